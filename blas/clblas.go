@@ -1,0 +1,222 @@
+// Package clblas is a drop-in implementation of gonum's BLAS interfaces
+// (blas.Float64 and blas.Float32) that runs each call on an OpenCL device
+// when that pays, and on gonum's own Go code otherwise.
+//
+// Switching a program over takes one line:
+//
+//	impl, err := clblas.New(); blas64.Use(impl); blas32.Use(impl)
+//
+// Every method panics on bad arguments exactly as gonum's does (same
+// messages, same order of checks) and takes gonum's quick returns. A call
+// that goes to the device and fails there is finished on the CPU, so a
+// device problem never yields a wrong answer; the first failure of each
+// routine is logged through log/slog.
+//
+// Where a call runs is chosen by the offload Policy: WithOffload, or the
+// environment variable GOCL_OFFLOAD=always|never|auto when no WithOffload
+// option is given.
+package clblas
+
+//go:generate go run ./internal/gen32
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
+)
+
+var (
+	_ blas.Float64 = (*Implementation)(nil)
+	_ blas.Float32 = (*Implementation)(nil)
+)
+
+// native is gonum's Go implementation: the CPU path, and the reference the
+// device results are held to.
+var native gonum.Implementation
+
+// envOffload is the environment variable New reads when no WithOffload
+// option is given.
+const envOffload = "GOCL_OFFLOAD"
+
+// Policy says which calls are sent to the device.
+type Policy int
+
+const (
+	// Auto sends a call to the device when the estimated device time,
+	// host↔device transfers and launch overhead included, is below the
+	// estimated time of gonum's Go code. It is the default.
+	Auto Policy = iota
+	// Always sends every call the device can run to the device, whatever
+	// its size (float64 calls stay on the CPU when the device has no double
+	// precision). Tests use it.
+	Always
+	// Never runs everything with gonum's Go code.
+	Never
+)
+
+// String returns "auto", "always" or "never".
+func (p Policy) String() string {
+	switch p {
+	case Auto:
+		return "auto"
+	case Always:
+		return "always"
+	case Never:
+		return "never"
+	}
+	return fmt.Sprintf("Policy(%d)", int(p))
+}
+
+// ParsePolicy parses "auto", "always" or "never" (in any case, surrounding
+// space ignored) as used by GOCL_OFFLOAD.
+func ParsePolicy(s string) (Policy, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "auto":
+		return Auto, nil
+	case "always":
+		return Always, nil
+	case "never":
+		return Never, nil
+	}
+	return 0, fmt.Errorf("clblas: invalid offload policy %q (want always, never or auto)", s)
+}
+
+// config collects what the options set.
+type config struct {
+	policy    Policy
+	policySet bool
+	logger    *slog.Logger
+
+	// devices, when set, replaces newDevice (see withDevices).
+	devices *injected
+}
+
+// injected is a device pair with its cost model given directly to New.
+type injected struct {
+	dev64 deviceFloat64
+	dev32 deviceFloat32
+	cost  costModel
+}
+
+// An Option configures New.
+type Option func(*config)
+
+// WithOffload sets the offload policy. It takes precedence over GOCL_OFFLOAD.
+func WithOffload(p Policy) Option {
+	return func(c *config) {
+		c.policy = p
+		c.policySet = true
+	}
+}
+
+// WithLogger sets the logger for device trouble (default slog.Default();
+// nil also means the default).
+func WithLogger(l *slog.Logger) Option {
+	return func(c *config) { c.logger = l }
+}
+
+// withDevices makes New use the given devices and cost model instead of
+// calling newDevice. Tests use it to put fake devices behind the front end.
+func withDevices(d64 deviceFloat64, d32 deviceFloat32, cost costModel) Option {
+	return func(c *config) { c.devices = &injected{dev64: d64, dev32: d32, cost: cost} }
+}
+
+// Implementation is gonum's blas.Float64 and blas.Float32 on an OpenCL
+// device. Its methods are safe for concurrent use. Make one with New and
+// release its device with Close.
+type Implementation struct {
+	policy Policy
+	log    *slog.Logger
+	dev64  deviceFloat64
+	dev32  deviceFloat32
+	cost   costModel
+
+	closed    atomic.Bool
+	closeOnce sync.Once
+	closeErr  error
+
+	// failed holds the names of the routines whose device failure has been
+	// logged already.
+	failed sync.Map
+}
+
+// New returns an Implementation on the default device. Without a
+// WithOffload option the policy comes from GOCL_OFFLOAD (always, never or
+// auto; unset or empty means auto), and an invalid value is an error.
+func New(opts ...Option) (*Implementation, error) {
+	cfg := config{policy: Auto}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if !cfg.policySet {
+		if v := os.Getenv(envOffload); v != "" {
+			p, err := ParsePolicy(v)
+			if err != nil {
+				return nil, fmt.Errorf("%s=%q: %w", envOffload, v, err)
+			}
+			cfg.policy = p
+		}
+	}
+	switch cfg.policy {
+	case Auto, Always, Never:
+	default:
+		return nil, fmt.Errorf("clblas: invalid offload policy %v", cfg.policy)
+	}
+	if cfg.logger == nil {
+		cfg.logger = slog.Default()
+	}
+
+	impl := &Implementation{policy: cfg.policy, log: cfg.logger}
+	if cfg.devices != nil {
+		impl.dev64, impl.dev32, impl.cost = cfg.devices.dev64, cfg.devices.dev32, cfg.devices.cost
+	} else {
+		d64, d32, cost, err := newDevice(&cfg)
+		if err != nil {
+			return nil, err
+		}
+		impl.dev64, impl.dev32, impl.cost = d64, d32, cost
+	}
+	if impl.dev64 == nil {
+		impl.dev64 = noDevice64{}
+	}
+	if impl.dev32 == nil {
+		impl.dev32 = noDevice32{}
+	}
+	impl.cost.fillCPU()
+	return impl, nil
+}
+
+// Policy returns the offload policy in force.
+func (impl *Implementation) Policy() Policy { return impl.policy }
+
+// Close releases the device. Calls made after Close run on the CPU. Close
+// may be called more than once; later calls return the first result.
+func (impl *Implementation) Close() error {
+	impl.closeOnce.Do(func() {
+		impl.closed.Store(true)
+		impl.closeErr = errors.Join(impl.dev64.Close(), impl.dev32.Close())
+	})
+	return impl.closeErr
+}
+
+// deviceFailed records that the device could not run routine. The call is
+// then finished on the CPU by the caller; the failure is logged once per
+// routine per Implementation.
+func (impl *Implementation) deviceFailed(routine string, err error) {
+	if impl.closed.Load() {
+		// A call that raced with Close; nothing worth reporting.
+		return
+	}
+	if _, seen := impl.failed.LoadOrStore(routine, struct{}{}); seen {
+		return
+	}
+	impl.log.Warn("clblas: device call failed, finishing on the CPU (further failures of this routine are not logged)",
+		"routine", routine, "err", err)
+}

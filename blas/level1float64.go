@@ -1,0 +1,271 @@
+package clblas
+
+import "gonum.org/v1/gonum/blas"
+
+// Ddot computes the dot product of the n-vectors x and y.
+func (impl *Implementation) Ddot(n int, x []float64, incX int, y []float64, incY int) float64 {
+	if incX == 0 {
+		panic(msgZeroIncX)
+	}
+	if incY == 0 {
+		panic(msgZeroIncY)
+	}
+	if n <= 0 {
+		if n == 0 {
+			return 0
+		}
+		panic(msgNLT0)
+	}
+	if vecShort(len(x), n, incX) {
+		panic(msgShortX)
+	}
+	if vecShort(len(y), n, incY) {
+		panic(msgShortY)
+	}
+	if impl.offload(work(prec64, 2*fl(n), 2*fl(n))) {
+		r, err := impl.dev64.Ddot(n, x, incX, y, incY)
+		if err == nil {
+			return r
+		}
+		impl.deviceFailed("Ddot", err)
+	}
+	return native.Ddot(n, x, incX, y, incY)
+}
+
+// Dnrm2 computes the Euclidean norm of the n-vector x. It returns 0 for a
+// negative incX.
+func (impl *Implementation) Dnrm2(n int, x []float64, incX int) float64 {
+	if incX < 1 {
+		if incX == 0 {
+			panic(msgZeroIncX)
+		}
+		return 0
+	}
+	if len(x) <= (n-1)*incX {
+		panic(msgShortX)
+	}
+	if n < 2 {
+		if n == 1 {
+			return native.Dnrm2(n, x, incX)
+		}
+		if n == 0 {
+			return 0
+		}
+		panic(msgNLT0)
+	}
+	if impl.offload(work(prec64, 2*fl(n), fl(n))) {
+		r, err := impl.dev64.Dnrm2(n, x, incX)
+		if err == nil {
+			return r
+		}
+		impl.deviceFailed("Dnrm2", err)
+	}
+	return native.Dnrm2(n, x, incX)
+}
+
+// Dasum computes the sum of the absolute values of the elements of the
+// n-vector x. It returns 0 for a negative incX.
+func (impl *Implementation) Dasum(n int, x []float64, incX int) float64 {
+	if n < 0 {
+		panic(msgNLT0)
+	}
+	if incX < 1 {
+		if incX == 0 {
+			panic(msgZeroIncX)
+		}
+		return 0
+	}
+	if len(x) <= (n-1)*incX {
+		panic(msgShortX)
+	}
+	if n == 0 {
+		return 0
+	}
+	if impl.offload(work(prec64, fl(n), fl(n))) {
+		r, err := impl.dev64.Dasum(n, x, incX)
+		if err == nil {
+			return r
+		}
+		impl.deviceFailed("Dasum", err)
+	}
+	return native.Dasum(n, x, incX)
+}
+
+// Idamax returns the index of the first element of the n-vector x with the
+// largest absolute value, or -1 when n == 0 or incX < 0.
+func (impl *Implementation) Idamax(n int, x []float64, incX int) int {
+	if incX < 1 {
+		if incX == 0 {
+			panic(msgZeroIncX)
+		}
+		return -1
+	}
+	if len(x) <= (n-1)*incX {
+		panic(msgShortX)
+	}
+	if n < 2 {
+		if n == 1 {
+			return 0
+		}
+		if n == 0 {
+			return -1
+		}
+		panic(msgNLT0)
+	}
+	if impl.offload(work(prec64, fl(n), fl(n))) {
+		r, err := impl.dev64.Idamax(n, x, incX)
+		if err == nil {
+			return r
+		}
+		impl.deviceFailed("Idamax", err)
+	}
+	return native.Idamax(n, x, incX)
+}
+
+// Dswap exchanges the elements of the n-vectors x and y.
+func (impl *Implementation) Dswap(n int, x []float64, incX int, y []float64, incY int) {
+	if !impl.checkXY64(n, x, incX, y, incY) {
+		return
+	}
+	if impl.offload(work(prec64, 0, 4*fl(n))) {
+		err := impl.dev64.Dswap(n, x, incX, y, incY)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Dswap", err)
+	}
+	native.Dswap(n, x, incX, y, incY)
+}
+
+// Dcopy copies the n-vector x into y.
+func (impl *Implementation) Dcopy(n int, x []float64, incX int, y []float64, incY int) {
+	if !impl.checkXY64(n, x, incX, y, incY) {
+		return
+	}
+	if impl.offload(work(prec64, 0, 2*fl(n))) {
+		err := impl.dev64.Dcopy(n, x, incX, y, incY)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Dcopy", err)
+	}
+	native.Dcopy(n, x, incX, y, incY)
+}
+
+// Daxpy computes y = alpha*x + y for n-vectors x and y.
+func (impl *Implementation) Daxpy(n int, alpha float64, x []float64, incX int, y []float64, incY int) {
+	if !impl.checkXY64(n, x, incX, y, incY) {
+		return
+	}
+	if alpha == 0 {
+		return
+	}
+	if impl.offload(work(prec64, 2*fl(n), 3*fl(n))) {
+		err := impl.dev64.Daxpy(n, alpha, x, incX, y, incY)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Daxpy", err)
+	}
+	native.Daxpy(n, alpha, x, incX, y, incY)
+}
+
+// Drotg computes a plane rotation. It always runs on the CPU.
+func (impl *Implementation) Drotg(a, b float64) (c, s, r, z float64) {
+	return native.Drotg(a, b)
+}
+
+// Drotmg computes a modified Givens rotation. It always runs on the CPU.
+func (impl *Implementation) Drotmg(d1, d2, x1, y1 float64) (p blas.DrotmParams, rd1, rd2, rx1 float64) {
+	return native.Drotmg(d1, d2, x1, y1)
+}
+
+// Drot applies the plane rotation (c, s) to the points in the n-vectors x
+// and y.
+func (impl *Implementation) Drot(n int, x []float64, incX int, y []float64, incY int, c float64, s float64) {
+	if !impl.checkXY64(n, x, incX, y, incY) {
+		return
+	}
+	if impl.offload(work(prec64, 6*fl(n), 4*fl(n))) {
+		err := impl.dev64.Drot(n, x, incX, y, incY, c, s)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Drot", err)
+	}
+	native.Drot(n, x, incX, y, incY, c, s)
+}
+
+// Drotm applies the modified Givens rotation p to the n-vectors x and y.
+func (impl *Implementation) Drotm(n int, x []float64, incX int, y []float64, incY int, p blas.DrotmParams) {
+	if !impl.checkXY64(n, x, incX, y, incY) {
+		return
+	}
+	switch p.Flag {
+	case blas.Rescaling, blas.OffDiagonal, blas.Diagonal:
+	default:
+		// blas.Identity, and flags gonum ignores: x and y stay as they are.
+		return
+	}
+	if impl.offload(work(prec64, 6*fl(n), 4*fl(n))) {
+		err := impl.dev64.Drotm(n, x, incX, y, incY, p)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Drotm", err)
+	}
+	native.Drotm(n, x, incX, y, incY, p)
+}
+
+// Dscal computes x = alpha*x for the n-vector x. It does nothing for a
+// negative incX.
+func (impl *Implementation) Dscal(n int, alpha float64, x []float64, incX int) {
+	if incX < 1 {
+		if incX == 0 {
+			panic(msgZeroIncX)
+		}
+		return
+	}
+	if n < 1 {
+		if n == 0 {
+			return
+		}
+		panic(msgNLT0)
+	}
+	if (n-1)*incX >= len(x) {
+		panic(msgShortX)
+	}
+	if impl.offload(work(prec64, fl(n), 2*fl(n))) {
+		err := impl.dev64.Dscal(n, alpha, x, incX)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Dscal", err)
+	}
+	native.Dscal(n, alpha, x, incX)
+}
+
+// checkXY64 does the argument checks shared by the two-vector routines that
+// return nothing (Dswap, Dcopy, Daxpy, Drot, Drotm), in gonum's order. It
+// reports whether there is work to do (n > 0).
+func (impl *Implementation) checkXY64(n int, x []float64, incX int, y []float64, incY int) bool {
+	if incX == 0 {
+		panic(msgZeroIncX)
+	}
+	if incY == 0 {
+		panic(msgZeroIncY)
+	}
+	if n < 1 {
+		if n == 0 {
+			return false
+		}
+		panic(msgNLT0)
+	}
+	if vecShort(len(x), n, incX) {
+		panic(msgShortX)
+	}
+	if vecShort(len(y), n, incY) {
+		panic(msgShortY)
+	}
+	return true
+}

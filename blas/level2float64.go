@@ -1,0 +1,635 @@
+package clblas
+
+import "gonum.org/v1/gonum/blas"
+
+// Dgemv computes y = alpha*A*x + beta*y (tA == blas.NoTrans) or
+// y = alpha*Aᵀ*x + beta*y (otherwise) for the m×n matrix A.
+func (impl *Implementation) Dgemv(tA blas.Transpose, m, n int, alpha float64, a []float64, lda int, x []float64, incX int, beta float64, y []float64, incY int) {
+	if badTrans(tA) {
+		panic(msgBadTranspose)
+	}
+	if m < 0 {
+		panic(msgMLT0)
+	}
+	if n < 0 {
+		panic(msgNLT0)
+	}
+	if lda < max(1, n) {
+		panic(msgBadLdA)
+	}
+	if incX == 0 {
+		panic(msgZeroIncX)
+	}
+	if incY == 0 {
+		panic(msgZeroIncY)
+	}
+	if m == 0 || n == 0 {
+		return
+	}
+	lenX, lenY := m, n
+	if tA == blas.NoTrans {
+		lenX, lenY = n, m
+	}
+	if vecShort(len(x), lenX, incX) {
+		panic(msgShortX)
+	}
+	if vecShort(len(y), lenY, incY) {
+		panic(msgShortY)
+	}
+	if len(a) < lda*(m-1)+n {
+		panic(msgShortA)
+	}
+	if alpha == 0 && beta == 1 {
+		return
+	}
+	if impl.offload(work(prec64, 2*fl(m)*fl(n), fl(m)*fl(n)+fl(lenX)+fl(lenY)*(1+ifNonZero(beta != 0)))) {
+		err := impl.dev64.Dgemv(tA, m, n, alpha, a, lda, x, incX, beta, y, incY)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Dgemv", err)
+	}
+	native.Dgemv(tA, m, n, alpha, a, lda, x, incX, beta, y, incY)
+}
+
+// Dgbmv computes y = alpha*A*x + beta*y (tA == blas.NoTrans) or
+// y = alpha*Aᵀ*x + beta*y (otherwise) for the m×n band matrix A with kL
+// sub-diagonals and kU super-diagonals.
+func (impl *Implementation) Dgbmv(tA blas.Transpose, m, n, kL, kU int, alpha float64, a []float64, lda int, x []float64, incX int, beta float64, y []float64, incY int) {
+	if badTrans(tA) {
+		panic(msgBadTranspose)
+	}
+	if m < 0 {
+		panic(msgMLT0)
+	}
+	if n < 0 {
+		panic(msgNLT0)
+	}
+	if kL < 0 {
+		panic(msgKLLT0)
+	}
+	if kU < 0 {
+		panic(msgKULT0)
+	}
+	if lda < kL+kU+1 {
+		panic(msgBadLdA)
+	}
+	if incX == 0 {
+		panic(msgZeroIncX)
+	}
+	if incY == 0 {
+		panic(msgZeroIncY)
+	}
+	if m == 0 || n == 0 {
+		return
+	}
+	rows := min(m, n+kL)
+	if len(a) < lda*(rows-1)+kL+kU+1 {
+		panic(msgShortA)
+	}
+	lenX, lenY := m, n
+	if tA == blas.NoTrans {
+		lenX, lenY = n, m
+	}
+	if vecShort(len(x), lenX, incX) {
+		panic(msgShortX)
+	}
+	if vecShort(len(y), lenY, incY) {
+		panic(msgShortY)
+	}
+	if alpha == 0 && beta == 1 {
+		return
+	}
+	band := fl(rows) * fl(kL+kU+1)
+	if impl.offload(work(prec64, 2*band, band+fl(lenX)+fl(lenY)*(1+ifNonZero(beta != 0)))) {
+		err := impl.dev64.Dgbmv(tA, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Dgbmv", err)
+	}
+	native.Dgbmv(tA, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
+}
+
+// Dtrmv computes x = A*x (tA == blas.NoTrans) or x = Aᵀ*x (otherwise) for
+// the n×n triangular matrix A.
+func (impl *Implementation) Dtrmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []float64, lda int, x []float64, incX int) {
+	if !impl.checkTriangular64(ul, tA, d, n, a, lda, x, incX) {
+		return
+	}
+	if impl.offload(work(prec64, fl(n)*fl(n), fl(n)*fl(n)+2*fl(n))) {
+		err := impl.dev64.Dtrmv(ul, tA, d, n, a, lda, x, incX)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Dtrmv", err)
+	}
+	native.Dtrmv(ul, tA, d, n, a, lda, x, incX)
+}
+
+// Dtrsv solves A*x = b (tA == blas.NoTrans) or Aᵀ*x = b (otherwise) for the
+// n×n triangular matrix A; b is given in x and overwritten by the solution.
+func (impl *Implementation) Dtrsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []float64, lda int, x []float64, incX int) {
+	if !impl.checkTriangular64(ul, tA, d, n, a, lda, x, incX) {
+		return
+	}
+	if impl.offload(work(prec64, fl(n)*fl(n), fl(n)*fl(n)+2*fl(n))) {
+		err := impl.dev64.Dtrsv(ul, tA, d, n, a, lda, x, incX)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Dtrsv", err)
+	}
+	native.Dtrsv(ul, tA, d, n, a, lda, x, incX)
+}
+
+// checkTriangular64 does the argument checks of Dtrmv and Dtrsv in gonum's
+// order and reports whether there is work to do (n > 0).
+func (impl *Implementation) checkTriangular64(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []float64, lda int, x []float64, incX int) bool {
+	if badUplo(ul) {
+		panic(msgBadUplo)
+	}
+	if badTrans(tA) {
+		panic(msgBadTranspose)
+	}
+	if badDiag(d) {
+		panic(msgBadDiag)
+	}
+	if n < 0 {
+		panic(msgNLT0)
+	}
+	if lda < max(1, n) {
+		panic(msgBadLdA)
+	}
+	if incX == 0 {
+		panic(msgZeroIncX)
+	}
+	if n == 0 {
+		return false
+	}
+	if len(a) < lda*(n-1)+n {
+		panic(msgShortA)
+	}
+	if vecShort(len(x), n, incX) {
+		panic(msgShortX)
+	}
+	return true
+}
+
+// Dtbmv computes x = A*x (tA == blas.NoTrans) or x = Aᵀ*x (otherwise) for
+// the n×n triangular band matrix A with k diagonals besides the main one.
+func (impl *Implementation) Dtbmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []float64, lda int, x []float64, incX int) {
+	if !impl.checkTriangularBand64(ul, tA, d, n, k, a, lda, x, incX) {
+		return
+	}
+	band := fl(n) * fl(k+1)
+	if impl.offload(work(prec64, 2*band, band+2*fl(n))) {
+		err := impl.dev64.Dtbmv(ul, tA, d, n, k, a, lda, x, incX)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Dtbmv", err)
+	}
+	native.Dtbmv(ul, tA, d, n, k, a, lda, x, incX)
+}
+
+// Dtbsv solves A*x = b (tA == blas.NoTrans) or Aᵀ*x = b (otherwise) for the
+// n×n triangular band matrix A with k diagonals besides the main one; b is
+// given in x and overwritten by the solution.
+func (impl *Implementation) Dtbsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []float64, lda int, x []float64, incX int) {
+	if !impl.checkTriangularBand64(ul, tA, d, n, k, a, lda, x, incX) {
+		return
+	}
+	band := fl(n) * fl(k+1)
+	if impl.offload(work(prec64, 2*band, band+2*fl(n))) {
+		err := impl.dev64.Dtbsv(ul, tA, d, n, k, a, lda, x, incX)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Dtbsv", err)
+	}
+	native.Dtbsv(ul, tA, d, n, k, a, lda, x, incX)
+}
+
+// checkTriangularBand64 does the argument checks of Dtbmv and Dtbsv in
+// gonum's order and reports whether there is work to do (n > 0).
+func (impl *Implementation) checkTriangularBand64(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []float64, lda int, x []float64, incX int) bool {
+	if badUplo(ul) {
+		panic(msgBadUplo)
+	}
+	if badTrans(tA) {
+		panic(msgBadTranspose)
+	}
+	if badDiag(d) {
+		panic(msgBadDiag)
+	}
+	if n < 0 {
+		panic(msgNLT0)
+	}
+	if k < 0 {
+		panic(msgKLT0)
+	}
+	if lda < k+1 {
+		panic(msgBadLdA)
+	}
+	if incX == 0 {
+		panic(msgZeroIncX)
+	}
+	if n == 0 {
+		return false
+	}
+	if len(a) < lda*(n-1)+k+1 {
+		panic(msgShortA)
+	}
+	if vecShort(len(x), n, incX) {
+		panic(msgShortX)
+	}
+	return true
+}
+
+// Dtpmv computes x = A*x (tA == blas.NoTrans) or x = Aᵀ*x (otherwise) for
+// the n×n triangular matrix A in packed form.
+func (impl *Implementation) Dtpmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, ap []float64, x []float64, incX int) {
+	if !impl.checkTriangularPacked64(ul, tA, d, n, ap, x, incX) {
+		return
+	}
+	if impl.offload(work(prec64, fl(n)*fl(n), fl(n)*fl(n+1)/2+2*fl(n))) {
+		err := impl.dev64.Dtpmv(ul, tA, d, n, ap, x, incX)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Dtpmv", err)
+	}
+	native.Dtpmv(ul, tA, d, n, ap, x, incX)
+}
+
+// Dtpsv solves A*x = b (tA == blas.NoTrans) or Aᵀ*x = b (otherwise) for the
+// n×n triangular matrix A in packed form; b is given in x and overwritten by
+// the solution.
+func (impl *Implementation) Dtpsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, ap []float64, x []float64, incX int) {
+	if !impl.checkTriangularPacked64(ul, tA, d, n, ap, x, incX) {
+		return
+	}
+	if impl.offload(work(prec64, fl(n)*fl(n), fl(n)*fl(n+1)/2+2*fl(n))) {
+		err := impl.dev64.Dtpsv(ul, tA, d, n, ap, x, incX)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Dtpsv", err)
+	}
+	native.Dtpsv(ul, tA, d, n, ap, x, incX)
+}
+
+// checkTriangularPacked64 does the argument checks of Dtpmv and Dtpsv in
+// gonum's order and reports whether there is work to do (n > 0).
+func (impl *Implementation) checkTriangularPacked64(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, ap []float64, x []float64, incX int) bool {
+	if badUplo(ul) {
+		panic(msgBadUplo)
+	}
+	if badTrans(tA) {
+		panic(msgBadTranspose)
+	}
+	if badDiag(d) {
+		panic(msgBadDiag)
+	}
+	if n < 0 {
+		panic(msgNLT0)
+	}
+	if incX == 0 {
+		panic(msgZeroIncX)
+	}
+	if n == 0 {
+		return false
+	}
+	if len(ap) < n*(n+1)/2 {
+		panic(msgShortAP)
+	}
+	if vecShort(len(x), n, incX) {
+		panic(msgShortX)
+	}
+	return true
+}
+
+// Dsymv computes y = alpha*A*x + beta*y for the n×n symmetric matrix A.
+func (impl *Implementation) Dsymv(ul blas.Uplo, n int, alpha float64, a []float64, lda int, x []float64, incX int, beta float64, y []float64, incY int) {
+	if badUplo(ul) {
+		panic(msgBadUplo)
+	}
+	if n < 0 {
+		panic(msgNLT0)
+	}
+	if lda < max(1, n) {
+		panic(msgBadLdA)
+	}
+	if incX == 0 {
+		panic(msgZeroIncX)
+	}
+	if incY == 0 {
+		panic(msgZeroIncY)
+	}
+	if n == 0 {
+		return
+	}
+	if len(a) < lda*(n-1)+n {
+		panic(msgShortA)
+	}
+	if vecShort(len(x), n, incX) {
+		panic(msgShortX)
+	}
+	if vecShort(len(y), n, incY) {
+		panic(msgShortY)
+	}
+	if alpha == 0 && beta == 1 {
+		return
+	}
+	if impl.offload(work(prec64, 2*fl(n)*fl(n), fl(n)*fl(n)+fl(n)*(2+ifNonZero(beta != 0)))) {
+		err := impl.dev64.Dsymv(ul, n, alpha, a, lda, x, incX, beta, y, incY)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Dsymv", err)
+	}
+	native.Dsymv(ul, n, alpha, a, lda, x, incX, beta, y, incY)
+}
+
+// Dsbmv computes y = alpha*A*x + beta*y for the n×n symmetric band matrix A
+// with k diagonals besides the main one.
+func (impl *Implementation) Dsbmv(ul blas.Uplo, n, k int, alpha float64, a []float64, lda int, x []float64, incX int, beta float64, y []float64, incY int) {
+	if badUplo(ul) {
+		panic(msgBadUplo)
+	}
+	if n < 0 {
+		panic(msgNLT0)
+	}
+	if k < 0 {
+		panic(msgKLT0)
+	}
+	if lda < k+1 {
+		panic(msgBadLdA)
+	}
+	if incX == 0 {
+		panic(msgZeroIncX)
+	}
+	if incY == 0 {
+		panic(msgZeroIncY)
+	}
+	if n == 0 {
+		return
+	}
+	if len(a) < lda*(n-1)+k+1 {
+		panic(msgShortA)
+	}
+	if vecShort(len(x), n, incX) {
+		panic(msgShortX)
+	}
+	if vecShort(len(y), n, incY) {
+		panic(msgShortY)
+	}
+	if alpha == 0 && beta == 1 {
+		return
+	}
+	band := fl(n) * fl(k+1)
+	if impl.offload(work(prec64, 4*band, band+fl(n)*(2+ifNonZero(beta != 0)))) {
+		err := impl.dev64.Dsbmv(ul, n, k, alpha, a, lda, x, incX, beta, y, incY)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Dsbmv", err)
+	}
+	native.Dsbmv(ul, n, k, alpha, a, lda, x, incX, beta, y, incY)
+}
+
+// Dspmv computes y = alpha*A*x + beta*y for the n×n symmetric matrix A in
+// packed form.
+func (impl *Implementation) Dspmv(ul blas.Uplo, n int, alpha float64, ap []float64, x []float64, incX int, beta float64, y []float64, incY int) {
+	if badUplo(ul) {
+		panic(msgBadUplo)
+	}
+	if n < 0 {
+		panic(msgNLT0)
+	}
+	if incX == 0 {
+		panic(msgZeroIncX)
+	}
+	if incY == 0 {
+		panic(msgZeroIncY)
+	}
+	if n == 0 {
+		return
+	}
+	if len(ap) < n*(n+1)/2 {
+		panic(msgShortAP)
+	}
+	if vecShort(len(x), n, incX) {
+		panic(msgShortX)
+	}
+	if vecShort(len(y), n, incY) {
+		panic(msgShortY)
+	}
+	if alpha == 0 && beta == 1 {
+		return
+	}
+	if impl.offload(work(prec64, 2*fl(n)*fl(n), fl(n)*fl(n+1)/2+fl(n)*(2+ifNonZero(beta != 0)))) {
+		err := impl.dev64.Dspmv(ul, n, alpha, ap, x, incX, beta, y, incY)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Dspmv", err)
+	}
+	native.Dspmv(ul, n, alpha, ap, x, incX, beta, y, incY)
+}
+
+// Dger computes A += alpha*x*yᵀ for the m×n matrix A.
+func (impl *Implementation) Dger(m, n int, alpha float64, x []float64, incX int, y []float64, incY int, a []float64, lda int) {
+	if m < 0 {
+		panic(msgMLT0)
+	}
+	if n < 0 {
+		panic(msgNLT0)
+	}
+	if lda < max(1, n) {
+		panic(msgBadLdA)
+	}
+	if incX == 0 {
+		panic(msgZeroIncX)
+	}
+	if incY == 0 {
+		panic(msgZeroIncY)
+	}
+	if m == 0 || n == 0 {
+		return
+	}
+	if vecShort(len(x), m, incX) {
+		panic(msgShortX)
+	}
+	if vecShort(len(y), n, incY) {
+		panic(msgShortY)
+	}
+	if len(a) < lda*(m-1)+n {
+		panic(msgShortA)
+	}
+	if alpha == 0 {
+		return
+	}
+	if impl.offload(work(prec64, 2*fl(m)*fl(n), 2*fl(m)*fl(n)+fl(m)+fl(n))) {
+		err := impl.dev64.Dger(m, n, alpha, x, incX, y, incY, a, lda)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Dger", err)
+	}
+	native.Dger(m, n, alpha, x, incX, y, incY, a, lda)
+}
+
+// Dsyr computes A += alpha*x*xᵀ for the n×n symmetric matrix A.
+func (impl *Implementation) Dsyr(ul blas.Uplo, n int, alpha float64, x []float64, incX int, a []float64, lda int) {
+	if badUplo(ul) {
+		panic(msgBadUplo)
+	}
+	if n < 0 {
+		panic(msgNLT0)
+	}
+	if lda < max(1, n) {
+		panic(msgBadLdA)
+	}
+	if incX == 0 {
+		panic(msgZeroIncX)
+	}
+	if n == 0 {
+		return
+	}
+	if vecShort(len(x), n, incX) {
+		panic(msgShortX)
+	}
+	if len(a) < lda*(n-1)+n {
+		panic(msgShortA)
+	}
+	if alpha == 0 {
+		return
+	}
+	if impl.offload(work(prec64, fl(n)*fl(n), 2*fl(n)*fl(n)+fl(n))) {
+		err := impl.dev64.Dsyr(ul, n, alpha, x, incX, a, lda)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Dsyr", err)
+	}
+	native.Dsyr(ul, n, alpha, x, incX, a, lda)
+}
+
+// Dspr computes A += alpha*x*xᵀ for the n×n symmetric matrix A in packed
+// form.
+func (impl *Implementation) Dspr(ul blas.Uplo, n int, alpha float64, x []float64, incX int, ap []float64) {
+	if badUplo(ul) {
+		panic(msgBadUplo)
+	}
+	if n < 0 {
+		panic(msgNLT0)
+	}
+	if incX == 0 {
+		panic(msgZeroIncX)
+	}
+	if n == 0 {
+		return
+	}
+	if vecShort(len(x), n, incX) {
+		panic(msgShortX)
+	}
+	if len(ap) < n*(n+1)/2 {
+		panic(msgShortAP)
+	}
+	if alpha == 0 {
+		return
+	}
+	if impl.offload(work(prec64, fl(n)*fl(n), fl(n)*fl(n+1)+fl(n))) {
+		err := impl.dev64.Dspr(ul, n, alpha, x, incX, ap)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Dspr", err)
+	}
+	native.Dspr(ul, n, alpha, x, incX, ap)
+}
+
+// Dsyr2 computes A += alpha*x*yᵀ + alpha*y*xᵀ for the n×n symmetric matrix
+// A.
+func (impl *Implementation) Dsyr2(ul blas.Uplo, n int, alpha float64, x []float64, incX int, y []float64, incY int, a []float64, lda int) {
+	if badUplo(ul) {
+		panic(msgBadUplo)
+	}
+	if n < 0 {
+		panic(msgNLT0)
+	}
+	if lda < max(1, n) {
+		panic(msgBadLdA)
+	}
+	if incX == 0 {
+		panic(msgZeroIncX)
+	}
+	if incY == 0 {
+		panic(msgZeroIncY)
+	}
+	if n == 0 {
+		return
+	}
+	if vecShort(len(x), n, incX) {
+		panic(msgShortX)
+	}
+	if vecShort(len(y), n, incY) {
+		panic(msgShortY)
+	}
+	if len(a) < lda*(n-1)+n {
+		panic(msgShortA)
+	}
+	if alpha == 0 {
+		return
+	}
+	if impl.offload(work(prec64, 2*fl(n)*fl(n), 2*fl(n)*fl(n)+2*fl(n))) {
+		err := impl.dev64.Dsyr2(ul, n, alpha, x, incX, y, incY, a, lda)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Dsyr2", err)
+	}
+	native.Dsyr2(ul, n, alpha, x, incX, y, incY, a, lda)
+}
+
+// Dspr2 computes A += alpha*x*yᵀ + alpha*y*xᵀ for the n×n symmetric matrix
+// A in packed form.
+func (impl *Implementation) Dspr2(ul blas.Uplo, n int, alpha float64, x []float64, incX int, y []float64, incY int, ap []float64) {
+	if badUplo(ul) {
+		panic(msgBadUplo)
+	}
+	if n < 0 {
+		panic(msgNLT0)
+	}
+	if incX == 0 {
+		panic(msgZeroIncX)
+	}
+	if incY == 0 {
+		panic(msgZeroIncY)
+	}
+	if n == 0 {
+		return
+	}
+	if vecShort(len(x), n, incX) {
+		panic(msgShortX)
+	}
+	if vecShort(len(y), n, incY) {
+		panic(msgShortY)
+	}
+	if len(ap) < n*(n+1)/2 {
+		panic(msgShortAP)
+	}
+	if alpha == 0 {
+		return
+	}
+	if impl.offload(work(prec64, 2*fl(n)*fl(n), fl(n)*fl(n+1)+2*fl(n))) {
+		err := impl.dev64.Dspr2(ul, n, alpha, x, incX, y, incY, ap)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Dspr2", err)
+	}
+	native.Dspr2(ul, n, alpha, x, incX, y, incY, ap)
+}

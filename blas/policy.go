@@ -1,0 +1,115 @@
+package clblas
+
+import (
+	"math"
+	"runtime"
+)
+
+// precision is the element type of a call, valued as its size in bytes.
+type precision int
+
+const (
+	prec32 precision = 4
+	prec64 precision = 8
+)
+
+// workload describes one BLAS call to the offload policy.
+type workload struct {
+	prec precision
+	// flops is the number of floating-point operations.
+	flops float64
+	// bytes is the number of bytes that cross between host and device when
+	// the call runs on the device from host slices (inputs in, outputs
+	// out); it is also what gonum's code streams through host memory.
+	bytes float64
+}
+
+// work returns the workload of a call of precision p doing flops operations
+// and moving elems elements.
+func work(p precision, flops, elems float64) workload {
+	return workload{prec: p, flops: flops, bytes: elems * float64(p)}
+}
+
+// fl converts an int for the workload arithmetic (it keeps the front-end
+// files free of float64 conversions, which the float32 generator would
+// rewrite).
+func fl(n int) float64 { return float64(n) }
+
+// ifNonZero is 1 when nonZero, else 0: an output read back in only when
+// beta ≠ 0.
+func ifNonZero(nonZero bool) float64 {
+	if nonZero {
+		return 1
+	}
+	return 0
+}
+
+// offload reports whether a call should go to the device.
+func (impl *Implementation) offload(w workload) bool {
+	if impl.policy == Never || impl.closed.Load() {
+		return false
+	}
+	return decide(impl.policy, &impl.cost, w)
+}
+
+// decide is the offload decision for policy p on a device described by cm.
+func decide(p Policy, cm *costModel, w workload) bool {
+	switch {
+	case p == Never, !cm.present, w.prec == prec64 && !cm.fp64:
+		return false
+	case p == Always:
+		return true
+	}
+	return cm.deviceTime(w) < cm.cpuTime(w)
+}
+
+// seconds returns amount/(rate·1e9), +Inf for an unknown (non-positive)
+// rate.
+func seconds(amount, rateG float64) float64 {
+	if amount == 0 {
+		return 0
+	}
+	if !(rateG > 0) {
+		return math.Inf(1)
+	}
+	return amount / (rateG * 1e9)
+}
+
+// deviceTime estimates the seconds the device needs for w from host slices:
+// launch overhead, transfers, and the kernel (bounded by the device's
+// arithmetic or its memory, whichever is slower).
+func (cm *costModel) deviceTime(w workload) float64 {
+	gflops := cm.devGFLOPS32
+	if w.prec == prec64 {
+		gflops = cm.devGFLOPS64
+	}
+	kernel := max(seconds(w.flops, gflops), seconds(w.bytes, cm.devMemGBps))
+	return cm.launch.Seconds() + seconds(w.bytes, cm.linkGBps) + kernel
+}
+
+// cpuTime estimates the seconds gonum's Go code needs for w: bounded by the
+// arithmetic rate (level 3) or memory bandwidth (level 1/2).
+func (cm *costModel) cpuTime(w workload) float64 {
+	gflops := cm.cpuGFLOPS32
+	if w.prec == prec64 {
+		gflops = cm.cpuGFLOPS64
+	}
+	return max(seconds(w.flops, gflops), seconds(w.bytes, cm.cpuMemGBps))
+}
+
+// fillCPU sets the CPU estimates a device left at zero. The figures are
+// conservative estimates of gonum's Go kernels (about 4 GFLOP/s per core in
+// float64 and twice that in float32, 8 GB/s of memory bandwidth per core up
+// to 60 GB/s); the engine may measure better ones.
+func (cm *costModel) fillCPU() {
+	procs := float64(runtime.GOMAXPROCS(0))
+	if cm.cpuGFLOPS64 <= 0 {
+		cm.cpuGFLOPS64 = 4 * procs
+	}
+	if cm.cpuGFLOPS32 <= 0 {
+		cm.cpuGFLOPS32 = 2 * cm.cpuGFLOPS64
+	}
+	if cm.cpuMemGBps <= 0 {
+		cm.cpuMemGBps = min(8*procs, 60)
+	}
+}
