@@ -1,0 +1,348 @@
+package cl
+
+/*
+#include "clinc.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unsafe"
+)
+
+// Device is an OpenCL device. Root devices are owned by the driver and
+// need no release.
+type Device struct {
+	id       C.cl_device_id
+	platform *Platform
+}
+
+// Platform returns the platform the device belongs to.
+func (d *Device) Platform() *Platform { return d.platform }
+
+// Info returns the raw bytes of a clGetDeviceInfo query, for parameters
+// this package has no getter for (vendor extensions, say).
+func (d *Device) Info(param uint32) ([]byte, error) {
+	var size C.size_t
+	if err := check("clGetDeviceInfo", int32(C.clGetDeviceInfo(d.id, C.cl_device_info(param), 0, nil, &size))); err != nil {
+		return nil, err
+	}
+	if size == 0 {
+		return nil, nil
+	}
+	buf := make([]byte, size)
+	if err := check("clGetDeviceInfo", int32(C.clGetDeviceInfo(d.id, C.cl_device_info(param), size, unsafe.Pointer(&buf[0]), nil))); err != nil {
+		return nil, err
+	}
+	return buf, nil
+}
+
+func infoScalar[T any](d *Device, param C.cl_device_info) (T, bool) {
+	var v T
+	var got C.size_t
+	st := C.clGetDeviceInfo(d.id, param, C.size_t(unsafe.Sizeof(v)), unsafe.Pointer(&v), &got)
+	if st != C.CL_SUCCESS || got != C.size_t(unsafe.Sizeof(v)) {
+		var zero T
+		return zero, false
+	}
+	return v, true
+}
+
+func (d *Device) str(param C.cl_device_info) string {
+	b, err := d.Info(uint32(param))
+	if err != nil {
+		return ""
+	}
+	return cString(b)
+}
+
+func (d *Device) u32(param C.cl_device_info) int {
+	v, _ := infoScalar[C.cl_uint](d, param)
+	return int(v)
+}
+
+func (d *Device) u64(param C.cl_device_info) int64 {
+	v, _ := infoScalar[C.cl_ulong](d, param)
+	return int64(v)
+}
+
+func (d *Device) size(param C.cl_device_info) int {
+	v, _ := infoScalar[C.size_t](d, param)
+	return int(v)
+}
+
+func (d *Device) boolean(param C.cl_device_info) bool {
+	v, _ := infoScalar[C.cl_bool](d, param)
+	return v != 0
+}
+
+// The getters below return the zero value when the driver cannot answer
+// (an extension query on a device without the extension, say); they never
+// panic.
+
+// Name is the device's name ("NVIDIA H200", "cpu-haswell-…").
+func (d *Device) Name() string { return d.str(C.CL_DEVICE_NAME) }
+
+// Vendor is the device vendor's name.
+func (d *Device) Vendor() string { return d.str(C.CL_DEVICE_VENDOR) }
+
+// VendorID is the PCI vendor id (0x10DE NVIDIA, 0x1002 AMD, 0x8086 Intel).
+func (d *Device) VendorID() uint32 { return uint32(d.u32(C.CL_DEVICE_VENDOR_ID)) }
+
+// Version is the device's OpenCL version string.
+func (d *Device) Version() string { return d.str(C.CL_DEVICE_VERSION) }
+
+// OpenCLVersion is the parsed device version.
+func (d *Device) OpenCLVersion() Version { return parseVersion(d.Version()) }
+
+// OpenCLCVersion is the OpenCL C version string the compiler accepts.
+func (d *Device) OpenCLCVersion() string { return d.str(C.CL_DEVICE_OPENCL_C_VERSION) }
+
+// DriverVersion is the driver's version string.
+func (d *Device) DriverVersion() string { return d.str(C.CL_DRIVER_VERSION) }
+
+// Profile is "FULL_PROFILE" or "EMBEDDED_PROFILE".
+func (d *Device) Profile() string { return d.str(C.CL_DEVICE_PROFILE) }
+
+// Type is the device's type.
+func (d *Device) Type() DeviceType {
+	v, _ := infoScalar[C.cl_device_type](d, C.CL_DEVICE_TYPE)
+	return DeviceType(v)
+}
+
+// Extensions lists the device's extension names.
+func (d *Device) Extensions() []string { return strings.Fields(d.str(C.CL_DEVICE_EXTENSIONS)) }
+
+// HasExtension reports whether the device lists the named extension.
+func (d *Device) HasExtension(name string) bool { return slices.Contains(d.Extensions(), name) }
+
+// HasFP64 reports double-precision support (cl_khr_fp64 or a nonzero
+// double FP configuration).
+func (d *Device) HasFP64() bool {
+	return d.HasExtension("cl_khr_fp64") || d.DoubleFPConfig() != 0
+}
+
+// HasFP16 reports half-precision arithmetic support (cl_khr_fp16).
+func (d *Device) HasFP16() bool { return d.HasExtension("cl_khr_fp16") }
+
+// Available reports whether the device can take work.
+func (d *Device) Available() bool { return d.boolean(C.CL_DEVICE_AVAILABLE) }
+
+// CompilerAvailable reports whether programs can be built from source.
+func (d *Device) CompilerAvailable() bool { return d.boolean(C.CL_DEVICE_COMPILER_AVAILABLE) }
+
+// MaxComputeUnits is the number of compute units (SMs, CUs, cores).
+func (d *Device) MaxComputeUnits() int { return d.u32(C.CL_DEVICE_MAX_COMPUTE_UNITS) }
+
+// MaxClockFrequency is the maximum clock in MHz.
+func (d *Device) MaxClockFrequency() int { return d.u32(C.CL_DEVICE_MAX_CLOCK_FREQUENCY) }
+
+// GlobalMemSize is the global memory size in bytes.
+func (d *Device) GlobalMemSize() int64 { return d.u64(C.CL_DEVICE_GLOBAL_MEM_SIZE) }
+
+// GlobalMemCacheSize is the global memory cache size in bytes.
+func (d *Device) GlobalMemCacheSize() int64 { return d.u64(C.CL_DEVICE_GLOBAL_MEM_CACHE_SIZE) }
+
+// GlobalMemCachelineSize is the cache line size in bytes.
+func (d *Device) GlobalMemCachelineSize() int { return d.u32(C.CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE) }
+
+// MaxMemAllocSize is the largest single buffer in bytes.
+func (d *Device) MaxMemAllocSize() int64 { return d.u64(C.CL_DEVICE_MAX_MEM_ALLOC_SIZE) }
+
+// LocalMemSize is the local (shared) memory per work-group in bytes.
+func (d *Device) LocalMemSize() int64 { return d.u64(C.CL_DEVICE_LOCAL_MEM_SIZE) }
+
+// LocalMemIsDedicated reports whether local memory is dedicated on-chip
+// storage (CL_LOCAL) rather than emulated in global memory (CL_GLOBAL, as
+// on CPUs).
+func (d *Device) LocalMemIsDedicated() bool {
+	v, _ := infoScalar[C.cl_device_local_mem_type](d, C.CL_DEVICE_LOCAL_MEM_TYPE)
+	return v == C.CL_LOCAL
+}
+
+// MaxConstantBufferSize is the largest __constant buffer in bytes.
+func (d *Device) MaxConstantBufferSize() int64 { return d.u64(C.CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE) }
+
+// MaxParameterSize is the largest total size of kernel arguments in bytes.
+func (d *Device) MaxParameterSize() int { return d.size(C.CL_DEVICE_MAX_PARAMETER_SIZE) }
+
+// MaxWorkGroupSize is the largest number of work-items in a work-group.
+func (d *Device) MaxWorkGroupSize() int { return d.size(C.CL_DEVICE_MAX_WORK_GROUP_SIZE) }
+
+// MaxWorkItemSizes is the largest work-group extent in each dimension.
+func (d *Device) MaxWorkItemSizes() []int {
+	b, err := d.Info(C.CL_DEVICE_MAX_WORK_ITEM_SIZES)
+	if err != nil {
+		return nil
+	}
+	n := len(b) / int(unsafe.Sizeof(C.size_t(0)))
+	out := make([]int, n)
+	for i := range out {
+		out[i] = int(*(*C.size_t)(unsafe.Pointer(&b[i*int(unsafe.Sizeof(C.size_t(0)))])))
+	}
+	return out
+}
+
+// MemBaseAddrAlign is the buffer base alignment in bits.
+func (d *Device) MemBaseAddrAlign() int { return d.u32(C.CL_DEVICE_MEM_BASE_ADDR_ALIGN) }
+
+// AddressBits is 32 or 64.
+func (d *Device) AddressBits() int { return d.u32(C.CL_DEVICE_ADDRESS_BITS) }
+
+// HostUnifiedMemory reports whether device and host share memory.
+func (d *Device) HostUnifiedMemory() bool { return d.boolean(C.CL_DEVICE_HOST_UNIFIED_MEMORY) }
+
+// ErrorCorrectionSupport reports ECC on device memory.
+func (d *Device) ErrorCorrectionSupport() bool {
+	return d.boolean(C.CL_DEVICE_ERROR_CORRECTION_SUPPORT)
+}
+
+// ProfilingTimerResolution is the event timer resolution in nanoseconds.
+func (d *Device) ProfilingTimerResolution() int {
+	return d.size(C.CL_DEVICE_PROFILING_TIMER_RESOLUTION)
+}
+
+// ImageSupport reports image support.
+func (d *Device) ImageSupport() bool { return d.boolean(C.CL_DEVICE_IMAGE_SUPPORT) }
+
+// FPConfig is a set of floating-point capability bits (CL_FP_*).
+type FPConfig uint64
+
+// Floating-point capabilities.
+const (
+	FPDenorm                     FPConfig = C.CL_FP_DENORM
+	FPInfNaN                     FPConfig = C.CL_FP_INF_NAN
+	FPRoundToNearest             FPConfig = C.CL_FP_ROUND_TO_NEAREST
+	FPRoundToZero                FPConfig = C.CL_FP_ROUND_TO_ZERO
+	FPRoundToInf                 FPConfig = C.CL_FP_ROUND_TO_INF
+	FPFMA                        FPConfig = C.CL_FP_FMA
+	FPCorrectlyRoundedDivideSqrt FPConfig = C.CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT
+)
+
+// SingleFPConfig, DoubleFPConfig and HalfFPConfig describe each precision;
+// zero means the precision is not supported.
+func (d *Device) SingleFPConfig() FPConfig { return d.fp(C.CL_DEVICE_SINGLE_FP_CONFIG) }
+func (d *Device) DoubleFPConfig() FPConfig { return d.fp(C.CL_DEVICE_DOUBLE_FP_CONFIG) }
+func (d *Device) HalfFPConfig() FPConfig   { return d.fp(0x1033) } // CL_DEVICE_HALF_FP_CONFIG
+
+func (d *Device) fp(param C.cl_device_info) FPConfig {
+	v, _ := infoScalar[C.cl_device_fp_config](d, param)
+	return FPConfig(v)
+}
+
+// VectorWidths holds preferred or native vector widths per scalar type.
+type VectorWidths struct {
+	Char, Short, Int, Long, Float, Double, Half int
+}
+
+// PreferredVectorWidths are the widths the compiler prefers per type.
+func (d *Device) PreferredVectorWidths() VectorWidths {
+	return VectorWidths{
+		Char:   d.u32(C.CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR),
+		Short:  d.u32(C.CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT),
+		Int:    d.u32(C.CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT),
+		Long:   d.u32(C.CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG),
+		Float:  d.u32(C.CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT),
+		Double: d.u32(C.CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE),
+		Half:   d.u32(C.CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF),
+	}
+}
+
+// NativeVectorWidths are the hardware's native widths per type.
+func (d *Device) NativeVectorWidths() VectorWidths {
+	return VectorWidths{
+		Char:   d.u32(C.CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR),
+		Short:  d.u32(C.CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT),
+		Int:    d.u32(C.CL_DEVICE_NATIVE_VECTOR_WIDTH_INT),
+		Long:   d.u32(C.CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG),
+		Float:  d.u32(C.CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT),
+		Double: d.u32(C.CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE),
+		Half:   d.u32(C.CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF),
+	}
+}
+
+// QueueProperties are the properties a host queue on the device supports.
+func (d *Device) QueueProperties() QueueProperties {
+	v, _ := infoScalar[C.cl_command_queue_properties](d, C.CL_DEVICE_QUEUE_PROPERTIES)
+	return QueueProperties(v)
+}
+
+// SVMCapabilities returns the shared-virtual-memory capability bits
+// (CL_DEVICE_SVM_*), or ErrNotSupported before OpenCL 2.0.
+func (d *Device) SVMCapabilities() (uint64, error) {
+	if !d.OpenCLVersion().AtLeast(2, 0) {
+		return 0, fmt.Errorf("cl: SVM capabilities need OpenCL 2.0, device %q is %v: %w", d.Name(), d.OpenCLVersion(), ErrNotSupported)
+	}
+	v, ok := infoScalar[C.cl_device_svm_capabilities](d, C.CL_DEVICE_SVM_CAPABILITIES)
+	if !ok {
+		return 0, fmt.Errorf("cl: clGetDeviceInfo(CL_DEVICE_SVM_CAPABILITIES): %w", ErrNotSupported)
+	}
+	return uint64(v), nil
+}
+
+// MaxSubGroups returns the largest number of sub-groups in a work-group
+// (OpenCL 2.1+), or ErrNotSupported.
+func (d *Device) MaxSubGroups() (int, error) {
+	if !d.OpenCLVersion().AtLeast(2, 1) {
+		return 0, fmt.Errorf("cl: sub-groups need OpenCL 2.1, device %q is %v: %w", d.Name(), d.OpenCLVersion(), ErrNotSupported)
+	}
+	v, ok := infoScalar[C.cl_uint](d, C.CL_DEVICE_MAX_NUM_SUB_GROUPS)
+	if !ok {
+		return 0, fmt.Errorf("cl: clGetDeviceInfo(CL_DEVICE_MAX_NUM_SUB_GROUPS): %w", ErrNotSupported)
+	}
+	return int(v), nil
+}
+
+// HasSubGroups reports sub-group support (cl_khr_subgroups, or OpenCL 2.1+
+// with a nonzero sub-group count).
+func (d *Device) HasSubGroups() bool {
+	if d.HasExtension("cl_khr_subgroups") || d.HasExtension("cl_intel_subgroups") {
+		return true
+	}
+	n, err := d.MaxSubGroups()
+	return err == nil && n > 0
+}
+
+// ComputeCapability returns NVIDIA's compute capability (9, 0 on Hopper);
+// ok is false on other devices.
+func (d *Device) ComputeCapability() (major, minor int, ok bool) {
+	if !d.HasExtension("cl_nv_device_attribute_query") {
+		return 0, 0, false
+	}
+	a, ok1 := infoScalar[C.cl_uint](d, C.CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV)
+	b, ok2 := infoScalar[C.cl_uint](d, C.CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV)
+	return int(a), int(b), ok1 && ok2
+}
+
+// WarpSize returns the SIMD width the hardware schedules together: the warp
+// size on NVIDIA, the wavefront width on AMD; 0 when the driver does not
+// say.
+func (d *Device) WarpSize() int {
+	if d.HasExtension("cl_nv_device_attribute_query") {
+		return d.u32(C.CL_DEVICE_WARP_SIZE_NV)
+	}
+	if d.HasExtension("cl_amd_device_attribute_query") {
+		return d.u32(C.CL_DEVICE_WAVEFRONT_WIDTH_AMD)
+	}
+	return 0
+}
+
+// RegistersPerBlock returns NVIDIA's registers per block, 0 elsewhere.
+func (d *Device) RegistersPerBlock() int {
+	if !d.HasExtension("cl_nv_device_attribute_query") {
+		return 0
+	}
+	return d.u32(C.CL_DEVICE_REGISTERS_PER_BLOCK_NV)
+}
+
+// BoardName returns AMD's marketing name, "" elsewhere.
+func (d *Device) BoardName() string {
+	if !d.HasExtension("cl_amd_device_attribute_query") {
+		return ""
+	}
+	return d.str(C.CL_DEVICE_BOARD_NAME_AMD)
+}
+
+func (d *Device) String() string { return d.Name() }

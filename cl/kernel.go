@@ -1,0 +1,196 @@
+package cl
+
+/*
+#include "clinc.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"runtime"
+	"unsafe"
+)
+
+// Kernel is a kernel function of a built program with its arguments.
+// Setting arguments and enqueueing must not race with each other on the
+// same Kernel: use one Kernel per goroutine (CreateKernel is cheap) or a
+// lock.
+type Kernel struct {
+	h    C.cl_kernel
+	name string
+	obj  object
+}
+
+// CreateKernel returns the named kernel of a built program.
+func (p *Program) CreateKernel(name string) (*Kernel, error) {
+	const op = "clCreateKernel"
+	if err := p.obj.alive(); err != nil {
+		return nil, err
+	}
+	cname := C.CString(name)
+	defer C.free(unsafe.Pointer(cname))
+	var st C.cl_int
+	h := C.clCreateKernel(p.h, cname, &st)
+	runtime.KeepAlive(p)
+	if err := check(op, int32(st)); err != nil {
+		return nil, fmt.Errorf("cl: kernel %q: %w", name, err)
+	}
+	k := &Kernel{h: h, name: name}
+	track(k, &k.obj, kindKernel, h, func(h C.cl_kernel) { C.clReleaseKernel(h) })
+	return k, nil
+}
+
+// Name is the kernel function's name.
+func (k *Kernel) Name() string { return k.name }
+
+// NumArgs is the number of arguments the kernel takes.
+func (k *Kernel) NumArgs() (int, error) {
+	if err := k.obj.alive(); err != nil {
+		return 0, err
+	}
+	var n C.cl_uint
+	st := C.clGetKernelInfo(k.h, C.CL_KERNEL_NUM_ARGS, C.size_t(unsafe.Sizeof(n)), unsafe.Pointer(&n), nil)
+	runtime.KeepAlive(k)
+	return int(n), check("clGetKernelInfo", int32(st))
+}
+
+func (k *Kernel) setArg(i int, size uintptr, p unsafe.Pointer) error {
+	if err := k.obj.alive(); err != nil {
+		return err
+	}
+	st := C.clSetKernelArg(k.h, C.cl_uint(i), C.size_t(size), p)
+	runtime.KeepAlive(k)
+	if err := check("clSetKernelArg", int32(st)); err != nil {
+		return fmt.Errorf("cl: kernel %s argument %d: %w", k.name, i, err)
+	}
+	return nil
+}
+
+// SetArg sets scalar argument i to v; T must match the kernel parameter's
+// OpenCL type (float32 for float, int32 for int, …).
+func SetArg[T Scalar](k *Kernel, i int, v T) error {
+	return k.setArg(i, unsafe.Sizeof(v), unsafe.Pointer(&v))
+}
+
+// SetArgBuffer sets argument i to a buffer (a __global or __constant
+// pointer parameter).
+func (k *Kernel) SetArgBuffer(i int, b *Buffer) error {
+	if err := b.obj.alive(); err != nil {
+		return fmt.Errorf("cl: kernel %s argument %d: %w", k.name, i, err)
+	}
+	h := b.h
+	err := k.setArg(i, unsafe.Sizeof(h), unsafe.Pointer(&h))
+	runtime.KeepAlive(b)
+	return err
+}
+
+// SetArgLocal sets argument i (a __local pointer parameter) to size bytes
+// of local memory.
+func (k *Kernel) SetArgLocal(i int, size int) error {
+	return k.setArg(i, uintptr(size), nil)
+}
+
+// SetArgBytes sets argument i to raw bytes, for struct or vector
+// arguments. The size must match the parameter's.
+func (k *Kernel) SetArgBytes(i int, b []byte) error {
+	if len(b) == 0 {
+		return k.setArg(i, 0, nil)
+	}
+	return k.setArg(i, uintptr(len(b)), unsafe.Pointer(&b[0]))
+}
+
+// Local is an argument to SetArgs that reserves local memory of that many
+// bytes.
+type Local int
+
+// SetArgs sets the kernel's arguments in order. Each value is a *Buffer, a
+// Local, or a fixed-size scalar (int8 … uint64, float32, float64); Go's int
+// and uint are rejected because OpenCL has no type of their size.
+func (k *Kernel) SetArgs(args ...any) error {
+	for i, a := range args {
+		var err error
+		switch v := a.(type) {
+		case *Buffer:
+			err = k.SetArgBuffer(i, v)
+		case Local:
+			err = k.SetArgLocal(i, int(v))
+		case int8:
+			err = SetArg(k, i, v)
+		case uint8:
+			err = SetArg(k, i, v)
+		case int16:
+			err = SetArg(k, i, v)
+		case uint16:
+			err = SetArg(k, i, v)
+		case int32:
+			err = SetArg(k, i, v)
+		case uint32:
+			err = SetArg(k, i, v)
+		case int64:
+			err = SetArg(k, i, v)
+		case uint64:
+			err = SetArg(k, i, v)
+		case float32:
+			err = SetArg(k, i, v)
+		case float64:
+			err = SetArg(k, i, v)
+		default:
+			return fmt.Errorf("cl: kernel %s argument %d: unsupported Go type %T (use int32/int64, float32/float64, *Buffer or Local)", k.name, i, a)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WorkGroupInfo describes how a kernel can run on one device.
+type WorkGroupInfo struct {
+	WorkGroupSize                  int    // largest work-group for this kernel
+	CompileWorkGroupSize           [3]int // reqd_work_group_size, or zeros
+	LocalMemSize                   int64  // local memory the kernel uses, bytes
+	PreferredWorkGroupSizeMultiple int    // the warp/wavefront/SIMD width
+	PrivateMemSize                 int64  // private memory per work-item, bytes
+}
+
+// WorkGroupInfo queries the kernel's limits on device d.
+func (k *Kernel) WorkGroupInfo(d *Device) (WorkGroupInfo, error) {
+	const op = "clGetKernelWorkGroupInfo"
+	if err := k.obj.alive(); err != nil {
+		return WorkGroupInfo{}, err
+	}
+	var info WorkGroupInfo
+	var wg, mult C.size_t
+	var cwg [3]C.size_t
+	var lm, pm C.cl_ulong
+	for _, q := range []struct {
+		param C.cl_kernel_work_group_info
+		size  uintptr
+		p     unsafe.Pointer
+	}{
+		{C.CL_KERNEL_WORK_GROUP_SIZE, unsafe.Sizeof(wg), unsafe.Pointer(&wg)},
+		{C.CL_KERNEL_COMPILE_WORK_GROUP_SIZE, unsafe.Sizeof(cwg), unsafe.Pointer(&cwg[0])},
+		{C.CL_KERNEL_LOCAL_MEM_SIZE, unsafe.Sizeof(lm), unsafe.Pointer(&lm)},
+		{C.CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, unsafe.Sizeof(mult), unsafe.Pointer(&mult)},
+		{C.CL_KERNEL_PRIVATE_MEM_SIZE, unsafe.Sizeof(pm), unsafe.Pointer(&pm)},
+	} {
+		if err := check(op, int32(C.clGetKernelWorkGroupInfo(k.h, d.id, q.param, C.size_t(q.size), q.p, nil))); err != nil {
+			return WorkGroupInfo{}, err
+		}
+	}
+	runtime.KeepAlive(k)
+	info.WorkGroupSize = int(wg)
+	info.CompileWorkGroupSize = [3]int{int(cwg[0]), int(cwg[1]), int(cwg[2])}
+	info.LocalMemSize = int64(lm)
+	info.PreferredWorkGroupSizeMultiple = int(mult)
+	info.PrivateMemSize = int64(pm)
+	return info, nil
+}
+
+// Release releases the kernel. It is safe to call more than once.
+func (k *Kernel) Release() error {
+	if !k.obj.begin() {
+		return nil
+	}
+	return check("clReleaseKernel", int32(C.clReleaseKernel(k.h)))
+}

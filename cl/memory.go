@@ -1,0 +1,497 @@
+package cl
+
+/*
+#include "clinc.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"runtime"
+	"unsafe"
+)
+
+// Scalar is the set of Go types that have an OpenCL C scalar counterpart
+// (char … ulong, float, double). Go's int and uint have none.
+type Scalar interface {
+	~int8 | ~uint8 | ~int16 | ~uint16 | ~int32 | ~uint32 | ~int64 | ~uint64 | ~float32 | ~float64
+}
+
+// MemFlags are buffer creation flags; values can be or-ed. Flags that
+// would let OpenCL keep a pointer to Go memory (CL_MEM_USE_HOST_PTR) are
+// deliberately absent.
+type MemFlags uint64
+
+// Buffer flags.
+const (
+	MemReadWrite     MemFlags = C.CL_MEM_READ_WRITE
+	MemWriteOnly     MemFlags = C.CL_MEM_WRITE_ONLY
+	MemReadOnly      MemFlags = C.CL_MEM_READ_ONLY
+	MemAllocHostPtr  MemFlags = C.CL_MEM_ALLOC_HOST_PTR
+	MemHostWriteOnly MemFlags = C.CL_MEM_HOST_WRITE_ONLY
+	MemHostReadOnly  MemFlags = C.CL_MEM_HOST_READ_ONLY
+	MemHostNoAccess  MemFlags = C.CL_MEM_HOST_NO_ACCESS
+)
+
+const forbiddenFlags = C.CL_MEM_USE_HOST_PTR | C.CL_MEM_COPY_HOST_PTR
+
+// Buffer is a device memory object.
+type Buffer struct {
+	h    C.cl_mem
+	size int
+	obj  object
+}
+
+func newBuffer(h C.cl_mem, size int) *Buffer {
+	b := &Buffer{h: h, size: size}
+	track(b, &b.obj, kindBuffer, h, func(h C.cl_mem) { C.clReleaseMemObject(h) })
+	return b
+}
+
+// CreateBuffer allocates size bytes of device memory.
+func (c *Context) CreateBuffer(flags MemFlags, size int) (*Buffer, error) {
+	if err := c.obj.alive(); err != nil {
+		return nil, err
+	}
+	if flags&forbiddenFlags != 0 {
+		return nil, fmt.Errorf("cl: CreateBuffer: use CreateBufferFrom to copy host data: %w", &Error{Op: "clCreateBuffer", Code: InvalidValue})
+	}
+	if size <= 0 {
+		return nil, &Error{Op: "clCreateBuffer", Code: InvalidBufferSize}
+	}
+	var st C.cl_int
+	h := C.clCreateBuffer(c.h, C.cl_mem_flags(flags), C.size_t(size), nil, &st)
+	runtime.KeepAlive(c)
+	if err := check("clCreateBuffer", int32(st)); err != nil {
+		return nil, err
+	}
+	return newBuffer(h, size), nil
+}
+
+// CreateBufferFrom allocates a buffer holding a copy of data.
+func CreateBufferFrom[T Scalar](c *Context, flags MemFlags, data []T) (*Buffer, error) {
+	if err := c.obj.alive(); err != nil {
+		return nil, err
+	}
+	if flags&forbiddenFlags != 0 {
+		return nil, &Error{Op: "clCreateBuffer", Code: InvalidValue}
+	}
+	size := len(data) * sizeOf[T]()
+	if size == 0 {
+		return nil, &Error{Op: "clCreateBuffer", Code: InvalidBufferSize}
+	}
+	var st C.cl_int
+	h := C.clCreateBuffer(c.h, C.cl_mem_flags(flags)|C.CL_MEM_COPY_HOST_PTR, C.size_t(size), unsafe.Pointer(&data[0]), &st)
+	runtime.KeepAlive(c)
+	runtime.KeepAlive(data)
+	if err := check("clCreateBuffer", int32(st)); err != nil {
+		return nil, err
+	}
+	return newBuffer(h, size), nil
+}
+
+// Size is the buffer's size in bytes.
+func (b *Buffer) Size() int { return b.size }
+
+// CreateSubBuffer returns a view of size bytes from origin, which must be
+// a multiple of the device's base address alignment.
+func (b *Buffer) CreateSubBuffer(flags MemFlags, origin, size int) (*Buffer, error) {
+	if err := b.obj.alive(); err != nil {
+		return nil, err
+	}
+	if origin < 0 || size <= 0 || origin+size > b.size {
+		return nil, &Error{Op: "clCreateSubBuffer", Code: InvalidValue}
+	}
+	region := C.cl_buffer_region{origin: C.size_t(origin), size: C.size_t(size)}
+	var st C.cl_int
+	h := C.clCreateSubBuffer(b.h, C.cl_mem_flags(flags), C.CL_BUFFER_CREATE_TYPE_REGION, unsafe.Pointer(&region), &st)
+	runtime.KeepAlive(b)
+	if err := check("clCreateSubBuffer", int32(st)); err != nil {
+		return nil, err
+	}
+	return newBuffer(h, size), nil
+}
+
+// ReferenceCount is the driver's reference count of the buffer.
+func (b *Buffer) ReferenceCount() (int, error) {
+	if err := b.obj.alive(); err != nil {
+		return 0, err
+	}
+	var n C.cl_uint
+	st := C.clGetMemObjectInfo(b.h, C.CL_MEM_REFERENCE_COUNT, C.size_t(unsafe.Sizeof(n)), unsafe.Pointer(&n), nil)
+	runtime.KeepAlive(b)
+	return int(n), check("clGetMemObjectInfo", int32(st))
+}
+
+// Release releases the buffer. It is safe to call more than once.
+func (b *Buffer) Release() error {
+	if b == nil || !b.obj.begin() {
+		return nil
+	}
+	return check("clReleaseMemObject", int32(C.clReleaseMemObject(b.h)))
+}
+
+func sizeOf[T Scalar]() int {
+	var v T
+	return int(unsafe.Sizeof(v))
+}
+
+// transfer enqueues a read or write between b (from byte offset off) and
+// the Go slice host. A non-blocking transfer pins host until it completes.
+func transfer[T Scalar](op string, q *Queue, b *Buffer, write, blocking bool, offset int, host []T, wait []*Event) (*Event, error) {
+	if err := q.obj.alive(); err != nil {
+		return nil, err
+	}
+	if err := b.obj.alive(); err != nil {
+		return nil, err
+	}
+	es := sizeOf[T]()
+	off, size := offset*es, len(host)*es
+	if offset < 0 || off+size > b.size {
+		return nil, fmt.Errorf("cl: %d elements at offset %d exceed the %d-byte buffer: %w", len(host), offset, b.size, &Error{Op: op, Code: InvalidValue})
+	}
+	if size == 0 {
+		return q.EnqueueMarker(wait...)
+	}
+	n, w, err := waitList(wait)
+	if err != nil {
+		return nil, err
+	}
+	var pinner *runtime.Pinner
+	if !blocking {
+		pinner = new(runtime.Pinner)
+		pinner.Pin(&host[0])
+	}
+	bl := C.cl_bool(C.CL_FALSE)
+	if blocking {
+		bl = C.CL_TRUE
+	}
+	var ev C.cl_event
+	var st C.cl_int
+	if write {
+		st = C.clEnqueueWriteBuffer(q.h, b.h, bl, C.size_t(off), C.size_t(size), unsafe.Pointer(&host[0]), n, w, &ev)
+	} else {
+		st = C.clEnqueueReadBuffer(q.h, b.h, bl, C.size_t(off), C.size_t(size), unsafe.Pointer(&host[0]), n, w, &ev)
+	}
+	runtime.KeepAlive(q)
+	runtime.KeepAlive(b)
+	runtime.KeepAlive(wait)
+	if err := check(op, int32(st)); err != nil {
+		if pinner != nil {
+			pinner.Unpin()
+		}
+		return nil, err
+	}
+	e := newEvent(ev)
+	if pinner != nil {
+		if err := e.pin(pinner); err != nil {
+			// Without a completion callback the only safe course is to wait.
+			werr := e.Wait()
+			pinner.Unpin()
+			if werr != nil {
+				e.Release()
+				return nil, werr
+			}
+		}
+	}
+	return e, nil
+}
+
+// WriteBuffer copies src into b at element offset offset. A non-blocking
+// write returns at once; src is pinned and must not be modified until the
+// returned event completes.
+func WriteBuffer[T Scalar](q *Queue, b *Buffer, blocking bool, offset int, src []T, wait ...*Event) (*Event, error) {
+	return transfer("clEnqueueWriteBuffer", q, b, true, blocking, offset, src, wait)
+}
+
+// ReadBuffer copies from b at element offset offset into dst. A
+// non-blocking read returns at once; dst is pinned and holds the data only
+// once the returned event completes.
+func ReadBuffer[T Scalar](q *Queue, b *Buffer, blocking bool, offset int, dst []T, wait ...*Event) (*Event, error) {
+	return transfer("clEnqueueReadBuffer", q, b, false, blocking, offset, dst, wait)
+}
+
+// CopyBuffer copies n elements of type T from src (element offset srcOff)
+// to dst (element offset dstOff) on the device.
+func CopyBuffer[T Scalar](q *Queue, src, dst *Buffer, srcOff, dstOff, n int, wait ...*Event) (*Event, error) {
+	const op = "clEnqueueCopyBuffer"
+	if err := q.obj.alive(); err != nil {
+		return nil, err
+	}
+	if err := src.obj.alive(); err != nil {
+		return nil, err
+	}
+	if err := dst.obj.alive(); err != nil {
+		return nil, err
+	}
+	es := sizeOf[T]()
+	if n == 0 {
+		return q.EnqueueMarker(wait...)
+	}
+	cnt, w, err := waitList(wait)
+	if err != nil {
+		return nil, err
+	}
+	var ev C.cl_event
+	st := C.clEnqueueCopyBuffer(q.h, src.h, dst.h, C.size_t(srcOff*es), C.size_t(dstOff*es), C.size_t(n*es), cnt, w, &ev)
+	runtime.KeepAlive(q)
+	runtime.KeepAlive(src)
+	runtime.KeepAlive(dst)
+	runtime.KeepAlive(wait)
+	if err := check(op, int32(st)); err != nil {
+		return nil, err
+	}
+	return newEvent(ev), nil
+}
+
+// FillBuffer sets n elements of b from element offset offset to value.
+func FillBuffer[T Scalar](q *Queue, b *Buffer, value T, offset, n int, wait ...*Event) (*Event, error) {
+	const op = "clEnqueueFillBuffer"
+	if err := q.obj.alive(); err != nil {
+		return nil, err
+	}
+	if err := b.obj.alive(); err != nil {
+		return nil, err
+	}
+	if n == 0 {
+		return q.EnqueueMarker(wait...)
+	}
+	es := sizeOf[T]()
+	cnt, w, err := waitList(wait)
+	if err != nil {
+		return nil, err
+	}
+	var ev C.cl_event
+	st := C.clEnqueueFillBuffer(q.h, b.h, unsafe.Pointer(&value), C.size_t(es), C.size_t(offset*es), C.size_t(n*es), cnt, w, &ev)
+	runtime.KeepAlive(q)
+	runtime.KeepAlive(b)
+	runtime.KeepAlive(wait)
+	if err := check(op, int32(st)); err != nil {
+		return nil, err
+	}
+	return newEvent(ev), nil
+}
+
+// Rect describes a 2-D or 3-D region for the rect transfers, in elements
+// of the transfer's type: origins are (element, row, slice), Region is
+// (elements per row, rows, slices), pitches are elements per row and per
+// slice (0 means tightly packed).
+type Rect struct {
+	BufferOrigin, HostOrigin [3]int
+	Region                   [3]int
+	BufferRowPitch           int
+	BufferSlicePitch         int
+	HostRowPitch             int
+	HostSlicePitch           int
+}
+
+// bytes converts r to byte units and fills in default pitches.
+func (r Rect) bytes(es int) (bo, ho, reg [3]C.size_t, brp, bsp, hrp, hsp int) {
+	norm := func(row, slice int) (int, int) {
+		if row == 0 {
+			row = r.Region[0]
+		}
+		if slice == 0 {
+			slice = row * r.Region[1]
+		}
+		return row, slice
+	}
+	brp, bsp = norm(r.BufferRowPitch, r.BufferSlicePitch)
+	hrp, hsp = norm(r.HostRowPitch, r.HostSlicePitch)
+	bo = [3]C.size_t{C.size_t(r.BufferOrigin[0] * es), C.size_t(r.BufferOrigin[1]), C.size_t(r.BufferOrigin[2])}
+	ho = [3]C.size_t{C.size_t(r.HostOrigin[0] * es), C.size_t(r.HostOrigin[1]), C.size_t(r.HostOrigin[2])}
+	reg = [3]C.size_t{C.size_t(r.Region[0] * es), C.size_t(r.Region[1]), C.size_t(r.Region[2])}
+	return bo, ho, reg, brp * es, bsp * es, hrp * es, hsp * es
+}
+
+// extent is one past the last element (in elements) a rect side touches.
+func extent(origin [3]int, region [3]int, row, slice int) int {
+	return origin[0] + origin[1]*row + origin[2]*slice +
+		(region[2]-1)*slice + (region[1]-1)*row + region[0]
+}
+
+func (r Rect) valid() bool {
+	for i := range 3 {
+		if r.Region[i] <= 0 || r.BufferOrigin[i] < 0 || r.HostOrigin[i] < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func rectTransfer[T Scalar](op string, q *Queue, b *Buffer, write, blocking bool, r Rect, host []T, wait []*Event) (*Event, error) {
+	if err := q.obj.alive(); err != nil {
+		return nil, err
+	}
+	if err := b.obj.alive(); err != nil {
+		return nil, err
+	}
+	if !r.valid() {
+		return nil, fmt.Errorf("cl: rect region %v must be positive in every dimension: %w", r.Region, &Error{Op: op, Code: InvalidValue})
+	}
+	es := sizeOf[T]()
+	bo, ho, reg, brp, bsp, hrp, hsp := r.bytes(es)
+	// The host side is Go memory: check the extent ourselves, since the
+	// driver cannot.
+	if need := extent(r.HostOrigin, r.Region, hrp/es, hsp/es); need > len(host) {
+		return nil, fmt.Errorf("cl: rect touches host element %d of %d: %w", need-1, len(host), &Error{Op: op, Code: InvalidValue})
+	}
+	if need := extent(r.BufferOrigin, r.Region, brp/es, bsp/es) * es; need > b.size {
+		return nil, fmt.Errorf("cl: rect touches buffer byte %d of %d: %w", need-1, b.size, &Error{Op: op, Code: InvalidValue})
+	}
+	n, w, err := waitList(wait)
+	if err != nil {
+		return nil, err
+	}
+	var pinner *runtime.Pinner
+	if !blocking {
+		pinner = new(runtime.Pinner)
+		pinner.Pin(&host[0])
+	}
+	bl := C.cl_bool(C.CL_FALSE)
+	if blocking {
+		bl = C.CL_TRUE
+	}
+	var ev C.cl_event
+	var st C.cl_int
+	if write {
+		st = C.clEnqueueWriteBufferRect(q.h, b.h, bl, &bo[0], &ho[0], &reg[0], C.size_t(brp), C.size_t(bsp), C.size_t(hrp), C.size_t(hsp), unsafe.Pointer(&host[0]), n, w, &ev)
+	} else {
+		st = C.clEnqueueReadBufferRect(q.h, b.h, bl, &bo[0], &ho[0], &reg[0], C.size_t(brp), C.size_t(bsp), C.size_t(hrp), C.size_t(hsp), unsafe.Pointer(&host[0]), n, w, &ev)
+	}
+	runtime.KeepAlive(q)
+	runtime.KeepAlive(b)
+	runtime.KeepAlive(wait)
+	if err := check(op, int32(st)); err != nil {
+		if pinner != nil {
+			pinner.Unpin()
+		}
+		return nil, err
+	}
+	e := newEvent(ev)
+	if pinner != nil {
+		if err := e.pin(pinner); err != nil {
+			werr := e.Wait()
+			pinner.Unpin()
+			if werr != nil {
+				e.Release()
+				return nil, werr
+			}
+		}
+	}
+	return e, nil
+}
+
+// WriteBufferRect copies a 2-D or 3-D region of host into b. Units are
+// elements of T (see Rect). The host extent is checked against len(host).
+func WriteBufferRect[T Scalar](q *Queue, b *Buffer, blocking bool, r Rect, host []T, wait ...*Event) (*Event, error) {
+	return rectTransfer("clEnqueueWriteBufferRect", q, b, true, blocking, r, host, wait)
+}
+
+// ReadBufferRect copies a 2-D or 3-D region of b into host.
+func ReadBufferRect[T Scalar](q *Queue, b *Buffer, blocking bool, r Rect, host []T, wait ...*Event) (*Event, error) {
+	return rectTransfer("clEnqueueReadBufferRect", q, b, false, blocking, r, host, wait)
+}
+
+// CopyBufferRect copies a region between two buffers; in r, "Host" fields
+// describe dst.
+func CopyBufferRect[T Scalar](q *Queue, src, dst *Buffer, r Rect, wait ...*Event) (*Event, error) {
+	const op = "clEnqueueCopyBufferRect"
+	for _, err := range []error{q.obj.alive(), src.obj.alive(), dst.obj.alive()} {
+		if err != nil {
+			return nil, err
+		}
+	}
+	if !r.valid() {
+		return nil, &Error{Op: op, Code: InvalidValue}
+	}
+	es := sizeOf[T]()
+	so, do, reg, srp, ssp, drp, dsp := r.bytes(es)
+	n, w, err := waitList(wait)
+	if err != nil {
+		return nil, err
+	}
+	var ev C.cl_event
+	st := C.clEnqueueCopyBufferRect(q.h, src.h, dst.h, &so[0], &do[0], &reg[0], C.size_t(srp), C.size_t(ssp), C.size_t(drp), C.size_t(dsp), n, w, &ev)
+	runtime.KeepAlive(q)
+	runtime.KeepAlive(src)
+	runtime.KeepAlive(dst)
+	runtime.KeepAlive(wait)
+	if err := check(op, int32(st)); err != nil {
+		return nil, err
+	}
+	return newEvent(ev), nil
+}
+
+// MapFlags say how mapped memory will be used.
+type MapFlags uint64
+
+// Map flags.
+const (
+	MapRead                  MapFlags = C.CL_MAP_READ
+	MapWrite                 MapFlags = C.CL_MAP_WRITE
+	MapWriteInvalidateRegion MapFlags = C.CL_MAP_WRITE_INVALIDATE_REGION
+)
+
+// MapBuffer maps n elements of b from element offset offset into host
+// memory and returns them as a slice, which stays valid until UnmapBuffer.
+// For a non-blocking map, the slice may be used only after the event
+// completes.
+func MapBuffer[T Scalar](q *Queue, b *Buffer, blocking bool, flags MapFlags, offset, n int, wait ...*Event) ([]T, *Event, error) {
+	const op = "clEnqueueMapBuffer"
+	if err := q.obj.alive(); err != nil {
+		return nil, nil, err
+	}
+	if err := b.obj.alive(); err != nil {
+		return nil, nil, err
+	}
+	es := sizeOf[T]()
+	if offset < 0 || n <= 0 || (offset+n)*es > b.size {
+		return nil, nil, &Error{Op: op, Code: InvalidValue}
+	}
+	cnt, w, err := waitList(wait)
+	if err != nil {
+		return nil, nil, err
+	}
+	bl := C.cl_bool(C.CL_FALSE)
+	if blocking {
+		bl = C.CL_TRUE
+	}
+	var ev C.cl_event
+	var st C.cl_int
+	p := C.clEnqueueMapBuffer(q.h, b.h, bl, C.cl_map_flags(flags), C.size_t(offset*es), C.size_t(n*es), cnt, w, &ev, &st)
+	runtime.KeepAlive(q)
+	runtime.KeepAlive(b)
+	runtime.KeepAlive(wait)
+	if err := check(op, int32(st)); err != nil {
+		return nil, nil, err
+	}
+	return unsafe.Slice((*T)(p), n), newEvent(ev), nil
+}
+
+// UnmapBuffer unmaps a slice that MapBuffer returned for b.
+func UnmapBuffer[T Scalar](q *Queue, b *Buffer, mapped []T, wait ...*Event) (*Event, error) {
+	const op = "clEnqueueUnmapMemObject"
+	if err := q.obj.alive(); err != nil {
+		return nil, err
+	}
+	if err := b.obj.alive(); err != nil {
+		return nil, err
+	}
+	if len(mapped) == 0 {
+		return nil, &Error{Op: op, Code: InvalidValue}
+	}
+	cnt, w, err := waitList(wait)
+	if err != nil {
+		return nil, err
+	}
+	var ev C.cl_event
+	st := C.clEnqueueUnmapMemObject(q.h, b.h, unsafe.Pointer(unsafe.SliceData(mapped)), cnt, w, &ev)
+	runtime.KeepAlive(q)
+	runtime.KeepAlive(b)
+	runtime.KeepAlive(wait)
+	if err := check(op, int32(st)); err != nil {
+		return nil, err
+	}
+	return newEvent(ev), nil
+}

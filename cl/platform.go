@@ -1,0 +1,125 @@
+package cl
+
+/*
+#include "clinc.h"
+*/
+import "C"
+
+import (
+	"strings"
+	"unsafe"
+)
+
+// Platform is an OpenCL platform (one installed driver, or ICD).
+// Platforms are owned by the driver and need no release.
+type Platform struct {
+	id C.cl_platform_id
+}
+
+// Platforms returns every platform the ICD loader knows. No installed
+// driver is not an error: the result is then empty.
+func Platforms() ([]*Platform, error) {
+	var n C.cl_uint
+	st := C.clGetPlatformIDs(0, nil, &n)
+	if ErrorCode(st) == PlatformNotFoundKHR || n == 0 {
+		return nil, nil
+	}
+	if err := check("clGetPlatformIDs", int32(st)); err != nil {
+		return nil, err
+	}
+	ids := make([]C.cl_platform_id, n)
+	if err := check("clGetPlatformIDs", int32(C.clGetPlatformIDs(n, &ids[0], nil))); err != nil {
+		return nil, err
+	}
+	ps := make([]*Platform, n)
+	for i, id := range ids {
+		ps[i] = &Platform{id: id}
+	}
+	return ps, nil
+}
+
+func (p *Platform) infoString(param C.cl_platform_info) string {
+	var size C.size_t
+	if C.clGetPlatformInfo(p.id, param, 0, nil, &size) != C.CL_SUCCESS || size == 0 {
+		return ""
+	}
+	buf := make([]byte, size)
+	if C.clGetPlatformInfo(p.id, param, size, unsafe.Pointer(&buf[0]), nil) != C.CL_SUCCESS {
+		return ""
+	}
+	return cString(buf)
+}
+
+// Name, Vendor, Version, Profile and Extensions return the platform's
+// strings, or "" when the driver does not answer.
+func (p *Platform) Name() string    { return p.infoString(C.CL_PLATFORM_NAME) }
+func (p *Platform) Vendor() string  { return p.infoString(C.CL_PLATFORM_VENDOR) }
+func (p *Platform) Version() string { return p.infoString(C.CL_PLATFORM_VERSION) }
+func (p *Platform) Profile() string { return p.infoString(C.CL_PLATFORM_PROFILE) }
+
+// Extensions lists the platform's extension names.
+func (p *Platform) Extensions() []string {
+	return strings.Fields(p.infoString(C.CL_PLATFORM_EXTENSIONS))
+}
+
+// OpenCLVersion is the parsed platform version ("OpenCL 3.0 CUDA" → 3.0).
+func (p *Platform) OpenCLVersion() Version { return parseVersion(p.Version()) }
+
+// DeviceType selects devices by kind; values can be or-ed.
+type DeviceType uint64
+
+// Device types.
+const (
+	DeviceTypeDefault     DeviceType = C.CL_DEVICE_TYPE_DEFAULT
+	DeviceTypeCPU         DeviceType = C.CL_DEVICE_TYPE_CPU
+	DeviceTypeGPU         DeviceType = C.CL_DEVICE_TYPE_GPU
+	DeviceTypeAccelerator DeviceType = C.CL_DEVICE_TYPE_ACCELERATOR
+	DeviceTypeCustom      DeviceType = C.CL_DEVICE_TYPE_CUSTOM
+	DeviceTypeAll         DeviceType = C.CL_DEVICE_TYPE_ALL
+)
+
+func (t DeviceType) String() string {
+	var parts []string
+	for _, x := range []struct {
+		t DeviceType
+		s string
+	}{{DeviceTypeDefault, "default"}, {DeviceTypeCPU, "cpu"}, {DeviceTypeGPU, "gpu"}, {DeviceTypeAccelerator, "accelerator"}, {DeviceTypeCustom, "custom"}} {
+		if t&x.t != 0 {
+			parts = append(parts, x.s)
+		}
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, "|")
+}
+
+// Devices returns the platform's devices of the given type. A platform
+// with no such device returns an empty list, not an error.
+func (p *Platform) Devices(t DeviceType) ([]*Device, error) {
+	var n C.cl_uint
+	st := C.clGetDeviceIDs(p.id, C.cl_device_type(t), 0, nil, &n)
+	if ErrorCode(st) == DeviceNotFound || (st == C.CL_SUCCESS && n == 0) {
+		return nil, nil
+	}
+	if err := check("clGetDeviceIDs", int32(st)); err != nil {
+		return nil, err
+	}
+	ids := make([]C.cl_device_id, n)
+	if err := check("clGetDeviceIDs", int32(C.clGetDeviceIDs(p.id, C.cl_device_type(t), n, &ids[0], nil))); err != nil {
+		return nil, err
+	}
+	ds := make([]*Device, n)
+	for i, id := range ids {
+		ds[i] = &Device{id: id, platform: p}
+	}
+	return ds, nil
+}
+
+// cString converts a NUL-terminated byte buffer to a Go string.
+func cString(b []byte) string {
+	if i := strings.IndexByte(string(b), 0); i >= 0 {
+		b = b[:i]
+	}
+	return strings.TrimSpace(string(b))
+}
