@@ -7,7 +7,6 @@ import "C"
 
 import (
 	"errors"
-	"runtime"
 	"unsafe"
 )
 
@@ -24,22 +23,34 @@ func CreateContext(devices ...*Device) (*Context, error) {
 	if len(devices) == 0 {
 		return nil, &Error{Op: "clCreateContext", Code: InvalidValue}
 	}
-	p := devices[0].platform
 	ids := make([]C.cl_device_id, len(devices))
+	var p *Platform
 	for i, d := range devices {
-		if d.platform.id != p.id {
+		if d == nil {
+			return nil, &Error{Op: "clCreateContext", Code: InvalidDevice}
+		}
+		if i == 0 {
+			p = d.Platform()
+		} else if d.Platform().id != p.id {
 			return nil, errors.New("cl: CreateContext: devices belong to different platforms")
 		}
 		ids[i] = d.id
 	}
-	props := []C.cl_context_properties{C.CL_CONTEXT_PLATFORM, C.cl_context_properties(uintptr(unsafe.Pointer(p.id))), 0}
+	var props []C.cl_context_properties
+	if p.id != nil {
+		props = []C.cl_context_properties{C.CL_CONTEXT_PLATFORM, C.cl_context_properties(uintptr(unsafe.Pointer(p.id))), 0}
+	}
+	var pp *C.cl_context_properties
+	if props != nil {
+		pp = &props[0]
+	}
 	var st C.cl_int
-	h := C.clCreateContext(&props[0], C.cl_uint(len(ids)), &ids[0], nil, nil, &st)
+	h := C.clCreateContext(pp, C.cl_uint(len(ids)), &ids[0], nil, nil, &st)
 	if err := check("clCreateContext", int32(st)); err != nil {
 		return nil, err
 	}
 	c := &Context{h: h, devices: append([]*Device(nil), devices...)}
-	track(c, &c.obj, kindContext, h, func(h C.cl_context) { C.clReleaseContext(h) })
+	track(c, &c.obj, kindContext, h, func(h C.cl_context) int32 { return int32(C.clReleaseContext(h)) })
 	return c, nil
 }
 
@@ -50,19 +61,21 @@ func (c *Context) Devices() []*Device { return append([]*Device(nil), c.devices.
 // buffer, queue, program and event of the context holds a reference in
 // most drivers, so it is a driver-side check that nothing leaked.
 func (c *Context) ReferenceCount() (int, error) {
-	if err := c.obj.alive(); err != nil {
+	if err := c.obj.acquire(); err != nil {
 		return 0, err
 	}
+	defer c.obj.done()
 	var n C.cl_uint
-	st := C.clGetContextInfo(c.h, C.CL_CONTEXT_REFERENCE_COUNT, C.size_t(4), unsafe.Pointer(&n), nil)
-	runtime.KeepAlive(c)
+	st := C.clGetContextInfo(c.h, C.CL_CONTEXT_REFERENCE_COUNT, C.size_t(unsafe.Sizeof(n)), unsafe.Pointer(&n), nil)
 	return int(n), check("clGetContextInfo", int32(st))
 }
 
-// Release releases the context. It is safe to call more than once.
+// Release releases the context. It is safe to call more than once. The
+// driver keeps the context until its queues, buffers, programs and events
+// are released too.
 func (c *Context) Release() error {
-	if !c.obj.begin() {
+	if c == nil {
 		return nil
 	}
-	return check("clReleaseContext", int32(C.clReleaseContext(c.h)))
+	return c.obj.release("clReleaseContext")
 }

@@ -19,8 +19,29 @@ type Device struct {
 	platform *Platform
 }
 
+// deviceFromID wraps a device id found outside Platform.Devices, asking
+// the driver for its platform.
+func deviceFromID(id C.cl_device_id) *Device {
+	d := &Device{id: id}
+	if p, ok := infoScalar[C.cl_platform_id](d, C.CL_DEVICE_PLATFORM); ok {
+		d.platform = &Platform{id: p}
+	}
+	return d
+}
+
 // Platform returns the platform the device belongs to.
-func (d *Device) Platform() *Platform { return d.platform }
+func (d *Device) Platform() *Platform {
+	if d.platform == nil {
+		// Not reachable through this package's constructors, but a zero
+		// Platform answers every query with "" rather than crashing.
+		return &Platform{}
+	}
+	return d.platform
+}
+
+// Same reports whether d and o are the same OpenCL device (different
+// *Device values can wrap one device).
+func (d *Device) Same(o *Device) bool { return d != nil && o != nil && d.id == o.id }
 
 // Info returns the raw bytes of a clGetDeviceInfo query, for parameters
 // this package has no getter for (vendor extensions, say).
@@ -39,12 +60,16 @@ func (d *Device) Info(param uint32) ([]byte, error) {
 	return buf, nil
 }
 
+// infoScalar reads a fixed-size device query. A query the driver cannot
+// answer, or answers with a different size (an old driver writing a
+// cl_uint where the spec now says size_t, say, or nothing at all), gives
+// the zero value and false, never garbage: v is read only when the driver
+// wrote exactly its size.
 func infoScalar[T any](d *Device, param C.cl_device_info) (T, bool) {
-	var v T
+	var v, zero T
 	var got C.size_t
 	st := C.clGetDeviceInfo(d.id, param, C.size_t(unsafe.Sizeof(v)), unsafe.Pointer(&v), &got)
 	if st != C.CL_SUCCESS || got != C.size_t(unsafe.Sizeof(v)) {
-		var zero T
 		return zero, false
 	}
 	return v, true
@@ -173,17 +198,25 @@ func (d *Device) MaxWorkGroupSize() int { return d.size(C.CL_DEVICE_MAX_WORK_GRO
 
 // MaxWorkItemSizes is the largest work-group extent in each dimension.
 func (d *Device) MaxWorkItemSizes() []int {
-	b, err := d.Info(C.CL_DEVICE_MAX_WORK_ITEM_SIZES)
-	if err != nil {
+	dims := d.u32(C.CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS)
+	if dims <= 0 {
 		return nil
 	}
-	n := len(b) / int(unsafe.Sizeof(C.size_t(0)))
+	v := make([]C.size_t, dims)
+	var got C.size_t
+	if C.clGetDeviceInfo(d.id, C.CL_DEVICE_MAX_WORK_ITEM_SIZES, C.size_t(uintptr(dims)*unsafe.Sizeof(v[0])), unsafe.Pointer(&v[0]), &got) != C.CL_SUCCESS {
+		return nil
+	}
+	n := min(int(got/C.size_t(unsafe.Sizeof(v[0]))), dims)
 	out := make([]int, n)
 	for i := range out {
-		out[i] = int(*(*C.size_t)(unsafe.Pointer(&b[i*int(unsafe.Sizeof(C.size_t(0)))])))
+		out[i] = int(v[i])
 	}
 	return out
 }
+
+// MaxWorkItemDimensions is the largest NDRange dimension (at least 3).
+func (d *Device) MaxWorkItemDimensions() int { return d.u32(C.CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS) }
 
 // MemBaseAddrAlign is the buffer base alignment in bits.
 func (d *Device) MemBaseAddrAlign() int { return d.u32(C.CL_DEVICE_MEM_BASE_ADDR_ALIGN) }

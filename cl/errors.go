@@ -3,6 +3,8 @@ package cl
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -21,42 +23,50 @@ func (e ErrorCode) Error() string {
 
 // The OpenCL status codes callers most often test for with errors.Is.
 const (
-	DeviceNotFound           ErrorCode = -1
-	DeviceNotAvailable       ErrorCode = -2
-	CompilerNotAvailable     ErrorCode = -3
-	MemObjectAllocationFail  ErrorCode = -4
-	OutOfResources           ErrorCode = -5
-	OutOfHostMemory          ErrorCode = -6
-	ProfilingInfoNotAvail    ErrorCode = -7
-	BuildProgramFailure      ErrorCode = -11
-	ExecStatusErrorForEvents ErrorCode = -14
-	InvalidValue             ErrorCode = -30
-	InvalidDevice            ErrorCode = -33
-	InvalidContext           ErrorCode = -34
-	InvalidQueueProperties   ErrorCode = -35
-	InvalidCommandQueue      ErrorCode = -36
-	InvalidMemObject         ErrorCode = -38
-	InvalidBinary            ErrorCode = -42
-	InvalidBuildOptions      ErrorCode = -43
-	InvalidProgram           ErrorCode = -44
-	InvalidProgramExecutable ErrorCode = -45
-	InvalidKernelName        ErrorCode = -46
-	InvalidKernel            ErrorCode = -48
-	InvalidArgIndex          ErrorCode = -49
-	InvalidArgValue          ErrorCode = -50
-	InvalidArgSize           ErrorCode = -51
-	InvalidKernelArgs        ErrorCode = -52
-	InvalidWorkDimension     ErrorCode = -53
-	InvalidWorkGroupSize     ErrorCode = -54
-	InvalidWorkItemSize      ErrorCode = -55
-	InvalidGlobalOffset      ErrorCode = -56
-	InvalidEventWaitList     ErrorCode = -57
-	InvalidEvent             ErrorCode = -58
-	InvalidOperation         ErrorCode = -59
-	InvalidBufferSize        ErrorCode = -61
-	InvalidGlobalWorkSize    ErrorCode = -63
-	InvalidProperty          ErrorCode = -64
-	PlatformNotFoundKHR      ErrorCode = -1001
+	DeviceNotFound            ErrorCode = -1
+	DeviceNotAvailable        ErrorCode = -2
+	CompilerNotAvailable      ErrorCode = -3
+	MemObjectAllocationFail   ErrorCode = -4
+	OutOfResources            ErrorCode = -5
+	OutOfHostMemory           ErrorCode = -6
+	ProfilingInfoNotAvail     ErrorCode = -7
+	BuildProgramFailure       ErrorCode = -11
+	ExecStatusErrorForEvents  ErrorCode = -14
+	InvalidValue              ErrorCode = -30
+	InvalidDevice             ErrorCode = -33
+	InvalidContext            ErrorCode = -34
+	InvalidQueueProperties    ErrorCode = -35
+	InvalidCommandQueue       ErrorCode = -36
+	InvalidMemObject          ErrorCode = -38
+	InvalidBinary             ErrorCode = -42
+	InvalidBuildOptions       ErrorCode = -43
+	InvalidProgram            ErrorCode = -44
+	InvalidProgramExecutable  ErrorCode = -45
+	InvalidKernelName         ErrorCode = -46
+	InvalidKernel             ErrorCode = -48
+	InvalidArgIndex           ErrorCode = -49
+	InvalidArgValue           ErrorCode = -50
+	InvalidArgSize            ErrorCode = -51
+	InvalidKernelArgs         ErrorCode = -52
+	InvalidWorkDimension      ErrorCode = -53
+	InvalidWorkGroupSize      ErrorCode = -54
+	InvalidWorkItemSize       ErrorCode = -55
+	InvalidGlobalOffset       ErrorCode = -56
+	InvalidEventWaitList      ErrorCode = -57
+	InvalidEvent              ErrorCode = -58
+	InvalidOperation          ErrorCode = -59
+	InvalidBufferSize         ErrorCode = -61
+	InvalidGlobalWorkSize     ErrorCode = -63
+	InvalidProperty           ErrorCode = -64
+	MemCopyOverlap            ErrorCode = -8
+	MapFailure                ErrorCode = -12
+	MisalignedSubBufferOffset ErrorCode = -13
+	CompileProgramFailure     ErrorCode = -15
+	LinkProgramFailure        ErrorCode = -17
+	InvalidPlatform           ErrorCode = -32
+	InvalidHostPtr            ErrorCode = -37
+	InvalidKernelDefinition   ErrorCode = -47
+	PlatformNotFoundKHR       ErrorCode = -1001
 )
 
 var errorNames = map[ErrorCode]string{
@@ -177,10 +187,12 @@ type BuildError struct {
 func (e *BuildError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%v (options %q)", e.Err, e.Options)
-	for dev, log := range e.Logs {
-		fmt.Fprintf(&b, "\n--- build log for %s ---\n%s", dev, strings.TrimSpace(log))
+	for _, dev := range slices.Sorted(maps.Keys(e.Logs)) {
+		fmt.Fprintf(&b, "\n--- build log for %s ---\n%s", dev, strings.TrimSpace(e.Logs[dev]))
 	}
 	return b.String()
 }
 
+// Unwrap returns the underlying error, so errors.Is(err,
+// cl.BuildProgramFailure) works.
 func (e *BuildError) Unwrap() error { return e.Err }

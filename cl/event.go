@@ -28,7 +28,7 @@ type Event struct {
 
 func newEvent(h C.cl_event) *Event {
 	e := &Event{h: h}
-	track(e, &e.obj, kindEvent, h, func(h C.cl_event) { C.clReleaseEvent(h) })
+	track(e, &e.obj, kindEvent, h, func(h C.cl_event) int32 { return int32(C.clReleaseEvent(h)) })
 	return e
 }
 
@@ -54,7 +54,10 @@ func (s CommandStatus) String() string {
 	case Queued:
 		return "queued"
 	}
-	return "failed: " + ErrorCode(s).Error()
+	if s < 0 {
+		return "failed: " + ErrorCode(s).Error()
+	}
+	return fmt.Sprintf("CommandStatus(%d)", int32(s))
 }
 
 // Err returns nil for a non-negative status and the ErrorCode otherwise.
@@ -67,13 +70,24 @@ func (s CommandStatus) Err() error {
 
 // Status returns the command's current execution status.
 func (e *Event) Status() (CommandStatus, error) {
-	if err := e.obj.alive(); err != nil {
+	if err := e.obj.acquire(); err != nil {
 		return 0, err
 	}
+	defer e.obj.done()
 	var s C.cl_int
 	st := C.clGetEventInfo(e.h, C.CL_EVENT_COMMAND_EXECUTION_STATUS, C.size_t(unsafe.Sizeof(s)), unsafe.Pointer(&s), nil)
-	runtime.KeepAlive(e)
 	return CommandStatus(s), check("clGetEventInfo", int32(st))
+}
+
+// ReferenceCount is the driver's reference count of the event.
+func (e *Event) ReferenceCount() (int, error) {
+	if err := e.obj.acquire(); err != nil {
+		return 0, err
+	}
+	defer e.obj.done()
+	var n C.cl_uint
+	st := C.clGetEventInfo(e.h, C.CL_EVENT_REFERENCE_COUNT, C.size_t(unsafe.Sizeof(n)), unsafe.Pointer(&n), nil)
+	return int(n), check("clGetEventInfo", int32(st))
 }
 
 // Wait blocks until the command completes. It returns an error if the
@@ -81,19 +95,26 @@ func (e *Event) Status() (CommandStatus, error) {
 func (e *Event) Wait() error { return WaitForEvents(e) }
 
 // WaitForEvents blocks until every event completes. Nil events are ignored.
+// If a command failed, the error wraps its (negative) status, or
+// CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST when the driver does not say
+// which.
 func WaitForEvents(events ...*Event) error {
-	hs, err := handles(events)
-	if err != nil || len(hs) == 0 {
+	wl, err := acquireWaitList(events)
+	if err != nil {
 		return err
 	}
-	st := C.clWaitForEvents(C.cl_uint(len(hs)), &hs[0])
-	runtime.KeepAlive(events)
+	defer wl.done()
+	if len(wl.hs) == 0 {
+		return nil
+	}
+	st := C.clWaitForEvents(C.cl_uint(len(wl.hs)), &wl.hs[0])
+	if st == C.CL_SUCCESS {
+		return nil
+	}
 	if ErrorCode(st) == ExecStatusErrorForEvents {
-		for _, e := range events {
-			if e == nil {
-				continue
-			}
-			if s, err := e.Status(); err == nil && s < 0 {
+		for _, h := range wl.hs {
+			var s C.cl_int
+			if C.clGetEventInfo(h, C.CL_EVENT_COMMAND_EXECUTION_STATUS, C.size_t(unsafe.Sizeof(s)), unsafe.Pointer(&s), nil) == C.CL_SUCCESS && s < 0 {
 				return &Error{Op: "clWaitForEvents", Code: ErrorCode(s)}
 			}
 		}
@@ -101,28 +122,43 @@ func WaitForEvents(events ...*Event) error {
 	return check("clWaitForEvents", int32(st))
 }
 
-// handles returns the C handles of the non-nil events of a wait list.
-func handles(events []*Event) ([]C.cl_event, error) {
-	var hs []C.cl_event
+// waitList is an acquired list of events for a clEnqueue* call.
+type waitList struct {
+	events []*Event
+	hs     []C.cl_event
+}
+
+// acquireWaitList acquires the non-nil events of a wait list and collects
+// their handles. The caller must call done.
+func acquireWaitList(events []*Event) (*waitList, error) {
+	wl := &waitList{}
 	for _, e := range events {
 		if e == nil {
 			continue
 		}
-		if err := e.obj.alive(); err != nil {
+		if err := e.obj.acquire(); err != nil {
+			wl.done()
 			return nil, fmt.Errorf("cl: event in wait list: %w", err)
 		}
-		hs = append(hs, e.h)
+		wl.events = append(wl.events, e)
+		wl.hs = append(wl.hs, e.h)
 	}
-	return hs, nil
+	return wl, nil
 }
 
-// waitList returns the count and pointer a clEnqueue* call takes.
-func waitList(events []*Event) (C.cl_uint, *C.cl_event, error) {
-	hs, err := handles(events)
-	if err != nil || len(hs) == 0 {
-		return 0, nil, err
+// args returns the count and pointer a clEnqueue* call takes.
+func (wl *waitList) args() (C.cl_uint, *C.cl_event) {
+	if len(wl.hs) == 0 {
+		return 0, nil
 	}
-	return C.cl_uint(len(hs)), &hs[0], nil
+	return C.cl_uint(len(wl.hs)), &wl.hs[0]
+}
+
+func (wl *waitList) done() {
+	for _, e := range wl.events {
+		e.obj.done()
+	}
+	wl.events = nil
 }
 
 // ProfileTimes are an event's device timestamps in nanoseconds. They are
@@ -135,10 +171,12 @@ type ProfileTimes struct {
 func (p ProfileTimes) Duration() time.Duration { return time.Duration(p.End - p.Start) }
 
 // Profile returns the command's timestamps; the command must be complete.
+// Without QueueProfiling the error wraps CL_PROFILING_INFO_NOT_AVAILABLE.
 func (e *Event) Profile() (ProfileTimes, error) {
-	if err := e.obj.alive(); err != nil {
+	if err := e.obj.acquire(); err != nil {
 		return ProfileTimes{}, err
 	}
+	defer e.obj.done()
 	var p ProfileTimes
 	for _, q := range []struct {
 		param C.cl_profiling_info
@@ -156,20 +194,24 @@ func (e *Event) Profile() (ProfileTimes, error) {
 		}
 		*q.dst = uint64(v)
 	}
-	runtime.KeepAlive(e)
 	return p, nil
 }
 
-// OnComplete arranges for fn to run (on a driver thread) once the command
-// completes; its argument is nil, or the error the command failed with. fn
-// must not block.
+// OnComplete arranges for fn to run once the command completes or fails;
+// its argument is nil, or the error the command failed with. If the
+// command has already completed, fn still runs (possibly before OnComplete
+// returns). fn runs on a driver thread and must not block; it must not
+// call Wait or Finish.
 func (e *Event) OnComplete(fn func(err error)) error {
-	if err := e.obj.alive(); err != nil {
+	if fn == nil {
+		return fmt.Errorf("cl: OnComplete: nil function: %w", &Error{Op: "clSetEventCallback", Code: InvalidValue})
+	}
+	if err := e.obj.acquire(); err != nil {
 		return err
 	}
+	defer e.obj.done()
 	h := cgo.NewHandle(fn)
 	st := C.gocl_set_event_callback(e.h, C.uintptr_t(h))
-	runtime.KeepAlive(e)
 	if err := check("clSetEventCallback", int32(st)); err != nil {
 		h.Delete()
 		return err
@@ -187,40 +229,52 @@ func goclEventDone(handle C.uintptr_t, status C.cl_int) {
 
 // pin keeps Go memory pinned until the command completes (the cgo rules
 // forbid C from holding an unpinned Go pointer after the call returns).
+// The callback's closure keeps e, and so p, reachable until then. If the
+// command has already completed, the driver calls the callback at once.
+// A non-nil error means the command failed (after it had finished).
 func (e *Event) pin(p *runtime.Pinner) error {
 	e.mu.Lock()
 	e.pinner = p
 	e.mu.Unlock()
-	return e.OnComplete(func(error) {
-		e.mu.Lock()
-		if e.pinner != nil {
-			e.pinner.Unpin()
-			e.pinner = nil
-		}
-		e.mu.Unlock()
-	})
+	if err := e.OnComplete(func(error) { e.unpin() }); err != nil {
+		// Without a completion callback the only safe course is to wait
+		// for the command before letting go of the memory.
+		werr := e.Wait()
+		e.unpin()
+		return werr
+	}
+	return nil
+}
+
+func (e *Event) unpin() {
+	e.mu.Lock()
+	if e.pinner != nil {
+		e.pinner.Unpin()
+		e.pinner = nil
+	}
+	e.mu.Unlock()
 }
 
 // CreateUserEvent creates an event whose status the host sets with
 // SetComplete or SetFailed; commands can wait on it.
 func (c *Context) CreateUserEvent() (*Event, error) {
-	if err := c.obj.alive(); err != nil {
+	if err := c.obj.acquire(); err != nil {
 		return nil, err
 	}
+	defer c.obj.done()
 	var st C.cl_int
 	h := C.clCreateUserEvent(c.h, &st)
-	runtime.KeepAlive(c)
 	if err := check("clCreateUserEvent", int32(st)); err != nil {
 		return nil, err
 	}
 	return newEvent(h), nil
 }
 
-// SetComplete marks a user event complete.
+// SetComplete marks a user event complete. It may be called once.
 func (e *Event) SetComplete() error { return e.setUserStatus(C.CL_COMPLETE) }
 
 // SetFailed marks a user event failed with a negative code; commands
-// waiting on it are not run.
+// waiting on it are not run and their events fail.
 func (e *Event) SetFailed(code ErrorCode) error {
 	if code >= 0 {
 		return &Error{Op: "clSetUserEventStatus", Code: InvalidValue}
@@ -229,21 +283,20 @@ func (e *Event) SetFailed(code ErrorCode) error {
 }
 
 func (e *Event) setUserStatus(s C.cl_int) error {
-	if err := e.obj.alive(); err != nil {
+	if err := e.obj.acquire(); err != nil {
 		return err
 	}
-	st := C.clSetUserEventStatus(e.h, s)
-	runtime.KeepAlive(e)
-	return check("clSetUserEventStatus", int32(st))
+	defer e.obj.done()
+	return check("clSetUserEventStatus", int32(C.clSetUserEventStatus(e.h, s)))
 }
 
 // Release releases the event. It is safe to call more than once and
 // before the command completes (the command still runs).
 func (e *Event) Release() error {
-	if e == nil || !e.obj.begin() {
+	if e == nil {
 		return nil
 	}
-	return check("clReleaseEvent", int32(C.clReleaseEvent(e.h)))
+	return e.obj.release("clReleaseEvent")
 }
 
 // ReleaseAll releases every non-nil event.

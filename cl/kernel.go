@@ -7,7 +7,6 @@ import "C"
 
 import (
 	"fmt"
-	"runtime"
 	"unsafe"
 )
 
@@ -24,19 +23,19 @@ type Kernel struct {
 // CreateKernel returns the named kernel of a built program.
 func (p *Program) CreateKernel(name string) (*Kernel, error) {
 	const op = "clCreateKernel"
-	if err := p.obj.alive(); err != nil {
+	if err := p.obj.acquire(); err != nil {
 		return nil, err
 	}
+	defer p.obj.done()
 	cname := C.CString(name)
 	defer C.free(unsafe.Pointer(cname))
 	var st C.cl_int
 	h := C.clCreateKernel(p.h, cname, &st)
-	runtime.KeepAlive(p)
 	if err := check(op, int32(st)); err != nil {
 		return nil, fmt.Errorf("cl: kernel %q: %w", name, err)
 	}
 	k := &Kernel{h: h, name: name}
-	track(k, &k.obj, kindKernel, h, func(h C.cl_kernel) { C.clReleaseKernel(h) })
+	track(k, &k.obj, kindKernel, h, func(h C.cl_kernel) int32 { return int32(C.clReleaseKernel(h)) })
 	return k, nil
 }
 
@@ -45,21 +44,24 @@ func (k *Kernel) Name() string { return k.name }
 
 // NumArgs is the number of arguments the kernel takes.
 func (k *Kernel) NumArgs() (int, error) {
-	if err := k.obj.alive(); err != nil {
+	if err := k.obj.acquire(); err != nil {
 		return 0, err
 	}
+	defer k.obj.done()
 	var n C.cl_uint
 	st := C.clGetKernelInfo(k.h, C.CL_KERNEL_NUM_ARGS, C.size_t(unsafe.Sizeof(n)), unsafe.Pointer(&n), nil)
-	runtime.KeepAlive(k)
 	return int(n), check("clGetKernelInfo", int32(st))
 }
 
 func (k *Kernel) setArg(i int, size uintptr, p unsafe.Pointer) error {
-	if err := k.obj.alive(); err != nil {
+	if i < 0 {
+		return fmt.Errorf("cl: kernel %s argument %d: %w", k.name, i, &Error{Op: "clSetKernelArg", Code: InvalidArgIndex})
+	}
+	if err := k.obj.acquire(); err != nil {
 		return err
 	}
+	defer k.obj.done()
 	st := C.clSetKernelArg(k.h, C.cl_uint(i), C.size_t(size), p)
-	runtime.KeepAlive(k)
 	if err := check("clSetKernelArg", int32(st)); err != nil {
 		return fmt.Errorf("cl: kernel %s argument %d: %w", k.name, i, err)
 	}
@@ -73,20 +75,27 @@ func SetArg[T Scalar](k *Kernel, i int, v T) error {
 }
 
 // SetArgBuffer sets argument i to a buffer (a __global or __constant
-// pointer parameter).
+// pointer parameter); a nil *Buffer sets it to NULL. The kernel holds no
+// reference to the buffer: keep it unreleased until the kernel has run.
 func (k *Kernel) SetArgBuffer(i int, b *Buffer) error {
-	if err := b.obj.alive(); err != nil {
+	if b == nil {
+		var h C.cl_mem
+		return k.setArg(i, unsafe.Sizeof(h), unsafe.Pointer(&h))
+	}
+	if err := b.obj.acquire(); err != nil {
 		return fmt.Errorf("cl: kernel %s argument %d: %w", k.name, i, err)
 	}
+	defer b.obj.done()
 	h := b.h
-	err := k.setArg(i, unsafe.Sizeof(h), unsafe.Pointer(&h))
-	runtime.KeepAlive(b)
-	return err
+	return k.setArg(i, unsafe.Sizeof(h), unsafe.Pointer(&h))
 }
 
 // SetArgLocal sets argument i (a __local pointer parameter) to size bytes
 // of local memory.
 func (k *Kernel) SetArgLocal(i int, size int) error {
+	if size <= 0 {
+		return fmt.Errorf("cl: kernel %s argument %d: local size %d: %w", k.name, i, size, &Error{Op: "clSetKernelArg", Code: InvalidArgSize})
+	}
 	return k.setArg(i, uintptr(size), nil)
 }
 
@@ -104,8 +113,10 @@ func (k *Kernel) SetArgBytes(i int, b []byte) error {
 type Local int
 
 // SetArgs sets the kernel's arguments in order. Each value is a *Buffer, a
-// Local, or a fixed-size scalar (int8 … uint64, float32, float64); Go's int
-// and uint are rejected because OpenCL has no type of their size.
+// Local, a []byte (raw bytes, as SetArgBytes) or a fixed-size scalar (int8
+// … uint64, float32, float64); Go's int and uint are rejected, with an
+// error wrapping CL_INVALID_ARG_VALUE, because OpenCL has no type of their
+// size.
 func (k *Kernel) SetArgs(args ...any) error {
 	for i, a := range args {
 		var err error
@@ -114,6 +125,8 @@ func (k *Kernel) SetArgs(args ...any) error {
 			err = k.SetArgBuffer(i, v)
 		case Local:
 			err = k.SetArgLocal(i, int(v))
+		case []byte:
+			err = k.SetArgBytes(i, v)
 		case int8:
 			err = SetArg(k, i, v)
 		case uint8:
@@ -135,7 +148,7 @@ func (k *Kernel) SetArgs(args ...any) error {
 		case float64:
 			err = SetArg(k, i, v)
 		default:
-			return fmt.Errorf("cl: kernel %s argument %d: unsupported Go type %T (use int32/int64, float32/float64, *Buffer or Local)", k.name, i, a)
+			return fmt.Errorf("cl: kernel %s argument %d: unsupported Go type %T (use int32/int64, float32/float64, *Buffer or Local): %w", k.name, i, a, &Error{Op: "clSetKernelArg", Code: InvalidArgValue})
 		}
 		if err != nil {
 			return err
@@ -156,9 +169,13 @@ type WorkGroupInfo struct {
 // WorkGroupInfo queries the kernel's limits on device d.
 func (k *Kernel) WorkGroupInfo(d *Device) (WorkGroupInfo, error) {
 	const op = "clGetKernelWorkGroupInfo"
-	if err := k.obj.alive(); err != nil {
+	if d == nil {
+		return WorkGroupInfo{}, &Error{Op: op, Code: InvalidDevice}
+	}
+	if err := k.obj.acquire(); err != nil {
 		return WorkGroupInfo{}, err
 	}
+	defer k.obj.done()
 	var info WorkGroupInfo
 	var wg, mult C.size_t
 	var cwg [3]C.size_t
@@ -178,7 +195,6 @@ func (k *Kernel) WorkGroupInfo(d *Device) (WorkGroupInfo, error) {
 			return WorkGroupInfo{}, err
 		}
 	}
-	runtime.KeepAlive(k)
 	info.WorkGroupSize = int(wg)
 	info.CompileWorkGroupSize = [3]int{int(cwg[0]), int(cwg[1]), int(cwg[2])}
 	info.LocalMemSize = int64(lm)
@@ -187,10 +203,21 @@ func (k *Kernel) WorkGroupInfo(d *Device) (WorkGroupInfo, error) {
 	return info, nil
 }
 
+// ReferenceCount is the driver's reference count of the kernel.
+func (k *Kernel) ReferenceCount() (int, error) {
+	if err := k.obj.acquire(); err != nil {
+		return 0, err
+	}
+	defer k.obj.done()
+	var n C.cl_uint
+	st := C.clGetKernelInfo(k.h, C.CL_KERNEL_REFERENCE_COUNT, C.size_t(unsafe.Sizeof(n)), unsafe.Pointer(&n), nil)
+	return int(n), check("clGetKernelInfo", int32(st))
+}
+
 // Release releases the kernel. It is safe to call more than once.
 func (k *Kernel) Release() error {
-	if !k.obj.begin() {
+	if k == nil {
 		return nil
 	}
-	return check("clReleaseKernel", int32(C.clReleaseKernel(k.h)))
+	return k.obj.release("clReleaseKernel")
 }

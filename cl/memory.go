@@ -44,24 +44,24 @@ type Buffer struct {
 
 func newBuffer(h C.cl_mem, size int) *Buffer {
 	b := &Buffer{h: h, size: size}
-	track(b, &b.obj, kindBuffer, h, func(h C.cl_mem) { C.clReleaseMemObject(h) })
+	track(b, &b.obj, kindBuffer, h, func(h C.cl_mem) int32 { return int32(C.clReleaseMemObject(h)) })
 	return b
 }
 
 // CreateBuffer allocates size bytes of device memory.
 func (c *Context) CreateBuffer(flags MemFlags, size int) (*Buffer, error) {
-	if err := c.obj.alive(); err != nil {
-		return nil, err
-	}
 	if flags&forbiddenFlags != 0 {
 		return nil, fmt.Errorf("cl: CreateBuffer: use CreateBufferFrom to copy host data: %w", &Error{Op: "clCreateBuffer", Code: InvalidValue})
 	}
 	if size <= 0 {
 		return nil, &Error{Op: "clCreateBuffer", Code: InvalidBufferSize}
 	}
+	if err := c.obj.acquire(); err != nil {
+		return nil, err
+	}
+	defer c.obj.done()
 	var st C.cl_int
 	h := C.clCreateBuffer(c.h, C.cl_mem_flags(flags), C.size_t(size), nil, &st)
-	runtime.KeepAlive(c)
 	if err := check("clCreateBuffer", int32(st)); err != nil {
 		return nil, err
 	}
@@ -70,9 +70,6 @@ func (c *Context) CreateBuffer(flags MemFlags, size int) (*Buffer, error) {
 
 // CreateBufferFrom allocates a buffer holding a copy of data.
 func CreateBufferFrom[T Scalar](c *Context, flags MemFlags, data []T) (*Buffer, error) {
-	if err := c.obj.alive(); err != nil {
-		return nil, err
-	}
 	if flags&forbiddenFlags != 0 {
 		return nil, &Error{Op: "clCreateBuffer", Code: InvalidValue}
 	}
@@ -80,10 +77,12 @@ func CreateBufferFrom[T Scalar](c *Context, flags MemFlags, data []T) (*Buffer, 
 	if size == 0 {
 		return nil, &Error{Op: "clCreateBuffer", Code: InvalidBufferSize}
 	}
+	if err := c.obj.acquire(); err != nil {
+		return nil, err
+	}
+	defer c.obj.done()
 	var st C.cl_int
 	h := C.clCreateBuffer(c.h, C.cl_mem_flags(flags)|C.CL_MEM_COPY_HOST_PTR, C.size_t(size), unsafe.Pointer(&data[0]), &st)
-	runtime.KeepAlive(c)
-	runtime.KeepAlive(data)
 	if err := check("clCreateBuffer", int32(st)); err != nil {
 		return nil, err
 	}
@@ -93,19 +92,21 @@ func CreateBufferFrom[T Scalar](c *Context, flags MemFlags, data []T) (*Buffer, 
 // Size is the buffer's size in bytes.
 func (b *Buffer) Size() int { return b.size }
 
-// CreateSubBuffer returns a view of size bytes from origin, which must be
-// a multiple of the device's base address alignment.
+// CreateSubBuffer returns a view of size bytes from byte offset origin,
+// which must be a multiple of the device's base address alignment
+// (MemBaseAddrAlign bits), else the error wraps
+// CL_MISALIGNED_SUB_BUFFER_OFFSET. flags 0 inherits the parent's.
 func (b *Buffer) CreateSubBuffer(flags MemFlags, origin, size int) (*Buffer, error) {
-	if err := b.obj.alive(); err != nil {
-		return nil, err
-	}
 	if origin < 0 || size <= 0 || origin+size > b.size {
 		return nil, &Error{Op: "clCreateSubBuffer", Code: InvalidValue}
 	}
+	if err := b.obj.acquire(); err != nil {
+		return nil, err
+	}
+	defer b.obj.done()
 	region := C.cl_buffer_region{origin: C.size_t(origin), size: C.size_t(size)}
 	var st C.cl_int
 	h := C.clCreateSubBuffer(b.h, C.cl_mem_flags(flags), C.CL_BUFFER_CREATE_TYPE_REGION, unsafe.Pointer(&region), &st)
-	runtime.KeepAlive(b)
 	if err := check("clCreateSubBuffer", int32(st)); err != nil {
 		return nil, err
 	}
@@ -114,21 +115,22 @@ func (b *Buffer) CreateSubBuffer(flags MemFlags, origin, size int) (*Buffer, err
 
 // ReferenceCount is the driver's reference count of the buffer.
 func (b *Buffer) ReferenceCount() (int, error) {
-	if err := b.obj.alive(); err != nil {
+	if err := b.obj.acquire(); err != nil {
 		return 0, err
 	}
+	defer b.obj.done()
 	var n C.cl_uint
 	st := C.clGetMemObjectInfo(b.h, C.CL_MEM_REFERENCE_COUNT, C.size_t(unsafe.Sizeof(n)), unsafe.Pointer(&n), nil)
-	runtime.KeepAlive(b)
 	return int(n), check("clGetMemObjectInfo", int32(st))
 }
 
-// Release releases the buffer. It is safe to call more than once.
+// Release releases the buffer. It is safe to call more than once. A
+// sub-buffer keeps its parent's memory alive until it is released too.
 func (b *Buffer) Release() error {
-	if b == nil || !b.obj.begin() {
+	if b == nil {
 		return nil
 	}
-	return check("clReleaseMemObject", int32(C.clReleaseMemObject(b.h)))
+	return b.obj.release("clReleaseMemObject")
 }
 
 func sizeOf[T Scalar]() int {
@@ -136,46 +138,58 @@ func sizeOf[T Scalar]() int {
 	return int(unsafe.Sizeof(v))
 }
 
-// transfer enqueues a read or write between b (from byte offset off) and
-// the Go slice host. A non-blocking transfer pins host until it completes.
+func clBool(b bool) C.cl_bool {
+	if b {
+		return C.CL_TRUE
+	}
+	return C.CL_FALSE
+}
+
+// rangeErr reports a Go-side range check failure of op.
+func rangeErr(op, format string, args ...any) error {
+	return fmt.Errorf("cl: "+format+": %w", append(args, &Error{Op: op, Code: InvalidValue})...)
+}
+
+// transfer enqueues a read or write between b (from element offset
+// offset) and the Go slice host. A non-blocking transfer pins host until
+// it completes.
 func transfer[T Scalar](op string, q *Queue, b *Buffer, write, blocking bool, offset int, host []T, wait []*Event) (*Event, error) {
-	if err := q.obj.alive(); err != nil {
-		return nil, err
-	}
-	if err := b.obj.alive(); err != nil {
-		return nil, err
-	}
 	es := sizeOf[T]()
 	off, size := offset*es, len(host)*es
 	if offset < 0 || off+size > b.size {
-		return nil, fmt.Errorf("cl: %d elements at offset %d exceed the %d-byte buffer: %w", len(host), offset, b.size, &Error{Op: op, Code: InvalidValue})
+		return nil, rangeErr(op, "%d elements at offset %d exceed the %d-byte buffer", len(host), offset, b.size)
 	}
+	if err := acquireAll(&q.obj, &b.obj); err != nil {
+		return nil, err
+	}
+	defer doneAll(&q.obj, &b.obj)
 	if size == 0 {
-		return q.EnqueueMarker(wait...)
+		return q.noop(wait, blocking)
 	}
-	n, w, err := waitList(wait)
+	wl, err := acquireWaitList(wait)
 	if err != nil {
 		return nil, err
 	}
+	defer wl.done()
+	n, w := wl.args()
 	var pinner *runtime.Pinner
 	if !blocking {
 		pinner = new(runtime.Pinner)
 		pinner.Pin(&host[0])
 	}
-	bl := C.cl_bool(C.CL_FALSE)
-	if blocking {
-		bl = C.CL_TRUE
-	}
 	var ev C.cl_event
 	var st C.cl_int
 	if write {
-		st = C.clEnqueueWriteBuffer(q.h, b.h, bl, C.size_t(off), C.size_t(size), unsafe.Pointer(&host[0]), n, w, &ev)
+		st = C.clEnqueueWriteBuffer(q.h, b.h, clBool(blocking), C.size_t(off), C.size_t(size), unsafe.Pointer(&host[0]), n, w, &ev)
 	} else {
-		st = C.clEnqueueReadBuffer(q.h, b.h, bl, C.size_t(off), C.size_t(size), unsafe.Pointer(&host[0]), n, w, &ev)
+		st = C.clEnqueueReadBuffer(q.h, b.h, clBool(blocking), C.size_t(off), C.size_t(size), unsafe.Pointer(&host[0]), n, w, &ev)
 	}
-	runtime.KeepAlive(q)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(wait)
+	return finishTransfer(op, st, ev, pinner)
+}
+
+// finishTransfer wraps the event of a read or write and, for a
+// non-blocking one, hands the pinner to it.
+func finishTransfer(op string, st C.cl_int, ev C.cl_event, pinner *runtime.Pinner) (*Event, error) {
 	if err := check(op, int32(st)); err != nil {
 		if pinner != nil {
 			pinner.Unpin()
@@ -185,13 +199,8 @@ func transfer[T Scalar](op string, q *Queue, b *Buffer, write, blocking bool, of
 	e := newEvent(ev)
 	if pinner != nil {
 		if err := e.pin(pinner); err != nil {
-			// Without a completion callback the only safe course is to wait.
-			werr := e.Wait()
-			pinner.Unpin()
-			if werr != nil {
-				e.Release()
-				return nil, werr
-			}
+			e.Release()
+			return nil, err
 		}
 	}
 	return e, nil
@@ -199,7 +208,8 @@ func transfer[T Scalar](op string, q *Queue, b *Buffer, write, blocking bool, of
 
 // WriteBuffer copies src into b at element offset offset. A non-blocking
 // write returns at once; src is pinned and must not be modified until the
-// returned event completes.
+// returned event completes. An empty src enqueues nothing: the event is
+// already complete (or, with a wait list, completes with it).
 func WriteBuffer[T Scalar](q *Queue, b *Buffer, blocking bool, offset int, src []T, wait ...*Event) (*Event, error) {
 	return transfer("clEnqueueWriteBuffer", q, b, true, blocking, offset, src, wait)
 }
@@ -215,29 +225,25 @@ func ReadBuffer[T Scalar](q *Queue, b *Buffer, blocking bool, offset int, dst []
 // to dst (element offset dstOff) on the device.
 func CopyBuffer[T Scalar](q *Queue, src, dst *Buffer, srcOff, dstOff, n int, wait ...*Event) (*Event, error) {
 	const op = "clEnqueueCopyBuffer"
-	if err := q.obj.alive(); err != nil {
-		return nil, err
-	}
-	if err := src.obj.alive(); err != nil {
-		return nil, err
-	}
-	if err := dst.obj.alive(); err != nil {
-		return nil, err
-	}
 	es := sizeOf[T]()
-	if n == 0 {
-		return q.EnqueueMarker(wait...)
+	if srcOff < 0 || dstOff < 0 || n < 0 || (srcOff+n)*es > src.size || (dstOff+n)*es > dst.size {
+		return nil, rangeErr(op, "copy of %d elements from %d to %d exceeds the buffers (%d and %d bytes)", n, srcOff, dstOff, src.size, dst.size)
 	}
-	cnt, w, err := waitList(wait)
+	if err := acquireAll(&q.obj, &src.obj, &dst.obj); err != nil {
+		return nil, err
+	}
+	defer doneAll(&q.obj, &src.obj, &dst.obj)
+	if n == 0 {
+		return q.noop(wait, false)
+	}
+	wl, err := acquireWaitList(wait)
 	if err != nil {
 		return nil, err
 	}
+	defer wl.done()
+	cnt, w := wl.args()
 	var ev C.cl_event
 	st := C.clEnqueueCopyBuffer(q.h, src.h, dst.h, C.size_t(srcOff*es), C.size_t(dstOff*es), C.size_t(n*es), cnt, w, &ev)
-	runtime.KeepAlive(q)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(wait)
 	if err := check(op, int32(st)); err != nil {
 		return nil, err
 	}
@@ -247,25 +253,26 @@ func CopyBuffer[T Scalar](q *Queue, src, dst *Buffer, srcOff, dstOff, n int, wai
 // FillBuffer sets n elements of b from element offset offset to value.
 func FillBuffer[T Scalar](q *Queue, b *Buffer, value T, offset, n int, wait ...*Event) (*Event, error) {
 	const op = "clEnqueueFillBuffer"
-	if err := q.obj.alive(); err != nil {
-		return nil, err
-	}
-	if err := b.obj.alive(); err != nil {
-		return nil, err
-	}
-	if n == 0 {
-		return q.EnqueueMarker(wait...)
-	}
 	es := sizeOf[T]()
-	cnt, w, err := waitList(wait)
+	if offset < 0 || n < 0 || (offset+n)*es > b.size {
+		return nil, rangeErr(op, "fill of %d elements at %d exceeds the %d-byte buffer", n, offset, b.size)
+	}
+	if err := acquireAll(&q.obj, &b.obj); err != nil {
+		return nil, err
+	}
+	defer doneAll(&q.obj, &b.obj)
+	if n == 0 {
+		return q.noop(wait, false)
+	}
+	wl, err := acquireWaitList(wait)
 	if err != nil {
 		return nil, err
 	}
+	defer wl.done()
+	cnt, w := wl.args()
 	var ev C.cl_event
+	// The driver copies the pattern before the call returns.
 	st := C.clEnqueueFillBuffer(q.h, b.h, unsafe.Pointer(&value), C.size_t(es), C.size_t(offset*es), C.size_t(n*es), cnt, w, &ev)
-	runtime.KeepAlive(q)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(wait)
 	if err := check(op, int32(st)); err != nil {
 		return nil, err
 	}
@@ -275,7 +282,7 @@ func FillBuffer[T Scalar](q *Queue, b *Buffer, value T, offset, n int, wait ...*
 // Rect describes a 2-D or 3-D region for the rect transfers, in elements
 // of the transfer's type: origins are (element, row, slice), Region is
 // (elements per row, rows, slices), pitches are elements per row and per
-// slice (0 means tightly packed).
+// slice (0 means tightly packed). A 2-D region has Region[2] == 1.
 type Rect struct {
 	BufferOrigin, HostOrigin [3]int
 	Region                   [3]int
@@ -285,105 +292,97 @@ type Rect struct {
 	HostSlicePitch           int
 }
 
+// pitches returns the row and slice pitches (elements) with the defaults
+// filled in.
+func (r Rect) pitches(row, slice int) (int, int) {
+	if row == 0 {
+		row = r.Region[0]
+	}
+	if slice == 0 {
+		slice = row * r.Region[1]
+	}
+	return row, slice
+}
+
 // bytes converts r to byte units and fills in default pitches.
 func (r Rect) bytes(es int) (bo, ho, reg [3]C.size_t, brp, bsp, hrp, hsp int) {
-	norm := func(row, slice int) (int, int) {
-		if row == 0 {
-			row = r.Region[0]
-		}
-		if slice == 0 {
-			slice = row * r.Region[1]
-		}
-		return row, slice
-	}
-	brp, bsp = norm(r.BufferRowPitch, r.BufferSlicePitch)
-	hrp, hsp = norm(r.HostRowPitch, r.HostSlicePitch)
+	brp, bsp = r.pitches(r.BufferRowPitch, r.BufferSlicePitch)
+	hrp, hsp = r.pitches(r.HostRowPitch, r.HostSlicePitch)
 	bo = [3]C.size_t{C.size_t(r.BufferOrigin[0] * es), C.size_t(r.BufferOrigin[1]), C.size_t(r.BufferOrigin[2])}
 	ho = [3]C.size_t{C.size_t(r.HostOrigin[0] * es), C.size_t(r.HostOrigin[1]), C.size_t(r.HostOrigin[2])}
 	reg = [3]C.size_t{C.size_t(r.Region[0] * es), C.size_t(r.Region[1]), C.size_t(r.Region[2])}
 	return bo, ho, reg, brp * es, bsp * es, hrp * es, hsp * es
 }
 
-// extent is one past the last element (in elements) a rect side touches.
+// extent is one past the last element a rect side touches.
 func extent(origin [3]int, region [3]int, row, slice int) int {
 	return origin[0] + origin[1]*row + origin[2]*slice +
 		(region[2]-1)*slice + (region[1]-1)*row + region[0]
 }
 
-func (r Rect) valid() bool {
+// check validates r the way the spec requires the driver to, so that a
+// bad rect never reaches Go memory: positive region, non-negative origins,
+// pitches (after defaults) at least as large as what they span.
+func (r Rect) check(op string) error {
 	for i := range 3 {
 		if r.Region[i] <= 0 || r.BufferOrigin[i] < 0 || r.HostOrigin[i] < 0 {
-			return false
+			return rangeErr(op, "rect region %v must be positive and origins %v, %v non-negative", r.Region, r.BufferOrigin, r.HostOrigin)
 		}
 	}
-	return true
+	for _, p := range [][2]int{{r.BufferRowPitch, r.BufferSlicePitch}, {r.HostRowPitch, r.HostSlicePitch}} {
+		if p[0] < 0 || p[1] < 0 {
+			return rangeErr(op, "negative rect pitch")
+		}
+		row, slice := r.pitches(p[0], p[1])
+		if row < r.Region[0] || slice < row*r.Region[1] {
+			return rangeErr(op, "rect pitches (%d, %d) too small for region %v", row, slice, r.Region)
+		}
+	}
+	return nil
 }
 
 func rectTransfer[T Scalar](op string, q *Queue, b *Buffer, write, blocking bool, r Rect, host []T, wait []*Event) (*Event, error) {
-	if err := q.obj.alive(); err != nil {
+	if err := r.check(op); err != nil {
 		return nil, err
-	}
-	if err := b.obj.alive(); err != nil {
-		return nil, err
-	}
-	if !r.valid() {
-		return nil, fmt.Errorf("cl: rect region %v must be positive in every dimension: %w", r.Region, &Error{Op: op, Code: InvalidValue})
 	}
 	es := sizeOf[T]()
 	bo, ho, reg, brp, bsp, hrp, hsp := r.bytes(es)
 	// The host side is Go memory: check the extent ourselves, since the
 	// driver cannot.
 	if need := extent(r.HostOrigin, r.Region, hrp/es, hsp/es); need > len(host) {
-		return nil, fmt.Errorf("cl: rect touches host element %d of %d: %w", need-1, len(host), &Error{Op: op, Code: InvalidValue})
+		return nil, rangeErr(op, "rect touches host element %d of %d", need-1, len(host))
 	}
 	if need := extent(r.BufferOrigin, r.Region, brp/es, bsp/es) * es; need > b.size {
-		return nil, fmt.Errorf("cl: rect touches buffer byte %d of %d: %w", need-1, b.size, &Error{Op: op, Code: InvalidValue})
+		return nil, rangeErr(op, "rect touches buffer byte %d of %d", need-1, b.size)
 	}
-	n, w, err := waitList(wait)
+	if err := acquireAll(&q.obj, &b.obj); err != nil {
+		return nil, err
+	}
+	defer doneAll(&q.obj, &b.obj)
+	wl, err := acquireWaitList(wait)
 	if err != nil {
 		return nil, err
 	}
+	defer wl.done()
+	n, w := wl.args()
 	var pinner *runtime.Pinner
 	if !blocking {
 		pinner = new(runtime.Pinner)
 		pinner.Pin(&host[0])
 	}
-	bl := C.cl_bool(C.CL_FALSE)
-	if blocking {
-		bl = C.CL_TRUE
-	}
 	var ev C.cl_event
 	var st C.cl_int
 	if write {
-		st = C.clEnqueueWriteBufferRect(q.h, b.h, bl, &bo[0], &ho[0], &reg[0], C.size_t(brp), C.size_t(bsp), C.size_t(hrp), C.size_t(hsp), unsafe.Pointer(&host[0]), n, w, &ev)
+		st = C.clEnqueueWriteBufferRect(q.h, b.h, clBool(blocking), &bo[0], &ho[0], &reg[0], C.size_t(brp), C.size_t(bsp), C.size_t(hrp), C.size_t(hsp), unsafe.Pointer(&host[0]), n, w, &ev)
 	} else {
-		st = C.clEnqueueReadBufferRect(q.h, b.h, bl, &bo[0], &ho[0], &reg[0], C.size_t(brp), C.size_t(bsp), C.size_t(hrp), C.size_t(hsp), unsafe.Pointer(&host[0]), n, w, &ev)
+		st = C.clEnqueueReadBufferRect(q.h, b.h, clBool(blocking), &bo[0], &ho[0], &reg[0], C.size_t(brp), C.size_t(bsp), C.size_t(hrp), C.size_t(hsp), unsafe.Pointer(&host[0]), n, w, &ev)
 	}
-	runtime.KeepAlive(q)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(wait)
-	if err := check(op, int32(st)); err != nil {
-		if pinner != nil {
-			pinner.Unpin()
-		}
-		return nil, err
-	}
-	e := newEvent(ev)
-	if pinner != nil {
-		if err := e.pin(pinner); err != nil {
-			werr := e.Wait()
-			pinner.Unpin()
-			if werr != nil {
-				e.Release()
-				return nil, werr
-			}
-		}
-	}
-	return e, nil
+	return finishTransfer(op, st, ev, pinner)
 }
 
 // WriteBufferRect copies a 2-D or 3-D region of host into b. Units are
 // elements of T (see Rect). The host extent is checked against len(host).
+// A non-blocking write pins host until the event completes.
 func WriteBufferRect[T Scalar](q *Queue, b *Buffer, blocking bool, r Rect, host []T, wait ...*Event) (*Event, error) {
 	return rectTransfer("clEnqueueWriteBufferRect", q, b, true, blocking, r, host, wait)
 }
@@ -397,26 +396,29 @@ func ReadBufferRect[T Scalar](q *Queue, b *Buffer, blocking bool, r Rect, host [
 // describe dst.
 func CopyBufferRect[T Scalar](q *Queue, src, dst *Buffer, r Rect, wait ...*Event) (*Event, error) {
 	const op = "clEnqueueCopyBufferRect"
-	for _, err := range []error{q.obj.alive(), src.obj.alive(), dst.obj.alive()} {
-		if err != nil {
-			return nil, err
-		}
-	}
-	if !r.valid() {
-		return nil, &Error{Op: op, Code: InvalidValue}
+	if err := r.check(op); err != nil {
+		return nil, err
 	}
 	es := sizeOf[T]()
 	so, do, reg, srp, ssp, drp, dsp := r.bytes(es)
-	n, w, err := waitList(wait)
+	if need := extent(r.BufferOrigin, r.Region, srp/es, ssp/es) * es; need > src.size {
+		return nil, rangeErr(op, "rect touches source byte %d of %d", need-1, src.size)
+	}
+	if need := extent(r.HostOrigin, r.Region, drp/es, dsp/es) * es; need > dst.size {
+		return nil, rangeErr(op, "rect touches destination byte %d of %d", need-1, dst.size)
+	}
+	if err := acquireAll(&q.obj, &src.obj, &dst.obj); err != nil {
+		return nil, err
+	}
+	defer doneAll(&q.obj, &src.obj, &dst.obj)
+	wl, err := acquireWaitList(wait)
 	if err != nil {
 		return nil, err
 	}
+	defer wl.done()
+	n, w := wl.args()
 	var ev C.cl_event
 	st := C.clEnqueueCopyBufferRect(q.h, src.h, dst.h, &so[0], &do[0], &reg[0], C.size_t(srp), C.size_t(ssp), C.size_t(drp), C.size_t(dsp), n, w, &ev)
-	runtime.KeepAlive(q)
-	runtime.KeepAlive(src)
-	runtime.KeepAlive(dst)
-	runtime.KeepAlive(wait)
 	if err := check(op, int32(st)); err != nil {
 		return nil, err
 	}
@@ -434,35 +436,28 @@ const (
 )
 
 // MapBuffer maps n elements of b from element offset offset into host
-// memory and returns them as a slice, which stays valid until UnmapBuffer.
-// For a non-blocking map, the slice may be used only after the event
-// completes.
+// memory and returns them as a slice, which stays valid until UnmapBuffer
+// (the slice is C memory: do not use it after unmapping). For a
+// non-blocking map, the slice may be used only after the event completes.
 func MapBuffer[T Scalar](q *Queue, b *Buffer, blocking bool, flags MapFlags, offset, n int, wait ...*Event) ([]T, *Event, error) {
 	const op = "clEnqueueMapBuffer"
-	if err := q.obj.alive(); err != nil {
-		return nil, nil, err
-	}
-	if err := b.obj.alive(); err != nil {
-		return nil, nil, err
-	}
 	es := sizeOf[T]()
 	if offset < 0 || n <= 0 || (offset+n)*es > b.size {
-		return nil, nil, &Error{Op: op, Code: InvalidValue}
+		return nil, nil, rangeErr(op, "map of %d elements at %d outside the %d-byte buffer", n, offset, b.size)
 	}
-	cnt, w, err := waitList(wait)
+	if err := acquireAll(&q.obj, &b.obj); err != nil {
+		return nil, nil, err
+	}
+	defer doneAll(&q.obj, &b.obj)
+	wl, err := acquireWaitList(wait)
 	if err != nil {
 		return nil, nil, err
 	}
-	bl := C.cl_bool(C.CL_FALSE)
-	if blocking {
-		bl = C.CL_TRUE
-	}
+	defer wl.done()
+	cnt, w := wl.args()
 	var ev C.cl_event
 	var st C.cl_int
-	p := C.clEnqueueMapBuffer(q.h, b.h, bl, C.cl_map_flags(flags), C.size_t(offset*es), C.size_t(n*es), cnt, w, &ev, &st)
-	runtime.KeepAlive(q)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(wait)
+	p := C.clEnqueueMapBuffer(q.h, b.h, clBool(blocking), C.cl_map_flags(flags), C.size_t(offset*es), C.size_t(n*es), cnt, w, &ev, &st)
 	if err := check(op, int32(st)); err != nil {
 		return nil, nil, err
 	}
@@ -472,24 +467,21 @@ func MapBuffer[T Scalar](q *Queue, b *Buffer, blocking bool, flags MapFlags, off
 // UnmapBuffer unmaps a slice that MapBuffer returned for b.
 func UnmapBuffer[T Scalar](q *Queue, b *Buffer, mapped []T, wait ...*Event) (*Event, error) {
 	const op = "clEnqueueUnmapMemObject"
-	if err := q.obj.alive(); err != nil {
-		return nil, err
-	}
-	if err := b.obj.alive(); err != nil {
-		return nil, err
-	}
 	if len(mapped) == 0 {
-		return nil, &Error{Op: op, Code: InvalidValue}
+		return nil, rangeErr(op, "empty mapped slice")
 	}
-	cnt, w, err := waitList(wait)
+	if err := acquireAll(&q.obj, &b.obj); err != nil {
+		return nil, err
+	}
+	defer doneAll(&q.obj, &b.obj)
+	wl, err := acquireWaitList(wait)
 	if err != nil {
 		return nil, err
 	}
+	defer wl.done()
+	cnt, w := wl.args()
 	var ev C.cl_event
 	st := C.clEnqueueUnmapMemObject(q.h, b.h, unsafe.Pointer(unsafe.SliceData(mapped)), cnt, w, &ev)
-	runtime.KeepAlive(q)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(wait)
 	if err := check(op, int32(st)); err != nil {
 		return nil, err
 	}

@@ -21,11 +21,14 @@ type Platform struct {
 func Platforms() ([]*Platform, error) {
 	var n C.cl_uint
 	st := C.clGetPlatformIDs(0, nil, &n)
-	if ErrorCode(st) == PlatformNotFoundKHR || n == 0 {
+	if ErrorCode(st) == PlatformNotFoundKHR {
 		return nil, nil
 	}
 	if err := check("clGetPlatformIDs", int32(st)); err != nil {
 		return nil, err
+	}
+	if n == 0 {
+		return nil, nil
 	}
 	ids := make([]C.cl_platform_id, n)
 	if err := check("clGetPlatformIDs", int32(C.clGetPlatformIDs(n, &ids[0], nil))); err != nil {
@@ -106,9 +109,10 @@ func (p *Platform) Devices(t DeviceType) ([]*Device, error) {
 		return nil, err
 	}
 	ids := make([]C.cl_device_id, n)
-	if err := check("clGetDeviceIDs", int32(C.clGetDeviceIDs(p.id, C.cl_device_type(t), n, &ids[0], nil))); err != nil {
+	if err := check("clGetDeviceIDs", int32(C.clGetDeviceIDs(p.id, C.cl_device_type(t), n, &ids[0], &n))); err != nil {
 		return nil, err
 	}
+	ids = ids[:min(int(n), len(ids))]
 	ds := make([]*Device, n)
 	for i, id := range ids {
 		ds[i] = &Device{id: id, platform: p}

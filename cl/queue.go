@@ -7,7 +7,7 @@ import "C"
 
 import (
 	"fmt"
-	"runtime"
+	"unsafe"
 )
 
 // QueueProperties are command-queue properties; values can be or-ed.
@@ -23,6 +23,7 @@ const (
 type Queue struct {
 	h      C.cl_command_queue
 	ctx    *Context
+	ctxh   C.cl_context // the queue holds a driver reference to it
 	device *Device
 	props  QueueProperties
 	obj    object
@@ -33,29 +34,31 @@ type Queue struct {
 // clCreateCommandQueue before that. Properties the device cannot do are an
 // error (CL_INVALID_QUEUE_PROPERTIES).
 func (c *Context) CreateQueue(d *Device, props QueueProperties) (*Queue, error) {
-	if err := c.obj.alive(); err != nil {
-		return nil, err
+	if d == nil {
+		return nil, &Error{Op: "clCreateCommandQueue", Code: InvalidDevice}
 	}
 	if props&QueueOutOfOrder != 0 && d.QueueProperties()&QueueOutOfOrder == 0 {
 		return nil, fmt.Errorf("cl: device %q has no out-of-order queues: %w", d.Name(), &Error{Op: "clCreateCommandQueue", Code: InvalidQueueProperties})
 	}
+	if err := c.obj.acquire(); err != nil {
+		return nil, err
+	}
+	defer c.obj.done()
 	var st C.cl_int
 	var h C.cl_command_queue
-	if d.platform.OpenCLVersion().AtLeast(2, 0) && d.OpenCLVersion().AtLeast(2, 0) {
+	op := "clCreateCommandQueue"
+	if d.Platform().OpenCLVersion().AtLeast(2, 0) && d.OpenCLVersion().AtLeast(2, 0) {
+		op = "clCreateCommandQueueWithProperties"
 		p := []C.cl_queue_properties{C.CL_QUEUE_PROPERTIES, C.cl_queue_properties(props), 0}
 		h = C.clCreateCommandQueueWithProperties(c.h, d.id, &p[0], &st)
-		if err := check("clCreateCommandQueueWithProperties", int32(st)); err != nil {
-			return nil, err
-		}
 	} else {
 		h = C.clCreateCommandQueue(c.h, d.id, C.cl_command_queue_properties(props), &st)
-		if err := check("clCreateCommandQueue", int32(st)); err != nil {
-			return nil, err
-		}
 	}
-	runtime.KeepAlive(c)
-	q := &Queue{h: h, ctx: c, device: d, props: props}
-	track(q, &q.obj, kindQueue, h, func(h C.cl_command_queue) { C.clReleaseCommandQueue(h) })
+	if err := check(op, int32(st)); err != nil {
+		return nil, err
+	}
+	q := &Queue{h: h, ctx: c, ctxh: c.h, device: d, props: props}
+	track(q, &q.obj, kindQueue, h, func(h C.cl_command_queue) int32 { return int32(C.clReleaseCommandQueue(h)) })
 	return q, nil
 }
 
@@ -68,32 +71,42 @@ func (q *Queue) Device() *Device { return q.device }
 // Properties returns the properties the queue was created with.
 func (q *Queue) Properties() QueueProperties { return q.props }
 
+// ReferenceCount is the driver's reference count of the queue.
+func (q *Queue) ReferenceCount() (int, error) {
+	if err := q.obj.acquire(); err != nil {
+		return 0, err
+	}
+	defer q.obj.done()
+	var n C.cl_uint
+	st := C.clGetCommandQueueInfo(q.h, C.CL_QUEUE_REFERENCE_COUNT, C.size_t(unsafe.Sizeof(n)), unsafe.Pointer(&n), nil)
+	return int(n), check("clGetCommandQueueInfo", int32(st))
+}
+
 // Flush submits every queued command to the device.
 func (q *Queue) Flush() error {
-	if err := q.obj.alive(); err != nil {
+	if err := q.obj.acquire(); err != nil {
 		return err
 	}
-	st := C.clFlush(q.h)
-	runtime.KeepAlive(q)
-	return check("clFlush", int32(st))
+	defer q.obj.done()
+	return check("clFlush", int32(C.clFlush(q.h)))
 }
 
 // Finish blocks until every queued command has completed.
 func (q *Queue) Finish() error {
-	if err := q.obj.alive(); err != nil {
+	if err := q.obj.acquire(); err != nil {
 		return err
 	}
-	st := C.clFinish(q.h)
-	runtime.KeepAlive(q)
-	return check("clFinish", int32(st))
+	defer q.obj.done()
+	return check("clFinish", int32(C.clFinish(q.h)))
 }
 
-// Release releases the queue. It is safe to call more than once.
+// Release releases the queue. It is safe to call more than once. Commands
+// already enqueued still run.
 func (q *Queue) Release() error {
-	if !q.obj.begin() {
+	if q == nil {
 		return nil
 	}
-	return check("clReleaseCommandQueue", int32(C.clReleaseCommandQueue(q.h)))
+	return q.obj.release("clReleaseCommandQueue")
 }
 
 // EnqueueKernel runs k over an NDRange of global work-items (1 to 3
@@ -106,11 +119,8 @@ func (q *Queue) EnqueueKernel(k *Kernel, global, local []int, wait ...*Event) (*
 // EnqueueKernelOffset is EnqueueKernel with a global work offset.
 func (q *Queue) EnqueueKernelOffset(k *Kernel, offset, global, local []int, wait ...*Event) (*Event, error) {
 	const op = "clEnqueueNDRangeKernel"
-	if err := q.obj.alive(); err != nil {
-		return nil, err
-	}
-	if err := k.obj.alive(); err != nil {
-		return nil, err
+	if k == nil {
+		return nil, &Error{Op: op, Code: InvalidKernel}
 	}
 	dim := len(global)
 	if dim < 1 || dim > 3 || (local != nil && len(local) != dim) || (offset != nil && len(offset) != dim) {
@@ -123,30 +133,39 @@ func (q *Queue) EnqueueKernelOffset(k *Kernel, offset, global, local []int, wait
 		}
 		g[i] = C.size_t(global[i])
 		if local != nil {
+			if local[i] <= 0 {
+				return nil, &Error{Op: op, Code: InvalidWorkGroupSize}
+			}
 			l[i] = C.size_t(local[i])
 		}
 		if offset != nil {
+			if offset[i] < 0 {
+				return nil, &Error{Op: op, Code: InvalidGlobalOffset}
+			}
 			o[i] = C.size_t(offset[i])
 		}
 	}
-	var lp, op_ *C.size_t
+	var lp, offp *C.size_t
 	if local != nil {
 		lp = &l[0]
 	}
 	if offset != nil {
-		op_ = &o[0]
+		offp = &o[0]
 	}
-	n, w, err := waitList(wait)
+	if err := acquireAll(&q.obj, &k.obj); err != nil {
+		return nil, err
+	}
+	defer doneAll(&q.obj, &k.obj)
+	wl, err := acquireWaitList(wait)
 	if err != nil {
 		return nil, err
 	}
+	defer wl.done()
+	n, w := wl.args()
 	var ev C.cl_event
-	st := C.clEnqueueNDRangeKernel(q.h, k.h, C.cl_uint(dim), op_, &g[0], lp, n, w, &ev)
-	runtime.KeepAlive(q)
-	runtime.KeepAlive(k)
-	runtime.KeepAlive(wait)
+	st := C.clEnqueueNDRangeKernel(q.h, k.h, C.cl_uint(dim), offp, &g[0], lp, n, w, &ev)
 	if err := check(op, int32(st)); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("cl: kernel %s: %w", k.name, err)
 	}
 	return newEvent(ev), nil
 }
@@ -164,13 +183,16 @@ func (q *Queue) EnqueueBarrier(wait ...*Event) (*Event, error) {
 }
 
 func (q *Queue) sync(op string, wait []*Event, barrier bool) (*Event, error) {
-	if err := q.obj.alive(); err != nil {
+	if err := q.obj.acquire(); err != nil {
 		return nil, err
 	}
-	n, w, err := waitList(wait)
+	defer q.obj.done()
+	wl, err := acquireWaitList(wait)
 	if err != nil {
 		return nil, err
 	}
+	defer wl.done()
+	n, w := wl.args()
 	var ev C.cl_event
 	var st C.cl_int
 	if barrier {
@@ -178,10 +200,43 @@ func (q *Queue) sync(op string, wait []*Event, barrier bool) (*Event, error) {
 	} else {
 		st = C.clEnqueueMarkerWithWaitList(q.h, n, w, &ev)
 	}
-	runtime.KeepAlive(q)
-	runtime.KeepAlive(wait)
 	if err := check(op, int32(st)); err != nil {
 		return nil, err
 	}
 	return newEvent(ev), nil
+}
+
+// noop stands in for a command with nothing to do (a zero-length
+// transfer): with no event to wait for it returns an event that is already
+// complete; otherwise a marker on the wait list, waited for if blocking.
+// The caller holds q.
+func (q *Queue) noop(wait []*Event, blocking bool) (*Event, error) {
+	pending := false
+	for _, e := range wait {
+		if e != nil {
+			pending = true
+		}
+	}
+	if !pending {
+		var st C.cl_int
+		h := C.clCreateUserEvent(q.ctxh, &st)
+		if err := check("clCreateUserEvent", int32(st)); err != nil {
+			return nil, err
+		}
+		e := newEvent(h)
+		if err := e.SetComplete(); err != nil {
+			e.Release()
+			return nil, err
+		}
+		return e, nil
+	}
+	e, err := q.sync("clEnqueueMarkerWithWaitList", wait, false)
+	if err != nil || !blocking {
+		return e, err
+	}
+	if err := e.Wait(); err != nil {
+		e.Release()
+		return nil, err
+	}
+	return e, nil
 }
