@@ -50,12 +50,7 @@ func (c *diskCache) store(key string, bin []byte) error {
 	if err != nil {
 		return err
 	}
-	sum := sha256.Sum256(bin)
-	var hdr [headerSize]byte
-	copy(hdr[:8], cacheMagic)
-	binary.LittleEndian.PutUint64(hdr[8:16], uint64(len(bin)))
-	copy(hdr[16:], sum[:])
-	_, err1 := f.Write(hdr[:])
+	_, err1 := f.Write(header(bin))
 	_, err2 := f.Write(bin)
 	err3 := f.Close()
 	if err := errors.Join(err1, err2, err3); err != nil {
@@ -67,4 +62,14 @@ func (c *diskCache) store(key string, bin []byte) error {
 		return err
 	}
 	return nil
+}
+
+// header is the cache file header for payload bin.
+func header(bin []byte) []byte {
+	sum := sha256.Sum256(bin)
+	hdr := make([]byte, headerSize)
+	copy(hdr[:8], cacheMagic)
+	binary.LittleEndian.PutUint64(hdr[8:16], uint64(len(bin)))
+	copy(hdr[16:], sum[:])
+	return hdr
 }

@@ -176,12 +176,25 @@ func typeRank(t cl.DeviceType) int {
 	return 0
 }
 
-// best orders by type, then by compute units × clock; ties keep list order.
+// native ranks a vendor's own driver above PoCL, which can also drive some
+// GPUs (its CUDA and Level Zero back ends) and then reports the same chip.
+func native(p Profile) int {
+	if p.Vendor == VendorPoCL {
+		return 0
+	}
+	return 1
+}
+
+// best orders by type, then by compute units × clock, then a vendor's own
+// driver over PoCL; remaining ties keep list order.
 func best(ds []*Device) *Device {
 	return slices.MaxFunc(ds, func(a, b *Device) int {
 		if c := cmp.Compare(typeRank(a.profile.Type), typeRank(b.profile.Type)); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.profile.ComputeUnits*a.profile.ClockMHz, b.profile.ComputeUnits*b.profile.ClockMHz)
+		if c := cmp.Compare(a.profile.ComputeUnits*a.profile.ClockMHz, b.profile.ComputeUnits*b.profile.ClockMHz); c != 0 {
+			return c
+		}
+		return cmp.Compare(native(a.profile), native(b.profile))
 	})
 }

@@ -27,10 +27,11 @@ type Runtime struct {
 	cache *diskCache // nil: no disk cache
 	log   *slog.Logger
 
-	mu     sync.Mutex
-	progs  map[string]*cl.Program
-	closed bool
-	builds singleflight.Group
+	mu       sync.Mutex
+	progs    map[string]*cl.Program
+	closed   bool
+	builds   singleflight.Group
+	inflight sync.WaitGroup // Program calls past the closed check; Close waits for them
 
 	stats struct{ memory, disk, compiled atomic.Int64 }
 }
@@ -170,9 +171,18 @@ func (r *Runtime) Program(sources []string, options string) (*cl.Program, error)
 		r.stats.memory.Add(1)
 		return p, nil
 	}
+	// Close waits for calls that got this far, so the context is not
+	// released under a build.
+	r.inflight.Add(1)
 	r.mu.Unlock()
+	defer r.inflight.Done()
+	built := false // set only in the caller whose function singleflight runs
 	v, err, _ := r.builds.Do(key, func() (any, error) {
 		r.mu.Lock()
+		if r.closed {
+			r.mu.Unlock()
+			return nil, ErrClosed
+		}
 		if p, ok := r.progs[key]; ok { // built while we waited
 			r.mu.Unlock()
 			return p, nil
@@ -182,6 +192,7 @@ func (r *Runtime) Program(sources []string, options string) (*cl.Program, error)
 		if err != nil {
 			return nil, err
 		}
+		built = true
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		if r.closed {
@@ -193,6 +204,12 @@ func (r *Runtime) Program(sources []string, options string) (*cl.Program, error)
 	})
 	if err != nil {
 		return nil, err
+	}
+	if !built {
+		// Served by another caller's build (or one that finished just
+		// before): count it as a memory hit, so that Memory+Disk+Compiled
+		// is the number of successful requests.
+		r.stats.memory.Add(1)
 	}
 	return v.(*cl.Program), nil
 }
@@ -272,6 +289,9 @@ func (r *Runtime) Close() error {
 		return nil
 	}
 	r.closed = true
+	r.mu.Unlock()
+	r.inflight.Wait()
+	r.mu.Lock()
 	progs := r.progs
 	r.progs = nil
 	r.mu.Unlock()
