@@ -147,6 +147,7 @@ var errorNames = map[ErrorCode]string{
 	-3:    "CL_COMPILER_NOT_AVAILABLE",
 	-2:    "CL_DEVICE_NOT_AVAILABLE",
 	-1:    "CL_DEVICE_NOT_FOUND",
+	0:     "CL_SUCCESS",
 }
 
 // ErrReleased is returned when an object is used after its Release.
