@@ -60,12 +60,41 @@ func (s CommandStatus) String() string {
 	return fmt.Sprintf("CommandStatus(%d)", int32(s))
 }
 
-// Err returns nil for a non-negative status and the ErrorCode otherwise.
+// Err returns nil for a non-negative status and a *CommandError
+// otherwise.
 func (s CommandStatus) Err() error {
 	if s >= 0 {
 		return nil
 	}
-	return ErrorCode(s)
+	return &CommandError{Op: "command", Status: s}
+}
+
+// CommandError is an enqueued command that failed: its negative execution
+// status. The status is an error code when the driver knows why; drivers
+// use -1 for a command that was not run because an event it waited on
+// failed (PoCL does), so -1 is not read as CL_DEVICE_NOT_FOUND here.
+type CommandError struct {
+	Op     string        // where the failure was seen ("clWaitForEvents", …)
+	Status CommandStatus // the negative execution status
+}
+
+func (e *CommandError) Error() string {
+	s := fmt.Sprintf("cl: %s: command failed with execution status %d", e.Op, int32(e.Status))
+	if e.Status < -1 {
+		s += " (" + ErrorCode(e.Status).Error() + ")"
+	}
+	return s
+}
+
+// Unwrap returns the status as an ErrorCode (errors.Is(err,
+// cl.OutOfResources) works) and, for a failure seen in a wait list,
+// CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST.
+func (e *CommandError) Unwrap() []error {
+	errs := []error{ErrorCode(e.Status)}
+	if e.Op != "command" {
+		errs = append(errs, ExecStatusErrorForEvents)
+	}
+	return errs
 }
 
 // Status returns the command's current execution status.
@@ -74,6 +103,15 @@ func (e *Event) Status() (CommandStatus, error) {
 		return 0, err
 	}
 	defer e.obj.done()
+	s, err := e.status()
+	if err == nil && (s < 0 || s == Complete) {
+		e.unpin()
+	}
+	return s, err
+}
+
+// status queries the execution status; the caller holds e.
+func (e *Event) status() (CommandStatus, error) {
 	var s C.cl_int
 	st := C.clGetEventInfo(e.h, C.CL_EVENT_COMMAND_EXECUTION_STATUS, C.size_t(unsafe.Sizeof(s)), unsafe.Pointer(&s), nil)
 	return CommandStatus(s), check("clGetEventInfo", int32(st))
@@ -95,11 +133,10 @@ func (e *Event) ReferenceCount() (int, error) {
 func (e *Event) Wait() error { return WaitForEvents(e) }
 
 // WaitForEvents blocks until every event completes. Nil events are ignored.
-// If a command failed, the error wraps its (negative) status, or
-// CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST when the driver does not say
-// which.
+// If a command failed, the error is a *CommandError (wrapping its status
+// and CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST).
 func WaitForEvents(events ...*Event) error {
-	wl, err := acquireWaitList(events)
+	wl, err := acquireEvents(events)
 	if err != nil {
 		return err
 	}
@@ -108,16 +145,34 @@ func WaitForEvents(events ...*Event) error {
 		return nil
 	}
 	st := C.clWaitForEvents(C.cl_uint(len(wl.hs)), &wl.hs[0])
+	var failed error
+	for _, e := range wl.events {
+		// Commands that finished, well or badly, no longer use the host
+		// memory of a non-blocking transfer. The completion callback
+		// unpins it too, but some drivers (PoCL 3.1) never call it for a
+		// command that failed.
+		e.mu.Lock()
+		pinned := e.pinner != nil
+		e.mu.Unlock()
+		if !pinned && (st == C.CL_SUCCESS || failed != nil) {
+			continue
+		}
+		s, err := e.status()
+		if err != nil {
+			continue
+		}
+		if s < 0 || s == Complete {
+			e.unpin()
+		}
+		if s < 0 && failed == nil {
+			failed = &CommandError{Op: "clWaitForEvents", Status: s}
+		}
+	}
 	if st == C.CL_SUCCESS {
 		return nil
 	}
-	if ErrorCode(st) == ExecStatusErrorForEvents {
-		for _, h := range wl.hs {
-			var s C.cl_int
-			if C.clGetEventInfo(h, C.CL_EVENT_COMMAND_EXECUTION_STATUS, C.size_t(unsafe.Sizeof(s)), unsafe.Pointer(&s), nil) == C.CL_SUCCESS && s < 0 {
-				return &Error{Op: "clWaitForEvents", Code: ErrorCode(s)}
-			}
-		}
+	if ErrorCode(st) == ExecStatusErrorForEvents && failed != nil {
+		return failed
 	}
 	return check("clWaitForEvents", int32(st))
 }
@@ -129,8 +184,24 @@ type waitList struct {
 }
 
 // acquireWaitList acquires the non-nil events of a wait list and collects
-// their handles. The caller must call done.
+// their handles. An event that has already failed is an error: the
+// command could never run, and some drivers (PoCL 3.1) would leave it
+// pending for ever. The caller must call done.
 func acquireWaitList(events []*Event) (*waitList, error) {
+	wl, err := acquireEvents(events)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range wl.events {
+		if s, err := e.status(); err == nil && s < 0 {
+			wl.done()
+			return nil, &CommandError{Op: "event in wait list", Status: s}
+		}
+	}
+	return wl, nil
+}
+
+func acquireEvents(events []*Event) (*waitList, error) {
 	wl := &waitList{}
 	for _, e := range events {
 		if e == nil {

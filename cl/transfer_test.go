@@ -178,7 +178,7 @@ func TestRect(t *testing.T) {
 	// The host extent is checked before the driver sees it.
 	for _, bad := range []Rect{
 		{Region: [3]int{cols, rows, 1}, HostRowPitch: lda, HostOrigin: [3]int{3, 0, 0}}, // runs past a
-		{Region: [3]int{cols, rows, 1}, HostRowPitch: 3},                               // pitch < row
+		{Region: [3]int{cols, rows, 1}, HostRowPitch: 3},                                // pitch < row
 		{Region: [3]int{cols, 0, 1}},
 		{Region: [3]int{cols, rows, 1}, BufferOrigin: [3]int{0, 1, 0}}, // past the buffer
 	} {
