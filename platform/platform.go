@@ -23,6 +23,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gocompute/opencl/cl"
 )
@@ -53,7 +54,31 @@ func (d *Device) String() string {
 // Devices returns every device of every platform, platforms in the ICD
 // loader's order and devices in each platform's order. A machine without
 // OpenCL drivers returns an empty list, not an error.
+//
+// The list is read once per process (the ICD loader loads its drivers once)
+// and later calls return the same *Device values in a new slice. Calls are
+// serialised: some drivers and ICD loaders do not survive being enumerated
+// from several threads at once.
 func Devices() ([]*Device, error) {
+	enum.mu.Lock()
+	defer enum.mu.Unlock()
+	if !enum.done {
+		ds, err := enumerate()
+		if err != nil {
+			return nil, err
+		}
+		enum.devices, enum.done = ds, true
+	}
+	return slices.Clone(enum.devices), nil
+}
+
+var enum struct {
+	mu      sync.Mutex
+	done    bool
+	devices []*Device
+}
+
+func enumerate() ([]*Device, error) {
 	ps, err := cl.Platforms()
 	if err != nil {
 		return nil, fmt.Errorf("platform: listing OpenCL platforms: %w", err)

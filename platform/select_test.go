@@ -1,7 +1,10 @@
 package platform_test
 
 import (
+	"os"
+	"os/exec"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/gocompute/opencl/platform"
@@ -158,3 +161,60 @@ func TestDefaultHonoursEnv(t *testing.T) {
 		t.Errorf("one device, but Select(\"\") = %s", ranked)
 	}
 }
+
+// TestDevicesConcurrent enumerates from many goroutines at once, in a fresh
+// child process so that the calls are the process's first (where drivers
+// and ICD loaders initialise), and checks that every caller sees the same
+// devices.
+func TestDevicesConcurrent(t *testing.T) {
+	child := os.Getenv(envEnumChild) != ""
+	if !child {
+		platformtest.Device(t)
+		cmd := exec.Command(os.Args[0], "-test.run=^TestDevicesConcurrent$", "-test.count=1")
+		cmd.Env = append(os.Environ(), envEnumChild+"=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("child process enumerating concurrently: %v\n%s", err, out)
+		}
+	}
+	const callers = 16
+	var wg sync.WaitGroup
+	lists := make([][]*platform.Device, callers)
+	defs := make([]*platform.Device, callers)
+	errs := make([]error, callers)
+	for i := range callers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if i%2 == 0 {
+				defs[i], errs[i] = platform.Default()
+			}
+			if errs[i] == nil {
+				lists[i], errs[i] = platform.Devices()
+			}
+		}()
+	}
+	wg.Wait()
+	for i := range callers {
+		if errs[i] != nil {
+			t.Fatalf("caller %d: %v", i, errs[i])
+		}
+		if len(lists[i]) != len(lists[0]) {
+			t.Fatalf("caller %d saw %d devices, caller 0 %d", i, len(lists[i]), len(lists[0]))
+		}
+		for j := range lists[i] {
+			if lists[i][j] != lists[0][j] {
+				t.Errorf("caller %d: device %d is another *Device value", i, j)
+			}
+		}
+		if defs[i] != nil && defs[i] != defs[0] {
+			t.Errorf("caller %d: Default() = %s, caller 0 got %s", i, defs[i], defs[0])
+		}
+	}
+	// The returned slice is the caller's own.
+	lists[0][0] = nil
+	if again, _ := platform.Devices(); again[0] == nil {
+		t.Error("Devices returned the cached slice itself")
+	}
+}
+
+const envEnumChild = "GOCL_TEST_ENUM_CHILD"
