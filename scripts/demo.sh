@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# demo.sh: install what is missing, then run the examples on the default
+# OpenCL device (GOCL_DEVICE chooses another): the device listing, then a
+# kernel end to end.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/deps.sh
+ensure_deps
+
+say "go run ./examples/devices"
+go run ./examples/devices
+echo
+say "go run ./examples/vecadd"
+go run ./examples/vecadd

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# deps.sh: make sure what building and testing gocompute/opencl needs is
+# here: Go >= 1.24, a C compiler for cgo, the OpenCL ICD loader and headers,
+# and an OpenCL driver (PoCL, which runs OpenCL on the CPU). Only what is
+# missing is installed, with apt-get, which needs root.
+#
+# Run it (./scripts/deps.sh) or source it (the other scripts do) to get
+# ensure_go and ensure_deps, which also put Go on PATH.
+
+# Debian packages: the ICD loader (libOpenCL.so for linking), the headers,
+# and PoCL's CPU driver.
+DEB_PACKAGES=(ocl-icd-opencl-dev opencl-headers pocl-opencl-icd)
+
+say() { printf '==> %s\n' "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# ensure_go puts a Go toolchain on PATH (it is often installed in
+# /usr/local/go/bin without being on PATH) or explains how to get one.
+ensure_go() {
+	if ! command -v go >/dev/null 2>&1; then
+		for d in /usr/local/go/bin "$HOME/go/bin" /usr/lib/go/bin; do
+			if [ -x "$d/go" ]; then
+				export PATH="$PATH:$d"
+				break
+			fi
+		done
+	fi
+	if ! command -v go >/dev/null 2>&1; then
+		die "Go is not installed (looked on PATH and in /usr/local/go/bin).
+  Install Go 1.24 or newer from https://go.dev/dl/ into /usr/local/go
+  (Debian 12's golang-go package is 1.19, too old), then run this again."
+	fi
+	local v
+	v=$(go env GOVERSION 2>/dev/null || true)
+	v=${v#go}
+	local major=${v%%.*} rest=${v#*.}
+	local minor=${rest%%.*}
+	if [ -n "$major" ] && [ -n "$minor" ] && { [ "$major" -lt 1 ] || { [ "$major" -eq 1 ] && [ "$minor" -lt 21 ]; }; } 2>/dev/null; then
+		die "Go $v is too old: this module needs Go 1.24 or newer (Go 1.21+ fetches it by itself). Install a newer Go from https://go.dev/dl/."
+	fi
+	local gobin
+	gobin=$(go env GOPATH)/bin
+	case ":$PATH:" in *":$gobin:"*) ;; *) export PATH="$PATH:$gobin" ;; esac
+}
+
+# missing_packages prints what of the system needs is absent, as Debian
+# package names.
+missing_packages() {
+	local missing=()
+	if command -v dpkg >/dev/null 2>&1; then
+		local p
+		for p in "${DEB_PACKAGES[@]}"; do
+			dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+		done
+	else
+		# Not Debian: look for the files themselves.
+		[ -e /usr/include/CL/cl.h ] || missing+=(opencl-headers)
+		ldconfig -p 2>/dev/null | grep -q 'libOpenCL\.so\b' || missing+=(ocl-icd-opencl-dev)
+		ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1 || missing+=(pocl-opencl-icd)
+	fi
+	command -v gcc >/dev/null 2>&1 || missing+=(gcc)
+	command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+	echo "${missing[*]}"
+}
+
+ensure_deps() {
+	ensure_go
+	local missing
+	missing=$(missing_packages)
+	if [ -z "$missing" ]; then
+		return 0
+	fi
+	say "missing: $missing"
+	if ! command -v apt-get >/dev/null 2>&1; then
+		die "apt-get not found, so these cannot be installed here: $missing
+  Install with your package manager: the OpenCL ICD loader and its development
+  files (libOpenCL.so), the OpenCL headers (CL/cl.h), an OpenCL driver (PoCL
+  for the CPU, or your GPU vendor's), a C compiler and pkg-config."
+	fi
+	if [ "$(id -u)" -ne 0 ]; then
+		die "installing needs root. Run this script as root, or first:
+  sudo apt-get update && sudo apt-get install -y $missing"
+	fi
+	say "apt-get install $missing"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q || die "apt-get update failed"
+	# shellcheck disable=SC2086
+	apt-get install -y -q --no-install-recommends $missing || die "apt-get install $missing failed"
+}
+
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+	set -euo pipefail
+	ensure_deps
+	say "ready: $(go version), $(gcc --version | head -n1)"
+	if command -v clinfo >/dev/null 2>&1; then clinfo -l; fi
+fi

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# test.sh: install what is missing, then run the whole check: go vet, gofmt,
+# staticcheck, the test suite with the race detector on the default OpenCL
+# device (a missing device is a failure, not a skip), and the cl and
+# platform tests again with PoCL listing two devices. Exits non-zero if any
+# step fails; the go test output comes last.
+#
+# Environment: GOCL_DEVICE picks the device (default: the best one);
+# STATICCHECK=0 skips staticcheck; GO_TEST_FLAGS adds flags to go test.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+. scripts/deps.sh
+ensure_deps
+
+STATICCHECK_VERSION=v0.8.2 # works with the go 1.24 module and the go 1.26 toolchain
+failed=()
+
+say "go vet ./..."
+go vet ./... || failed+=("go vet")
+
+say "gofmt -l ."
+unformatted=$(gofmt -l . 2>&1)
+if [ -n "$unformatted" ]; then
+	printf 'not gofmt-formatted (run gofmt -w):\n%s\n' "$unformatted" >&2
+	failed+=("gofmt")
+fi
+
+if [ "${STATICCHECK:-1}" != 0 ]; then
+	if ! staticcheck -version 2>/dev/null | grep -q "(${STATICCHECK_VERSION#v})"; then
+		say "go install honnef.co/go/tools/cmd/staticcheck@$STATICCHECK_VERSION"
+		go install "honnef.co/go/tools/cmd/staticcheck@$STATICCHECK_VERSION" ||
+			say "WARNING: could not install staticcheck $STATICCHECK_VERSION; going on without it"
+	fi
+	if command -v staticcheck >/dev/null 2>&1; then
+		say "staticcheck ./..."
+		staticcheck ./... || failed+=("staticcheck")
+	else
+		say "WARNING: staticcheck not available; skipped"
+	fi
+fi
+
+if [ ${#failed[@]} -gt 0 ]; then
+	say "FAILED so far: ${failed[*]} (running the tests anyway)"
+fi
+
+# shellcheck disable=SC2086
+say "GOCL_REQUIRE_DEVICE=1 go test -race -count=1 ./..."
+GOCL_REQUIRE_DEVICE=1 go test -race -count=1 -timeout 40m ${GO_TEST_FLAGS:-} ./... ||
+	failed+=("go test ./...")
+
+# PoCL lists as many CPU devices as POCL_DEVICES names: two, so the
+# multi-device tests run (they skip on a one-device machine).
+# shellcheck disable=SC2086
+say "POCL_DEVICES=\"pthread pthread\" GOCL_REQUIRE_DEVICE=1 go test -race -count=1 ./cl/... ./platform/..."
+POCL_DEVICES="pthread pthread" GOCL_REQUIRE_DEVICE=1 go test -race -count=1 -timeout 20m ${GO_TEST_FLAGS:-} ./cl/... ./platform/... ||
+	failed+=("go test (two PoCL devices)")
+
+if [ ${#failed[@]} -gt 0 ]; then
+	say "FAILED: ${failed[*]}"
+	exit 1
+fi
