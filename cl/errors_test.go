@@ -56,7 +56,7 @@ func TestErrorWrapping(t *testing.T) {
 	if s := be.Error(); strings.Index(s, "log a") > strings.Index(s, "log b") {
 		t.Errorf("build logs not in device-name order:\n%s", s)
 	}
-	if CommandStatus(-5).Err() != OutOfResources || Complete.Err() != nil {
+	if !errors.Is(CommandStatus(-5).Err(), OutOfResources) || Complete.Err() != nil {
 		t.Error("CommandStatus.Err")
 	}
 	if s := CommandStatus(-5).String(); !strings.Contains(s, "CL_OUT_OF_RESOURCES") {

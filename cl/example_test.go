@@ -17,11 +17,11 @@ __kernel void add(__global const float* a, __global const float* b, __global flo
 func Example() {
 	platforms, err := cl.Platforms()
 	if err != nil || len(platforms) == 0 {
-		log.Fatal("no OpenCL platform", err)
+		log.Fatalf("no OpenCL platform (%v)", err)
 	}
 	devices, err := platforms[0].Devices(cl.DeviceTypeAll)
 	if err != nil || len(devices) == 0 {
-		log.Fatal("no OpenCL device", err)
+		log.Fatalf("no OpenCL device (%v)", err)
 	}
 	d := devices[0]
 

@@ -7,6 +7,7 @@ import "C"
 
 import (
 	"fmt"
+	"sync"
 	"unsafe"
 )
 
@@ -18,6 +19,9 @@ type Kernel struct {
 	h    C.cl_kernel
 	name string
 	obj  object
+
+	mu      sync.Mutex
+	bufArgs []*Buffer // the buffer set as each argument, nil for others
 }
 
 // CreateKernel returns the named kernel of a built program.
@@ -65,7 +69,43 @@ func (k *Kernel) setArg(i int, size uintptr, p unsafe.Pointer) error {
 	if err := check("clSetKernelArg", int32(st)); err != nil {
 		return fmt.Errorf("cl: kernel %s argument %d: %w", k.name, i, err)
 	}
+	k.setBufArg(i, nil)
 	return nil
+}
+
+// setBufArg records the buffer argument i refers to (nil: none). The
+// kernel keeps it reachable, so the backstop cannot release a buffer that
+// only a kernel argument still names, and enqueueing checks that it has
+// not been released.
+func (k *Kernel) setBufArg(i int, b *Buffer) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if b == nil && i >= len(k.bufArgs) {
+		return
+	}
+	for len(k.bufArgs) <= i {
+		k.bufArgs = append(k.bufArgs, nil)
+	}
+	k.bufArgs[i] = b
+}
+
+// acquireBufArgs acquires every buffer set as an argument, for the length
+// of an enqueue; a released one is an error.
+func (k *Kernel) acquireBufArgs() ([]*object, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	objs := make([]*object, 0, len(k.bufArgs))
+	for i, b := range k.bufArgs {
+		if b == nil {
+			continue
+		}
+		if err := b.obj.acquire(); err != nil {
+			doneAll(objs...)
+			return nil, fmt.Errorf("cl: kernel %s argument %d: buffer: %w", k.name, i, err)
+		}
+		objs = append(objs, &b.obj)
+	}
+	return objs, nil
 }
 
 // SetArg sets scalar argument i to v; T must match the kernel parameter's
@@ -75,8 +115,10 @@ func SetArg[T Scalar](k *Kernel, i int, v T) error {
 }
 
 // SetArgBuffer sets argument i to a buffer (a __global or __constant
-// pointer parameter); a nil *Buffer sets it to NULL. The kernel holds no
-// reference to the buffer: keep it unreleased until the kernel has run.
+// pointer parameter); a nil *Buffer sets it to NULL. The kernel keeps the
+// buffer reachable while it is an argument; releasing it makes later
+// enqueues of the kernel fail with ErrReleased (a command already enqueued
+// still runs: the driver holds the memory until then).
 func (k *Kernel) SetArgBuffer(i int, b *Buffer) error {
 	if b == nil {
 		var h C.cl_mem
@@ -87,7 +129,11 @@ func (k *Kernel) SetArgBuffer(i int, b *Buffer) error {
 	}
 	defer b.obj.done()
 	h := b.h
-	return k.setArg(i, unsafe.Sizeof(h), unsafe.Pointer(&h))
+	if err := k.setArg(i, unsafe.Sizeof(h), unsafe.Pointer(&h)); err != nil {
+		return err
+	}
+	k.setBufArg(i, b)
+	return nil
 }
 
 // SetArgLocal sets argument i (a __local pointer parameter) to size bytes

@@ -207,6 +207,21 @@ func TestUseAfterRelease(t *testing.T) {
 	_, err = e.q.EnqueueKernel(k, []int{1}, nil)
 	is("EnqueueKernel", err)
 
+	// A buffer released while it is a kernel's argument.
+	arg, _ := e.ctx.CreateBuffer(MemReadWrite, 64)
+	k2, _ := p.CreateKernel("scale")
+	defer k2.Release()
+	if err := k2.SetArgs(arg, float32(2)); err != nil {
+		t.Fatal(err)
+	}
+	twice(arg.Release)
+	_, err = e.q.EnqueueKernel(k2, []int{16}, nil)
+	is("EnqueueKernel with a released buffer argument", err)
+	if err := k2.SetArgs(live, float32(2)); err != nil { // replacing it clears it
+		t.Fatal(err)
+	}
+	wait(t, ev(t)(e.q.EnqueueKernel(k2, []int{16}, nil)))
+
 	// Program.
 	p2, _ := e.ctx.CreateProgramWithSource(scaleSrc)
 	twice(p2.Release)

@@ -156,6 +156,11 @@ func (q *Queue) EnqueueKernelOffset(k *Kernel, offset, global, local []int, wait
 		return nil, err
 	}
 	defer doneAll(&q.obj, &k.obj)
+	bufs, err := k.acquireBufArgs()
+	if err != nil {
+		return nil, err
+	}
+	defer doneAll(bufs...)
 	wl, err := acquireWaitList(wait)
 	if err != nil {
 		return nil, err
