@@ -185,3 +185,28 @@ func rerunWithTwoPoCLDevices(t *testing.T) {
 		t.Fatal("child did not run TestMultiDevice")
 	}
 }
+
+// TestConcurrentEnumeration lists platforms and devices from many
+// goroutines at once (a fresh process's first enumeration is the risky
+// one; the child of TestMultiDevice and this test cover it in part).
+func TestConcurrentEnumeration(t *testing.T) {
+	testDevice(t)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ps, err := Platforms()
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			for _, p := range ps {
+				if _, err := p.Devices(DeviceTypeAll); err != nil {
+					t.Error(err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}

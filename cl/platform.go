@@ -7,6 +7,7 @@ import "C"
 
 import (
 	"strings"
+	"sync"
 	"unsafe"
 )
 
@@ -16,9 +17,16 @@ type Platform struct {
 	id C.cl_platform_id
 }
 
+// enumMu serialises platform and device enumeration: the first
+// clGetPlatformIDs initialises the ICD loader and the drivers, and some
+// (PoCL) crash when two threads do that at once.
+var enumMu sync.Mutex
+
 // Platforms returns every platform the ICD loader knows. No installed
 // driver is not an error: the result is then empty.
 func Platforms() ([]*Platform, error) {
+	enumMu.Lock()
+	defer enumMu.Unlock()
 	var n C.cl_uint
 	st := C.clGetPlatformIDs(0, nil, &n)
 	if ErrorCode(st) == PlatformNotFoundKHR {
@@ -100,6 +108,8 @@ func (t DeviceType) String() string {
 // Devices returns the platform's devices of the given type. A platform
 // with no such device returns an empty list, not an error.
 func (p *Platform) Devices(t DeviceType) ([]*Device, error) {
+	enumMu.Lock()
+	defer enumMu.Unlock()
 	var n C.cl_uint
 	st := C.clGetDeviceIDs(p.id, C.cl_device_type(t), 0, nil, &n)
 	if ErrorCode(st) == DeviceNotFound || (st == C.CL_SUCCESS && n == 0) {
