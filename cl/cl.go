@@ -14,7 +14,11 @@
 //     kernels, buffers, events) have an explicit, idempotent Release. A
 //     cleanup attached with runtime.AddCleanup releases an object that
 //     became unreachable without Release, as a backstop only. Using a
-//     released object returns [ErrReleased]; it never crashes.
+//     released object returns [ErrReleased]; it never crashes. A Release
+//     that races with a call on another goroutine defers the driver
+//     release until that call returns. A kernel keeps its buffer
+//     arguments reachable.
+//   - A command that fails reports a [*CommandError] from Wait.
 //   - No cgo types appear in the exported API. Sizes and offsets are int.
 //   - Go memory is never handed to OpenCL beyond the call that receives it,
 //     except for non-blocking reads and writes, which pin the Go slice with a
