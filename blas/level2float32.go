@@ -480,7 +480,33 @@ func (impl *Implementation) Sger(m, n int, alpha float32, x []float32, incX int,
 		}
 		impl.deviceFailed("Sger", err)
 	}
+	if incX < 0 || incY < 0 {
+		gerNegInc32(m, n, alpha, x, incX, y, incY, a, lda)
+		return
+	}
 	native.Sger(m, n, alpha, x, incX, y, incY, a, lda)
+}
+
+// gerNegInc32 computes A += alpha*x*yᵀ as gonum's portable Go code does
+// (no element is skipped, so NaN and Inf propagate the same way). It serves
+// the calls with a negative increment, which the amd32 assembly behind
+// gonum v0.17.0's Sger gets wrong, reading outside x and y
+// (gonum/gonum#2105).
+func gerNegInc32(m, n int, alpha float32, x []float32, incX int, y []float32, incY int, a []float32, lda int) {
+	var kx, ky int
+	if incX < 0 {
+		kx = (1 - m) * incX
+	}
+	if incY < 0 {
+		ky = (1 - n) * incY
+	}
+	for i, ix := 0, kx; i < m; i, ix = i+1, ix+incX {
+		tmp := alpha * x[ix]
+		row := a[i*lda : i*lda+n]
+		for j, jy := 0, ky; j < n; j, jy = j+1, jy+incY {
+			row[j] += tmp * y[jy]
+		}
+	}
 }
 
 // Ssyr computes A += alpha*x*xᵀ for the n×n symmetric matrix A.

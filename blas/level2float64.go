@@ -478,7 +478,33 @@ func (impl *Implementation) Dger(m, n int, alpha float64, x []float64, incX int,
 		}
 		impl.deviceFailed("Dger", err)
 	}
+	if incX < 0 || incY < 0 {
+		gerNegInc64(m, n, alpha, x, incX, y, incY, a, lda)
+		return
+	}
 	native.Dger(m, n, alpha, x, incX, y, incY, a, lda)
+}
+
+// gerNegInc64 computes A += alpha*x*yᵀ as gonum's portable Go code does
+// (no element is skipped, so NaN and Inf propagate the same way). It serves
+// the calls with a negative increment, which the amd64 assembly behind
+// gonum v0.17.0's Dger gets wrong, reading outside x and y
+// (gonum/gonum#2105).
+func gerNegInc64(m, n int, alpha float64, x []float64, incX int, y []float64, incY int, a []float64, lda int) {
+	var kx, ky int
+	if incX < 0 {
+		kx = (1 - m) * incX
+	}
+	if incY < 0 {
+		ky = (1 - n) * incY
+	}
+	for i, ix := 0, kx; i < m; i, ix = i+1, ix+incX {
+		tmp := alpha * x[ix]
+		row := a[i*lda : i*lda+n]
+		for j, jy := 0, ky; j < n; j, jy = j+1, jy+incY {
+			row[j] += tmp * y[jy]
+		}
+	}
 }
 
 // Dsyr computes A += alpha*x*xᵀ for the n×n symmetric matrix A.

@@ -77,14 +77,22 @@ func seconds(amount, rateG float64) float64 {
 
 // deviceTime estimates the seconds the device needs for w from host slices:
 // launch overhead, transfers, and the kernel (bounded by the device's
-// arithmetic or its memory, whichever is slower).
+// arithmetic or its memory, whichever is slower). Host slices are ordinary
+// pageable memory, so every transferred byte is also read or written through
+// host memory: transfers run no faster than the host memory bandwidth. That
+// is why level-1/2 calls, which gonum streams through host memory once, stay
+// on the CPU.
 func (cm *costModel) deviceTime(w workload) float64 {
 	gflops := cm.devGFLOPS32
 	if w.prec == prec64 {
 		gflops = cm.devGFLOPS64
 	}
+	link := cm.linkGBps
+	if cm.cpuMemGBps > 0 {
+		link = min(link, cm.cpuMemGBps)
+	}
 	kernel := max(seconds(w.flops, gflops), seconds(w.bytes, cm.devMemGBps))
-	return cm.launch.Seconds() + seconds(w.bytes, cm.linkGBps) + kernel
+	return cm.launch.Seconds() + seconds(w.bytes, link) + kernel
 }
 
 // cpuTime estimates the seconds gonum's Go code needs for w: bounded by the

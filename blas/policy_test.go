@@ -1,0 +1,181 @@
+package clblas
+
+import (
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"gonum.org/v1/gonum/blas"
+)
+
+func TestPolicyString(t *testing.T) {
+	for _, p := range []Policy{Auto, Always, Never} {
+		got, err := ParsePolicy(" " + strings.ToUpper(p.String()) + " ")
+		if err != nil || got != p {
+			t.Errorf("ParsePolicy(%q) = %v, %v", p.String(), got, err)
+		}
+	}
+	if s := Policy(7).String(); s != "Policy(7)" {
+		t.Errorf("Policy(7).String() = %q", s)
+	}
+	if _, err := ParsePolicy("sometimes"); err == nil || !strings.Contains(err.Error(), "sometimes") {
+		t.Errorf("ParsePolicy(sometimes): err = %v", err)
+	}
+}
+
+// newNoneImpl returns an Implementation on the "none" device, made with the
+// given options.
+func newNoneImpl(opts ...Option) (*Implementation, error) {
+	return New(append([]Option{withDevices(noDevice64{}, noDevice32{}, costModel{})}, opts...)...)
+}
+
+func TestNewOffloadEnv(t *testing.T) {
+	for _, tc := range []struct {
+		env  string
+		opts []Option
+		want Policy
+	}{
+		{"", nil, Auto},
+		{"never", nil, Never},
+		{"Always", nil, Always},
+		{"auto", nil, Auto},
+		{"never", []Option{WithOffload(Always)}, Always},
+		{"bogus", []Option{WithOffload(Never)}, Never},
+	} {
+		t.Setenv(envOffload, tc.env)
+		impl, err := newNoneImpl(tc.opts...)
+		if err != nil {
+			t.Errorf("GOCL_OFFLOAD=%q: %v", tc.env, err)
+			continue
+		}
+		if impl.Policy() != tc.want {
+			t.Errorf("GOCL_OFFLOAD=%q: policy %v, want %v", tc.env, impl.Policy(), tc.want)
+		}
+		impl.Close()
+	}
+
+	t.Setenv(envOffload, "bogus")
+	if _, err := newNoneImpl(); err == nil || !strings.Contains(err.Error(), "bogus") {
+		t.Errorf("GOCL_OFFLOAD=bogus: err = %v, want one naming the value", err)
+	}
+	t.Setenv(envOffload, "")
+	if _, err := newNoneImpl(WithOffload(Policy(9))); err == nil {
+		t.Error("WithOffload(Policy(9)): no error")
+	}
+}
+
+// cpuDeviceModel is a cost model of a CPU OpenCL device (PoCL) on a host
+// whose gonum runs at cpuGFLOPS; the device runs at devGFLOPS.
+func cpuDeviceModel(devGFLOPS float64) costModel {
+	return costModel{
+		present:     true,
+		cpuDevice:   true,
+		fp64:        true,
+		devGFLOPS32: 2 * devGFLOPS,
+		devGFLOPS64: devGFLOPS,
+		devMemGBps:  20,
+		linkGBps:    10,
+		launch:      50e3, // 50µs
+		cpuGFLOPS32: 30,
+		cpuGFLOPS64: 15,
+		cpuMemGBps:  20,
+	}
+}
+
+// Workloads as the front end describes them.
+func gemmWork(p precision, n int) workload {
+	nn := fl(n) * fl(n)
+	return work(p, 2*nn*fl(n), 4*nn)
+}
+
+func dotWork(p precision, n int) workload { return work(p, 2*fl(n), 2*fl(n)) }
+
+func gemvWork(p precision, n int) workload {
+	return work(p, 2*fl(n)*fl(n), fl(n)*fl(n)+3*fl(n))
+}
+
+func TestDecide(t *testing.T) {
+	gpu := gpuLikeModel()
+	noFP64 := gpuLikeModel()
+	noFP64.fp64 = false
+	none := costModel{}
+	none.fillCPU()
+	slowCPUDev := cpuDeviceModel(15)
+	fastCPUDev := cpuDeviceModel(100)
+
+	for _, tc := range []struct {
+		name   string
+		policy Policy
+		cm     costModel
+		w      workload
+		want   bool
+	}{
+		{"gpu auto dgemm 2048", Auto, gpu, gemmWork(prec64, 2048), true},
+		{"gpu auto sgemm 2048", Auto, gpu, gemmWork(prec32, 2048), true},
+		{"gpu auto dgemm 16", Auto, gpu, gemmWork(prec64, 16), false},
+		{"gpu auto ddot 1e7", Auto, gpu, dotWork(prec64, 1e7), false},
+		{"gpu auto sdot 1e7", Auto, gpu, dotWork(prec32, 1e7), false},
+		{"gpu auto dgemv 4096", Auto, gpu, gemvWork(prec64, 4096), false},
+		{"gpu always ddot 1", Always, gpu, dotWork(prec64, 1), true},
+		{"gpu never dgemm 2048", Never, gpu, gemmWork(prec64, 2048), false},
+		{"no fp64 always dgemm", Always, noFP64, gemmWork(prec64, 2048), false},
+		{"no fp64 auto dgemm", Auto, noFP64, gemmWork(prec64, 2048), false},
+		{"no fp64 always sgemm", Always, noFP64, gemmWork(prec32, 16), true},
+		{"none auto dgemm 2048", Auto, none, gemmWork(prec64, 2048), false},
+		{"none always sgemm 2048", Always, none, gemmWork(prec32, 2048), false},
+		{"cpu device auto dgemm 2048", Auto, slowCPUDev, gemmWork(prec64, 2048), false},
+		{"cpu device auto sgemm 2048", Auto, slowCPUDev, gemmWork(prec32, 2048), false},
+		{"cpu device auto ddot 1e7", Auto, slowCPUDev, dotWork(prec64, 1e7), false},
+		{"fast cpu device auto dgemm 2048", Auto, fastCPUDev, gemmWork(prec64, 2048), true},
+		{"fast cpu device auto dgemm 16", Auto, fastCPUDev, gemmWork(prec64, 16), false},
+		{"fast cpu device auto ddot 1e7", Auto, fastCPUDev, dotWork(prec64, 1e7), false},
+		{"unknown device rates", Auto, costModel{present: true, fp64: true, cpuGFLOPS64: 10, cpuMemGBps: 10}, gemmWork(prec64, 4096), false},
+	} {
+		if got := decide(tc.policy, &tc.cm, tc.w); got != tc.want {
+			t.Errorf("%s: decide = %v, want %v (device %.3gs, cpu %.3gs)", tc.name, got, tc.want, tc.cm.deviceTime(tc.w), tc.cm.cpuTime(tc.w))
+		}
+	}
+}
+
+// sinkDevice64 accepts Dgemm and Ddot without computing anything and counts
+// them; everything else fails.
+type sinkDevice64 struct {
+	noDevice64
+	calls *atomic.Int64
+}
+
+func (d sinkDevice64) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) error {
+	d.calls.Add(1)
+	return nil
+}
+
+func (d sinkDevice64) Ddot(n int, x []float64, incX int, y []float64, incY int) (float64, error) {
+	d.calls.Add(1)
+	return 0, nil
+}
+
+// TestAutoRouting checks the workloads the front end itself describes: with
+// a GPU-like device a large Dgemm goes to the device, a small one and a
+// long Ddot stay on the CPU.
+func TestAutoRouting(t *testing.T) {
+	calls := new(atomic.Int64)
+	impl, err := New(WithOffload(Auto), withDevices(sinkDevice64{calls: calls}, noDevice32{}, gpuLikeModel()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer impl.Close()
+	gemm := func(n int) {
+		s := make([]float64, n*n)
+		impl.Dgemm(blas.NoTrans, blas.NoTrans, n, n, n, 1, s, n, s, n, 0, make([]float64, n*n), n)
+	}
+	gemm(512)
+	if calls.Load() != 1 {
+		t.Errorf("Dgemm n=512 did not go to the device")
+	}
+	gemm(16)
+	x := make([]float64, 1<<20)
+	impl.Ddot(len(x), x, 1, x, 1)
+	if calls.Load() != 1 {
+		t.Errorf("Dgemm n=16 or Ddot n=2²⁰ went to the device")
+	}
+}
