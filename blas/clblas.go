@@ -22,6 +22,7 @@ package clblas
 import (
 	"errors"
 	"fmt"
+	"github.com/gocompute/opencl/platform"
 	"log/slog"
 	"os"
 	"strings"
@@ -96,6 +97,11 @@ type config struct {
 
 	// devices, when set, replaces newDevice (see withDevices).
 	devices *injected
+
+	// device and runtime choose where the OpenCL engine runs (WithDevice,
+	// WithRuntime); both nil means platform.Default().
+	device  *platform.Device
+	runtime *platform.Runtime
 }
 
 // injected is a device pair with its cost model given directly to New.

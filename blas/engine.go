@@ -1,0 +1,522 @@
+package clblas
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+	"runtime"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unsafe"
+
+	"github.com/gocompute/opencl/cl"
+	"github.com/gocompute/opencl/kernels"
+	"github.com/gocompute/opencl/platform"
+)
+
+// engine is the OpenCL half of the implementation: one runtime (context,
+// queue, program cache) on one device, pools of device buffers and of
+// kernel objects, and the plumbing every device routine uses. It is safe
+// for concurrent use: each call takes its own buffers and kernel objects
+// from the pools and enqueues on the runtime's in-order queue.
+type engine struct {
+	rt     *platform.Runtime
+	ownsRT bool
+	prof   platform.Profile
+	queue  *cl.Queue
+
+	buffers bufferPool
+
+	kmu     sync.Mutex
+	kernels map[string][]*cl.Kernel // free kernel objects by program key + name
+
+	// fault, when set (tests only), is consulted at every step that can
+	// fail on a real device; a non-nil result makes that step fail.
+	fault atomic.Pointer[func(site string) error]
+
+	// launched counts successful device calls per routine.
+	launched sync.Map // string → *atomic.Int64
+
+	refs   atomic.Int32 // roles (float64, float32) still open
+	closed atomic.Bool
+	wg     sync.WaitGroup // calls in flight
+	mu     sync.RWMutex   // held for reading by calls, for writing by close
+}
+
+// errClosed is returned by device calls after Close.
+var errClosed = errors.New("clblas: device closed")
+
+// newDevice opens the device New puts behind the front end: the device of
+// WithDevice/WithRuntime, or platform.Default().
+func newDevice(cfg *config) (deviceFloat64, deviceFloat32, costModel, error) {
+	e, err := newEngine(cfg)
+	if err != nil {
+		return nil, nil, costModel{}, err
+	}
+	var d64 deviceFloat64 = noDevice64{}
+	e.refs.Store(1)
+	if e.prof.FP64 {
+		d64 = clDevice64{e}
+		e.refs.Store(2)
+	}
+	return d64, clDevice32{e}, e.costModel(), nil
+}
+
+func newEngine(cfg *config) (*engine, error) {
+	e := &engine{kernels: map[string][]*cl.Kernel{}}
+	switch {
+	case cfg.runtime != nil:
+		e.rt = cfg.runtime
+	default:
+		dev := cfg.device
+		if dev == nil {
+			d, err := platform.Default()
+			if err != nil {
+				return nil, fmt.Errorf("clblas: choosing a device: %w", err)
+			}
+			dev = d
+		}
+		rt, err := platform.NewRuntime(dev, platform.WithLogger(cfg.logger))
+		if err != nil {
+			return nil, fmt.Errorf("clblas: %w", err)
+		}
+		e.rt, e.ownsRT = rt, true
+	}
+	e.prof = e.rt.Device().Profile()
+	e.queue = e.rt.Queue()
+	e.buffers.init(e.rt.Context(), e.prof)
+	return e, nil
+}
+
+// costModel estimates the device from its profile. The figures are rough
+// on purpose (the policy needs the order of magnitude): GPUs get FP32 lanes
+// per compute unit by vendor, CPUs 16 single-precision lanes per core, and
+// a sustained fraction of the peak.
+func (e *engine) costModel() costModel {
+	p := e.prof
+	cm := costModel{present: true, cpuDevice: p.IsCPU(), fp64: p.FP64}
+	ghz := float64(max(p.ClockMHz, 500)) / 1000
+	cu := float64(max(p.ComputeUnits, 1))
+	switch {
+	case p.IsCPU():
+		cm.devGFLOPS32 = 0.5 * cu * ghz * 16 * 2
+		cm.devGFLOPS64 = cm.devGFLOPS32 / 2
+		cm.devMemGBps = 10 * min(cu, 8)
+		cm.linkGBps = 8 // host memory copies
+		cm.launch = 200 * time.Microsecond
+	default:
+		lanes := 64.0
+		if p.Vendor == platform.VendorNVIDIA {
+			lanes = 128
+		}
+		cm.devGFLOPS32 = 0.6 * cu * ghz * lanes * 2
+		cm.devGFLOPS64 = cm.devGFLOPS32 / 16
+		if p.Vendor == platform.VendorNVIDIA && p.ComputeCapability[0] >= 8 && p.ComputeCapability[1] == 0 {
+			cm.devGFLOPS64 = cm.devGFLOPS32 / 2 // data-centre parts: half-rate FP64
+		}
+		cm.devMemGBps = 500
+		cm.linkGBps = 20
+		if p.HostUnifiedMemory {
+			cm.linkGBps = 40
+		}
+		cm.launch = 50 * time.Microsecond
+	}
+	return cm
+}
+
+// release drops one role; the last one closes the engine. It waits for
+// calls in flight, then releases kernels, buffers and, if it owns it, the
+// runtime.
+func (e *engine) release() error {
+	if e.refs.Add(-1) > 0 {
+		return nil
+	}
+	e.mu.Lock()
+	e.closed.Store(true)
+	e.mu.Unlock()
+	var errs []error
+	e.kmu.Lock()
+	for _, ks := range e.kernels {
+		for _, k := range ks {
+			errs = append(errs, k.Release())
+		}
+	}
+	e.kernels = nil
+	e.kmu.Unlock()
+	errs = append(errs, e.queue.Finish())
+	e.buffers.close()
+	if e.ownsRT {
+		errs = append(errs, e.rt.Close())
+	}
+	return errors.Join(errs...)
+}
+
+func (e *engine) injected(site string) error {
+	if f := e.fault.Load(); f != nil {
+		return (*f)(site)
+	}
+	return nil
+}
+
+func (e *engine) count(routine string) {
+	v, _ := e.launched.LoadOrStore(routine, new(atomic.Int64))
+	v.(*atomic.Int64).Add(1)
+}
+
+// launches returns how many device calls of routine have succeeded.
+func (e *engine) launches(routine string) int64 {
+	if v, ok := e.launched.Load(routine); ok {
+		return v.(*atomic.Int64).Load()
+	}
+	return 0
+}
+
+// real is the element type of a device routine.
+type real interface{ ~float32 | ~float64 }
+
+func precisionOf[T real]() int {
+	var v T
+	return int(unsafe.Sizeof(v)) * 8
+}
+
+// call is one device routine in progress. Its methods record the first
+// error and turn every later step into a no-op, so routine code reads as a
+// straight line and checks c.err once, at the end (the bufio.Scanner
+// pattern). finish returns what was borrowed to the pools.
+type call struct {
+	e       *engine
+	routine string
+	prec    int
+	err     error
+	bufs    []*cl.Buffer
+	kernels []pooledKernel
+	events  []*cl.Event
+}
+
+type pooledKernel struct {
+	key string
+	k   *cl.Kernel
+}
+
+// begin starts a device call of routine in precision T. It fails at once
+// if the engine is closed.
+func begin[T real](e *engine, routine string) *call {
+	c := &call{e: e, routine: routine, prec: precisionOf[T]()}
+	e.mu.RLock()
+	if e.closed.Load() {
+		c.err = errClosed
+	}
+	return c
+}
+
+// fail records err unless an earlier error is recorded.
+func (c *call) fail(err error) {
+	if c.err == nil && err != nil {
+		c.err = err
+	}
+}
+
+// finish waits for the call's commands if it failed (so no buffer goes
+// back to the pool while a command may still use it), returns buffers and
+// kernels to their pools, releases events, and returns the call's error.
+// On success it counts the call.
+func (c *call) finish() error {
+	defer c.e.mu.RUnlock()
+	if c.err != nil {
+		c.e.queue.Finish()
+	}
+	cl.ReleaseAll(c.events...)
+	for _, b := range c.bufs {
+		c.e.buffers.put(b)
+	}
+	c.e.kmu.Lock()
+	for _, pk := range c.kernels {
+		if c.e.kernels == nil || len(c.e.kernels[pk.key]) >= 8 {
+			pk.k.Release()
+			continue
+		}
+		c.e.kernels[pk.key] = append(c.e.kernels[pk.key], pk.k)
+	}
+	c.e.kmu.Unlock()
+	if c.err != nil {
+		return fmt.Errorf("clblas: %s on %s: %w", c.routine, c.e.prof.Name, c.err)
+	}
+	c.e.count(c.routine)
+	return nil
+}
+
+// kernel returns a kernel object for name from source file (built with
+// common.cl first, unless the file is standalone) with the call's
+// PRECISION and the given extra defines ("NAME", "NAME=VALUE").
+func (c *call) kernel(file, name string, defines ...string) *cl.Kernel {
+	if c.err != nil {
+		return nil
+	}
+	if err := c.e.injected("build"); err != nil {
+		c.fail(err)
+		return nil
+	}
+	opts := "-DPRECISION=" + strconv.Itoa(c.prec)
+	for _, d := range defines {
+		opts += " -D" + d
+	}
+	key := file + "\x00" + opts + "\x00" + name
+	c.e.kmu.Lock()
+	if ks := c.e.kernels[key]; len(ks) > 0 {
+		k := ks[len(ks)-1]
+		c.e.kernels[key] = ks[:len(ks)-1]
+		c.e.kmu.Unlock()
+		c.kernels = append(c.kernels, pooledKernel{key, k})
+		return k
+	}
+	c.e.kmu.Unlock()
+	srcs := []string{kernels.MustSource(file)}
+	if !standalone[file] {
+		srcs = append([]string{kernels.MustSource("common.cl")}, srcs...)
+	}
+	p, err := c.e.rt.Program(srcs, opts)
+	if err != nil {
+		c.fail(err)
+		return nil
+	}
+	k, err := p.CreateKernel(name)
+	if err != nil {
+		c.fail(err)
+		return nil
+	}
+	c.kernels = append(c.kernels, pooledKernel{key, k})
+	return k
+}
+
+// standalone lists kernel files that define their own types and must not
+// be preceded by common.cl.
+var standalone = map[string]bool{"gemm.cl": true}
+
+// run sets k's arguments and enqueues it over global work-items in groups
+// of local (nil: the driver chooses).
+func (c *call) run(k *cl.Kernel, global, local []int, args ...any) {
+	if c.err != nil {
+		return
+	}
+	if err := c.e.injected("enqueue"); err != nil {
+		c.fail(err)
+		return
+	}
+	if err := k.SetArgs(args...); err != nil {
+		c.fail(err)
+		return
+	}
+	ev, err := c.e.queue.EnqueueKernel(k, global, local)
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	c.events = append(c.events, ev)
+}
+
+// alloc borrows a device buffer of at least n elements of T.
+func alloc[T real](c *call, n int) *cl.Buffer {
+	if c.err != nil {
+		return nil
+	}
+	if err := c.e.injected("alloc"); err != nil {
+		c.fail(err)
+		return nil
+	}
+	var v T
+	b, err := c.e.buffers.get(max(n, 1) * int(unsafe.Sizeof(v)))
+	if err != nil {
+		c.fail(err)
+		return nil
+	}
+	c.bufs = append(c.bufs, b)
+	return b
+}
+
+// upload borrows a device buffer and copies host into it. The write is
+// non-blocking; host stays pinned until it completes, and the in-order
+// queue runs it before any later kernel.
+func upload[T real](c *call, host []T) *cl.Buffer {
+	b := alloc[T](c, len(host))
+	if c.err != nil || len(host) == 0 {
+		return b
+	}
+	ev, err := cl.WriteBuffer(c.e.queue, b, false, 0, host)
+	if err != nil {
+		c.fail(err)
+		return nil
+	}
+	c.events = append(c.events, ev)
+	return b
+}
+
+// download reads the first n elements of b into a new host slice, blocking
+// until they (and so every earlier command of the call) are done. The
+// caller copies from it into the user's slices only when c.err is nil.
+func download[T real](c *call, b *cl.Buffer, n int) []T {
+	if c.err != nil {
+		return nil
+	}
+	if err := c.e.injected("read"); err != nil {
+		c.fail(err)
+		return nil
+	}
+	out := make([]T, n)
+	ev, err := cl.ReadBuffer(c.e.queue, b, true, 0, out)
+	if err != nil {
+		c.fail(err)
+		return nil
+	}
+	c.events = append(c.events, ev)
+	return out
+}
+
+// Geometry of strided vectors and row-major matrices in host slices.
+
+// vecSpan is the number of elements a vector of n elements with increment
+// inc spans: its elements are x[off + i*inc] with off = vecOff(n, inc), the
+// same convention as gonum's.
+func vecSpan(n, inc int) int {
+	if inc < 0 {
+		inc = -inc
+	}
+	return (n-1)*inc + 1
+}
+
+// vecOff is the index of element 0 of a vector: 0 for a positive
+// increment, (n-1)·|inc| for a negative one.
+func vecOff(n, inc int) int {
+	if inc < 0 {
+		return (n - 1) * -inc
+	}
+	return 0
+}
+
+// matSpan is the number of elements a rows×cols matrix with leading
+// dimension ld spans.
+func matSpan(rows, cols, ld int) int {
+	if rows == 0 || cols == 0 {
+		return 0
+	}
+	return (rows-1)*ld + cols
+}
+
+// scatterVec copies the n strided elements of a vector from src (a staged
+// copy of the vector's span) into dst; the gaps between elements are left
+// alone, so concurrent users of the gaps are not disturbed.
+func scatterVec[T real](dst, src []T, n, inc int) {
+	if inc < 0 {
+		inc = -inc
+	}
+	if inc == 1 {
+		copy(dst[:n], src[:n])
+		return
+	}
+	for i := 0; i < n; i++ {
+		dst[i*inc] = src[i*inc]
+	}
+}
+
+// scatterMat copies the rows×cols elements of a matrix with leading
+// dimension ld from src into dst, leaving the padding alone.
+func scatterMat[T real](dst, src []T, rows, cols, ld int) {
+	if ld == cols {
+		copy(dst[:rows*cols], src[:rows*cols])
+		return
+	}
+	for i := 0; i < rows; i++ {
+		copy(dst[i*ld:i*ld+cols], src[i*ld:i*ld+cols])
+	}
+}
+
+// groups rounds n up to a multiple of the work-group size wg.
+func groups(n, wg int) int { return (n + wg - 1) / wg * wg }
+
+// bufferPool keeps released device buffers by power-of-two size class, so
+// repeated calls reuse them instead of allocating. It holds at most limit
+// bytes; beyond that a returned buffer is released.
+type bufferPool struct {
+	ctx   *cl.Context
+	mu    sync.Mutex
+	free  map[int][]*cl.Buffer
+	held  int64
+	limit int64
+	max   int64
+}
+
+func (p *bufferPool) init(ctx *cl.Context, prof platform.Profile) {
+	p.ctx = ctx
+	p.free = map[int][]*cl.Buffer{}
+	p.limit = min(prof.GlobalMemBytes/4, 2<<30)
+	p.max = prof.MaxAllocBytes
+}
+
+func sizeClass(bytes int) int {
+	if bytes <= 4096 {
+		return 4096
+	}
+	return 1 << bits.Len(uint(bytes-1))
+}
+
+func (p *bufferPool) get(bytes int) (*cl.Buffer, error) {
+	size := sizeClass(bytes)
+	if p.max > 0 && int64(size) > p.max {
+		size = bytes // a power of two would exceed the device's largest allocation
+	}
+	p.mu.Lock()
+	if bs := p.free[size]; len(bs) > 0 {
+		b := bs[len(bs)-1]
+		p.free[size] = bs[:len(bs)-1]
+		p.held -= int64(size)
+		p.mu.Unlock()
+		return b, nil
+	}
+	p.mu.Unlock()
+	b, err := p.ctx.CreateBuffer(cl.MemReadWrite, size)
+	if err != nil {
+		// Free what the pool holds and try once more.
+		p.drain()
+		runtime.GC()
+		b, err = p.ctx.CreateBuffer(cl.MemReadWrite, size)
+	}
+	return b, err
+}
+
+func (p *bufferPool) put(b *cl.Buffer) {
+	size := b.Size()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.free == nil || p.held+int64(size) > p.limit {
+		b.Release()
+		return
+	}
+	p.free[size] = append(p.free[size], b)
+	p.held += int64(size)
+}
+
+// close releases the held buffers and makes put release from now on.
+func (p *bufferPool) close() {
+	p.drain()
+	p.mu.Lock()
+	p.free = nil
+	p.mu.Unlock()
+}
+
+func (p *bufferPool) drain() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, bs := range p.free {
+		for _, b := range bs {
+			b.Release()
+		}
+	}
+	if p.free != nil {
+		p.free = map[int][]*cl.Buffer{}
+	}
+	p.held = 0
+}
+
+// errNotImplemented is returned by a device routine that has no kernel yet.
+var errNotImplemented = errors.New("clblas: routine not implemented on the device yet")

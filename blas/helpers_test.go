@@ -1,0 +1,85 @@
+package clblas
+
+import (
+	"fmt"
+	"os"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/gocompute/opencl/platform/platformtest"
+)
+
+var shared struct {
+	once sync.Once
+	impl *Implementation
+	err  error
+}
+
+// newTestImpl returns the Implementation the conformance tests run against:
+// the default OpenCL device (PoCL in CI) with every call that the device can
+// run sent to it. It is shared by the package's tests, so each kernel is
+// compiled once per test binary, and closed by TestMain. Without a device
+// the test is skipped, or fails under GOCL_REQUIRE_DEVICE=1.
+func newTestImpl(t testing.TB) *Implementation {
+	t.Helper()
+	platformtest.Device(t)
+	shared.once.Do(func() {
+		shared.impl, shared.err = New(WithOffload(Always))
+	})
+	if shared.err != nil {
+		platformtest.Unavailable(t, fmt.Sprintf("New: %v", shared.err))
+	}
+	return shared.impl
+}
+
+// testEngine returns the engine behind the shared implementation.
+func testEngine(t testing.TB) *engine {
+	t.Helper()
+	impl := newTestImpl(t)
+	d, ok := impl.dev32.(clDevice32)
+	if !ok {
+		t.Fatalf("the float32 device is %T, not the OpenCL engine", impl.dev32)
+	}
+	return d.e
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if shared.impl != nil {
+		if err := shared.impl.Close(); err != nil {
+			fmt.Fprintln(os.Stderr, "closing the shared implementation:", err)
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
+
+// gpuLikeModel is a cost model of a discrete GPU with float64 support.
+func gpuLikeModel() costModel {
+	return costModel{
+		present:     true,
+		fp64:        true,
+		devGFLOPS32: 20000,
+		devGFLOPS64: 10000,
+		devMemGBps:  3000,
+		linkGBps:    25,
+		launch:      20e3, // 20µs
+		cpuGFLOPS32: 50,
+		cpuGFLOPS64: 25,
+		cpuMemGBps:  20,
+	}
+}
+
+// newRefImpl returns an Implementation whose device is gonum's Go code
+// (refDevice), with every call sent to it, and the counter of device calls.
+func newRefImpl(t testing.TB) (*Implementation, *atomic.Int64) {
+	t.Helper()
+	calls := new(atomic.Int64)
+	impl, err := New(WithOffload(Always), withDevices(refDevice64{calls}, refDevice32{calls}, gpuLikeModel()))
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	t.Cleanup(func() { impl.Close() })
+	return impl, calls
+}

@@ -1,0 +1,17 @@
+package clblas
+
+import "github.com/gocompute/opencl/platform"
+
+// WithDevice runs the implementation on d instead of platform.Default().
+// The implementation creates its own runtime (context, queue, program
+// cache) on d and releases it on Close.
+func WithDevice(d *platform.Device) Option {
+	return func(c *config) { c.device = d }
+}
+
+// WithRuntime runs the implementation on an existing runtime, sharing its
+// context, queue and program cache with the caller (for example with the
+// device-resident API). Close does not close rt.
+func WithRuntime(rt *platform.Runtime) Option {
+	return func(c *config) { c.runtime = rt }
+}
