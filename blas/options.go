@@ -15,3 +15,12 @@ func WithDevice(d *platform.Device) Option {
 func WithRuntime(rt *platform.Runtime) Option {
 	return func(c *config) { c.runtime = rt }
 }
+
+// DeviceName names the device the implementation runs on ("none" when it
+// has no OpenCL device and everything runs on the CPU).
+func (impl *Implementation) DeviceName() string {
+	if d, ok := impl.dev32.(clDevice32); ok {
+		return d.e.rt.Device().String()
+	}
+	return "none"
+}

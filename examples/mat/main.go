@@ -1,0 +1,157 @@
+// Command mat shows the one-line switch: ordinary gonum/mat code, run first
+// on gonum's own Go BLAS and then on the OpenCL device through
+// gocompute/opencl, with the timings and the largest difference between the
+// two answers.
+//
+//	go run ./examples/mat -n 1024
+//
+// GOCL_DEVICE chooses the device (see the README); GOCL_OFFLOAD=always sends
+// every call to the device, =auto (the default) lets the library decide per
+// call.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"log"
+	"math"
+	"math/rand/v2"
+	"os"
+	"time"
+
+	"gonum.org/v1/gonum/blas/blas32"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/blas/gonum"
+	"gonum.org/v1/gonum/mat"
+
+	clblas "github.com/gocompute/opencl/blas"
+)
+
+func main() {
+	n := flag.Int("n", 1024, "matrix size")
+	reps := flag.Int("reps", 3, "timed repetitions (best is reported)")
+	flag.Parse()
+
+	impl, err := clblas.New()
+	if err != nil {
+		log.Fatalf("mat: %v", err)
+	}
+	defer impl.Close()
+	fmt.Printf("device: %s (offload policy %v)\n", impl.DeviceName(), impl.Policy())
+
+	rnd := rand.New(rand.NewPCG(1, 1))
+	a := randomDense(rnd, *n)
+	b := randomDense(rnd, *n)
+	spd := mat.NewSymDense(*n, nil) // a symmetric positive definite matrix for Cholesky
+	var at mat.Dense
+	at.Mul(a.T(), a)
+	for i := 0; i < *n; i++ {
+		for j := i; j < *n; j++ {
+			v := at.At(i, j)
+			if i == j {
+				v += float64(*n)
+			}
+			spd.SetSym(i, j, v)
+		}
+	}
+
+	type result struct {
+		name       string
+		gonum, dev time.Duration
+		diff       float64
+	}
+	var results []result
+	run := func(name string, flops float64, f func() mat.Matrix) {
+		use(nil)
+		var want mat.Matrix
+		tg := best(*reps, func() { want = f() })
+		use(impl)
+		var got mat.Matrix
+		f() // warm-up: compiles the kernels once
+		td := best(*reps, func() { got = f() })
+		use(nil)
+		results = append(results, result{name, tg, td, maxRelDiff(got, want)})
+		_ = flops
+	}
+
+	N := float64(*n)
+	run("Dense.Mul (DGEMM)", 2*N*N*N, func() mat.Matrix {
+		var c mat.Dense
+		c.Mul(a, b)
+		return &c
+	})
+	run("LU factorization", 2*N*N*N/3, func() mat.Matrix {
+		var lu mat.LU
+		lu.Factorize(a)
+		var l mat.TriDense
+		lu.LTo(&l)
+		return &l
+	})
+	run("Cholesky", N*N*N/3, func() mat.Matrix {
+		var ch mat.Cholesky
+		if !ch.Factorize(spd) {
+			log.Fatal("mat: matrix not positive definite")
+		}
+		var u mat.TriDense
+		ch.UTo(&u)
+		return &u
+	})
+
+	fmt.Printf("\nn = %d, best of %d\n", *n, *reps)
+	fmt.Printf("%-22s %12s %12s %9s %12s\n", "operation", "gonum", "OpenCL", "speed-up", "max rel diff")
+	for _, r := range results {
+		fmt.Printf("%-22s %12v %12v %8.2fx %12.2e\n", r.name, r.gonum.Round(time.Microsecond), r.dev.Round(time.Microsecond),
+			r.gonum.Seconds()/r.dev.Seconds(), r.diff)
+	}
+	gf := 2 * N * N * N / results[0].dev.Seconds() / 1e9
+	fmt.Printf("\nDGEMM through mat.Dense.Mul on the device: %.1f GFLOP/s (gonum: %.1f)\n", gf, 2*N*N*N/results[0].gonum.Seconds()/1e9)
+	if results[0].diff > 1e-10 {
+		fmt.Fprintln(os.Stderr, "mat: results differ from gonum's beyond rounding")
+		os.Exit(1)
+	}
+}
+
+// use switches gonum's global BLAS: our implementation, or gonum's own.
+func use(impl *clblas.Implementation) {
+	if impl == nil {
+		blas64.Use(gonum.Implementation{})
+		blas32.Use(gonum.Implementation{})
+		return
+	}
+	// The one line a user adds:
+	blas64.Use(impl)
+	blas32.Use(impl)
+}
+
+func best(reps int, f func()) time.Duration {
+	b := time.Duration(math.MaxInt64)
+	for range reps {
+		t := time.Now()
+		f()
+		b = min(b, time.Since(t))
+	}
+	return b
+}
+
+func randomDense(rnd *rand.Rand, n int) *mat.Dense {
+	d := make([]float64, n*n)
+	for i := range d {
+		d[i] = rnd.Float64() - 0.5
+	}
+	return mat.NewDense(n, n, d)
+}
+
+func maxRelDiff(got, want mat.Matrix) float64 {
+	r, c := want.Dims()
+	var worst float64
+	for i := 0; i < r; i++ {
+		for j := 0; j < c; j++ {
+			w, g := want.At(i, j), got.At(i, j)
+			d := math.Abs(g-w) / math.Max(1, math.Abs(w))
+			if d > worst || math.IsNaN(d) {
+				worst = d
+			}
+		}
+	}
+	return worst
+}
