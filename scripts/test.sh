@@ -45,14 +45,14 @@ fi
 
 # shellcheck disable=SC2086
 say "GOCL_REQUIRE_DEVICE=1 go test -race -count=1 ./..."
-GOCL_REQUIRE_DEVICE=1 go test -race -count=1 -timeout 40m ${GO_TEST_FLAGS:-} ./... ||
+GOCL_REQUIRE_DEVICE=1 go test -race -count=1 -p 1 -timeout 15m ${GO_TEST_FLAGS:-} ./... ||
 	failed+=("go test ./...")
 
 # PoCL lists as many CPU devices as POCL_DEVICES names: two, so the
 # multi-device tests run (they skip on a one-device machine).
 # shellcheck disable=SC2086
 say "POCL_DEVICES=\"pthread pthread\" GOCL_REQUIRE_DEVICE=1 go test -race -count=1 ./cl/... ./platform/..."
-POCL_DEVICES="pthread pthread" GOCL_REQUIRE_DEVICE=1 go test -race -count=1 -timeout 20m ${GO_TEST_FLAGS:-} ./cl/... ./platform/... ||
+POCL_DEVICES="pthread pthread" GOCL_REQUIRE_DEVICE=1 go test -race -count=1 -p 1 -timeout 10m ${GO_TEST_FLAGS:-} ./cl/... ./platform/... ||
 	failed+=("go test (two PoCL devices)")
 
 if [ ${#failed[@]} -gt 0 ]; then
