@@ -12,3 +12,6 @@ go run ./examples/devices
 echo
 say "go run ./examples/vecadd"
 go run ./examples/vecadd
+echo
+say "go run ./examples/mat -n ${DEMO_N:-512}   (gonum mat code on gonum's BLAS, then on the device)"
+go run ./examples/mat -n "${DEMO_N:-512}"
