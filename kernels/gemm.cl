@@ -45,7 +45,7 @@
  *    with DOUBLE_BUFFER=1 there are two local buffers and one barrier per K step.
  *      local  = (NDIMC, MDIMC)                        (reqd_work_group_size)
  *      global = (ceil(n/NWG)·NDIMC, ceil(m/MWG)·MDIMC)
- *    Defines (defaults): MWG 128, NWG 128, KWG 16, MDIMC 16, NDIMC 16,
+ *    Defines (defaults): MWG 128, NWG 128, KWG 16 (float) / 8 (double), MDIMC 16, NDIMC 16,
  *      VWM 4 (float) / 2 (double): vector width of the local reads of A and of the
  *            m-direction register sub-tiles; a work-item owns rows
  *            ty·VWM + s·MDIMC·VWM + c  (s < TM/VWM, c < VWM),
@@ -67,7 +67,9 @@
  *      PADA a multiple of VWM (and of VWA when TRANSA=1), PADB a multiple of VWN
  *      (and of VWB when TRANSB=0); local memory 2^DOUBLE_BUFFER·KWG·(MWG+PADA+NWG+PADB)
  *      ·sizeof(real) must fit the device; MDIMC·NDIMC ≤ max work-group size.
- *      VW* ∈ {1,2,4,8}.
+ *      VW* ∈ {1,2,4,8}. Example: the H200's large fp32 set 128×256×16, 16×16,
+ *      DOUBLE_BUFFER=0 needs 16·(132+260)·4 = 25 KB of local memory and 254 registers.
+ *    Measured parameter sets per device/precision/shape are in gemm_tuning.json.
  *
  * 2. gemm_direct — small problems, any shape, no local memory. Each work-item
  *    computes DM×DN elements straight from global memory (rows ty + r·DMDIMC,
@@ -85,8 +87,8 @@
  *      TRANSA=0, TRANSB=1 : vectors along k (dot products, reduced at the end;
  *                           any CPU_MB, CPU_NB; 4×4 recommended)
  *    Blocks crossing the edge of C take a scalar path.
- *      local  = NULL (let the runtime choose) or (1,1)
- *      global = (ceil(n/CPU_NB), ceil(m/CPU_MB))
+ *      local  = NULL (let the runtime choose) or (LX,1)
+ *      global = (ceil(m/CPU_MB), ceil(n/CPU_NB))      (note: rows first)
  *    Defines (defaults): CPU_VEC 16 (float) / 8 (double), CPU_MB 8, CPU_NB 32 / 16
  *      (when TRANSA=1 && TRANSB=1 the defaults swap: CPU_MB 32/16, CPU_NB 8;
  *       when TRANSA=0 && TRANSB=1: CPU_MB 4, CPU_NB 4).
@@ -99,10 +101,12 @@
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #define REAL double
 #define DEFVW 2
+#define DEFKWG 8
 #define DEFCPUVEC 8
 #elif PRECISION == 32
 #define REAL float
 #define DEFVW 4
+#define DEFKWG 16
 #define DEFCPUVEC 16
 #else
 #error "PRECISION must be 32 or 64"
@@ -170,7 +174,7 @@ typedef REAL real;
 #define NWG 128
 #endif
 #ifndef KWG
-#define KWG 16
+#define KWG DEFKWG
 #endif
 #ifndef MDIMC
 #define MDIMC 16
@@ -596,8 +600,10 @@ __kernel void gemm_cpu(const int m, const int n, const int k, const real alpha,
                        __global const real* restrict B, const int offB, const int ldb,
                        const real beta, __global real* C, const int offC, const int ldc)
 {
-  const int i0 = get_global_id(1) * CPU_MB;
-  const int j0 = get_global_id(0) * CPU_NB;
+  /* dimension 0 walks down the rows so that neighbouring work-items share the
+   * same panel of B (kept in L2) and stream different rows of A */
+  const int i0 = get_global_id(0) * CPU_MB;
+  const int j0 = get_global_id(1) * CPU_NB;
   if (i0 >= m || j0 >= n) return;
   const bool b0 = (beta == ZERO);
 
