@@ -353,3 +353,38 @@ func TestEmpty(t *testing.T) {
 		t.Errorf("CreateQueue(nil): %v", err)
 	}
 }
+
+func TestRawHandles(t *testing.T) {
+	d := testDevice(t)
+	ctx, err := CreateContext(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ctx.Release()
+	q, err := ctx.CreateQueue(d, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := ctx.CreateBuffer(MemReadWrite, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hq, hb, hc uintptr
+	if err := q.Raw(func(h uintptr) error { hq = h; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Raw(func(h uintptr) error { hb = h; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if err := ctx.Raw(func(h uintptr) error { hc = h; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if hq == 0 || hb == 0 || hc == 0 || hq == hb {
+		t.Errorf("raw handles %x %x %x", hq, hb, hc)
+	}
+	q.Release()
+	b.Release()
+	if err := b.Raw(func(uintptr) error { t.Error("fn ran on a released buffer"); return nil }); err != ErrReleased {
+		t.Errorf("Raw after Release: %v, want ErrReleased", err)
+	}
+}
