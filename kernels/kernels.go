@@ -18,6 +18,13 @@ import (
 //go:embed *.cl
 var files embed.FS
 
+// GemmTuning is the GEMM tuning database (gemm_tuning.json): the measured
+// best parameter sets per device, precision and shape bucket. Package
+// clblas reads it; the tuner (cmd/tune) writes it.
+//
+//go:embed gemm_tuning.json
+var GemmTuning []byte
+
 // FS is the embedded source tree, for callers that want to walk it.
 var FS fs.FS = files
 
