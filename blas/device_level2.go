@@ -1,136 +1,451 @@
 package clblas
 
-import "gonum.org/v1/gonum/blas"
+import (
+	"errors"
+	"math"
 
-var _ = blas.NoTrans
+	"gonum.org/v1/gonum/blas"
 
-// Level 2 device routines. Not yet on the device: each returns
-// errNotImplemented, so the front end finishes the call on the CPU.
+	"github.com/gocompute/opencl/cl"
+)
+
+// Level 2 device routines. Every routine is one generic function over
+// float32 and float64 built on four launchers, one per kernel family of
+// kernels/level2.cl:
+//
+//   - l2mv: y = alpha·M·x + beta·y for a matrix descriptor M (gemv, gbmv,
+//     symv, sbmv, spmv); one work-group per element of y, or for the dense
+//     transposed gemv a column-per-work-item kernel with coalesced reads.
+//   - l2trmv: x = M·x through a scratch vector (trmv, tbmv, tpmv).
+//   - l2trsv: the triangular solves (trsv, tbsv, tpsv) in one work-group
+//     that walks the rows in dependency order.
+//   - l2rank: the rank-1 and rank-2 updates (ger, syr, spr, syr2, spr2),
+//     one work-item per matrix element; only the updated elements are
+//     copied back.
+//
+// Dense, band and packed storage follow gonum's row-major conventions; the
+// kernel file documents the index formulas.
+
+const l2File = "level2.cl"
+
+// Kernel constants; they must match level2.cl.
+const (
+	l2KindGeneral    = 0
+	l2KindSymmetric  = 1
+	l2KindTriangular = 2
+
+	l2Dense  = 0
+	l2Band   = 1
+	l2Packed = 2
+
+	l2MVGroup = 64  // MV_WG
+	l2GTX     = 32  // GT_X
+	l2GTY     = 4   // GT_Y
+	l2SVGroup = 128 // SV_WG
+	l2RankX   = 16
+	l2RankY   = 4
+)
+
+// errL2TooLarge sends calls whose sizes, increments or offsets do not fit
+// the kernels' 32-bit int arguments to the CPU.
+var errL2TooLarge = errors.New("clblas: level 2 problem too large for 32-bit kernel arguments")
+
+func l2fits(vs ...int) bool {
+	for _, v := range vs {
+		if v > math.MaxInt32 || v < math.MinInt32 {
+			return false
+		}
+	}
+	return true
+}
+
+func l2bool(b bool) int32 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// l2mat describes the matrix operand of the mv and sv kernels (see the
+// MATRIX DESCRIPTOR comment of level2.cl).
+type l2mat struct {
+	kind, storage      int
+	upper, trans, unit bool
+	m, n, kl, ku, lda  int
+}
+
+func (d l2mat) fits() bool { return l2fits(d.m, d.n, d.kl, d.ku, d.lda) }
+
+func (d l2mat) args(a *cl.Buffer) []any {
+	return []any{int32(d.kind), int32(d.storage), l2bool(d.upper), l2bool(d.trans), l2bool(d.unit),
+		int32(d.m), int32(d.n), int32(d.kl), int32(d.ku), a, int32(d.lda)}
+}
+
+// l2tri returns the descriptor of an n×n triangular matrix with band
+// width k in the given storage.
+func l2tri(storage int, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k, lda int) l2mat {
+	return l2mat{kind: l2KindTriangular, storage: storage, upper: ul == blas.Upper,
+		trans: tA != blas.NoTrans, unit: d == blas.Unit, m: n, n: n, kl: k, ku: k, lda: lda}
+}
+
+// l2sym returns the descriptor of an n×n symmetric matrix with band
+// width k in the given storage.
+func l2sym(storage int, ul blas.Uplo, n, k, lda int) l2mat {
+	return l2mat{kind: l2KindSymmetric, storage: storage, upper: ul == blas.Upper, m: n, n: n, kl: k, ku: k, lda: lda}
+}
+
+// l2mv computes y = alpha·M·x + beta·y, where M (nout×nin) is described by
+// d and stored in a (the span the kernel reads). beta == 0 assigns; with
+// alpha == 0 neither a nor x is read, as in gonum.
+func l2mv[T real](e *engine, name string, d l2mat, a []T, nout, nin int, alpha T, x []T, incX int, beta T, y []T, incY int) error {
+	offX, offY := vecOff(nin, incX), vecOff(nout, incY)
+	if !d.fits() || !l2fits(nout, nin, incX, incY, offX, offY) {
+		return errL2TooLarge
+	}
+	spanY := vecSpan(nout, incY)
+	c := begin[T](e, name)
+	var yb *cl.Buffer
+	if beta == 0 {
+		yb = alloc[T](c, spanY) // assigned, never read
+	} else {
+		yb = upload(c, y[:spanY])
+	}
+	if alpha == 0 {
+		k := c.kernel(l2File, "scale_y")
+		c.run(k, []int{groups(nout, 64)}, []int{64}, int32(nout), beta, yb, int32(offY), int32(incY))
+	} else {
+		ab := upload(c, a)
+		xb := upload(c, x[:vecSpan(nin, incX)])
+		vecs := []any{xb, int32(offX), int32(incX), beta, yb, int32(offY), int32(incY)}
+		if d.kind == l2KindGeneral && d.storage == l2Dense && d.trans {
+			k := c.kernel(l2File, "gemv_t")
+			args := append([]any{int32(d.m), int32(d.n), alpha, ab, int32(d.lda)}, vecs...)
+			c.run(k, []int{groups(nout, l2GTX), l2GTY}, []int{l2GTX, l2GTY}, args...)
+		} else {
+			k := c.kernel(l2File, "mv")
+			args := append(append(d.args(ab), int32(nout), alpha), vecs...)
+			c.run(k, []int{nout * l2MVGroup}, []int{l2MVGroup}, args...)
+		}
+	}
+	out := download[T](c, yb, spanY)
+	if err := c.finish(); err != nil {
+		return err
+	}
+	scatterVec(y, out, nout, incY)
+	return nil
+}
+
+// l2trmv computes x = M·x for the n×n triangular descriptor d stored in a.
+// The product goes into a scratch vector, since x is read by every row.
+func l2trmv[T real](e *engine, name string, d l2mat, a []T, n int, x []T, incX int) error {
+	off := vecOff(n, incX)
+	if !d.fits() || !l2fits(n, incX, off) {
+		return errL2TooLarge
+	}
+	span := vecSpan(n, incX)
+	c := begin[T](e, name)
+	ab := upload(c, a)
+	xb := upload(c, x[:span])
+	ob := alloc[T](c, span)
+	k := c.kernel(l2File, "mv")
+	args := append(append(d.args(ab), int32(n), T(1)), xb, int32(off), int32(incX), T(0), ob, int32(off), int32(incX))
+	c.run(k, []int{n * l2MVGroup}, []int{l2MVGroup}, args...)
+	out := download[T](c, ob, span)
+	if err := c.finish(); err != nil {
+		return err
+	}
+	scatterVec(x, out, n, incX)
+	return nil
+}
+
+// l2trsv solves M·x = b in place for the n×n triangular descriptor d
+// stored in a, in one work-group (the solve is sequential in the rows).
+func l2trsv[T real](e *engine, name string, d l2mat, a []T, n int, x []T, incX int) error {
+	off := vecOff(n, incX)
+	if !d.fits() || !l2fits(n, incX, off) {
+		return errL2TooLarge
+	}
+	span := vecSpan(n, incX)
+	c := begin[T](e, name)
+	ab := upload(c, a)
+	xb := upload(c, x[:span])
+	k := c.kernel(l2File, "sv")
+	c.run(k, []int{l2SVGroup}, []int{l2SVGroup}, append(d.args(ab), xb, int32(off), int32(incX))...)
+	out := download[T](c, xb, span)
+	if err := c.finish(); err != nil {
+		return err
+	}
+	scatterVec(x, out, n, incX)
+	return nil
+}
+
+// l2update selects the update of the rank kernel.
+type l2update struct {
+	tri      bool // only the stored triangle of a symmetric matrix
+	upper    bool
+	packed   bool
+	two      bool // rank 2: A += alpha·(x·yᵀ + y·xᵀ)
+	skipZero bool // skip row r when alpha·x(r) == 0 (gonum's Dsyr)
+}
+
+// l2rank applies a rank-1 (y == nil: x serves as y) or rank-2 update to
+// the m×n matrix A (dense with lda, or packed), then copies back only the
+// elements it updated.
+func l2rank[T real](e *engine, name string, u l2update, m, n int, alpha T, x []T, incX int, y []T, incY int, a []T, lda int) error {
+	rank1 := y == nil
+	if rank1 {
+		y, incY = x, incX
+	}
+	offX, offY := vecOff(m, incX), vecOff(n, incY)
+	span := matSpan(m, n, lda)
+	if u.packed {
+		span = n * (n + 1) / 2
+	}
+	if !l2fits(m, n, lda, incX, incY, offX, offY) {
+		return errL2TooLarge
+	}
+	c := begin[T](e, name)
+	ab := upload(c, a[:span])
+	xb := upload(c, x[:vecSpan(m, incX)])
+	yb := xb
+	if !rank1 {
+		yb = upload(c, y[:vecSpan(n, incY)])
+	}
+	k := c.kernel(l2File, "rank")
+	c.run(k, []int{groups(n, l2RankX), groups(m, l2RankY)}, []int{l2RankX, l2RankY},
+		l2bool(u.tri), l2bool(u.upper), l2bool(u.packed), l2bool(u.two), l2bool(u.skipZero),
+		int32(m), int32(n), alpha, xb, int32(offX), int32(incX), yb, int32(offY), int32(incY), ab, int32(lda))
+	out := download[T](c, ab, span)
+	if err := c.finish(); err != nil {
+		return err
+	}
+	switch {
+	case u.packed:
+		copy(a[:span], out)
+	case u.tri:
+		scatterTri(a, out, n, lda, u.upper)
+	default:
+		scatterMat(a, out, m, n, lda)
+	}
+	return nil
+}
+
+// scatterTri copies the upper or lower triangle of an n×n matrix with
+// leading dimension ld from src into dst, leaving the other triangle and
+// the padding alone.
+func scatterTri[T real](dst, src []T, n, ld int, upper bool) {
+	for i := 0; i < n; i++ {
+		lo, hi := 0, i+1
+		if upper {
+			lo, hi = i, n
+		}
+		copy(dst[i*ld+lo:i*ld+hi], src[i*ld+lo:i*ld+hi])
+	}
+}
+
+// The routines.
+
+func gemv[T real](e *engine, name string, tA blas.Transpose, m, n int, alpha T, a []T, lda int, x []T, incX int, beta T, y []T, incY int) error {
+	d := l2mat{kind: l2KindGeneral, storage: l2Dense, trans: tA != blas.NoTrans, m: m, n: n, kl: m - 1, ku: n - 1, lda: lda}
+	nout, nin := m, n
+	if d.trans {
+		nout, nin = n, m
+	}
+	return l2mv(e, name, d, a[:matSpan(m, n, lda)], nout, nin, alpha, x, incX, beta, y, incY)
+}
+
+func gbmv[T real](e *engine, name string, tA blas.Transpose, m, n, kL, kU int, alpha T, a []T, lda int, x []T, incX int, beta T, y []T, incY int) error {
+	d := l2mat{kind: l2KindGeneral, storage: l2Band, trans: tA != blas.NoTrans, m: m, n: n, kl: kL, ku: kU, lda: lda}
+	nout, nin := m, n
+	if d.trans {
+		nout, nin = n, m
+	}
+	rows := min(m, n+kL)
+	return l2mv(e, name, d, a[:lda*(rows-1)+kL+kU+1], nout, nin, alpha, x, incX, beta, y, incY)
+}
+
+func symv[T real](e *engine, name string, ul blas.Uplo, n int, alpha T, a []T, lda int, x []T, incX int, beta T, y []T, incY int) error {
+	return l2mv(e, name, l2sym(l2Dense, ul, n, n-1, lda), a[:matSpan(n, n, lda)], n, n, alpha, x, incX, beta, y, incY)
+}
+
+func sbmv[T real](e *engine, name string, ul blas.Uplo, n, k int, alpha T, a []T, lda int, x []T, incX int, beta T, y []T, incY int) error {
+	return l2mv(e, name, l2sym(l2Band, ul, n, k, lda), a[:lda*(n-1)+k+1], n, n, alpha, x, incX, beta, y, incY)
+}
+
+func spmv[T real](e *engine, name string, ul blas.Uplo, n int, alpha T, ap []T, x []T, incX int, beta T, y []T, incY int) error {
+	return l2mv(e, name, l2sym(l2Packed, ul, n, n-1, 0), ap[:n*(n+1)/2], n, n, alpha, x, incX, beta, y, incY)
+}
+
+func trmv[T real](e *engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []T, lda int, x []T, incX int) error {
+	return l2trmv(e, name, l2tri(l2Dense, ul, tA, d, n, n-1, lda), a[:matSpan(n, n, lda)], n, x, incX)
+}
+
+func tbmv[T real](e *engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []T, lda int, x []T, incX int) error {
+	return l2trmv(e, name, l2tri(l2Band, ul, tA, d, n, k, lda), a[:lda*(n-1)+k+1], n, x, incX)
+}
+
+func tpmv[T real](e *engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, ap []T, x []T, incX int) error {
+	return l2trmv(e, name, l2tri(l2Packed, ul, tA, d, n, n-1, 0), ap[:n*(n+1)/2], n, x, incX)
+}
+
+func trsv[T real](e *engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []T, lda int, x []T, incX int) error {
+	return l2trsv(e, name, l2tri(l2Dense, ul, tA, d, n, n-1, lda), a[:matSpan(n, n, lda)], n, x, incX)
+}
+
+func tbsv[T real](e *engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []T, lda int, x []T, incX int) error {
+	return l2trsv(e, name, l2tri(l2Band, ul, tA, d, n, k, lda), a[:lda*(n-1)+k+1], n, x, incX)
+}
+
+func tpsv[T real](e *engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, ap []T, x []T, incX int) error {
+	return l2trsv(e, name, l2tri(l2Packed, ul, tA, d, n, n-1, 0), ap[:n*(n+1)/2], n, x, incX)
+}
+
+func ger[T real](e *engine, name string, m, n int, alpha T, x []T, incX int, y []T, incY int, a []T, lda int) error {
+	return l2rank(e, name, l2update{}, m, n, alpha, x, incX, y, incY, a, lda)
+}
+
+func syr[T real](e *engine, name string, ul blas.Uplo, n int, alpha T, x []T, incX int, a []T, lda int) error {
+	return l2rank(e, name, l2update{tri: true, upper: ul == blas.Upper, skipZero: true}, n, n, alpha, x, incX, nil, 0, a, lda)
+}
+
+func spr[T real](e *engine, name string, ul blas.Uplo, n int, alpha T, x []T, incX int, ap []T) error {
+	return l2rank(e, name, l2update{tri: true, upper: ul == blas.Upper, packed: true}, n, n, alpha, x, incX, nil, 0, ap, 0)
+}
+
+func syr2[T real](e *engine, name string, ul blas.Uplo, n int, alpha T, x []T, incX int, y []T, incY int, a []T, lda int) error {
+	return l2rank(e, name, l2update{tri: true, upper: ul == blas.Upper, two: true}, n, n, alpha, x, incX, y, incY, a, lda)
+}
+
+func spr2[T real](e *engine, name string, ul blas.Uplo, n int, alpha T, x []T, incX int, y []T, incY int, ap []T) error {
+	return l2rank(e, name, l2update{tri: true, upper: ul == blas.Upper, packed: true, two: true}, n, n, alpha, x, incX, y, incY, ap, 0)
+}
+
+// The float64 and float32 methods.
 
 func (dev clDevice64) Dgemv(tA blas.Transpose, m, n int, alpha float64, a []float64, lda int, x []float64, incX int, beta float64, y []float64, incY int) error {
-	return errNotImplemented
+	return gemv(dev.e, "Dgemv", tA, m, n, alpha, a, lda, x, incX, beta, y, incY)
 }
 
 func (dev clDevice64) Dgbmv(tA blas.Transpose, m, n, kL, kU int, alpha float64, a []float64, lda int, x []float64, incX int, beta float64, y []float64, incY int) error {
-	return errNotImplemented
+	return gbmv(dev.e, "Dgbmv", tA, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
 }
 
 func (dev clDevice64) Dtrmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []float64, lda int, x []float64, incX int) error {
-	return errNotImplemented
+	return trmv(dev.e, "Dtrmv", ul, tA, d, n, a, lda, x, incX)
 }
 
 func (dev clDevice64) Dtbmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []float64, lda int, x []float64, incX int) error {
-	return errNotImplemented
+	return tbmv(dev.e, "Dtbmv", ul, tA, d, n, k, a, lda, x, incX)
 }
 
 func (dev clDevice64) Dtpmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, ap []float64, x []float64, incX int) error {
-	return errNotImplemented
+	return tpmv(dev.e, "Dtpmv", ul, tA, d, n, ap, x, incX)
 }
 
 func (dev clDevice64) Dtrsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []float64, lda int, x []float64, incX int) error {
-	return errNotImplemented
+	return trsv(dev.e, "Dtrsv", ul, tA, d, n, a, lda, x, incX)
 }
 
 func (dev clDevice64) Dtbsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []float64, lda int, x []float64, incX int) error {
-	return errNotImplemented
+	return tbsv(dev.e, "Dtbsv", ul, tA, d, n, k, a, lda, x, incX)
 }
 
 func (dev clDevice64) Dtpsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, ap []float64, x []float64, incX int) error {
-	return errNotImplemented
+	return tpsv(dev.e, "Dtpsv", ul, tA, d, n, ap, x, incX)
 }
 
 func (dev clDevice64) Dsymv(ul blas.Uplo, n int, alpha float64, a []float64, lda int, x []float64, incX int, beta float64, y []float64, incY int) error {
-	return errNotImplemented
+	return symv(dev.e, "Dsymv", ul, n, alpha, a, lda, x, incX, beta, y, incY)
 }
 
 func (dev clDevice64) Dsbmv(ul blas.Uplo, n, k int, alpha float64, a []float64, lda int, x []float64, incX int, beta float64, y []float64, incY int) error {
-	return errNotImplemented
+	return sbmv(dev.e, "Dsbmv", ul, n, k, alpha, a, lda, x, incX, beta, y, incY)
 }
 
 func (dev clDevice64) Dspmv(ul blas.Uplo, n int, alpha float64, ap []float64, x []float64, incX int, beta float64, y []float64, incY int) error {
-	return errNotImplemented
+	return spmv(dev.e, "Dspmv", ul, n, alpha, ap, x, incX, beta, y, incY)
 }
 
 func (dev clDevice64) Dger(m, n int, alpha float64, x []float64, incX int, y []float64, incY int, a []float64, lda int) error {
-	return errNotImplemented
+	return ger(dev.e, "Dger", m, n, alpha, x, incX, y, incY, a, lda)
 }
 
 func (dev clDevice64) Dsyr(ul blas.Uplo, n int, alpha float64, x []float64, incX int, a []float64, lda int) error {
-	return errNotImplemented
+	return syr(dev.e, "Dsyr", ul, n, alpha, x, incX, a, lda)
 }
 
 func (dev clDevice64) Dspr(ul blas.Uplo, n int, alpha float64, x []float64, incX int, ap []float64) error {
-	return errNotImplemented
+	return spr(dev.e, "Dspr", ul, n, alpha, x, incX, ap)
 }
 
 func (dev clDevice64) Dsyr2(ul blas.Uplo, n int, alpha float64, x []float64, incX int, y []float64, incY int, a []float64, lda int) error {
-	return errNotImplemented
+	return syr2(dev.e, "Dsyr2", ul, n, alpha, x, incX, y, incY, a, lda)
 }
 
 func (dev clDevice64) Dspr2(ul blas.Uplo, n int, alpha float64, x []float64, incX int, y []float64, incY int, ap []float64) error {
-	return errNotImplemented
+	return spr2(dev.e, "Dspr2", ul, n, alpha, x, incX, y, incY, ap)
 }
 
 func (dev clDevice32) Sgemv(tA blas.Transpose, m, n int, alpha float32, a []float32, lda int, x []float32, incX int, beta float32, y []float32, incY int) error {
-	return errNotImplemented
+	return gemv(dev.e, "Sgemv", tA, m, n, alpha, a, lda, x, incX, beta, y, incY)
 }
 
 func (dev clDevice32) Sgbmv(tA blas.Transpose, m, n, kL, kU int, alpha float32, a []float32, lda int, x []float32, incX int, beta float32, y []float32, incY int) error {
-	return errNotImplemented
+	return gbmv(dev.e, "Sgbmv", tA, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
 }
 
 func (dev clDevice32) Strmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []float32, lda int, x []float32, incX int) error {
-	return errNotImplemented
+	return trmv(dev.e, "Strmv", ul, tA, d, n, a, lda, x, incX)
 }
 
 func (dev clDevice32) Stbmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []float32, lda int, x []float32, incX int) error {
-	return errNotImplemented
+	return tbmv(dev.e, "Stbmv", ul, tA, d, n, k, a, lda, x, incX)
 }
 
 func (dev clDevice32) Stpmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, ap []float32, x []float32, incX int) error {
-	return errNotImplemented
+	return tpmv(dev.e, "Stpmv", ul, tA, d, n, ap, x, incX)
 }
 
 func (dev clDevice32) Strsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []float32, lda int, x []float32, incX int) error {
-	return errNotImplemented
+	return trsv(dev.e, "Strsv", ul, tA, d, n, a, lda, x, incX)
 }
 
 func (dev clDevice32) Stbsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []float32, lda int, x []float32, incX int) error {
-	return errNotImplemented
+	return tbsv(dev.e, "Stbsv", ul, tA, d, n, k, a, lda, x, incX)
 }
 
 func (dev clDevice32) Stpsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, ap []float32, x []float32, incX int) error {
-	return errNotImplemented
+	return tpsv(dev.e, "Stpsv", ul, tA, d, n, ap, x, incX)
 }
 
 func (dev clDevice32) Ssymv(ul blas.Uplo, n int, alpha float32, a []float32, lda int, x []float32, incX int, beta float32, y []float32, incY int) error {
-	return errNotImplemented
+	return symv(dev.e, "Ssymv", ul, n, alpha, a, lda, x, incX, beta, y, incY)
 }
 
 func (dev clDevice32) Ssbmv(ul blas.Uplo, n, k int, alpha float32, a []float32, lda int, x []float32, incX int, beta float32, y []float32, incY int) error {
-	return errNotImplemented
+	return sbmv(dev.e, "Ssbmv", ul, n, k, alpha, a, lda, x, incX, beta, y, incY)
 }
 
 func (dev clDevice32) Sspmv(ul blas.Uplo, n int, alpha float32, ap []float32, x []float32, incX int, beta float32, y []float32, incY int) error {
-	return errNotImplemented
+	return spmv(dev.e, "Sspmv", ul, n, alpha, ap, x, incX, beta, y, incY)
 }
 
 func (dev clDevice32) Sger(m, n int, alpha float32, x []float32, incX int, y []float32, incY int, a []float32, lda int) error {
-	return errNotImplemented
+	return ger(dev.e, "Sger", m, n, alpha, x, incX, y, incY, a, lda)
 }
 
 func (dev clDevice32) Ssyr(ul blas.Uplo, n int, alpha float32, x []float32, incX int, a []float32, lda int) error {
-	return errNotImplemented
+	return syr(dev.e, "Ssyr", ul, n, alpha, x, incX, a, lda)
 }
 
 func (dev clDevice32) Sspr(ul blas.Uplo, n int, alpha float32, x []float32, incX int, ap []float32) error {
-	return errNotImplemented
+	return spr(dev.e, "Sspr", ul, n, alpha, x, incX, ap)
 }
 
 func (dev clDevice32) Ssyr2(ul blas.Uplo, n int, alpha float32, x []float32, incX int, y []float32, incY int, a []float32, lda int) error {
-	return errNotImplemented
+	return syr2(dev.e, "Ssyr2", ul, n, alpha, x, incX, y, incY, a, lda)
 }
 
 func (dev clDevice32) Sspr2(ul blas.Uplo, n int, alpha float32, x []float32, incX int, y []float32, incY int, ap []float32) error {
-	return errNotImplemented
+	return spr2(dev.e, "Sspr2", ul, n, alpha, x, incX, y, incY, ap)
 }

@@ -1,0 +1,268 @@
+// level2.cl — level-2 BLAS (matrix-vector products, triangular solves and
+// rank updates) on gonum's ROW-MAJOR storage. Compiled after common.cl with
+// PRECISION=32|64; everything else (transpose, uplo, diag, storage scheme)
+// is a kernel argument, so the whole file is built once per precision.
+//
+// MATRIX DESCRIPTOR (the leading arguments of mv and sv)
+//   int kind     KIND_GENERAL (gemv, gbmv), KIND_SYMMETRIC (symv, sbmv, spmv)
+//                or KIND_TRIANGULAR (trmv, tbmv, tpmv, trsv, tbsv, tpsv)
+//   int storage  ST_DENSE, ST_BAND or ST_PACKED
+//   int upper    the stored triangle (symmetric, triangular)
+//   int trans    op(A) = Aᵀ (general, triangular)
+//   int unit     unit diagonal: A(i,i) is taken as 1 and never read
+//   int m, n     general: A is m×n; otherwise A is n×n (m == n)
+//   int kl, ku   general: sub/super-diagonals (dense: m-1, n-1);
+//                otherwise both k, the band width (dense, packed: n-1)
+//   __global const real* a, int lda
+//
+// Storage of the stored element (r, c), gonum's conventions:
+//   dense                 a[r*lda + c]
+//   general band          a[r*lda + c - r + kl]        (r-kl ≤ c ≤ r+ku)
+//   upper band            a[r*lda + c - r]             (r ≤ c ≤ r+k)
+//   lower band            a[r*lda + c - r + k]         (r-k ≤ c ≤ r)
+//   upper packed          a[r*n - r*(r-1)/2 + c - r]   (c ≥ r)
+//   lower packed          a[r*(r+1)/2 + c]             (c ≤ r)
+//
+// The logical matrix M of a descriptor is op(A) (general, triangular, with
+// M(i,i) = 1 for a unit diagonal) or the full symmetric matrix. Row i of M
+// has its (possibly) non-zero entries in columns [lo, hi) given by mv_range;
+// every product inside that range is computed, even with zero operands, so
+// NaN and Inf propagate as in gonum's Go code. Vectors are strided: element
+// j of x is x[offx + j*incx] (offx is where element 0 lies, so negative
+// increments work as in gonum). Indices are int, offsets long.
+
+#pragma OPENCL FP_CONTRACT OFF
+
+#define KIND_GENERAL 0
+#define KIND_SYMMETRIC 1
+#define KIND_TRIANGULAR 2
+
+#define ST_DENSE 0
+#define ST_BAND 1
+#define ST_PACKED 2
+
+#define MV_WG 64   // mv: work-items per output element
+#define GT_X 32    // gemv_t: columns per work-group
+#define GT_Y 4     // gemv_t: row slices per column
+#define SV_WG 128  // sv: the one work-group of a triangular solve
+
+#define MAT_PARAMS int kind, int storage, int upper, int trans, int unit, \
+	int m, int n, int kl, int ku, __global const real* a, int lda
+#define MAT_ARGS kind, storage, upper, trans, unit, m, n, kl, ku, a, lda
+
+// tri_at is the index of the stored element (r, c) of a triangle with band
+// width k (upper: c ≥ r; lower: c ≤ r).
+inline long tri_at(int storage, int upper, int n, int k, int lda, int r, int c) {
+	if (storage == ST_PACKED) {
+		long R = r;
+		return upper ? R * n - R * (R - 1) / 2 + (c - r) : R * (R + 1) / 2 + c;
+	}
+	if (storage == ST_BAND) {
+		return (long)r * lda + (upper ? c - r : c - r + k);
+	}
+	return (long)r * lda + c;
+}
+
+// mv_range sets [*lo, *hi), the columns of row i of M inside its band.
+inline void mv_range(MAT_PARAMS, int i, int* lo, int* hi) {
+	if (kind == KIND_GENERAL) {
+		if (!trans) {
+			*lo = max(0, i - kl);
+			*hi = (int)min((long)n, (long)i + ku + 1);
+		} else {
+			*lo = max(0, i - ku);
+			*hi = (int)min((long)m, (long)i + kl + 1);
+		}
+		return;
+	}
+	if (kind == KIND_SYMMETRIC) {
+		*lo = max(0, i - kl);
+		*hi = (int)min((long)n, (long)i + kl + 1);
+		return;
+	}
+	if (upper != trans) { // M is upper triangular
+		*lo = i;
+		*hi = (int)min((long)n, (long)i + kl + 1);
+	} else {
+		*lo = max(0, i - kl);
+		*hi = i + 1;
+	}
+}
+
+// mv_elem is M(i, j) for j in row i's range.
+inline real mv_elem(MAT_PARAMS, int i, int j) {
+	if (kind == KIND_GENERAL) {
+		int r = trans ? j : i;
+		int c = trans ? i : j;
+		long at = (long)r * lda + c;
+		if (storage == ST_BAND) {
+			at += kl - r;
+		}
+		return a[at];
+	}
+	if (kind == KIND_SYMMETRIC) {
+		int lo = min(i, j), hi = max(i, j);
+		return upper ? a[tri_at(storage, 1, n, kl, lda, lo, hi)]
+		             : a[tri_at(storage, 0, n, kl, lda, hi, lo)];
+	}
+	if (unit && i == j) {
+		return (real)1;
+	}
+	int r = trans ? j : i;
+	int c = trans ? i : j;
+	return a[tri_at(storage, upper, n, kl, lda, r, c)];
+}
+
+// mv: y(i) = alpha·Σ_j M(i,j)·x(j) + beta·y(i) for i < nout, one work-group
+// of MV_WG work-items per i, which split the row and reduce in local memory.
+// beta == 0 assigns (y is not read); an empty row leaves beta·y(i). x and y
+// may not alias (trmv writes into a scratch vector).
+__kernel __attribute__((reqd_work_group_size(MV_WG, 1, 1)))
+void mv(MAT_PARAMS, int nout, real alpha,
+        __global const real* x, int offx, int incx,
+        real beta, __global real* y, int offy, int incy) {
+	__local real part[MV_WG];
+	const int i = get_group_id(0);
+	const int l = get_local_id(0);
+	int lo, hi;
+	mv_range(MAT_ARGS, i, &lo, &hi);
+	real s = 0;
+	for (int j = lo + l; j < hi; j += MV_WG) {
+		s += mv_elem(MAT_ARGS, i, j) * x[offx + (long)j * incx];
+	}
+	part[l] = s;
+	barrier(CLK_LOCAL_MEM_FENCE);
+	for (int w = MV_WG / 2; w > 0; w >>= 1) {
+		if (l < w) {
+			part[l] += part[l + w];
+		}
+		barrier(CLK_LOCAL_MEM_FENCE);
+	}
+	if (l == 0 && i < nout) {
+		const long iy = offy + (long)i * incy;
+		real r = (beta == 0) ? (real)0 : beta * y[iy];
+		if (hi > lo) {
+			r += alpha * part[0];
+		}
+		y[iy] = r;
+	}
+}
+
+// gemv_t: y(j) = alpha·Σ_i A(i,j)·x(i) + beta·y(j) for a dense m×n A (the
+// transposed product). Work-items along dimension 0 take consecutive
+// columns (coalesced reads of a row); GT_Y slices of rows are reduced in
+// local memory.
+__kernel __attribute__((reqd_work_group_size(GT_X, GT_Y, 1)))
+void gemv_t(int m, int n, real alpha, __global const real* a, int lda,
+            __global const real* x, int offx, int incx,
+            real beta, __global real* y, int offy, int incy) {
+	__local real part[GT_Y][GT_X];
+	const int lx = get_local_id(0);
+	const int ly = get_local_id(1);
+	const int j = get_group_id(0) * GT_X + lx;
+	real s = 0;
+	if (j < n) {
+		for (int i = ly; i < m; i += GT_Y) {
+			s += a[(long)i * lda + j] * x[offx + (long)i * incx];
+		}
+	}
+	part[ly][lx] = s;
+	barrier(CLK_LOCAL_MEM_FENCE);
+	for (int w = GT_Y / 2; w > 0; w >>= 1) {
+		if (ly < w) {
+			part[ly][lx] += part[ly + w][lx];
+		}
+		barrier(CLK_LOCAL_MEM_FENCE);
+	}
+	if (ly == 0 && j < n) {
+		const long iy = offy + (long)j * incy;
+		real r = (beta == 0) ? (real)0 : beta * y[iy];
+		y[iy] = r + alpha * part[0][lx];
+	}
+}
+
+// scale_y: y(i) = beta·y(i), or 0 when beta == 0 (the alpha == 0 case of
+// the matrix-vector products, where gonum reads neither A nor x).
+__kernel void scale_y(int n, real beta, __global real* y, int offy, int incy) {
+	const int i = get_global_id(0);
+	if (i >= n) {
+		return;
+	}
+	const long iy = offy + (long)i * incy;
+	y[iy] = (beta == 0) ? (real)0 : beta * y[iy];
+}
+
+// sv solves M·x = b in place for a triangular descriptor, in ONE work-group
+// of SV_WG work-items. Element j of x belongs to work-item j % SV_WG, which
+// alone reads and writes it. Rows are taken in dependency order (forward
+// for a lower M, backward for an upper one); at each step the owner of
+// x(i) finishes it (x(i) /= M(i,i) unless unit) and publishes it in local
+// memory, then every work-item subtracts M(j,i)·x(i) from its own pending
+// x(j). One barrier per row; the published value alternates between two
+// slots, so a slot is rewritten only after everyone has passed the next
+// barrier. The products are gonum's; only the order of the subtractions
+// differs from its dot-product loops.
+__kernel __attribute__((reqd_work_group_size(SV_WG, 1, 1)))
+void sv(MAT_PARAMS, __global real* x, int offx, int incx) {
+	__local real xs[2];
+	const int l = get_local_id(0);
+	const int fwd = (upper == trans); // M lower triangular
+	for (int s = 0; s < n; s++) {
+		const int i = fwd ? s : n - 1 - s;
+		if (i % SV_WG == l) {
+			const long ix = offx + (long)i * incx;
+			real xi = x[ix];
+			if (!unit) {
+				xi /= mv_elem(MAT_ARGS, i, i);
+				x[ix] = xi;
+			}
+			xs[s & 1] = xi;
+		}
+		barrier(CLK_LOCAL_MEM_FENCE);
+		const real xi = xs[s & 1];
+		const int lo = fwd ? i + 1 : max(0, i - kl);
+		const int hi = fwd ? (int)min((long)n, (long)i + kl + 1) : i;
+		int j = lo + (l - lo % SV_WG + SV_WG) % SV_WG;
+		for (; j < hi; j += SV_WG) {
+			const long jx = offx + (long)j * incx;
+			x[jx] -= mv_elem(MAT_ARGS, j, i) * xi;
+		}
+	}
+}
+
+// rank: the rank-1 and rank-2 updates, one work-item per element (r, c) of
+// an m×n grid (dimension 0: c, dimension 1: r).
+//   tri      0: general A (ger); 1: only the stored triangle (upper or not)
+//   packed   A is a packed triangle (spr, spr2), else dense with lda
+//   two      A(r,c) += alpha·(x(r)·y(c) + x(c)·y(r))            (syr2, spr2)
+//            else A(r,c) += (alpha·x(r))·y(c)                 (ger, syr, spr;
+//            syr and spr pass x as y)
+//   skipzero the rank-1 row is skipped when alpha·x(r) == 0 (gonum's Dsyr)
+__kernel void rank(int tri, int upper, int packed, int two, int skipzero,
+                   int m, int n, real alpha,
+                   __global const real* x, int offx, int incx,
+                   __global const real* y, int offy, int incy,
+                   __global real* a, int lda) {
+	const int c = get_global_id(0);
+	const int r = get_global_id(1);
+	if (r >= m || c >= n) {
+		return;
+	}
+	if (tri && (upper ? c < r : c > r)) {
+		return;
+	}
+	const long at = packed ? tri_at(ST_PACKED, upper, n, 0, 0, r, c) : (long)r * lda + c;
+	const real xr = x[offx + (long)r * incx];
+	if (two) {
+		const real xc = x[offx + (long)c * incx];
+		const real yr = y[offy + (long)r * incy];
+		const real yc = y[offy + (long)c * incy];
+		a[at] += alpha * (xr * yc + xc * yr);
+		return;
+	}
+	const real t = alpha * xr;
+	if (skipzero && t == 0) {
+		return;
+	}
+	a[at] += t * y[offy + (long)c * incy];
+}
