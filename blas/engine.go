@@ -520,3 +520,22 @@ func (p *bufferPool) drain() {
 
 // errNotImplemented is returned by a device routine that has no kernel yet.
 var errNotImplemented = errors.New("clblas: routine not implemented on the device yet")
+
+// detach removes ev from the call's events, so finish does not release it:
+// the caller takes ownership (the device-resident API returns it).
+func (c *call) detach(ev *cl.Event) {
+	for i, e := range c.events {
+		if e == ev {
+			c.events = append(c.events[:i], c.events[i+1:]...)
+			return
+		}
+	}
+}
+
+// lastEvent is the event of the call's most recent command, or nil.
+func (c *call) lastEvent() *cl.Event {
+	if len(c.events) == 0 {
+		return nil
+	}
+	return c.events[len(c.events)-1]
+}

@@ -24,3 +24,13 @@ func (impl *Implementation) DeviceName() string {
 	}
 	return "none"
 }
+
+// Runtime returns the platform runtime (context, queue, program cache) the
+// implementation runs on, or nil when it has no OpenCL device. Do not close
+// it; Close the Implementation instead.
+func (impl *Implementation) Runtime() *platform.Runtime {
+	if d, ok := impl.dev32.(clDevice32); ok {
+		return d.e.rt
+	}
+	return nil
+}

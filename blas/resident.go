@@ -1,0 +1,336 @@
+package clblas
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"gonum.org/v1/gonum/blas"
+
+	"github.com/gocompute/opencl/cl"
+)
+
+// The device-resident API: matrices and vectors that live in device memory,
+// and BLAS operations on them that are enqueued without waiting. Work
+// submitted through one Implementation runs in submission order on its
+// device queue, so a chain of operations needs no host round trip: read the
+// result back once, at the end. Every operation returns an *Event that
+// completes when the operation has; Wait or WaitContext on it, or pass it
+// as a dependency to later operations. Errors are values: wrong shapes,
+// released objects and device errors are returned, never panicked.
+
+// ErrShape is wrapped by errors about mismatched dimensions.
+var ErrShape = errors.New("clblas: dimension mismatch")
+
+// ErrReleased is returned when a released matrix or vector (or a view of
+// one) is used.
+var ErrReleased = errors.New("clblas: matrix or vector already released")
+
+// ErrNoEngine is returned by the resident API of an Implementation that has
+// no OpenCL device (or whose device lacks float64 for a float64 object).
+var ErrNoEngine = errors.New("clblas: no OpenCL device for resident data")
+
+// storage is the device buffer behind a matrix or vector and its views.
+type storage struct {
+	e        *engine
+	buf      *cl.Buffer
+	released atomic.Bool
+}
+
+func (s *storage) check() error {
+	if s.released.Load() {
+		return ErrReleased
+	}
+	return nil
+}
+
+func (s *storage) release() error {
+	if !s.released.CompareAndSwap(false, true) {
+		return nil
+	}
+	// The driver keeps the buffer alive until commands using it finish.
+	return s.buf.Release()
+}
+
+// engineFor returns the engine an Implementation runs precision T on.
+func engineFor[T real](impl *Implementation) (*engine, error) {
+	if impl == nil || impl.closed.Load() {
+		return nil, errClosed
+	}
+	var v T
+	if unsafe.Sizeof(v) == 8 {
+		if d, ok := impl.dev64.(clDevice64); ok {
+			return d.e, nil
+		}
+		return nil, ErrNoEngine
+	}
+	if d, ok := impl.dev32.(clDevice32); ok {
+		return d.e, nil
+	}
+	return nil, ErrNoEngine
+}
+
+// Matrix is a row-major rows×cols matrix of float32 or float64 in device
+// memory, possibly a view into a larger one (Stride ≥ Cols).
+type Matrix[T float32 | float64] struct {
+	st                      *storage
+	off, rows, cols, stride int
+}
+
+// NewMatrix allocates a rows×cols matrix on impl's device. Its contents
+// are undefined until written.
+func NewMatrix[T float32 | float64](impl *Implementation, rows, cols int) (*Matrix[T], error) {
+	e, err := engineFor[T](impl)
+	if err != nil {
+		return nil, err
+	}
+	if rows <= 0 || cols <= 0 {
+		return nil, fmt.Errorf("clblas: NewMatrix(%d, %d): dimensions must be positive: %w", rows, cols, ErrShape)
+	}
+	var v T
+	buf, err := e.rt.Context().CreateBuffer(cl.MemReadWrite, rows*cols*int(unsafe.Sizeof(v)))
+	if err != nil {
+		return nil, fmt.Errorf("clblas: NewMatrix(%d, %d): %w", rows, cols, err)
+	}
+	return &Matrix[T]{st: &storage{e: e, buf: buf}, rows: rows, cols: cols, stride: cols}, nil
+}
+
+// NewMatrixFrom allocates a rows×cols matrix and copies data (row-major,
+// len(data) ≥ rows·cols) into it; it returns once the copy is done, so
+// data may be reused at once.
+func NewMatrixFrom[T float32 | float64](impl *Implementation, rows, cols int, data []T) (*Matrix[T], error) {
+	if len(data) < rows*cols {
+		return nil, fmt.Errorf("clblas: NewMatrixFrom: %d elements for a %d×%d matrix: %w", len(data), rows, cols, ErrShape)
+	}
+	m, err := NewMatrix[T](impl, rows, cols)
+	if err != nil {
+		return nil, err
+	}
+	ev, err := cl.WriteBuffer(m.st.e.queue, m.st.buf, true, 0, data[:rows*cols])
+	if err != nil {
+		m.Release()
+		return nil, fmt.Errorf("clblas: NewMatrixFrom: %w", err)
+	}
+	ev.Release()
+	return m, nil
+}
+
+// Dims returns the matrix's dimensions.
+func (m *Matrix[T]) Dims() (rows, cols int) { return m.rows, m.cols }
+
+// Stride is the distance in elements between rows.
+func (m *Matrix[T]) Stride() int { return m.stride }
+
+// View returns the r×c sub-matrix starting at row i, column j, sharing m's
+// storage. Releasing m releases its views.
+func (m *Matrix[T]) View(i, j, r, c int) (*Matrix[T], error) {
+	if err := m.st.check(); err != nil {
+		return nil, err
+	}
+	if i < 0 || j < 0 || r <= 0 || c <= 0 || i+r > m.rows || j+c > m.cols {
+		return nil, fmt.Errorf("clblas: View(%d, %d, %d, %d) of a %d×%d matrix: %w", i, j, r, c, m.rows, m.cols, ErrShape)
+	}
+	return &Matrix[T]{st: m.st, off: m.off + i*m.stride + j, rows: r, cols: c, stride: m.stride}, nil
+}
+
+// Release frees the matrix's device memory (and so all views of it) once
+// the commands using it have finished. It is safe to call more than once.
+func (m *Matrix[T]) Release() error { return m.st.release() }
+
+func (m *Matrix[T]) rect() cl.Rect {
+	return cl.Rect{
+		BufferOrigin:   [3]int{m.off % m.stride, m.off / m.stride, 0},
+		Region:         [3]int{m.cols, m.rows, 1},
+		BufferRowPitch: m.stride,
+		HostRowPitch:   m.cols,
+	}
+}
+
+// Read copies the matrix into dst (row-major, packed: len(dst) ≥
+// rows·cols) after every operation submitted before it has run.
+func (m *Matrix[T]) Read(dst []T) error {
+	ev, err := m.read(dst, true)
+	if err != nil {
+		return err
+	}
+	return ev.Wait()
+}
+
+// ReadAsync is Read without waiting: dst holds the matrix once the event
+// completes, and must not be touched until then.
+func (m *Matrix[T]) ReadAsync(dst []T) (*Event, error) { return m.read(dst, false) }
+
+func (m *Matrix[T]) read(dst []T, blocking bool) (*Event, error) {
+	if err := m.st.check(); err != nil {
+		return nil, err
+	}
+	if len(dst) < m.rows*m.cols {
+		return nil, fmt.Errorf("clblas: Read: %d elements for a %d×%d matrix: %w", len(dst), m.rows, m.cols, ErrShape)
+	}
+	ev, err := cl.ReadBufferRect(m.st.e.queue, m.st.buf, blocking, m.rect(), dst)
+	if err != nil {
+		return nil, fmt.Errorf("clblas: Read: %w", err)
+	}
+	return newEvent(ev), nil
+}
+
+// Write copies src (row-major, packed) into the matrix, after every
+// operation submitted before it. src must not be modified until the
+// returned event completes.
+func (m *Matrix[T]) Write(src []T) (*Event, error) {
+	if err := m.st.check(); err != nil {
+		return nil, err
+	}
+	if len(src) < m.rows*m.cols {
+		return nil, fmt.Errorf("clblas: Write: %d elements for a %d×%d matrix: %w", len(src), m.rows, m.cols, ErrShape)
+	}
+	ev, err := cl.WriteBufferRect(m.st.e.queue, m.st.buf, false, m.rect(), src)
+	if err != nil {
+		return nil, fmt.Errorf("clblas: Write: %w", err)
+	}
+	return newEvent(ev), nil
+}
+
+// Event is the future of an enqueued operation.
+type Event struct {
+	ev       *cl.Event
+	done     chan struct{}
+	err      error // set before done is closed
+	once     sync.Once
+	waitOnce sync.Once
+}
+
+// newEvent wraps ev; the wrapper owns it and releases it once the command
+// has completed.
+func newEvent(ev *cl.Event) *Event {
+	e := &Event{ev: ev, done: make(chan struct{})}
+	if err := ev.OnComplete(e.complete); err != nil {
+		e.complete(ev.Wait())
+	}
+	return e
+}
+
+// complete records the outcome once and releases the OpenCL event.
+func (e *Event) complete(err error) {
+	e.once.Do(func() {
+		e.err = err
+		close(e.done)
+		go e.ev.Release()
+	})
+}
+
+// Done returns a channel closed when the operation has completed.
+func (e *Event) Done() <-chan struct{} { return e.done }
+
+// Wait blocks until the operation completes and returns its error.
+func (e *Event) Wait() error { return e.WaitContext(context.Background()) }
+
+// WaitContext blocks until the operation completes or ctx is done. A
+// cancelled wait returns ctx.Err() at once; the operation itself still
+// runs to completion on the device, and the Implementation stays usable.
+func (e *Event) WaitContext(ctx context.Context) error {
+	// Some drivers (PoCL) never call the completion callback of a command
+	// that failed; a blocking wait in the background covers that case.
+	e.waitOnce.Do(func() { go func() { e.complete(e.ev.Wait()) }() })
+	select {
+	case <-e.done:
+		return e.err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// WaitAll waits for every event and returns the first error.
+func WaitAll(ctx context.Context, events ...*Event) error {
+	for _, e := range events {
+		if e == nil {
+			continue
+		}
+		if err := e.WaitContext(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// after fails the call if an operation it depends on failed. Work on one
+// Implementation runs in submission order on one in-order queue, so a
+// dependency that has not failed yet needs no explicit wait list.
+func after(c *call, wait []*Event) {
+	for _, w := range wait {
+		if w == nil {
+			continue
+		}
+		select {
+		case <-w.done:
+			if err := w.err; err != nil {
+				c.fail(fmt.Errorf("a dependency failed: %w", err))
+			}
+		default:
+		}
+	}
+}
+
+// finishAsync ends a resident operation: it hands the caller the event of
+// the call's last command.
+func finishAsync(c *call) (*Event, error) {
+	last := c.lastEvent()
+	if c.err == nil && last != nil {
+		c.detach(last)
+	}
+	if err := c.finish(); err != nil {
+		return nil, err
+	}
+	if last == nil {
+		return nil, fmt.Errorf("clblas: %s: nothing was enqueued", c.routine)
+	}
+	return newEvent(last), nil
+}
+
+func sameEngine(sts ...*storage) error {
+	for _, s := range sts {
+		if err := s.check(); err != nil {
+			return err
+		}
+		if s.e != sts[0].e {
+			return errors.New("clblas: operands belong to different Implementations")
+		}
+	}
+	return nil
+}
+
+// Gemm enqueues C = alpha·op(A)·op(B) + beta·C on device-resident matrices.
+func Gemm[T float32 | float64](tA, tB blas.Transpose, alpha T, a, b *Matrix[T], beta T, c *Matrix[T], wait ...*Event) (*Event, error) {
+	if err := sameEngine(a.st, b.st, c.st); err != nil {
+		return nil, err
+	}
+	ta, tb := tA != blas.NoTrans, tB != blas.NoTrans
+	m, k := a.rows, a.cols
+	if ta {
+		m, k = k, m
+	}
+	kb, n := b.rows, b.cols
+	if tb {
+		kb, n = n, kb
+	}
+	if k != kb || c.rows != m || c.cols != n {
+		return nil, fmt.Errorf("clblas: Gemm: op(A) %d×%d, op(B) %d×%d, C %d×%d: %w", m, k, kb, n, c.rows, c.cols, ErrShape)
+	}
+	call := begin[T](a.st.e, "Gemm")
+	after(call, wait)
+	gemmOnDevice(call, ta, tb, m, n, k, alpha, a.st.buf, a.off, a.stride, b.st.buf, b.off, b.stride, beta, c.st.buf, c.off, c.stride)
+	return finishAsync(call)
+}
+
+// Buffer exposes the OpenCL buffer behind the matrix, with the element
+// offset of its first element, for interoperation with other OpenCL code
+// on the same queue (Implementation.Runtime().Queue()). Do not release it.
+func (m *Matrix[T]) Buffer() (buf *cl.Buffer, offset int, err error) {
+	if err := m.st.check(); err != nil {
+		return nil, 0, err
+	}
+	return m.st.buf, m.off, nil
+}
