@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sync"
 	"testing"
 
 	"gonum.org/v1/gonum/blas"
@@ -449,4 +450,298 @@ func TestLevel1DirectDevice(t *testing.T) {
 		vec("Sscal", func(x, y []float32) error { return d.Sscal(n, -1.5, x, 2) },
 			func(x, y []float32) error { ref.Sscal(n, -1.5, x, 2); return nil })
 	})
+}
+
+// l1Rel reports whether got is within tol of want relative to |want| alone
+// (l1Close's max(1, |want|) accepts anything near zero, which proves
+// nothing for tiny norms); NaN matches NaN, and 0 and ±Inf must match
+// exactly.
+func l1Rel(got, want, tol float64) bool {
+	switch {
+	case math.IsNaN(want):
+		return math.IsNaN(got)
+	case math.IsInf(want, 0) || want == 0:
+		return got == want
+	}
+	return math.Abs(got-want) <= tol*math.Abs(want)
+}
+
+// TestLevel1Nrm2Scaling compares nrm2 with gonum relative to the result
+// alone, on vectors whose squares overflow or underflow (float64 down to
+// subnormals), with mixed magnitudes, in lengths that take several groups
+// and grid strides.
+func TestLevel1Nrm2Scaling(t *testing.T) {
+	impl := newTestImpl(t)
+	e := testEngine(t)
+	ref := gonum.Implementation{}
+	rnd := rand.New(rand.NewPCG(3, 4))
+	b64, b32 := e.launches("Dnrm2"), e.launches("Snrm2")
+	scales := []struct{ s64, s32 float64 }{
+		{1, 1}, {1e300, 1e30}, {1e-300, 1e-30}, {1e-310, 1e-36}, {1e154, 1e19}, {1e-160, 1e-20},
+	}
+	for _, n := range []int{2, 3, 65, 1000, 5003} {
+		for _, inc := range []int{1, 2, 5} {
+			for _, sc := range scales {
+				x64 := make([]float64, vecSpan(n, inc))
+				x32 := make([]float32, len(x64))
+				for i := range x64 {
+					v := rnd.NormFloat64()
+					if rnd.IntN(10) == 0 {
+						v *= 1e-8
+					}
+					x64[i] = v * sc.s64
+					x32[i] = float32(v * sc.s32)
+				}
+				if e.prof.FP64 {
+					if got, want := impl.Dnrm2(n, x64, inc), ref.Dnrm2(n, x64, inc); !l1Rel(got, want, 1e-12) {
+						t.Errorf("Dnrm2 n=%d inc=%d scale=%g: %v, want %v", n, inc, sc.s64, got, want)
+					}
+				}
+				tol := 1e-4
+				if sc.s32 < 1e-37 {
+					tol = 1e-2 // float32 subnormals: the device may flush them
+				}
+				if got, want := impl.Snrm2(n, x32, inc), ref.Snrm2(n, x32, inc); !l1Rel(float64(got), float64(want), tol) {
+					t.Errorf("Snrm2 n=%d inc=%d scale=%g: %v, want %v", n, inc, sc.s32, got, want)
+				}
+			}
+		}
+	}
+	if (e.prof.FP64 && e.launches("Dnrm2") == b64) || e.launches("Snrm2") == b32 {
+		t.Errorf("nrm2 did not run on the device")
+	}
+}
+
+// TestLevel1NonFinite puts NaN, ±Inf, zeros and ties at the first and last
+// elements and at work-group boundaries of a vector that takes several
+// groups, and compares iamax, nrm2, asum and dot with gonum exactly (NaN,
+// Inf, index) or relatively.
+func TestLevel1NonFinite(t *testing.T) {
+	impl := newTestImpl(t)
+	e := testEngine(t)
+	ref := gonum.Implementation{}
+	nan, inf := math.NaN(), math.Inf(1)
+	const n = 3001
+	routines := []string{"Isamax", "Snrm2", "Sasum"}
+	if e.prof.FP64 {
+		routines = append(routines, "Idamax", "Dnrm2", "Dasum", "Ddot")
+	}
+	before := map[string]int64{}
+	for _, r := range routines {
+		before[r] = e.launches(r)
+	}
+	rnd := rand.New(rand.NewPCG(9, 9))
+	base := make([]float64, n)
+	for i := range base {
+		base[i] = rnd.Float64()*2 - 1
+	}
+	for _, p1 := range []int{0, 1, 63, 64, 127, 128, 512, 2999, 3000} {
+		for _, v1 := range []float64{nan, inf, -inf, 0, -5} {
+			for _, p2 := range []int{-1, 0, 64, 3000} {
+				for _, v2 := range []float64{nan, inf, 5} {
+					x := append([]float64(nil), base...)
+					x[p1] = v1
+					if p2 >= 0 {
+						x[p2] = v2
+					}
+					x32 := make([]float32, n)
+					for i, v := range x {
+						x32[i] = float32(v)
+					}
+					what := fmt.Sprintf("x[%d]=%v x[%d]=%v", p1, v1, p2, v2)
+					if e.prof.FP64 {
+						if g, w := impl.Idamax(n, x, 1), ref.Idamax(n, x, 1); g != w {
+							t.Errorf("Idamax %s: %d, want %d", what, g, w)
+						}
+						if g, w := impl.Dnrm2(n, x, 1), ref.Dnrm2(n, x, 1); !l1Rel(g, w, 1e-12) {
+							t.Errorf("Dnrm2 %s: %v, want %v", what, g, w)
+						}
+						if g, w := impl.Dasum(n, x, 1), ref.Dasum(n, x, 1); !l1Rel(g, w, 1e-12) {
+							t.Errorf("Dasum %s: %v, want %v", what, g, w)
+						}
+						if g, w := impl.Ddot(n, x, 1, base, 1), ref.Ddot(n, x, 1, base, 1); !l1Close(g, w, 1e-12*n) {
+							t.Errorf("Ddot %s: %v, want %v", what, g, w)
+						}
+					}
+					if g, w := impl.Isamax(n, x32, 1), ref.Isamax(n, x32, 1); g != w {
+						t.Errorf("Isamax %s: %d, want %d", what, g, w)
+					}
+					if g, w := impl.Snrm2(n, x32, 1), ref.Snrm2(n, x32, 1); !l1Rel(float64(g), float64(w), 1e-4) {
+						t.Errorf("Snrm2 %s: %v, want %v", what, g, w)
+					}
+					if g, w := impl.Sasum(n, x32, 1), ref.Sasum(n, x32, 1); !l1Rel(float64(g), float64(w), 1e-4) {
+						t.Errorf("Sasum %s: %v, want %v", what, g, w)
+					}
+				}
+			}
+		}
+	}
+	// All NaN, and all NaN but one element.
+	for _, keep := range []int{-1, 0, 7, n - 1} {
+		x := make([]float64, n)
+		x32 := make([]float32, n)
+		for i := range x {
+			x[i], x32[i] = nan, float32(nan)
+		}
+		if keep >= 0 {
+			x[keep], x32[keep] = -2, -2
+		}
+		if e.prof.FP64 {
+			if g, w := impl.Idamax(n, x, 1), ref.Idamax(n, x, 1); g != w {
+				t.Errorf("Idamax all NaN but %d: %d, want %d", keep, g, w)
+			}
+		}
+		if g, w := impl.Isamax(n, x32, 1), ref.Isamax(n, x32, 1); g != w {
+			t.Errorf("Isamax all NaN but %d: %d, want %d", keep, g, w)
+		}
+	}
+	// The same maximum in many groups: the first one wins.
+	for _, first := range []int{1, 64, 200, 2500} {
+		x := make([]float32, 2*n)
+		for i := range x {
+			x[i] = 0.5
+		}
+		for i := first; i < n; i += 97 {
+			x[2*i] = -3
+		}
+		if g, w := impl.Isamax(n, x, 2), ref.Isamax(n, x, 2); g != w {
+			t.Errorf("Isamax ties from %d: %d, want %d", first, g, w)
+		}
+	}
+	for _, r := range routines {
+		if e.launches(r) == before[r] {
+			t.Errorf("%s never ran on the device", r)
+		}
+	}
+}
+
+// TestLevel1FaultLeavesOutputs makes each step a device can fail at fail,
+// on an engine of its own, and checks that every level 1 method then
+// returns an error and leaves x and y exactly as they were.
+func TestLevel1FaultLeavesOutputs(t *testing.T) {
+	newTestImpl(t) // skips (or fails) without a device
+	impl, err := New(WithOffload(Always))
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	defer impl.Close()
+	e := impl.dev32.(clDevice32).e
+	defer e.fault.Store(nil)
+	// build first: no kernel is pooled yet, so every call must build.
+	for _, site := range []string{"build", "alloc", "enqueue", "read"} {
+		fail := func(s string) error {
+			if s == site {
+				return fmt.Errorf("injected %s failure", s)
+			}
+			return nil
+		}
+		e.fault.Store(&fail)
+		const n = 17
+		x := make([]float32, 3*n)
+		y := make([]float32, 3*n)
+		for i := range x {
+			x[i], y[i] = float32(i)+0.5, -float32(i)-0.25
+		}
+		x0, y0 := append([]float32(nil), x...), append([]float32(nil), y...)
+		d := clDevice32{e}
+		errs := map[string]error{
+			"Sswap":    d.Sswap(n, x, 3, y, -2),
+			"Scopy":    d.Scopy(n, x, 3, y, -2),
+			"Saxpy":    d.Saxpy(n, 2, x, 3, y, -2),
+			"Srot":     d.Srot(n, x, 3, y, -2, 0.6, 0.8),
+			"Srotm":    d.Srotm(n, x, 3, y, -2, blas.SrotmParams{Flag: blas.Rescaling, H: [4]float32{1, 2, 3, 4}}),
+			"Sscal":    d.Sscal(n, 2, x, 3),
+			"Sscal(0)": d.Sscal(n, 0, x, 3),
+		}
+		_, errs["Sdot"] = d.Sdot(n, x, 3, y, -2)
+		_, errs["Snrm2"] = d.Snrm2(n, x, 3)
+		_, errs["Isamax"] = d.Isamax(n, x, 3)
+		_, errs["Sasum"] = d.Sasum(n, x, 3)
+		_, errs["Dsdot"] = d.Dsdot(n, x, 3, y, 1)
+		for name, err := range errs {
+			if err == nil {
+				t.Errorf("%s: %s succeeded under an injected failure", site, name)
+			}
+		}
+		for i := range x {
+			if x[i] != x0[i] || y[i] != y0[i] {
+				t.Fatalf("%s: a failed call modified x or y at %d", site, i)
+			}
+		}
+	}
+}
+
+// TestLevel1Concurrent runs level 1 calls on the shared device from
+// several goroutines.
+func TestLevel1Concurrent(t *testing.T) {
+	impl := newTestImpl(t)
+	e := testEngine(t)
+	ref := gonum.Implementation{}
+	before := e.launches("Saxpy")
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			rnd := rand.New(rand.NewPCG(uint64(g), 1))
+			for range 10 {
+				n := 1 + rnd.IntN(300)
+				x := make([]float32, n)
+				y := make([]float32, n)
+				for i := range x {
+					x[i], y[i] = float32(rnd.NormFloat64()), float32(rnd.NormFloat64())
+				}
+				yr := append([]float32(nil), y...)
+				impl.Saxpy(n, 1.5, x, 1, y, 1)
+				ref.Saxpy(n, 1.5, x, 1, yr, 1)
+				for i := range y {
+					if y[i] != yr[i] {
+						t.Errorf("goroutine %d: Saxpy element %d = %v, want %v", g, i, y[i], yr[i])
+						return
+					}
+				}
+				if got, want := impl.Isamax(n, x, 1), ref.Isamax(n, x, 1); got != want {
+					t.Errorf("goroutine %d: Isamax = %d, want %d", g, got, want)
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+	if e.launches("Saxpy") == before {
+		t.Errorf("Saxpy never ran on the device")
+	}
+}
+
+// TestLevel1Aliased passes the same slice as x and y, which gonum's loops
+// handle element by element; the device must give the same result.
+func TestLevel1Aliased(t *testing.T) {
+	impl := newTestImpl(t)
+	ref := gonum.Implementation{}
+	const n = 29
+	mk := func() []float32 {
+		s := make([]float32, 2*n)
+		for i := range s {
+			s[i] = float32(i%11) - 4.5
+		}
+		return s
+	}
+	ops := map[string]func(b blas.Float32, v []float32){
+		"Sswap": func(b blas.Float32, v []float32) { b.Sswap(n, v, 2, v, 2) },
+		"Srot":  func(b blas.Float32, v []float32) { b.Srot(n, v, 2, v, 2, 0.6, 0.8) },
+		"Saxpy": func(b blas.Float32, v []float32) { b.Saxpy(n, 2, v, -2, v, -2) },
+		"Srotm": func(b blas.Float32, v []float32) {
+			b.Srotm(n, v, 1, v, 1, blas.SrotmParams{Flag: blas.OffDiagonal, H: [4]float32{0, 2, 3, 0}})
+		},
+	}
+	for name, op := range ops {
+		got, want := mk(), mk()
+		op(impl, got)
+		op(ref, want)
+		for i := range got {
+			if got[i] != want[i] {
+				t.Errorf("%s aliased: element %d = %v, want %v", name, i, got[i], want[i])
+				break
+			}
+		}
+	}
 }
