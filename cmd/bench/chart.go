@@ -1,0 +1,68 @@
+package main
+
+import (
+	"fmt"
+	"image/color"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// chart draws GFLOP/s against n for the square NN rows, one line per
+// implementation and precision, and saves it as a PNG.
+func chart(rows []row, path, device string) error {
+	p := plot.New()
+	p.Title.Text = "GEMM on " + device
+	p.X.Label.Text = "n (m = n = k)"
+	p.Y.Label.Text = "GFLOP/s"
+	p.Legend.Top = true
+	p.Legend.Left = true
+	p.Add(plotter.NewGrid())
+
+	type series struct {
+		name string
+		get  func(row) float64
+	}
+	all := []series{
+		{"ours, resident", func(r row) float64 { return r.resident }},
+		{"CLBlast, resident", func(r row) float64 { return r.clblast }},
+		{"ours, from Go slices", func(r row) float64 { return r.slices }},
+		{"gonum (Go)", func(r row) float64 { return r.gn }},
+	}
+	colors := []color.Color{
+		color.RGBA{R: 0x1f, G: 0x77, B: 0xb4, A: 255}, color.RGBA{R: 0xd6, G: 0x27, B: 0x28, A: 255},
+		color.RGBA{R: 0x2c, G: 0xa0, B: 0x2c, A: 255}, color.RGBA{R: 0x7f, G: 0x7f, B: 0x7f, A: 255},
+	}
+	for si, s := range all {
+		for _, prec := range []int{32, 64} {
+			var pts plotter.XYs
+			for _, r := range rows {
+				if r.prec != prec || r.trans != "NN" || r.shape.m != r.shape.n || r.shape.n != r.shape.k {
+					continue
+				}
+				if v := s.get(r); v > 0 {
+					pts = append(pts, plotter.XY{X: float64(r.shape.n), Y: v})
+				}
+			}
+			if len(pts) == 0 {
+				continue
+			}
+			l, sc, err := plotter.NewLinePoints(pts)
+			if err != nil {
+				return err
+			}
+			l.Color, sc.Color = colors[si], colors[si]
+			if prec == 64 {
+				l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+				sc.Shape = draw.TriangleGlyph{}
+			}
+			p.Add(l, sc)
+			p.Legend.Add(fmt.Sprintf("%s, fp%d", s.name, prec), l, sc)
+		}
+	}
+	p.X.Scale = plot.LogScale{}
+	p.X.Tick.Marker = plot.LogTicks{}
+	return p.Save(8*vg.Inch, 5*vg.Inch, path)
+}

@@ -1,0 +1,287 @@
+// Command bench measures GEMM in GFLOP/s (2·m·n·k / time) on the default
+// OpenCL device: our kernels on device-resident data and from Go slices
+// (the drop-in path), gonum's own Go code, and — built with -tags clblast —
+// CLBlast on the same device in the same process.
+//
+//	go run ./cmd/bench -sizes 512,1024,4096 -prec 32,64 -trans NN,TN
+//	go run -tags clblast ./cmd/bench -png gemm.png
+//
+// Each figure is the median of -reps timed repetitions after a warm-up
+// call; a repetition enqueues enough back-to-back calls to last at least
+// -min-time and waits for the last one.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"log"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
+
+	clblas "github.com/gocompute/opencl/blas"
+	"github.com/gocompute/opencl/internal/clblast"
+)
+
+type shape struct{ m, n, k int }
+
+func (s shape) String() string {
+	if s.m == s.n && s.n == s.k {
+		return strconv.Itoa(s.m)
+	}
+	return fmt.Sprintf("%dx%dx%d", s.m, s.n, s.k)
+}
+
+// row is one line of the result table; zero means "not measured".
+type row struct {
+	prec                          int
+	trans                         string
+	shape                         shape
+	resident, clblast, slices, gn float64
+}
+
+func main() {
+	sizes := flag.String("sizes", "512,1024,2048,4096", "square sizes n (m = n = k)")
+	shapes := flag.String("shapes", "", "rectangular shapes MxNxK, comma-separated (e.g. 8192x8192x256)")
+	precs := flag.String("prec", "32,64", "precisions: 32, 64")
+	transList := flag.String("trans", "NN", "transpose combinations: NN, NT, TN, TT")
+	reps := flag.Int("reps", 5, "timed repetitions (the median is reported)")
+	minTime := flag.Duration("min-time", 50*time.Millisecond, "least duration of one repetition")
+	withSlices := flag.Bool("slices", true, "also time the drop-in path from Go slices")
+	gonumMax := flag.Int("gonum-max", 1024, "largest m·n·k^(1/3) timed with gonum's Go code (it is slow)")
+	pngPath := flag.String("png", "", "write a chart of the square NN results to this PNG file")
+	flag.Parse()
+
+	impl, err := clblas.New(clblas.WithOffload(clblas.Always))
+	if err != nil {
+		log.Fatalf("bench: %v", err)
+	}
+	defer impl.Close()
+	fmt.Printf("device: %s\n", impl.DeviceName())
+	fmt.Printf("date: %s, CLBlast linked: %v\n\n", time.Now().UTC().Format("2006-01-02"), clblast.Available)
+
+	var list []shape
+	for _, s := range split(*sizes) {
+		n := atoi(s)
+		list = append(list, shape{n, n, n})
+	}
+	for _, s := range split(*shapes) {
+		p := strings.Split(s, "x")
+		if len(p) != 3 {
+			log.Fatalf("bench: bad shape %q (want MxNxK)", s)
+		}
+		list = append(list, shape{atoi(p[0]), atoi(p[1]), atoi(p[2])})
+	}
+
+	b := &bencher{impl: impl, reps: *reps, minTime: *minTime}
+	var rows []row
+	fmt.Printf("%-5s %-5s %-16s %12s %12s %8s %12s %10s\n", "prec", "trans", "m×n×k", "resident", "CLBlast", "ratio", "Go slices", "gonum")
+	for _, p := range split(*precs) {
+		for _, t := range split(*transList) {
+			for _, s := range list {
+				var r row
+				switch p {
+				case "32":
+					r = measure[float32](b, t, s, *withSlices, cbrt(s) <= float64(*gonumMax))
+				case "64":
+					r = measure[float64](b, t, s, *withSlices, cbrt(s) <= float64(*gonumMax))
+				default:
+					log.Fatalf("bench: bad precision %q", p)
+				}
+				r.prec, r.trans, r.shape = atoi(p), t, s
+				rows = append(rows, r)
+				ratio := "-"
+				if r.clblast > 0 {
+					ratio = fmt.Sprintf("%.2fx", r.resident/r.clblast)
+				}
+				fmt.Printf("%-5d %-5s %-16v %12s %12s %8s %12s %10s\n", r.prec, r.trans, r.shape,
+					gf(r.resident), gf(r.clblast), ratio, gf(r.slices), gf(r.gn))
+			}
+		}
+	}
+	if *pngPath != "" {
+		if err := chart(rows, *pngPath, impl.DeviceName()); err != nil {
+			log.Fatalf("bench: chart: %v", err)
+		}
+		fmt.Printf("\nchart written to %s\n", *pngPath)
+	}
+}
+
+type bencher struct {
+	impl    *clblas.Implementation
+	reps    int
+	minTime time.Duration
+}
+
+// median times f (which runs `batch` calls and waits) and returns the
+// median GFLOP/s; batch grows until one repetition lasts minTime.
+func (b *bencher) median(flops float64, f func(batch int) error) float64 {
+	if err := f(1); err != nil { // warm-up: compiles, allocates
+		log.Printf("bench: %v", err)
+		return 0
+	}
+	batch := 1
+	for {
+		t := time.Now()
+		if err := f(batch); err != nil {
+			log.Printf("bench: %v", err)
+			return 0
+		}
+		if d := time.Since(t); d >= b.minTime || batch >= 1<<12 {
+			break
+		}
+		batch *= 2
+	}
+	var rates []float64
+	for range b.reps {
+		t := time.Now()
+		if err := f(batch); err != nil {
+			log.Printf("bench: %v", err)
+			return 0
+		}
+		rates = append(rates, flops*float64(batch)/time.Since(t).Seconds()/1e9)
+	}
+	slices.Sort(rates)
+	return rates[len(rates)/2]
+}
+
+func measure[T float32 | float64](b *bencher, trans string, s shape, withSlices, withGonum bool) row {
+	tA, tB := trans[0] == 'T', trans[1] == 'T'
+	ar, ac := s.m, s.k
+	if tA {
+		ar, ac = s.k, s.m
+	}
+	br, bc := s.k, s.n
+	if tB {
+		br, bc = s.n, s.k
+	}
+	rnd := rand.New(rand.NewPCG(1, uint64(s.m)))
+	a, bb, c := random[T](rnd, ar*ac), random[T](rnd, br*bc), make([]T, s.m*s.n)
+	flops := 2 * float64(s.m) * float64(s.n) * float64(s.k)
+	var r row
+
+	ta, tb := blas.NoTrans, blas.NoTrans
+	if tA {
+		ta = blas.Trans
+	}
+	if tB {
+		tb = blas.Trans
+	}
+
+	// Device-resident: ours, then CLBlast on the same buffers.
+	da, err1 := clblas.NewMatrixFrom(b.impl, ar, ac, a)
+	db, err2 := clblas.NewMatrixFrom(b.impl, br, bc, bb)
+	dc, err3 := clblas.NewMatrix[T](b.impl, s.m, s.n)
+	if err1 != nil || err2 != nil || err3 != nil {
+		log.Printf("bench: %v %v %v", err1, err2, err3)
+		return r
+	}
+	defer da.Release()
+	defer db.Release()
+	defer dc.Release()
+	r.resident = b.median(flops, func(batch int) error {
+		var last *clblas.Event
+		for range batch {
+			ev, err := clblas.Gemm(ta, tb, 1, da, db, 0, dc)
+			if err != nil {
+				return err
+			}
+			last = ev
+		}
+		return last.Wait()
+	})
+	if clblast.Available {
+		q := b.impl.Runtime().Queue()
+		bufA, offA, _ := da.Buffer()
+		bufB, offB, _ := db.Buffer()
+		bufC, offC, _ := dc.Buffer()
+		r.clblast = b.median(flops, func(batch int) error {
+			for range batch {
+				if err := clblast.Gemm[T](q, tA, tB, s.m, s.n, s.k, 1, bufA, offA, ac, bufB, offB, bc, 0, bufC, offC, s.n); err != nil {
+					return err
+				}
+			}
+			return q.Finish()
+		})
+	}
+	if withSlices {
+		r.slices = b.median(flops, func(batch int) error {
+			for range batch {
+				gemmSlices(b.impl, ta, tb, s, a, ac, bb, bc, c)
+			}
+			return nil
+		})
+	}
+	if withGonum {
+		r.gn = b.median(flops, func(batch int) error {
+			for range batch {
+				gemmSlices(gonum.Implementation{}, ta, tb, s, a, ac, bb, bc, c)
+			}
+			return nil
+		})
+	}
+	return r
+}
+
+type gemmer interface {
+	blas.Float32
+	blas.Float64
+}
+
+func gemmSlices[T float32 | float64](impl gemmer, ta, tb blas.Transpose, s shape, a []T, lda int, b []T, ldb int, c []T) {
+	switch a := any(a).(type) {
+	case []float32:
+		impl.Sgemm(ta, tb, s.m, s.n, s.k, 1, a, lda, any(b).([]float32), ldb, 0, any(c).([]float32), s.n)
+	case []float64:
+		impl.Dgemm(ta, tb, s.m, s.n, s.k, 1, a, lda, any(b).([]float64), ldb, 0, any(c).([]float64), s.n)
+	}
+}
+
+func random[T float32 | float64](rnd *rand.Rand, n int) []T {
+	s := make([]T, n)
+	for i := range s {
+		s[i] = T(rnd.Float64() - 0.5)
+	}
+	return s
+}
+
+func gf(v float64) string {
+	if v == 0 {
+		return "-"
+	}
+	return strconv.FormatFloat(v, 'f', 0, 64)
+}
+
+func cbrt(s shape) float64 {
+	v := float64(s.m) * float64(s.n) * float64(s.k)
+	x := v
+	for range 60 {
+		x = (2*x + v/(x*x)) / 3
+	}
+	return x
+}
+
+func split(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func atoi(s string) int {
+	v, err := strconv.Atoi(s)
+	if err != nil || v <= 0 {
+		fmt.Fprintf(os.Stderr, "bench: bad number %q\n", s)
+		os.Exit(2)
+	}
+	return v
+}
