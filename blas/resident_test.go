@@ -37,10 +37,10 @@ func TestResidentChain(t *testing.T) {
 	// The same chain on the CPU.
 	g := gonum.Implementation{}
 	wc, wd := make([]float64, n*n), make([]float64, n*n)
-	g.Dgemm(blas.NoTrans, blas.NoTrans, n, n, n, 1, a0, n, b0, n, 0, wc, n)   // C = A·B
-	g.Dgemm(blas.Trans, blas.NoTrans, n, n, n, 0.5, a0, n, wc, n, 0, wd, n)   // D = ½ Aᵀ·C
-	g.Dgemm(blas.NoTrans, blas.Trans, n, n, n, -1, wd, n, b0, n, 2, wc, n)    // C = 2C − D·Bᵀ
-	g.Dgemm(blas.Trans, blas.Trans, n, n, n, 1, wc, n, a0, n, 1, wd, n)       // D += Cᵀ·Aᵀ
+	g.Dgemm(blas.NoTrans, blas.NoTrans, n, n, n, 1, a0, n, b0, n, 0, wc, n)    // C = A·B
+	g.Dgemm(blas.Trans, blas.NoTrans, n, n, n, 0.5, a0, n, wc, n, 0, wd, n)    // D = ½ Aᵀ·C
+	g.Dgemm(blas.NoTrans, blas.Trans, n, n, n, -1, wd, n, b0, n, 2, wc, n)     // C = 2C − D·Bᵀ
+	g.Dgemm(blas.Trans, blas.Trans, n, n, n, 1, wc, n, a0, n, 1, wd, n)        // D += Cᵀ·Aᵀ
 	g.Dgemm(blas.NoTrans, blas.NoTrans, n, n, n, 0.25, wd, n, wd, n, 0, wc, n) // C = ¼ D·D
 
 	var evs []*Event
