@@ -1,6 +1,7 @@
 package clblas
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -56,7 +57,7 @@ func TestLevel2FailureLeavesOutput(t *testing.T) {
 	e := impl.dev32.(clDevice32).e
 	fail := func(site string) error {
 		if site == "read" {
-			return errInjected
+			return errL2Injected
 		}
 		return nil
 	}
@@ -102,11 +103,14 @@ func TestLevel2FailureLeavesOutput(t *testing.T) {
 		t.Fatalf("%d calls, want 5", len(errs))
 	}
 	for i, err := range errs {
-		if err == nil {
-			t.Errorf("call %d reported success under an injected failure", i)
+		if !errors.Is(err, errL2Injected) {
+			t.Errorf("call %d: error %v, want the injected failure", i, err)
 		}
 	}
 }
+
+// errL2Injected is the failure TestLevel2FailureLeavesOutput injects.
+var errL2Injected = errors.New("injected level 2 failure")
 
 func l2skipNoFP64(t *testing.T) {
 	if !testEngine(t).prof.FP64 {
