@@ -1,56 +1,346 @@
 package clblas
 
-import "gonum.org/v1/gonum/blas"
+import (
+	"github.com/gocompute/opencl/cl"
+	"gonum.org/v1/gonum/blas"
+)
 
-var _ = blas.NoTrans
-
-// Level 3 device routines. Not yet on the device: each returns
-// errNotImplemented, so the front end finishes the call on the CPU.
+// Level 3 device routines. Each precision's method is a thin wrapper around
+// one generic function. GEMM runs the kernels of gemm.cl (see gemm.go); the
+// others run the kernels of level3.cl, and TRSM is blocked: diagonal blocks
+// are solved by substitution, the rest of B is updated with GEMM.
 
 func (dev clDevice64) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) error {
-	return errNotImplemented
+	return gemm(dev.e, "Dgemm", tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 func (dev clDevice64) Dsymm(s blas.Side, ul blas.Uplo, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) error {
-	return errNotImplemented
+	return symm(dev.e, "Dsymm", s, ul, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 func (dev clDevice64) Dsyrk(ul blas.Uplo, t blas.Transpose, n, k int, alpha float64, a []float64, lda int, beta float64, c []float64, ldc int) error {
-	return errNotImplemented
+	return syrk(dev.e, "Dsyrk", ul, t, n, k, alpha, a, lda, beta, c, ldc)
 }
 
 func (dev clDevice64) Dsyr2k(ul blas.Uplo, t blas.Transpose, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) error {
-	return errNotImplemented
+	return syr2k(dev.e, "Dsyr2k", ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 func (dev clDevice64) Dtrmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int) error {
-	return errNotImplemented
+	return trmm(dev.e, "Dtrmm", s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
 }
 
 func (dev clDevice64) Dtrsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int) error {
-	return errNotImplemented
+	return trsm(dev.e, "Dtrsm", s, ul, tA, d, m, n, alpha, a, lda, b, ldb, trsmBlock(dev.e))
 }
 
 func (dev clDevice32) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) error {
-	return errNotImplemented
+	return gemm(dev.e, "Sgemm", tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 func (dev clDevice32) Ssymm(s blas.Side, ul blas.Uplo, m, n int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) error {
-	return errNotImplemented
+	return symm(dev.e, "Ssymm", s, ul, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 func (dev clDevice32) Ssyrk(ul blas.Uplo, t blas.Transpose, n, k int, alpha float32, a []float32, lda int, beta float32, c []float32, ldc int) error {
-	return errNotImplemented
+	return syrk(dev.e, "Ssyrk", ul, t, n, k, alpha, a, lda, beta, c, ldc)
 }
 
 func (dev clDevice32) Ssyr2k(ul blas.Uplo, t blas.Transpose, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) error {
-	return errNotImplemented
+	return syr2k(dev.e, "Ssyr2k", ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 func (dev clDevice32) Strmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float32, a []float32, lda int, b []float32, ldb int) error {
-	return errNotImplemented
+	return trmm(dev.e, "Strmm", s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
 }
 
 func (dev clDevice32) Strsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float32, a []float32, lda int, b []float32, ldb int) error {
-	return errNotImplemented
+	return trsm(dev.e, "Strsm", s, ul, tA, d, m, n, alpha, a, lda, b, ldb, trsmBlock(dev.e))
+}
+
+// l3Output returns the device buffer of an output matrix with span
+// elements: a copy of host when beta reads it, else an uninitialised one
+// (the kernel assigns every element).
+func l3Output[T real](c *call, host []T, span int, beta T) *cl.Buffer {
+	if beta == 0 {
+		return alloc[T](c, span)
+	}
+	return upload(c, host[:span])
+}
+
+// gemm is Dgemm and Sgemm: C = alpha·op(A)·op(B) + beta·C.
+func gemm[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, cc []T, ldc int) error {
+	c := begin[T](e, name)
+	at, bt := tA != blas.NoTrans, tB != blas.NoTrans
+	cs := matSpan(m, n, ldc)
+	cb := l3Output(c, cc, cs, beta)
+	var ab, bb *cl.Buffer
+	if k > 0 && alpha != 0 { // otherwise C = beta·C: A and B are not read
+		ar, ac := m, k
+		if at {
+			ar, ac = k, m
+		}
+		br, bc := k, n
+		if bt {
+			br, bc = n, k
+		}
+		ab = upload(c, a[:matSpan(ar, ac, lda)])
+		bb = upload(c, b[:matSpan(br, bc, ldb)])
+	}
+	gemmOnDevice(c, at, bt, m, n, k, alpha, ab, 0, lda, bb, 0, ldb, beta, cb, 0, ldc)
+	out := download[T](c, cb, cs)
+	if err := c.finish(); err != nil {
+		return err
+	}
+	scatterMat(cc, out, m, n, ldc)
+	return nil
+}
+
+// symm is Dsymm and Ssymm: C = alpha·A·B + beta·C (left) or
+// C = alpha·B·A + beta·C (right) for a symmetric A.
+func symm[T real](e *engine, name string, s blas.Side, ul blas.Uplo, m, n int, alpha T, a []T, lda int, b []T, ldb int, beta T, cc []T, ldc int) error {
+	c := begin[T](e, name)
+	left := s == blas.Left
+	ka := n
+	if left {
+		ka = m
+	}
+	cs := matSpan(m, n, ldc)
+	cb := l3Output(c, cc, cs, beta)
+	g := newGemmLauncher[T](c)
+	if alpha == 0 {
+		g.scale(m, n, beta, cb, 0, ldc, triFull)
+	} else {
+		ab := upload(c, a[:matSpan(ka, ka, lda)])
+		bb := upload(c, b[:matSpan(m, n, ldb)])
+		k := g.kernel("level3.cl", "symm")
+		global, local := l3Work(m, n)
+		c.run(k, global, local, int32(l3Bool(left)), int32(l3Bool(ul == blas.Upper)), l3Int(c, m), l3Int(c, n),
+			alpha, ab, l3Int(c, lda), bb, l3Int(c, ldb), beta, cb, l3Int(c, ldc))
+	}
+	out := download[T](c, cb, cs)
+	if err := c.finish(); err != nil {
+		return err
+	}
+	scatterMat(cc, out, m, n, ldc)
+	return nil
+}
+
+// syrk is Dsyrk and Ssyrk: the ul triangle of C = alpha·A·Aᵀ + beta·C
+// (NoTrans) or C = alpha·Aᵀ·A + beta·C.
+func syrk[T real](e *engine, name string, ul blas.Uplo, t blas.Transpose, n, k int, alpha T, a []T, lda int, beta T, cc []T, ldc int) error {
+	c := begin[T](e, name)
+	trans := t != blas.NoTrans
+	upper := ul == blas.Upper
+	cs := matSpan(n, n, ldc)
+	cb := l3Output(c, cc, cs, beta)
+	g := newGemmLauncher[T](c)
+	if alpha == 0 || k == 0 {
+		g.scale(n, n, beta, cb, 0, ldc, l3Tri(upper))
+	} else {
+		ar, ac := n, k
+		if trans {
+			ar, ac = k, n
+		}
+		ab := upload(c, a[:matSpan(ar, ac, lda)])
+		kern := g.kernel("level3.cl", "syrk")
+		global, local := l3Work(n, n)
+		c.run(kern, global, local, int32(l3Bool(upper)), int32(l3Bool(trans)), l3Int(c, n), l3Int(c, k),
+			alpha, ab, l3Int(c, lda), beta, cb, l3Int(c, ldc))
+	}
+	out := download[T](c, cb, cs)
+	if err := c.finish(); err != nil {
+		return err
+	}
+	l3ScatterTri(cc, out, n, ldc, upper)
+	return nil
+}
+
+// syr2k is Dsyr2k and Ssyr2k: the ul triangle of
+// C = alpha·(A·Bᵀ + B·Aᵀ) + beta·C (NoTrans) or alpha·(Aᵀ·B + Bᵀ·A) + beta·C.
+func syr2k[T real](e *engine, name string, ul blas.Uplo, t blas.Transpose, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, cc []T, ldc int) error {
+	c := begin[T](e, name)
+	trans := t != blas.NoTrans
+	upper := ul == blas.Upper
+	cs := matSpan(n, n, ldc)
+	cb := l3Output(c, cc, cs, beta)
+	g := newGemmLauncher[T](c)
+	if alpha == 0 || k == 0 {
+		g.scale(n, n, beta, cb, 0, ldc, l3Tri(upper))
+	} else {
+		ar, ac := n, k
+		if trans {
+			ar, ac = k, n
+		}
+		ab := upload(c, a[:matSpan(ar, ac, lda)])
+		bb := upload(c, b[:matSpan(ar, ac, ldb)])
+		kern := g.kernel("level3.cl", "syr2k")
+		global, local := l3Work(n, n)
+		c.run(kern, global, local, int32(l3Bool(upper)), int32(l3Bool(trans)), l3Int(c, n), l3Int(c, k),
+			alpha, ab, l3Int(c, lda), bb, l3Int(c, ldb), beta, cb, l3Int(c, ldc))
+	}
+	out := download[T](c, cb, cs)
+	if err := c.finish(); err != nil {
+		return err
+	}
+	l3ScatterTri(cc, out, n, ldc, upper)
+	return nil
+}
+
+func l3Tri(upper bool) int {
+	if upper {
+		return triUpper
+	}
+	return triLower
+}
+
+// l3ScatterTri copies the upper or lower triangle (diagonal included) of an
+// n×n matrix with leading dimension ld from src into dst; the other
+// triangle and the padding are left alone.
+func l3ScatterTri[T real](dst, src []T, n, ld int, upper bool) {
+	for i := 0; i < n; i++ {
+		lo, hi := 0, i+1
+		if upper {
+			lo, hi = i, n
+		}
+		copy(dst[i*ld+lo:i*ld+hi], src[i*ld+lo:i*ld+hi])
+	}
+}
+
+// trmm is Dtrmm and Strmm: B = alpha·op(A)·B (left) or B = alpha·B·op(A)
+// for a triangular A.
+func trmm[T real](e *engine, name string, s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha T, a []T, lda int, b []T, ldb int) error {
+	c := begin[T](e, name)
+	left := s == blas.Left
+	ka := n
+	if left {
+		ka = m
+	}
+	bs := matSpan(m, n, ldb)
+	g := newGemmLauncher[T](c)
+	res := alloc[T](c, bs)
+	if alpha == 0 {
+		g.scale(m, n, 0, res, 0, ldb, triFull)
+	} else {
+		ab := upload(c, a[:matSpan(ka, ka, lda)])
+		bb := upload(c, b[:bs])
+		kern := g.kernel("level3.cl", "trmm")
+		global, local := l3Work(m, n)
+		c.run(kern, global, local, int32(l3Bool(left)), int32(l3Bool(ul == blas.Upper)), int32(l3Bool(tA != blas.NoTrans)),
+			int32(l3Bool(d == blas.Unit)), l3Int(c, m), l3Int(c, n), alpha, ab, l3Int(c, lda), bb, l3Int(c, ldb), res)
+	}
+	out := download[T](c, res, bs)
+	if err := c.finish(); err != nil {
+		return err
+	}
+	scatterMat(b, out, m, n, ldb)
+	return nil
+}
+
+// trsmBlock is the order of the diagonal blocks of the blocked TRSM on e's
+// device.
+func trsmBlock(e *engine) int {
+	if e.prof.IsCPU() {
+		return 32
+	}
+	return 64
+}
+
+// trsm is Dtrsm and Strsm: B = X where op(A)·X = alpha·B (left) or
+// X·op(A) = alpha·B, for a triangular A, blocked by nb: B is first scaled by
+// alpha (as gonum does; alpha == 0 assigns zeros), then each diagonal block
+// of op(A) is solved in place by substitution (trsm_left/trsm_right, one
+// work-item per right-hand side) and the part of B not yet solved is
+// updated with GEMM (alpha = −1, beta = 1) on buffer offsets.
+func trsm[T real](e *engine, name string, s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha T, a []T, lda int, b []T, ldb int, nb int) error {
+	c := begin[T](e, name)
+	left := s == blas.Left
+	trans := tA != blas.NoTrans
+	upper := ul == blas.Upper
+	unit := d == blas.Unit
+	opUpper := upper != trans
+	ka := n
+	if left {
+		ka = m
+	}
+	bs := matSpan(m, n, ldb)
+	g := newGemmLauncher[T](c)
+	var bb *cl.Buffer
+	if alpha == 0 {
+		bb = alloc[T](c, bs)
+	} else {
+		bb = upload(c, b[:bs])
+	}
+	if alpha != 1 {
+		g.scale(m, n, alpha, bb, 0, ldb, triFull)
+	}
+	if alpha != 0 {
+		ab := upload(c, a[:matSpan(ka, ka, lda)])
+		flags := []any{int32(l3Bool(upper)), int32(l3Bool(trans)), int32(l3Bool(unit))}
+		// gemmUpdate: C -= op(X)·op(Y) on the blocks at the given offsets.
+		gemmUpdate := func(tX, tY bool, mm, nn, kk int, x *cl.Buffer, offX, ldx int, y *cl.Buffer, offY, ldy int, offC int) {
+			cfg := gemmParams(e.prof, c.prec, mm, nn, kk)
+			g.gemm(cfg, tX, tY, mm, nn, kk, T(-1), x, offX, ldx, y, offY, ldy, T(1), bb, offC, ldb)
+		}
+		nblk := l3CeilDiv(ka, nb)
+		if left {
+			kern := g.kernel("level3.cl", "trsm_left")
+			for t := 0; t < nblk; t++ {
+				// Rows [r0, r1) in solve order: top down when op(A) is lower.
+				r0, r1 := t*nb, min((t+1)*nb, m)
+				if opUpper {
+					r0, r1 = max(m-(t+1)*nb, 0), m-t*nb
+				}
+				args := append(append([]any{}, flags...), l3Int(c, n), l3Int(c, r0), l3Int(c, r1-r0), ab, l3Int(c, lda), bb, l3Int(c, ldb))
+				c.run(kern, []int{groups(n, 64)}, []int{64}, args...)
+				// op(A)[i][p] is A[i·lda+p], or A[p·lda+i] when transposed.
+				switch {
+				case !opUpper && r1 < m: // B[r1:m] -= op(A)[r1:m, r0:r1]·X[r0:r1]
+					offA := r1*lda + r0
+					if trans {
+						offA = r0*lda + r1
+					}
+					gemmUpdate(trans, false, m-r1, n, r1-r0, ab, offA, lda, bb, r0*ldb, ldb, r1*ldb)
+				case opUpper && r0 > 0: // B[0:r0] -= op(A)[0:r0, r0:r1]·X[r0:r1]
+					offA := r0
+					if trans {
+						offA = r0 * lda
+					}
+					gemmUpdate(trans, false, r0, n, r1-r0, ab, offA, lda, bb, r0*ldb, ldb, 0)
+				}
+			}
+		} else {
+			kern := g.kernel("level3.cl", "trsm_right")
+			for t := 0; t < nblk; t++ {
+				// Columns [c0, c1) in solve order: left to right when op(A)
+				// is upper.
+				c0, c1 := t*nb, min((t+1)*nb, n)
+				if !opUpper {
+					c0, c1 = max(n-(t+1)*nb, 0), n-t*nb
+				}
+				args := append(append([]any{}, flags...), l3Int(c, m), l3Int(c, c0), l3Int(c, c1-c0), ab, l3Int(c, lda), bb, l3Int(c, ldb))
+				c.run(kern, []int{groups(m, 64)}, []int{64}, args...)
+				switch {
+				case opUpper && c1 < n: // B[:, c1:n] -= X[:, c0:c1]·op(A)[c0:c1, c1:n]
+					offA := c0*lda + c1
+					if trans {
+						offA = c1*lda + c0
+					}
+					gemmUpdate(false, trans, m, n-c1, c1-c0, bb, c0, ldb, ab, offA, lda, c1)
+				case !opUpper && c0 > 0: // B[:, 0:c0] -= X[:, c0:c1]·op(A)[c0:c1, 0:c0]
+					offA := c0 * lda
+					if trans {
+						offA = c0
+					}
+					gemmUpdate(false, trans, m, c0, c1-c0, bb, c0, ldb, ab, offA, lda, 0)
+				}
+			}
+		}
+	}
+	out := download[T](c, bb, bs)
+	if err := c.finish(); err != nil {
+		return err
+	}
+	scatterMat(b, out, m, n, ldb)
+	return nil
 }

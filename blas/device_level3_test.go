@@ -1,0 +1,697 @@
+package clblas
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
+
+	"github.com/gocompute/opencl/cl"
+	"github.com/gocompute/opencl/platform"
+)
+
+// The level-3 device routines are compared with gonum on small odd shapes,
+// every side/uplo/transpose/diagonal, padded leading dimensions, alpha and
+// beta in {0, 1, other}, NaN in every element a routine must not read (the
+// padding, the unstored triangle, a unit diagonal, A and B when alpha == 0)
+// or must overwrite (C when beta == 0, B when alpha == 0), through the
+// front end and directly on the device. Each routine must have run on the
+// device (the front end would hide a failure by finishing on the CPU).
+
+// l3API is one precision of the level-3 routines, so one generic test
+// serves both.
+type l3API[T real] interface {
+	gemm(tA, tB blas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int)
+	symm(s blas.Side, ul blas.Uplo, m, n int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int)
+	syrk(ul blas.Uplo, t blas.Transpose, n, k int, alpha T, a []T, lda int, beta T, c []T, ldc int)
+	syr2k(ul blas.Uplo, t blas.Transpose, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int)
+	trmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha T, a []T, lda int, b []T, ldb int)
+	trsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha T, a []T, lda int, b []T, ldb int)
+}
+
+type l3F64 struct{ blas.Float64 }
+
+func (x l3F64) gemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
+	x.Dgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+func (x l3F64) symm(s blas.Side, ul blas.Uplo, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
+	x.Dsymm(s, ul, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+func (x l3F64) syrk(ul blas.Uplo, t blas.Transpose, n, k int, alpha float64, a []float64, lda int, beta float64, c []float64, ldc int) {
+	x.Dsyrk(ul, t, n, k, alpha, a, lda, beta, c, ldc)
+}
+func (x l3F64) syr2k(ul blas.Uplo, t blas.Transpose, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
+	x.Dsyr2k(ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+func (x l3F64) trmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int) {
+	x.Dtrmm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
+}
+func (x l3F64) trsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int) {
+	x.Dtrsm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
+}
+
+type l3F32 struct{ blas.Float32 }
+
+func (x l3F32) gemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	x.Sgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+func (x l3F32) symm(s blas.Side, ul blas.Uplo, m, n int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	x.Ssymm(s, ul, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+func (x l3F32) syrk(ul blas.Uplo, t blas.Transpose, n, k int, alpha float32, a []float32, lda int, beta float32, c []float32, ldc int) {
+	x.Ssyrk(ul, t, n, k, alpha, a, lda, beta, c, ldc)
+}
+func (x l3F32) syr2k(ul blas.Uplo, t blas.Transpose, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	x.Ssyr2k(ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+func (x l3F32) trmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float32, a []float32, lda int, b []float32, ldb int) {
+	x.Strmm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
+}
+func (x l3F32) trsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float32, a []float32, lda int, b []float32, ldb int) {
+	x.Strsm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
+}
+
+// l3Dev64 and l3Dev32 call the device methods directly (no front end, no
+// CPU fallback) and fail the test on any error.
+type l3Dev64 struct {
+	t testing.TB
+	d clDevice64
+}
+
+func (x l3Dev64) check(err error) {
+	x.t.Helper()
+	if err != nil {
+		x.t.Fatalf("device call failed: %v", err)
+	}
+}
+func (x l3Dev64) gemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
+	x.check(x.d.Dgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc))
+}
+func (x l3Dev64) symm(s blas.Side, ul blas.Uplo, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
+	x.check(x.d.Dsymm(s, ul, m, n, alpha, a, lda, b, ldb, beta, c, ldc))
+}
+func (x l3Dev64) syrk(ul blas.Uplo, t blas.Transpose, n, k int, alpha float64, a []float64, lda int, beta float64, c []float64, ldc int) {
+	x.check(x.d.Dsyrk(ul, t, n, k, alpha, a, lda, beta, c, ldc))
+}
+func (x l3Dev64) syr2k(ul blas.Uplo, t blas.Transpose, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
+	x.check(x.d.Dsyr2k(ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc))
+}
+func (x l3Dev64) trmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int) {
+	x.check(x.d.Dtrmm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb))
+}
+func (x l3Dev64) trsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int) {
+	x.check(x.d.Dtrsm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb))
+}
+
+type l3Dev32 struct {
+	t testing.TB
+	d clDevice32
+}
+
+func (x l3Dev32) check(err error) {
+	x.t.Helper()
+	if err != nil {
+		x.t.Fatalf("device call failed: %v", err)
+	}
+}
+func (x l3Dev32) gemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	x.check(x.d.Sgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc))
+}
+func (x l3Dev32) symm(s blas.Side, ul blas.Uplo, m, n int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	x.check(x.d.Ssymm(s, ul, m, n, alpha, a, lda, b, ldb, beta, c, ldc))
+}
+func (x l3Dev32) syrk(ul blas.Uplo, t blas.Transpose, n, k int, alpha float32, a []float32, lda int, beta float32, c []float32, ldc int) {
+	x.check(x.d.Ssyrk(ul, t, n, k, alpha, a, lda, beta, c, ldc))
+}
+func (x l3Dev32) syr2k(ul blas.Uplo, t blas.Transpose, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	x.check(x.d.Ssyr2k(ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc))
+}
+func (x l3Dev32) trmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float32, a []float32, lda int, b []float32, ldb int) {
+	x.check(x.d.Strmm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb))
+}
+func (x l3Dev32) trsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float32, a []float32, lda int, b []float32, ldb int) {
+	x.check(x.d.Strsm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb))
+}
+
+var (
+	l3Trans = []blas.Transpose{blas.NoTrans, blas.Trans}
+	l3Uplos = []blas.Uplo{blas.Upper, blas.Lower}
+	l3Sides = []blas.Side{blas.Left, blas.Right}
+	l3Diags = []blas.Diag{blas.NonUnit, blas.Unit}
+	// l3AlphaBeta are the (alpha, beta) pairs of the routines with a beta.
+	l3AlphaBeta = [][2]float64{{0, 0}, {0, 2.5}, {1, 0}, {1, 1}, {-1.5, 0.5}, {0.75, 1}}
+	// l3Alphas are the alphas of trmm and trsm.
+	l3Alphas = []float64{0, 1, -2.5}
+)
+
+// l3Mat returns a rows×cols matrix with leading dimension ld whose element
+// (i, j) is f(i, j), or NaN where f reports false; the padding is NaN too.
+func l3Mat[T real](rows, cols, ld int, f func(i, j int) (float64, bool)) []T {
+	n := 0
+	if rows > 0 {
+		n = (rows-1)*ld + cols
+	}
+	s := make([]T, n)
+	for i := range s {
+		s[i] = T(math.NaN())
+	}
+	for i := 0; i < rows; i++ {
+		for j := 0; j < cols; j++ {
+			if v, ok := f(i, j); ok {
+				s[i*ld+j] = T(v)
+			}
+		}
+	}
+	return s
+}
+
+// l3Rand fills every element with a value in [-1, 1); with nan, NaN.
+func l3Rand(rnd *rand.Rand, nan bool) func(i, j int) (float64, bool) {
+	return func(i, j int) (float64, bool) { return rnd.Float64()*2 - 1, !nan }
+}
+
+// l3Tri fills the ul triangle of a triangular matrix fit for solving: the
+// diagonal is ±[1, 2) (NaN when unit: it must not be read), the stored
+// off-diagonal elements are in [-1, 1)/k, the other triangle is NaN.
+func l3TriFill(rnd *rand.Rand, ul blas.Uplo, d blas.Diag, k int, nan bool) func(i, j int) (float64, bool) {
+	return func(i, j int) (float64, bool) {
+		switch {
+		case nan:
+			return 0, false
+		case i == j:
+			v := 1 + rnd.Float64()
+			if rnd.IntN(2) == 0 {
+				v = -v
+			}
+			return v, d == blas.NonUnit
+		case (j > i) == (ul == blas.Upper):
+			return (rnd.Float64()*2 - 1) / float64(k), true
+		}
+		return 0, false
+	}
+}
+
+// l3SymFill fills the ul triangle of a symmetric matrix; the other is NaN.
+func l3SymFill(rnd *rand.Rand, ul blas.Uplo, nan bool) func(i, j int) (float64, bool) {
+	return func(i, j int) (float64, bool) {
+		return rnd.Float64()*2 - 1, !nan && (i == j || (j > i) == (ul == blas.Upper))
+	}
+}
+
+// l3Compare checks an output matrix: the elements written (where written
+// says so) must agree with want to tol relative to max(1, max |want|), and
+// every other element must be bit for bit what it was before (orig).
+func l3Compare[T real](t *testing.T, what string, got, want, orig []T, rows, cols, ld int, written func(i, j int) bool, tol float64) {
+	t.Helper()
+	scale := 1.0
+	for i := 0; i < rows; i++ {
+		for j := 0; j < cols; j++ {
+			if written(i, j) {
+				scale = math.Max(scale, math.Abs(float64(want[i*ld+j])))
+			}
+		}
+	}
+	for idx := range got {
+		i, j := idx/ld, idx%ld
+		g, w := float64(got[idx]), float64(want[idx])
+		if j < cols && i < rows && written(i, j) {
+			if math.IsNaN(g) || math.IsNaN(w) || math.Abs(g-w) > tol*scale {
+				t.Errorf("%s: element (%d,%d) = %v, want %v", what, i, j, g, w)
+				return
+			}
+			continue
+		}
+		if math.Float64bits(float64(got[idx])) != math.Float64bits(float64(orig[idx])) && !(math.IsNaN(g) && math.IsNaN(float64(orig[idx]))) {
+			t.Errorf("%s: element (%d,%d) outside the result changed from %v to %v", what, i, j, orig[idx], g)
+			return
+		}
+	}
+}
+
+func l3All(i, j int) bool { return true }
+
+func l3Triangle(ul blas.Uplo) func(i, j int) bool {
+	return func(i, j int) bool { return i == j || (j > i) == (ul == blas.Upper) }
+}
+
+// l3Pad is the leading-dimension padding of the i-th case.
+func l3Pad(i int) int { return []int{0, 3, 1}[i%3] }
+
+// l3Counter counts the calls of each routine that must reach the device.
+type l3Counter map[string]int64
+
+// runL3 runs every case on dev and on gonum (ref), compares, and returns
+// how many calls of each routine (gemm, symm, …) should have reached the
+// device through the front end (the others are its quick returns).
+func runL3[T real](t *testing.T, dev, ref l3API[T], tol float64) l3Counter {
+	rnd := rand.New(rand.NewPCG(31, 41))
+	calls := l3Counter{}
+	cse := 0
+	pad := func() int { cse++; return l3Pad(cse) }
+
+	// GEMM.
+	for _, tA := range l3Trans {
+		for _, tB := range l3Trans {
+			for _, sh := range [][3]int{{1, 1, 1}, {7, 33, 3}, {33, 7, 130}, {130, 5, 33}, {5, 7, 0}} {
+				for _, ab := range l3AlphaBeta {
+					m, n, k := sh[0], sh[1], sh[2]
+					alpha, beta := T(ab[0]), T(ab[1])
+					ar, ac := m, k
+					if tA == blas.Trans {
+						ar, ac = k, m
+					}
+					br, bc := k, n
+					if tB == blas.Trans {
+						br, bc = n, k
+					}
+					lda, ldb, ldc := max(1, ac+pad()), max(1, bc+pad()), n+pad()
+					// No NaN in A and B when alpha == 0: gonum's Dgemm
+					// multiplies them by zero in some transpose cases and not
+					// in others; the device does what reference BLAS does
+					// (C = beta·C, A and B not read).
+					a := l3Mat[T](ar, ac, lda, l3Rand(rnd, false))
+					b := l3Mat[T](br, bc, ldb, l3Rand(rnd, false))
+					c := l3Mat[T](m, n, ldc, l3Rand(rnd, beta == 0))
+					what := fmt.Sprintf("gemm tA=%c tB=%c m=%d n=%d k=%d alpha=%v beta=%v lda=%d ldb=%d ldc=%d", tA, tB, m, n, k, alpha, beta, lda, ldb, ldc)
+					got, want := slices.Clone(c), slices.Clone(c)
+					dev.gemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, got, ldc)
+					ref.gemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, want, ldc)
+					l3Compare(t, what, got, want, c, m, n, ldc, l3All, tol)
+					if !((alpha == 0 || k == 0) && beta == 1) {
+						calls["gemm"]++
+					}
+				}
+			}
+		}
+	}
+
+	// SYMM.
+	for _, s := range l3Sides {
+		for _, ul := range l3Uplos {
+			for _, sh := range [][2]int{{1, 1}, {7, 33}, {33, 7}, {67, 3}} {
+				for _, ab := range l3AlphaBeta {
+					m, n := sh[0], sh[1]
+					alpha, beta := T(ab[0]), T(ab[1])
+					ka := n
+					if s == blas.Left {
+						ka = m
+					}
+					lda, ldb, ldc := ka+pad(), n+pad(), n+pad()
+					a := l3Mat[T](ka, ka, lda, l3SymFill(rnd, ul, alpha == 0))
+					b := l3Mat[T](m, n, ldb, l3Rand(rnd, alpha == 0))
+					c := l3Mat[T](m, n, ldc, l3Rand(rnd, beta == 0))
+					what := fmt.Sprintf("symm s=%c ul=%c m=%d n=%d alpha=%v beta=%v lda=%d ldb=%d ldc=%d", s, ul, m, n, alpha, beta, lda, ldb, ldc)
+					got, want := slices.Clone(c), slices.Clone(c)
+					dev.symm(s, ul, m, n, alpha, a, lda, b, ldb, beta, got, ldc)
+					ref.symm(s, ul, m, n, alpha, a, lda, b, ldb, beta, want, ldc)
+					l3Compare(t, what, got, want, c, m, n, ldc, l3All, tol)
+					if !(alpha == 0 && beta == 1) {
+						calls["symm"]++
+					}
+				}
+			}
+		}
+	}
+
+	// SYRK and SYR2K.
+	for _, two := range []bool{false, true} {
+		name := map[bool]string{false: "syrk", true: "syr2k"}[two]
+		for _, ul := range l3Uplos {
+			for _, tr := range l3Trans {
+				for _, sh := range [][2]int{{1, 1}, {7, 33}, {33, 7}, {67, 3}, {5, 0}} {
+					for _, ab := range l3AlphaBeta {
+						n, k := sh[0], sh[1]
+						alpha, beta := T(ab[0]), T(ab[1])
+						ar, ac := n, k
+						if tr == blas.Trans {
+							ar, ac = k, n
+						}
+						lda, ldb, ldc := max(1, ac+pad()), max(1, ac+pad()), n+pad()
+						a := l3Mat[T](ar, ac, lda, l3Rand(rnd, alpha == 0))
+						b := l3Mat[T](ar, ac, ldb, l3Rand(rnd, alpha == 0))
+						// C: random, except NaN in the triangle written when
+						// beta == 0; the other triangle must survive.
+						tri := l3Triangle(ul)
+						c := l3Mat[T](n, n, ldc, func(i, j int) (float64, bool) {
+							return rnd.Float64()*2 - 1, !(beta == 0 && tri(i, j))
+						})
+						// gonum keeps NaN in C with beta == 0 in one case (Lower,
+						// Trans syrk): give the reference zeros there instead.
+						want := slices.Clone(c)
+						if beta == 0 {
+							for i := 0; i < n; i++ {
+								for j := 0; j < n; j++ {
+									if tri(i, j) {
+										want[i*ldc+j] = 0
+									}
+								}
+							}
+						}
+						got := slices.Clone(c)
+						what := fmt.Sprintf("%s ul=%c t=%c n=%d k=%d alpha=%v beta=%v lda=%d ldb=%d ldc=%d", name, ul, tr, n, k, alpha, beta, lda, ldb, ldc)
+						if two {
+							dev.syr2k(ul, tr, n, k, alpha, a, lda, b, ldb, beta, got, ldc)
+							ref.syr2k(ul, tr, n, k, alpha, a, lda, b, ldb, beta, want, ldc)
+						} else {
+							dev.syrk(ul, tr, n, k, alpha, a, lda, beta, got, ldc)
+							ref.syrk(ul, tr, n, k, alpha, a, lda, beta, want, ldc)
+						}
+						l3Compare(t, what, got, want, c, n, n, ldc, tri, tol)
+						if !(alpha == 0 && beta == 1) {
+							calls[name]++
+						}
+					}
+				}
+			}
+		}
+	}
+
+	// TRMM and TRSM.
+	for _, solve := range []bool{false, true} {
+		name := map[bool]string{false: "trmm", true: "trsm"}[solve]
+		for _, s := range l3Sides {
+			for _, ul := range l3Uplos {
+				for _, tA := range l3Trans {
+					for _, d := range l3Diags {
+						for _, sh := range [][2]int{{1, 1}, {7, 33}, {33, 7}, {67, 5}, {3, 70}} {
+							for _, al := range l3Alphas {
+								m, n := sh[0], sh[1]
+								alpha := T(al)
+								ka := n
+								if s == blas.Left {
+									ka = m
+								}
+								lda, ldb := ka+pad(), n+pad()
+								a := l3Mat[T](ka, ka, lda, l3TriFill(rnd, ul, d, ka, alpha == 0))
+								b := l3Mat[T](m, n, ldb, l3Rand(rnd, alpha == 0))
+								what := fmt.Sprintf("%s s=%c ul=%c tA=%c d=%c m=%d n=%d alpha=%v lda=%d ldb=%d", name, s, ul, tA, d, m, n, alpha, lda, ldb)
+								got, want := slices.Clone(b), slices.Clone(b)
+								if solve {
+									dev.trsm(s, ul, tA, d, m, n, alpha, a, lda, got, ldb)
+									ref.trsm(s, ul, tA, d, m, n, alpha, a, lda, want, ldb)
+								} else {
+									dev.trmm(s, ul, tA, d, m, n, alpha, a, lda, got, ldb)
+									ref.trmm(s, ul, tA, d, m, n, alpha, a, lda, want, ldb)
+								}
+								l3Compare(t, what, got, want, b, m, n, ldb, l3All, tol)
+								calls[name]++
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return calls
+}
+
+// checkL3Launches checks that each routine's device launches grew by at
+// least the number of calls that reached the device.
+func checkL3Launches(t *testing.T, e *engine, prefix string, before map[string]int64, calls l3Counter) {
+	t.Helper()
+	for _, r := range []string{"gemm", "symm", "syrk", "syr2k", "trmm", "trsm"} {
+		name := prefix + r
+		if got := e.launches(name) - before[name]; got < calls[r] || calls[r] == 0 {
+			t.Errorf("%s: %d of %d calls ran on the device", name, got, calls[r])
+		}
+	}
+}
+
+func l3Launches(e *engine, prefix string) map[string]int64 {
+	m := map[string]int64{}
+	for _, r := range []string{"gemm", "symm", "syrk", "syr2k", "trmm", "trsm"} {
+		m[prefix+r] = e.launches(prefix + r)
+	}
+	return m
+}
+
+func TestLevel3Device64(t *testing.T) {
+	impl := newTestImpl(t)
+	e := testEngine(t)
+	if _, ok := impl.dev64.(clDevice64); !ok {
+		t.Skip("the device has no fp64")
+	}
+	before := l3Launches(e, "D")
+	calls := runL3[float64](t, l3F64{impl}, l3F64{gonum.Implementation{}}, 1e-12)
+	checkL3Launches(t, e, "D", before, calls)
+}
+
+func TestLevel3Device32(t *testing.T) {
+	impl := newTestImpl(t)
+	e := testEngine(t)
+	before := l3Launches(e, "S")
+	calls := runL3[float32](t, l3F32{impl}, l3F32{gonum.Implementation{}}, 1e-4)
+	checkL3Launches(t, e, "S", before, calls)
+}
+
+// TestLevel3DirectDevice calls the device methods themselves: every call
+// must return a nil error and gonum's result.
+func TestLevel3DirectDevice(t *testing.T) {
+	e := testEngine(t)
+	t.Run("float64", func(t *testing.T) {
+		if !e.prof.FP64 {
+			t.Skip("the device has no fp64")
+		}
+		runL3[float64](t, l3Dev64{t, clDevice64{e}}, l3F64{gonum.Implementation{}}, 1e-12)
+	})
+	t.Run("float32", func(t *testing.T) {
+		runL3[float32](t, l3Dev32{t, clDevice32{e}}, l3F32{gonum.Implementation{}}, 1e-4)
+	})
+}
+
+// TestTrsmBlockSizes runs the blocked TRSM with block orders that do and
+// do not divide the matrix, so that many diagonal blocks and GEMM updates
+// (on every buffer offset pattern) are exercised on small matrices.
+func TestTrsmBlockSizes(t *testing.T) {
+	e := testEngine(t)
+	if !e.prof.FP64 {
+		t.Skip("the device has no fp64")
+	}
+	rnd := rand.New(rand.NewPCG(5, 6))
+	for _, nb := range []int{1, 5, 16} {
+		for _, s := range l3Sides {
+			for _, ul := range l3Uplos {
+				for _, tA := range l3Trans {
+					for _, d := range l3Diags {
+						m, n := 23, 17
+						ka := n
+						if s == blas.Left {
+							ka = m
+						}
+						lda, ldb := ka+2, n+1
+						a := l3Mat[float64](ka, ka, lda, l3TriFill(rnd, ul, d, ka, false))
+						b := l3Mat[float64](m, n, ldb, l3Rand(rnd, false))
+						got, want := slices.Clone(b), slices.Clone(b)
+						const alpha = 1.25
+						if err := trsm(e, "Dtrsm", s, ul, tA, d, m, n, alpha, a, lda, got, ldb, nb); err != nil {
+							t.Fatalf("trsm: %v", err)
+						}
+						gonum.Implementation{}.Dtrsm(s, ul, tA, d, m, n, alpha, a, lda, want, ldb)
+						what := fmt.Sprintf("trsm nb=%d s=%c ul=%c tA=%c d=%c", nb, s, ul, tA, d)
+						l3Compare(t, what, got, want, b, m, n, ldb, l3All, 1e-12)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestGemmKernels runs gemmOnDevice's launcher with each kernel of gemm.cl
+// forced (gemm_cpu, gemm_direct, gemm_tiled), all four transpose
+// combinations, odd shapes, padded leading dimensions and nonzero buffer
+// offsets (aligned and not, for gemm_tiled's VEC_ALIGNED path), in both
+// precisions, against gonum.
+func TestGemmKernels(t *testing.T) {
+	e := testEngine(t)
+	shapes := [][3]int{{1, 1, 1}, {7, 33, 67}, {130, 7, 33}, {33, 130, 1}, {67, 67, 130}, {1, 130, 7}}
+	for _, kern := range []string{gemmKernelCPU, gemmKernelDirect, gemmKernelTiled} {
+		t.Run(kern, func(t *testing.T) {
+			t.Run("float64", func(t *testing.T) {
+				if !e.prof.FP64 {
+					t.Skip("the device has no fp64")
+				}
+				gemmKernelCase[float64](t, e, kern, shapes, 1e-12)
+			})
+			t.Run("float32", func(t *testing.T) {
+				gemmKernelCase[float32](t, e, kern, shapes, 1e-4)
+			})
+		})
+	}
+}
+
+func gemmKernelCase[T real](t *testing.T, e *engine, kern string, shapes [][3]int, tol float64) {
+	rnd := rand.New(rand.NewPCG(7, 8))
+	var ref l3API[T]
+	switch any(T(0)).(type) {
+	case float64:
+		ref = any(l3F64{gonum.Implementation{}}).(l3API[T])
+	default:
+		ref = any(l3F32{gonum.Implementation{}}).(l3API[T])
+	}
+	prec := precisionOf[T]()
+	for _, tA := range l3Trans {
+		for _, tB := range l3Trans {
+			for si, sh := range shapes {
+				m, n, k := sh[0], sh[1], sh[2]
+				cfg := gemmParams(e.prof, prec, m, n, k)
+				cfg.kernel = kern
+				// Unaligned offsets and lds, except in the last shape,
+				// where gemm_tiled takes its VEC_ALIGNED path, without
+				// transposes in single precision and with both in double
+				// (so both load paths of A and of B are covered; every
+				// VEC_ALIGNED variant is another program to compile).
+				aligned := si == len(shapes)-1 && kern == gemmKernelTiled && (tA == blas.Trans) == (prec == 64) && tA == tB
+				off := func() int { return 1 + rnd.IntN(5) }
+				ldpad := func() int { return 1 + rnd.IntN(4) }
+				if aligned {
+					off = func() int { return 8 }
+					ldpad = func() int { return 0 }
+				}
+				ar, ac := m, k
+				if tA == blas.Trans {
+					ar, ac = k, m
+				}
+				br, bc := k, n
+				if tB == blas.Trans {
+					br, bc = n, k
+				}
+				lda, ldb, ldc := ac+ldpad(), bc+ldpad(), n+ldpad()
+				if aligned {
+					lda, ldb, ldc = l3RoundUp(ac, 8), l3RoundUp(bc, 8), l3RoundUp(n, 8)
+				}
+				offA, offB, offC := off(), off(), off()
+				a := l3Mat[T](ar, ac, lda, l3Rand(rnd, false))
+				b := l3Mat[T](br, bc, ldb, l3Rand(rnd, false))
+				c := l3Mat[T](m, n, ldc, l3Rand(rnd, false))
+				for _, ab := range [][2]float64{{1.5, 0}, {-0.5, 0.25}} {
+					alpha, beta := T(ab[0]), T(ab[1])
+					want := slices.Clone(c)
+					ref.gemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, want, ldc)
+
+					cc := begin[T](e, "gemm-kernel-test")
+					// The matrices sit offA, offB, offC elements into their buffers.
+					abuf := upload(cc, append(make([]T, offA), a...))
+					bbuf := upload(cc, append(make([]T, offB), b...))
+					cin := append(make([]T, offC), c...)
+					if beta == 0 {
+						for i := range c {
+							cin[offC+i] = T(math.NaN())
+						}
+					}
+					cb := upload(cc, cin)
+					if cc.err == nil && kern == gemmKernelTiled && cfg.vecAligned(offA, lda, offB, ldb, offC, ldc) != aligned {
+						t.Fatalf("vecAligned = %v, want %v", !aligned, aligned)
+					}
+					newGemmLauncher[T](cc).gemm(cfg, tA == blas.Trans, tB == blas.Trans, m, n, k, alpha, abuf, offA, lda, bbuf, offB, ldb, beta, cb, offC, ldc)
+					out := download[T](cc, cb, len(cin))
+					if err := cc.finish(); err != nil {
+						t.Fatalf("%s: %v", kern, err)
+					}
+					what := fmt.Sprintf("%s tA=%c tB=%c m=%d n=%d k=%d lda=%d ldb=%d ldc=%d off=%d,%d,%d alpha=%v beta=%v",
+						kern, tA, tB, m, n, k, lda, ldb, ldc, offA, offB, offC, alpha, beta)
+					for i := 0; i < offC; i++ {
+						if out[i] != 0 {
+							t.Fatalf("%s: wrote before offC", what)
+						}
+					}
+					l3Compare(t, what, out[offC:], want, c, m, n, ldc, l3All, tol)
+				}
+			}
+		}
+	}
+}
+
+func l3RoundUp(v, m int) int { return (v + m - 1) / m * m }
+
+// TestGemmParams checks gemmParams' choices on the test device and on
+// made-up device profiles, and that every configuration it returns meets
+// gemm.cl's constraints and the device's limits.
+func TestGemmParams(t *testing.T) {
+	gpu := platform.Profile{Type: cl.DeviceTypeGPU, MaxWorkGroupSize: 1024, LocalMemBytes: 48 << 10, LocalMemDedicated: true, FP64: true}
+	small := gpu
+	small.MaxWorkGroupSize = 128
+	tiny := gpu
+	tiny.LocalMemBytes = 8 << 10
+	cpu := platform.Profile{Type: cl.DeviceTypeCPU, MaxWorkGroupSize: 4096, LocalMemBytes: 2 << 20}
+	cases := []struct {
+		name    string
+		prof    platform.Profile
+		m, n, k int
+		want    string
+	}{
+		{"cpu small", cpu, 3, 3, 3, gemmKernelCPU},
+		{"cpu large", cpu, 4096, 4096, 4096, gemmKernelCPU},
+		{"gpu small", gpu, 100, 100, 100, gemmKernelDirect},
+		{"gpu thin", gpu, 8, 100000, 4096, gemmKernelDirect},
+		{"gpu large", gpu, 1024, 1024, 1024, gemmKernelTiled},
+		{"gpu edge", gpu, 256, 256, 256, gemmKernelTiled},
+		{"small wg large", small, 1024, 1024, 1024, gemmKernelTiled},
+		{"tiny local mem", tiny, 1024, 1024, 1024, gemmKernelDirect},
+	}
+	for _, tc := range cases {
+		for _, prec := range []int{32, 64} {
+			cfg := gemmParams(tc.prof, prec, tc.m, tc.n, tc.k)
+			if cfg.kernel != tc.want {
+				t.Errorf("%s, prec %d: kernel %s, want %s", tc.name, prec, cfg.kernel, tc.want)
+			}
+			checkGemmConfig(t, fmt.Sprintf("%s prec %d", tc.name, prec), tc.prof, prec, cfg)
+		}
+	}
+	e := testEngine(t)
+	for _, prec := range []int{32, 64} {
+		checkGemmConfig(t, "test device", e.prof, prec, gemmParams(e.prof, prec, 100, 100, 100))
+	}
+}
+
+// checkGemmConfig checks cfg against the constraints gemm.cl states (its
+// #error checks and the device limits).
+func checkGemmConfig(t *testing.T, what string, prof platform.Profile, prec int, cfg gemmConfig) {
+	t.Helper()
+	vw := func(v int) bool { return v == 1 || v == 2 || v == 4 || v == 8 }
+	if !vw(cfg.vwm) || !vw(cfg.vwn) || !vw(cfg.vwa) || !vw(cfg.vwb) {
+		t.Errorf("%s: vector widths %+v", what, cfg)
+	}
+	nt := cfg.mdimc * cfg.ndimc
+	for _, tA := range []bool{false, true} {
+		for _, tB := range []bool{false, true} {
+			ok := cfg.mwg%(cfg.mdimc*cfg.vwm) == 0 && cfg.nwg%(cfg.ndimc*cfg.vwn) == 0 &&
+				(cfg.mwg*cfg.kwg)%(nt*cfg.vwa) == 0 && (cfg.nwg*cfg.kwg)%(nt*cfg.vwb) == 0 &&
+				cfg.pada%cfg.vwm == 0 && cfg.padb%cfg.vwn == 0
+			if tA {
+				ok = ok && cfg.mwg%cfg.vwa == 0 && cfg.pada%cfg.vwa == 0
+			} else {
+				ok = ok && cfg.kwg%cfg.vwa == 0
+			}
+			if tB {
+				ok = ok && cfg.kwg%cfg.vwb == 0
+			} else {
+				ok = ok && cfg.nwg%cfg.vwb == 0 && cfg.padb%cfg.vwb == 0
+			}
+			cb := cfg.cpuBlock[l3Bool(tA)][l3Bool(tB)]
+			if !tB {
+				ok = ok && cb[1]%cfg.cpuVec == 0
+			}
+			if tA && tB {
+				ok = ok && cb[0]%cfg.cpuVec == 0
+			}
+			if !ok {
+				t.Errorf("%s: tA=%v tB=%v: %+v breaks gemm.cl's constraints", what, tA, tB, cfg)
+			}
+		}
+	}
+	if cfg.kernel == gemmKernelTiled {
+		if nt > prof.MaxWorkGroupSize {
+			t.Errorf("%s: %d work-items per group > %d", what, nt, prof.MaxWorkGroupSize)
+		}
+		if cfg.localBytes(prec) > prof.LocalMemBytes {
+			t.Errorf("%s: %d bytes of local memory > %d", what, cfg.localBytes(prec), prof.LocalMemBytes)
+		}
+	}
+	if cfg.kernel == gemmKernelDirect && cfg.dmdimc*cfg.dndimc > prof.MaxWorkGroupSize {
+		t.Errorf("%s: direct: %d work-items per group > %d", what, cfg.dmdimc*cfg.dndimc, prof.MaxWorkGroupSize)
+	}
+}

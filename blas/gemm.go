@@ -1,0 +1,288 @@
+package clblas
+
+import (
+	"errors"
+	"math"
+	"strconv"
+
+	"github.com/gocompute/opencl/cl"
+	"github.com/gocompute/opencl/platform"
+)
+
+// GEMM on device buffers. gemmOnDevice is the one entry point the level-3
+// routines (and later the device-resident API) use: it enqueues
+// C = alpha·op(A)·op(B) + beta·C on buffers already on the device, with
+// the kernel of kernels/gemm.cl that gemmParams chooses.
+
+// Kernel names in kernels/gemm.cl.
+const (
+	gemmKernelCPU    = "gemm_cpu"
+	gemmKernelDirect = "gemm_direct"
+	gemmKernelTiled  = "gemm_tiled"
+)
+
+// gemmConfig is a complete parameter set for kernels/gemm.cl: the kernel to
+// run and the value of every tuning define of all three kernels (the file is
+// compiled whole, so spelling every value out keeps the host's work-size
+// arithmetic in step with what the kernel was compiled with, whatever the
+// file's own defaults, and lets one program serve all three kernels).
+type gemmConfig struct {
+	kernel string
+
+	// gemm_tiled.
+	mwg, nwg, kwg, mdimc, ndimc int
+	vwm, vwn, vwa, vwb          int
+	pada, padb                  int
+	doubleBuffer                bool
+
+	// gemm_direct.
+	dm, dn, dmdimc, dndimc int
+
+	// gemm_cpu: vector width, the CPU_MB×CPU_NB block of each transpose
+	// combination, indexed [TRANSA][TRANSB], and the work-group size
+	// (cpuLocal×1). A fixed work-group size matters on PoCL, which compiles
+	// a kernel again for every work-group size it meets.
+	cpuVec   int
+	cpuBlock [2][2][2]int
+	cpuLocal int
+}
+
+// gemmParams chooses the GEMM kernel and its parameters for a device, a
+// precision (32 or 64) and a shape. It is the single place where that
+// choice is made: the tuning database (kernels/gemm_tuning.json) will be
+// consulted here. For now it uses the defaults documented in gemm.cl,
+// adjusted to the device's limits (work-group size, local memory):
+//
+//   - CPU devices get gemm_cpu, whatever the shape (and small gemm_tiled
+//     tiles, used only when a test forces that kernel);
+//   - other devices get gemm_tiled when the problem is large enough to fill
+//     its 128×128 tiles (m, n ≥ 64 and m·n·k ≥ 256³) and its tiles fit the
+//     device, and gemm_direct otherwise.
+func gemmParams(prof platform.Profile, prec int, m, n, k int) gemmConfig {
+	vw := 4
+	kwg := 16
+	cpuVec := 16
+	if prec == 64 {
+		vw, kwg, cpuVec = 2, 8, 8
+	}
+	cfg := gemmConfig{
+		mwg: 128, nwg: 128, kwg: kwg, mdimc: 16, ndimc: 16,
+		vwm: vw, vwn: vw, vwa: vw, vwb: vw, pada: vw, padb: vw,
+		doubleBuffer: true,
+		dm:           4, dn: 4, dmdimc: 16, dndimc: 16,
+		cpuVec: cpuVec, cpuLocal: 8,
+	}
+	cfg.cpuBlock[0][0] = [2]int{8, 2 * cpuVec}
+	cfg.cpuBlock[1][0] = [2]int{8, 2 * cpuVec}
+	cfg.cpuBlock[1][1] = [2]int{2 * cpuVec, 8}
+	cfg.cpuBlock[0][1] = [2]int{4, 4}
+
+	if prof.IsCPU() {
+		// gemm_tiled never runs on a CPU unless forced (tests do): small
+		// tiles keep its compile time down and bring the edge cases of
+		// small problems within reach there.
+		cfg.mwg, cfg.nwg, cfg.mdimc, cfg.ndimc, cfg.kwg = 32, 32, 8, 8, 8
+	}
+	maxWG := prof.MaxWorkGroupSize
+	if maxWG > 0 && maxWG < 256 {
+		// 8×8 work-groups (every OpenCL device allows 64 work-items).
+		cfg.mwg, cfg.nwg, cfg.mdimc, cfg.ndimc = 64, 64, 8, 8
+		cfg.dmdimc, cfg.dndimc = 8, 8
+	}
+	tiledOK := true
+	if lm := prof.LocalMemBytes; lm > 0 && cfg.localBytes(prec) > lm {
+		cfg.doubleBuffer = false
+		if cfg.localBytes(prec) > lm {
+			tiledOK = false
+		}
+	}
+
+	switch {
+	case prof.IsCPU():
+		cfg.kernel = gemmKernelCPU
+	case tiledOK && m >= cfg.mwg/2 && n >= cfg.nwg/2 && float64(m)*float64(n)*float64(k) >= 256*256*256:
+		cfg.kernel = gemmKernelTiled
+	default:
+		cfg.kernel = gemmKernelDirect
+	}
+	return cfg
+}
+
+// localBytes is the local memory gemm_tiled needs with cfg.
+func (cfg gemmConfig) localBytes(prec int) int64 {
+	nbuf := int64(1)
+	if cfg.doubleBuffer {
+		nbuf = 2
+	}
+	return nbuf * int64(cfg.kwg) * int64(cfg.mwg+cfg.pada+cfg.nwg+cfg.padb) * int64(prec/8)
+}
+
+// defines returns the -D defines of cfg's program for one transpose
+// combination (PRECISION is added by the engine). vecAligned sets
+// VEC_ALIGNED=1, which only gemm_tiled reads.
+func (cfg gemmConfig) defines(tA, tB, vecAligned bool) []string {
+	d := func(name string, v int) string { return name + "=" + strconv.Itoa(v) }
+	cb := cfg.cpuBlock[l3Bool(tA)][l3Bool(tB)]
+	out := []string{
+		d("TRANSA", l3Bool(tA)), d("TRANSB", l3Bool(tB)),
+		d("MWG", cfg.mwg), d("NWG", cfg.nwg), d("KWG", cfg.kwg),
+		d("MDIMC", cfg.mdimc), d("NDIMC", cfg.ndimc),
+		d("VWM", cfg.vwm), d("VWN", cfg.vwn), d("VWA", cfg.vwa), d("VWB", cfg.vwb),
+		d("PADA", cfg.pada), d("PADB", cfg.padb), d("DOUBLE_BUFFER", l3Bool(cfg.doubleBuffer)),
+		d("DM", cfg.dm), d("DN", cfg.dn), d("DMDIMC", cfg.dmdimc), d("DNDIMC", cfg.dndimc),
+		d("CPU_VEC", cfg.cpuVec), d("CPU_MB", cb[0]), d("CPU_NB", cb[1]),
+	}
+	if vecAligned {
+		out = append(out, "VEC_ALIGNED=1")
+	}
+	return out
+}
+
+// work returns the global and local work sizes of cfg's kernel for an m×n
+// C. (gemm_cpu's work-items past the edge of C return at once.)
+func (cfg gemmConfig) work(tA, tB bool, m, n int) (global, local []int) {
+	switch cfg.kernel {
+	case gemmKernelTiled:
+		return []int{l3CeilDiv(n, cfg.nwg) * cfg.ndimc, l3CeilDiv(m, cfg.mwg) * cfg.mdimc}, []int{cfg.ndimc, cfg.mdimc}
+	case gemmKernelDirect:
+		return []int{l3CeilDiv(n, cfg.dn*cfg.dndimc) * cfg.dndimc, l3CeilDiv(m, cfg.dm*cfg.dmdimc) * cfg.dmdimc}, []int{cfg.dndimc, cfg.dmdimc}
+	default:
+		cb := cfg.cpuBlock[l3Bool(tA)][l3Bool(tB)]
+		return []int{groups(l3CeilDiv(m, cb[0]), cfg.cpuLocal), l3CeilDiv(n, cb[1])}, []int{cfg.cpuLocal, 1}
+	}
+}
+
+// vecAligned reports whether gemm_tiled may use aligned vector accesses:
+// offA and lda multiples of VWA, offB and ldb of VWB, offC and ldc of VWN.
+func (cfg gemmConfig) vecAligned(offA, lda, offB, ldb, offC, ldc int) bool {
+	return offA%cfg.vwa == 0 && lda%cfg.vwa == 0 &&
+		offB%cfg.vwb == 0 && ldb%cfg.vwb == 0 &&
+		offC%cfg.vwn == 0 && ldc%cfg.vwn == 0
+}
+
+// tiledFits reports whether gemm_tiled's 32-bit index arithmetic holds for
+// these leading dimensions: ld·max(MWG, NWG, KWG, 64) < 2³¹.
+func (cfg gemmConfig) tiledFits(lds ...int) bool {
+	t := max(cfg.mwg, cfg.nwg, cfg.kwg, 64)
+	for _, ld := range lds {
+		if int64(ld)*int64(t) >= math.MaxInt32 {
+			return false
+		}
+	}
+	return true
+}
+
+func l3Bool(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func l3CeilDiv(a, b int) int { return (a + b - 1) / b }
+
+// errL3TooLarge is recorded when an argument does not fit the kernels' 32-bit
+// integers; the call then finishes on the CPU.
+var errL3TooLarge = errors.New("clblas: problem too large for 32-bit kernel arguments")
+
+// l3Int converts v to a kernel int argument, failing c if it does not fit.
+func l3Int(c *call, v int) int32 {
+	if v > math.MaxInt32 || v < math.MinInt32 {
+		c.fail(errL3TooLarge)
+		return 0
+	}
+	return int32(v)
+}
+
+// gemmOnDevice enqueues C = alpha·op(A)·op(B) + beta·C on device buffers,
+// where op(A) is m×k, op(B) is k×n, C is m×n (m, n ≥ 1, k ≥ 0), and the
+// matrices start at element offA, offB, offC of their buffers with leading
+// dimensions lda, ldb, ldc (row-major, as gemm.cl's contract says). Nothing
+// moves between host and device. With k == 0 or alpha == 0, C = beta·C
+// (beta == 0 assigns zeros). b and cb may be the same buffer when the
+// regions read and written do not overlap.
+func gemmOnDevice[T real](c *call, tA, tB bool, m, n, k int, alpha T, a *cl.Buffer, offA, lda int, b *cl.Buffer, offB, ldb int, beta T, cb *cl.Buffer, offC, ldc int) {
+	if c.err != nil {
+		return
+	}
+	cfg := gemmParams(c.e.prof, c.prec, m, n, k)
+	newGemmLauncher[T](c).gemm(cfg, tA, tB, m, n, k, alpha, a, offA, lda, b, offB, ldb, beta, cb, offC, ldc)
+}
+
+// gemmLauncher enqueues GEMMs for one call, reusing the kernel objects it
+// has taken (a blocked routine launches many GEMMs of the same program).
+type gemmLauncher[T real] struct {
+	c       *call
+	kernels map[string]*cl.Kernel
+}
+
+func newGemmLauncher[T real](c *call) *gemmLauncher[T] {
+	return &gemmLauncher[T]{c: c, kernels: map[string]*cl.Kernel{}}
+}
+
+func (g *gemmLauncher[T]) kernel(file, name string, defines ...string) *cl.Kernel {
+	key := file + "\x00" + name
+	for _, d := range defines {
+		key += "\x00" + d
+	}
+	if k, ok := g.kernels[key]; ok {
+		return k
+	}
+	k := g.c.kernel(file, name, defines...)
+	if g.c.err == nil {
+		g.kernels[key] = k
+	}
+	return k
+}
+
+// gemm enqueues the GEMM with the kernel and parameters of cfg (gemmOnDevice
+// with the choice made by the caller; tests force each kernel through it).
+func (g *gemmLauncher[T]) gemm(cfg gemmConfig, tA, tB bool, m, n, k int, alpha T, a *cl.Buffer, offA, lda int, b *cl.Buffer, offB, ldb int, beta T, cb *cl.Buffer, offC, ldc int) {
+	c := g.c
+	if c.err != nil {
+		return
+	}
+	if k == 0 || alpha == 0 {
+		g.scale(m, n, beta, cb, offC, ldc, triFull)
+		return
+	}
+	if cfg.kernel == gemmKernelTiled && !cfg.tiledFits(lda, ldb, ldc) {
+		cfg.kernel = gemmKernelDirect
+	}
+	aligned := cfg.kernel == gemmKernelTiled && cfg.vecAligned(offA, lda, offB, ldb, offC, ldc)
+	args := []any{
+		l3Int(c, m), l3Int(c, n), l3Int(c, k), alpha,
+		a, l3Int(c, offA), l3Int(c, lda),
+		b, l3Int(c, offB), l3Int(c, ldb),
+		beta, cb, l3Int(c, offC), l3Int(c, ldc),
+	}
+	kern := g.kernel("gemm.cl", cfg.kernel, cfg.defines(tA, tB, aligned)...)
+	global, local := cfg.work(tA, tB, m, n)
+	c.run(kern, global, local, args...)
+}
+
+// Triangle selectors of the level-3 kernels' uplo arguments.
+const (
+	triFull  = 0
+	triUpper = 1
+	triLower = 2
+)
+
+// scale enqueues C = s·C on the m×n matrix at offC (s == 0 assigns zeros),
+// on the whole matrix or, for a square one, only on its upper or lower
+// triangle (diagonal included).
+func (g *gemmLauncher[T]) scale(m, n int, s T, cb *cl.Buffer, offC, ldc, tri int) {
+	c := g.c
+	args := []any{l3Int(c, m), l3Int(c, n), s, cb, l3Int(c, offC), l3Int(c, ldc), int32(tri)}
+	k := g.kernel("level3.cl", "l3_scale")
+	global, local := l3Work(m, n)
+	c.run(k, global, local, args...)
+}
+
+// l3Work returns the work sizes of level3.cl's element-wise kernels over an
+// m×n matrix: dimension 0 walks the columns (contiguous in row-major
+// storage), dimension 1 the rows, in work-groups of 16×4 (64 work-items,
+// which every OpenCL device allows).
+func l3Work(m, n int) (global, local []int) {
+	return []int{groups(n, 16), groups(m, 4)}, []int{16, 4}
+}

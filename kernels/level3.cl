@@ -1,0 +1,236 @@
+/*
+ * level3.cl — level-3 BLAS kernels other than GEMM (which lives in gemm.cl):
+ * SYMM, SYRK, SYR2K, TRMM, the diagonal-block solves of the blocked TRSM, and
+ * the scaling of a matrix or of one triangle of it. Compiled after common.cl
+ * (which defines `real` from PRECISION).
+ *
+ * Storage is row-major (gonum's): element (i, j) of a matrix X with leading
+ * dimension ldx is X[i*ldx + j]; offsets are computed in 64 bits. Side, uplo,
+ * transpose and diagonal are int arguments (0/1), not defines, so one program
+ * per precision serves every combination.
+ *
+ * Element-wise kernels run one work-item per element of the result:
+ * get_global_id(0) is the column j, get_global_id(1) the row i; the host
+ * rounds the global size up, so every kernel checks its bounds.
+ *
+ * beta == 0 (and s == 0 in l3_scale) assigns: the old value is not read, so
+ * NaN and Inf already in C do not survive, as gonum does.
+ */
+
+#define ZERO ((real)0)
+
+/* Triangle selectors (the host's triFull, triUpper, triLower). */
+#define TRI_FULL 0
+#define TRI_UPPER 1
+#define TRI_LOWER 2
+
+/* C = s·C on an m×n matrix at offC, or on the upper (j ≥ i) or lower
+ * (j ≤ i) triangle of a square one. s == 0 assigns zeros. */
+__kernel void l3_scale(const int m, const int n, const real s,
+                       __global real* C, const int offC, const int ldc,
+                       const int tri)
+{
+  const int j = get_global_id(0);
+  const int i = get_global_id(1);
+  if (i >= m || j >= n) return;
+  if ((tri == TRI_UPPER && j < i) || (tri == TRI_LOWER && j > i)) return;
+  __global real* c = C + offC + (long)i * ldc + j;
+  *c = (s == ZERO) ? ZERO : s * *c;
+}
+
+/* The epilogue of every element kernel: C = alpha·s + beta·C. */
+inline void l3_store(__global real* c, const real alpha, const real s, const real beta)
+{
+  *c = (beta == ZERO) ? alpha * s : fma(beta, *c, alpha * s);
+}
+
+/*
+ * SYMM: C = alpha·A·B + beta·C (left != 0, A is m×m) or
+ *       C = alpha·B·A + beta·C (left == 0, A is n×n),
+ * A symmetric with only its upper (upper != 0) or lower triangle stored;
+ * B and C are m×n.
+ *
+ * Row r of the symmetric matrix (r = i on the left, j on the right, by
+ * symmetry) is read as A[r][p] where (r, p) is in the stored triangle and as
+ * A[p][r] elsewhere: for p < r the element is in the lower triangle, for
+ * p ≥ r in the upper one.
+ */
+__kernel void symm(const int left, const int upper, const int m, const int n,
+                   const real alpha, __global const real* A, const int lda,
+                   __global const real* B, const int ldb,
+                   const real beta, __global real* C, const int ldc)
+{
+  const int j = get_global_id(0);
+  const int i = get_global_id(1);
+  if (i >= m || j >= n) return;
+  const int r = left ? i : j;
+  const int K = left ? m : n;
+  /* the other operand: B[p][j] on the left, B[i][p] on the right */
+  __global const real* x = left ? B + j : B + (long)i * ldb;
+  const long xs = left ? (long)ldb : 1;
+  __global const real* arow = A + (long)r * lda; /* arow[p]         = A[r][p] */
+  __global const real* acol = A + r;             /* acol[(long)p*lda] = A[p][r] */
+  real s = ZERO;
+  if (upper) {
+    for (int p = 0; p < r; p++) s = fma(acol[(long)p * lda], x[p * xs], s);
+    for (int p = r; p < K; p++) s = fma(arow[p], x[p * xs], s);
+  } else {
+    for (int p = 0; p < r; p++) s = fma(arow[p], x[p * xs], s);
+    for (int p = r; p < K; p++) s = fma(acol[(long)p * lda], x[p * xs], s);
+  }
+  l3_store(C + (long)i * ldc + j, alpha, s, beta);
+}
+
+/*
+ * SYRK: the uplo triangle of C = alpha·A·Aᵀ + beta·C (trans == 0, A is n×k)
+ * or C = alpha·Aᵀ·A + beta·C (trans != 0, A is k×n); C is n×n and its other
+ * triangle is not touched. Row i of op(A) starts at A + i·lda (stride 1)
+ * without transpose and at A + i (stride lda) with it.
+ */
+__kernel void syrk(const int upper, const int trans, const int n, const int k,
+                   const real alpha, __global const real* A, const int lda,
+                   const real beta, __global real* C, const int ldc)
+{
+  const int j = get_global_id(0);
+  const int i = get_global_id(1);
+  if (i >= n || j >= n || (upper ? j < i : j > i)) return;
+  const long st = trans ? (long)lda : 1;
+  __global const real* ai = A + (trans ? (long)i : (long)i * lda);
+  __global const real* aj = A + (trans ? (long)j : (long)j * lda);
+  real s = ZERO;
+  for (int p = 0; p < k; p++) s = fma(ai[p * st], aj[p * st], s);
+  l3_store(C + (long)i * ldc + j, alpha, s, beta);
+}
+
+/*
+ * SYR2K: the uplo triangle of C = alpha·(A·Bᵀ + B·Aᵀ) + beta·C (trans == 0,
+ * A and B are n×k) or C = alpha·(Aᵀ·B + Bᵀ·A) + beta·C (trans != 0, A and B
+ * are k×n). The other triangle of C is not touched.
+ */
+__kernel void syr2k(const int upper, const int trans, const int n, const int k,
+                    const real alpha, __global const real* A, const int lda,
+                    __global const real* B, const int ldb,
+                    const real beta, __global real* C, const int ldc)
+{
+  const int j = get_global_id(0);
+  const int i = get_global_id(1);
+  if (i >= n || j >= n || (upper ? j < i : j > i)) return;
+  const long sa = trans ? (long)lda : 1;
+  const long sb = trans ? (long)ldb : 1;
+  __global const real* ai = A + (trans ? (long)i : (long)i * lda);
+  __global const real* aj = A + (trans ? (long)j : (long)j * lda);
+  __global const real* bi = B + (trans ? (long)i : (long)i * ldb);
+  __global const real* bj = B + (trans ? (long)j : (long)j * ldb);
+  real s = ZERO;
+  for (int p = 0; p < k; p++) {
+    s = fma(ai[p * sa], bj[p * sb], s);
+    s = fma(bi[p * sb], aj[p * sa], s);
+  }
+  l3_store(C + (long)i * ldc + j, alpha, s, beta);
+}
+
+/*
+ * TRMM: Out = alpha·op(A)·B (left != 0, A is m×m) or Out = alpha·B·op(A)
+ * (left == 0, A is n×n), A triangular (upper/lower stored triangle, unit
+ * diagonal not read when unit != 0), op(A) = A or Aᵀ (trans). B and Out are
+ * m×n with leading dimension ldb; Out is a separate buffer since every
+ * element of the result reads a whole row or column of B.
+ *
+ * op(A) is upper triangular when upper != trans. On the left, Out[i][j] sums
+ * op(A)[i][p]·B[p][j] over p ≥ i (op(A) upper) or p ≤ i; on the right,
+ * B[i][p]·op(A)[p][j] over p ≤ j (upper) or p ≥ j. With r = i (left) or j
+ * (right), the off-diagonal terms are p > r when left == (op(A) upper), else
+ * p < r; op(A)'s row r (left) or column r (right) is walked by base + p·stride.
+ */
+__kernel void trmm(const int left, const int upper, const int trans, const int unit,
+                   const int m, const int n, const real alpha,
+                   __global const real* A, const int lda,
+                   __global const real* B, const int ldb,
+                   __global real* Out)
+{
+  const int j = get_global_id(0);
+  const int i = get_global_id(1);
+  if (i >= m || j >= n) return;
+  const int r = left ? i : j;
+  const int K = left ? m : n;
+  /* left:  op(A)[r][p] = trans ? A[p][r] : A[r][p]
+   * right: op(A)[p][r] = trans ? A[r][p] : A[p][r] */
+  const int rowwise = left ? !trans : trans; /* A[r][p]: base r·lda, stride 1 */
+  __global const real* a = A + (rowwise ? (long)r * lda : (long)r);
+  const long as = rowwise ? 1 : (long)lda;
+  __global const real* x = left ? B + j : B + (long)i * ldb;
+  const long xs = left ? (long)ldb : 1;
+  const int opUpper = (upper != 0) != (trans != 0);
+  const int after = (left != 0) == opUpper;
+  const int lo = after ? r + 1 : 0;
+  const int hi = after ? K : r;
+  real s = ZERO;
+  for (int p = lo; p < hi; p++) s = fma(a[p * as], x[p * xs], s);
+  s = unit ? s + x[r * xs] : fma(a[r * as], x[r * xs], s);
+  Out[(long)i * ldb + j] = alpha * s;
+}
+
+/*
+ * TRSM diagonal blocks. The host solves op(A)·X = B (left) or X·op(A) = B
+ * (right) block by block (B already scaled by alpha): these kernels solve
+ * one diagonal block of op(A) in place, by substitution, and the host updates
+ * the rest of B with GEMM.
+ *
+ * trsm_left: rows [r0, r0+nb) of B (n columns), one work-item per column j:
+ *   op(A) lower: forward,  x_i = (b_i − Σ_{r0≤p<i}    op(A)[i][p]·x_p) / op(A)[i][i]
+ *   op(A) upper: backward, x_i = (b_i − Σ_{i<p<r0+nb} op(A)[i][p]·x_p) / op(A)[i][i]
+ */
+__kernel void trsm_left(const int upper, const int trans, const int unit,
+                        const int n, const int r0, const int nb,
+                        __global const real* A, const int lda,
+                        __global real* B, const int ldb)
+{
+  const int j = get_global_id(0);
+  if (j >= n) return;
+  __global real* x = B + j;
+  const long xs = ldb;
+  const int opUpper = (upper != 0) != (trans != 0);
+  /* op(A)[i][p] = A[i·lda + p] (no transpose) or A[p·lda + i] */
+  const long ri = trans ? 1 : (long)lda;
+  const long rp = trans ? (long)lda : 1;
+  for (int t = 0; t < nb; t++) {
+    const int i = opUpper ? r0 + nb - 1 - t : r0 + t;
+    const int lo = opUpper ? i + 1 : r0;
+    const int hi = opUpper ? r0 + nb : i;
+    __global const real* ar = A + i * ri;
+    real s = x[i * xs];
+    for (int p = lo; p < hi; p++) s = fma(-ar[p * rp], x[p * xs], s);
+    if (!unit) s /= ar[i * rp];
+    x[i * xs] = s;
+  }
+}
+
+/*
+ * trsm_right: columns [c0, c0+nb) of B (m rows), one work-item per row i;
+ * B[i][j] = Σ_p X[i][p]·op(A)[p][j], so
+ *   op(A) upper: forward,  x_j = (b_j − Σ_{c0≤p<j}    x_p·op(A)[p][j]) / op(A)[j][j]
+ *   op(A) lower: backward, x_j = (b_j − Σ_{j<p<c0+nb} x_p·op(A)[p][j]) / op(A)[j][j]
+ */
+__kernel void trsm_right(const int upper, const int trans, const int unit,
+                         const int m, const int c0, const int nb,
+                         __global const real* A, const int lda,
+                         __global real* B, const int ldb)
+{
+  const int i = get_global_id(0);
+  if (i >= m) return;
+  __global real* x = B + (long)i * ldb;
+  const int opUpper = (upper != 0) != (trans != 0);
+  /* op(A)[p][j] = A[p·lda + j] (no transpose) or A[j·lda + p] */
+  const long cj = trans ? (long)lda : 1;
+  const long cp = trans ? 1 : (long)lda;
+  for (int t = 0; t < nb; t++) {
+    const int j = opUpper ? c0 + t : c0 + nb - 1 - t;
+    const int lo = opUpper ? c0 : j + 1;
+    const int hi = opUpper ? j : c0 + nb;
+    __global const real* ac = A + j * cj;
+    real s = x[j];
+    for (int p = lo; p < hi; p++) s = fma(-ac[p * cp], x[p], s);
+    if (!unit) s /= ac[j * cp];
+    x[j] = s;
+  }
+}
