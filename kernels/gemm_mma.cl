@@ -1,0 +1,657 @@
+/*
+ * gemm_mma.cl — tensor-core GEMM for NVIDIA devices of compute capability >= 8.0
+ * (Ampere, Ada, Hopper), written in OpenCL C 1.2 with inline PTX `mma.sync`.
+ *
+ * CONTRACT — the same as kernels/gemm.cl (see its header comment)
+ * ---------------------------------------------------------------
+ * Storage is row-major. With op(X) = X (TRANS?=0) or Xᵀ (TRANS?=1):
+ *
+ *     C[m×n] = alpha · op(A)[m×k] · op(B)[k×n] + beta · C
+ *
+ *   op(A)[i][p] = A[offA + i*lda + p] (TRANSA=0)  |  A[offA + p*lda + i] (TRANSA=1)
+ *   op(B)[p][j] = B[offB + p*ldb + j] (TRANSB=0)  |  B[offB + j*ldb + p] (TRANSB=1)
+ *   C[i][j]     = C[offC + i*ldc + j]
+ *
+ * Kernel gemm_mma, arguments in this order:
+ *   (int m, int n, int k, real alpha,
+ *    __global const real* A, int offA, int lda,
+ *    __global const real* B, int offB, int ldb,
+ *    real beta, __global real* C, int offC, int ldc)
+ *
+ * - Any m, n, k >= 1 and any ld >= (columns of the stored matrix); ragged edges are
+ *   handled inside the kernel (out-of-range elements load as zero, stores are
+ *   masked). No alignment of offsets or lds is assumed (all global accesses are
+ *   scalar and coalesced). The host handles m==0 || n==0 and alpha==0 || k==0.
+ * - beta == 0 writes C without reading it.
+ * - 32-bit in-tile index products: ld · max(MWG, NWG, KWG) < 2^31; whole-matrix
+ *   offsets (row·ld) are 64-bit.
+ *
+ * PRECISIONS
+ * ----------
+ * PRECISION=64 (DGEMM): `mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64` (m8n8k4 is
+ *   half rate on Hopper). Every product is an exact FP64 FMA; full FP64 accuracy
+ *   (accumulation order differs from a naive loop).
+ * PRECISION=32 (SGEMM) with TF32X3=1 (default): the 3xTF32 method. Each operand x
+ *   is split into big = tf32(x) and small = tf32(x − big) (round to nearest, ties
+ *   away: integer add+mask with SPLIT_CVT=0, the default, or cvt.rna.tf32.f32 with
+ *   SPLIT_CVT=1 — same result, cvt is much slower); D += small_a·big_b +
+ *   big_a·small_b + big_a·big_b through `mma.sync.aligned.m16n8k8.row.col.f32.tf32.
+ *   tf32.f32`. ACC_CHUNK=1 (default): the products of one KWG slice go into a zeroed
+ *   temporary that is added to the accumulators with IEEE FP32 adds — the tensor
+ *   core's own FP32 accumulation truncates and, used over all of K (ACC_CHUNK=0), gave
+ *   18x the error of an FP32 FMA GEMM. Measured on the H200, n=2048, ‖C−C64‖F/‖C64‖F:
+ *   3xTF32 (ACC_CHUNK=1) 3.0e-7, FP32 FMA 8.1e-7, 3xTF32 ACC_CHUNK=0 1.4e-5,
+ *   1xTF32 2.6e-4, the same on inputs with rows/columns or k-columns scaled 2^±20.
+ *   TF32X3=0 issues big·big only (plain TF32, ~3e-4: NOT a BLAS-accurate SGEMM).
+ *
+ * FRAGMENTS (PTX ISA, "Matrix Fragments for mma.m16n8k4 / m16n8k8")
+ *   lane = 32-lane index in the warp, g = lane>>2, t = lane&3.
+ *   f64 m16n8k4 : A (16×4) a0=(g,t) a1=(g+8,t);  B (4×8) b0=(t,g);
+ *   tf32 m16n8k8: A (16×8) a0=(g,t) a1=(g+8,t) a2=(g,t+4) a3=(g+8,t+4);
+ *                 B (8×8) b0=(t,g) b1=(t+4,g);
+ *   both        : C/D (16×8) c0=(g,2t) c1=(g,2t+1) c2=(g+8,2t) c3=(g+8,2t+1).
+ *
+ * TILING AND WORK SIZES
+ * ---------------------
+ * A work-group computes an MWG×NWG tile of C with (MWG/WM)·(NWG/WN) warps; each warp
+ * owns a WM×WN warp tile = (WM/16)×(WN/8) m16n8 accumulator fragments. The K loop
+ * steps by KWG. CP_ASYNC=1 (default): a ring of STAGES local buffers is filled with
+ * per-element `cp.async.ca.shared.global` (zero-fill at the edges), tile kt+STAGES-1
+ * is requested while tile kt is multiplied, one barrier per step; both operands are
+ * kept k-major in local memory ([k][m], [k][n], rows padded by PADO = 4 doubles /
+ * 8 floats). CP_ASYNC=0: tiles go global -> registers (one step ahead) -> local, with
+ * two buffers (DOUBLE_BUFFER=1) or one; A is then kept [m][k] (stride KWG+4) when
+ * TRANSA=0 and B [n][k] when TRANSB=1. With these strides every fragment load of a
+ * warp is free of bank conflicts.
+ *
+ *   local  = (32·(MWG/WM)·(NWG/WN), 1, 1)                  (reqd_work_group_size)
+ *   global = (ceil(n/NWG) · local[0],  ceil(m/MWG), 1)
+ *   defaults: double 128×64 tile, 4 warps: local (128,1,1), global (ceil(n/64)·128,
+ *             ceil(m/128)); float 128×256 tile, 8 warps: local (256,1,1), global
+ *             (ceil(n/256)·256, ceil(m/128)).
+ *
+ * Work-groups are re-mapped so that SWZ consecutive work-groups walk down SWZ tile
+ * rows before moving right (L2 reuse); SWZ=1 disables this.
+ *
+ * DEFINES (defaults double / float; measured best on the H200 at n=4096–8192)
+ *   PRECISION 64|32 (64), TRANSA 0|1 (0), TRANSB 0|1 (0),
+ *   MWG 128/128, NWG 64/256, KWG 8/8, WM 64/64, WN 32/64,
+ *   CP_ASYNC 1 (0 = register-staged loads, for devices/compilers without cp.async),
+ *   STAGES 3 (2..5, CP_ASYNC=1 only), CP_CVTA 0 (1: convert the local pointer with
+ *   cvta.to.shared first; both measured correct on the H200),
+ *   DOUBLE_BUFFER 1 (CP_ASYNC=0 only), SWZ 8,
+ *   float only: TF32X3 1, ACC_CHUNK 1, SPLIT_CVT 0 (see PRECISIONS),
+ *   MMA_EMULATE 0: 1 replaces every mma.sync, cvt and cp.async by portable OpenCL C
+ *     that implements the ISA fragment layouts through local memory (slow; any
+ *     OpenCL device, e.g. PoCL — tests the fragment index logic off the GPU),
+ *   MMA_ASM asm: the inline-assembly keyword (clang's OpenCL mode wants __asm__).
+ * VALID COMBINATIONS (checked with #error): WM % 16 == 0, WN % 8 == 0, MWG % WM == 0,
+ *   NWG % WN == 0, KWG % 4 (double) / % 8 (float) == 0, MWG·KWG and NWG·KWG divisible
+ *   by the thread count, 2 <= STAGES <= 5. Local memory (NVIDIA OpenCL: 48 KiB per
+ *   work-group) = NBUF·(A tile + B tile)·sizeof(real), NBUF = STAGES (CP_ASYNC=1) or
+ *   1 + DOUBLE_BUFFER; k-major tiles are KWG·(MWG+PADO) and KWG·(NWG+PADO) elements.
+ *   Defaults: double 3·8·(132+68)·8 = 38400 B, float 3·8·(136+264)·4 = 38400 B.
+ *   Bank-conflict-free strides assume MWG, NWG multiples of 16 and KWG of 8.
+ * Registers (ptxas, sm_90a, NN): double default 230, no spills; float default 255
+ *   with 0–12 bytes of spills depending on the transposes.
+ * Without MMA_EMULATE the kernel only builds on NVIDIA's OpenCL for sm_80+; the host
+ * must select it only there (vendor NVIDIA and compute capability >= 8.0 from
+ * cl_nv_device_attribute_query).
+ */
+
+#ifndef PRECISION
+#define PRECISION 64
+#endif
+#if PRECISION == 64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+typedef double real;
+#define KMMA 4
+#define PADO 4
+#define DEF_KWG 8
+#define DEF_MWG 128
+#define DEF_NWG 64
+#define DEF_WM 64
+#define DEF_WN 32
+#elif PRECISION == 32
+typedef float real;
+#define KMMA 8
+#define PADO 8
+#define DEF_KWG 8
+#define DEF_MWG 128
+#define DEF_NWG 256
+#define DEF_WM 64
+#define DEF_WN 64
+#ifndef TF32X3
+#define TF32X3 1
+#endif
+#else
+#error "PRECISION must be 32 or 64"
+#endif
+
+#ifndef TRANSA
+#define TRANSA 0
+#endif
+#ifndef TRANSB
+#define TRANSB 0
+#endif
+#ifndef MWG
+#define MWG DEF_MWG
+#endif
+#ifndef NWG
+#define NWG DEF_NWG
+#endif
+#ifndef KWG
+#define KWG DEF_KWG
+#endif
+#ifndef WM
+#define WM DEF_WM
+#endif
+#ifndef WN
+#define WN DEF_WN
+#endif
+#ifndef DOUBLE_BUFFER
+#define DOUBLE_BUFFER 1
+#endif
+#ifndef SWZ
+#define SWZ 8
+#endif
+#ifndef MMA_EMULATE
+#define MMA_EMULATE 0
+#endif
+#ifndef CP_ASYNC
+#define CP_ASYNC 1
+#endif
+#ifndef STAGES
+#define STAGES 3
+#endif
+#ifndef CP_CVTA
+#define CP_CVTA 0
+#endif
+#if PRECISION == 32
+#ifndef ACC_CHUNK
+#define ACC_CHUNK 1
+#endif
+#ifndef SPLIT_CVT
+#define SPLIT_CVT 0
+#endif
+#endif
+
+#define WARPS_M (MWG / WM)
+#define WARPS_N (NWG / WN)
+#define NWARPS (WARPS_M * WARPS_N)
+#define NTHREADS (32 * NWARPS)
+#define FM (WM / 16)
+#define FN (WN / 8)
+#define KSUB (KWG / KMMA)
+
+#if (WM % 16) || (WN % 8) || (MWG % WM) || (NWG % WN) || (KWG % KMMA)
+#error "gemm_mma: need WM%16==0, WN%8==0, MWG%WM==0, NWG%WN==0, KWG%KMMA==0"
+#endif
+#if ((MWG * KWG) % NTHREADS) || ((NWG * KWG) % NTHREADS)
+#error "gemm_mma: MWG*KWG and NWG*KWG must be multiples of the thread count"
+#endif
+
+#define LPT_A ((MWG * KWG) / NTHREADS)
+#define LPT_B ((NWG * KWG) / NTHREADS)
+#define PADK 4
+
+#if TRANSA == 0 && !CP_ASYNC /* A rows contiguous along k: local [m][k] */
+#define LDAS (KWG + PADK)
+#define ASIZE (MWG * LDAS)
+#define AS_IDX(r, kk) ((r) * LDAS + (kk))
+#else /* local [k][m] */
+#define LDAS (MWG + PADO)
+#define ASIZE (KWG * LDAS)
+#define AS_IDX(r, kk) ((kk) * LDAS + (r))
+#endif
+#if TRANSB == 0 || CP_ASYNC /* B rows contiguous along n: local [k][n] */
+#define LDBS (NWG + PADO)
+#define BSIZE (KWG * LDBS)
+#define BS_IDX(kk, c) ((kk) * LDBS + (c))
+#else /* local [n][k] */
+#define LDBS (KWG + PADK)
+#define BSIZE (NWG * LDBS)
+#define BS_IDX(kk, c) ((c) * LDBS + (kk))
+#endif
+
+#if CP_ASYNC
+#define NBUF STAGES
+#elif DOUBLE_BUFFER
+#define NBUF 2
+#else
+#define NBUF 1
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* The matrix instructions                                                   */
+/* ------------------------------------------------------------------------ */
+#if MMA_EMULATE
+/* Per-warp scratch: EA 16×8 (row, k), EB 8×8 (k, col). Every call is made by all
+ * work-items of the group in uniform control flow, so barriers are legal. */
+#define EMU_SCR (16 * 8 + 8 * 8)
+#if PRECISION == 64
+void emu_mma(__local real* S, real* d, real a0, real a1, real b0, int lane) {
+    const int g = lane >> 2, t = lane & 3;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    S[g * 8 + t] = a0;
+    S[(g + 8) * 8 + t] = a1;
+    S[128 + t * 8 + g] = b0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int i = 0; i < 4; i++) {
+        const int row = g + (i >> 1) * 8, col = 2 * t + (i & 1);
+        real acc = d[i];
+        for (int q = 0; q < 4; q++) acc = fma(S[row * 8 + q], S[128 + q * 8 + col], acc);
+        d[i] = acc;
+    }
+}
+#define MMA_F64(d, a0, a1, b0) emu_mma(scr, (d), (a0), (a1), (b0), lane)
+#else
+void emu_mma(__local real* S, real* d, const uint* a, const uint* b, int lane) {
+    const int g = lane >> 2, t = lane & 3;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    S[g * 8 + t] = as_float(a[0]);
+    S[(g + 8) * 8 + t] = as_float(a[1]);
+    S[g * 8 + t + 4] = as_float(a[2]);
+    S[(g + 8) * 8 + t + 4] = as_float(a[3]);
+    S[128 + t * 8 + g] = as_float(b[0]);
+    S[128 + (t + 4) * 8 + g] = as_float(b[1]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int i = 0; i < 4; i++) {
+        const int row = g + (i >> 1) * 8, col = 2 * t + (i & 1);
+        real acc = d[i];
+        for (int q = 0; q < 8; q++) acc = fma(S[row * 8 + q], S[128 + q * 8 + col], acc);
+        d[i] = acc;
+    }
+}
+#define MMA_TF32(d, a, b) emu_mma(scr, (d), (a), (b), lane)
+/* round to nearest, ties away from zero, to 10 explicit mantissa bits */
+#define CVT_TF32(dst, x) (dst) = ((as_uint(x) + 0x1000u) & 0xffffe000u)
+#endif
+
+#else /* real tensor cores */
+
+/* NVIDIA's OpenCL compiler accepts the `asm` keyword (measured); clang's OpenCL
+ * mode only `__asm__` (used for offline PTX inspection: -DMMA_ASM=__asm__). */
+#ifndef MMA_ASM
+#define MMA_ASM asm
+#endif
+
+#if PRECISION == 64
+#define MMA_F64(d, a0, a1, b0) \
+    MMA_ASM("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 " \
+        "{%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};" \
+        : "+d"((d)[0]), "+d"((d)[1]), "+d"((d)[2]), "+d"((d)[3]) \
+        : "d"(a0), "d"(a1), "d"(b0))
+#else
+#define MMA_TF32(d, a, b) \
+    MMA_ASM("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 " \
+        "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};" \
+        : "+f"((d)[0]), "+f"((d)[1]), "+f"((d)[2]), "+f"((d)[3]) \
+        : "r"((a)[0]), "r"((a)[1]), "r"((a)[2]), "r"((a)[3]), "r"((b)[0]), "r"((b)[1]))
+#define CVT_TF32(dst, x) MMA_ASM("cvt.rna.tf32.f32 %0, %1;" : "=r"(dst) : "f"(x))
+#endif
+
+#endif /* MMA_EMULATE */
+
+#if PRECISION == 32
+/* x -> big (tf32 bits), small = tf32(x - big) (bits).
+ * SPLIT_CVT=1: cvt.rna.tf32.f32 for both; SPLIT_CVT=0: the same rounding (nearest,
+ * ties away) done with integer add+and, no conversion instruction. */
+#if SPLIT_CVT
+#define SPLIT(x, big, small) { const float x_ = (x); CVT_TF32(big, x_); \
+    const float r_ = x_ - as_float(big); CVT_TF32(small, r_); }
+#else
+#define SPLIT(x, big, small) { const float x_ = (x); \
+    (big) = (as_uint(x_) + 0x1000u) & 0xffffe000u; \
+    const float r_ = x_ - as_float(big); \
+    (small) = (as_uint(r_) + 0x1000u) & 0xffffe000u; }
+#endif
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Asynchronous global -> local copies (CP_ASYNC=1, sm_80+ cp.async)          */
+/* ------------------------------------------------------------------------ */
+#if CP_ASYNC
+#if PRECISION == 64
+#define CPSZ "8"
+#else
+#define CPSZ "4"
+#endif
+#if STAGES == 2
+#define CPWAIT "0"
+#elif STAGES == 3
+#define CPWAIT "1"
+#elif STAGES == 4
+#define CPWAIT "2"
+#elif STAGES == 5
+#define CPWAIT "3"
+#else
+#error "STAGES must be 2..5"
+#endif
+#if MMA_EMULATE
+#define CP_ELEM(dst, src, ok) { *(dst) = (ok) ? *(src) : (real)0; }
+#define CP_COMMIT()
+#define CP_WAIT()
+#else
+/* one element; src-size 0 writes a zero and reads nothing. The integer value of a
+ * __local pointer is its .shared address on NVIDIA (CP_CVTA=1 treats it as a
+ * generic address instead). */
+#if CP_CVTA
+#define CP_ELEM(dst, src, ok) MMA_ASM volatile("{ .reg .u64 sa_; cvta.to.shared.u64 sa_, %0; " \
+    "cp.async.ca.shared.global [sa_], [%1], " CPSZ ", %2; }" \
+    :: "l"((ulong)(dst)), "l"((ulong)(src)), "r"((ok) ? (int)sizeof(real) : 0) : "memory")
+#else
+#define CP_ELEM(dst, src, ok) MMA_ASM volatile("cp.async.ca.shared.global [%0], [%1], " CPSZ ", %2;" \
+    :: "l"((ulong)(dst)), "l"((ulong)(src)), "r"((ok) ? (int)sizeof(real) : 0) : "memory")
+#endif
+#define CP_COMMIT() MMA_ASM volatile("cp.async.commit_group;" ::: "memory")
+#define CP_WAIT() MMA_ASM volatile("cp.async.wait_group " CPWAIT ";" ::: "memory")
+#endif
+/* issue the copies of K-tile kt_ into local stage buffers Ad/Bd (k-major both) */
+#if TRANSA == 0
+#define ISSUE_A(Ad, kt_) { const int k0_ = (kt_) * KWG; \
+    _Pragma("unroll") for (int e = 0; e < LPT_A; e++) { \
+        const int idx = tid + e * NTHREADS, kk = idx % KWG, r = idx / KWG; \
+        const bool ok = (r < mrem) && (k0_ + kk < k); \
+        __global const real* s_ = ok ? Ap + k0_ + (r * lda + kk) : A; \
+        CP_ELEM((Ad) + AS_IDX(r, kk), s_, ok); } }
+#else
+#define ISSUE_A(Ad, kt_) { const int k0_ = (kt_) * KWG; \
+    _Pragma("unroll") for (int e = 0; e < LPT_A; e++) { \
+        const int idx = tid + e * NTHREADS, r = idx % MWG, kk = idx / MWG; \
+        const bool ok = (r < mrem) && (k0_ + kk < k); \
+        __global const real* s_ = ok ? Ap + (long)k0_ * lda + (kk * lda + r) : A; \
+        CP_ELEM((Ad) + AS_IDX(r, kk), s_, ok); } }
+#endif
+#if TRANSB == 0
+#define ISSUE_B(Bd, kt_) { const int k0_ = (kt_) * KWG; \
+    _Pragma("unroll") for (int e = 0; e < LPT_B; e++) { \
+        const int idx = tid + e * NTHREADS, c = idx % NWG, kk = idx / NWG; \
+        const bool ok = (c < nrem) && (k0_ + kk < k); \
+        __global const real* s_ = ok ? Bp + (long)k0_ * ldb + (kk * ldb + c) : B; \
+        CP_ELEM((Bd) + BS_IDX(kk, c), s_, ok); } }
+#else
+#define ISSUE_B(Bd, kt_) { const int k0_ = (kt_) * KWG; \
+    _Pragma("unroll") for (int e = 0; e < LPT_B; e++) { \
+        const int idx = tid + e * NTHREADS, kk = idx % KWG, c = idx / KWG; \
+        const bool ok = (c < nrem) && (k0_ + kk < k); \
+        __global const real* s_ = ok ? Bp + k0_ + (c * ldb + kk) : B; \
+        CP_ELEM((Bd) + BS_IDX(kk, c), s_, ok); } }
+#endif
+#endif /* CP_ASYNC */
+
+/* ------------------------------------------------------------------------ */
+/* Global -> registers -> local                                              */
+/* ------------------------------------------------------------------------ */
+/* Load the KWG-slice starting at k0 of the A and B tiles into ra/rb. Ap/Bp point at
+ * the tile's (0, k0) element. Consecutive work-items read consecutive addresses. */
+#if TRANSA == 0
+#define LOAD_A(ra, Ap, k0) { \
+    _Pragma("unroll") for (int e = 0; e < LPT_A; e++) { \
+        const int idx = tid + e * NTHREADS, kk = idx % KWG, r = idx / KWG; \
+        const bool ok = (r < mrem) && (k0 + kk < k); \
+        ra[e] = ok ? Ap[r * lda + kk] : (real)0; } }
+#define STORE_A(ra, As) { \
+    _Pragma("unroll") for (int e = 0; e < LPT_A; e++) { \
+        const int idx = tid + e * NTHREADS; \
+        As[AS_IDX(idx / KWG, idx % KWG)] = ra[e]; } }
+#define STEP_A(Ap) (Ap) += KWG
+#else
+#define LOAD_A(ra, Ap, k0) { \
+    _Pragma("unroll") for (int e = 0; e < LPT_A; e++) { \
+        const int idx = tid + e * NTHREADS, r = idx % MWG, kk = idx / MWG; \
+        const bool ok = (r < mrem) && (k0 + kk < k); \
+        ra[e] = ok ? Ap[kk * lda + r] : (real)0; } }
+#define STORE_A(ra, As) { \
+    _Pragma("unroll") for (int e = 0; e < LPT_A; e++) { \
+        const int idx = tid + e * NTHREADS; \
+        As[AS_IDX(idx % MWG, idx / MWG)] = ra[e]; } }
+#define STEP_A(Ap) (Ap) += (long)KWG * lda
+#endif
+
+#if TRANSB == 0
+#define LOAD_B(rb, Bp, k0) { \
+    _Pragma("unroll") for (int e = 0; e < LPT_B; e++) { \
+        const int idx = tid + e * NTHREADS, c = idx % NWG, kk = idx / NWG; \
+        const bool ok = (c < nrem) && (k0 + kk < k); \
+        rb[e] = ok ? Bp[kk * ldb + c] : (real)0; } }
+#define STORE_B(rb, Bs) { \
+    _Pragma("unroll") for (int e = 0; e < LPT_B; e++) { \
+        const int idx = tid + e * NTHREADS; \
+        Bs[BS_IDX(idx / NWG, idx % NWG)] = rb[e]; } }
+#define STEP_B(Bp) (Bp) += (long)KWG * ldb
+#else
+#define LOAD_B(rb, Bp, k0) { \
+    _Pragma("unroll") for (int e = 0; e < LPT_B; e++) { \
+        const int idx = tid + e * NTHREADS, kk = idx % KWG, c = idx / KWG; \
+        const bool ok = (c < nrem) && (k0 + kk < k); \
+        rb[e] = ok ? Bp[c * ldb + kk] : (real)0; } }
+#define STORE_B(rb, Bs) { \
+    _Pragma("unroll") for (int e = 0; e < LPT_B; e++) { \
+        const int idx = tid + e * NTHREADS; \
+        Bs[BS_IDX(idx % KWG, idx / KWG)] = rb[e]; } }
+#define STEP_B(Bp) (Bp) += KWG
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* One KWG slice: all fragments of this warp from local memory, then mma       */
+/* ------------------------------------------------------------------------ */
+#if PRECISION == 64
+#define COMPUTE(As, Bs) { \
+    _Pragma("unroll") for (int s = 0; s < KSUB; s++) { \
+        const int kk = s * KMMA + t; \
+        real fa[FM][2], fb[FN]; \
+        _Pragma("unroll") for (int i = 0; i < FM; i++) { \
+            fa[i][0] = As[AS_IDX(wr + i * 16 + g, kk)]; \
+            fa[i][1] = As[AS_IDX(wr + i * 16 + g + 8, kk)]; } \
+        _Pragma("unroll") for (int j = 0; j < FN; j++) \
+            fb[j] = Bs[BS_IDX(kk, wc + j * 8 + g)]; \
+        _Pragma("unroll") for (int i = 0; i < FM; i++) \
+        _Pragma("unroll") for (int j = 0; j < FN; j++) \
+            MMA_F64(acc[i][j], fa[i][0], fa[i][1], fb[j]); } }
+#else
+#if TF32X3
+#define MMA3(d, a, b) MMA_TF32(d, a, b)
+#else
+#define MMA3(d, a, b) {}
+#endif
+#if !ACC_CHUNK
+/* all three products accumulate straight into acc (the tensor core's own FP32
+ * accumulation, which rounds toward zero: ~20x the error of an FMA GEMM) */
+#define COMPUTE(As, Bs) { \
+    _Pragma("unroll") for (int s = 0; s < KSUB; s++) { \
+        const int kk = s * KMMA + t; \
+        uint ab[FM][4], as_[FM][4], bb[FN][2], bs_[FN][2]; \
+        _Pragma("unroll") for (int i = 0; i < FM; i++) { \
+            SPLIT(As[AS_IDX(wr + i * 16 + g, kk)], ab[i][0], as_[i][0]); \
+            SPLIT(As[AS_IDX(wr + i * 16 + g + 8, kk)], ab[i][1], as_[i][1]); \
+            SPLIT(As[AS_IDX(wr + i * 16 + g, kk + 4)], ab[i][2], as_[i][2]); \
+            SPLIT(As[AS_IDX(wr + i * 16 + g + 8, kk + 4)], ab[i][3], as_[i][3]); } \
+        _Pragma("unroll") for (int j = 0; j < FN; j++) { \
+            SPLIT(Bs[BS_IDX(kk, wc + j * 8 + g)], bb[j][0], bs_[j][0]); \
+            SPLIT(Bs[BS_IDX(kk + 4, wc + j * 8 + g)], bb[j][1], bs_[j][1]); } \
+        _Pragma("unroll") for (int i = 0; i < FM; i++) { \
+            _Pragma("unroll") for (int j = 0; j < FN; j++) MMA3(acc[i][j], ab[i], bs_[j]); } \
+        _Pragma("unroll") for (int i = 0; i < FM; i++) { \
+            _Pragma("unroll") for (int j = 0; j < FN; j++) MMA3(acc[i][j], as_[i], bb[j]); } \
+        _Pragma("unroll") for (int i = 0; i < FM; i++) { \
+            _Pragma("unroll") for (int j = 0; j < FN; j++) MMA_TF32(acc[i][j], ab[i], bb[j]); } } }
+#else
+/* ACC_CHUNK=1: the products of one KWG slice are summed by the tensor cores into a
+ * zeroed temporary, which is then added to acc with IEEE FP32 adds: the
+ * tensor core's truncating accumulation only ever sees KWG terms. */
+#define COMPUTE(As, Bs) { \
+    uint bb[KSUB][FN][2], bs_[KSUB][FN][2]; \
+    _Pragma("unroll") for (int s = 0; s < KSUB; s++) { \
+        const int kk = s * KMMA + t; \
+        _Pragma("unroll") for (int j = 0; j < FN; j++) { \
+            SPLIT(Bs[BS_IDX(kk, wc + j * 8 + g)], bb[s][j][0], bs_[s][j][0]); \
+            SPLIT(Bs[BS_IDX(kk + 4, wc + j * 8 + g)], bb[s][j][1], bs_[s][j][1]); } } \
+    _Pragma("unroll") for (int i = 0; i < FM; i++) { \
+        uint ab[KSUB][4], as_[KSUB][4]; \
+        float tmp[FN][4]; \
+        _Pragma("unroll") for (int s = 0; s < KSUB; s++) { \
+            const int kk = s * KMMA + t; \
+            SPLIT(As[AS_IDX(wr + i * 16 + g, kk)], ab[s][0], as_[s][0]); \
+            SPLIT(As[AS_IDX(wr + i * 16 + g + 8, kk)], ab[s][1], as_[s][1]); \
+            SPLIT(As[AS_IDX(wr + i * 16 + g, kk + 4)], ab[s][2], as_[s][2]); \
+            SPLIT(As[AS_IDX(wr + i * 16 + g + 8, kk + 4)], ab[s][3], as_[s][3]); } \
+        _Pragma("unroll") for (int j = 0; j < FN; j++) { \
+            tmp[j][0] = 0.0f; tmp[j][1] = 0.0f; tmp[j][2] = 0.0f; tmp[j][3] = 0.0f; } \
+        _Pragma("unroll") for (int s = 0; s < KSUB; s++) { \
+            _Pragma("unroll") for (int j = 0; j < FN; j++) MMA3(tmp[j], ab[s], bs_[s][j]); \
+            _Pragma("unroll") for (int j = 0; j < FN; j++) MMA3(tmp[j], as_[s], bb[s][j]); } \
+        _Pragma("unroll") for (int s = 0; s < KSUB; s++) { \
+            _Pragma("unroll") for (int j = 0; j < FN; j++) MMA_TF32(tmp[j], ab[s], bb[s][j]); } \
+        _Pragma("unroll") for (int j = 0; j < FN; j++) { \
+            acc[i][j][0] += tmp[j][0]; acc[i][j][1] += tmp[j][1]; \
+            acc[i][j][2] += tmp[j][2]; acc[i][j][3] += tmp[j][3]; } } }
+#endif
+#endif
+
+__kernel __attribute__((reqd_work_group_size(NTHREADS, 1, 1)))
+void gemm_mma(const int m, const int n, const int k, const real alpha,
+              __global const real* restrict A, const int offA, const int lda,
+              __global const real* restrict B, const int offB, const int ldb,
+              const real beta, __global real* C, const int offC, const int ldc)
+{
+    __local real Asm[NBUF * ASIZE];
+    __local real Bsm[NBUF * BSIZE];
+
+    const int tid = (int)get_local_id(0);
+    const int warp = tid >> 5, lane = tid & 31;
+    const int g = lane >> 2, t = lane & 3;
+    const int wr = (warp / WARPS_N) * WM; /* warp tile origin inside the group tile */
+    const int wc = (warp % WARPS_N) * WN;
+#if MMA_EMULATE
+    __local real emu_scr[NWARPS * EMU_SCR];
+    __local real* scr = emu_scr + warp * EMU_SCR;
+#endif
+
+    /* tile coordinates, grouped by SWZ tile rows for L2 reuse */
+    const int ntn = (int)get_num_groups(0), ntm = (int)get_num_groups(1);
+    int tm, tn;
+#if SWZ > 1
+    {
+        const int lin = (int)get_group_id(1) * ntn + (int)get_group_id(0);
+        const int per = SWZ * ntn, first = (lin / per) * SWZ;
+        const int gm = min(ntm - first, SWZ), q = lin % per;
+        tm = first + q % gm;
+        tn = q / gm;
+    }
+#else
+    tm = (int)get_group_id(1);
+    tn = (int)get_group_id(0);
+#endif
+    const int m0 = tm * MWG, n0 = tn * NWG;
+    const int mrem = m - m0, nrem = n - n0;
+
+#if TRANSA == 0
+    __global const real* Ap = A + offA + (long)m0 * lda;
+#else
+    __global const real* Ap = A + offA + m0;
+#endif
+#if TRANSB == 0
+    __global const real* Bp = B + offB + n0;
+#else
+    __global const real* Bp = B + offB + (long)n0 * ldb;
+#endif
+
+    real acc[FM][FN][4];
+    _Pragma("unroll") for (int i = 0; i < FM; i++)
+    _Pragma("unroll") for (int j = 0; j < FN; j++)
+    _Pragma("unroll") for (int c = 0; c < 4; c++) acc[i][j][c] = (real)0;
+
+    const int nk = (k + KWG - 1) / KWG;
+#if CP_ASYNC
+    /* STAGES-deep ring of local buffers filled by cp.async; one barrier per step.
+     * At step kt the copies of tile kt+STAGES-1 go into the buffer that held tile
+     * kt-1, which every warp finished reading before this step's barrier. */
+    _Pragma("unroll") for (int st = 0; st < STAGES - 1; st++) {
+        if (st < nk) {
+            ISSUE_A(Asm + st * ASIZE, st);
+            ISSUE_B(Bsm + st * BSIZE, st);
+        }
+        CP_COMMIT();
+    }
+    int rs = 0, ws = STAGES - 1;
+    for (int kt = 0; kt < nk; kt++) {
+        CP_WAIT();                       /* this thread's copies of tile kt landed */
+        barrier(CLK_LOCAL_MEM_FENCE);    /* everyone's did; everyone left tile kt-1 */
+        if (kt + STAGES - 1 < nk) {
+            ISSUE_A(Asm + ws * ASIZE, kt + STAGES - 1);
+            ISSUE_B(Bsm + ws * BSIZE, kt + STAGES - 1);
+        }
+        CP_COMMIT();
+        {
+            __local const real* As = Asm + rs * ASIZE;
+            __local const real* Bs = Bsm + rs * BSIZE;
+            COMPUTE(As, Bs);
+        }
+        rs = (rs + 1 == STAGES) ? 0 : rs + 1;
+        ws = (ws + 1 == STAGES) ? 0 : ws + 1;
+    }
+#else
+    real ra[LPT_A], rb[LPT_B];
+
+    LOAD_A(ra, Ap, 0);
+    LOAD_B(rb, Bp, 0);
+    STORE_A(ra, Asm);
+    STORE_B(rb, Bsm);
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+#if DOUBLE_BUFFER
+    for (int kt = 0; kt < nk; kt++) {
+        const int cur = kt & 1;
+        __local const real* As = Asm + cur * ASIZE;
+        __local const real* Bs = Bsm + cur * BSIZE;
+        if (kt + 1 < nk) {
+            const int k0 = (kt + 1) * KWG;
+            STEP_A(Ap);
+            STEP_B(Bp);
+            LOAD_A(ra, Ap, k0);
+            LOAD_B(rb, Bp, k0);
+        }
+        COMPUTE(As, Bs);
+        if (kt + 1 < nk) {
+            __local real* An = Asm + (cur ^ 1) * ASIZE;
+            __local real* Bn = Bsm + (cur ^ 1) * BSIZE;
+            STORE_A(ra, An);
+            STORE_B(rb, Bn);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+#else
+    for (int kt = 0; kt < nk; kt++) {
+        if (kt + 1 < nk) {
+            const int k0 = (kt + 1) * KWG;
+            STEP_A(Ap);
+            STEP_B(Bp);
+            LOAD_A(ra, Ap, k0);
+            LOAD_B(rb, Bp, k0);
+        }
+        COMPUTE(Asm, Bsm);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (kt + 1 < nk) {
+            STORE_A(ra, Asm);
+            STORE_B(rb, Bsm);
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+    }
+#endif
+
+#endif /* CP_ASYNC */
+
+    /* epilogue: C = alpha·acc + beta·C, masked */
+    _Pragma("unroll") for (int i = 0; i < FM; i++)
+    _Pragma("unroll") for (int j = 0; j < FN; j++)
+    _Pragma("unroll") for (int c = 0; c < 4; c++) {
+        const int r = wr + i * 16 + g + (c >> 1) * 8;
+        const int cc = wc + j * 8 + 2 * t + (c & 1);
+        if (r < mrem && cc < nrem) {
+            __global real* p = C + offC + (long)(m0 + r) * ldc + (n0 + cc);
+            const real v = alpha * acc[i][j][c];
+            *p = (beta == (real)0) ? v : fma(beta, *p, v);
+        }
+    }
+}
