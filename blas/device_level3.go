@@ -75,7 +75,7 @@ func gemm[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k int, al
 	cs := matSpan(m, n, ldc)
 	cb := l3Output(c, cc, cs, beta)
 	var ab, bb *cl.Buffer
-	if k > 0 && alpha != 0 { // otherwise C = beta·C: A and B are not read
+	if k > 0 && !(alpha == 0 && beta == 1) { // otherwise A and B are not read
 		ar, ac := m, k
 		if at {
 			ar, ac = k, m
@@ -133,11 +133,19 @@ func syrk[T real](e *engine, name string, ul blas.Uplo, t blas.Transpose, n, k i
 	trans := t != blas.NoTrans
 	upper := ul == blas.Upper
 	cs := matSpan(n, n, ldc)
-	cb := l3Output(c, cc, cs, beta)
+	mulbeta := alpha != 0 && !upper && trans
+	var cb *cl.Buffer
+	if mulbeta {
+		cb = upload(c, cc[:cs])
+	} else {
+		cb = l3Output(c, cc, cs, beta)
+	}
 	g := newGemmLauncher[T](c)
-	if alpha == 0 || k == 0 {
+	if alpha == 0 {
 		g.scale(n, n, beta, cb, 0, ldc, l3Tri(upper))
 	} else {
+		// k may be 0 here: gonum then still multiplies the lower triangle
+		// by beta with a transpose (mulbeta), and assigns otherwise.
 		ar, ac := n, k
 		if trans {
 			ar, ac = k, n
@@ -146,7 +154,7 @@ func syrk[T real](e *engine, name string, ul blas.Uplo, t blas.Transpose, n, k i
 		kern := g.kernel("level3.cl", "syrk")
 		global, local := l3Work(n, n)
 		c.run(kern, global, local, int32(l3Bool(upper)), int32(l3Bool(trans)), l3Int(c, n), l3Int(c, k),
-			alpha, ab, l3Int(c, lda), beta, cb, l3Int(c, ldc))
+			alpha, ab, l3Int(c, lda), beta, cb, l3Int(c, ldc), int32(l3Bool(mulbeta)))
 	}
 	out := download[T](c, cb, cs)
 	if err := c.finish(); err != nil {

@@ -198,9 +198,12 @@ func l3Int(c *call, v int) int32 {
 // where op(A) is m×k, op(B) is k×n, C is m×n (m, n ≥ 1, k ≥ 0), and the
 // matrices start at element offA, offB, offC of their buffers with leading
 // dimensions lda, ldb, ldc (row-major, as gemm.cl's contract says). Nothing
-// moves between host and device. With k == 0 or alpha == 0, C = beta·C
-// (beta == 0 assigns zeros). b and cb may be the same buffer when the
-// regions read and written do not overlap.
+// moves between host and device. NaN and Inf propagate as in gonum's
+// Dgemm: with k == 0, C = beta·C (beta == 0 assigns zeros); with alpha == 0
+// and beta == 1 nothing changes; otherwise with alpha == 0, A (and B) are
+// still read for their NaN and Inf (see l3_gemm_alpha0 in level3.cl). b and
+// cb may be the same buffer when the regions read and written do not
+// overlap.
 func gemmOnDevice[T real](c *call, tA, tB bool, m, n, k int, alpha T, a *cl.Buffer, offA, lda int, b *cl.Buffer, offB, ldb int, beta T, cb *cl.Buffer, offC, ldc int) {
 	if c.err != nil {
 		return
@@ -242,8 +245,21 @@ func (g *gemmLauncher[T]) gemm(cfg gemmConfig, tA, tB bool, m, n, k int, alpha T
 	if c.err != nil {
 		return
 	}
-	if k == 0 || alpha == 0 {
-		g.scale(m, n, beta, cb, offC, ldc, triFull)
+	switch {
+	case k == 0 || (alpha == 0 && beta == 1):
+		if beta != 1 {
+			g.scale(m, n, beta, cb, offC, ldc, triFull)
+		}
+		return
+	case alpha == 0 && (tA || !tB):
+		// gonum's alpha == 0: C = beta·C, and rows of op(A) holding NaN
+		// or Inf make their row of C NaN (see level3.cl). With A
+		// untransposed and Bᵀ, gonum adds alpha·(dot product) to each
+		// element: the GEMM kernel with alpha = 0 does the same.
+		args := []any{l3Int(c, m), l3Int(c, n), l3Int(c, k), int32(l3Bool(tA)),
+			a, l3Int(c, offA), l3Int(c, lda), beta, cb, l3Int(c, offC), l3Int(c, ldc)}
+		kern := g.kernel("level3.cl", "l3_gemm_alpha0")
+		c.run(kern, []int{groups(m, 64)}, []int{64}, args...)
 		return
 	}
 	if cfg.kernel == gemmKernelTiled && !cfg.tiledFits(lda, ldb, ldc) {

@@ -45,6 +45,28 @@ inline void l3_store(__global real* c, const real alpha, const real s, const rea
 }
 
 /*
+ * GEMM with alpha == 0 and k ≥ 1, as gonum computes it when op(B) is not
+ * Bᵀ with A untransposed (that case is gemm.cl's kernel with alpha = 0):
+ * C = beta·C (beta == 0 assigns), then every row i whose row of op(A) holds
+ * a NaN or an infinity becomes NaN, because gonum adds (alpha·a_il)·B[l][:]
+ * to row i for every a_il whose product with alpha is not exactly 0.
+ * One work-item per row of C.
+ */
+__kernel void l3_gemm_alpha0(const int m, const int n, const int k, const int transA,
+                             __global const real* A, const int offA, const int lda,
+                             const real beta, __global real* C, const int offC, const int ldc)
+{
+  const int i = get_global_id(0);
+  if (i >= m) return;
+  __global const real* a = A + offA + (transA ? (long)i : (long)i * lda);
+  const long as = transA ? (long)lda : 1;
+  int bad = 0;
+  for (int p = 0; p < k; p++) bad |= !isfinite(a[p * as]);
+  __global real* c = C + offC + (long)i * ldc;
+  for (int j = 0; j < n; j++) c[j] = bad ? (real)NAN : (beta == ZERO ? ZERO : beta * c[j]);
+}
+
+/*
  * SYMM: C = alpha·A·B + beta·C (left != 0, A is m×m) or
  *       C = alpha·B·A + beta·C (left == 0, A is n×n),
  * A symmetric with only its upper (upper != 0) or lower triangle stored;
@@ -85,11 +107,14 @@ __kernel void symm(const int left, const int upper, const int m, const int n,
  * SYRK: the uplo triangle of C = alpha·A·Aᵀ + beta·C (trans == 0, A is n×k)
  * or C = alpha·Aᵀ·A + beta·C (trans != 0, A is k×n); C is n×n and its other
  * triangle is not touched. Row i of op(A) starts at A + i·lda (stride 1)
- * without transpose and at A + i (stride lda) with it.
+ * without transpose and at A + i (stride lda) with it. k may be 0.
+ * mulbeta != 0 multiplies C by beta even when beta == 0, as gonum does for
+ * the lower triangle with a transpose (NaN and Inf in C then give NaN).
  */
 __kernel void syrk(const int upper, const int trans, const int n, const int k,
                    const real alpha, __global const real* A, const int lda,
-                   const real beta, __global real* C, const int ldc)
+                   const real beta, __global real* C, const int ldc,
+                   const int mulbeta)
 {
   const int j = get_global_id(0);
   const int i = get_global_id(1);
@@ -99,7 +124,9 @@ __kernel void syrk(const int upper, const int trans, const int n, const int k,
   __global const real* aj = A + (trans ? (long)j : (long)j * lda);
   real s = ZERO;
   for (int p = 0; p < k; p++) s = fma(ai[p * st], aj[p * st], s);
-  l3_store(C + (long)i * ldc + j, alpha, s, beta);
+  __global real* c = C + (long)i * ldc + j;
+  if (mulbeta) *c = fma(beta, *c, alpha * s);
+  else l3_store(c, alpha, s, beta);
 }
 
 /*
