@@ -52,10 +52,10 @@ func l1Check(n int) error {
 	return nil
 }
 
-// l1Args is the (buffer, offset, increment) kernel argument triple of a
-// strided vector of n elements.
-func l1Args(b any, n, inc int) []any {
-	return []any{b, int64(vecOff(n, inc)), int32(inc)}
+// l1At is the (buffer, offset, increment) kernel argument triple of a
+// vector whose element 0 is at element off of b.
+func l1At(b any, off, inc int) []any {
+	return []any{b, int64(off), int32(inc)}
 }
 
 func l1Run(c *call, k string, n int, args ...any) {
@@ -64,7 +64,176 @@ func l1Run(c *call, k string, n int, args ...any) {
 	c.run(kk, []int{groups(n, ls)}, []int{ls}, append([]any{int32(n)}, args...)...)
 }
 
-// Element-wise routines.
+// The enqueue-only layer: each xxxOnDevice enqueues one routine on vectors
+// already in device buffers (element i of x at x[offX + i·incX]) and
+// returns without waiting; errors are recorded in c. The host-slice
+// routines below wrap them (upload, enqueue, download, scatter); the
+// device-resident API calls them directly.
+
+func axpyOnDevice[T real](c *call, n int, alpha T, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int) {
+	args := []any{alpha}
+	args = append(args, l1At(x, offX, incX)...)
+	args = append(args, l1At(y, offY, incY)...)
+	l1Run(c, "axpy", n, args...)
+}
+
+func scalOnDevice[T real](c *call, n int, alpha T, x *cl.Buffer, offX, incX int) {
+	l1Run(c, "scal", n, append([]any{alpha}, l1At(x, offX, incX)...)...)
+}
+
+func copyOnDevice[T real](c *call, n int, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int) {
+	l1Run(c, "copy", n, append(l1At(x, offX, incX), l1At(y, offY, incY)...)...)
+}
+
+func swapOnDevice[T real](c *call, n int, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int) {
+	l1Run(c, "swap", n, append(l1At(x, offX, incX), l1At(y, offY, incY)...)...)
+}
+
+func rotOnDevice[T real](c *call, n int, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int, cos, sin T) {
+	args := append(l1At(x, offX, incX), l1At(y, offY, incY)...)
+	l1Run(c, "rot", n, append(args, cos, sin)...)
+}
+
+// rotmOnDevice applies the modified Givens rotation with flag and h in
+// gonum's order (h11, h21, h12, h22). blas.Identity enqueues nothing; an
+// unknown flag fails the call.
+func rotmOnDevice[T real](c *call, n int, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int, flag blas.Flag, h [4]T) {
+	switch flag {
+	case blas.Identity:
+		return
+	case blas.Rescaling, blas.OffDiagonal, blas.Diagonal:
+	default:
+		c.fail(errRotmFlag)
+		return
+	}
+	args := append(l1At(x, offX, incX), l1At(y, offY, incY)...)
+	l1Run(c, "rotm", n, append(args, int32(flag), h[0], h[2], h[1], h[3])...)
+}
+
+var errRotmFlag = errors.New("clblas: unexpected rotm flag")
+
+// reduceOnDevice enqueues the reduction kernel k over x (and y when it is
+// not nil), with one partial of element type P per group, and returns the
+// buffer of partials and their number.
+func reduceOnDevice[T, P real](c *call, k string, n int, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int) (*cl.Buffer, int) {
+	ls := l1Local(c.e)
+	g := l1Groups(c.e, n, ls)
+	var p P
+	args := append([]any{int32(n)}, l1At(x, offX, incX)...)
+	if y != nil {
+		args = append(args, l1At(y, offY, incY)...)
+	}
+	pb := alloc[P](c, g)
+	args = append(args, pb, localBytes(ls, p))
+	c.run(c.kernel(l1File, k), []int{g * ls}, []int{ls}, args...)
+	return pb, g
+}
+
+// dotOnDevice enqueues the partial sums of x·y; sumParts merges them.
+func dotOnDevice[T real](c *call, n int, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int) (*cl.Buffer, int) {
+	return reduceOnDevice[T, T](c, "dot_part", n, x, offX, incX, y, offY, incY)
+}
+
+// asumOnDevice enqueues the partial sums of |x|; sumParts merges them.
+func asumOnDevice[T real](c *call, n int, x *cl.Buffer, offX, incX int) (*cl.Buffer, int) {
+	return reduceOnDevice[T, T](c, "asum_part", n, x, offX, incX, nil, 0, 0)
+}
+
+// dsdotOnDevice enqueues the float64 partial sums of the float32 x·y; the
+// device must have fp64.
+func dsdotOnDevice(c *call, n int, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int) (*cl.Buffer, int) {
+	if !c.e.prof.FP64 {
+		c.fail(errNoFP64)
+		return nil, 0
+	}
+	return reduceOnDevice[float32, float64](c, "dsdot_part", n, x, offX, incX, y, offY, incY)
+}
+
+// nrm2OnDevice enqueues the partial (scale, ssq) pairs of x; mergeNrm2
+// merges them.
+func nrm2OnDevice[T real](c *call, n int, x *cl.Buffer, offX, incX int) (scales, ssqs *cl.Buffer, g int) {
+	ls := l1Local(c.e)
+	g = l1Groups(c.e, n, ls)
+	var z T
+	sb, qb := alloc[T](c, g), alloc[T](c, g)
+	args := append([]any{int32(n)}, l1At(x, offX, incX)...)
+	args = append(args, sb, qb, localBytes(ls, z), localBytes(ls, z))
+	c.run(c.kernel(l1File, "nrm2_part"), []int{g * ls}, []int{ls}, args...)
+	return sb, qb, g
+}
+
+// iamaxOnDevice enqueues the partial (max |x|, first index) pairs of x;
+// mergeIamax merges them. The indices are OpenCL ints: the index buffer
+// holds float32-sized elements whose bits are the ints.
+func iamaxOnDevice[T real](c *call, n int, x *cl.Buffer, offX, incX int) (maxs, idxs *cl.Buffer, g int) {
+	ls := l1Local(c.e)
+	g = l1Groups(c.e, n, ls)
+	var z T
+	mb := alloc[T](c, g)
+	ib := alloc[float32](c, g)
+	args := append([]any{int32(n)}, l1At(x, offX, incX)...)
+	args = append(args, mb, ib, localBytes(ls, z), cl.Local(4*ls))
+	c.run(c.kernel(l1File, "iamax_part"), []int{g * ls}, []int{ls}, args...)
+	return mb, ib, g
+}
+
+// localBytes is a __local argument of n elements of P.
+func localBytes[P real](n int, _ P) cl.Local {
+	return cl.Local(n * precisionOf[P]() / 8)
+}
+
+func sumParts[P real](parts []P) float64 {
+	var s float64
+	for _, v := range parts {
+		s += float64(v)
+	}
+	return s
+}
+
+// mergeNrm2 merges the partial (scale, ssq) pairs in float64, where the
+// squares of float32 scales cannot overflow; the float64 merge is the same
+// scaled one the kernel does.
+func mergeNrm2[T real](scales, ssqs []T) T {
+	var scale, ssq float64
+	for i := range scales {
+		s, q := float64(scales[i]), float64(ssqs[i])
+		switch {
+		case math.IsNaN(s):
+			return T(math.NaN())
+		case s == 0:
+			// An empty group.
+		case scale < s:
+			r := scale / s
+			ssq = q + ssq*r*r
+			scale = s
+		default:
+			r := s / scale
+			ssq += q * r * r
+		}
+	}
+	if math.IsInf(scale, 1) {
+		return T(math.Inf(1))
+	}
+	return T(scale * math.Sqrt(ssq))
+}
+
+// mergeIamax merges the partial (max, index) pairs of a vector of n
+// elements.
+func mergeIamax[T real](maxs []T, idxBits []float32, n int) (int, error) {
+	best, idx := T(-1), int32(math.MaxInt32)
+	for i, m := range maxs {
+		j := int32(math.Float32bits(idxBits[i]))
+		if m > best || (m == best && j < idx) {
+			best, idx = m, j
+		}
+	}
+	if idx < 0 || int(idx) >= n {
+		return -1, errors.New("clblas: iamax kernel returned no index")
+	}
+	return int(idx), nil
+}
+
+// The host-slice routines.
 
 func axpy[T real](e *engine, name string, n int, alpha T, x []T, incX int, y []T, incY int) error {
 	if err := l1Check(n); err != nil {
@@ -73,10 +242,7 @@ func axpy[T real](e *engine, name string, n int, alpha T, x []T, incX int, y []T
 	c := begin[T](e, name)
 	xb := upload(c, x[:vecSpan(n, incX)])
 	yb := upload(c, y[:vecSpan(n, incY)])
-	args := []any{alpha}
-	args = append(args, l1Args(xb, n, incX)...)
-	args = append(args, l1Args(yb, n, incY)...)
-	l1Run(c, "axpy", n, args...)
+	axpyOnDevice(c, n, alpha, xb, vecOff(n, incX), incX, yb, vecOff(n, incY), incY)
 	out := download[T](c, yb, vecSpan(n, incY))
 	if err := c.finish(); err != nil {
 		return err
@@ -91,7 +257,7 @@ func scal[T real](e *engine, name string, n int, alpha T, x []T, incX int) error
 	}
 	c := begin[T](e, name)
 	xb := upload(c, x[:vecSpan(n, incX)])
-	l1Run(c, "scal", n, append([]any{alpha}, l1Args(xb, n, incX)...)...)
+	scalOnDevice(c, n, alpha, xb, vecOff(n, incX), incX)
 	out := download[T](c, xb, vecSpan(n, incX))
 	if err := c.finish(); err != nil {
 		return err
@@ -109,7 +275,7 @@ func copyVec[T real](e *engine, name string, n int, x []T, incX int, y []T, incY
 	// Only y's elements are written and copied back, so its gaps need not
 	// be uploaded.
 	yb := alloc[T](c, vecSpan(n, incY))
-	l1Run(c, "copy", n, append(l1Args(xb, n, incX), l1Args(yb, n, incY)...)...)
+	copyOnDevice[T](c, n, xb, vecOff(n, incX), incX, yb, vecOff(n, incY), incY)
 	out := download[T](c, yb, vecSpan(n, incY))
 	if err := c.finish(); err != nil {
 		return err
@@ -118,17 +284,16 @@ func copyVec[T real](e *engine, name string, n int, x []T, incX int, y []T, incY
 	return nil
 }
 
-// twoVec runs the element-wise kernel k that updates both x and y in
-// place (swap, rot, rotm), with extra arguments after the two vectors.
-func twoVec[T real](e *engine, name, k string, n int, x []T, incX int, y []T, incY int, extra ...any) error {
+// twoVec runs enqueue, which updates both x and y in place (swap, rot,
+// rotm), on device copies of x and y.
+func twoVec[T real](e *engine, name string, n int, x []T, incX int, y []T, incY int, enqueue func(c *call, xb *cl.Buffer, offX int, yb *cl.Buffer, offY int)) error {
 	if err := l1Check(n); err != nil {
 		return err
 	}
 	c := begin[T](e, name)
 	xb := upload(c, x[:vecSpan(n, incX)])
 	yb := upload(c, y[:vecSpan(n, incY)])
-	args := append(l1Args(xb, n, incX), l1Args(yb, n, incY)...)
-	l1Run(c, k, n, append(args, extra...)...)
+	enqueue(c, xb, vecOff(n, incX), yb, vecOff(n, incY))
 	outX := download[T](c, xb, vecSpan(n, incX))
 	outY := download[T](c, yb, vecSpan(n, incY))
 	if err := c.finish(); err != nil {
@@ -140,11 +305,15 @@ func twoVec[T real](e *engine, name, k string, n int, x []T, incX int, y []T, in
 }
 
 func swap[T real](e *engine, name string, n int, x []T, incX int, y []T, incY int) error {
-	return twoVec(e, name, "swap", n, x, incX, y, incY)
+	return twoVec(e, name, n, x, incX, y, incY, func(c *call, xb *cl.Buffer, offX int, yb *cl.Buffer, offY int) {
+		swapOnDevice[T](c, n, xb, offX, incX, yb, offY, incY)
+	})
 }
 
 func rot[T real](e *engine, name string, n int, x []T, incX int, y []T, incY int, cos, sin T) error {
-	return twoVec(e, name, "rot", n, x, incX, y, incY, cos, sin)
+	return twoVec(e, name, n, x, incX, y, incY, func(c *call, xb *cl.Buffer, offX int, yb *cl.Buffer, offY int) {
+		rotOnDevice(c, n, xb, offX, incX, yb, offY, incY, cos, sin)
+	})
 }
 
 // rotm applies the modified Givens rotation with flag (Rescaling,
@@ -154,49 +323,33 @@ func rotm[T real](e *engine, name string, n int, x []T, incX int, y []T, incY in
 	switch flag {
 	case blas.Rescaling, blas.OffDiagonal, blas.Diagonal:
 	default:
-		return errors.New("clblas: unexpected rotm flag")
+		return errRotmFlag
 	}
-	return twoVec(e, name, "rotm", n, x, incX, y, incY, int32(flag), h[0], h[2], h[1], h[3])
+	return twoVec(e, name, n, x, incX, y, incY, func(c *call, xb *cl.Buffer, offX int, yb *cl.Buffer, offY int) {
+		rotmOnDevice(c, n, xb, offX, incX, yb, offY, incY, flag, h)
+	})
 }
 
 // Reductions.
 
-// reduce1 runs the reduction kernel k over x (and y when it is not nil),
-// with one partial of element type P per group, and returns the partials.
+// reduce1 runs the reduction kernel k over host x (and y when it is not
+// nil) and returns the partials.
 func reduce1[T, P real](e *engine, name, k string, n int, x []T, incX int, y []T, incY int) ([]P, error) {
 	if err := l1Check(n); err != nil {
 		return nil, err
 	}
-	ls := l1Local(e)
-	g := l1Groups(e, n, ls)
-	var p P
 	c := begin[T](e, name)
-	args := []any{int32(n)}
-	args = append(args, l1Args(upload(c, x[:vecSpan(n, incX)]), n, incX)...)
+	xb := upload(c, x[:vecSpan(n, incX)])
+	var yb *cl.Buffer
 	if y != nil {
-		args = append(args, l1Args(upload(c, y[:vecSpan(n, incY)]), n, incY)...)
+		yb = upload(c, y[:vecSpan(n, incY)])
 	}
-	pb := alloc[P](c, g)
-	args = append(args, pb, localBytes(ls, p))
-	c.run(c.kernel(l1File, k), []int{g * ls}, []int{ls}, args...)
+	pb, g := reduceOnDevice[T, P](c, k, n, xb, vecOff(n, incX), incX, yb, vecOff(n, incY), incY)
 	parts := download[P](c, pb, g)
 	if err := c.finish(); err != nil {
 		return nil, err
 	}
 	return parts, nil
-}
-
-// localBytes is a __local argument of n elements of P.
-func localBytes[P real](n int, _ P) cl.Local {
-	return cl.Local(n * precisionOf[P]() / 8)
-}
-
-func sumParts[P real](parts []P) float64 {
-	var s float64
-	for _, v := range parts {
-		s += float64(v)
-	}
-	return s
 }
 
 func dot[T real](e *engine, name string, n int, x []T, incX int, y []T, incY int) (T, error) {
@@ -231,78 +384,30 @@ func nrm2[T real](e *engine, name string, n int, x []T, incX int) (T, error) {
 	if err := l1Check(n); err != nil {
 		return 0, err
 	}
-	ls := l1Local(e)
-	g := l1Groups(e, n, ls)
-	var z T
 	c := begin[T](e, name)
 	xb := upload(c, x[:vecSpan(n, incX)])
-	sb, qb := alloc[T](c, g), alloc[T](c, g)
-	args := append([]any{int32(n)}, l1Args(xb, n, incX)...)
-	args = append(args, sb, qb, localBytes(ls, z), localBytes(ls, z))
-	c.run(c.kernel(l1File, "nrm2_part"), []int{g * ls}, []int{ls}, args...)
+	sb, qb, g := nrm2OnDevice[T](c, n, xb, vecOff(n, incX), incX)
 	scales := download[T](c, sb, g)
 	ssqs := download[T](c, qb, g)
 	if err := c.finish(); err != nil {
 		return 0, err
 	}
-	// Merge the partial (scale, ssq) pairs in float64, where the squares
-	// of float32 scales cannot overflow; the float64 merge is the same
-	// scaled one the kernel does.
-	var scale, ssq float64
-	for i := range scales {
-		s, q := float64(scales[i]), float64(ssqs[i])
-		switch {
-		case math.IsNaN(s):
-			return T(math.NaN()), nil
-		case s == 0:
-			// An empty group.
-		case scale < s:
-			r := scale / s
-			ssq = q + ssq*r*r
-			scale = s
-		default:
-			r := s / scale
-			ssq += q * r * r
-		}
-	}
-	if math.IsInf(scale, 1) {
-		return T(math.Inf(1)), nil
-	}
-	return T(scale * math.Sqrt(ssq)), nil
+	return mergeNrm2(scales, ssqs), nil
 }
 
 func iamax[T real](e *engine, name string, n int, x []T, incX int) (int, error) {
 	if err := l1Check(n); err != nil {
 		return -1, err
 	}
-	ls := l1Local(e)
-	g := l1Groups(e, n, ls)
-	var z T
 	c := begin[T](e, name)
 	xb := upload(c, x[:vecSpan(n, incX)])
-	mb := alloc[T](c, g)
-	// The indices are OpenCL ints: a float32 buffer has their size, and
-	// their bits come back unchanged.
-	ib := alloc[float32](c, g)
-	args := append([]any{int32(n)}, l1Args(xb, n, incX)...)
-	args = append(args, mb, ib, localBytes(ls, z), cl.Local(4*ls))
-	c.run(c.kernel(l1File, "iamax_part"), []int{g * ls}, []int{ls}, args...)
+	mb, ib, g := iamaxOnDevice[T](c, n, xb, vecOff(n, incX), incX)
 	maxs := download[T](c, mb, g)
 	idxBits := download[float32](c, ib, g)
 	if err := c.finish(); err != nil {
 		return -1, err
 	}
-	best, idx := T(-1), int32(math.MaxInt32)
-	for i, m := range maxs {
-		j := int32(math.Float32bits(idxBits[i]))
-		if m > best || (m == best && j < idx) {
-			best, idx = m, j
-		}
-	}
-	if idx < 0 || int(idx) >= n {
-		return -1, errors.New("clblas: iamax kernel returned no index")
-	}
-	return int(idx), nil
+	return mergeIamax(maxs, idxBits, n)
 }
 
 // float64 methods.

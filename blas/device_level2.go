@@ -94,9 +94,109 @@ func l2sym(storage int, ul blas.Uplo, n, k, lda int) l2mat {
 	return l2mat{kind: l2KindSymmetric, storage: storage, upper: ul == blas.Upper, m: n, n: n, kl: k, ku: k, lda: lda}
 }
 
-// l2mv computes y = alpha·M·x + beta·y, where M (nout×nin) is described by
-// d and stored in a (the span the kernel reads). beta == 0 assigns; with
-// alpha == 0 neither a nor x is read, as in gonum.
+// The enqueue-only layer: the xxxOnDevice functions enqueue a routine on
+// operands already in device buffers (matrices at element 0 of their
+// buffer with leading dimension lda; element j of a vector at
+// buf[off + j·inc]) and return without waiting; errors are recorded in c.
+// The host-slice routines wrap them (upload, enqueue, download, scatter);
+// the device-resident API calls them directly.
+
+// l2mvOnDevice enqueues y = alpha·M·x + beta·y, where M (nout×nin) is
+// described by d and stored in a. beta == 0 assigns; with alpha == 0
+// neither a nor x is read, as in gonum.
+func l2mvOnDevice[T real](c *call, d l2mat, a *cl.Buffer, nout, nin int, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
+	if !d.fits() || !l2fits(nout, nin, incX, incY, offX, offY) {
+		c.fail(errL2TooLarge)
+		return
+	}
+	if alpha == 0 {
+		k := c.kernel(l2File, "scale_y")
+		c.run(k, []int{groups(nout, 64)}, []int{64}, int32(nout), beta, y, int32(offY), int32(incY))
+		return
+	}
+	vecs := []any{x, int32(offX), int32(incX), beta, y, int32(offY), int32(incY)}
+	if d.kind == l2KindGeneral && d.storage == l2Dense && d.trans {
+		k := c.kernel(l2File, "gemv_t")
+		args := append([]any{int32(d.m), int32(d.n), alpha, a, int32(d.lda)}, vecs...)
+		c.run(k, []int{groups(nout, l2GTX), l2GTY}, []int{l2GTX, l2GTY}, args...)
+		return
+	}
+	k := c.kernel(l2File, "mv")
+	args := append(append(d.args(a), int32(nout), alpha), vecs...)
+	c.run(k, []int{nout * l2MVGroup}, []int{l2MVGroup}, args...)
+}
+
+// l2trmvOnDevice enqueues out = M·x for the n×n triangular descriptor d
+// stored in a; out must not alias x (x is read by every row).
+func l2trmvOnDevice[T real](c *call, d l2mat, a *cl.Buffer, n int, x *cl.Buffer, offX, incX int, out *cl.Buffer, offO, incO int) {
+	if !d.fits() || !l2fits(n, incX, offX, incO, offO) {
+		c.fail(errL2TooLarge)
+		return
+	}
+	k := c.kernel(l2File, "mv")
+	args := append(append(d.args(a), int32(n), T(1)), x, int32(offX), int32(incX), T(0), out, int32(offO), int32(incO))
+	c.run(k, []int{n * l2MVGroup}, []int{l2MVGroup}, args...)
+}
+
+// l2trsvOnDevice enqueues the in-place solve M·x = b for the n×n
+// triangular descriptor d stored in a, in one work-group (the solve is
+// sequential in the rows).
+func l2trsvOnDevice[T real](c *call, d l2mat, a *cl.Buffer, n int, x *cl.Buffer, offX, incX int) {
+	if !d.fits() || !l2fits(n, incX, offX) {
+		c.fail(errL2TooLarge)
+		return
+	}
+	k := c.kernel(l2File, "sv")
+	c.run(k, []int{l2SVGroup}, []int{l2SVGroup}, append(d.args(a), x, int32(offX), int32(incX))...)
+}
+
+// l2rankOnDevice enqueues a rank-1 (y == nil: x serves as y) or rank-2
+// update of the m×n matrix A (dense with lda, or packed).
+func l2rankOnDevice[T real](c *call, u l2update, m, n int, alpha T, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int, a *cl.Buffer, lda int) {
+	if y == nil {
+		y, offY, incY = x, offX, incX
+	}
+	if !l2fits(m, n, lda, incX, incY, offX, offY) {
+		c.fail(errL2TooLarge)
+		return
+	}
+	k := c.kernel(l2File, "rank")
+	c.run(k, []int{groups(n, l2RankX), groups(m, l2RankY)}, []int{l2RankX, l2RankY},
+		l2bool(u.tri), l2bool(u.upper), l2bool(u.packed), l2bool(u.two), l2bool(u.skipZero),
+		int32(m), int32(n), alpha, x, int32(offX), int32(incX), y, int32(offY), int32(incY), a, int32(lda))
+}
+
+// Descriptors of the routines' matrices, with the number of elements of
+// the matrix's storage that the kernels may read.
+
+func gemvMat(tA blas.Transpose, m, n, lda int) (d l2mat, nout, nin, span int) {
+	d = l2mat{kind: l2KindGeneral, storage: l2Dense, trans: tA != blas.NoTrans, m: m, n: n, kl: m - 1, ku: n - 1, lda: lda}
+	nout, nin = m, n
+	if d.trans {
+		nout, nin = n, m
+	}
+	return d, nout, nin, matSpan(m, n, lda)
+}
+
+func gbmvMat(tA blas.Transpose, m, n, kL, kU, lda int) (d l2mat, nout, nin, span int) {
+	d = l2mat{kind: l2KindGeneral, storage: l2Band, trans: tA != blas.NoTrans, m: m, n: n, kl: kL, ku: kU, lda: lda}
+	nout, nin = m, n
+	if d.trans {
+		nout, nin = n, m
+	}
+	rows := min(m, n+kL)
+	return d, nout, nin, lda*(rows-1) + kL + kU + 1
+}
+
+// bandSpan is the storage span of an n×n symmetric or triangular band
+// matrix with k off-diagonals.
+func bandSpan(n, k, lda int) int { return lda*(n-1) + k + 1 }
+
+// packedLen is the length of a packed n×n triangle.
+func packedLen(n int) int { return n * (n + 1) / 2 }
+
+// l2mv computes y = alpha·M·x + beta·y on host slices, where M (nout×nin)
+// is described by d and stored in a (the span the kernel reads).
 func l2mv[T real](e *engine, name string, d l2mat, a []T, nout, nin int, alpha T, x []T, incX int, beta T, y []T, incY int) error {
 	offX, offY := vecOff(nin, incX), vecOff(nout, incY)
 	if !d.fits() || !l2fits(nout, nin, incX, incY, offX, offY) {
@@ -110,23 +210,12 @@ func l2mv[T real](e *engine, name string, d l2mat, a []T, nout, nin int, alpha T
 	} else {
 		yb = upload(c, y[:spanY])
 	}
-	if alpha == 0 {
-		k := c.kernel(l2File, "scale_y")
-		c.run(k, []int{groups(nout, 64)}, []int{64}, int32(nout), beta, yb, int32(offY), int32(incY))
-	} else {
-		ab := upload(c, a)
-		xb := upload(c, x[:vecSpan(nin, incX)])
-		vecs := []any{xb, int32(offX), int32(incX), beta, yb, int32(offY), int32(incY)}
-		if d.kind == l2KindGeneral && d.storage == l2Dense && d.trans {
-			k := c.kernel(l2File, "gemv_t")
-			args := append([]any{int32(d.m), int32(d.n), alpha, ab, int32(d.lda)}, vecs...)
-			c.run(k, []int{groups(nout, l2GTX), l2GTY}, []int{l2GTX, l2GTY}, args...)
-		} else {
-			k := c.kernel(l2File, "mv")
-			args := append(append(d.args(ab), int32(nout), alpha), vecs...)
-			c.run(k, []int{nout * l2MVGroup}, []int{l2MVGroup}, args...)
-		}
+	var ab, xb *cl.Buffer
+	if alpha != 0 {
+		ab = upload(c, a)
+		xb = upload(c, x[:vecSpan(nin, incX)])
 	}
+	l2mvOnDevice(c, d, ab, nout, nin, alpha, xb, offX, incX, beta, yb, offY, incY)
 	out := download[T](c, yb, spanY)
 	if err := c.finish(); err != nil {
 		return err
@@ -135,8 +224,9 @@ func l2mv[T real](e *engine, name string, d l2mat, a []T, nout, nin int, alpha T
 	return nil
 }
 
-// l2trmv computes x = M·x for the n×n triangular descriptor d stored in a.
-// The product goes into a scratch vector, since x is read by every row.
+// l2trmv computes x = M·x on host slices for the n×n triangular
+// descriptor d stored in a. The product goes into a scratch vector, since
+// x is read by every row.
 func l2trmv[T real](e *engine, name string, d l2mat, a []T, n int, x []T, incX int) error {
 	off := vecOff(n, incX)
 	if !d.fits() || !l2fits(n, incX, off) {
@@ -147,9 +237,7 @@ func l2trmv[T real](e *engine, name string, d l2mat, a []T, n int, x []T, incX i
 	ab := upload(c, a)
 	xb := upload(c, x[:span])
 	ob := alloc[T](c, span)
-	k := c.kernel(l2File, "mv")
-	args := append(append(d.args(ab), int32(n), T(1)), xb, int32(off), int32(incX), T(0), ob, int32(off), int32(incX))
-	c.run(k, []int{n * l2MVGroup}, []int{l2MVGroup}, args...)
+	l2trmvOnDevice[T](c, d, ab, n, xb, off, incX, ob, off, incX)
 	out := download[T](c, ob, span)
 	if err := c.finish(); err != nil {
 		return err
@@ -158,8 +246,8 @@ func l2trmv[T real](e *engine, name string, d l2mat, a []T, n int, x []T, incX i
 	return nil
 }
 
-// l2trsv solves M·x = b in place for the n×n triangular descriptor d
-// stored in a, in one work-group (the solve is sequential in the rows).
+// l2trsv solves M·x = b in place on host slices for the n×n triangular
+// descriptor d stored in a.
 func l2trsv[T real](e *engine, name string, d l2mat, a []T, n int, x []T, incX int) error {
 	off := vecOff(n, incX)
 	if !d.fits() || !l2fits(n, incX, off) {
@@ -169,8 +257,7 @@ func l2trsv[T real](e *engine, name string, d l2mat, a []T, n int, x []T, incX i
 	c := begin[T](e, name)
 	ab := upload(c, a)
 	xb := upload(c, x[:span])
-	k := c.kernel(l2File, "sv")
-	c.run(k, []int{l2SVGroup}, []int{l2SVGroup}, append(d.args(ab), xb, int32(off), int32(incX))...)
+	l2trsvOnDevice[T](c, d, ab, n, xb, off, incX)
 	out := download[T](c, xb, span)
 	if err := c.finish(); err != nil {
 		return err
@@ -189,8 +276,8 @@ type l2update struct {
 }
 
 // l2rank applies a rank-1 (y == nil: x serves as y) or rank-2 update to
-// the m×n matrix A (dense with lda, or packed), then copies back only the
-// elements it updated.
+// the m×n matrix A (dense with lda, or packed) on host slices, then copies
+// back only the elements it updated.
 func l2rank[T real](e *engine, name string, u l2update, m, n int, alpha T, x []T, incX int, y []T, incY int, a []T, lda int) error {
 	rank1 := y == nil
 	if rank1 {
@@ -199,7 +286,7 @@ func l2rank[T real](e *engine, name string, u l2update, m, n int, alpha T, x []T
 	offX, offY := vecOff(m, incX), vecOff(n, incY)
 	span := matSpan(m, n, lda)
 	if u.packed {
-		span = n * (n + 1) / 2
+		span = packedLen(n)
 	}
 	if !l2fits(m, n, lda, incX, incY, offX, offY) {
 		return errL2TooLarge
@@ -211,10 +298,7 @@ func l2rank[T real](e *engine, name string, u l2update, m, n int, alpha T, x []T
 	if !rank1 {
 		yb = upload(c, y[:vecSpan(n, incY)])
 	}
-	k := c.kernel(l2File, "rank")
-	c.run(k, []int{groups(n, l2RankX), groups(m, l2RankY)}, []int{l2RankX, l2RankY},
-		l2bool(u.tri), l2bool(u.upper), l2bool(u.packed), l2bool(u.two), l2bool(u.skipZero),
-		int32(m), int32(n), alpha, xb, int32(offX), int32(incX), yb, int32(offY), int32(incY), ab, int32(lda))
+	l2rankOnDevice(c, u, m, n, alpha, xb, offX, incX, yb, offY, incY, ab, lda)
 	out := download[T](c, ab, span)
 	if err := c.finish(); err != nil {
 		return err
@@ -246,22 +330,13 @@ func scatterTri[T real](dst, src []T, n, ld int, upper bool) {
 // The routines.
 
 func gemv[T real](e *engine, name string, tA blas.Transpose, m, n int, alpha T, a []T, lda int, x []T, incX int, beta T, y []T, incY int) error {
-	d := l2mat{kind: l2KindGeneral, storage: l2Dense, trans: tA != blas.NoTrans, m: m, n: n, kl: m - 1, ku: n - 1, lda: lda}
-	nout, nin := m, n
-	if d.trans {
-		nout, nin = n, m
-	}
-	return l2mv(e, name, d, a[:matSpan(m, n, lda)], nout, nin, alpha, x, incX, beta, y, incY)
+	d, nout, nin, span := gemvMat(tA, m, n, lda)
+	return l2mv(e, name, d, a[:span], nout, nin, alpha, x, incX, beta, y, incY)
 }
 
 func gbmv[T real](e *engine, name string, tA blas.Transpose, m, n, kL, kU int, alpha T, a []T, lda int, x []T, incX int, beta T, y []T, incY int) error {
-	d := l2mat{kind: l2KindGeneral, storage: l2Band, trans: tA != blas.NoTrans, m: m, n: n, kl: kL, ku: kU, lda: lda}
-	nout, nin := m, n
-	if d.trans {
-		nout, nin = n, m
-	}
-	rows := min(m, n+kL)
-	return l2mv(e, name, d, a[:lda*(rows-1)+kL+kU+1], nout, nin, alpha, x, incX, beta, y, incY)
+	d, nout, nin, span := gbmvMat(tA, m, n, kL, kU, lda)
+	return l2mv(e, name, d, a[:span], nout, nin, alpha, x, incX, beta, y, incY)
 }
 
 func symv[T real](e *engine, name string, ul blas.Uplo, n int, alpha T, a []T, lda int, x []T, incX int, beta T, y []T, incY int) error {
@@ -269,11 +344,11 @@ func symv[T real](e *engine, name string, ul blas.Uplo, n int, alpha T, a []T, l
 }
 
 func sbmv[T real](e *engine, name string, ul blas.Uplo, n, k int, alpha T, a []T, lda int, x []T, incX int, beta T, y []T, incY int) error {
-	return l2mv(e, name, l2sym(l2Band, ul, n, k, lda), a[:lda*(n-1)+k+1], n, n, alpha, x, incX, beta, y, incY)
+	return l2mv(e, name, l2sym(l2Band, ul, n, k, lda), a[:bandSpan(n, k, lda)], n, n, alpha, x, incX, beta, y, incY)
 }
 
 func spmv[T real](e *engine, name string, ul blas.Uplo, n int, alpha T, ap []T, x []T, incX int, beta T, y []T, incY int) error {
-	return l2mv(e, name, l2sym(l2Packed, ul, n, n-1, 0), ap[:n*(n+1)/2], n, n, alpha, x, incX, beta, y, incY)
+	return l2mv(e, name, l2sym(l2Packed, ul, n, n-1, 0), ap[:packedLen(n)], n, n, alpha, x, incX, beta, y, incY)
 }
 
 func trmv[T real](e *engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []T, lda int, x []T, incX int) error {
@@ -281,11 +356,11 @@ func trmv[T real](e *engine, name string, ul blas.Uplo, tA blas.Transpose, d bla
 }
 
 func tbmv[T real](e *engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []T, lda int, x []T, incX int) error {
-	return l2trmv(e, name, l2tri(l2Band, ul, tA, d, n, k, lda), a[:lda*(n-1)+k+1], n, x, incX)
+	return l2trmv(e, name, l2tri(l2Band, ul, tA, d, n, k, lda), a[:bandSpan(n, k, lda)], n, x, incX)
 }
 
 func tpmv[T real](e *engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, ap []T, x []T, incX int) error {
-	return l2trmv(e, name, l2tri(l2Packed, ul, tA, d, n, n-1, 0), ap[:n*(n+1)/2], n, x, incX)
+	return l2trmv(e, name, l2tri(l2Packed, ul, tA, d, n, n-1, 0), ap[:packedLen(n)], n, x, incX)
 }
 
 func trsv[T real](e *engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []T, lda int, x []T, incX int) error {
@@ -293,11 +368,11 @@ func trsv[T real](e *engine, name string, ul blas.Uplo, tA blas.Transpose, d bla
 }
 
 func tbsv[T real](e *engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []T, lda int, x []T, incX int) error {
-	return l2trsv(e, name, l2tri(l2Band, ul, tA, d, n, k, lda), a[:lda*(n-1)+k+1], n, x, incX)
+	return l2trsv(e, name, l2tri(l2Band, ul, tA, d, n, k, lda), a[:bandSpan(n, k, lda)], n, x, incX)
 }
 
 func tpsv[T real](e *engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, ap []T, x []T, incX int) error {
-	return l2trsv(e, name, l2tri(l2Packed, ul, tA, d, n, n-1, 0), ap[:n*(n+1)/2], n, x, incX)
+	return l2trsv(e, name, l2tri(l2Packed, ul, tA, d, n, n-1, 0), ap[:packedLen(n)], n, x, incX)
 }
 
 func ger[T real](e *engine, name string, m, n int, alpha T, x []T, incX int, y []T, incY int, a []T, lda int) error {

@@ -1,0 +1,431 @@
+package clblas
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"unsafe"
+
+	"gonum.org/v1/gonum/blas"
+
+	"github.com/gocompute/opencl/cl"
+)
+
+// Device-resident vectors, scalar futures and the level 1 operations on
+// them. Every operation enqueues its kernels on the Implementation's
+// in-order queue and returns at once; see the package comment of the
+// resident API in resident.go.
+
+// ErrInvalidArg is wrapped by errors about an invalid enum argument
+// (blas.Transpose, blas.Uplo, blas.Diag, blas.Side, blas.Flag) or a
+// negative count.
+var ErrInvalidArg = errors.New("clblas: invalid argument")
+
+// errNilOperand is returned when a nil matrix or vector is passed.
+var errNilOperand = errors.New("clblas: nil matrix or vector")
+
+// Vector is a strided vector of float32 or float64 in device memory:
+// element i lies at element Offset + i·Inc of its buffer. It may be a view
+// into a larger vector or a matrix (Inc ≥ 1).
+type Vector[T float32 | float64] struct {
+	st          *storage
+	off, n, inc int
+}
+
+// NewVector allocates a vector of n elements on impl's device. Its
+// contents are undefined until written.
+func NewVector[T float32 | float64](impl *Implementation, n int) (*Vector[T], error) {
+	e, err := engineFor[T](impl)
+	if err != nil {
+		return nil, err
+	}
+	if n <= 0 {
+		return nil, fmt.Errorf("clblas: NewVector(%d): length must be positive: %w", n, ErrShape)
+	}
+	var v T
+	buf, err := e.rt.Context().CreateBuffer(cl.MemReadWrite, n*int(unsafe.Sizeof(v)))
+	if err != nil {
+		return nil, fmt.Errorf("clblas: NewVector(%d): %w", n, err)
+	}
+	return &Vector[T]{st: &storage{e: e, buf: buf}, n: n, inc: 1}, nil
+}
+
+// NewVectorFrom allocates a vector of len(data) elements and copies data
+// into it; it returns once the copy is done, so data may be reused at once.
+func NewVectorFrom[T float32 | float64](impl *Implementation, data []T) (*Vector[T], error) {
+	v, err := NewVector[T](impl, len(data))
+	if err != nil {
+		return nil, err
+	}
+	ev, err := cl.WriteBuffer(v.st.e.queue, v.st.buf, true, 0, data)
+	if err != nil {
+		v.Release()
+		return nil, fmt.Errorf("clblas: NewVectorFrom: %w", err)
+	}
+	ev.Release()
+	return v, nil
+}
+
+// Len returns the number of elements of the vector.
+func (v *Vector[T]) Len() int { return v.n }
+
+// Inc is the distance in elements between consecutive elements.
+func (v *Vector[T]) Inc() int { return v.inc }
+
+// View returns the vector of n elements whose element i is element
+// offset + i·inc of v (inc ≥ 1), sharing v's storage. Releasing v releases
+// its views.
+func (v *Vector[T]) View(offset, n, inc int) (*Vector[T], error) {
+	if err := v.storage().check(); err != nil {
+		return nil, err
+	}
+	if offset < 0 || n <= 0 || inc < 1 || offset+(n-1)*inc >= v.n {
+		return nil, fmt.Errorf("clblas: View(%d, %d, %d) of a vector of %d: %w", offset, n, inc, v.n, ErrShape)
+	}
+	return &Vector[T]{st: v.st, off: v.off + offset*v.inc, n: n, inc: v.inc * inc}, nil
+}
+
+// Release frees the vector's device memory (and so all views of it) once
+// the commands using it have finished. It is safe to call more than once.
+func (v *Vector[T]) Release() error { return v.st.release() }
+
+// Buffer exposes the OpenCL buffer behind the vector, with the element
+// offset of element 0 and the increment, for interoperation with other
+// OpenCL code on the same queue. Do not release it.
+func (v *Vector[T]) Buffer() (buf *cl.Buffer, offset, inc int, err error) {
+	if err := v.storage().check(); err != nil {
+		return nil, 0, 0, err
+	}
+	return v.st.buf, v.off, v.inc, nil
+}
+
+// storage is the vector's storage, or nil for a nil vector.
+func (v *Vector[T]) storage() *storage {
+	if v == nil {
+		return nil
+	}
+	return v.st
+}
+
+// Read copies the vector into dst (len(dst) ≥ Len) after every operation
+// submitted before it has run.
+func (v *Vector[T]) Read(dst []T) error {
+	ev, err := v.read(dst, true)
+	if err != nil {
+		return err
+	}
+	return ev.Wait()
+}
+
+// ReadAsync is Read without waiting: dst holds the vector once the event
+// completes, and must not be touched until then.
+func (v *Vector[T]) ReadAsync(dst []T, wait ...*Event) (*Event, error) {
+	return v.read(dst, false, wait...)
+}
+
+func (v *Vector[T]) read(dst []T, blocking bool, wait ...*Event) (*Event, error) {
+	c, err := start[T]("Read", wait, v.storage())
+	if err != nil {
+		return nil, err
+	}
+	if len(dst) < v.n {
+		c.fail(fmt.Errorf("%d elements for a vector of %d: %w", len(dst), v.n, ErrShape))
+		return finishAsync(c)
+	}
+	src, off := v.st.buf, v.off
+	if v.inc != 1 {
+		// Gather the elements on the device, then read them in one piece.
+		src, off = alloc[T](c, v.n), 0
+		copyOnDevice[T](c, v.n, v.st.buf, v.off, v.inc, src, 0, 1)
+	}
+	if c.err == nil {
+		if err := c.e.injected("read"); err != nil {
+			c.fail(err)
+		} else if ev, err := cl.ReadBuffer(c.e.queue, src, blocking, off, dst[:v.n]); err != nil {
+			c.fail(err)
+		} else {
+			c.events = append(c.events, ev)
+		}
+	}
+	return finishAsync(c)
+}
+
+// Write copies src (len(src) ≥ Len) into the vector, after every
+// operation submitted before it. src must not be modified until the
+// returned event completes.
+func (v *Vector[T]) Write(src []T, wait ...*Event) (*Event, error) {
+	c, err := start[T]("Write", wait, v.storage())
+	if err != nil {
+		return nil, err
+	}
+	if len(src) < v.n {
+		c.fail(fmt.Errorf("%d elements for a vector of %d: %w", len(src), v.n, ErrShape))
+		return finishAsync(c)
+	}
+	if v.inc == 1 {
+		if c.err == nil {
+			if ev, err := cl.WriteBuffer(c.e.queue, v.st.buf, false, v.off, src[:v.n]); err != nil {
+				c.fail(err)
+			} else {
+				c.events = append(c.events, ev)
+			}
+		}
+		return finishAsync(c)
+	}
+	tmp := upload(c, src[:v.n])
+	copyOnDevice[T](c, v.n, tmp, 0, 1, v.st.buf, v.off, v.inc)
+	return finishAsync(c)
+}
+
+// Scalar is the future of a reduction (Dot, Nrm2, Asum, Iamax, Dsdot): its
+// embedded Event completes when the partial results have reached the host,
+// and can be passed as a dependency like any other; Value waits for it and
+// does the final merge.
+type Scalar[T int | float32 | float64] struct {
+	*Event
+	merge func() (T, error)
+	once  sync.Once
+	val   T
+	err   error
+}
+
+// Value waits for the reduction (or for ctx to be done) and returns its
+// result. A cancelled wait returns ctx.Err(); a later Value may still
+// succeed.
+func (s *Scalar[T]) Value(ctx context.Context) (T, error) {
+	var zero T
+	if err := s.WaitContext(ctx); err != nil {
+		return zero, err
+	}
+	s.once.Do(func() { s.val, s.err = s.merge() })
+	return s.val, s.err
+}
+
+// start checks that the operands are live and belong to one engine, then
+// begins call routine in precision T after the events in wait.
+func start[T real](routine string, wait []*Event, sts ...*storage) (*call, error) {
+	for _, s := range sts {
+		if s == nil {
+			return nil, fmt.Errorf("clblas: %s: %w", routine, errNilOperand)
+		}
+	}
+	if err := sameEngine(sts...); err != nil {
+		return nil, fmt.Errorf("clblas: %s: %w", routine, err)
+	}
+	c := begin[T](sts[0].e, routine)
+	after(c, wait)
+	return c, nil
+}
+
+// opErr is an argument error of a resident operation.
+func opErr(routine, format string, args ...any) error {
+	return fmt.Errorf("clblas: %s: "+format, append([]any{routine}, args...)...)
+}
+
+// readBack enqueues a non-blocking read of the first n elements of b into
+// a new host slice, which holds them once the call's last event completes.
+func readBack[P real](c *call, b *cl.Buffer, n int) []P {
+	if c.err != nil {
+		return nil
+	}
+	if err := c.e.injected("read"); err != nil {
+		c.fail(err)
+		return nil
+	}
+	out := make([]P, n)
+	ev, err := cl.ReadBuffer(c.e.queue, b, false, 0, out)
+	if err != nil {
+		c.fail(err)
+		return nil
+	}
+	c.events = append(c.events, ev)
+	return out
+}
+
+// finishScalar ends a resident reduction whose partials are being read
+// back: merge runs once they have arrived.
+func finishScalar[T int | float32 | float64](c *call, merge func() (T, error)) (*Scalar[T], error) {
+	ev, err := finishAsync(c)
+	if err != nil {
+		return nil, err
+	}
+	return &Scalar[T]{Event: ev, merge: merge}, nil
+}
+
+// sameLen checks that x and y have the same length.
+func sameLen[T float32 | float64](routine string, x, y *Vector[T]) error {
+	if x.n != y.n {
+		return opErr(routine, "vectors of %d and %d elements: %w", x.n, y.n, ErrShape)
+	}
+	return l1Check(x.n)
+}
+
+// twoVecOp is the skeleton of the level 1 operations on two vectors of the
+// same length.
+func twoVecOp[T float32 | float64](routine string, x, y *Vector[T], wait []*Event, enqueue func(c *call)) (*Event, error) {
+	c, err := start[T](routine, wait, x.storage(), y.storage())
+	if err != nil {
+		return nil, err
+	}
+	if err := sameLen(routine, x, y); err != nil {
+		c.finish()
+		return nil, err
+	}
+	enqueue(c)
+	return finishAsync(c)
+}
+
+// Axpy enqueues y = alpha·x + y.
+func Axpy[T float32 | float64](alpha T, x, y *Vector[T], wait ...*Event) (*Event, error) {
+	return twoVecOp("Axpy", x, y, wait, func(c *call) {
+		axpyOnDevice(c, x.n, alpha, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc)
+	})
+}
+
+// Copy enqueues y = x.
+func Copy[T float32 | float64](x, y *Vector[T], wait ...*Event) (*Event, error) {
+	return twoVecOp("Copy", x, y, wait, func(c *call) {
+		copyOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc)
+	})
+}
+
+// Swap enqueues the exchange of x and y.
+func Swap[T float32 | float64](x, y *Vector[T], wait ...*Event) (*Event, error) {
+	return twoVecOp("Swap", x, y, wait, func(c *call) {
+		swapOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc)
+	})
+}
+
+// Rot enqueues the plane rotation x, y = c·x + s·y, c·y − s·x.
+func Rot[T float32 | float64](x, y *Vector[T], c, s T, wait ...*Event) (*Event, error) {
+	return twoVecOp("Rot", x, y, wait, func(cc *call) {
+		rotOnDevice(cc, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc, c, s)
+	})
+}
+
+// Rotm enqueues the modified Givens rotation with flag and h in gonum's
+// order (h11, h21, h12, h22), as in blas.DrotmParams. blas.Identity
+// enqueues a marker only; an unknown flag is an error wrapping
+// ErrInvalidArg.
+func Rotm[T float32 | float64](x, y *Vector[T], flag blas.Flag, h [4]T, wait ...*Event) (*Event, error) {
+	switch flag {
+	case blas.Identity, blas.Rescaling, blas.OffDiagonal, blas.Diagonal:
+	default:
+		return nil, opErr("Rotm", "flag %d: %w", flag, ErrInvalidArg)
+	}
+	return twoVecOp("Rotm", x, y, wait, func(c *call) {
+		if flag == blas.Identity {
+			marker(c)
+			return
+		}
+		rotmOnDevice(c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc, flag, h)
+	})
+}
+
+// marker enqueues a command that does nothing, so an operation with no
+// work still returns an event in queue order.
+func marker(c *call) {
+	if c.err != nil {
+		return
+	}
+	ev, err := c.e.queue.EnqueueMarker()
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	c.events = append(c.events, ev)
+}
+
+// Scal enqueues x = alpha·x (alpha == 0 assigns zeros, as gonum does).
+func Scal[T float32 | float64](alpha T, x *Vector[T], wait ...*Event) (*Event, error) {
+	c, err := start[T]("Scal", wait, x.storage())
+	if err != nil {
+		return nil, err
+	}
+	if err := l1Check(x.n); err != nil {
+		c.finish()
+		return nil, err
+	}
+	scalOnDevice(c, x.n, alpha, x.st.buf, x.off, x.inc)
+	return finishAsync(c)
+}
+
+// Dot enqueues the dot product of x and y.
+func Dot[T float32 | float64](x, y *Vector[T], wait ...*Event) (*Scalar[T], error) {
+	c, err := start[T]("Dot", wait, x.storage(), y.storage())
+	if err != nil {
+		return nil, err
+	}
+	if err := sameLen("Dot", x, y); err != nil {
+		c.finish()
+		return nil, err
+	}
+	pb, g := dotOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc)
+	parts := readBack[T](c, pb, g)
+	return finishScalar(c, func() (T, error) { return T(sumParts(parts)), nil })
+}
+
+// Dsdot enqueues the dot product of float32 vectors accumulated in
+// float64. The device must support float64.
+func Dsdot(x, y *Vector[float32], wait ...*Event) (*Scalar[float64], error) {
+	c, err := start[float32]("Dsdot", wait, x.storage(), y.storage())
+	if err != nil {
+		return nil, err
+	}
+	if err := sameLen("Dsdot", x, y); err != nil {
+		c.finish()
+		return nil, err
+	}
+	pb, g := dsdotOnDevice(c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc)
+	parts := readBack[float64](c, pb, g)
+	return finishScalar(c, func() (float64, error) { return sumParts(parts), nil })
+}
+
+// Asum enqueues the sum of the absolute values of x.
+func Asum[T float32 | float64](x *Vector[T], wait ...*Event) (*Scalar[T], error) {
+	c, err := start[T]("Asum", wait, x.storage())
+	if err != nil {
+		return nil, err
+	}
+	if err := l1Check(x.n); err != nil {
+		c.finish()
+		return nil, err
+	}
+	pb, g := asumOnDevice[T](c, x.n, x.st.buf, x.off, x.inc)
+	parts := readBack[T](c, pb, g)
+	return finishScalar(c, func() (T, error) { return T(sumParts(parts)), nil })
+}
+
+// Nrm2 enqueues the Euclidean norm of x (overflow-safe).
+func Nrm2[T float32 | float64](x *Vector[T], wait ...*Event) (*Scalar[T], error) {
+	c, err := start[T]("Nrm2", wait, x.storage())
+	if err != nil {
+		return nil, err
+	}
+	if err := l1Check(x.n); err != nil {
+		c.finish()
+		return nil, err
+	}
+	sb, qb, g := nrm2OnDevice[T](c, x.n, x.st.buf, x.off, x.inc)
+	scales := readBack[T](c, sb, g)
+	ssqs := readBack[T](c, qb, g)
+	return finishScalar(c, func() (T, error) { return mergeNrm2(scales, ssqs), nil })
+}
+
+// Iamax enqueues the search for the index of the first element of x with
+// the largest absolute value (gonum's Idamax rules for NaN).
+func Iamax[T float32 | float64](x *Vector[T], wait ...*Event) (*Scalar[int], error) {
+	c, err := start[T]("Iamax", wait, x.storage())
+	if err != nil {
+		return nil, err
+	}
+	if err := l1Check(x.n); err != nil {
+		c.finish()
+		return nil, err
+	}
+	mb, ib, g := iamaxOnDevice[T](c, x.n, x.st.buf, x.off, x.inc)
+	maxs := readBack[T](c, mb, g)
+	idx := readBack[float32](c, ib, g)
+	return finishScalar(c, func() (int, error) { return mergeIamax(maxs, idx, x.n) })
+}
