@@ -707,3 +707,57 @@ func checkGemmConfig(t *testing.T, what string, prof platform.Profile, prec int,
 		t.Errorf("%s: direct: %d work-items per group > %d", what, cfg.dmdimc*cfg.dndimc, prof.MaxWorkGroupSize)
 	}
 }
+
+// BenchmarkGemmKernels times each kernel of gemm.cl through the launcher on
+// device-resident square matrices (no transfers), and reports GFLOP/s:
+//
+//	go test -run XXX -bench GemmKernels ./blas/
+func BenchmarkGemmKernels(b *testing.B) {
+	e := testEngine(b)
+	sizes := []int{256, 1024, 4096}
+	if e.prof.IsCPU() {
+		sizes = []int{256, 512}
+	}
+	for _, prec := range []int{32, 64} {
+		if prec == 64 && !e.prof.FP64 {
+			continue
+		}
+		for _, kern := range []string{gemmKernelCPU, gemmKernelDirect, gemmKernelTiled} {
+			for _, n := range sizes {
+				b.Run(fmt.Sprintf("%d/%s/%d", prec, kern, n), func(b *testing.B) {
+					if prec == 64 {
+						benchGemm[float64](b, e, kern, n)
+					} else {
+						benchGemm[float32](b, e, kern, n)
+					}
+				})
+			}
+		}
+	}
+}
+
+func benchGemm[T real](b *testing.B, e *engine, kern string, n int) {
+	rnd := rand.New(rand.NewPCG(1, 1))
+	host := l3Mat[T](n, n, n, l3Rand(rnd, false))
+	c := begin[T](e, "bench")
+	ab, bb, cb := upload(c, host), upload(c, host), upload(c, host)
+	cfg := gemmParams(e.prof, precisionOf[T](), n, n, n)
+	cfg.kernel = kern
+	g := newGemmLauncher[T](c)
+	run := func() {
+		g.gemm(cfg, false, false, n, n, n, 1, ab, 0, n, bb, 0, n, 0, cb, 0, n)
+		download[T](c, cb, 1)
+		cl.ReleaseAll(c.events...)
+		c.events = c.events[:0]
+	}
+	run() // compile
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		run()
+	}
+	b.StopTimer()
+	if err := c.finish(); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(2*float64(n)*float64(n)*float64(n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+}
