@@ -205,17 +205,26 @@ func (s *Scalar[T]) Value(ctx context.Context) (T, error) {
 // start checks that the operands are live and belong to one engine, then
 // begins call routine in precision T after the events in wait.
 func start[T real](routine string, wait []*Event, sts ...*storage) (*call, error) {
-	for _, s := range sts {
-		if s == nil {
-			return nil, fmt.Errorf("clblas: %s: %w", routine, errNilOperand)
-		}
-	}
-	if err := sameEngine(sts...); err != nil {
-		return nil, fmt.Errorf("clblas: %s: %w", routine, err)
+	if err := operands(routine, sts...); err != nil {
+		return nil, err
 	}
 	c := begin[T](sts[0].e, routine)
 	after(c, wait)
 	return c, nil
+}
+
+// operands checks that the operands are non-nil, live and belong to one
+// engine.
+func operands(routine string, sts ...*storage) error {
+	for _, s := range sts {
+		if s == nil {
+			return fmt.Errorf("clblas: %s: %w", routine, errNilOperand)
+		}
+	}
+	if err := sameEngine(sts...); err != nil {
+		return fmt.Errorf("clblas: %s: %w", routine, err)
+	}
+	return nil
 }
 
 // opErr is an argument error of a resident operation.

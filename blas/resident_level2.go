@@ -1,6 +1,13 @@
 package clblas
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+
+	"gonum.org/v1/gonum/blas"
+
+	"github.com/gocompute/opencl/cl"
+)
 
 // Device-resident level 2 operations, and vector views of matrices.
 
@@ -34,4 +41,465 @@ func (m *Matrix[T]) storage() *storage {
 		return nil
 	}
 	return m.st
+}
+
+// Argument checks shared by the level 2 and 3 operations.
+
+func checkTrans(routine string, t blas.Transpose) error {
+	switch t {
+	case blas.NoTrans, blas.Trans, blas.ConjTrans:
+		return nil
+	}
+	return opErr(routine, "transpose %d: %w", t, ErrInvalidArg)
+}
+
+func checkUplo(routine string, ul blas.Uplo) error {
+	switch ul {
+	case blas.Upper, blas.Lower:
+		return nil
+	}
+	return opErr(routine, "uplo %d: %w", ul, ErrInvalidArg)
+}
+
+func checkDiag(routine string, d blas.Diag) error {
+	switch d {
+	case blas.Unit, blas.NonUnit:
+		return nil
+	}
+	return opErr(routine, "diag %d: %w", d, ErrInvalidArg)
+}
+
+func checkSide(routine string, s blas.Side) error {
+	switch s {
+	case blas.Left, blas.Right:
+		return nil
+	}
+	return opErr(routine, "side %d: %w", s, ErrInvalidArg)
+}
+
+func checkTri(routine string, ul blas.Uplo, tA blas.Transpose, d blas.Diag) error {
+	return errors.Join(checkUplo(routine, ul), checkTrans(routine, tA), checkDiag(routine, d))
+}
+
+func shapeErr(routine, format string, args ...any) error {
+	return opErr(routine, format+": %w", append(args, ErrShape)...)
+}
+
+// enqueueCopy records the event of a device-side copy.
+func enqueueCopy(c *call, copyFn func() (*cl.Event, error)) {
+	if c.err != nil {
+		return
+	}
+	ev, err := copyFn()
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	c.events = append(c.events, ev)
+}
+
+// devMat is a matrix operand of a kernel that takes no matrix offset: the
+// matrix's own buffer when the matrix starts at element 0 of it, else a
+// packed copy (ld = cols) in a buffer borrowed for the call.
+type devMat struct {
+	buf    *cl.Buffer
+	ld     int
+	staged bool
+}
+
+func matIn[T float32 | float64](c *call, m *Matrix[T]) devMat {
+	if m.off == 0 {
+		return devMat{buf: m.st.buf, ld: m.stride}
+	}
+	b := alloc[T](c, m.rows*m.cols)
+	enqueueCopy(c, func() (*cl.Event, error) { return cl.CopyBufferRect[T](c.e.queue, m.st.buf, b, m.rect()) })
+	return devMat{buf: b, ld: m.cols, staged: true}
+}
+
+// matOut copies a staged operand that a kernel updated back into m; only
+// m's elements are written, not the padding between its rows.
+func matOut[T float32 | float64](c *call, m *Matrix[T], d devMat) {
+	if !d.staged {
+		return
+	}
+	r := cl.Rect{
+		Region:         [3]int{m.cols, m.rows, 1},
+		BufferRowPitch: m.cols,
+		HostOrigin:     [3]int{m.off % m.stride, m.off / m.stride, 0},
+		HostRowPitch:   m.stride,
+	}
+	enqueueCopy(c, func() (*cl.Event, error) { return cl.CopyBufferRect[T](c.e.queue, d.buf, m.st.buf, r) })
+}
+
+// packedIn is the packed-triangle operand ap (a contiguous vector): its own
+// buffer when it starts at element 0, else a copy.
+func packedIn[T float32 | float64](c *call, ap *Vector[T]) devMat {
+	if ap.off == 0 {
+		return devMat{buf: ap.st.buf}
+	}
+	b := alloc[T](c, ap.n)
+	enqueueCopy(c, func() (*cl.Event, error) { return cl.CopyBuffer[T](c.e.queue, ap.st.buf, b, ap.off, 0, ap.n) })
+	return devMat{buf: b, staged: true}
+}
+
+func packedOut[T float32 | float64](c *call, ap *Vector[T], d devMat) {
+	if d.staged {
+		enqueueCopy(c, func() (*cl.Event, error) { return cl.CopyBuffer[T](c.e.queue, d.buf, ap.st.buf, 0, ap.off, ap.n) })
+	}
+}
+
+// checkPacked checks that ap holds a packed n×n triangle.
+func checkPacked[T float32 | float64](routine string, ap *Vector[T], n int) error {
+	if ap.n != packedLen(n) || ap.inc != 1 {
+		return shapeErr(routine, "packed triangle of %d elements with increment %d for n = %d (want %d, 1)", ap.n, ap.inc, n, packedLen(n))
+	}
+	return nil
+}
+
+// mvOp enqueues y = alpha·M·x + beta·y for the descriptor d of a matrix
+// held in a (band or dense) or ap (packed).
+func mvOp[T float32 | float64](c *call, d l2mat, a *Matrix[T], ap *Vector[T], nout, nin int, alpha T, x *Vector[T], beta T, y *Vector[T]) (*Event, error) {
+	var dm devMat
+	if a != nil {
+		dm = matIn(c, a)
+		d.lda = dm.ld
+	} else {
+		dm = packedIn(c, ap)
+	}
+	l2mvOnDevice(c, d, dm.buf, nout, nin, alpha, x.st.buf, x.off, x.inc, beta, y.st.buf, y.off, y.inc)
+	return finishAsync(c)
+}
+
+// Gemv enqueues y = alpha·op(A)·x + beta·y.
+func Gemv[T float32 | float64](tA blas.Transpose, alpha T, a *Matrix[T], x *Vector[T], beta T, y *Vector[T], wait ...*Event) (*Event, error) {
+	const op = "Gemv"
+	if err := errors.Join(checkTrans(op, tA), operands(op, a.storage(), x.storage(), y.storage())); err != nil {
+		return nil, err
+	}
+	d, nout, nin, _ := gemvMat(tA, a.rows, a.cols, a.stride)
+	if x.n != nin || y.n != nout {
+		return nil, shapeErr(op, "op(A) %d×%d, x %d, y %d", nout, nin, x.n, y.n)
+	}
+	c, err := start[T](op, wait, a.st)
+	if err != nil {
+		return nil, err
+	}
+	return mvOp(c, d, a, nil, nout, nin, alpha, x, beta, y)
+}
+
+// Gbmv enqueues y = alpha·op(A)·x + beta·y for an m×n band matrix A with kL
+// sub- and kU super-diagonals in gonum's band storage: a has at least
+// min(m, n+kL) rows and exactly kL+kU+1 columns.
+func Gbmv[T float32 | float64](tA blas.Transpose, m, n, kL, kU int, alpha T, a *Matrix[T], x *Vector[T], beta T, y *Vector[T], wait ...*Event) (*Event, error) {
+	const op = "Gbmv"
+	if err := errors.Join(checkTrans(op, tA), operands(op, a.storage(), x.storage(), y.storage())); err != nil {
+		return nil, err
+	}
+	if m <= 0 || n <= 0 || kL < 0 || kU < 0 || a.rows < min(m, n+kL) || a.cols != kL+kU+1 {
+		return nil, shapeErr(op, "m %d, n %d, kL %d, kU %d, band storage %d×%d", m, n, kL, kU, a.rows, a.cols)
+	}
+	d, nout, nin, _ := gbmvMat(tA, m, n, kL, kU, a.stride)
+	if x.n != nin || y.n != nout {
+		return nil, shapeErr(op, "op(A) %d×%d, x %d, y %d", nout, nin, x.n, y.n)
+	}
+	c, err := start[T](op, wait, a.st)
+	if err != nil {
+		return nil, err
+	}
+	return mvOp(c, d, a, nil, nout, nin, alpha, x, beta, y)
+}
+
+// Symv enqueues y = alpha·A·x + beta·y for a symmetric n×n A of which the
+// ul triangle is read.
+func Symv[T float32 | float64](ul blas.Uplo, alpha T, a *Matrix[T], x *Vector[T], beta T, y *Vector[T], wait ...*Event) (*Event, error) {
+	const op = "Symv"
+	if err := errors.Join(checkUplo(op, ul), operands(op, a.storage(), x.storage(), y.storage())); err != nil {
+		return nil, err
+	}
+	n := a.rows
+	if a.cols != n || x.n != n || y.n != n {
+		return nil, shapeErr(op, "A %d×%d, x %d, y %d", a.rows, a.cols, x.n, y.n)
+	}
+	c, err := start[T](op, wait, a.st)
+	if err != nil {
+		return nil, err
+	}
+	return mvOp(c, l2sym(l2Dense, ul, n, n-1, 0), a, nil, n, n, alpha, x, beta, y)
+}
+
+// Sbmv enqueues y = alpha·A·x + beta·y for a symmetric n×n band matrix
+// with k off-diagonals, whose ul triangle is in gonum's band storage: a is
+// n×(k+1).
+func Sbmv[T float32 | float64](ul blas.Uplo, k int, alpha T, a *Matrix[T], x *Vector[T], beta T, y *Vector[T], wait ...*Event) (*Event, error) {
+	const op = "Sbmv"
+	if err := errors.Join(checkUplo(op, ul), operands(op, a.storage(), x.storage(), y.storage())); err != nil {
+		return nil, err
+	}
+	n := a.rows
+	if k < 0 || a.cols != k+1 || x.n != n || y.n != n {
+		return nil, shapeErr(op, "k %d, band storage %d×%d, x %d, y %d", k, a.rows, a.cols, x.n, y.n)
+	}
+	c, err := start[T](op, wait, a.st)
+	if err != nil {
+		return nil, err
+	}
+	return mvOp(c, l2sym(l2Band, ul, n, k, 0), a, nil, n, n, alpha, x, beta, y)
+}
+
+// Spmv enqueues y = alpha·A·x + beta·y for a symmetric n×n matrix whose ul
+// triangle is packed in ap (a contiguous vector of n(n+1)/2 elements).
+func Spmv[T float32 | float64](ul blas.Uplo, alpha T, ap *Vector[T], x *Vector[T], beta T, y *Vector[T], wait ...*Event) (*Event, error) {
+	const op = "Spmv"
+	if err := errors.Join(checkUplo(op, ul), operands(op, ap.storage(), x.storage(), y.storage())); err != nil {
+		return nil, err
+	}
+	n := x.n
+	if err := checkPacked(op, ap, n); err != nil {
+		return nil, err
+	}
+	if y.n != n {
+		return nil, shapeErr(op, "x %d, y %d", x.n, y.n)
+	}
+	c, err := start[T](op, wait, ap.st)
+	if err != nil {
+		return nil, err
+	}
+	return mvOp(c, l2sym(l2Packed, ul, n, n-1, 0), nil, ap, n, n, alpha, x, beta, y)
+}
+
+// triOp enqueues x = M·x (solve false) or the solve M·x = b in place for
+// the n×n triangular descriptor d of a matrix held in a or ap.
+func triOp[T float32 | float64](c *call, d l2mat, a *Matrix[T], ap *Vector[T], x *Vector[T], solve bool) (*Event, error) {
+	var dm devMat
+	if a != nil {
+		dm = matIn(c, a)
+		d.lda = dm.ld
+	} else {
+		dm = packedIn(c, ap)
+	}
+	n := x.n
+	if solve {
+		l2trsvOnDevice[T](c, d, dm.buf, n, x.st.buf, x.off, x.inc)
+	} else {
+		tmp := alloc[T](c, n)
+		l2trmvOnDevice[T](c, d, dm.buf, n, x.st.buf, x.off, x.inc, tmp, 0, 1)
+		copyOnDevice[T](c, n, tmp, 0, 1, x.st.buf, x.off, x.inc)
+	}
+	return finishAsync(c)
+}
+
+// triStart validates a triangular level 2 operation on x with the matrix
+// in a (rows × cols, cols = k+1 for band storage, k < 0 for dense) or ap.
+func triStart[T float32 | float64](op string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, k int, a *Matrix[T], ap *Vector[T], x *Vector[T], wait []*Event) (*call, error) {
+	var st *storage
+	if a != nil || ap == nil {
+		st = a.storage()
+	} else {
+		st = ap.storage()
+	}
+	if err := errors.Join(checkTri(op, ul, tA, d), operands(op, st, x.storage())); err != nil {
+		return nil, err
+	}
+	n := x.n
+	switch {
+	case ap != nil:
+		if err := checkPacked(op, ap, n); err != nil {
+			return nil, err
+		}
+	case k < 0:
+		if a.rows != n || a.cols != n {
+			return nil, shapeErr(op, "A %d×%d, x %d", a.rows, a.cols, n)
+		}
+	default:
+		if a.rows != n || a.cols != k+1 {
+			return nil, shapeErr(op, "k %d, band storage %d×%d, x %d", k, a.rows, a.cols, n)
+		}
+	}
+	return start[T](op, wait, st)
+}
+
+// Trmv enqueues x = op(A)·x for an n×n triangular A.
+func Trmv[T float32 | float64](ul blas.Uplo, tA blas.Transpose, d blas.Diag, a *Matrix[T], x *Vector[T], wait ...*Event) (*Event, error) {
+	c, err := triStart("Trmv", ul, tA, d, -1, a, nil, x, wait)
+	if err != nil {
+		return nil, err
+	}
+	return triOp(c, l2tri(l2Dense, ul, tA, d, x.n, x.n-1, 0), a, nil, x, false)
+}
+
+// Tbmv enqueues x = op(A)·x for an n×n triangular band matrix with k
+// off-diagonals in gonum's band storage (a is n×(k+1)).
+func Tbmv[T float32 | float64](ul blas.Uplo, tA blas.Transpose, d blas.Diag, k int, a *Matrix[T], x *Vector[T], wait ...*Event) (*Event, error) {
+	if k < 0 {
+		return nil, shapeErr("Tbmv", "k %d", k)
+	}
+	c, err := triStart("Tbmv", ul, tA, d, k, a, nil, x, wait)
+	if err != nil {
+		return nil, err
+	}
+	return triOp(c, l2tri(l2Band, ul, tA, d, x.n, k, 0), a, nil, x, false)
+}
+
+// Tpmv enqueues x = op(A)·x for an n×n triangular matrix packed in ap.
+func Tpmv[T float32 | float64](ul blas.Uplo, tA blas.Transpose, d blas.Diag, ap *Vector[T], x *Vector[T], wait ...*Event) (*Event, error) {
+	if ap == nil {
+		return nil, opErr("Tpmv", "%w", errNilOperand)
+	}
+	c, err := triStart[T]("Tpmv", ul, tA, d, -1, nil, ap, x, wait)
+	if err != nil {
+		return nil, err
+	}
+	return triOp(c, l2tri(l2Packed, ul, tA, d, x.n, x.n-1, 0), nil, ap, x, false)
+}
+
+// Trsv enqueues the solve op(A)·x = b in place (x holds b on entry) for an
+// n×n triangular A.
+func Trsv[T float32 | float64](ul blas.Uplo, tA blas.Transpose, d blas.Diag, a *Matrix[T], x *Vector[T], wait ...*Event) (*Event, error) {
+	c, err := triStart("Trsv", ul, tA, d, -1, a, nil, x, wait)
+	if err != nil {
+		return nil, err
+	}
+	return triOp(c, l2tri(l2Dense, ul, tA, d, x.n, x.n-1, 0), a, nil, x, true)
+}
+
+// Tbsv enqueues the solve op(A)·x = b in place for an n×n triangular band
+// matrix with k off-diagonals in gonum's band storage (a is n×(k+1)).
+func Tbsv[T float32 | float64](ul blas.Uplo, tA blas.Transpose, d blas.Diag, k int, a *Matrix[T], x *Vector[T], wait ...*Event) (*Event, error) {
+	if k < 0 {
+		return nil, shapeErr("Tbsv", "k %d", k)
+	}
+	c, err := triStart("Tbsv", ul, tA, d, k, a, nil, x, wait)
+	if err != nil {
+		return nil, err
+	}
+	return triOp(c, l2tri(l2Band, ul, tA, d, x.n, k, 0), a, nil, x, true)
+}
+
+// Tpsv enqueues the solve op(A)·x = b in place for an n×n triangular
+// matrix packed in ap.
+func Tpsv[T float32 | float64](ul blas.Uplo, tA blas.Transpose, d blas.Diag, ap *Vector[T], x *Vector[T], wait ...*Event) (*Event, error) {
+	if ap == nil {
+		return nil, opErr("Tpsv", "%w", errNilOperand)
+	}
+	c, err := triStart[T]("Tpsv", ul, tA, d, -1, nil, ap, x, wait)
+	if err != nil {
+		return nil, err
+	}
+	return triOp(c, l2tri(l2Packed, ul, tA, d, x.n, x.n-1, 0), nil, ap, x, true)
+}
+
+// rankOp enqueues a rank-1 (y == nil) or rank-2 update of the m×n matrix
+// held in a (dense) or ap (packed).
+func rankOp[T float32 | float64](c *call, u l2update, m, n int, alpha T, x, y *Vector[T], a *Matrix[T], ap *Vector[T]) (*Event, error) {
+	var dm devMat
+	if a != nil {
+		dm = matIn(c, a)
+	} else {
+		dm = packedIn(c, ap)
+	}
+	var yb *cl.Buffer
+	var offY, incY int
+	if y != nil {
+		yb, offY, incY = y.st.buf, y.off, y.inc
+	}
+	l2rankOnDevice(c, u, m, n, alpha, x.st.buf, x.off, x.inc, yb, offY, incY, dm.buf, dm.ld)
+	if a != nil {
+		matOut(c, a, dm)
+	} else {
+		packedOut(c, ap, dm)
+	}
+	return finishAsync(c)
+}
+
+// Ger enqueues A += alpha·x·yᵀ for an m×n A.
+func Ger[T float32 | float64](alpha T, x, y *Vector[T], a *Matrix[T], wait ...*Event) (*Event, error) {
+	const op = "Ger"
+	if err := operands(op, x.storage(), y.storage(), a.storage()); err != nil {
+		return nil, err
+	}
+	if x.n != a.rows || y.n != a.cols {
+		return nil, shapeErr(op, "x %d, y %d, A %d×%d", x.n, y.n, a.rows, a.cols)
+	}
+	c, err := start[T](op, wait, a.st)
+	if err != nil {
+		return nil, err
+	}
+	return rankOp(c, l2update{}, a.rows, a.cols, alpha, x, y, a, nil)
+}
+
+// symRank validates a symmetric rank update of the n×n a (or packed ap)
+// with x (and y).
+func symRank[T float32 | float64](op string, ul blas.Uplo, x, y *Vector[T], a *Matrix[T], ap *Vector[T], wait []*Event) (*call, error) {
+	sts := []*storage{x.storage()}
+	if y != nil {
+		sts = append(sts, y.storage())
+	}
+	if ap != nil {
+		sts = append(sts, ap.storage())
+	} else {
+		sts = append(sts, a.storage())
+	}
+	if err := errors.Join(checkUplo(op, ul), operands(op, sts...)); err != nil {
+		return nil, err
+	}
+	n := x.n
+	if y != nil && y.n != n {
+		return nil, shapeErr(op, "x %d, y %d", x.n, y.n)
+	}
+	if ap != nil {
+		if err := checkPacked(op, ap, n); err != nil {
+			return nil, err
+		}
+	} else if a.rows != n || a.cols != n {
+		return nil, shapeErr(op, "x %d, A %d×%d", n, a.rows, a.cols)
+	}
+	return start[T](op, wait, sts...)
+}
+
+// Syr enqueues A += alpha·x·xᵀ on the ul triangle of the symmetric n×n A.
+func Syr[T float32 | float64](ul blas.Uplo, alpha T, x *Vector[T], a *Matrix[T], wait ...*Event) (*Event, error) {
+	c, err := symRank("Syr", ul, x, nil, a, nil, wait)
+	if err != nil {
+		return nil, err
+	}
+	return rankOp(c, l2update{tri: true, upper: ul == blas.Upper, skipZero: true}, x.n, x.n, alpha, x, nil, a, nil)
+}
+
+// Syr2 enqueues A += alpha·(x·yᵀ + y·xᵀ) on the ul triangle of the
+// symmetric n×n A.
+func Syr2[T float32 | float64](ul blas.Uplo, alpha T, x, y *Vector[T], a *Matrix[T], wait ...*Event) (*Event, error) {
+	if y == nil {
+		return nil, opErr("Syr2", "%w", errNilOperand)
+	}
+	c, err := symRank("Syr2", ul, x, y, a, nil, wait)
+	if err != nil {
+		return nil, err
+	}
+	return rankOp(c, l2update{tri: true, upper: ul == blas.Upper, two: true}, x.n, x.n, alpha, x, y, a, nil)
+}
+
+// Spr enqueues A += alpha·x·xᵀ on the symmetric matrix whose ul triangle
+// is packed in ap.
+func Spr[T float32 | float64](ul blas.Uplo, alpha T, x *Vector[T], ap *Vector[T], wait ...*Event) (*Event, error) {
+	if ap == nil {
+		return nil, opErr("Spr", "%w", errNilOperand)
+	}
+	c, err := symRank[T]("Spr", ul, x, nil, nil, ap, wait)
+	if err != nil {
+		return nil, err
+	}
+	return rankOp(c, l2update{tri: true, upper: ul == blas.Upper, packed: true}, x.n, x.n, alpha, x, nil, nil, ap)
+}
+
+// Spr2 enqueues A += alpha·(x·yᵀ + y·xᵀ) on the symmetric matrix whose ul
+// triangle is packed in ap.
+func Spr2[T float32 | float64](ul blas.Uplo, alpha T, x, y *Vector[T], ap *Vector[T], wait ...*Event) (*Event, error) {
+	if ap == nil || y == nil {
+		return nil, opErr("Spr2", "%w", errNilOperand)
+	}
+	c, err := symRank[T]("Spr2", ul, x, y, nil, ap, wait)
+	if err != nil {
+		return nil, err
+	}
+	return rankOp(c, l2update{tri: true, upper: ul == blas.Upper, packed: true, two: true}, x.n, x.n, alpha, x, y, nil, ap)
 }

@@ -401,3 +401,190 @@ func TestResidentScalarContext(t *testing.T) {
 		t.Errorf("Asum after Scal(2) = %v, want %v", v2, 2*v)
 	}
 }
+
+// sync writes the host mirror into the device parent.
+func (r *rvec[T]) sync(t *testing.T) {
+	t.Helper()
+	data := make([]T, len(r.host))
+	for i := range data {
+		data[i] = T(r.host[i])
+	}
+	ev, err := r.parent.Write(data)
+	must(t, "Write", ev, err)
+}
+
+func TestResidentLevel2(t *testing.T) {
+	t.Run("float64", func(t *testing.T) { residentLevel2[float64](t) })
+	t.Run("float32", func(t *testing.T) { residentLevel2[float32](t) })
+}
+
+func residentLevel2[T float32 | float64](t *testing.T) {
+	impl := newTestImpl(t)
+	rnd := rand.New(rand.NewPCG(12, uint64(precisionOf[T]())))
+	// (m, n, view row offset, view column offset, vector offset, inc)
+	for _, sh := range [][6]int{{1, 1, 0, 0, 0, 1}, {5, 7, 0, 0, 1, 2}, {33, 20, 2, 3, 3, 3}} {
+		m, n, i0, j0, vo, inc := sh[0], sh[1], sh[2], sh[3], sh[4], sh[5]
+		name := fmt.Sprintf("%d×%d@(%d,%d) inc %d", m, n, i0, j0, inc)
+		for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans} {
+			a := newRMat[T](t, impl, rnd, m, n, i0, j0)
+			nout, nin := m, n
+			if tA == blas.Trans {
+				nout, nin = n, m
+			}
+			x := newRVec[T](t, impl, rnd, nin, vo, inc)
+			y := newRVec[T](t, impl, rnd, nout, 1, inc)
+			for _, beta := range []T{0, 0.5} {
+				ev, err := Gemv(tA, T(1.25), a.m, x.v, beta, y.v)
+				gref.Dgemv(tA, m, n, 1.25, a.h(), a.ld, x.h(), x.inc, float64(beta), y.h(), y.inc)
+				must(t, "Gemv", ev, err)
+				y.check(t, fmt.Sprintf("Gemv %v β=%v %s", tA, beta, name))
+			}
+			kL, kU := min(2, m-1), min(1, n-1)
+			band := newRMat[T](t, impl, rnd, m, kL+kU+1, i0, j0)
+			ev, err := Gbmv(tA, m, n, kL, kU, T(0.5), band.m, x.v, T(-1), y.v)
+			gref.Dgbmv(tA, m, n, kL, kU, 0.5, band.h(), band.ld, x.h(), x.inc, -1, y.h(), y.inc)
+			must(t, "Gbmv", ev, err)
+			y.check(t, "Gbmv "+name)
+		}
+		x := newRVec[T](t, impl, rnd, m, vo, inc)
+		y := newRVec[T](t, impl, rnd, n, 2, 1)
+		a := newRMat[T](t, impl, rnd, m, n, i0, j0)
+		ev, err := Ger(T(0.75), x.v, y.v, a.m)
+		gref.Dger(m, n, 0.75, x.h(), x.inc, y.h(), y.inc, a.h(), a.ld)
+		must(t, "Ger", ev, err)
+		a.check(t, "Ger "+name)
+
+		// Square operations on n×n.
+		k := min(2, n-1)
+		for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
+			sq := newRMat[T](t, impl, rnd, n, n, i0, j0)
+			xs := newRVec[T](t, impl, rnd, n, vo, inc)
+			ys := newRVec[T](t, impl, rnd, n, 1, 2)
+			sb := newRMat[T](t, impl, rnd, n, k+1, i0, j0)
+			ap := newRVec[T](t, impl, rnd, n*(n+1)/2, vo, 1)
+			nm := fmt.Sprintf("%v %s", ul, name)
+
+			ev, err := Symv(ul, T(0.5), sq.m, xs.v, T(2), ys.v)
+			gref.Dsymv(ul, n, 0.5, sq.h(), sq.ld, xs.h(), xs.inc, 2, ys.h(), ys.inc)
+			must(t, "Symv", ev, err)
+			ys.check(t, "Symv "+nm)
+			ev, err = Sbmv(ul, k, T(1), sb.m, xs.v, T(0), ys.v)
+			gref.Dsbmv(ul, n, k, 1, sb.h(), sb.ld, xs.h(), xs.inc, 0, ys.h(), ys.inc)
+			must(t, "Sbmv", ev, err)
+			ys.check(t, "Sbmv "+nm)
+			ev, err = Spmv(ul, T(-0.5), ap.v, xs.v, T(1), ys.v)
+			gref.Dspmv(ul, n, -0.5, ap.h(), xs.h(), xs.inc, 1, ys.h(), ys.inc)
+			must(t, "Spmv", ev, err)
+			ys.check(t, "Spmv "+nm)
+
+			ev, err = Syr(ul, T(0.5), xs.v, sq.m)
+			gref.Dsyr(ul, n, 0.5, xs.h(), xs.inc, sq.h(), sq.ld)
+			must(t, "Syr", ev, err)
+			sq.check(t, "Syr "+nm)
+			ev, err = Syr2(ul, T(-0.25), xs.v, ys.v, sq.m)
+			gref.Dsyr2(ul, n, -0.25, xs.h(), xs.inc, ys.h(), ys.inc, sq.h(), sq.ld)
+			must(t, "Syr2", ev, err)
+			sq.check(t, "Syr2 "+nm)
+			ev, err = Spr(ul, T(0.5), xs.v, ap.v)
+			gref.Dspr(ul, n, 0.5, xs.h(), xs.inc, ap.h())
+			must(t, "Spr", ev, err)
+			ap.check(t, "Spr "+nm)
+			ev, err = Spr2(ul, T(0.125), xs.v, ys.v, ap.v)
+			gref.Dspr2(ul, n, 0.125, xs.h(), xs.inc, ys.h(), ys.inc, ap.h())
+			must(t, "Spr2", ev, err)
+			ap.check(t, "Spr2 "+nm)
+
+			// Triangular products and solves, on well-conditioned matrices.
+			sq.dominant(t, func(i int) int { return i })
+			if ul == blas.Upper {
+				sb.dominant(t, func(int) int { return 0 })
+			} else {
+				sb.dominant(t, func(int) int { return k })
+			}
+			for i := 0; i < n; i++ {
+				ap.h()[packedDiag(ul, n)(i)] = 4
+			}
+			ap.sync(t)
+			for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans} {
+				for _, d := range []blas.Diag{blas.NonUnit, blas.Unit} {
+					tn := fmt.Sprintf("%v %v %s", tA, d, nm)
+					ev, err = Trmv(ul, tA, d, sq.m, xs.v)
+					gref.Dtrmv(ul, tA, d, n, sq.h(), sq.ld, xs.h(), xs.inc)
+					must(t, "Trmv", ev, err)
+					xs.check(t, "Trmv "+tn)
+					ev, err = Trsv(ul, tA, d, sq.m, xs.v)
+					gref.Dtrsv(ul, tA, d, n, sq.h(), sq.ld, xs.h(), xs.inc)
+					must(t, "Trsv", ev, err)
+					xs.check(t, "Trsv "+tn)
+					ev, err = Tbmv(ul, tA, d, k, sb.m, xs.v)
+					gref.Dtbmv(ul, tA, d, n, k, sb.h(), sb.ld, xs.h(), xs.inc)
+					must(t, "Tbmv", ev, err)
+					xs.check(t, "Tbmv "+tn)
+					ev, err = Tbsv(ul, tA, d, k, sb.m, xs.v)
+					gref.Dtbsv(ul, tA, d, n, k, sb.h(), sb.ld, xs.h(), xs.inc)
+					must(t, "Tbsv", ev, err)
+					xs.check(t, "Tbsv "+tn)
+					ev, err = Tpmv(ul, tA, d, ap.v, xs.v)
+					gref.Dtpmv(ul, tA, d, n, ap.h(), xs.h(), xs.inc)
+					must(t, "Tpmv", ev, err)
+					xs.check(t, "Tpmv "+tn)
+					ev, err = Tpsv(ul, tA, d, ap.v, xs.v)
+					gref.Dtpsv(ul, tA, d, n, ap.h(), xs.h(), xs.inc)
+					must(t, "Tpsv", ev, err)
+					xs.check(t, "Tpsv "+tn)
+				}
+			}
+		}
+	}
+}
+
+func TestResidentLevel2Errors(t *testing.T) {
+	impl := newTestImpl(t)
+	a, _ := NewMatrix[float32](impl, 4, 5)
+	x, _ := NewVector[float32](impl, 5)
+	y, _ := NewVector[float32](impl, 4)
+	ap, _ := NewVector[float32](impl, 10)
+	defer x.Release()
+	defer y.Release()
+	defer ap.Release()
+	for _, c := range []struct {
+		what string
+		err  error
+		want error
+	}{
+		{"Gemv y too short", second(Gemv(blas.Trans, 1, a, x, 0, y)), ErrShape},
+		{"Gemv bad transpose", second(Gemv(blas.Transpose('x'), 1, a, x, 0, y)), ErrInvalidArg},
+		{"Symv non-square", second(Symv(blas.Upper, 1, a, x, 0, x)), ErrShape},
+		{"Symv bad uplo", second(Symv(blas.Uplo(0), 1, a, x, 0, x)), ErrInvalidArg},
+		{"Gbmv band width", second(Gbmv(blas.NoTrans, 4, 5, 1, 1, 1, a, x, 0, y)), ErrShape},
+		{"Spmv packed length", second(Spmv(blas.Lower, 1, ap, x, 0, x)), ErrShape},
+		{"Trsv bad diag", second(Trsv(blas.Upper, blas.NoTrans, blas.Diag(9), a, y)), ErrInvalidArg},
+		{"Tpmv ok shape", second(Tpmv(blas.Upper, blas.NoTrans, blas.Unit, ap, y)), nil},
+		{"Tbsv band", second(Tbsv(blas.Upper, blas.NoTrans, blas.Unit, 1, a, y)), ErrShape},
+		{"Ger shape", second(Ger(1, x, y, a)), ErrShape},
+		{"Syr non-square", second(Syr(blas.Upper, 1, x, a)), ErrShape},
+		{"Spr2 packed", second(Spr2(blas.Upper, 1, x, x, ap)), ErrShape},
+	} {
+		if c.want == nil {
+			if c.err != nil {
+				t.Errorf("%s: %v", c.what, c.err)
+			}
+			continue
+		}
+		if !errors.Is(c.err, c.want) {
+			t.Errorf("%s: %v, want %v", c.what, c.err, c.want)
+		}
+	}
+	a.Release()
+	if _, err := Gemv(blas.NoTrans, 1, a, x, 0, y); !errors.Is(err, ErrReleased) {
+		t.Errorf("Gemv on a released matrix: %v, want ErrReleased", err)
+	}
+	if _, err := Ger(1, y, x, a); !errors.Is(err, ErrReleased) {
+		t.Errorf("Ger on a released matrix: %v, want ErrReleased", err)
+	}
+	if _, err := Trmv(blas.Upper, blas.NoTrans, blas.Unit, (*Matrix[float32])(nil), y); err == nil {
+		t.Error("Trmv with a nil matrix: no error")
+	}
+}
+
+func second[A any](_ A, err error) error { return err }
