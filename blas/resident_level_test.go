@@ -588,3 +588,80 @@ func TestResidentLevel2Errors(t *testing.T) {
 }
 
 func second[A any](_ A, err error) error { return err }
+
+// TestResidentChainMixed chains dependent operations of all three levels
+// on views, with a single read (and one scalar) at the end.
+func TestResidentChainMixed(t *testing.T) {
+	t.Run("float64", func(t *testing.T) { residentChainMixed[float64](t) })
+	t.Run("float32", func(t *testing.T) { residentChainMixed[float32](t) })
+}
+
+func residentChainMixed[T float32 | float64](t *testing.T) {
+	impl := newTestImpl(t)
+	rnd := rand.New(rand.NewPCG(21, uint64(precisionOf[T]())))
+	const n = 24
+	a := newRMat[T](t, impl, rnd, n, n, 1, 2)
+	b := newRMat[T](t, impl, rnd, n, n, 0, 0)
+	c := newRMat[T](t, impl, rnd, n, n, 3, 1)
+	x := newRVec[T](t, impl, rnd, n, 2, 3)
+	y := newRVec[T](t, impl, rnd, n, 0, 1)
+
+	var evs []*Event
+	step := func(ev *Event, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs = append(evs, ev)
+	}
+	last := func() *Event { return evs[len(evs)-1] }
+
+	step(Gemm(blas.NoTrans, blas.Trans, 1, a.m, b.m, 0, c.m))
+	gref.Dgemm(blas.NoTrans, blas.Trans, n, n, n, 1, a.h(), a.ld, b.h(), b.ld, 0, c.h(), c.ld)
+	step(Gemv(blas.Trans, 0.5, c.m, x.v, 0, y.v, last()))
+	gref.Dgemv(blas.Trans, n, n, 0.5, c.h(), c.ld, x.h(), x.inc, 0, y.h(), y.inc)
+	step(Axpy(-2, y.v, x.v, last()))
+	gref.Daxpy(n, -2, y.h(), y.inc, x.h(), x.inc)
+	nrm, err := Nrm2(x.v, last())
+	wantNrm := gref.Dnrm2(n, x.h(), x.inc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	step(Ger(0.25, x.v, y.v, c.m, nrm.Event))
+	gref.Dger(n, n, 0.25, x.h(), x.inc, y.h(), y.inc, c.h(), c.ld)
+	col, err := c.m.Col(5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	step(Scal(3, col, last()))
+	gref.Dscal(n, 3, c.h()[5:], c.ld)
+	step(Gemm(blas.Trans, blas.NoTrans, 1, c.m, a.m, 0.5, b.m, last()))
+	gref.Dgemm(blas.Trans, blas.NoTrans, n, n, n, 1, c.h(), c.ld, a.h(), a.ld, 0.5, b.h(), b.ld)
+	step(Symv(blas.Lower, 1, b.m, y.v, 1, x.v, last()))
+	gref.Dsymv(blas.Lower, n, 1, b.h(), b.ld, y.h(), y.inc, 1, x.h(), x.inc)
+	dot, err := Dot(x.v, y.v, last())
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	tol := residentTol[T]() * 50
+	got := make([]T, len(b.host))
+	if err := b.parent.Read(got); err != nil {
+		t.Fatal(err)
+	}
+	for i := range got {
+		if !residentClose(float64(got[i]), b.host[i], tol) {
+			t.Fatalf("B element %d = %v, want %v", i, got[i], b.host[i])
+		}
+	}
+	if err := WaitAll(context.Background(), evs...); err != nil {
+		t.Fatal(err)
+	}
+	want := gref.Ddot(n, x.h(), x.inc, y.h(), y.inc)
+	if v, err := dot.Value(context.Background()); err != nil || !residentClose(float64(v), want, tol*n) {
+		t.Errorf("Dot at the end of the chain = %v, %v; want %v", v, err, want)
+	}
+	if v, err := nrm.Value(context.Background()); err != nil || !residentClose(float64(v), wantNrm, tol) {
+		t.Errorf("Nrm2 in the chain = %v, %v; want %v", v, err, wantNrm)
+	}
+}
