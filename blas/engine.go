@@ -29,6 +29,14 @@ type engine struct {
 
 	buffers bufferPool
 
+	// Transfers of host slices (transfer.go, gemm_pipeline.go): pinned
+	// staging buffers, the pipeline's queues, the pipeline policy and its
+	// time accounting.
+	pinned   pinnedPool
+	pipe     pipeQueues
+	pipeMode pipeMode
+	xfer     xferCounters
+
 	kmu     sync.Mutex
 	kernels map[string][]*cl.Kernel // free kernel objects by program key + name
 
@@ -87,6 +95,8 @@ func newEngine(cfg *config) (*engine, error) {
 	e.prof = e.rt.Device().Profile()
 	e.queue = e.rt.Queue()
 	e.buffers.init(e.rt.Context(), e.prof)
+	e.pinned.init(e.rt.Context(), e.queue)
+	e.pipeMode = pipeModeFromEnv()
 	return e, nil
 }
 
@@ -145,7 +155,9 @@ func (e *engine) release() error {
 	}
 	e.kernels = nil
 	e.kmu.Unlock()
+	errs = append(errs, e.pipe.close())
 	errs = append(errs, e.queue.Finish())
+	errs = append(errs, e.pinned.close())
 	e.buffers.close()
 	if e.ownsRT {
 		errs = append(errs, e.rt.Close())
@@ -193,6 +205,14 @@ type call struct {
 	bufs    []*cl.Buffer
 	kernels []pooledKernel
 	events  []*cl.Event
+
+	// q, when set, is the queue run enqueues kernels on (else the
+	// engine's); queues are further queues the call enqueued on, which
+	// finish waits for when the call failed; pinned are staging buffers
+	// borrowed from the engine's pinned pool.
+	q      *cl.Queue
+	queues []*cl.Queue
+	pinned []*pinnedBuf
 }
 
 type pooledKernel struct {
@@ -226,10 +246,16 @@ func (c *call) finish() error {
 	defer c.e.mu.RUnlock()
 	if c.err != nil {
 		c.e.queue.Finish()
+		for _, q := range c.queues {
+			q.Finish()
+		}
 	}
 	cl.ReleaseAll(c.events...)
 	for _, b := range c.bufs {
 		c.e.buffers.put(b)
+	}
+	for _, p := range c.pinned {
+		c.e.pinned.put(p)
 	}
 	c.e.kmu.Lock()
 	for _, pk := range c.kernels {
@@ -308,7 +334,11 @@ func (c *call) run(k *cl.Kernel, global, local []int, args ...any) {
 		c.fail(err)
 		return
 	}
-	ev, err := c.e.queue.EnqueueKernel(k, global, local)
+	q := c.e.queue
+	if c.q != nil {
+		q = c.q
+	}
+	ev, err := q.EnqueueKernel(k, global, local)
 	if err != nil {
 		c.fail(err)
 		return

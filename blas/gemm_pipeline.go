@@ -1,0 +1,264 @@
+package clblas
+
+import (
+	"time"
+	"unsafe"
+
+	"gonum.org/v1/gonum/blas"
+
+	"github.com/gocompute/opencl/cl"
+)
+
+// GEMM on host slices through pinned staging, pipelined.
+//
+// C (m×n) is cut into a grid of tiles; tile (i, j) needs row panel i of
+// op(A) (its rows, k deep) and column panel j of op(B). Each panel is
+// packed from the Go slice into pinned staging memory (only the used
+// elements: the packing is the rect copy for padded leading dimensions),
+// in the layout the kernel reads it in, and written to the device on the
+// upload queue as soon as it is packed; each tile's kernel runs on the
+// compute queue once its panels (and, when beta ≠ 0, its block of C) have
+// arrived, and its result is read back into pinned memory on the download
+// queue as soon as the kernel is done. So the host copies, the uploads, the
+// kernels and the downloads of different tiles run at the same time; each
+// panel crosses the bus once. Tiles are visited row by row, so the first
+// kernel waits only for panel A₀ and panel B₀, not for all of B.
+//
+// The user's C is written only after every command has succeeded (the
+// engine contract: a failed call leaves its output untouched, and the
+// front end finishes it on the CPU): the tiles are unpacked from pinned
+// memory into C, on several goroutines, at the end. With beta == 0, C is
+// never read; its padding (ldc > n) is never written.
+//
+// Device layout: A's panels one after another (panel i at element r0·k,
+// with leading dimension k, or mᵢ for a transposed A whose panel is a
+// k×mᵢ block of columns), likewise B's panels (panel j at c0·k), and C's
+// tiles (tile (i, j) at r0·n + mᵢ·c0, leading dimension nⱼ).
+
+// stagedGemm reports whether GEMM on host slices takes the staged path:
+// on every device but a CPU (where staging only adds a copy), unless the
+// pipeline mode says otherwise.
+func (e *engine) stagedGemm() bool {
+	switch {
+	case e.pipeMode.off:
+		return false
+	case e.pipeMode.force:
+		return true
+	}
+	return !e.prof.IsCPU()
+}
+
+// pipelineMin is the least m·n·k worth cutting into tiles; below it the
+// call is one tile (still staged).
+const pipelineMin = 512 * 512 * 512
+
+// gemmTiles returns the tile size mt×nt of C for an m×n×k GEMM. Tiles are
+// large enough to fill a big GPU (at least 2048² elements of C, if C is
+// that large), about 16 per call for large problems, with sides multiples
+// of 256.
+func (e *engine) gemmTiles(m, n, k int) (mt, nt int) {
+	if t := e.pipeMode.tile; t > 0 {
+		return min(t, m), min(t, n)
+	}
+	if float64(m)*float64(n)*float64(k) < pipelineMin {
+		return m, n
+	}
+	area := min(max(m*n/16, 2048*2048), 4096*4096)
+	side := 256
+	for (side+256)*(side+256) <= area {
+		side += 256
+	}
+	round := func(v int) int { return max(256, v/256*256) }
+	if m <= n {
+		mt = min(m, side)
+		nt = min(n, round(area/mt))
+	} else {
+		nt = min(n, side)
+		mt = min(m, round(area/nt))
+	}
+	return mt, nt
+}
+
+// gemmStaged is gemm (C = alpha·op(A)·op(B) + beta·C on host slices) on
+// the staged, pipelined path.
+func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, cc []T, ldc int) error {
+	if m == 0 || n == 0 {
+		return nil
+	}
+	start := time.Now()
+	c := begin[T](e, name)
+	var up, comp, down *cl.Queue
+	if c.err == nil {
+		var err error
+		up, comp, down, err = e.pipeline()
+		c.fail(err)
+		if err == nil {
+			c.q = comp
+			c.queues = []*cl.Queue{up, comp, down}
+		}
+	}
+	at, bt := tA != blas.NoTrans, tB != blas.NoTrans
+	readAB, readC := k > 0, beta != 0
+	var pa, pb *pinnedBuf
+	var da, db *cl.Buffer
+	if readAB {
+		pa, pb = stage[T](c, m*k), stage[T](c, k*n)
+		da, db = alloc[T](c, m*k), alloc[T](c, k*n)
+	}
+	pc := stage[T](c, m*n)
+	dc := alloc[T](c, m*n)
+	var sa, sb, sc []T
+	if c.err == nil {
+		sa, sb, sc = pinnedView[T](pa, m*k), pinnedView[T](pb, k*n), pinnedView[T](pc, m*n)
+	}
+
+	mt, nt := e.gemmTiles(m, n, k)
+	p, q := l3CeilDiv(m, mt), l3CeilDiv(n, nt)
+	evA, evB := make([]*cl.Event, p), make([]*cl.Event, q)
+	var ups, kerns, downs []*cl.Event
+	var packNs, bytesUp, bytesDown int64
+	es := int64(c.prec / 8)
+
+	// write packs with fill into sp[off:off+n] and uploads it to dev at off.
+	write := func(dev *cl.Buffer, sp []T, off, n int, fill func(dst []T)) *cl.Event {
+		if c.err != nil {
+			return nil
+		}
+		t := time.Now()
+		fill(sp[off : off+n])
+		packNs += int64(time.Since(t))
+		if err := e.injected("enqueue"); err != nil {
+			c.fail(err)
+			return nil
+		}
+		ev, err := cl.WriteBuffer(up, dev, false, off, sp[off:off+n])
+		if err != nil {
+			c.fail(err)
+			return nil
+		}
+		c.events = append(c.events, ev)
+		ups = append(ups, ev)
+		bytesUp += int64(n) * es
+		c.fail(up.Flush())
+		return ev
+	}
+
+	for i := 0; i < p && c.err == nil; i++ {
+		r0 := i * mt
+		mi := min(mt, m-r0)
+		offA, ldA := r0*k, k
+		if at {
+			ldA = mi
+		}
+		for j := 0; j < q && c.err == nil; j++ {
+			c0 := j * nt
+			nj := min(nt, n-c0)
+			offB, ldB := c0*k, nj
+			if bt {
+				ldB = k
+			}
+			offC := r0*n + mi*c0
+			var wait []*cl.Event
+			if readAB {
+				if evA[i] == nil {
+					evA[i] = write(da, sa, offA, mi*k, func(dst []T) {
+						if at { // columns r0… of the k×m A
+							pack(dst, a, lda, 0, k, r0, mi)
+						} else {
+							pack(dst, a, lda, r0, mi, 0, k)
+						}
+					})
+				}
+				if evB[j] == nil {
+					evB[j] = write(db, sb, offB, k*nj, func(dst []T) {
+						if bt { // rows c0… of the n×k B
+							pack(dst, b, ldb, c0, nj, 0, k)
+						} else {
+							pack(dst, b, ldb, 0, k, c0, nj)
+						}
+					})
+				}
+				wait = append(wait, evA[i], evB[j])
+			}
+			if readC {
+				wait = append(wait, write(dc, sc, offC, mi*nj, func(dst []T) {
+					pack(dst, cc, ldc, r0, mi, c0, nj)
+				}))
+			}
+			if c.err != nil {
+				break
+			}
+			// The tile's kernels wait for its inputs (the barrier also
+			// gives the tile an event of its own when no kernel runs).
+			bar, err := comp.EnqueueBarrier(wait...)
+			if err != nil {
+				c.fail(err)
+				break
+			}
+			c.events = append(c.events, bar)
+			before := len(c.events)
+			gemmOnDevice(c, at, bt, mi, nj, k, alpha, da, offA, ldA, db, offB, ldB, beta, dc, offC, nj)
+			if c.err != nil {
+				break
+			}
+			kerns = append(kerns, c.events[before:]...)
+			c.fail(comp.Flush())
+			if err := e.injected("read"); err != nil {
+				c.fail(err)
+				break
+			}
+			ev, err := cl.ReadBuffer(down, dc, false, offC, sc[offC:offC+mi*nj], c.lastEvent())
+			if err != nil {
+				c.fail(err)
+				break
+			}
+			c.events = append(c.events, ev)
+			downs = append(downs, ev)
+			bytesDown += int64(mi*nj) * es
+			c.fail(down.Flush())
+		}
+	}
+	if c.err == nil {
+		c.fail(cl.WaitForEvents(downs...))
+	}
+	if c.err != nil {
+		return c.finish()
+	}
+	// Every command succeeded: C may be written now.
+	t := time.Now()
+	unpackTiles(cc, sc, m, n, ldc, mt, nt)
+	unpackNs := int64(time.Since(t))
+
+	x := &e.xfer
+	x.calls.Add(1)
+	x.pack.Add(packNs)
+	x.unpack.Add(unpackNs)
+	x.up.Add(eventTime(ups))
+	x.comp.Add(eventTime(kerns))
+	x.down.Add(eventTime(downs))
+	x.bytesUp.Add(bytesUp)
+	x.bytesDown.Add(bytesDown)
+	err := c.finish()
+	x.wall.Add(int64(time.Since(start)))
+	return err
+}
+
+// unpackTiles copies C's tiles (mt×nt, packed as gemmStaged lays them out
+// in src) into the m×n matrix dst with leading dimension ldc, on several
+// goroutines. dst's padding is not touched.
+func unpackTiles[T real](dst, src []T, m, n, ldc, mt, nt int) {
+	var v T
+	es := int(unsafe.Sizeof(v))
+	parallelFor(m, copyWorkers(m*n*es), func(lo, hi int) {
+		for r := lo; r < hi; r++ {
+			i := r / mt
+			r0 := i * mt
+			mi := min(mt, m-r0)
+			for c0 := 0; c0 < n; c0 += nt {
+				nj := min(nt, n-c0)
+				o := r0*n + mi*c0 + (r-r0)*nj
+				copy(dst[r*ldc+c0:r*ldc+c0+nj], src[o:o+nj])
+			}
+		}
+	})
+}
