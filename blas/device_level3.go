@@ -70,6 +70,9 @@ func l3Output[T real](c *call, host []T, span int, beta T) *cl.Buffer {
 
 // gemm is Dgemm and Sgemm: C = alpha·op(A)·op(B) + beta·C.
 func gemm[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, cc []T, ldc int) error {
+	if e.stagedGemm() { // pinned staging, pipelined (gemm_pipeline.go)
+		return gemmStaged(e, name, tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, cc, ldc)
+	}
 	c := begin[T](e, name)
 	at, bt := tA != blas.NoTrans, tB != blas.NoTrans
 	cs := matSpan(m, n, ldc)
