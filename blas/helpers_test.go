@@ -46,6 +46,10 @@ func testEngine(t testing.TB) *engine {
 
 func TestMain(m *testing.M) {
 	code := m.Run()
+	if err := checkEveryRoutineRan(); err != nil && code == 0 {
+		fmt.Fprintln(os.Stderr, "FAIL:", err)
+		code = 1
+	}
 	if shared.impl != nil {
 		if err := shared.impl.Close(); err != nil {
 			fmt.Fprintln(os.Stderr, "closing the shared implementation:", err)
