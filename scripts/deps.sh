@@ -8,8 +8,9 @@
 # ensure_go and ensure_deps, which also put Go on PATH.
 
 # Debian packages: the ICD loader (libOpenCL.so for linking), the headers,
-# and PoCL's CPU driver.
-DEB_PACKAGES=(ocl-icd-opencl-dev opencl-headers pocl-opencl-icd)
+# PoCL's CPU driver, and CLBlast (only for the side-by-side benchmarks and
+# their test, built with -tags clblast).
+DEB_PACKAGES=(ocl-icd-opencl-dev opencl-headers pocl-opencl-icd libclblast-dev)
 
 say() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }

@@ -51,6 +51,11 @@ GOCL_REQUIRE_DEVICE=1 go test -race -count=1 -p 1 -timeout 15m ${GO_TEST_FLAGS:-
 # PoCL lists as many CPU devices as POCL_DEVICES names: two, so the
 # multi-device tests run (they skip on a one-device machine).
 # shellcheck disable=SC2086
+say "GOCL_REQUIRE_DEVICE=1 go test -race -count=1 -tags clblast ./internal/clblast/ ./cmd/bench/"
+go vet -tags clblast ./internal/clblast/ ./cmd/bench/ &&
+	GOCL_REQUIRE_DEVICE=1 go test -race -count=1 -tags clblast -timeout 10m ${GO_TEST_FLAGS:-} ./internal/clblast/ ./cmd/bench/ ||
+	failed+=("go test -tags clblast")
+
 say "POCL_DEVICES=\"pthread pthread\" GOCL_REQUIRE_DEVICE=1 go test -race -count=1 ./cl/... ./platform/..."
 POCL_DEVICES="pthread pthread" GOCL_REQUIRE_DEVICE=1 go test -race -count=1 -p 1 -timeout 10m ${GO_TEST_FLAGS:-} ./cl/... ./platform/... ||
 	failed+=("go test (two PoCL devices)")
