@@ -15,6 +15,7 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"math"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -196,6 +197,14 @@ func measure[T float32 | float64](b *bencher, trans string, s shape, withSlices,
 		}
 		return last.Wait()
 	})
+	got := make([]T, s.m*s.n)
+	if err := dc.Read(got); err != nil {
+		log.Printf("bench: %v", err)
+		return r
+	}
+	if err := verify(trans, s, a, ac, bb, bc, got); err != nil {
+		log.Fatalf("bench: our %s GEMM %v gave a wrong result: %v", trans, s, err)
+	}
 	if clblast.Available {
 		q := b.impl.Runtime().Queue()
 		bufA, offA, _ := da.Buffer()
@@ -284,4 +293,40 @@ func atoi(s string) int {
 		os.Exit(2)
 	}
 	return v
+}
+
+// verify checks 64 sampled elements of c = op(a)·op(b) against float64
+// sums, relative to Σ|a||b| (the bound on the rounding error).
+func verify[T float32 | float64](trans string, s shape, a []T, lda int, b []T, ldb int, c []T) error {
+	tA, tB := trans[0] == 'T', trans[1] == 'T'
+	at := func(i, p int) float64 {
+		if tA {
+			return float64(a[p*lda+i])
+		}
+		return float64(a[i*lda+p])
+	}
+	bt := func(p, j int) float64 {
+		if tB {
+			return float64(b[j*ldb+p])
+		}
+		return float64(b[p*ldb+j])
+	}
+	var v T
+	tol := 1e-12
+	if any(v) == any(float32(0)) {
+		tol = 1e-5
+	}
+	rnd := rand.New(rand.NewPCG(9, 9))
+	for range 64 {
+		i, j := rnd.IntN(s.m), rnd.IntN(s.n)
+		var sum, mag float64
+		for p := 0; p < s.k; p++ {
+			sum += at(i, p) * bt(p, j)
+			mag += math.Abs(at(i, p) * bt(p, j))
+		}
+		if d := math.Abs(float64(c[i*s.n+j]) - sum); d > tol*(mag+1e-30)*math.Sqrt(float64(s.k)) || d != d {
+			return fmt.Errorf("C[%d,%d] = %v, want %v", i, j, c[i*s.n+j], sum)
+		}
+	}
+	return nil
 }

@@ -1,0 +1,40 @@
+package main
+
+import (
+	"path/filepath"
+	"testing"
+	"time"
+
+	clblas "github.com/gocompute/opencl/blas"
+	"github.com/gocompute/opencl/internal/clblast"
+	"github.com/gocompute/opencl/platform/platformtest"
+)
+
+// TestMeasureSmoke runs the benchmark's measurement on a tiny shape in
+// both precisions and all columns, so a broken bench fails CI rather than
+// the next GPU session.
+func TestMeasureSmoke(t *testing.T) {
+	platformtest.Device(t)
+	impl, err := clblas.New(clblas.WithOffload(clblas.Always))
+	if err != nil {
+		platformtest.Unavailable(t, err.Error())
+	}
+	defer impl.Close()
+	b := &bencher{impl: impl, reps: 1, minTime: time.Millisecond}
+	s := shape{33, 17, 9}
+	var rows []row
+	for _, r := range []row{measure[float32](b, "NT", s, true, true), measure[float64](b, "TN", s, true, true)} {
+		if r.resident <= 0 || r.slices <= 0 || r.gn <= 0 {
+			t.Errorf("a column was not measured: %+v", r)
+		}
+		if clblast.Available && r.clblast <= 0 {
+			t.Errorf("CLBlast is linked but was not measured: %+v", r)
+		}
+		r.trans, r.shape = "NN", shape{33, 33, 33}
+		rows = append(rows, r)
+	}
+	rows[0].prec, rows[1].prec = 32, 64
+	if err := chart(rows, filepath.Join(t.TempDir(), "c.png"), "test"); err != nil {
+		t.Fatal(err)
+	}
+}
