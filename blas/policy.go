@@ -22,6 +22,19 @@ type workload struct {
 	// the call runs on the device from host slices (inputs in, outputs
 	// out); it is also what gonum's code streams through host memory.
 	bytes float64
+	// efficiency is the fraction of the device's GEMM rate its kernel for
+	// this call reaches (0 means 1): the level-3 routines other than GEMM
+	// run simpler kernels (see direct).
+	efficiency float64
+}
+
+// direct marks a workload whose device kernel runs at about eff of the
+// tuned GEMM kernel's rate (symm, syrk, syr2k and trmm are computed one
+// element per work-item; trsm is mostly GEMM updates), so that Auto does
+// not send it to a device where it would be slower than gonum.
+func (w workload) direct(eff float64) workload {
+	w.efficiency = eff
+	return w
 }
 
 // work returns the workload of a call of precision p doing flops operations
@@ -90,6 +103,9 @@ func (cm *costModel) deviceTime(w workload) float64 {
 	link := cm.linkGBps
 	if cm.cpuMemGBps > 0 {
 		link = min(link, cm.cpuMemGBps)
+	}
+	if w.efficiency > 0 {
+		gflops *= w.efficiency
 	}
 	kernel := max(seconds(w.flops, gflops), seconds(w.bytes, cm.devMemGBps))
 	return cm.launch.Seconds() + seconds(w.bytes, link) + kernel
