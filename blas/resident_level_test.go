@@ -38,11 +38,10 @@ func residentClose(got, want, tol float64) bool {
 // rvec is a device vector view with its host mirror: element i of the view
 // is host[off+i*inc].
 type rvec[T float32 | float64] struct {
-	parent, v    *Vector[T]
-	host         []float64
-	off, n, inc  int
-	impl         *Implementation
-	releaseAfter bool
+	parent, v   *Vector[T]
+	host        []float64
+	off, n, inc int
+	impl        *Implementation
 }
 
 func newRVec[T float32 | float64](t *testing.T, impl *Implementation, rnd *rand.Rand, n, off, inc int) *rvec[T] {

@@ -325,7 +325,7 @@ func verify[T float32 | float64](trans string, s shape, a []T, lda int, b []T, l
 			mag += math.Abs(at(i, p) * bt(p, j))
 		}
 		if d := math.Abs(float64(c[i*s.n+j]) - sum); d > tol*(mag+1e-30)*math.Sqrt(float64(s.k)) || d != d {
-			return fmt.Errorf("C[%d,%d] = %v, want %v", i, j, c[i*s.n+j], sum)
+			return fmt.Errorf("element (%d,%d) = %v, want %v", i, j, c[i*s.n+j], sum)
 		}
 	}
 	return nil
