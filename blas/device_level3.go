@@ -110,23 +110,89 @@ func symm[T real](e *engine, name string, s blas.Side, ul blas.Uplo, m, n int, a
 	}
 	cs := matSpan(m, n, ldc)
 	cb := l3Output(c, cc, cs, beta)
-	g := newGemmLauncher[T](c)
-	if alpha == 0 {
-		g.scale(m, n, beta, cb, 0, ldc, triFull)
-	} else {
-		ab := upload(c, a[:matSpan(ka, ka, lda)])
-		bb := upload(c, b[:matSpan(m, n, ldb)])
-		k := g.kernel("level3.cl", "symm")
-		global, local := l3Work(m, n)
-		c.run(k, global, local, int32(l3Bool(left)), int32(l3Bool(ul == blas.Upper)), l3Int(c, m), l3Int(c, n),
-			alpha, ab, l3Int(c, lda), bb, l3Int(c, ldb), beta, cb, l3Int(c, ldc))
+	var ab, bb *cl.Buffer
+	if alpha != 0 {
+		ab = upload(c, a[:matSpan(ka, ka, lda)])
+		bb = upload(c, b[:matSpan(m, n, ldb)])
 	}
+	symmOnDevice(c, left, ul == blas.Upper, m, n, alpha, ab, lda, bb, ldb, beta, cb, ldc)
 	out := download[T](c, cb, cs)
 	if err := c.finish(); err != nil {
 		return err
 	}
 	scatterMat(cc, out, m, n, ldc)
 	return nil
+}
+
+// The enqueue-only layer of symm, syrk, syr2k, trmm and trsm: operands are
+// device buffers holding the matrices from element 0 (the level3.cl kernels
+// take no offsets); errors are recorded in c. The host-slice routines and
+// the device-resident API call them.
+
+// symmOnDevice enqueues C = alpha·A·B + beta·C (left) or alpha·B·A + beta·C
+// for a symmetric A of which the upper or lower triangle is read. With
+// alpha == 0, A and B are not read (and may be nil).
+func symmOnDevice[T real](c *call, left, upper bool, m, n int, alpha T, a *cl.Buffer, lda int, b *cl.Buffer, ldb int, beta T, cb *cl.Buffer, ldc int) {
+	g := newGemmLauncher[T](c)
+	if alpha == 0 {
+		g.scale(m, n, beta, cb, 0, ldc, triFull)
+		return
+	}
+	k := g.kernel("level3.cl", "symm")
+	global, local := l3Work(m, n)
+	c.run(k, global, local, int32(l3Bool(left)), int32(l3Bool(upper)), l3Int(c, m), l3Int(c, n),
+		alpha, a, l3Int(c, lda), b, l3Int(c, ldb), beta, cb, l3Int(c, ldc))
+}
+
+// syrkReadsC reports whether syrk reads C even when beta == 0 (gonum
+// multiplies the lower triangle by beta with a transpose).
+func syrkReadsC[T real](alpha T, upper, trans bool) bool { return alpha != 0 && !upper && trans }
+
+// syrkOnDevice enqueues the upper or lower triangle of C = alpha·A·Aᵀ +
+// beta·C (or alpha·Aᵀ·A + beta·C when trans). With alpha == 0, A is not
+// read.
+func syrkOnDevice[T real](c *call, upper, trans bool, n, k int, alpha T, a *cl.Buffer, lda int, beta T, cb *cl.Buffer, ldc int) {
+	g := newGemmLauncher[T](c)
+	if alpha == 0 {
+		g.scale(n, n, beta, cb, 0, ldc, l3Tri(upper))
+		return
+	}
+	// k may be 0 here: gonum then still multiplies the lower triangle by
+	// beta with a transpose (mulbeta), and assigns otherwise.
+	kern := g.kernel("level3.cl", "syrk")
+	global, local := l3Work(n, n)
+	c.run(kern, global, local, int32(l3Bool(upper)), int32(l3Bool(trans)), l3Int(c, n), l3Int(c, k),
+		alpha, a, l3Int(c, lda), beta, cb, l3Int(c, ldc), int32(l3Bool(syrkReadsC(alpha, upper, trans))))
+}
+
+// syr2kOnDevice enqueues the upper or lower triangle of
+// C = alpha·(A·Bᵀ + B·Aᵀ) + beta·C (or alpha·(Aᵀ·B + Bᵀ·A) + beta·C when
+// trans). With alpha == 0 or k == 0, A and B are not read.
+func syr2kOnDevice[T real](c *call, upper, trans bool, n, k int, alpha T, a *cl.Buffer, lda int, b *cl.Buffer, ldb int, beta T, cb *cl.Buffer, ldc int) {
+	g := newGemmLauncher[T](c)
+	if alpha == 0 || k == 0 {
+		g.scale(n, n, beta, cb, 0, ldc, l3Tri(upper))
+		return
+	}
+	kern := g.kernel("level3.cl", "syr2k")
+	global, local := l3Work(n, n)
+	c.run(kern, global, local, int32(l3Bool(upper)), int32(l3Bool(trans)), l3Int(c, n), l3Int(c, k),
+		alpha, a, l3Int(c, lda), b, l3Int(c, ldb), beta, cb, l3Int(c, ldc))
+}
+
+// trmmOnDevice enqueues res = alpha·op(A)·B (left) or alpha·B·op(A) for a
+// triangular A; res (leading dimension ldb) must not alias B. With
+// alpha == 0, A and B are not read.
+func trmmOnDevice[T real](c *call, left, upper, trans, unit bool, m, n int, alpha T, a *cl.Buffer, lda int, b *cl.Buffer, ldb int, res *cl.Buffer) {
+	g := newGemmLauncher[T](c)
+	if alpha == 0 {
+		g.scale(m, n, 0, res, 0, ldb, triFull)
+		return
+	}
+	kern := g.kernel("level3.cl", "trmm")
+	global, local := l3Work(m, n)
+	c.run(kern, global, local, int32(l3Bool(left)), int32(l3Bool(upper)), int32(l3Bool(trans)),
+		int32(l3Bool(unit)), l3Int(c, m), l3Int(c, n), alpha, a, l3Int(c, lda), b, l3Int(c, ldb), res)
 }
 
 // syrk is Dsyrk and Ssyrk: the ul triangle of C = alpha·A·Aᵀ + beta·C
@@ -136,29 +202,21 @@ func syrk[T real](e *engine, name string, ul blas.Uplo, t blas.Transpose, n, k i
 	trans := t != blas.NoTrans
 	upper := ul == blas.Upper
 	cs := matSpan(n, n, ldc)
-	mulbeta := alpha != 0 && !upper && trans
 	var cb *cl.Buffer
-	if mulbeta {
+	if syrkReadsC(alpha, upper, trans) {
 		cb = upload(c, cc[:cs])
 	} else {
 		cb = l3Output(c, cc, cs, beta)
 	}
-	g := newGemmLauncher[T](c)
-	if alpha == 0 {
-		g.scale(n, n, beta, cb, 0, ldc, l3Tri(upper))
-	} else {
-		// k may be 0 here: gonum then still multiplies the lower triangle
-		// by beta with a transpose (mulbeta), and assigns otherwise.
+	var ab *cl.Buffer
+	if alpha != 0 {
 		ar, ac := n, k
 		if trans {
 			ar, ac = k, n
 		}
-		ab := upload(c, a[:matSpan(ar, ac, lda)])
-		kern := g.kernel("level3.cl", "syrk")
-		global, local := l3Work(n, n)
-		c.run(kern, global, local, int32(l3Bool(upper)), int32(l3Bool(trans)), l3Int(c, n), l3Int(c, k),
-			alpha, ab, l3Int(c, lda), beta, cb, l3Int(c, ldc), int32(l3Bool(mulbeta)))
+		ab = upload(c, a[:matSpan(ar, ac, lda)])
 	}
+	syrkOnDevice(c, upper, trans, n, k, alpha, ab, lda, beta, cb, ldc)
 	out := download[T](c, cb, cs)
 	if err := c.finish(); err != nil {
 		return err
@@ -175,21 +233,16 @@ func syr2k[T real](e *engine, name string, ul blas.Uplo, t blas.Transpose, n, k 
 	upper := ul == blas.Upper
 	cs := matSpan(n, n, ldc)
 	cb := l3Output(c, cc, cs, beta)
-	g := newGemmLauncher[T](c)
-	if alpha == 0 || k == 0 {
-		g.scale(n, n, beta, cb, 0, ldc, l3Tri(upper))
-	} else {
+	var ab, bb *cl.Buffer
+	if alpha != 0 && k != 0 {
 		ar, ac := n, k
 		if trans {
 			ar, ac = k, n
 		}
-		ab := upload(c, a[:matSpan(ar, ac, lda)])
-		bb := upload(c, b[:matSpan(ar, ac, ldb)])
-		kern := g.kernel("level3.cl", "syr2k")
-		global, local := l3Work(n, n)
-		c.run(kern, global, local, int32(l3Bool(upper)), int32(l3Bool(trans)), l3Int(c, n), l3Int(c, k),
-			alpha, ab, l3Int(c, lda), bb, l3Int(c, ldb), beta, cb, l3Int(c, ldc))
+		ab = upload(c, a[:matSpan(ar, ac, lda)])
+		bb = upload(c, b[:matSpan(ar, ac, ldb)])
 	}
+	syr2kOnDevice(c, upper, trans, n, k, alpha, ab, lda, bb, ldb, beta, cb, ldc)
 	out := download[T](c, cb, cs)
 	if err := c.finish(); err != nil {
 		return err
@@ -228,18 +281,13 @@ func trmm[T real](e *engine, name string, s blas.Side, ul blas.Uplo, tA blas.Tra
 		ka = m
 	}
 	bs := matSpan(m, n, ldb)
-	g := newGemmLauncher[T](c)
 	res := alloc[T](c, bs)
-	if alpha == 0 {
-		g.scale(m, n, 0, res, 0, ldb, triFull)
-	} else {
-		ab := upload(c, a[:matSpan(ka, ka, lda)])
-		bb := upload(c, b[:bs])
-		kern := g.kernel("level3.cl", "trmm")
-		global, local := l3Work(m, n)
-		c.run(kern, global, local, int32(l3Bool(left)), int32(l3Bool(ul == blas.Upper)), int32(l3Bool(tA != blas.NoTrans)),
-			int32(l3Bool(d == blas.Unit)), l3Int(c, m), l3Int(c, n), alpha, ab, l3Int(c, lda), bb, l3Int(c, ldb), res)
+	var ab, bb *cl.Buffer
+	if alpha != 0 {
+		ab = upload(c, a[:matSpan(ka, ka, lda)])
+		bb = upload(c, b[:bs])
 	}
+	trmmOnDevice(c, left, ul == blas.Upper, tA != blas.NoTrans, d == blas.Unit, m, n, alpha, ab, lda, bb, ldb, res)
 	out := download[T](c, res, bs)
 	if err := c.finish(); err != nil {
 		return err
@@ -266,31 +314,45 @@ func trsmBlock(e *engine) int {
 func trsm[T real](e *engine, name string, s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha T, a []T, lda int, b []T, ldb int, nb int) error {
 	c := begin[T](e, name)
 	left := s == blas.Left
-	trans := tA != blas.NoTrans
-	upper := ul == blas.Upper
-	unit := d == blas.Unit
-	opUpper := upper != trans
 	ka := n
 	if left {
 		ka = m
 	}
 	bs := matSpan(m, n, ldb)
-	g := newGemmLauncher[T](c)
-	var bb *cl.Buffer
+	var ab, bb *cl.Buffer
 	if alpha == 0 {
 		bb = alloc[T](c, bs)
 	} else {
 		bb = upload(c, b[:bs])
+		ab = upload(c, a[:matSpan(ka, ka, lda)])
 	}
+	trsmOnDevice(c, left, ul == blas.Upper, tA != blas.NoTrans, d == blas.Unit, m, n, alpha, ab, lda, bb, ldb, nb)
+	out := download[T](c, bb, bs)
+	if err := c.finish(); err != nil {
+		return err
+	}
+	scatterMat(b, out, m, n, ldb)
+	return nil
+}
+
+// trsmOnDevice enqueues the blocked solve of trsm in place in bb (leading
+// dimension ldb). With alpha == 0, A is not read and B is assigned zeros
+// without being read.
+func trsmOnDevice[T real](c *call, left, upper, trans, unit bool, m, n int, alpha T, ab *cl.Buffer, lda int, bb *cl.Buffer, ldb int, nb int) {
+	opUpper := upper != trans
+	ka := n
+	if left {
+		ka = m
+	}
+	g := newGemmLauncher[T](c)
 	if alpha != 1 {
 		g.scale(m, n, alpha, bb, 0, ldb, triFull)
 	}
 	if alpha != 0 {
-		ab := upload(c, a[:matSpan(ka, ka, lda)])
 		flags := []any{int32(l3Bool(upper)), int32(l3Bool(trans)), int32(l3Bool(unit))}
 		// gemmUpdate: C -= op(X)·op(Y) on the blocks at the given offsets.
 		gemmUpdate := func(tX, tY bool, mm, nn, kk int, x *cl.Buffer, offX, ldx int, y *cl.Buffer, offY, ldy int, offC int) {
-			cfg := gemmParams(e.prof, c.prec, mm, nn, kk)
+			cfg := gemmParams(c.e.prof, c.prec, mm, nn, kk)
 			g.gemm(cfg, tX, tY, mm, nn, kk, T(-1), x, offX, ldx, y, offY, ldy, T(1), bb, offC, ldb)
 		}
 		nblk := l3CeilDiv(ka, nb)
@@ -348,10 +410,4 @@ func trsm[T real](e *engine, name string, s blas.Side, ul blas.Uplo, tA blas.Tra
 			}
 		}
 	}
-	out := download[T](c, bb, bs)
-	if err := c.finish(); err != nil {
-		return err
-	}
-	scatterMat(b, out, m, n, ldb)
-	return nil
 }

@@ -664,3 +664,101 @@ func residentChainMixed[T float32 | float64](t *testing.T) {
 		t.Errorf("Nrm2 in the chain = %v, %v; want %v", v, err, wantNrm)
 	}
 }
+
+func TestResidentLevel3(t *testing.T) {
+	t.Run("float64", func(t *testing.T) { residentLevel3[float64](t) })
+	t.Run("float32", func(t *testing.T) { residentLevel3[float32](t) })
+}
+
+func residentLevel3[T float32 | float64](t *testing.T) {
+	impl := newTestImpl(t)
+	rnd := rand.New(rand.NewPCG(31, uint64(precisionOf[T]())))
+	// (m, n, k, view offset)
+	for _, sh := range [][4]int{{1, 1, 1, 0}, {6, 9, 4, 0}, {37, 21, 45, 2}} {
+		m, n, k, o := sh[0], sh[1], sh[2], sh[3]
+		for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
+			name := fmt.Sprintf("%v m=%d n=%d k=%d off=%d", ul, m, n, k, o)
+			for _, side := range []blas.Side{blas.Left, blas.Right} {
+				ka := n
+				if side == blas.Left {
+					ka = m
+				}
+				a := newRMat[T](t, impl, rnd, ka, ka, o, o+1)
+				b := newRMat[T](t, impl, rnd, m, n, 0, o)
+				c := newRMat[T](t, impl, rnd, m, n, o, 0)
+				for _, beta := range []T{0, 0.5} {
+					ev, err := Symm(side, ul, T(0.75), a.m, b.m, beta, c.m)
+					gref.Dsymm(side, ul, m, n, 0.75, a.h(), a.ld, b.h(), b.ld, float64(beta), c.h(), c.ld)
+					must(t, "Symm", ev, err)
+					c.check(t, fmt.Sprintf("Symm %v β=%v %s", side, beta, name))
+				}
+				a.dominant(t, func(i int) int { return i })
+				for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans} {
+					for _, d := range []blas.Diag{blas.NonUnit, blas.Unit} {
+						tn := fmt.Sprintf("%v %v %v %s", side, tA, d, name)
+						ev, err := Trmm(side, ul, tA, d, T(1.5), a.m, b.m)
+						gref.Dtrmm(side, ul, tA, d, m, n, 1.5, a.h(), a.ld, b.h(), b.ld)
+						must(t, "Trmm", ev, err)
+						b.check(t, "Trmm "+tn)
+						ev, err = Trsm(side, ul, tA, d, T(0.5), a.m, b.m)
+						gref.Dtrsm(side, ul, tA, d, m, n, 0.5, a.h(), a.ld, b.h(), b.ld)
+						must(t, "Trsm", ev, err)
+						b.check(t, "Trsm "+tn)
+					}
+				}
+			}
+			for _, tr := range []blas.Transpose{blas.NoTrans, blas.Trans} {
+				ar, ac := n, k
+				if tr == blas.Trans {
+					ar, ac = k, n
+				}
+				a := newRMat[T](t, impl, rnd, ar, ac, o, 1)
+				b := newRMat[T](t, impl, rnd, ar, ac, 0, o)
+				c := newRMat[T](t, impl, rnd, n, n, o, o)
+				for _, beta := range []T{0, -1} {
+					ev, err := Syrk(ul, tr, T(0.5), a.m, beta, c.m)
+					gref.Dsyrk(ul, tr, n, k, 0.5, a.h(), a.ld, float64(beta), c.h(), c.ld)
+					must(t, "Syrk", ev, err)
+					c.check(t, fmt.Sprintf("Syrk %v β=%v %s", tr, beta, name))
+					ev, err = Syr2k(ul, tr, T(-0.5), a.m, b.m, beta, c.m)
+					gref.Dsyr2k(ul, tr, n, k, -0.5, a.h(), a.ld, b.h(), b.ld, float64(beta), c.h(), c.ld)
+					must(t, "Syr2k", ev, err)
+					c.check(t, fmt.Sprintf("Syr2k %v β=%v %s", tr, beta, name))
+				}
+			}
+		}
+	}
+}
+
+func TestResidentLevel3Errors(t *testing.T) {
+	impl := newTestImpl(t)
+	a, _ := NewMatrix[float64](impl, 4, 4)
+	b, _ := NewMatrix[float64](impl, 4, 5)
+	c, _ := NewMatrix[float64](impl, 5, 5)
+	defer b.Release()
+	defer c.Release()
+	for _, tc := range []struct {
+		what string
+		err  error
+		want error
+	}{
+		{"Symm right side shape", second(Symm(blas.Right, blas.Upper, 1, a, b, 0, b)), ErrShape},
+		{"Symm bad side", second(Symm(blas.Side(0), blas.Upper, 1, a, b, 0, b)), ErrInvalidArg},
+		{"Syrk C shape", second(Syrk(blas.Upper, blas.NoTrans, 1, b, 0, c)), ErrShape},
+		{"Syrk bad transpose", second(Syrk(blas.Upper, blas.Transpose(0), 1, b, 0, c)), ErrInvalidArg},
+		{"Syr2k B shape", second(Syr2k(blas.Lower, blas.Trans, 1, b, a, 0, c)), ErrShape},
+		{"Trmm shape", second(Trmm(blas.Right, blas.Upper, blas.NoTrans, blas.Unit, 1, a, b)), ErrShape},
+		{"Trsm bad diag", second(Trsm(blas.Left, blas.Upper, blas.NoTrans, blas.Diag(0), 1, a, b)), ErrInvalidArg},
+	} {
+		if !errors.Is(tc.err, tc.want) {
+			t.Errorf("%s: %v, want %v", tc.what, tc.err, tc.want)
+		}
+	}
+	a.Release()
+	if _, err := Trsm(blas.Left, blas.Upper, blas.NoTrans, blas.Unit, 1, a, b); !errors.Is(err, ErrReleased) {
+		t.Errorf("Trsm with a released A: %v, want ErrReleased", err)
+	}
+	if _, err := Symm(blas.Left, blas.Upper, 1, a, b, 0, b); !errors.Is(err, ErrReleased) {
+		t.Errorf("Symm with a released A: %v, want ErrReleased", err)
+	}
+}
