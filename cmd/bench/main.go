@@ -5,6 +5,15 @@
 //
 //	go run ./cmd/bench -sizes 512,1024,4096 -prec 32,64 -trans NN,TN
 //	go run -tags clblast ./cmd/bench -png gemm.png
+//	go run ./cmd/bench -sizes 4096,8192 -prec 64,32 -split -gonum-max 2048
+//
+// With -split, each shape is followed by a line that breaks the GEMM from
+// Go slices (float64 through gonum's mat.Dense.Mul, float32 through Sgemm)
+// into its parts — host copies into pinned staging (pack), uploads, kernels,
+// downloads, the copy out to the user's slice (unpack) — per call, with the
+// overlap achieved (sum of the parts over the wall time), the rate against
+// the device-resident rate, and against gonum's Go code (measured at the
+// largest size -gonum-max allows when the shape itself is larger).
 //
 // Each figure is the median of -reps timed repetitions after a warm-up
 // call; a repetition enqueues enough back-to-back calls to last at least
@@ -24,7 +33,9 @@ import (
 	"time"
 
 	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/blas/gonum"
+	"gonum.org/v1/gonum/mat"
 
 	clblas "github.com/gocompute/opencl/blas"
 	"github.com/gocompute/opencl/internal/clblast"
@@ -45,6 +56,7 @@ type row struct {
 	trans                         string
 	shape                         shape
 	resident, clblast, slices, gn float64
+	split                         string // the -split report, "" without
 }
 
 func main() {
@@ -57,6 +69,8 @@ func main() {
 	withSlices := flag.Bool("slices", true, "also time the drop-in path from Go slices")
 	gonumMax := flag.Int("gonum-max", 1024, "largest m·n·k^(1/3) timed with gonum's Go code (it is slow)")
 	pngPath := flag.String("png", "", "write a chart of the square NN results to this PNG file")
+	withSplit := flag.Bool("split", false, "break GEMM from Go slices into copy/upload/compute/download and report the overlap")
+	splitReps := flag.Int("split-reps", 3, "calls timed for each -split line")
 	flag.Parse()
 
 	impl, err := clblas.New(clblas.WithOffload(clblas.Always))
@@ -80,7 +94,11 @@ func main() {
 		list = append(list, shape{atoi(p[0]), atoi(p[1]), atoi(p[2])})
 	}
 
-	b := &bencher{impl: impl, reps: *reps, minTime: *minTime}
+	b := &bencher{impl: impl, reps: *reps, minTime: *minTime, gonumMax: *gonumMax, gonumRef: map[string]float64{}}
+	if *withSplit {
+		blas64.Use(impl) // mat.Dense.Mul goes through our Dgemm
+		b.split = *splitReps
+	}
 	var rows []row
 	fmt.Printf("%-5s %-5s %-16s %12s %12s %8s %12s %10s\n", "prec", "trans", "m×n×k", "resident", "CLBlast", "ratio", "Go slices", "gonum")
 	for _, p := range split(*precs) {
@@ -103,6 +121,9 @@ func main() {
 				}
 				fmt.Printf("%-5d %-5s %-16v %12s %12s %8s %12s %10s\n", r.prec, r.trans, r.shape,
 					gf(r.resident), gf(r.clblast), ratio, gf(r.slices), gf(r.gn))
+				if r.split != "" {
+					fmt.Print(r.split)
+				}
 			}
 		}
 	}
@@ -115,9 +136,12 @@ func main() {
 }
 
 type bencher struct {
-	impl    *clblas.Implementation
-	reps    int
-	minTime time.Duration
+	impl     *clblas.Implementation
+	reps     int
+	minTime  time.Duration
+	split    int // calls per -split report; 0: no report
+	gonumMax int
+	gonumRef map[string]float64 // gonum's GFLOP/s at gonumMax, by precision+trans
 }
 
 // median times f (which runs `batch` calls and waits) and returns the
@@ -235,7 +259,118 @@ func measure[T float32 | float64](b *bencher, trans string, s shape, withSlices,
 			return nil
 		})
 	}
+	if b.split > 0 {
+		r.split = splitReport(b, ta, tb, s, a, ac, bb, bc, c, r)
+	}
 	return r
+}
+
+// splitReport times b.split GEMMs from Go slices (float64 through
+// mat.Dense.Mul, float32 through Sgemm) and formats the implementation's
+// transfer accounting for them: two compact lines.
+func splitReport[T float32 | float64](b *bencher, ta, tb blas.Transpose, s shape, a []T, lda int, bb []T, ldb int, c []T, r row) string {
+	call := func() { gemmSlices(b.impl, ta, tb, s, a, lda, bb, ldb, c) }
+	how := "Sgemm"
+	if a64, ok := any(a).([]float64); ok {
+		how = "mat.Mul"
+		ar, ac := s.m, s.k
+		if ta == blas.Trans {
+			ar, ac = ac, ar
+		}
+		br, bc := s.k, s.n
+		if tb == blas.Trans {
+			br, bc = bc, br
+		}
+		var am, bm mat.Matrix = mat.NewDense(ar, ac, a64[:ar*ac]), mat.NewDense(br, bc, any(bb).([]float64)[:br*bc])
+		if ta == blas.Trans {
+			am = am.T()
+		}
+		if tb == blas.Trans {
+			bm = bm.T()
+		}
+		cm := mat.NewDense(s.m, s.n, any(c).([]float64)[:s.m*s.n])
+		call = func() { cm.Mul(am, bm) }
+	}
+	call() // warm-up
+	before := b.impl.TransferStats()
+	t0 := time.Now()
+	for range b.split {
+		call()
+	}
+	wall := time.Since(t0)
+	st := b.impl.TransferStats().Sub(before)
+	flops := 2 * float64(s.m) * float64(s.n) * float64(s.k)
+	rate := flops * float64(b.split) / wall.Seconds() / 1e9
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "      split: %s %s GFLOP/s", how, gf(rate))
+	if r.resident > 0 {
+		fmt.Fprintf(&sb, " = %.0f%% of resident", 100*rate/r.resident)
+	}
+	prec := 32
+	if _, ok := any(a).([]float64); ok {
+		prec = 64
+	}
+	gn := r.gn
+	ref := ""
+	if gn == 0 {
+		gn, ref = b.gonumAtMax(prec, ta, tb), fmt.Sprintf(" at %d", b.gonumMax)
+	}
+	if gn > 0 {
+		fmt.Fprintf(&sb, ", %.0fx gonum (%s GFLOP/s%s)", rate/gn, gf(gn), ref)
+	}
+	sb.WriteString("\n")
+	if st.Calls != int64(b.split) {
+		fmt.Fprintf(&sb, "      split: %d of %d calls took the staged path (GOCL_GEMM_PIPELINE=on forces it)\n", st.Calls, b.split)
+	}
+	if st.Calls == 0 {
+		return sb.String()
+	}
+	per := func(d time.Duration) string {
+		return strconv.FormatFloat(d.Seconds()*1e3/float64(st.Calls), 'f', 1, 64)
+	}
+	gbps := func(bytes int64, d time.Duration) string {
+		if d <= 0 {
+			return "-"
+		}
+		return strconv.FormatFloat(float64(bytes)/d.Seconds()/1e9, 'f', 1, 64)
+	}
+	fmt.Fprintf(&sb, "      ms/call: pack %s  up %s (%s GB/s)  gemm %s  down %s (%s GB/s)  unpack %s | sum %s  wall %s  overlap %.2fx\n",
+		per(st.Pack), per(st.Upload), gbps(st.BytesUp, st.Upload), per(st.Compute), per(st.Download),
+		gbps(st.BytesDown, st.Download), per(st.Unpack), per(st.Sum()), per(st.Wall), st.Sum().Seconds()/st.Wall.Seconds())
+	return sb.String()
+}
+
+// gonumAtMax is gonum's GFLOP/s on a square problem of order gonumMax
+// (measured once per precision and transposes).
+func (b *bencher) gonumAtMax(prec int, ta, tb blas.Transpose) float64 {
+	key := fmt.Sprint(prec, ta, tb)
+	if v, ok := b.gonumRef[key]; ok {
+		return v
+	}
+	n := b.gonumMax
+	s := shape{n, n, n}
+	rnd := rand.New(rand.NewPCG(2, uint64(n)))
+	flops := 2 * float64(n) * float64(n) * float64(n)
+	var v float64
+	if prec == 64 {
+		a, bb, c := random[float64](rnd, n*n), random[float64](rnd, n*n), make([]float64, n*n)
+		v = b.median(flops, func(batch int) error {
+			for range batch {
+				gemmSlices(gonum.Implementation{}, ta, tb, s, a, n, bb, n, c)
+			}
+			return nil
+		})
+	} else {
+		a, bb, c := random[float32](rnd, n*n), random[float32](rnd, n*n), make([]float32, n*n)
+		v = b.median(flops, func(batch int) error {
+			for range batch {
+				gemmSlices(gonum.Implementation{}, ta, tb, s, a, n, bb, n, c)
+			}
+			return nil
+		})
+	}
+	b.gonumRef[key] = v
+	return v
 }
 
 type gemmer interface {

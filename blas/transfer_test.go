@@ -1,0 +1,348 @@
+package clblas
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sync/atomic"
+	"testing"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
+
+	"github.com/gocompute/opencl/cl"
+	"github.com/gocompute/opencl/platform/platformtest"
+)
+
+// The staged GEMM path (pinned staging, tiles pipelined over three queues)
+// is forced on the test device (PoCL: a CPU, where it is off by default)
+// with small tiles, so that several tiles, panels and queues take part.
+
+// stagedImpl returns a private implementation whose GEMM on host slices
+// takes the staged path with tile×tile tiles (0: the size-based choice).
+func stagedImpl(t *testing.T, tile int) (*Implementation, *engine) {
+	t.Helper()
+	impl, e := privateImpl(t, nil)
+	e.pipeMode = pipeMode{force: true, tile: tile}
+	return impl, e
+}
+
+// gemmCase is one GEMM from host slices with its reference answer.
+type gemmCase[T real] struct {
+	tA, tB        blas.Transpose
+	m, n, k       int
+	alpha, beta   T
+	a, b, c, want []T
+	lda, ldb, ldc int
+}
+
+const padSentinel = -12345.5
+
+func newGemmCase[T real](rnd *rand.Rand, tA, tB blas.Transpose, m, n, k, pad int, alpha, beta T) gemmCase[T] {
+	g := gemmCase[T]{tA: tA, tB: tB, m: m, n: n, k: k, alpha: alpha, beta: beta}
+	ar, ac := m, k
+	if tA != blas.NoTrans {
+		ar, ac = k, m
+	}
+	br, bc := k, n
+	if tB != blas.NoTrans {
+		br, bc = n, k
+	}
+	g.lda, g.ldb, g.ldc = max(ac, 1)+pad, max(bc, 1)+pad, n+pad
+	fill := func(rows, ld, cols int) []T {
+		s := make([]T, max(rows*ld, 1))
+		for i := range s {
+			if cols < ld && i%ld >= cols {
+				s[i] = padSentinel
+				continue
+			}
+			s[i] = T(rnd.Float64() - 0.5)
+		}
+		return s
+	}
+	g.a, g.b, g.c = fill(ar, g.lda, ac), fill(br, g.ldb, bc), fill(m, g.ldc, n)
+	if beta == 0 {
+		for i := range g.c {
+			if i%g.ldc < n {
+				g.c[i] = T(math.NaN()) // must be overwritten, not read
+			}
+		}
+	}
+	want := append([]T(nil), g.c...)
+	switch w := any(want).(type) {
+	case []float64:
+		gonum.Implementation{}.Dgemm(tA, tB, m, n, k, float64(alpha), any(g.a).([]float64), g.lda, any(g.b).([]float64), g.ldb, float64(beta), w, g.ldc)
+	case []float32:
+		gonum.Implementation{}.Sgemm(tA, tB, m, n, k, float32(alpha), any(g.a).([]float32), g.lda, any(g.b).([]float32), g.ldb, float32(beta), w, g.ldc)
+	}
+	g.want = want
+	return g
+}
+
+// run calls the device routine directly (no CPU fallback) on a copy of C.
+func (g gemmCase[T]) run(e *engine) ([]T, error) {
+	c := append([]T(nil), g.c...)
+	var err error
+	switch cc := any(c).(type) {
+	case []float64:
+		err = clDevice64{e}.Dgemm(g.tA, g.tB, g.m, g.n, g.k, float64(g.alpha), any(g.a).([]float64), g.lda, any(g.b).([]float64), g.ldb, float64(g.beta), cc, g.ldc)
+	case []float32:
+		err = clDevice32{e}.Sgemm(g.tA, g.tB, g.m, g.n, g.k, float32(g.alpha), any(g.a).([]float32), g.lda, any(g.b).([]float32), g.ldb, float32(g.beta), cc, g.ldc)
+	}
+	return c, err
+}
+
+func (g gemmCase[T]) String() string {
+	return fmt.Sprintf("%c%c m=%d n=%d k=%d lda=%d ldb=%d ldc=%d alpha=%v beta=%v",
+		rune(g.tA), rune(g.tB), g.m, g.n, g.k, g.lda, g.ldb, g.ldc, g.alpha, g.beta)
+}
+
+// check compares got with the reference: padding bit-for-bit untouched,
+// values within tol (relative to k).
+func (g gemmCase[T]) check(t *testing.T, got []T, tol float64) {
+	t.Helper()
+	for i := range got {
+		if i%g.ldc >= g.n {
+			if got[i] != padSentinel {
+				t.Errorf("%v: padding element %d = %v, changed", g, i, got[i])
+				return
+			}
+			continue
+		}
+		w, v := float64(g.want[i]), float64(got[i])
+		if math.IsNaN(w) != math.IsNaN(v) || (!math.IsNaN(w) && math.Abs(w-v) > tol*float64(max(g.k, 1))) {
+			t.Errorf("%v: element (%d, %d) = %v, want %v", g, i/g.ldc, i%g.ldc, v, w)
+			return
+		}
+	}
+}
+
+var stagedTransposes = []blas.Transpose{blas.NoTrans, blas.Trans}
+
+func testStagedGemm[T real](t *testing.T, e *engine, tol float64) {
+	rnd := rand.New(rand.NewPCG(5, uint64(precisionOf[T]())))
+	before := e.xfer.calls.Load()
+	calls := 0
+	for _, tA := range stagedTransposes {
+		for _, tB := range stagedTransposes {
+			for _, shape := range [][3]int{{37, 29, 23}, {16, 16, 16}, {1, 45, 9}, {50, 3, 1}, {9, 40, 0}} {
+				for _, pad := range []int{0, 3} {
+					for _, ab := range [][2]T{{1, 0}, {-0.75, 0.5}, {0, 2}, {1.5, 1}} {
+						g := newGemmCase(rnd, tA, tB, shape[0], shape[1], shape[2], pad, ab[0], ab[1])
+						got, err := g.run(e)
+						if err != nil {
+							t.Fatalf("%v: %v", g, err)
+						}
+						calls++
+						g.check(t, got, tol)
+					}
+				}
+			}
+		}
+	}
+	if got := e.xfer.calls.Load() - before; got != int64(calls) {
+		t.Errorf("%d of %d calls took the staged path", got, calls)
+	}
+}
+
+// TestStagedGemm compares the staged, pipelined GEMM with gonum over every
+// transpose, padded and unpadded leading dimensions, beta == 0 with NaN in
+// C, alpha == 0, k == 0, one-row and one-column shapes, with tiles of 16
+// (several tiles in both directions, ragged edges) and of 8.
+func TestStagedGemm(t *testing.T) {
+	for _, tile := range []int{16, 8} {
+		t.Run(fmt.Sprintf("tile%d", tile), func(t *testing.T) {
+			_, e := stagedImpl(t, tile)
+			t.Run("float64", func(t *testing.T) {
+				if !e.prof.FP64 {
+					t.Skip("no fp64")
+				}
+				testStagedGemm[float64](t, e, 1e-13)
+			})
+			t.Run("float32", func(t *testing.T) { testStagedGemm[float32](t, e, 2e-6) })
+		})
+	}
+}
+
+// TestStagedGemmSizeChoice runs the staged path with the tiles it chooses
+// itself: one tile below the pipeline threshold, several above it.
+func TestStagedGemmSizeChoice(t *testing.T) {
+	_, e := stagedImpl(t, 0)
+	if mt, nt := e.gemmTiles(100, 100, 100); mt != 100 || nt != 100 {
+		t.Errorf("small problem cut into %d×%d tiles", mt, nt)
+	}
+	for _, s := range [][3]int{{8192, 8192, 8192}, {4096, 4096, 4096}, {20000, 300, 5000}, {300, 20000, 5000}} {
+		m, n, k := s[0], s[1], s[2]
+		mt, nt := e.gemmTiles(m, n, k)
+		if mt <= 0 || nt <= 0 || mt > m || nt > n {
+			t.Errorf("%v: tiles %d×%d", s, mt, nt)
+		}
+		if tiles := l3CeilDiv(m, mt) * l3CeilDiv(n, nt); tiles < 2 || tiles > 64 {
+			t.Errorf("%v: %d tiles of %d×%d", s, tiles, mt, nt)
+		}
+	}
+	rnd := rand.New(rand.NewPCG(7, 8))
+	g := newGemmCase[float32](rnd, blas.Trans, blas.NoTrans, 300, 260, 200, 1, 1, 0.5)
+	got, err := g.run(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.check(t, got, 2e-6)
+}
+
+// TestStagedGemmFault injects a failure at the n-th enqueue or read of a
+// pipelined call (mid-pipeline: earlier tiles have been computed and read
+// back): the device call fails and the user's C is bit-for-bit unchanged;
+// through the front end the call still returns gonum's answer.
+func TestStagedGemmFault(t *testing.T) {
+	impl, e := stagedImpl(t, 8)
+	rnd := rand.New(rand.NewPCG(9, 10))
+	g := newGemmCase[float64](rnd, blas.NoTrans, blas.Trans, 30, 27, 12, 2, 0.5, 1.25)
+	if _, err := g.run(e); err != nil {
+		t.Fatal(err) // healthy: builds the kernels
+	}
+	for _, site := range []string{"enqueue", "read", "alloc"} {
+		for _, nth := range []int64{1, 3, 7} {
+			var seen atomic.Int64
+			fail := func(s string) error {
+				if s == site && seen.Add(1) == nth {
+					return fmt.Errorf("%s #%d: %w", s, nth, errInjected)
+				}
+				return nil
+			}
+			e.fault.Store(&fail)
+			got, err := g.run(e)
+			e.fault.Store(nil)
+			if site == "alloc" && nth > 4 {
+				// A call borrows fewer buffers than that: no failure.
+				if err != nil {
+					t.Errorf("alloc #%d: %v", nth, err)
+				}
+				continue
+			}
+			if !errors.Is(err, errInjected) {
+				t.Errorf("%s #%d: error %v, want the injected one", site, nth, err)
+			}
+			for i := range got {
+				if math.Float64bits(got[i]) != math.Float64bits(g.c[i]) {
+					t.Errorf("%s #%d: C[%d] changed from %v to %v by a failed call", site, nth, i, g.c[i], got[i])
+					break
+				}
+			}
+		}
+	}
+	// Through the front end: finished on the CPU, gonum's answer.
+	var seen atomic.Int64
+	fail := func(s string) error {
+		if s == "read" && seen.Add(1) == 2 {
+			return errInjected
+		}
+		return nil
+	}
+	e.fault.Store(&fail)
+	c := append([]float64(nil), g.c...)
+	impl.Dgemm(g.tA, g.tB, g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb, g.beta, c, g.ldc)
+	e.fault.Store(nil)
+	g.check(t, c, 1e-13)
+}
+
+// TestStagedGemmNoLeaks runs staged calls and closes the implementation:
+// the pinned pool and the device pool reuse their buffers, and Close
+// releases every OpenCL object (staging buffers, pipeline queues).
+func TestStagedGemmNoLeaks(t *testing.T) {
+	platformtest.Device(t)
+	base := cl.LiveObjects()
+	impl, err := New(WithOffload(Always))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := impl.dev32.(clDevice32).e
+	e.pipeMode = pipeMode{force: true, tile: 32}
+	rnd := rand.New(rand.NewPCG(11, 12))
+	g := newGemmCase[float32](rnd, blas.NoTrans, blas.NoTrans, 70, 64, 40, 0, 1, 0)
+	var peak int64
+	for i := range 30 {
+		got, err := g.run(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			g.check(t, got, 2e-6)
+		}
+		peak = max(peak, cl.LiveObjects()["buffer"]-base["buffer"])
+	}
+	if peak > 16 {
+		t.Errorf("%d live buffers after repeated staged calls: the pools are not reusing them", peak)
+	}
+	if err := impl.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for kind, n := range cl.LiveObjects() {
+		if n != base[kind] {
+			t.Errorf("%d %s objects live after Close, %d before New", n, kind, base[kind])
+		}
+	}
+}
+
+// TestPackUnpack checks the parallel packing and unpacking copies on
+// blocks large enough to be split over several goroutines.
+func TestPackUnpack(t *testing.T) {
+	const rows, cols, ld = 1100, 1000, 1013
+	src := make([]float64, rows*ld)
+	for i := range src {
+		src[i] = float64(i)
+	}
+	for _, blk := range [][4]int{{0, rows, 0, cols}, {5, 700, 13, 900}, {0, rows, 0, ld}} {
+		r0, nr, c0, nc := blk[0], blk[1], blk[2], blk[3]
+		if nc == ld {
+			// Contiguous: the leading dimension is the block's width.
+			dst := make([]float64, nr*nc)
+			pack(dst, src, ld, r0, nr, c0, nc)
+			for i := range dst {
+				if dst[i] != src[r0*ld+i] {
+					t.Fatalf("contiguous pack: element %d = %v", i, dst[i])
+				}
+			}
+			continue
+		}
+		dst := make([]float64, nr*nc)
+		pack(dst, src, ld, r0, nr, c0, nc)
+		for r := range nr {
+			for c := range nc {
+				if dst[r*nc+c] != src[(r0+r)*ld+c0+c] {
+					t.Fatalf("pack %v: element (%d, %d) = %v", blk, r, c, dst[r*nc+c])
+				}
+			}
+		}
+	}
+	// unpackTiles inverts the staged layout of C.
+	const m, n, ldc, mt, nt = 1030, 1020, 1025, 256, 300
+	packed := make([]float64, m*n)
+	for r0 := 0; r0 < m; r0 += mt {
+		mi := min(mt, m-r0)
+		for c0 := 0; c0 < n; c0 += nt {
+			nj := min(nt, n-c0)
+			for r := range mi {
+				for c := range nj {
+					packed[r0*n+mi*c0+r*nj+c] = float64((r0+r)*n + c0 + c)
+				}
+			}
+		}
+	}
+	dst := make([]float64, (m-1)*ldc+n)
+	for i := range dst {
+		dst[i] = padSentinel
+	}
+	unpackTiles(dst, packed, m, n, ldc, mt, nt)
+	for i, v := range dst {
+		r, c := i/ldc, i%ldc
+		want := float64(r*n + c)
+		if c >= n {
+			want = padSentinel
+		}
+		if v != want {
+			t.Fatalf("unpack: element (%d, %d) = %v, want %v", r, c, v, want)
+		}
+	}
+}
