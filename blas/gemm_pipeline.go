@@ -50,12 +50,13 @@ func (e *engine) stagedGemm() bool {
 
 // pipelineMin is the least m·n·k worth cutting into tiles; below it the
 // call is one tile (still staged).
-const pipelineMin = 512 * 512 * 512
+const pipelineMin = 256 * 256 * 256
 
-// gemmTiles returns the tile size mt×nt of C for an m×n×k GEMM. Tiles are
-// large enough to fill a big GPU (at least 2048² elements of C, if C is
-// that large), about 16 per call for large problems, with sides multiples
-// of 256.
+// gemmTiles returns the tile size mt×nt of C for an m×n×k GEMM: about 16
+// tiles per call, so that the host copies, the transfers both ways and the
+// kernels of different tiles overlap, but no smaller than 1024² elements
+// (nor larger than 4096²), so that a tile's kernel still fills a big GPU;
+// sides are multiples of 256.
 func (e *engine) gemmTiles(m, n, k int) (mt, nt int) {
 	if t := e.pipeMode.tile; t > 0 {
 		return min(t, m), min(t, n)
@@ -63,7 +64,7 @@ func (e *engine) gemmTiles(m, n, k int) (mt, nt int) {
 	if float64(m)*float64(n)*float64(k) < pipelineMin {
 		return m, n
 	}
-	area := min(max(m*n/16, 2048*2048), 4096*4096)
+	area := min(max(m*n/16, 1024*1024), 4096*4096)
 	side := 256
 	for (side+256)*(side+256) <= area {
 		side += 256

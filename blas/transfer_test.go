@@ -172,7 +172,7 @@ func TestStagedGemmSizeChoice(t *testing.T) {
 	if mt, nt := e.gemmTiles(100, 100, 100); mt != 100 || nt != 100 {
 		t.Errorf("small problem cut into %d×%d tiles", mt, nt)
 	}
-	for _, s := range [][3]int{{8192, 8192, 8192}, {4096, 4096, 4096}, {20000, 300, 5000}, {300, 20000, 5000}} {
+	for _, s := range [][3]int{{8192, 8192, 8192}, {4096, 4096, 4096}, {20000, 300, 5000}, {300, 20000, 5000}, {2048, 2048, 2048}} {
 		m, n, k := s[0], s[1], s[2]
 		mt, nt := e.gemmTiles(m, n, k)
 		if mt <= 0 || nt <= 0 || mt > m || nt > n {
