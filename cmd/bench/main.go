@@ -299,6 +299,10 @@ func splitReport[T float32 | float64](b *bencher, ta, tb blas.Transpose, s shape
 	}
 	wall := time.Since(t0)
 	st := b.impl.TransferStats().Sub(before)
+	trans := string([]byte{byte(ta), byte(tb)})
+	if err := verify(trans, s, a, lda, bb, ldb, c); err != nil {
+		log.Fatalf("bench: our %s GEMM %v from Go slices gave a wrong result: %v", trans, s, err)
+	}
 	flops := 2 * float64(s.m) * float64(s.n) * float64(s.k)
 	rate := flops * float64(b.split) / wall.Seconds() / 1e9
 	var sb strings.Builder
