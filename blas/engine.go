@@ -49,8 +49,7 @@ type engine struct {
 
 	refs   atomic.Int32 // roles (float64, float32) still open
 	closed atomic.Bool
-	wg     sync.WaitGroup // calls in flight
-	mu     sync.RWMutex   // held for reading by calls, for writing by close
+	mu     sync.RWMutex // held for reading by calls, for writing by close
 }
 
 // errClosed is returned by device calls after Close.
@@ -547,9 +546,6 @@ func (p *bufferPool) drain() {
 	}
 	p.held = 0
 }
-
-// errNotImplemented is returned by a device routine that has no kernel yet.
-var errNotImplemented = errors.New("clblas: routine not implemented on the device yet")
 
 // detach removes ev from the call's events, so finish does not release it:
 // the caller takes ownership (the device-resident API returns it).
