@@ -102,6 +102,11 @@ type config struct {
 	// WithRuntime); both nil means platform.Default().
 	device  *platform.Device
 	runtime *platform.Runtime
+
+	// tensor is the tensor-core mode of WithTensorCores when tensorSet;
+	// otherwise GOCL_TENSOR decides (see tuning.go).
+	tensor    TensorMode
+	tensorSet bool
 }
 
 // injected is a device pair with its cost model given directly to New.

@@ -25,6 +25,7 @@ type engine struct {
 	rt     *platform.Runtime
 	ownsRT bool
 	prof   platform.Profile
+	tensor TensorMode // GEMM's tensor-core mode (WithTensorCores or GOCL_TENSOR)
 	queue  *cl.Queue
 
 	buffers bufferPool
@@ -92,6 +93,7 @@ func newEngine(cfg *config) (*engine, error) {
 		e.rt, e.ownsRT = rt, true
 	}
 	e.prof = e.rt.Device().Profile()
+	e.tensor = cfg.tensorMode()
 	e.queue = e.rt.Queue()
 	e.buffers.init(e.rt.Context(), e.prof)
 	e.pinned.init(e.rt.Context(), e.queue)

@@ -14,18 +14,26 @@ import (
 // C = alpha·op(A)·op(B) + beta·C on buffers already on the device, with
 // the kernel of kernels/gemm.cl that gemmParams chooses.
 
-// Kernel names in kernels/gemm.cl.
+// Kernel names in kernels/gemm.cl and kernels/gemm_mma.cl, and the GEMV
+// route of gemm_skinny.cl.
 const (
 	gemmKernelCPU    = "gemm_cpu"
 	gemmKernelDirect = "gemm_direct"
 	gemmKernelTiled  = "gemm_tiled"
+	gemmKernelMMA    = "gemm_mma"
+	gemmKernelGEMV   = "gemv"
+
+	gemmFile = "gemm.cl"
+	mmaFile  = "gemm_mma.cl"
 )
 
 // gemmConfig is a complete parameter set for kernels/gemm.cl: the kernel to
 // run and the value of every tuning define of all three kernels (the file is
 // compiled whole, so spelling every value out keeps the host's work-size
 // arithmetic in step with what the kernel was compiled with, whatever the
-// file's own defaults, and lets one program serve all three kernels).
+// file's own defaults, and lets one program serve all three kernels), plus
+// the parameters of gemm_mma.cl and the skinny routes (tuning.go chooses,
+// gemm_skinny.go runs them).
 type gemmConfig struct {
 	kernel string
 
@@ -45,67 +53,27 @@ type gemmConfig struct {
 	cpuVec   int
 	cpuBlock [2][2][2]int
 	cpuLocal int
+
+	// gemm_mma (gemm_mma.cl): work-group tile, K step, warp tile, cp.async
+	// stages, and MMA_EMULATE (portable emulation of the tensor-core
+	// instructions, for tests on devices without them).
+	mmaMWG, mmaNWG, mmaKWG, wm, wn, stages int
+	mmaEmulate                             bool
+
+	// Split-K: with splitK > 1 the K dimension is cut into splitK slices
+	// of kslice (the last one shorter), each multiplied with the kernel
+	// above into a scratch buffer, then summed into C.
+	splitK, kslice int
 }
 
 // gemmParams chooses the GEMM kernel and its parameters for a device, a
-// precision (32 or 64) and a shape. It is the single place where that
-// choice is made: the tuning database (kernels/gemm_tuning.json) will be
-// consulted here. For now it uses the defaults documented in gemm.cl,
-// adjusted to the device's limits (work-group size, local memory):
-//
-//   - CPU devices get gemm_cpu, whatever the shape (and small gemm_tiled
-//     tiles, used only when a test forces that kernel);
-//   - other devices get gemm_tiled when the problem is large enough to fill
-//     its 128×128 tiles (m, n ≥ 64 and m·n·k ≥ 256³) and its tiles fit the
-//     device, and gemm_direct otherwise.
+// precision (32 or 64) and a shape, with the tensor-core mode GOCL_TENSOR
+// asks for. gemmChoose (tuning.go) makes the choice: the tuning database
+// (kernels/gemm_tuning.json) for devices it knows, defaults derived from
+// the device's limits otherwise, the tensor-core kernel where it pays, and
+// the GEMV and split-K routes for skinny shapes.
 func gemmParams(prof platform.Profile, prec int, m, n, k int) gemmConfig {
-	vw := 4
-	kwg := 16
-	cpuVec := 16
-	if prec == 64 {
-		vw, kwg, cpuVec = 2, 8, 8
-	}
-	cfg := gemmConfig{
-		mwg: 128, nwg: 128, kwg: kwg, mdimc: 16, ndimc: 16,
-		vwm: vw, vwn: vw, vwa: vw, vwb: vw, pada: vw, padb: vw,
-		doubleBuffer: true,
-		dm:           4, dn: 4, dmdimc: 16, dndimc: 16,
-		cpuVec: cpuVec, cpuLocal: 8,
-	}
-	cfg.cpuBlock[0][0] = [2]int{8, 2 * cpuVec}
-	cfg.cpuBlock[1][0] = [2]int{8, 2 * cpuVec}
-	cfg.cpuBlock[1][1] = [2]int{2 * cpuVec, 8}
-	cfg.cpuBlock[0][1] = [2]int{4, 4}
-
-	if prof.IsCPU() {
-		// gemm_tiled never runs on a CPU unless forced (tests do): small
-		// tiles keep its compile time down and bring the edge cases of
-		// small problems within reach there.
-		cfg.mwg, cfg.nwg, cfg.mdimc, cfg.ndimc, cfg.kwg = 32, 32, 8, 8, 8
-	}
-	maxWG := prof.MaxWorkGroupSize
-	if maxWG > 0 && maxWG < 256 {
-		// 8×8 work-groups (every OpenCL device allows 64 work-items).
-		cfg.mwg, cfg.nwg, cfg.mdimc, cfg.ndimc = 64, 64, 8, 8
-		cfg.dmdimc, cfg.dndimc = 8, 8
-	}
-	tiledOK := true
-	if lm := prof.LocalMemBytes; lm > 0 && cfg.localBytes(prec) > lm {
-		cfg.doubleBuffer = false
-		if cfg.localBytes(prec) > lm {
-			tiledOK = false
-		}
-	}
-
-	switch {
-	case prof.IsCPU():
-		cfg.kernel = gemmKernelCPU
-	case tiledOK && m >= cfg.mwg/2 && n >= cfg.nwg/2 && float64(m)*float64(n)*float64(k) >= 256*256*256:
-		cfg.kernel = gemmKernelTiled
-	default:
-		cfg.kernel = gemmKernelDirect
-	}
-	return cfg
+	return gemmChoose(prof, prec, m, n, k, tensorFromEnv())
 }
 
 // localBytes is the local memory gemm_tiled needs with cfg.
@@ -117,11 +85,33 @@ func (cfg gemmConfig) localBytes(prec int) int64 {
 	return nbuf * int64(cfg.kwg) * int64(cfg.mwg+cfg.pada+cfg.nwg+cfg.padb) * int64(prec/8)
 }
 
+// file returns the source file of cfg's kernel.
+func (cfg gemmConfig) file() string {
+	if cfg.kernel == gemmKernelMMA {
+		return mmaFile
+	}
+	return gemmFile
+}
+
 // defines returns the -D defines of cfg's program for one transpose
 // combination (PRECISION is added by the engine). vecAligned sets
 // VEC_ALIGNED=1, which only gemm_tiled reads.
 func (cfg gemmConfig) defines(tA, tB, vecAligned bool) []string {
 	d := func(name string, v int) string { return name + "=" + strconv.Itoa(v) }
+	if cfg.kernel == gemmKernelMMA {
+		out := []string{
+			d("TRANSA", l3Bool(tA)), d("TRANSB", l3Bool(tB)),
+			d("MWG", cfg.mmaMWG), d("NWG", cfg.mmaNWG), d("KWG", cfg.mmaKWG),
+			d("WM", cfg.wm), d("WN", cfg.wn),
+		}
+		if cfg.stages > 0 {
+			out = append(out, d("STAGES", cfg.stages))
+		}
+		if cfg.mmaEmulate {
+			out = append(out, "MMA_EMULATE=1")
+		}
+		return out
+	}
 	cb := cfg.cpuBlock[l3Bool(tA)][l3Bool(tB)]
 	out := []string{
 		d("TRANSA", l3Bool(tA)), d("TRANSB", l3Bool(tB)),
@@ -146,6 +136,9 @@ func (cfg gemmConfig) work(tA, tB bool, m, n int) (global, local []int) {
 		return []int{l3CeilDiv(n, cfg.nwg) * cfg.ndimc, l3CeilDiv(m, cfg.mwg) * cfg.mdimc}, []int{cfg.ndimc, cfg.mdimc}
 	case gemmKernelDirect:
 		return []int{l3CeilDiv(n, cfg.dn*cfg.dndimc) * cfg.dndimc, l3CeilDiv(m, cfg.dm*cfg.dmdimc) * cfg.dmdimc}, []int{cfg.dndimc, cfg.dmdimc}
+	case gemmKernelMMA:
+		nt := cfg.mmaThreads()
+		return []int{l3CeilDiv(n, cfg.mmaNWG) * nt, l3CeilDiv(m, cfg.mmaMWG)}, []int{nt, 1}
 	default:
 		cb := cfg.cpuBlock[l3Bool(tA)][l3Bool(tB)]
 		return []int{groups(l3CeilDiv(m, cb[0]), cfg.cpuLocal), l3CeilDiv(n, cb[1])}, []int{cfg.cpuLocal, 1}
@@ -160,10 +153,14 @@ func (cfg gemmConfig) vecAligned(offA, lda, offB, ldb, offC, ldc int) bool {
 		offC%cfg.vwn == 0 && ldc%cfg.vwn == 0
 }
 
-// tiledFits reports whether gemm_tiled's 32-bit index arithmetic holds for
-// these leading dimensions: ld·max(MWG, NWG, KWG, 64) < 2³¹.
+// tiledFits reports whether gemm_tiled's (or gemm_mma's) 32-bit index
+// arithmetic holds for these leading dimensions: ld·max(MWG, NWG, KWG, 64)
+// < 2³¹.
 func (cfg gemmConfig) tiledFits(lds ...int) bool {
 	t := max(cfg.mwg, cfg.nwg, cfg.kwg, 64)
+	if cfg.kernel == gemmKernelMMA {
+		t = max(cfg.mmaMWG, cfg.mmaNWG, cfg.mmaKWG, 64)
+	}
 	for _, ld := range lds {
 		if int64(ld)*int64(t) >= math.MaxInt32 {
 			return false
@@ -208,7 +205,7 @@ func gemmOnDevice[T real](c *call, tA, tB bool, m, n, k int, alpha T, a *cl.Buff
 	if c.err != nil {
 		return
 	}
-	cfg := gemmParams(c.e.prof, c.prec, m, n, k)
+	cfg := gemmChoose(c.e.prof, c.prec, m, n, k, engineTensor(c.e))
 	newGemmLauncher[T](c).gemm(cfg, tA, tB, m, n, k, alpha, a, offA, lda, b, offB, ldb, beta, cb, offC, ldc)
 }
 
@@ -262,7 +259,15 @@ func (g *gemmLauncher[T]) gemm(cfg gemmConfig, tA, tB bool, m, n, k int, alpha T
 		c.run(kern, []int{groups(m, 64)}, []int{64}, args...)
 		return
 	}
-	if cfg.kernel == gemmKernelTiled && !cfg.tiledFits(lda, ldb, ldc) {
+	switch {
+	case cfg.kernel == gemmKernelGEMV:
+		g.gemv(cfg, tA, tB, m, n, k, alpha, a, offA, lda, b, offB, ldb, beta, cb, offC, ldc)
+		return
+	case cfg.splitK > 1:
+		g.splitK(cfg, tA, tB, m, n, k, alpha, a, offA, lda, b, offB, ldb, beta, cb, offC, ldc)
+		return
+	}
+	if (cfg.kernel == gemmKernelTiled || cfg.kernel == gemmKernelMMA) && !cfg.tiledFits(lda, ldb, ldc) {
 		cfg.kernel = gemmKernelDirect
 	}
 	aligned := cfg.kernel == gemmKernelTiled && cfg.vecAligned(offA, lda, offB, ldb, offC, ldc)
@@ -272,7 +277,7 @@ func (g *gemmLauncher[T]) gemm(cfg gemmConfig, tA, tB bool, m, n, k int, alpha T
 		b, l3Int(c, offB), l3Int(c, ldb),
 		beta, cb, l3Int(c, offC), l3Int(c, ldc),
 	}
-	kern := g.kernel("gemm.cl", cfg.kernel, cfg.defines(tA, tB, aligned)...)
+	kern := g.kernel(cfg.file(), cfg.kernel, cfg.defines(tA, tB, aligned)...)
 	global, local := cfg.work(tA, tB, m, n)
 	c.run(kern, global, local, args...)
 }

@@ -34,3 +34,14 @@ func (impl *Implementation) Runtime() *platform.Runtime {
 	}
 	return nil
 }
+
+// WithTensorCores sets when GEMM may run on tensor cores (NVIDIA devices of
+// compute capability ≥ 8.0): TensorAuto (DGEMM only, the default),
+// TensorOff, or TensorTF32x3 (SGEMM too, with the 3xTF32 method). It takes
+// precedence over GOCL_TENSOR.
+func WithTensorCores(mode TensorMode) Option {
+	return func(c *config) {
+		c.tensor = mode
+		c.tensorSet = true
+	}
+}

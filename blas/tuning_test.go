@@ -1,0 +1,510 @@
+package clblas
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"testing"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
+
+	"github.com/gocompute/opencl/cl"
+	"github.com/gocompute/opencl/platform"
+)
+
+// Device profiles of the selection tests.
+var (
+	profH200 = platform.Profile{Name: "NVIDIA H200", Vendor: platform.VendorNVIDIA, VendorName: "NVIDIA Corporation",
+		Platform: "NVIDIA CUDA", Type: cl.DeviceTypeGPU, ComputeUnits: 132, MaxWorkGroupSize: 1024,
+		LocalMemBytes: 48 << 10, LocalMemDedicated: true, FP64: true, ComputeCapability: [2]int{9, 0}}
+	profPoCL = platform.Profile{Name: "pthread-skylake-avx512", Vendor: platform.VendorPoCL, Platform: "Portable Computing Language",
+		Type: cl.DeviceTypeCPU, ComputeUnits: 2, MaxWorkGroupSize: 4096, LocalMemBytes: 2 << 20, FP64: true,
+		// A width the database overrides: the entries must win.
+		PreferredVectorFloat: 8, PreferredVectorDouble: 4}
+)
+
+// TestTuningDatabase checks what the database chooses for the H200 and for
+// PoCL, with the tensor cores off (the FMA kernels of gemm.cl).
+func TestTuningDatabase(t *testing.T) {
+	type tiledWant struct{ mwg, nwg, kwg, mdimc, ndimc int }
+	cases := []struct {
+		prec    int
+		m, n, k int
+		want    tiledWant
+	}{
+		{32, 8192, 8192, 8192, tiledWant{128, 256, 16, 16, 16}}, // large
+		{32, 2048, 2048, 2048, tiledWant{128, 256, 16, 16, 16}}, // large: 128 groups ≈ one wave
+		{32, 1024, 1024, 1024, tiledWant{64, 128, 16, 8, 16}},   // medium
+		{32, 512, 512, 512, tiledWant{32, 32, 16, 8, 8}},        // small
+		{32, 8192, 64, 8192, tiledWant{32, 32, 16, 8, 8}},       // skinny
+		{64, 8192, 8192, 8192, tiledWant{128, 128, 8, 16, 16}},
+		{64, 1024, 1024, 1024, tiledWant{128, 64, 16, 16, 16}},
+		{64, 64, 8192, 8192, tiledWant{64, 64, 16, 16, 16}}, // skinny
+	}
+	for _, tc := range cases {
+		cfg := gemmChoose(profH200, tc.prec, tc.m, tc.n, tc.k, TensorOff)
+		got := tiledWant{cfg.mwg, cfg.nwg, cfg.kwg, cfg.mdimc, cfg.ndimc}
+		if cfg.kernel != gemmKernelTiled || got != tc.want || cfg.splitK != 0 {
+			t.Errorf("H200 prec %d %dx%dx%d: %s %+v splitK %d, want gemm_tiled %+v", tc.prec, tc.m, tc.n, tc.k, cfg.kernel, got, cfg.splitK, tc.want)
+		}
+		// The H200's direct fallback comes from the database too.
+		if cfg.dm != 2 || cfg.dn != 4 {
+			t.Errorf("H200 prec %d: direct fields %d×%d, want the database's 2×4", tc.prec, cfg.dm, cfg.dn)
+		}
+		checkGemmConfig(t, fmt.Sprintf("H200 %+v", tc), profH200, tc.prec, cfg)
+	}
+	// The unaligned "large" case keeps its double buffering off, the
+	// medium one on.
+	if cfg := gemmChoose(profH200, 32, 4096, 4096, 4096, TensorOff); cfg.doubleBuffer {
+		t.Errorf("H200 large: DOUBLE_BUFFER=1, the database says 0")
+	}
+
+	for _, prec := range []int{32, 64} {
+		vec := 16
+		if prec == 64 {
+			vec = 8
+		}
+		for _, sh := range [][3]int{{3, 3, 3}, {1000, 1000, 1000}} {
+			cfg := gemmChoose(profPoCL, prec, sh[0], sh[1], sh[2], TensorAuto)
+			if cfg.kernel != gemmKernelCPU || cfg.cpuVec != vec {
+				t.Fatalf("PoCL prec %d %v: %s vec %d, want gemm_cpu vec %d", prec, sh, cfg.kernel, cfg.cpuVec, vec)
+			}
+			want := [2][2][2]int{{{8, 2 * vec}, {4, 4}}, {{8, 2 * vec}, {2 * vec, 8}}}
+			if cfg.cpuBlock != want {
+				t.Errorf("PoCL prec %d: blocks %v, want %v", prec, cfg.cpuBlock, want)
+			}
+			checkGemmConfig(t, "PoCL", profPoCL, prec, cfg)
+		}
+	}
+}
+
+// TestTuningUnknownDevices checks the defaults derived for devices the
+// database does not know: they fit the device's limits.
+func TestTuningUnknownDevices(t *testing.T) {
+	gpu := platform.Profile{Name: "Some GPU", Vendor: platform.VendorAMD, Type: cl.DeviceTypeGPU, ComputeUnits: 60,
+		MaxWorkGroupSize: 1024, LocalMemBytes: 64 << 10, FP64: true}
+	smallWG := gpu
+	smallWG.MaxWorkGroupSize = 128
+	smallLM := gpu
+	smallLM.LocalMemBytes = 12 << 10
+	tinyLM := gpu
+	tinyLM.LocalMemBytes = 2 << 10
+	wg32 := gpu
+	wg32.MaxWorkGroupSize = 32
+	cpu := platform.Profile{Name: "Some CPU", Type: cl.DeviceTypeCPU, ComputeUnits: 8, MaxWorkGroupSize: 1024,
+		LocalMemBytes: 32 << 10, PreferredVectorFloat: 8, PreferredVectorDouble: 4, FP64: true}
+	cases := []struct {
+		name    string
+		prof    platform.Profile
+		m, n, k int
+		kernel  string
+		mwg     int // gemm_tiled's MWG, when kernel is gemm_tiled
+	}{
+		{"large", gpu, 4096, 4096, 4096, gemmKernelTiled, 128},
+		{"medium", gpu, 640, 640, 640, gemmKernelTiled, 64},
+		{"small", gpu, 100, 100, 100, gemmKernelTiled, 32},
+		{"small wg", smallWG, 4096, 4096, 4096, gemmKernelTiled, 64},
+		{"small local memory", smallLM, 4096, 4096, 4096, gemmKernelTiled, 64},
+		{"tiny local memory", tinyLM, 4096, 4096, 4096, gemmKernelDirect, 0},
+		{"32 work-items", wg32, 4096, 4096, 4096, gemmKernelDirect, 0},
+		{"cpu", cpu, 512, 512, 512, gemmKernelCPU, 0},
+	}
+	for _, tc := range cases {
+		for _, prec := range []int{32, 64} {
+			what := fmt.Sprintf("%s prec %d", tc.name, prec)
+			cfg := gemmChoose(tc.prof, prec, tc.m, tc.n, tc.k, TensorAuto)
+			if cfg.kernel != tc.kernel || (tc.mwg != 0 && cfg.mwg != tc.mwg) {
+				t.Errorf("%s: %s MWG %d, want %s MWG %d", what, cfg.kernel, cfg.mwg, tc.kernel, tc.mwg)
+			}
+			if cfg.kernel == gemmKernelDirect && cfg.dmdimc*cfg.dndimc > tc.prof.MaxWorkGroupSize {
+				t.Errorf("%s: gemm_direct work-group %d×%d > %d", what, cfg.dmdimc, cfg.dndimc, tc.prof.MaxWorkGroupSize)
+			}
+			checkGemmConfig(t, what, tc.prof, prec, cfg)
+		}
+	}
+	// CPU_VEC follows the device's vector width.
+	if cfg := gemmChoose(cpu, 32, 64, 64, 64, TensorAuto); cfg.cpuVec != 8 || cfg.cpuBlock[0][0] != [2]int{8, 16} {
+		t.Errorf("unknown CPU float: vec %d blocks %v, want 8 and 8×16", cfg.cpuVec, cfg.cpuBlock)
+	}
+	if cfg := gemmChoose(cpu, 64, 64, 64, 64, TensorAuto); cfg.cpuVec != 4 || cfg.cpuBlock[1][1] != [2]int{8, 8} {
+		t.Errorf("unknown CPU double: vec %d blocks %v, want 4 and 8×8 (TT)", cfg.cpuVec, cfg.cpuBlock)
+	}
+}
+
+// TestTensorChoice checks when gemmChoose picks gemm_mma.
+func TestTensorChoice(t *testing.T) {
+	ampere := profH200
+	ampere.Name = "NVIDIA A100-SXM4-80GB" // not in the database: gemm_mma.cl's defaults
+	ampere.ComputeCapability = [2]int{8, 0}
+	turing := profH200
+	turing.Name = "Tesla T4"
+	turing.ComputeCapability = [2]int{7, 5}
+	amd := profH200
+	amd.Name, amd.Vendor, amd.VendorName, amd.ComputeCapability = "AMD Instinct MI210", platform.VendorAMD, "Advanced Micro Devices, Inc.", [2]int{}
+	cases := []struct {
+		name string
+		prof platform.Profile
+		mode TensorMode
+		prec int
+		mn   int
+		mma  bool
+	}{
+		{"H200 dgemm auto", profH200, TensorAuto, 64, 4096, true},
+		{"H200 dgemm medium", profH200, TensorAuto, 64, 1024, true},
+		{"H200 dgemm skinny", profH200, TensorAuto, 64, 64, false},
+		{"H200 dgemm off", profH200, TensorOff, 64, 4096, false},
+		{"H200 sgemm auto", profH200, TensorAuto, 32, 4096, false},
+		{"H200 sgemm tf32x3", profH200, TensorTF32x3, 32, 4096, true},
+		{"H200 sgemm off", profH200, TensorOff, 32, 4096, false},
+		{"A100 dgemm", ampere, TensorAuto, 64, 4096, true},
+		{"T4 dgemm", turing, TensorAuto, 64, 4096, false},
+		{"T4 sgemm tf32x3", turing, TensorTF32x3, 32, 4096, false},
+		{"AMD dgemm", amd, TensorAuto, 64, 4096, false},
+		{"AMD sgemm tf32x3", amd, TensorTF32x3, 32, 4096, false},
+	}
+	for _, tc := range cases {
+		cfg := gemmChoose(tc.prof, tc.prec, tc.mn, tc.mn, tc.mn, tc.mode)
+		if got := cfg.kernel == gemmKernelMMA; got != tc.mma {
+			t.Errorf("%s: kernel %s, want gemm_mma %v", tc.name, cfg.kernel, tc.mma)
+		}
+		if cfg.kernel != gemmKernelMMA {
+			checkGemmConfig(t, tc.name, tc.prof, tc.prec, cfg)
+			continue
+		}
+		want := [5]int{128, 64, 8, 64, 32}
+		if tc.prec == 32 {
+			want = [5]int{128, 256, 8, 64, 64}
+		}
+		if got := [5]int{cfg.mmaMWG, cfg.mmaNWG, cfg.mmaKWG, cfg.wm, cfg.wn}; got != want {
+			t.Errorf("%s: gemm_mma tile %v, want %v", tc.name, got, want)
+		}
+		global, local := cfg.work(false, false, 1000, 1000)
+		wantLocal := 128
+		if tc.prec == 32 {
+			wantLocal = 256
+		}
+		if local[0] != wantLocal || global[0] != l3CeilDiv(1000, want[1])*wantLocal || global[1] != l3CeilDiv(1000, 128) {
+			t.Errorf("%s: work sizes %v %v", tc.name, global, local)
+		}
+		if cfg.mmaLocalBytes(tc.prec) > tc.prof.LocalMemBytes {
+			t.Errorf("%s: %d bytes of local memory", tc.name, cfg.mmaLocalBytes(tc.prec))
+		}
+	}
+
+	// GOCL_TENSOR, as gemmParams reads it.
+	for _, env := range []struct {
+		val        string
+		mma32, mma bool
+	}{{"", false, true}, {"auto", false, true}, {"off", false, false}, {"OFF", false, false}, {"on", true, true}, {"tf32x3", true, true}, {"bogus", false, true}} {
+		t.Setenv(envTensor, env.val)
+		if got := gemmParams(profH200, 64, 4096, 4096, 4096).kernel == gemmKernelMMA; got != env.mma {
+			t.Errorf("GOCL_TENSOR=%q: DGEMM on gemm_mma %v, want %v", env.val, got, env.mma)
+		}
+		if got := gemmParams(profH200, 32, 4096, 4096, 4096).kernel == gemmKernelMMA; got != env.mma32 {
+			t.Errorf("GOCL_TENSOR=%q: SGEMM on gemm_mma %v, want %v", env.val, got, env.mma32)
+		}
+	}
+	if _, err := ParseTensorMode("bogus"); err == nil {
+		t.Errorf("ParseTensorMode(bogus): no error")
+	}
+}
+
+// TestSkinnyChoice checks the GEMV and split-K routes.
+func TestSkinnyChoice(t *testing.T) {
+	for _, prof := range []platform.Profile{profH200, profPoCL} {
+		for _, sh := range [][3]int{{1, 300, 200}, {300, 1, 200}, {1, 1, 5}} {
+			if cfg := gemmChoose(prof, 64, sh[0], sh[1], sh[2], TensorAuto); cfg.kernel != gemmKernelGEMV {
+				t.Errorf("%s %v: %s, want the gemv route", prof.Name, sh, cfg.kernel)
+			}
+		}
+	}
+	for _, prec := range []int{32, 64} {
+		cfg := gemmChoose(profH200, prec, 64, 48, 5000, TensorAuto)
+		if cfg.splitK < 2 {
+			t.Fatalf("H200 prec %d 64×48×5000: no split-K (%+v)", prec, cfg)
+		}
+		if cfg.kslice%cfg.kwg != 0 || cfg.kslice < splitKMinK || (cfg.splitK-1)*cfg.kslice >= 5000 || cfg.splitK*cfg.kslice < 5000 {
+			t.Errorf("H200 prec %d: %d slices of %d for k = 5000", prec, cfg.splitK, cfg.kslice)
+		}
+		// Long enough K: the slices reach twice the compute units.
+		cfg = gemmChoose(profH200, prec, 64, 64, 100000, TensorAuto)
+		if wg := cfg.workGroups(64, 64) * cfg.splitK; wg < 2*profH200.ComputeUnits {
+			t.Errorf("H200 prec %d 64×64×100000: %d slices × %d groups < 2×CUs", prec, cfg.splitK, cfg.workGroups(64, 64))
+		}
+		// No split when the device is full or K is short.
+		for _, sh := range [][3]int{{4096, 4096, 100000}, {64, 48, 100}, {64, 48, 5000}} {
+			prof := profH200
+			if sh == [3]int{64, 48, 5000} {
+				prof = profPoCL // two CUs: the CPU kernel's groups fill them
+			}
+			if cfg := gemmChoose(prof, prec, sh[0], sh[1], sh[2], TensorAuto); cfg.splitK != 0 {
+				t.Errorf("%s prec %d %v: split-K %d, want none", prof.Name, prec, sh, cfg.splitK)
+			}
+		}
+	}
+}
+
+// gemmRefOf returns gonum's GEMM in precision T.
+func gemmRefOf[T real]() l3API[T] {
+	switch any(T(0)).(type) {
+	case float64:
+		return any(l3F64{gonum.Implementation{}}).(l3API[T])
+	default:
+		return any(l3F32{gonum.Implementation{}}).(l3API[T])
+	}
+}
+
+// runGemmConfigAll runs cfg through the launcher for every transpose
+// combination and shape, with unaligned buffer offsets, padded leading
+// dimensions, beta = 0 over NaN and beta ≠ 0, and compares with gonum.
+func runGemmConfigAll[T real](t *testing.T, e *engine, what string, cfg gemmConfig, shapes [][3]int, tol float64) {
+	t.Helper()
+	for _, tA := range []bool{false, true} {
+		for _, tB := range []bool{false, true} {
+			runGemmConfig[T](t, e, what, cfg, tA, tB, shapes, tol)
+		}
+	}
+}
+
+// runGemmConfig is runGemmConfigAll for one transpose combination.
+func runGemmConfig[T real](t *testing.T, e *engine, what string, cfg gemmConfig, ta, tb bool, shapes [][3]int, tol float64) {
+	t.Helper()
+	rnd := rand.New(rand.NewPCG(11, 12))
+	ref := gemmRefOf[T]()
+	tA, tB := blas.NoTrans, blas.NoTrans
+	if ta {
+		tA = blas.Trans
+	}
+	if tb {
+		tB = blas.Trans
+	}
+	{
+		{
+			for _, sh := range shapes {
+				m, n, k := sh[0], sh[1], sh[2]
+				ar, ac := m, k
+				if tA == blas.Trans {
+					ar, ac = k, m
+				}
+				br, bc := k, n
+				if tB == blas.Trans {
+					br, bc = n, k
+				}
+				lda, ldb, ldc := ac+1+rnd.IntN(3), bc+1+rnd.IntN(3), n+1+rnd.IntN(3)
+				offA, offB, offC := 1+rnd.IntN(5), 1+rnd.IntN(5), 1+rnd.IntN(5)
+				a := l3Mat[T](ar, ac, lda, l3Rand(rnd, false))
+				b := l3Mat[T](br, bc, ldb, l3Rand(rnd, false))
+				c := l3Mat[T](m, n, ldc, l3Rand(rnd, false))
+				for _, ab := range [][2]float64{{1.5, 0}, {-0.5, 0.25}} {
+					alpha, beta := T(ab[0]), T(ab[1])
+					want := slices.Clone(c)
+					ref.gemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, want, ldc)
+					cc := begin[T](e, "gemm-config-test")
+					abuf := upload(cc, append(make([]T, offA), a...))
+					bbuf := upload(cc, append(make([]T, offB), b...))
+					cin := append(make([]T, offC), c...)
+					if beta == 0 {
+						for i := range c {
+							cin[offC+i] = T(math.NaN())
+						}
+					}
+					cb := upload(cc, cin)
+					newGemmLauncher[T](cc).gemm(cfg, tA == blas.Trans, tB == blas.Trans, m, n, k, alpha, abuf, offA, lda, bbuf, offB, ldb, beta, cb, offC, ldc)
+					out := download[T](cc, cb, len(cin))
+					if err := cc.finish(); err != nil {
+						t.Fatalf("%s: %v", what, err)
+					}
+					desc := fmt.Sprintf("%s tA=%c tB=%c m=%d n=%d k=%d lda=%d ldb=%d ldc=%d off=%d,%d,%d alpha=%v beta=%v",
+						what, tA, tB, m, n, k, lda, ldb, ldc, offA, offB, offC, alpha, beta)
+					for i := 0; i < offC; i++ {
+						if out[i] != 0 {
+							t.Fatalf("%s: wrote before offC", desc)
+						}
+					}
+					l3Compare(t, desc, out[offC:], want, c, m, n, ldc, l3All, tol)
+				}
+			}
+		}
+	}
+}
+
+// configName describes a configuration in test output.
+func configName(cfg gemmConfig) string {
+	switch cfg.kernel {
+	case gemmKernelTiled:
+		return fmt.Sprintf("tiled_%dx%dx%d_%dx%d_v%d%d%d%d_db%d", cfg.mwg, cfg.nwg, cfg.kwg, cfg.mdimc, cfg.ndimc,
+			cfg.vwm, cfg.vwn, cfg.vwa, cfg.vwb, l3Bool(cfg.doubleBuffer))
+	case gemmKernelDirect:
+		return fmt.Sprintf("direct_%dx%d_%dx%d", cfg.dm, cfg.dn, cfg.dmdimc, cfg.dndimc)
+	case gemmKernelCPU:
+		return fmt.Sprintf("cpu_v%d_%v", cfg.cpuVec, cfg.cpuBlock)
+	case gemmKernelMMA:
+		return fmt.Sprintf("mma_%dx%dx%d_w%dx%d", cfg.mmaMWG, cfg.mmaNWG, cfg.mmaKWG, cfg.wm, cfg.wn)
+	}
+	return cfg.kernel
+}
+
+// envAllConfigs, set to 1, makes TestGemmTunedConfigs run every gemm_tiled
+// set in all four transpose combinations (each one is a program to compile:
+// minutes on PoCL).
+const envAllConfigs = "GOCL_TEST_ALL_GEMM_CONFIGS"
+
+// tunedPrograms plans the programs (define sets) that run every gemm.cl
+// configuration in cfgs. gemm.cl is compiled whole, so one program carries
+// a gemm_tiled, a gemm_direct and a gemm_cpu set at once: the sets are
+// merged, and program i runs transpose combination i mod 4, tiled set
+// i mod T, and CPU and direct sets ⌊i/4⌋ mod C (D), with as many programs
+// as it takes for every CPU and direct set to meet all four combinations
+// and every tiled set one of them (all four with all set). The tiled sets
+// together cover every combination once there are four of them.
+func tunedPrograms(cfgs []gemmConfig, all bool) (progs []gemmConfig, trans [][2]bool, runTiled []bool) {
+	var tiled, direct, cpu []gemmConfig
+	for _, c := range cfgs {
+		switch c.kernel {
+		case gemmKernelTiled:
+			tiled = append(tiled, c)
+		case gemmKernelDirect:
+			direct = append(direct, c)
+		case gemmKernelCPU:
+			cpu = append(cpu, c)
+		}
+	}
+	if len(tiled) == 0 || len(direct) == 0 || len(cpu) == 0 {
+		return nil, nil, nil
+	}
+	n := max(len(tiled), 4*len(direct), 4*len(cpu))
+	if all {
+		n = max(n, 4*len(tiled))
+	}
+	for i := 0; i < n; i++ {
+		t := tiled[i%len(tiled)]
+		if all {
+			t = tiled[(i/4)%len(tiled)]
+		}
+		d, c := direct[(i/4)%len(direct)], cpu[(i/4)%len(cpu)]
+		p := t
+		p.dm, p.dn, p.dmdimc, p.dndimc = d.dm, d.dn, d.dmdimc, d.dndimc
+		p.cpuVec, p.cpuBlock, p.cpuLocal = c.cpuVec, c.cpuBlock, c.cpuLocal
+		progs = append(progs, p)
+		trans = append(trans, [2]bool{i%4 >= 2, i%2 == 1})
+		runTiled = append(runTiled, all || i < len(tiled))
+	}
+	return progs, trans, runTiled
+}
+
+// TestGemmTunedConfigs runs every gemm.cl configuration the database and
+// the derived defaults can choose (every device's gemm_tiled, gemm_direct
+// and gemm_cpu sets, and the sets derived for unknown GPUs and CPUs) on the
+// test device, in both precisions, against gonum, with unaligned offsets
+// and padded leading dimensions, on odd shapes that cross every tile's
+// edges. The gemm_cpu and gemm_direct sets run in all four transpose
+// combinations; each gemm_tiled set in one of them, all four among them
+// (every set in all four with GOCL_TEST_ALL_GEMM_CONFIGS=1). See
+// tunedPrograms.
+func TestGemmTunedConfigs(t *testing.T) {
+	e := testEngine(t)
+	shapes := [][3]int{{37, 67, 45}, {130, 259, 19}}
+	all := os.Getenv(envAllConfigs) == "1"
+	for _, prec := range []int{64, 32} {
+		progs, trans, runTiled := tunedPrograms(allTunedConfigs(prec), all)
+		if len(progs) == 0 {
+			t.Fatalf("prec %d: no configurations", prec)
+		}
+		for i, p := range progs {
+			tA, tB := trans[i][0], trans[i][1]
+			kerns := []string{gemmKernelCPU, gemmKernelDirect}
+			if runTiled[i] {
+				kerns = append(kerns, gemmKernelTiled)
+			}
+			for _, kern := range kerns {
+				cfg := p
+				cfg.kernel = kern
+				name := fmt.Sprintf("f%d/%s/%s", prec, configName(cfg), transName(tA, tB))
+				t.Run(name, func(t *testing.T) {
+					if prec == 64 {
+						if !e.prof.FP64 {
+							t.Skip("the device has no fp64")
+						}
+						runGemmConfig[float64](t, e, name, cfg, tA, tB, shapes, 1e-12)
+					} else {
+						runGemmConfig[float32](t, e, name, cfg, tA, tB, shapes, 1e-4)
+					}
+				})
+			}
+		}
+	}
+}
+
+func transName(tA, tB bool) string {
+	n := func(b bool) string {
+		if b {
+			return "T"
+		}
+		return "N"
+	}
+	return n(tA) + n(tB)
+}
+
+// TestGemmMMAEmulated runs gemm_mma.cl with MMA_EMULATE=1, which carries
+// out the tensor-core instructions' fragment layouts in portable OpenCL C,
+// in both precisions and all four transposes, on odd shapes. PoCL compiles
+// the emulation of the database's tiles (16 fragments per warp, 4–8 warps)
+// for many minutes, so the test runs a reduced tile with the same
+// structure: 2×2 warps (wr, wc ≠ 0), two fragments per warp along n, two
+// K sub-steps per slice in double precision, a 3-stage cp.async ring (done
+// with plain copies) and ragged edges in every direction.
+func TestGemmMMAEmulated(t *testing.T) {
+	e := testEngine(t)
+	shapes := [][3]int{{37, 70, 13}, {66, 33, 21}}
+	for _, prec := range []int{64, 32} {
+		cfg := mmaDefaults(gemmBase(prec, 8), prec)
+		cfg.mmaMWG, cfg.mmaNWG, cfg.mmaKWG, cfg.wm, cfg.wn = 32, 32, 8, 16, 16
+		cfg.mmaEmulate = true
+		name := fmt.Sprintf("f%d/%s", prec, configName(cfg))
+		t.Run(name, func(t *testing.T) {
+			if prec == 64 {
+				if !e.prof.FP64 {
+					t.Skip("the device has no fp64")
+				}
+				runGemmConfigAll[float64](t, e, name, cfg, shapes, 1e-12)
+			} else {
+				// 3xTF32 is about as accurate as FP32 FMA.
+				runGemmConfigAll[float32](t, e, name, cfg, shapes, 1e-5)
+			}
+		})
+	}
+}
+
+// TestGemmSkinnyRoutes runs the GEMV and split-K routes on the test device
+// against gonum: the GEMV route as gemmChoose picks it, split-K forced
+// (a CPU device never needs it) with the device's own kernel per slice.
+func TestGemmSkinnyRoutes(t *testing.T) {
+	e := testEngine(t)
+	gemv := [][3]int{{1, 300, 200}, {300, 1, 200}, {1, 1, 77}, {1, 37, 1}}
+	split := [][3]int{{64, 48, 5000}, {5, 3, 700}}
+	for _, prec := range []int{64, 32} {
+		t.Run(fmt.Sprintf("f%d", prec), func(t *testing.T) {
+			if prec == 64 && !e.prof.FP64 {
+				t.Skip("the device has no fp64")
+			}
+			cfg := gemmChoose(e.prof, prec, 1, 300, 200, TensorAuto)
+			if cfg.kernel != gemmKernelGEMV {
+				t.Fatalf("1×300×200: %s, want the gemv route", cfg.kernel)
+			}
+			sk := withSplitK(gemmChoose(e.prof, prec, 64, 48, 5000, TensorAuto), 5000, 7)
+			if sk.splitK < 2 {
+				t.Fatalf("withSplitK: %+v", sk)
+			}
+			if prec == 64 {
+				runGemmConfigAll[float64](t, e, "gemv", cfg, gemv, 1e-12)
+				runGemmConfigAll[float64](t, e, "split-K", sk, split, 1e-12)
+			} else {
+				runGemmConfigAll[float32](t, e, "gemv", cfg, gemv, 1e-4)
+				runGemmConfigAll[float32](t, e, "split-K", sk, split, 1e-4)
+			}
+		})
+	}
+}
