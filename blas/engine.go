@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -276,7 +277,8 @@ func (c *call) finish() error {
 
 // kernel returns a kernel object for name from source file (built with
 // common.cl first, unless the file is standalone) with the call's
-// PRECISION and the given extra defines ("NAME", "NAME=VALUE").
+// PRECISION and the given extra defines ("NAME", "NAME=VALUE"); an entry
+// starting with "-" is passed as a build option as it is.
 func (c *call) kernel(file, name string, defines ...string) *cl.Kernel {
 	if c.err != nil {
 		return nil
@@ -287,6 +289,10 @@ func (c *call) kernel(file, name string, defines ...string) *cl.Kernel {
 	}
 	opts := "-DPRECISION=" + strconv.Itoa(c.prec)
 	for _, d := range defines {
+		if strings.HasPrefix(d, "-") { // a build option ("-cl-opt-disable")
+			opts += " " + d
+			continue
+		}
 		opts += " -D" + d
 	}
 	key := file + "\x00" + opts + "\x00" + name

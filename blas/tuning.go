@@ -637,11 +637,11 @@ func allTunedConfigs(prec int) []gemmConfig {
 	// enough shapes pick the largest, small ones the smallest) and its
 	// gemm_direct fallback; an unknown CPU's gemm_cpu with an AVX2-like
 	// vector width; gemm_mma.cl's defaults.
-	gpu := platform.Profile{Type: cl.DeviceTypeGPU, MaxWorkGroupSize: 1024, LocalMemBytes: 48 << 10, ComputeUnits: 1}
+	gpu := platform.Profile{Type: cl.DeviceTypeGPU, MaxWorkGroupSize: 1024, LocalMemBytes: 48 << 10, ComputeUnits: 64}
 	small := gpu
 	small.MaxWorkGroupSize = 128
 	for _, p := range []platform.Profile{gpu, small} {
-		for _, mn := range []int{1, 64, 4096} {
+		for _, mn := range []int{64, 512, 4096} {
 			out = append(out, gemmDerived(p, prec, mn, mn))
 		}
 	}

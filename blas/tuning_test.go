@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"testing"
 
@@ -347,22 +346,32 @@ func configName(cfg gemmConfig) string {
 	return cfg.kernel
 }
 
-// envAllConfigs, set to 1, makes TestGemmTunedConfigs run every gemm_tiled
-// set in all four transpose combinations (each one is a program to compile:
-// minutes on PoCL).
-const envAllConfigs = "GOCL_TEST_ALL_GEMM_CONFIGS"
-
 // tunedPrograms plans the programs (define sets) that run every gemm.cl
-// configuration in cfgs. gemm.cl is compiled whole, so one program carries
-// a gemm_tiled, a gemm_direct and a gemm_cpu set at once: the sets are
-// merged, and program i runs transpose combination i mod 4, tiled set
-// i mod T, and CPU and direct sets ⌊i/4⌋ mod C (D), with as many programs
-// as it takes for every CPU and direct set to meet all four combinations
-// and every tiled set one of them (all four with all set). The tiled sets
-// together cover every combination once there are four of them.
-func tunedPrograms(cfgs []gemmConfig, all bool) (progs []gemmConfig, trans [][2]bool, runTiled []bool) {
+// configuration in cfgs in all four transpose combinations. gemm.cl is
+// compiled whole, so one program carries a gemm_tiled, a gemm_direct and a
+// gemm_cpu set at once: program i runs transpose combination i mod 4 with
+// tiled set ⌊i/4⌋ mod T, direct set ⌊i/4⌋ mod D and CPU set ⌊i/4⌋ mod C,
+// 4·max(T, D, C) programs in all. They are built with -cl-opt-disable,
+// which PoCL compiles about 8 times faster (the shipped PoCL sets also run
+// optimized, in the rest of the suite).
+func tunedPrograms(cfgs []gemmConfig) (progs []gemmConfig, trans [][2]bool) {
 	var tiled, direct, cpu []gemmConfig
+	seen := map[string]bool{}
 	for _, c := range cfgs {
+		// Each kernel's own fields decide whether a set is new.
+		var key string
+		switch c.kernel {
+		case gemmKernelTiled:
+			key = fmt.Sprint(c.kernel, c.mwg, c.nwg, c.kwg, c.mdimc, c.ndimc, c.vwm, c.vwn, c.vwa, c.vwb, c.pada, c.padb, c.doubleBuffer)
+		case gemmKernelDirect:
+			key = fmt.Sprint(c.kernel, c.dm, c.dn, c.dmdimc, c.dndimc)
+		case gemmKernelCPU:
+			key = fmt.Sprint(c.kernel, c.cpuVec, c.cpuBlock, c.cpuLocal)
+		}
+		if key == "" || seen[key] {
+			continue
+		}
+		seen[key] = true
 		switch c.kernel {
 		case gemmKernelTiled:
 			tiled = append(tiled, c)
@@ -373,53 +382,39 @@ func tunedPrograms(cfgs []gemmConfig, all bool) (progs []gemmConfig, trans [][2]
 		}
 	}
 	if len(tiled) == 0 || len(direct) == 0 || len(cpu) == 0 {
-		return nil, nil, nil
+		return nil, nil
 	}
-	n := max(len(tiled), 4*len(direct), 4*len(cpu))
-	if all {
-		n = max(n, 4*len(tiled))
-	}
+	n := 4 * max(len(tiled), len(direct), len(cpu))
 	for i := 0; i < n; i++ {
-		t := tiled[i%len(tiled)]
-		if all {
-			t = tiled[(i/4)%len(tiled)]
-		}
-		d, c := direct[(i/4)%len(direct)], cpu[(i/4)%len(cpu)]
-		p := t
+		j := i / 4
+		p := tiled[j%len(tiled)]
+		d, c := direct[j%len(direct)], cpu[j%len(cpu)]
 		p.dm, p.dn, p.dmdimc, p.dndimc = d.dm, d.dn, d.dmdimc, d.dndimc
 		p.cpuVec, p.cpuBlock, p.cpuLocal = c.cpuVec, c.cpuBlock, c.cpuLocal
+		p.noOpt = true
 		progs = append(progs, p)
 		trans = append(trans, [2]bool{i%4 >= 2, i%2 == 1})
-		runTiled = append(runTiled, all || i < len(tiled))
 	}
-	return progs, trans, runTiled
+	return progs, trans
 }
 
 // TestGemmTunedConfigs runs every gemm.cl configuration the database and
 // the derived defaults can choose (every device's gemm_tiled, gemm_direct
 // and gemm_cpu sets, and the sets derived for unknown GPUs and CPUs) on the
-// test device, in both precisions, against gonum, with unaligned offsets
-// and padded leading dimensions, on odd shapes that cross every tile's
-// edges. The gemm_cpu and gemm_direct sets run in all four transpose
-// combinations; each gemm_tiled set in one of them, all four among them
-// (every set in all four with GOCL_TEST_ALL_GEMM_CONFIGS=1). See
-// tunedPrograms.
+// test device, in both precisions and all four transpose combinations,
+// against gonum, with unaligned offsets and padded leading dimensions, on
+// odd shapes that cross every tile's edges (see tunedPrograms).
 func TestGemmTunedConfigs(t *testing.T) {
 	e := testEngine(t)
 	shapes := [][3]int{{37, 67, 45}, {130, 259, 19}}
-	all := os.Getenv(envAllConfigs) == "1"
 	for _, prec := range []int{64, 32} {
-		progs, trans, runTiled := tunedPrograms(allTunedConfigs(prec), all)
+		progs, trans := tunedPrograms(allTunedConfigs(prec))
 		if len(progs) == 0 {
 			t.Fatalf("prec %d: no configurations", prec)
 		}
 		for i, p := range progs {
 			tA, tB := trans[i][0], trans[i][1]
-			kerns := []string{gemmKernelCPU, gemmKernelDirect}
-			if runTiled[i] {
-				kerns = append(kerns, gemmKernelTiled)
-			}
-			for _, kern := range kerns {
+			for _, kern := range []string{gemmKernelCPU, gemmKernelDirect, gemmKernelTiled} {
 				cfg := p
 				cfg.kernel = kern
 				name := fmt.Sprintf("f%d/%s/%s", prec, configName(cfg), transName(tA, tB))
@@ -462,7 +457,7 @@ func TestGemmMMAEmulated(t *testing.T) {
 	for _, prec := range []int{64, 32} {
 		cfg := mmaDefaults(gemmBase(prec, 8), prec)
 		cfg.mmaMWG, cfg.mmaNWG, cfg.mmaKWG, cfg.wm, cfg.wn = 32, 32, 8, 16, 16
-		cfg.mmaEmulate = true
+		cfg.mmaEmulate, cfg.noOpt = true, true
 		name := fmt.Sprintf("f%d/%s", prec, configName(cfg))
 		t.Run(name, func(t *testing.T) {
 			if prec == 64 {
@@ -495,6 +490,7 @@ func TestGemmSkinnyRoutes(t *testing.T) {
 				t.Fatalf("1×300×200: %s, want the gemv route", cfg.kernel)
 			}
 			sk := withSplitK(gemmChoose(e.prof, prec, 64, 48, 5000, TensorAuto), 5000, 7)
+			sk.noOpt = true
 			if sk.splitK < 2 {
 				t.Fatalf("withSplitK: %+v", sk)
 			}
@@ -506,5 +502,31 @@ func TestGemmSkinnyRoutes(t *testing.T) {
 				runGemmConfigAll[float32](t, e, "split-K", sk, split, 1e-4)
 			}
 		})
+	}
+}
+
+// TestTensorOption checks that New takes the tensor-core mode from
+// WithTensorCores, else from GOCL_TENSOR.
+func TestTensorOption(t *testing.T) {
+	newTestImpl(t) // skips without a device
+	t.Setenv(envTensor, "off")
+	for _, tc := range []struct {
+		opts []Option
+		want TensorMode
+	}{{nil, TensorOff}, {[]Option{WithTensorCores(TensorTF32x3)}, TensorTF32x3}, {[]Option{WithTensorCores(TensorAuto)}, TensorAuto}} {
+		impl, err := New(append(tc.opts, WithOffload(Always))...)
+		if err != nil {
+			t.Fatalf("New: %v", err)
+		}
+		d, ok := impl.dev32.(clDevice32)
+		if !ok {
+			t.Fatalf("the float32 device is %T", impl.dev32)
+		}
+		if got := engineTensor(d.e); got != tc.want {
+			t.Errorf("%d options: tensor mode %v, want %v", len(tc.opts), got, tc.want)
+		}
+		if err := impl.Close(); err != nil {
+			t.Fatalf("Close: %v", err)
+		}
 	}
 }
