@@ -690,10 +690,10 @@ func checkGemmConfig(t *testing.T, what string, prof platform.Profile, prec int,
 			}
 			cb := cfg.cpuBlock[l3Bool(tA)][l3Bool(tB)]
 			if !tB {
-				ok = ok && cb[1]%cfg.cpuVec == 0
+				ok = ok && cb[1]%cfg.cpuVecFor(tA, tB) == 0
 			}
 			if tA && tB {
-				ok = ok && cb[0]%cfg.cpuVec == 0
+				ok = ok && cb[0]%cfg.cpuVecFor(tA, tB) == 0
 			}
 			if !ok {
 				t.Errorf("%s: tA=%v tB=%v: %+v breaks gemm.cl's constraints", what, tA, tB, cfg)

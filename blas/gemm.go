@@ -49,8 +49,11 @@ type gemmConfig struct {
 	// gemm_cpu: vector width, the CPU_MB×CPU_NB block of each transpose
 	// combination, indexed [TRANSA][TRANSB], and the work-group size
 	// (cpuLocal×1). A fixed work-group size matters on PoCL, which compiles
-	// a kernel again for every work-group size it meets.
+	// a kernel again for every work-group size it meets. cpuVecs, where
+	// nonzero, overrides cpuVec for one transpose combination (each
+	// combination is its own program).
 	cpuVec   int
+	cpuVecs  [2][2]int
 	cpuBlock [2][2][2]int
 	cpuLocal int
 
@@ -78,6 +81,14 @@ type gemmConfig struct {
 // the GEMV and split-K routes for skinny shapes.
 func gemmParams(prof platform.Profile, prec int, m, n, k int) gemmConfig {
 	return gemmChoose(prof, prec, m, n, k, tensorFromEnv())
+}
+
+// cpuVecFor is gemm_cpu's vector width for one transpose combination.
+func (cfg gemmConfig) cpuVecFor(tA, tB bool) int {
+	if v := cfg.cpuVecs[l3Bool(tA)][l3Bool(tB)]; v > 0 {
+		return v
+	}
+	return cfg.cpuVec
 }
 
 // localBytes is the local memory gemm_tiled needs with cfg.
@@ -127,7 +138,7 @@ func (cfg gemmConfig) defines(tA, tB, vecAligned bool) []string {
 		d("VWM", cfg.vwm), d("VWN", cfg.vwn), d("VWA", cfg.vwa), d("VWB", cfg.vwb),
 		d("PADA", cfg.pada), d("PADB", cfg.padb), d("DOUBLE_BUFFER", l3Bool(cfg.doubleBuffer)),
 		d("DM", cfg.dm), d("DN", cfg.dn), d("DMDIMC", cfg.dmdimc), d("DNDIMC", cfg.dndimc),
-		d("CPU_VEC", cfg.cpuVec), d("CPU_MB", cb[0]), d("CPU_NB", cb[1]),
+		d("CPU_VEC", cfg.cpuVecFor(tA, tB)), d("CPU_MB", cb[0]), d("CPU_NB", cb[1]),
 	}
 	if vecAligned {
 		out = append(out, "VEC_ALIGNED=1")

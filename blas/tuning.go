@@ -399,11 +399,8 @@ func cpuConfig(base gemmConfig, entries []tuningEntry) (gemmConfig, bool) {
 		if vec <= 0 || mb <= 0 || nb <= 0 {
 			continue
 		}
-		if vec != cfg.cpuVec {
-			// One program serves every class: a new vector width
-			// rescales the blocks the entries have not set yet.
-			cfg = cpuRescale(cfg, vec)
-		}
+		// Each transpose combination is its own program: every class
+		// has its own vector width.
 		block := [2]int{mb, nb}
 		switch e.Class {
 		case "N": // TRANSB=0: vectors along n
@@ -411,13 +408,14 @@ func cpuConfig(base gemmConfig, entries []tuningEntry) (gemmConfig, bool) {
 				continue
 			}
 			cfg.cpuBlock[0][0], cfg.cpuBlock[1][0] = block, block
+			cfg.cpuVecs[0][0], cfg.cpuVecs[1][0] = vec, vec
 		case "TT": // vectors along m
 			if mb%vec != 0 {
 				continue
 			}
-			cfg.cpuBlock[1][1] = block
+			cfg.cpuBlock[1][1], cfg.cpuVecs[1][1] = block, vec
 		case "NT":
-			cfg.cpuBlock[0][1] = block
+			cfg.cpuBlock[0][1], cfg.cpuVecs[0][1] = block, vec
 		default:
 			continue
 		}
@@ -433,7 +431,7 @@ func cpuConfig(base gemmConfig, entries []tuningEntry) (gemmConfig, bool) {
 // blocks for it.
 func cpuRescale(cfg gemmConfig, vec int) gemmConfig {
 	b := gemmBase(64, vec) // only the CPU fields are used
-	cfg.cpuVec, cfg.cpuBlock = b.cpuVec, b.cpuBlock
+	cfg.cpuVec, cfg.cpuBlock, cfg.cpuVecs = b.cpuVec, b.cpuBlock, [2][2]int{}
 	return cfg
 }
 

@@ -68,8 +68,8 @@ func TestTuningDatabase(t *testing.T) {
 		}
 		for _, sh := range [][3]int{{3, 3, 3}, {1000, 1000, 1000}} {
 			cfg := gemmChoose(profPoCL, prec, sh[0], sh[1], sh[2], TensorAuto)
-			if cfg.kernel != gemmKernelCPU || cfg.cpuVec != vec {
-				t.Fatalf("PoCL prec %d %v: %s vec %d, want gemm_cpu vec %d", prec, sh, cfg.kernel, cfg.cpuVec, vec)
+			if cfg.kernel != gemmKernelCPU || cfg.cpuVecFor(false, false) != vec || cfg.cpuVecFor(true, true) != vec || cfg.cpuVecFor(false, true) != vec {
+				t.Fatalf("PoCL prec %d %v: %s vec %d %v, want gemm_cpu vec %d", prec, sh, cfg.kernel, cfg.cpuVec, cfg.cpuVecs, vec)
 			}
 			want := [2][2][2]int{{{8, 2 * vec}, {4, 4}}, {{8, 2 * vec}, {2 * vec, 8}}}
 			if cfg.cpuBlock != want {
@@ -339,7 +339,7 @@ func configName(cfg gemmConfig) string {
 	case gemmKernelDirect:
 		return fmt.Sprintf("direct_%dx%d_%dx%d", cfg.dm, cfg.dn, cfg.dmdimc, cfg.dndimc)
 	case gemmKernelCPU:
-		return fmt.Sprintf("cpu_v%d_%v", cfg.cpuVec, cfg.cpuBlock)
+		return fmt.Sprintf("cpu_v%d%v_%v", cfg.cpuVec, cfg.cpuVecs, cfg.cpuBlock)
 	case gemmKernelMMA:
 		return fmt.Sprintf("mma_%dx%dx%d_w%dx%d", cfg.mmaMWG, cfg.mmaNWG, cfg.mmaKWG, cfg.wm, cfg.wn)
 	}
@@ -366,7 +366,7 @@ func tunedPrograms(cfgs []gemmConfig) (progs []gemmConfig, trans [][2]bool) {
 		case gemmKernelDirect:
 			key = fmt.Sprint(c.kernel, c.dm, c.dn, c.dmdimc, c.dndimc)
 		case gemmKernelCPU:
-			key = fmt.Sprint(c.kernel, c.cpuVec, c.cpuBlock, c.cpuLocal)
+			key = fmt.Sprint(c.kernel, c.cpuVec, c.cpuVecs, c.cpuBlock, c.cpuLocal)
 		}
 		if key == "" || seen[key] {
 			continue
@@ -390,7 +390,7 @@ func tunedPrograms(cfgs []gemmConfig) (progs []gemmConfig, trans [][2]bool) {
 		p := tiled[j%len(tiled)]
 		d, c := direct[j%len(direct)], cpu[j%len(cpu)]
 		p.dm, p.dn, p.dmdimc, p.dndimc = d.dm, d.dn, d.dmdimc, d.dndimc
-		p.cpuVec, p.cpuBlock, p.cpuLocal = c.cpuVec, c.cpuBlock, c.cpuLocal
+		p.cpuVec, p.cpuVecs, p.cpuBlock, p.cpuLocal = c.cpuVec, c.cpuVecs, c.cpuBlock, c.cpuLocal
 		p.noOpt = true
 		progs = append(progs, p)
 		trans = append(trans, [2]bool{i%4 >= 2, i%2 == 1})

@@ -1,0 +1,454 @@
+// Command tune searches GEMM kernel parameters for one OpenCL device and
+// writes the winners into the tuning database's format
+// (kernels/gemm_tuning.json).
+//
+//	go run ./cmd/tune -prec 32 -shapes large=4096,medium=1024,small=512,skinny=8192x64x8192
+//	go run ./cmd/tune -device pocl -prec 64 -kernel cpu -space small -out /tmp/tuning.json
+//
+// For each shape (a GPU bucket, labelled "name=MxNxK") or, with -kernel
+// cpu, each transpose class (N, TT, NT), every candidate of the parameter
+// space that the kernel source's rules and the device's limits allow is
+// compiled, run once and checked against gonum (mismatches are rejected and
+// reported), then timed: the median of -runs launches on device-resident
+// data. The best candidate of each shape or class becomes an entry of the
+// device (matched as the library matches it; a new device gets a
+// vendor/name/type match), replacing an entry of the same precision,
+// kernel and bucket or class; other entries and devices are kept. The
+// database read is -db (default: the one built into the library); the
+// result goes to -out, or standard output.
+//
+// Parameter spaces (-space full; "small" is a quick subset):
+//
+//	tiled:  MWG, NWG ∈ {32,64,128,256}, KWG ∈ {8,16,32}, MDIMC, NDIMC ∈ {8,16,32},
+//	        VWM = VWN = VWA = VWB = PADA = PADB ∈ {1,2,4}, DOUBLE_BUFFER ∈ {0,1}
+//	cpu:    CPU_VEC ∈ {4,8,16}, CPU_MB ∈ {2,4,8,16,32}, CPU_NB ∈ {4,8,16,32,64}
+//	direct: DM, DN ∈ {1,2,4,8}, DMDIMC, DNDIMC ∈ {8,16}
+//	mma:    MWG, NWG ∈ {64,128,256}, KWG ∈ {8,16,32}, WM, WN ∈ {32,64}, STAGES ∈ {2,3,4}
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"gonum.org/v1/gonum/blas"
+
+	clblas "github.com/gocompute/opencl/blas"
+	"github.com/gocompute/opencl/platform"
+)
+
+// shape is one tuning problem: a bucket label and its m×n×k.
+type shape struct {
+	label   string
+	m, n, k int
+}
+
+func (s shape) size() string {
+	if s.m == s.n && s.n == s.k {
+		return strconv.Itoa(s.m)
+	}
+	return fmt.Sprintf("%dx%dx%d", s.m, s.n, s.k)
+}
+
+func parseShapes(spec string) ([]shape, error) {
+	var out []shape
+	for _, f := range strings.Split(spec, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		label, dims, ok := strings.Cut(f, "=")
+		if !ok {
+			label, dims = "", f
+		}
+		parts := strings.Split(dims, "x")
+		var v []int
+		for _, p := range parts {
+			x, err := strconv.Atoi(p)
+			if err != nil || x <= 0 {
+				return nil, fmt.Errorf("bad shape %q (want [label=]N or [label=]MxNxK)", f)
+			}
+			v = append(v, x)
+		}
+		var s shape
+		switch len(v) {
+		case 1:
+			s = shape{label, v[0], v[0], v[0]}
+		case 3:
+			s = shape{label, v[0], v[1], v[2]}
+		default:
+			return nil, fmt.Errorf("bad shape %q (want [label=]N or [label=]MxNxK)", f)
+		}
+		if s.label == "" {
+			s.label = "n" + s.size()
+		}
+		out = append(out, s)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no shapes")
+	}
+	return out, nil
+}
+
+// product returns every combination of the values of each name.
+func product(names []string, values [][]int, add func(map[string]int)) {
+	idx := make([]int, len(names))
+	for {
+		d := map[string]int{}
+		for i, n := range names {
+			d[n] = values[i][idx[i]]
+		}
+		add(d)
+		i := len(idx) - 1
+		for ; i >= 0; i-- {
+			idx[i]++
+			if idx[i] < len(values[i]) {
+				break
+			}
+			idx[i] = 0
+		}
+		if i < 0 {
+			return
+		}
+	}
+}
+
+// candidates lists the parameter space of a kernel.
+func candidates(kernel string, small bool) []clblas.TuneConfig {
+	var out []clblas.TuneConfig
+	add := func(d map[string]int) { out = append(out, clblas.TuneConfig{Kernel: "gemm_" + kernel, Defines: d}) }
+	switch kernel {
+	case "tiled":
+		tiles, kwg, dims, vws, dbs := []int{32, 64, 128, 256}, []int{8, 16, 32}, []int{8, 16, 32}, []int{1, 2, 4}, []int{0, 1}
+		if small {
+			tiles, kwg, dims, vws, dbs = []int{32, 64}, []int{8, 16}, []int{8}, []int{2, 4}, []int{1}
+		}
+		product([]string{"MWG", "NWG", "KWG", "MDIMC", "NDIMC", "VW", "DOUBLE_BUFFER"},
+			[][]int{tiles, tiles, kwg, dims, dims, vws, dbs}, func(d map[string]int) {
+				vw := d["VW"]
+				delete(d, "VW")
+				for _, k := range []string{"VWM", "VWN", "VWA", "VWB", "PADA", "PADB"} {
+					d[k] = vw
+				}
+				add(d)
+			})
+	case "cpu":
+		vec, mb, nb := []int{4, 8, 16}, []int{2, 4, 8, 16, 32}, []int{4, 8, 16, 32, 64}
+		if small {
+			vec, mb, nb = []int{8, 16}, []int{4, 8}, []int{16, 32}
+		}
+		product([]string{"CPU_VEC", "CPU_MB", "CPU_NB"}, [][]int{vec, mb, nb}, add)
+	case "direct":
+		b, d := []int{1, 2, 4, 8}, []int{8, 16}
+		if small {
+			b = []int{2, 4}
+		}
+		product([]string{"DM", "DN", "DMDIMC", "DNDIMC"}, [][]int{b, b, d, d}, add)
+	case "mma":
+		t, k, w, st := []int{64, 128, 256}, []int{8, 16, 32}, []int{32, 64}, []int{2, 3, 4}
+		if small {
+			t, k, st = []int{128}, []int{8, 16}, []int{3}
+		}
+		product([]string{"MWG", "NWG", "KWG", "WM", "WN", "STAGES"}, [][]int{t, t, k, w, w, st}, add)
+	}
+	return out
+}
+
+// transpose classes of the CPU kernel and the combination each is tuned on.
+var cpuClasses = []struct{ class, trans string }{{"N", "NN"}, {"TT", "TT"}, {"NT", "NT"}}
+
+func parseTrans(s string) (blas.Transpose, blas.Transpose, error) {
+	if len(s) != 2 {
+		return 0, 0, fmt.Errorf("bad transpose combination %q (want NN, NT, TN or TT)", s)
+	}
+	t := func(c byte) (blas.Transpose, error) {
+		switch c {
+		case 'N', 'n':
+			return blas.NoTrans, nil
+		case 'T', 't':
+			return blas.Trans, nil
+		}
+		return 0, fmt.Errorf("bad transpose combination %q", s)
+	}
+	a, err := t(s[0])
+	if err != nil {
+		return 0, 0, err
+	}
+	b, err := t(s[1])
+	return a, b, err
+}
+
+// progress counts candidates on standard error: a progress bar, or with
+// -bar=false one line per tenth.
+type progress interface {
+	Add(int) error
+	Finish() error
+}
+
+type lines struct {
+	w          io.Writer
+	what       string
+	done, tot  int
+	lastTenths int
+}
+
+func (l *lines) Add(n int) error {
+	l.done += n
+	if t := l.done * 10 / max(l.tot, 1); t != l.lastTenths || l.done == l.tot {
+		l.lastTenths = t
+		fmt.Fprintf(l.w, "%s: %d/%d\n", l.what, l.done, l.tot)
+	}
+	return nil
+}
+
+func (l *lines) Finish() error { return nil }
+
+func newProgress(bar bool, total int, what string) progress {
+	if !bar {
+		return &lines{w: os.Stderr, what: what, tot: total}
+	}
+	return progressbar.NewOptions(total,
+		progressbar.OptionSetWriter(os.Stderr),
+		progressbar.OptionSetDescription(what),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetElapsedTime(true),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionOnCompletion(func() { fmt.Fprintln(os.Stderr) }),
+	)
+}
+
+// outcome is one timed candidate.
+type outcome struct {
+	cfg clblas.TuneConfig
+	res clblas.TuneResult
+}
+
+type tuner struct {
+	impl   *clblas.Implementation
+	prec   int
+	runs   int
+	bar    bool
+	limit  int
+	report io.Writer
+}
+
+// tune runs every valid candidate on one shape and transpose combination
+// and returns the timed ones, best first.
+func (t *tuner) tune(cands []clblas.TuneConfig, sh shape, trans string) ([]outcome, error) {
+	tA, tB, err := parseTrans(trans)
+	if err != nil {
+		return nil, err
+	}
+	var valid []clblas.TuneConfig
+	invalid := 0
+	for _, c := range cands {
+		if err := clblas.TuneCheck(t.impl, t.prec, tA, tB, c); err != nil {
+			invalid++
+			continue
+		}
+		valid = append(valid, c)
+	}
+	if t.limit > 0 && len(valid) > t.limit {
+		valid = valid[:t.limit]
+	}
+	fmt.Fprintf(t.report, "%s %s %s: %d candidates, %d break the kernel's rules or the device's limits, %d to run\n",
+		sh.label, sh.size(), trans, len(cands), invalid, len(valid))
+	run := func(c clblas.TuneConfig, g interface {
+		Run(clblas.TuneConfig, int) (clblas.TuneResult, error)
+	}) (clblas.TuneResult, error) {
+		return g.Run(c, t.runs)
+	}
+	var bench interface {
+		Run(clblas.TuneConfig, int) (clblas.TuneResult, error)
+		Close() error
+	}
+	if t.prec == 64 {
+		bench, err = clblas.NewGemmBench[float64](t.impl, tA, tB, sh.m, sh.n, sh.k)
+	} else {
+		bench, err = clblas.NewGemmBench[float32](t.impl, tA, tB, sh.m, sh.n, sh.k)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer bench.Close()
+	bar := newProgress(t.bar, len(valid), fmt.Sprintf("%s %s", sh.label, trans))
+	var out []outcome
+	var rejected, failed []string
+	for _, c := range valid {
+		res, err := run(c, bench)
+		bar.Add(1)
+		switch {
+		case err != nil:
+			failed = append(failed, fmt.Sprintf("%v: %v", c, firstLine(err.Error())))
+		case !res.OK:
+			rejected = append(rejected, fmt.Sprintf("%v: relative error %.3g", c, res.RelErr))
+		default:
+			out = append(out, outcome{c, res})
+		}
+	}
+	bar.Finish()
+	for _, r := range rejected {
+		fmt.Fprintf(t.report, "  REJECTED (wrong result) %s\n", r)
+	}
+	for _, f := range failed {
+		fmt.Fprintf(t.report, "  FAILED %s\n", f)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].res.Median < out[j].res.Median })
+	for i, o := range out {
+		if i == 5 {
+			break
+		}
+		fmt.Fprintf(t.report, "  #%d %8.1f GFLOP/s (median %v, err %.2g) %v\n", i+1, o.res.GFLOPS, o.res.Median.Round(time.Microsecond), o.res.RelErr, o.cfg)
+	}
+	return out, nil
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// localOf is the work-group shape the database records for a candidate.
+func localOf(c clblas.TuneConfig) []int {
+	d := c.Defines
+	switch c.Kernel {
+	case "gemm_tiled":
+		return []int{d["NDIMC"], d["MDIMC"]}
+	case "gemm_direct":
+		return []int{d["DNDIMC"], d["DMDIMC"]}
+	case "gemm_mma":
+		if d["WM"] > 0 && d["WN"] > 0 {
+			return []int{32 * (d["MWG"] / d["WM"]) * (d["NWG"] / d["WN"]), 1}
+		}
+	}
+	return nil
+}
+
+func main() {
+	deviceSpec := flag.String("device", "", "device to tune (a GOCL_DEVICE spec: vendor, type, P:D or a name substring; default: the default device)")
+	prec := flag.Int("prec", 32, "precision: 32 or 64")
+	kernel := flag.String("kernel", "auto", "kernel to tune: tiled, cpu, direct, mma (auto: cpu on CPU devices, tiled elsewhere)")
+	shapesFlag := flag.String("shapes", "", "shapes [label=]N or [label=]MxNxK, comma-separated (default: large=4096,medium=1024,small=512,skinny=8192x64x8192 on GPUs, 1024 on CPUs)")
+	transFlag := flag.String("trans", "NN", "transpose combination to tune on (GPU kernels; the CPU kernel tunes its classes N, TT, NT)")
+	space := flag.String("space", "full", "parameter space: full or small")
+	runs := flag.Int("runs", 5, "timed launches per candidate (the median counts)")
+	limit := flag.Int("max", 0, "run at most this many valid candidates per shape (0: all)")
+	dbPath := flag.String("db", "", "tuning database to update (default: the one built into the library)")
+	outPath := flag.String("out", "", "write the updated database here (default: standard output)")
+	useBar := flag.Bool("bar", true, "show a progress bar (false: a line per tenth)")
+	flag.Parse()
+
+	if *prec != 32 && *prec != 64 {
+		log.Fatalf("tune: -prec must be 32 or 64")
+	}
+	var dev *platform.Device
+	var err error
+	if *deviceSpec != "" {
+		dev, err = platform.Select(*deviceSpec)
+	} else {
+		dev, err = platform.Default()
+	}
+	if err != nil {
+		log.Fatalf("tune: %v", err)
+	}
+	prof := dev.Profile()
+	impl, err := clblas.New(clblas.WithDevice(dev), clblas.WithOffload(clblas.Always))
+	if err != nil {
+		log.Fatalf("tune: %v", err)
+	}
+	defer impl.Close()
+
+	k := *kernel
+	if k == "auto" {
+		k = "tiled"
+		if prof.IsCPU() {
+			k = "cpu"
+		}
+	}
+	cands := candidates(k, *space == "small")
+	if len(cands) == 0 {
+		log.Fatalf("tune: unknown kernel %q (want tiled, cpu, direct or mma)", k)
+	}
+	spec := *shapesFlag
+	if spec == "" {
+		spec = "large=4096,medium=1024,small=512,skinny=8192x64x8192"
+		if prof.IsCPU() {
+			spec = "1024"
+		}
+	}
+	shapes, err := parseShapes(spec)
+	if err != nil {
+		log.Fatalf("tune: %v", err)
+	}
+	var db []byte
+	if *dbPath != "" {
+		if db, err = os.ReadFile(*dbPath); err != nil {
+			log.Fatalf("tune: %v", err)
+		}
+	}
+
+	t := &tuner{impl: impl, prec: *prec, runs: *runs, bar: *useBar, limit: *limit, report: os.Stderr}
+	fmt.Fprintf(t.report, "tuning gemm_%s, float%d, on %s (%s), %d candidates in the %s space\n",
+		k, *prec, prof.Name, prof.Platform, len(cands), *space)
+	start := time.Now()
+	var entries []clblas.TuneEntry
+	type job struct {
+		sh           shape
+		trans, class string
+	}
+	var jobs []job
+	for _, sh := range shapes {
+		if k == "cpu" {
+			for _, c := range cpuClasses {
+				jobs = append(jobs, job{sh, c.trans, c.class})
+			}
+		} else {
+			jobs = append(jobs, job{sh, strings.ToUpper(*transFlag), ""})
+		}
+	}
+	for _, j := range jobs {
+		out, err := t.tune(cands, j.sh, j.trans)
+		if err != nil {
+			log.Fatalf("tune: %v", err)
+		}
+		if len(out) == 0 {
+			fmt.Fprintf(t.report, "  no valid candidate for %s %s\n", j.sh.label, j.trans)
+			continue
+		}
+		best := out[0]
+		e := clblas.TuneEntry{
+			Precision: *prec, Config: best.cfg, Local: localOf(best.cfg),
+			GFLOPS: map[string]map[string]float64{j.trans: {j.sh.size(): float64(int(best.res.GFLOPS*10)) / 10}},
+			Note:   fmt.Sprintf("cmd/tune, %s space, median of %d runs, relative error %.2g", *space, *runs, best.res.RelErr),
+		}
+		if k == "cpu" {
+			e.Class = j.class
+		} else {
+			e.Bucket = j.sh.label
+		}
+		entries = append(entries, e)
+	}
+	measured := fmt.Sprintf("%s, cmd/tune, %s %s, %d CUs", time.Now().Format("2006-01-02"), prof.Platform, prof.DriverVersion, prof.ComputeUnits)
+	res, err := clblas.UpdateTuning(db, prof, measured, entries)
+	if err != nil {
+		log.Fatalf("tune: %v", err)
+	}
+	fmt.Fprintf(t.report, "done in %v\n", time.Since(start).Round(time.Second))
+	if *outPath == "" {
+		os.Stdout.Write(res)
+		return
+	}
+	if err := os.WriteFile(*outPath, res, 0o644); err != nil {
+		log.Fatalf("tune: %v", err)
+	}
+	fmt.Fprintf(t.report, "wrote %s\n", *outPath)
+}
