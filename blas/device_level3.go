@@ -352,7 +352,7 @@ func trsmOnDevice[T real](c *call, left, upper, trans, unit bool, m, n int, alph
 		flags := []any{int32(l3Bool(upper)), int32(l3Bool(trans)), int32(l3Bool(unit))}
 		// gemmUpdate: C -= op(X)·op(Y) on the blocks at the given offsets.
 		gemmUpdate := func(tX, tY bool, mm, nn, kk int, x *cl.Buffer, offX, ldx int, y *cl.Buffer, offY, ldy int, offC int) {
-			cfg := gemmParams(c.e.prof, c.prec, mm, nn, kk)
+			cfg := gemmChoose(c.e.prof, c.prec, mm, nn, kk, engineTensor(c.e))
 			g.gemm(cfg, tX, tY, mm, nn, kk, T(-1), x, offX, ldx, y, offY, ldy, T(1), bb, offC, ldb)
 		}
 		nblk := l3CeilDiv(ka, nb)
