@@ -36,8 +36,8 @@ const (
 // m×n×k GEMM on device p in precision prec.
 //
 // GEMV: m == 1 or n == 1 on any device. Split-K: when the chosen kernel's
-// work-groups number fewer than the compute units and k is longer than
-// both m and n, S = ceil(2·CUs / work-groups) slices (so that S times the
+// work-groups do not fill the device (fillsDevice: fewer than 7/8 of the
+// compute units) and k is longer than both m and n, S = ceil(2·CUs / work-groups) slices (so that S times the
 // work-groups reach twice the compute units), each at least splitKMinK long
 // (a multiple of the kernel's K step), at most splitKMaxS slices and
 // splitKMaxMem bytes of scratch.
@@ -48,7 +48,7 @@ func skinnyRoute(p platform.Profile, prec int, cfg gemmConfig, m, n, k int) gemm
 	}
 	wg := cfg.workGroups(m, n)
 	cus := max(p.ComputeUnits, 1)
-	if wg <= 0 || wg >= cus || k <= max(m, n) || k < 2*splitKMinK {
+	if wg <= 0 || fillsDevice(wg, cus) || k <= max(m, n) || k < 2*splitKMinK {
 		return cfg
 	}
 	s := min(l3CeilDiv(2*cus, wg), k/splitKMinK, splitKMaxS)
