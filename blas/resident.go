@@ -195,6 +195,12 @@ func (m *Matrix[T]) Write(src []T) (*Event, error) {
 }
 
 // Event is the future of an enqueued operation.
+//
+// It costs nothing until it is waited on: no completion callback is
+// registered (a driver callback into Go per operation would double the
+// host cost of a small GEMM). Wait blocks in the driver; WaitContext and
+// Done start one background waiter. The OpenCL event is released as soon
+// as a wait has seen it complete, or by its cleanup if nobody waits.
 type Event struct {
 	ev       *cl.Event
 	done     chan struct{}
@@ -203,14 +209,8 @@ type Event struct {
 	waitOnce sync.Once
 }
 
-// newEvent wraps ev; the wrapper owns it and releases it once the command
-// has completed.
 func newEvent(ev *cl.Event) *Event {
-	e := &Event{ev: ev, done: make(chan struct{})}
-	if err := ev.OnComplete(e.complete); err != nil {
-		e.complete(ev.Wait())
-	}
-	return e
+	return &Event{ev: ev, done: make(chan struct{})}
 }
 
 // complete records the outcome once and releases the OpenCL event.
@@ -218,29 +218,64 @@ func (e *Event) complete(err error) {
 	e.once.Do(func() {
 		e.err = err
 		close(e.done)
-		go e.ev.Release()
+		e.ev.Release()
 	})
 }
 
+// background starts the one goroutine that waits in the driver for
+// WaitContext and Done.
+func (e *Event) background() {
+	e.waitOnce.Do(func() { go func() { e.complete(e.ev.Wait()) }() })
+}
+
 // Done returns a channel closed when the operation has completed.
-func (e *Event) Done() <-chan struct{} { return e.done }
+func (e *Event) Done() <-chan struct{} {
+	e.background()
+	return e.done
+}
 
 // Wait blocks until the operation completes and returns its error.
-func (e *Event) Wait() error { return e.WaitContext(context.Background()) }
+func (e *Event) Wait() error {
+	select {
+	case <-e.done:
+		return e.err
+	default:
+	}
+	// A concurrent waiter may complete and release the event first; then
+	// this wait's own result (ErrReleased) is ignored by complete.
+	e.complete(e.ev.Wait())
+	<-e.done
+	return e.err
+}
 
 // WaitContext blocks until the operation completes or ctx is done. A
 // cancelled wait returns ctx.Err() at once; the operation itself still
 // runs to completion on the device, and the Implementation stays usable.
 func (e *Event) WaitContext(ctx context.Context) error {
-	// Some drivers (PoCL) never call the completion callback of a command
-	// that failed; a blocking wait in the background covers that case.
-	e.waitOnce.Do(func() { go func() { e.complete(e.ev.Wait()) }() })
+	if ctx.Done() == nil {
+		return e.Wait()
+	}
+	e.background()
 	select {
 	case <-e.done:
 		return e.err
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// failed reports the error of a dependency that has already failed, or
+// nil (also when it is still running).
+func (e *Event) failed() error {
+	select {
+	case <-e.done:
+		return e.err
+	default:
+	}
+	if s, err := e.ev.Status(); err == nil && s < 0 {
+		return s.Err()
+	}
+	return nil
 }
 
 // WaitAll waits for every event and returns the first error.
@@ -264,12 +299,8 @@ func after(c *call, wait []*Event) {
 		if w == nil {
 			continue
 		}
-		select {
-		case <-w.done:
-			if err := w.err; err != nil {
-				c.fail(fmt.Errorf("a dependency failed: %w", err))
-			}
-		default:
+		if err := w.failed(); err != nil {
+			c.fail(fmt.Errorf("a dependency failed: %w", err))
 		}
 	}
 }

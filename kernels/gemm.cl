@@ -570,7 +570,7 @@ void gemm_direct(const int m, const int n, const int k, const real alpha,
 #error "gemm_cpu: CPU_MB must be a multiple of CPU_VEC when TRANSA=1 and TRANSB=1"
 #endif
 
-inline real cpu_hsum(VREAL v)
+static inline real cpu_hsum(VREAL v)
 {
   real s = ZERO;
 #pragma unroll
@@ -578,7 +578,7 @@ inline real cpu_hsum(VREAL v)
   return s;
 }
 
-inline real cpu_opA(__global const real* A, int offA, int lda, int i, int p)
+static inline real cpu_opA(__global const real* A, int offA, int lda, int i, int p)
 {
 #if TRANSA
   return A[offA + (size_t)p * lda + i];
@@ -586,7 +586,7 @@ inline real cpu_opA(__global const real* A, int offA, int lda, int i, int p)
   return A[offA + (size_t)i * lda + p];
 #endif
 }
-inline real cpu_opB(__global const real* B, int offB, int ldb, int p, int j)
+static inline real cpu_opB(__global const real* B, int offB, int ldb, int p, int j)
 {
 #if TRANSB
   return B[offB + (size_t)j * ldb + p];

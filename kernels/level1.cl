@@ -194,7 +194,7 @@ __kernel void dsdot_part(const int n,
 // gonum's answers.
 
 // nrm2_add folds |v| into (*scale, *ssq), skipping zeros as gonum does.
-inline void nrm2_add(real v, real* scale, real* ssq)
+static inline void nrm2_add(real v, real* scale, real* ssq)
 {
     const real a = fabs(v);
     if (a == (real)0) return;
@@ -211,7 +211,7 @@ inline void nrm2_add(real v, real* scale, real* ssq)
 }
 
 // nrm2_merge folds (s2, q2) into (*s1, *q1).
-inline void nrm2_merge(real* s1, real* q1, real s2, real q2)
+static inline void nrm2_merge(real* s1, real* q1, real s2, real q2)
 {
     if (isnan(*s1)) return;
     if (isnan(s2)) {

@@ -52,7 +52,7 @@
 
 // tri_at is the index of the stored element (r, c) of a triangle with band
 // width k (upper: c ≥ r; lower: c ≤ r).
-inline long tri_at(int storage, int upper, int n, int k, int lda, int r, int c) {
+static inline long tri_at(int storage, int upper, int n, int k, int lda, int r, int c) {
 	if (storage == ST_PACKED) {
 		long R = r;
 		return upper ? R * n - R * (R - 1) / 2 + (c - r) : R * (R + 1) / 2 + c;
@@ -64,7 +64,7 @@ inline long tri_at(int storage, int upper, int n, int k, int lda, int r, int c) 
 }
 
 // mv_range sets [*lo, *hi), the columns of row i of M inside its band.
-inline void mv_range(MAT_PARAMS, int i, int* lo, int* hi) {
+static inline void mv_range(MAT_PARAMS, int i, int* lo, int* hi) {
 	if (kind == KIND_GENERAL) {
 		if (!trans) {
 			*lo = max(0, i - kl);
@@ -90,7 +90,7 @@ inline void mv_range(MAT_PARAMS, int i, int* lo, int* hi) {
 }
 
 // mv_elem is M(i, j) for j in row i's range.
-inline real mv_elem(MAT_PARAMS, int i, int j) {
+static inline real mv_elem(MAT_PARAMS, int i, int j) {
 	if (kind == KIND_GENERAL) {
 		int r = trans ? j : i;
 		int c = trans ? i : j;

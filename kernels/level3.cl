@@ -39,7 +39,7 @@ __kernel void l3_scale(const int m, const int n, const real s,
 }
 
 /* The epilogue of every element kernel: C = alpha·s + beta·C. */
-inline void l3_store(__global real* c, const real alpha, const real s, const real beta)
+static inline void l3_store(__global real* c, const real alpha, const real s, const real beta)
 {
   *c = (beta == ZERO) ? alpha * s : fma(beta, *c, alpha * s);
 }
