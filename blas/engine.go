@@ -49,6 +49,11 @@ type engine struct {
 	// launched counts successful device calls per routine.
 	launched sync.Map // string → *atomic.Int64
 
+	// gemmChoices memoises gemmChoose per shape (it walks the tuning
+	// database); gemmChoiceCount bounds it.
+	gemmChoices     sync.Map // gemmChoiceKey → gemmConfig
+	gemmChoiceCount atomic.Int32
+
 	refs   atomic.Int32 // roles (float64, float32) still open
 	closed atomic.Bool
 	mu     sync.RWMutex // held for reading by calls, for writing by close
@@ -287,14 +292,20 @@ func (c *call) kernel(file, name string, defines ...string) *cl.Kernel {
 		c.fail(err)
 		return nil
 	}
-	opts := "-DPRECISION=" + strconv.Itoa(c.prec)
+	// Built with one Builder: this runs on every call, and a GEMM has some
+	// twenty defines.
+	var sb strings.Builder
+	sb.WriteString("-DPRECISION=")
+	sb.WriteString(strconv.Itoa(c.prec))
 	for _, d := range defines {
 		if strings.HasPrefix(d, "-") { // a build option ("-cl-opt-disable")
-			opts += " " + d
-			continue
+			sb.WriteString(" ")
+		} else {
+			sb.WriteString(" -D")
 		}
-		opts += " -D" + d
+		sb.WriteString(d)
 	}
+	opts := sb.String()
 	key := file + "\x00" + opts + "\x00" + name
 	c.e.kmu.Lock()
 	if ks := c.e.kernels[key]; len(ks) > 0 {

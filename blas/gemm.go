@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math"
 	"strconv"
+	"strings"
+	"sync"
 
 	"github.com/gocompute/opencl/cl"
 	"github.com/gocompute/opencl/platform"
@@ -226,7 +228,7 @@ func gemmOnDevice[T real](c *call, tA, tB bool, m, n, k int, alpha T, a *cl.Buff
 	if c.err != nil {
 		return
 	}
-	cfg := gemmChoose(c.e.prof, c.prec, m, n, k, engineTensor(c.e))
+	cfg := cachedGemmChoice(c.e, c.prec, m, n, k)
 	newGemmLauncher[T](c).gemm(cfg, tA, tB, m, n, k, alpha, a, offA, lda, b, offB, ldb, beta, cb, offC, ldc)
 }
 
@@ -242,10 +244,7 @@ func newGemmLauncher[T real](c *call) *gemmLauncher[T] {
 }
 
 func (g *gemmLauncher[T]) kernel(file, name string, defines ...string) *cl.Kernel {
-	key := file + "\x00" + name
-	for _, d := range defines {
-		key += "\x00" + d
-	}
+	key := file + "\x00" + name + "\x00" + strings.Join(defines, "\x00")
 	if k, ok := g.kernels[key]; ok {
 		return k
 	}
@@ -298,7 +297,7 @@ func (g *gemmLauncher[T]) gemm(cfg gemmConfig, tA, tB bool, m, n, k int, alpha T
 		b, l3Int(c, offB), l3Int(c, ldb),
 		beta, cb, l3Int(c, offC), l3Int(c, ldc),
 	}
-	kern := g.kernel(cfg.file(), cfg.kernel, cfg.defines(tA, tB, aligned)...)
+	kern := g.kernel(cfg.file(), cfg.kernel, cachedDefines(cfg, tA, tB, aligned)...)
 	global, local := cfg.work(tA, tB, m, n)
 	c.run(kern, global, local, args...)
 }
@@ -327,4 +326,45 @@ func (g *gemmLauncher[T]) scale(m, n int, s T, cb *cl.Buffer, offC, ldc, tri int
 // which every OpenCL device allows).
 func l3Work(m, n int) (global, local []int) {
 	return []int{groups(n, 16), groups(m, 4)}, []int{16, 4}
+}
+
+// gemmChoiceKey identifies a GEMM shape for the per-engine choice cache.
+type gemmChoiceKey struct {
+	prec, m, n, k int
+	mode          TensorMode
+}
+
+// cachedGemmChoice is gemmChoose, memoised per engine and shape: the choice
+// walks the tuning database, which would otherwise cost more host time
+// than a small GEMM's kernel. At most 4096 shapes are kept.
+func cachedGemmChoice(e *engine, prec, m, n, k int) gemmConfig {
+	key := gemmChoiceKey{prec, m, n, k, engineTensor(e)}
+	if v, ok := e.gemmChoices.Load(key); ok {
+		return v.(gemmConfig)
+	}
+	cfg := gemmChoose(e.prof, prec, m, n, k, key.mode)
+	if e.gemmChoiceCount.Add(1) <= 4096 {
+		e.gemmChoices.Store(key, cfg)
+	}
+	return cfg
+}
+
+type definesKey struct {
+	cfg                gemmConfig
+	tA, tB, vecAligned bool
+}
+
+var definesCache sync.Map // definesKey → []string
+
+// cachedDefines is cfg.defines, memoised: the set of configurations in use
+// is small (the tuning database's), and rendering some twenty defines on
+// every call showed in profiles of small GEMMs.
+func cachedDefines(cfg gemmConfig, tA, tB, vecAligned bool) []string {
+	key := definesKey{cfg, tA, tB, vecAligned}
+	if v, ok := definesCache.Load(key); ok {
+		return v.([]string)
+	}
+	d := cfg.defines(tA, tB, vecAligned)
+	definesCache.Store(key, d)
+	return d
 }
