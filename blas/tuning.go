@@ -557,6 +557,13 @@ func mmaGemm(p platform.Profile, prec, m, n int, mode TensorMode, base gemmConfi
 	if cfg.mmaThreads() > maxWorkGroup(p) || (p.LocalMemBytes > 0 && cfg.mmaLocalBytes(prec) > p.LocalMemBytes) {
 		return gemmConfig{}, false
 	}
+	// Too few work-groups to occupy half the device: the FMA kernel's
+	// smaller tiles do better (H200, DGEMM 512³: 128×64 tensor tiles make 32
+	// groups for 132 SMs and ran 6.6 TFLOP/s; 32×32 FMA tiles, 256 groups,
+	// measured 10.3).
+	if l3CeilDiv(m, cfg.mmaMWG)*l3CeilDiv(n, cfg.mmaNWG) < max(p.ComputeUnits, 1)/2 {
+		return gemmConfig{}, false
+	}
 	return cfg, true
 }
 
