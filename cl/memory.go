@@ -172,11 +172,7 @@ func transfer[T Scalar](op string, q *Queue, b *Buffer, write, blocking bool, of
 	}
 	defer wl.done()
 	n, w := wl.args()
-	var pinner *runtime.Pinner
-	if !blocking {
-		pinner = new(runtime.Pinner)
-		pinner.Pin(&host[0])
-	}
+	pinner := pinIfAsync(blocking, host)
 	var ev C.cl_event
 	var st C.cl_int
 	if write {
@@ -185,6 +181,18 @@ func transfer[T Scalar](op string, q *Queue, b *Buffer, write, blocking bool, of
 		st = C.clEnqueueReadBuffer(q.h, b.h, clBool(blocking), C.size_t(off), C.size_t(size), unsafe.Pointer(&host[0]), n, w, &ev)
 	}
 	return finishTransfer(op, st, ev, pinner)
+}
+
+// pinIfAsync pins host for a non-blocking transfer (the driver keeps the
+// pointer until the command completes; finishTransfer arranges the unpin)
+// and returns nil for a blocking one.
+func pinIfAsync[T Scalar](blocking bool, host []T) *runtime.Pinner {
+	if blocking {
+		return nil
+	}
+	p := new(runtime.Pinner)
+	p.Pin(&host[0])
+	return p
 }
 
 // finishTransfer wraps the event of a read or write and, for a
@@ -365,11 +373,7 @@ func rectTransfer[T Scalar](op string, q *Queue, b *Buffer, write, blocking bool
 	}
 	defer wl.done()
 	n, w := wl.args()
-	var pinner *runtime.Pinner
-	if !blocking {
-		pinner = new(runtime.Pinner)
-		pinner.Pin(&host[0])
-	}
+	pinner := pinIfAsync(blocking, host)
 	var ev C.cl_event
 	var st C.cl_int
 	if write {
