@@ -6,6 +6,7 @@
 //	go run ./cmd/bench -sizes 512,1024,4096 -prec 32,64 -trans NN,TN
 //	go run -tags clblast ./cmd/bench -png gemm.png
 //	go run ./cmd/bench -sizes 4096,8192 -prec 64,32 -split -gonum-max 2048
+//	go run ./cmd/bench -accuracy -sizes 1024,2048,4096
 //
 // With -split, each shape is followed by a line that breaks the GEMM from
 // Go slices (float64 through gonum's mat.Dense.Mul, float32 through Sgemm)
@@ -18,6 +19,10 @@
 // Each figure is the median of -reps timed repetitions after a warm-up
 // call; a repetition enqueues enough back-to-back calls to last at least
 // -min-time and waits for the last one.
+//
+// With -accuracy, bench measures instead SGEMM's error ‖C − C₆₄‖_F/‖C₆₄‖_F
+// against float64 for the FMA and 3xTF32 (tensor-core) kernels and gonum's
+// float32 Go code, on uniform, badly scaled and cancelling inputs.
 package main
 
 import (
@@ -69,10 +74,17 @@ func main() {
 	withSlices := flag.Bool("slices", true, "also time the drop-in path from Go slices")
 	gonumMax := flag.Int("gonum-max", 1024, "largest m·n·k^(1/3) timed with gonum's Go code (it is slow)")
 	pngPath := flag.String("png", "", "write a chart of the square NN results to this PNG file")
+	accuracy := flag.Bool("accuracy", false, "report SGEMM's error against float64 (FMA, 3xTF32, gonum) for the square -sizes instead of timing")
 	withSplit := flag.Bool("split", false, "break GEMM from Go slices into copy/upload/compute/download and report the overlap")
 	splitReps := flag.Int("split-reps", 3, "calls timed for each -split line")
 	flag.Parse()
 
+	if *accuracy {
+		if err := accuracyMain(os.Stdout, *sizes); err != nil {
+			log.Fatalf("bench: %v", err)
+		}
+		return
+	}
 	impl, err := clblas.New(clblas.WithOffload(clblas.Always))
 	if err != nil {
 		log.Fatalf("bench: %v", err)
