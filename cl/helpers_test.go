@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -26,22 +27,32 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// findDevice returns the first device of the first platform that has one.
+// findDevice returns the first device of the first platform that has one;
+// with GOCL_DEVICE set, the first whose platform or device name contains
+// it (case-insensitive; the platform package's fuller syntax is not
+// understood here, so a spec that names no device falls back to the first).
 func findDevice() (*Device, error) {
 	ps, err := Platforms()
 	if err != nil {
 		return nil, err
 	}
+	want := strings.ToLower(os.Getenv("GOCL_DEVICE"))
+	var first *Device
 	for _, p := range ps {
 		ds, err := p.Devices(DeviceTypeAll)
 		if err != nil {
 			return nil, err
 		}
-		if len(ds) > 0 {
-			return ds[0], nil
+		for _, d := range ds {
+			if first == nil {
+				first = d
+			}
+			if want != "" && strings.Contains(strings.ToLower(p.Name()+" "+d.Name()), want) {
+				return d, nil
+			}
 		}
 	}
-	return nil, nil
+	return first, nil
 }
 
 // noDevice skips the test with the reason, or fails it when a device is

@@ -118,29 +118,46 @@ func (q *Queue) EnqueueKernel(k *Kernel, global, local []int, wait ...*Event) (*
 
 // EnqueueKernelOffset is EnqueueKernel with a global work offset.
 func (q *Queue) EnqueueKernelOffset(k *Kernel, offset, global, local []int, wait ...*Event) (*Event, error) {
+	var ev C.cl_event
+	if err := q.enqueueKernel(k, offset, global, local, wait, &ev); err != nil {
+		return nil, err
+	}
+	return newEvent(ev), nil
+}
+
+// EnqueueKernelNoEvent is EnqueueKernel without an event: for callers that
+// learn of the kernel's completion otherwise (a later marker or read on an
+// in-order queue). The driver then need not create, and the caller need
+// not release, an event per launch.
+func (q *Queue) EnqueueKernelNoEvent(k *Kernel, global, local []int, wait ...*Event) error {
+	return q.enqueueKernel(k, nil, global, local, wait, nil)
+}
+
+// enqueueKernel enqueues k; ev receives its event, unless it is nil.
+func (q *Queue) enqueueKernel(k *Kernel, offset, global, local []int, wait []*Event, ev *C.cl_event) error {
 	const op = "clEnqueueNDRangeKernel"
 	if k == nil {
-		return nil, &Error{Op: op, Code: InvalidKernel}
+		return &Error{Op: op, Code: InvalidKernel}
 	}
 	dim := len(global)
 	if dim < 1 || dim > 3 || (local != nil && len(local) != dim) || (offset != nil && len(offset) != dim) {
-		return nil, &Error{Op: op, Code: InvalidWorkDimension}
+		return &Error{Op: op, Code: InvalidWorkDimension}
 	}
 	var g, l, o [3]C.size_t
 	for i := 0; i < dim; i++ {
 		if global[i] <= 0 {
-			return nil, &Error{Op: op, Code: InvalidGlobalWorkSize}
+			return &Error{Op: op, Code: InvalidGlobalWorkSize}
 		}
 		g[i] = C.size_t(global[i])
 		if local != nil {
 			if local[i] <= 0 {
-				return nil, &Error{Op: op, Code: InvalidWorkGroupSize}
+				return &Error{Op: op, Code: InvalidWorkGroupSize}
 			}
 			l[i] = C.size_t(local[i])
 		}
 		if offset != nil {
 			if offset[i] < 0 {
-				return nil, &Error{Op: op, Code: InvalidGlobalOffset}
+				return &Error{Op: op, Code: InvalidGlobalOffset}
 			}
 			o[i] = C.size_t(offset[i])
 		}
@@ -153,26 +170,25 @@ func (q *Queue) EnqueueKernelOffset(k *Kernel, offset, global, local []int, wait
 		offp = &o[0]
 	}
 	if err := acquireAll(&q.obj, &k.obj); err != nil {
-		return nil, err
+		return err
 	}
 	defer doneAll(&q.obj, &k.obj)
 	bufs, err := k.acquireBufArgs()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer doneAll(bufs...)
 	wl, err := acquireWaitList(wait)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer wl.done()
 	n, w := wl.args()
-	var ev C.cl_event
-	st := C.clEnqueueNDRangeKernel(q.h, k.h, C.cl_uint(dim), offp, &g[0], lp, n, w, &ev)
+	st := C.clEnqueueNDRangeKernel(q.h, k.h, C.cl_uint(dim), offp, &g[0], lp, n, w, ev)
 	if err := check(op, int32(st)); err != nil {
-		return nil, fmt.Errorf("cl: kernel %s: %w", k.name, err)
+		return fmt.Errorf("cl: kernel %s: %w", k.name, err)
 	}
-	return newEvent(ev), nil
+	return nil
 }
 
 // EnqueueMarker enqueues a marker that completes when the events of wait

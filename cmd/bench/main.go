@@ -32,6 +32,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -61,7 +62,8 @@ type row struct {
 	trans                         string
 	shape                         shape
 	resident, clblast, slices, gn float64
-	split                         string // the -split report, "" without
+	enqueue                       time.Duration // host time to enqueue one resident call
+	split                         string        // the -split report, "" without
 }
 
 func main() {
@@ -77,7 +79,20 @@ func main() {
 	accuracy := flag.Bool("accuracy", false, "report SGEMM's error against float64 (FMA, 3xTF32, gonum) for the square -sizes instead of timing")
 	withSplit := flag.Bool("split", false, "break GEMM from Go slices into copy/upload/compute/download and report the overlap")
 	splitReps := flag.Int("split-reps", 3, "calls timed for each -split line")
+	xferMiB := flag.Int("xfer", 0, "only report host-copy and bus transfer rates for blocks of this many MiB")
+	cpuProfile := flag.String("cpuprofile", "", "write a Go CPU profile of the run to this file")
 	flag.Parse()
+
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			log.Fatalf("bench: %v", err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			log.Fatalf("bench: %v", err)
+		}
+		defer pprof.StopCPUProfile()
+	}
 
 	if *accuracy {
 		if err := accuracyMain(os.Stdout, *sizes); err != nil {
@@ -92,6 +107,12 @@ func main() {
 	defer impl.Close()
 	fmt.Printf("device: %s\n", impl.DeviceName())
 	fmt.Printf("date: %s, CLBlast linked: %v\n\n", time.Now().UTC().Format("2006-01-02"), clblast.Available)
+	if *xferMiB > 0 {
+		if err := xferReport(impl.Runtime(), *xferMiB); err != nil {
+			log.Printf("bench: %v", err)
+		}
+		return
+	}
 
 	var list []shape
 	for _, s := range split(*sizes) {
@@ -112,7 +133,7 @@ func main() {
 		b.split = *splitReps
 	}
 	var rows []row
-	fmt.Printf("%-5s %-5s %-16s %12s %12s %8s %12s %10s\n", "prec", "trans", "m×n×k", "resident", "CLBlast", "ratio", "Go slices", "gonum")
+	fmt.Printf("%-5s %-5s %-16s %12s %12s %8s %12s %10s %9s\n", "prec", "trans", "m×n×k", "resident", "CLBlast", "ratio", "Go slices", "gonum", "enq µs")
 	for _, p := range split(*precs) {
 		for _, t := range split(*transList) {
 			for _, s := range list {
@@ -131,8 +152,8 @@ func main() {
 				if r.clblast > 0 {
 					ratio = fmt.Sprintf("%.2fx", r.resident/r.clblast)
 				}
-				fmt.Printf("%-5d %-5s %-16v %12s %12s %8s %12s %10s\n", r.prec, r.trans, r.shape,
-					gf(r.resident), gf(r.clblast), ratio, gf(r.slices), gf(r.gn))
+				fmt.Printf("%-5d %-5s %-16v %12s %12s %8s %12s %10s %9.1f\n", r.prec, r.trans, r.shape,
+					gf(r.resident), gf(r.clblast), ratio, gf(r.slices), gf(r.gn), r.enqueue.Seconds()*1e6)
 				if r.split != "" {
 					fmt.Print(r.split)
 				}
@@ -222,8 +243,13 @@ func measure[T float32 | float64](b *bencher, trans string, s shape, withSlices,
 	defer da.Release()
 	defer db.Release()
 	defer dc.Release()
+	// enq is the host time spent enqueueing, over the timed calls (the
+	// warm-up call, which builds the kernel, is left out).
+	var enq time.Duration
+	calls, warm := 0, false
 	r.resident = b.median(flops, func(batch int) error {
 		var last *clblas.Event
+		t := time.Now()
 		for range batch {
 			ev, err := clblas.Gemm(ta, tb, 1, da, db, 0, dc)
 			if err != nil {
@@ -231,8 +257,16 @@ func measure[T float32 | float64](b *bencher, trans string, s shape, withSlices,
 			}
 			last = ev
 		}
+		if warm {
+			enq += time.Since(t)
+			calls += batch
+		}
+		warm = true
 		return last.Wait()
 	})
+	if calls > 0 {
+		r.enqueue = enq / time.Duration(calls)
+	}
 	got := make([]T, s.m*s.n)
 	if err := dc.Read(got); err != nil {
 		log.Printf("bench: %v", err)

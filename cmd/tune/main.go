@@ -32,6 +32,7 @@ import (
 	"io"
 	"log"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -161,6 +162,41 @@ func candidates(kernel string, small bool) []clblas.TuneConfig {
 	return out
 }
 
+// parseWhere parses -where: KEY=v1|v2,… into the allowed values by key.
+func parseWhere(s string) (map[string][]int, error) {
+	keep := map[string][]int{}
+	for _, part := range strings.Split(s, ",") {
+		key, vals, ok := strings.Cut(strings.TrimSpace(part), "=")
+		if !ok || key == "" {
+			return nil, fmt.Errorf("bad term %q (want KEY=v1|v2)", part)
+		}
+		for _, v := range strings.Split(vals, "|") {
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				return nil, fmt.Errorf("bad value %q of %s", v, key)
+			}
+			keep[key] = append(keep[key], n)
+		}
+	}
+	return keep, nil
+}
+
+// filterCandidates keeps the candidates whose defines take allowed values;
+// a key a candidate does not define does not restrict it.
+func filterCandidates(cands []clblas.TuneConfig, keep map[string][]int) []clblas.TuneConfig {
+	var out []clblas.TuneConfig
+next:
+	for _, c := range cands {
+		for key, vals := range keep {
+			if v, ok := c.Defines[key]; ok && !slices.Contains(vals, v) {
+				continue next
+			}
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
 // transpose classes of the CPU kernel and the combination each is tuned on.
 var cpuClasses = []struct{ class, trans string }{{"N", "NN"}, {"TT", "TT"}, {"NT", "NT"}}
 
@@ -237,6 +273,9 @@ type tuner struct {
 	bar    bool
 	limit  int
 	report io.Writer
+
+	verbose  bool      // a line per candidate
+	deadline time.Time // zero: none (-budget)
 }
 
 // tune runs every valid candidate on one shape and transpose combination
@@ -281,9 +320,16 @@ func (t *tuner) tune(cands []clblas.TuneConfig, sh shape, trans string) ([]outco
 	bar := newProgress(t.bar, len(valid), fmt.Sprintf("%s %s", sh.label, trans))
 	var out []outcome
 	var rejected, failed []string
-	for _, c := range valid {
+	for i, c := range valid {
+		if !t.deadline.IsZero() && time.Now().After(t.deadline) {
+			fmt.Fprintf(t.report, "  -budget spent: stopped after %d of %d candidates\n", i, len(valid))
+			break
+		}
 		res, err := run(c, bench)
 		bar.Add(1)
+		if t.verbose && err == nil {
+			fmt.Fprintf(t.report, "  %8.1f GFLOP/s ok=%v %v\n", res.GFLOPS, res.OK, c)
+		}
 		switch {
 		case err != nil:
 			failed = append(failed, fmt.Sprintf("%v: %v", c, firstLine(err.Error())))
@@ -345,6 +391,9 @@ func main() {
 	dbPath := flag.String("db", "", "tuning database to update (default: the one built into the library)")
 	outPath := flag.String("out", "", "write the updated database here (default: standard output)")
 	useBar := flag.Bool("bar", true, "show a progress bar (false: a line per tenth)")
+	budget := flag.Duration("budget", 0, "stop running candidates after this long and keep the best so far (0: no limit)")
+	verbose := flag.Bool("v", false, "print every candidate's result as it is measured")
+	where := flag.String("where", "", "keep only candidates whose defines take these values, e.g. MWG=32|64,MDIMC=8|16 (applied to the -space)")
 	flag.Parse()
 
 	if *prec != 32 && *prec != 64 {
@@ -378,6 +427,16 @@ func main() {
 	if len(cands) == 0 {
 		log.Fatalf("tune: unknown kernel %q (want tiled, cpu, direct or mma)", k)
 	}
+	if *where != "" {
+		keep, err := parseWhere(*where)
+		if err != nil {
+			log.Fatalf("tune: -where: %v", err)
+		}
+		cands = filterCandidates(cands, keep)
+		if len(cands) == 0 {
+			log.Fatalf("tune: -where %s leaves no candidate", *where)
+		}
+	}
 	spec := *shapesFlag
 	if spec == "" {
 		spec = "large=4096,medium=1024,small=512,skinny=8192x64x8192"
@@ -396,7 +455,10 @@ func main() {
 		}
 	}
 
-	t := &tuner{impl: impl, prec: *prec, runs: *runs, bar: *useBar, limit: *limit, report: os.Stderr}
+	t := &tuner{impl: impl, prec: *prec, runs: *runs, bar: *useBar, limit: *limit, report: os.Stderr, verbose: *verbose}
+	if *budget > 0 {
+		t.deadline = time.Now().Add(*budget)
+	}
 	fmt.Fprintf(t.report, "tuning gemm_%s, float%d, on %s (%s), %d candidates in the %s space\n",
 		k, *prec, prof.Name, prof.Platform, len(cands), *space)
 	start := time.Now()

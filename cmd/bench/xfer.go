@@ -1,0 +1,155 @@
+package main
+
+import (
+	"fmt"
+	"runtime"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/gocompute/opencl/cl"
+	"github.com/gocompute/opencl/platform"
+)
+
+// The -xfer report: the rates that bound GEMM from Go slices on this host
+// and device. The drop-in path copies Go memory into pinned staging memory
+// (pack), DMAs it to the device (upload), and back (download, unpack); this
+// measures each of those alone, the driver's own path from pageable Go
+// memory, and a pack running while a DMA reads other pinned memory (they
+// share the host's memory bandwidth).
+
+// xferReport prints the transfer rates for blocks of mib MiB.
+func xferReport(rt *platform.Runtime, mib int) error {
+	size := mib << 20
+	ctx := rt.Context()
+	q1, err := rt.NewQueue(0)
+	if err != nil {
+		return err
+	}
+	defer q1.Release()
+	q2, err := rt.NewQueue(0)
+	if err != nil {
+		return err
+	}
+	defer q2.Release()
+
+	pinned := func() ([]byte, func(), error) {
+		b, err := ctx.CreateBuffer(cl.MemReadWrite|cl.MemAllocHostPtr, size)
+		if err != nil {
+			return nil, nil, err
+		}
+		host, ev, err := cl.MapBuffer[byte](q1, b, true, cl.MapRead|cl.MapWrite, 0, size)
+		if err != nil {
+			b.Release()
+			return nil, nil, err
+		}
+		ev.Release()
+		return host, func() {
+			if ev, err := cl.UnmapBuffer(q1, b, host); err == nil {
+				ev.Wait()
+				ev.Release()
+			}
+			b.Release()
+		}, nil
+	}
+	p1, free1, err := pinned()
+	if err != nil {
+		return err
+	}
+	defer free1()
+	p2, free2, err := pinned()
+	if err != nil {
+		return err
+	}
+	defer free2()
+	dev1, err := ctx.CreateBuffer(cl.MemReadWrite, size)
+	if err != nil {
+		return err
+	}
+	defer dev1.Release()
+	dev2, err := ctx.CreateBuffer(cl.MemReadWrite, size)
+	if err != nil {
+		return err
+	}
+	defer dev2.Release()
+	g1, g2 := make([]byte, size), make([]byte, size)
+	for i := range g1 {
+		g1[i] = byte(i)
+	}
+	copy(g2, g1)
+	copy(p1, g1)
+	copy(p2, g1)
+
+	// rate runs f three times after a warm-up and returns the median GB/s.
+	rate := func(bytes int, f func() error) string {
+		if err := f(); err != nil {
+			return "error: " + err.Error()
+		}
+		var r []float64
+		for range 3 {
+			t := time.Now()
+			if err := f(); err != nil {
+				return "error: " + err.Error()
+			}
+			r = append(r, float64(bytes)/time.Since(t).Seconds()/1e9)
+		}
+		slices.Sort(r)
+		return fmt.Sprintf("%.1f GB/s", r[1])
+	}
+	hostCopy := func(dst, src []byte, workers int) func() error {
+		return func() error {
+			var wg sync.WaitGroup
+			for w := range workers {
+				lo, hi := size*w/workers, size*(w+1)/workers
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					copy(dst[lo:hi], src[lo:hi])
+				}()
+			}
+			wg.Wait()
+			return nil
+		}
+	}
+	write := func(q *cl.Queue, d *cl.Buffer, src []byte) func() error {
+		return func() error { _, err := cl.WriteBuffer(q, d, true, 0, src); return err }
+	}
+	read := func(q *cl.Queue, d *cl.Buffer, dst []byte) func() error {
+		return func() error { _, err := cl.ReadBuffer(q, d, true, 0, dst); return err }
+	}
+	both := func(fs ...func() error) func() error {
+		return func() error {
+			errs := make([]error, len(fs))
+			var wg sync.WaitGroup
+			for i, f := range fs {
+				wg.Add(1)
+				go func() { defer wg.Done(); errs[i] = f() }()
+			}
+			wg.Wait()
+			for _, err := range errs {
+				if err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}
+
+	n := runtime.GOMAXPROCS(0)
+	fmt.Printf("transfer rates, blocks of %d MiB, %d host threads (GOMAXPROCS)\n", mib, n)
+	for _, w := range []int{1, 4, n} {
+		fmt.Printf("  host copy Go → Go, %2d goroutines:      %s\n", w, rate(size, hostCopy(g2, g1, w)))
+	}
+	for _, w := range []int{1, 4, n} {
+		fmt.Printf("  host copy Go → pinned, %2d goroutines:  %s\n", w, rate(size, hostCopy(p1, g1, w)))
+		fmt.Printf("  host copy pinned → Go, %2d goroutines:  %s\n", w, rate(size, hostCopy(g1, p1, w)))
+	}
+	fmt.Printf("  upload from pinned:                    %s\n", rate(size, write(q1, dev1, p1)))
+	fmt.Printf("  download into pinned:                  %s\n", rate(size, read(q1, dev1, p1)))
+	fmt.Printf("  upload from Go memory (pageable):      %s\n", rate(size, write(q1, dev1, g1)))
+	fmt.Printf("  download into Go memory (pageable):    %s\n", rate(size, read(q1, dev1, g1)))
+	fmt.Printf("  upload ‖ download, pinned (each):      %s\n", rate(size, both(write(q1, dev1, p1), read(q2, dev2, p2))))
+	fmt.Printf("  pack Go → pinned ‖ upload (each):      %s\n", rate(size, both(hostCopy(p2, g1, n), write(q1, dev1, p1))))
+	fmt.Printf("  unpack pinned → Go ‖ download (each):  %s\n", rate(size, both(hostCopy(g1, p2, n), read(q1, dev1, p1))))
+	return nil
+}
