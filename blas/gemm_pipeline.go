@@ -24,11 +24,16 @@ import (
 // panel crosses the bus once. Tiles are visited row by row, so the first
 // kernel waits only for panel A₀ and panel B₀, not for all of B.
 //
-// The user's C is written only after every command has succeeded (the
-// engine contract: a failed call leaves its output untouched, and the
-// front end finishes it on the CPU): the tiles are unpacked from pinned
-// memory into C, on several goroutines, at the end. With beta == 0, C is
-// never read; its padding (ldc > n) is never written.
+// With beta ≠ 0 the user's C is written only after every command has
+// succeeded (the engine contract: a failed call leaves its output
+// untouched, and the front end finishes it on the CPU): the tiles are
+// unpacked from pinned memory into C, on several goroutines, at the end.
+// With beta == 0, C is never read, so a failed call may leave any values
+// in it (the front end's CPU finish overwrites all of C without reading
+// it): each tile is unpacked into C as soon as its download completes, by
+// a goroutine beside the enqueueing one, so the copy out of pinned memory
+// overlaps the packs, transfers and kernels of later tiles instead of
+// following them. C's padding (ldc > n) is never written.
 //
 // Device layout: A's panels one after another (panel i at element r0·k,
 // with leading dimension k, or mᵢ for a transposed A whose panel is a
@@ -119,6 +124,12 @@ func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k i
 	var ups, kerns, downs []*cl.Event
 	var packNs, bytesUp, bytesDown int64
 	es := int64(c.prec / 8)
+
+	// With beta == 0, tiles are unpacked as they arrive (see above).
+	var early *tileUnpacker[T]
+	if !readC && c.err == nil {
+		early = startTileUnpacker(cc, sc, ldc, n)
+	}
 
 	// write packs with fill into sp[off:off+n] and uploads it to dev at off.
 	write := func(dev *cl.Buffer, sp []T, off, n int, fill func(dst []T)) *cl.Event {
@@ -217,18 +228,30 @@ func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k i
 			downs = append(downs, ev)
 			bytesDown += int64(mi*nj) * es
 			c.fail(down.Flush())
+			if early != nil && c.err == nil {
+				early.add(ev, r0, mi, c0, nj, offC)
+			}
 		}
 	}
-	if c.err == nil {
+	var unpackNs int64
+	if early != nil {
+		// Every tile's download ends up waited on by the unpacker; its
+		// events are released by finish, after it has stopped.
+		var err error
+		unpackNs, err = early.stop()
+		c.fail(err)
+	} else if c.err == nil {
 		c.fail(cl.WaitForEvents(downs...))
 	}
 	if c.err != nil {
 		return c.finish()
 	}
-	// Every command succeeded: C may be written now.
-	t := time.Now()
-	unpackTiles(cc, sc, m, n, ldc, mt, nt)
-	unpackNs := int64(time.Since(t))
+	if early == nil {
+		// Every command succeeded: C may be written now.
+		t := time.Now()
+		unpackTiles(cc, sc, m, n, ldc, mt, nt)
+		unpackNs = int64(time.Since(t))
+	}
 
 	x := &e.xfer
 	x.calls.Add(1)
@@ -262,4 +285,64 @@ func unpackTiles[T real](dst, src []T, m, n, ldc, mt, nt int) {
 			}
 		}
 	})
+}
+
+// tileUnpacker copies C's tiles out of pinned memory into the user's C as
+// their downloads complete, on a goroutine of its own (each copy itself on
+// several goroutines when it is large).
+type tileUnpacker[T real] struct {
+	dst, src []T
+	ldc, n   int
+	jobs     chan unpackJob
+	done     chan struct{}
+	ns       int64 // time spent copying
+	err      error // the first download that failed
+}
+
+type unpackJob struct {
+	ev                  *cl.Event
+	r0, mi, c0, nj, off int
+}
+
+func startTileUnpacker[T real](dst, src []T, ldc, n int) *tileUnpacker[T] {
+	u := &tileUnpacker[T]{dst: dst, src: src, ldc: ldc, n: n,
+		jobs: make(chan unpackJob, 256), done: make(chan struct{})}
+	go u.loop()
+	return u
+}
+
+func (u *tileUnpacker[T]) add(ev *cl.Event, r0, mi, c0, nj, off int) {
+	u.jobs <- unpackJob{ev, r0, mi, c0, nj, off}
+}
+
+func (u *tileUnpacker[T]) loop() {
+	defer close(u.done)
+	var v T
+	es := int(unsafe.Sizeof(v))
+	for j := range u.jobs {
+		if u.err != nil {
+			continue // drain: nothing more is written after a failure
+		}
+		if err := j.ev.Wait(); err != nil {
+			u.err = err
+			continue
+		}
+		t := time.Now()
+		parallelFor(j.mi, copyWorkers(j.mi*j.nj*es), func(lo, hi int) {
+			for r := lo; r < hi; r++ {
+				o := j.off + r*j.nj
+				d := (j.r0+r)*u.ldc + j.c0
+				copy(u.dst[d:d+j.nj], u.src[o:o+j.nj])
+			}
+		})
+		u.ns += int64(time.Since(t))
+	}
+}
+
+// stop waits for every added tile and returns the copying time and the
+// first error.
+func (u *tileUnpacker[T]) stop() (int64, error) {
+	close(u.jobs)
+	<-u.done
+	return u.ns, u.err
 }

@@ -247,6 +247,40 @@ func TestStagedGemmFault(t *testing.T) {
 	g.check(t, c, 1e-13)
 }
 
+// TestStagedGemmFaultBetaZero: with beta == 0 tiles are unpacked into C as
+// they arrive, so a call that fails mid-pipeline may have written part of
+// C; the failure is still reported, and through the front end the call
+// returns gonum's answer for every failure point.
+func TestStagedGemmFaultBetaZero(t *testing.T) {
+	impl, e := stagedImpl(t, 8)
+	rnd := rand.New(rand.NewPCG(11, 12))
+	g := newGemmCase[float64](rnd, blas.Trans, blas.NoTrans, 33, 41, 10, 1, 0.75, 0)
+	if _, err := g.run(e); err != nil {
+		t.Fatal(err)
+	}
+	for _, site := range []string{"enqueue", "read"} {
+		for _, nth := range []int64{1, 4, 9, 17} {
+			var seen atomic.Int64
+			fail := func(s string) error {
+				if s == site && seen.Add(1) == nth {
+					return fmt.Errorf("%s #%d: %w", s, nth, errInjected)
+				}
+				return nil
+			}
+			e.fault.Store(&fail)
+			_, err := g.run(e)
+			if !errors.Is(err, errInjected) {
+				t.Errorf("%s #%d: error %v, want the injected one", site, nth, err)
+			}
+			seen.Store(0)
+			c := append([]float64(nil), g.c...)
+			impl.Dgemm(g.tA, g.tB, g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb, g.beta, c, g.ldc)
+			e.fault.Store(nil)
+			g.check(t, c, 1e-13)
+		}
+	}
+}
+
 // TestStagedGemmNoLeaks runs staged calls and closes the implementation:
 // the pinned pool and the device pool reuse their buffers, and Close
 // releases every OpenCL object (staging buffers, pipeline queues).
