@@ -204,7 +204,8 @@ type TuneResult struct {
 	// for float64) and free of NaN.
 	RelErr float64
 	OK     bool
-	// Times holds the wall time of each timed run (launch to completion;
+	// Times holds the wall time per launch of each timed run (a batch of
+	// back-to-back launches lasting about a millisecond, to completion;
 	// data resident on the device, compilation excluded); Median is their
 	// median and GFLOPS 2mnk / Median.
 	Times  []time.Duration
@@ -303,7 +304,8 @@ func (g *GemmBench[T]) Close() error {
 
 // Run compiles and runs candidate t once (C = A·B + 0.5·C from the
 // original C), checks the result against gonum, and, if it is right, times
-// runs more launches (C = A·B + 0.5·C again: the data stays resident). A
+// runs batches of back-to-back launches (C = A·B + 0.5·C again: the data
+// stays resident); Times holds each batch's time per launch. A
 // candidate the kernel source or the device rejects returns an error
 // wrapping ErrInvalidConfig; a build or launch failure returns its error.
 func (g *GemmBench[T]) Run(t TuneConfig, runs int) (TuneResult, error) {
@@ -350,10 +352,17 @@ func (g *GemmBench[T]) Run(t TuneConfig, runs int) (TuneResult, error) {
 	if !res.OK {
 		return res, nil
 	}
-	for r := 0; r < runs; r++ {
+	// A run is a batch of back-to-back launches lasting about a
+	// millisecond, timed as a whole: small problems are judged by their
+	// throughput, as the library runs them, not by one launch's latency.
+	batch := 1
+	for r := -1; r < runs; r++ {
 		c := begin[T](g.e, "TuneGemm")
+		gl := newGemmLauncher[T](c)
 		start := time.Now()
-		launch(newGemmLauncher[T](c))
+		for range batch {
+			launch(gl)
+		}
 		if c.err == nil {
 			c.fail(c.e.queue.Finish())
 		}
@@ -361,7 +370,11 @@ func (g *GemmBench[T]) Run(t TuneConfig, runs int) (TuneResult, error) {
 		if err := c.finish(); err != nil {
 			return res, err
 		}
-		res.Times = append(res.Times, d)
+		if r < 0 { // sizing run
+			batch = int(min(64, max(1, time.Millisecond/max(d, time.Microsecond))))
+			continue
+		}
+		res.Times = append(res.Times, d/time.Duration(batch))
 	}
 	if len(res.Times) > 0 {
 		s := slices.Clone(res.Times)

@@ -3,6 +3,7 @@ package clblas
 import (
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"os"
 	"strings"
 	"sync"
@@ -71,17 +72,38 @@ const (
 
 var tuning struct {
 	once sync.Once
+	warn sync.Once
 	db   tuningDB
 	err  error
 }
 
-// loadTuning parses the embedded database once.
+// envTuning names a tuning database file (cmd/tune's output) that replaces
+// the embedded one, for trying entries before they are committed.
+const envTuning = "GOCL_GEMM_TUNING"
+
+// loadTuning parses the database once: the file GOCL_GEMM_TUNING names,
+// else the embedded kernels/gemm_tuning.json. A database that cannot be
+// read is logged once (slog) and the kernels get their derived defaults.
 func loadTuning() (*tuningDB, error) {
 	tuning.once.Do(func() {
-		if err := json.Unmarshal(kernels.GemmTuning, &tuning.db); err != nil {
-			tuning.err = fmt.Errorf("clblas: gemm_tuning.json: %w", err)
+		src, name := kernels.GemmTuning, "gemm_tuning.json"
+		if path := os.Getenv(envTuning); path != "" {
+			b, err := os.ReadFile(path)
+			if err != nil {
+				tuning.err = fmt.Errorf("clblas: %s: %w", envTuning, err)
+				return
+			}
+			src, name = b, path
+		}
+		if err := json.Unmarshal(src, &tuning.db); err != nil {
+			tuning.err = fmt.Errorf("clblas: %s: %w", name, err)
 		}
 	})
+	if tuning.err != nil {
+		tuning.warn.Do(func() {
+			slog.Warn("GEMM tuning database not used: kernels get the defaults derived from device limits", "err", tuning.err)
+		})
+	}
 	return &tuning.db, tuning.err
 }
 
