@@ -37,7 +37,7 @@ func TestTuningDatabase(t *testing.T) {
 		{32, 8192, 8192, 8192, tiledWant{128, 256, 16, 16, 16}}, // large
 		{32, 2048, 2048, 2048, tiledWant{128, 256, 16, 16, 16}}, // large: 128 groups ≈ one wave
 		{32, 1024, 1024, 1024, tiledWant{64, 128, 16, 8, 16}},   // medium
-		{32, 512, 512, 512, tiledWant{32, 32, 16, 8, 8}},        // small
+		{32, 512, 512, 512, tiledWant{32, 32, 32, 8, 8}},        // small
 		{32, 8192, 64, 8192, tiledWant{32, 32, 16, 8, 8}},       // skinny
 		{64, 8192, 8192, 8192, tiledWant{128, 128, 8, 16, 16}},
 		{64, 1024, 1024, 1024, tiledWant{128, 64, 16, 16, 16}},
