@@ -8,6 +8,7 @@ import "C"
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -22,6 +23,65 @@ type Kernel struct {
 
 	mu      sync.Mutex
 	bufArgs []*Buffer // the buffer set as each argument, nil for others
+
+	// args remembers the value each argument was last set to, so that
+	// setting the same value again (a kernel object reused for the same
+	// shapes and buffers, as a pool of them is) costs no driver call.
+	args []argValue
+}
+
+// argValue is a remembered kernel argument: its size and bytes (values
+// of up to 16 bytes; larger ones are not remembered), or the size of a
+// local-memory argument.
+type argValue struct {
+	set   bool
+	local bool
+	size  uintptr
+	bytes [16]byte
+}
+
+// same reports whether argument i was last set to this value (and
+// buffer); it is called with k.mu held.
+func (k *Kernel) same(i int, v argValue, b *Buffer) bool {
+	if i >= len(k.args) || !k.args[i].set || k.args[i] != v {
+		return false
+	}
+	var cur *Buffer
+	if i < len(k.bufArgs) {
+		cur = k.bufArgs[i]
+	}
+	return cur == b
+}
+
+// remember records argument i's value and buffer (nil: not a buffer, or
+// a value that is not remembered when v.set is false).
+func (k *Kernel) remember(i int, v argValue, b *Buffer) {
+	for len(k.args) <= i {
+		k.args = append(k.args, argValue{})
+	}
+	k.args[i] = v
+	if b == nil && i >= len(k.bufArgs) {
+		return
+	}
+	for len(k.bufArgs) <= i {
+		k.bufArgs = append(k.bufArgs, nil)
+	}
+	k.bufArgs[i] = b
+}
+
+// setArgCalls counts clSetKernelArg calls (tests check the skipping).
+var setArgCalls atomic.Int64
+
+func argValueOf(size uintptr, p unsafe.Pointer) argValue {
+	switch {
+	case p == nil:
+		return argValue{set: true, local: true, size: size}
+	case size <= 16:
+		v := argValue{set: true, size: size}
+		copy(v.bytes[:], unsafe.Slice((*byte)(p), size))
+		return v
+	}
+	return argValue{} // not remembered
 }
 
 // CreateKernel returns the named kernel of a built program.
@@ -57,7 +117,12 @@ func (k *Kernel) NumArgs() (int, error) {
 	return int(n), check("clGetKernelInfo", int32(st))
 }
 
-func (k *Kernel) setArg(i int, size uintptr, p unsafe.Pointer) error {
+// setArg sets argument i to size bytes at p (nil: local memory of that
+// size), and records b as the buffer it names (nil: none). The kernel
+// keeps b reachable, so the backstop cannot release a buffer that only a
+// kernel argument still names, and enqueueing checks that it has not been
+// released. A value equal to the one already set is not passed again.
+func (k *Kernel) setArg(i int, size uintptr, p unsafe.Pointer, b *Buffer) error {
 	if i < 0 {
 		return fmt.Errorf("cl: kernel %s argument %d: %w", k.name, i, &Error{Op: "clSetKernelArg", Code: InvalidArgIndex})
 	}
@@ -65,28 +130,20 @@ func (k *Kernel) setArg(i int, size uintptr, p unsafe.Pointer) error {
 		return err
 	}
 	defer k.obj.done()
-	st := C.clSetKernelArg(k.h, C.cl_uint(i), C.size_t(size), p)
-	if err := check("clSetKernelArg", int32(st)); err != nil {
-		return fmt.Errorf("cl: kernel %s argument %d: %w", k.name, i, err)
-	}
-	k.setBufArg(i, nil)
-	return nil
-}
-
-// setBufArg records the buffer argument i refers to (nil: none). The
-// kernel keeps it reachable, so the backstop cannot release a buffer that
-// only a kernel argument still names, and enqueueing checks that it has
-// not been released.
-func (k *Kernel) setBufArg(i int, b *Buffer) {
+	v := argValueOf(size, p)
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if b == nil && i >= len(k.bufArgs) {
-		return
+	if v.set && k.same(i, v, b) {
+		return nil
 	}
-	for len(k.bufArgs) <= i {
-		k.bufArgs = append(k.bufArgs, nil)
+	setArgCalls.Add(1)
+	st := C.clSetKernelArg(k.h, C.cl_uint(i), C.size_t(size), p)
+	if err := check("clSetKernelArg", int32(st)); err != nil {
+		k.remember(i, argValue{}, nil) // unknown now
+		return fmt.Errorf("cl: kernel %s argument %d: %w", k.name, i, err)
 	}
-	k.bufArgs[i] = b
+	k.remember(i, v, b)
+	return nil
 }
 
 // acquireBufArgs acquires every buffer set as an argument, for the length
@@ -111,7 +168,7 @@ func (k *Kernel) acquireBufArgs() ([]*object, error) {
 // SetArg sets scalar argument i to v; T must match the kernel parameter's
 // OpenCL type (float32 for float, int32 for int, …).
 func SetArg[T Scalar](k *Kernel, i int, v T) error {
-	return k.setArg(i, unsafe.Sizeof(v), unsafe.Pointer(&v))
+	return k.setArg(i, unsafe.Sizeof(v), unsafe.Pointer(&v), nil)
 }
 
 // SetArgBuffer sets argument i to a buffer (a __global or __constant
@@ -122,18 +179,14 @@ func SetArg[T Scalar](k *Kernel, i int, v T) error {
 func (k *Kernel) SetArgBuffer(i int, b *Buffer) error {
 	if b == nil {
 		var h C.cl_mem
-		return k.setArg(i, unsafe.Sizeof(h), unsafe.Pointer(&h))
+		return k.setArg(i, unsafe.Sizeof(h), unsafe.Pointer(&h), nil)
 	}
 	if err := b.obj.acquire(); err != nil {
 		return fmt.Errorf("cl: kernel %s argument %d: %w", k.name, i, err)
 	}
 	defer b.obj.done()
 	h := b.h
-	if err := k.setArg(i, unsafe.Sizeof(h), unsafe.Pointer(&h)); err != nil {
-		return err
-	}
-	k.setBufArg(i, b)
-	return nil
+	return k.setArg(i, unsafe.Sizeof(h), unsafe.Pointer(&h), b)
 }
 
 // SetArgLocal sets argument i (a __local pointer parameter) to size bytes
@@ -142,16 +195,16 @@ func (k *Kernel) SetArgLocal(i int, size int) error {
 	if size <= 0 {
 		return fmt.Errorf("cl: kernel %s argument %d: local size %d: %w", k.name, i, size, &Error{Op: "clSetKernelArg", Code: InvalidArgSize})
 	}
-	return k.setArg(i, uintptr(size), nil)
+	return k.setArg(i, uintptr(size), nil, nil)
 }
 
 // SetArgBytes sets argument i to raw bytes, for struct or vector
 // arguments. The size must match the parameter's.
 func (k *Kernel) SetArgBytes(i int, b []byte) error {
 	if len(b) == 0 {
-		return k.setArg(i, 0, nil)
+		return k.setArg(i, 0, nil, nil)
 	}
-	return k.setArg(i, uintptr(len(b)), unsafe.Pointer(&b[0]))
+	return k.setArg(i, uintptr(len(b)), unsafe.Pointer(&b[0]), nil)
 }
 
 // Local is an argument to SetArgs that reserves local memory of that many
