@@ -1,6 +1,7 @@
 package clblas
 
 import (
+	"sort"
 	"time"
 	"unsafe"
 
@@ -85,6 +86,42 @@ func (e *engine) gemmTiles(m, n, k int) (mt, nt int) {
 	return mt, nt
 }
 
+// rowPanels cuts the m rows of C into panels of mt rows, except that when
+// there are several, the last full-height span is halved (in multiples of
+// 256 rows when mt allows): tiles are visited row by row, so the last row
+// panel of A to arrive gates a whole row of tiles, and a thinner one
+// shortens the compute left after the final upload. Each panel is
+// {first row, rows}.
+func rowPanels(m, mt int) [][2]int {
+	var ps [][2]int
+	for r0 := 0; r0 < m; r0 += mt {
+		ps = append(ps, [2]int{r0, min(mt, m-r0)})
+	}
+	if len(ps) < 2 || mt < 512 {
+		return ps
+	}
+	// The last panel with the one before it: span rows, cut so that the
+	// final piece has at most mt/2 rows.
+	last := ps[len(ps)-1]
+	prev := ps[len(ps)-2]
+	span := prev[1] + last[1]
+	half := max(256, mt/2/256*256)
+	if last[1] <= half {
+		return ps
+	}
+	ps = ps[:len(ps)-2]
+	r0 := prev[0]
+	for span > 0 {
+		h := min(mt, span-half)
+		if h <= 0 {
+			h = span
+		}
+		ps = append(ps, [2]int{r0, h})
+		r0, span = r0+h, span-h
+	}
+	return ps
+}
+
 // gemmStaged is gemm (C = alpha·op(A)·op(B) + beta·C on host slices) on
 // the staged, pipelined path.
 func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, cc []T, ldc int) error {
@@ -119,7 +156,8 @@ func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k i
 	}
 
 	mt, nt := e.gemmTiles(m, n, k)
-	p, q := l3CeilDiv(m, mt), l3CeilDiv(n, nt)
+	rows := rowPanels(m, mt)
+	p, q := len(rows), l3CeilDiv(n, nt)
 	evA, evB := make([]*cl.Event, p), make([]*cl.Event, q)
 	var ups, kerns, downs []*cl.Event
 	var packNs, bytesUp, bytesDown int64
@@ -156,8 +194,7 @@ func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k i
 	}
 
 	for i := 0; i < p && c.err == nil; i++ {
-		r0 := i * mt
-		mi := min(mt, m-r0)
+		r0, mi := rows[i][0], rows[i][1]
 		offA, ldA := r0*k, k
 		if at {
 			ldA = mi
@@ -249,7 +286,7 @@ func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k i
 	if early == nil {
 		// Every command succeeded: C may be written now.
 		t := time.Now()
-		unpackTiles(cc, sc, m, n, ldc, mt, nt)
+		unpackTiles(cc, sc, n, ldc, rows, nt)
 		unpackNs = int64(time.Since(t))
 	}
 
@@ -267,17 +304,24 @@ func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k i
 	return err
 }
 
-// unpackTiles copies C's tiles (mt×nt, packed as gemmStaged lays them out
-// in src) into the m×n matrix dst with leading dimension ldc, on several
-// goroutines. dst's padding is not touched.
-func unpackTiles[T real](dst, src []T, m, n, ldc, mt, nt int) {
+// unpackTiles copies C's tiles (row panels rows × column panels of nt,
+// packed as gemmStaged lays them out in src) into the matrix dst with n
+// columns and leading dimension ldc, on several goroutines. dst's padding
+// is not touched.
+func unpackTiles[T real](dst, src []T, n, ldc int, rows [][2]int, nt int) {
 	var v T
 	es := int(unsafe.Sizeof(v))
+	m := 0
+	if len(rows) > 0 {
+		m = rows[len(rows)-1][0] + rows[len(rows)-1][1]
+	}
 	parallelFor(m, copyWorkers(m*n*es), func(lo, hi int) {
+		i := sort.Search(len(rows), func(i int) bool { return rows[i][0]+rows[i][1] > lo })
 		for r := lo; r < hi; r++ {
-			i := r / mt
-			r0 := i * mt
-			mi := min(mt, m-r0)
+			for r >= rows[i][0]+rows[i][1] {
+				i++
+			}
+			r0, mi := rows[i][0], rows[i][1]
 			for c0 := 0; c0 < n; c0 += nt {
 				nj := min(nt, n-c0)
 				o := r0*n + mi*c0 + (r-r0)*nj

@@ -351,10 +351,11 @@ func TestPackUnpack(t *testing.T) {
 		}
 	}
 	// unpackTiles inverts the staged layout of C.
-	const m, n, ldc, mt, nt = 1030, 1020, 1025, 256, 300
+	const m, n, ldc, nt = 1030, 1020, 1025, 300
+	panels := [][2]int{{0, 256}, {256, 256}, {512, 300}, {812, 100}, {912, 118}}
 	packed := make([]float64, m*n)
-	for r0 := 0; r0 < m; r0 += mt {
-		mi := min(mt, m-r0)
+	for _, rr := range panels {
+		r0, mi := rr[0], rr[1]
 		for c0 := 0; c0 < n; c0 += nt {
 			nj := min(nt, n-c0)
 			for r := range mi {
@@ -368,7 +369,7 @@ func TestPackUnpack(t *testing.T) {
 	for i := range dst {
 		dst[i] = padSentinel
 	}
-	unpackTiles(dst, packed, m, n, ldc, mt, nt)
+	unpackTiles(dst, packed, n, ldc, panels, nt)
 	for i, v := range dst {
 		r, c := i/ldc, i%ldc
 		want := float64(r*n + c)
@@ -377,6 +378,54 @@ func TestPackUnpack(t *testing.T) {
 		}
 		if v != want {
 			t.Fatalf("unpack: element (%d, %d) = %v, want %v", r, c, v, want)
+		}
+	}
+}
+
+// TestRowPanels: the panels cover the rows in order, none is taller than
+// the tile, and with several panels the last is at most half a tile.
+func TestRowPanels(t *testing.T) {
+	for _, c := range [][2]int{{8192, 2048}, {4096, 1024}, {1000, 1000}, {1030, 256}, {5000, 2048}, {2100, 2048}, {4096, 4096}, {4352, 2048}} {
+		m, mt := c[0], c[1]
+		ps := rowPanels(m, mt)
+		next := 0
+		for _, p := range ps {
+			if p[0] != next || p[1] <= 0 || p[1] > mt {
+				t.Fatalf("rowPanels(%d, %d) = %v", m, mt, ps)
+			}
+			next += p[1]
+		}
+		if next != m {
+			t.Fatalf("rowPanels(%d, %d) = %v: covers %d rows", m, mt, ps, next)
+		}
+		if last := ps[len(ps)-1][1]; len(ps) > 1 && mt >= 512 && last > max(256, mt/2/256*256) {
+			t.Errorf("rowPanels(%d, %d) = %v: last panel %d rows", m, mt, ps, last)
+		}
+	}
+	if got := rowPanels(8192, 2048); len(got) != 5 || got[3] != [2]int{6144, 1024} {
+		t.Errorf("rowPanels(8192, 2048) = %v", got)
+	}
+}
+
+// TestStagedGemmTaperedRows runs the staged path with tiles of 512 rows on
+// 1536 rows, so that the last row panel is halved (rowPanels), in every
+// transpose, with beta = 0 (tiles unpacked as they arrive) and beta ≠ 0.
+func TestStagedGemmTaperedRows(t *testing.T) {
+	_, e := stagedImpl(t, 512)
+	if ps := rowPanels(1536, 512); len(ps) != 4 {
+		t.Fatalf("rowPanels(1536, 512) = %v: no tapered tail to test", ps)
+	}
+	rnd := rand.New(rand.NewPCG(13, 14))
+	for _, tA := range stagedTransposes {
+		for _, tB := range stagedTransposes {
+			for _, beta := range []float64{0, 0.5} {
+				g := newGemmCase(rnd, tA, tB, 1536, 37, 9, 2, 1.5, beta)
+				got, err := g.run(e)
+				if err != nil {
+					t.Fatalf("%v: %v", g, err)
+				}
+				g.check(t, got, 1e-13)
+			}
 		}
 	}
 }
