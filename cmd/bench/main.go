@@ -18,7 +18,8 @@
 //
 // Each figure is the median of -reps timed repetitions after a warm-up
 // call; a repetition enqueues enough back-to-back calls to last at least
-// -min-time and waits for the last one.
+// -min-time and waits for the last one. Our resident repetitions and
+// CLBlast's alternate, so both see the same device state.
 //
 // With -accuracy, bench measures instead SGEMM's error ‖C − C₆₄‖_F/‖C₆₄‖_F
 // against float64 for the FMA and 3xTF32 (tensor-core) kernels and gonum's
@@ -209,6 +210,49 @@ func (b *bencher) median(flops float64, f func(batch int) error) float64 {
 	return rates[len(rates)/2]
 }
 
+// medians is median for several functions at once: each is warmed up and
+// given its own batch size, then their timed repetitions alternate (f₀,
+// f₁, …, f₀, f₁, …), so that all of them see the same device state.
+func (b *bencher) medians(flops float64, fs ...func(batch int) error) []float64 {
+	batches := make([]int, len(fs))
+	rates := make([][]float64, len(fs))
+	out := make([]float64, len(fs))
+	for i, f := range fs {
+		if err := f(1); err != nil {
+			log.Printf("bench: %v", err)
+			return out
+		}
+		batch := 1
+		for {
+			t := time.Now()
+			if err := f(batch); err != nil {
+				log.Printf("bench: %v", err)
+				return out
+			}
+			if d := time.Since(t); d >= b.minTime || batch >= 1<<12 {
+				break
+			}
+			batch *= 2
+		}
+		batches[i] = batch
+	}
+	for range b.reps {
+		for i, f := range fs {
+			t := time.Now()
+			if err := f(batches[i]); err != nil {
+				log.Printf("bench: %v", err)
+				return out
+			}
+			rates[i] = append(rates[i], flops*float64(batches[i])/time.Since(t).Seconds()/1e9)
+		}
+	}
+	for i, r := range rates {
+		slices.Sort(r)
+		out[i] = r[len(r)/2]
+	}
+	return out
+}
+
 func measure[T float32 | float64](b *bencher, trans string, s shape, withSlices, withGonum bool) row {
 	tA, tB := trans[0] == 'T', trans[1] == 'T'
 	ar, ac := s.m, s.k
@@ -247,7 +291,7 @@ func measure[T float32 | float64](b *bencher, trans string, s shape, withSlices,
 	// warm-up call, which builds the kernel, is left out).
 	var enq time.Duration
 	calls, warm := 0, false
-	r.resident = b.median(flops, func(batch int) error {
+	ours := func(batch int) error {
 		var last *clblas.Event
 		t := time.Now()
 		for range batch {
@@ -263,9 +307,11 @@ func measure[T float32 | float64](b *bencher, trans string, s shape, withSlices,
 		}
 		warm = true
 		return last.Wait()
-	})
-	if calls > 0 {
-		r.enqueue = enq / time.Duration(calls)
+	}
+	// Our result is checked before anything else writes C.
+	if err := ours(1); err != nil {
+		log.Printf("bench: %v", err)
+		return r
 	}
 	got := make([]T, s.m*s.n)
 	if err := dc.Read(got); err != nil {
@@ -280,14 +326,23 @@ func measure[T float32 | float64](b *bencher, trans string, s shape, withSlices,
 		bufA, offA, _ := da.Buffer()
 		bufB, offB, _ := db.Buffer()
 		bufC, offC, _ := dc.Buffer()
-		r.clblast = b.median(flops, func(batch int) error {
+		theirs := func(batch int) error {
 			for range batch {
 				if err := clblast.Gemm[T](q, tA, tB, s.m, s.n, s.k, 1, bufA, offA, ac, bufB, offB, bc, 0, bufC, offC, s.n); err != nil {
 					return err
 				}
 			}
 			return q.Finish()
-		})
+		}
+		// Interleaved, so that both see the same device state (clocks,
+		// temperature) rather than one measured after the other.
+		rates := b.medians(flops, ours, theirs)
+		r.resident, r.clblast = rates[0], rates[1]
+	} else {
+		r.resident = b.medians(flops, ours)[0]
+	}
+	if calls > 0 {
+		r.enqueue = enq / time.Duration(calls)
 	}
 	if withSlices {
 		r.slices = b.median(flops, func(batch int) error {
