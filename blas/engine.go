@@ -50,9 +50,9 @@ type engine struct {
 	launched sync.Map // string → *atomic.Int64
 
 	// gemmChoices memoises gemmChoose per shape (it walks the tuning
-	// database); gemmChoiceCount bounds it.
-	gemmChoices     sync.Map // gemmChoiceKey → gemmConfig
-	gemmChoiceCount atomic.Int32
+	// database), up to 4096 shapes.
+	gemmChoiceMu sync.RWMutex
+	gemmChoices  map[gemmChoiceKey]gemmConfig
 
 	refs   atomic.Int32 // roles (float64, float32) still open
 	closed atomic.Bool
@@ -280,23 +280,22 @@ func (c *call) finish() error {
 	return nil
 }
 
-// kernel returns a kernel object for name from source file (built with
-// common.cl first, unless the file is standalone) with the call's
-// PRECISION and the given extra defines ("NAME", "NAME=VALUE"); an entry
-// starting with "-" is passed as a build option as it is.
-func (c *call) kernel(file, name string, defines ...string) *cl.Kernel {
-	if c.err != nil {
-		return nil
-	}
-	if err := c.e.injected("build"); err != nil {
-		c.fail(err)
-		return nil
-	}
-	// Built with one Builder: this runs on every call, and a GEMM has some
-	// twenty defines.
+// kernelSpec names a kernel object: its source file, kernel name and
+// build options, and the key of its pool. Building the options string
+// takes longer than a small kernel runs, so the GEMM path keeps its specs
+// (see gemmKernelSpec) and other callers build one per call.
+type kernelSpec struct {
+	file, name, opts string
+	key              string // pool key: file, options, name
+}
+
+// newKernelSpec renders the build options for file's kernel name with
+// PRECISION=prec and the given extra defines ("NAME", "NAME=VALUE"); an
+// entry starting with "-" is passed as a build option as it is.
+func newKernelSpec(prec int, file, name string, defines ...string) *kernelSpec {
 	var sb strings.Builder
 	sb.WriteString("-DPRECISION=")
-	sb.WriteString(strconv.Itoa(c.prec))
+	sb.WriteString(strconv.Itoa(prec))
 	for _, d := range defines {
 		if strings.HasPrefix(d, "-") { // a build option ("-cl-opt-disable")
 			sb.WriteString(" ")
@@ -306,31 +305,54 @@ func (c *call) kernel(file, name string, defines ...string) *cl.Kernel {
 		sb.WriteString(d)
 	}
 	opts := sb.String()
-	key := file + "\x00" + opts + "\x00" + name
+	return &kernelSpec{file: file, name: name, opts: opts, key: file + "\x00" + opts + "\x00" + name}
+}
+
+// kernel returns a kernel object for name from source file (built with
+// common.cl first, unless the file is standalone) with the call's
+// PRECISION and the given extra defines ("NAME", "NAME=VALUE"); an entry
+// starting with "-" is passed as a build option as it is.
+func (c *call) kernel(file, name string, defines ...string) *cl.Kernel {
+	if c.err != nil {
+		return nil
+	}
+	return c.kernelFor(newKernelSpec(c.prec, file, name, defines...))
+}
+
+// kernelFor returns a kernel object for s: a free one from the engine's
+// pool, or a new one (its program built or taken from the cache).
+func (c *call) kernelFor(s *kernelSpec) *cl.Kernel {
+	if c.err != nil {
+		return nil
+	}
+	if err := c.e.injected("build"); err != nil {
+		c.fail(err)
+		return nil
+	}
 	c.e.kmu.Lock()
-	if ks := c.e.kernels[key]; len(ks) > 0 {
+	if ks := c.e.kernels[s.key]; len(ks) > 0 {
 		k := ks[len(ks)-1]
-		c.e.kernels[key] = ks[:len(ks)-1]
+		c.e.kernels[s.key] = ks[:len(ks)-1]
 		c.e.kmu.Unlock()
-		c.kernels = append(c.kernels, pooledKernel{key, k})
+		c.kernels = append(c.kernels, pooledKernel{s.key, k})
 		return k
 	}
 	c.e.kmu.Unlock()
-	srcs := []string{kernels.MustSource(file)}
-	if !standalone[file] {
+	srcs := []string{kernels.MustSource(s.file)}
+	if !standalone[s.file] {
 		srcs = append([]string{kernels.MustSource("common.cl")}, srcs...)
 	}
-	p, err := c.e.rt.Program(srcs, opts)
+	p, err := c.e.rt.Program(srcs, s.opts)
 	if err != nil {
 		c.fail(err)
 		return nil
 	}
-	k, err := p.CreateKernel(name)
+	k, err := p.CreateKernel(s.name)
 	if err != nil {
 		c.fail(err)
 		return nil
 	}
-	c.kernels = append(c.kernels, pooledKernel{key, k})
+	c.kernels = append(c.kernels, pooledKernel{s.key, k})
 	return k
 }
 

@@ -236,21 +236,40 @@ func gemmOnDevice[T real](c *call, tA, tB bool, m, n, k int, alpha T, a *cl.Buff
 // has taken (a blocked routine launches many GEMMs of the same program).
 type gemmLauncher[T real] struct {
 	c       *call
-	kernels map[string]*cl.Kernel
+	kernels map[*kernelSpec]*cl.Kernel // made on first use
+	named   map[string]*kernelSpec     // specs of kernel() calls
 }
 
 func newGemmLauncher[T real](c *call) *gemmLauncher[T] {
-	return &gemmLauncher[T]{c: c, kernels: map[string]*cl.Kernel{}}
+	return &gemmLauncher[T]{c: c}
 }
 
+// kernel is kernelFor with a spec for file's kernel name and defines.
 func (g *gemmLauncher[T]) kernel(file, name string, defines ...string) *cl.Kernel {
 	key := file + "\x00" + name + "\x00" + strings.Join(defines, "\x00")
-	if k, ok := g.kernels[key]; ok {
+	s, ok := g.named[key]
+	if !ok {
+		s = newKernelSpec(g.c.prec, file, name, defines...)
+		if g.named == nil {
+			g.named = map[string]*kernelSpec{}
+		}
+		g.named[key] = s
+	}
+	return g.kernelFor(s)
+}
+
+// kernelFor returns the launcher's kernel object for s, taking one from
+// the engine on first use.
+func (g *gemmLauncher[T]) kernelFor(s *kernelSpec) *cl.Kernel {
+	if k, ok := g.kernels[s]; ok {
 		return k
 	}
-	k := g.c.kernel(file, name, defines...)
+	k := g.c.kernelFor(s)
 	if g.c.err == nil {
-		g.kernels[key] = k
+		if g.kernels == nil {
+			g.kernels = map[*kernelSpec]*cl.Kernel{}
+		}
+		g.kernels[s] = k
 	}
 	return k
 }
@@ -297,7 +316,7 @@ func (g *gemmLauncher[T]) gemm(cfg gemmConfig, tA, tB bool, m, n, k int, alpha T
 		b, l3Int(c, offB), l3Int(c, ldb),
 		beta, cb, l3Int(c, offC), l3Int(c, ldc),
 	}
-	kern := g.kernel(cfg.file(), cfg.kernel, cachedDefines(cfg, tA, tB, aligned)...)
+	kern := g.kernelFor(gemmKernelSpec(c.prec, cfg, tA, tB, aligned))
 	global, local := cfg.work(tA, tB, m, n)
 	c.run(kern, global, local, args...)
 }
@@ -339,32 +358,56 @@ type gemmChoiceKey struct {
 // than a small GEMM's kernel. At most 4096 shapes are kept.
 func cachedGemmChoice(e *engine, prec, m, n, k int) gemmConfig {
 	key := gemmChoiceKey{prec, m, n, k, engineTensor(e)}
-	if v, ok := e.gemmChoices.Load(key); ok {
-		return v.(gemmConfig)
+	e.gemmChoiceMu.RLock()
+	cfg, ok := e.gemmChoices[key]
+	e.gemmChoiceMu.RUnlock()
+	if ok {
+		return cfg
 	}
-	cfg := gemmChoose(e.prof, prec, m, n, k, key.mode)
-	if e.gemmChoiceCount.Add(1) <= 4096 {
-		e.gemmChoices.Store(key, cfg)
+	cfg = gemmChoose(e.prof, prec, m, n, k, key.mode)
+	e.gemmChoiceMu.Lock()
+	if e.gemmChoices == nil {
+		e.gemmChoices = map[gemmChoiceKey]gemmConfig{}
 	}
+	if len(e.gemmChoices) < 4096 {
+		e.gemmChoices[key] = cfg
+	}
+	e.gemmChoiceMu.Unlock()
 	return cfg
 }
 
-type definesKey struct {
+type gemmSpecKey struct {
+	prec               int
 	cfg                gemmConfig
 	tA, tB, vecAligned bool
 }
 
-var definesCache sync.Map // definesKey → []string
+var gemmSpecs struct {
+	sync.RWMutex
+	m map[gemmSpecKey]*kernelSpec
+}
 
-// cachedDefines is cfg.defines, memoised: the set of configurations in use
-// is small (the tuning database's), and rendering some twenty defines on
-// every call showed in profiles of small GEMMs.
-func cachedDefines(cfg gemmConfig, tA, tB, vecAligned bool) []string {
-	key := definesKey{cfg, tA, tB, vecAligned}
-	if v, ok := definesCache.Load(key); ok {
-		return v.([]string)
+// gemmKernelSpec is the kernel spec of cfg's kernel, memoised: the set of
+// configurations in use is small (the tuning database's), and rendering
+// some twenty defines on every call costs more than a small GEMM's kernel.
+func gemmKernelSpec(prec int, cfg gemmConfig, tA, tB, vecAligned bool) *kernelSpec {
+	key := gemmSpecKey{prec, cfg, tA, tB, vecAligned}
+	gemmSpecs.RLock()
+	s, ok := gemmSpecs.m[key]
+	gemmSpecs.RUnlock()
+	if ok {
+		return s
 	}
-	d := cfg.defines(tA, tB, vecAligned)
-	definesCache.Store(key, d)
-	return d
+	s = newKernelSpec(prec, cfg.file(), cfg.kernel, cfg.defines(tA, tB, vecAligned)...)
+	gemmSpecs.Lock()
+	if gemmSpecs.m == nil {
+		gemmSpecs.m = map[gemmSpecKey]*kernelSpec{}
+	}
+	if old, ok := gemmSpecs.m[key]; ok {
+		s = old
+	} else {
+		gemmSpecs.m[key] = s
+	}
+	gemmSpecs.Unlock()
+	return s
 }
