@@ -417,7 +417,7 @@ func splitReport[T float32 | float64](b *bencher, ta, tb blas.Transpose, s shape
 	}
 	gn := r.gn
 	ref := ""
-	if gn == 0 {
+	if gn == 0 && b.gonumMax > 0 { // -gonum-max 0: no gonum timing at all
 		gn, ref = b.gonumAtMax(prec, ta, tb), fmt.Sprintf(" at %d", b.gonumMax)
 	}
 	if gn > 0 {
