@@ -38,3 +38,19 @@ func TestMeasureSmoke(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestSplitWithoutGonum: -split with -gonum-max 0 reports the split and
+// times no gonum (it once ran gonum on a 0×0 problem and panicked).
+func TestSplitWithoutGonum(t *testing.T) {
+	platformtest.Device(t)
+	impl, err := clblas.New(clblas.WithOffload(clblas.Always))
+	if err != nil {
+		platformtest.Unavailable(t, err.Error())
+	}
+	defer impl.Close()
+	b := &bencher{impl: impl, reps: 1, minTime: time.Millisecond, split: 1, gonumRef: map[string]float64{}}
+	r := measure[float64](b, "NN", shape{40, 30, 20}, false, false)
+	if r.split == "" || r.resident <= 0 {
+		t.Errorf("no split report: %+v", r)
+	}
+}
