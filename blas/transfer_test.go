@@ -191,6 +191,18 @@ func TestStagedGemmSizeChoice(t *testing.T) {
 	g.check(t, got, 2e-6)
 }
 
+// failAt returns a fault hook that fails the nth use of site with
+// errInjected, and its counter of uses.
+func failAt(site string, nth int64) (func(string) error, *atomic.Int64) {
+	seen := new(atomic.Int64)
+	return func(s string) error {
+		if s == site && seen.Add(1) == nth {
+			return fmt.Errorf("%s #%d: %w", s, nth, errInjected)
+		}
+		return nil
+	}, seen
+}
+
 // TestStagedGemmFault injects a failure at the n-th enqueue or read of a
 // pipelined call (mid-pipeline: earlier tiles have been computed and read
 // back): the device call fails and the user's C is bit-for-bit unchanged;
@@ -204,13 +216,7 @@ func TestStagedGemmFault(t *testing.T) {
 	}
 	for _, site := range []string{"enqueue", "read", "alloc"} {
 		for _, nth := range []int64{1, 3, 7} {
-			var seen atomic.Int64
-			fail := func(s string) error {
-				if s == site && seen.Add(1) == nth {
-					return fmt.Errorf("%s #%d: %w", s, nth, errInjected)
-				}
-				return nil
-			}
+			fail, _ := failAt(site, nth)
 			e.fault.Store(&fail)
 			got, err := g.run(e)
 			e.fault.Store(nil)
@@ -260,13 +266,7 @@ func TestStagedGemmFaultBetaZero(t *testing.T) {
 	}
 	for _, site := range []string{"enqueue", "read"} {
 		for _, nth := range []int64{1, 4, 9, 17} {
-			var seen atomic.Int64
-			fail := func(s string) error {
-				if s == site && seen.Add(1) == nth {
-					return fmt.Errorf("%s #%d: %w", s, nth, errInjected)
-				}
-				return nil
-			}
+			fail, seen := failAt(site, nth)
 			e.fault.Store(&fail)
 			_, err := g.run(e)
 			if !errors.Is(err, errInjected) {
