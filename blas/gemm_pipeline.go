@@ -140,6 +140,25 @@ func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k i
 			c.queues = []*cl.Queue{up, comp, down}
 		}
 	}
+	// The pipeline's queues start after everything already enqueued on the
+	// engine's queue: device-resident operations still running there may
+	// use pooled buffers this call is about to take and overwrite.
+	if c.err == nil {
+		mk, err := e.queue.EnqueueMarker()
+		c.fail(err)
+		if err == nil {
+			c.events = append(c.events, mk)
+			for _, q := range []*cl.Queue{up, comp} {
+				bar, err := q.EnqueueBarrier(mk)
+				if err != nil {
+					c.fail(err)
+					break
+				}
+				c.events = append(c.events, bar)
+			}
+			c.fail(e.queue.Flush())
+		}
+	}
 	at, bt := tA != blas.NoTrans, tB != blas.NoTrans
 	readAB, readC := k > 0, beta != 0
 	var pa, pb *pinnedBuf

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
@@ -428,4 +430,60 @@ func TestStagedGemmTaperedRows(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestStagedGemmAfterResidentWork: a staged GEMM does not start before the
+// work already enqueued on the engine's queue (which may still use pooled
+// buffers the staged call takes): with that queue held by a user event,
+// the call waits, and completes correctly once the event is set.
+func TestStagedGemmAfterResidentWork(t *testing.T) {
+	_, e := stagedImpl(t, 8)
+	rnd := rand.New(rand.NewPCG(15, 16))
+	g := newGemmCase[float64](rnd, blas.NoTrans, blas.NoTrans, 20, 18, 7, 0, 1, 0)
+	if _, err := g.run(e); err != nil {
+		t.Fatal(err) // builds the kernels
+	}
+	gate, err := e.rt.Context().CreateUserEvent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gate.Release()
+	var open sync.Once // the queue must be let go on every path out
+	release := func() {
+		open.Do(func() {
+			if err := gate.SetComplete(); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	defer release()
+	held, err := e.queue.EnqueueMarker(gate)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Release()
+	if err := e.queue.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	type result struct {
+		got []float64
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		got, err := g.run(e)
+		done <- result{got, err}
+	}()
+	var r result
+	select {
+	case r = <-done:
+		t.Error("the staged GEMM finished while the engine's queue was held")
+	case <-time.After(200 * time.Millisecond):
+		release()
+		r = <-done
+	}
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	g.check(t, r.got, 1e-13)
 }
