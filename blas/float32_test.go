@@ -254,12 +254,17 @@ func same32(got, want, tol float64) bool {
 }
 
 // testRoutine32 checks rt on every implementation under test against gonum.
-func testRoutine32(t *testing.T, rt *routine32) {
+// namedImpl32 is an implementation testRoutine32 checks, by name.
+type namedImpl32 struct {
+	name string
+	impl blas.Float32
+}
+
+// testRoutine32 checks rt against gonum on the default implementation, on
+// one with gonum's code behind the device seam, and on extra ones.
+func testRoutine32(t *testing.T, rt *routine32, extra ...namedImpl32) {
 	ref, calls := newRefImpl(t)
-	impls := []struct {
-		name string
-		impl blas.Float32
-	}{{"default", newTestImpl(t)}, {"refdevice", ref}}
+	impls := append([]namedImpl32{{"default", newTestImpl(t)}, {"refdevice", ref}}, extra...)
 
 	seed := uint64(0)
 	for _, c := range rt.name {

@@ -118,7 +118,7 @@ func (impl *Implementation) Dsymm(s blas.Side, ul blas.Uplo, m, n int, alpha flo
 		return
 	}
 	mn := fl(m) * fl(n)
-	if impl.offload(work(prec64, 2*mn*fl(k), fl(k)*fl(k)+mn*(2+ifNonZero(beta != 0))).direct(0.1)) {
+	if impl.offload(work(prec64, 2*mn*fl(k), fl(k)*fl(k)+mn*(2+ifNonZero(beta != 0))).direct(viaGemmEff(0.9, m, n))) {
 		err := impl.dev64.Dsymm(s, ul, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
 		if err == nil {
 			return
@@ -168,7 +168,7 @@ func (impl *Implementation) Dsyrk(ul blas.Uplo, t blas.Transpose, n, k int, alph
 		return
 	}
 	nn := fl(n) * fl(n)
-	if impl.offload(work(prec64, nn*fl(k), fl(n)*fl(k)+nn*(1+ifNonZero(beta != 0))).direct(0.1)) {
+	if impl.offload(work(prec64, nn*fl(k), fl(n)*fl(k)+nn*(1+ifNonZero(beta != 0))).direct(viaGemmEff(0.5, n, k))) {
 		err := impl.dev64.Dsyrk(ul, t, n, k, alpha, a, lda, beta, c, ldc)
 		if err == nil {
 			return
@@ -224,7 +224,7 @@ func (impl *Implementation) Dsyr2k(ul blas.Uplo, t blas.Transpose, n, k int, alp
 		return
 	}
 	nn := fl(n) * fl(n)
-	if impl.offload(work(prec64, 2*nn*fl(k), 2*fl(n)*fl(k)+nn*(1+ifNonZero(beta != 0))).direct(0.1)) {
+	if impl.offload(work(prec64, 2*nn*fl(k), 2*fl(n)*fl(k)+nn*(1+ifNonZero(beta != 0))).direct(viaGemmEff(0.9, n, k))) {
 		err := impl.dev64.Dsyr2k(ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		if err == nil {
 			return

@@ -37,6 +37,19 @@ func (w workload) direct(eff float64) workload {
 	return w
 }
 
+// viaGemmEff is the efficiency of symm, syrk and syr2k for Auto: eff (their
+// GEMM route's, relative to GEMM: syrk computes the whole square, so 0.5)
+// when every dimension reaches l3GemmMin (device_level3.go), else the
+// direct kernels' 0.1.
+func viaGemmEff(eff float64, dims ...int) float64 {
+	for _, d := range dims {
+		if d < l3GemmMin {
+			return 0.1
+		}
+	}
+	return eff
+}
+
 // work returns the workload of a call of precision p doing flops operations
 // and moving elems elements.
 func work(p precision, flops, elems float64) workload {

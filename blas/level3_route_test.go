@@ -1,0 +1,89 @@
+package clblas
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/testblas"
+)
+
+// TestLevel3ViaGemm runs gonum's conformance tests and our float32 checks
+// of symm, syrk and syr2k with the GEMM route forced (on GPUs it is taken
+// from l3GemmMin up; the tests' shapes are smaller), and the direct route
+// forced, so both stay right whatever the device and sizes.
+func TestLevel3ViaGemm(t *testing.T) {
+	for _, mode := range []struct {
+		name  string
+		route l3RouteMode
+	}{{"gemm", l3ViaGemm}, {"direct", l3Direct}} {
+		t.Run(mode.name, func(t *testing.T) {
+			impl, e := privateImpl(t, nil)
+			e.l3Route = mode.route
+			if d, ok := impl.dev64.(clDevice64); ok && d.e != e {
+				d.e.l3Route = mode.route
+			}
+			before := e.l3ViaGemm.Load()
+			t.Run("Dsymm", func(t *testing.T) { testblas.DsymmTest(t, impl) })
+			t.Run("Dsyrk", func(t *testing.T) { testblas.DsyrkTest(t, impl) })
+			t.Run("Dsyr2k", func(t *testing.T) { testblas.Dsyr2kTest(t, impl) })
+			for i := range level3Routines32 {
+				rt := &level3Routines32[i]
+				switch rt.name {
+				case "Ssymm", "Ssyrk", "Ssyr2k":
+					t.Run(rt.name, func(t *testing.T) { testRoutine32(t, rt, namedImpl32{mode.name, impl}) })
+				}
+			}
+			used := e.l3ViaGemm.Load() - before
+			if (mode.route == l3ViaGemm) != (used > 0) {
+				t.Errorf("route %s: %d calls took the GEMM route", mode.name, used)
+			}
+		})
+	}
+}
+
+// BenchmarkLevel3Route times Dsyrk, Dsyr2k and Dsymm from host slices
+// through the direct kernels and through the GEMM route:
+//
+//	go test -run XXX -bench Level3Route ./blas/
+func BenchmarkLevel3Route(b *testing.B) {
+	impl := newTestImpl(b)
+	d, ok := impl.dev64.(clDevice64)
+	if !ok {
+		b.Skip("no float64 device")
+	}
+	e := d.e
+	defer func() { e.l3Route = l3Auto }()
+	sizes := []int{64, 128, 256, 512, 1024}
+	if e.prof.IsCPU() {
+		sizes = []int{32, 64, 128, 256}
+	}
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for _, n := range sizes {
+		a, bb, c := make([]float64, n*n), make([]float64, n*n), make([]float64, n*n)
+		for i := range a {
+			a[i], bb[i] = rnd.Float64()-0.5, rnd.Float64()-0.5
+		}
+		calls := map[string]func(){
+			"syrk":  func() { impl.Dsyrk(blas.Upper, blas.NoTrans, n, n, 1, a, n, 0, c, n) },
+			"syr2k": func() { impl.Dsyr2k(blas.Lower, blas.Trans, n, n, 1, a, n, bb, n, 0, c, n) },
+			"symm":  func() { impl.Dsymm(blas.Left, blas.Upper, n, n, 1, a, n, bb, n, 0, c, n) },
+		}
+		for _, name := range []string{"syrk", "syr2k", "symm"} {
+			for _, r := range []struct {
+				name  string
+				route l3RouteMode
+			}{{"direct", l3Direct}, {"gemm", l3ViaGemm}} {
+				b.Run(fmt.Sprintf("%s/%d/%s", name, n, r.name), func(b *testing.B) {
+					e.l3Route = r.route
+					calls[name]() // builds the kernels
+					b.ResetTimer()
+					for range b.N {
+						calls[name]()
+					}
+				})
+			}
+		}
+	}
+}
