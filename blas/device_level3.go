@@ -125,11 +125,10 @@ func symm[T real](e *engine, name string, s blas.Side, ul blas.Uplo, m, n int, a
 }
 
 // The enqueue-only layer of symm, syrk, syr2k, trmm and trsm: operands are
-// device buffers holding the matrices from element 0 (the level3.cl kernels
-// take no offsets); errors are recorded in c. The host-slice routines and
+// device buffers holding the matrices from element 0; errors are recorded in c. The host-slice routines and
 // the device-resident API call them.
 
-// l3RouteMode is how symm, syrk and syr2k run on the device.
+// l3RouteMode is how symm, syrk, syr2k and trmm run on the device.
 type l3RouteMode int
 
 const (
@@ -267,10 +266,87 @@ func trmmOnDevice[T real](c *call, left, upper, trans, unit bool, m, n int, alph
 		g.scale(m, n, 0, res, 0, ldb, triFull)
 		return
 	}
+	ka := n
+	if left {
+		ka = m
+	}
+	if nb := c.e.trmmBlockSize(); ka > nb && c.e.viaGemm(m, n, ka) {
+		trmmViaGemm(g, nb, left, upper, trans, unit, m, n, alpha, a, lda, b, ldb, res)
+		return
+	}
+	trmmBlockOnDevice(g, left, upper, trans, unit, m, n, alpha, a, 0, lda, b, 0, ldb, res, 0)
+}
+
+// trmmBlock is the side of the diagonal blocks of trmm's GEMM route.
+const trmmBlock = 128
+
+// trmmBlockSize is trmmBlock, or the engine's l3Block when set (tests cut
+// small matrices into several blocks with it).
+func (e *engine) trmmBlockSize() int {
+	if e.l3Block > 0 {
+		return e.l3Block
+	}
+	return trmmBlock
+}
+
+// trmmBlockOnDevice enqueues level3.cl's trmm kernel on the m×n problem
+// whose A, B and result start at elements offA, offB and offR.
+func trmmBlockOnDevice[T real](g *gemmLauncher[T], left, upper, trans, unit bool, m, n int, alpha T, a *cl.Buffer, offA, lda int, b *cl.Buffer, offB, ldb int, res *cl.Buffer, offR int) {
+	c := g.c
 	kern := g.kernel("level3.cl", "trmm")
 	global, local := l3Work(m, n)
 	c.run(kern, global, local, int32(l3Bool(left)), int32(l3Bool(upper)), int32(l3Bool(trans)),
-		int32(l3Bool(unit)), l3Int(c, m), l3Int(c, n), alpha, a, l3Int(c, lda), b, l3Int(c, ldb), res)
+		int32(l3Bool(unit)), l3Int(c, m), l3Int(c, n), alpha, a, l3Int(c, offA), l3Int(c, lda),
+		b, l3Int(c, offB), l3Int(c, ldb), res, l3Int(c, offR))
+}
+
+// trmmViaGemm is trmm's GEMM route: op(A) is cut into diagonal blocks of
+// side nb; each block row (left) or column (right) of the result is the
+// trmm kernel on its diagonal block, then one GEMM with the part of op(A)
+// beside it that holds stored elements (beta = 1 adds it). Only stored
+// elements of A are multiplied, as by the direct kernel, so NaN and Inf in
+// B spread the same way.
+func trmmViaGemm[T real](g *gemmLauncher[T], nb int, left, upper, trans, unit bool, m, n int, alpha T, a *cl.Buffer, lda int, b *cl.Buffer, ldb int, res *cl.Buffer) {
+	c := g.c
+	opUpper := upper != trans
+	// aAt is the element offset of op(A)[r][p] for the top-left corner
+	// (r, p) of a block of op(A), and whether GEMM reads it transposed.
+	aAt := func(r, p int) (int, bool) {
+		if trans {
+			return p*lda + r, true
+		}
+		return r*lda + p, false
+	}
+	if left { // res = alpha·op(A)·B, A m×m
+		for r0 := 0; r0 < m && c.err == nil; r0 += nb {
+			r1 := min(r0+nb, m)
+			mb := r1 - r0
+			trmmBlockOnDevice(g, true, upper, trans, unit, mb, n, alpha, a, r0*lda+r0, lda, b, r0*ldb, ldb, res, r0*ldb)
+			p0, p1 := 0, r0 // op(A) lower: columns before the block
+			if opUpper {
+				p0, p1 = r1, m // upper: columns after it
+			}
+			if p1 > p0 {
+				offA, tA := aAt(r0, p0)
+				gemmOnDevice(c, tA, false, mb, n, p1-p0, alpha, a, offA, lda, b, p0*ldb, ldb, 1, res, r0*ldb, ldb)
+			}
+		}
+		return
+	}
+	// res = alpha·B·op(A), A n×n
+	for c0 := 0; c0 < n && c.err == nil; c0 += nb {
+		c1 := min(c0+nb, n)
+		w := c1 - c0
+		trmmBlockOnDevice(g, false, upper, trans, unit, m, w, alpha, a, c0*lda+c0, lda, b, c0, ldb, res, c0)
+		p0, p1 := c1, n // op(A) lower: rows after the block
+		if opUpper {
+			p0, p1 = 0, c0 // upper: rows before it
+		}
+		if p1 > p0 {
+			offA, tB := aAt(p0, c0)
+			gemmOnDevice(c, false, tB, m, w, p1-p0, alpha, b, p0, ldb, a, offA, lda, 1, res, c0, ldb)
+		}
+	}
 }
 
 // syrk is Dsyrk and Ssyrk: the ul triangle of C = alpha·A·Aᵀ + beta·C

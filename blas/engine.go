@@ -42,9 +42,11 @@ type engine struct {
 	kmu     sync.Mutex
 	kernels map[string][]*cl.Kernel // free kernel objects by program key + name
 
-	// l3Route chooses how symm, syrk and syr2k run (device_level3.go):
-	// l3Auto by size and device, or always l3Direct / l3ViaGemm (tests).
+	// l3Route chooses how symm, syrk, syr2k and trmm run
+	// (device_level3.go): l3Auto by size, or always l3Direct / l3ViaGemm
+	// (tests); l3Block, when set, replaces trmm's block size (tests).
 	l3Route   l3RouteMode
+	l3Block   int
 	l3ViaGemm atomic.Int64 // calls that took the GEMM route (tests)
 
 	// fault, when set (tests only), is consulted at every step that can

@@ -10,9 +10,10 @@ import (
 )
 
 // TestLevel3ViaGemm runs gonum's conformance tests and our float32 checks
-// of symm, syrk and syr2k with the GEMM route forced (on GPUs it is taken
-// from l3GemmMin up; the tests' shapes are smaller), and the direct route
-// forced, so both stay right whatever the device and sizes.
+// of symm, syrk, syr2k and trmm with the GEMM route forced (it is taken
+// from l3GemmMin up; the tests' shapes are smaller; trmm's blocks are cut
+// to 3 so that its small matrices have several), and with the direct
+// route forced, so both stay right whatever the sizes.
 func TestLevel3ViaGemm(t *testing.T) {
 	for _, mode := range []struct {
 		name  string
@@ -20,18 +21,16 @@ func TestLevel3ViaGemm(t *testing.T) {
 	}{{"gemm", l3ViaGemm}, {"direct", l3Direct}} {
 		t.Run(mode.name, func(t *testing.T) {
 			impl, e := privateImpl(t, nil)
-			e.l3Route = mode.route
-			if d, ok := impl.dev64.(clDevice64); ok && d.e != e {
-				d.e.l3Route = mode.route
-			}
+			e.l3Route, e.l3Block = mode.route, 3
 			before := e.l3ViaGemm.Load()
 			t.Run("Dsymm", func(t *testing.T) { testblas.DsymmTest(t, impl) })
 			t.Run("Dsyrk", func(t *testing.T) { testblas.DsyrkTest(t, impl) })
 			t.Run("Dsyr2k", func(t *testing.T) { testblas.Dsyr2kTest(t, impl) })
+			t.Run("Dtrmm", func(t *testing.T) { testblas.DtrmmTest(t, impl) })
 			for i := range level3Routines32 {
 				rt := &level3Routines32[i]
 				switch rt.name {
-				case "Ssymm", "Ssyrk", "Ssyr2k":
+				case "Ssymm", "Ssyrk", "Ssyr2k", "Strmm":
 					t.Run(rt.name, func(t *testing.T) { testRoutine32(t, rt, namedImpl32{mode.name, impl}) })
 				}
 			}
@@ -43,7 +42,7 @@ func TestLevel3ViaGemm(t *testing.T) {
 	}
 }
 
-// BenchmarkLevel3Route times Dsyrk, Dsyr2k and Dsymm from host slices
+// BenchmarkLevel3Route times Dsyrk, Dsyr2k, Dsymm and Dtrmm from host slices
 // through the direct kernels and through the GEMM route:
 //
 //	go test -run XXX -bench Level3Route ./blas/
@@ -57,7 +56,7 @@ func BenchmarkLevel3Route(b *testing.B) {
 	defer func() { e.l3Route = l3Auto }()
 	sizes := []int{64, 128, 256, 512, 1024}
 	if e.prof.IsCPU() {
-		sizes = []int{32, 64, 128, 256}
+		sizes = []int{32, 64, 128, 256, 512}
 	}
 	rnd := rand.New(rand.NewPCG(1, 2))
 	for _, n := range sizes {
@@ -69,8 +68,9 @@ func BenchmarkLevel3Route(b *testing.B) {
 			"syrk":  func() { impl.Dsyrk(blas.Upper, blas.NoTrans, n, n, 1, a, n, 0, c, n) },
 			"syr2k": func() { impl.Dsyr2k(blas.Lower, blas.Trans, n, n, 1, a, n, bb, n, 0, c, n) },
 			"symm":  func() { impl.Dsymm(blas.Left, blas.Upper, n, n, 1, a, n, bb, n, 0, c, n) },
+			"trmm":  func() { impl.Dtrmm(blas.Right, blas.Lower, blas.Trans, blas.NonUnit, n, n, 1, a, n, c, n) },
 		}
-		for _, name := range []string{"syrk", "syr2k", "symm"} {
+		for _, name := range []string{"syrk", "syr2k", "symm", "trmm"} {
 			for _, r := range []struct {
 				name  string
 				route l3RouteMode

@@ -244,7 +244,7 @@ func (impl *Implementation) Strmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, 
 	if !ok {
 		return
 	}
-	if impl.offload(work(prec32, fl(m)*fl(n)*fl(k), fl(k)*fl(k)+2*fl(m)*fl(n)).direct(0.1)) {
+	if impl.offload(work(prec32, fl(m)*fl(n)*fl(k), fl(k)*fl(k)+2*fl(m)*fl(n)).direct(trmmEff(m, n, k))) {
 		err := impl.dev32.Strmm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
 		if err == nil {
 			return

@@ -50,6 +50,17 @@ func viaGemmEff(eff float64, dims ...int) float64 {
 	return eff
 }
 
+// trmmEff is trmm's efficiency for Auto: its GEMM route (diagonal blocks
+// of trmmBlock by the direct kernel, the rest by GEMM) once A has more than
+// one block and every dimension reaches l3GemmMin, else the direct
+// kernel's.
+func trmmEff(m, n, k int) float64 {
+	if k <= trmmBlock {
+		return 0.1
+	}
+	return viaGemmEff(0.4, m, n, k)
+}
+
 // work returns the workload of a call of precision p doing flops operations
 // and moving elems elements.
 func work(p precision, flops, elems float64) workload {

@@ -161,7 +161,9 @@ __kernel void syr2k(const int upper, const int trans, const int n, const int k,
  * (left == 0, A is n×n), A triangular (upper/lower stored triangle, unit
  * diagonal not read when unit != 0), op(A) = A or Aᵀ (trans). B and Out are
  * m×n with leading dimension ldb; Out is a separate buffer since every
- * element of the result reads a whole row or column of B.
+ * element of the result reads a whole row or column of B. A, B and Out
+ * start at element offA, offB and offOut of their buffers (the GEMM route
+ * runs this kernel on diagonal blocks).
  *
  * op(A) is upper triangular when upper != trans. On the left, Out[i][j] sums
  * op(A)[i][p]·B[p][j] over p ≥ i (op(A) upper) or p ≤ i; on the right,
@@ -171,13 +173,16 @@ __kernel void syr2k(const int upper, const int trans, const int n, const int k,
  */
 __kernel void trmm(const int left, const int upper, const int trans, const int unit,
                    const int m, const int n, const real alpha,
-                   __global const real* A, const int lda,
-                   __global const real* B, const int ldb,
-                   __global real* Out)
+                   __global const real* A0, const int offA, const int lda,
+                   __global const real* B0, const int offB, const int ldb,
+                   __global real* Out0, const int offOut)
 {
   const int j = get_global_id(0);
   const int i = get_global_id(1);
   if (i >= m || j >= n) return;
+  __global const real* A = A0 + offA;
+  __global const real* B = B0 + offB;
+  __global real* Out = Out0 + offOut;
   const int r = left ? i : j;
   const int K = left ? m : n;
   /* left:  op(A)[r][p] = trans ? A[p][r] : A[r][p]
