@@ -63,6 +63,15 @@ func chart(rows []row, path, device string) error {
 		}
 	}
 	p.X.Scale = plot.LogScale{}
-	p.X.Tick.Marker = plot.LogTicks{}
+	// A tick at every size measured: LogTicks labels only powers of ten.
+	var ticks []plot.Tick
+	seen := map[int]bool{}
+	for _, r := range rows {
+		if n := r.shape.n; r.shape.m == n && n == r.shape.k && !seen[n] {
+			seen[n] = true
+			ticks = append(ticks, plot.Tick{Value: float64(n), Label: fmt.Sprint(n)})
+		}
+	}
+	p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	return p.Save(8*vg.Inch, 5*vg.Inch, path)
 }
