@@ -34,10 +34,11 @@ type engine struct {
 	// Transfers of host slices (transfer.go, gemm_pipeline.go): pinned
 	// staging buffers, the pipeline's queues, the pipeline policy and its
 	// time accounting.
-	pinned   pinnedPool
-	pipe     pipeQueues
-	pipeMode pipeMode
-	xfer     xferCounters
+	pinned     pinnedPool
+	hostSlices hostSliceSet // live HostSlices (hostslice.go)
+	pipe       pipeQueues
+	pipeMode   pipeMode
+	xfer       xferCounters
 
 	kmu     sync.Mutex
 	kernels map[string][]*cl.Kernel // free kernel objects by program key + name
@@ -171,6 +172,7 @@ func (e *engine) release() error {
 	e.kmu.Unlock()
 	errs = append(errs, e.pipe.close())
 	errs = append(errs, e.queue.Finish())
+	errs = append(errs, e.hostSlices.close(&e.pinned))
 	errs = append(errs, e.pinned.close())
 	e.buffers.close()
 	if e.ownsRT {

@@ -161,13 +161,28 @@ func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k i
 	}
 	at, bt := tA != blas.NoTrans, tB != blas.NoTrans
 	readAB, readC := k > 0, beta != 0
-	var pa, pb *pinnedBuf
+	// Operands in a HostSlice (pinned already) go to and from the device
+	// straight from the user's memory, by rect transfers: no staging copy.
+	// C is read back straight only when beta == 0 (see above: a failed
+	// call may then leave any values in C).
+	directA := readAB && pinnedSlice(&e.hostSlices, a)
+	directB := readAB && pinnedSlice(&e.hostSlices, b)
+	directC := pinnedSlice(&e.hostSlices, cc)
+	directDown := directC && !readC
+	var pa, pb, pc *pinnedBuf
 	var da, db *cl.Buffer
 	if readAB {
-		pa, pb = stage[T](c, m*k), stage[T](c, k*n)
+		if !directA {
+			pa = stage[T](c, m*k)
+		}
+		if !directB {
+			pb = stage[T](c, k*n)
+		}
 		da, db = alloc[T](c, m*k), alloc[T](c, k*n)
 	}
-	pc := stage[T](c, m*n)
+	if !directDown {
+		pc = stage[T](c, m*n)
+	}
 	dc := alloc[T](c, m*n)
 	var sa, sb, sc []T
 	if c.err == nil {
@@ -179,28 +194,41 @@ func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k i
 	p, q := len(rows), l3CeilDiv(n, nt)
 	evA, evB := make([]*cl.Event, p), make([]*cl.Event, q)
 	var ups, kerns, downs []*cl.Event
-	var packNs, bytesUp, bytesDown int64
+	var packNs, bytesUp, bytesDown, bytesDirect int64
 	es := int64(c.prec / 8)
 
 	// With beta == 0, tiles are unpacked as they arrive (see above).
 	var early *tileUnpacker[T]
-	if !readC && c.err == nil {
+	if !readC && !directDown && c.err == nil {
 		early = startTileUnpacker(cc, sc, ldc, n)
 	}
 
-	// write packs with fill into sp[off:off+n] and uploads it to dev at off.
-	write := func(dev *cl.Buffer, sp []T, off, n int, fill func(dst []T)) *cl.Event {
+	// write uploads the rows×cols block at (r0, c0) of src (leading
+	// dimension ld) to dev at element off, packed (leading dimension
+	// cols): packed into sp[off:] first, or, when direct (src is pinned),
+	// by a rect transfer straight from src.
+	write := func(dev *cl.Buffer, sp []T, off int, src []T, ld, r0, rows, c0, cols int, direct bool) *cl.Event {
 		if c.err != nil {
 			return nil
 		}
-		t := time.Now()
-		fill(sp[off : off+n])
-		packNs += int64(time.Since(t))
+		n := rows * cols
+		if !direct {
+			t := time.Now()
+			pack(sp[off:off+n], src, ld, r0, rows, c0, cols)
+			packNs += int64(time.Since(t))
+		}
 		if err := e.injected("enqueue"); err != nil {
 			c.fail(err)
 			return nil
 		}
-		ev, err := cl.WriteBuffer(up, dev, false, off, sp[off:off+n])
+		var ev *cl.Event
+		var err error
+		if direct {
+			ev, err = cl.WriteBufferRect(up, dev, false, tileRect(off, ld, r0, rows, c0, cols), src)
+			bytesDirect += int64(n) * es
+		} else {
+			ev, err = cl.WriteBuffer(up, dev, false, off, sp[off:off+n])
+		}
 		if err != nil {
 			c.fail(err)
 			return nil
@@ -229,29 +257,23 @@ func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k i
 			var wait []*cl.Event
 			if readAB {
 				if evA[i] == nil {
-					evA[i] = write(da, sa, offA, mi*k, func(dst []T) {
-						if at { // columns r0… of the k×m A
-							pack(dst, a, lda, 0, k, r0, mi)
-						} else {
-							pack(dst, a, lda, r0, mi, 0, k)
-						}
-					})
+					if at { // columns r0… of the k×m A
+						evA[i] = write(da, sa, offA, a, lda, 0, k, r0, mi, directA)
+					} else {
+						evA[i] = write(da, sa, offA, a, lda, r0, mi, 0, k, directA)
+					}
 				}
 				if evB[j] == nil {
-					evB[j] = write(db, sb, offB, k*nj, func(dst []T) {
-						if bt { // rows c0… of the n×k B
-							pack(dst, b, ldb, c0, nj, 0, k)
-						} else {
-							pack(dst, b, ldb, 0, k, c0, nj)
-						}
-					})
+					if bt { // rows c0… of the n×k B
+						evB[j] = write(db, sb, offB, b, ldb, c0, nj, 0, k, directB)
+					} else {
+						evB[j] = write(db, sb, offB, b, ldb, 0, k, c0, nj, directB)
+					}
 				}
 				wait = append(wait, evA[i], evB[j])
 			}
 			if readC {
-				wait = append(wait, write(dc, sc, offC, mi*nj, func(dst []T) {
-					pack(dst, cc, ldc, r0, mi, c0, nj)
-				}))
+				wait = append(wait, write(dc, sc, offC, cc, ldc, r0, mi, c0, nj, directC))
 			}
 			if c.err != nil {
 				break
@@ -275,7 +297,13 @@ func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k i
 				c.fail(err)
 				break
 			}
-			ev, err := cl.ReadBuffer(down, dc, false, offC, sc[offC:offC+mi*nj], c.lastEvent())
+			var ev *cl.Event
+			if directDown {
+				ev, err = cl.ReadBufferRect(down, dc, false, tileRect(offC, ldc, r0, mi, c0, nj), cc, c.lastEvent())
+				bytesDirect += int64(mi*nj) * es
+			} else {
+				ev, err = cl.ReadBuffer(down, dc, false, offC, sc[offC:offC+mi*nj], c.lastEvent())
+			}
 			if err != nil {
 				c.fail(err)
 				break
@@ -302,7 +330,7 @@ func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k i
 	if c.err != nil {
 		return c.finish()
 	}
-	if early == nil {
+	if early == nil && !directDown {
 		// Every command succeeded: C may be written now.
 		t := time.Now()
 		unpackTiles(cc, sc, n, ldc, rows, nt)
@@ -318,9 +346,23 @@ func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k i
 	x.down.Add(eventTime(downs))
 	x.bytesUp.Add(bytesUp)
 	x.bytesDown.Add(bytesDown)
+	x.bytesDirect.Add(bytesDirect)
 	err := c.finish()
 	x.wall.Add(int64(time.Since(start)))
 	return err
+}
+
+// tileRect is the rect transfer between the rows×cols block at (r0, c0)
+// of a host matrix with leading dimension ld and the same block packed at
+// element off of a device buffer (leading dimension cols).
+func tileRect(off, ld, r0, rows, c0, cols int) cl.Rect {
+	return cl.Rect{
+		BufferOrigin:   [3]int{off % cols, off / cols, 0},
+		HostOrigin:     [3]int{c0, r0, 0},
+		Region:         [3]int{cols, rows, 1},
+		BufferRowPitch: cols,
+		HostRowPitch:   ld,
+	}
 }
 
 // unpackTiles copies C's tiles (row panels rows × column panels of nt,

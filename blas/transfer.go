@@ -310,7 +310,7 @@ func pack[T real](dst, src []T, ld, r0, rows, c0, cols int) {
 // xferCounters accumulate the time split of staged GEMM calls, in
 // nanoseconds (device times from event profiling).
 type xferCounters struct {
-	calls, pack, up, comp, down, unpack, wall, bytesUp, bytesDown atomic.Int64
+	calls, pack, up, comp, down, unpack, wall, bytesUp, bytesDown, bytesDirect atomic.Int64
 }
 
 // TransferStats is the accumulated time split of GEMM calls on host
@@ -322,6 +322,9 @@ type TransferStats struct {
 	Calls                                         int64
 	Pack, Upload, Compute, Download, Unpack, Wall time.Duration
 	BytesUp, BytesDown                            int64
+	// BytesDirect is the part of BytesUp and BytesDown moved straight
+	// between a HostSlice and the device, with no host copy.
+	BytesDirect int64
 }
 
 // Sum is the total of the parts.
@@ -336,6 +339,7 @@ func (s TransferStats) Sub(o TransferStats) TransferStats {
 		Pack:  s.Pack - o.Pack, Upload: s.Upload - o.Upload, Compute: s.Compute - o.Compute,
 		Download: s.Download - o.Download, Unpack: s.Unpack - o.Unpack, Wall: s.Wall - o.Wall,
 		BytesUp: s.BytesUp - o.BytesUp, BytesDown: s.BytesDown - o.BytesDown,
+		BytesDirect: s.BytesDirect - o.BytesDirect,
 	}
 }
 
@@ -354,6 +358,7 @@ func (impl *Implementation) TransferStats() TransferStats {
 		Pack:  ns(&x.pack), Upload: ns(&x.up), Compute: ns(&x.comp), Download: ns(&x.down),
 		Unpack: ns(&x.unpack), Wall: ns(&x.wall),
 		BytesUp: x.bytesUp.Load(), BytesDown: x.bytesDown.Load(),
+		BytesDirect: x.bytesDirect.Load(),
 	}
 }
 

@@ -84,7 +84,12 @@ func newGemmCase[T real](rnd *rand.Rand, tA, tB blas.Transpose, m, n, k, pad int
 
 // run calls the device routine directly (no CPU fallback) on a copy of C.
 func (g gemmCase[T]) run(e *engine) ([]T, error) {
-	c := append([]T(nil), g.c...)
+	return g.runInto(e, append([]T(nil), g.c...))
+}
+
+// runInto is run with the copy of C in c.
+func (g gemmCase[T]) runInto(e *engine, c []T) ([]T, error) {
+	copy(c, g.c)
 	var err error
 	switch cc := any(c).(type) {
 	case []float64:
