@@ -40,7 +40,8 @@ func TestMeasureSmoke(t *testing.T) {
 }
 
 // TestSplitWithoutGonum: -split with -gonum-max 0 reports the split and
-// times no gonum (it once ran gonum on a 0×0 problem and panicked).
+// times no gonum (it once ran gonum on a 0×0 problem and panicked), with
+// plain Go slices and with -pinned.
 func TestSplitWithoutGonum(t *testing.T) {
 	platformtest.Device(t)
 	impl, err := clblas.New(clblas.WithOffload(clblas.Always))
@@ -48,9 +49,11 @@ func TestSplitWithoutGonum(t *testing.T) {
 		platformtest.Unavailable(t, err.Error())
 	}
 	defer impl.Close()
-	b := &bencher{impl: impl, reps: 1, minTime: time.Millisecond, split: 1, gonumRef: map[string]float64{}}
-	r := measure[float64](b, "NN", shape{40, 30, 20}, false, false)
-	if r.split == "" || r.resident <= 0 {
-		t.Errorf("no split report: %+v", r)
+	for _, pinned := range []bool{false, true} {
+		b := &bencher{impl: impl, reps: 1, minTime: time.Millisecond, split: 1, gonumRef: map[string]float64{}, pinned: pinned}
+		r := measure[float64](b, "NN", shape{40, 30, 20}, true, false)
+		if r.split == "" || r.resident <= 0 || r.slices <= 0 {
+			t.Errorf("pinned %v: no split report: %+v", pinned, r)
+		}
 	}
 }

@@ -6,6 +6,7 @@
 //	go run ./cmd/bench -sizes 512,1024,4096 -prec 32,64 -trans NN,TN
 //	go run -tags clblast ./cmd/bench -png gemm.png
 //	go run ./cmd/bench -sizes 4096,8192 -prec 64,32 -split -gonum-max 2048
+//	go run ./cmd/bench -sizes 8192 -prec 64 -split -pinned   # data in clblas.HostSlices
 //	go run ./cmd/bench -accuracy -sizes 1024,2048,4096
 //
 // With -split, each shape is followed by a line that breaks the GEMM from
@@ -80,6 +81,7 @@ func main() {
 	accuracy := flag.Bool("accuracy", false, "report SGEMM's error against float64 (FMA, 3xTF32, gonum) for the square -sizes instead of timing")
 	withSplit := flag.Bool("split", false, "break GEMM from Go slices into copy/upload/compute/download and report the overlap")
 	splitReps := flag.Int("split-reps", 3, "calls timed for each -split line")
+	pinned := flag.Bool("pinned", false, "time GEMM from Go slices (and -split) with the matrices in pinned clblas.HostSlices")
 	xferMiB := flag.Int("xfer", 0, "only report host-copy and bus transfer rates for blocks of this many MiB")
 	cpuProfile := flag.String("cpuprofile", "", "write a Go CPU profile of the run to this file")
 	flag.Parse()
@@ -128,7 +130,7 @@ func main() {
 		list = append(list, shape{atoi(p[0]), atoi(p[1]), atoi(p[2])})
 	}
 
-	b := &bencher{impl: impl, reps: *reps, minTime: *minTime, gonumMax: *gonumMax, gonumRef: map[string]float64{}}
+	b := &bencher{impl: impl, reps: *reps, minTime: *minTime, gonumMax: *gonumMax, gonumRef: map[string]float64{}, pinned: *pinned}
 	if *withSplit {
 		blas64.Use(impl) // mat.Dense.Mul goes through our Dgemm
 		b.split = *splitReps
@@ -173,7 +175,8 @@ type bencher struct {
 	impl     *clblas.Implementation
 	reps     int
 	minTime  time.Duration
-	split    int // calls per -split report; 0: no report
+	split    int  // calls per -split report; 0: no report
+	pinned   bool // Go-slice figures with the data in clblas.HostSlices
 	gonumMax int
 	gonumRef map[string]float64 // gonum's GFLOP/s at gonumMax, by precision+trans
 }
@@ -344,6 +347,25 @@ func measure[T float32 | float64](b *bencher, trans string, s shape, withSlices,
 	if calls > 0 {
 		r.enqueue = enq / time.Duration(calls)
 	}
+	if b.pinned && (withSlices || b.split > 0) {
+		// The Go-slice figures below run on copies in pinned memory.
+		var free []func() error
+		for _, x := range []*[]T{&a, &bb, &c} {
+			hs, err := clblas.NewHostSlice[T](b.impl, len(*x))
+			if err != nil {
+				log.Printf("bench: %v", err)
+				return r
+			}
+			copy(hs.Data(), *x)
+			*x = hs.Data()
+			free = append(free, hs.Release)
+		}
+		defer func() {
+			for _, f := range free {
+				f()
+			}
+		}()
+	}
 	if withSlices {
 		r.slices = b.median(flops, func(batch int) error {
 			for range batch {
@@ -439,9 +461,13 @@ func splitReport[T float32 | float64](b *bencher, ta, tb blas.Transpose, s shape
 		}
 		return strconv.FormatFloat(float64(bytes)/d.Seconds()/1e9, 'f', 1, 64)
 	}
-	fmt.Fprintf(&sb, "      ms/call: pack %s  up %s (%s GB/s)  gemm %s  down %s (%s GB/s)  unpack %s | sum %s  wall %s  overlap %.2fx\n",
+	fmt.Fprintf(&sb, "      ms/call: pack %s  up %s (%s GB/s)  gemm %s  down %s (%s GB/s)  unpack %s | sum %s  wall %s  overlap %.2fx",
 		per(st.Pack), per(st.Upload), gbps(st.BytesUp, st.Upload), per(st.Compute), per(st.Download),
 		gbps(st.BytesDown, st.Download), per(st.Unpack), per(st.Sum()), per(st.Wall), st.Sum().Seconds()/st.Wall.Seconds())
+	if st.BytesDirect > 0 {
+		fmt.Fprintf(&sb, "  (%.0f%% of the bytes straight from/to HostSlices)", 100*float64(st.BytesDirect)/float64(st.BytesUp+st.BytesDown))
+	}
+	sb.WriteString("\n")
 	return sb.String()
 }
 
