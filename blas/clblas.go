@@ -15,6 +15,13 @@
 // Where a call runs is chosen by the offload Policy: WithOffload, or the
 // environment variable GOCL_OFFLOAD=always|never|auto when no WithOffload
 // option is given.
+//
+// Large GEMMs on host slices are tiled and pipelined: panels are copied
+// into pinned staging memory, uploaded, multiplied and read back while the
+// next ones move. Matrices whose data lie in a HostSlice (pinned memory)
+// skip the copies. Data that stays on the device between calls lives in a
+// Matrix or Vector; every BLAS operation on those is enqueued without
+// waiting and returns an Event.
 package clblas
 
 //go:generate go run ./internal/gen32
@@ -22,7 +29,6 @@ package clblas
 import (
 	"errors"
 	"fmt"
-	"github.com/gocompute/opencl/platform"
 	"log/slog"
 	"os"
 	"strings"
@@ -31,6 +37,8 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
+
+	"github.com/gocompute/opencl/platform"
 )
 
 var (
