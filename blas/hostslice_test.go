@@ -3,6 +3,7 @@ package clblas
 import (
 	"errors"
 	"math/rand/v2"
+	"sync"
 	"testing"
 
 	"gonum.org/v1/gonum/blas"
@@ -134,5 +135,42 @@ func TestHostSliceFrontEnd(t *testing.T) {
 		impl.Dgemm(g.tA, g.tB, g.m, g.n, g.k, g.alpha, a, g.lda, b, g.ldb, g.beta, c, g.ldc)
 		e.fault.Store(nil)
 		g.check(t, c, 1e-13)
+	}
+}
+
+// TestHostSliceConcurrent: goroutines share pinned A and B and each writes
+// its own pinned C, on the staged path, while others create and release
+// HostSlices (the engine's set of them changes under the calls).
+func TestHostSliceConcurrent(t *testing.T) {
+	impl, _ := stagedImpl(t, 8)
+	rnd := rand.New(rand.NewPCG(25, 26))
+	g := newGemmCase[float64](rnd, blas.Trans, blas.NoTrans, 24, 19, 10, 1, 1, 0)
+	a, b := pinnedCopy(t, impl, g.a), pinnedCopy(t, impl, g.b)
+	const workers = 6
+	cs := make([][]float64, workers)
+	for w := range cs {
+		cs[w] = pinnedCopy(t, impl, g.c)
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 5 {
+				if w%2 == 0 {
+					hs, err := NewHostSlice[float64](impl, 100)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					defer hs.Release()
+				}
+				impl.Dgemm(g.tA, g.tB, g.m, g.n, g.k, g.alpha, a, g.lda, b, g.ldb, g.beta, cs[w], g.ldc)
+			}
+		}()
+	}
+	wg.Wait()
+	for w := range cs {
+		g.check(t, cs[w], 1e-13)
 	}
 }
