@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # demo.sh: install what is missing, then run the examples on the default
-# OpenCL device (GOCL_DEVICE chooses another): the device listing, then a
-# kernel end to end.
+# OpenCL device (GOCL_DEVICE chooses another): the device listing, a kernel
+# end to end, gonum mat code on the device, and a chain of products kept on
+# the device.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/deps.sh
@@ -15,3 +16,6 @@ go run ./examples/vecadd
 echo
 say "go run ./examples/mat -n ${DEMO_N:-512}   (gonum mat code on gonum's BLAS, then on the device)"
 go run ./examples/mat -n "${DEMO_N:-512}"
+echo
+say "go run ./examples/chain -n ${DEMO_N:-512} -steps 10   (a chain of products: drop-in on Go slices vs data kept on the device)"
+go run ./examples/chain -n "${DEMO_N:-512}" -steps 10
