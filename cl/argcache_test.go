@@ -3,6 +3,7 @@ package cl
 import (
 	"errors"
 	"testing"
+	"unsafe"
 )
 
 // TestSetArgSkipsRepeats: setting an argument to the value it already has
@@ -49,6 +50,47 @@ func TestSetArgSkipsRepeats(t *testing.T) {
 		if got, want := read(s.buf), s.v+int32(s.w); got != want {
 			t.Errorf("step %d: kernel wrote %d, want %d", i, got, want)
 		}
+	}
+	// A failed set (wrong size) forgets the remembered value, so setting it
+	// again reaches the driver; the buffer argument is kept meanwhile.
+	if err := k.setArg(1, 2, unsafe.Pointer(&[2]byte{}), nil); err == nil {
+		t.Fatal("a 2-byte int argument was accepted")
+	}
+	before := setArgCalls.Load()
+	if err := SetArg(k, 1, int32(2)); err != nil {
+		t.Fatal(err)
+	}
+	if setArgCalls.Load() == before {
+		t.Error("the value set before a failed set was taken as still known")
+	}
+	if err := e.q.EnqueueKernelNoEvent(k, []int{1}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.q.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	if got := read(b1); got != 22 {
+		t.Errorf("EnqueueKernelNoEvent: kernel wrote %d, want 22", got)
+	}
+	if err := e.q.EnqueueKernelNoEvent(nil, []int{1}, nil); !errors.Is(err, InvalidKernel) {
+		t.Errorf("EnqueueKernelNoEvent(nil): %v, want CL_INVALID_KERNEL", err)
+	}
+	// A failed set of a buffer argument leaves the driver's argument naming
+	// the old buffer: the kernel still tracks it, so enqueueing after that
+	// buffer's release is refused rather than run on a dangling handle.
+	b4, err := e.ctx.CreateBuffer(MemReadWrite, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := k.SetArgBuffer(0, b4); err != nil {
+		t.Fatal(err)
+	}
+	if err := k.setArg(0, 2, unsafe.Pointer(&[2]byte{}), nil); err == nil {
+		t.Fatal("a 2-byte buffer argument was accepted")
+	}
+	b4.Release()
+	if _, err := e.q.EnqueueKernel(k, []int{1}, nil); !errors.Is(err, ErrReleased) {
+		t.Errorf("enqueue after a failed set and the old buffer's release: %v, want ErrReleased", err)
 	}
 	// A released buffer is refused even though the argument still names it.
 	b3, err := e.ctx.CreateBuffer(MemReadWrite, 4)

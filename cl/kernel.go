@@ -53,8 +53,8 @@ func (k *Kernel) same(i int, v argValue, b *Buffer) bool {
 	return cur == b
 }
 
-// remember records argument i's value and buffer (nil: not a buffer, or
-// a value that is not remembered when v.set is false).
+// remember records argument i's value (not remembered when v.set is
+// false) and buffer (nil: not a buffer).
 func (k *Kernel) remember(i int, v argValue, b *Buffer) {
 	for len(k.args) <= i {
 		k.args = append(k.args, argValue{})
@@ -139,7 +139,11 @@ func (k *Kernel) setArg(i int, size uintptr, p unsafe.Pointer, b *Buffer) error 
 	setArgCalls.Add(1)
 	st := C.clSetKernelArg(k.h, C.cl_uint(i), C.size_t(size), p)
 	if err := check("clSetKernelArg", int32(st)); err != nil {
-		k.remember(i, argValue{}, nil) // unknown now
+		// The argument keeps its old value (and buffer), but it is no
+		// longer known to equal anything.
+		if i < len(k.args) {
+			k.args[i] = argValue{}
+		}
 		return fmt.Errorf("cl: kernel %s argument %d: %w", k.name, i, err)
 	}
 	k.remember(i, v, b)
