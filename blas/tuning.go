@@ -72,7 +72,6 @@ const (
 
 var tuning struct {
 	once sync.Once
-	warn sync.Once
 	db   tuningDB
 	err  error
 }
@@ -81,30 +80,35 @@ var tuning struct {
 // the embedded one, for trying entries before they are committed.
 const envTuning = "GOCL_GEMM_TUNING"
 
-// loadTuning parses the database once: the file GOCL_GEMM_TUNING names,
-// else the embedded kernels/gemm_tuning.json. A database that cannot be
-// read is logged once (slog) and the kernels get their derived defaults.
+// loadTuning parses the database once (readTuning with GOCL_GEMM_TUNING).
+// A database that cannot be read is logged once (slog), and the kernels
+// get their derived defaults.
 func loadTuning() (*tuningDB, error) {
 	tuning.once.Do(func() {
-		src, name := kernels.GemmTuning, "gemm_tuning.json"
-		if path := os.Getenv(envTuning); path != "" {
-			b, err := os.ReadFile(path)
-			if err != nil {
-				tuning.err = fmt.Errorf("clblas: %s: %w", envTuning, err)
-				return
-			}
-			src, name = b, path
-		}
-		if err := json.Unmarshal(src, &tuning.db); err != nil {
-			tuning.err = fmt.Errorf("clblas: %s: %w", name, err)
+		tuning.db, tuning.err = readTuning(os.Getenv(envTuning))
+		if tuning.err != nil {
+			slog.Warn("GEMM tuning database not used: kernels get the defaults derived from device limits", "err", tuning.err)
 		}
 	})
-	if tuning.err != nil {
-		tuning.warn.Do(func() {
-			slog.Warn("GEMM tuning database not used: kernels get the defaults derived from device limits", "err", tuning.err)
-		})
-	}
 	return &tuning.db, tuning.err
+}
+
+// readTuning parses the tuning database in the file path, or the embedded
+// kernels/gemm_tuning.json when path is empty.
+func readTuning(path string) (tuningDB, error) {
+	var db tuningDB
+	src, name := kernels.GemmTuning, "gemm_tuning.json"
+	if path != "" {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return db, fmt.Errorf("clblas: %s: %w", envTuning, err)
+		}
+		src, name = b, path
+	}
+	if err := json.Unmarshal(src, &db); err != nil {
+		return tuningDB{}, fmt.Errorf("clblas: %s: %w", name, err)
+	}
+	return db, nil
 }
 
 func (m tuningMatch) matches(p platform.Profile) bool {

@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/blas"
@@ -528,5 +531,34 @@ func TestTensorOption(t *testing.T) {
 		if err := impl.Close(); err != nil {
 			t.Fatalf("Close: %v", err)
 		}
+	}
+}
+
+// TestReadTuning: GOCL_GEMM_TUNING's file replaces the embedded database;
+// a missing or malformed file is an error naming the variable or the file
+// (loadTuning then logs it and the kernels get derived defaults).
+func TestReadTuning(t *testing.T) {
+	embedded, err := readTuning("")
+	if err != nil || len(embedded.Devices) == 0 {
+		t.Fatalf("embedded database: %d devices, %v", len(embedded.Devices), err)
+	}
+	dir := t.TempDir()
+	good := filepath.Join(dir, "db.json")
+	if err := os.WriteFile(good, []byte(`{"schema": 1, "devices": [{"match": {"name": "X"}, "entries": []}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db, err := readTuning(good)
+	if err != nil || len(db.Devices) != 1 || db.Devices[0].Match.Name != "X" {
+		t.Errorf("file database: %+v, %v", db, err)
+	}
+	if _, err := readTuning(filepath.Join(dir, "missing.json")); err == nil || !strings.Contains(err.Error(), envTuning) {
+		t.Errorf("missing file: %v, want an error naming %s", err, envTuning)
+	}
+	bad := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(bad, []byte(`{"devices": [`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := readTuning(bad); err == nil || !strings.Contains(err.Error(), bad) {
+		t.Errorf("malformed file: %v, want an error naming it", err)
 	}
 }
