@@ -184,33 +184,7 @@ type bencher struct {
 // median times f (which runs `batch` calls and waits) and returns the
 // median GFLOP/s; batch grows until one repetition lasts minTime.
 func (b *bencher) median(flops float64, f func(batch int) error) float64 {
-	if err := f(1); err != nil { // warm-up: compiles, allocates
-		log.Printf("bench: %v", err)
-		return 0
-	}
-	batch := 1
-	for {
-		t := time.Now()
-		if err := f(batch); err != nil {
-			log.Printf("bench: %v", err)
-			return 0
-		}
-		if d := time.Since(t); d >= b.minTime || batch >= 1<<12 {
-			break
-		}
-		batch *= 2
-	}
-	var rates []float64
-	for range b.reps {
-		t := time.Now()
-		if err := f(batch); err != nil {
-			log.Printf("bench: %v", err)
-			return 0
-		}
-		rates = append(rates, flops*float64(batch)/time.Since(t).Seconds()/1e9)
-	}
-	slices.Sort(rates)
-	return rates[len(rates)/2]
+	return b.medians(flops, f)[0]
 }
 
 // medians is median for several functions at once: each is warmed up and
