@@ -125,14 +125,14 @@ func symm[T real](e *engine, name string, s blas.Side, ul blas.Uplo, m, n int, a
 }
 
 // The enqueue-only layer of symm, syrk, syr2k, trmm and trsm: operands are
-// device buffers holding the matrices from element 0; errors are recorded in c. The host-slice routines and
-// the device-resident API call them.
+// device buffers holding the matrices from element 0; errors are recorded
+// in c. The host-slice routines and the device-resident API call them.
 
 // l3RouteMode is how symm, syrk, syr2k and trmm run on the device.
 type l3RouteMode int
 
 const (
-	l3Auto    l3RouteMode = iota // by size and device (viaGemm)
+	l3Auto    l3RouteMode = iota // by size (viaGemm)
 	l3Direct                     // level3.cl's one-element-per-work-item kernels
 	l3ViaGemm                    // the tuned GEMM kernel plus an adapting kernel
 )

@@ -1,7 +1,6 @@
 package clblas
 
 import (
-	"sort"
 	"time"
 	"unsafe"
 
@@ -35,6 +34,10 @@ import (
 // a goroutine beside the enqueueing one, so the copy out of pinned memory
 // overlaps the packs, transfers and kernels of later tiles instead of
 // following them. C's padding (ldc > n) is never written.
+//
+// Operands whose memory lies in a HostSlice (pinned already) skip the host
+// copies: their panels are written to the device, and (with beta == 0) C's
+// tiles read back, by rect transfers straight from and into that memory.
 //
 // Device layout: A's panels one after another (panel i at element r0·k,
 // with leading dimension k, or mᵢ for a transposed A whose panel is a
@@ -200,7 +203,7 @@ func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k i
 	// With beta == 0, tiles are unpacked as they arrive (see above).
 	var early *tileUnpacker[T]
 	if !readC && !directDown && c.err == nil {
-		early = startTileUnpacker(cc, sc, ldc, n)
+		early = startTileUnpacker(cc, sc, ldc)
 	}
 
 	// write uploads the rows×cols block at (r0, c0) of src (leading
@@ -367,27 +370,24 @@ func tileRect(off, ld, r0, rows, c0, cols int) cl.Rect {
 
 // unpackTiles copies C's tiles (row panels rows × column panels of nt,
 // packed as gemmStaged lays them out in src) into the matrix dst with n
-// columns and leading dimension ldc, on several goroutines. dst's padding
-// is not touched.
+// columns and leading dimension ldc. dst's padding is not touched.
 func unpackTiles[T real](dst, src []T, n, ldc int, rows [][2]int, nt int) {
-	var v T
-	es := int(unsafe.Sizeof(v))
-	m := 0
-	if len(rows) > 0 {
-		m = rows[len(rows)-1][0] + rows[len(rows)-1][1]
+	for _, rr := range rows {
+		r0, mi := rr[0], rr[1]
+		for c0 := 0; c0 < n; c0 += nt {
+			unpackTile(dst, src, ldc, r0, mi, c0, min(nt, n-c0), r0*n+mi*c0)
+		}
 	}
-	parallelFor(m, copyWorkers(m*n*es), func(lo, hi int) {
-		i := sort.Search(len(rows), func(i int) bool { return rows[i][0]+rows[i][1] > lo })
+}
+
+// unpackTile copies the mi×nj tile packed at src[off:] to (r0, c0) of dst
+// (leading dimension ldc), on several goroutines when it is large.
+func unpackTile[T real](dst, src []T, ldc, r0, mi, c0, nj, off int) {
+	var v T
+	parallelFor(mi, copyWorkers(mi*nj*int(unsafe.Sizeof(v))), func(lo, hi int) {
 		for r := lo; r < hi; r++ {
-			for r >= rows[i][0]+rows[i][1] {
-				i++
-			}
-			r0, mi := rows[i][0], rows[i][1]
-			for c0 := 0; c0 < n; c0 += nt {
-				nj := min(nt, n-c0)
-				o := r0*n + mi*c0 + (r-r0)*nj
-				copy(dst[r*ldc+c0:r*ldc+c0+nj], src[o:o+nj])
-			}
+			o, d := off+r*nj, (r0+r)*ldc+c0
+			copy(dst[d:d+nj], src[o:o+nj])
 		}
 	})
 }
@@ -397,7 +397,7 @@ func unpackTiles[T real](dst, src []T, n, ldc int, rows [][2]int, nt int) {
 // several goroutines when it is large).
 type tileUnpacker[T real] struct {
 	dst, src []T
-	ldc, n   int
+	ldc      int
 	jobs     chan unpackJob
 	done     chan struct{}
 	ns       int64 // time spent copying
@@ -409,8 +409,8 @@ type unpackJob struct {
 	r0, mi, c0, nj, off int
 }
 
-func startTileUnpacker[T real](dst, src []T, ldc, n int) *tileUnpacker[T] {
-	u := &tileUnpacker[T]{dst: dst, src: src, ldc: ldc, n: n,
+func startTileUnpacker[T real](dst, src []T, ldc int) *tileUnpacker[T] {
+	u := &tileUnpacker[T]{dst: dst, src: src, ldc: ldc,
 		jobs: make(chan unpackJob, 256), done: make(chan struct{})}
 	go u.loop()
 	return u
@@ -422,8 +422,6 @@ func (u *tileUnpacker[T]) add(ev *cl.Event, r0, mi, c0, nj, off int) {
 
 func (u *tileUnpacker[T]) loop() {
 	defer close(u.done)
-	var v T
-	es := int(unsafe.Sizeof(v))
 	for j := range u.jobs {
 		if u.err != nil {
 			continue // drain: nothing more is written after a failure
@@ -433,13 +431,7 @@ func (u *tileUnpacker[T]) loop() {
 			continue
 		}
 		t := time.Now()
-		parallelFor(j.mi, copyWorkers(j.mi*j.nj*es), func(lo, hi int) {
-			for r := lo; r < hi; r++ {
-				o := j.off + r*j.nj
-				d := (j.r0+r)*u.ldc + j.c0
-				copy(u.dst[d:d+j.nj], u.src[o:o+j.nj])
-			}
-		})
+		unpackTile(u.dst, u.src, u.ldc, j.r0, j.mi, j.c0, j.nj, j.off)
 		u.ns += int64(time.Since(t))
 	}
 }
