@@ -57,3 +57,16 @@ func TestSplitWithoutGonum(t *testing.T) {
 		}
 	}
 }
+
+// TestXferReport runs the -xfer measurements on small blocks.
+func TestXferReport(t *testing.T) {
+	platformtest.Device(t)
+	impl, err := clblas.New()
+	if err != nil {
+		platformtest.Unavailable(t, err.Error())
+	}
+	defer impl.Close()
+	if err := xferReport(impl.Runtime(), 1); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -18,7 +18,8 @@ import (
 // memory, and a pack running while a DMA reads other pinned memory (they
 // share the host's memory bandwidth).
 
-// xferReport prints the transfer rates for blocks of mib MiB.
+// xferReport prints the transfer rates for blocks of mib MiB; it returns
+// the first error met (the table shows each).
 func xferReport(rt *platform.Runtime, mib int) error {
 	size := mib << 20
 	ctx := rt.Context()
@@ -80,16 +81,24 @@ func xferReport(rt *platform.Runtime, mib int) error {
 	copy(p1, g1)
 	copy(p2, g1)
 
-	// rate runs f three times after a warm-up and returns the median GB/s.
+	// rate runs f three times after a warm-up and returns the median GB/s;
+	// the first error is kept for xferReport's result.
+	var firstErr error
+	fail := func(err error) string {
+		if firstErr == nil {
+			firstErr = err
+		}
+		return "error: " + err.Error()
+	}
 	rate := func(bytes int, f func() error) string {
 		if err := f(); err != nil {
-			return "error: " + err.Error()
+			return fail(err)
 		}
 		var r []float64
 		for range 3 {
 			t := time.Now()
 			if err := f(); err != nil {
-				return "error: " + err.Error()
+				return fail(err)
 			}
 			r = append(r, float64(bytes)/time.Since(t).Seconds()/1e9)
 		}
@@ -151,5 +160,5 @@ func xferReport(rt *platform.Runtime, mib int) error {
 	fmt.Printf("  upload ‖ download, pinned (each):      %s\n", rate(size, both(write(q1, dev1, p1), read(q2, dev2, p2))))
 	fmt.Printf("  pack Go → pinned ‖ upload (each):      %s\n", rate(size, both(hostCopy(p2, g1, n), write(q1, dev1, p1))))
 	fmt.Printf("  unpack pinned → Go ‖ download (each):  %s\n", rate(size, both(hostCopy(g1, p2, n), read(q1, dev1, p1))))
-	return nil
+	return firstErr
 }
