@@ -80,9 +80,22 @@ type Matrix[T float32 | float64] struct {
 	off, rows, cols, stride int
 }
 
-// NewMatrix allocates a rows×cols matrix on impl's device. Its contents
-// are undefined until written.
+// NewMatrix allocates a rows×cols matrix on impl's device, filled with
+// zeros like a slice from make; it returns once the fill is done.
 func NewMatrix[T float32 | float64](impl *Implementation, rows, cols int) (*Matrix[T], error) {
+	m, err := allocMatrix[T](impl, rows, cols)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.st.zero(rows * cols * elemSize[T]()); err != nil {
+		m.Release()
+		return nil, fmt.Errorf("clblas: NewMatrix(%d, %d): %w", rows, cols, err)
+	}
+	return m, nil
+}
+
+// allocMatrix allocates a rows×cols matrix whose contents are undefined.
+func allocMatrix[T float32 | float64](impl *Implementation, rows, cols int) (*Matrix[T], error) {
 	e, err := engineFor[T](impl)
 	if err != nil {
 		return nil, err
@@ -90,12 +103,27 @@ func NewMatrix[T float32 | float64](impl *Implementation, rows, cols int) (*Matr
 	if rows <= 0 || cols <= 0 {
 		return nil, fmt.Errorf("clblas: NewMatrix(%d, %d): dimensions must be positive: %w", rows, cols, ErrShape)
 	}
-	var v T
-	buf, err := e.rt.Context().CreateBuffer(cl.MemReadWrite, rows*cols*int(unsafe.Sizeof(v)))
+	buf, err := e.rt.Context().CreateBuffer(cl.MemReadWrite, rows*cols*elemSize[T]())
 	if err != nil {
 		return nil, fmt.Errorf("clblas: NewMatrix(%d, %d): %w", rows, cols, err)
 	}
 	return &Matrix[T]{st: &storage{e: e, buf: buf}, rows: rows, cols: cols, stride: cols}, nil
+}
+
+// elemSize is the size in bytes of a T.
+func elemSize[T float32 | float64]() int {
+	var v T
+	return int(unsafe.Sizeof(v))
+}
+
+// zero sets the first n bytes of the storage to zero and waits for it.
+func (s *storage) zero(n int) error {
+	ev, err := cl.FillBuffer(s.e.queue, s.buf, uint8(0), 0, n)
+	if err != nil {
+		return err
+	}
+	defer ev.Release()
+	return ev.Wait()
 }
 
 // NewMatrixFrom allocates a rows×cols matrix and copies data (row-major,
@@ -105,7 +133,7 @@ func NewMatrixFrom[T float32 | float64](impl *Implementation, rows, cols int, da
 	if len(data) < rows*cols {
 		return nil, fmt.Errorf("clblas: NewMatrixFrom: %d elements for a %d×%d matrix: %w", len(data), rows, cols, ErrShape)
 	}
-	m, err := NewMatrix[T](impl, rows, cols)
+	m, err := allocMatrix[T](impl, rows, cols)
 	if err != nil {
 		return nil, err
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"unsafe"
 
 	"gonum.org/v1/gonum/blas"
 
@@ -33,9 +32,22 @@ type Vector[T float32 | float64] struct {
 	off, n, inc int
 }
 
-// NewVector allocates a vector of n elements on impl's device. Its
-// contents are undefined until written.
+// NewVector allocates a vector of n elements on impl's device, filled
+// with zeros like a slice from make; it returns once the fill is done.
 func NewVector[T float32 | float64](impl *Implementation, n int) (*Vector[T], error) {
+	v, err := allocVector[T](impl, n)
+	if err != nil {
+		return nil, err
+	}
+	if err := v.st.zero(n * elemSize[T]()); err != nil {
+		v.Release()
+		return nil, fmt.Errorf("clblas: NewVector(%d): %w", n, err)
+	}
+	return v, nil
+}
+
+// allocVector allocates a vector of n elements whose contents are undefined.
+func allocVector[T float32 | float64](impl *Implementation, n int) (*Vector[T], error) {
 	e, err := engineFor[T](impl)
 	if err != nil {
 		return nil, err
@@ -43,8 +55,7 @@ func NewVector[T float32 | float64](impl *Implementation, n int) (*Vector[T], er
 	if n <= 0 {
 		return nil, fmt.Errorf("clblas: NewVector(%d): length must be positive: %w", n, ErrShape)
 	}
-	var v T
-	buf, err := e.rt.Context().CreateBuffer(cl.MemReadWrite, n*int(unsafe.Sizeof(v)))
+	buf, err := e.rt.Context().CreateBuffer(cl.MemReadWrite, n*elemSize[T]())
 	if err != nil {
 		return nil, fmt.Errorf("clblas: NewVector(%d): %w", n, err)
 	}
@@ -54,7 +65,7 @@ func NewVector[T float32 | float64](impl *Implementation, n int) (*Vector[T], er
 // NewVectorFrom allocates a vector of len(data) elements and copies data
 // into it; it returns once the copy is done, so data may be reused at once.
 func NewVectorFrom[T float32 | float64](impl *Implementation, data []T) (*Vector[T], error) {
-	v, err := NewVector[T](impl, len(data))
+	v, err := allocVector[T](impl, len(data))
 	if err != nil {
 		return nil, err
 	}

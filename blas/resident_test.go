@@ -179,3 +179,62 @@ func randF32(rnd *rand.Rand, n int) []float32 {
 	}
 	return s
 }
+
+// TestResidentNewIsZero: NewMatrix and NewVector hand out zeros even where
+// the driver reuses memory that held other data. Each round fills a buffer
+// with NaN, releases it and allocates the same size again, which the
+// allocator tends to serve from the memory just freed.
+func TestResidentNewIsZero(t *testing.T) {
+	impl := newTestImpl(t)
+	for _, dims := range [][2]int{{4, 4}, {16, 16}, {64, 96}} {
+		residentNewIsZero(t, impl, dims[0], dims[1])
+	}
+}
+
+func residentNewIsZero(t *testing.T, impl *Implementation, rows, cols int) {
+	nan := make([]float64, rows*cols)
+	for i := range nan {
+		nan[i] = math.NaN()
+	}
+	got := make([]float64, rows*cols)
+	for round := range 8 {
+		old, err := NewMatrixFrom(impl, rows, cols, nan)
+		if err != nil {
+			t.Fatal(err)
+		}
+		old.Release()
+		m, err := NewMatrix[float64](impl, rows, cols)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = m.Read(got)
+		m.Release()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range got {
+			if v != 0 {
+				t.Fatalf("%d×%d, round %d: NewMatrix element %d = %v, want 0", rows, cols, round, i, v)
+			}
+		}
+		oldv, err := NewVectorFrom(impl, nan)
+		if err != nil {
+			t.Fatal(err)
+		}
+		oldv.Release()
+		v, err := NewVector[float64](impl, len(nan))
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = v.Read(got)
+		v.Release()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, x := range got {
+			if x != 0 {
+				t.Fatalf("%d×%d, round %d: NewVector element %d = %v, want 0", rows, cols, round, i, x)
+			}
+		}
+	}
+}
