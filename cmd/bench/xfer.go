@@ -157,6 +157,41 @@ func xferReport(rt *platform.Runtime, mib int) error {
 	fmt.Printf("  download into pinned:                  %s\n", rate(size, read(q1, dev1, p1)))
 	fmt.Printf("  upload from Go memory (pageable):      %s\n", rate(size, write(q1, dev1, g1)))
 	fmt.Printf("  download into Go memory (pageable):    %s\n", rate(size, read(q1, dev1, g1)))
+	// The staged GEMM's tiles: 16 KiB rows out of 64 KiB ones (a quarter
+	// of the width of a float64 matrix of 8192 columns), packed on the
+	// host (row copies, which do not use the non-temporal stores of one
+	// large copy) or moved by a rect DMA.
+	const wide, narrow = 64 << 10, 16 << 10
+	rect := cl.Rect{Region: [3]int{narrow, size / wide, 1}, BufferRowPitch: narrow, HostRowPitch: wide}
+	fmt.Printf("  rect upload, 16 KiB rows of 64 KiB:    %s\n", rate(size/4, func() error { _, err := cl.WriteBufferRect(q1, dev1, true, rect, p1); return err }))
+	fmt.Printf("  rect download, 16 KiB rows of 64 KiB:  %s\n", rate(size/4, func() error { _, err := cl.ReadBufferRect(q1, dev1, true, rect, p1); return err }))
+	rows := size / narrow
+	strided := func(dst, src []byte, toPacked bool) func() error {
+		return func() error {
+			var wg sync.WaitGroup
+			for w := range n {
+				lo, hi := rows*w/n, rows*(w+1)/n
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for r := lo; r < hi; r++ {
+						// Rows r·16 KiB of the packed block; the wide
+						// matrix's row r%4·… keeps the source in range.
+						p, o := r*narrow, (r/4)*wide+(r%4)*narrow
+						if toPacked {
+							copy(dst[p:p+narrow], src[o:o+narrow])
+						} else {
+							copy(dst[o:o+narrow], src[p:p+narrow])
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			return nil
+		}
+	}
+	fmt.Printf("  pack 16 KiB rows Go → pinned, %2d gor.: %s\n", n, rate(size, strided(p1, g1, true)))
+	fmt.Printf("  unpack 16 KiB rows pinned → Go, %2d g.: %s\n", n, rate(size, strided(g1, p1, false)))
 	fmt.Printf("  upload ‖ download, pinned (each):      %s\n", rate(size, both(write(q1, dev1, p1), read(q2, dev2, p2))))
 	fmt.Printf("  pack Go → pinned ‖ upload (each):      %s\n", rate(size, both(hostCopy(p2, g1, n), write(q1, dev1, p1))))
 	fmt.Printf("  unpack pinned → Go ‖ download (each):  %s\n", rate(size, both(hostCopy(g1, p2, n), read(q1, dev1, p1))))
