@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# build.sh: build everything a measurement run on a lent GPU machine needs
+# into .gpu/run (git ignores it): bench (with CLBlast), tune, the blas and
+# cl test binaries, libclblast, and plan.sh. That machine has the OpenCL
+# driver but no Go toolchain, so nothing is built there.
+#
+# Then, through the device tool, in ONE call (device time is short):
+#   run  carry [".gpu/run"]  command "bash .gpu/run/plan.sh PLAN..."
+# plan.sh writes one log per step under $OUT and prints their tails.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+dir=.gpu/run
+rm -rf "$dir"
+mkdir -p "$dir"
+go build -tags clblast -o "$dir/bench" ./cmd/bench
+go build -o "$dir/tune" ./cmd/tune
+go test -c -o "$dir/blas.test" ./blas
+go test -c -o "$dir/cl.test" ./cl
+lib=$(ls /usr/lib/x86_64-linux-gnu/libclblast.so.1.* 2>/dev/null | head -1 || true)
+if [ -n "$lib" ]; then
+	cp "$lib" "$dir/libclblast.so.1"
+fi
+cp scripts/gpu/plan.sh "$dir/plan.sh"
+du -sh "$dir"

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# plan.sh: the measurements of the open GPU work, run on the lent machine
+# from the folder scripts/gpu/build.sh fills. Each argument names a plan;
+# each step has its own time limit, so a step that hangs still leaves the
+# others' results. Logs go to $OUT (or ./out).
+#
+#   issue5   GEMM from Go slices at 8192: plain slices and HostSlice, with
+#            the transfer split, gonum at 2048 for the ×gonum ratio, and the
+#            host-copy and bus rates (-xfer)
+#   issue6   DGEMM and 3xTF32 SGEMM on the tensor cores next to cuBLAS
+#            (PyTorch on that machine) and CLBlast, then a bounded search
+#            of gemm_mma's parameter space for each precision
+#   tests    the blas and cl test suites on the GPU (tensor path on)
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+out=${OUT:-$here/out}
+mkdir -p "$out"
+# The image does not list NVIDIA's OpenCL driver.
+if [ -e /usr/lib/libnvidia-opencl.so.1 ] && [ -d /etc/OpenCL/vendors ]; then
+	echo /usr/lib/libnvidia-opencl.so.1 >/etc/OpenCL/vendors/nvidia.icd
+fi
+export LD_LIBRARY_PATH=$here${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export GOCL_DEVICE=${GOCL_DEVICE:-nvidia} GOCL_CACHE_DIR=${GOCL_CACHE_DIR:-/tmp/gocl-cache}
+cd "$here"
+
+# step NAME SECONDS COMMAND...: run COMMAND with a time limit, log to $out/NAME.txt.
+step() {
+	local name=$1 secs=$2
+	shift 2
+	echo "==> $name: $*" | tee "$out/$name.txt"
+	timeout "$secs" "$@" >>"$out/$name.txt" 2>&1
+	echo "<== $name: exit $?" >>"$out/$name.txt"
+}
+
+cublas() {
+	python3 - "$@" <<'PY'
+import sys, time, torch
+torch.backends.cuda.matmul.allow_tf32 = False
+for n in (4096, 8192):
+    for dt in (torch.float64, torch.float32):
+        a = torch.rand(n, n, dtype=dt, device="cuda"); b = torch.rand(n, n, dtype=dt, device="cuda")
+        for _ in range(3): a @ b
+        torch.cuda.synchronize(); reps = 10; t = time.perf_counter()
+        for _ in range(reps): a @ b
+        torch.cuda.synchronize(); s = (time.perf_counter() - t) / reps
+        print(f"cuBLAS {dt} n={n}: {2*n**3/s/1e9:.0f} GFLOP/s")
+PY
+}
+
+for plan in "$@"; do
+	case $plan in
+	issue5)
+		step i5-hostslice 90 ./bench -sizes 8192 -prec 64,32 -split -pinned -gonum-max 0 -reps 3
+		step i5-plain 120 ./bench -sizes 8192 -prec 64,32 -split -gonum-max 2048 -reps 3
+		step i5-xfer 60 ./bench -xfer 512
+		;;
+	issue6)
+		step i6-cublas 60 cublas
+		step i6-bench 120 ./bench -sizes 4096,8192 -prec 64 -slices=false -gonum-max 0 -reps 5
+		step i6-bench-tf32x3 120 env GOCL_TENSOR=tf32x3 ./bench -sizes 4096,8192 -prec 32 -slices=false -gonum-max 0 -reps 5
+		step i6-tune64 150 ./tune -kernel mma -prec 64 -shapes large=4096 -budget 120s -bar=false -v -out "$out/tuning-mma64.json"
+		step i6-tune32 150 ./tune -kernel mma -prec 32 -shapes large=4096 -budget 120s -bar=false -v -out "$out/tuning-mma32.json"
+		;;
+	tests)
+		step tests-blas 300 ./blas.test -test.count=1
+		step tests-cl 120 ./cl.test -test.count=1
+		;;
+	*)
+		echo "plan.sh: unknown plan $plan (want issue5, issue6, tests)" >&2
+		exit 2
+		;;
+	esac
+done
+for f in "$out"/*.txt; do
+	echo
+	tail -n 25 "$f"
+done
