@@ -1,8 +1,8 @@
 package clblas
 
 import (
+	"slices"
 	"time"
-	"unsafe"
 
 	"gonum.org/v1/gonum/blas"
 
@@ -38,6 +38,14 @@ import (
 // Operands whose memory lies in a HostSlice (pinned already) skip the host
 // copies: their panels are written to the device, and (with beta == 0) C's
 // tiles read back, by rect transfers straight from and into that memory.
+//
+// C's staging layout. By default C's staging memory holds its tiles packed
+// like the device's (below), and tiles are copied into the user's C one by
+// one, row by row. With the pipeline mode's cRows (GOCL_GEMM_PIPELINE=
+// crows), the staging memory holds C in C's own layout (leading dimension
+// n): tiles move between it and the device by rect transfers, and the host
+// copies whole row panels, which are contiguous when ldc = n and then go
+// as a few large copies instead of short rows.
 //
 // Device layout: A's panels one after another (panel i at element r0·k,
 // with leading dimension k, or mᵢ for a transposed A whose panel is a
@@ -195,6 +203,8 @@ func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k i
 	mt, nt := e.gemmTiles(m, n, k)
 	rows := rowPanels(m, mt)
 	p, q := len(rows), l3CeilDiv(n, nt)
+	// cRows: C's staging memory in C's own layout (see above).
+	cRows := e.pipeMode.cRows && (readC && !directC || !directDown)
 	evA, evB := make([]*cl.Event, p), make([]*cl.Event, q)
 	var ups, kerns, downs []*cl.Event
 	var packNs, bytesUp, bytesDown, bytesDirect int64
@@ -243,8 +253,38 @@ func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k i
 		return ev
 	}
 
+	// writeCRows uploads C's tile (r0, c0) by a rect transfer from C's
+	// staging memory in C's layout, copying the tile's whole row panel
+	// there first when first is set (the panel's first tile).
+	writeCRows := func(dev *cl.Buffer, off, r0, mi, c0, nj int, first bool) *cl.Event {
+		if c.err != nil {
+			return nil
+		}
+		if first {
+			t := time.Now()
+			copyBlock(sc[r0*n:], n, cc[r0*ldc:], ldc, mi, n)
+			packNs += int64(time.Since(t))
+		}
+		if err := e.injected("enqueue"); err != nil {
+			c.fail(err)
+			return nil
+		}
+		ev, err := cl.WriteBufferRect(up, dev, false, tileRect(off, n, r0, mi, c0, nj), sc)
+		if err != nil {
+			c.fail(err)
+			return nil
+		}
+		c.events = append(c.events, ev)
+		ups = append(ups, ev)
+		bytesUp += int64(mi*nj) * es
+		c.fail(up.Flush())
+		return ev
+	}
+
+	var panelDowns []*cl.Event // cRows: the downloads of the current row panel
 	for i := 0; i < p && c.err == nil; i++ {
 		r0, mi := rows[i][0], rows[i][1]
+		panelDowns = panelDowns[:0]
 		offA, ldA := r0*k, k
 		if at {
 			ldA = mi
@@ -276,7 +316,11 @@ func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k i
 				wait = append(wait, evA[i], evB[j])
 			}
 			if readC {
-				wait = append(wait, write(dc, sc, offC, cc, ldc, r0, mi, c0, nj, directC))
+				if cRows && !directC {
+					wait = append(wait, writeCRows(dc, offC, r0, mi, c0, nj, j == 0))
+				} else {
+					wait = append(wait, write(dc, sc, offC, cc, ldc, r0, mi, c0, nj, directC))
+				}
 			}
 			if c.err != nil {
 				break
@@ -301,10 +345,13 @@ func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k i
 				break
 			}
 			var ev *cl.Event
-			if directDown {
+			switch {
+			case directDown:
 				ev, err = cl.ReadBufferRect(down, dc, false, tileRect(offC, ldc, r0, mi, c0, nj), cc, c.lastEvent())
 				bytesDirect += int64(mi*nj) * es
-			} else {
+			case cRows:
+				ev, err = cl.ReadBufferRect(down, dc, false, tileRect(offC, n, r0, mi, c0, nj), sc, c.lastEvent())
+			default:
 				ev, err = cl.ReadBuffer(down, dc, false, offC, sc[offC:offC+mi*nj], c.lastEvent())
 			}
 			if err != nil {
@@ -316,7 +363,12 @@ func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k i
 			bytesDown += int64(mi*nj) * es
 			c.fail(down.Flush())
 			if early != nil && c.err == nil {
-				early.add(ev, r0, mi, c0, nj, offC)
+				if !cRows {
+					early.add([]*cl.Event{ev}, r0, mi, c0, nj, offC, nj)
+				} else if panelDowns = append(panelDowns, ev); j == q-1 {
+					// The whole row panel, once all its tiles are down.
+					early.add(slices.Clone(panelDowns), r0, mi, 0, n, r0*n, n)
+				}
 			}
 		}
 	}
@@ -336,7 +388,11 @@ func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k i
 	if early == nil && !directDown {
 		// Every command succeeded: C may be written now.
 		t := time.Now()
-		unpackTiles(cc, sc, n, ldc, rows, nt)
+		if cRows {
+			copyBlock(cc, ldc, sc, n, m, n)
+		} else {
+			unpackTiles(cc, sc, n, ldc, rows, nt)
+		}
 		unpackNs = int64(time.Since(t))
 	}
 
@@ -383,18 +439,12 @@ func unpackTiles[T real](dst, src []T, n, ldc int, rows [][2]int, nt int) {
 // unpackTile copies the mi×nj tile packed at src[off:] to (r0, c0) of dst
 // (leading dimension ldc), on several goroutines when it is large.
 func unpackTile[T real](dst, src []T, ldc, r0, mi, c0, nj, off int) {
-	var v T
-	parallelFor(mi, copyWorkers(mi*nj*int(unsafe.Sizeof(v))), func(lo, hi int) {
-		for r := lo; r < hi; r++ {
-			o, d := off+r*nj, (r0+r)*ldc+c0
-			copy(dst[d:d+nj], src[o:o+nj])
-		}
-	})
+	copyBlock(dst[r0*ldc+c0:], ldc, src[off:], nj, mi, nj)
 }
 
-// tileUnpacker copies C's tiles out of pinned memory into the user's C as
-// their downloads complete, on a goroutine of its own (each copy itself on
-// several goroutines when it is large).
+// tileUnpacker copies C's tiles (or row panels) out of pinned memory into
+// the user's C as their downloads complete, on a goroutine of its own (each
+// copy itself on several goroutines when it is large).
 type tileUnpacker[T real] struct {
 	dst, src []T
 	ldc      int
@@ -404,9 +454,11 @@ type tileUnpacker[T real] struct {
 	err      error // the first download that failed
 }
 
+// unpackJob: once evs are complete, copy the mi×nj block at src[off:]
+// (leading dimension ld) to (r0, c0) of dst.
 type unpackJob struct {
-	ev                  *cl.Event
-	r0, mi, c0, nj, off int
+	evs                     []*cl.Event
+	r0, mi, c0, nj, off, ld int
 }
 
 func startTileUnpacker[T real](dst, src []T, ldc int) *tileUnpacker[T] {
@@ -416,8 +468,8 @@ func startTileUnpacker[T real](dst, src []T, ldc int) *tileUnpacker[T] {
 	return u
 }
 
-func (u *tileUnpacker[T]) add(ev *cl.Event, r0, mi, c0, nj, off int) {
-	u.jobs <- unpackJob{ev, r0, mi, c0, nj, off}
+func (u *tileUnpacker[T]) add(evs []*cl.Event, r0, mi, c0, nj, off, ld int) {
+	u.jobs <- unpackJob{evs, r0, mi, c0, nj, off, ld}
 }
 
 func (u *tileUnpacker[T]) loop() {
@@ -426,12 +478,12 @@ func (u *tileUnpacker[T]) loop() {
 		if u.err != nil {
 			continue // drain: nothing more is written after a failure
 		}
-		if err := j.ev.Wait(); err != nil {
+		if err := cl.WaitForEvents(j.evs...); err != nil {
 			u.err = err
 			continue
 		}
 		t := time.Now()
-		unpackTile(u.dst, u.src, u.ldc, j.r0, j.mi, j.c0, j.nj, j.off)
+		copyBlock(u.dst[j.r0*u.ldc+j.c0:], u.ldc, u.src[j.off:], j.ld, j.mi, j.nj)
 		u.ns += int64(time.Since(t))
 	}
 }

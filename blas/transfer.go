@@ -30,9 +30,11 @@ import (
 // runs on several goroutines when it is large.
 
 // envPipeline is the environment variable that overrides the GEMM transfer
-// path: "off" keeps the plain path (transfers straight from Go memory),
-// "on" stages and pipelines even on CPU devices (where it only adds a
-// copy; for measuring), anything else (or unset) is automatic.
+// path, a comma-separated list: "off" keeps the plain path (transfers
+// straight from Go memory), "on" stages and pipelines even on CPU devices
+// (where it only adds a copy; for measuring), anything else (or unset) is
+// automatic; "crows" (with either) stages C in its own row-major layout
+// (see gemmStaged).
 const envPipeline = "GOCL_GEMM_PIPELINE"
 
 // pipeMode is the engine's choice of GEMM transfer path.
@@ -40,16 +42,22 @@ type pipeMode struct {
 	off   bool // plain transfers from Go memory
 	force bool // staged and pipelined on any device, whatever the size
 	tile  int  // tiles of tile×tile elements of C (tests); 0 chooses
+	cRows bool // C staged in its own layout, unpacked by whole row panels
 }
 
 func pipeModeFromEnv() pipeMode {
-	switch strings.ToLower(strings.TrimSpace(os.Getenv(envPipeline))) {
-	case "off", "0", "false", "never":
-		return pipeMode{off: true}
-	case "on", "1", "true", "always", "force":
-		return pipeMode{force: true}
+	var m pipeMode
+	for _, tok := range strings.Split(strings.ToLower(os.Getenv(envPipeline)), ",") {
+		switch strings.TrimSpace(tok) {
+		case "off", "0", "false", "never":
+			m.off = true
+		case "on", "1", "true", "always", "force":
+			m.force = true
+		case "crows":
+			m.cRows = true
+		}
 	}
-	return pipeMode{}
+	return m
 }
 
 // pinnedBuf is a pinned staging buffer and its mapping.
@@ -290,17 +298,29 @@ func pack[T real](dst, src []T, ld, r0, rows, c0, cols int) {
 	if rows == 0 || cols == 0 {
 		return
 	}
+	copyBlock(dst, cols, src[r0*ld+c0:], ld, rows, cols)
+}
+
+// copyBlock copies the rows×cols block at the start of src (leading
+// dimension lds) to the start of dst (leading dimension ldd), on several
+// goroutines when it is large. When both are contiguous (ldd = lds = cols)
+// it is one copy split evenly, whose pieces of 1 MiB and more Go's copy
+// makes with non-temporal stores; row by row, rows shorter than that are
+// written through the cache (each destination line is read first).
+func copyBlock[T real](dst []T, ldd int, src []T, lds int, rows, cols int) {
+	if rows == 0 || cols == 0 {
+		return
+	}
 	es := int(unsafe.Sizeof(dst[0]))
-	if cols == ld { // the block is contiguous: split it evenly
+	if ldd == cols && lds == cols {
 		n := rows * cols
-		s := src[r0*ld : r0*ld+n]
-		parallelFor(n, copyWorkers(n*es), func(lo, hi int) { copy(dst[lo:hi], s[lo:hi]) })
+		d, s := dst[:n], src[:n]
+		parallelFor(n, copyWorkers(n*es), func(lo, hi int) { copy(d[lo:hi], s[lo:hi]) })
 		return
 	}
 	parallelFor(rows, copyWorkers(rows*cols*es), func(lo, hi int) {
 		for r := lo; r < hi; r++ {
-			o := (r0+r)*ld + c0
-			copy(dst[r*cols:(r+1)*cols], src[o:o+cols])
+			copy(dst[r*ldd:r*ldd+cols], src[r*lds:r*lds+cols])
 		}
 	})
 }

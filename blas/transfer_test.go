@@ -30,6 +30,13 @@ func stagedImpl(t *testing.T, tile int) (*Implementation, *engine) {
 	return impl, e
 }
 
+// inCLayouts runs f as two subtests, with C staged as packed tiles and in
+// its own layout (pipeMode.cRows).
+func inCLayouts(t *testing.T, f func(t *testing.T, cRows bool)) {
+	t.Run("ctiles", func(t *testing.T) { f(t, false) })
+	t.Run("crows", func(t *testing.T) { f(t, true) })
+}
+
 // gemmCase is one GEMM from host slices with its reference answer.
 type gemmCase[T real] struct {
 	tA, tB        blas.Transpose
@@ -160,14 +167,17 @@ func testStagedGemm[T real](t *testing.T, e *engine, tol float64) {
 func TestStagedGemm(t *testing.T) {
 	for _, tile := range []int{16, 8} {
 		t.Run(fmt.Sprintf("tile%d", tile), func(t *testing.T) {
-			_, e := stagedImpl(t, tile)
-			t.Run("float64", func(t *testing.T) {
-				if !e.prof.FP64 {
-					t.Skip("no fp64")
-				}
-				testStagedGemm[float64](t, e, 1e-13)
+			inCLayouts(t, func(t *testing.T, cRows bool) {
+				_, e := stagedImpl(t, tile)
+				e.pipeMode.cRows = cRows
+				t.Run("float64", func(t *testing.T) {
+					if !e.prof.FP64 {
+						t.Skip("no fp64")
+					}
+					testStagedGemm[float64](t, e, 1e-13)
+				})
+				t.Run("float32", func(t *testing.T) { testStagedGemm[float32](t, e, 2e-6) })
 			})
-			t.Run("float32", func(t *testing.T) { testStagedGemm[float32](t, e, 2e-6) })
 		})
 	}
 }
@@ -215,49 +225,52 @@ func failAt(site string, nth int64) (func(string) error, *atomic.Int64) {
 // back): the device call fails and the user's C is bit-for-bit unchanged;
 // through the front end the call still returns gonum's answer.
 func TestStagedGemmFault(t *testing.T) {
-	impl, e := stagedImpl(t, 8)
-	rnd := rand.New(rand.NewPCG(9, 10))
-	g := newGemmCase[float64](rnd, blas.NoTrans, blas.Trans, 30, 27, 12, 2, 0.5, 1.25)
-	if _, err := g.run(e); err != nil {
-		t.Fatal(err) // healthy: builds the kernels
-	}
-	for _, site := range []string{"enqueue", "read", "alloc"} {
-		for _, nth := range []int64{1, 3, 7} {
-			fail, _ := failAt(site, nth)
-			e.fault.Store(&fail)
-			got, err := g.run(e)
-			e.fault.Store(nil)
-			if site == "alloc" && nth > 4 {
-				// A call borrows fewer buffers than that: no failure.
-				if err != nil {
-					t.Errorf("alloc #%d: %v", nth, err)
+	inCLayouts(t, func(t *testing.T, cRows bool) {
+		impl, e := stagedImpl(t, 8)
+		e.pipeMode.cRows = cRows
+		rnd := rand.New(rand.NewPCG(9, 10))
+		g := newGemmCase[float64](rnd, blas.NoTrans, blas.Trans, 30, 27, 12, 2, 0.5, 1.25)
+		if _, err := g.run(e); err != nil {
+			t.Fatal(err) // healthy: builds the kernels
+		}
+		for _, site := range []string{"enqueue", "read", "alloc"} {
+			for _, nth := range []int64{1, 3, 7} {
+				fail, _ := failAt(site, nth)
+				e.fault.Store(&fail)
+				got, err := g.run(e)
+				e.fault.Store(nil)
+				if site == "alloc" && nth > 4 {
+					// A call borrows fewer buffers than that: no failure.
+					if err != nil {
+						t.Errorf("alloc #%d: %v", nth, err)
+					}
+					continue
 				}
-				continue
-			}
-			if !errors.Is(err, errInjected) {
-				t.Errorf("%s #%d: error %v, want the injected one", site, nth, err)
-			}
-			for i := range got {
-				if math.Float64bits(got[i]) != math.Float64bits(g.c[i]) {
-					t.Errorf("%s #%d: C[%d] changed from %v to %v by a failed call", site, nth, i, g.c[i], got[i])
-					break
+				if !errors.Is(err, errInjected) {
+					t.Errorf("%s #%d: error %v, want the injected one", site, nth, err)
+				}
+				for i := range got {
+					if math.Float64bits(got[i]) != math.Float64bits(g.c[i]) {
+						t.Errorf("%s #%d: C[%d] changed from %v to %v by a failed call", site, nth, i, g.c[i], got[i])
+						break
+					}
 				}
 			}
 		}
-	}
-	// Through the front end: finished on the CPU, gonum's answer.
-	var seen atomic.Int64
-	fail := func(s string) error {
-		if s == "read" && seen.Add(1) == 2 {
-			return errInjected
+		// Through the front end: finished on the CPU, gonum's answer.
+		var seen atomic.Int64
+		fail := func(s string) error {
+			if s == "read" && seen.Add(1) == 2 {
+				return errInjected
+			}
+			return nil
 		}
-		return nil
-	}
-	e.fault.Store(&fail)
-	c := append([]float64(nil), g.c...)
-	impl.Dgemm(g.tA, g.tB, g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb, g.beta, c, g.ldc)
-	e.fault.Store(nil)
-	g.check(t, c, 1e-13)
+		e.fault.Store(&fail)
+		c := append([]float64(nil), g.c...)
+		impl.Dgemm(g.tA, g.tB, g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb, g.beta, c, g.ldc)
+		e.fault.Store(nil)
+		g.check(t, c, 1e-13)
+	})
 }
 
 // TestStagedGemmFaultBetaZero: with beta == 0 tiles are unpacked into C as
@@ -265,27 +278,30 @@ func TestStagedGemmFault(t *testing.T) {
 // C; the failure is still reported, and through the front end the call
 // returns gonum's answer for every failure point.
 func TestStagedGemmFaultBetaZero(t *testing.T) {
-	impl, e := stagedImpl(t, 8)
-	rnd := rand.New(rand.NewPCG(11, 12))
-	g := newGemmCase[float64](rnd, blas.Trans, blas.NoTrans, 33, 41, 10, 1, 0.75, 0)
-	if _, err := g.run(e); err != nil {
-		t.Fatal(err)
-	}
-	for _, site := range []string{"enqueue", "read"} {
-		for _, nth := range []int64{1, 4, 9, 17} {
-			fail, seen := failAt(site, nth)
-			e.fault.Store(&fail)
-			_, err := g.run(e)
-			if !errors.Is(err, errInjected) {
-				t.Errorf("%s #%d: error %v, want the injected one", site, nth, err)
-			}
-			seen.Store(0)
-			c := append([]float64(nil), g.c...)
-			impl.Dgemm(g.tA, g.tB, g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb, g.beta, c, g.ldc)
-			e.fault.Store(nil)
-			g.check(t, c, 1e-13)
+	inCLayouts(t, func(t *testing.T, cRows bool) {
+		impl, e := stagedImpl(t, 8)
+		e.pipeMode.cRows = cRows
+		rnd := rand.New(rand.NewPCG(11, 12))
+		g := newGemmCase[float64](rnd, blas.Trans, blas.NoTrans, 33, 41, 10, 1, 0.75, 0)
+		if _, err := g.run(e); err != nil {
+			t.Fatal(err)
 		}
-	}
+		for _, site := range []string{"enqueue", "read"} {
+			for _, nth := range []int64{1, 4, 9, 17} {
+				fail, seen := failAt(site, nth)
+				e.fault.Store(&fail)
+				_, err := g.run(e)
+				if !errors.Is(err, errInjected) {
+					t.Errorf("%s #%d: error %v, want the injected one", site, nth, err)
+				}
+				seen.Store(0)
+				c := append([]float64(nil), g.c...)
+				impl.Dgemm(g.tA, g.tB, g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb, g.beta, c, g.ldc)
+				e.fault.Store(nil)
+				g.check(t, c, 1e-13)
+			}
+		}
+	})
 }
 
 // TestStagedGemmNoLeaks runs staged calls and closes the implementation:
@@ -418,23 +434,26 @@ func TestRowPanels(t *testing.T) {
 // 1536 rows, so that the last row panel is halved (rowPanels), in every
 // transpose, with beta = 0 (tiles unpacked as they arrive) and beta ≠ 0.
 func TestStagedGemmTaperedRows(t *testing.T) {
-	_, e := stagedImpl(t, 512)
-	if ps := rowPanels(1536, 512); len(ps) != 4 {
-		t.Fatalf("rowPanels(1536, 512) = %v: no tapered tail to test", ps)
-	}
-	rnd := rand.New(rand.NewPCG(13, 14))
-	for _, tA := range stagedTransposes {
-		for _, tB := range stagedTransposes {
-			for _, beta := range []float64{0, 0.5} {
-				g := newGemmCase(rnd, tA, tB, 1536, 37, 9, 2, 1.5, beta)
-				got, err := g.run(e)
-				if err != nil {
-					t.Fatalf("%v: %v", g, err)
+	inCLayouts(t, func(t *testing.T, cRows bool) {
+		_, e := stagedImpl(t, 512)
+		e.pipeMode.cRows = cRows
+		if ps := rowPanels(1536, 512); len(ps) != 4 {
+			t.Fatalf("rowPanels(1536, 512) = %v: no tapered tail to test", ps)
+		}
+		rnd := rand.New(rand.NewPCG(13, 14))
+		for _, tA := range stagedTransposes {
+			for _, tB := range stagedTransposes {
+				for _, beta := range []float64{0, 0.5} {
+					g := newGemmCase(rnd, tA, tB, 1536, 37, 9, 2, 1.5, beta)
+					got, err := g.run(e)
+					if err != nil {
+						t.Fatalf("%v: %v", g, err)
+					}
+					g.check(t, got, 1e-13)
 				}
-				g.check(t, got, 1e-13)
 			}
 		}
-	}
+	})
 }
 
 // TestStagedGemmAfterResidentWork: a staged GEMM does not start before the
@@ -491,4 +510,25 @@ func TestStagedGemmAfterResidentWork(t *testing.T) {
 		t.Fatal(r.err)
 	}
 	g.check(t, r.got, 1e-13)
+}
+
+// TestPipeModeFromEnv: GOCL_GEMM_PIPELINE's words, alone and combined.
+func TestPipeModeFromEnv(t *testing.T) {
+	for _, c := range []struct {
+		env  string
+		want pipeMode
+	}{
+		{"", pipeMode{}},
+		{"auto", pipeMode{}},
+		{"off", pipeMode{off: true}},
+		{" ON ", pipeMode{force: true}},
+		{"crows", pipeMode{cRows: true}},
+		{"on,crows", pipeMode{force: true, cRows: true}},
+		{"crows, never", pipeMode{off: true, cRows: true}},
+	} {
+		t.Setenv(envPipeline, c.env)
+		if got := pipeModeFromEnv(); got != c.want {
+			t.Errorf("%s=%q: %+v, want %+v", envPipeline, c.env, got, c.want)
+		}
+	}
 }
