@@ -64,6 +64,9 @@ type gemmConfig struct {
 	// instructions, for tests on devices without them).
 	mmaMWG, mmaNWG, mmaKWG, wm, wn, stages int
 	mmaEmulate                             bool
+	// splitRaw (float, SPLIT_RAW=1): 3xTF32's small parts go to the tensor
+	// cores unrounded (gemm_mma.cl's SPLIT).
+	splitRaw bool
 
 	// noOpt builds the program with -cl-opt-disable (tests: PoCL then
 	// compiles a GEMM program about 8 times faster).
@@ -123,6 +126,9 @@ func (cfg gemmConfig) defines(tA, tB, vecAligned bool) []string {
 		}
 		if cfg.stages > 0 {
 			out = append(out, d("STAGES", cfg.stages))
+		}
+		if cfg.splitRaw {
+			out = append(out, "SPLIT_RAW=1")
 		}
 		if cfg.mmaEmulate {
 			out = append(out, "MMA_EMULATE=1")

@@ -176,6 +176,8 @@ func gemmValid(p platform.Profile, prec int, tA, tB bool, cfg gemmConfig) error 
 			return bad("MWG·KWG and NWG·KWG must be multiples of the thread count %d", nt)
 		case cfg.stages != 0 && (cfg.stages < 2 || cfg.stages > 5):
 			return bad("STAGES must be 2..5")
+		case cfg.splitRaw && prec != 32:
+			return bad("SPLIT_RAW is for the float (3xTF32) kernel")
 		case nt > maxWG:
 			return bad("%d work-items > the device's %d", nt, maxWG)
 		case p.LocalMemBytes > 0 && cfg.mmaLocalBytes(prec) > p.LocalMemBytes:

@@ -513,6 +513,7 @@ func directConfig(base gemmConfig, d map[string]int) gemmConfig {
 			*dst = v
 		}
 	}
+	cfg.splitRaw = d["SPLIT_RAW"] == 1
 	return cfg
 }
 
@@ -539,6 +540,7 @@ func mmaConfig(base gemmConfig, prec int, d map[string]int) gemmConfig {
 			*dst = v
 		}
 	}
+	cfg.splitRaw = d["SPLIT_RAW"] == 1
 	return cfg
 }
 

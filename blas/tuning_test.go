@@ -344,7 +344,11 @@ func configName(cfg gemmConfig) string {
 	case gemmKernelCPU:
 		return fmt.Sprintf("cpu_v%d%v_%v", cfg.cpuVec, cfg.cpuVecs, cfg.cpuBlock)
 	case gemmKernelMMA:
-		return fmt.Sprintf("mma_%dx%dx%d_w%dx%d", cfg.mmaMWG, cfg.mmaNWG, cfg.mmaKWG, cfg.wm, cfg.wn)
+		name := fmt.Sprintf("mma_%dx%dx%d_w%dx%d", cfg.mmaMWG, cfg.mmaNWG, cfg.mmaKWG, cfg.wm, cfg.wn)
+		if cfg.splitRaw {
+			name += "_splitraw"
+		}
+		return name
 	}
 	return cfg.kernel
 }
@@ -457,10 +461,14 @@ func transName(tA, tB bool) string {
 func TestGemmMMAEmulated(t *testing.T) {
 	e := testEngine(t)
 	shapes := [][3]int{{37, 70, 13}, {66, 33, 21}}
-	for _, prec := range []int{64, 32} {
+	for _, v := range []struct {
+		prec     int
+		splitRaw bool
+	}{{64, false}, {32, false}, {32, true}} {
+		prec := v.prec
 		cfg := mmaDefaults(gemmBase(prec, 8), prec)
 		cfg.mmaMWG, cfg.mmaNWG, cfg.mmaKWG, cfg.wm, cfg.wn = 32, 32, 8, 16, 16
-		cfg.mmaEmulate, cfg.noOpt = true, true
+		cfg.mmaEmulate, cfg.noOpt, cfg.splitRaw = true, true, v.splitRaw
 		name := fmt.Sprintf("f%d/%s", prec, configName(cfg))
 		t.Run(name, func(t *testing.T) {
 			if prec == 64 {

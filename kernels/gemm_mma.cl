@@ -80,7 +80,8 @@
  *   STAGES 3 (2..5, CP_ASYNC=1 only), CP_CVTA 0 (1: convert the local pointer with
  *   cvta.to.shared first; both measured correct on the H200),
  *   DOUBLE_BUFFER 1 (CP_ASYNC=0 only), SWZ 8,
- *   float only: TF32X3 1, ACC_CHUNK 1, SPLIT_CVT 0 (see PRECISIONS),
+ *   float only: TF32X3 1, ACC_CHUNK 1, SPLIT_CVT 0, SPLIT_RAW 0 (see PRECISIONS and
+ *     SPLIT below),
  *   MMA_EMULATE 0: 1 replaces every mma.sync, cvt and cp.async by portable OpenCL C
  *     that implements the ISA fragment layouts through local memory (slow; any
  *     OpenCL device, e.g. PoCL — tests the fragment index logic off the GPU),
@@ -174,6 +175,9 @@ typedef float real;
 #ifndef SPLIT_CVT
 #define SPLIT_CVT 0
 #endif
+#ifndef SPLIT_RAW
+#define SPLIT_RAW 0
+#endif
 #endif
 
 #define WARPS_M (MWG / WM)
@@ -246,15 +250,17 @@ void emu_mma(__local real* S, real* d, real a0, real a1, real b0, int lane) {
 }
 #define MMA_F64(d, a0, a1, b0) emu_mma(scr, (d), (a0), (a1), (b0), lane)
 #else
+/* A .tf32 operand as the tensor core reads it: the low 13 bits ignored. */
+#define EMU_TF32(u) as_float((u) & 0xffffe000u)
 void emu_mma(__local real* S, real* d, const uint* a, const uint* b, int lane) {
     const int g = lane >> 2, t = lane & 3;
     barrier(CLK_LOCAL_MEM_FENCE);
-    S[g * 8 + t] = as_float(a[0]);
-    S[(g + 8) * 8 + t] = as_float(a[1]);
-    S[g * 8 + t + 4] = as_float(a[2]);
-    S[(g + 8) * 8 + t + 4] = as_float(a[3]);
-    S[128 + t * 8 + g] = as_float(b[0]);
-    S[128 + (t + 4) * 8 + g] = as_float(b[1]);
+    S[g * 8 + t] = EMU_TF32(a[0]);
+    S[(g + 8) * 8 + t] = EMU_TF32(a[1]);
+    S[g * 8 + t + 4] = EMU_TF32(a[2]);
+    S[(g + 8) * 8 + t + 4] = EMU_TF32(a[3]);
+    S[128 + t * 8 + g] = EMU_TF32(b[0]);
+    S[128 + (t + 4) * 8 + g] = EMU_TF32(b[1]);
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int i = 0; i < 4; i++) {
         const int row = g + (i >> 1) * 8, col = 2 * t + (i & 1);
@@ -296,10 +302,22 @@ void emu_mma(__local real* S, real* d, const uint* a, const uint* b, int lane) {
 #if PRECISION == 32
 /* x -> big (tf32 bits), small = tf32(x - big) (bits).
  * SPLIT_CVT=1: cvt.rna.tf32.f32 for both; SPLIT_CVT=0: the same rounding (nearest,
- * ties away) done with integer add+and, no conversion instruction. */
+ * ties away) done with integer add+and, no conversion instruction.
+ * SPLIT_RAW=1 (with SPLIT_CVT=0): big as above, small = x - big handed to the
+ * tensor core as it is, FP32 bits: the tensor core reads a .tf32 operand's sign,
+ * exponent and top 10 mantissa bits and ignores the low 13 (the behaviour
+ * CUTLASS's "round_half_ulp_truncate" conversions rely on), so small is truncated,
+ * not rounded, to TF32: 2 integer and 1 FP32 operations per element instead of 4
+ * and 1. small = x - big is exact, and its sign varies with x, so the truncation
+ * error (< 2^-22 |x|) is not biased. Whether this keeps 3xTF32's accuracy is
+ * measured with `bench -accuracy`, not assumed. */
 #if SPLIT_CVT
 #define SPLIT(x, big, small) { const float x_ = (x); CVT_TF32(big, x_); \
     const float r_ = x_ - as_float(big); CVT_TF32(small, r_); }
+#elif SPLIT_RAW
+#define SPLIT(x, big, small) { const float x_ = (x); \
+    (big) = (as_uint(x_) + 0x1000u) & 0xffffe000u; \
+    (small) = as_uint(x_ - as_float(big)); }
 #else
 #define SPLIT(x, big, small) { const float x_ = (x); \
     (big) = (as_uint(x_) + 0x1000u) & 0xffffe000u; \

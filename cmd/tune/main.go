@@ -23,7 +23,8 @@
 //	        VWM = VWN = VWA = VWB = PADA = PADB ∈ {1,2,4}, DOUBLE_BUFFER ∈ {0,1}
 //	cpu:    CPU_VEC ∈ {4,8,16}, CPU_MB ∈ {2,4,8,16,32}, CPU_NB ∈ {4,8,16,32,64}
 //	direct: DM, DN ∈ {1,2,4,8}, DMDIMC, DNDIMC ∈ {8,16}
-//	mma:    MWG, NWG ∈ {64,128,256}, KWG ∈ {8,16,32}, WM, WN ∈ {32,64}, STAGES ∈ {2,3,4}
+//	mma:    MWG, NWG ∈ {64,128,256}, KWG ∈ {4,8,16,32}, WM, WN ∈ {32,64}, STAGES ∈ {2,3,4,5},
+//	        and for float SPLIT_RAW ∈ {0,1} (3xTF32's small parts unrounded)
 package main
 
 import (
@@ -122,7 +123,7 @@ func product(names []string, values [][]int, add func(map[string]int)) {
 }
 
 // candidates lists the parameter space of a kernel.
-func candidates(kernel string, small bool) []clblas.TuneConfig {
+func candidates(kernel string, prec int, small bool) []clblas.TuneConfig {
 	var out []clblas.TuneConfig
 	add := func(d map[string]int) { out = append(out, clblas.TuneConfig{Kernel: "gemm_" + kernel, Defines: d}) }
 	switch kernel {
@@ -153,11 +154,19 @@ func candidates(kernel string, small bool) []clblas.TuneConfig {
 		}
 		product([]string{"DM", "DN", "DMDIMC", "DNDIMC"}, [][]int{b, b, d, d}, add)
 	case "mma":
-		t, k, w, st := []int{64, 128, 256}, []int{8, 16, 32}, []int{32, 64}, []int{2, 3, 4}
+		t, k, w, st, raw := []int{64, 128, 256}, []int{4, 8, 16, 32}, []int{32, 64}, []int{2, 3, 4, 5}, []int{0}
+		if prec == 32 {
+			raw = []int{0, 1}
+		}
 		if small {
 			t, k, st = []int{128}, []int{8, 16}, []int{3}
 		}
-		product([]string{"MWG", "NWG", "KWG", "WM", "WN", "STAGES"}, [][]int{t, t, k, w, w, st}, add)
+		product([]string{"MWG", "NWG", "KWG", "WM", "WN", "STAGES", "SPLIT_RAW"}, [][]int{t, t, k, w, w, st, raw}, func(d map[string]int) {
+			if d["SPLIT_RAW"] == 0 {
+				delete(d, "SPLIT_RAW")
+			}
+			add(d)
+		})
 	}
 	return out
 }
@@ -423,7 +432,7 @@ func main() {
 			k = "cpu"
 		}
 	}
-	cands := candidates(k, *space == "small")
+	cands := candidates(k, *prec, *space == "small")
 	if len(cands) == 0 {
 		log.Fatalf("tune: unknown kernel %q (want tiled, cpu, direct or mma)", k)
 	}

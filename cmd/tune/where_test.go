@@ -7,7 +7,7 @@ func TestWhereFilter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	all := candidates("tiled", false)
+	all := candidates("tiled", 32, false)
 	got := filterCandidates(all, keep)
 	if len(got) == 0 || len(got) >= len(all) {
 		t.Fatalf("kept %d of %d candidates", len(got), len(all))

@@ -20,5 +20,5 @@ lib=$(ls /usr/lib/x86_64-linux-gnu/libclblast.so.1.* 2>/dev/null | head -1 || tr
 if [ -n "$lib" ]; then
 	cp "$lib" "$dir/libclblast.so.1"
 fi
-cp scripts/gpu/plan.sh "$dir/plan.sh"
+cp scripts/gpu/plan.sh kernels/gemm_tuning.json "$dir/"
 du -sh "$dir"

@@ -9,8 +9,9 @@
 #            with the transfer split, gonum at 2048 for the ×gonum ratio,
 #            and the host-copy, strided-copy and rect-DMA rates (-xfer)
 #   issue6   DGEMM and 3xTF32 SGEMM on the tensor cores next to cuBLAS
-#            (PyTorch on that machine) and CLBlast, then a bounded search
-#            of gemm_mma's parameter space for each precision
+#            (PyTorch on that machine) and CLBlast, SGEMM's accuracy, the
+#            SPLIT_RAW variant of 3xTF32 (speed and accuracy), then bounded
+#            searches of gemm_mma's parameter space for each precision
 #   tests    the blas and cl test suites on the GPU (tensor path on)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -60,8 +61,26 @@ for plan in "$@"; do
 		step i6-cublas 60 cublas
 		step i6-bench 120 ./bench -sizes 4096,8192 -prec 64 -slices=false -gonum-max 0 -reps 5
 		step i6-bench-tf32x3 120 env GOCL_TENSOR=tf32x3 ./bench -sizes 4096,8192 -prec 32 -slices=false -gonum-max 0 -reps 5
-		step i6-tune64 150 ./tune -kernel mma -prec 64 -shapes large=4096 -budget 120s -bar=false -v -out "$out/tuning-mma64.json"
-		step i6-tune32 150 ./tune -kernel mma -prec 32 -shapes large=4096 -budget 120s -bar=false -v -out "$out/tuning-mma32.json"
+		step i6-accuracy 90 ./bench -accuracy -sizes 2048
+		# 3xTF32 with unrounded small parts (SPLIT_RAW=1): the database's
+		# float tensor entry with it, timed and its accuracy measured.
+		python3 - gemm_tuning.json splitraw.json <<'PY'
+import json, sys
+db = json.load(open(sys.argv[1]))
+for d in db["devices"]:
+    for e in d.get("entries", []):
+        if e.get("kernel") == "gemm_mma" and e.get("precision") == 32:
+            e["defines"]["SPLIT_RAW"] = 1
+json.dump(db, open(sys.argv[2], "w"), indent=1)
+PY
+		step i6-splitraw-bench 120 env GOCL_GEMM_TUNING=splitraw.json GOCL_TENSOR=tf32x3 ./bench -sizes 4096,8192 -prec 32 -slices=false -gonum-max 0 -reps 5
+		step i6-splitraw-accuracy 90 env GOCL_GEMM_TUNING=splitraw.json ./bench -accuracy -sizes 2048
+		# DGEMM: wider tiles halve the L2 traffic per flop of 128×64; K steps
+		# of 4 with more stages fit them in 48 KiB.
+		step i6-tune64 180 ./tune -kernel mma -prec 64 -shapes large=4096 -bar=false -v -budget 150s \
+			-where 'MWG=128|256,NWG=64|128,KWG=4|8,WM=64,WN=32,STAGES=2|3|4|5' -out "$out/tuning-mma64.json"
+		step i6-tune32 150 ./tune -kernel mma -prec 32 -shapes large=4096 -bar=false -v -budget 120s \
+			-where 'MWG=128,NWG=128|256,KWG=8,WM=64,WN=32|64,STAGES=3|4,SPLIT_RAW=0|1' -out "$out/tuning-mma32.json"
 		;;
 	tests)
 		step tests-blas 300 ./blas.test -test.count=1
