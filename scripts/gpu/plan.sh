@@ -10,9 +10,14 @@
 #            and the host-copy, strided-copy and rect-DMA rates (-xfer)
 #   issue6   DGEMM and 3xTF32 SGEMM on the tensor cores next to cuBLAS
 #            (PyTorch on that machine) and CLBlast, SGEMM's accuracy, the
-#            SPLIT_RAW variant of 3xTF32 (speed and accuracy), then bounded
-#            searches of gemm_mma's parameter space for each precision
+#            SPLIT_RAW variant of 3xTF32 (speed and accuracy)
+#   sweep    bounded searches of gemm_mma's parameter space for each
+#            precision (DGEMM tiles; 3xTF32 SPLIT_RAW and K steps)
 #   tests    the blas and cl test suites on the GPU (tensor path on)
+#
+# Each plan's step limits add up to less than a device call's 10 minutes
+# (issue5 6, issue6 10 at worst, sweep 6, tests 7): one plan per call when
+# time is short.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-$here/out}
@@ -58,10 +63,10 @@ for plan in "$@"; do
 		step i5-xfer 60 ./bench -xfer 512
 		;;
 	issue6)
-		step i6-cublas 60 cublas
-		step i6-bench 120 ./bench -sizes 4096,8192 -prec 64 -slices=false -gonum-max 0 -reps 5
-		step i6-bench-tf32x3 120 env GOCL_TENSOR=tf32x3 ./bench -sizes 4096,8192 -prec 32 -slices=false -gonum-max 0 -reps 5
-		step i6-accuracy 90 ./bench -accuracy -sizes 2048
+		step i6-cublas 45 cublas
+		step i6-bench 100 ./bench -sizes 4096,8192 -prec 64 -slices=false -gonum-max 0 -reps 5
+		step i6-bench-tf32x3 100 env GOCL_TENSOR=tf32x3 ./bench -sizes 4096,8192 -prec 32 -slices=false -gonum-max 0 -reps 5
+		step i6-accuracy 80 ./bench -accuracy -sizes 2048
 		# 3xTF32 with unrounded small parts (SPLIT_RAW=1): the database's
 		# float tensor entry with it, timed and its accuracy measured.
 		python3 - gemm_tuning.json splitraw.json <<'PY'
@@ -73,8 +78,10 @@ for d in db["devices"]:
             e["defines"]["SPLIT_RAW"] = 1
 json.dump(db, open(sys.argv[2], "w"), indent=1)
 PY
-		step i6-splitraw-bench 120 env GOCL_GEMM_TUNING=splitraw.json GOCL_TENSOR=tf32x3 ./bench -sizes 4096,8192 -prec 32 -slices=false -gonum-max 0 -reps 5
-		step i6-splitraw-accuracy 90 env GOCL_GEMM_TUNING=splitraw.json ./bench -accuracy -sizes 2048
+		step i6-splitraw-bench 100 env GOCL_GEMM_TUNING=splitraw.json GOCL_TENSOR=tf32x3 ./bench -sizes 4096,8192 -prec 32 -slices=false -gonum-max 0 -reps 5
+		step i6-splitraw-accuracy 80 env GOCL_GEMM_TUNING=splitraw.json ./bench -accuracy -sizes 2048
+		;;
+	sweep)
 		# DGEMM: wider tiles halve the L2 traffic per flop of 128×64; K steps
 		# of 4 with more stages fit them in 48 KiB.
 		step i6-tune64 180 ./tune -kernel mma -prec 64 -shapes large=4096 -bar=false -v -budget 150s \
@@ -89,7 +96,7 @@ PY
 		step tests-cl 120 ./cl.test -test.count=1
 		;;
 	*)
-		echo "plan.sh: unknown plan $plan (want issue5, issue6, tests)" >&2
+		echo "plan.sh: unknown plan $plan (want issue5, issue6, sweep, tests)" >&2
 		exit 2
 		;;
 	esac
