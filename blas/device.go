@@ -156,6 +156,13 @@ type costModel struct {
 	// launch is the fixed cost of one offloaded call: enqueueing the
 	// transfers and kernels and waiting for them.
 	launch time.Duration
+	// kHalf is the inner dimension k at which the device's GEMM kernels
+	// run at half their rate: a work-group loads and stores its tile of C
+	// whatever k is, so with a short k (the rank-32 trailing updates of
+	// blocked factorizations) that fixed cost dominates. A level-3 call
+	// with inner dimension k is taken to run at k/(k+kHalf) of the rate
+	// (0: no such loss).
+	kHalf float64
 
 	// cpuGFLOPS32 and cpuGFLOPS64 are the estimated rates of gonum's Go code
 	// on this host for level-3 work, in GFLOP/s.

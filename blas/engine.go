@@ -131,6 +131,9 @@ func (e *engine) costModel() costModel {
 		cm.devMemGBps = 10 * min(cu, 8)
 		cm.linkGBps = 8 // host memory copies
 		cm.launch = 200 * time.Microsecond
+		// PoCL on 2 cores, m = n = 256…1024 from Go slices: 1.4–2.9 GFLOP/s
+		// at k = 8, 9–12 at k = 32, 19–30 at k = 128, 34–47 at k = 512.
+		cm.kHalf = 64
 	default:
 		lanes := 64.0
 		if p.Vendor == platform.VendorNVIDIA {
@@ -147,6 +150,8 @@ func (e *engine) costModel() costModel {
 			cm.linkGBps = 40
 		}
 		cm.launch = 50 * time.Microsecond
+		// H200: SGEMM 8192×8192×256 runs at a third of the square rate.
+		cm.kHalf = 256
 	}
 	return cm
 }

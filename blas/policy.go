@@ -26,6 +26,15 @@ type workload struct {
 	// this call reaches (0 means 1): the level-3 routines other than GEMM
 	// run simpler kernels (see direct).
 	efficiency float64
+	// inner is a level-3 call's inner dimension (0: not level 3); the
+	// device's rate falls when it is short (costModel.kHalf).
+	inner float64
+}
+
+// over sets the inner dimension k of a level-3 workload.
+func (w workload) over(k int) workload {
+	w.inner = float64(k)
+	return w
 }
 
 // direct marks a workload whose device kernel runs at about eff of the
@@ -130,6 +139,9 @@ func (cm *costModel) deviceTime(w workload) float64 {
 	}
 	if w.efficiency > 0 {
 		gflops *= w.efficiency
+	}
+	if w.inner > 0 && cm.kHalf > 0 {
+		gflops *= w.inner / (w.inner + cm.kHalf)
 	}
 	kernel := max(seconds(w.flops, gflops), seconds(w.bytes, cm.devMemGBps))
 	return cm.launch.Seconds() + seconds(w.bytes, link) + kernel

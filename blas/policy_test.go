@@ -94,6 +94,22 @@ func gemvWork(p precision, n int) workload {
 	return work(p, 2*fl(n)*fl(n), fl(n)*fl(n)+3*fl(n))
 }
 
+// gemmWorkK is a Dgemm C = C − A·Bᵀ of m×m by inner dimension k (beta = 1:
+// C goes both ways), as the front end describes it.
+func gemmWorkK(p precision, m, k int) workload {
+	mm := fl(m) * fl(m)
+	return work(p, 2*mm*fl(k), 2*fl(m)*fl(k)+2*mm).over(k)
+}
+
+// pocl2Model is the model engine.costModel gives PoCL on this project's
+// 2-core CI machine (2 compute units at 2 GHz), with the CPU rates fillCPU
+// gives 2 cores (fixed here: they depend on GOMAXPROCS).
+func pocl2Model() costModel {
+	return costModel{present: true, cpuDevice: true, fp64: true,
+		devGFLOPS32: 64, devGFLOPS64: 32, devMemGBps: 20, linkGBps: 8, launch: 200e3, kHalf: 64,
+		cpuGFLOPS64: 8, cpuGFLOPS32: 16, cpuMemGBps: 16}
+}
+
 func TestDecide(t *testing.T) {
 	gpu := gpuLikeModel()
 	noFP64 := gpuLikeModel()
@@ -129,6 +145,12 @@ func TestDecide(t *testing.T) {
 		{"fast cpu device auto dgemm 2048", Auto, fastCPUDev, gemmWork(prec64, 2048), true},
 		{"fast cpu device auto dgemm 16", Auto, fastCPUDev, gemmWork(prec64, 16), false},
 		{"fast cpu device auto ddot 1e7", Auto, fastCPUDev, dotWork(prec64, 1e7), false},
+		// Measured on PoCL (2 cores, from Go slices, DGEMM NT beta = 1):
+		// k = 16 and 32 run no faster than gonum, k = 128 2–4× faster.
+		{"pocl dgemm 448×448×16", Auto, pocl2Model(), gemmWorkK(prec64, 448, 16), false},
+		{"pocl dgemm 448×448×32", Auto, pocl2Model(), gemmWorkK(prec64, 448, 32), false},
+		{"pocl dgemm 448×448×128", Auto, pocl2Model(), gemmWorkK(prec64, 448, 128), true},
+		{"pocl dgemm 1024×1024×512", Auto, pocl2Model(), gemmWorkK(prec64, 1024, 512), true},
 		{"unknown device rates", Auto, costModel{present: true, fp64: true, cpuGFLOPS64: 10, cpuMemGBps: 10}, gemmWork(prec64, 4096), false},
 	} {
 		if got := decide(tc.policy, &tc.cm, tc.w); got != tc.want {
