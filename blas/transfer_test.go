@@ -308,6 +308,10 @@ func TestStagedGemmFaultBetaZero(t *testing.T) {
 // the pinned pool and the device pool reuse their buffers, and Close
 // releases every OpenCL object (staging buffers, pipeline queues).
 func TestStagedGemmNoLeaks(t *testing.T) {
+	inCLayouts(t, testStagedGemmNoLeaks)
+}
+
+func testStagedGemmNoLeaks(t *testing.T, cRows bool) {
 	platformtest.Device(t)
 	base := cl.LiveObjects()
 	impl, err := New(WithOffload(Always))
@@ -315,7 +319,7 @@ func TestStagedGemmNoLeaks(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := impl.dev32.(clDevice32).e
-	e.pipeMode = pipeMode{force: true, tile: 32}
+	e.pipeMode = pipeMode{force: true, tile: 32, cRows: cRows}
 	rnd := rand.New(rand.NewPCG(11, 12))
 	g := newGemmCase[float32](rnd, blas.NoTrans, blas.NoTrans, 70, 64, 40, 0, 1, 0)
 	var peak int64
