@@ -282,9 +282,9 @@ func sameLen[T float32 | float64](routine string, x, y *Vector[T]) error {
 }
 
 // twoVecOp is the skeleton of the level 1 operations on two vectors of the
-// same length.
-func twoVecOp[T float32 | float64](routine string, x, y *Vector[T], wait []*Event, enqueue func(c *call)) (*Event, error) {
-	c, err := start[T](routine, wait, x.storage(), y.storage())
+// same length (more: other operands it reads).
+func twoVecOp[T float32 | float64](routine string, x, y *Vector[T], wait []*Event, enqueue func(c *call), more ...*storage) (*Event, error) {
+	c, err := start[T](routine, wait, append([]*storage{x.storage(), y.storage()}, more...)...)
 	if err != nil {
 		return nil, err
 	}

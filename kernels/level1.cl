@@ -300,3 +300,62 @@ __kernel void iamax_part(const int n,
         pidx[get_group_id(0)] = lidx[0];
     }
 }
+
+// ---------------------------------------------------------------------------
+// Scalars kept on the device (the resident API's DotTo, Div, AxpyBy and
+// ScalBy): a scalar is one element s[offs] of a buffer, so iterations such
+// as conjugate gradients chain without reading it back.
+
+// Second stage of a sum on the device: res[offr] = the sum of the g
+// partials, by one work-group (a power-of-two local size).
+__kernel void sum_parts(const int g, __global const real* partial,
+                        __global real* res, const long offr,
+                        __local real* scratch)
+{
+    const int lid = get_local_id(0);
+    const int ls = get_local_size(0);
+    real acc = 0;
+    for (int i = lid; i < g; i += ls) {
+        acc += partial[i];
+    }
+    scratch[lid] = acc;
+    LOCAL_SUM(scratch, lid, ls);
+    if (lid == 0) res[offr] = scratch[0];
+}
+
+// res[offr] = a[offa] / b[offb] (one work-item).
+__kernel void div_scalar(__global const real* a, const long offa,
+                         __global const real* b, const long offb,
+                         __global real* res, const long offr)
+{
+    res[offr] = a[offa] / b[offb];
+}
+
+// y = (alpha*s)*x + y, s = s[offs] read once per work-item; s must not be
+// an element of y.
+__kernel void axpy_dev(const int n, const real alpha,
+                       __global const real* s, const long offs,
+                       __global const real* x, const long offx, const int incx,
+                       __global real* y, const long offy, const int incy)
+{
+    const long i = get_global_id(0);
+    if (i >= n) return;
+    const real a = alpha * s[offs];
+    ELEM(y, offy, i, incy) += a * ELEM(x, offx, i, incx);
+}
+
+// x = (alpha*s)*x with scal's rule for a zero factor; s must not be an
+// element of x.
+__kernel void scal_dev(const int n, const real alpha,
+                       __global const real* s, const long offs,
+                       __global real* x, const long offx, const int incx)
+{
+    const long i = get_global_id(0);
+    if (i >= n) return;
+    const real a = alpha * s[offs];
+    if (a == (real)0) {
+        ELEM(x, offx, i, incx) = (real)0;
+    } else {
+        ELEM(x, offx, i, incx) *= a;
+    }
+}
