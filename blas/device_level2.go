@@ -44,6 +44,10 @@ const (
 	l2SVGroup = 128 // SV_WG
 	l2RankX   = 16
 	l2RankY   = 4
+
+	// l2CPUGroup is the work-group size of gemv_rows and gemv_cols (CPU
+	// devices: a work-group is a loop on one core).
+	l2CPUGroup = 16
 )
 
 // errL2TooLarge sends calls whose sizes, increments or offsets do not fit
@@ -115,6 +119,17 @@ func l2mvOnDevice[T real](c *call, d l2mat, a *cl.Buffer, nout, nin int, alpha T
 		return
 	}
 	vecs := []any{x, int32(offX), int32(incX), beta, y, int32(offY), int32(incY)}
+	if d.kind == l2KindGeneral && d.storage == l2Dense && c.e.prof.IsCPU() {
+		// A CPU device: a work-item per row (or per 8 columns of Aᵀ)
+		// walking contiguous memory, no local-memory reduction.
+		args := append([]any{int32(d.m), int32(d.n), alpha, a, int32(d.lda)}, vecs...)
+		if d.trans {
+			c.run(c.kernel(l2File, "gemv_cols"), []int{groups(l3CeilDiv(nout, 8), l2CPUGroup)}, []int{l2CPUGroup}, args...)
+		} else {
+			c.run(c.kernel(l2File, "gemv_rows"), []int{groups(nout, l2CPUGroup)}, []int{l2CPUGroup}, args...)
+		}
+		return
+	}
 	if d.kind == l2KindGeneral && d.storage == l2Dense && d.trans {
 		k := c.kernel(l2File, "gemv_t")
 		args := append([]any{int32(d.m), int32(d.n), alpha, a, int32(d.lda)}, vecs...)

@@ -45,3 +45,52 @@ func BenchmarkResidentGemmHost(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkResidentGemv measures resident float64 Gemv and the level 1
+// steps of a conjugate-gradient iteration (DotTo, AxpyBy) at n = 1024,
+// each call waited on; GB/s counts the matrix (or vectors) read once.
+//
+//	go test -run XXX -bench ResidentGemv ./blas/
+func BenchmarkResidentGemv(b *testing.B) {
+	impl := newTestImpl(b)
+	const n = 1024
+	a, err := NewMatrix[float64](impl, n, n)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer a.Release()
+	x, _ := NewVector[float64](impl, n)
+	y, _ := NewVector[float64](impl, n)
+	s, _ := NewVector[float64](impl, 1)
+	defer x.Release()
+	defer y.Release()
+	defer s.Release()
+	for _, op := range []struct {
+		name  string
+		bytes int64
+		f     func() (*Event, error)
+	}{
+		{"GemvN", 8 * n * n, func() (*Event, error) { return Gemv(blas.NoTrans, 1, a, x, 0, y) }},
+		{"GemvT", 8 * n * n, func() (*Event, error) { return Gemv(blas.Trans, 1, a, x, 0, y) }},
+		{"DotTo", 16 * n, func() (*Event, error) { return DotTo(x, y, s) }},
+		{"AxpyBy", 24 * n, func() (*Event, error) { return AxpyBy(1, s, x, y) }},
+	} {
+		b.Run(op.name, func(b *testing.B) {
+			run := func() {
+				ev, err := op.f()
+				if err == nil {
+					err = ev.Wait()
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			run() // builds the kernels
+			b.SetBytes(op.bytes)
+			b.ResetTimer()
+			for range b.N {
+				run()
+			}
+		})
+	}
+}

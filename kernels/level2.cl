@@ -181,6 +181,87 @@ void gemv_t(int m, int n, real alpha, __global const real* a, int lda,
 	}
 }
 
+// gemv_rows and gemv_cols are the dense general products for CPU devices
+// (PoCL and the like), where a work-group is a loop on one core and the
+// local-memory reductions of mv and gemv_t cost more than they save: a
+// work-item walks contiguous memory with 8-wide vector arithmetic and no
+// barrier. Each sum is a sequence of 8-lane partial sums added at the end
+// (no fma: level2.cl keeps gonum's separate multiply and add).
+
+// gemv_rows: y(i) = alpha·Σ_j A(i,j)·x(j) + beta·y(i), one work-item per
+// row i of the dense m×n A.
+__kernel void gemv_rows(int m, int n, real alpha, __global const real* a, int lda,
+                        __global const real* x, int offx, int incx,
+                        real beta, __global real* y, int offy, int incy) {
+	const int i = get_global_id(0);
+	if (i >= m) {
+		return;
+	}
+	__global const real* row = a + (long)i * lda;
+	real s = 0;
+	int j = 0;
+	if (incx == 1) {
+		__global const real* xp = x + offx;
+		real8 acc = 0;
+		for (; j + 8 <= n; j += 8) {
+			acc += vload8(0, row + j) * vload8(0, xp + j);
+		}
+		const real4 h = acc.lo + acc.hi;
+		const real2 q = h.lo + h.hi;
+		s = q.lo + q.hi;
+		for (; j < n; j++) {
+			s += row[j] * xp[j];
+		}
+	} else {
+		for (; j < n; j++) {
+			s += row[j] * x[offx + (long)j * incx];
+		}
+	}
+	const long iy = offy + (long)i * incy;
+	real r = (beta == 0) ? (real)0 : beta * y[iy];
+	if (n > 0) {
+		r += alpha * s;
+	}
+	y[iy] = r;
+}
+
+// gemv_cols: y(j) = alpha·Σ_i A(i,j)·x(i) + beta·y(j) (the transposed
+// product of the dense m×n A), one work-item per 8 consecutive columns,
+// reading 8-element pieces of each row.
+__kernel void gemv_cols(int m, int n, real alpha, __global const real* a, int lda,
+                        __global const real* x, int offx, int incx,
+                        real beta, __global real* y, int offy, int incy) {
+	const int j0 = get_global_id(0) * 8;
+	if (j0 >= n) {
+		return;
+	}
+	real8 acc = 0;
+	if (j0 + 8 <= n) {
+		for (int i = 0; i < m; i++) {
+			acc += vload8(0, a + (long)i * lda + j0) * x[offx + (long)i * incx];
+		}
+	} else {
+		real t[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+		for (int i = 0; i < m; i++) {
+			const real xi = x[offx + (long)i * incx];
+			for (int c = 0; c < n - j0; c++) {
+				t[c] += a[(long)i * lda + j0 + c] * xi;
+			}
+		}
+		acc = (real8)(t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7]);
+	}
+	real t8[8];
+	vstore8(acc, 0, t8);
+	for (int c = 0; c < min(8, n - j0); c++) {
+		const long iy = offy + (long)(j0 + c) * incy;
+		real r = (beta == 0) ? (real)0 : beta * y[iy];
+		if (m > 0) {
+			r += alpha * t8[c];
+		}
+		y[iy] = r;
+	}
+}
+
 // scale_y: y(i) = beta·y(i), or 0 when beta == 0 (the alpha == 0 case of
 // the matrix-vector products, where gonum reads neither A nor x).
 __kernel void scale_y(int n, real beta, __global real* y, int offy, int incy) {
