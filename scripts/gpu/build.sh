@@ -16,6 +16,8 @@ go build -tags clblast -o "$dir/bench" ./cmd/bench
 go build -o "$dir/tune" ./cmd/tune
 go test -c -o "$dir/blas.test" ./blas
 go test -c -o "$dir/cl.test" ./cl
+go build -o "$dir/cg" ./examples/cg
+go build -o "$dir/mat" ./examples/mat
 lib=$(ls /usr/lib/x86_64-linux-gnu/libclblast.so.1.* 2>/dev/null | head -1 || true)
 if [ -n "$lib" ]; then
 	cp "$lib" "$dir/libclblast.so.1"

@@ -14,9 +14,11 @@
 #   sweep    bounded searches of gemm_mma's parameter space for each
 #            precision (DGEMM tiles; 3xTF32 SPLIT_RAW and K steps)
 #   tests    the blas and cl test suites on the GPU (tensor path on)
+#   resident resident Gemv and the CG steps, the GEMM route of symm/syrk/
+#            syr2k/trmm, examples/cg at n = 4096 and examples/mat at 2048
 #
 # Each plan's step limits add up to less than a device call's 10 minutes
-# (issue5 6, issue6 10 at worst, sweep 6, tests 7): one plan per call when
+# (issue5 6, issue6 10 at worst, sweep 6, tests 7, resident 5): one plan per call when
 # time is short.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -95,8 +97,13 @@ PY
 		step tests-blas 300 ./blas.test -test.count=1
 		step tests-cl 120 ./cl.test -test.count=1
 		;;
+	resident)
+		step res-bench 120 ./blas.test -test.run XXX -test.bench 'ResidentGemv|Level3Route|ResidentGemmHost' -test.benchtime 50x
+		step res-cg 60 ./cg -n 4096
+		step res-mat 120 ./mat -n 2048 -reps 2
+		;;
 	*)
-		echo "plan.sh: unknown plan $plan (want issue5, issue6, sweep, tests)" >&2
+		echo "plan.sh: unknown plan $plan (want issue5, issue6, sweep, tests, resident)" >&2
 		exit 2
 		;;
 	esac
