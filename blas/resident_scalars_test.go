@@ -2,6 +2,7 @@ package clblas
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -266,4 +267,49 @@ func conjugateGradient(impl *Implementation, a, b []float64, n, iters int) ([]fl
 		return nil, err
 	}
 	return out, nil
+}
+
+// TestResidentConjugateGradientConcurrent runs conjugate gradients on
+// four systems at once from four goroutines on one Implementation (the
+// kernels and pools are shared; -race watches them).
+func TestResidentConjugateGradientConcurrent(t *testing.T) {
+	impl := newTestImpl(t)
+	const n, solvers = 24, 4
+	type system struct{ a, b, want []float64 }
+	systems := make([]system, solvers)
+	for s := range systems {
+		rnd := rand.New(rand.NewPCG(51, uint64(s)))
+		m := mat.NewDense(n, n, randF64(rnd, n*n))
+		var spd mat.Dense
+		spd.Mul(m.T(), m)
+		for i := range n {
+			spd.Set(i, i, spd.At(i, i)+n)
+		}
+		b := randF64(rnd, n)
+		var want mat.VecDense
+		if err := want.SolveVec(&spd, mat.NewVecDense(n, b)); err != nil {
+			t.Fatal(err)
+		}
+		systems[s] = system{spd.RawMatrix().Data, b, want.RawVector().Data}
+	}
+	errs := make(chan error, solvers)
+	for _, sys := range systems {
+		go func() {
+			x, err := conjugateGradient(impl, sys.a, sys.b, n, 2*n)
+			if err == nil {
+				for i := range n {
+					if !residentClose(x[i], sys.want[i], 1e-9) {
+						err = fmt.Errorf("x[%d] = %v, want %v", i, x[i], sys.want[i])
+						break
+					}
+				}
+			}
+			errs <- err
+		}()
+	}
+	for range solvers {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
 }
