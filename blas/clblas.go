@@ -21,7 +21,10 @@
 // next ones move. Matrices whose data lie in a HostSlice (pinned memory)
 // skip the copies. Data that stays on the device between calls lives in a
 // Matrix or Vector; every BLAS operation on those is enqueued without
-// waiting and returns an Event.
+// waiting and returns an Event. A scalar the next operation needs (a step
+// length, a ratio of dot products) can stay on the device too, as one
+// element of a Vector: DotTo, Div, AxpyBy and ScalBy read and write it
+// there, so iterations chain without host reads.
 package clblas
 
 //go:generate go run ./internal/gen32
