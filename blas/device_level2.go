@@ -175,10 +175,14 @@ func l2rankOnDevice[T real](c *call, u l2update, m, n int, alpha T, x *cl.Buffer
 		c.fail(errL2TooLarge)
 		return
 	}
-	k := c.kernel(l2File, "rank")
-	c.run(k, []int{groups(n, l2RankX), groups(m, l2RankY)}, []int{l2RankX, l2RankY},
-		l2bool(u.tri), l2bool(u.upper), l2bool(u.packed), l2bool(u.two), l2bool(u.skipZero),
-		int32(m), int32(n), alpha, x, int32(offX), int32(incX), y, int32(offY), int32(incY), a, int32(lda))
+	args := []any{l2bool(u.tri), l2bool(u.upper), l2bool(u.packed), l2bool(u.two), l2bool(u.skipZero),
+		int32(m), int32(n), alpha, x, int32(offX), int32(incX), y, int32(offY), int32(incY), a, int32(lda)}
+	if c.e.prof.IsCPU() {
+		// A CPU device: a work-item per row, walking it contiguously.
+		c.run(c.kernel(l2File, "rank_rows"), []int{groups(m, l2CPUGroup)}, []int{l2CPUGroup}, args...)
+		return
+	}
+	c.run(c.kernel(l2File, "rank"), []int{groups(n, l2RankX), groups(m, l2RankY)}, []int{l2RankX, l2RankY}, args...)
 }
 
 // Descriptors of the routines' matrices, with the number of elements of

@@ -46,8 +46,8 @@ func BenchmarkResidentGemmHost(b *testing.B) {
 	}
 }
 
-// BenchmarkResidentGemv measures resident float64 Gemv and the level 1
-// steps of a conjugate-gradient iteration (DotTo, AxpyBy) at n = 1024,
+// BenchmarkResidentGemv measures resident float64 Gemv, Ger and the level
+// 1 steps of a conjugate-gradient iteration (DotTo, AxpyBy) at n = 1024,
 // each call waited on; GB/s counts the matrix (or vectors) read once.
 //
 //	go test -run XXX -bench ResidentGemv ./blas/
@@ -72,6 +72,7 @@ func BenchmarkResidentGemv(b *testing.B) {
 	}{
 		{"GemvN", 8 * n * n, func() (*Event, error) { return Gemv(blas.NoTrans, 1, a, x, 0, y) }},
 		{"GemvT", 8 * n * n, func() (*Event, error) { return Gemv(blas.Trans, 1, a, x, 0, y) }},
+		{"Ger", 8 * n * n, func() (*Event, error) { return Ger(1, x, y, a) }},
 		{"DotTo", 16 * n, func() (*Event, error) { return DotTo(x, y, s) }},
 		{"AxpyBy", 24 * n, func() (*Event, error) { return AxpyBy(1, s, x, y) }},
 	} {

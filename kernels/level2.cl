@@ -148,6 +148,54 @@ void mv(MAT_PARAMS, int nout, real alpha,
 	}
 }
 
+// rank_rows is rank for CPU devices (see gemv_rows): one work-item per row
+// r, walking the row's stored columns [lo, hi) — contiguous in dense and in
+// packed storage — 8 at a time when y (and, for rank 2, x) is contiguous.
+// The arithmetic is rank's, element for element.
+__kernel void rank_rows(int tri, int upper, int packed, int two, int skipzero,
+                        int m, int n, real alpha,
+                        __global const real* x, int offx, int incx,
+                        __global const real* y, int offy, int incy,
+                        __global real* a, int lda) {
+	const int r = get_global_id(0);
+	if (r >= m) {
+		return;
+	}
+	const int lo = (tri && upper) ? r : 0;
+	const int hi = (tri && !upper) ? r + 1 : n;
+	__global real* row = a + (packed ? tri_at(ST_PACKED, upper, n, 0, 0, r, lo) : (long)r * lda + lo);
+	const real xr = x[offx + (long)r * incx];
+	int c = lo;
+	if (two) {
+		const real yr = y[offy + (long)r * incy];
+		if (incx == 1 && incy == 1) {
+			for (; c + 8 <= hi; c += 8) {
+				const real8 xc = vload8(0, x + offx + c);
+				const real8 yc = vload8(0, y + offy + c);
+				vstore8(vload8(0, row + (c - lo)) + alpha * (xr * yc + xc * yr), 0, row + (c - lo));
+			}
+		}
+		for (; c < hi; c++) {
+			const real xc = x[offx + (long)c * incx];
+			const real yc = y[offy + (long)c * incy];
+			row[c - lo] += alpha * (xr * yc + xc * yr);
+		}
+		return;
+	}
+	const real t = alpha * xr;
+	if (skipzero && t == 0) {
+		return;
+	}
+	if (incy == 1) {
+		for (; c + 8 <= hi; c += 8) {
+			vstore8(vload8(0, row + (c - lo)) + t * vload8(0, y + offy + c), 0, row + (c - lo));
+		}
+	}
+	for (; c < hi; c++) {
+		row[c - lo] += t * y[offy + (long)c * incy];
+	}
+}
+
 // gemv_t: y(j) = alpha·Σ_i A(i,j)·x(i) + beta·y(j) for a dense m×n A (the
 // transposed product). Work-items along dimension 0 take consecutive
 // columns (coalesced reads of a row); GT_Y slices of rows are reduced in
