@@ -80,6 +80,14 @@ type l2mat struct {
 
 func (d l2mat) fits() bool { return l2fits(d.m, d.n, d.kl, d.ku, d.lda) }
 
+// cpuTriangle reports whether the call runs on a CPU device and d is a
+// whole symmetric or triangular matrix in dense or packed storage: the
+// case of tri_rows and tri_cols.
+func (d l2mat) cpuTriangle(c *call) bool {
+	return c.e.prof.IsCPU() && (d.kind == l2KindSymmetric || d.kind == l2KindTriangular) &&
+		(d.storage == l2Dense || d.storage == l2Packed) && d.kl == d.n-1
+}
+
 func (d l2mat) args(a *cl.Buffer) []any {
 	return []any{int32(d.kind), int32(d.storage), l2bool(d.upper), l2bool(d.trans), l2bool(d.unit),
 		int32(d.m), int32(d.n), int32(d.kl), int32(d.ku), a, int32(d.lda)}
@@ -130,6 +138,17 @@ func l2mvOnDevice[T real](c *call, d l2mat, a *cl.Buffer, nout, nin int, alpha T
 		}
 		return
 	}
+	if d.kind == l2KindSymmetric && d.cpuTriangle(c) {
+		// A CPU device: the stored triangle's rows, then its columns
+		// without the diagonal, each walked contiguously.
+		upper, packed := l2bool(d.upper), l2bool(d.storage == l2Packed)
+		mat := []any{int32(d.n), alpha, a, int32(d.lda)}
+		rows := append(append([]any{upper, packed, int32(0), int32(0)}, mat...), vecs...)
+		cols := append(append([]any{upper, packed, int32(0), int32(1), int32(1)}, mat...), vecs...) // skipdiag, accumulate
+		c.run(c.kernel(l2File, "tri_rows"), []int{groups(nout, l2CPUGroup)}, []int{l2CPUGroup}, rows...)
+		c.run(c.kernel(l2File, "tri_cols"), []int{groups(l3CeilDiv(nout, 8), l2CPUGroup)}, []int{l2CPUGroup}, cols...)
+		return
+	}
 	if d.kind == l2KindGeneral && d.storage == l2Dense && d.trans {
 		k := c.kernel(l2File, "gemv_t")
 		args := append([]any{int32(d.m), int32(d.n), alpha, a, int32(d.lda)}, vecs...)
@@ -148,6 +167,19 @@ func l2trmvOnDevice[T real](c *call, d l2mat, a *cl.Buffer, n int, x *cl.Buffer,
 		c.fail(errL2TooLarge)
 		return
 	}
+	if d.cpuTriangle(c) {
+		// A CPU device: op(A)'s rows are A's stored rows (tri_rows) or
+		// its stored columns (tri_cols), walked contiguously.
+		tri := []any{l2bool(d.upper), l2bool(d.storage == l2Packed), l2bool(d.unit), int32(0)}
+		rest := []any{int32(n), T(1), a, int32(d.lda), x, int32(offX), int32(incX), T(0), out, int32(offO), int32(incO)}
+		if d.trans {
+			c.run(c.kernel(l2File, "tri_cols"), []int{groups(l3CeilDiv(n, 8), l2CPUGroup)}, []int{l2CPUGroup},
+				append(append(tri, int32(0)), rest...)...)
+		} else {
+			c.run(c.kernel(l2File, "tri_rows"), []int{groups(n, l2CPUGroup)}, []int{l2CPUGroup}, append(tri, rest...)...)
+		}
+		return
+	}
 	k := c.kernel(l2File, "mv")
 	args := append(append(d.args(a), int32(n), T(1)), x, int32(offX), int32(incX), T(0), out, int32(offO), int32(incO))
 	c.run(k, []int{n * l2MVGroup}, []int{l2MVGroup}, args...)
@@ -159,6 +191,12 @@ func l2trmvOnDevice[T real](c *call, d l2mat, a *cl.Buffer, n int, x *cl.Buffer,
 func l2trsvOnDevice[T real](c *call, d l2mat, a *cl.Buffer, n int, x *cl.Buffer, offX, incX int) {
 	if !d.fits() || !l2fits(n, incX, offX) {
 		c.fail(errL2TooLarge)
+		return
+	}
+	if d.cpuTriangle(c) {
+		// A CPU device: one work-item, no barrier per row.
+		c.run(c.kernel(l2File, "tri_solve_seq"), []int{1}, []int{1}, l2bool(d.upper), l2bool(d.storage == l2Packed),
+			l2bool(d.trans), l2bool(d.unit), int32(n), a, int32(d.lda), x, int32(offX), int32(incX))
 		return
 	}
 	k := c.kernel(l2File, "sv")

@@ -46,12 +46,13 @@ func BenchmarkResidentGemmHost(b *testing.B) {
 	}
 }
 
-// BenchmarkResidentGemv measures resident float64 Gemv, Ger and the level
-// 1 steps of a conjugate-gradient iteration (DotTo, AxpyBy) at n = 1024,
-// each call waited on; GB/s counts the matrix (or vectors) read once.
+// BenchmarkResidentLevel2 measures resident float64 level 2 operations
+// and the level 1 steps of a conjugate-gradient iteration (DotTo, AxpyBy)
+// at n = 1024, each call waited on; GB/s counts the matrix (its stored
+// triangle for Symv, Trmv, Trsv) or the vectors read once.
 //
-//	go test -run XXX -bench ResidentGemv ./blas/
-func BenchmarkResidentGemv(b *testing.B) {
+//	go test -run XXX -bench ResidentLevel2 ./blas/
+func BenchmarkResidentLevel2(b *testing.B) {
 	impl := newTestImpl(b)
 	const n = 1024
 	a, err := NewMatrix[float64](impl, n, n)
@@ -73,6 +74,10 @@ func BenchmarkResidentGemv(b *testing.B) {
 		{"GemvN", 8 * n * n, func() (*Event, error) { return Gemv(blas.NoTrans, 1, a, x, 0, y) }},
 		{"GemvT", 8 * n * n, func() (*Event, error) { return Gemv(blas.Trans, 1, a, x, 0, y) }},
 		{"Ger", 8 * n * n, func() (*Event, error) { return Ger(1, x, y, a) }},
+		{"Symv", 4 * n * n, func() (*Event, error) { return Symv(blas.Upper, 1, a, x, 0, y) }},
+		{"TrmvN", 4 * n * n, func() (*Event, error) { return Trmv(blas.Upper, blas.NoTrans, blas.NonUnit, a, x) }},
+		{"TrmvT", 4 * n * n, func() (*Event, error) { return Trmv(blas.Upper, blas.Trans, blas.NonUnit, a, x) }},
+		{"Trsv", 4 * n * n, func() (*Event, error) { return Trsv(blas.Upper, blas.NoTrans, blas.Unit, a, x) }},
 		{"DotTo", 16 * n, func() (*Event, error) { return DotTo(x, y, s) }},
 		{"AxpyBy", 24 * n, func() (*Event, error) { return AxpyBy(1, s, x, y) }},
 	} {

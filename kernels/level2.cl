@@ -148,6 +148,181 @@ void mv(MAT_PARAMS, int nout, real alpha,
 	}
 }
 
+// tri_rows and tri_cols are the symmetric and triangular products on
+// dense or packed storage for CPU devices (see gemv_rows). Each walks one
+// triangle of A — upper: A(i,j) stored for j ≥ i, lower: for j ≤ i — whose
+// rows are contiguous in both storages:
+//   tri_rows  y(i) = b(i) + alpha·Σ_j A(i,j)·x(j) over row i's stored
+//             columns, a work-item per row;
+//   tri_cols  y(j) = b(j) + alpha·Σ_i A(i,j)·x(i) over the stored rows
+//             holding column j, a work-item per 8 columns;
+// with b = y (accumulate) or beta·y (0 when beta == 0), the diagonal left
+// out (skipdiag) or taken as 1 (unit). Symv is tri_rows then tri_cols
+// without the diagonal; trmv is one of them with beta = 0. Every product
+// inside the triangle is computed once, so NaN and Inf spread as in mv.
+
+// tri_row_at is the index of the stored element (r, c) of a triangle in
+// dense (lda) or packed storage.
+static inline long tri_row_at(int packed, int upper, int n, int lda, int r, int c) {
+	return packed ? tri_at(ST_PACKED, upper, n, 0, 0, r, c) : (long)r * lda + c;
+}
+
+__kernel void tri_rows(int upper, int packed, int unit, int skipdiag, int n, real alpha,
+                       __global const real* a, int lda,
+                       __global const real* x, int offx, int incx,
+                       real beta, __global real* y, int offy, int incy) {
+	const int i = get_global_id(0);
+	if (i >= n) {
+		return;
+	}
+	const int lo = upper ? i : 0;
+	const int hi = upper ? n : i + 1;
+	__global const real* row = a + tri_row_at(packed, upper, n, lda, i, lo);
+	// [jlo, jhi): the columns read from memory (the diagonal is the
+	// first stored column of an upper row, the last of a lower one).
+	int jlo = lo, jhi = hi;
+	if (skipdiag || unit) {
+		if (upper) {
+			jlo++;
+		} else {
+			jhi--;
+		}
+	}
+	real s = 0;
+	int j = jlo;
+	if (incx == 1) {
+		__global const real* xp = x + offx;
+		real8 acc = 0;
+		for (; j + 8 <= jhi; j += 8) {
+			acc += vload8(0, row + (j - lo)) * vload8(0, xp + j);
+		}
+		const real4 h = acc.lo + acc.hi;
+		const real2 q = h.lo + h.hi;
+		s = q.lo + q.hi;
+	}
+	for (; j < jhi; j++) {
+		s += row[j - lo] * x[offx + (long)j * incx];
+	}
+	if (unit && !skipdiag) {
+		s += x[offx + (long)i * incx];
+	}
+	const long iy = offy + (long)i * incy;
+	y[iy] = ((beta == 0) ? (real)0 : beta * y[iy]) + alpha * s;
+}
+
+__kernel void tri_cols(int upper, int packed, int unit, int skipdiag, int accumulate,
+                       int n, real alpha, __global const real* a, int lda,
+                       __global const real* x, int offx, int incx,
+                       real beta, __global real* y, int offy, int incy) {
+	const int j0 = get_global_id(0) * 8;
+	if (j0 >= n) {
+		return;
+	}
+	const int jn = min(8, n - j0);
+	real t[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+	// Rows whose stored part holds all 8 columns, read 8 at a time: upper
+	// i < j0, lower i ≥ j0 + 8.
+	int flo = 0, fhi = 0;
+	if (jn == 8) {
+		flo = upper ? 0 : j0 + 8;
+		fhi = upper ? j0 : n;
+		real8 acc = 0;
+		for (int i = flo; i < fhi; i++) {
+			acc += vload8(0, a + tri_row_at(packed, upper, n, lda, i, j0)) * x[offx + (long)i * incx];
+		}
+		vstore8(acc, 0, t);
+	}
+	// The other rows holding some of the columns, one element at a time.
+	const int rlo = upper ? 0 : j0;
+	const int rhi = upper ? j0 + jn : n;
+	for (int i = rlo; i < rhi; i++) {
+		if (i >= flo && i < fhi) {
+			continue;
+		}
+		const real xi = x[offx + (long)i * incx];
+		for (int c = 0; c < jn; c++) {
+			const int jj = j0 + c;
+			if (upper ? jj < i : jj > i) {
+				continue;
+			}
+			if (jj == i) {
+				if (!skipdiag) {
+					t[c] += (unit ? (real)1 : a[tri_row_at(packed, upper, n, lda, i, jj)]) * xi;
+				}
+				continue;
+			}
+			t[c] += a[tri_row_at(packed, upper, n, lda, i, jj)] * xi;
+		}
+	}
+	for (int c = 0; c < jn; c++) {
+		const long iy = offy + (long)(j0 + c) * incy;
+		const real b = accumulate ? y[iy] : ((beta == 0) ? (real)0 : beta * y[iy]);
+		y[iy] = b + alpha * t[c];
+	}
+}
+
+// tri_solve_seq is sv for CPU devices: the whole solve M·x = b in place by
+// ONE work-item, which on a CPU beats a work-group that meets at a barrier
+// for every row. It walks A's stored rows, contiguous in dense and packed
+// storage, as gonum's Go code does: for op(A) = A a row's solved part is a
+// dot product with x (forward for lower, backward for upper); for
+// op(A) = Aᵀ each solved x(i) is subtracted along A's row i (backward for
+// lower, forward for upper).
+__kernel void tri_solve_seq(int upper, int packed, int trans, int unit, int n,
+                            __global const real* a, int lda,
+                            __global real* x, int offx, int incx) {
+	if (get_global_id(0) != 0) {
+		return;
+	}
+	const int fwd = (upper == trans); // op(A) lower triangular
+	for (int s = 0; s < n; s++) {
+		const int i = fwd ? s : n - 1 - s;
+		// The off-diagonal part of A's stored row i: [lo, hi).
+		const int lo = upper ? i + 1 : 0;
+		const int hi = upper ? n : i;
+		__global const real* row = a + tri_row_at(packed, upper, n, lda, i, upper ? i : 0);
+		// row[c - base] is A(i, c); the diagonal is at c = i.
+		const int base = upper ? i : 0;
+		const long ix = offx + (long)i * incx;
+		if (!trans) {
+			real sum = 0;
+			int c = lo;
+			if (incx == 1) {
+				real8 acc = 0;
+				for (; c + 8 <= hi; c += 8) {
+					acc += vload8(0, row + (c - base)) * vload8(0, x + offx + c);
+				}
+				const real4 h = acc.lo + acc.hi;
+				const real2 q = h.lo + h.hi;
+				sum = q.lo + q.hi;
+			}
+			for (; c < hi; c++) {
+				sum += row[c - base] * x[offx + (long)c * incx];
+			}
+			real xi = x[ix] - sum;
+			if (!unit) {
+				xi /= row[i - base];
+			}
+			x[ix] = xi;
+		} else {
+			real xi = x[ix];
+			if (!unit) {
+				xi /= row[i - base];
+				x[ix] = xi;
+			}
+			int c = lo;
+			if (incx == 1) {
+				for (; c + 8 <= hi; c += 8) {
+					vstore8(vload8(0, x + offx + c) - vload8(0, row + (c - base)) * xi, 0, x + offx + c);
+				}
+			}
+			for (; c < hi; c++) {
+				x[offx + (long)c * incx] -= row[c - base] * xi;
+			}
+		}
+	}
+}
+
 // rank_rows is rank for CPU devices (see gemv_rows): one work-item per row
 // r, walking the row's stored columns [lo, hi) — contiguous in dense and in
 // packed storage — 8 at a time when y (and, for rank 2, x) is contiguous.

@@ -98,7 +98,7 @@ PY
 		step tests-cl 120 ./cl.test -test.count=1
 		;;
 	resident)
-		step res-bench 120 ./blas.test -test.run XXX -test.bench 'ResidentGemv|Level3Route|ResidentGemmHost' -test.benchtime 50x
+		step res-bench 120 ./blas.test -test.run XXX -test.bench 'ResidentLevel2|Level3Route|ResidentGemmHost' -test.benchtime 50x
 		step res-cg 60 ./cg -n 4096
 		step res-mat 120 ./mat -n 2048 -reps 2
 		;;
