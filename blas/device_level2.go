@@ -45,8 +45,9 @@ const (
 	l2RankX   = 16
 	l2RankY   = 4
 
-	// l2CPUGroup is the work-group size of gemv_rows and gemv_cols (CPU
-	// devices: a work-group is a loop on one core).
+	// l2CPUGroup is the work-group size of the CPU-device kernels
+	// gemv_rows, gemv_cols, tri_rows, tri_cols and rank_rows (a work-group
+	// is a loop on one core there).
 	l2CPUGroup = 16
 )
 
@@ -62,6 +63,9 @@ func l2fits(vs ...int) bool {
 	}
 	return true
 }
+
+// l2OnCPU reports whether call c takes level 2's CPU-device kernels.
+func l2OnCPU(c *call) bool { return c.e.prof.IsCPU() && !c.e.l2Portable }
 
 func l2bool(b bool) int32 {
 	if b {
@@ -84,7 +88,7 @@ func (d l2mat) fits() bool { return l2fits(d.m, d.n, d.kl, d.ku, d.lda) }
 // whole symmetric or triangular matrix in dense or packed storage: the
 // case of tri_rows and tri_cols.
 func (d l2mat) cpuTriangle(c *call) bool {
-	return c.e.prof.IsCPU() && (d.kind == l2KindSymmetric || d.kind == l2KindTriangular) &&
+	return l2OnCPU(c) && (d.kind == l2KindSymmetric || d.kind == l2KindTriangular) &&
 		(d.storage == l2Dense || d.storage == l2Packed) && d.kl == d.n-1
 }
 
@@ -127,7 +131,7 @@ func l2mvOnDevice[T real](c *call, d l2mat, a *cl.Buffer, nout, nin int, alpha T
 		return
 	}
 	vecs := []any{x, int32(offX), int32(incX), beta, y, int32(offY), int32(incY)}
-	if d.kind == l2KindGeneral && d.storage == l2Dense && c.e.prof.IsCPU() {
+	if d.kind == l2KindGeneral && d.storage == l2Dense && l2OnCPU(c) {
 		// A CPU device: a work-item per row (or per 8 columns of Aᵀ)
 		// walking contiguous memory, no local-memory reduction.
 		args := append([]any{int32(d.m), int32(d.n), alpha, a, int32(d.lda)}, vecs...)
@@ -215,7 +219,7 @@ func l2rankOnDevice[T real](c *call, u l2update, m, n int, alpha T, x *cl.Buffer
 	}
 	args := []any{l2bool(u.tri), l2bool(u.upper), l2bool(u.packed), l2bool(u.two), l2bool(u.skipZero),
 		int32(m), int32(n), alpha, x, int32(offX), int32(incX), y, int32(offY), int32(incY), a, int32(lda)}
-	if c.e.prof.IsCPU() {
+	if l2OnCPU(c) {
 		// A CPU device: a work-item per row, walking it contiguously.
 		c.run(c.kernel(l2File, "rank_rows"), []int{groups(m, l2CPUGroup)}, []int{l2CPUGroup}, args...)
 		return

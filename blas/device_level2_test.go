@@ -25,23 +25,40 @@ var l2Routines = []string{"gemv", "gbmv", "trmv", "tbmv", "tpmv", "trsv", "tbsv"
 func TestLevel2Device64(t *testing.T) {
 	impl := newTestImpl(t)
 	l2skipNoFP64(t)
-	l2test(t, "D", l2ops64(impl), l2ops64(gonum.Implementation{}), 1e-12, false)
+	l2test(t, testEngine(t), "D", l2ops64(impl), l2ops64(gonum.Implementation{}), 1e-12, false)
 }
 
 func TestLevel2Device32(t *testing.T) {
 	impl := newTestImpl(t)
-	l2test(t, "S", l2ops32(impl), l2ops32(gonum.Implementation{}), 1e-4, false)
+	l2test(t, testEngine(t), "S", l2ops32(impl), l2ops32(gonum.Implementation{}), 1e-4, false)
+}
+
+// TestLevel2Portable runs the level 2 suite on the general kernels, which
+// GPUs take, with the CPU-device kernels turned off: on PoCL they would
+// otherwise go untested.
+func TestLevel2Portable(t *testing.T) {
+	impl, e := privateImpl(t, nil)
+	e.l2Portable = true
+	if d, ok := impl.dev64.(clDevice64); ok {
+		d.e.l2Portable = true
+		t.Run("float64", func(t *testing.T) {
+			l2test(t, d.e, "D", l2ops64(impl), l2ops64(gonum.Implementation{}), 1e-12, false)
+		})
+	}
+	t.Run("float32", func(t *testing.T) {
+		l2test(t, e, "S", l2ops32(impl), l2ops32(gonum.Implementation{}), 1e-4, false)
+	})
 }
 
 func TestLevel2Direct64(t *testing.T) {
 	e := testEngine(t)
 	l2skipNoFP64(t)
-	l2test(t, "D", l2direct64(t, clDevice64{e}), l2ops64(gonum.Implementation{}), 1e-12, true)
+	l2test(t, e, "D", l2direct64(t, clDevice64{e}), l2ops64(gonum.Implementation{}), 1e-12, true)
 }
 
 func TestLevel2Direct32(t *testing.T) {
 	e := testEngine(t)
-	l2test(t, "S", l2direct32(t, clDevice32{e}), l2ops32(gonum.Implementation{}), 1e-4, true)
+	l2test(t, e, "S", l2direct32(t, clDevice32{e}), l2ops32(gonum.Implementation{}), 1e-4, true)
 }
 
 // TestLevel2FailureLeavesOutput injects a failure into the last step of a
@@ -120,8 +137,7 @@ func l2skipNoFP64(t *testing.T) {
 
 // l2test runs the level-2 cases with got and want and checks that every
 // routine's device counter grew by at least the number of its calls.
-func l2test[T float32 | float64](t *testing.T, prefix string, got, want l2ops[T], tol float64, quick bool) {
-	e := testEngine(t)
+func l2test[T float32 | float64](t *testing.T, e *engine, prefix string, got, want l2ops[T], tol float64, quick bool) {
 	before := map[string]int64{}
 	for _, r := range l2Routines {
 		before[prefix+r] = e.launches(prefix + r)

@@ -29,6 +29,10 @@ type engine struct {
 	tensor TensorMode // GEMM's tensor-core mode (WithTensorCores or GOCL_TENSOR)
 	queue  *cl.Queue
 
+	// l2Portable keeps level 2 on its general kernels on a CPU device too
+	// (tests: those kernels serve GPUs, and CI has only PoCL).
+	l2Portable bool
+
 	buffers bufferPool
 
 	// Transfers of host slices (transfer.go, gemm_pipeline.go): pinned
