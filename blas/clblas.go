@@ -167,6 +167,40 @@ type Implementation struct {
 	// failed holds the names of the routines whose device failure has been
 	// logged already.
 	failed sync.Map
+	// counts holds each routine's *routineCounts (Stats).
+	counts sync.Map
+}
+
+// RoutineStats counts the calls of one BLAS routine that did work (quick
+// returns are not counted): sent to the device, run on the CPU by the
+// offload policy, and, of those sent to the device, the ones that failed
+// there and were finished on the CPU.
+type RoutineStats struct {
+	Device, CPU, Failed int64
+}
+
+type routineCounts struct{ device, cpu, failed atomic.Int64 }
+
+// counted returns routine's counters.
+func (impl *Implementation) counted(routine string) *routineCounts {
+	if v, ok := impl.counts.Load(routine); ok {
+		return v.(*routineCounts)
+	}
+	v, _ := impl.counts.LoadOrStore(routine, new(routineCounts))
+	return v.(*routineCounts)
+}
+
+// Stats returns, for every routine called so far, where its calls ran:
+// what to look at when a program is not as fast as hoped (GOCL_OFFLOAD
+// and WithOffload change the choice).
+func (impl *Implementation) Stats() map[string]RoutineStats {
+	out := map[string]RoutineStats{}
+	impl.counts.Range(func(k, v any) bool {
+		c := v.(*routineCounts)
+		out[k.(string)] = RoutineStats{Device: c.device.Load(), CPU: c.cpu.Load(), Failed: c.failed.Load()}
+		return true
+	})
+	return out
 }
 
 // New returns an Implementation on the default device. Without a
@@ -232,6 +266,7 @@ func (impl *Implementation) Close() error {
 // then finished on the CPU by the caller; the failure is logged once per
 // routine per Implementation.
 func (impl *Implementation) deviceFailed(routine string, err error) {
+	impl.counted(routine).failed.Add(1)
 	if impl.closed.Load() {
 		// A call that raced with Close; nothing worth reporting.
 		return

@@ -24,7 +24,7 @@ func (impl *Implementation) Sdot(n int, x []float32, incX int, y []float32, incY
 	if vecShort(len(y), n, incY) {
 		panic(msgShortY)
 	}
-	if impl.offload(work(prec32, 2*fl(n), 2*fl(n))) {
+	if impl.offload("Sdot", work(prec32, 2*fl(n), 2*fl(n))) {
 		r, err := impl.dev32.Sdot(n, x, incX, y, incY)
 		if err == nil {
 			return r
@@ -55,7 +55,7 @@ func (impl *Implementation) Snrm2(n int, x []float32, incX int) float32 {
 		}
 		panic(msgNLT0)
 	}
-	if impl.offload(work(prec32, 2*fl(n), fl(n))) {
+	if impl.offload("Snrm2", work(prec32, 2*fl(n), fl(n))) {
 		r, err := impl.dev32.Snrm2(n, x, incX)
 		if err == nil {
 			return r
@@ -83,7 +83,7 @@ func (impl *Implementation) Sasum(n int, x []float32, incX int) float32 {
 	if n == 0 {
 		return 0
 	}
-	if impl.offload(work(prec32, fl(n), fl(n))) {
+	if impl.offload("Sasum", work(prec32, fl(n), fl(n))) {
 		r, err := impl.dev32.Sasum(n, x, incX)
 		if err == nil {
 			return r
@@ -114,7 +114,7 @@ func (impl *Implementation) Isamax(n int, x []float32, incX int) int {
 		}
 		panic(msgNLT0)
 	}
-	if impl.offload(work(prec32, fl(n), fl(n))) {
+	if impl.offload("Isamax", work(prec32, fl(n), fl(n))) {
 		r, err := impl.dev32.Isamax(n, x, incX)
 		if err == nil {
 			return r
@@ -129,7 +129,7 @@ func (impl *Implementation) Sswap(n int, x []float32, incX int, y []float32, inc
 	if !impl.checkXY32(n, x, incX, y, incY) {
 		return
 	}
-	if impl.offload(work(prec32, 0, 4*fl(n))) {
+	if impl.offload("Sswap", work(prec32, 0, 4*fl(n))) {
 		err := impl.dev32.Sswap(n, x, incX, y, incY)
 		if err == nil {
 			return
@@ -144,7 +144,7 @@ func (impl *Implementation) Scopy(n int, x []float32, incX int, y []float32, inc
 	if !impl.checkXY32(n, x, incX, y, incY) {
 		return
 	}
-	if impl.offload(work(prec32, 0, 2*fl(n))) {
+	if impl.offload("Scopy", work(prec32, 0, 2*fl(n))) {
 		err := impl.dev32.Scopy(n, x, incX, y, incY)
 		if err == nil {
 			return
@@ -162,7 +162,7 @@ func (impl *Implementation) Saxpy(n int, alpha float32, x []float32, incX int, y
 	if alpha == 0 {
 		return
 	}
-	if impl.offload(work(prec32, 2*fl(n), 3*fl(n))) {
+	if impl.offload("Saxpy", work(prec32, 2*fl(n), 3*fl(n))) {
 		err := impl.dev32.Saxpy(n, alpha, x, incX, y, incY)
 		if err == nil {
 			return
@@ -188,7 +188,7 @@ func (impl *Implementation) Srot(n int, x []float32, incX int, y []float32, incY
 	if !impl.checkXY32(n, x, incX, y, incY) {
 		return
 	}
-	if impl.offload(work(prec32, 6*fl(n), 4*fl(n))) {
+	if impl.offload("Srot", work(prec32, 6*fl(n), 4*fl(n))) {
 		err := impl.dev32.Srot(n, x, incX, y, incY, c, s)
 		if err == nil {
 			return
@@ -209,7 +209,7 @@ func (impl *Implementation) Srotm(n int, x []float32, incX int, y []float32, inc
 		// blas.Identity, and flags gonum ignores: x and y stay as they are.
 		return
 	}
-	if impl.offload(work(prec32, 6*fl(n), 4*fl(n))) {
+	if impl.offload("Srotm", work(prec32, 6*fl(n), 4*fl(n))) {
 		err := impl.dev32.Srotm(n, x, incX, y, incY, p)
 		if err == nil {
 			return
@@ -237,7 +237,7 @@ func (impl *Implementation) Sscal(n int, alpha float32, x []float32, incX int) {
 	if (n-1)*incX >= len(x) {
 		panic(msgShortX)
 	}
-	if impl.offload(work(prec32, fl(n), 2*fl(n))) {
+	if impl.offload("Sscal", work(prec32, fl(n), 2*fl(n))) {
 		err := impl.dev32.Sscal(n, alpha, x, incX)
 		if err == nil {
 			return

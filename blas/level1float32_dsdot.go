@@ -6,7 +6,7 @@ func (impl *Implementation) Dsdot(n int, x []float32, incX int, y []float32, inc
 	if !impl.checkDot32(n, x, incX, y, incY) {
 		return 0
 	}
-	if impl.offload(work(prec32, 2*fl(n), 2*fl(n))) {
+	if impl.offload("Dsdot", work(prec32, 2*fl(n), 2*fl(n))) {
 		r, err := impl.dev32.Dsdot(n, x, incX, y, incY)
 		if err == nil {
 			return r
@@ -23,7 +23,7 @@ func (impl *Implementation) Sdsdot(n int, alpha float32, x []float32, incX int, 
 	if !impl.checkDot32(n, x, incX, y, incY) {
 		return 0
 	}
-	if impl.offload(work(prec32, 2*fl(n), 2*fl(n))) {
+	if impl.offload("Sdsdot", work(prec32, 2*fl(n), 2*fl(n))) {
 		r, err := impl.dev32.Sdsdot(n, alpha, x, incX, y, incY)
 		if err == nil {
 			return r

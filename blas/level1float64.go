@@ -22,7 +22,7 @@ func (impl *Implementation) Ddot(n int, x []float64, incX int, y []float64, incY
 	if vecShort(len(y), n, incY) {
 		panic(msgShortY)
 	}
-	if impl.offload(work(prec64, 2*fl(n), 2*fl(n))) {
+	if impl.offload("Ddot", work(prec64, 2*fl(n), 2*fl(n))) {
 		r, err := impl.dev64.Ddot(n, x, incX, y, incY)
 		if err == nil {
 			return r
@@ -53,7 +53,7 @@ func (impl *Implementation) Dnrm2(n int, x []float64, incX int) float64 {
 		}
 		panic(msgNLT0)
 	}
-	if impl.offload(work(prec64, 2*fl(n), fl(n))) {
+	if impl.offload("Dnrm2", work(prec64, 2*fl(n), fl(n))) {
 		r, err := impl.dev64.Dnrm2(n, x, incX)
 		if err == nil {
 			return r
@@ -81,7 +81,7 @@ func (impl *Implementation) Dasum(n int, x []float64, incX int) float64 {
 	if n == 0 {
 		return 0
 	}
-	if impl.offload(work(prec64, fl(n), fl(n))) {
+	if impl.offload("Dasum", work(prec64, fl(n), fl(n))) {
 		r, err := impl.dev64.Dasum(n, x, incX)
 		if err == nil {
 			return r
@@ -112,7 +112,7 @@ func (impl *Implementation) Idamax(n int, x []float64, incX int) int {
 		}
 		panic(msgNLT0)
 	}
-	if impl.offload(work(prec64, fl(n), fl(n))) {
+	if impl.offload("Idamax", work(prec64, fl(n), fl(n))) {
 		r, err := impl.dev64.Idamax(n, x, incX)
 		if err == nil {
 			return r
@@ -127,7 +127,7 @@ func (impl *Implementation) Dswap(n int, x []float64, incX int, y []float64, inc
 	if !impl.checkXY64(n, x, incX, y, incY) {
 		return
 	}
-	if impl.offload(work(prec64, 0, 4*fl(n))) {
+	if impl.offload("Dswap", work(prec64, 0, 4*fl(n))) {
 		err := impl.dev64.Dswap(n, x, incX, y, incY)
 		if err == nil {
 			return
@@ -142,7 +142,7 @@ func (impl *Implementation) Dcopy(n int, x []float64, incX int, y []float64, inc
 	if !impl.checkXY64(n, x, incX, y, incY) {
 		return
 	}
-	if impl.offload(work(prec64, 0, 2*fl(n))) {
+	if impl.offload("Dcopy", work(prec64, 0, 2*fl(n))) {
 		err := impl.dev64.Dcopy(n, x, incX, y, incY)
 		if err == nil {
 			return
@@ -160,7 +160,7 @@ func (impl *Implementation) Daxpy(n int, alpha float64, x []float64, incX int, y
 	if alpha == 0 {
 		return
 	}
-	if impl.offload(work(prec64, 2*fl(n), 3*fl(n))) {
+	if impl.offload("Daxpy", work(prec64, 2*fl(n), 3*fl(n))) {
 		err := impl.dev64.Daxpy(n, alpha, x, incX, y, incY)
 		if err == nil {
 			return
@@ -186,7 +186,7 @@ func (impl *Implementation) Drot(n int, x []float64, incX int, y []float64, incY
 	if !impl.checkXY64(n, x, incX, y, incY) {
 		return
 	}
-	if impl.offload(work(prec64, 6*fl(n), 4*fl(n))) {
+	if impl.offload("Drot", work(prec64, 6*fl(n), 4*fl(n))) {
 		err := impl.dev64.Drot(n, x, incX, y, incY, c, s)
 		if err == nil {
 			return
@@ -207,7 +207,7 @@ func (impl *Implementation) Drotm(n int, x []float64, incX int, y []float64, inc
 		// blas.Identity, and flags gonum ignores: x and y stay as they are.
 		return
 	}
-	if impl.offload(work(prec64, 6*fl(n), 4*fl(n))) {
+	if impl.offload("Drotm", work(prec64, 6*fl(n), 4*fl(n))) {
 		err := impl.dev64.Drotm(n, x, incX, y, incY, p)
 		if err == nil {
 			return
@@ -235,7 +235,7 @@ func (impl *Implementation) Dscal(n int, alpha float64, x []float64, incX int) {
 	if (n-1)*incX >= len(x) {
 		panic(msgShortX)
 	}
-	if impl.offload(work(prec64, fl(n), 2*fl(n))) {
+	if impl.offload("Dscal", work(prec64, fl(n), 2*fl(n))) {
 		err := impl.dev64.Dscal(n, alpha, x, incX)
 		if err == nil {
 			return

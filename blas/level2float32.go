@@ -44,7 +44,7 @@ func (impl *Implementation) Sgemv(tA blas.Transpose, m, n int, alpha float32, a 
 	if alpha == 0 && beta == 1 {
 		return
 	}
-	if impl.offload(work(prec32, 2*fl(m)*fl(n), fl(m)*fl(n)+fl(lenX)+fl(lenY)*(1+ifNonZero(beta != 0)))) {
+	if impl.offload("Sgemv", work(prec32, 2*fl(m)*fl(n), fl(m)*fl(n)+fl(lenX)+fl(lenY)*(1+ifNonZero(beta != 0)))) {
 		err := impl.dev32.Sgemv(tA, m, n, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
@@ -103,7 +103,7 @@ func (impl *Implementation) Sgbmv(tA blas.Transpose, m, n, kL, kU int, alpha flo
 		return
 	}
 	band := fl(rows) * fl(kL+kU+1)
-	if impl.offload(work(prec32, 2*band, band+fl(lenX)+fl(lenY)*(1+ifNonZero(beta != 0)))) {
+	if impl.offload("Sgbmv", work(prec32, 2*band, band+fl(lenX)+fl(lenY)*(1+ifNonZero(beta != 0)))) {
 		err := impl.dev32.Sgbmv(tA, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
@@ -119,7 +119,7 @@ func (impl *Implementation) Strmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 	if !impl.checkTriangular32(ul, tA, d, n, a, lda, x, incX) {
 		return
 	}
-	if impl.offload(work(prec32, fl(n)*fl(n), fl(n)*fl(n)+2*fl(n))) {
+	if impl.offload("Strmv", work(prec32, fl(n)*fl(n), fl(n)*fl(n)+2*fl(n))) {
 		err := impl.dev32.Strmv(ul, tA, d, n, a, lda, x, incX)
 		if err == nil {
 			return
@@ -135,7 +135,7 @@ func (impl *Implementation) Strsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 	if !impl.checkTriangular32(ul, tA, d, n, a, lda, x, incX) {
 		return
 	}
-	if impl.offload(work(prec32, fl(n)*fl(n), fl(n)*fl(n)+2*fl(n))) {
+	if impl.offload("Strsv", work(prec32, fl(n)*fl(n), fl(n)*fl(n)+2*fl(n))) {
 		err := impl.dev32.Strsv(ul, tA, d, n, a, lda, x, incX)
 		if err == nil {
 			return
@@ -185,7 +185,7 @@ func (impl *Implementation) Stbmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 		return
 	}
 	band := fl(n) * fl(k+1)
-	if impl.offload(work(prec32, 2*band, band+2*fl(n))) {
+	if impl.offload("Stbmv", work(prec32, 2*band, band+2*fl(n))) {
 		err := impl.dev32.Stbmv(ul, tA, d, n, k, a, lda, x, incX)
 		if err == nil {
 			return
@@ -203,7 +203,7 @@ func (impl *Implementation) Stbsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 		return
 	}
 	band := fl(n) * fl(k+1)
-	if impl.offload(work(prec32, 2*band, band+2*fl(n))) {
+	if impl.offload("Stbsv", work(prec32, 2*band, band+2*fl(n))) {
 		err := impl.dev32.Stbsv(ul, tA, d, n, k, a, lda, x, incX)
 		if err == nil {
 			return
@@ -255,7 +255,7 @@ func (impl *Implementation) Stpmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 	if !impl.checkTriangularPacked32(ul, tA, d, n, ap, x, incX) {
 		return
 	}
-	if impl.offload(work(prec32, fl(n)*fl(n), fl(n)*fl(n+1)/2+2*fl(n))) {
+	if impl.offload("Stpmv", work(prec32, fl(n)*fl(n), fl(n)*fl(n+1)/2+2*fl(n))) {
 		err := impl.dev32.Stpmv(ul, tA, d, n, ap, x, incX)
 		if err == nil {
 			return
@@ -272,7 +272,7 @@ func (impl *Implementation) Stpsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 	if !impl.checkTriangularPacked32(ul, tA, d, n, ap, x, incX) {
 		return
 	}
-	if impl.offload(work(prec32, fl(n)*fl(n), fl(n)*fl(n+1)/2+2*fl(n))) {
+	if impl.offload("Stpsv", work(prec32, fl(n)*fl(n), fl(n)*fl(n+1)/2+2*fl(n))) {
 		err := impl.dev32.Stpsv(ul, tA, d, n, ap, x, incX)
 		if err == nil {
 			return
@@ -344,7 +344,7 @@ func (impl *Implementation) Ssymv(ul blas.Uplo, n int, alpha float32, a []float3
 	if alpha == 0 && beta == 1 {
 		return
 	}
-	if impl.offload(work(prec32, 2*fl(n)*fl(n), fl(n)*fl(n)+fl(n)*(2+ifNonZero(beta != 0)))) {
+	if impl.offload("Ssymv", work(prec32, 2*fl(n)*fl(n), fl(n)*fl(n)+fl(n)*(2+ifNonZero(beta != 0)))) {
 		err := impl.dev32.Ssymv(ul, n, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
@@ -391,7 +391,7 @@ func (impl *Implementation) Ssbmv(ul blas.Uplo, n, k int, alpha float32, a []flo
 		return
 	}
 	band := fl(n) * fl(k+1)
-	if impl.offload(work(prec32, 4*band, band+fl(n)*(2+ifNonZero(beta != 0)))) {
+	if impl.offload("Ssbmv", work(prec32, 4*band, band+fl(n)*(2+ifNonZero(beta != 0)))) {
 		err := impl.dev32.Ssbmv(ul, n, k, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
@@ -431,7 +431,7 @@ func (impl *Implementation) Sspmv(ul blas.Uplo, n int, alpha float32, ap []float
 	if alpha == 0 && beta == 1 {
 		return
 	}
-	if impl.offload(work(prec32, 2*fl(n)*fl(n), fl(n)*fl(n+1)/2+fl(n)*(2+ifNonZero(beta != 0)))) {
+	if impl.offload("Sspmv", work(prec32, 2*fl(n)*fl(n), fl(n)*fl(n+1)/2+fl(n)*(2+ifNonZero(beta != 0)))) {
 		err := impl.dev32.Sspmv(ul, n, alpha, ap, x, incX, beta, y, incY)
 		if err == nil {
 			return
@@ -473,7 +473,7 @@ func (impl *Implementation) Sger(m, n int, alpha float32, x []float32, incX int,
 	if alpha == 0 {
 		return
 	}
-	if impl.offload(work(prec32, 2*fl(m)*fl(n), 2*fl(m)*fl(n)+fl(m)+fl(n))) {
+	if impl.offload("Sger", work(prec32, 2*fl(m)*fl(n), 2*fl(m)*fl(n)+fl(m)+fl(n))) {
 		err := impl.dev32.Sger(m, n, alpha, x, incX, y, incY, a, lda)
 		if err == nil {
 			return
@@ -535,7 +535,7 @@ func (impl *Implementation) Ssyr(ul blas.Uplo, n int, alpha float32, x []float32
 	if alpha == 0 {
 		return
 	}
-	if impl.offload(work(prec32, fl(n)*fl(n), 2*fl(n)*fl(n)+fl(n))) {
+	if impl.offload("Ssyr", work(prec32, fl(n)*fl(n), 2*fl(n)*fl(n)+fl(n))) {
 		err := impl.dev32.Ssyr(ul, n, alpha, x, incX, a, lda)
 		if err == nil {
 			return
@@ -569,7 +569,7 @@ func (impl *Implementation) Sspr(ul blas.Uplo, n int, alpha float32, x []float32
 	if alpha == 0 {
 		return
 	}
-	if impl.offload(work(prec32, fl(n)*fl(n), fl(n)*fl(n+1)+fl(n))) {
+	if impl.offload("Sspr", work(prec32, fl(n)*fl(n), fl(n)*fl(n+1)+fl(n))) {
 		err := impl.dev32.Sspr(ul, n, alpha, x, incX, ap)
 		if err == nil {
 			return
@@ -612,7 +612,7 @@ func (impl *Implementation) Ssyr2(ul blas.Uplo, n int, alpha float32, x []float3
 	if alpha == 0 {
 		return
 	}
-	if impl.offload(work(prec32, 2*fl(n)*fl(n), 2*fl(n)*fl(n)+2*fl(n))) {
+	if impl.offload("Ssyr2", work(prec32, 2*fl(n)*fl(n), 2*fl(n)*fl(n)+2*fl(n))) {
 		err := impl.dev32.Ssyr2(ul, n, alpha, x, incX, y, incY, a, lda)
 		if err == nil {
 			return
@@ -652,7 +652,7 @@ func (impl *Implementation) Sspr2(ul blas.Uplo, n int, alpha float32, x []float3
 	if alpha == 0 {
 		return
 	}
-	if impl.offload(work(prec32, 2*fl(n)*fl(n), fl(n)*fl(n+1)+2*fl(n))) {
+	if impl.offload("Sspr2", work(prec32, 2*fl(n)*fl(n), fl(n)*fl(n+1)+2*fl(n))) {
 		err := impl.dev32.Sspr2(ul, n, alpha, x, incX, y, incY, ap)
 		if err == nil {
 			return

@@ -42,7 +42,7 @@ func (impl *Implementation) Dgemv(tA blas.Transpose, m, n int, alpha float64, a 
 	if alpha == 0 && beta == 1 {
 		return
 	}
-	if impl.offload(work(prec64, 2*fl(m)*fl(n), fl(m)*fl(n)+fl(lenX)+fl(lenY)*(1+ifNonZero(beta != 0)))) {
+	if impl.offload("Dgemv", work(prec64, 2*fl(m)*fl(n), fl(m)*fl(n)+fl(lenX)+fl(lenY)*(1+ifNonZero(beta != 0)))) {
 		err := impl.dev64.Dgemv(tA, m, n, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
@@ -101,7 +101,7 @@ func (impl *Implementation) Dgbmv(tA blas.Transpose, m, n, kL, kU int, alpha flo
 		return
 	}
 	band := fl(rows) * fl(kL+kU+1)
-	if impl.offload(work(prec64, 2*band, band+fl(lenX)+fl(lenY)*(1+ifNonZero(beta != 0)))) {
+	if impl.offload("Dgbmv", work(prec64, 2*band, band+fl(lenX)+fl(lenY)*(1+ifNonZero(beta != 0)))) {
 		err := impl.dev64.Dgbmv(tA, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
@@ -117,7 +117,7 @@ func (impl *Implementation) Dtrmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 	if !impl.checkTriangular64(ul, tA, d, n, a, lda, x, incX) {
 		return
 	}
-	if impl.offload(work(prec64, fl(n)*fl(n), fl(n)*fl(n)+2*fl(n))) {
+	if impl.offload("Dtrmv", work(prec64, fl(n)*fl(n), fl(n)*fl(n)+2*fl(n))) {
 		err := impl.dev64.Dtrmv(ul, tA, d, n, a, lda, x, incX)
 		if err == nil {
 			return
@@ -133,7 +133,7 @@ func (impl *Implementation) Dtrsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 	if !impl.checkTriangular64(ul, tA, d, n, a, lda, x, incX) {
 		return
 	}
-	if impl.offload(work(prec64, fl(n)*fl(n), fl(n)*fl(n)+2*fl(n))) {
+	if impl.offload("Dtrsv", work(prec64, fl(n)*fl(n), fl(n)*fl(n)+2*fl(n))) {
 		err := impl.dev64.Dtrsv(ul, tA, d, n, a, lda, x, incX)
 		if err == nil {
 			return
@@ -183,7 +183,7 @@ func (impl *Implementation) Dtbmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 		return
 	}
 	band := fl(n) * fl(k+1)
-	if impl.offload(work(prec64, 2*band, band+2*fl(n))) {
+	if impl.offload("Dtbmv", work(prec64, 2*band, band+2*fl(n))) {
 		err := impl.dev64.Dtbmv(ul, tA, d, n, k, a, lda, x, incX)
 		if err == nil {
 			return
@@ -201,7 +201,7 @@ func (impl *Implementation) Dtbsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 		return
 	}
 	band := fl(n) * fl(k+1)
-	if impl.offload(work(prec64, 2*band, band+2*fl(n))) {
+	if impl.offload("Dtbsv", work(prec64, 2*band, band+2*fl(n))) {
 		err := impl.dev64.Dtbsv(ul, tA, d, n, k, a, lda, x, incX)
 		if err == nil {
 			return
@@ -253,7 +253,7 @@ func (impl *Implementation) Dtpmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 	if !impl.checkTriangularPacked64(ul, tA, d, n, ap, x, incX) {
 		return
 	}
-	if impl.offload(work(prec64, fl(n)*fl(n), fl(n)*fl(n+1)/2+2*fl(n))) {
+	if impl.offload("Dtpmv", work(prec64, fl(n)*fl(n), fl(n)*fl(n+1)/2+2*fl(n))) {
 		err := impl.dev64.Dtpmv(ul, tA, d, n, ap, x, incX)
 		if err == nil {
 			return
@@ -270,7 +270,7 @@ func (impl *Implementation) Dtpsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 	if !impl.checkTriangularPacked64(ul, tA, d, n, ap, x, incX) {
 		return
 	}
-	if impl.offload(work(prec64, fl(n)*fl(n), fl(n)*fl(n+1)/2+2*fl(n))) {
+	if impl.offload("Dtpsv", work(prec64, fl(n)*fl(n), fl(n)*fl(n+1)/2+2*fl(n))) {
 		err := impl.dev64.Dtpsv(ul, tA, d, n, ap, x, incX)
 		if err == nil {
 			return
@@ -342,7 +342,7 @@ func (impl *Implementation) Dsymv(ul blas.Uplo, n int, alpha float64, a []float6
 	if alpha == 0 && beta == 1 {
 		return
 	}
-	if impl.offload(work(prec64, 2*fl(n)*fl(n), fl(n)*fl(n)+fl(n)*(2+ifNonZero(beta != 0)))) {
+	if impl.offload("Dsymv", work(prec64, 2*fl(n)*fl(n), fl(n)*fl(n)+fl(n)*(2+ifNonZero(beta != 0)))) {
 		err := impl.dev64.Dsymv(ul, n, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
@@ -389,7 +389,7 @@ func (impl *Implementation) Dsbmv(ul blas.Uplo, n, k int, alpha float64, a []flo
 		return
 	}
 	band := fl(n) * fl(k+1)
-	if impl.offload(work(prec64, 4*band, band+fl(n)*(2+ifNonZero(beta != 0)))) {
+	if impl.offload("Dsbmv", work(prec64, 4*band, band+fl(n)*(2+ifNonZero(beta != 0)))) {
 		err := impl.dev64.Dsbmv(ul, n, k, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
@@ -429,7 +429,7 @@ func (impl *Implementation) Dspmv(ul blas.Uplo, n int, alpha float64, ap []float
 	if alpha == 0 && beta == 1 {
 		return
 	}
-	if impl.offload(work(prec64, 2*fl(n)*fl(n), fl(n)*fl(n+1)/2+fl(n)*(2+ifNonZero(beta != 0)))) {
+	if impl.offload("Dspmv", work(prec64, 2*fl(n)*fl(n), fl(n)*fl(n+1)/2+fl(n)*(2+ifNonZero(beta != 0)))) {
 		err := impl.dev64.Dspmv(ul, n, alpha, ap, x, incX, beta, y, incY)
 		if err == nil {
 			return
@@ -471,7 +471,7 @@ func (impl *Implementation) Dger(m, n int, alpha float64, x []float64, incX int,
 	if alpha == 0 {
 		return
 	}
-	if impl.offload(work(prec64, 2*fl(m)*fl(n), 2*fl(m)*fl(n)+fl(m)+fl(n))) {
+	if impl.offload("Dger", work(prec64, 2*fl(m)*fl(n), 2*fl(m)*fl(n)+fl(m)+fl(n))) {
 		err := impl.dev64.Dger(m, n, alpha, x, incX, y, incY, a, lda)
 		if err == nil {
 			return
@@ -533,7 +533,7 @@ func (impl *Implementation) Dsyr(ul blas.Uplo, n int, alpha float64, x []float64
 	if alpha == 0 {
 		return
 	}
-	if impl.offload(work(prec64, fl(n)*fl(n), 2*fl(n)*fl(n)+fl(n))) {
+	if impl.offload("Dsyr", work(prec64, fl(n)*fl(n), 2*fl(n)*fl(n)+fl(n))) {
 		err := impl.dev64.Dsyr(ul, n, alpha, x, incX, a, lda)
 		if err == nil {
 			return
@@ -567,7 +567,7 @@ func (impl *Implementation) Dspr(ul blas.Uplo, n int, alpha float64, x []float64
 	if alpha == 0 {
 		return
 	}
-	if impl.offload(work(prec64, fl(n)*fl(n), fl(n)*fl(n+1)+fl(n))) {
+	if impl.offload("Dspr", work(prec64, fl(n)*fl(n), fl(n)*fl(n+1)+fl(n))) {
 		err := impl.dev64.Dspr(ul, n, alpha, x, incX, ap)
 		if err == nil {
 			return
@@ -610,7 +610,7 @@ func (impl *Implementation) Dsyr2(ul blas.Uplo, n int, alpha float64, x []float6
 	if alpha == 0 {
 		return
 	}
-	if impl.offload(work(prec64, 2*fl(n)*fl(n), 2*fl(n)*fl(n)+2*fl(n))) {
+	if impl.offload("Dsyr2", work(prec64, 2*fl(n)*fl(n), 2*fl(n)*fl(n)+2*fl(n))) {
 		err := impl.dev64.Dsyr2(ul, n, alpha, x, incX, y, incY, a, lda)
 		if err == nil {
 			return
@@ -650,7 +650,7 @@ func (impl *Implementation) Dspr2(ul blas.Uplo, n int, alpha float64, x []float6
 	if alpha == 0 {
 		return
 	}
-	if impl.offload(work(prec64, 2*fl(n)*fl(n), fl(n)*fl(n+1)+2*fl(n))) {
+	if impl.offload("Dspr2", work(prec64, 2*fl(n)*fl(n), fl(n)*fl(n+1)+2*fl(n))) {
 		err := impl.dev64.Dspr2(ul, n, alpha, x, incX, y, incY, ap)
 		if err == nil {
 			return

@@ -90,12 +90,17 @@ func ifNonZero(nonZero bool) float64 {
 	return 0
 }
 
-// offload reports whether a call should go to the device.
-func (impl *Implementation) offload(w workload) bool {
-	if impl.policy == Never || impl.closed.Load() {
-		return false
+// offload reports whether a call of routine should go to the device, and
+// counts the answer (Stats).
+func (impl *Implementation) offload(routine string, w workload) bool {
+	dev := impl.policy != Never && !impl.closed.Load() && decide(impl.policy, &impl.cost, w)
+	c := impl.counted(routine)
+	if dev {
+		c.device.Add(1)
+	} else {
+		c.cpu.Add(1)
 	}
-	return decide(impl.policy, &impl.cost, w)
+	return dev
 }
 
 // decide is the offload decision for policy p on a device described by cm.

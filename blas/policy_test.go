@@ -201,3 +201,43 @@ func TestAutoRouting(t *testing.T) {
 		t.Errorf("Dgemm n=16 or Ddot n=2²⁰ went to the device")
 	}
 }
+
+// TestStats: each call that does work is counted where it ran; a device
+// failure (finished on the CPU) counts as a device call that failed.
+func TestStats(t *testing.T) {
+	calls := new(atomic.Int64)
+	impl, err := New(WithOffload(Auto), withDevices(sinkDevice64{calls: calls}, noDevice32{}, gpuLikeModel()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer impl.Close()
+	gemm := func(n int) {
+		s := make([]float64, n*n)
+		impl.Dgemm(blas.NoTrans, blas.NoTrans, n, n, n, 1, s, n, s, n, 0, make([]float64, n*n), n)
+	}
+	gemm(512)
+	gemm(16)
+	gemm(16)
+	x := make([]float64, 4)
+	impl.Dscal(0, 2, x, 1) // a quick return: not counted
+	if got, want := impl.Stats()["Dgemm"], (RoutineStats{Device: 1, CPU: 2}); got != want {
+		t.Errorf("Dgemm stats %+v, want %+v", got, want)
+	}
+	if _, ok := impl.Stats()["Dscal"]; ok {
+		t.Error("a quick return was counted")
+	}
+
+	// The "none" float32 device fails every call it is given.
+	impl32, err := New(WithOffload(Always), withDevices(noDevice64{}, noDevice32{}, gpuLikeModel()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer impl32.Close()
+	y := []float32{1, 2, 3}
+	if got := impl32.Sasum(3, y, 1); got != 6 {
+		t.Errorf("Sasum = %v after the device failed, want 6", got)
+	}
+	if got, want := impl32.Stats()["Sasum"], (RoutineStats{Device: 1, Failed: 1}); got != want {
+		t.Errorf("Sasum stats %+v, want %+v", got, want)
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"sort"
 	"time"
 
 	"gonum.org/v1/gonum/blas/blas32"
@@ -105,6 +106,25 @@ func main() {
 	}
 	gf := 2 * N * N * N / results[0].dev.Seconds() / 1e9
 	fmt.Printf("\nDGEMM through mat.Dense.Mul on the device: %.1f GFLOP/s (gonum: %.1f)\n", gf, 2*N*N*N/results[0].gonum.Seconds()/1e9)
+	// Where the BLAS calls behind these ran (the policy's choices).
+	stats := impl.Stats()
+	names := make([]string, 0, len(stats))
+	for name := range stats {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	fmt.Printf("\nBLAS calls, device / CPU (offload policy %v):", impl.Policy())
+	for i, name := range names {
+		st := stats[name]
+		if i%6 == 0 {
+			fmt.Print("\n ")
+		}
+		fmt.Printf(" %s %d/%d", name, st.Device, st.CPU)
+		if st.Failed > 0 {
+			fmt.Printf(" (%d failed)", st.Failed)
+		}
+	}
+	fmt.Println()
 	if results[0].diff > 1e-10 {
 		fmt.Fprintln(os.Stderr, "mat: results differ from gonum's beyond rounding")
 		os.Exit(1)
