@@ -83,14 +83,17 @@ const (
 	kindKernel
 	kindBuffer
 	kindEvent
+	kindHostMem // Go memory pinned under a CreateBufferOver buffer
 	numKinds
 )
 
-var kindNames = [numKinds]string{"context", "queue", "program", "kernel", "buffer", "event"}
+var kindNames = [numKinds]string{"context", "queue", "program", "kernel", "buffer", "event", "hostmem"}
 
 // LiveObjects returns how many objects of each kind ("context", "queue",
 // "program", "kernel", "buffer", "event") have been created through this
-// package and not yet released.
+// package and not yet released, and ("hostmem") how many slices of Go
+// memory are still pinned under CreateBufferOver buffers that the driver
+// has not deleted yet.
 func LiveObjects() map[string]int64 {
 	m := make(map[string]int64, numKinds)
 	for k := range live {

@@ -2,12 +2,15 @@ package cl
 
 /*
 #include "clinc.h"
+#include <stdint.h>
+cl_int gocl_set_mem_destructor(cl_mem m, uintptr_t handle);
 */
 import "C"
 
 import (
 	"fmt"
 	"runtime"
+	"runtime/cgo"
 	"unsafe"
 )
 
@@ -19,7 +22,8 @@ type Scalar interface {
 
 // MemFlags are buffer creation flags; values can be or-ed. Flags that
 // would let OpenCL keep a pointer to Go memory (CL_MEM_USE_HOST_PTR) are
-// deliberately absent.
+// deliberately absent: CreateBufferOver is the one way to do that, and it
+// pins the memory for as long as the driver may use it.
 type MemFlags uint64
 
 // Buffer flags.
@@ -87,6 +91,65 @@ func CreateBufferFrom[T Scalar](c *Context, flags MemFlags, data []T) (*Buffer, 
 		return nil, err
 	}
 	return newBuffer(h, size), nil
+}
+
+// CreateBufferOver creates a buffer whose storage is data itself
+// (CL_MEM_USE_HOST_PTR). On devices that share the host's memory (CPU
+// devices, integrated GPUs) kernels then read and write data with no copy;
+// other drivers may keep a copy and bring the two together at maps and
+// transfers. The rules that follow from the OpenCL specification:
+//
+//   - data's contents, as seen by Go code, are defined only after a
+//     MapBuffer (blocking, or once its event completes) and until the
+//     matching UnmapBuffer; writes by Go code reach the device only at an
+//     unmap (or before the buffer is first used);
+//   - Go code must not touch data while commands using the buffer run.
+//
+// data stays pinned (runtime.Pinner, as the cgo rules require of memory C
+// keeps a pointer to) until the driver deletes the buffer, which happens
+// after Release and after every command using it has finished; the
+// driver's destructor callback unpins it. flags must not contain
+// CL_MEM_ALLOC_HOST_PTR.
+func CreateBufferOver[T Scalar](c *Context, flags MemFlags, data []T) (*Buffer, error) {
+	const op = "clCreateBuffer"
+	if flags&(forbiddenFlags|MemAllocHostPtr) != 0 {
+		return nil, &Error{Op: op, Code: InvalidValue}
+	}
+	size := len(data) * sizeOf[T]()
+	if size == 0 {
+		return nil, &Error{Op: op, Code: InvalidBufferSize}
+	}
+	if err := c.obj.acquire(); err != nil {
+		return nil, err
+	}
+	defer c.obj.done()
+	p := new(runtime.Pinner)
+	p.Pin(&data[0])
+	var st C.cl_int
+	h := C.clCreateBuffer(c.h, C.cl_mem_flags(flags)|C.CL_MEM_USE_HOST_PTR, C.size_t(size), unsafe.Pointer(&data[0]), &st)
+	if err := check(op, int32(st)); err != nil {
+		p.Unpin()
+		return nil, err
+	}
+	hd := cgo.NewHandle(p)
+	if err := check("clSetMemObjectDestructorCallback", int32(C.gocl_set_mem_destructor(h, C.uintptr_t(hd)))); err != nil {
+		// No command has used the buffer: releasing it deletes it now.
+		hd.Delete()
+		C.clReleaseMemObject(h)
+		p.Unpin()
+		return nil, err
+	}
+	live[kindHostMem].Add(1)
+	return newBuffer(h, size), nil
+}
+
+//export goclMemDestroyed
+func goclMemDestroyed(handle C.uintptr_t) {
+	h := cgo.Handle(handle)
+	p := h.Value().(*runtime.Pinner)
+	h.Delete()
+	p.Unpin()
+	live[kindHostMem].Add(-1)
 }
 
 // Size is the buffer's size in bytes.

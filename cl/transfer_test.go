@@ -4,6 +4,7 @@ import (
 	"errors"
 	"runtime"
 	"testing"
+	"time"
 )
 
 // TestAsyncPipeline writes two vectors, runs axpy and reads the result,
@@ -306,5 +307,71 @@ func TestSubBuffer(t *testing.T) {
 		if _, err := parent.CreateSubBuffer(0, 1, 4); !errors.Is(err, MisalignedSubBufferOffset) {
 			t.Errorf("misaligned sub: %v", err)
 		}
+	}
+}
+
+// TestCreateBufferOver: a kernel writes into a buffer over Go memory; after
+// a map/unmap the Go slice holds the result; the memory stays pinned until
+// the driver deletes the buffer (after Release and the commands using it),
+// then LiveObjects' "hostmem" count drops back.
+func TestCreateBufferOver(t *testing.T) {
+	e := newEnv(t, 0)
+	k := e.kernel(t, `__kernel void twice(__global float* x) { size_t i = get_global_id(0); x[i] = 2 * x[i] + 1; }`, "twice")
+	base := LiveObjects()
+	const n = 4096
+	data := make([]float32, n)
+	for i := range data {
+		data[i] = float32(i)
+	}
+	b, err := CreateBufferOver(e.ctx, MemReadWrite, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := LiveObjects()["hostmem"] - base["hostmem"]; got != 1 {
+		t.Errorf("%d pinned host slices after CreateBufferOver, want 1", got)
+	}
+	if err := k.SetArgs(b); err != nil {
+		t.Fatal(err)
+	}
+	run := ev(t)(e.q.EnqueueKernel(k, []int{n}, nil))
+	m, mev, err := MapBuffer[float32](e.q, b, true, MapRead, 0, n, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mev.Release()
+	if &m[0] == &data[0] {
+		t.Log("the driver maps the Go memory itself: no copy")
+	}
+	for i, v := range m {
+		if v != 2*float32(i)+1 {
+			t.Fatalf("mapped element %d = %v, want %v", i, v, 2*float32(i)+1)
+		}
+	}
+	uev := ev(t)(UnmapBuffer(e.q, b, m))
+	wait(t, uev)
+	for i, v := range data {
+		if v != 2*float32(i)+1 {
+			t.Fatalf("Go slice element %d = %v after the unmap, want %v", i, v, 2*float32(i)+1)
+		}
+	}
+	if err := b.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.q.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	// The destructor callback may run on a driver thread a little later.
+	deadline := time.Now().Add(5 * time.Second)
+	for LiveObjects()["hostmem"] != base["hostmem"] {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d pinned host slices after Release and Finish, want %d", LiveObjects()["hostmem"], base["hostmem"])
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if _, err := CreateBufferOver(e.ctx, MemReadWrite|MemAllocHostPtr, data); !errors.Is(err, InvalidValue) {
+		t.Errorf("CreateBufferOver with ALLOC_HOST_PTR: %v, want CL_INVALID_VALUE", err)
+	}
+	if _, err := CreateBufferOver(e.ctx, MemReadWrite, data[:0]); !errors.Is(err, InvalidBufferSize) {
+		t.Errorf("CreateBufferOver of nothing: %v, want CL_INVALID_BUFFER_SIZE", err)
 	}
 }
