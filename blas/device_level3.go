@@ -58,14 +58,65 @@ func (dev clDevice32) Strsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas
 	return trsm(dev.e, "Strsm", s, ul, tA, d, m, n, alpha, a, lda, b, ldb, trsmBlock(dev.e))
 }
 
-// l3Output returns the device buffer of an output matrix with span
-// elements: a copy of host when beta reads it, else an uninitialised one
-// (the kernel assigns every element).
-func l3Output[T real](c *call, host []T, span int, beta T) *cl.Buffer {
-	if beta == 0 {
-		return alloc[T](c, span)
+// l3In returns a device buffer the kernels read host from: host itself on
+// a device that shares the host's memory (hostOver), else a copy.
+func l3In[T real](c *call, host []T) *cl.Buffer {
+	if c.e.hostShared() {
+		return hostOver(c, host, cl.MemReadOnly)
 	}
-	return upload(c, host[:span])
+	return upload(c, host)
+}
+
+// l3Dest is the output matrix of a level-3 call on host slices: rows×cols
+// with leading dimension ld in host. On a device that shares the host's
+// memory the kernels update host itself; if they read it (reads), keep
+// holds the block as it was, put back should the call fail, so that the
+// CPU finish starts from what it was given (when they do not read it, the
+// CPU finish overwrites whatever a failed call left). Elsewhere the
+// kernels work on a device copy, read back once every command succeeded.
+type l3Dest[T real] struct {
+	host                 []T
+	rows, cols, ld, span int
+	buf                  *cl.Buffer
+	over                 bool
+	keep                 []T
+}
+
+func newL3Dest[T real](c *call, host []T, rows, cols, ld int, reads bool) *l3Dest[T] {
+	d := &l3Dest[T]{host: host, rows: rows, cols: cols, ld: ld, span: matSpan(rows, cols, ld)}
+	switch {
+	case c.e.hostShared():
+		d.over = true
+		if reads && c.err == nil {
+			d.keep = make([]T, rows*cols)
+			copyBlock(d.keep, cols, host, ld, rows, cols)
+		}
+		d.buf = hostOver(c, host[:d.span], cl.MemReadWrite)
+	case reads:
+		d.buf = upload(c, host[:d.span])
+	default:
+		d.buf = alloc[T](c, d.span)
+	}
+	return d
+}
+
+// finish ends the call c; on success the host matrix holds the result
+// (from a device copy, scatter writes back what the routine may change).
+func (d *l3Dest[T]) finish(c *call, scatter func(dst, src []T)) error {
+	if d.over {
+		syncHost[T](c, d.buf, d.span)
+		err := c.finish()
+		if err != nil && d.keep != nil {
+			copyBlock(d.host, d.ld, d.keep, d.cols, d.rows, d.cols)
+		}
+		return err
+	}
+	out := download[T](c, d.buf, d.span)
+	if err := c.finish(); err != nil {
+		return err
+	}
+	scatter(d.host, out)
+	return nil
 }
 
 // gemm is Dgemm and Sgemm: C = alpha·op(A)·op(B) + beta·C.
@@ -75,8 +126,7 @@ func gemm[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k int, al
 	}
 	c := begin[T](e, name)
 	at, bt := tA != blas.NoTrans, tB != blas.NoTrans
-	cs := matSpan(m, n, ldc)
-	cb := l3Output(c, cc, cs, beta)
+	dc := newL3Dest(c, cc, m, n, ldc, beta != 0)
 	var ab, bb *cl.Buffer
 	if k > 0 && !(alpha == 0 && beta == 1) { // otherwise A and B are not read
 		ar, ac := m, k
@@ -87,16 +137,11 @@ func gemm[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k int, al
 		if bt {
 			br, bc = n, k
 		}
-		ab = upload(c, a[:matSpan(ar, ac, lda)])
-		bb = upload(c, b[:matSpan(br, bc, ldb)])
+		ab = l3In(c, a[:matSpan(ar, ac, lda)])
+		bb = l3In(c, b[:matSpan(br, bc, ldb)])
 	}
-	gemmOnDevice(c, at, bt, m, n, k, alpha, ab, 0, lda, bb, 0, ldb, beta, cb, 0, ldc)
-	out := download[T](c, cb, cs)
-	if err := c.finish(); err != nil {
-		return err
-	}
-	scatterMat(cc, out, m, n, ldc)
-	return nil
+	gemmOnDevice(c, at, bt, m, n, k, alpha, ab, 0, lda, bb, 0, ldb, beta, dc.buf, 0, ldc)
+	return dc.finish(c, func(dst, src []T) { scatterMat(dst, src, m, n, ldc) })
 }
 
 // symm is Dsymm and Ssymm: C = alpha·A·B + beta·C (left) or
@@ -108,20 +153,14 @@ func symm[T real](e *engine, name string, s blas.Side, ul blas.Uplo, m, n int, a
 	if left {
 		ka = m
 	}
-	cs := matSpan(m, n, ldc)
-	cb := l3Output(c, cc, cs, beta)
+	dc := newL3Dest(c, cc, m, n, ldc, beta != 0)
 	var ab, bb *cl.Buffer
 	if alpha != 0 {
-		ab = upload(c, a[:matSpan(ka, ka, lda)])
-		bb = upload(c, b[:matSpan(m, n, ldb)])
+		ab = l3In(c, a[:matSpan(ka, ka, lda)])
+		bb = l3In(c, b[:matSpan(m, n, ldb)])
 	}
-	symmOnDevice(c, left, ul == blas.Upper, m, n, alpha, ab, lda, bb, ldb, beta, cb, ldc)
-	out := download[T](c, cb, cs)
-	if err := c.finish(); err != nil {
-		return err
-	}
-	scatterMat(cc, out, m, n, ldc)
-	return nil
+	symmOnDevice(c, left, ul == blas.Upper, m, n, alpha, ab, lda, bb, ldb, beta, dc.buf, ldc)
+	return dc.finish(c, func(dst, src []T) { scatterMat(dst, src, m, n, ldc) })
 }
 
 // The enqueue-only layer of symm, syrk, syr2k, trmm and trsm: operands are
@@ -355,28 +394,17 @@ func syrk[T real](e *engine, name string, ul blas.Uplo, t blas.Transpose, n, k i
 	c := begin[T](e, name)
 	trans := t != blas.NoTrans
 	upper := ul == blas.Upper
-	cs := matSpan(n, n, ldc)
-	var cb *cl.Buffer
-	if syrkReadsC(alpha, upper, trans) {
-		cb = upload(c, cc[:cs])
-	} else {
-		cb = l3Output(c, cc, cs, beta)
-	}
+	dc := newL3Dest(c, cc, n, n, ldc, beta != 0 || syrkReadsC(alpha, upper, trans))
 	var ab *cl.Buffer
 	if alpha != 0 {
 		ar, ac := n, k
 		if trans {
 			ar, ac = k, n
 		}
-		ab = upload(c, a[:matSpan(ar, ac, lda)])
+		ab = l3In(c, a[:matSpan(ar, ac, lda)])
 	}
-	syrkOnDevice(c, upper, trans, n, k, alpha, ab, lda, beta, cb, ldc)
-	out := download[T](c, cb, cs)
-	if err := c.finish(); err != nil {
-		return err
-	}
-	l3ScatterTri(cc, out, n, ldc, upper)
-	return nil
+	syrkOnDevice(c, upper, trans, n, k, alpha, ab, lda, beta, dc.buf, ldc)
+	return dc.finish(c, func(dst, src []T) { l3ScatterTri(dst, src, n, ldc, upper) })
 }
 
 // syr2k is Dsyr2k and Ssyr2k: the ul triangle of
@@ -385,24 +413,18 @@ func syr2k[T real](e *engine, name string, ul blas.Uplo, t blas.Transpose, n, k 
 	c := begin[T](e, name)
 	trans := t != blas.NoTrans
 	upper := ul == blas.Upper
-	cs := matSpan(n, n, ldc)
-	cb := l3Output(c, cc, cs, beta)
+	dc := newL3Dest(c, cc, n, n, ldc, beta != 0)
 	var ab, bb *cl.Buffer
 	if alpha != 0 && k != 0 {
 		ar, ac := n, k
 		if trans {
 			ar, ac = k, n
 		}
-		ab = upload(c, a[:matSpan(ar, ac, lda)])
-		bb = upload(c, b[:matSpan(ar, ac, ldb)])
+		ab = l3In(c, a[:matSpan(ar, ac, lda)])
+		bb = l3In(c, b[:matSpan(ar, ac, ldb)])
 	}
-	syr2kOnDevice(c, upper, trans, n, k, alpha, ab, lda, bb, ldb, beta, cb, ldc)
-	out := download[T](c, cb, cs)
-	if err := c.finish(); err != nil {
-		return err
-	}
-	l3ScatterTri(cc, out, n, ldc, upper)
-	return nil
+	syr2kOnDevice(c, upper, trans, n, k, alpha, ab, lda, bb, ldb, beta, dc.buf, ldc)
+	return dc.finish(c, func(dst, src []T) { l3ScatterTri(dst, src, n, ldc, upper) })
 }
 
 func l3Tri(upper bool) int {
@@ -438,8 +460,8 @@ func trmm[T real](e *engine, name string, s blas.Side, ul blas.Uplo, tA blas.Tra
 	res := alloc[T](c, bs)
 	var ab, bb *cl.Buffer
 	if alpha != 0 {
-		ab = upload(c, a[:matSpan(ka, ka, lda)])
-		bb = upload(c, b[:bs])
+		ab = l3In(c, a[:matSpan(ka, ka, lda)])
+		bb = l3In(c, b[:bs])
 	}
 	trmmOnDevice(c, left, ul == blas.Upper, tA != blas.NoTrans, d == blas.Unit, m, n, alpha, ab, lda, bb, ldb, res)
 	out := download[T](c, res, bs)
@@ -472,21 +494,13 @@ func trsm[T real](e *engine, name string, s blas.Side, ul blas.Uplo, tA blas.Tra
 	if left {
 		ka = m
 	}
-	bs := matSpan(m, n, ldb)
-	var ab, bb *cl.Buffer
-	if alpha == 0 {
-		bb = alloc[T](c, bs)
-	} else {
-		bb = upload(c, b[:bs])
-		ab = upload(c, a[:matSpan(ka, ka, lda)])
+	db := newL3Dest(c, b, m, n, ldb, alpha != 0)
+	var ab *cl.Buffer
+	if alpha != 0 {
+		ab = l3In(c, a[:matSpan(ka, ka, lda)])
 	}
-	trsmOnDevice(c, left, ul == blas.Upper, tA != blas.NoTrans, d == blas.Unit, m, n, alpha, ab, lda, bb, ldb, nb)
-	out := download[T](c, bb, bs)
-	if err := c.finish(); err != nil {
-		return err
-	}
-	scatterMat(b, out, m, n, ldb)
-	return nil
+	trsmOnDevice(c, left, ul == blas.Upper, tA != blas.NoTrans, d == blas.Unit, m, n, alpha, ab, lda, db.buf, ldb, nb)
+	return db.finish(c, func(dst, src []T) { scatterMat(dst, src, m, n, ldb) })
 }
 
 // trsmOnDevice enqueues the blocked solve of trsm in place in bb (leading

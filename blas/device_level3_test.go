@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
@@ -765,4 +766,66 @@ func benchGemm[T real](b *testing.B, e *engine, kern string, n int) {
 		b.Fatal(err)
 	}
 	b.ReportMetric(2*float64(n)*float64(n)*float64(n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+}
+
+// TestLevel3CopyPath runs the level 3 routines on host slices through the
+// copying path — what devices with memory of their own take — with the
+// shared-memory path (hostOver) turned off: gonum's suites and our float32
+// cases. On PoCL the default path would otherwise leave it untested.
+func TestLevel3CopyPath(t *testing.T) {
+	impl, e := privateImpl(t, nil)
+	e.copyHost = true
+	if d, ok := impl.dev64.(clDevice64); ok {
+		d.e.copyHost = true
+		for _, tc := range testblasSuite {
+			switch tc.name {
+			case "Dgemm", "Dsymm", "Dsyrk", "Dsyr2k", "Dtrmm", "Dtrsm":
+				t.Run(tc.name, func(t *testing.T) { tc.test(t, impl) })
+			}
+		}
+	}
+	for i := range level3Routines32 {
+		rt := &level3Routines32[i]
+		t.Run(rt.name, func(t *testing.T) { testRoutine32(t, rt, namedImpl32{"copypath", impl}) })
+	}
+	if e.launches("Sgemm") == 0 || e.launches("Strsm") == 0 {
+		t.Error("Sgemm or Strsm never reached the device")
+	}
+}
+
+// TestHostOverNoLeaks: GEMMs on host slices over the caller's memory
+// (hostOver, the default on a CPU device) leave no buffer behind and no Go
+// memory pinned once the driver has deleted their buffers.
+func TestHostOverNoLeaks(t *testing.T) {
+	impl, e := privateImpl(t, nil)
+	if !e.hostShared() {
+		t.Skip("the device does not share the host's memory")
+	}
+	base := cl.LiveObjects()
+	const n = 40
+	a, b, c := make([]float32, n*n), make([]float32, n*n), make([]float32, n*n)
+	for i := range a {
+		a[i], b[i] = float32(i%7), float32(i%5)
+	}
+	for i := range 30 {
+		impl.Sgemm(blas.NoTrans, blas.Trans, n, n, n, 1, a, n, b, n, float32(i%2), c, n)
+	}
+	if got := e.launches("Sgemm"); got < 30 {
+		t.Fatalf("%d of 30 Sgemm calls ran on the device", got)
+	}
+	if err := e.queue.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		live := cl.LiveObjects()
+		if live["hostmem"] == base["hostmem"] && live["buffer"] <= base["buffer"]+16 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after 30 calls: %d pinned host slices (%d before), %d buffers (%d before)",
+				live["hostmem"], base["hostmem"], live["buffer"], base["buffer"])
+		}
+		time.Sleep(time.Millisecond)
+	}
 }

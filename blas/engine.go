@@ -32,6 +32,9 @@ type engine struct {
 	// l2Portable keeps level 2 on its general kernels on a CPU device too
 	// (tests: those kernels serve GPUs, and CI has only PoCL).
 	l2Portable bool
+	// copyHost turns hostShared off (tests: the copying path serves
+	// devices with memory of their own).
+	copyHost bool
 
 	buffers bufferPool
 
@@ -133,10 +136,15 @@ func (e *engine) costModel() costModel {
 		cm.devGFLOPS32 = 0.5 * cu * ghz * 16 * 2
 		cm.devGFLOPS64 = cm.devGFLOPS32 / 2
 		cm.devMemGBps = 10 * min(cu, 8)
-		cm.linkGBps = 8 // host memory copies
-		cm.launch = 200 * time.Microsecond
-		// PoCL on 2 cores, m = n = 256…1024 from Go slices: 1.4–2.9 GFLOP/s
-		// at k = 8, 9–12 at k = 32, 19–30 at k = 128, 34–47 at k = 512.
+		// GEMM's kernels read and write Go memory in place (hostOver); only
+		// C is copied, once, when beta ≠ 0, so "transfers" are cheap. The
+		// fixed cost of a call (three buffers over Go memory, a map) was
+		// about 85 µs on PoCL.
+		cm.linkGBps = 30
+		cm.launch = 100 * time.Microsecond
+		// PoCL on 2 cores, DGEMM from Go slices with beta = 1 and a padded
+		// C: 2.5–2.9 GFLOP/s at k = 8, 6 at k = 16, 10–12 at k = 32,
+		// 18–24 at k = 64, 28–36 at k = 128 (m = n = 256 and 448).
 		cm.kHalf = 64
 	default:
 		lanes := 64.0
@@ -238,6 +246,9 @@ type call struct {
 	q      *cl.Queue
 	queues []*cl.Queue
 	pinned []*pinnedBuf
+	// over are buffers over the caller's Go memory (hostOver), released
+	// at finish; the driver unpins the memory once their commands are done.
+	over []*cl.Buffer
 }
 
 type pooledKernel struct {
@@ -281,6 +292,9 @@ func (c *call) finish() error {
 	}
 	for _, p := range c.pinned {
 		c.e.pinned.put(p)
+	}
+	for _, b := range c.over {
+		b.Release()
 	}
 	c.e.kmu.Lock()
 	for _, pk := range c.kernels {
@@ -422,6 +436,58 @@ func alloc[T real](c *call, n int) *cl.Buffer {
 	c.bufs = append(c.bufs, b)
 	return b
 }
+
+// hostOver returns a buffer over host itself (no copy), on devices that
+// share the host's memory (hostShared). The memory is the caller's: it
+// must not change during the call, and an output written through it is
+// defined once syncHost has returned.
+func hostOver[T real](c *call, host []T, flags cl.MemFlags) *cl.Buffer {
+	if c.err != nil || len(host) == 0 {
+		return nil
+	}
+	if err := c.e.injected("alloc"); err != nil {
+		c.fail(err)
+		return nil
+	}
+	b, err := cl.CreateBufferOver(c.e.rt.Context(), flags, host)
+	if err != nil {
+		c.fail(err)
+		return nil
+	}
+	c.over = append(c.over, b)
+	return b
+}
+
+// syncHost waits for the call's commands and makes the n elements of a
+// hostOver buffer visible in the host memory under it (a map and unmap,
+// which cost nothing where the driver uses that memory itself).
+func syncHost[T real](c *call, b *cl.Buffer, n int) {
+	if c.err != nil {
+		return
+	}
+	if err := c.e.injected("read"); err != nil {
+		c.fail(err)
+		return
+	}
+	m, ev, err := cl.MapBuffer[T](c.e.queue, b, true, cl.MapRead, 0, n)
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	c.events = append(c.events, ev)
+	uev, err := cl.UnmapBuffer(c.e.queue, b, m)
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	c.events = append(c.events, uev)
+	c.fail(uev.Wait())
+}
+
+// hostShared reports whether host slices go to the device's kernels with
+// no copy (hostOver): on CPU devices, whose memory is the host's.
+// Integrated GPUs share it too, but are not measured yet.
+func (e *engine) hostShared() bool { return e.prof.IsCPU() && !e.copyHost }
 
 // upload borrows a device buffer and copies host into it. The write is
 // non-blocking; host stays pinned until it completes, and the in-order

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
 )
 
 // BenchmarkResidentGemmHost measures the host cost of one resident Gemm
@@ -98,5 +99,36 @@ func BenchmarkResidentLevel2(b *testing.B) {
 				run()
 			}
 		})
+	}
+}
+
+// BenchmarkGemmUpdate times the trailing update of a blocked factorization,
+// C = C − A·Bᵀ with a short inner dimension k, beta = 1 and a padded C, on
+// Go slices: the device (GOCL_OFFLOAD=always's path) against gonum, in
+// GFLOP/s. It is what auto's kHalf is calibrated on.
+//
+//	go test -run XXX -bench GemmUpdate ./blas/
+func BenchmarkGemmUpdate(b *testing.B) {
+	impl := newTestImpl(b)
+	const m = 448
+	ld := m + 64
+	for _, k := range []int{8, 16, 32, 64, 128} {
+		a, bm, c := make([]float64, m*k), make([]float64, m*k), make([]float64, m*ld)
+		for i := range a {
+			a[i], bm[i] = float64(i%7)-3, float64(i%5)-2
+		}
+		for _, who := range []struct {
+			name string
+			impl blas.Float64
+		}{{"device", impl}, {"gonum", gonum.Implementation{}}} {
+			b.Run(fmt.Sprintf("k=%d/%s", k, who.name), func(b *testing.B) {
+				who.impl.Dgemm(blas.NoTrans, blas.Trans, m, m, k, -1, a, k, bm, k, 1, c, ld)
+				b.ResetTimer()
+				for range b.N {
+					who.impl.Dgemm(blas.NoTrans, blas.Trans, m, m, k, -1, a, k, bm, k, 1, c, ld)
+				}
+				b.ReportMetric(2*float64(m*m*k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			})
+		}
 	}
 }
