@@ -16,8 +16,10 @@
 // environment variable GOCL_OFFLOAD=always|never|auto when no WithOffload
 // option is given.
 //
-// Large GEMMs on host slices are tiled and pipelined: panels are copied
-// into pinned staging memory, uploaded, multiplied and read back while the
+// On a device that shares the host's memory (a CPU device) level 3 kernels
+// work on the caller's slices in place. Elsewhere, large GEMMs on host
+// slices are tiled and pipelined: panels are copied into pinned staging
+// memory, uploaded, multiplied and read back while the
 // next ones move. Matrices whose data lie in a HostSlice (pinned memory)
 // skip the copies. Data that stays on the device between calls lives in a
 // Matrix or Vector; every BLAS operation on those is enqueued without
