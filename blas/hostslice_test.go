@@ -177,3 +177,28 @@ func TestHostSliceConcurrent(t *testing.T) {
 		g.check(t, cs[w], 1e-13)
 	}
 }
+
+// TestHostSliceDefaultPath: HostSlice memory on the test device's default
+// path (on a CPU device: kernels over the Go-visible memory, hostOver),
+// every transpose, beta 0 and not, with a failure in the middle of one call
+// that the front end finishes on the CPU.
+func TestHostSliceDefaultPath(t *testing.T) {
+	impl, e := privateImpl(t, nil)
+	rnd := rand.New(rand.NewPCG(27, 28))
+	for _, tA := range stagedTransposes {
+		for _, tB := range stagedTransposes {
+			for _, beta := range []float64{0, 0.5} {
+				g := newGemmCase(rnd, tA, tB, 33, 29, 17, 2, 1.25, beta)
+				a, b, c := pinnedCopy(t, impl, g.a), pinnedCopy(t, impl, g.b), pinnedCopy(t, impl, g.c)
+				impl.Dgemm(g.tA, g.tB, g.m, g.n, g.k, g.alpha, a, g.lda, b, g.ldb, g.beta, c, g.ldc)
+				g.check(t, c, 1e-13)
+				fail, _ := failAt("read", 1)
+				e.fault.Store(&fail)
+				c = pinnedCopy(t, impl, g.c)
+				impl.Dgemm(g.tA, g.tB, g.m, g.n, g.k, g.alpha, a, g.lda, b, g.ldb, g.beta, c, g.ldc)
+				e.fault.Store(nil)
+				g.check(t, c, 1e-13)
+			}
+		}
+	}
+}
