@@ -315,7 +315,9 @@ func (g *gemmLauncher[T]) gemm(cfg gemmConfig, tA, tB bool, m, n, k int, alpha T
 	if (cfg.kernel == gemmKernelTiled || cfg.kernel == gemmKernelMMA) && !cfg.tiledFits(lda, ldb, ldc) {
 		cfg.kernel = gemmKernelDirect
 	}
-	aligned := cfg.kernel == gemmKernelTiled && cfg.vecAligned(offA, lda, offB, ldb, offC, ldc)
+	// Buffers over Go memory (hostOver) start wherever the slice does, so
+	// the aligned vector accesses are off for a call that has one.
+	aligned := cfg.kernel == gemmKernelTiled && len(c.over) == 0 && cfg.vecAligned(offA, lda, offB, ldb, offC, ldc)
 	args := []any{
 		l3Int(c, m), l3Int(c, n), l3Int(c, k), alpha,
 		a, l3Int(c, offA), l3Int(c, lda),

@@ -57,8 +57,9 @@
  *      PADA 4 / 2, PADB 4 / 2: padding (elements) of each local row,
  *      DOUBLE_BUFFER 1: two local buffers (1) or one with two barriers (0),
  *      VEC_ALIGNED 0: the host sets 1 only if offA and lda are multiples of VWA,
- *            offB and ldb multiples of VWB, offC and ldc multiples of VWN (buffers
- *            themselves are always aligned); then global loads/stores use aligned
+ *            offB and ldb multiples of VWB, offC and ldc multiples of VWN, and no
+ *            buffer is one over host memory (CL_MEM_USE_HOST_PTR, which starts where
+ *            that memory does; other buffers are aligned); then global loads/stores use aligned
  *            vector types, otherwise vloadN (any alignment) and scalar C stores.
  *    Valid combinations (checked with #error): MWG % (MDIMC·VWM) == 0,
  *      NWG % (NDIMC·VWN) == 0, (MWG·KWG) % (MDIMC·NDIMC·VWA) == 0,
