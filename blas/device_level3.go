@@ -1,8 +1,11 @@
 package clblas
 
 import (
-	"github.com/gocompute/opencl/cl"
+	"sync"
+
 	"gonum.org/v1/gonum/blas"
+
+	"github.com/gocompute/opencl/cl"
 )
 
 // Level 3 device routines. Each precision's method is a thin wrapper around
@@ -82,13 +85,30 @@ type l3Dest[T real] struct {
 	keep                 []T
 }
 
+// keepPools hold the l3Dest copies for reuse ([]float32 and []float64
+// behind pointers), so that a factorization's many trailing updates do not
+// each allocate (and the collector free) a copy of C.
+var keepPools [2]sync.Pool
+
+func keepPool[T real]() *sync.Pool { return &keepPools[precisionOf[T]()/64] }
+
+// getKeep returns a slice of n elements (contents undefined).
+func getKeep[T real](n int) []T {
+	if p, ok := keepPool[T]().Get().(*[]T); ok && cap(*p) >= n {
+		return (*p)[:n]
+	}
+	return make([]T, n)
+}
+
+func putKeep[T real](s []T) { keepPool[T]().Put(&s) }
+
 func newL3Dest[T real](c *call, host []T, rows, cols, ld int, reads bool) *l3Dest[T] {
 	d := &l3Dest[T]{host: host, rows: rows, cols: cols, ld: ld, span: matSpan(rows, cols, ld)}
 	switch {
 	case c.e.hostShared():
 		d.over = true
 		if reads && c.err == nil {
-			d.keep = make([]T, rows*cols)
+			d.keep = getKeep[T](rows * cols)
 			copyBlock(d.keep, cols, host, ld, rows, cols)
 		}
 		d.buf = hostOver(c, host[:d.span], cl.MemReadWrite)
@@ -106,8 +126,11 @@ func (d *l3Dest[T]) finish(c *call, scatter func(dst, src []T)) error {
 	if d.over {
 		syncHost[T](c, d.buf, d.span)
 		err := c.finish()
-		if err != nil && d.keep != nil {
-			copyBlock(d.host, d.ld, d.keep, d.cols, d.rows, d.cols)
+		if d.keep != nil {
+			if err != nil {
+				copyBlock(d.host, d.ld, d.keep, d.cols, d.rows, d.cols)
+			}
+			putKeep(d.keep)
 		}
 		return err
 	}
