@@ -14,8 +14,9 @@
 #   sweep    bounded searches of gemm_mma's parameter space for each
 #            precision (DGEMM tiles; 3xTF32 SPLIT_RAW and K steps)
 #   tests    the blas and cl test suites on the GPU (tensor path on)
-#   resident resident Gemv and the CG steps, the GEMM route of symm/syrk/
-#            syr2k/trmm, examples/cg at n = 4096 and examples/mat at 2048
+#   resident resident level 2 and the CG steps, the GEMM route of symm/syrk/
+#            syr2k/trmm, short-k updates from Go slices against gonum (auto's
+#            kHalf for GPUs), examples/cg at n = 4096 and examples/mat at 2048
 #
 # Each plan's step limits add up to less than a device call's 10 minutes
 # (issue5 6, issue6 10 at worst, sweep 6, tests 7, resident 5): one plan per call when
@@ -98,7 +99,7 @@ PY
 		step tests-cl 120 ./cl.test -test.count=1
 		;;
 	resident)
-		step res-bench 120 ./blas.test -test.run XXX -test.bench 'ResidentLevel2|Level3Route|ResidentGemmHost' -test.benchtime 50x
+		step res-bench 120 ./blas.test -test.run XXX -test.bench 'ResidentLevel2|Level3Route|ResidentGemmHost|GemmUpdate' -test.benchtime 50x
 		step res-cg 60 ./cg -n 4096
 		step res-mat 120 ./mat -n 2048 -reps 2
 		;;
