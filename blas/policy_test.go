@@ -179,20 +179,29 @@ func (d sinkDevice64) Ddot(n int, x []float64, incX int, y []float64, incY int) 
 	return 0, nil
 }
 
-// TestAutoRouting checks the workloads the front end itself describes: with
-// a GPU-like device a large Dgemm goes to the device, a small one and a
-// long Ddot stay on the CPU.
-func TestAutoRouting(t *testing.T) {
+// sinkAuto returns an Auto Implementation on a GPU-like sink device (it
+// counts Dgemm and Ddot calls and computes nothing), the count, and a
+// square Dgemm of order n on it.
+func sinkAuto(t *testing.T) (*Implementation, *atomic.Int64, func(n int)) {
+	t.Helper()
 	calls := new(atomic.Int64)
 	impl, err := New(WithOffload(Auto), withDevices(sinkDevice64{calls: calls}, noDevice32{}, gpuLikeModel()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer impl.Close()
+	t.Cleanup(func() { impl.Close() })
 	gemm := func(n int) {
 		s := make([]float64, n*n)
 		impl.Dgemm(blas.NoTrans, blas.NoTrans, n, n, n, 1, s, n, s, n, 0, make([]float64, n*n), n)
 	}
+	return impl, calls, gemm
+}
+
+// TestAutoRouting checks the workloads the front end itself describes: with
+// a GPU-like device a large Dgemm goes to the device, a small one and a
+// long Ddot stay on the CPU.
+func TestAutoRouting(t *testing.T) {
+	impl, calls, gemm := sinkAuto(t)
 	gemm(512)
 	if calls.Load() != 1 {
 		t.Errorf("Dgemm n=512 did not go to the device")
@@ -208,16 +217,7 @@ func TestAutoRouting(t *testing.T) {
 // TestStats: each call that does work is counted where it ran; a device
 // failure (finished on the CPU) counts as a device call that failed.
 func TestStats(t *testing.T) {
-	calls := new(atomic.Int64)
-	impl, err := New(WithOffload(Auto), withDevices(sinkDevice64{calls: calls}, noDevice32{}, gpuLikeModel()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer impl.Close()
-	gemm := func(n int) {
-		s := make([]float64, n*n)
-		impl.Dgemm(blas.NoTrans, blas.NoTrans, n, n, n, 1, s, n, s, n, 0, make([]float64, n*n), n)
-	}
+	impl, _, gemm := sinkAuto(t)
 	gemm(512)
 	gemm(16)
 	gemm(16)

@@ -183,28 +183,34 @@ func TestResidentScalarErrors(t *testing.T) {
 func TestResidentConjugateGradient(t *testing.T) {
 	impl := newTestImpl(t)
 	const n = 48
-	rnd := rand.New(rand.NewPCG(41, 42))
-	m := mat.NewDense(n, n, randF64(rnd, n*n))
-	var spd mat.Dense
-	spd.Mul(m.T(), m)
-	for i := range n {
-		spd.Set(i, i, spd.At(i, i)+n)
-	}
-	bv := randF64(rnd, n)
-	var want mat.VecDense
-	if err := want.SolveVec(&spd, mat.NewVecDense(n, bv)); err != nil {
-		t.Fatal(err)
-	}
-
-	x, err := conjugateGradient(impl, spd.RawMatrix().Data, bv, n, 2*n)
+	a, b, want := spdSystem(t, rand.New(rand.NewPCG(41, 42)), n)
+	x, err := conjugateGradient(impl, a, b, n, 2*n)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := range n {
-		if !residentClose(x[i], want.AtVec(i), 1e-9) {
-			t.Fatalf("x[%d] = %v, want %v", i, x[i], want.AtVec(i))
+		if !residentClose(x[i], want[i], 1e-9) {
+			t.Fatalf("x[%d] = %v, want %v", i, x[i], want[i])
 		}
 	}
+}
+
+// spdSystem returns a random n×n symmetric positive definite A (row-major,
+// MᵀM + n·I), a random b and gonum's solution of A·x = b.
+func spdSystem(t *testing.T, rnd *rand.Rand, n int) (a, b, x []float64) {
+	t.Helper()
+	m := mat.NewDense(n, n, randF64(rnd, n*n))
+	var spd mat.Dense
+	spd.Mul(m.T(), m)
+	for i := range n {
+		spd.Set(i, i, spd.At(i, i)+float64(n))
+	}
+	b = randF64(rnd, n)
+	var want mat.VecDense
+	if err := want.SolveVec(&spd, mat.NewVecDense(n, b)); err != nil {
+		t.Fatal(err)
+	}
+	return spd.RawMatrix().Data, b, want.RawVector().Data
 }
 
 // conjugateGradient runs iters CG iterations on the n×n row-major a from
@@ -278,19 +284,8 @@ func TestResidentConjugateGradientConcurrent(t *testing.T) {
 	type system struct{ a, b, want []float64 }
 	systems := make([]system, solvers)
 	for s := range systems {
-		rnd := rand.New(rand.NewPCG(51, uint64(s)))
-		m := mat.NewDense(n, n, randF64(rnd, n*n))
-		var spd mat.Dense
-		spd.Mul(m.T(), m)
-		for i := range n {
-			spd.Set(i, i, spd.At(i, i)+n)
-		}
-		b := randF64(rnd, n)
-		var want mat.VecDense
-		if err := want.SolveVec(&spd, mat.NewVecDense(n, b)); err != nil {
-			t.Fatal(err)
-		}
-		systems[s] = system{spd.RawMatrix().Data, b, want.RawVector().Data}
+		a, b, want := spdSystem(t, rand.New(rand.NewPCG(51, uint64(s))), n)
+		systems[s] = system{a, b, want}
 	}
 	errs := make(chan error, solvers)
 	for _, sys := range systems {
