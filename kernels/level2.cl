@@ -148,6 +148,28 @@ void mv(MAT_PARAMS, int nout, real alpha,
 	}
 }
 
+// row_dot is Σ_{c in [lo, hi)} row[c - base]·x(c), 8 products at a time
+// (as 8 partial sums added at the end) when x is contiguous.
+static inline real row_dot(__global const real* row, int base, int lo, int hi,
+                           __global const real* x, int offx, int incx) {
+	real s = 0;
+	int c = lo;
+	if (incx == 1) {
+		__global const real* xp = x + offx;
+		real8 acc = 0;
+		for (; c + 8 <= hi; c += 8) {
+			acc += vload8(0, row + (c - base)) * vload8(0, xp + c);
+		}
+		const real4 h = acc.lo + acc.hi;
+		const real2 q = h.lo + h.hi;
+		s = q.lo + q.hi;
+	}
+	for (; c < hi; c++) {
+		s += row[c - base] * x[offx + (long)c * incx];
+	}
+	return s;
+}
+
 // tri_rows and tri_cols are the symmetric and triangular products on
 // dense or packed storage for CPU devices (see gemv_rows). Each walks one
 // triangle of A — upper: A(i,j) stored for j ≥ i, lower: for j ≤ i — whose
@@ -188,21 +210,7 @@ __kernel void tri_rows(int upper, int packed, int unit, int skipdiag, int n, rea
 			jhi--;
 		}
 	}
-	real s = 0;
-	int j = jlo;
-	if (incx == 1) {
-		__global const real* xp = x + offx;
-		real8 acc = 0;
-		for (; j + 8 <= jhi; j += 8) {
-			acc += vload8(0, row + (j - lo)) * vload8(0, xp + j);
-		}
-		const real4 h = acc.lo + acc.hi;
-		const real2 q = h.lo + h.hi;
-		s = q.lo + q.hi;
-	}
-	for (; j < jhi; j++) {
-		s += row[j - lo] * x[offx + (long)j * incx];
-	}
+	real s = row_dot(row, lo, jlo, jhi, x, offx, incx);
 	if (unit && !skipdiag) {
 		s += x[offx + (long)i * incx];
 	}
@@ -285,21 +293,7 @@ __kernel void tri_solve_seq(int upper, int packed, int trans, int unit, int n,
 		const int base = upper ? i : 0;
 		const long ix = offx + (long)i * incx;
 		if (!trans) {
-			real sum = 0;
-			int c = lo;
-			if (incx == 1) {
-				real8 acc = 0;
-				for (; c + 8 <= hi; c += 8) {
-					acc += vload8(0, row + (c - base)) * vload8(0, x + offx + c);
-				}
-				const real4 h = acc.lo + acc.hi;
-				const real2 q = h.lo + h.hi;
-				sum = q.lo + q.hi;
-			}
-			for (; c < hi; c++) {
-				sum += row[c - base] * x[offx + (long)c * incx];
-			}
-			real xi = x[ix] - sum;
+			real xi = x[ix] - row_dot(row, base, lo, hi, x, offx, incx);
 			if (!unit) {
 				xi /= row[i - base];
 			}
@@ -420,26 +414,7 @@ __kernel void gemv_rows(int m, int n, real alpha, __global const real* a, int ld
 	if (i >= m) {
 		return;
 	}
-	__global const real* row = a + (long)i * lda;
-	real s = 0;
-	int j = 0;
-	if (incx == 1) {
-		__global const real* xp = x + offx;
-		real8 acc = 0;
-		for (; j + 8 <= n; j += 8) {
-			acc += vload8(0, row + j) * vload8(0, xp + j);
-		}
-		const real4 h = acc.lo + acc.hi;
-		const real2 q = h.lo + h.hi;
-		s = q.lo + q.hi;
-		for (; j < n; j++) {
-			s += row[j] * xp[j];
-		}
-	} else {
-		for (; j < n; j++) {
-			s += row[j] * x[offx + (long)j * incx];
-		}
-	}
+	const real s = row_dot(a + (long)i * lda, 0, 0, n, x, offx, incx);
 	const long iy = offy + (long)i * incy;
 	real r = (beta == 0) ? (real)0 : beta * y[iy];
 	if (n > 0) {
