@@ -869,3 +869,36 @@ func TestHostOverMisaligned(t *testing.T) {
 		}
 	}
 }
+
+// TestZeroCopyChoice: GOCL_ZERO_COPY and the device decide whether host
+// slices go to the kernels in place.
+func TestZeroCopyChoice(t *testing.T) {
+	cpu := platform.Profile{Type: cl.DeviceTypeCPU, HostUnifiedMemory: true}
+	igpu := platform.Profile{Type: cl.DeviceTypeGPU, HostUnifiedMemory: true}
+	dgpu := platform.Profile{Type: cl.DeviceTypeGPU}
+	for _, tc := range []struct {
+		env             string
+		cpu, igpu, dgpu bool
+	}{
+		{"", true, false, false},
+		{"auto", true, false, false},
+		{"on", true, true, false},
+		{" OFF ", false, false, false},
+	} {
+		t.Setenv(envZeroCopy, tc.env)
+		for _, d := range []struct {
+			name string
+			prof platform.Profile
+			want bool
+		}{{"cpu", cpu, tc.cpu}, {"integrated gpu", igpu, tc.igpu}, {"discrete gpu", dgpu, tc.dgpu}} {
+			e := &engine{prof: d.prof, zeroCopy: zeroCopyFromEnv()}
+			if got := e.hostShared(); got != d.want {
+				t.Errorf("%s=%q, %s: hostShared %v, want %v", envZeroCopy, tc.env, d.name, got, d.want)
+			}
+		}
+	}
+	e := &engine{prof: cpu, copyHost: true}
+	if e.hostShared() {
+		t.Error("copyHost did not turn hostShared off")
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"os"
 	"runtime"
 	"strconv"
 	"strings"
@@ -32,8 +33,10 @@ type engine struct {
 	// l2Portable keeps level 2 on its general kernels on a CPU device too
 	// (tests: those kernels serve GPUs, and CI has only PoCL).
 	l2Portable bool
-	// copyHost turns hostShared off (tests: the copying path serves
-	// devices with memory of their own).
+	// zeroCopy is GOCL_ZERO_COPY's choice for hostShared; copyHost turns
+	// hostShared off (tests: the copying path serves devices with memory
+	// of their own).
+	zeroCopy zeroCopyMode
 	copyHost bool
 
 	buffers bufferPool
@@ -119,6 +122,7 @@ func newEngine(cfg *config) (*engine, error) {
 	e.buffers.init(e.rt.Context(), e.prof)
 	e.pinned.init(e.rt.Context(), e.queue)
 	e.pipeMode = pipeModeFromEnv()
+	e.zeroCopy = zeroCopyFromEnv()
 	return e, nil
 }
 
@@ -485,9 +489,44 @@ func syncHost[T real](c *call, b *cl.Buffer, n int) {
 }
 
 // hostShared reports whether host slices go to the device's kernels with
-// no copy (hostOver): on CPU devices, whose memory is the host's.
-// Integrated GPUs share it too, but are not measured yet.
-func (e *engine) hostShared() bool { return e.prof.IsCPU() && !e.copyHost }
+// no copy (hostOver): by default on CPU devices, whose memory is the
+// host's; with GOCL_ZERO_COPY=on also on other devices that report memory
+// unified with the host's (integrated GPUs: not measured yet, so not the
+// default); never with GOCL_ZERO_COPY=off.
+func (e *engine) hostShared() bool {
+	if e.copyHost {
+		return false
+	}
+	switch e.zeroCopy {
+	case zeroCopyOff:
+		return false
+	case zeroCopyOn:
+		return e.prof.IsCPU() || e.prof.HostUnifiedMemory
+	}
+	return e.prof.IsCPU()
+}
+
+// envZeroCopy is the environment variable that chooses hostShared's
+// answer: "on", "off", or (unset, "auto") the default.
+const envZeroCopy = "GOCL_ZERO_COPY"
+
+type zeroCopyMode int
+
+const (
+	zeroCopyAuto zeroCopyMode = iota
+	zeroCopyOn
+	zeroCopyOff
+)
+
+func zeroCopyFromEnv() zeroCopyMode {
+	switch strings.ToLower(strings.TrimSpace(os.Getenv(envZeroCopy))) {
+	case "on", "1", "true":
+		return zeroCopyOn
+	case "off", "0", "false":
+		return zeroCopyOff
+	}
+	return zeroCopyAuto
+}
 
 // upload borrows a device buffer and copies host into it. The write is
 // non-blocking; host stays pinned until it completes, and the in-order
