@@ -225,9 +225,12 @@ func (e *engine) launches(routine string) int64 {
 // real is the element type of a device routine.
 type real interface{ ~float32 | ~float64 }
 
-func precisionOf[T real]() int {
+func precisionOf[T real]() int { return elemSize[T]() * 8 }
+
+// elemSize is the size in bytes of a T.
+func elemSize[T real]() int {
 	var v T
-	return int(unsafe.Sizeof(v)) * 8
+	return int(unsafe.Sizeof(v))
 }
 
 // call is one device routine in progress. Its methods record the first
@@ -431,8 +434,7 @@ func alloc[T real](c *call, n int) *cl.Buffer {
 		c.fail(err)
 		return nil
 	}
-	var v T
-	b, err := c.e.buffers.get(max(n, 1) * int(unsafe.Sizeof(v)))
+	b, err := c.e.buffers.get(max(n, 1) * elemSize[T]())
 	if err != nil {
 		c.fail(err)
 		return nil

@@ -45,8 +45,7 @@ func NewHostSlice[T float32 | float64](impl *Implementation, n int) (*HostSlice[
 	if err != nil {
 		return nil, err
 	}
-	var v T
-	p, err := e.pinned.create(n * int(unsafe.Sizeof(v)))
+	p, err := e.pinned.create(n * elemSize[T]())
 	if err != nil {
 		return nil, fmt.Errorf("clblas: NewHostSlice: %w", err)
 	}

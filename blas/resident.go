@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 
 	"gonum.org/v1/gonum/blas"
 
@@ -60,8 +59,7 @@ func engineFor[T real](impl *Implementation) (*engine, error) {
 	if impl == nil || impl.closed.Load() {
 		return nil, errClosed
 	}
-	var v T
-	if unsafe.Sizeof(v) == 8 {
+	if elemSize[T]() == 8 {
 		if d, ok := impl.dev64.(clDevice64); ok {
 			return d.e, nil
 		}
@@ -108,12 +106,6 @@ func allocMatrix[T float32 | float64](impl *Implementation, rows, cols int) (*Ma
 		return nil, fmt.Errorf("clblas: NewMatrix(%d, %d): %w", rows, cols, err)
 	}
 	return &Matrix[T]{st: &storage{e: e, buf: buf}, rows: rows, cols: cols, stride: cols}, nil
-}
-
-// elemSize is the size in bytes of a T.
-func elemSize[T float32 | float64]() int {
-	var v T
-	return int(unsafe.Sizeof(v))
 }
 
 // zero sets the first n bytes of the storage to zero and waits for it.

@@ -202,8 +202,7 @@ func stage[T real](c *call, n int) *pinnedBuf {
 		c.fail(err)
 		return nil
 	}
-	var v T
-	p, err := c.e.pinned.get(max(n, 1) * int(unsafe.Sizeof(v)))
+	p, err := c.e.pinned.get(max(n, 1) * elemSize[T]())
 	if err != nil {
 		c.fail(err)
 		return nil
@@ -311,7 +310,7 @@ func copyBlock[T real](dst []T, ldd int, src []T, lds int, rows, cols int) {
 	if rows == 0 || cols == 0 {
 		return
 	}
-	es := int(unsafe.Sizeof(dst[0]))
+	es := elemSize[T]()
 	if ldd == cols && lds == cols {
 		n := rows * cols
 		d, s := dst[:n], src[:n]

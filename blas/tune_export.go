@@ -269,12 +269,11 @@ func NewGemmBench[T float32 | float64](impl *Implementation, tA, tB blas.Transpo
 		native.Sgemm(tA, tB, m, n, k, 1, any(g.a).([]float32), g.lda, any(g.b).([]float32), g.ldb, 0.5, w, g.ldc)
 	}
 	ctx := e.rt.Context()
-	var size T
 	for _, p := range []struct {
 		dst  **cl.Buffer
 		data []T
 	}{{&g.da, g.a}, {&g.db, g.b}, {&g.dc, g.c}} {
-		buf, err := ctx.CreateBuffer(cl.MemReadWrite, len(p.data)*int(sizeOf(size)))
+		buf, err := ctx.CreateBuffer(cl.MemReadWrite, len(p.data)*elemSize[T]())
 		if err != nil {
 			g.Close()
 			return nil, fmt.Errorf("clblas: NewGemmBench: %w", err)
@@ -289,8 +288,6 @@ func NewGemmBench[T float32 | float64](impl *Implementation, tA, tB blas.Transpo
 	}
 	return g, nil
 }
-
-func sizeOf[T real](T) int { return precisionOf[T]() / 8 }
 
 // Close releases the device buffers.
 func (g *GemmBench[T]) Close() error {
