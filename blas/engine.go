@@ -33,11 +33,10 @@ type engine struct {
 	// l2Portable keeps level 2 on its general kernels on a CPU device too
 	// (tests: those kernels serve GPUs, and CI has only PoCL).
 	l2Portable bool
-	// zeroCopy is GOCL_ZERO_COPY's choice for hostShared; copyHost turns
-	// hostShared off (tests: the copying path serves devices with memory
-	// of their own).
+	// zeroCopy is GOCL_ZERO_COPY's choice for hostShared (tests set
+	// zeroCopyOff to run the copying path, which devices with memory of
+	// their own take).
 	zeroCopy zeroCopyMode
-	copyHost bool
 
 	buffers bufferPool
 
@@ -496,9 +495,6 @@ func syncHost[T real](c *call, b *cl.Buffer, n int) {
 // unified with the host's (integrated GPUs: not measured yet, so not the
 // default); never with GOCL_ZERO_COPY=off.
 func (e *engine) hostShared() bool {
-	if e.copyHost {
-		return false
-	}
 	switch e.zeroCopy {
 	case zeroCopyOff:
 		return false
