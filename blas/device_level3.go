@@ -61,6 +61,15 @@ func (dev clDevice32) Strsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas
 	return trsm(dev.e, "Strsm", s, ul, tA, d, m, n, alpha, a, lda, b, ldb, trsmBlock(dev.e))
 }
 
+// stored returns the dimensions of the matrix X stored for op(X), a
+// rows×cols matrix: cols×rows when t transposes.
+func stored(t blas.Transpose, rows, cols int) (int, int) {
+	if t != blas.NoTrans {
+		return cols, rows
+	}
+	return rows, cols
+}
+
 // l3In returns a device buffer the kernels read host from: host itself on
 // a device that shares the host's memory (hostOver), else a copy.
 func l3In[T real](c *call, host []T) *cl.Buffer {
@@ -152,14 +161,8 @@ func gemm[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k int, al
 	dc := newL3Dest(c, cc, m, n, ldc, beta != 0)
 	var ab, bb *cl.Buffer
 	if k > 0 && !(alpha == 0 && beta == 1) { // otherwise A and B are not read
-		ar, ac := m, k
-		if at {
-			ar, ac = k, m
-		}
-		br, bc := k, n
-		if bt {
-			br, bc = n, k
-		}
+		ar, ac := stored(tA, m, k)
+		br, bc := stored(tB, k, n)
 		ab = l3In(c, a[:matSpan(ar, ac, lda)])
 		bb = l3In(c, b[:matSpan(br, bc, ldb)])
 	}
@@ -420,10 +423,7 @@ func syrk[T real](e *engine, name string, ul blas.Uplo, t blas.Transpose, n, k i
 	dc := newL3Dest(c, cc, n, n, ldc, beta != 0 || syrkReadsC(alpha, upper, trans))
 	var ab *cl.Buffer
 	if alpha != 0 {
-		ar, ac := n, k
-		if trans {
-			ar, ac = k, n
-		}
+		ar, ac := stored(t, n, k)
 		ab = l3In(c, a[:matSpan(ar, ac, lda)])
 	}
 	syrkOnDevice(c, upper, trans, n, k, alpha, ab, lda, beta, dc.buf, ldc)
@@ -439,10 +439,7 @@ func syr2k[T real](e *engine, name string, ul blas.Uplo, t blas.Transpose, n, k 
 	dc := newL3Dest(c, cc, n, n, ldc, beta != 0)
 	var ab, bb *cl.Buffer
 	if alpha != 0 && k != 0 {
-		ar, ac := n, k
-		if trans {
-			ar, ac = k, n
-		}
+		ar, ac := stored(t, n, k)
 		ab = l3In(c, a[:matSpan(ar, ac, lda)])
 		bb = l3In(c, b[:matSpan(ar, ac, ldb)])
 	}

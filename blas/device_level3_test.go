@@ -284,14 +284,8 @@ func runL3[T real](t *testing.T, dev, ref l3API[T], tol float64) l3Counter {
 				for _, ab := range l3AlphaBeta {
 					m, n, k := sh[0], sh[1], sh[2]
 					alpha, beta := T(ab[0]), T(ab[1])
-					ar, ac := m, k
-					if tA == blas.Trans {
-						ar, ac = k, m
-					}
-					br, bc := k, n
-					if tB == blas.Trans {
-						br, bc = n, k
-					}
+					ar, ac := stored(tA, m, k)
+					br, bc := stored(tB, k, n)
 					lda, ldb, ldc := max(1, ac+pad()), max(1, bc+pad()), n+pad()
 					// With alpha == 0, gonum still multiplies NaN and Inf in
 					// A (and in B when only B is transposed) by zero: some
@@ -349,10 +343,7 @@ func runL3[T real](t *testing.T, dev, ref l3API[T], tol float64) l3Counter {
 					for _, ab := range l3AlphaBeta {
 						n, k := sh[0], sh[1]
 						alpha, beta := T(ab[0]), T(ab[1])
-						ar, ac := n, k
-						if tr == blas.Trans {
-							ar, ac = k, n
-						}
+						ar, ac := stored(tr, n, k)
 						lda, ldb, ldc := max(1, ac+pad()), max(1, ac+pad()), n+pad()
 						a := l3Mat[T](ar, ac, lda, l3Rand(rnd, alpha == 0))
 						b := l3Mat[T](ar, ac, ldb, l3Rand(rnd, alpha == 0))
@@ -564,14 +555,8 @@ func gemmKernelCase[T real](t *testing.T, e *engine, kern string, shapes [][3]in
 					off = func() int { return 8 }
 					ldpad = func() int { return 0 }
 				}
-				ar, ac := m, k
-				if tA == blas.Trans {
-					ar, ac = k, m
-				}
-				br, bc := k, n
-				if tB == blas.Trans {
-					br, bc = n, k
-				}
+				ar, ac := stored(tA, m, k)
+				br, bc := stored(tB, k, n)
 				lda, ldb, ldc := ac+ldpad(), bc+ldpad(), n+ldpad()
 				if aligned {
 					lda, ldb, ldc = l3RoundUp(ac, 8), l3RoundUp(bc, 8), l3RoundUp(n, 8)

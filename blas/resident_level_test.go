@@ -708,10 +708,7 @@ func residentLevel3[T float32 | float64](t *testing.T) {
 				}
 			}
 			for _, tr := range []blas.Transpose{blas.NoTrans, blas.Trans} {
-				ar, ac := n, k
-				if tr == blas.Trans {
-					ar, ac = k, n
-				}
+				ar, ac := stored(tr, n, k)
 				a := newRMat[T](t, impl, rnd, ar, ac, o, 1)
 				b := newRMat[T](t, impl, rnd, ar, ac, 0, o)
 				c := newRMat[T](t, impl, rnd, n, n, o, o)

@@ -50,14 +50,8 @@ const padSentinel = -12345.5
 
 func newGemmCase[T real](rnd *rand.Rand, tA, tB blas.Transpose, m, n, k, pad int, alpha, beta T) gemmCase[T] {
 	g := gemmCase[T]{tA: tA, tB: tB, m: m, n: n, k: k, alpha: alpha, beta: beta}
-	ar, ac := m, k
-	if tA != blas.NoTrans {
-		ar, ac = k, m
-	}
-	br, bc := k, n
-	if tB != blas.NoTrans {
-		br, bc = n, k
-	}
+	ar, ac := stored(tA, m, k)
+	br, bc := stored(tB, k, n)
 	g.lda, g.ldb, g.ldc = max(ac, 1)+pad, max(bc, 1)+pad, n+pad
 	fill := func(rows, ld, cols int) []T {
 		s := make([]T, max(rows*ld, 1))

@@ -239,14 +239,8 @@ func NewGemmBench[T float32 | float64](impl *Implementation, tA, tB blas.Transpo
 		return nil, fmt.Errorf("clblas: NewGemmBench(%d, %d, %d): %w", m, n, k, ErrShape)
 	}
 	g := &GemmBench[T]{e: e, tA: tA, tB: tB, m: m, n: n, k: k}
-	ar, ac := m, k
-	if tA != blas.NoTrans {
-		ar, ac = k, m
-	}
-	br, bc := k, n
-	if tB != blas.NoTrans {
-		br, bc = n, k
-	}
+	ar, ac := stored(tA, m, k)
+	br, bc := stored(tB, k, n)
 	g.lda, g.ldb, g.ldc = ac, bc, n
 	rnd := rand.New(rand.NewPCG(uint64(m), uint64(n)<<20|uint64(k)))
 	fill := func(n int) ([]T, float64) {

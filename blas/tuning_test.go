@@ -287,14 +287,8 @@ func runGemmConfig[T real](t *testing.T, e *engine, what string, cfg gemmConfig,
 		{
 			for _, sh := range shapes {
 				m, n, k := sh[0], sh[1], sh[2]
-				ar, ac := m, k
-				if tA == blas.Trans {
-					ar, ac = k, m
-				}
-				br, bc := k, n
-				if tB == blas.Trans {
-					br, bc = n, k
-				}
+				ar, ac := stored(tA, m, k)
+				br, bc := stored(tB, k, n)
 				lda, ldb, ldc := ac+1+rnd.IntN(3), bc+1+rnd.IntN(3), n+1+rnd.IntN(3)
 				offA, offB, offC := 1+rnd.IntN(5), 1+rnd.IntN(5), 1+rnd.IntN(5)
 				a := l3Mat[T](ar, ac, lda, l3Rand(rnd, false))
