@@ -529,13 +529,6 @@ func TestGemmKernels(t *testing.T) {
 
 func gemmKernelCase[T real](t *testing.T, e *engine, kern string, shapes [][3]int, tol float64) {
 	rnd := rand.New(rand.NewPCG(7, 8))
-	var ref l3API[T]
-	switch any(T(0)).(type) {
-	case float64:
-		ref = any(l3F64{gonum.Implementation{}}).(l3API[T])
-	default:
-		ref = any(l3F32{gonum.Implementation{}}).(l3API[T])
-	}
 	prec := precisionOf[T]()
 	for _, tA := range l3Trans {
 		for _, tB := range l3Trans {
@@ -555,49 +548,17 @@ func gemmKernelCase[T real](t *testing.T, e *engine, kern string, shapes [][3]in
 					off = func() int { return 8 }
 					ldpad = func() int { return 0 }
 				}
-				ar, ac := stored(tA, m, k)
-				br, bc := stored(tB, k, n)
-				lda, ldb, ldc := ac+ldpad(), bc+ldpad(), n+ldpad()
+				_, ac := stored(tA, m, k)
+				_, bc := stored(tB, k, n)
+				g := gemmLaunch{m: m, n: n, k: k, tA: tA, tB: tB, lda: ac + ldpad(), ldb: bc + ldpad(), ldc: n + ldpad()}
 				if aligned {
-					lda, ldb, ldc = l3RoundUp(ac, 8), l3RoundUp(bc, 8), l3RoundUp(n, 8)
+					g.lda, g.ldb, g.ldc = l3RoundUp(ac, 8), l3RoundUp(bc, 8), l3RoundUp(n, 8)
 				}
-				offA, offB, offC := off(), off(), off()
-				a := l3Mat[T](ar, ac, lda, l3Rand(rnd, false))
-				b := l3Mat[T](br, bc, ldb, l3Rand(rnd, false))
-				c := l3Mat[T](m, n, ldc, l3Rand(rnd, false))
-				for _, ab := range [][2]float64{{1.5, 0}, {-0.5, 0.25}} {
-					alpha, beta := T(ab[0]), T(ab[1])
-					want := slices.Clone(c)
-					ref.gemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, want, ldc)
-
-					cc := begin[T](e, "gemm-kernel-test")
-					// The matrices sit offA, offB, offC elements into their buffers.
-					abuf := upload(cc, append(make([]T, offA), a...))
-					bbuf := upload(cc, append(make([]T, offB), b...))
-					cin := append(make([]T, offC), c...)
-					if beta == 0 {
-						for i := range c {
-							cin[offC+i] = T(math.NaN())
-						}
-					}
-					cb := upload(cc, cin)
-					if cc.err == nil && kern == gemmKernelTiled && cfg.vecAligned(offA, lda, offB, ldb, offC, ldc) != aligned {
-						t.Fatalf("vecAligned = %v, want %v", !aligned, aligned)
-					}
-					newGemmLauncher[T](cc).gemm(cfg, tA == blas.Trans, tB == blas.Trans, m, n, k, alpha, abuf, offA, lda, bbuf, offB, ldb, beta, cb, offC, ldc)
-					out := download[T](cc, cb, len(cin))
-					if err := cc.finish(); err != nil {
-						t.Fatalf("%s: %v", kern, err)
-					}
-					what := fmt.Sprintf("%s tA=%c tB=%c m=%d n=%d k=%d lda=%d ldb=%d ldc=%d off=%d,%d,%d alpha=%v beta=%v",
-						kern, tA, tB, m, n, k, lda, ldb, ldc, offA, offB, offC, alpha, beta)
-					for i := 0; i < offC; i++ {
-						if out[i] != 0 {
-							t.Fatalf("%s: wrote before offC", what)
-						}
-					}
-					l3Compare(t, what, out[offC:], want, c, m, n, ldc, l3All, tol)
+				g.offA, g.offB, g.offC = off(), off(), off()
+				if kern == gemmKernelTiled && cfg.vecAligned(g.offA, g.lda, g.offB, g.ldb, g.offC, g.ldc) != aligned {
+					t.Fatalf("vecAligned = %v, want %v", !aligned, aligned)
 				}
+				checkGemmLaunch[T](t, e, kern, cfg, g, rnd, tol)
 			}
 		}
 	}

@@ -275,7 +275,6 @@ func runGemmConfigAll[T real](t *testing.T, e *engine, what string, cfg gemmConf
 func runGemmConfig[T real](t *testing.T, e *engine, what string, cfg gemmConfig, ta, tb bool, shapes [][3]int, tol float64) {
 	t.Helper()
 	rnd := rand.New(rand.NewPCG(11, 12))
-	ref := gemmRefOf[T]()
 	tA, tB := blas.NoTrans, blas.NoTrans
 	if ta {
 		tA = blas.Trans
@@ -283,47 +282,68 @@ func runGemmConfig[T real](t *testing.T, e *engine, what string, cfg gemmConfig,
 	if tb {
 		tB = blas.Trans
 	}
-	{
-		{
-			for _, sh := range shapes {
-				m, n, k := sh[0], sh[1], sh[2]
-				ar, ac := stored(tA, m, k)
-				br, bc := stored(tB, k, n)
-				lda, ldb, ldc := ac+1+rnd.IntN(3), bc+1+rnd.IntN(3), n+1+rnd.IntN(3)
-				offA, offB, offC := 1+rnd.IntN(5), 1+rnd.IntN(5), 1+rnd.IntN(5)
-				a := l3Mat[T](ar, ac, lda, l3Rand(rnd, false))
-				b := l3Mat[T](br, bc, ldb, l3Rand(rnd, false))
-				c := l3Mat[T](m, n, ldc, l3Rand(rnd, false))
-				for _, ab := range [][2]float64{{1.5, 0}, {-0.5, 0.25}} {
-					alpha, beta := T(ab[0]), T(ab[1])
-					want := slices.Clone(c)
-					ref.gemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, want, ldc)
-					cc := begin[T](e, "gemm-config-test")
-					abuf := upload(cc, append(make([]T, offA), a...))
-					bbuf := upload(cc, append(make([]T, offB), b...))
-					cin := append(make([]T, offC), c...)
-					if beta == 0 {
-						for i := range c {
-							cin[offC+i] = T(math.NaN())
-						}
-					}
-					cb := upload(cc, cin)
-					newGemmLauncher[T](cc).gemm(cfg, tA == blas.Trans, tB == blas.Trans, m, n, k, alpha, abuf, offA, lda, bbuf, offB, ldb, beta, cb, offC, ldc)
-					out := download[T](cc, cb, len(cin))
-					if err := cc.finish(); err != nil {
-						t.Fatalf("%s: %v", what, err)
-					}
-					desc := fmt.Sprintf("%s tA=%c tB=%c m=%d n=%d k=%d lda=%d ldb=%d ldc=%d off=%d,%d,%d alpha=%v beta=%v",
-						what, tA, tB, m, n, k, lda, ldb, ldc, offA, offB, offC, alpha, beta)
-					for i := 0; i < offC; i++ {
-						if out[i] != 0 {
-							t.Fatalf("%s: wrote before offC", desc)
-						}
-					}
-					l3Compare(t, desc, out[offC:], want, c, m, n, ldc, l3All, tol)
-				}
+	for _, sh := range shapes {
+		m, n, k := sh[0], sh[1], sh[2]
+		_, ac := stored(tA, m, k)
+		_, bc := stored(tB, k, n)
+		g := gemmLaunch{m: m, n: n, k: k, tA: tA, tB: tB,
+			lda: ac + 1 + rnd.IntN(3), ldb: bc + 1 + rnd.IntN(3), ldc: n + 1 + rnd.IntN(3),
+			offA: 1 + rnd.IntN(5), offB: 1 + rnd.IntN(5), offC: 1 + rnd.IntN(5)}
+		checkGemmLaunch[T](t, e, what, cfg, g, rnd, tol)
+	}
+}
+
+// gemmLaunch is one GEMM given straight to the launcher: shape,
+// transposes, leading dimensions and where the matrices start in their
+// buffers.
+type gemmLaunch struct {
+	m, n, k          int
+	tA, tB           blas.Transpose
+	lda, ldb, ldc    int
+	offA, offB, offC int
+}
+
+// checkGemmLaunch runs cfg's GEMM through the launcher on random matrices
+// placed g.offA, g.offB, g.offC elements into their buffers, with
+// (alpha, beta) = (1.5, 0) over a C of NaN and (−0.5, 0.25), and compares
+// with gonum; nothing before offC may be written.
+func checkGemmLaunch[T real](t *testing.T, e *engine, what string, cfg gemmConfig, g gemmLaunch, rnd *rand.Rand, tol float64) {
+	t.Helper()
+	m, n, k := g.m, g.n, g.k
+	ar, ac := stored(g.tA, m, k)
+	br, bc := stored(g.tB, k, n)
+	a := l3Mat[T](ar, ac, g.lda, l3Rand(rnd, false))
+	b := l3Mat[T](br, bc, g.ldb, l3Rand(rnd, false))
+	c := l3Mat[T](m, n, g.ldc, l3Rand(rnd, false))
+	ref := gemmRefOf[T]()
+	for _, ab := range [][2]float64{{1.5, 0}, {-0.5, 0.25}} {
+		alpha, beta := T(ab[0]), T(ab[1])
+		want := slices.Clone(c)
+		ref.gemm(g.tA, g.tB, m, n, k, alpha, a, g.lda, b, g.ldb, beta, want, g.ldc)
+		cc := begin[T](e, "gemm-launch-test")
+		abuf := upload(cc, append(make([]T, g.offA), a...))
+		bbuf := upload(cc, append(make([]T, g.offB), b...))
+		cin := append(make([]T, g.offC), c...)
+		if beta == 0 {
+			for i := range c {
+				cin[g.offC+i] = T(math.NaN())
 			}
 		}
+		cb := upload(cc, cin)
+		newGemmLauncher[T](cc).gemm(cfg, g.tA == blas.Trans, g.tB == blas.Trans, m, n, k, alpha,
+			abuf, g.offA, g.lda, bbuf, g.offB, g.ldb, beta, cb, g.offC, g.ldc)
+		out := download[T](cc, cb, len(cin))
+		if err := cc.finish(); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		desc := fmt.Sprintf("%s tA=%c tB=%c m=%d n=%d k=%d lda=%d ldb=%d ldc=%d off=%d,%d,%d alpha=%v beta=%v",
+			what, g.tA, g.tB, m, n, k, g.lda, g.ldb, g.ldc, g.offA, g.offB, g.offC, alpha, beta)
+		for i := 0; i < g.offC; i++ {
+			if out[i] != 0 {
+				t.Fatalf("%s: wrote before offC", desc)
+			}
+		}
+		l3Compare(t, desc, out[g.offC:], want, c, m, n, g.ldc, l3All, tol)
 	}
 }
 
