@@ -107,16 +107,7 @@ func xferReport(rt *platform.Runtime, mib int) error {
 	}
 	hostCopy := func(dst, src []byte, workers int) func() error {
 		return func() error {
-			var wg sync.WaitGroup
-			for w := range workers {
-				lo, hi := size*w/workers, size*(w+1)/workers
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					copy(dst[lo:hi], src[lo:hi])
-				}()
-			}
-			wg.Wait()
+			inParallel(size, workers, func(lo, hi int) { copy(dst[lo:hi], src[lo:hi]) })
 			return nil
 		}
 	}
@@ -165,35 +156,43 @@ func xferReport(rt *platform.Runtime, mib int) error {
 	rect := cl.Rect{Region: [3]int{narrow, size / wide, 1}, BufferRowPitch: narrow, HostRowPitch: wide}
 	fmt.Printf("  rect upload, 16 KiB rows of 64 KiB:    %s\n", rate(size/4, func() error { _, err := cl.WriteBufferRect(q1, dev1, true, rect, p1); return err }))
 	fmt.Printf("  rect download, 16 KiB rows of 64 KiB:  %s\n", rate(size/4, func() error { _, err := cl.ReadBufferRect(q1, dev1, true, rect, p1); return err }))
-	rows := size / narrow
-	strided := func(dst, src []byte, toPacked bool) func() error {
+	// The same column panel packed by the host, row by row: the first
+	// 16 KiB of each 64 KiB row, to or from consecutive 16 KiB rows.
+	rows := size / wide
+	panel := func(dst, src []byte, toPacked bool) func() error {
 		return func() error {
-			var wg sync.WaitGroup
-			for w := range n {
-				lo, hi := rows*w/n, rows*(w+1)/n
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					for r := lo; r < hi; r++ {
-						// Rows r·16 KiB of the packed block; the wide
-						// matrix's row r%4·… keeps the source in range.
-						p, o := r*narrow, (r/4)*wide+(r%4)*narrow
-						if toPacked {
-							copy(dst[p:p+narrow], src[o:o+narrow])
-						} else {
-							copy(dst[o:o+narrow], src[p:p+narrow])
-						}
+			inParallel(rows, n, func(lo, hi int) {
+				for r := lo; r < hi; r++ {
+					p, o := r*narrow, r*wide
+					if toPacked {
+						copy(dst[p:p+narrow], src[o:o+narrow])
+					} else {
+						copy(dst[o:o+narrow], src[p:p+narrow])
 					}
-				}()
-			}
-			wg.Wait()
+				}
+			})
 			return nil
 		}
 	}
-	fmt.Printf("  pack 16 KiB rows Go → pinned, %2d gor.: %s\n", n, rate(size, strided(p1, g1, true)))
-	fmt.Printf("  unpack 16 KiB rows pinned → Go, %2d g.: %s\n", n, rate(size, strided(g1, p1, false)))
+	fmt.Printf("  pack 16 KiB rows of 64 KiB, %2d gor.:   %s\n", n, rate(size/4, panel(p1, g1, true)))
+	fmt.Printf("  unpack into 16 KiB of 64 KiB, %2d gor.: %s\n", n, rate(size/4, panel(g1, p1, false)))
 	fmt.Printf("  upload ‖ download, pinned (each):      %s\n", rate(size, both(write(q1, dev1, p1), read(q2, dev2, p2))))
 	fmt.Printf("  pack Go → pinned ‖ upload (each):      %s\n", rate(size, both(hostCopy(p2, g1, n), write(q1, dev1, p1))))
 	fmt.Printf("  unpack pinned → Go ‖ download (each):  %s\n", rate(size, both(hostCopy(g1, p2, n), read(q1, dev1, p1))))
 	return firstErr
+}
+
+// inParallel cuts [0, n) into workers ranges and runs fn on each, on its own
+// goroutine, waiting for all.
+func inParallel(n, workers int, fn func(lo, hi int)) {
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := n*w/workers, n*(w+1)/workers
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fn(lo, hi)
+		}()
+	}
+	wg.Wait()
 }
