@@ -216,32 +216,13 @@ func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k i
 		early = startTileUnpacker(cc, sc, ldc)
 	}
 
-	// write uploads the rows×cols block at (r0, c0) of src (leading
-	// dimension ld) to dev at element off, packed (leading dimension
-	// cols): packed into sp[off:] first, or, when direct (src is pinned),
-	// by a rect transfer straight from src.
-	write := func(dev *cl.Buffer, sp []T, off int, src []T, ld, r0, rows, c0, cols int, direct bool) *cl.Event {
-		if c.err != nil {
-			return nil
-		}
-		n := rows * cols
-		if !direct {
-			t := time.Now()
-			pack(sp[off:off+n], src, ld, r0, rows, c0, cols)
-			packNs += int64(time.Since(t))
-		}
+	// sent enqueues an upload of n elements with enq and records it.
+	sent := func(n int, enq func() (*cl.Event, error)) *cl.Event {
 		if err := e.injected("enqueue"); err != nil {
 			c.fail(err)
 			return nil
 		}
-		var ev *cl.Event
-		var err error
-		if direct {
-			ev, err = cl.WriteBufferRect(up, dev, false, tileRect(off, ld, r0, rows, c0, cols), src)
-			bytesDirect += int64(n) * es
-		} else {
-			ev, err = cl.WriteBuffer(up, dev, false, off, sp[off:off+n])
-		}
+		ev, err := enq()
 		if err != nil {
 			c.fail(err)
 			return nil
@@ -251,6 +232,27 @@ func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k i
 		bytesUp += int64(n) * es
 		c.fail(up.Flush())
 		return ev
+	}
+
+	// write uploads the rows×cols block at (r0, c0) of src (leading
+	// dimension ld) to dev at element off, packed (leading dimension
+	// cols): packed into sp[off:] first, or, when direct (src is pinned),
+	// by a rect transfer straight from src.
+	write := func(dev *cl.Buffer, sp []T, off int, src []T, ld, r0, rows, c0, cols int, direct bool) *cl.Event {
+		if c.err != nil {
+			return nil
+		}
+		n := rows * cols
+		if direct {
+			bytesDirect += int64(n) * es
+			return sent(n, func() (*cl.Event, error) {
+				return cl.WriteBufferRect(up, dev, false, tileRect(off, ld, r0, rows, c0, cols), src)
+			})
+		}
+		t := time.Now()
+		pack(sp[off:off+n], src, ld, r0, rows, c0, cols)
+		packNs += int64(time.Since(t))
+		return sent(n, func() (*cl.Event, error) { return cl.WriteBuffer(up, dev, false, off, sp[off:off+n]) })
 	}
 
 	// writeCRows uploads C's tile (r0, c0) by a rect transfer from C's
@@ -265,20 +267,9 @@ func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k i
 			copyBlock(sc[r0*n:], n, cc[r0*ldc:], ldc, mi, n)
 			packNs += int64(time.Since(t))
 		}
-		if err := e.injected("enqueue"); err != nil {
-			c.fail(err)
-			return nil
-		}
-		ev, err := cl.WriteBufferRect(up, dev, false, tileRect(off, n, r0, mi, c0, nj), sc)
-		if err != nil {
-			c.fail(err)
-			return nil
-		}
-		c.events = append(c.events, ev)
-		ups = append(ups, ev)
-		bytesUp += int64(mi*nj) * es
-		c.fail(up.Flush())
-		return ev
+		return sent(mi*nj, func() (*cl.Event, error) {
+			return cl.WriteBufferRect(up, dev, false, tileRect(off, n, r0, mi, c0, nj), sc)
+		})
 	}
 
 	var panelDowns []*cl.Event // cRows: the downloads of the current row panel
