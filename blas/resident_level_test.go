@@ -340,22 +340,7 @@ func TestResidentLevel1Errors(t *testing.T) {
 // TestResidentScalarContext: Value honours its context, and a Scalar works
 // as a dependency.
 func TestResidentScalarContext(t *testing.T) {
-	impl := newTestImpl(t)
-	rnd := rand.New(rand.NewPCG(3, 4))
-	const n = 160
-	a, err := NewMatrixFrom(impl, n, n, randF32(rnd, n*n))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Release()
-	c, _ := NewMatrix[float32](impl, n, n)
-	defer c.Release()
-	var last *Event
-	for range 30 {
-		if last, err = Gemm(blas.NoTrans, blas.NoTrans, 1e-3, a, a, 1, c, last); err != nil {
-			t.Fatal(err)
-		}
-	}
+	_, c, last := gemmChain(t, rand.New(rand.NewPCG(3, 4)), 160, 30)
 	col, err := c.Col(3)
 	if err != nil {
 		t.Fatal(err)

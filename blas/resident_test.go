@@ -12,6 +12,31 @@ import (
 	"gonum.org/v1/gonum/blas/gonum"
 )
 
+// gemmChain enqueues steps dependent products C += 10⁻³·A·A on a random
+// n×n float32 A and a C that starts at zero (enough work to be still
+// running when a test looks), and returns A, C and the last event. The
+// matrices are released when the test ends.
+func gemmChain(t *testing.T, rnd *rand.Rand, n, steps int) (a, c *Matrix[float32], last *Event) {
+	t.Helper()
+	impl := newTestImpl(t)
+	a, err := NewMatrixFrom(impl, n, n, randF32(rnd, n*n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Release() })
+	c, err = NewMatrix[float32](impl, n, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Release() })
+	for range steps {
+		if last, err = Gemm(blas.NoTrans, blas.NoTrans, 1e-3, a, a, 1, c, last); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return a, c, last
+}
+
 // TestResidentChain runs a chain of dependent operations on resident data
 // with a single read at the end and compares with gonum.
 func TestResidentChain(t *testing.T) {
@@ -91,26 +116,11 @@ func TestResidentChain(t *testing.T) {
 // TestResidentCancel cancels the wait on a long chain: the wait returns
 // promptly with context.Canceled, and the implementation stays usable.
 func TestResidentCancel(t *testing.T) {
-	impl := newTestImpl(t)
-	const n = 192
-	rnd := rand.New(rand.NewPCG(7, 8))
-	a, err := NewMatrixFrom(impl, n, n, randF32(rnd, n*n))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Release()
-	c, _ := NewMatrix[float32](impl, n, n)
-	defer c.Release()
-	var last *Event
-	for range 40 {
-		if last, err = Gemm(blas.NoTrans, blas.NoTrans, 1e-3, a, a, 1, c, last); err != nil {
-			t.Fatal(err)
-		}
-	}
+	a, c, last := gemmChain(t, rand.New(rand.NewPCG(7, 8)), 192, 40)
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { time.Sleep(5 * time.Millisecond); cancel() }()
 	start := time.Now()
-	err = last.WaitContext(ctx)
+	err := last.WaitContext(ctx)
 	waited := time.Since(start)
 	if !errors.Is(err, context.Canceled) {
 		// The chain may have finished first on a fast device; then the
@@ -196,45 +206,40 @@ func residentNewIsZero(t *testing.T, impl *Implementation, rows, cols int) {
 	for i := range nan {
 		nan[i] = math.NaN()
 	}
-	got := make([]float64, rows*cols)
-	for round := range 8 {
-		old, err := NewMatrixFrom(impl, rows, cols, nan)
+	type stored interface {
+		Read([]float64) error
+		Release() error
+	}
+	// check makes an old object full of NaN, releases it, makes a new one
+	// of the same size and checks that it reads as zeros.
+	check := func(what string, round int, old, fresh func() (stored, error)) {
+		o, err := old()
 		if err != nil {
 			t.Fatal(err)
 		}
-		old.Release()
-		m, err := NewMatrix[float64](impl, rows, cols)
+		o.Release()
+		f, err := fresh()
 		if err != nil {
 			t.Fatal(err)
 		}
-		err = m.Read(got)
-		m.Release()
+		got := make([]float64, rows*cols)
+		err = f.Read(got)
+		f.Release()
 		if err != nil {
 			t.Fatal(err)
 		}
 		for i, v := range got {
 			if v != 0 {
-				t.Fatalf("%d×%d, round %d: NewMatrix element %d = %v, want 0", rows, cols, round, i, v)
+				t.Fatalf("%d×%d, round %d: %s element %d = %v, want 0", rows, cols, round, what, i, v)
 			}
 		}
-		oldv, err := NewVectorFrom(impl, nan)
-		if err != nil {
-			t.Fatal(err)
-		}
-		oldv.Release()
-		v, err := NewVector[float64](impl, len(nan))
-		if err != nil {
-			t.Fatal(err)
-		}
-		err = v.Read(got)
-		v.Release()
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, x := range got {
-			if x != 0 {
-				t.Fatalf("%d×%d, round %d: NewVector element %d = %v, want 0", rows, cols, round, i, x)
-			}
-		}
+	}
+	for round := range 8 {
+		check("NewMatrix", round,
+			func() (stored, error) { return NewMatrixFrom(impl, rows, cols, nan) },
+			func() (stored, error) { return NewMatrix[float64](impl, rows, cols) })
+		check("NewVector", round,
+			func() (stored, error) { return NewVectorFrom(impl, nan) },
+			func() (stored, error) { return NewVector[float64](impl, len(nan)) })
 	}
 }
