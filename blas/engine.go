@@ -546,7 +546,12 @@ func upload[T real](c *call, host []T) *cl.Buffer {
 // download reads the first n elements of b into a new host slice, blocking
 // until they (and so every earlier command of the call) are done. The
 // caller copies from it into the user's slices only when c.err is nil.
-func download[T real](c *call, b *cl.Buffer, n int) []T {
+func download[T real](c *call, b *cl.Buffer, n int) []T { return readInto[T](c, b, n, true) }
+
+// readInto enqueues a read of the first n elements of b into a new host
+// slice, which holds them once the read (blocking: before it returns) has
+// completed.
+func readInto[T real](c *call, b *cl.Buffer, n int, blocking bool) []T {
 	if c.err != nil {
 		return nil
 	}
@@ -555,7 +560,7 @@ func download[T real](c *call, b *cl.Buffer, n int) []T {
 		return nil
 	}
 	out := make([]T, n)
-	ev, err := cl.ReadBuffer(c.e.queue, b, true, 0, out)
+	ev, err := cl.ReadBuffer(c.e.queue, b, blocking, 0, out)
 	if err != nil {
 		c.fail(err)
 		return nil

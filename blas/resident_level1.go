@@ -245,23 +245,7 @@ func opErr(routine, format string, args ...any) error {
 
 // readBack enqueues a non-blocking read of the first n elements of b into
 // a new host slice, which holds them once the call's last event completes.
-func readBack[P real](c *call, b *cl.Buffer, n int) []P {
-	if c.err != nil {
-		return nil
-	}
-	if err := c.e.injected("read"); err != nil {
-		c.fail(err)
-		return nil
-	}
-	out := make([]P, n)
-	ev, err := cl.ReadBuffer(c.e.queue, b, false, 0, out)
-	if err != nil {
-		c.fail(err)
-		return nil
-	}
-	c.events = append(c.events, ev)
-	return out
-}
+func readBack[P real](c *call, b *cl.Buffer, n int) []P { return readInto[P](c, b, n, false) }
 
 // finishScalar ends a resident reduction whose partials are being read
 // back: merge runs once they have arrived.
