@@ -10,6 +10,8 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
+
+	"github.com/gocompute/opencl/cl"
 )
 
 // gemmChain enqueues steps dependent products C += 10⁻³·A·A on a random
@@ -241,5 +243,32 @@ func residentNewIsZero(t *testing.T, impl *Implementation, rows, cols int) {
 		check("NewVector", round,
 			func() (stored, error) { return NewVectorFrom(impl, nan) },
 			func() (stored, error) { return NewVector[float64](impl, len(nan)) })
+	}
+}
+
+// TestResidentNewFillFails: when the zero fill fails, NewMatrix and
+// NewVector return the error and keep no buffer.
+func TestResidentNewFillFails(t *testing.T) {
+	impl, e := privateImpl(t, nil)
+	if _, err := NewVector[float32](impl, 8); err != nil {
+		t.Fatal(err) // healthy
+	}
+	base := cl.LiveObjects()["buffer"]
+	fail, _ := failAt("enqueue", 1)
+	e.fault.Store(&fail)
+	_, err := NewMatrix[float32](impl, 4, 4)
+	e.fault.Store(nil)
+	if !errors.Is(err, errInjected) {
+		t.Errorf("NewMatrix with a failing fill: %v, want the injected error", err)
+	}
+	fail, _ = failAt("enqueue", 1)
+	e.fault.Store(&fail)
+	_, err = NewVector[float32](impl, 4)
+	e.fault.Store(nil)
+	if !errors.Is(err, errInjected) {
+		t.Errorf("NewVector with a failing fill: %v, want the injected error", err)
+	}
+	if got := cl.LiveObjects()["buffer"]; got != base {
+		t.Errorf("%d live buffers after the failed constructors, %d before", got, base)
 	}
 }
