@@ -1,7 +1,6 @@
 package clblas
 
 import (
-	"slices"
 	"time"
 
 	"gonum.org/v1/gonum/blas"
@@ -21,8 +20,10 @@ import (
 // arrived, and its result is read back into pinned memory on the download
 // queue as soon as the kernel is done. So the host copies, the uploads, the
 // kernels and the downloads of different tiles run at the same time; each
-// panel crosses the bus once. Tiles are visited row by row, so the first
-// kernel waits only for panel A₀ and panel B₀, not for all of B.
+// panel crosses the bus once. Tiles are visited in the order tileOrder
+// gives: the uploaded panels grow as a square, A's and B's in turn, so the
+// first kernel waits only for panels A₀ and B₀ and every later panel makes
+// a row or column of tiles ready, not one tile.
 //
 // With beta ≠ 0 the user's C is written only after every command has
 // succeeded (the engine contract: a failed call leaves its output
@@ -99,10 +100,9 @@ func (e *engine) gemmTiles(m, n, k int) (mt, nt int) {
 
 // rowPanels cuts the m rows of C into panels of mt rows, except that when
 // there are several, the last full-height span is halved (in multiples of
-// 256 rows when mt allows): tiles are visited row by row, so the last row
-// panel of A to arrive gates a whole row of tiles, and a thinner one
-// shortens the compute left after the final upload. Each panel is
-// {first row, rows}.
+// 256 rows when mt allows): the last row panel of A to arrive gates a
+// whole row of tiles, and a thinner one shortens the compute left after
+// the final upload. Each panel is {first row, rows}.
 func rowPanels(m, mt int) [][2]int {
 	var ps [][2]int
 	for r0 := 0; r0 < m; r0 += mt {
@@ -131,6 +131,42 @@ func rowPanels(m, mt int) [][2]int {
 		r0, span = r0+h, span-h
 	}
 	return ps
+}
+
+// tileOrder returns the order in which the pipeline visits the tiles
+// {row panel, column panel} of a grid of row panels of heights hs and
+// column panels of widths ws. A tile's panels are uploaded when it is
+// first visited, so the order is also the order of the uploads: it brings
+// A's and B's panels up in turn, growing a square of uploaded panels, and
+// after each panel visits every tile it completes. The next panel is A's
+// when the width of B already uploaded is at least the height of A (an A
+// panel then makes more work ready per byte than a B panel), B's
+// otherwise.
+//
+// Row by row instead, the first row of tiles needs all of B before its
+// last tile can run, while the kernels wait on the bus: on the H200 from
+// HostSlices, DGEMM at n = 8192 (16 tiles of 2048²) spent its first
+// 12 ms uploading B for 6 ms of kernels.
+func tileOrder(hs, ws []int) [][2]int {
+	order := make([][2]int, 0, len(hs)*len(ws))
+	ra, cb := 0, 0 // panels of A and of B uploaded
+	ha, wb := 0, 0 // their height and width
+	for ra < len(hs) || cb < len(ws) {
+		if cb == len(ws) || ra < len(hs) && ha <= wb {
+			for j := range cb {
+				order = append(order, [2]int{ra, j})
+			}
+			ha += hs[ra]
+			ra++
+		} else {
+			for i := range ra {
+				order = append(order, [2]int{i, cb})
+			}
+			wb += ws[cb]
+			cb++
+		}
+	}
+	return order
 }
 
 // gemmStaged is gemm (C = alpha·op(A)·op(B) + beta·C on host slices) on
@@ -272,95 +308,145 @@ func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k i
 		})
 	}
 
-	var panelDowns []*cl.Event // cRows: the downloads of the current row panel
-	for i := 0; i < p && c.err == nil; i++ {
+	// cRows: each row panel's downloads, and whether its C panel has been
+	// copied to staging memory.
+	panelDowns := make([][]*cl.Event, p)
+	panelStaged := make([]bool, p)
+	// download enqueues the read-back of tile t once its kernel (and the
+	// events in after) are done, and hands it to the early unpacker.
+	download := func(t downTile, after ...*cl.Event) {
+		if c.err != nil {
+			return
+		}
+		if err := e.injected("read"); err != nil {
+			c.fail(err)
+			return
+		}
+		r0, mi := rows[t.i][0], rows[t.i][1]
+		offC := r0*n + mi*t.c0
+		wait := append([]*cl.Event{t.kernel}, after...)
+		var ev *cl.Event
+		var err error
+		switch {
+		case directDown:
+			ev, err = cl.ReadBufferRect(down, dc, false, tileRect(offC, ldc, r0, mi, t.c0, t.nj), cc, wait...)
+			bytesDirect += int64(mi*t.nj) * es
+		case cRows:
+			ev, err = cl.ReadBufferRect(down, dc, false, tileRect(offC, n, r0, mi, t.c0, t.nj), sc, wait...)
+		default:
+			ev, err = cl.ReadBuffer(down, dc, false, offC, sc[offC:offC+mi*t.nj], wait...)
+		}
+		if err != nil {
+			c.fail(err)
+			return
+		}
+		c.events = append(c.events, ev)
+		downs = append(downs, ev)
+		bytesDown += int64(mi*t.nj) * es
+		c.fail(down.Flush())
+		if early != nil && c.err == nil {
+			if !cRows {
+				early.add([]*cl.Event{ev}, r0, mi, t.c0, t.nj, offC, t.nj)
+			} else if panelDowns[t.i] = append(panelDowns[t.i], ev); len(panelDowns[t.i]) == q {
+				// The whole row panel, once all its tiles are down.
+				early.add(panelDowns[t.i], r0, mi, 0, n, r0*n, n)
+			}
+		}
+	}
+	// lateDown: when every upload comes straight from HostSlices, the
+	// loop below enqueues them all at once, and the downloads are enqueued
+	// after the loop, each waiting for the last upload as well as its
+	// kernel. Uploads gate the kernels; downloads gate nothing until the
+	// end, and on a bus whose two directions share its bandwidth they only
+	// slow the uploads (the H200's host: 55 GB/s one way, 27.6 GB/s each
+	// way when both run). With packing, the loop takes as long as the
+	// host copies, and the downloads (and the unpacking behind them) go
+	// as tiles finish.
+	lateDown := readAB && directA && directB && !e.pipeMode.eagerDown && p*q > 1
+	var pending []downTile
+
+	hs, ws := make([]int, p), make([]int, q)
+	for i, r := range rows {
+		hs[i] = r[1]
+	}
+	for j := range ws {
+		ws[j] = min(nt, n-j*nt)
+	}
+	for _, ij := range tileOrder(hs, ws) {
+		if c.err != nil {
+			break
+		}
+		i, j := ij[0], ij[1]
 		r0, mi := rows[i][0], rows[i][1]
-		panelDowns = panelDowns[:0]
 		offA, ldA := r0*k, k
 		if at {
 			ldA = mi
 		}
-		for j := 0; j < q && c.err == nil; j++ {
-			c0 := j * nt
-			nj := min(nt, n-c0)
-			offB, ldB := c0*k, nj
-			if bt {
-				ldB = k
-			}
-			offC := r0*n + mi*c0
-			var wait []*cl.Event
-			if readAB {
-				if evA[i] == nil {
-					if at { // columns r0… of the k×m A
-						evA[i] = write(da, sa, offA, a, lda, 0, k, r0, mi, directA)
-					} else {
-						evA[i] = write(da, sa, offA, a, lda, r0, mi, 0, k, directA)
-					}
-				}
-				if evB[j] == nil {
-					if bt { // rows c0… of the n×k B
-						evB[j] = write(db, sb, offB, b, ldb, c0, nj, 0, k, directB)
-					} else {
-						evB[j] = write(db, sb, offB, b, ldb, 0, k, c0, nj, directB)
-					}
-				}
-				wait = append(wait, evA[i], evB[j])
-			}
-			if readC {
-				if cRows && !directC {
-					wait = append(wait, writeCRows(dc, offC, r0, mi, c0, nj, j == 0))
+		c0 := j * nt
+		nj := ws[j]
+		offB, ldB := c0*k, nj
+		if bt {
+			ldB = k
+		}
+		offC := r0*n + mi*c0
+		var wait []*cl.Event
+		if readAB {
+			if evA[i] == nil {
+				if at { // columns r0… of the k×m A
+					evA[i] = write(da, sa, offA, a, lda, 0, k, r0, mi, directA)
 				} else {
-					wait = append(wait, write(dc, sc, offC, cc, ldc, r0, mi, c0, nj, directC))
+					evA[i] = write(da, sa, offA, a, lda, r0, mi, 0, k, directA)
 				}
 			}
+			if evB[j] == nil {
+				if bt { // rows c0… of the n×k B
+					evB[j] = write(db, sb, offB, b, ldb, c0, nj, 0, k, directB)
+				} else {
+					evB[j] = write(db, sb, offB, b, ldb, 0, k, c0, nj, directB)
+				}
+			}
+			wait = append(wait, evA[i], evB[j])
+		}
+		if readC {
+			if cRows && !directC {
+				wait = append(wait, writeCRows(dc, offC, r0, mi, c0, nj, !panelStaged[i]))
+				panelStaged[i] = true
+			} else {
+				wait = append(wait, write(dc, sc, offC, cc, ldc, r0, mi, c0, nj, directC))
+			}
+		}
+		if c.err != nil {
+			break
+		}
+		// The tile's kernels wait for its inputs (the barrier also
+		// gives the tile an event of its own when no kernel runs).
+		bar, err := comp.EnqueueBarrier(wait...)
+		if err != nil {
+			c.fail(err)
+			break
+		}
+		c.events = append(c.events, bar)
+		before := len(c.events)
+		gemmOnDevice(c, at, bt, mi, nj, k, alpha, da, offA, ldA, db, offB, ldB, beta, dc, offC, nj)
+		if c.err != nil {
+			break
+		}
+		kerns = append(kerns, c.events[before:]...)
+		c.fail(comp.Flush())
+		t := downTile{i: i, c0: c0, nj: nj, kernel: c.lastEvent()}
+		if lateDown {
+			pending = append(pending, t)
+		} else {
+			download(t)
+		}
+	}
+	if lateDown && c.err == nil {
+		lastUp := ups[len(ups)-1]
+		for _, t := range pending {
 			if c.err != nil {
 				break
 			}
-			// The tile's kernels wait for its inputs (the barrier also
-			// gives the tile an event of its own when no kernel runs).
-			bar, err := comp.EnqueueBarrier(wait...)
-			if err != nil {
-				c.fail(err)
-				break
-			}
-			c.events = append(c.events, bar)
-			before := len(c.events)
-			gemmOnDevice(c, at, bt, mi, nj, k, alpha, da, offA, ldA, db, offB, ldB, beta, dc, offC, nj)
-			if c.err != nil {
-				break
-			}
-			kerns = append(kerns, c.events[before:]...)
-			c.fail(comp.Flush())
-			if err := e.injected("read"); err != nil {
-				c.fail(err)
-				break
-			}
-			var ev *cl.Event
-			switch {
-			case directDown:
-				ev, err = cl.ReadBufferRect(down, dc, false, tileRect(offC, ldc, r0, mi, c0, nj), cc, c.lastEvent())
-				bytesDirect += int64(mi*nj) * es
-			case cRows:
-				ev, err = cl.ReadBufferRect(down, dc, false, tileRect(offC, n, r0, mi, c0, nj), sc, c.lastEvent())
-			default:
-				ev, err = cl.ReadBuffer(down, dc, false, offC, sc[offC:offC+mi*nj], c.lastEvent())
-			}
-			if err != nil {
-				c.fail(err)
-				break
-			}
-			c.events = append(c.events, ev)
-			downs = append(downs, ev)
-			bytesDown += int64(mi*nj) * es
-			c.fail(down.Flush())
-			if early != nil && c.err == nil {
-				if !cRows {
-					early.add([]*cl.Event{ev}, r0, mi, c0, nj, offC, nj)
-				} else if panelDowns = append(panelDowns, ev); j == q-1 {
-					// The whole row panel, once all its tiles are down.
-					early.add(slices.Clone(panelDowns), r0, mi, 0, n, r0*n, n)
-				}
-			}
+			download(t, lastUp)
 		}
 	}
 	var unpackNs int64
@@ -400,6 +486,13 @@ func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k i
 	err := c.finish()
 	x.wall.Add(int64(time.Since(start)))
 	return err
+}
+
+// downTile is a tile of C to read back: row panel i, columns c0…c0+nj,
+// once kernel is done.
+type downTile struct {
+	i, c0, nj int
+	kernel    *cl.Event
 }
 
 // tileRect is the rect transfer between the rows×cols block at (r0, c0)

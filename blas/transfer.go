@@ -33,8 +33,9 @@ import (
 // path, a comma-separated list: "off" keeps the plain path (transfers
 // straight from Go memory), "on" stages and pipelines even on CPU devices
 // (where it only adds a copy; for measuring), anything else (or unset) is
-// automatic; "crows" (with either) stages C in its own row-major layout
-// (see gemmStaged).
+// automatic; "crows" (with either) stages C in its own row-major layout,
+// and "eagerdown" reads tiles back as soon as they are computed even when
+// uploads from HostSlices are still pending (see gemmStaged).
 const envPipeline = "GOCL_GEMM_PIPELINE"
 
 // pipeMode is the engine's choice of GEMM transfer path.
@@ -43,6 +44,9 @@ type pipeMode struct {
 	force bool // staged and pipelined on any device, whatever the size
 	tile  int  // tiles of tile×tile elements of C (tests); 0 chooses
 	cRows bool // C staged in its own layout, unpacked by whole row panels
+	// eagerDown: tiles are read back as their kernels finish even while
+	// uploads straight from HostSlices are pending (see gemmStaged).
+	eagerDown bool
 }
 
 func pipeModeFromEnv() pipeMode {
@@ -55,6 +59,8 @@ func pipeModeFromEnv() pipeMode {
 			m.force = true
 		case "crows":
 			m.cRows = true
+		case "eagerdown":
+			m.eagerDown = true
 		}
 	}
 	return m

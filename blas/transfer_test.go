@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -425,6 +426,56 @@ func TestRowPanels(t *testing.T) {
 	}
 	if got := rowPanels(8192, 2048); len(got) != 5 || got[3] != [2]int{6144, 1024} {
 		t.Errorf("rowPanels(8192, 2048) = %v", got)
+	}
+}
+
+// TestTileOrder: every tile is visited once; each tile comes after the
+// visits that first use its row and column panels, panels are first used
+// in the order A₀ B₀ A₁ B₁… while their sizes are equal, and each new panel
+// is followed by every tile it completes.
+func TestTileOrder(t *testing.T) {
+	for _, c := range []struct{ hs, ws []int }{
+		{[]int{2048, 2048, 2048, 1024, 1024}, []int{2048, 2048, 2048, 2048}},
+		{[]int{5}, []int{1, 2, 3}},
+		{[]int{1, 2, 3}, []int{5}},
+		{[]int{256, 256, 256}, []int{256, 256, 256, 256, 256, 100}},
+		{[]int{1}, []int{1}},
+	} {
+		order := tileOrder(c.hs, c.ws)
+		seen := map[[2]int]bool{}
+		ra, cb := 0, 0 // panels first used so far
+		for _, ij := range order {
+			i, j := ij[0], ij[1]
+			if seen[ij] || i >= len(c.hs) || j >= len(c.ws) {
+				t.Fatalf("%v×%v: order %v repeats or leaves the grid at %v", c.hs, c.ws, order, ij)
+			}
+			if (i == ra || j == cb) && len(seen) != ra*cb {
+				t.Fatalf("%v×%v: order %v starts a panel at %v before finishing the tiles of the last", c.hs, c.ws, order, ij)
+			}
+			seen[ij] = true
+			switch {
+			case i == ra && j < cb: // a new A panel, with the B panels up
+				ra++
+			case j == cb && i < ra: // a new B panel
+				cb++
+			case i == ra && j == cb && ra == 0: // A₀ and B₀
+				ra, cb = 1, 1
+			case i < ra && j < cb:
+			default:
+				t.Fatalf("%v×%v: order %v visits %v before its panels' turn", c.hs, c.ws, order, ij)
+			}
+		}
+		if len(order) != len(c.hs)*len(c.ws) {
+			t.Fatalf("%v×%v: %d tiles visited", c.hs, c.ws, len(order))
+		}
+	}
+	// DGEMM 8192 on the H200's tiles: A₀ B₀, then A₁, B₁, A₂, B₂, A₃, B₃,
+	// A₄ in turn (the first tile to use each panel).
+	got := tileOrder([]int{2048, 2048, 2048, 1024, 1024}, []int{2048, 2048, 2048, 2048})
+	want := [][2]int{{0, 0}, {1, 0}, {0, 1}, {1, 1}, {2, 0}, {2, 1}, {0, 2}, {1, 2}, {2, 2},
+		{3, 0}, {3, 1}, {3, 2}, {0, 3}, {1, 3}, {2, 3}, {3, 3}, {4, 0}, {4, 1}, {4, 2}, {4, 3}}
+	if !slices.Equal(got, want) {
+		t.Errorf("tileOrder for DGEMM 8192 = %v, want %v", got, want)
 	}
 }
 

@@ -176,6 +176,58 @@ func xferReport(rt *platform.Runtime, mib int) error {
 	}
 	fmt.Printf("  pack 16 KiB rows of 64 KiB, %2d gor.:   %s\n", n, rate(size/4, panel(p1, g1, true)))
 	fmt.Printf("  unpack into 16 KiB of 64 KiB, %2d gor.: %s\n", n, rate(size/4, panel(g1, p1, false)))
+	// A buffer over the Go memory itself (CL_MEM_USE_HOST_PTR), created,
+	// copied to or from a device buffer, and released: whether the driver
+	// DMAs straight from user memory it pins (a way for plain Go slices to
+	// skip the pack into staging memory), and what creating it costs.
+	over := func(toDevice bool) func() error {
+		return func() error {
+			flags := cl.MemReadOnly
+			if !toDevice {
+				flags = cl.MemWriteOnly
+			}
+			hb, err := cl.CreateBufferOver(ctx, flags, g2)
+			if err != nil {
+				return err
+			}
+			defer hb.Release()
+			var ev *cl.Event
+			if toDevice {
+				ev, err = cl.CopyBuffer[byte](q1, hb, dev1, 0, 0, size)
+			} else {
+				ev, err = cl.CopyBuffer[byte](q1, dev1, hb, 0, 0, size)
+			}
+			if err != nil {
+				return err
+			}
+			defer ev.Release()
+			if toDevice {
+				return ev.Wait()
+			}
+			// The copy is in the Go memory once a map says so.
+			host, mev, err := cl.MapBuffer[byte](q1, hb, true, cl.MapRead, 0, size, ev)
+			if err != nil {
+				return err
+			}
+			mev.Release()
+			uev, err := cl.UnmapBuffer(q1, hb, host)
+			if err != nil {
+				return err
+			}
+			defer uev.Release()
+			return uev.Wait()
+		}
+	}
+	createOver := func() error {
+		hb, err := cl.CreateBufferOver(ctx, cl.MemReadOnly, g2)
+		if err != nil {
+			return err
+		}
+		return hb.Release()
+	}
+	fmt.Printf("  create+release buffer over Go memory:  %s\n", rate(size, createOver))
+	fmt.Printf("  upload via buffer over Go memory:      %s\n", rate(size, over(true)))
+	fmt.Printf("  download via buffer over Go memory:    %s\n", rate(size, over(false)))
 	fmt.Printf("  upload ‖ download, pinned (each):      %s\n", rate(size, both(write(q1, dev1, p1), read(q2, dev2, p2))))
 	fmt.Printf("  pack Go → pinned ‖ upload (each):      %s\n", rate(size, both(hostCopy(p2, g1, n), write(q1, dev1, p1))))
 	fmt.Printf("  unpack pinned → Go ‖ download (each):  %s\n", rate(size, both(hostCopy(g1, p2, n), read(q1, dev1, p1))))

@@ -42,8 +42,9 @@ step() {
 	echo "<== $name: exit $?" >>"$out/$name.txt"
 }
 
-cublas() {
-	python3 - "$@" <<'PY'
+# cuBLAS through PyTorch, written to a file so that step's timeout can run it
+# (timeout cannot run a shell function).
+cat >"$out/cublas.py" <<'PY'
 import sys, time, torch
 torch.backends.cuda.matmul.allow_tf32 = False
 for n in (4096, 8192):
@@ -55,7 +56,6 @@ for n in (4096, 8192):
         torch.cuda.synchronize(); s = (time.perf_counter() - t) / reps
         print(f"cuBLAS {dt} n={n}: {2*n**3/s/1e9:.0f} GFLOP/s")
 PY
-}
 
 for plan in "$@"; do
 	case $plan in
@@ -66,7 +66,7 @@ for plan in "$@"; do
 		step i5-xfer 60 ./bench -xfer 512
 		;;
 	issue6)
-		step i6-cublas 45 cublas
+		step i6-cublas 45 python3 "$out/cublas.py"
 		step i6-bench 100 ./bench -sizes 4096,8192 -prec 64 -slices=false -gonum-max 0 -reps 5
 		step i6-bench-tf32x3 100 env GOCL_TENSOR=tf32x3 ./bench -sizes 4096,8192 -prec 32 -slices=false -gonum-max 0 -reps 5
 		step i6-accuracy 80 ./bench -accuracy -sizes 2048
@@ -83,6 +83,9 @@ json.dump(db, open(sys.argv[2], "w"), indent=1)
 PY
 		step i6-splitraw-bench 100 env GOCL_GEMM_TUNING=splitraw.json GOCL_TENSOR=tf32x3 ./bench -sizes 4096,8192 -prec 32 -slices=false -gonum-max 0 -reps 5
 		step i6-splitraw-accuracy 80 env GOCL_GEMM_TUNING=splitraw.json ./bench -accuracy -sizes 2048
+		;;
+	cublas)
+		step i6-cublas 45 python3 "$out/cublas.py"
 		;;
 	sweep)
 		# DGEMM: wider tiles halve the L2 traffic per flop of 128×64; K steps
@@ -104,7 +107,7 @@ PY
 		step res-mat 120 ./mat -n 2048 -reps 2
 		;;
 	*)
-		echo "plan.sh: unknown plan $plan (want issue5, issue6, sweep, tests, resident)" >&2
+		echo "plan.sh: unknown plan $plan (want issue5, issue6, cublas, sweep, tests, resident)" >&2
 		exit 2
 		;;
 	esac
