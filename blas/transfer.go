@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"os"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -33,20 +34,17 @@ import (
 // path, a comma-separated list: "off" keeps the plain path (transfers
 // straight from Go memory), "on" stages and pipelines even on CPU devices
 // (where it only adds a copy; for measuring), anything else (or unset) is
-// automatic; "crows" (with either) stages C in its own row-major layout,
-// and "eagerdown" reads tiles back as soon as they are computed even when
-// uploads from HostSlices are still pending (see gemmStaged).
+// automatic; "crows" (with either) stages C in its own row-major layout
+// (see gemmStaged), and "tile=N" cuts C into N×N tiles instead of the
+// size gemmTiles chooses.
 const envPipeline = "GOCL_GEMM_PIPELINE"
 
 // pipeMode is the engine's choice of GEMM transfer path.
 type pipeMode struct {
 	off   bool // plain transfers from Go memory
 	force bool // staged and pipelined on any device, whatever the size
-	tile  int  // tiles of tile×tile elements of C (tests); 0 chooses
+	tile  int  // tiles of tile×tile elements of C (tests, "tile=N"); 0 chooses
 	cRows bool // C staged in its own layout, unpacked by whole row panels
-	// eagerDown: tiles are read back as their kernels finish even while
-	// uploads straight from HostSlices are pending (see gemmStaged).
-	eagerDown bool
 }
 
 func pipeModeFromEnv() pipeMode {
@@ -59,8 +57,13 @@ func pipeModeFromEnv() pipeMode {
 			m.force = true
 		case "crows":
 			m.cRows = true
-		case "eagerdown":
-			m.eagerDown = true
+		default:
+			// tile=N: C cut into tiles of N×N elements (for measuring).
+			if v, ok := strings.CutPrefix(strings.TrimSpace(tok), "tile="); ok {
+				if n, err := strconv.Atoi(v); err == nil && n > 0 {
+					m.tile = n
+				}
+			}
 		}
 	}
 	return m

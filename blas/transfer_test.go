@@ -574,6 +574,9 @@ func TestPipeModeFromEnv(t *testing.T) {
 		{"crows", pipeMode{cRows: true}},
 		{"on,crows", pipeMode{force: true, cRows: true}},
 		{"crows, never", pipeMode{off: true, cRows: true}},
+		{"tile=1024,crows", pipeMode{tile: 1024, cRows: true}},
+		{"tile=0", pipeMode{}},
+		{"tile=x", pipeMode{}},
 	} {
 		t.Setenv(envPipeline, c.env)
 		if got := pipeModeFromEnv(); got != c.want {

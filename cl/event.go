@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"runtime/cgo"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 )
@@ -24,6 +25,8 @@ type Event struct {
 
 	mu     sync.Mutex
 	pinner *runtime.Pinner // Go memory a non-blocking transfer still uses
+
+	userSet atomic.Bool // a user event's status has been set
 }
 
 func newEvent(h C.cl_event) *Event {
@@ -341,7 +344,9 @@ func (c *Context) CreateUserEvent() (*Event, error) {
 	return newEvent(h), nil
 }
 
-// SetComplete marks a user event complete. It may be called once.
+// SetComplete marks a user event complete. It may be called once: a
+// second SetComplete or SetFailed returns an error wrapping
+// CL_INVALID_OPERATION (checked here, as not every driver does).
 func (e *Event) SetComplete() error { return e.setUserStatus(C.CL_COMPLETE) }
 
 // SetFailed marks a user event failed with a negative code; commands
@@ -358,7 +363,14 @@ func (e *Event) setUserStatus(s C.cl_int) error {
 		return err
 	}
 	defer e.obj.done()
-	return check("clSetUserEventStatus", int32(C.clSetUserEventStatus(e.h, s)))
+	if !e.userSet.CompareAndSwap(false, true) {
+		return &Error{Op: "clSetUserEventStatus", Code: InvalidOperation}
+	}
+	err := check("clSetUserEventStatus", int32(C.clSetUserEventStatus(e.h, s)))
+	if err != nil {
+		e.userSet.Store(false) // not set (e.g. not a user event)
+	}
+	return err
 }
 
 // Release releases the event. It is safe to call more than once and

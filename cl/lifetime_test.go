@@ -57,8 +57,12 @@ func TestNoLeaks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if midRef <= startRef {
-		t.Fatalf("context reference count %d → %d while %d objects live: the driver-side check cannot fail", startRef, midRef, 3*n)
+	// The driver's own count is a second witness where it has one: PoCL
+	// counts the objects of a context in its reference count, NVIDIA's
+	// driver (580) does not, and there only LiveObjects is checked.
+	driverCounts := midRef > startRef
+	if !driverCounts {
+		t.Logf("driver deviation: context reference count %d → %d while %d objects live; its check is skipped", startRef, midRef, 3*n)
 	}
 	midProg, _ := p.ReferenceCount()
 	midQueue, _ := e.q.ReferenceCount()
@@ -84,7 +88,7 @@ func TestNoLeaks(t *testing.T) {
 			t.Errorf("live %ss: %d before, %d after", k, v, end[k])
 		}
 	}
-	if endRef != startRef {
+	if driverCounts && endRef != startRef {
 		t.Errorf("context reference count %d before, %d after (peak %d)", startRef, endRef, midRef)
 	}
 	t.Logf("context refcount %d → %d → %d", startRef, midRef, endRef)

@@ -4,6 +4,7 @@ package cl
 #include "clinc.h"
 #include <stdint.h>
 cl_int gocl_set_mem_destructor(cl_mem m, uintptr_t handle);
+int gocl_origin_aligned(cl_mem m, size_t origin);
 */
 import "C"
 
@@ -157,8 +158,10 @@ func (b *Buffer) Size() int { return b.size }
 
 // CreateSubBuffer returns a view of size bytes from byte offset origin,
 // which must be a multiple of the device's base address alignment
-// (MemBaseAddrAlign bits), else the error wraps
-// CL_MISALIGNED_SUB_BUFFER_OFFSET. flags 0 inherits the parent's.
+// (MemBaseAddrAlign bits) for some device of the buffer's context, else
+// the error wraps CL_MISALIGNED_SUB_BUFFER_OFFSET; the binding checks this
+// itself, because some drivers (NVIDIA's) accept any origin. flags 0
+// inherits the parent's.
 func (b *Buffer) CreateSubBuffer(flags MemFlags, origin, size int) (*Buffer, error) {
 	if origin < 0 || size <= 0 || origin+size > b.size {
 		return nil, &Error{Op: "clCreateSubBuffer", Code: InvalidValue}
@@ -167,6 +170,9 @@ func (b *Buffer) CreateSubBuffer(flags MemFlags, origin, size int) (*Buffer, err
 		return nil, err
 	}
 	defer b.obj.done()
+	if C.gocl_origin_aligned(b.h, C.size_t(origin)) == 0 {
+		return nil, &Error{Op: "clCreateSubBuffer", Code: MisalignedSubBufferOffset}
+	}
 	region := C.cl_buffer_region{origin: C.size_t(origin), size: C.size_t(size)}
 	var st C.cl_int
 	h := C.clCreateSubBuffer(b.h, C.cl_mem_flags(flags), C.CL_BUFFER_CREATE_TYPE_REGION, unsafe.Pointer(&region), &st)

@@ -8,6 +8,7 @@
 #            then in its own layout: GOCL_GEMM_PIPELINE=crows) and HostSlice,
 #            with the transfer split, gonum at 2048 for the ×gonum ratio,
 #            and the host-copy, strided-copy and rect-DMA rates (-xfer)
+#   hostslice GEMM from HostSlices at 8192 (5 repetitions)
 #   issue6   DGEMM and 3xTF32 SGEMM on the tensor cores next to cuBLAS
 #            (PyTorch on that machine) and CLBlast, SGEMM's accuracy, the
 #            SPLIT_RAW variant of 3xTF32 (speed and accuracy)
@@ -84,6 +85,9 @@ PY
 		step i6-splitraw-bench 100 env GOCL_GEMM_TUNING=splitraw.json GOCL_TENSOR=tf32x3 ./bench -sizes 4096,8192 -prec 32 -slices=false -gonum-max 0 -reps 5
 		step i6-splitraw-accuracy 80 env GOCL_GEMM_TUNING=splitraw.json ./bench -accuracy -sizes 2048
 		;;
+	hostslice)
+		step i5-hostslice 90 ./bench -sizes 8192 -prec 64,32 -split -pinned -gonum-max 0 -reps 5
+		;;
 	cublas)
 		step i6-cublas 45 python3 "$out/cublas.py"
 		;;
@@ -107,7 +111,7 @@ PY
 		step res-mat 120 ./mat -n 2048 -reps 2
 		;;
 	*)
-		echo "plan.sh: unknown plan $plan (want issue5, issue6, cublas, sweep, tests, resident)" >&2
+		echo "plan.sh: unknown plan $plan (want issue5, hostslice, issue6, cublas, sweep, tests, resident)" >&2
 		exit 2
 		;;
 	esac
