@@ -67,6 +67,10 @@ type gemmConfig struct {
 	// splitRaw (float, SPLIT_RAW=1): 3xTF32's small parts go to the tensor
 	// cores unrounded (gemm_mma.cl's SPLIT).
 	splitRaw bool
+	// cpVec (CP_VEC=1): the tiles are copied with 16-byte cp.async groups
+	// (gemm_mma.cl's CP_VEC). It needs 16-byte aligned operands: the
+	// launcher turns it off for a call that is not (mmaCPVec).
+	cpVec bool
 
 	// noOpt builds the program with -cl-opt-disable (tests: PoCL then
 	// compiles a GEMM program about 8 times faster).
@@ -130,6 +134,9 @@ func (cfg gemmConfig) defines(tA, tB, vecAligned bool) []string {
 		if cfg.splitRaw {
 			out = append(out, "SPLIT_RAW=1")
 		}
+		if cfg.cpVec {
+			out = append(out, "CP_VEC=1")
+		}
 		if cfg.mmaEmulate {
 			out = append(out, "MMA_EMULATE=1")
 		}
@@ -180,6 +187,21 @@ func (cfg gemmConfig) vecAligned(offA, lda, offB, ldb, offC, ldc int) bool {
 	return offA%cfg.vwa == 0 && lda%cfg.vwa == 0 &&
 		offB%cfg.vwb == 0 && ldb%cfg.vwb == 0 &&
 		offC%cfg.vwn == 0 && ldc%cfg.vwn == 0
+}
+
+// mmaCPVec reports whether gemm_mma may run cfg's CP_VEC=1 program for a
+// call whose A and B start at elements offA, offB of their buffers with
+// leading dimensions lda, ldb, in elements of prec bits: CP_VEC=1 copies
+// 16-byte groups, and cp.async needs every group's source 16-byte aligned,
+// which holds when the offsets and leading dimensions are multiples of
+// 16/(prec/8) elements (2 doubles, 4 floats) and the buffers start 16-byte
+// aligned. clCreateBuffer's do; buffers over Go memory (hostOver) start
+// wherever the slice does, so a call with one (hostOver true) is not
+// aligned. Otherwise the launcher runs the CP_VEC=0 program (a program of
+// its own: programs are cached by their defines).
+func (cfg gemmConfig) mmaCPVec(prec int, hostOver bool, offA, lda, offB, ldb int) bool {
+	v := 16 / (prec / 8)
+	return cfg.cpVec && !hostOver && offA%v == 0 && lda%v == 0 && offB%v == 0 && ldb%v == 0
 }
 
 // tiledFits reports whether gemm_tiled's (or gemm_mma's) 32-bit index
@@ -318,6 +340,9 @@ func (g *gemmLauncher[T]) gemm(cfg gemmConfig, tA, tB bool, m, n, k int, alpha T
 	// Buffers over Go memory (hostOver) start wherever the slice does, so
 	// the aligned vector accesses are off for a call that has one.
 	aligned := cfg.kernel == gemmKernelTiled && len(c.over) == 0 && cfg.vecAligned(offA, lda, offB, ldb, offC, ldc)
+	if cfg.kernel == gemmKernelMMA {
+		cfg.cpVec = cfg.mmaCPVec(c.prec, len(c.over) > 0, offA, lda, offB, ldb)
+	}
 	args := []any{
 		l3Int(c, m), l3Int(c, n), l3Int(c, k), alpha,
 		a, l3Int(c, offA), l3Int(c, lda),

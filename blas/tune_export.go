@@ -178,6 +178,8 @@ func gemmValid(p platform.Profile, prec int, tA, tB bool, cfg gemmConfig) error 
 			return bad("STAGES must be 2..5")
 		case cfg.splitRaw && prec != 32:
 			return bad("SPLIT_RAW is for the float (3xTF32) kernel")
+		case cfg.cpVec && cfg.mmaKWG&(cfg.mmaKWG-1) != 0:
+			return bad("CP_VEC=1 needs KWG a power of two (its swizzled [m][k] / [n][k] tiles)")
 		case nt > maxWG:
 			return bad("%d work-items > the device's %d", nt, maxWG)
 		case p.LocalMemBytes > 0 && cfg.mmaLocalBytes(prec) > p.LocalMemBytes:

@@ -541,6 +541,7 @@ func mmaConfig(base gemmConfig, prec int, d map[string]int) gemmConfig {
 		}
 	}
 	cfg.splitRaw = d["SPLIT_RAW"] == 1
+	cfg.cpVec = d["CP_VEC"] == 1
 	return cfg
 }
 
@@ -605,6 +606,10 @@ func (cfg gemmConfig) mmaThreads() int {
 
 // mmaLocalBytes is the local memory gemm_mma needs (CP_ASYNC=1: STAGES
 // k-major buffers of each operand, rows padded by 4 doubles or 8 floats).
+// With CP_VEC=1 an operand whose rows run along k (A with TRANSA=0, B with
+// TRANSB=1) is kept in a swizzled [m][k] / [n][k] tile of MWG·KWG / NWG·KWG
+// elements, less than the k-major one, so this bound holds for every
+// transpose combination (the fallback to CP_VEC=0 included).
 func (cfg gemmConfig) mmaLocalBytes(prec int) int64 {
 	pad := 4
 	if prec == 32 {

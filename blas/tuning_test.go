@@ -362,6 +362,9 @@ func configName(cfg gemmConfig) string {
 		if cfg.splitRaw {
 			name += "_splitraw"
 		}
+		if cfg.cpVec {
+			name += "_cpvec"
+		}
 		return name
 	}
 	return cfg.kernel
@@ -471,30 +474,182 @@ func transName(tA, tB bool) string {
 // for many minutes, so the test runs a reduced tile with the same
 // structure: 2×2 warps (wr, wc ≠ 0), two fragments per warp along n, two
 // K sub-steps per slice in double precision, a 3-stage cp.async ring (done
-// with plain copies) and ragged edges in every direction.
+// with plain copies) and ragged edges in every direction. The CP_VEC=1
+// sets (16-byte copies, swizzled [m][k] / [n][k] tiles) run through
+// runCPVec, on aligned operands and on unaligned ones that must fall back
+// to CP_VEC=0; their K steps cover every swizzle of the reduced tile
+// (double KWG 8: two keys, 4: none; float KWG 8: two keys, 16: four) and
+// copy loops with as many 16-byte groups as threads (double KWG 8) and
+// fewer (the bounds-checked round: double KWG 4, float KWG 8).
 func TestGemmMMAEmulated(t *testing.T) {
 	e := testEngine(t)
 	shapes := [][3]int{{37, 70, 13}, {66, 33, 21}}
 	for _, v := range []struct {
 		prec     int
 		splitRaw bool
-	}{{64, false}, {32, false}, {32, true}} {
+		cpVec    bool
+		kwg      int
+	}{{64, false, false, 8}, {32, false, false, 8}, {32, true, false, 8},
+		{64, false, true, 8}, {64, false, true, 4}, {32, false, true, 8}, {32, false, true, 16}} {
 		prec := v.prec
 		cfg := mmaDefaults(gemmBase(prec, 8), prec)
-		cfg.mmaMWG, cfg.mmaNWG, cfg.mmaKWG, cfg.wm, cfg.wn = 32, 32, 8, 16, 16
-		cfg.mmaEmulate, cfg.noOpt, cfg.splitRaw = true, true, v.splitRaw
+		cfg.mmaMWG, cfg.mmaNWG, cfg.mmaKWG, cfg.wm, cfg.wn = 32, 32, v.kwg, 16, 16
+		cfg.mmaEmulate, cfg.noOpt, cfg.splitRaw, cfg.cpVec = true, true, v.splitRaw, v.cpVec
 		name := fmt.Sprintf("f%d/%s", prec, configName(cfg))
 		t.Run(name, func(t *testing.T) {
-			if prec == 64 {
-				if !e.prof.FP64 {
-					t.Skip("the device has no fp64")
-				}
+			if err := gemmValid(e.prof, prec, false, false, cfg); err != nil {
+				t.Fatalf("gemmValid: %v", err)
+			}
+			switch {
+			case prec == 64 && !e.prof.FP64:
+				t.Skip("the device has no fp64")
+			case prec == 64 && cfg.cpVec:
+				runCPVec[float64](t, e, name, cfg, shapes, 1e-12)
+			case prec == 64:
 				runGemmConfigAll[float64](t, e, name, cfg, shapes, 1e-12)
-			} else {
+			case cfg.cpVec:
+				runCPVec[float32](t, e, name, cfg, shapes, 1e-5)
+			default:
 				// 3xTF32 is about as accurate as FP32 FMA.
 				runGemmConfigAll[float32](t, e, name, cfg, shapes, 1e-5)
 			}
 		})
+	}
+}
+
+// TestGemmMMACPVecDevice runs the tensor-core kernel with CP_VEC=1 and the
+// database's tiles on a device that has tensor cores (NVIDIA sm_80+; it
+// skips elsewhere: TestGemmMMAEmulated covers the index logic there), in
+// both precisions and all four transposes, on aligned operands and on
+// unaligned ones that must fall back to CP_VEC=0 (see runCPVec), on shapes
+// with ragged edges in m, n and k.
+func TestGemmMMACPVecDevice(t *testing.T) {
+	e := testEngine(t)
+	if !tensorCapable(e.prof) {
+		t.Skipf("%s has no tensor cores", e.prof.Name)
+	}
+	shapes := [][3]int{{300, 203, 77}, {129, 65, 1001}}
+	for _, prec := range []int{64, 32} {
+		cfg, ok := mmaGemm(e.prof, prec, 4096, 4096, TensorTF32x3, gemmBase(prec, 8))
+		if !ok {
+			t.Fatalf("prec %d: no gemm_mma choice on %s", prec, e.prof.Name)
+		}
+		cfg.cpVec = true
+		name := fmt.Sprintf("f%d/%s", prec, configName(cfg))
+		t.Run(name, func(t *testing.T) {
+			if prec == 64 {
+				runCPVec[float64](t, e, name, cfg, shapes, 1e-12)
+			} else {
+				runCPVec[float32](t, e, name, cfg, shapes, 1e-5)
+			}
+		})
+	}
+}
+
+// runCPVec runs a CP_VEC=1 gemm_mma configuration through the launcher in
+// every transpose combination and shape, twice: on operands aligned for
+// 16-byte copies (offsets and leading dimensions multiples of 2 doubles or
+// 4 floats, the leading dimensions padded), which must run the CP_VEC=1
+// program — runCPVec is its only user, so the program's spec exists only
+// if the launcher chose it — and on operands with an odd leading dimension
+// of A and an odd offset of B, which must fall back to the CP_VEC=0
+// program (the emulated 16-byte copy writes NaN where its source is not
+// 16-byte aligned, so running CP_VEC=1 there fails the comparison).
+func runCPVec[T real](t *testing.T, e *engine, what string, cfg gemmConfig, shapes [][3]int, tol float64) {
+	t.Helper()
+	prec := precisionOf[T]()
+	v := 16 / (prec / 8)
+	up := func(x int) int { return (x + v - 1) / v * v }
+	rnd := rand.New(rand.NewPCG(13, 14))
+	for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans} {
+		for _, tB := range []blas.Transpose{blas.NoTrans, blas.Trans} {
+			ta, tb := tA == blas.Trans, tB == blas.Trans
+			for _, sh := range shapes {
+				m, n, k := sh[0], sh[1], sh[2]
+				_, ac := stored(tA, m, k)
+				_, bc := stored(tB, k, n)
+				aligned := gemmLaunch{m: m, n: n, k: k, tA: tA, tB: tB,
+					lda: up(ac) + v, ldb: up(bc) + v, ldc: n + 1, offA: v, offB: 2 * v, offC: 3}
+				checkGemmLaunch[T](t, e, what+" aligned", cfg, aligned, rnd, tol)
+				if !gemmSpecBuilt(prec, cfg, ta, tb) {
+					t.Errorf("%s %s: aligned operands did not run the CP_VEC=1 program", what, transName(ta, tb))
+				}
+				unaligned := aligned
+				unaligned.lda, unaligned.offB = up(ac)+1, 1
+				checkGemmLaunch[T](t, e, what+" unaligned", cfg, unaligned, rnd, tol)
+				plain := cfg
+				plain.cpVec = false
+				if !gemmSpecBuilt(prec, plain, ta, tb) {
+					t.Errorf("%s %s: unaligned operands did not run the CP_VEC=0 program", what, transName(ta, tb))
+				}
+			}
+		}
+	}
+}
+
+// gemmSpecBuilt reports whether gemmKernelSpec has made the spec of cfg's
+// program for transposes tA, tB (gemm_mma: vecAligned is always false).
+func gemmSpecBuilt(prec int, cfg gemmConfig, tA, tB bool) bool {
+	gemmSpecs.RLock()
+	defer gemmSpecs.RUnlock()
+	_, ok := gemmSpecs.m[gemmSpecKey{prec, cfg, tA, tB, false}]
+	return ok
+}
+
+// TestGemmMMACPVecAligned checks the launcher's choice between gemm_mma's
+// CP_VEC=1 and CP_VEC=0 programs, and gemmValid's rule for CP_VEC.
+func TestGemmMMACPVecAligned(t *testing.T) {
+	on := mmaDefaults(gemmBase(64, 8), 64)
+	on.cpVec = true
+	off := on
+	off.cpVec = false
+	for _, tc := range []struct {
+		cfg                  gemmConfig
+		prec                 int
+		over                 bool
+		offA, lda, offB, ldb int
+		want                 bool
+	}{
+		{on, 64, false, 0, 64, 0, 64, true},
+		{on, 64, false, 2, 6, 4, 10, true}, // multiples of 2 doubles
+		{on, 64, false, 1, 64, 0, 64, false},
+		{on, 64, false, 0, 63, 0, 64, false},
+		{on, 64, false, 0, 64, 3, 64, false},
+		{on, 64, false, 0, 64, 0, 65, false},
+		{on, 64, true, 0, 64, 0, 64, false}, // a buffer over Go memory
+		{off, 64, false, 0, 64, 0, 64, false},
+		{on, 32, false, 4, 8, 12, 1028, true}, // multiples of 4 floats
+		{on, 32, false, 2, 8, 4, 8, false},
+		{on, 32, false, 0, 6, 0, 8, false},
+		{on, 32, false, 0, 8, 0, 10, false},
+	} {
+		if got := tc.cfg.mmaCPVec(tc.prec, tc.over, tc.offA, tc.lda, tc.offB, tc.ldb); got != tc.want {
+			t.Errorf("cpVec %v prec %d over %v off %d,%d ld %d,%d: %v, want %v",
+				tc.cfg.cpVec, tc.prec, tc.over, tc.offA, tc.offB, tc.lda, tc.ldb, got, tc.want)
+		}
+	}
+	if d := on.defines(false, false, false); !slices.Contains(d, "CP_VEC=1") {
+		t.Errorf("defines %v: no CP_VEC=1", d)
+	}
+	if d := off.defines(false, false, false); slices.ContainsFunc(d, func(s string) bool { return strings.HasPrefix(s, "CP_VEC") }) {
+		t.Errorf("defines %v: CP_VEC with cpVec off", d)
+	}
+	if cfg := mmaConfig(gemmBase(64, 8), 64, map[string]int{"CP_VEC": 1}); !cfg.cpVec {
+		t.Errorf("mmaConfig: CP_VEC=1 not read")
+	}
+	// The swizzled tiles need KWG a power of two (on a device with local
+	// memory to spare, so that only that rule can refuse).
+	big := profH200
+	big.LocalMemBytes = 1 << 20
+	for _, kwg := range []int{4, 8, 12, 16, 20, 32} {
+		for _, cfg := range []gemmConfig{on, off} {
+			cfg.mmaKWG = kwg
+			err := gemmValid(big, 64, false, false, cfg)
+			want := !cfg.cpVec || kwg&(kwg-1) == 0
+			if (err == nil) != want || (err != nil && !strings.Contains(err.Error(), "CP_VEC")) {
+				t.Errorf("KWG %d, cpVec %v: gemmValid %v", kwg, cfg.cpVec, err)
+			}
+		}
 	}
 }
 

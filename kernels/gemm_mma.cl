@@ -21,7 +21,9 @@
  * - Any m, n, k >= 1 and any ld >= (columns of the stored matrix); ragged edges are
  *   handled inside the kernel (out-of-range elements load as zero, stores are
  *   masked). No alignment of offsets or lds is assumed (all global accesses are
- *   scalar and coalesced). The host handles m==0 || n==0 and alpha==0 || k==0.
+ *   scalar and coalesced) — except with CP_VEC=1, which needs offA, lda, offB and
+ *   ldb to be multiples of 2 (double) / 4 (float) elements (see CP_VEC below).
+ *   The host handles m==0 || n==0 and alpha==0 || k==0.
  * - beta == 0 writes C without reading it.
  * - 32-bit in-tile index products: ld · max(MWG, NWG, KWG) < 2^31; whole-matrix
  *   offsets (row·ld) are 64-bit.
@@ -64,6 +66,53 @@
  * TRANSA=0 and B [n][k] when TRANSB=1. With these strides every fragment load of a
  * warp is free of bank conflicts.
  *
+ * CP_VEC=1 (with CP_ASYNC=1): the tiles are copied in 16-byte groups of CPV = 2
+ * doubles / 4 floats, one `cp.async.ca.shared.global [dst], [src], 16, srcsize`
+ * each (srcsize = sizeof(real)·valid elements, the rest of the 16 bytes
+ * zero-filled, 0 for a group wholly outside the matrix), 2x / 4x fewer copy
+ * instructions than CP_VEC=0. CP_VEC_CG=1 issues `cp.async.cg` (L2 only, not
+ * cached in L1) instead; measured on the H200 at n=8192, default tiles, GFLOP/s
+ * CP_VEC=0 / CP_VEC=1 .ca / CP_VEC=1 .cg: DGEMM NN 42.0k / 41.2k / 38.2k, TN
+ * 43.5k / 44.6k / 40.6k; 3xTF32 SGEMM NN 45.0k / 55.3k / 50.4k. A group is CPV
+ * elements contiguous in global memory and must be contiguous in local memory too:
+ *   TRANSA=1 (A stored k×m) and TRANSB=0 (B stored k×n): the groups run along m / n,
+ *     the k-major local layouts above ([k][m], [k][n]) are kept.
+ *   TRANSA=0 (A stored m×k) and TRANSB=1 (B stored n×k): the groups run along k, so
+ *     that operand is kept [m][k] / [n][k], rows of exactly KWG elements (no pad)
+ *     with the k index XOR-swizzled per row: element (r, kk) sits at
+ *     r·KWG + (kk ^ SWZK(r)), SWZK(r) = ((r / RPW) % NKEY) · 4, where W = 128 bytes
+ *     / sizeof(real) = 16 doubles / 32 floats (one sweep of the 32 banks), RPW =
+ *     max(1, W/KWG) rows per sweep and NKEY = min(KWG, W)/4 (KSWZ_W, KSWZ_RPW,
+ *     KSWZ_NKEY). The XOR flips k bits >= 2 only, so a 16-byte group (k bits below
+ *     log2(CPV) <= 2) stays contiguous and 16-byte aligned, and the row's elements
+ *     are only permuted.
+ *   Bank conflicts (32 banks × 4 bytes; a fragment load reads rows g = lane>>2 of
+ *   a block that starts at a multiple of 8 rows, at k = t + c, t = lane&3, c a
+ *   multiple of 4 that is the same for all lanes):
+ *     float: one 128-byte wavefront serves all 32 lanes, rows g = 0..7. Row r's
+ *       banks start at (r·KWG) mod W, so rows with the same r % RPW share the same
+ *       bank window; among 8 rows those are 8/RPW rows with consecutive r / RPW,
+ *       hence 8/RPW <= NKEY distinct keys. Within the window a lane's element sits
+ *       at bank ((c ^ 4·key) mod W) + t: distinct keys give disjoint 4-bank slots,
+ *       so 8 rows × 4 lanes hit 32 distinct banks (KWG 8: keys 0,1 for rows
+ *       0-3 / 4-7; 16: four keys; >= 32: eight).
+ *     double: 8-byte loads are served per half-warp (rows g = 0..3 or 4..7, W = 16
+ *       doubles = 128 bytes); the same argument gives 16 distinct 8-byte slots per
+ *       half-warp (KWG 4: rows already in distinct windows, NKEY = 1, no swizzle).
+ *     cp.async stores: 8 consecutive lanes (128 bytes, one wavefront for 16-byte
+ *     stores) write one contiguous 128-byte run of rows, permuted inside each row:
+ *     conflict-free too. (A padded pitch KWG+4, as CP_ASYNC=0 uses, is also
+ *     conflict-free for the loads at KWG >= 8 but costs 50% more local memory at
+ *     KWG = 8 — the double default would need 49920 B in NN, over NVIDIA's 48 KiB —
+ *     and a 2-way conflict on the stores; the swizzle needs less memory than the
+ *     k-major layout.)
+ *   Requires: offA, lda, offB, ldb multiples of CPV (so every source group is
+ *   16-byte aligned; clCreateBuffer memory is), KWG a power of two (the swizzle);
+ *   the host falls back to CP_VEC=0 for a call that is not aligned. At the edges
+ *   a group partly past m, n or k copies its valid elements and zero-fills the
+ *   rest (KWG is a multiple of CPV, so groups never straddle a K tile, but may
+ *   straddle k in the last one).
+ *
  *   local  = (32·(MWG/WM)·(NWG/WN), 1, 1)                  (reqd_work_group_size)
  *   global = (ceil(n/NWG) · local[0],  ceil(m/MWG), 1)
  *   defaults: double 128×64 tile, 4 warps: local (128,1,1), global (ceil(n/64)·128,
@@ -79,18 +128,28 @@
  *   CP_ASYNC 1 (0 = register-staged loads, for devices/compilers without cp.async),
  *   STAGES 3 (2..5, CP_ASYNC=1 only), CP_CVTA 0 (1: convert the local pointer with
  *   cvta.to.shared first; both measured correct on the H200),
+ *   CP_VEC 0 (1: 16-byte cp.async groups and, for TRANSA=0 / TRANSB=1, swizzled
+ *   [m][k] / [n][k] local layouts; needs CP_ASYNC=1, aligned operands and KWG a
+ *   power of two — see CP_VEC=1 above), CP_VEC_CG 0 (1: CP_VEC's copies bypass L1),
  *   DOUBLE_BUFFER 1 (CP_ASYNC=0 only), SWZ 8,
  *   float only: TF32X3 1, ACC_CHUNK 1, SPLIT_CVT 0, SPLIT_RAW 0 (see PRECISIONS and
  *     SPLIT below),
  *   MMA_EMULATE 0: 1 replaces every mma.sync, cvt and cp.async by portable OpenCL C
  *     that implements the ISA fragment layouts through local memory (slow; any
- *     OpenCL device, e.g. PoCL — tests the fragment index logic off the GPU),
+ *     OpenCL device, e.g. PoCL — tests the fragment index logic off the GPU). A
+ *     16-byte group copy (CP_VEC=1) is emulated by copying the valid elements and
+ *     zeroing the rest; it writes NaN instead when the source or destination is
+ *     not 16-byte aligned (what cp.async requires), so tests catch a host that
+ *     picks CP_VEC=1 for unaligned operands,
  *   MMA_ASM asm: the inline-assembly keyword (clang's OpenCL mode wants __asm__).
  * VALID COMBINATIONS (checked with #error): WM % 16 == 0, WN % 8 == 0, MWG % WM == 0,
  *   NWG % WN == 0, KWG % 4 (double) / % 8 (float) == 0, MWG·KWG and NWG·KWG divisible
- *   by the thread count, 2 <= STAGES <= 5. Local memory (NVIDIA OpenCL: 48 KiB per
- *   work-group) = NBUF·(A tile + B tile)·sizeof(real), NBUF = STAGES (CP_ASYNC=1) or
- *   1 + DOUBLE_BUFFER; k-major tiles are KWG·(MWG+PADO) and KWG·(NWG+PADO) elements.
+ *   by the thread count, 2 <= STAGES <= 5; CP_VEC=1: CP_ASYNC=1 and KWG a power of
+ *   two (the 16-byte groups per tile need not divide by the thread count: the copy
+ *   loop is bounds-checked when they do not). Local memory (NVIDIA OpenCL: 48 KiB
+ *   per work-group) = NBUF·(A tile + B tile)·sizeof(real), NBUF = STAGES
+ *   (CP_ASYNC=1) or 1 + DOUBLE_BUFFER; k-major tiles are KWG·(MWG+PADO) and
+ *   KWG·(NWG+PADO) elements, CP_VEC's swizzled ones MWG·KWG and NWG·KWG (smaller).
  *   Defaults: double 3·8·(132+68)·8 = 38400 B, float 3·8·(136+264)·4 = 38400 B.
  *   Bank-conflict-free strides assume MWG, NWG multiples of 16 and KWG of 8.
  * Registers (ptxas, sm_90a, NN): double default 230, no spills; float default 255
@@ -168,6 +227,12 @@ typedef float real;
 #ifndef CP_CVTA
 #define CP_CVTA 0
 #endif
+#ifndef CP_VEC
+#define CP_VEC 0
+#endif
+#ifndef CP_VEC_CG
+#define CP_VEC_CG 0
+#endif
 #if PRECISION == 32
 #ifndef ACC_CHUNK
 #define ACC_CHUNK 1
@@ -199,7 +264,39 @@ typedef float real;
 #define LPT_B ((NWG * KWG) / NTHREADS)
 #define PADK 4
 
-#if TRANSA == 0 && !CP_ASYNC /* A rows contiguous along k: local [m][k] */
+#if CP_VEC
+#if !CP_ASYNC
+#error "gemm_mma: CP_VEC=1 needs CP_ASYNC=1"
+#endif
+#if KWG & (KWG - 1)
+#error "gemm_mma: CP_VEC=1 needs KWG a power of two"
+#endif
+#define CPV (16 / (int)sizeof(real)) /* elements per 16-byte group */
+#if PRECISION == 64
+#define KSWZ_W 16 /* elements per 128 bytes (one bank sweep) */
+#else
+#define KSWZ_W 32
+#endif
+#define KSWZ_RPW (KSWZ_W > KWG ? KSWZ_W / KWG : 1)
+#define KSWZ_NKEY ((KWG < KSWZ_W ? KWG : KSWZ_W) / 4)
+/* XOR key of local row r of a swizzled [m][k] / [n][k] tile (see CP_VEC=1 above).
+ * Unsigned, so that the divisions by powers of two are shifts and masks and the
+ * compiler sees that a fragment row wr + 16i + g (A) or wc + 8j + g (B) has the
+ * key of g: KSWZ_RPW·KSWZ_NKEY <= 8. */
+#define SWZK(r) ((int)((((uint)(r)) / KSWZ_RPW) % KSWZ_NKEY) << 2)
+/* 16-byte groups per tile and per thread (the last round bounds-checked when the
+ * groups do not divide by the thread count) */
+#define GA ((MWG * KWG) / CPV)
+#define GB ((NWG * KWG) / CPV)
+#define GPT_A ((GA + NTHREADS - 1) / NTHREADS)
+#define GPT_B ((GB + NTHREADS - 1) / NTHREADS)
+#endif
+
+#if TRANSA == 0 && CP_VEC /* 16-byte groups along k: local [m][k], swizzled */
+#define LDAS KWG
+#define ASIZE (MWG * KWG)
+#define AS_IDX(r, kk) ((r) * KWG + ((kk) ^ SWZK(r)))
+#elif TRANSA == 0 && !CP_ASYNC /* A rows contiguous along k: local [m][k] */
 #define LDAS (KWG + PADK)
 #define ASIZE (MWG * LDAS)
 #define AS_IDX(r, kk) ((r) * LDAS + (kk))
@@ -208,7 +305,11 @@ typedef float real;
 #define ASIZE (KWG * LDAS)
 #define AS_IDX(r, kk) ((kk) * LDAS + (r))
 #endif
-#if TRANSB == 0 || CP_ASYNC /* B rows contiguous along n: local [k][n] */
+#if TRANSB == 1 && CP_VEC /* 16-byte groups along k: local [n][k], swizzled */
+#define LDBS KWG
+#define BSIZE (NWG * KWG)
+#define BS_IDX(kk, c) ((c) * KWG + ((kk) ^ SWZK(c)))
+#elif TRANSB == 0 || CP_ASYNC /* B rows contiguous along n: local [k][n] */
 #define LDBS (NWG + PADO)
 #define BSIZE (KWG * LDBS)
 #define BS_IDX(kk, c) ((kk) * LDBS + (c))
@@ -348,6 +449,15 @@ void emu_mma(__local real* S, real* d, const uint* a, const uint* b, int lane) {
 #endif
 #if MMA_EMULATE
 #define CP_ELEM(dst, src, ok) { *(dst) = (ok) ? *(src) : (real)0; }
+#if CP_VEC
+/* cp.async.cg 16 with src-size 8·nv / 4·nv: the nv valid elements, zeros after;
+ * NaN where cp.async's 16-byte alignment of dst and src does not hold */
+void cp_vec_emu(__local real* dst, __global const real* src, int nv) {
+    const bool al = (((ulong)dst | (ulong)src) & 15) == 0;
+    for (int e = 0; e < CPV; e++) dst[e] = !al ? (real)NAN : (e < nv ? src[e] : (real)0);
+}
+#define CP_VEC16(dst, src, nv) cp_vec_emu((dst), (src), (nv))
+#endif
 #define CP_COMMIT()
 #define CP_WAIT()
 #else
@@ -362,10 +472,69 @@ void emu_mma(__local real* S, real* d, const uint* a, const uint* b, int lane) {
 #define CP_ELEM(dst, src, ok) MMA_ASM volatile("cp.async.ca.shared.global [%0], [%1], " CPSZ ", %2;" \
     :: "l"((ulong)(dst)), "l"((ulong)(src)), "r"((ok) ? (int)sizeof(real) : 0) : "memory")
 #endif
+/* one 16-byte group of which nv elements are valid: src-size nv·sizeof(real)
+ * bytes are read, the rest of the 16 zero-filled (nv = 0: nothing read) */
+#if CP_VEC_CG
+#define CPVOP "cp.async.cg.shared.global"
+#else
+#define CPVOP "cp.async.ca.shared.global"
+#endif
+#if CP_CVTA
+#define CP_VEC16(dst, src, nv) MMA_ASM volatile("{ .reg .u64 sa_; cvta.to.shared.u64 sa_, %0; " \
+    CPVOP " [sa_], [%1], 16, %2; }" \
+    :: "l"((ulong)(dst)), "l"((ulong)(src)), "r"((nv) * (int)sizeof(real)) : "memory")
+#else
+#define CP_VEC16(dst, src, nv) MMA_ASM volatile(CPVOP " [%0], [%1], 16, %2;" \
+    :: "l"((ulong)(dst)), "l"((ulong)(src)), "r"((nv) * (int)sizeof(real)) : "memory")
+#endif
 #define CP_COMMIT() MMA_ASM volatile("cp.async.commit_group;" ::: "memory")
 #define CP_WAIT() MMA_ASM volatile("cp.async.wait_group " CPWAIT ";" ::: "memory")
 #endif
-/* issue the copies of K-tile kt_ into local stage buffers Ad/Bd (k-major both) */
+/* issue the copies of K-tile kt_ into local stage buffers Ad/Bd */
+#if CP_VEC
+/* CPV-element groups; consecutive threads take consecutive groups of global
+ * memory. nv = the group's elements inside the matrix (0..CPV); a group with none
+ * reads nothing and gets the buffer base as a (valid, aligned) dummy source. */
+#define CLAMP_CPV(x) ((x) <= 0 ? 0 : (x) >= CPV ? CPV : (x))
+#if TRANSA == 0
+#define ISSUE_A(Ad, kt_) { const int k0_ = (kt_) * KWG; \
+    _Pragma("unroll") for (int e = 0; e < GPT_A; e++) { \
+        const int idx = tid + e * NTHREADS; \
+        if (GA % NTHREADS == 0 || idx < GA) { \
+            const int r = idx / (KWG / CPV), kk = (idx % (KWG / CPV)) * CPV; \
+            const int nv = (r < mrem) ? CLAMP_CPV(k - k0_ - kk) : 0; \
+            __global const real* s_ = nv > 0 ? Ap + k0_ + (r * lda + kk) : A; \
+            CP_VEC16((Ad) + AS_IDX(r, kk), s_, nv); } } }
+#else
+#define ISSUE_A(Ad, kt_) { const int k0_ = (kt_) * KWG; \
+    _Pragma("unroll") for (int e = 0; e < GPT_A; e++) { \
+        const int idx = tid + e * NTHREADS; \
+        if (GA % NTHREADS == 0 || idx < GA) { \
+            const int kk = idx / (MWG / CPV), r = (idx % (MWG / CPV)) * CPV; \
+            const int nv = (k0_ + kk < k) ? CLAMP_CPV(mrem - r) : 0; \
+            __global const real* s_ = nv > 0 ? Ap + (long)k0_ * lda + (kk * lda + r) : A; \
+            CP_VEC16((Ad) + AS_IDX(r, kk), s_, nv); } } }
+#endif
+#if TRANSB == 0
+#define ISSUE_B(Bd, kt_) { const int k0_ = (kt_) * KWG; \
+    _Pragma("unroll") for (int e = 0; e < GPT_B; e++) { \
+        const int idx = tid + e * NTHREADS; \
+        if (GB % NTHREADS == 0 || idx < GB) { \
+            const int kk = idx / (NWG / CPV), c = (idx % (NWG / CPV)) * CPV; \
+            const int nv = (k0_ + kk < k) ? CLAMP_CPV(nrem - c) : 0; \
+            __global const real* s_ = nv > 0 ? Bp + (long)k0_ * ldb + (kk * ldb + c) : B; \
+            CP_VEC16((Bd) + BS_IDX(kk, c), s_, nv); } } }
+#else
+#define ISSUE_B(Bd, kt_) { const int k0_ = (kt_) * KWG; \
+    _Pragma("unroll") for (int e = 0; e < GPT_B; e++) { \
+        const int idx = tid + e * NTHREADS; \
+        if (GB % NTHREADS == 0 || idx < GB) { \
+            const int c = idx / (KWG / CPV), kk = (idx % (KWG / CPV)) * CPV; \
+            const int nv = (c < nrem) ? CLAMP_CPV(k - k0_ - kk) : 0; \
+            __global const real* s_ = nv > 0 ? Bp + k0_ + (c * ldb + kk) : B; \
+            CP_VEC16((Bd) + BS_IDX(kk, c), s_, nv); } } }
+#endif
+#else /* CP_VEC=0: one element per copy, both operands k-major */
 #if TRANSA == 0
 #define ISSUE_A(Ad, kt_) { const int k0_ = (kt_) * KWG; \
     _Pragma("unroll") for (int e = 0; e < LPT_A; e++) { \
@@ -396,6 +565,7 @@ void emu_mma(__local real* S, real* d, const uint* a, const uint* b, int lane) {
         __global const real* s_ = ok ? Bp + k0_ + (c * ldb + kk) : B; \
         CP_ELEM((Bd) + BS_IDX(kk, c), s_, ok); } }
 #endif
+#endif /* CP_VEC */
 #endif /* CP_ASYNC */
 
 /* ------------------------------------------------------------------------ */
@@ -533,8 +703,10 @@ void gemm_mma(const int m, const int n, const int k, const real alpha,
               __global const real* restrict B, const int offB, const int ldb,
               const real beta, __global real* C, const int offC, const int ldc)
 {
-    __local real Asm[NBUF * ASIZE];
-    __local real Bsm[NBUF * BSIZE];
+    /* 16-byte aligned: CP_VEC's cp.async groups need it (every stage and row
+     * offset is a multiple of 16 bytes) */
+    __local real Asm[NBUF * ASIZE] __attribute__((aligned(16)));
+    __local real Bsm[NBUF * BSIZE] __attribute__((aligned(16)));
 
     const int tid = (int)get_local_id(0);
     const int warp = tid >> 5, lane = tid & 31;

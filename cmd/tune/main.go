@@ -24,7 +24,10 @@
 //	cpu:    CPU_VEC ∈ {4,8,16}, CPU_MB ∈ {2,4,8,16,32}, CPU_NB ∈ {4,8,16,32,64}
 //	direct: DM, DN ∈ {1,2,4,8}, DMDIMC, DNDIMC ∈ {8,16}
 //	mma:    MWG, NWG ∈ {64,128,256}, KWG ∈ {4,8,16,32}, WM, WN ∈ {32,64}, STAGES ∈ {2,3,4,5},
-//	        and for float SPLIT_RAW ∈ {0,1} (3xTF32's small parts unrounded)
+//	        CP_VEC ∈ {0,1} (16-byte cp.async copies; the library falls back to
+//	        CP_VEC=0 for unaligned calls, the tuner's are aligned when the stored
+//	        widths are multiples of 2 doubles / 4 floats), and for float
+//	        SPLIT_RAW ∈ {0,1} (3xTF32's small parts unrounded)
 package main
 
 import (
@@ -161,9 +164,11 @@ func candidates(kernel string, prec int, small bool) []clblas.TuneConfig {
 		if small {
 			t, k, st = []int{128}, []int{8, 16}, []int{3}
 		}
-		product([]string{"MWG", "NWG", "KWG", "WM", "WN", "STAGES", "SPLIT_RAW"}, [][]int{t, t, k, w, w, st, raw}, func(d map[string]int) {
-			if d["SPLIT_RAW"] == 0 {
-				delete(d, "SPLIT_RAW")
+		product([]string{"MWG", "NWG", "KWG", "WM", "WN", "STAGES", "CP_VEC", "SPLIT_RAW"}, [][]int{t, t, k, w, w, st, {0, 1}, raw}, func(d map[string]int) {
+			for _, key := range []string{"CP_VEC", "SPLIT_RAW"} {
+				if d[key] == 0 {
+					delete(d, key)
+				}
 			}
 			add(d)
 		})
