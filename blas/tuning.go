@@ -162,16 +162,19 @@ type TensorMode int
 const (
 	// TensorAuto (the default) runs DGEMM on the FP64 tensor cores, which
 	// are exact FP64 FMAs (measured on the H200: 42–46 TFLOP/s against
-	// 22.5 for the FMA kernel, full FP64 accuracy), and SGEMM on the FP32
-	// FMA kernel.
+	// 22.5 for the FMA kernel, full FP64 accuracy), and SGEMM by 3xTF32
+	// where the tuning database's entry for the device says "default"
+	// (the H200, where it measured faster than the FP32 FMA kernel and
+	// more accurate); on other tensor-core devices SGEMM stays on the FMA
+	// kernel.
 	TensorAuto TensorMode = iota
 	// TensorOff never uses tensor cores.
 	TensorOff
-	// TensorTF32x3 also runs SGEMM on tensor cores, with the 3xTF32 method
-	// (each operand split in two TF32 halves, three products). Measured on
-	// the H200 it is more accurate than the FMA kernel (relative Frobenius
-	// error 3.0e-7 against 8.1e-7 at n = 2048) but about 6 % slower, so it
-	// is not the default.
+	// TensorTF32x3 runs SGEMM on tensor cores on every device that has
+	// them, with the 3xTF32 method (each operand split in two TF32 halves,
+	// three products). Measured on the H200 it is more accurate than the
+	// FMA kernel (relative Frobenius error 3.0e-7 against 8.1e-7 at
+	// n = 2048).
 	TensorTF32x3
 )
 
@@ -555,9 +558,10 @@ func tensorCapable(p platform.Profile) bool {
 // an m×n C under mode, built on base (whose gemm.cl fields stay as the
 // fallback), and whether the tensor cores are to be used. The database's
 // gemm_mma entry for the device is used when it has one, gemm_mma.cl's
-// defaults otherwise. DGEMM entries are "default", the 3xTF32 SGEMM entry
-// "opt-in": it is more accurate than the FMA kernel but ~6 % slower on the
-// H200, so the FMA kernel stays the default for SGEMM. Skinny shapes
+// defaults otherwise. DGEMM is "default" everywhere; 3xTF32 SGEMM is
+// "opt-in" unless the device's entry says "default" (the H200's does: with
+// 16-byte copies it measured faster than the FMA kernel, and it is more
+// accurate). Skinny shapes
 // (min(m, n) ≤ 64) stay on the FMA kernels, which waste less of a tile.
 func mmaGemm(p platform.Profile, prec, m, n int, mode TensorMode, base gemmConfig) (gemmConfig, bool) {
 	if mode == TensorOff || !tensorCapable(p) || min(m, n) <= 64 {

@@ -158,7 +158,8 @@ func TestTensorChoice(t *testing.T) {
 		{"H200 dgemm medium", profH200, TensorAuto, 64, 1024, true},
 		{"H200 dgemm skinny", profH200, TensorAuto, 64, 64, false},
 		{"H200 dgemm off", profH200, TensorOff, 64, 4096, false},
-		{"H200 sgemm auto", profH200, TensorAuto, 32, 4096, false},
+		{"H200 sgemm auto", profH200, TensorAuto, 32, 4096, true},
+		{"A100 sgemm auto", ampere, TensorAuto, 32, 4096, false}, // 3xTF32 opt-in where unmeasured
 		{"H200 sgemm tf32x3", profH200, TensorTF32x3, 32, 4096, true},
 		{"H200 sgemm off", profH200, TensorOff, 32, 4096, false},
 		{"A100 dgemm", ampere, TensorAuto, 64, 4096, true},
@@ -200,7 +201,7 @@ func TestTensorChoice(t *testing.T) {
 	for _, env := range []struct {
 		val        string
 		mma32, mma bool
-	}{{"", false, true}, {"auto", false, true}, {"off", false, false}, {"OFF", false, false}, {"on", true, true}, {"tf32x3", true, true}, {"bogus", false, true}} {
+	}{{"", true, true}, {"auto", true, true}, {"off", false, false}, {"OFF", false, false}, {"on", true, true}, {"tf32x3", true, true}, {"bogus", true, true}} {
 		t.Setenv(envTensor, env.val)
 		if got := gemmParams(profH200, 64, 4096, 4096, 4096).kernel == gemmKernelMMA; got != env.mma {
 			t.Errorf("GOCL_TENSOR=%q: DGEMM on gemm_mma %v, want %v", env.val, got, env.mma)

@@ -23,4 +23,8 @@ if [ -n "$lib" ]; then
 	cp "$lib" "$dir/libclblast.so.1"
 fi
 cp scripts/gpu/plan.sh kernels/gemm_tuning.json "$dir/"
+# OLD_TUNING=file: a tuning database to compare this build's with (plan.sh compare).
+if [ -n "${OLD_TUNING:-}" ]; then
+	cp "$OLD_TUNING" "$dir/old_tuning.json"
+fi
 du -sh "$dir"

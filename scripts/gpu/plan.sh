@@ -9,6 +9,9 @@
 #            with the transfer split, gonum at 2048 for the ×gonum ratio,
 #            and the host-copy, strided-copy and rect-DMA rates (-xfer)
 #   hostslice GEMM from HostSlices at 8192 (5 repetitions)
+#   compare  this build's tuning database against old_tuning.json (the one
+#            build.sh was given with OLD_TUNING=file), all transposes, and
+#            the accuracy report
 #   issue6   DGEMM and 3xTF32 SGEMM on the tensor cores next to cuBLAS
 #            (PyTorch on that machine) and CLBlast, SGEMM's accuracy, the
 #            SPLIT_RAW variant of 3xTF32 (speed and accuracy)
@@ -88,6 +91,15 @@ PY
 	hostslice)
 		step i5-hostslice 90 ./bench -sizes 8192 -prec 64,32 -split -pinned -gonum-max 0 -reps 5
 		;;
+	compare)
+		# The database in this build against the one before it
+		# (old_tuning.json, when build.sh was given one), all transposes.
+		step cmp-new 100 ./bench -sizes 4096,8192 -prec 64,32 -trans NN,NT,TN,TT -slices=false -gonum-max 0 -reps 5
+		if [ -e old_tuning.json ]; then
+			step cmp-old 100 env GOCL_GEMM_TUNING=old_tuning.json ./bench -sizes 4096,8192 -prec 64,32 -trans NN,NT,TN,TT -slices=false -gonum-max 0 -reps 5
+		fi
+		step cmp-accuracy 40 ./bench -accuracy -sizes 2048
+		;;
 	cublas)
 		step i6-cublas 45 python3 "$out/cublas.py"
 		;;
@@ -111,7 +123,7 @@ PY
 		step res-mat 120 ./mat -n 2048 -reps 2
 		;;
 	*)
-		echo "plan.sh: unknown plan $plan (want issue5, hostslice, issue6, cublas, sweep, tests, resident)" >&2
+		echo "plan.sh: unknown plan $plan (want issue5, hostslice, compare, issue6, cublas, sweep, tests, resident)" >&2
 		exit 2
 		;;
 	esac
