@@ -179,16 +179,13 @@ func TestTensorChoice(t *testing.T) {
 		}
 		want := [5]int{128, 64, 8, 64, 32}
 		if tc.prec == 32 {
-			want = [5]int{128, 256, 8, 64, 64}
+			want = [5]int{128, 128, 16, 64, 64}
 		}
 		if got := [5]int{cfg.mmaMWG, cfg.mmaNWG, cfg.mmaKWG, cfg.wm, cfg.wn}; got != want {
 			t.Errorf("%s: gemm_mma tile %v, want %v", tc.name, got, want)
 		}
 		global, local := cfg.work(false, false, 1000, 1000)
 		wantLocal := 128
-		if tc.prec == 32 {
-			wantLocal = 256
-		}
 		if local[0] != wantLocal || global[0] != l3CeilDiv(1000, want[1])*wantLocal || global[1] != l3CeilDiv(1000, 128) {
 			t.Errorf("%s: work sizes %v %v", tc.name, global, local)
 		}

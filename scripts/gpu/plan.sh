@@ -17,6 +17,8 @@
 #            SPLIT_RAW variant of 3xTF32 (speed and accuracy)
 #   sweep    bounded searches of gemm_mma's parameter space for each
 #            precision (DGEMM tiles; 3xTF32 SPLIT_RAW and K steps)
+#   sweep-cpvec the same with 16-byte copies (CP_VEC=1): 3xTF32 in NN and
+#            NT, DGEMM
 #   tests    the blas and cl test suites on the GPU (tensor path on)
 #   resident resident level 2 and the CG steps, the GEMM route of symm/syrk/
 #            syr2k/trmm, short-k updates from Go slices against gonum (auto's
@@ -113,6 +115,16 @@ PY
 		step i6-tune32 180 ./tune -kernel mma -prec 32 -shapes large=4096 -bar=false -v -budget 150s \
 			-where 'MWG=128,NWG=128|256,KWG=8|16,WM=64,WN=32|64,STAGES=2|3|4,SPLIT_RAW=0|1' -out "$out/tuning-mma32.json"
 		;;
+	sweep-cpvec)
+		# gemm_mma with 16-byte copies: 3xTF32 in NN and NT (NT ran slower
+		# than the FMA kernel with the database's tile), and DGEMM.
+		for tr in NN NT; do
+			step i6-cpvec32-$tr 60 ./tune -kernel mma -prec 32 -trans $tr -shapes large=4096 -bar=false -v -budget 45s \
+				-where 'MWG=128,NWG=128|256,KWG=8|16,WM=64,WN=32|64,STAGES=2|3|4,CP_VEC=1,SPLIT_RAW=0|1' -out "$out/tuning-cpvec32-$tr.json"
+		done
+		step i6-cpvec64 60 ./tune -kernel mma -prec 64 -shapes large=4096 -bar=false -v -budget 45s \
+			-where 'MWG=128|256,NWG=64|128,KWG=4|8,WM=64,WN=32,STAGES=2|3|4|5,CP_VEC=1' -out "$out/tuning-cpvec64.json"
+		;;
 	tests)
 		step tests-blas 300 ./blas.test -test.count=1
 		step tests-cl 120 ./cl.test -test.count=1
@@ -123,7 +135,7 @@ PY
 		step res-mat 120 ./mat -n 2048 -reps 2
 		;;
 	*)
-		echo "plan.sh: unknown plan $plan (want issue5, hostslice, compare, issue6, cublas, sweep, tests, resident)" >&2
+		echo "plan.sh: unknown plan $plan (want issue5, hostslice, compare, issue6, cublas, sweep, sweep-cpvec, tests, resident)" >&2
 		exit 2
 		;;
 	esac
