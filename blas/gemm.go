@@ -71,6 +71,12 @@ type gemmConfig struct {
 	// (gemm_mma.cl's CP_VEC). It needs 16-byte aligned operands: the
 	// launcher turns it off for a call that is not (mmaCPVec).
 	cpVec bool
+	// cpVecOnly (set by mmaGemm for 3xTF32 SGEMM): a call whose operands
+	// CP_VEC=1 cannot copy runs the gemm.cl kernel of the base fields
+	// instead of gemm_mma with CP_VEC=0. On the H200 3xTF32 is faster than
+	// the FMA kernel only with the 16-byte copies: the database's tile ran
+	// 36 TFLOP/s with CP_VEC=0 (NN, n = 4096), the FMA kernel 46–48.
+	cpVecOnly bool
 
 	// noOpt builds the program with -cl-opt-disable (tests: PoCL then
 	// compiles a GEMM program about 8 times faster).
@@ -337,12 +343,16 @@ func (g *gemmLauncher[T]) gemm(cfg gemmConfig, tA, tB bool, m, n, k int, alpha T
 	if (cfg.kernel == gemmKernelTiled || cfg.kernel == gemmKernelMMA) && !cfg.tiledFits(lda, ldb, ldc) {
 		cfg.kernel = gemmKernelDirect
 	}
+	if cfg.kernel == gemmKernelMMA {
+		vec := cfg.mmaCPVec(c.prec, len(c.over) > 0, offA, lda, offB, ldb)
+		if cfg.cpVec && !vec && cfg.cpVecOnly {
+			cfg.kernel = gemmKernelTiled
+		}
+		cfg.cpVec = vec
+	}
 	// Buffers over Go memory (hostOver) start wherever the slice does, so
 	// the aligned vector accesses are off for a call that has one.
 	aligned := cfg.kernel == gemmKernelTiled && len(c.over) == 0 && cfg.vecAligned(offA, lda, offB, ldb, offC, ldc)
-	if cfg.kernel == gemmKernelMMA {
-		cfg.cpVec = cfg.mmaCPVec(c.prec, len(c.over) > 0, offA, lda, offB, ldb)
-	}
 	args := []any{
 		l3Int(c, m), l3Int(c, n), l3Int(c, k), alpha,
 		a, l3Int(c, offA), l3Int(c, lda),

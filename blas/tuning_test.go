@@ -585,6 +585,42 @@ func runCPVec[T real](t *testing.T, e *engine, what string, cfg gemmConfig, shap
 	}
 }
 
+// TestGemmMMACPVecOnly: a 3xTF32 configuration marked cpVecOnly runs an
+// unaligned call on the FMA kernel of its base fields (correctly), an
+// aligned one on gemm_mma with CP_VEC=1; gemmChoose marks the H200's.
+func TestGemmMMACPVecOnly(t *testing.T) {
+	if cfg := gemmChoose(profH200, 32, 4096, 4096, 4096, TensorAuto); cfg.kernel != gemmKernelMMA || !cfg.cpVec || !cfg.cpVecOnly {
+		t.Errorf("H200 SGEMM: kernel %s, cpVec %v, cpVecOnly %v; want gemm_mma, true, true", cfg.kernel, cfg.cpVec, cfg.cpVecOnly)
+	}
+	if cfg := gemmChoose(profH200, 64, 4096, 4096, 4096, TensorAuto); cfg.cpVecOnly {
+		t.Error("H200 DGEMM is cpVecOnly")
+	}
+	e := testEngine(t)
+	cfg := mmaDefaults(gemmBase(32, 8), 32)
+	cfg.mmaMWG, cfg.mmaNWG, cfg.mmaKWG, cfg.wm, cfg.wn = 32, 32, 8, 16, 16
+	cfg.mmaEmulate, cfg.noOpt, cfg.cpVec, cfg.cpVecOnly = true, true, true, true
+	rnd := rand.New(rand.NewPCG(15, 16))
+	aligned := gemmLaunch{m: 37, n: 70, k: 13, tA: blas.NoTrans, tB: blas.NoTrans,
+		lda: 16, ldb: 72, ldc: 71, offA: 4, offB: 8, offC: 3}
+	checkGemmLaunch[float32](t, e, "cpVecOnly aligned", cfg, aligned, rnd, 1e-5)
+	if !gemmSpecBuilt(32, cfg, false, false) {
+		t.Error("aligned operands did not run the CP_VEC=1 program")
+	}
+	unaligned := aligned
+	unaligned.lda = 17
+	checkGemmLaunch[float32](t, e, "cpVecOnly unaligned", cfg, unaligned, rnd, 1e-5)
+	tiled := cfg
+	tiled.kernel, tiled.cpVec = gemmKernelTiled, false
+	if !gemmSpecBuilt(32, tiled, false, false) {
+		t.Error("unaligned operands did not run the FMA kernel")
+	}
+	plain := cfg
+	plain.cpVec = false
+	if gemmSpecBuilt(32, plain, false, false) {
+		t.Error("unaligned operands ran gemm_mma with CP_VEC=0")
+	}
+}
+
 // gemmSpecBuilt reports whether gemmKernelSpec has made the spec of cfg's
 // program for transposes tA, tB (gemm_mma: vecAligned is always false).
 func gemmSpecBuilt(prec int, cfg gemmConfig, tA, tB bool) bool {
