@@ -33,41 +33,38 @@ func pinnedCopy[T float32 | float64](t *testing.T, impl *Implementation, x []T) 
 // straight, read back through staging), and with only some operands
 // pinned.
 func TestHostSliceGemm(t *testing.T) {
-	inCLayouts(t, func(t *testing.T, cRows bool) {
-		impl, e := stagedImpl(t, 8)
-		e.pipeMode.cRows = cRows
-		rnd := rand.New(rand.NewPCG(21, 22))
-		for _, tA := range stagedTransposes {
-			for _, tB := range stagedTransposes {
-				for _, beta := range []float64{0, 0.5} {
-					for _, which := range []string{"abc", "ab", "a", "c"} {
-						g := newGemmCase(rnd, tA, tB, 29, 21, 13, 2, 1.25, beta)
-						for _, w := range which {
-							switch w {
-							case 'a':
-								g.a = pinnedCopy(t, impl, g.a)
-							case 'b':
-								g.b = pinnedCopy(t, impl, g.b)
-							}
+	impl, e := stagedImpl(t, 8)
+	rnd := rand.New(rand.NewPCG(21, 22))
+	for _, tA := range stagedTransposes {
+		for _, tB := range stagedTransposes {
+			for _, beta := range []float64{0, 0.5} {
+				for _, which := range []string{"abc", "ab", "a", "c"} {
+					g := newGemmCase(rnd, tA, tB, 29, 21, 13, 2, 1.25, beta)
+					for _, w := range which {
+						switch w {
+						case 'a':
+							g.a = pinnedCopy(t, impl, g.a)
+						case 'b':
+							g.b = pinnedCopy(t, impl, g.b)
 						}
-						c := append([]float64(nil), g.c...)
-						if strings.Contains(which, "c") {
-							c = pinnedCopy(t, impl, g.c)
-						}
-						before := e.xfer.bytesDirect.Load()
-						got, err := g.runInto(e, c)
-						if err != nil {
-							t.Fatalf("%v (%s pinned): %v", g, which, err)
-						}
-						g.check(t, got, 1e-13)
-						if e.xfer.bytesDirect.Load() == before {
-							t.Errorf("%v (%s pinned): nothing moved straight", g, which)
-						}
+					}
+					c := append([]float64(nil), g.c...)
+					if strings.Contains(which, "c") {
+						c = pinnedCopy(t, impl, g.c)
+					}
+					before := e.xfer.bytesDirect.Load()
+					got, err := g.runInto(e, c)
+					if err != nil {
+						t.Fatalf("%v (%s pinned): %v", g, which, err)
+					}
+					g.check(t, got, 1e-13)
+					if e.xfer.bytesDirect.Load() == before {
+						t.Errorf("%v (%s pinned): nothing moved straight", g, which)
 					}
 				}
 			}
 		}
-	})
+	}
 }
 
 // TestHostSliceLifecycle: bad sizes are refused, Release is idempotent,

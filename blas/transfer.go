@@ -34,8 +34,7 @@ import (
 // path, a comma-separated list: "off" keeps the plain path (transfers
 // straight from Go memory), "on" stages and pipelines even on CPU devices
 // (where it only adds a copy; for measuring), anything else (or unset) is
-// automatic; "crows" (with either) stages C in its own row-major layout
-// (see gemmStaged), and "tile=N" cuts C into N×N tiles instead of the
+// automatic; "tile=N" (with either) cuts C into N×N tiles instead of the
 // size gemmTiles chooses.
 const envPipeline = "GOCL_GEMM_PIPELINE"
 
@@ -44,7 +43,6 @@ type pipeMode struct {
 	off   bool // plain transfers from Go memory
 	force bool // staged and pipelined on any device, whatever the size
 	tile  int  // tiles of tile×tile elements of C (tests, "tile=N"); 0 chooses
-	cRows bool // C staged in its own layout, unpacked by whole row panels
 }
 
 func pipeModeFromEnv() pipeMode {
@@ -55,8 +53,6 @@ func pipeModeFromEnv() pipeMode {
 			m.off = true
 		case "on", "1", "true", "always", "force":
 			m.force = true
-		case "crows":
-			m.cRows = true
 		default:
 			// tile=N: C cut into tiles of N×N elements (for measuring).
 			if v, ok := strings.CutPrefix(strings.TrimSpace(tok), "tile="); ok {

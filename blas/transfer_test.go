@@ -31,13 +31,6 @@ func stagedImpl(t *testing.T, tile int) (*Implementation, *engine) {
 	return impl, e
 }
 
-// inCLayouts runs f as two subtests, with C staged as packed tiles and in
-// its own layout (pipeMode.cRows).
-func inCLayouts(t *testing.T, f func(t *testing.T, cRows bool)) {
-	t.Run("ctiles", func(t *testing.T) { f(t, false) })
-	t.Run("crows", func(t *testing.T) { f(t, true) })
-}
-
 // gemmCase is one GEMM from host slices with its reference answer.
 type gemmCase[T real] struct {
 	tA, tB        blas.Transpose
@@ -162,17 +155,14 @@ func testStagedGemm[T real](t *testing.T, e *engine, tol float64) {
 func TestStagedGemm(t *testing.T) {
 	for _, tile := range []int{16, 8} {
 		t.Run(fmt.Sprintf("tile%d", tile), func(t *testing.T) {
-			inCLayouts(t, func(t *testing.T, cRows bool) {
-				_, e := stagedImpl(t, tile)
-				e.pipeMode.cRows = cRows
-				t.Run("float64", func(t *testing.T) {
-					if !e.prof.FP64 {
-						t.Skip("no fp64")
-					}
-					testStagedGemm[float64](t, e, 1e-13)
-				})
-				t.Run("float32", func(t *testing.T) { testStagedGemm[float32](t, e, 2e-6) })
+			_, e := stagedImpl(t, tile)
+			t.Run("float64", func(t *testing.T) {
+				if !e.prof.FP64 {
+					t.Skip("no fp64")
+				}
+				testStagedGemm[float64](t, e, 1e-13)
 			})
+			t.Run("float32", func(t *testing.T) { testStagedGemm[float32](t, e, 2e-6) })
 		})
 	}
 }
@@ -220,52 +210,49 @@ func failAt(site string, nth int64) (func(string) error, *atomic.Int64) {
 // back): the device call fails and the user's C is bit-for-bit unchanged;
 // through the front end the call still returns gonum's answer.
 func TestStagedGemmFault(t *testing.T) {
-	inCLayouts(t, func(t *testing.T, cRows bool) {
-		impl, e := stagedImpl(t, 8)
-		e.pipeMode.cRows = cRows
-		rnd := rand.New(rand.NewPCG(9, 10))
-		g := newGemmCase[float64](rnd, blas.NoTrans, blas.Trans, 30, 27, 12, 2, 0.5, 1.25)
-		if _, err := g.run(e); err != nil {
-			t.Fatal(err) // healthy: builds the kernels
-		}
-		for _, site := range []string{"enqueue", "read", "alloc"} {
-			for _, nth := range []int64{1, 3, 7} {
-				fail, _ := failAt(site, nth)
-				e.fault.Store(&fail)
-				got, err := g.run(e)
-				e.fault.Store(nil)
-				if site == "alloc" && nth > 4 {
-					// A call borrows fewer buffers than that: no failure.
-					if err != nil {
-						t.Errorf("alloc #%d: %v", nth, err)
-					}
-					continue
+	impl, e := stagedImpl(t, 8)
+	rnd := rand.New(rand.NewPCG(9, 10))
+	g := newGemmCase[float64](rnd, blas.NoTrans, blas.Trans, 30, 27, 12, 2, 0.5, 1.25)
+	if _, err := g.run(e); err != nil {
+		t.Fatal(err) // healthy: builds the kernels
+	}
+	for _, site := range []string{"enqueue", "read", "alloc"} {
+		for _, nth := range []int64{1, 3, 7} {
+			fail, _ := failAt(site, nth)
+			e.fault.Store(&fail)
+			got, err := g.run(e)
+			e.fault.Store(nil)
+			if site == "alloc" && nth > 4 {
+				// A call borrows fewer buffers than that: no failure.
+				if err != nil {
+					t.Errorf("alloc #%d: %v", nth, err)
 				}
-				if !errors.Is(err, errInjected) {
-					t.Errorf("%s #%d: error %v, want the injected one", site, nth, err)
-				}
-				for i := range got {
-					if math.Float64bits(got[i]) != math.Float64bits(g.c[i]) {
-						t.Errorf("%s #%d: C[%d] changed from %v to %v by a failed call", site, nth, i, g.c[i], got[i])
-						break
-					}
+				continue
+			}
+			if !errors.Is(err, errInjected) {
+				t.Errorf("%s #%d: error %v, want the injected one", site, nth, err)
+			}
+			for i := range got {
+				if math.Float64bits(got[i]) != math.Float64bits(g.c[i]) {
+					t.Errorf("%s #%d: C[%d] changed from %v to %v by a failed call", site, nth, i, g.c[i], got[i])
+					break
 				}
 			}
 		}
-		// Through the front end: finished on the CPU, gonum's answer.
-		var seen atomic.Int64
-		fail := func(s string) error {
-			if s == "read" && seen.Add(1) == 2 {
-				return errInjected
-			}
-			return nil
+	}
+	// Through the front end: finished on the CPU, gonum's answer.
+	var seen atomic.Int64
+	fail := func(s string) error {
+		if s == "read" && seen.Add(1) == 2 {
+			return errInjected
 		}
-		e.fault.Store(&fail)
-		c := append([]float64(nil), g.c...)
-		impl.Dgemm(g.tA, g.tB, g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb, g.beta, c, g.ldc)
-		e.fault.Store(nil)
-		g.check(t, c, 1e-13)
-	})
+		return nil
+	}
+	e.fault.Store(&fail)
+	c := append([]float64(nil), g.c...)
+	impl.Dgemm(g.tA, g.tB, g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb, g.beta, c, g.ldc)
+	e.fault.Store(nil)
+	g.check(t, c, 1e-13)
 }
 
 // TestStagedGemmFaultBetaZero: with beta == 0 tiles are unpacked into C as
@@ -273,40 +260,33 @@ func TestStagedGemmFault(t *testing.T) {
 // C; the failure is still reported, and through the front end the call
 // returns gonum's answer for every failure point.
 func TestStagedGemmFaultBetaZero(t *testing.T) {
-	inCLayouts(t, func(t *testing.T, cRows bool) {
-		impl, e := stagedImpl(t, 8)
-		e.pipeMode.cRows = cRows
-		rnd := rand.New(rand.NewPCG(11, 12))
-		g := newGemmCase[float64](rnd, blas.Trans, blas.NoTrans, 33, 41, 10, 1, 0.75, 0)
-		if _, err := g.run(e); err != nil {
-			t.Fatal(err)
-		}
-		for _, site := range []string{"enqueue", "read"} {
-			for _, nth := range []int64{1, 4, 9, 17} {
-				fail, seen := failAt(site, nth)
-				e.fault.Store(&fail)
-				_, err := g.run(e)
-				if !errors.Is(err, errInjected) {
-					t.Errorf("%s #%d: error %v, want the injected one", site, nth, err)
-				}
-				seen.Store(0)
-				c := append([]float64(nil), g.c...)
-				impl.Dgemm(g.tA, g.tB, g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb, g.beta, c, g.ldc)
-				e.fault.Store(nil)
-				g.check(t, c, 1e-13)
+	impl, e := stagedImpl(t, 8)
+	rnd := rand.New(rand.NewPCG(11, 12))
+	g := newGemmCase[float64](rnd, blas.Trans, blas.NoTrans, 33, 41, 10, 1, 0.75, 0)
+	if _, err := g.run(e); err != nil {
+		t.Fatal(err)
+	}
+	for _, site := range []string{"enqueue", "read"} {
+		for _, nth := range []int64{1, 4, 9, 17} {
+			fail, seen := failAt(site, nth)
+			e.fault.Store(&fail)
+			_, err := g.run(e)
+			if !errors.Is(err, errInjected) {
+				t.Errorf("%s #%d: error %v, want the injected one", site, nth, err)
 			}
+			seen.Store(0)
+			c := append([]float64(nil), g.c...)
+			impl.Dgemm(g.tA, g.tB, g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb, g.beta, c, g.ldc)
+			e.fault.Store(nil)
+			g.check(t, c, 1e-13)
 		}
-	})
+	}
 }
 
 // TestStagedGemmNoLeaks runs staged calls and closes the implementation:
 // the pinned pool and the device pool reuse their buffers, and Close
 // releases every OpenCL object (staging buffers, pipeline queues).
 func TestStagedGemmNoLeaks(t *testing.T) {
-	inCLayouts(t, testStagedGemmNoLeaks)
-}
-
-func testStagedGemmNoLeaks(t *testing.T, cRows bool) {
 	platformtest.Device(t)
 	base := cl.LiveObjects()
 	impl, err := New(WithOffload(Always))
@@ -314,7 +294,7 @@ func testStagedGemmNoLeaks(t *testing.T, cRows bool) {
 		t.Fatal(err)
 	}
 	e := impl.dev32.(clDevice32).e
-	e.pipeMode = pipeMode{force: true, tile: 32, cRows: cRows}
+	e.pipeMode = pipeMode{force: true, tile: 32}
 	rnd := rand.New(rand.NewPCG(11, 12))
 	g := newGemmCase[float32](rnd, blas.NoTrans, blas.NoTrans, 70, 64, 40, 0, 1, 0)
 	var peak int64
@@ -483,26 +463,23 @@ func TestTileOrder(t *testing.T) {
 // 1536 rows, so that the last row panel is halved (rowPanels), in every
 // transpose, with beta = 0 (tiles unpacked as they arrive) and beta ≠ 0.
 func TestStagedGemmTaperedRows(t *testing.T) {
-	inCLayouts(t, func(t *testing.T, cRows bool) {
-		_, e := stagedImpl(t, 512)
-		e.pipeMode.cRows = cRows
-		if ps := rowPanels(1536, 512); len(ps) != 4 {
-			t.Fatalf("rowPanels(1536, 512) = %v: no tapered tail to test", ps)
-		}
-		rnd := rand.New(rand.NewPCG(13, 14))
-		for _, tA := range stagedTransposes {
-			for _, tB := range stagedTransposes {
-				for _, beta := range []float64{0, 0.5} {
-					g := newGemmCase(rnd, tA, tB, 1536, 37, 9, 2, 1.5, beta)
-					got, err := g.run(e)
-					if err != nil {
-						t.Fatalf("%v: %v", g, err)
-					}
-					g.check(t, got, 1e-13)
+	_, e := stagedImpl(t, 512)
+	if ps := rowPanels(1536, 512); len(ps) != 4 {
+		t.Fatalf("rowPanels(1536, 512) = %v: no tapered tail to test", ps)
+	}
+	rnd := rand.New(rand.NewPCG(13, 14))
+	for _, tA := range stagedTransposes {
+		for _, tB := range stagedTransposes {
+			for _, beta := range []float64{0, 0.5} {
+				g := newGemmCase(rnd, tA, tB, 1536, 37, 9, 2, 1.5, beta)
+				got, err := g.run(e)
+				if err != nil {
+					t.Fatalf("%v: %v", g, err)
 				}
+				g.check(t, got, 1e-13)
 			}
 		}
-	})
+	}
 }
 
 // TestStagedGemmAfterResidentWork: a staged GEMM does not start before the
@@ -571,10 +548,9 @@ func TestPipeModeFromEnv(t *testing.T) {
 		{"auto", pipeMode{}},
 		{"off", pipeMode{off: true}},
 		{" ON ", pipeMode{force: true}},
-		{"crows", pipeMode{cRows: true}},
-		{"on,crows", pipeMode{force: true, cRows: true}},
-		{"crows, never", pipeMode{off: true, cRows: true}},
-		{"tile=1024,crows", pipeMode{tile: 1024, cRows: true}},
+		{"tile=1024", pipeMode{tile: 1024}},
+		{"on, tile=512", pipeMode{force: true, tile: 512}},
+		{"never,tile=256", pipeMode{off: true, tile: 256}},
 		{"tile=0", pipeMode{}},
 		{"tile=x", pipeMode{}},
 	} {

@@ -4,8 +4,7 @@
 # each step has its own time limit, so a step that hangs still leaves the
 # others' results. Logs go to $OUT (or ./out).
 #
-#   issue5   GEMM from Go slices at 8192: plain slices (C staged as tiles,
-#            then in its own layout: GOCL_GEMM_PIPELINE=crows) and HostSlice,
+#   issue5   GEMM from Go slices at 8192: plain slices and HostSlice,
 #            with the transfer split, gonum at 2048 for the ×gonum ratio,
 #            and the host-copy, strided-copy and rect-DMA rates (-xfer)
 #   hostslice GEMM from HostSlices at 8192 (5 repetitions)
@@ -68,7 +67,6 @@ for plan in "$@"; do
 	issue5)
 		step i5-hostslice 90 ./bench -sizes 8192 -prec 64,32 -split -pinned -gonum-max 0 -reps 3
 		step i5-plain 120 ./bench -sizes 8192 -prec 64,32 -split -gonum-max 2048 -reps 3
-		step i5-plain-crows 90 env GOCL_GEMM_PIPELINE=crows ./bench -sizes 8192 -prec 64,32 -split -gonum-max 0 -reps 3
 		step i5-xfer 60 ./bench -xfer 512
 		;;
 	issue6)
