@@ -36,8 +36,9 @@ func (impl *Implementation) Runtime() *platform.Runtime {
 }
 
 // WithTensorCores sets when GEMM may run on tensor cores (NVIDIA devices of
-// compute capability ≥ 8.0): TensorAuto (DGEMM only, the default),
-// TensorOff, or TensorTF32x3 (SGEMM too, with the 3xTF32 method). It takes
+// compute capability ≥ 8.0): TensorAuto (the default: DGEMM, and SGEMM by
+// the 3xTF32 method where the tuning database says so), TensorOff, or
+// TensorTF32x3 (SGEMM by 3xTF32 wherever there are tensor cores). It takes
 // precedence over GOCL_TENSOR.
 func WithTensorCores(mode TensorMode) Option {
 	return func(c *config) {
