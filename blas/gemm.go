@@ -77,6 +77,9 @@ type gemmConfig struct {
 	// the FMA kernel only with the 16-byte copies: the database's tile ran
 	// 36 TFLOP/s with CP_VEC=0 (NN, n = 4096), the FMA kernel 46–48.
 	cpVecOnly bool
+	// mmaK (double, MMA_K): the k of each f64 mma.sync, 4 (0 means 4), 8
+	// or 16: fewer, larger tensor-core instructions per K slice.
+	mmaK int
 
 	// noOpt builds the program with -cl-opt-disable (tests: PoCL then
 	// compiles a GEMM program about 8 times faster).
@@ -142,6 +145,9 @@ func (cfg gemmConfig) defines(tA, tB, vecAligned bool) []string {
 		}
 		if cfg.cpVec {
 			out = append(out, "CP_VEC=1")
+		}
+		if cfg.mmaK > 0 && cfg.mmaK != 4 {
+			out = append(out, d("MMA_K", cfg.mmaK))
 		}
 		if cfg.mmaEmulate {
 			out = append(out, "MMA_EMULATE=1")

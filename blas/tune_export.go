@@ -160,7 +160,7 @@ func gemmValid(p platform.Profile, prec int, tA, tB bool, cfg gemmConfig) error 
 			return bad("work-group %d > the device's %d", cfg.cpuLocal, maxWG)
 		}
 	case gemmKernelMMA:
-		kmma := 4
+		kmma := max(cfg.mmaK, 4)
 		if prec == 32 {
 			kmma = 8
 		}
@@ -178,6 +178,8 @@ func gemmValid(p platform.Profile, prec int, tA, tB bool, cfg gemmConfig) error 
 			return bad("STAGES must be 2..5")
 		case cfg.splitRaw && prec != 32:
 			return bad("SPLIT_RAW is for the float (3xTF32) kernel")
+		case cfg.mmaK != 0 && (prec != 64 || cfg.mmaK != 4 && cfg.mmaK != 8 && cfg.mmaK != 16):
+			return bad("MMA_K (4, 8 or 16) is for the double kernel")
 		case cfg.cpVec && cfg.mmaKWG&(cfg.mmaKWG-1) != 0:
 			return bad("CP_VEC=1 needs KWG a power of two (its swizzled [m][k] / [n][k] tiles)")
 		case nt > maxWG:

@@ -363,6 +363,9 @@ func configName(cfg gemmConfig) string {
 		if cfg.cpVec {
 			name += "_cpvec"
 		}
+		if cfg.mmaK > 0 {
+			name += fmt.Sprintf("_k%d", cfg.mmaK)
+		}
 		return name
 	}
 	return cfg.kernel
@@ -487,12 +490,14 @@ func TestGemmMMAEmulated(t *testing.T) {
 		splitRaw bool
 		cpVec    bool
 		kwg      int
-	}{{64, false, false, 8}, {32, false, false, 8}, {32, true, false, 8},
-		{64, false, true, 8}, {64, false, true, 4}, {32, false, true, 8}, {32, false, true, 16}} {
+		mmaK     int // double: the k of each mma.sync (0: 4)
+	}{{64, false, false, 8, 0}, {32, false, false, 8, 0}, {32, true, false, 8, 0},
+		{64, false, true, 8, 0}, {64, false, true, 4, 0}, {32, false, true, 8, 0}, {32, false, true, 16, 0},
+		{64, false, false, 8, 8}, {64, false, false, 16, 16}, {64, false, true, 16, 8}} {
 		prec := v.prec
 		cfg := mmaDefaults(gemmBase(prec, 8), prec)
 		cfg.mmaMWG, cfg.mmaNWG, cfg.mmaKWG, cfg.wm, cfg.wn = 32, 32, v.kwg, 16, 16
-		cfg.mmaEmulate, cfg.noOpt, cfg.splitRaw, cfg.cpVec = true, true, v.splitRaw, v.cpVec
+		cfg.mmaEmulate, cfg.noOpt, cfg.splitRaw, cfg.cpVec, cfg.mmaK = true, true, v.splitRaw, v.cpVec, v.mmaK
 		name := fmt.Sprintf("f%d/%s", prec, configName(cfg))
 		t.Run(name, func(t *testing.T) {
 			if err := gemmValid(e.prof, prec, false, false, cfg); err != nil {

@@ -31,8 +31,10 @@
  * PRECISIONS
  * ----------
  * PRECISION=64 (DGEMM): `mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64` (m8n8k4 is
- *   half rate on Hopper). Every product is an exact FP64 FMA; full FP64 accuracy
- *   (accumulation order differs from a naive loop).
+ *   half rate on Hopper), or its k = 8 / 16 forms (MMA_K=8|16, sm_90 only; one
+ *   instruction and one accumulator update per 8 or 16 k instead of 4). Every product
+ *   is an exact FP64 FMA; full FP64 accuracy (accumulation order differs from a naive
+ *   loop).
  * PRECISION=32 (SGEMM) with TF32X3=1 (default): the 3xTF32 method. Each operand x
  *   is split into big = tf32(x) and small = tf32(x − big) (round to nearest, ties
  *   away: integer add+mask with SPLIT_CVT=0, the default, or cvt.rna.tf32.f32 with
@@ -49,6 +51,10 @@
  * FRAGMENTS (PTX ISA, "Matrix Fragments for mma.m16n8k4 / m16n8k8")
  *   lane = 32-lane index in the warp, g = lane>>2, t = lane&3.
  *   f64 m16n8k4 : A (16×4) a0=(g,t) a1=(g+8,t);  B (4×8) b0=(t,g);
+ *   f64 m16n8k8/k16 (MMA_K=8|16), as the k4 one repeated every 4 k:
+ *                 A a(2q)=(g,t+4q) a(2q+1)=(g+8,t+4q), B bq=(t+4q,g), q < MMA_K/4
+ *                 — the layout as we read the ISA guide; not yet run on a GPU
+ *                 (the emulation checks the kernel against this layout only);
  *   tf32 m16n8k8: A (16×8) a0=(g,t) a1=(g+8,t) a2=(g,t+4) a3=(g+8,t+4);
  *                 B (8×8) b0=(t,g) b1=(t+4,g);
  *   both        : C/D (16×8) c0=(g,2t) c1=(g,2t+1) c2=(g+8,2t) c3=(g+8,2t+1).
@@ -132,6 +138,7 @@
  *   [m][k] / [n][k] local layouts; needs CP_ASYNC=1, aligned operands and KWG a
  *   power of two — see CP_VEC=1 above), CP_VEC_CG 0 (1: CP_VEC's copies bypass L1),
  *   DOUBLE_BUFFER 1 (CP_ASYNC=0 only), SWZ 8,
+ *   double only: MMA_K 4 (8 or 16: the k of each mma.sync; KWG % MMA_K == 0),
  *   float only: TF32X3 1, ACC_CHUNK 1, SPLIT_CVT 0, SPLIT_RAW 0 (see PRECISIONS and
  *     SPLIT below),
  *   MMA_EMULATE 0: 1 replaces every mma.sync, cvt and cp.async by portable OpenCL C
@@ -143,7 +150,7 @@
  *     picks CP_VEC=1 for unaligned operands,
  *   MMA_ASM asm: the inline-assembly keyword (clang's OpenCL mode wants __asm__).
  * VALID COMBINATIONS (checked with #error): WM % 16 == 0, WN % 8 == 0, MWG % WM == 0,
- *   NWG % WN == 0, KWG % 4 (double) / % 8 (float) == 0, MWG·KWG and NWG·KWG divisible
+ *   NWG % WN == 0, KWG % MMA_K (double) / % 8 (float) == 0, MWG·KWG and NWG·KWG divisible
  *   by the thread count, 2 <= STAGES <= 5; CP_VEC=1: CP_ASYNC=1 and KWG a power of
  *   two (the 16-byte groups per tile need not divide by the thread count: the copy
  *   loop is bounds-checked when they do not). Local memory (NVIDIA OpenCL: 48 KiB
@@ -165,7 +172,13 @@
 #if PRECISION == 64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 typedef double real;
-#define KMMA 4
+#ifndef MMA_K
+#define MMA_K 4
+#endif
+#if MMA_K != 4 && MMA_K != 8 && MMA_K != 16
+#error "gemm_mma: MMA_K must be 4, 8 or 16"
+#endif
+#define KMMA MMA_K
 #define PADO 4
 #define DEF_KWG 8
 #define DEF_MWG 128
@@ -331,25 +344,29 @@ typedef float real;
 /* The matrix instructions                                                   */
 /* ------------------------------------------------------------------------ */
 #if MMA_EMULATE
-/* Per-warp scratch: EA 16×8 (row, k), EB 8×8 (k, col). Every call is made by all
- * work-items of the group in uniform control flow, so barriers are legal. */
-#define EMU_SCR (16 * 8 + 8 * 8)
+/* Per-warp scratch: EA 16×KMMA (row, k), EB KMMA×8 (k, col). Every call is made
+ * by all work-items of the group in uniform control flow, so barriers are legal. */
+#define EMU_SCR (16 * KMMA + KMMA * 8)
 #if PRECISION == 64
-void emu_mma(__local real* S, real* d, real a0, real a1, real b0, int lane) {
+/* f64 m16n8k{4,8,16}: a[2q] = A(g, t+4q), a[2q+1] = A(g+8, t+4q), b[q] = B(t+4q, g)
+ * (see FRAGMENTS) */
+void emu_mma(__local real* S, real* d, const real* a, const real* b, int lane) {
     const int g = lane >> 2, t = lane & 3;
     barrier(CLK_LOCAL_MEM_FENCE);
-    S[g * 8 + t] = a0;
-    S[(g + 8) * 8 + t] = a1;
-    S[128 + t * 8 + g] = b0;
+    for (int q = 0; q < KMMA / 4; q++) {
+        S[g * KMMA + t + 4 * q] = a[2 * q];
+        S[(g + 8) * KMMA + t + 4 * q] = a[2 * q + 1];
+        S[16 * KMMA + (t + 4 * q) * 8 + g] = b[q];
+    }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int i = 0; i < 4; i++) {
         const int row = g + (i >> 1) * 8, col = 2 * t + (i & 1);
         real acc = d[i];
-        for (int q = 0; q < 4; q++) acc = fma(S[row * 8 + q], S[128 + q * 8 + col], acc);
+        for (int q = 0; q < KMMA; q++) acc = fma(S[row * KMMA + q], S[16 * KMMA + q * 8 + col], acc);
         d[i] = acc;
     }
 }
-#define MMA_F64(d, a0, a1, b0) emu_mma(scr, (d), (a0), (a1), (b0), lane)
+#define MMA_F64(d, a, b) emu_mma(scr, (d), (a), (b), lane)
 #else
 /* A .tf32 operand as the tensor core reads it: the low 13 bits ignored. */
 #define EMU_TF32(u) as_float((u) & 0xffffe000u)
@@ -383,12 +400,26 @@ void emu_mma(__local real* S, real* d, const uint* a, const uint* b, int lane) {
 #define MMA_ASM asm
 #endif
 
-#if PRECISION == 64
-#define MMA_F64(d, a0, a1, b0) \
+#if PRECISION == 64 && MMA_K == 4
+#define MMA_F64(d, a, b) \
     MMA_ASM("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 " \
         "{%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};" \
         : "+d"((d)[0]), "+d"((d)[1]), "+d"((d)[2]), "+d"((d)[3]) \
-        : "d"(a0), "d"(a1), "d"(b0))
+        : "d"((a)[0]), "d"((a)[1]), "d"((b)[0]))
+#elif PRECISION == 64 && MMA_K == 8
+#define MMA_F64(d, a, b) \
+    MMA_ASM("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 " \
+        "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};" \
+        : "+d"((d)[0]), "+d"((d)[1]), "+d"((d)[2]), "+d"((d)[3]) \
+        : "d"((a)[0]), "d"((a)[1]), "d"((a)[2]), "d"((a)[3]), "d"((b)[0]), "d"((b)[1]))
+#elif PRECISION == 64
+#define MMA_F64(d, a, b) \
+    MMA_ASM("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 " \
+        "{%0,%1,%2,%3}, {%4,%5,%6,%7,%8,%9,%10,%11}, {%12,%13,%14,%15}, {%0,%1,%2,%3};" \
+        : "+d"((d)[0]), "+d"((d)[1]), "+d"((d)[2]), "+d"((d)[3]) \
+        : "d"((a)[0]), "d"((a)[1]), "d"((a)[2]), "d"((a)[3]), \
+          "d"((a)[4]), "d"((a)[5]), "d"((a)[6]), "d"((a)[7]), \
+          "d"((b)[0]), "d"((b)[1]), "d"((b)[2]), "d"((b)[3]))
 #else
 #define MMA_TF32(d, a, b) \
     MMA_ASM("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 " \
@@ -628,15 +659,17 @@ void cp_vec_emu(__local real* dst, __global const real* src, int nv) {
 #define COMPUTE(As, Bs) { \
     _Pragma("unroll") for (int s = 0; s < KSUB; s++) { \
         const int kk = s * KMMA + t; \
-        real fa[FM][2], fb[FN]; \
-        _Pragma("unroll") for (int i = 0; i < FM; i++) { \
-            fa[i][0] = As[AS_IDX(wr + i * 16 + g, kk)]; \
-            fa[i][1] = As[AS_IDX(wr + i * 16 + g + 8, kk)]; } \
+        real fa[FM][KMMA / 2], fb[FN][KMMA / 4]; \
+        _Pragma("unroll") for (int i = 0; i < FM; i++) \
+        _Pragma("unroll") for (int q = 0; q < KMMA / 4; q++) { \
+            fa[i][2 * q] = As[AS_IDX(wr + i * 16 + g, kk + 4 * q)]; \
+            fa[i][2 * q + 1] = As[AS_IDX(wr + i * 16 + g + 8, kk + 4 * q)]; } \
         _Pragma("unroll") for (int j = 0; j < FN; j++) \
-            fb[j] = Bs[BS_IDX(kk, wc + j * 8 + g)]; \
+        _Pragma("unroll") for (int q = 0; q < KMMA / 4; q++) \
+            fb[j][q] = Bs[BS_IDX(kk + 4 * q, wc + j * 8 + g)]; \
         _Pragma("unroll") for (int i = 0; i < FM; i++) \
         _Pragma("unroll") for (int j = 0; j < FN; j++) \
-            MMA_F64(acc[i][j], fa[i][0], fa[i][1], fb[j]); } }
+            MMA_F64(acc[i][j], fa[i], fb[j]); } }
 #else
 #if TF32X3
 #define MMA3(d, a, b) MMA_TF32(d, a, b)

@@ -27,7 +27,8 @@
 //	        CP_VEC ∈ {0,1} (16-byte cp.async copies; the library falls back to
 //	        CP_VEC=0 for unaligned calls, the tuner's are aligned when the stored
 //	        widths are multiples of 2 doubles / 4 floats), and for float
-//	        SPLIT_RAW ∈ {0,1} (3xTF32's small parts unrounded)
+//	        SPLIT_RAW ∈ {0,1} (3xTF32's small parts unrounded); for double MMA_K ∈
+//	        {4,8,16} (the k of each f64 mma.sync; 8 and 16 unmeasured so far)
 package main
 
 import (
@@ -157,18 +158,21 @@ func candidates(kernel string, prec int, small bool) []clblas.TuneConfig {
 		}
 		product([]string{"DM", "DN", "DMDIMC", "DNDIMC"}, [][]int{b, b, d, d}, add)
 	case "mma":
-		t, k, w, st, raw := []int{64, 128, 256}, []int{4, 8, 16, 32}, []int{32, 64}, []int{2, 3, 4, 5}, []int{0}
+		t, k, w, st, raw, mk := []int{64, 128, 256}, []int{4, 8, 16, 32}, []int{32, 64}, []int{2, 3, 4, 5}, []int{0}, []int{4, 8, 16}
 		if prec == 32 {
-			raw = []int{0, 1}
+			raw, mk = []int{0, 1}, []int{0}
 		}
 		if small {
 			t, k, st = []int{128}, []int{8, 16}, []int{3}
 		}
-		product([]string{"MWG", "NWG", "KWG", "WM", "WN", "STAGES", "CP_VEC", "SPLIT_RAW"}, [][]int{t, t, k, w, w, st, {0, 1}, raw}, func(d map[string]int) {
+		product([]string{"MWG", "NWG", "KWG", "WM", "WN", "STAGES", "CP_VEC", "SPLIT_RAW", "MMA_K"}, [][]int{t, t, k, w, w, st, {0, 1}, raw, mk}, func(d map[string]int) {
 			for _, key := range []string{"CP_VEC", "SPLIT_RAW"} {
 				if d[key] == 0 {
 					delete(d, key)
 				}
+			}
+			if d["MMA_K"] == 0 || d["MMA_K"] == 4 {
+				delete(d, "MMA_K")
 			}
 			add(d)
 		})

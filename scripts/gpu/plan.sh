@@ -18,6 +18,7 @@
 #            precision (DGEMM tiles; 3xTF32 SPLIT_RAW and K steps)
 #   sweep-cpvec the same with 16-byte copies (CP_VEC=1): 3xTF32 in NN and
 #            NT, DGEMM
+#   mmak     DGEMM with f64 mma.sync m16n8k8 / m16n8k16 (MMA_K), against k4
 #   tests    the blas and cl test suites on the GPU (tensor path on)
 #   resident resident level 2 and the CG steps, the GEMM route of symm/syrk/
 #            syr2k/trmm, short-k updates from Go slices against gonum (auto's
@@ -123,6 +124,16 @@ PY
 		step i6-cpvec64 60 ./tune -kernel mma -prec 64 -shapes large=4096 -bar=false -v -budget 45s \
 			-where 'MWG=128|256,NWG=64|128,KWG=4|8,WM=64,WN=32,STAGES=2|3|4|5,CP_VEC=1' -out "$out/tuning-cpvec64.json"
 		;;
+	mmak)
+		# DGEMM with f64 mma.sync m16n8k8 / k16 (MMA_K): the tuner checks
+		# every candidate against gonum, so a wrong fragment layout shows
+		# as ok=false. KWG 16 with 128×64 tiles needs more than 48 KiB at two
+		# stages, hence the smaller tiles for MMA_K=16.
+		step i6-mmak8 90 ./tune -kernel mma -prec 64 -shapes large=4096 -bar=false -v -budget 60s \
+			-where 'MWG=128,NWG=64|128,KWG=8,WM=64,WN=32,STAGES=2|3|4,MMA_K=4|8' -out "$out/tuning-mmak8.json"
+		step i6-mmak16 90 ./tune -kernel mma -prec 64 -shapes large=4096 -bar=false -v -budget 60s \
+			-where 'MWG=64|128,NWG=32|64,KWG=16,WM=32|64,WN=32,STAGES=2|3,MMA_K=8|16' -out "$out/tuning-mmak16.json"
+		;;
 	tests)
 		step tests-blas 300 ./blas.test -test.count=1
 		step tests-cl 120 ./cl.test -test.count=1
@@ -133,7 +144,7 @@ PY
 		step res-mat 120 ./mat -n 2048 -reps 2
 		;;
 	*)
-		echo "plan.sh: unknown plan $plan (want issue5, hostslice, compare, issue6, cublas, sweep, sweep-cpvec, tests, resident)" >&2
+		echo "plan.sh: unknown plan $plan (want issue5, hostslice, compare, issue6, cublas, sweep, sweep-cpvec, mmak, tests, resident)" >&2
 		exit 2
 		;;
 	esac
