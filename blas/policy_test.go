@@ -110,6 +110,17 @@ func pocl2Model() costModel {
 		cpuGFLOPS64: 8, cpuGFLOPS32: 16, cpuMemGBps: 16}
 }
 
+// h200Model is the model engine.costModel gives the H200 (132 compute
+// units at 1980 MHz), with the CPU rates fillCPU gives the 16 cores of the
+// host it is lent with.
+func h200Model() costModel {
+	prof := profH200
+	prof.ClockMHz = 1980
+	cm := (&engine{prof: prof}).costModel()
+	cm.cpuGFLOPS64, cm.cpuGFLOPS32, cm.cpuMemGBps = 4*16, 8*16, 60
+	return cm
+}
+
 func TestDecide(t *testing.T) {
 	gpu := gpuLikeModel()
 	noFP64 := gpuLikeModel()
@@ -154,6 +165,14 @@ func TestDecide(t *testing.T) {
 		{"pocl dgemm 448×448×32", Auto, pocl2Model(), gemmWorkK(prec64, 448, 32), true},
 		{"pocl dgemm 448×448×128", Auto, pocl2Model(), gemmWorkK(prec64, 448, 128), true},
 		{"pocl dgemm 1024×1024×512", Auto, pocl2Model(), gemmWorkK(prec64, 1024, 512), true},
+		// Trailing updates C += A·B from Go slices on the H200 and its 16
+		// cores (BenchmarkGemmUpdate, 2026-11-30; device time / gonum's):
+		// 0.72× at k = 8, 0.64× at 16, 0.85× at 32, 1.67× at 64, 1.76× at 128.
+		{"h200 dgemm 448×448×8", Auto, h200Model(), gemmWorkK(prec64, 448, 8), false},
+		{"h200 dgemm 448×448×16", Auto, h200Model(), gemmWorkK(prec64, 448, 16), false},
+		{"h200 dgemm 448×448×32", Auto, h200Model(), gemmWorkK(prec64, 448, 32), false},
+		{"h200 dgemm 448×448×64", Auto, h200Model(), gemmWorkK(prec64, 448, 64), true},
+		{"h200 dgemm 448×448×128", Auto, h200Model(), gemmWorkK(prec64, 448, 128), true},
 		{"unknown device rates", Auto, costModel{present: true, fp64: true, cpuGFLOPS64: 10, cpuMemGBps: 10}, gemmWork(prec64, 4096), false},
 	} {
 		if got := decide(tc.policy, &tc.cm, tc.w); got != tc.want {
