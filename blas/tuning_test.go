@@ -313,8 +313,16 @@ func checkGemmLaunch[T real](t *testing.T, e *engine, what string, cfg gemmConfi
 	a := l3Mat[T](ar, ac, g.lda, l3Rand(rnd, false))
 	b := l3Mat[T](br, bc, g.ldb, l3Rand(rnd, false))
 	c := l3Mat[T](m, n, g.ldc, l3Rand(rnd, false))
+	checkGemmLaunchOn(t, e, what, cfg, g, a, b, c, [][2]float64{{1.5, 0}, {-0.5, 0.25}}, tol)
+}
+
+// checkGemmLaunchOn is checkGemmLaunch on the given A, B and C (stored as g
+// says, without the offsets), for each {alpha, beta} of albe.
+func checkGemmLaunchOn[T real](t *testing.T, e *engine, what string, cfg gemmConfig, g gemmLaunch, a, b, c []T, albe [][2]float64, tol float64) {
+	t.Helper()
+	m, n, k := g.m, g.n, g.k
 	ref := gemmRefOf[T]()
-	for _, ab := range [][2]float64{{1.5, 0}, {-0.5, 0.25}} {
+	for _, ab := range albe {
 		alpha, beta := T(ab[0]), T(ab[1])
 		want := slices.Clone(c)
 		ref.gemm(g.tA, g.tB, m, n, k, alpha, a, g.lda, b, g.ldb, beta, want, g.ldc)
@@ -623,6 +631,57 @@ func TestGemmMMACPVecOnly(t *testing.T) {
 	plain.cpVec = false
 	if gemmSpecBuilt(32, plain, false, false) {
 		t.Error("unaligned operands ran gemm_mma with CP_VEC=0")
+	}
+}
+
+// TestGemmMMANonFinite: 3xTF32 with Inf, NaN and values near FLT_MAX in
+// its inputs gives what an FP32 GEMM gives (the kernel computes the tiles
+// whose results are not finite again with FP32 FMAs), in every transpose;
+// tiles without them keep the tensor-core result.
+func TestGemmMMANonFinite(t *testing.T) {
+	e := testEngine(t)
+	inf, nan := float32(math.Inf(1)), float32(math.NaN())
+	for _, v := range [][2]bool{{false, false}, {true, false}, {true, true}} {
+		cpVec, splitRaw := v[0], v[1]
+		cfg := mmaDefaults(gemmBase(32, 8), 32)
+		cfg.mmaMWG, cfg.mmaNWG, cfg.mmaKWG, cfg.wm, cfg.wn = 32, 32, 8, 16, 16
+		cfg.mmaEmulate, cfg.noOpt, cfg.cpVec, cfg.splitRaw = true, true, cpVec, splitRaw
+		rnd := rand.New(rand.NewPCG(17, 18))
+		for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans} {
+			for _, tB := range []blas.Transpose{blas.NoTrans, blas.Trans} {
+				g := gemmLaunch{m: 70, n: 66, k: 21, tA: tA, tB: tB, offA: 4, offB: 8, offC: 3}
+				ar, ac := stored(tA, g.m, g.k)
+				br, bc := stored(tB, g.k, g.n)
+				g.lda, g.ldb, g.ldc = ac+4, bc+4, g.n+1
+				a := l3Mat[float32](ar, ac, g.lda, l3Rand(rnd, false))
+				b := l3Mat[float32](br, bc, g.ldb, l3Rand(rnd, false))
+				c := l3Mat[float32](g.m, g.n, g.ldc, l3Rand(rnd, false))
+				// op(A)(i, p) and op(B)(p, j) in their storage.
+				setA := func(i, p int, v float32) {
+					if tA == blas.Trans {
+						i, p = p, i
+					}
+					a[i*g.lda+p] = v
+				}
+				setB := func(p, j int, v float32) {
+					if tB == blas.Trans {
+						p, j = j, p
+					}
+					b[p*g.ldb+j] = v
+				}
+				setA(3, 5, inf)              // row 3 of C: ±Inf, or NaN where B's row 5 has a zero
+				setA(40, 0, -inf)            // row 40
+				setB(7, 50, nan)             // column 50: NaN
+				setB(11, 20, 0)              // a zero in a row no Inf meets
+				setA(65, 9, math.MaxFloat32) // its big part rounds to Inf
+				setB(5, 10, 0)               // (3, 10): Inf·0 = NaN
+				name := fmt.Sprintf("cpvec=%v splitraw=%v %s", cpVec, splitRaw, transName(tA == blas.Trans, tB == blas.Trans))
+				// alpha ≤ 1: gonum multiplies alpha into A's element first,
+				// and 1.5·MaxFloat32 would overflow there but not in a GEMM
+				// that scales the sum.
+				checkGemmLaunchOn(t, e, name, cfg, g, a, b, c, [][2]float64{{1, 0}, {-0.5, 0.25}}, 1e-5)
+			}
+		}
 	}
 }
 

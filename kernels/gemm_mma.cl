@@ -47,6 +47,9 @@
  *   3xTF32 (ACC_CHUNK=1) 3.0e-7, FP32 FMA 8.1e-7, 3xTF32 ACC_CHUNK=0 1.4e-5,
  *   1xTF32 2.6e-4, the same on inputs with rows/columns or k-columns scaled 2^±20.
  *   TF32X3=0 issues big·big only (plain TF32, ~3e-4: NOT a BLAS-accurate SGEMM).
+ *   Non-finite inputs: a tile whose 3xTF32 result holds an Inf or a NaN is
+ *   computed again with plain FP32 FMAs (see the epilogue), so Inf and NaN come
+ *   out as from an FP32 GEMM; NO_EXACT_REDO=1 leaves that out (tests only).
  *
  * FRAGMENTS (PTX ISA, "Matrix Fragments for mma.m16n8k4 / m16n8k8")
  *   lane = 32-lane index in the warp, g = lane>>2, t = lane&3.
@@ -740,6 +743,9 @@ void gemm_mma(const int m, const int n, const int k, const real alpha,
      * offset is a multiple of 16 bytes) */
     __local real Asm[NBUF * ASIZE] __attribute__((aligned(16)));
     __local real Bsm[NBUF * BSIZE] __attribute__((aligned(16)));
+#if PRECISION == 32 && TF32X3 && !NO_EXACT_REDO
+    __local int redo; /* a non-finite result in the tile (see the epilogue) */
+#endif
 
     const int tid = (int)get_local_id(0);
     const int warp = tid >> 5, lane = tid & 31;
@@ -864,6 +870,53 @@ void gemm_mma(const int m, const int n, const int k, const real alpha,
 #endif
 
 #endif /* CP_ASYNC */
+
+#if PRECISION == 32 && TF32X3 && !NO_EXACT_REDO
+    /* Non-finite inputs break 3xTF32: x = ±Inf splits into big = ±Inf and
+     * small = Inf − Inf = NaN, and big·small cross terms make Inf·0 = NaN where
+     * an FP32 GEMM gives ±Inf; |x| within 2^-11 of FLT_MAX rounds its big part
+     * to Inf. Every such case leaves a non-finite value in acc, so a tile with
+     * one is computed again here with plain FP32 FMAs straight from global
+     * memory: slow, but it happens only for tiles whose results are Inf or NaN,
+     * and then gives the FMA kernel's answer (gonum's semantics). */
+    if (tid == 0) redo = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    {
+        uint worst = 0;
+        _Pragma("unroll") for (int i = 0; i < FM; i++)
+        _Pragma("unroll") for (int j = 0; j < FN; j++)
+        _Pragma("unroll") for (int c = 0; c < 4; c++) worst = max(worst, as_uint(acc[i][j][c]) & 0x7fffffffu);
+        if (worst >= 0x7f800000u) redo = 1;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (redo) {
+        _Pragma("unroll") for (int i = 0; i < FM; i++)
+        _Pragma("unroll") for (int j = 0; j < FN; j++)
+        _Pragma("unroll") for (int c = 0; c < 4; c++) {
+            const int r = wr + i * 16 + g + (c >> 1) * 8;
+            const int cc = wc + j * 8 + 2 * t + (c & 1);
+            if (r < mrem && cc < nrem) {
+#if TRANSA == 0
+                __global const real* pa = A + offA + (long)(m0 + r) * lda;
+                const long sa = 1;
+#else
+                __global const real* pa = A + offA + (m0 + r);
+                const long sa = lda;
+#endif
+#if TRANSB == 0
+                __global const real* pb = B + offB + (n0 + cc);
+                const long sb = ldb;
+#else
+                __global const real* pb = B + offB + (long)(n0 + cc) * ldb;
+                const long sb = 1;
+#endif
+                real sum = 0;
+                for (int q = 0; q < k; q++) sum = fma(pa[q * sa], pb[q * sb], sum);
+                acc[i][j][c] = sum;
+            }
+        }
+    }
+#endif
 
     /* epilogue: C = alpha·acc + beta·C, masked */
     _Pragma("unroll") for (int i = 0; i < FM; i++)
