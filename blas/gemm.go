@@ -346,15 +346,16 @@ func (g *gemmLauncher[T]) gemm(cfg gemmConfig, tA, tB bool, m, n, k int, alpha T
 		g.splitK(cfg, tA, tB, m, n, k, alpha, a, offA, lda, b, offB, ldb, beta, cb, offC, ldc)
 		return
 	}
-	if (cfg.kernel == gemmKernelTiled || cfg.kernel == gemmKernelMMA) && !cfg.tiledFits(lda, ldb, ldc) {
-		cfg.kernel = gemmKernelDirect
-	}
 	if cfg.kernel == gemmKernelMMA {
 		vec := cfg.mmaCPVec(c.prec, len(c.over) > 0, offA, lda, offB, ldb)
 		if cfg.cpVec && !vec && cfg.cpVecOnly {
 			cfg.kernel = gemmKernelTiled
 		}
 		cfg.cpVec = vec
+	}
+	// Checked after that fallback: gemm.cl's tiles are not gemm_mma's.
+	if (cfg.kernel == gemmKernelTiled || cfg.kernel == gemmKernelMMA) && !cfg.tiledFits(lda, ldb, ldc) {
+		cfg.kernel = gemmKernelDirect
 	}
 	// Buffers over Go memory (hostOver) start wherever the slice does, so
 	// the aligned vector accesses are off for a call that has one.
