@@ -288,40 +288,6 @@ func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k i
 		return sent(n, func() (*cl.Event, error) { return cl.WriteBuffer(up, dev, false, off, sp[off:off+n]) })
 	}
 
-	// download enqueues the read-back of tile t once its kernel is done,
-	// and hands it to the early unpacker.
-	download := func(t downTile) {
-		if c.err != nil {
-			return
-		}
-		if err := e.injected("read"); err != nil {
-			c.fail(err)
-			return
-		}
-		r0, mi := rows[t.i][0], rows[t.i][1]
-		offC := r0*n + mi*t.c0
-		var ev *cl.Event
-		var err error
-		switch {
-		case directDown:
-			ev, err = cl.ReadBufferRect(down, dc, false, tileRect(offC, ldc, r0, mi, t.c0, t.nj), cc, t.kernel)
-			bytesDirect += int64(mi*t.nj) * es
-		default:
-			ev, err = cl.ReadBuffer(down, dc, false, offC, sc[offC:offC+mi*t.nj], t.kernel)
-		}
-		if err != nil {
-			c.fail(err)
-			return
-		}
-		c.events = append(c.events, ev)
-		downs = append(downs, ev)
-		bytesDown += int64(mi*t.nj) * es
-		c.fail(down.Flush())
-		if early != nil && c.err == nil {
-			early.add(ev, r0, mi, t.c0, t.nj, offC)
-		}
-	}
-
 	hs, ws := make([]int, p), make([]int, q)
 	for i, r := range rows {
 		hs[i] = r[1]
@@ -390,7 +356,28 @@ func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k i
 		// the bus with the uploads the kernels wait for, measured worse on
 		// the H200 from HostSlices: DGEMM 8192 took 42.1 ms against 36.1,
 		// the downloads of the whole of C then following the uploads.)
-		download(downTile{i: i, c0: c0, nj: nj, kernel: c.lastEvent()})
+		if err := e.injected("read"); err != nil {
+			c.fail(err)
+			break
+		}
+		var ev *cl.Event
+		if directDown {
+			ev, err = cl.ReadBufferRect(down, dc, false, tileRect(offC, ldc, r0, mi, c0, nj), cc, c.lastEvent())
+			bytesDirect += int64(mi*nj) * es
+		} else {
+			ev, err = cl.ReadBuffer(down, dc, false, offC, sc[offC:offC+mi*nj], c.lastEvent())
+		}
+		if err != nil {
+			c.fail(err)
+			break
+		}
+		c.events = append(c.events, ev)
+		downs = append(downs, ev)
+		bytesDown += int64(mi*nj) * es
+		c.fail(down.Flush())
+		if early != nil && c.err == nil {
+			early.add(ev, r0, mi, c0, nj, offC)
+		}
 	}
 	var unpackNs int64
 	if early != nil {
@@ -425,13 +412,6 @@ func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k i
 	err := c.finish()
 	x.wall.Add(int64(time.Since(start)))
 	return err
-}
-
-// downTile is a tile of C to read back: row panel i, columns c0…c0+nj,
-// once kernel is done.
-type downTile struct {
-	i, c0, nj int
-	kernel    *cl.Event
 }
 
 // tileRect is the rect transfer between the rows×cols block at (r0, c0)

@@ -241,13 +241,7 @@ func TestStagedGemmFault(t *testing.T) {
 		}
 	}
 	// Through the front end: finished on the CPU, gonum's answer.
-	var seen atomic.Int64
-	fail := func(s string) error {
-		if s == "read" && seen.Add(1) == 2 {
-			return errInjected
-		}
-		return nil
-	}
+	fail, _ := failAt("read", 2)
 	e.fault.Store(&fail)
 	c := append([]float64(nil), g.c...)
 	impl.Dgemm(g.tA, g.tB, g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb, g.beta, c, g.ldc)
