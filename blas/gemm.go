@@ -71,12 +71,6 @@ type gemmConfig struct {
 	// (gemm_mma.cl's CP_VEC). It needs 16-byte aligned operands: the
 	// launcher turns it off for a call that is not (mmaCPVec).
 	cpVec bool
-	// cpVecOnly (set by mmaGemm for 3xTF32 SGEMM): a call whose operands
-	// CP_VEC=1 cannot copy runs the gemm.cl kernel of the base fields
-	// instead of gemm_mma with CP_VEC=0. On the H200 3xTF32 is faster than
-	// the FMA kernel only with the 16-byte copies: the database's tile ran
-	// 36 TFLOP/s with CP_VEC=0 (NN, n = 4096), the FMA kernel 46–48.
-	cpVecOnly bool
 	// mmaK (double, MMA_K): the k of each f64 mma.sync, 4 (0 means 4), 8
 	// or 16: fewer, larger tensor-core instructions per K slice.
 	mmaK int
@@ -348,7 +342,12 @@ func (g *gemmLauncher[T]) gemm(cfg gemmConfig, tA, tB bool, m, n, k int, alpha T
 	}
 	if cfg.kernel == gemmKernelMMA {
 		vec := cfg.mmaCPVec(c.prec, len(c.over) > 0, offA, lda, offB, ldb)
-		if cfg.cpVec && !vec && cfg.cpVecOnly {
+		// 3xTF32 configured with 16-byte copies runs only with them: an
+		// SGEMM call they cannot copy takes the gemm.cl kernel of the base
+		// fields. On the H200 3xTF32 beats the FMA kernel only with those
+		// copies (the database's tile ran 36 TFLOP/s with CP_VEC=0, NN,
+		// n = 4096; the FMA kernel 46–48).
+		if cfg.cpVec && !vec && c.prec == 32 {
 			cfg.kernel = gemmKernelTiled
 		}
 		cfg.cpVec = vec

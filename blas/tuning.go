@@ -588,7 +588,6 @@ func mmaGemm(p platform.Profile, prec, m, n int, mode TensorMode, base gemmConfi
 	if use == tensorUseOptIn && mode != TensorTF32x3 {
 		return gemmConfig{}, false
 	}
-	cfg.cpVecOnly = prec == 32 && cfg.cpVec
 	if cfg.mmaThreads() > maxWorkGroup(p) || (p.LocalMemBytes > 0 && cfg.mmaLocalBytes(prec) > p.LocalMemBytes) {
 		return gemmConfig{}, false
 	}

@@ -177,6 +177,9 @@ func TestTensorChoice(t *testing.T) {
 			checkGemmConfig(t, tc.name, tc.prof, tc.prec, cfg)
 			continue
 		}
+		if tc.prof.Name == profH200.Name && cfg.cpVec != (tc.prec == 32) {
+			t.Errorf("%s: CP_VEC %v, want it for 3xTF32 only", tc.name, cfg.cpVec)
+		}
 		want := [5]int{128, 64, 8, 64, 32}
 		if tc.prec == 32 {
 			want = [5]int{128, 128, 16, 64, 64}
@@ -564,8 +567,10 @@ func TestGemmMMACPVecDevice(t *testing.T) {
 // program — runCPVec is its only user, so the program's spec exists only
 // if the launcher chose it — and on operands with an odd leading dimension
 // of A and an odd offset of B, which must fall back to the CP_VEC=0
-// program (the emulated 16-byte copy writes NaN where its source is not
-// 16-byte aligned, so running CP_VEC=1 there fails the comparison).
+// program — or, for float (3xTF32 runs only with 16-byte copies), to the
+// FMA kernel of the base fields (the emulated 16-byte copy writes NaN where
+// its source is not 16-byte aligned, so running CP_VEC=1 there fails the
+// comparison).
 func runCPVec[T real](t *testing.T, e *engine, what string, cfg gemmConfig, shapes [][3]int, tol float64) {
 	t.Helper()
 	prec := precisionOf[T]()
@@ -590,47 +595,16 @@ func runCPVec[T real](t *testing.T, e *engine, what string, cfg gemmConfig, shap
 				checkGemmLaunch[T](t, e, what+" unaligned", cfg, unaligned, rnd, tol)
 				plain := cfg
 				plain.cpVec = false
-				if !gemmSpecBuilt(prec, plain, ta, tb) {
+				fma := plain
+				fma.kernel = gemmKernelTiled
+				switch {
+				case prec == 64 && !gemmSpecBuilt(prec, plain, ta, tb):
 					t.Errorf("%s %s: unaligned operands did not run the CP_VEC=0 program", what, transName(ta, tb))
+				case prec == 32 && !gemmSpecBuilt(prec, fma, ta, tb):
+					t.Errorf("%s %s: unaligned operands did not run the FMA kernel instead of 3xTF32", what, transName(ta, tb))
 				}
 			}
 		}
-	}
-}
-
-// TestGemmMMACPVecOnly: a 3xTF32 configuration marked cpVecOnly runs an
-// unaligned call on the FMA kernel of its base fields (correctly), an
-// aligned one on gemm_mma with CP_VEC=1; gemmChoose marks the H200's.
-func TestGemmMMACPVecOnly(t *testing.T) {
-	if cfg := gemmChoose(profH200, 32, 4096, 4096, 4096, TensorAuto); cfg.kernel != gemmKernelMMA || !cfg.cpVec || !cfg.cpVecOnly {
-		t.Errorf("H200 SGEMM: kernel %s, cpVec %v, cpVecOnly %v; want gemm_mma, true, true", cfg.kernel, cfg.cpVec, cfg.cpVecOnly)
-	}
-	if cfg := gemmChoose(profH200, 64, 4096, 4096, 4096, TensorAuto); cfg.cpVecOnly {
-		t.Error("H200 DGEMM is cpVecOnly")
-	}
-	e := testEngine(t)
-	cfg := mmaDefaults(gemmBase(32, 8), 32)
-	cfg.mmaMWG, cfg.mmaNWG, cfg.mmaKWG, cfg.wm, cfg.wn = 32, 32, 8, 16, 16
-	cfg.mmaEmulate, cfg.noOpt, cfg.cpVec, cfg.cpVecOnly = true, true, true, true
-	rnd := rand.New(rand.NewPCG(15, 16))
-	aligned := gemmLaunch{m: 37, n: 70, k: 13, tA: blas.NoTrans, tB: blas.NoTrans,
-		lda: 16, ldb: 72, ldc: 71, offA: 4, offB: 8, offC: 3}
-	checkGemmLaunch[float32](t, e, "cpVecOnly aligned", cfg, aligned, rnd, 1e-5)
-	if !gemmSpecBuilt(32, cfg, false, false) {
-		t.Error("aligned operands did not run the CP_VEC=1 program")
-	}
-	unaligned := aligned
-	unaligned.lda = 17
-	checkGemmLaunch[float32](t, e, "cpVecOnly unaligned", cfg, unaligned, rnd, 1e-5)
-	tiled := cfg
-	tiled.kernel, tiled.cpVec = gemmKernelTiled, false
-	if !gemmSpecBuilt(32, tiled, false, false) {
-		t.Error("unaligned operands did not run the FMA kernel")
-	}
-	plain := cfg
-	plain.cpVec = false
-	if gemmSpecBuilt(32, plain, false, false) {
-		t.Error("unaligned operands ran gemm_mma with CP_VEC=0")
 	}
 }
 
