@@ -725,6 +725,34 @@ func TestGemmMMACPVecAligned(t *testing.T) {
 	}
 }
 
+// TestGemmMMAKValid: MMA_K is read from the database, passed as a define
+// only when it is not 4, and refused for float, for values other than 4, 8
+// and 16, and when KWG is not a multiple of it.
+func TestGemmMMAKValid(t *testing.T) {
+	if cfg := mmaConfig(gemmBase(64, 8), 64, map[string]int{"MMA_K": 8}); cfg.mmaK != 8 ||
+		!slices.Contains(cfg.defines(false, false, false), "MMA_K=8") {
+		t.Errorf("mmaConfig/defines: MMA_K=8 lost: %d %v", cfg.mmaK, cfg.defines(false, false, false))
+	}
+	if d := mmaDefaults(gemmBase(64, 8), 64).defines(false, false, false); slices.ContainsFunc(d, func(s string) bool { return strings.HasPrefix(s, "MMA_K") }) {
+		t.Errorf("defines %v: MMA_K without a setting", d)
+	}
+	big := profH200
+	big.LocalMemBytes = 1 << 20
+	for _, tc := range []struct {
+		prec, mmaK, kwg int
+		ok              bool
+	}{
+		{64, 4, 8, true}, {64, 8, 8, true}, {64, 16, 16, true},
+		{64, 16, 8, false}, {64, 12, 24, false}, {32, 8, 8, false},
+	} {
+		cfg := mmaDefaults(gemmBase(tc.prec, 8), tc.prec)
+		cfg.mmaK, cfg.mmaKWG = tc.mmaK, tc.kwg
+		if err := gemmValid(big, tc.prec, false, false, cfg); (err == nil) != tc.ok {
+			t.Errorf("prec %d MMA_K %d KWG %d: gemmValid %v, want ok %v", tc.prec, tc.mmaK, tc.kwg, err, tc.ok)
+		}
+	}
+}
+
 // TestGemmSkinnyRoutes runs the GEMV and split-K routes on the test device
 // against gonum: the GEMV route as gemmChoose picks it, split-K forced
 // (a CPU device never needs it) with the device's own kernel per slice.
