@@ -74,6 +74,9 @@ type gemmConfig struct {
 	// mmaK (double, MMA_K): the k of each f64 mma.sync, 4 (0 means 4), 8
 	// or 16: fewer, larger tensor-core instructions per K slice.
 	mmaK int
+	// issueMix (ISSUE_MIX=1): a K tile's copies are issued between the
+	// tensor-core instructions of the step before, not all ahead of them.
+	issueMix bool
 
 	// noOpt builds the program with -cl-opt-disable (tests: PoCL then
 	// compiles a GEMM program about 8 times faster).
@@ -142,6 +145,9 @@ func (cfg gemmConfig) defines(tA, tB, vecAligned bool) []string {
 		}
 		if cfg.mmaK > 0 && cfg.mmaK != 4 {
 			out = append(out, d("MMA_K", cfg.mmaK))
+		}
+		if cfg.issueMix {
+			out = append(out, "ISSUE_MIX=1")
 		}
 		if cfg.mmaEmulate {
 			out = append(out, "MMA_EMULATE=1")

@@ -546,6 +546,7 @@ func mmaConfig(base gemmConfig, prec int, d map[string]int) gemmConfig {
 	cfg.splitRaw = d["SPLIT_RAW"] == 1
 	cfg.cpVec = d["CP_VEC"] == 1
 	cfg.mmaK = d["MMA_K"]
+	cfg.issueMix = d["ISSUE_MIX"] == 1
 	return cfg
 }
 

@@ -377,6 +377,9 @@ func configName(cfg gemmConfig) string {
 		if cfg.mmaK > 0 {
 			name += fmt.Sprintf("_k%d", cfg.mmaK)
 		}
+		if cfg.issueMix {
+			name += "_mix"
+		}
 		return name
 	}
 	return cfg.kernel
@@ -501,14 +504,23 @@ func TestGemmMMAEmulated(t *testing.T) {
 		splitRaw bool
 		cpVec    bool
 		kwg      int
-		mmaK     int // double: the k of each mma.sync (0: 4)
-	}{{64, false, false, 8, 0}, {32, false, false, 8, 0}, {32, true, false, 8, 0},
-		{64, false, true, 8, 0}, {64, false, true, 4, 0}, {32, false, true, 8, 0}, {32, false, true, 16, 0},
-		{64, false, false, 8, 8}, {64, false, false, 16, 16}, {64, false, true, 16, 8}} {
+		mmaK     int  // double: the k of each mma.sync (0: 4)
+		mix      bool // ISSUE_MIX: copies spread between the mma.sync
+	}{{64, false, false, 8, 0, false}, {32, false, false, 8, 0, false}, {32, true, false, 8, 0, false},
+		{64, false, true, 8, 0, false}, {64, false, true, 4, 0, false}, {32, false, true, 8, 0, false}, {32, false, true, 16, 0, false},
+		{64, false, false, 8, 8, false}, {64, false, false, 16, 16, false}, {64, false, true, 16, 8, false},
+		{64, false, false, 8, 0, true}, {64, false, true, 8, 8, true}, {32, false, false, 8, 0, true}, {32, true, true, 16, 0, true}} {
 		prec := v.prec
 		cfg := mmaDefaults(gemmBase(prec, 8), prec)
 		cfg.mmaMWG, cfg.mmaNWG, cfg.mmaKWG, cfg.wm, cfg.wn = 32, 32, v.kwg, 16, 16
 		cfg.mmaEmulate, cfg.noOpt, cfg.splitRaw, cfg.cpVec, cfg.mmaK = true, true, v.splitRaw, v.cpVec, v.mmaK
+		cfg.issueMix = v.mix
+		shapes := shapes
+		if v.mix {
+			// ISSUE_MIX's spread copies run for K tiles wholly inside k
+			// at least STAGES tiles ahead: a long k with a ragged end.
+			shapes = [][3]int{{37, 70, 61}, {66, 33, 45}}
+		}
 		name := fmt.Sprintf("f%d/%s", prec, configName(cfg))
 		t.Run(name, func(t *testing.T) {
 			if err := gemmValid(e.prof, prec, false, false, cfg); err != nil {

@@ -140,7 +140,9 @@
  *   CP_VEC 0 (1: 16-byte cp.async groups and, for TRANSA=0 / TRANSB=1, swizzled
  *   [m][k] / [n][k] local layouts; needs CP_ASYNC=1, aligned operands and KWG a
  *   power of two — see CP_VEC=1 above), CP_VEC_CG 0 (1: CP_VEC's copies bypass L1),
- *   DOUBLE_BUFFER 1 (CP_ASYNC=0 only), SWZ 8,
+ *   ISSUE_MIX 0 (1, CP_ASYNC=1 only: the copies of a K tile inside k are spread
+ *   between the step's mma.sync instead of all issued before them; see
+ *   ISSUE_PART), DOUBLE_BUFFER 1 (CP_ASYNC=0 only), SWZ 8,
  *   double only: MMA_K 4 (8 or 16: the k of each mma.sync; KWG % MMA_K == 0),
  *   float only: TF32X3 1, ACC_CHUNK 1, SPLIT_CVT 0, SPLIT_RAW 0 (see PRECISIONS and
  *     SPLIT below),
@@ -248,6 +250,9 @@ typedef float real;
 #endif
 #ifndef CP_VEC_CG
 #define CP_VEC_CG 0
+#endif
+#ifndef ISSUE_MIX
+#define ISSUE_MIX 0
 #endif
 #if PRECISION == 32
 #ifndef ACC_CHUNK
@@ -600,6 +605,66 @@ void cp_vec_emu(__local real* dst, __global const real* src, int nv) {
         CP_ELEM((Bd) + BS_IDX(kk, c), s_, ok); } }
 #endif
 #endif /* CP_VEC */
+
+/* ISSUE_MIX=1: the copies of a K tile that lies wholly inside k are issued in
+ * NQ parts between the tensor-core instructions of the step (COMPUTE_MIX), so a
+ * warp's copy work fills the issue slots its mma.sync leave idle instead of
+ * delaying the first mma.sync after every barrier. Such a tile needs no k bound
+ * check: each copy's validity along m / n, its offset from the tile's first
+ * element (An / Bn, advanced by one K tile per step) and its local index do not
+ * change from step to step, so the compiler keeps them out of the loop. */
+#if CP_VEC
+#if TRANSA == 0
+#define A_GEOM(e) const int ia_ = tid + (e) * NTHREADS; \
+    const int ra_ = ia_ / (KWG / CPV), ka_ = (ia_ % (KWG / CPV)) * CPV; \
+    const int nva_ = ra_ < mrem ? CPV : 0, oa_ = ra_ * lda + ka_
+#else
+#define A_GEOM(e) const int ia_ = tid + (e) * NTHREADS; \
+    const int ka_ = ia_ / (MWG / CPV), ra_ = (ia_ % (MWG / CPV)) * CPV; \
+    const int nva_ = CLAMP_CPV(mrem - ra_), oa_ = ka_ * lda + ra_
+#endif
+#if TRANSB == 0
+#define B_GEOM(e) const int ib_ = tid + (e) * NTHREADS; \
+    const int kb_ = ib_ / (NWG / CPV), cb_ = (ib_ % (NWG / CPV)) * CPV; \
+    const int nvb_ = CLAMP_CPV(nrem - cb_), ob_ = kb_ * ldb + cb_
+#else
+#define B_GEOM(e) const int ib_ = tid + (e) * NTHREADS; \
+    const int cb_ = ib_ / (KWG / CPV), kb_ = (ib_ % (KWG / CPV)) * CPV; \
+    const int nvb_ = cb_ < nrem ? CPV : 0, ob_ = cb_ * ldb + kb_
+#endif
+#define NCPA GPT_A
+#define NCPB GPT_B
+#define ISSUE_A1(Ad, An, e) { A_GEOM(e); if (GA % NTHREADS == 0 || ia_ < GA) \
+    CP_VEC16((Ad) + AS_IDX(ra_, ka_), nva_ > 0 ? (An) + oa_ : A, nva_); }
+#define ISSUE_B1(Bd, Bn, e) { B_GEOM(e); if (GB % NTHREADS == 0 || ib_ < GB) \
+    CP_VEC16((Bd) + BS_IDX(kb_, cb_), nvb_ > 0 ? (Bn) + ob_ : B, nvb_); }
+#else
+#if TRANSA == 0
+#define A_GEOM(e) const int ia_ = tid + (e) * NTHREADS, ka_ = ia_ % KWG, ra_ = ia_ / KWG; \
+    const int oa_ = ra_ * lda + ka_
+#else
+#define A_GEOM(e) const int ia_ = tid + (e) * NTHREADS, ra_ = ia_ % MWG, ka_ = ia_ / MWG; \
+    const int oa_ = ka_ * lda + ra_
+#endif
+#if TRANSB == 0
+#define B_GEOM(e) const int ib_ = tid + (e) * NTHREADS, cb_ = ib_ % NWG, kb_ = ib_ / NWG; \
+    const int ob_ = kb_ * ldb + cb_
+#else
+#define B_GEOM(e) const int ib_ = tid + (e) * NTHREADS, kb_ = ib_ % KWG, cb_ = ib_ / KWG; \
+    const int ob_ = cb_ * ldb + kb_
+#endif
+#define NCPA LPT_A
+#define NCPB LPT_B
+#define ISSUE_A1(Ad, An, e) { A_GEOM(e); const bool ok_ = ra_ < mrem; \
+    CP_ELEM((Ad) + AS_IDX(ra_, ka_), ok_ ? (An) + oa_ : A, ok_); }
+#define ISSUE_B1(Bd, Bn, e) { B_GEOM(e); const bool ok_ = cb_ < nrem; \
+    CP_ELEM((Bd) + BS_IDX(kb_, cb_), ok_ ? (Bn) + ob_ : B, ok_); }
+#endif
+/* part q of NQ of a whole K tile's copies: A's e-th copy belongs to part e % NQ,
+ * B's e-th to (NCPA + e) % NQ (q and NQ are constants: the rest unrolls away) */
+#define ISSUE_PART(Ad, Bd, An, Bn, q, NQ) { \
+    _Pragma("unroll") for (int e = 0; e < NCPA; e++) if (e % (NQ) == (q)) ISSUE_A1(Ad, An, e); \
+    _Pragma("unroll") for (int e = 0; e < NCPB; e++) if ((NCPA + e) % (NQ) == (q)) ISSUE_B1(Bd, Bn, e); }
 #endif /* CP_ASYNC */
 
 /* ------------------------------------------------------------------------ */
@@ -658,8 +723,12 @@ void cp_vec_emu(__local real* dst, __global const real* src, int nv) {
 /* ------------------------------------------------------------------------ */
 /* One KWG slice: all fragments of this warp from local memory, then mma       */
 /* ------------------------------------------------------------------------ */
+/* HOOK(q, NQ) runs after the tensor-core instructions of part q of NQ of the
+ * slice (NO_HOOK: nothing; ISSUE_MIX's main loop passes a part of the copies). */
+#define NO_HOOK(q, NQ)
+#define COMPUTE(As, Bs) COMPUTE_H(As, Bs, NO_HOOK)
 #if PRECISION == 64
-#define COMPUTE(As, Bs) { \
+#define COMPUTE_H(As, Bs, HOOK) { \
     _Pragma("unroll") for (int s = 0; s < KSUB; s++) { \
         const int kk = s * KMMA + t; \
         real fa[FM][KMMA / 2], fb[FN][KMMA / 4]; \
@@ -670,9 +739,10 @@ void cp_vec_emu(__local real* dst, __global const real* src, int nv) {
         _Pragma("unroll") for (int j = 0; j < FN; j++) \
         _Pragma("unroll") for (int q = 0; q < KMMA / 4; q++) \
             fb[j][q] = Bs[BS_IDX(kk + 4 * q, wc + j * 8 + g)]; \
-        _Pragma("unroll") for (int i = 0; i < FM; i++) \
-        _Pragma("unroll") for (int j = 0; j < FN; j++) \
-            MMA_F64(acc[i][j], fa[i], fb[j]); } }
+        _Pragma("unroll") for (int i = 0; i < FM; i++) { \
+            _Pragma("unroll") for (int j = 0; j < FN; j++) \
+                MMA_F64(acc[i][j], fa[i], fb[j]); \
+            HOOK(s * FM + i, KSUB * FM); } } }
 #else
 #if TF32X3
 #define MMA3(d, a, b) MMA_TF32(d, a, b)
@@ -682,7 +752,7 @@ void cp_vec_emu(__local real* dst, __global const real* src, int nv) {
 #if !ACC_CHUNK
 /* all three products accumulate straight into acc (the tensor core's own FP32
  * accumulation, which rounds toward zero: ~20x the error of an FMA GEMM) */
-#define COMPUTE(As, Bs) { \
+#define COMPUTE_H(As, Bs, HOOK) { \
     _Pragma("unroll") for (int s = 0; s < KSUB; s++) { \
         const int kk = s * KMMA + t; \
         uint ab[FM][4], as_[FM][4], bb[FN][2], bs_[FN][2]; \
@@ -695,7 +765,8 @@ void cp_vec_emu(__local real* dst, __global const real* src, int nv) {
             SPLIT(Bs[BS_IDX(kk, wc + j * 8 + g)], bb[j][0], bs_[j][0]); \
             SPLIT(Bs[BS_IDX(kk + 4, wc + j * 8 + g)], bb[j][1], bs_[j][1]); } \
         _Pragma("unroll") for (int i = 0; i < FM; i++) { \
-            _Pragma("unroll") for (int j = 0; j < FN; j++) MMA3(acc[i][j], ab[i], bs_[j]); } \
+            _Pragma("unroll") for (int j = 0; j < FN; j++) MMA3(acc[i][j], ab[i], bs_[j]); \
+            HOOK(s * FM + i, KSUB * FM); } \
         _Pragma("unroll") for (int i = 0; i < FM; i++) { \
             _Pragma("unroll") for (int j = 0; j < FN; j++) MMA3(acc[i][j], as_[i], bb[j]); } \
         _Pragma("unroll") for (int i = 0; i < FM; i++) { \
@@ -704,7 +775,7 @@ void cp_vec_emu(__local real* dst, __global const real* src, int nv) {
 /* ACC_CHUNK=1: the products of one KWG slice are summed by the tensor cores into a
  * zeroed temporary, which is then added to acc with IEEE FP32 adds: the
  * tensor core's truncating accumulation only ever sees KWG terms. */
-#define COMPUTE(As, Bs) { \
+#define COMPUTE_H(As, Bs, HOOK) { \
     uint bb[KSUB][FN][2], bs_[KSUB][FN][2]; \
     _Pragma("unroll") for (int s = 0; s < KSUB; s++) { \
         const int kk = s * KMMA + t; \
@@ -727,6 +798,7 @@ void cp_vec_emu(__local real* dst, __global const real* src, int nv) {
             _Pragma("unroll") for (int j = 0; j < FN; j++) MMA3(tmp[j], as_[s], bb[s][j]); } \
         _Pragma("unroll") for (int s = 0; s < KSUB; s++) { \
             _Pragma("unroll") for (int j = 0; j < FN; j++) MMA_TF32(tmp[j], ab[s], bb[s][j]); } \
+        HOOK(i, FM); \
         _Pragma("unroll") for (int j = 0; j < FN; j++) { \
             acc[i][j][0] += tmp[j][0]; acc[i][j][1] += tmp[j][1]; \
             acc[i][j][2] += tmp[j][2]; acc[i][j][3] += tmp[j][3]; } } }
@@ -804,18 +876,54 @@ void gemm_mma(const int m, const int n, const int k, const real alpha,
         CP_COMMIT();
     }
     int rs = 0, ws = STAGES - 1;
+#if ISSUE_MIX
+    /* the first element of the K tile copied next (tile kt+STAGES-1) */
+#if TRANSA == 0
+    __global const real* An = Ap + (STAGES - 1) * KWG;
+    const int stepA = KWG;
+#else
+    __global const real* An = Ap + (long)(STAGES - 1) * KWG * lda;
+    const long stepA = (long)KWG * lda;
+#endif
+#if TRANSB == 0
+    __global const real* Bn = Bp + (long)(STAGES - 1) * KWG * ldb;
+    const long stepB = (long)KWG * ldb;
+#else
+    __global const real* Bn = Bp + (STAGES - 1) * KWG;
+    const int stepB = KWG;
+#endif
+#endif
     for (int kt = 0; kt < nk; kt++) {
         CP_WAIT();                       /* this thread's copies of tile kt landed */
         barrier(CLK_LOCAL_MEM_FENCE);    /* everyone's did; everyone left tile kt-1 */
-        if (kt + STAGES - 1 < nk) {
-            ISSUE_A(Asm + ws * ASIZE, kt + STAGES - 1);
-            ISSUE_B(Bsm + ws * BSIZE, kt + STAGES - 1);
-        }
-        CP_COMMIT();
         {
             __local const real* As = Asm + rs * ASIZE;
             __local const real* Bs = Bsm + rs * BSIZE;
+#if ISSUE_MIX
+            __local real* Ad = Asm + ws * ASIZE;
+            __local real* Bd = Bsm + ws * BSIZE;
+            if ((kt + STAGES) * KWG <= k) { /* the next tile exists, inside k */
+#define MIX_HOOK(q, NQ) ISSUE_PART(Ad, Bd, An, Bn, q, NQ)
+                COMPUTE_H(As, Bs, MIX_HOOK);
+#undef MIX_HOOK
+            } else {
+                if (kt + STAGES - 1 < nk) {
+                    ISSUE_A(Ad, kt + STAGES - 1);
+                    ISSUE_B(Bd, kt + STAGES - 1);
+                }
+                COMPUTE(As, Bs);
+            }
+            CP_COMMIT();
+            An += stepA;
+            Bn += stepB;
+#else
+            if (kt + STAGES - 1 < nk) {
+                ISSUE_A(Asm + ws * ASIZE, kt + STAGES - 1);
+                ISSUE_B(Bsm + ws * BSIZE, kt + STAGES - 1);
+            }
+            CP_COMMIT();
             COMPUTE(As, Bs);
+#endif
         }
         rs = (rs + 1 == STAGES) ? 0 : rs + 1;
         ws = (ws + 1 == STAGES) ? 0 : ws + 1;

@@ -28,7 +28,8 @@
 //	        CP_VEC=0 for unaligned calls, the tuner's are aligned when the stored
 //	        widths are multiples of 2 doubles / 4 floats), and for float
 //	        SPLIT_RAW ∈ {0,1} (3xTF32's small parts unrounded); for double MMA_K ∈
-//	        {4,8,16} (the k of each f64 mma.sync; 8 and 16 unmeasured so far)
+//	        {4,8,16} (the k of each f64 mma.sync), ISSUE_MIX ∈ {0,1} (a K tile's
+//	        copies spread between the mma.sync of the step before)
 package main
 
 import (
@@ -165,8 +166,8 @@ func candidates(kernel string, prec int, small bool) []clblas.TuneConfig {
 		if small {
 			t, k, st = []int{128}, []int{8, 16}, []int{3}
 		}
-		product([]string{"MWG", "NWG", "KWG", "WM", "WN", "STAGES", "CP_VEC", "SPLIT_RAW", "MMA_K"}, [][]int{t, t, k, w, w, st, {0, 1}, raw, mk}, func(d map[string]int) {
-			for _, key := range []string{"CP_VEC", "SPLIT_RAW"} {
+		product([]string{"MWG", "NWG", "KWG", "WM", "WN", "STAGES", "CP_VEC", "SPLIT_RAW", "MMA_K", "ISSUE_MIX"}, [][]int{t, t, k, w, w, st, {0, 1}, raw, mk, {0, 1}}, func(d map[string]int) {
+			for _, key := range []string{"CP_VEC", "SPLIT_RAW", "ISSUE_MIX"} {
 				if d[key] == 0 {
 					delete(d, key)
 				}

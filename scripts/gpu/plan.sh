@@ -19,6 +19,11 @@
 #   sweep-cpvec the same with 16-byte copies (CP_VEC=1): 3xTF32 in NN and
 #            NT, DGEMM
 #   mmak     DGEMM with f64 mma.sync m16n8k8 / m16n8k16 (MMA_K), against k4
+#   probe    the CUDA tools there; the cached gemm_mma PTX, assembled
+#            (registers, spills) and disassembled where ptxas and cuobjdump
+#            exist (run it after a plan that built gemm_mma programs)
+#   mmak2    MMA_K=8 against 4 with and without CP_VEC, 3-5 stages, NN and TN
+#   mix      ISSUE_MIX=1 against 0 (DGEMM NN/TN, 3xTF32 NN/NT)
 #   tests    the blas and cl test suites on the GPU (tensor path on)
 #   resident resident level 2 and the CG steps, the GEMM route of symm/syrk/
 #            syr2k/trmm, short-k updates from Go slices against gonum (auto's
@@ -101,6 +106,36 @@ PY
 		fi
 		step cmp-accuracy 40 ./bench -accuracy -sizes 2048
 		;;
+	probe)
+		# What CUDA tools the machine has (PyTorch's Triton ships ptxas,
+		# cuobjdump and nvdisasm), and the PTX NVIDIA's OpenCL built for the
+		# programs run so far (the disk cache's .bin files are PTX there),
+		# assembled for sm_90a with register and spill counts, and its SASS.
+		{
+			ls -d /usr/local/cuda*/bin 2>&1
+			command -v ncu nsys nvcc ptxas cuobjdump nvdisasm 2>&1
+			python3 -c 'import torch; print("torch", torch.__version__, torch.version.cuda)' 2>&1
+			tdir=$(python3 -c 'import triton, os; print(os.path.dirname(triton.__file__))' 2>/dev/null)
+			echo "triton: $tdir"
+			[ -n "$tdir" ] && find "$tdir" -name 'ptxas*' -o -name 'cuobjdump*' -o -name 'nvdisasm*' 2>/dev/null
+		} >"$out/probe-tools.txt" 2>&1
+		ptxas=$(command -v ptxas || find / -path /proc -prune -o -name ptxas -type f -print 2>/dev/null | head -1)
+		cuobj=$(command -v cuobjdump || find / -path /proc -prune -o -name cuobjdump -type f -print 2>/dev/null | head -1)
+		echo "ptxas=$ptxas cuobjdump=$cuobj" >>"$out/probe-tools.txt"
+		mkdir -p "$out/ptx"
+		for f in "$GOCL_CACHE_DIR"/*.bin; do
+			[ -e "$f" ] || continue
+			grep -q 'gemm_mma' "$f" || continue
+			b=$(basename "$f" .bin)
+			cp "$f" "$out/ptx/$b.ptx"
+			if [ -n "$ptxas" ]; then
+				"$ptxas" -arch=sm_90a -v -o "$out/ptx/$b.cubin" "$f" >"$out/ptx/$b.ptxas.txt" 2>&1
+				[ -n "$cuobj" ] && "$cuobj" -sass "$out/ptx/$b.cubin" >"$out/ptx/$b.sass" 2>&1
+				rm -f "$out/ptx/$b.cubin"
+			fi
+		done
+		ls -la "$out/ptx" >>"$out/probe-tools.txt"
+		;;
 	cublas)
 		step i6-cublas 45 python3 "$out/cublas.py"
 		;;
@@ -124,6 +159,27 @@ PY
 		step i6-cpvec64 60 ./tune -kernel mma -prec 64 -shapes large=4096 -bar=false -v -budget 45s \
 			-where 'MWG=128|256,NWG=64|128,KWG=4|8,WM=64,WN=32,STAGES=2|3|4|5,CP_VEC=1' -out "$out/tuning-cpvec64.json"
 		;;
+	mmak2)
+		# f64 m16n8k8 (MMA_K=8) around the first search's best (CP_VEC=1, 3
+		# stages: 45 876 against 44 144 for the default at 4096), NN and TN.
+		for tr in NN TN; do
+			step i6-mmak2-$tr 75 ./tune -kernel mma -prec 64 -trans $tr -shapes large=4096 -bar=false -v -budget 60s \
+				-where 'MWG=128,NWG=64,KWG=8,WM=64,WN=32,STAGES=3|4|5,CP_VEC=0|1,MMA_K=4|8' -out "$out/tuning-mmak2-$tr.json"
+		done
+		;;
+	mix)
+		# ISSUE_MIX=1 (copies spread between the mma.sync) against 0, with
+		# and without 16-byte copies and m16n8k8: DGEMM NN and TN, 3xTF32 NN
+		# and NT.
+		for tr in NN TN; do
+			step i6-mix64-$tr 100 ./tune -kernel mma -prec 64 -trans $tr -shapes large=4096 -bar=false -v -budget 90s \
+				-where 'MWG=128,NWG=64|128,KWG=8,WM=64,WN=32,STAGES=2|3,CP_VEC=0|1,MMA_K=4|8,ISSUE_MIX=0|1' -out "$out/tuning-mix64-$tr.json"
+		done
+		for tr in NN NT; do
+			step i6-mix32-$tr 150 ./tune -kernel mma -prec 32 -trans $tr -shapes large=4096 -bar=false -v -budget 140s \
+				-where 'MWG=128,NWG=128,KWG=8|16,WM=64,WN=64,STAGES=2|4,CP_VEC=1,SPLIT_RAW=1,ISSUE_MIX=0|1' -out "$out/tuning-mix32-$tr.json"
+		done
+		;;
 	mmak)
 		# DGEMM with f64 mma.sync m16n8k8 / k16 (MMA_K): the tuner checks
 		# every candidate against gonum, so a wrong fragment layout shows
@@ -144,7 +200,7 @@ PY
 		step res-mat 120 ./mat -n 2048 -reps 2
 		;;
 	*)
-		echo "plan.sh: unknown plan $plan (want issue5, hostslice, compare, issue6, cublas, sweep, sweep-cpvec, mmak, tests, resident)" >&2
+		echo "plan.sh: unknown plan $plan (want issue5, hostslice, compare, probe, mmak2, mix, issue6, cublas, sweep, sweep-cpvec, mmak, tests, resident)" >&2
 		exit 2
 		;;
 	esac
