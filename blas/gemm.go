@@ -77,6 +77,14 @@ type gemmConfig struct {
 	// issueMix (ISSUE_MIX=1): a K tile's copies are issued between the
 	// tensor-core instructions of the step before, not all ahead of them.
 	issueMix bool
+	// noRedo (tests only, NO_EXACT_REDO=1): 3xTF32 keeps tiles with
+	// non-finite results as the tensor cores left them instead of computing
+	// them again with FP32 FMAs, so a test sees the tensor-core path's own
+	// result (the recomputation would hide a kernel that writes NaN).
+	noRedo bool
+	// kmSwz (KM_SWZ=1, with cpVec): CP_VEC's k-major tiles are unpadded
+	// and swizzled, which leaves room for a stage more.
+	kmSwz bool
 
 	// noOpt builds the program with -cl-opt-disable (tests: PoCL then
 	// compiles a GEMM program about 8 times faster).
@@ -149,6 +157,12 @@ func (cfg gemmConfig) defines(tA, tB, vecAligned bool) []string {
 		if cfg.issueMix {
 			out = append(out, "ISSUE_MIX=1")
 		}
+		if cfg.noRedo {
+			out = append(out, "NO_EXACT_REDO=1")
+		}
+		if cfg.kmSwz && cfg.cpVec {
+			out = append(out, "KM_SWZ=1")
+		}
 		if cfg.mmaEmulate {
 			out = append(out, "MMA_EMULATE=1")
 		}
@@ -214,6 +228,28 @@ func (cfg gemmConfig) vecAligned(offA, lda, offB, ldb, offC, ldc int) bool {
 func (cfg gemmConfig) mmaCPVec(prec int, hostOver bool, offA, lda, offB, ldb int) bool {
 	v := 16 / (prec / 8)
 	return cfg.cpVec && !hostOver && offA%v == 0 && lda%v == 0 && offB%v == 0 && ldb%v == 0
+}
+
+// withoutCPVec is what runs a call that cfg's CP_VEC=1 program cannot copy
+// (see mmaCPVec). 3xTF32 configured with 16-byte copies runs only with
+// them: such an SGEMM call takes the gemm.cl kernel of the base fields (on
+// the H200 3xTF32 beats the FMA kernel only with those copies: the
+// database's tile ran 36 TFLOP/s with CP_VEC=0, NN, n = 4096; the FMA
+// kernel 46–48). DGEMM runs the CP_VEC=0 program, whose k-major tiles are
+// padded: it gets fewer stages where it would not fit in the 48 KiB a
+// work-group has on the devices gemm_mma runs on (NVIDIA sm_80+), or in
+// what the CP_VEC=1 program took if that was more.
+func (cfg gemmConfig) withoutCPVec(prec int) gemmConfig {
+	limit := max(cfg.mmaLocalBytes(prec), 48<<10)
+	cfg.cpVec = false
+	if prec == 32 {
+		cfg.kernel = gemmKernelTiled
+		return cfg
+	}
+	for cfg.stages > 2 && cfg.mmaLocalBytes(prec) > limit {
+		cfg.stages--
+	}
+	return cfg
 }
 
 // tiledFits reports whether gemm_tiled's (or gemm_mma's) 32-bit index
@@ -347,16 +383,9 @@ func (g *gemmLauncher[T]) gemm(cfg gemmConfig, tA, tB bool, m, n, k int, alpha T
 		return
 	}
 	if cfg.kernel == gemmKernelMMA {
-		vec := cfg.mmaCPVec(c.prec, len(c.over) > 0, offA, lda, offB, ldb)
-		// 3xTF32 configured with 16-byte copies runs only with them: an
-		// SGEMM call they cannot copy takes the gemm.cl kernel of the base
-		// fields. On the H200 3xTF32 beats the FMA kernel only with those
-		// copies (the database's tile ran 36 TFLOP/s with CP_VEC=0, NN,
-		// n = 4096; the FMA kernel 46–48).
-		if cfg.cpVec && !vec && c.prec == 32 {
-			cfg.kernel = gemmKernelTiled
+		if cfg.cpVec && !cfg.mmaCPVec(c.prec, len(c.over) > 0, offA, lda, offB, ldb) {
+			cfg = cfg.withoutCPVec(c.prec)
 		}
-		cfg.cpVec = vec
 	}
 	// Checked after that fallback: gemm.cl's tiles are not gemm_mma's.
 	if (cfg.kernel == gemmKernelTiled || cfg.kernel == gemmKernelMMA) && !cfg.tiledFits(lda, ldb, ldc) {

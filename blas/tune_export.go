@@ -182,6 +182,10 @@ func gemmValid(p platform.Profile, prec int, tA, tB bool, cfg gemmConfig) error 
 			return bad("MMA_K (4, 8 or 16) is for the double kernel")
 		case cfg.cpVec && cfg.mmaKWG&(cfg.mmaKWG-1) != 0:
 			return bad("CP_VEC=1 needs KWG a power of two (its swizzled [m][k] / [n][k] tiles)")
+		case cfg.kmSwz && !cfg.cpVec:
+			return bad("KM_SWZ=1 needs CP_VEC=1")
+		case cfg.kmSwz && (cfg.mmaMWG%(1024/prec) != 0 || cfg.mmaNWG%(1024/prec) != 0):
+			return bad("KM_SWZ=1 needs MWG and NWG multiples of %d (128 bytes: its swizzled [k][m] / [k][n] tiles)", 1024/prec)
 		case nt > maxWG:
 			return bad("%d work-items > the device's %d", nt, maxWG)
 		case p.LocalMemBytes > 0 && cfg.mmaLocalBytes(prec) > p.LocalMemBytes:

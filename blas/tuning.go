@@ -547,6 +547,7 @@ func mmaConfig(base gemmConfig, prec int, d map[string]int) gemmConfig {
 	cfg.cpVec = d["CP_VEC"] == 1
 	cfg.mmaK = d["MMA_K"]
 	cfg.issueMix = d["ISSUE_MIX"] == 1
+	cfg.kmSwz = d["KM_SWZ"] == 1
 	return cfg
 }
 
@@ -620,6 +621,10 @@ func (cfg gemmConfig) mmaLocalBytes(prec int) int64 {
 	pad := 4
 	if prec == 32 {
 		pad = 8
+	}
+	if cfg.cpVec && cfg.kmSwz {
+		// KM_SWZ=1: every tile of CP_VEC=1 is swizzled, with no padding.
+		pad = 0
 	}
 	stages := max(cfg.stages, 2)
 	return int64(stages) * int64(cfg.mmaKWG) * int64(cfg.mmaMWG+pad+cfg.mmaNWG+pad) * int64(prec/8)

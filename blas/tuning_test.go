@@ -177,8 +177,10 @@ func TestTensorChoice(t *testing.T) {
 			checkGemmConfig(t, tc.name, tc.prof, tc.prec, cfg)
 			continue
 		}
-		if tc.prof.Name == profH200.Name && cfg.cpVec != (tc.prec == 32) {
-			t.Errorf("%s: CP_VEC %v, want it for 3xTF32 only", tc.name, cfg.cpVec)
+		// The H200's entries: 16-byte copies in both precisions, DGEMM's
+		// spread between the mma.sync (ISSUE_MIX), 3xTF32's not.
+		if tc.prof.Name == profH200.Name && (!cfg.cpVec || cfg.issueMix != (tc.prec == 64)) {
+			t.Errorf("%s: CP_VEC %v ISSUE_MIX %v, want CP_VEC, and ISSUE_MIX for DGEMM only", tc.name, cfg.cpVec, cfg.issueMix)
 		}
 		want := [5]int{128, 64, 8, 64, 32}
 		if tc.prec == 32 {
@@ -380,6 +382,12 @@ func configName(cfg gemmConfig) string {
 		if cfg.issueMix {
 			name += "_mix"
 		}
+		if cfg.kmSwz {
+			name += "_kmswz"
+		}
+		if cfg.stages > 0 {
+			name += fmt.Sprintf("_s%d", cfg.stages)
+		}
 		return name
 	}
 	return cfg.kernel
@@ -506,15 +514,19 @@ func TestGemmMMAEmulated(t *testing.T) {
 		kwg      int
 		mmaK     int  // double: the k of each mma.sync (0: 4)
 		mix      bool // ISSUE_MIX: copies spread between the mma.sync
-	}{{64, false, false, 8, 0, false}, {32, false, false, 8, 0, false}, {32, true, false, 8, 0, false},
-		{64, false, true, 8, 0, false}, {64, false, true, 4, 0, false}, {32, false, true, 8, 0, false}, {32, false, true, 16, 0, false},
-		{64, false, false, 8, 8, false}, {64, false, false, 16, 16, false}, {64, false, true, 16, 8, false},
-		{64, false, false, 8, 0, true}, {64, false, true, 8, 8, true}, {32, false, false, 8, 0, true}, {32, true, true, 16, 0, true}} {
+		kmSwz    bool // KM_SWZ: CP_VEC's k-major tiles unpadded, swizzled
+	}{{64, false, false, 8, 0, false, false}, {32, false, false, 8, 0, false, false}, {32, true, false, 8, 0, false, false},
+		{64, false, true, 8, 0, false, false}, {64, false, true, 4, 0, false, false}, {32, false, true, 8, 0, false, false}, {32, false, true, 16, 0, false, false},
+		{64, false, false, 8, 8, false, false}, {64, false, false, 16, 16, false, false}, {64, false, true, 16, 8, false, false},
+		{64, false, false, 8, 0, true, false}, {64, false, true, 8, 8, true, false}, {32, false, false, 8, 0, true, false}, {32, true, true, 16, 0, true, false},
+		{64, false, true, 8, 0, true, true}, {64, false, true, 4, 0, false, true}, {32, false, true, 8, 0, false, true}, {32, true, true, 16, 0, true, true}} {
 		prec := v.prec
 		cfg := mmaDefaults(gemmBase(prec, 8), prec)
 		cfg.mmaMWG, cfg.mmaNWG, cfg.mmaKWG, cfg.wm, cfg.wn = 32, 32, v.kwg, 16, 16
 		cfg.mmaEmulate, cfg.noOpt, cfg.splitRaw, cfg.cpVec, cfg.mmaK = true, true, v.splitRaw, v.cpVec, v.mmaK
-		cfg.issueMix = v.mix
+		cfg.issueMix, cfg.kmSwz = v.mix, v.kmSwz
+		// The tensor-core result itself, not its FP32 recomputation.
+		cfg.noRedo = prec == 32
 		shapes := shapes
 		if v.mix {
 			// ISSUE_MIX's spread copies run for K tiles wholly inside k
@@ -561,6 +573,7 @@ func TestGemmMMACPVecDevice(t *testing.T) {
 			t.Fatalf("prec %d: no gemm_mma choice on %s", prec, e.prof.Name)
 		}
 		cfg.cpVec = true
+		cfg.noRedo = prec == 32
 		name := fmt.Sprintf("f%d/%s", prec, configName(cfg))
 		t.Run(name, func(t *testing.T) {
 			if prec == 64 {
@@ -605,15 +618,14 @@ func runCPVec[T real](t *testing.T, e *engine, what string, cfg gemmConfig, shap
 				unaligned := aligned
 				unaligned.lda, unaligned.offB = up(ac)+1, 1
 				checkGemmLaunch[T](t, e, what+" unaligned", cfg, unaligned, rnd, tol)
-				plain := cfg
-				plain.cpVec = false
-				fma := plain
-				fma.kernel = gemmKernelTiled
+				fallback := cfg.withoutCPVec(prec)
 				switch {
-				case prec == 64 && !gemmSpecBuilt(prec, plain, ta, tb):
-					t.Errorf("%s %s: unaligned operands did not run the CP_VEC=0 program", what, transName(ta, tb))
-				case prec == 32 && !gemmSpecBuilt(prec, fma, ta, tb):
-					t.Errorf("%s %s: unaligned operands did not run the FMA kernel instead of 3xTF32", what, transName(ta, tb))
+				case prec == 64 && (fallback.kernel != gemmKernelMMA || fallback.cpVec):
+					t.Errorf("%s: the double fallback is %s, want gemm_mma with CP_VEC=0", what, configName(fallback))
+				case prec == 32 && fallback.kernel != gemmKernelTiled:
+					t.Errorf("%s: the float fallback is %s, want the FMA kernel", what, configName(fallback))
+				case !gemmSpecBuilt(prec, fallback, ta, tb):
+					t.Errorf("%s %s: unaligned operands did not run the fallback program %s", what, transName(ta, tb), configName(fallback))
 				}
 			}
 		}
@@ -850,4 +862,41 @@ func TestReadTuning(t *testing.T) {
 	if _, err := readTuning(bad); err == nil || !strings.Contains(err.Error(), bad) {
 		t.Errorf("malformed file: %v, want an error naming it", err)
 	}
+}
+
+// TestWithoutCPVec: a call that CP_VEC=1 cannot copy runs a program that
+// fits where the CP_VEC=1 one did. With KM_SWZ=1 CP_VEC=1's tiles are all
+// unpadded, so 4 stages of a 128×64×8 double tile take exactly 48 KiB; the
+// padded CP_VEC=0 tiles would take 49 664 bytes, and the fallback runs 3
+// stages. Float falls back to the FMA kernel.
+func TestWithoutCPVec(t *testing.T) {
+	cfg := mmaConfig(gemmBase(64, 8), 64, map[string]int{"MWG": 128, "NWG": 64, "KWG": 8, "WM": 64, "WN": 32, "STAGES": 4, "CP_VEC": 1, "KM_SWZ": 1})
+	if padded := cfg.withKMSwz(false); padded.mmaLocalBytes(64) <= 48<<10 {
+		t.Errorf("CP_VEC=1 without KM_SWZ, 4 stages: %d bytes, want over 48 KiB (padded k-major tiles)", padded.mmaLocalBytes(64))
+	}
+	if got := cfg.mmaLocalBytes(64); got != 48<<10 {
+		t.Errorf("CP_VEC=1 128x64x8, 4 stages: %d bytes of local memory, want %d", got, 48<<10)
+	}
+	fb := cfg.withoutCPVec(64)
+	if fb.cpVec || fb.kernel != gemmKernelMMA || fb.stages != 3 || fb.mmaLocalBytes(64) > 48<<10 {
+		t.Errorf("double fallback %s: %d bytes, want CP_VEC=0 with 3 stages within 48 KiB", configName(fb), fb.mmaLocalBytes(64))
+	}
+	three := cfg
+	three.stages = 3
+	if fb := three.withoutCPVec(64); fb.stages != 3 {
+		t.Errorf("3 stages fit padded too, yet the fallback has %d", fb.stages)
+	}
+	f := mmaConfig(gemmBase(32, 8), 32, map[string]int{"MWG": 128, "NWG": 128, "KWG": 16, "WM": 64, "WN": 64, "STAGES": 3, "CP_VEC": 1, "KM_SWZ": 1})
+	if got := f.mmaLocalBytes(32); got != 48<<10 {
+		t.Errorf("CP_VEC=1 float 128x128x16, 3 stages: %d bytes, want %d", got, 48<<10)
+	}
+	if fb := f.withoutCPVec(32); fb.kernel != gemmKernelTiled {
+		t.Errorf("float fallback %s, want the FMA kernel", configName(fb))
+	}
+}
+
+// withKMSwz is cfg with KM_SWZ set to on.
+func (cfg gemmConfig) withKMSwz(on bool) gemmConfig {
+	cfg.kmSwz = on
+	return cfg
 }

@@ -85,7 +85,15 @@
  * 43.5k / 44.6k / 40.6k; 3xTF32 SGEMM NN 45.0k / 55.3k / 50.4k. A group is CPV
  * elements contiguous in global memory and must be contiguous in local memory too:
  *   TRANSA=1 (A stored k×m) and TRANSB=0 (B stored k×n): the groups run along m / n,
- *     the k-major local layouts above ([k][m], [k][n]) are kept.
+ *     the k-major local layouts above ([k][m], [k][n]) are kept — padded, or
+ *     with KM_SWZ=1 unpadded, the row's 32-byte chunks XOR-swizzled by the low
+ *     bits of k (KMSWZ below): element (kk, r) sits at kk·MWG + (r ^ KMSWZ(kk)),
+ *     and MWG / NWG must be multiples of 128 bytes of elements. With KM_SWZ=1
+ *     every layout of CP_VEC=1 is unpadded, so a stage takes KWG·(MWG+NWG)
+ *     elements: 3 stages of a 128×128×16 float tile or 4 of a 128×64×8 double
+ *     tile fill NVIDIA's 48 KiB exactly. Measured on the H200 (DGEMM 128×64×8,
+ *     ISSUE_MIX, 3 stages, n = 4096): NN 47.2k either way, TN 47.2k padded and
+ *     43.0k swizzled — the swizzled [k][m] A tile costs, so it is off by default.
  *   TRANSA=0 (A stored m×k) and TRANSB=1 (B stored n×k): the groups run along k, so
  *     that operand is kept [m][k] / [n][k], rows of exactly KWG elements (no pad)
  *     with the k index XOR-swizzled per row: element (r, kk) sits at
@@ -140,6 +148,7 @@
  *   CP_VEC 0 (1: 16-byte cp.async groups and, for TRANSA=0 / TRANSB=1, swizzled
  *   [m][k] / [n][k] local layouts; needs CP_ASYNC=1, aligned operands and KWG a
  *   power of two — see CP_VEC=1 above), CP_VEC_CG 0 (1: CP_VEC's copies bypass L1),
+ *   KM_SWZ 0 (1, CP_VEC=1 only: k-major tiles unpadded and swizzled; see CP_VEC=1),
  *   ISSUE_MIX 0 (1, CP_ASYNC=1 only: the copies of a K tile inside k are spread
  *   between the step's mma.sync instead of all issued before them; see
  *   ISSUE_PART), DOUBLE_BUFFER 1 (CP_ASYNC=0 only), SWZ 8,
@@ -161,7 +170,8 @@
  *   loop is bounds-checked when they do not). Local memory (NVIDIA OpenCL: 48 KiB
  *   per work-group) = NBUF·(A tile + B tile)·sizeof(real), NBUF = STAGES
  *   (CP_ASYNC=1) or 1 + DOUBLE_BUFFER; k-major tiles are KWG·(MWG+PADO) and
- *   KWG·(NWG+PADO) elements, CP_VEC's swizzled ones MWG·KWG and NWG·KWG (smaller).
+ *   KWG·(NWG+PADO) elements, CP_VEC's [m][k] / [n][k] ones (and with KM_SWZ=1 all
+ *   of its tiles) MWG·KWG and NWG·KWG.
  *   Defaults: double 3·8·(132+68)·8 = 38400 B, float 3·8·(136+264)·4 = 38400 B.
  *   Bank-conflict-free strides assume MWG, NWG multiples of 16 and KWG of 8.
  * Registers (ptxas, sm_90a, NN): double default 230, no spills; float default 255
@@ -254,6 +264,12 @@ typedef float real;
 #ifndef ISSUE_MIX
 #define ISSUE_MIX 0
 #endif
+#ifndef KM_SWZ
+#define KM_SWZ 0
+#endif
+#if KM_SWZ && !CP_VEC
+#error "gemm_mma: KM_SWZ=1 needs CP_VEC=1"
+#endif
 #if PRECISION == 32
 #ifndef ACC_CHUNK
 #define ACC_CHUNK 1
@@ -305,6 +321,18 @@ typedef float real;
  * compiler sees that a fragment row wr + 16i + g (A) or wc + 8j + g (B) has the
  * key of g: KSWZ_RPW·KSWZ_NKEY <= 8. */
 #define SWZK(r) ((int)((((uint)(r)) / KSWZ_RPW) % KSWZ_NKEY) << 2)
+/* XOR key of row kk of a k-major tile ([k][m] for TRANSA=1, [k][n] for TRANSB=0)
+ * with 16-byte copies, which keep those tiles unpadded: a fragment load reads
+ * rows kk = t (+ 4q) at 8 (float) or 4 (double, per half-warp) consecutive
+ * columns; rows whose kk differ in the two low bits get their 32-byte column
+ * chunks XORed apart, so the 4 rows fill the 32 banks once. The XOR moves
+ * 32-byte chunks inside a 128-byte run, so 16-byte groups stay whole and
+ * aligned and 8 lanes' copies still cover one 128-byte run. Needs MWG and NWG
+ * multiples of KSWZ_W (128 bytes of elements). */
+#define KMSWZ(kk) (((kk) & 3) * (32 / (int)sizeof(real)))
+#if KM_SWZ && ((TRANSA == 1 && MWG % KSWZ_W) || (TRANSB == 0 && NWG % KSWZ_W))
+#error "gemm_mma: CP_VEC=1 needs the k-major tile widths (MWG for TRANSA=1, NWG for TRANSB=0) multiples of 128 bytes"
+#endif
 /* 16-byte groups per tile and per thread (the last round bounds-checked when the
  * groups do not divide by the thread count) */
 #define GA ((MWG * KWG) / CPV)
@@ -321,6 +349,10 @@ typedef float real;
 #define LDAS (KWG + PADK)
 #define ASIZE (MWG * LDAS)
 #define AS_IDX(r, kk) ((r) * LDAS + (kk))
+#elif KM_SWZ /* 16-byte groups along m: local [k][m], swizzled */
+#define LDAS MWG
+#define ASIZE (KWG * MWG)
+#define AS_IDX(r, kk) ((kk) * MWG + ((r) ^ KMSWZ(kk)))
 #else /* local [k][m] */
 #define LDAS (MWG + PADO)
 #define ASIZE (KWG * LDAS)
@@ -330,6 +362,10 @@ typedef float real;
 #define LDBS KWG
 #define BSIZE (NWG * KWG)
 #define BS_IDX(kk, c) ((c) * KWG + ((kk) ^ SWZK(c)))
+#elif KM_SWZ /* 16-byte groups along n: local [k][n], swizzled */
+#define LDBS NWG
+#define BSIZE (KWG * NWG)
+#define BS_IDX(kk, c) ((kk) * NWG + ((c) ^ KMSWZ(kk)))
 #elif TRANSB == 0 || CP_ASYNC /* B rows contiguous along n: local [k][n] */
 #define LDBS (NWG + PADO)
 #define BSIZE (KWG * LDBS)
@@ -816,7 +852,6 @@ void gemm_mma(const int m, const int n, const int k, const real alpha,
     __local real Asm[NBUF * ASIZE] __attribute__((aligned(16)));
     __local real Bsm[NBUF * BSIZE] __attribute__((aligned(16)));
 #if PRECISION == 32 && TF32X3 && !NO_EXACT_REDO
-    __local int redo; /* a non-finite result in the tile (see the epilogue) */
 #endif
 
     const int tid = (int)get_local_id(0);
@@ -986,18 +1021,23 @@ void gemm_mma(const int m, const int n, const int k, const real alpha,
      * to Inf. Every such case leaves a non-finite value in acc, so a tile with
      * one is computed again here with plain FP32 FMAs straight from global
      * memory: slow, but it happens only for tiles whose results are Inf or NaN,
-     * and then gives the FMA kernel's answer (gonum's semantics). */
-    if (tid == 0) redo = 0;
+     * and then gives the FMA kernel's answer (gonum's semantics). The flag
+     * lives in the first word of the A tiles, once every warp is done with
+     * them (a variable of its own would take a 16-byte slot of the 48 KiB
+     * that 3 stages of a 128×128×16 tile fill exactly). */
+    __local volatile int* redo = (__local volatile int*)Asm;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (tid == 0) *redo = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
     {
         uint worst = 0;
         _Pragma("unroll") for (int i = 0; i < FM; i++)
         _Pragma("unroll") for (int j = 0; j < FN; j++)
         _Pragma("unroll") for (int c = 0; c < 4; c++) worst = max(worst, as_uint(acc[i][j][c]) & 0x7fffffffu);
-        if (worst >= 0x7f800000u) redo = 1;
+        if (worst >= 0x7f800000u) *redo = 1;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (redo) {
+    if (*redo) {
         _Pragma("unroll") for (int i = 0; i < FM; i++)
         _Pragma("unroll") for (int j = 0; j < FN; j++)
         _Pragma("unroll") for (int c = 0; c < 4; c++) {

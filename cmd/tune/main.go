@@ -29,7 +29,8 @@
 //	        widths are multiples of 2 doubles / 4 floats), and for float
 //	        SPLIT_RAW ∈ {0,1} (3xTF32's small parts unrounded); for double MMA_K ∈
 //	        {4,8,16} (the k of each f64 mma.sync), ISSUE_MIX ∈ {0,1} (a K tile's
-//	        copies spread between the mma.sync of the step before)
+//	        copies spread between the mma.sync of the step before), KM_SWZ ∈
+//	        {0,1} with CP_VEC=1 (k-major tiles unpadded and swizzled)
 package main
 
 import (
@@ -166,8 +167,11 @@ func candidates(kernel string, prec int, small bool) []clblas.TuneConfig {
 		if small {
 			t, k, st = []int{128}, []int{8, 16}, []int{3}
 		}
-		product([]string{"MWG", "NWG", "KWG", "WM", "WN", "STAGES", "CP_VEC", "SPLIT_RAW", "MMA_K", "ISSUE_MIX"}, [][]int{t, t, k, w, w, st, {0, 1}, raw, mk, {0, 1}}, func(d map[string]int) {
-			for _, key := range []string{"CP_VEC", "SPLIT_RAW", "ISSUE_MIX"} {
+		product([]string{"MWG", "NWG", "KWG", "WM", "WN", "STAGES", "CP_VEC", "SPLIT_RAW", "MMA_K", "ISSUE_MIX", "KM_SWZ"}, [][]int{t, t, k, w, w, st, {0, 1}, raw, mk, {0, 1}, {0, 1}}, func(d map[string]int) {
+			if d["KM_SWZ"] == 1 && d["CP_VEC"] == 0 {
+				return
+			}
+			for _, key := range []string{"CP_VEC", "SPLIT_RAW", "ISSUE_MIX", "KM_SWZ"} {
 				if d[key] == 0 {
 					delete(d, key)
 				}
@@ -200,14 +204,24 @@ func parseWhere(s string) (map[string][]int, error) {
 	return keep, nil
 }
 
-// filterCandidates keeps the candidates whose defines take allowed values;
-// a key a candidate does not define does not restrict it.
+// switchDefaults are the values of gemm_mma's switches that a candidate
+// leaves out of its defines when it takes them (the kernel's defaults).
+var switchDefaults = map[string]int{"CP_VEC": 0, "SPLIT_RAW": 0, "ISSUE_MIX": 0, "KM_SWZ": 0, "MMA_K": 4}
+
+// filterCandidates keeps the candidates whose defines take allowed values.
+// A switch a candidate leaves out has its default value (CP_VEC=1 drops
+// the candidates without 16-byte copies); any other key a candidate does
+// not define does not restrict it.
 func filterCandidates(cands []clblas.TuneConfig, keep map[string][]int) []clblas.TuneConfig {
 	var out []clblas.TuneConfig
 next:
 	for _, c := range cands {
 		for key, vals := range keep {
-			if v, ok := c.Defines[key]; ok && !slices.Contains(vals, v) {
+			v, ok := c.Defines[key]
+			if !ok {
+				v, ok = switchDefaults[key]
+			}
+			if ok && !slices.Contains(vals, v) {
 				continue next
 			}
 		}

@@ -26,3 +26,28 @@ func TestWhereFilter(t *testing.T) {
 		}
 	}
 }
+
+// TestWhereSwitches: a gemm_mma switch given in -where also selects on the
+// candidates that leave it out of their defines (they take its default).
+func TestWhereSwitches(t *testing.T) {
+	keep, err := parseWhere("MWG=128,NWG=64,KWG=8,WM=64,WN=32,STAGES=3,CP_VEC=1,MMA_K=4,KM_SWZ=0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := filterCandidates(candidates("mma", 64, false), keep)
+	// ISSUE_MIX is free: 0 and 1.
+	if len(got) != 2 {
+		t.Fatalf("kept %d candidates, want 2: %v", len(got), got)
+	}
+	for _, c := range got {
+		if c.Defines["CP_VEC"] != 1 {
+			t.Errorf("%v: kept without CP_VEC=1", c)
+		}
+		if _, ok := c.Defines["MMA_K"]; ok {
+			t.Errorf("%v: kept with an MMA_K other than 4", c)
+		}
+		if _, ok := c.Defines["KM_SWZ"]; ok {
+			t.Errorf("%v: kept with KM_SWZ", c)
+		}
+	}
+}

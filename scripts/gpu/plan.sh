@@ -24,6 +24,7 @@
 #            exist (run it after a plan that built gemm_mma programs)
 #   mmak2    MMA_K=8 against 4 with and without CP_VEC, 3-5 stages, NN and TN
 #   mix      ISSUE_MIX=1 against 0 (DGEMM NN/TN, 3xTF32 NN/NT)
+#   deep     CP_VEC=1 with one stage more (unpadded k-major tiles)
 #   tests    the blas and cl test suites on the GPU (tensor path on)
 #   resident resident level 2 and the CG steps, the GEMM route of symm/syrk/
 #            syr2k/trmm, short-k updates from Go slices against gonum (auto's
@@ -180,6 +181,19 @@ PY
 				-where 'MWG=128,NWG=128,KWG=8|16,WM=64,WN=64,STAGES=2|4,CP_VEC=1,SPLIT_RAW=1,ISSUE_MIX=0|1' -out "$out/tuning-mix32-$tr.json"
 		done
 		;;
+	deep)
+		# CP_VEC=1's unpadded k-major tiles leave room for one more stage:
+		# DGEMM 128×64×8 with 4 (48 KiB), with and without ISSUE_MIX; 3xTF32
+		# 128×128×16 with 3, ×8 with 3 and 4.
+		for tr in NN TN; do
+			step i6-deep64-$tr 60 ./tune -kernel mma -prec 64 -trans $tr -shapes large=4096 -bar=false -v -budget 50s \
+				-where 'MWG=128,NWG=64,KWG=8,WM=64,WN=32,STAGES=3|4,CP_VEC=1,ISSUE_MIX=0|1' -out "$out/tuning-deep64-$tr.json"
+		done
+		for tr in NN NT; do
+			step i6-deep32-$tr 80 ./tune -kernel mma -prec 32 -trans $tr -shapes large=4096 -bar=false -v -budget 70s \
+				-where 'MWG=128,NWG=128,KWG=8|16,WM=64,WN=64,STAGES=3|4,CP_VEC=1,SPLIT_RAW=1' -out "$out/tuning-deep32-$tr.json"
+		done
+		;;
 	mmak)
 		# DGEMM with f64 mma.sync m16n8k8 / k16 (MMA_K): the tuner checks
 		# every candidate against gonum, so a wrong fragment layout shows
@@ -200,7 +214,7 @@ PY
 		step res-mat 120 ./mat -n 2048 -reps 2
 		;;
 	*)
-		echo "plan.sh: unknown plan $plan (want issue5, hostslice, compare, probe, mmak2, mix, issue6, cublas, sweep, sweep-cpvec, mmak, tests, resident)" >&2
+		echo "plan.sh: unknown plan $plan (want issue5, hostslice, compare, probe, mmak2, mix, deep, issue6, cublas, sweep, sweep-cpvec, mmak, tests, resident)" >&2
 		exit 2
 		;;
 	esac
