@@ -60,13 +60,13 @@ PY
 	if [ -e "$w/$name.ncu-rep" ]; then
 		ncu -i "$w/$name.ncu-rep" --page details >"$w/$name.details.txt" 2>&1
 		ncu -i "$w/$name.ncu-rep" --page source --print-source sass --csv >"$w/$name.source.csv" 2>&1
+		python3 stalls.py "$w/$name.source.csv" 30 >"$w/$name.stalls.txt" 2>&1
 		rm -f "$w/$name.ncu-rep"
 	fi
 	tail -n 3 "$log"
+	cat "$w/$name.stalls.txt" 2>/dev/null
+	grep -i -E "stall|warp cycles per" "$w/$name.details.txt" 2>/dev/null | head -20
 	grep -E 'Duration|Compute \(SM\) Throughput|Memory Throughput|L2 Cache Throughput|L1/TEX Cache Throughput|Registers Per|Achieved Occupancy|Theoretical Occupancy|Issue Slots Busy|No Eligible|Executed Ipc Active' "$w/$name.details.txt" 2>/dev/null
 done
-# ncu straight on the OpenCL program (does it see OpenCL kernels at all?)
-timeout 90 ncu --clock-control none --section SpeedOfLight -k regex:gemm_mma -c 1 ./bench -sizes 2048 -prec 64 -slices=false -gonum-max 0 -reps 1 >"$w/ncu-opencl.txt" 2>&1
-tail -n 15 "$w/ncu-opencl.txt"
 tar czf "$out/profile.tgz" -C /tmp profile
 ls -la "$out"
