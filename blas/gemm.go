@@ -85,6 +85,10 @@ type gemmConfig struct {
 	// kmSwz (KM_SWZ=1, with cpVec): CP_VEC's k-major tiles are unpadded
 	// and swizzled, which leaves room for a stage more.
 	kmSwz bool
+	// pipeFrag (double, PIPE_FRAG=1): fragments loaded a K sub-step ahead
+	// into a second register set, tile k+1's first before tile k's last
+	// mma.sync (the barrier moved ahead of them).
+	pipeFrag bool
 
 	// noOpt builds the program with -cl-opt-disable (tests: PoCL then
 	// compiles a GEMM program about 8 times faster).
@@ -162,6 +166,9 @@ func (cfg gemmConfig) defines(tA, tB, vecAligned bool) []string {
 		}
 		if cfg.kmSwz && cfg.cpVec {
 			out = append(out, "KM_SWZ=1")
+		}
+		if cfg.pipeFrag {
+			out = append(out, "PIPE_FRAG=1")
 		}
 		if cfg.mmaEmulate {
 			out = append(out, "MMA_EMULATE=1")

@@ -182,6 +182,8 @@ func gemmValid(p platform.Profile, prec int, tA, tB bool, cfg gemmConfig) error 
 			return bad("MMA_K (4, 8 or 16) is for the double kernel")
 		case cfg.cpVec && cfg.mmaKWG&(cfg.mmaKWG-1) != 0:
 			return bad("CP_VEC=1 needs KWG a power of two (its swizzled [m][k] / [n][k] tiles)")
+		case cfg.pipeFrag && prec != 64:
+			return bad("PIPE_FRAG is for the double kernel")
 		case cfg.kmSwz && !cfg.cpVec:
 			return bad("KM_SWZ=1 needs CP_VEC=1")
 		case cfg.kmSwz && (cfg.mmaMWG%(1024/prec) != 0 || cfg.mmaNWG%(1024/prec) != 0):

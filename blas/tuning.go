@@ -548,6 +548,7 @@ func mmaConfig(base gemmConfig, prec int, d map[string]int) gemmConfig {
 	cfg.mmaK = d["MMA_K"]
 	cfg.issueMix = d["ISSUE_MIX"] == 1
 	cfg.kmSwz = d["KM_SWZ"] == 1
+	cfg.pipeFrag = d["PIPE_FRAG"] == 1
 	return cfg
 }
 

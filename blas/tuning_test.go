@@ -385,6 +385,9 @@ func configName(cfg gemmConfig) string {
 		if cfg.kmSwz {
 			name += "_kmswz"
 		}
+		if cfg.pipeFrag {
+			name += "_pipe"
+		}
 		if cfg.stages > 0 {
 			name += fmt.Sprintf("_s%d", cfg.stages)
 		}
@@ -515,20 +518,26 @@ func TestGemmMMAEmulated(t *testing.T) {
 		mmaK     int  // double: the k of each mma.sync (0: 4)
 		mix      bool // ISSUE_MIX: copies spread between the mma.sync
 		kmSwz    bool // KM_SWZ: CP_VEC's k-major tiles unpadded, swizzled
-	}{{64, false, false, 8, 0, false, false}, {32, false, false, 8, 0, false, false}, {32, true, false, 8, 0, false, false},
-		{64, false, true, 8, 0, false, false}, {64, false, true, 4, 0, false, false}, {32, false, true, 8, 0, false, false}, {32, false, true, 16, 0, false, false},
-		{64, false, false, 8, 8, false, false}, {64, false, false, 16, 16, false, false}, {64, false, true, 16, 8, false, false},
-		{64, false, false, 8, 0, true, false}, {64, false, true, 8, 8, true, false}, {32, false, false, 8, 0, true, false}, {32, true, true, 16, 0, true, false},
-		{64, false, true, 8, 0, true, true}, {64, false, true, 4, 0, false, true}, {32, false, true, 8, 0, false, true}, {32, true, true, 16, 0, true, true}} {
+		pipe     bool // PIPE_FRAG: fragments a sub-step ahead
+	}{{64, false, false, 8, 0, false, false, false}, {32, false, false, 8, 0, false, false, false}, {32, true, false, 8, 0, false, false, false},
+		{64, false, true, 8, 0, false, false, false}, {64, false, true, 4, 0, false, false, false}, {32, false, true, 8, 0, false, false, false}, {32, false, true, 16, 0, false, false, false},
+		{64, false, false, 8, 8, false, false, false}, {64, false, false, 16, 16, false, false, false}, {64, false, true, 16, 8, false, false, false},
+		{64, false, false, 8, 0, true, false, false}, {64, false, true, 8, 8, true, false, false}, {32, false, false, 8, 0, true, false, false}, {32, true, true, 16, 0, true, false, false},
+		{64, false, true, 8, 0, true, true, false}, {64, false, true, 4, 0, false, true, false}, {32, false, true, 8, 0, false, true, false}, {32, true, true, 16, 0, true, true, false},
+		// PIPE_FRAG: two sub-steps per tile (KWG 8), one (KWG 4; MMA_K 8 with
+		// KWG 8: the odd count moves register sets), with and without the
+		// spread copies.
+		{64, false, false, 8, 0, false, false, true}, {64, false, true, 8, 0, true, false, true}, {64, false, true, 4, 0, true, false, true},
+		{64, false, false, 8, 8, false, false, true}, {64, false, true, 16, 8, true, false, true}} {
 		prec := v.prec
 		cfg := mmaDefaults(gemmBase(prec, 8), prec)
 		cfg.mmaMWG, cfg.mmaNWG, cfg.mmaKWG, cfg.wm, cfg.wn = 32, 32, v.kwg, 16, 16
 		cfg.mmaEmulate, cfg.noOpt, cfg.splitRaw, cfg.cpVec, cfg.mmaK = true, true, v.splitRaw, v.cpVec, v.mmaK
-		cfg.issueMix, cfg.kmSwz = v.mix, v.kmSwz
+		cfg.issueMix, cfg.kmSwz, cfg.pipeFrag = v.mix, v.kmSwz, v.pipe
 		// The tensor-core result itself, not its FP32 recomputation.
 		cfg.noRedo = prec == 32
 		shapes := shapes
-		if v.mix {
+		if v.mix || v.pipe {
 			// ISSUE_MIX's spread copies run for K tiles wholly inside k
 			// at least STAGES tiles ahead: a long k with a ragged end.
 			shapes = [][3]int{{37, 70, 61}, {66, 33, 45}}

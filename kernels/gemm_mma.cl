@@ -153,6 +153,9 @@
  *   between the step's mma.sync instead of all issued before them; see
  *   ISSUE_PART), DOUBLE_BUFFER 1 (CP_ASYNC=0 only), SWZ 8,
  *   double only: MMA_K 4 (8 or 16: the k of each mma.sync; KWG % MMA_K == 0),
+ *   PIPE_FRAG 0 (1, CP_ASYNC=1: fragments loaded a K sub-step ahead into a second
+ *   register set, the next tile's first before this tile's last mma.sync, with the
+ *   step's barrier ahead of them; not yet measured on a GPU — see the main loop),
  *   float only: TF32X3 1, ACC_CHUNK 1, SPLIT_CVT 0, SPLIT_RAW 0 (see PRECISIONS and
  *     SPLIT below),
  *   MMA_EMULATE 0: 1 replaces every mma.sync, cvt and cp.async by portable OpenCL C
@@ -266,6 +269,12 @@ typedef float real;
 #endif
 #ifndef KM_SWZ
 #define KM_SWZ 0
+#endif
+#ifndef PIPE_FRAG
+#define PIPE_FRAG 0
+#endif
+#if PIPE_FRAG && (PRECISION != 64 || !CP_ASYNC)
+#error "gemm_mma: PIPE_FRAG=1 is for the double kernel with CP_ASYNC=1"
 #endif
 #if KM_SWZ && !CP_VEC
 #error "gemm_mma: KM_SWZ=1 needs CP_VEC=1"
@@ -761,6 +770,27 @@ void cp_vec_emu(__local real* dst, __global const real* src, int nv) {
 /* ------------------------------------------------------------------------ */
 /* HOOK(q, NQ) runs after the tensor-core instructions of part q of NQ of the
  * slice (NO_HOOK: nothing; ISSUE_MIX's main loop passes a part of the copies). */
+#if PIPE_FRAG
+/* PIPE_FRAG=1: the fragments of K sub-step s live in register set s & 1 of
+ * fa/fb, loaded one sub-step ahead of the mma.sync that use them; the first
+ * sub-step of tile kt+1 is loaded before the last mma.sync of tile kt (see the
+ * main loop). LOADF: sub-step s_ of the tile in As_/Bs_ into set set_. MMAF:
+ * the mma.sync of set set_, HOOK(q0 + i, NQ) after row i. */
+#define LOADF(As_, Bs_, s_, set_) { \
+    const int kk = (s_) * KMMA + t; \
+    _Pragma("unroll") for (int i = 0; i < FM; i++) \
+    _Pragma("unroll") for (int q = 0; q < KMMA / 4; q++) { \
+        fa[set_][i][2 * q] = (As_)[AS_IDX(wr + i * 16 + g, kk + 4 * q)]; \
+        fa[set_][i][2 * q + 1] = (As_)[AS_IDX(wr + i * 16 + g + 8, kk + 4 * q)]; } \
+    _Pragma("unroll") for (int j = 0; j < FN; j++) \
+    _Pragma("unroll") for (int q = 0; q < KMMA / 4; q++) \
+        fb[set_][j][q] = (Bs_)[BS_IDX(kk + 4 * q, wc + j * 8 + g)]; }
+#define MMAF(set_, HOOK, q0, NQ) { \
+    _Pragma("unroll") for (int i = 0; i < FM; i++) { \
+        _Pragma("unroll") for (int j = 0; j < FN; j++) \
+            MMA_F64(acc[i][j], fa[set_][i], fb[set_][j]); \
+        HOOK((q0) + i, NQ); } }
+#endif
 #define NO_HOOK(q, NQ)
 #define COMPUTE(As, Bs) COMPUTE_H(As, Bs, NO_HOOK)
 #if PRECISION == 64
@@ -911,7 +941,7 @@ void gemm_mma(const int m, const int n, const int k, const real alpha,
         CP_COMMIT();
     }
     int rs = 0, ws = STAGES - 1;
-#if ISSUE_MIX
+#if ISSUE_MIX || PIPE_FRAG
     /* the first element of the K tile copied next (tile kt+STAGES-1) */
 #if TRANSA == 0
     __global const real* An = Ap + (STAGES - 1) * KWG;
@@ -928,6 +958,59 @@ void gemm_mma(const int m, const int n, const int k, const real alpha,
     const int stepB = KWG;
 #endif
 #endif
+#if PIPE_FRAG
+    /* The barrier of each step sits before its last K sub-step: once every
+     * warp has loaded the fragments of tile kt's last sub-step (so it has left
+     * tile kt) and the copies of tile kt+1 have landed, each warp loads tile
+     * kt+1's first fragments and only then issues tile kt's last mma.sync, so
+     * the next step starts with its fragments in registers. The copies of tile
+     * kt+STAGES-1 go into the buffer tile kt-1 left, during the sub-steps
+     * before the last (spread between their mma.sync rows with ISSUE_MIX), and
+     * are committed before that barrier's wait: the ring and the wait count are
+     * those of the loop below. */
+    real fa[2][FM][KMMA / 2], fb[2][FN][KMMA / 4];
+    CP_WAIT();
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (nk > 0) LOADF(Asm, Bsm, 0, 0);
+    for (int kt = 0; kt < nk; kt++) {
+        __local const real* As = Asm + rs * ASIZE;
+        __local const real* Bs = Bsm + rs * BSIZE;
+        __local real* Ad = Asm + ws * ASIZE;
+        __local real* Bd = Bsm + ws * BSIZE;
+        const int nx = (rs + 1 == STAGES) ? 0 : rs + 1; /* tile kt+1's buffer */
+        /* spread copies need a sub-step before the last and a tile inside k */
+        const bool mix = ISSUE_MIX && KSUB > 1 && (kt + STAGES) * KWG <= k;
+        if (!mix && kt + STAGES - 1 < nk) {
+            ISSUE_A(Ad, kt + STAGES - 1);
+            ISSUE_B(Bd, kt + STAGES - 1);
+        }
+#define PIPE_HOOK(q, NQ) if (mix) ISSUE_PART(Ad, Bd, An, Bn, q, NQ)
+        _Pragma("unroll") for (int s = 0; s < KSUB; s++) {
+            if (s + 1 < KSUB) {
+                LOADF(As, Bs, s + 1, (s + 1) & 1);
+                MMAF(s & 1, PIPE_HOOK, s * FM, (KSUB - 1) * FM);
+            } else {
+                CP_COMMIT();
+                CP_WAIT();                    /* tile kt+1 landed (this thread's copies) */
+                barrier(CLK_LOCAL_MEM_FENCE); /* everyone's; everyone left tile kt */
+                if (kt + 1 < nk) LOADF(Asm + nx * ASIZE, Bsm + nx * BSIZE, 0, KSUB & 1);
+                MMAF(s & 1, NO_HOOK, 0, 1);
+            }
+        }
+#undef PIPE_HOOK
+#if KSUB & 1
+        /* an odd sub-step count leaves tile kt+1's first fragments in set 1 */
+        _Pragma("unroll") for (int i = 0; i < FM; i++)
+        _Pragma("unroll") for (int q = 0; q < KMMA / 2; q++) fa[0][i][q] = fa[1][i][q];
+        _Pragma("unroll") for (int j = 0; j < FN; j++)
+        _Pragma("unroll") for (int q = 0; q < KMMA / 4; q++) fb[0][j][q] = fb[1][j][q];
+#endif
+        An += stepA;
+        Bn += stepB;
+        rs = nx;
+        ws = (ws + 1 == STAGES) ? 0 : ws + 1;
+    }
+#else
     for (int kt = 0; kt < nk; kt++) {
         CP_WAIT();                       /* this thread's copies of tile kt landed */
         barrier(CLK_LOCAL_MEM_FENCE);    /* everyone's did; everyone left tile kt-1 */
@@ -963,6 +1046,7 @@ void gemm_mma(const int m, const int n, const int k, const real alpha,
         rs = (rs + 1 == STAGES) ? 0 : rs + 1;
         ws = (ws + 1 == STAGES) ? 0 : ws + 1;
     }
+#endif /* PIPE_FRAG */
 #else
     real ra[LPT_A], rb[LPT_B];
 

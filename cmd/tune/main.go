@@ -30,7 +30,8 @@
 //	        SPLIT_RAW ∈ {0,1} (3xTF32's small parts unrounded); for double MMA_K ∈
 //	        {4,8,16} (the k of each f64 mma.sync), ISSUE_MIX ∈ {0,1} (a K tile's
 //	        copies spread between the mma.sync of the step before), KM_SWZ ∈
-//	        {0,1} with CP_VEC=1 (k-major tiles unpadded and swizzled)
+//	        {0,1} with CP_VEC=1 (k-major tiles unpadded and swizzled), for double
+//	        PIPE_FRAG ∈ {0,1} (fragments loaded a K sub-step ahead)
 package main
 
 import (
@@ -160,18 +161,18 @@ func candidates(kernel string, prec int, small bool) []clblas.TuneConfig {
 		}
 		product([]string{"DM", "DN", "DMDIMC", "DNDIMC"}, [][]int{b, b, d, d}, add)
 	case "mma":
-		t, k, w, st, raw, mk := []int{64, 128, 256}, []int{4, 8, 16, 32}, []int{32, 64}, []int{2, 3, 4, 5}, []int{0}, []int{4, 8, 16}
+		t, k, w, st, raw, mk, pipe := []int{64, 128, 256}, []int{4, 8, 16, 32}, []int{32, 64}, []int{2, 3, 4, 5}, []int{0}, []int{4, 8, 16}, []int{0, 1}
 		if prec == 32 {
-			raw, mk = []int{0, 1}, []int{0}
+			raw, mk, pipe = []int{0, 1}, []int{0}, []int{0}
 		}
 		if small {
 			t, k, st = []int{128}, []int{8, 16}, []int{3}
 		}
-		product([]string{"MWG", "NWG", "KWG", "WM", "WN", "STAGES", "CP_VEC", "SPLIT_RAW", "MMA_K", "ISSUE_MIX", "KM_SWZ"}, [][]int{t, t, k, w, w, st, {0, 1}, raw, mk, {0, 1}, {0, 1}}, func(d map[string]int) {
+		product([]string{"MWG", "NWG", "KWG", "WM", "WN", "STAGES", "CP_VEC", "SPLIT_RAW", "MMA_K", "ISSUE_MIX", "KM_SWZ", "PIPE_FRAG"}, [][]int{t, t, k, w, w, st, {0, 1}, raw, mk, {0, 1}, {0, 1}, pipe}, func(d map[string]int) {
 			if d["KM_SWZ"] == 1 && d["CP_VEC"] == 0 {
 				return
 			}
-			for _, key := range []string{"CP_VEC", "SPLIT_RAW", "ISSUE_MIX", "KM_SWZ"} {
+			for _, key := range []string{"CP_VEC", "SPLIT_RAW", "ISSUE_MIX", "KM_SWZ", "PIPE_FRAG"} {
 				if d[key] == 0 {
 					delete(d, key)
 				}
@@ -206,7 +207,7 @@ func parseWhere(s string) (map[string][]int, error) {
 
 // switchDefaults are the values of gemm_mma's switches that a candidate
 // leaves out of its defines when it takes them (the kernel's defaults).
-var switchDefaults = map[string]int{"CP_VEC": 0, "SPLIT_RAW": 0, "ISSUE_MIX": 0, "KM_SWZ": 0, "MMA_K": 4}
+var switchDefaults = map[string]int{"CP_VEC": 0, "SPLIT_RAW": 0, "ISSUE_MIX": 0, "KM_SWZ": 0, "PIPE_FRAG": 0, "MMA_K": 4}
 
 // filterCandidates keeps the candidates whose defines take allowed values.
 // A switch a candidate leaves out has its default value (CP_VEC=1 drops

@@ -25,6 +25,7 @@
 #   mmak2    MMA_K=8 against 4 with and without CP_VEC, 3-5 stages, NN and TN
 #   mix      ISSUE_MIX=1 against 0 (DGEMM NN/TN, 3xTF32 NN/NT)
 #   deep     CP_VEC=1 with one stage more (unpadded k-major tiles)
+#   pipe     PIPE_FRAG=1 against 0 for DGEMM (NN, TN)
 #   tests    the blas and cl test suites on the GPU (tensor path on)
 #   resident resident level 2 and the CG steps, the GEMM route of symm/syrk/
 #            syr2k/trmm, short-k updates from Go slices against gonum (auto's
@@ -194,6 +195,16 @@ PY
 				-where 'MWG=128,NWG=128,KWG=8|16,WM=64,WN=64,STAGES=3|4,CP_VEC=1,SPLIT_RAW=1' -out "$out/tuning-deep32-$tr.json"
 		done
 		;;
+	pipe)
+		# PIPE_FRAG=1 (fragments a K sub-step ahead, the barrier before the
+		# last sub-step) against the database's DGEMM entry, with and without
+		# ISSUE_MIX and m16n8k8; then the database's entry (which the
+		# next commit may switch) with all transposes and the GPU tests.
+		for tr in NN TN; do
+			step i6-pipe64-$tr 80 ./tune -kernel mma -prec 64 -trans $tr -shapes large=4096 -bar=false -v -budget 70s \
+				-where 'MWG=128,NWG=64,KWG=8,WM=64,WN=32,STAGES=3,CP_VEC=1,ISSUE_MIX=0|1,PIPE_FRAG=0|1,MMA_K=4|8,KM_SWZ=0' -out "$out/tuning-pipe64-$tr.json"
+		done
+		;;
 	mmak)
 		# DGEMM with f64 mma.sync m16n8k8 / k16 (MMA_K): the tuner checks
 		# every candidate against gonum, so a wrong fragment layout shows
@@ -214,7 +225,7 @@ PY
 		step res-mat 120 ./mat -n 2048 -reps 2
 		;;
 	*)
-		echo "plan.sh: unknown plan $plan (want issue5, hostslice, compare, probe, mmak2, mix, deep, issue6, cublas, sweep, sweep-cpvec, mmak, tests, resident)" >&2
+		echo "plan.sh: unknown plan $plan (want issue5, hostslice, compare, probe, mmak2, mix, deep, pipe, issue6, cublas, sweep, sweep-cpvec, mmak, tests, resident)" >&2
 		exit 2
 		;;
 	esac
