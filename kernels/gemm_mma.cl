@@ -770,45 +770,35 @@ void cp_vec_emu(__local real* dst, __global const real* src, int nv) {
 /* ------------------------------------------------------------------------ */
 /* HOOK(q, NQ) runs after the tensor-core instructions of part q of NQ of the
  * slice (NO_HOOK: nothing; ISSUE_MIX's main loop passes a part of the copies). */
-#if PIPE_FRAG
-/* PIPE_FRAG=1: the fragments of K sub-step s live in register set s & 1 of
- * fa/fb, loaded one sub-step ahead of the mma.sync that use them; the first
- * sub-step of tile kt+1 is loaded before the last mma.sync of tile kt (see the
- * main loop). LOADF: sub-step s_ of the tile in As_/Bs_ into set set_. MMAF:
- * the mma.sync of set set_, HOOK(q0 + i, NQ) after row i. */
-#define LOADF(As_, Bs_, s_, set_) { \
-    const int kk = (s_) * KMMA + t; \
-    _Pragma("unroll") for (int i = 0; i < FM; i++) \
-    _Pragma("unroll") for (int q = 0; q < KMMA / 4; q++) { \
-        fa[set_][i][2 * q] = (As_)[AS_IDX(wr + i * 16 + g, kk + 4 * q)]; \
-        fa[set_][i][2 * q + 1] = (As_)[AS_IDX(wr + i * 16 + g + 8, kk + 4 * q)]; } \
-    _Pragma("unroll") for (int j = 0; j < FN; j++) \
-    _Pragma("unroll") for (int q = 0; q < KMMA / 4; q++) \
-        fb[set_][j][q] = (Bs_)[BS_IDX(kk + 4 * q, wc + j * 8 + g)]; }
-#define MMAF(set_, HOOK, q0, NQ) { \
-    _Pragma("unroll") for (int i = 0; i < FM; i++) { \
-        _Pragma("unroll") for (int j = 0; j < FN; j++) \
-            MMA_F64(acc[i][j], fa[set_][i], fb[set_][j]); \
-        HOOK((q0) + i, NQ); } }
-#endif
 #define NO_HOOK(q, NQ)
 #define COMPUTE(As, Bs) COMPUTE_H(As, Bs, NO_HOOK)
 #if PRECISION == 64
+/* FRAG64: this warp's fragments of K sub-step s_ of the tile in As_/Bs_ into
+ * fa_[FM][KMMA/2] and fb_[FN][KMMA/4]. MMA64: their mma.sync, HOOK(q0 + i, NQ)
+ * after row i. */
+#define FRAG64(fa_, fb_, As_, Bs_, s_) { \
+    const int kk = (s_) * KMMA + t; \
+    _Pragma("unroll") for (int i = 0; i < FM; i++) \
+    _Pragma("unroll") for (int q = 0; q < KMMA / 4; q++) { \
+        fa_[i][2 * q] = (As_)[AS_IDX(wr + i * 16 + g, kk + 4 * q)]; \
+        fa_[i][2 * q + 1] = (As_)[AS_IDX(wr + i * 16 + g + 8, kk + 4 * q)]; } \
+    _Pragma("unroll") for (int j = 0; j < FN; j++) \
+    _Pragma("unroll") for (int q = 0; q < KMMA / 4; q++) \
+        fb_[j][q] = (Bs_)[BS_IDX(kk + 4 * q, wc + j * 8 + g)]; }
+#define MMA64(fa_, fb_, HOOK, q0, NQ) { \
+    _Pragma("unroll") for (int i = 0; i < FM; i++) { \
+        _Pragma("unroll") for (int j = 0; j < FN; j++) \
+            MMA_F64(acc[i][j], fa_[i], fb_[j]); \
+        HOOK((q0) + i, NQ); } }
 #define COMPUTE_H(As, Bs, HOOK) { \
     _Pragma("unroll") for (int s = 0; s < KSUB; s++) { \
-        const int kk = s * KMMA + t; \
         real fa[FM][KMMA / 2], fb[FN][KMMA / 4]; \
-        _Pragma("unroll") for (int i = 0; i < FM; i++) \
-        _Pragma("unroll") for (int q = 0; q < KMMA / 4; q++) { \
-            fa[i][2 * q] = As[AS_IDX(wr + i * 16 + g, kk + 4 * q)]; \
-            fa[i][2 * q + 1] = As[AS_IDX(wr + i * 16 + g + 8, kk + 4 * q)]; } \
-        _Pragma("unroll") for (int j = 0; j < FN; j++) \
-        _Pragma("unroll") for (int q = 0; q < KMMA / 4; q++) \
-            fb[j][q] = Bs[BS_IDX(kk + 4 * q, wc + j * 8 + g)]; \
-        _Pragma("unroll") for (int i = 0; i < FM; i++) { \
-            _Pragma("unroll") for (int j = 0; j < FN; j++) \
-                MMA_F64(acc[i][j], fa[i], fb[j]); \
-            HOOK(s * FM + i, KSUB * FM); } } }
+        FRAG64(fa, fb, As, Bs, s); \
+        MMA64(fa, fb, HOOK, s * FM, KSUB * FM); } }
+/* PIPE_FRAG=1: the fragments of K sub-step s live in register set s & 1 of
+ * fa[2]/fb[2] (see the main loop). */
+#define LOADF(As_, Bs_, s_, set_) FRAG64(fa[set_], fb[set_], As_, Bs_, s_)
+#define MMAF(set_, HOOK, q0, NQ) MMA64(fa[set_], fb[set_], HOOK, q0, NQ)
 #else
 #if TF32X3
 #define MMA3(d, a, b) MMA_TF32(d, a, b)
