@@ -234,3 +234,9 @@ for f in "$out"/*.txt; do
 	echo
 	tail -n 25 "$f"
 done
+# A device call returns at most 8 files from $OUT (and none deeper than two
+# folders): past that, everything goes into one archive.
+if [ "$(find "$out" -type f | wc -l)" -gt 8 ]; then
+	tar czf /tmp/plan-out.tgz -C "$out" . && rm -rf "${out:?}"/* && mv /tmp/plan-out.tgz "$out/plan-out.tgz"
+	echo "plan.sh: more than 8 files: all in $out/plan-out.tgz"
+fi

@@ -69,4 +69,6 @@ PY
 	grep -E 'Duration|Compute \(SM\) Throughput|Memory Throughput|L2 Cache Throughput|L1/TEX Cache Throughput|Registers Per|Achieved Occupancy|Theoretical Occupancy|Issue Slots Busy|No Eligible|Executed Ipc Active' "$w/$name.details.txt" 2>/dev/null
 done
 tar czf "$out/profile.tgz" -C /tmp profile
+# (profile.sh leaves one file in $OUT; run it before plan.sh in one call so
+# that plan.sh packs both when they are more than 8)
 ls -la "$out"
