@@ -25,7 +25,7 @@
 #   mmak2    MMA_K=8 against 4 with and without CP_VEC, 3-5 stages, NN and TN
 #   mix      ISSUE_MIX=1 against 0 (DGEMM NN/TN, 3xTF32 NN/NT)
 #   deep     CP_VEC=1 with one stage more (unpadded k-major tiles)
-#   pipe     PIPE_FRAG=1 against 0 for DGEMM (NN, TN)
+#   pipe     PIPE_FRAG=1 against 0 for DGEMM (NN, TN); 32×32 warp tiles
 #   tests    the blas and cl test suites on the GPU (tensor path on)
 #   resident resident level 2 and the CG steps, the GEMM route of symm/syrk/
 #            syr2k/trmm, short-k updates from Go slices against gonum (auto's
@@ -204,6 +204,10 @@ PY
 			step i6-pipe64-$tr 80 ./tune -kernel mma -prec 64 -trans $tr -shapes large=4096 -bar=false -v -budget 70s \
 				-where 'MWG=128,NWG=64,KWG=8,WM=64,WN=32,STAGES=3,CP_VEC=1,ISSUE_MIX=0|1,PIPE_FRAG=0|1,MMA_K=4|8,KM_SWZ=0' -out "$out/tuning-pipe64-$tr.json"
 		done
+		# More warps per SM: 32×32 warp tiles (64 accumulator doubles fewer
+		# per thread than 64×32), 4 or 8 warps per group.
+		step i6-warps64 80 ./tune -kernel mma -prec 64 -shapes large=4096 -bar=false -v -budget 70s \
+			-where 'MWG=64|128,NWG=64,KWG=8,WM=32,WN=32,STAGES=3,CP_VEC=1,ISSUE_MIX=0|1,PIPE_FRAG=0|1,MMA_K=4,KM_SWZ=0' -out "$out/tuning-warps64.json"
 		;;
 	mmak)
 		# DGEMM with f64 mma.sync m16n8k8 / k16 (MMA_K): the tuner checks
