@@ -26,6 +26,7 @@
 #   mix      ISSUE_MIX=1 against 0 (DGEMM NN/TN, 3xTF32 NN/NT)
 #   deep     CP_VEC=1 with one stage more (unpadded k-major tiles)
 #   pipe     PIPE_FRAG=1 against 0 for DGEMM (NN, TN); 32×32 warp tiles
+#   tf32     3xTF32 with a third stage (KM_SWZ=1)
 #   tests    the blas and cl test suites on the GPU (tensor path on)
 #   resident resident level 2 and the CG steps, the GEMM route of symm/syrk/
 #            syr2k/trmm, short-k updates from Go slices against gonum (auto's
@@ -209,6 +210,14 @@ PY
 		step i6-warps64 80 ./tune -kernel mma -prec 64 -shapes large=4096 -bar=false -v -budget 70s \
 			-where 'MWG=64|128,NWG=64,KWG=8,WM=32,WN=32,STAGES=3,CP_VEC=1,ISSUE_MIX=0|1,PIPE_FRAG=0|1,MMA_K=4,KM_SWZ=0' -out "$out/tuning-warps64.json"
 		;;
+	tf32)
+		# 3xTF32 with a third stage: KM_SWZ=1 leaves CP_VEC's k-major tiles
+		# unpadded, so 3 stages of the database's 128×128×16 tile fit (48 KiB).
+		for tr in NN NT; do
+			step i6-tf32-$tr 80 ./tune -kernel mma -prec 32 -trans $tr -shapes large=4096 -bar=false -v -budget 70s \
+				-where 'MWG=128,NWG=128,KWG=16,WM=64,WN=64,STAGES=2|3,CP_VEC=1,SPLIT_RAW=1,ISSUE_MIX=0,KM_SWZ=0|1' -out "$out/tuning-tf32-$tr.json"
+		done
+		;;
 	mmak)
 		# DGEMM with f64 mma.sync m16n8k8 / k16 (MMA_K): the tuner checks
 		# every candidate against gonum, so a wrong fragment layout shows
@@ -229,7 +238,7 @@ PY
 		step res-mat 120 ./mat -n 2048 -reps 2
 		;;
 	*)
-		echo "plan.sh: unknown plan $plan (want issue5, hostslice, compare, probe, mmak2, mix, deep, pipe, issue6, cublas, sweep, sweep-cpvec, mmak, tests, resident)" >&2
+		echo "plan.sh: unknown plan $plan (want issue5, hostslice, compare, probe, mmak2, mix, deep, pipe, tf32, issue6, cublas, sweep, sweep-cpvec, mmak, tests, resident)" >&2
 		exit 2
 		;;
 	esac
