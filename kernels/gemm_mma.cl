@@ -180,7 +180,7 @@
  * Registers (ptxas, sm_90a, NN): double default 230, no spills; float default 255
  *   with 0–12 bytes of spills depending on the transposes. The H200 database's
  *   entries (2026-11-30, CUDA 13.0 ptxas on the OpenCL PTX, NN): double with
- *   CP_VEC and ISSUE_MIX 209 (Nsight Compute), no spills; float 128×128×16 with
+ *   CP_VEC and ISSUE_MIX 209, no spills; float 128×128×16 with
  *   CP_VEC and SPLIT_RAW 255 with 144 bytes of spills.
  * Without MMA_EMULATE the kernel only builds on NVIDIA's OpenCL for sm_80+; the host
  * must select it only there (vendor NVIDIA and compute capability >= 8.0 from
