@@ -26,7 +26,7 @@
 #   mix      ISSUE_MIX=1 against 0 (DGEMM NN/TN, 3xTF32 NN/NT)
 #   deep     CP_VEC=1 with one stage more (unpadded k-major tiles)
 #   pipe     PIPE_FRAG=1 against 0 for DGEMM (NN, TN); 32×32 warp tiles
-#   tf32     3xTF32 with a third stage (KM_SWZ=1)
+#   tf32     3xTF32 with a third stage (KM_SWZ=1); 64×32 warp tiles
 #   tests    the blas and cl test suites on the GPU (tensor path on)
 #   resident resident level 2 and the CG steps, the GEMM route of symm/syrk/
 #            syr2k/trmm, short-k updates from Go slices against gonum (auto's
@@ -217,6 +217,11 @@ PY
 			step i6-tf32-$tr 80 ./tune -kernel mma -prec 32 -trans $tr -shapes large=4096 -bar=false -v -budget 70s \
 				-where 'MWG=128,NWG=128,KWG=16,WM=64,WN=64,STAGES=2|3,CP_VEC=1,SPLIT_RAW=1,ISSUE_MIX=0,KM_SWZ=0|1' -out "$out/tuning-tf32-$tr.json"
 		done
+		# More warps per SM: 64×32 warp tiles hold half the accumulators of
+		# 64×64 (the database's tile uses 255 registers and spills, so only 2
+		# groups of 4 warps fit on an SM).
+		step i6-tf32-occ 80 ./tune -kernel mma -prec 32 -shapes large=4096 -bar=false -v -budget 70s \
+			-where 'MWG=64|128,NWG=64|128,KWG=16,WM=64,WN=32,STAGES=3,CP_VEC=1,SPLIT_RAW=1,ISSUE_MIX=0,KM_SWZ=0' -out "$out/tuning-tf32-occ.json"
 		;;
 	mmak)
 		# DGEMM with f64 mma.sync m16n8k8 / k16 (MMA_K): the tuner checks
