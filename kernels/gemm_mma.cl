@@ -577,116 +577,55 @@ void cp_vec_emu(__local real* dst, __global const real* src, int nv) {
 #define CP_COMMIT() MMA_ASM volatile("cp.async.commit_group;" ::: "memory")
 #define CP_WAIT() MMA_ASM volatile("cp.async.wait_group " CPWAIT ";" ::: "memory")
 #endif
-/* issue the copies of K-tile kt_ into local stage buffers Ad/Bd */
+/* The copies of a K tile into local stage buffers Ad/Bd. A_GEOM(e) / B_GEOM(e)
+ * give this thread's e-th copy of a tile: its row / column and k inside the
+ * tile (ra_, ka_ / cb_, kb_), its offset from the tile's first element (oa_ /
+ * ob_) and, for 16-byte groups, how many of its elements lie inside m / n (nva_
+ * / nvb_). None of it depends on the tile's place along k, so the compiler keeps
+ * it out of the K loop. A_NV / B_NV(k0_) say how much of the copy lies inside
+ * the matrix for the tile starting at k0_ (elements of a 16-byte group, or
+ * whether the element does), A_NV_ALL / B_NV_ALL the same for a tile wholly
+ * inside k.
+ * Consecutive threads take consecutive global addresses. A copy with nothing
+ * inside the matrix reads nothing and gets the buffer base as a (valid,
+ * aligned) dummy source. */
 #if CP_VEC
-/* CPV-element groups; consecutive threads take consecutive groups of global
- * memory. nv = the group's elements inside the matrix (0..CPV); a group with none
- * reads nothing and gets the buffer base as a (valid, aligned) dummy source. */
+/* CPV-element groups; nv = the group's elements inside the matrix (0..CPV) */
 #define CLAMP_CPV(x) ((x) <= 0 ? 0 : (x) >= CPV ? CPV : (x))
-#if TRANSA == 0
-#define ISSUE_A(Ad, kt_) { const int k0_ = (kt_) * KWG; \
-    _Pragma("unroll") for (int e = 0; e < GPT_A; e++) { \
-        const int idx = tid + e * NTHREADS; \
-        if (GA % NTHREADS == 0 || idx < GA) { \
-            const int r = idx / (KWG / CPV), kk = (idx % (KWG / CPV)) * CPV; \
-            const int nv = (r < mrem) ? CLAMP_CPV(k - k0_ - kk) : 0; \
-            __global const real* s_ = nv > 0 ? Ap + k0_ + (r * lda + kk) : A; \
-            CP_VEC16((Ad) + AS_IDX(r, kk), s_, nv); } } }
-#else
-#define ISSUE_A(Ad, kt_) { const int k0_ = (kt_) * KWG; \
-    _Pragma("unroll") for (int e = 0; e < GPT_A; e++) { \
-        const int idx = tid + e * NTHREADS; \
-        if (GA % NTHREADS == 0 || idx < GA) { \
-            const int kk = idx / (MWG / CPV), r = (idx % (MWG / CPV)) * CPV; \
-            const int nv = (k0_ + kk < k) ? CLAMP_CPV(mrem - r) : 0; \
-            __global const real* s_ = nv > 0 ? Ap + (long)k0_ * lda + (kk * lda + r) : A; \
-            CP_VEC16((Ad) + AS_IDX(r, kk), s_, nv); } } }
-#endif
-#if TRANSB == 0
-#define ISSUE_B(Bd, kt_) { const int k0_ = (kt_) * KWG; \
-    _Pragma("unroll") for (int e = 0; e < GPT_B; e++) { \
-        const int idx = tid + e * NTHREADS; \
-        if (GB % NTHREADS == 0 || idx < GB) { \
-            const int kk = idx / (NWG / CPV), c = (idx % (NWG / CPV)) * CPV; \
-            const int nv = (k0_ + kk < k) ? CLAMP_CPV(nrem - c) : 0; \
-            __global const real* s_ = nv > 0 ? Bp + (long)k0_ * ldb + (kk * ldb + c) : B; \
-            CP_VEC16((Bd) + BS_IDX(kk, c), s_, nv); } } }
-#else
-#define ISSUE_B(Bd, kt_) { const int k0_ = (kt_) * KWG; \
-    _Pragma("unroll") for (int e = 0; e < GPT_B; e++) { \
-        const int idx = tid + e * NTHREADS; \
-        if (GB % NTHREADS == 0 || idx < GB) { \
-            const int c = idx / (KWG / CPV), kk = (idx % (KWG / CPV)) * CPV; \
-            const int nv = (c < nrem) ? CLAMP_CPV(k - k0_ - kk) : 0; \
-            __global const real* s_ = nv > 0 ? Bp + k0_ + (c * ldb + kk) : B; \
-            CP_VEC16((Bd) + BS_IDX(kk, c), s_, nv); } } }
-#endif
-#else /* CP_VEC=0: one element per copy, both operands k-major */
-#if TRANSA == 0
-#define ISSUE_A(Ad, kt_) { const int k0_ = (kt_) * KWG; \
-    _Pragma("unroll") for (int e = 0; e < LPT_A; e++) { \
-        const int idx = tid + e * NTHREADS, kk = idx % KWG, r = idx / KWG; \
-        const bool ok = (r < mrem) && (k0_ + kk < k); \
-        __global const real* s_ = ok ? Ap + k0_ + (r * lda + kk) : A; \
-        CP_ELEM((Ad) + AS_IDX(r, kk), s_, ok); } }
-#else
-#define ISSUE_A(Ad, kt_) { const int k0_ = (kt_) * KWG; \
-    _Pragma("unroll") for (int e = 0; e < LPT_A; e++) { \
-        const int idx = tid + e * NTHREADS, r = idx % MWG, kk = idx / MWG; \
-        const bool ok = (r < mrem) && (k0_ + kk < k); \
-        __global const real* s_ = ok ? Ap + (long)k0_ * lda + (kk * lda + r) : A; \
-        CP_ELEM((Ad) + AS_IDX(r, kk), s_, ok); } }
-#endif
-#if TRANSB == 0
-#define ISSUE_B(Bd, kt_) { const int k0_ = (kt_) * KWG; \
-    _Pragma("unroll") for (int e = 0; e < LPT_B; e++) { \
-        const int idx = tid + e * NTHREADS, c = idx % NWG, kk = idx / NWG; \
-        const bool ok = (c < nrem) && (k0_ + kk < k); \
-        __global const real* s_ = ok ? Bp + (long)k0_ * ldb + (kk * ldb + c) : B; \
-        CP_ELEM((Bd) + BS_IDX(kk, c), s_, ok); } }
-#else
-#define ISSUE_B(Bd, kt_) { const int k0_ = (kt_) * KWG; \
-    _Pragma("unroll") for (int e = 0; e < LPT_B; e++) { \
-        const int idx = tid + e * NTHREADS, kk = idx % KWG, c = idx / KWG; \
-        const bool ok = (c < nrem) && (k0_ + kk < k); \
-        __global const real* s_ = ok ? Bp + k0_ + (c * ldb + kk) : B; \
-        CP_ELEM((Bd) + BS_IDX(kk, c), s_, ok); } }
-#endif
-#endif /* CP_VEC */
-
-/* ISSUE_MIX=1: the copies of a K tile that lies wholly inside k are issued in
- * NQ parts between the tensor-core instructions of the step (COMPUTE_MIX), so a
- * warp's copy work fills the issue slots its mma.sync leave idle instead of
- * delaying the first mma.sync after every barrier. Such a tile needs no k bound
- * check: each copy's validity along m / n, its offset from the tile's first
- * element (An / Bn, advanced by one K tile per step) and its local index do not
- * change from step to step, so the compiler keeps them out of the loop. */
-#if CP_VEC
-#if TRANSA == 0
+#if TRANSA == 0 /* groups along k */
 #define A_GEOM(e) const int ia_ = tid + (e) * NTHREADS; \
     const int ra_ = ia_ / (KWG / CPV), ka_ = (ia_ % (KWG / CPV)) * CPV; \
     const int nva_ = ra_ < mrem ? CPV : 0, oa_ = ra_ * lda + ka_
-#else
+#define A_NV(k0_) (ra_ < mrem ? CLAMP_CPV(k - (k0_) - ka_) : 0)
+#else /* groups along m */
 #define A_GEOM(e) const int ia_ = tid + (e) * NTHREADS; \
     const int ka_ = ia_ / (MWG / CPV), ra_ = (ia_ % (MWG / CPV)) * CPV; \
     const int nva_ = CLAMP_CPV(mrem - ra_), oa_ = ka_ * lda + ra_
+#define A_NV(k0_) ((k0_) + ka_ < k ? nva_ : 0)
 #endif
-#if TRANSB == 0
+#if TRANSB == 0 /* groups along n */
 #define B_GEOM(e) const int ib_ = tid + (e) * NTHREADS; \
     const int kb_ = ib_ / (NWG / CPV), cb_ = (ib_ % (NWG / CPV)) * CPV; \
     const int nvb_ = CLAMP_CPV(nrem - cb_), ob_ = kb_ * ldb + cb_
-#else
+#define B_NV(k0_) ((k0_) + kb_ < k ? nvb_ : 0)
+#else /* groups along k */
 #define B_GEOM(e) const int ib_ = tid + (e) * NTHREADS; \
     const int cb_ = ib_ / (KWG / CPV), kb_ = (ib_ % (KWG / CPV)) * CPV; \
     const int nvb_ = cb_ < nrem ? CPV : 0, ob_ = cb_ * ldb + kb_
+#define B_NV(k0_) (cb_ < nrem ? CLAMP_CPV(k - (k0_) - kb_) : 0)
 #endif
+#define A_NV_ALL nva_
+#define B_NV_ALL nvb_
 #define NCPA GPT_A
 #define NCPB GPT_B
-#define ISSUE_A1(Ad, An, e) { A_GEOM(e); if (GA % NTHREADS == 0 || ia_ < GA) \
-    CP_VEC16((Ad) + AS_IDX(ra_, ka_), nva_ > 0 ? (An) + oa_ : A, nva_); }
-#define ISSUE_B1(Bd, Bn, e) { B_GEOM(e); if (GB % NTHREADS == 0 || ib_ < GB) \
-    CP_VEC16((Bd) + BS_IDX(kb_, cb_), nvb_ > 0 ? (Bn) + ob_ : B, nvb_); }
-#else
+/* copy e of the tile whose first element An / Bn is, NV of its elements valid */
+#define ISSUE_A1(Ad, An, e, NV) { A_GEOM(e); if (GA % NTHREADS == 0 || ia_ < GA) { \
+    const int nv_ = NV; \
+    CP_VEC16((Ad) + AS_IDX(ra_, ka_), nv_ > 0 ? (An) + oa_ : A, nv_); } }
+#define ISSUE_B1(Bd, Bn, e, NV) { B_GEOM(e); if (GB % NTHREADS == 0 || ib_ < GB) { \
+    const int nv_ = NV; \
+    CP_VEC16((Bd) + BS_IDX(kb_, cb_), nv_ > 0 ? (Bn) + ob_ : B, nv_); } }
+#else /* CP_VEC=0: one element per copy, both operands k-major */
 #if TRANSA == 0
 #define A_GEOM(e) const int ia_ = tid + (e) * NTHREADS, ka_ = ia_ % KWG, ra_ = ia_ / KWG; \
     const int oa_ = ra_ * lda + ka_
@@ -701,18 +640,44 @@ void cp_vec_emu(__local real* dst, __global const real* src, int nv) {
 #define B_GEOM(e) const int ib_ = tid + (e) * NTHREADS, kb_ = ib_ % KWG, cb_ = ib_ / KWG; \
     const int ob_ = cb_ * ldb + kb_
 #endif
+#define A_NV(k0_) (ra_ < mrem && (k0_) + ka_ < k)
+#define B_NV(k0_) (cb_ < nrem && (k0_) + kb_ < k)
+#define A_NV_ALL (ra_ < mrem)
+#define B_NV_ALL (cb_ < nrem)
 #define NCPA LPT_A
 #define NCPB LPT_B
-#define ISSUE_A1(Ad, An, e) { A_GEOM(e); const bool ok_ = ra_ < mrem; \
+#define ISSUE_A1(Ad, An, e, NV) { A_GEOM(e); const bool ok_ = NV; \
     CP_ELEM((Ad) + AS_IDX(ra_, ka_), ok_ ? (An) + oa_ : A, ok_); }
-#define ISSUE_B1(Bd, Bn, e) { B_GEOM(e); const bool ok_ = cb_ < nrem; \
+#define ISSUE_B1(Bd, Bn, e, NV) { B_GEOM(e); const bool ok_ = NV; \
     CP_ELEM((Bd) + BS_IDX(kb_, cb_), ok_ ? (Bn) + ob_ : B, ok_); }
+#endif /* CP_VEC */
+/* the first element of the K tile starting at k0_ */
+#if TRANSA == 0
+#define A_AT(k0_) (Ap + (k0_))
+#else
+#define A_AT(k0_) (Ap + (long)(k0_) * lda)
 #endif
-/* part q of NQ of a whole K tile's copies: A's e-th copy belongs to part e % NQ,
- * B's e-th to (NCPA + e) % NQ (q and NQ are constants: the rest unrolls away) */
+#if TRANSB == 0
+#define B_AT(k0_) (Bp + (long)(k0_) * ldb)
+#else
+#define B_AT(k0_) (Bp + (k0_))
+#endif
+/* every copy of K tile kt_, checked against k */
+#define ISSUE_A(Ad, kt_) { const int k0_ = (kt_) * KWG; __global const real* At_ = A_AT(k0_); \
+    _Pragma("unroll") for (int e = 0; e < NCPA; e++) ISSUE_A1(Ad, At_, e, A_NV(k0_)); }
+#define ISSUE_B(Bd, kt_) { const int k0_ = (kt_) * KWG; __global const real* Bt_ = B_AT(k0_); \
+    _Pragma("unroll") for (int e = 0; e < NCPB; e++) ISSUE_B1(Bd, Bt_, e, B_NV(k0_)); }
+
+/* ISSUE_MIX=1: the copies of a K tile that lies wholly inside k are issued in
+ * NQ parts between the tensor-core instructions of the step before, so a warp's
+ * copy work fills the issue slots its mma.sync leave idle instead of delaying
+ * the first mma.sync after every barrier. Such a tile needs no k check (NV_ALL);
+ * An / Bn point at its first element and advance one K tile per step. Part q
+ * holds A's copies e with e % NQ == q and B's with (NCPA + e) % NQ == q (q and
+ * NQ are constants: the rest unrolls away). */
 #define ISSUE_PART(Ad, Bd, An, Bn, q, NQ) { \
-    _Pragma("unroll") for (int e = 0; e < NCPA; e++) if (e % (NQ) == (q)) ISSUE_A1(Ad, An, e); \
-    _Pragma("unroll") for (int e = 0; e < NCPB; e++) if ((NCPA + e) % (NQ) == (q)) ISSUE_B1(Bd, Bn, e); }
+    _Pragma("unroll") for (int e = 0; e < NCPA; e++) if (e % (NQ) == (q)) ISSUE_A1(Ad, An, e, A_NV_ALL); \
+    _Pragma("unroll") for (int e = 0; e < NCPB; e++) if ((NCPA + e) % (NQ) == (q)) ISSUE_B1(Bd, Bn, e, B_NV_ALL); }
 #endif /* CP_ASYNC */
 
 /* ------------------------------------------------------------------------ */
@@ -935,21 +900,11 @@ void gemm_mma(const int m, const int n, const int k, const real alpha,
     }
     int rs = 0, ws = STAGES - 1;
 #if ISSUE_MIX || PIPE_FRAG
-    /* the first element of the K tile copied next (tile kt+STAGES-1) */
-#if TRANSA == 0
-    __global const real* An = Ap + (STAGES - 1) * KWG;
-    const int stepA = KWG;
-#else
-    __global const real* An = Ap + (long)(STAGES - 1) * KWG * lda;
-    const long stepA = (long)KWG * lda;
-#endif
-#if TRANSB == 0
-    __global const real* Bn = Bp + (long)(STAGES - 1) * KWG * ldb;
-    const long stepB = (long)KWG * ldb;
-#else
-    __global const real* Bn = Bp + (STAGES - 1) * KWG;
-    const int stepB = KWG;
-#endif
+    /* the first element of the K tile copied next (tile kt+STAGES-1), and one
+     * K tile's step */
+    __global const real* An = A_AT((STAGES - 1) * KWG);
+    __global const real* Bn = B_AT((STAGES - 1) * KWG);
+    const long stepA = A_AT(KWG) - Ap, stepB = B_AT(KWG) - Bp;
 #endif
 #if PIPE_FRAG
     /* The barrier of each step sits before its last K sub-step: once every
