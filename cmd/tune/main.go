@@ -163,7 +163,7 @@ func candidates(kernel string, prec int, small bool) []clblas.TuneConfig {
 	case "mma":
 		t, k, w, st, raw, mk, pipe := []int{64, 128, 256}, []int{4, 8, 16, 32}, []int{32, 64}, []int{2, 3, 4, 5}, []int{0}, []int{4, 8, 16}, []int{0, 1}
 		if prec == 32 {
-			raw, mk, pipe = []int{0, 1}, []int{0}, []int{0}
+			raw, mk, pipe = []int{0, 1}, []int{4}, []int{0}
 		}
 		if small {
 			t, k, st = []int{128}, []int{8, 16}, []int{3}
@@ -172,13 +172,11 @@ func candidates(kernel string, prec int, small bool) []clblas.TuneConfig {
 			if d["KM_SWZ"] == 1 && d["CP_VEC"] == 0 {
 				return
 			}
-			for _, key := range []string{"CP_VEC", "SPLIT_RAW", "ISSUE_MIX", "KM_SWZ", "PIPE_FRAG"} {
-				if d[key] == 0 {
+			// A switch at its default stays out of the defines.
+			for key, def := range switchDefaults {
+				if d[key] == def {
 					delete(d, key)
 				}
-			}
-			if d["MMA_K"] == 0 || d["MMA_K"] == 4 {
-				delete(d, "MMA_K")
 			}
 			add(d)
 		})
