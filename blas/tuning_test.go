@@ -786,6 +786,48 @@ func TestGemmMMAKValid(t *testing.T) {
 	}
 }
 
+// TestGemmMMASwitchesValid: the database keys ISSUE_MIX, KM_SWZ and
+// PIPE_FRAG reach the defines, and gemmValid turns away the combinations
+// the kernel rejects with #error: PIPE_FRAG for float, KM_SWZ without
+// CP_VEC, KM_SWZ with tile widths that are not multiples of 128 bytes.
+func TestGemmMMASwitchesValid(t *testing.T) {
+	cfg := mmaConfig(gemmBase(64, 8), 64, map[string]int{"CP_VEC": 1, "ISSUE_MIX": 1, "KM_SWZ": 1, "PIPE_FRAG": 1})
+	for _, want := range []string{"ISSUE_MIX=1", "KM_SWZ=1", "PIPE_FRAG=1"} {
+		if d := cfg.defines(false, false, false); !slices.Contains(d, want) {
+			t.Errorf("defines %v: %s lost", d, want)
+		}
+	}
+	big := profH200
+	big.LocalMemBytes = 1 << 20
+	for _, tc := range []struct {
+		name    string
+		prec    int
+		set     func(*gemmConfig)
+		wantErr string // "" when valid
+	}{
+		{"double PIPE_FRAG", 64, func(c *gemmConfig) { c.pipeFrag = true }, ""},
+		{"float PIPE_FRAG", 32, func(c *gemmConfig) { c.pipeFrag = true }, "PIPE_FRAG is for the double kernel"},
+		{"KM_SWZ with CP_VEC", 64, func(c *gemmConfig) { c.cpVec, c.kmSwz = true, true }, ""},
+		{"KM_SWZ alone", 64, func(c *gemmConfig) { c.kmSwz = true }, "KM_SWZ=1 needs CP_VEC=1"},
+		{"KM_SWZ, float, 16-wide tile", 32, func(c *gemmConfig) {
+			c.cpVec, c.kmSwz, c.mmaMWG, c.mmaNWG, c.mmaKWG, c.wm, c.wn = true, true, 32, 16, 16, 16, 16
+		}, "KM_SWZ=1 needs MWG and NWG multiples of 32"},
+		{"CP_VEC, float, 16-wide tile", 32, func(c *gemmConfig) {
+			c.cpVec, c.mmaMWG, c.mmaNWG, c.mmaKWG, c.wm, c.wn = true, 32, 16, 16, 16, 16
+		}, ""},
+	} {
+		cfg := mmaDefaults(gemmBase(tc.prec, 8), tc.prec)
+		tc.set(&cfg)
+		err := gemmValid(big, tc.prec, false, false, cfg)
+		switch {
+		case tc.wantErr == "" && err != nil:
+			t.Errorf("%s: gemmValid %v, want valid", tc.name, err)
+		case tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)):
+			t.Errorf("%s: gemmValid %v, want an error with %q", tc.name, err, tc.wantErr)
+		}
+	}
+}
+
 // TestGemmSkinnyRoutes runs the GEMV and split-K routes on the test device
 // against gonum: the GEMV route as gemmChoose picks it, split-K forced
 // (a CPU device never needs it) with the device's own kernel per slice.
