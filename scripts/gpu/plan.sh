@@ -32,6 +32,9 @@
 #            syr2k/trmm, short-k updates from Go slices against gonum (auto's
 #            kHalf for GPUs), examples/cg at n = 4096 and examples/mat at 2048
 #
+# A search names the gemm_mma switches it restricts; a switch added after a
+# plan was written widens that plan's search (cmd/tune -where restricts only
+# the keys it names).
 # Each plan's step limits add up to less than a device call's 10 minutes
 # (issue5 6, issue6 10 at worst, sweep 6, tests 7, resident 5): one plan per call when
 # time is short.
@@ -54,6 +57,14 @@ step() {
 	echo "==> $name: $*" | tee "$out/$name.txt"
 	timeout "$secs" "$@" >>"$out/$name.txt" 2>&1
 	echo "<== $name: exit $?" >>"$out/$name.txt"
+}
+
+# tune_mma NAME SECONDS PREC TRANS WHERE: a step that searches gemm_mma at
+# n = 4096 in one transpose combination within WHERE (cmd/tune -where), its
+# budget 10 s inside the step's limit, the best entries in tuning-NAME.json.
+tune_mma() {
+	step "$1" "$2" ./tune -kernel mma -prec "$3" -trans "$4" -shapes large=4096 -bar=false -v \
+		-budget "$(($2 - 10))s" -where "$5" -out "$out/tuning-$1.json"
 }
 
 # cuBLAS through PyTorch, written to a file so that step's timeout can run it
@@ -145,29 +156,24 @@ PY
 	sweep)
 		# DGEMM: wider tiles halve the L2 traffic per flop of 128×64; K steps
 		# of 4 with more stages fit them in 48 KiB.
-		step i6-tune64 180 ./tune -kernel mma -prec 64 -shapes large=4096 -bar=false -v -budget 150s \
-			-where 'MWG=128|256,NWG=64|128,KWG=4|8,WM=64,WN=32,STAGES=2|3|4|5' -out "$out/tuning-mma64.json"
+		tune_mma i6-tune64 180 64 NN 'MWG=128|256,NWG=64|128,KWG=4|8,WM=64,WN=32,STAGES=2|3|4|5'
 		# 3xTF32: SPLIT_RAW, and K steps of 16 (128×128 tiles fit two
 		# stages), which halve the per-slice FP32 accumulation adds.
-		step i6-tune32 180 ./tune -kernel mma -prec 32 -shapes large=4096 -bar=false -v -budget 150s \
-			-where 'MWG=128,NWG=128|256,KWG=8|16,WM=64,WN=32|64,STAGES=2|3|4,SPLIT_RAW=0|1' -out "$out/tuning-mma32.json"
+		tune_mma i6-tune32 180 32 NN 'MWG=128,NWG=128|256,KWG=8|16,WM=64,WN=32|64,STAGES=2|3|4,SPLIT_RAW=0|1'
 		;;
 	sweep-cpvec)
 		# gemm_mma with 16-byte copies: 3xTF32 in NN and NT (NT ran slower
 		# than the FMA kernel with the database's tile), and DGEMM.
 		for tr in NN NT; do
-			step i6-cpvec32-$tr 60 ./tune -kernel mma -prec 32 -trans $tr -shapes large=4096 -bar=false -v -budget 45s \
-				-where 'MWG=128,NWG=128|256,KWG=8|16,WM=64,WN=32|64,STAGES=2|3|4,CP_VEC=1,SPLIT_RAW=0|1' -out "$out/tuning-cpvec32-$tr.json"
+			tune_mma i6-cpvec32-$tr 60 32 $tr 'MWG=128,NWG=128|256,KWG=8|16,WM=64,WN=32|64,STAGES=2|3|4,CP_VEC=1,SPLIT_RAW=0|1'
 		done
-		step i6-cpvec64 60 ./tune -kernel mma -prec 64 -shapes large=4096 -bar=false -v -budget 45s \
-			-where 'MWG=128|256,NWG=64|128,KWG=4|8,WM=64,WN=32,STAGES=2|3|4|5,CP_VEC=1' -out "$out/tuning-cpvec64.json"
+		tune_mma i6-cpvec64 60 64 NN 'MWG=128|256,NWG=64|128,KWG=4|8,WM=64,WN=32,STAGES=2|3|4|5,CP_VEC=1'
 		;;
 	mmak2)
 		# f64 m16n8k8 (MMA_K=8) around the first search's best (CP_VEC=1, 3
 		# stages: 45 876 against 44 144 for the default at 4096), NN and TN.
 		for tr in NN TN; do
-			step i6-mmak2-$tr 75 ./tune -kernel mma -prec 64 -trans $tr -shapes large=4096 -bar=false -v -budget 60s \
-				-where 'MWG=128,NWG=64,KWG=8,WM=64,WN=32,STAGES=3|4|5,CP_VEC=0|1,MMA_K=4|8' -out "$out/tuning-mmak2-$tr.json"
+			tune_mma i6-mmak2-$tr 75 64 $tr 'MWG=128,NWG=64,KWG=8,WM=64,WN=32,STAGES=3|4|5,CP_VEC=0|1,MMA_K=4|8'
 		done
 		;;
 	mix)
@@ -175,12 +181,10 @@ PY
 		# and without 16-byte copies and m16n8k8: DGEMM NN and TN, 3xTF32 NN
 		# and NT.
 		for tr in NN TN; do
-			step i6-mix64-$tr 100 ./tune -kernel mma -prec 64 -trans $tr -shapes large=4096 -bar=false -v -budget 90s \
-				-where 'MWG=128,NWG=64|128,KWG=8,WM=64,WN=32,STAGES=2|3,CP_VEC=0|1,MMA_K=4|8,ISSUE_MIX=0|1' -out "$out/tuning-mix64-$tr.json"
+			tune_mma i6-mix64-$tr 100 64 $tr 'MWG=128,NWG=64|128,KWG=8,WM=64,WN=32,STAGES=2|3,CP_VEC=0|1,MMA_K=4|8,ISSUE_MIX=0|1'
 		done
 		for tr in NN NT; do
-			step i6-mix32-$tr 150 ./tune -kernel mma -prec 32 -trans $tr -shapes large=4096 -bar=false -v -budget 140s \
-				-where 'MWG=128,NWG=128,KWG=8|16,WM=64,WN=64,STAGES=2|4,CP_VEC=1,SPLIT_RAW=1,ISSUE_MIX=0|1' -out "$out/tuning-mix32-$tr.json"
+			tune_mma i6-mix32-$tr 150 32 $tr 'MWG=128,NWG=128,KWG=8|16,WM=64,WN=64,STAGES=2|4,CP_VEC=1,SPLIT_RAW=1,ISSUE_MIX=0|1'
 		done
 		;;
 	deep)
@@ -188,12 +192,10 @@ PY
 		# DGEMM 128×64×8 with 4 (48 KiB), with and without ISSUE_MIX; 3xTF32
 		# 128×128×16 with 3, ×8 with 3 and 4.
 		for tr in NN TN; do
-			step i6-deep64-$tr 60 ./tune -kernel mma -prec 64 -trans $tr -shapes large=4096 -bar=false -v -budget 50s \
-				-where 'MWG=128,NWG=64,KWG=8,WM=64,WN=32,STAGES=3|4,CP_VEC=1,ISSUE_MIX=0|1' -out "$out/tuning-deep64-$tr.json"
+			tune_mma i6-deep64-$tr 60 64 $tr 'MWG=128,NWG=64,KWG=8,WM=64,WN=32,STAGES=3|4,CP_VEC=1,ISSUE_MIX=0|1'
 		done
 		for tr in NN NT; do
-			step i6-deep32-$tr 80 ./tune -kernel mma -prec 32 -trans $tr -shapes large=4096 -bar=false -v -budget 70s \
-				-where 'MWG=128,NWG=128,KWG=8|16,WM=64,WN=64,STAGES=3|4,CP_VEC=1,SPLIT_RAW=1' -out "$out/tuning-deep32-$tr.json"
+			tune_mma i6-deep32-$tr 80 32 $tr 'MWG=128,NWG=128,KWG=8|16,WM=64,WN=64,STAGES=3|4,CP_VEC=1,SPLIT_RAW=1'
 		done
 		;;
 	pipe)
@@ -202,36 +204,30 @@ PY
 		# ISSUE_MIX and m16n8k8; then the database's entry (which the
 		# next commit may switch) with all transposes and the GPU tests.
 		for tr in NN TN; do
-			step i6-pipe64-$tr 80 ./tune -kernel mma -prec 64 -trans $tr -shapes large=4096 -bar=false -v -budget 70s \
-				-where 'MWG=128,NWG=64,KWG=8,WM=64,WN=32,STAGES=3,CP_VEC=1,ISSUE_MIX=0|1,PIPE_FRAG=0|1,MMA_K=4|8,KM_SWZ=0' -out "$out/tuning-pipe64-$tr.json"
+			tune_mma i6-pipe64-$tr 80 64 $tr 'MWG=128,NWG=64,KWG=8,WM=64,WN=32,STAGES=3,CP_VEC=1,ISSUE_MIX=0|1,PIPE_FRAG=0|1,MMA_K=4|8,KM_SWZ=0'
 		done
 		# More warps per SM: 32×32 warp tiles (64 accumulator doubles fewer
 		# per thread than 64×32), 4 or 8 warps per group.
-		step i6-warps64 80 ./tune -kernel mma -prec 64 -shapes large=4096 -bar=false -v -budget 70s \
-			-where 'MWG=64|128,NWG=64,KWG=8,WM=32,WN=32,STAGES=3,CP_VEC=1,ISSUE_MIX=0|1,PIPE_FRAG=0|1,MMA_K=4,KM_SWZ=0' -out "$out/tuning-warps64.json"
+		tune_mma i6-warps64 80 64 NN 'MWG=64|128,NWG=64,KWG=8,WM=32,WN=32,STAGES=3,CP_VEC=1,ISSUE_MIX=0|1,PIPE_FRAG=0|1,MMA_K=4,KM_SWZ=0'
 		;;
 	tf32)
 		# 3xTF32 with a third stage: KM_SWZ=1 leaves CP_VEC's k-major tiles
 		# unpadded, so 3 stages of the database's 128×128×16 tile fit (48 KiB).
 		for tr in NN NT; do
-			step i6-tf32-$tr 80 ./tune -kernel mma -prec 32 -trans $tr -shapes large=4096 -bar=false -v -budget 70s \
-				-where 'MWG=128,NWG=128,KWG=16,WM=64,WN=64,STAGES=2|3,CP_VEC=1,SPLIT_RAW=1,ISSUE_MIX=0,KM_SWZ=0|1' -out "$out/tuning-tf32-$tr.json"
+			tune_mma i6-tf32-$tr 80 32 $tr 'MWG=128,NWG=128,KWG=16,WM=64,WN=64,STAGES=2|3,CP_VEC=1,SPLIT_RAW=1,ISSUE_MIX=0,KM_SWZ=0|1'
 		done
 		# More warps per SM: 64×32 warp tiles hold half the accumulators of
 		# 64×64 (the database's tile uses 255 registers and spills, so only 2
 		# groups of 4 warps fit on an SM).
-		step i6-tf32-occ 80 ./tune -kernel mma -prec 32 -shapes large=4096 -bar=false -v -budget 70s \
-			-where 'MWG=64|128,NWG=64|128,KWG=16,WM=64,WN=32,STAGES=3,CP_VEC=1,SPLIT_RAW=1,ISSUE_MIX=0,KM_SWZ=0' -out "$out/tuning-tf32-occ.json"
+		tune_mma i6-tf32-occ 80 32 NN 'MWG=64|128,NWG=64|128,KWG=16,WM=64,WN=32,STAGES=3,CP_VEC=1,SPLIT_RAW=1,ISSUE_MIX=0,KM_SWZ=0'
 		;;
 	mmak)
 		# DGEMM with f64 mma.sync m16n8k8 / k16 (MMA_K): the tuner checks
 		# every candidate against gonum, so a wrong fragment layout shows
 		# as ok=false. KWG 16 with 128×64 tiles needs more than 48 KiB at two
 		# stages, hence the smaller tiles for MMA_K=16.
-		step i6-mmak8 90 ./tune -kernel mma -prec 64 -shapes large=4096 -bar=false -v -budget 60s \
-			-where 'MWG=128,NWG=64|128,KWG=8,WM=64,WN=32,STAGES=2|3|4,MMA_K=4|8' -out "$out/tuning-mmak8.json"
-		step i6-mmak16 90 ./tune -kernel mma -prec 64 -shapes large=4096 -bar=false -v -budget 60s \
-			-where 'MWG=64|128,NWG=32|64,KWG=16,WM=32|64,WN=32,STAGES=2|3,MMA_K=8|16' -out "$out/tuning-mmak16.json"
+		tune_mma i6-mmak8 90 64 NN 'MWG=128,NWG=64|128,KWG=8,WM=64,WN=32,STAGES=2|3|4,MMA_K=4|8'
+		tune_mma i6-mmak16 90 64 NN 'MWG=64|128,NWG=32|64,KWG=16,WM=32|64,WN=32,STAGES=2|3,MMA_K=8|16'
 		;;
 	tests)
 		step tests-blas 300 ./blas.test -test.count=1
