@@ -13,6 +13,7 @@ import (
 	"unsafe"
 
 	"github.com/gocompute/opencl/cl"
+	"github.com/gocompute/opencl/internal/par"
 )
 
 // Host↔device transfers of the drop-in path.
@@ -270,26 +271,6 @@ func (p *pipeQueues) close() error {
 // copyChunk is the least number of bytes worth a goroutine of its own.
 const copyChunk = 2 << 20
 
-// parallelFor splits [0, n) into at most workers contiguous ranges and
-// runs fn on each, on its own goroutine when there is more than one.
-func parallelFor(n, workers int, fn func(lo, hi int)) {
-	workers = max(1, min(workers, n))
-	if workers == 1 {
-		fn(0, n)
-		return
-	}
-	var wg sync.WaitGroup
-	for w := range workers {
-		lo, hi := n*w/workers, n*(w+1)/workers
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			fn(lo, hi)
-		}()
-	}
-	wg.Wait()
-}
-
 // copyWorkers is the number of goroutines for a copy of bytes bytes.
 func copyWorkers(bytes int) int {
 	return max(1, min(runtime.GOMAXPROCS(0), bytes/copyChunk))
@@ -319,10 +300,10 @@ func copyBlock[T real](dst []T, ldd int, src []T, lds int, rows, cols int) {
 	if ldd == cols && lds == cols {
 		n := rows * cols
 		d, s := dst[:n], src[:n]
-		parallelFor(n, copyWorkers(n*es), func(lo, hi int) { copy(d[lo:hi], s[lo:hi]) })
+		par.For(n, copyWorkers(n*es), func(lo, hi int) { copy(d[lo:hi], s[lo:hi]) })
 		return
 	}
-	parallelFor(rows, copyWorkers(rows*cols*es), func(lo, hi int) {
+	par.For(rows, copyWorkers(rows*cols*es), func(lo, hi int) {
 		for r := lo; r < hi; r++ {
 			copy(dst[r*ldd:r*ldd+cols], src[r*lds:r*lds+cols])
 		}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gocompute/opencl/cl"
+	"github.com/gocompute/opencl/internal/par"
 	"github.com/gocompute/opencl/platform"
 )
 
@@ -107,7 +108,7 @@ func xferReport(rt *platform.Runtime, mib int) error {
 	}
 	hostCopy := func(dst, src []byte, workers int) func() error {
 		return func() error {
-			inParallel(size, workers, func(lo, hi int) { copy(dst[lo:hi], src[lo:hi]) })
+			par.For(size, workers, func(lo, hi int) { copy(dst[lo:hi], src[lo:hi]) })
 			return nil
 		}
 	}
@@ -161,7 +162,7 @@ func xferReport(rt *platform.Runtime, mib int) error {
 	rows := size / wide
 	panel := func(dst, src []byte, toPacked bool) func() error {
 		return func() error {
-			inParallel(rows, n, func(lo, hi int) {
+			par.For(rows, n, func(lo, hi int) {
 				for r := lo; r < hi; r++ {
 					p, o := r*narrow, r*wide
 					if toPacked {
@@ -232,19 +233,4 @@ func xferReport(rt *platform.Runtime, mib int) error {
 	fmt.Printf("  pack Go → pinned ‖ upload (each):      %s\n", rate(size, both(hostCopy(p2, g1, n), write(q1, dev1, p1))))
 	fmt.Printf("  unpack pinned → Go ‖ download (each):  %s\n", rate(size, both(hostCopy(g1, p2, n), read(q1, dev1, p1))))
 	return firstErr
-}
-
-// inParallel cuts [0, n) into workers ranges and runs fn on each, on its own
-// goroutine, waiting for all.
-func inParallel(n, workers int, fn func(lo, hi int)) {
-	var wg sync.WaitGroup
-	for w := range workers {
-		lo, hi := n*w/workers, n*(w+1)/workers
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			fn(lo, hi)
-		}()
-	}
-	wg.Wait()
 }
