@@ -92,8 +92,9 @@
  *     every layout of CP_VEC=1 is unpadded, so a stage takes KWG·(MWG+NWG)
  *     elements: 3 stages of a 128×128×16 float tile or 4 of a 128×64×8 double
  *     tile fill NVIDIA's 48 KiB exactly. Measured on the H200 (DGEMM 128×64×8,
- *     ISSUE_MIX, 3 stages, n = 4096): NN 46.8k padded and 47.2k swizzled, TN 47.2k padded and
- *     43.0k swizzled — the swizzled [k][m] A tile costs, so it is off by default.
+ *     ISSUE_MIX, 3 stages, n = 4096): NN 46.8k padded and 47.2k swizzled, TN
+ *     47.2k padded and 43.0k swizzled — the swizzled [k][m] A tile costs, so it
+ *     is off by default.
  *   TRANSA=0 (A stored m×k) and TRANSB=1 (B stored n×k): the groups run along k, so
  *     that operand is kept [m][k] / [n][k], rows of exactly KWG elements (no pad)
  *     with the k index XOR-swizzled per row: element (r, kk) sits at
