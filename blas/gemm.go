@@ -89,11 +89,6 @@ type gemmConfig struct {
 	// into a second register set, tile k+1's first before tile k's last
 	// mma.sync (the barrier moved ahead of them).
 	pipeFrag bool
-	// maxRreg (MAXRREG, NVIDIA only): the registers a work-item may use,
-	// passed to NVIDIA's compiler as -cl-nv-maxrregcount (0: no limit). A
-	// lower count lets more work-groups share an SM, at the price of
-	// spills where the kernel needs more.
-	maxRreg int
 
 	// noOpt builds the program with -cl-opt-disable (tests: PoCL then
 	// compiles a GEMM program about 8 times faster).
@@ -177,9 +172,6 @@ func (cfg gemmConfig) defines(tA, tB, vecAligned bool) []string {
 		}
 		if cfg.mmaEmulate {
 			out = append(out, "MMA_EMULATE=1")
-		} else if cfg.maxRreg > 0 {
-			// cl_nv_compiler_options; the emulation runs elsewhere.
-			out = append(out, "-cl-nv-maxrregcount="+strconv.Itoa(cfg.maxRreg))
 		}
 		if cfg.noOpt {
 			out = append(out, "-cl-opt-disable")

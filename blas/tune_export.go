@@ -186,8 +186,6 @@ func gemmValid(p platform.Profile, prec int, tA, tB bool, cfg gemmConfig) error 
 			return bad("PIPE_FRAG is for the double kernel")
 		case cfg.kmSwz && !cfg.cpVec:
 			return bad("KM_SWZ=1 needs CP_VEC=1")
-		case cfg.maxRreg != 0 && (cfg.maxRreg < 64 || cfg.maxRreg > 255):
-			return bad("MAXRREG must be 0 (no limit) or 64..255")
 		case cfg.kmSwz && (cfg.mmaMWG%(1024/prec) != 0 || cfg.mmaNWG%(1024/prec) != 0):
 			return bad("KM_SWZ=1 needs MWG and NWG multiples of %d (128 bytes: its swizzled [k][m] / [k][n] tiles)", 1024/prec)
 		case nt > maxWG:

@@ -549,7 +549,6 @@ func mmaConfig(base gemmConfig, prec int, d map[string]int) gemmConfig {
 	cfg.issueMix = d["ISSUE_MIX"] == 1
 	cfg.kmSwz = d["KM_SWZ"] == 1
 	cfg.pipeFrag = d["PIPE_FRAG"] == 1
-	cfg.maxRreg = d["MAXRREG"]
 	return cfg
 }
 

@@ -786,25 +786,16 @@ func TestGemmMMAKValid(t *testing.T) {
 	}
 }
 
-// TestGemmMMASwitchesValid: the database keys ISSUE_MIX, KM_SWZ,
-// PIPE_FRAG and MAXRREG reach the defines and build options (MAXRREG not
-// for the emulation, whose compiler would reject NVIDIA's option), and
-// gemmValid turns away the combinations the kernel rejects with #error:
-// PIPE_FRAG for float, KM_SWZ without CP_VEC, KM_SWZ with tile widths that
-// are not multiples of 128 bytes; and register limits out of range.
+// TestGemmMMASwitchesValid: the database keys ISSUE_MIX, KM_SWZ and
+// PIPE_FRAG reach the defines, and gemmValid turns away the combinations
+// the kernel rejects with #error: PIPE_FRAG for float, KM_SWZ without
+// CP_VEC, KM_SWZ with tile widths that are not multiples of 128 bytes.
 func TestGemmMMASwitchesValid(t *testing.T) {
-	cfg := mmaConfig(gemmBase(64, 8), 64, map[string]int{"CP_VEC": 1, "ISSUE_MIX": 1, "KM_SWZ": 1, "PIPE_FRAG": 1, "MAXRREG": 168})
-	for _, want := range []string{"ISSUE_MIX=1", "KM_SWZ=1", "PIPE_FRAG=1", "-cl-nv-maxrregcount=168"} {
+	cfg := mmaConfig(gemmBase(64, 8), 64, map[string]int{"CP_VEC": 1, "ISSUE_MIX": 1, "KM_SWZ": 1, "PIPE_FRAG": 1})
+	for _, want := range []string{"ISSUE_MIX=1", "KM_SWZ=1", "PIPE_FRAG=1"} {
 		if d := cfg.defines(false, false, false); !slices.Contains(d, want) {
 			t.Errorf("defines %v: %s lost", d, want)
 		}
-	}
-	if s := newKernelSpec(64, mmaFile, gemmKernelMMA, cfg.defines(false, false, false)...); !strings.Contains(s.opts, " -cl-nv-maxrregcount=168") || strings.Contains(s.opts, "-D-cl") {
-		t.Errorf("build options %q: want -cl-nv-maxrregcount=168 as an option", s.opts)
-	}
-	cfg.mmaEmulate = true
-	if d := cfg.defines(false, false, false); slices.ContainsFunc(d, func(s string) bool { return strings.HasPrefix(s, "-cl-nv") }) {
-		t.Errorf("emulated defines %v carry an NVIDIA option", d)
 	}
 	big := profH200
 	big.LocalMemBytes = 1 << 20
@@ -821,9 +812,6 @@ func TestGemmMMASwitchesValid(t *testing.T) {
 		{"KM_SWZ, float, 16-wide tile", 32, func(c *gemmConfig) {
 			c.cpVec, c.kmSwz, c.mmaMWG, c.mmaNWG, c.mmaKWG, c.wm, c.wn = true, true, 32, 16, 16, 16, 16
 		}, "KM_SWZ=1 needs MWG and NWG multiples of 32"},
-		{"MAXRREG 168", 64, func(c *gemmConfig) { c.maxRreg = 168 }, ""},
-		{"MAXRREG 32", 32, func(c *gemmConfig) { c.maxRreg = 32 }, "MAXRREG must be 0 (no limit) or 64..255"},
-		{"MAXRREG 256", 64, func(c *gemmConfig) { c.maxRreg = 256 }, "MAXRREG must be 0 (no limit) or 64..255"},
 		{"CP_VEC, float, 16-wide tile", 32, func(c *gemmConfig) {
 			c.cpVec, c.mmaMWG, c.mmaNWG, c.mmaKWG, c.wm, c.wn = true, 32, 16, 16, 16, 16
 		}, ""},

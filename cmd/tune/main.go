@@ -31,8 +31,7 @@
 //	        {4,8,16} (the k of each f64 mma.sync), ISSUE_MIX ∈ {0,1} (a K tile's
 //	        copies spread between the mma.sync of the step before), KM_SWZ ∈
 //	        {0,1} with CP_VEC=1 (k-major tiles unpadded and swizzled), for double
-//	        PIPE_FRAG ∈ {0,1} (fragments loaded a K sub-step ahead), MAXRREG ∈
-//	        {0,128,168} (NVIDIA's register limit per work-item; 0 is none)
+//	        PIPE_FRAG ∈ {0,1} (fragments loaded a K sub-step ahead)
 package main
 
 import (
@@ -163,16 +162,13 @@ func candidates(kernel string, prec int, small bool) []clblas.TuneConfig {
 		product([]string{"DM", "DN", "DMDIMC", "DNDIMC"}, [][]int{b, b, d, d}, add)
 	case "mma":
 		t, k, w, st, raw, mk, pipe := []int{64, 128, 256}, []int{4, 8, 16, 32}, []int{32, 64}, []int{2, 3, 4, 5}, []int{0}, []int{4, 8, 16}, []int{0, 1}
-		// 168 and 128 registers: 3 and 4 work-groups of 128 work-items
-		// on an SM of 64 Ki registers.
-		rreg := []int{0, 128, 168}
 		if prec == 32 {
 			raw, mk, pipe = []int{0, 1}, []int{4}, []int{0}
 		}
 		if small {
-			t, k, st, rreg = []int{128}, []int{8, 16}, []int{3}, []int{0}
+			t, k, st = []int{128}, []int{8, 16}, []int{3}
 		}
-		product([]string{"MWG", "NWG", "KWG", "WM", "WN", "STAGES", "CP_VEC", "SPLIT_RAW", "MMA_K", "ISSUE_MIX", "KM_SWZ", "PIPE_FRAG", "MAXRREG"}, [][]int{t, t, k, w, w, st, {0, 1}, raw, mk, {0, 1}, {0, 1}, pipe, rreg}, func(d map[string]int) {
+		product([]string{"MWG", "NWG", "KWG", "WM", "WN", "STAGES", "CP_VEC", "SPLIT_RAW", "MMA_K", "ISSUE_MIX", "KM_SWZ", "PIPE_FRAG"}, [][]int{t, t, k, w, w, st, {0, 1}, raw, mk, {0, 1}, {0, 1}, pipe}, func(d map[string]int) {
 			if d["KM_SWZ"] == 1 && d["CP_VEC"] == 0 {
 				return
 			}
@@ -209,7 +205,7 @@ func parseWhere(s string) (map[string][]int, error) {
 
 // switchDefaults are the values of gemm_mma's switches that a candidate
 // leaves out of its defines when it takes them (the kernel's defaults).
-var switchDefaults = map[string]int{"CP_VEC": 0, "SPLIT_RAW": 0, "ISSUE_MIX": 0, "KM_SWZ": 0, "PIPE_FRAG": 0, "MMA_K": 4, "MAXRREG": 0}
+var switchDefaults = map[string]int{"CP_VEC": 0, "SPLIT_RAW": 0, "ISSUE_MIX": 0, "KM_SWZ": 0, "PIPE_FRAG": 0, "MMA_K": 4}
 
 // filterCandidates keeps the candidates whose defines take allowed values.
 // A switch a candidate leaves out has its default value (CP_VEC=1 drops

@@ -30,7 +30,7 @@ func TestWhereFilter(t *testing.T) {
 // TestWhereSwitches: a gemm_mma switch given in -where also selects on the
 // candidates that leave it out of their defines (they take its default).
 func TestWhereSwitches(t *testing.T) {
-	keep, err := parseWhere("MWG=128,NWG=64,KWG=8,WM=64,WN=32,STAGES=3,CP_VEC=1,MMA_K=4,KM_SWZ=0,PIPE_FRAG=0,MAXRREG=0")
+	keep, err := parseWhere("MWG=128,NWG=64,KWG=8,WM=64,WN=32,STAGES=3,CP_VEC=1,MMA_K=4,KM_SWZ=0,PIPE_FRAG=0")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,9 +27,6 @@
 #   deep     CP_VEC=1 with one stage more (unpadded k-major tiles)
 #   pipe     PIPE_FRAG=1 against 0 for DGEMM (NN, TN); 32×32 warp tiles
 #   tf32     3xTF32 with a third stage (KM_SWZ=1); 64×32 warp tiles
-#   rreg     NVIDIA's register limit (MAXRREG: 168 fits 3 work-groups of
-#            128 on an SM, 128 fits 4) for DGEMM's 64×32 and 32×32 warp
-#            tiles and 3xTF32's 64×32
 #   tests    the blas and cl test suites on the GPU (tensor path on)
 #   resident resident level 2 and the CG steps, the GEMM route of symm/syrk/
 #            syr2k/trmm, short-k updates from Go slices against gonum (auto's
@@ -224,19 +221,6 @@ PY
 		# groups of 4 warps fit on an SM).
 		tune_mma i6-tf32-occ 80 32 NN 'MWG=64|128,NWG=64|128,KWG=16,WM=64,WN=32,STAGES=3,CP_VEC=1,SPLIT_RAW=1,ISSUE_MIX=0,KM_SWZ=0'
 		;;
-	rreg)
-		# More work-groups per SM through a register limit: the DGEMM
-		# default uses 209 registers (2 groups of 128 per SM), 3xTF32's
-		# 64×64 warp tile 255 (spilling). 168 lets 3 groups share an SM,
-		# 128 lets 4.
-		for tr in NN TN; do
-			tune_mma i6-rreg64-$tr 60 64 $tr 'MWG=128,NWG=64,KWG=8,WM=64,WN=32,STAGES=3,CP_VEC=1,ISSUE_MIX=0|1,PIPE_FRAG=0|1,MMA_K=4,KM_SWZ=0,MAXRREG=0|168'
-		done
-		tune_mma i6-rreg64w 60 64 NN 'MWG=64|128,NWG=64,KWG=8,WM=32,WN=32,STAGES=3,CP_VEC=1,ISSUE_MIX=0|1,PIPE_FRAG=0,MMA_K=4,KM_SWZ=0,MAXRREG=0|128|168'
-		for tr in NN NT; do
-			tune_mma i6-rreg32-$tr 90 32 $tr 'MWG=64|128,NWG=128,KWG=16,WM=64,WN=32,STAGES=3|4,CP_VEC=1,SPLIT_RAW=1,ISSUE_MIX=0,KM_SWZ=0,MAXRREG=0|168'
-		done
-		;;
 	mmak)
 		# DGEMM with f64 mma.sync m16n8k8 / k16 (MMA_K): the tuner checks
 		# every candidate against gonum, so a wrong fragment layout shows
@@ -255,7 +239,7 @@ PY
 		step res-mat 120 ./mat -n 2048 -reps 2
 		;;
 	*)
-		echo "plan.sh: unknown plan $plan (want issue5, hostslice, compare, probe, mmak2, mix, deep, pipe, tf32, rreg, issue6, cublas, sweep, sweep-cpvec, mmak, tests, resident)" >&2
+		echo "plan.sh: unknown plan $plan (want issue5, hostslice, compare, probe, mmak2, mix, deep, pipe, tf32, issue6, cublas, sweep, sweep-cpvec, mmak, tests, resident)" >&2
 		exit 2
 		;;
 	esac
