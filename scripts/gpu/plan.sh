@@ -27,6 +27,9 @@
 #   deep     CP_VEC=1 with one stage more (unpadded k-major tiles)
 #   pipe     PIPE_FRAG=1 against 0 for DGEMM (NN, TN); 32×32 warp tiles
 #   tf32     3xTF32 with a third stage (KM_SWZ=1); 64×32 warp tiles
+#   k16      K steps of 16 (DGEMM) and 32 (3xTF32) in two unpadded stages
+#            (KM_SWZ=1: 48 KiB, all the local memory NVIDIA's OpenCL gives
+#            a work-group): half the barriers per mma.sync of KWG 8 / 16
 #   tests    the blas and cl test suites on the GPU (tensor path on)
 #   resident resident level 2 and the CG steps, the GEMM route of symm/syrk/
 #            syr2k/trmm, short-k updates from Go slices against gonum (auto's
@@ -221,6 +224,16 @@ PY
 		# groups of 4 warps fit on an SM).
 		tune_mma i6-tf32-occ 80 32 NN 'MWG=64|128,NWG=64|128,KWG=16,WM=64,WN=32,STAGES=3,CP_VEC=1,SPLIT_RAW=1,ISSUE_MIX=0,KM_SWZ=0'
 		;;
+	k16)
+		# Fewer barriers per mma.sync: DGEMM's K step 16 and 3xTF32's 32,
+		# which fit only two stages, unpadded (KM_SWZ=1), in 48 KiB.
+		for tr in NN TN; do
+			tune_mma i6-k16-64-$tr 100 64 $tr 'MWG=64|128,NWG=64|128,KWG=16,WM=64,WN=32,STAGES=2,CP_VEC=1,ISSUE_MIX=0|1,PIPE_FRAG=0|1,MMA_K=4|8|16,KM_SWZ=1'
+		done
+		for tr in NN NT; do
+			tune_mma i6-k32-32-$tr 80 32 $tr 'MWG=64|128,NWG=64|128,KWG=32,WM=64,WN=32|64,STAGES=2,CP_VEC=1,SPLIT_RAW=1,ISSUE_MIX=0,KM_SWZ=1'
+		done
+		;;
 	mmak)
 		# DGEMM with f64 mma.sync m16n8k8 / k16 (MMA_K): the tuner checks
 		# every candidate against gonum, so a wrong fragment layout shows
@@ -239,7 +252,7 @@ PY
 		step res-mat 120 ./mat -n 2048 -reps 2
 		;;
 	*)
-		echo "plan.sh: unknown plan $plan (want issue5, hostslice, compare, probe, mmak2, mix, deep, pipe, tf32, issue6, cublas, sweep, sweep-cpvec, mmak, tests, resident)" >&2
+		echo "plan.sh: unknown plan $plan (want issue5, hostslice, compare, probe, mmak2, mix, deep, pipe, tf32, k16, issue6, cublas, sweep, sweep-cpvec, mmak, tests, resident)" >&2
 		exit 2
 		;;
 	esac
