@@ -528,7 +528,9 @@ func TestGemmMMAEmulated(t *testing.T) {
 		// KWG 8: the odd count moves register sets), with and without the
 		// spread copies.
 		{64, false, false, 8, 0, false, false, true}, {64, false, true, 8, 0, true, false, true}, {64, false, true, 4, 0, true, false, true},
-		{64, false, false, 8, 8, false, false, true}, {64, false, true, 16, 8, true, false, true}} {
+		{64, false, false, 8, 8, false, false, true}, {64, false, true, 16, 8, true, false, true},
+		// The H200's 3xTF32 entry: K steps of 32, unpadded swizzled tiles.
+		{32, true, true, 32, 0, false, true, false}} {
 		prec := v.prec
 		cfg := mmaDefaults(gemmBase(prec, 8), prec)
 		cfg.mmaMWG, cfg.mmaNWG, cfg.mmaKWG, cfg.wm, cfg.wn = 32, 32, v.kwg, 16, 16
@@ -537,9 +539,10 @@ func TestGemmMMAEmulated(t *testing.T) {
 		// The tensor-core result itself, not its FP32 recomputation.
 		cfg.noRedo = prec == 32
 		shapes := shapes
-		if v.mix || v.pipe {
+		if v.mix || v.pipe || v.kwg >= 32 {
 			// ISSUE_MIX's spread copies run for K tiles wholly inside k
-			// at least STAGES tiles ahead: a long k with a ragged end.
+			// at least STAGES tiles ahead: a long k with a ragged end
+			// (and more than one K tile of 32).
 			shapes = [][3]int{{37, 70, 61}, {66, 33, 45}}
 		}
 		name := fmt.Sprintf("f%d/%s", prec, configName(cfg))
