@@ -178,13 +178,14 @@ func TestTensorChoice(t *testing.T) {
 			continue
 		}
 		// The H200's entries: 16-byte copies in both precisions, DGEMM's
-		// spread between the mma.sync (ISSUE_MIX), 3xTF32's not.
-		if tc.prof.Name == profH200.Name && (!cfg.cpVec || cfg.issueMix != (tc.prec == 64)) {
-			t.Errorf("%s: CP_VEC %v ISSUE_MIX %v, want CP_VEC, and ISSUE_MIX for DGEMM only", tc.name, cfg.cpVec, cfg.issueMix)
+		// spread between the mma.sync (ISSUE_MIX), 3xTF32's not; 3xTF32's
+		// tiles unpadded (KM_SWZ), DGEMM's padded.
+		if tc.prof.Name == profH200.Name && (!cfg.cpVec || cfg.issueMix != (tc.prec == 64) || cfg.kmSwz != (tc.prec == 32)) {
+			t.Errorf("%s: CP_VEC %v ISSUE_MIX %v KM_SWZ %v, want CP_VEC, ISSUE_MIX for DGEMM only, KM_SWZ for 3xTF32 only", tc.name, cfg.cpVec, cfg.issueMix, cfg.kmSwz)
 		}
 		want := [5]int{128, 64, 8, 64, 32}
 		if tc.prec == 32 {
-			want = [5]int{128, 128, 16, 64, 64}
+			want = [5]int{128, 64, 32, 64, 32}
 		}
 		if got := [5]int{cfg.mmaMWG, cfg.mmaNWG, cfg.mmaKWG, cfg.wm, cfg.wn}; got != want {
 			t.Errorf("%s: gemm_mma tile %v, want %v", tc.name, got, want)
