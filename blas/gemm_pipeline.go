@@ -409,6 +409,7 @@ func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k i
 	x.bytesUp.Add(bytesUp)
 	x.bytesDown.Add(bytesDown)
 	x.bytesDirect.Add(bytesDirect)
+	x.addTimeline(ups, kerns, downs)
 	err := c.finish()
 	x.wall.Add(int64(time.Since(start)))
 	return err

@@ -1,10 +1,12 @@
 package clblas
 
 import (
+	"cmp"
 	"errors"
 	"math/bits"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -316,6 +318,17 @@ func copyBlock[T real](dst []T, ldd int, src []T, lds int, rows, cols int) {
 // nanoseconds (device times from event profiling).
 type xferCounters struct {
 	calls, pack, up, comp, down, unpack, wall, bytesUp, bytesDown, bytesDirect atomic.Int64
+	span, fill, drain, busIdle, compIdle                                       atomic.Int64
+}
+
+// addTimeline adds one call's device timeline (see TransferStats) to x.
+func (x *xferCounters) addTimeline(ups, kerns, downs []*cl.Event) {
+	tl := deviceTimeline(intervals(ups), intervals(kerns), intervals(downs))
+	x.span.Add(tl.span)
+	x.fill.Add(tl.fill)
+	x.drain.Add(tl.drain)
+	x.busIdle.Add(tl.busIdle)
+	x.compIdle.Add(tl.compIdle)
 }
 
 // TransferStats is the accumulated time split of GEMM calls on host
@@ -330,6 +343,15 @@ type TransferStats struct {
 	// BytesDirect is the part of BytesUp and BytesDown moved straight
 	// between a HostSlice and the device, with no host copy.
 	BytesDirect int64
+	// The calls' device timelines (event profiling), summed over calls:
+	// Span runs from the first upload's start to the end of the last
+	// command; Fill from that start to the first kernel's start; Drain
+	// from the last upload's end to the end of the span; BusIdle is the
+	// time in Span with no transfer running in either direction, and
+	// ComputeIdle the time with no kernel running. They show where a
+	// pipeline loses time to the bus: with BusIdle near zero the wall
+	// cannot shrink below the bus time.
+	Span, Fill, Drain, BusIdle, ComputeIdle time.Duration
 }
 
 // Sum is the total of the parts.
@@ -345,6 +367,8 @@ func (s TransferStats) Sub(o TransferStats) TransferStats {
 		Download: s.Download - o.Download, Unpack: s.Unpack - o.Unpack, Wall: s.Wall - o.Wall,
 		BytesUp: s.BytesUp - o.BytesUp, BytesDown: s.BytesDown - o.BytesDown,
 		BytesDirect: s.BytesDirect - o.BytesDirect,
+		Span:        s.Span - o.Span, Fill: s.Fill - o.Fill, Drain: s.Drain - o.Drain,
+		BusIdle: s.BusIdle - o.BusIdle, ComputeIdle: s.ComputeIdle - o.ComputeIdle,
 	}
 }
 
@@ -364,6 +388,8 @@ func (impl *Implementation) TransferStats() TransferStats {
 		Unpack: ns(&x.unpack), Wall: ns(&x.wall),
 		BytesUp: x.bytesUp.Load(), BytesDown: x.bytesDown.Load(),
 		BytesDirect: x.bytesDirect.Load(),
+		Span:        ns(&x.span), Fill: ns(&x.fill), Drain: ns(&x.drain),
+		BusIdle: ns(&x.busIdle), ComputeIdle: ns(&x.compIdle),
 	}
 }
 
@@ -377,4 +403,79 @@ func eventTime(evs []*cl.Event) int64 {
 		}
 	}
 	return t
+}
+
+// span is a command's [start, end) on the device clock, in nanoseconds.
+type span struct{ start, end uint64 }
+
+// intervals returns the device time spans of the events that have
+// profiling information.
+func intervals(evs []*cl.Event) []span {
+	out := make([]span, 0, len(evs))
+	for _, ev := range evs {
+		if p, err := ev.Profile(); err == nil && p.End > p.Start {
+			out = append(out, span{p.Start, p.End})
+		}
+	}
+	return out
+}
+
+// timeline is one call's device timeline, in nanoseconds (see
+// TransferStats).
+type timeline struct {
+	span, fill, drain, busIdle, compIdle int64
+}
+
+// deviceTimeline summarises the spans of a call's uploads, kernels and
+// downloads. A call without uploads (k = 0 and beta = 0) starts at its
+// first command.
+func deviceTimeline(ups, kerns, downs []span) timeline {
+	all := slices.Concat(ups, kerns, downs)
+	if len(all) == 0 {
+		return timeline{}
+	}
+	t0, t1 := all[0].start, all[0].end
+	for _, s := range all {
+		t0, t1 = min(t0, s.start), max(t1, s.end)
+	}
+	if len(ups) > 0 {
+		t0 = ups[0].start
+		for _, s := range ups {
+			t0 = min(t0, s.start)
+		}
+	}
+	var tl timeline
+	tl.span = int64(t1 - t0)
+	if len(kerns) > 0 {
+		first := kerns[0].start
+		for _, s := range kerns {
+			first = min(first, s.start)
+		}
+		tl.fill = int64(max(first, t0) - t0)
+	}
+	if len(ups) > 0 {
+		last := ups[0].end
+		for _, s := range ups {
+			last = max(last, s.end)
+		}
+		tl.drain = int64(t1 - min(last, t1))
+	}
+	tl.busIdle = tl.span - covered(slices.Concat(ups, downs), t0, t1)
+	tl.compIdle = tl.span - covered(kerns, t0, t1)
+	return tl
+}
+
+// covered is the length of the union of spans, clipped to [t0, t1).
+func covered(spans []span, t0, t1 uint64) int64 {
+	s := slices.Clone(spans)
+	slices.SortFunc(s, func(a, b span) int { return cmp.Compare(a.start, b.start) })
+	var total, at uint64 = 0, t0
+	for _, v := range s {
+		lo, hi := max(v.start, at), min(v.end, t1)
+		if hi > lo {
+			total += hi - lo
+			at = hi
+		}
+	}
+	return int64(total)
 }

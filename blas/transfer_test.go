@@ -554,3 +554,60 @@ func TestPipeModeFromEnv(t *testing.T) {
 		}
 	}
 }
+
+// TestDeviceTimeline: the timeline of a pipelined call from its commands'
+// spans: fill, drain and the idle times of the bus and of the kernels,
+// with overlapping transfers counted once.
+func TestDeviceTimeline(t *testing.T) {
+	// Uploads 0–10 and 10–20, downloads 25–30 and 28–35 (overlapping
+	// each other) and 40–45; kernels 12–22 and 22–38. Span 0–45: the bus
+	// is idle 20–25 and 35–40, the kernels 0–12 and 38–45; the first
+	// kernel starts at 12, the last upload ends at 20.
+	ups := []span{{10, 20}, {0, 10}}
+	kerns := []span{{12, 22}, {22, 38}}
+	downs := []span{{25, 30}, {28, 35}, {40, 45}}
+	got := deviceTimeline(ups, kerns, downs)
+	want := timeline{span: 45, fill: 12, drain: 25, busIdle: 10, compIdle: 19}
+	if got != want {
+		t.Errorf("deviceTimeline = %+v, want %+v", got, want)
+	}
+	// No uploads (k = 0): the span starts at the first command.
+	got = deviceTimeline(nil, []span{{5, 9}}, []span{{9, 12}})
+	want = timeline{span: 7, fill: 0, drain: 0, busIdle: 4, compIdle: 3}
+	if got != want {
+		t.Errorf("deviceTimeline without uploads = %+v, want %+v", got, want)
+	}
+	if got := deviceTimeline(nil, nil, nil); got != (timeline{}) {
+		t.Errorf("empty deviceTimeline = %+v", got)
+	}
+}
+
+// TestStagedGemmTimeline: a staged call on the test device records a
+// timeline whose parts fit in its span.
+func TestStagedGemmTimeline(t *testing.T) {
+	impl, e := stagedImpl(t, 64)
+	if !e.prof.FP64 {
+		t.Skip("no fp64")
+	}
+	before := impl.TransferStats()
+	m, n, k := 300, 260, 200
+	a, b, c := make([]float64, m*k), make([]float64, k*n), make([]float64, m*n)
+	for i := range a {
+		a[i] = float64(i%7) - 3
+	}
+	for i := range b {
+		b[i] = float64(i%5) - 2
+	}
+	impl.Dgemm(blas.NoTrans, blas.NoTrans, m, n, k, 1, a, k, b, n, 0, c, n)
+	st := impl.TransferStats().Sub(before)
+	if st.Calls != 1 {
+		t.Fatalf("%d staged calls, want 1", st.Calls)
+	}
+	if st.Span <= 0 || st.Fill < 0 || st.Fill > st.Span || st.Drain < 0 || st.Drain > st.Span ||
+		st.BusIdle < 0 || st.BusIdle > st.Span || st.ComputeIdle < 0 || st.ComputeIdle > st.Span {
+		t.Errorf("timeline out of its span: %+v", st)
+	}
+	if st.Span > st.Wall {
+		t.Errorf("device span %v longer than the call's wall time %v", st.Span, st.Wall)
+	}
+}

@@ -9,13 +9,15 @@
 //	go run ./cmd/bench -sizes 8192 -prec 64 -split -pinned   # data in clblas.HostSlices
 //	go run ./cmd/bench -accuracy -sizes 1024,2048,4096
 //
-// With -split, each shape is followed by a line that breaks the GEMM from
+// With -split, each shape is followed by lines that break the GEMM from
 // Go slices (float64 through gonum's mat.Dense.Mul, float32 through Sgemm)
 // into its parts — host copies into pinned staging (pack), uploads, kernels,
 // downloads, the copy out to the user's slice (unpack) — per call, with the
 // overlap achieved (sum of the parts over the wall time), the rate against
 // the device-resident rate, and against gonum's Go code (measured at the
-// largest size -gonum-max allows when the shape itself is larger).
+// largest size -gonum-max allows when the shape itself is larger); then the
+// device's timeline: its span, the fill before the first kernel, the drain
+// after the last upload, and the time the bus and the kernels sat idle.
 //
 // Each figure is the median of -reps timed repetitions after a warm-up
 // call; a repetition enqueues enough back-to-back calls to last at least
@@ -442,6 +444,12 @@ func splitReport[T float32 | float64](b *bencher, ta, tb blas.Transpose, s shape
 		fmt.Fprintf(&sb, "  (%.0f%% of the bytes straight from/to HostSlices)", 100*float64(st.BytesDirect)/float64(st.BytesUp+st.BytesDown))
 	}
 	sb.WriteString("\n")
+	if st.Span > 0 {
+		// Where the device's time went: a bus that is never idle bounds
+		// the wall time from below.
+		fmt.Fprintf(&sb, "      device timeline ms/call: span %s (first upload to last command)  fill %s  drain %s  bus idle %s  kernels idle %s\n",
+			per(st.Span), per(st.Fill), per(st.Drain), per(st.BusIdle), per(st.ComputeIdle))
+	}
 	return sb.String()
 }
 
