@@ -89,6 +89,10 @@ type gemmConfig struct {
 	// into a second register set, tile k+1's first before tile k's last
 	// mma.sync (the barrier moved ahead of them).
 	pipeFrag bool
+	// mmaTrans (gemm_mma), indexed [TRANSA][TRANSB]: a transpose
+	// combination's own choice of issueMix and pipeFrag, where the database
+	// entry gives one (forTrans applies it).
+	mmaTrans [2][2]mmaSwitch
 
 	// noOpt builds the program with -cl-opt-disable (tests: PoCL then
 	// compiles a GEMM program about 8 times faster).
@@ -98,6 +102,22 @@ type gemmConfig struct {
 	// of kslice (the last one shorter), each multiplied with the kernel
 	// above into a scratch buffer, then summed into C.
 	splitK, kslice int
+}
+
+// mmaSwitch is one transpose combination's choice of the gemm_mma switches
+// that leave the tile and the local memory as they are (set: given).
+type mmaSwitch struct {
+	set                bool
+	issueMix, pipeFrag bool
+}
+
+// forTrans returns cfg with the switches of transpose combination (tA, tB)
+// in place of its own, where it has them.
+func (cfg gemmConfig) forTrans(tA, tB bool) gemmConfig {
+	if s := cfg.mmaTrans[l3Bool(tA)][l3Bool(tB)]; s.set {
+		cfg.issueMix, cfg.pipeFrag = s.issueMix, s.pipeFrag
+	}
+	return cfg
 }
 
 // gemmParams chooses the GEMM kernel and its parameters for a device, a
@@ -141,6 +161,7 @@ func (cfg gemmConfig) file() string {
 func (cfg gemmConfig) defines(tA, tB, vecAligned bool) []string {
 	d := func(name string, v int) string { return name + "=" + strconv.Itoa(v) }
 	if cfg.kernel == gemmKernelMMA {
+		cfg = cfg.forTrans(tA, tB)
 		out := []string{
 			d("TRANSA", l3Bool(tA)), d("TRANSB", l3Bool(tB)),
 			d("MWG", cfg.mmaMWG), d("NWG", cfg.mmaNWG), d("KWG", cfg.mmaKWG),

@@ -102,6 +102,7 @@ func gemmValid(p platform.Profile, prec int, tA, tB bool, cfg gemmConfig) error 
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: %s", ErrInvalidConfig, fmt.Sprintf(format, args...))
 	}
+	cfg = cfg.forTrans(tA, tB)
 	maxWG := maxWorkGroup(p)
 	vw := func(v int) bool {
 		return v == 1 || v == 2 || v == 4 || v == 8 || (v == 16 && cfg.kernel == gemmKernelCPU)

@@ -62,6 +62,41 @@ type tuningEntry struct {
 	// or WithTensorCores(TensorOff)) or "opt-in" (chosen only with
 	// TensorTF32x3).
 	Use string `json:"use,omitempty"`
+	// Trans, for gemm_mma entries: per transpose combination ("NN", "NT",
+	// "TN", "TT"), switches that replace the entry's own for that
+	// combination. Only switches that leave the tile and the local memory
+	// as they are may be given (mmaTransKeys), so the host's work sizes
+	// and the tile choice stay the entry's.
+	Trans map[string]map[string]int `json:"trans,omitempty"`
+}
+
+// mmaTransKeys are the gemm_mma switches a database entry may set per
+// transpose combination.
+var mmaTransKeys = []string{"ISSUE_MIX", "PIPE_FRAG"}
+
+// withTrans applies an entry's per-transpose switches (tuningEntry.Trans)
+// to cfg; combinations it does not name keep the entry's switches, and so
+// do the switches it leaves out. It reports a key it does not know.
+func withTrans(cfg gemmConfig, trans map[string]map[string]int) (gemmConfig, error) {
+	for name, d := range trans {
+		if len(name) != 2 || strings.Trim(name, "NT") != "" {
+			return cfg, fmt.Errorf("clblas: tuning entry: transpose combination %q (want NN, NT, TN or TT)", name)
+		}
+		tA, tB := name[0] == 'T', name[1] == 'T'
+		s := mmaSwitch{set: true, issueMix: cfg.issueMix, pipeFrag: cfg.pipeFrag}
+		for key, v := range d {
+			switch key {
+			case "ISSUE_MIX":
+				s.issueMix = v == 1
+			case "PIPE_FRAG":
+				s.pipeFrag = v == 1
+			default:
+				return cfg, fmt.Errorf("clblas: tuning entry: %s cannot be set per transpose combination (only %v)", key, mmaTransKeys)
+			}
+		}
+		cfg.mmaTrans[l3Bool(tA)][l3Bool(tB)] = s
+	}
+	return cfg, nil
 }
 
 // Values of tuningEntry.Use.
@@ -107,6 +142,13 @@ func readTuning(path string) (tuningDB, error) {
 	}
 	if err := json.Unmarshal(src, &db); err != nil {
 		return tuningDB{}, fmt.Errorf("clblas: %s: %w", name, err)
+	}
+	for _, d := range db.Devices {
+		for _, e := range d.Entries {
+			if _, err := withTrans(gemmConfig{}, e.Trans); err != nil {
+				return tuningDB{}, fmt.Errorf("clblas: %s: %w", name, err)
+			}
+		}
 	}
 	return db, nil
 }
@@ -581,7 +623,8 @@ func mmaGemm(p platform.Profile, prec, m, n int, mode TensorMode, base gemmConfi
 	}
 	for _, e := range tunedEntries(p, prec) {
 		if e.Kernel == gemmKernelMMA {
-			cfg = mmaConfig(base, prec, e.Defines)
+			// readTuning has checked the per-transpose keys.
+			cfg, _ = withTrans(mmaConfig(base, prec, e.Defines), e.Trans)
 			if e.Use != "" {
 				use = e.Use
 			}
@@ -665,7 +708,8 @@ func allTunedConfigs(prec int) []gemmConfig {
 			case gemmKernelTiled:
 				tiled = append(tiled, tiledConfig(dev, e.Defines))
 			case gemmKernelMMA:
-				out = append(out, mmaConfig(base, prec, e.Defines))
+				cfg, _ := withTrans(mmaConfig(base, prec, e.Defines), e.Trans)
+				out = append(out, cfg)
 			case gemmKernelCPU:
 				cpuEntries = append(cpuEntries, e)
 			}
@@ -709,7 +753,7 @@ func dedupeConfigs(cfgs []gemmConfig) []gemmConfig {
 	var out []gemmConfig
 	seen := map[string]bool{}
 	for _, c := range cfgs {
-		key := c.kernel + " " + strings.Join(c.defines(false, false, false), " ")
+		key := c.kernel + " " + strings.Join(c.defines(false, false, false), " ") + fmt.Sprint(c.mmaTrans)
 		if seen[key] {
 			continue
 		}

@@ -919,6 +919,68 @@ func TestReadTuning(t *testing.T) {
 	}
 }
 
+// TestMMATransSwitches: a gemm_mma entry's per-transpose switches
+// (tuningEntry.Trans) reach that combination's defines and validity check
+// only, leave the tile alone, and a database with a key that may not be
+// set per combination, or a bad combination name, is refused on reading.
+func TestMMATransSwitches(t *testing.T) {
+	base := mmaConfig(gemmBase(64, 8), 64, map[string]int{"MWG": 128, "NWG": 64, "KWG": 8, "WM": 64, "WN": 32, "STAGES": 3, "CP_VEC": 1, "ISSUE_MIX": 1})
+	cfg, err := withTrans(base, map[string]map[string]int{"TN": {"ISSUE_MIX": 0, "PIPE_FRAG": 1}, "TT": {"PIPE_FRAG": 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		tA, tB    bool
+		mix, pipe bool
+	}{
+		{false, false, true, false}, {false, true, true, false}, // the entry's own
+		{true, false, false, true}, // TN: both replaced
+		{true, true, true, true},   // TT: ISSUE_MIX kept from the entry
+	} {
+		d := cfg.defines(tc.tA, tc.tB, false)
+		if slices.Contains(d, "ISSUE_MIX=1") != tc.mix || slices.Contains(d, "PIPE_FRAG=1") != tc.pipe {
+			t.Errorf("TRANSA %v TRANSB %v: defines %v, want ISSUE_MIX %v PIPE_FRAG %v", tc.tA, tc.tB, d, tc.mix, tc.pipe)
+		}
+		if !slices.Contains(d, "MWG=128") || !slices.Contains(d, "NWG=64") {
+			t.Errorf("TRANSA %v TRANSB %v: defines %v lost the tile", tc.tA, tc.tB, d)
+		}
+	}
+	// PIPE_FRAG is for double: the float check sees the combination's own.
+	f32 := mmaDefaults(gemmBase(32, 8), 32)
+	f32, err = withTrans(f32, map[string]map[string]int{"NT": {"PIPE_FRAG": 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := profH200
+	big.LocalMemBytes = 1 << 20
+	if err := gemmValid(big, 32, false, false, f32); err != nil {
+		t.Errorf("float NN: %v, want valid", err)
+	}
+	if err := gemmValid(big, 32, false, true, f32); err == nil || !strings.Contains(err.Error(), "PIPE_FRAG") {
+		t.Errorf("float NT with PIPE_FRAG: %v, want an error naming PIPE_FRAG", err)
+	}
+	// The H200's DGEMM entry: TN fetches its fragments ahead, the other
+	// combinations spread their copies.
+	h := gemmChoose(profH200, 64, 4096, 4096, 4096, TensorAuto)
+	if tn, nn := h.forTrans(true, false), h.forTrans(false, false); !tn.pipeFrag || tn.issueMix || nn.pipeFrag || !nn.issueMix {
+		t.Errorf("H200 DGEMM: TN PIPE_FRAG %v ISSUE_MIX %v, NN PIPE_FRAG %v ISSUE_MIX %v; want TN 1 0, NN 0 1", tn.pipeFrag, tn.issueMix, nn.pipeFrag, nn.issueMix)
+	}
+	dir := t.TempDir()
+	for name, trans := range map[string]string{
+		"key":  `{"TN": {"MWG": 64}}`,
+		"comb": `{"TX": {"PIPE_FRAG": 1}}`,
+	} {
+		path := filepath.Join(dir, name+".json")
+		db := `{"schema": 1, "devices": [{"match": {"name": "X"}, "entries": [{"precision": 64, "kernel": "gemm_mma", "defines": {}, "trans": ` + trans + `}]}]}`
+		if err := os.WriteFile(path, []byte(db), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := readTuning(path); err == nil {
+			t.Errorf("database with trans %s: read without error", trans)
+		}
+	}
+}
+
 // TestWithoutCPVec: a call that CP_VEC=1 cannot copy runs a program that
 // fits where the CP_VEC=1 one did. With KM_SWZ=1 CP_VEC=1's tiles are all
 // unpadded, so 4 stages of a 128×64×8 double tile take exactly 48 KiB; the
