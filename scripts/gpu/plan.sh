@@ -27,6 +27,9 @@
 #   deep     CP_VEC=1 with one stage more (unpadded k-major tiles)
 #   pipe     PIPE_FRAG=1 against 0 for DGEMM (NN, TN); 32×32 warp tiles
 #   tf32     3xTF32 with a third stage (KM_SWZ=1); 64×32 warp tiles
+#   cmp64    compare for DGEMM only (all transposes, this build's database
+#            against old_tuning.json)
+#   xfer     the host-copy, strided-copy and rect-DMA rates (bench -xfer)
 #   pipe2    PIPE_FRAG=1 against ISSUE_MIX=1 for DGEMM in NT and TT (pipe
 #            measured NN and TN)
 #   k16      K steps of 16 (DGEMM) and 32 (3xTF32) in two unpadded stages
@@ -226,6 +229,15 @@ PY
 		# groups of 4 warps fit on an SM).
 		tune_mma i6-tf32-occ 80 32 NN 'MWG=64|128,NWG=64|128,KWG=16,WM=64,WN=32,STAGES=3,CP_VEC=1,SPLIT_RAW=1,ISSUE_MIX=0,KM_SWZ=0'
 		;;
+	cmp64)
+		step cmp64-new 60 ./bench -sizes 4096,8192 -prec 64 -trans NN,NT,TN,TT -slices=false -gonum-max 0 -reps 5
+		if [ -e old_tuning.json ]; then
+			step cmp64-old 60 env GOCL_GEMM_TUNING=old_tuning.json ./bench -sizes 4096,8192 -prec 64 -trans NN,NT,TN,TT -slices=false -gonum-max 0 -reps 5
+		fi
+		;;
+	xfer)
+		step i5-xfer 60 ./bench -xfer 512
+		;;
 	pipe2)
 		for tr in NT TT; do
 			tune_mma i6-pipe2-$tr 40 64 $tr 'MWG=128,NWG=64,KWG=8,WM=64,WN=32,STAGES=3,CP_VEC=1,ISSUE_MIX=0|1,PIPE_FRAG=0|1,MMA_K=4,KM_SWZ=0'
@@ -259,7 +271,7 @@ PY
 		step res-mat 120 ./mat -n 2048 -reps 2
 		;;
 	*)
-		echo "plan.sh: unknown plan $plan (want issue5, hostslice, compare, probe, mmak2, mix, deep, pipe, pipe2, tf32, k16, issue6, cublas, sweep, sweep-cpvec, mmak, tests, resident)" >&2
+		echo "plan.sh: unknown plan $plan (want issue5, hostslice, compare, probe, mmak2, mix, deep, pipe, pipe2, cmp64, xfer, tf32, k16, issue6, cublas, sweep, sweep-cpvec, mmak, tests, resident)" >&2
 		exit 2
 		;;
 	esac
