@@ -27,39 +27,44 @@ func pinnedCopy[T float32 | float64](t *testing.T, impl *Implementation, x []T) 
 }
 
 // TestHostSliceGemm: the staged GEMM with operands in HostSlices moves them
-// straight between the slices and the device (rect transfers, no staging
-// copy) and gives gonum's answer, in every transpose, with padded leading
-// dimensions, beta = 0 (C read back straight) and beta ≠ 0 (C uploaded
-// straight, read back through staging), and with only some operands
-// pinned.
+// straight between the slices and the device (rect transfers, or linear
+// ones for blocks of whole rows, no staging copy) and gives gonum's answer,
+// in every transpose, with padded leading dimensions and without (then A's
+// or B's panels of whole rows, and with a single column panel C's tiles,
+// go by linear transfers), beta = 0 (C read back straight) and beta ≠ 0 (C
+// uploaded straight, read back through staging), and with only some
+// operands pinned.
 func TestHostSliceGemm(t *testing.T) {
 	impl, e := stagedImpl(t, 8)
 	rnd := rand.New(rand.NewPCG(21, 22))
-	for _, tA := range stagedTransposes {
-		for _, tB := range stagedTransposes {
-			for _, beta := range []float64{0, 0.5} {
-				for _, which := range []string{"abc", "ab", "a", "c"} {
-					g := newGemmCase(rnd, tA, tB, 29, 21, 13, 2, 1.25, beta)
-					for _, w := range which {
-						switch w {
-						case 'a':
-							g.a = pinnedCopy(t, impl, g.a)
-						case 'b':
-							g.b = pinnedCopy(t, impl, g.b)
+	shapes := []struct{ m, n, k, pad int }{{29, 21, 13, 2}, {29, 21, 13, 0}, {29, 7, 13, 0}, {7, 21, 13, 0}}
+	for _, sh := range shapes {
+		for _, tA := range stagedTransposes {
+			for _, tB := range stagedTransposes {
+				for _, beta := range []float64{0, 0.5} {
+					for _, which := range []string{"abc", "ab", "a", "c"} {
+						g := newGemmCase(rnd, tA, tB, sh.m, sh.n, sh.k, sh.pad, 1.25, beta)
+						for _, w := range which {
+							switch w {
+							case 'a':
+								g.a = pinnedCopy(t, impl, g.a)
+							case 'b':
+								g.b = pinnedCopy(t, impl, g.b)
+							}
 						}
-					}
-					c := append([]float64(nil), g.c...)
-					if strings.Contains(which, "c") {
-						c = pinnedCopy(t, impl, g.c)
-					}
-					before := e.xfer.bytesDirect.Load()
-					got, err := g.runInto(e, c)
-					if err != nil {
-						t.Fatalf("%v (%s pinned): %v", g, which, err)
-					}
-					g.check(t, got, 1e-13)
-					if e.xfer.bytesDirect.Load() == before {
-						t.Errorf("%v (%s pinned): nothing moved straight", g, which)
+						c := append([]float64(nil), g.c...)
+						if strings.Contains(which, "c") {
+							c = pinnedCopy(t, impl, g.c)
+						}
+						before := e.xfer.bytesDirect.Load()
+						got, err := g.runInto(e, c)
+						if err != nil {
+							t.Fatalf("%v (%s pinned): %v", g, which, err)
+						}
+						g.check(t, got, 1e-13)
+						if e.xfer.bytesDirect.Load() == before {
+							t.Errorf("%v (%s pinned): nothing moved straight", g, which)
+						}
 					}
 				}
 			}
