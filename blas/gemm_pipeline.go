@@ -38,8 +38,7 @@ import (
 //
 // Operands whose memory lies in a HostSlice (pinned already) skip the host
 // copies: their panels are written to the device, and (with beta == 0) C's
-// tiles read back, by rect transfers straight from and into that memory,
-// or linear ones where a panel or tile is whole rows (contiguous).
+// tiles read back, by rect transfers straight from and into that memory.
 //
 // C's staging memory holds its tiles packed like the device's (below), and
 // tiles are copied into the user's C one by one, row by row. (Staging C in
@@ -279,13 +278,6 @@ func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k i
 		n := rows * cols
 		if direct {
 			bytesDirect += int64(n) * es
-			if cols == ld && c0 == 0 {
-				// Whole rows: one contiguous block, sent by a linear
-				// transfer (on the H200 a rect DMA of 16 KiB rows ran at
-				// 48 GB/s, a linear one at 55).
-				blk := src[r0*ld : r0*ld+n]
-				return sent(n, func() (*cl.Event, error) { return cl.WriteBuffer(up, dev, false, off, blk) })
-			}
 			return sent(n, func() (*cl.Event, error) {
 				return cl.WriteBufferRect(up, dev, false, tileRect(off, ld, r0, rows, c0, cols), src)
 			})
@@ -369,15 +361,10 @@ func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k i
 			break
 		}
 		var ev *cl.Event
-		switch {
-		case directDown && nj == ldc:
-			// Whole rows of C (one column panel, unpadded): contiguous.
-			ev, err = cl.ReadBuffer(down, dc, false, offC, cc[r0*ldc:r0*ldc+mi*nj], c.lastEvent())
-			bytesDirect += int64(mi*nj) * es
-		case directDown:
+		if directDown {
 			ev, err = cl.ReadBufferRect(down, dc, false, tileRect(offC, ldc, r0, mi, c0, nj), cc, c.lastEvent())
 			bytesDirect += int64(mi*nj) * es
-		default:
+		} else {
 			ev, err = cl.ReadBuffer(down, dc, false, offC, sc[offC:offC+mi*nj], c.lastEvent())
 		}
 		if err != nil {

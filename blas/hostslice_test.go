@@ -27,13 +27,12 @@ func pinnedCopy[T float32 | float64](t *testing.T, impl *Implementation, x []T) 
 }
 
 // TestHostSliceGemm: the staged GEMM with operands in HostSlices moves them
-// straight between the slices and the device (rect transfers, or linear
-// ones for blocks of whole rows, no staging copy) and gives gonum's answer,
-// in every transpose, with padded leading dimensions and without (then A's
-// or B's panels of whole rows, and with a single column panel C's tiles,
-// go by linear transfers), beta = 0 (C read back straight) and beta ≠ 0 (C
-// uploaded straight, read back through staging), and with only some
-// operands pinned.
+// straight between the slices and the device (rect transfers, no staging
+// copy) and gives gonum's answer, in every transpose, with padded leading
+// dimensions and without (panels and tiles of whole rows, and a single
+// column panel), beta = 0 (C read back straight) and beta ≠ 0 (C uploaded
+// straight, read back through staging), and with only some operands
+// pinned.
 func TestHostSliceGemm(t *testing.T) {
 	impl, e := stagedImpl(t, 8)
 	rnd := rand.New(rand.NewPCG(21, 22))
