@@ -405,16 +405,17 @@ func eventTime(evs []*cl.Event) int64 {
 	return t
 }
 
-// span is a command's [start, end) on the device clock, in nanoseconds.
-type span struct{ start, end uint64 }
+// interval is a command's [start, end) on the device clock, in
+// nanoseconds.
+type interval struct{ start, end uint64 }
 
-// intervals returns the device time spans of the events that have
+// intervals returns the device time intervals of the events that have
 // profiling information.
-func intervals(evs []*cl.Event) []span {
-	out := make([]span, 0, len(evs))
+func intervals(evs []*cl.Event) []interval {
+	out := make([]interval, 0, len(evs))
 	for _, ev := range evs {
 		if p, err := ev.Profile(); err == nil && p.End > p.Start {
-			out = append(out, span{p.Start, p.End})
+			out = append(out, interval{p.Start, p.End})
 		}
 	}
 	return out
@@ -426,10 +427,10 @@ type timeline struct {
 	span, fill, drain, busIdle, compIdle int64
 }
 
-// deviceTimeline summarises the spans of a call's uploads, kernels and
-// downloads. A call without uploads (k = 0 and beta = 0) starts at its
+// deviceTimeline summarises the intervals of a call's uploads, kernels
+// and downloads. A call without uploads (k = 0 and beta = 0) starts at its
 // first command.
-func deviceTimeline(ups, kerns, downs []span) timeline {
+func deviceTimeline(ups, kerns, downs []interval) timeline {
 	all := slices.Concat(ups, kerns, downs)
 	if len(all) == 0 {
 		return timeline{}
@@ -465,10 +466,10 @@ func deviceTimeline(ups, kerns, downs []span) timeline {
 	return tl
 }
 
-// covered is the length of the union of spans, clipped to [t0, t1).
-func covered(spans []span, t0, t1 uint64) int64 {
-	s := slices.Clone(spans)
-	slices.SortFunc(s, func(a, b span) int { return cmp.Compare(a.start, b.start) })
+// covered is the length of the union of intervals, clipped to [t0, t1).
+func covered(ivs []interval, t0, t1 uint64) int64 {
+	s := slices.Clone(ivs)
+	slices.SortFunc(s, func(a, b interval) int { return cmp.Compare(a.start, b.start) })
 	var total, at uint64 = 0, t0
 	for _, v := range s {
 		lo, hi := max(v.start, at), min(v.end, t1)

@@ -563,16 +563,16 @@ func TestDeviceTimeline(t *testing.T) {
 	// each other) and 40–45; kernels 12–22 and 22–38. Span 0–45: the bus
 	// is idle 20–25 and 35–40, the kernels 0–12 and 38–45; the first
 	// kernel starts at 12, the last upload ends at 20.
-	ups := []span{{10, 20}, {0, 10}}
-	kerns := []span{{12, 22}, {22, 38}}
-	downs := []span{{25, 30}, {28, 35}, {40, 45}}
+	ups := []interval{{10, 20}, {0, 10}}
+	kerns := []interval{{12, 22}, {22, 38}}
+	downs := []interval{{25, 30}, {28, 35}, {40, 45}}
 	got := deviceTimeline(ups, kerns, downs)
 	want := timeline{span: 45, fill: 12, drain: 25, busIdle: 10, compIdle: 19}
 	if got != want {
 		t.Errorf("deviceTimeline = %+v, want %+v", got, want)
 	}
 	// No uploads (k = 0): the span starts at the first command.
-	got = deviceTimeline(nil, []span{{5, 9}}, []span{{9, 12}})
+	got = deviceTimeline(nil, []interval{{5, 9}}, []interval{{9, 12}})
 	want = timeline{span: 7, fill: 0, drain: 0, busIdle: 4, compIdle: 3}
 	if got != want {
 		t.Errorf("deviceTimeline without uploads = %+v, want %+v", got, want)
