@@ -75,6 +75,17 @@ tune_mma() {
 		-budget "$(($2 - 10))s" -where "$5" -out "$out/tuning-$1.json"
 }
 
+# compare_db NAME SECONDS PRECS: bench at 4096 and 8192, all transposes,
+# with this build's database (NAME-new.txt) and, when build.sh was given
+# one, old_tuning.json (NAME-old.txt).
+compare_db() {
+	local args=(-sizes 4096,8192 -prec "$3" -trans NN,NT,TN,TT -slices=false -gonum-max 0 -reps 5)
+	step "$1-new" "$2" ./bench "${args[@]}"
+	if [ -e old_tuning.json ]; then
+		step "$1-old" "$2" env GOCL_GEMM_TUNING=old_tuning.json ./bench "${args[@]}"
+	fi
+}
+
 # cuBLAS through PyTorch, written to a file so that step's timeout can run it
 # (timeout cannot run a shell function).
 cat >"$out/cublas.py" <<'PY'
@@ -122,10 +133,7 @@ PY
 	compare)
 		# The database in this build against the one before it
 		# (old_tuning.json, when build.sh was given one), all transposes.
-		step cmp-new 100 ./bench -sizes 4096,8192 -prec 64,32 -trans NN,NT,TN,TT -slices=false -gonum-max 0 -reps 5
-		if [ -e old_tuning.json ]; then
-			step cmp-old 100 env GOCL_GEMM_TUNING=old_tuning.json ./bench -sizes 4096,8192 -prec 64,32 -trans NN,NT,TN,TT -slices=false -gonum-max 0 -reps 5
-		fi
+		compare_db cmp 100 64,32
 		step cmp-accuracy 40 ./bench -accuracy -sizes 2048
 		;;
 	probe)
@@ -230,10 +238,7 @@ PY
 		tune_mma i6-tf32-occ 80 32 NN 'MWG=64|128,NWG=64|128,KWG=16,WM=64,WN=32,STAGES=3,CP_VEC=1,SPLIT_RAW=1,ISSUE_MIX=0,KM_SWZ=0'
 		;;
 	cmp64)
-		step cmp64-new 60 ./bench -sizes 4096,8192 -prec 64 -trans NN,NT,TN,TT -slices=false -gonum-max 0 -reps 5
-		if [ -e old_tuning.json ]; then
-			step cmp64-old 60 env GOCL_GEMM_TUNING=old_tuning.json ./bench -sizes 4096,8192 -prec 64 -trans NN,NT,TN,TT -slices=false -gonum-max 0 -reps 5
-		fi
+		compare_db cmp64 60 64
 		;;
 	xfer)
 		step i5-xfer 60 ./bench -xfer 512
