@@ -288,37 +288,6 @@ func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k i
 		return sent(n, func() (*cl.Event, error) { return cl.WriteBuffer(up, dev, false, off, sp[off:off+n]) })
 	}
 
-	// download enqueues the read-back of tile t once its kernel (and the
-	// events in also) are done, and reports whether it could.
-	download := func(t tileDown, also ...*cl.Event) bool {
-		if err := e.injected("read"); err != nil {
-			c.fail(err)
-			return false
-		}
-		wait := append([]*cl.Event{t.kernel}, also...)
-		var ev *cl.Event
-		var err error
-		if directDown {
-			ev, err = cl.ReadBufferRect(down, dc, false, tileRect(t.offC, ldc, t.r0, t.mi, t.c0, t.nj), cc, wait...)
-			bytesDirect += int64(t.mi*t.nj) * es
-		} else {
-			ev, err = cl.ReadBuffer(down, dc, false, t.offC, sc[t.offC:t.offC+t.mi*t.nj], wait...)
-		}
-		if err != nil {
-			c.fail(err)
-			return false
-		}
-		c.events = append(c.events, ev)
-		downs = append(downs, ev)
-		bytesDown += int64(t.mi*t.nj) * es
-		c.fail(down.Flush())
-		if early != nil && c.err == nil {
-			early.add(ev, t.r0, t.mi, t.c0, t.nj, t.offC)
-		}
-		return c.err == nil
-	}
-	var held []tileDown
-
 	hs, ws := make([]int, p), make([]int, q)
 	for i, r := range rows {
 		hs[i] = r[1]
@@ -382,30 +351,32 @@ func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k i
 		}
 		kerns = append(kerns, c.events[before:]...)
 		c.fail(comp.Flush())
-		// Tiles are read back as their kernels finish, but for the first
-		// pipeMode.hold tiles (an experiment; 0 by default), whose downloads
-		// are enqueued after the loop to wait for the last upload. (Holding
-		// every download back that way measured worse on the H200 from
-		// HostSlices: DGEMM 8192 took 42.1 ms against 36.1, the downloads
-		// of the whole of C then following the uploads.)
-		t := tileDown{r0, mi, c0, nj, offC, c.lastEvent()}
-		if len(held) < e.pipeMode.hold {
-			held = append(held, t)
-			continue
-		}
-		if !download(t) {
+		// Tiles are read back as their kernels finish. (Holding the
+		// downloads back until the last upload, so that they do not share
+		// the bus with the uploads the kernels wait for, measured worse on
+		// the H200 from HostSlices: DGEMM 8192 took 42.1 ms against 36.1,
+		// the downloads of the whole of C then following the uploads.)
+		if err := e.injected("read"); err != nil {
+			c.fail(err)
 			break
 		}
-	}
-	if len(held) > 0 && c.err == nil {
-		var lastUp []*cl.Event
-		if len(ups) > 0 {
-			lastUp = ups[len(ups)-1:] // the upload queue is in order
+		var ev *cl.Event
+		if directDown {
+			ev, err = cl.ReadBufferRect(down, dc, false, tileRect(offC, ldc, r0, mi, c0, nj), cc, c.lastEvent())
+			bytesDirect += int64(mi*nj) * es
+		} else {
+			ev, err = cl.ReadBuffer(down, dc, false, offC, sc[offC:offC+mi*nj], c.lastEvent())
 		}
-		for _, t := range held {
-			if !download(t, lastUp...) {
-				break
-			}
+		if err != nil {
+			c.fail(err)
+			break
+		}
+		c.events = append(c.events, ev)
+		downs = append(downs, ev)
+		bytesDown += int64(mi*nj) * es
+		c.fail(down.Flush())
+		if early != nil && c.err == nil {
+			early.add(ev, r0, mi, c0, nj, offC)
 		}
 	}
 	var unpackNs int64
@@ -442,14 +413,6 @@ func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k i
 	err := c.finish()
 	x.wall.Add(int64(time.Since(start)))
 	return err
-}
-
-// tileDown is a tile of C to read back: rows r0… (mi of them) and columns
-// c0… (nj) of C, packed at element offC of the device's C, once the event
-// kernel (its last kernel) is done.
-type tileDown struct {
-	r0, mi, c0, nj, offC int
-	kernel               *cl.Event
 }
 
 // tileRect is the rect transfer between the rows×cols block at (r0, c0)

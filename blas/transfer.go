@@ -46,10 +46,6 @@ type pipeMode struct {
 	off   bool // plain transfers from Go memory
 	force bool // staged and pipelined on any device, whatever the size
 	tile  int  // tiles of tile×tile elements of C (tests, "tile=N"); 0 chooses
-	// hold ("hold=N", for measuring): the downloads of the first N tiles
-	// wait for the last upload, so that they fill the bus while the last
-	// kernels run instead of sharing it with the uploads.
-	hold int
 }
 
 func pipeModeFromEnv() pipeMode {
@@ -61,13 +57,10 @@ func pipeModeFromEnv() pipeMode {
 		case "on", "1", "true", "always", "force":
 			m.force = true
 		default:
-			// tile=N: C cut into tiles of N×N elements; hold=N: the first
-			// N tiles' downloads held back (both for measuring).
-			for key, dst := range map[string]*int{"tile=": &m.tile, "hold=": &m.hold} {
-				if v, ok := strings.CutPrefix(strings.TrimSpace(tok), key); ok {
-					if n, err := strconv.Atoi(v); err == nil && n > 0 {
-						*dst = n
-					}
+			// tile=N: C cut into tiles of N×N elements (for measuring).
+			if v, ok := strings.CutPrefix(strings.TrimSpace(tok), "tile="); ok {
+				if n, err := strconv.Atoi(v); err == nil && n > 0 {
+					m.tile = n
 				}
 			}
 		}

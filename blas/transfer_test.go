@@ -547,9 +547,6 @@ func TestPipeModeFromEnv(t *testing.T) {
 		{"never,tile=256", pipeMode{off: true, tile: 256}},
 		{"tile=0", pipeMode{}},
 		{"tile=x", pipeMode{}},
-		{"hold=3", pipeMode{hold: 3}},
-		{"on, hold=2, tile=512", pipeMode{force: true, tile: 512, hold: 2}},
-		{"hold=-1", pipeMode{}},
 	} {
 		t.Setenv(envPipeline, c.env)
 		if got := pipeModeFromEnv(); got != c.want {
@@ -612,47 +609,5 @@ func TestStagedGemmTimeline(t *testing.T) {
 	}
 	if st.Span > st.Wall {
 		t.Errorf("device span %v longer than the call's wall time %v", st.Span, st.Wall)
-	}
-}
-
-// TestStagedGemmHeldDownloads: with pipeMode.hold (GOCL_GEMM_PIPELINE=hold=N)
-// the first tiles' downloads wait for the last upload; the results are
-// gonum's, with fewer held tiles than the call has and more, from Go
-// slices (staged C) and from HostSlices (C read straight back), and the
-// held downloads end after the last upload.
-func TestStagedGemmHeldDownloads(t *testing.T) {
-	for _, hold := range []int{2, 1000} {
-		t.Run(fmt.Sprintf("hold%d", hold), func(t *testing.T) {
-			impl, e := stagedImpl(t, 8)
-			e.pipeMode.hold = hold
-			testStagedGemm[float32](t, e, 2e-6)
-			rnd := rand.New(rand.NewPCG(7, 8))
-			g := newGemmCase(rnd, blas.NoTrans, blas.Trans, 29, 21, 13, 0, float32(1.25), 0)
-			g.a, g.b = pinnedCopy(t, impl, g.a), pinnedCopy(t, impl, g.b)
-			c := pinnedCopy(t, impl, g.c)
-			got, err := g.runInto(e, c)
-			if err != nil {
-				t.Fatal(err)
-			}
-			g.check(t, got, 2e-6)
-		})
-	}
-	// The order on the device: with every download held, no download
-	// runs while an upload does, so the bus is busy exactly for the sum of
-	// the transfers' times. (On a device that runs its queues one command
-	// at a time, as PoCL may, this holds anyway; on the GPU, where
-	// blas.test runs too, it fails if a held download overlaps an upload.)
-	impl, e := stagedImpl(t, 8)
-	e.pipeMode.hold = 1000
-	before := impl.TransferStats()
-	rnd := rand.New(rand.NewPCG(9, 10))
-	g := newGemmCase(rnd, blas.NoTrans, blas.NoTrans, 64, 64, 200, 0, float32(1), 0)
-	if _, err := g.run(e); err != nil {
-		t.Fatal(err)
-	}
-	st := impl.TransferStats().Sub(before)
-	busy, sum := st.Span-st.BusIdle, st.Upload+st.Download
-	if d := busy - sum; d < -time.Microsecond || d > time.Microsecond {
-		t.Errorf("bus busy %v, transfers %v: held downloads overlapped the uploads", busy, sum)
 	}
 }
