@@ -29,6 +29,10 @@
 #   tf32     3xTF32 with a third stage (KM_SWZ=1); 64×32 warp tiles
 #   cmp64    compare for DGEMM only (all transposes, this build's database
 #            against old_tuning.json)
+#   numa     why DGEMM's uploads from HostSlices run at 41 GB/s (SGEMM's at
+#            54, -xfer's at 55): the host's NUMA layout, DGEMM at 4096 and
+#            8192 from HostSlices, bound to each NUMA node, and -xfer with
+#            128 MiB blocks
 #   xfer     the host-copy, strided-copy and rect-DMA rates (bench -xfer)
 #   pipe2    PIPE_FRAG=1 against ISSUE_MIX=1 for DGEMM in NT and TT (pipe
 #            measured NN and TN)
@@ -243,6 +247,22 @@ PY
 	xfer)
 		step i5-xfer 60 ./bench -xfer 512
 		;;
+	numa)
+		{
+			lscpu | grep -i -E 'numa|socket|model name'
+			numactl -H 2>&1 | head -12
+			nvidia-smi topo -m 2>&1 | head -8
+		} >"$out/numa-host.txt" 2>&1
+		for s in 4096 8192; do
+			step numa-dgemm-$s 40 ./bench -sizes $s -prec 64 -split -pinned -gonum-max 0 -reps 2
+		done
+		if command -v numactl >/dev/null; then
+			for node in 0 1; do
+				step numa-bind-$node 40 numactl --cpunodebind=$node --membind=$node ./bench -sizes 8192 -prec 64 -split -pinned -gonum-max 0 -reps 2
+			done
+		fi
+		step numa-xfer128 40 ./bench -xfer 128
+		;;
 	pipe2)
 		for tr in NT TT; do
 			tune_mma i6-pipe2-$tr 40 64 $tr 'MWG=128,NWG=64,KWG=8,WM=64,WN=32,STAGES=3,CP_VEC=1,ISSUE_MIX=0|1,PIPE_FRAG=0|1,MMA_K=4,KM_SWZ=0'
@@ -276,7 +296,7 @@ PY
 		step res-mat 120 ./mat -n 2048 -reps 2
 		;;
 	*)
-		echo "plan.sh: unknown plan $plan (want issue5, hostslice, compare, probe, mmak2, mix, deep, pipe, pipe2, cmp64, xfer, tf32, k16, issue6, cublas, sweep, sweep-cpvec, mmak, tests, resident)" >&2
+		echo "plan.sh: unknown plan $plan (want issue5, hostslice, compare, probe, mmak2, mix, deep, pipe, pipe2, cmp64, xfer, numa, tf32, k16, issue6, cublas, sweep, sweep-cpvec, mmak, tests, resident)" >&2
 		exit 2
 		;;
 	esac
