@@ -10,7 +10,9 @@
 #
 # Each argument is a kernel to profile at n = N: the database's gemm_mma entry
 # of that precision with the tile given and the extra defines (e.g.
-# MMA_K=8,CP_VEC=1) set.
+# MMA_K=8,CP_VEC=1) set; TRANS=NN|NT|TN|TT among them picks the transpose
+# combination (NN when absent; the entry's per-combination switches then
+# apply unless the extra defines set them).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-$here/out}
@@ -28,7 +30,12 @@ i=0
 for spec in "$@"; do
 	i=$((i + 1))
 	IFS=: read -r prec n mwg nwg wm wn extra <<<"$spec"
-	name="k$i-p$prec-${mwg}x$nwg-${wm}x$wn"
+	trans=NN
+	if [[ ",$extra," =~ ,TRANS=([NT][NT]), ]]; then
+		trans=${BASH_REMATCH[1]}
+		extra=$(sed -e "s/,TRANS=$trans,/,/" -e 's/^,//' -e 's/,$//' <<<",$extra,")
+	fi
+	name="k$i-p$prec-$trans-${mwg}x$nwg-${wm}x$wn"
 	log="$w/$name.txt"
 	echo "== $spec" | tee "$log"
 	cache=/tmp/pcache-$i
@@ -42,10 +49,13 @@ for d in db["devices"]:
             for kv in sys.argv[4].split(","):
                 key, val = kv.split("=")
                 e["defines"][key] = int(val)
+                # A switch set here holds for every combination.
+                for sw in e.get("trans", {}).values():
+                    sw.pop(key, None)
             print("defines:", e["defines"])
 json.dump(db, open(sys.argv[2], "w"), indent=1)
 PY
-	env GOCL_CACHE_DIR=$cache GOCL_GEMM_TUNING="$w/db-$i.json" timeout 60 ./bench -sizes 2048 -prec "$prec" -slices=false -gonum-max 0 -reps 1 >>"$log" 2>&1
+	env GOCL_CACHE_DIR=$cache GOCL_GEMM_TUNING="$w/db-$i.json" timeout 60 ./bench -sizes 2048 -prec "$prec" -trans "$trans" -slices=false -gonum-max 0 -reps 1 >>"$log" 2>&1
 	ptx=$(grep -l '.entry gemm_mma' "$cache"/*.bin 2>/dev/null | head -1)
 	if [ -z "$ptx" ]; then
 		echo "no gemm_mma PTX built" >>"$log"
@@ -54,9 +64,9 @@ PY
 	python3 ptxextract.py "$ptx" "$w/$name.ptx" >>"$log" 2>&1
 	timeout 60 ptxas -arch=sm_90 -v -o "$w/$name.cubin" "$w/$name.ptx" >>"$log" 2>&1
 	timeout 60 cuobjdump -sass "$w/$name.cubin" >"$w/$name.sass" 2>&1
-	timeout 60 python3 ptxrun.py "$w/$name.ptx" "$prec" "$n" "$mwg" "$nwg" "$wm" "$wn" 20 >>"$log" 2>&1
+	timeout 60 python3 ptxrun.py "$w/$name.ptx" "$prec" "$n" "$mwg" "$nwg" "$wm" "$wn" 20 "$trans" >>"$log" 2>&1
 	timeout 150 ncu --clock-control none --set full -k gemm_mma -c 1 -o "$w/$name" \
-		python3 ptxrun.py "$w/$name.ptx" "$prec" "$n" "$mwg" "$nwg" "$wm" "$wn" 1 >>"$log" 2>&1
+		python3 ptxrun.py "$w/$name.ptx" "$prec" "$n" "$mwg" "$nwg" "$wm" "$wn" 1 "$trans" >>"$log" 2>&1
 	if [ -e "$w/$name.ncu-rep" ]; then
 		ncu -i "$w/$name.ncu-rep" --page details >"$w/$name.details.txt" 2>&1
 		ncu -i "$w/$name.ncu-rep" --page source --print-source sass --csv >"$w/$name.source.csv" 2>&1
