@@ -399,7 +399,16 @@ type TuneEntry struct {
 	Local     []int
 	GFLOPS    map[string]map[string]float64 // transposes → size → GFLOP/s
 	Note      string
+	// Trans (gemm_mma): per transpose combination ("TN"), switches that
+	// replace Config's for that combination; only MMATransSwitches may
+	// appear (the database's "trans" field).
+	Trans map[string]map[string]int
 }
+
+// MMATransSwitches returns the gemm_mma switches a tuning entry may set per
+// transpose combination (TuneEntry.Trans): those that change neither the
+// tile nor the local memory.
+func MMATransSwitches() []string { return slices.Clone(mmaTransKeys) }
 
 // UpdateTuning returns the tuning database db (gemm_tuning.json's format;
 // nil: the embedded one) with entries written for device p: the device's
@@ -461,6 +470,12 @@ func UpdateTuning(db []byte, p platform.Profile, measured string, entries []Tune
 		}
 		if ne.Note != "" {
 			e["note"] = ne.Note
+		}
+		if len(ne.Trans) > 0 {
+			if _, err := withTrans(gemmConfig{}, ne.Trans); err != nil {
+				return nil, err
+			}
+			e["trans"] = ne.Trans
 		}
 		replaced := false
 		for i, o := range old {

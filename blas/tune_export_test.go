@@ -3,6 +3,7 @@ package clblas
 import (
 	"encoding/json"
 	"errors"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/blas"
@@ -100,5 +101,38 @@ func TestUpdateTuning(t *testing.T) {
 		if _, ok := top[k]; !ok {
 			t.Errorf("key %q lost", k)
 		}
+	}
+}
+
+// TestUpdateTuningTrans: an entry's per-combination switches are written
+// as the database's "trans" field, read back as such, and a switch that may
+// not be set per combination is refused.
+func TestUpdateTuningTrans(t *testing.T) {
+	mma := TuneEntry{Precision: 64, Bucket: "tensor", Config: TuneConfig{Kernel: gemmKernelMMA,
+		Defines: map[string]int{"MWG": 128, "NWG": 64, "KWG": 8, "WM": 64, "WN": 32, "STAGES": 3, "CP_VEC": 1, "ISSUE_MIX": 1}},
+		Trans: map[string]map[string]int{"TN": {"ISSUE_MIX": 0, "PIPE_FRAG": 1}}}
+	out, err := UpdateTuning(nil, profH200, "", []TuneEntry{mma})
+	if err != nil {
+		t.Fatalf("UpdateTuning: %v", err)
+	}
+	var db tuningDB
+	if err := json.Unmarshal(out, &db); err != nil {
+		t.Fatalf("the output does not parse: %v", err)
+	}
+	found := false
+	for _, e := range db.Devices[0].Entries {
+		if e.Kernel == gemmKernelMMA && e.Precision == 64 {
+			found = e.Trans["TN"]["PIPE_FRAG"] == 1 && e.Trans["TN"]["ISSUE_MIX"] == 0 && len(e.Trans) == 1
+		}
+	}
+	if !found {
+		t.Errorf("the DGEMM gemm_mma entry lost its trans field")
+	}
+	if got := MMATransSwitches(); !slices.Equal(got, []string{"ISSUE_MIX", "PIPE_FRAG"}) {
+		t.Errorf("MMATransSwitches() = %v", got)
+	}
+	mma.Trans = map[string]map[string]int{"TN": {"STAGES": 4}}
+	if _, err := UpdateTuning(nil, profH200, "", []TuneEntry{mma}); err == nil {
+		t.Errorf("UpdateTuning took STAGES per transpose combination")
 	}
 }

@@ -17,6 +17,12 @@
 // database read is -db (default: the one built into the library); the
 // result goes to -out, or standard output.
 //
+// With -kernel mma, -trans may list several combinations (-trans NN,TN,NT,TT):
+// each is tuned, and the entry takes the tile with the best geometric mean
+// over them, the first combination's switches, and, in its "trans" field,
+// the switches (ISSUE_MIX, PIPE_FRAG) of each other combination whose best
+// variant of that tile has other ones.
+//
 // Parameter spaces (-space full; "small" is a quick subset):
 //
 //	tiled:  MWG, NWG ∈ {32,64,128,256}, KWG ∈ {8,16,32}, MDIMC, NDIMC ∈ {8,16,32},
@@ -39,6 +45,8 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"maps"
+	"math"
 	"os"
 	"slices"
 	"sort"
@@ -416,7 +424,7 @@ func main() {
 	prec := flag.Int("prec", 32, "precision: 32 or 64")
 	kernel := flag.String("kernel", "auto", "kernel to tune: tiled, cpu, direct, mma (auto: cpu on CPU devices, tiled elsewhere)")
 	shapesFlag := flag.String("shapes", "", "shapes [label=]N or [label=]MxNxK, comma-separated (default: large=4096,medium=1024,small=512,skinny=8192x64x8192 on GPUs, 1024 on CPUs)")
-	transFlag := flag.String("trans", "NN", "transpose combination to tune on (GPU kernels; the CPU kernel tunes its classes N, TT, NT)")
+	transFlag := flag.String("trans", "NN", "transpose combination to tune on (GPU kernels; the CPU kernel tunes its classes N, TT, NT); for -kernel mma a list (NN,TN,...) chooses one tile for all and per-combination switches")
 	space := flag.String("space", "full", "parameter space: full or small")
 	runs := flag.Int("runs", 5, "timed launches per candidate (the median counts)")
 	limit := flag.Int("max", 0, "run at most this many valid candidates per shape (0: all)")
@@ -500,13 +508,23 @@ func main() {
 		trans, class string
 	}
 	var jobs []job
+	combos := strings.Split(strings.ToUpper(strings.ReplaceAll(*transFlag, " ", "")), ",")
+	if len(combos) > 1 && k != "mma" {
+		log.Fatalf("tune: several -trans combinations are for -kernel mma (its switches may differ per combination)")
+	}
 	for _, sh := range shapes {
-		if k == "cpu" {
+		switch {
+		case k == "cpu":
 			for _, c := range cpuClasses {
 				jobs = append(jobs, job{sh, c.trans, c.class})
 			}
-		} else {
-			jobs = append(jobs, job{sh, strings.ToUpper(*transFlag), ""})
+		case len(combos) > 1:
+			e, ok := t.tuneCombos(cands, sh, combos, *space)
+			if ok {
+				entries = append(entries, e)
+			}
+		default:
+			jobs = append(jobs, job{sh, combos[0], ""})
 		}
 	}
 	for _, j := range jobs {
@@ -545,4 +563,104 @@ func main() {
 		log.Fatalf("tune: %v", err)
 	}
 	fmt.Fprintf(t.report, "wrote %s\n", *outPath)
+}
+
+// tuneCombos tunes gemm_mma on one shape in several transpose combinations
+// and makes one entry of them (mergeTrans): the tile best over all the
+// combinations, with the switches each combination does best with.
+func (t *tuner) tuneCombos(cands []clblas.TuneConfig, sh shape, combos []string, space string) (clblas.TuneEntry, bool) {
+	outs := map[string][]outcome{}
+	for _, c := range combos {
+		out, err := t.tune(cands, sh, c)
+		if err != nil {
+			log.Fatalf("tune: %v", err)
+		}
+		outs[c] = out
+	}
+	m, ok := mergeTrans(combos, outs)
+	if !ok {
+		fmt.Fprintf(t.report, "  no tile ran in every combination of %v for %s\n", combos, sh.label)
+		return clblas.TuneEntry{}, false
+	}
+	gf := map[string]map[string]float64{}
+	for c, v := range m.gflops {
+		gf[c] = map[string]float64{sh.size(): float64(int(v*10)) / 10}
+	}
+	fmt.Fprintf(t.report, "  %v: %v, per combination %v, GFLOP/s %v\n", combos, m.cfg, m.trans, m.gflops)
+	return clblas.TuneEntry{
+		Precision: t.prec, Bucket: sh.label, Config: m.cfg, Local: localOf(m.cfg), GFLOPS: gf, Trans: m.trans,
+		Note: fmt.Sprintf("cmd/tune, %s space, median of %d runs, transpose combinations %s: the tile with the best geometric mean, switches per combination", space, t.runs, strings.Join(combos, ",")),
+	}, true
+}
+
+// merged is mergeTrans's choice.
+type merged struct {
+	cfg    clblas.TuneConfig         // the tile, with the first combination's switches
+	trans  map[string]map[string]int // other combinations' switches, where they differ
+	gflops map[string]float64        // each combination's rate with its switches
+}
+
+// mergeTrans chooses, from one shape's outcomes in several transpose
+// combinations (combos; outs[c] best first), the gemm_mma tile that does
+// best over all of them: for each tile (a candidate's defines less the
+// per-combination switches, clblas.MMATransSwitches) that ran in every
+// combination, the geometric mean of each combination's best variant. The
+// entry takes the first combination's best variant; another combination
+// whose best variant has other switches gets them in trans. ok is false
+// when no tile ran in every combination.
+func mergeTrans(combos []string, outs map[string][]outcome) (merged, bool) {
+	switches := clblas.MMATransSwitches()
+	tileOf := func(c clblas.TuneConfig) string {
+		d := maps.Clone(c.Defines)
+		for _, k := range switches {
+			delete(d, k)
+		}
+		return clblas.TuneConfig{Kernel: c.Kernel, Defines: d}.String()
+	}
+	switchesOf := func(c clblas.TuneConfig) map[string]int {
+		m := map[string]int{}
+		for _, k := range switches {
+			m[k] = c.Defines[k] // absent: the kernel's default, 0
+		}
+		return m
+	}
+	best := map[string]map[string]outcome{} // combination → tile → best variant
+	for _, c := range combos {
+		best[c] = map[string]outcome{}
+		for _, o := range outs[c] {
+			if _, seen := best[c][tileOf(o.cfg)]; !seen {
+				best[c][tileOf(o.cfg)] = o
+			}
+		}
+	}
+	var tile string
+	score := 0.0
+	for _, o := range outs[combos[0]] {
+		key := tileOf(o.cfg)
+		logSum, all := 0.0, true
+		for _, c := range combos {
+			b, ok := best[c][key]
+			if !ok || b.res.GFLOPS <= 0 {
+				all = false
+				break
+			}
+			logSum += math.Log(b.res.GFLOPS)
+		}
+		if g := math.Exp(logSum / float64(len(combos))); all && g > score {
+			tile, score = key, g
+		}
+	}
+	if tile == "" {
+		return merged{}, false
+	}
+	m := merged{cfg: best[combos[0]][tile].cfg, trans: map[string]map[string]int{}, gflops: map[string]float64{}}
+	base := switchesOf(m.cfg)
+	for _, c := range combos {
+		b := best[c][tile]
+		m.gflops[c] = b.res.GFLOPS
+		if sw := switchesOf(b.cfg); !maps.Equal(sw, base) {
+			m.trans[c] = sw
+		}
+	}
+	return m, true
 }
