@@ -34,6 +34,9 @@
 #            8192 from HostSlices, bound to each NUMA node, and -xfer with
 #            128 MiB blocks
 #   xfer     the host-copy, strided-copy and rect-DMA rates (bench -xfer)
+#   trans64  the DGEMM entry retuned in all four transpose combinations at
+#            once (cmd/tune -trans NN,NT,TN,TT: one tile, switches per
+#            combination in the entry's trans field)
 #   pipe2    PIPE_FRAG=1 against ISSUE_MIX=1 for DGEMM in NT and TT (pipe
 #            measured NN and TN)
 #   k16      K steps of 16 (DGEMM) and 32 (3xTF32) in two unpadded stages
@@ -263,6 +266,9 @@ PY
 		fi
 		step numa-xfer128 40 ./bench -xfer 128
 		;;
+	trans64)
+		tune_mma i6-trans64 120 64 NN,NT,TN,TT 'MWG=128,NWG=64,KWG=8,WM=64,WN=32,STAGES=3,CP_VEC=1,ISSUE_MIX=0|1,PIPE_FRAG=0|1,MMA_K=4,KM_SWZ=0'
+		;;
 	pipe2)
 		for tr in NT TT; do
 			tune_mma i6-pipe2-$tr 40 64 $tr 'MWG=128,NWG=64,KWG=8,WM=64,WN=32,STAGES=3,CP_VEC=1,ISSUE_MIX=0|1,PIPE_FRAG=0|1,MMA_K=4,KM_SWZ=0'
@@ -296,7 +302,7 @@ PY
 		step res-mat 120 ./mat -n 2048 -reps 2
 		;;
 	*)
-		echo "plan.sh: unknown plan $plan (want issue5, hostslice, compare, probe, mmak2, mix, deep, pipe, pipe2, cmp64, xfer, numa, tf32, k16, issue6, cublas, sweep, sweep-cpvec, mmak, tests, resident)" >&2
+		echo "plan.sh: unknown plan $plan (want issue5, hostslice, compare, probe, mmak2, mix, deep, pipe, pipe2, trans64, cmp64, xfer, numa, tf32, k16, issue6, cublas, sweep, sweep-cpvec, mmak, tests, resident)" >&2
 		exit 2
 		;;
 	esac
