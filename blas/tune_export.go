@@ -405,6 +405,9 @@ type TuneEntry struct {
 	Trans map[string]map[string]int
 }
 
+// mmaBucket is the bucket of the database's gemm_mma entries.
+const mmaBucket = "tensor"
+
 // MMATransSwitches returns the gemm_mma switches a tuning entry may set per
 // transpose combination (TuneEntry.Trans): those that change neither the
 // tile nor the local memory.
@@ -414,7 +417,9 @@ func MMATransSwitches() []string { return slices.Clone(mmaTransKeys) }
 // nil: the embedded one) with entries written for device p: the device's
 // entry list (the first whose match fits p, else a new one matching its
 // vendor, name and type) keeps its other entries and gets each new entry
-// in place of one with the same precision, kernel and bucket or class.
+// in place of one with the same precision, kernel and bucket or class (a
+// gemm_mma entry in place of the device's gemm_mma entry of its precision,
+// bucket "tensor", whatever bucket it came with).
 func UpdateTuning(db []byte, p platform.Profile, measured string, entries []TuneEntry) ([]byte, error) {
 	if db == nil {
 		db = kernels.GemmTuning
@@ -455,6 +460,12 @@ func UpdateTuning(db []byte, p platform.Profile, measured string, entries []Tune
 	}
 	old, _ := dev["entries"].([]any)
 	for _, ne := range entries {
+		if ne.Config.Kernel == gemmKernelMMA {
+			// A device has one gemm_mma entry per precision, which
+			// mmaGemm takes whatever its shape bucket: cmd/tune's shape
+			// label would add a second one that is never read.
+			ne.Bucket = mmaBucket
+		}
 		e := map[string]any{"precision": ne.Precision, "kernel": ne.Config.Kernel, "defines": ne.Config.Defines}
 		if ne.Bucket != "" {
 			e["bucket"] = ne.Bucket

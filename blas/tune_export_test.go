@@ -104,11 +104,15 @@ func TestUpdateTuning(t *testing.T) {
 	}
 }
 
-// TestUpdateTuningTrans: an entry's per-combination switches are written
-// as the database's "trans" field, read back as such, and a switch that may
-// not be set per combination is refused.
+// TestUpdateTuningTrans: a gemm_mma entry replaces the device's one of its
+// precision (bucket "tensor", whatever bucket it came with); its
+// per-combination switches are written as the database's "trans" field,
+// read back as such, and a switch that may not be set per combination is
+// refused.
 func TestUpdateTuningTrans(t *testing.T) {
-	mma := TuneEntry{Precision: 64, Bucket: "tensor", Config: TuneConfig{Kernel: gemmKernelMMA,
+	// cmd/tune labels entries by its shape; a gemm_mma entry still replaces
+	// the device's one gemm_mma entry of its precision.
+	mma := TuneEntry{Precision: 64, Bucket: "large", Config: TuneConfig{Kernel: gemmKernelMMA,
 		Defines: map[string]int{"MWG": 128, "NWG": 64, "KWG": 8, "WM": 64, "WN": 32, "STAGES": 3, "CP_VEC": 1, "ISSUE_MIX": 1}},
 		Trans: map[string]map[string]int{"TN": {"ISSUE_MIX": 0, "PIPE_FRAG": 1}}}
 	out, err := UpdateTuning(nil, profH200, "", []TuneEntry{mma})
@@ -119,11 +123,15 @@ func TestUpdateTuningTrans(t *testing.T) {
 	if err := json.Unmarshal(out, &db); err != nil {
 		t.Fatalf("the output does not parse: %v", err)
 	}
-	found := false
+	found, n := false, 0
 	for _, e := range db.Devices[0].Entries {
 		if e.Kernel == gemmKernelMMA && e.Precision == 64 {
-			found = e.Trans["TN"]["PIPE_FRAG"] == 1 && e.Trans["TN"]["ISSUE_MIX"] == 0 && len(e.Trans) == 1
+			n++
+			found = e.Bucket == "tensor" && e.Trans["TN"]["PIPE_FRAG"] == 1 && e.Trans["TN"]["ISSUE_MIX"] == 0 && len(e.Trans) == 1
 		}
+	}
+	if n != 1 {
+		t.Errorf("%d DGEMM gemm_mma entries, want 1 (the one replaced)", n)
 	}
 	if !found {
 		t.Errorf("the DGEMM gemm_mma entry lost its trans field")
