@@ -419,7 +419,8 @@ func MMATransSwitches() []string { return slices.Clone(mmaTransKeys) }
 // vendor, name and type) keeps its other entries and gets each new entry
 // in place of one with the same precision, kernel and bucket or class (a
 // gemm_mma entry in place of the device's gemm_mma entry of its precision,
-// bucket "tensor", whatever bucket it came with).
+// bucket "tensor", whatever bucket it came with, keeping that entry's
+// "use").
 func UpdateTuning(db []byte, p platform.Profile, measured string, entries []TuneEntry) ([]byte, error) {
 	if db == nil {
 		db = kernels.GemmTuning
@@ -497,6 +498,11 @@ func UpdateTuning(db []byte, p platform.Profile, measured string, entries []Tune
 			prec, _ := om["precision"].(float64)
 			if int(prec) == ne.Precision && om["kernel"] == ne.Config.Kernel &&
 				str(om["bucket"]) == ne.Bucket && str(om["class"]) == ne.Class {
+				if u, ok := om["use"]; ok {
+					// Whether a gemm_mma entry runs by default is a
+					// policy the tuner does not measure: kept.
+					e["use"] = u
+				}
 				old[i], replaced = e, true
 				break
 			}

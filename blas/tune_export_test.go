@@ -105,7 +105,8 @@ func TestUpdateTuning(t *testing.T) {
 }
 
 // TestUpdateTuningTrans: a gemm_mma entry replaces the device's one of its
-// precision (bucket "tensor", whatever bucket it came with); its
+// precision (bucket "tensor", whatever bucket it came with), keeping its
+// "use"; its
 // per-combination switches are written as the database's "trans" field,
 // read back as such, and a switch that may not be set per combination is
 // refused.
@@ -135,6 +136,21 @@ func TestUpdateTuningTrans(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("the DGEMM gemm_mma entry lost its trans field")
+	}
+	// The float entry keeps its "use": 3xTF32 stays the H200's default.
+	f32 := TuneEntry{Precision: 32, Bucket: "large", Config: TuneConfig{Kernel: gemmKernelMMA,
+		Defines: map[string]int{"MWG": 128, "NWG": 128, "KWG": 16, "WM": 64, "WN": 64, "STAGES": 2, "CP_VEC": 1}}}
+	if out, err = UpdateTuning(nil, profH200, "", []TuneEntry{f32}); err != nil {
+		t.Fatalf("UpdateTuning: %v", err)
+	}
+	db = tuningDB{}
+	if err := json.Unmarshal(out, &db); err != nil {
+		t.Fatalf("the output does not parse: %v", err)
+	}
+	for _, e := range db.Devices[0].Entries {
+		if e.Kernel == gemmKernelMMA && e.Precision == 32 && (e.Use != tensorUseDefault || e.Defines["MWG"] != 128 || e.Defines["NWG"] != 128) {
+			t.Errorf("replaced float gemm_mma entry: use %q, defines %v; want use default and the new tile", e.Use, e.Defines)
+		}
 	}
 	if got := MMATransSwitches(); !slices.Equal(got, []string{"ISSUE_MIX", "PIPE_FRAG"}) {
 		t.Errorf("MMATransSwitches() = %v", got)
