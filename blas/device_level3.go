@@ -502,11 +502,17 @@ func trsmBlock(e *engine) int {
 }
 
 // trsm is Dtrsm and Strsm: B = X where op(A)·X = alpha·B (left) or
-// X·op(A) = alpha·B, for a triangular A, blocked by nb: B is first scaled by
-// alpha (as gonum does; alpha == 0 assigns zeros), then each diagonal block
-// of op(A) is solved in place by substitution (trsm_left/trsm_right, one
-// work-item per right-hand side) and the part of B not yet solved is
-// updated with GEMM (alpha = −1, beta = 1) on buffer offsets.
+// X·op(A) = alpha·B, for a triangular A, solved recursively down to
+// diagonal blocks of order nb at most: B is first scaled by alpha (as gonum
+// does; alpha == 0 assigns zeros); a range of rows (left) or columns
+// (right) is split in two, the half solved first is solved, the other half
+// is updated with one GEMM (alpha = −1, beta = 1, on buffer offsets) and
+// then solved; a diagonal block is solved in place by substitution
+// (trsm_left/trsm_right, one work-item per right-hand side). The GEMM
+// updates are as few as the blocks and their inner dimension is half the
+// range, not nb: the top one multiplies with k = m/2 (left), where a
+// right-looking blocked solve makes every update a k = nb GEMM, which runs
+// far below a GPU's rate.
 func trsm[T real](e *engine, name string, s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha T, a []T, lda int, b []T, ldb int, nb int) error {
 	c := begin[T](e, name)
 	left := s == blas.Left
@@ -523,79 +529,91 @@ func trsm[T real](e *engine, name string, s blas.Side, ul blas.Uplo, tA blas.Tra
 	return db.finish(c, func(dst, src []T) { scatterMat(dst, src, m, n, ldb) })
 }
 
-// trsmOnDevice enqueues the blocked solve of trsm in place in bb (leading
-// dimension ldb). With alpha == 0, A is not read and B is assigned zeros
-// without being read.
+// trsmOnDevice enqueues the recursive solve of trsm in place in bb
+// (leading dimension ldb). With alpha == 0, A is not read and B is assigned
+// zeros without being read.
 func trsmOnDevice[T real](c *call, left, upper, trans, unit bool, m, n int, alpha T, ab *cl.Buffer, lda int, bb *cl.Buffer, ldb int, nb int) {
-	opUpper := upper != trans
-	ka := n
-	if left {
-		ka = m
-	}
 	g := newGemmLauncher[T](c)
 	if alpha != 1 {
 		g.scale(m, n, alpha, bb, 0, ldb, triFull)
 	}
-	if alpha != 0 {
-		flags := []any{int32(l3Bool(upper)), int32(l3Bool(trans)), int32(l3Bool(unit))}
-		// gemmUpdate: C -= op(X)·op(Y) on the blocks at the given offsets.
-		gemmUpdate := func(tX, tY bool, mm, nn, kk int, x *cl.Buffer, offX, ldx int, y *cl.Buffer, offY, ldy int, offC int) {
-			cfg := gemmChoose(c.e.prof, c.prec, mm, nn, kk, engineTensor(c.e))
-			g.gemm(cfg, tX, tY, mm, nn, kk, T(-1), x, offX, ldx, y, offY, ldy, T(1), bb, offC, ldb)
+	if alpha == 0 {
+		return
+	}
+	opUpper := upper != trans
+	flags := []any{int32(l3Bool(upper)), int32(l3Bool(trans)), int32(l3Bool(unit))}
+	// opA is the element offset of op(A)[i][p] in A.
+	opA := func(i, p int) int {
+		if trans {
+			return p*lda + i
 		}
-		nblk := l3CeilDiv(ka, nb)
-		if left {
-			kern := g.kernel("level3.cl", "trsm_left")
-			for t := 0; t < nblk; t++ {
-				// Rows [r0, r1) in solve order: top down when op(A) is lower.
-				r0, r1 := t*nb, min((t+1)*nb, m)
-				if opUpper {
-					r0, r1 = max(m-(t+1)*nb, 0), m-t*nb
-				}
-				args := append(append([]any{}, flags...), l3Int(c, n), l3Int(c, r0), l3Int(c, r1-r0), ab, l3Int(c, lda), bb, l3Int(c, ldb))
+		return i*lda + p
+	}
+	// update: C -= op(X)·op(Y) on the blocks at the given offsets.
+	update := func(tX, tY bool, mm, nn, kk int, x *cl.Buffer, offX, ldx int, y *cl.Buffer, offY, ldy int, offC int) {
+		cfg := gemmChoose(c.e.prof, c.prec, mm, nn, kk, engineTensor(c.e))
+		g.gemm(cfg, tX, tY, mm, nn, kk, T(-1), x, offX, ldx, y, offY, ldy, T(1), bb, offC, ldb)
+	}
+	if left {
+		kern := g.kernel("level3.cl", "trsm_left")
+		// solve: rows [lo, hi) of X, where op(A)·X = B.
+		var solve func(lo, hi int)
+		solve = func(lo, hi int) {
+			if c.err != nil {
+				return
+			}
+			if hi-lo <= nb {
+				args := append(append([]any{}, flags...), l3Int(c, n), l3Int(c, lo), l3Int(c, hi-lo), ab, l3Int(c, lda), bb, l3Int(c, ldb))
 				c.run(kern, []int{groups(n, 64)}, []int{64}, args...)
-				// op(A)[i][p] is A[i·lda+p], or A[p·lda+i] when transposed.
-				switch {
-				case !opUpper && r1 < m: // B[r1:m] -= op(A)[r1:m, r0:r1]·X[r0:r1]
-					offA := r1*lda + r0
-					if trans {
-						offA = r0*lda + r1
-					}
-					gemmUpdate(trans, false, m-r1, n, r1-r0, ab, offA, lda, bb, r0*ldb, ldb, r1*ldb)
-				case opUpper && r0 > 0: // B[0:r0] -= op(A)[0:r0, r0:r1]·X[r0:r1]
-					offA := r0
-					if trans {
-						offA = r0 * lda
-					}
-					gemmUpdate(trans, false, r0, n, r1-r0, ab, offA, lda, bb, r0*ldb, ldb, 0)
-				}
+				return
 			}
-		} else {
-			kern := g.kernel("level3.cl", "trsm_right")
-			for t := 0; t < nblk; t++ {
-				// Columns [c0, c1) in solve order: left to right when op(A)
-				// is upper.
-				c0, c1 := t*nb, min((t+1)*nb, n)
-				if !opUpper {
-					c0, c1 = max(n-(t+1)*nb, 0), n-t*nb
-				}
-				args := append(append([]any{}, flags...), l3Int(c, m), l3Int(c, c0), l3Int(c, c1-c0), ab, l3Int(c, lda), bb, l3Int(c, ldb))
-				c.run(kern, []int{groups(m, 64)}, []int{64}, args...)
-				switch {
-				case opUpper && c1 < n: // B[:, c1:n] -= X[:, c0:c1]·op(A)[c0:c1, c1:n]
-					offA := c0*lda + c1
-					if trans {
-						offA = c1*lda + c0
-					}
-					gemmUpdate(false, trans, m, n-c1, c1-c0, bb, c0, ldb, ab, offA, lda, c1)
-				case !opUpper && c0 > 0: // B[:, 0:c0] -= X[:, c0:c1]·op(A)[c0:c1, 0:c0]
-					offA := c0 * lda
-					if trans {
-						offA = c0
-					}
-					gemmUpdate(false, trans, m, c0, c1-c0, bb, c0, ldb, ab, offA, lda, 0)
-				}
+			mid := lo + splitPoint(hi-lo, nb)
+			if !opUpper { // lower: rows top down
+				solve(lo, mid)
+				// B[mid:hi] -= op(A)[mid:hi, lo:mid]·X[lo:mid]
+				update(trans, false, hi-mid, n, mid-lo, ab, opA(mid, lo), lda, bb, lo*ldb, ldb, mid*ldb)
+				solve(mid, hi)
+			} else { // upper: rows bottom up
+				solve(mid, hi)
+				// B[lo:mid] -= op(A)[lo:mid, mid:hi]·X[mid:hi]
+				update(trans, false, mid-lo, n, hi-mid, ab, opA(lo, mid), lda, bb, mid*ldb, ldb, lo*ldb)
+				solve(lo, mid)
 			}
+		}
+		solve(0, m)
+		return
+	}
+	kern := g.kernel("level3.cl", "trsm_right")
+	// solve: columns [lo, hi) of X, where X·op(A) = B.
+	var solve func(lo, hi int)
+	solve = func(lo, hi int) {
+		if c.err != nil {
+			return
+		}
+		if hi-lo <= nb {
+			args := append(append([]any{}, flags...), l3Int(c, m), l3Int(c, lo), l3Int(c, hi-lo), ab, l3Int(c, lda), bb, l3Int(c, ldb))
+			c.run(kern, []int{groups(m, 64)}, []int{64}, args...)
+			return
+		}
+		mid := lo + splitPoint(hi-lo, nb)
+		if opUpper { // upper: columns left to right
+			solve(lo, mid)
+			// B[:, mid:hi] -= X[:, lo:mid]·op(A)[lo:mid, mid:hi]
+			update(false, trans, m, hi-mid, mid-lo, bb, lo, ldb, ab, opA(lo, mid), lda, mid)
+			solve(mid, hi)
+		} else { // lower: columns right to left
+			solve(mid, hi)
+			// B[:, lo:mid] -= X[:, mid:hi]·op(A)[mid:hi, lo:mid]
+			update(false, trans, m, mid-lo, hi-mid, bb, mid, ldb, ab, opA(mid, lo), lda, lo)
+			solve(lo, mid)
 		}
 	}
+	solve(0, n)
+}
+
+// splitPoint is where the recursive TRSM cuts a range of length l > nb:
+// near its middle, on a multiple of nb, so that the leaves are diagonal
+// blocks of order nb (the last one shorter).
+func splitPoint(l, nb int) int {
+	return max(1, (l/nb+1)/2) * nb
 }

@@ -132,3 +132,56 @@ func BenchmarkGemmUpdate(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkResidentTrsm measures the resident float64 TRSM, B = A⁻¹·B with
+// a lower triangular A (left side, n×n, n³ flops; n = 512 and 1024 on CPU
+// devices, 1024 and 4096 elsewhere), each call waited on: its diagonal
+// blocks are solved by the trsm_left kernel and the rest by GEMM updates
+// (trsmOnDevice).
+//
+//	go test -run XXX -bench ResidentTrsm ./blas/
+func BenchmarkResidentTrsm(b *testing.B) {
+	impl := newTestImpl(b)
+	sizes := []int{1024, 4096}
+	if impl.Runtime().Device().Profile().IsCPU() {
+		sizes = []int{512, 1024}
+	}
+	for _, n := range sizes {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			// A: unit diagonal and small entries below it, so that the
+			// solves repeated on the same B stay bounded.
+			ad, bd := make([]float64, n*n), make([]float64, n*n)
+			for i := range n {
+				for j := range i {
+					ad[i*n+j] = float64((i*7+j*3)%11-5) / float64(10*n)
+				}
+				ad[i*n+i] = 1
+			}
+			for i := range bd {
+				bd[i] = float64(i%13) - 6
+			}
+			a, err1 := NewMatrixFrom(impl, n, n, ad)
+			bm, err2 := NewMatrixFrom(impl, n, n, bd)
+			if err1 != nil || err2 != nil {
+				b.Fatal(err1, err2)
+			}
+			defer a.Release()
+			defer bm.Release()
+			run := func() {
+				ev, err := Trsm(blas.Left, blas.Lower, blas.NoTrans, blas.NonUnit, 1, a, bm)
+				if err == nil {
+					err = ev.Wait()
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			run() // builds the kernels
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				run()
+			}
+			b.ReportMetric(float64(n)*float64(n)*float64(n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+	}
+}

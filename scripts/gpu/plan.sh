@@ -43,7 +43,7 @@
 #            (KM_SWZ=1: 48 KiB, all the local memory NVIDIA's OpenCL gives
 #            a work-group): half the barriers per mma.sync of KWG 8 / 16
 #   tests    the blas and cl test suites on the GPU (tensor path on)
-#   resident resident level 2 and the CG steps, the GEMM route of symm/syrk/
+#   resident resident level 2, TRSM and the CG steps, the GEMM route of symm/syrk/
 #            syr2k/trmm, short-k updates from Go slices against gonum (auto's
 #            kHalf for GPUs), examples/cg at n = 4096 and examples/mat at 2048
 #
@@ -297,7 +297,7 @@ PY
 		step tests-cl 120 ./cl.test -test.count=1
 		;;
 	resident)
-		step res-bench 120 ./blas.test -test.run XXX -test.bench 'ResidentLevel2|Level3Route|ResidentGemmHost|GemmUpdate' -test.benchtime 50x
+		step res-bench 120 ./blas.test -test.run XXX -test.bench 'ResidentLevel2|Level3Route|ResidentGemmHost|GemmUpdate|ResidentTrsm' -test.benchtime 50x
 		step res-cg 60 ./cg -n 4096
 		step res-mat 120 ./mat -n 2048 -reps 2
 		;;
