@@ -555,60 +555,50 @@ func trsmOnDevice[T real](c *call, left, upper, trans, unit bool, m, n int, alph
 		g.gemm(cfg, tX, tY, mm, nn, kk, T(-1), x, offX, ldx, y, offY, ldy, T(1), bb, offC, ldb)
 	}
 	if left {
+		// Rows of X, where op(A)·X = B: top down when op(A) is lower.
 		kern := g.kernel("level3.cl", "trsm_left")
-		// solve: rows [lo, hi) of X, where op(A)·X = B.
-		var solve func(lo, hi int)
-		solve = func(lo, hi int) {
-			if c.err != nil {
-				return
-			}
-			if hi-lo <= nb {
-				args := append(append([]any{}, flags...), l3Int(c, n), l3Int(c, lo), l3Int(c, hi-lo), ab, l3Int(c, lda), bb, l3Int(c, ldb))
-				c.run(kern, []int{groups(n, 64)}, []int{64}, args...)
-				return
-			}
-			mid := lo + splitPoint(hi-lo, nb)
-			if !opUpper { // lower: rows top down
-				solve(lo, mid)
-				// B[mid:hi] -= op(A)[mid:hi, lo:mid]·X[lo:mid]
-				update(trans, false, hi-mid, n, mid-lo, ab, opA(mid, lo), lda, bb, lo*ldb, ldb, mid*ldb)
-				solve(mid, hi)
-			} else { // upper: rows bottom up
-				solve(mid, hi)
-				// B[lo:mid] -= op(A)[lo:mid, mid:hi]·X[mid:hi]
-				update(trans, false, mid-lo, n, hi-mid, ab, opA(lo, mid), lda, bb, mid*ldb, ldb, lo*ldb)
-				solve(lo, mid)
-			}
-		}
-		solve(0, m)
+		trsmRecurse(c, 0, m, nb, !opUpper, func(lo, hi int) {
+			args := append(append([]any{}, flags...), l3Int(c, n), l3Int(c, lo), l3Int(c, hi-lo), ab, l3Int(c, lda), bb, l3Int(c, ldb))
+			c.run(kern, []int{groups(n, 64)}, []int{64}, args...)
+		}, func(done, todo [2]int) {
+			// B[todo] -= op(A)[todo, done]·X[done]
+			update(trans, false, todo[1]-todo[0], n, done[1]-done[0], ab, opA(todo[0], done[0]), lda, bb, done[0]*ldb, ldb, todo[0]*ldb)
+		})
 		return
 	}
+	// Columns of X, where X·op(A) = B: left to right when op(A) is upper.
 	kern := g.kernel("level3.cl", "trsm_right")
-	// solve: columns [lo, hi) of X, where X·op(A) = B.
-	var solve func(lo, hi int)
-	solve = func(lo, hi int) {
-		if c.err != nil {
-			return
-		}
-		if hi-lo <= nb {
-			args := append(append([]any{}, flags...), l3Int(c, m), l3Int(c, lo), l3Int(c, hi-lo), ab, l3Int(c, lda), bb, l3Int(c, ldb))
-			c.run(kern, []int{groups(m, 64)}, []int{64}, args...)
-			return
-		}
-		mid := lo + splitPoint(hi-lo, nb)
-		if opUpper { // upper: columns left to right
-			solve(lo, mid)
-			// B[:, mid:hi] -= X[:, lo:mid]·op(A)[lo:mid, mid:hi]
-			update(false, trans, m, hi-mid, mid-lo, bb, lo, ldb, ab, opA(lo, mid), lda, mid)
-			solve(mid, hi)
-		} else { // lower: columns right to left
-			solve(mid, hi)
-			// B[:, lo:mid] -= X[:, mid:hi]·op(A)[mid:hi, lo:mid]
-			update(false, trans, m, mid-lo, hi-mid, bb, mid, ldb, ab, opA(mid, lo), lda, lo)
-			solve(lo, mid)
-		}
+	trsmRecurse(c, 0, n, nb, opUpper, func(lo, hi int) {
+		args := append(append([]any{}, flags...), l3Int(c, m), l3Int(c, lo), l3Int(c, hi-lo), ab, l3Int(c, lda), bb, l3Int(c, ldb))
+		c.run(kern, []int{groups(m, 64)}, []int{64}, args...)
+	}, func(done, todo [2]int) {
+		// B[:, todo] -= X[:, done]·op(A)[done, todo]
+		update(false, trans, m, todo[1]-todo[0], done[1]-done[0], bb, done[0], ldb, ab, opA(done[0], todo[0]), lda, todo[0])
+	})
+}
+
+// trsmRecurse solves the range [lo, hi) of unknowns (rows or columns of X)
+// of a triangular system, in the order forward (ascending) or backward: a
+// range of at most nb by leaf; a longer one is split at splitPoint, the
+// half that comes first in that order is solved, the other half is
+// updated with the solved one by update(done, todo), then solved. It stops
+// once the call has failed.
+func trsmRecurse(c *call, lo, hi, nb int, forward bool, leaf func(lo, hi int), update func(done, todo [2]int)) {
+	if c.err != nil {
+		return
 	}
-	solve(0, n)
+	if hi-lo <= nb {
+		leaf(lo, hi)
+		return
+	}
+	mid := lo + splitPoint(hi-lo, nb)
+	first, second := [2]int{lo, mid}, [2]int{mid, hi}
+	if !forward {
+		first, second = second, first
+	}
+	trsmRecurse(c, first[0], first[1], nb, forward, leaf, update)
+	update(first, second)
+	trsmRecurse(c, second[0], second[1], nb, forward, leaf, update)
 }
 
 // splitPoint is where the recursive TRSM cuts a range of length l > nb:
