@@ -168,6 +168,179 @@ func tileOrder(hs, ws []int) [][2]int {
 	return order
 }
 
+// The row-slab schedule. When op(B) is not transposed, B's column panels
+// are strided in the user's memory (rows of nt of its n columns), and on
+// the H200 such rect transfers ran at 33 GB/s while kernels ran (48 GB/s
+// with the device idle), against 55 GB/s for contiguous ones, whatever
+// the queue, buffer or memory: DGEMM at n = 8192 from HostSlices spent
+// 26 ms uploading 1 GiB and reached 67 % of the resident rate. So for
+// large problems C is cut into full-width row slabs instead, and the
+// inner dimension into chunks: B goes up as row blocks k0…k0+kn (whole
+// rows: contiguous), A as row panels (contiguous when A is not
+// transposed), and C comes down as whole row slabs. Slab i's kernels run
+// chunk by chunk, C_i = alpha·A_i[:, chunk]·B[chunk, :] + beta_c·C_i with
+// beta_c the caller's beta for the first chunk and 1 after it, each once
+// its A panel and B chunk have arrived; the slab is read back after its
+// last chunk. The uploads alternate between A's panels and B's chunks so
+// that the share of B's rows uploaded follows the share of A's rows
+// (slabOrder): the first kernel waits for one chunk and one panel, not
+// for a whole column panel of B.
+
+// gemmSlabs returns the number of k-chunks of the row-slab schedule for
+// an m×n×k GEMM with elements of es bytes, or 0 for the tile schedule.
+// Row slabs pay where the bus, not the kernels, bounds the call: they make
+// every transfer contiguous, but their kernels run in k-chunks (a few per
+// cent slower on the H200) and no slab can be read back before B's last
+// chunk has arrived. So they are chosen when neither operand is
+// transposed (with op(B) transposed B's row panels are contiguous
+// already; with op(A) transposed A's slabs would be narrow column blocks),
+// n and k are at least 4096, and the call moves at least slabBytesPerFlop
+// bytes (A, B and C once) per flop; k is cut into chunks of about 2048
+// (at most 8). The pipeline mode may turn it off or force a number of
+// chunks (for any transposition of A).
+func (e *engine) gemmSlabs(m, n, k int, at, bt bool, es int) int {
+	mode := e.pipeMode.slab
+	switch {
+	case mode < 0 || bt || k == 0:
+		return 0
+	case mode > 0:
+		return min(mode, k)
+	case at || n < 4096 || k < 4096:
+		return 0
+	}
+	fm, fn, fk := float64(m), float64(n), float64(k)
+	if float64(es)*(fm*fk+fk*fn+fm*fn) < slabBytesPerFlop*2*fm*fn*fk {
+		return 0
+	}
+	return min(8, k/2048)
+}
+
+// slabBytesPerFlop is the least bytes moved per flop for which the
+// row-slab schedule is chosen: about the H200's bus rate over its GEMM
+// rate (55 GB/s against 47 TFLOP/s in FP64, 58 in FP32). On the H200, from
+// HostSlices, slabs made DGEMM faster at n = 4096 and 8192 (1.5e-3 and
+// 2.9e-3 bytes per flop) and SGEMM at 4096 (1.5e-3), but SGEMM at 8192
+// (0.73e-3) slower: 24.7 ms against 23.5 (BENCHMARKS.md).
+const slabBytesPerFlop = 1e-3
+
+// slabRows returns the height of the row slabs of an m×n C: about 4M
+// elements each (so that one slab's kernel still fills a big GPU), a
+// multiple of 256 from 256 to 2048, or the pipeline mode's tile size.
+func (e *engine) slabRows(m, n int) int {
+	if t := e.pipeMode.tile; t > 0 {
+		return min(t, m)
+	}
+	mt := (4 << 20) / n / 256 * 256
+	return min(m, max(256, min(2048, mt)))
+}
+
+// slabStep is one upload of the row-slab schedule: row panel idx of A, or
+// k-chunk idx of B.
+type slabStep struct {
+	a   bool
+	idx int
+}
+
+// slabOrder returns the order of the uploads of the row-slab schedule for
+// A's row panels of heights hs and B's chunks of kns rows: B's next chunk
+// while the share of B's rows uploaded is at most that of A's rows, A's
+// next panel otherwise (so B's first chunk goes first).
+func slabOrder(hs, kns []int) []slabStep {
+	m, k := 0, 0
+	for _, h := range hs {
+		m += h
+	}
+	for _, kn := range kns {
+		k += kn
+	}
+	order := make([]slabStep, 0, len(hs)+len(kns))
+	ra, cb, ha, kb := 0, 0, 0, 0
+	for ra < len(hs) || cb < len(kns) {
+		if cb < len(kns) && (ra == len(hs) || kb*m <= ha*k) {
+			order = append(order, slabStep{idx: cb})
+			kb += kns[cb]
+			cb++
+		} else {
+			order = append(order, slabStep{a: true, idx: ra})
+			ha += hs[ra]
+			ra++
+		}
+	}
+	return order
+}
+
+// slabChunks cuts k into n chunks as equal as can be, at most n (fewer
+// when k is small): each is {first, length}.
+func slabChunks(k, n int) [][2]int {
+	kc := l3CeilDiv(k, n)
+	var cs [][2]int
+	for k0 := 0; k0 < k; k0 += kc {
+		cs = append(cs, [2]int{k0, min(kc, k-k0)})
+	}
+	return cs
+}
+
+// slabSchedule is the row-slab schedule's part that does not depend on
+// the element type: it uploads in slabOrder with panelA (A's row panel
+// r0…r0+mi), chunkB (B's rows k0…k0+kn) and, when readC, blockC (C's
+// slab, uploaded with A's panel), and calls run for each slab and chunk as
+// soon as its inputs are enqueued (wait: their events), chunks of a slab
+// in order, first and last marking the slab's first and last chunk. It
+// stops once ok reports false (the call failed: an upload returned nil).
+func slabSchedule(rows [][2]int, chunks [][2]int, readC bool,
+	panelA, blockC func(r0, mi int) *cl.Event, chunkB func(k0, kn int) *cl.Event,
+	run func(wait []*cl.Event, r0, mi, k0, kn int, first, last bool) bool, ok func() bool) {
+	hs, kns := make([]int, len(rows)), make([]int, len(chunks))
+	for i, r := range rows {
+		hs[i] = r[1]
+	}
+	for i, ch := range chunks {
+		kns[i] = ch[1]
+	}
+	evA, evC, evB := make([]*cl.Event, len(rows)), make([]*cl.Event, len(rows)), make([]*cl.Event, len(chunks))
+	job := func(i, ch int) bool {
+		wait := []*cl.Event{evA[i], evB[ch]}
+		if ch == 0 && readC {
+			wait = append(wait, evC[i])
+		}
+		return run(wait, rows[i][0], rows[i][1], chunks[ch][0], chunks[ch][1], ch == 0, ch == len(chunks)-1)
+	}
+	ra, cb := 0, 0
+	for _, st := range slabOrder(hs, kns) {
+		if !ok() {
+			return
+		}
+		if st.a {
+			i := st.idx
+			evA[i] = panelA(rows[i][0], rows[i][1])
+			if readC {
+				evC[i] = blockC(rows[i][0], rows[i][1])
+			}
+			if !ok() {
+				return
+			}
+			for ch := range cb {
+				if !job(i, ch) {
+					return
+				}
+			}
+			ra++
+		} else {
+			ch := st.idx
+			evB[ch] = chunkB(chunks[ch][0], chunks[ch][1])
+			if !ok() {
+				return
+			}
+			for i := range ra {
+				if !job(i, ch) {
+					return
+				}
+			}
+			cb++
+		}
+	}
+}
+
 // gemmStaged is gemm (C = alpha·op(A)·op(B) + beta·C on host slices) on
 // the staged, pipelined path.
 func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, cc []T, ldc int) error {
@@ -236,10 +409,15 @@ func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k i
 	}
 
 	mt, nt := e.gemmTiles(m, n, k)
+	chunks := e.gemmSlabs(m, n, k, at, bt, int(c.prec/8))
+	if chunks > 0 {
+		mt, nt = e.slabRows(m, n), n
+	}
 	rows := rowPanels(m, mt)
 	p, q := len(rows), l3CeilDiv(n, nt)
 	evA, evB := make([]*cl.Event, p), make([]*cl.Event, q)
 	var ups, kerns, downs []*cl.Event
+	var upBytes, downBytes []int64 // per command, for the timeline file
 	var packNs, bytesUp, bytesDown, bytesDirect int64
 	es := int64(c.prec / 8)
 
@@ -262,6 +440,7 @@ func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k i
 		}
 		c.events = append(c.events, ev)
 		ups = append(ups, ev)
+		upBytes = append(upBytes, int64(n)*es)
 		bytesUp += int64(n) * es
 		c.fail(up.Flush())
 		return ev
@@ -288,77 +467,39 @@ func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k i
 		return sent(n, func() (*cl.Event, error) { return cl.WriteBuffer(up, dev, false, off, sp[off:off+n]) })
 	}
 
-	hs, ws := make([]int, p), make([]int, q)
-	for i, r := range rows {
-		hs[i] = r[1]
-	}
-	for j := range ws {
-		ws[j] = min(nt, n-j*nt)
-	}
-	for _, ij := range tileOrder(hs, ws) {
-		if c.err != nil {
-			break
-		}
-		i, j := ij[0], ij[1]
-		r0, mi := rows[i][0], rows[i][1]
-		offA, ldA := r0*k, k
-		if at {
-			ldA = mi
-		}
-		c0 := j * nt
-		nj := ws[j]
-		offB, ldB := c0*k, nj
-		if bt {
-			ldB = k
-		}
-		offC := r0*n + mi*c0
-		var wait []*cl.Event
-		if readAB {
-			if evA[i] == nil {
-				if at { // columns r0… of the k×m A
-					evA[i] = write(da, sa, offA, a, lda, 0, k, r0, mi, directA)
-				} else {
-					evA[i] = write(da, sa, offA, a, lda, r0, mi, 0, k, directA)
-				}
-			}
-			if evB[j] == nil {
-				if bt { // rows c0… of the n×k B
-					evB[j] = write(db, sb, offB, b, ldb, c0, nj, 0, k, directB)
-				} else {
-					evB[j] = write(db, sb, offB, b, ldb, 0, k, c0, nj, directB)
-				}
-			}
-			wait = append(wait, evA[i], evB[j])
-		}
-		if readC {
-			wait = append(wait, write(dc, sc, offC, cc, ldc, r0, mi, c0, nj, directC))
-		}
-		if c.err != nil {
-			break
-		}
-		// The tile's kernels wait for its inputs (the barrier also
-		// gives the tile an event of its own when no kernel runs).
+	// compute enqueues, once the events of wait have completed, the
+	// kernels of C's mi×nj block at offC (leading dimension nj: the
+	// device layout above) += alpha·op(A)·op(B) over kk of the inner
+	// dimension, with A's and B's part at offA and offB, scaling the block
+	// by bk first; with last, it then reads the block (at (r0, c0) of C)
+	// back. It returns false once the call has failed.
+	compute := func(wait []*cl.Event, mi, nj, kk, offA, ldA, offB, ldB int, bk T, offC, r0, c0 int, last bool) bool {
+		// The block's kernels wait for their inputs (the barrier also
+		// gives the block an event of its own when no kernel runs).
 		bar, err := comp.EnqueueBarrier(wait...)
 		if err != nil {
 			c.fail(err)
-			break
+			return false
 		}
 		c.events = append(c.events, bar)
 		before := len(c.events)
-		gemmOnDevice(c, at, bt, mi, nj, k, alpha, da, offA, ldA, db, offB, ldB, beta, dc, offC, nj)
+		gemmOnDevice(c, at, bt, mi, nj, kk, alpha, da, offA, ldA, db, offB, ldB, bk, dc, offC, nj)
 		if c.err != nil {
-			break
+			return false
 		}
 		kerns = append(kerns, c.events[before:]...)
 		c.fail(comp.Flush())
-		// Tiles are read back as their kernels finish. (Holding the
+		if !last || c.err != nil {
+			return c.err == nil
+		}
+		// Blocks are read back as their kernels finish. (Holding the
 		// downloads back until the last upload, so that they do not share
 		// the bus with the uploads the kernels wait for, measured worse on
 		// the H200 from HostSlices: DGEMM 8192 took 42.1 ms against 36.1,
 		// the downloads of the whole of C then following the uploads.)
 		if err := e.injected("read"); err != nil {
 			c.fail(err)
-			break
+			return false
 		}
 		var ev *cl.Event
 		if directDown {
@@ -369,14 +510,92 @@ func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k i
 		}
 		if err != nil {
 			c.fail(err)
-			break
+			return false
 		}
 		c.events = append(c.events, ev)
 		downs = append(downs, ev)
+		downBytes = append(downBytes, int64(mi*nj)*es)
 		bytesDown += int64(mi*nj) * es
 		c.fail(down.Flush())
 		if early != nil && c.err == nil {
 			early.add(ev, r0, mi, c0, nj, offC)
+		}
+		return c.err == nil
+	}
+	// panelA uploads row panel i of op(A) (all of k) at element r0·k.
+	panelA := func(r0, mi int) *cl.Event {
+		if at { // columns r0… of the k×m A
+			return write(da, sa, r0*k, a, lda, 0, k, r0, mi, directA)
+		}
+		return write(da, sa, r0*k, a, lda, r0, mi, 0, k, directA)
+	}
+
+	if chunks > 0 {
+		slabSchedule(rows, slabChunks(k, chunks), readC, panelA,
+			// C's slab r0… (beta ≠ 0), to element r0·n.
+			func(r0, mi int) *cl.Event { return write(dc, sc, r0*n, cc, ldc, r0, mi, 0, n, directC) },
+			// B's rows k0…, to element k0·n.
+			func(k0, kn int) *cl.Event { return write(db, sb, k0*n, b, ldb, k0, kn, 0, n, directB) },
+			func(wait []*cl.Event, r0, mi, k0, kn int, first, last bool) bool {
+				offA, ldA := r0*k+k0, k
+				if at {
+					offA, ldA = r0*k+k0*mi, mi
+				}
+				bk := T(1)
+				if first {
+					bk = beta
+				}
+				return compute(wait, mi, n, kn, offA, ldA, k0*n, n, bk, r0*n, r0, 0, last)
+			},
+			func() bool { return c.err == nil })
+	} else {
+		hs, ws := make([]int, p), make([]int, q)
+		for i, r := range rows {
+			hs[i] = r[1]
+		}
+		for j := range ws {
+			ws[j] = min(nt, n-j*nt)
+		}
+		for _, ij := range tileOrder(hs, ws) {
+			if c.err != nil {
+				break
+			}
+			i, j := ij[0], ij[1]
+			r0, mi := rows[i][0], rows[i][1]
+			offA, ldA := r0*k, k
+			if at {
+				ldA = mi
+			}
+			c0 := j * nt
+			nj := ws[j]
+			offB, ldB := c0*k, nj
+			if bt {
+				ldB = k
+			}
+			offC := r0*n + mi*c0
+			var wait []*cl.Event
+			if readAB {
+				if evA[i] == nil {
+					evA[i] = panelA(r0, mi)
+				}
+				if evB[j] == nil {
+					if bt { // rows c0… of the n×k B
+						evB[j] = write(db, sb, offB, b, ldb, c0, nj, 0, k, directB)
+					} else {
+						evB[j] = write(db, sb, offB, b, ldb, 0, k, c0, nj, directB)
+					}
+				}
+				wait = append(wait, evA[i], evB[j])
+			}
+			if readC {
+				wait = append(wait, write(dc, sc, offC, cc, ldc, r0, mi, c0, nj, directC))
+			}
+			if c.err != nil {
+				break
+			}
+			if !compute(wait, mi, nj, k, offA, ldA, offB, ldB, beta, offC, r0, c0, true) {
+				break
+			}
 		}
 	}
 	var unpackNs int64
@@ -410,6 +629,9 @@ func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k i
 	x.bytesDown.Add(bytesDown)
 	x.bytesDirect.Add(bytesDirect)
 	x.addTimeline(ups, kerns, downs)
+	if f := e.pipeMode.timeline; f != "" {
+		writeTimeline(f, ups, kerns, downs, upBytes, downBytes)
+	}
 	err := c.finish()
 	x.wall.Add(int64(time.Since(start)))
 	return err

@@ -34,7 +34,14 @@ func pinnedCopy[T float32 | float64](t *testing.T, impl *Implementation, x []T) 
 // straight, read back through staging), and with only some operands
 // pinned.
 func TestHostSliceGemm(t *testing.T) {
-	impl, e := stagedImpl(t, 8)
+	t.Run("tiles", func(t *testing.T) { testHostSliceGemm(t, 0) })
+	t.Run("slabs", func(t *testing.T) { testHostSliceGemm(t, 2) })
+}
+
+// testHostSliceGemm runs TestHostSliceGemm's cases with tiles of 8 (or,
+// with chunks > 0, row slabs of 8 and k in that many chunks).
+func testHostSliceGemm(t *testing.T, chunks int) {
+	impl, e := slabImpl(t, 8, chunks)
 	rnd := rand.New(rand.NewPCG(21, 22))
 	shapes := []struct{ m, n, k, pad int }{{29, 21, 13, 2}, {29, 21, 13, 0}, {29, 7, 13, 0}, {7, 21, 13, 0}}
 	for _, sh := range shapes {

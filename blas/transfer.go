@@ -3,6 +3,8 @@ package clblas
 import (
 	"cmp"
 	"errors"
+	"fmt"
+	"log/slog"
 	"math/bits"
 	"os"
 	"runtime"
@@ -38,7 +40,10 @@ import (
 // straight from Go memory), "on" stages and pipelines even on CPU devices
 // (where it only adds a copy; for measuring), anything else (or unset) is
 // automatic; "tile=N" (with either) cuts C into N×N tiles instead of the
-// size gemmTiles chooses.
+// size gemmTiles chooses; "slab=off" or "slab=N" turns the row-slab
+// schedule (gemmSlabs) off, or on with N k-chunks; "timeline=FILE" appends every staged call's
+// commands (kind, device start and end in ms from the call's first upload,
+// bytes moved) to FILE, for studying the pipeline's schedule.
 const envPipeline = "GOCL_GEMM_PIPELINE"
 
 // pipeMode is the engine's choice of GEMM transfer path.
@@ -46,22 +51,42 @@ type pipeMode struct {
 	off   bool // plain transfers from Go memory
 	force bool // staged and pipelined on any device, whatever the size
 	tile  int  // tiles of tile×tile elements of C (tests, "tile=N"); 0 chooses
+	// timeline is the file each call's command timeline is appended to
+	// ("timeline=FILE"); "" for none.
+	timeline string
+	// slab is the schedule by full-width row slabs (see gemmSlabs): 0
+	// chooses, -1 never ("slab=off"), N > 0 always, with N k-chunks
+	// ("slab=N").
+	slab int
 }
 
 func pipeModeFromEnv() pipeMode {
 	var m pipeMode
-	for _, tok := range strings.Split(strings.ToLower(os.Getenv(envPipeline)), ",") {
-		switch strings.TrimSpace(tok) {
-		case "off", "0", "false", "never":
-			m.off = true
-		case "on", "1", "true", "always", "force":
-			m.force = true
-		default:
-			// tile=N: C cut into tiles of N×N elements (for measuring).
-			if v, ok := strings.CutPrefix(strings.TrimSpace(tok), "tile="); ok {
-				if n, err := strconv.Atoi(v); err == nil && n > 0 {
-					m.tile = n
-				}
+	for _, tok := range strings.Split(os.Getenv(envPipeline), ",") {
+		tok = strings.TrimSpace(tok)
+		key, val, hasVal := strings.Cut(tok, "=")
+		key = strings.ToLower(key)
+		if !hasVal {
+			switch key {
+			case "off", "0", "false", "never":
+				m.off = true
+			case "on", "1", "true", "always", "force":
+				m.force = true
+			}
+			continue
+		}
+		switch key {
+		case "timeline": // the file name keeps its case
+			m.timeline = val
+		case "tile": // C cut into tiles of N×N elements (for measuring)
+			if n, err := strconv.Atoi(val); err == nil && n > 0 {
+				m.tile = n
+			}
+		case "slab": // "off", or the number of k-chunks (see gemmSlabs)
+			if strings.EqualFold(val, "off") {
+				m.slab = -1
+			} else if n, err := strconv.Atoi(val); err == nil && n > 0 {
+				m.slab = n
 			}
 		}
 	}
@@ -403,6 +428,65 @@ func eventTime(evs []*cl.Event) int64 {
 		}
 	}
 	return t
+}
+
+// timelineMu serialises appends to a timeline file.
+var timelineMu sync.Mutex
+
+// writeTimeline appends one staged call's commands to the file path: a
+// line per command, "up", "gemm" or "down", its start and end on the
+// device in ms from the first upload's start (or the first command's),
+// and the bytes it moved (upBytes and downBytes, parallel to ups and
+// downs). Errors are logged, not returned: the file is a measuring aid.
+func writeTimeline(path string, ups, kerns, downs []*cl.Event, upBytes, downBytes []int64) {
+	type cmd struct {
+		kind  string
+		p     cl.ProfileTimes
+		bytes int64
+	}
+	var cmds []cmd
+	add := func(kind string, evs []*cl.Event, bytes []int64) {
+		for i, ev := range evs {
+			p, err := ev.Profile()
+			if err != nil {
+				continue
+			}
+			var b int64
+			if bytes != nil {
+				b = bytes[i]
+			}
+			cmds = append(cmds, cmd{kind, p, b})
+		}
+	}
+	add("up", ups, upBytes)
+	add("gemm", kerns, nil)
+	add("down", downs, downBytes)
+	if len(cmds) == 0 {
+		return
+	}
+	slices.SortStableFunc(cmds, func(a, b cmd) int { return cmp.Compare(a.p.Start, b.p.Start) })
+	t0 := cmds[0].p.Start
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "call (%d commands)\n", len(cmds))
+	for _, c := range cmds {
+		ms := func(t uint64) float64 { return float64(int64(t-t0)) / 1e6 }
+		fmt.Fprintf(&sb, "%-4s %8.3f %8.3f %10d", c.kind, ms(c.p.Start), ms(c.p.End), c.bytes)
+		if c.bytes > 0 && c.p.End > c.p.Start {
+			fmt.Fprintf(&sb, " %6.1f GB/s", float64(c.bytes)/float64(c.p.End-c.p.Start))
+		}
+		sb.WriteByte('\n')
+	}
+	timelineMu.Lock()
+	defer timelineMu.Unlock()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		slog.Warn("clblas: GEMM timeline", "err", err)
+		return
+	}
+	defer f.Close()
+	if _, err := f.WriteString(sb.String()); err != nil {
+		slog.Warn("clblas: GEMM timeline", "err", err)
+	}
 }
 
 // interval is a command's [start, end) on the device clock, in

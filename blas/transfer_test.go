@@ -31,6 +31,15 @@ func stagedImpl(t *testing.T, tile int) (*Implementation, *engine) {
 	return impl, e
 }
 
+// slabImpl is stagedImpl with the row-slab schedule forced (slabs of tile
+// rows, k cut into chunks) wherever op(B) is not transposed.
+func slabImpl(t *testing.T, tile, chunks int) (*Implementation, *engine) {
+	t.Helper()
+	impl, e := privateImpl(t, nil)
+	e.pipeMode = pipeMode{force: true, tile: tile, slab: chunks}
+	return impl, e
+}
+
 // gemmCase is one GEMM from host slices with its reference answer.
 type gemmCase[T real] struct {
 	tA, tB        blas.Transpose
@@ -151,11 +160,17 @@ func testStagedGemm[T real](t *testing.T, e *engine, tol float64) {
 // TestStagedGemm compares the staged, pipelined GEMM with gonum over every
 // transpose, padded and unpadded leading dimensions, beta == 0 with NaN in
 // C, alpha == 0, k == 0, one-row and one-column shapes, with tiles of 16
-// (several tiles in both directions, ragged edges) and of 8.
+// (several tiles in both directions, ragged edges) and of 8, and with the
+// row-slab schedule (slabs of 16 and 8 rows; k in 3 chunks, ragged when k
+// is not a multiple of 3, and in 1).
 func TestStagedGemm(t *testing.T) {
-	for _, tile := range []int{16, 8} {
-		t.Run(fmt.Sprintf("tile%d", tile), func(t *testing.T) {
-			_, e := stagedImpl(t, tile)
+	for _, mode := range []struct{ tile, chunks int }{{16, 0}, {8, 0}, {16, 3}, {8, 1}} {
+		name := fmt.Sprintf("tile%d", mode.tile)
+		if mode.chunks > 0 {
+			name = fmt.Sprintf("slab%d-chunks%d", mode.tile, mode.chunks)
+		}
+		t.Run(name, func(t *testing.T) {
+			_, e := slabImpl(t, mode.tile, mode.chunks)
 			t.Run("float64", func(t *testing.T) {
 				if !e.prof.FP64 {
 					t.Skip("no fp64")
@@ -247,6 +262,150 @@ func TestStagedGemmFault(t *testing.T) {
 	impl.Dgemm(g.tA, g.tB, g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb, g.beta, c, g.ldc)
 	e.fault.Store(nil)
 	g.check(t, c, 1e-13)
+}
+
+// TestSlabGemmFault: a failure anywhere in the row-slab schedule is
+// reported and leaves C untouched (beta ≠ 0), and the front end finishes
+// the call on the CPU.
+func TestSlabGemmFault(t *testing.T) {
+	impl, e := slabImpl(t, 8, 3)
+	rnd := rand.New(rand.NewPCG(31, 32))
+	g := newGemmCase[float64](rnd, blas.NoTrans, blas.NoTrans, 30, 27, 12, 2, 0.5, 1.25)
+	if _, err := g.run(e); err != nil {
+		t.Fatal(err)
+	}
+	// 4 slabs (4 downloads) and 3 chunks: 7 uploads, 4 of C.
+	for _, site := range []string{"enqueue", "read"} {
+		for _, nth := range []int64{1, 2, 4, 11} {
+			if site == "read" && nth > 4 {
+				continue
+			}
+			fail, _ := failAt(site, nth)
+			e.fault.Store(&fail)
+			got, err := g.run(e)
+			e.fault.Store(nil)
+			if !errors.Is(err, errInjected) {
+				t.Errorf("%s #%d: error %v, want the injected one", site, nth, err)
+			}
+			for i := range got {
+				if math.Float64bits(got[i]) != math.Float64bits(g.c[i]) {
+					t.Errorf("%s #%d: C[%d] changed from %v to %v by a failed call", site, nth, i, g.c[i], got[i])
+					break
+				}
+			}
+		}
+	}
+	fail, _ := failAt("enqueue", 5)
+	e.fault.Store(&fail)
+	c := append([]float64(nil), g.c...)
+	impl.Dgemm(g.tA, g.tB, g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb, g.beta, c, g.ldc)
+	e.fault.Store(nil)
+	g.check(t, c, 1e-13)
+}
+
+// TestSlabOrder: every panel and chunk is uploaded once, in order, B's
+// first chunk first, and the share of B's rows uploaded never runs ahead
+// of A's by more than one chunk (nor behind by more than one panel).
+func TestSlabOrder(t *testing.T) {
+	for _, c := range []struct{ hs, kns []int }{
+		{[]int{512, 512, 512, 512}, []int{2048, 2048, 2048, 2048}},
+		{[]int{1024, 1024, 1024, 512, 512}, []int{3000, 3000, 2192}},
+		{[]int{100}, []int{7, 7, 7}},
+		{[]int{30, 30, 30}, []int{12}},
+	} {
+		order := slabOrder(c.hs, c.kns)
+		if len(order) != len(c.hs)+len(c.kns) || order[0].a {
+			t.Errorf("%v: order %v", c, order)
+			continue
+		}
+		m, k := 0, 0
+		for _, h := range c.hs {
+			m += h
+		}
+		for _, kn := range c.kns {
+			k += kn
+		}
+		ra, cb, ha, kb := 0, 0, 0, 0
+		for _, st := range order {
+			if st.a {
+				if st.idx != ra {
+					t.Errorf("%v: panel %d after %d panels", c, st.idx, ra)
+				}
+				// A runs ahead only while B's share is ahead of it.
+				if cb < len(c.kns) && kb*m <= ha*k {
+					t.Errorf("%v: panel %d while B's share %d/%d ≤ A's %d/%d", c, st.idx, kb, k, ha, m)
+				}
+				ha += c.hs[ra]
+				ra++
+			} else {
+				if st.idx != cb {
+					t.Errorf("%v: chunk %d after %d chunks", c, st.idx, cb)
+				}
+				if ra < len(c.hs) && kb*m > ha*k {
+					t.Errorf("%v: chunk %d while B's share %d/%d > A's %d/%d", c, st.idx, kb, k, ha, m)
+				}
+				kb += c.kns[cb]
+				cb++
+			}
+		}
+	}
+	// The chunks of k: as equal as can be, covering k once.
+	for _, c := range [][2]int{{8192, 4}, {23, 3}, {2, 3}, {1, 1}, {4097, 2}} {
+		cs := slabChunks(c[0], c[1])
+		at := 0
+		for _, ch := range cs {
+			if ch[0] != at || ch[1] <= 0 || ch[1] > l3CeilDiv(c[0], c[1]) {
+				t.Errorf("slabChunks(%d, %d) = %v", c[0], c[1], cs)
+				break
+			}
+			at += ch[1]
+		}
+		if at != c[0] || len(cs) > c[1] {
+			t.Errorf("slabChunks(%d, %d) = %v", c[0], c[1], cs)
+		}
+	}
+}
+
+// TestSlabChoice: the row-slab schedule is chosen for large problems with
+// op(B) not transposed, and never when the pipeline mode says off.
+func TestSlabChoice(t *testing.T) {
+	e := &engine{}
+	for _, c := range []struct {
+		m, n, k int
+		at, bt  bool
+		es      int
+		want    int
+	}{
+		{8192, 8192, 8192, false, false, 8, 4},
+		{8192, 8192, 8192, false, true, 8, 0},
+		{8192, 8192, 8192, true, false, 8, 0},
+		{8192, 8192, 8192, false, false, 4, 0}, // compute-bound: tiles
+		{4096, 4096, 4096, false, false, 4, 2},
+		{4096, 4096, 4096, false, false, 8, 2},
+		{1024, 8192, 16384, false, false, 8, 8},
+		{32768, 32768, 32768, false, false, 8, 0},
+		{2048, 2048, 2048, false, false, 8, 0},
+		{8192, 1024, 8192, false, false, 8, 0},
+		{8192, 8192, 0, false, false, 8, 0},
+	} {
+		if got := e.gemmSlabs(c.m, c.n, c.k, c.at, c.bt, c.es); got != c.want {
+			t.Errorf("gemmSlabs(%d, %d, %d, at %v, bt %v, %d bytes) = %d, want %d", c.m, c.n, c.k, c.at, c.bt, c.es, got, c.want)
+		}
+	}
+	if got := e.slabRows(8192, 8192); got != 512 {
+		t.Errorf("slabRows(8192, 8192) = %d, want 512", got)
+	}
+	if got := e.slabRows(100, 100000); got != 100 {
+		t.Errorf("slabRows(100, 100000) = %d, want 100", got)
+	}
+	e.pipeMode.slab = -1
+	if got := e.gemmSlabs(8192, 8192, 8192, false, false, 8); got != 0 {
+		t.Errorf("slab=off: gemmSlabs = %d", got)
+	}
+	e.pipeMode.slab = 5
+	if got := e.gemmSlabs(10, 10, 3, true, false, 8); got != 3 {
+		t.Errorf("slab=5, k = 3, A transposed: gemmSlabs = %d, want 3", got)
+	}
 }
 
 // TestStagedGemmFaultBetaZero: with beta == 0 tiles are unpacked into C as
@@ -547,6 +706,10 @@ func TestPipeModeFromEnv(t *testing.T) {
 		{"never,tile=256", pipeMode{off: true, tile: 256}},
 		{"tile=0", pipeMode{}},
 		{"tile=x", pipeMode{}},
+		{"slab=off", pipeMode{slab: -1}},
+		{"on,Slab=4", pipeMode{force: true, slab: 4}},
+		{"slab=-2", pipeMode{}},
+		{"timeline=/tmp/Run 1.log,tile=64", pipeMode{timeline: "/tmp/Run 1.log", tile: 64}},
 	} {
 		t.Setenv(envPipeline, c.env)
 		if got := pipeModeFromEnv(); got != c.want {

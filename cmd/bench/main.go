@@ -84,6 +84,8 @@ func main() {
 	withSplit := flag.Bool("split", false, "break GEMM from Go slices into copy/upload/compute/download and report the overlap")
 	splitReps := flag.Int("split-reps", 3, "calls timed for each -split line")
 	pinned := flag.Bool("pinned", false, "time GEMM from Go slices (and -split) with the matrices in pinned clblas.HostSlices")
+	duplexMiB := flag.Int("duplex", 0, "only report whether uploads and downloads of this many MiB run at once")
+	duplexAfter := flag.Bool("duplex-after", false, "with -duplex: run the GEMM benchmarks first, then the report, in one process")
 	xferMiB := flag.Int("xfer", 0, "only report host-copy and bus transfer rates for blocks of this many MiB")
 	cpuProfile := flag.String("cpuprofile", "", "write a Go CPU profile of the run to this file")
 	flag.Parse()
@@ -112,6 +114,12 @@ func main() {
 	defer impl.Close()
 	fmt.Printf("device: %s\n", impl.DeviceName())
 	fmt.Printf("date: %s, CLBlast linked: %v\n\n", time.Now().UTC().Format("2006-01-02"), clblast.Available)
+	if *duplexMiB > 0 && !*duplexAfter {
+		if err := duplexReport(impl.Runtime(), *duplexMiB); err != nil {
+			log.Printf("bench: %v", err)
+		}
+		return
+	}
 	if *xferMiB > 0 {
 		if err := xferReport(impl.Runtime(), *xferMiB); err != nil {
 			log.Printf("bench: %v", err)
@@ -170,6 +178,12 @@ func main() {
 			log.Fatalf("bench: chart: %v", err)
 		}
 		fmt.Printf("\nchart written to %s\n", *pngPath)
+	}
+	if *duplexMiB > 0 && *duplexAfter {
+		fmt.Println()
+		if err := duplexReport(impl.Runtime(), *duplexMiB); err != nil {
+			log.Printf("bench: %v", err)
+		}
 	}
 }
 

@@ -35,6 +35,7 @@ func xferReport(rt *platform.Runtime, mib int) error {
 	}
 	defer q2.Release()
 
+	var pinnedBufs []*cl.Buffer // p1's and p2's buffers, for the kernel probes
 	pinned := func() ([]byte, func(), error) {
 		b, err := ctx.CreateBuffer(cl.MemReadWrite|cl.MemAllocHostPtr, size)
 		if err != nil {
@@ -46,6 +47,7 @@ func xferReport(rt *platform.Runtime, mib int) error {
 			return nil, nil, err
 		}
 		ev.Release()
+		pinnedBufs = append(pinnedBufs, b)
 		return host, func() {
 			if ev, err := cl.UnmapBuffer(q1, b, host); err == nil {
 				ev.Wait()
@@ -230,7 +232,64 @@ func xferReport(rt *platform.Runtime, mib int) error {
 	fmt.Printf("  upload via buffer over Go memory:      %s\n", rate(size, over(true)))
 	fmt.Printf("  download via buffer over Go memory:    %s\n", rate(size, over(false)))
 	fmt.Printf("  upload ‖ download, pinned (each):      %s\n", rate(size, both(write(q1, dev1, p1), read(q2, dev2, p2))))
+	fmt.Printf("  upload ‖ upload, pinned (each):        %s\n", rate(size, both(write(q1, dev1, p1), write(q2, dev2, p2))))
+	kernelCopyReport(rt, q1, q2, dev1, dev2, pinnedBufs[0], pinnedBufs[1], p2, size, rate, both, write)
 	fmt.Printf("  pack Go → pinned ‖ upload (each):      %s\n", rate(size, both(hostCopy(p2, g1, n), write(q1, dev1, p1))))
 	fmt.Printf("  unpack pinned → Go ‖ download (each):  %s\n", rate(size, both(hostCopy(g1, p2, n), read(q1, dev1, p1))))
 	return firstErr
+}
+
+// kernelCopyReport prints the rate of a kernel that copies between a device
+// buffer and a pinned (CL_MEM_ALLOC_HOST_PTR) one, mapped on the host
+// throughout: whether the driver lets kernels reach host memory over the
+// bus (zero copy: about the bus's rate) or keeps such buffers on the device
+// (the device memory's rate), and whether such a copy runs beside a DMA
+// upload at full speed (the DMA engines' limits are not the kernels').
+func kernelCopyReport(rt *platform.Runtime, q1, q2 *cl.Queue, dev1, dev2, pin1, pin2 *cl.Buffer, p2 []byte, size int,
+	rate func(int, func() error) string, both func(...func() error) func() error,
+	write func(*cl.Queue, *cl.Buffer, []byte) func() error) {
+	const src = `__kernel void copy16(__global const uint4 *src, __global uint4 *dst) {
+	size_t i = get_global_id(0);
+	dst[i] = src[i];
+}`
+	prog, err := rt.Program([]string{src}, "")
+	if err != nil {
+		fmt.Printf("  kernel copies: %v\n", err)
+		return
+	}
+	k, err := prog.CreateKernel("copy16")
+	if err != nil {
+		fmt.Printf("  kernel copies: %v\n", err)
+		return
+	}
+	defer k.Release()
+	var mu sync.Mutex // SetArgs and the launch belong together
+	kcopy := func(q *cl.Queue, from, to *cl.Buffer) func() error {
+		return func() error {
+			mu.Lock()
+			if err := k.SetArgs(from, to); err != nil {
+				mu.Unlock()
+				return err
+			}
+			ev, err := q.EnqueueKernel(k, []int{size / 16}, []int{256})
+			mu.Unlock()
+			if err != nil {
+				return err
+			}
+			defer ev.Release()
+			return ev.Wait()
+		}
+	}
+	fmt.Printf("  kernel copy device → device:           %s\n", rate(size, kcopy(q1, dev1, dev2)))
+	fmt.Printf("  kernel copy device → pinned buffer:    %s\n", rate(size, kcopy(q1, dev1, pin1)))
+	fmt.Printf("  kernel copy pinned buffer → device:    %s\n", rate(size, kcopy(q1, pin1, dev1)))
+	fmt.Printf("  kernel → pinned ‖ upload (each):       %s\n", rate(size, both(kcopy(q1, dev1, pin1), write(q2, dev2, p2))))
+	fmt.Printf("  copy device → pinned buffer (DMA):     %s\n", rate(size, func() error {
+		ev, err := cl.CopyBuffer[byte](q1, dev1, pin2, 0, 0, size)
+		if err != nil {
+			return err
+		}
+		defer ev.Release()
+		return ev.Wait()
+	}))
 }

@@ -30,10 +30,15 @@
 #   cmp64    compare for DGEMM only (all transposes, this build's database
 #            against old_tuning.json)
 #   numa     why DGEMM's uploads from HostSlices run at 41 GB/s (SGEMM's at
-#            54, -xfer's at 55): the host's NUMA layout, DGEMM at 4096 and
-#            8192 from HostSlices, bound to each NUMA node, and -xfer with
-#            128 MiB blocks
+#            54, -xfer's at 55) and upload and download share 55 GB/s: the
+#            host's NUMA and PCIe layout, the same transfers through CUDA
+#            (PyTorch), -xfer (with the kernel-copy probes), DGEMM at 4096
+#            and 8192 from HostSlices, and both bound to each NUMA node
 #   xfer     the host-copy, strided-copy and rect-DMA rates (bench -xfer)
+#   duplex   bench -duplex 512: uploads and downloads issued together in
+#            several ways, with the commands' device timestamps
+#   trsm     BenchmarkResidentTrsm, and the same from blas-oldtrsm.test
+#            when that is there (a build with an older TRSM, by hand)
 #   trans64  the DGEMM entry retuned in all four transpose combinations at
 #            once (cmd/tune -trans NN,NT,TN,TT: one tile, switches per
 #            combination in the entry's trans field)
@@ -106,6 +111,33 @@ for n in (4096, 8192):
         for _ in range(reps): a @ b
         torch.cuda.synchronize(); s = (time.perf_counter() - t) / reps
         print(f"cuBLAS {dt} n={n}: {2*n**3/s/1e9:.0f} GFLOP/s")
+PY
+
+# Host-device transfers through CUDA (PyTorch): each direction alone, both
+# at once on two streams, two uploads at once, from pinned memory.
+cat >"$out/cudaxfer.py" <<'PY'
+import time, torch
+n = 512 << 20
+h1 = torch.empty(n, dtype=torch.uint8).pin_memory(); h2 = torch.empty(n, dtype=torch.uint8).pin_memory()
+d1 = torch.empty(n, dtype=torch.uint8, device="cuda"); d2 = torch.empty(n, dtype=torch.uint8, device="cuda")
+s1, s2 = torch.cuda.Stream(), torch.cuda.Stream()
+def timed(f):
+    f(); torch.cuda.synchronize(); best = []
+    for _ in range(3):
+        t = time.perf_counter(); f(); torch.cuda.synchronize(); best.append(time.perf_counter() - t)
+    return n / sorted(best)[1] / 1e9
+def up(): d1.copy_(h1, non_blocking=True)
+def down(): h1.copy_(d1, non_blocking=True)
+def both():
+    with torch.cuda.stream(s1): d1.copy_(h1, non_blocking=True)
+    with torch.cuda.stream(s2): h2.copy_(d2, non_blocking=True)
+def upup():
+    with torch.cuda.stream(s1): d1.copy_(h1, non_blocking=True)
+    with torch.cuda.stream(s2): d2.copy_(h2, non_blocking=True)
+print(f"CUDA upload from pinned:   {timed(up):.1f} GB/s")
+print(f"CUDA download into pinned: {timed(down):.1f} GB/s")
+print(f"CUDA upload ‖ download:    {timed(both):.1f} GB/s each")
+print(f"CUDA upload ‖ upload:      {timed(upup):.1f} GB/s each")
 PY
 
 for plan in "$@"; do
@@ -252,19 +284,78 @@ PY
 		;;
 	numa)
 		{
-			lscpu | grep -i -E 'numa|socket|model name'
+			lscpu | grep -i -E 'numa|socket|model name|^cpu\(s\)'
 			numactl -H 2>&1 | head -12
 			nvidia-smi topo -m 2>&1 | head -8
+			nvidia-smi -q 2>&1 | grep -i -A12 'PCI$' | head -40
+			cat /sys/bus/pci/devices/*/numa_node 2>/dev/null | sort | uniq -c
 		} >"$out/numa-host.txt" 2>&1
-		for s in 4096 8192; do
-			step numa-dgemm-$s 40 ./bench -sizes $s -prec 64 -split -pinned -gonum-max 0 -reps 2
+		# The same transfers through CUDA (PyTorch): whether the bus and
+		# the host carry upload and download at full speed at once, which
+		# NVIDIA's OpenCL does not (27 GB/s each way at once, 55 alone).
+		step numa-cuda 60 python3 "$out/cudaxfer.py"
+		step numa-xfer 60 ./bench -xfer 512
+		step numa-dgemm 40 ./bench -sizes 4096,8192 -prec 64 -split -pinned -gonum-max 0 -reps 2
+		# Bound to each NUMA node (numactl, or taskset with lscpu's CPU
+		# lists: first touch then places the memory on that node).
+		for node in 0 1; do
+			cpus=$(lscpu -p=CPU,NODE 2>/dev/null | awk -F, -v n=$node '!/^#/ && $2 == n {printf "%s%s", s, $1; s=","}')
+			[ -n "$cpus" ] || continue
+			if command -v numactl >/dev/null; then
+				bind=(numactl --cpunodebind=$node --membind=$node)
+			else
+				bind=(taskset -c "$cpus")
+			fi
+			step numa-bind-$node 60 "${bind[@]}" ./bench -sizes 8192 -prec 64 -split -pinned -gonum-max 0 -reps 2
+			step numa-xfer-$node 40 "${bind[@]}" ./bench -xfer 512
 		done
-		if command -v numactl >/dev/null; then
-			for node in 0 1; do
-				step numa-bind-$node 40 numactl --cpunodebind=$node --membind=$node ./bench -sizes 8192 -prec 64 -split -pinned -gonum-max 0 -reps 2
-			done
+		;;
+	slab)
+		# The row-slab schedule (default for op(B) not transposed, n, k ≥
+		# 4096) against the tile schedule (slab=off), from HostSlices and
+		# from plain slices, with every command's timeline.
+		for sl in auto off; do
+			step slab-$sl 120 env GOCL_GEMM_PIPELINE=slab=$sl,timeline=$out/timeline-slab-$sl.log ./bench -sizes 4096,8192 -prec 64,32 -trans NN,TN -split -pinned -gonum-max 0 -reps 3
+		done
+		step slab-plain 120 ./bench -sizes 8192 -prec 64,32 -split -gonum-max 0 -reps 3
+		;;
+	slab2)
+		# The default schedule (row slabs where gemmSlabs picks them),
+		# no timeline file: the issue-5 figures.
+		step slab2-hostslice 120 ./bench -sizes 4096,8192 -prec 64,32 -split -pinned -gonum-max 0 -reps 5
+		step slab2-plain 120 ./bench -sizes 8192 -prec 64,32 -split -gonum-max 2048 -reps 3
+		;;
+	rectgemm)
+		step rectgemm 90 ./blas.test -test.run XXX -test.bench RectDuringGemm -test.benchtime 3x
+		step hs-trans 90 ./bench -sizes 8192 -prec 64 -trans NN,NT,TN -split -pinned -gonum-max 0 -reps 2
+		;;
+	rectsrc)
+		step rectsrc 90 ./blas.test -test.run XXX -test.bench RectUpload -test.benchtime 10x
+		step rectcond 90 ./blas.test -test.run XXX -test.bench RectConditions -test.benchtime 5x
+		step rectseq 90 env GOCL_GEMM_PIPELINE=timeline=$out/timeline-seq.log ./blas.test -test.run XXX -test.bench RectSequence -test.benchtime 3x
+		;;
+	rect)
+		# The rect rates by row width, alone and after staged DGEMM calls
+		# in the same process; DGEMM with 1024² tiles (8 KiB rows).
+		step rect-fresh 60 ./bench -duplex 512
+		step rect-after 90 ./bench -sizes 8192 -prec 64 -split -pinned -gonum-max 0 -reps 2 -duplex 512 -duplex-after
+		step tl-t1024 60 env GOCL_GEMM_PIPELINE=tile=1024,timeline=$out/timeline-t1024.log ./bench -sizes 8192 -prec 64 -split -pinned -gonum-max 0 -reps 2
+		;;
+	duplex)
+		step duplex 60 ./bench -duplex 512
+		# Every command of the staged GEMM calls from HostSlices, with its
+		# device times and rate (GOCL_GEMM_PIPELINE=timeline=FILE).
+		for p in 64 32; do
+			step tl-$p 60 env GOCL_GEMM_PIPELINE=timeline=$out/timeline-$p.log ./bench -sizes 8192 -prec $p -split -pinned -gonum-max 0 -reps 2
+		done
+		;;
+	trsm)
+		# The recursive TRSM against the blocked one before it (build.sh
+		# does not build that: blas-oldtrsm.test is put there by hand).
+		step trsm-new 60 ./blas.test -test.run XXX -test.bench ResidentTrsm -test.benchtime 50x
+		if [ -e blas-oldtrsm.test ]; then
+			step trsm-old 60 ./blas-oldtrsm.test -test.run XXX -test.bench ResidentTrsm -test.benchtime 50x
 		fi
-		step numa-xfer128 40 ./bench -xfer 128
 		;;
 	trans64)
 		tune_mma i6-trans64 120 64 NN,NT,TN,TT 'MWG=128,NWG=64,KWG=8,WM=64,WN=32,STAGES=3,CP_VEC=1,ISSUE_MIX=0|1,PIPE_FRAG=0|1,MMA_K=4,KM_SWZ=0'
@@ -302,7 +393,7 @@ PY
 		step res-mat 120 ./mat -n 2048 -reps 2
 		;;
 	*)
-		echo "plan.sh: unknown plan $plan (want issue5, hostslice, compare, probe, mmak2, mix, deep, pipe, pipe2, trans64, cmp64, xfer, numa, tf32, k16, issue6, cublas, sweep, sweep-cpvec, mmak, tests, resident)" >&2
+		echo "plan.sh: unknown plan $plan (want issue5, hostslice, duplex, trsm, compare, probe, mmak2, mix, deep, pipe, pipe2, trans64, cmp64, xfer, numa, tf32, k16, issue6, cublas, sweep, sweep-cpvec, mmak, tests, resident)" >&2
 		exit 2
 		;;
 	esac
