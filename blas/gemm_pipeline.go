@@ -198,14 +198,14 @@ func tileOrder(hs, ws []int) [][2]int {
 // bytes (A, B and C once) per flop; k is cut into chunks of about 2048
 // (at most 8). The pipeline mode may turn it off or force a number of
 // chunks (for any transposition of A).
-func (e *engine) gemmSlabs(m, n, k int, at, bt bool, es int) int {
+func (e *engine) gemmSlabs(m, n, k int, at, bt, pinnedB bool, es int) int {
 	mode := e.pipeMode.slab
 	switch {
 	case mode < 0 || bt || k == 0:
 		return 0
 	case mode > 0:
 		return min(mode, k)
-	case at || n < 4096 || k < 4096:
+	case !pinnedB || at || n < 4096 || k < 4096:
 		return 0
 	}
 	fm, fn, fk := float64(m), float64(n), float64(k)
@@ -409,7 +409,7 @@ func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k i
 	}
 
 	mt, nt := e.gemmTiles(m, n, k)
-	chunks := e.gemmSlabs(m, n, k, at, bt, int(c.prec/8))
+	chunks := e.gemmSlabs(m, n, k, at, bt, directB, int(c.prec/8))
 	if chunks > 0 {
 		mt, nt = e.slabRows(m, n), n
 	}

@@ -366,8 +366,9 @@ func TestSlabOrder(t *testing.T) {
 	}
 }
 
-// TestSlabChoice: the row-slab schedule is chosen for large problems with
-// op(B) not transposed, and never when the pipeline mode says off.
+// TestSlabChoice: the row-slab schedule is chosen for large, bus-bound
+// problems with B in a HostSlice and neither operand transposed, never
+// when the pipeline mode says off, always when it forces it.
 func TestSlabChoice(t *testing.T) {
 	e := &engine{}
 	for _, c := range []struct {
@@ -388,9 +389,12 @@ func TestSlabChoice(t *testing.T) {
 		{8192, 1024, 8192, false, false, 8, 0},
 		{8192, 8192, 0, false, false, 8, 0},
 	} {
-		if got := e.gemmSlabs(c.m, c.n, c.k, c.at, c.bt, c.es); got != c.want {
+		if got := e.gemmSlabs(c.m, c.n, c.k, c.at, c.bt, true, c.es); got != c.want {
 			t.Errorf("gemmSlabs(%d, %d, %d, at %v, bt %v, %d bytes) = %d, want %d", c.m, c.n, c.k, c.at, c.bt, c.es, got, c.want)
 		}
+	}
+	if got := e.gemmSlabs(8192, 8192, 8192, false, false, false, 8); got != 0 {
+		t.Errorf("B in Go memory: gemmSlabs = %d, want 0", got)
 	}
 	if got := e.slabRows(8192, 8192); got != 512 {
 		t.Errorf("slabRows(8192, 8192) = %d, want 512", got)
@@ -399,11 +403,11 @@ func TestSlabChoice(t *testing.T) {
 		t.Errorf("slabRows(100, 100000) = %d, want 100", got)
 	}
 	e.pipeMode.slab = -1
-	if got := e.gemmSlabs(8192, 8192, 8192, false, false, 8); got != 0 {
+	if got := e.gemmSlabs(8192, 8192, 8192, false, false, true, 8); got != 0 {
 		t.Errorf("slab=off: gemmSlabs = %d", got)
 	}
 	e.pipeMode.slab = 5
-	if got := e.gemmSlabs(10, 10, 3, true, false, 8); got != 3 {
+	if got := e.gemmSlabs(10, 10, 3, true, false, false, 8); got != 3 {
 		t.Errorf("slab=5, k = 3, A transposed: gemmSlabs = %d, want 3", got)
 	}
 }
