@@ -396,11 +396,10 @@ func TestSlabChoice(t *testing.T) {
 	if got := e.gemmSlabs(8192, 8192, 8192, false, false, false, 8); got != 0 {
 		t.Errorf("B in Go memory: gemmSlabs = %d, want 0", got)
 	}
-	if got := e.slabRows(8192, 8192); got != 512 {
-		t.Errorf("slabRows(8192, 8192) = %d, want 512", got)
-	}
-	if got := e.slabRows(100, 100000); got != 100 {
-		t.Errorf("slabRows(100, 100000) = %d, want 100", got)
+	for _, c := range [][3]int{{8192, 8192, 1024}, {4096, 4096, 1024}, {16384, 16384, 512}, {8192, 100000, 256}, {100, 100000, 100}} {
+		if got := e.slabRows(c[0], c[1]); got != c[2] {
+			t.Errorf("slabRows(%d, %d) = %d, want %d", c[0], c[1], got, c[2])
+		}
 	}
 	e.pipeMode.slab = -1
 	if got := e.gemmSlabs(8192, 8192, 8192, false, false, true, 8); got != 0 {

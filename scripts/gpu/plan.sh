@@ -319,6 +319,12 @@ PY
 		done
 		step slab-plain 120 ./bench -sizes 8192 -prec 64,32 -split -gonum-max 0 -reps 3
 		;;
+	slab3)
+		# Slab height and chunk count for DGEMM 8192 from HostSlices.
+		for v in tile=512,slab=4 tile=1024,slab=4 tile=512,slab=2 tile=1024,slab=2 tile=512,slab=8; do
+			step slab3-$v 40 env GOCL_GEMM_PIPELINE=$v ./bench -sizes 8192 -prec 64 -split -pinned -gonum-max 0 -reps 3
+		done
+		;;
 	slab2)
 		# The default schedule (row slabs where gemmSlabs picks them),
 		# no timeline file: the issue-5 figures.
