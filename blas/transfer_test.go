@@ -228,58 +228,40 @@ func TestStagedGemmFault(t *testing.T) {
 	impl, e := stagedImpl(t, 8)
 	rnd := rand.New(rand.NewPCG(9, 10))
 	g := newGemmCase[float64](rnd, blas.NoTrans, blas.Trans, 30, 27, 12, 2, 0.5, 1.25)
-	if _, err := g.run(e); err != nil {
-		t.Fatal(err) // healthy: builds the kernels
-	}
-	for _, site := range []string{"enqueue", "read", "alloc"} {
-		for _, nth := range []int64{1, 3, 7} {
-			fail, _ := failAt(site, nth)
-			e.fault.Store(&fail)
-			got, err := g.run(e)
-			e.fault.Store(nil)
-			if site == "alloc" && nth > 4 {
-				// A call borrows fewer buffers than that: no failure.
-				if err != nil {
-					t.Errorf("alloc #%d: %v", nth, err)
-				}
-				continue
-			}
-			if !errors.Is(err, errInjected) {
-				t.Errorf("%s #%d: error %v, want the injected one", site, nth, err)
-			}
-			for i := range got {
-				if math.Float64bits(got[i]) != math.Float64bits(g.c[i]) {
-					t.Errorf("%s #%d: C[%d] changed from %v to %v by a failed call", site, nth, i, g.c[i], got[i])
-					break
-				}
-			}
-		}
-	}
-	// Through the front end: finished on the CPU, gonum's answer.
-	fail, _ := failAt("read", 2)
+	// A call borrows 4 buffers: a failure of a later allocation never
+	// comes.
+	checkFaults(t, impl, e, g, map[string][]int64{"enqueue": {1, 3, 7}, "read": {1, 3, 7}, "alloc": {1, 3}}, "read", 2)
+	fail, _ := failAt("alloc", 7)
 	e.fault.Store(&fail)
-	c := append([]float64(nil), g.c...)
-	impl.Dgemm(g.tA, g.tB, g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb, g.beta, c, g.ldc)
+	_, err := g.run(e)
 	e.fault.Store(nil)
-	g.check(t, c, 1e-13)
+	if err != nil {
+		t.Errorf("alloc #7: %v", err)
+	}
 }
 
-// TestSlabGemmFault: a failure anywhere in the row-slab schedule is
-// reported and leaves C untouched (beta ≠ 0), and the front end finishes
-// the call on the CPU.
+// TestSlabGemmFault is TestStagedGemmFault for the row-slab schedule: 4
+// slabs of 8 rows (4 downloads) and k in 3 chunks, so 7 uploads of A and
+// B and 4 of C.
 func TestSlabGemmFault(t *testing.T) {
 	impl, e := slabImpl(t, 8, 3)
 	rnd := rand.New(rand.NewPCG(31, 32))
 	g := newGemmCase[float64](rnd, blas.NoTrans, blas.NoTrans, 30, 27, 12, 2, 0.5, 1.25)
+	checkFaults(t, impl, e, g, map[string][]int64{"enqueue": {1, 2, 4, 11}, "read": {1, 2, 4}}, "enqueue", 5)
+}
+
+// checkFaults runs g healthy (which builds the kernels), then with the
+// nth use of each fault site failing: each failed call must report the
+// injected error and leave C bit for bit as it was. Last, with frontSite's
+// frontNth use failing, the front end must finish the call on the CPU
+// with gonum's answer.
+func checkFaults(t *testing.T, impl *Implementation, e *engine, g gemmCase[float64], sites map[string][]int64, frontSite string, frontNth int64) {
+	t.Helper()
 	if _, err := g.run(e); err != nil {
 		t.Fatal(err)
 	}
-	// 4 slabs (4 downloads) and 3 chunks: 7 uploads, 4 of C.
-	for _, site := range []string{"enqueue", "read"} {
-		for _, nth := range []int64{1, 2, 4, 11} {
-			if site == "read" && nth > 4 {
-				continue
-			}
+	for site, nths := range sites {
+		for _, nth := range nths {
 			fail, _ := failAt(site, nth)
 			e.fault.Store(&fail)
 			got, err := g.run(e)
@@ -295,7 +277,7 @@ func TestSlabGemmFault(t *testing.T) {
 			}
 		}
 	}
-	fail, _ := failAt("enqueue", 5)
+	fail, _ := failAt(frontSite, frontNth)
 	e.fault.Store(&fail)
 	c := append([]float64(nil), g.c...)
 	impl.Dgemm(g.tA, g.tB, g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb, g.beta, c, g.ldc)

@@ -36,7 +36,19 @@
 #            and 8192 from HostSlices, and both bound to each NUMA node
 #   xfer     the host-copy, strided-copy and rect-DMA rates (bench -xfer)
 #   duplex   bench -duplex 512: uploads and downloads issued together in
-#            several ways, with the commands' device timestamps
+#            several ways, with the commands' device timestamps; then GEMM
+#            8192 from HostSlices with every command's timeline
+#   rect     the rect rates by row width, fresh and after staged DGEMM calls
+#            (bench -duplex-after), and DGEMM with 1024² tiles
+#   rectsrc  BenchmarkRectConditions: a column panel's rect upload right
+#            after, 20 ms after and during a resident DGEMM
+#   rectgemm BenchmarkRectDuringGemm (rect rates by row width, idle and
+#            under a kernel), and DGEMM from HostSlices in NN, NT, TN
+#   slab     row slabs (auto) against tiles (slab=off), NN and TN, 4096 and
+#            8192, from HostSlices, with timelines; plain slices
+#   slab2    the default schedule from HostSlices and plain slices, no
+#            timeline file (the issue-5 figures)
+#   slab3    slab height and chunk count for DGEMM 8192 from HostSlices
 #   trsm     BenchmarkResidentTrsm, and the same from blas-oldtrsm.test
 #            when that is there (a build with an older TRSM, by hand)
 #   trans64  the DGEMM entry retuned in all four transpose combinations at
@@ -336,9 +348,7 @@ PY
 		step hs-trans 90 ./bench -sizes 8192 -prec 64 -trans NN,NT,TN -split -pinned -gonum-max 0 -reps 2
 		;;
 	rectsrc)
-		step rectsrc 90 ./blas.test -test.run XXX -test.bench RectUpload -test.benchtime 10x
 		step rectcond 90 ./blas.test -test.run XXX -test.bench RectConditions -test.benchtime 5x
-		step rectseq 90 env GOCL_GEMM_PIPELINE=timeline=$out/timeline-seq.log ./blas.test -test.run XXX -test.bench RectSequence -test.benchtime 3x
 		;;
 	rect)
 		# The rect rates by row width, alone and after staged DGEMM calls
@@ -399,7 +409,7 @@ PY
 		step res-mat 120 ./mat -n 2048 -reps 2
 		;;
 	*)
-		echo "plan.sh: unknown plan $plan (want issue5, hostslice, duplex, trsm, compare, probe, mmak2, mix, deep, pipe, pipe2, trans64, cmp64, xfer, numa, tf32, k16, issue6, cublas, sweep, sweep-cpvec, mmak, tests, resident)" >&2
+		echo "plan.sh: unknown plan $plan (want issue5, hostslice, duplex, rect, rectsrc, rectgemm, slab, slab2, slab3, trsm, compare, probe, mmak2, mix, deep, pipe, pipe2, trans64, cmp64, xfer, numa, tf32, k16, issue6, cublas, sweep, sweep-cpvec, mmak, tests, resident)" >&2
 		exit 2
 		;;
 	esac
