@@ -48,6 +48,7 @@
 #            8192, from HostSlices, with timelines; plain slices
 #   slab2    the default schedule from HostSlices and plain slices, no
 #            timeline file (the issue-5 figures)
+#   slabtn   TN from HostSlices: tiles against row slabs of 4096 / 2048 rows
 #   slab3    slab height and chunk count for DGEMM 8192 from HostSlices
 #   trsm     BenchmarkResidentTrsm, and the same from blas-oldtrsm.test
 #            when that is there (a build with an older TRSM, by hand)
@@ -337,6 +338,14 @@ PY
 			step slab3-$v 40 env GOCL_GEMM_PIPELINE=$v ./bench -sizes 8192 -prec 64 -split -pinned -gonum-max 0 -reps 3
 		done
 		;;
+	slabtn)
+		# DGEMM and SGEMM TN from HostSlices: tiles (the default) against
+		# row slabs of 4096 and 2048 rows (A's panels then have rows of
+		# 32 / 16 KiB in float64).
+		for v in auto tile=4096,slab=4 tile=2048,slab=4; do
+			step slabtn-$v 60 env GOCL_GEMM_PIPELINE=$v ./bench -sizes 8192 -prec 64,32 -trans TN -split -pinned -gonum-max 0 -reps 3
+		done
+		;;
 	slab2)
 		# The default schedule (row slabs where gemmSlabs picks them),
 		# no timeline file: the issue-5 figures.
@@ -409,7 +418,7 @@ PY
 		step res-mat 120 ./mat -n 2048 -reps 2
 		;;
 	*)
-		echo "plan.sh: unknown plan $plan (want issue5, hostslice, duplex, rect, rectsrc, rectgemm, slab, slab2, slab3, trsm, compare, probe, mmak2, mix, deep, pipe, pipe2, trans64, cmp64, xfer, numa, tf32, k16, issue6, cublas, sweep, sweep-cpvec, mmak, tests, resident)" >&2
+		echo "plan.sh: unknown plan $plan (want issue5, hostslice, duplex, rect, rectsrc, rectgemm, slab, slab2, slab3, slabtn, trsm, compare, probe, mmak2, mix, deep, pipe, pipe2, trans64, cmp64, xfer, numa, tf32, k16, issue6, cublas, sweep, sweep-cpvec, mmak, tests, resident)" >&2
 		exit 2
 		;;
 	esac
