@@ -197,7 +197,7 @@ func tileOrder(hs, ws []int) [][2]int {
 // n and k are at least 4096, and the call moves at least slabBytesPerFlop
 // bytes (A, B and C once) per flop; k is cut into chunks of about 2048
 // (at most 8). The pipeline mode may turn it off or force a number of
-// chunks (for any transposition of A).
+// chunks.
 func (e *engine) gemmSlabs(m, n, k int, at, bt, pinnedB bool, es int) int {
 	mode := e.pipeMode.slab
 	switch {
@@ -205,7 +205,13 @@ func (e *engine) gemmSlabs(m, n, k int, at, bt, pinnedB bool, es int) int {
 		return 0
 	case mode > 0:
 		return min(mode, k)
-	case !pinnedB || at || n < 4096 || k < 4096:
+	case !pinnedB || n < 4096 || k < 4096:
+		return 0
+	}
+	// With op(A) transposed, slabs are at least 32 KiB of elements high
+	// (slabRows): at most one slab, whose C could come down only at the
+	// end, is left to the tiles (not measured).
+	if at && m <= (32<<10)/es {
 		return 0
 	}
 	fm, fn, fk := float64(m), float64(n), float64(k)
@@ -226,13 +232,21 @@ const slabBytesPerFlop = 1e-3
 // slabRows returns the height of the row slabs of an m×n C: about 8M
 // elements each, a multiple of 256 from 256 to 1024 (1024 rows at n =
 // 8192 measured 1–2 % faster on the H200 than 512, whose launches are
-// shorter), or the pipeline mode's tile size.
-func (e *engine) slabRows(m, n int) int {
+// shorter), or the pipeline mode's tile size. With op(A) transposed (at),
+// a slab's A panel is a block of columns of the k×m A whose rows are the
+// slab's height: slabs are then at least 32 KiB of elements of es bytes
+// high (4096 rows in float64), since narrower rows run slower by rect
+// DMA (BENCHMARKS.md; DGEMM TN at n = 8192 from HostSlices: 68 % of the
+// resident rate with 4096 rows, 65 % with 2048, 59 % by tiles).
+func (e *engine) slabRows(m, n int, at bool, es int) int {
 	if t := e.pipeMode.tile; t > 0 {
 		return min(t, m)
 	}
-	mt := (8 << 20) / n / 256 * 256
-	return min(m, max(256, min(1024, mt)))
+	mt := min(1024, max(256, (8<<20)/n/256*256))
+	if at {
+		mt = max(mt, (32<<10)/es)
+	}
+	return min(m, mt)
 }
 
 // slabStep is one upload of the row-slab schedule: row panel idx of A, or
@@ -412,7 +426,7 @@ func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k i
 	mt, nt := e.gemmTiles(m, n, k)
 	chunks := e.gemmSlabs(m, n, k, at, bt, directB, int(c.prec/8))
 	if chunks > 0 {
-		mt, nt = e.slabRows(m, n), n
+		mt, nt = e.slabRows(m, n, at, int(c.prec/8)), n
 	}
 	rows := rowPanels(m, mt)
 	p, q := len(rows), l3CeilDiv(n, nt)

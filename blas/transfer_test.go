@@ -349,8 +349,9 @@ func TestSlabOrder(t *testing.T) {
 }
 
 // TestSlabChoice: the row-slab schedule is chosen for large, bus-bound
-// problems with B in a HostSlice and neither operand transposed, never
-// when the pipeline mode says off, always when it forces it.
+// problems with B in a HostSlice and op(B) not transposed, never when the
+// pipeline mode says off, always when it forces it; slabs are taller with
+// op(A) transposed.
 func TestSlabChoice(t *testing.T) {
 	e := &engine{}
 	for _, c := range []struct {
@@ -361,7 +362,8 @@ func TestSlabChoice(t *testing.T) {
 	}{
 		{8192, 8192, 8192, false, false, 8, 4},
 		{8192, 8192, 8192, false, true, 8, 0},
-		{8192, 8192, 8192, true, false, 8, 0},
+		{8192, 8192, 8192, true, false, 8, 4},
+		{4096, 4096, 4096, true, false, 8, 0}, // one slab of 4096 rows: tiles
 		{8192, 8192, 8192, false, false, 4, 0}, // compute-bound: tiles
 		{4096, 4096, 4096, false, false, 4, 2},
 		{4096, 4096, 4096, false, false, 8, 2},
@@ -378,9 +380,18 @@ func TestSlabChoice(t *testing.T) {
 	if got := e.gemmSlabs(8192, 8192, 8192, false, false, false, 8); got != 0 {
 		t.Errorf("B in Go memory: gemmSlabs = %d, want 0", got)
 	}
-	for _, c := range [][3]int{{8192, 8192, 1024}, {4096, 4096, 1024}, {16384, 16384, 512}, {8192, 100000, 256}, {100, 100000, 100}} {
-		if got := e.slabRows(c[0], c[1]); got != c[2] {
-			t.Errorf("slabRows(%d, %d) = %d, want %d", c[0], c[1], got, c[2])
+	for _, c := range []struct {
+		m, n int
+		at   bool
+		es   int
+		want int
+	}{
+		{8192, 8192, false, 8, 1024}, {4096, 4096, false, 4, 1024}, {16384, 16384, false, 8, 512},
+		{8192, 100000, false, 8, 256}, {100, 100000, false, 8, 100},
+		{8192, 8192, true, 8, 4096}, {8192, 8192, true, 4, 8192}, {4096, 8192, true, 8, 4096}, {16384, 16384, true, 8, 4096},
+	} {
+		if got := e.slabRows(c.m, c.n, c.at, c.es); got != c.want {
+			t.Errorf("slabRows(%d, %d, at %v, %d bytes) = %d, want %d", c.m, c.n, c.at, c.es, got, c.want)
 		}
 	}
 	e.pipeMode.slab = -1

@@ -49,6 +49,7 @@
 #   slab2    the default schedule from HostSlices and plain slices, no
 #            timeline file (the issue-5 figures)
 #   slabtn   TN from HostSlices: tiles against row slabs of 4096 / 2048 rows
+#   slabtn2  TN by the default schedule against tiles, 4096 and 8192
 #   slab3    slab height and chunk count for DGEMM 8192 from HostSlices
 #   trsm     BenchmarkResidentTrsm, and the same from blas-oldtrsm.test
 #            when that is there (a build with an older TRSM, by hand)
@@ -346,6 +347,12 @@ PY
 			step slabtn-$v 60 env GOCL_GEMM_PIPELINE=$v ./bench -sizes 8192 -prec 64,32 -trans TN -split -pinned -gonum-max 0 -reps 3
 		done
 		;;
+	slabtn2)
+		# The default schedule against tiles (slab=off) in TN, 4096 and 8192.
+		for v in auto slab=off; do
+			step slabtn2-$v 90 env GOCL_GEMM_PIPELINE=$v ./bench -sizes 4096,8192 -prec 64,32 -trans TN -split -pinned -gonum-max 0 -reps 3
+		done
+		;;
 	slab2)
 		# The default schedule (row slabs where gemmSlabs picks them),
 		# no timeline file: the issue-5 figures.
@@ -418,7 +425,7 @@ PY
 		step res-mat 120 ./mat -n 2048 -reps 2
 		;;
 	*)
-		echo "plan.sh: unknown plan $plan (want issue5, hostslice, duplex, rect, rectsrc, rectgemm, slab, slab2, slab3, slabtn, trsm, compare, probe, mmak2, mix, deep, pipe, pipe2, trans64, cmp64, xfer, numa, tf32, k16, issue6, cublas, sweep, sweep-cpvec, mmak, tests, resident)" >&2
+		echo "plan.sh: unknown plan $plan (want issue5, hostslice, duplex, rect, rectsrc, rectgemm, slab, slab2, slab3, slabtn, slabtn2, trsm, compare, probe, mmak2, mix, deep, pipe, pipe2, trans64, cmp64, xfer, numa, tf32, k16, issue6, cublas, sweep, sweep-cpvec, mmak, tests, resident)" >&2
 		exit 2
 		;;
 	esac
