@@ -363,7 +363,7 @@ func TestSlabChoice(t *testing.T) {
 		{8192, 8192, 8192, false, false, 8, 4},
 		{8192, 8192, 8192, false, true, 8, 0},
 		{8192, 8192, 8192, true, false, 8, 4},
-		{4096, 4096, 4096, true, false, 8, 0}, // one slab of 4096 rows: tiles
+		{4096, 4096, 4096, true, false, 8, 0},  // one slab of 4096 rows: tiles
 		{8192, 8192, 8192, false, false, 4, 0}, // compute-bound: tiles
 		{4096, 4096, 4096, false, false, 4, 2},
 		{4096, 4096, 4096, false, false, 8, 2},
