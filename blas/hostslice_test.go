@@ -151,10 +151,16 @@ func TestHostSliceFrontEnd(t *testing.T) {
 }
 
 // TestHostSliceConcurrent: goroutines share pinned A and B and each writes
-// its own pinned C, on the staged path, while others create and release
-// HostSlices (the engine's set of them changes under the calls).
+// its own pinned C, on the staged path (tiles, and row slabs with k in 3
+// chunks), while others create and release HostSlices (the engine's set
+// of them changes under the calls).
 func TestHostSliceConcurrent(t *testing.T) {
-	impl, _ := stagedImpl(t, 8)
+	t.Run("tiles", func(t *testing.T) { testHostSliceConcurrent(t, 0) })
+	t.Run("slabs", func(t *testing.T) { testHostSliceConcurrent(t, 3) })
+}
+
+func testHostSliceConcurrent(t *testing.T, chunks int) {
+	impl, _ := slabImpl(t, 8, chunks)
 	rnd := rand.New(rand.NewPCG(25, 26))
 	g := newGemmCase[float64](rnd, blas.Trans, blas.NoTrans, 24, 19, 10, 1, 1, 0)
 	a, b := pinnedCopy(t, impl, g.a), pinnedCopy(t, impl, g.b)

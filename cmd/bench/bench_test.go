@@ -70,3 +70,22 @@ func TestXferReport(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestDuplexReport runs the -duplex measurements on small blocks, alone
+// and after a GEMM benchmark in the same process (-duplex-after's order).
+func TestDuplexReport(t *testing.T) {
+	platformtest.Device(t)
+	impl, err := clblas.New()
+	if err != nil {
+		platformtest.Unavailable(t, err.Error())
+	}
+	defer impl.Close()
+	if err := duplexReport(impl.Runtime(), 1); err != nil {
+		t.Fatal(err)
+	}
+	b := &bencher{impl: impl, reps: 1, gonumRef: map[string]float64{}, pinned: true, split: 1}
+	measure[float64](b, "NN", shape{64, 64, 64}, true, false)
+	if err := duplexReport(impl.Runtime(), 1); err != nil {
+		t.Fatal(err)
+	}
+}
