@@ -432,10 +432,17 @@ func TestStagedGemmFaultBetaZero(t *testing.T) {
 	}
 }
 
-// TestStagedGemmNoLeaks runs staged calls and closes the implementation:
+// TestStagedGemmNoLeaks runs staged calls (tiles and row slabs) and closes the implementation:
 // the pinned pool and the device pool reuse their buffers, and Close
 // releases every OpenCL object (staging buffers, pipeline queues).
 func TestStagedGemmNoLeaks(t *testing.T) {
+	t.Run("tiles", func(t *testing.T) { testStagedGemmNoLeaks(t, 0) })
+	t.Run("slabs", func(t *testing.T) { testStagedGemmNoLeaks(t, 3) })
+}
+
+// testStagedGemmNoLeaks is TestStagedGemmNoLeaks with tiles of 32, or row
+// slabs of 32 and k in chunks > 0 chunks.
+func testStagedGemmNoLeaks(t *testing.T, chunks int) {
 	platformtest.Device(t)
 	base := cl.LiveObjects()
 	impl, err := New(WithOffload(Always))
@@ -443,7 +450,7 @@ func TestStagedGemmNoLeaks(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := impl.dev32.(clDevice32).e
-	e.pipeMode = pipeMode{force: true, tile: 32}
+	e.pipeMode = pipeMode{force: true, tile: 32, slab: chunks}
 	rnd := rand.New(rand.NewPCG(11, 12))
 	g := newGemmCase[float32](rnd, blas.NoTrans, blas.NoTrans, 70, 64, 40, 0, 1, 0)
 	var peak int64
