@@ -432,9 +432,10 @@ func TestStagedGemmFaultBetaZero(t *testing.T) {
 	}
 }
 
-// TestStagedGemmNoLeaks runs staged calls (tiles and row slabs) and closes the implementation:
-// the pinned pool and the device pool reuse their buffers, and Close
-// releases every OpenCL object (staging buffers, pipeline queues).
+// TestStagedGemmNoLeaks runs staged calls (tiles and row slabs) and
+// closes the implementation: the pinned pool and the device pool reuse
+// their buffers, and Close releases every OpenCL object (staging buffers,
+// pipeline queues).
 func TestStagedGemmNoLeaks(t *testing.T) {
 	t.Run("tiles", func(t *testing.T) { testStagedGemmNoLeaks(t, 0) })
 	t.Run("slabs", func(t *testing.T) { testStagedGemmNoLeaks(t, 3) })
