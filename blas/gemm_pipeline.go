@@ -189,15 +189,23 @@ func tileOrder(hs, ws []int) [][2]int {
 // gemmSlabs returns the number of k-chunks of the row-slab schedule for
 // an m×n×k GEMM with elements of es bytes, or 0 for the tile schedule.
 // Row slabs pay where the bus, not the kernels, bounds the call: they make
-// every transfer contiguous, but their kernels run in k-chunks (a few per
-// cent slower on the H200) and no slab can be read back before B's last
-// chunk has arrived. So they are chosen when neither operand is
-// transposed (with op(B) transposed B's row panels are contiguous
-// already; with op(A) transposed A's slabs would be narrow column blocks),
-// n and k are at least 4096, and the call moves at least slabBytesPerFlop
-// bytes (A, B and C once) per flop; k is cut into chunks of about 2048
-// (at most 8). The pipeline mode may turn it off or force a number of
-// chunks.
+// B's and C's transfers contiguous, but their kernels run in k-chunks (a
+// few per cent slower on the H200) and no slab can be read back before
+// B's last chunk has arrived. So they are chosen when:
+//   - B lies in a HostSlice (pinnedB): Go memory is packed into staging by
+//     host copies, contiguous either way, and there the tiles let C's
+//     unpacking overlap the kernels (from plain slices slabs measured
+//     slower, 32 % of the resident rate against 45 %);
+//   - op(B) is not transposed (otherwise B's row panels are contiguous
+//     already);
+//   - with op(A) transposed, the slabs (at least 32 KiB of elements high,
+//     slabRows) leave more than one;
+//   - n and k are at least 4096, and the call moves at least
+//     slabBytesPerFlop bytes (A, B and C once) per flop.
+//
+// k is cut into chunks of about 2048 (at most 8). The pipeline mode may
+// turn slabs off, or force them (whatever the other conditions but op(B)
+// transposed) with a number of chunks.
 func (e *engine) gemmSlabs(m, n, k int, at, bt, pinnedB bool, es int) int {
 	mode := e.pipeMode.slab
 	switch {
