@@ -92,12 +92,14 @@ func duplexReport(rt *platform.Runtime, mib int) error {
 			var err error
 			evs, err = enq()
 			if keep(err) != nil {
+				cl.ReleaseAll(evs...)
 				fmt.Printf("  %-44s error: %v\n", name, err)
 				return
 			}
 			// One by one: a wait list may not mix contexts.
 			for _, ev := range evs {
 				if keep(ev.Wait()) != nil {
+					cl.ReleaseAll(evs...)
 					fmt.Printf("  %-44s error: %v\n", name, firstErr)
 					return
 				}
@@ -134,82 +136,57 @@ func duplexReport(rt *platform.Runtime, mib int) error {
 		}
 		return evs, err
 	}
-	up := func(q *cl.Queue, off, n int) (*cl.Event, error) {
-		return cl.WriteBuffer(q, du, false, off, hu[off:off+n])
-	}
-	down := func(q *cl.Queue, off, n int) (*cl.Event, error) {
-		return cl.ReadBuffer(q, dd, false, off, hd[off:off+n])
-	}
-	pair := func(qa, qb *cl.Queue) func() ([]*cl.Event, error) {
+	// together returns a run's commands: each of cmds enqueued in order,
+	// then qs flushed (the events of those enqueued before an error).
+	type command = func() (*cl.Event, error)
+	together := func(qs []*cl.Queue, cmds ...command) func() ([]*cl.Event, error) {
 		return func() ([]*cl.Event, error) {
-			a, err := up(qa, 0, size)
-			if err != nil {
-				return nil, err
-			}
-			b, err := down(qb, 0, size)
-			if err != nil {
-				return []*cl.Event{a}, err
-			}
-			return flushed([]*cl.Event{a, b}, nil, qa, qb)
-		}
-	}
-	fmt.Printf("upload and download at once, %d MiB each way, pinned memory (non-blocking, device timestamps in ms)\n", mib)
-	run("upload alone", size, func() ([]*cl.Event, error) {
-		ev, err := up(qu, 0, size)
-		return flushed([]*cl.Event{ev}, err, qu)
-	})
-	run("download alone", size, func() ([]*cl.Event, error) {
-		ev, err := down(qd, 0, size)
-		return flushed([]*cl.Event{ev}, err, qd)
-	})
-	run("upload ‖ download, two queues", 2*size, pair(qu, qd))
-	run("upload ‖ download, one out-of-order queue", 2*size, pair(ooo, ooo))
-	const chunks = 8
-	run("8 chunks each way, two queues, interleaved", 2*size, func() ([]*cl.Event, error) {
-		var evs []*cl.Event
-		n := size / chunks
-		for i := range chunks {
-			a, err := up(qu, i*n, n)
-			if err != nil {
-				return evs, err
-			}
-			b, err := down(qd, i*n, n)
-			if err != nil {
-				return append(evs, a), err
-			}
-			evs = append(evs, a, b)
-		}
-		return flushed(evs, nil, qu, qd)
-	})
-	// Rect transfers, as the GEMM pipeline moves HostSlice panels and
-	// tiles: whole 64 KiB rows (a contiguous panel), and 16 KiB rows out
-	// of 64 KiB ones (a column panel).
-	rectPair := func(rowBytes int, downToo bool) func() ([]*cl.Event, error) {
-		const pitch = 64 << 10
-		r := cl.Rect{Region: [3]int{rowBytes, size / pitch, 1}, BufferRowPitch: rowBytes, HostRowPitch: pitch}
-		return func() ([]*cl.Event, error) {
-			a, err := cl.WriteBufferRect(qu, du, false, r, hu)
-			if err != nil {
-				return nil, err
-			}
-			evs := []*cl.Event{a}
-			if downToo {
-				b, err := cl.ReadBufferRect(qd, dd, false, r, hd)
+			var evs []*cl.Event
+			for _, c := range cmds {
+				ev, err := c()
 				if err != nil {
 					return evs, err
 				}
-				evs = append(evs, b)
+				evs = append(evs, ev)
 			}
-			return flushed(evs, nil, qu, qd)
+			return flushed(evs, nil, qs...)
 		}
 	}
-	run("rect upload, 64 KiB rows, alone", size, rectPair(64<<10, false))
-	run("rect upload ‖ rect download, 64 KiB rows", 2*size, rectPair(64<<10, true))
-	run("rect upload, 16 KiB rows of 64 KiB, alone", size/4, rectPair(16<<10, false))
-	run("rect up ‖ rect down, 16 KiB rows of 64 KiB", size/2, rectPair(16<<10, true))
-	// The download waiting for an event of another queue (as the
-	// pipeline's downloads wait for the kernels): a user event completed
-	// once both are enqueued.
+	up := func(q *cl.Queue, off, n int) command {
+		return func() (*cl.Event, error) { return cl.WriteBuffer(q, du, false, off, hu[off:off+n]) }
+	}
+	down := func(q *cl.Queue, off, n int) command {
+		return func() (*cl.Event, error) { return cl.ReadBuffer(q, dd, false, off, hd[off:off+n]) }
+	}
+	rect := func(q *cl.Queue, write bool, r cl.Rect) command {
+		if write {
+			return func() (*cl.Event, error) { return cl.WriteBufferRect(q, du, false, r, hu) }
+		}
+		return func() (*cl.Event, error) { return cl.ReadBufferRect(q, dd, false, r, hd) }
+	}
+	both := []*cl.Queue{qu, qd}
+	fmt.Printf("upload and download at once, %d MiB each way, pinned memory (non-blocking, device timestamps in ms)\n", mib)
+	run("upload alone", size, together(both, up(qu, 0, size)))
+	run("download alone", size, together(both, down(qd, 0, size)))
+	run("upload ‖ download, two queues", 2*size, together(both, up(qu, 0, size), down(qd, 0, size)))
+	run("upload ‖ download, one out-of-order queue", 2*size, together([]*cl.Queue{ooo}, up(ooo, 0, size), down(ooo, 0, size)))
+	const chunks = 8
+	var interleaved []command
+	for i := range chunks {
+		n := size / chunks
+		interleaved = append(interleaved, up(qu, i*n, n), down(qd, i*n, n))
+	}
+	run("8 chunks each way, two queues, interleaved", 2*size, together(both, interleaved...))
+	// Rect transfers, as the GEMM pipeline moves HostSlice panels and
+	// tiles: whole 64 KiB rows (a contiguous panel), and 16 KiB rows out
+	// of 64 KiB ones (a column panel).
+	const pitch = 64 << 10
+	wide := cl.Rect{Region: [3]int{pitch, size / pitch, 1}, BufferRowPitch: pitch, HostRowPitch: pitch}
+	narrow := cl.Rect{Region: [3]int{16 << 10, size / pitch, 1}, BufferRowPitch: 16 << 10, HostRowPitch: pitch}
+	run("rect upload, 64 KiB rows, alone", size, together(both, rect(qu, true, wide)))
+	run("rect upload ‖ rect download, 64 KiB rows", 2*size, together(both, rect(qu, true, wide), rect(qd, false, wide)))
+	run("rect upload, 16 KiB rows of 64 KiB, alone", size/4, together(both, rect(qu, true, narrow)))
+	run("rect up ‖ rect down, 16 KiB rows of 64 KiB", size/2, together(both, rect(qu, true, narrow), rect(qd, false, narrow)))
 	// Rect rates by row width and pitch, each way alone.
 	for _, pitch := range []int{32 << 10, 64 << 10} {
 		for _, row := range []int{4 << 10, 8 << 10, 16 << 10, 32 << 10} {
@@ -218,33 +195,20 @@ func duplexReport(rt *platform.Runtime, mib int) error {
 			}
 			r := cl.Rect{Region: [3]int{row, size / pitch, 1}, BufferRowPitch: row, HostRowPitch: pitch}
 			moved := row * (size / pitch)
-			run(fmt.Sprintf("rect upload, %d KiB rows of %d KiB", row>>10, pitch>>10), moved, func() ([]*cl.Event, error) {
-				ev, err := cl.WriteBufferRect(qu, du, false, r, hu)
-				return flushed([]*cl.Event{ev}, err, qu)
-			})
-			run(fmt.Sprintf("rect download, %d KiB rows of %d KiB", row>>10, pitch>>10), moved, func() ([]*cl.Event, error) {
-				ev, err := cl.ReadBufferRect(qd, dd, false, r, hd)
-				return flushed([]*cl.Event{ev}, err, qd)
-			})
+			run(fmt.Sprintf("rect upload, %d KiB rows of %d KiB", row>>10, pitch>>10), moved, together(both, rect(qu, true, r)))
+			run(fmt.Sprintf("rect download, %d KiB rows of %d KiB", row>>10, pitch>>10), moved, together(both, rect(qd, false, r)))
 		}
 	}
+	// The download waiting for an event of another queue (as the
+	// pipeline's downloads wait for the kernels): a user event completed
+	// once both are enqueued.
 	run("upload ‖ download after a user event", 2*size, func() ([]*cl.Event, error) {
 		ue, err := ctx.CreateUserEvent()
 		if err != nil {
 			return nil, err
 		}
 		defer ue.Release()
-		b, err := cl.ReadBuffer(qd, dd, false, 0, hd, ue)
-		if err != nil {
-			ue.SetComplete()
-			return nil, err
-		}
-		a, err := up(qu, 0, size)
-		if err != nil {
-			ue.SetComplete()
-			return []*cl.Event{b}, err
-		}
-		evs, err := flushed([]*cl.Event{a, b}, nil, qu, qd)
+		evs, err := together(both, func() (*cl.Event, error) { return cl.ReadBuffer(qd, dd, false, 0, hd, ue) }, up(qu, 0, size))()
 		if serr := ue.SetComplete(); err == nil {
 			err = serr
 		}
@@ -275,7 +239,7 @@ func duplexReport(rt *platform.Runtime, mib int) error {
 				cp.Release()
 				var evs []*cl.Event
 				if withUpload {
-					a, err := up(qu, 0, size)
+					a, err := up(qu, 0, size)()
 					if err != nil {
 						return nil, err
 					}
@@ -308,27 +272,10 @@ func duplexReport(rt *platform.Runtime, mib int) error {
 	if firstErr != nil {
 		return firstErr
 	}
-	run("upload ‖ download in a second context", 2*size, func() ([]*cl.Event, error) {
-		a, err := up(qu, 0, size)
-		if err != nil {
-			return nil, err
-		}
-		b, err := cl.ReadBuffer(q2, d2, false, 0, h2)
-		if err != nil {
-			return []*cl.Event{a}, err
-		}
-		return flushed([]*cl.Event{a, b}, nil, qu, q2)
-	})
-	run("upload ‖ upload in a second context", 2*size, func() ([]*cl.Event, error) {
-		a, err := up(qu, 0, size)
-		if err != nil {
-			return nil, err
-		}
-		b, err := cl.WriteBuffer(q2, d2, false, 0, h2)
-		if err != nil {
-			return []*cl.Event{a}, err
-		}
-		return flushed([]*cl.Event{a, b}, nil, qu, q2)
-	})
+	second := []*cl.Queue{qu, q2}
+	run("upload ‖ download in a second context", 2*size, together(second, up(qu, 0, size),
+		func() (*cl.Event, error) { return cl.ReadBuffer(q2, d2, false, 0, h2) }))
+	run("upload ‖ upload in a second context", 2*size, together(second, up(qu, 0, size),
+		func() (*cl.Event, error) { return cl.WriteBuffer(q2, d2, false, 0, h2) }))
 	return firstErr
 }
