@@ -437,8 +437,6 @@ func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k i
 		mt, nt = e.slabRows(m, n, at, int(c.prec/8)), n
 	}
 	rows := rowPanels(m, mt)
-	p, q := len(rows), l3CeilDiv(n, nt)
-	evA, evB := make([]*cl.Event, p), make([]*cl.Event, q)
 	var ups, kerns, downs []*cl.Event
 	var upBytes, downBytes []int64 // per command, for the timeline file
 	var packNs, bytesUp, bytesDown, bytesDirect int64
@@ -572,6 +570,8 @@ func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k i
 			},
 			func() bool { return c.err == nil })
 	} else {
+		p, q := len(rows), l3CeilDiv(n, nt)
+		evA, evB := make([]*cl.Event, p), make([]*cl.Event, q)
 		hs, ws := make([]int, p), make([]int, q)
 		for i, r := range rows {
 			hs[i] = r[1]

@@ -39,11 +39,12 @@ import (
 // path, a comma-separated list: "off" keeps the plain path (transfers
 // straight from Go memory), "on" stages and pipelines even on CPU devices
 // (where it only adds a copy; for measuring), anything else (or unset) is
-// automatic; "tile=N" (with either) cuts C into N×N tiles instead of the
-// size gemmTiles chooses; "slab=off" or "slab=N" turns the row-slab
-// schedule (gemmSlabs) off, or on with N k-chunks; "timeline=FILE" appends every staged call's
-// commands (kind, device start and end in ms from the call's first upload,
-// bytes moved) to FILE, for studying the pipeline's schedule.
+// automatic; "tile=N" (with either) cuts C into N×N tiles (or row slabs
+// of N rows) instead of the size gemmTiles chooses; "slab=off" or
+// "slab=N" turns the row-slab schedule (gemmSlabs) off, or on with N
+// k-chunks; "timeline=FILE" appends every staged call's commands (kind,
+// device start and end in ms from the call's first command, bytes moved)
+// to FILE, for studying the pipeline's schedule.
 const envPipeline = "GOCL_GEMM_PIPELINE"
 
 // pipeMode is the engine's choice of GEMM transfer path.
@@ -435,7 +436,7 @@ var timelineMu sync.Mutex
 
 // writeTimeline appends one staged call's commands to the file path: a
 // line per command, "up", "gemm" or "down", its start and end on the
-// device in ms from the first upload's start (or the first command's),
+// device in ms from the first command's start,
 // and the bytes it moved (upBytes and downBytes, parallel to ups and
 // downs). Errors are logged, not returned: the file is a measuring aid.
 func writeTimeline(path string, ups, kerns, downs []*cl.Event, upBytes, downBytes []int64) {

@@ -5,7 +5,11 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -777,4 +781,53 @@ func TestStagedGemmTimeline(t *testing.T) {
 	if st.Span > st.Wall {
 		t.Errorf("device span %v longer than the call's wall time %v", st.Span, st.Wall)
 	}
+}
+
+// TestStagedGemmTimelineFile: with the pipeline mode's timeline file, each
+// staged call appends its commands, every upload, kernel and download with
+// its device times and the bytes moved; a file that cannot be written is
+// logged and leaves the call's answer alone.
+func TestStagedGemmTimelineFile(t *testing.T) {
+	_, e := slabImpl(t, 16, 2)
+	path := filepath.Join(t.TempDir(), "timeline.log")
+	e.pipeMode.timeline = path
+	rnd := rand.New(rand.NewPCG(41, 42))
+	g := newGemmCase[float32](rnd, blas.NoTrans, blas.NoTrans, 40, 24, 30, 0, 1, 0.5)
+	for range 2 {
+		got, err := g.run(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.check(t, got, 2e-6)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Per call: 3 slabs and 2 chunks: 5 uploads of A and B, 3 of C, 6
+	// kernel commands at least, 3 downloads.
+	count := map[string]int{}
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 4 || f[0] == "call" {
+			count[f[0]]++
+			continue
+		}
+		start, err1 := strconv.ParseFloat(f[1], 64)
+		end, err2 := strconv.ParseFloat(f[2], 64)
+		bytes, err3 := strconv.Atoi(f[3])
+		if err1 != nil || err2 != nil || err3 != nil || start < 0 || end < start || (f[0] != "gemm") != (bytes > 0) {
+			t.Errorf("bad line %q", line)
+		}
+		count[f[0]]++
+	}
+	if count["call"] != 2 || count["up"] != 2*8 || count["down"] != 2*3 || count["gemm"] < 2*6 {
+		t.Errorf("timeline file has %v, want 2 calls of 8 uploads, 3 downloads and at least 6 kernels", count)
+	}
+	e.pipeMode.timeline = filepath.Join(t.TempDir(), "no such folder", "timeline.log")
+	got, err := g.run(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.check(t, got, 2e-6)
 }
