@@ -122,10 +122,11 @@ func (s *storage) zero(n int) error {
 }
 
 // NewMatrixFrom allocates a rows×cols matrix and copies data (row-major,
-// len(data) ≥ rows·cols) into it; it returns once the copy is done, so
-// data may be reused at once.
+// packed: len(data) == rows·cols) into it; it returns once the copy is
+// done, so data may be reused at once. Data with a row stride (a view)
+// goes through NewMatrixFromStrided.
 func NewMatrixFrom[T float32 | float64](impl *Implementation, rows, cols int, data []T) (*Matrix[T], error) {
-	if len(data) < rows*cols {
+	if len(data) != rows*cols {
 		return nil, fmt.Errorf("clblas: NewMatrixFrom: %d elements for a %d×%d matrix: %w", len(data), rows, cols, ErrShape)
 	}
 	m, err := allocMatrix[T](impl, rows, cols)
