@@ -111,8 +111,15 @@ func TestKernelArgErrors(t *testing.T) {
 	}
 	x := e.buffer(t, MemReadWrite, 64)
 
-	// Two of three arguments set: the launch fails.
-	if err := k.SetArgs(float32(2), x); err != nil {
+	// Two of three arguments: SetArgs refuses them, saying which is
+	// missing; set one by one, the launch fails.
+	if err := k.SetArgs(float32(2), x); !errors.Is(err, InvalidKernelArgs) || !strings.Contains(err.Error(), "argument 2 is missing") {
+		t.Errorf("SetArgs with two of three arguments: got %v", err)
+	}
+	if err := SetArg(k, 0, float32(2)); err != nil {
+		t.Fatal(err)
+	}
+	if err := k.SetArgBuffer(1, x); err != nil {
 		t.Fatal(err)
 	}
 	_, err := e.q.EnqueueKernel(k, []int{16}, nil)

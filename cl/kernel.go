@@ -28,6 +28,8 @@ type Kernel struct {
 	// setting the same value again (a kernel object reused for the same
 	// shapes and buffers, as a pool of them is) costs no driver call.
 	args []argValue
+
+	numArgs atomic.Int32 // CL_KERNEL_NUM_ARGS + 1, once known; 0 before
 }
 
 // argValue is a remembered kernel argument: its size and bytes (values
@@ -96,7 +98,7 @@ func (p *Program) CreateKernel(name string) (*Kernel, error) {
 	var st C.cl_int
 	h := C.clCreateKernel(p.h, cname, &st)
 	if err := check(op, int32(st)); err != nil {
-		return nil, fmt.Errorf("cl: kernel %q: %w", name, err)
+		return nil, fmt.Errorf("cl: kernel %q%s: %w", name, p.kernelList(err), err)
 	}
 	k := &Kernel{h: h, name: name}
 	track(k, &k.obj, kindKernel, h, func(h C.cl_kernel) int32 { return int32(C.clReleaseKernel(h)) })
@@ -221,11 +223,16 @@ type Local int
 // error wrapping CL_INVALID_ARG_VALUE, because OpenCL has no type of their
 // size.
 func (k *Kernel) SetArgs(args ...any) error {
+	if err := k.checkArgCount(len(args), true); err != nil {
+		return err
+	}
 	for i, a := range args {
 		var err error
 		switch v := a.(type) {
 		case *Buffer:
 			err = k.SetArgBuffer(i, v)
+		case bufferArg:
+			err = k.SetArgBuffer(i, v.clBuffer())
 		case Local:
 			err = k.SetArgLocal(i, int(v))
 		case []byte:
@@ -257,7 +264,7 @@ func (k *Kernel) SetArgs(args ...any) error {
 			return err
 		}
 	}
-	return nil
+	return k.checkArgCount(len(args), false)
 }
 
 // WorkGroupInfo describes how a kernel can run on one device.

@@ -290,6 +290,20 @@ func (p *Program) ReferenceCount() (int, error) {
 	return int(n), check("clGetProgramInfo", int32(st))
 }
 
+// Retain returns a second reference to the program: a *Program of its
+// own, released on its own, so that code which owns a program (a cache)
+// can hand out references that their holders may release.
+func (p *Program) Retain() (*Program, error) {
+	if err := p.obj.acquire(); err != nil {
+		return nil, err
+	}
+	defer p.obj.done()
+	if err := check("clRetainProgram", int32(C.clRetainProgram(p.h))); err != nil {
+		return nil, err
+	}
+	return newProgram(p.h, p.ctx), nil
+}
+
 // Release releases the program. Kernels created from it stay usable.
 func (p *Program) Release() error {
 	if p == nil {

@@ -29,6 +29,7 @@ type Runtime struct {
 
 	mu       sync.Mutex
 	progs    map[string]*cl.Program
+	shared   map[string]*cl.Program // the references Program hands out (shared.go)
 	closed   bool
 	builds   singleflight.Group
 	inflight sync.WaitGroup // Program calls past the closed check; Close waits for them
@@ -157,8 +158,13 @@ var ErrClosed = errors.New("platform: runtime closed")
 // with options, for the runtime's device. Programs are cached in memory
 // for the runtime's life and on disk across processes, keyed by a hash of
 // the sources, the options, the platform, the device name and the driver
-// version; concurrent requests for the same program build it once. The
-// program belongs to the runtime: do not release it.
+// version; concurrent requests for the same program build it once.
+//
+// The program is shared by every caller that asks for it, and lives until
+// Close: there is no need to release it. It is a reference of its own,
+// apart from the runtime's, so a Release of it does not break later calls
+// (they get a fresh reference); Kernel gives a kernel without handing out
+// the program at all.
 func (r *Runtime) Program(sources []string, options string) (*cl.Program, error) {
 	key := r.key(sources, options)
 	r.mu.Lock()
@@ -169,7 +175,7 @@ func (r *Runtime) Program(sources []string, options string) (*cl.Program, error)
 	if p, ok := r.progs[key]; ok {
 		r.mu.Unlock()
 		r.stats.memory.Add(1)
-		return p, nil
+		return r.handOut(key, p)
 	}
 	// Close waits for calls that got this far, so the context is not
 	// released under a build.
@@ -211,7 +217,7 @@ func (r *Runtime) Program(sources []string, options string) (*cl.Program, error)
 		// is the number of successful requests.
 		r.stats.memory.Add(1)
 	}
-	return v.(*cl.Program), nil
+	return r.handOut(key, v.(*cl.Program))
 }
 
 // ProgramFromFiles is Program for OpenCL C sources read from files.
@@ -294,6 +300,10 @@ func (r *Runtime) Close() error {
 	r.mu.Lock()
 	progs := r.progs
 	r.progs = nil
+	for _, p := range r.shared {
+		p.Release() // the caller's reference, perhaps released already
+	}
+	r.shared = nil
 	r.mu.Unlock()
 	var errs []error
 	for _, p := range progs {
