@@ -1,6 +1,7 @@
 package clblas
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"sync"
@@ -45,6 +46,8 @@ func testEngine(t testing.TB) *engine {
 }
 
 func TestMain(m *testing.M) {
+	flag.Parse()
+	platformtest.SkipExamplesWithoutDevice()
 	code := m.Run()
 	if err := checkEveryRoutineRan(); err != nil && code == 0 {
 		fmt.Fprintln(os.Stderr, "FAIL:", err)

@@ -1,19 +1,23 @@
 package cl_test
 
 import (
+	"context"
 	"fmt"
 	"log"
+	"time"
 
 	"github.com/gocompute/opencl/cl"
 )
 
 const vecAdd = `
-__kernel void add(__global const float* a, __global const float* b, __global float* c) {
-	size_t i = get_global_id(0);
-	c[i] = a[i] + b[i];
+__kernel void add(const int n, __global const float* a, __global const float* b, __global float* c) {
+	const int i = get_global_id(0);
+	if (i < n) c[i] = a[i] + b[i];
 }`
 
-// Example adds two vectors on the first OpenCL device.
+// Example adds two vectors on the first OpenCL device, with nothing but
+// package cl. (With package platform, a Runtime makes the context and the
+// queue and caches the program: see platform's examples.)
 func Example() {
 	platforms, err := cl.Platforms()
 	if err != nil || len(platforms) == 0 {
@@ -24,7 +28,6 @@ func Example() {
 		log.Fatalf("no OpenCL device (%v)", err)
 	}
 	d := devices[0]
-
 	ctx, err := cl.CreateContext(d)
 	if err != nil {
 		log.Fatal(err)
@@ -40,42 +43,66 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer prog.Release()
+	defer prog.Release() // ours: we created it (a Runtime's programs need no Release)
 	if err := prog.Build(nil, ""); err != nil {
 		log.Fatal(err) // a *cl.BuildError with the compiler's log
 	}
 	k, err := prog.CreateKernel("add")
 	if err != nil {
-		log.Fatal(err)
+		log.Fatal(err) // a wrong name lists the program's kernels
 	}
 	defer k.Release()
 
-	a := []float32{0, 1, 2, 3, 4, 5, 6, 7}
-	b := []float32{0, 2, 4, 6, 8, 10, 12, 14}
-	ba, _ := cl.CreateBufferFrom(ctx, cl.MemReadOnly, a)
-	bb, _ := cl.CreateBufferFrom(ctx, cl.MemReadOnly, b)
-	bc, _ := ctx.CreateBuffer(cl.MemWriteOnly, 4*len(a))
-	defer ba.Release()
-	defer bb.Release()
-	defer bc.Release()
+	const n = 8
+	a, _ := cl.NewArrayFrom(ctx, cl.MemReadOnly, []float32{0, 1, 2, 3, 4, 5, 6, 7})
+	b, _ := cl.NewArrayFrom(ctx, cl.MemReadOnly, []float32{0, 2, 4, 6, 8, 10, 12, 14})
+	c, _ := cl.NewArray[float32](ctx, cl.MemWriteOnly, n) // sizes in elements
+	defer a.Release()
+	defer b.Release()
+	defer c.Release()
 
-	if err := k.SetArgs(ba, bb, bc); err != nil {
-		log.Fatal(err)
-	}
-	run, err := q.EnqueueKernel(k, []int{len(a)}, nil)
+	run, err := q.Launch(k, []int{n}, []int{32}, int32(n), a, b, c) // global rounded up to 32
 	if err != nil {
-		log.Fatal(err)
+		log.Fatal(err) // a missing or extra argument is named here
 	}
 	defer run.Release()
-	c := make([]float32, len(a))
-	read, err := cl.ReadBuffer(q, bc, false, 0, c, run) // waits for the kernel
+	out := make([]float32, n)
+	if err := c.Read(q, 0, out, run); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(out)
+	// Output: [0 3 6 9 12 15 18 21]
+}
+
+// ExampleEvent_WaitContext waits for a command with a deadline. Here the
+// command is a user event that the host completes later.
+func ExampleEvent_WaitContext() {
+	platforms, err := cl.Platforms()
+	if err != nil || len(platforms) == 0 {
+		log.Fatalf("no OpenCL platform (%v)", err)
+	}
+	devices, err := platforms[0].Devices(cl.DeviceTypeAll)
+	if err != nil || len(devices) == 0 {
+		log.Fatalf("no OpenCL device (%v)", err)
+	}
+	ctx, err := cl.CreateContext(devices[0])
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer read.Release()
-	if err := read.Wait(); err != nil {
+	defer ctx.Release()
+	ev, err := ctx.CreateUserEvent()
+	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(c)
-	// Output: [0 3 6 9 12 15 18 21]
+	defer ev.Release()
+
+	short, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+	defer cancel()
+	fmt.Println(ev.WaitContext(short)) // not complete yet: the deadline wins
+	ev.SetComplete()
+	<-ev.Done()
+	fmt.Println(ev.WaitContext(context.Background()))
+	// Output:
+	// context deadline exceeded
+	// <nil>
 }
