@@ -35,6 +35,8 @@ type Runtime struct {
 	inflight sync.WaitGroup // Program calls past the closed check; Close waits for them
 
 	stats struct{ memory, disk, compiled atomic.Int64 }
+
+	slowNoticed atomic.Bool // the first-run notice has been logged (firstrun.go)
 }
 
 // RuntimeOption configures NewRuntime.
@@ -253,6 +255,7 @@ func (r *Runtime) key(sources []string, options string) string {
 // build loads the program from the disk cache or compiles it, then stores
 // the binary. A cache entry the driver rejects is rebuilt from source.
 func (r *Runtime) build(key string, sources []string, options string) (*cl.Program, error) {
+	defer r.slowBuildNotice()()
 	devs := []*cl.Device{r.dev.cl}
 	if r.cache != nil {
 		if bin, ok := r.cache.load(key); ok {
