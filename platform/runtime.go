@@ -36,7 +36,7 @@ type Runtime struct {
 
 	stats struct{ memory, disk, compiled atomic.Int64 }
 
-	slowNoticed atomic.Bool // the first-run notice has been logged (firstrun.go)
+	first firstRun // the first-run notice (firstrun.go)
 }
 
 // RuntimeOption configures NewRuntime.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # demo.sh: install what is missing, then run the examples on the default
-# OpenCL device (GOCL_DEVICE chooses another): the device listing, a kernel
-# end to end, gonum mat code on the device, a chain of products kept on
+# OpenCL device (GOCL_DEVICE chooses another): the device listing, a first
+# run on an empty program cache, a kernel end to end, gonum mat code on the device, a chain of products kept on
 # the device, and conjugate gradients with its scalars kept on the device.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,6 +10,9 @@ ensure_deps
 
 say "go run ./examples/devices"
 go run ./examples/devices
+echo
+say "go run ./examples/firstrun   (a first run on an empty program cache: the log line, Warmup, then the next run)"
+go run ./examples/firstrun
 echo
 say "go run ./examples/vecadd"
 go run ./examples/vecadd
