@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # demo.sh: install what is missing, then run the examples on the default
 # OpenCL device (GOCL_DEVICE chooses another): the device listing, a first
-# run on an empty program cache, a kernel end to end, gonum mat code on the device, a chain of products kept on
-# the device, and conjugate gradients with its scalars kept on the device.
+# run on an empty program cache, a kernel end to end, gonum mat code on the
+# device, a chain of products kept on the device, and conjugate gradients
+# with its scalars kept on the device.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/deps.sh

@@ -261,8 +261,8 @@ func parseTrans(s string) (blas.Transpose, blas.Transpose, error) {
 	return a, b, err
 }
 
-// progress counts candidates on standard error: a progress bar, or with
-// -bar=false one line per tenth.
+// progress counts candidates on standard error: a progress bar on a
+// terminal, or (-bar=false, the default elsewhere) one line per tenth.
 type progress interface {
 	Add(int) error
 	Finish() error
@@ -430,7 +430,7 @@ func main() {
 	limit := flag.Int("max", 0, "run at most this many valid candidates per shape (0: all)")
 	dbPath := flag.String("db", "", "tuning database to update (default: the one built into the library)")
 	outPath := flag.String("out", "", "write the updated database here (default: standard output)")
-	useBar := flag.Bool("bar", true, "show a progress bar (false: a line per tenth)")
+	useBar := flag.Bool("bar", isTerminal(os.Stderr), "show a progress bar (default: when standard error is a terminal; false: a line per tenth)")
 	budget := flag.Duration("budget", 0, "stop running candidates after this long and keep the best so far (0: no limit)")
 	verbose := flag.Bool("v", false, "print every candidate's result as it is measured")
 	where := flag.String("where", "", "keep only candidates whose defines take these values, e.g. MWG=32|64,MDIMC=8|16 (applied to the -space)")
