@@ -3,11 +3,13 @@ package main
 import (
 	"fmt"
 	"image/color"
+	"os"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 )
 
 // chart draws GFLOP/s against n for the square NN rows, one line per
@@ -17,8 +19,6 @@ func chart(rows []row, path, device string) error {
 	p.Title.Text = "GEMM on " + device
 	p.X.Label.Text = "n (m = n = k)"
 	p.Y.Label.Text = "GFLOP/s"
-	p.Legend.Top = true
-	p.Legend.Left = true
 	p.Add(plotter.NewGrid())
 
 	type series struct {
@@ -73,5 +73,30 @@ func chart(rows []row, path, device string) error {
 		}
 	}
 	p.X.Tick.Marker = plot.ConstantTicks(ticks)
-	return p.Save(8*vg.Inch, 5*vg.Inch, path)
+	return saveBesideLegend(p, 10*vg.Inch, 5*vg.Inch, path)
+}
+
+// saveBesideLegend saves p as a PNG with its legend in a column of its own
+// to the right of the axes, where it cannot cover a line: inside the axes
+// it hid the points of whichever series ran through its corner.
+func saveBesideLegend(p *plot.Plot, w, h vg.Length, path string) error {
+	img := vgimg.New(w, h)
+	dc := draw.New(img)
+	legend := p.Legend
+	legend.Top, legend.Left = true, true
+	r := legend.Rectangle(dc)
+	lw := r.Max.X - r.Min.X + vg.Points(12)
+	p.Legend = plot.NewLegend() // empty: the axes are drawn without it
+	p.Draw(draw.Crop(dc, 0, -lw, 0, 0))
+	p.Legend = legend
+	legend.Draw(draw.Crop(dc, w-lw+vg.Points(6), 0, 0, -vg.Points(24)))
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
