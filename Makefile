@@ -9,7 +9,7 @@ STATICCHECK_VERSION ?= v0.8.2
 
 all: lint test
 
-deps: ## install Go's cgo and OpenCL needs (ICD loader, headers, PoCL) if missing
+deps: ## install Go's cgo and OpenCL needs (ICD loader, headers, PoCL) if missing; ./scripts/deps.sh clblast adds the clblast build's
 	./scripts/deps.sh
 
 demo: ## list the devices, then run a kernel end to end on the default device

@@ -4,13 +4,21 @@
 # and an OpenCL driver (PoCL, which runs OpenCL on the CPU). Only what is
 # missing is installed, with apt-get, which needs root.
 #
-# Run it (./scripts/deps.sh) or source it (the other scripts do) to get
-# ensure_go and ensure_deps, which also put Go on PATH.
+# The clblast build (-tags clblast: the side-by-side benchmarks of cmd/bench
+# and internal/clblast's test) needs CLBlast and pkg-config besides; they
+# are asked for only with the argument clblast:
+#
+#	./scripts/deps.sh            # building, testing, the demo
+#	./scripts/deps.sh clblast    # and the clblast build (scripts/test.sh)
+#
+# Source it (the other scripts do) to get ensure_go and ensure_deps
+# [clblast], which also put Go on PATH.
 
 # Debian packages: the ICD loader (libOpenCL.so for linking), the headers,
-# PoCL's CPU driver, and CLBlast (only for the side-by-side benchmarks and
-# their test, built with -tags clblast).
-DEB_PACKAGES=(ocl-icd-opencl-dev opencl-headers pocl-opencl-icd libclblast-dev)
+# and PoCL's CPU driver.
+DEB_PACKAGES=(ocl-icd-opencl-dev opencl-headers pocl-opencl-icd)
+# What the clblast build needs besides.
+DEB_PACKAGES_CLBLAST=(libclblast-dev pkg-config)
 
 say() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
@@ -45,12 +53,17 @@ ensure_go() {
 }
 
 # missing_packages prints what of the system needs is absent, as Debian
-# package names.
+# package names; with the argument clblast, what the clblast build needs
+# too.
 missing_packages() {
-	local missing=()
+	local missing=() want=("${DEB_PACKAGES[@]}")
+	if [ "${1:-}" = clblast ]; then
+		want+=("${DEB_PACKAGES_CLBLAST[@]}")
+	fi
 	if command -v dpkg >/dev/null 2>&1; then
 		local p
-		for p in "${DEB_PACKAGES[@]}"; do
+		for p in "${want[@]}"; do
+			[ "$p" = pkg-config ] && continue # a command, looked for below
 			dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
 		done
 	else
@@ -58,16 +71,25 @@ missing_packages() {
 		[ -e /usr/include/CL/cl.h ] || missing+=(opencl-headers)
 		ldconfig -p 2>/dev/null | grep -q 'libOpenCL\.so\b' || missing+=(ocl-icd-opencl-dev)
 		ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1 || missing+=(pocl-opencl-icd)
+		if [ "${1:-}" = clblast ]; then
+			ldconfig -p 2>/dev/null | grep -q 'libclblast\.so\b' || missing+=(libclblast-dev)
+		fi
 	fi
 	command -v gcc >/dev/null 2>&1 || missing+=(gcc)
-	command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+	if [ "${1:-}" = clblast ]; then
+		command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+	fi
 	echo "${missing[*]}"
 }
 
+# ensure_deps [clblast] installs what is missing, or says what to install.
 ensure_deps() {
 	ensure_go
 	local missing
-	missing=$(missing_packages)
+	missing=$(missing_packages "${1:-}")
+	if [ "${1:-}" != clblast ] && [ "$(missing_packages clblast)" != "$missing" ]; then
+		say "not needed here, but the clblast build (-tags clblast) needs besides: ${DEB_PACKAGES_CLBLAST[*]} (./scripts/deps.sh clblast)"
+	fi
 	if [ -z "$missing" ]; then
 		return 0
 	fi
@@ -91,7 +113,7 @@ ensure_deps() {
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	set -euo pipefail
-	ensure_deps
+	ensure_deps "${1:-}"
 	say "ready: $(go version), $(gcc --version | head -n1)"
 	if command -v clinfo >/dev/null 2>&1; then clinfo -l; fi
 fi

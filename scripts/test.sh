@@ -10,7 +10,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . scripts/deps.sh
-ensure_deps
+ensure_deps clblast # the clblast build is part of the check
 
 STATICCHECK_VERSION=v0.8.2 # works with the go 1.24 module and the go 1.26 toolchain
 failed=()
