@@ -21,14 +21,14 @@ test: ## vet, gofmt, staticcheck, go test -race on the device, multi-device test
 lint: vet fmt staticcheck
 
 vet:
-	go vet ./...
+	go vet ./... ./cmd/...
 
 fmt:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "not gofmt-formatted:"; echo "$$out"; exit 1; fi
 
 staticcheck:
 	@command -v staticcheck >/dev/null || go install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
-	staticcheck ./...
+	staticcheck ./... ./cmd/...
 
 devices: ## every OpenCL platform and device, and which one Default() picks
 	go run ./examples/devices

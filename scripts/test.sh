@@ -15,8 +15,8 @@ ensure_deps clblast # the clblast build is part of the check
 STATICCHECK_VERSION=v0.8.2 # works with the go 1.24 module and the go 1.26 toolchain
 failed=()
 
-say "go vet ./..."
-go vet ./... || failed+=("go vet")
+say "go vet ./... ./cmd/...   (cmd/ is a module of its own; go.work joins them)"
+go vet ./... ./cmd/... || failed+=("go vet")
 
 say "gofmt -l ."
 unformatted=$(gofmt -l . 2>&1)
@@ -32,8 +32,8 @@ if [ "${STATICCHECK:-1}" != 0 ]; then
 			say "WARNING: could not install staticcheck $STATICCHECK_VERSION; going on without it"
 	fi
 	if command -v staticcheck >/dev/null 2>&1; then
-		say "staticcheck ./..."
-		staticcheck ./... || failed+=("staticcheck")
+		say "staticcheck ./... ./cmd/..."
+		staticcheck ./... ./cmd/... || failed+=("staticcheck")
 	else
 		say "WARNING: staticcheck not available; skipped"
 	fi
@@ -44,8 +44,8 @@ if [ ${#failed[@]} -gt 0 ]; then
 fi
 
 # shellcheck disable=SC2086
-say "GOCL_REQUIRE_DEVICE=1 go test -race -count=1 ./..."
-GOCL_REQUIRE_DEVICE=1 go test -race -count=1 -p 1 -timeout 15m ${GO_TEST_FLAGS:-} ./... ||
+say "GOCL_REQUIRE_DEVICE=1 go test -race -count=1 ./... ./cmd/..."
+GOCL_REQUIRE_DEVICE=1 go test -race -count=1 -p 1 -timeout 15m ${GO_TEST_FLAGS:-} ./... ./cmd/... ||
 	failed+=("go test ./...")
 
 # PoCL lists as many CPU devices as POCL_DEVICES names: two, so the
