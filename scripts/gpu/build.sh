@@ -23,7 +23,7 @@ if [ -n "$lib" ]; then
 	cp "$lib" "$dir/libclblast.so.1"
 fi
 cp scripts/gpu/plan.sh scripts/gpu/profile.sh scripts/gpu/ptxrun.py scripts/gpu/ptxextract.py scripts/gpu/stalls.py kernels/gemm_tuning.json "$dir/"
-# OLD_TUNING=file: a tuning database to compare this build's with (plan.sh compare).
+# OLD_TUNING=file: a tuning database to compare this build's with (plan.sh tuning-ab).
 if [ -n "${OLD_TUNING:-}" ]; then
 	cp "$OLD_TUNING" "$dir/old_tuning.json"
 fi
