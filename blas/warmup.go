@@ -23,7 +23,14 @@ const warmupOrder = 512
 //
 // Routines and shapes Warmup does not cover are built on first use, as
 // without it. A cancelled ctx stops Warmup between steps with ctx.Err().
+// Without an OpenCL device there is nothing to build, and Warmup returns
+// nil.
 func (impl *Implementation) Warmup(ctx context.Context, progress func(done, total int)) error {
+	if _, err := engineFor[float32](impl); errors.Is(err, ErrNoEngine) {
+		return nil // no OpenCL device: nothing to build
+	} else if err != nil {
+		return err
+	}
 	var steps []func() error
 	steps = append(steps, warmupSteps[float32](impl)...)
 	if _, err := engineFor[float64](impl); err == nil {

@@ -66,3 +66,16 @@ func TestWarmup(t *testing.T) {
 		t.Errorf("after Warmup, Sgemm and Saxpy still built programs: stats %+v then %+v", before, after)
 	}
 }
+
+// TestWarmupWithoutDevice: with no OpenCL device there is nothing to
+// build; Warmup says nothing and reports no progress.
+func TestWarmupWithoutDevice(t *testing.T) {
+	impl, err := newNoneImpl()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer impl.Close()
+	if err := impl.Warmup(context.Background(), func(int, int) { t.Error("progress without a device") }); err != nil {
+		t.Fatalf("Warmup without a device: %v", err)
+	}
+}
