@@ -261,7 +261,7 @@ func (k *Kernel) SetArgs(args ...any) error {
 			return fmt.Errorf("cl: kernel %s argument %d: unsupported Go type %T (use int32/int64, float32/float64, *Buffer or Local): %w", k.name, i, a, &Error{Op: "clSetKernelArg", Code: InvalidArgValue})
 		}
 		if err != nil {
-			return err
+			return k.explainArg(err, a)
 		}
 	}
 	return k.checkArgCount(len(args), false)

@@ -61,6 +61,16 @@ func (k *Kernel) checkArgCount(n int, tooMany bool) error {
 		k.name, want, n, which, &Error{Op: "clSetKernelArg", Code: InvalidKernelArgs})
 }
 
+// explainArg adds the Go type of the value given to an argument whose
+// size the driver refused (a float64 for a float parameter, say): the
+// driver's CL_INVALID_ARG_SIZE names neither.
+func (k *Kernel) explainArg(err error, a any) error {
+	if !errors.Is(err, InvalidArgSize) {
+		return err
+	}
+	return fmt.Errorf("%w (the value given is a Go %T)", err, a)
+}
+
 // bufferArg is a typed view of a buffer (an *Array[T]): SetArgs passes its
 // buffer.
 type bufferArg interface{ clBuffer() *Buffer }

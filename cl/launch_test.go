@@ -89,6 +89,12 @@ func TestSetArgsCount(t *testing.T) {
 	if err := k.SetArgs(int32(4), float32(1), x, x); err != nil {
 		t.Errorf("the right arguments: %v", err)
 	}
+	// A float64 for a float parameter: the driver refuses its size; the
+	// error names the argument and the Go type given.
+	_, err := e.q.Launch(k, []int{4}, nil, int32(4), float64(1), x, x)
+	if !errors.Is(err, InvalidArgSize) || !strings.Contains(err.Error(), "argument 1") || !strings.Contains(err.Error(), "float64") {
+		t.Errorf("float64 for a float: err = %v", err)
+	}
 }
 
 // TestLaunchWorkGroupTooLarge: a local size over the kernel's limit names
