@@ -23,6 +23,11 @@ func TestGeneralViewRoundTrip(t *testing.T) {
 		big.Set(i/4, i%4, float64(i+1))
 	}
 	view := big.Slice(1, 3, 1, 3).(*mat.Dense) // [6 7; 10 11]
+	// The case: the view's data without its stride once uploaded
+	// [5 6 7 8]; its length is not rows·cols, so it is an error now.
+	if _, err := NewMatrixFrom(impl, 2, 2, view.RawMatrix().Data); !errors.Is(err, ErrShape) {
+		t.Fatalf("NewMatrixFrom with a view's data: err = %v, want ErrShape", err)
+	}
 	m, err := NewMatrixFromGeneral64(impl, view.RawMatrix())
 	if err != nil {
 		t.Fatal(err)
