@@ -551,7 +551,7 @@ func trsmOnDevice[T real](c *call, left, upper, trans, unit bool, m, n int, alph
 	}
 	// update: C -= op(X)·op(Y) on the blocks at the given offsets.
 	update := func(tX, tY bool, mm, nn, kk int, x *cl.Buffer, offX, ldx int, y *cl.Buffer, offY, ldy int, offC int) {
-		cfg := gemmChoose(c.e.prof, c.prec, mm, nn, kk, engineTensor(c.e))
+		cfg := gemmChoose(c.e.tuning, c.e.prof, c.prec, mm, nn, kk, engineTensor(c.e))
 		g.gemm(cfg, tX, tY, mm, nn, kk, T(-1), x, offX, ldx, y, offY, ldy, T(1), bb, offC, ldb)
 	}
 	if left {

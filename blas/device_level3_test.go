@@ -831,15 +831,18 @@ func TestZeroCopyChoice(t *testing.T) {
 		{"on", true, true, false},
 		{" OFF ", false, false, false},
 	} {
-		t.Setenv(envZeroCopy, tc.env)
 		for _, d := range []struct {
 			name string
 			prof platform.Profile
 			want bool
 		}{{"cpu", cpu, tc.cpu}, {"integrated gpu", igpu, tc.igpu}, {"discrete gpu", dgpu, tc.dgpu}} {
-			e := &engine{prof: d.prof, zeroCopy: zeroCopyFromEnv()}
+			mode, err := parseZeroCopy(tc.env)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := &engine{prof: d.prof, zeroCopy: mode}
 			if got := e.hostShared(); got != d.want {
-				t.Errorf("%s=%q, %s: hostShared %v, want %v", envZeroCopy, tc.env, d.name, got, d.want)
+				t.Errorf("GOCL_ZERO_COPY=%q, %s: hostShared %v, want %v", tc.env, d.name, got, d.want)
 			}
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
-	"os"
 	"runtime"
 	"strconv"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"unsafe"
 
 	"github.com/gocompute/opencl/cl"
+	"github.com/gocompute/opencl/internal/settings"
 	"github.com/gocompute/opencl/kernels"
 	"github.com/gocompute/opencl/platform"
 )
@@ -28,6 +28,7 @@ type engine struct {
 	ownsRT bool
 	prof   platform.Profile
 	tensor TensorMode // GEMM's tensor-core mode (WithTensorCores or GOCL_TENSOR)
+	tuning *tuningDB  // GEMM's tuning database (WithGemmTuning or GOCL_GEMM_TUNING)
 	queue  *cl.Queue
 
 	// l2Portable keeps level 2 on its general kernels on a CPU device too
@@ -82,7 +83,9 @@ var errClosed = errors.New("clblas: device closed")
 // newDevice opens the device New puts behind the front end: the device of
 // WithDevice/WithRuntime, or platform.Default().
 func newDevice(cfg *config) (deviceFloat64, deviceFloat32, costModel, error) {
-	e, err := newEngine(cfg)
+	o := cfg.engine
+	o.logger = cfg.logger
+	e, err := newEngine(o)
 	if err != nil {
 		return nil, nil, costModel{}, err
 	}
@@ -95,33 +98,41 @@ func newDevice(cfg *config) (deviceFloat64, deviceFloat32, costModel, error) {
 	return d64, clDevice32{e}, e.costModel(), nil
 }
 
-func newEngine(cfg *config) (*engine, error) {
+func newEngine(o engineOptions) (*engine, error) {
 	e := &engine{kernels: map[string][]*cl.Kernel{}}
 	switch {
-	case cfg.runtime != nil:
-		e.rt = cfg.runtime
+	case o.runtime != nil:
+		e.rt = o.runtime
 	default:
-		dev := cfg.device
+		dev := o.device
 		if dev == nil {
-			d, err := platform.Default()
+			d, err := platform.Select(o.spec)
 			if err != nil {
 				return nil, fmt.Errorf("clblas: choosing a device: %w", err)
 			}
 			dev = d
 		}
-		rt, err := platform.NewRuntime(dev, platform.WithLogger(cfg.logger))
+		ropts := []platform.RuntimeOption{platform.WithLogger(o.logger)}
+		if o.cacheDir != "" {
+			ropts = append(ropts, platform.WithCacheDir(o.cacheDir))
+		}
+		rt, err := platform.NewRuntime(dev, ropts...)
 		if err != nil {
 			return nil, fmt.Errorf("clblas: %w", err)
 		}
 		e.rt, e.ownsRT = rt, true
 	}
 	e.prof = e.rt.Device().Profile()
-	e.tensor = cfg.tensorMode()
+	e.tensor = o.tensor
+	e.tuning = o.tuning
+	if e.tuning == nil {
+		e.tuning = builtinTuning()
+	}
 	e.queue = e.rt.Queue()
 	e.buffers.init(e.rt.Context(), e.prof)
 	e.pinned.init(e.rt.Context(), e.queue)
-	e.pipeMode = pipeModeFromEnv()
-	e.zeroCopy = zeroCopyFromEnv()
+	e.pipeMode = o.pipe
+	e.zeroCopy = o.zeroCopy
 	return e, nil
 }
 
@@ -346,8 +357,8 @@ func newKernelSpec(prec int, file, name string, defines ...string) *kernelSpec {
 	return &kernelSpec{file: file, name: name, opts: opts, key: file + "\x00" + opts + "\x00" + name}
 }
 
-// kernel returns a kernel object for name from source file (built with
-// common.cl first, unless the file is standalone) with the call's
+// kernel returns a kernel object for name from program file (built from
+// the sources package kernels names for it) with the call's
 // PRECISION and the given extra defines ("NAME", "NAME=VALUE"); an entry
 // starting with "-" is passed as a build option as it is.
 func (c *call) kernel(file, name string, defines ...string) *cl.Kernel {
@@ -376,11 +387,7 @@ func (c *call) kernelFor(s *kernelSpec) *cl.Kernel {
 		return k
 	}
 	c.e.kmu.Unlock()
-	srcs := []string{kernels.MustSource(s.file)}
-	if !standalone[s.file] {
-		srcs = append([]string{kernels.MustSource("common.cl")}, srcs...)
-	}
-	p, err := c.e.rt.Program(srcs, s.opts)
+	p, err := c.e.rt.Program(kernels.MustProgram(s.file), s.opts)
 	if err != nil {
 		c.fail(err)
 		return nil
@@ -393,10 +400,6 @@ func (c *call) kernelFor(s *kernelSpec) *cl.Kernel {
 	c.kernels = append(c.kernels, pooledKernel{s.key, k})
 	return k
 }
-
-// standalone lists kernel files that define their own types and must not
-// be preceded by common.cl.
-var standalone = map[string]bool{"gemm.cl": true}
 
 // run sets k's arguments and enqueues it over global work-items in groups
 // of local (nil: the driver chooses).
@@ -504,10 +507,6 @@ func (e *engine) hostShared() bool {
 	return e.prof.IsCPU()
 }
 
-// envZeroCopy is the environment variable that chooses hostShared's
-// answer: "on", "off", or (unset, "auto") the default.
-const envZeroCopy = "GOCL_ZERO_COPY"
-
 type zeroCopyMode int
 
 const (
@@ -516,14 +515,16 @@ const (
 	zeroCopyOff
 )
 
-func zeroCopyFromEnv() zeroCopyMode {
-	switch strings.ToLower(strings.TrimSpace(os.Getenv(envZeroCopy))) {
-	case "on", "1", "true":
-		return zeroCopyOn
-	case "off", "0", "false":
-		return zeroCopyOff
+// parseZeroCopy parses a GOCL_ZERO_COPY value (settings.ParseSwitch).
+func parseZeroCopy(v string) (zeroCopyMode, error) {
+	w, err := settings.ParseSwitch(v)
+	switch w {
+	case "on":
+		return zeroCopyOn, nil
+	case "off":
+		return zeroCopyOff, nil
 	}
-	return zeroCopyAuto
+	return zeroCopyAuto, err
 }
 
 // upload borrows a device buffer and copies host into it. The write is

@@ -121,13 +121,13 @@ func (cfg gemmConfig) forTrans(tA, tB bool) gemmConfig {
 }
 
 // gemmParams chooses the GEMM kernel and its parameters for a device, a
-// precision (32 or 64) and a shape, with the tensor-core mode GOCL_TENSOR
-// asks for. gemmChoose (tuning.go) makes the choice: the tuning database
+// precision (32 or 64) and a shape, with the built-in tuning database and
+// the default tensor-core mode. gemmChoose (tuning.go) makes the choice: the tuning database
 // (kernels/gemm_tuning.json) for devices it knows, defaults derived from
 // the device's limits otherwise, the tensor-core kernel where it pays, and
 // the GEMV and split-K routes for skinny shapes.
 func gemmParams(prof platform.Profile, prec int, m, n, k int) gemmConfig {
-	return gemmChoose(prof, prec, m, n, k, tensorFromEnv())
+	return gemmChoose(builtinTuning(), prof, prec, m, n, k, TensorAuto)
 }
 
 // cpuVecFor is gemm_cpu's vector width for one transpose combination.
@@ -476,7 +476,7 @@ func cachedGemmChoice(e *engine, prec, m, n, k int) gemmConfig {
 	if ok {
 		return cfg
 	}
-	cfg = gemmChoose(e.prof, prec, m, n, k, key.mode)
+	cfg = gemmChoose(e.tuning, e.prof, prec, m, n, k, key.mode)
 	e.gemmChoiceMu.Lock()
 	if e.gemmChoices == nil {
 		e.gemmChoices = map[gemmChoiceKey]gemmConfig{}

@@ -168,12 +168,3 @@ func (g *gemmLauncher[T]) splitK(cfg gemmConfig, tA, tB bool, m, n, k int, alpha
 
 // engineTensor is the tensor-core mode of e.
 func engineTensor(e *engine) TensorMode { return e.tensor }
-
-// tensorMode is the tensor-core mode the options ask for: WithTensorCores,
-// else GOCL_TENSOR.
-func (c *config) tensorMode() TensorMode {
-	if c.tensorSet {
-		return c.tensor
-	}
-	return tensorFromEnv()
-}

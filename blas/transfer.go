@@ -9,7 +9,6 @@ import (
 	"os"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/gocompute/opencl/cl"
 	"github.com/gocompute/opencl/internal/par"
+	"github.com/gocompute/opencl/internal/settings"
 )
 
 // Host↔device transfers of the drop-in path.
@@ -36,16 +36,8 @@ import (
 // runs on several goroutines when it is large.
 
 // envPipeline is the environment variable that overrides the GEMM transfer
-// path, a comma-separated list: "off" keeps the plain path (transfers
-// straight from Go memory), "on" stages and pipelines even on CPU devices
-// (where it only adds a copy; for measuring), anything else (or unset) is
-// automatic; "tile=N" (with either) cuts C into N×N tiles (or row slabs
-// of N rows) instead of the size gemmTiles chooses; "slab=off" or
-// "slab=N" turns the row-slab schedule (gemmSlabs) off, or on with N
-// k-chunks; "timeline=FILE" appends every staged call's commands (kind,
-// device start and end in ms from the call's first command, bytes moved)
-// to FILE, for studying the pipeline's schedule.
-const envPipeline = "GOCL_GEMM_PIPELINE"
+// path (settings.ParsePipeline has its words).
+const envPipeline = settings.GemmPipeline
 
 // pipeMode is the engine's choice of GEMM transfer path.
 type pipeMode struct {
@@ -61,37 +53,10 @@ type pipeMode struct {
 	slab int
 }
 
-func pipeModeFromEnv() pipeMode {
-	var m pipeMode
-	for _, tok := range strings.Split(os.Getenv(envPipeline), ",") {
-		tok = strings.TrimSpace(tok)
-		key, val, hasVal := strings.Cut(tok, "=")
-		key = strings.ToLower(key)
-		if !hasVal {
-			switch key {
-			case "off", "0", "false", "never":
-				m.off = true
-			case "on", "1", "true", "always", "force":
-				m.force = true
-			}
-			continue
-		}
-		switch key {
-		case "timeline": // the file name keeps its case
-			m.timeline = val
-		case "tile": // C cut into tiles of N×N elements (for measuring)
-			if n, err := strconv.Atoi(val); err == nil && n > 0 {
-				m.tile = n
-			}
-		case "slab": // "off", or the number of k-chunks (see gemmSlabs)
-			if strings.EqualFold(val, "off") {
-				m.slab = -1
-			} else if n, err := strconv.Atoi(val); err == nil && n > 0 {
-				m.slab = n
-			}
-		}
-	}
-	return m
+// parsePipeMode parses a GOCL_GEMM_PIPELINE value.
+func parsePipeMode(v string) (pipeMode, error) {
+	p, err := settings.ParsePipeline(v)
+	return pipeMode{off: p.Off, force: p.Force, tile: p.Tile, timeline: p.Timeline, slab: p.Slab}, err
 }
 
 // pinnedBuf is a pinned staging buffer and its mapping.

@@ -52,8 +52,8 @@ var ErrInvalidConfig = errors.New("clblas: invalid GEMM parameter set")
 
 // config turns t into a gemmConfig for device p, precision prec and an
 // m×n×k GEMM, on top of the library's own choice (routes cleared).
-func (t TuneConfig) config(p platform.Profile, prec, m, n, k int) gemmConfig {
-	base := gemmChoose(p, prec, m, n, k, TensorOff)
+func (t TuneConfig) config(db *tuningDB, p platform.Profile, prec, m, n, k int) gemmConfig {
+	base := gemmChoose(db, p, prec, m, n, k, TensorOff)
 	base.splitK, base.kslice = 0, 0
 	switch t.Kernel {
 	case gemmKernelTiled:
@@ -94,7 +94,7 @@ func TuneCheck(impl *Implementation, prec int, tA, tB blas.Transpose, t TuneConf
 	if err != nil {
 		return err
 	}
-	return gemmValid(e.prof, prec, tA != blas.NoTrans, tB != blas.NoTrans, t.config(e.prof, prec, 64, 64, 64))
+	return gemmValid(e.prof, prec, tA != blas.NoTrans, tB != blas.NoTrans, t.config(e.tuning, e.prof, prec, 64, 64, 64))
 }
 
 // gemmValid checks cfg's kernel against its source's rules and p's limits.
@@ -316,7 +316,7 @@ func (g *GemmBench[T]) Run(t TuneConfig, runs int) (TuneResult, error) {
 	var res TuneResult
 	prec := precisionOf[T]()
 	tA, tB := g.tA != blas.NoTrans, g.tB != blas.NoTrans
-	cfg := t.config(g.e.prof, prec, g.m, g.n, g.k)
+	cfg := t.config(g.e.tuning, g.e.prof, prec, g.m, g.n, g.k)
 	if err := gemmValid(g.e.prof, prec, tA, tB, cfg); err != nil {
 		return res, err
 	}

@@ -65,7 +65,7 @@ func TestUpdateTuning(t *testing.T) {
 	if err := json.Unmarshal(out, &db); err != nil {
 		t.Fatalf("the output does not parse: %v", err)
 	}
-	orig, _ := loadTuning()
+	orig := builtinTuning()
 	if len(db.Devices) != len(orig.Devices)+1 {
 		t.Fatalf("%d devices, want %d", len(db.Devices), len(orig.Devices)+1)
 	}

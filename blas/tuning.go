@@ -3,12 +3,12 @@ package clblas
 import (
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"os"
 	"strings"
 	"sync"
 
 	"github.com/gocompute/opencl/cl"
+	"github.com/gocompute/opencl/internal/settings"
 	"github.com/gocompute/opencl/kernels"
 	"github.com/gocompute/opencl/platform"
 )
@@ -105,52 +105,56 @@ const (
 	tensorUseOptIn   = "opt-in"
 )
 
-var tuning struct {
-	once sync.Once
-	db   tuningDB
-	err  error
-}
-
 // envTuning names a tuning database file (cmd/tune's output) that replaces
 // the embedded one, for trying entries before they are committed.
-const envTuning = "GOCL_GEMM_TUNING"
+const envTuning = settings.GemmTuning
 
-// loadTuning parses the database once (readTuning with GOCL_GEMM_TUNING).
-// A database that cannot be read is logged once (slog), and the kernels
-// get their derived defaults.
-func loadTuning() (*tuningDB, error) {
-	tuning.once.Do(func() {
-		tuning.db, tuning.err = readTuning(os.Getenv(envTuning))
-		if tuning.err != nil {
-			slog.Warn("GEMM tuning database not used: kernels get the defaults derived from device limits", "err", tuning.err)
-		}
-	})
-	return &tuning.db, tuning.err
+var builtin struct {
+	once sync.Once
+	db   *tuningDB
 }
 
-// readTuning parses the tuning database in the file path, or the embedded
-// kernels/gemm_tuning.json when path is empty.
-func readTuning(path string) (tuningDB, error) {
-	var db tuningDB
-	src, name := kernels.GemmTuning, "gemm_tuning.json"
-	if path != "" {
-		b, err := os.ReadFile(path)
+// builtinTuning is the embedded kernels/gemm_tuning.json, parsed once. A
+// test keeps it valid, so it does not fail; were it unreadable, GEMM would
+// get the defaults derived from the device's limits.
+func builtinTuning() *tuningDB {
+	builtin.once.Do(func() {
+		db, err := parseTuning(kernels.GemmTuning, "gemm_tuning.json")
 		if err != nil {
-			return db, fmt.Errorf("clblas: %s: %w", envTuning, err)
+			db = &tuningDB{}
 		}
-		src, name = b, path
+		builtin.db = db
+	})
+	return builtin.db
+}
+
+// readTuning parses the tuning database in the file path, or returns the
+// embedded kernels/gemm_tuning.json when path is empty.
+func readTuning(path string) (*tuningDB, error) {
+	if path == "" {
+		return builtinTuning(), nil
 	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("clblas: %s: %w", envTuning, err)
+	}
+	return parseTuning(b, path)
+}
+
+// parseTuning parses and checks the database src, read from name.
+func parseTuning(src []byte, name string) (*tuningDB, error) {
+	var db tuningDB
 	if err := json.Unmarshal(src, &db); err != nil {
-		return tuningDB{}, fmt.Errorf("clblas: %s: %w", name, err)
+		return nil, fmt.Errorf("clblas: %s: %w", name, err)
 	}
 	for _, d := range db.Devices {
 		for _, e := range d.Entries {
 			if _, err := withTrans(gemmConfig{}, e.Trans); err != nil {
-				return tuningDB{}, fmt.Errorf("clblas: %s: %w", name, err)
+				return nil, fmt.Errorf("clblas: %s: %w", name, err)
 			}
 		}
 	}
-	return db, nil
+	return &db, nil
 }
 
 func (m tuningMatch) matches(p platform.Profile) bool {
@@ -176,9 +180,8 @@ func (m tuningMatch) matches(p platform.Profile) bool {
 // tunedEntries returns the database entries for device p and precision
 // prec (nil when the device is not in the database). The first device
 // whose match fits is used.
-func tunedEntries(p platform.Profile, prec int) []tuningEntry {
-	db, err := loadTuning()
-	if err != nil {
+func tunedEntries(db *tuningDB, p platform.Profile, prec int) []tuningEntry {
+	if db == nil {
 		return nil
 	}
 	for _, d := range db.Devices {
@@ -222,7 +225,7 @@ const (
 
 // envTensor is the environment variable New reads when no WithTensorCores
 // option is given.
-const envTensor = "GOCL_TENSOR"
+const envTensor = settings.Tensor
 
 // String returns "auto", "off" or "tf32x3".
 func (t TensorMode) String() string {
@@ -241,33 +244,27 @@ func (t TensorMode) String() string {
 // and "tf32x3" or "on" (every tensor-core path, 3xTF32 SGEMM included);
 // any case, surrounding space ignored.
 func ParseTensorMode(s string) (TensorMode, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "", "auto":
+	w, _ := settings.ParseTensor(s)
+	switch w {
+	case "auto":
 		return TensorAuto, nil
 	case "off":
 		return TensorOff, nil
-	case "on", "tf32x3":
+	case "tf32x3":
 		return TensorTF32x3, nil
 	}
 	return TensorAuto, fmt.Errorf("clblas: invalid %s value %q (want auto, off, on or tf32x3)", envTensor, s)
 }
 
-// tensorFromEnv is the mode GOCL_TENSOR asks for (TensorAuto when unset or
-// invalid).
-func tensorFromEnv() TensorMode {
-	t, _ := ParseTensorMode(os.Getenv(envTensor))
-	return t
-}
-
 // gemmChoose chooses the GEMM kernel, its parameters and its route for
 // device p, precision prec (32 or 64), an m×n×k shape and a tensor-core
 // mode. It is the one place where that choice is made.
-func gemmChoose(p platform.Profile, prec, m, n, k int, mode TensorMode) gemmConfig {
+func gemmChoose(db *tuningDB, p platform.Profile, prec, m, n, k int, mode TensorMode) gemmConfig {
 	cfg := gemmDerived(p, prec, m, n)
-	if t, ok := tunedGemm(p, prec, m, n, cfg); ok {
+	if t, ok := tunedGemm(db, p, prec, m, n, cfg); ok {
 		cfg = t
 	}
-	if t, ok := mmaGemm(p, prec, m, n, mode, cfg); ok {
+	if t, ok := mmaGemm(db, p, prec, m, n, mode, cfg); ok {
 		cfg = t
 	}
 	return skinnyRoute(p, prec, cfg, m, n, k)
@@ -406,8 +403,8 @@ func fillsDevice(wg, cus int) bool {
 // direct kernel's fields (the fallback when gemm_tiled's 32-bit index
 // arithmetic does not hold). CPUs: one gemm_cpu entry per transpose class.
 // Entries that break the device's limits are skipped.
-func tunedGemm(p platform.Profile, prec, m, n int, base gemmConfig) (gemmConfig, bool) {
-	entries := tunedEntries(p, prec)
+func tunedGemm(db *tuningDB, p platform.Profile, prec, m, n int, base gemmConfig) (gemmConfig, bool) {
+	entries := tunedEntries(db, p, prec)
 	if len(entries) == 0 {
 		return gemmConfig{}, false
 	}
@@ -609,7 +606,7 @@ func tensorCapable(p platform.Profile) bool {
 // 16-byte copies it measured faster than the FMA kernel, and it is more
 // accurate). Skinny shapes
 // (min(m, n) ≤ 64) stay on the FMA kernels, which waste less of a tile.
-func mmaGemm(p platform.Profile, prec, m, n int, mode TensorMode, base gemmConfig) (gemmConfig, bool) {
+func mmaGemm(db *tuningDB, p platform.Profile, prec, m, n int, mode TensorMode, base gemmConfig) (gemmConfig, bool) {
 	if mode == TensorOff || !tensorCapable(p) || min(m, n) <= 64 {
 		return gemmConfig{}, false
 	}
@@ -621,7 +618,7 @@ func mmaGemm(p platform.Profile, prec, m, n int, mode TensorMode, base gemmConfi
 	if prec == 32 {
 		use = tensorUseOptIn
 	}
-	for _, e := range tunedEntries(p, prec) {
+	for _, e := range tunedEntries(db, p, prec) {
 		if e.Kernel == gemmKernelMMA {
 			// readTuning has checked the per-transpose keys.
 			cfg, _ = withTrans(mmaConfig(base, prec, e.Defines), e.Trans)
@@ -681,10 +678,7 @@ func (cfg gemmConfig) mmaLocalBytes(prec int) int64 {
 // CPU. Each is returned with its kernel set; tests run every one of them
 // on the available device.
 func allTunedConfigs(prec int) []gemmConfig {
-	db, err := loadTuning()
-	if err != nil {
-		return nil
-	}
+	db := builtinTuning()
 	base := gemmBase(prec, 16/(prec/32))
 	var out []gemmConfig
 	for _, d := range db.Devices {
@@ -761,9 +755,4 @@ func dedupeConfigs(cfgs []gemmConfig) []gemmConfig {
 		out = append(out, c)
 	}
 	return out
-}
-
-func init() {
-	// gemm_mma.cl defines its own types, like gemm.cl.
-	standalone[mmaFile] = true
 }

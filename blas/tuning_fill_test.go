@@ -9,7 +9,7 @@ func TestTensorNeedsWorkGroups(t *testing.T) {
 		n   int
 		mma bool
 	}{{512, false}, {768, true}, {1024, true}, {8192, true}} {
-		cfg := gemmChoose(profH200, 64, tc.n, tc.n, tc.n, TensorAuto)
+		cfg := gemmChoose(builtinTuning(), profH200, 64, tc.n, tc.n, tc.n, TensorAuto)
 		if got := cfg.kernel == gemmKernelMMA; got != tc.mma {
 			t.Errorf("H200 DGEMM n=%d: kernel %s, want tensor cores %v", tc.n, cfg.kernel, tc.mma)
 		}

@@ -47,7 +47,7 @@ func TestTuningDatabase(t *testing.T) {
 		{64, 64, 8192, 8192, tiledWant{64, 64, 16, 16, 16}}, // skinny
 	}
 	for _, tc := range cases {
-		cfg := gemmChoose(profH200, tc.prec, tc.m, tc.n, tc.k, TensorOff)
+		cfg := gemmChoose(builtinTuning(), profH200, tc.prec, tc.m, tc.n, tc.k, TensorOff)
 		got := tiledWant{cfg.mwg, cfg.nwg, cfg.kwg, cfg.mdimc, cfg.ndimc}
 		if cfg.kernel != gemmKernelTiled || got != tc.want || cfg.splitK != 0 {
 			t.Errorf("H200 prec %d %dx%dx%d: %s %+v splitK %d, want gemm_tiled %+v", tc.prec, tc.m, tc.n, tc.k, cfg.kernel, got, cfg.splitK, tc.want)
@@ -60,7 +60,7 @@ func TestTuningDatabase(t *testing.T) {
 	}
 	// The unaligned "large" case keeps its double buffering off, the
 	// medium one on.
-	if cfg := gemmChoose(profH200, 32, 4096, 4096, 4096, TensorOff); cfg.doubleBuffer {
+	if cfg := gemmChoose(builtinTuning(), profH200, 32, 4096, 4096, 4096, TensorOff); cfg.doubleBuffer {
 		t.Errorf("H200 large: DOUBLE_BUFFER=1, the database says 0")
 	}
 
@@ -70,7 +70,7 @@ func TestTuningDatabase(t *testing.T) {
 			vec = 8
 		}
 		for _, sh := range [][3]int{{3, 3, 3}, {1000, 1000, 1000}} {
-			cfg := gemmChoose(profPoCL, prec, sh[0], sh[1], sh[2], TensorAuto)
+			cfg := gemmChoose(builtinTuning(), profPoCL, prec, sh[0], sh[1], sh[2], TensorAuto)
 			if cfg.kernel != gemmKernelCPU || cfg.cpuVecFor(false, false) != vec || cfg.cpuVecFor(true, true) != vec || cfg.cpuVecFor(false, true) != vec {
 				t.Fatalf("PoCL prec %d %v: %s vec %d %v, want gemm_cpu vec %d", prec, sh, cfg.kernel, cfg.cpuVec, cfg.cpuVecs, vec)
 			}
@@ -117,7 +117,7 @@ func TestTuningUnknownDevices(t *testing.T) {
 	for _, tc := range cases {
 		for _, prec := range []int{32, 64} {
 			what := fmt.Sprintf("%s prec %d", tc.name, prec)
-			cfg := gemmChoose(tc.prof, prec, tc.m, tc.n, tc.k, TensorAuto)
+			cfg := gemmChoose(builtinTuning(), tc.prof, prec, tc.m, tc.n, tc.k, TensorAuto)
 			if cfg.kernel != tc.kernel || (tc.mwg != 0 && cfg.mwg != tc.mwg) {
 				t.Errorf("%s: %s MWG %d, want %s MWG %d", what, cfg.kernel, cfg.mwg, tc.kernel, tc.mwg)
 			}
@@ -128,10 +128,10 @@ func TestTuningUnknownDevices(t *testing.T) {
 		}
 	}
 	// CPU_VEC follows the device's vector width.
-	if cfg := gemmChoose(cpu, 32, 64, 64, 64, TensorAuto); cfg.cpuVec != 8 || cfg.cpuBlock[0][0] != [2]int{8, 16} {
+	if cfg := gemmChoose(builtinTuning(), cpu, 32, 64, 64, 64, TensorAuto); cfg.cpuVec != 8 || cfg.cpuBlock[0][0] != [2]int{8, 16} {
 		t.Errorf("unknown CPU float: vec %d blocks %v, want 8 and 8×16", cfg.cpuVec, cfg.cpuBlock)
 	}
-	if cfg := gemmChoose(cpu, 64, 64, 64, 64, TensorAuto); cfg.cpuVec != 4 || cfg.cpuBlock[1][1] != [2]int{8, 8} {
+	if cfg := gemmChoose(builtinTuning(), cpu, 64, 64, 64, 64, TensorAuto); cfg.cpuVec != 4 || cfg.cpuBlock[1][1] != [2]int{8, 8} {
 		t.Errorf("unknown CPU double: vec %d blocks %v, want 4 and 8×8 (TT)", cfg.cpuVec, cfg.cpuBlock)
 	}
 }
@@ -169,7 +169,7 @@ func TestTensorChoice(t *testing.T) {
 		{"AMD sgemm tf32x3", amd, TensorTF32x3, 32, 4096, false},
 	}
 	for _, tc := range cases {
-		cfg := gemmChoose(tc.prof, tc.prec, tc.mn, tc.mn, tc.mn, tc.mode)
+		cfg := gemmChoose(builtinTuning(), tc.prof, tc.prec, tc.mn, tc.mn, tc.mn, tc.mode)
 		if got := cfg.kernel == gemmKernelMMA; got != tc.mma {
 			t.Errorf("%s: kernel %s, want gemm_mma %v", tc.name, cfg.kernel, tc.mma)
 		}
@@ -200,16 +200,19 @@ func TestTensorChoice(t *testing.T) {
 		}
 	}
 
-	// GOCL_TENSOR, as gemmParams reads it.
+	// GOCL_TENSOR's words, as New parses them.
 	for _, env := range []struct {
 		val        string
 		mma32, mma bool
-	}{{"", true, true}, {"auto", true, true}, {"off", false, false}, {"OFF", false, false}, {"on", true, true}, {"tf32x3", true, true}, {"bogus", true, true}} {
-		t.Setenv(envTensor, env.val)
-		if got := gemmParams(profH200, 64, 4096, 4096, 4096).kernel == gemmKernelMMA; got != env.mma {
+	}{{"", true, true}, {"auto", true, true}, {"off", false, false}, {"OFF", false, false}, {"on", true, true}, {"tf32x3", true, true}} {
+		mode, err := ParseTensorMode(env.val)
+		if err != nil {
+			t.Errorf("GOCL_TENSOR=%q: %v", env.val, err)
+		}
+		if got := gemmChoose(builtinTuning(), profH200, 64, 4096, 4096, 4096, mode).kernel == gemmKernelMMA; got != env.mma {
 			t.Errorf("GOCL_TENSOR=%q: DGEMM on gemm_mma %v, want %v", env.val, got, env.mma)
 		}
-		if got := gemmParams(profH200, 32, 4096, 4096, 4096).kernel == gemmKernelMMA; got != env.mma32 {
+		if got := gemmChoose(builtinTuning(), profH200, 32, 4096, 4096, 4096, mode).kernel == gemmKernelMMA; got != env.mma32 {
 			t.Errorf("GOCL_TENSOR=%q: SGEMM on gemm_mma %v, want %v", env.val, got, env.mma32)
 		}
 	}
@@ -222,13 +225,13 @@ func TestTensorChoice(t *testing.T) {
 func TestSkinnyChoice(t *testing.T) {
 	for _, prof := range []platform.Profile{profH200, profPoCL} {
 		for _, sh := range [][3]int{{1, 300, 200}, {300, 1, 200}, {1, 1, 5}} {
-			if cfg := gemmChoose(prof, 64, sh[0], sh[1], sh[2], TensorAuto); cfg.kernel != gemmKernelGEMV {
+			if cfg := gemmChoose(builtinTuning(), prof, 64, sh[0], sh[1], sh[2], TensorAuto); cfg.kernel != gemmKernelGEMV {
 				t.Errorf("%s %v: %s, want the gemv route", prof.Name, sh, cfg.kernel)
 			}
 		}
 	}
 	for _, prec := range []int{32, 64} {
-		cfg := gemmChoose(profH200, prec, 64, 48, 5000, TensorAuto)
+		cfg := gemmChoose(builtinTuning(), profH200, prec, 64, 48, 5000, TensorAuto)
 		if cfg.splitK < 2 {
 			t.Fatalf("H200 prec %d 64×48×5000: no split-K (%+v)", prec, cfg)
 		}
@@ -236,7 +239,7 @@ func TestSkinnyChoice(t *testing.T) {
 			t.Errorf("H200 prec %d: %d slices of %d for k = 5000", prec, cfg.splitK, cfg.kslice)
 		}
 		// Long enough K: the slices reach twice the compute units.
-		cfg = gemmChoose(profH200, prec, 64, 64, 100000, TensorAuto)
+		cfg = gemmChoose(builtinTuning(), profH200, prec, 64, 64, 100000, TensorAuto)
 		if wg := cfg.workGroups(64, 64) * cfg.splitK; wg < 2*profH200.ComputeUnits {
 			t.Errorf("H200 prec %d 64×64×100000: %d slices × %d groups < 2×CUs", prec, cfg.splitK, cfg.workGroups(64, 64))
 		}
@@ -246,7 +249,7 @@ func TestSkinnyChoice(t *testing.T) {
 			if sh == [3]int{64, 48, 5000} {
 				prof = profPoCL // two CUs: the CPU kernel's groups fill them
 			}
-			if cfg := gemmChoose(prof, prec, sh[0], sh[1], sh[2], TensorAuto); cfg.splitK != 0 {
+			if cfg := gemmChoose(builtinTuning(), prof, prec, sh[0], sh[1], sh[2], TensorAuto); cfg.splitK != 0 {
 				t.Errorf("%s prec %d %v: split-K %d, want none", prof.Name, prec, sh, cfg.splitK)
 			}
 		}
@@ -581,7 +584,7 @@ func TestGemmMMACPVecDevice(t *testing.T) {
 	}
 	shapes := [][3]int{{300, 203, 77}, {129, 65, 1001}}
 	for _, prec := range []int{64, 32} {
-		cfg, ok := mmaGemm(e.prof, prec, 4096, 4096, TensorTF32x3, gemmBase(prec, 8))
+		cfg, ok := mmaGemm(builtinTuning(), e.prof, prec, 4096, 4096, TensorTF32x3, gemmBase(prec, 8))
 		if !ok {
 			t.Fatalf("prec %d: no gemm_mma choice on %s", prec, e.prof.Name)
 		}
@@ -844,11 +847,11 @@ func TestGemmSkinnyRoutes(t *testing.T) {
 			if prec == 64 && !e.prof.FP64 {
 				t.Skip("the device has no fp64")
 			}
-			cfg := gemmChoose(e.prof, prec, 1, 300, 200, TensorAuto)
+			cfg := gemmChoose(builtinTuning(), e.prof, prec, 1, 300, 200, TensorAuto)
 			if cfg.kernel != gemmKernelGEMV {
 				t.Fatalf("1×300×200: %s, want the gemv route", cfg.kernel)
 			}
-			sk := withSplitK(gemmChoose(e.prof, prec, 64, 48, 5000, TensorAuto), 5000, 7)
+			sk := withSplitK(gemmChoose(builtinTuning(), e.prof, prec, 64, 48, 5000, TensorAuto), 5000, 7)
 			sk.noOpt = true
 			if sk.splitK < 2 {
 				t.Fatalf("withSplitK: %+v", sk)
@@ -892,7 +895,7 @@ func TestTensorOption(t *testing.T) {
 
 // TestReadTuning: GOCL_GEMM_TUNING's file replaces the embedded database;
 // a missing or malformed file is an error naming the variable or the file
-// (loadTuning then logs it and the kernels get derived defaults).
+// (New then fails, naming the variable).
 func TestReadTuning(t *testing.T) {
 	embedded, err := readTuning("")
 	if err != nil || len(embedded.Devices) == 0 {
@@ -961,7 +964,7 @@ func TestMMATransSwitches(t *testing.T) {
 	}
 	// The H200's DGEMM entry: TN fetches its fragments ahead, the other
 	// combinations spread their copies.
-	h := gemmChoose(profH200, 64, 4096, 4096, 4096, TensorAuto)
+	h := gemmChoose(builtinTuning(), profH200, 64, 4096, 4096, 4096, TensorAuto)
 	if tn, nn := h.forTrans(true, false), h.forTrans(false, false); !tn.pipeFrag || tn.issueMix || nn.pipeFrag || !nn.issueMix {
 		t.Errorf("H200 DGEMM: TN PIPE_FRAG %v ISSUE_MIX %v, NN PIPE_FRAG %v ISSUE_MIX %v; want TN 1 0, NN 0 1", tn.pipeFrag, tn.issueMix, nn.pipeFrag, nn.issueMix)
 	}
