@@ -13,6 +13,7 @@ import (
 	"unsafe"
 
 	"github.com/gocompute/opencl/cl"
+	"github.com/gocompute/opencl/internal/gemm"
 	"github.com/gocompute/opencl/internal/settings"
 	"github.com/gocompute/opencl/kernels"
 	"github.com/gocompute/opencl/platform"
@@ -28,7 +29,7 @@ type engine struct {
 	ownsRT bool
 	prof   platform.Profile
 	tensor TensorMode // GEMM's tensor-core mode (WithTensorCores or GOCL_TENSOR)
-	tuning *tuningDB  // GEMM's tuning database (WithGemmTuning or GOCL_GEMM_TUNING)
+	tuning *gemm.DB   // GEMM's tuning database (WithGemmTuning or GOCL_GEMM_TUNING)
 	queue  *cl.Queue
 
 	// l2Portable keeps level 2 on its general kernels on a CPU device too
@@ -67,10 +68,10 @@ type engine struct {
 	// launched counts successful device calls per routine.
 	launched sync.Map // string → *atomic.Int64
 
-	// gemmChoices memoises gemmChoose per shape (it walks the tuning
+	// gemmChoices memoises gemm.Choose per shape (it walks the tuning
 	// database), up to 4096 shapes.
 	gemmChoiceMu sync.RWMutex
-	gemmChoices  map[gemmChoiceKey]gemmConfig
+	gemmChoices  map[gemmChoiceKey]gemm.Config
 
 	refs   atomic.Int32 // roles (float64, float32) still open
 	closed atomic.Bool
@@ -126,7 +127,7 @@ func newEngine(o engineOptions) (*engine, error) {
 	e.tensor = o.tensor
 	e.tuning = o.tuning
 	if e.tuning == nil {
-		e.tuning = builtinTuning()
+		e.tuning = gemm.Builtin()
 	}
 	e.queue = e.rt.Queue()
 	e.buffers.init(e.rt.Context(), e.prof)

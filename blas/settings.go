@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"os"
 
+	"github.com/gocompute/opencl/internal/gemm"
 	"github.com/gocompute/opencl/internal/settings"
 	"github.com/gocompute/opencl/platform"
 )
@@ -68,7 +69,7 @@ type engineOptions struct {
 	tensor   TensorMode
 	pipe     pipeMode
 	zeroCopy zeroCopyMode
-	tuning   *tuningDB
+	tuning   *gemm.DB
 	logger   *slog.Logger
 }
 
@@ -117,7 +118,7 @@ func (cfg *config) apply(env settings.Env) error {
 	o.pipe, _ = parsePipeMode(env.Get(settings.GemmPipeline)) // checked
 	o.zeroCopy, _ = parseZeroCopy(env.Get(settings.ZeroCopy)) // checked
 	path := env.Get(settings.GemmTuning)
-	db, err := readTuning(path)
+	db, err := gemm.Read(path)
 	if err != nil {
 		s, _ := settings.Lookup(settings.GemmTuning)
 		return fmt.Errorf("clblas: %w", &settings.Error{Name: s.Name, Value: path, Values: s.Values, Err: err})

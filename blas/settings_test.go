@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gocompute/opencl/internal/gemm"
 	"github.com/gocompute/opencl/internal/settings"
 	"github.com/gocompute/opencl/platform/platformtest"
 )
@@ -107,7 +108,7 @@ func TestSettingsReachEngine(t *testing.T) {
 	}{
 		{nil, pipeMode{off: true}, zeroCopyOn, 1},
 		{[]Option{WithGemmPipeline("on,slab=3"), WithZeroCopy(false), WithGemmTuning(""), WithCacheDir(dir)},
-			pipeMode{force: true, slab: 3}, zeroCopyOff, len(builtinTuning().Devices)},
+			pipeMode{force: true, slab: 3}, zeroCopyOff, len(gemm.Builtin().Devices)},
 	} {
 		impl, err := New(tc.opts...)
 		if err != nil {
