@@ -171,6 +171,9 @@ type Implementation struct {
 	dev64  deviceFloat64
 	dev32  deviceFloat32
 	cost   costModel
+	// eng is the OpenCL engine behind dev64 and dev32 (nil when they are
+	// not OpenCL devices): the resident API and the statistics use it.
+	eng *engine
 
 	closed    atomic.Bool
 	closeOnce sync.Once
@@ -239,11 +242,11 @@ func New(opts ...Option) (*Implementation, error) {
 	if cfg.devices != nil {
 		impl.dev64, impl.dev32, impl.cost = cfg.devices.dev64, cfg.devices.dev32, cfg.devices.cost
 	} else {
-		d64, d32, cost, err := newDevice(&cfg)
+		e, d64, d32, cost, err := newDevice(&cfg)
 		if err != nil {
 			return nil, err
 		}
-		impl.dev64, impl.dev32, impl.cost = d64, d32, cost
+		impl.eng, impl.dev64, impl.dev32, impl.cost = e, d64, d32, cost
 	}
 	if impl.dev64 == nil {
 		impl.dev64 = noDevice64{}

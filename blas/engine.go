@@ -83,12 +83,12 @@ var errClosed = errors.New("clblas: device closed")
 
 // newDevice opens the device New puts behind the front end: the device of
 // WithDevice/WithRuntime, or platform.Default().
-func newDevice(cfg *config) (deviceFloat64, deviceFloat32, costModel, error) {
+func newDevice(cfg *config) (*engine, deviceFloat64, deviceFloat32, costModel, error) {
 	o := cfg.engine
 	o.logger = cfg.logger
 	e, err := newEngine(o)
 	if err != nil {
-		return nil, nil, costModel{}, err
+		return nil, nil, nil, costModel{}, err
 	}
 	var d64 deviceFloat64 = noDevice64{}
 	e.refs.Store(1)
@@ -96,7 +96,7 @@ func newDevice(cfg *config) (deviceFloat64, deviceFloat32, costModel, error) {
 		d64 = clDevice64{e}
 		e.refs.Store(2)
 	}
-	return d64, clDevice32{e}, e.costModel(), nil
+	return e, d64, clDevice32{e}, e.costModel(), nil
 }
 
 func newEngine(o engineOptions) (*engine, error) {

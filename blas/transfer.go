@@ -367,11 +367,10 @@ func (s TransferStats) Sub(o TransferStats) TransferStats {
 // calls made so far (both precisions); take the difference of two
 // snapshots with Sub. It is zero without an OpenCL device.
 func (impl *Implementation) TransferStats() TransferStats {
-	d, ok := impl.dev32.(clDevice32)
-	if !ok {
+	if impl.eng == nil {
 		return TransferStats{}
 	}
-	x := &d.e.xfer
+	x := &impl.eng.xfer
 	ns := func(v *atomic.Int64) time.Duration { return time.Duration(v.Load()) }
 	return TransferStats{
 		Calls: x.calls.Load(),
