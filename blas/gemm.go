@@ -8,6 +8,7 @@ import (
 
 	"github.com/gocompute/opencl/cl"
 	"github.com/gocompute/opencl/internal/gemm"
+	"github.com/gocompute/opencl/internal/gemm/profile"
 	"github.com/gocompute/opencl/platform"
 )
 
@@ -254,16 +255,8 @@ func gemmKernelSpec(prec int, cfg gemm.Config, tA, tB, vecAligned bool) *kernelS
 	return s
 }
 
-// gemmDevice describes p for the GEMM choice (package gemm makes no
-// OpenCL calls, so it takes a plain description).
-func gemmDevice(p platform.Profile) gemm.Device {
-	return gemm.Device{
-		Name: p.Name, Vendor: string(p.Vendor), VendorName: p.VendorName, Platform: p.Platform,
-		CPU: p.IsCPU(), GPU: p.IsGPU(), ComputeCapability: p.ComputeCapability,
-		ComputeUnits: p.ComputeUnits, MaxWorkGroupSize: p.MaxWorkGroupSize, LocalMemBytes: p.LocalMemBytes,
-		FP64: p.FP64, PreferredVectorFloat: p.PreferredVectorFloat, PreferredVectorDouble: p.PreferredVectorDouble,
-	}
-}
+// gemmDevice describes p for the GEMM choice.
+func gemmDevice(p platform.Profile) gemm.Device { return profile.Device(p) }
 
 // gemmDev is e's device as the GEMM choice sees it.
 func (e *engine) gemmDev() gemm.Device { return gemmDevice(e.prof) }

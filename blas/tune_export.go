@@ -18,7 +18,7 @@ import (
 // the transposes tA, tB on impl's device: the #error rules of the kernel
 // source (gemm.cl's header, gemm_mma.cl's header) and the device's limits
 // (work-group size, local memory, fp64, tensor cores).
-func TuneCheck(impl *Implementation, prec int, tA, tB blas.Transpose, t TuneConfig) error {
+func TuneCheck(impl *Implementation, prec int, tA, tB blas.Transpose, t gemm.TuneConfig) error {
 	e, err := tuneEngine(impl, prec)
 	if err != nil {
 		return err
@@ -134,8 +134,8 @@ func (g *GemmBench[T]) Close() error {
 // runs batches of back-to-back launches (C = A·B + 0.5·C again: the data
 // stays resident); Times holds each batch's time per launch. A
 // candidate the kernel source or the device rejects returns an error
-// wrapping ErrInvalidConfig; a build or launch failure returns its error.
-func (g *GemmBench[T]) Run(t TuneConfig, runs int) (TuneResult, error) {
+// wrapping gemm.ErrInvalidConfig; a build or launch failure returns its error.
+func (g *GemmBench[T]) Run(t gemm.TuneConfig, runs int) (TuneResult, error) {
 	var res TuneResult
 	prec := precisionOf[T]()
 	tA, tB := g.tA != blas.NoTrans, g.tB != blas.NoTrans

@@ -19,27 +19,27 @@ func TestTuneBench(t *testing.T) {
 		t.Fatalf("NewGemmBench: %v", err)
 	}
 	defer g.Close()
-	good := TuneConfig{Kernel: gemm.KernelCPU, Defines: map[string]int{"CPU_VEC": 16, "CPU_MB": 4, "CPU_NB": 4}}
+	good := gemm.TuneConfig{Kernel: gemm.KernelCPU, Defines: map[string]int{"CPU_VEC": 16, "CPU_MB": 4, "CPU_NB": 4}}
 	if testEngine(t).prof.IsGPU() {
-		good = TuneConfig{Kernel: gemm.KernelTiled, Defines: map[string]int{"MWG": 32, "NWG": 32, "KWG": 16, "MDIMC": 8, "NDIMC": 8}}
+		good = gemm.TuneConfig{Kernel: gemm.KernelTiled, Defines: map[string]int{"MWG": 32, "NWG": 32, "KWG": 16, "MDIMC": 8, "NDIMC": 8}}
 	}
 	res, err := g.Run(good, 3)
 	if err != nil || !res.OK || len(res.Times) != 3 || res.GFLOPS <= 0 {
 		t.Fatalf("Run(%v) = %+v, %v; want a checked, timed result", good, res, err)
 	}
-	for _, bad := range []TuneConfig{
+	for _, bad := range []gemm.TuneConfig{
 		{Kernel: gemm.KernelTiled, Defines: map[string]int{"MWG": 48, "MDIMC": 16, "VWM": 4}},
 		{Kernel: gemm.KernelTiled, Defines: map[string]int{"MDIMC": 64, "NDIMC": 64}},
 		{Kernel: gemm.KernelCPU, Defines: map[string]int{"CPU_VEC": 3, "CPU_MB": 8, "CPU_NB": 24}},
 		{Kernel: "gemm_nonsense"},
 	} {
-		if _, err := g.Run(bad, 1); !errors.Is(err, ErrInvalidConfig) {
+		if _, err := g.Run(bad, 1); !errors.Is(err, gemm.ErrInvalidConfig) {
 			t.Errorf("Run(%v): %v, want ErrInvalidConfig", bad, err)
 		}
 	}
 	// The tensor-core kernel needs NVIDIA sm_80+.
 	if !gemm.TensorCapable(testEngine(t).gemmDev()) {
-		if err := TuneCheck(impl, 32, blas.NoTrans, blas.NoTrans, TuneConfig{Kernel: gemm.KernelMMA}); !errors.Is(err, ErrInvalidConfig) {
+		if err := TuneCheck(impl, 32, blas.NoTrans, blas.NoTrans, gemm.TuneConfig{Kernel: gemm.KernelMMA}); !errors.Is(err, gemm.ErrInvalidConfig) {
 			t.Errorf("TuneCheck(gemm_mma) on %s: %v, want ErrInvalidConfig", testEngine(t).prof.Name, err)
 		}
 	}
