@@ -230,81 +230,18 @@ func UpdateTuning(db []byte, p Device, measured string, entries []TuneEntry) ([]
 			return nil, fmt.Errorf("clblas: tuning database devices: %w", err)
 		}
 	}
-	idx := -1
-	for i, d := range devices {
-		raw, _ := json.Marshal(d["match"])
-		var m Match
-		if json.Unmarshal(raw, &m) == nil && m.Matches(p) {
-			idx = i
-			break
-		}
-	}
-	if idx < 0 {
-		typ := "GPU"
-		if p.IsCPU() {
-			typ = "CPU"
-		}
-		devices = append(devices, map[string]any{
-			"match":   Match{Vendor: string(p.Vendor), Name: p.Name, Type: typ},
-			"entries": []any{},
-		})
-		idx = len(devices) - 1
-	}
+	devices, idx := deviceEntry(devices, p)
 	dev := devices[idx]
 	if measured != "" {
 		dev["measured"] = measured
 	}
 	old, _ := dev["entries"].([]any)
 	for _, ne := range entries {
-		if ne.Config.Kernel == KernelMMA {
-			// A device has one gemm_mma entry per precision, which
-			// MMA takes whatever its shape bucket: cmd/tune's shape
-			// label would add a second one that is never read.
-			ne.Bucket = MMABucket
+		e, err := entryJSON(ne)
+		if err != nil {
+			return nil, err
 		}
-		e := map[string]any{"precision": ne.Precision, "kernel": ne.Config.Kernel, "defines": ne.Config.Defines}
-		if ne.Bucket != "" {
-			e["bucket"] = ne.Bucket
-		}
-		if ne.Class != "" {
-			e["class"] = ne.Class
-		}
-		if len(ne.Local) > 0 {
-			e["local"] = ne.Local
-		}
-		if len(ne.GFLOPS) > 0 {
-			e["gflops"] = ne.GFLOPS
-		}
-		if ne.Note != "" {
-			e["note"] = ne.Note
-		}
-		if len(ne.Trans) > 0 {
-			if _, err := WithTrans(Config{}, ne.Trans); err != nil {
-				return nil, err
-			}
-			e["trans"] = ne.Trans
-		}
-		replaced := false
-		for i, o := range old {
-			om, _ := o.(map[string]any)
-			if om == nil {
-				continue
-			}
-			prec, _ := om["precision"].(float64)
-			if int(prec) == ne.Precision && om["kernel"] == ne.Config.Kernel &&
-				str(om["bucket"]) == ne.Bucket && str(om["class"]) == ne.Class {
-				if u, ok := om["use"]; ok {
-					// Whether a gemm_mma entry runs by default is a
-					// policy the tuner does not measure: kept.
-					e["use"] = u
-				}
-				old[i], replaced = e, true
-				break
-			}
-		}
-		if !replaced {
-			old = append(old, e)
-		}
+		old = putEntry(old, ne, e)
 	}
 	dev["entries"] = old
 	raw, err := json.Marshal(devices)
@@ -312,7 +249,101 @@ func UpdateTuning(db []byte, p Device, measured string, entries []TuneEntry) ([]
 		return nil, err
 	}
 	top["devices"] = raw
-	// Keep the database's own key order for the known keys.
+	out, err := marshalTop(top)
+	if err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(out, new(DB)); err != nil {
+		return nil, fmt.Errorf("clblas: updated tuning database does not parse: %w", err)
+	}
+	return out, nil
+}
+
+// deviceEntry returns devices with an entry list for p, and its index:
+// the first whose match fits p, else a new one matching its vendor, name
+// and type.
+func deviceEntry(devices []map[string]any, p Device) ([]map[string]any, int) {
+	for i, d := range devices {
+		raw, _ := json.Marshal(d["match"])
+		var m Match
+		if json.Unmarshal(raw, &m) == nil && m.Matches(p) {
+			return devices, i
+		}
+	}
+	typ := "GPU"
+	if p.IsCPU() {
+		typ = "CPU"
+	}
+	devices = append(devices, map[string]any{
+		"match":   Match{Vendor: string(p.Vendor), Name: p.Name, Type: typ},
+		"entries": []any{},
+	})
+	return devices, len(devices) - 1
+}
+
+// entryJSON is ne as the database writes an entry.
+func entryJSON(ne TuneEntry) (map[string]any, error) {
+	if ne.Config.Kernel == KernelMMA {
+		// A device has one gemm_mma entry per precision, which MMA takes
+		// whatever its shape bucket: cmd/tune's shape label would add a
+		// second one that is never read.
+		ne.Bucket = MMABucket
+	}
+	e := map[string]any{"precision": ne.Precision, "kernel": ne.Config.Kernel, "defines": ne.Config.Defines}
+	if ne.Bucket != "" {
+		e["bucket"] = ne.Bucket
+	}
+	if ne.Class != "" {
+		e["class"] = ne.Class
+	}
+	if len(ne.Local) > 0 {
+		e["local"] = ne.Local
+	}
+	if len(ne.GFLOPS) > 0 {
+		e["gflops"] = ne.GFLOPS
+	}
+	if ne.Note != "" {
+		e["note"] = ne.Note
+	}
+	if len(ne.Trans) > 0 {
+		if _, err := WithTrans(Config{}, ne.Trans); err != nil {
+			return nil, err
+		}
+		e["trans"] = ne.Trans
+	}
+	return e, nil
+}
+
+// putEntry puts e (written from ne) into the entry list old, in place of
+// the entry of the same precision, kernel and bucket or class, if any.
+func putEntry(old []any, ne TuneEntry, e map[string]any) []any {
+	bucket := ne.Bucket
+	if ne.Config.Kernel == KernelMMA {
+		bucket = MMABucket
+	}
+	for i, o := range old {
+		om, _ := o.(map[string]any)
+		if om == nil {
+			continue
+		}
+		prec, _ := om["precision"].(float64)
+		if int(prec) == ne.Precision && om["kernel"] == ne.Config.Kernel &&
+			str(om["bucket"]) == bucket && str(om["class"]) == ne.Class {
+			if u, ok := om["use"]; ok {
+				// Whether a gemm_mma entry runs by default is a policy
+				// the tuner does not measure: kept.
+				e["use"] = u
+			}
+			old[i] = e
+			return old
+		}
+	}
+	return append(old, e)
+}
+
+// marshalTop writes the database's top level, keeping its own key order
+// for the known keys.
+func marshalTop(top map[string]json.RawMessage) ([]byte, error) {
 	var b strings.Builder
 	b.WriteString("{\n")
 	keys := []string{"schema", "source", "about", "selection", "devices"}
@@ -338,9 +369,6 @@ func UpdateTuning(db []byte, p Device, measured string, entries []TuneEntry) ([]
 		fmt.Fprintf(&b, "  %q: %s", k, out)
 	}
 	b.WriteString("\n}\n")
-	if err := json.Unmarshal([]byte(b.String()), new(DB)); err != nil {
-		return nil, fmt.Errorf("clblas: updated tuning database does not parse: %w", err)
-	}
 	return []byte(b.String()), nil
 }
 
