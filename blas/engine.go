@@ -152,14 +152,13 @@ func (e *engine) costModel() costModel {
 		cm.devGFLOPS64 = cm.devGFLOPS32 / 2
 		cm.devMemGBps = 10 * min(cu, 8)
 		// GEMM's kernels read and write Go memory in place (hostOver); only
-		// C is copied, once, when beta ≠ 0, so "transfers" are cheap. The
-		// fixed cost of a call (three buffers over Go memory, a map) was
-		// about 85 µs on PoCL.
+		// C is copied, once, when beta ≠ 0, so "transfers" are cheap; the
+		// fixed cost of a call is three buffers over Go memory and a map
+		// (BENCHMARKS.md, "Figures behind the code's choices").
 		cm.linkGBps = 30
 		cm.launch = 100 * time.Microsecond
-		// PoCL on 2 cores, DGEMM from Go slices with beta = 1 and a padded
-		// C: 2.5–2.9 GFLOP/s at k = 8, 6 at k = 16, 10–12 at k = 32,
-		// 18–24 at k = 64, 28–36 at k = 128 (m = n = 256 and 448).
+		// A CPU device's GEMM rate grows with k up to about 64 (PoCL,
+		// BENCHMARKS.md, "Figures behind the code's choices").
 		cm.kHalf = 64
 	default:
 		lanes := 64.0
@@ -177,7 +176,8 @@ func (e *engine) costModel() costModel {
 			cm.linkGBps = 40
 		}
 		cm.launch = 50 * time.Microsecond
-		// H200: SGEMM 8192×8192×256 runs at a third of the square rate.
+		// A GPU's GEMM with a short k runs well below its square rate
+		// (BENCHMARKS.md, "Figures behind the code's choices").
 		cm.kHalf = 256
 	}
 	return cm

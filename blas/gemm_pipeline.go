@@ -41,9 +41,7 @@ import (
 // C's staging memory holds its tiles packed like the device's (below), and
 // tiles are copied into the user's C one by one, row by row. (Staging C in
 // its own layout instead, so that the host copies whole row panels, large
-// and contiguous when C is not padded, measured no faster on the H200:
-// DGEMM 8192 from Go slices 38–43 % of the resident rate against 44–45 %,
-// SGEMM 58–59 % against 58–63 %; it was removed.)
+// and contiguous when C is not padded, is no faster: BENCHMARKS.md, "Figures behind the code's choices".)
 //
 // Device layout: A's panels one after another (panel i at element r0·k,
 // with leading dimension k, or mᵢ for a transposed A whose panel is a
@@ -141,9 +139,7 @@ func rowPanels(m, mt int) [][2]int {
 // otherwise.
 //
 // Row by row instead, the first row of tiles needs all of B before its
-// last tile can run, while the kernels wait on the bus: on the H200 from
-// HostSlices, DGEMM at n = 8192 (16 tiles of 2048²) spent its first
-// 12 ms uploading B for 6 ms of kernels.
+// last tile can run, while the kernels wait on the bus (BENCHMARKS.md, "Figures behind the code's choices").
 func tileOrder(hs, ws []int) [][2]int {
 	order := make([][2]int, 0, len(hs)*len(ws))
 	ra, cb := 0, 0 // panels of A and of B uploaded
@@ -167,11 +163,10 @@ func tileOrder(hs, ws []int) [][2]int {
 }
 
 // The row-slab schedule. When op(B) is not transposed, B's column panels
-// are strided in the user's memory (rows of nt of its n columns), and on
-// the H200 such rect transfers ran at 33 GB/s while kernels ran (48 GB/s
-// with the device idle), against 55 GB/s for contiguous ones, whatever
-// the queue, buffer or memory: DGEMM at n = 8192 from HostSlices spent
-// 26 ms uploading 1 GiB and reached 67 % of the resident rate. So for
+// are strided in the user's memory (rows of nt of its n columns), and
+// such rect transfers run well below contiguous ones while kernels run,
+// whatever the queue, buffer or memory, so that the bus bounds the call
+// (BENCHMARKS.md, "Figures behind the code's choices"). So for
 // large problems C is cut into full-width row slabs instead, and the
 // inner dimension into chunks: B goes up as row blocks k0…k0+kn (whole
 // rows: contiguous), A as row panels (contiguous when A is not
@@ -187,13 +182,12 @@ func tileOrder(hs, ws []int) [][2]int {
 // gemmSlabs returns the number of k-chunks of the row-slab schedule for
 // an m×n×k GEMM with elements of es bytes, or 0 for the tile schedule.
 // Row slabs pay where the bus, not the kernels, bounds the call: they make
-// B's and C's transfers contiguous, but their kernels run in k-chunks (a
-// few per cent slower on the H200) and no slab can be read back before
+// B's and C's transfers contiguous, but their kernels run in k-chunks
+// (slightly slower) and no slab can be read back before
 // B's last chunk has arrived. So they are chosen when:
 //   - B lies in a HostSlice (pinnedB): Go memory is packed into staging by
 //     host copies, contiguous either way, and there the tiles let C's
-//     unpacking overlap the kernels (from plain slices slabs measured
-//     slower, 32 % of the resident rate against 45 %);
+//     unpacking overlap the kernels (from plain slices slabs are slower);
 //   - op(B) is not transposed (otherwise B's row panels are contiguous
 //     already);
 //   - with op(A) transposed, the slabs (at least 32 KiB of elements high,
@@ -228,22 +222,18 @@ func (e *engine) gemmSlabs(m, n, k int, at, bt, pinnedB bool, es int) int {
 }
 
 // slabBytesPerFlop is the least bytes moved per flop for which the
-// row-slab schedule is chosen: about the H200's bus rate over its GEMM
-// rate (55 GB/s against 47 TFLOP/s in FP64, 58 in FP32). On the H200, from
-// HostSlices, slabs made DGEMM faster at n = 4096 and 8192 (1.5e-3 and
-// 2.9e-3 bytes per flop) and SGEMM at 4096 (1.5e-3), but SGEMM at 8192
-// (0.73e-3) slower: 24.7 ms against 23.5 (BENCHMARKS.md).
+// row-slab schedule is chosen: about a discrete GPU's bus rate over its
+// GEMM rate, below which the kernels rather than the bus bound the call
+// and the tiles' full-k kernels win (BENCHMARKS.md, "Figures behind the code's choices").
 const slabBytesPerFlop = 1e-3
 
 // slabRows returns the height of the row slabs of an m×n C: about 8M
-// elements each, a multiple of 256 from 256 to 1024 (1024 rows at n =
-// 8192 measured 1–2 % faster on the H200 than 512, whose launches are
-// shorter), or the pipeline mode's tile size. With op(A) transposed (at),
+// elements each, a multiple of 256 from 256 to 1024 (taller slabs mean
+// fewer, longer launches), or the pipeline mode's tile size. With op(A) transposed (at),
 // a slab's A panel is a block of columns of the k×m A whose rows are the
 // slab's height: slabs are then at least 32 KiB of elements of es bytes
 // high (4096 rows in float64), since narrower rows run slower by rect
-// DMA (BENCHMARKS.md; DGEMM TN at n = 8192 from HostSlices: 68 % of the
-// resident rate with 4096 rows, 65 % with 2048, 59 % by tiles).
+// DMA (BENCHMARKS.md, "Figures behind the code's choices").
 func (e *engine) slabRows(m, n int, at bool, es int) int {
 	if t := e.pipeMode.tile; t > 0 {
 		return min(t, m)

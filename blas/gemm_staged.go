@@ -236,7 +236,7 @@ func (s *stagedGemm[T]) compute(wait []*cl.Event, mi, nj, kk, offA, ldA, offB, l
 // download reads C's mi×nj block at offC of the device (at (r0, c0) of C)
 // back as soon as its kernels finish, rather than after the last upload:
 // holding the downloads back, so that they do not share the bus with the
-// uploads the kernels wait for, measured slower (BENCHMARKS.md).
+// uploads the kernels wait for, is slower (BENCHMARKS.md, "Figures behind the code's choices").
 func (s *stagedGemm[T]) download(mi, nj, offC, r0, c0 int) bool {
 	c := s.c
 	if err := s.e.injected("read"); err != nil {

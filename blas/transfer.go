@@ -23,8 +23,8 @@ import (
 // Host↔device transfers of the drop-in path.
 //
 // A transfer from pageable Go memory is staged by the driver through its
-// own pinned bounce buffers and runs far below the bus speed (on the H200
-// host a 16.8 MB write ran at 7.3 GB/s, a read at 1.4 GB/s). So host data
+// own pinned bounce buffers and runs far below the bus speed
+// (BENCHMARKS.md, "Figures behind the code's choices"). So host data
 // goes Go slice → pinned staging → device and back: the staging buffers
 // are CL_MEM_ALLOC_HOST_PTR buffers (pinned host memory on NVIDIA, AMD and
 // Intel drivers), mapped once when created and kept mapped for their whole

@@ -13,8 +13,8 @@ type TensorMode int
 
 const (
 	// TensorAuto (the default) runs DGEMM on the FP64 tensor cores, which
-	// are exact FP64 FMAs (measured on the H200: 42–46 TFLOP/s against
-	// 22.5 for the FMA kernel, full FP64 accuracy), and SGEMM by 3xTF32
+	// are exact FP64 FMAs (as accurate as the FMA kernel, and about twice
+	// as fast: BENCHMARKS.md, "Figures behind the code's choices"), and SGEMM by 3xTF32
 	// where the tuning database's entry for the device says "default"
 	// (the H200, where it measured faster than the FP32 FMA kernel and
 	// more accurate); on other tensor-core devices SGEMM stays on the FMA
@@ -24,9 +24,8 @@ const (
 	TensorOff
 	// TensorTF32x3 runs SGEMM on tensor cores on every device that has
 	// them, with the 3xTF32 method (each operand split in two TF32 halves,
-	// three products). Measured on the H200 it is more accurate than the
-	// FMA kernel (relative Frobenius error 3.0e-7 against 8.1e-7 at
-	// n = 2048).
+	// three products), which is more accurate than the FP32 FMA kernel
+	// (BENCHMARKS.md, "Figures behind the code's choices").
 	TensorTF32x3
 )
 

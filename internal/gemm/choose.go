@@ -42,7 +42,7 @@ func Base(prec, cpuVec int) Config {
 }
 
 // tile is a gemm_tiled work-group tile: MWG×NWG of C on MDIMC×NDIMC
-// work-items.
+// Work-items.
 type tile struct{ MWG, NWG, MDIMC, NDIMC int }
 
 // Derived is the choice for a device the database does not know,
@@ -135,9 +135,8 @@ func PickTile(cands []Config, m, n, cus int) Config {
 }
 
 // FillsDevice reports whether wg work-groups make one nearly full wave on
-// cus compute units: at least 7/8 of them. (On the H200's 132 CUs the
-// large tiles' 128 work-groups at 2048² measured 45 TFLOP/s against 29 for
-// the next tile down.)
+// cus compute units: at least 7/8 of them (a nearly full wave of a larger
+// tile beats a fuller one of a smaller tile: BENCHMARKS.md, "Figures behind the code's choices").
 func FillsDevice(wg, cus int) bool {
 	return fillDen*wg >= fillNum*max(cus, 1)
 }
@@ -384,16 +383,14 @@ func MMA(db *DB, p Device, prec, m, n int, mode Tensor, base Config) (Config, bo
 		return Config{}, false
 	}
 	// Too few work-groups to occupy half the device: the FMA kernel's
-	// smaller tiles do better (H200, DGEMM 512³: 128×64 tensor tiles make 32
-	// groups for 132 SMs and ran 6.6 TFLOP/s; 32×32 FMA tiles, 256 groups,
-	// measured 10.3).
+	// smaller tiles keep more of it busy (BENCHMARKS.md, "Figures behind the code's choices").
 	if ceilDiv(m, cfg.MMAMWG)*ceilDiv(n, cfg.MMANWG) < max(p.ComputeUnits, 1)/2 {
 		return Config{}, false
 	}
 	return cfg, true
 }
 
-// mmaThreads is gemm_mma's work-group size: 32 work-items per warp tile.
+// MMAThreads is gemm_mma's work-group size: 32 work-items per warp tile.
 func (cfg Config) MMAThreads() int {
 	if cfg.WM <= 0 || cfg.WN <= 0 {
 		return 0
@@ -401,7 +398,7 @@ func (cfg Config) MMAThreads() int {
 	return 32 * (cfg.MMAMWG / cfg.WM) * (cfg.MMANWG / cfg.WN)
 }
 
-// mmaLocalBytes is the local memory gemm_mma needs (CP_ASYNC=1: STAGES
+// MMALocalBytes is the local memory gemm_mma needs (CP_ASYNC=1: STAGES
 // k-major buffers of each operand, rows padded by 4 doubles or 8 floats).
 // With CP_VEC=1 an operand whose rows run along k (A with TRANSA=0, B with
 // TRANSB=1) is kept in a swizzled [m][k] / [n][k] tile of MWG·KWG / NWG·KWG

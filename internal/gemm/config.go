@@ -23,7 +23,7 @@ const (
 // run and the value of every tuning define of all three kernels (the file is
 // compiled whole, so spelling every value out keeps the host's work-size
 // arithmetic in step with what the kernel was compiled with, whatever the
-// file's own defaults, and lets one program serve all three kernels), plus
+// Source's own defaults, and lets one program serve all three kernels), plus
 // the parameters of gemm_mma.cl and the skinny routes (Choose chooses, the
 // engine runs them).
 type Config struct {
@@ -101,7 +101,7 @@ type MMASwitch struct {
 	IssueMix, PipeFrag bool
 }
 
-// forTrans returns cfg with the switches of transpose combination (tA, tB)
+// ForTrans returns cfg with the switches of transpose combination (tA, tB)
 // in place of its own, where it has them.
 func (cfg Config) ForTrans(tA, tB bool) Config {
 	if s := cfg.MMATrans[boolInt(tA)][boolInt(tB)]; s.Set {
@@ -110,7 +110,7 @@ func (cfg Config) ForTrans(tA, tB bool) Config {
 	return cfg
 }
 
-// cpuVecFor is gemm_cpu's vector width for one transpose combination.
+// CPUVecFor is gemm_cpu's vector width for one transpose combination.
 func (cfg Config) CPUVecFor(tA, tB bool) int {
 	if v := cfg.CPUVecs[boolInt(tA)][boolInt(tB)]; v > 0 {
 		return v
@@ -118,7 +118,7 @@ func (cfg Config) CPUVecFor(tA, tB bool) int {
 	return cfg.CPUVec
 }
 
-// localBytes is the local memory gemm_tiled needs with cfg.
+// LocalBytes is the local memory gemm_tiled needs with cfg.
 func (cfg Config) LocalBytes(prec int) int64 {
 	nbuf := int64(1)
 	if cfg.DoubleBuffer {
@@ -127,7 +127,7 @@ func (cfg Config) LocalBytes(prec int) int64 {
 	return nbuf * int64(cfg.KWG) * int64(cfg.MWG+cfg.PADA+cfg.NWG+cfg.PADB) * int64(prec/8)
 }
 
-// file returns the source file of cfg's kernel.
+// Source returns the source file of cfg's kernel.
 func (cfg Config) Source() string {
 	if cfg.Kernel == KernelMMA {
 		return SourceMMA
@@ -135,7 +135,7 @@ func (cfg Config) Source() string {
 	return SourceFMA
 }
 
-// defines returns the -D defines of cfg's program for one transpose
+// Defines returns the -D defines of cfg's program for one transpose
 // combination (PRECISION is added by the engine). vecAligned sets
 // VEC_ALIGNED=1, which only gemm_tiled reads.
 func (cfg Config) Defines(tA, tB, vecAligned bool) []string {
@@ -198,7 +198,7 @@ func (cfg Config) Defines(tA, tB, vecAligned bool) []string {
 	return out
 }
 
-// work returns the global and local work sizes of cfg's kernel for an m×n
+// Work returns the global and local work sizes of cfg's kernel for an m×n
 // C. (gemm_cpu's work-items past the edge of C return at once.)
 func (cfg Config) Work(tA, tB bool, m, n int) (global, local []int) {
 	switch cfg.Kernel {
@@ -215,7 +215,7 @@ func (cfg Config) Work(tA, tB bool, m, n int) (global, local []int) {
 	}
 }
 
-// vecAligned reports whether gemm_tiled may use aligned vector accesses:
+// VecAligned reports whether gemm_tiled may use aligned vector accesses:
 // offA and lda multiples of VWA, offB and ldb of VWB, offC and ldc of VWN.
 func (cfg Config) VecAligned(offA, lda, offB, ldb, offC, ldc int) bool {
 	return offA%cfg.VWA == 0 && lda%cfg.VWA == 0 &&
@@ -223,7 +223,7 @@ func (cfg Config) VecAligned(offA, lda, offB, ldb, offC, ldc int) bool {
 		offC%cfg.VWN == 0 && ldc%cfg.VWN == 0
 }
 
-// mmaCPVec reports whether gemm_mma may run cfg's CP_VEC=1 program for a
+// MMACPVec reports whether gemm_mma may run cfg's CP_VEC=1 program for a
 // call whose A and B start at elements offA, offB of their buffers with
 // leading dimensions lda, ldb, in elements of prec bits: CP_VEC=1 copies
 // 16-byte groups, and cp.async needs every group's source 16-byte aligned,
@@ -238,14 +238,12 @@ func (cfg Config) MMACPVec(prec int, hostOver bool, offA, lda, offB, ldb int) bo
 	return cfg.CPVec && !hostOver && offA%v == 0 && lda%v == 0 && offB%v == 0 && ldb%v == 0
 }
 
-// withoutCPVec is what runs a call that cfg's CP_VEC=1 program cannot copy
+// WithoutCPVec is what runs a call that cfg's CP_VEC=1 program cannot copy
 // (see mmaCPVec). 3xTF32 configured with 16-byte copies runs only with
-// them: such an SGEMM call takes the gemm.cl kernel of the base fields (on
-// the H200 3xTF32 beats the FMA kernel only with those copies: the
-// database's tile ran 36 TFLOP/s with CP_VEC=0, NN, n = 4096; the FMA
-// kernel 46–48). DGEMM runs the CP_VEC=0 program, whose k-major tiles are
+// them: such an SGEMM call takes the gemm.cl kernel of the base fields
+// (3xTF32 beats the FMA kernel only with those copies: BENCHMARKS.md, "Figures behind the code's choices"). DGEMM runs the CP_VEC=0 program, whose k-major tiles are
 // padded: it gets fewer stages where it would not fit in the 48 KiB a
-// work-group has on the devices gemm_mma runs on (NVIDIA sm_80+), or in
+// Work-group has on the devices gemm_mma runs on (NVIDIA sm_80+), or in
 // what the CP_VEC=1 program took if that was more.
 func (cfg Config) WithoutCPVec(prec int) Config {
 	limit := max(cfg.MMALocalBytes(prec), 48<<10)
@@ -260,7 +258,7 @@ func (cfg Config) WithoutCPVec(prec int) Config {
 	return cfg
 }
 
-// tiledFits reports whether gemm_tiled's (or gemm_mma's) 32-bit index
+// TiledFits reports whether gemm_tiled's (or gemm_mma's) 32-bit index
 // arithmetic holds for these leading dimensions: ld·max(MWG, NWG, KWG, 64)
 // < 2³¹.
 func (cfg Config) TiledFits(lds ...int) bool {

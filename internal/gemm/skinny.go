@@ -31,9 +31,9 @@ const (
 // m×n×k GEMM on device p in precision prec.
 //
 // GEMV: m == 1 or n == 1 on any device. Split-K: when the chosen kernel's
-// work-groups do not fill the device (FillsDevice: fewer than 7/8 of the
+// Work-groups do not fill the device (FillsDevice: fewer than 7/8 of the
 // compute units) and k is longer than both m and n, S = ceil(2·CUs / work-groups) slices (so that S times the
-// work-groups reach twice the compute units), each at least SplitKMinK long
+// Work-groups reach twice the compute units), each at least SplitKMinK long
 // (a multiple of the kernel's K step), at most SplitKMaxS slices and
 // SplitKMaxMem bytes of scratch.
 func SkinnyRoute(p Device, prec int, cfg Config, m, n, k int) Config {
@@ -76,7 +76,7 @@ func WithSplitK(cfg Config, k, s int) Config {
 	return cfg
 }
 
-// workGroups is the number of work-groups cfg's kernel runs for an m×n C
+// WorkGroups is the number of work-groups cfg's kernel runs for an m×n C
 // (for gemm_cpu, groups of cpuLocal work-items).
 func (cfg Config) WorkGroups(m, n int) int {
 	switch cfg.Kernel {

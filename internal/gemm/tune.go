@@ -17,7 +17,7 @@ import (
 
 // TuneConfig is one candidate parameter set for a GEMM Kernel: the kernel
 // ("gemm_tiled", "gemm_direct", "gemm_cpu" or "gemm_mma") and its -D
-// defines, as in kernels/gemm_tuning.json (PRECISION, TRANSA, TRANSB and
+// Defines, as in kernels/gemm_tuning.json (PRECISION, TRANSA, TRANSB and
 // VEC_ALIGNED are the host's). Defines left out keep the values the
 // library would choose for the device.
 type TuneConfig struct {
@@ -43,7 +43,7 @@ func (t TuneConfig) String() string {
 // breaks a rule of the kernel source or a limit of the device.
 var ErrInvalidConfig = errors.New("clblas: invalid GEMM parameter set")
 
-// config turns t into a Config for device p, precision prec and an
+// Config turns t into a Config for device p, precision prec and an
 // m×n×k GEMM, on top of the library's own choice (routes cleared).
 func (t TuneConfig) Config(db *DB, p Device, prec, m, n, k int) Config {
 	base := Choose(db, p, prec, m, n, k, TensorOff)
