@@ -28,8 +28,8 @@ type engine struct {
 	rt     *platform.Runtime
 	ownsRT bool
 	prof   platform.Profile
-	tensor TensorMode // GEMM's tensor-core mode (WithTensorCores or GOCL_TENSOR)
-	tuning *gemm.DB   // GEMM's tuning database (WithGemmTuning or GOCL_GEMM_TUNING)
+	tensor gemm.Tensor // GEMM's tensor-core mode (WithTensorCores or GOCL_TENSOR)
+	tuning *gemm.DB    // GEMM's tuning database (WithGemmTuning or GOCL_GEMM_TUNING)
 	queue  *cl.Queue
 
 	// l2Portable keeps level 2 on its general kernels on a CPU device too

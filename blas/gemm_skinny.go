@@ -74,4 +74,4 @@ func (g *gemmLauncher[T]) splitK(cfg gemm.Config, tA, tB bool, m, n, k int, alph
 }
 
 // engineTensor is the tensor-core mode of e.
-func engineTensor(e *engine) gemm.Tensor { return gemm.Tensor(e.tensor) }
+func engineTensor(e *engine) gemm.Tensor { return e.tensor }

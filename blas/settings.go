@@ -66,7 +66,7 @@ type engineOptions struct {
 	runtime  *platform.Runtime
 	spec     string // GOCL_DEVICE, when neither device nor runtime is set
 	cacheDir string
-	tensor   TensorMode
+	tensor   gemm.Tensor
 	pipe     pipeMode
 	zeroCopy zeroCopyMode
 	tuning   *gemm.DB
@@ -111,10 +111,12 @@ func (cfg *config) apply(env settings.Env) error {
 		p, _ := ParsePolicy(v) // checked
 		cfg.policy = p
 	}
-	o.tensor = cfg.tensor
+	mode := cfg.tensor
 	if !cfg.tensorSet {
-		o.tensor, _ = ParseTensorMode(env.Get(settings.Tensor)) // checked
+		mode, _ = ParseTensorMode(env.Get(settings.Tensor)) // checked
 	}
+	o.tensor = gemm.Tensor(mode) // the same values
+
 	o.pipe, _ = parsePipeMode(env.Get(settings.GemmPipeline)) // checked
 	o.zeroCopy, _ = parseZeroCopy(env.Get(settings.ZeroCopy)) // checked
 	path := env.Get(settings.GemmTuning)

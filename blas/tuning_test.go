@@ -534,11 +534,27 @@ func TestTensorOption(t *testing.T) {
 		if !ok {
 			t.Fatalf("the float32 device is %T", impl.dev32)
 		}
-		if got := d.e.tensor; got != tc.want {
+		if got := d.e.tensor; got != gemm.Tensor(tc.want) {
 			t.Errorf("%d options: tensor mode %v, want %v", len(tc.opts), got, tc.want)
 		}
 		if err := impl.Close(); err != nil {
 			t.Fatalf("Close: %v", err)
+		}
+	}
+}
+
+// TestTensorModeValues: the engine takes a TensorMode as the gemm.Tensor of
+// the same value, so the two must agree.
+func TestTensorModeValues(t *testing.T) {
+	for _, tc := range []struct {
+		m TensorMode
+		g gemm.Tensor
+	}{{TensorAuto, gemm.TensorAuto}, {TensorOff, gemm.TensorOff}, {TensorTF32x3, gemm.TensorTF32x3}} {
+		if gemm.Tensor(tc.m) != tc.g {
+			t.Errorf("%v is gemm.Tensor %d, want %d", tc.m, gemm.Tensor(tc.m), tc.g)
+		}
+		if p, err := gemm.ParseTensor(tc.m.String()); err != nil || p != tc.g {
+			t.Errorf("gemm.ParseTensor(%q) = %d, %v; want %d", tc.m, p, err, tc.g)
 		}
 	}
 }
