@@ -28,11 +28,11 @@ func clearSettings(t *testing.T) {
 func TestNewRejectsBadSettings(t *testing.T) {
 	for _, s := range settings.All() {
 		t.Run(s.Name, func(t *testing.T) {
-			clearSettings(t)
 			if s.Name == settings.Device {
 				// With no device at all, the error would be that.
 				platformtest.Device(t)
 			}
+			clearSettings(t)
 			t.Setenv(s.Name, s.Bad)
 			impl, err := New()
 			if err == nil {
