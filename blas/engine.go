@@ -3,6 +3,7 @@ package clblas
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"math/bits"
 	"runtime"
 	"strconv"
@@ -97,6 +98,21 @@ func newDevice(cfg *config) (*engine, deviceFloat64, deviceFloat32, costModel, e
 		e.refs.Store(2)
 	}
 	return e, d64, clDevice32{e}, e.costModel(), nil
+}
+
+// engineOptions is the engine's own options: the device and the settings
+// in force, the front end's options and the environment resolved (New's
+// readSettings fills it in).
+type engineOptions struct {
+	device   *platform.Device
+	runtime  *platform.Runtime
+	spec     string // GOCL_DEVICE, when neither device nor runtime is set
+	cacheDir string
+	tensor   gemm.Tensor
+	pipe     pipeMode
+	zeroCopy zeroCopyMode
+	tuning   *gemm.DB
+	logger   *slog.Logger
 }
 
 func newEngine(o engineOptions) (*engine, error) {

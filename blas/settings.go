@@ -2,12 +2,10 @@ package clblas
 
 import (
 	"fmt"
-	"log/slog"
 	"os"
 
 	"github.com/gocompute/opencl/internal/gemm"
 	"github.com/gocompute/opencl/internal/settings"
-	"github.com/gocompute/opencl/platform"
 )
 
 // The settings (internal/settings has the table): New reads every GOCL_*
@@ -57,20 +55,6 @@ func (c *config) setting(name, v string) {
 		c.options = map[string]string{}
 	}
 	c.options[name] = v
-}
-
-// engineOptions is what the engine is told: the device and the settings
-// in force, options and environment resolved.
-type engineOptions struct {
-	device   *platform.Device
-	runtime  *platform.Runtime
-	spec     string // GOCL_DEVICE, when neither device nor runtime is set
-	cacheDir string
-	tensor   gemm.Tensor
-	pipe     pipeMode
-	zeroCopy zeroCopyMode
-	tuning   *gemm.DB
-	logger   *slog.Logger
 }
 
 // readSettings reads the environment (lookup) for every setting no option
