@@ -3,6 +3,8 @@ package settings
 import (
 	"errors"
 	"flag"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"strings"
@@ -153,5 +155,28 @@ func TestREADME(t *testing.T) {
 			return
 		}
 		t.Errorf("README.md's settings table differs from the Go table; run go test ./internal/settings -update. Want:\n%s", want)
+	}
+}
+
+// TestLeaf: the package imports nothing of the module, so that every layer
+// (cl, platform, the BLAS front end) may use it.
+func TestLeaf(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		ast, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range ast.Imports {
+			if strings.Contains(imp.Path.Value, "github.com/gocompute/opencl") {
+				t.Errorf("%s imports %s", f, imp.Path.Value)
+			}
+		}
 	}
 }
