@@ -35,7 +35,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -43,6 +42,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
 
+	"github.com/gocompute/opencl/internal/settings"
 	"github.com/gocompute/opencl/platform"
 )
 
@@ -57,7 +57,7 @@ var native gonum.Implementation
 
 // envOffload is the environment variable New reads when no WithOffload
 // option is given.
-const envOffload = "GOCL_OFFLOAD"
+const envOffload = settings.Offload
 
 // Policy says which calls are sent to the device.
 type Policy int
@@ -91,7 +91,11 @@ func (p Policy) String() string {
 // ParsePolicy parses "auto", "always" or "never" (in any case, surrounding
 // space ignored) as used by GOCL_OFFLOAD.
 func ParsePolicy(s string) (Policy, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
+	w, err := settings.ParseOffload(s)
+	if err != nil || strings.TrimSpace(s) == "" {
+		w = ""
+	}
+	switch w {
 	case "auto":
 		return Auto, nil
 	case "always":
@@ -120,6 +124,12 @@ type config struct {
 	// otherwise GOCL_TENSOR decides (see tuning.go).
 	tensor    TensorMode
 	tensorSet bool
+
+	// options holds the values the other With… options give their
+	// settings (settings.go), by variable name.
+	options map[string]string
+	// engine is what the engine is told, filled in by readSettings.
+	engine engineOptions
 }
 
 // injected is a device pair with its cost model given directly to New.
@@ -161,6 +171,9 @@ type Implementation struct {
 	dev64  deviceFloat64
 	dev32  deviceFloat32
 	cost   costModel
+	// eng is the OpenCL engine behind dev64 and dev32 (nil when they are
+	// not OpenCL devices): the resident API and the statistics use it.
+	eng *engine
 
 	closed    atomic.Bool
 	closeOnce sync.Once
@@ -213,14 +226,8 @@ func New(opts ...Option) (*Implementation, error) {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	if !cfg.policySet {
-		if v := os.Getenv(envOffload); v != "" {
-			p, err := ParsePolicy(v)
-			if err != nil {
-				return nil, fmt.Errorf("%s=%q: %w", envOffload, v, err)
-			}
-			cfg.policy = p
-		}
+	if err := cfg.readSettingsEnv(); err != nil {
+		return nil, err
 	}
 	switch cfg.policy {
 	case Auto, Always, Never:
@@ -235,11 +242,11 @@ func New(opts ...Option) (*Implementation, error) {
 	if cfg.devices != nil {
 		impl.dev64, impl.dev32, impl.cost = cfg.devices.dev64, cfg.devices.dev32, cfg.devices.cost
 	} else {
-		d64, d32, cost, err := newDevice(&cfg)
+		e, d64, d32, cost, err := newDevice(&cfg)
 		if err != nil {
 			return nil, err
 		}
-		impl.dev64, impl.dev32, impl.cost = d64, d32, cost
+		impl.eng, impl.dev64, impl.dev32, impl.cost = e, d64, d32, cost
 	}
 	if impl.dev64 == nil {
 		impl.dev64 = noDevice64{}

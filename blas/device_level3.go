@@ -6,6 +6,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 
 	"github.com/gocompute/opencl/cl"
+	"github.com/gocompute/opencl/internal/gemm"
 )
 
 // Level 3 device routines. Each precision's method is a thin wrapper around
@@ -14,7 +15,7 @@ import (
 // are solved by substitution, the rest of B is updated with GEMM.
 
 func (dev clDevice64) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) error {
-	return gemm(dev.e, "Dgemm", tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	return gemmSlices(dev.e, "Dgemm", tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 func (dev clDevice64) Dsymm(s blas.Side, ul blas.Uplo, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) error {
@@ -38,7 +39,7 @@ func (dev clDevice64) Dtrsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas
 }
 
 func (dev clDevice32) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) error {
-	return gemm(dev.e, "Sgemm", tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	return gemmSlices(dev.e, "Sgemm", tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 func (dev clDevice32) Ssymm(s blas.Side, ul blas.Uplo, m, n int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) error {
@@ -151,8 +152,8 @@ func (d *l3Dest[T]) finish(c *call, scatter func(dst, src []T)) error {
 	return nil
 }
 
-// gemm is Dgemm and Sgemm: C = alpha·op(A)·op(B) + beta·C.
-func gemm[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, cc []T, ldc int) error {
+// gemmSlices is Dgemm and Sgemm on host slices: C = alpha·op(A)·op(B) + beta·C.
+func gemmSlices[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, cc []T, ldc int) error {
 	if e.stagedGemm() { // pinned staging, pipelined (gemm_pipeline.go)
 		return gemmStaged(e, name, tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, cc, ldc)
 	}
@@ -551,7 +552,7 @@ func trsmOnDevice[T real](c *call, left, upper, trans, unit bool, m, n int, alph
 	}
 	// update: C -= op(X)·op(Y) on the blocks at the given offsets.
 	update := func(tX, tY bool, mm, nn, kk int, x *cl.Buffer, offX, ldx int, y *cl.Buffer, offY, ldy int, offC int) {
-		cfg := gemmChoose(c.e.prof, c.prec, mm, nn, kk, engineTensor(c.e))
+		cfg := gemm.Choose(c.e.tuning, c.e.gemmDev(), c.prec, mm, nn, kk, engineTensor(c.e))
 		g.gemm(cfg, tX, tY, mm, nn, kk, T(-1), x, offX, ldx, y, offY, ldy, T(1), bb, offC, ldb)
 	}
 	if left {

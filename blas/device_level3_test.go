@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/blas/gonum"
 
 	"github.com/gocompute/opencl/cl"
+	"github.com/gocompute/opencl/internal/gemm"
 	"github.com/gocompute/opencl/platform"
 )
 
@@ -512,7 +513,7 @@ func TestTrsmBlockSizes(t *testing.T) {
 func TestGemmKernels(t *testing.T) {
 	e := testEngine(t)
 	shapes := [][3]int{{1, 1, 1}, {7, 33, 67}, {130, 7, 33}, {33, 130, 1}, {67, 67, 130}, {1, 130, 7}}
-	for _, kern := range []string{gemmKernelCPU, gemmKernelDirect, gemmKernelTiled} {
+	for _, kern := range []string{gemm.KernelCPU, gemm.KernelDirect, gemm.KernelTiled} {
 		t.Run(kern, func(t *testing.T) {
 			t.Run("float64", func(t *testing.T) {
 				if !e.prof.FP64 {
@@ -535,13 +536,13 @@ func gemmKernelCase[T real](t *testing.T, e *engine, kern string, shapes [][3]in
 			for si, sh := range shapes {
 				m, n, k := sh[0], sh[1], sh[2]
 				cfg := gemmParams(e.prof, prec, m, n, k)
-				cfg.kernel = kern
+				cfg.Kernel = kern
 				// Unaligned offsets and lds, except in the last shape,
 				// where gemm_tiled takes its VEC_ALIGNED path, without
 				// transposes in single precision and with both in double
 				// (so both load paths of A and of B are covered; every
 				// VEC_ALIGNED variant is another program to compile).
-				aligned := si == len(shapes)-1 && kern == gemmKernelTiled && (tA == blas.Trans) == (prec == 64) && tA == tB
+				aligned := si == len(shapes)-1 && kern == gemm.KernelTiled && (tA == blas.Trans) == (prec == 64) && tA == tB
 				off := func() int { return 1 + rnd.IntN(5) }
 				ldpad := func() int { return 1 + rnd.IntN(4) }
 				if aligned {
@@ -555,7 +556,7 @@ func gemmKernelCase[T real](t *testing.T, e *engine, kern string, shapes [][3]in
 					g.lda, g.ldb, g.ldc = l3RoundUp(ac, 8), l3RoundUp(bc, 8), l3RoundUp(n, 8)
 				}
 				g.offA, g.offB, g.offC = off(), off(), off()
-				if kern == gemmKernelTiled && cfg.vecAligned(g.offA, g.lda, g.offB, g.ldb, g.offC, g.ldc) != aligned {
+				if kern == gemm.KernelTiled && cfg.VecAligned(g.offA, g.lda, g.offB, g.ldb, g.offC, g.ldc) != aligned {
 					t.Fatalf("vecAligned = %v, want %v", !aligned, aligned)
 				}
 				checkGemmLaunch[T](t, e, kern, cfg, g, rnd, tol)
@@ -565,100 +566,6 @@ func gemmKernelCase[T real](t *testing.T, e *engine, kern string, shapes [][3]in
 }
 
 func l3RoundUp(v, m int) int { return (v + m - 1) / m * m }
-
-// TestGemmParams checks gemmParams' choices on the test device and on
-// made-up device profiles, and that every configuration it returns meets
-// gemm.cl's constraints and the device's limits.
-func TestGemmParams(t *testing.T) {
-	gpu := platform.Profile{Type: cl.DeviceTypeGPU, MaxWorkGroupSize: 1024, LocalMemBytes: 48 << 10, LocalMemDedicated: true, FP64: true}
-	small := gpu
-	small.MaxWorkGroupSize = 128
-	tiny := gpu
-	tiny.LocalMemBytes = 8 << 10
-	none := gpu
-	none.LocalMemBytes = 1 << 10
-	cpu := platform.Profile{Type: cl.DeviceTypeCPU, MaxWorkGroupSize: 4096, LocalMemBytes: 2 << 20}
-	cases := []struct {
-		name    string
-		prof    platform.Profile
-		m, n, k int
-		want    string
-	}{
-		{"cpu small", cpu, 3, 3, 3, gemmKernelCPU},
-		{"cpu large", cpu, 4096, 4096, 4096, gemmKernelCPU},
-		// gemm_direct is a fallback only: a 32×32 gemm_tiled tile was
-		// faster at every size measured (gemm_tuning.json).
-		{"gpu small", gpu, 100, 100, 100, gemmKernelTiled},
-		{"gpu thin", gpu, 8, 100000, 4096, gemmKernelTiled},
-		{"gpu large", gpu, 1024, 1024, 1024, gemmKernelTiled},
-		{"gpu edge", gpu, 256, 256, 256, gemmKernelTiled},
-		{"small wg large", small, 1024, 1024, 1024, gemmKernelTiled},
-		{"tiny local mem", tiny, 1024, 1024, 1024, gemmKernelTiled},
-		{"no local mem", none, 1024, 1024, 1024, gemmKernelDirect},
-	}
-	for _, tc := range cases {
-		for _, prec := range []int{32, 64} {
-			cfg := gemmParams(tc.prof, prec, tc.m, tc.n, tc.k)
-			if cfg.kernel != tc.want {
-				t.Errorf("%s, prec %d: kernel %s, want %s", tc.name, prec, cfg.kernel, tc.want)
-			}
-			checkGemmConfig(t, fmt.Sprintf("%s prec %d", tc.name, prec), tc.prof, prec, cfg)
-		}
-	}
-	e := testEngine(t)
-	for _, prec := range []int{32, 64} {
-		checkGemmConfig(t, "test device", e.prof, prec, gemmParams(e.prof, prec, 100, 100, 100))
-	}
-}
-
-// checkGemmConfig checks cfg against the constraints gemm.cl states (its
-// #error checks and the device limits).
-func checkGemmConfig(t *testing.T, what string, prof platform.Profile, prec int, cfg gemmConfig) {
-	t.Helper()
-	vw := func(v int) bool { return v == 1 || v == 2 || v == 4 || v == 8 }
-	if !vw(cfg.vwm) || !vw(cfg.vwn) || !vw(cfg.vwa) || !vw(cfg.vwb) {
-		t.Errorf("%s: vector widths %+v", what, cfg)
-	}
-	nt := cfg.mdimc * cfg.ndimc
-	for _, tA := range []bool{false, true} {
-		for _, tB := range []bool{false, true} {
-			ok := cfg.mwg%(cfg.mdimc*cfg.vwm) == 0 && cfg.nwg%(cfg.ndimc*cfg.vwn) == 0 &&
-				(cfg.mwg*cfg.kwg)%(nt*cfg.vwa) == 0 && (cfg.nwg*cfg.kwg)%(nt*cfg.vwb) == 0 &&
-				cfg.pada%cfg.vwm == 0 && cfg.padb%cfg.vwn == 0
-			if tA {
-				ok = ok && cfg.mwg%cfg.vwa == 0 && cfg.pada%cfg.vwa == 0
-			} else {
-				ok = ok && cfg.kwg%cfg.vwa == 0
-			}
-			if tB {
-				ok = ok && cfg.kwg%cfg.vwb == 0
-			} else {
-				ok = ok && cfg.nwg%cfg.vwb == 0 && cfg.padb%cfg.vwb == 0
-			}
-			cb := cfg.cpuBlock[l3Bool(tA)][l3Bool(tB)]
-			if !tB {
-				ok = ok && cb[1]%cfg.cpuVecFor(tA, tB) == 0
-			}
-			if tA && tB {
-				ok = ok && cb[0]%cfg.cpuVecFor(tA, tB) == 0
-			}
-			if !ok {
-				t.Errorf("%s: tA=%v tB=%v: %+v breaks gemm.cl's constraints", what, tA, tB, cfg)
-			}
-		}
-	}
-	if cfg.kernel == gemmKernelTiled {
-		if nt > prof.MaxWorkGroupSize {
-			t.Errorf("%s: %d work-items per group > %d", what, nt, prof.MaxWorkGroupSize)
-		}
-		if cfg.localBytes(prec) > prof.LocalMemBytes {
-			t.Errorf("%s: %d bytes of local memory > %d", what, cfg.localBytes(prec), prof.LocalMemBytes)
-		}
-	}
-	if cfg.kernel == gemmKernelDirect && cfg.dmdimc*cfg.dndimc > prof.MaxWorkGroupSize {
-		t.Errorf("%s: direct: %d work-items per group > %d", what, cfg.dmdimc*cfg.dndimc, prof.MaxWorkGroupSize)
-	}
-}
 
 // BenchmarkGemmKernels times each kernel of gemm.cl through the launcher on
 // device-resident square matrices (no transfers), and reports GFLOP/s:
@@ -674,7 +581,7 @@ func BenchmarkGemmKernels(b *testing.B) {
 		if prec == 64 && !e.prof.FP64 {
 			continue
 		}
-		for _, kern := range []string{gemmKernelCPU, gemmKernelDirect, gemmKernelTiled} {
+		for _, kern := range []string{gemm.KernelCPU, gemm.KernelDirect, gemm.KernelTiled} {
 			for _, n := range sizes {
 				b.Run(fmt.Sprintf("%d/%s/%d", prec, kern, n), func(b *testing.B) {
 					if prec == 64 {
@@ -694,7 +601,7 @@ func benchGemm[T real](b *testing.B, e *engine, kern string, n int) {
 	c := begin[T](e, "bench")
 	ab, bb, cb := upload(c, host), upload(c, host), upload(c, host)
 	cfg := gemmParams(e.prof, precisionOf[T](), n, n, n)
-	cfg.kernel = kern
+	cfg.Kernel = kern
 	g := newGemmLauncher[T](c)
 	run := func() {
 		g.gemm(cfg, false, false, n, n, n, 1, ab, 0, n, bb, 0, n, 0, cb, 0, n)
@@ -831,15 +738,37 @@ func TestZeroCopyChoice(t *testing.T) {
 		{"on", true, true, false},
 		{" OFF ", false, false, false},
 	} {
-		t.Setenv(envZeroCopy, tc.env)
 		for _, d := range []struct {
 			name string
 			prof platform.Profile
 			want bool
 		}{{"cpu", cpu, tc.cpu}, {"integrated gpu", igpu, tc.igpu}, {"discrete gpu", dgpu, tc.dgpu}} {
-			e := &engine{prof: d.prof, zeroCopy: zeroCopyFromEnv()}
+			mode, err := parseZeroCopy(tc.env)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := &engine{prof: d.prof, zeroCopy: mode}
 			if got := e.hostShared(); got != d.want {
-				t.Errorf("%s=%q, %s: hostShared %v, want %v", envZeroCopy, tc.env, d.name, got, d.want)
+				t.Errorf("GOCL_ZERO_COPY=%q, %s: hostShared %v, want %v", tc.env, d.name, got, d.want)
+			}
+		}
+	}
+}
+
+// TestGemmParamsDevice: the choice for the test device keeps the kernels'
+// rules (gemm.Valid; internal/gemm's TestGemmParams checks other devices).
+func TestGemmParamsDevice(t *testing.T) {
+	e := testEngine(t)
+	for _, prec := range []int{32, 64} {
+		if prec == 64 && !e.prof.FP64 {
+			continue
+		}
+		cfg := gemmParams(e.prof, prec, 100, 100, 100)
+		for _, tA := range []bool{false, true} {
+			for _, tB := range []bool{false, true} {
+				if err := gemm.Valid(e.gemmDev(), prec, tA, tB, cfg); err != nil {
+					t.Errorf("prec %d, tA %v, tB %v: %v", prec, tA, tB, err)
+				}
 			}
 		}
 	}

@@ -3,8 +3,8 @@ package clblas
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"math/bits"
-	"os"
 	"runtime"
 	"strconv"
 	"strings"
@@ -14,6 +14,8 @@ import (
 	"unsafe"
 
 	"github.com/gocompute/opencl/cl"
+	"github.com/gocompute/opencl/internal/gemm"
+	"github.com/gocompute/opencl/internal/settings"
 	"github.com/gocompute/opencl/kernels"
 	"github.com/gocompute/opencl/platform"
 )
@@ -27,7 +29,8 @@ type engine struct {
 	rt     *platform.Runtime
 	ownsRT bool
 	prof   platform.Profile
-	tensor TensorMode // GEMM's tensor-core mode (WithTensorCores or GOCL_TENSOR)
+	tensor gemm.Tensor // GEMM's tensor-core mode (WithTensorCores or GOCL_TENSOR)
+	tuning *gemm.DB    // GEMM's tuning database (WithGemmTuning or GOCL_GEMM_TUNING)
 	queue  *cl.Queue
 
 	// l2Portable keeps level 2 on its general kernels on a CPU device too
@@ -66,10 +69,10 @@ type engine struct {
 	// launched counts successful device calls per routine.
 	launched sync.Map // string → *atomic.Int64
 
-	// gemmChoices memoises gemmChoose per shape (it walks the tuning
+	// gemmChoices memoises gemm.Choose per shape (it walks the tuning
 	// database), up to 4096 shapes.
 	gemmChoiceMu sync.RWMutex
-	gemmChoices  map[gemmChoiceKey]gemmConfig
+	gemmChoices  map[gemmChoiceKey]gemm.Config
 
 	refs   atomic.Int32 // roles (float64, float32) still open
 	closed atomic.Bool
@@ -81,10 +84,12 @@ var errClosed = errors.New("clblas: device closed")
 
 // newDevice opens the device New puts behind the front end: the device of
 // WithDevice/WithRuntime, or platform.Default().
-func newDevice(cfg *config) (deviceFloat64, deviceFloat32, costModel, error) {
-	e, err := newEngine(cfg)
+func newDevice(cfg *config) (*engine, deviceFloat64, deviceFloat32, costModel, error) {
+	o := cfg.engine
+	o.logger = cfg.logger
+	e, err := newEngine(o)
 	if err != nil {
-		return nil, nil, costModel{}, err
+		return nil, nil, nil, costModel{}, err
 	}
 	var d64 deviceFloat64 = noDevice64{}
 	e.refs.Store(1)
@@ -92,36 +97,59 @@ func newDevice(cfg *config) (deviceFloat64, deviceFloat32, costModel, error) {
 		d64 = clDevice64{e}
 		e.refs.Store(2)
 	}
-	return d64, clDevice32{e}, e.costModel(), nil
+	return e, d64, clDevice32{e}, e.costModel(), nil
 }
 
-func newEngine(cfg *config) (*engine, error) {
+// engineOptions is the engine's own options: the device and the settings
+// in force, the front end's options and the environment resolved (New's
+// readSettings fills it in).
+type engineOptions struct {
+	device   *platform.Device
+	runtime  *platform.Runtime
+	spec     string // GOCL_DEVICE, when neither device nor runtime is set
+	cacheDir string
+	tensor   gemm.Tensor
+	pipe     pipeMode
+	zeroCopy zeroCopyMode
+	tuning   *gemm.DB
+	logger   *slog.Logger
+}
+
+func newEngine(o engineOptions) (*engine, error) {
 	e := &engine{kernels: map[string][]*cl.Kernel{}}
 	switch {
-	case cfg.runtime != nil:
-		e.rt = cfg.runtime
+	case o.runtime != nil:
+		e.rt = o.runtime
 	default:
-		dev := cfg.device
+		dev := o.device
 		if dev == nil {
-			d, err := platform.Default()
+			d, err := platform.Select(o.spec)
 			if err != nil {
 				return nil, fmt.Errorf("clblas: choosing a device: %w", err)
 			}
 			dev = d
 		}
-		rt, err := platform.NewRuntime(dev, platform.WithLogger(cfg.logger))
+		ropts := []platform.RuntimeOption{platform.WithLogger(o.logger)}
+		if o.cacheDir != "" {
+			ropts = append(ropts, platform.WithCacheDir(o.cacheDir))
+		}
+		rt, err := platform.NewRuntime(dev, ropts...)
 		if err != nil {
 			return nil, fmt.Errorf("clblas: %w", err)
 		}
 		e.rt, e.ownsRT = rt, true
 	}
 	e.prof = e.rt.Device().Profile()
-	e.tensor = cfg.tensorMode()
+	e.tensor = o.tensor
+	e.tuning = o.tuning
+	if e.tuning == nil {
+		e.tuning = gemm.Builtin()
+	}
 	e.queue = e.rt.Queue()
 	e.buffers.init(e.rt.Context(), e.prof)
 	e.pinned.init(e.rt.Context(), e.queue)
-	e.pipeMode = pipeModeFromEnv()
-	e.zeroCopy = zeroCopyFromEnv()
+	e.pipeMode = o.pipe
+	e.zeroCopy = o.zeroCopy
 	return e, nil
 }
 
@@ -140,14 +168,13 @@ func (e *engine) costModel() costModel {
 		cm.devGFLOPS64 = cm.devGFLOPS32 / 2
 		cm.devMemGBps = 10 * min(cu, 8)
 		// GEMM's kernels read and write Go memory in place (hostOver); only
-		// C is copied, once, when beta ≠ 0, so "transfers" are cheap. The
-		// fixed cost of a call (three buffers over Go memory, a map) was
-		// about 85 µs on PoCL.
+		// C is copied, once, when beta ≠ 0, so "transfers" are cheap; the
+		// fixed cost of a call is three buffers over Go memory and a map
+		// (BENCHMARKS.md, "Figures behind the code's choices").
 		cm.linkGBps = 30
 		cm.launch = 100 * time.Microsecond
-		// PoCL on 2 cores, DGEMM from Go slices with beta = 1 and a padded
-		// C: 2.5–2.9 GFLOP/s at k = 8, 6 at k = 16, 10–12 at k = 32,
-		// 18–24 at k = 64, 28–36 at k = 128 (m = n = 256 and 448).
+		// A CPU device's GEMM rate grows with k up to about 64 (PoCL,
+		// BENCHMARKS.md, "Figures behind the code's choices").
 		cm.kHalf = 64
 	default:
 		lanes := 64.0
@@ -165,7 +192,8 @@ func (e *engine) costModel() costModel {
 			cm.linkGBps = 40
 		}
 		cm.launch = 50 * time.Microsecond
-		// H200: SGEMM 8192×8192×256 runs at a third of the square rate.
+		// A GPU's GEMM with a short k runs well below its square rate
+		// (BENCHMARKS.md, "Figures behind the code's choices").
 		cm.kHalf = 256
 	}
 	return cm
@@ -346,8 +374,8 @@ func newKernelSpec(prec int, file, name string, defines ...string) *kernelSpec {
 	return &kernelSpec{file: file, name: name, opts: opts, key: file + "\x00" + opts + "\x00" + name}
 }
 
-// kernel returns a kernel object for name from source file (built with
-// common.cl first, unless the file is standalone) with the call's
+// kernel returns a kernel object for name from program file (built from
+// the sources package kernels names for it) with the call's
 // PRECISION and the given extra defines ("NAME", "NAME=VALUE"); an entry
 // starting with "-" is passed as a build option as it is.
 func (c *call) kernel(file, name string, defines ...string) *cl.Kernel {
@@ -376,11 +404,7 @@ func (c *call) kernelFor(s *kernelSpec) *cl.Kernel {
 		return k
 	}
 	c.e.kmu.Unlock()
-	srcs := []string{kernels.MustSource(s.file)}
-	if !standalone[s.file] {
-		srcs = append([]string{kernels.MustSource("common.cl")}, srcs...)
-	}
-	p, err := c.e.rt.Program(srcs, s.opts)
+	p, err := c.e.rt.Program(kernels.MustProgram(s.file), s.opts)
 	if err != nil {
 		c.fail(err)
 		return nil
@@ -393,10 +417,6 @@ func (c *call) kernelFor(s *kernelSpec) *cl.Kernel {
 	c.kernels = append(c.kernels, pooledKernel{s.key, k})
 	return k
 }
-
-// standalone lists kernel files that define their own types and must not
-// be preceded by common.cl.
-var standalone = map[string]bool{"gemm.cl": true}
 
 // run sets k's arguments and enqueues it over global work-items in groups
 // of local (nil: the driver chooses).
@@ -504,10 +524,6 @@ func (e *engine) hostShared() bool {
 	return e.prof.IsCPU()
 }
 
-// envZeroCopy is the environment variable that chooses hostShared's
-// answer: "on", "off", or (unset, "auto") the default.
-const envZeroCopy = "GOCL_ZERO_COPY"
-
 type zeroCopyMode int
 
 const (
@@ -516,14 +532,16 @@ const (
 	zeroCopyOff
 )
 
-func zeroCopyFromEnv() zeroCopyMode {
-	switch strings.ToLower(strings.TrimSpace(os.Getenv(envZeroCopy))) {
-	case "on", "1", "true":
-		return zeroCopyOn
-	case "off", "0", "false":
-		return zeroCopyOff
+// parseZeroCopy parses a GOCL_ZERO_COPY value (settings.ParseSwitch).
+func parseZeroCopy(v string) (zeroCopyMode, error) {
+	w, err := settings.ParseSwitch(v)
+	switch w {
+	case "on":
+		return zeroCopyOn, nil
+	case "off":
+		return zeroCopyOff, nil
 	}
-	return zeroCopyAuto
+	return zeroCopyAuto, err
 }
 
 // upload borrows a device buffer and copies host into it. The write is

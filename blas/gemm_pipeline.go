@@ -3,8 +3,6 @@ package clblas
 import (
 	"time"
 
-	"gonum.org/v1/gonum/blas"
-
 	"github.com/gocompute/opencl/cl"
 )
 
@@ -43,9 +41,7 @@ import (
 // C's staging memory holds its tiles packed like the device's (below), and
 // tiles are copied into the user's C one by one, row by row. (Staging C in
 // its own layout instead, so that the host copies whole row panels, large
-// and contiguous when C is not padded, measured no faster on the H200:
-// DGEMM 8192 from Go slices 38–43 % of the resident rate against 44–45 %,
-// SGEMM 58–59 % against 58–63 %; it was removed.)
+// and contiguous when C is not padded, is no faster: BENCHMARKS.md, "Figures behind the code's choices".)
 //
 // Device layout: A's panels one after another (panel i at element r0·k,
 // with leading dimension k, or mᵢ for a transposed A whose panel is a
@@ -143,9 +139,7 @@ func rowPanels(m, mt int) [][2]int {
 // otherwise.
 //
 // Row by row instead, the first row of tiles needs all of B before its
-// last tile can run, while the kernels wait on the bus: on the H200 from
-// HostSlices, DGEMM at n = 8192 (16 tiles of 2048²) spent its first
-// 12 ms uploading B for 6 ms of kernels.
+// last tile can run, while the kernels wait on the bus (BENCHMARKS.md, "Figures behind the code's choices").
 func tileOrder(hs, ws []int) [][2]int {
 	order := make([][2]int, 0, len(hs)*len(ws))
 	ra, cb := 0, 0 // panels of A and of B uploaded
@@ -169,11 +163,10 @@ func tileOrder(hs, ws []int) [][2]int {
 }
 
 // The row-slab schedule. When op(B) is not transposed, B's column panels
-// are strided in the user's memory (rows of nt of its n columns), and on
-// the H200 such rect transfers ran at 33 GB/s while kernels ran (48 GB/s
-// with the device idle), against 55 GB/s for contiguous ones, whatever
-// the queue, buffer or memory: DGEMM at n = 8192 from HostSlices spent
-// 26 ms uploading 1 GiB and reached 67 % of the resident rate. So for
+// are strided in the user's memory (rows of nt of its n columns), and
+// such rect transfers run well below contiguous ones while kernels run,
+// whatever the queue, buffer or memory, so that the bus bounds the call
+// (BENCHMARKS.md, "Figures behind the code's choices"). So for
 // large problems C is cut into full-width row slabs instead, and the
 // inner dimension into chunks: B goes up as row blocks k0…k0+kn (whole
 // rows: contiguous), A as row panels (contiguous when A is not
@@ -189,13 +182,12 @@ func tileOrder(hs, ws []int) [][2]int {
 // gemmSlabs returns the number of k-chunks of the row-slab schedule for
 // an m×n×k GEMM with elements of es bytes, or 0 for the tile schedule.
 // Row slabs pay where the bus, not the kernels, bounds the call: they make
-// B's and C's transfers contiguous, but their kernels run in k-chunks (a
-// few per cent slower on the H200) and no slab can be read back before
+// B's and C's transfers contiguous, but their kernels run in k-chunks
+// (slightly slower) and no slab can be read back before
 // B's last chunk has arrived. So they are chosen when:
 //   - B lies in a HostSlice (pinnedB): Go memory is packed into staging by
 //     host copies, contiguous either way, and there the tiles let C's
-//     unpacking overlap the kernels (from plain slices slabs measured
-//     slower, 32 % of the resident rate against 45 %);
+//     unpacking overlap the kernels (from plain slices slabs are slower);
 //   - op(B) is not transposed (otherwise B's row panels are contiguous
 //     already);
 //   - with op(A) transposed, the slabs (at least 32 KiB of elements high,
@@ -230,22 +222,18 @@ func (e *engine) gemmSlabs(m, n, k int, at, bt, pinnedB bool, es int) int {
 }
 
 // slabBytesPerFlop is the least bytes moved per flop for which the
-// row-slab schedule is chosen: about the H200's bus rate over its GEMM
-// rate (55 GB/s against 47 TFLOP/s in FP64, 58 in FP32). On the H200, from
-// HostSlices, slabs made DGEMM faster at n = 4096 and 8192 (1.5e-3 and
-// 2.9e-3 bytes per flop) and SGEMM at 4096 (1.5e-3), but SGEMM at 8192
-// (0.73e-3) slower: 24.7 ms against 23.5 (BENCHMARKS.md).
+// row-slab schedule is chosen: about a discrete GPU's bus rate over its
+// GEMM rate, below which the kernels rather than the bus bound the call
+// and the tiles' full-k kernels win (BENCHMARKS.md, "Figures behind the code's choices").
 const slabBytesPerFlop = 1e-3
 
 // slabRows returns the height of the row slabs of an m×n C: about 8M
-// elements each, a multiple of 256 from 256 to 1024 (1024 rows at n =
-// 8192 measured 1–2 % faster on the H200 than 512, whose launches are
-// shorter), or the pipeline mode's tile size. With op(A) transposed (at),
+// elements each, a multiple of 256 from 256 to 1024 (taller slabs mean
+// fewer, longer launches), or the pipeline mode's tile size. With op(A) transposed (at),
 // a slab's A panel is a block of columns of the k×m A whose rows are the
 // slab's height: slabs are then at least 32 KiB of elements of es bytes
 // high (4096 rows in float64), since narrower rows run slower by rect
-// DMA (BENCHMARKS.md; DGEMM TN at n = 8192 from HostSlices: 68 % of the
-// resident rate with 4096 rows, 65 % with 2048, 59 % by tiles).
+// DMA (BENCHMARKS.md, "Figures behind the code's choices").
 func (e *engine) slabRows(m, n int, at bool, es int) int {
 	if t := e.pipeMode.tile; t > 0 {
 		return min(t, m)
@@ -362,302 +350,6 @@ func slabSchedule(rows [][2]int, chunks [][2]int, readC bool,
 			cb++
 		}
 	}
-}
-
-// gemmStaged is gemm (C = alpha·op(A)·op(B) + beta·C on host slices) on
-// the staged, pipelined path.
-func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, cc []T, ldc int) error {
-	if m == 0 || n == 0 {
-		return nil
-	}
-	start := time.Now()
-	c := begin[T](e, name)
-	var up, comp, down *cl.Queue
-	if c.err == nil {
-		var err error
-		up, comp, down, err = e.pipeline()
-		c.fail(err)
-		if err == nil {
-			c.q = comp
-			c.queues = []*cl.Queue{up, comp, down}
-		}
-	}
-	// The pipeline's queues start after everything already enqueued on the
-	// engine's queue: device-resident operations still running there may
-	// use pooled buffers this call is about to take and overwrite.
-	if c.err == nil {
-		mk, err := e.queue.EnqueueMarker()
-		c.fail(err)
-		if err == nil {
-			c.events = append(c.events, mk)
-			for _, q := range []*cl.Queue{up, comp} {
-				bar, err := q.EnqueueBarrier(mk)
-				if err != nil {
-					c.fail(err)
-					break
-				}
-				c.events = append(c.events, bar)
-			}
-			c.fail(e.queue.Flush())
-		}
-	}
-	at, bt := tA != blas.NoTrans, tB != blas.NoTrans
-	readAB, readC := k > 0, beta != 0
-	// Operands in a HostSlice (pinned already) go to and from the device
-	// straight from the user's memory, by rect transfers: no staging copy.
-	// C is read back straight only when beta == 0 (see above: a failed
-	// call may then leave any values in C).
-	directA := readAB && pinnedSlice(&e.hostSlices, a)
-	directB := readAB && pinnedSlice(&e.hostSlices, b)
-	directC := pinnedSlice(&e.hostSlices, cc)
-	directDown := directC && !readC
-	var pa, pb, pc *pinnedBuf
-	var da, db *cl.Buffer
-	if readAB {
-		if !directA {
-			pa = stage[T](c, m*k)
-		}
-		if !directB {
-			pb = stage[T](c, k*n)
-		}
-		da, db = alloc[T](c, m*k), alloc[T](c, k*n)
-	}
-	if !directDown {
-		pc = stage[T](c, m*n)
-	}
-	dc := alloc[T](c, m*n)
-	var sa, sb, sc []T
-	if c.err == nil {
-		sa, sb, sc = pinnedView[T](pa, m*k), pinnedView[T](pb, k*n), pinnedView[T](pc, m*n)
-	}
-
-	mt, nt := e.gemmTiles(m, n, k)
-	chunks := e.gemmSlabs(m, n, k, at, bt, directB, int(c.prec/8))
-	if chunks > 0 {
-		mt, nt = e.slabRows(m, n, at, int(c.prec/8)), n
-	}
-	rows := rowPanels(m, mt)
-	var ups, kerns, downs []*cl.Event
-	var upBytes, downBytes []int64 // per command, for the timeline file
-	var packNs, bytesUp, bytesDown, bytesDirect int64
-	es := int64(c.prec / 8)
-
-	// With beta == 0, tiles are unpacked as they arrive (see above).
-	var early *tileUnpacker[T]
-	if !readC && !directDown && c.err == nil {
-		early = startTileUnpacker(cc, sc, ldc)
-	}
-
-	// sent enqueues an upload of n elements with enq and records it.
-	sent := func(n int, enq func() (*cl.Event, error)) *cl.Event {
-		if err := e.injected("enqueue"); err != nil {
-			c.fail(err)
-			return nil
-		}
-		ev, err := enq()
-		if err != nil {
-			c.fail(err)
-			return nil
-		}
-		c.events = append(c.events, ev)
-		ups = append(ups, ev)
-		upBytes = append(upBytes, int64(n)*es)
-		bytesUp += int64(n) * es
-		c.fail(up.Flush())
-		return ev
-	}
-
-	// write uploads the rows×cols block at (r0, c0) of src (leading
-	// dimension ld) to dev at element off, packed (leading dimension
-	// cols): packed into sp[off:] first, or, when direct (src is pinned),
-	// by a rect transfer straight from src.
-	write := func(dev *cl.Buffer, sp []T, off int, src []T, ld, r0, rows, c0, cols int, direct bool) *cl.Event {
-		if c.err != nil {
-			return nil
-		}
-		n := rows * cols
-		if direct {
-			bytesDirect += int64(n) * es
-			return sent(n, func() (*cl.Event, error) {
-				return cl.WriteBufferRect(up, dev, false, tileRect(off, ld, r0, rows, c0, cols), src)
-			})
-		}
-		t := time.Now()
-		pack(sp[off:off+n], src, ld, r0, rows, c0, cols)
-		packNs += int64(time.Since(t))
-		return sent(n, func() (*cl.Event, error) { return cl.WriteBuffer(up, dev, false, off, sp[off:off+n]) })
-	}
-
-	// compute enqueues, once the events of wait have completed, the
-	// kernels of C's mi×nj block at offC (leading dimension nj: the
-	// device layout above) += alpha·op(A)·op(B) over kk of the inner
-	// dimension, with A's and B's part at offA and offB, scaling the block
-	// by bk first; with last, it then reads the block (at (r0, c0) of C)
-	// back. It returns false once the call has failed.
-	compute := func(wait []*cl.Event, mi, nj, kk, offA, ldA, offB, ldB int, bk T, offC, r0, c0 int, last bool) bool {
-		// The block's kernels wait for their inputs (the barrier also
-		// gives the block an event of its own when no kernel runs).
-		bar, err := comp.EnqueueBarrier(wait...)
-		if err != nil {
-			c.fail(err)
-			return false
-		}
-		c.events = append(c.events, bar)
-		before := len(c.events)
-		gemmOnDevice(c, at, bt, mi, nj, kk, alpha, da, offA, ldA, db, offB, ldB, bk, dc, offC, nj)
-		if c.err != nil {
-			return false
-		}
-		kerns = append(kerns, c.events[before:]...)
-		c.fail(comp.Flush())
-		if !last || c.err != nil {
-			return c.err == nil
-		}
-		// Blocks are read back as their kernels finish. (Holding the
-		// downloads back until the last upload, so that they do not share
-		// the bus with the uploads the kernels wait for, measured worse on
-		// the H200 from HostSlices: DGEMM 8192 took 42.1 ms against 36.1,
-		// the downloads of the whole of C then following the uploads.)
-		if err := e.injected("read"); err != nil {
-			c.fail(err)
-			return false
-		}
-		var ev *cl.Event
-		if directDown {
-			ev, err = cl.ReadBufferRect(down, dc, false, tileRect(offC, ldc, r0, mi, c0, nj), cc, c.lastEvent())
-			bytesDirect += int64(mi*nj) * es
-		} else {
-			ev, err = cl.ReadBuffer(down, dc, false, offC, sc[offC:offC+mi*nj], c.lastEvent())
-		}
-		if err != nil {
-			c.fail(err)
-			return false
-		}
-		c.events = append(c.events, ev)
-		downs = append(downs, ev)
-		downBytes = append(downBytes, int64(mi*nj)*es)
-		bytesDown += int64(mi*nj) * es
-		c.fail(down.Flush())
-		if early != nil && c.err == nil {
-			early.add(ev, r0, mi, c0, nj, offC)
-		}
-		return c.err == nil
-	}
-	// panelA uploads row panel i of op(A) (all of k) at element r0·k.
-	panelA := func(r0, mi int) *cl.Event {
-		if at { // columns r0… of the k×m A
-			return write(da, sa, r0*k, a, lda, 0, k, r0, mi, directA)
-		}
-		return write(da, sa, r0*k, a, lda, r0, mi, 0, k, directA)
-	}
-
-	if chunks > 0 {
-		slabSchedule(rows, slabChunks(k, chunks), readC, panelA,
-			// C's slab r0… (beta ≠ 0), to element r0·n.
-			func(r0, mi int) *cl.Event { return write(dc, sc, r0*n, cc, ldc, r0, mi, 0, n, directC) },
-			// B's rows k0…, to element k0·n.
-			func(k0, kn int) *cl.Event { return write(db, sb, k0*n, b, ldb, k0, kn, 0, n, directB) },
-			func(wait []*cl.Event, r0, mi, k0, kn int, first, last bool) bool {
-				offA, ldA := r0*k+k0, k
-				if at {
-					offA, ldA = r0*k+k0*mi, mi
-				}
-				bk := T(1)
-				if first {
-					bk = beta
-				}
-				return compute(wait, mi, n, kn, offA, ldA, k0*n, n, bk, r0*n, r0, 0, last)
-			},
-			func() bool { return c.err == nil })
-	} else {
-		p, q := len(rows), l3CeilDiv(n, nt)
-		evA, evB := make([]*cl.Event, p), make([]*cl.Event, q)
-		hs, ws := make([]int, p), make([]int, q)
-		for i, r := range rows {
-			hs[i] = r[1]
-		}
-		for j := range ws {
-			ws[j] = min(nt, n-j*nt)
-		}
-		for _, ij := range tileOrder(hs, ws) {
-			if c.err != nil {
-				break
-			}
-			i, j := ij[0], ij[1]
-			r0, mi := rows[i][0], rows[i][1]
-			offA, ldA := r0*k, k
-			if at {
-				ldA = mi
-			}
-			c0 := j * nt
-			nj := ws[j]
-			offB, ldB := c0*k, nj
-			if bt {
-				ldB = k
-			}
-			offC := r0*n + mi*c0
-			var wait []*cl.Event
-			if readAB {
-				if evA[i] == nil {
-					evA[i] = panelA(r0, mi)
-				}
-				if evB[j] == nil {
-					if bt { // rows c0… of the n×k B
-						evB[j] = write(db, sb, offB, b, ldb, c0, nj, 0, k, directB)
-					} else {
-						evB[j] = write(db, sb, offB, b, ldb, 0, k, c0, nj, directB)
-					}
-				}
-				wait = append(wait, evA[i], evB[j])
-			}
-			if readC {
-				wait = append(wait, write(dc, sc, offC, cc, ldc, r0, mi, c0, nj, directC))
-			}
-			if c.err != nil {
-				break
-			}
-			if !compute(wait, mi, nj, k, offA, ldA, offB, ldB, beta, offC, r0, c0, true) {
-				break
-			}
-		}
-	}
-	var unpackNs int64
-	if early != nil {
-		// Every tile's download ends up waited on by the unpacker; its
-		// events are released by finish, after it has stopped.
-		var err error
-		unpackNs, err = early.stop()
-		c.fail(err)
-	} else if c.err == nil {
-		c.fail(cl.WaitForEvents(downs...))
-	}
-	if c.err != nil {
-		return c.finish()
-	}
-	if early == nil && !directDown {
-		// Every command succeeded: C may be written now.
-		t := time.Now()
-		unpackTiles(cc, sc, n, ldc, rows, nt)
-		unpackNs = int64(time.Since(t))
-	}
-
-	x := &e.xfer
-	x.calls.Add(1)
-	x.pack.Add(packNs)
-	x.unpack.Add(unpackNs)
-	x.up.Add(eventTime(ups))
-	x.comp.Add(eventTime(kerns))
-	x.down.Add(eventTime(downs))
-	x.bytesUp.Add(bytesUp)
-	x.bytesDown.Add(bytesDown)
-	x.bytesDirect.Add(bytesDirect)
-	x.addTimeline(ups, kerns, downs)
-	if f := e.pipeMode.timeline; f != "" {
-		writeTimeline(f, ups, kerns, downs, upBytes, downBytes)
-	}
-	err := c.finish()
-	x.wall.Add(int64(time.Since(start)))
-	return err
 }
 
 // tileRect is the rect transfer between the rows×cols block at (r0, c0)

@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/gocompute/opencl/cl"
+	"github.com/gocompute/opencl/platform"
 	"github.com/gocompute/opencl/platform/platformtest"
 )
 
@@ -90,3 +92,8 @@ func newRefImpl(t testing.TB) (*Implementation, *atomic.Int64) {
 	t.Cleanup(func() { impl.Close() })
 	return impl, calls
 }
+
+// profH200 is the H200's profile, for tests of choices made from it.
+var profH200 = platform.Profile{Name: "NVIDIA H200", Vendor: platform.VendorNVIDIA, VendorName: "NVIDIA Corporation",
+	Platform: "NVIDIA CUDA", Type: cl.DeviceTypeGPU, ComputeUnits: 132, MaxWorkGroupSize: 1024,
+	LocalMemBytes: 48 << 10, LocalMemDedicated: true, FP64: true, ComputeCapability: [2]int{9, 0}}

@@ -19,8 +19,8 @@ func WithRuntime(rt *platform.Runtime) Option {
 // DeviceName names the device the implementation runs on ("none" when it
 // has no OpenCL device and everything runs on the CPU).
 func (impl *Implementation) DeviceName() string {
-	if d, ok := impl.dev32.(clDevice32); ok {
-		return d.e.rt.Device().String()
+	if impl.eng != nil {
+		return impl.eng.rt.Device().String()
 	}
 	return "none"
 }
@@ -29,8 +29,8 @@ func (impl *Implementation) DeviceName() string {
 // implementation runs on, or nil when it has no OpenCL device. Do not close
 // it; Close the Implementation instead.
 func (impl *Implementation) Runtime() *platform.Runtime {
-	if d, ok := impl.dev32.(clDevice32); ok {
-		return d.e.rt
+	if impl.eng != nil {
+		return impl.eng.rt
 	}
 	return nil
 }

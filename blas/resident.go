@@ -59,16 +59,10 @@ func engineFor[T real](impl *Implementation) (*engine, error) {
 	if impl == nil || impl.closed.Load() {
 		return nil, errClosed
 	}
-	if elemSize[T]() == 8 {
-		if d, ok := impl.dev64.(clDevice64); ok {
-			return d.e, nil
-		}
+	if impl.eng == nil || elemSize[T]() == 8 && !impl.eng.prof.FP64 {
 		return nil, ErrNoEngine
 	}
-	if d, ok := impl.dev32.(clDevice32); ok {
-		return d.e, nil
-	}
-	return nil, ErrNoEngine
+	return impl.eng, nil
 }
 
 // Matrix is a row-major rows×cols matrix of float32 or float64 in device

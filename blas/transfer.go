@@ -9,7 +9,6 @@ import (
 	"os"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -18,13 +17,14 @@ import (
 
 	"github.com/gocompute/opencl/cl"
 	"github.com/gocompute/opencl/internal/par"
+	"github.com/gocompute/opencl/internal/settings"
 )
 
 // Host↔device transfers of the drop-in path.
 //
 // A transfer from pageable Go memory is staged by the driver through its
-// own pinned bounce buffers and runs far below the bus speed (on the H200
-// host a 16.8 MB write ran at 7.3 GB/s, a read at 1.4 GB/s). So host data
+// own pinned bounce buffers and runs far below the bus speed
+// (BENCHMARKS.md, "Figures behind the code's choices"). So host data
 // goes Go slice → pinned staging → device and back: the staging buffers
 // are CL_MEM_ALLOC_HOST_PTR buffers (pinned host memory on NVIDIA, AMD and
 // Intel drivers), mapped once when created and kept mapped for their whole
@@ -36,16 +36,8 @@ import (
 // runs on several goroutines when it is large.
 
 // envPipeline is the environment variable that overrides the GEMM transfer
-// path, a comma-separated list: "off" keeps the plain path (transfers
-// straight from Go memory), "on" stages and pipelines even on CPU devices
-// (where it only adds a copy; for measuring), anything else (or unset) is
-// automatic; "tile=N" (with either) cuts C into N×N tiles (or row slabs
-// of N rows) instead of the size gemmTiles chooses; "slab=off" or
-// "slab=N" turns the row-slab schedule (gemmSlabs) off, or on with N
-// k-chunks; "timeline=FILE" appends every staged call's commands (kind,
-// device start and end in ms from the call's first command, bytes moved)
-// to FILE, for studying the pipeline's schedule.
-const envPipeline = "GOCL_GEMM_PIPELINE"
+// path (settings.ParsePipeline has its words).
+const envPipeline = settings.GemmPipeline
 
 // pipeMode is the engine's choice of GEMM transfer path.
 type pipeMode struct {
@@ -61,37 +53,10 @@ type pipeMode struct {
 	slab int
 }
 
-func pipeModeFromEnv() pipeMode {
-	var m pipeMode
-	for _, tok := range strings.Split(os.Getenv(envPipeline), ",") {
-		tok = strings.TrimSpace(tok)
-		key, val, hasVal := strings.Cut(tok, "=")
-		key = strings.ToLower(key)
-		if !hasVal {
-			switch key {
-			case "off", "0", "false", "never":
-				m.off = true
-			case "on", "1", "true", "always", "force":
-				m.force = true
-			}
-			continue
-		}
-		switch key {
-		case "timeline": // the file name keeps its case
-			m.timeline = val
-		case "tile": // C cut into tiles of N×N elements (for measuring)
-			if n, err := strconv.Atoi(val); err == nil && n > 0 {
-				m.tile = n
-			}
-		case "slab": // "off", or the number of k-chunks (see gemmSlabs)
-			if strings.EqualFold(val, "off") {
-				m.slab = -1
-			} else if n, err := strconv.Atoi(val); err == nil && n > 0 {
-				m.slab = n
-			}
-		}
-	}
-	return m
+// parsePipeMode parses a GOCL_GEMM_PIPELINE value.
+func parsePipeMode(v string) (pipeMode, error) {
+	p, err := settings.ParsePipeline(v)
+	return pipeMode{off: p.Off, force: p.Force, tile: p.Tile, timeline: p.Timeline, slab: p.Slab}, err
 }
 
 // pinnedBuf is a pinned staging buffer and its mapping.
@@ -402,11 +367,10 @@ func (s TransferStats) Sub(o TransferStats) TransferStats {
 // calls made so far (both precisions); take the difference of two
 // snapshots with Sub. It is zero without an OpenCL device.
 func (impl *Implementation) TransferStats() TransferStats {
-	d, ok := impl.dev32.(clDevice32)
-	if !ok {
+	if impl.eng == nil {
 		return TransferStats{}
 	}
-	x := &d.e.xfer
+	x := &impl.eng.xfer
 	ns := func(v *atomic.Int64) time.Duration { return time.Duration(v.Load()) }
 	return TransferStats{
 		Calls: x.calls.Load(),

@@ -699,8 +699,9 @@ func TestStagedGemmAfterResidentWork(t *testing.T) {
 	g.check(t, r.got, 1e-13)
 }
 
-// TestPipeModeFromEnv: GOCL_GEMM_PIPELINE's words, alone and combined.
-func TestPipeModeFromEnv(t *testing.T) {
+// TestParsePipeMode: GOCL_GEMM_PIPELINE's words, alone and combined, and
+// the values refused.
+func TestParsePipeMode(t *testing.T) {
 	for _, c := range []struct {
 		env  string
 		want pipeMode
@@ -712,16 +713,17 @@ func TestPipeModeFromEnv(t *testing.T) {
 		{"tile=1024", pipeMode{tile: 1024}},
 		{"on, tile=512", pipeMode{force: true, tile: 512}},
 		{"never,tile=256", pipeMode{off: true, tile: 256}},
-		{"tile=0", pipeMode{}},
-		{"tile=x", pipeMode{}},
 		{"slab=off", pipeMode{slab: -1}},
 		{"on,Slab=4", pipeMode{force: true, slab: 4}},
-		{"slab=-2", pipeMode{}},
 		{"timeline=/tmp/Run 1.log,tile=64", pipeMode{timeline: "/tmp/Run 1.log", tile: 64}},
 	} {
-		t.Setenv(envPipeline, c.env)
-		if got := pipeModeFromEnv(); got != c.want {
-			t.Errorf("%s=%q: %+v, want %+v", envPipeline, c.env, got, c.want)
+		if got, err := parsePipeMode(c.env); err != nil || got != c.want {
+			t.Errorf("%s=%q: %+v, %v; want %+v", envPipeline, c.env, got, err, c.want)
+		}
+	}
+	for _, v := range []string{"tile=0", "tile=x", "slab=-2", "bogus"} {
+		if _, err := parsePipeMode(v); err == nil {
+			t.Errorf("%s=%q: no error", envPipeline, v)
 		}
 	}
 }

@@ -26,6 +26,7 @@ import (
 	"sync"
 
 	"github.com/gocompute/opencl/cl"
+	"github.com/gocompute/opencl/internal/settings"
 )
 
 // Device is one OpenCL device, with its position in the platform list and
@@ -97,7 +98,7 @@ func enumerate() ([]*Device, error) {
 }
 
 // EnvDevice is the environment variable Default reads.
-const EnvDevice = "GOCL_DEVICE"
+const EnvDevice = settings.Device
 
 // ErrNoDevice is returned when no OpenCL device exists at all.
 var ErrNoDevice = errors.New("platform: no OpenCL device found (install an OpenCL driver; on Debian: apt-get install ocl-icd-opencl-dev pocl-opencl-icd)")

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/gocompute/opencl/cl"
+	"github.com/gocompute/opencl/internal/settings"
 )
 
 // Runtime owns what running on one device needs: a context, a default
@@ -68,7 +69,7 @@ func WithLogger(l *slog.Logger) RuntimeOption { return func(c *runtimeConfig) { 
 
 // EnvCacheDir is the environment variable that overrides the program
 // cache directory.
-const EnvCacheDir = "GOCL_CACHE_DIR"
+const EnvCacheDir = settings.CacheDir
 
 // NewRuntime creates a context and a default queue on d.
 func NewRuntime(d *Device, opts ...RuntimeOption) (*Runtime, error) {

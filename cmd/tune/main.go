@@ -58,6 +58,8 @@ import (
 	"gonum.org/v1/gonum/blas"
 
 	clblas "github.com/gocompute/opencl/blas"
+	"github.com/gocompute/opencl/internal/gemm"
+	"github.com/gocompute/opencl/internal/gemm/profile"
 	"github.com/gocompute/opencl/platform"
 )
 
@@ -138,9 +140,9 @@ func product(names []string, values [][]int, add func(map[string]int)) {
 }
 
 // candidates lists the parameter space of a kernel.
-func candidates(kernel string, prec int, small bool) []clblas.TuneConfig {
-	var out []clblas.TuneConfig
-	add := func(d map[string]int) { out = append(out, clblas.TuneConfig{Kernel: "gemm_" + kernel, Defines: d}) }
+func candidates(kernel string, prec int, small bool) []gemm.TuneConfig {
+	var out []gemm.TuneConfig
+	add := func(d map[string]int) { out = append(out, gemm.TuneConfig{Kernel: "gemm_" + kernel, Defines: d}) }
 	switch kernel {
 	case "tiled":
 		tiles, kwg, dims, vws, dbs := []int{32, 64, 128, 256}, []int{8, 16, 32}, []int{8, 16, 32}, []int{1, 2, 4}, []int{0, 1}
@@ -219,8 +221,8 @@ var switchDefaults = map[string]int{"CP_VEC": 0, "SPLIT_RAW": 0, "ISSUE_MIX": 0,
 // A switch a candidate leaves out has its default value (CP_VEC=1 drops
 // the candidates without 16-byte copies); any other key a candidate does
 // not define does not restrict it.
-func filterCandidates(cands []clblas.TuneConfig, keep map[string][]int) []clblas.TuneConfig {
-	var out []clblas.TuneConfig
+func filterCandidates(cands []gemm.TuneConfig, keep map[string][]int) []gemm.TuneConfig {
+	var out []gemm.TuneConfig
 next:
 	for _, c := range cands {
 		for key, vals := range keep {
@@ -302,7 +304,7 @@ func newProgress(bar bool, total int, what string) progress {
 
 // outcome is one timed candidate.
 type outcome struct {
-	cfg clblas.TuneConfig
+	cfg gemm.TuneConfig
 	res clblas.TuneResult
 }
 
@@ -320,12 +322,12 @@ type tuner struct {
 
 // tune runs every valid candidate on one shape and transpose combination
 // and returns the timed ones, best first.
-func (t *tuner) tune(cands []clblas.TuneConfig, sh shape, trans string) ([]outcome, error) {
+func (t *tuner) tune(cands []gemm.TuneConfig, sh shape, trans string) ([]outcome, error) {
 	tA, tB, err := parseTrans(trans)
 	if err != nil {
 		return nil, err
 	}
-	var valid []clblas.TuneConfig
+	var valid []gemm.TuneConfig
 	invalid := 0
 	for _, c := range cands {
 		if err := clblas.TuneCheck(t.impl, t.prec, tA, tB, c); err != nil {
@@ -339,13 +341,13 @@ func (t *tuner) tune(cands []clblas.TuneConfig, sh shape, trans string) ([]outco
 	}
 	fmt.Fprintf(t.report, "%s %s %s: %d candidates, %d break the kernel's rules or the device's limits, %d to run\n",
 		sh.label, sh.size(), trans, len(cands), invalid, len(valid))
-	run := func(c clblas.TuneConfig, g interface {
-		Run(clblas.TuneConfig, int) (clblas.TuneResult, error)
+	run := func(c gemm.TuneConfig, g interface {
+		Run(gemm.TuneConfig, int) (clblas.TuneResult, error)
 	}) (clblas.TuneResult, error) {
 		return g.Run(c, t.runs)
 	}
 	var bench interface {
-		Run(clblas.TuneConfig, int) (clblas.TuneResult, error)
+		Run(gemm.TuneConfig, int) (clblas.TuneResult, error)
 		Close() error
 	}
 	if t.prec == 64 {
@@ -404,7 +406,7 @@ func firstLine(s string) string {
 }
 
 // localOf is the work-group shape the database records for a candidate.
-func localOf(c clblas.TuneConfig) []int {
+func localOf(c gemm.TuneConfig) []int {
 	d := c.Defines
 	switch c.Kernel {
 	case "gemm_tiled":
@@ -502,7 +504,7 @@ func main() {
 	fmt.Fprintf(t.report, "tuning gemm_%s, float%d, on %s (%s), %d candidates in the %s space\n",
 		k, *prec, prof.Name, prof.Platform, len(cands), *space)
 	start := time.Now()
-	var entries []clblas.TuneEntry
+	var entries []gemm.TuneEntry
 	type job struct {
 		sh           shape
 		trans, class string
@@ -537,7 +539,7 @@ func main() {
 			continue
 		}
 		best := out[0]
-		e := clblas.TuneEntry{
+		e := gemm.TuneEntry{
 			Precision: *prec, Config: best.cfg, Local: localOf(best.cfg),
 			GFLOPS: map[string]map[string]float64{j.trans: {j.sh.size(): float64(int(best.res.GFLOPS*10)) / 10}},
 			Note:   fmt.Sprintf("cmd/tune, %s space, median of %d runs, relative error %.2g", *space, *runs, best.res.RelErr),
@@ -550,7 +552,7 @@ func main() {
 		entries = append(entries, e)
 	}
 	measured := fmt.Sprintf("%s, cmd/tune, %s %s, %d CUs", time.Now().Format("2006-01-02"), prof.Platform, prof.DriverVersion, prof.ComputeUnits)
-	res, err := clblas.UpdateTuning(db, prof, measured, entries)
+	res, err := gemm.UpdateTuning(db, profile.Device(prof), measured, entries)
 	if err != nil {
 		log.Fatalf("tune: %v", err)
 	}
@@ -568,7 +570,7 @@ func main() {
 // tuneCombos tunes gemm_mma on one shape in several transpose combinations
 // and makes one entry of them (mergeTrans): the tile best over all the
 // combinations, with the switches each combination does best with.
-func (t *tuner) tuneCombos(cands []clblas.TuneConfig, sh shape, combos []string, space string) (clblas.TuneEntry, bool) {
+func (t *tuner) tuneCombos(cands []gemm.TuneConfig, sh shape, combos []string, space string) (gemm.TuneEntry, bool) {
 	outs := map[string][]outcome{}
 	for _, c := range combos {
 		out, err := t.tune(cands, sh, c)
@@ -580,14 +582,14 @@ func (t *tuner) tuneCombos(cands []clblas.TuneConfig, sh shape, combos []string,
 	m, ok := mergeTrans(combos, outs)
 	if !ok {
 		fmt.Fprintf(t.report, "  no tile ran in every combination of %v for %s\n", combos, sh.label)
-		return clblas.TuneEntry{}, false
+		return gemm.TuneEntry{}, false
 	}
 	gf := map[string]map[string]float64{}
 	for c, v := range m.gflops {
 		gf[c] = map[string]float64{sh.size(): float64(int(v*10)) / 10}
 	}
 	fmt.Fprintf(t.report, "  %v: %v, per combination %v, GFLOP/s %v\n", combos, m.cfg, m.trans, m.gflops)
-	return clblas.TuneEntry{
+	return gemm.TuneEntry{
 		Precision: t.prec, Bucket: sh.label, Config: m.cfg, Local: localOf(m.cfg), GFLOPS: gf, Trans: m.trans,
 		Note: fmt.Sprintf("cmd/tune, %s space, median of %d runs, transpose combinations %s: the tile with the best geometric mean, switches per combination", space, t.runs, strings.Join(combos, ",")),
 	}, true
@@ -595,7 +597,7 @@ func (t *tuner) tuneCombos(cands []clblas.TuneConfig, sh shape, combos []string,
 
 // merged is mergeTrans's choice.
 type merged struct {
-	cfg    clblas.TuneConfig         // the tile, with the first combination's switches
+	cfg    gemm.TuneConfig           // the tile, with the first combination's switches
 	trans  map[string]map[string]int // other combinations' switches, where they differ
 	gflops map[string]float64        // each combination's rate with its switches
 }
@@ -603,21 +605,21 @@ type merged struct {
 // mergeTrans chooses, from one shape's outcomes in several transpose
 // combinations (combos; outs[c] best first), the gemm_mma tile that does
 // best over all of them: for each tile (a candidate's defines less the
-// per-combination switches, clblas.MMATransSwitches) that ran in every
+// per-combination switches, gemm.MMATransSwitches) that ran in every
 // combination, the geometric mean of each combination's best variant. The
 // entry takes the first combination's best variant; another combination
 // whose best variant has other switches gets them in trans. ok is false
 // when no tile ran in every combination.
 func mergeTrans(combos []string, outs map[string][]outcome) (merged, bool) {
-	switches := clblas.MMATransSwitches()
-	tileOf := func(c clblas.TuneConfig) string {
+	switches := gemm.MMATransSwitches()
+	tileOf := func(c gemm.TuneConfig) string {
 		d := maps.Clone(c.Defines)
 		for _, k := range switches {
 			delete(d, k)
 		}
-		return clblas.TuneConfig{Kernel: c.Kernel, Defines: d}.String()
+		return gemm.TuneConfig{Kernel: c.Kernel, Defines: d}.String()
 	}
-	switchesOf := func(c clblas.TuneConfig) map[string]int {
+	switchesOf := func(c gemm.TuneConfig) map[string]int {
 		m := map[string]int{}
 		for _, k := range switches {
 			m[k] = c.Defines[k] // absent: the kernel's default, 0

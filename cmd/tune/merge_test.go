@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	clblas "github.com/gocompute/opencl/blas"
+	"github.com/gocompute/opencl/internal/gemm"
 )
 
 // TestMergeTrans: tuned in several transpose combinations, the entry takes
@@ -13,7 +14,7 @@ import (
 // combination's switches where its best variant of that tile differs; a
 // tile that did not run in every combination is not chosen.
 func TestMergeTrans(t *testing.T) {
-	cfg := func(mwg, mix, pipe int) clblas.TuneConfig {
+	cfg := func(mwg, mix, pipe int) gemm.TuneConfig {
 		d := map[string]int{"MWG": mwg, "NWG": 64, "KWG": 8}
 		if mix == 1 {
 			d["ISSUE_MIX"] = 1
@@ -21,9 +22,9 @@ func TestMergeTrans(t *testing.T) {
 		if pipe == 1 {
 			d["PIPE_FRAG"] = 1
 		}
-		return clblas.TuneConfig{Kernel: "gemm_mma", Defines: d}
+		return gemm.TuneConfig{Kernel: "gemm_mma", Defines: d}
 	}
-	o := func(c clblas.TuneConfig, gf float64) outcome {
+	o := func(c gemm.TuneConfig, gf float64) outcome {
 		return outcome{cfg: c, res: clblas.TuneResult{GFLOPS: gf, OK: true}}
 	}
 	outs := map[string][]outcome{

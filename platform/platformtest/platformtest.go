@@ -12,17 +12,18 @@ import (
 	"os"
 	"testing"
 
+	"github.com/gocompute/opencl/internal/settings"
 	"github.com/gocompute/opencl/platform"
 )
 
 // EnvRequire is the environment variable that turns a missing device from
 // a skip into a failure.
-const EnvRequire = "GOCL_REQUIRE_DEVICE"
+const EnvRequire = settings.RequireDevice
 
 // Required reports whether GOCL_REQUIRE_DEVICE asks for a device.
 func Required() bool {
-	v := os.Getenv(EnvRequire)
-	return v != "" && v != "0" && v != "false"
+	on, err := settings.ParseBool(os.Getenv(EnvRequire))
+	return on || err != nil // a value that is neither on nor off asks for a device
 }
 
 // Device returns the default OpenCL device, or skips (fails, with

@@ -1,0 +1,394 @@
+package clblas
+
+import (
+	"time"
+
+	"gonum.org/v1/gonum/blas"
+
+	"github.com/gocompute/opencl/cl"
+)
+
+// gemmStaged is gemm (C = alpha·op(A)·op(B) + beta·C on host slices) on
+// the staged, pipelined path: a stagedGemm, run.
+func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, cc []T, ldc int) error {
+	if m == 0 || n == 0 {
+		return nil
+	}
+	s := &stagedGemm[T]{
+		e: e, start: time.Now(),
+		at: tA != blas.NoTrans, bt: tB != blas.NoTrans, m: m, n: n, k: k,
+		alpha: alpha, beta: beta, a: a, b: b, cc: cc, lda: lda, ldb: ldb, ldc: ldc,
+	}
+	s.c = begin[T](e, name)
+	s.queues()
+	s.buffers()
+	s.plan()
+	if s.chunks > 0 {
+		s.slabs()
+	} else {
+		s.tiles()
+	}
+	return s.end()
+}
+
+// stagedGemm is one GEMM call on the staged path: its problem, its three
+// queues (upload, compute, download), its buffers, the schedule of its
+// blocks and what it has moved and run, for the engine's accounting.
+type stagedGemm[T real] struct {
+	e     *engine
+	c     *call
+	start time.Time
+
+	// The problem.
+	at, bt        bool
+	m, n, k       int
+	alpha, beta   T
+	a, b, cc      []T
+	lda, ldb, ldc int
+
+	up, comp, down *cl.Queue
+
+	// readAB: A and B are read (k > 0); readC: C is (beta ≠ 0). Operands
+	// in a HostSlice (pinned already) go to and from the device straight
+	// from the user's memory, by rect transfers: no staging copy (direct…).
+	// C is read back straight only when beta == 0 (directDown: a failed
+	// call may then leave any values in C).
+	readAB, readC                       bool
+	directA, directB, directC, directDn bool
+
+	da, db, dc *cl.Buffer
+	sa, sb, sc []T // the pinned staging memory of A, B and C
+
+	// The schedule: C in row panels of rows (mt rows), nt columns wide, or
+	// full-width slabs with k in chunks k-chunks.
+	rows           [][2]int
+	mt, nt, chunks int
+
+	ups, kerns, downs  []*cl.Event
+	upBytes, downBytes []int64 // per command, for the timeline file
+	packNs, unpackNs   int64
+	bytesUp, bytesDown int64
+	bytesDirect        int64
+
+	// early unpacks C's tiles as they arrive (beta == 0).
+	early *tileUnpacker[T]
+}
+
+// es is the size of an element in bytes.
+func (s *stagedGemm[T]) es() int64 { return int64(s.c.prec / 8) }
+
+// queues takes the pipeline's queues and makes them start after everything
+// already enqueued on the engine's queue: device-resident operations still
+// running there may use pooled buffers this call is about to take and
+// overwrite.
+func (s *stagedGemm[T]) queues() {
+	c, e := s.c, s.e
+	if c.err == nil {
+		var err error
+		s.up, s.comp, s.down, err = e.pipeline()
+		c.fail(err)
+		if err == nil {
+			c.q = s.comp
+			c.queues = []*cl.Queue{s.up, s.comp, s.down}
+		}
+	}
+	if c.err != nil {
+		return
+	}
+	mk, err := e.queue.EnqueueMarker()
+	c.fail(err)
+	if err != nil {
+		return
+	}
+	c.events = append(c.events, mk)
+	for _, q := range []*cl.Queue{s.up, s.comp} {
+		bar, err := q.EnqueueBarrier(mk)
+		if err != nil {
+			c.fail(err)
+			break
+		}
+		c.events = append(c.events, bar)
+	}
+	c.fail(e.queue.Flush())
+}
+
+// buffers takes the staging and device buffers.
+func (s *stagedGemm[T]) buffers() {
+	c, e, m, n, k := s.c, s.e, s.m, s.n, s.k
+	s.readAB, s.readC = k > 0, s.beta != 0
+	s.directA = s.readAB && pinnedSlice(&e.hostSlices, s.a)
+	s.directB = s.readAB && pinnedSlice(&e.hostSlices, s.b)
+	s.directC = pinnedSlice(&e.hostSlices, s.cc)
+	s.directDn = s.directC && !s.readC
+	var pa, pb, pc *pinnedBuf
+	if s.readAB {
+		if !s.directA {
+			pa = stage[T](c, m*k)
+		}
+		if !s.directB {
+			pb = stage[T](c, k*n)
+		}
+		s.da, s.db = alloc[T](c, m*k), alloc[T](c, k*n)
+	}
+	if !s.directDn {
+		pc = stage[T](c, m*n)
+	}
+	s.dc = alloc[T](c, m*n)
+	if c.err == nil {
+		s.sa, s.sb, s.sc = pinnedView[T](pa, m*k), pinnedView[T](pb, k*n), pinnedView[T](pc, m*n)
+	}
+}
+
+// plan chooses the schedule: tiles, or row slabs with k in chunks.
+func (s *stagedGemm[T]) plan() {
+	e, m, n, k := s.e, s.m, s.n, s.k
+	s.mt, s.nt = e.gemmTiles(m, n, k)
+	s.chunks = e.gemmSlabs(m, n, k, s.at, s.bt, s.directB, int(s.es()))
+	if s.chunks > 0 {
+		s.mt, s.nt = e.slabRows(m, n, s.at, int(s.es())), n
+	}
+	s.rows = rowPanels(m, s.mt)
+	// With beta == 0, tiles are unpacked as they arrive.
+	if !s.readC && !s.directDn && s.c.err == nil {
+		s.early = startTileUnpacker(s.cc, s.sc, s.ldc)
+	}
+}
+
+// sent enqueues an upload of n elements with enq and records it.
+func (s *stagedGemm[T]) sent(n int, enq func() (*cl.Event, error)) *cl.Event {
+	c := s.c
+	if err := s.e.injected("enqueue"); err != nil {
+		c.fail(err)
+		return nil
+	}
+	ev, err := enq()
+	if err != nil {
+		c.fail(err)
+		return nil
+	}
+	c.events = append(c.events, ev)
+	s.ups = append(s.ups, ev)
+	s.upBytes = append(s.upBytes, int64(n)*s.es())
+	s.bytesUp += int64(n) * s.es()
+	c.fail(s.up.Flush())
+	return ev
+}
+
+// upload uploads the rows×cols block at (r0, c0) of src (leading dimension
+// ld) to dev at element off, packed (leading dimension cols): packed into
+// sp[off:] first, or, when direct (src is pinned), by a rect transfer
+// straight from src.
+func (s *stagedGemm[T]) upload(dev *cl.Buffer, sp []T, off int, src []T, ld, r0, rows, c0, cols int, direct bool) *cl.Event {
+	if s.c.err != nil {
+		return nil
+	}
+	n := rows * cols
+	if direct {
+		s.bytesDirect += int64(n) * s.es()
+		return s.sent(n, func() (*cl.Event, error) {
+			return cl.WriteBufferRect(s.up, dev, false, tileRect(off, ld, r0, rows, c0, cols), src)
+		})
+	}
+	t := time.Now()
+	pack(sp[off:off+n], src, ld, r0, rows, c0, cols)
+	s.packNs += int64(time.Since(t))
+	return s.sent(n, func() (*cl.Event, error) { return cl.WriteBuffer(s.up, dev, false, off, sp[off:off+n]) })
+}
+
+// panelA uploads row panel r0… (mi rows) of op(A), all of k, at element
+// r0·k.
+func (s *stagedGemm[T]) panelA(r0, mi int) *cl.Event {
+	if s.at { // columns r0… of the k×m A
+		return s.upload(s.da, s.sa, r0*s.k, s.a, s.lda, 0, s.k, r0, mi, s.directA)
+	}
+	return s.upload(s.da, s.sa, r0*s.k, s.a, s.lda, r0, mi, 0, s.k, s.directA)
+}
+
+// compute enqueues, once the events of wait have completed, the kernels of
+// C's mi×nj block at offC (leading dimension nj: the device layout above)
+// += alpha·op(A)·op(B) over kk of the inner dimension, with A's and B's
+// part at offA and offB, scaling the block by bk first; with last, it then
+// reads the block (at (r0, c0) of C) back. It returns false once the call
+// has failed.
+func (s *stagedGemm[T]) compute(wait []*cl.Event, mi, nj, kk, offA, ldA, offB, ldB int, bk T, offC, r0, c0 int, last bool) bool {
+	c := s.c
+	// The block's kernels wait for their inputs (the barrier also gives
+	// the block an event of its own when no kernel runs).
+	bar, err := s.comp.EnqueueBarrier(wait...)
+	if err != nil {
+		c.fail(err)
+		return false
+	}
+	c.events = append(c.events, bar)
+	before := len(c.events)
+	gemmOnDevice(c, s.at, s.bt, mi, nj, kk, s.alpha, s.da, offA, ldA, s.db, offB, ldB, bk, s.dc, offC, nj)
+	if c.err != nil {
+		return false
+	}
+	s.kerns = append(s.kerns, c.events[before:]...)
+	c.fail(s.comp.Flush())
+	if !last || c.err != nil {
+		return c.err == nil
+	}
+	return s.download(mi, nj, offC, r0, c0)
+}
+
+// download reads C's mi×nj block at offC of the device (at (r0, c0) of C)
+// back as soon as its kernels finish, rather than after the last upload:
+// holding the downloads back, so that they do not share the bus with the
+// uploads the kernels wait for, is slower (BENCHMARKS.md, "Figures behind the code's choices").
+func (s *stagedGemm[T]) download(mi, nj, offC, r0, c0 int) bool {
+	c := s.c
+	if err := s.e.injected("read"); err != nil {
+		c.fail(err)
+		return false
+	}
+	var ev *cl.Event
+	var err error
+	if s.directDn {
+		ev, err = cl.ReadBufferRect(s.down, s.dc, false, tileRect(offC, s.ldc, r0, mi, c0, nj), s.cc, c.lastEvent())
+		s.bytesDirect += int64(mi*nj) * s.es()
+	} else {
+		ev, err = cl.ReadBuffer(s.down, s.dc, false, offC, s.sc[offC:offC+mi*nj], c.lastEvent())
+	}
+	if err != nil {
+		c.fail(err)
+		return false
+	}
+	c.events = append(c.events, ev)
+	s.downs = append(s.downs, ev)
+	s.downBytes = append(s.downBytes, int64(mi*nj)*s.es())
+	s.bytesDown += int64(mi*nj) * s.es()
+	c.fail(s.down.Flush())
+	if s.early != nil && c.err == nil {
+		s.early.add(ev, r0, mi, c0, nj, offC)
+	}
+	return c.err == nil
+}
+
+// slabs runs the schedule by full-width row slabs (slabSchedule).
+func (s *stagedGemm[T]) slabs() {
+	n, k := s.n, s.k
+	slabSchedule(s.rows, slabChunks(k, s.chunks), s.readC, s.panelA,
+		// C's slab r0… (beta ≠ 0), to element r0·n.
+		func(r0, mi int) *cl.Event { return s.upload(s.dc, s.sc, r0*n, s.cc, s.ldc, r0, mi, 0, n, s.directC) },
+		// B's rows k0…, to element k0·n.
+		func(k0, kn int) *cl.Event { return s.upload(s.db, s.sb, k0*n, s.b, s.ldb, k0, kn, 0, n, s.directB) },
+		func(wait []*cl.Event, r0, mi, k0, kn int, first, last bool) bool {
+			offA, ldA := r0*k+k0, k
+			if s.at {
+				offA, ldA = r0*k+k0*mi, mi
+			}
+			bk := T(1)
+			if first {
+				bk = s.beta
+			}
+			return s.compute(wait, mi, n, kn, offA, ldA, k0*n, n, bk, r0*n, r0, 0, last)
+		},
+		func() bool { return s.c.err == nil })
+}
+
+// tiles runs the schedule by tiles of C (tileOrder), uploading each panel
+// of A and B before the first tile that needs it.
+func (s *stagedGemm[T]) tiles() {
+	c, n, k, nt := s.c, s.n, s.k, s.nt
+	p, q := len(s.rows), l3CeilDiv(n, nt)
+	evA, evB := make([]*cl.Event, p), make([]*cl.Event, q)
+	hs, ws := make([]int, p), make([]int, q)
+	for i, r := range s.rows {
+		hs[i] = r[1]
+	}
+	for j := range ws {
+		ws[j] = min(nt, n-j*nt)
+	}
+	for _, ij := range tileOrder(hs, ws) {
+		if c.err != nil {
+			break
+		}
+		i, j := ij[0], ij[1]
+		r0, mi := s.rows[i][0], s.rows[i][1]
+		offA, ldA := r0*k, k
+		if s.at {
+			ldA = mi
+		}
+		c0 := j * nt
+		nj := ws[j]
+		offB, ldB := c0*k, nj
+		if s.bt {
+			ldB = k
+		}
+		offC := r0*n + mi*c0
+		var wait []*cl.Event
+		if s.readAB {
+			if evA[i] == nil {
+				evA[i] = s.panelA(r0, mi)
+			}
+			if evB[j] == nil {
+				if s.bt { // rows c0… of the n×k B
+					evB[j] = s.upload(s.db, s.sb, offB, s.b, s.ldb, c0, nj, 0, k, s.directB)
+				} else {
+					evB[j] = s.upload(s.db, s.sb, offB, s.b, s.ldb, 0, k, c0, nj, s.directB)
+				}
+			}
+			wait = append(wait, evA[i], evB[j])
+		}
+		if s.readC {
+			wait = append(wait, s.upload(s.dc, s.sc, offC, s.cc, s.ldc, r0, mi, c0, nj, s.directC))
+		}
+		if c.err != nil {
+			break
+		}
+		if !s.compute(wait, mi, nj, k, offA, ldA, offB, ldB, s.beta, offC, r0, c0, true) {
+			break
+		}
+	}
+}
+
+// end waits for the downloads, writes C (unless it was written as the
+// tiles arrived or read back directly) once every command has succeeded,
+// accounts for the call and releases it.
+func (s *stagedGemm[T]) end() error {
+	c := s.c
+	if s.early != nil {
+		// Every tile's download ends up waited on by the unpacker; its
+		// events are released by finish, after it has stopped.
+		var err error
+		s.unpackNs, err = s.early.stop()
+		c.fail(err)
+	} else if c.err == nil {
+		c.fail(cl.WaitForEvents(s.downs...))
+	}
+	if c.err != nil {
+		return c.finish()
+	}
+	if s.early == nil && !s.directDn {
+		// Every command succeeded: C may be written now.
+		t := time.Now()
+		unpackTiles(s.cc, s.sc, s.n, s.ldc, s.rows, s.nt)
+		s.unpackNs = int64(time.Since(t))
+	}
+	s.account()
+	err := c.finish()
+	s.e.xfer.wall.Add(int64(time.Since(s.start)))
+	return err
+}
+
+// account adds the call's transfers and kernels to the engine's counters
+// and, when asked for (GOCL_GEMM_PIPELINE=timeline=FILE), its commands to
+// the timeline file.
+func (s *stagedGemm[T]) account() {
+	x := &s.e.xfer
+	x.calls.Add(1)
+	x.pack.Add(s.packNs)
+	x.unpack.Add(s.unpackNs)
+	x.up.Add(eventTime(s.ups))
+	x.comp.Add(eventTime(s.kerns))
+	x.down.Add(eventTime(s.downs))
+	x.bytesUp.Add(s.bytesUp)
+	x.bytesDown.Add(s.bytesDown)
+	x.bytesDirect.Add(s.bytesDirect)
+	x.addTimeline(s.ups, s.kerns, s.downs)
+	if f := s.e.pipeMode.timeline; f != "" {
+		writeTimeline(f, s.ups, s.kerns, s.downs, s.upBytes, s.downBytes)
+	}
+}
