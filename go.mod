@@ -1,12 +1,14 @@
 module github.com/gocompute/opencl
 
-go 1.24.0
+go 1.25.0
 
 require gonum.org/v1/gonum v0.17.0
 
 require (
+	github.com/ebitengine/purego v0.11.3
 	github.com/schollz/progressbar/v3 v3.18.0
 	golang.org/x/sync v0.16.0
+	golang.org/x/sys v0.30.0
 	gonum.org/v1/plot v0.15.2
 )
 
@@ -22,7 +24,6 @@ require (
 	github.com/pmezard/go-difflib v1.0.0 // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
 	golang.org/x/image v0.25.0 // indirect
-	golang.org/x/sys v0.30.0 // indirect
 	golang.org/x/term v0.28.0 // indirect
 	golang.org/x/text v0.23.0 // indirect
 )

@@ -31,12 +31,6 @@
 // returns an error that says so ([ErrNotSupported]).
 package cl
 
-/*
-#cgo LDFLAGS: -lOpenCL
-#include "clinc.h"
-*/
-import "C"
-
 import (
 	"fmt"
 	"strconv"
