@@ -195,8 +195,8 @@ func clGetCommandQueueInfo(q clCommandQueue, param uint32, size uintptr, v unsaf
 }
 
 func clReleaseCommandQueue(q clCommandQueue) int32 { return procReleaseCommandQueue.status(uintptr(q)) }
-func clFlush(q clCommandQueue) int32                { return procFlush.status(uintptr(q)) }
-func clFinish(q clCommandQueue) int32               { return procFinish.status(uintptr(q)) }
+func clFlush(q clCommandQueue) int32               { return procFlush.status(uintptr(q)) }
+func clFinish(q clCommandQueue) int32              { return procFinish.status(uintptr(q)) }
 
 func clCreateBuffer(c clContext, flags uint64, size uintptr, host unsafe.Pointer, st *int32) clMem {
 	return clMem(procCreateBuffer.object(st, uintptr(c), uintptr(flags), size, uintptr(host), uintptr(unsafe.Pointer(st))))
