@@ -67,7 +67,7 @@ func TestLoadLibraryNotOpenCL(t *testing.T) {
 // ErrNotSupported; without a library, ErrNoRuntime.
 func TestMissingEntryPoint(t *testing.T) {
 	p := &proc{name: "clNoSuchEntryPoint"}
-	err := check(p.name, p.status(0, 0))
+	err := check(p.name, p.status6(0, 0, 0, 0, 0, 0))
 	want := ErrNotSupported
 	if LoadRuntime() != nil {
 		want = ErrNoRuntime
