@@ -1,11 +1,6 @@
 package cl
 
-import (
-	"sync"
-	"unsafe"
-
-	"github.com/ebitengine/purego"
-)
+import "unsafe"
 
 // The OpenCL handle types. Handles are opaque pointers that Go never
 // dereferences, so they are held as uintptr. The scalar typedefs map as
@@ -43,18 +38,10 @@ type proc struct {
 	addr uintptr
 }
 
-// maxArgs is the most arguments an entry point takes
-// (clEnqueueReadBufferRect and clEnqueueWriteBufferRect). Every call
-// passes this many: the C calling conventions of every supported
-// platform let a caller pass more arguments than the callee reads.
-const maxArgs = 14
-
-// argBlocks recycles the argument arrays handed to purego.SyscallN, whose
-// variadic argument escapes: a fresh slice per call would be an
-// allocation on every launch.
-var argBlocks = sync.Pool{New: func() any { return new([maxArgs]uintptr) }}
-
-// call calls the entry point. Pointers are converted to uintptr in the
+// call calls the entry point with 14 arguments, the most any takes
+// (clEnqueueReadBufferRect and clEnqueueWriteBufferRect): the C calling
+// conventions of every supported platform let a caller pass more
+// arguments than the callee reads. Pointers are converted to uintptr in the
 // call expression, which (go:uintptrescapes) puts what they point to on
 // the heap, where it does not move, and keeps it alive for the call. It
 // returns the function's result, or 0 and statusNoRuntime or
@@ -68,11 +55,7 @@ func (p *proc) call(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13 u
 	if p.addr == 0 {
 		return 0, statusNoSymbol
 	}
-	a := argBlocks.Get().(*[maxArgs]uintptr)
-	*a = [maxArgs]uintptr{a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13}
-	r, _, _ := purego.SyscallN(p.addr, a[:]...)
-	argBlocks.Put(a)
-	return r, 0
+	return rawCall(p.addr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13), 0
 }
 
 // status calls an entry point that returns a cl_int.
