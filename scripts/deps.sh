@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
 # deps.sh: make sure what building and testing gocompute/opencl needs is
-# here: Go >= 1.24, a C compiler for cgo, the OpenCL ICD loader and headers,
-# and an OpenCL driver (PoCL, which runs OpenCL on the CPU). Only what is
+# here: Go >= 1.25, the OpenCL ICD loader and an OpenCL driver (PoCL, which
+# runs OpenCL on the CPU) to run the tests, a C compiler for the race
+# detector, and, for the CLBlast comparison only, the OpenCL headers and
+# CLBlast. The library itself needs none of them to build: OpenCL is
+# loaded at run time. Only what is
 # missing is installed, with apt-get, which needs root.
 #
 # Run it (./scripts/deps.sh) or source it (the other scripts do) to get
 # ensure_go and ensure_deps, which also put Go on PATH.
 
-# Debian packages: the ICD loader (libOpenCL.so for linking), the headers,
-# PoCL's CPU driver, and CLBlast (only for the side-by-side benchmarks and
-# their test, built with -tags clblast).
-DEB_PACKAGES=(ocl-icd-opencl-dev opencl-headers pocl-opencl-icd libclblast-dev)
+# Debian packages: the ICD loader (libOpenCL.so.1, loaded at run time) and
+# PoCL's CPU driver, to run; the loader's development files (libOpenCL.so
+# for linking), the headers and CLBlast only for the side-by-side
+# benchmarks and their test, built with -tags clblast (cgo).
+DEB_PACKAGES=(ocl-icd-libopencl1 pocl-opencl-icd ocl-icd-opencl-dev opencl-headers libclblast-dev)
 
 say() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
@@ -28,7 +32,7 @@ ensure_go() {
 	fi
 	if ! command -v go >/dev/null 2>&1; then
 		die "Go is not installed (looked on PATH and in /usr/local/go/bin).
-  Install Go 1.24 or newer from https://go.dev/dl/ into /usr/local/go
+  Install Go 1.25 or newer from https://go.dev/dl/ into /usr/local/go
   (Debian 12's golang-go package is 1.19, too old), then run this again."
 	fi
 	local v
@@ -37,7 +41,7 @@ ensure_go() {
 	local major=${v%%.*} rest=${v#*.}
 	local minor=${rest%%.*}
 	if [ -n "$major" ] && [ -n "$minor" ] && { [ "$major" -lt 1 ] || { [ "$major" -eq 1 ] && [ "$minor" -lt 21 ]; }; } 2>/dev/null; then
-		die "Go $v is too old: this module needs Go 1.24 or newer (Go 1.21+ fetches it by itself). Install a newer Go from https://go.dev/dl/."
+		die "Go $v is too old: this module needs Go 1.25 or newer (Go 1.21+ fetches it by itself). Install a newer Go from https://go.dev/dl/."
 	fi
 	local gobin
 	gobin=$(go env GOPATH)/bin
