@@ -285,9 +285,9 @@ func (e *Event) OnComplete(fn func(err error)) error {
 	return nil
 }
 
-// pin keeps Go memory pinned until the command completes (the cgo rules
-// forbid C from holding an unpinned Go pointer after the call returns;
-// Go memory the driver writes to later must not move or be freed).
+// pin keeps Go memory pinned until the command completes: memory the
+// driver reads or writes after the call returns must neither move nor be
+// freed (the rule cgo states for C holding a Go pointer).
 // The callback's closure keeps e, and so p, reachable until then. If the
 // command has already completed, the driver calls the callback at once.
 // A non-nil error means the command failed (after it had finished).
