@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 func TestLibraryPaths(t *testing.T) {
@@ -180,5 +181,25 @@ func TestCallbackRegistry(t *testing.T) {
 	}
 	if got := pendingCallbacks(); got != before {
 		t.Errorf("%d callback registrations pending after every callback ran, want %d", got, before)
+	}
+}
+
+// The types handed to OpenCL have the C layouts on 64-bit platforms:
+// handles and size_t are pointer-sized, cl_buffer_region is two size_t.
+func TestABISizes(t *testing.T) {
+	const ptr = unsafe.Sizeof(uintptr(0))
+	for name, size := range map[string]uintptr{
+		"cl_platform_id": unsafe.Sizeof(clPlatformID(0)), "cl_device_id": unsafe.Sizeof(clDeviceID(0)),
+		"cl_context": unsafe.Sizeof(clContext(0)), "cl_command_queue": unsafe.Sizeof(clCommandQueue(0)),
+		"cl_mem": unsafe.Sizeof(clMem(0)), "cl_program": unsafe.Sizeof(clProgram(0)),
+		"cl_kernel": unsafe.Sizeof(clKernel(0)), "cl_event": unsafe.Sizeof(clEvent(0)),
+	} {
+		if size != ptr {
+			t.Errorf("%s is %d bytes, want %d", name, size, ptr)
+		}
+	}
+	var r clBufferRegion
+	if unsafe.Sizeof(r) != 2*ptr || unsafe.Offsetof(r.size) != ptr {
+		t.Errorf("cl_buffer_region is %d bytes with size at %d, want %d and %d", unsafe.Sizeof(r), unsafe.Offsetof(r.size), 2*ptr, ptr)
 	}
 }
