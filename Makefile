@@ -9,7 +9,7 @@ STATICCHECK_VERSION ?= v0.8.2
 
 all: lint test
 
-deps: ## install Go's cgo and OpenCL needs (ICD loader, headers, PoCL) if missing
+deps: ## install what the tests need (ICD loader, PoCL; headers and CLBlast for -tags clblast) if missing
 	./scripts/deps.sh
 
 demo: ## list the devices, then run a kernel end to end on the default device

@@ -67,7 +67,7 @@ func run() error {
 	return nil
 }
 
-const installHint = "Install an OpenCL driver; on Debian/Ubuntu: apt-get install ocl-icd-opencl-dev pocl-opencl-icd (PoCL runs OpenCL on the CPU)."
+const installHint = "Install an OpenCL driver; on Debian/Ubuntu: apt-get install ocl-icd-libopencl1 pocl-opencl-icd (PoCL runs OpenCL on the CPU)."
 
 func kind(t cl.DeviceType) string {
 	switch {
