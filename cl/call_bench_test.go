@@ -11,6 +11,7 @@ func BenchmarkCall(b *testing.B) {
 	e := newEnv(b, 0)
 	k := e.kernel(b, `kernel void k(global float* a) { a[0] = 1; }`, "k")
 	b.Run("clGetKernelInfo", func(b *testing.B) {
+		defer startThreadCPU(b)()
 		for i := 0; i < b.N; i++ {
 			if _, err := k.NumArgs(); err != nil {
 				b.Fatal(err)
@@ -26,6 +27,7 @@ func BenchmarkCall(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Run("clGetEventInfo", func(b *testing.B) {
+		defer startThreadCPU(b)()
 		for i := 0; i < b.N; i++ {
 			if _, err := ev.Status(); err != nil {
 				b.Fatal(err)
