@@ -203,3 +203,36 @@ func TestABISizes(t *testing.T) {
 		t.Errorf("cl_buffer_region is %d bytes with size at %d, want %d and %d", unsafe.Sizeof(r), unsafe.Offsetof(r.size), 2*ptr, ptr)
 	}
 }
+
+// GOCL_OPENCL_LIBRARY loads the library it names: Oclgrind's runtime,
+// which is an OpenCL library of its own (not an ICD driver), where it is
+// installed.
+func TestLibrarySetting(t *testing.T) {
+	const oclgrind = "/usr/lib/oclgrind/liboclgrind-rt.so"
+	if os.Getenv("GOCL_TEST_LIBRARY_CHILD") != "" {
+		if err := LoadRuntime(); err != nil {
+			t.Fatal(err)
+		}
+		if p := RuntimePath(); p != oclgrind {
+			t.Errorf("RuntimePath() = %q, want %q", p, oclgrind)
+		}
+		ps, err := Platforms()
+		if err != nil || len(ps) != 1 || !strings.Contains(ps[0].Name(), "Oclgrind") {
+			names := make([]string, len(ps))
+			for i, p := range ps {
+				names[i] = p.Name()
+			}
+			t.Errorf("Platforms() = %q, %v; want Oclgrind's alone", names, err)
+		}
+		return
+	}
+	if _, err := os.Stat(oclgrind); err != nil {
+		t.Skipf("Oclgrind is not installed: %v", err)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestLibrarySetting$", "-test.v", "-test.count=1")
+	cmd.Env = append(os.Environ(), EnvLibrary+"="+oclgrind, "GOCL_TEST_LIBRARY_CHILD=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS: TestLibrarySetting") {
+		t.Fatalf("child process: %v\n%s", err, out)
+	}
+}
