@@ -7,6 +7,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -24,6 +25,9 @@ func main() {
 
 func run() error {
 	plats, err := cl.Platforms()
+	if errors.Is(err, cl.ErrNoRuntime) {
+		return err // it says what to install
+	}
 	if err != nil {
 		return fmt.Errorf("listing OpenCL platforms: %w\n%s", err, installHint)
 	}
