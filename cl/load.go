@@ -97,6 +97,7 @@ func loadLibrary(paths []string) error {
 			continue
 		}
 		if sym(h, "clGetPlatformIDs") == 0 {
+			closeLibrary(h)
 			rerr.Tried = append(rerr.Tried, p)
 			rerr.Errs = append(rerr.Errs, "no clGetPlatformIDs in it: not an OpenCL library")
 			continue

@@ -17,3 +17,5 @@ func sym(h uintptr, name string) uintptr {
 	}
 	return p
 }
+
+func closeLibrary(h uintptr) { purego.Dlclose(h) }

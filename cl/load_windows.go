@@ -29,3 +29,5 @@ func sym(h uintptr, name string) uintptr {
 	}
 	return p
 }
+
+func closeLibrary(h uintptr) { windows.FreeLibrary(windows.Handle(h)) }
