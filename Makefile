@@ -9,7 +9,7 @@ STATICCHECK_VERSION ?= v0.8.2
 
 all: lint test
 
-deps: ## install Go's cgo and OpenCL needs (ICD loader, headers, PoCL) if missing; ./scripts/deps.sh clblast adds the clblast build's
+deps: ## install what the tests need (ICD loader, PoCL) if missing; ./scripts/deps.sh clblast adds the clblast build's (headers, CLBlast)
 	./scripts/deps.sh
 
 demo: ## list the devices, then run a kernel end to end on the default device

@@ -1,4 +1,4 @@
-// Package cl is a safe, idiomatic cgo binding to the OpenCL C API.
+// Package cl is a safe, idiomatic binding to the OpenCL C API.
 //
 // It covers what a compute library needs: platforms and devices (with every
 // capability query that kernel choice reads), contexts, command queues,
@@ -19,23 +19,21 @@
 //     release until that call returns. A kernel keeps its buffer
 //     arguments reachable.
 //   - A command that fails reports a [*CommandError] from Wait.
-//   - No cgo types appear in the exported API. Sizes and offsets are int.
+//   - No C types appear in the exported API. Sizes and offsets are int.
 //   - Go memory is never handed to OpenCL beyond the call that receives it,
 //     except for non-blocking reads and writes, which pin the Go slice with a
-//     runtime.Pinner until the command completes, as the cgo pointer rules
-//     require.
+//     runtime.Pinner until the command completes, and buffers over Go
+//     memory (CreateBufferOver), pinned until the driver deletes them.
 //
-// The package is compiled against the OpenCL 3.0 headers with the 1.2 API
-// still visible. Features above 1.2 are detected at run time from the
-// platform and device versions; asking a device for something it cannot do
-// returns an error that says so ([ErrNotSupported]).
+// The OpenCL library is loaded at run time, when the package is first used
+// (see [LoadRuntime]; GOCL_OPENCL_LIBRARY names another library): building
+// needs no OpenCL headers and no cgo, and without a library every call
+// returns an error wrapping [ErrNoRuntime]. The entry points used are
+// OpenCL 1.2's, plus clCreateCommandQueueWithProperties (2.0). Features
+// above 1.2 are detected at run time from the platform and device
+// versions; asking a device for something it cannot do returns an error
+// that says so ([ErrNotSupported]).
 package cl
-
-/*
-#cgo LDFLAGS: -lOpenCL
-#include "clinc.h"
-*/
-import "C"
 
 import (
 	"fmt"

@@ -1,10 +1,5 @@
 package cl
 
-/*
-#include "clinc.h"
-*/
-import "C"
-
 import (
 	"errors"
 	"unsafe"
@@ -12,7 +7,7 @@ import (
 
 // Context is an OpenCL context over one or more devices of one platform.
 type Context struct {
-	h       C.cl_context
+	h       clContext
 	devices []*Device
 	obj     object
 }
@@ -23,7 +18,7 @@ func CreateContext(devices ...*Device) (*Context, error) {
 	if len(devices) == 0 {
 		return nil, &Error{Op: "clCreateContext", Code: InvalidValue}
 	}
-	ids := make([]C.cl_device_id, len(devices))
+	ids := make([]clDeviceID, len(devices))
 	var p *Platform
 	for i, d := range devices {
 		if d == nil {
@@ -36,21 +31,21 @@ func CreateContext(devices ...*Device) (*Context, error) {
 		}
 		ids[i] = d.id
 	}
-	var props []C.cl_context_properties
-	if p.id != nil {
-		props = []C.cl_context_properties{C.CL_CONTEXT_PLATFORM, C.cl_context_properties(uintptr(unsafe.Pointer(p.id))), 0}
+	var props []uintptr // cl_context_properties: intptr_t
+	if p.id != 0 {
+		props = []uintptr{clContextPlatform, uintptr(p.id), 0}
 	}
-	var pp *C.cl_context_properties
+	var pp *uintptr
 	if props != nil {
 		pp = &props[0]
 	}
-	var st C.cl_int
-	h := C.clCreateContext(pp, C.cl_uint(len(ids)), &ids[0], nil, nil, &st)
-	if err := check("clCreateContext", int32(st)); err != nil {
+	var st int32
+	h := clCreateContext(pp, uint32(len(ids)), &ids[0], &st)
+	if err := check("clCreateContext", st); err != nil {
 		return nil, err
 	}
 	c := &Context{h: h, devices: append([]*Device(nil), devices...)}
-	track(c, &c.obj, kindContext, h, func(h C.cl_context) int32 { return int32(C.clReleaseContext(h)) })
+	track(c, &c.obj, kindContext, h, clReleaseContext)
 	return c, nil
 }
 
@@ -65,9 +60,9 @@ func (c *Context) ReferenceCount() (int, error) {
 		return 0, err
 	}
 	defer c.obj.done()
-	var n C.cl_uint
-	st := C.clGetContextInfo(c.h, C.CL_CONTEXT_REFERENCE_COUNT, C.size_t(unsafe.Sizeof(n)), unsafe.Pointer(&n), nil)
-	return int(n), check("clGetContextInfo", int32(st))
+	var n uint32
+	st := clGetContextInfo(c.h, clContextReferenceCount, unsafe.Sizeof(n), unsafe.Pointer(&n), nil)
+	return int(n), check("clGetContextInfo", st)
 }
 
 // Release releases the context. It is safe to call more than once. The

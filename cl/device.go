@@ -1,10 +1,5 @@
 package cl
 
-/*
-#include "clinc.h"
-*/
-import "C"
-
 import (
 	"fmt"
 	"slices"
@@ -15,15 +10,15 @@ import (
 // Device is an OpenCL device. Root devices are owned by the driver and
 // need no release.
 type Device struct {
-	id       C.cl_device_id
+	id       clDeviceID
 	platform *Platform
 }
 
 // deviceFromID wraps a device id found outside Platform.Devices, asking
 // the driver for its platform.
-func deviceFromID(id C.cl_device_id) *Device {
+func deviceFromID(id clDeviceID) *Device {
 	d := &Device{id: id}
-	if p, ok := infoScalar[C.cl_platform_id](d, C.CL_DEVICE_PLATFORM); ok {
+	if p, ok := infoScalar[clPlatformID](d, clDevicePlatform); ok {
 		d.platform = &Platform{id: p}
 	}
 	return d
@@ -46,15 +41,15 @@ func (d *Device) Same(o *Device) bool { return d != nil && o != nil && d.id == o
 // Info returns the raw bytes of a clGetDeviceInfo query, for parameters
 // this package has no getter for (vendor extensions, say).
 func (d *Device) Info(param uint32) ([]byte, error) {
-	var size C.size_t
-	if err := check("clGetDeviceInfo", int32(C.clGetDeviceInfo(d.id, C.cl_device_info(param), 0, nil, &size))); err != nil {
+	var size uintptr
+	if err := check("clGetDeviceInfo", clGetDeviceInfo(d.id, param, 0, nil, &size)); err != nil {
 		return nil, err
 	}
 	if size == 0 {
 		return nil, nil
 	}
 	buf := make([]byte, size)
-	if err := check("clGetDeviceInfo", int32(C.clGetDeviceInfo(d.id, C.cl_device_info(param), size, unsafe.Pointer(&buf[0]), nil))); err != nil {
+	if err := check("clGetDeviceInfo", clGetDeviceInfo(d.id, param, size, unsafe.Pointer(&buf[0]), nil)); err != nil {
 		return nil, err
 	}
 	return buf, nil
@@ -65,41 +60,41 @@ func (d *Device) Info(param uint32) ([]byte, error) {
 // cl_uint where the spec now says size_t, say, or nothing at all), gives
 // the zero value and false, never garbage: v is read only when the driver
 // wrote exactly its size.
-func infoScalar[T any](d *Device, param C.cl_device_info) (T, bool) {
+func infoScalar[T any](d *Device, param uint32) (T, bool) {
 	var v, zero T
-	var got C.size_t
-	st := C.clGetDeviceInfo(d.id, param, C.size_t(unsafe.Sizeof(v)), unsafe.Pointer(&v), &got)
-	if st != C.CL_SUCCESS || got != C.size_t(unsafe.Sizeof(v)) {
+	var got uintptr
+	st := clGetDeviceInfo(d.id, param, unsafe.Sizeof(v), unsafe.Pointer(&v), &got)
+	if st != clSuccess || got != unsafe.Sizeof(v) {
 		return zero, false
 	}
 	return v, true
 }
 
-func (d *Device) str(param C.cl_device_info) string {
-	b, err := d.Info(uint32(param))
+func (d *Device) str(param uint32) string {
+	b, err := d.Info(param)
 	if err != nil {
 		return ""
 	}
 	return cString(b)
 }
 
-func (d *Device) u32(param C.cl_device_info) int {
-	v, _ := infoScalar[C.cl_uint](d, param)
+func (d *Device) u32(param uint32) int {
+	v, _ := infoScalar[uint32](d, param)
 	return int(v)
 }
 
-func (d *Device) u64(param C.cl_device_info) int64 {
-	v, _ := infoScalar[C.cl_ulong](d, param)
+func (d *Device) u64(param uint32) int64 {
+	v, _ := infoScalar[uint64](d, param)
 	return int64(v)
 }
 
-func (d *Device) size(param C.cl_device_info) int {
-	v, _ := infoScalar[C.size_t](d, param)
+func (d *Device) size(param uint32) int {
+	v, _ := infoScalar[uintptr](d, param)
 	return int(v)
 }
 
-func (d *Device) boolean(param C.cl_device_info) bool {
-	v, _ := infoScalar[C.cl_bool](d, param)
+func (d *Device) boolean(param uint32) bool {
+	v, _ := infoScalar[uint32](d, param)
 	return v != 0
 }
 
@@ -108,37 +103,37 @@ func (d *Device) boolean(param C.cl_device_info) bool {
 // panic.
 
 // Name is the device's name ("NVIDIA H200", "cpu-haswell-…").
-func (d *Device) Name() string { return d.str(C.CL_DEVICE_NAME) }
+func (d *Device) Name() string { return d.str(clDeviceName) }
 
 // Vendor is the device vendor's name.
-func (d *Device) Vendor() string { return d.str(C.CL_DEVICE_VENDOR) }
+func (d *Device) Vendor() string { return d.str(clDeviceVendor) }
 
 // VendorID is the PCI vendor id (0x10DE NVIDIA, 0x1002 AMD, 0x8086 Intel).
-func (d *Device) VendorID() uint32 { return uint32(d.u32(C.CL_DEVICE_VENDOR_ID)) }
+func (d *Device) VendorID() uint32 { return uint32(d.u32(clDeviceVendorID)) }
 
 // Version is the device's OpenCL version string.
-func (d *Device) Version() string { return d.str(C.CL_DEVICE_VERSION) }
+func (d *Device) Version() string { return d.str(clDeviceVersion) }
 
 // OpenCLVersion is the parsed device version.
 func (d *Device) OpenCLVersion() Version { return parseVersion(d.Version()) }
 
 // OpenCLCVersion is the OpenCL C version string the compiler accepts.
-func (d *Device) OpenCLCVersion() string { return d.str(C.CL_DEVICE_OPENCL_C_VERSION) }
+func (d *Device) OpenCLCVersion() string { return d.str(clDeviceOpenclCVersion) }
 
 // DriverVersion is the driver's version string.
-func (d *Device) DriverVersion() string { return d.str(C.CL_DRIVER_VERSION) }
+func (d *Device) DriverVersion() string { return d.str(clDriverVersion) }
 
 // Profile is "FULL_PROFILE" or "EMBEDDED_PROFILE".
-func (d *Device) Profile() string { return d.str(C.CL_DEVICE_PROFILE) }
+func (d *Device) Profile() string { return d.str(clDeviceProfile) }
 
 // Type is the device's type.
 func (d *Device) Type() DeviceType {
-	v, _ := infoScalar[C.cl_device_type](d, C.CL_DEVICE_TYPE)
+	v, _ := infoScalar[uint64](d, clDeviceType)
 	return DeviceType(v)
 }
 
 // Extensions lists the device's extension names.
-func (d *Device) Extensions() []string { return strings.Fields(d.str(C.CL_DEVICE_EXTENSIONS)) }
+func (d *Device) Extensions() []string { return strings.Fields(d.str(clDeviceExtensions)) }
 
 // HasExtension reports whether the device lists the named extension.
 func (d *Device) HasExtension(name string) bool { return slices.Contains(d.Extensions(), name) }
@@ -153,61 +148,61 @@ func (d *Device) HasFP64() bool {
 func (d *Device) HasFP16() bool { return d.HasExtension("cl_khr_fp16") }
 
 // Available reports whether the device can take work.
-func (d *Device) Available() bool { return d.boolean(C.CL_DEVICE_AVAILABLE) }
+func (d *Device) Available() bool { return d.boolean(clDeviceAvailable) }
 
 // CompilerAvailable reports whether programs can be built from source.
-func (d *Device) CompilerAvailable() bool { return d.boolean(C.CL_DEVICE_COMPILER_AVAILABLE) }
+func (d *Device) CompilerAvailable() bool { return d.boolean(clDeviceCompilerAvailable) }
 
 // MaxComputeUnits is the number of compute units (SMs, CUs, cores).
-func (d *Device) MaxComputeUnits() int { return d.u32(C.CL_DEVICE_MAX_COMPUTE_UNITS) }
+func (d *Device) MaxComputeUnits() int { return d.u32(clDeviceMaxComputeUnits) }
 
 // MaxClockFrequency is the maximum clock in MHz.
-func (d *Device) MaxClockFrequency() int { return d.u32(C.CL_DEVICE_MAX_CLOCK_FREQUENCY) }
+func (d *Device) MaxClockFrequency() int { return d.u32(clDeviceMaxClockFrequency) }
 
 // GlobalMemSize is the global memory size in bytes.
-func (d *Device) GlobalMemSize() int64 { return d.u64(C.CL_DEVICE_GLOBAL_MEM_SIZE) }
+func (d *Device) GlobalMemSize() int64 { return d.u64(clDeviceGlobalMemSize) }
 
 // GlobalMemCacheSize is the global memory cache size in bytes.
-func (d *Device) GlobalMemCacheSize() int64 { return d.u64(C.CL_DEVICE_GLOBAL_MEM_CACHE_SIZE) }
+func (d *Device) GlobalMemCacheSize() int64 { return d.u64(clDeviceGlobalMemCacheSize) }
 
 // GlobalMemCachelineSize is the cache line size in bytes.
-func (d *Device) GlobalMemCachelineSize() int { return d.u32(C.CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE) }
+func (d *Device) GlobalMemCachelineSize() int { return d.u32(clDeviceGlobalMemCachelineSize) }
 
 // MaxMemAllocSize is the largest single buffer in bytes.
-func (d *Device) MaxMemAllocSize() int64 { return d.u64(C.CL_DEVICE_MAX_MEM_ALLOC_SIZE) }
+func (d *Device) MaxMemAllocSize() int64 { return d.u64(clDeviceMaxMemAllocSize) }
 
 // LocalMemSize is the local (shared) memory per work-group in bytes.
-func (d *Device) LocalMemSize() int64 { return d.u64(C.CL_DEVICE_LOCAL_MEM_SIZE) }
+func (d *Device) LocalMemSize() int64 { return d.u64(clDeviceLocalMemSize) }
 
 // LocalMemIsDedicated reports whether local memory is dedicated on-chip
 // storage (CL_LOCAL) rather than emulated in global memory (CL_GLOBAL, as
 // on CPUs).
 func (d *Device) LocalMemIsDedicated() bool {
-	v, _ := infoScalar[C.cl_device_local_mem_type](d, C.CL_DEVICE_LOCAL_MEM_TYPE)
-	return v == C.CL_LOCAL
+	v, _ := infoScalar[uint32](d, clDeviceLocalMemType)
+	return v == clLocal
 }
 
 // MaxConstantBufferSize is the largest __constant buffer in bytes.
-func (d *Device) MaxConstantBufferSize() int64 { return d.u64(C.CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE) }
+func (d *Device) MaxConstantBufferSize() int64 { return d.u64(clDeviceMaxConstantBufferSize) }
 
 // MaxParameterSize is the largest total size of kernel arguments in bytes.
-func (d *Device) MaxParameterSize() int { return d.size(C.CL_DEVICE_MAX_PARAMETER_SIZE) }
+func (d *Device) MaxParameterSize() int { return d.size(clDeviceMaxParameterSize) }
 
 // MaxWorkGroupSize is the largest number of work-items in a work-group.
-func (d *Device) MaxWorkGroupSize() int { return d.size(C.CL_DEVICE_MAX_WORK_GROUP_SIZE) }
+func (d *Device) MaxWorkGroupSize() int { return d.size(clDeviceMaxWorkGroupSize) }
 
 // MaxWorkItemSizes is the largest work-group extent in each dimension.
 func (d *Device) MaxWorkItemSizes() []int {
-	dims := d.u32(C.CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS)
+	dims := d.u32(clDeviceMaxWorkItemDimensions)
 	if dims <= 0 {
 		return nil
 	}
-	v := make([]C.size_t, dims)
-	var got C.size_t
-	if C.clGetDeviceInfo(d.id, C.CL_DEVICE_MAX_WORK_ITEM_SIZES, C.size_t(uintptr(dims)*unsafe.Sizeof(v[0])), unsafe.Pointer(&v[0]), &got) != C.CL_SUCCESS {
+	v := make([]uintptr, dims)
+	var got uintptr
+	if clGetDeviceInfo(d.id, clDeviceMaxWorkItemSizes, uintptr(dims)*unsafe.Sizeof(v[0]), unsafe.Pointer(&v[0]), &got) != clSuccess {
 		return nil
 	}
-	n := min(int(got/C.size_t(unsafe.Sizeof(v[0]))), dims)
+	n := min(int(got/unsafe.Sizeof(v[0])), dims)
 	out := make([]int, n)
 	for i := range out {
 		out[i] = int(v[i])
@@ -216,52 +211,52 @@ func (d *Device) MaxWorkItemSizes() []int {
 }
 
 // MaxWorkItemDimensions is the largest NDRange dimension (at least 3).
-func (d *Device) MaxWorkItemDimensions() int { return d.u32(C.CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS) }
+func (d *Device) MaxWorkItemDimensions() int { return d.u32(clDeviceMaxWorkItemDimensions) }
 
 // MemBaseAddrAlign is the buffer base alignment in bits.
-func (d *Device) MemBaseAddrAlign() int { return d.u32(C.CL_DEVICE_MEM_BASE_ADDR_ALIGN) }
+func (d *Device) MemBaseAddrAlign() int { return d.u32(clDeviceMemBaseAddrAlign) }
 
 // AddressBits is 32 or 64.
-func (d *Device) AddressBits() int { return d.u32(C.CL_DEVICE_ADDRESS_BITS) }
+func (d *Device) AddressBits() int { return d.u32(clDeviceAddressBits) }
 
 // HostUnifiedMemory reports whether device and host share memory.
-func (d *Device) HostUnifiedMemory() bool { return d.boolean(C.CL_DEVICE_HOST_UNIFIED_MEMORY) }
+func (d *Device) HostUnifiedMemory() bool { return d.boolean(clDeviceHostUnifiedMemory) }
 
 // ErrorCorrectionSupport reports ECC on device memory.
 func (d *Device) ErrorCorrectionSupport() bool {
-	return d.boolean(C.CL_DEVICE_ERROR_CORRECTION_SUPPORT)
+	return d.boolean(clDeviceErrorCorrectionSupport)
 }
 
 // ProfilingTimerResolution is the event timer resolution in nanoseconds.
 func (d *Device) ProfilingTimerResolution() int {
-	return d.size(C.CL_DEVICE_PROFILING_TIMER_RESOLUTION)
+	return d.size(clDeviceProfilingTimerResolution)
 }
 
 // ImageSupport reports image support.
-func (d *Device) ImageSupport() bool { return d.boolean(C.CL_DEVICE_IMAGE_SUPPORT) }
+func (d *Device) ImageSupport() bool { return d.boolean(clDeviceImageSupport) }
 
 // FPConfig is a set of floating-point capability bits (CL_FP_*).
 type FPConfig uint64
 
 // Floating-point capabilities.
 const (
-	FPDenorm                     FPConfig = C.CL_FP_DENORM
-	FPInfNaN                     FPConfig = C.CL_FP_INF_NAN
-	FPRoundToNearest             FPConfig = C.CL_FP_ROUND_TO_NEAREST
-	FPRoundToZero                FPConfig = C.CL_FP_ROUND_TO_ZERO
-	FPRoundToInf                 FPConfig = C.CL_FP_ROUND_TO_INF
-	FPFMA                        FPConfig = C.CL_FP_FMA
-	FPCorrectlyRoundedDivideSqrt FPConfig = C.CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT
+	FPDenorm                     FPConfig = clFPDenorm
+	FPInfNaN                     FPConfig = clFPInfNan
+	FPRoundToNearest             FPConfig = clFPRoundToNearest
+	FPRoundToZero                FPConfig = clFPRoundToZero
+	FPRoundToInf                 FPConfig = clFPRoundToInf
+	FPFMA                        FPConfig = clFPFma
+	FPCorrectlyRoundedDivideSqrt FPConfig = clFPCorrectlyRoundedDivideSqrt
 )
 
 // SingleFPConfig, DoubleFPConfig and HalfFPConfig describe each precision;
 // zero means the precision is not supported.
-func (d *Device) SingleFPConfig() FPConfig { return d.fp(C.CL_DEVICE_SINGLE_FP_CONFIG) }
-func (d *Device) DoubleFPConfig() FPConfig { return d.fp(C.CL_DEVICE_DOUBLE_FP_CONFIG) }
+func (d *Device) SingleFPConfig() FPConfig { return d.fp(clDeviceSingleFPConfig) }
+func (d *Device) DoubleFPConfig() FPConfig { return d.fp(clDeviceDoubleFPConfig) }
 func (d *Device) HalfFPConfig() FPConfig   { return d.fp(0x1033) } // CL_DEVICE_HALF_FP_CONFIG
 
-func (d *Device) fp(param C.cl_device_info) FPConfig {
-	v, _ := infoScalar[C.cl_device_fp_config](d, param)
+func (d *Device) fp(param uint32) FPConfig {
+	v, _ := infoScalar[uint64](d, param)
 	return FPConfig(v)
 }
 
@@ -273,32 +268,32 @@ type VectorWidths struct {
 // PreferredVectorWidths are the widths the compiler prefers per type.
 func (d *Device) PreferredVectorWidths() VectorWidths {
 	return VectorWidths{
-		Char:   d.u32(C.CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR),
-		Short:  d.u32(C.CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT),
-		Int:    d.u32(C.CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT),
-		Long:   d.u32(C.CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG),
-		Float:  d.u32(C.CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT),
-		Double: d.u32(C.CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE),
-		Half:   d.u32(C.CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF),
+		Char:   d.u32(clDevicePreferredVectorWidthChar),
+		Short:  d.u32(clDevicePreferredVectorWidthShort),
+		Int:    d.u32(clDevicePreferredVectorWidthInt),
+		Long:   d.u32(clDevicePreferredVectorWidthLong),
+		Float:  d.u32(clDevicePreferredVectorWidthFloat),
+		Double: d.u32(clDevicePreferredVectorWidthDouble),
+		Half:   d.u32(clDevicePreferredVectorWidthHalf),
 	}
 }
 
 // NativeVectorWidths are the hardware's native widths per type.
 func (d *Device) NativeVectorWidths() VectorWidths {
 	return VectorWidths{
-		Char:   d.u32(C.CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR),
-		Short:  d.u32(C.CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT),
-		Int:    d.u32(C.CL_DEVICE_NATIVE_VECTOR_WIDTH_INT),
-		Long:   d.u32(C.CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG),
-		Float:  d.u32(C.CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT),
-		Double: d.u32(C.CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE),
-		Half:   d.u32(C.CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF),
+		Char:   d.u32(clDeviceNativeVectorWidthChar),
+		Short:  d.u32(clDeviceNativeVectorWidthShort),
+		Int:    d.u32(clDeviceNativeVectorWidthInt),
+		Long:   d.u32(clDeviceNativeVectorWidthLong),
+		Float:  d.u32(clDeviceNativeVectorWidthFloat),
+		Double: d.u32(clDeviceNativeVectorWidthDouble),
+		Half:   d.u32(clDeviceNativeVectorWidthHalf),
 	}
 }
 
 // QueueProperties are the properties a host queue on the device supports.
 func (d *Device) QueueProperties() QueueProperties {
-	v, _ := infoScalar[C.cl_command_queue_properties](d, C.CL_DEVICE_QUEUE_PROPERTIES)
+	v, _ := infoScalar[uint64](d, clDeviceQueueProperties)
 	return QueueProperties(v)
 }
 
@@ -308,7 +303,7 @@ func (d *Device) SVMCapabilities() (uint64, error) {
 	if !d.OpenCLVersion().AtLeast(2, 0) {
 		return 0, fmt.Errorf("cl: SVM capabilities need OpenCL 2.0, device %q is %v: %w", d.Name(), d.OpenCLVersion(), ErrNotSupported)
 	}
-	v, ok := infoScalar[C.cl_device_svm_capabilities](d, C.CL_DEVICE_SVM_CAPABILITIES)
+	v, ok := infoScalar[uint64](d, clDeviceSVMCapabilities)
 	if !ok {
 		return 0, fmt.Errorf("cl: clGetDeviceInfo(CL_DEVICE_SVM_CAPABILITIES): %w", ErrNotSupported)
 	}
@@ -321,7 +316,7 @@ func (d *Device) MaxSubGroups() (int, error) {
 	if !d.OpenCLVersion().AtLeast(2, 1) {
 		return 0, fmt.Errorf("cl: sub-groups need OpenCL 2.1, device %q is %v: %w", d.Name(), d.OpenCLVersion(), ErrNotSupported)
 	}
-	v, ok := infoScalar[C.cl_uint](d, C.CL_DEVICE_MAX_NUM_SUB_GROUPS)
+	v, ok := infoScalar[uint32](d, clDeviceMaxNumSubGroups)
 	if !ok {
 		return 0, fmt.Errorf("cl: clGetDeviceInfo(CL_DEVICE_MAX_NUM_SUB_GROUPS): %w", ErrNotSupported)
 	}
@@ -344,8 +339,8 @@ func (d *Device) ComputeCapability() (major, minor int, ok bool) {
 	if !d.HasExtension("cl_nv_device_attribute_query") {
 		return 0, 0, false
 	}
-	a, ok1 := infoScalar[C.cl_uint](d, C.CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV)
-	b, ok2 := infoScalar[C.cl_uint](d, C.CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV)
+	a, ok1 := infoScalar[uint32](d, clDeviceComputeCapabilityMajorNV)
+	b, ok2 := infoScalar[uint32](d, clDeviceComputeCapabilityMinorNV)
 	return int(a), int(b), ok1 && ok2
 }
 
@@ -354,10 +349,10 @@ func (d *Device) ComputeCapability() (major, minor int, ok bool) {
 // say.
 func (d *Device) WarpSize() int {
 	if d.HasExtension("cl_nv_device_attribute_query") {
-		return d.u32(C.CL_DEVICE_WARP_SIZE_NV)
+		return d.u32(clDeviceWarpSizeNV)
 	}
 	if d.HasExtension("cl_amd_device_attribute_query") {
-		return d.u32(C.CL_DEVICE_WAVEFRONT_WIDTH_AMD)
+		return d.u32(clDeviceWavefrontWidthAMD)
 	}
 	return 0
 }
@@ -367,7 +362,7 @@ func (d *Device) RegistersPerBlock() int {
 	if !d.HasExtension("cl_nv_device_attribute_query") {
 		return 0
 	}
-	return d.u32(C.CL_DEVICE_REGISTERS_PER_BLOCK_NV)
+	return d.u32(clDeviceRegistersPerBlockNV)
 }
 
 // BoardName returns AMD's marketing name, "" elsewhere.
@@ -375,7 +370,7 @@ func (d *Device) BoardName() string {
 	if !d.HasExtension("cl_amd_device_attribute_query") {
 		return ""
 	}
-	return d.str(C.CL_DEVICE_BOARD_NAME_AMD)
+	return d.str(clDeviceBoardNameAMD)
 }
 
 func (d *Device) String() string { return d.Name() }

@@ -173,6 +173,9 @@ func check(op string, status int32) error {
 	if status == 0 {
 		return nil
 	}
+	if status == statusNoRuntime || status == statusNoSymbol {
+		return callError(op, status)
+	}
 	return &Error{Op: op, Code: ErrorCode(status)}
 }
 

@@ -1,16 +1,8 @@
 package cl
 
-/*
-#include "clinc.h"
-#include <stdint.h>
-cl_int gocl_set_event_callback(cl_event e, uintptr_t handle);
-*/
-import "C"
-
 import (
 	"fmt"
 	"runtime"
-	"runtime/cgo"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -20,7 +12,7 @@ import (
 // Event is the handle of an enqueued command (or a user event). Release it
 // when done; an event that completes still holds driver memory until then.
 type Event struct {
-	h   C.cl_event
+	h   clEvent
 	obj object
 
 	mu     sync.Mutex
@@ -29,9 +21,9 @@ type Event struct {
 	userSet atomic.Bool // a user event's status has been set
 }
 
-func newEvent(h C.cl_event) *Event {
+func newEvent(h clEvent) *Event {
 	e := &Event{h: h}
-	track(e, &e.obj, kindEvent, h, func(h C.cl_event) int32 { return int32(C.clReleaseEvent(h)) })
+	track(e, &e.obj, kindEvent, h, clReleaseEvent)
 	return e
 }
 
@@ -40,10 +32,10 @@ type CommandStatus int32
 
 // Execution statuses.
 const (
-	Complete  CommandStatus = C.CL_COMPLETE
-	Running   CommandStatus = C.CL_RUNNING
-	Submitted CommandStatus = C.CL_SUBMITTED
-	Queued    CommandStatus = C.CL_QUEUED
+	Complete  CommandStatus = clComplete
+	Running   CommandStatus = clRunning
+	Submitted CommandStatus = clSubmitted
+	Queued    CommandStatus = clQueued
 )
 
 func (s CommandStatus) String() string {
@@ -115,9 +107,9 @@ func (e *Event) Status() (CommandStatus, error) {
 
 // status queries the execution status; the caller holds e.
 func (e *Event) status() (CommandStatus, error) {
-	var s C.cl_int
-	st := C.clGetEventInfo(e.h, C.CL_EVENT_COMMAND_EXECUTION_STATUS, C.size_t(unsafe.Sizeof(s)), unsafe.Pointer(&s), nil)
-	return CommandStatus(s), check("clGetEventInfo", int32(st))
+	var s int32
+	st := clGetEventInfo(e.h, clEventCommandExecutionStatus, unsafe.Sizeof(s), unsafe.Pointer(&s), nil)
+	return CommandStatus(s), check("clGetEventInfo", st)
 }
 
 // ReferenceCount is the driver's reference count of the event.
@@ -126,9 +118,9 @@ func (e *Event) ReferenceCount() (int, error) {
 		return 0, err
 	}
 	defer e.obj.done()
-	var n C.cl_uint
-	st := C.clGetEventInfo(e.h, C.CL_EVENT_REFERENCE_COUNT, C.size_t(unsafe.Sizeof(n)), unsafe.Pointer(&n), nil)
-	return int(n), check("clGetEventInfo", int32(st))
+	var n uint32
+	st := clGetEventInfo(e.h, clEventReferenceCount, unsafe.Sizeof(n), unsafe.Pointer(&n), nil)
+	return int(n), check("clGetEventInfo", st)
 }
 
 // Wait blocks until the command completes. It returns an error if the
@@ -147,7 +139,7 @@ func WaitForEvents(events ...*Event) error {
 	if len(wl.hs) == 0 {
 		return nil
 	}
-	st := C.clWaitForEvents(C.cl_uint(len(wl.hs)), &wl.hs[0])
+	st := clWaitForEvents(uint32(len(wl.hs)), &wl.hs[0])
 	var failed error
 	for _, e := range wl.events {
 		// Commands that finished, well or badly, no longer use the host
@@ -157,7 +149,7 @@ func WaitForEvents(events ...*Event) error {
 		e.mu.Lock()
 		pinned := e.pinner != nil
 		e.mu.Unlock()
-		if !pinned && (st == C.CL_SUCCESS || failed != nil) {
+		if !pinned && (st == clSuccess || failed != nil) {
 			continue
 		}
 		s, err := e.status()
@@ -171,19 +163,19 @@ func WaitForEvents(events ...*Event) error {
 			failed = &CommandError{Op: "clWaitForEvents", Status: s}
 		}
 	}
-	if st == C.CL_SUCCESS {
+	if st == clSuccess {
 		return nil
 	}
 	if ErrorCode(st) == ExecStatusErrorForEvents && failed != nil {
 		return failed
 	}
-	return check("clWaitForEvents", int32(st))
+	return check("clWaitForEvents", st)
 }
 
 // waitList is an acquired list of events for a clEnqueue* call.
 type waitList struct {
 	events []*Event
-	hs     []C.cl_event
+	hs     []clEvent
 }
 
 // acquireWaitList acquires the non-nil events of a wait list and collects
@@ -221,11 +213,11 @@ func acquireEvents(events []*Event) (*waitList, error) {
 }
 
 // args returns the count and pointer a clEnqueue* call takes.
-func (wl *waitList) args() (C.cl_uint, *C.cl_event) {
+func (wl *waitList) args() (uint32, *clEvent) {
 	if len(wl.hs) == 0 {
 		return 0, nil
 	}
-	return C.cl_uint(len(wl.hs)), &wl.hs[0]
+	return uint32(len(wl.hs)), &wl.hs[0]
 }
 
 func (wl *waitList) done() {
@@ -253,17 +245,17 @@ func (e *Event) Profile() (ProfileTimes, error) {
 	defer e.obj.done()
 	var p ProfileTimes
 	for _, q := range []struct {
-		param C.cl_profiling_info
+		param uint32
 		dst   *uint64
 	}{
-		{C.CL_PROFILING_COMMAND_QUEUED, &p.Queued},
-		{C.CL_PROFILING_COMMAND_SUBMIT, &p.Submit},
-		{C.CL_PROFILING_COMMAND_START, &p.Start},
-		{C.CL_PROFILING_COMMAND_END, &p.End},
+		{clProfilingCommandQueued, &p.Queued},
+		{clProfilingCommandSubmit, &p.Submit},
+		{clProfilingCommandStart, &p.Start},
+		{clProfilingCommandEnd, &p.End},
 	} {
-		var v C.cl_ulong
-		st := C.clGetEventProfilingInfo(e.h, q.param, C.size_t(unsafe.Sizeof(v)), unsafe.Pointer(&v), nil)
-		if err := check("clGetEventProfilingInfo", int32(st)); err != nil {
+		var v uint64
+		st := clGetEventProfilingInfo(e.h, q.param, unsafe.Sizeof(v), unsafe.Pointer(&v), nil)
+		if err := check("clGetEventProfilingInfo", st); err != nil {
 			return ProfileTimes{}, err
 		}
 		*q.dst = uint64(v)
@@ -284,25 +276,18 @@ func (e *Event) OnComplete(fn func(err error)) error {
 		return err
 	}
 	defer e.obj.done()
-	h := cgo.NewHandle(fn)
-	st := C.gocl_set_event_callback(e.h, C.uintptr_t(h))
-	if err := check("clSetEventCallback", int32(st)); err != nil {
-		h.Delete()
+	h := register(fn)
+	st := clSetEventCallback(e.h, clComplete, eventTrampoline, h)
+	if err := check("clSetEventCallback", st); err != nil {
+		unregister(h)
 		return err
 	}
 	return nil
 }
 
-//export goclEventDone
-func goclEventDone(handle C.uintptr_t, status C.cl_int) {
-	h := cgo.Handle(handle)
-	fn := h.Value().(func(error))
-	h.Delete()
-	fn(CommandStatus(status).Err())
-}
-
-// pin keeps Go memory pinned until the command completes (the cgo rules
-// forbid C from holding an unpinned Go pointer after the call returns).
+// pin keeps Go memory pinned until the command completes: memory the
+// driver reads or writes after the call returns must neither move nor be
+// freed (the rule cgo states for C holding a Go pointer).
 // The callback's closure keeps e, and so p, reachable until then. If the
 // command has already completed, the driver calls the callback at once.
 // A non-nil error means the command failed (after it had finished).
@@ -336,9 +321,9 @@ func (c *Context) CreateUserEvent() (*Event, error) {
 		return nil, err
 	}
 	defer c.obj.done()
-	var st C.cl_int
-	h := C.clCreateUserEvent(c.h, &st)
-	if err := check("clCreateUserEvent", int32(st)); err != nil {
+	var st int32
+	h := clCreateUserEvent(c.h, &st)
+	if err := check("clCreateUserEvent", st); err != nil {
 		return nil, err
 	}
 	return newEvent(h), nil
@@ -347,7 +332,7 @@ func (c *Context) CreateUserEvent() (*Event, error) {
 // SetComplete marks a user event complete. It may be called once: a
 // second SetComplete or SetFailed returns an error wrapping
 // CL_INVALID_OPERATION (checked here, as not every driver does).
-func (e *Event) SetComplete() error { return e.setUserStatus(C.CL_COMPLETE) }
+func (e *Event) SetComplete() error { return e.setUserStatus(clComplete) }
 
 // SetFailed marks a user event failed with a negative code; commands
 // waiting on it are not run and their events fail.
@@ -355,10 +340,10 @@ func (e *Event) SetFailed(code ErrorCode) error {
 	if code >= 0 {
 		return &Error{Op: "clSetUserEventStatus", Code: InvalidValue}
 	}
-	return e.setUserStatus(C.cl_int(code))
+	return e.setUserStatus(int32(code))
 }
 
-func (e *Event) setUserStatus(s C.cl_int) error {
+func (e *Event) setUserStatus(s int32) error {
 	if err := e.obj.acquire(); err != nil {
 		return err
 	}
@@ -366,7 +351,7 @@ func (e *Event) setUserStatus(s C.cl_int) error {
 	if !e.userSet.CompareAndSwap(false, true) {
 		return &Error{Op: "clSetUserEventStatus", Code: InvalidOperation}
 	}
-	err := check("clSetUserEventStatus", int32(C.clSetUserEventStatus(e.h, s)))
+	err := check("clSetUserEventStatus", clSetUserEventStatus(e.h, s))
 	if err != nil {
 		e.userSet.Store(false) // not set (e.g. not a user event)
 	}

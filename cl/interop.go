@@ -1,7 +1,5 @@
 package cl
 
-import "unsafe"
-
 // The Raw methods hand another C library (CLBlast, say) the raw OpenCL
 // handle of an object, as a uintptr, for the duration of fn. The object
 // cannot be released while fn runs (Release waits for it); fn must not keep
@@ -13,7 +11,7 @@ func (q *Queue) Raw(fn func(handle uintptr) error) error {
 		return err
 	}
 	defer q.obj.done()
-	return fn(uintptr(unsafe.Pointer(q.h)))
+	return fn(uintptr(q.h))
 }
 
 // Raw calls fn with the buffer's cl_mem.
@@ -22,7 +20,7 @@ func (b *Buffer) Raw(fn func(handle uintptr) error) error {
 		return err
 	}
 	defer b.obj.done()
-	return fn(uintptr(unsafe.Pointer(b.h)))
+	return fn(uintptr(b.h))
 }
 
 // Raw calls fn with the context's cl_context.
@@ -31,5 +29,5 @@ func (c *Context) Raw(fn func(handle uintptr) error) error {
 		return err
 	}
 	defer c.obj.done()
-	return fn(uintptr(unsafe.Pointer(c.h)))
+	return fn(uintptr(c.h))
 }

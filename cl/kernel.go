@@ -1,10 +1,5 @@
 package cl
 
-/*
-#include "clinc.h"
-*/
-import "C"
-
 import (
 	"fmt"
 	"sync"
@@ -17,7 +12,7 @@ import (
 // same Kernel: use one Kernel per goroutine (CreateKernel is cheap) or a
 // lock.
 type Kernel struct {
-	h    C.cl_kernel
+	h    clKernel
 	name string
 	obj  object
 
@@ -93,15 +88,14 @@ func (p *Program) CreateKernel(name string) (*Kernel, error) {
 		return nil, err
 	}
 	defer p.obj.done()
-	cname := C.CString(name)
-	defer C.free(unsafe.Pointer(cname))
-	var st C.cl_int
-	h := C.clCreateKernel(p.h, cname, &st)
-	if err := check(op, int32(st)); err != nil {
+	cname := cstring(name)
+	var st int32
+	h := clCreateKernel(p.h, &cname[0], &st)
+	if err := check(op, st); err != nil {
 		return nil, fmt.Errorf("cl: kernel %q%s: %w", name, p.kernelList(err), err)
 	}
 	k := &Kernel{h: h, name: name}
-	track(k, &k.obj, kindKernel, h, func(h C.cl_kernel) int32 { return int32(C.clReleaseKernel(h)) })
+	track(k, &k.obj, kindKernel, h, clReleaseKernel)
 	return k, nil
 }
 
@@ -114,9 +108,9 @@ func (k *Kernel) NumArgs() (int, error) {
 		return 0, err
 	}
 	defer k.obj.done()
-	var n C.cl_uint
-	st := C.clGetKernelInfo(k.h, C.CL_KERNEL_NUM_ARGS, C.size_t(unsafe.Sizeof(n)), unsafe.Pointer(&n), nil)
-	return int(n), check("clGetKernelInfo", int32(st))
+	var n uint32
+	st := clGetKernelInfo(k.h, clKernelNumArgs, unsafe.Sizeof(n), unsafe.Pointer(&n), nil)
+	return int(n), check("clGetKernelInfo", st)
 }
 
 // setArg sets argument i to size bytes at p (nil: local memory of that
@@ -139,8 +133,8 @@ func (k *Kernel) setArg(i int, size uintptr, p unsafe.Pointer, b *Buffer) error 
 		return nil
 	}
 	setArgCalls.Add(1)
-	st := C.clSetKernelArg(k.h, C.cl_uint(i), C.size_t(size), p)
-	if err := check("clSetKernelArg", int32(st)); err != nil {
+	st := clSetKernelArg(k.h, uint32(i), size, p)
+	if err := check("clSetKernelArg", st); err != nil {
 		// The argument keeps its old value (and buffer), but it is no
 		// longer known to equal anything.
 		if i < len(k.args) {
@@ -184,7 +178,7 @@ func SetArg[T Scalar](k *Kernel, i int, v T) error {
 // still runs: the driver holds the memory until then).
 func (k *Kernel) SetArgBuffer(i int, b *Buffer) error {
 	if b == nil {
-		var h C.cl_mem
+		var h clMem
 		return k.setArg(i, unsafe.Sizeof(h), unsafe.Pointer(&h), nil)
 	}
 	if err := b.obj.acquire(); err != nil {
@@ -287,21 +281,21 @@ func (k *Kernel) WorkGroupInfo(d *Device) (WorkGroupInfo, error) {
 	}
 	defer k.obj.done()
 	var info WorkGroupInfo
-	var wg, mult C.size_t
-	var cwg [3]C.size_t
-	var lm, pm C.cl_ulong
+	var wg, mult uintptr
+	var cwg [3]uintptr
+	var lm, pm uint64
 	for _, q := range []struct {
-		param C.cl_kernel_work_group_info
+		param uint32
 		size  uintptr
 		p     unsafe.Pointer
 	}{
-		{C.CL_KERNEL_WORK_GROUP_SIZE, unsafe.Sizeof(wg), unsafe.Pointer(&wg)},
-		{C.CL_KERNEL_COMPILE_WORK_GROUP_SIZE, unsafe.Sizeof(cwg), unsafe.Pointer(&cwg[0])},
-		{C.CL_KERNEL_LOCAL_MEM_SIZE, unsafe.Sizeof(lm), unsafe.Pointer(&lm)},
-		{C.CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, unsafe.Sizeof(mult), unsafe.Pointer(&mult)},
-		{C.CL_KERNEL_PRIVATE_MEM_SIZE, unsafe.Sizeof(pm), unsafe.Pointer(&pm)},
+		{clKernelWorkGroupSize, unsafe.Sizeof(wg), unsafe.Pointer(&wg)},
+		{clKernelCompileWorkGroupSize, unsafe.Sizeof(cwg), unsafe.Pointer(&cwg[0])},
+		{clKernelLocalMemSize, unsafe.Sizeof(lm), unsafe.Pointer(&lm)},
+		{clKernelPreferredWorkGroupSizeMultiple, unsafe.Sizeof(mult), unsafe.Pointer(&mult)},
+		{clKernelPrivateMemSize, unsafe.Sizeof(pm), unsafe.Pointer(&pm)},
 	} {
-		if err := check(op, int32(C.clGetKernelWorkGroupInfo(k.h, d.id, q.param, C.size_t(q.size), q.p, nil))); err != nil {
+		if err := check(op, clGetKernelWorkGroupInfo(k.h, d.id, q.param, q.size, q.p, nil)); err != nil {
 			return WorkGroupInfo{}, err
 		}
 	}
@@ -319,9 +313,9 @@ func (k *Kernel) ReferenceCount() (int, error) {
 		return 0, err
 	}
 	defer k.obj.done()
-	var n C.cl_uint
-	st := C.clGetKernelInfo(k.h, C.CL_KERNEL_REFERENCE_COUNT, C.size_t(unsafe.Sizeof(n)), unsafe.Pointer(&n), nil)
-	return int(n), check("clGetKernelInfo", int32(st))
+	var n uint32
+	st := clGetKernelInfo(k.h, clKernelReferenceCount, unsafe.Sizeof(n), unsafe.Pointer(&n), nil)
+	return int(n), check("clGetKernelInfo", st)
 }
 
 // Release releases the kernel. It is safe to call more than once.

@@ -27,6 +27,7 @@ func BenchmarkLaunch(b *testing.B) {
 	for _, setArgs := range []bool{false, true} {
 		for _, event := range []bool{true, false} {
 			b.Run(fmt.Sprintf("args=%v/event=%v", setArgs, event), func(b *testing.B) {
+				defer startThreadCPU(b)()
 				for i := 0; i < b.N; i++ {
 					if setArgs {
 						if err := k.SetArgs(args...); err != nil {

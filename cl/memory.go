@@ -1,17 +1,8 @@
 package cl
 
-/*
-#include "clinc.h"
-#include <stdint.h>
-cl_int gocl_set_mem_destructor(cl_mem m, uintptr_t handle);
-int gocl_origin_aligned(cl_mem m, size_t origin);
-*/
-import "C"
-
 import (
 	"fmt"
 	"runtime"
-	"runtime/cgo"
 	"unsafe"
 )
 
@@ -29,27 +20,27 @@ type MemFlags uint64
 
 // Buffer flags.
 const (
-	MemReadWrite     MemFlags = C.CL_MEM_READ_WRITE
-	MemWriteOnly     MemFlags = C.CL_MEM_WRITE_ONLY
-	MemReadOnly      MemFlags = C.CL_MEM_READ_ONLY
-	MemAllocHostPtr  MemFlags = C.CL_MEM_ALLOC_HOST_PTR
-	MemHostWriteOnly MemFlags = C.CL_MEM_HOST_WRITE_ONLY
-	MemHostReadOnly  MemFlags = C.CL_MEM_HOST_READ_ONLY
-	MemHostNoAccess  MemFlags = C.CL_MEM_HOST_NO_ACCESS
+	MemReadWrite     MemFlags = clMemReadWrite
+	MemWriteOnly     MemFlags = clMemWriteOnly
+	MemReadOnly      MemFlags = clMemReadOnly
+	MemAllocHostPtr  MemFlags = clMemAllocHostPtr
+	MemHostWriteOnly MemFlags = clMemHostWriteOnly
+	MemHostReadOnly  MemFlags = clMemHostReadOnly
+	MemHostNoAccess  MemFlags = clMemHostNoAccess
 )
 
-const forbiddenFlags = C.CL_MEM_USE_HOST_PTR | C.CL_MEM_COPY_HOST_PTR
+const forbiddenFlags MemFlags = clMemUseHostPtr | clMemCopyHostPtr
 
 // Buffer is a device memory object.
 type Buffer struct {
-	h    C.cl_mem
+	h    clMem
 	size int
 	obj  object
 }
 
-func newBuffer(h C.cl_mem, size int) *Buffer {
+func newBuffer(h clMem, size int) *Buffer {
 	b := &Buffer{h: h, size: size}
-	track(b, &b.obj, kindBuffer, h, func(h C.cl_mem) int32 { return int32(C.clReleaseMemObject(h)) })
+	track(b, &b.obj, kindBuffer, h, clReleaseMemObject)
 	return b
 }
 
@@ -65,9 +56,9 @@ func (c *Context) CreateBuffer(flags MemFlags, size int) (*Buffer, error) {
 		return nil, err
 	}
 	defer c.obj.done()
-	var st C.cl_int
-	h := C.clCreateBuffer(c.h, C.cl_mem_flags(flags), C.size_t(size), nil, &st)
-	if err := check("clCreateBuffer", int32(st)); err != nil {
+	var st int32
+	h := clCreateBuffer(c.h, uint64(flags), uintptr(size), nil, &st)
+	if err := check("clCreateBuffer", st); err != nil {
 		return nil, err
 	}
 	return newBuffer(h, size), nil
@@ -86,9 +77,9 @@ func CreateBufferFrom[T Scalar](c *Context, flags MemFlags, data []T) (*Buffer, 
 		return nil, err
 	}
 	defer c.obj.done()
-	var st C.cl_int
-	h := C.clCreateBuffer(c.h, C.cl_mem_flags(flags)|C.CL_MEM_COPY_HOST_PTR, C.size_t(size), unsafe.Pointer(&data[0]), &st)
-	if err := check("clCreateBuffer", int32(st)); err != nil {
+	var st int32
+	h := clCreateBuffer(c.h, uint64(flags)|clMemCopyHostPtr, uintptr(size), unsafe.Pointer(&data[0]), &st)
+	if err := check("clCreateBuffer", st); err != nil {
 		return nil, err
 	}
 	return newBuffer(h, size), nil
@@ -106,8 +97,8 @@ func CreateBufferFrom[T Scalar](c *Context, flags MemFlags, data []T) (*Buffer, 
 //     unmap (or before the buffer is first used);
 //   - Go code must not touch data while commands using the buffer run.
 //
-// data stays pinned (runtime.Pinner, as the cgo rules require of memory C
-// keeps a pointer to) until the driver deletes the buffer, which happens
+// data stays pinned (runtime.Pinner: memory the driver keeps a pointer to
+// must not move) until the driver deletes the buffer, which happens
 // after Release and after every command using it has finished; the
 // driver's destructor callback unpins it. flags must not contain
 // CL_MEM_ALLOC_HOST_PTR.
@@ -126,17 +117,17 @@ func CreateBufferOver[T Scalar](c *Context, flags MemFlags, data []T) (*Buffer, 
 	defer c.obj.done()
 	p := new(runtime.Pinner)
 	p.Pin(&data[0])
-	var st C.cl_int
-	h := C.clCreateBuffer(c.h, C.cl_mem_flags(flags)|C.CL_MEM_USE_HOST_PTR, C.size_t(size), unsafe.Pointer(&data[0]), &st)
-	if err := check(op, int32(st)); err != nil {
+	var st int32
+	h := clCreateBuffer(c.h, uint64(flags)|clMemUseHostPtr, uintptr(size), unsafe.Pointer(&data[0]), &st)
+	if err := check(op, st); err != nil {
 		p.Unpin()
 		return nil, err
 	}
-	hd := cgo.NewHandle(p)
-	if err := check("clSetMemObjectDestructorCallback", int32(C.gocl_set_mem_destructor(h, C.uintptr_t(hd)))); err != nil {
+	hd := register(p)
+	if err := check("clSetMemObjectDestructorCallback", clSetMemObjectDestructorCallback(h, memTrampoline, hd)); err != nil {
 		// No command has used the buffer: releasing it deletes it now.
-		hd.Delete()
-		C.clReleaseMemObject(h)
+		unregister(hd)
+		clReleaseMemObject(h)
 		p.Unpin()
 		return nil, err
 	}
@@ -144,11 +135,13 @@ func CreateBufferOver[T Scalar](c *Context, flags MemFlags, data []T) (*Buffer, 
 	return newBuffer(h, size), nil
 }
 
-//export goclMemDestroyed
-func goclMemDestroyed(handle C.uintptr_t) {
-	h := cgo.Handle(handle)
-	p := h.Value().(*runtime.Pinner)
-	h.Delete()
+// memDestroyed unpins the Go memory under a CreateBufferOver buffer the
+// driver has deleted; handle names its pinner.
+func memDestroyed(handle uintptr) {
+	p, _ := unregister(handle).(*runtime.Pinner)
+	if p == nil {
+		return
+	}
 	p.Unpin()
 	live[kindHostMem].Add(-1)
 }
@@ -170,13 +163,13 @@ func (b *Buffer) CreateSubBuffer(flags MemFlags, origin, size int) (*Buffer, err
 		return nil, err
 	}
 	defer b.obj.done()
-	if C.gocl_origin_aligned(b.h, C.size_t(origin)) == 0 {
+	if !originAligned(b.h, origin) {
 		return nil, &Error{Op: "clCreateSubBuffer", Code: MisalignedSubBufferOffset}
 	}
-	region := C.cl_buffer_region{origin: C.size_t(origin), size: C.size_t(size)}
-	var st C.cl_int
-	h := C.clCreateSubBuffer(b.h, C.cl_mem_flags(flags), C.CL_BUFFER_CREATE_TYPE_REGION, unsafe.Pointer(&region), &st)
-	if err := check("clCreateSubBuffer", int32(st)); err != nil {
+	region := clBufferRegion{origin: uintptr(origin), size: uintptr(size)}
+	var st int32
+	h := clCreateSubBuffer(b.h, uint64(flags), clBufferCreateTypeRegion, &region, &st)
+	if err := check("clCreateSubBuffer", st); err != nil {
 		return nil, err
 	}
 	return newBuffer(h, size), nil
@@ -188,9 +181,9 @@ func (b *Buffer) ReferenceCount() (int, error) {
 		return 0, err
 	}
 	defer b.obj.done()
-	var n C.cl_uint
-	st := C.clGetMemObjectInfo(b.h, C.CL_MEM_REFERENCE_COUNT, C.size_t(unsafe.Sizeof(n)), unsafe.Pointer(&n), nil)
-	return int(n), check("clGetMemObjectInfo", int32(st))
+	var n uint32
+	st := clGetMemObjectInfo(b.h, clMemReferenceCount, unsafe.Sizeof(n), unsafe.Pointer(&n), nil)
+	return int(n), check("clGetMemObjectInfo", st)
 }
 
 // Release releases the buffer. It is safe to call more than once. A
@@ -207,11 +200,11 @@ func sizeOf[T Scalar]() int {
 	return int(unsafe.Sizeof(v))
 }
 
-func clBool(b bool) C.cl_bool {
+func clBool(b bool) uint32 {
 	if b {
-		return C.CL_TRUE
+		return clTrue
 	}
-	return C.CL_FALSE
+	return clFalse
 }
 
 // rangeErr reports a Go-side range check failure of op.
@@ -242,12 +235,12 @@ func transfer[T Scalar](op string, q *Queue, b *Buffer, write, blocking bool, of
 	defer wl.done()
 	n, w := wl.args()
 	pinner := pinIfAsync(blocking, host)
-	var ev C.cl_event
-	var st C.cl_int
+	var ev clEvent
+	var st int32
 	if write {
-		st = C.clEnqueueWriteBuffer(q.h, b.h, clBool(blocking), C.size_t(off), C.size_t(size), unsafe.Pointer(&host[0]), n, w, &ev)
+		st = clEnqueueWriteBuffer(q.h, b.h, clBool(blocking), uintptr(off), uintptr(size), unsafe.Pointer(&host[0]), n, w, &ev)
 	} else {
-		st = C.clEnqueueReadBuffer(q.h, b.h, clBool(blocking), C.size_t(off), C.size_t(size), unsafe.Pointer(&host[0]), n, w, &ev)
+		st = clEnqueueReadBuffer(q.h, b.h, clBool(blocking), uintptr(off), uintptr(size), unsafe.Pointer(&host[0]), n, w, &ev)
 	}
 	return finishTransfer(op, st, ev, pinner)
 }
@@ -266,8 +259,8 @@ func pinIfAsync[T Scalar](blocking bool, host []T) *runtime.Pinner {
 
 // finishTransfer wraps the event of a read or write and, for a
 // non-blocking one, hands the pinner to it.
-func finishTransfer(op string, st C.cl_int, ev C.cl_event, pinner *runtime.Pinner) (*Event, error) {
-	if err := check(op, int32(st)); err != nil {
+func finishTransfer(op string, st int32, ev clEvent, pinner *runtime.Pinner) (*Event, error) {
+	if err := check(op, st); err != nil {
 		if pinner != nil {
 			pinner.Unpin()
 		}
@@ -319,9 +312,9 @@ func CopyBuffer[T Scalar](q *Queue, src, dst *Buffer, srcOff, dstOff, n int, wai
 	}
 	defer wl.done()
 	cnt, w := wl.args()
-	var ev C.cl_event
-	st := C.clEnqueueCopyBuffer(q.h, src.h, dst.h, C.size_t(srcOff*es), C.size_t(dstOff*es), C.size_t(n*es), cnt, w, &ev)
-	if err := check(op, int32(st)); err != nil {
+	var ev clEvent
+	st := clEnqueueCopyBuffer(q.h, src.h, dst.h, uintptr(srcOff*es), uintptr(dstOff*es), uintptr(n*es), cnt, w, &ev)
+	if err := check(op, st); err != nil {
 		return nil, err
 	}
 	return newEvent(ev), nil
@@ -347,10 +340,10 @@ func FillBuffer[T Scalar](q *Queue, b *Buffer, value T, offset, n int, wait ...*
 	}
 	defer wl.done()
 	cnt, w := wl.args()
-	var ev C.cl_event
+	var ev clEvent
 	// The driver copies the pattern before the call returns.
-	st := C.clEnqueueFillBuffer(q.h, b.h, unsafe.Pointer(&value), C.size_t(es), C.size_t(offset*es), C.size_t(n*es), cnt, w, &ev)
-	if err := check(op, int32(st)); err != nil {
+	st := clEnqueueFillBuffer(q.h, b.h, unsafe.Pointer(&value), uintptr(es), uintptr(offset*es), uintptr(n*es), cnt, w, &ev)
+	if err := check(op, st); err != nil {
 		return nil, err
 	}
 	return newEvent(ev), nil
@@ -382,12 +375,12 @@ func (r Rect) pitches(row, slice int) (int, int) {
 }
 
 // bytes converts r to byte units and fills in default pitches.
-func (r Rect) bytes(es int) (bo, ho, reg [3]C.size_t, brp, bsp, hrp, hsp int) {
+func (r Rect) bytes(es int) (bo, ho, reg [3]uintptr, brp, bsp, hrp, hsp int) {
 	brp, bsp = r.pitches(r.BufferRowPitch, r.BufferSlicePitch)
 	hrp, hsp = r.pitches(r.HostRowPitch, r.HostSlicePitch)
-	bo = [3]C.size_t{C.size_t(r.BufferOrigin[0] * es), C.size_t(r.BufferOrigin[1]), C.size_t(r.BufferOrigin[2])}
-	ho = [3]C.size_t{C.size_t(r.HostOrigin[0] * es), C.size_t(r.HostOrigin[1]), C.size_t(r.HostOrigin[2])}
-	reg = [3]C.size_t{C.size_t(r.Region[0] * es), C.size_t(r.Region[1]), C.size_t(r.Region[2])}
+	bo = [3]uintptr{uintptr(r.BufferOrigin[0] * es), uintptr(r.BufferOrigin[1]), uintptr(r.BufferOrigin[2])}
+	ho = [3]uintptr{uintptr(r.HostOrigin[0] * es), uintptr(r.HostOrigin[1]), uintptr(r.HostOrigin[2])}
+	reg = [3]uintptr{uintptr(r.Region[0] * es), uintptr(r.Region[1]), uintptr(r.Region[2])}
 	return bo, ho, reg, brp * es, bsp * es, hrp * es, hsp * es
 }
 
@@ -443,12 +436,12 @@ func rectTransfer[T Scalar](op string, q *Queue, b *Buffer, write, blocking bool
 	defer wl.done()
 	n, w := wl.args()
 	pinner := pinIfAsync(blocking, host)
-	var ev C.cl_event
-	var st C.cl_int
+	var ev clEvent
+	var st int32
 	if write {
-		st = C.clEnqueueWriteBufferRect(q.h, b.h, clBool(blocking), &bo[0], &ho[0], &reg[0], C.size_t(brp), C.size_t(bsp), C.size_t(hrp), C.size_t(hsp), unsafe.Pointer(&host[0]), n, w, &ev)
+		st = clEnqueueWriteBufferRect(q.h, b.h, clBool(blocking), &bo[0], &ho[0], &reg[0], uintptr(brp), uintptr(bsp), uintptr(hrp), uintptr(hsp), unsafe.Pointer(&host[0]), n, w, &ev)
 	} else {
-		st = C.clEnqueueReadBufferRect(q.h, b.h, clBool(blocking), &bo[0], &ho[0], &reg[0], C.size_t(brp), C.size_t(bsp), C.size_t(hrp), C.size_t(hsp), unsafe.Pointer(&host[0]), n, w, &ev)
+		st = clEnqueueReadBufferRect(q.h, b.h, clBool(blocking), &bo[0], &ho[0], &reg[0], uintptr(brp), uintptr(bsp), uintptr(hrp), uintptr(hsp), unsafe.Pointer(&host[0]), n, w, &ev)
 	}
 	return finishTransfer(op, st, ev, pinner)
 }
@@ -490,9 +483,9 @@ func CopyBufferRect[T Scalar](q *Queue, src, dst *Buffer, r Rect, wait ...*Event
 	}
 	defer wl.done()
 	n, w := wl.args()
-	var ev C.cl_event
-	st := C.clEnqueueCopyBufferRect(q.h, src.h, dst.h, &so[0], &do[0], &reg[0], C.size_t(srp), C.size_t(ssp), C.size_t(drp), C.size_t(dsp), n, w, &ev)
-	if err := check(op, int32(st)); err != nil {
+	var ev clEvent
+	st := clEnqueueCopyBufferRect(q.h, src.h, dst.h, &so[0], &do[0], &reg[0], uintptr(srp), uintptr(ssp), uintptr(drp), uintptr(dsp), n, w, &ev)
+	if err := check(op, st); err != nil {
 		return nil, err
 	}
 	return newEvent(ev), nil
@@ -503,14 +496,14 @@ type MapFlags uint64
 
 // Map flags.
 const (
-	MapRead                  MapFlags = C.CL_MAP_READ
-	MapWrite                 MapFlags = C.CL_MAP_WRITE
-	MapWriteInvalidateRegion MapFlags = C.CL_MAP_WRITE_INVALIDATE_REGION
+	MapRead                  MapFlags = clMapRead
+	MapWrite                 MapFlags = clMapWrite
+	MapWriteInvalidateRegion MapFlags = clMapWriteInvalidateRegion
 )
 
 // MapBuffer maps n elements of b from element offset offset into host
 // memory and returns them as a slice, which stays valid until UnmapBuffer
-// (the slice is C memory: do not use it after unmapping). For a
+// (the slice is the driver's memory: do not use it after unmapping). For a
 // non-blocking map, the slice may be used only after the event completes.
 func MapBuffer[T Scalar](q *Queue, b *Buffer, blocking bool, flags MapFlags, offset, n int, wait ...*Event) ([]T, *Event, error) {
 	const op = "clEnqueueMapBuffer"
@@ -528,10 +521,10 @@ func MapBuffer[T Scalar](q *Queue, b *Buffer, blocking bool, flags MapFlags, off
 	}
 	defer wl.done()
 	cnt, w := wl.args()
-	var ev C.cl_event
-	var st C.cl_int
-	p := C.clEnqueueMapBuffer(q.h, b.h, clBool(blocking), C.cl_map_flags(flags), C.size_t(offset*es), C.size_t(n*es), cnt, w, &ev, &st)
-	if err := check(op, int32(st)); err != nil {
+	var ev clEvent
+	var st int32
+	p := clEnqueueMapBuffer(q.h, b.h, clBool(blocking), uint64(flags), uintptr(offset*es), uintptr(n*es), cnt, w, &ev, &st)
+	if err := check(op, st); err != nil {
 		return nil, nil, err
 	}
 	return unsafe.Slice((*T)(p), n), newEvent(ev), nil
@@ -553,10 +546,39 @@ func UnmapBuffer[T Scalar](q *Queue, b *Buffer, mapped []T, wait ...*Event) (*Ev
 	}
 	defer wl.done()
 	cnt, w := wl.args()
-	var ev C.cl_event
-	st := C.clEnqueueUnmapMemObject(q.h, b.h, unsafe.Pointer(unsafe.SliceData(mapped)), cnt, w, &ev)
-	if err := check(op, int32(st)); err != nil {
+	var ev clEvent
+	st := clEnqueueUnmapMemObject(q.h, b.h, unsafe.Pointer(unsafe.SliceData(mapped)), cnt, w, &ev)
+	if err := check(op, st); err != nil {
 		return nil, err
 	}
 	return newEvent(ev), nil
+}
+
+// originAligned reports whether origin (bytes) is a multiple of the base
+// address alignment of some device of m's context, as clCreateSubBuffer
+// requires; true when the devices cannot be queried (the driver then
+// decides).
+func originAligned(m clMem, origin int) bool {
+	var ctx clContext
+	if clGetMemObjectInfo(m, clMemContext, unsafe.Sizeof(ctx), unsafe.Pointer(&ctx), nil) != clSuccess {
+		return true
+	}
+	var size uintptr
+	if clGetContextInfo(ctx, clContextDevices, 0, nil, &size) != clSuccess || size == 0 {
+		return true
+	}
+	devs := make([]clDeviceID, size/unsafe.Sizeof(clDeviceID(0)))
+	if clGetContextInfo(ctx, clContextDevices, size, unsafe.Pointer(&devs[0]), nil) != clSuccess {
+		return true
+	}
+	for _, d := range devs {
+		var bits uint32
+		if clGetDeviceInfo(d, clDeviceMemBaseAddrAlign, unsafe.Sizeof(bits), unsafe.Pointer(&bits), nil) != clSuccess || bits < 8 {
+			return true
+		}
+		if origin%int(bits/8) == 0 {
+			return true
+		}
+	}
+	return false
 }

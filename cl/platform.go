@@ -1,10 +1,5 @@
 package cl
 
-/*
-#include "clinc.h"
-*/
-import "C"
-
 import (
 	"strings"
 	"sync"
@@ -14,7 +9,7 @@ import (
 // Platform is an OpenCL platform (one installed driver, or ICD).
 // Platforms are owned by the driver and need no release.
 type Platform struct {
-	id C.cl_platform_id
+	id clPlatformID
 }
 
 // enumMu serialises platform and device enumeration: the first
@@ -23,23 +18,27 @@ type Platform struct {
 var enumMu sync.Mutex
 
 // Platforms returns every platform the ICD loader knows. No installed
-// driver is not an error: the result is then empty.
+// driver is not an error: the result is then empty. No OpenCL library is:
+// the error wraps ErrNoRuntime (see LoadRuntime).
 func Platforms() ([]*Platform, error) {
 	enumMu.Lock()
 	defer enumMu.Unlock()
-	var n C.cl_uint
-	st := C.clGetPlatformIDs(0, nil, &n)
+	var n uint32
+	if err := LoadRuntime(); err != nil {
+		return nil, err
+	}
+	st := clGetPlatformIDs(0, nil, &n)
 	if ErrorCode(st) == PlatformNotFoundKHR {
 		return nil, nil
 	}
-	if err := check("clGetPlatformIDs", int32(st)); err != nil {
+	if err := check("clGetPlatformIDs", st); err != nil {
 		return nil, err
 	}
 	if n == 0 {
 		return nil, nil
 	}
-	ids := make([]C.cl_platform_id, n)
-	if err := check("clGetPlatformIDs", int32(C.clGetPlatformIDs(n, &ids[0], nil))); err != nil {
+	ids := make([]clPlatformID, n)
+	if err := check("clGetPlatformIDs", clGetPlatformIDs(n, &ids[0], nil)); err != nil {
 		return nil, err
 	}
 	ps := make([]*Platform, n)
@@ -49,13 +48,13 @@ func Platforms() ([]*Platform, error) {
 	return ps, nil
 }
 
-func (p *Platform) infoString(param C.cl_platform_info) string {
-	var size C.size_t
-	if C.clGetPlatformInfo(p.id, param, 0, nil, &size) != C.CL_SUCCESS || size == 0 {
+func (p *Platform) infoString(param uint32) string {
+	var size uintptr
+	if clGetPlatformInfo(p.id, param, 0, nil, &size) != clSuccess || size == 0 {
 		return ""
 	}
 	buf := make([]byte, size)
-	if C.clGetPlatformInfo(p.id, param, size, unsafe.Pointer(&buf[0]), nil) != C.CL_SUCCESS {
+	if clGetPlatformInfo(p.id, param, size, unsafe.Pointer(&buf[0]), nil) != clSuccess {
 		return ""
 	}
 	return cString(buf)
@@ -63,14 +62,14 @@ func (p *Platform) infoString(param C.cl_platform_info) string {
 
 // Name, Vendor, Version, Profile and Extensions return the platform's
 // strings, or "" when the driver does not answer.
-func (p *Platform) Name() string    { return p.infoString(C.CL_PLATFORM_NAME) }
-func (p *Platform) Vendor() string  { return p.infoString(C.CL_PLATFORM_VENDOR) }
-func (p *Platform) Version() string { return p.infoString(C.CL_PLATFORM_VERSION) }
-func (p *Platform) Profile() string { return p.infoString(C.CL_PLATFORM_PROFILE) }
+func (p *Platform) Name() string    { return p.infoString(clPlatformName) }
+func (p *Platform) Vendor() string  { return p.infoString(clPlatformVendor) }
+func (p *Platform) Version() string { return p.infoString(clPlatformVersion) }
+func (p *Platform) Profile() string { return p.infoString(clPlatformProfile) }
 
 // Extensions lists the platform's extension names.
 func (p *Platform) Extensions() []string {
-	return strings.Fields(p.infoString(C.CL_PLATFORM_EXTENSIONS))
+	return strings.Fields(p.infoString(clPlatformExtensions))
 }
 
 // OpenCLVersion is the parsed platform version ("OpenCL 3.0 CUDA" → 3.0).
@@ -81,12 +80,12 @@ type DeviceType uint64
 
 // Device types.
 const (
-	DeviceTypeDefault     DeviceType = C.CL_DEVICE_TYPE_DEFAULT
-	DeviceTypeCPU         DeviceType = C.CL_DEVICE_TYPE_CPU
-	DeviceTypeGPU         DeviceType = C.CL_DEVICE_TYPE_GPU
-	DeviceTypeAccelerator DeviceType = C.CL_DEVICE_TYPE_ACCELERATOR
-	DeviceTypeCustom      DeviceType = C.CL_DEVICE_TYPE_CUSTOM
-	DeviceTypeAll         DeviceType = C.CL_DEVICE_TYPE_ALL
+	DeviceTypeDefault     DeviceType = clDeviceTypeDefault
+	DeviceTypeCPU         DeviceType = clDeviceTypeCpu
+	DeviceTypeGPU         DeviceType = clDeviceTypeGpu
+	DeviceTypeAccelerator DeviceType = clDeviceTypeAccelerator
+	DeviceTypeCustom      DeviceType = clDeviceTypeCustom
+	DeviceTypeAll         DeviceType = clDeviceTypeAll
 )
 
 func (t DeviceType) String() string {
@@ -110,16 +109,16 @@ func (t DeviceType) String() string {
 func (p *Platform) Devices(t DeviceType) ([]*Device, error) {
 	enumMu.Lock()
 	defer enumMu.Unlock()
-	var n C.cl_uint
-	st := C.clGetDeviceIDs(p.id, C.cl_device_type(t), 0, nil, &n)
-	if ErrorCode(st) == DeviceNotFound || (st == C.CL_SUCCESS && n == 0) {
+	var n uint32
+	st := clGetDeviceIDs(p.id, uint64(t), 0, nil, &n)
+	if ErrorCode(st) == DeviceNotFound || (st == clSuccess && n == 0) {
 		return nil, nil
 	}
-	if err := check("clGetDeviceIDs", int32(st)); err != nil {
+	if err := check("clGetDeviceIDs", st); err != nil {
 		return nil, err
 	}
-	ids := make([]C.cl_device_id, n)
-	if err := check("clGetDeviceIDs", int32(C.clGetDeviceIDs(p.id, C.cl_device_type(t), n, &ids[0], &n))); err != nil {
+	ids := make([]clDeviceID, n)
+	if err := check("clGetDeviceIDs", clGetDeviceIDs(p.id, uint64(t), n, &ids[0], &n)); err != nil {
 		return nil, err
 	}
 	ids = ids[:min(int(n), len(ids))]

@@ -1,26 +1,22 @@
 package cl
 
-/*
-#include "clinc.h"
-*/
-import "C"
-
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"unsafe"
 )
 
 // Program is an OpenCL program: sources or binaries, built for devices.
 type Program struct {
-	h   C.cl_program
+	h   clProgram
 	ctx *Context
 	obj object
 }
 
-func newProgram(h C.cl_program, ctx *Context) *Program {
+func newProgram(h clProgram, ctx *Context) *Program {
 	p := &Program{h: h, ctx: ctx}
-	track(p, &p.obj, kindProgram, h, func(h C.cl_program) int32 { return int32(C.clReleaseProgram(h)) })
+	track(p, &p.obj, kindProgram, h, clReleaseProgram)
 	return p
 }
 
@@ -35,20 +31,20 @@ func (c *Context) CreateProgramWithSource(sources ...string) (*Program, error) {
 		return nil, err
 	}
 	defer c.obj.done()
-	cs := make([]*C.char, len(sources))
-	lens := make([]C.size_t, len(sources))
+	// The driver reads the sources during the call only; an empty one
+	// is passed as an empty NUL-terminated string.
+	bufs := make([][]byte, len(sources))
+	ps := make([]uintptr, len(sources))
+	lens := make([]uintptr, len(sources))
 	for i, s := range sources {
-		cs[i] = C.CString(s)
-		lens[i] = C.size_t(len(s))
+		bufs[i] = cstring(s)
+		ps[i] = uintptr(unsafe.Pointer(&bufs[i][0]))
+		lens[i] = uintptr(len(s))
 	}
-	defer func() {
-		for _, p := range cs {
-			C.free(unsafe.Pointer(p))
-		}
-	}()
-	var st C.cl_int
-	h := C.clCreateProgramWithSource(c.h, C.cl_uint(len(cs)), &cs[0], &lens[0], &st)
-	if err := check(op, int32(st)); err != nil {
+	var st int32
+	h := clCreateProgramWithSource(c.h, uint32(len(ps)), &ps[0], &lens[0], &st)
+	runtime.KeepAlive(bufs)
+	if err := check(op, st); err != nil {
 		return nil, err
 	}
 	return newProgram(h, c), nil
@@ -62,8 +58,8 @@ func (c *Context) CreateProgramWithBinary(devices []*Device, binaries [][]byte) 
 	if len(devices) == 0 || len(devices) != len(binaries) {
 		return nil, &Error{Op: op, Code: InvalidValue}
 	}
-	ids := make([]C.cl_device_id, len(devices))
-	lens := make([]C.size_t, len(devices))
+	ids := make([]clDeviceID, len(devices))
+	lens := make([]uintptr, len(devices))
 	for i, d := range devices {
 		if d == nil {
 			return nil, &Error{Op: op, Code: InvalidDevice}
@@ -72,29 +68,29 @@ func (c *Context) CreateProgramWithBinary(devices []*Device, binaries [][]byte) 
 			return nil, fmt.Errorf("cl: empty binary for device %d: %w", i, &Error{Op: op, Code: InvalidBinary})
 		}
 		ids[i] = d.id
-		lens[i] = C.size_t(len(binaries[i]))
+		lens[i] = uintptr(len(binaries[i]))
 	}
 	if err := c.obj.acquire(); err != nil {
 		return nil, err
 	}
 	defer c.obj.done()
-	// An array of pointers to Go memory may not be passed to C: copy the
-	// binaries to C memory.
-	ptrs := make([]*C.uchar, len(devices))
-	defer func() {
-		for _, p := range ptrs {
-			C.free(unsafe.Pointer(p))
-		}
-	}()
+	// The driver reads the binaries during the call only, through an
+	// array of addresses: copies on the Go heap (which does not move
+	// them; the caller's slices might be on a stack, which can), kept
+	// alive until the call returns.
+	bins := make([][]byte, len(binaries))
+	ptrs := make([]uintptr, len(devices))
 	for i, b := range binaries {
-		ptrs[i] = (*C.uchar)(C.CBytes(b))
+		bins[i] = append(make([]byte, 0, len(b)), b...)
+		ptrs[i] = uintptr(unsafe.Pointer(&bins[i][0]))
 	}
-	status := make([]C.cl_int, len(devices))
-	var st C.cl_int
-	h := C.clCreateProgramWithBinary(c.h, C.cl_uint(len(ids)), &ids[0], &lens[0], &ptrs[0], &status[0], &st)
-	if err := check(op, int32(st)); err != nil {
+	status := make([]int32, len(devices))
+	var st int32
+	h := clCreateProgramWithBinary(c.h, uint32(len(ids)), &ids[0], &lens[0], &ptrs[0], &status[0], &st)
+	runtime.KeepAlive(bins)
+	if err := check(op, st); err != nil {
 		for i, s := range status {
-			if s != C.CL_SUCCESS && ErrorCode(s) != ErrorCode(st) {
+			if s != clSuccess && ErrorCode(s) != ErrorCode(st) {
 				return nil, fmt.Errorf("cl: binary for device %d: %v: %w", i, ErrorCode(s), err)
 			}
 		}
@@ -111,7 +107,7 @@ func (p *Program) Build(devices []*Device, options string) error {
 	if devices == nil {
 		devices = p.ctx.devices
 	}
-	ids := make([]C.cl_device_id, len(devices))
+	ids := make([]clDeviceID, len(devices))
 	for i, d := range devices {
 		if d == nil {
 			return &Error{Op: op, Code: InvalidDevice}
@@ -122,14 +118,13 @@ func (p *Program) Build(devices []*Device, options string) error {
 		return err
 	}
 	defer p.obj.done()
-	copts := C.CString(options)
-	defer C.free(unsafe.Pointer(copts))
-	var idp *C.cl_device_id
+	copts := cstring(options)
+	var idp *clDeviceID
 	if len(ids) > 0 {
 		idp = &ids[0]
 	}
-	st := C.clBuildProgram(p.h, C.cl_uint(len(ids)), idp, copts, nil, nil)
-	if err := check(op, int32(st)); err != nil {
+	st := clBuildProgram(p.h, uint32(len(ids)), idp, &copts[0])
+	if err := check(op, st); err != nil {
 		logs := make(map[string]string, len(devices))
 		for i, d := range devices {
 			name := d.Name()
@@ -154,12 +149,12 @@ func (p *Program) BuildLog(d *Device) string {
 }
 
 func (p *Program) buildLog(d *Device) string {
-	var size C.size_t
-	if C.clGetProgramBuildInfo(p.h, d.id, C.CL_PROGRAM_BUILD_LOG, 0, nil, &size) != C.CL_SUCCESS || size == 0 {
+	var size uintptr
+	if clGetProgramBuildInfo(p.h, d.id, clProgramBuildLog, 0, nil, &size) != clSuccess || size == 0 {
 		return ""
 	}
 	buf := make([]byte, size)
-	if C.clGetProgramBuildInfo(p.h, d.id, C.CL_PROGRAM_BUILD_LOG, size, unsafe.Pointer(&buf[0]), nil) != C.CL_SUCCESS {
+	if clGetProgramBuildInfo(p.h, d.id, clProgramBuildLog, size, unsafe.Pointer(&buf[0]), nil) != clSuccess {
 		return ""
 	}
 	return cString(buf)
@@ -193,16 +188,16 @@ func (p *Program) Devices() ([]*Device, error) {
 }
 
 // deviceIDs returns CL_PROGRAM_DEVICES; the caller holds p.
-func (p *Program) deviceIDs() ([]C.cl_device_id, error) {
-	var n C.cl_uint
-	if err := check("clGetProgramInfo", int32(C.clGetProgramInfo(p.h, C.CL_PROGRAM_NUM_DEVICES, C.size_t(unsafe.Sizeof(n)), unsafe.Pointer(&n), nil))); err != nil {
+func (p *Program) deviceIDs() ([]clDeviceID, error) {
+	var n uint32
+	if err := check("clGetProgramInfo", clGetProgramInfo(p.h, clProgramNumDevices, unsafe.Sizeof(n), unsafe.Pointer(&n), nil)); err != nil {
 		return nil, err
 	}
 	if n == 0 {
 		return nil, nil
 	}
-	ids := make([]C.cl_device_id, n)
-	if err := check("clGetProgramInfo", int32(C.clGetProgramInfo(p.h, C.CL_PROGRAM_DEVICES, C.size_t(uintptr(n)*unsafe.Sizeof(ids[0])), unsafe.Pointer(&ids[0]), nil))); err != nil {
+	ids := make([]clDeviceID, n)
+	if err := check("clGetProgramInfo", clGetProgramInfo(p.h, clProgramDevices, uintptr(n)*unsafe.Sizeof(ids[0]), unsafe.Pointer(&ids[0]), nil)); err != nil {
 		return nil, err
 	}
 	return ids, nil
@@ -225,32 +220,24 @@ func (p *Program) Binaries() ([][]byte, error) {
 	if n == 0 {
 		return nil, nil
 	}
-	sizes := make([]C.size_t, n)
-	if err := check(op, int32(C.clGetProgramInfo(p.h, C.CL_PROGRAM_BINARY_SIZES, C.size_t(uintptr(n)*unsafe.Sizeof(sizes[0])), unsafe.Pointer(&sizes[0]), nil))); err != nil {
+	sizes := make([]uintptr, n)
+	if err := check(op, clGetProgramInfo(p.h, clProgramBinarySizes, uintptr(n)*unsafe.Sizeof(sizes[0]), unsafe.Pointer(&sizes[0]), nil)); err != nil {
 		return nil, err
 	}
-	// The driver writes through the pointers: give it C memory. The
-	// pointer array itself holds only C pointers, so it may be Go memory.
-	ptrs := make([]*C.uchar, n)
-	defer func() {
-		for _, q := range ptrs {
-			C.free(unsafe.Pointer(q))
-		}
-	}()
-	for i, s := range sizes {
-		if s > 0 {
-			ptrs[i] = (*C.uchar)(C.malloc(s))
-		}
-	}
-	st := C.clGetProgramInfo(p.h, C.CL_PROGRAM_BINARIES, C.size_t(uintptr(n)*unsafe.Sizeof(ptrs[0])), unsafe.Pointer(&ptrs[0]), nil)
-	if err := check(op, int32(st)); err != nil {
-		return nil, err
-	}
+	// The driver writes through the pointers during the call: Go memory,
+	// which the heap does not move, kept alive until the call returns.
 	out := make([][]byte, n)
+	ptrs := make([]uintptr, n)
 	for i, s := range sizes {
 		if s > 0 {
-			out[i] = append([]byte(nil), unsafe.Slice((*byte)(unsafe.Pointer(ptrs[i])), int(s))...)
+			out[i] = make([]byte, s)
+			ptrs[i] = uintptr(unsafe.Pointer(&out[i][0]))
 		}
+	}
+	st := clGetProgramInfo(p.h, clProgramBinaries, uintptr(n)*unsafe.Sizeof(ptrs[0]), unsafe.Pointer(&ptrs[0]), nil)
+	runtime.KeepAlive(out)
+	if err := check(op, st); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -261,15 +248,15 @@ func (p *Program) KernelNames() ([]string, error) {
 		return nil, err
 	}
 	defer p.obj.done()
-	var size C.size_t
-	if err := check("clGetProgramInfo", int32(C.clGetProgramInfo(p.h, C.CL_PROGRAM_KERNEL_NAMES, 0, nil, &size))); err != nil {
+	var size uintptr
+	if err := check("clGetProgramInfo", clGetProgramInfo(p.h, clProgramKernelNames, 0, nil, &size)); err != nil {
 		return nil, err
 	}
 	if size == 0 {
 		return nil, nil
 	}
 	buf := make([]byte, size)
-	if err := check("clGetProgramInfo", int32(C.clGetProgramInfo(p.h, C.CL_PROGRAM_KERNEL_NAMES, size, unsafe.Pointer(&buf[0]), nil))); err != nil {
+	if err := check("clGetProgramInfo", clGetProgramInfo(p.h, clProgramKernelNames, size, unsafe.Pointer(&buf[0]), nil)); err != nil {
 		return nil, err
 	}
 	s := cString(buf)
@@ -285,9 +272,9 @@ func (p *Program) ReferenceCount() (int, error) {
 		return 0, err
 	}
 	defer p.obj.done()
-	var n C.cl_uint
-	st := C.clGetProgramInfo(p.h, C.CL_PROGRAM_REFERENCE_COUNT, C.size_t(unsafe.Sizeof(n)), unsafe.Pointer(&n), nil)
-	return int(n), check("clGetProgramInfo", int32(st))
+	var n uint32
+	st := clGetProgramInfo(p.h, clProgramReferenceCount, unsafe.Sizeof(n), unsafe.Pointer(&n), nil)
+	return int(n), check("clGetProgramInfo", st)
 }
 
 // Retain returns a second reference to the program: a *Program of its
@@ -298,7 +285,7 @@ func (p *Program) Retain() (*Program, error) {
 		return nil, err
 	}
 	defer p.obj.done()
-	if err := check("clRetainProgram", int32(C.clRetainProgram(p.h))); err != nil {
+	if err := check("clRetainProgram", clRetainProgram(p.h)); err != nil {
 		return nil, err
 	}
 	return newProgram(p.h, p.ctx), nil

@@ -1,10 +1,5 @@
 package cl
 
-/*
-#include "clinc.h"
-*/
-import "C"
-
 import (
 	"fmt"
 	"unsafe"
@@ -15,15 +10,15 @@ type QueueProperties uint64
 
 // Queue properties.
 const (
-	QueueOutOfOrder QueueProperties = C.CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE
-	QueueProfiling  QueueProperties = C.CL_QUEUE_PROFILING_ENABLE
+	QueueOutOfOrder QueueProperties = clQueueOutOfOrderExecModeEnable
+	QueueProfiling  QueueProperties = clQueueProfilingEnable
 )
 
 // Queue is a command queue on one device.
 type Queue struct {
-	h      C.cl_command_queue
+	h      clCommandQueue
 	ctx    *Context
-	ctxh   C.cl_context // the queue holds a driver reference to it
+	ctxh   clContext // the queue holds a driver reference to it
 	device *Device
 	props  QueueProperties
 	obj    object
@@ -44,21 +39,21 @@ func (c *Context) CreateQueue(d *Device, props QueueProperties) (*Queue, error) 
 		return nil, err
 	}
 	defer c.obj.done()
-	var st C.cl_int
-	var h C.cl_command_queue
+	var st int32
+	var h clCommandQueue
 	op := "clCreateCommandQueue"
 	if d.Platform().OpenCLVersion().AtLeast(2, 0) && d.OpenCLVersion().AtLeast(2, 0) {
 		op = "clCreateCommandQueueWithProperties"
-		p := []C.cl_queue_properties{C.CL_QUEUE_PROPERTIES, C.cl_queue_properties(props), 0}
-		h = C.clCreateCommandQueueWithProperties(c.h, d.id, &p[0], &st)
+		p := []uint64{clQueueProperties, uint64(props), 0} // cl_queue_properties
+		h = clCreateCommandQueueWithProperties(c.h, d.id, &p[0], &st)
 	} else {
-		h = C.clCreateCommandQueue(c.h, d.id, C.cl_command_queue_properties(props), &st)
+		h = clCreateCommandQueue(c.h, d.id, uint64(props), &st)
 	}
-	if err := check(op, int32(st)); err != nil {
+	if err := check(op, st); err != nil {
 		return nil, err
 	}
 	q := &Queue{h: h, ctx: c, ctxh: c.h, device: d, props: props}
-	track(q, &q.obj, kindQueue, h, func(h C.cl_command_queue) int32 { return int32(C.clReleaseCommandQueue(h)) })
+	track(q, &q.obj, kindQueue, h, clReleaseCommandQueue)
 	return q, nil
 }
 
@@ -77,9 +72,9 @@ func (q *Queue) ReferenceCount() (int, error) {
 		return 0, err
 	}
 	defer q.obj.done()
-	var n C.cl_uint
-	st := C.clGetCommandQueueInfo(q.h, C.CL_QUEUE_REFERENCE_COUNT, C.size_t(unsafe.Sizeof(n)), unsafe.Pointer(&n), nil)
-	return int(n), check("clGetCommandQueueInfo", int32(st))
+	var n uint32
+	st := clGetCommandQueueInfo(q.h, clQueueReferenceCount, unsafe.Sizeof(n), unsafe.Pointer(&n), nil)
+	return int(n), check("clGetCommandQueueInfo", st)
 }
 
 // Flush submits every queued command to the device.
@@ -88,7 +83,7 @@ func (q *Queue) Flush() error {
 		return err
 	}
 	defer q.obj.done()
-	return check("clFlush", int32(C.clFlush(q.h)))
+	return check("clFlush", clFlush(q.h))
 }
 
 // Finish blocks until every queued command has completed.
@@ -97,7 +92,7 @@ func (q *Queue) Finish() error {
 		return err
 	}
 	defer q.obj.done()
-	return check("clFinish", int32(C.clFinish(q.h)))
+	return check("clFinish", clFinish(q.h))
 }
 
 // Release releases the queue. It is safe to call more than once. Commands
@@ -118,7 +113,7 @@ func (q *Queue) EnqueueKernel(k *Kernel, global, local []int, wait ...*Event) (*
 
 // EnqueueKernelOffset is EnqueueKernel with a global work offset.
 func (q *Queue) EnqueueKernelOffset(k *Kernel, offset, global, local []int, wait ...*Event) (*Event, error) {
-	var ev C.cl_event
+	var ev clEvent
 	if err := q.enqueueKernel(k, offset, global, local, wait, &ev); err != nil {
 		return nil, err
 	}
@@ -134,7 +129,7 @@ func (q *Queue) EnqueueKernelNoEvent(k *Kernel, global, local []int, wait ...*Ev
 }
 
 // enqueueKernel enqueues k; ev receives its event, unless it is nil.
-func (q *Queue) enqueueKernel(k *Kernel, offset, global, local []int, wait []*Event, ev *C.cl_event) error {
+func (q *Queue) enqueueKernel(k *Kernel, offset, global, local []int, wait []*Event, ev *clEvent) error {
 	const op = "clEnqueueNDRangeKernel"
 	if k == nil {
 		return &Error{Op: op, Code: InvalidKernel}
@@ -143,26 +138,26 @@ func (q *Queue) enqueueKernel(k *Kernel, offset, global, local []int, wait []*Ev
 	if dim < 1 || dim > 3 || (local != nil && len(local) != dim) || (offset != nil && len(offset) != dim) {
 		return &Error{Op: op, Code: InvalidWorkDimension}
 	}
-	var g, l, o [3]C.size_t
+	var g, l, o [3]uintptr
 	for i := 0; i < dim; i++ {
 		if global[i] <= 0 {
 			return &Error{Op: op, Code: InvalidGlobalWorkSize}
 		}
-		g[i] = C.size_t(global[i])
+		g[i] = uintptr(global[i])
 		if local != nil {
 			if local[i] <= 0 {
 				return &Error{Op: op, Code: InvalidWorkGroupSize}
 			}
-			l[i] = C.size_t(local[i])
+			l[i] = uintptr(local[i])
 		}
 		if offset != nil {
 			if offset[i] < 0 {
 				return &Error{Op: op, Code: InvalidGlobalOffset}
 			}
-			o[i] = C.size_t(offset[i])
+			o[i] = uintptr(offset[i])
 		}
 	}
-	var lp, offp *C.size_t
+	var lp, offp *uintptr
 	if local != nil {
 		lp = &l[0]
 	}
@@ -184,8 +179,8 @@ func (q *Queue) enqueueKernel(k *Kernel, offset, global, local []int, wait []*Ev
 	}
 	defer wl.done()
 	n, w := wl.args()
-	st := C.clEnqueueNDRangeKernel(q.h, k.h, C.cl_uint(dim), offp, &g[0], lp, n, w, ev)
-	if err := check(op, int32(st)); err != nil {
+	st := clEnqueueNDRangeKernel(q.h, k.h, uint32(dim), offp, &g[0], lp, n, w, ev)
+	if err := check(op, st); err != nil {
 		return fmt.Errorf("cl: kernel %s: %w", k.name, err)
 	}
 	return nil
@@ -214,14 +209,14 @@ func (q *Queue) sync(op string, wait []*Event, barrier bool) (*Event, error) {
 	}
 	defer wl.done()
 	n, w := wl.args()
-	var ev C.cl_event
-	var st C.cl_int
+	var ev clEvent
+	var st int32
 	if barrier {
-		st = C.clEnqueueBarrierWithWaitList(q.h, n, w, &ev)
+		st = clEnqueueBarrierWithWaitList(q.h, n, w, &ev)
 	} else {
-		st = C.clEnqueueMarkerWithWaitList(q.h, n, w, &ev)
+		st = clEnqueueMarkerWithWaitList(q.h, n, w, &ev)
 	}
-	if err := check(op, int32(st)); err != nil {
+	if err := check(op, st); err != nil {
 		return nil, err
 	}
 	return newEvent(ev), nil
@@ -239,9 +234,9 @@ func (q *Queue) noop(wait []*Event, blocking bool) (*Event, error) {
 		}
 	}
 	if !pending {
-		var st C.cl_int
-		h := C.clCreateUserEvent(q.ctxh, &st)
-		if err := check("clCreateUserEvent", int32(st)); err != nil {
+		var st int32
+		h := clCreateUserEvent(q.ctxh, &st)
+		if err := check("clCreateUserEvent", st); err != nil {
 			return nil, err
 		}
 		e := newEvent(h)

@@ -54,7 +54,8 @@ func (d *Device) String() string {
 
 // Devices returns every device of every platform, platforms in the ICD
 // loader's order and devices in each platform's order. A machine without
-// OpenCL drivers returns an empty list, not an error.
+// OpenCL drivers, or with no OpenCL library at all, returns an empty list,
+// not an error (Default and Select then say why).
 //
 // The list is read once per process (the ICD loader loads its drivers once)
 // and later calls return the same *Device values in a new slice. Calls are
@@ -81,6 +82,9 @@ var enum struct {
 
 func enumerate() ([]*Device, error) {
 	ps, err := cl.Platforms()
+	if errors.Is(err, cl.ErrNoRuntime) {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("platform: listing OpenCL platforms: %w", err)
 	}
@@ -100,8 +104,10 @@ func enumerate() ([]*Device, error) {
 // EnvDevice is the environment variable Default reads.
 const EnvDevice = settings.Device
 
-// ErrNoDevice is returned when no OpenCL device exists at all.
-var ErrNoDevice = errors.New("platform: no OpenCL device found (install an OpenCL driver; on Debian: apt-get install ocl-icd-opencl-dev pocl-opencl-icd)")
+// ErrNoDevice is returned when no OpenCL device exists at all. When no
+// OpenCL library could be loaded, the error wraps it and cl.ErrNoRuntime,
+// which names the paths tried.
+var ErrNoDevice = errors.New("platform: no OpenCL device found (install an OpenCL driver; on Debian: apt-get install ocl-icd-libopencl1 pocl-opencl-icd)")
 
 // Default returns the device named by GOCL_DEVICE, or, when it is unset,
 // the best device: a GPU over an accelerator over a CPU, then the most
@@ -120,6 +126,9 @@ func Select(spec string) (*Device, error) {
 		return nil, err
 	}
 	if len(all) == 0 {
+		if err := cl.LoadRuntime(); err != nil {
+			return nil, noRuntimeError{err}
+		}
 		return nil, ErrNoDevice
 	}
 	spec = strings.TrimSpace(spec)

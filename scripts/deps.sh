@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # deps.sh: make sure what building and testing gocompute/opencl needs is
-# here: Go >= 1.24, a C compiler for cgo, the OpenCL ICD loader and headers,
-# and an OpenCL driver (PoCL, which runs OpenCL on the CPU). Only what is
+# here: Go >= 1.24, the OpenCL ICD loader and an OpenCL driver (PoCL, which
+# runs OpenCL on the CPU) to run the tests, a C compiler for the race
+# detector, and, for the CLBlast comparison only, the OpenCL headers and
+# CLBlast. The library itself needs none of them to build: OpenCL is
+# loaded at run time. Only what is
 # missing is installed, with apt-get, which needs root.
 #
 # The clblast build (-tags clblast: the side-by-side benchmarks of cmd/bench
@@ -14,11 +17,12 @@
 # Source it (the other scripts do) to get ensure_go and ensure_deps
 # [clblast], which also put Go on PATH.
 
-# Debian packages: the ICD loader (libOpenCL.so for linking), the headers,
-# and PoCL's CPU driver.
-DEB_PACKAGES=(ocl-icd-opencl-dev opencl-headers pocl-opencl-icd)
-# What the clblast build needs besides.
-DEB_PACKAGES_CLBLAST=(libclblast-dev pkg-config)
+# Debian packages: the ICD loader (libOpenCL.so.1, loaded at run time) and
+# PoCL's CPU driver, to run the tests and the demo.
+DEB_PACKAGES=(ocl-icd-libopencl1 pocl-opencl-icd)
+# What the clblast build (cgo, linked against CLBlast) needs besides: the
+# loader's development files, the headers, CLBlast and pkg-config.
+DEB_PACKAGES_CLBLAST=(ocl-icd-opencl-dev opencl-headers libclblast-dev pkg-config)
 
 say() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
@@ -68,10 +72,10 @@ missing_packages() {
 		done
 	else
 		# Not Debian: look for the files themselves.
-		[ -e /usr/include/CL/cl.h ] || missing+=(opencl-headers)
-		ldconfig -p 2>/dev/null | grep -q 'libOpenCL\.so\b' || missing+=(ocl-icd-opencl-dev)
+		ldconfig -p 2>/dev/null | grep -q 'libOpenCL\.so\.1\b' || missing+=(ocl-icd-libopencl1)
 		ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1 || missing+=(pocl-opencl-icd)
 		if [ "${1:-}" = clblast ]; then
+			[ -e /usr/include/CL/cl.h ] || missing+=(opencl-headers)
 			ldconfig -p 2>/dev/null | grep -q 'libclblast\.so\b' || missing+=(libclblast-dev)
 		fi
 	fi

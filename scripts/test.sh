@@ -39,6 +39,18 @@ if [ "${STATICCHECK:-1}" != 0 ]; then
 	fi
 fi
 
+# OpenCL is loaded at run time: the module builds without cgo (no C
+# compiler, no OpenCL headers), cross-compiles, and starts without OpenCL.
+say "CGO_ENABLED=0 go build ./... && CGO_ENABLED=0 go vet ./..."
+{ CGO_ENABLED=0 go build ./... && CGO_ENABLED=0 go vet ./...; } || failed+=("CGO_ENABLED=0 build")
+for target in darwin/arm64 windows/amd64; do
+	say "GOOS=${target%/*} GOARCH=${target#*/} go build ./... && go vet ./cl/"
+	{ GOOS=${target%/*} GOARCH=${target#*/} go build ./... && GOOS=${target%/*} GOARCH=${target#*/} go vet ./cl/; } ||
+		failed+=("build for $target")
+done
+say "scripts/no-opencl.sh (examples/mat with the OpenCL loader unavailable)"
+./scripts/no-opencl.sh || failed+=("no-OpenCL run")
+
 if [ ${#failed[@]} -gt 0 ]; then
 	say "FAILED so far: ${failed[*]} (running the tests anyway)"
 fi
@@ -59,6 +71,13 @@ go vet -tags clblast ./internal/clblast/ ./cmd/bench/ &&
 say "POCL_DEVICES=\"pthread pthread\" GOCL_REQUIRE_DEVICE=1 go test -race -count=1 ./cl/... ./platform/..."
 POCL_DEVICES="pthread pthread" GOCL_REQUIRE_DEVICE=1 go test -race -count=1 -p 1 -timeout 10m ${GO_TEST_FLAGS:-} ./cl/... ./platform/... ||
 	failed+=("go test (two PoCL devices)")
+
+# The cl and platform tests once more without cgo: calls then go through
+# purego instead of the small C function (the race detector needs cgo).
+# shellcheck disable=SC2086
+say "CGO_ENABLED=0 GOCL_REQUIRE_DEVICE=1 go test -count=1 ./cl/... ./platform/..."
+CGO_ENABLED=0 GOCL_REQUIRE_DEVICE=1 go test -count=1 -p 1 -timeout 10m ${GO_TEST_FLAGS:-} ./cl/... ./platform/... ||
+	failed+=("go test (CGO_ENABLED=0)")
 
 if [ ${#failed[@]} -gt 0 ]; then
 	say "FAILED: ${failed[*]}"

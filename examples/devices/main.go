@@ -7,6 +7,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -24,6 +25,9 @@ func main() {
 
 func run() error {
 	plats, err := cl.Platforms()
+	if errors.Is(err, cl.ErrNoRuntime) {
+		return err // it says what to install
+	}
 	if err != nil {
 		return fmt.Errorf("listing OpenCL platforms: %w\n%s", err, installHint)
 	}
@@ -67,7 +71,7 @@ func run() error {
 	return nil
 }
 
-const installHint = "Install an OpenCL driver; on Debian/Ubuntu: apt-get install ocl-icd-opencl-dev pocl-opencl-icd (PoCL runs OpenCL on the CPU)."
+const installHint = "Install an OpenCL driver; on Debian/Ubuntu: apt-get install ocl-icd-libopencl1 pocl-opencl-icd (PoCL runs OpenCL on the CPU)."
 
 func kind(t cl.DeviceType) string {
 	switch {

@@ -10,11 +10,18 @@ import (
 
 // TestUserModuleDeps: a module that uses the library lists no more
 // modules in go list -m all than one that uses gonum alone, but for the
-// library itself and golang.org/x/sync: the tools' dependencies (the
+// library itself and what it imports (golang.org/x/sync, and purego and
+// golang.org/x/sys, which load OpenCL at run time): the tools' dependencies (the
 // progress bar and its terminal packages) stay out, because cmd/ is a
 // module of its own. (gonum's go.mod brings gonum/plot and its fonts into
 // every gonum user's list.)
 func TestUserModuleDeps(t *testing.T) {
+	libraryNeeds := map[string]bool{
+		"github.com/gocompute/opencl":  true,
+		"golang.org/x/sync":            true,
+		"github.com/ebitengine/purego": true,
+		"golang.org/x/sys":             true,
+	}
 	if testing.Short() {
 		t.Skip("runs the go command on scratch modules")
 	}
@@ -51,7 +58,7 @@ func main() { blas64.Use(gonum.Implementation{}) }
 		if gonumOnly[path] || path == "example.com/user" {
 			continue
 		}
-		if path != "github.com/gocompute/opencl" && path != "golang.org/x/sync" {
+		if !libraryNeeds[path] {
 			t.Errorf("a user of the library lists %s, which a user of gonum alone does not", path)
 		}
 	}

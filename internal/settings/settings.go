@@ -29,6 +29,7 @@ const (
 	GemmPipeline  = "GOCL_GEMM_PIPELINE"
 	ZeroCopy      = "GOCL_ZERO_COPY"
 	RequireDevice = "GOCL_REQUIRE_DEVICE"
+	OpenCLLibrary = "GOCL_OPENCL_LIBRARY"
 )
 
 // A Setting describes one GOCL_* environment variable.
@@ -123,6 +124,26 @@ var table = []Setting{
 		Bad:     "maybe",
 		check:   func(v string) error { _, err := ParseBool(v); return err },
 	},
+	{
+		Name:    OpenCLLibrary,
+		Values:  "an absolute path, or a bare library file name the system's loader searches for",
+		Default: "libOpenCL.so.1, then libOpenCL.so (Linux); OpenCL.framework (macOS); OpenCL.dll (Windows)",
+		Option:  "none: read once per process, at the first OpenCL call, by package cl",
+		Meaning: "The OpenCL library to load (an ICD loader, or one driver's library such as Oclgrind's) instead of the platform's default. When set, it replaces the search: only that library is tried. Without any library, `clblas.New` returns an error wrapping `cl.ErrNoRuntime` and programs run on gonum.",
+		Bad:     "relative/libOpenCL.so.1",
+		check:   checkLibrary,
+	},
+}
+
+// checkLibrary accepts an absolute path or a bare file name, which the
+// system's loader searches for; a relative path with directories would
+// depend on the working directory.
+func checkLibrary(v string) error {
+	v = strings.TrimSpace(v)
+	if filepath.IsAbs(v) || !strings.ContainsAny(v, `/\\`) {
+		return nil
+	}
+	return &parseError{value: v, want: "an absolute path or a bare library file name"}
 }
 
 // All returns every setting, in the table's order.

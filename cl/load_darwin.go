@@ -1,0 +1,3 @@
+package cl
+
+var defaultLibraries = []string{"/System/Library/Frameworks/OpenCL.framework/OpenCL"}
