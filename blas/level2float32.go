@@ -51,7 +51,8 @@ func (impl *Implementation) Sgemv(tA blas.Transpose, m, n int, alpha float32, a 
 		}
 		impl.deviceFailed("Sgemv", err)
 	}
-	native.Sgemv(tA, m, n, alpha, a, lda, x, incX, beta, y, incY)
+	// y cut to its span: gonum's float32 gemv writes past it (vecExtent).
+	native.Sgemv(tA, m, n, alpha, a, lda, x, incX, beta, y[:vecExtent(lenY, incY)], incY)
 }
 
 // Sgbmv computes y = alpha*A*x + beta*y (tA == blas.NoTrans) or

@@ -49,7 +49,8 @@ func (impl *Implementation) Dgemv(tA blas.Transpose, m, n int, alpha float64, a 
 		}
 		impl.deviceFailed("Dgemv", err)
 	}
-	native.Dgemv(tA, m, n, alpha, a, lda, x, incX, beta, y, incY)
+	// y cut to its span: gonum's float32 gemv writes past it (vecExtent).
+	native.Dgemv(tA, m, n, alpha, a, lda, x, incX, beta, y[:vecExtent(lenY, incY)], incY)
 }
 
 // Dgbmv computes y = alpha*A*x + beta*y (tA == blas.NoTrans) or
