@@ -97,6 +97,14 @@ func (o *canaryOperand[T]) check(t *testing.T, where string) {
 type canaryGen[T canaryFloat] struct {
 	rnd *rand.Rand
 	ops []*canaryOperand[T]
+	// specials puts NaN, ±Inf and zeros among the data and NaN and ±Inf
+	// among α and β (FuzzDropIn).
+	specials bool
+}
+
+// special is a value the fuzz target mixes into the data.
+func (g *canaryGen[T]) special() T {
+	return T([]float64{math.NaN(), math.Inf(1), math.Inf(-1), 0}[g.rnd.IntN(4)])
 }
 
 // size is a dimension: mostly small, sometimes up to 70, rarely 0.
@@ -144,6 +152,9 @@ func (g *canaryGen[T]) side() blas.Side {
 
 // scalar is α or β: 0, 1, −1 or a random value.
 func (g *canaryGen[T]) scalar() T {
+	if g.specials && g.rnd.IntN(8) == 0 {
+		return g.special()
+	}
 	switch g.rnd.IntN(5) {
 	case 0:
 		return 0
@@ -180,7 +191,16 @@ func (g *canaryGen[T]) operand(name string, out bool, span int, mine func(i int)
 }
 
 func (g *canaryGen[T]) random(scale float64) func(int) T {
-	return func(int) T { return T(scale * (2*g.rnd.Float64() - 1)) }
+	return func(int) T { return g.value(scale) }
+}
+
+// value is a random element in [-scale, scale), or with specials now and
+// then a special.
+func (g *canaryGen[T]) value(scale float64) T {
+	if g.specials && g.rnd.IntN(8) == 0 {
+		return g.special()
+	}
+	return T(scale * (2*g.rnd.Float64() - 1))
 }
 
 // vec is a vector of n elements spaced inc apart.
@@ -210,7 +230,7 @@ func (g *canaryGen[T]) mat(name string, out bool, rows, cols, ld int, in func(i,
 		if diag != nil && p%ld == diag(p/ld) {
 			return T(1 + g.rnd.Float64())
 		}
-		return T(scale * (2*g.rnd.Float64() - 1))
+		return g.value(scale)
 	}
 	return g.operand(name, out, span, mine, val)
 }
@@ -241,7 +261,7 @@ func (g *canaryGen[T]) packed(name string, out bool, ul blas.Uplo, n int, scale 
 		if isDiag[p] {
 			return T(1 + g.rnd.Float64())
 		}
-		return T(scale * (2*g.rnd.Float64() - 1))
+		return g.value(scale)
 	}
 	return g.operand(name, out, n*(n+1)/2, func(int) bool { return true }, val)
 }
@@ -619,11 +639,24 @@ func canaryCall[T canaryFloat](t *testing.T, impl, ref *Implementation, method s
 			}
 			g, w := o.buf[o.off+j], r.buf[r.off+j]
 			if !closeScalar(float64(g), float64(w), tol) {
-				t.Errorf("%s: %s[%d] = %v, gonum %v", where, o.name, j, g, w)
+				t.Errorf("%s: %s[%d] = %v, gonum %v%s", where, o.name, j, g, w, operandValues(refOps))
 				break
 			}
 		}
 	}
+}
+
+// operandValues prints small operands as they were before the call, for
+// failure messages.
+func operandValues[T canaryFloat](ops []*canaryOperand[T]) string {
+	var b strings.Builder
+	for _, o := range ops {
+		if o.n > 32 {
+			return ""
+		}
+		fmt.Fprintf(&b, "\n\t%s = %v", o.name, o.before[o.off:o.off+o.n])
+	}
+	return b.String()
 }
 
 // closeScalar compares two results of the same type within tol relative to
@@ -640,7 +673,10 @@ func closeScalar(got, want any, tol float64) bool {
 	default:
 		return reflect.DeepEqual(got, want)
 	}
-	if math.IsNaN(w) || math.IsNaN(g) {
+	if g == w {
+		return true // equal, or the same infinity
+	}
+	if math.IsNaN(w) || math.IsNaN(g) || math.IsInf(w, 0) || math.IsInf(g, 0) {
 		return math.IsNaN(w) && math.IsNaN(g)
 	}
 	return math.Abs(g-w) <= tol*max(1, math.Abs(w))

@@ -20,6 +20,12 @@ import (
 // completes when the operation has; Wait or WaitContext on it, or pass it
 // as a dependency to later operations. Errors are values: wrong shapes,
 // released objects and device errors are returned, never panicked.
+//
+// Arithmetic follows IEEE 754 as cuBLAS does: every product is formed, so
+// a zero multiplying Inf or NaN gives NaN (gonum and the reference BLAS
+// skip zero multipliers: [0 1]·[Inf 2]ᵀ is NaN here, 2 there). The
+// drop-in BLAS methods, which promise gonum's answers, send calls with
+// non-finite operands to gonum instead.
 
 // ErrShape is wrapped by errors about mismatched dimensions.
 var ErrShape = errors.New("clblas: dimension mismatch")
@@ -364,7 +370,9 @@ func sameEngine(sts ...*storage) error {
 	return nil
 }
 
-// Gemm enqueues C = alpha·op(A)·op(B) + beta·C on device-resident matrices.
+// Gemm enqueues C = alpha·op(A)·op(B) + beta·C on device-resident matrices,
+// with IEEE semantics (see above). C must not share elements with A or B
+// (ErrOverlap).
 func Gemm[T float32 | float64](tA, tB blas.Transpose, alpha T, a, b *Matrix[T], beta T, c *Matrix[T], wait ...*Event) (*Event, error) {
 	const op = "Gemm"
 	if err := errors.Join(checkTrans(op, tA), checkTrans(op, tB), operands(op, a.storage(), b.storage(), c.storage())); err != nil {
