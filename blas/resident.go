@@ -390,7 +390,7 @@ func Gemm[T float32 | float64](tA, tB blas.Transpose, alpha T, a, b *Matrix[T], 
 	if k != kb || c.rows != m || c.cols != n {
 		return nil, fmt.Errorf("clblas: Gemm: op(A) %d×%d, op(B) %d×%d, C %d×%d: %w", m, k, kb, n, c.rows, c.cols, ErrShape)
 	}
-	if err := checkNoOverlap(op, c, a, b); err != nil {
+	if err := checkNoOverlap(op, c.layout(), a.layout(), b.layout()); err != nil {
 		return nil, err
 	}
 	call := begin[T](a.st.e, op)

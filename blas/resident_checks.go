@@ -76,24 +76,80 @@ func stridedInRange(offset, n, inc, outer, size int) bool {
 	return n == 1 || (size-1-offset)/(n-1) >= inc
 }
 
-// rectsOverlap reports whether two views of one storage (same stride)
-// share an element.
-func rectsOverlap[T float32 | float64](a, b *Matrix[T]) bool {
-	if a.st != b.st {
+// layout is the set of elements a view covers in its storage: rows runs
+// of cols consecutive elements, stride apart, the first at off. A vector
+// is n runs of 1 element, inc apart.
+type layout struct {
+	st                      *storage
+	off, rows, cols, stride int
+}
+
+func (m *Matrix[T]) layout() layout { return layout{m.st, m.off, m.rows, m.cols, m.stride} }
+func (v *Vector[T]) layout() layout { return layout{v.st, v.off, v.n, 1, v.inc} }
+
+func (l layout) last() int { return l.off + (l.rows-1)*l.stride + l.cols - 1 }
+
+// floorDiv is ⌊a/b⌋ for b > 0.
+func floorDiv(a, b int) int {
+	q := a / b
+	if a%b != 0 && a < 0 {
+		q--
+	}
+	return q
+}
+
+// overlaps reports whether two views share an element. It walks the runs
+// of the view with fewer of them, and for each finds by division whether
+// a run of the other meets it, so its cost is O(min(rows)) and only views
+// of one storage whose spans meet pay it.
+func overlaps(a, b layout) bool {
+	if a.st != b.st || a.last() < b.off || b.last() < a.off {
 		return false
 	}
-	ar, ac := a.off/a.stride, a.off%a.stride
-	br, bc := b.off/b.stride, b.off%b.stride
-	return ar < br+b.rows && br < ar+a.rows && ac < bc+b.cols && bc < ac+a.cols
+	if a.rows > b.rows {
+		a, b = b, a
+	}
+	for r := range a.rows {
+		lo := a.off + r*a.stride
+		hi := lo + a.cols // run [lo, hi)
+		// Runs r2 of b with b.off + r2·b.stride in (lo − b.cols, hi).
+		r0 := max(floorDiv(lo-b.off-b.cols, b.stride)+1, 0)
+		r1 := min(floorDiv(hi-b.off-1, b.stride), b.rows-1)
+		if r0 <= r1 {
+			return true
+		}
+	}
+	return false
 }
 
 // checkNoOverlap is the error of op when out shares elements with any of
-// ins.
-func checkNoOverlap[T float32 | float64](op string, out *Matrix[T], ins ...*Matrix[T]) error {
+// ins (nil layouts, of absent operands, are skipped).
+func checkNoOverlap(op string, out layout, ins ...layout) error {
 	for _, in := range ins {
-		if rectsOverlap(out, in) {
+		if in.st != nil && overlaps(out, in) {
 			return opErr(op, "%w", ErrOverlap)
 		}
 	}
 	return nil
+}
+
+// checkL1Alias is the error of a level 1 operation on x and y (both
+// written, or y written from x) when they share elements without being the
+// same view: the same view is updated element by element, as gonum does,
+// but partly shared elements would be read and written in an order the
+// device does not keep.
+func checkL1Alias[T float32 | float64](op string, x, y *Vector[T]) error {
+	if x.st == y.st && x.off == y.off && (x.inc == y.inc || x.n == 1) {
+		return nil
+	}
+	return checkNoOverlap(op, y.layout(), x.layout())
+}
+
+// matOrPacked is the layout of a level 2 operation's matrix: a, or the
+// packed ap when a is nil.
+func matOrPacked[T float32 | float64](a *Matrix[T], ap *Vector[T]) layout {
+	if a != nil {
+		return a.layout()
+	}
+	return ap.layout()
 }

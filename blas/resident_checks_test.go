@@ -168,3 +168,94 @@ func TestResidentGemmChecks(t *testing.T) {
 	}
 	checkClose(t, "disjoint views of one matrix", got, want, 1e-12)
 }
+
+// TestOverlapsExact holds overlaps to a brute-force comparison of the
+// element sets of random views of one small storage.
+func TestOverlapsExact(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(19, 3))
+	st := &storage{}
+	const size = 60
+	draw := func() layout {
+		for {
+			l := layout{st: st, off: rnd.IntN(size), rows: 1 + rnd.IntN(6), cols: 1 + rnd.IntN(4)}
+			l.stride = l.cols + rnd.IntN(5)
+			if rnd.IntN(3) == 0 { // a vector
+				l.cols, l.stride = 1, 1+rnd.IntN(7)
+			}
+			if l.last() < size {
+				return l
+			}
+		}
+	}
+	elems := func(l layout) map[int]bool {
+		s := map[int]bool{}
+		for r := range l.rows {
+			for c := range l.cols {
+				s[l.off+r*l.stride+c] = true
+			}
+		}
+		return s
+	}
+	for range 20000 {
+		a, b := draw(), draw()
+		want := false
+		eb := elems(b)
+		for e := range elems(a) {
+			want = want || eb[e]
+		}
+		if got := overlaps(a, b); got != want {
+			t.Fatalf("overlaps(%+v, %+v) = %v, want %v", a, b, got, want)
+		}
+	}
+	if overlaps(layout{st: st, rows: 1, cols: 1, stride: 1}, layout{st: &storage{}, rows: 1, cols: 1, stride: 1}) {
+		t.Error("views of different storages overlap")
+	}
+}
+
+// TestResidentOverlapRefused: level 2 outputs may not share elements with
+// their inputs, level 1 pairs only as the very same view.
+func TestResidentOverlapRefused(t *testing.T) {
+	impl := newTestImpl(t)
+	a, err := NewMatrix[float64](impl, 4, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Release()
+	row0, _ := a.Row(0)
+	row1, _ := a.Row(1)
+	col0, _ := a.Col(0)
+	col1, _ := a.Col(1)
+	sub, _ := a.View(0, 0, 4, 4)
+	for name, f := range map[string]func() (*Event, error){
+		"Gemv y = row of A": func() (*Event, error) { return Gemv(blas.NoTrans, 1, sub, col1, 0, row0) },
+		"Gemv y = x":        func() (*Event, error) { return Gemv(blas.NoTrans, 1, sub, row0, 0, row0) },
+		"Trsv x = col of A": func() (*Event, error) { return Trsv(blas.Upper, blas.NoTrans, blas.NonUnit, sub, col0) },
+		"Ger A ∋ x":         func() (*Event, error) { return Ger(1, row0, row1, sub) },
+		"Axpy row0, col0":   func() (*Event, error) { return Axpy(1, row0, col0) },
+		"Copy x shifted":    func() (*Event, error) { x, _ := row0.View(0, 3, 1); y, _ := row0.View(1, 3, 1); return Copy(x, y) },
+	} {
+		if _, err := f(); !errors.Is(err, ErrOverlap) {
+			t.Errorf("%s: %v, want ErrOverlap", name, err)
+		}
+	}
+	// The same view, and interleaved views that share nothing, are fine.
+	b, err := NewMatrixFrom(impl, 4, 4, []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Release()
+	bc0, _ := b.Col(0)
+	bc1, _ := b.Col(1)
+	if _, err := Axpy(1, bc0, bc0); err != nil {
+		t.Fatalf("Axpy(x, x): %v", err)
+	}
+	if _, err := Axpy(1, bc0, bc1); err != nil {
+		t.Fatalf("Axpy of two columns: %v", err)
+	}
+	got := make([]float64, 16)
+	if err := b.Read(got); err != nil {
+		t.Fatal(err)
+	}
+	want := []float64{2, 4, 3, 4, 10, 16, 7, 8, 18, 28, 11, 12, 26, 40, 15, 16}
+	checkClose(t, "Axpy(x, x) then Axpy(x, y) on columns", got, want, 0)
+}

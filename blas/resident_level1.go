@@ -276,7 +276,7 @@ func twoVecOp[T float32 | float64](routine string, x, y *Vector[T], wait []*Even
 	if err != nil {
 		return nil, err
 	}
-	if err := sameLen(routine, x, y); err != nil {
+	if err := errors.Join(sameLen(routine, x, y), checkL1Alias(routine, x, y)); err != nil {
 		c.finish()
 		return nil, err
 	}

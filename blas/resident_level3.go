@@ -40,7 +40,7 @@ func Symm[T float32 | float64](s blas.Side, ul blas.Uplo, alpha T, a, b *Matrix[
 	if a.rows != ka || a.cols != ka || b.rows != m || b.cols != n {
 		return nil, shapeErr(op, "A %d×%d, B %d×%d, C %d×%d", a.rows, a.cols, b.rows, b.cols, m, n)
 	}
-	if err := checkNoOverlap(op, c, a, b); err != nil {
+	if err := checkNoOverlap(op, c.layout(), a.layout(), b.layout()); err != nil {
 		return nil, err
 	}
 	call, err := start[T](op, wait, a.st)
@@ -77,7 +77,7 @@ func Syrk[T float32 | float64](ul blas.Uplo, t blas.Transpose, alpha T, a *Matri
 	if err != nil {
 		return nil, err
 	}
-	if err := checkNoOverlap(op, c, a); err != nil {
+	if err := checkNoOverlap(op, c.layout(), a.layout()); err != nil {
 		return nil, err
 	}
 	call, err := start[T](op, wait, a.st)
@@ -104,7 +104,7 @@ func Syr2k[T float32 | float64](ul blas.Uplo, t blas.Transpose, alpha T, a, b *M
 	if b.rows != a.rows || b.cols != a.cols {
 		return nil, shapeErr(op, "A %d×%d, B %d×%d", a.rows, a.cols, b.rows, b.cols)
 	}
-	if err := checkNoOverlap(op, c, a, b); err != nil {
+	if err := checkNoOverlap(op, c.layout(), a.layout(), b.layout()); err != nil {
 		return nil, err
 	}
 	call, err := start[T](op, wait, a.st)
@@ -129,11 +129,8 @@ func triMatStart[T float32 | float64](op string, s blas.Side, ul blas.Uplo, tA b
 	if a.rows != ka || a.cols != ka {
 		return nil, shapeErr(op, "A %d×%d, B %d×%d", a.rows, a.cols, b.rows, b.cols)
 	}
-	if op == "Trsm" {
-		// Trmm computes into a temporary; Trsm solves in B while it reads A.
-		if err := checkNoOverlap(op, b, a); err != nil {
-			return nil, err
-		}
+	if err := checkNoOverlap(op, b.layout(), a.layout()); err != nil {
+		return nil, err
 	}
 	return start[T](op, wait, a.st)
 }
