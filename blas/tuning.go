@@ -148,6 +148,9 @@ func readTuning(path string) (tuningDB, error) {
 			if _, err := withTrans(gemmConfig{}, e.Trans); err != nil {
 				return tuningDB{}, fmt.Errorf("clblas: %s: %w", name, err)
 			}
+			if err := checkEntryBounds(e); err != nil {
+				return tuningDB{}, fmt.Errorf("clblas: %s: %w", name, err)
+			}
 		}
 	}
 	return db, nil
