@@ -13,11 +13,13 @@ import (
 // products of zero multipliers, so where an operand holds NaN or ±Inf the
 // two can differ: a = [0 1] times b = [Inf 2]ᵀ is 2 in gonum, NaN on the
 // device. The drop-in must give gonum's answer, so a level 3 call whose
-// scalars or multiplied operands are not all finite runs on the CPU. The
-// check reads the operands once, O(n²) beside the call's O(n³), and only
-// for calls on their way to the device. Level 1 and 2 calls go to the CPU
-// when a scalar (α, β, a rotation) is not finite: the kernels group
-// α·(A·x) where gonum forms (α·x)·A, and with α = ±Inf the two differ.
+// scalars or multiplied operands are not all finite runs on the CPU; only
+// the parts gonum reads count (none when α = 0, one triangle of a
+// symmetric or triangular A). The check reads the operands once, O(n²)
+// beside the call's O(n³), and only for calls on their way to the device.
+// Level 1 and 2 calls go to the CPU when a scalar (α, β, a rotation) is
+// not finite: the kernels group α·(A·x) where gonum forms (α·x)·A, and
+// with α = ±Inf the two differ.
 
 // offloadIf is offload for a call that may go to the device only when
 // ok() holds; ok is evaluated only when the policy would send it there,
@@ -51,6 +53,28 @@ func opFinite[T float32 | float64](t blas.Transpose, x []T, r, c, ld int) bool {
 		r, c = c, r
 	}
 	return matFinite(x, r, c, ld)
+}
+
+// triFinite reports whether the ul triangle of the n×n matrix stored in x
+// with leading dimension ld is finite: the part a symmetric or triangular
+// routine reads (without the diagonal when unit).
+func triFinite[T float32 | float64](x []T, n, ld int, ul blas.Uplo, unit bool) bool {
+	skip := 0
+	if unit {
+		skip = 1
+	}
+	for i := range n {
+		lo, hi := i+skip, n // the row's part of the upper triangle
+		if ul == blas.Lower {
+			lo, hi = 0, i+1-skip
+		}
+		for _, v := range x[i*ld+lo : i*ld+max(lo, hi)] {
+			if v-v != 0 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // finiteSerial is the number of elements below which matFinite scans on

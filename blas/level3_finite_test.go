@@ -175,3 +175,18 @@ func TestResidentGemmIEEE(t *testing.T) {
 		t.Errorf("resident Gemm gave %v, want NaN (IEEE: 0·Inf = NaN)", got[0])
 	}
 }
+
+// TestTriFinite: only the triangle read counts, without the diagonal when
+// it is unit.
+func TestTriFinite(t *testing.T) {
+	nan := math.NaN()
+	// Row-major 3×3 with NaN strictly below the diagonal.
+	x := []float64{1, 2, 3, nan, 4, 5, nan, nan, 6}
+	if !triFinite(x, 3, 3, blas.Upper, false) || triFinite(x, 3, 3, blas.Lower, false) {
+		t.Error("NaN below the diagonal: Upper must be finite, Lower not")
+	}
+	x[4] = math.Inf(1)
+	if triFinite(x, 3, 3, blas.Upper, false) || !triFinite([]float64{nan, 2, 3, 0, nan, 5, 0, 0, nan}, 3, 3, blas.Upper, true) {
+		t.Error("the diagonal counts unless unit")
+	}
+}

@@ -64,13 +64,17 @@ func (impl *Implementation) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha floa
 	}
 	mn := fl(m) * fl(n)
 	if impl.offloadIf("Dgemm", work(prec64, 2*mn*fl(k), fl(k)*(fl(m)+fl(n))+mn*(1+ifNonZero(beta != 0))).over(k), func() bool {
-		return finite(alpha, beta) && opFinite(tA, a, m, k, lda) && opFinite(tB, b, k, n, ldb)
+		return finite(alpha, beta) && (alpha == 0 || opFinite(tA, a, m, k, lda) && opFinite(tB, b, k, n, ldb))
 	}) {
 		err := impl.dev64.Dgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		if err == nil {
 			return
 		}
 		impl.deviceFailed("Dgemm", err)
+		if i := rowsDone(err); i > 0 { // the device finished rows [0, i) of C
+			native.Dgemm(tA, tB, m-i, n, k, alpha, a[opRow(tA, i, lda):], lda, b, ldb, beta, c[i*ldc:], ldc)
+			return
+		}
 	}
 	native.Dgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
@@ -121,7 +125,7 @@ func (impl *Implementation) Dsymm(s blas.Side, ul blas.Uplo, m, n int, alpha flo
 	}
 	mn := fl(m) * fl(n)
 	if impl.offloadIf("Dsymm", work(prec64, 2*mn*fl(k), fl(k)*fl(k)+mn*(2+ifNonZero(beta != 0))).direct(viaGemmEff(0.9, m, n)).over(k), func() bool {
-		return finite(alpha, beta) && matFinite(a, k, k, lda) && matFinite(b, m, n, ldb)
+		return finite(alpha, beta) && (alpha == 0 || triFinite(a, k, lda, ul, false) && matFinite(b, m, n, ldb))
 	}) {
 		err := impl.dev64.Dsymm(s, ul, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
 		if err == nil {
@@ -173,7 +177,7 @@ func (impl *Implementation) Dsyrk(ul blas.Uplo, t blas.Transpose, n, k int, alph
 	}
 	nn := fl(n) * fl(n)
 	if impl.offloadIf("Dsyrk", work(prec64, nn*fl(k), fl(n)*fl(k)+nn*(1+ifNonZero(beta != 0))).direct(viaGemmEff(0.5, n, k)).over(k), func() bool {
-		return finite(alpha, beta) && opFinite(t, a, n, k, lda)
+		return finite(alpha, beta) && (alpha == 0 || opFinite(t, a, n, k, lda))
 	}) {
 		err := impl.dev64.Dsyrk(ul, t, n, k, alpha, a, lda, beta, c, ldc)
 		if err == nil {
@@ -231,7 +235,7 @@ func (impl *Implementation) Dsyr2k(ul blas.Uplo, t blas.Transpose, n, k int, alp
 	}
 	nn := fl(n) * fl(n)
 	if impl.offloadIf("Dsyr2k", work(prec64, 2*nn*fl(k), 2*fl(n)*fl(k)+nn*(1+ifNonZero(beta != 0))).direct(viaGemmEff(0.9, n, k)).over(k), func() bool {
-		return finite(alpha, beta) && opFinite(t, a, n, k, lda) && opFinite(t, b, n, k, ldb)
+		return finite(alpha, beta) && (alpha == 0 || opFinite(t, a, n, k, lda) && opFinite(t, b, n, k, ldb))
 	}) {
 		err := impl.dev64.Dsyr2k(ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		if err == nil {
@@ -251,7 +255,7 @@ func (impl *Implementation) Dtrmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, 
 		return
 	}
 	if impl.offloadIf("Dtrmm", work(prec64, fl(m)*fl(n)*fl(k), fl(k)*fl(k)+2*fl(m)*fl(n)).direct(trmmEff(m, n, k)).over(k), func() bool {
-		return finite(alpha) && matFinite(a, k, k, lda) && matFinite(b, m, n, ldb)
+		return finite(alpha) && (alpha == 0 || triFinite(a, k, lda, ul, d == blas.Unit) && matFinite(b, m, n, ldb))
 	}) {
 		err := impl.dev64.Dtrmm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
 		if err == nil {
@@ -271,7 +275,7 @@ func (impl *Implementation) Dtrsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, 
 		return
 	}
 	if impl.offloadIf("Dtrsm", work(prec64, fl(m)*fl(n)*fl(k), fl(k)*fl(k)+2*fl(m)*fl(n)).direct(0.5).over(k), func() bool {
-		return finite(alpha) && matFinite(a, k, k, lda) && matFinite(b, m, n, ldb)
+		return finite(alpha) && (alpha == 0 || triFinite(a, k, lda, ul, d == blas.Unit) && matFinite(b, m, n, ldb))
 	}) {
 		err := impl.dev64.Dtrsm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
 		if err == nil {
