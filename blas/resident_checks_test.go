@@ -259,3 +259,59 @@ func TestResidentOverlapRefused(t *testing.T) {
 	want := []float64{2, 4, 3, 4, 10, 16, 7, 8, 18, 28, 11, 12, 26, 40, 15, 16}
 	checkClose(t, "Axpy(x, x) then Axpy(x, y) on columns", got, want, 0)
 }
+
+// TestResidentNoOpsReturnEvents: every valid call that has nothing to do
+// (α = 0 and β = 1) still returns an event, which completes without error,
+// and leaves the output as it was.
+func TestResidentNoOpsReturnEvents(t *testing.T) {
+	impl := newTestImpl(t)
+	const n = 5
+	rnd := rand.New(rand.NewPCG(19, 8))
+	c0 := randF64(rnd, n*n)
+	a, err := NewMatrixFrom(impl, n, n, randF64(rnd, n*n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Release()
+	c, err := NewMatrixFrom(impl, n, n, c0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Release()
+	x, err := NewVectorFrom(impl, randF64(rnd, n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Release()
+	y, err := NewVectorFrom(impl, c0[:n])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer y.Release()
+	for name, f := range map[string]func() (*Event, error){
+		"Gemm":  func() (*Event, error) { return Gemm(blas.NoTrans, blas.Trans, 0, a, a, 1, c) },
+		"Symm":  func() (*Event, error) { return Symm(blas.Left, blas.Upper, 0, a, a, 1, c) },
+		"Syrk":  func() (*Event, error) { return Syrk(blas.Lower, blas.NoTrans, 0, a, 1, c) },
+		"Syr2k": func() (*Event, error) { return Syr2k(blas.Upper, blas.Trans, 0, a, a, 1, c) },
+		"Gemv":  func() (*Event, error) { return Gemv(blas.NoTrans, 0, a, x, 1, y) },
+		"Rotm":  func() (*Event, error) { return Rotm(x, y, blas.Identity, [4]float64{}) },
+	} {
+		ev, err := f()
+		if err != nil || ev == nil {
+			t.Errorf("%s no-op: %v, %v; want an event", name, ev, err)
+			continue
+		}
+		if err := ev.Wait(); err != nil {
+			t.Errorf("%s no-op: Wait: %v", name, err)
+		}
+	}
+	got := make([]float64, n*n)
+	if err := c.Read(got); err != nil {
+		t.Fatal(err)
+	}
+	checkClose(t, "C after no-ops", got, c0, 0)
+	if err := y.Read(got[:n]); err != nil {
+		t.Fatal(err)
+	}
+	checkClose(t, "y after no-ops", got[:n], c0[:n], 0)
+}
