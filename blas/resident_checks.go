@@ -15,7 +15,12 @@ import (
 
 // ErrOverlap is wrapped by the error of an operation whose output shares
 // elements with one of its inputs: the kernels read inputs while outputs
-// are written, so such a call cannot give the product asked for.
+// are written, so such a call cannot give the result asked for. Level 2
+// and 3 outputs may share nothing with their inputs; the two vectors of a
+// level 1 operation (Axpy, Copy, Swap, Rot, Rotm) may be the very same
+// view, which is updated element by element as gonum does, but may not
+// share only some elements. The scalar operations (DotTo, Div, AxpyBy,
+// ScalBy) are not checked.
 var ErrOverlap = errors.New("clblas: output overlaps an input")
 
 // maxHostBytes bounds a HostSlice: unsafe.Slice refuses more than the
