@@ -35,6 +35,16 @@ func (impl *Implementation) offloadIf(routine string, w workload, ok func() bool
 	return dev
 }
 
+// gemmSkipsNone reports whether gonum's GEMM forms every product for these
+// transposes: with op(B) = Bᵀ and A not transposed it takes dot products
+// of rows. The other three loops skip the zeros of α·op(A), and only
+// there can a NaN or Inf of B meet a skipped zero, so only B is checked
+// (a non-finite element of A is never skipped, and gives what the device
+// gives).
+func gemmSkipsNone(tA, tB blas.Transpose) bool {
+	return tA == blas.NoTrans && tB != blas.NoTrans
+}
+
 // finite reports whether every v is finite.
 func finite[T float32 | float64](vs ...T) bool {
 	for _, v := range vs {

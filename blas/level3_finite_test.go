@@ -1,6 +1,7 @@
 package clblas
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -96,6 +97,21 @@ func TestNonFiniteLevel3MatchesGonum(t *testing.T) {
 			}
 		}
 	})
+	// GEMM: every A in {0, 1, Inf}^(2×2) by Bs holding NaN and ±Inf, for
+	// every transpose pair.
+	bs := [][]float64{{inf, 2, 3, 4}, {0, inf, 1, 0}, {math.NaN(), 1, 0, 1}, {1, 0, 0, -inf}, {1, 2, 3, 4}}
+	all(func(a0 []float64) {
+		for _, b0 := range bs {
+			for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans} {
+				for _, tB := range []blas.Transpose{blas.NoTrans, blas.Trans} {
+					c, want := []float64{1, 2, 3, 4}, []float64{1, 2, 3, 4}
+					impl.Dgemm(tA, tB, 2, 2, 2, 1, a0, 2, b0, 2, 0.5, c, 2)
+					g.Dgemm(tA, tB, 2, 2, 2, 1, a0, 2, b0, 2, 0.5, want, 2)
+					check(fmt.Sprintf("Dgemm %c%c", tA, tB), c, want)
+				}
+			}
+		}
+	})
 	if len(bad) > 0 {
 		t.Errorf("calls that differ from gonum, by routine: %v", bad)
 	}
@@ -188,5 +204,21 @@ func TestTriFinite(t *testing.T) {
 	x[4] = math.Inf(1)
 	if triFinite(x, 3, 3, blas.Upper, false) || !triFinite([]float64{nan, 2, 3, 0, nan, 5, 0, 0, nan}, 3, 3, blas.Upper, true) {
 		t.Error("the diagonal counts unless unit")
+	}
+}
+
+// BenchmarkMatFinite is the cost of the non-finite scan that precedes a
+// level 3 call on its way to the device, for a square float64 operand.
+func BenchmarkMatFinite(b *testing.B) {
+	for _, n := range []int{256, 1024, 4096} {
+		x := make([]float64, n*n)
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			b.SetBytes(int64(8 * n * n))
+			for b.Loop() {
+				if !matFinite(x, n, n, n) {
+					b.Fatal("zeros are finite")
+				}
+			}
+		})
 	}
 }

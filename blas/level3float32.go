@@ -66,7 +66,7 @@ func (impl *Implementation) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha floa
 	}
 	mn := fl(m) * fl(n)
 	if impl.offloadIf("Sgemm", work(prec32, 2*mn*fl(k), fl(k)*(fl(m)+fl(n))+mn*(1+ifNonZero(beta != 0))).over(k), func() bool {
-		return finite(alpha, beta) && (alpha == 0 || opFinite(tA, a, m, k, lda) && opFinite(tB, b, k, n, ldb))
+		return finite(alpha, beta) && (alpha == 0 || gemmSkipsNone(tA, tB) || opFinite(tB, b, k, n, ldb))
 	}) {
 		err := impl.dev32.Sgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		if err == nil {

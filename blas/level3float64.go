@@ -64,7 +64,7 @@ func (impl *Implementation) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha floa
 	}
 	mn := fl(m) * fl(n)
 	if impl.offloadIf("Dgemm", work(prec64, 2*mn*fl(k), fl(k)*(fl(m)+fl(n))+mn*(1+ifNonZero(beta != 0))).over(k), func() bool {
-		return finite(alpha, beta) && (alpha == 0 || opFinite(tA, a, m, k, lda) && opFinite(tB, b, k, n, ldb))
+		return finite(alpha, beta) && (alpha == 0 || gemmSkipsNone(tA, tB) || opFinite(tB, b, k, n, ldb))
 	}) {
 		err := impl.dev64.Dgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		if err == nil {
