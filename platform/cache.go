@@ -9,7 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"sync/atomic"
+	"sync"
 )
 
 // diskCache keeps program binaries in files named by their key. Each file
@@ -19,12 +19,11 @@ import (
 // (copied or renamed from another one) is detected and treated as a miss.
 // Files are written to a temporary name and renamed, so readers never see
 // a partial file from a concurrent writer.
-type diskCache struct {
-	dir string
-	// warned is set once a failed write has been logged at Warn; later
-	// failures go to Debug.
-	warned atomic.Bool
-}
+type diskCache struct{ dir string }
+
+// warnedDirs holds the cache directories a failed write has been logged
+// for at Warn, once per process; later failures go to Debug.
+var warnedDirs sync.Map
 
 var cacheMagic = []byte("GOCLBIN2")
 
@@ -74,12 +73,12 @@ func (c *diskCache) store(key string, bin []byte) error {
 	return nil
 }
 
-// storeFailed logs a failed write: the first at Warn (a cache directory
-// that cannot be written costs every later run its compile time), the rest
-// at Debug.
+// storeFailed logs a failed write: the first for its directory in the
+// process at Warn (a cache directory that cannot be written costs every
+// later run its compile time), the rest at Debug.
 func (c *diskCache) storeFailed(log *slog.Logger, err error) {
 	level := slog.LevelDebug
-	if c.warned.CompareAndSwap(false, true) {
+	if _, seen := warnedDirs.LoadOrStore(c.dir, true); !seen {
 		level = slog.LevelWarn
 	}
 	log.Log(context.Background(), level, "gocl: program cache not written (further failures are logged at Debug)", "dir", c.dir, "err", err)

@@ -83,15 +83,17 @@ func (h *levels) WithGroup(string) slog.Handler      { return h }
 
 // TestCacheUnwritableWarnsOnce: a cache directory that cannot be written
 // (here a path under a regular file, which fails for root too) is logged
-// once at Warn, later failures at Debug, and the programs still build.
+// once per process at Warn, later failures at Debug (from any runtime), and
+// the programs still build.
 func TestCacheUnwritableWarnsOnce(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "not-a-dir")
 	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	h := &levels{}
-	r := platformtest.Runtime(t, platform.WithCacheDir(filepath.Join(file, "cache")), platform.WithLogger(slog.New(h)))
+	// A runtime per program: still one warning in the process.
 	for i := range 3 {
+		r := platformtest.Runtime(t, platform.WithCacheDir(filepath.Join(file, "cache")), platform.WithLogger(slog.New(h)))
 		p, err := r.Program([]string{addSource(fmt.Sprintf("%s/%d", t.Name(), i))}, "")
 		if err != nil {
 			t.Fatal(err)
