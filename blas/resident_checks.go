@@ -19,8 +19,8 @@ import (
 // and 3 outputs may share nothing with their inputs; the two vectors of a
 // level 1 operation (Axpy, Copy, Swap, Rot, Rotm) may be the very same
 // view, which is updated element by element as gonum does, but may not
-// share only some elements. The scalar operations (DotTo, Div, AxpyBy,
-// ScalBy) are not checked.
+// share only some elements; so may AxpyBy's (whose scalar, like ScalBy's,
+// must lie apart from what is written: an ErrShape error).
 var ErrOverlap = errors.New("clblas: output overlaps an input")
 
 // maxHostBytes bounds a HostSlice: unsafe.Slice refuses more than the
