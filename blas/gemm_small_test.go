@@ -1,0 +1,135 @@
+package clblas
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/blas"
+
+	"github.com/gocompute/opencl/cl"
+	"github.com/gocompute/opencl/platform"
+)
+
+// TestGemmKernelsSmall forces every GEMM kernel and route of the launcher
+// on the test device at small odd shapes, in both precisions and all four
+// transpose combinations, against gonum: gemm_cpu at vector width 1 (what a
+// device whose preferred width is 1 gets: OpenCL C has no 1-wide vector
+// types) and 4, gemm_direct, gemm_tiled on unaligned and on aligned operands
+// (its VEC_ALIGNED path), the GEMV route and split-K with its reduction. It
+// is small enough for a simulator: scripts/oclgrind.sh runs it on Oclgrind,
+// whose own choice is gemm_tiled only.
+func TestGemmKernelsSmall(t *testing.T) {
+	e := testEngine(t)
+	shapes := [][3]int{{19, 13, 11}, {3, 5, 2}}
+	for _, prec := range []int{64, 32} {
+		t.Run(fmt.Sprintf("gemm/f%d", prec), func(t *testing.T) {
+			if prec == 64 && !e.prof.FP64 {
+				t.Skip("the device has no fp64")
+			}
+			tol := 1e-4
+			if prec == 64 {
+				tol = 1e-12
+			}
+			base := gemmChoose(e.prof, prec, 19, 13, 11, TensorAuto)
+			base.kernel, base.splitK, base.kslice = gemmKernelTiled, 0, 0
+			base.mwg, base.nwg, base.mdimc, base.ndimc = 32, 32, 8, 8
+			base.noOpt = true // PoCL builds unoptimised programs many times faster
+			for _, vec := range []int{1, 4} {
+				cfg := cpuRescale(base, vec)
+				for _, kern := range []string{gemmKernelCPU, gemmKernelDirect, gemmKernelTiled} {
+					cfg.kernel = kern
+					if err := zooGemmValid(e.prof, prec, cfg); err != nil {
+						t.Fatalf("%s: %v", configName(cfg), err)
+					}
+					if kern != gemmKernelCPU && vec != 1 {
+						continue // the same kernels as with vec 1
+					}
+					smallGemmRuns(t, e, prec, configName(cfg), cfg, shapes, tol)
+				}
+				if vec != 1 {
+					// gemm_tiled's aligned loads and stores.
+					cfg.kernel = gemmKernelTiled
+					for _, tA := range []bool{false, true} {
+						for _, tB := range []bool{false, true} {
+							smallGemmAligned(t, e, prec, cfg, tA, tB, tol)
+						}
+					}
+				}
+			}
+			gemv := base
+			gemv.kernel = gemmKernelGEMV
+			smallGemmRuns(t, e, prec, "gemv", gemv, [][3]int{{1, 13, 11}, {19, 1, 11}, {1, 1, 5}}, tol)
+			split := withSplitK(base, 40, 3)
+			if split.splitK < 2 {
+				t.Fatalf("withSplitK: %+v", split)
+			}
+			smallGemmRuns(t, e, prec, "split-K", split, [][3]int{{9, 7, 40}, {3, 5, 33}}, tol)
+		})
+	}
+}
+
+// smallGemmRuns runs cfg in all four transpose combinations on shapes.
+func smallGemmRuns(t *testing.T, e *engine, prec int, what string, cfg gemmConfig, shapes [][3]int, tol float64) {
+	t.Helper()
+	for _, tA := range []bool{false, true} {
+		for _, tB := range []bool{false, true} {
+			if prec == 64 {
+				runGemmConfig[float64](t, e, what, cfg, tA, tB, shapes, tol)
+			} else {
+				runGemmConfig[float32](t, e, what, cfg, tA, tB, shapes, tol)
+			}
+		}
+	}
+}
+
+// smallGemmAligned runs gemm_tiled with offsets and leading dimensions
+// that are multiples of 8 (VEC_ALIGNED=1).
+func smallGemmAligned(t *testing.T, e *engine, prec int, cfg gemmConfig, ta, tb bool, tol float64) {
+	t.Helper()
+	tA, tB := blas.NoTrans, blas.NoTrans
+	if ta {
+		tA = blas.Trans
+	}
+	if tb {
+		tB = blas.Trans
+	}
+	const m, n, k = 37, 35, 19
+	_, ac := stored(tA, m, k)
+	_, bc := stored(tB, k, n)
+	g := gemmLaunch{m: m, n: n, k: k, tA: tA, tB: tB, lda: l3RoundUp(ac, 8), ldb: l3RoundUp(bc, 8), ldc: l3RoundUp(n, 8), offA: 8, offB: 8, offC: 8}
+	if !cfg.vecAligned(g.offA, g.lda, g.offB, g.ldb, g.offC, g.ldc) {
+		t.Fatalf("%s: aligned operands not taken as aligned", configName(cfg))
+	}
+	rnd := rand.New(rand.NewPCG(5, 8))
+	what := configName(cfg) + "/aligned"
+	if prec == 64 {
+		checkGemmLaunch[float64](t, e, what, cfg, g, rnd, tol)
+	} else {
+		checkGemmLaunch[float32](t, e, what, cfg, g, rnd, tol)
+	}
+}
+
+// TestMultiTypeDeviceChoice: a device that reports itself as
+// default|cpu|gpu|accelerator with a preferred vector width of 1
+// (Oclgrind) gets the GPU choices: gemm_tiled, staged copies, no host
+// memory used in place, level 2's general kernels.
+func TestMultiTypeDeviceChoice(t *testing.T) {
+	var p platform.Profile
+	for _, zp := range zooProfiles() {
+		if zp.name == "oclgrind-like" {
+			p = zp.p
+		}
+	}
+	if p.Type&cl.DeviceTypeCPU == 0 || p.Type&cl.DeviceTypeGPU == 0 {
+		t.Fatalf("the zoo has no Oclgrind-like profile: %+v", p)
+	}
+	for _, prec := range []int{32, 64} {
+		if cfg := zooGemmChoice(p, prec, 512, 512, 512); cfg.kernel != gemmKernelTiled {
+			t.Errorf("prec %d: %s, want %s", prec, configName(cfg), gemmKernelTiled)
+		}
+	}
+	if c := zooEngineChoice(p); c.L2CPU || c.HostShared || !c.Staged || c.TrsmBlock != 64 {
+		t.Errorf("engine choice %+v, want a GPU's", c)
+	}
+}
