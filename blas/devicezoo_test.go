@@ -496,6 +496,21 @@ func zooRunEngine(t *testing.T, c zooEngineConfig, zp zooProfile) {
 				}
 			}
 		}
+		// Every float32 routine ran on the device, none failed; Dsdot
+		// and Sdsdot, which accumulate in float64, stay on the CPU by
+		// policy where the profile has no fp64.
+		for _, rt := range slices.Concat(level1Routines32, level2Routines32, level3Routines32) {
+			st := impl.Stats()[rt.name]
+			fp64Only := rt.name == "Dsdot" || rt.name == "Sdsdot"
+			switch {
+			case st.Failed != 0:
+				t.Errorf("%s: %s: %d device calls failed", zp.name, rt.name, st.Failed)
+			case !c.FP64 && fp64Only && (st.Device != 0 || st.CPU == 0):
+				t.Errorf("%s (no fp64): %s: %d calls on the device, %d on the CPU; want the CPU", zp.name, rt.name, st.Device, st.CPU)
+			case (c.FP64 || !fp64Only) && (st.Device == 0 || st.CPU != 0):
+				t.Errorf("%s: %s: %d calls on the device, %d on the CPU; want the device", zp.name, rt.name, st.Device, st.CPU)
+			}
+		}
 		// Float64: on the device where the profile has fp64, on the CPU
 		// by policy where it has not; gonum's answer either way.
 		rnd64 := rand.New(rand.NewPCG(7, 9))
