@@ -3,9 +3,11 @@ package clblas
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
 
 	"github.com/gocompute/opencl/cl"
 	"github.com/gocompute/opencl/platform"
@@ -131,5 +133,67 @@ func TestMultiTypeDeviceChoice(t *testing.T) {
 	}
 	if c := zooEngineChoice(p); c.L2CPU || c.HostShared || !c.Staged || c.TrsmBlock != 64 {
 		t.Errorf("engine choice %+v, want a GPU's", c)
+	}
+}
+
+// TestLevel3ViaGemmSmall runs symm, syrk, syr2k and trmm through their
+// GEMM route (l3ViaGemm, with diagonal blocks of 3 so that a small matrix
+// has several) at small sizes, in every side, triangle, transpose and
+// diagonal, against gonum: the route's own kernels (l3_sym_expand,
+// l3_tri_merge) with it. Small enough for a simulator (scripts/oclgrind.sh).
+func TestLevel3ViaGemmSmall(t *testing.T) {
+	impl, e := privateImpl(t, nil)
+	e.l3Route, e.l3Block = l3ViaGemm, 3
+	before := e.l3ViaGemm.Load()
+	rnd := rand.New(rand.NewPCG(17, 19))
+	dev, ref := l3F32{impl}, l3F32{gonum.Implementation{}}
+	const m, n, k, tol = 7, 8, 6, 1e-4
+	mat := func(r, c int) ([]float32, int) {
+		ld := c + 1
+		return l3Mat[float32](r, c, ld, l3Rand(rnd, false)), ld
+	}
+	check := func(what string, got, want, orig []float32, r, c, ld int, written func(i, j int) bool) {
+		l3Compare(t, what, got, want, orig, r, c, ld, written, tol)
+	}
+	for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
+		for _, s := range []blas.Side{blas.Left, blas.Right} {
+			ka := n
+			if s == blas.Left {
+				ka = m
+			}
+			a, lda := mat(ka, ka)
+			b, ldb := mat(m, n)
+			c, ldc := mat(m, n)
+			got, want := slices.Clone(c), slices.Clone(c)
+			dev.symm(s, ul, m, n, 1.5, a, lda, b, ldb, 0.5, got, ldc)
+			ref.symm(s, ul, m, n, 1.5, a, lda, b, ldb, 0.5, want, ldc)
+			check(fmt.Sprintf("symm %c %c", s, ul), got, want, c, m, n, ldc, l3All)
+			for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans} {
+				for _, d := range []blas.Diag{blas.NonUnit, blas.Unit} {
+					bb := slices.Clone(b)
+					got, want := slices.Clone(bb), slices.Clone(bb)
+					dev.trmm(s, ul, tA, d, m, n, -0.5, a, lda, got, ldb)
+					ref.trmm(s, ul, tA, d, m, n, -0.5, a, lda, want, ldb)
+					check(fmt.Sprintf("trmm %c %c %c %c", s, ul, tA, d), got, want, bb, m, n, ldb, l3All)
+				}
+			}
+		}
+		for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans} {
+			ar, ac := stored(tA, n, k)
+			a, lda := mat(ar, ac)
+			b, ldb := mat(ar, ac)
+			c, ldc := mat(n, n)
+			got, want := slices.Clone(c), slices.Clone(c)
+			dev.syrk(ul, tA, n, k, 1.5, a, lda, 0.5, got, ldc)
+			ref.syrk(ul, tA, n, k, 1.5, a, lda, 0.5, want, ldc)
+			check(fmt.Sprintf("syrk %c %c", ul, tA), got, want, c, n, n, ldc, l3Triangle(ul))
+			got, want = slices.Clone(c), slices.Clone(c)
+			dev.syr2k(ul, tA, n, k, 1.5, a, lda, b, ldb, 0.5, got, ldc)
+			ref.syr2k(ul, tA, n, k, 1.5, a, lda, b, ldb, 0.5, want, ldc)
+			check(fmt.Sprintf("syr2k %c %c", ul, tA), got, want, c, n, n, ldc, l3Triangle(ul))
+		}
+	}
+	if e.l3ViaGemm.Load() == before {
+		t.Error("no call took the GEMM route")
 	}
 }

@@ -8,9 +8,11 @@
 # ensure_go and ensure_deps, which also put Go on PATH.
 
 # Debian packages: the ICD loader (libOpenCL.so for linking), the headers,
-# PoCL's CPU driver, and CLBlast (only for the side-by-side benchmarks and
-# their test, built with -tags clblast).
-DEB_PACKAGES=(ocl-icd-opencl-dev opencl-headers pocl-opencl-icd libclblast-dev)
+# PoCL's CPU driver, CLBlast (only for the side-by-side benchmarks and
+# their test, built with -tags clblast), and Oclgrind, the simulated GPU
+# with memory and API checks that scripts/oclgrind.sh runs the BLAS
+# conformance tests on.
+DEB_PACKAGES=(ocl-icd-opencl-dev opencl-headers pocl-opencl-icd libclblast-dev oclgrind)
 
 say() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
@@ -58,6 +60,7 @@ missing_packages() {
 		[ -e /usr/include/CL/cl.h ] || missing+=(opencl-headers)
 		ldconfig -p 2>/dev/null | grep -q 'libOpenCL\.so\b' || missing+=(ocl-icd-opencl-dev)
 		ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1 || missing+=(pocl-opencl-icd)
+		command -v oclgrind >/dev/null 2>&1 || missing+=(oclgrind)
 	fi
 	command -v gcc >/dev/null 2>&1 || missing+=(gcc)
 	command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
