@@ -15,8 +15,9 @@
 # [clblast], which also put Go on PATH.
 
 # Debian packages: the ICD loader (libOpenCL.so for linking), the headers,
-# and PoCL's CPU driver.
-DEB_PACKAGES=(ocl-icd-opencl-dev opencl-headers pocl-opencl-icd)
+# PoCL's CPU driver, and Oclgrind, the simulated GPU with memory and API
+# checks that scripts/oclgrind.sh runs the BLAS conformance tests on.
+DEB_PACKAGES=(ocl-icd-opencl-dev opencl-headers pocl-opencl-icd oclgrind)
 # What the clblast build needs besides.
 DEB_PACKAGES_CLBLAST=(libclblast-dev pkg-config)
 
@@ -71,6 +72,7 @@ missing_packages() {
 		[ -e /usr/include/CL/cl.h ] || missing+=(opencl-headers)
 		ldconfig -p 2>/dev/null | grep -q 'libOpenCL\.so\b' || missing+=(ocl-icd-opencl-dev)
 		ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1 || missing+=(pocl-opencl-icd)
+		command -v oclgrind >/dev/null 2>&1 || missing+=(oclgrind)
 		if [ "${1:-}" = clblast ]; then
 			ldconfig -p 2>/dev/null | grep -q 'libclblast\.so\b' || missing+=(libclblast-dev)
 		fi

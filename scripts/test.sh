@@ -6,7 +6,8 @@
 # devices. Exits non-zero if any step fails; the go test output comes last.
 #
 # Environment: GOCL_DEVICE picks the device (default: the best one);
-# STATICCHECK=0 skips staticcheck; GO_TEST_FLAGS adds flags to go test;
+# STATICCHECK=0 skips staticcheck; OCLGRIND=0 skips the Oclgrind step
+# (scripts/oclgrind.sh); GO_TEST_FLAGS adds flags to go test;
 # FUZZTIME is the time per fuzz target (default 20s, 0 skips fuzzing).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -71,6 +72,13 @@ go vet -tags clblast ./internal/clblast/ ./cmd/bench/ &&
 say "POCL_DEVICES=\"pthread pthread\" GOCL_REQUIRE_DEVICE=1 go test -race -count=1 ./cl/... ./platform/..."
 POCL_DEVICES="pthread pthread" GOCL_REQUIRE_DEVICE=1 go test -race -count=1 -p 1 -timeout 10m ${GO_TEST_FLAGS:-} ./cl/... ./platform/... ||
 	failed+=("go test (two PoCL devices)")
+
+# The BLAS conformance tests on Oclgrind, a simulated GPU that checks every
+# memory access, API call and (in a second pass) local-memory race.
+if [ "${OCLGRIND:-1}" != 0 ]; then
+	say "scripts/oclgrind.sh"
+	./scripts/oclgrind.sh || failed+=("oclgrind")
+fi
 
 if [ ${#failed[@]} -gt 0 ]; then
 	say "FAILED: ${failed[*]}"
