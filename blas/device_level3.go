@@ -115,6 +115,8 @@ func putKeep[T real](s []T) { keepPool[T]().Put(&s) }
 func newL3Dest[T real](c *call, host []T, rows, cols, ld int, reads bool) *l3Dest[T] {
 	d := &l3Dest[T]{host: host, rows: rows, cols: cols, ld: ld, span: matSpan(rows, cols, ld)}
 	switch {
+	case keepTooLarge[T](c, rows, cols, reads):
+		c.fail(errKeepTooLarge) // l3_keep.go
 	case c.e.hostShared():
 		d.over = true
 		if reads && c.err == nil {
@@ -156,6 +158,9 @@ func (d *l3Dest[T]) finish(c *call, scatter func(dst, src []T)) error {
 func gemmSlices[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, cc []T, ldc int) error {
 	if e.stagedGemm() { // pinned staging, pipelined (gemm_pipeline.go)
 		return gemmStaged(e, name, tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, cc, ldc)
+	}
+	if m > 1 && e.hostShared() && beta != 0 && m*n*elemSize[T]() > keepMaxBytes {
+		return gemmSlabs(e, name, tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, cc, ldc) // l3_keep.go
 	}
 	c := begin[T](e, name)
 	at, bt := tA != blas.NoTrans, tB != blas.NoTrans

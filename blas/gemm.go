@@ -53,9 +53,11 @@ func l3Int(c *call, v int) int32 {
 // where op(A) is m×k, op(B) is k×n, C is m×n (m, n ≥ 1, k ≥ 0), and the
 // matrices start at element offA, offB, offC of their buffers with leading
 // dimensions lda, ldb, ldc (row-major, as gemm.cl's contract says). Nothing
-// moves between host and device. NaN and Inf propagate as in gonum's
-// Dgemm: with k == 0, C = beta·C (beta == 0 assigns zeros); with alpha == 0
-// and beta == 1 nothing changes; otherwise with alpha == 0, A (and B) are
+// moves between host and device. NaN and Inf propagate by IEEE rules:
+// every product is formed, so 0·Inf is NaN where gonum skips a zero
+// multiplier (the drop-in sends such calls to gonum, see level3_finite.go).
+// With k == 0, C = beta·C (beta == 0 assigns zeros); with alpha == 0 and
+// beta == 1 nothing changes; otherwise with alpha == 0, A (and B) are
 // still read for their NaN and Inf (see l3_gemm_alpha0 in level3.cl). b and
 // cb may be the same buffer when the regions read and written do not
 // overlap.

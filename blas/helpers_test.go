@@ -55,6 +55,10 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "FAIL:", err)
 		code = 1
 	}
+	if err := checkDeviceComplete(); err != nil {
+		fmt.Fprintln(os.Stderr, "FAIL:", err)
+		code = 1
+	}
 	if shared.impl != nil {
 		if err := shared.impl.Close(); err != nil {
 			fmt.Fprintln(os.Stderr, "closing the shared implementation:", err)

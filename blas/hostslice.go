@@ -38,8 +38,8 @@ type HostSlice[T float32 | float64] struct {
 // NewHostSlice allocates n elements of pinned host memory on impl's
 // device's context, zeroed.
 func NewHostSlice[T float32 | float64](impl *Implementation, n int) (*HostSlice[T], error) {
-	if n <= 0 {
-		return nil, fmt.Errorf("clblas: NewHostSlice: %d elements: %w", n, ErrInvalidArg)
+	if err := checkHostCount(n, elemSize[T]()); err != nil {
+		return nil, err
 	}
 	e, err := engineFor[T](impl)
 	if err != nil {

@@ -162,7 +162,7 @@ func (impl *Implementation) Saxpy(n int, alpha float32, x []float32, incX int, y
 	if alpha == 0 {
 		return
 	}
-	if impl.offload("Saxpy", work(prec32, 2*fl(n), 3*fl(n))) {
+	if impl.offloadIf("Saxpy", work(prec32, 2*fl(n), 3*fl(n)), func() bool { return finite(alpha) }) {
 		err := impl.dev32.Saxpy(n, alpha, x, incX, y, incY)
 		if err == nil {
 			return
@@ -188,7 +188,7 @@ func (impl *Implementation) Srot(n int, x []float32, incX int, y []float32, incY
 	if !impl.checkXY32(n, x, incX, y, incY) {
 		return
 	}
-	if impl.offload("Srot", work(prec32, 6*fl(n), 4*fl(n))) {
+	if impl.offloadIf("Srot", work(prec32, 6*fl(n), 4*fl(n)), func() bool { return finite(c, s) }) {
 		err := impl.dev32.Srot(n, x, incX, y, incY, c, s)
 		if err == nil {
 			return
@@ -209,7 +209,7 @@ func (impl *Implementation) Srotm(n int, x []float32, incX int, y []float32, inc
 		// blas.Identity, and flags gonum ignores: x and y stay as they are.
 		return
 	}
-	if impl.offload("Srotm", work(prec32, 6*fl(n), 4*fl(n))) {
+	if impl.offloadIf("Srotm", work(prec32, 6*fl(n), 4*fl(n)), func() bool { return finite(p.H[:]...) }) {
 		err := impl.dev32.Srotm(n, x, incX, y, incY, p)
 		if err == nil {
 			return
@@ -237,7 +237,7 @@ func (impl *Implementation) Sscal(n int, alpha float32, x []float32, incX int) {
 	if (n-1)*incX >= len(x) {
 		panic(msgShortX)
 	}
-	if impl.offload("Sscal", work(prec32, fl(n), 2*fl(n))) {
+	if impl.offloadIf("Sscal", work(prec32, fl(n), 2*fl(n)), func() bool { return finite(alpha) }) {
 		err := impl.dev32.Sscal(n, alpha, x, incX)
 		if err == nil {
 			return

@@ -6,7 +6,7 @@ func (impl *Implementation) Dsdot(n int, x []float32, incX int, y []float32, inc
 	if !impl.checkDot32(n, x, incX, y, incY) {
 		return 0
 	}
-	if impl.offload("Dsdot", work(prec32, 2*fl(n), 2*fl(n))) {
+	if impl.offload("Dsdot", fp64Work(work(prec32, 2*fl(n), 2*fl(n)))) {
 		r, err := impl.dev32.Dsdot(n, x, incX, y, incY)
 		if err == nil {
 			return r
@@ -23,7 +23,7 @@ func (impl *Implementation) Sdsdot(n int, alpha float32, x []float32, incX int, 
 	if !impl.checkDot32(n, x, incX, y, incY) {
 		return 0
 	}
-	if impl.offload("Sdsdot", work(prec32, 2*fl(n), 2*fl(n))) {
+	if impl.offload("Sdsdot", fp64Work(work(prec32, 2*fl(n), 2*fl(n)))) {
 		r, err := impl.dev32.Sdsdot(n, alpha, x, incX, y, incY)
 		if err == nil {
 			return r
@@ -55,4 +55,12 @@ func (impl *Implementation) checkDot32(n int, x []float32, incX int, y []float32
 		panic(msgShortY)
 	}
 	return true
+}
+
+// fp64Work is w for a routine that computes in float64 on float32 data
+// (Dsdot, Sdsdot): at the float64 rate, and kept on the CPU by policy on a
+// device without fp64 (where the kernel could not accumulate in double).
+func fp64Work(w workload) workload {
+	w.prec = prec64
+	return w
 }

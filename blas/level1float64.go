@@ -160,7 +160,7 @@ func (impl *Implementation) Daxpy(n int, alpha float64, x []float64, incX int, y
 	if alpha == 0 {
 		return
 	}
-	if impl.offload("Daxpy", work(prec64, 2*fl(n), 3*fl(n))) {
+	if impl.offloadIf("Daxpy", work(prec64, 2*fl(n), 3*fl(n)), func() bool { return finite(alpha) }) {
 		err := impl.dev64.Daxpy(n, alpha, x, incX, y, incY)
 		if err == nil {
 			return
@@ -186,7 +186,7 @@ func (impl *Implementation) Drot(n int, x []float64, incX int, y []float64, incY
 	if !impl.checkXY64(n, x, incX, y, incY) {
 		return
 	}
-	if impl.offload("Drot", work(prec64, 6*fl(n), 4*fl(n))) {
+	if impl.offloadIf("Drot", work(prec64, 6*fl(n), 4*fl(n)), func() bool { return finite(c, s) }) {
 		err := impl.dev64.Drot(n, x, incX, y, incY, c, s)
 		if err == nil {
 			return
@@ -207,7 +207,7 @@ func (impl *Implementation) Drotm(n int, x []float64, incX int, y []float64, inc
 		// blas.Identity, and flags gonum ignores: x and y stay as they are.
 		return
 	}
-	if impl.offload("Drotm", work(prec64, 6*fl(n), 4*fl(n))) {
+	if impl.offloadIf("Drotm", work(prec64, 6*fl(n), 4*fl(n)), func() bool { return finite(p.H[:]...) }) {
 		err := impl.dev64.Drotm(n, x, incX, y, incY, p)
 		if err == nil {
 			return
@@ -235,7 +235,7 @@ func (impl *Implementation) Dscal(n int, alpha float64, x []float64, incX int) {
 	if (n-1)*incX >= len(x) {
 		panic(msgShortX)
 	}
-	if impl.offload("Dscal", work(prec64, fl(n), 2*fl(n))) {
+	if impl.offloadIf("Dscal", work(prec64, fl(n), 2*fl(n)), func() bool { return finite(alpha) }) {
 		err := impl.dev64.Dscal(n, alpha, x, incX)
 		if err == nil {
 			return

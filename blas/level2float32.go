@@ -44,14 +44,15 @@ func (impl *Implementation) Sgemv(tA blas.Transpose, m, n int, alpha float32, a 
 	if alpha == 0 && beta == 1 {
 		return
 	}
-	if impl.offload("Sgemv", work(prec32, 2*fl(m)*fl(n), fl(m)*fl(n)+fl(lenX)+fl(lenY)*(1+ifNonZero(beta != 0)))) {
+	if impl.offloadIf("Sgemv", work(prec32, 2*fl(m)*fl(n), fl(m)*fl(n)+fl(lenX)+fl(lenY)*(1+ifNonZero(beta != 0))), func() bool { return finite(alpha, beta) }) {
 		err := impl.dev32.Sgemv(tA, m, n, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
 		}
 		impl.deviceFailed("Sgemv", err)
 	}
-	native.Sgemv(tA, m, n, alpha, a, lda, x, incX, beta, y, incY)
+	// y cut to its span: gonum's float32 gemv writes past it (vecExtent).
+	native.Sgemv(tA, m, n, alpha, a, lda, x, incX, beta, y[:vecExtent(lenY, incY)], incY)
 }
 
 // Sgbmv computes y = alpha*A*x + beta*y (tA == blas.NoTrans) or
@@ -103,7 +104,7 @@ func (impl *Implementation) Sgbmv(tA blas.Transpose, m, n, kL, kU int, alpha flo
 		return
 	}
 	band := fl(rows) * fl(kL+kU+1)
-	if impl.offload("Sgbmv", work(prec32, 2*band, band+fl(lenX)+fl(lenY)*(1+ifNonZero(beta != 0)))) {
+	if impl.offloadIf("Sgbmv", work(prec32, 2*band, band+fl(lenX)+fl(lenY)*(1+ifNonZero(beta != 0))), func() bool { return finite(alpha, beta) }) {
 		err := impl.dev32.Sgbmv(tA, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
@@ -344,7 +345,7 @@ func (impl *Implementation) Ssymv(ul blas.Uplo, n int, alpha float32, a []float3
 	if alpha == 0 && beta == 1 {
 		return
 	}
-	if impl.offload("Ssymv", work(prec32, 2*fl(n)*fl(n), fl(n)*fl(n)+fl(n)*(2+ifNonZero(beta != 0)))) {
+	if impl.offloadIf("Ssymv", work(prec32, 2*fl(n)*fl(n), fl(n)*fl(n)+fl(n)*(2+ifNonZero(beta != 0))), func() bool { return finite(alpha, beta) }) {
 		err := impl.dev32.Ssymv(ul, n, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
@@ -391,7 +392,7 @@ func (impl *Implementation) Ssbmv(ul blas.Uplo, n, k int, alpha float32, a []flo
 		return
 	}
 	band := fl(n) * fl(k+1)
-	if impl.offload("Ssbmv", work(prec32, 4*band, band+fl(n)*(2+ifNonZero(beta != 0)))) {
+	if impl.offloadIf("Ssbmv", work(prec32, 4*band, band+fl(n)*(2+ifNonZero(beta != 0))), func() bool { return finite(alpha, beta) }) {
 		err := impl.dev32.Ssbmv(ul, n, k, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
@@ -431,7 +432,7 @@ func (impl *Implementation) Sspmv(ul blas.Uplo, n int, alpha float32, ap []float
 	if alpha == 0 && beta == 1 {
 		return
 	}
-	if impl.offload("Sspmv", work(prec32, 2*fl(n)*fl(n), fl(n)*fl(n+1)/2+fl(n)*(2+ifNonZero(beta != 0)))) {
+	if impl.offloadIf("Sspmv", work(prec32, 2*fl(n)*fl(n), fl(n)*fl(n+1)/2+fl(n)*(2+ifNonZero(beta != 0))), func() bool { return finite(alpha, beta) }) {
 		err := impl.dev32.Sspmv(ul, n, alpha, ap, x, incX, beta, y, incY)
 		if err == nil {
 			return
@@ -473,7 +474,7 @@ func (impl *Implementation) Sger(m, n int, alpha float32, x []float32, incX int,
 	if alpha == 0 {
 		return
 	}
-	if impl.offload("Sger", work(prec32, 2*fl(m)*fl(n), 2*fl(m)*fl(n)+fl(m)+fl(n))) {
+	if impl.offloadIf("Sger", work(prec32, 2*fl(m)*fl(n), 2*fl(m)*fl(n)+fl(m)+fl(n)), func() bool { return finite(alpha) }) {
 		err := impl.dev32.Sger(m, n, alpha, x, incX, y, incY, a, lda)
 		if err == nil {
 			return
@@ -535,7 +536,7 @@ func (impl *Implementation) Ssyr(ul blas.Uplo, n int, alpha float32, x []float32
 	if alpha == 0 {
 		return
 	}
-	if impl.offload("Ssyr", work(prec32, fl(n)*fl(n), 2*fl(n)*fl(n)+fl(n))) {
+	if impl.offloadIf("Ssyr", work(prec32, fl(n)*fl(n), 2*fl(n)*fl(n)+fl(n)), func() bool { return finite(alpha) }) {
 		err := impl.dev32.Ssyr(ul, n, alpha, x, incX, a, lda)
 		if err == nil {
 			return
@@ -569,7 +570,7 @@ func (impl *Implementation) Sspr(ul blas.Uplo, n int, alpha float32, x []float32
 	if alpha == 0 {
 		return
 	}
-	if impl.offload("Sspr", work(prec32, fl(n)*fl(n), fl(n)*fl(n+1)+fl(n))) {
+	if impl.offloadIf("Sspr", work(prec32, fl(n)*fl(n), fl(n)*fl(n+1)+fl(n)), func() bool { return finite(alpha) }) {
 		err := impl.dev32.Sspr(ul, n, alpha, x, incX, ap)
 		if err == nil {
 			return
@@ -612,7 +613,7 @@ func (impl *Implementation) Ssyr2(ul blas.Uplo, n int, alpha float32, x []float3
 	if alpha == 0 {
 		return
 	}
-	if impl.offload("Ssyr2", work(prec32, 2*fl(n)*fl(n), 2*fl(n)*fl(n)+2*fl(n))) {
+	if impl.offloadIf("Ssyr2", work(prec32, 2*fl(n)*fl(n), 2*fl(n)*fl(n)+2*fl(n)), func() bool { return finite(alpha) }) {
 		err := impl.dev32.Ssyr2(ul, n, alpha, x, incX, y, incY, a, lda)
 		if err == nil {
 			return
@@ -652,7 +653,7 @@ func (impl *Implementation) Sspr2(ul blas.Uplo, n int, alpha float32, x []float3
 	if alpha == 0 {
 		return
 	}
-	if impl.offload("Sspr2", work(prec32, 2*fl(n)*fl(n), fl(n)*fl(n+1)+2*fl(n))) {
+	if impl.offloadIf("Sspr2", work(prec32, 2*fl(n)*fl(n), fl(n)*fl(n+1)+2*fl(n)), func() bool { return finite(alpha) }) {
 		err := impl.dev32.Sspr2(ul, n, alpha, x, incX, y, incY, ap)
 		if err == nil {
 			return

@@ -42,14 +42,15 @@ func (impl *Implementation) Dgemv(tA blas.Transpose, m, n int, alpha float64, a 
 	if alpha == 0 && beta == 1 {
 		return
 	}
-	if impl.offload("Dgemv", work(prec64, 2*fl(m)*fl(n), fl(m)*fl(n)+fl(lenX)+fl(lenY)*(1+ifNonZero(beta != 0)))) {
+	if impl.offloadIf("Dgemv", work(prec64, 2*fl(m)*fl(n), fl(m)*fl(n)+fl(lenX)+fl(lenY)*(1+ifNonZero(beta != 0))), func() bool { return finite(alpha, beta) }) {
 		err := impl.dev64.Dgemv(tA, m, n, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
 		}
 		impl.deviceFailed("Dgemv", err)
 	}
-	native.Dgemv(tA, m, n, alpha, a, lda, x, incX, beta, y, incY)
+	// y cut to its span: gonum's float32 gemv writes past it (vecExtent).
+	native.Dgemv(tA, m, n, alpha, a, lda, x, incX, beta, y[:vecExtent(lenY, incY)], incY)
 }
 
 // Dgbmv computes y = alpha*A*x + beta*y (tA == blas.NoTrans) or
@@ -101,7 +102,7 @@ func (impl *Implementation) Dgbmv(tA blas.Transpose, m, n, kL, kU int, alpha flo
 		return
 	}
 	band := fl(rows) * fl(kL+kU+1)
-	if impl.offload("Dgbmv", work(prec64, 2*band, band+fl(lenX)+fl(lenY)*(1+ifNonZero(beta != 0)))) {
+	if impl.offloadIf("Dgbmv", work(prec64, 2*band, band+fl(lenX)+fl(lenY)*(1+ifNonZero(beta != 0))), func() bool { return finite(alpha, beta) }) {
 		err := impl.dev64.Dgbmv(tA, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
@@ -342,7 +343,7 @@ func (impl *Implementation) Dsymv(ul blas.Uplo, n int, alpha float64, a []float6
 	if alpha == 0 && beta == 1 {
 		return
 	}
-	if impl.offload("Dsymv", work(prec64, 2*fl(n)*fl(n), fl(n)*fl(n)+fl(n)*(2+ifNonZero(beta != 0)))) {
+	if impl.offloadIf("Dsymv", work(prec64, 2*fl(n)*fl(n), fl(n)*fl(n)+fl(n)*(2+ifNonZero(beta != 0))), func() bool { return finite(alpha, beta) }) {
 		err := impl.dev64.Dsymv(ul, n, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
@@ -389,7 +390,7 @@ func (impl *Implementation) Dsbmv(ul blas.Uplo, n, k int, alpha float64, a []flo
 		return
 	}
 	band := fl(n) * fl(k+1)
-	if impl.offload("Dsbmv", work(prec64, 4*band, band+fl(n)*(2+ifNonZero(beta != 0)))) {
+	if impl.offloadIf("Dsbmv", work(prec64, 4*band, band+fl(n)*(2+ifNonZero(beta != 0))), func() bool { return finite(alpha, beta) }) {
 		err := impl.dev64.Dsbmv(ul, n, k, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
@@ -429,7 +430,7 @@ func (impl *Implementation) Dspmv(ul blas.Uplo, n int, alpha float64, ap []float
 	if alpha == 0 && beta == 1 {
 		return
 	}
-	if impl.offload("Dspmv", work(prec64, 2*fl(n)*fl(n), fl(n)*fl(n+1)/2+fl(n)*(2+ifNonZero(beta != 0)))) {
+	if impl.offloadIf("Dspmv", work(prec64, 2*fl(n)*fl(n), fl(n)*fl(n+1)/2+fl(n)*(2+ifNonZero(beta != 0))), func() bool { return finite(alpha, beta) }) {
 		err := impl.dev64.Dspmv(ul, n, alpha, ap, x, incX, beta, y, incY)
 		if err == nil {
 			return
@@ -471,7 +472,7 @@ func (impl *Implementation) Dger(m, n int, alpha float64, x []float64, incX int,
 	if alpha == 0 {
 		return
 	}
-	if impl.offload("Dger", work(prec64, 2*fl(m)*fl(n), 2*fl(m)*fl(n)+fl(m)+fl(n))) {
+	if impl.offloadIf("Dger", work(prec64, 2*fl(m)*fl(n), 2*fl(m)*fl(n)+fl(m)+fl(n)), func() bool { return finite(alpha) }) {
 		err := impl.dev64.Dger(m, n, alpha, x, incX, y, incY, a, lda)
 		if err == nil {
 			return
@@ -533,7 +534,7 @@ func (impl *Implementation) Dsyr(ul blas.Uplo, n int, alpha float64, x []float64
 	if alpha == 0 {
 		return
 	}
-	if impl.offload("Dsyr", work(prec64, fl(n)*fl(n), 2*fl(n)*fl(n)+fl(n))) {
+	if impl.offloadIf("Dsyr", work(prec64, fl(n)*fl(n), 2*fl(n)*fl(n)+fl(n)), func() bool { return finite(alpha) }) {
 		err := impl.dev64.Dsyr(ul, n, alpha, x, incX, a, lda)
 		if err == nil {
 			return
@@ -567,7 +568,7 @@ func (impl *Implementation) Dspr(ul blas.Uplo, n int, alpha float64, x []float64
 	if alpha == 0 {
 		return
 	}
-	if impl.offload("Dspr", work(prec64, fl(n)*fl(n), fl(n)*fl(n+1)+fl(n))) {
+	if impl.offloadIf("Dspr", work(prec64, fl(n)*fl(n), fl(n)*fl(n+1)+fl(n)), func() bool { return finite(alpha) }) {
 		err := impl.dev64.Dspr(ul, n, alpha, x, incX, ap)
 		if err == nil {
 			return
@@ -610,7 +611,7 @@ func (impl *Implementation) Dsyr2(ul blas.Uplo, n int, alpha float64, x []float6
 	if alpha == 0 {
 		return
 	}
-	if impl.offload("Dsyr2", work(prec64, 2*fl(n)*fl(n), 2*fl(n)*fl(n)+2*fl(n))) {
+	if impl.offloadIf("Dsyr2", work(prec64, 2*fl(n)*fl(n), 2*fl(n)*fl(n)+2*fl(n)), func() bool { return finite(alpha) }) {
 		err := impl.dev64.Dsyr2(ul, n, alpha, x, incX, y, incY, a, lda)
 		if err == nil {
 			return
@@ -650,7 +651,7 @@ func (impl *Implementation) Dspr2(ul blas.Uplo, n int, alpha float64, x []float6
 	if alpha == 0 {
 		return
 	}
-	if impl.offload("Dspr2", work(prec64, 2*fl(n)*fl(n), fl(n)*fl(n+1)+2*fl(n))) {
+	if impl.offloadIf("Dspr2", work(prec64, 2*fl(n)*fl(n), fl(n)*fl(n+1)+2*fl(n)), func() bool { return finite(alpha) }) {
 		err := impl.dev64.Dspr2(ul, n, alpha, x, incX, y, incY, ap)
 		if err == nil {
 			return

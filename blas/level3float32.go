@@ -65,12 +65,18 @@ func (impl *Implementation) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha floa
 		return
 	}
 	mn := fl(m) * fl(n)
-	if impl.offload("Sgemm", work(prec32, 2*mn*fl(k), fl(k)*(fl(m)+fl(n))+mn*(1+ifNonZero(beta != 0))).over(k)) {
+	if impl.offloadIf("Sgemm", work(prec32, 2*mn*fl(k), fl(k)*(fl(m)+fl(n))+mn*(1+ifNonZero(beta != 0))).over(k), func() bool {
+		return finite(alpha, beta) && (alpha == 0 || gemmSkipsNone(tA, tB) || opFinite(tB, b, k, n, ldb))
+	}) {
 		err := impl.dev32.Sgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		if err == nil {
 			return
 		}
 		impl.deviceFailed("Sgemm", err)
+		if i := rowsDone(err); i > 0 { // the device finished rows [0, i) of C
+			native.Sgemm(tA, tB, m-i, n, k, alpha, a[opRow(tA, i, lda):], lda, b, ldb, beta, c[i*ldc:], ldc)
+			return
+		}
 	}
 	native.Sgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
@@ -120,7 +126,9 @@ func (impl *Implementation) Ssymm(s blas.Side, ul blas.Uplo, m, n int, alpha flo
 		return
 	}
 	mn := fl(m) * fl(n)
-	if impl.offload("Ssymm", work(prec32, 2*mn*fl(k), fl(k)*fl(k)+mn*(2+ifNonZero(beta != 0))).direct(viaGemmEff(0.9, m, n)).over(k)) {
+	if impl.offloadIf("Ssymm", work(prec32, 2*mn*fl(k), fl(k)*fl(k)+mn*(2+ifNonZero(beta != 0))).direct(viaGemmEff(0.9, m, n)).over(k), func() bool {
+		return finite(alpha, beta) && (alpha == 0 || triFinite(a, k, lda, ul, false) && matFinite(b, m, n, ldb))
+	}) {
 		err := impl.dev32.Ssymm(s, ul, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
 		if err == nil {
 			return
@@ -170,7 +178,9 @@ func (impl *Implementation) Ssyrk(ul blas.Uplo, t blas.Transpose, n, k int, alph
 		return
 	}
 	nn := fl(n) * fl(n)
-	if impl.offload("Ssyrk", work(prec32, nn*fl(k), fl(n)*fl(k)+nn*(1+ifNonZero(beta != 0))).direct(viaGemmEff(0.5, n, k)).over(k)) {
+	if impl.offloadIf("Ssyrk", work(prec32, nn*fl(k), fl(n)*fl(k)+nn*(1+ifNonZero(beta != 0))).direct(viaGemmEff(0.5, n, k)).over(k), func() bool {
+		return finite(alpha, beta) && (alpha == 0 || opFinite(t, a, n, k, lda))
+	}) {
 		err := impl.dev32.Ssyrk(ul, t, n, k, alpha, a, lda, beta, c, ldc)
 		if err == nil {
 			return
@@ -226,7 +236,9 @@ func (impl *Implementation) Ssyr2k(ul blas.Uplo, t blas.Transpose, n, k int, alp
 		return
 	}
 	nn := fl(n) * fl(n)
-	if impl.offload("Ssyr2k", work(prec32, 2*nn*fl(k), 2*fl(n)*fl(k)+nn*(1+ifNonZero(beta != 0))).direct(viaGemmEff(0.9, n, k)).over(k)) {
+	if impl.offloadIf("Ssyr2k", work(prec32, 2*nn*fl(k), 2*fl(n)*fl(k)+nn*(1+ifNonZero(beta != 0))).direct(viaGemmEff(0.9, n, k)).over(k), func() bool {
+		return finite(alpha, beta) && (alpha == 0 || opFinite(t, a, n, k, lda) && opFinite(t, b, n, k, ldb))
+	}) {
 		err := impl.dev32.Ssyr2k(ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		if err == nil {
 			return
@@ -244,7 +256,9 @@ func (impl *Implementation) Strmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, 
 	if !ok {
 		return
 	}
-	if impl.offload("Strmm", work(prec32, fl(m)*fl(n)*fl(k), fl(k)*fl(k)+2*fl(m)*fl(n)).direct(trmmEff(m, n, k)).over(k)) {
+	if impl.offloadIf("Strmm", work(prec32, fl(m)*fl(n)*fl(k), fl(k)*fl(k)+2*fl(m)*fl(n)).direct(trmmEff(m, n, k)).over(k), func() bool {
+		return finite(alpha) && (alpha == 0 || triFinite(a, k, lda, ul, d == blas.Unit) && matFinite(b, m, n, ldb))
+	}) {
 		err := impl.dev32.Strmm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
 		if err == nil {
 			return
@@ -262,7 +276,9 @@ func (impl *Implementation) Strsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, 
 	if !ok {
 		return
 	}
-	if impl.offload("Strsm", work(prec32, fl(m)*fl(n)*fl(k), fl(k)*fl(k)+2*fl(m)*fl(n)).direct(0.5).over(k)) {
+	if impl.offloadIf("Strsm", work(prec32, fl(m)*fl(n)*fl(k), fl(k)*fl(k)+2*fl(m)*fl(n)).direct(0.5).over(k), func() bool {
+		return finite(alpha) && (alpha == 0 || triFinite(a, k, lda, ul, d == blas.Unit) && matFinite(b, m, n, ldb))
+	}) {
 		err := impl.dev32.Strsm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
 		if err == nil {
 			return

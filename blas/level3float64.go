@@ -63,12 +63,18 @@ func (impl *Implementation) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha floa
 		return
 	}
 	mn := fl(m) * fl(n)
-	if impl.offload("Dgemm", work(prec64, 2*mn*fl(k), fl(k)*(fl(m)+fl(n))+mn*(1+ifNonZero(beta != 0))).over(k)) {
+	if impl.offloadIf("Dgemm", work(prec64, 2*mn*fl(k), fl(k)*(fl(m)+fl(n))+mn*(1+ifNonZero(beta != 0))).over(k), func() bool {
+		return finite(alpha, beta) && (alpha == 0 || gemmSkipsNone(tA, tB) || opFinite(tB, b, k, n, ldb))
+	}) {
 		err := impl.dev64.Dgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		if err == nil {
 			return
 		}
 		impl.deviceFailed("Dgemm", err)
+		if i := rowsDone(err); i > 0 { // the device finished rows [0, i) of C
+			native.Dgemm(tA, tB, m-i, n, k, alpha, a[opRow(tA, i, lda):], lda, b, ldb, beta, c[i*ldc:], ldc)
+			return
+		}
 	}
 	native.Dgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
@@ -118,7 +124,9 @@ func (impl *Implementation) Dsymm(s blas.Side, ul blas.Uplo, m, n int, alpha flo
 		return
 	}
 	mn := fl(m) * fl(n)
-	if impl.offload("Dsymm", work(prec64, 2*mn*fl(k), fl(k)*fl(k)+mn*(2+ifNonZero(beta != 0))).direct(viaGemmEff(0.9, m, n)).over(k)) {
+	if impl.offloadIf("Dsymm", work(prec64, 2*mn*fl(k), fl(k)*fl(k)+mn*(2+ifNonZero(beta != 0))).direct(viaGemmEff(0.9, m, n)).over(k), func() bool {
+		return finite(alpha, beta) && (alpha == 0 || triFinite(a, k, lda, ul, false) && matFinite(b, m, n, ldb))
+	}) {
 		err := impl.dev64.Dsymm(s, ul, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
 		if err == nil {
 			return
@@ -168,7 +176,9 @@ func (impl *Implementation) Dsyrk(ul blas.Uplo, t blas.Transpose, n, k int, alph
 		return
 	}
 	nn := fl(n) * fl(n)
-	if impl.offload("Dsyrk", work(prec64, nn*fl(k), fl(n)*fl(k)+nn*(1+ifNonZero(beta != 0))).direct(viaGemmEff(0.5, n, k)).over(k)) {
+	if impl.offloadIf("Dsyrk", work(prec64, nn*fl(k), fl(n)*fl(k)+nn*(1+ifNonZero(beta != 0))).direct(viaGemmEff(0.5, n, k)).over(k), func() bool {
+		return finite(alpha, beta) && (alpha == 0 || opFinite(t, a, n, k, lda))
+	}) {
 		err := impl.dev64.Dsyrk(ul, t, n, k, alpha, a, lda, beta, c, ldc)
 		if err == nil {
 			return
@@ -224,7 +234,9 @@ func (impl *Implementation) Dsyr2k(ul blas.Uplo, t blas.Transpose, n, k int, alp
 		return
 	}
 	nn := fl(n) * fl(n)
-	if impl.offload("Dsyr2k", work(prec64, 2*nn*fl(k), 2*fl(n)*fl(k)+nn*(1+ifNonZero(beta != 0))).direct(viaGemmEff(0.9, n, k)).over(k)) {
+	if impl.offloadIf("Dsyr2k", work(prec64, 2*nn*fl(k), 2*fl(n)*fl(k)+nn*(1+ifNonZero(beta != 0))).direct(viaGemmEff(0.9, n, k)).over(k), func() bool {
+		return finite(alpha, beta) && (alpha == 0 || opFinite(t, a, n, k, lda) && opFinite(t, b, n, k, ldb))
+	}) {
 		err := impl.dev64.Dsyr2k(ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		if err == nil {
 			return
@@ -242,7 +254,9 @@ func (impl *Implementation) Dtrmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, 
 	if !ok {
 		return
 	}
-	if impl.offload("Dtrmm", work(prec64, fl(m)*fl(n)*fl(k), fl(k)*fl(k)+2*fl(m)*fl(n)).direct(trmmEff(m, n, k)).over(k)) {
+	if impl.offloadIf("Dtrmm", work(prec64, fl(m)*fl(n)*fl(k), fl(k)*fl(k)+2*fl(m)*fl(n)).direct(trmmEff(m, n, k)).over(k), func() bool {
+		return finite(alpha) && (alpha == 0 || triFinite(a, k, lda, ul, d == blas.Unit) && matFinite(b, m, n, ldb))
+	}) {
 		err := impl.dev64.Dtrmm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
 		if err == nil {
 			return
@@ -260,7 +274,9 @@ func (impl *Implementation) Dtrsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, 
 	if !ok {
 		return
 	}
-	if impl.offload("Dtrsm", work(prec64, fl(m)*fl(n)*fl(k), fl(k)*fl(k)+2*fl(m)*fl(n)).direct(0.5).over(k)) {
+	if impl.offloadIf("Dtrsm", work(prec64, fl(m)*fl(n)*fl(k), fl(k)*fl(k)+2*fl(m)*fl(n)).direct(0.5).over(k), func() bool {
+		return finite(alpha) && (alpha == 0 || triFinite(a, k, lda, ul, d == blas.Unit) && matFinite(b, m, n, ldb))
+	}) {
 		err := impl.dev64.Dtrsm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
 		if err == nil {
 			return

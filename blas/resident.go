@@ -20,6 +20,12 @@ import (
 // completes when the operation has; Wait or WaitContext on it, or pass it
 // as a dependency to later operations. Errors are values: wrong shapes,
 // released objects and device errors are returned, never panicked.
+//
+// Arithmetic follows IEEE 754 as cuBLAS does: every product is formed, so
+// a zero multiplying Inf or NaN gives NaN (gonum and the reference BLAS
+// skip zero multipliers: [0 1]·[Inf 2]ᵀ is NaN here, 2 there). The
+// drop-in BLAS methods, which promise gonum's answers, send calls with
+// non-finite operands to gonum instead.
 
 // ErrShape is wrapped by errors about mismatched dimensions.
 var ErrShape = errors.New("clblas: dimension mismatch")
@@ -92,8 +98,8 @@ func allocMatrix[T float32 | float64](impl *Implementation, rows, cols int) (*Ma
 	if err != nil {
 		return nil, err
 	}
-	if rows <= 0 || cols <= 0 {
-		return nil, fmt.Errorf("clblas: NewMatrix(%d, %d): dimensions must be positive: %w", rows, cols, ErrShape)
+	if err := checkMatrixSize("NewMatrix", rows, cols, elemSize[T]()); err != nil {
+		return nil, err
 	}
 	buf, err := e.rt.Context().CreateBuffer(cl.MemReadWrite, rows*cols*elemSize[T]())
 	if err != nil {
@@ -120,6 +126,9 @@ func (s *storage) zero(n int) error {
 // done, so data may be reused at once. Data with a row stride (a view)
 // goes through NewMatrixFromStrided.
 func NewMatrixFrom[T float32 | float64](impl *Implementation, rows, cols int, data []T) (*Matrix[T], error) {
+	if err := checkMatrixSize("NewMatrixFrom", rows, cols, elemSize[T]()); err != nil {
+		return nil, err
+	}
 	if len(data) != rows*cols {
 		return nil, fmt.Errorf("clblas: NewMatrixFrom: %d elements for a %d×%d matrix: %w", len(data), rows, cols, ErrShape)
 	}
@@ -148,7 +157,7 @@ func (m *Matrix[T]) View(i, j, r, c int) (*Matrix[T], error) {
 	if err := m.st.check(); err != nil {
 		return nil, err
 	}
-	if i < 0 || j < 0 || r <= 0 || c <= 0 || i+r > m.rows || j+c > m.cols {
+	if !inRange(i, r, m.rows) || !inRange(j, c, m.cols) {
 		return nil, fmt.Errorf("clblas: View(%d, %d, %d, %d) of a %d×%d matrix: %w", i, j, r, c, m.rows, m.cols, ErrShape)
 	}
 	return &Matrix[T]{st: m.st, off: m.off + i*m.stride + j, rows: r, cols: c, stride: m.stride}, nil
@@ -326,6 +335,11 @@ func after(c *call, wait []*Event) {
 // finishAsync ends a resident operation: it hands the caller the event of
 // the call's last command.
 func finishAsync(c *call) (*Event, error) {
+	if c.err == nil && c.lastEvent() == nil {
+		// A valid call with no work (Gemm with alpha = 0 and beta = 1)
+		// still returns an event, completed in queue order.
+		marker(c)
+	}
 	last := c.lastEvent()
 	if c.err == nil && last != nil {
 		c.detach(last)
@@ -351,9 +365,12 @@ func sameEngine(sts ...*storage) error {
 	return nil
 }
 
-// Gemm enqueues C = alpha·op(A)·op(B) + beta·C on device-resident matrices.
+// Gemm enqueues C = alpha·op(A)·op(B) + beta·C on device-resident matrices,
+// with IEEE semantics (see above). C must not share elements with A or B
+// (ErrOverlap).
 func Gemm[T float32 | float64](tA, tB blas.Transpose, alpha T, a, b *Matrix[T], beta T, c *Matrix[T], wait ...*Event) (*Event, error) {
-	if err := sameEngine(a.st, b.st, c.st); err != nil {
+	const op = "Gemm"
+	if err := errors.Join(checkTrans(op, tA), checkTrans(op, tB), operands(op, a.storage(), b.storage(), c.storage())); err != nil {
 		return nil, err
 	}
 	ta, tb := tA != blas.NoTrans, tB != blas.NoTrans
@@ -368,7 +385,10 @@ func Gemm[T float32 | float64](tA, tB blas.Transpose, alpha T, a, b *Matrix[T], 
 	if k != kb || c.rows != m || c.cols != n {
 		return nil, fmt.Errorf("clblas: Gemm: op(A) %d×%d, op(B) %d×%d, C %d×%d: %w", m, k, kb, n, c.rows, c.cols, ErrShape)
 	}
-	call := begin[T](a.st.e, "Gemm")
+	if err := checkNoOverlap(op, c.layout(), a.layout(), b.layout()); err != nil {
+		return nil, err
+	}
+	call := begin[T](a.st.e, op)
 	after(call, wait)
 	gemmOnDevice(call, ta, tb, m, n, k, alpha, a.st.buf, a.off, a.stride, b.st.buf, b.off, b.stride, beta, c.st.buf, c.off, c.stride)
 	return finishAsync(call)

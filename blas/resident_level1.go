@@ -55,6 +55,9 @@ func allocVector[T float32 | float64](impl *Implementation, n int) (*Vector[T], 
 	if n <= 0 {
 		return nil, fmt.Errorf("clblas: NewVector(%d): length must be positive: %w", n, ErrShape)
 	}
+	if err := checkCount("NewVector", n, elemSize[T]()); err != nil {
+		return nil, err
+	}
 	buf, err := e.rt.Context().CreateBuffer(cl.MemReadWrite, n*elemSize[T]())
 	if err != nil {
 		return nil, fmt.Errorf("clblas: NewVector(%d): %w", n, err)
@@ -85,13 +88,14 @@ func (v *Vector[T]) Len() int { return v.n }
 func (v *Vector[T]) Inc() int { return v.inc }
 
 // View returns the vector of n elements whose element i is element
-// offset + i·inc of v (inc ≥ 1), sharing v's storage. Releasing v releases
+// offset + i·inc of v (inc ≥ 1; with n = 1 too, inc·Inc must fit an int32),
+// sharing v's storage. Releasing v releases
 // its views.
 func (v *Vector[T]) View(offset, n, inc int) (*Vector[T], error) {
 	if err := v.storage().check(); err != nil {
 		return nil, err
 	}
-	if offset < 0 || n <= 0 || inc < 1 || offset+(n-1)*inc >= v.n {
+	if !stridedInRange(offset, n, inc, v.inc, v.n) {
 		return nil, fmt.Errorf("clblas: View(%d, %d, %d) of a vector of %d: %w", offset, n, inc, v.n, ErrShape)
 	}
 	return &Vector[T]{st: v.st, off: v.off + offset*v.inc, n: n, inc: v.inc * inc}, nil
@@ -272,7 +276,7 @@ func twoVecOp[T float32 | float64](routine string, x, y *Vector[T], wait []*Even
 	if err != nil {
 		return nil, err
 	}
-	if err := sameLen(routine, x, y); err != nil {
+	if err := errors.Join(sameLen(routine, x, y), checkL1Alias(routine, x, y)); err != nil {
 		c.finish()
 		return nil, err
 	}

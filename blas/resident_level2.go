@@ -159,6 +159,10 @@ func checkPacked[T float32 | float64](routine string, ap *Vector[T], n int) erro
 // mvOp enqueues y = alpha·M·x + beta·y for the descriptor d of a matrix
 // held in a (band or dense) or ap (packed).
 func mvOp[T float32 | float64](c *call, d l2mat, a *Matrix[T], ap *Vector[T], nout, nin int, alpha T, x *Vector[T], beta T, y *Vector[T]) (*Event, error) {
+	if err := checkNoOverlap(c.routine, y.layout(), x.layout(), matOrPacked(a, ap)); err != nil {
+		c.finish()
+		return nil, err
+	}
 	var dm devMat
 	if a != nil {
 		dm = matIn(c, a)
@@ -270,6 +274,10 @@ func Spmv[T float32 | float64](ul blas.Uplo, alpha T, ap *Vector[T], x *Vector[T
 // triOp enqueues x = M·x (solve false) or the solve M·x = b in place for
 // the n×n triangular descriptor d of a matrix held in a or ap.
 func triOp[T float32 | float64](c *call, d l2mat, a *Matrix[T], ap *Vector[T], x *Vector[T], solve bool) (*Event, error) {
+	if err := checkNoOverlap(c.routine, x.layout(), matOrPacked(a, ap)); err != nil {
+		c.finish()
+		return nil, err
+	}
 	var dm devMat
 	if a != nil {
 		dm = matIn(c, a)
@@ -391,6 +399,14 @@ func Tpsv[T float32 | float64](ul blas.Uplo, tA blas.Transpose, d blas.Diag, ap 
 // rankOp enqueues a rank-1 (y == nil) or rank-2 update of the m×n matrix
 // held in a (dense) or ap (packed).
 func rankOp[T float32 | float64](c *call, u l2update, m, n int, alpha T, x, y *Vector[T], a *Matrix[T], ap *Vector[T]) (*Event, error) {
+	var yl layout
+	if y != nil {
+		yl = y.layout()
+	}
+	if err := checkNoOverlap(c.routine, matOrPacked(a, ap), x.layout(), yl); err != nil {
+		c.finish()
+		return nil, err
+	}
 	var dm devMat
 	if a != nil {
 		dm = matIn(c, a)

@@ -40,6 +40,9 @@ func Symm[T float32 | float64](s blas.Side, ul blas.Uplo, alpha T, a, b *Matrix[
 	if a.rows != ka || a.cols != ka || b.rows != m || b.cols != n {
 		return nil, shapeErr(op, "A %d×%d, B %d×%d, C %d×%d", a.rows, a.cols, b.rows, b.cols, m, n)
 	}
+	if err := checkNoOverlap(op, c.layout(), a.layout(), b.layout()); err != nil {
+		return nil, err
+	}
 	call, err := start[T](op, wait, a.st)
 	if err != nil {
 		return nil, err
@@ -74,6 +77,9 @@ func Syrk[T float32 | float64](ul blas.Uplo, t blas.Transpose, alpha T, a *Matri
 	if err != nil {
 		return nil, err
 	}
+	if err := checkNoOverlap(op, c.layout(), a.layout()); err != nil {
+		return nil, err
+	}
 	call, err := start[T](op, wait, a.st)
 	if err != nil {
 		return nil, err
@@ -98,6 +104,9 @@ func Syr2k[T float32 | float64](ul blas.Uplo, t blas.Transpose, alpha T, a, b *M
 	if b.rows != a.rows || b.cols != a.cols {
 		return nil, shapeErr(op, "A %d×%d, B %d×%d", a.rows, a.cols, b.rows, b.cols)
 	}
+	if err := checkNoOverlap(op, c.layout(), a.layout(), b.layout()); err != nil {
+		return nil, err
+	}
 	call, err := start[T](op, wait, a.st)
 	if err != nil {
 		return nil, err
@@ -119,6 +128,9 @@ func triMatStart[T float32 | float64](op string, s blas.Side, ul blas.Uplo, tA b
 	}
 	if a.rows != ka || a.cols != ka {
 		return nil, shapeErr(op, "A %d×%d, B %d×%d", a.rows, a.cols, b.rows, b.cols)
+	}
+	if err := checkNoOverlap(op, b.layout(), a.layout()); err != nil {
+		return nil, err
 	}
 	return start[T](op, wait, a.st)
 }

@@ -87,7 +87,8 @@
  *      TRANSA=1, TRANSB=1 : vectors along m   (needs CPU_MB % CPU_VEC == 0)
  *      TRANSA=0, TRANSB=1 : vectors along k (dot products, reduced at the end;
  *                           any CPU_MB, CPU_NB; 4×4 recommended)
- *    Blocks crossing the edge of C take a scalar path.
+ *    Blocks crossing the edge of C take a scalar path. CPU_VEC ∈ {1,2,4,8,16};
+ *    1 is compiled as scalar code (OpenCL C has no real1, vload1 or vstore1).
  *      local  = NULL (let the runtime choose) or (LX,1)
  *      global = (ceil(m/CPU_MB), ceil(n/CPU_NB))      (note: rows first)
  *    Defines (defaults): CPU_VEC 16 (float) / 8 (double), CPU_MB 8, CPU_NB 32 / 16
@@ -560,9 +561,17 @@ void gemm_direct(const int m, const int n, const int k, const real alpha,
 #define CPU_NB (2 * CPU_VEC)
 #endif
 #endif
+#if CPU_VEC == 1
+/* OpenCL C has no 1-wide vector types nor vload1/vstore1: width 1 (a device
+ * whose preferred vector width is 1) is the scalar type and plain accesses. */
+#define VREAL real
+#define VLOADC(o, p) ((p)[(o)])
+#define VSTOREC(v, o, p) ((p)[(o)] = (v))
+#else
 #define VREAL REALV(CPU_VEC)
 #define VLOADC CAT(vload, CPU_VEC)
 #define VSTOREC CAT(vstore, CPU_VEC)
+#endif
 
 #if TRANSB == 0 && CPU_NB % CPU_VEC != 0
 #error "gemm_cpu: CPU_NB must be a multiple of CPU_VEC when TRANSB=0"

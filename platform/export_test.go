@@ -1,5 +1,5 @@
 package platform
 
-// CacheHeader exposes the disk cache's file header to the external tests,
-// which use it to write well-formed entries the driver must reject.
-var CacheHeader = header
+// CacheEntry exposes the disk cache's file format to the external tests,
+// which use it to write well-formed entries that must still be rejected.
+var CacheEntry = entry

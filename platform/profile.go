@@ -64,8 +64,14 @@ type Profile struct {
 	Extensions []string
 }
 
-// IsCPU reports whether the device is a CPU.
-func (p Profile) IsCPU() bool { return p.Type&cl.DeviceTypeCPU != 0 }
+// IsCPU reports whether the device is a CPU: its type says CPU and not
+// GPU. A device that lists GPU among several types (Oclgrind reports
+// default|cpu|gpu|accelerator) is taken for a GPU: it is what it simulates,
+// and the CPU choices (gemm_cpu at the preferred vector width, memory
+// shared with the host) would not suit it.
+func (p Profile) IsCPU() bool {
+	return p.Type&cl.DeviceTypeCPU != 0 && p.Type&cl.DeviceTypeGPU == 0
+}
 
 // IsGPU reports whether the device is a GPU.
 func (p Profile) IsGPU() bool { return p.Type&cl.DeviceTypeGPU != 0 }

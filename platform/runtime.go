@@ -283,7 +283,7 @@ func (r *Runtime) build(key string, sources []string, options string) (*cl.Progr
 	if r.cache != nil {
 		if bins, err := p.Binaries(); err == nil && len(bins) == 1 && len(bins[0]) > 0 {
 			if err := r.cache.store(key, bins[0]); err != nil {
-				r.log.Debug("gocl: program cache not written", "dir", r.cache.dir, "err", err)
+				r.cache.storeFailed(r.log, err)
 			}
 		}
 	}

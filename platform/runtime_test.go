@@ -217,6 +217,7 @@ func TestProgramWithoutDiskCache(t *testing.T) {
 // each time a new runtime must rebuild from source without an error,
 // rewrite the entry, and a third runtime must load the rewritten entry.
 func TestProgramCorruptCacheRebuilt(t *testing.T) {
+	var key string // the entry's key, set before each damage
 	damage := map[string]func(b []byte) []byte{
 		"flipped payload": func(b []byte) []byte {
 			for i := len(b) / 2; i < len(b)/2+16 && i < len(b); i++ {
@@ -231,7 +232,7 @@ func TestProgramCorruptCacheRebuilt(t *testing.T) {
 		"garbage": func(b []byte) []byte {
 			// A well-formed entry whose payload the driver cannot use: the
 			// checksum passes, so the driver itself must reject it.
-			return wellFormedEntry([]byte("this is not a program binary of any driver"))
+			return wellFormedEntry(key, []byte("this is not a program binary of any driver"))
 		},
 	}
 	for name, f := range damage {
@@ -246,6 +247,7 @@ func TestProgramCorruptCacheRebuilt(t *testing.T) {
 			if len(files) != 1 {
 				t.Fatalf("cache files %v, want one", files)
 			}
+			key = strings.TrimSuffix(filepath.Base(files[0]), ".bin")
 			good, err := os.ReadFile(files[0])
 			if err != nil {
 				t.Fatal(err)
@@ -278,10 +280,10 @@ func TestProgramCorruptCacheRebuilt(t *testing.T) {
 	}
 }
 
-// wellFormedEntry frames payload as the disk cache does (see cache.go):
-// magic, little-endian length, SHA-256 of the payload, payload.
-func wellFormedEntry(payload []byte) []byte {
-	return append(platform.CacheHeader(payload), payload...)
+// wellFormedEntry frames payload as the disk cache does for key (see
+// cache.go).
+func wellFormedEntry(key string, payload []byte) []byte {
+	return platform.CacheEntry(key, payload)
 }
 
 func TestProgramBuildError(t *testing.T) {

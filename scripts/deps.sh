@@ -17,9 +17,11 @@
 # Source it (the other scripts do) to get ensure_go and ensure_deps
 # [clblast], which also put Go on PATH.
 
-# Debian packages: the ICD loader (libOpenCL.so.1, loaded at run time) and
-# PoCL's CPU driver, to run the tests and the demo.
-DEB_PACKAGES=(ocl-icd-libopencl1 pocl-opencl-icd)
+# Debian packages: the ICD loader (libOpenCL.so.1, loaded at run time),
+# PoCL's CPU driver, to run the tests and the demo, and Oclgrind, the
+# simulated GPU with memory and API checks that scripts/oclgrind.sh runs the
+# BLAS conformance tests on.
+DEB_PACKAGES=(ocl-icd-libopencl1 pocl-opencl-icd oclgrind)
 # What the clblast build (cgo, linked against CLBlast) needs besides: the
 # loader's development files, the headers, CLBlast and pkg-config.
 DEB_PACKAGES_CLBLAST=(ocl-icd-opencl-dev opencl-headers libclblast-dev pkg-config)
@@ -74,6 +76,7 @@ missing_packages() {
 		# Not Debian: look for the files themselves.
 		ldconfig -p 2>/dev/null | grep -q 'libOpenCL\.so\.1\b' || missing+=(ocl-icd-libopencl1)
 		ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1 || missing+=(pocl-opencl-icd)
+		command -v oclgrind >/dev/null 2>&1 || missing+=(oclgrind)
 		if [ "${1:-}" = clblast ]; then
 			[ -e /usr/include/CL/cl.h ] || missing+=(opencl-headers)
 			ldconfig -p 2>/dev/null | grep -q 'libclblast\.so\b' || missing+=(libclblast-dev)

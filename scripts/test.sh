@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # test.sh: install what is missing, then run the whole check: go vet, gofmt,
 # staticcheck, the test suite with the race detector on the default OpenCL
-# device (a missing device is a failure, not a skip), and the cl and
-# platform tests again with PoCL listing two devices. Exits non-zero if any
-# step fails; the go test output comes last.
+# device (a missing device is a failure, not a skip), each fuzz target for a
+# bounded time, and the cl and platform tests again with PoCL listing two
+# devices. Exits non-zero if any step fails; the go test output comes last.
 #
 # Environment: GOCL_DEVICE picks the device (default: the best one);
-# STATICCHECK=0 skips staticcheck; GO_TEST_FLAGS adds flags to go test.
+# STATICCHECK=0 skips staticcheck; OCLGRIND=0 skips the Oclgrind step
+# (scripts/oclgrind.sh); GO_TEST_FLAGS adds flags to go test;
+# FUZZTIME is the time per fuzz target (default 20s, 0 skips fuzzing).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . scripts/deps.sh
@@ -60,6 +62,17 @@ say "GOCL_REQUIRE_DEVICE=1 go test -race -count=1 ./... ./cmd/..."
 GOCL_REQUIRE_DEVICE=1 go test -race -count=1 -p 1 -timeout 15m ${GO_TEST_FLAGS:-} ./... ./cmd/... ||
 	failed+=("go test ./...")
 
+# Each fuzz target runs for a bounded time on the default device; a crasher
+# is written to blas/testdata/fuzz/<target>/, where it stays once fixed.
+# FUZZTIME sets the time per target (default 20s; 0 skips fuzzing).
+if [ "${FUZZTIME:-20s}" != 0 ]; then
+	for target in FuzzDropIn FuzzResident; do
+		say "GOCL_REQUIRE_DEVICE=1 go test -run '^\$' -fuzz '^$target\$' -fuzztime ${FUZZTIME:-20s} ./blas"
+		GOCL_REQUIRE_DEVICE=1 go test -run '^$' -fuzz "^$target\$" -fuzztime "${FUZZTIME:-20s}" ./blas ||
+			failed+=("fuzz $target")
+	done
+fi
+
 # PoCL lists as many CPU devices as POCL_DEVICES names: two, so the
 # multi-device tests run (they skip on a one-device machine).
 # shellcheck disable=SC2086
@@ -78,6 +91,13 @@ POCL_DEVICES="pthread pthread" GOCL_REQUIRE_DEVICE=1 go test -race -count=1 -p 1
 say "CGO_ENABLED=0 GOCL_REQUIRE_DEVICE=1 go test -count=1 ./cl/... ./platform/..."
 CGO_ENABLED=0 GOCL_REQUIRE_DEVICE=1 go test -count=1 -p 1 -timeout 10m ${GO_TEST_FLAGS:-} ./cl/... ./platform/... ||
 	failed+=("go test (CGO_ENABLED=0)")
+
+# The BLAS conformance tests on Oclgrind, a simulated GPU that checks every
+# memory access, API call and (in a second pass) local-memory race.
+if [ "${OCLGRIND:-1}" != 0 ]; then
+	say "scripts/oclgrind.sh"
+	./scripts/oclgrind.sh || failed+=("oclgrind")
+fi
 
 if [ ${#failed[@]} -gt 0 ]; then
 	say "FAILED: ${failed[*]}"

@@ -134,6 +134,9 @@ func Parse(src []byte, name string) (*DB, error) {
 			if _, err := WithTrans(Config{}, e.Trans); err != nil {
 				return nil, fmt.Errorf("clblas: %s: %w", name, err)
 			}
+			if err := checkEntryBounds(e); err != nil {
+				return nil, fmt.Errorf("clblas: %s: %w", name, err)
+			}
 		}
 	}
 	return &db, nil

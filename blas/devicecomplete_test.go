@@ -1,0 +1,81 @@
+package clblas
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// envDeviceComplete turns on the device-complete guard of a partial test
+// run (scripts/oclgrind.sh sets it): with the shared implementation's
+// offload policy Always, every call counted by Stats must have run on the
+// device. checkEveryRoutineRan, which needs the whole suite, cannot say
+// that of a run limited with -run.
+const envDeviceComplete = "GOCL_TEST_DEVICE_COMPLETE"
+
+// checkDeviceComplete reports, when GOCL_TEST_DEVICE_COMPLETE=1, the
+// routines of the shared implementation that finished a call on the CPU
+// (a failed device call) or were kept there, and a run in which no call
+// reached the device at all. It prints the totals either way, for the CI
+// log.
+func checkDeviceComplete() error {
+	if os.Getenv(envDeviceComplete) != "1" {
+		return nil
+	}
+	if shared.impl == nil {
+		return fmt.Errorf("%s=1: no test used the shared implementation", envDeviceComplete)
+	}
+	return deviceComplete(shared.impl.Stats(), os.Stdout)
+}
+
+// deviceComplete is checkDeviceComplete's verdict on a Stats map; it
+// prints one summary line to w.
+func deviceComplete(stats map[string]RoutineStats, w interface{ WriteString(string) (int, error) }) error {
+	var device, cpu, failed int64
+	var bad []string
+	for name, s := range stats {
+		device += s.Device
+		cpu += s.CPU
+		failed += s.Failed
+		if s.CPU > 0 || s.Failed > 0 {
+			bad = append(bad, fmt.Sprintf("%s (%d on the CPU, %d failed on the device)", name, s.CPU, s.Failed))
+		}
+	}
+	slices.Sort(bad)
+	w.WriteString(fmt.Sprintf("device-complete guard: %d routines, %d device calls, %d kept on the CPU, %d fallbacks after a device failure\n",
+		len(stats), device, cpu, failed))
+	switch {
+	case len(bad) > 0:
+		return fmt.Errorf("calls that did not finish on the device: %s", strings.Join(bad, ", "))
+	case device == 0:
+		return fmt.Errorf("no call reached the device")
+	}
+	return nil
+}
+
+// TestDeviceCompleteGuard checks the guard's verdicts: it passes only when
+// every counted call ran on the device and at least one did.
+func TestDeviceCompleteGuard(t *testing.T) {
+	cases := []struct {
+		stats map[string]RoutineStats
+		ok    bool
+	}{
+		{map[string]RoutineStats{"Dgemm": {Device: 3}, "Sdot": {Device: 1}}, true},
+		{map[string]RoutineStats{"Dgemm": {Device: 3, Failed: 1}}, false},
+		{map[string]RoutineStats{"Dgemm": {Device: 3}, "Dscal": {CPU: 1}}, false},
+		{map[string]RoutineStats{}, false},
+		{map[string]RoutineStats{"Dgemm": {}}, false},
+	}
+	for _, tc := range cases {
+		var log strings.Builder
+		err := deviceComplete(tc.stats, &log)
+		if (err == nil) != tc.ok {
+			t.Errorf("%v: err = %v, want ok = %v", tc.stats, err, tc.ok)
+		}
+		if !strings.HasPrefix(log.String(), "device-complete guard: ") {
+			t.Errorf("%v: summary %q", tc.stats, log.String())
+		}
+	}
+}

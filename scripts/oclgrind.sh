@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# oclgrind.sh: the BLAS conformance tests on Oclgrind, a simulated OpenCL
+# 1.2 GPU (preferred vector width 1, 32 KiB of local memory, memory of its
+# own, no tuning entry) that checks every memory access and API call.
+#
+# How it runs: Oclgrind's ICD (liboclgrind-rt-icd.so) is registered for the
+# test process only, through OCL_ICD_VENDORS pointing at a temporary
+# directory, so the test binary sees one device, Oclgrind, and loads it
+# through the ordinary ICD loader (this works whether libOpenCL is linked
+# or opened at run time; `oclgrind ./blas.test`, which preloads Oclgrind's
+# runtime, would not reach a loader opened with dlopen). Oclgrind's options
+# are its environment variables (OCLGRIND_CHECK_API for --check-api, and so
+# on), and its reports go to a log file of their own (OCLGRIND_LOG).
+#
+# Two passes:
+#  1. conformance: gonum's testblas Float64 suite and our float32 suite,
+#     with GOCL_OFFLOAD=always, --check-api and Oclgrind's default
+#     out-of-bounds checks, plus tests that force the kernels the Oclgrind
+#     device would not choose by itself (see CONFORMANCE below). The
+#     device-complete guard (GOCL_TEST_DEVICE_COMPLETE=1) fails the run if
+#     any call was finished or kept on the CPU.
+#  2. races: --data-races over the GEMM, reduction and triangular kernels
+#     at the suites' small sizes.
+# --uninitialized does not work with a Go program: Oclgrind 21.10's check
+# keeps its shadow memory pool per host thread and crashes (SIGSEGV in
+# MemoryPool::alloc, from Uninitialized::hostMemoryStore under clFinish)
+# when a buffer write is carried out on a thread that has no pool, and Go
+# moves goroutines, and so OpenCL calls, between OS threads.
+#
+# A pass fails if its tests fail or if Oclgrind reported anything at all
+# (invalid reads or writes, API errors, races, build errors): its log must
+# be empty. Every kernel of kernels/*.cl must have
+# run in pass 1 but those listed in NOT_ON_OCLGRIND, with the reason.
+#
+# Oclgrind runs one kernel at a time: two host threads enqueueing kernels
+# together trip its assertion (Context::notifyKernelBegin), so the tests
+# run with -test.parallel 1.
+#
+# Usage: scripts/oclgrind.sh [go test -run pattern of pass 1]
+# Environment: OCLGRIND_ICD (default /usr/lib/oclgrind/liboclgrind-rt-icd.so),
+# OCLGRIND_TIMEOUT (seconds per pass, default 420), OCLGRIND_RACES_RUN (the
+# -run pattern of pass 2).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+. scripts/deps.sh
+ensure_go
+
+ICD=${OCLGRIND_ICD:-/usr/lib/oclgrind/liboclgrind-rt-icd.so}
+TIMEOUT=${OCLGRIND_TIMEOUT:-420}
+[ -e "$ICD" ] || die "Oclgrind's ICD $ICD is missing (apt-get install oclgrind)"
+
+# Pass 1: the conformance suites, and the tests that run the kernels these
+# leave out on Oclgrind: TestGemmKernelsSmall forces the GEMM kernels and
+# routes Oclgrind's own choice (gemm_tiled) does not take (gemm_direct,
+# gemm_cpu, at vector width 1 too, GEMV, split-K); TestLevel3ViaGemmSmall
+# runs symm, syrk, syr2k and trmm through GEMM (l3_sym_expand,
+# l3_tri_merge); TestResidentScalars the resident API's scalar kernels
+# (axpy_dev, scal_dev, div_scalar, and sum_parts over 16 partials).
+# (A -run pattern is split at top-level '|' first, then at '/'.)
+CONFORMANCE=${1:-'^TestTestblas$/.*/^default$|^TestFloat32$|^TestSrotgSrotmg$|^TestGemmKernelsSmall$|^TestLevel3ViaGemmSmall$|^TestResidentScalars$'}
+# Passes 2 and 3: GEMM, reductions (single and multi-group) and triangular
+# routines.
+RACES=${OCLGRIND_RACES_RUN:-'^TestTestblas$/^(Dgemm|Dtrsm|Dtrmm|Dtrsv|Dtbsv|Dtpsv|Ddot|Dnrm2|Dasum|Idamax)$/^default$|^TestFloat32$/^(Sgemm|Strsm|Strmm|Strsv|Sdot|Snrm2|Sasum|Isamax|Dsdot)$|^TestGemmKernelsSmall$|^TestLevel3ViaGemmSmall$|^TestResidentScalars$'}
+# Kernels pass 1 does not run, and why.
+NOT_ON_OCLGRIND=(
+	# NVIDIA PTX (mma.sync, cp.async); chosen only on NVIDIA devices of
+	# compute capability >= 8.0. Its portable emulation runs on PoCL
+	# (TestGemmMMAEmulated).
+	gemm_mma
+	# Level 2's kernels for CPU devices (l2OnCPU): Oclgrind is a GPU.
+	# PoCL runs them in the main suite.
+	tri_rows tri_cols tri_solve_seq rank_rows gemv_rows gemv_cols
+)
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/vendors" "$work/cache"
+echo "$ICD" >"$work/vendors/oclgrind.icd"
+
+say "go test -c ./blas"
+go test -c -o "$work/blas.test" ./blas || die "building the blas tests failed"
+
+failed=()
+
+# run_pass NAME RUN_PATTERN [VAR=VALUE...]: runs the blas tests matching
+# RUN_PATTERN on Oclgrind with the extra Oclgrind settings given.
+run_pass() {
+	local name=$1 pattern=$2
+	shift 2
+	local log="$work/$name.oclgrind.log" out="$work/$name.out" start=$SECONDS
+	say "oclgrind pass '$name' ($*): go test -run '$pattern'"
+	(
+		cd blas &&
+			env OCL_ICD_VENDORS="$work/vendors" GOCL_DEVICE=oclgrind GOCL_REQUIRE_DEVICE=1 \
+				GOCL_OFFLOAD=always GOCL_TEST_DEVICE_COMPLETE=1 GOCL_CACHE_DIR="$work/cache" \
+				OCLGRIND_CHECK_API=1 OCLGRIND_LOG="$log" OCLGRIND_INST_COUNTS=1 "$@" \
+				timeout "$TIMEOUT" "$work/blas.test" -test.parallel 1 -test.count 1 -test.v -test.run "$pattern"
+	) >"$out" 2>&1
+	local rc=$?
+	# The test output without Oclgrind's instruction counts, which only
+	# say which kernels ran.
+	grep -v -E '^(Instructions executed for kernel |  +[0-9,]+ - |$)' "$out" | grep -E -v '^(=== (RUN|PAUSE|CONT)|    --- PASS)' | tail -n 40
+	say "pass '$name': exit $rc after $((SECONDS - start)) s"
+	if [ "$rc" -ne 0 ]; then
+		[ "$rc" -eq 124 ] && say "pass '$name' ran out of time (${TIMEOUT} s)"
+		failed+=("$name: tests")
+	fi
+	if [ -s "$log" ]; then
+		say "pass '$name': Oclgrind reported $(grep -c -E '^(Invalid|Uninitialized|.* data race|Oclgrind - OpenCL runtime error)' "$log") errors; the first ones:"
+		head -n 60 "$log" >&2
+		failed+=("$name: Oclgrind errors")
+	else
+		say "pass '$name': Oclgrind reported nothing (0 errors)"
+	fi
+	grep -o "^Instructions executed for kernel '[a-z0-9_]*'" "$out" | sed -E "s/.*'(.*)'/\1/" | sort | uniq -c >"$work/$name.kernels"
+	say "pass '$name': $(awk '{s += $1} END {print s + 0}' "$work/$name.kernels") kernel runs of $(wc -l <"$work/$name.kernels") kernels"
+}
+
+run_pass conformance "$CONFORMANCE"
+
+# Every kernel of kernels/*.cl ran in pass 1, but those listed above.
+all=$(perl -0ne 'while (/__kernel\b(?:\s+__attribute__\s*\(\((?:[^()]|\([^()]*\))*\)\))?\s*void\s+(\w+)/g) {print "$1\n"}' kernels/*.cl | sort -u)
+missing=()
+for k in $all; do
+	if ! awk '{print $2}' "$work/conformance.kernels" | grep -qx "$k" &&
+		! printf '%s\n' "${NOT_ON_OCLGRIND[@]}" | grep -qx "$k"; then
+		missing+=("$k")
+	fi
+done
+say "kernels in kernels/*.cl: $(echo "$all" | wc -l); not run on Oclgrind by design: ${NOT_ON_OCLGRIND[*]}"
+if [ ${#missing[@]} -gt 0 ]; then
+	say "kernels that never ran on Oclgrind: ${missing[*]}"
+	failed+=("kernel coverage")
+fi
+
+run_pass races "$RACES" OCLGRIND_DATA_RACES=1
+
+if [ ${#failed[@]} -gt 0 ]; then
+	say "oclgrind FAILED: ${failed[*]}"
+	exit 1
+fi
+say "oclgrind: all passes clean"
