@@ -192,9 +192,14 @@ type Implementation struct {
 // there and were finished on the CPU.
 type RoutineStats struct {
 	Device, CPU, Failed int64
+	// NonFinite counts the calls among CPU that the policy would have sent
+	// to the device but that ran gonum's code because a scalar or an
+	// operand gonum reads was NaN or ±Inf: gonum skips zero multipliers,
+	// which the device's kernels do not, so only gonum gives gonum's answer.
+	NonFinite int64
 }
 
-type routineCounts struct{ device, cpu, failed atomic.Int64 }
+type routineCounts struct{ device, cpu, failed, nonFinite atomic.Int64 }
 
 // counted returns routine's counters.
 func (impl *Implementation) counted(routine string) *routineCounts {
@@ -212,7 +217,7 @@ func (impl *Implementation) Stats() map[string]RoutineStats {
 	out := map[string]RoutineStats{}
 	impl.counts.Range(func(k, v any) bool {
 		c := v.(*routineCounts)
-		out[k.(string)] = RoutineStats{Device: c.device.Load(), CPU: c.cpu.Load(), Failed: c.failed.Load()}
+		out[k.(string)] = RoutineStats{Device: c.device.Load(), CPU: c.cpu.Load(), Failed: c.failed.Load(), NonFinite: c.nonFinite.Load()}
 		return true
 	})
 	return out

@@ -25,11 +25,16 @@ import (
 // ok() holds; ok is evaluated only when the policy would send it there,
 // and a call it keeps on the CPU counts as a CPU call.
 func (impl *Implementation) offloadIf(routine string, w workload, ok func() bool) bool {
-	dev := impl.policy != Never && !impl.closed.Load() && decide(impl.policy, &impl.cost, w) && ok()
+	want := impl.policy != Never && !impl.closed.Load() && decide(impl.policy, &impl.cost, w)
+	dev := want && ok()
 	c := impl.counted(routine)
-	if dev {
+	switch {
+	case dev:
 		c.device.Add(1)
-	} else {
+	case want:
+		c.nonFinite.Add(1)
+		c.cpu.Add(1)
+	default:
 		c.cpu.Add(1)
 	}
 	return dev
