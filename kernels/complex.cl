@@ -104,9 +104,9 @@ __kernel void cswap(const int n,
 // ---------------------------------------------------------------------------
 // Reductions, first stage: one partial per work-group.
 
-// Partial sums of x[i]·y[i] (conj == 0, dotu) or conj(x[i])·y[i]
-// (conj != 0, dotc).
-__kernel void cdot_part(const int n, const int conj,
+// Partial sums of x[i]·y[i] (conjx == 0, dotu) or conj(x[i])·y[i]
+// (conjx != 0, dotc).
+__kernel void cdot_part(const int n, const int conjx,
                         __global const real2* x, const long offx, const int incx,
                         __global const real2* y, const long offy, const int incy,
                         __global real2* partial, __local real2* scratch)
@@ -115,9 +115,8 @@ __kernel void cdot_part(const int n, const int conj,
     const int ls = get_local_size(0);
     real2 acc = (real2)(0, 0);
     for (long i = get_global_id(0); i < n; i += get_global_size(0)) {
-        real2 a = CELEM(x, offx, i, incx);
-        if (conj) a = cconj(a);
-        acc += cmul(a, CELEM(y, offy, i, incy));
+        const real2 a = CELEM(x, offx, i, incx);
+        acc += cmul(conjx ? cconj(a) : a, CELEM(y, offy, i, incy));
     }
     scratch[lid] = acc;
     barrier(CLK_LOCAL_MEM_FENCE);
