@@ -30,9 +30,16 @@ type cxRig[T cxT, F fT] struct {
 	prog    *cl.Program
 	kernels map[string]*cl.Kernel
 	eps     float64 // the unit roundoff of F
+	tile    int     // CTS, cgemm's tile size
 }
 
 func newRig[T cxT, F fT](t *testing.T) *cxRig[T, F] {
+	t.Helper()
+	return newRigWith[T, F](t, nil)
+}
+
+// newRigWith builds complex.cl with the defines defs besides PRECISION.
+func newRigWith[T cxT, F fT](t *testing.T, defs map[string]string) *cxRig[T, F] {
 	t.Helper()
 	rt := platformtest.Runtime(t, platform.WithoutDiskCache())
 	prec, eps := "32", 0x1p-24
@@ -43,11 +50,18 @@ func newRig[T cxT, F fT](t *testing.T) *cxRig[T, F] {
 		}
 	}
 	src := []string{kernels.MustSource("common.cl"), kernels.MustSource("complex.cl")}
-	prog, err := rt.Program(src, platform.Options(map[string]string{"PRECISION": prec}))
+	all := map[string]string{"PRECISION": prec}
+	for k, v := range defs {
+		all[k] = v
+	}
+	prog, err := rt.Program(src, platform.Options(all))
 	if err != nil {
 		t.Fatalf("building complex.cl with PRECISION=%s: %v", prec, err)
 	}
-	r := &cxRig[T, F]{t: t, rt: rt, prog: prog, kernels: map[string]*cl.Kernel{}, eps: eps}
+	r := &cxRig[T, F]{t: t, rt: rt, prog: prog, kernels: map[string]*cl.Kernel{}, eps: eps, tile: 16}
+	if v, ok := defs["CTS"]; ok {
+		fmt.Sscan(v, &r.tile)
+	}
 	t.Cleanup(func() {
 		for name, k := range r.kernels {
 			if err := k.Release(); err != nil {
@@ -379,12 +393,15 @@ func specials[T cxT, F fT](t *testing.T, huge float64) {
 // C starts as NaN, which must not survive, and with α = 0 NaN in A must
 // not reach C.
 func TestComplexGemm(t *testing.T) {
-	t.Run("complex64", func(t *testing.T) { gemm[complex64, float32](t) })
-	t.Run("complex128", func(t *testing.T) { gemm[complex128, float64](t) })
+	t.Run("complex64", func(t *testing.T) { gemm(newRig[complex64, float32](t)) })
+	t.Run("complex128", func(t *testing.T) { gemm(newRig[complex128, float64](t)) })
+	// Another tile size: CTS is a parameter, not a constant of the source.
+	t.Run("complex64/CTS=8", func(t *testing.T) { gemm(newRigWith[complex64, float32](t, map[string]string{"CTS": "8"})) })
+	t.Run("complex128/CTS=4", func(t *testing.T) { gemm(newRigWith[complex128, float64](t, map[string]string{"CTS": "4"})) })
 }
 
-func gemm[T cxT, F fT](t *testing.T) {
-	r := newRig[T, F](t)
+func gemm[T cxT, F fT](r *cxRig[T, F]) {
+	t := r.t
 	rnd := rand.New(rand.NewPCG(3, 4))
 	trans := []blas.Transpose{blas.NoTrans, blas.Trans, blas.ConjTrans}
 	code := map[blas.Transpose]int32{blas.NoTrans: 0, blas.Trans: 1, blas.ConjTrans: 2}
@@ -428,8 +445,7 @@ func gemmCase[T cxT, F fT](r *cxRig[T, F], rnd *rand.Rand, tA, tB blas.Transpose
 		}
 	}
 	da, db, dc := r.upload(a), r.upload(b), r.upload(c)
-	const ts = 16 // CTS, the default tile size
-	r.run("cgemm", []int{n, m}, []int{ts, ts}, ca, cb, int32(m), int32(n), int32(k),
+	r.run("cgemm", []int{n, m}, []int{r.tile, r.tile}, ca, cb, int32(m), int32(n), int32(k),
 		F(real(complex128(alpha))), F(imag(complex128(alpha))), da, int64(0), int32(lda), db, int64(0), int32(ldb),
 		F(real(complex128(beta))), F(imag(complex128(beta))), dc, int64(0), int32(ldc))
 	got := make([]T, len(c))
