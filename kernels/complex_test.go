@@ -25,7 +25,7 @@ import (
 // cxRig runs the complex kernels of one precision: T is the Go element
 // type, F its real part type (PRECISION 32 or 64).
 type cxRig[T cxT, F fT] struct {
-	t       *testing.T
+	t       testing.TB
 	rt      *platform.Runtime
 	prog    *cl.Program
 	kernels map[string]*cl.Kernel
@@ -33,13 +33,13 @@ type cxRig[T cxT, F fT] struct {
 	tile    int     // CTS, cgemm's tile size
 }
 
-func newRig[T cxT, F fT](t *testing.T) *cxRig[T, F] {
+func newRig[T cxT, F fT](t testing.TB) *cxRig[T, F] {
 	t.Helper()
 	return newRigWith[T, F](t, nil)
 }
 
 // newRigWith builds complex.cl with the defines defs besides PRECISION.
-func newRigWith[T cxT, F fT](t *testing.T, defs map[string]string) *cxRig[T, F] {
+func newRigWith[T cxT, F fT](t testing.TB, defs map[string]string) *cxRig[T, F] {
 	t.Helper()
 	rt := platformtest.Runtime(t, platform.WithoutDiskCache())
 	prec, eps := "32", 0x1p-24
@@ -97,7 +97,7 @@ func (r *cxRig[T, F]) upload(x []T) *cl.Array[F] {
 }
 
 // scratch returns a new device array of n elements of E.
-func scratch[E cl.Scalar](t *testing.T, rt *platform.Runtime, n int) *cl.Array[E] {
+func scratch[E cl.Scalar](t testing.TB, rt *platform.Runtime, n int) *cl.Array[E] {
 	t.Helper()
 	a, err := cl.NewArray[E](rt.Context(), cl.MemReadWrite, max(1, n))
 	if err != nil {
@@ -330,7 +330,7 @@ func (r *cxRig[T, F]) iamax(n int, dx *cl.Array[F], ox int64, incX, groups int) 
 	return int(readOne(r.t, r.rt, res))
 }
 
-func readOne[E cl.Scalar](t *testing.T, rt *platform.Runtime, a *cl.Array[E]) E {
+func readOne[E cl.Scalar](t testing.TB, rt *platform.Runtime, a *cl.Array[E]) E {
 	t.Helper()
 	out := make([]E, 1)
 	if err := a.Read(rt.Queue(), 0, out); err != nil {
@@ -393,15 +393,14 @@ func specials[T cxT, F fT](t *testing.T, huge float64) {
 // C starts as NaN, which must not survive, and with α = 0 NaN in A must
 // not reach C.
 func TestComplexGemm(t *testing.T) {
-	t.Run("complex64", func(t *testing.T) { gemm(newRig[complex64, float32](t)) })
-	t.Run("complex128", func(t *testing.T) { gemm(newRig[complex128, float64](t)) })
+	t.Run("complex64", func(t *testing.T) { gemm(t, newRig[complex64, float32](t)) })
+	t.Run("complex128", func(t *testing.T) { gemm(t, newRig[complex128, float64](t)) })
 	// Another tile size: CTS is a parameter, not a constant of the source.
-	t.Run("complex64/CTS=8", func(t *testing.T) { gemm(newRigWith[complex64, float32](t, map[string]string{"CTS": "8"})) })
-	t.Run("complex128/CTS=4", func(t *testing.T) { gemm(newRigWith[complex128, float64](t, map[string]string{"CTS": "4"})) })
+	t.Run("complex64/CTS=8", func(t *testing.T) { gemm(t, newRigWith[complex64, float32](t, map[string]string{"CTS": "8"})) })
+	t.Run("complex128/CTS=4", func(t *testing.T) { gemm(t, newRigWith[complex128, float64](t, map[string]string{"CTS": "4"})) })
 }
 
-func gemm[T cxT, F fT](r *cxRig[T, F]) {
-	t := r.t
+func gemm[T cxT, F fT](t *testing.T, r *cxRig[T, F]) {
 	rnd := rand.New(rand.NewPCG(3, 4))
 	trans := []blas.Transpose{blas.NoTrans, blas.Trans, blas.ConjTrans}
 	code := map[blas.Transpose]int32{blas.NoTrans: 0, blas.Trans: 1, blas.ConjTrans: 2}
