@@ -373,12 +373,14 @@ __kernel void ciamax_finish(const int g,
 // layout), op(X) one of X, Xᵀ, Xᴴ (trans 0, 1, 2: blas.NoTrans, Trans,
 // ConjTrans). op(A) is m×k, op(B) k×n, C m×n.
 //
-// Each work-group computes a CTS×CTS tile of C, one element per work-item
-// (local size CTS×CTS; dimension 0 runs along the columns of C so that
-// neighbouring work-items touch neighbouring memory). The k dimension is
+// Each work-group computes a CTS×CTS tile of C with RTS×RTS work-items
+// (RTS = CTS/WPT), each work-item WPT×WPT elements of it, strided by RTS so
+// that neighbouring work-items touch neighbouring memory (dimension 0 runs
+// along the columns of C). The host launches ceil(n/CTS)·RTS ×
+// ceil(m/CTS)·RTS work-items in groups of RTS×RTS. The k dimension is
 // walked in CTS-wide slabs staged in local memory with op() applied while
 // loading; ragged edges are padded with zeros in local memory, so any m,
-// n, k work with a global size rounded up to multiples of CTS.
+// n and k work.
 //
 // beta == 0 overwrites C (NaN in C does not survive); beta == 1 adds
 // without multiplying C; alpha == 0 or k == 0 leaves the product out
@@ -387,6 +389,13 @@ __kernel void ciamax_finish(const int g,
 #ifndef CTS
 #define CTS 16
 #endif
+#ifndef WPT
+#define WPT 1
+#endif
+#if CTS % WPT != 0
+#error "CTS must be a multiple of WPT"
+#endif
+#define RTS (CTS / WPT)
 
 // opelem is element (r, c) of op(X) for X row-major with leading
 // dimension ld.
@@ -398,7 +407,22 @@ static inline real2 opelem(__global const real2* x, const long off, const int ld
     return trans == 2 ? cconj(v) : v;
 }
 
-__kernel __attribute__((reqd_work_group_size(CTS, CTS, 1)))
+// cgemm_store writes element (row, col) of C from the product r (when
+// product is set) and beta.
+static inline void cgemm_store(__global real2* cp, const bool product, const real2 r,
+                               const real bere, const real beim)
+{
+    if (bere == (real)0 && beim == (real)0) {
+        *cp = product ? r : (real2)(0, 0);
+    } else if (bere == (real)1 && beim == (real)0) {
+        if (product) *cp += r;
+    } else {
+        const real2 bc = cmul((real2)(bere, beim), *cp);
+        *cp = product ? bc + r : bc;
+    }
+}
+
+__kernel __attribute__((reqd_work_group_size(RTS, RTS, 1)))
 void cgemm(const int transa, const int transb,
            const int m, const int n, const int k,
            const real alre, const real alim,
@@ -410,38 +434,45 @@ void cgemm(const int transa, const int transb,
     __local real2 ta[CTS][CTS]; // ta[i][l] = op(A)[row0+i][l0+l]
     __local real2 tb[CTS][CTS]; // tb[l][j] = op(B)[l0+l][col0+j]
     const int tj = get_local_id(0), ti = get_local_id(1);
-    const int col = get_group_id(0) * CTS + tj;
-    const int row = get_group_id(1) * CTS + ti;
     const int row0 = get_group_id(1) * CTS, col0 = get_group_id(0) * CTS;
     const bool product = k > 0 && !(alre == (real)0 && alim == (real)0);
 
-    real2 acc = (real2)(0, 0);
-    if (product) {
-        for (int l0 = 0; l0 < k; l0 += CTS) {
-            // Work-item (ti, tj) loads op(A)[row0+ti][l0+tj] and
-            // op(B)[l0+ti][col0+tj].
-            const int ar = row0 + ti, ac = l0 + tj;
-            ta[ti][tj] = (ar < m && ac < k) ? opelem(a, offa, lda, transa, ar, ac) : (real2)(0, 0);
-            const int br = l0 + ti, bc = col0 + tj;
-            tb[ti][tj] = (br < k && bc < n) ? opelem(b, offb, ldb, transb, br, bc) : (real2)(0, 0);
-            barrier(CLK_LOCAL_MEM_FENCE);
-            const int lmax = min(CTS, k - l0);
-            for (int l = 0; l < lmax; l++) {
-                acc += cmul(ta[ti][l], tb[l][tj]);
-            }
-            barrier(CLK_LOCAL_MEM_FENCE);
-        }
-    }
-    if (row >= m || col >= n) return;
+    real2 acc[WPT][WPT];
+    for (int wi = 0; wi < WPT; wi++)
+        for (int wj = 0; wj < WPT; wj++) acc[wi][wj] = (real2)(0, 0);
 
-    __global real2* cp = c + offc + (long)row * ldc + col;
-    real2 r = product ? cmul((real2)(alre, alim), acc) : (real2)(0, 0);
-    if (bere == (real)0 && beim == (real)0) {
-        *cp = r;
-    } else if (bere == (real)1 && beim == (real)0) {
-        *cp = product ? *cp + r : *cp;
-    } else {
-        const real2 bc = cmul((real2)(bere, beim), *cp);
-        *cp = product ? bc + r : bc;
+    for (int l0 = 0; product && l0 < k; l0 += CTS) {
+        for (int wi = 0; wi < WPT; wi++) {
+            for (int wj = 0; wj < WPT; wj++) {
+                const int li = ti + wi * RTS, lj = tj + wj * RTS;
+                ta[li][lj] = (row0 + li < m && l0 + lj < k)
+                    ? opelem(a, offa, lda, transa, row0 + li, l0 + lj) : (real2)(0, 0);
+                tb[li][lj] = (l0 + li < k && col0 + lj < n)
+                    ? opelem(b, offb, ldb, transb, l0 + li, col0 + lj) : (real2)(0, 0);
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const int lmax = min(CTS, k - l0);
+        for (int l = 0; l < lmax; l++) {
+            real2 bv[WPT];
+            for (int wj = 0; wj < WPT; wj++) bv[wj] = tb[l][tj + wj * RTS];
+            for (int wi = 0; wi < WPT; wi++) {
+                const real2 av = ta[ti + wi * RTS][l];
+                for (int wj = 0; wj < WPT; wj++) acc[wi][wj] += cmul(av, bv[wj]);
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+
+    const real2 alpha = (real2)(alre, alim);
+    for (int wi = 0; wi < WPT; wi++) {
+        const int row = row0 + ti + wi * RTS;
+        if (row >= m) break;
+        for (int wj = 0; wj < WPT; wj++) {
+            const int col = col0 + tj + wj * RTS;
+            if (col >= n) break;
+            cgemm_store(c + offc + (long)row * ldc + col, product,
+                        product ? cmul(alpha, acc[wi][wj]) : (real2)(0, 0), bere, beim);
+        }
     }
 }

@@ -31,6 +31,7 @@ type cxRig[T cxT, F fT] struct {
 	kernels map[string]*cl.Kernel
 	eps     float64 // the unit roundoff of F
 	tile    int     // CTS, cgemm's tile size
+	wpt     int     // WPT, the rows and columns of the tile per work-item
 }
 
 func newRig[T cxT, F fT](t testing.TB) *cxRig[T, F] {
@@ -58,9 +59,12 @@ func newRigWith[T cxT, F fT](t testing.TB, defs map[string]string) *cxRig[T, F] 
 	if err != nil {
 		t.Fatalf("building complex.cl with PRECISION=%s: %v", prec, err)
 	}
-	r := &cxRig[T, F]{t: t, rt: rt, prog: prog, kernels: map[string]*cl.Kernel{}, eps: eps, tile: 16}
+	r := &cxRig[T, F]{t: t, rt: rt, prog: prog, kernels: map[string]*cl.Kernel{}, eps: eps, tile: 16, wpt: 1}
 	if v, ok := defs["CTS"]; ok {
 		fmt.Sscan(v, &r.tile)
+	}
+	if v, ok := defs["WPT"]; ok {
+		fmt.Sscan(v, &r.wpt)
 	}
 	t.Cleanup(func() {
 		for name, k := range r.kernels {
@@ -395,9 +399,13 @@ func specials[T cxT, F fT](t *testing.T, huge float64) {
 func TestComplexGemm(t *testing.T) {
 	t.Run("complex64", func(t *testing.T) { gemm(t, newRig[complex64, float32](t)) })
 	t.Run("complex128", func(t *testing.T) { gemm(t, newRig[complex128, float64](t)) })
-	// Another tile size: CTS is a parameter, not a constant of the source.
-	t.Run("complex64/CTS=8", func(t *testing.T) { gemm(t, newRigWith[complex64, float32](t, map[string]string{"CTS": "8"})) })
-	t.Run("complex128/CTS=4", func(t *testing.T) { gemm(t, newRigWith[complex128, float64](t, map[string]string{"CTS": "4"})) })
+	// Other tile sizes and work per work-item: parameters, not constants
+	// of the source.
+	for _, p := range [][2]string{{"16", "2"}, {"32", "4"}, {"8", "4"}} {
+		defs := map[string]string{"CTS": p[0], "WPT": p[1]}
+		t.Run("complex64/CTS="+p[0]+"/WPT="+p[1], func(t *testing.T) { gemm(t, newRigWith[complex64, float32](t, defs)) })
+		t.Run("complex128/CTS="+p[0]+"/WPT="+p[1], func(t *testing.T) { gemm(t, newRigWith[complex128, float64](t, defs)) })
+	}
 }
 
 func gemm[T cxT, F fT](t *testing.T, r *cxRig[T, F]) {
@@ -444,7 +452,8 @@ func gemmCase[T cxT, F fT](r *cxRig[T, F], rnd *rand.Rand, tA, tB blas.Transpose
 		}
 	}
 	da, db, dc := r.upload(a), r.upload(b), r.upload(c)
-	r.run("cgemm", []int{n, m}, []int{r.tile, r.tile}, ca, cb, int32(m), int32(n), int32(k),
+	rts := r.tile / r.wpt
+	r.run("cgemm", []int{(n + r.tile - 1) / r.tile * rts, (m + r.tile - 1) / r.tile * rts}, []int{rts, rts}, ca, cb, int32(m), int32(n), int32(k),
 		F(real(complex128(alpha))), F(imag(complex128(alpha))), da, int64(0), int32(lda), db, int64(0), int32(ldb),
 		F(real(complex128(beta))), F(imag(complex128(beta))), dc, int64(0), int32(ldc))
 	got := make([]T, len(c))
