@@ -408,36 +408,32 @@ static inline real2 opelem(__global const real2* x, const long off, const int ld
 }
 
 // cgemm_store writes element (row, col) of C from the product r (when
-// product is set) and beta.
+// product is set) and beta. With realbeta, beta is real and scales both
+// parts of C (gonum's Zherk and Zher2k), else it multiplies C as a complex
+// number.
 static inline void cgemm_store(__global real2* cp, const bool product, const real2 r,
-                               const real bere, const real beim)
+                               const real bere, const real beim, const bool realbeta)
 {
     if (bere == (real)0 && beim == (real)0) {
         *cp = product ? r : (real2)(0, 0);
     } else if (bere == (real)1 && beim == (real)0) {
         if (product) *cp += r;
     } else {
-        const real2 bc = cmul((real2)(bere, beim), *cp);
+        const real2 bc = realbeta ? bere * *cp : cmul((real2)(bere, beim), *cp);
         *cp = product ? bc + r : bc;
     }
 }
 
-__kernel __attribute__((reqd_work_group_size(RTS, RTS, 1)))
-void cgemm(const int transa, const int transb,
-           const int m, const int n, const int k,
-           const real alre, const real alim,
-           __global const real2* a, const long offa, const int lda,
-           __global const real2* b, const long offb, const int ldb,
-           const real bere, const real beim,
-           __global real2* c, const long offc, const int ldc)
+// cgemm_tiles accumulates into acc the work-item's WPT×WPT elements of
+// op(A)·op(B) for the CTS×CTS tile of C at (row0, col0), staging CTS-wide
+// slabs of k in ta and tb. Every work-item of the group must call it.
+static inline void cgemm_tiles(real2 (*acc)[WPT], __local real2 (*ta)[CTS], __local real2 (*tb)[CTS],
+                               const int transa, const int transb, const int m, const int n, const int k,
+                               __global const real2* a, const long offa, const int lda,
+                               __global const real2* b, const long offb, const int ldb,
+                               const int row0, const int col0, const bool product)
 {
-    __local real2 ta[CTS][CTS]; // ta[i][l] = op(A)[row0+i][l0+l]
-    __local real2 tb[CTS][CTS]; // tb[l][j] = op(B)[l0+l][col0+j]
     const int tj = get_local_id(0), ti = get_local_id(1);
-    const int row0 = get_group_id(1) * CTS, col0 = get_group_id(0) * CTS;
-    const bool product = k > 0 && !(alre == (real)0 && alim == (real)0);
-
-    real2 acc[WPT][WPT];
     for (int wi = 0; wi < WPT; wi++)
         for (int wj = 0; wj < WPT; wj++) acc[wi][wj] = (real2)(0, 0);
 
@@ -463,6 +459,24 @@ void cgemm(const int transa, const int transb,
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
+}
+
+__kernel __attribute__((reqd_work_group_size(RTS, RTS, 1)))
+void cgemm(const int transa, const int transb,
+           const int m, const int n, const int k,
+           const real alre, const real alim,
+           __global const real2* a, const long offa, const int lda,
+           __global const real2* b, const long offb, const int ldb,
+           const real bere, const real beim,
+           __global real2* c, const long offc, const int ldc)
+{
+    __local real2 ta[CTS][CTS]; // ta[i][l] = op(A)[row0+i][l0+l]
+    __local real2 tb[CTS][CTS]; // tb[l][j] = op(B)[l0+l][col0+j]
+    const int tj = get_local_id(0), ti = get_local_id(1);
+    const int row0 = get_group_id(1) * CTS, col0 = get_group_id(0) * CTS;
+    const bool product = k > 0 && !(alre == (real)0 && alim == (real)0);
+    real2 acc[WPT][WPT];
+    cgemm_tiles(acc, ta, tb, transa, transb, m, n, k, a, offa, lda, b, offb, ldb, row0, col0, product);
 
     const real2 alpha = (real2)(alre, alim);
     for (int wi = 0; wi < WPT; wi++) {
@@ -472,7 +486,49 @@ void cgemm(const int transa, const int transb,
             const int col = col0 + tj + wj * RTS;
             if (col >= n) break;
             cgemm_store(c + offc + (long)row * ldc + col, product,
-                        product ? cmul(alpha, acc[wi][wj]) : (real2)(0, 0), bere, beim);
+                        product ? cmul(alpha, acc[wi][wj]) : (real2)(0, 0), bere, beim, false);
+        }
+    }
+}
+
+// cgemmt is cgemm for an n×n C of which only the uplo triangle (0 upper,
+// 1 lower) is computed and written: the rank-k updates. With herm (Zherk,
+// Zher2k) beta is real and the diagonal of C is made real, as gonum does:
+// C[i][i] = Re(alpha·op(A)·op(B) + beta·C)[i][i] + 0i. Zsyrk is
+// cgemmt(A, Trans of A); Zherk cgemmt(A, ConjTrans of A) with herm; the
+// rank-2k updates are two launches, the second with beta = 1. The host
+// takes gonum's quick return (alpha == 0 or k == 0, and beta == 1) itself.
+__kernel __attribute__((reqd_work_group_size(RTS, RTS, 1)))
+void cgemmt(const int uplo, const int herm, const int transa, const int transb,
+            const int n, const int k,
+            const real alre, const real alim,
+            __global const real2* a, const long offa, const int lda,
+            __global const real2* b, const long offb, const int ldb,
+            const real bere, const real beim,
+            __global real2* c, const long offc, const int ldc)
+{
+    __local real2 ta[CTS][CTS];
+    __local real2 tb[CTS][CTS];
+    const int tj = get_local_id(0), ti = get_local_id(1);
+    const int row0 = get_group_id(1) * CTS, col0 = get_group_id(0) * CTS;
+    // A tile wholly outside the triangle has nothing to do; the test is
+    // the same for the whole group, so no barrier is left half-reached.
+    if (uplo == 0 ? row0 > col0 + CTS - 1 : col0 > row0 + CTS - 1) return;
+    const bool product = k > 0 && !(alre == (real)0 && alim == (real)0);
+    real2 acc[WPT][WPT];
+    cgemm_tiles(acc, ta, tb, transa, transb, n, n, k, a, offa, lda, b, offb, ldb, row0, col0, product);
+
+    const real2 alpha = (real2)(alre, alim);
+    for (int wi = 0; wi < WPT; wi++) {
+        const int row = row0 + ti + wi * RTS;
+        if (row >= n) break;
+        for (int wj = 0; wj < WPT; wj++) {
+            const int col = col0 + tj + wj * RTS;
+            if (col >= n) break;
+            if (uplo == 0 ? col < row : col > row) continue;
+            __global real2* cp = c + offc + (long)row * ldc + col;
+            cgemm_store(cp, product, product ? cmul(alpha, acc[wi][wj]) : (real2)(0, 0), bere, beim, herm);
+            if (herm && row == col) (*cp).y = 0;
         }
     }
 }

@@ -113,3 +113,32 @@ func refGemm[T cxT](tA, tB blas.Transpose, m, n, k int, alpha T, a []T, lda int,
 		native.Zgemm(tA, tB, m, n, k, any(alpha).(complex128), a, lda, any(b).([]complex128), ldb, any(beta).(complex128), any(c).([]complex128), ldc)
 	}
 }
+
+func refRankK[T cxT](name string, ul blas.Uplo, tr blas.Transpose, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
+	switch a := any(a).(type) {
+	case []complex64:
+		b, c, al, be := any(b).([]complex64), any(c).([]complex64), any(alpha).(complex64), any(beta).(complex64)
+		switch name {
+		case "syrk":
+			native.Csyrk(ul, tr, n, k, al, a, lda, be, c, ldc)
+		case "herk":
+			native.Cherk(ul, tr, n, k, real(al), a, lda, real(be), c, ldc)
+		case "syr2k":
+			native.Csyr2k(ul, tr, n, k, al, a, lda, b, ldb, be, c, ldc)
+		case "her2k":
+			native.Cher2k(ul, tr, n, k, al, a, lda, b, ldb, real(be), c, ldc)
+		}
+	case []complex128:
+		b, c, al, be := any(b).([]complex128), any(c).([]complex128), any(alpha).(complex128), any(beta).(complex128)
+		switch name {
+		case "syrk":
+			native.Zsyrk(ul, tr, n, k, al, a, lda, be, c, ldc)
+		case "herk":
+			native.Zherk(ul, tr, n, k, real(al), a, lda, real(be), c, ldc)
+		case "syr2k":
+			native.Zsyr2k(ul, tr, n, k, al, a, lda, b, ldb, be, c, ldc)
+		case "her2k":
+			native.Zher2k(ul, tr, n, k, al, a, lda, b, ldb, real(be), c, ldc)
+		}
+	}
+}

@@ -479,8 +479,113 @@ func TestComplexSource(t *testing.T) {
 	}
 	slices.Sort(got)
 	want := []string{"casum_finish", "casum_part", "caxpy", "ccopy", "cdot_finish", "cdot_part",
-		"cgemm", "ciamax_finish", "ciamax_part", "cnrm2_finish", "cnrm2_part", "cscal", "csscal", "cswap"}
+		"cgemm", "cgemmt", "ciamax_finish", "ciamax_part", "cnrm2_finish", "cnrm2_part", "cscal", "csscal", "cswap"}
 	if !slices.Equal(got, want) {
 		t.Errorf("complex.cl defines %v, want %v", got, want)
+	}
+}
+
+// TestComplexRankK checks cgemmt, as the host will use it for Zsyrk,
+// Zherk, Zsyr2k and Zher2k (and their C twins), against gonum: both
+// triangles, both transposes, ragged and tile-sized n and k, α and β in
+// {0, 1, i, other} (real for the Hermitian ones), the other triangle left
+// alone and the Hermitian diagonal made real.
+func TestComplexRankK(t *testing.T) {
+	t.Run("complex64", func(t *testing.T) { rankK(t, newRig[complex64, float32](t)) })
+	t.Run("complex128", func(t *testing.T) { rankK(t, newRig[complex128, float64](t)) })
+	defs := map[string]string{"CTS": "8", "WPT": "2"}
+	t.Run("complex64/CTS=8/WPT=2", func(t *testing.T) { rankK(t, newRigWith[complex64, float32](t, defs)) })
+	t.Run("complex128/CTS=8/WPT=2", func(t *testing.T) { rankK(t, newRigWith[complex128, float64](t, defs)) })
+}
+
+func rankK[T cxT, F fT](t *testing.T, r *cxRig[T, F]) {
+	rnd := rand.New(rand.NewPCG(7, 8))
+	scalars := []complex128{0, 1, 1i, complex(0.75, -1.5)}
+	shapes := [][2]int{{1, 1}, {5, 3}, {16, 16}, {33, 7}, {20, 0}}
+	for _, name := range []string{"syrk", "herk", "syr2k", "her2k"} {
+		trans := []blas.Transpose{blas.NoTrans, blas.Trans}
+		herm := name[0] == 'h'
+		if herm {
+			trans[1] = blas.ConjTrans
+		}
+		for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
+			for _, tr := range trans {
+				for si, s := range shapes {
+					alpha, beta := scalars[(si+1)%4], scalars[rnd.IntN(4)]
+					if herm {
+						beta = complex(real(beta)+float64(rnd.IntN(2))*0.5, 0)
+						if name == "herk" {
+							alpha = complex(real(alpha)-0.25, 0)
+						}
+					}
+					tn := fmt.Sprintf("%s/%c%c/n=%d/k=%d/alpha=%v/beta=%v", name, ul, tr, s[0], s[1], alpha, beta)
+					t.Run(tn, func(t *testing.T) {
+						r.t = t
+						rankKCase(r, rnd, name, ul, tr, s[0], s[1], T(alpha), T(beta))
+					})
+				}
+			}
+		}
+	}
+}
+
+func rankKCase[T cxT, F fT](r *cxRig[T, F], rnd *rand.Rand, name string, ul blas.Uplo, tr blas.Transpose, n, k int, alpha, beta T) {
+	ra, ca := n, k
+	if tr != blas.NoTrans {
+		ra, ca = k, n
+	}
+	lda, ldb, ldc := max(1, ca)+2, max(1, ca)+1, n+1
+	a, b, c := randVec[T](rnd, max(1, ra*lda)), randVec[T](rnd, max(1, ra*ldb)), randVec[T](rnd, n*ldc)
+	if beta == 0 {
+		for i := range c {
+			c[i] = T(complex(math.NaN(), math.NaN())) // must not survive in the triangle
+		}
+	}
+	want := append([]T(nil), c...)
+	refRankK(name, ul, tr, n, k, alpha, a, lda, b, ldb, beta, want, ldc)
+
+	herm := int32(0)
+	if name[0] == 'h' {
+		herm = 1
+	}
+	// op(A)·op(B) with op(B) the transpose (conjugate transpose when
+	// Hermitian) of op(A).
+	code := map[blas.Transpose]int32{blas.NoTrans: 0, blas.Trans: 1, blas.ConjTrans: 2}
+	opA, opB := int32(0), 1+herm
+	if tr != blas.NoTrans {
+		opA, opB = code[tr], 0
+	}
+	da, db, dc := r.upload(a), r.upload(b), r.upload(c)
+	rts := r.tile / r.wpt
+	groups := (n + r.tile - 1) / r.tile * rts
+	launch := func(x, y *cl.Array[F], al, be T) {
+		r.run("cgemmt", []int{groups, groups}, []int{rts, rts}, int32(map[blas.Uplo]int{blas.Upper: 0, blas.Lower: 1}[ul]), herm,
+			opA, opB, int32(n), int32(k), F(real(complex128(al))), F(imag(complex128(al))),
+			x, int64(0), int32(lda), y, int64(0), int32(lda), F(real(complex128(be))), F(imag(complex128(be))), dc, int64(0), int32(ldc))
+	}
+	quick := (alpha == 0 || k == 0) && beta == 1 // gonum's quick return, taken by the host
+	switch {
+	case quick:
+	case name == "syrk" || name == "herk":
+		launch(da, da, alpha, beta)
+	default:
+		if lda != ldb { // both operands of one launch share a leading dimension here
+			b2 := make([]T, max(1, ra*lda))
+			for i := range ra {
+				copy(b2[i*lda:i*lda+ca], b[i*ldb:i*ldb+ca])
+			}
+			db = r.upload(b2)
+		}
+		second := alpha // syr2k: alpha·A·Bᵀ + alpha·B·Aᵀ
+		if herm == 1 {
+			second = T(cmplx.Conj(complex128(alpha))) // her2k: alpha·A·Bᴴ + conj(alpha)·B·Aᴴ
+		}
+		launch(da, db, alpha, beta)
+		launch(db, da, second, 1)
+	}
+	got := make([]T, len(c))
+	r.download(dc, got)
+	if i := sameVec(got, want, 16*float64(k+2)*r.eps); i >= 0 {
+		r.t.Errorf("C[%d, %d] = %v, gonum %v", i/ldc, i%ldc, got[i], want[i])
 	}
 }
