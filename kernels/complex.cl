@@ -380,7 +380,8 @@ __kernel void ciamax_finish(const int g,
 // ceil(m/CTS)·RTS work-items in groups of RTS×RTS. The k dimension is
 // walked in CTS-wide slabs staged in local memory with op() applied while
 // loading; ragged edges are padded with zeros in local memory, so any m,
-// n and k work.
+// n and k work. A work-group uses 2·CTS² complex numbers of local memory:
+// the host picks CTS (and WPT) to fit the device.
 //
 // beta == 0 overwrites C (NaN in C does not survive); beta == 1 adds
 // without multiplying C; alpha == 0 or k == 0 leaves the product out
