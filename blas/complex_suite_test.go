@@ -222,7 +222,7 @@ func (g *cxGen[T, R]) operand(name string, out bool, n int, mine func(i int) boo
 
 // vec records an n-vector with increment inc.
 func (g *cxGen[T, R]) vec(name string, out bool, n, inc int) {
-	l, step := 0, max(1, abs(inc))
+	l, step := 0, max(1, cxAbs(inc))
 	if n > 0 {
 		l = 1 + (n-1)*step
 	}
@@ -247,30 +247,31 @@ func (g *cxGen[T, R]) packed(name string, out bool, n int) {
 	g.operand(name, out, max(0, n*(n+1)/2), func(int) bool { return true })
 }
 
-func everyElement(i, j int) bool { return true }
+// cxEvery takes every element of a matrix.
+func cxEvery(i, j int) bool { return true }
 
-// triangle is the uplo triangle of a square matrix (all of it for an
+// cxTriangle is the uplo triangle of a square matrix (all of it for an
 // invalid uplo, which gonum rejects before looking at the matrix).
-func triangle(ul blas.Uplo) func(i, j int) bool {
+func cxTriangle(ul blas.Uplo) func(i, j int) bool {
 	switch ul {
 	case blas.Upper:
 		return func(i, j int) bool { return j >= i }
 	case blas.Lower:
 		return func(i, j int) bool { return j <= i }
 	}
-	return everyElement
+	return cxEvery
 }
 
-func abs(i int) int {
+func cxAbs(i int) int {
 	if i < 0 {
 		return -i
 	}
 	return i
 }
 
-// rows returns the dimensions of op(X) stored: r×c when t is NoTrans, c×r
+// cxRows returns the dimensions of op(X) stored: r×c when t is NoTrans, c×r
 // otherwise.
-func rows(t blas.Transpose, r, c int) (int, int) {
+func cxRows(t blas.Transpose, r, c int) (int, int) {
 	if t == blas.NoTrans {
 		return r, c
 	}
@@ -443,9 +444,9 @@ func cxLevel1[T cxElem, R cxReal]() []cxCase[T, R] {
 	}
 }
 
-// boost adds 3 to the n diagonal elements s[first+i*step] of a triangular
+// cxBoost adds 3 to the n diagonal elements s[first+i*step] of a triangular
 // matrix to be solved with, so that the solves stay well conditioned.
-func boost[T cxElem](s []T, n, first, step int) {
+func cxBoost[T cxElem](s []T, n, first, step int) {
 	for i := range n {
 		if p := first + i*step; p >= 0 && p < len(s) {
 			s[p] += 3
@@ -453,8 +454,8 @@ func boost[T cxElem](s []T, n, first, step int) {
 	}
 }
 
-// boostPacked is boost for a triangular matrix in packed form.
-func boostPacked[T cxElem](s []T, ul blas.Uplo, n int) {
+// cxBoostPacked is cxBoost for a triangular matrix in packed form.
+func cxBoostPacked[T cxElem](s []T, ul blas.Uplo, n int) {
 	for i := range n {
 		p := i*(i+1)/2 + i // lower: row i starts at i(i+1)/2
 		if ul == blas.Upper {
@@ -474,10 +475,10 @@ func cxLevel2[T cxElem, R cxReal]() []cxCase[T, R] {
 		return cxCase[T, R]{name, func(g *g) call {
 			ul, tA, d, n, incX := g.uplo(), g.trans(), g.diag(), g.dim(), g.inc()
 			lda := g.ld(n)
-			g.mat("a", false, n, n, lda, triangle(ul))
+			g.mat("a", false, n, n, lda, cxTriangle(ul))
 			g.vec("x", true, n, incX)
 			if solve {
-				g.prep = func(s [][]T) { boost(s[0], n, 0, lda+1) }
+				g.prep = func(s [][]T) { cxBoost(s[0], n, 0, lda+1) }
 			}
 			return func(a api, s [][]T) any {
 				if !solve {
@@ -493,13 +494,13 @@ func cxLevel2[T cxElem, R cxReal]() []cxCase[T, R] {
 		return cxCase[T, R]{name, func(g *g) call {
 			ul, tA, d, n, k, incX := g.uplo(), g.trans(), g.diag(), g.dim(), g.band(), g.inc()
 			lda := g.ld(k + 1)
-			g.mat("a", false, n, k+1, lda, everyElement)
+			g.mat("a", false, n, k+1, lda, cxEvery)
 			g.vec("x", true, n, incX)
 			if solve && ul == blas.Lower {
 				// The diagonal is column k of the band storage.
-				g.prep = func(s [][]T) { boost(s[0], n, k, lda) }
+				g.prep = func(s [][]T) { cxBoost(s[0], n, k, lda) }
 			} else if solve {
-				g.prep = func(s [][]T) { boost(s[0], n, 0, lda) }
+				g.prep = func(s [][]T) { cxBoost(s[0], n, 0, lda) }
 			}
 			return func(a api, s [][]T) any {
 				if !solve {
@@ -517,7 +518,7 @@ func cxLevel2[T cxElem, R cxReal]() []cxCase[T, R] {
 			g.packed("ap", false, n)
 			g.vec("x", true, n, incX)
 			if solve {
-				g.prep = func(s [][]T) { boostPacked(s[0], ul, n) }
+				g.prep = func(s [][]T) { cxBoostPacked(s[0], ul, n) }
 			}
 			return func(a api, s [][]T) any {
 				if !solve {
@@ -535,7 +536,7 @@ func cxLevel2[T cxElem, R cxReal]() []cxCase[T, R] {
 			lda := g.ld(n)
 			g.vec("x", false, m, incX)
 			g.vec("y", false, n, incY)
-			g.mat("a", true, m, n, lda, everyElement)
+			g.mat("a", true, m, n, lda, cxEvery)
 			return func(a api, s [][]T) any {
 				if conj {
 					a.gerc(m, n, alpha, s[0], incX, s[1], incY, s[2], lda)
@@ -550,8 +551,8 @@ func cxLevel2[T cxElem, R cxReal]() []cxCase[T, R] {
 		{"gemv", func(g *g) call {
 			tA, m, n, alpha, beta, incX, incY := g.trans(), g.dim(), g.dim(), g.scalar(), g.scalar(), g.inc(), g.inc()
 			lda := g.ld(n)
-			lx, ly := rows(tA, n, m)
-			g.mat("a", false, m, n, lda, everyElement)
+			lx, ly := cxRows(tA, n, m)
+			g.mat("a", false, m, n, lda, cxEvery)
 			g.vec("x", false, lx, incX)
 			g.vec("y", true, ly, incY)
 			return func(a api, s [][]T) any {
@@ -563,8 +564,8 @@ func cxLevel2[T cxElem, R cxReal]() []cxCase[T, R] {
 			tA, m, n, kL, kU := g.trans(), g.dim(), g.dim(), g.band(), g.band()
 			alpha, beta, incX, incY := g.scalar(), g.scalar(), g.inc(), g.inc()
 			lda := g.ld(kL + kU + 1)
-			lx, ly := rows(tA, n, m)
-			g.mat("a", false, min(m, n+kL), kL+kU+1, lda, everyElement)
+			lx, ly := cxRows(tA, n, m)
+			g.mat("a", false, min(m, n+kL), kL+kU+1, lda, cxEvery)
 			g.vec("x", false, lx, incX)
 			g.vec("y", true, ly, incY)
 			return func(a api, s [][]T) any {
@@ -578,7 +579,7 @@ func cxLevel2[T cxElem, R cxReal]() []cxCase[T, R] {
 		{"hemv", func(g *g) call {
 			ul, n, alpha, beta, incX, incY := g.uplo(), g.dim(), g.scalar(), g.scalar(), g.inc(), g.inc()
 			lda := g.ld(n)
-			g.mat("a", false, n, n, lda, triangle(ul))
+			g.mat("a", false, n, n, lda, cxTriangle(ul))
 			g.vec("x", false, n, incX)
 			g.vec("y", true, n, incY)
 			return func(a api, s [][]T) any {
@@ -589,7 +590,7 @@ func cxLevel2[T cxElem, R cxReal]() []cxCase[T, R] {
 		{"hbmv", func(g *g) call {
 			ul, n, k, alpha, beta, incX, incY := g.uplo(), g.dim(), g.band(), g.scalar(), g.scalar(), g.inc(), g.inc()
 			lda := g.ld(k + 1)
-			g.mat("a", false, n, k+1, lda, everyElement)
+			g.mat("a", false, n, k+1, lda, cxEvery)
 			g.vec("x", false, n, incX)
 			g.vec("y", true, n, incY)
 			return func(a api, s [][]T) any {
@@ -612,7 +613,7 @@ func cxLevel2[T cxElem, R cxReal]() []cxCase[T, R] {
 			ul, n, alpha, incX := g.uplo(), g.dim(), g.rscalar(), g.inc()
 			lda := g.ld(n)
 			g.vec("x", false, n, incX)
-			g.mat("a", true, n, n, lda, triangle(ul))
+			g.mat("a", true, n, n, lda, cxTriangle(ul))
 			return func(a api, s [][]T) any { a.her(ul, n, alpha, s[0], incX, s[1], lda); return nil }
 		}},
 		{"hpr", func(g *g) call {
@@ -626,7 +627,7 @@ func cxLevel2[T cxElem, R cxReal]() []cxCase[T, R] {
 			lda := g.ld(n)
 			g.vec("x", false, n, incX)
 			g.vec("y", false, n, incY)
-			g.mat("a", true, n, n, lda, triangle(ul))
+			g.mat("a", true, n, n, lda, cxTriangle(ul))
 			return func(a api, s [][]T) any { a.her2(ul, n, alpha, s[0], incX, s[1], incY, s[2], lda); return nil }
 		}},
 		{"hpr2", func(g *g) call {
@@ -651,9 +652,9 @@ func cxLevel3[T cxElem, R cxReal]() []cxCase[T, R] {
 				na = m
 			}
 			lda, ldb, ldc := g.ld(na), g.ld(n), g.ld(n)
-			g.mat("a", false, na, na, lda, triangle(ul))
-			g.mat("b", false, m, n, ldb, everyElement)
-			g.mat("c", true, m, n, ldc, everyElement)
+			g.mat("a", false, na, na, lda, cxTriangle(ul))
+			g.mat("b", false, m, n, ldb, cxEvery)
+			g.mat("c", true, m, n, ldc, cxEvery)
 			return func(a api, s [][]T) any {
 				if herm {
 					a.hemm(side, ul, m, n, alpha, s[0], lda, s[1], ldb, beta, s[2], ldc)
@@ -669,13 +670,13 @@ func cxLevel3[T cxElem, R cxReal]() []cxCase[T, R] {
 		return cxCase[T, R]{name, func(g *g) call {
 			ul, tr, n, k := g.uplo(), g.trans(), g.dim(), g.dim()
 			alpha, beta, ralpha, rbeta := g.scalar(), g.scalar(), g.rscalar(), g.rscalar()
-			ra, ca := rows(tr, n, k)
+			ra, ca := cxRows(tr, n, k)
 			lda, ldb, ldc := g.ld(ca), g.ld(ca), g.ld(n)
-			g.mat("a", false, ra, ca, lda, everyElement)
+			g.mat("a", false, ra, ca, lda, cxEvery)
 			if two {
-				g.mat("b", false, ra, ca, ldb, everyElement)
+				g.mat("b", false, ra, ca, ldb, cxEvery)
 			}
-			g.mat("c", true, n, n, ldc, triangle(ul))
+			g.mat("c", true, n, n, ldc, cxTriangle(ul))
 			return func(a api, s [][]T) any {
 				switch {
 				case herm && two:
@@ -699,10 +700,10 @@ func cxLevel3[T cxElem, R cxReal]() []cxCase[T, R] {
 				na = m
 			}
 			lda, ldb := g.ld(na), g.ld(n)
-			g.mat("a", false, na, na, lda, triangle(ul))
-			g.mat("b", true, m, n, ldb, everyElement)
+			g.mat("a", false, na, na, lda, cxTriangle(ul))
+			g.mat("b", true, m, n, ldb, cxEvery)
 			if solve {
-				g.prep = func(s [][]T) { boost(s[0], na, 0, lda+1) }
+				g.prep = func(s [][]T) { cxBoost(s[0], na, 0, lda+1) }
 			}
 			return func(a api, s [][]T) any {
 				if solve {
@@ -717,12 +718,12 @@ func cxLevel3[T cxElem, R cxReal]() []cxCase[T, R] {
 	return []cxCase[T, R]{
 		{"gemm", func(g *g) call {
 			tA, tB, m, n, k, alpha, beta := g.trans(), g.trans(), g.dim(), g.dim(), g.dim(), g.scalar(), g.scalar()
-			ra, ca := rows(tA, m, k)
-			rb, cb := rows(tB, k, n)
+			ra, ca := cxRows(tA, m, k)
+			rb, cb := cxRows(tB, k, n)
 			lda, ldb, ldc := g.ld(ca), g.ld(cb), g.ld(n)
-			g.mat("a", false, ra, ca, lda, everyElement)
-			g.mat("b", false, rb, cb, ldb, everyElement)
-			g.mat("c", true, m, n, ldc, everyElement)
+			g.mat("a", false, ra, ca, lda, cxEvery)
+			g.mat("b", false, rb, cb, ldb, cxEvery)
+			g.mat("c", true, m, n, ldc, cxEvery)
 			return func(a api, s [][]T) any {
 				a.gemm(tA, tB, m, n, k, alpha, s[0], lda, s[1], ldb, beta, s[2], ldc)
 				return nil

@@ -143,9 +143,9 @@ func (r *cxRig[T, F]) run(name string, global, local []int, args ...any) {
 	}
 }
 
-// start is the offset of element 0 of an n-vector with increment inc
+// vecStart is the offset of element 0 of an n-vector with increment inc
 // (gonum walks a vector with a negative increment backwards).
-func start(n, inc int) int64 {
+func vecStart(n, inc int) int64 {
 	if inc < 0 {
 		return int64((n - 1) * -inc)
 	}
@@ -197,11 +197,11 @@ const wgs = 64 // the local size of the reductions (a power of two)
 // reductions of complex.cl against gonum over lengths 1 to 5000,
 // increments ±1 and ±3, and 1 to 8 work-groups.
 func TestComplexLevel1(t *testing.T) {
-	t.Run("complex64", func(t *testing.T) { level1[complex64, float32](t) })
-	t.Run("complex128", func(t *testing.T) { level1[complex128, float64](t) })
+	t.Run("complex64", func(t *testing.T) { level1Suite[complex64, float32](t) })
+	t.Run("complex128", func(t *testing.T) { level1Suite[complex128, float64](t) })
 }
 
-func level1[T cxT, F fT](t *testing.T) {
+func level1Suite[T cxT, F fT](t *testing.T) {
 	r := newRig[T, F](t)
 	rnd := rand.New(rand.NewPCG(1, 2))
 	for _, n := range []int{1, 2, 3, 7, 64, 65, 1000, 5000} {
@@ -221,7 +221,7 @@ func l1case[T cxT, F fT](r *cxRig[T, F], rnd *rand.Rand, n, incX, incY, groups i
 	t := r.t
 	// Each vector has two elements beyond its end that nothing may touch.
 	x, y := randVec[T](rnd, vecLen(n, incX)+2), randVec[T](rnd, vecLen(n, incY)+2)
-	ox, oy := start(n, incX), start(n, incY)
+	ox, oy := vecStart(n, incX), vecStart(n, incY)
 	tol := 8 * float64(n) * r.eps
 	alpha := T(complex(0.5, -1.25))
 	// gonum's scal, asum, nrm2 and iamax do nothing for a negative
@@ -349,11 +349,11 @@ func readOne[E cl.Scalar](t testing.TB, rt *platform.Runtime, a *cl.Array[E]) E 
 // infinite, else NaN when a part is NaN, and does not overflow where the
 // plain sum of squares would.
 func TestComplexReductionSpecials(t *testing.T) {
-	t.Run("complex64", func(t *testing.T) { specials[complex64, float32](t, 1e30) })
-	t.Run("complex128", func(t *testing.T) { specials[complex128, float64](t, 1e300) })
+	t.Run("complex64", func(t *testing.T) { specialsSuite[complex64, float32](t, 1e30) })
+	t.Run("complex128", func(t *testing.T) { specialsSuite[complex128, float64](t, 1e300) })
 }
 
-func specials[T cxT, F fT](t *testing.T, huge float64) {
+func specialsSuite[T cxT, F fT](t *testing.T, huge float64) {
 	r := newRig[T, F](t)
 	nan, inf := math.NaN(), math.Inf(1)
 	cases := map[string][]complex128{
@@ -397,23 +397,23 @@ func specials[T cxT, F fT](t *testing.T, huge float64) {
 // C starts as NaN, which must not survive, and with α = 0 NaN in A must
 // not reach C.
 func TestComplexGemm(t *testing.T) {
-	t.Run("complex64", func(t *testing.T) { gemm(t, newRig[complex64, float32](t)) })
-	t.Run("complex128", func(t *testing.T) { gemm(t, newRig[complex128, float64](t)) })
+	t.Run("complex64", func(t *testing.T) { gemmSuite(t, newRig[complex64, float32](t)) })
+	t.Run("complex128", func(t *testing.T) { gemmSuite(t, newRig[complex128, float64](t)) })
 	// Other tile sizes and work per work-item: parameters, not constants
 	// of the source.
 	// Each fits in 16 KiB of local memory (2·CTS² complex numbers), which
 	// every device we run on has (Oclgrind has 32 KiB in all).
 	for _, p := range [][2]string{{"16", "2"}, {"16", "4"}, {"8", "4"}} {
 		defs := map[string]string{"CTS": p[0], "WPT": p[1]}
-		t.Run("complex64/CTS="+p[0]+"/WPT="+p[1], func(t *testing.T) { gemm(t, newRigWith[complex64, float32](t, defs)) })
-		t.Run("complex128/CTS="+p[0]+"/WPT="+p[1], func(t *testing.T) { gemm(t, newRigWith[complex128, float64](t, defs)) })
+		t.Run("complex64/CTS="+p[0]+"/WPT="+p[1], func(t *testing.T) { gemmSuite(t, newRigWith[complex64, float32](t, defs)) })
+		t.Run("complex128/CTS="+p[0]+"/WPT="+p[1], func(t *testing.T) { gemmSuite(t, newRigWith[complex128, float64](t, defs)) })
 	}
 	t.Run("complex64/CTS=32/WPT=4", func(t *testing.T) {
-		gemm(t, newRigWith[complex64, float32](t, map[string]string{"CTS": "32", "WPT": "4"}))
+		gemmSuite(t, newRigWith[complex64, float32](t, map[string]string{"CTS": "32", "WPT": "4"}))
 	})
 }
 
-func gemm[T cxT, F fT](t *testing.T, r *cxRig[T, F]) {
+func gemmSuite[T cxT, F fT](t *testing.T, r *cxRig[T, F]) {
 	rnd := rand.New(rand.NewPCG(3, 4))
 	trans := []blas.Transpose{blas.NoTrans, blas.Trans, blas.ConjTrans}
 	code := map[blas.Transpose]int32{blas.NoTrans: 0, blas.Trans: 1, blas.ConjTrans: 2}
@@ -496,14 +496,14 @@ func TestComplexSource(t *testing.T) {
 // {0, 1, i, other} (real for the Hermitian ones), the other triangle left
 // alone and the Hermitian diagonal made real.
 func TestComplexRankK(t *testing.T) {
-	t.Run("complex64", func(t *testing.T) { rankK(t, newRig[complex64, float32](t)) })
-	t.Run("complex128", func(t *testing.T) { rankK(t, newRig[complex128, float64](t)) })
+	t.Run("complex64", func(t *testing.T) { rankKSuite(t, newRig[complex64, float32](t)) })
+	t.Run("complex128", func(t *testing.T) { rankKSuite(t, newRig[complex128, float64](t)) })
 	defs := map[string]string{"CTS": "8", "WPT": "2"}
-	t.Run("complex64/CTS=8/WPT=2", func(t *testing.T) { rankK(t, newRigWith[complex64, float32](t, defs)) })
-	t.Run("complex128/CTS=8/WPT=2", func(t *testing.T) { rankK(t, newRigWith[complex128, float64](t, defs)) })
+	t.Run("complex64/CTS=8/WPT=2", func(t *testing.T) { rankKSuite(t, newRigWith[complex64, float32](t, defs)) })
+	t.Run("complex128/CTS=8/WPT=2", func(t *testing.T) { rankKSuite(t, newRigWith[complex128, float64](t, defs)) })
 }
 
-func rankK[T cxT, F fT](t *testing.T, r *cxRig[T, F]) {
+func rankKSuite[T cxT, F fT](t *testing.T, r *cxRig[T, F]) {
 	rnd := rand.New(rand.NewPCG(7, 8))
 	scalars := []complex128{0, 1, 1i, complex(0.75, -1.5)}
 	shapes := [][2]int{{1, 1}, {5, 3}, {16, 16}, {33, 7}, {20, 0}}
