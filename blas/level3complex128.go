@@ -1,0 +1,115 @@
+package clblas
+
+import "gonum.org/v1/gonum/blas"
+
+// Zgemm computes
+//
+//	C = alpha * op(A) * op(B) + beta * C
+//
+// where op(X) is one of X, Xᵀ or Xᴴ, op(A) is an m×k matrix, op(B) is a
+// k×n matrix, C is an m×n matrix, and alpha and beta are scalars. When
+// beta is zero, C is overwritten (NaN in C does not survive).
+func (impl *Implementation) Zgemm(tA, tB blas.Transpose, m, n, k int, alpha complex128, a []complex128, lda int, b []complex128, ldb int, beta complex128, c []complex128, ldc int) {
+	native.Zgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	impl.complexOnCPU("Zgemm", m > 0 && n > 0 && !((alpha == 0 || k == 0) && beta == 1))
+}
+
+// Zsymm computes one of
+//
+//	C = alpha * A * B + beta * C  if side == blas.Left
+//	C = alpha * B * A + beta * C  if side == blas.Right
+//
+// where A is an n×n or m×m symmetric matrix (only the uplo triangle is
+// read), B and C are m×n matrices, and alpha and beta are scalars.
+func (impl *Implementation) Zsymm(side blas.Side, uplo blas.Uplo, m, n int, alpha complex128, a []complex128, lda int, b []complex128, ldb int, beta complex128, c []complex128, ldc int) {
+	native.Zsymm(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
+	impl.complexOnCPU("Zsymm", m > 0 && n > 0 && !(alpha == 0 && beta == 1))
+}
+
+// Zhemm computes one of
+//
+//	C = alpha * A * B + beta * C  if side == blas.Left
+//	C = alpha * B * A + beta * C  if side == blas.Right
+//
+// where A is an n×n or m×m Hermitian matrix (only the uplo triangle is
+// read, and the imaginary parts of its diagonal are taken as zero), B and
+// C are m×n matrices, and alpha and beta are scalars.
+func (impl *Implementation) Zhemm(side blas.Side, uplo blas.Uplo, m, n int, alpha complex128, a []complex128, lda int, b []complex128, ldb int, beta complex128, c []complex128, ldc int) {
+	native.Zhemm(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
+	impl.complexOnCPU("Zhemm", m > 0 && n > 0 && !(alpha == 0 && beta == 1))
+}
+
+// Zsyrk computes one of the symmetric rank-k operations
+//
+//	C = alpha * A * Aᵀ + beta * C  if trans == blas.NoTrans
+//	C = alpha * Aᵀ * A + beta * C  if trans == blas.Trans
+//
+// where A is an n×k or k×n matrix, C is an n×n symmetric matrix (only the
+// uplo triangle is referenced), and alpha and beta are scalars.
+func (impl *Implementation) Zsyrk(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha complex128, a []complex128, lda int, beta complex128, c []complex128, ldc int) {
+	native.Zsyrk(uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
+	impl.complexOnCPU("Zsyrk", n > 0 && !((alpha == 0 || k == 0) && beta == 1))
+}
+
+// Zherk computes one of the Hermitian rank-k operations
+//
+//	C = alpha * A * Aᴴ + beta * C  if trans == blas.NoTrans
+//	C = alpha * Aᴴ * A + beta * C  if trans == blas.ConjTrans
+//
+// where A is an n×k or k×n matrix, C is an n×n Hermitian matrix (only the
+// uplo triangle is referenced; the imaginary parts of its diagonal are set
+// to zero), and alpha and beta are real scalars.
+func (impl *Implementation) Zherk(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha float64, a []complex128, lda int, beta float64, c []complex128, ldc int) {
+	native.Zherk(uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
+	impl.complexOnCPU("Zherk", n > 0 && !((alpha == 0 || k == 0) && beta == 1))
+}
+
+// Zsyr2k computes one of the symmetric rank-2k operations
+//
+//	C = alpha * A * Bᵀ + alpha * B * Aᵀ + beta * C  if trans == blas.NoTrans
+//	C = alpha * Aᵀ * B + alpha * Bᵀ * A + beta * C  if trans == blas.Trans
+//
+// where A and B are n×k or k×n matrices, C is an n×n symmetric matrix
+// (only the uplo triangle is referenced), and alpha and beta are scalars.
+func (impl *Implementation) Zsyr2k(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha complex128, a []complex128, lda int, b []complex128, ldb int, beta complex128, c []complex128, ldc int) {
+	native.Zsyr2k(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	impl.complexOnCPU("Zsyr2k", n > 0 && !((alpha == 0 || k == 0) && beta == 1))
+}
+
+// Zher2k computes one of the Hermitian rank-2k operations
+//
+//	C = alpha * A * Bᴴ + conj(alpha) * B * Aᴴ + beta * C  if trans == blas.NoTrans
+//	C = alpha * Aᴴ * B + conj(alpha) * Bᴴ * A + beta * C  if trans == blas.ConjTrans
+//
+// where A and B are n×k or k×n matrices, C is an n×n Hermitian matrix
+// (only the uplo triangle is referenced; the imaginary parts of its
+// diagonal are set to zero), alpha is a scalar and beta is a real scalar.
+func (impl *Implementation) Zher2k(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha complex128, a []complex128, lda int, b []complex128, ldb int, beta float64, c []complex128, ldc int) {
+	native.Zher2k(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	impl.complexOnCPU("Zher2k", n > 0 && !((alpha == 0 || k == 0) && beta == 1))
+}
+
+// Ztrmm computes one of
+//
+//	B = alpha * op(A) * B  if side == blas.Left
+//	B = alpha * B * op(A)  if side == blas.Right
+//
+// where op(A) is one of A, Aᵀ or Aᴴ, A is an m×m or n×n triangular matrix,
+// B is an m×n matrix, and alpha is a scalar.
+func (impl *Implementation) Ztrmm(side blas.Side, uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, m, n int, alpha complex128, a []complex128, lda int, b []complex128, ldb int) {
+	native.Ztrmm(side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
+	impl.complexOnCPU("Ztrmm", m > 0 && n > 0)
+}
+
+// Ztrsm solves one of the matrix equations
+//
+//	op(A) * X = alpha * B  if side == blas.Left
+//	X * op(A) = alpha * B  if side == blas.Right
+//
+// for X, where op(A) is one of A, Aᵀ or Aᴴ, A is an m×m or n×n triangular
+// matrix, X and B are m×n matrices (X overwrites B), and alpha is a
+// scalar. No test for singularity is made.
+func (impl *Implementation) Ztrsm(side blas.Side, uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, m, n int, alpha complex128, a []complex128, lda int, b []complex128, ldb int) {
+	native.Ztrsm(side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
+	impl.complexOnCPU("Ztrsm", m > 0 && n > 0)
+}
