@@ -14,6 +14,7 @@ const Common = "common.cl"
 // it is built from, in order. gemm.cl and gemm_mma.cl are standalone: they
 // define their own types, which common.cl's would clash with.
 var programs = map[string][]string{
+	"complex.cl":     {Common, "complex.cl"},
 	"gemm.cl":        {"gemm.cl"},
 	"gemm_mma.cl":    {"gemm_mma.cl"},
 	"gemm_skinny.cl": {Common, "gemm_skinny.cl"},
