@@ -30,5 +30,5 @@ func Example_complex() {
 	fmt.Printf("%+v\n", impl.Stats()["Zgemm"])
 	// Output:
 	// [(2+0i) (2+0i) (2+0i) (4+0i)]
-	// {Device:0 CPU:1 Failed:0}
+	// {Device:0 CPU:1 Failed:0 NonFinite:0}
 }
