@@ -37,6 +37,7 @@ func (impl *Implementation) Dgetrf(m, n int, a []float64, lda int, ipiv []int) (
 		return impl.Implementation.Dgetrf(m, n, a, lda, ipiv)
 	}
 	s.wait()
+	impl.onDevice.Add(1)
 	return ok
 }
 

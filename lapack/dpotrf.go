@@ -34,6 +34,7 @@ func (impl *Implementation) Dpotrf(ul blas.Uplo, n int, a []float64, lda int) (o
 		return impl.Implementation.Dpotrf(ul, n, a, lda)
 	}
 	s.wait()
+	impl.onDevice.Add(1)
 	return ok
 }
 

@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/lapack"
 	"gonum.org/v1/gonum/lapack/gonum"
@@ -47,6 +48,10 @@ type Implementation struct {
 
 	mu     sync.Mutex
 	logged map[string]bool
+
+	// onDevice counts the calls finished on the device (tests check that
+	// the device path ran).
+	onDevice atomic.Int64
 }
 
 var _ lapack.Float64 = (*Implementation)(nil)

@@ -98,6 +98,7 @@ func (impl *Implementation) Dpotrs(ul blas.Uplo, n, nrhs int, a []float64, lda i
 		return
 	}
 	s.wait()
+	impl.onDevice.Add(1)
 }
 
 // Dgetrs solves A·X = B (trans == blas.NoTrans) or Aᵀ·X = B (Trans or
@@ -136,7 +137,9 @@ func (impl *Implementation) Dgetrs(trans blas.Transpose, n, nrhs int, a []float6
 		impl.fellBack("Dgetrs", err)
 		s.restore(b, ldb)
 		impl.Implementation.Dgetrs(trans, n, nrhs, a, lda, ipiv, b, ldb)
+		return
 	}
+	impl.onDevice.Add(1)
 }
 
 // Dtrtrs solves op(A)·X = B for a triangular n×n A (the ul triangle of a,
@@ -170,5 +173,6 @@ func (impl *Implementation) Dtrtrs(ul blas.Uplo, trans blas.Transpose, d blas.Di
 		return impl.Implementation.Dtrtrs(ul, trans, d, n, nrhs, a, lda, b, ldb)
 	}
 	s.wait()
+	impl.onDevice.Add(1)
 	return true
 }
