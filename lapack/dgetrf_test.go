@@ -55,46 +55,71 @@ func TestDgetrfSizes(t *testing.T) {
 }
 
 // TestDgetrfSingular checks that exactly singular matrices (a zero column
-// in the first block and in a later one, a zero matrix, repeated rows)
-// return false as gonum's Dgetrf does, with the same factors and pivots.
+// in the first block and in a later one, a zero row, a zero matrix) return
+// false as gonum's Dgetrf does, with the same factors and pivots.
 func TestDgetrfSingular(t *testing.T) {
 	impl := newTestImpl(t, 16)
 	rnd := rand.New(rand.NewPCG(7, 8))
 	const n = 50
-	cases := map[string]func(a []float64){
-		"zero column 3":  func(a []float64) { zeroCol(a, n, 3) },
-		"zero column 40": func(a []float64) { zeroCol(a, n, 40) },
-		"zero":           func(a []float64) { clear(a) },
-		"equal rows":     func(a []float64) { copy(a[20*n:21*n], a[30*n:31*n]) },
-	}
-	for name, mod := range cases {
+	for _, c := range []struct {
+		name string
+		mod  func(a []float64)
+	}{
+		{"zero column 3", func(a []float64) { zeroCol(a, n, 3) }},
+		{"zero column 40", func(a []float64) { zeroCol(a, n, 40) }},
+		{"zero row 45", func(a []float64) { clear(a[45*n : 46*n]) }},
+		{"zero", func(a []float64) { clear(a) }},
+	} {
 		a := make([]float64, n*n)
 		for i := range a {
-			a[i] = float64(rnd.IntN(9) - 4) // small integers: exact singularity survives
+			a[i] = rnd.NormFloat64()
 		}
-		mod(a)
+		c.mod(a)
 		want := append([]float64(nil), a...)
 		ipivWant := make([]int, n)
 		okWant := gonum.Implementation{}.Dgetrf(n, n, want, n, ipivWant)
 		ipiv := make([]int, n)
 		ok := impl.Dgetrf(n, n, a, n, ipiv)
-		if ok != okWant {
-			t.Errorf("%s: ok=%v, gonum %v", name, ok, okWant)
-		}
-		if name != "equal rows" && ok {
-			t.Errorf("%s: ok=true for a singular matrix", name)
+		if ok || okWant {
+			t.Errorf("%s: ok=%v, gonum %v, want false", c.name, ok, okWant)
 		}
 		for i := range ipiv {
 			if ipiv[i] != ipivWant[i] {
-				t.Fatalf("%s: ipiv[%d] = %d, want %d", name, i, ipiv[i], ipivWant[i])
+				t.Fatalf("%s: ipiv[%d] = %d, want %d", c.name, i, ipiv[i], ipivWant[i])
 			}
 		}
-		compare(t, "Dgetrf "+name, n, n, a, want, n, 1e-10)
+		compare(t, "Dgetrf "+c.name, n, n, a, want, n, 1e-10)
 	}
 }
 
 func zeroCol(a []float64, n, j int) {
 	for i := range n {
 		a[i*n+j] = 0
+	}
+}
+
+// TestDgetrfNaN checks that a NaN in the matrix finishes (no hang) with
+// gonum's ok and NaN where gonum's factors have NaN.
+func TestDgetrfNaN(t *testing.T) {
+	impl := newTestImpl(t, 16)
+	rnd := rand.New(rand.NewPCG(15, 16))
+	const n = 40
+	for _, at := range []int{0, 20*n + 30, n*n - 1} {
+		a := make([]float64, n*n)
+		for i := range a {
+			a[i] = rnd.NormFloat64()
+		}
+		a[at] = math.NaN()
+		want := append([]float64(nil), a...)
+		okWant := gonum.Implementation{}.Dgetrf(n, n, want, n, make([]int, n))
+		ok := impl.Dgetrf(n, n, a, n, make([]int, n))
+		if ok != okWant {
+			t.Errorf("NaN at %d: ok=%v, gonum %v", at, ok, okWant)
+		}
+		for i := range a {
+			if math.IsNaN(a[i]) != math.IsNaN(want[i]) {
+				t.Fatalf("NaN at %d: element %d is %v, gonum's %v", at, i, a[i], want[i])
+			}
+		}
 	}
 }
