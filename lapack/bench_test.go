@@ -1,0 +1,112 @@
+package cllapack
+
+import (
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/lapack/gonum"
+)
+
+var benchSizes = flag.String("lapack.sizes", "2048,4096",
+	"comma-separated orders for BenchmarkDpotrf and BenchmarkDgetrf (gonum's runs at the first only)")
+
+// benchImpl returns a device implementation sending every call to the
+// device with the default block size.
+func benchImpl(b *testing.B) *Implementation {
+	return newTestImpl(b, defaultNB)
+}
+
+func sizes(b *testing.B) []int {
+	var ns []int
+	for _, f := range strings.Split(*benchSizes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			b.Fatalf("-lapack.sizes: bad order %q", f)
+		}
+		ns = append(ns, n)
+	}
+	return ns
+}
+
+type factorizer interface {
+	Dpotrf(blas.Uplo, int, []float64, int) bool
+	Dgetrf(int, int, []float64, int, []int) bool
+}
+
+// runFactor times f on a fresh copy of orig per iteration (the copy is not
+// timed) and reports GFLOP/s for flops per call.
+func runFactor(b *testing.B, flops float64, orig []float64, f func(a []float64) bool) {
+	a := make([]float64, len(orig))
+	b.ResetTimer()
+	for range b.N {
+		b.StopTimer()
+		copy(a, orig)
+		b.StartTimer()
+		if !f(a) {
+			b.Fatal("factorization failed")
+		}
+	}
+	b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+}
+
+// BenchmarkDpotrf factorises a random SPD matrix (upper triangle) from a Go
+// slice: upload, factorization and read back. Flops: n³/3.
+func BenchmarkDpotrf(b *testing.B) {
+	impl := benchImpl(b)
+	ns := sizes(b)
+	for i, n := range ns {
+		orig := spd(n, n, rand.New(rand.NewPCG(1, uint64(n))))
+		flops := float64(n) * float64(n) * float64(n) / 3
+		impls := []struct {
+			name string
+			f    factorizer
+		}{{"device", impl}}
+		if i == 0 {
+			impls = append(impls, struct {
+				name string
+				f    factorizer
+			}{"gonum", gonum.Implementation{}})
+		}
+		for _, im := range impls {
+			b.Run(fmt.Sprintf("%s/n=%d", im.name, n), func(b *testing.B) {
+				runFactor(b, flops, orig, func(a []float64) bool { return im.f.Dpotrf(blas.Upper, n, a, n) })
+			})
+		}
+	}
+}
+
+// BenchmarkDgetrf factorises a random square matrix from a Go slice.
+// Flops: 2n³/3.
+func BenchmarkDgetrf(b *testing.B) {
+	impl := benchImpl(b)
+	ns := sizes(b)
+	for i, n := range ns {
+		rnd := rand.New(rand.NewPCG(2, uint64(n)))
+		orig := make([]float64, n*n)
+		for k := range orig {
+			orig[k] = rnd.NormFloat64()
+		}
+		flops := 2 * float64(n) * float64(n) * float64(n) / 3
+		ipiv := make([]int, n)
+		impls := []struct {
+			name string
+			f    factorizer
+		}{{"device", impl}}
+		if i == 0 {
+			impls = append(impls, struct {
+				name string
+				f    factorizer
+			}{"gonum", gonum.Implementation{}})
+		}
+		for _, im := range impls {
+			b.Run(fmt.Sprintf("%s/n=%d", im.name, n), func(b *testing.B) {
+				runFactor(b, flops, orig, func(a []float64) bool { return im.f.Dgetrf(n, n, a, n, ipiv) })
+			})
+		}
+	}
+}
