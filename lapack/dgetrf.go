@@ -44,7 +44,7 @@ func (impl *Implementation) Dgetrf(m, n int, a []float64, lda int, ipiv []int) (
 // getrfDevice is the blocked right-looking LU factorization of the
 // resident matrix: each (m−j)×nb column panel is read back and factorised
 // by gonum's Dgetf2, written back, its row interchanges applied on the
-// device to the columns left and right of it, and then the block row of U
+// device (one laswp launch a side) to the columns left and right of it, and then the block row of U
 // is solved with Trsm and the trailing matrix updated with Gemm. a is only
 // written by the final read, once s holds its copy.
 func (impl *Implementation) getrfDevice(m, n int, a []float64, lda int, ipiv []int, s *saved) (ok bool, err error) {
@@ -58,6 +58,16 @@ func (impl *Implementation) getrfDevice(m, n int, a []float64, lda int, ipiv []i
 		}
 	}()
 	mn := min(m, n)
+	piv, err := impl.newPivots(mn)
+	if err != nil {
+		return false, err
+	}
+	defer func() {
+		if rerr := piv.release(); rerr != nil && err == nil {
+			err = rerr
+		}
+	}()
+	q := impl.blas.Runtime().Queue()
 	nb := min(impl.nb, mn)
 	panel := make([]float64, m*nb)
 	ok = true
@@ -82,11 +92,14 @@ func (impl *Implementation) getrfDevice(m, n int, a []float64, lda int, ipiv []i
 		if _, err := pv.Write(p); err != nil {
 			return false, err
 		}
-		if err := laswp(d, 0, j, j, jb, ipiv); err != nil {
+		if err := piv.upload(q, ipiv, j, jb); err != nil {
+			return false, err
+		}
+		if err := impl.laswpDevice(d, piv, 0, j, j, jb); err != nil {
 			return false, err
 		}
 		if j+jb < n {
-			if err := laswp(d, j+jb, n-j-jb, j, jb, ipiv); err != nil {
+			if err := impl.laswpDevice(d, piv, j+jb, n-j-jb, j, jb); err != nil {
 				return false, err
 			}
 			if err := getrfUpdate(d, m, n, j, jb); err != nil {
@@ -99,37 +112,6 @@ func (impl *Implementation) getrfDevice(m, n int, a []float64, lda int, ipiv []i
 		return false, fmt.Errorf("cllapack: Dgetrf: reading the factors: %w", err)
 	}
 	return ok, nil
-}
-
-// laswp enqueues the interchanges of rows i and ipiv[i], i = k, …, k+kb−1,
-// in order, restricted to the cols columns of d starting at column c0.
-func laswp(d *clblas.Matrix[float64], c0, cols, k, kb int, ipiv []int) error {
-	if cols == 0 {
-		return nil
-	}
-	rows, _ := d.Dims()
-	v, err := d.View(0, c0, rows, cols)
-	if err != nil {
-		return err
-	}
-	for i := k; i < k+kb; i++ {
-		p := ipiv[i]
-		if p == i {
-			continue
-		}
-		x, err := v.Row(i)
-		if err != nil {
-			return err
-		}
-		y, err := v.Row(p)
-		if err != nil {
-			return err
-		}
-		if _, err := clblas.Swap(x, y); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // getrfUpdate enqueues U12 = L11⁻¹·A12 and A22 −= L21·U12 for the step at

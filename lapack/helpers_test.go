@@ -33,6 +33,11 @@ func newTestImpl(t testing.TB, nb int) *Implementation {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() {
+		if err := impl.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
 	return impl
 }
 

@@ -7,11 +7,12 @@
 //	b, err := clblas.New(); blas64.Use(b)
 //	l, err := cllapack.New(b); lapack64.Use(l)
 //
-// On the device now: Dpotrf, Dpotrs, Dgetrf and Dgetrs. The matrix is
-// uploaded once and read back once; the factorizations are blocked and
-// right-looking, with each panel factorised on the CPU by gonum's unblocked
-// routine and the trailing update (Trsm, Syrk, Gemm) and the LU row swaps
-// run on the resident matrix.
+// On the device now: Dpotrf, Dgetrf and the solves Dpotrs, Dgetrs and
+// Dtrtrs. The matrix is uploaded once and read back once; the
+// factorizations are blocked and right-looking, with each panel factorised
+// on the CPU by gonum's unblocked routine and the trailing update (Trsm,
+// Syrk, Gemm) and the LU row interchanges (a kernel of kernels/lapack.cl)
+// run on the resident matrix. Everything else is gonum's code.
 //
 // Every routine keeps gonum's contract: bad arguments panic with gonum's
 // messages in gonum's order (they are forwarded to gonum's routine), a
@@ -32,11 +33,12 @@ import (
 	"gonum.org/v1/gonum/lapack/gonum"
 
 	clblas "github.com/gocompute/opencl/blas"
+	"github.com/gocompute/opencl/cl"
 )
 
-// Implementation is gonum's lapack.Float64 with Dpotrf, Dpotrs, Dgetrf and
-// Dgetrs run on the device of a clblas.Implementation. Its methods are safe
-// for concurrent use.
+// Implementation is gonum's lapack.Float64 with Dpotrf, Dgetrf, Dpotrs,
+// Dgetrs and Dtrtrs run on the device of a clblas.Implementation. Its
+// methods are safe for concurrent use. Close releases its device objects.
 type Implementation struct {
 	gonum.Implementation
 
@@ -48,6 +50,10 @@ type Implementation struct {
 
 	mu     sync.Mutex
 	logged map[string]bool
+
+	kmu      sync.Mutex // guards laswp, laswpErr and launches of laswp
+	laswp    *cl.Kernel
+	laswpErr error
 
 	// onDevice counts the calls finished on the device (tests check that
 	// the device path ran).
@@ -153,6 +159,20 @@ func New(b *clblas.Implementation, opts ...Option) (*Implementation, error) {
 		logger:    c.logger,
 		logged:    make(map[string]bool),
 	}, nil
+}
+
+// Close releases the device objects the Implementation made (not the
+// BLAS implementation it runs on). Calls after Close are not allowed.
+func (impl *Implementation) Close() error {
+	impl.kmu.Lock()
+	defer impl.kmu.Unlock()
+	if impl.laswp == nil {
+		return nil
+	}
+	err := impl.laswp.Release()
+	impl.laswp = nil
+	impl.laswpErr = fmt.Errorf("cllapack: Implementation closed")
+	return err
 }
 
 // Policy returns the offload policy in force.
