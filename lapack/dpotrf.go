@@ -41,8 +41,11 @@ func (impl *Implementation) Dpotrf(ul blas.Uplo, n int, a []float64, lda int) (o
 // potrfDevice is the blocked right-looking Cholesky factorization of the
 // resident matrix: each nb×nb diagonal block is read back and factorised by
 // gonum's Dpotf2, written back, and then the block row (Upper) or column
-// (Lower) beside it is solved with Trsm and the trailing matrix updated
-// with Syrk. a is only written by the final read, once s holds its copy.
+// (Lower) beside it is solved with Trsm and the trailing matrix updated.
+// The update of the next diagonal block is enqueued first and that block
+// read back at once (look-ahead), so that the CPU factorises it while the
+// device updates the rest. a is only written by the final read, once s
+// holds its copy.
 func (impl *Implementation) potrfDevice(ul blas.Uplo, n int, a []float64, lda int, s *saved) (ok bool, err error) {
 	d, err := clblas.NewMatrixFromStrided(impl.blas, n, n, lda, a)
 	if err != nil {
@@ -54,18 +57,26 @@ func (impl *Implementation) potrfDevice(ul blas.Uplo, n int, a []float64, lda in
 		}
 	}()
 	nb := min(impl.nb, n)
-	panel := make([]float64, nb*nb)
-	for j := 0; j < n; j += nb {
+	// Two panel buffers: the CPU works on one while the next block is read
+	// into the other. A buffer's earlier Write is ahead of the read into
+	// it in the queue, and the CPU writes to it only after that read.
+	bufs := [2][]float64{make([]float64, nb*nb), make([]float64, nb*nb)}
+	first, err := d.View(0, 0, nb, nb)
+	if err != nil {
+		return false, err
+	}
+	if err := first.Read(bufs[0]); err != nil {
+		return false, err
+	}
+	var pending *clblas.Event
+	for j, cur := 0, 0; j < n; j, cur = j+nb, 1-cur {
 		jb := min(nb, n-j)
-		diag, err := d.View(j, j, jb, jb)
-		if err != nil {
-			return false, err
+		if pending != nil {
+			if err := pending.Wait(); err != nil {
+				return false, err
+			}
 		}
-		// Read waits for every update enqueued before it, so the panel
-		// buffer is free again here.
-		if err := diag.Read(panel[:jb*jb]); err != nil {
-			return false, err
-		}
+		panel := bufs[cur][:jb*jb]
 		if !impl.Dpotf2(ul, jb, panel, jb) {
 			// Leave the factor as far as it got, as gonum does: the
 			// finished blocks from the device and this block as
@@ -79,11 +90,17 @@ func (impl *Implementation) potrfDevice(ul blas.Uplo, n int, a []float64, lda in
 			}
 			return false, nil
 		}
-		if _, err := diag.Write(panel[:jb*jb]); err != nil {
+		diag, err := d.View(j, j, jb, jb)
+		if err != nil {
+			return false, err
+		}
+		if _, err := diag.Write(panel); err != nil {
 			return false, err
 		}
 		if j+jb < n {
-			if err := potrfUpdate(d, diag, ul, n, j, jb); err != nil {
+			jbn := min(nb, n-j-jb)
+			pending, err = potrfUpdate(d, diag, ul, n, j, jb, jbn, bufs[1-cur][:jbn*jbn])
+			if err != nil {
 				return false, err
 			}
 		}
@@ -95,34 +112,62 @@ func (impl *Implementation) potrfDevice(ul blas.Uplo, n int, a []float64, lda in
 	return true, nil
 }
 
-// potrfUpdate enqueues the solve of the off-diagonal block of step j and
-// the update of the trailing matrix.
-func potrfUpdate(d, diag *clblas.Matrix[float64], ul blas.Uplo, n, j, jb int) error {
+// potrfUpdate enqueues, for the step at j with a block jb wide, the solve of
+// the off-diagonal block, the update of the next diagonal block (jbn wide)
+// and its read into next, then the update of the rest of the trailing
+// matrix. The event is the read's.
+func potrfUpdate(d, diag *clblas.Matrix[float64], ul blas.Uplo, n, j, jb, jbn int, next []float64) (*clblas.Event, error) {
 	r := n - j - jb
-	a22, err := d.View(j+jb, j+jb, r, r)
+	k := j + jb // first row and column of the trailing matrix
+	d1, err := d.View(k, k, jbn, jbn)
 	if err != nil {
-		return err
+		return nil, err
+	}
+	// Upper: U12 = U11⁻ᵀ·A12, A22 −= U12ᵀ·U12 with U12 = [B1 B2] split at
+	// jbn columns. Lower: L21 = A21·L11⁻ᵀ, A22 −= L21·L21ᵀ with L21 split at
+	// jbn rows into B1 over B2.
+	side, tr, b, b1, b2, c12 := blas.Left, blas.Trans, [4]int{j, k, jb, r}, [4]int{j, k, jb, jbn}, [4]int{j, k + jbn, jb, r - jbn}, [4]int{k, k + jbn, jbn, r - jbn}
+	if ul == blas.Lower {
+		side, tr, b, b1, b2, c12 = blas.Right, blas.NoTrans, [4]int{k, j, r, jb}, [4]int{k, j, jbn, jb}, [4]int{k + jbn, j, r - jbn, jb}, [4]int{k + jbn, k, r - jbn, jbn}
+	}
+	bv, err := d.View(b[0], b[1], b[2], b[3])
+	if err != nil {
+		return nil, err
+	}
+	if _, err := clblas.Trsm(side, ul, blas.Trans, blas.NonUnit, 1, diag, bv); err != nil {
+		return nil, err
+	}
+	v1, err := d.View(b1[0], b1[1], b1[2], b1[3])
+	if err != nil {
+		return nil, err
+	}
+	if _, err := clblas.Syrk(ul, tr, -1, v1, 1, d1); err != nil {
+		return nil, err
+	}
+	ev, err := d1.ReadAsync(next)
+	if err != nil || r == jbn {
+		return ev, err
+	}
+	v2, err := d.View(b2[0], b2[1], b2[2], b2[3])
+	if err != nil {
+		return nil, err
+	}
+	c, err := d.View(c12[0], c12[1], c12[2], c12[3])
+	if err != nil {
+		return nil, err
 	}
 	if ul == blas.Upper {
-		// U12 = U11⁻ᵀ·A12, A22 −= U12ᵀ·U12.
-		a12, err := d.View(j, j+jb, jb, r)
-		if err != nil {
-			return err
-		}
-		if _, err := clblas.Trsm(blas.Left, blas.Upper, blas.Trans, blas.NonUnit, 1, diag, a12); err != nil {
-			return err
-		}
-		_, err = clblas.Syrk(blas.Upper, blas.Trans, -1, a12, 1, a22)
-		return err
+		_, err = clblas.Gemm(blas.Trans, blas.NoTrans, -1, v1, v2, 1, c)
+	} else {
+		_, err = clblas.Gemm(blas.NoTrans, blas.Trans, -1, v2, v1, 1, c)
 	}
-	// L21 = A21·L11⁻ᵀ, A22 −= L21·L21ᵀ.
-	a21, err := d.View(j+jb, j, r, jb)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if _, err := clblas.Trsm(blas.Right, blas.Lower, blas.Trans, blas.NonUnit, 1, diag, a21); err != nil {
-		return err
+	rest, err := d.View(k+jbn, k+jbn, r-jbn, r-jbn)
+	if err != nil {
+		return nil, err
 	}
-	_, err = clblas.Syrk(blas.Lower, blas.NoTrans, -1, a21, 1, a22)
-	return err
+	_, err = clblas.Syrk(ul, tr, -1, v2, 1, rest)
+	return ev, err
 }
