@@ -44,9 +44,12 @@ func (impl *Implementation) Dgetrf(m, n int, a []float64, lda int, ipiv []int) (
 // getrfDevice is the blocked right-looking LU factorization of the
 // resident matrix: each (m−j)×nb column panel is read back and factorised
 // by gonum's Dgetf2, written back, its row interchanges applied on the
-// device (one laswp launch a side) to the columns left and right of it, and then the block row of U
-// is solved with Trsm and the trailing matrix updated with Gemm. a is only
-// written by the final read, once s holds its copy.
+// device (one laswp launch a side) to the columns left and right of it, and
+// then the block row of U is solved with Trsm and the trailing matrix
+// updated with Gemm. The update of the next panel's columns is enqueued
+// first and that panel read back at once (look-ahead), so that the CPU
+// factorises it while the device updates the rest. a is only written by
+// the final read, once s holds its copy.
 func (impl *Implementation) getrfDevice(m, n int, a []float64, lda int, ipiv []int, s *saved) (ok bool, err error) {
 	d, err := clblas.NewMatrixFromStrided(impl.blas, m, n, lda, a)
 	if err != nil {
@@ -69,18 +72,25 @@ func (impl *Implementation) getrfDevice(m, n int, a []float64, lda int, ipiv []i
 	}()
 	q := impl.blas.Runtime().Queue()
 	nb := min(impl.nb, mn)
-	panel := make([]float64, m*nb)
+	// Two panel buffers: the CPU works on one while the next panel is read
+	// into the other. A buffer's earlier Write is ahead of the read into
+	// it in the queue, and the CPU writes to it only after that read.
+	bufs := [2][]float64{make([]float64, m*nb), make([]float64, m*nb)}
+	var pending *clblas.Event
 	ok = true
-	for j := 0; j < mn; j += nb {
+	for j, cur := 0, 0; j < mn; j, cur = j+nb, 1-cur {
 		jb := min(nb, mn-j)
+		p := bufs[cur][:(m-j)*jb]
 		pv, err := d.View(j, j, m-j, jb)
 		if err != nil {
 			return false, err
 		}
-		// Read waits for every update enqueued before it, so the panel
-		// buffer is free again here.
-		p := panel[:(m-j)*jb]
-		if err := pv.Read(p); err != nil {
+		if pending != nil {
+			err = pending.Wait()
+		} else {
+			err = pv.Read(p)
+		}
+		if err != nil {
 			return false, err
 		}
 		if !impl.Dgetf2(m-j, jb, p, jb, ipiv[j:j+jb]) {
@@ -98,11 +108,14 @@ func (impl *Implementation) getrfDevice(m, n int, a []float64, lda int, ipiv []i
 		if err := impl.laswpDevice(d, piv, 0, j, j, jb); err != nil {
 			return false, err
 		}
+		pending = nil
 		if j+jb < n {
 			if err := impl.laswpDevice(d, piv, j+jb, n-j-jb, j, jb); err != nil {
 				return false, err
 			}
-			if err := getrfUpdate(d, m, n, j, jb); err != nil {
+			jbn := min(nb, max(mn-j-jb, 0))
+			pending, err = getrfUpdate(d, m, n, j, jb, jbn, bufs[1-cur])
+			if err != nil {
 				return false, err
 			}
 		}
@@ -114,31 +127,63 @@ func (impl *Implementation) getrfDevice(m, n int, a []float64, lda int, ipiv []i
 	return ok, nil
 }
 
-// getrfUpdate enqueues U12 = L11⁻¹·A12 and A22 −= L21·U12 for the step at
-// row and column j with a panel jb wide.
-func getrfUpdate(d *clblas.Matrix[float64], m, n, j, jb int) error {
+// getrfUpdate enqueues, for the step at row and column j with a panel jb
+// wide, U12 = L11⁻¹·A12, then A22 −= L21·U12 on the next panel's jbn
+// columns and the read of that panel into next, then the same update of
+// the columns right of it. The event is the read's (nil when there is no
+// next panel).
+func getrfUpdate(d *clblas.Matrix[float64], m, n, j, jb, jbn int, next []float64) (*clblas.Event, error) {
+	k := j + jb // first row and column of the trailing matrix
 	l11, err := d.View(j, j, jb, jb)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	a12, err := d.View(j, j+jb, jb, n-j-jb)
+	a12, err := d.View(j, k, jb, n-k)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if _, err := clblas.Trsm(blas.Left, blas.Lower, blas.NoTrans, blas.Unit, 1, l11, a12); err != nil {
-		return err
+		return nil, err
 	}
-	if j+jb >= m {
-		return nil
+	if k >= m {
+		return nil, nil
 	}
-	l21, err := d.View(j+jb, j, m-j-jb, jb)
+	l21, err := d.View(k, j, m-k, jb)
+	if err != nil {
+		return nil, err
+	}
+	var ev *clblas.Event
+	if jbn > 0 {
+		if err := gemmUpdate(d, l21, j, k, m-k, jb, jbn); err != nil {
+			return nil, err
+		}
+		c1, err := d.View(k, k, m-k, jbn)
+		if err != nil {
+			return nil, err
+		}
+		if ev, err = c1.ReadAsync(next[:(m-k)*jbn]); err != nil {
+			return nil, err
+		}
+	}
+	if n-k > jbn {
+		if err := gemmUpdate(d, l21, j, k+jbn, m-k, jb, n-k-jbn); err != nil {
+			return nil, err
+		}
+	}
+	return ev, nil
+}
+
+// gemmUpdate enqueues A[k0:k0+r, c0:c0+c] −= L21·A[j:j+jb, c0:c0+c], where
+// k0 = j+jb is the first trailing row.
+func gemmUpdate(d, l21 *clblas.Matrix[float64], j, c0, r, jb, c int) error {
+	u, err := d.View(j, c0, jb, c)
 	if err != nil {
 		return err
 	}
-	a22, err := d.View(j+jb, j+jb, m-j-jb, n-j-jb)
+	cv, err := d.View(j+jb, c0, r, c)
 	if err != nil {
 		return err
 	}
-	_, err = clblas.Gemm(blas.NoTrans, blas.NoTrans, -1, l21, a12, 1, a22)
+	_, err = clblas.Gemm(blas.NoTrans, blas.NoTrans, -1, l21, u, 1, cv)
 	return err
 }
