@@ -1,0 +1,178 @@
+package cllapack
+
+import (
+	"fmt"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/lapack"
+
+	clblas "github.com/gocompute/opencl/blas"
+)
+
+// Dgeqrf computes the QR factorization of the m×n matrix A,
+//
+//	A = Q·R,
+//
+// with Q = H_0·H_1·…·H_{k−1}, k = min(m, n), a product of elementary
+// reflectors H_i = I − tau[i]·v·vᵀ stored as gonum's Dgeqrf stores them: R
+// on and above the diagonal of a, the vectors v below it, their scale
+// factors in tau (len(tau) must be k). work holds lwork ≥ max(1, n) elements;
+// lwork == −1 is a workspace query, answered in work[0] as gonum does. On
+// return work[0] is the workspace gonum's Dgeqrf would have liked; the
+// device path itself needs none of it.
+//
+// Workspace queries, calls with arguments gonum rejects and calls the
+// offload policy keeps on the CPU are forwarded to gonum's Dgeqrf.
+func (impl *Implementation) Dgeqrf(m, n int, a []float64, lda int, tau, work []float64, lwork int) {
+	k := min(m, n)
+	valid := k > 0 && lda >= n && lwork >= n && len(work) >= lwork &&
+		len(a) >= (m-1)*lda+n && len(tau) == k
+	if !valid || !impl.offload(k) {
+		impl.Implementation.Dgeqrf(m, n, a, lda, tau, work, lwork)
+		return
+	}
+	s := saveAsync(m, n, a, lda)
+	if err := impl.geqrfDevice(m, n, a, lda, tau, s); err != nil {
+		impl.fellBack("Dgeqrf", err)
+		s.restore(a, lda)
+		impl.Implementation.Dgeqrf(m, n, a, lda, tau, work, lwork)
+		return
+	}
+	s.wait()
+	work[0] = float64(impl.geqrfWork(m, n))
+	impl.onDevice.Add(1)
+}
+
+// geqrfWork is the workspace gonum's Dgeqrf reports in work[0] after a
+// factorization.
+func (impl *Implementation) geqrfWork(m, n int) int {
+	k := min(m, n)
+	nb := impl.Ilaenv(1, "DGEQRF", " ", m, n, -1, -1)
+	if 1 < nb && nb < k && k > max(0, impl.Ilaenv(3, "DGEQRF", " ", m, n, -1, -1)) {
+		return n * nb
+	}
+	return n
+}
+
+// geqrfDevice is the blocked QR factorization of the resident matrix: each
+// (m−i)×nb column panel is read back, factorised by gonum's Dgeqr2 and
+// written back; its block reflector H = I − V·T·Vᵀ (T from gonum's Dlarft)
+// is then applied from the left as Hᵀ to the columns right of it on the
+// device, C −= V·(Tᵀ·(Vᵀ·C)), with V (unit lower trapezoidal, formed on the
+// host) and T uploaded beside the matrix. a is only written by the final
+// read, once s holds its copy.
+func (impl *Implementation) geqrfDevice(m, n int, a []float64, lda int, tau []float64, s *saved) (err error) {
+	k := min(m, n)
+	nb := min(impl.nb, k)
+	d, err := clblas.NewMatrixFromStrided(impl.blas, m, n, lda, a)
+	if err != nil {
+		return err
+	}
+	var scratch []*clblas.Matrix[float64]
+	defer func() {
+		for _, x := range append(scratch, d) {
+			if rerr := x.Release(); rerr != nil && err == nil {
+				err = rerr
+			}
+		}
+	}()
+	// Device scratch: V (m×nb), T (nb×nb) and W = Vᵀ·C (nb×n).
+	var dv, dt, dw *clblas.Matrix[float64]
+	for _, x := range []struct {
+		p    **clblas.Matrix[float64]
+		r, c int
+	}{{&dv, m, nb}, {&dt, nb, nb}, {&dw, nb, n}} {
+		if *x.p, err = clblas.NewMatrix[float64](impl.blas, x.r, x.c); err != nil {
+			return err
+		}
+		scratch = append(scratch, *x.p)
+	}
+	panel := make([]float64, m*nb)
+	v := make([]float64, m*nb)
+	t := make([]float64, nb*nb)
+	work := make([]float64, nb)
+	for i := 0; i < k; i += nb {
+		ib := min(nb, k-i)
+		pv, err := d.View(i, i, m-i, ib)
+		if err != nil {
+			return err
+		}
+		// Read waits for every operation enqueued before it, so the host
+		// buffers written last step are free again here.
+		p := panel[:(m-i)*ib]
+		if err := pv.Read(p); err != nil {
+			return err
+		}
+		impl.Dgeqr2(m-i, ib, p, ib, tau[i:i+ib], work)
+		if _, err := pv.Write(p); err != nil {
+			return err
+		}
+		if i+ib >= n {
+			continue
+		}
+		impl.Dlarft(lapack.Forward, lapack.ColumnWise, m-i, ib, p, ib, tau[i:i+ib], t, ib)
+		formV(m-i, ib, p, v)
+		if err := applyBlockReflector(d, dv, dt, dw, v[:(m-i)*ib], t[:ib*ib], i, m, n, ib); err != nil {
+			return err
+		}
+	}
+	s.wait()
+	if err := d.ReadStrided(a, lda); err != nil {
+		return fmt.Errorf("cllapack: Dgeqrf: reading the factors: %w", err)
+	}
+	return nil
+}
+
+// formV writes into v (r×c, packed) the unit lower trapezoidal V whose
+// columns below the diagonal are those of p (r×c, packed).
+func formV(r, c int, p, v []float64) {
+	for i := range r {
+		row := v[i*c : (i+1)*c]
+		for j := range c {
+			switch {
+			case j < i:
+				row[j] = p[i*c+j]
+			case j == i:
+				row[j] = 1
+			default:
+				row[j] = 0
+			}
+		}
+	}
+}
+
+// applyBlockReflector uploads V and T and enqueues C −= V·(Tᵀ·(Vᵀ·C)) on
+// C = A[i:m, i+ib:n].
+func applyBlockReflector(d, dv, dt, dw *clblas.Matrix[float64], v, t []float64, i, m, n, ib int) error {
+	nc := n - i - ib
+	vv, err := dv.View(0, 0, m-i, ib)
+	if err != nil {
+		return err
+	}
+	if _, err := vv.Write(v); err != nil {
+		return err
+	}
+	tv, err := dt.View(0, 0, ib, ib)
+	if err != nil {
+		return err
+	}
+	if _, err := tv.Write(t); err != nil {
+		return err
+	}
+	c, err := d.View(i, i+ib, m-i, nc)
+	if err != nil {
+		return err
+	}
+	w, err := dw.View(0, 0, ib, nc)
+	if err != nil {
+		return err
+	}
+	if _, err := clblas.Gemm(blas.Trans, blas.NoTrans, 1, vv, c, 0, w); err != nil {
+		return err
+	}
+	if _, err := clblas.Trmm(blas.Left, blas.Upper, blas.Trans, blas.NonUnit, 1, tv, w); err != nil {
+		return err
+	}
+	_, err = clblas.Gemm(blas.NoTrans, blas.NoTrans, -1, vv, w, 1, c)
+	return err
+}
