@@ -110,3 +110,40 @@ func BenchmarkDgetrf(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDgeqrf factorises a random square matrix from a Go slice.
+// Flops: 4n³/3.
+func BenchmarkDgeqrf(b *testing.B) {
+	impl := benchImpl(b)
+	for i, n := range sizes(b) {
+		rnd := rand.New(rand.NewPCG(3, uint64(n)))
+		orig := make([]float64, n*n)
+		for k := range orig {
+			orig[k] = rnd.NormFloat64()
+		}
+		flops := 4 * float64(n) * float64(n) * float64(n) / 3
+		tau := make([]float64, n)
+		work := make([]float64, 1)
+		gonum.Implementation{}.Dgeqrf(n, n, orig, n, tau, work, -1)
+		work = make([]float64, int(work[0]))
+		type geqrfer interface {
+			Dgeqrf(m, n int, a []float64, lda int, tau, work []float64, lwork int)
+		}
+		impls := map[string]geqrfer{"device": impl}
+		if i == 0 {
+			impls["gonum"] = gonum.Implementation{}
+		}
+		for _, name := range []string{"device", "gonum"} {
+			im, ok := impls[name]
+			if !ok {
+				continue
+			}
+			b.Run(fmt.Sprintf("%s/n=%d", name, n), func(b *testing.B) {
+				runFactor(b, flops, orig, func(a []float64) bool {
+					im.Dgeqrf(n, n, a, n, tau, work, len(work))
+					return true
+				})
+			})
+		}
+	}
+}

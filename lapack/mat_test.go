@@ -15,7 +15,7 @@ func useForTest(t *testing.T, impl *Implementation) {
 	t.Cleanup(func() { lapack64.Use(gonum.Implementation{}) })
 }
 
-// TestMatThroughUse checks that mat.Cholesky, mat.LU, mat.Dense.Solve and
+// TestMatThroughUse checks that mat.Cholesky, mat.LU, mat.QR, mat.Dense.Solve and
 // mat.Dense.Inverse give gonum's answers with ours installed through
 // lapack64.Use, and that the device path ran.
 func TestMatThroughUse(t *testing.T) {
@@ -40,7 +40,12 @@ func TestMatThroughUse(t *testing.T) {
 	if !cholW.Factorize(sym) {
 		t.Fatal("gonum: Cholesky failed")
 	}
-	var xcW, xW, invW mat.Dense
+	var xcW, xW, invW, xqW mat.Dense
+	var qrW mat.QR
+	qrW.Factorize(a)
+	if err := qrW.SolveTo(&xqW, false, b); err != nil {
+		t.Fatal(err)
+	}
 	if err := cholW.SolveTo(&xcW, b); err != nil {
 		t.Fatal(err)
 	}
@@ -67,16 +72,22 @@ func TestMatThroughUse(t *testing.T) {
 	if err := inv.Inverse(a); err != nil {
 		t.Fatal(err)
 	}
+	var qr mat.QR
+	qr.Factorize(a)
+	var xq mat.Dense
+	if err := qr.SolveTo(&xq, false, b); err != nil {
+		t.Fatal(err)
+	}
 	var lu mat.LU
 	lu.Factorize(a)
 	var xl mat.Dense
 	if err := lu.SolveTo(&xl, false, b); err != nil {
 		t.Fatal(err)
 	}
-	// Cholesky, its solve, Solve's LU and solve, Inverse's LU, the LU and
-	// its solve.
-	if got := impl.onDevice.Load() - before; got < 7 {
-		t.Errorf("%d calls ran on the device, want at least 7", got)
+	// Cholesky, its solve, Solve's LU and solve, Inverse's LU, the QR
+	// and its triangular solve, the LU and its solve.
+	if got := impl.onDevice.Load() - before; got < 9 {
+		t.Errorf("%d calls ran on the device, want at least 9", got)
 	}
 	for _, c := range []struct {
 		name      string
@@ -85,6 +96,7 @@ func TestMatThroughUse(t *testing.T) {
 		{"Cholesky.SolveTo", &xc, &xcW},
 		{"Dense.Solve", &x, &xW},
 		{"LU.SolveTo", &xl, &xW},
+		{"QR.SolveTo", &xq, &xqW},
 		{"Dense.Inverse", &inv, &invW},
 	} {
 		if !mat.EqualApprox(c.got, c.want, 1e-9) {
