@@ -111,7 +111,7 @@ func (impl *Implementation) geqrfDevice(m, n int, a []float64, lda int, tau []fl
 			continue
 		}
 		impl.Dlarft(lapack.Forward, lapack.ColumnWise, m-i, ib, p, ib, tau[i:i+ib], t, ib)
-		formV(m-i, ib, p, v)
+		formV(m-i, ib, p, ib, v)
 		if err := applyBlockReflector(d, dv, dt, dw, v[:(m-i)*ib], t[:ib*ib], i, m, n, ib); err != nil {
 			return err
 		}
@@ -124,14 +124,14 @@ func (impl *Implementation) geqrfDevice(m, n int, a []float64, lda int, tau []fl
 }
 
 // formV writes into v (r×c, packed) the unit lower trapezoidal V whose
-// columns below the diagonal are those of p (r×c, packed).
-func formV(r, c int, p, v []float64) {
+// columns below the diagonal are those of p (r×c, row stride ldp).
+func formV(r, c int, p []float64, ldp int, v []float64) {
 	for i := range r {
 		row := v[i*c : (i+1)*c]
 		for j := range c {
 			switch {
 			case j < i:
-				row[j] = p[i*c+j]
+				row[j] = p[i*ldp+j]
 			case j == i:
 				row[j] = 1
 			default:
@@ -144,8 +144,16 @@ func formV(r, c int, p, v []float64) {
 // applyBlockReflector uploads V and T and enqueues C −= V·(Tᵀ·(Vᵀ·C)) on
 // C = A[i:m, i+ib:n].
 func applyBlockReflector(d, dv, dt, dw *clblas.Matrix[float64], v, t []float64, i, m, n, ib int) error {
-	nc := n - i - ib
-	vv, err := dv.View(0, 0, m-i, ib)
+	return applyReflector(d, dv, dt, dw, v, t, blas.Trans, i, i+ib, m-i, n-i-ib, ib)
+}
+
+// applyReflector uploads V (r×ib) and T (ib×ib) and enqueues
+// C −= V·(op(T)·(Vᵀ·C)) on the r×nc block C of d at row i, column c0: the
+// block reflector H = I − V·T·Vᵀ applied from the left as Hᵀ (tT ==
+// blas.Trans) or H (blas.NoTrans). v and t must not change until the
+// operations have run.
+func applyReflector(d, dv, dt, dw *clblas.Matrix[float64], v, t []float64, tT blas.Transpose, i, c0, r, nc, ib int) error {
+	vv, err := dv.View(0, 0, r, ib)
 	if err != nil {
 		return err
 	}
@@ -159,7 +167,7 @@ func applyBlockReflector(d, dv, dt, dw *clblas.Matrix[float64], v, t []float64, 
 	if _, err := tv.Write(t); err != nil {
 		return err
 	}
-	c, err := d.View(i, i+ib, m-i, nc)
+	c, err := d.View(i, c0, r, nc)
 	if err != nil {
 		return err
 	}
@@ -170,7 +178,7 @@ func applyBlockReflector(d, dv, dt, dw *clblas.Matrix[float64], v, t []float64, 
 	if _, err := clblas.Gemm(blas.Trans, blas.NoTrans, 1, vv, c, 0, w); err != nil {
 		return err
 	}
-	if _, err := clblas.Trmm(blas.Left, blas.Upper, blas.Trans, blas.NonUnit, 1, tv, w); err != nil {
+	if _, err := clblas.Trmm(blas.Left, blas.Upper, tT, blas.NonUnit, 1, tv, w); err != nil {
 		return err
 	}
 	_, err = clblas.Gemm(blas.NoTrans, blas.NoTrans, -1, vv, w, 1, c)

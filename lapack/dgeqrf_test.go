@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/lapack/gonum"
 	"gonum.org/v1/gonum/lapack/testlapack"
 )
@@ -48,5 +49,51 @@ func TestDgeqrfSizes(t *testing.T) {
 	}
 	if got := impl.onDevice.Load(); got != int64(len(shapes)) {
 		t.Errorf("%d calls ran on the device, want %d", got, len(shapes))
+	}
+}
+
+// TestDormqrGonum runs gonum's own Dormqr suite with the device forced and
+// a small block size.
+func TestDormqrGonum(t *testing.T) {
+	impl := newTestImpl(t, 8)
+	testlapack.DormqrTest(t, impl)
+}
+
+// TestDormqrSizes compares the device products Q·C and Qᵀ·C with gonum's
+// for reflectors that span several blocks.
+func TestDormqrSizes(t *testing.T) {
+	impl := newTestImpl(t, 16)
+	g := gonum.Implementation{}
+	rnd := rand.New(rand.NewPCG(21, 22))
+	const m, k, lda = 130, 100, 103
+	a := make([]float64, (m-1)*lda+k)
+	for i := range a {
+		a[i] = rnd.NormFloat64()
+	}
+	tau := make([]float64, k)
+	work := make([]float64, 64*k)
+	g.Dgeqrf(m, k, a, lda, tau, work, len(work))
+	for _, n := range []int{1, 70} {
+		ldc := n + 2
+		c := make([]float64, (m-1)*ldc+n)
+		for i := range c {
+			c[i] = rnd.NormFloat64()
+		}
+		for _, tr := range []blas.Transpose{blas.NoTrans, blas.Trans} {
+			got := append([]float64(nil), c...)
+			want := append([]float64(nil), c...)
+			wg := make([]float64, 64*(n+64))
+			ww := make([]float64, len(wg))
+			impl.Dormqr(blas.Left, tr, m, n, k, a, lda, tau, got, ldc, wg, len(wg))
+			g.Dormqr(blas.Left, tr, m, n, k, a, lda, tau, want, ldc, ww, len(ww))
+			compare(t, "Dormqr", m, n, got, want, ldc, 1e-10)
+			checkPadding(t, "Dormqr", m, n, got, c, ldc)
+			if wg[0] != ww[0] {
+				t.Errorf("n=%d %c: work[0] = %v, gonum %v", n, tr, wg[0], ww[0])
+			}
+		}
+	}
+	if got := impl.onDevice.Load(); got != 4 {
+		t.Errorf("%d calls ran on the device, want 4", got)
 	}
 }
