@@ -97,3 +97,44 @@ func TestDormqrSizes(t *testing.T) {
 		t.Errorf("%d calls ran on the device, want 4", got)
 	}
 }
+
+// TestDorgqrGonum runs gonum's own Dorgqr suite with the device forced and
+// a small block size.
+func TestDorgqrGonum(t *testing.T) {
+	impl := newTestImpl(t, 8)
+	testlapack.DorgqrTest(t, impl)
+}
+
+// TestDorgqrSizes compares the device Q with gonum's, and work[0], for
+// reflectors that span several blocks, strided.
+func TestDorgqrSizes(t *testing.T) {
+	impl := newTestImpl(t, 16)
+	g := gonum.Implementation{}
+	rnd := rand.New(rand.NewPCG(23, 24))
+	cases := [][3]int{{130, 100, 100}, {130, 100, 60}, {50, 50, 50}, {40, 1, 1}}
+	for _, c := range cases {
+		m, n, k := c[0], c[1], c[2]
+		lda := n + 3
+		a := make([]float64, (m-1)*lda+n)
+		for i := range a {
+			a[i] = rnd.NormFloat64()
+		}
+		tau := make([]float64, k)
+		work := make([]float64, 64*n)
+		g.Dgeqrf(m, k, a, lda, tau, work, len(work))
+		got := append([]float64(nil), a...)
+		want := append([]float64(nil), a...)
+		wg := make([]float64, 64*n)
+		ww := make([]float64, 64*n)
+		impl.Dorgqr(m, n, k, got, lda, tau, wg, len(wg))
+		g.Dorgqr(m, n, k, want, lda, tau, ww, len(ww))
+		compare(t, "Dorgqr", m, n, got, want, lda, 1e-10)
+		checkPadding(t, "Dorgqr", m, n, got, a, lda)
+		if wg[0] != ww[0] {
+			t.Errorf("%v: work[0] = %v, gonum %v", c, wg[0], ww[0])
+		}
+	}
+	if got := impl.onDevice.Load(); got != int64(len(cases)) {
+		t.Errorf("%d calls ran on the device, want %d", got, len(cases))
+	}
+}

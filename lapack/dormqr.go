@@ -36,7 +36,7 @@ func (impl *Implementation) Dormqr(side blas.Side, trans blas.Transpose, m, n, k
 		return
 	}
 	s := saveAsync(m, n, c, ldc)
-	if err := impl.ormqrDevice(trans, m, n, k, a, lda, tau, c, ldc, s); err != nil {
+	if err := impl.ormqrDevice(trans, m, n, k, a, lda, tau, c, ldc, s, false); err != nil {
 		impl.fellBack("Dormqr", err)
 		s.restore(c, ldc)
 		impl.Implementation.Dormqr(side, trans, m, n, k, a, lda, tau, c, ldc, work, lwork)
@@ -49,10 +49,23 @@ func (impl *Implementation) Dormqr(side blas.Side, trans blas.Transpose, m, n, k
 }
 
 // ormqrDevice applies Q (NoTrans: the blocks last to first, each as H) or
-// Qᵀ (Trans: first to last, each as Hᵀ) from the left to the resident C.
-func (impl *Implementation) ormqrDevice(trans blas.Transpose, m, n, k int, a []float64, lda int, tau, c []float64, ldc int, s *saved) (err error) {
+// Qᵀ (Trans: first to last, each as Hᵀ) from the left to C, uploaded
+// once, and reads the product back into c once s holds its copy. With
+// identity (C is the first n columns of I, Dorgqr's case) block i is applied
+// to columns i… only: the columns before it are still those of I there,
+// which H_i leaves alone.
+func (impl *Implementation) ormqrDevice(trans blas.Transpose, m, n, k int, a []float64, lda int, tau, c []float64, ldc int, s *saved, identity bool) (err error) {
 	nb := min(impl.nb, k)
-	d, err := clblas.NewMatrixFromStrided(impl.blas, m, n, ldc, c)
+	var d *clblas.Matrix[float64]
+	if identity {
+		eye := make([]float64, m*n)
+		for i := range n {
+			eye[i*n+i] = 1
+		}
+		d, err = clblas.NewMatrixFrom(impl.blas, m, n, eye)
+	} else {
+		d, err = clblas.NewMatrixFromStrided(impl.blas, m, n, ldc, c)
+	}
 	if err != nil {
 		return err
 	}
@@ -91,7 +104,11 @@ func (impl *Implementation) ormqrDevice(trans blas.Transpose, m, n, k int, a []f
 		t := make([]float64, ib*ib)
 		impl.Dlarft(lapack.Forward, lapack.ColumnWise, m-i, ib, a[i*lda+i:], lda, tau[i:i+ib], t, ib)
 		formV(m-i, ib, a[i*lda+i:], lda, v)
-		if err := applyReflector(d, dv, dt, dw, v, t, trans, i, 0, m-i, n, ib); err != nil {
+		c0 := 0
+		if identity {
+			c0 = i
+		}
+		if err := applyReflector(d, dv, dt, dw, v, t, trans, i, c0, m-i, n-c0, ib); err != nil {
 			return err
 		}
 	}

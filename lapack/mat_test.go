@@ -78,16 +78,27 @@ func TestMatThroughUse(t *testing.T) {
 	if err := qr.SolveTo(&xq, false, b); err != nil {
 		t.Fatal(err)
 	}
+	var q, qW, r, qr2 mat.Dense
+	qr.QTo(&q)
+	qrW.QTo(&qW)
+	qr.RTo(&r)
+	qr2.Mul(&q, &r)
+	if !mat.EqualApprox(&q, &qW, 1e-10) {
+		t.Error("QR.QTo differs from gonum's")
+	}
+	if !mat.EqualApprox(&qr2, a, 1e-10) {
+		t.Error("Q·R differs from A")
+	}
 	var lu mat.LU
 	lu.Factorize(a)
 	var xl mat.Dense
 	if err := lu.SolveTo(&xl, false, b); err != nil {
 		t.Fatal(err)
 	}
-	// Cholesky, its solve, Solve's LU and solve, Inverse's LU, the QR
-	// and its triangular solve, the LU and its solve.
-	if got := impl.onDevice.Load() - before; got < 9 {
-		t.Errorf("%d calls ran on the device, want at least 9", got)
+	// Cholesky, its solve, Solve's LU and solve, Inverse's LU, the QR,
+	// its Qᵀ·B and triangular solve and its Q, the LU and its solve.
+	if got := impl.onDevice.Load() - before; got < 11 {
+		t.Errorf("%d calls ran on the device, want at least 11", got)
 	}
 	for _, c := range []struct {
 		name      string
