@@ -7,12 +7,15 @@
 //	b, err := clblas.New(); blas64.Use(b)
 //	l, err := cllapack.New(b); lapack64.Use(l)
 //
-// On the device now: Dpotrf, Dgetrf and the solves Dpotrs, Dgetrs and
-// Dtrtrs. The matrix is uploaded once and read back once; the
-// factorizations are blocked and right-looking, with each panel factorised
-// on the CPU by gonum's unblocked routine and the trailing update (Trsm,
-// Syrk, Gemm) and the LU row interchanges (a kernel of kernels/lapack.cl)
-// run on the resident matrix. Everything else is gonum's code.
+// On the device now: Dpotrf, Dgetrf and Dgeqrf, the solves Dpotrs, Dgetrs
+// and Dtrtrs, and Dormqr (side Left) and Dorgqr. The matrix is uploaded
+// once and read back once; the factorizations are blocked and
+// right-looking, with each panel factorised on the CPU by gonum's unblocked
+// routine (Dpotf2, Dgetf2, Dgeqr2 with Dlarft) and the trailing update
+// (Trsm, Syrk, Gemm, Trmm) and the LU row interchanges (a kernel of
+// kernels/lapack.cl) run on the resident matrix; Dpotrf and Dgetrf look
+// one panel ahead, so that the CPU factorises the next panel while the
+// device updates the rest. Everything else is gonum's code.
 //
 // Every routine keeps gonum's contract: bad arguments panic with gonum's
 // messages in gonum's order (they are forwarded to gonum's routine), a
@@ -36,8 +39,8 @@ import (
 	"github.com/gocompute/opencl/cl"
 )
 
-// Implementation is gonum's lapack.Float64 with Dpotrf, Dgetrf, Dpotrs,
-// Dgetrs and Dtrtrs run on the device of a clblas.Implementation. Its
+// Implementation is gonum's lapack.Float64 with the routines listed in the
+// package documentation run on the device of a clblas.Implementation. Its
 // methods are safe for concurrent use. Close releases its device objects.
 type Implementation struct {
 	gonum.Implementation
