@@ -41,15 +41,8 @@ func (impl *Implementation) Dgetrf(m, n int, a []float64, lda int, ipiv []int) (
 	return ok
 }
 
-// getrfDevice is the blocked right-looking LU factorization of the
-// resident matrix: each (m−j)×nb column panel is read back and factorised
-// by gonum's Dgetf2, written back, its row interchanges applied on the
-// device (one laswp launch a side) to the columns left and right of it, and
-// then the block row of U is solved with Trsm and the trailing matrix
-// updated with Gemm. The update of the next panel's columns is enqueued
-// first and that panel read back at once (look-ahead), so that the CPU
-// factorises it while the device updates the rest. a is only written by
-// the final read, once s holds its copy.
+// getrfDevice uploads A, factorises it on the device and reads the factors
+// back into a once s holds its copy.
 func (impl *Implementation) getrfDevice(m, n int, a []float64, lda int, ipiv []int, s *saved) (ok bool, err error) {
 	d, err := clblas.NewMatrixFromStrided(impl.blas, m, n, lda, a)
 	if err != nil {
@@ -60,6 +53,27 @@ func (impl *Implementation) getrfDevice(m, n int, a []float64, lda int, ipiv []i
 			err = rerr
 		}
 	}()
+	ok, err = impl.getrf(d, ipiv)
+	if err != nil {
+		return false, err
+	}
+	s.wait()
+	if err := d.ReadStrided(a, lda); err != nil {
+		return false, fmt.Errorf("cllapack: Dgetrf: reading the factors: %w", err)
+	}
+	return ok, nil
+}
+
+// getrf is the blocked right-looking LU factorization of the resident
+// matrix d: each (m−j)×nb column panel is read back and factorised by
+// gonum's Dgetf2, written back, its row interchanges applied on the device
+// (one laswp launch a side) to the columns left and right of it, and then
+// the block row of U is solved with Trsm and the trailing matrix updated
+// with Gemm. The update of the next panel's columns is enqueued first and
+// that panel read back at once (look-ahead), so that the CPU factorises it
+// while the device updates the rest. len(ipiv) is min(m, n).
+func (impl *Implementation) getrf(d *clblas.Matrix[float64], ipiv []int) (ok bool, err error) {
+	m, n := d.Dims()
 	mn := min(m, n)
 	piv, err := impl.newPivots(mn)
 	if err != nil {
@@ -120,11 +134,9 @@ func (impl *Implementation) getrfDevice(m, n int, a []float64, lda int, ipiv []i
 			}
 		}
 	}
-	s.wait()
-	if err := d.ReadStrided(a, lda); err != nil {
-		return false, fmt.Errorf("cllapack: Dgetrf: reading the factors: %w", err)
-	}
-	return ok, nil
+	// Wait for the last panel's write: its buffer may be reused or freed
+	// once this returns.
+	return ok, impl.blas.Runtime().Queue().Finish()
 }
 
 // getrfUpdate enqueues, for the step at row and column j with a panel jb

@@ -38,14 +38,8 @@ func (impl *Implementation) Dpotrf(ul blas.Uplo, n int, a []float64, lda int) (o
 	return ok
 }
 
-// potrfDevice is the blocked right-looking Cholesky factorization of the
-// resident matrix: each nb×nb diagonal block is read back and factorised by
-// gonum's Dpotf2, written back, and then the block row (Upper) or column
-// (Lower) beside it is solved with Trsm and the trailing matrix updated.
-// The update of the next diagonal block is enqueued first and that block
-// read back at once (look-ahead), so that the CPU factorises it while the
-// device updates the rest. a is only written by the final read, once s
-// holds its copy.
+// potrfDevice uploads A, factorises it on the device and reads the factor
+// back into a once s holds its copy.
 func (impl *Implementation) potrfDevice(ul blas.Uplo, n int, a []float64, lda int, s *saved) (ok bool, err error) {
 	d, err := clblas.NewMatrixFromStrided(impl.blas, n, n, lda, a)
 	if err != nil {
@@ -56,6 +50,28 @@ func (impl *Implementation) potrfDevice(ul blas.Uplo, n int, a []float64, lda in
 			err = rerr
 		}
 	}()
+	ok, err = impl.potrf(ul, d)
+	if err != nil {
+		return false, err
+	}
+	s.wait()
+	if err := d.ReadStrided(a, lda); err != nil {
+		return false, fmt.Errorf("cllapack: Dpotrf: reading the factor: %w", err)
+	}
+	return ok, nil
+}
+
+// potrf is the blocked right-looking Cholesky factorization of the
+// resident n×n matrix d: each nb×nb diagonal block is read back and
+// factorised by gonum's Dpotf2, written back, and then the block row
+// (Upper) or column (Lower) beside it is solved with Trsm and the trailing
+// matrix updated. The update of the next diagonal block is enqueued first
+// and that block read back at once (look-ahead), so that the CPU
+// factorises it while the device updates the rest. When a block is not
+// positive definite it is written back as Dpotf2 left it and potrf
+// returns false: the factor is then complete up to that block, as gonum's.
+func (impl *Implementation) potrf(ul blas.Uplo, d *clblas.Matrix[float64]) (ok bool, err error) {
+	n, _ := d.Dims()
 	nb := min(impl.nb, n)
 	// Two panel buffers: the CPU works on one while the next block is read
 	// into the other. A buffer's earlier Write is ahead of the read into
@@ -77,25 +93,19 @@ func (impl *Implementation) potrfDevice(ul blas.Uplo, n int, a []float64, lda in
 			}
 		}
 		panel := bufs[cur][:jb*jb]
-		if !impl.Dpotf2(ul, jb, panel, jb) {
-			// Leave the factor as far as it got, as gonum does: the
-			// finished blocks from the device and this block as
-			// Dpotf2 left it.
-			s.wait()
-			if err := d.ReadStrided(a, lda); err != nil {
-				return false, err
-			}
-			for i := range jb {
-				copy(a[(j+i)*lda+j:(j+i)*lda+j+jb], panel[i*jb:(i+1)*jb])
-			}
-			return false, nil
-		}
+		ok := impl.Dpotf2(ul, jb, panel, jb)
 		diag, err := d.View(j, j, jb, jb)
 		if err != nil {
 			return false, err
 		}
-		if _, err := diag.Write(panel); err != nil {
+		ev, err := diag.Write(panel)
+		if err != nil {
 			return false, err
+		}
+		if !ok {
+			// Nothing else is enqueued, so the panel must stay put
+			// until this write is done.
+			return false, ev.Wait()
 		}
 		if j+jb < n {
 			jbn := min(nb, n-j-jb)
@@ -105,11 +115,9 @@ func (impl *Implementation) potrfDevice(ul blas.Uplo, n int, a []float64, lda in
 			}
 		}
 	}
-	s.wait()
-	if err := d.ReadStrided(a, lda); err != nil {
-		return false, fmt.Errorf("cllapack: Dpotrf: reading the factor: %w", err)
-	}
-	return true, nil
+	// Wait for the last block's write: its buffer may be reused or freed
+	// once this returns.
+	return true, impl.blas.Runtime().Queue().Finish()
 }
 
 // potrfUpdate enqueues, for the step at j with a block jb wide, the solve of
