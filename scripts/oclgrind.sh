@@ -70,6 +70,9 @@ NOT_ON_OCLGRIND=(
 	# Level 2's kernels for CPU devices (l2OnCPU): Oclgrind is a GPU.
 	# PoCL runs them in the main suite.
 	tri_rows tri_cols tri_solve_seq rank_rows gemv_rows gemv_cols
+	# The device LAPACK's row interchanges (kernels/lapack.cl): they run in
+	# the lapack package's tests, not in the blas ones this script runs.
+	laswp
 )
 
 work=$(mktemp -d)
