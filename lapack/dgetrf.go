@@ -107,7 +107,7 @@ func (impl *Implementation) getrf(d *clblas.Matrix[float64], ipiv []int) (ok boo
 		if err != nil {
 			return false, err
 		}
-		if !impl.Dgetf2(m-j, jb, p, jb, ipiv[j:j+jb]) {
+		if !getrfPanel(m-j, jb, p, jb, ipiv[j:j+jb]) {
 			ok = false
 		}
 		for i := j; i < j+jb; i++ {
