@@ -55,7 +55,7 @@ func (impl *Implementation) geqrfWork(m, n int) int {
 }
 
 // geqrfDevice is the blocked QR factorization of the resident matrix: each
-// (m−i)×nb column panel is read back, factorised by gonum's Dgeqr2 and
+// (m−i)×nb column panel is read back, factorised by geqrfPanel and
 // written back; its block reflector H = I − V·T·Vᵀ (T from gonum's Dlarft)
 // is then applied from the left as Hᵀ to the columns right of it on the
 // device, C −= V·(Tᵀ·(Vᵀ·C)), with V (unit lower trapezoidal, formed on the
@@ -90,7 +90,6 @@ func (impl *Implementation) geqrfDevice(m, n int, a []float64, lda int, tau []fl
 	panel := make([]float64, m*nb)
 	v := make([]float64, m*nb)
 	t := make([]float64, nb*nb)
-	work := make([]float64, nb)
 	for i := 0; i < k; i += nb {
 		ib := min(nb, k-i)
 		pv, err := d.View(i, i, m-i, ib)
@@ -103,7 +102,7 @@ func (impl *Implementation) geqrfDevice(m, n int, a []float64, lda int, tau []fl
 		if err := pv.Read(p); err != nil {
 			return err
 		}
-		impl.Dgeqr2(m-i, ib, p, ib, tau[i:i+ib], work)
+		geqrfPanel(m-i, ib, p, ib, tau[i:i+ib])
 		if _, err := pv.Write(p); err != nil {
 			return err
 		}

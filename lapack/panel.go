@@ -3,6 +3,7 @@ package cllapack
 import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack"
 	"gonum.org/v1/gonum/lapack/gonum"
 )
 
@@ -39,4 +40,33 @@ func getrfPanel(m, n int, a []float64, lda int, ipiv []int) bool {
 	// The right half's interchanges on the left half.
 	g.Dlaswp(n1, a, lda, n1, n-1, ipiv, 1)
 	return ok
+}
+
+// qrPanelBlock is the width of the sub-panels geqrfPanel factorises with
+// gonum's unblocked Dgeqr2.
+const qrPanelBlock = 32
+
+// geqrfPanel is the QR factorization of the m×n panel a (row stride lda),
+// with gonum's Dgeqr2 contract (R and the reflectors in a, their factors
+// in tau, len(tau) == min(m, n)). It works in sub-panels qrPanelBlock wide,
+// applying each one's block reflector to the rest of the panel with
+// Dlarfb (level 3) instead of one reflector at a time.
+func geqrfPanel(m, n int, a []float64, lda int, tau []float64) {
+	g := gonum.Implementation{}
+	k := min(m, n)
+	work := make([]float64, max(n, 1)*qrPanelBlock)
+	if k <= qrPanelBlock {
+		g.Dgeqr2(m, n, a, lda, tau, work)
+		return
+	}
+	t := make([]float64, qrPanelBlock*qrPanelBlock)
+	for i := 0; i < k; i += qrPanelBlock {
+		ib := min(qrPanelBlock, k-i)
+		g.Dgeqr2(m-i, ib, a[i*lda+i:], lda, tau[i:i+ib], work)
+		if i+ib < n {
+			g.Dlarft(lapack.Forward, lapack.ColumnWise, m-i, ib, a[i*lda+i:], lda, tau[i:i+ib], t, ib)
+			g.Dlarfb(blas.Left, blas.Trans, lapack.Forward, lapack.ColumnWise, m-i, n-i-ib, ib,
+				a[i*lda+i:], lda, t, ib, a[i*lda+i+ib:], lda, work, ib)
+		}
+	}
 }

@@ -39,3 +39,24 @@ func TestGetrfPanel(t *testing.T) {
 		checkPadding(t, "getrfPanel", c.m, c.n, a, want, lda)
 	}
 }
+
+// TestGeqrfPanel compares the sub-blocked panel QR with gonum's Dgeqr2.
+func TestGeqrfPanel(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(31, 32))
+	for _, c := range [][2]int{{300, 128}, {200, 37}, {37, 37}, {20, 70}, {500, 33}} {
+		m, n := c[0], c[1]
+		lda := n + 1
+		a := make([]float64, (m-1)*lda+n)
+		for i := range a {
+			a[i] = rnd.NormFloat64()
+		}
+		want := append([]float64(nil), a...)
+		k := min(m, n)
+		tau, tauWant := make([]float64, k), make([]float64, k)
+		geqrfPanel(m, n, a, lda, tau)
+		gonum.Implementation{}.Dgeqr2(m, n, want, lda, tauWant, make([]float64, n))
+		compare(t, "geqrfPanel", m, n, a, want, lda, 1e-11)
+		checkPadding(t, "geqrfPanel", m, n, a, want, lda)
+		compare(t, "geqrfPanel tau", 1, k, tau, tauWant, k, 1e-11)
+	}
+}
