@@ -59,8 +59,10 @@ func (impl *Implementation) geqrfWork(m, n int) int {
 // written back; its block reflector H = I − V·T·Vᵀ (T from gonum's Dlarft)
 // is then applied from the left as Hᵀ to the columns right of it on the
 // device, C −= V·(Tᵀ·(Vᵀ·C)), with V (unit lower trapezoidal, formed on the
-// host) and T uploaded beside the matrix. a is only written by the final
-// read, once s holds its copy.
+// host) and T uploaded beside the matrix: first to the next panel's
+// columns, which are then read back at once, so that the CPU factorises
+// that panel while the device updates the rest (look-ahead). a is only
+// written by the final read, once s holds its copy.
 func (impl *Implementation) geqrfDevice(m, n int, a []float64, lda int, tau []float64, s *saved) (err error) {
 	k := min(m, n)
 	nb := min(impl.nb, k)
@@ -87,32 +89,62 @@ func (impl *Implementation) geqrfDevice(m, n int, a []float64, lda int, tau []fl
 		}
 		scratch = append(scratch, *x.p)
 	}
-	panel := make([]float64, m*nb)
+	// Two panel buffers: the CPU works on one while the next panel is read
+	// into the other (look-ahead). A buffer's earlier Write, and the
+	// uploads of v and t, are ahead of the read the CPU waits for in the
+	// queue.
+	bufs := [2][]float64{make([]float64, m*nb), make([]float64, m*nb)}
 	v := make([]float64, m*nb)
 	t := make([]float64, nb*nb)
-	for i := 0; i < k; i += nb {
+	var pending *clblas.Event
+	for i, cur := 0, 0; i < k; i, cur = i+nb, 1-cur {
 		ib := min(nb, k-i)
+		p := bufs[cur][:(m-i)*ib]
 		pv, err := d.View(i, i, m-i, ib)
 		if err != nil {
 			return err
 		}
-		// Read waits for every operation enqueued before it, so the host
-		// buffers written last step are free again here.
-		p := panel[:(m-i)*ib]
-		if err := pv.Read(p); err != nil {
+		if pending != nil {
+			err = pending.Wait()
+		} else {
+			err = pv.Read(p)
+		}
+		if err != nil {
 			return err
 		}
 		geqrfPanel(m-i, ib, p, ib, tau[i:i+ib])
 		if _, err := pv.Write(p); err != nil {
 			return err
 		}
+		pending = nil
 		if i+ib >= n {
 			continue
 		}
 		impl.Dlarft(lapack.Forward, lapack.ColumnWise, m-i, ib, p, ib, tau[i:i+ib], t, ib)
 		formV(m-i, ib, p, ib, v)
-		if err := applyBlockReflector(d, dv, dt, dw, v[:(m-i)*ib], t[:ib*ib], i, m, n, ib); err != nil {
+		vv, tv, err := uploadVT(dv, dt, v[:(m-i)*ib], t[:ib*ib], m-i, ib)
+		if err != nil {
 			return err
+		}
+		// The next panel's columns first, then read that panel, then the
+		// rest of the trailing matrix.
+		ibn := min(nb, k-i-ib)
+		if ibn > 0 {
+			if err := applyTo(d, vv, tv, dw, blas.Trans, i, i+ib, m-i, ibn, ib); err != nil {
+				return err
+			}
+			nv, err := d.View(i+ib, i+ib, m-i-ib, ibn)
+			if err != nil {
+				return err
+			}
+			if pending, err = nv.ReadAsync(bufs[1-cur][:(m-i-ib)*ibn]); err != nil {
+				return err
+			}
+		}
+		if rest := n - i - ib - ibn; rest > 0 {
+			if err := applyTo(d, vv, tv, dw, blas.Trans, i, i+ib+ibn, m-i, rest, ib); err != nil {
+				return err
+			}
 		}
 	}
 	s.wait()
@@ -140,32 +172,41 @@ func formV(r, c int, p []float64, ldp int, v []float64) {
 	}
 }
 
-// applyBlockReflector uploads V and T and enqueues C −= V·(Tᵀ·(Vᵀ·C)) on
-// C = A[i:m, i+ib:n].
-func applyBlockReflector(d, dv, dt, dw *clblas.Matrix[float64], v, t []float64, i, m, n, ib int) error {
-	return applyReflector(d, dv, dt, dw, v, t, blas.Trans, i, i+ib, m-i, n-i-ib, ib)
-}
-
 // applyReflector uploads V (r×ib) and T (ib×ib) and enqueues
 // C −= V·(op(T)·(Vᵀ·C)) on the r×nc block C of d at row i, column c0: the
 // block reflector H = I − V·T·Vᵀ applied from the left as Hᵀ (tT ==
 // blas.Trans) or H (blas.NoTrans). v and t must not change until the
 // operations have run.
 func applyReflector(d, dv, dt, dw *clblas.Matrix[float64], v, t []float64, tT blas.Transpose, i, c0, r, nc, ib int) error {
-	vv, err := dv.View(0, 0, r, ib)
+	vv, tv, err := uploadVT(dv, dt, v, t, r, ib)
 	if err != nil {
 		return err
+	}
+	return applyTo(d, vv, tv, dw, tT, i, c0, r, nc, ib)
+}
+
+// uploadVT enqueues the copies of V (r×ib) and T (ib×ib) into the top left
+// of dv and dt, and returns those views. v and t must not change until the
+// copies have run.
+func uploadVT(dv, dt *clblas.Matrix[float64], v, t []float64, r, ib int) (vv, tv *clblas.Matrix[float64], err error) {
+	if vv, err = dv.View(0, 0, r, ib); err != nil {
+		return nil, nil, err
 	}
 	if _, err := vv.Write(v); err != nil {
-		return err
+		return nil, nil, err
 	}
-	tv, err := dt.View(0, 0, ib, ib)
-	if err != nil {
-		return err
+	if tv, err = dt.View(0, 0, ib, ib); err != nil {
+		return nil, nil, err
 	}
 	if _, err := tv.Write(t); err != nil {
-		return err
+		return nil, nil, err
 	}
+	return vv, tv, nil
+}
+
+// applyTo enqueues C −= V·(op(T)·(Vᵀ·C)) on the r×nc block C of d at row
+// i, column c0, with the resident V (vv) and T (tv) and dw as room for W.
+func applyTo(d, vv, tv, dw *clblas.Matrix[float64], tT blas.Transpose, i, c0, r, nc, ib int) error {
 	c, err := d.View(i, c0, r, nc)
 	if err != nil {
 		return err
