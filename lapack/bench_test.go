@@ -176,7 +176,8 @@ func runResident(b *testing.B, n int, flops float64, orig []float64, factor func
 	b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 }
 
-// BenchmarkResident times Potrf and Getrf on matrices already on the device.
+// BenchmarkResident times Potrf, Getrf and Geqrf on matrices already on
+// the device.
 func BenchmarkResident(b *testing.B) {
 	impl := benchImpl(b)
 	for _, n := range sizes(b) {
@@ -196,6 +197,12 @@ func BenchmarkResident(b *testing.B) {
 		b.Run(fmt.Sprintf("Getrf/n=%d", n), func(b *testing.B) {
 			runResident(b, n, 2*nf*nf*nf/3, gen, func(d *clblas.Matrix[float64]) (bool, error) {
 				return Getrf(impl, d, ipiv)
+			})
+		})
+		tau := make([]float64, n)
+		b.Run(fmt.Sprintf("Geqrf/n=%d", n), func(b *testing.B) {
+			runResident(b, n, 4*nf*nf*nf/3, gen, func(d *clblas.Matrix[float64]) (bool, error) {
+				return true, Geqrf(impl, d, tau)
 			})
 		})
 	}

@@ -64,15 +64,34 @@ func (impl *Implementation) geqrfWork(m, n int) int {
 // that panel while the device updates the rest (look-ahead). a is only
 // written by the final read, once s holds its copy.
 func (impl *Implementation) geqrfDevice(m, n int, a []float64, lda int, tau []float64, s *saved) (err error) {
-	k := min(m, n)
-	nb := min(impl.nb, k)
 	d, err := clblas.NewMatrixFromStrided(impl.blas, m, n, lda, a)
 	if err != nil {
 		return err
 	}
+	defer func() {
+		if rerr := d.Release(); rerr != nil && err == nil {
+			err = rerr
+		}
+	}()
+	if err := impl.geqrf(d, tau); err != nil {
+		return err
+	}
+	s.wait()
+	if err := d.ReadStrided(a, lda); err != nil {
+		return fmt.Errorf("cllapack: Dgeqrf: reading the factors: %w", err)
+	}
+	return nil
+}
+
+// geqrf is the blocked QR factorization of the resident m×n matrix d
+// described at geqrfDevice; len(tau) is min(m, n).
+func (impl *Implementation) geqrf(d *clblas.Matrix[float64], tau []float64) (err error) {
+	m, n := d.Dims()
+	k := min(m, n)
+	nb := min(impl.nb, k)
 	var scratch []*clblas.Matrix[float64]
 	defer func() {
-		for _, x := range append(scratch, d) {
+		for _, x := range scratch {
 			if rerr := x.Release(); rerr != nil && err == nil {
 				err = rerr
 			}
@@ -147,11 +166,9 @@ func (impl *Implementation) geqrfDevice(m, n int, a []float64, lda int, tau []fl
 			}
 		}
 	}
-	s.wait()
-	if err := d.ReadStrided(a, lda); err != nil {
-		return fmt.Errorf("cllapack: Dgeqrf: reading the factors: %w", err)
-	}
-	return nil
+	// Wait for the last uploads: their buffers may be reused or freed
+	// once this returns.
+	return impl.blas.Runtime().Queue().Finish()
 }
 
 // formV writes into v (r×c, packed) the unit lower trapezoidal V whose

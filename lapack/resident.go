@@ -66,3 +66,27 @@ func Getrf(impl *Implementation, a *clblas.Matrix[float64], ipiv []int) (ok bool
 	}
 	return ok, nil
 }
+
+// Geqrf computes in place the QR factorization A = Q·R of the m×n matrix a
+// in the device memory of impl's BLAS implementation, stored as Dgeqrf
+// stores it (R on and above the diagonal, the reflectors below it, their
+// factors in tau, len(tau) == min(m, n)). Only the column panels and the
+// block reflectors cross the bus. It returns an error for a bad argument
+// (wrapping clblas.ErrInvalidArg) or a device failure, after which a's
+// contents are undefined. It returns when the factorization is done.
+func Geqrf(impl *Implementation, a *clblas.Matrix[float64], tau []float64) error {
+	if a == nil {
+		return fmt.Errorf("cllapack: Geqrf: nil matrix: %w", clblas.ErrInvalidArg)
+	}
+	m, n := a.Dims()
+	if len(tau) != min(m, n) {
+		return fmt.Errorf("cllapack: Geqrf: len(tau) = %d for a %d×%d matrix: %w", len(tau), m, n, clblas.ErrInvalidArg)
+	}
+	if min(m, n) == 0 {
+		return nil
+	}
+	if err := impl.geqrf(a, tau); err != nil {
+		return fmt.Errorf("cllapack: Geqrf: %w", err)
+	}
+	return nil
+}

@@ -68,6 +68,24 @@ func TestResident(t *testing.T) {
 		}
 	}
 
+	for i := range a {
+		a[i] = rnd.NormFloat64()
+	}
+	if _, err := view.Write(a); err != nil {
+		t.Fatal(err)
+	}
+	tau, tauWant := make([]float64, n), make([]float64, n)
+	if err := Geqrf(impl, view, tau); err != nil {
+		t.Fatalf("Geqrf: %v", err)
+	}
+	if err := view.Read(got); err != nil {
+		t.Fatal(err)
+	}
+	work := make([]float64, 64*n)
+	g.Dgeqrf(n, n, a, n, tauWant, work, len(work))
+	compare(t, "Geqrf", n, n, got, a, n, 1e-10)
+	compare(t, "Geqrf tau", 1, n, tau, tauWant, n, 1e-10)
+
 	// Nothing outside the view was touched (the big matrix was zeros).
 	all := make([]float64, (n+5)*(n+9))
 	if err := big.Read(all); err != nil {
@@ -95,5 +113,8 @@ func TestResident(t *testing.T) {
 	}
 	if _, err := Getrf(impl, rect, make([]int, 5)); !errors.Is(err, clblas.ErrInvalidArg) {
 		t.Errorf("Getrf with a long ipiv: %v, want ErrInvalidArg", err)
+	}
+	if err := Geqrf(impl, rect, make([]float64, 3)); !errors.Is(err, clblas.ErrInvalidArg) {
+		t.Errorf("Geqrf with a short tau: %v, want ErrInvalidArg", err)
 	}
 }
