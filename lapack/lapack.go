@@ -17,6 +17,9 @@
 // one panel ahead, so that the CPU factorises the next panel while the
 // device updates the rest. Everything else is gonum's code.
 //
+// Matrices already in device memory factorise in place with Potrf, Getrf
+// and Geqrf (float64 only for now).
+//
 // Every routine keeps gonum's contract: bad arguments panic with gonum's
 // messages in gonum's order (they are forwarded to gonum's routine), a
 // matrix that is not positive definite makes Dpotrf return false, a
