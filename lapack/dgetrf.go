@@ -53,7 +53,7 @@ func (impl *Implementation) getrfDevice(m, n int, a []float64, lda int, ipiv []i
 			err = rerr
 		}
 	}()
-	ok, err = impl.getrf(d, ipiv)
+	ok, err = getrf(impl, d, ipiv)
 	if err != nil {
 		return false, err
 	}
@@ -72,7 +72,7 @@ func (impl *Implementation) getrfDevice(m, n int, a []float64, lda int, ipiv []i
 // with Gemm. The update of the next panel's columns is enqueued first and
 // that panel read back at once (look-ahead), so that the CPU factorises it
 // while the device updates the rest. len(ipiv) is min(m, n).
-func (impl *Implementation) getrf(d *clblas.Matrix[float64], ipiv []int) (ok bool, err error) {
+func getrf[T float32 | float64](impl *Implementation, d *clblas.Matrix[T], ipiv []int) (ok bool, err error) {
 	m, n := d.Dims()
 	mn := min(m, n)
 	piv, err := impl.newPivots(mn)
@@ -89,7 +89,8 @@ func (impl *Implementation) getrf(d *clblas.Matrix[float64], ipiv []int) (ok boo
 	// Two panel buffers: the CPU works on one while the next panel is read
 	// into the other. A buffer's earlier Write is ahead of the read into
 	// it in the queue, and the CPU writes to it only after that read.
-	bufs := [2][]float64{make([]float64, m*nb), make([]float64, m*nb)}
+	bufs := [2][]T{make([]T, m*nb), make([]T, m*nb)}
+	var conv []float64 // float64 room for float32 panels
 	var pending *clblas.Event
 	ok = true
 	for j, cur := 0, 0; j < mn; j, cur = j+nb, 1-cur {
@@ -107,7 +108,7 @@ func (impl *Implementation) getrf(d *clblas.Matrix[float64], ipiv []int) (ok boo
 		if err != nil {
 			return false, err
 		}
-		if !getrfPanel(m-j, jb, p, jb, ipiv[j:j+jb]) {
+		if !inFloat64(p, &conv, func(p []float64) bool { return getrfPanel(m-j, jb, p, jb, ipiv[j:j+jb]) }) {
 			ok = false
 		}
 		for i := j; i < j+jb; i++ {
@@ -119,12 +120,12 @@ func (impl *Implementation) getrf(d *clblas.Matrix[float64], ipiv []int) (ok boo
 		if err := piv.upload(q, ipiv, j, jb); err != nil {
 			return false, err
 		}
-		if err := impl.laswpDevice(d, piv, 0, j, j, jb); err != nil {
+		if err := laswpDevice(impl, d, piv, 0, j, j, jb); err != nil {
 			return false, err
 		}
 		pending = nil
 		if j+jb < n {
-			if err := impl.laswpDevice(d, piv, j+jb, n-j-jb, j, jb); err != nil {
+			if err := laswpDevice(impl, d, piv, j+jb, n-j-jb, j, jb); err != nil {
 				return false, err
 			}
 			jbn := min(nb, max(mn-j-jb, 0))
@@ -144,7 +145,7 @@ func (impl *Implementation) getrf(d *clblas.Matrix[float64], ipiv []int) (ok boo
 // columns and the read of that panel into next, then the same update of
 // the columns right of it. The event is the read's (nil when there is no
 // next panel).
-func getrfUpdate(d *clblas.Matrix[float64], m, n, j, jb, jbn int, next []float64) (*clblas.Event, error) {
+func getrfUpdate[T float32 | float64](d *clblas.Matrix[T], m, n, j, jb, jbn int, next []T) (*clblas.Event, error) {
 	k := j + jb // first row and column of the trailing matrix
 	l11, err := d.View(j, j, jb, jb)
 	if err != nil {
@@ -187,7 +188,7 @@ func getrfUpdate(d *clblas.Matrix[float64], m, n, j, jb, jbn int, next []float64
 
 // gemmUpdate enqueues A[k0:k0+r, c0:c0+c] −= L21·A[j:j+jb, c0:c0+c], where
 // k0 = j+jb is the first trailing row.
-func gemmUpdate(d, l21 *clblas.Matrix[float64], j, c0, r, jb, c int) error {
+func gemmUpdate[T float32 | float64](d, l21 *clblas.Matrix[T], j, c0, r, jb, c int) error {
 	u, err := d.View(j, c0, jb, c)
 	if err != nil {
 		return err

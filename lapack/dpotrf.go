@@ -50,7 +50,7 @@ func (impl *Implementation) potrfDevice(ul blas.Uplo, n int, a []float64, lda in
 			err = rerr
 		}
 	}()
-	ok, err = impl.potrf(ul, d)
+	ok, err = potrf(impl, ul, d)
 	if err != nil {
 		return false, err
 	}
@@ -70,13 +70,14 @@ func (impl *Implementation) potrfDevice(ul blas.Uplo, n int, a []float64, lda in
 // factorises it while the device updates the rest. When a block is not
 // positive definite it is written back as Dpotf2 left it and potrf
 // returns false: the factor is then complete up to that block, as gonum's.
-func (impl *Implementation) potrf(ul blas.Uplo, d *clblas.Matrix[float64]) (ok bool, err error) {
+func potrf[T float32 | float64](impl *Implementation, ul blas.Uplo, d *clblas.Matrix[T]) (ok bool, err error) {
 	n, _ := d.Dims()
 	nb := min(impl.nb, n)
 	// Two panel buffers: the CPU works on one while the next block is read
 	// into the other. A buffer's earlier Write is ahead of the read into
 	// it in the queue, and the CPU writes to it only after that read.
-	bufs := [2][]float64{make([]float64, nb*nb), make([]float64, nb*nb)}
+	bufs := [2][]T{make([]T, nb*nb), make([]T, nb*nb)}
+	var conv []float64 // float64 room for float32 blocks
 	first, err := d.View(0, 0, nb, nb)
 	if err != nil {
 		return false, err
@@ -93,7 +94,7 @@ func (impl *Implementation) potrf(ul blas.Uplo, d *clblas.Matrix[float64]) (ok b
 			}
 		}
 		panel := bufs[cur][:jb*jb]
-		ok := impl.Dpotf2(ul, jb, panel, jb)
+		ok := inFloat64(panel, &conv, func(p []float64) bool { return impl.Dpotf2(ul, jb, p, jb) })
 		diag, err := d.View(j, j, jb, jb)
 		if err != nil {
 			return false, err
@@ -124,7 +125,7 @@ func (impl *Implementation) potrf(ul blas.Uplo, d *clblas.Matrix[float64]) (ok b
 // the off-diagonal block, the update of the next diagonal block (jbn wide)
 // and its read into next, then the update of the rest of the trailing
 // matrix. The event is the read's.
-func potrfUpdate(d, diag *clblas.Matrix[float64], ul blas.Uplo, n, j, jb, jbn int, next []float64) (*clblas.Event, error) {
+func potrfUpdate[T float32 | float64](d, diag *clblas.Matrix[T], ul blas.Uplo, n, j, jb, jbn int, next []T) (*clblas.Event, error) {
 	r := n - j - jb
 	k := j + jb // first row and column of the trailing matrix
 	d1, err := d.View(k, k, jbn, jbn)

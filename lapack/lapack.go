@@ -17,8 +17,8 @@
 // one panel ahead, so that the CPU factorises the next panel while the
 // device updates the rest. Everything else is gonum's code.
 //
-// Matrices already in device memory factorise in place with Potrf, Getrf
-// and Geqrf (float64 only for now).
+// Matrices already in device memory factorise in place with Potrf and
+// Getrf (float32 or float64) and Geqrf (float64).
 //
 // Every routine keeps gonum's contract: bad arguments panic with gonum's
 // messages in gonum's order (they are forwarded to gonum's routine), a
@@ -57,9 +57,9 @@ type Implementation struct {
 	mu     sync.Mutex
 	logged map[string]bool
 
-	kmu      sync.Mutex // guards laswp, laswpErr and launches of laswp
-	laswp    *cl.Kernel
-	laswpErr error
+	kmu      sync.Mutex    // guards laswp, laswpErr and launches of laswp
+	laswp    [2]*cl.Kernel // float32, float64
+	laswpErr [2]error
 
 	// onDevice counts the calls finished on the device (tests check that
 	// the device path ran).
@@ -172,12 +172,16 @@ func New(b *clblas.Implementation, opts ...Option) (*Implementation, error) {
 func (impl *Implementation) Close() error {
 	impl.kmu.Lock()
 	defer impl.kmu.Unlock()
-	if impl.laswp == nil {
-		return nil
+	var err error
+	for i, k := range impl.laswp {
+		if k != nil {
+			if rerr := k.Release(); rerr != nil && err == nil {
+				err = rerr
+			}
+			impl.laswp[i] = nil
+		}
+		impl.laswpErr[i] = fmt.Errorf("cllapack: Implementation closed")
 	}
-	err := impl.laswp.Release()
-	impl.laswp = nil
-	impl.laswpErr = fmt.Errorf("cllapack: Implementation closed")
 	return err
 }
 

@@ -9,20 +9,31 @@ import (
 	clblas "github.com/gocompute/opencl/blas"
 )
 
-// laswpKernel returns the row-interchange kernel, built on first use. The
-// caller holds impl.kmu, which also serialises its launches (a kernel's
-// arguments are shared state).
-func (impl *Implementation) laswpKernel() (*cl.Kernel, error) {
-	if impl.laswp == nil && impl.laswpErr == nil {
+// precIndex is 0 for float32 and 1 for float64: the index of T's laswp
+// kernel.
+func precIndex[T float32 | float64]() int {
+	var z T
+	if _, ok := any(z).(float64); ok {
+		return 1
+	}
+	return 0
+}
+
+// laswpKernel returns the row-interchange kernel of precision index pi,
+// built on first use. The caller holds impl.kmu, which also serialises its
+// launches (a kernel's arguments are shared state).
+func (impl *Implementation) laswpKernel(pi int) (*cl.Kernel, error) {
+	if impl.laswp[pi] == nil && impl.laswpErr[pi] == nil {
 		srcs, err := kernels.Program("lapack.cl")
 		if err == nil {
-			impl.laswp, err = impl.blas.Runtime().Kernel(srcs, "-DPRECISION=64", "laswp")
+			opts := [2]string{"-DPRECISION=32", "-DPRECISION=64"}[pi]
+			impl.laswp[pi], err = impl.blas.Runtime().Kernel(srcs, opts, "laswp")
 		}
 		if err != nil {
-			impl.laswpErr = fmt.Errorf("cllapack: building laswp: %w", err)
+			impl.laswpErr[pi] = fmt.Errorf("cllapack: building laswp: %w", err)
 		}
 	}
-	return impl.laswp, impl.laswpErr
+	return impl.laswp[pi], impl.laswpErr[pi]
 }
 
 // pivots holds an LU factorization's pivots on the device, for laswp.
@@ -57,7 +68,7 @@ func (p *pivots) upload(q *cl.Queue, ipiv []int, k, kb int) error {
 // i = k, …, k+kb−1 (uploaded to p), over the cols columns of d from c0, in
 // one launch on the resident operations' queue, so it runs in order with
 // them.
-func (impl *Implementation) laswpDevice(d *clblas.Matrix[float64], p *pivots, c0, cols, k, kb int) error {
+func laswpDevice[T float32 | float64](impl *Implementation, d *clblas.Matrix[T], p *pivots, c0, cols, k, kb int) error {
 	if cols == 0 {
 		return nil
 	}
@@ -67,7 +78,7 @@ func (impl *Implementation) laswpDevice(d *clblas.Matrix[float64], p *pivots, c0
 	}
 	impl.kmu.Lock()
 	defer impl.kmu.Unlock()
-	kern, err := impl.laswpKernel()
+	kern, err := impl.laswpKernel(precIndex[T]())
 	if err != nil {
 		return err
 	}

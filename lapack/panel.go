@@ -70,3 +70,24 @@ func geqrfPanel(m, n int, a []float64, lda int, tau []float64) {
 		}
 	}
 }
+
+// inFloat64 runs f, one of gonum's float64 routines, on the panel p: on p
+// itself when T is float64, else on a float64 copy in *buf (grown as
+// needed) that is rounded back into p afterwards.
+func inFloat64[T float32 | float64](p []T, buf *[]float64, f func([]float64) bool) bool {
+	if q, ok := any(p).([]float64); ok {
+		return f(q)
+	}
+	if cap(*buf) < len(p) {
+		*buf = make([]float64, len(p))
+	}
+	q := (*buf)[:len(p)]
+	for i, v := range p {
+		q[i] = float64(v)
+	}
+	ok := f(q)
+	for i, v := range q {
+		p[i] = T(v)
+	}
+	return ok
+}

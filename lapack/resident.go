@@ -9,18 +9,20 @@ import (
 )
 
 // Potrf computes in place the Cholesky factorization of the symmetric
-// positive definite n×n matrix A held in the ul triangle of a, a matrix in
-// the device memory of impl's BLAS implementation:
+// positive definite n×n matrix A held in the ul triangle of a, a float32 or
+// float64 matrix in the device memory of impl's BLAS implementation:
 //
 //	A = Uᵀ·U  if ul == blas.Upper,
 //	A = L·Lᵀ  if ul == blas.Lower.
 //
-// Only nb×nb diagonal blocks cross the bus. It returns ok == false, as
-// Dpotrf does, if A is not positive definite (the factor is then complete
-// up to the block that failed), and an error for a bad argument (wrapping
-// clblas.ErrInvalidArg or clblas.ErrShape) or a device failure, after which
-// a's contents are undefined. It returns when the factorization is done.
-func Potrf(impl *Implementation, ul blas.Uplo, a *clblas.Matrix[float64]) (ok bool, err error) {
+// Only nb×nb diagonal blocks cross the bus; they are factorised by gonum's
+// float64 code (float32 blocks are widened and rounded back). It returns
+// ok == false, as Dpotrf does, if A is not positive definite (the factor is
+// then complete up to the block that failed), and an error for a bad
+// argument (wrapping clblas.ErrInvalidArg or clblas.ErrShape) or a device
+// failure, after which a's contents are undefined. It returns when the
+// factorization is done.
+func Potrf[T float32 | float64](impl *Implementation, ul blas.Uplo, a *clblas.Matrix[T]) (ok bool, err error) {
 	if ul != blas.Upper && ul != blas.Lower {
 		return false, fmt.Errorf("cllapack: Potrf: bad uplo %q: %w", rune(ul), clblas.ErrInvalidArg)
 	}
@@ -34,7 +36,7 @@ func Potrf(impl *Implementation, ul blas.Uplo, a *clblas.Matrix[float64]) (ok bo
 	if r == 0 {
 		return true, nil
 	}
-	ok, err = impl.potrf(ul, a)
+	ok, err = potrf(impl, ul, a)
 	if err != nil {
 		return false, fmt.Errorf("cllapack: Potrf: %w", err)
 	}
@@ -42,14 +44,16 @@ func Potrf(impl *Implementation, ul blas.Uplo, a *clblas.Matrix[float64]) (ok bo
 }
 
 // Getrf computes in place the LU factorization with partial pivoting,
-// A = P·L·U, of the m×n matrix a in the device memory of impl's BLAS
-// implementation, with the pivots in gonum's format in ipiv (len(ipiv) ==
-// min(m, n)). Only the column panels cross the bus. It returns ok ==
-// false, as Dgetrf does, if U has an exactly zero diagonal element (the
-// factorization is completed all the same), and an error for a bad argument
-// (wrapping clblas.ErrInvalidArg) or a device failure, after which a's
-// contents are undefined. It returns when the factorization is done.
-func Getrf(impl *Implementation, a *clblas.Matrix[float64], ipiv []int) (ok bool, err error) {
+// A = P·L·U, of the m×n float32 or float64 matrix a in the device memory
+// of impl's BLAS implementation, with the pivots in gonum's format in ipiv
+// (len(ipiv) == min(m, n)). Only the column panels cross the bus; they are
+// factorised in float64 (float32 panels are widened and rounded back). It
+// returns ok == false, as Dgetrf does, if U has an exactly zero diagonal
+// element (the factorization is completed all the same), and an error for a
+// bad argument (wrapping clblas.ErrInvalidArg) or a device failure, after
+// which a's contents are undefined. It returns when the factorization is
+// done.
+func Getrf[T float32 | float64](impl *Implementation, a *clblas.Matrix[T], ipiv []int) (ok bool, err error) {
 	if a == nil {
 		return false, fmt.Errorf("cllapack: Getrf: nil matrix: %w", clblas.ErrInvalidArg)
 	}
@@ -60,7 +64,7 @@ func Getrf(impl *Implementation, a *clblas.Matrix[float64], ipiv []int) (ok bool
 	if min(m, n) == 0 {
 		return true, nil
 	}
-	ok, err = impl.getrf(a, ipiv)
+	ok, err = getrf(impl, a, ipiv)
 	if err != nil {
 		return false, fmt.Errorf("cllapack: Getrf: %w", err)
 	}
