@@ -10,12 +10,13 @@
 // On the device now: Dpotrf, Dgetrf and Dgeqrf, the solves Dpotrs, Dgetrs
 // and Dtrtrs, and Dormqr (side Left) and Dorgqr. The matrix is uploaded
 // once and read back once; the factorizations are blocked and
-// right-looking, with each panel factorised on the CPU by gonum's unblocked
-// routine (Dpotf2, Dgetf2, Dgeqr2 with Dlarft) and the trailing update
-// (Trsm, Syrk, Gemm, Trmm) and the LU row interchanges (a kernel of
-// kernels/lapack.cl) run on the resident matrix; Dpotrf and Dgetrf look
-// one panel ahead, so that the CPU factorises the next panel while the
-// device updates the rest. Everything else is gonum's code.
+// right-looking, with each panel factorised on the CPU with gonum's code
+// (Dpotf2; a recursive LU over Dgetf2, Dtrsm and Dgemm; Dgeqr2 and Dlarfb
+// in sub-panels, then Dlarft) and the trailing update (Trsm, Syrk, Gemm,
+// Trmm) and the LU row interchanges (a kernel of kernels/lapack.cl) run on
+// the resident matrix. Each factorization looks one panel ahead: the next
+// panel is updated and read back first, so that the CPU factorises it while
+// the device updates the rest. Everything else is gonum's code.
 //
 // Matrices already in device memory factorise in place with Potrf and
 // Getrf (float32 or float64) and Geqrf (float64).
