@@ -1,0 +1,209 @@
+package cllapack
+
+import (
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/lapack/gonum"
+
+	clblas "github.com/gocompute/opencl/blas"
+)
+
+var benchSizes = flag.String("lapack.sizes", "2048,4096",
+	"comma-separated orders for BenchmarkDpotrf and BenchmarkDgetrf (gonum's runs at the first only)")
+
+// benchImpl returns a device implementation sending every call to the
+// device with the default block size.
+func benchImpl(b *testing.B) *Implementation {
+	return newTestImpl(b, defaultNB)
+}
+
+func sizes(b *testing.B) []int {
+	var ns []int
+	for _, f := range strings.Split(*benchSizes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			b.Fatalf("-lapack.sizes: bad order %q", f)
+		}
+		ns = append(ns, n)
+	}
+	return ns
+}
+
+type factorizer interface {
+	Dpotrf(blas.Uplo, int, []float64, int) bool
+	Dgetrf(int, int, []float64, int, []int) bool
+}
+
+// runFactor times f on a fresh copy of orig per iteration (the copy is not
+// timed) and reports GFLOP/s for flops per call.
+func runFactor(b *testing.B, flops float64, orig []float64, f func(a []float64) bool) {
+	a := make([]float64, len(orig))
+	b.ResetTimer()
+	for range b.N {
+		b.StopTimer()
+		copy(a, orig)
+		b.StartTimer()
+		if !f(a) {
+			b.Fatal("factorization failed")
+		}
+	}
+	b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+}
+
+// BenchmarkDpotrf factorises a random SPD matrix (upper triangle) from a Go
+// slice: upload, factorization and read back. Flops: n³/3.
+func BenchmarkDpotrf(b *testing.B) {
+	impl := benchImpl(b)
+	ns := sizes(b)
+	for i, n := range ns {
+		orig := spd(n, n, rand.New(rand.NewPCG(1, uint64(n))))
+		flops := float64(n) * float64(n) * float64(n) / 3
+		impls := []struct {
+			name string
+			f    factorizer
+		}{{"device", impl}}
+		if i == 0 {
+			impls = append(impls, struct {
+				name string
+				f    factorizer
+			}{"gonum", gonum.Implementation{}})
+		}
+		for _, im := range impls {
+			b.Run(fmt.Sprintf("%s/n=%d", im.name, n), func(b *testing.B) {
+				runFactor(b, flops, orig, func(a []float64) bool { return im.f.Dpotrf(blas.Upper, n, a, n) })
+			})
+		}
+	}
+}
+
+// BenchmarkDgetrf factorises a random square matrix from a Go slice.
+// Flops: 2n³/3.
+func BenchmarkDgetrf(b *testing.B) {
+	impl := benchImpl(b)
+	ns := sizes(b)
+	for i, n := range ns {
+		rnd := rand.New(rand.NewPCG(2, uint64(n)))
+		orig := make([]float64, n*n)
+		for k := range orig {
+			orig[k] = rnd.NormFloat64()
+		}
+		flops := 2 * float64(n) * float64(n) * float64(n) / 3
+		ipiv := make([]int, n)
+		impls := []struct {
+			name string
+			f    factorizer
+		}{{"device", impl}}
+		if i == 0 {
+			impls = append(impls, struct {
+				name string
+				f    factorizer
+			}{"gonum", gonum.Implementation{}})
+		}
+		for _, im := range impls {
+			b.Run(fmt.Sprintf("%s/n=%d", im.name, n), func(b *testing.B) {
+				runFactor(b, flops, orig, func(a []float64) bool { return im.f.Dgetrf(n, n, a, n, ipiv) })
+			})
+		}
+	}
+}
+
+// BenchmarkDgeqrf factorises a random square matrix from a Go slice.
+// Flops: 4n³/3.
+func BenchmarkDgeqrf(b *testing.B) {
+	impl := benchImpl(b)
+	for i, n := range sizes(b) {
+		rnd := rand.New(rand.NewPCG(3, uint64(n)))
+		orig := make([]float64, n*n)
+		for k := range orig {
+			orig[k] = rnd.NormFloat64()
+		}
+		flops := 4 * float64(n) * float64(n) * float64(n) / 3
+		tau := make([]float64, n)
+		work := make([]float64, 1)
+		gonum.Implementation{}.Dgeqrf(n, n, orig, n, tau, work, -1)
+		work = make([]float64, int(work[0]))
+		type geqrfer interface {
+			Dgeqrf(m, n int, a []float64, lda int, tau, work []float64, lwork int)
+		}
+		impls := map[string]geqrfer{"device": impl}
+		if i == 0 {
+			impls["gonum"] = gonum.Implementation{}
+		}
+		for _, name := range []string{"device", "gonum"} {
+			im, ok := impls[name]
+			if !ok {
+				continue
+			}
+			b.Run(fmt.Sprintf("%s/n=%d", name, n), func(b *testing.B) {
+				runFactor(b, flops, orig, func(a []float64) bool {
+					im.Dgeqrf(n, n, a, n, tau, work, len(work))
+					return true
+				})
+			})
+		}
+	}
+}
+
+// runResident times factor on a device matrix refilled from orig before
+// each iteration (the refill is not timed) and reports GFLOP/s.
+func runResident(b *testing.B, n int, flops float64, orig []float64, factor func(d *clblas.Matrix[float64]) (bool, error)) {
+	d, err := clblas.NewMatrix[float64](shared.blas, n, n)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer d.Release()
+	b.ResetTimer()
+	for range b.N {
+		b.StopTimer()
+		ev, err := d.Write(orig)
+		if err == nil {
+			err = ev.Wait()
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if ok, err := factor(d); !ok || err != nil {
+			b.Fatalf("factorization failed: ok=%v, err=%v", ok, err)
+		}
+	}
+	b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+}
+
+// BenchmarkResident times Potrf, Getrf and Geqrf on matrices already on
+// the device.
+func BenchmarkResident(b *testing.B) {
+	impl := benchImpl(b)
+	for _, n := range sizes(b) {
+		spdA := spd(n, n, rand.New(rand.NewPCG(1, uint64(n))))
+		rnd := rand.New(rand.NewPCG(2, uint64(n)))
+		gen := make([]float64, n*n)
+		for k := range gen {
+			gen[k] = rnd.NormFloat64()
+		}
+		nf := float64(n)
+		b.Run(fmt.Sprintf("Potrf/n=%d", n), func(b *testing.B) {
+			runResident(b, n, nf*nf*nf/3, spdA, func(d *clblas.Matrix[float64]) (bool, error) {
+				return Potrf(impl, blas.Upper, d)
+			})
+		})
+		ipiv := make([]int, n)
+		b.Run(fmt.Sprintf("Getrf/n=%d", n), func(b *testing.B) {
+			runResident(b, n, 2*nf*nf*nf/3, gen, func(d *clblas.Matrix[float64]) (bool, error) {
+				return Getrf(impl, d, ipiv)
+			})
+		})
+		tau := make([]float64, n)
+		b.Run(fmt.Sprintf("Geqrf/n=%d", n), func(b *testing.B) {
+			runResident(b, n, 4*nf*nf*nf/3, gen, func(d *clblas.Matrix[float64]) (bool, error) {
+				return true, Geqrf(impl, d, tau)
+			})
+		})
+	}
+}

@@ -1,0 +1,243 @@
+package cllapack
+
+import (
+	"fmt"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/lapack"
+
+	clblas "github.com/gocompute/opencl/blas"
+)
+
+// Dgeqrf computes the QR factorization of the m×n matrix A,
+//
+//	A = Q·R,
+//
+// with Q = H_0·H_1·…·H_{k−1}, k = min(m, n), a product of elementary
+// reflectors H_i = I − tau[i]·v·vᵀ stored as gonum's Dgeqrf stores them: R
+// on and above the diagonal of a, the vectors v below it, their scale
+// factors in tau (len(tau) must be k). work holds lwork ≥ max(1, n) elements;
+// lwork == −1 is a workspace query, answered in work[0] as gonum does. On
+// return work[0] is the workspace gonum's Dgeqrf would have liked; the
+// device path itself needs none of it.
+//
+// Workspace queries, calls with arguments gonum rejects and calls the
+// offload policy keeps on the CPU are forwarded to gonum's Dgeqrf.
+func (impl *Implementation) Dgeqrf(m, n int, a []float64, lda int, tau, work []float64, lwork int) {
+	k := min(m, n)
+	valid := k > 0 && lda >= n && lwork >= n && len(work) >= lwork &&
+		len(a) >= (m-1)*lda+n && len(tau) == k
+	if !valid || !impl.offload(k) {
+		impl.Implementation.Dgeqrf(m, n, a, lda, tau, work, lwork)
+		return
+	}
+	s := saveAsync(m, n, a, lda)
+	if err := impl.geqrfDevice(m, n, a, lda, tau, s); err != nil {
+		impl.fellBack("Dgeqrf", err)
+		s.restore(a, lda)
+		impl.Implementation.Dgeqrf(m, n, a, lda, tau, work, lwork)
+		return
+	}
+	s.wait()
+	work[0] = float64(impl.geqrfWork(m, n))
+	impl.onDevice.Add(1)
+}
+
+// geqrfWork is the workspace gonum's Dgeqrf reports in work[0] after a
+// factorization.
+func (impl *Implementation) geqrfWork(m, n int) int {
+	k := min(m, n)
+	nb := impl.Ilaenv(1, "DGEQRF", " ", m, n, -1, -1)
+	if 1 < nb && nb < k && k > max(0, impl.Ilaenv(3, "DGEQRF", " ", m, n, -1, -1)) {
+		return n * nb
+	}
+	return n
+}
+
+// geqrfDevice is the blocked QR factorization of the resident matrix: each
+// (m−i)×nb column panel is read back, factorised by geqrfPanel and
+// written back; its block reflector H = I − V·T·Vᵀ (T from gonum's Dlarft)
+// is then applied from the left as Hᵀ to the columns right of it on the
+// device, C −= V·(Tᵀ·(Vᵀ·C)), with V (unit lower trapezoidal, formed on the
+// host) and T uploaded beside the matrix: first to the next panel's
+// columns, which are then read back at once, so that the CPU factorises
+// that panel while the device updates the rest (look-ahead). a is only
+// written by the final read, once s holds its copy.
+func (impl *Implementation) geqrfDevice(m, n int, a []float64, lda int, tau []float64, s *saved) (err error) {
+	d, err := clblas.NewMatrixFromStrided(impl.blas, m, n, lda, a)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if rerr := d.Release(); rerr != nil && err == nil {
+			err = rerr
+		}
+	}()
+	if err := impl.geqrf(d, tau); err != nil {
+		return err
+	}
+	s.wait()
+	if err := d.ReadStrided(a, lda); err != nil {
+		return fmt.Errorf("cllapack: Dgeqrf: reading the factors: %w", err)
+	}
+	return nil
+}
+
+// geqrf is the blocked QR factorization of the resident m×n matrix d
+// described at geqrfDevice; len(tau) is min(m, n).
+func (impl *Implementation) geqrf(d *clblas.Matrix[float64], tau []float64) (err error) {
+	m, n := d.Dims()
+	k := min(m, n)
+	nb := min(impl.nb, k)
+	var scratch []*clblas.Matrix[float64]
+	defer func() {
+		for _, x := range scratch {
+			if rerr := x.Release(); rerr != nil && err == nil {
+				err = rerr
+			}
+		}
+	}()
+	// Device scratch: V (m×nb), T (nb×nb) and W = Vᵀ·C (nb×n).
+	var dv, dt, dw *clblas.Matrix[float64]
+	for _, x := range []struct {
+		p    **clblas.Matrix[float64]
+		r, c int
+	}{{&dv, m, nb}, {&dt, nb, nb}, {&dw, nb, n}} {
+		if *x.p, err = clblas.NewMatrix[float64](impl.blas, x.r, x.c); err != nil {
+			return err
+		}
+		scratch = append(scratch, *x.p)
+	}
+	// Two panel buffers: the CPU works on one while the next panel is read
+	// into the other (look-ahead). A buffer's earlier Write, and the
+	// uploads of v and t, are ahead of the read the CPU waits for in the
+	// queue.
+	bufs := [2][]float64{make([]float64, m*nb), make([]float64, m*nb)}
+	v := make([]float64, m*nb)
+	t := make([]float64, nb*nb)
+	var pending *clblas.Event
+	for i, cur := 0, 0; i < k; i, cur = i+nb, 1-cur {
+		ib := min(nb, k-i)
+		p := bufs[cur][:(m-i)*ib]
+		pv, err := d.View(i, i, m-i, ib)
+		if err != nil {
+			return err
+		}
+		if pending != nil {
+			err = pending.Wait()
+		} else {
+			err = pv.Read(p)
+		}
+		if err != nil {
+			return err
+		}
+		geqrfPanel(m-i, ib, p, ib, tau[i:i+ib])
+		if _, err := pv.Write(p); err != nil {
+			return err
+		}
+		pending = nil
+		if i+ib >= n {
+			continue
+		}
+		impl.Dlarft(lapack.Forward, lapack.ColumnWise, m-i, ib, p, ib, tau[i:i+ib], t, ib)
+		formV(m-i, ib, p, ib, v)
+		vv, tv, err := uploadVT(dv, dt, v[:(m-i)*ib], t[:ib*ib], m-i, ib)
+		if err != nil {
+			return err
+		}
+		// The next panel's columns first, then read that panel, then the
+		// rest of the trailing matrix.
+		ibn := min(nb, k-i-ib)
+		if ibn > 0 {
+			if err := applyTo(d, vv, tv, dw, blas.Trans, i, i+ib, m-i, ibn, ib); err != nil {
+				return err
+			}
+			nv, err := d.View(i+ib, i+ib, m-i-ib, ibn)
+			if err != nil {
+				return err
+			}
+			if pending, err = nv.ReadAsync(bufs[1-cur][:(m-i-ib)*ibn]); err != nil {
+				return err
+			}
+		}
+		if rest := n - i - ib - ibn; rest > 0 {
+			if err := applyTo(d, vv, tv, dw, blas.Trans, i, i+ib+ibn, m-i, rest, ib); err != nil {
+				return err
+			}
+		}
+	}
+	// Wait for the last uploads: their buffers may be reused or freed
+	// once this returns.
+	return impl.blas.Runtime().Queue().Finish()
+}
+
+// formV writes into v (r×c, packed) the unit lower trapezoidal V whose
+// columns below the diagonal are those of p (r×c, row stride ldp).
+func formV(r, c int, p []float64, ldp int, v []float64) {
+	for i := range r {
+		row := v[i*c : (i+1)*c]
+		for j := range c {
+			switch {
+			case j < i:
+				row[j] = p[i*ldp+j]
+			case j == i:
+				row[j] = 1
+			default:
+				row[j] = 0
+			}
+		}
+	}
+}
+
+// applyReflector uploads V (r×ib) and T (ib×ib) and enqueues
+// C −= V·(op(T)·(Vᵀ·C)) on the r×nc block C of d at row i, column c0: the
+// block reflector H = I − V·T·Vᵀ applied from the left as Hᵀ (tT ==
+// blas.Trans) or H (blas.NoTrans). v and t must not change until the
+// operations have run.
+func applyReflector(d, dv, dt, dw *clblas.Matrix[float64], v, t []float64, tT blas.Transpose, i, c0, r, nc, ib int) error {
+	vv, tv, err := uploadVT(dv, dt, v, t, r, ib)
+	if err != nil {
+		return err
+	}
+	return applyTo(d, vv, tv, dw, tT, i, c0, r, nc, ib)
+}
+
+// uploadVT enqueues the copies of V (r×ib) and T (ib×ib) into the top left
+// of dv and dt, and returns those views. v and t must not change until the
+// copies have run.
+func uploadVT(dv, dt *clblas.Matrix[float64], v, t []float64, r, ib int) (vv, tv *clblas.Matrix[float64], err error) {
+	if vv, err = dv.View(0, 0, r, ib); err != nil {
+		return nil, nil, err
+	}
+	if _, err := vv.Write(v); err != nil {
+		return nil, nil, err
+	}
+	if tv, err = dt.View(0, 0, ib, ib); err != nil {
+		return nil, nil, err
+	}
+	if _, err := tv.Write(t); err != nil {
+		return nil, nil, err
+	}
+	return vv, tv, nil
+}
+
+// applyTo enqueues C −= V·(op(T)·(Vᵀ·C)) on the r×nc block C of d at row
+// i, column c0, with the resident V (vv) and T (tv) and dw as room for W.
+func applyTo(d, vv, tv, dw *clblas.Matrix[float64], tT blas.Transpose, i, c0, r, nc, ib int) error {
+	c, err := d.View(i, c0, r, nc)
+	if err != nil {
+		return err
+	}
+	w, err := dw.View(0, 0, ib, nc)
+	if err != nil {
+		return err
+	}
+	if _, err := clblas.Gemm(blas.Trans, blas.NoTrans, 1, vv, c, 0, w); err != nil {
+		return err
+	}
+	if _, err := clblas.Trmm(blas.Left, blas.Upper, tT, blas.NonUnit, 1, tv, w); err != nil {
+		return err
+	}
+	_, err = clblas.Gemm(blas.NoTrans, blas.NoTrans, -1, vv, w, 1, c)
+	return err
+}

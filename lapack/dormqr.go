@@ -1,0 +1,120 @@
+package cllapack
+
+import (
+	"fmt"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/lapack"
+
+	clblas "github.com/gocompute/opencl/blas"
+)
+
+// Dormqr multiplies the m×n matrix C by the orthogonal Q of a QR
+// factorization computed by Dgeqrf (k reflectors in a and tau):
+//
+//	C = Q·C   side == blas.Left,  trans == blas.NoTrans,
+//	C = Qᵀ·C  side == blas.Left,  trans == blas.Trans,
+//	C = C·Q   side == blas.Right, trans == blas.NoTrans,
+//	C = C·Qᵀ  side == blas.Right, trans == blas.Trans.
+//
+// work holds lwork elements (at least max(1, n) for Left, max(1, m) for
+// Right); lwork == −1 is a workspace query, answered in work[0] as gonum
+// does, and work[0] holds gonum's optimal workspace on return.
+//
+// The Left cases run on the device: C is uploaded once and the block
+// reflectors, formed on the host from a, are applied with Gemm and Trmm.
+// The Right cases, workspace queries, calls with arguments gonum rejects
+// and calls the offload policy keeps on the CPU are forwarded to gonum's
+// Dormqr.
+func (impl *Implementation) Dormqr(side blas.Side, trans blas.Transpose, m, n, k int, a []float64, lda int, tau, c []float64, ldc int, work []float64, lwork int) {
+	valid := side == blas.Left && (trans == blas.NoTrans || trans == blas.Trans) &&
+		m > 0 && n > 0 && k > 0 && k <= m && lda >= k && ldc >= n &&
+		lwork >= n && len(work) >= lwork &&
+		len(a) >= (m-1)*lda+k && len(tau) == k && len(c) >= (m-1)*ldc+n
+	if !valid || !impl.offloadSolve(m, n) {
+		impl.Implementation.Dormqr(side, trans, m, n, k, a, lda, tau, c, ldc, work, lwork)
+		return
+	}
+	s := saveAsync(m, n, c, ldc)
+	if err := impl.ormqrDevice(trans, m, n, k, a, lda, tau, c, ldc, s, false); err != nil {
+		impl.fellBack("Dormqr", err)
+		s.restore(c, ldc)
+		impl.Implementation.Dormqr(side, trans, m, n, k, a, lda, tau, c, ldc, work, lwork)
+		return
+	}
+	s.wait()
+	// gonum's answer to a workspace query.
+	impl.Implementation.Dormqr(side, trans, m, n, k, a, lda, tau, c, ldc, work, -1)
+	impl.onDevice.Add(1)
+}
+
+// ormqrDevice applies Q (NoTrans: the blocks last to first, each as H) or
+// Qᵀ (Trans: first to last, each as Hᵀ) from the left to C, uploaded
+// once, and reads the product back into c once s holds its copy. With
+// identity (C is the first n columns of I, Dorgqr's case) block i is applied
+// to columns i… only: the columns before it are still those of I there,
+// which H_i leaves alone.
+func (impl *Implementation) ormqrDevice(trans blas.Transpose, m, n, k int, a []float64, lda int, tau, c []float64, ldc int, s *saved, identity bool) (err error) {
+	nb := min(impl.nb, k)
+	var d *clblas.Matrix[float64]
+	if identity {
+		eye := make([]float64, m*n)
+		for i := range n {
+			eye[i*n+i] = 1
+		}
+		d, err = clblas.NewMatrixFrom(impl.blas, m, n, eye)
+	} else {
+		d, err = clblas.NewMatrixFromStrided(impl.blas, m, n, ldc, c)
+	}
+	if err != nil {
+		return err
+	}
+	mats := []*clblas.Matrix[float64]{d}
+	defer func() {
+		for _, x := range mats {
+			if rerr := x.Release(); rerr != nil && err == nil {
+				err = rerr
+			}
+		}
+	}()
+	var dv, dt, dw *clblas.Matrix[float64]
+	for _, x := range []struct {
+		p    **clblas.Matrix[float64]
+		r, c int
+	}{{&dv, m, nb}, {&dt, nb, nb}, {&dw, nb, n}} {
+		if *x.p, err = clblas.NewMatrix[float64](impl.blas, x.r, x.c); err != nil {
+			return err
+		}
+		mats = append(mats, *x.p)
+	}
+	var blocks []int
+	for i := 0; i < k; i += nb {
+		blocks = append(blocks, i)
+	}
+	if trans == blas.NoTrans {
+		for l, r := 0, len(blocks)-1; l < r; l, r = l+1, r-1 {
+			blocks[l], blocks[r] = blocks[r], blocks[l]
+		}
+	}
+	for _, i := range blocks {
+		ib := min(nb, k-i)
+		// Fresh host buffers per block: each is read by an upload that
+		// may still be pending while the next block is formed.
+		v := make([]float64, (m-i)*ib)
+		t := make([]float64, ib*ib)
+		impl.Dlarft(lapack.Forward, lapack.ColumnWise, m-i, ib, a[i*lda+i:], lda, tau[i:i+ib], t, ib)
+		formV(m-i, ib, a[i*lda+i:], lda, v)
+		c0 := 0
+		if identity {
+			c0 = i
+		}
+		if err := applyReflector(d, dv, dt, dw, v, t, trans, i, c0, m-i, n-c0, ib); err != nil {
+			return err
+		}
+	}
+	s.wait()
+	if err := d.ReadStrided(c, ldc); err != nil {
+		return fmt.Errorf("cllapack: Dormqr: reading C: %w", err)
+	}
+	return nil
+}

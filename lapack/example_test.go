@@ -1,0 +1,47 @@
+package cllapack_test
+
+import (
+	"fmt"
+	"log"
+
+	"gonum.org/v1/gonum/blas/blas64"
+	blasgonum "gonum.org/v1/gonum/blas/gonum"
+	"gonum.org/v1/gonum/lapack/gonum"
+	"gonum.org/v1/gonum/lapack/lapack64"
+	"gonum.org/v1/gonum/mat"
+
+	clblas "github.com/gocompute/opencl/blas"
+	cllapack "github.com/gocompute/opencl/lapack"
+)
+
+// Example sends gonum/mat's factorizations to the device: a Cholesky
+// factorization and a solve, with the device forced for this small matrix.
+func Example() {
+	impl, err := clblas.New(clblas.WithOffload(clblas.Always))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer impl.Close()
+	blas64.Use(impl)
+	defer blas64.Use(blasgonum.Implementation{})
+	l, err := cllapack.New(impl) // import cllapack "github.com/gocompute/opencl/lapack"
+	if err != nil {
+		log.Fatal(err)
+	}
+	lapack64.Use(l)
+	defer lapack64.Use(gonum.Implementation{}) // lapack/gonum: back to gonum's own before Close
+
+	a := mat.NewSymDense(2, []float64{4, 2, 2, 3})
+	var chol mat.Cholesky
+	if ok := chol.Factorize(a); !ok {
+		log.Fatal("not positive definite")
+	}
+	var x mat.VecDense
+	if err := chol.SolveVecTo(&x, mat.NewVecDense(2, []float64{8, 7})); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%.3f\n", mat.Formatted(&x))
+	// Output:
+	// ⎡1.250⎤
+	// ⎣1.500⎦
+}

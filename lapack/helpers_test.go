@@ -1,0 +1,54 @@
+package cllapack
+
+import (
+	"fmt"
+	"os"
+	"sync"
+	"testing"
+
+	clblas "github.com/gocompute/opencl/blas"
+	"github.com/gocompute/opencl/platform/platformtest"
+)
+
+var shared struct {
+	once sync.Once
+	blas *clblas.Implementation
+	err  error
+}
+
+// newTestImpl returns an Implementation on the default device (PoCL in CI)
+// with every call sent to the device, panels nb wide. The BLAS underneath
+// is shared by the package's tests and closed by TestMain. Without a device
+// the test is skipped, or fails under GOCL_REQUIRE_DEVICE=1.
+func newTestImpl(t testing.TB, nb int) *Implementation {
+	t.Helper()
+	platformtest.Device(t)
+	shared.once.Do(func() {
+		shared.blas, shared.err = clblas.New(clblas.WithOffload(clblas.Always))
+	})
+	if shared.err != nil {
+		platformtest.Unavailable(t, fmt.Sprintf("clblas.New: %v", shared.err))
+	}
+	impl, err := New(shared.blas, WithOffload(clblas.Always), WithBlockSize(nb))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := impl.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return impl
+}
+
+func TestMain(m *testing.M) {
+	platformtest.SkipExamplesWithoutDevice()
+	code := m.Run()
+	if shared.blas != nil {
+		if err := shared.blas.Close(); err != nil {
+			fmt.Fprintln(os.Stderr, "closing the shared implementation:", err)
+			code = 1
+		}
+	}
+	os.Exit(code)
+}

@@ -1,0 +1,214 @@
+// Package cllapack is gonum's lapack.Float64 with its factorizations on an
+// OpenCL device: it embeds gonum's own implementation, so every routine
+// keeps working, and overrides those it runs on the device.
+//
+// Switching a program over takes one line beside the BLAS's:
+//
+//	b, err := clblas.New(); blas64.Use(b)
+//	l, err := cllapack.New(b); lapack64.Use(l)
+//
+// On the device now: Dpotrf, Dgetrf and Dgeqrf, the solves Dpotrs, Dgetrs
+// and Dtrtrs, and Dormqr (side Left) and Dorgqr. The matrix is uploaded
+// once and read back once; the factorizations are blocked and
+// right-looking, with each panel factorised on the CPU with gonum's code
+// (Dpotf2; a recursive LU over Dgetf2, Dtrsm and Dgemm; Dgeqr2 and Dlarfb
+// in sub-panels, then Dlarft) and the trailing update (Trsm, Syrk, Gemm,
+// Trmm) and the LU row interchanges (a kernel of kernels/lapack.cl) run on
+// the resident matrix. Each factorization looks one panel ahead: the next
+// panel is updated and read back first, so that the CPU factorises it while
+// the device updates the rest. Everything else is gonum's code.
+//
+// Matrices already in device memory factorise in place with Potrf and
+// Getrf (float32 or float64) and Geqrf (float64).
+//
+// Every routine keeps gonum's contract: bad arguments panic with gonum's
+// messages in gonum's order (they are forwarded to gonum's routine), a
+// matrix that is not positive definite makes Dpotrf return false, a
+// singular one makes Dgetrf return false, and pivots are in gonum's
+// zero-based format. A device failure is logged once per routine and the
+// call is finished by gonum's code on the caller's original data, so it
+// never yields a wrong answer.
+package cllapack
+
+import (
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+
+	"gonum.org/v1/gonum/lapack"
+	"gonum.org/v1/gonum/lapack/gonum"
+
+	clblas "github.com/gocompute/opencl/blas"
+	"github.com/gocompute/opencl/cl"
+)
+
+// Implementation is gonum's lapack.Float64 with the routines listed in the
+// package documentation run on the device of a clblas.Implementation. Its
+// methods are safe for concurrent use. Close releases its device objects.
+type Implementation struct {
+	gonum.Implementation
+
+	blas      *clblas.Implementation
+	policy    clblas.Policy
+	nb        int
+	crossover int
+	logger    *slog.Logger
+
+	mu     sync.Mutex
+	logged map[string]bool
+
+	kmu      sync.Mutex    // guards laswp, laswpErr and launches of laswp
+	laswp    [2]*cl.Kernel // float32, float64
+	laswpErr [2]error
+
+	// onDevice counts the calls finished on the device (tests check that
+	// the device path ran).
+	onDevice atomic.Int64
+}
+
+var _ lapack.Float64 = (*Implementation)(nil)
+
+const (
+	// defaultNB is the block size: the panel width factorised on the CPU
+	// and the inner dimension of the trailing updates.
+	defaultNB = 128
+	// defaultCrossover is the order below which Auto leaves a call to
+	// gonum: a small factorization is dominated by transfers and launches.
+	defaultCrossover = 512
+)
+
+type config struct {
+	policy    *clblas.Policy
+	nb        int
+	crossover int
+	logger    *slog.Logger
+}
+
+// Option configures New.
+type Option func(*config) error
+
+// WithOffload sets which calls go to the device: clblas.Always (every call
+// with arguments gonum accepts and a non-empty matrix; tests use it),
+// clblas.Never (gonum's code) or clblas.Auto (orders at or above the
+// crossover). Without it the BLAS implementation's policy is used.
+func WithOffload(p clblas.Policy) Option {
+	return func(c *config) error {
+		switch p {
+		case clblas.Auto, clblas.Always, clblas.Never:
+		default:
+			return fmt.Errorf("cllapack: invalid offload policy %d", int(p))
+		}
+		c.policy = &p
+		return nil
+	}
+}
+
+// WithBlockSize sets the panel width nb (≥ 1) of the blocked
+// factorizations.
+func WithBlockSize(nb int) Option {
+	return func(c *config) error {
+		if nb < 1 {
+			return fmt.Errorf("cllapack: invalid block size %d (want ≥ 1)", nb)
+		}
+		c.nb = nb
+		return nil
+	}
+}
+
+// WithCrossover sets the order n (≥ 1) from which the Auto policy sends a
+// factorization to the device.
+func WithCrossover(n int) Option {
+	return func(c *config) error {
+		if n < 1 {
+			return fmt.Errorf("cllapack: invalid crossover %d (want ≥ 1)", n)
+		}
+		c.crossover = n
+		return nil
+	}
+}
+
+// WithLogger sets where device failures are logged (default slog.Default()).
+func WithLogger(l *slog.Logger) Option {
+	return func(c *config) error {
+		if l == nil {
+			return fmt.Errorf("cllapack: nil logger")
+		}
+		c.logger = l
+		return nil
+	}
+}
+
+// New returns an Implementation that runs its device routines through b,
+// which must stay open while the Implementation is used.
+func New(b *clblas.Implementation, opts ...Option) (*Implementation, error) {
+	if b == nil {
+		return nil, fmt.Errorf("cllapack: New: nil BLAS implementation")
+	}
+	c := config{nb: defaultNB, crossover: defaultCrossover}
+	for _, o := range opts {
+		if err := o(&c); err != nil {
+			return nil, err
+		}
+	}
+	p := b.Policy()
+	if c.policy != nil {
+		p = *c.policy
+	}
+	if c.logger == nil {
+		c.logger = slog.Default()
+	}
+	return &Implementation{
+		blas:      b,
+		policy:    p,
+		nb:        c.nb,
+		crossover: c.crossover,
+		logger:    c.logger,
+		logged:    make(map[string]bool),
+	}, nil
+}
+
+// Close releases the device objects the Implementation made (not the
+// BLAS implementation it runs on). Calls after Close are not allowed.
+func (impl *Implementation) Close() error {
+	impl.kmu.Lock()
+	defer impl.kmu.Unlock()
+	var err error
+	for i, k := range impl.laswp {
+		if k != nil {
+			if rerr := k.Release(); rerr != nil && err == nil {
+				err = rerr
+			}
+			impl.laswp[i] = nil
+		}
+		impl.laswpErr[i] = fmt.Errorf("cllapack: Implementation closed")
+	}
+	return err
+}
+
+// Policy returns the offload policy in force.
+func (impl *Implementation) Policy() clblas.Policy { return impl.policy }
+
+// offload reports whether a factorization of order n goes to the device.
+func (impl *Implementation) offload(n int) bool {
+	switch impl.policy {
+	case clblas.Always:
+		return true
+	case clblas.Auto:
+		return n >= impl.crossover
+	}
+	return false
+}
+
+// fellBack logs, once per routine, that a device call failed and is being
+// finished on the CPU.
+func (impl *Implementation) fellBack(routine string, err error) {
+	impl.mu.Lock()
+	seen := impl.logged[routine]
+	impl.logged[routine] = true
+	impl.mu.Unlock()
+	if !seen {
+		impl.logger.Warn("cllapack: device call failed; finished on the CPU",
+			"routine", routine, "err", err)
+	}
+}

@@ -1,0 +1,91 @@
+package cllapack
+
+import (
+	"fmt"
+
+	"github.com/gocompute/opencl/cl"
+	"github.com/gocompute/opencl/kernels"
+
+	clblas "github.com/gocompute/opencl/blas"
+)
+
+// precIndex is 0 for float32 and 1 for float64: the index of T's laswp
+// kernel.
+func precIndex[T float32 | float64]() int {
+	var z T
+	if _, ok := any(z).(float64); ok {
+		return 1
+	}
+	return 0
+}
+
+// laswpKernel returns the row-interchange kernel of precision index pi,
+// built on first use. The caller holds impl.kmu, which also serialises its
+// launches (a kernel's arguments are shared state).
+func (impl *Implementation) laswpKernel(pi int) (*cl.Kernel, error) {
+	if impl.laswp[pi] == nil && impl.laswpErr[pi] == nil {
+		srcs, err := kernels.Program("lapack.cl")
+		if err == nil {
+			opts := [2]string{"-DPRECISION=32", "-DPRECISION=64"}[pi]
+			impl.laswp[pi], err = impl.blas.Runtime().Kernel(srcs, opts, "laswp")
+		}
+		if err != nil {
+			impl.laswpErr[pi] = fmt.Errorf("cllapack: building laswp: %w", err)
+		}
+	}
+	return impl.laswp[pi], impl.laswpErr[pi]
+}
+
+// pivots holds an LU factorization's pivots on the device, for laswp.
+type pivots struct {
+	host []int32 // each panel's part is written once and then left alone
+	dev  *cl.Array[int32]
+}
+
+func (impl *Implementation) newPivots(n int) (*pivots, error) {
+	dev, err := cl.NewArray[int32](impl.blas.Runtime().Context(), cl.MemReadOnly, n)
+	if err != nil {
+		return nil, fmt.Errorf("cllapack: pivots: %w", err)
+	}
+	return &pivots{host: make([]int32, n), dev: dev}, nil
+}
+
+func (p *pivots) release() error { return p.dev.Release() }
+
+// upload enqueues the copy of ipiv[k:k+kb] to the device.
+func (p *pivots) upload(q *cl.Queue, ipiv []int, k, kb int) error {
+	for i := k; i < k+kb; i++ {
+		p.host[i] = int32(ipiv[i])
+	}
+	ev, err := p.dev.Write(q, k, p.host[k:k+kb])
+	if err != nil {
+		return fmt.Errorf("cllapack: pivots: %w", err)
+	}
+	return ev.Release()
+}
+
+// laswpDevice enqueues the interchanges of rows i and ipiv[i],
+// i = k, …, k+kb−1 (uploaded to p), over the cols columns of d from c0, in
+// one launch on the resident operations' queue, so it runs in order with
+// them.
+func laswpDevice[T float32 | float64](impl *Implementation, d *clblas.Matrix[T], p *pivots, c0, cols, k, kb int) error {
+	if cols == 0 {
+		return nil
+	}
+	buf, off, err := d.Buffer()
+	if err != nil {
+		return err
+	}
+	impl.kmu.Lock()
+	defer impl.kmu.Unlock()
+	kern, err := impl.laswpKernel(precIndex[T]())
+	if err != nil {
+		return err
+	}
+	ev, err := impl.blas.Runtime().Queue().Launch(kern, []int{cols}, nil,
+		buf, int64(off+c0), int32(d.Stride()), int32(cols), int32(k), int32(k+kb), p.dev)
+	if err != nil {
+		return fmt.Errorf("cllapack: laswp: %w", err)
+	}
+	return ev.Release()
+}

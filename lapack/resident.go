@@ -1,0 +1,96 @@
+package cllapack
+
+import (
+	"fmt"
+
+	"gonum.org/v1/gonum/blas"
+
+	clblas "github.com/gocompute/opencl/blas"
+)
+
+// Potrf computes in place the Cholesky factorization of the symmetric
+// positive definite n×n matrix A held in the ul triangle of a, a float32 or
+// float64 matrix in the device memory of impl's BLAS implementation:
+//
+//	A = Uᵀ·U  if ul == blas.Upper,
+//	A = L·Lᵀ  if ul == blas.Lower.
+//
+// Only nb×nb diagonal blocks cross the bus; they are factorised by gonum's
+// float64 code (float32 blocks are widened and rounded back). It returns
+// ok == false, as Dpotrf does, if A is not positive definite (the factor is
+// then complete up to the block that failed), and an error for a bad
+// argument (wrapping clblas.ErrInvalidArg or clblas.ErrShape) or a device
+// failure, after which a's contents are undefined. It returns when the
+// factorization is done.
+func Potrf[T float32 | float64](impl *Implementation, ul blas.Uplo, a *clblas.Matrix[T]) (ok bool, err error) {
+	if ul != blas.Upper && ul != blas.Lower {
+		return false, fmt.Errorf("cllapack: Potrf: bad uplo %q: %w", rune(ul), clblas.ErrInvalidArg)
+	}
+	if a == nil {
+		return false, fmt.Errorf("cllapack: Potrf: nil matrix: %w", clblas.ErrInvalidArg)
+	}
+	r, c := a.Dims()
+	if r != c {
+		return false, fmt.Errorf("cllapack: Potrf: %d×%d matrix is not square: %w", r, c, clblas.ErrShape)
+	}
+	if r == 0 {
+		return true, nil
+	}
+	ok, err = potrf(impl, ul, a)
+	if err != nil {
+		return false, fmt.Errorf("cllapack: Potrf: %w", err)
+	}
+	return ok, nil
+}
+
+// Getrf computes in place the LU factorization with partial pivoting,
+// A = P·L·U, of the m×n float32 or float64 matrix a in the device memory
+// of impl's BLAS implementation, with the pivots in gonum's format in ipiv
+// (len(ipiv) == min(m, n)). Only the column panels cross the bus; they are
+// factorised in float64 (float32 panels are widened and rounded back). It
+// returns ok == false, as Dgetrf does, if U has an exactly zero diagonal
+// element (the factorization is completed all the same), and an error for a
+// bad argument (wrapping clblas.ErrInvalidArg) or a device failure, after
+// which a's contents are undefined. It returns when the factorization is
+// done.
+func Getrf[T float32 | float64](impl *Implementation, a *clblas.Matrix[T], ipiv []int) (ok bool, err error) {
+	if a == nil {
+		return false, fmt.Errorf("cllapack: Getrf: nil matrix: %w", clblas.ErrInvalidArg)
+	}
+	m, n := a.Dims()
+	if len(ipiv) != min(m, n) {
+		return false, fmt.Errorf("cllapack: Getrf: len(ipiv) = %d for a %d×%d matrix: %w", len(ipiv), m, n, clblas.ErrInvalidArg)
+	}
+	if min(m, n) == 0 {
+		return true, nil
+	}
+	ok, err = getrf(impl, a, ipiv)
+	if err != nil {
+		return false, fmt.Errorf("cllapack: Getrf: %w", err)
+	}
+	return ok, nil
+}
+
+// Geqrf computes in place the QR factorization A = Q·R of the m×n matrix a
+// in the device memory of impl's BLAS implementation, stored as Dgeqrf
+// stores it (R on and above the diagonal, the reflectors below it, their
+// factors in tau, len(tau) == min(m, n)). Only the column panels and the
+// block reflectors cross the bus. It returns an error for a bad argument
+// (wrapping clblas.ErrInvalidArg) or a device failure, after which a's
+// contents are undefined. It returns when the factorization is done.
+func Geqrf(impl *Implementation, a *clblas.Matrix[float64], tau []float64) error {
+	if a == nil {
+		return fmt.Errorf("cllapack: Geqrf: nil matrix: %w", clblas.ErrInvalidArg)
+	}
+	m, n := a.Dims()
+	if len(tau) != min(m, n) {
+		return fmt.Errorf("cllapack: Geqrf: len(tau) = %d for a %d×%d matrix: %w", len(tau), m, n, clblas.ErrInvalidArg)
+	}
+	if min(m, n) == 0 {
+		return nil
+	}
+	if err := impl.geqrf(a, tau); err != nil {
+		return fmt.Errorf("cllapack: Geqrf: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,35 @@
+package cllapack
+
+// saved is a copy of a rows×cols matrix of a caller's slice, taken in the
+// background while the device works, so that a device failure after the
+// result has started to land in the slice can still be finished on the CPU
+// from the original data.
+type saved struct {
+	rows, cols int
+	data       []float64
+	done       chan struct{}
+}
+
+// saveAsync starts copying the rows×cols matrix a (row stride lda). The
+// caller must not write to a until wait has returned.
+func saveAsync(rows, cols int, a []float64, lda int) *saved {
+	s := &saved{rows: rows, cols: cols, data: make([]float64, rows*cols), done: make(chan struct{})}
+	go func() {
+		defer close(s.done)
+		for i := range rows {
+			copy(s.data[i*cols:(i+1)*cols], a[i*lda:i*lda+cols])
+		}
+	}()
+	return s
+}
+
+// wait blocks until the copy is complete.
+func (s *saved) wait() { <-s.done }
+
+// restore writes the copy back into a (row stride lda).
+func (s *saved) restore(a []float64, lda int) {
+	s.wait()
+	for i := range s.rows {
+		copy(a[i*lda:i*lda+s.cols], s.data[i*s.cols:(i+1)*s.cols])
+	}
+}
