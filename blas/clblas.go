@@ -1,10 +1,16 @@
 // Package clblas is a drop-in implementation of gonum's BLAS interfaces
 // (blas.Float64 and blas.Float32) that runs each call on an OpenCL device
-// when that pays, and on gonum's own Go code otherwise.
+// when that pays, and on gonum's own Go code otherwise. It also satisfies
+// blas.Complex128 and blas.Complex64, whose calls run gonum's code for now.
 //
-// Switching a program over takes one line:
+// Switching a program over takes a few lines:
 //
-//	impl, err := clblas.New(); blas64.Use(impl); blas32.Use(impl)
+//	impl, err := clblas.New()
+//	if err != nil {
+//		log.Fatal(err)
+//	}
+//	blas64.Use(impl)
+//	blas32.Use(impl)
 //
 // Every method panics on bad arguments exactly as gonum's does (same
 // messages, same order of checks) and takes gonum's quick returns. A call
