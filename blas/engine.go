@@ -4,16 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math/bits"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 	"unsafe"
 
 	"github.com/gocompute/opencl/cl"
+	eng "github.com/gocompute/opencl/internal/engine"
 	"github.com/gocompute/opencl/internal/gemm"
 	"github.com/gocompute/opencl/internal/settings"
 	"github.com/gocompute/opencl/kernels"
@@ -41,13 +39,13 @@ type engine struct {
 	// their own take).
 	zeroCopy zeroCopyMode
 
-	buffers bufferPool
+	buffers eng.BufferPool
 
 	// Transfers of host slices (transfer.go, gemm_pipeline.go): pinned
 	// staging buffers, the pipeline's queues, the pipeline policy and its
 	// time accounting.
-	pinned     pinnedPool
-	hostSlices hostSliceSet // live HostSlices (hostslice.go)
+	pinned     eng.PinnedPool
+	hostSlices eng.HostSlices // live HostSlices (hostslice.go)
 	pipe       pipeQueues
 	pipeMode   pipeMode
 	xfer       xferCounters
@@ -80,7 +78,7 @@ type engine struct {
 }
 
 // errClosed is returned by device calls after Close.
-var errClosed = errors.New("clblas: device closed")
+var errClosed = eng.ErrClosed
 
 // newDevice opens the device New puts behind the front end: the device of
 // WithDevice/WithRuntime, or platform.Default().
@@ -146,57 +144,16 @@ func newEngine(o engineOptions) (*engine, error) {
 		e.tuning = gemm.Builtin()
 	}
 	e.queue = e.rt.Queue()
-	e.buffers.init(e.rt.Context(), e.prof)
-	e.pinned.init(e.rt.Context(), e.queue)
+	e.buffers.Init(e.rt.Context(), e.prof)
+	e.pinned.Init(e.rt.Context(), e.queue)
 	e.pipeMode = o.pipe
 	e.zeroCopy = o.zeroCopy
 	return e, nil
 }
 
-// costModel estimates the device from its profile. The figures are rough
-// on purpose (the policy needs the order of magnitude): GPUs get FP32 lanes
-// per compute unit by vendor, CPUs 16 single-precision lanes per core, and
-// a sustained fraction of the peak.
+// costModel is what the offload policy knows of the engine's device.
 func (e *engine) costModel() costModel {
-	p := e.prof
-	cm := costModel{present: true, cpuDevice: p.IsCPU(), fp64: p.FP64}
-	ghz := float64(max(p.ClockMHz, 500)) / 1000
-	cu := float64(max(p.ComputeUnits, 1))
-	switch {
-	case p.IsCPU():
-		cm.devGFLOPS32 = 0.5 * cu * ghz * 16 * 2
-		cm.devGFLOPS64 = cm.devGFLOPS32 / 2
-		cm.devMemGBps = 10 * min(cu, 8)
-		// GEMM's kernels read and write Go memory in place (hostOver); only
-		// C is copied, once, when beta ≠ 0, so "transfers" are cheap; the
-		// fixed cost of a call is three buffers over Go memory and a map
-		// (BENCHMARKS.md, "Figures behind the code's choices").
-		cm.linkGBps = 30
-		cm.launch = 100 * time.Microsecond
-		// A CPU device's GEMM rate grows with k up to about 64 (PoCL,
-		// BENCHMARKS.md, "Figures behind the code's choices").
-		cm.kHalf = 64
-	default:
-		lanes := 64.0
-		if p.Vendor == platform.VendorNVIDIA {
-			lanes = 128
-		}
-		cm.devGFLOPS32 = 0.6 * cu * ghz * lanes * 2
-		cm.devGFLOPS64 = cm.devGFLOPS32 / 16
-		if p.Vendor == platform.VendorNVIDIA && p.ComputeCapability[0] >= 8 && p.ComputeCapability[1] == 0 {
-			cm.devGFLOPS64 = cm.devGFLOPS32 / 2 // data-centre parts: half-rate FP64
-		}
-		cm.devMemGBps = 500
-		cm.linkGBps = 20
-		if p.HostUnifiedMemory {
-			cm.linkGBps = 40
-		}
-		cm.launch = 50 * time.Microsecond
-		// A GPU's GEMM with a short k runs well below its square rate
-		// (BENCHMARKS.md, "Figures behind the code's choices").
-		cm.kHalf = 256
-	}
-	return cm
+	return costModel{present: true, Cost: eng.EstimateCost(e.prof)}
 }
 
 // release drops one role; the last one closes the engine. It waits for
@@ -220,9 +177,9 @@ func (e *engine) release() error {
 	e.kmu.Unlock()
 	errs = append(errs, e.pipe.close())
 	errs = append(errs, e.queue.Finish())
-	errs = append(errs, e.hostSlices.close(&e.pinned))
-	errs = append(errs, e.pinned.close())
-	e.buffers.close()
+	errs = append(errs, e.hostSlices.Close(&e.pinned))
+	errs = append(errs, e.pinned.Close())
+	e.buffers.Close()
 	if e.ownsRT {
 		errs = append(errs, e.rt.Close())
 	}
@@ -322,10 +279,10 @@ func (c *call) finish() error {
 	}
 	cl.ReleaseAll(c.events...)
 	for _, b := range c.bufs {
-		c.e.buffers.put(b)
+		c.e.buffers.Put(b)
 	}
 	for _, p := range c.pinned {
-		c.e.pinned.put(p)
+		c.e.pinned.Put(p)
 	}
 	for _, b := range c.over {
 		b.Release()
@@ -453,7 +410,7 @@ func alloc[T real](c *call, n int) *cl.Buffer {
 		c.fail(err)
 		return nil
 	}
-	b, err := c.e.buffers.get(max(n, 1) * elemSize[T]())
+	b, err := c.e.buffers.Get(max(n, 1) * elemSize[T]())
 	if err != nil {
 		c.fail(err)
 		return nil
@@ -647,90 +604,6 @@ func scatterMat[T real](dst, src []T, rows, cols, ld int) {
 
 // groups rounds n up to a multiple of the work-group size wg.
 func groups(n, wg int) int { return (n + wg - 1) / wg * wg }
-
-// bufferPool keeps released device buffers by power-of-two size class, so
-// repeated calls reuse them instead of allocating. It holds at most limit
-// bytes; beyond that a returned buffer is released.
-type bufferPool struct {
-	ctx   *cl.Context
-	mu    sync.Mutex
-	free  map[int][]*cl.Buffer
-	held  int64
-	limit int64
-	max   int64
-}
-
-func (p *bufferPool) init(ctx *cl.Context, prof platform.Profile) {
-	p.ctx = ctx
-	p.free = map[int][]*cl.Buffer{}
-	p.limit = min(prof.GlobalMemBytes/4, 2<<30)
-	p.max = prof.MaxAllocBytes
-}
-
-func sizeClass(bytes int) int {
-	if bytes <= 4096 {
-		return 4096
-	}
-	return 1 << bits.Len(uint(bytes-1))
-}
-
-func (p *bufferPool) get(bytes int) (*cl.Buffer, error) {
-	size := sizeClass(bytes)
-	if p.max > 0 && int64(size) > p.max {
-		size = bytes // a power of two would exceed the device's largest allocation
-	}
-	p.mu.Lock()
-	if bs := p.free[size]; len(bs) > 0 {
-		b := bs[len(bs)-1]
-		p.free[size] = bs[:len(bs)-1]
-		p.held -= int64(size)
-		p.mu.Unlock()
-		return b, nil
-	}
-	p.mu.Unlock()
-	b, err := p.ctx.CreateBuffer(cl.MemReadWrite, size)
-	if err != nil {
-		// Free what the pool holds and try once more.
-		p.drain()
-		runtime.GC()
-		b, err = p.ctx.CreateBuffer(cl.MemReadWrite, size)
-	}
-	return b, err
-}
-
-func (p *bufferPool) put(b *cl.Buffer) {
-	size := b.Size()
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.free == nil || p.held+int64(size) > p.limit {
-		b.Release()
-		return
-	}
-	p.free[size] = append(p.free[size], b)
-	p.held += int64(size)
-}
-
-// close releases the held buffers and makes put release from now on.
-func (p *bufferPool) close() {
-	p.drain()
-	p.mu.Lock()
-	p.free = nil
-	p.mu.Unlock()
-}
-
-func (p *bufferPool) drain() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for _, bs := range p.free {
-		for _, b := range bs {
-			b.Release()
-		}
-	}
-	if p.free != nil {
-		p.free = map[int][]*cl.Buffer{}
-	}
-	p.held = 0
-}
 
 // detach removes ev from the call's events, so finish does not release it:
 // the caller takes ownership (the device-resident API returns it).

@@ -6,6 +6,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 
 	"github.com/gocompute/opencl/cl"
+	eng "github.com/gocompute/opencl/internal/engine"
 )
 
 // gemmStaged is gemm (C = alpha·op(A)·op(B) + beta·C on host slices) on
@@ -116,9 +117,9 @@ func (s *stagedGemm[T]) queues() {
 func (s *stagedGemm[T]) buffers() {
 	c, e, m, n, k := s.c, s.e, s.m, s.n, s.k
 	s.readAB, s.readC = k > 0, s.beta != 0
-	s.directA = s.readAB && pinnedSlice(&e.hostSlices, s.a)
-	s.directB = s.readAB && pinnedSlice(&e.hostSlices, s.b)
-	s.directC = pinnedSlice(&e.hostSlices, s.cc)
+	s.directA = s.readAB && eng.Contains(&e.hostSlices, s.a)
+	s.directB = s.readAB && eng.Contains(&e.hostSlices, s.b)
+	s.directC = eng.Contains(&e.hostSlices, s.cc)
 	s.directDn = s.directC && !s.readC
 	var pa, pb, pc *pinnedBuf
 	if s.readAB {
@@ -135,7 +136,7 @@ func (s *stagedGemm[T]) buffers() {
 	}
 	s.dc = alloc[T](c, m*n)
 	if c.err == nil {
-		s.sa, s.sb, s.sc = pinnedView[T](pa, m*k), pinnedView[T](pb, k*n), pinnedView[T](pc, m*n)
+		s.sa, s.sb, s.sc = eng.PinnedView[T](pa, m*k), eng.PinnedView[T](pb, k*n), eng.PinnedView[T](pc, m*n)
 	}
 }
 

@@ -52,12 +52,12 @@ func newRectFixture(b *testing.B) *rectFixture {
 	b.Cleanup(func() { src.Release() })
 	f.host = src.Data()
 	for i := range f.dev {
-		d, err := e.buffers.get(n * n * 8)
+		d, err := e.buffers.Get(n * n * 8)
 		if err != nil {
 			b.Fatal(err)
 		}
 		f.dev[i] = d
-		b.Cleanup(func() { e.buffers.put(d) })
+		b.Cleanup(func() { e.buffers.Put(d) })
 	}
 	var ms [3]*Matrix[float64]
 	for i := range ms {

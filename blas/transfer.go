@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math/bits"
 	"os"
 	"runtime"
 	"slices"
@@ -13,9 +12,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unsafe"
 
 	"github.com/gocompute/opencl/cl"
+	eng "github.com/gocompute/opencl/internal/engine"
 	"github.com/gocompute/opencl/internal/par"
 	"github.com/gocompute/opencl/internal/settings"
 )
@@ -60,136 +59,7 @@ func parsePipeMode(v string) (pipeMode, error) {
 }
 
 // pinnedBuf is a pinned staging buffer and its mapping.
-type pinnedBuf struct {
-	buf  *cl.Buffer
-	host []byte // the mapped memory; valid until the buffer is unmapped
-}
-
-// pinnedView returns the first n elements of p's memory as a []T.
-func pinnedView[T real](p *pinnedBuf, n int) []T {
-	if p == nil || n == 0 {
-		return nil
-	}
-	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(p.host))), n)
-}
-
-// pinnedPool keeps pinned staging buffers by power-of-two size class. It
-// holds at most limit bytes of free buffers; beyond that a returned buffer
-// is unmapped and released.
-type pinnedPool struct {
-	ctx   *cl.Context
-	q     *cl.Queue // maps and unmaps
-	mu    sync.Mutex
-	free  map[int][]*pinnedBuf
-	held  int64
-	limit int64
-}
-
-// pinnedLimit is the most pinned memory the pool keeps while no call uses
-// it (pinned memory is taken from the host's RAM).
-const pinnedLimit = 4 << 30
-
-func (p *pinnedPool) init(ctx *cl.Context, q *cl.Queue) {
-	p.ctx, p.q = ctx, q
-	p.free = map[int][]*pinnedBuf{}
-	p.limit = pinnedLimit
-}
-
-func pinnedClass(bytes int) int {
-	if bytes <= 64<<10 {
-		return 64 << 10
-	}
-	return 1 << bits.Len(uint(bytes-1))
-}
-
-// get returns a mapped pinned buffer of at least bytes bytes.
-func (p *pinnedPool) get(bytes int) (*pinnedBuf, error) {
-	size := pinnedClass(bytes)
-	p.mu.Lock()
-	if p.free == nil {
-		p.mu.Unlock()
-		return nil, errClosed
-	}
-	if bs := p.free[size]; len(bs) > 0 {
-		b := bs[len(bs)-1]
-		p.free[size] = bs[:len(bs)-1]
-		p.held -= int64(size)
-		p.mu.Unlock()
-		return b, nil
-	}
-	p.mu.Unlock()
-	b, err := p.create(size)
-	if err != nil {
-		// Free what the pool holds (pinned memory is scarce) and retry.
-		p.drain()
-		b, err = p.create(size)
-	}
-	return b, err
-}
-
-func (p *pinnedPool) create(size int) (*pinnedBuf, error) {
-	buf, err := p.ctx.CreateBuffer(cl.MemReadWrite|cl.MemAllocHostPtr, size)
-	if err != nil {
-		return nil, err
-	}
-	host, ev, err := cl.MapBuffer[byte](p.q, buf, true, cl.MapRead|cl.MapWrite, 0, size)
-	if err != nil {
-		buf.Release()
-		return nil, err
-	}
-	ev.Release()
-	return &pinnedBuf{buf: buf, host: host}, nil
-}
-
-func (p *pinnedPool) put(b *pinnedBuf) {
-	size := b.buf.Size()
-	p.mu.Lock()
-	if p.free != nil && p.held+int64(size) <= p.limit {
-		p.free[size] = append(p.free[size], b)
-		p.held += int64(size)
-		p.mu.Unlock()
-		return
-	}
-	p.mu.Unlock()
-	p.destroy(b)
-}
-
-func (p *pinnedPool) destroy(b *pinnedBuf) error {
-	ev, err := cl.UnmapBuffer(p.q, b.buf, b.host)
-	if err == nil {
-		err = ev.Wait()
-		ev.Release()
-	}
-	b.host = nil
-	return errors.Join(err, b.buf.Release())
-}
-
-func (p *pinnedPool) drain() error {
-	p.mu.Lock()
-	var all []*pinnedBuf
-	for _, bs := range p.free {
-		all = append(all, bs...)
-	}
-	if p.free != nil {
-		p.free = map[int][]*pinnedBuf{}
-	}
-	p.held = 0
-	p.mu.Unlock()
-	var errs []error
-	for _, b := range all {
-		errs = append(errs, p.destroy(b))
-	}
-	return errors.Join(errs...)
-}
-
-// close releases the held buffers; buffers returned later are released.
-func (p *pinnedPool) close() error {
-	err := p.drain()
-	p.mu.Lock()
-	p.free = nil
-	p.mu.Unlock()
-	return err
-}
+type pinnedBuf = eng.Pinned
 
 // stage borrows a pinned staging buffer of at least n elements of T for
 // the call; finish returns it to the pool.
@@ -201,7 +71,7 @@ func stage[T real](c *call, n int) *pinnedBuf {
 		c.fail(err)
 		return nil
 	}
-	p, err := c.e.pinned.get(max(n, 1) * elemSize[T]())
+	p, err := c.e.pinned.Get(max(n, 1) * elemSize[T]())
 	if err != nil {
 		c.fail(err)
 		return nil
