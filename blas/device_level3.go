@@ -6,6 +6,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 
 	"github.com/gocompute/opencl/cl"
+	eng "github.com/gocompute/opencl/internal/engine"
 	"github.com/gocompute/opencl/internal/gemm"
 )
 
@@ -121,7 +122,7 @@ func newL3Dest[T real](c *call, host []T, rows, cols, ld int, reads bool) *l3Des
 		d.over = true
 		if reads && c.err == nil {
 			d.keep = getKeep[T](rows * cols)
-			copyBlock(d.keep, cols, host, ld, rows, cols)
+			eng.CopyBlock(d.keep, cols, host, ld, rows, cols)
 		}
 		d.buf = hostOver(c, host[:d.span], cl.MemReadWrite)
 	case reads:
@@ -140,7 +141,7 @@ func (d *l3Dest[T]) finish(c *call, scatter func(dst, src []T)) error {
 		err := c.finish()
 		if d.keep != nil {
 			if err != nil {
-				copyBlock(d.host, d.ld, d.keep, d.cols, d.rows, d.cols)
+				eng.CopyBlock(d.host, d.ld, d.keep, d.cols, d.rows, d.cols)
 			}
 			putKeep(d.keep)
 		}

@@ -48,7 +48,7 @@ type engine struct {
 	hostSlices eng.HostSlices // live HostSlices (hostslice.go)
 	pipe       pipeQueues
 	pipeMode   pipeMode
-	xfer       xferCounters
+	xfer       eng.XferCounters
 
 	kmu     sync.Mutex
 	kernels map[string][]*cl.Kernel // free kernel objects by program key + name

@@ -72,7 +72,7 @@ type stagedGemm[T real] struct {
 	bytesDirect        int64
 
 	// early unpacks C's tiles as they arrive (beta == 0).
-	early *tileUnpacker[T]
+	early *eng.TileUnpacker[T]
 }
 
 // es is the size of an element in bytes.
@@ -148,10 +148,10 @@ func (s *stagedGemm[T]) plan() {
 	if s.chunks > 0 {
 		s.mt, s.nt = e.slabRows(m, n, s.at, int(s.es())), n
 	}
-	s.rows = rowPanels(m, s.mt)
+	s.rows = eng.RowPanels(m, s.mt)
 	// With beta == 0, tiles are unpacked as they arrive.
 	if !s.readC && !s.directDn && s.c.err == nil {
-		s.early = startTileUnpacker(s.cc, s.sc, s.ldc)
+		s.early = eng.StartTileUnpacker(s.cc, s.sc, s.ldc)
 	}
 }
 
@@ -187,11 +187,11 @@ func (s *stagedGemm[T]) upload(dev *cl.Buffer, sp []T, off int, src []T, ld, r0,
 	if direct {
 		s.bytesDirect += int64(n) * s.es()
 		return s.sent(n, func() (*cl.Event, error) {
-			return cl.WriteBufferRect(s.up, dev, false, tileRect(off, ld, r0, rows, c0, cols), src)
+			return cl.WriteBufferRect(s.up, dev, false, eng.TileRect(off, ld, r0, rows, c0, cols), src)
 		})
 	}
 	t := time.Now()
-	pack(sp[off:off+n], src, ld, r0, rows, c0, cols)
+	eng.Pack(sp[off:off+n], src, ld, r0, rows, c0, cols)
 	s.packNs += int64(time.Since(t))
 	return s.sent(n, func() (*cl.Event, error) { return cl.WriteBuffer(s.up, dev, false, off, sp[off:off+n]) })
 }
@@ -247,7 +247,7 @@ func (s *stagedGemm[T]) download(mi, nj, offC, r0, c0 int) bool {
 	var ev *cl.Event
 	var err error
 	if s.directDn {
-		ev, err = cl.ReadBufferRect(s.down, s.dc, false, tileRect(offC, s.ldc, r0, mi, c0, nj), s.cc, c.lastEvent())
+		ev, err = cl.ReadBufferRect(s.down, s.dc, false, eng.TileRect(offC, s.ldc, r0, mi, c0, nj), s.cc, c.lastEvent())
 		s.bytesDirect += int64(mi*nj) * s.es()
 	} else {
 		ev, err = cl.ReadBuffer(s.down, s.dc, false, offC, s.sc[offC:offC+mi*nj], c.lastEvent())
@@ -262,15 +262,15 @@ func (s *stagedGemm[T]) download(mi, nj, offC, r0, c0 int) bool {
 	s.bytesDown += int64(mi*nj) * s.es()
 	c.fail(s.down.Flush())
 	if s.early != nil && c.err == nil {
-		s.early.add(ev, r0, mi, c0, nj, offC)
+		s.early.Add(ev, r0, mi, c0, nj, offC)
 	}
 	return c.err == nil
 }
 
-// slabs runs the schedule by full-width row slabs (slabSchedule).
+// slabs runs the schedule by full-width row slabs (engine.SlabSchedule).
 func (s *stagedGemm[T]) slabs() {
 	n, k := s.n, s.k
-	slabSchedule(s.rows, slabChunks(k, s.chunks), s.readC, s.panelA,
+	eng.SlabSchedule(s.rows, eng.SlabChunks(k, s.chunks), s.readC, s.panelA,
 		// C's slab r0… (beta ≠ 0), to element r0·n.
 		func(r0, mi int) *cl.Event { return s.upload(s.dc, s.sc, r0*n, s.cc, s.ldc, r0, mi, 0, n, s.directC) },
 		// B's rows k0…, to element k0·n.
@@ -289,7 +289,7 @@ func (s *stagedGemm[T]) slabs() {
 		func() bool { return s.c.err == nil })
 }
 
-// tiles runs the schedule by tiles of C (tileOrder), uploading each panel
+// tiles runs the schedule by tiles of C (engine.TileOrder), uploading each panel
 // of A and B before the first tile that needs it.
 func (s *stagedGemm[T]) tiles() {
 	c, n, k, nt := s.c, s.n, s.k, s.nt
@@ -302,7 +302,7 @@ func (s *stagedGemm[T]) tiles() {
 	for j := range ws {
 		ws[j] = min(nt, n-j*nt)
 	}
-	for _, ij := range tileOrder(hs, ws) {
+	for _, ij := range eng.TileOrder(hs, ws) {
 		if c.err != nil {
 			break
 		}
@@ -354,7 +354,7 @@ func (s *stagedGemm[T]) end() error {
 		// Every tile's download ends up waited on by the unpacker; its
 		// events are released by finish, after it has stopped.
 		var err error
-		s.unpackNs, err = s.early.stop()
+		s.unpackNs, err = s.early.Stop()
 		c.fail(err)
 	} else if c.err == nil {
 		c.fail(cl.WaitForEvents(s.downs...))
@@ -365,12 +365,12 @@ func (s *stagedGemm[T]) end() error {
 	if s.early == nil && !s.directDn {
 		// Every command succeeded: C may be written now.
 		t := time.Now()
-		unpackTiles(s.cc, s.sc, s.n, s.ldc, s.rows, s.nt)
+		eng.UnpackTiles(s.cc, s.sc, s.n, s.ldc, s.rows, s.nt)
 		s.unpackNs = int64(time.Since(t))
 	}
 	s.account()
 	err := c.finish()
-	s.e.xfer.wall.Add(int64(time.Since(s.start)))
+	s.e.xfer.Wall.Add(int64(time.Since(s.start)))
 	return err
 }
 
@@ -379,17 +379,17 @@ func (s *stagedGemm[T]) end() error {
 // the timeline file.
 func (s *stagedGemm[T]) account() {
 	x := &s.e.xfer
-	x.calls.Add(1)
-	x.pack.Add(s.packNs)
-	x.unpack.Add(s.unpackNs)
-	x.up.Add(eventTime(s.ups))
-	x.comp.Add(eventTime(s.kerns))
-	x.down.Add(eventTime(s.downs))
-	x.bytesUp.Add(s.bytesUp)
-	x.bytesDown.Add(s.bytesDown)
-	x.bytesDirect.Add(s.bytesDirect)
-	x.addTimeline(s.ups, s.kerns, s.downs)
+	x.Calls.Add(1)
+	x.Pack.Add(s.packNs)
+	x.Unpack.Add(s.unpackNs)
+	x.Up.Add(eng.EventTime(s.ups))
+	x.Comp.Add(eng.EventTime(s.kerns))
+	x.Down.Add(eng.EventTime(s.downs))
+	x.BytesUp.Add(s.bytesUp)
+	x.BytesDown.Add(s.bytesDown)
+	x.BytesDirect.Add(s.bytesDirect)
+	x.AddTimeline(s.ups, s.kerns, s.downs)
 	if f := s.e.pipeMode.timeline; f != "" {
-		writeTimeline(f, s.ups, s.kerns, s.downs, s.upBytes, s.downBytes)
+		eng.WriteTimeline(f, s.ups, s.kerns, s.downs, s.upBytes, s.downBytes)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 
 	"github.com/gocompute/opencl/cl"
+	eng "github.com/gocompute/opencl/internal/engine"
 )
 
 // The rect-transfer benchmarks: what sets the rate of the staged GEMM's
@@ -128,7 +129,7 @@ func rectRate(b *testing.B, bytes int, evs ...*cl.Event) float64 {
 func BenchmarkRectConditions(b *testing.B) {
 	f := newRectFixture(b)
 	n, nt := f.n, f.n/4
-	panel, tile := tileRect(0, n, 0, n, 0, nt), tileRect(0, n, 0, nt, 0, nt)
+	panel, tile := eng.TileRect(0, n, 0, n, 0, nt), eng.TileRect(0, n, 0, nt, 0, nt)
 	pb, tb := n*nt*8, nt*nt*8
 	for i := 0; i < b.N; i++ {
 		time.Sleep(30 * time.Millisecond)
@@ -161,9 +162,9 @@ func BenchmarkRectDuringGemm(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		for _, nt := range []int{n / 4, n / 2} {
 			kb := fmt.Sprint(nt * 8 >> 10)
-			panel := tileRect(0, n, 0, n, 0, nt)
-			halves := [2]cl.Rect{tileRect(0, n, 0, n/2, 0, nt), tileRect(n/2*nt, n, n/2, n/2, 0, nt)}
-			tile := tileRect(0, n, 0, n/4, 0, nt)
+			panel := eng.TileRect(0, n, 0, n, 0, nt)
+			halves := [2]cl.Rect{eng.TileRect(0, n, 0, n/2, 0, nt), eng.TileRect(n/2*nt, n, n/2, n/2, 0, nt)}
+			tile := eng.TileRect(0, n, 0, n/4, 0, nt)
 			for _, during := range []bool{false, true} {
 				when := "idle"
 				var g *Event
