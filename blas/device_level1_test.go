@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	eng "github.com/gocompute/opencl/internal/engine"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
 )
@@ -33,13 +34,13 @@ var l1IncPairs = [][2]int{{1, 1}, {-1, 3}, {3, -3}, {-3, -1}, {3, 1}, {1, -1}}
 // l1Vec returns a random vector of n elements with increment inc, its gaps
 // filled too (they must survive unchanged).
 func l1Vec[T real](rnd *rand.Rand, n, inc int, nan bool) []T {
-	s := make([]T, vecSpan(n, inc)+2)
+	s := make([]T, eng.VecSpan(n, inc)+2)
 	for i := range s {
 		s[i] = T(rnd.Float64()*2 - 1)
 	}
 	if nan {
 		for i := 0; i < n; i++ {
-			s[vecOff(n, inc)+i*inc] = T(math.NaN())
+			s[eng.VecOff(n, inc)+i*inc] = T(math.NaN())
 		}
 	}
 	return s
@@ -482,7 +483,7 @@ func TestLevel1Nrm2Scaling(t *testing.T) {
 	for _, n := range []int{2, 3, 65, 1000, 5003} {
 		for _, inc := range []int{1, 2, 5} {
 			for _, sc := range scales {
-				x64 := make([]float64, vecSpan(n, inc))
+				x64 := make([]float64, eng.VecSpan(n, inc))
 				x32 := make([]float32, len(x64))
 				for i := range x64 {
 					v := rnd.NormFloat64()

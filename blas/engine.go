@@ -544,67 +544,6 @@ func readInto[T real](c *call, b *cl.Buffer, n int, blocking bool) []T {
 	return out
 }
 
-// Geometry of strided vectors and row-major matrices in host slices.
-
-// vecSpan is the number of elements a vector of n elements with increment
-// inc spans: its elements are x[off + i*inc] with off = vecOff(n, inc), the
-// same convention as gonum's.
-func vecSpan(n, inc int) int {
-	if inc < 0 {
-		inc = -inc
-	}
-	return (n-1)*inc + 1
-}
-
-// vecOff is the index of element 0 of a vector: 0 for a positive
-// increment, (n-1)·|inc| for a negative one.
-func vecOff(n, inc int) int {
-	if inc < 0 {
-		return (n - 1) * -inc
-	}
-	return 0
-}
-
-// matSpan is the number of elements a rows×cols matrix with leading
-// dimension ld spans.
-func matSpan(rows, cols, ld int) int {
-	if rows == 0 || cols == 0 {
-		return 0
-	}
-	return (rows-1)*ld + cols
-}
-
-// scatterVec copies the n strided elements of a vector from src (a staged
-// copy of the vector's span) into dst; the gaps between elements are left
-// alone, so concurrent users of the gaps are not disturbed.
-func scatterVec[T real](dst, src []T, n, inc int) {
-	if inc < 0 {
-		inc = -inc
-	}
-	if inc == 1 {
-		copy(dst[:n], src[:n])
-		return
-	}
-	for i := 0; i < n; i++ {
-		dst[i*inc] = src[i*inc]
-	}
-}
-
-// scatterMat copies the rows×cols elements of a matrix with leading
-// dimension ld from src into dst, leaving the padding alone.
-func scatterMat[T real](dst, src []T, rows, cols, ld int) {
-	if ld == cols {
-		copy(dst[:rows*cols], src[:rows*cols])
-		return
-	}
-	for i := 0; i < rows; i++ {
-		copy(dst[i*ld:i*ld+cols], src[i*ld:i*ld+cols])
-	}
-}
-
-// groups rounds n up to a multiple of the work-group size wg.
-func groups(n, wg int) int { return (n + wg - 1) / wg * wg }
-
 // detach removes ev from the call's events, so finish does not release it:
 // the caller takes ownership (the device-resident API returns it).
 func (c *call) detach(ev *cl.Event) {

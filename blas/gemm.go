@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/gocompute/opencl/cl"
+	eng "github.com/gocompute/opencl/internal/engine"
 	"github.com/gocompute/opencl/internal/gemm"
 	"github.com/gocompute/opencl/internal/gemm/profile"
 	"github.com/gocompute/opencl/platform"
@@ -132,7 +133,7 @@ func (g *gemmLauncher[T]) gemm(cfg gemm.Config, tA, tB bool, m, n, k int, alpha 
 		args := []any{l3Int(c, m), l3Int(c, n), l3Int(c, k), int32(l3Bool(tA)),
 			a, l3Int(c, offA), l3Int(c, lda), beta, cb, l3Int(c, offC), l3Int(c, ldc)}
 		kern := g.kernel("level3.cl", "l3_gemm_alpha0")
-		c.run(kern, []int{groups(m, 64)}, []int{64}, args...)
+		c.run(kern, []int{eng.Groups(m, 64)}, []int{64}, args...)
 		return
 	}
 	switch {
@@ -189,7 +190,7 @@ func (g *gemmLauncher[T]) scale(m, n int, s T, cb *cl.Buffer, offC, ldc, tri int
 // storage), dimension 1 the rows, in work-groups of 16×4 (64 work-items,
 // which every OpenCL device allows).
 func l3Work(m, n int) (global, local []int) {
-	return []int{groups(n, 16), groups(m, 4)}, []int{16, 4}
+	return []int{eng.Groups(n, 16), eng.Groups(m, 4)}, []int{16, 4}
 }
 
 // gemmChoiceKey identifies a GEMM shape for the per-engine choice cache.
