@@ -121,7 +121,7 @@ type config struct {
 	runtime *platform.Runtime
 
 	// tensor is the tensor-core mode of WithTensorCores when tensorSet;
-	// otherwise GOCL_TENSOR decides (see tuning.go).
+	// otherwise GOCL_TENSOR decides (see tensor.go).
 	tensor    TensorMode
 	tensorSet bool
 
