@@ -42,6 +42,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
 
+	eng "github.com/gocompute/opencl/internal/engine"
 	"github.com/gocompute/opencl/internal/settings"
 	"github.com/gocompute/opencl/platform"
 )
@@ -129,7 +130,7 @@ type config struct {
 	// settings (settings.go), by variable name.
 	options map[string]string
 	// engine is what the engine is told, filled in by readSettings.
-	engine engineOptions
+	engine eng.Options
 }
 
 // injected is a device pair with its cost model given directly to New.

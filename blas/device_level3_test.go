@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/blas/gonum"
 
 	"github.com/gocompute/opencl/cl"
+	eng "github.com/gocompute/opencl/internal/engine"
 	"github.com/gocompute/opencl/internal/gemm"
 	"github.com/gocompute/opencl/platform"
 )
@@ -627,9 +628,9 @@ func benchGemm[T real](b *testing.B, e *engine, kern string, n int) {
 // cases. On PoCL the default path would otherwise leave it untested.
 func TestLevel3CopyPath(t *testing.T) {
 	impl, e := privateImpl(t, nil)
-	e.zeroCopy = zeroCopyOff
+	e.zeroCopy = eng.ZeroCopyOff
 	if d, ok := impl.dev64.(clDevice64); ok {
-		d.e.zeroCopy = zeroCopyOff
+		d.e.zeroCopy = eng.ZeroCopyOff
 		for _, tc := range testblasSuite {
 			switch tc.name {
 			case "Dgemm", "Dsymm", "Dsyrk", "Dsyr2k", "Dtrmm", "Dtrsm":
@@ -743,7 +744,7 @@ func TestZeroCopyChoice(t *testing.T) {
 			prof platform.Profile
 			want bool
 		}{{"cpu", cpu, tc.cpu}, {"integrated gpu", igpu, tc.igpu}, {"discrete gpu", dgpu, tc.dgpu}} {
-			mode, err := parseZeroCopy(tc.env)
+			mode, err := eng.ParseZeroCopy(tc.env)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -3,7 +3,6 @@ package clblas
 import (
 	"errors"
 	"fmt"
-	"log/slog"
 	"strconv"
 	"strings"
 	"sync"
@@ -35,9 +34,9 @@ type engine struct {
 	// (tests: those kernels serve GPUs, and CI has only PoCL).
 	l2Portable bool
 	// zeroCopy is GOCL_ZERO_COPY's choice for hostShared (tests set
-	// zeroCopyOff to run the copying path, which devices with memory of
+	// eng.ZeroCopyOff to run the copying path, which devices with memory of
 	// their own take).
-	zeroCopy zeroCopyMode
+	zeroCopy eng.ZeroCopy
 
 	buffers eng.BufferPool
 
@@ -47,7 +46,7 @@ type engine struct {
 	pinned     eng.PinnedPool
 	hostSlices eng.HostSlices // live HostSlices (hostslice.go)
 	pipe       pipeQueues
-	pipeMode   pipeMode
+	pipeMode   settings.Pipeline
 	xfer       eng.XferCounters
 
 	kmu     sync.Mutex
@@ -84,7 +83,7 @@ var errClosed = eng.ErrClosed
 // WithDevice/WithRuntime, or platform.Default().
 func newDevice(cfg *config) (*engine, deviceFloat64, deviceFloat32, costModel, error) {
 	o := cfg.engine
-	o.logger = cfg.logger
+	o.Logger = cfg.logger
 	e, err := newEngine(o)
 	if err != nil {
 		return nil, nil, nil, costModel{}, err
@@ -98,38 +97,24 @@ func newDevice(cfg *config) (*engine, deviceFloat64, deviceFloat32, costModel, e
 	return e, d64, clDevice32{e}, e.costModel(), nil
 }
 
-// engineOptions is the engine's own options: the device and the settings
-// in force, the front end's options and the environment resolved (New's
-// readSettings fills it in).
-type engineOptions struct {
-	device   *platform.Device
-	runtime  *platform.Runtime
-	spec     string // GOCL_DEVICE, when neither device nor runtime is set
-	cacheDir string
-	tensor   gemm.Tensor
-	pipe     pipeMode
-	zeroCopy zeroCopyMode
-	tuning   *gemm.DB
-	logger   *slog.Logger
-}
-
-func newEngine(o engineOptions) (*engine, error) {
+// newEngine opens the engine o describes.
+func newEngine(o eng.Options) (*engine, error) {
 	e := &engine{kernels: map[string][]*cl.Kernel{}}
 	switch {
-	case o.runtime != nil:
-		e.rt = o.runtime
+	case o.Runtime != nil:
+		e.rt = o.Runtime
 	default:
-		dev := o.device
+		dev := o.Device
 		if dev == nil {
-			d, err := platform.Select(o.spec)
+			d, err := platform.Select(o.Spec)
 			if err != nil {
 				return nil, fmt.Errorf("clblas: choosing a device: %w", err)
 			}
 			dev = d
 		}
-		ropts := []platform.RuntimeOption{platform.WithLogger(o.logger)}
-		if o.cacheDir != "" {
-			ropts = append(ropts, platform.WithCacheDir(o.cacheDir))
+		ropts := []platform.RuntimeOption{platform.WithLogger(o.Logger)}
+		if o.CacheDir != "" {
+			ropts = append(ropts, platform.WithCacheDir(o.CacheDir))
 		}
 		rt, err := platform.NewRuntime(dev, ropts...)
 		if err != nil {
@@ -138,16 +123,16 @@ func newEngine(o engineOptions) (*engine, error) {
 		e.rt, e.ownsRT = rt, true
 	}
 	e.prof = e.rt.Device().Profile()
-	e.tensor = o.tensor
-	e.tuning = o.tuning
+	e.tensor = o.Tensor
+	e.tuning = o.Tuning
 	if e.tuning == nil {
 		e.tuning = gemm.Builtin()
 	}
 	e.queue = e.rt.Queue()
 	e.buffers.Init(e.rt.Context(), e.prof)
 	e.pinned.Init(e.rt.Context(), e.queue)
-	e.pipeMode = o.pipe
-	e.zeroCopy = o.zeroCopy
+	e.pipeMode = o.Pipe
+	e.zeroCopy = o.ZeroCopy
 	return e, nil
 }
 
@@ -473,32 +458,12 @@ func syncHost[T real](c *call, b *cl.Buffer, n int) {
 // default); never with GOCL_ZERO_COPY=off.
 func (e *engine) hostShared() bool {
 	switch e.zeroCopy {
-	case zeroCopyOff:
+	case eng.ZeroCopyOff:
 		return false
-	case zeroCopyOn:
+	case eng.ZeroCopyOn:
 		return e.prof.IsCPU() || e.prof.HostUnifiedMemory
 	}
 	return e.prof.IsCPU()
-}
-
-type zeroCopyMode int
-
-const (
-	zeroCopyAuto zeroCopyMode = iota
-	zeroCopyOn
-	zeroCopyOff
-)
-
-// parseZeroCopy parses a GOCL_ZERO_COPY value (settings.ParseSwitch).
-func parseZeroCopy(v string) (zeroCopyMode, error) {
-	w, err := settings.ParseSwitch(v)
-	switch w {
-	case "on":
-		return zeroCopyOn, nil
-	case "off":
-		return zeroCopyOff, nil
-	}
-	return zeroCopyAuto, err
 }
 
 // upload borrows a device buffer and copies host into it. The write is

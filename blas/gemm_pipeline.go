@@ -49,9 +49,9 @@ import ()
 // pipeline mode says otherwise.
 func (e *engine) stagedGemm() bool {
 	switch {
-	case e.pipeMode.off:
+	case e.pipeMode.Off:
 		return false
-	case e.pipeMode.force:
+	case e.pipeMode.Force:
 		return true
 	}
 	return !e.prof.IsCPU()
@@ -67,7 +67,7 @@ const pipelineMin = 256 * 256 * 256
 // (nor larger than 4096²), so that a tile's kernel still fills a big GPU;
 // sides are multiples of 256.
 func (e *engine) gemmTiles(m, n, k int) (mt, nt int) {
-	if t := e.pipeMode.tile; t > 0 {
+	if t := e.pipeMode.Tile; t > 0 {
 		return min(t, m), min(t, n)
 	}
 	if float64(m)*float64(n)*float64(k) < pipelineMin {
@@ -126,7 +126,7 @@ func (e *engine) gemmTiles(m, n, k int) (mt, nt int) {
 // turn slabs off, or force them (whatever the other conditions but op(B)
 // transposed) with a number of chunks.
 func (e *engine) gemmSlabs(m, n, k int, at, bt, pinnedB bool, es int) int {
-	mode := e.pipeMode.slab
+	mode := e.pipeMode.Slab
 	switch {
 	case mode < 0 || bt || k == 0:
 		return 0
@@ -162,7 +162,7 @@ const slabBytesPerFlop = 1e-3
 // high (4096 rows in float64), since narrower rows run slower by rect
 // DMA (BENCHMARKS.md, "Figures behind the code's choices").
 func (e *engine) slabRows(m, n int, at bool, es int) int {
-	if t := e.pipeMode.tile; t > 0 {
+	if t := e.pipeMode.Tile; t > 0 {
 		return min(t, m)
 	}
 	mt := min(1024, max(256, (8<<20)/n/256*256))

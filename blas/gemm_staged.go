@@ -389,7 +389,7 @@ func (s *stagedGemm[T]) account() {
 	x.BytesDown.Add(s.bytesDown)
 	x.BytesDirect.Add(s.bytesDirect)
 	x.AddTimeline(s.ups, s.kerns, s.downs)
-	if f := s.e.pipeMode.timeline; f != "" {
+	if f := s.e.pipeMode.Timeline; f != "" {
 		eng.WriteTimeline(f, s.ups, s.kerns, s.downs, s.upBytes, s.downBytes)
 	}
 }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/gocompute/opencl/cl"
 	eng "github.com/gocompute/opencl/internal/engine"
-	"github.com/gocompute/opencl/internal/settings"
 )
 
 // Host↔device transfers of the drop-in path.
@@ -25,30 +24,6 @@ import (
 // The copy between the Go slice and the staging memory packs (or unpacks)
 // only the used rows×cols of a matrix with a padded leading dimension, and
 // runs on several goroutines when it is large.
-
-// envPipeline is the environment variable that overrides the GEMM transfer
-// path (settings.ParsePipeline has its words).
-const envPipeline = settings.GemmPipeline
-
-// pipeMode is the engine's choice of GEMM transfer path.
-type pipeMode struct {
-	off   bool // plain transfers from Go memory
-	force bool // staged and pipelined on any device, whatever the size
-	tile  int  // tiles of tile×tile elements of C (tests, "tile=N"); 0 chooses
-	// timeline is the file each call's command timeline is appended to
-	// ("timeline=FILE"); "" for none.
-	timeline string
-	// slab is the schedule by full-width row slabs (see gemmSlabs): 0
-	// chooses, -1 never ("slab=off"), N > 0 always, with N k-chunks
-	// ("slab=N").
-	slab int
-}
-
-// parsePipeMode parses a GOCL_GEMM_PIPELINE value.
-func parsePipeMode(v string) (pipeMode, error) {
-	p, err := settings.ParsePipeline(v)
-	return pipeMode{off: p.Off, force: p.Force, tile: p.Tile, timeline: p.Timeline, slab: p.Slab}, err
-}
 
 // pinnedBuf is a pinned staging buffer and its mapping.
 type pinnedBuf = eng.Pinned

@@ -3,6 +3,7 @@ package clblas
 import (
 	"errors"
 	"fmt"
+	"github.com/gocompute/opencl/internal/settings"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -31,7 +32,7 @@ import (
 func stagedImpl(t *testing.T, tile int) (*Implementation, *engine) {
 	t.Helper()
 	impl, e := privateImpl(t, nil)
-	e.pipeMode = pipeMode{force: true, tile: tile}
+	e.pipeMode = settings.Pipeline{Force: true, Tile: tile}
 	return impl, e
 }
 
@@ -40,7 +41,7 @@ func stagedImpl(t *testing.T, tile int) (*Implementation, *engine) {
 func slabImpl(t *testing.T, tile, chunks int) (*Implementation, *engine) {
 	t.Helper()
 	impl, e := privateImpl(t, nil)
-	e.pipeMode = pipeMode{force: true, tile: tile, slab: chunks}
+	e.pipeMode = settings.Pipeline{Force: true, Tile: tile, Slab: chunks}
 	return impl, e
 }
 
@@ -335,11 +336,11 @@ func TestSlabChoice(t *testing.T) {
 			t.Errorf("slabRows(%d, %d, at %v, %d bytes) = %d, want %d", c.m, c.n, c.at, c.es, got, c.want)
 		}
 	}
-	e.pipeMode.slab = -1
+	e.pipeMode.Slab = -1
 	if got := e.gemmSlabs(8192, 8192, 8192, false, false, true, 8); got != 0 {
 		t.Errorf("slab=off: gemmSlabs = %d", got)
 	}
-	e.pipeMode.slab = 5
+	e.pipeMode.Slab = 5
 	if got := e.gemmSlabs(10, 10, 3, true, false, false, 8); got != 3 {
 		t.Errorf("slab=5, k = 3, A transposed: gemmSlabs = %d, want 3", got)
 	}
@@ -392,7 +393,7 @@ func testStagedGemmNoLeaks(t *testing.T, chunks int) {
 		t.Fatal(err)
 	}
 	e := impl.dev32.(clDevice32).e
-	e.pipeMode = pipeMode{force: true, tile: 32, slab: chunks}
+	e.pipeMode = settings.Pipeline{Force: true, Tile: 32, Slab: chunks}
 	rnd := rand.New(rand.NewPCG(11, 12))
 	g := newGemmCase[float32](rnd, blas.NoTrans, blas.NoTrans, 70, 64, 40, 0, 1, 0)
 	var peak int64
@@ -498,35 +499,6 @@ func TestStagedGemmAfterResidentWork(t *testing.T) {
 	g.check(t, r.got, 1e-13)
 }
 
-// TestParsePipeMode: GOCL_GEMM_PIPELINE's words, alone and combined, and
-// the values refused.
-func TestParsePipeMode(t *testing.T) {
-	for _, c := range []struct {
-		env  string
-		want pipeMode
-	}{
-		{"", pipeMode{}},
-		{"auto", pipeMode{}},
-		{"off", pipeMode{off: true}},
-		{" ON ", pipeMode{force: true}},
-		{"tile=1024", pipeMode{tile: 1024}},
-		{"on, tile=512", pipeMode{force: true, tile: 512}},
-		{"never,tile=256", pipeMode{off: true, tile: 256}},
-		{"slab=off", pipeMode{slab: -1}},
-		{"on,Slab=4", pipeMode{force: true, slab: 4}},
-		{"timeline=/tmp/Run 1.log,tile=64", pipeMode{timeline: "/tmp/Run 1.log", tile: 64}},
-	} {
-		if got, err := parsePipeMode(c.env); err != nil || got != c.want {
-			t.Errorf("%s=%q: %+v, %v; want %+v", envPipeline, c.env, got, err, c.want)
-		}
-	}
-	for _, v := range []string{"tile=0", "tile=x", "slab=-2", "bogus"} {
-		if _, err := parsePipeMode(v); err == nil {
-			t.Errorf("%s=%q: no error", envPipeline, v)
-		}
-	}
-}
-
 // TestStagedGemmTimeline: a staged call on the test device records a
 // timeline whose parts fit in its span.
 func TestStagedGemmTimeline(t *testing.T) {
@@ -564,7 +536,7 @@ func TestStagedGemmTimeline(t *testing.T) {
 func TestStagedGemmTimelineFile(t *testing.T) {
 	_, e := slabImpl(t, 16, 2)
 	path := filepath.Join(t.TempDir(), "timeline.log")
-	e.pipeMode.timeline = path
+	e.pipeMode.Timeline = path
 	rnd := rand.New(rand.NewPCG(41, 42))
 	g := newGemmCase[float32](rnd, blas.NoTrans, blas.NoTrans, 40, 24, 30, 0, 1, 0.5)
 	for range 2 {
@@ -598,7 +570,7 @@ func TestStagedGemmTimelineFile(t *testing.T) {
 	if count["call"] != 2 || count["up"] != 2*8 || count["down"] != 2*3 || count["gemm"] < 2*6 {
 		t.Errorf("timeline file has %v, want 2 calls of 8 uploads, 3 downloads and at least 6 kernels", count)
 	}
-	e.pipeMode.timeline = filepath.Join(t.TempDir(), "no such folder", "timeline.log")
+	e.pipeMode.Timeline = filepath.Join(t.TempDir(), "no such folder", "timeline.log")
 	got, err := g.run(e)
 	if err != nil {
 		t.Fatal(err)
