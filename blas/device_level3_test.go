@@ -421,7 +421,7 @@ func checkL3Launches(t *testing.T, e *engine, prefix string, before map[string]i
 	t.Helper()
 	for _, r := range []string{"gemm", "symm", "syrk", "syr2k", "trmm", "trsm"} {
 		name := prefix + r
-		if got := e.launches(name) - before[name]; got < calls[r] || calls[r] == 0 {
+		if got := e.launched.Of(name) - before[name]; got < calls[r] || calls[r] == 0 {
 			t.Errorf("%s: %d of %d calls ran on the device", name, got, calls[r])
 		}
 	}
@@ -430,7 +430,7 @@ func checkL3Launches(t *testing.T, e *engine, prefix string, before map[string]i
 func l3Launches(e *engine, prefix string) map[string]int64 {
 	m := map[string]int64{}
 	for _, r := range []string{"gemm", "symm", "syrk", "syr2k", "trmm", "trsm"} {
-		m[prefix+r] = e.launches(prefix + r)
+		m[prefix+r] = e.launched.Of(prefix + r)
 	}
 	return m
 }
@@ -642,7 +642,7 @@ func TestLevel3CopyPath(t *testing.T) {
 		rt := &level3Routines32[i]
 		t.Run(rt.name, func(t *testing.T) { testRoutine32(t, rt, namedImpl32{"copypath", impl}) })
 	}
-	if e.launches("Sgemm") == 0 || e.launches("Strsm") == 0 {
+	if e.launched.Of("Sgemm") == 0 || e.launched.Of("Strsm") == 0 {
 		t.Error("Sgemm or Strsm never reached the device")
 	}
 }
@@ -664,7 +664,7 @@ func TestHostOverNoLeaks(t *testing.T) {
 	for i := range 30 {
 		impl.Sgemm(blas.NoTrans, blas.Trans, n, n, n, 1, a, n, b, n, float32(i%2), c, n)
 	}
-	if got := e.launches("Sgemm"); got < 30 {
+	if got := e.launched.Of("Sgemm"); got < 30 {
 		t.Fatalf("%d of 30 Sgemm calls ran on the device", got)
 	}
 	if err := e.queue.Finish(); err != nil {

@@ -61,10 +61,10 @@ type engine struct {
 
 	// fault, when set (tests only), is consulted at every step that can
 	// fail on a real device; a non-nil result makes that step fail.
-	fault atomic.Pointer[func(site string) error]
+	fault eng.Faults
 
 	// launched counts successful device calls per routine.
-	launched sync.Map // string → *atomic.Int64
+	launched eng.Launches
 
 	// gemmChoices memoises gemm.Choose per shape (it walks the tuning
 	// database), up to 4096 shapes.
@@ -171,26 +171,6 @@ func (e *engine) release() error {
 	return errors.Join(errs...)
 }
 
-func (e *engine) injected(site string) error {
-	if f := e.fault.Load(); f != nil {
-		return (*f)(site)
-	}
-	return nil
-}
-
-func (e *engine) count(routine string) {
-	v, _ := e.launched.LoadOrStore(routine, new(atomic.Int64))
-	v.(*atomic.Int64).Add(1)
-}
-
-// launches returns how many device calls of routine have succeeded.
-func (e *engine) launches(routine string) int64 {
-	if v, ok := e.launched.Load(routine); ok {
-		return v.(*atomic.Int64).Load()
-	}
-	return 0
-}
-
 // real is the element type of a device routine.
 type real interface{ ~float32 | ~float64 }
 
@@ -284,7 +264,7 @@ func (c *call) finish() error {
 	if c.err != nil {
 		return fmt.Errorf("clblas: %s on %s: %w", c.routine, c.e.prof.Name, c.err)
 	}
-	c.e.count(c.routine)
+	c.e.launched.Count(c.routine)
 	return nil
 }
 
@@ -333,7 +313,7 @@ func (c *call) kernelFor(s *kernelSpec) *cl.Kernel {
 	if c.err != nil {
 		return nil
 	}
-	if err := c.e.injected("build"); err != nil {
+	if err := c.e.fault.Inject("build"); err != nil {
 		c.fail(err)
 		return nil
 	}
@@ -366,7 +346,7 @@ func (c *call) run(k *cl.Kernel, global, local []int, args ...any) {
 	if c.err != nil {
 		return
 	}
-	if err := c.e.injected("enqueue"); err != nil {
+	if err := c.e.fault.Inject("enqueue"); err != nil {
 		c.fail(err)
 		return
 	}
@@ -391,7 +371,7 @@ func alloc[T real](c *call, n int) *cl.Buffer {
 	if c.err != nil {
 		return nil
 	}
-	if err := c.e.injected("alloc"); err != nil {
+	if err := c.e.fault.Inject("alloc"); err != nil {
 		c.fail(err)
 		return nil
 	}
@@ -412,7 +392,7 @@ func hostOver[T real](c *call, host []T, flags cl.MemFlags) *cl.Buffer {
 	if c.err != nil || len(host) == 0 {
 		return nil
 	}
-	if err := c.e.injected("alloc"); err != nil {
+	if err := c.e.fault.Inject("alloc"); err != nil {
 		c.fail(err)
 		return nil
 	}
@@ -432,7 +412,7 @@ func syncHost[T real](c *call, b *cl.Buffer, n int) {
 	if c.err != nil {
 		return
 	}
-	if err := c.e.injected("read"); err != nil {
+	if err := c.e.fault.Inject("read"); err != nil {
 		c.fail(err)
 		return
 	}
@@ -495,7 +475,7 @@ func readInto[T real](c *call, b *cl.Buffer, n int, blocking bool) []T {
 	if c.err != nil {
 		return nil
 	}
-	if err := c.e.injected("read"); err != nil {
+	if err := c.e.fault.Inject("read"); err != nil {
 		c.fail(err)
 		return nil
 	}

@@ -158,7 +158,7 @@ func (s *stagedGemm[T]) plan() {
 // sent enqueues an upload of n elements with enq and records it.
 func (s *stagedGemm[T]) sent(n int, enq func() (*cl.Event, error)) *cl.Event {
 	c := s.c
-	if err := s.e.injected("enqueue"); err != nil {
+	if err := s.e.fault.Inject("enqueue"); err != nil {
 		c.fail(err)
 		return nil
 	}
@@ -240,7 +240,7 @@ func (s *stagedGemm[T]) compute(wait []*cl.Event, mi, nj, kk, offA, ldA, offB, l
 // uploads the kernels wait for, is slower (BENCHMARKS.md, "Figures behind the code's choices").
 func (s *stagedGemm[T]) download(mi, nj, offC, r0, c0 int) bool {
 	c := s.c
-	if err := s.e.injected("read"); err != nil {
+	if err := s.e.fault.Inject("read"); err != nil {
 		c.fail(err)
 		return false
 	}

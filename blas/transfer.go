@@ -34,7 +34,7 @@ func stage[T real](c *call, n int) *pinnedBuf {
 	if c.err != nil {
 		return nil
 	}
-	if err := c.e.injected("alloc"); err != nil {
+	if err := c.e.fault.Inject("alloc"); err != nil {
 		c.fail(err)
 		return nil
 	}
