@@ -3,8 +3,6 @@ package clblas
 import (
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -49,8 +47,7 @@ type engine struct {
 	pipeMode   settings.Pipeline
 	xfer       eng.XferCounters
 
-	kmu     sync.Mutex
-	kernels map[string][]*cl.Kernel // free kernel objects by program key + name
+	kernels eng.KernelPool // free kernel objects by spec key
 
 	// l3Route chooses how symm, syrk, syr2k and trmm run
 	// (device_level3.go): l3Auto by size, or always l3Direct / l3ViaGemm
@@ -99,7 +96,7 @@ func newDevice(cfg *config) (*engine, deviceFloat64, deviceFloat32, costModel, e
 
 // newEngine opens the engine o describes.
 func newEngine(o eng.Options) (*engine, error) {
-	e := &engine{kernels: map[string][]*cl.Kernel{}}
+	e := &engine{}
 	switch {
 	case o.Runtime != nil:
 		e.rt = o.Runtime
@@ -152,14 +149,7 @@ func (e *engine) release() error {
 	e.closed.Store(true)
 	e.mu.Unlock()
 	var errs []error
-	e.kmu.Lock()
-	for _, ks := range e.kernels {
-		for _, k := range ks {
-			errs = append(errs, k.Release())
-		}
-	}
-	e.kernels = nil
-	e.kmu.Unlock()
+	errs = append(errs, e.kernels.Close())
 	errs = append(errs, e.pipe.close())
 	errs = append(errs, e.queue.Finish())
 	errs = append(errs, e.hostSlices.Close(&e.pinned))
@@ -252,48 +242,14 @@ func (c *call) finish() error {
 	for _, b := range c.over {
 		b.Release()
 	}
-	c.e.kmu.Lock()
 	for _, pk := range c.kernels {
-		if c.e.kernels == nil || len(c.e.kernels[pk.key]) >= 8 {
-			pk.k.Release()
-			continue
-		}
-		c.e.kernels[pk.key] = append(c.e.kernels[pk.key], pk.k)
+		c.e.kernels.Put(pk.key, pk.k)
 	}
-	c.e.kmu.Unlock()
 	if c.err != nil {
 		return fmt.Errorf("clblas: %s on %s: %w", c.routine, c.e.prof.Name, c.err)
 	}
 	c.e.launched.Count(c.routine)
 	return nil
-}
-
-// kernelSpec names a kernel object: its source file, kernel name and
-// build options, and the key of its pool. Building the options string
-// takes longer than a small kernel runs, so the GEMM path keeps its specs
-// (see gemmKernelSpec) and other callers build one per call.
-type kernelSpec struct {
-	file, name, opts string
-	key              string // pool key: file, options, name
-}
-
-// newKernelSpec renders the build options for file's kernel name with
-// PRECISION=prec and the given extra defines ("NAME", "NAME=VALUE"); an
-// entry starting with "-" is passed as a build option as it is.
-func newKernelSpec(prec int, file, name string, defines ...string) *kernelSpec {
-	var sb strings.Builder
-	sb.WriteString("-DPRECISION=")
-	sb.WriteString(strconv.Itoa(prec))
-	for _, d := range defines {
-		if strings.HasPrefix(d, "-") { // a build option ("-cl-opt-disable")
-			sb.WriteString(" ")
-		} else {
-			sb.WriteString(" -D")
-		}
-		sb.WriteString(d)
-	}
-	opts := sb.String()
-	return &kernelSpec{file: file, name: name, opts: opts, key: file + "\x00" + opts + "\x00" + name}
 }
 
 // kernel returns a kernel object for name from program file (built from
@@ -304,12 +260,12 @@ func (c *call) kernel(file, name string, defines ...string) *cl.Kernel {
 	if c.err != nil {
 		return nil
 	}
-	return c.kernelFor(newKernelSpec(c.prec, file, name, defines...))
+	return c.kernelFor(eng.NewKernelSpec(c.prec, file, name, defines...))
 }
 
 // kernelFor returns a kernel object for s: a free one from the engine's
 // pool, or a new one (its program built or taken from the cache).
-func (c *call) kernelFor(s *kernelSpec) *cl.Kernel {
+func (c *call) kernelFor(s *eng.KernelSpec) *cl.Kernel {
 	if c.err != nil {
 		return nil
 	}
@@ -317,26 +273,21 @@ func (c *call) kernelFor(s *kernelSpec) *cl.Kernel {
 		c.fail(err)
 		return nil
 	}
-	c.e.kmu.Lock()
-	if ks := c.e.kernels[s.key]; len(ks) > 0 {
-		k := ks[len(ks)-1]
-		c.e.kernels[s.key] = ks[:len(ks)-1]
-		c.e.kmu.Unlock()
-		c.kernels = append(c.kernels, pooledKernel{s.key, k})
+	if k := c.e.kernels.Take(s.Key()); k != nil {
+		c.kernels = append(c.kernels, pooledKernel{s.Key(), k})
 		return k
 	}
-	c.e.kmu.Unlock()
-	p, err := c.e.rt.Program(kernels.MustProgram(s.file), s.opts)
+	p, err := c.e.rt.Program(kernels.MustProgram(s.File), s.Opts)
 	if err != nil {
 		c.fail(err)
 		return nil
 	}
-	k, err := p.CreateKernel(s.name)
+	k, err := p.CreateKernel(s.Name)
 	if err != nil {
 		c.fail(err)
 		return nil
 	}
-	c.kernels = append(c.kernels, pooledKernel{s.key, k})
+	c.kernels = append(c.kernels, pooledKernel{s.Key(), k})
 	return k
 }
 

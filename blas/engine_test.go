@@ -81,14 +81,9 @@ func TestDeviceFailureFinishesOnCPU(t *testing.T) {
 			if site == "build" {
 				// Kernels already built are pooled; drop them so the
 				// next call has to build (and fails).
-				e.kmu.Lock()
-				for key, ks := range e.kernels {
-					for _, k := range ks {
-						k.Release()
-					}
-					delete(e.kernels, key)
+				if err := e.kernels.Drain(); err != nil {
+					t.Fatal(err)
 				}
-				e.kmu.Unlock()
 			}
 			e.fault.Store(&fail)
 			defer e.fault.Store(nil)

@@ -74,8 +74,8 @@ func gemmOnDevice[T real](c *call, tA, tB bool, m, n, k int, alpha T, a *cl.Buff
 // has taken (a blocked routine launches many GEMMs of the same program).
 type gemmLauncher[T real] struct {
 	c       *call
-	kernels map[*kernelSpec]*cl.Kernel // made on first use
-	named   map[string]*kernelSpec     // specs of kernel() calls
+	kernels map[*eng.KernelSpec]*cl.Kernel // made on first use
+	named   map[string]*eng.KernelSpec     // specs of kernel() calls
 }
 
 func newGemmLauncher[T real](c *call) *gemmLauncher[T] {
@@ -87,9 +87,9 @@ func (g *gemmLauncher[T]) kernel(file, name string, defines ...string) *cl.Kerne
 	key := file + "\x00" + name + "\x00" + strings.Join(defines, "\x00")
 	s, ok := g.named[key]
 	if !ok {
-		s = newKernelSpec(g.c.prec, file, name, defines...)
+		s = eng.NewKernelSpec(g.c.prec, file, name, defines...)
 		if g.named == nil {
-			g.named = map[string]*kernelSpec{}
+			g.named = map[string]*eng.KernelSpec{}
 		}
 		g.named[key] = s
 	}
@@ -98,14 +98,14 @@ func (g *gemmLauncher[T]) kernel(file, name string, defines ...string) *cl.Kerne
 
 // kernelFor returns the launcher's kernel object for s, taking one from
 // the engine on first use.
-func (g *gemmLauncher[T]) kernelFor(s *kernelSpec) *cl.Kernel {
+func (g *gemmLauncher[T]) kernelFor(s *eng.KernelSpec) *cl.Kernel {
 	if k, ok := g.kernels[s]; ok {
 		return k
 	}
 	k := g.c.kernelFor(s)
 	if g.c.err == nil {
 		if g.kernels == nil {
-			g.kernels = map[*kernelSpec]*cl.Kernel{}
+			g.kernels = map[*eng.KernelSpec]*cl.Kernel{}
 		}
 		g.kernels[s] = k
 	}
@@ -230,13 +230,13 @@ type gemmSpecKey struct {
 
 var gemmSpecs struct {
 	sync.RWMutex
-	m map[gemmSpecKey]*kernelSpec
+	m map[gemmSpecKey]*eng.KernelSpec
 }
 
 // gemmKernelSpec is the kernel spec of cfg's kernel, memoised: the set of
 // configurations in use is small (the tuning database's), and rendering
 // some twenty defines on every call costs more than a small GEMM's kernel.
-func gemmKernelSpec(prec int, cfg gemm.Config, tA, tB, vecAligned bool) *kernelSpec {
+func gemmKernelSpec(prec int, cfg gemm.Config, tA, tB, vecAligned bool) *eng.KernelSpec {
 	key := gemmSpecKey{prec, cfg, tA, tB, vecAligned}
 	gemmSpecs.RLock()
 	s, ok := gemmSpecs.m[key]
@@ -244,10 +244,10 @@ func gemmKernelSpec(prec int, cfg gemm.Config, tA, tB, vecAligned bool) *kernelS
 	if ok {
 		return s
 	}
-	s = newKernelSpec(prec, cfg.Source(), cfg.Kernel, cfg.Defines(tA, tB, vecAligned)...)
+	s = eng.NewKernelSpec(prec, cfg.Source(), cfg.Kernel, cfg.Defines(tA, tB, vecAligned)...)
 	gemmSpecs.Lock()
 	if gemmSpecs.m == nil {
-		gemmSpecs.m = map[gemmSpecKey]*kernelSpec{}
+		gemmSpecs.m = map[gemmSpecKey]*eng.KernelSpec{}
 	}
 	if old, ok := gemmSpecs.m[key]; ok {
 		s = old
