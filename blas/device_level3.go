@@ -161,7 +161,7 @@ func gemmSlices[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k i
 		return gemmStaged(e, name, tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, cc, ldc)
 	}
 	if m > 1 && e.hostShared() && beta != 0 && m*n*elemSize[T]() > keepMaxBytes {
-		return gemmSlabs(e, name, tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, cc, ldc) // l3_keep.go
+		return gemmKeepSlabs(e, name, tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, cc, ldc) // l3_keep.go
 	}
 	c := begin[T](e, name)
 	at, bt := tA != blas.NoTrans, tB != blas.NoTrans
