@@ -157,7 +157,7 @@ func (d *l3Dest[T]) finish(c *call, scatter func(dst, src []T)) error {
 
 // gemmSlices is Dgemm and Sgemm on host slices: C = alpha·op(A)·op(B) + beta·C.
 func gemmSlices[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, cc []T, ldc int) error {
-	if e.stagedGemm() { // pinned staging, pipelined (gemm_pipeline.go)
+	if e.plan().Staged() { // pinned staging, pipelined (gemm_pipeline.go)
 		return gemmStaged(e, name, tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, cc, ldc)
 	}
 	if m > 1 && e.hostShared() && beta != 0 && m*n*elemSize[T]() > keepMaxBytes {

@@ -138,6 +138,9 @@ func (e *engine) costModel() costModel {
 	return costModel{present: true, Cost: eng.EstimateCost(e.prof)}
 }
 
+// plan is the staged GEMM's policy on the engine's device.
+func (e *engine) plan() eng.Plan { return eng.Plan{Mode: e.pipeMode, CPU: e.prof.IsCPU()} }
+
 // release drops one role; the last one closes the engine. It waits for
 // calls in flight, then releases kernels, buffers and, if it owns it, the
 // runtime.

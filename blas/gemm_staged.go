@@ -143,10 +143,10 @@ func (s *stagedGemm[T]) buffers() {
 // plan chooses the schedule: tiles, or row slabs with k in chunks.
 func (s *stagedGemm[T]) plan() {
 	e, m, n, k := s.e, s.m, s.n, s.k
-	s.mt, s.nt = e.gemmTiles(m, n, k)
-	s.chunks = e.gemmSlabs(m, n, k, s.at, s.bt, s.directB, int(s.es()))
+	s.mt, s.nt = e.plan().Tiles(m, n, k)
+	s.chunks = e.plan().Slabs(m, n, k, s.at, s.bt, s.directB, int(s.es()))
 	if s.chunks > 0 {
-		s.mt, s.nt = e.slabRows(m, n, s.at, int(s.es())), n
+		s.mt, s.nt = e.plan().SlabRows(m, n, s.at, int(s.es())), n
 	}
 	s.rows = eng.RowPanels(m, s.mt)
 	// With beta == 0, tiles are unpacked as they arrive.

@@ -26,7 +26,7 @@ func withKeepMax(t *testing.T, n int) {
 func TestGemmKeepBounded(t *testing.T) {
 	rec := &recorder{}
 	impl, e := privateImpl(t, rec)
-	if !e.hostShared() || e.stagedGemm() {
+	if !e.hostShared() || e.plan().Staged() {
 		t.Skip("GEMM does not run in place on this device (or GOCL_GEMM_PIPELINE=on stages it)")
 	}
 	const m, n, k, ldc = 37, 16, 9, 19

@@ -17,7 +17,7 @@ import (
 // pipeline and at 48 GB/s alone (BENCHMARKS.md, fourth session); the
 // memory, queue and buffer made no difference (an earlier benchmark of
 // this file, commit 9af2b8d); a kernel running, or having run within a
-// few ms, did. The row-slab schedule (gemmSlabs) rests on them.
+// few ms, did. The row-slab schedule (engine.Plan.Slabs) rests on them.
 
 // rectFixture is a float64 n×n HostSlice, two pooled device buffers of
 // its size, the pipeline's upload and download queues and one more, and

@@ -191,12 +191,12 @@ func TestStagedGemm(t *testing.T) {
 // itself: one tile below the pipeline threshold, several above it.
 func TestStagedGemmSizeChoice(t *testing.T) {
 	_, e := stagedImpl(t, 0)
-	if mt, nt := e.gemmTiles(100, 100, 100); mt != 100 || nt != 100 {
+	if mt, nt := e.plan().Tiles(100, 100, 100); mt != 100 || nt != 100 {
 		t.Errorf("small problem cut into %d×%d tiles", mt, nt)
 	}
 	for _, s := range [][3]int{{8192, 8192, 8192}, {4096, 4096, 4096}, {20000, 300, 5000}, {300, 20000, 5000}, {2048, 2048, 2048}} {
 		m, n, k := s[0], s[1], s[2]
-		mt, nt := e.gemmTiles(m, n, k)
+		mt, nt := e.plan().Tiles(m, n, k)
 		if mt <= 0 || nt <= 0 || mt > m || nt > n {
 			t.Errorf("%v: tiles %d×%d", s, mt, nt)
 		}
@@ -288,62 +288,6 @@ func checkFaults(t *testing.T, impl *Implementation, e *engine, g gemmCase[float
 	impl.Dgemm(g.tA, g.tB, g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb, g.beta, c, g.ldc)
 	e.fault.Store(nil)
 	g.check(t, c, 1e-13)
-}
-
-// TestSlabChoice: the row-slab schedule is chosen for large, bus-bound
-// problems with B in a HostSlice and op(B) not transposed, never when the
-// pipeline mode says off, always when it forces it; slabs are taller with
-// op(A) transposed.
-func TestSlabChoice(t *testing.T) {
-	e := &engine{}
-	for _, c := range []struct {
-		m, n, k int
-		at, bt  bool
-		es      int
-		want    int
-	}{
-		{8192, 8192, 8192, false, false, 8, 4},
-		{8192, 8192, 8192, false, true, 8, 0},
-		{8192, 8192, 8192, true, false, 8, 4},
-		{4096, 4096, 4096, true, false, 8, 0},  // one slab of 4096 rows: tiles
-		{8192, 8192, 8192, false, false, 4, 0}, // compute-bound: tiles
-		{4096, 4096, 4096, false, false, 4, 2},
-		{4096, 4096, 4096, false, false, 8, 2},
-		{1024, 8192, 16384, false, false, 8, 8},
-		{32768, 32768, 32768, false, false, 8, 0},
-		{2048, 2048, 2048, false, false, 8, 0},
-		{8192, 1024, 8192, false, false, 8, 0},
-		{8192, 8192, 0, false, false, 8, 0},
-	} {
-		if got := e.gemmSlabs(c.m, c.n, c.k, c.at, c.bt, true, c.es); got != c.want {
-			t.Errorf("gemmSlabs(%d, %d, %d, at %v, bt %v, %d bytes) = %d, want %d", c.m, c.n, c.k, c.at, c.bt, c.es, got, c.want)
-		}
-	}
-	if got := e.gemmSlabs(8192, 8192, 8192, false, false, false, 8); got != 0 {
-		t.Errorf("B in Go memory: gemmSlabs = %d, want 0", got)
-	}
-	for _, c := range []struct {
-		m, n int
-		at   bool
-		es   int
-		want int
-	}{
-		{8192, 8192, false, 8, 1024}, {4096, 4096, false, 4, 1024}, {16384, 16384, false, 8, 512},
-		{8192, 100000, false, 8, 256}, {100, 100000, false, 8, 100},
-		{8192, 8192, true, 8, 4096}, {8192, 8192, true, 4, 8192}, {4096, 8192, true, 8, 4096}, {16384, 16384, true, 8, 4096},
-	} {
-		if got := e.slabRows(c.m, c.n, c.at, c.es); got != c.want {
-			t.Errorf("slabRows(%d, %d, at %v, %d bytes) = %d, want %d", c.m, c.n, c.at, c.es, got, c.want)
-		}
-	}
-	e.pipeMode.Slab = -1
-	if got := e.gemmSlabs(8192, 8192, 8192, false, false, true, 8); got != 0 {
-		t.Errorf("slab=off: gemmSlabs = %d", got)
-	}
-	e.pipeMode.Slab = 5
-	if got := e.gemmSlabs(10, 10, 3, true, false, false, 8); got != 3 {
-		t.Errorf("slab=5, k = 3, A transposed: gemmSlabs = %d, want 3", got)
-	}
 }
 
 // TestStagedGemmFaultBetaZero: with beta == 0 tiles are unpacked into C as
