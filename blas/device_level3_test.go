@@ -14,7 +14,6 @@ import (
 	"github.com/gocompute/opencl/cl"
 	eng "github.com/gocompute/opencl/internal/engine"
 	"github.com/gocompute/opencl/internal/gemm"
-	"github.com/gocompute/opencl/platform"
 )
 
 // The level-3 device routines are compared with gonum on small odd shapes,
@@ -719,38 +718,6 @@ func TestHostOverMisaligned(t *testing.T) {
 		for i := range c32 {
 			if math.Abs(float64(c32[i]-w32[i])) > 1e-3*math.Max(1, math.Abs(float64(w32[i]))) {
 				t.Fatalf("Strsm, offset %d: element %d = %v, want %v", off, i, c32[i], w32[i])
-			}
-		}
-	}
-}
-
-// TestZeroCopyChoice: GOCL_ZERO_COPY and the device decide whether host
-// slices go to the kernels in place.
-func TestZeroCopyChoice(t *testing.T) {
-	cpu := platform.Profile{Type: cl.DeviceTypeCPU, HostUnifiedMemory: true}
-	igpu := platform.Profile{Type: cl.DeviceTypeGPU, HostUnifiedMemory: true}
-	dgpu := platform.Profile{Type: cl.DeviceTypeGPU}
-	for _, tc := range []struct {
-		env             string
-		cpu, igpu, dgpu bool
-	}{
-		{"", true, false, false},
-		{"auto", true, false, false},
-		{"on", true, true, false},
-		{" OFF ", false, false, false},
-	} {
-		for _, d := range []struct {
-			name string
-			prof platform.Profile
-			want bool
-		}{{"cpu", cpu, tc.cpu}, {"integrated gpu", igpu, tc.igpu}, {"discrete gpu", dgpu, tc.dgpu}} {
-			mode, err := eng.ParseZeroCopy(tc.env)
-			if err != nil {
-				t.Fatal(err)
-			}
-			e := &engine{prof: d.prof, zeroCopy: mode}
-			if got := e.hostShared(); got != d.want {
-				t.Errorf("GOCL_ZERO_COPY=%q, %s: hostShared %v, want %v", tc.env, d.name, got, d.want)
 			}
 		}
 	}

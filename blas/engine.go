@@ -43,7 +43,7 @@ type engine struct {
 	// time accounting.
 	pinned     eng.PinnedPool
 	hostSlices eng.HostSlices // live HostSlices (hostslice.go)
-	pipe       pipeQueues
+	pipe       eng.PipeQueues
 	pipeMode   settings.Pipeline
 	xfer       eng.XferCounters
 
@@ -153,7 +153,7 @@ func (e *engine) release() error {
 	e.mu.Unlock()
 	var errs []error
 	errs = append(errs, e.kernels.Close())
-	errs = append(errs, e.pipe.close())
+	errs = append(errs, e.pipe.Close())
 	errs = append(errs, e.queue.Finish())
 	errs = append(errs, e.hostSlices.Close(&e.pinned))
 	errs = append(errs, e.pinned.Close())
@@ -386,19 +386,8 @@ func syncHost[T real](c *call, b *cl.Buffer, n int) {
 }
 
 // hostShared reports whether host slices go to the device's kernels with
-// no copy (hostOver): by default on CPU devices, whose memory is the
-// host's; with GOCL_ZERO_COPY=on also on other devices that report memory
-// unified with the host's (integrated GPUs: not measured yet, so not the
-// default); never with GOCL_ZERO_COPY=off.
-func (e *engine) hostShared() bool {
-	switch e.zeroCopy {
-	case eng.ZeroCopyOff:
-		return false
-	case eng.ZeroCopyOn:
-		return e.prof.IsCPU() || e.prof.HostUnifiedMemory
-	}
-	return e.prof.IsCPU()
-}
+// no copy (hostOver; engine.ZeroCopy.Shared has the rule).
+func (e *engine) hostShared() bool { return e.zeroCopy.Shared(e.prof) }
 
 // upload borrows a device buffer and copies host into it. The write is
 // non-blocking; host stays pinned until it completes, and the in-order

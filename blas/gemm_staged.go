@@ -86,7 +86,7 @@ func (s *stagedGemm[T]) queues() {
 	c, e := s.c, s.e
 	if c.err == nil {
 		var err error
-		s.up, s.comp, s.down, err = e.pipeline()
+		s.up, s.comp, s.down, err = e.pipe.Get(e.rt)
 		c.fail(err)
 		if err == nil {
 			c.q = s.comp

@@ -39,7 +39,7 @@ func newRectFixture(b *testing.B) *rectFixture {
 	}
 	n := f.n
 	var err error
-	if f.up, _, f.down, err = e.pipeline(); err != nil {
+	if f.up, _, f.down, err = e.pipe.Get(e.rt); err != nil {
 		b.Fatal(err)
 	}
 	if f.other, err = e.rt.NewQueue(cl.QueueProfiling); err != nil {

@@ -1,12 +1,9 @@
 package clblas
 
 import (
-	"errors"
-	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/gocompute/opencl/cl"
 	eng "github.com/gocompute/opencl/internal/engine"
 )
 
@@ -45,55 +42,6 @@ func stage[T real](c *call, n int) *pinnedBuf {
 	}
 	c.pinned = append(c.pinned, p)
 	return p
-}
-
-// pipeQueues are the queues of the transfer pipeline: uploads, kernels and
-// downloads each have their own in-order queue (created with profiling, for
-// the time accounting), so that a write, a kernel and a read can run at the
-// same time; events order them across queues. They are created on first
-// use and live as long as the engine.
-type pipeQueues struct {
-	mu             sync.Mutex
-	up, comp, down *cl.Queue
-	closed         bool
-}
-
-func (e *engine) pipeline() (up, comp, down *cl.Queue, err error) {
-	p := &e.pipe
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.closed {
-		return nil, nil, nil, errClosed
-	}
-	if p.up == nil {
-		var qs [3]*cl.Queue
-		for i := range qs {
-			q, err := e.rt.NewQueue(cl.QueueProfiling)
-			if err != nil {
-				for _, q := range qs[:i] {
-					q.Release()
-				}
-				return nil, nil, nil, err
-			}
-			qs[i] = q
-		}
-		p.up, p.comp, p.down = qs[0], qs[1], qs[2]
-	}
-	return p.up, p.comp, p.down, nil
-}
-
-func (p *pipeQueues) close() error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.closed = true
-	var errs []error
-	for _, q := range []*cl.Queue{p.up, p.comp, p.down} {
-		if q != nil {
-			errs = append(errs, q.Finish(), q.Release())
-		}
-	}
-	p.up, p.comp, p.down = nil, nil, nil
-	return errors.Join(errs...)
 }
 
 // Parallel copies between Go slices and staging memory.

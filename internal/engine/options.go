@@ -49,3 +49,18 @@ func ParseZeroCopy(v string) (ZeroCopy, error) {
 	}
 	return ZeroCopyAuto, err
 }
+
+// Shared reports whether host slices go to the kernels of a device p
+// describes with no copy: by default on CPU devices, whose memory is the
+// host's; with ZeroCopyOn also on other devices that report memory
+// unified with the host's (integrated GPUs: not measured yet, so not the
+// default); never with ZeroCopyOff.
+func (z ZeroCopy) Shared(p platform.Profile) bool {
+	switch z {
+	case ZeroCopyOff:
+		return false
+	case ZeroCopyOn:
+		return p.IsCPU() || p.HostUnifiedMemory
+	}
+	return p.IsCPU()
+}
