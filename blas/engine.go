@@ -63,10 +63,8 @@ type engine struct {
 	// launched counts successful device calls per routine.
 	launched eng.Launches
 
-	// gemmChoices memoises gemm.Choose per shape (it walks the tuning
-	// database), up to 4096 shapes.
-	gemmChoiceMu sync.RWMutex
-	gemmChoices  map[gemmChoiceKey]gemm.Config
+	// gemmChoices memoises gemm.Choose per shape.
+	gemmChoices eng.GemmChoices
 
 	refs   atomic.Int32 // roles (float64, float32) still open
 	closed atomic.Bool

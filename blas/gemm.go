@@ -66,7 +66,7 @@ func gemmOnDevice[T real](c *call, tA, tB bool, m, n, k int, alpha T, a *cl.Buff
 	if c.err != nil {
 		return
 	}
-	cfg := cachedGemmChoice(c.e, c.prec, m, n, k)
+	cfg := c.e.gemmChoices.Get(c.e.tuning, c.e.gemmDev(), eng.GemmShape{Prec: c.prec, M: m, N: n, K: k, Mode: c.e.tensor})
 	newGemmLauncher[T](c).gemm(cfg, tA, tB, m, n, k, alpha, a, offA, lda, b, offB, ldb, beta, cb, offC, ldc)
 }
 
@@ -191,35 +191,6 @@ func (g *gemmLauncher[T]) scale(m, n int, s T, cb *cl.Buffer, offC, ldc, tri int
 // which every OpenCL device allows).
 func l3Work(m, n int) (global, local []int) {
 	return []int{eng.Groups(n, 16), eng.Groups(m, 4)}, []int{16, 4}
-}
-
-// gemmChoiceKey identifies a GEMM shape for the per-engine choice cache.
-type gemmChoiceKey struct {
-	prec, m, n, k int
-	mode          gemm.Tensor
-}
-
-// cachedGemmChoice is gemm.Choose, memoised per engine and shape: the choice
-// walks the tuning database, which would otherwise cost more host time
-// than a small GEMM's kernel. At most 4096 shapes are kept.
-func cachedGemmChoice(e *engine, prec, m, n, k int) gemm.Config {
-	key := gemmChoiceKey{prec, m, n, k, engineTensor(e)}
-	e.gemmChoiceMu.RLock()
-	cfg, ok := e.gemmChoices[key]
-	e.gemmChoiceMu.RUnlock()
-	if ok {
-		return cfg
-	}
-	cfg = gemm.Choose(e.tuning, e.gemmDev(), prec, m, n, k, key.mode)
-	e.gemmChoiceMu.Lock()
-	if e.gemmChoices == nil {
-		e.gemmChoices = map[gemmChoiceKey]gemm.Config{}
-	}
-	if len(e.gemmChoices) < 4096 {
-		e.gemmChoices[key] = cfg
-	}
-	e.gemmChoiceMu.Unlock()
-	return cfg
 }
 
 type gemmSpecKey struct {
