@@ -163,7 +163,7 @@ func (e *engine) release() error {
 }
 
 // real is the element type of a device routine.
-type real interface{ ~float32 | ~float64 }
+type real = eng.Real
 
 func precisionOf[T real]() int { return elemSize[T]() * 8 }
 
@@ -192,7 +192,7 @@ type call struct {
 	// borrowed from the engine's pinned pool.
 	q      *cl.Queue
 	queues []*cl.Queue
-	pinned []*pinnedBuf
+	pinned []*eng.Pinned
 	// over are buffers over the caller's Go memory (hostOver), released
 	// at finish; the driver unpins the memory once their commands are done.
 	over []*cl.Buffer

@@ -121,7 +121,7 @@ func (s *stagedGemm[T]) buffers() {
 	s.directB = s.readAB && eng.Contains(&e.hostSlices, s.b)
 	s.directC = eng.Contains(&e.hostSlices, s.cc)
 	s.directDn = s.directC && !s.readC
-	var pa, pb, pc *pinnedBuf
+	var pa, pb, pc *eng.Pinned
 	if s.readAB {
 		if !s.directA {
 			pa = stage[T](c, m*k)

@@ -30,7 +30,7 @@ import (
 // host's RAM that the operating system cannot page out.
 type HostSlice[T float32 | float64] struct {
 	e    *engine
-	p    *pinnedBuf
+	p    *eng.Pinned
 	data []T
 	once sync.Once
 	err  error

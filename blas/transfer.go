@@ -22,12 +22,9 @@ import (
 // only the used rows×cols of a matrix with a padded leading dimension, and
 // runs on several goroutines when it is large.
 
-// pinnedBuf is a pinned staging buffer and its mapping.
-type pinnedBuf = eng.Pinned
-
 // stage borrows a pinned staging buffer of at least n elements of T for
 // the call; finish returns it to the pool.
-func stage[T real](c *call, n int) *pinnedBuf {
+func stage[T real](c *call, n int) *eng.Pinned {
 	if c.err != nil {
 		return nil
 	}
