@@ -8,9 +8,11 @@
 //     objects (BufferPool, PinnedPool, KernelPool, KernelSpec), and the
 //     registry of pinned host slices (HostSlices) that lets GEMM copy
 //     from them directly;
-//   - the staged GEMM pipeline's schedules (RowPanels, TileOrder,
-//     SlabSchedule, …), its block copies and its time accounting
-//     (XferCounters, DeviceTimeline);
+//   - the staged GEMM pipeline: its policy (Plan), its queues
+//     (PipeQueues), its schedules (RowPanels, TileOrder, SlabSchedule, …),
+//     its block copies and its time accounting (XferCounters,
+//     DeviceTimeline);
+//   - the per-shape cache of GEMM's kernel choice (GemmChoices);
 //   - the geometry of strided vectors and matrices (VecSpan, MatSpan, …);
 //   - the fault-injection hook that tests use (Faults) and the launch
 //     counts (Launches).
