@@ -195,7 +195,12 @@ type RoutineStats struct {
 	Device, CPU, Failed int64
 }
 
-type routineCounts struct{ device, cpu, failed atomic.Int64 }
+type routineCounts struct {
+	device, cpu, failed atomic.Int64
+	// nonFinite counts the CPU calls the policy would have offloaded but
+	// that went to gonum for their non-finite operands (offloadIf).
+	nonFinite atomic.Int64
+}
 
 // counted returns routine's counters.
 func (impl *Implementation) counted(routine string) *routineCounts {
