@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	eng "github.com/gocompute/opencl/internal/engine"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
 )
@@ -31,12 +32,7 @@ func TestBuildFailureWarnsOnce(t *testing.T) {
 	if err := gemm.Valid(gemmDevice(e.prof), 64, false, false, bad); err == nil {
 		t.Fatal("gemmValid accepts the broken configuration")
 	}
-	e.gemmChoiceMu.Lock()
-	if e.gemmChoices == nil {
-		e.gemmChoices = map[gemmChoiceKey]gemm.Config{}
-	}
-	e.gemmChoices[gemmChoiceKey{64, m, n, k, engineTensor(e)}] = bad
-	e.gemmChoiceMu.Unlock()
+	e.gemmChoices.Set(eng.GemmShape{Prec: 64, M: m, N: n, K: k, Mode: engineTensor(e)}, bad)
 
 	a, b, c0 := make([]float64, m*k), make([]float64, k*n), make([]float64, m*n)
 	for i := range a {

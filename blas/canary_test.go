@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	eng "github.com/gocompute/opencl/internal/engine"
 	"gonum.org/v1/gonum/blas"
 )
 
@@ -207,7 +208,7 @@ func (g *canaryGen[T]) value(scale float64) T {
 func (g *canaryGen[T]) vec(name string, out bool, n, inc int) []T {
 	span := 0
 	if n > 0 {
-		span = vecSpan(n, inc)
+		span = eng.VecSpan(n, inc)
 	}
 	step := max(inc, -inc)
 	return g.operand(name, out, span, func(i int) bool { return i%step == 0 }, g.random(1))

@@ -48,6 +48,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
 
+	eng "github.com/gocompute/opencl/internal/engine"
 	"github.com/gocompute/opencl/internal/settings"
 	"github.com/gocompute/opencl/platform"
 )
@@ -127,7 +128,7 @@ type config struct {
 	runtime *platform.Runtime
 
 	// tensor is the tensor-core mode of WithTensorCores when tensorSet;
-	// otherwise GOCL_TENSOR decides (see tuning.go).
+	// otherwise GOCL_TENSOR decides (see tensor.go).
 	tensor    TensorMode
 	tensorSet bool
 
@@ -135,7 +136,7 @@ type config struct {
 	// settings (settings.go), by variable name.
 	options map[string]string
 	// engine is what the engine is told, filled in by readSettings.
-	engine engineOptions
+	engine eng.Options
 }
 
 // injected is a device pair with its cost model given directly to New.
@@ -205,7 +206,12 @@ type RoutineStats struct {
 	NonFinite int64
 }
 
-type routineCounts struct{ device, cpu, failed, nonFinite atomic.Int64 }
+type routineCounts struct {
+	device, cpu, failed atomic.Int64
+	// nonFinite counts the CPU calls the policy would have offloaded but
+	// that went to gonum for their non-finite operands (offloadIf).
+	nonFinite atomic.Int64
+}
 
 // counted returns routine's counters.
 func (impl *Implementation) counted(routine string) *routineCounts {

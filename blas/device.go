@@ -1,9 +1,9 @@
 package clblas
 
 import (
-	"time"
-
 	"gonum.org/v1/gonum/blas"
+
+	eng "github.com/gocompute/opencl/internal/engine"
 )
 
 // deviceFloat64 is the seam between the front end (argument checks, quick
@@ -138,31 +138,8 @@ type costModel struct {
 	// present is false for the "none" device: nothing is offloaded then,
 	// whatever the policy.
 	present bool
-	// cpuDevice is true when the OpenCL device is the host CPU itself
-	// (e.g. PoCL): its "transfers" are host memory copies.
-	cpuDevice bool
-	// fp64 is true when the device supports double precision
-	// (cl_khr_fp64); without it float64 calls never go to the device.
-	fp64 bool
-
-	// devGFLOPS32 and devGFLOPS64 are the estimated sustained device rates
-	// for level-3 kernels, in GFLOP/s.
-	devGFLOPS32, devGFLOPS64 float64
-	// devMemGBps is the device's own memory bandwidth in GB/s (what bounds
-	// level-1/2 kernels once the data are on the device).
-	devMemGBps float64
-	// linkGBps is the host↔device transfer bandwidth in GB/s.
-	linkGBps float64
-	// launch is the fixed cost of one offloaded call: enqueueing the
-	// transfers and kernels and waiting for them.
-	launch time.Duration
-	// kHalf is the inner dimension k at which the device's GEMM kernels
-	// run at half their rate: a work-group loads and stores its tile of C
-	// whatever k is, so with a short k (the rank-32 trailing updates of
-	// blocked factorizations) that fixed cost dominates. A level-3 call
-	// with inner dimension k is taken to run at k/(k+kHalf) of the rate
-	// (0: no such loss).
-	kHalf float64
+	// Cost is the device's side, estimated by the engine.
+	eng.Cost
 
 	// cpuGFLOPS32 and cpuGFLOPS64 are the estimated rates of gonum's Go code
 	// on this host for level-3 work, in GFLOP/s.

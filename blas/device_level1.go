@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 
 	"github.com/gocompute/opencl/cl"
+	eng "github.com/gocompute/opencl/internal/engine"
 )
 
 // Level 1 device routines. Each precision's method is a thin wrapper
@@ -61,7 +62,7 @@ func l1At(b any, off, inc int) []any {
 func l1Run(c *call, k string, n int, args ...any) {
 	ls := l1Local(c.e)
 	kk := c.kernel(l1File, k)
-	c.run(kk, []int{groups(n, ls)}, []int{ls}, append([]any{int32(n)}, args...)...)
+	c.run(kk, []int{eng.Groups(n, ls)}, []int{ls}, append([]any{int32(n)}, args...)...)
 }
 
 // The enqueue-only layer: each xxxOnDevice enqueues one routine on vectors
@@ -240,14 +241,14 @@ func axpy[T real](e *engine, name string, n int, alpha T, x []T, incX int, y []T
 		return err
 	}
 	c := begin[T](e, name)
-	xb := upload(c, x[:vecSpan(n, incX)])
-	yb := upload(c, y[:vecSpan(n, incY)])
-	axpyOnDevice(c, n, alpha, xb, vecOff(n, incX), incX, yb, vecOff(n, incY), incY)
-	out := download[T](c, yb, vecSpan(n, incY))
+	xb := upload(c, x[:eng.VecSpan(n, incX)])
+	yb := upload(c, y[:eng.VecSpan(n, incY)])
+	axpyOnDevice(c, n, alpha, xb, eng.VecOff(n, incX), incX, yb, eng.VecOff(n, incY), incY)
+	out := download[T](c, yb, eng.VecSpan(n, incY))
 	if err := c.finish(); err != nil {
 		return err
 	}
-	scatterVec(y, out, n, incY)
+	eng.ScatterVec(y, out, n, incY)
 	return nil
 }
 
@@ -256,13 +257,13 @@ func scal[T real](e *engine, name string, n int, alpha T, x []T, incX int) error
 		return err
 	}
 	c := begin[T](e, name)
-	xb := upload(c, x[:vecSpan(n, incX)])
-	scalOnDevice(c, n, alpha, xb, vecOff(n, incX), incX)
-	out := download[T](c, xb, vecSpan(n, incX))
+	xb := upload(c, x[:eng.VecSpan(n, incX)])
+	scalOnDevice(c, n, alpha, xb, eng.VecOff(n, incX), incX)
+	out := download[T](c, xb, eng.VecSpan(n, incX))
 	if err := c.finish(); err != nil {
 		return err
 	}
-	scatterVec(x, out, n, incX)
+	eng.ScatterVec(x, out, n, incX)
 	return nil
 }
 
@@ -271,16 +272,16 @@ func copyVec[T real](e *engine, name string, n int, x []T, incX int, y []T, incY
 		return err
 	}
 	c := begin[T](e, name)
-	xb := upload(c, x[:vecSpan(n, incX)])
+	xb := upload(c, x[:eng.VecSpan(n, incX)])
 	// Only y's elements are written and copied back, so its gaps need not
 	// be uploaded.
-	yb := alloc[T](c, vecSpan(n, incY))
-	copyOnDevice[T](c, n, xb, vecOff(n, incX), incX, yb, vecOff(n, incY), incY)
-	out := download[T](c, yb, vecSpan(n, incY))
+	yb := alloc[T](c, eng.VecSpan(n, incY))
+	copyOnDevice[T](c, n, xb, eng.VecOff(n, incX), incX, yb, eng.VecOff(n, incY), incY)
+	out := download[T](c, yb, eng.VecSpan(n, incY))
 	if err := c.finish(); err != nil {
 		return err
 	}
-	scatterVec(y, out, n, incY)
+	eng.ScatterVec(y, out, n, incY)
 	return nil
 }
 
@@ -291,16 +292,16 @@ func twoVec[T real](e *engine, name string, n int, x []T, incX int, y []T, incY 
 		return err
 	}
 	c := begin[T](e, name)
-	xb := upload(c, x[:vecSpan(n, incX)])
-	yb := upload(c, y[:vecSpan(n, incY)])
-	enqueue(c, xb, vecOff(n, incX), yb, vecOff(n, incY))
-	outX := download[T](c, xb, vecSpan(n, incX))
-	outY := download[T](c, yb, vecSpan(n, incY))
+	xb := upload(c, x[:eng.VecSpan(n, incX)])
+	yb := upload(c, y[:eng.VecSpan(n, incY)])
+	enqueue(c, xb, eng.VecOff(n, incX), yb, eng.VecOff(n, incY))
+	outX := download[T](c, xb, eng.VecSpan(n, incX))
+	outY := download[T](c, yb, eng.VecSpan(n, incY))
 	if err := c.finish(); err != nil {
 		return err
 	}
-	scatterVec(x, outX, n, incX)
-	scatterVec(y, outY, n, incY)
+	eng.ScatterVec(x, outX, n, incX)
+	eng.ScatterVec(y, outY, n, incY)
 	return nil
 }
 
@@ -339,12 +340,12 @@ func reduce1[T, P real](e *engine, name, k string, n int, x []T, incX int, y []T
 		return nil, err
 	}
 	c := begin[T](e, name)
-	xb := upload(c, x[:vecSpan(n, incX)])
+	xb := upload(c, x[:eng.VecSpan(n, incX)])
 	var yb *cl.Buffer
 	if y != nil {
-		yb = upload(c, y[:vecSpan(n, incY)])
+		yb = upload(c, y[:eng.VecSpan(n, incY)])
 	}
-	pb, g := reduceOnDevice[T, P](c, k, n, xb, vecOff(n, incX), incX, yb, vecOff(n, incY), incY)
+	pb, g := reduceOnDevice[T, P](c, k, n, xb, eng.VecOff(n, incX), incX, yb, eng.VecOff(n, incY), incY)
 	parts := download[P](c, pb, g)
 	if err := c.finish(); err != nil {
 		return nil, err
@@ -385,8 +386,8 @@ func nrm2[T real](e *engine, name string, n int, x []T, incX int) (T, error) {
 		return 0, err
 	}
 	c := begin[T](e, name)
-	xb := upload(c, x[:vecSpan(n, incX)])
-	sb, qb, g := nrm2OnDevice[T](c, n, xb, vecOff(n, incX), incX)
+	xb := upload(c, x[:eng.VecSpan(n, incX)])
+	sb, qb, g := nrm2OnDevice[T](c, n, xb, eng.VecOff(n, incX), incX)
 	scales := download[T](c, sb, g)
 	ssqs := download[T](c, qb, g)
 	if err := c.finish(); err != nil {
@@ -400,8 +401,8 @@ func iamax[T real](e *engine, name string, n int, x []T, incX int) (int, error) 
 		return -1, err
 	}
 	c := begin[T](e, name)
-	xb := upload(c, x[:vecSpan(n, incX)])
-	mb, ib, g := iamaxOnDevice[T](c, n, xb, vecOff(n, incX), incX)
+	xb := upload(c, x[:eng.VecSpan(n, incX)])
+	mb, ib, g := iamaxOnDevice[T](c, n, xb, eng.VecOff(n, incX), incX)
 	maxs := download[T](c, mb, g)
 	idxBits := download[float32](c, ib, g)
 	if err := c.finish(); err != nil {

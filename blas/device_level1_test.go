@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	eng "github.com/gocompute/opencl/internal/engine"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
 )
@@ -33,13 +34,13 @@ var l1IncPairs = [][2]int{{1, 1}, {-1, 3}, {3, -3}, {-3, -1}, {3, 1}, {1, -1}}
 // l1Vec returns a random vector of n elements with increment inc, its gaps
 // filled too (they must survive unchanged).
 func l1Vec[T real](rnd *rand.Rand, n, inc int, nan bool) []T {
-	s := make([]T, vecSpan(n, inc)+2)
+	s := make([]T, eng.VecSpan(n, inc)+2)
 	for i := range s {
 		s[i] = T(rnd.Float64()*2 - 1)
 	}
 	if nan {
 		for i := 0; i < n; i++ {
-			s[vecOff(n, inc)+i*inc] = T(math.NaN())
+			s[eng.VecOff(n, inc)+i*inc] = T(math.NaN())
 		}
 	}
 	return s
@@ -73,7 +74,7 @@ func runL1[T real](t *testing.T, impl any, ref any, ops []l1Op[T], tol float64) 
 	e := testEngine(t)
 	rnd := rand.New(rand.NewPCG(11, 12))
 	for _, op := range ops {
-		before := e.launches(op.routine)
+		before := e.launched.Of(op.routine)
 		pairs := l1IncPairs
 		if op.single {
 			pairs = [][2]int{{1, 1}, {3, 1}, {-2, 1}}
@@ -94,7 +95,7 @@ func runL1[T real](t *testing.T, impl any, ref any, ops []l1Op[T], tol float64) 
 				l1CloseVec(t, what+" y", yd, yr, tol)
 			}
 		}
-		if e.launches(op.routine) == before {
+		if e.launched.Of(op.routine) == before {
 			t.Errorf("%s: %s never ran on the device", op.label, op.routine)
 		}
 	}
@@ -266,7 +267,7 @@ func TestLevel1Special(t *testing.T) {
 	}
 	before := map[string]int64{}
 	for _, r := range []string{"Dnrm2", "Snrm2", "Idamax", "Isamax", "Dasum", "Sasum", "Ddot", "Sdot", "Dscal", "Sscal"} {
-		before[r] = e.launches(r)
+		before[r] = e.launched.Of(r)
 	}
 	for _, c := range cases {
 		n := (len(c.x)-1)/c.inc + 1
@@ -314,7 +315,7 @@ func TestLevel1Special(t *testing.T) {
 		}
 	}
 	for r, b := range before {
-		if e.launches(r) == b {
+		if e.launched.Of(r) == b {
 			t.Errorf("%s never ran on the device", r)
 		}
 	}
@@ -475,14 +476,14 @@ func TestLevel1Nrm2Scaling(t *testing.T) {
 	e := testEngine(t)
 	ref := gonum.Implementation{}
 	rnd := rand.New(rand.NewPCG(3, 4))
-	b64, b32 := e.launches("Dnrm2"), e.launches("Snrm2")
+	b64, b32 := e.launched.Of("Dnrm2"), e.launched.Of("Snrm2")
 	scales := []struct{ s64, s32 float64 }{
 		{1, 1}, {1e300, 1e30}, {1e-300, 1e-30}, {1e-310, 1e-36}, {1e154, 1e19}, {1e-160, 1e-20},
 	}
 	for _, n := range []int{2, 3, 65, 1000, 5003} {
 		for _, inc := range []int{1, 2, 5} {
 			for _, sc := range scales {
-				x64 := make([]float64, vecSpan(n, inc))
+				x64 := make([]float64, eng.VecSpan(n, inc))
 				x32 := make([]float32, len(x64))
 				for i := range x64 {
 					v := rnd.NormFloat64()
@@ -507,7 +508,7 @@ func TestLevel1Nrm2Scaling(t *testing.T) {
 			}
 		}
 	}
-	if (e.prof.FP64 && e.launches("Dnrm2") == b64) || e.launches("Snrm2") == b32 {
+	if (e.prof.FP64 && e.launched.Of("Dnrm2") == b64) || e.launched.Of("Snrm2") == b32 {
 		t.Errorf("nrm2 did not run on the device")
 	}
 }
@@ -528,7 +529,7 @@ func TestLevel1NonFinite(t *testing.T) {
 	}
 	before := map[string]int64{}
 	for _, r := range routines {
-		before[r] = e.launches(r)
+		before[r] = e.launched.Of(r)
 	}
 	rnd := rand.New(rand.NewPCG(9, 9))
 	base := make([]float64, n)
@@ -609,7 +610,7 @@ func TestLevel1NonFinite(t *testing.T) {
 		}
 	}
 	for _, r := range routines {
-		if e.launches(r) == before[r] {
+		if e.launched.Of(r) == before[r] {
 			t.Errorf("%s never ran on the device", r)
 		}
 	}
@@ -677,7 +678,7 @@ func TestLevel1Concurrent(t *testing.T) {
 	impl := newTestImpl(t)
 	e := testEngine(t)
 	ref := gonum.Implementation{}
-	before := e.launches("Saxpy")
+	before := e.launched.Of("Saxpy")
 	var wg sync.WaitGroup
 	for g := 0; g < 8; g++ {
 		wg.Add(1)
@@ -707,7 +708,7 @@ func TestLevel1Concurrent(t *testing.T) {
 		}(g)
 	}
 	wg.Wait()
-	if e.launches("Saxpy") == before {
+	if e.launched.Of("Saxpy") == before {
 		t.Errorf("Saxpy never ran on the device")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 
 	"github.com/gocompute/opencl/cl"
+	eng "github.com/gocompute/opencl/internal/engine"
 )
 
 // Level 2 device routines. Every routine is one generic function over
@@ -127,7 +128,7 @@ func l2mvOnDevice[T real](c *call, d l2mat, a *cl.Buffer, nout, nin int, alpha T
 	}
 	if alpha == 0 {
 		k := c.kernel(l2File, "scale_y")
-		c.run(k, []int{groups(nout, 64)}, []int{64}, int32(nout), beta, y, int32(offY), int32(incY))
+		c.run(k, []int{eng.Groups(nout, 64)}, []int{64}, int32(nout), beta, y, int32(offY), int32(incY))
 		return
 	}
 	vecs := []any{x, int32(offX), int32(incX), beta, y, int32(offY), int32(incY)}
@@ -136,9 +137,9 @@ func l2mvOnDevice[T real](c *call, d l2mat, a *cl.Buffer, nout, nin int, alpha T
 		// walking contiguous memory, no local-memory reduction.
 		args := append([]any{int32(d.m), int32(d.n), alpha, a, int32(d.lda)}, vecs...)
 		if d.trans {
-			c.run(c.kernel(l2File, "gemv_cols"), []int{groups(l3CeilDiv(nout, 8), l2CPUGroup)}, []int{l2CPUGroup}, args...)
+			c.run(c.kernel(l2File, "gemv_cols"), []int{eng.Groups(l3CeilDiv(nout, 8), l2CPUGroup)}, []int{l2CPUGroup}, args...)
 		} else {
-			c.run(c.kernel(l2File, "gemv_rows"), []int{groups(nout, l2CPUGroup)}, []int{l2CPUGroup}, args...)
+			c.run(c.kernel(l2File, "gemv_rows"), []int{eng.Groups(nout, l2CPUGroup)}, []int{l2CPUGroup}, args...)
 		}
 		return
 	}
@@ -149,14 +150,14 @@ func l2mvOnDevice[T real](c *call, d l2mat, a *cl.Buffer, nout, nin int, alpha T
 		mat := []any{int32(d.n), alpha, a, int32(d.lda)}
 		rows := append(append([]any{upper, packed, int32(0), int32(0)}, mat...), vecs...)
 		cols := append(append([]any{upper, packed, int32(0), int32(1), int32(1)}, mat...), vecs...) // skipdiag, accumulate
-		c.run(c.kernel(l2File, "tri_rows"), []int{groups(nout, l2CPUGroup)}, []int{l2CPUGroup}, rows...)
-		c.run(c.kernel(l2File, "tri_cols"), []int{groups(l3CeilDiv(nout, 8), l2CPUGroup)}, []int{l2CPUGroup}, cols...)
+		c.run(c.kernel(l2File, "tri_rows"), []int{eng.Groups(nout, l2CPUGroup)}, []int{l2CPUGroup}, rows...)
+		c.run(c.kernel(l2File, "tri_cols"), []int{eng.Groups(l3CeilDiv(nout, 8), l2CPUGroup)}, []int{l2CPUGroup}, cols...)
 		return
 	}
 	if d.kind == l2KindGeneral && d.storage == l2Dense && d.trans {
 		k := c.kernel(l2File, "gemv_t")
 		args := append([]any{int32(d.m), int32(d.n), alpha, a, int32(d.lda)}, vecs...)
-		c.run(k, []int{groups(nout, l2GTX), l2GTY}, []int{l2GTX, l2GTY}, args...)
+		c.run(k, []int{eng.Groups(nout, l2GTX), l2GTY}, []int{l2GTX, l2GTY}, args...)
 		return
 	}
 	k := c.kernel(l2File, "mv")
@@ -177,10 +178,10 @@ func l2trmvOnDevice[T real](c *call, d l2mat, a *cl.Buffer, n int, x *cl.Buffer,
 		tri := []any{l2bool(d.upper), l2bool(d.storage == l2Packed), l2bool(d.unit), int32(0)}
 		rest := []any{int32(n), T(1), a, int32(d.lda), x, int32(offX), int32(incX), T(0), out, int32(offO), int32(incO)}
 		if d.trans {
-			c.run(c.kernel(l2File, "tri_cols"), []int{groups(l3CeilDiv(n, 8), l2CPUGroup)}, []int{l2CPUGroup},
+			c.run(c.kernel(l2File, "tri_cols"), []int{eng.Groups(l3CeilDiv(n, 8), l2CPUGroup)}, []int{l2CPUGroup},
 				append(append(tri, int32(0)), rest...)...)
 		} else {
-			c.run(c.kernel(l2File, "tri_rows"), []int{groups(n, l2CPUGroup)}, []int{l2CPUGroup}, append(tri, rest...)...)
+			c.run(c.kernel(l2File, "tri_rows"), []int{eng.Groups(n, l2CPUGroup)}, []int{l2CPUGroup}, append(tri, rest...)...)
 		}
 		return
 	}
@@ -221,10 +222,10 @@ func l2rankOnDevice[T real](c *call, u l2update, m, n int, alpha T, x *cl.Buffer
 		int32(m), int32(n), alpha, x, int32(offX), int32(incX), y, int32(offY), int32(incY), a, int32(lda)}
 	if l2OnCPU(c) {
 		// A CPU device: a work-item per row, walking it contiguously.
-		c.run(c.kernel(l2File, "rank_rows"), []int{groups(m, l2CPUGroup)}, []int{l2CPUGroup}, args...)
+		c.run(c.kernel(l2File, "rank_rows"), []int{eng.Groups(m, l2CPUGroup)}, []int{l2CPUGroup}, args...)
 		return
 	}
-	c.run(c.kernel(l2File, "rank"), []int{groups(n, l2RankX), groups(m, l2RankY)}, []int{l2RankX, l2RankY}, args...)
+	c.run(c.kernel(l2File, "rank"), []int{eng.Groups(n, l2RankX), eng.Groups(m, l2RankY)}, []int{l2RankX, l2RankY}, args...)
 }
 
 // Descriptors of the routines' matrices, with the number of elements of
@@ -236,7 +237,7 @@ func gemvMat(tA blas.Transpose, m, n, lda int) (d l2mat, nout, nin, span int) {
 	if d.trans {
 		nout, nin = n, m
 	}
-	return d, nout, nin, matSpan(m, n, lda)
+	return d, nout, nin, eng.MatSpan(m, n, lda)
 }
 
 func gbmvMat(tA blas.Transpose, m, n, kL, kU, lda int) (d l2mat, nout, nin, span int) {
@@ -259,11 +260,11 @@ func packedLen(n int) int { return n * (n + 1) / 2 }
 // l2mv computes y = alpha·M·x + beta·y on host slices, where M (nout×nin)
 // is described by d and stored in a (the span the kernel reads).
 func l2mv[T real](e *engine, name string, d l2mat, a []T, nout, nin int, alpha T, x []T, incX int, beta T, y []T, incY int) error {
-	offX, offY := vecOff(nin, incX), vecOff(nout, incY)
+	offX, offY := eng.VecOff(nin, incX), eng.VecOff(nout, incY)
 	if !d.fits() || !l2fits(nout, nin, incX, incY, offX, offY) {
 		return errL2TooLarge
 	}
-	spanY := vecSpan(nout, incY)
+	spanY := eng.VecSpan(nout, incY)
 	c := begin[T](e, name)
 	var yb *cl.Buffer
 	if beta == 0 {
@@ -274,14 +275,14 @@ func l2mv[T real](e *engine, name string, d l2mat, a []T, nout, nin int, alpha T
 	var ab, xb *cl.Buffer
 	if alpha != 0 {
 		ab = upload(c, a)
-		xb = upload(c, x[:vecSpan(nin, incX)])
+		xb = upload(c, x[:eng.VecSpan(nin, incX)])
 	}
 	l2mvOnDevice(c, d, ab, nout, nin, alpha, xb, offX, incX, beta, yb, offY, incY)
 	out := download[T](c, yb, spanY)
 	if err := c.finish(); err != nil {
 		return err
 	}
-	scatterVec(y, out, nout, incY)
+	eng.ScatterVec(y, out, nout, incY)
 	return nil
 }
 
@@ -289,11 +290,11 @@ func l2mv[T real](e *engine, name string, d l2mat, a []T, nout, nin int, alpha T
 // descriptor d stored in a. The product goes into a scratch vector, since
 // x is read by every row.
 func l2trmv[T real](e *engine, name string, d l2mat, a []T, n int, x []T, incX int) error {
-	off := vecOff(n, incX)
+	off := eng.VecOff(n, incX)
 	if !d.fits() || !l2fits(n, incX, off) {
 		return errL2TooLarge
 	}
-	span := vecSpan(n, incX)
+	span := eng.VecSpan(n, incX)
 	c := begin[T](e, name)
 	ab := upload(c, a)
 	xb := upload(c, x[:span])
@@ -303,18 +304,18 @@ func l2trmv[T real](e *engine, name string, d l2mat, a []T, n int, x []T, incX i
 	if err := c.finish(); err != nil {
 		return err
 	}
-	scatterVec(x, out, n, incX)
+	eng.ScatterVec(x, out, n, incX)
 	return nil
 }
 
 // l2trsv solves M·x = b in place on host slices for the n×n triangular
 // descriptor d stored in a.
 func l2trsv[T real](e *engine, name string, d l2mat, a []T, n int, x []T, incX int) error {
-	off := vecOff(n, incX)
+	off := eng.VecOff(n, incX)
 	if !d.fits() || !l2fits(n, incX, off) {
 		return errL2TooLarge
 	}
-	span := vecSpan(n, incX)
+	span := eng.VecSpan(n, incX)
 	c := begin[T](e, name)
 	ab := upload(c, a)
 	xb := upload(c, x[:span])
@@ -323,7 +324,7 @@ func l2trsv[T real](e *engine, name string, d l2mat, a []T, n int, x []T, incX i
 	if err := c.finish(); err != nil {
 		return err
 	}
-	scatterVec(x, out, n, incX)
+	eng.ScatterVec(x, out, n, incX)
 	return nil
 }
 
@@ -344,8 +345,8 @@ func l2rank[T real](e *engine, name string, u l2update, m, n int, alpha T, x []T
 	if rank1 {
 		y, incY = x, incX
 	}
-	offX, offY := vecOff(m, incX), vecOff(n, incY)
-	span := matSpan(m, n, lda)
+	offX, offY := eng.VecOff(m, incX), eng.VecOff(n, incY)
+	span := eng.MatSpan(m, n, lda)
 	if u.packed {
 		span = packedLen(n)
 	}
@@ -354,10 +355,10 @@ func l2rank[T real](e *engine, name string, u l2update, m, n int, alpha T, x []T
 	}
 	c := begin[T](e, name)
 	ab := upload(c, a[:span])
-	xb := upload(c, x[:vecSpan(m, incX)])
+	xb := upload(c, x[:eng.VecSpan(m, incX)])
 	yb := xb
 	if !rank1 {
-		yb = upload(c, y[:vecSpan(n, incY)])
+		yb = upload(c, y[:eng.VecSpan(n, incY)])
 	}
 	l2rankOnDevice(c, u, m, n, alpha, xb, offX, incX, yb, offY, incY, ab, lda)
 	out := download[T](c, ab, span)
@@ -370,7 +371,7 @@ func l2rank[T real](e *engine, name string, u l2update, m, n int, alpha T, x []T
 	case u.tri:
 		scatterTri(a, out, n, lda, u.upper)
 	default:
-		scatterMat(a, out, m, n, lda)
+		eng.ScatterMat(a, out, m, n, lda)
 	}
 	return nil
 }
@@ -401,7 +402,7 @@ func gbmv[T real](e *engine, name string, tA blas.Transpose, m, n, kL, kU int, a
 }
 
 func symv[T real](e *engine, name string, ul blas.Uplo, n int, alpha T, a []T, lda int, x []T, incX int, beta T, y []T, incY int) error {
-	return l2mv(e, name, l2sym(l2Dense, ul, n, n-1, lda), a[:matSpan(n, n, lda)], n, n, alpha, x, incX, beta, y, incY)
+	return l2mv(e, name, l2sym(l2Dense, ul, n, n-1, lda), a[:eng.MatSpan(n, n, lda)], n, n, alpha, x, incX, beta, y, incY)
 }
 
 func sbmv[T real](e *engine, name string, ul blas.Uplo, n, k int, alpha T, a []T, lda int, x []T, incX int, beta T, y []T, incY int) error {
@@ -413,7 +414,7 @@ func spmv[T real](e *engine, name string, ul blas.Uplo, n int, alpha T, ap []T, 
 }
 
 func trmv[T real](e *engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []T, lda int, x []T, incX int) error {
-	return l2trmv(e, name, l2tri(l2Dense, ul, tA, d, n, n-1, lda), a[:matSpan(n, n, lda)], n, x, incX)
+	return l2trmv(e, name, l2tri(l2Dense, ul, tA, d, n, n-1, lda), a[:eng.MatSpan(n, n, lda)], n, x, incX)
 }
 
 func tbmv[T real](e *engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []T, lda int, x []T, incX int) error {
@@ -425,7 +426,7 @@ func tpmv[T real](e *engine, name string, ul blas.Uplo, tA blas.Transpose, d bla
 }
 
 func trsv[T real](e *engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []T, lda int, x []T, incX int) error {
-	return l2trsv(e, name, l2tri(l2Dense, ul, tA, d, n, n-1, lda), a[:matSpan(n, n, lda)], n, x, incX)
+	return l2trsv(e, name, l2tri(l2Dense, ul, tA, d, n, n-1, lda), a[:eng.MatSpan(n, n, lda)], n, x, incX)
 }
 
 func tbsv[T real](e *engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []T, lda int, x []T, incX int) error {

@@ -140,7 +140,7 @@ func l2skipNoFP64(t *testing.T) {
 func l2test[T float32 | float64](t *testing.T, e *engine, prefix string, got, want l2ops[T], tol float64, quick bool) {
 	before := map[string]int64{}
 	for _, r := range l2Routines {
-		before[prefix+r] = e.launches(prefix + r)
+		before[prefix+r] = e.launched.Of(prefix + r)
 	}
 	c := &l2run[T]{t: t, got: got, want: want, prefix: prefix, tol: tol, quick: quick,
 		r: rand.New(rand.NewPCG(1, uint64(len(prefix)))), calls: map[string]int{}}
@@ -163,7 +163,7 @@ func l2test[T float32 | float64](t *testing.T, e *engine, prefix string, got, wa
 		if c.calls[name] == 0 {
 			t.Errorf("%s: no calls", name)
 		}
-		if d := e.launches(name) - before[name]; d < int64(c.calls[name]) {
+		if d := e.launched.Of(name) - before[name]; d < int64(c.calls[name]) {
 			t.Errorf("%s: %d of %d calls ran on the device", name, d, c.calls[name])
 		}
 	}

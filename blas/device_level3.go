@@ -6,6 +6,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 
 	"github.com/gocompute/opencl/cl"
+	eng "github.com/gocompute/opencl/internal/engine"
 	"github.com/gocompute/opencl/internal/gemm"
 )
 
@@ -113,7 +114,7 @@ func getKeep[T real](n int) []T {
 func putKeep[T real](s []T) { keepPool[T]().Put(&s) }
 
 func newL3Dest[T real](c *call, host []T, rows, cols, ld int, reads bool) *l3Dest[T] {
-	d := &l3Dest[T]{host: host, rows: rows, cols: cols, ld: ld, span: matSpan(rows, cols, ld)}
+	d := &l3Dest[T]{host: host, rows: rows, cols: cols, ld: ld, span: eng.MatSpan(rows, cols, ld)}
 	switch {
 	case keepTooLarge[T](c, rows, cols, reads):
 		c.fail(errKeepTooLarge) // l3_keep.go
@@ -121,7 +122,7 @@ func newL3Dest[T real](c *call, host []T, rows, cols, ld int, reads bool) *l3Des
 		d.over = true
 		if reads && c.err == nil {
 			d.keep = getKeep[T](rows * cols)
-			copyBlock(d.keep, cols, host, ld, rows, cols)
+			eng.CopyBlock(d.keep, cols, host, ld, rows, cols)
 		}
 		d.buf = hostOver(c, host[:d.span], cl.MemReadWrite)
 	case reads:
@@ -140,7 +141,7 @@ func (d *l3Dest[T]) finish(c *call, scatter func(dst, src []T)) error {
 		err := c.finish()
 		if d.keep != nil {
 			if err != nil {
-				copyBlock(d.host, d.ld, d.keep, d.cols, d.rows, d.cols)
+				eng.CopyBlock(d.host, d.ld, d.keep, d.cols, d.rows, d.cols)
 			}
 			putKeep(d.keep)
 		}
@@ -156,11 +157,11 @@ func (d *l3Dest[T]) finish(c *call, scatter func(dst, src []T)) error {
 
 // gemmSlices is Dgemm and Sgemm on host slices: C = alpha·op(A)·op(B) + beta·C.
 func gemmSlices[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, cc []T, ldc int) error {
-	if e.stagedGemm() { // pinned staging, pipelined (gemm_pipeline.go)
+	if e.plan().Staged() { // pinned staging, pipelined (gemm_pipeline.go)
 		return gemmStaged(e, name, tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, cc, ldc)
 	}
 	if m > 1 && e.hostShared() && beta != 0 && m*n*elemSize[T]() > keepMaxBytes {
-		return gemmSlabs(e, name, tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, cc, ldc) // l3_keep.go
+		return gemmKeepSlabs(e, name, tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, cc, ldc) // l3_keep.go
 	}
 	c := begin[T](e, name)
 	at, bt := tA != blas.NoTrans, tB != blas.NoTrans
@@ -169,11 +170,11 @@ func gemmSlices[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k i
 	if k > 0 && !(alpha == 0 && beta == 1) { // otherwise A and B are not read
 		ar, ac := stored(tA, m, k)
 		br, bc := stored(tB, k, n)
-		ab = l3In(c, a[:matSpan(ar, ac, lda)])
-		bb = l3In(c, b[:matSpan(br, bc, ldb)])
+		ab = l3In(c, a[:eng.MatSpan(ar, ac, lda)])
+		bb = l3In(c, b[:eng.MatSpan(br, bc, ldb)])
 	}
 	gemmOnDevice(c, at, bt, m, n, k, alpha, ab, 0, lda, bb, 0, ldb, beta, dc.buf, 0, ldc)
-	return dc.finish(c, func(dst, src []T) { scatterMat(dst, src, m, n, ldc) })
+	return dc.finish(c, func(dst, src []T) { eng.ScatterMat(dst, src, m, n, ldc) })
 }
 
 // symm is Dsymm and Ssymm: C = alpha·A·B + beta·C (left) or
@@ -188,11 +189,11 @@ func symm[T real](e *engine, name string, s blas.Side, ul blas.Uplo, m, n int, a
 	dc := newL3Dest(c, cc, m, n, ldc, beta != 0)
 	var ab, bb *cl.Buffer
 	if alpha != 0 {
-		ab = l3In(c, a[:matSpan(ka, ka, lda)])
-		bb = l3In(c, b[:matSpan(m, n, ldb)])
+		ab = l3In(c, a[:eng.MatSpan(ka, ka, lda)])
+		bb = l3In(c, b[:eng.MatSpan(m, n, ldb)])
 	}
 	symmOnDevice(c, left, ul == blas.Upper, m, n, alpha, ab, lda, bb, ldb, beta, dc.buf, ldc)
-	return dc.finish(c, func(dst, src []T) { scatterMat(dst, src, m, n, ldc) })
+	return dc.finish(c, func(dst, src []T) { eng.ScatterMat(dst, src, m, n, ldc) })
 }
 
 // The enqueue-only layer of symm, syrk, syr2k, trmm and trsm: operands are
@@ -430,7 +431,7 @@ func syrk[T real](e *engine, name string, ul blas.Uplo, t blas.Transpose, n, k i
 	var ab *cl.Buffer
 	if alpha != 0 {
 		ar, ac := stored(t, n, k)
-		ab = l3In(c, a[:matSpan(ar, ac, lda)])
+		ab = l3In(c, a[:eng.MatSpan(ar, ac, lda)])
 	}
 	syrkOnDevice(c, upper, trans, n, k, alpha, ab, lda, beta, dc.buf, ldc)
 	return dc.finish(c, func(dst, src []T) { l3ScatterTri(dst, src, n, ldc, upper) })
@@ -446,8 +447,8 @@ func syr2k[T real](e *engine, name string, ul blas.Uplo, t blas.Transpose, n, k 
 	var ab, bb *cl.Buffer
 	if alpha != 0 && k != 0 {
 		ar, ac := stored(t, n, k)
-		ab = l3In(c, a[:matSpan(ar, ac, lda)])
-		bb = l3In(c, b[:matSpan(ar, ac, ldb)])
+		ab = l3In(c, a[:eng.MatSpan(ar, ac, lda)])
+		bb = l3In(c, b[:eng.MatSpan(ar, ac, ldb)])
 	}
 	syr2kOnDevice(c, upper, trans, n, k, alpha, ab, lda, bb, ldb, beta, dc.buf, ldc)
 	return dc.finish(c, func(dst, src []T) { l3ScatterTri(dst, src, n, ldc, upper) })
@@ -482,11 +483,11 @@ func trmm[T real](e *engine, name string, s blas.Side, ul blas.Uplo, tA blas.Tra
 	if left {
 		ka = m
 	}
-	bs := matSpan(m, n, ldb)
+	bs := eng.MatSpan(m, n, ldb)
 	res := alloc[T](c, bs)
 	var ab, bb *cl.Buffer
 	if alpha != 0 {
-		ab = l3In(c, a[:matSpan(ka, ka, lda)])
+		ab = l3In(c, a[:eng.MatSpan(ka, ka, lda)])
 		bb = l3In(c, b[:bs])
 	}
 	trmmOnDevice(c, left, ul == blas.Upper, tA != blas.NoTrans, d == blas.Unit, m, n, alpha, ab, lda, bb, ldb, res)
@@ -494,7 +495,7 @@ func trmm[T real](e *engine, name string, s blas.Side, ul blas.Uplo, tA blas.Tra
 	if err := c.finish(); err != nil {
 		return err
 	}
-	scatterMat(b, out, m, n, ldb)
+	eng.ScatterMat(b, out, m, n, ldb)
 	return nil
 }
 
@@ -529,10 +530,10 @@ func trsm[T real](e *engine, name string, s blas.Side, ul blas.Uplo, tA blas.Tra
 	db := newL3Dest(c, b, m, n, ldb, alpha != 0)
 	var ab *cl.Buffer
 	if alpha != 0 {
-		ab = l3In(c, a[:matSpan(ka, ka, lda)])
+		ab = l3In(c, a[:eng.MatSpan(ka, ka, lda)])
 	}
 	trsmOnDevice(c, left, ul == blas.Upper, tA != blas.NoTrans, d == blas.Unit, m, n, alpha, ab, lda, db.buf, ldb, nb)
-	return db.finish(c, func(dst, src []T) { scatterMat(dst, src, m, n, ldb) })
+	return db.finish(c, func(dst, src []T) { eng.ScatterMat(dst, src, m, n, ldb) })
 }
 
 // trsmOnDevice enqueues the recursive solve of trsm in place in bb
@@ -565,7 +566,7 @@ func trsmOnDevice[T real](c *call, left, upper, trans, unit bool, m, n int, alph
 		kern := g.kernel("level3.cl", "trsm_left")
 		trsmRecurse(c, 0, m, nb, !opUpper, func(lo, hi int) {
 			args := append(append([]any{}, flags...), l3Int(c, n), l3Int(c, lo), l3Int(c, hi-lo), ab, l3Int(c, lda), bb, l3Int(c, ldb))
-			c.run(kern, []int{groups(n, 64)}, []int{64}, args...)
+			c.run(kern, []int{eng.Groups(n, 64)}, []int{64}, args...)
 		}, func(done, todo [2]int) {
 			// B[todo] -= op(A)[todo, done]·X[done]
 			update(trans, false, todo[1]-todo[0], n, done[1]-done[0], ab, opA(todo[0], done[0]), lda, bb, done[0]*ldb, ldb, todo[0]*ldb)
@@ -576,7 +577,7 @@ func trsmOnDevice[T real](c *call, left, upper, trans, unit bool, m, n int, alph
 	kern := g.kernel("level3.cl", "trsm_right")
 	trsmRecurse(c, 0, n, nb, opUpper, func(lo, hi int) {
 		args := append(append([]any{}, flags...), l3Int(c, m), l3Int(c, lo), l3Int(c, hi-lo), ab, l3Int(c, lda), bb, l3Int(c, ldb))
-		c.run(kern, []int{groups(m, 64)}, []int{64}, args...)
+		c.run(kern, []int{eng.Groups(m, 64)}, []int{64}, args...)
 	}, func(done, todo [2]int) {
 		// B[:, todo] -= X[:, done]·op(A)[done, todo]
 		update(false, trans, m, todo[1]-todo[0], done[1]-done[0], bb, done[0], ldb, ab, opA(done[0], todo[0]), lda, todo[0])

@@ -12,8 +12,8 @@ import (
 	"gonum.org/v1/gonum/blas/gonum"
 
 	"github.com/gocompute/opencl/cl"
+	eng "github.com/gocompute/opencl/internal/engine"
 	"github.com/gocompute/opencl/internal/gemm"
-	"github.com/gocompute/opencl/platform"
 )
 
 // The level-3 device routines are compared with gonum on small odd shapes,
@@ -420,7 +420,7 @@ func checkL3Launches(t *testing.T, e *engine, prefix string, before map[string]i
 	t.Helper()
 	for _, r := range []string{"gemm", "symm", "syrk", "syr2k", "trmm", "trsm"} {
 		name := prefix + r
-		if got := e.launches(name) - before[name]; got < calls[r] || calls[r] == 0 {
+		if got := e.launched.Of(name) - before[name]; got < calls[r] || calls[r] == 0 {
 			t.Errorf("%s: %d of %d calls ran on the device", name, got, calls[r])
 		}
 	}
@@ -429,7 +429,7 @@ func checkL3Launches(t *testing.T, e *engine, prefix string, before map[string]i
 func l3Launches(e *engine, prefix string) map[string]int64 {
 	m := map[string]int64{}
 	for _, r := range []string{"gemm", "symm", "syrk", "syr2k", "trmm", "trsm"} {
-		m[prefix+r] = e.launches(prefix + r)
+		m[prefix+r] = e.launched.Of(prefix + r)
 	}
 	return m
 }
@@ -627,9 +627,9 @@ func benchGemm[T real](b *testing.B, e *engine, kern string, n int) {
 // cases. On PoCL the default path would otherwise leave it untested.
 func TestLevel3CopyPath(t *testing.T) {
 	impl, e := privateImpl(t, nil)
-	e.zeroCopy = zeroCopyOff
+	e.zeroCopy = eng.ZeroCopyOff
 	if d, ok := impl.dev64.(clDevice64); ok {
-		d.e.zeroCopy = zeroCopyOff
+		d.e.zeroCopy = eng.ZeroCopyOff
 		for _, tc := range testblasSuite {
 			switch tc.name {
 			case "Dgemm", "Dsymm", "Dsyrk", "Dsyr2k", "Dtrmm", "Dtrsm":
@@ -641,7 +641,7 @@ func TestLevel3CopyPath(t *testing.T) {
 		rt := &level3Routines32[i]
 		t.Run(rt.name, func(t *testing.T) { testRoutine32(t, rt, namedImpl32{"copypath", impl}) })
 	}
-	if e.launches("Sgemm") == 0 || e.launches("Strsm") == 0 {
+	if e.launched.Of("Sgemm") == 0 || e.launched.Of("Strsm") == 0 {
 		t.Error("Sgemm or Strsm never reached the device")
 	}
 }
@@ -663,7 +663,7 @@ func TestHostOverNoLeaks(t *testing.T) {
 	for i := range 30 {
 		impl.Sgemm(blas.NoTrans, blas.Trans, n, n, n, 1, a, n, b, n, float32(i%2), c, n)
 	}
-	if got := e.launches("Sgemm"); got < 30 {
+	if got := e.launched.Of("Sgemm"); got < 30 {
 		t.Fatalf("%d of 30 Sgemm calls ran on the device", got)
 	}
 	if err := e.queue.Finish(); err != nil {
@@ -718,38 +718,6 @@ func TestHostOverMisaligned(t *testing.T) {
 		for i := range c32 {
 			if math.Abs(float64(c32[i]-w32[i])) > 1e-3*math.Max(1, math.Abs(float64(w32[i]))) {
 				t.Fatalf("Strsm, offset %d: element %d = %v, want %v", off, i, c32[i], w32[i])
-			}
-		}
-	}
-}
-
-// TestZeroCopyChoice: GOCL_ZERO_COPY and the device decide whether host
-// slices go to the kernels in place.
-func TestZeroCopyChoice(t *testing.T) {
-	cpu := platform.Profile{Type: cl.DeviceTypeCPU, HostUnifiedMemory: true}
-	igpu := platform.Profile{Type: cl.DeviceTypeGPU, HostUnifiedMemory: true}
-	dgpu := platform.Profile{Type: cl.DeviceTypeGPU}
-	for _, tc := range []struct {
-		env             string
-		cpu, igpu, dgpu bool
-	}{
-		{"", true, false, false},
-		{"auto", true, false, false},
-		{"on", true, true, false},
-		{" OFF ", false, false, false},
-	} {
-		for _, d := range []struct {
-			name string
-			prof platform.Profile
-			want bool
-		}{{"cpu", cpu, tc.cpu}, {"integrated gpu", igpu, tc.igpu}, {"discrete gpu", dgpu, tc.dgpu}} {
-			mode, err := parseZeroCopy(tc.env)
-			if err != nil {
-				t.Fatal(err)
-			}
-			e := &engine{prof: d.prof, zeroCopy: mode}
-			if got := e.hostShared(); got != d.want {
-				t.Errorf("GOCL_ZERO_COPY=%q, %s: hostShared %v, want %v", tc.env, d.name, got, d.want)
 			}
 		}
 	}

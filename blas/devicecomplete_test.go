@@ -2,10 +2,13 @@ package clblas
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"slices"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/gonum/blas"
 )
 
 // envDeviceComplete turns on the device-complete guard of a partial test
@@ -54,6 +57,29 @@ func deviceComplete(stats map[string]RoutineStats, w interface{ WriteString(stri
 		return fmt.Errorf("no call reached the device")
 	}
 	return nil
+}
+
+// TestDeviceCompleteNonFinite: a GEMM with a NaN in B, which the drop-in
+// sends to gonum, counts as a CPU call in Stats and not against the guard;
+// a finite one counts as a device call.
+func TestDeviceCompleteNonFinite(t *testing.T) {
+	impl, _ := privateImpl(t, nil)
+	const n = 8
+	a, b, c := make([]float32, n*n), make([]float32, n*n), make([]float32, n*n)
+	for i := range a {
+		a[i], b[i] = 1, 2
+	}
+	impl.Sgemm(blas.NoTrans, blas.NoTrans, n, n, n, 1, a, n, b, n, 0, c, n)
+	b[5] = float32(math.NaN())
+	impl.Sgemm(blas.NoTrans, blas.NoTrans, n, n, n, 1, a, n, b, n, 0, c, n)
+	st := impl.Stats()["Sgemm"]
+	if st.Device != 1 || st.CPU != 1 || st.NonFinite != 1 {
+		t.Fatalf("Stats %+v, want one call on the device and one on the CPU for its NaN", st)
+	}
+	var log strings.Builder
+	if err := deviceComplete(map[string]RoutineStats{"Sgemm": st}, &log); err != nil {
+		t.Errorf("the guard refused the NaN call: %v", err)
+	}
 }
 
 // TestDeviceCompleteGuard checks the guard's verdicts: it passes only when

@@ -111,7 +111,7 @@ func zooEngineOf(e *engine, cm *costModel) zooEngineConfig {
 		L1Groups:   l1Groups(e, 1<<24, l1Local(e)),
 		L2CPU:      l2OnCPU(&call{e: e}),
 		TrsmBlock:  trsmBlock(e),
-		Staged:     e.stagedGemm(),
+		Staged:     e.plan().Staged(),
 		HostShared: e.hostShared(),
 		FP64:       decide(Always, cm, work(prec64, 1, 1)),
 	}

@@ -3,17 +3,12 @@ package clblas
 import (
 	"errors"
 	"fmt"
-	"log/slog"
-	"math/bits"
-	"runtime"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 	"unsafe"
 
 	"github.com/gocompute/opencl/cl"
+	eng "github.com/gocompute/opencl/internal/engine"
 	"github.com/gocompute/opencl/internal/gemm"
 	"github.com/gocompute/opencl/internal/settings"
 	"github.com/gocompute/opencl/kernels"
@@ -37,23 +32,22 @@ type engine struct {
 	// (tests: those kernels serve GPUs, and CI has only PoCL).
 	l2Portable bool
 	// zeroCopy is GOCL_ZERO_COPY's choice for hostShared (tests set
-	// zeroCopyOff to run the copying path, which devices with memory of
+	// eng.ZeroCopyOff to run the copying path, which devices with memory of
 	// their own take).
-	zeroCopy zeroCopyMode
+	zeroCopy eng.ZeroCopy
 
-	buffers bufferPool
+	buffers eng.BufferPool
 
 	// Transfers of host slices (transfer.go, gemm_pipeline.go): pinned
 	// staging buffers, the pipeline's queues, the pipeline policy and its
 	// time accounting.
-	pinned     pinnedPool
-	hostSlices hostSliceSet // live HostSlices (hostslice.go)
-	pipe       pipeQueues
-	pipeMode   pipeMode
-	xfer       xferCounters
+	pinned     eng.PinnedPool
+	hostSlices eng.HostSlices // live HostSlices (hostslice.go)
+	pipe       eng.PipeQueues
+	pipeMode   settings.Pipeline
+	xfer       eng.XferCounters
 
-	kmu     sync.Mutex
-	kernels map[string][]*cl.Kernel // free kernel objects by program key + name
+	kernels eng.KernelPool // free kernel objects by spec key
 
 	// l3Route chooses how symm, syrk, syr2k and trmm run
 	// (device_level3.go): l3Auto by size, or always l3Direct / l3ViaGemm
@@ -64,15 +58,13 @@ type engine struct {
 
 	// fault, when set (tests only), is consulted at every step that can
 	// fail on a real device; a non-nil result makes that step fail.
-	fault atomic.Pointer[func(site string) error]
+	fault eng.Faults
 
 	// launched counts successful device calls per routine.
-	launched sync.Map // string → *atomic.Int64
+	launched eng.Launches
 
-	// gemmChoices memoises gemm.Choose per shape (it walks the tuning
-	// database), up to 4096 shapes.
-	gemmChoiceMu sync.RWMutex
-	gemmChoices  map[gemmChoiceKey]gemm.Config
+	// gemmChoices memoises gemm.Choose per shape.
+	gemmChoices eng.GemmChoices
 
 	refs   atomic.Int32 // roles (float64, float32) still open
 	closed atomic.Bool
@@ -80,13 +72,13 @@ type engine struct {
 }
 
 // errClosed is returned by device calls after Close.
-var errClosed = errors.New("clblas: device closed")
+var errClosed = eng.ErrClosed
 
 // newDevice opens the device New puts behind the front end: the device of
 // WithDevice/WithRuntime, or platform.Default().
 func newDevice(cfg *config) (*engine, deviceFloat64, deviceFloat32, costModel, error) {
 	o := cfg.engine
-	o.logger = cfg.logger
+	o.Logger = cfg.logger
 	e, err := newEngine(o)
 	if err != nil {
 		return nil, nil, nil, costModel{}, err
@@ -100,38 +92,24 @@ func newDevice(cfg *config) (*engine, deviceFloat64, deviceFloat32, costModel, e
 	return e, d64, clDevice32{e}, e.costModel(), nil
 }
 
-// engineOptions is the engine's own options: the device and the settings
-// in force, the front end's options and the environment resolved (New's
-// readSettings fills it in).
-type engineOptions struct {
-	device   *platform.Device
-	runtime  *platform.Runtime
-	spec     string // GOCL_DEVICE, when neither device nor runtime is set
-	cacheDir string
-	tensor   gemm.Tensor
-	pipe     pipeMode
-	zeroCopy zeroCopyMode
-	tuning   *gemm.DB
-	logger   *slog.Logger
-}
-
-func newEngine(o engineOptions) (*engine, error) {
-	e := &engine{kernels: map[string][]*cl.Kernel{}}
+// newEngine opens the engine o describes.
+func newEngine(o eng.Options) (*engine, error) {
+	e := &engine{}
 	switch {
-	case o.runtime != nil:
-		e.rt = o.runtime
+	case o.Runtime != nil:
+		e.rt = o.Runtime
 	default:
-		dev := o.device
+		dev := o.Device
 		if dev == nil {
-			d, err := platform.Select(o.spec)
+			d, err := platform.Select(o.Spec)
 			if err != nil {
 				return nil, fmt.Errorf("clblas: choosing a device: %w", err)
 			}
 			dev = d
 		}
-		ropts := []platform.RuntimeOption{platform.WithLogger(o.logger)}
-		if o.cacheDir != "" {
-			ropts = append(ropts, platform.WithCacheDir(o.cacheDir))
+		ropts := []platform.RuntimeOption{platform.WithLogger(o.Logger)}
+		if o.CacheDir != "" {
+			ropts = append(ropts, platform.WithCacheDir(o.CacheDir))
 		}
 		rt, err := platform.NewRuntime(dev, ropts...)
 		if err != nil {
@@ -140,64 +118,26 @@ func newEngine(o engineOptions) (*engine, error) {
 		e.rt, e.ownsRT = rt, true
 	}
 	e.prof = e.rt.Device().Profile()
-	e.tensor = o.tensor
-	e.tuning = o.tuning
+	e.tensor = o.Tensor
+	e.tuning = o.Tuning
 	if e.tuning == nil {
 		e.tuning = gemm.Builtin()
 	}
 	e.queue = e.rt.Queue()
-	e.buffers.init(e.rt.Context(), e.prof)
-	e.pinned.init(e.rt.Context(), e.queue)
-	e.pipeMode = o.pipe
-	e.zeroCopy = o.zeroCopy
+	e.buffers.Init(e.rt.Context(), e.prof)
+	e.pinned.Init(e.rt.Context(), e.queue)
+	e.pipeMode = o.Pipe
+	e.zeroCopy = o.ZeroCopy
 	return e, nil
 }
 
-// costModel estimates the device from its profile. The figures are rough
-// on purpose (the policy needs the order of magnitude): GPUs get FP32 lanes
-// per compute unit by vendor, CPUs 16 single-precision lanes per core, and
-// a sustained fraction of the peak.
+// costModel is what the offload policy knows of the engine's device.
 func (e *engine) costModel() costModel {
-	p := e.prof
-	cm := costModel{present: true, cpuDevice: p.IsCPU(), fp64: p.FP64}
-	ghz := float64(max(p.ClockMHz, 500)) / 1000
-	cu := float64(max(p.ComputeUnits, 1))
-	switch {
-	case p.IsCPU():
-		cm.devGFLOPS32 = 0.5 * cu * ghz * 16 * 2
-		cm.devGFLOPS64 = cm.devGFLOPS32 / 2
-		cm.devMemGBps = 10 * min(cu, 8)
-		// GEMM's kernels read and write Go memory in place (hostOver); only
-		// C is copied, once, when beta ≠ 0, so "transfers" are cheap; the
-		// fixed cost of a call is three buffers over Go memory and a map
-		// (BENCHMARKS.md, "Figures behind the code's choices").
-		cm.linkGBps = 30
-		cm.launch = 100 * time.Microsecond
-		// A CPU device's GEMM rate grows with k up to about 64 (PoCL,
-		// BENCHMARKS.md, "Figures behind the code's choices").
-		cm.kHalf = 64
-	default:
-		lanes := 64.0
-		if p.Vendor == platform.VendorNVIDIA {
-			lanes = 128
-		}
-		cm.devGFLOPS32 = 0.6 * cu * ghz * lanes * 2
-		cm.devGFLOPS64 = cm.devGFLOPS32 / 16
-		if p.Vendor == platform.VendorNVIDIA && p.ComputeCapability[0] >= 8 && p.ComputeCapability[1] == 0 {
-			cm.devGFLOPS64 = cm.devGFLOPS32 / 2 // data-centre parts: half-rate FP64
-		}
-		cm.devMemGBps = 500
-		cm.linkGBps = 20
-		if p.HostUnifiedMemory {
-			cm.linkGBps = 40
-		}
-		cm.launch = 50 * time.Microsecond
-		// A GPU's GEMM with a short k runs well below its square rate
-		// (BENCHMARKS.md, "Figures behind the code's choices").
-		cm.kHalf = 256
-	}
-	return cm
+	return costModel{present: true, Cost: eng.EstimateCost(e.prof)}
 }
+
+// plan is the staged GEMM's policy on the engine's device.
+func (e *engine) plan() eng.Plan { return eng.Plan{Mode: e.pipeMode, CPU: e.prof.IsCPU()} }
 
 // release drops one role; the last one closes the engine. It waits for
 // calls in flight, then releases kernels, buffers and, if it owns it, the
@@ -210,47 +150,20 @@ func (e *engine) release() error {
 	e.closed.Store(true)
 	e.mu.Unlock()
 	var errs []error
-	e.kmu.Lock()
-	for _, ks := range e.kernels {
-		for _, k := range ks {
-			errs = append(errs, k.Release())
-		}
-	}
-	e.kernels = nil
-	e.kmu.Unlock()
-	errs = append(errs, e.pipe.close())
+	errs = append(errs, e.kernels.Close())
+	errs = append(errs, e.pipe.Close())
 	errs = append(errs, e.queue.Finish())
-	errs = append(errs, e.hostSlices.close(&e.pinned))
-	errs = append(errs, e.pinned.close())
-	e.buffers.close()
+	errs = append(errs, e.hostSlices.Close(&e.pinned))
+	errs = append(errs, e.pinned.Close())
+	e.buffers.Close()
 	if e.ownsRT {
 		errs = append(errs, e.rt.Close())
 	}
 	return errors.Join(errs...)
 }
 
-func (e *engine) injected(site string) error {
-	if f := e.fault.Load(); f != nil {
-		return (*f)(site)
-	}
-	return nil
-}
-
-func (e *engine) count(routine string) {
-	v, _ := e.launched.LoadOrStore(routine, new(atomic.Int64))
-	v.(*atomic.Int64).Add(1)
-}
-
-// launches returns how many device calls of routine have succeeded.
-func (e *engine) launches(routine string) int64 {
-	if v, ok := e.launched.Load(routine); ok {
-		return v.(*atomic.Int64).Load()
-	}
-	return 0
-}
-
 // real is the element type of a device routine.
-type real interface{ ~float32 | ~float64 }
+type real = eng.Real
 
 func precisionOf[T real]() int { return elemSize[T]() * 8 }
 
@@ -279,7 +192,7 @@ type call struct {
 	// borrowed from the engine's pinned pool.
 	q      *cl.Queue
 	queues []*cl.Queue
-	pinned []*pinnedBuf
+	pinned []*eng.Pinned
 	// over are buffers over the caller's Go memory (hostOver), released
 	// at finish; the driver unpins the memory once their commands are done.
 	over []*cl.Buffer
@@ -322,56 +235,22 @@ func (c *call) finish() error {
 	}
 	cl.ReleaseAll(c.events...)
 	for _, b := range c.bufs {
-		c.e.buffers.put(b)
+		c.e.buffers.Put(b)
 	}
 	for _, p := range c.pinned {
-		c.e.pinned.put(p)
+		c.e.pinned.Put(p)
 	}
 	for _, b := range c.over {
 		b.Release()
 	}
-	c.e.kmu.Lock()
 	for _, pk := range c.kernels {
-		if c.e.kernels == nil || len(c.e.kernels[pk.key]) >= 8 {
-			pk.k.Release()
-			continue
-		}
-		c.e.kernels[pk.key] = append(c.e.kernels[pk.key], pk.k)
+		c.e.kernels.Put(pk.key, pk.k)
 	}
-	c.e.kmu.Unlock()
 	if c.err != nil {
 		return fmt.Errorf("clblas: %s on %s: %w", c.routine, c.e.prof.Name, c.err)
 	}
-	c.e.count(c.routine)
+	c.e.launched.Count(c.routine)
 	return nil
-}
-
-// kernelSpec names a kernel object: its source file, kernel name and
-// build options, and the key of its pool. Building the options string
-// takes longer than a small kernel runs, so the GEMM path keeps its specs
-// (see gemmKernelSpec) and other callers build one per call.
-type kernelSpec struct {
-	file, name, opts string
-	key              string // pool key: file, options, name
-}
-
-// newKernelSpec renders the build options for file's kernel name with
-// PRECISION=prec and the given extra defines ("NAME", "NAME=VALUE"); an
-// entry starting with "-" is passed as a build option as it is.
-func newKernelSpec(prec int, file, name string, defines ...string) *kernelSpec {
-	var sb strings.Builder
-	sb.WriteString("-DPRECISION=")
-	sb.WriteString(strconv.Itoa(prec))
-	for _, d := range defines {
-		if strings.HasPrefix(d, "-") { // a build option ("-cl-opt-disable")
-			sb.WriteString(" ")
-		} else {
-			sb.WriteString(" -D")
-		}
-		sb.WriteString(d)
-	}
-	opts := sb.String()
-	return &kernelSpec{file: file, name: name, opts: opts, key: file + "\x00" + opts + "\x00" + name}
 }
 
 // kernel returns a kernel object for name from program file (built from
@@ -382,39 +261,34 @@ func (c *call) kernel(file, name string, defines ...string) *cl.Kernel {
 	if c.err != nil {
 		return nil
 	}
-	return c.kernelFor(newKernelSpec(c.prec, file, name, defines...))
+	return c.kernelFor(eng.NewKernelSpec(c.prec, file, name, defines...))
 }
 
 // kernelFor returns a kernel object for s: a free one from the engine's
 // pool, or a new one (its program built or taken from the cache).
-func (c *call) kernelFor(s *kernelSpec) *cl.Kernel {
+func (c *call) kernelFor(s *eng.KernelSpec) *cl.Kernel {
 	if c.err != nil {
 		return nil
 	}
-	if err := c.e.injected("build"); err != nil {
+	if err := c.e.fault.Inject("build"); err != nil {
 		c.fail(err)
 		return nil
 	}
-	c.e.kmu.Lock()
-	if ks := c.e.kernels[s.key]; len(ks) > 0 {
-		k := ks[len(ks)-1]
-		c.e.kernels[s.key] = ks[:len(ks)-1]
-		c.e.kmu.Unlock()
-		c.kernels = append(c.kernels, pooledKernel{s.key, k})
+	if k := c.e.kernels.Take(s.Key()); k != nil {
+		c.kernels = append(c.kernels, pooledKernel{s.Key(), k})
 		return k
 	}
-	c.e.kmu.Unlock()
-	p, err := c.e.rt.Program(kernels.MustProgram(s.file), s.opts)
+	p, err := c.e.rt.Program(kernels.MustProgram(s.File), s.Opts)
 	if err != nil {
 		c.fail(err)
 		return nil
 	}
-	k, err := p.CreateKernel(s.name)
+	k, err := p.CreateKernel(s.Name)
 	if err != nil {
 		c.fail(err)
 		return nil
 	}
-	c.kernels = append(c.kernels, pooledKernel{s.key, k})
+	c.kernels = append(c.kernels, pooledKernel{s.Key(), k})
 	return k
 }
 
@@ -424,7 +298,7 @@ func (c *call) run(k *cl.Kernel, global, local []int, args ...any) {
 	if c.err != nil {
 		return
 	}
-	if err := c.e.injected("enqueue"); err != nil {
+	if err := c.e.fault.Inject("enqueue"); err != nil {
 		c.fail(err)
 		return
 	}
@@ -449,11 +323,11 @@ func alloc[T real](c *call, n int) *cl.Buffer {
 	if c.err != nil {
 		return nil
 	}
-	if err := c.e.injected("alloc"); err != nil {
+	if err := c.e.fault.Inject("alloc"); err != nil {
 		c.fail(err)
 		return nil
 	}
-	b, err := c.e.buffers.get(max(n, 1) * elemSize[T]())
+	b, err := c.e.buffers.Get(max(n, 1) * elemSize[T]())
 	if err != nil {
 		c.fail(err)
 		return nil
@@ -470,7 +344,7 @@ func hostOver[T real](c *call, host []T, flags cl.MemFlags) *cl.Buffer {
 	if c.err != nil || len(host) == 0 {
 		return nil
 	}
-	if err := c.e.injected("alloc"); err != nil {
+	if err := c.e.fault.Inject("alloc"); err != nil {
 		c.fail(err)
 		return nil
 	}
@@ -490,7 +364,7 @@ func syncHost[T real](c *call, b *cl.Buffer, n int) {
 	if c.err != nil {
 		return
 	}
-	if err := c.e.injected("read"); err != nil {
+	if err := c.e.fault.Inject("read"); err != nil {
 		c.fail(err)
 		return
 	}
@@ -510,39 +384,8 @@ func syncHost[T real](c *call, b *cl.Buffer, n int) {
 }
 
 // hostShared reports whether host slices go to the device's kernels with
-// no copy (hostOver): by default on CPU devices, whose memory is the
-// host's; with GOCL_ZERO_COPY=on also on other devices that report memory
-// unified with the host's (integrated GPUs: not measured yet, so not the
-// default); never with GOCL_ZERO_COPY=off.
-func (e *engine) hostShared() bool {
-	switch e.zeroCopy {
-	case zeroCopyOff:
-		return false
-	case zeroCopyOn:
-		return e.prof.IsCPU() || e.prof.HostUnifiedMemory
-	}
-	return e.prof.IsCPU()
-}
-
-type zeroCopyMode int
-
-const (
-	zeroCopyAuto zeroCopyMode = iota
-	zeroCopyOn
-	zeroCopyOff
-)
-
-// parseZeroCopy parses a GOCL_ZERO_COPY value (settings.ParseSwitch).
-func parseZeroCopy(v string) (zeroCopyMode, error) {
-	w, err := settings.ParseSwitch(v)
-	switch w {
-	case "on":
-		return zeroCopyOn, nil
-	case "off":
-		return zeroCopyOff, nil
-	}
-	return zeroCopyAuto, err
-}
+// no copy (hostOver; engine.ZeroCopy.Shared has the rule).
+func (e *engine) hostShared() bool { return e.zeroCopy.Shared(e.prof) }
 
 // upload borrows a device buffer and copies host into it. The write is
 // non-blocking; host stays pinned until it completes, and the in-order
@@ -573,7 +416,7 @@ func readInto[T real](c *call, b *cl.Buffer, n int, blocking bool) []T {
 	if c.err != nil {
 		return nil
 	}
-	if err := c.e.injected("read"); err != nil {
+	if err := c.e.fault.Inject("read"); err != nil {
 		c.fail(err)
 		return nil
 	}
@@ -585,151 +428,6 @@ func readInto[T real](c *call, b *cl.Buffer, n int, blocking bool) []T {
 	}
 	c.events = append(c.events, ev)
 	return out
-}
-
-// Geometry of strided vectors and row-major matrices in host slices.
-
-// vecSpan is the number of elements a vector of n elements with increment
-// inc spans: its elements are x[off + i*inc] with off = vecOff(n, inc), the
-// same convention as gonum's.
-func vecSpan(n, inc int) int {
-	if inc < 0 {
-		inc = -inc
-	}
-	return (n-1)*inc + 1
-}
-
-// vecOff is the index of element 0 of a vector: 0 for a positive
-// increment, (n-1)·|inc| for a negative one.
-func vecOff(n, inc int) int {
-	if inc < 0 {
-		return (n - 1) * -inc
-	}
-	return 0
-}
-
-// matSpan is the number of elements a rows×cols matrix with leading
-// dimension ld spans.
-func matSpan(rows, cols, ld int) int {
-	if rows == 0 || cols == 0 {
-		return 0
-	}
-	return (rows-1)*ld + cols
-}
-
-// scatterVec copies the n strided elements of a vector from src (a staged
-// copy of the vector's span) into dst; the gaps between elements are left
-// alone, so concurrent users of the gaps are not disturbed.
-func scatterVec[T real](dst, src []T, n, inc int) {
-	if inc < 0 {
-		inc = -inc
-	}
-	if inc == 1 {
-		copy(dst[:n], src[:n])
-		return
-	}
-	for i := 0; i < n; i++ {
-		dst[i*inc] = src[i*inc]
-	}
-}
-
-// scatterMat copies the rows×cols elements of a matrix with leading
-// dimension ld from src into dst, leaving the padding alone.
-func scatterMat[T real](dst, src []T, rows, cols, ld int) {
-	if ld == cols {
-		copy(dst[:rows*cols], src[:rows*cols])
-		return
-	}
-	for i := 0; i < rows; i++ {
-		copy(dst[i*ld:i*ld+cols], src[i*ld:i*ld+cols])
-	}
-}
-
-// groups rounds n up to a multiple of the work-group size wg.
-func groups(n, wg int) int { return (n + wg - 1) / wg * wg }
-
-// bufferPool keeps released device buffers by power-of-two size class, so
-// repeated calls reuse them instead of allocating. It holds at most limit
-// bytes; beyond that a returned buffer is released.
-type bufferPool struct {
-	ctx   *cl.Context
-	mu    sync.Mutex
-	free  map[int][]*cl.Buffer
-	held  int64
-	limit int64
-	max   int64
-}
-
-func (p *bufferPool) init(ctx *cl.Context, prof platform.Profile) {
-	p.ctx = ctx
-	p.free = map[int][]*cl.Buffer{}
-	p.limit = min(prof.GlobalMemBytes/4, 2<<30)
-	p.max = prof.MaxAllocBytes
-}
-
-func sizeClass(bytes int) int {
-	if bytes <= 4096 {
-		return 4096
-	}
-	return 1 << bits.Len(uint(bytes-1))
-}
-
-func (p *bufferPool) get(bytes int) (*cl.Buffer, error) {
-	size := sizeClass(bytes)
-	if p.max > 0 && int64(size) > p.max {
-		size = bytes // a power of two would exceed the device's largest allocation
-	}
-	p.mu.Lock()
-	if bs := p.free[size]; len(bs) > 0 {
-		b := bs[len(bs)-1]
-		p.free[size] = bs[:len(bs)-1]
-		p.held -= int64(size)
-		p.mu.Unlock()
-		return b, nil
-	}
-	p.mu.Unlock()
-	b, err := p.ctx.CreateBuffer(cl.MemReadWrite, size)
-	if err != nil {
-		// Free what the pool holds and try once more.
-		p.drain()
-		runtime.GC()
-		b, err = p.ctx.CreateBuffer(cl.MemReadWrite, size)
-	}
-	return b, err
-}
-
-func (p *bufferPool) put(b *cl.Buffer) {
-	size := b.Size()
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.free == nil || p.held+int64(size) > p.limit {
-		b.Release()
-		return
-	}
-	p.free[size] = append(p.free[size], b)
-	p.held += int64(size)
-}
-
-// close releases the held buffers and makes put release from now on.
-func (p *bufferPool) close() {
-	p.drain()
-	p.mu.Lock()
-	p.free = nil
-	p.mu.Unlock()
-}
-
-func (p *bufferPool) drain() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for _, bs := range p.free {
-		for _, b := range bs {
-			b.Release()
-		}
-	}
-	if p.free != nil {
-		p.free = map[int][]*cl.Buffer{}
-	}
-	p.held = 0
 }
 
 // detach removes ev from the call's events, so finish does not release it:

@@ -65,10 +65,10 @@ func TestDeviceFailureFinishesOnCPU(t *testing.T) {
 			gonum.Implementation{}.Daxpy(40, -1.5, x, 1, wantY, 1)
 
 			// The healthy device runs both routines.
-			before := e.launches("Dgemm") + e.launches("Daxpy")
+			before := e.launched.Of("Dgemm") + e.launched.Of("Daxpy")
 			checkClose(t, "healthy Dgemm", gemm(), want, 1e-12)
 			checkClose(t, "healthy Daxpy", axpy(), wantY, 1e-12)
-			if got := e.launches("Dgemm") + e.launches("Daxpy"); got != before+2 {
+			if got := e.launched.Of("Dgemm") + e.launched.Of("Daxpy"); got != before+2 {
 				t.Fatalf("device ran %d of 2 healthy calls; the fault test would prove nothing", got-before)
 			}
 
@@ -81,14 +81,9 @@ func TestDeviceFailureFinishesOnCPU(t *testing.T) {
 			if site == "build" {
 				// Kernels already built are pooled; drop them so the
 				// next call has to build (and fails).
-				e.kmu.Lock()
-				for key, ks := range e.kernels {
-					for _, k := range ks {
-						k.Release()
-					}
-					delete(e.kernels, key)
+				if err := e.kernels.Drain(); err != nil {
+					t.Fatal(err)
 				}
-				e.kmu.Unlock()
 			}
 			e.fault.Store(&fail)
 			defer e.fault.Store(nil)
@@ -96,7 +91,7 @@ func TestDeviceFailureFinishesOnCPU(t *testing.T) {
 				checkClose(t, "faulty Dgemm", gemm(), want, 1e-12)
 				checkClose(t, "faulty Daxpy", axpy(), wantY, 1e-12)
 			}
-			if got := e.launches("Dgemm") + e.launches("Daxpy"); got != before+2 {
+			if got := e.launched.Of("Dgemm") + e.launched.Of("Daxpy"); got != before+2 {
 				t.Errorf("device reported success under an injected %s failure", site)
 			}
 			logged := map[string]int{}

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/gocompute/opencl/cl"
+	eng "github.com/gocompute/opencl/internal/engine"
 	"github.com/gocompute/opencl/internal/gemm"
 	"github.com/gocompute/opencl/internal/gemm/profile"
 	"github.com/gocompute/opencl/platform"
@@ -65,7 +66,7 @@ func gemmOnDevice[T real](c *call, tA, tB bool, m, n, k int, alpha T, a *cl.Buff
 	if c.err != nil {
 		return
 	}
-	cfg := cachedGemmChoice(c.e, c.prec, m, n, k)
+	cfg := c.e.gemmChoices.Get(c.e.tuning, c.e.gemmDev(), eng.GemmShape{Prec: c.prec, M: m, N: n, K: k, Mode: c.e.tensor})
 	newGemmLauncher[T](c).gemm(cfg, tA, tB, m, n, k, alpha, a, offA, lda, b, offB, ldb, beta, cb, offC, ldc)
 }
 
@@ -73,8 +74,8 @@ func gemmOnDevice[T real](c *call, tA, tB bool, m, n, k int, alpha T, a *cl.Buff
 // has taken (a blocked routine launches many GEMMs of the same program).
 type gemmLauncher[T real] struct {
 	c       *call
-	kernels map[*kernelSpec]*cl.Kernel // made on first use
-	named   map[string]*kernelSpec     // specs of kernel() calls
+	kernels map[*eng.KernelSpec]*cl.Kernel // made on first use
+	named   map[string]*eng.KernelSpec     // specs of kernel() calls
 }
 
 func newGemmLauncher[T real](c *call) *gemmLauncher[T] {
@@ -86,9 +87,9 @@ func (g *gemmLauncher[T]) kernel(file, name string, defines ...string) *cl.Kerne
 	key := file + "\x00" + name + "\x00" + strings.Join(defines, "\x00")
 	s, ok := g.named[key]
 	if !ok {
-		s = newKernelSpec(g.c.prec, file, name, defines...)
+		s = eng.NewKernelSpec(g.c.prec, file, name, defines...)
 		if g.named == nil {
-			g.named = map[string]*kernelSpec{}
+			g.named = map[string]*eng.KernelSpec{}
 		}
 		g.named[key] = s
 	}
@@ -97,14 +98,14 @@ func (g *gemmLauncher[T]) kernel(file, name string, defines ...string) *cl.Kerne
 
 // kernelFor returns the launcher's kernel object for s, taking one from
 // the engine on first use.
-func (g *gemmLauncher[T]) kernelFor(s *kernelSpec) *cl.Kernel {
+func (g *gemmLauncher[T]) kernelFor(s *eng.KernelSpec) *cl.Kernel {
 	if k, ok := g.kernels[s]; ok {
 		return k
 	}
 	k := g.c.kernelFor(s)
 	if g.c.err == nil {
 		if g.kernels == nil {
-			g.kernels = map[*kernelSpec]*cl.Kernel{}
+			g.kernels = map[*eng.KernelSpec]*cl.Kernel{}
 		}
 		g.kernels[s] = k
 	}
@@ -132,7 +133,7 @@ func (g *gemmLauncher[T]) gemm(cfg gemm.Config, tA, tB bool, m, n, k int, alpha 
 		args := []any{l3Int(c, m), l3Int(c, n), l3Int(c, k), int32(l3Bool(tA)),
 			a, l3Int(c, offA), l3Int(c, lda), beta, cb, l3Int(c, offC), l3Int(c, ldc)}
 		kern := g.kernel("level3.cl", "l3_gemm_alpha0")
-		c.run(kern, []int{groups(m, 64)}, []int{64}, args...)
+		c.run(kern, []int{eng.Groups(m, 64)}, []int{64}, args...)
 		return
 	}
 	switch {
@@ -189,36 +190,7 @@ func (g *gemmLauncher[T]) scale(m, n int, s T, cb *cl.Buffer, offC, ldc, tri int
 // storage), dimension 1 the rows, in work-groups of 16×4 (64 work-items,
 // which every OpenCL device allows).
 func l3Work(m, n int) (global, local []int) {
-	return []int{groups(n, 16), groups(m, 4)}, []int{16, 4}
-}
-
-// gemmChoiceKey identifies a GEMM shape for the per-engine choice cache.
-type gemmChoiceKey struct {
-	prec, m, n, k int
-	mode          gemm.Tensor
-}
-
-// cachedGemmChoice is gemm.Choose, memoised per engine and shape: the choice
-// walks the tuning database, which would otherwise cost more host time
-// than a small GEMM's kernel. At most 4096 shapes are kept.
-func cachedGemmChoice(e *engine, prec, m, n, k int) gemm.Config {
-	key := gemmChoiceKey{prec, m, n, k, engineTensor(e)}
-	e.gemmChoiceMu.RLock()
-	cfg, ok := e.gemmChoices[key]
-	e.gemmChoiceMu.RUnlock()
-	if ok {
-		return cfg
-	}
-	cfg = gemm.Choose(e.tuning, e.gemmDev(), prec, m, n, k, key.mode)
-	e.gemmChoiceMu.Lock()
-	if e.gemmChoices == nil {
-		e.gemmChoices = map[gemmChoiceKey]gemm.Config{}
-	}
-	if len(e.gemmChoices) < 4096 {
-		e.gemmChoices[key] = cfg
-	}
-	e.gemmChoiceMu.Unlock()
-	return cfg
+	return []int{eng.Groups(n, 16), eng.Groups(m, 4)}, []int{16, 4}
 }
 
 type gemmSpecKey struct {
@@ -229,13 +201,13 @@ type gemmSpecKey struct {
 
 var gemmSpecs struct {
 	sync.RWMutex
-	m map[gemmSpecKey]*kernelSpec
+	m map[gemmSpecKey]*eng.KernelSpec
 }
 
 // gemmKernelSpec is the kernel spec of cfg's kernel, memoised: the set of
 // configurations in use is small (the tuning database's), and rendering
 // some twenty defines on every call costs more than a small GEMM's kernel.
-func gemmKernelSpec(prec int, cfg gemm.Config, tA, tB, vecAligned bool) *kernelSpec {
+func gemmKernelSpec(prec int, cfg gemm.Config, tA, tB, vecAligned bool) *eng.KernelSpec {
 	key := gemmSpecKey{prec, cfg, tA, tB, vecAligned}
 	gemmSpecs.RLock()
 	s, ok := gemmSpecs.m[key]
@@ -243,10 +215,10 @@ func gemmKernelSpec(prec int, cfg gemm.Config, tA, tB, vecAligned bool) *kernelS
 	if ok {
 		return s
 	}
-	s = newKernelSpec(prec, cfg.Source(), cfg.Kernel, cfg.Defines(tA, tB, vecAligned)...)
+	s = eng.NewKernelSpec(prec, cfg.Source(), cfg.Kernel, cfg.Defines(tA, tB, vecAligned)...)
 	gemmSpecs.Lock()
 	if gemmSpecs.m == nil {
-		gemmSpecs.m = map[gemmSpecKey]*kernelSpec{}
+		gemmSpecs.m = map[gemmSpecKey]*eng.KernelSpec{}
 	}
 	if old, ok := gemmSpecs.m[key]; ok {
 		s = old

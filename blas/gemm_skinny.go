@@ -2,6 +2,7 @@ package clblas
 
 import (
 	"github.com/gocompute/opencl/cl"
+	eng "github.com/gocompute/opencl/internal/engine"
 	"github.com/gocompute/opencl/internal/gemm"
 )
 
@@ -44,7 +45,7 @@ func (g *gemmLauncher[T]) gemv(cfg gemm.Config, tA, tB bool, m, n, k int, alpha 
 		return
 	}
 	kern := g.kernel(gemm.SourceSkinny, "gemv_col")
-	c.run(kern, []int{groups(nout, gemm.GemvColX), gemm.GemvColY}, []int{gemm.GemvColX, gemm.GemvColY}, args...)
+	c.run(kern, []int{eng.Groups(nout, gemm.GemvColX), gemm.GemvColY}, []int{gemm.GemvColX, gemm.GemvColY}, args...)
 }
 
 // splitK enqueues the GEMM as cfg.SplitK slices along K into a scratch

@@ -6,6 +6,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 
 	"github.com/gocompute/opencl/cl"
+	eng "github.com/gocompute/opencl/internal/engine"
 )
 
 // gemmStaged is gemm (C = alpha·op(A)·op(B) + beta·C on host slices) on
@@ -71,7 +72,7 @@ type stagedGemm[T real] struct {
 	bytesDirect        int64
 
 	// early unpacks C's tiles as they arrive (beta == 0).
-	early *tileUnpacker[T]
+	early *eng.TileUnpacker[T]
 }
 
 // es is the size of an element in bytes.
@@ -85,7 +86,7 @@ func (s *stagedGemm[T]) queues() {
 	c, e := s.c, s.e
 	if c.err == nil {
 		var err error
-		s.up, s.comp, s.down, err = e.pipeline()
+		s.up, s.comp, s.down, err = e.pipe.Get(e.rt)
 		c.fail(err)
 		if err == nil {
 			c.q = s.comp
@@ -116,11 +117,11 @@ func (s *stagedGemm[T]) queues() {
 func (s *stagedGemm[T]) buffers() {
 	c, e, m, n, k := s.c, s.e, s.m, s.n, s.k
 	s.readAB, s.readC = k > 0, s.beta != 0
-	s.directA = s.readAB && pinnedSlice(&e.hostSlices, s.a)
-	s.directB = s.readAB && pinnedSlice(&e.hostSlices, s.b)
-	s.directC = pinnedSlice(&e.hostSlices, s.cc)
+	s.directA = s.readAB && eng.Contains(&e.hostSlices, s.a)
+	s.directB = s.readAB && eng.Contains(&e.hostSlices, s.b)
+	s.directC = eng.Contains(&e.hostSlices, s.cc)
 	s.directDn = s.directC && !s.readC
-	var pa, pb, pc *pinnedBuf
+	var pa, pb, pc *eng.Pinned
 	if s.readAB {
 		if !s.directA {
 			pa = stage[T](c, m*k)
@@ -135,29 +136,29 @@ func (s *stagedGemm[T]) buffers() {
 	}
 	s.dc = alloc[T](c, m*n)
 	if c.err == nil {
-		s.sa, s.sb, s.sc = pinnedView[T](pa, m*k), pinnedView[T](pb, k*n), pinnedView[T](pc, m*n)
+		s.sa, s.sb, s.sc = eng.PinnedView[T](pa, m*k), eng.PinnedView[T](pb, k*n), eng.PinnedView[T](pc, m*n)
 	}
 }
 
 // plan chooses the schedule: tiles, or row slabs with k in chunks.
 func (s *stagedGemm[T]) plan() {
 	e, m, n, k := s.e, s.m, s.n, s.k
-	s.mt, s.nt = e.gemmTiles(m, n, k)
-	s.chunks = e.gemmSlabs(m, n, k, s.at, s.bt, s.directB, int(s.es()))
+	s.mt, s.nt = e.plan().Tiles(m, n, k)
+	s.chunks = e.plan().Slabs(m, n, k, s.at, s.bt, s.directB, int(s.es()))
 	if s.chunks > 0 {
-		s.mt, s.nt = e.slabRows(m, n, s.at, int(s.es())), n
+		s.mt, s.nt = e.plan().SlabRows(m, n, s.at, int(s.es())), n
 	}
-	s.rows = rowPanels(m, s.mt)
+	s.rows = eng.RowPanels(m, s.mt)
 	// With beta == 0, tiles are unpacked as they arrive.
 	if !s.readC && !s.directDn && s.c.err == nil {
-		s.early = startTileUnpacker(s.cc, s.sc, s.ldc)
+		s.early = eng.StartTileUnpacker(s.cc, s.sc, s.ldc)
 	}
 }
 
 // sent enqueues an upload of n elements with enq and records it.
 func (s *stagedGemm[T]) sent(n int, enq func() (*cl.Event, error)) *cl.Event {
 	c := s.c
-	if err := s.e.injected("enqueue"); err != nil {
+	if err := s.e.fault.Inject("enqueue"); err != nil {
 		c.fail(err)
 		return nil
 	}
@@ -186,11 +187,11 @@ func (s *stagedGemm[T]) upload(dev *cl.Buffer, sp []T, off int, src []T, ld, r0,
 	if direct {
 		s.bytesDirect += int64(n) * s.es()
 		return s.sent(n, func() (*cl.Event, error) {
-			return cl.WriteBufferRect(s.up, dev, false, tileRect(off, ld, r0, rows, c0, cols), src)
+			return cl.WriteBufferRect(s.up, dev, false, eng.TileRect(off, ld, r0, rows, c0, cols), src)
 		})
 	}
 	t := time.Now()
-	pack(sp[off:off+n], src, ld, r0, rows, c0, cols)
+	eng.Pack(sp[off:off+n], src, ld, r0, rows, c0, cols)
 	s.packNs += int64(time.Since(t))
 	return s.sent(n, func() (*cl.Event, error) { return cl.WriteBuffer(s.up, dev, false, off, sp[off:off+n]) })
 }
@@ -239,14 +240,14 @@ func (s *stagedGemm[T]) compute(wait []*cl.Event, mi, nj, kk, offA, ldA, offB, l
 // uploads the kernels wait for, is slower (BENCHMARKS.md, "Figures behind the code's choices").
 func (s *stagedGemm[T]) download(mi, nj, offC, r0, c0 int) bool {
 	c := s.c
-	if err := s.e.injected("read"); err != nil {
+	if err := s.e.fault.Inject("read"); err != nil {
 		c.fail(err)
 		return false
 	}
 	var ev *cl.Event
 	var err error
 	if s.directDn {
-		ev, err = cl.ReadBufferRect(s.down, s.dc, false, tileRect(offC, s.ldc, r0, mi, c0, nj), s.cc, c.lastEvent())
+		ev, err = cl.ReadBufferRect(s.down, s.dc, false, eng.TileRect(offC, s.ldc, r0, mi, c0, nj), s.cc, c.lastEvent())
 		s.bytesDirect += int64(mi*nj) * s.es()
 	} else {
 		ev, err = cl.ReadBuffer(s.down, s.dc, false, offC, s.sc[offC:offC+mi*nj], c.lastEvent())
@@ -261,15 +262,15 @@ func (s *stagedGemm[T]) download(mi, nj, offC, r0, c0 int) bool {
 	s.bytesDown += int64(mi*nj) * s.es()
 	c.fail(s.down.Flush())
 	if s.early != nil && c.err == nil {
-		s.early.add(ev, r0, mi, c0, nj, offC)
+		s.early.Add(ev, r0, mi, c0, nj, offC)
 	}
 	return c.err == nil
 }
 
-// slabs runs the schedule by full-width row slabs (slabSchedule).
+// slabs runs the schedule by full-width row slabs (engine.SlabSchedule).
 func (s *stagedGemm[T]) slabs() {
 	n, k := s.n, s.k
-	slabSchedule(s.rows, slabChunks(k, s.chunks), s.readC, s.panelA,
+	eng.SlabSchedule(s.rows, eng.SlabChunks(k, s.chunks), s.readC, s.panelA,
 		// C's slab r0… (beta ≠ 0), to element r0·n.
 		func(r0, mi int) *cl.Event { return s.upload(s.dc, s.sc, r0*n, s.cc, s.ldc, r0, mi, 0, n, s.directC) },
 		// B's rows k0…, to element k0·n.
@@ -288,7 +289,7 @@ func (s *stagedGemm[T]) slabs() {
 		func() bool { return s.c.err == nil })
 }
 
-// tiles runs the schedule by tiles of C (tileOrder), uploading each panel
+// tiles runs the schedule by tiles of C (engine.TileOrder), uploading each panel
 // of A and B before the first tile that needs it.
 func (s *stagedGemm[T]) tiles() {
 	c, n, k, nt := s.c, s.n, s.k, s.nt
@@ -301,7 +302,7 @@ func (s *stagedGemm[T]) tiles() {
 	for j := range ws {
 		ws[j] = min(nt, n-j*nt)
 	}
-	for _, ij := range tileOrder(hs, ws) {
+	for _, ij := range eng.TileOrder(hs, ws) {
 		if c.err != nil {
 			break
 		}
@@ -353,7 +354,7 @@ func (s *stagedGemm[T]) end() error {
 		// Every tile's download ends up waited on by the unpacker; its
 		// events are released by finish, after it has stopped.
 		var err error
-		s.unpackNs, err = s.early.stop()
+		s.unpackNs, err = s.early.Stop()
 		c.fail(err)
 	} else if c.err == nil {
 		c.fail(cl.WaitForEvents(s.downs...))
@@ -364,12 +365,12 @@ func (s *stagedGemm[T]) end() error {
 	if s.early == nil && !s.directDn {
 		// Every command succeeded: C may be written now.
 		t := time.Now()
-		unpackTiles(s.cc, s.sc, s.n, s.ldc, s.rows, s.nt)
+		eng.UnpackTiles(s.cc, s.sc, s.n, s.ldc, s.rows, s.nt)
 		s.unpackNs = int64(time.Since(t))
 	}
 	s.account()
 	err := c.finish()
-	s.e.xfer.wall.Add(int64(time.Since(s.start)))
+	s.e.xfer.Wall.Add(int64(time.Since(s.start)))
 	return err
 }
 
@@ -378,17 +379,17 @@ func (s *stagedGemm[T]) end() error {
 // the timeline file.
 func (s *stagedGemm[T]) account() {
 	x := &s.e.xfer
-	x.calls.Add(1)
-	x.pack.Add(s.packNs)
-	x.unpack.Add(s.unpackNs)
-	x.up.Add(eventTime(s.ups))
-	x.comp.Add(eventTime(s.kerns))
-	x.down.Add(eventTime(s.downs))
-	x.bytesUp.Add(s.bytesUp)
-	x.bytesDown.Add(s.bytesDown)
-	x.bytesDirect.Add(s.bytesDirect)
-	x.addTimeline(s.ups, s.kerns, s.downs)
-	if f := s.e.pipeMode.timeline; f != "" {
-		writeTimeline(f, s.ups, s.kerns, s.downs, s.upBytes, s.downBytes)
+	x.Calls.Add(1)
+	x.Pack.Add(s.packNs)
+	x.Unpack.Add(s.unpackNs)
+	x.Up.Add(eng.EventTime(s.ups))
+	x.Comp.Add(eng.EventTime(s.kerns))
+	x.Down.Add(eng.EventTime(s.downs))
+	x.BytesUp.Add(s.bytesUp)
+	x.BytesDown.Add(s.bytesDown)
+	x.BytesDirect.Add(s.bytesDirect)
+	x.AddTimeline(s.ups, s.kerns, s.downs)
+	if f := s.e.pipeMode.Timeline; f != "" {
+		eng.WriteTimeline(f, s.ups, s.kerns, s.downs, s.upBytes, s.downBytes)
 	}
 }

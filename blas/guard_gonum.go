@@ -2,8 +2,7 @@ package clblas
 
 // This file holds what the CPU path needs to give gonum's answers without
 // gonum v0.17.0's known faults (see also gerNegInc64 and gerNegInc32). It is
-// the front end's own (engine.go has a vecSpan), so that it stays here when
-// the engine moves.
+// the front end's own (internal/engine has VecSpan for the device side).
 
 // vecExtent returns the length of the shortest slice that holds n ≥ 1
 // elements spaced inc ≠ 0 apart: the part of a vector operand a routine

@@ -35,7 +35,7 @@ func checkEveryRoutineRan() error {
 			if (name == "Dsdot" || name == "Sdsdot") && !d.e.prof.FP64 {
 				continue
 			}
-			if d.e.launches(name) == 0 {
+			if d.e.launched.Of(name) == 0 {
 				missing = append(missing, name)
 			}
 		}

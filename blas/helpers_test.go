@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gocompute/opencl/cl"
+	eng "github.com/gocompute/opencl/internal/engine"
 	"github.com/gocompute/opencl/platform"
 	"github.com/gocompute/opencl/platform/platformtest"
 )
@@ -71,13 +72,15 @@ func TestMain(m *testing.M) {
 // gpuLikeModel is a cost model of a discrete GPU with float64 support.
 func gpuLikeModel() costModel {
 	return costModel{
-		present:     true,
-		fp64:        true,
-		devGFLOPS32: 20000,
-		devGFLOPS64: 10000,
-		devMemGBps:  3000,
-		linkGBps:    25,
-		launch:      20e3, // 20µs
+		present: true,
+		Cost: eng.Cost{
+			FP64:     true,
+			GFLOPS32: 20000,
+			GFLOPS64: 10000,
+			MemGBps:  3000,
+			LinkGBps: 25,
+			Launch:   20e3, // 20µs
+		},
 		cpuGFLOPS32: 50,
 		cpuGFLOPS64: 25,
 		cpuMemGBps:  20,

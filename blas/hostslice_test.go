@@ -62,13 +62,13 @@ func testHostSliceGemm(t *testing.T, chunks int) {
 						if strings.Contains(which, "c") {
 							c = pinnedCopy(t, impl, g.c)
 						}
-						before := e.xfer.bytesDirect.Load()
+						before := e.xfer.BytesDirect.Load()
 						got, err := g.runInto(e, c)
 						if err != nil {
 							t.Fatalf("%v (%s pinned): %v", g, which, err)
 						}
 						g.check(t, got, 1e-13)
-						if e.xfer.bytesDirect.Load() == before {
+						if e.xfer.BytesDirect.Load() == before {
 							t.Errorf("%v (%s pinned): nothing moved straight", g, which)
 						}
 					}

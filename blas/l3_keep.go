@@ -62,9 +62,9 @@ func keepTooLarge[T real](c *call, rows, cols int, reads bool) bool {
 	return reads && c.e.hostShared() && rows*cols*elemSize[T]() > keepMaxBytes
 }
 
-// gemmSlabs runs an in-place GEMM whose kept copy would exceed
+// gemmKeepSlabs runs an in-place GEMM whose kept copy would exceed
 // keepMaxBytes as GEMMs on row slabs of C within the bound.
-func gemmSlabs[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, cc []T, ldc int) error {
+func gemmKeepSlabs[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, cc []T, ldc int) error {
 	rows := max(1, keepMaxBytes/(n*elemSize[T]()))
 	for i0 := 0; i0 < m; i0 += rows {
 		mi := min(rows, m-i0)

@@ -23,7 +23,7 @@ import (
 
 // offloadIf is offload for a call that may go to the device only when
 // ok() holds; ok is evaluated only when the policy would send it there,
-// and a call it keeps on the CPU counts as a CPU call.
+// and a call it keeps on the CPU counts as a CPU call (and as nonFinite).
 func (impl *Implementation) offloadIf(routine string, w workload, ok func() bool) bool {
 	want := impl.policy != Never && !impl.closed.Load() && decide(impl.policy, &impl.cost, w)
 	dev := want && ok()

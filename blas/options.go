@@ -1,6 +1,8 @@
 package clblas
 
-import "github.com/gocompute/opencl/platform"
+import (
+	"github.com/gocompute/opencl/platform"
+)
 
 // WithDevice runs the implementation on d instead of platform.Default().
 // The implementation creates its own runtime (context, queue, program

@@ -27,7 +27,7 @@ type workload struct {
 	// run simpler kernels (see direct).
 	efficiency float64
 	// inner is a level-3 call's inner dimension (0: not level 3); the
-	// device's rate falls when it is short (costModel.kHalf).
+	// device's rate falls when it is short (Cost.KHalf).
 	inner float64
 }
 
@@ -106,7 +106,7 @@ func (impl *Implementation) offload(routine string, w workload) bool {
 // decide is the offload decision for policy p on a device described by cm.
 func decide(p Policy, cm *costModel, w workload) bool {
 	switch {
-	case p == Never, !cm.present, w.prec == prec64 && !cm.fp64:
+	case p == Never, !cm.present, w.prec == prec64 && !cm.FP64:
 		return false
 	case p == Always:
 		return true
@@ -134,22 +134,22 @@ func seconds(amount, rateG float64) float64 {
 // is why level-1/2 calls, which gonum streams through host memory once, stay
 // on the CPU.
 func (cm *costModel) deviceTime(w workload) float64 {
-	gflops := cm.devGFLOPS32
+	gflops := cm.GFLOPS32
 	if w.prec == prec64 {
-		gflops = cm.devGFLOPS64
+		gflops = cm.GFLOPS64
 	}
-	link := cm.linkGBps
+	link := cm.LinkGBps
 	if cm.cpuMemGBps > 0 {
 		link = min(link, cm.cpuMemGBps)
 	}
 	if w.efficiency > 0 {
 		gflops *= w.efficiency
 	}
-	if w.inner > 0 && cm.kHalf > 0 {
-		gflops *= w.inner / (w.inner + cm.kHalf)
+	if w.inner > 0 && cm.KHalf > 0 {
+		gflops *= w.inner / (w.inner + cm.KHalf)
 	}
-	kernel := max(seconds(w.flops, gflops), seconds(w.bytes, cm.devMemGBps))
-	return cm.launch.Seconds() + seconds(w.bytes, link) + kernel
+	kernel := max(seconds(w.flops, gflops), seconds(w.bytes, cm.MemGBps))
+	return cm.Launch.Seconds() + seconds(w.bytes, link) + kernel
 }
 
 // cpuTime estimates the seconds gonum's Go code needs for w: bounded by the

@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	eng "github.com/gocompute/opencl/internal/engine"
 	"gonum.org/v1/gonum/blas"
 )
 
@@ -68,14 +69,16 @@ func TestNewOffloadEnv(t *testing.T) {
 // whose gonum runs at cpuGFLOPS; the device runs at devGFLOPS.
 func cpuDeviceModel(devGFLOPS float64) costModel {
 	return costModel{
-		present:     true,
-		cpuDevice:   true,
-		fp64:        true,
-		devGFLOPS32: 2 * devGFLOPS,
-		devGFLOPS64: devGFLOPS,
-		devMemGBps:  20,
-		linkGBps:    10,
-		launch:      50e3, // 50µs
+		present: true,
+		Cost: eng.Cost{
+			CPUDevice: true,
+			FP64:      true,
+			GFLOPS32:  2 * devGFLOPS,
+			GFLOPS64:  devGFLOPS,
+			MemGBps:   20,
+			LinkGBps:  10,
+			Launch:    50e3, // 50µs
+		},
 		cpuGFLOPS32: 30,
 		cpuGFLOPS64: 15,
 		cpuMemGBps:  20,
@@ -101,16 +104,17 @@ func gemmWorkK(p precision, m, k int) workload {
 	return work(p, 2*mm*fl(k), 2*fl(m)*fl(k)+2*mm).over(k)
 }
 
-// pocl2Model is the model engine.costModel gives PoCL on this project's
+// pocl2Model is the model eng.EstimateCost gives PoCL on this project's
 // 2-core CI machine (2 compute units at 2 GHz), with the CPU rates fillCPU
 // gives 2 cores (fixed here: they depend on GOMAXPROCS).
 func pocl2Model() costModel {
-	return costModel{present: true, cpuDevice: true, fp64: true,
-		devGFLOPS32: 64, devGFLOPS64: 32, devMemGBps: 20, linkGBps: 30, launch: 100e3, kHalf: 64,
+	return costModel{present: true,
+		Cost: eng.Cost{CPUDevice: true, FP64: true,
+			GFLOPS32: 64, GFLOPS64: 32, MemGBps: 20, LinkGBps: 30, Launch: 100e3, KHalf: 64},
 		cpuGFLOPS64: 8, cpuGFLOPS32: 16, cpuMemGBps: 16}
 }
 
-// h200Model is the model engine.costModel gives the H200 (132 compute
+// h200Model is the model eng.EstimateCost gives the H200 (132 compute
 // units at 1980 MHz), with the CPU rates fillCPU gives the 16 cores of the
 // host it is lent with.
 func h200Model() costModel {
@@ -124,7 +128,7 @@ func h200Model() costModel {
 func TestDecide(t *testing.T) {
 	gpu := gpuLikeModel()
 	noFP64 := gpuLikeModel()
-	noFP64.fp64 = false
+	noFP64.FP64 = false
 	none := costModel{}
 	none.fillCPU()
 	slowCPUDev := cpuDeviceModel(15)
@@ -173,7 +177,7 @@ func TestDecide(t *testing.T) {
 		{"h200 dgemm 448×448×32", Auto, h200Model(), gemmWorkK(prec64, 448, 32), false},
 		{"h200 dgemm 448×448×64", Auto, h200Model(), gemmWorkK(prec64, 448, 64), true},
 		{"h200 dgemm 448×448×128", Auto, h200Model(), gemmWorkK(prec64, 448, 128), true},
-		{"unknown device rates", Auto, costModel{present: true, fp64: true, cpuGFLOPS64: 10, cpuMemGBps: 10}, gemmWork(prec64, 4096), false},
+		{"unknown device rates", Auto, costModel{present: true, Cost: eng.Cost{FP64: true}, cpuGFLOPS64: 10, cpuMemGBps: 10}, gemmWork(prec64, 4096), false},
 	} {
 		if got := decide(tc.policy, &tc.cm, tc.w); got != tc.want {
 			t.Errorf("%s: decide = %v, want %v (device %.3gs, cpu %.3gs)", tc.name, got, tc.want, tc.cm.deviceTime(tc.w), tc.cm.cpuTime(tc.w))

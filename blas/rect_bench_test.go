@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 
 	"github.com/gocompute/opencl/cl"
+	eng "github.com/gocompute/opencl/internal/engine"
 )
 
 // The rect-transfer benchmarks: what sets the rate of the staged GEMM's
@@ -16,7 +17,7 @@ import (
 // pipeline and at 48 GB/s alone (BENCHMARKS.md, fourth session); the
 // memory, queue and buffer made no difference (an earlier benchmark of
 // this file, commit 9af2b8d); a kernel running, or having run within a
-// few ms, did. The row-slab schedule (gemmSlabs) rests on them.
+// few ms, did. The row-slab schedule (engine.Plan.Slabs) rests on them.
 
 // rectFixture is a float64 n×n HostSlice, two pooled device buffers of
 // its size, the pipeline's upload and download queues and one more, and
@@ -38,7 +39,7 @@ func newRectFixture(b *testing.B) *rectFixture {
 	}
 	n := f.n
 	var err error
-	if f.up, _, f.down, err = e.pipeline(); err != nil {
+	if f.up, _, f.down, err = e.pipe.Get(e.rt); err != nil {
 		b.Fatal(err)
 	}
 	if f.other, err = e.rt.NewQueue(cl.QueueProfiling); err != nil {
@@ -52,12 +53,12 @@ func newRectFixture(b *testing.B) *rectFixture {
 	b.Cleanup(func() { src.Release() })
 	f.host = src.Data()
 	for i := range f.dev {
-		d, err := e.buffers.get(n * n * 8)
+		d, err := e.buffers.Get(n * n * 8)
 		if err != nil {
 			b.Fatal(err)
 		}
 		f.dev[i] = d
-		b.Cleanup(func() { e.buffers.put(d) })
+		b.Cleanup(func() { e.buffers.Put(d) })
 	}
 	var ms [3]*Matrix[float64]
 	for i := range ms {
@@ -128,7 +129,7 @@ func rectRate(b *testing.B, bytes int, evs ...*cl.Event) float64 {
 func BenchmarkRectConditions(b *testing.B) {
 	f := newRectFixture(b)
 	n, nt := f.n, f.n/4
-	panel, tile := tileRect(0, n, 0, n, 0, nt), tileRect(0, n, 0, nt, 0, nt)
+	panel, tile := eng.TileRect(0, n, 0, n, 0, nt), eng.TileRect(0, n, 0, nt, 0, nt)
 	pb, tb := n*nt*8, nt*nt*8
 	for i := 0; i < b.N; i++ {
 		time.Sleep(30 * time.Millisecond)
@@ -161,9 +162,9 @@ func BenchmarkRectDuringGemm(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		for _, nt := range []int{n / 4, n / 2} {
 			kb := fmt.Sprint(nt * 8 >> 10)
-			panel := tileRect(0, n, 0, n, 0, nt)
-			halves := [2]cl.Rect{tileRect(0, n, 0, n/2, 0, nt), tileRect(n/2*nt, n, n/2, n/2, 0, nt)}
-			tile := tileRect(0, n, 0, n/4, 0, nt)
+			panel := eng.TileRect(0, n, 0, n, 0, nt)
+			halves := [2]cl.Rect{eng.TileRect(0, n, 0, n/2, 0, nt), eng.TileRect(n/2*nt, n, n/2, n/2, 0, nt)}
+			tile := eng.TileRect(0, n, 0, n/4, 0, nt)
 			for _, during := range []bool{false, true} {
 				when := "idle"
 				var g *Event

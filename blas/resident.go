@@ -110,7 +110,7 @@ func allocMatrix[T float32 | float64](impl *Implementation, rows, cols int) (*Ma
 
 // zero sets the first n bytes of the storage to zero and waits for it.
 func (s *storage) zero(n int) error {
-	if err := s.e.injected("enqueue"); err != nil {
+	if err := s.e.fault.Inject("enqueue"); err != nil {
 		return err
 	}
 	ev, err := cl.FillBuffer(s.e.queue, s.buf, uint8(0), 0, n)

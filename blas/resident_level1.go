@@ -155,7 +155,7 @@ func (v *Vector[T]) read(dst []T, blocking bool, wait ...*Event) (*Event, error)
 		copyOnDevice[T](c, v.n, v.st.buf, v.off, v.inc, src, 0, 1)
 	}
 	if c.err == nil {
-		if err := c.e.injected("read"); err != nil {
+		if err := c.e.fault.Inject("read"); err != nil {
 			c.fail(err)
 		} else if ev, err := cl.ReadBuffer(c.e.queue, src, blocking, off, dst[:v.n]); err != nil {
 			c.fail(err)

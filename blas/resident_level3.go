@@ -6,6 +6,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 
 	"github.com/gocompute/opencl/cl"
+	eng "github.com/gocompute/opencl/internal/engine"
 )
 
 // Device-resident level 3 operations besides Gemm (resident.go). The
@@ -144,7 +145,7 @@ func Trmm[T float32 | float64](s blas.Side, ul blas.Uplo, tA blas.Transpose, d b
 	}
 	m, n := b.rows, b.cols
 	da, db := matIn(c, a), matIn(c, b)
-	res := alloc[T](c, matSpan(m, n, db.ld))
+	res := alloc[T](c, eng.MatSpan(m, n, db.ld))
 	trmmOnDevice(c, s == blas.Left, ul == blas.Upper, tA != blas.NoTrans, d == blas.Unit, m, n, alpha, da.buf, da.ld, db.buf, db.ld, res)
 	copyIntoMatrix(c, res, db.ld, b)
 	return finishAsync(c)

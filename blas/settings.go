@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 
+	eng "github.com/gocompute/opencl/internal/engine"
 	"github.com/gocompute/opencl/internal/gemm"
 	"github.com/gocompute/opencl/internal/settings"
 )
@@ -88,9 +89,9 @@ func (cfg *config) readSettings(lookup func(string) (string, bool)) error {
 // apply turns checked values into cfg's policy and engine options.
 func (cfg *config) apply(env settings.Env) error {
 	o := &cfg.engine
-	o.device, o.runtime = cfg.device, cfg.runtime
-	o.spec = env.Get(settings.Device)
-	o.cacheDir = env.Get(settings.CacheDir)
+	o.Device, o.Runtime = cfg.device, cfg.runtime
+	o.Spec = env.Get(settings.Device)
+	o.CacheDir = env.Get(settings.CacheDir)
 	if v := env.Get(settings.Offload); !cfg.policySet && v != "" {
 		p, _ := ParsePolicy(v) // checked
 		cfg.policy = p
@@ -99,17 +100,17 @@ func (cfg *config) apply(env settings.Env) error {
 	if !cfg.tensorSet {
 		mode, _ = ParseTensorMode(env.Get(settings.Tensor)) // checked
 	}
-	o.tensor = gemm.Tensor(mode) // the same values
+	o.Tensor = gemm.Tensor(mode) // the same values
 
-	o.pipe, _ = parsePipeMode(env.Get(settings.GemmPipeline)) // checked
-	o.zeroCopy, _ = parseZeroCopy(env.Get(settings.ZeroCopy)) // checked
+	o.Pipe, _ = settings.ParsePipeline(env.Get(settings.GemmPipeline)) // checked
+	o.ZeroCopy, _ = eng.ParseZeroCopy(env.Get(settings.ZeroCopy))      // checked
 	path := env.Get(settings.GemmTuning)
 	db, err := gemm.Read(path)
 	if err != nil {
 		s, _ := settings.Lookup(settings.GemmTuning)
 		return fmt.Errorf("clblas: %w", &settings.Error{Name: s.Name, Value: path, Values: s.Values, Err: err})
 	}
-	o.tuning = db
+	o.Tuning = db
 	return nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	eng "github.com/gocompute/opencl/internal/engine"
 	"github.com/gocompute/opencl/internal/gemm"
 	"github.com/gocompute/opencl/internal/settings"
 	"github.com/gocompute/opencl/platform/platformtest"
@@ -106,13 +107,13 @@ func TestSettingsReachEngine(t *testing.T) {
 	t.Setenv(settings.GemmTuning, db)
 	for _, tc := range []struct {
 		opts    []Option
-		pipe    pipeMode
-		zero    zeroCopyMode
+		pipe    settings.Pipeline
+		zero    eng.ZeroCopy
 		devices int
 	}{
-		{nil, pipeMode{off: true}, zeroCopyOn, 1},
+		{nil, settings.Pipeline{Off: true}, eng.ZeroCopyOn, 1},
 		{[]Option{WithGemmPipeline("on,slab=3"), WithZeroCopy(false), WithGemmTuning(""), WithCacheDir(dir)},
-			pipeMode{force: true, slab: 3}, zeroCopyOff, len(gemm.Builtin().Devices)},
+			settings.Pipeline{Force: true, Slab: 3}, eng.ZeroCopyOff, len(gemm.Builtin().Devices)},
 	} {
 		impl, err := New(tc.opts...)
 		if err != nil {

@@ -3,11 +3,11 @@ package clblas
 import (
 	"errors"
 	"fmt"
+	"github.com/gocompute/opencl/internal/settings"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -19,6 +19,7 @@ import (
 	"gonum.org/v1/gonum/blas/gonum"
 
 	"github.com/gocompute/opencl/cl"
+	eng "github.com/gocompute/opencl/internal/engine"
 	"github.com/gocompute/opencl/platform/platformtest"
 )
 
@@ -31,7 +32,7 @@ import (
 func stagedImpl(t *testing.T, tile int) (*Implementation, *engine) {
 	t.Helper()
 	impl, e := privateImpl(t, nil)
-	e.pipeMode = pipeMode{force: true, tile: tile}
+	e.pipeMode = settings.Pipeline{Force: true, Tile: tile}
 	return impl, e
 }
 
@@ -40,7 +41,7 @@ func stagedImpl(t *testing.T, tile int) (*Implementation, *engine) {
 func slabImpl(t *testing.T, tile, chunks int) (*Implementation, *engine) {
 	t.Helper()
 	impl, e := privateImpl(t, nil)
-	e.pipeMode = pipeMode{force: true, tile: tile, slab: chunks}
+	e.pipeMode = settings.Pipeline{Force: true, Tile: tile, Slab: chunks}
 	return impl, e
 }
 
@@ -137,7 +138,7 @@ var stagedTransposes = []blas.Transpose{blas.NoTrans, blas.Trans}
 
 func testStagedGemm[T real](t *testing.T, e *engine, tol float64) {
 	rnd := rand.New(rand.NewPCG(5, uint64(precisionOf[T]())))
-	before := e.xfer.calls.Load()
+	before := e.xfer.Calls.Load()
 	calls := 0
 	for _, tA := range stagedTransposes {
 		for _, tB := range stagedTransposes {
@@ -156,7 +157,7 @@ func testStagedGemm[T real](t *testing.T, e *engine, tol float64) {
 			}
 		}
 	}
-	if got := e.xfer.calls.Load() - before; got != int64(calls) {
+	if got := e.xfer.Calls.Load() - before; got != int64(calls) {
 		t.Errorf("%d of %d calls took the staged path", got, calls)
 	}
 }
@@ -190,12 +191,12 @@ func TestStagedGemm(t *testing.T) {
 // itself: one tile below the pipeline threshold, several above it.
 func TestStagedGemmSizeChoice(t *testing.T) {
 	_, e := stagedImpl(t, 0)
-	if mt, nt := e.gemmTiles(100, 100, 100); mt != 100 || nt != 100 {
+	if mt, nt := e.plan().Tiles(100, 100, 100); mt != 100 || nt != 100 {
 		t.Errorf("small problem cut into %d×%d tiles", mt, nt)
 	}
 	for _, s := range [][3]int{{8192, 8192, 8192}, {4096, 4096, 4096}, {20000, 300, 5000}, {300, 20000, 5000}, {2048, 2048, 2048}} {
 		m, n, k := s[0], s[1], s[2]
-		mt, nt := e.gemmTiles(m, n, k)
+		mt, nt := e.plan().Tiles(m, n, k)
 		if mt <= 0 || nt <= 0 || mt > m || nt > n {
 			t.Errorf("%v: tiles %d×%d", s, mt, nt)
 		}
@@ -289,125 +290,6 @@ func checkFaults(t *testing.T, impl *Implementation, e *engine, g gemmCase[float
 	g.check(t, c, 1e-13)
 }
 
-// TestSlabOrder: every panel and chunk is uploaded once, in order, B's
-// first chunk first, and the share of B's rows uploaded never runs ahead
-// of A's by more than one chunk (nor behind by more than one panel).
-func TestSlabOrder(t *testing.T) {
-	for _, c := range []struct{ hs, kns []int }{
-		{[]int{512, 512, 512, 512}, []int{2048, 2048, 2048, 2048}},
-		{[]int{1024, 1024, 1024, 512, 512}, []int{3000, 3000, 2192}},
-		{[]int{100}, []int{7, 7, 7}},
-		{[]int{30, 30, 30}, []int{12}},
-	} {
-		order := slabOrder(c.hs, c.kns)
-		if len(order) != len(c.hs)+len(c.kns) || order[0].a {
-			t.Errorf("%v: order %v", c, order)
-			continue
-		}
-		m, k := 0, 0
-		for _, h := range c.hs {
-			m += h
-		}
-		for _, kn := range c.kns {
-			k += kn
-		}
-		ra, cb, ha, kb := 0, 0, 0, 0
-		for _, st := range order {
-			if st.a {
-				if st.idx != ra {
-					t.Errorf("%v: panel %d after %d panels", c, st.idx, ra)
-				}
-				// A runs ahead only while B's share is ahead of it.
-				if cb < len(c.kns) && kb*m <= ha*k {
-					t.Errorf("%v: panel %d while B's share %d/%d ≤ A's %d/%d", c, st.idx, kb, k, ha, m)
-				}
-				ha += c.hs[ra]
-				ra++
-			} else {
-				if st.idx != cb {
-					t.Errorf("%v: chunk %d after %d chunks", c, st.idx, cb)
-				}
-				if ra < len(c.hs) && kb*m > ha*k {
-					t.Errorf("%v: chunk %d while B's share %d/%d > A's %d/%d", c, st.idx, kb, k, ha, m)
-				}
-				kb += c.kns[cb]
-				cb++
-			}
-		}
-	}
-	// The chunks of k: as equal as can be, covering k once.
-	for _, c := range [][2]int{{8192, 4}, {23, 3}, {2, 3}, {1, 1}, {4097, 2}} {
-		cs := slabChunks(c[0], c[1])
-		at := 0
-		for _, ch := range cs {
-			if ch[0] != at || ch[1] <= 0 || ch[1] > l3CeilDiv(c[0], c[1]) {
-				t.Errorf("slabChunks(%d, %d) = %v", c[0], c[1], cs)
-				break
-			}
-			at += ch[1]
-		}
-		if at != c[0] || len(cs) > c[1] {
-			t.Errorf("slabChunks(%d, %d) = %v", c[0], c[1], cs)
-		}
-	}
-}
-
-// TestSlabChoice: the row-slab schedule is chosen for large, bus-bound
-// problems with B in a HostSlice and op(B) not transposed, never when the
-// pipeline mode says off, always when it forces it; slabs are taller with
-// op(A) transposed.
-func TestSlabChoice(t *testing.T) {
-	e := &engine{}
-	for _, c := range []struct {
-		m, n, k int
-		at, bt  bool
-		es      int
-		want    int
-	}{
-		{8192, 8192, 8192, false, false, 8, 4},
-		{8192, 8192, 8192, false, true, 8, 0},
-		{8192, 8192, 8192, true, false, 8, 4},
-		{4096, 4096, 4096, true, false, 8, 0},  // one slab of 4096 rows: tiles
-		{8192, 8192, 8192, false, false, 4, 0}, // compute-bound: tiles
-		{4096, 4096, 4096, false, false, 4, 2},
-		{4096, 4096, 4096, false, false, 8, 2},
-		{1024, 8192, 16384, false, false, 8, 8},
-		{32768, 32768, 32768, false, false, 8, 0},
-		{2048, 2048, 2048, false, false, 8, 0},
-		{8192, 1024, 8192, false, false, 8, 0},
-		{8192, 8192, 0, false, false, 8, 0},
-	} {
-		if got := e.gemmSlabs(c.m, c.n, c.k, c.at, c.bt, true, c.es); got != c.want {
-			t.Errorf("gemmSlabs(%d, %d, %d, at %v, bt %v, %d bytes) = %d, want %d", c.m, c.n, c.k, c.at, c.bt, c.es, got, c.want)
-		}
-	}
-	if got := e.gemmSlabs(8192, 8192, 8192, false, false, false, 8); got != 0 {
-		t.Errorf("B in Go memory: gemmSlabs = %d, want 0", got)
-	}
-	for _, c := range []struct {
-		m, n int
-		at   bool
-		es   int
-		want int
-	}{
-		{8192, 8192, false, 8, 1024}, {4096, 4096, false, 4, 1024}, {16384, 16384, false, 8, 512},
-		{8192, 100000, false, 8, 256}, {100, 100000, false, 8, 100},
-		{8192, 8192, true, 8, 4096}, {8192, 8192, true, 4, 8192}, {4096, 8192, true, 8, 4096}, {16384, 16384, true, 8, 4096},
-	} {
-		if got := e.slabRows(c.m, c.n, c.at, c.es); got != c.want {
-			t.Errorf("slabRows(%d, %d, at %v, %d bytes) = %d, want %d", c.m, c.n, c.at, c.es, got, c.want)
-		}
-	}
-	e.pipeMode.slab = -1
-	if got := e.gemmSlabs(8192, 8192, 8192, false, false, true, 8); got != 0 {
-		t.Errorf("slab=off: gemmSlabs = %d", got)
-	}
-	e.pipeMode.slab = 5
-	if got := e.gemmSlabs(10, 10, 3, true, false, false, 8); got != 3 {
-		t.Errorf("slab=5, k = 3, A transposed: gemmSlabs = %d, want 3", got)
-	}
-}
-
 // TestStagedGemmFaultBetaZero: with beta == 0 tiles are unpacked into C as
 // they arrive, so a call that fails mid-pipeline may have written part of
 // C; the failure is still reported, and through the front end the call
@@ -455,7 +337,7 @@ func testStagedGemmNoLeaks(t *testing.T, chunks int) {
 		t.Fatal(err)
 	}
 	e := impl.dev32.(clDevice32).e
-	e.pipeMode = pipeMode{force: true, tile: 32, slab: chunks}
+	e.pipeMode = settings.Pipeline{Force: true, Tile: 32, Slab: chunks}
 	rnd := rand.New(rand.NewPCG(11, 12))
 	g := newGemmCase[float32](rnd, blas.NoTrans, blas.NoTrans, 70, 64, 40, 0, 1, 0)
 	var peak int64
@@ -482,151 +364,13 @@ func testStagedGemmNoLeaks(t *testing.T, chunks int) {
 	}
 }
 
-// TestPackUnpack checks the parallel packing and unpacking copies on
-// blocks large enough to be split over several goroutines.
-func TestPackUnpack(t *testing.T) {
-	const rows, cols, ld = 1100, 1000, 1013
-	src := make([]float64, rows*ld)
-	for i := range src {
-		src[i] = float64(i)
-	}
-	for _, blk := range [][4]int{{0, rows, 0, cols}, {5, 700, 13, 900}, {0, rows, 0, ld}} {
-		r0, nr, c0, nc := blk[0], blk[1], blk[2], blk[3]
-		if nc == ld {
-			// Contiguous: the leading dimension is the block's width.
-			dst := make([]float64, nr*nc)
-			pack(dst, src, ld, r0, nr, c0, nc)
-			for i := range dst {
-				if dst[i] != src[r0*ld+i] {
-					t.Fatalf("contiguous pack: element %d = %v", i, dst[i])
-				}
-			}
-			continue
-		}
-		dst := make([]float64, nr*nc)
-		pack(dst, src, ld, r0, nr, c0, nc)
-		for r := range nr {
-			for c := range nc {
-				if dst[r*nc+c] != src[(r0+r)*ld+c0+c] {
-					t.Fatalf("pack %v: element (%d, %d) = %v", blk, r, c, dst[r*nc+c])
-				}
-			}
-		}
-	}
-	// unpackTiles inverts the staged layout of C.
-	const m, n, ldc, nt = 1030, 1020, 1025, 300
-	panels := [][2]int{{0, 256}, {256, 256}, {512, 300}, {812, 100}, {912, 118}}
-	packed := make([]float64, m*n)
-	for _, rr := range panels {
-		r0, mi := rr[0], rr[1]
-		for c0 := 0; c0 < n; c0 += nt {
-			nj := min(nt, n-c0)
-			for r := range mi {
-				for c := range nj {
-					packed[r0*n+mi*c0+r*nj+c] = float64((r0+r)*n + c0 + c)
-				}
-			}
-		}
-	}
-	dst := make([]float64, (m-1)*ldc+n)
-	for i := range dst {
-		dst[i] = padSentinel
-	}
-	unpackTiles(dst, packed, n, ldc, panels, nt)
-	for i, v := range dst {
-		r, c := i/ldc, i%ldc
-		want := float64(r*n + c)
-		if c >= n {
-			want = padSentinel
-		}
-		if v != want {
-			t.Fatalf("unpack: element (%d, %d) = %v, want %v", r, c, v, want)
-		}
-	}
-}
-
-// TestRowPanels: the panels cover the rows in order, none is taller than
-// the tile, and with several panels the last is at most half a tile.
-func TestRowPanels(t *testing.T) {
-	for _, c := range [][2]int{{8192, 2048}, {4096, 1024}, {1000, 1000}, {1030, 256}, {5000, 2048}, {2100, 2048}, {4096, 4096}, {4352, 2048}} {
-		m, mt := c[0], c[1]
-		ps := rowPanels(m, mt)
-		next := 0
-		for _, p := range ps {
-			if p[0] != next || p[1] <= 0 || p[1] > mt {
-				t.Fatalf("rowPanels(%d, %d) = %v", m, mt, ps)
-			}
-			next += p[1]
-		}
-		if next != m {
-			t.Fatalf("rowPanels(%d, %d) = %v: covers %d rows", m, mt, ps, next)
-		}
-		if last := ps[len(ps)-1][1]; len(ps) > 1 && mt >= 512 && last > max(256, mt/2/256*256) {
-			t.Errorf("rowPanels(%d, %d) = %v: last panel %d rows", m, mt, ps, last)
-		}
-	}
-	if got := rowPanels(8192, 2048); len(got) != 5 || got[3] != [2]int{6144, 1024} {
-		t.Errorf("rowPanels(8192, 2048) = %v", got)
-	}
-}
-
-// TestTileOrder: every tile is visited once; each tile comes after the
-// visits that first use its row and column panels, panels are first used
-// in the order A₀ B₀ A₁ B₁… while their sizes are equal, and each new panel
-// is followed by every tile it completes.
-func TestTileOrder(t *testing.T) {
-	for _, c := range []struct{ hs, ws []int }{
-		{[]int{2048, 2048, 2048, 1024, 1024}, []int{2048, 2048, 2048, 2048}},
-		{[]int{5}, []int{1, 2, 3}},
-		{[]int{1, 2, 3}, []int{5}},
-		{[]int{256, 256, 256}, []int{256, 256, 256, 256, 256, 100}},
-		{[]int{1}, []int{1}},
-	} {
-		order := tileOrder(c.hs, c.ws)
-		seen := map[[2]int]bool{}
-		ra, cb := 0, 0 // panels first used so far
-		for _, ij := range order {
-			i, j := ij[0], ij[1]
-			if seen[ij] || i >= len(c.hs) || j >= len(c.ws) {
-				t.Fatalf("%v×%v: order %v repeats or leaves the grid at %v", c.hs, c.ws, order, ij)
-			}
-			if (i == ra || j == cb) && len(seen) != ra*cb {
-				t.Fatalf("%v×%v: order %v starts a panel at %v before finishing the tiles of the last", c.hs, c.ws, order, ij)
-			}
-			seen[ij] = true
-			switch {
-			case i == ra && j < cb: // a new A panel, with the B panels up
-				ra++
-			case j == cb && i < ra: // a new B panel
-				cb++
-			case i == ra && j == cb && ra == 0: // A₀ and B₀
-				ra, cb = 1, 1
-			case i < ra && j < cb:
-			default:
-				t.Fatalf("%v×%v: order %v visits %v before its panels' turn", c.hs, c.ws, order, ij)
-			}
-		}
-		if len(order) != len(c.hs)*len(c.ws) {
-			t.Fatalf("%v×%v: %d tiles visited", c.hs, c.ws, len(order))
-		}
-	}
-	// DGEMM 8192 on the H200's tiles: A₀ B₀, then A₁, B₁, A₂, B₂, A₃, B₃,
-	// A₄ in turn (the first tile to use each panel).
-	got := tileOrder([]int{2048, 2048, 2048, 1024, 1024}, []int{2048, 2048, 2048, 2048})
-	want := [][2]int{{0, 0}, {1, 0}, {0, 1}, {1, 1}, {2, 0}, {2, 1}, {0, 2}, {1, 2}, {2, 2},
-		{3, 0}, {3, 1}, {3, 2}, {0, 3}, {1, 3}, {2, 3}, {3, 3}, {4, 0}, {4, 1}, {4, 2}, {4, 3}}
-	if !slices.Equal(got, want) {
-		t.Errorf("tileOrder for DGEMM 8192 = %v, want %v", got, want)
-	}
-}
-
 // TestStagedGemmTaperedRows runs the staged path with tiles of 512 rows on
-// 1536 rows, so that the last row panel is halved (rowPanels), in every
+// 1536 rows, so that the last row panel is halved (engine.RowPanels), in every
 // transpose, with beta = 0 (tiles unpacked as they arrive) and beta ≠ 0.
 func TestStagedGemmTaperedRows(t *testing.T) {
 	_, e := stagedImpl(t, 512)
-	if ps := rowPanels(1536, 512); len(ps) != 4 {
-		t.Fatalf("rowPanels(1536, 512) = %v: no tapered tail to test", ps)
+	if ps := eng.RowPanels(1536, 512); len(ps) != 4 {
+		t.Fatalf("eng.RowPanels(1536, 512) = %v: no tapered tail to test", ps)
 	}
 	rnd := rand.New(rand.NewPCG(13, 14))
 	for _, tA := range stagedTransposes {
@@ -699,62 +443,6 @@ func TestStagedGemmAfterResidentWork(t *testing.T) {
 	g.check(t, r.got, 1e-13)
 }
 
-// TestParsePipeMode: GOCL_GEMM_PIPELINE's words, alone and combined, and
-// the values refused.
-func TestParsePipeMode(t *testing.T) {
-	for _, c := range []struct {
-		env  string
-		want pipeMode
-	}{
-		{"", pipeMode{}},
-		{"auto", pipeMode{}},
-		{"off", pipeMode{off: true}},
-		{" ON ", pipeMode{force: true}},
-		{"tile=1024", pipeMode{tile: 1024}},
-		{"on, tile=512", pipeMode{force: true, tile: 512}},
-		{"never,tile=256", pipeMode{off: true, tile: 256}},
-		{"slab=off", pipeMode{slab: -1}},
-		{"on,Slab=4", pipeMode{force: true, slab: 4}},
-		{"timeline=/tmp/Run 1.log,tile=64", pipeMode{timeline: "/tmp/Run 1.log", tile: 64}},
-	} {
-		if got, err := parsePipeMode(c.env); err != nil || got != c.want {
-			t.Errorf("%s=%q: %+v, %v; want %+v", envPipeline, c.env, got, err, c.want)
-		}
-	}
-	for _, v := range []string{"tile=0", "tile=x", "slab=-2", "bogus"} {
-		if _, err := parsePipeMode(v); err == nil {
-			t.Errorf("%s=%q: no error", envPipeline, v)
-		}
-	}
-}
-
-// TestDeviceTimeline: the timeline of a pipelined call from its commands'
-// spans: fill, drain and the idle times of the bus and of the kernels,
-// with overlapping transfers counted once.
-func TestDeviceTimeline(t *testing.T) {
-	// Uploads 0–10 and 10–20, downloads 25–30 and 28–35 (overlapping
-	// each other) and 40–45; kernels 12–22 and 22–38. Span 0–45: the bus
-	// is idle 20–25 and 35–40, the kernels 0–12 and 38–45; the first
-	// kernel starts at 12, the last upload ends at 20.
-	ups := []interval{{10, 20}, {0, 10}}
-	kerns := []interval{{12, 22}, {22, 38}}
-	downs := []interval{{25, 30}, {28, 35}, {40, 45}}
-	got := deviceTimeline(ups, kerns, downs)
-	want := timeline{span: 45, fill: 12, drain: 25, busIdle: 10, compIdle: 19}
-	if got != want {
-		t.Errorf("deviceTimeline = %+v, want %+v", got, want)
-	}
-	// No uploads (k = 0): the span starts at the first command.
-	got = deviceTimeline(nil, []interval{{5, 9}}, []interval{{9, 12}})
-	want = timeline{span: 7, fill: 0, drain: 0, busIdle: 4, compIdle: 3}
-	if got != want {
-		t.Errorf("deviceTimeline without uploads = %+v, want %+v", got, want)
-	}
-	if got := deviceTimeline(nil, nil, nil); got != (timeline{}) {
-		t.Errorf("empty deviceTimeline = %+v", got)
-	}
-}
-
 // TestStagedGemmTimeline: a staged call on the test device records a
 // timeline whose parts fit in its span.
 func TestStagedGemmTimeline(t *testing.T) {
@@ -792,7 +480,7 @@ func TestStagedGemmTimeline(t *testing.T) {
 func TestStagedGemmTimelineFile(t *testing.T) {
 	_, e := slabImpl(t, 16, 2)
 	path := filepath.Join(t.TempDir(), "timeline.log")
-	e.pipeMode.timeline = path
+	e.pipeMode.Timeline = path
 	rnd := rand.New(rand.NewPCG(41, 42))
 	g := newGemmCase[float32](rnd, blas.NoTrans, blas.NoTrans, 40, 24, 30, 0, 1, 0.5)
 	for range 2 {
@@ -826,7 +514,7 @@ func TestStagedGemmTimelineFile(t *testing.T) {
 	if count["call"] != 2 || count["up"] != 2*8 || count["down"] != 2*3 || count["gemm"] < 2*6 {
 		t.Errorf("timeline file has %v, want 2 calls of 8 uploads, 3 downloads and at least 6 kernels", count)
 	}
-	e.pipeMode.timeline = filepath.Join(t.TempDir(), "no such folder", "timeline.log")
+	e.pipeMode.Timeline = filepath.Join(t.TempDir(), "no such folder", "timeline.log")
 	got, err := g.run(e)
 	if err != nil {
 		t.Fatal(err)

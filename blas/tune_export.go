@@ -33,22 +33,6 @@ func tuneEngine(impl *Implementation, prec int) (*engine, error) {
 	return engineFor[float32](impl)
 }
 
-// TuneResult is what TuneGemm measured for one candidate.
-type TuneResult struct {
-	// RelErr is max|C − C_gonum| / (√k·max|A|·max|B|); OK says whether it
-	// is within the tolerance of the precision (1e-4 for float32, 1e-12
-	// for float64) and free of NaN.
-	RelErr float64
-	OK     bool
-	// Times holds the wall time per launch of each timed run (a batch of
-	// back-to-back launches lasting about a millisecond, to completion;
-	// data resident on the device, compilation excluded); Median is their
-	// median and GFLOPS 2mnk / Median.
-	Times  []time.Duration
-	Median time.Duration
-	GFLOPS float64
-}
-
 // GemmBench is one GEMM problem resident on a device, for the tuner:
 // random A, B and C in [-0.5, 0.5], and gonum's result to check against.
 type GemmBench[T float32 | float64] struct {
@@ -135,8 +119,8 @@ func (g *GemmBench[T]) Close() error {
 // stays resident); Times holds each batch's time per launch. A
 // candidate the kernel source or the device rejects returns an error
 // wrapping gemm.ErrInvalidConfig; a build or launch failure returns its error.
-func (g *GemmBench[T]) Run(t gemm.TuneConfig, runs int) (TuneResult, error) {
-	var res TuneResult
+func (g *GemmBench[T]) Run(t gemm.TuneConfig, runs int) (gemm.TuneResult, error) {
+	var res gemm.TuneResult
 	prec := precisionOf[T]()
 	tA, tB := g.tA != blas.NoTrans, g.tB != blas.NoTrans
 	cfg := t.Config(g.e.tuning, g.e.gemmDev(), prec, g.m, g.n, g.k)

@@ -57,7 +57,7 @@ TIMEOUT=${OCLGRIND_TIMEOUT:-420}
 # l3_tri_merge); TestResidentScalars and TestNrm2ToSqrtRecip the resident API's scalar kernels
 # (axpy_dev, scal_dev, div_scalar, and sum_parts over 16 partials).
 # (A -run pattern is split at top-level '|' first, then at '/'.)
-CONFORMANCE=${1:-'^TestTestblas$/.*/^default$|^TestFloat32$|^TestSrotgSrotmg$|^TestGemmKernelsSmall$|^TestLevel3ViaGemmSmall$|^TestResidentScalars$|^TestNrm2ToSqrtRecip$'}
+CONFORMANCE=${1:-'^TestTestblas$/.*/^default$|^TestFloat32$|^TestSrotgSrotmg$|^TestGemmKernelsSmall$|^TestLevel3ViaGemmSmall$|^TestResidentScalars$|^TestNrm2ToSqrtRecip$|^TestNrm2To32$'}
 # Passes 2 and 3: GEMM, reductions (single and multi-group) and triangular
 # routines.
 RACES=${OCLGRIND_RACES_RUN:-'^TestTestblas$/^(Dgemm|Dtrsm|Dtrmm|Dtrsv|Dtbsv|Dtpsv|Ddot|Dnrm2|Dasum|Idamax)$/^default$|^TestFloat32$/^(Sgemm|Strsm|Strmm|Strsv|Sdot|Snrm2|Sasum|Isamax|Dsdot)$|^TestGemmKernelsSmall$|^TestLevel3ViaGemmSmall$|^TestResidentScalars$'}

@@ -305,7 +305,7 @@ func newProgress(bar bool, total int, what string) progress {
 // outcome is one timed candidate.
 type outcome struct {
 	cfg gemm.TuneConfig
-	res clblas.TuneResult
+	res gemm.TuneResult
 }
 
 type tuner struct {
@@ -342,12 +342,12 @@ func (t *tuner) tune(cands []gemm.TuneConfig, sh shape, trans string) ([]outcome
 	fmt.Fprintf(t.report, "%s %s %s: %d candidates, %d break the kernel's rules or the device's limits, %d to run\n",
 		sh.label, sh.size(), trans, len(cands), invalid, len(valid))
 	run := func(c gemm.TuneConfig, g interface {
-		Run(gemm.TuneConfig, int) (clblas.TuneResult, error)
-	}) (clblas.TuneResult, error) {
+		Run(gemm.TuneConfig, int) (gemm.TuneResult, error)
+	}) (gemm.TuneResult, error) {
 		return g.Run(c, t.runs)
 	}
 	var bench interface {
-		Run(gemm.TuneConfig, int) (clblas.TuneResult, error)
+		Run(gemm.TuneConfig, int) (gemm.TuneResult, error)
 		Close() error
 	}
 	if t.prec == 64 {

@@ -4,7 +4,6 @@ import (
 	"maps"
 	"testing"
 
-	clblas "github.com/gocompute/opencl/blas"
 	"github.com/gocompute/opencl/internal/gemm"
 )
 
@@ -25,7 +24,7 @@ func TestMergeTrans(t *testing.T) {
 		return gemm.TuneConfig{Kernel: "gemm_mma", Defines: d}
 	}
 	o := func(c gemm.TuneConfig, gf float64) outcome {
-		return outcome{cfg: c, res: clblas.TuneResult{GFLOPS: gf, OK: true}}
+		return outcome{cfg: c, res: gemm.TuneResult{GFLOPS: gf, OK: true}}
 	}
 	outs := map[string][]outcome{
 		// NN: tile 256 best (50), tile 128 with ISSUE_MIX next (47).

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/gocompute/opencl/kernels"
 )
@@ -14,6 +15,23 @@ import (
 // The tuner's hooks (cmd/tune): run one GEMM parameter set on the device
 // with the library's own launch code, check it against gonum and time it,
 // and write measured sets into the tuning database's format.
+
+// TuneResult is what the tuner's benchmark (clblas's GemmBench) measured
+// for one candidate.
+type TuneResult struct {
+	// RelErr is max|C − C_gonum| / (√k·max|A|·max|B|); OK says whether it
+	// is within the tolerance of the precision (1e-4 for float32, 1e-12
+	// for float64) and free of NaN.
+	RelErr float64
+	OK     bool
+	// Times holds the wall time per launch of each timed run (a batch of
+	// back-to-back launches lasting about a millisecond, to completion;
+	// data resident on the device, compilation excluded); Median is their
+	// median and GFLOPS 2mnk / Median.
+	Times  []time.Duration
+	Median time.Duration
+	GFLOPS float64
+}
 
 // TuneConfig is one candidate parameter set for a GEMM Kernel: the kernel
 // ("gemm_tiled", "gemm_direct", "gemm_cpu" or "gemm_mma") and its -D

@@ -1,0 +1,108 @@
+package engine
+
+import (
+	"errors"
+	"math/bits"
+	"runtime"
+	"sync"
+
+	"github.com/gocompute/opencl/cl"
+	"github.com/gocompute/opencl/platform"
+)
+
+// ErrClosed is returned by device calls after the engine has closed.
+var ErrClosed = errors.New("clblas: device closed")
+
+// BufferPool keeps released device buffers by power-of-two size class, so
+// repeated calls reuse them instead of allocating. It holds at most a
+// quarter of the device's memory (and at most 2 GiB); beyond that a
+// returned buffer is released. The zero value must be set up with Init.
+type BufferPool struct {
+	ctx   *cl.Context
+	mu    sync.Mutex
+	free  map[int][]*cl.Buffer
+	held  int64
+	limit int64
+	max   int64
+}
+
+// Init sets the pool up for buffers of ctx on the device prof describes.
+func (p *BufferPool) Init(ctx *cl.Context, prof platform.Profile) {
+	p.ctx = ctx
+	p.free = map[int][]*cl.Buffer{}
+	p.limit = min(prof.GlobalMemBytes/4, 2<<30)
+	p.max = prof.MaxAllocBytes
+}
+
+// SizeClass is the size of the pooled buffer that serves a request of
+// bytes bytes: the next power of two, at least 4 KiB.
+func SizeClass(bytes int) int {
+	if bytes <= 4096 {
+		return 4096
+	}
+	return 1 << bits.Len(uint(bytes-1))
+}
+
+// Get returns a device buffer of at least bytes bytes, from the pool when
+// it holds one of the size class. When the device is out of memory, the
+// pool frees what it holds and tries once more.
+func (p *BufferPool) Get(bytes int) (*cl.Buffer, error) {
+	size := SizeClass(bytes)
+	if p.max > 0 && int64(size) > p.max {
+		size = bytes // a power of two would exceed the device's largest allocation
+	}
+	p.mu.Lock()
+	if bs := p.free[size]; len(bs) > 0 {
+		b := bs[len(bs)-1]
+		p.free[size] = bs[:len(bs)-1]
+		p.held -= int64(size)
+		p.mu.Unlock()
+		return b, nil
+	}
+	p.mu.Unlock()
+	b, err := p.ctx.CreateBuffer(cl.MemReadWrite, size)
+	if err != nil {
+		// Free what the pool holds and try once more.
+		p.Drain()
+		runtime.GC()
+		b, err = p.ctx.CreateBuffer(cl.MemReadWrite, size)
+	}
+	return b, err
+}
+
+// Put returns b to the pool, or releases it when the pool is full or
+// closed.
+func (p *BufferPool) Put(b *cl.Buffer) {
+	size := b.Size()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.free == nil || p.held+int64(size) > p.limit {
+		b.Release()
+		return
+	}
+	p.free[size] = append(p.free[size], b)
+	p.held += int64(size)
+}
+
+// Close releases the held buffers and makes Put release from now on.
+func (p *BufferPool) Close() {
+	p.Drain()
+	p.mu.Lock()
+	p.free = nil
+	p.mu.Unlock()
+}
+
+// Drain releases the held buffers.
+func (p *BufferPool) Drain() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, bs := range p.free {
+		for _, b := range bs {
+			b.Release()
+		}
+	}
+	if p.free != nil {
+		p.free = map[int][]*cl.Buffer{}
+	}
+	p.held = 0
+}

@@ -1,0 +1,113 @@
+package engine
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/gocompute/opencl/platform/platformtest"
+)
+
+// TestBufferPool: a returned buffer of a size class is handed out again;
+// a full pool releases what it is given; a closed one hands out fresh
+// buffers and releases returned ones.
+func TestBufferPool(t *testing.T) {
+	rt := platformtest.Runtime(t)
+	var p BufferPool
+	p.Init(rt.Context(), rt.Device().Profile())
+	b, err := p.Get(5000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Size() != 8192 {
+		t.Errorf("Get(5000): %d bytes, want the size class 8192", b.Size())
+	}
+	p.Put(b)
+	if b2, err := p.Get(8000); err != nil || b2 != b {
+		t.Errorf("Get(8000) after Put: %p, %v; want the pooled buffer %p", b2, err, b)
+	} else {
+		p.Put(b2)
+	}
+	p.limit = 0 // full: Put releases
+	c, err := p.Get(100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Put(c)
+	if len(p.free[4096]) != 0 || p.held != 8192 {
+		t.Errorf("a full pool kept a buffer: %d held", p.held)
+	}
+	p.Close()
+	if p.held != 0 || p.free != nil {
+		t.Errorf("Close left %d bytes held", p.held)
+	}
+	d, err := p.Get(100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Put(d) // released, not kept
+	if p.free != nil {
+		t.Error("Put after Close kept the buffer")
+	}
+}
+
+// TestPinnedPoolAndHostSlices: pinned buffers are mapped and pooled;
+// HostSlices tells slices inside a live registered buffer from others,
+// frees each once, and after Close refuses new ones with ErrClosed.
+func TestPinnedPoolAndHostSlices(t *testing.T) {
+	rt := platformtest.Runtime(t)
+	var p PinnedPool
+	p.Init(rt.Context(), rt.Queue())
+	b, err := p.Get(1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Host) != 64<<10 || b.Buf.Size() != 64<<10 {
+		t.Errorf("Get(1000): %d bytes mapped, want 64 KiB", len(b.Host))
+	}
+	v := PinnedView[float64](b, 10)
+	v[9] = 3 // the mapping is writable
+	p.Put(b)
+	if b2, _ := p.Get(64 << 10); b2 != b {
+		t.Error("the pooled pinned buffer was not reused")
+	} else {
+		p.Put(b2)
+	}
+
+	var s HostSlices
+	h, err := s.New(&p, 800)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := PinnedView[float32](h, 200)
+	if !Contains(&s, x) || !Contains(&s, x[50:60]) {
+		t.Error("a slice of a live HostSlice is not found")
+	}
+	if Contains(&s, make([]float32, 10)) || Contains(&s, x[:0]) {
+		t.Error("Go memory or an empty slice counts as pinned")
+	}
+	h2, err := s.New(&p, 800)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Free(&p, h); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Free(&p, h); err != nil {
+		t.Errorf("a second Free: %v", err)
+	}
+	if err := s.Close(&p); err != nil { // frees h2
+		t.Fatal(err)
+	}
+	if h2.Host != nil {
+		t.Error("Close left a live slice mapped")
+	}
+	if _, err := s.New(&p, 8); !errors.Is(err, ErrClosed) {
+		t.Errorf("New after Close: %v, want ErrClosed", err)
+	}
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Get(8); !errors.Is(err, ErrClosed) {
+		t.Errorf("Get after Close: %v, want ErrClosed", err)
+	}
+}
