@@ -40,6 +40,27 @@ func (impl *Implementation) offloadIf(routine string, w workload, ok func() bool
 	return dev
 }
 
+// scanAside starts scan on its own goroutine when beside is set and
+// returns the channel its answer arrives on; otherwise it returns nil.
+func scanAside(beside bool, scan func() bool) <-chan bool {
+	if !beside {
+		return nil
+	}
+	done := make(chan bool, 1)
+	go func() { done <- scan() }()
+	return done
+}
+
+// nonFiniteAfter moves a call that offloadIf counted on the device to the
+// CPU's non-finite count: its scan, run beside the device call, found a
+// NaN or an Inf, and gonum redid the call.
+func (impl *Implementation) nonFiniteAfter(routine string) {
+	c := impl.counted(routine)
+	c.device.Add(-1)
+	c.cpu.Add(1)
+	c.nonFinite.Add(1)
+}
+
 // gemmSkipsNone reports whether gonum's GEMM forms every product for these
 // transposes: with op(B) = Bᵀ and A not transposed it takes dot products
 // of rows. The other three loops skip the zeros of α·op(A), and only

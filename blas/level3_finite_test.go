@@ -222,3 +222,36 @@ func BenchmarkMatFinite(b *testing.B) {
 		})
 	}
 }
+
+// TestNonFiniteScanBeside: with beta = 0 the scan of B runs beside the
+// device call; a NaN or Inf it finds still gives gonum's answer, over
+// whatever the device wrote, and the call counts as a non-finite CPU call.
+func TestNonFiniteScanBeside(t *testing.T) {
+	newTestImpl(t)
+	impl := ownImpl(t, Always)
+	const m, n, k = 33, 17, 40
+	a := make([]float64, m*k)
+	b := make([]float64, k*n)
+	for i := range a {
+		a[i] = float64(i%7) - 3 // zeros in every row
+	}
+	for i := range b {
+		b[i] = float64(i%5) - 2
+	}
+	b[3*n+4] = math.Inf(1)
+	want := make([]float64, m*n)
+	got := make([]float64, m*n)
+	for i := range got {
+		got[i] = math.NaN() // beta = 0 overwrites it
+	}
+	native.Dgemm(blas.NoTrans, blas.NoTrans, m, n, k, 1, a, k, b, n, 0, want, n)
+	impl.Dgemm(blas.NoTrans, blas.NoTrans, m, n, k, 1, a, k, b, n, 0, got, n)
+	for i := range want {
+		if got[i] != want[i] && !(math.IsNaN(got[i]) && math.IsNaN(want[i])) {
+			t.Fatalf("c[%d] = %v, gonum gives %v", i, got[i], want[i])
+		}
+	}
+	if s := impl.Stats()["Dgemm"]; s.Device != 0 || s.CPU != 1 || s.NonFinite != 1 {
+		t.Errorf("Dgemm stats %+v, want one non-finite CPU call", s)
+	}
+}

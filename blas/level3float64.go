@@ -63,10 +63,20 @@ func (impl *Implementation) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha floa
 		return
 	}
 	mn := fl(m) * fl(n)
+	// With beta = 0 nothing of C's old contents is needed, so B's scan for
+	// NaN and Inf runs beside the device call instead of before it: should
+	// it find one, gonum redoes the whole product over what the device wrote.
+	scanBeside := beta == 0 && alpha != 0 && !gemmSkipsNone(tA, tB)
 	if impl.offloadIf("Dgemm", work(prec64, 2*mn*fl(k), fl(k)*(fl(m)+fl(n))+mn*(1+ifNonZero(beta != 0))).over(k), func() bool {
-		return finite(alpha, beta) && (alpha == 0 || gemmSkipsNone(tA, tB) || opFinite(tB, b, k, n, ldb))
+		return finite(alpha, beta) && (alpha == 0 || gemmSkipsNone(tA, tB) || scanBeside || opFinite(tB, b, k, n, ldb))
 	}) {
+		scan := scanAside(scanBeside, func() bool { return opFinite(tB, b, k, n, ldb) })
 		err := impl.dev64.Dgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		if scan != nil && !<-scan {
+			impl.nonFiniteAfter("Dgemm")
+			native.Dgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+			return
+		}
 		if err == nil {
 			return
 		}
