@@ -42,10 +42,10 @@
  *   big_a·small_b + big_a·big_b through `mma.sync.aligned.m16n8k8.row.col.f32.tf32.
  *   tf32.f32`. ACC_CHUNK=1 (default): the products of one KWG slice go into a zeroed
  *   temporary that is added to the accumulators with IEEE FP32 adds — the tensor
- *   core's own FP32 accumulation truncates and, used over all of K (ACC_CHUNK=0), gave
- *   18x the error of an FP32 FMA GEMM. Measured on the H200, n=2048, ‖C−C64‖F/‖C64‖F:
- *   3xTF32 (ACC_CHUNK=1) 3.0e-7, FP32 FMA 8.1e-7, 3xTF32 ACC_CHUNK=0 1.4e-5,
- *   1xTF32 2.6e-4, the same on inputs with rows/columns or k-columns scaled 2^±20.
+ *   core's own FP32 accumulation truncates, and used over all of K (ACC_CHUNK=0) it
+ *   loses more accuracy than an FP32 FMA GEMM; with ACC_CHUNK=1 3xTF32 is more
+ *   accurate than FP32 FMA, on scaled inputs too (BENCHMARKS.md, "Figures behind
+ *   the code's choices"; `bench -accuracy` measures it).
  *   TF32X3=0 issues big·big only (plain TF32, ~3e-4: NOT a BLAS-accurate SGEMM).
  *   Non-finite inputs: a tile whose 3xTF32 result holds an Inf or a NaN is
  *   computed again with plain FP32 FMAs (see the epilogue), so Inf and NaN come
@@ -80,9 +80,8 @@
  * each (srcsize = sizeof(real)·valid elements, the rest of the 16 bytes
  * zero-filled, 0 for a group wholly outside the matrix), 2x / 4x fewer copy
  * instructions than CP_VEC=0. CP_VEC_CG=1 issues `cp.async.cg` (L2 only, not
- * cached in L1) instead; measured on the H200 at n=8192, default tiles, GFLOP/s
- * CP_VEC=0 / CP_VEC=1 .ca / CP_VEC=1 .cg: DGEMM NN 42.0k / 41.2k / 38.2k, TN
- * 43.5k / 44.6k / 40.6k; 3xTF32 SGEMM NN 45.0k / 55.3k / 50.4k. A group is CPV
+ * cached in L1) instead; .ca is the default because .cg was slower on the H200
+ * (BENCHMARKS.md, "Figures behind the code's choices"). A group is CPV
  * elements contiguous in global memory and must be contiguous in local memory too:
  *   TRANSA=1 (A stored k×m) and TRANSB=0 (B stored k×n): the groups run along m / n,
  *     the k-major local layouts above ([k][m], [k][n]) are kept — padded, or
@@ -91,10 +90,9 @@
  *     and MWG / NWG must be multiples of 128 bytes of elements. With KM_SWZ=1
  *     every layout of CP_VEC=1 is unpadded, so a stage takes KWG·(MWG+NWG)
  *     elements: 3 stages of a 128×128×16 float tile or 4 of a 128×64×8 double
- *     tile fill NVIDIA's 48 KiB exactly. Measured on the H200 (DGEMM 128×64×8,
- *     ISSUE_MIX, 3 stages, n = 4096): NN 46.8k padded and 47.2k swizzled, TN
- *     47.2k padded and 43.0k swizzled — the swizzled [k][m] A tile costs, so it
- *     is off by default.
+ *     tile fill NVIDIA's 48 KiB exactly. It is off by default because the
+ *     swizzled [k][m] A tile made TN slower on the H200 while NN gained little
+ *     (BENCHMARKS.md, "Figures behind the code's choices").
  *   TRANSA=0 (A stored m×k) and TRANSB=1 (B stored n×k): the groups run along k, so
  *     that operand is kept [m][k] / [n][k], rows of exactly KWG elements (no pad)
  *     with the k index XOR-swizzled per row: element (r, kk) sits at
