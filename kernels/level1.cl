@@ -270,7 +270,6 @@ __kernel void iamax_part(const int n,
                     __local real* lmax, __local int* lidx)
 {
     const int lid = get_local_id(0);
-    const int ls = get_local_size(0);
     real best = -1;
     int bidx = INT_MAX;
     for (long i = get_global_id(0); i < n; i += get_global_size(0)) {
@@ -281,20 +280,7 @@ __kernel void iamax_part(const int n,
             bidx = (int)i;
         }
     }
-    lmax[lid] = best;
-    lidx[lid] = bidx;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int s = ls / 2; s > 0; s >>= 1) {
-        if (lid < s) {
-            const real m2 = lmax[lid + s];
-            const int i2 = lidx[lid + s];
-            if (m2 > lmax[lid] || (m2 == lmax[lid] && i2 < lidx[lid])) {
-                lmax[lid] = m2;
-                lidx[lid] = i2;
-            }
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
+    argmax_local(lmax, lidx, best, bidx);
     if (lid == 0) {
         pmax[get_group_id(0)] = lmax[0];
         pidx[get_group_id(0)] = lidx[0];
