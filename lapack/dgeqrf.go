@@ -89,25 +89,15 @@ func (impl *Implementation) geqrf(d *clblas.Matrix[float64], tau []float64) (err
 	m, n := d.Dims()
 	k := min(m, n)
 	nb := min(impl.nb, k)
-	var scratch []*clblas.Matrix[float64]
+	dv, dt, dw, err := newReflectorScratch(impl.blas, m, n, nb)
+	if err != nil {
+		return err
+	}
 	defer func() {
-		for _, x := range scratch {
-			if rerr := x.Release(); rerr != nil && err == nil {
-				err = rerr
-			}
+		if rerr := releaseAll(dv, dt, dw); rerr != nil && err == nil {
+			err = rerr
 		}
 	}()
-	// Device scratch: V (m×nb), T (nb×nb) and W = Vᵀ·C (nb×n).
-	var dv, dt, dw *clblas.Matrix[float64]
-	for _, x := range []struct {
-		p    **clblas.Matrix[float64]
-		r, c int
-	}{{&dv, m, nb}, {&dt, nb, nb}, {&dw, nb, n}} {
-		if *x.p, err = clblas.NewMatrix[float64](impl.blas, x.r, x.c); err != nil {
-			return err
-		}
-		scratch = append(scratch, *x.p)
-	}
 	// Two panel buffers: the CPU works on one while the next panel is read
 	// into the other (look-ahead). A buffer's earlier Write, and the
 	// uploads of v and t, are ahead of the read the CPU waits for in the
@@ -194,6 +184,32 @@ func formV(r, c int, p []float64, ldp int, v []float64) {
 // block reflector H = I − V·T·Vᵀ applied from the left as Hᵀ (tT ==
 // blas.Trans) or H (blas.NoTrans). v and t must not change until the
 // operations have run.
+// newReflectorScratch allocates applyReflector's device scratch for a
+// blocked application to m×n data with blocks of nb reflectors: V (m×nb),
+// T (nb×nb) and W = Vᵀ·C (nb×n). On an error nothing stays allocated.
+func newReflectorScratch(b *clblas.Implementation, m, n, nb int) (dv, dt, dw *clblas.Matrix[float64], err error) {
+	shapes := [3][2]int{{m, nb}, {nb, nb}, {nb, n}}
+	var ms [3]*clblas.Matrix[float64]
+	for i, sh := range shapes {
+		if ms[i], err = clblas.NewMatrix[float64](b, sh[0], sh[1]); err != nil {
+			releaseAll(ms[:i]...)
+			return nil, nil, nil, err
+		}
+	}
+	return ms[0], ms[1], ms[2], nil
+}
+
+// releaseAll releases every matrix of ms and returns the first error.
+func releaseAll(ms ...*clblas.Matrix[float64]) error {
+	var first error
+	for _, x := range ms {
+		if err := x.Release(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
 func applyReflector(d, dv, dt, dw *clblas.Matrix[float64], v, t []float64, tT blas.Transpose, i, c0, r, nc, ib int) error {
 	vv, tv, err := uploadVT(dv, dt, v, t, r, ib)
 	if err != nil {

@@ -138,3 +138,21 @@ func TestDorgqrSizes(t *testing.T) {
 		t.Errorf("%d calls ran on the device, want %d", got, len(cases))
 	}
 }
+
+// TestReflectorScratchError: when one of the scratch matrices cannot be
+// allocated (here W, too wide for the kernels' indices), the call fails
+// and releases the ones it had made.
+func TestReflectorScratchError(t *testing.T) {
+	impl := newTestImpl(t, 8)
+	dv, dt, dw, err := newReflectorScratch(impl.blas, 4, 1<<40, 2)
+	if err == nil || dv != nil || dt != nil || dw != nil {
+		t.Fatalf("got %v %v %v, %v; want an error and no matrices", dv, dt, dw, err)
+	}
+	dv, dt, dw, err = newReflectorScratch(impl.blas, 4, 3, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := releaseAll(dv, dt, dw); err != nil {
+		t.Fatal(err)
+	}
+}

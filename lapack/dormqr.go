@@ -71,22 +71,15 @@ func (impl *Implementation) ormqrDevice(trans blas.Transpose, m, n, k int, a []f
 	}
 	mats := []*clblas.Matrix[float64]{d}
 	defer func() {
-		for _, x := range mats {
-			if rerr := x.Release(); rerr != nil && err == nil {
-				err = rerr
-			}
+		if rerr := releaseAll(mats...); rerr != nil && err == nil {
+			err = rerr
 		}
 	}()
-	var dv, dt, dw *clblas.Matrix[float64]
-	for _, x := range []struct {
-		p    **clblas.Matrix[float64]
-		r, c int
-	}{{&dv, m, nb}, {&dt, nb, nb}, {&dw, nb, n}} {
-		if *x.p, err = clblas.NewMatrix[float64](impl.blas, x.r, x.c); err != nil {
-			return err
-		}
-		mats = append(mats, *x.p)
+	dv, dt, dw, err := newReflectorScratch(impl.blas, m, n, nb)
+	if err != nil {
+		return err
 	}
+	mats = append(mats, dv, dt, dw)
 	var blocks []int
 	for i := 0; i < k; i += nb {
 		blocks = append(blocks, i)
