@@ -91,13 +91,27 @@ func ifNonZero(nonZero bool) float64 {
 }
 
 // offload reports whether a call of routine should go to the device, and
-// counts the answer (Stats).
+// counts the answer (Stats) unless the call is below the gate.
 func (impl *Implementation) offload(routine string, w workload) bool {
-	dev := impl.policy != Never && !impl.closed.Load() && decide(impl.policy, &impl.cost, w)
+	if impl.gated(w) {
+		return false
+	}
+	return impl.weigh(routine, w, nil)
+}
+
+// weigh is offload and offloadIf past the gate: the policy's decision,
+// ok's veto (when ok is not nil) and the counting.
+func (impl *Implementation) weigh(routine string, w workload, ok func() bool) bool {
+	want := impl.policy != Never && !impl.closed.Load() && decide(impl.policy, &impl.cost, w)
+	dev := want && (ok == nil || ok())
 	c := impl.counted(routine)
-	if dev {
+	switch {
+	case dev:
 		c.device.Add(1)
-	} else {
+	case want:
+		c.nonFinite.Add(1)
+		c.cpu.Add(1)
+	default:
 		c.cpu.Add(1)
 	}
 	return dev
