@@ -42,7 +42,7 @@ func (impl *Implementation) Dgemv(tA blas.Transpose, m, n int, alpha float64, a 
 	if alpha == 0 && beta == 1 {
 		return
 	}
-	if impl.offloadIf("Dgemv", work(prec64, 2*fl(m)*fl(n), fl(m)*fl(n)+fl(lenX)+fl(lenY)*(1+ifNonZero(beta != 0))), func() bool { return finite(alpha, beta) }) {
+	if w := work(prec64, 2*fl(m)*fl(n), fl(m)*fl(n)+fl(lenX)+fl(lenY)*(1+ifNonZero(beta != 0))); !impl.gated(w) && impl.weigh("Dgemv", w, func() bool { return finite(alpha, beta) }) {
 		err := impl.dev64.Dgemv(tA, m, n, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
@@ -102,7 +102,7 @@ func (impl *Implementation) Dgbmv(tA blas.Transpose, m, n, kL, kU int, alpha flo
 		return
 	}
 	band := fl(rows) * fl(kL+kU+1)
-	if impl.offloadIf("Dgbmv", work(prec64, 2*band, band+fl(lenX)+fl(lenY)*(1+ifNonZero(beta != 0))), func() bool { return finite(alpha, beta) }) {
+	if w := work(prec64, 2*band, band+fl(lenX)+fl(lenY)*(1+ifNonZero(beta != 0))); !impl.gated(w) && impl.weigh("Dgbmv", w, func() bool { return finite(alpha, beta) }) {
 		err := impl.dev64.Dgbmv(tA, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
@@ -118,7 +118,7 @@ func (impl *Implementation) Dtrmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 	if !impl.checkTriangular64(ul, tA, d, n, a, lda, x, incX) {
 		return
 	}
-	if impl.offload("Dtrmv", work(prec64, fl(n)*fl(n), fl(n)*fl(n)+2*fl(n))) {
+	if w := work(prec64, fl(n)*fl(n), fl(n)*fl(n)+2*fl(n)); !impl.gated(w) && impl.weigh("Dtrmv", w, nil) {
 		err := impl.dev64.Dtrmv(ul, tA, d, n, a, lda, x, incX)
 		if err == nil {
 			return
@@ -134,7 +134,7 @@ func (impl *Implementation) Dtrsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 	if !impl.checkTriangular64(ul, tA, d, n, a, lda, x, incX) {
 		return
 	}
-	if impl.offload("Dtrsv", work(prec64, fl(n)*fl(n), fl(n)*fl(n)+2*fl(n))) {
+	if w := work(prec64, fl(n)*fl(n), fl(n)*fl(n)+2*fl(n)); !impl.gated(w) && impl.weigh("Dtrsv", w, nil) {
 		err := impl.dev64.Dtrsv(ul, tA, d, n, a, lda, x, incX)
 		if err == nil {
 			return
@@ -184,7 +184,7 @@ func (impl *Implementation) Dtbmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 		return
 	}
 	band := fl(n) * fl(k+1)
-	if impl.offload("Dtbmv", work(prec64, 2*band, band+2*fl(n))) {
+	if w := work(prec64, 2*band, band+2*fl(n)); !impl.gated(w) && impl.weigh("Dtbmv", w, nil) {
 		err := impl.dev64.Dtbmv(ul, tA, d, n, k, a, lda, x, incX)
 		if err == nil {
 			return
@@ -202,7 +202,7 @@ func (impl *Implementation) Dtbsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 		return
 	}
 	band := fl(n) * fl(k+1)
-	if impl.offload("Dtbsv", work(prec64, 2*band, band+2*fl(n))) {
+	if w := work(prec64, 2*band, band+2*fl(n)); !impl.gated(w) && impl.weigh("Dtbsv", w, nil) {
 		err := impl.dev64.Dtbsv(ul, tA, d, n, k, a, lda, x, incX)
 		if err == nil {
 			return
@@ -254,7 +254,7 @@ func (impl *Implementation) Dtpmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 	if !impl.checkTriangularPacked64(ul, tA, d, n, ap, x, incX) {
 		return
 	}
-	if impl.offload("Dtpmv", work(prec64, fl(n)*fl(n), fl(n)*fl(n+1)/2+2*fl(n))) {
+	if w := work(prec64, fl(n)*fl(n), fl(n)*fl(n+1)/2+2*fl(n)); !impl.gated(w) && impl.weigh("Dtpmv", w, nil) {
 		err := impl.dev64.Dtpmv(ul, tA, d, n, ap, x, incX)
 		if err == nil {
 			return
@@ -271,7 +271,7 @@ func (impl *Implementation) Dtpsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 	if !impl.checkTriangularPacked64(ul, tA, d, n, ap, x, incX) {
 		return
 	}
-	if impl.offload("Dtpsv", work(prec64, fl(n)*fl(n), fl(n)*fl(n+1)/2+2*fl(n))) {
+	if w := work(prec64, fl(n)*fl(n), fl(n)*fl(n+1)/2+2*fl(n)); !impl.gated(w) && impl.weigh("Dtpsv", w, nil) {
 		err := impl.dev64.Dtpsv(ul, tA, d, n, ap, x, incX)
 		if err == nil {
 			return
@@ -343,7 +343,7 @@ func (impl *Implementation) Dsymv(ul blas.Uplo, n int, alpha float64, a []float6
 	if alpha == 0 && beta == 1 {
 		return
 	}
-	if impl.offloadIf("Dsymv", work(prec64, 2*fl(n)*fl(n), fl(n)*fl(n)+fl(n)*(2+ifNonZero(beta != 0))), func() bool { return finite(alpha, beta) }) {
+	if w := work(prec64, 2*fl(n)*fl(n), fl(n)*fl(n)+fl(n)*(2+ifNonZero(beta != 0))); !impl.gated(w) && impl.weigh("Dsymv", w, func() bool { return finite(alpha, beta) }) {
 		err := impl.dev64.Dsymv(ul, n, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
@@ -390,7 +390,7 @@ func (impl *Implementation) Dsbmv(ul blas.Uplo, n, k int, alpha float64, a []flo
 		return
 	}
 	band := fl(n) * fl(k+1)
-	if impl.offloadIf("Dsbmv", work(prec64, 4*band, band+fl(n)*(2+ifNonZero(beta != 0))), func() bool { return finite(alpha, beta) }) {
+	if w := work(prec64, 4*band, band+fl(n)*(2+ifNonZero(beta != 0))); !impl.gated(w) && impl.weigh("Dsbmv", w, func() bool { return finite(alpha, beta) }) {
 		err := impl.dev64.Dsbmv(ul, n, k, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
@@ -430,7 +430,7 @@ func (impl *Implementation) Dspmv(ul blas.Uplo, n int, alpha float64, ap []float
 	if alpha == 0 && beta == 1 {
 		return
 	}
-	if impl.offloadIf("Dspmv", work(prec64, 2*fl(n)*fl(n), fl(n)*fl(n+1)/2+fl(n)*(2+ifNonZero(beta != 0))), func() bool { return finite(alpha, beta) }) {
+	if w := work(prec64, 2*fl(n)*fl(n), fl(n)*fl(n+1)/2+fl(n)*(2+ifNonZero(beta != 0))); !impl.gated(w) && impl.weigh("Dspmv", w, func() bool { return finite(alpha, beta) }) {
 		err := impl.dev64.Dspmv(ul, n, alpha, ap, x, incX, beta, y, incY)
 		if err == nil {
 			return
@@ -472,7 +472,7 @@ func (impl *Implementation) Dger(m, n int, alpha float64, x []float64, incX int,
 	if alpha == 0 {
 		return
 	}
-	if impl.offloadIf("Dger", work(prec64, 2*fl(m)*fl(n), 2*fl(m)*fl(n)+fl(m)+fl(n)), func() bool { return finite(alpha) }) {
+	if w := work(prec64, 2*fl(m)*fl(n), 2*fl(m)*fl(n)+fl(m)+fl(n)); !impl.gated(w) && impl.weigh("Dger", w, func() bool { return finite(alpha) }) {
 		err := impl.dev64.Dger(m, n, alpha, x, incX, y, incY, a, lda)
 		if err == nil {
 			return
@@ -534,7 +534,7 @@ func (impl *Implementation) Dsyr(ul blas.Uplo, n int, alpha float64, x []float64
 	if alpha == 0 {
 		return
 	}
-	if impl.offloadIf("Dsyr", work(prec64, fl(n)*fl(n), 2*fl(n)*fl(n)+fl(n)), func() bool { return finite(alpha) }) {
+	if w := work(prec64, fl(n)*fl(n), 2*fl(n)*fl(n)+fl(n)); !impl.gated(w) && impl.weigh("Dsyr", w, func() bool { return finite(alpha) }) {
 		err := impl.dev64.Dsyr(ul, n, alpha, x, incX, a, lda)
 		if err == nil {
 			return
@@ -568,7 +568,7 @@ func (impl *Implementation) Dspr(ul blas.Uplo, n int, alpha float64, x []float64
 	if alpha == 0 {
 		return
 	}
-	if impl.offloadIf("Dspr", work(prec64, fl(n)*fl(n), fl(n)*fl(n+1)+fl(n)), func() bool { return finite(alpha) }) {
+	if w := work(prec64, fl(n)*fl(n), fl(n)*fl(n+1)+fl(n)); !impl.gated(w) && impl.weigh("Dspr", w, func() bool { return finite(alpha) }) {
 		err := impl.dev64.Dspr(ul, n, alpha, x, incX, ap)
 		if err == nil {
 			return
@@ -611,7 +611,7 @@ func (impl *Implementation) Dsyr2(ul blas.Uplo, n int, alpha float64, x []float6
 	if alpha == 0 {
 		return
 	}
-	if impl.offloadIf("Dsyr2", work(prec64, 2*fl(n)*fl(n), 2*fl(n)*fl(n)+2*fl(n)), func() bool { return finite(alpha) }) {
+	if w := work(prec64, 2*fl(n)*fl(n), 2*fl(n)*fl(n)+2*fl(n)); !impl.gated(w) && impl.weigh("Dsyr2", w, func() bool { return finite(alpha) }) {
 		err := impl.dev64.Dsyr2(ul, n, alpha, x, incX, y, incY, a, lda)
 		if err == nil {
 			return
@@ -651,7 +651,7 @@ func (impl *Implementation) Dspr2(ul blas.Uplo, n int, alpha float64, x []float6
 	if alpha == 0 {
 		return
 	}
-	if impl.offloadIf("Dspr2", work(prec64, 2*fl(n)*fl(n), fl(n)*fl(n+1)+2*fl(n)), func() bool { return finite(alpha) }) {
+	if w := work(prec64, 2*fl(n)*fl(n), fl(n)*fl(n+1)+2*fl(n)); !impl.gated(w) && impl.weigh("Dspr2", w, func() bool { return finite(alpha) }) {
 		err := impl.dev64.Dspr2(ul, n, alpha, x, incX, y, incY, ap)
 		if err == nil {
 			return

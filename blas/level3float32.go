@@ -69,7 +69,7 @@ func (impl *Implementation) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha floa
 	// NaN and Inf runs beside the device call instead of before it: should
 	// it find one, gonum redoes the whole product over what the device wrote.
 	scanBeside := beta == 0 && alpha != 0 && !gemmSkipsNone(tA, tB)
-	if impl.offloadIf("Sgemm", work(prec32, 2*mn*fl(k), fl(k)*(fl(m)+fl(n))+mn*(1+ifNonZero(beta != 0))).over(k), func() bool {
+	if w := work(prec32, 2*mn*fl(k), fl(k)*(fl(m)+fl(n))+mn*(1+ifNonZero(beta != 0))).over(k); !impl.gated(w) && impl.weigh("Sgemm", w, func() bool {
 		return finite(alpha, beta) && (alpha == 0 || gemmSkipsNone(tA, tB) || scanBeside || opFinite(tB, b, k, n, ldb))
 	}) {
 		scan := scanAside(scanBeside, func() bool { return opFinite(tB, b, k, n, ldb) })
@@ -136,7 +136,7 @@ func (impl *Implementation) Ssymm(s blas.Side, ul blas.Uplo, m, n int, alpha flo
 		return
 	}
 	mn := fl(m) * fl(n)
-	if impl.offloadIf("Ssymm", work(prec32, 2*mn*fl(k), fl(k)*fl(k)+mn*(2+ifNonZero(beta != 0))).direct(viaGemmEff(0.9, m, n)).over(k), func() bool {
+	if w := work(prec32, 2*mn*fl(k), fl(k)*fl(k)+mn*(2+ifNonZero(beta != 0))).direct(viaGemmEff(0.9, m, n)).over(k); !impl.gated(w) && impl.weigh("Ssymm", w, func() bool {
 		return finite(alpha, beta) && (alpha == 0 || triFinite(a, k, lda, ul, false) && matFinite(b, m, n, ldb))
 	}) {
 		err := impl.dev32.Ssymm(s, ul, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
@@ -188,7 +188,7 @@ func (impl *Implementation) Ssyrk(ul blas.Uplo, t blas.Transpose, n, k int, alph
 		return
 	}
 	nn := fl(n) * fl(n)
-	if impl.offloadIf("Ssyrk", work(prec32, nn*fl(k), fl(n)*fl(k)+nn*(1+ifNonZero(beta != 0))).direct(viaGemmEff(0.5, n, k)).over(k), func() bool {
+	if w := work(prec32, nn*fl(k), fl(n)*fl(k)+nn*(1+ifNonZero(beta != 0))).direct(viaGemmEff(0.5, n, k)).over(k); !impl.gated(w) && impl.weigh("Ssyrk", w, func() bool {
 		return finite(alpha, beta) && (alpha == 0 || opFinite(t, a, n, k, lda))
 	}) {
 		err := impl.dev32.Ssyrk(ul, t, n, k, alpha, a, lda, beta, c, ldc)
@@ -246,7 +246,7 @@ func (impl *Implementation) Ssyr2k(ul blas.Uplo, t blas.Transpose, n, k int, alp
 		return
 	}
 	nn := fl(n) * fl(n)
-	if impl.offloadIf("Ssyr2k", work(prec32, 2*nn*fl(k), 2*fl(n)*fl(k)+nn*(1+ifNonZero(beta != 0))).direct(viaGemmEff(0.9, n, k)).over(k), func() bool {
+	if w := work(prec32, 2*nn*fl(k), 2*fl(n)*fl(k)+nn*(1+ifNonZero(beta != 0))).direct(viaGemmEff(0.9, n, k)).over(k); !impl.gated(w) && impl.weigh("Ssyr2k", w, func() bool {
 		return finite(alpha, beta) && (alpha == 0 || opFinite(t, a, n, k, lda) && opFinite(t, b, n, k, ldb))
 	}) {
 		err := impl.dev32.Ssyr2k(ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
@@ -266,7 +266,7 @@ func (impl *Implementation) Strmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, 
 	if !ok {
 		return
 	}
-	if impl.offloadIf("Strmm", work(prec32, fl(m)*fl(n)*fl(k), fl(k)*fl(k)+2*fl(m)*fl(n)).direct(trmmEff(m, n, k)).over(k), func() bool {
+	if w := work(prec32, fl(m)*fl(n)*fl(k), fl(k)*fl(k)+2*fl(m)*fl(n)).direct(trmmEff(m, n, k)).over(k); !impl.gated(w) && impl.weigh("Strmm", w, func() bool {
 		return finite(alpha) && (alpha == 0 || triFinite(a, k, lda, ul, d == blas.Unit) && matFinite(b, m, n, ldb))
 	}) {
 		err := impl.dev32.Strmm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
@@ -286,7 +286,7 @@ func (impl *Implementation) Strsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, 
 	if !ok {
 		return
 	}
-	if impl.offloadIf("Strsm", work(prec32, fl(m)*fl(n)*fl(k), fl(k)*fl(k)+2*fl(m)*fl(n)).direct(0.5).over(k), func() bool {
+	if w := work(prec32, fl(m)*fl(n)*fl(k), fl(k)*fl(k)+2*fl(m)*fl(n)).direct(0.5).over(k); !impl.gated(w) && impl.weigh("Strsm", w, func() bool {
 		return finite(alpha) && (alpha == 0 || triFinite(a, k, lda, ul, d == blas.Unit) && matFinite(b, m, n, ldb))
 	}) {
 		err := impl.dev32.Strsm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)

@@ -67,7 +67,7 @@ func (impl *Implementation) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha floa
 	// NaN and Inf runs beside the device call instead of before it: should
 	// it find one, gonum redoes the whole product over what the device wrote.
 	scanBeside := beta == 0 && alpha != 0 && !gemmSkipsNone(tA, tB)
-	if impl.offloadIf("Dgemm", work(prec64, 2*mn*fl(k), fl(k)*(fl(m)+fl(n))+mn*(1+ifNonZero(beta != 0))).over(k), func() bool {
+	if w := work(prec64, 2*mn*fl(k), fl(k)*(fl(m)+fl(n))+mn*(1+ifNonZero(beta != 0))).over(k); !impl.gated(w) && impl.weigh("Dgemm", w, func() bool {
 		return finite(alpha, beta) && (alpha == 0 || gemmSkipsNone(tA, tB) || scanBeside || opFinite(tB, b, k, n, ldb))
 	}) {
 		scan := scanAside(scanBeside, func() bool { return opFinite(tB, b, k, n, ldb) })
@@ -134,7 +134,7 @@ func (impl *Implementation) Dsymm(s blas.Side, ul blas.Uplo, m, n int, alpha flo
 		return
 	}
 	mn := fl(m) * fl(n)
-	if impl.offloadIf("Dsymm", work(prec64, 2*mn*fl(k), fl(k)*fl(k)+mn*(2+ifNonZero(beta != 0))).direct(viaGemmEff(0.9, m, n)).over(k), func() bool {
+	if w := work(prec64, 2*mn*fl(k), fl(k)*fl(k)+mn*(2+ifNonZero(beta != 0))).direct(viaGemmEff(0.9, m, n)).over(k); !impl.gated(w) && impl.weigh("Dsymm", w, func() bool {
 		return finite(alpha, beta) && (alpha == 0 || triFinite(a, k, lda, ul, false) && matFinite(b, m, n, ldb))
 	}) {
 		err := impl.dev64.Dsymm(s, ul, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
@@ -186,7 +186,7 @@ func (impl *Implementation) Dsyrk(ul blas.Uplo, t blas.Transpose, n, k int, alph
 		return
 	}
 	nn := fl(n) * fl(n)
-	if impl.offloadIf("Dsyrk", work(prec64, nn*fl(k), fl(n)*fl(k)+nn*(1+ifNonZero(beta != 0))).direct(viaGemmEff(0.5, n, k)).over(k), func() bool {
+	if w := work(prec64, nn*fl(k), fl(n)*fl(k)+nn*(1+ifNonZero(beta != 0))).direct(viaGemmEff(0.5, n, k)).over(k); !impl.gated(w) && impl.weigh("Dsyrk", w, func() bool {
 		return finite(alpha, beta) && (alpha == 0 || opFinite(t, a, n, k, lda))
 	}) {
 		err := impl.dev64.Dsyrk(ul, t, n, k, alpha, a, lda, beta, c, ldc)
@@ -244,7 +244,7 @@ func (impl *Implementation) Dsyr2k(ul blas.Uplo, t blas.Transpose, n, k int, alp
 		return
 	}
 	nn := fl(n) * fl(n)
-	if impl.offloadIf("Dsyr2k", work(prec64, 2*nn*fl(k), 2*fl(n)*fl(k)+nn*(1+ifNonZero(beta != 0))).direct(viaGemmEff(0.9, n, k)).over(k), func() bool {
+	if w := work(prec64, 2*nn*fl(k), 2*fl(n)*fl(k)+nn*(1+ifNonZero(beta != 0))).direct(viaGemmEff(0.9, n, k)).over(k); !impl.gated(w) && impl.weigh("Dsyr2k", w, func() bool {
 		return finite(alpha, beta) && (alpha == 0 || opFinite(t, a, n, k, lda) && opFinite(t, b, n, k, ldb))
 	}) {
 		err := impl.dev64.Dsyr2k(ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
@@ -264,7 +264,7 @@ func (impl *Implementation) Dtrmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, 
 	if !ok {
 		return
 	}
-	if impl.offloadIf("Dtrmm", work(prec64, fl(m)*fl(n)*fl(k), fl(k)*fl(k)+2*fl(m)*fl(n)).direct(trmmEff(m, n, k)).over(k), func() bool {
+	if w := work(prec64, fl(m)*fl(n)*fl(k), fl(k)*fl(k)+2*fl(m)*fl(n)).direct(trmmEff(m, n, k)).over(k); !impl.gated(w) && impl.weigh("Dtrmm", w, func() bool {
 		return finite(alpha) && (alpha == 0 || triFinite(a, k, lda, ul, d == blas.Unit) && matFinite(b, m, n, ldb))
 	}) {
 		err := impl.dev64.Dtrmm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
@@ -284,7 +284,7 @@ func (impl *Implementation) Dtrsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, 
 	if !ok {
 		return
 	}
-	if impl.offloadIf("Dtrsm", work(prec64, fl(m)*fl(n)*fl(k), fl(k)*fl(k)+2*fl(m)*fl(n)).direct(0.5).over(k), func() bool {
+	if w := work(prec64, fl(m)*fl(n)*fl(k), fl(k)*fl(k)+2*fl(m)*fl(n)).direct(0.5).over(k); !impl.gated(w) && impl.weigh("Dtrsm", w, func() bool {
 		return finite(alpha) && (alpha == 0 || triFinite(a, k, lda, ul, d == blas.Unit) && matFinite(b, m, n, ldb))
 	}) {
 		err := impl.dev64.Dtrsm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
