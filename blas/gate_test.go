@@ -138,3 +138,17 @@ func TestLevel1Limits(t *testing.T) {
 		}
 	}
 }
+
+// TestTestblasAuto runs gonum's conformance tests (panics included) under
+// Auto on a GPU-like model, so that calls take the gate's path straight to
+// gonum, or are weighed and run on the reference device.
+func TestTestblasAuto(t *testing.T) {
+	impl, err := New(WithOffload(Auto), withDevices(refDevice64{new(atomic.Int64)}, refDevice32{new(atomic.Int64)}, gpuLikeModel()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer impl.Close()
+	for _, tc := range testblasSuite {
+		t.Run(tc.name, func(t *testing.T) { tc.test(t, impl) })
+	}
+}
