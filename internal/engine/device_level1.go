@@ -61,7 +61,9 @@ func L1At(b any, off, inc int) []any {
 func L1Run(c *Call, k string, n int, args ...any) {
 	ls := L1Local(c.E)
 	kk := c.Kernel(L1File, k)
-	c.Run(kk, []int{Groups(n, ls)}, []int{ls}, append([]any{int32(n)}, args...)...)
+	all := make([]any, 1, 1+len(args))
+	all[0] = int32(n)
+	c.Run(kk, []int{Groups(n, ls)}, []int{ls}, append(all, args...)...)
 }
 
 // The enqueue-only layer: each xxxOnDevice enqueues one routine on vectors

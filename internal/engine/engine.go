@@ -47,6 +47,7 @@ type Engine struct {
 	Xfer       XferCounters
 
 	Kernels KernelPool // free kernel objects by spec key
+	specs   SpecCache  // specs of the kernels without extra defines
 
 	// l3Route chooses how symm, syrk, syr2k and trmm run
 	// (device_level3.go): l3Auto by size, or always l3Direct / l3ViaGemm
@@ -185,6 +186,12 @@ type Call struct {
 	// over are buffers over the caller's Go memory (hostOver), released
 	// at finish; the driver unpins the memory once their commands are done.
 	over []*cl.Buffer
+
+	// evs and ks back Events and kernels for the calls that enqueue a
+	// kernel or two (the small resident operations), so that appending
+	// to them allocates nothing.
+	evs [2]*cl.Event
+	ks  [2]pooledKernel
 }
 
 type pooledKernel struct {
@@ -196,6 +203,7 @@ type pooledKernel struct {
 // if the engine is closed.
 func Begin[T Real](e *Engine, routine string) *Call {
 	c := &Call{E: e, Routine: routine, prec: PrecisionOf[T]()}
+	c.Events, c.kernels = c.evs[:0], c.ks[:0]
 	e.mu.RLock()
 	if e.closed.Load() {
 		c.Err = ErrClosed
@@ -249,6 +257,9 @@ func (c *Call) Finish() error {
 func (c *Call) Kernel(file, name string, defines ...string) *cl.Kernel {
 	if c.Err != nil {
 		return nil
+	}
+	if len(defines) == 0 {
+		return c.kernelFor(c.E.specs.Get(c.prec, file, name))
 	}
 	return c.kernelFor(NewKernelSpec(c.prec, file, name, defines...))
 }

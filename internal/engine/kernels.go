@@ -37,6 +37,27 @@ func NewKernelSpec(prec int, file, name string, defines ...string) *KernelSpec {
 	return &KernelSpec{File: file, Name: name, Opts: opts, key: file + "\x00" + opts + "\x00" + name}
 }
 
+// SpecCache keeps the specs of kernels built without extra defines, by
+// precision, file and name, so that a call does not render its build
+// options and pool key again (the small resident operations pay for every
+// allocation). The zero value is empty and ready.
+type SpecCache struct{ m sync.Map }
+
+type specKey struct {
+	prec       int
+	file, name string
+}
+
+// Get returns the spec NewKernelSpec(prec, file, name) gives.
+func (sc *SpecCache) Get(prec int, file, name string) *KernelSpec {
+	k := specKey{prec, file, name}
+	if s, ok := sc.m.Load(k); ok {
+		return s.(*KernelSpec)
+	}
+	s, _ := sc.m.LoadOrStore(k, NewKernelSpec(prec, file, name))
+	return s.(*KernelSpec)
+}
+
 // Key is the spec's pool key.
 func (s *KernelSpec) Key() string { return s.key }
 
