@@ -52,9 +52,13 @@ type Engine struct {
 	// l3Route chooses how symm, syrk, syr2k and trmm run
 	// (device_level3.go): l3Auto by size, or always l3Direct / l3ViaGemm
 	// (tests); l3Block, when set, replaces trmm's block size (tests).
-	L3Route   L3RouteMode
-	L3Block   int
-	L3ViaGemm atomic.Int64 // calls that took the GEMM route (tests)
+	L3Route L3RouteMode
+	// L2Slab, when set (tests), replaces the size in bytes of the slabs in
+	// which GEMV streams its matrix from host slices (l2_staged.go).
+	L2Slab       int
+	L2StagedRuns atomic.Int64 // GEMV calls that streamed their matrix (tests)
+	L3Block      int
+	L3ViaGemm    atomic.Int64 // calls that took the GEMM route (tests)
 
 	// fault, when set (tests only), is consulted at every step that can
 	// fail on a real device; a non-nil result makes that step fail.
