@@ -44,7 +44,11 @@ func gateFor(p Policy, cm *costModel, prec precision) gate {
 	if prec == prec64 {
 		gflops = cm.cpuGFLOPS64
 	}
-	return gate{flops: launch * max(gflops, 0) * 1e9, bytes: launch * max(cm.cpuMemGBps, 0) * 1e9}
+	mem := cm.cpuMemGBps
+	if cm.cpuStreamGBps > 0 {
+		mem = min(mem, cm.cpuStreamGBps) // cpuTime's rate of either level
+	}
+	return gate{flops: launch * max(gflops, 0) * 1e9, bytes: launch * max(mem, 0) * 1e9}
 }
 
 // setCost installs the cost model cm (with the host's estimates filled

@@ -152,3 +152,32 @@ func TestTestblasAuto(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) { tc.test(t, impl) })
 	}
 }
+
+// TestAutoLevel2Staged: on a discrete GPU that streams GEMV through the
+// pinned staging buffers, auto sends a large GEMV from Go slices to the
+// device and keeps a small one, the other level 2 routines (moved from
+// pageable memory) and level 1 on the CPU; without streaming GEMV stays too.
+func TestAutoLevel2Staged(t *testing.T) {
+	cm := costModel{present: true, Cost: eng.EstimateCost(profH200), cpuGFLOPS32: 92, cpuGFLOPS64: 46, cpuMemGBps: 60, cpuStreamGBps: 10}
+	cm.StagesLevel2 = true
+	gemv := func(n int) workload { return work(prec64, 2*fl(n)*fl(n), fl(n)*fl(n)+2*fl(n)).streamed() }
+	for _, tc := range []struct {
+		name string
+		w    workload
+		want bool
+	}{
+		{"dgemv 4096", gemv(4096), true},
+		{"dgemv 2048", gemv(2048), true},
+		{"dgemv 256", gemv(256), false},
+		{"dsymv 4096 (pageable)", work(prec64, 2*4096*4096, 4096*4096+2*4096), false},
+		{"ddot 1e8", work(prec64, 2e8, 2e8), false},
+	} {
+		if got := decide(Auto, &cm, tc.w); got != tc.want {
+			t.Errorf("%s: decide = %v, want %v (device %.3gs, cpu %.3gs)", tc.name, got, tc.want, cm.deviceTime(tc.w), cm.cpuTime(tc.w))
+		}
+	}
+	cm.StagesLevel2 = false
+	if decide(Auto, &cm, gemv(4096)) {
+		t.Error("dgemv 4096 goes to a device that would move A from pageable memory")
+	}
+}

@@ -44,7 +44,7 @@ func (impl *Implementation) Sgemv(tA blas.Transpose, m, n int, alpha float32, a 
 	if alpha == 0 && beta == 1 {
 		return
 	}
-	if w := work(prec32, 2*fl(m)*fl(n), fl(m)*fl(n)+fl(lenX)+fl(lenY)*(1+ifNonZero(beta != 0))); !impl.gated(w) && impl.weigh("Sgemv", w, func() bool { return finite(alpha, beta) }) {
+	if w := work(prec32, 2*fl(m)*fl(n), fl(m)*fl(n)+fl(lenX)+fl(lenY)*(1+ifNonZero(beta != 0))).streamed(); !impl.gated(w) && impl.weigh("Sgemv", w, func() bool { return finite(alpha, beta) }) {
 		err := impl.dev32.Sgemv(tA, m, n, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return

@@ -42,7 +42,7 @@ func (impl *Implementation) Dgemv(tA blas.Transpose, m, n int, alpha float64, a 
 	if alpha == 0 && beta == 1 {
 		return
 	}
-	if w := work(prec64, 2*fl(m)*fl(n), fl(m)*fl(n)+fl(lenX)+fl(lenY)*(1+ifNonZero(beta != 0))); !impl.gated(w) && impl.weigh("Dgemv", w, func() bool { return finite(alpha, beta) }) {
+	if w := work(prec64, 2*fl(m)*fl(n), fl(m)*fl(n)+fl(lenX)+fl(lenY)*(1+ifNonZero(beta != 0))).streamed(); !impl.gated(w) && impl.weigh("Dgemv", w, func() bool { return finite(alpha, beta) }) {
 		err := impl.dev64.Dgemv(tA, m, n, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return

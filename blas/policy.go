@@ -31,6 +31,15 @@ type workload struct {
 	// inner is a level-3 call's inner dimension (0: not level 3); the
 	// device's rate falls when it is short (Cost.KHalf).
 	inner float64
+	// staged marks a level 2 call whose matrix the device streams through
+	// the pinned staging buffers where it can (Cost.StagesLevel2).
+	staged bool
+}
+
+// streamed marks a GEMV workload (see workload.staged).
+func (w workload) streamed() workload {
+	w.staged = true
+	return w
 }
 
 // over sets the inner dimension k of a level-3 workload.
@@ -144,17 +153,30 @@ func seconds(amount, rateG float64) float64 {
 
 // deviceTime estimates the seconds the device needs for w from host slices:
 // launch overhead, transfers, and the kernel (bounded by the device's
-// arithmetic or its memory, whichever is slower). Host slices are ordinary
-// pageable memory, so every transferred byte is also read or written through
-// host memory: transfers run no faster than the host memory bandwidth. That
-// is why level-1/2 calls, which gonum streams through host memory once, stay
-// on the CPU.
+// arithmetic or its memory, whichever is slower). Level 3 calls and the
+// level 2 calls that stream through the pinned staging buffers move their
+// data at the link's rate; the other level 1 and 2 calls move it straight
+// from pageable memory, which is slower still than gonum reading it, so
+// they stay on the CPU. Every transfer is also read or written through
+// host memory: no transfer runs faster than the host memory bandwidth.
 func (cm *costModel) deviceTime(w workload) float64 {
 	gflops := cm.GFLOPS32
 	if w.prec == prec64 {
 		gflops = cm.GFLOPS64
 	}
 	link := cm.LinkGBps
+	launch := cm.Launch.Seconds()
+	switch {
+	case w.inner > 0: // level 3: staged and pipelined (or in place)
+	case w.staged && cm.StagesLevel2:
+		// x, y and the slabs: a few commands and waits more than one
+		// kernel's.
+		launch *= 3
+	case cm.PageableGBps > 0:
+		link = min(link, cm.PageableGBps)
+	case cm.cpuStreamGBps > 0: // unknown: no faster than one core copies
+		link = min(link, cm.cpuStreamGBps)
+	}
 	if cm.cpuMemGBps > 0 {
 		link = min(link, cm.cpuMemGBps)
 	}
@@ -165,7 +187,7 @@ func (cm *costModel) deviceTime(w workload) float64 {
 		gflops *= w.inner / (w.inner + cm.KHalf)
 	}
 	kernel := max(seconds(w.flops, gflops), seconds(w.bytes, cm.MemGBps))
-	return cm.Launch.Seconds() + seconds(w.bytes, link) + kernel
+	return launch + seconds(w.bytes, link) + kernel
 }
 
 // cpuTime estimates the seconds gonum's Go code needs for w: bounded by the
@@ -175,7 +197,11 @@ func (cm *costModel) cpuTime(w workload) float64 {
 	if w.prec == prec64 {
 		gflops = cm.cpuGFLOPS64
 	}
-	return max(seconds(w.flops, gflops), seconds(w.bytes, cm.cpuMemGBps))
+	mem := cm.cpuMemGBps
+	if w.inner == 0 && cm.cpuStreamGBps > 0 {
+		mem = cm.cpuStreamGBps // gonum's level 1 and 2 run on one core
+	}
+	return max(seconds(w.flops, gflops), seconds(w.bytes, mem))
 }
 
 // fillCPU sets the CPU estimates a device left at zero. The figures are
@@ -192,5 +218,8 @@ func (cm *costModel) fillCPU() {
 	}
 	if cm.cpuMemGBps <= 0 {
 		cm.cpuMemGBps = min(8*procs, 60)
+	}
+	if cm.cpuStreamGBps <= 0 {
+		cm.cpuStreamGBps = min(cm.cpuMemGBps, 10)
 	}
 }

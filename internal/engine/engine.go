@@ -131,7 +131,11 @@ func newEngine(o Options) (*Engine, error) {
 
 // cost is the engine's estimate of its device's speed, for the offload
 // policy.
-func (e *Engine) Cost() Cost { return EstimateCost(e.Prof) }
+func (e *Engine) Cost() Cost {
+	c := EstimateCost(e.Prof)
+	c.StagesLevel2 = e.l2Staged()
+	return c
+}
 
 // plan is the staged GEMM's policy on the engine's device.
 func (e *Engine) Plan() Plan { return Plan{Mode: e.PipeMode, CPU: e.Prof.IsCPU()} }
