@@ -20,7 +20,7 @@ const (
 	// l2SlabBytes is the size of one slab of A: large enough that each
 	// upload runs at the bus rate, small enough that the first one starts
 	// early and that l2Depth of them stay cheap in pinned memory.
-	l2SlabBytes = 8 << 20
+	l2SlabBytes = 4 << 20
 	// l2Depth is the number of slabs in flight: one being packed, the
 	// others uploading.
 	l2Depth = 3
