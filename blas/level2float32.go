@@ -7,6 +7,12 @@ import "gonum.org/v1/gonum/blas"
 // Sgemv computes y = alpha*A*x + beta*y (tA == blas.NoTrans) or
 // y = alpha*Aᵀ*x + beta*y (otherwise) for the m×n matrix A.
 func (impl *Implementation) Sgemv(tA blas.Transpose, m, n int, alpha float32, a []float32, lda int, x []float32, incX int, beta float32, y []float32, incY int) {
+	// The gate first, on a workload no smaller than the call's (both
+	// vectors at their longest): below it, gonum's code does it all.
+	if impl.gated(work(prec32, 2*fl(m)*fl(n), fl(m)*fl(n)+2*(fl(m)+fl(n)))) {
+		gemvCPU32(tA, m, n, alpha, a, lda, x, incX, beta, y, incY)
+		return
+	}
 	if badTrans(tA) {
 		panic(msgBadTranspose)
 	}
@@ -444,6 +450,10 @@ func (impl *Implementation) Sspmv(ul blas.Uplo, n int, alpha float32, ap []float
 
 // Sger computes A += alpha*x*yᵀ for the m×n matrix A.
 func (impl *Implementation) Sger(m, n int, alpha float32, x []float32, incX int, y []float32, incY int, a []float32, lda int) {
+	if incX > 0 && incY > 0 && impl.gated(work(prec32, 2*fl(m)*fl(n), 2*fl(m)*fl(n)+fl(m)+fl(n))) {
+		native.Sger(m, n, alpha, x, incX, y, incY, a, lda)
+		return
+	}
 	if m < 0 {
 		panic(msgMLT0)
 	}

@@ -5,6 +5,12 @@ import "gonum.org/v1/gonum/blas"
 // Dgemv computes y = alpha*A*x + beta*y (tA == blas.NoTrans) or
 // y = alpha*Aᵀ*x + beta*y (otherwise) for the m×n matrix A.
 func (impl *Implementation) Dgemv(tA blas.Transpose, m, n int, alpha float64, a []float64, lda int, x []float64, incX int, beta float64, y []float64, incY int) {
+	// The gate first, on a workload no smaller than the call's (both
+	// vectors at their longest): below it, gonum's code does it all.
+	if impl.gated(work(prec64, 2*fl(m)*fl(n), fl(m)*fl(n)+2*(fl(m)+fl(n)))) {
+		gemvCPU64(tA, m, n, alpha, a, lda, x, incX, beta, y, incY)
+		return
+	}
 	if badTrans(tA) {
 		panic(msgBadTranspose)
 	}
@@ -442,6 +448,10 @@ func (impl *Implementation) Dspmv(ul blas.Uplo, n int, alpha float64, ap []float
 
 // Dger computes A += alpha*x*yᵀ for the m×n matrix A.
 func (impl *Implementation) Dger(m, n int, alpha float64, x []float64, incX int, y []float64, incY int, a []float64, lda int) {
+	if incX > 0 && incY > 0 && impl.gated(work(prec64, 2*fl(m)*fl(n), 2*fl(m)*fl(n)+fl(m)+fl(n))) {
+		native.Dger(m, n, alpha, x, incX, y, incY, a, lda)
+		return
+	}
 	if m < 0 {
 		panic(msgMLT0)
 	}

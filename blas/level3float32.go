@@ -11,6 +11,12 @@ import (
 // Sgemm computes C = alpha*op(A)*op(B) + beta*C, where op(X) is X or Xᵀ as
 // tA and tB say, op(A) is m×k, op(B) is k×n and C is m×n.
 func (impl *Implementation) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	mn := fl(m) * fl(n)
+	w := work(prec32, 2*mn*fl(k), fl(k)*(fl(m)+fl(n))+mn*(1+ifNonZero(beta != 0))).over(k)
+	if impl.gated(w) { // gonum's code does it all, checks included
+		native.Sgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
 	if badTrans(tA) {
 		panic(msgBadTranspose)
 	}
@@ -68,12 +74,11 @@ func (impl *Implementation) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha floa
 	if (alpha == 0 || k == 0) && beta == 1 {
 		return
 	}
-	mn := fl(m) * fl(n)
 	// With beta = 0 nothing of C's old contents is needed, so B's scan for
 	// NaN and Inf runs beside the device call instead of before it: should
 	// it find one, gonum redoes the whole product over what the device wrote.
 	scanBeside := beta == 0 && alpha != 0 && !gemmSkipsNone(tA, tB)
-	if w := work(prec32, 2*mn*fl(k), fl(k)*(fl(m)+fl(n))+mn*(1+ifNonZero(beta != 0))).over(k); !impl.gated(w) && impl.weigh("Sgemm", w, func() bool {
+	if impl.weigh("Sgemm", w, func() bool {
 		return finite(alpha, beta) && (alpha == 0 || gemmSkipsNone(tA, tB) || scanBeside || opFinite(tB, b, k, n, ldb))
 	}) {
 		scan := scanAside(scanBeside, func() bool { return opFinite(tB, b, k, n, ldb) })
