@@ -82,3 +82,67 @@ func abs(i int) int {
 	}
 	return i
 }
+
+// TestGerStaged runs GER on host slices with A streamed in slabs both
+// ways (as TestGemvStaged), and a call whose device part fails at the
+// fifth slab: the rows the device already wrote back are not updated
+// twice, and the result is gonum's.
+func TestGerStaged(t *testing.T) {
+	impl, e := privateImpl(t, nil)
+	e.ZeroCopy, e.L2Slab = eng.ZeroCopyOff, 200
+	d, fp64 := impl.dev64.(eng.ClDevice64)
+	if fp64 {
+		d.E.ZeroCopy, d.E.L2Slab = eng.ZeroCopyOff, 200
+		t.Run("Dger", func(t *testing.T) {
+			for _, tc := range testblasSuite {
+				if tc.name == "Dger" {
+					tc.test(t, impl)
+				}
+			}
+		})
+	}
+	for i := range level2Routines32 {
+		if rt := &level2Routines32[i]; rt.name == "Sger" {
+			t.Run(rt.name, func(t *testing.T) { testRoutine32(t, rt, namedImpl32{"staged", impl}) })
+		}
+	}
+	if !fp64 {
+		return
+	}
+	rnd := rand.New(rand.NewPCG(5, 6))
+	for _, sh := range []struct{ m, n, lda, incX, incY int }{{17, 7, 7, 1, 1}, {17, 7, 9, -2, 3}, {16, 7, 8, 2, -1}} {
+		for _, failAt := range []int{0, 2, 5} { // the failing slab upload (0: none)
+			name := fmt.Sprintf("%dx%d/lda%d/inc%d,%d/fail%d", sh.m, sh.n, sh.lda, sh.incX, sh.incY, failAt)
+			a := randF64(rnd, sh.lda*(sh.m-1)+sh.n)
+			x := randF64(rnd, 1+(sh.m-1)*abs(sh.incX))
+			y := randF64(rnd, 1+(sh.n-1)*abs(sh.incY))
+			want := append([]float64(nil), a...)
+			gerNegInc64(sh.m, sh.n, 1.5, x, sh.incX, y, sh.incY, want, sh.lda) // gonum's Go code
+			writes := 0
+			fail := func(site string) error {
+				if site == "write" {
+					if writes++; writes == failAt {
+						return errL2Injected
+					}
+				}
+				return nil
+			}
+			d.E.Fault.Store(&fail)
+			before := d.E.L2StagedRuns.Load()
+			impl.Dger(sh.m, sh.n, 1.5, x, sh.incX, y, sh.incY, a, sh.lda)
+			d.E.Fault.Store(nil)
+			if d.E.L2StagedRuns.Load() == before {
+				t.Errorf("%s: the matrix was not streamed", name)
+			}
+			for i := range want {
+				if math.Abs(a[i]-want[i]) > 1e-12*(1+math.Abs(want[i])) {
+					t.Errorf("%s: a[%d] = %v, gonum %v", name, i, a[i], want[i])
+					break
+				}
+			}
+		}
+	}
+	if st := impl.Stats()["Dger"]; st.Failed != 6 {
+		t.Errorf("Dger: %d failed device calls, want 6", st.Failed)
+	}
+}

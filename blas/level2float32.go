@@ -2,7 +2,11 @@
 
 package clblas
 
-import "gonum.org/v1/gonum/blas"
+import (
+	"gonum.org/v1/gonum/blas"
+
+	eng "github.com/gocompute/opencl/internal/engine"
+)
 
 // Sgemv computes y = alpha*A*x + beta*y (tA == blas.NoTrans) or
 // y = alpha*Aᵀ*x + beta*y (otherwise) for the m×n matrix A.
@@ -484,12 +488,18 @@ func (impl *Implementation) Sger(m, n int, alpha float32, x []float32, incX int,
 	if alpha == 0 {
 		return
 	}
-	if w := work(prec32, 2*fl(m)*fl(n), 2*fl(m)*fl(n)+fl(m)+fl(n)); !impl.gated(w) && impl.weigh("Sger", w, func() bool { return finite(alpha) }) {
+	if w := work(prec32, 2*fl(m)*fl(n), 2*fl(m)*fl(n)+fl(m)+fl(n)).streamed(); !impl.gated(w) && impl.weigh("Sger", w, func() bool { return finite(alpha) }) {
 		err := impl.dev32.Sger(m, n, alpha, x, incX, y, incY, a, lda)
 		if err == nil {
 			return
 		}
 		impl.deviceFailed("Sger", err)
+		if i := eng.RowsDone(err); i > 0 { // the device updated rows [0, i) of A
+			if incX > 0 {
+				x = x[i*incX:]
+			}
+			m, a = m-i, a[i*lda:]
+		}
 	}
 	if incX < 0 || incY < 0 {
 		gerNegInc32(m, n, alpha, x, incX, y, incY, a, lda)

@@ -440,6 +440,9 @@ func tpsv[T Real](e *Engine, name string, ul blas.Uplo, tA blas.Transpose, d bla
 }
 
 func ger[T Real](e *Engine, name string, m, n int, alpha T, x []T, incX int, y []T, incY int, a []T, lda int) error {
+	if e.l2Staged() {
+		return gerStaged(e, name, m, n, alpha, x, incX, y, incY, a, lda)
+	}
 	return l2rank(e, name, L2Update{}, m, n, alpha, x, incX, y, incY, a, lda)
 }
 

@@ -122,3 +122,76 @@ func l2Send[T Real](c *Call, dev *cl.Buffer, host []T) *cl.Event {
 	c.Fail(c.E.Queue.Flush())
 	return ev
 }
+
+// gerStaged computes A += alpha·x·yᵀ for the dense m×n matrix A (leading
+// dimension lda) on host slices, with A streamed in slabs of rows both
+// ways: each slab is packed into pinned staging memory, uploaded, updated,
+// read back into the same staging memory and unpacked into A, while the
+// next slabs move. Slabs reach A in order, so a call that fails part way
+// reports the rows of A it updated (RowsDone) and the CPU does the rest.
+func gerStaged[T Real](e *Engine, name string, m, n int, alpha T, x []T, incX int, y []T, incY int, a []T, lda int) error {
+	offX, offY := VecOff(m, incX), VecOff(n, incY)
+	if !l2fits(m, n, lda, incX, incY, offX, offY) {
+		return errL2TooLarge
+	}
+	rows := e.l2SlabRows(n, ElemSize[T]())
+	slabs := (m + rows - 1) / rows
+	e.L2StagedRuns.Add(1)
+	c := Begin[T](e, name)
+	xb := Upload(c, x[:VecSpan(m, incX)])
+	yb := Upload(c, y[:VecSpan(n, incY)])
+	var pins [l2Depth]*Pinned
+	var devs [l2Depth]*cl.Buffer
+	var reads [l2Depth]*cl.Event
+	done := 0               // rows of A updated
+	unpack := func(t int) { // slab t, once read back, into A
+		if t < 0 || c.Err != nil {
+			return
+		}
+		j, r0 := t%l2Depth, t*rows
+		mi := min(rows, m-r0)
+		if reads[j] == nil {
+			return
+		}
+		if c.Fail(reads[j].Wait()); c.Err == nil {
+			CopyBlock(a[r0*lda:], lda, PinnedView[T](pins[j], mi*n), n, mi, n)
+			done = r0 + mi
+		}
+		reads[j] = nil
+	}
+	for t := 0; t < slabs && c.Err == nil; t++ {
+		j, r0 := t%l2Depth, t*rows
+		mi := min(rows, m-r0)
+		if pins[j] == nil {
+			pins[j], devs[j] = stage[T](c, rows*n), Alloc[T](c, rows*n)
+		}
+		unpack(t - l2Depth) // frees staging buffer j
+		if c.Err != nil {
+			break
+		}
+		host := PinnedView[T](pins[j], mi*n)
+		Pack(host, a, lda, r0, mi, 0, n)
+		l2Send(c, devs[j], host)
+		L2rankOnDevice(c, L2Update{}, mi, n, alpha, xb, offX+r0*incX, incX, yb, offY, incY, devs[j], n)
+		if c.Err != nil {
+			break
+		}
+		ev, err := cl.ReadBuffer(e.Queue, devs[j], false, 0, host)
+		if err != nil {
+			c.Fail(err)
+			break
+		}
+		c.Events = append(c.Events, ev)
+		reads[j] = ev
+	}
+	for t := max(slabs-l2Depth, 0); t < slabs; t++ {
+		unpack(t)
+	}
+	if err := c.Finish(); err != nil {
+		if done > 0 {
+			return &errRowsDone{rows: done, err: err}
+		}
+		return err
+	}
+	return nil
+}
