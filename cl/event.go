@@ -228,6 +228,9 @@ func (wl *waitList) args() (uint32, *clEvent) {
 }
 
 func (wl *waitList) done() {
+	if len(wl.events) == 0 {
+		return // noWaits among them: shared, never written
+	}
 	for _, e := range wl.events {
 		e.obj.done()
 	}
