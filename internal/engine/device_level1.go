@@ -368,12 +368,17 @@ func asum[T Real](e *Engine, name string, n int, x []T, incX int) (T, error) {
 	return T(SumParts(parts)), nil
 }
 
-// dsdot is the float64-accumulated dot product of float32 vectors.
-func dsdot(e *Engine, name string, n int, x []float32, incX int, y []float32, incY int) (float64, error) {
+// dsdot is the float64-accumulated dot product: of float32 vectors by the
+// dsdot_part kernel, of float64 vectors by dot_part, whose sums are float64.
+func dsdot[T Real](e *Engine, name string, n int, x []T, incX int, y []T, incY int) (float64, error) {
 	if !e.Prof.FP64 {
 		return 0, errNoFP64
 	}
-	parts, err := reduce1[float32, float64](e, name, "dsdot_part", n, x, incX, y, incY)
+	k := "dsdot_part"
+	if ElemSize[T]() == 8 {
+		k = "dot_part"
+	}
+	parts, err := reduce1[T, float64](e, name, k, n, x, incX, y, incY)
 	if err != nil {
 		return 0, err
 	}
@@ -408,100 +413,4 @@ func iamax[T Real](e *Engine, name string, n int, x []T, incX int) (int, error) 
 		return -1, err
 	}
 	return MergeIamax(maxs, idxBits, n)
-}
-
-// float64 methods.
-
-func (dev ClDevice64) Ddot(n int, x []float64, incX int, y []float64, incY int) (float64, error) {
-	return dot(dev.E, "Ddot", n, x, incX, y, incY)
-}
-
-func (dev ClDevice64) Dnrm2(n int, x []float64, incX int) (float64, error) {
-	return nrm2(dev.E, "Dnrm2", n, x, incX)
-}
-
-func (dev ClDevice64) Dasum(n int, x []float64, incX int) (float64, error) {
-	return asum(dev.E, "Dasum", n, x, incX)
-}
-
-func (dev ClDevice64) Idamax(n int, x []float64, incX int) (int, error) {
-	return iamax(dev.E, "Idamax", n, x, incX)
-}
-
-func (dev ClDevice64) Dswap(n int, x []float64, incX int, y []float64, incY int) error {
-	return swap(dev.E, "Dswap", n, x, incX, y, incY)
-}
-
-func (dev ClDevice64) Dcopy(n int, x []float64, incX int, y []float64, incY int) error {
-	return copyVec(dev.E, "Dcopy", n, x, incX, y, incY)
-}
-
-func (dev ClDevice64) Daxpy(n int, alpha float64, x []float64, incX int, y []float64, incY int) error {
-	return axpy(dev.E, "Daxpy", n, alpha, x, incX, y, incY)
-}
-
-func (dev ClDevice64) Drot(n int, x []float64, incX int, y []float64, incY int, c float64, s float64) error {
-	return rot(dev.E, "Drot", n, x, incX, y, incY, c, s)
-}
-
-func (dev ClDevice64) Drotm(n int, x []float64, incX int, y []float64, incY int, p blas.DrotmParams) error {
-	return rotm(dev.E, "Drotm", n, x, incX, y, incY, p.Flag, p.H)
-}
-
-func (dev ClDevice64) Dscal(n int, alpha float64, x []float64, incX int) error {
-	return scal(dev.E, "Dscal", n, alpha, x, incX)
-}
-
-// float32 methods.
-
-func (dev ClDevice32) Sdsdot(n int, alpha float32, x []float32, incX int, y []float32, incY int) (float32, error) {
-	r, err := dsdot(dev.E, "Sdsdot", n, x, incX, y, incY)
-	if err != nil {
-		return 0, err
-	}
-	return alpha + float32(r), nil
-}
-
-func (dev ClDevice32) Dsdot(n int, x []float32, incX int, y []float32, incY int) (float64, error) {
-	return dsdot(dev.E, "Dsdot", n, x, incX, y, incY)
-}
-
-func (dev ClDevice32) Sdot(n int, x []float32, incX int, y []float32, incY int) (float32, error) {
-	return dot(dev.E, "Sdot", n, x, incX, y, incY)
-}
-
-func (dev ClDevice32) Snrm2(n int, x []float32, incX int) (float32, error) {
-	return nrm2(dev.E, "Snrm2", n, x, incX)
-}
-
-func (dev ClDevice32) Sasum(n int, x []float32, incX int) (float32, error) {
-	return asum(dev.E, "Sasum", n, x, incX)
-}
-
-func (dev ClDevice32) Isamax(n int, x []float32, incX int) (int, error) {
-	return iamax(dev.E, "Isamax", n, x, incX)
-}
-
-func (dev ClDevice32) Sswap(n int, x []float32, incX int, y []float32, incY int) error {
-	return swap(dev.E, "Sswap", n, x, incX, y, incY)
-}
-
-func (dev ClDevice32) Scopy(n int, x []float32, incX int, y []float32, incY int) error {
-	return copyVec(dev.E, "Scopy", n, x, incX, y, incY)
-}
-
-func (dev ClDevice32) Saxpy(n int, alpha float32, x []float32, incX int, y []float32, incY int) error {
-	return axpy(dev.E, "Saxpy", n, alpha, x, incX, y, incY)
-}
-
-func (dev ClDevice32) Srot(n int, x []float32, incX int, y []float32, incY int, c float32, s float32) error {
-	return rot(dev.E, "Srot", n, x, incX, y, incY, c, s)
-}
-
-func (dev ClDevice32) Srotm(n int, x []float32, incX int, y []float32, incY int, p blas.SrotmParams) error {
-	return rotm(dev.E, "Srotm", n, x, incX, y, incY, p.Flag, p.H)
-}
-
-func (dev ClDevice32) Sscal(n int, alpha float32, x []float32, incX int) error {
-	return scal(dev.E, "Sscal", n, alpha, x, incX)
 }

@@ -14,54 +14,6 @@ import (
 // others run the kernels of level3.cl, and TRSM is blocked: diagonal blocks
 // are solved by substitution, the rest of B is updated with GEMM.
 
-func (dev ClDevice64) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) error {
-	return gemmSlices(dev.E, "Dgemm", tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
-}
-
-func (dev ClDevice64) Dsymm(s blas.Side, ul blas.Uplo, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) error {
-	return symm(dev.E, "Dsymm", s, ul, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
-}
-
-func (dev ClDevice64) Dsyrk(ul blas.Uplo, t blas.Transpose, n, k int, alpha float64, a []float64, lda int, beta float64, c []float64, ldc int) error {
-	return syrk(dev.E, "Dsyrk", ul, t, n, k, alpha, a, lda, beta, c, ldc)
-}
-
-func (dev ClDevice64) Dsyr2k(ul blas.Uplo, t blas.Transpose, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) error {
-	return syr2k(dev.E, "Dsyr2k", ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
-}
-
-func (dev ClDevice64) Dtrmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int) error {
-	return trmm(dev.E, "Dtrmm", s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
-}
-
-func (dev ClDevice64) Dtrsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int) error {
-	return Trsm(dev.E, "Dtrsm", s, ul, tA, d, m, n, alpha, a, lda, b, ldb, TrsmBlock(dev.E))
-}
-
-func (dev ClDevice32) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) error {
-	return gemmSlices(dev.E, "Sgemm", tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
-}
-
-func (dev ClDevice32) Ssymm(s blas.Side, ul blas.Uplo, m, n int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) error {
-	return symm(dev.E, "Ssymm", s, ul, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
-}
-
-func (dev ClDevice32) Ssyrk(ul blas.Uplo, t blas.Transpose, n, k int, alpha float32, a []float32, lda int, beta float32, c []float32, ldc int) error {
-	return syrk(dev.E, "Ssyrk", ul, t, n, k, alpha, a, lda, beta, c, ldc)
-}
-
-func (dev ClDevice32) Ssyr2k(ul blas.Uplo, t blas.Transpose, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) error {
-	return syr2k(dev.E, "Ssyr2k", ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
-}
-
-func (dev ClDevice32) Strmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float32, a []float32, lda int, b []float32, ldb int) error {
-	return trmm(dev.E, "Strmm", s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
-}
-
-func (dev ClDevice32) Strsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float32, a []float32, lda int, b []float32, ldb int) error {
-	return Trsm(dev.E, "Strsm", s, ul, tA, d, m, n, alpha, a, lda, b, ldb, TrsmBlock(dev.E))
-}
-
 // stored returns the dimensions of the matrix X stored for op(X), a
 // rows×cols matrix: cols×rows when t transposes.
 func Stored(t blas.Transpose, rows, cols int) (int, int) {
