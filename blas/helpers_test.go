@@ -41,11 +41,10 @@ func newTestImpl(t testing.TB) *Implementation {
 func testEngine(t testing.TB) *eng.Engine {
 	t.Helper()
 	impl := newTestImpl(t)
-	d, ok := openclDevice[float32](impl)
-	if !ok {
-		t.Fatal("the float32 device is not the OpenCL engine")
+	if impl.eng == nil {
+		t.Fatal("the test Implementation has no OpenCL engine")
 	}
-	return d.E
+	return impl.eng
 }
 
 func TestMain(m *testing.M) {
