@@ -26,7 +26,7 @@ var errNoFP64 = errors.New("clblas: device has no fp64 to accumulate in")
 
 const L1File = "level1.cl"
 
-// l1Local is the work-group size of the level 1 kernels: 64, or the
+// L1Local is the work-group size of the level 1 kernels: 64, or the
 // largest power of two the device allows if that is less (the reductions
 // need a power of two).
 func L1Local(e *Engine) int {
@@ -37,7 +37,7 @@ func L1Local(e *Engine) int {
 	return ls
 }
 
-// l1Groups is the number of work-groups of a reduction over n elements:
+// L1Groups is the number of work-groups of a reduction over n elements:
 // enough to fill the device a few times over, never more than the vector
 // needs, at most 256.
 func L1Groups(e *Engine, n, ls int) int {
@@ -52,7 +52,7 @@ func L1Check(n int) error {
 	return nil
 }
 
-// l1At is the (buffer, offset, increment) kernel argument triple of a
+// L1At is the (buffer, offset, increment) kernel argument triple of a
 // vector whose element 0 is at element off of b.
 func L1At(b any, off, inc int) []any {
 	return []any{b, int64(off), int32(inc)}
@@ -94,7 +94,7 @@ func RotOnDevice[T Real](c *Call, n int, x *cl.Buffer, offX, incX int, y *cl.Buf
 	L1Run(c, "rot", n, append(args, cos, sin)...)
 }
 
-// rotmOnDevice applies the modified Givens rotation with flag and h in
+// RotmOnDevice applies the modified Givens rotation with flag and h in
 // gonum's order (h11, h21, h12, h22). blas.Identity enqueues nothing; an
 // unknown flag fails the call.
 func RotmOnDevice[T Real](c *Call, n int, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int, flag blas.Flag, h [4]T) {
@@ -129,17 +129,17 @@ func reduceOnDevice[T, P Real](c *Call, k string, n int, x *cl.Buffer, offX, inc
 	return pb, g
 }
 
-// dotOnDevice enqueues the partial sums of x·y; sumParts merges them.
+// DotOnDevice enqueues the partial sums of x·y; sumParts merges them.
 func DotOnDevice[T Real](c *Call, n int, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int) (*cl.Buffer, int) {
 	return reduceOnDevice[T, T](c, "dot_part", n, x, offX, incX, y, offY, incY)
 }
 
-// asumOnDevice enqueues the partial sums of |x|; sumParts merges them.
+// AsumOnDevice enqueues the partial sums of |x|; sumParts merges them.
 func AsumOnDevice[T Real](c *Call, n int, x *cl.Buffer, offX, incX int) (*cl.Buffer, int) {
 	return reduceOnDevice[T, T](c, "asum_part", n, x, offX, incX, nil, 0, 0)
 }
 
-// dsdotOnDevice enqueues the float64 partial sums of the float32 x·y; the
+// DsdotOnDevice enqueues the float64 partial sums of the float32 x·y; the
 // device must have fp64.
 func DsdotOnDevice(c *Call, n int, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int) (*cl.Buffer, int) {
 	if !c.E.Prof.FP64 {
@@ -149,7 +149,7 @@ func DsdotOnDevice(c *Call, n int, x *cl.Buffer, offX, incX int, y *cl.Buffer, o
 	return reduceOnDevice[float32, float64](c, "dsdot_part", n, x, offX, incX, y, offY, incY)
 }
 
-// nrm2OnDevice enqueues the partial (scale, ssq) pairs of x; mergeNrm2
+// Nrm2OnDevice enqueues the partial (scale, ssq) pairs of x; mergeNrm2
 // merges them.
 func Nrm2OnDevice[T Real](c *Call, n int, x *cl.Buffer, offX, incX int) (scales, ssqs *cl.Buffer, g int) {
 	ls := L1Local(c.E)
@@ -162,7 +162,7 @@ func Nrm2OnDevice[T Real](c *Call, n int, x *cl.Buffer, offX, incX int) (scales,
 	return sb, qb, g
 }
 
-// iamaxOnDevice enqueues the partial (max |x|, first index) pairs of x;
+// IamaxOnDevice enqueues the partial (max |x|, first index) pairs of x;
 // mergeIamax merges them. The indices are OpenCL ints: the index buffer
 // holds float32-sized elements whose bits are the ints.
 func IamaxOnDevice[T Real](c *Call, n int, x *cl.Buffer, offX, incX int) (maxs, idxs *cl.Buffer, g int) {
@@ -177,7 +177,7 @@ func IamaxOnDevice[T Real](c *Call, n int, x *cl.Buffer, offX, incX int) (maxs, 
 	return mb, ib, g
 }
 
-// localBytes is a __local argument of n elements of P.
+// LocalBytes is a __local argument of n elements of P.
 func LocalBytes[P Real](n int, _ P) cl.Local {
 	return cl.Local(n * PrecisionOf[P]() / 8)
 }
@@ -190,7 +190,7 @@ func SumParts[P Real](parts []P) float64 {
 	return s
 }
 
-// mergeNrm2 merges the partial (scale, ssq) pairs in float64, where the
+// MergeNrm2 merges the partial (scale, ssq) pairs in float64, where the
 // squares of float32 scales cannot overflow; the float64 merge is the same
 // scaled one the kernel does.
 func MergeNrm2[T Real](scales, ssqs []T) T {
@@ -217,7 +217,7 @@ func MergeNrm2[T Real](scales, ssqs []T) T {
 	return T(scale * math.Sqrt(ssq))
 }
 
-// mergeIamax merges the partial (max, index) pairs of a vector of n
+// MergeIamax merges the partial (max, index) pairs of a vector of n
 // elements.
 func MergeIamax[T Real](maxs []T, idxBits []float32, n int) (int, error) {
 	best, idx := T(-1), int32(math.MaxInt32)

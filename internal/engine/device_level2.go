@@ -64,7 +64,7 @@ func l2fits(vs ...int) bool {
 	return true
 }
 
-// l2OnCPU reports whether call c takes level 2's CPU-device kernels.
+// L2OnCPU reports whether call c takes level 2's CPU-device kernels.
 func L2OnCPU(c *Call) bool { return c.E.Prof.IsCPU() && !c.E.L2Portable }
 
 func l2bool(b bool) int32 {
@@ -117,7 +117,7 @@ func L2Sym(storage int, ul blas.Uplo, n, k, lda int) L2Mat {
 // The host-slice routines wrap them (upload, enqueue, download, scatter);
 // the device-resident API calls them directly.
 
-// l2mvOnDevice enqueues y = alpha·M·x + beta·y, where M (nout×nin) is
+// L2mvOnDevice enqueues y = alpha·M·x + beta·y, where M (nout×nin) is
 // described by d and stored in a. beta == 0 assigns; with alpha == 0
 // neither a nor x is read, as in gonum.
 func L2mvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, nout, nin int, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
@@ -164,7 +164,7 @@ func L2mvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, nout, nin int, alpha T
 	c.Run(k, []int{nout * l2MVGroup}, []int{l2MVGroup}, args...)
 }
 
-// l2trmvOnDevice enqueues out = M·x for the n×n triangular descriptor d
+// L2trmvOnDevice enqueues out = M·x for the n×n triangular descriptor d
 // stored in a; out must not alias x (x is read by every row).
 func L2trmvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.Buffer, offX, incX int, out *cl.Buffer, offO, incO int) {
 	if !d.fits() || !l2fits(n, incX, offX, incO, offO) {
@@ -189,7 +189,7 @@ func L2trmvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.Buffer,
 	c.Run(k, []int{n * l2MVGroup}, []int{l2MVGroup}, args...)
 }
 
-// l2trsvOnDevice enqueues the in-place solve M·x = b for the n×n
+// L2trsvOnDevice enqueues the in-place solve M·x = b for the n×n
 // triangular descriptor d stored in a, in one work-group (the solve is
 // sequential in the rows).
 func L2trsvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.Buffer, offX, incX int) {
@@ -207,7 +207,7 @@ func L2trsvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.Buffer,
 	c.Run(k, []int{l2SVGroup}, []int{l2SVGroup}, append(d.args(a), x, int32(offX), int32(incX))...)
 }
 
-// l2rankOnDevice enqueues a rank-1 (y == nil: x serves as y) or rank-2
+// L2rankOnDevice enqueues a rank-1 (y == nil: x serves as y) or rank-2
 // update of the m×n matrix A (dense with lda, or packed).
 func L2rankOnDevice[T Real](c *Call, u L2Update, m, n int, alpha T, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int, a *cl.Buffer, lda int) {
 	if y == nil {
@@ -253,7 +253,7 @@ func GbmvMat(tA blas.Transpose, m, n, kL, kU, lda int) (d L2Mat, nout, nin, span
 // matrix with k off-diagonals.
 func bandSpan(n, k, lda int) int { return lda*(n-1) + k + 1 }
 
-// packedLen is the length of a packed n×n triangle.
+// PackedLen is the length of a packed n×n triangle.
 func PackedLen(n int) int { return n * (n + 1) / 2 }
 
 // l2mv computes y = alpha·M·x + beta·y on host slices, where M (nout×nin)
