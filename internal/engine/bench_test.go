@@ -1,4 +1,4 @@
-package clblas
+package engine
 
 import (
 	"errors"
@@ -6,7 +6,6 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 
-	eng "github.com/gocompute/opencl/internal/engine"
 	"github.com/gocompute/opencl/internal/gemm"
 )
 
@@ -15,7 +14,7 @@ import (
 // build.
 func TestTuneBench(t *testing.T) {
 	e := testEngine(t)
-	g, err := eng.NewGemmBench[float32](e, blas.NoTrans, blas.Trans, 33, 47, 29)
+	g, err := NewGemmBench[float32](e, blas.NoTrans, blas.Trans, 33, 47, 29)
 	if err != nil {
 		t.Fatalf("NewGemmBench: %v", err)
 	}
@@ -40,7 +39,7 @@ func TestTuneBench(t *testing.T) {
 	}
 	// The tensor-core kernel needs NVIDIA sm_80+.
 	if !gemm.TensorCapable(e.GemmDev()) {
-		if err := eng.TuneCheck(e, 32, blas.NoTrans, blas.NoTrans, gemm.TuneConfig{Kernel: gemm.KernelMMA}); !errors.Is(err, gemm.ErrInvalidConfig) {
+		if err := TuneCheck(e, 32, blas.NoTrans, blas.NoTrans, gemm.TuneConfig{Kernel: gemm.KernelMMA}); !errors.Is(err, gemm.ErrInvalidConfig) {
 			t.Errorf("TuneCheck(gemm_mma) on %s: %v, want ErrInvalidConfig", e.Prof.Name, err)
 		}
 	}

@@ -1,10 +1,12 @@
-package clblas
+package engine
 
 import (
+	"log/slog"
 	"math"
 	"testing"
 
-	eng "github.com/gocompute/opencl/internal/engine"
+	"github.com/gocompute/opencl/platform/platformtest"
+	"gonum.org/v1/gonum/blas/gonum"
 )
 
 // TestDeviceSeamNames: the generic device counts each call under gonum's
@@ -18,7 +20,7 @@ func TestDeviceSeamNames(t *testing.T) {
 	y := []float32{0.5, -1, 2, 0.25, 3}
 	for _, name := range []string{"Sdot", "Isamax"} {
 		before := e.Launched.Of(name)
-		d := eng.Device[float32]{E: e}
+		d := Device[float32]{E: e}
 		var err error
 		if name == "Sdot" {
 			_, err = d.Dot(len(x), x, 1, y, 1)
@@ -35,10 +37,10 @@ func TestDeviceSeamNames(t *testing.T) {
 	if !e.Prof.FP64 {
 		t.Skip("the device has no fp64")
 	}
-	d := eng.Device[float64]{E: e}
+	d := Device[float64]{E: e}
 	x64 := []float64{1, 2, 3, 4, 5}
 	y64 := []float64{0.5, -1, 2, 0.25, 3}
-	want := native.Ddot(len(x64), x64, 1, y64, 1)
+	want := gonum.Implementation{}.Ddot(len(x64), x64, 1, y64, 1)
 	before := e.Launched.Of("Dsdot")
 	got, err := d.Dsdot(len(x64), x64, 1, y64, 1)
 	if err != nil {
@@ -54,4 +56,22 @@ func TestDeviceSeamNames(t *testing.T) {
 	if err != nil || math.Abs(s-(0.5+want)) > 1e-12 {
 		t.Errorf("Sdsdot on float64 = %v, %v; want %v", s, err, 0.5+want)
 	}
+}
+
+// testEngine opens an engine on the test device (the runtime is the
+// test's), closed when the test ends.
+func testEngine(t *testing.T) *Engine {
+	t.Helper()
+	e, err := OpenEngine(Options{Runtime: platformtest.Runtime(t), Logger: slog.Default()})
+	if err != nil {
+		platformtest.Unavailable(t, err.Error())
+	}
+	t.Cleanup(func() {
+		for range e.refs.Load() {
+			if err := e.Close(); err != nil {
+				t.Errorf("closing the engine: %v", err)
+			}
+		}
+	})
+	return e
 }
