@@ -459,3 +459,11 @@ func (c *Call) Enqueue(site string, enq func(q *cl.Queue) (*cl.Event, error)) {
 	}
 	c.Events = append(c.Events, ev)
 }
+
+// NewHostSlice allocates bytes of pinned host memory for a HostSlice of the
+// front end, registered so that the staged GEMM recognises it and freed
+// with the engine at the latest.
+func (e *Engine) NewHostSlice(bytes int) (*Pinned, error) { return e.HostSlices.New(&e.Pinned, bytes) }
+
+// FreeHostSlice frees the memory of NewHostSlice.
+func (e *Engine) FreeHostSlice(p *Pinned) error { return e.HostSlices.Free(&e.Pinned, p) }
