@@ -165,10 +165,18 @@ func (e *engine) release() error {
 // real is the element type of a device routine.
 type real = eng.Real
 
-func precisionOf[T real]() int { return elemSize[T]() * 8 }
+// precisionOf is the precision (32 or 64) of T's kernels: its size in
+// bits, or its real part's for a complex T (float2 and double2 kernels
+// take the PRECISION of their parts).
+func precisionOf[T elem]() int {
+	if isComplex[T]() {
+		return elemSize[T]() * 4
+	}
+	return elemSize[T]() * 8
+}
 
 // elemSize is the size in bytes of a T.
-func elemSize[T real]() int {
+func elemSize[T elem]() int {
 	var v T
 	return int(unsafe.Sizeof(v))
 }
@@ -205,7 +213,7 @@ type pooledKernel struct {
 
 // begin starts a device call of routine in precision T. It fails at once
 // if the engine is closed.
-func begin[T real](e *engine, routine string) *call {
+func begin[T elem](e *engine, routine string) *call {
 	c := &call{e: e, routine: routine, prec: precisionOf[T]()}
 	e.mu.RLock()
 	if e.closed.Load() {
@@ -319,7 +327,7 @@ func (c *call) run(k *cl.Kernel, global, local []int, args ...any) {
 }
 
 // alloc borrows a device buffer of at least n elements of T.
-func alloc[T real](c *call, n int) *cl.Buffer {
+func alloc[T elem](c *call, n int) *cl.Buffer {
 	if c.err != nil {
 		return nil
 	}
@@ -340,7 +348,7 @@ func alloc[T real](c *call, n int) *cl.Buffer {
 // share the host's memory (hostShared). The memory is the caller's: it
 // must not change during the call, and an output written through it is
 // defined once syncHost has returned.
-func hostOver[T real](c *call, host []T, flags cl.MemFlags) *cl.Buffer {
+func hostOver[T elem](c *call, host []T, flags cl.MemFlags) *cl.Buffer {
 	if c.err != nil || len(host) == 0 {
 		return nil
 	}
@@ -360,7 +368,7 @@ func hostOver[T real](c *call, host []T, flags cl.MemFlags) *cl.Buffer {
 // syncHost waits for the call's commands and makes the n elements of a
 // hostOver buffer visible in the host memory under it (a map and unmap,
 // which cost nothing where the driver uses that memory itself).
-func syncHost[T real](c *call, b *cl.Buffer, n int) {
+func syncHost[T elem](c *call, b *cl.Buffer, n int) {
 	if c.err != nil {
 		return
 	}
@@ -390,7 +398,7 @@ func (e *engine) hostShared() bool { return e.zeroCopy.Shared(e.prof) }
 // upload borrows a device buffer and copies host into it. The write is
 // non-blocking; host stays pinned until it completes, and the in-order
 // queue runs it before any later kernel.
-func upload[T real](c *call, host []T) *cl.Buffer {
+func upload[T elem](c *call, host []T) *cl.Buffer {
 	b := alloc[T](c, len(host))
 	if c.err != nil || len(host) == 0 {
 		return b
@@ -407,12 +415,12 @@ func upload[T real](c *call, host []T) *cl.Buffer {
 // download reads the first n elements of b into a new host slice, blocking
 // until they (and so every earlier command of the call) are done. The
 // caller copies from it into the user's slices only when c.err is nil.
-func download[T real](c *call, b *cl.Buffer, n int) []T { return readInto[T](c, b, n, true) }
+func download[T elem](c *call, b *cl.Buffer, n int) []T { return readInto[T](c, b, n, true) }
 
 // readInto enqueues a read of the first n elements of b into a new host
 // slice, which holds them once the read (blocking: before it returns) has
 // completed.
-func readInto[T real](c *call, b *cl.Buffer, n int, blocking bool) []T {
+func readInto[T elem](c *call, b *cl.Buffer, n int, blocking bool) []T {
 	if c.err != nil {
 		return nil
 	}

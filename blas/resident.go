@@ -61,26 +61,27 @@ func (s *storage) release() error {
 }
 
 // engineFor returns the engine an Implementation runs precision T on.
-func engineFor[T real](impl *Implementation) (*engine, error) {
+func engineFor[T elem](impl *Implementation) (*engine, error) {
 	if impl == nil || impl.closed.Load() {
 		return nil, errClosed
 	}
-	if impl.eng == nil || elemSize[T]() == 8 && !impl.eng.prof.FP64 {
+	if impl.eng == nil || precisionOf[T]() == 64 && !impl.eng.prof.FP64 {
 		return nil, ErrNoEngine
 	}
 	return impl.eng, nil
 }
 
-// Matrix is a row-major rows×cols matrix of float32 or float64 in device
-// memory, possibly a view into a larger one (Stride ≥ Cols).
-type Matrix[T float32 | float64] struct {
+// Matrix is a row-major rows×cols matrix of float32, float64, complex64 or
+// complex128 in device memory, possibly a view into a larger one (Stride ≥
+// Cols).
+type Matrix[T Element] struct {
 	st                      *storage
 	off, rows, cols, stride int
 }
 
 // NewMatrix allocates a rows×cols matrix on impl's device, filled with
 // zeros like a slice from make; it returns once the fill is done.
-func NewMatrix[T float32 | float64](impl *Implementation, rows, cols int) (*Matrix[T], error) {
+func NewMatrix[T Element](impl *Implementation, rows, cols int) (*Matrix[T], error) {
 	m, err := allocMatrix[T](impl, rows, cols)
 	if err != nil {
 		return nil, err
@@ -93,7 +94,7 @@ func NewMatrix[T float32 | float64](impl *Implementation, rows, cols int) (*Matr
 }
 
 // allocMatrix allocates a rows×cols matrix whose contents are undefined.
-func allocMatrix[T float32 | float64](impl *Implementation, rows, cols int) (*Matrix[T], error) {
+func allocMatrix[T Element](impl *Implementation, rows, cols int) (*Matrix[T], error) {
 	e, err := engineFor[T](impl)
 	if err != nil {
 		return nil, err
@@ -125,7 +126,7 @@ func (s *storage) zero(n int) error {
 // packed: len(data) == rows·cols) into it; it returns once the copy is
 // done, so data may be reused at once. Data with a row stride (a view)
 // goes through NewMatrixFromStrided.
-func NewMatrixFrom[T float32 | float64](impl *Implementation, rows, cols int, data []T) (*Matrix[T], error) {
+func NewMatrixFrom[T Element](impl *Implementation, rows, cols int, data []T) (*Matrix[T], error) {
 	if err := checkMatrixSize("NewMatrixFrom", rows, cols, elemSize[T]()); err != nil {
 		return nil, err
 	}

@@ -1,0 +1,42 @@
+package clblas
+
+import "github.com/gocompute/opencl/cl"
+
+// Element is the element type of the device-resident Matrix and Vector:
+// real or complex, in single or double precision. A complex element is
+// stored as its real part followed by its imaginary part (OpenCL's float2
+// and double2). Operations that only make sense for real numbers take
+// float32 | float64 instead.
+type Element interface {
+	float32 | float64 | complex64 | complex128
+}
+
+// elem is the element type of a device routine: Element, and the types
+// whose underlying type is one of Element's (the engine's real).
+type elem interface {
+	real | ~complex64 | ~complex128
+}
+
+// isComplex reports whether T is complex64 or complex128.
+func isComplex[T elem]() bool {
+	var v T
+	switch any(v).(type) {
+	case complex64, complex128:
+		return true
+	}
+	return false
+}
+
+// copyElems enqueues the copy of n elements of T from x (element i at
+// offX + i·incX) to y. A complex element is two reals, so its copy is two
+// strided real copies, of the real parts and of the imaginary parts, with
+// level1.cl's kernel (which runs in c's precision, the parts').
+func copyElems[T elem](c *call, n int, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int) {
+	if !isComplex[T]() {
+		copyOnDevice[float32](c, n, x, offX, incX, y, offY, incY)
+		return
+	}
+	for part := range 2 {
+		copyOnDevice[float32](c, n, x, 2*offX+part, 2*incX, y, 2*offY+part, 2*incY)
+	}
+}
