@@ -1,6 +1,12 @@
 package clblas
 
-import "github.com/gocompute/opencl/cl"
+import (
+	"unsafe"
+
+	"gonum.org/v1/gonum/blas"
+
+	"github.com/gocompute/opencl/cl"
+)
 
 // Element is the element type of the device-resident Matrix and Vector:
 // real or complex, in single or double precision. A complex element is
@@ -38,5 +44,25 @@ func copyElems[T elem](c *call, n int, x *cl.Buffer, offX, incX int, y *cl.Buffe
 	}
 	for part := range 2 {
 		copyOnDevice[float32](c, n, x, 2*offX+part, 2*incX, y, 2*offY+part, 2*incY)
+	}
+}
+
+// re is the real part of z (the builtin real is shadowed in this package
+// by the type constraint of the same name).
+func re(z complex128) float64 { return (*[2]float64)(unsafe.Pointer(&z))[0] }
+
+// gemmElem enqueues C = alpha·op(A)·op(B) + beta·C on resident matrices
+// of any Element: the real GEMM, or the complex one built on it.
+func gemmElem[T Element](c *call, tA, tB blas.Transpose, m, n, k int, alpha T, a, b *Matrix[T], beta T, cm *Matrix[T]) {
+	ta, tb := tA != blas.NoTrans, tB != blas.NoTrans
+	switch al := any(alpha).(type) {
+	case float32:
+		gemmOnDevice(c, ta, tb, m, n, k, al, a.st.buf, a.off, a.stride, b.st.buf, b.off, b.stride, any(beta).(float32), cm.st.buf, cm.off, cm.stride)
+	case float64:
+		gemmOnDevice(c, ta, tb, m, n, k, al, a.st.buf, a.off, a.stride, b.st.buf, b.off, b.stride, any(beta).(float64), cm.st.buf, cm.off, cm.stride)
+	case complex64:
+		zgemmOnDevice[float32](c, tA, tB, m, n, k, complex128(al), complex128(any(beta).(complex64)), a.st.buf, a.off, a.stride, b.st.buf, b.off, b.stride, cm.st.buf, cm.off, cm.stride)
+	case complex128:
+		zgemmOnDevice[float64](c, tA, tB, m, n, k, al, any(beta).(complex128), a.st.buf, a.off, a.stride, b.st.buf, b.off, b.stride, cm.st.buf, cm.off, cm.stride)
 	}
 }

@@ -10,8 +10,12 @@ import "gonum.org/v1/gonum/blas"
 // k×n matrix, C is an m×n matrix, and alpha and beta are scalars. When
 // beta is zero, C is overwritten (NaN in C does not survive).
 func (impl *Implementation) Zgemm(tA, tB blas.Transpose, m, n, k int, alpha complex128, a []complex128, lda int, b []complex128, ldb int, beta complex128, c []complex128, ldc int) {
-	native.Zgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
-	impl.complexOnCPU("Zgemm", m > 0 && n > 0 && !((alpha == 0 || k == 0) && beta == 1))
+	if !checkZgemm(tA, tB, m, n, k, len(a), lda, len(b), ldb, len(c), ldc, (alpha == 0 || k == 0) && beta == 1) {
+		return
+	}
+	if i := zgemmDevice[complex128, float64](impl, "Zgemm", tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc); i < m {
+		native.Zgemm(tA, tB, m-i, n, k, alpha, a[opRow(tA, i, lda):], lda, b, ldb, beta, c[i*ldc:], ldc)
+	}
 }
 
 // Zsymm computes one of

@@ -12,8 +12,12 @@ import "gonum.org/v1/gonum/blas"
 // k×n matrix, C is an m×n matrix, and alpha and beta are scalars. When
 // beta is zero, C is overwritten (NaN in C does not survive).
 func (impl *Implementation) Cgemm(tA, tB blas.Transpose, m, n, k int, alpha complex64, a []complex64, lda int, b []complex64, ldb int, beta complex64, c []complex64, ldc int) {
-	native.Cgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
-	impl.complexOnCPU("Cgemm", m > 0 && n > 0 && !((alpha == 0 || k == 0) && beta == 1))
+	if !checkZgemm(tA, tB, m, n, k, len(a), lda, len(b), ldb, len(c), ldc, (alpha == 0 || k == 0) && beta == 1) {
+		return
+	}
+	if i := zgemmDevice[complex64, float32](impl, "Cgemm", tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc); i < m {
+		native.Cgemm(tA, tB, m-i, n, k, alpha, a[opRow(tA, i, lda):], lda, b, ldb, beta, c[i*ldc:], ldc)
+	}
 }
 
 // Csymm computes one of

@@ -367,9 +367,10 @@ func sameEngine(sts ...*storage) error {
 }
 
 // Gemm enqueues C = alpha·op(A)·op(B) + beta·C on device-resident matrices,
-// with IEEE semantics (see above). C must not share elements with A or B
-// (ErrOverlap).
-func Gemm[T float32 | float64](tA, tB blas.Transpose, alpha T, a, b *Matrix[T], beta T, c *Matrix[T], wait ...*Event) (*Event, error) {
+// with IEEE semantics (see above). op(X) is X, Xᵀ or, for complex
+// matrices, Xᴴ (blas.ConjTrans; for real ones it is Xᵀ). C must not share
+// elements with A or B (ErrOverlap).
+func Gemm[T Element](tA, tB blas.Transpose, alpha T, a, b *Matrix[T], beta T, c *Matrix[T], wait ...*Event) (*Event, error) {
 	const op = "Gemm"
 	if err := errors.Join(checkTrans(op, tA), checkTrans(op, tB), operands(op, a.storage(), b.storage(), c.storage())); err != nil {
 		return nil, err
@@ -391,7 +392,7 @@ func Gemm[T float32 | float64](tA, tB blas.Transpose, alpha T, a, b *Matrix[T], 
 	}
 	call := begin[T](a.st.e, op)
 	after(call, wait)
-	gemmOnDevice(call, ta, tb, m, n, k, alpha, a.st.buf, a.off, a.stride, b.st.buf, b.off, b.stride, beta, c.st.buf, c.off, c.stride)
+	gemmElem(call, tA, tB, m, n, k, alpha, a, b, beta, c)
 	return finishAsync(call)
 }
 
