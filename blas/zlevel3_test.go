@@ -16,7 +16,8 @@ import (
 // complexOnDevice are the complex routines (by their complex128 name) that
 // run on the device under Always.
 var complexOnDevice = map[string]bool{
-	"Zgemm": true,
+	"Zgemm": true, "Zsymm": true, "Zhemm": true, "Zsyrk": true, "Zherk": true,
+	"Zsyr2k": true, "Zher2k": true, "Ztrmm": true, "Ztrsm": true,
 }
 
 var allTrans = []blas.Transpose{blas.NoTrans, blas.Trans, blas.ConjTrans}
