@@ -115,7 +115,7 @@ func TestZgemmDevice(t *testing.T) {
 		if !((cs.alpha == 0 || cs.k == 0) && cs.beta == 1) {
 			calls++ // not a quick return
 		}
-		name := fmt.Sprintf("%v%v/%dx%dx%d/pad%d/alpha=%v/beta=%v", cs.tA, cs.tB, cs.m, cs.n, cs.k, cs.pad, cs.alpha, cs.beta)
+		name := fmt.Sprintf("%c%c/%dx%dx%d/pad%d/alpha=%v/beta=%v", cs.tA, cs.tB, cs.m, cs.n, cs.k, cs.pad, cs.alpha, cs.beta)
 		a, lda, b, ldb, c, ldc := cs.inputs(rnd)
 		want := append([]complex128(nil), c...)
 		ref.Zgemm(cs.tA, cs.tB, cs.m, cs.n, cs.k, cs.alpha, a, lda, b, ldb, cs.beta, want, ldc)
@@ -276,4 +276,112 @@ func TestResidentZgemm(t *testing.T) {
 func zSame(a, b complex128) bool {
 	same := func(x, y float64) bool { return x == y || math.IsNaN(x) && math.IsNaN(y) }
 	return same(re(a), re(b)) && same(imag(a), imag(b))
+}
+
+// zl3Call is one complex level 3 call on (impl, a, b, c); it returns the
+// output slice and its shape.
+type zl3Call struct {
+	name string
+	run  func(impl blas.Complex128, a, b, c []complex128) (rows, cols, ld int)
+}
+
+// TestZlevel3Device checks the complex level 3 routines besides GEMM on
+// the device against gonum at sizes past the blocking of trsm (so that its
+// GEMM updates run), every side, triangle, transpose and diagonal, with
+// padded leading dimensions and complex scalars, and that each ran on the
+// device.
+func TestZlevel3Device(t *testing.T) {
+	impl, _ := privateImpl(t, nil)
+	rnd := rand.New(rand.NewPCG(6, 1))
+	const m, n, k = 70, 45, 38
+	const pad = 3
+	alpha, beta := complex(0.5, -1.25), complex(-0.75, 0.5)
+	var calls []zl3Call
+	for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
+		for _, s := range []blas.Side{blas.Left, blas.Right} {
+			ka := n
+			if s == blas.Left {
+				ka = m
+			}
+			calls = append(calls,
+				zl3Call{fmt.Sprintf("Zsymm/%c/%c", s, ul), func(impl blas.Complex128, a, b, c []complex128) (int, int, int) {
+					impl.Zsymm(s, ul, m, n, alpha, a, ka+pad, b, n+pad, beta, c, n+pad)
+					return m, n, n + pad
+				}},
+				zl3Call{fmt.Sprintf("Zhemm/%c/%c", s, ul), func(impl blas.Complex128, a, b, c []complex128) (int, int, int) {
+					impl.Zhemm(s, ul, m, n, alpha, a, ka+pad, b, n+pad, beta, c, n+pad)
+					return m, n, n + pad
+				}})
+			for _, tA := range allTrans {
+				for _, d := range []blas.Diag{blas.NonUnit, blas.Unit} {
+					calls = append(calls,
+						zl3Call{fmt.Sprintf("Ztrmm/%c/%c/%c/%c", s, ul, tA, d), func(impl blas.Complex128, a, b, c []complex128) (int, int, int) {
+							impl.Ztrmm(s, ul, tA, d, m, n, alpha, a, ka+pad, c, n+pad)
+							return m, n, n + pad
+						}},
+						zl3Call{fmt.Sprintf("Ztrsm/%c/%c/%c/%c", s, ul, tA, d), func(impl blas.Complex128, a, b, c []complex128) (int, int, int) {
+							impl.Ztrsm(s, ul, tA, d, m, n, alpha, a, ka+pad, c, n+pad)
+							return m, n, n + pad
+						}})
+				}
+			}
+		}
+		for _, tr := range []blas.Transpose{blas.NoTrans, blas.Trans, blas.ConjTrans} {
+			lda := k + pad
+			if tr != blas.NoTrans {
+				lda = n + pad
+			}
+			if tr != blas.ConjTrans {
+				calls = append(calls,
+					zl3Call{fmt.Sprintf("Zsyrk/%c/%c", ul, tr), func(impl blas.Complex128, a, b, c []complex128) (int, int, int) {
+						impl.Zsyrk(ul, tr, n, k, alpha, a, lda, beta, c, n+pad)
+						return n, n, n + pad
+					}},
+					zl3Call{fmt.Sprintf("Zsyr2k/%c/%c", ul, tr), func(impl blas.Complex128, a, b, c []complex128) (int, int, int) {
+						impl.Zsyr2k(ul, tr, n, k, alpha, a, lda, b, lda, beta, c, n+pad)
+						return n, n, n + pad
+					}})
+			}
+			if tr != blas.Trans {
+				calls = append(calls,
+					zl3Call{fmt.Sprintf("Zherk/%c/%c", ul, tr), func(impl blas.Complex128, a, b, c []complex128) (int, int, int) {
+						impl.Zherk(ul, tr, n, k, 0.5, a, lda, -0.75, c, n+pad)
+						return n, n, n + pad
+					}},
+					zl3Call{fmt.Sprintf("Zher2k/%c/%c", ul, tr), func(impl blas.Complex128, a, b, c []complex128) (int, int, int) {
+						impl.Zher2k(ul, tr, n, k, alpha, a, lda, b, lda, 1.5, c, n+pad)
+						return n, n, n + pad
+					}})
+			}
+		}
+	}
+	big := (max(m, n) + pad) * (max(m, n) + pad)
+	for _, call := range calls {
+		a, b, c := zRand(rnd, big), zRand(rnd, big), zRand(rnd, big)
+		for i := 0; i < big; i += max(m, n) + pad + 1 {
+			a[i] += 4 // a well-conditioned triangle for trsm
+		}
+		want := append([]complex128(nil), c...)
+		rows, cols, ld := call.run(gonum.Implementation{}, a, b, want)
+		got := append([]complex128(nil), c...)
+		call.run(impl, a, b, got)
+		if e := zRelErr(got, want, rows, cols, ld); !(e <= 1e-13) {
+			t.Errorf("%s: relative error %g", call.name, e)
+		}
+		for i := range got {
+			if i%ld >= cols || i/ld >= rows {
+				if got[i] != c[i] {
+					t.Fatalf("%s: element %d outside the output changed", call.name, i)
+				}
+			}
+		}
+	}
+	for name := range complexOnDevice {
+		if name == "Zgemm" {
+			continue
+		}
+		if st := impl.Stats()[name]; st.Device == 0 || st.CPU != 0 || st.Failed != 0 {
+			t.Errorf("Stats()[%q] = %+v, want every call on the device", name, st)
+		}
+	}
 }
