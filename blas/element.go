@@ -1,11 +1,10 @@
 package clblas
 
 import (
-	"unsafe"
-
 	"gonum.org/v1/gonum/blas"
 
 	"github.com/gocompute/opencl/cl"
+	eng "github.com/gocompute/opencl/internal/engine"
 )
 
 // Element is the element type of the device-resident Matrix and Vector:
@@ -17,52 +16,32 @@ type Element interface {
 	float32 | float64 | complex64 | complex128
 }
 
-// elem is the element type of a device routine: Element, and the types
-// whose underlying type is one of Element's (the engine's real).
-type elem interface {
-	real | ~complex64 | ~complex128
-}
-
-// isComplex reports whether T is complex64 or complex128.
-func isComplex[T elem]() bool {
-	var v T
-	switch any(v).(type) {
-	case complex64, complex128:
-		return true
-	}
-	return false
-}
-
 // copyElems enqueues the copy of n elements of T from x (element i at
 // offX + i·incX) to y. A complex element is two reals, so its copy is two
 // strided real copies, of the real parts and of the imaginary parts, with
 // level1.cl's kernel (which runs in c's precision, the parts').
-func copyElems[T elem](c *call, n int, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int) {
-	if !isComplex[T]() {
-		copyOnDevice[float32](c, n, x, offX, incX, y, offY, incY)
+func copyElems[T eng.Elem](c *eng.Call, n int, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int) {
+	if !eng.IsComplex[T]() {
+		eng.CopyOnDevice[float32](c, n, x, offX, incX, y, offY, incY)
 		return
 	}
 	for part := range 2 {
-		copyOnDevice[float32](c, n, x, 2*offX+part, 2*incX, y, 2*offY+part, 2*incY)
+		eng.CopyOnDevice[float32](c, n, x, 2*offX+part, 2*incX, y, 2*offY+part, 2*incY)
 	}
 }
 
-// re is the real part of z (the builtin real is shadowed in this package
-// by the type constraint of the same name).
-func re(z complex128) float64 { return (*[2]float64)(unsafe.Pointer(&z))[0] }
-
 // gemmElem enqueues C = alpha·op(A)·op(B) + beta·C on resident matrices
 // of any Element: the real GEMM, or the complex one built on it.
-func gemmElem[T Element](c *call, tA, tB blas.Transpose, m, n, k int, alpha T, a, b *Matrix[T], beta T, cm *Matrix[T]) {
+func gemmElem[T Element](c *eng.Call, tA, tB blas.Transpose, m, n, k int, alpha T, a, b *Matrix[T], beta T, cm *Matrix[T]) {
 	ta, tb := tA != blas.NoTrans, tB != blas.NoTrans
 	switch al := any(alpha).(type) {
 	case float32:
-		gemmOnDevice(c, ta, tb, m, n, k, al, a.st.buf, a.off, a.stride, b.st.buf, b.off, b.stride, any(beta).(float32), cm.st.buf, cm.off, cm.stride)
+		eng.GemmOnDevice(c, ta, tb, m, n, k, al, a.st.buf, a.off, a.stride, b.st.buf, b.off, b.stride, any(beta).(float32), cm.st.buf, cm.off, cm.stride)
 	case float64:
-		gemmOnDevice(c, ta, tb, m, n, k, al, a.st.buf, a.off, a.stride, b.st.buf, b.off, b.stride, any(beta).(float64), cm.st.buf, cm.off, cm.stride)
+		eng.GemmOnDevice(c, ta, tb, m, n, k, al, a.st.buf, a.off, a.stride, b.st.buf, b.off, b.stride, any(beta).(float64), cm.st.buf, cm.off, cm.stride)
 	case complex64:
-		zgemmOnDevice[float32](c, tA, tB, m, n, k, complex128(al), complex128(any(beta).(complex64)), a.st.buf, a.off, a.stride, b.st.buf, b.off, b.stride, cm.st.buf, cm.off, cm.stride)
+		eng.ZgemmOnDevice[float32](c, tA, tB, m, n, k, complex128(al), complex128(any(beta).(complex64)), a.st.buf, a.off, a.stride, b.st.buf, b.off, b.stride, cm.st.buf, cm.off, cm.stride)
 	case complex128:
-		zgemmOnDevice[float64](c, tA, tB, m, n, k, al, any(beta).(complex128), a.st.buf, a.off, a.stride, b.st.buf, b.off, b.stride, cm.st.buf, cm.off, cm.stride)
+		eng.ZgemmOnDevice[float64](c, tA, tB, m, n, k, al, any(beta).(complex128), a.st.buf, a.off, a.stride, b.st.buf, b.off, b.stride, cm.st.buf, cm.off, cm.stride)
 	}
 }

@@ -1,6 +1,10 @@
 package clblas
 
-import "gonum.org/v1/gonum/blas"
+import (
+	"gonum.org/v1/gonum/blas"
+
+	eng "github.com/gocompute/opencl/internal/engine"
+)
 
 // Zgemm computes
 //
@@ -14,7 +18,7 @@ func (impl *Implementation) Zgemm(tA, tB blas.Transpose, m, n, k int, alpha comp
 		return
 	}
 	if i := zgemmDevice[complex128, float64](impl, "Zgemm", tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc); i < m {
-		native.Zgemm(tA, tB, m-i, n, k, alpha, a[opRow(tA, i, lda):], lda, b, ldb, beta, c[i*ldc:], ldc)
+		native.Zgemm(tA, tB, m-i, n, k, alpha, a[eng.OpRow(tA, i, lda):], lda, b, ldb, beta, c[i*ldc:], ldc)
 	}
 }
 

@@ -2,7 +2,11 @@
 
 package clblas
 
-import "gonum.org/v1/gonum/blas"
+import (
+	"gonum.org/v1/gonum/blas"
+
+	eng "github.com/gocompute/opencl/internal/engine"
+)
 
 // Cgemm computes
 //
@@ -16,7 +20,7 @@ func (impl *Implementation) Cgemm(tA, tB blas.Transpose, m, n, k int, alpha comp
 		return
 	}
 	if i := zgemmDevice[complex64, float32](impl, "Cgemm", tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc); i < m {
-		native.Cgemm(tA, tB, m-i, n, k, alpha, a[opRow(tA, i, lda):], lda, b, ldb, beta, c[i*ldc:], ldc)
+		native.Cgemm(tA, tB, m-i, n, k, alpha, a[eng.OpRow(tA, i, lda):], lda, b, ldb, beta, c[i*ldc:], ldc)
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"unsafe"
 
 	"gonum.org/v1/gonum/blas"
+
+	eng "github.com/gocompute/opencl/internal/engine"
 )
 
 // The front-end half of complex GEMM shared by Zgemm and Cgemm: gonum's
@@ -25,11 +27,11 @@ func checkZgemm(tA, tB blas.Transpose, m, n, k, lenA, lda, lenB, ldb, lenC, ldc 
 	if k < 0 {
 		panic(msgKLT0)
 	}
-	rowA, colA := stored(tA, m, k)
+	rowA, colA := eng.Stored(tA, m, k)
 	if lda < max(1, colA) {
 		panic(msgBadLdA)
 	}
-	rowB, colB := stored(tB, k, n)
+	rowB, colB := eng.Stored(tB, k, n)
 	if ldb < max(1, colB) {
 		panic(msgBadLdB)
 	}
@@ -52,7 +54,7 @@ func checkZgemm(tA, tB blas.Transpose, m, n, k, lenA, lda, lenB, ldb, lenC, ldc 
 }
 
 // precOf is the workload precision of T's parts.
-func precOf[T cx]() precision {
+func precOf[T eng.Complex]() precision {
 	var v T
 	if unsafe.Sizeof(v) == 16 {
 		return prec64
@@ -61,7 +63,7 @@ func precOf[T cx]() precision {
 }
 
 // cxFinite reports whether every v is finite (both parts).
-func cxFinite[T cx](vs ...T) bool {
+func cxFinite[T eng.Complex](vs ...T) bool {
 	for _, v := range vs {
 		if v-v != 0 {
 			return false
@@ -73,7 +75,7 @@ func cxFinite[T cx](vs ...T) bool {
 // zgemmWork is the workload of a complex GEMM: a complex multiply-add is
 // four real ones, so 8·m·n·k flops, over the parts of A, B and C (C read
 // in only when beta ≠ 0), with the real GEMM's inner dimension 2k.
-func zgemmWork[T cx](m, n, k int, betaNonZero bool) workload {
+func zgemmWork[T eng.Complex](m, n, k int, betaNonZero bool) workload {
 	mn := fl(m) * fl(n)
 	elems := 2 * (fl(k)*(fl(m)+fl(n)) + mn*(1+ifNonZero(betaNonZero)))
 	return work(precOf[T](), 8*mn*fl(k), elems).over(2 * k)
@@ -86,19 +88,19 @@ func zgemmWork[T cx](m, n, k int, betaNonZero bool) workload {
 // finish as given, from row done on, and the caller computes those with
 // gonum. A C that the device updates in place in host memory (a device
 // sharing the host's memory, beta ≠ 0) goes in row slabs whose kept
-// copies stay within keepMaxBytes.
-func zgemmDevice[T cx, R real](impl *Implementation, name string, tA, tB blas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) (done int) {
+// copies stay within eng.KeepMaxBytes.
+func zgemmDevice[T eng.Complex, R eng.Real](impl *Implementation, name string, tA, tB blas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) (done int) {
 	if !impl.offloadIf(name, zgemmWork[T](m, n, k, beta != 0), func() bool { return cxFinite(alpha, beta) }) {
 		return 0
 	}
 	e := impl.eng
 	rows := m
-	if es := int(unsafe.Sizeof(alpha)); beta != 0 && e.hostShared() && m*n*es > keepMaxBytes {
-		rows = max(1, keepMaxBytes/(n*es))
+	if es := int(unsafe.Sizeof(alpha)); beta != 0 && e.HostShared() && m*n*es > eng.KeepMaxBytes {
+		rows = max(1, eng.KeepMaxBytes/(n*es))
 	}
 	for i0 := 0; i0 < m; i0 += rows {
 		mi := min(rows, m-i0)
-		nonFinite, err := zgemmSlices[T, R](e, name, tA, tB, mi, n, k, alpha, a[opRow(tA, i0, lda):], lda, b, ldb, beta, c[i0*ldc:], ldc)
+		nonFinite, err := eng.ZgemmSlices[T, R](e, name, tA, tB, mi, n, k, alpha, a[eng.OpRow(tA, i0, lda):], lda, b, ldb, beta, c[i0*ldc:], ldc)
 		switch {
 		case err != nil:
 			impl.deviceFailed(name, err)

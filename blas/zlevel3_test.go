@@ -11,6 +11,8 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
+
+	eng "github.com/gocompute/opencl/internal/engine"
 )
 
 // complexOnDevice are the complex routines (by their complex128 name) that
@@ -35,7 +37,7 @@ func toC64(x []complex128) []complex64 {
 }
 
 // toC128 widens x to complex128.
-func toC128[T cx](x []T) []complex128 {
+func toC128[T eng.Complex](x []T) []complex128 {
 	out := make([]complex128, len(x))
 	for i, v := range x {
 		out[i] = complex128(v)
@@ -90,8 +92,8 @@ func zgemmCases() []zgemmCase {
 // zgemmInputs makes A, B and C of cs in complex128; C holds a NaN where
 // beta == 0 (it must not survive).
 func (cs zgemmCase) inputs(rnd *rand.Rand) (a []complex128, lda int, b []complex128, ldb int, c []complex128, ldc int) {
-	ar, ac := stored(cs.tA, cs.m, cs.k)
-	br, bc := stored(cs.tB, cs.k, cs.n)
+	ar, ac := eng.Stored(cs.tA, cs.m, cs.k)
+	br, bc := eng.Stored(cs.tB, cs.k, cs.n)
 	lda, ldb, ldc = ac+cs.pad, bc+cs.pad, cs.n+cs.pad
 	a, b, c = zRand(rnd, ar*lda), zRand(rnd, br*ldb), zRand(rnd, cs.m*ldc)
 	if cs.beta == 0 {
@@ -194,11 +196,11 @@ func TestZgemmDeviceFailure(t *testing.T) {
 				}
 				return nil
 			}
-			if err := e.kernels.Drain(); err != nil {
+			if err := e.Kernels.Drain(); err != nil {
 				t.Fatal(err)
 			}
-			e.fault.Store(&fail)
-			defer e.fault.Store(nil)
+			e.Fault.Store(&fail)
+			defer e.Fault.Store(nil)
 			for range 2 {
 				got := append([]complex128(nil), c0...)
 				impl.Zgemm(blas.ConjTrans, blas.NoTrans, m, n, k, 2-1i, a, m, b, n, 1i, got, n)
@@ -234,8 +236,8 @@ func TestResidentZgemm(t *testing.T) {
 	for _, tA := range allTrans {
 		for _, tB := range allTrans {
 			const m, n, k = 11, 6, 9
-			ar, ac := stored(tA, m, k)
-			br, bc := stored(tB, k, n)
+			ar, ac := eng.Stored(tA, m, k)
+			br, bc := eng.Stored(tB, k, n)
 			a0, b0, c0 := zRand(rnd, (ar+1)*(ac+2)), zRand(rnd, br*bc), zRand(rnd, m*n)
 			alpha, beta := complex(0.5, 2), complex(-1, 0.25)
 			// A is the view at (1, 2) of an (ar+1)×(ac+2) matrix.
@@ -275,7 +277,7 @@ func TestResidentZgemm(t *testing.T) {
 // zSame reports whether a and b are equal part by part, NaN matching NaN.
 func zSame(a, b complex128) bool {
 	same := func(x, y float64) bool { return x == y || math.IsNaN(x) && math.IsNaN(y) }
-	return same(re(a), re(b)) && same(imag(a), imag(b))
+	return same(real(a), real(b)) && same(imag(a), imag(b))
 }
 
 // zl3Call is one complex level 3 call on (impl, a, b, c); it returns the
