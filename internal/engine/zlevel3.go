@@ -238,3 +238,7 @@ func ZSlices[T Complex, R Real](e *Engine, name string, out []T, rows, cols, ld 
 func ZInput[T Complex](data []T, rows, cols, ld int) ZIn[T] {
 	return ZIn[T]{Data: data, Rows: rows, Cols: cols, LD: ld}
 }
+
+// ZMatAt is the operand of a complex matrix at complex element off of buf
+// with leading dimension ld.
+func ZMatAt(buf *cl.Buffer, off, ld int) ZMat { return ZMat{buf, off, ld} }
