@@ -154,10 +154,17 @@ func (e *Engine) release() error {
 	return errors.Join(errs...)
 }
 
-func PrecisionOf[T Real]() int { return ElemSize[T]() * 8 }
+// PrecisionOf is the precision (32 or 64) of T's kernels: its size in
+// bits, or its parts' for a complex T.
+func PrecisionOf[T Elem]() int {
+	if IsComplex[T]() {
+		return ElemSize[T]() * 4
+	}
+	return ElemSize[T]() * 8
+}
 
 // ElemSize is the size in bytes of a T.
-func ElemSize[T Real]() int {
+func ElemSize[T Elem]() int {
 	var v T
 	return int(unsafe.Sizeof(v))
 }
@@ -194,7 +201,7 @@ type pooledKernel struct {
 
 // Begin starts a device call of routine in precision T. It fails at once
 // if the engine is closed.
-func Begin[T Real](e *Engine, routine string) *Call {
+func Begin[T Elem](e *Engine, routine string) *Call {
 	c := &Call{E: e, Routine: routine, prec: PrecisionOf[T]()}
 	e.mu.RLock()
 	if e.closed.Load() {
@@ -308,7 +315,7 @@ func (c *Call) Run(k *cl.Kernel, global, local []int, args ...any) {
 }
 
 // Alloc borrows a device buffer of at least n elements of T.
-func Alloc[T Real](c *Call, n int) *cl.Buffer {
+func Alloc[T Elem](c *Call, n int) *cl.Buffer {
 	if c.Err != nil {
 		return nil
 	}
@@ -329,7 +336,7 @@ func Alloc[T Real](c *Call, n int) *cl.Buffer {
 // share the host's memory (hostShared). The memory is the caller's: it
 // must not change during the call, and an output written through it is
 // defined once syncHost has returned.
-func hostOver[T Real](c *Call, host []T, flags cl.MemFlags) *cl.Buffer {
+func hostOver[T Elem](c *Call, host []T, flags cl.MemFlags) *cl.Buffer {
 	if c.Err != nil || len(host) == 0 {
 		return nil
 	}
@@ -349,7 +356,7 @@ func hostOver[T Real](c *Call, host []T, flags cl.MemFlags) *cl.Buffer {
 // syncHost waits for the call's commands and makes the n elements of a
 // hostOver buffer visible in the host memory under it (a map and unmap,
 // which cost nothing where the driver uses that memory itself).
-func syncHost[T Real](c *Call, b *cl.Buffer, n int) {
+func syncHost[T Elem](c *Call, b *cl.Buffer, n int) {
 	if c.Err != nil {
 		return
 	}
@@ -379,7 +386,7 @@ func (e *Engine) HostShared() bool { return e.ZeroCopy.Shared(e.Prof) }
 // Upload borrows a device buffer and copies host into it. The write is
 // non-blocking; host stays pinned until it completes, and the in-order
 // queue runs it before any later kernel.
-func Upload[T Real](c *Call, host []T) *cl.Buffer {
+func Upload[T Elem](c *Call, host []T) *cl.Buffer {
 	b := Alloc[T](c, len(host))
 	if c.Err != nil || len(host) == 0 {
 		return b
@@ -396,12 +403,12 @@ func Upload[T Real](c *Call, host []T) *cl.Buffer {
 // Download reads the first n elements of b into a new host slice, blocking
 // until they (and so every earlier command of the call) are done. The
 // caller copies from it into the user's slices only when c.err is nil.
-func Download[T Real](c *Call, b *cl.Buffer, n int) []T { return ReadInto[T](c, b, n, true) }
+func Download[T Elem](c *Call, b *cl.Buffer, n int) []T { return ReadInto[T](c, b, n, true) }
 
 // ReadInto enqueues a read of the first n elements of b into a new host
 // slice, which holds them once the read (blocking: before it returns) has
 // completed.
-func ReadInto[T Real](c *Call, b *cl.Buffer, n int, blocking bool) []T {
+func ReadInto[T Elem](c *Call, b *cl.Buffer, n int, blocking bool) []T {
 	if c.Err != nil {
 		return nil
 	}
