@@ -387,3 +387,65 @@ func TestZlevel3Device(t *testing.T) {
 		}
 	}
 }
+
+// TestComplexLevel3Shared runs gonum's complex level 3 conformance tests
+// and one call of each complex64 level 3 routine (against gonum's) on the
+// shared implementation, so that the device-complete guard and Oclgrind
+// (scripts/oclgrind.sh) cover the complex routines; the sizes are small.
+func TestComplexLevel3Shared(t *testing.T) {
+	impl := newTestImpl(t)
+	for _, tc := range complexTestblasSuite {
+		if complexOnDevice[tc.name] {
+			t.Run(tc.name, func(t *testing.T) { tc.test(t, impl) })
+		}
+	}
+	rnd := rand.New(rand.NewPCG(1, 9))
+	const n, k = 9, 7
+	r := func(l int) []complex64 { return toC64(zRand(rnd, l)) }
+	a, b, c := r(n*n), r(n*n), r(n*n)
+	for i := range n {
+		a[i*n+i] += 4
+	}
+	alpha, beta := complex64(complex(0.5, -1)), complex64(complex(1, 0.25))
+	calls := map[string]func(impl blas.Complex64, c []complex64){
+		"Cgemm": func(impl blas.Complex64, c []complex64) {
+			impl.Cgemm(blas.ConjTrans, blas.Trans, n, n, k, alpha, a, n, b, k, beta, c, n)
+		},
+		"Csymm": func(impl blas.Complex64, c []complex64) {
+			impl.Csymm(blas.Left, blas.Upper, n, n, alpha, a, n, b, n, beta, c, n)
+		},
+		"Chemm": func(impl blas.Complex64, c []complex64) {
+			impl.Chemm(blas.Right, blas.Lower, n, n, alpha, a, n, b, n, beta, c, n)
+		},
+		"Csyrk": func(impl blas.Complex64, c []complex64) {
+			impl.Csyrk(blas.Lower, blas.Trans, n, k, alpha, a, n, beta, c, n)
+		},
+		"Cherk": func(impl blas.Complex64, c []complex64) {
+			impl.Cherk(blas.Upper, blas.NoTrans, n, k, 2, a, n, 0.5, c, n)
+		},
+		"Csyr2k": func(impl blas.Complex64, c []complex64) {
+			impl.Csyr2k(blas.Upper, blas.NoTrans, n, k, alpha, a, n, b, n, beta, c, n)
+		},
+		"Cher2k": func(impl blas.Complex64, c []complex64) {
+			impl.Cher2k(blas.Lower, blas.ConjTrans, n, k, alpha, a, n, b, n, 3, c, n)
+		},
+		"Ctrmm": func(impl blas.Complex64, c []complex64) {
+			impl.Ctrmm(blas.Left, blas.Lower, blas.ConjTrans, blas.NonUnit, n, n, alpha, a, n, c, n)
+		},
+		"Ctrsm": func(impl blas.Complex64, c []complex64) {
+			impl.Ctrsm(blas.Right, blas.Upper, blas.Trans, blas.Unit, n, n, alpha, a, n, c, n)
+		},
+	}
+	for name, call := range calls {
+		want := append([]complex64(nil), c...)
+		call(gonum.Implementation{}, want)
+		got := append([]complex64(nil), c...)
+		call(impl, got)
+		if e := zRelErr(toC128(got), toC128(want), n, n, n); !(e <= 1e-5) {
+			t.Errorf("%s: relative error %g", name, e)
+		}
+		if st := impl.Stats()[name]; st.Device == 0 {
+			t.Errorf("%s did not run on the device: %+v", name, st)
+		}
+	}
+}
