@@ -157,15 +157,7 @@ func (v *Vector[T]) read(dst []T, blocking bool, wait ...*Event) (*Event, error)
 		src, off = eng.Alloc[T](c, v.n), 0
 		copyElems[T](c, v.n, v.st.buf, v.off, v.inc, src, 0, 1)
 	}
-	if c.Err == nil {
-		if err := c.E.Fault.Inject("read"); err != nil {
-			c.Fail(err)
-		} else if ev, err := cl.ReadBuffer(c.E.Queue, src, blocking, off, dst[:v.n]); err != nil {
-			c.Fail(err)
-		} else {
-			c.Events = append(c.Events, ev)
-		}
-	}
+	c.Enqueue("read", func(q *cl.Queue) (*cl.Event, error) { return cl.ReadBuffer(q, src, blocking, off, dst[:v.n]) })
 	return finishAsync(c)
 }
 
@@ -182,13 +174,7 @@ func (v *Vector[T]) Write(src []T, wait ...*Event) (*Event, error) {
 		return finishAsync(c)
 	}
 	if v.inc == 1 {
-		if c.Err == nil {
-			if ev, err := cl.WriteBuffer(c.E.Queue, v.st.buf, false, v.off, src[:v.n]); err != nil {
-				c.Fail(err)
-			} else {
-				c.Events = append(c.Events, ev)
-			}
-		}
+		c.Enqueue("", func(q *cl.Queue) (*cl.Event, error) { return cl.WriteBuffer(q, v.st.buf, false, v.off, src[:v.n]) })
 		return finishAsync(c)
 	}
 	tmp := eng.Upload(c, src[:v.n])
@@ -339,15 +325,7 @@ func Rotm[T float32 | float64](x, y *Vector[T], flag blas.Flag, h [4]T, wait ...
 // marker enqueues a command that does nothing, so an operation with no
 // work still returns an event in queue order.
 func marker(c *eng.Call) {
-	if c.Err != nil {
-		return
-	}
-	ev, err := c.E.Queue.EnqueueMarker()
-	if err != nil {
-		c.Fail(err)
-		return
-	}
-	c.Events = append(c.Events, ev)
+	c.Enqueue("", func(q *cl.Queue) (*cl.Event, error) { return q.EnqueueMarker() })
 }
 
 // Scal enqueues x = alpha·x (alpha == 0 assigns zeros, as gonum does).

@@ -23,7 +23,7 @@ func copyIntoMatrix[T float32 | float64](c *eng.Call, src *cl.Buffer, ld int, m 
 		HostOrigin:     [3]int{m.off % m.stride, m.off / m.stride, 0},
 		HostRowPitch:   m.stride,
 	}
-	enqueueCopy(c, func() (*cl.Event, error) { return cl.CopyBufferRect[T](c.E.Queue, src, m.st.buf, r) })
+	enqueueCopy(c, func(q *cl.Queue) (*cl.Event, error) { return cl.CopyBufferRect[T](q, src, m.st.buf, r) })
 }
 
 // symmReal is Symm on real matrices.
