@@ -55,12 +55,13 @@ TIMEOUT=${OCLGRIND_TIMEOUT:-420}
 # gemm_cpu, at vector width 1 too, GEMV, split-K); TestLevel3ViaGemmSmall
 # runs symm, syrk, syr2k and trmm through GEMM (l3_sym_expand,
 # l3_tri_merge); TestResidentScalars and TestNrm2ToSqrtRecip the resident API's scalar kernels
-# (axpy_dev, scal_dev, div_scalar, and sum_parts over 16 partials).
+# (axpy_dev, scal_dev, div_scalar, and sum_parts over 16 partials);
+# TestComplexLevel3Shared the complex level 3 kernels of zlevel3.cl.
 # (A -run pattern is split at top-level '|' first, then at '/'.)
-CONFORMANCE=${1:-'^TestTestblas$/.*/^default$|^TestFloat32$|^TestSrotgSrotmg$|^TestGemmKernelsSmall$|^TestLevel3ViaGemmSmall$|^TestResidentScalars$|^TestNrm2ToSqrtRecip$|^TestNrm2To32$'}
+CONFORMANCE=${1:-'^TestTestblas$/.*/^default$|^TestFloat32$|^TestSrotgSrotmg$|^TestGemmKernelsSmall$|^TestLevel3ViaGemmSmall$|^TestResidentScalars$|^TestNrm2ToSqrtRecip$|^TestNrm2To32$|^TestComplexLevel3Shared$'}
 # Passes 2 and 3: GEMM, reductions (single and multi-group) and triangular
 # routines.
-RACES=${OCLGRIND_RACES_RUN:-'^TestTestblas$/^(Dgemm|Dtrsm|Dtrmm|Dtrsv|Dtbsv|Dtpsv|Ddot|Dnrm2|Dasum|Idamax)$/^default$|^TestFloat32$/^(Sgemm|Strsm|Strmm|Strsv|Sdot|Snrm2|Sasum|Isamax|Dsdot)$|^TestGemmKernelsSmall$|^TestLevel3ViaGemmSmall$|^TestResidentScalars$'}
+RACES=${OCLGRIND_RACES_RUN:-'^TestTestblas$/^(Dgemm|Dtrsm|Dtrmm|Dtrsv|Dtbsv|Dtpsv|Ddot|Dnrm2|Dasum|Idamax)$/^default$|^TestFloat32$/^(Sgemm|Strsm|Strmm|Strsv|Sdot|Snrm2|Sasum|Isamax|Dsdot)$|^TestGemmKernelsSmall$|^TestLevel3ViaGemmSmall$|^TestResidentScalars$|^TestComplexLevel3Shared$'}
 # Kernels pass 1 does not run, and why.
 NOT_ON_OCLGRIND=(
 	# NVIDIA PTX (mma.sync, cp.async); chosen only on NVIDIA devices of
