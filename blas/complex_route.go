@@ -1,5 +1,7 @@
 package clblas
 
+import "gonum.org/v1/gonum/blas"
+
 // The routing of the complex level 1 and 2 routines: argument checks shared
 // by both precisions, the offload decision, and the scans that keep a call
 // whose operands hold NaN or ±Inf on gonum's code where the device's
@@ -61,6 +63,66 @@ func cxCheckScal[C cplx](n int, x []C, incX int) bool {
 			return false
 		}
 		panic(msgNLT0)
+	}
+	return true
+}
+
+// cxCheckTri does gonum's argument checks of the complex triangular
+// matrix-vector routines (Ztrmv, Ztbmv, Ztpmv, Ztrsv, Ztbsv, Ztpsv and
+// their twins), in gonum's order (the packed ones check uplo before
+// trans), for A in storage l2Dense (lda), l2Band (k, lda) or l2Packed. It
+// reports whether there is work to do (n > 0).
+func cxCheckTri[C cplx](storage int, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []C, lda int, x []C, incX int) bool {
+	if storage == l2Packed && badUplo(ul) {
+		panic(msgBadUplo)
+	}
+	if badTrans(tA) {
+		panic(msgBadTranspose)
+	}
+	if badUplo(ul) {
+		panic(msgBadUplo)
+	}
+	if badDiag(d) {
+		panic(msgBadDiag)
+	}
+	if n < 0 {
+		panic(msgNLT0)
+	}
+	switch storage {
+	case l2Band:
+		if k < 0 {
+			panic(msgKLT0)
+		}
+		if lda < k+1 {
+			panic(msgBadLdA)
+		}
+	case l2Dense:
+		if lda < max(1, n) {
+			panic(msgBadLdA)
+		}
+	}
+	if incX == 0 {
+		panic(msgZeroIncX)
+	}
+	if n == 0 {
+		return false
+	}
+	switch storage {
+	case l2Band:
+		if len(a) < lda*(n-1)+k+1 {
+			panic(msgShortA)
+		}
+	case l2Dense:
+		if len(a) < lda*(n-1)+n {
+			panic(msgShortA)
+		}
+	default:
+		if len(a) < n*(n+1)/2 {
+			panic(msgShortAP)
+		}
+	}
+	if vecShort(len(x), n, incX) {
+		panic(msgShortX)
 	}
 	return true
 }
