@@ -1,6 +1,13 @@
 package clblas
 
-import "testing"
+import (
+	"fmt"
+	"math/cmplx"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/blas"
+)
 
 // complexOnDevice are the complex128 routines whose calls go to the device
 // under Always (the others still run gonum's code under every policy).
@@ -30,4 +37,103 @@ func checkComplexStats(t *testing.T, impl *Implementation, p Policy, routine str
 			t.Errorf("Stats()[%q] = %+v, want only calls kept on the CPU", routine, st)
 		}
 	}
+}
+
+// TestComplexLevel2Small runs each complex level 2 routine that gonum's
+// testblas calls thousands of times (Zgemv, Zgbmv, Zhemv, Zhbmv, Ztrmv,
+// Ztbmv, Ztrsv, Ztbsv) a few times on the shared implementation, over
+// every transpose, triangle and diagonal and increments ±1, ±2, against
+// gonum: few enough calls for Oclgrind (scripts/oclgrind.sh), where
+// testblas's would take too long.
+func TestComplexLevel2Small(t *testing.T) {
+	impl := newTestImpl(t)
+	rnd := rand.New(rand.NewPCG(17, 2))
+	vec := func(n int) []complex128 {
+		v := make([]complex128, n)
+		for i := range v {
+			v[i] = complex(2*rnd.Float64()-1, 2*rnd.Float64()-1)
+		}
+		return v
+	}
+	// check runs f on ours and on gonum with copies of the same operands
+	// and compares the operand out.
+	check := func(name string, out int, ops [][]complex128, f func(b blas.Complex128, s [][]complex128)) {
+		t.Helper()
+		ours, ref := make([][]complex128, len(ops)), make([][]complex128, len(ops))
+		for i, o := range ops {
+			ours[i], ref[i] = append([]complex128(nil), o...), append([]complex128(nil), o...)
+		}
+		f(impl, ours)
+		f(native, ref)
+		for i := range ref[out] {
+			if g, w := ours[out][i], ref[out][i]; cmplx.Abs(g-w) > 1e-12*(1+cmplx.Abs(w)) {
+				t.Errorf("%s: element %d = %v, gonum %v", name, i, g, w)
+				return
+			}
+		}
+	}
+	const m, n, k = 5, 7, 2
+	alpha, beta := complex(0.5, -1.25), complex(-0.75, 0.5)
+	incs := [][2]int{{1, 1}, {-2, 2}}
+	for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans, blas.ConjTrans} {
+		for _, inc := range incs {
+			incX, incY := inc[0], inc[1]
+			name := fmt.Sprintf("trans %c inc %v", tA, inc)
+			lx, ly := n, m
+			if tA != blas.NoTrans {
+				lx, ly = m, n
+			}
+			x, y := vec(1+(lx-1)*max(incX, -incX)), vec(1+(ly-1)*max(incY, -incY))
+			check("Zgemv "+name, 2, [][]complex128{vec(m * (n + 1)), x, y}, func(b blas.Complex128, s [][]complex128) {
+				b.Zgemv(tA, m, n, alpha, s[0], n+1, s[1], incX, beta, s[2], incY)
+			})
+			check("Zgbmv "+name, 2, [][]complex128{vec(m * 6), x, y}, func(b blas.Complex128, s [][]complex128) {
+				b.Zgbmv(tA, m, n, 1, k, alpha, s[0], 6, s[1], incX, beta, s[2], incY)
+			})
+		}
+	}
+	for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
+		x, y := vec(n), vec(1+(n-1)*2)
+		check(fmt.Sprintf("Zhemv uplo %c", ul), 2, [][]complex128{vec(n * n), x, y}, func(b blas.Complex128, s [][]complex128) {
+			b.Zhemv(ul, n, alpha, s[0], n, s[1], 1, beta, s[2], -2)
+		})
+		check(fmt.Sprintf("Zhbmv uplo %c", ul), 2, [][]complex128{vec(n * (k + 1)), x, y}, func(b blas.Complex128, s [][]complex128) {
+			b.Zhbmv(ul, n, k, alpha, s[0], k+1, s[1], 1, beta, s[2], -2)
+		})
+		for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans, blas.ConjTrans} {
+			for _, d := range []blas.Diag{blas.NonUnit, blas.Unit} {
+				name := fmt.Sprintf("uplo %c trans %c diag %c", ul, tA, d)
+				a, band := vec(n*n), vec(n*(k+1))
+				for i := range n { // well conditioned
+					a[i*n+i] += 4
+					band[i*(k+1)+k*boolInt(ul == blas.Lower)] += 4
+				}
+				x := vec(1 + (n-1)*2)
+				check("Ztrmv "+name, 1, [][]complex128{a, x}, func(b blas.Complex128, s [][]complex128) { b.Ztrmv(ul, tA, d, n, s[0], n, s[1], -2) })
+				check("Ztrsv "+name, 1, [][]complex128{a, x}, func(b blas.Complex128, s [][]complex128) { b.Ztrsv(ul, tA, d, n, s[0], n, s[1], 2) })
+				check("Ztbmv "+name, 1, [][]complex128{band, x}, func(b blas.Complex128, s [][]complex128) { b.Ztbmv(ul, tA, d, n, k, s[0], k+1, s[1], 2) })
+				check("Ztbsv "+name, 1, [][]complex128{band, x}, func(b blas.Complex128, s [][]complex128) { b.Ztbsv(ul, tA, d, n, k, s[0], k+1, s[1], -2) })
+			}
+		}
+	}
+	for _, r := range []string{"Zgemv", "Zgbmv", "Zhemv", "Zhbmv", "Ztrmv", "Ztrsv", "Ztbmv", "Ztbsv"} {
+		checkComplexStats(t, impl, Always, r)
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// complexSuiteImpl is the implementation TestComplexTestblas runs on: the
+// shared one for Always, so that the device-complete guard
+// (GOCL_TEST_DEVICE_COMPLETE) counts its calls, else one of its own.
+func complexSuiteImpl(t *testing.T, p Policy) *Implementation {
+	if p == Always {
+		return newTestImpl(t)
+	}
+	return newComplexImpl(t, p)
 }

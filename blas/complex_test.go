@@ -58,7 +58,7 @@ var complexTestblasSuite = []struct {
 func TestComplexTestblas(t *testing.T) {
 	for _, p := range []Policy{Always, Never} {
 		t.Run(p.String(), func(t *testing.T) {
-			impl := newComplexImpl(t, p)
+			impl := complexSuiteImpl(t, p)
 			for _, tc := range complexTestblasSuite {
 				t.Run(tc.name, func(t *testing.T) {
 					tc.test(t, impl)
