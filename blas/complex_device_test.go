@@ -137,3 +137,31 @@ func complexSuiteImpl(t *testing.T, p Policy) *Implementation {
 	}
 	return newComplexImpl(t, p)
 }
+
+// sampledZgbmv is what TestComplexTestblas hands gonum's ZgbmvTest: that
+// test walks every band shape of sizes up to 5 with every increment pair
+// (about 130 000 calls, each checked against a Zgemv of the dense matrix),
+// which on the device would add minutes to a -race run. So its Zgemv, the
+// reference, is gonum's, and only every zgbmvSample-th Zgbmv call goes to
+// the implementation under test, the others to gonum. zgbmvSample is
+// prime to the 36 increment pairs and 2 leading dimensions of the
+// innermost loops, so the calls tested still take every combination.
+type sampledZgbmv struct {
+	*Implementation
+	calls int
+}
+
+const zgbmvSample = 7
+
+func (s sampledZgbmv) Zgemv(tA blas.Transpose, m, n int, alpha complex128, a []complex128, lda int, x []complex128, incX int, beta complex128, y []complex128, incY int) {
+	native.Zgemv(tA, m, n, alpha, a, lda, x, incX, beta, y, incY)
+}
+
+func (s *sampledZgbmv) Zgbmv(tA blas.Transpose, m, n, kL, kU int, alpha complex128, a []complex128, lda int, x []complex128, incX int, beta complex128, y []complex128, incY int) {
+	s.calls++
+	if s.calls%zgbmvSample == 0 {
+		s.Implementation.Zgbmv(tA, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
+		return
+	}
+	native.Zgbmv(tA, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
+}

@@ -24,7 +24,7 @@ var complexTestblasSuite = []struct {
 	{"Dzasum", func(t *testing.T, impl *Implementation) { testblas.DzasumTest(t, impl) }},
 	{"Dznrm2", func(t *testing.T, impl *Implementation) { testblas.Dznrm2Test(t, impl) }},
 	{"Izamax", func(t *testing.T, impl *Implementation) { testblas.IzamaxTest(t, impl) }},
-	{"Zgbmv", func(t *testing.T, impl *Implementation) { testblas.ZgbmvTest(t, impl) }},
+	{"Zgbmv", func(t *testing.T, impl *Implementation) { testblas.ZgbmvTest(t, &sampledZgbmv{impl, 0}) }},
 	{"Zgemv", func(t *testing.T, impl *Implementation) { testblas.ZgemvTest(t, impl) }},
 	{"Zgerc", func(t *testing.T, impl *Implementation) { testblas.ZgercTest(t, impl) }},
 	{"Zgeru", func(t *testing.T, impl *Implementation) { testblas.ZgeruTest(t, impl) }},
