@@ -64,7 +64,7 @@ COMPLEX_LIGHT='(Zaxpy|Zcopy|Zdotc|Zdotu|Zdscal|Zscal|Zswap|Dzasum|Dznrm2|Izamax|
 CONFORMANCE=${1:-'^TestTestblas$/.*/^default$|^TestFloat32$|^TestSrotgSrotmg$|^TestGemmKernelsSmall$|^TestLevel3ViaGemmSmall$|^TestResidentScalars$|^TestNrm2ToSqrtRecip$|^TestNrm2To32$|^TestComplexTestblas$/^always$/^'"$COMPLEX_LIGHT"'$|^TestComplexLevel2Small$'}
 # Passes 2 and 3: GEMM, reductions (single and multi-group) and triangular
 # routines.
-RACES=${OCLGRIND_RACES_RUN:-'^TestTestblas$/^(Dgemm|Dtrsm|Dtrmm|Dtrsv|Dtbsv|Dtpsv|Ddot|Dnrm2|Dasum|Idamax)$/^default$|^TestFloat32$/^(Sgemm|Strsm|Strmm|Strsv|Sdot|Snrm2|Sasum|Isamax|Dsdot)$|^TestGemmKernelsSmall$|^TestLevel3ViaGemmSmall$|^TestResidentScalars$|^TestComplexTestblas$/^always$/^(Zdotc|Dzasum|Dznrm2|Izamax|Ztpsv)$|^TestComplexLevel2Small$'}
+RACES=${OCLGRIND_RACES_RUN:-'^TestTestblas$/^(Dgemm|Dtrsm|Dtrmm|Dtrsv|Dtbsv|Dtpsv|Ddot|Dnrm2|Dasum|Idamax)$/^default$|^TestFloat32$/^(Sgemm|Strsm|Strmm|Strsv|Sdot|Snrm2|Sasum|Isamax|Dsdot)$|^TestGemmKernelsSmall$|^TestLevel3ViaGemmSmall$|^TestResidentScalars$|^TestComplexTestblas$/^always$/^(Zdotc|Dzasum|Dznrm2|Izamax)$|^TestComplexLevel2Small$'}
 # Kernels pass 1 does not run, and why.
 NOT_ON_OCLGRIND=(
 	# NVIDIA PTX (mma.sync, cp.async); chosen only on NVIDIA devices of
