@@ -1,6 +1,10 @@
 package clblas
 
-import "gonum.org/v1/gonum/blas"
+import (
+	"gonum.org/v1/gonum/blas"
+
+	eng "github.com/gocompute/opencl/internal/engine"
+)
 
 // The complex products and solves of the device (zmv, zsv in
 // kernels/complex_level2.cl) sum in another order and group α differently
@@ -75,11 +79,9 @@ func cxRowsFinite[C cplx](a []C, rows int, diag int, row func(i int) (lo, hi, d 
 func cxParts64[C cplx](v C) float64 {
 	switch v := any(v).(type) {
 	case complex64:
-		re, _ := cxParts[complex64, float32](v)
-		return float64(re)
+		return float64(real(v))
 	case complex128:
-		re, _ := cxParts[complex128, float64](v)
-		return re
+		return real(v)
 	}
 	return 0
 }
@@ -102,15 +104,15 @@ func cxTriFinite[C cplx](a []C, ul blas.Uplo, storage, n, k, lda, diag int) bool
 	upper := ul == blas.Upper
 	return cxRowsFinite(a, n, diag, func(i int) (int, int, int) {
 		switch {
-		case storage == l2Packed && upper:
+		case storage == eng.L2Packed && upper:
 			s := i*n - i*(i-1)/2
 			return s, s + n - i, s
-		case storage == l2Packed:
+		case storage == eng.L2Packed:
 			s := i * (i + 1) / 2
 			return s, s + i + 1, s + i
-		case storage == l2Band && upper:
+		case storage == eng.L2Band && upper:
 			return i * lda, i*lda + min(k+1, n-i), i * lda
-		case storage == l2Band:
+		case storage == eng.L2Band:
 			return i*lda + max(0, k-i), i*lda + k + 1, i*lda + k
 		case upper:
 			return i*lda + i, i*lda + n, i*lda + i

@@ -1,11 +1,18 @@
 package clblas
 
-import "gonum.org/v1/gonum/blas"
+import (
+	"gonum.org/v1/gonum/blas"
+
+	eng "github.com/gocompute/opencl/internal/engine"
+)
 
 // The routing of the complex level 1 and 2 routines: argument checks shared
 // by both precisions, the offload decision, and the scans that keep a call
 // whose operands hold NaN or ±Inf on gonum's code where the device's
 // kernels would sum in another order (see complex_finite.go).
+
+// cplx is the element type of a complex routine.
+type cplx = eng.Cplx
 
 // offloadCx is offloadIf for a complex routine (ok may be nil: always
 // allowed). Without an OpenCL engine (fake devices in tests) complex calls
@@ -70,10 +77,10 @@ func cxCheckScal[C cplx](n int, x []C, incX int) bool {
 // cxCheckTri does gonum's argument checks of the complex triangular
 // matrix-vector routines (Ztrmv, Ztbmv, Ztpmv, Ztrsv, Ztbsv, Ztpsv and
 // their twins), in gonum's order (the packed ones check uplo before
-// trans), for A in storage l2Dense (lda), l2Band (k, lda) or l2Packed. It
+// trans), for A in storage eng.L2Dense (lda), eng.L2Band (k, lda) or eng.L2Packed. It
 // reports whether there is work to do (n > 0).
 func cxCheckTri[C cplx](storage int, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []C, lda int, x []C, incX int) bool {
-	if storage == l2Packed && badUplo(ul) {
+	if storage == eng.L2Packed && badUplo(ul) {
 		panic(msgBadUplo)
 	}
 	if badTrans(tA) {
@@ -89,14 +96,14 @@ func cxCheckTri[C cplx](storage int, ul blas.Uplo, tA blas.Transpose, d blas.Dia
 		panic(msgNLT0)
 	}
 	switch storage {
-	case l2Band:
+	case eng.L2Band:
 		if k < 0 {
 			panic(msgKLT0)
 		}
 		if lda < k+1 {
 			panic(msgBadLdA)
 		}
-	case l2Dense:
+	case eng.L2Dense:
 		if lda < max(1, n) {
 			panic(msgBadLdA)
 		}
@@ -108,11 +115,11 @@ func cxCheckTri[C cplx](storage int, ul blas.Uplo, tA blas.Transpose, d blas.Dia
 		return false
 	}
 	switch storage {
-	case l2Band:
+	case eng.L2Band:
 		if len(a) < lda*(n-1)+k+1 {
 			panic(msgShortA)
 		}
-	case l2Dense:
+	case eng.L2Dense:
 		if len(a) < lda*(n-1)+n {
 			panic(msgShortA)
 		}

@@ -1,5 +1,7 @@
 package clblas
 
+import eng "github.com/gocompute/opencl/internal/engine"
+
 // Zdotu computes the dot product
 //
 //	xᵀ * y
@@ -10,7 +12,7 @@ func (impl *Implementation) Zdotu(n int, x []complex128, incX int, y []complex12
 		return 0
 	}
 	if impl.offloadCx("Zdotu", work(prec64, 8*fl(n), 4*fl(n)), nil) {
-		r, err := cxDot[complex128, float64](impl.eng, "Zdotu", false, n, x, incX, y, incY)
+		r, err := eng.CxDot[complex128, float64](impl.eng, "Zdotu", false, n, x, incX, y, incY)
 		if err == nil {
 			return r
 		}
@@ -29,7 +31,7 @@ func (impl *Implementation) Zdotc(n int, x []complex128, incX int, y []complex12
 		return 0
 	}
 	if impl.offloadCx("Zdotc", work(prec64, 8*fl(n), 4*fl(n)), nil) {
-		r, err := cxDot[complex128, float64](impl.eng, "Zdotc", true, n, x, incX, y, incY)
+		r, err := eng.CxDot[complex128, float64](impl.eng, "Zdotc", true, n, x, incX, y, incY)
 		if err == nil {
 			return r
 		}
@@ -61,7 +63,7 @@ func (impl *Implementation) Dznrm2(n int, x []complex128, incX int) float64 {
 		panic(msgShortX)
 	}
 	if impl.offloadCx("Dznrm2", work(prec64, 4*fl(n), 2*fl(n)), nil) {
-		r, err := cxNrm2[complex128, float64](impl.eng, "Dznrm2", n, x, incX)
+		r, err := eng.CxNrm2[complex128, float64](impl.eng, "Dznrm2", n, x, incX)
 		if err == nil {
 			return r
 		}
@@ -93,7 +95,7 @@ func (impl *Implementation) Dzasum(n int, x []complex128, incX int) float64 {
 		return 0
 	}
 	if impl.offloadCx("Dzasum", work(prec64, 2*fl(n), 2*fl(n)), nil) {
-		r, err := cxAsum[complex128, float64](impl.eng, "Dzasum", n, x, incX)
+		r, err := eng.CxAsum[complex128, float64](impl.eng, "Dzasum", n, x, incX)
 		if err == nil {
 			return r
 		}
@@ -125,7 +127,7 @@ func (impl *Implementation) Izamax(n int, x []complex128, incX int) int {
 		return 0
 	}
 	if impl.offloadCx("Izamax", work(prec64, 2*fl(n), 2*fl(n)), nil) {
-		r, err := cxIamax[complex128, float64](impl.eng, "Izamax", n, x, incX)
+		r, err := eng.CxIamax[complex128, float64](impl.eng, "Izamax", n, x, incX)
 		if err == nil {
 			return r
 		}
@@ -140,7 +142,7 @@ func (impl *Implementation) Zswap(n int, x []complex128, incX int, y []complex12
 		return
 	}
 	if impl.offloadCx("Zswap", work(prec64, 0, 8*fl(n)), nil) {
-		err := cxSwap[complex128, float64](impl.eng, "Zswap", n, x, incX, y, incY)
+		err := eng.CxSwap[complex128, float64](impl.eng, "Zswap", n, x, incX, y, incY)
 		if err == nil {
 			return
 		}
@@ -155,7 +157,7 @@ func (impl *Implementation) Zcopy(n int, x []complex128, incX int, y []complex12
 		return
 	}
 	if impl.offloadCx("Zcopy", work(prec64, 0, 4*fl(n)), nil) {
-		err := cxCopy[complex128, float64](impl.eng, "Zcopy", n, x, incX, y, incY)
+		err := eng.CxCopy[complex128, float64](impl.eng, "Zcopy", n, x, incX, y, incY)
 		if err == nil {
 			return
 		}
@@ -174,7 +176,7 @@ func (impl *Implementation) Zaxpy(n int, alpha complex128, x []complex128, incX 
 		return
 	}
 	if impl.offloadCx("Zaxpy", work(prec64, 8*fl(n), 6*fl(n)), nil) {
-		err := cxAxpy[complex128, float64](impl.eng, "Zaxpy", n, alpha, x, incX, y, incY)
+		err := eng.CxAxpy[complex128, float64](impl.eng, "Zaxpy", n, alpha, x, incX, y, incY)
 		if err == nil {
 			return
 		}
@@ -194,7 +196,7 @@ func (impl *Implementation) Zscal(n int, alpha complex128, x []complex128, incX 
 		return
 	}
 	if impl.offloadCx("Zscal", work(prec64, 6*fl(n), 4*fl(n)), nil) {
-		err := cxScal[complex128, float64](impl.eng, "Zscal", n, alpha, false, x, incX)
+		err := eng.CxScal[complex128, float64](impl.eng, "Zscal", n, alpha, false, x, incX)
 		if err == nil {
 			return
 		}
@@ -214,7 +216,7 @@ func (impl *Implementation) Zdscal(n int, alpha float64, x []complex128, incX in
 		return
 	}
 	if impl.offloadCx("Zdscal", work(prec64, 2*fl(n), 4*fl(n)), nil) {
-		err := cxScal[complex128, float64](impl.eng, "Zdscal", n, complex(alpha, 0), true, x, incX)
+		err := eng.CxScal[complex128, float64](impl.eng, "Zdscal", n, complex(alpha, 0), true, x, incX)
 		if err == nil {
 			return
 		}

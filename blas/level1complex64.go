@@ -2,6 +2,8 @@
 
 package clblas
 
+import eng "github.com/gocompute/opencl/internal/engine"
+
 // Cdotu computes the dot product
 //
 //	xᵀ * y
@@ -12,7 +14,7 @@ func (impl *Implementation) Cdotu(n int, x []complex64, incX int, y []complex64,
 		return 0
 	}
 	if impl.offloadCx("Cdotu", work(prec32, 8*fl(n), 4*fl(n)), nil) {
-		r, err := cxDot[complex64, float32](impl.eng, "Cdotu", false, n, x, incX, y, incY)
+		r, err := eng.CxDot[complex64, float32](impl.eng, "Cdotu", false, n, x, incX, y, incY)
 		if err == nil {
 			return r
 		}
@@ -31,7 +33,7 @@ func (impl *Implementation) Cdotc(n int, x []complex64, incX int, y []complex64,
 		return 0
 	}
 	if impl.offloadCx("Cdotc", work(prec32, 8*fl(n), 4*fl(n)), nil) {
-		r, err := cxDot[complex64, float32](impl.eng, "Cdotc", true, n, x, incX, y, incY)
+		r, err := eng.CxDot[complex64, float32](impl.eng, "Cdotc", true, n, x, incX, y, incY)
 		if err == nil {
 			return r
 		}
@@ -63,7 +65,7 @@ func (impl *Implementation) Scnrm2(n int, x []complex64, incX int) float32 {
 		panic(msgShortX)
 	}
 	if impl.offloadCx("Scnrm2", work(prec32, 4*fl(n), 2*fl(n)), nil) {
-		r, err := cxNrm2[complex64, float32](impl.eng, "Scnrm2", n, x, incX)
+		r, err := eng.CxNrm2[complex64, float32](impl.eng, "Scnrm2", n, x, incX)
 		if err == nil {
 			return r
 		}
@@ -95,7 +97,7 @@ func (impl *Implementation) Scasum(n int, x []complex64, incX int) float32 {
 		return 0
 	}
 	if impl.offloadCx("Scasum", work(prec32, 2*fl(n), 2*fl(n)), nil) {
-		r, err := cxAsum[complex64, float32](impl.eng, "Scasum", n, x, incX)
+		r, err := eng.CxAsum[complex64, float32](impl.eng, "Scasum", n, x, incX)
 		if err == nil {
 			return r
 		}
@@ -127,7 +129,7 @@ func (impl *Implementation) Icamax(n int, x []complex64, incX int) int {
 		return 0
 	}
 	if impl.offloadCx("Icamax", work(prec32, 2*fl(n), 2*fl(n)), nil) {
-		r, err := cxIamax[complex64, float32](impl.eng, "Icamax", n, x, incX)
+		r, err := eng.CxIamax[complex64, float32](impl.eng, "Icamax", n, x, incX)
 		if err == nil {
 			return r
 		}
@@ -142,7 +144,7 @@ func (impl *Implementation) Cswap(n int, x []complex64, incX int, y []complex64,
 		return
 	}
 	if impl.offloadCx("Cswap", work(prec32, 0, 8*fl(n)), nil) {
-		err := cxSwap[complex64, float32](impl.eng, "Cswap", n, x, incX, y, incY)
+		err := eng.CxSwap[complex64, float32](impl.eng, "Cswap", n, x, incX, y, incY)
 		if err == nil {
 			return
 		}
@@ -157,7 +159,7 @@ func (impl *Implementation) Ccopy(n int, x []complex64, incX int, y []complex64,
 		return
 	}
 	if impl.offloadCx("Ccopy", work(prec32, 0, 4*fl(n)), nil) {
-		err := cxCopy[complex64, float32](impl.eng, "Ccopy", n, x, incX, y, incY)
+		err := eng.CxCopy[complex64, float32](impl.eng, "Ccopy", n, x, incX, y, incY)
 		if err == nil {
 			return
 		}
@@ -176,7 +178,7 @@ func (impl *Implementation) Caxpy(n int, alpha complex64, x []complex64, incX in
 		return
 	}
 	if impl.offloadCx("Caxpy", work(prec32, 8*fl(n), 6*fl(n)), nil) {
-		err := cxAxpy[complex64, float32](impl.eng, "Caxpy", n, alpha, x, incX, y, incY)
+		err := eng.CxAxpy[complex64, float32](impl.eng, "Caxpy", n, alpha, x, incX, y, incY)
 		if err == nil {
 			return
 		}
@@ -196,7 +198,7 @@ func (impl *Implementation) Cscal(n int, alpha complex64, x []complex64, incX in
 		return
 	}
 	if impl.offloadCx("Cscal", work(prec32, 6*fl(n), 4*fl(n)), nil) {
-		err := cxScal[complex64, float32](impl.eng, "Cscal", n, alpha, false, x, incX)
+		err := eng.CxScal[complex64, float32](impl.eng, "Cscal", n, alpha, false, x, incX)
 		if err == nil {
 			return
 		}
@@ -216,7 +218,7 @@ func (impl *Implementation) Csscal(n int, alpha float32, x []complex64, incX int
 		return
 	}
 	if impl.offloadCx("Csscal", work(prec32, 2*fl(n), 4*fl(n)), nil) {
-		err := cxScal[complex64, float32](impl.eng, "Csscal", n, complex(alpha, 0), true, x, incX)
+		err := eng.CxScal[complex64, float32](impl.eng, "Csscal", n, complex(alpha, 0), true, x, incX)
 		if err == nil {
 			return
 		}

@@ -1,6 +1,10 @@
 package clblas
 
-import "gonum.org/v1/gonum/blas"
+import (
+	"gonum.org/v1/gonum/blas"
+
+	eng "github.com/gocompute/opencl/internal/engine"
+)
 
 // Zgemv computes one of
 //
@@ -24,7 +28,7 @@ func (impl *Implementation) Zgemv(trans blas.Transpose, m, n int, alpha complex1
 	if impl.offloadCx("Zgemv", work(prec64, 8*fl(m)*fl(n), 2*(fl(m)*fl(n)+fl(lenX)+fl(lenY)*(1+ifNonZero(beta != 0)))), func() bool {
 		return cxFinite(alpha, beta) && (alpha == 0 || cxGeneralFinite(a, m, n, 0, 0, lda, false) && cxVecFinite(x, lenX, incX))
 	}) {
-		err := cxGemv[complex128, float64](impl.eng, "Zgemv", trans, m, n, alpha, a, lda, x, incX, beta, y, incY)
+		err := eng.CxGemv[complex128, float64](impl.eng, "Zgemv", trans, m, n, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
 		}
@@ -56,7 +60,7 @@ func (impl *Implementation) Zgbmv(trans blas.Transpose, m, n, kL, kU int, alpha 
 		// gonum's Zgbmv forms α·(A·x) even for α = 0.
 		return cxFinite(alpha, beta) && cxGeneralFinite(a, m, n, kL, kU, lda, true) && cxVecFinite(x, lenX, incX)
 	}) {
-		err := cxGbmv[complex128, float64](impl.eng, "Zgbmv", trans, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
+		err := eng.CxGbmv[complex128, float64](impl.eng, "Zgbmv", trans, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
 		}
@@ -73,13 +77,13 @@ func (impl *Implementation) Zgbmv(trans blas.Transpose, m, n, kL, kU int, alpha 
 //
 // where A is an n×n triangular matrix and x is a vector.
 func (impl *Implementation) Ztrmv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n int, a []complex128, lda int, x []complex128, incX int) {
-	if !cxCheckTri(l2Dense, uplo, trans, diag, n, n-1, a, lda, x, incX) {
+	if !cxCheckTri(eng.L2Dense, uplo, trans, diag, n, n-1, a, lda, x, incX) {
 		return
 	}
 	if impl.offloadCx("Ztrmv", work(prec64, 4*fl(n)*fl(n), 2*(fl(n)*fl(n+1)/2+2*fl(n))), func() bool {
-		return cxTriFinite(a, uplo, l2Dense, n, n-1, lda, cxDiag(diag)) && cxVecFinite(x, n, incX)
+		return cxTriFinite(a, uplo, eng.L2Dense, n, n-1, lda, cxDiag(diag)) && cxVecFinite(x, n, incX)
 	}) {
-		err := cxTrmv[complex128, float64](impl.eng, "Ztrmv", uplo, trans, diag, n, a, lda, x, incX)
+		err := eng.CxTrmv[complex128, float64](impl.eng, "Ztrmv", uplo, trans, diag, n, a, lda, x, incX)
 		if err == nil {
 			return
 		}
@@ -97,13 +101,13 @@ func (impl *Implementation) Ztrmv(uplo blas.Uplo, trans blas.Transpose, diag bla
 // where A is an n×n triangular band matrix with (k+1) diagonals and x is a
 // vector.
 func (impl *Implementation) Ztbmv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n, k int, a []complex128, lda int, x []complex128, incX int) {
-	if !cxCheckTri(l2Band, uplo, trans, diag, n, k, a, lda, x, incX) {
+	if !cxCheckTri(eng.L2Band, uplo, trans, diag, n, k, a, lda, x, incX) {
 		return
 	}
 	if impl.offloadCx("Ztbmv", work(prec64, 8*fl(n)*fl(k+1), 2*(fl(n)*fl(k+1)+2*fl(n))), func() bool {
-		return cxTriFinite(a, uplo, l2Band, n, k, lda, cxDiag(diag)) && cxVecFinite(x, n, incX)
+		return cxTriFinite(a, uplo, eng.L2Band, n, k, lda, cxDiag(diag)) && cxVecFinite(x, n, incX)
 	}) {
-		err := cxTbmv[complex128, float64](impl.eng, "Ztbmv", uplo, trans, diag, n, k, a, lda, x, incX)
+		err := eng.CxTbmv[complex128, float64](impl.eng, "Ztbmv", uplo, trans, diag, n, k, a, lda, x, incX)
 		if err == nil {
 			return
 		}
@@ -120,13 +124,13 @@ func (impl *Implementation) Ztbmv(uplo blas.Uplo, trans blas.Transpose, diag bla
 //
 // where A is an n×n triangular matrix in packed form and x is a vector.
 func (impl *Implementation) Ztpmv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n int, ap []complex128, x []complex128, incX int) {
-	if !cxCheckTri(l2Packed, uplo, trans, diag, n, n-1, ap, 0, x, incX) {
+	if !cxCheckTri(eng.L2Packed, uplo, trans, diag, n, n-1, ap, 0, x, incX) {
 		return
 	}
 	if impl.offloadCx("Ztpmv", work(prec64, 4*fl(n)*fl(n), 2*(fl(n)*fl(n+1)/2+2*fl(n))), func() bool {
-		return cxTriFinite(ap, uplo, l2Packed, n, n-1, 0, cxDiag(diag)) && cxVecFinite(x, n, incX)
+		return cxTriFinite(ap, uplo, eng.L2Packed, n, n-1, 0, cxDiag(diag)) && cxVecFinite(x, n, incX)
 	}) {
-		err := cxTpmv[complex128, float64](impl.eng, "Ztpmv", uplo, trans, diag, n, ap, x, incX)
+		err := eng.CxTpmv[complex128, float64](impl.eng, "Ztpmv", uplo, trans, diag, n, ap, x, incX)
 		if err == nil {
 			return
 		}
@@ -144,13 +148,13 @@ func (impl *Implementation) Ztpmv(uplo blas.Uplo, trans blas.Transpose, diag bla
 // where b and x are n-element vectors (x holds b on entry) and A is an n×n
 // triangular matrix. No test for singularity is made.
 func (impl *Implementation) Ztrsv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n int, a []complex128, lda int, x []complex128, incX int) {
-	if !cxCheckTri(l2Dense, uplo, trans, diag, n, n-1, a, lda, x, incX) {
+	if !cxCheckTri(eng.L2Dense, uplo, trans, diag, n, n-1, a, lda, x, incX) {
 		return
 	}
 	if impl.offloadCx("Ztrsv", work(prec64, 4*fl(n)*fl(n), 2*(fl(n)*fl(n+1)/2+2*fl(n))), func() bool {
-		return cxTriFinite(a, uplo, l2Dense, n, n-1, lda, cxDiag(diag)) && cxVecFinite(x, n, incX)
+		return cxTriFinite(a, uplo, eng.L2Dense, n, n-1, lda, cxDiag(diag)) && cxVecFinite(x, n, incX)
 	}) {
-		err := cxTrsv[complex128, float64](impl.eng, "Ztrsv", uplo, trans, diag, n, a, lda, x, incX)
+		err := eng.CxTrsv[complex128, float64](impl.eng, "Ztrsv", uplo, trans, diag, n, a, lda, x, incX)
 		if err == nil {
 			return
 		}
@@ -169,13 +173,13 @@ func (impl *Implementation) Ztrsv(uplo blas.Uplo, trans blas.Transpose, diag bla
 // triangular band matrix with (k+1) diagonals. No test for singularity is
 // made.
 func (impl *Implementation) Ztbsv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n, k int, a []complex128, lda int, x []complex128, incX int) {
-	if !cxCheckTri(l2Band, uplo, trans, diag, n, k, a, lda, x, incX) {
+	if !cxCheckTri(eng.L2Band, uplo, trans, diag, n, k, a, lda, x, incX) {
 		return
 	}
 	if impl.offloadCx("Ztbsv", work(prec64, 8*fl(n)*fl(k+1), 2*(fl(n)*fl(k+1)+2*fl(n))), func() bool {
-		return cxTriFinite(a, uplo, l2Band, n, k, lda, cxDiag(diag)) && cxVecFinite(x, n, incX)
+		return cxTriFinite(a, uplo, eng.L2Band, n, k, lda, cxDiag(diag)) && cxVecFinite(x, n, incX)
 	}) {
-		err := cxTbsv[complex128, float64](impl.eng, "Ztbsv", uplo, trans, diag, n, k, a, lda, x, incX)
+		err := eng.CxTbsv[complex128, float64](impl.eng, "Ztbsv", uplo, trans, diag, n, k, a, lda, x, incX)
 		if err == nil {
 			return
 		}
@@ -193,13 +197,13 @@ func (impl *Implementation) Ztbsv(uplo blas.Uplo, trans blas.Transpose, diag bla
 // where b and x are n-element vectors (x holds b on entry) and A is an n×n
 // triangular matrix in packed form. No test for singularity is made.
 func (impl *Implementation) Ztpsv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n int, ap []complex128, x []complex128, incX int) {
-	if !cxCheckTri(l2Packed, uplo, trans, diag, n, n-1, ap, 0, x, incX) {
+	if !cxCheckTri(eng.L2Packed, uplo, trans, diag, n, n-1, ap, 0, x, incX) {
 		return
 	}
 	if impl.offloadCx("Ztpsv", work(prec64, 4*fl(n)*fl(n), 2*(fl(n)*fl(n+1)/2+2*fl(n))), func() bool {
-		return cxTriFinite(ap, uplo, l2Packed, n, n-1, 0, cxDiag(diag)) && cxVecFinite(x, n, incX)
+		return cxTriFinite(ap, uplo, eng.L2Packed, n, n-1, 0, cxDiag(diag)) && cxVecFinite(x, n, incX)
 	}) {
-		err := cxTpsv[complex128, float64](impl.eng, "Ztpsv", uplo, trans, diag, n, ap, x, incX)
+		err := eng.CxTpsv[complex128, float64](impl.eng, "Ztpsv", uplo, trans, diag, n, ap, x, incX)
 		if err == nil {
 			return
 		}
@@ -222,9 +226,9 @@ func (impl *Implementation) Zhemv(uplo blas.Uplo, n int, alpha complex128, a []c
 		return
 	}
 	if impl.offloadCx("Zhemv", work(prec64, 8*fl(n)*fl(n), 2*(fl(n)*fl(n+1)/2+fl(n)*(2+ifNonZero(beta != 0)))), func() bool {
-		return cxFinite(alpha, beta) && (alpha == 0 || cxTriFinite(a, uplo, l2Dense, n, n-1, lda, diagReal) && cxVecFinite(x, n, incX))
+		return cxFinite(alpha, beta) && (alpha == 0 || cxTriFinite(a, uplo, eng.L2Dense, n, n-1, lda, diagReal) && cxVecFinite(x, n, incX))
 	}) {
-		err := cxHemv[complex128, float64](impl.eng, "Zhemv", uplo, n, alpha, a, lda, x, incX, beta, y, incY)
+		err := eng.CxHemv[complex128, float64](impl.eng, "Zhemv", uplo, n, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
 		}
@@ -247,9 +251,9 @@ func (impl *Implementation) Zhbmv(uplo blas.Uplo, n, k int, alpha complex128, a 
 		return
 	}
 	if impl.offloadCx("Zhbmv", work(prec64, 16*fl(n)*fl(k+1), 2*(fl(n)*fl(k+1)+fl(n)*(2+ifNonZero(beta != 0)))), func() bool {
-		return cxFinite(alpha, beta) && (alpha == 0 || cxTriFinite(a, uplo, l2Band, n, k, lda, diagReal) && cxVecFinite(x, n, incX))
+		return cxFinite(alpha, beta) && (alpha == 0 || cxTriFinite(a, uplo, eng.L2Band, n, k, lda, diagReal) && cxVecFinite(x, n, incX))
 	}) {
-		err := cxHbmv[complex128, float64](impl.eng, "Zhbmv", uplo, n, k, alpha, a, lda, x, incX, beta, y, incY)
+		err := eng.CxHbmv[complex128, float64](impl.eng, "Zhbmv", uplo, n, k, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
 		}
@@ -272,9 +276,9 @@ func (impl *Implementation) Zhpmv(uplo blas.Uplo, n int, alpha complex128, ap []
 		return
 	}
 	if impl.offloadCx("Zhpmv", work(prec64, 8*fl(n)*fl(n), 2*(fl(n)*fl(n+1)/2+fl(n)*(2+ifNonZero(beta != 0)))), func() bool {
-		return cxFinite(alpha, beta) && (alpha == 0 || cxTriFinite(ap, uplo, l2Packed, n, n-1, 0, diagReal) && cxVecFinite(x, n, incX))
+		return cxFinite(alpha, beta) && (alpha == 0 || cxTriFinite(ap, uplo, eng.L2Packed, n, n-1, 0, diagReal) && cxVecFinite(x, n, incX))
 	}) {
-		err := cxHpmv[complex128, float64](impl.eng, "Zhpmv", uplo, n, alpha, ap, x, incX, beta, y, incY)
+		err := eng.CxHpmv[complex128, float64](impl.eng, "Zhpmv", uplo, n, alpha, ap, x, incX, beta, y, incY)
 		if err == nil {
 			return
 		}
@@ -296,7 +300,7 @@ func (impl *Implementation) Zgeru(m, n int, alpha complex128, x []complex128, in
 		return
 	}
 	if impl.offloadCx("Zgeru", work(prec64, 8*fl(m)*fl(n), 2*(2*fl(m)*fl(n)+fl(m)+fl(n))), nil) {
-		err := cxRank[complex128, float64](impl.eng, "Zgeru", zrGeru, blas.Upper, false, m, n, alpha, x, incX, y, incY, a, lda)
+		err := eng.CxRank[complex128, float64](impl.eng, "Zgeru", eng.ZrGeru, blas.Upper, false, m, n, alpha, x, incX, y, incY, a, lda)
 		if err == nil {
 			return
 		}
@@ -318,7 +322,7 @@ func (impl *Implementation) Zgerc(m, n int, alpha complex128, x []complex128, in
 		return
 	}
 	if impl.offloadCx("Zgerc", work(prec64, 8*fl(m)*fl(n), 2*(2*fl(m)*fl(n)+fl(m)+fl(n))), nil) {
-		err := cxRank[complex128, float64](impl.eng, "Zgerc", zrGerc, blas.Upper, false, m, n, alpha, x, incX, y, incY, a, lda)
+		err := eng.CxRank[complex128, float64](impl.eng, "Zgerc", eng.ZrGerc, blas.Upper, false, m, n, alpha, x, incX, y, incY, a, lda)
 		if err == nil {
 			return
 		}
@@ -340,7 +344,7 @@ func (impl *Implementation) Zher(uplo blas.Uplo, n int, alpha float64, x []compl
 		return
 	}
 	if impl.offloadCx("Zher", work(prec64, 4*fl(n)*fl(n), 2*(fl(n)*fl(n+1)+fl(n))), nil) {
-		err := cxRank[complex128, float64](impl.eng, "Zher", zrHer, uplo, false, n, n, complex(alpha, 0), x, incX, nil, 0, a, lda)
+		err := eng.CxRank[complex128, float64](impl.eng, "Zher", eng.ZrHer, uplo, false, n, n, complex(alpha, 0), x, incX, nil, 0, a, lda)
 		if err == nil {
 			return
 		}
@@ -363,7 +367,7 @@ func (impl *Implementation) Zhpr(uplo blas.Uplo, n int, alpha float64, x []compl
 		return
 	}
 	if impl.offloadCx("Zhpr", work(prec64, 4*fl(n)*fl(n), 2*(fl(n)*fl(n+1)+fl(n))), nil) {
-		err := cxRank[complex128, float64](impl.eng, "Zhpr", zrHpr, uplo, true, n, n, complex(alpha, 0), x, incX, nil, 0, ap, 0)
+		err := eng.CxRank[complex128, float64](impl.eng, "Zhpr", eng.ZrHpr, uplo, true, n, n, complex(alpha, 0), x, incX, nil, 0, ap, 0)
 		if err == nil {
 			return
 		}
@@ -385,7 +389,7 @@ func (impl *Implementation) Zher2(uplo blas.Uplo, n int, alpha complex128, x []c
 		return
 	}
 	if impl.offloadCx("Zher2", work(prec64, 8*fl(n)*fl(n), 2*(fl(n)*fl(n+1)+2*fl(n))), nil) {
-		err := cxRank[complex128, float64](impl.eng, "Zher2", zrHer2, uplo, false, n, n, alpha, x, incX, y, incY, a, lda)
+		err := eng.CxRank[complex128, float64](impl.eng, "Zher2", eng.ZrHer2, uplo, false, n, n, alpha, x, incX, y, incY, a, lda)
 		if err == nil {
 			return
 		}
@@ -408,7 +412,7 @@ func (impl *Implementation) Zhpr2(uplo blas.Uplo, n int, alpha complex128, x []c
 		return
 	}
 	if impl.offloadCx("Zhpr2", work(prec64, 8*fl(n)*fl(n), 2*(fl(n)*fl(n+1)+2*fl(n))), nil) {
-		err := cxRank[complex128, float64](impl.eng, "Zhpr2", zrHer2, uplo, true, n, n, alpha, x, incX, y, incY, ap, 0)
+		err := eng.CxRank[complex128, float64](impl.eng, "Zhpr2", eng.ZrHer2, uplo, true, n, n, alpha, x, incX, y, incY, ap, 0)
 		if err == nil {
 			return
 		}

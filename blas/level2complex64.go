@@ -2,7 +2,11 @@
 
 package clblas
 
-import "gonum.org/v1/gonum/blas"
+import (
+	"gonum.org/v1/gonum/blas"
+
+	eng "github.com/gocompute/opencl/internal/engine"
+)
 
 // Cgemv computes one of
 //
@@ -26,7 +30,7 @@ func (impl *Implementation) Cgemv(trans blas.Transpose, m, n int, alpha complex6
 	if impl.offloadCx("Cgemv", work(prec32, 8*fl(m)*fl(n), 2*(fl(m)*fl(n)+fl(lenX)+fl(lenY)*(1+ifNonZero(beta != 0)))), func() bool {
 		return cxFinite(alpha, beta) && (alpha == 0 || cxGeneralFinite(a, m, n, 0, 0, lda, false) && cxVecFinite(x, lenX, incX))
 	}) {
-		err := cxGemv[complex64, float32](impl.eng, "Cgemv", trans, m, n, alpha, a, lda, x, incX, beta, y, incY)
+		err := eng.CxGemv[complex64, float32](impl.eng, "Cgemv", trans, m, n, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
 		}
@@ -58,7 +62,7 @@ func (impl *Implementation) Cgbmv(trans blas.Transpose, m, n, kL, kU int, alpha 
 		// gonum's Zgbmv forms α·(A·x) even for α = 0.
 		return cxFinite(alpha, beta) && cxGeneralFinite(a, m, n, kL, kU, lda, true) && cxVecFinite(x, lenX, incX)
 	}) {
-		err := cxGbmv[complex64, float32](impl.eng, "Cgbmv", trans, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
+		err := eng.CxGbmv[complex64, float32](impl.eng, "Cgbmv", trans, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
 		}
@@ -75,13 +79,13 @@ func (impl *Implementation) Cgbmv(trans blas.Transpose, m, n, kL, kU int, alpha 
 //
 // where A is an n×n triangular matrix and x is a vector.
 func (impl *Implementation) Ctrmv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n int, a []complex64, lda int, x []complex64, incX int) {
-	if !cxCheckTri(l2Dense, uplo, trans, diag, n, n-1, a, lda, x, incX) {
+	if !cxCheckTri(eng.L2Dense, uplo, trans, diag, n, n-1, a, lda, x, incX) {
 		return
 	}
 	if impl.offloadCx("Ctrmv", work(prec32, 4*fl(n)*fl(n), 2*(fl(n)*fl(n+1)/2+2*fl(n))), func() bool {
-		return cxTriFinite(a, uplo, l2Dense, n, n-1, lda, cxDiag(diag)) && cxVecFinite(x, n, incX)
+		return cxTriFinite(a, uplo, eng.L2Dense, n, n-1, lda, cxDiag(diag)) && cxVecFinite(x, n, incX)
 	}) {
-		err := cxTrmv[complex64, float32](impl.eng, "Ctrmv", uplo, trans, diag, n, a, lda, x, incX)
+		err := eng.CxTrmv[complex64, float32](impl.eng, "Ctrmv", uplo, trans, diag, n, a, lda, x, incX)
 		if err == nil {
 			return
 		}
@@ -99,13 +103,13 @@ func (impl *Implementation) Ctrmv(uplo blas.Uplo, trans blas.Transpose, diag bla
 // where A is an n×n triangular band matrix with (k+1) diagonals and x is a
 // vector.
 func (impl *Implementation) Ctbmv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n, k int, a []complex64, lda int, x []complex64, incX int) {
-	if !cxCheckTri(l2Band, uplo, trans, diag, n, k, a, lda, x, incX) {
+	if !cxCheckTri(eng.L2Band, uplo, trans, diag, n, k, a, lda, x, incX) {
 		return
 	}
 	if impl.offloadCx("Ctbmv", work(prec32, 8*fl(n)*fl(k+1), 2*(fl(n)*fl(k+1)+2*fl(n))), func() bool {
-		return cxTriFinite(a, uplo, l2Band, n, k, lda, cxDiag(diag)) && cxVecFinite(x, n, incX)
+		return cxTriFinite(a, uplo, eng.L2Band, n, k, lda, cxDiag(diag)) && cxVecFinite(x, n, incX)
 	}) {
-		err := cxTbmv[complex64, float32](impl.eng, "Ctbmv", uplo, trans, diag, n, k, a, lda, x, incX)
+		err := eng.CxTbmv[complex64, float32](impl.eng, "Ctbmv", uplo, trans, diag, n, k, a, lda, x, incX)
 		if err == nil {
 			return
 		}
@@ -122,13 +126,13 @@ func (impl *Implementation) Ctbmv(uplo blas.Uplo, trans blas.Transpose, diag bla
 //
 // where A is an n×n triangular matrix in packed form and x is a vector.
 func (impl *Implementation) Ctpmv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n int, ap []complex64, x []complex64, incX int) {
-	if !cxCheckTri(l2Packed, uplo, trans, diag, n, n-1, ap, 0, x, incX) {
+	if !cxCheckTri(eng.L2Packed, uplo, trans, diag, n, n-1, ap, 0, x, incX) {
 		return
 	}
 	if impl.offloadCx("Ctpmv", work(prec32, 4*fl(n)*fl(n), 2*(fl(n)*fl(n+1)/2+2*fl(n))), func() bool {
-		return cxTriFinite(ap, uplo, l2Packed, n, n-1, 0, cxDiag(diag)) && cxVecFinite(x, n, incX)
+		return cxTriFinite(ap, uplo, eng.L2Packed, n, n-1, 0, cxDiag(diag)) && cxVecFinite(x, n, incX)
 	}) {
-		err := cxTpmv[complex64, float32](impl.eng, "Ctpmv", uplo, trans, diag, n, ap, x, incX)
+		err := eng.CxTpmv[complex64, float32](impl.eng, "Ctpmv", uplo, trans, diag, n, ap, x, incX)
 		if err == nil {
 			return
 		}
@@ -146,13 +150,13 @@ func (impl *Implementation) Ctpmv(uplo blas.Uplo, trans blas.Transpose, diag bla
 // where b and x are n-element vectors (x holds b on entry) and A is an n×n
 // triangular matrix. No test for singularity is made.
 func (impl *Implementation) Ctrsv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n int, a []complex64, lda int, x []complex64, incX int) {
-	if !cxCheckTri(l2Dense, uplo, trans, diag, n, n-1, a, lda, x, incX) {
+	if !cxCheckTri(eng.L2Dense, uplo, trans, diag, n, n-1, a, lda, x, incX) {
 		return
 	}
 	if impl.offloadCx("Ctrsv", work(prec32, 4*fl(n)*fl(n), 2*(fl(n)*fl(n+1)/2+2*fl(n))), func() bool {
-		return cxTriFinite(a, uplo, l2Dense, n, n-1, lda, cxDiag(diag)) && cxVecFinite(x, n, incX)
+		return cxTriFinite(a, uplo, eng.L2Dense, n, n-1, lda, cxDiag(diag)) && cxVecFinite(x, n, incX)
 	}) {
-		err := cxTrsv[complex64, float32](impl.eng, "Ctrsv", uplo, trans, diag, n, a, lda, x, incX)
+		err := eng.CxTrsv[complex64, float32](impl.eng, "Ctrsv", uplo, trans, diag, n, a, lda, x, incX)
 		if err == nil {
 			return
 		}
@@ -171,13 +175,13 @@ func (impl *Implementation) Ctrsv(uplo blas.Uplo, trans blas.Transpose, diag bla
 // triangular band matrix with (k+1) diagonals. No test for singularity is
 // made.
 func (impl *Implementation) Ctbsv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n, k int, a []complex64, lda int, x []complex64, incX int) {
-	if !cxCheckTri(l2Band, uplo, trans, diag, n, k, a, lda, x, incX) {
+	if !cxCheckTri(eng.L2Band, uplo, trans, diag, n, k, a, lda, x, incX) {
 		return
 	}
 	if impl.offloadCx("Ctbsv", work(prec32, 8*fl(n)*fl(k+1), 2*(fl(n)*fl(k+1)+2*fl(n))), func() bool {
-		return cxTriFinite(a, uplo, l2Band, n, k, lda, cxDiag(diag)) && cxVecFinite(x, n, incX)
+		return cxTriFinite(a, uplo, eng.L2Band, n, k, lda, cxDiag(diag)) && cxVecFinite(x, n, incX)
 	}) {
-		err := cxTbsv[complex64, float32](impl.eng, "Ctbsv", uplo, trans, diag, n, k, a, lda, x, incX)
+		err := eng.CxTbsv[complex64, float32](impl.eng, "Ctbsv", uplo, trans, diag, n, k, a, lda, x, incX)
 		if err == nil {
 			return
 		}
@@ -195,13 +199,13 @@ func (impl *Implementation) Ctbsv(uplo blas.Uplo, trans blas.Transpose, diag bla
 // where b and x are n-element vectors (x holds b on entry) and A is an n×n
 // triangular matrix in packed form. No test for singularity is made.
 func (impl *Implementation) Ctpsv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n int, ap []complex64, x []complex64, incX int) {
-	if !cxCheckTri(l2Packed, uplo, trans, diag, n, n-1, ap, 0, x, incX) {
+	if !cxCheckTri(eng.L2Packed, uplo, trans, diag, n, n-1, ap, 0, x, incX) {
 		return
 	}
 	if impl.offloadCx("Ctpsv", work(prec32, 4*fl(n)*fl(n), 2*(fl(n)*fl(n+1)/2+2*fl(n))), func() bool {
-		return cxTriFinite(ap, uplo, l2Packed, n, n-1, 0, cxDiag(diag)) && cxVecFinite(x, n, incX)
+		return cxTriFinite(ap, uplo, eng.L2Packed, n, n-1, 0, cxDiag(diag)) && cxVecFinite(x, n, incX)
 	}) {
-		err := cxTpsv[complex64, float32](impl.eng, "Ctpsv", uplo, trans, diag, n, ap, x, incX)
+		err := eng.CxTpsv[complex64, float32](impl.eng, "Ctpsv", uplo, trans, diag, n, ap, x, incX)
 		if err == nil {
 			return
 		}
@@ -224,9 +228,9 @@ func (impl *Implementation) Chemv(uplo blas.Uplo, n int, alpha complex64, a []co
 		return
 	}
 	if impl.offloadCx("Chemv", work(prec32, 8*fl(n)*fl(n), 2*(fl(n)*fl(n+1)/2+fl(n)*(2+ifNonZero(beta != 0)))), func() bool {
-		return cxFinite(alpha, beta) && (alpha == 0 || cxTriFinite(a, uplo, l2Dense, n, n-1, lda, diagReal) && cxVecFinite(x, n, incX))
+		return cxFinite(alpha, beta) && (alpha == 0 || cxTriFinite(a, uplo, eng.L2Dense, n, n-1, lda, diagReal) && cxVecFinite(x, n, incX))
 	}) {
-		err := cxHemv[complex64, float32](impl.eng, "Chemv", uplo, n, alpha, a, lda, x, incX, beta, y, incY)
+		err := eng.CxHemv[complex64, float32](impl.eng, "Chemv", uplo, n, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
 		}
@@ -249,9 +253,9 @@ func (impl *Implementation) Chbmv(uplo blas.Uplo, n, k int, alpha complex64, a [
 		return
 	}
 	if impl.offloadCx("Chbmv", work(prec32, 16*fl(n)*fl(k+1), 2*(fl(n)*fl(k+1)+fl(n)*(2+ifNonZero(beta != 0)))), func() bool {
-		return cxFinite(alpha, beta) && (alpha == 0 || cxTriFinite(a, uplo, l2Band, n, k, lda, diagReal) && cxVecFinite(x, n, incX))
+		return cxFinite(alpha, beta) && (alpha == 0 || cxTriFinite(a, uplo, eng.L2Band, n, k, lda, diagReal) && cxVecFinite(x, n, incX))
 	}) {
-		err := cxHbmv[complex64, float32](impl.eng, "Chbmv", uplo, n, k, alpha, a, lda, x, incX, beta, y, incY)
+		err := eng.CxHbmv[complex64, float32](impl.eng, "Chbmv", uplo, n, k, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
 		}
@@ -274,9 +278,9 @@ func (impl *Implementation) Chpmv(uplo blas.Uplo, n int, alpha complex64, ap []c
 		return
 	}
 	if impl.offloadCx("Chpmv", work(prec32, 8*fl(n)*fl(n), 2*(fl(n)*fl(n+1)/2+fl(n)*(2+ifNonZero(beta != 0)))), func() bool {
-		return cxFinite(alpha, beta) && (alpha == 0 || cxTriFinite(ap, uplo, l2Packed, n, n-1, 0, diagReal) && cxVecFinite(x, n, incX))
+		return cxFinite(alpha, beta) && (alpha == 0 || cxTriFinite(ap, uplo, eng.L2Packed, n, n-1, 0, diagReal) && cxVecFinite(x, n, incX))
 	}) {
-		err := cxHpmv[complex64, float32](impl.eng, "Chpmv", uplo, n, alpha, ap, x, incX, beta, y, incY)
+		err := eng.CxHpmv[complex64, float32](impl.eng, "Chpmv", uplo, n, alpha, ap, x, incX, beta, y, incY)
 		if err == nil {
 			return
 		}
@@ -298,7 +302,7 @@ func (impl *Implementation) Cgeru(m, n int, alpha complex64, x []complex64, incX
 		return
 	}
 	if impl.offloadCx("Cgeru", work(prec32, 8*fl(m)*fl(n), 2*(2*fl(m)*fl(n)+fl(m)+fl(n))), nil) {
-		err := cxRank[complex64, float32](impl.eng, "Cgeru", zrGeru, blas.Upper, false, m, n, alpha, x, incX, y, incY, a, lda)
+		err := eng.CxRank[complex64, float32](impl.eng, "Cgeru", eng.ZrGeru, blas.Upper, false, m, n, alpha, x, incX, y, incY, a, lda)
 		if err == nil {
 			return
 		}
@@ -320,7 +324,7 @@ func (impl *Implementation) Cgerc(m, n int, alpha complex64, x []complex64, incX
 		return
 	}
 	if impl.offloadCx("Cgerc", work(prec32, 8*fl(m)*fl(n), 2*(2*fl(m)*fl(n)+fl(m)+fl(n))), nil) {
-		err := cxRank[complex64, float32](impl.eng, "Cgerc", zrGerc, blas.Upper, false, m, n, alpha, x, incX, y, incY, a, lda)
+		err := eng.CxRank[complex64, float32](impl.eng, "Cgerc", eng.ZrGerc, blas.Upper, false, m, n, alpha, x, incX, y, incY, a, lda)
 		if err == nil {
 			return
 		}
@@ -342,7 +346,7 @@ func (impl *Implementation) Cher(uplo blas.Uplo, n int, alpha float32, x []compl
 		return
 	}
 	if impl.offloadCx("Cher", work(prec32, 4*fl(n)*fl(n), 2*(fl(n)*fl(n+1)+fl(n))), nil) {
-		err := cxRank[complex64, float32](impl.eng, "Cher", zrHer, uplo, false, n, n, complex(alpha, 0), x, incX, nil, 0, a, lda)
+		err := eng.CxRank[complex64, float32](impl.eng, "Cher", eng.ZrHer, uplo, false, n, n, complex(alpha, 0), x, incX, nil, 0, a, lda)
 		if err == nil {
 			return
 		}
@@ -365,7 +369,7 @@ func (impl *Implementation) Chpr(uplo blas.Uplo, n int, alpha float32, x []compl
 		return
 	}
 	if impl.offloadCx("Chpr", work(prec32, 4*fl(n)*fl(n), 2*(fl(n)*fl(n+1)+fl(n))), nil) {
-		err := cxRank[complex64, float32](impl.eng, "Chpr", zrHpr, uplo, true, n, n, complex(alpha, 0), x, incX, nil, 0, ap, 0)
+		err := eng.CxRank[complex64, float32](impl.eng, "Chpr", eng.ZrHpr, uplo, true, n, n, complex(alpha, 0), x, incX, nil, 0, ap, 0)
 		if err == nil {
 			return
 		}
@@ -387,7 +391,7 @@ func (impl *Implementation) Cher2(uplo blas.Uplo, n int, alpha complex64, x []co
 		return
 	}
 	if impl.offloadCx("Cher2", work(prec32, 8*fl(n)*fl(n), 2*(fl(n)*fl(n+1)+2*fl(n))), nil) {
-		err := cxRank[complex64, float32](impl.eng, "Cher2", zrHer2, uplo, false, n, n, alpha, x, incX, y, incY, a, lda)
+		err := eng.CxRank[complex64, float32](impl.eng, "Cher2", eng.ZrHer2, uplo, false, n, n, alpha, x, incX, y, incY, a, lda)
 		if err == nil {
 			return
 		}
@@ -410,7 +414,7 @@ func (impl *Implementation) Chpr2(uplo blas.Uplo, n int, alpha complex64, x []co
 		return
 	}
 	if impl.offloadCx("Chpr2", work(prec32, 8*fl(n)*fl(n), 2*(fl(n)*fl(n+1)+2*fl(n))), nil) {
-		err := cxRank[complex64, float32](impl.eng, "Chpr2", zrHer2, uplo, true, n, n, alpha, x, incX, y, incY, ap, 0)
+		err := eng.CxRank[complex64, float32](impl.eng, "Chpr2", eng.ZrHer2, uplo, true, n, n, alpha, x, incX, y, incY, ap, 0)
 		if err == nil {
 			return
 		}
