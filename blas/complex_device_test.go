@@ -1,7 +1,9 @@
 package clblas
 
 import (
+	"errors"
 	"fmt"
+	"log/slog"
 	"math/cmplx"
 	"math/rand/v2"
 	"testing"
@@ -164,4 +166,130 @@ func (s *sampledZgbmv) Zgbmv(tA blas.Transpose, m, n, kL, kU int, alpha complex1
 		return
 	}
 	native.Zgbmv(tA, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
+}
+
+// TestComplexDeviceFailure makes every enqueue (then every read) of the
+// device fail and checks that complex level 1 and 2 calls of both
+// precisions still return gonum's answer, are counted as failed, and are
+// logged once per routine; and that before the fault they ran on the
+// device.
+func TestComplexDeviceFailure(t *testing.T) {
+	for _, site := range []string{"enqueue", "read"} {
+		t.Run(site, func(t *testing.T) {
+			rec := &recorder{}
+			impl, e := privateImpl(t, rec)
+			const n = 9
+			rnd := rand.New(rand.NewPCG(3, 4))
+			z := func(l int) []complex128 {
+				v := make([]complex128, l)
+				for i := range v {
+					v[i] = complex(rnd.Float64(), rnd.Float64())
+				}
+				return v
+			}
+			a, x, y := z(n*n), z(n), z(2*n)
+			for i := range n {
+				a[i*n+i] += 4
+			}
+			c64 := func(v []complex128) []complex64 {
+				w := make([]complex64, len(v))
+				for i, u := range v {
+					w[i] = complex64(u)
+				}
+				return w
+			}
+			// calls runs one call of each routine tested on b and returns
+			// what they wrote or returned.
+			calls := func(b interface {
+				blas.Complex128
+				blas.Complex64
+			}) []complex128 {
+				yy, xx, aa := append([]complex128(nil), y...), append([]complex128(nil), x...), append([]complex128(nil), a...)
+				b.Zaxpy(n, 1i, x, 1, yy, 2)
+				d := b.Zdotc(n, x, -1, yy, 2)
+				i := b.Izamax(n, yy, 2)
+				b.Zgemv(blas.ConjTrans, n, n, 2, a, n, x, 1, 0.5, yy, -2)
+				b.Zher2(blas.Lower, n, 1-1i, x, 1, yy, 2, aa, n)
+				b.Ztrsv(blas.Upper, blas.Trans, blas.NonUnit, n, a, n, xx, 1)
+				y32 := c64(y)
+				b.Cgemv(blas.NoTrans, n, n, 2, c64(a), n, c64(x), 1, 1i, y32, 2)
+				out := append(append(append(yy, xx...), aa...), d, complex(float64(i), 0))
+				for _, v := range y32 {
+					out = append(out, complex128(v))
+				}
+				return out
+			}
+			routines := []string{"Zaxpy", "Zdotc", "Izamax", "Zgemv", "Zher2", "Ztrsv", "Cgemv"}
+			want := calls(native)
+			check := func(what string) {
+				t.Helper()
+				got := calls(impl)
+				for i := range want {
+					if cmplx.Abs(got[i]-want[i]) > 1e-5*(1+cmplx.Abs(want[i])) {
+						t.Fatalf("%s: result %d = %v, gonum %v", what, i, got[i], want[i])
+					}
+				}
+			}
+			check("healthy")
+			for _, r := range routines {
+				if st := impl.Stats()[r]; st.Device != 1 || st.Failed != 0 {
+					t.Fatalf("healthy %s: Stats %+v, want one device call; the fault test would prove nothing", r, st)
+				}
+			}
+			fail := func(s string) error {
+				if s == site {
+					return fmt.Errorf("%s: %w", s, errInjected)
+				}
+				return nil
+			}
+			e.Fault.Store(&fail)
+			defer e.Fault.Store(nil)
+			check("faulty")
+			check("faulty again")
+			logged := map[string]int{}
+			rec.mu.Lock()
+			for _, r := range rec.records {
+				r.Attrs(func(a slog.Attr) bool {
+					if a.Key == "routine" {
+						logged[a.Value.String()]++
+					}
+					if err, ok := a.Value.Any().(error); a.Key == "err" && (!ok || !errors.Is(err, errInjected)) {
+						t.Errorf("logged error %v, want the injected one", a.Value)
+					}
+					return true
+				})
+			}
+			rec.mu.Unlock()
+			for _, r := range routines {
+				if st := impl.Stats()[r]; st.Failed != 2 {
+					t.Errorf("%s: Stats %+v, want 2 failed device calls", r, st)
+				}
+				if logged[r] != 1 {
+					t.Errorf("%s logged %d times, want once", r, logged[r])
+				}
+			}
+		})
+	}
+}
+
+// TestComplexAutoOnCPU: under Auto, complex level 1 and 2 calls on Go
+// slices, which move as many bytes as they compute on (at most half a
+// flop per byte here), stay on gonum's code: the device's transfers alone
+// take as long as gonum's whole call.
+func TestComplexAutoOnCPU(t *testing.T) {
+	newTestImpl(t)
+	impl := newComplexImpl(t, Auto)
+	const n = 256
+	a, x, y := make([]complex128, n*n), make([]complex128, n), make([]complex128, n)
+	impl.Zaxpy(n, 1i, x, 1, y, 1)
+	impl.Zdotu(n, x, 1, y, 1)
+	impl.Zgemv(blas.ConjTrans, n, n, 1i, a, n, x, 1, 0.5, y, 1)
+	impl.Zgerc(n, n, 1i, x, 1, y, 1, a, n)
+	impl.Ztrsv(blas.Lower, blas.NoTrans, blas.Unit, n, a, n, x, 1)
+	impl.Cher(blas.Upper, n, 2, make([]complex64, n), 1, make([]complex64, n*n), n)
+	for _, r := range []string{"Zaxpy", "Zdotu", "Zgemv", "Zgerc", "Ztrsv", "Cher"} {
+		if st := impl.Stats()[r]; st != (RoutineStats{CPU: 1}) {
+			t.Errorf("Stats()[%q] = %+v, want one call kept on the CPU", r, st)
+		}
+	}
 }
