@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/blas"
+
+	eng "github.com/gocompute/opencl/internal/engine"
 )
 
 // complexOnDevice are the complex128 routines whose calls go to the device
@@ -48,7 +50,19 @@ func checkComplexStats(t *testing.T, impl *Implementation, p Policy, routine str
 // gonum: few enough calls for Oclgrind (scripts/oclgrind.sh), where
 // testblas's would take too long.
 func TestComplexLevel2Small(t *testing.T) {
-	impl := newTestImpl(t)
+	t.Run("default", func(t *testing.T) { complexLevel2Small(t, newTestImpl(t)) })
+	t.Run("portable", func(t *testing.T) {
+		// The kernels GPUs take, also on a CPU device.
+		impl, e := privateImpl(t, nil)
+		e.L2Portable = true
+		if d, ok := impl.dev64.(eng.ClDevice64); ok {
+			d.E.L2Portable = true
+		}
+		complexLevel2Small(t, impl)
+	})
+}
+
+func complexLevel2Small(t *testing.T, impl *Implementation) {
 	rnd := rand.New(rand.NewPCG(17, 2))
 	vec := func(n int) []complex128 {
 		v := make([]complex128, n)

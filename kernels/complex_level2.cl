@@ -49,6 +49,7 @@
 #define ZST_BAND 1
 #define ZST_PACKED 2
 
+#define ZMV_WG 64 // zmv_wg: work-items per element of y
 #define ZSV_WG 64 // zsv: the one work-group of a triangular solve
 
 // The updates of zrank, each with gonum's arithmetic.
@@ -180,6 +181,52 @@ __kernel void zmv(ZMAT_PARAMS, int nout, real are, real aim,
 	}
 	if (hi > lo) {
 		r += zmul((real2)(are, aim), s);
+	}
+	y[iy] = r;
+}
+
+// zmv_wg is zmv with one work-group of ZMV_WG work-items per element of
+// y, which split the row and reduce in local memory: for GPUs, where a
+// work-item per row would read A's rows with a stride. (The transposed
+// general product keeps zmv: there neighbouring work-items read
+// neighbouring columns of a row.)
+__kernel __attribute__((reqd_work_group_size(ZMV_WG, 1, 1)))
+void zmv_wg(ZMAT_PARAMS, int nout, real are, real aim,
+            __global const real2* x, long offx, int incx,
+            real bre, real bim, __global real2* y, long offy, int incy) {
+	__local real2 part[ZMV_WG];
+	const int i = get_group_id(0);
+	const int l = get_local_id(0);
+	int lo = 0, hi = 0;
+	if (i < nout) {
+		zmv_range(ZMAT_ARGS, i, &lo, &hi);
+	}
+	real2 s = (real2)(0, 0);
+	for (int j = lo + l; j < hi; j += ZMV_WG) {
+		s += zmul(zmv_elem(ZMAT_ARGS, i, j), x[offx + (long)j * incx]);
+	}
+	part[l] = s;
+	barrier(CLK_LOCAL_MEM_FENCE);
+	for (int w = ZMV_WG / 2; w > 0; w >>= 1) {
+		if (l < w) {
+			part[l] += part[l + w];
+		}
+		barrier(CLK_LOCAL_MEM_FENCE);
+	}
+	if (l != 0 || i >= nout) {
+		return;
+	}
+	const long iy = offy + (long)i * incy;
+	real2 r;
+	if (bre == (real)0 && bim == (real)0) {
+		r = (real2)(0, 0);
+	} else if (bre == (real)1 && bim == (real)0) {
+		r = y[iy];
+	} else {
+		r = zmul((real2)(bre, bim), y[iy]);
+	}
+	if (hi > lo) {
+		r += zmul((real2)(are, aim), part[0]);
 	}
 	y[iy] = r;
 }

@@ -23,6 +23,7 @@ const (
 	ZrHpr  = 3
 	ZrHer2 = 4
 
+	zmvGroup = 64 // ZMV_WG
 	zsvGroup = 64 // ZSV_WG
 )
 
@@ -82,7 +83,14 @@ func cxMVOnDevice[R Real](c *Call, d cxMat, a *cl.Buffer, nout int, are, aim R, 
 		return
 	}
 	args := append(d.args(a), int32(nout), are, aim, x, int64(offX), int32(incX), bre, bim, y, int64(offY), int32(incY))
-	c.Run(c.Kernel(cxL2File, "zmv"), []int{Groups(nout, 64)}, []int{64}, args...)
+	if L2OnCPU(c) || (d.kind == l2KindGeneral && d.trans) {
+		// A work-item per element of y: on a CPU it walks its row
+		// contiguously; for op(A) = Aᵀ or Aᴴ neighbours read neighbouring
+		// columns.
+		c.Run(c.Kernel(cxL2File, "zmv"), []int{Groups(nout, 64)}, []int{64}, args...)
+		return
+	}
+	c.Run(c.Kernel(cxL2File, "zmv_wg"), []int{nout * zmvGroup}, []int{zmvGroup}, args...)
 }
 
 // cxSVOnDevice enqueues the in-place solve M·x = b for the triangular
