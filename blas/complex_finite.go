@@ -16,15 +16,7 @@ import (
 // run gonum's code, counted as NonFinite in Stats. The rank updates need no
 // scan: zrank does gonum's arithmetic element for element.
 
-// cxFinite reports whether every v is finite (both parts).
-func cxFinite[C cplx](vs ...C) bool {
-	for _, v := range vs {
-		if v-v != 0 {
-			return false
-		}
-	}
-	return true
-}
+// cxFinite (zgemm_front.go) checks the scalars.
 
 // cxVecFinite reports whether the n-vector x with increment inc is finite.
 func cxVecFinite[C cplx](x []C, n, inc int) bool {

@@ -12,7 +12,7 @@ import (
 // kernels would sum in another order (see complex_finite.go).
 
 // cplx is the element type of a complex routine.
-type cplx = eng.Cplx
+type cplx = eng.Complex
 
 // offloadCx is offloadIf for a complex routine (ok may be nil: always
 // allowed). Without an OpenCL engine (fake devices in tests) complex calls

@@ -100,7 +100,7 @@ func TestComplexStatsQuickReturns(t *testing.T) {
 	}
 	impl.Zgemm(blas.NoTrans, blas.ConjTrans, 2, 2, 1, 1, c, 1, c, 1, 0, c, 2)
 	impl.Cherk(blas.Lower, blas.ConjTrans, 1, 1, 2, []complex64{1i}, 1, 0, []complex64{5}, 1)
-	want := map[string]RoutineStats{"Zgemm": {CPU: 1}, "Cherk": {CPU: 1}}
+	want := map[string]RoutineStats{"Zgemm": {Device: 1}, "Cherk": {Device: 1}}
 	for name, w := range want {
 		if got := impl.Stats()[name]; got != w {
 			t.Errorf("Stats()[%q] = %+v, want %+v", name, got, w)

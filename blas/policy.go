@@ -95,7 +95,7 @@ func ifNonZero(nonZero bool) float64 {
 // offload reports whether a call of routine should go to the device, and
 // counts the answer (Stats).
 func (impl *Implementation) offload(routine string, w workload) bool {
-	dev := impl.policy != Never && !impl.closed.Load() && decide(impl.policy, &impl.cost, w)
+	dev := impl.policy != Never && !impl.closed.Load() && impl.hasDevice(w.prec) && decide(impl.policy, &impl.cost, w)
 	c := impl.counted(routine)
 	if dev {
 		c.device.Add(1)
@@ -103,6 +103,14 @@ func (impl *Implementation) offload(routine string, w workload) bool {
 		c.cpu.Add(1)
 	}
 	return dev
+}
+
+// hasDevice reports whether there is a device for precision p.
+func (impl *Implementation) hasDevice(p precision) bool {
+	if p == prec64 {
+		return impl.dev64 != nil
+	}
+	return impl.dev32 != nil
 }
 
 // decide is the offload decision for policy p on a device described by cm.

@@ -26,17 +26,18 @@ var ErrInvalidArg = errors.New("clblas: invalid argument")
 // errNilOperand is returned when a nil matrix or vector is passed.
 var errNilOperand = errors.New("clblas: nil matrix or vector")
 
-// Vector is a strided vector of float32 or float64 in device memory:
+// Vector is a strided vector of float32, float64, complex64 or complex128
+// in device memory:
 // element i lies at element Offset + i·Inc of its buffer. It may be a view
 // into a larger vector or a matrix (Inc ≥ 1).
-type Vector[T float32 | float64] struct {
+type Vector[T Element] struct {
 	st          *storage
 	off, n, inc int
 }
 
 // NewVector allocates a vector of n elements on impl's device, filled
 // with zeros like a slice from make; it returns once the fill is done.
-func NewVector[T float32 | float64](impl *Implementation, n int) (*Vector[T], error) {
+func NewVector[T Element](impl *Implementation, n int) (*Vector[T], error) {
 	v, err := allocVector[T](impl, n)
 	if err != nil {
 		return nil, err
@@ -49,7 +50,7 @@ func NewVector[T float32 | float64](impl *Implementation, n int) (*Vector[T], er
 }
 
 // allocVector allocates a vector of n elements whose contents are undefined.
-func allocVector[T float32 | float64](impl *Implementation, n int) (*Vector[T], error) {
+func allocVector[T Element](impl *Implementation, n int) (*Vector[T], error) {
 	e, err := engineFor[T](impl)
 	if err != nil {
 		return nil, err
@@ -69,7 +70,7 @@ func allocVector[T float32 | float64](impl *Implementation, n int) (*Vector[T], 
 
 // NewVectorFrom allocates a vector of len(data) elements and copies data
 // into it; it returns once the copy is done, so data may be reused at once.
-func NewVectorFrom[T float32 | float64](impl *Implementation, data []T) (*Vector[T], error) {
+func NewVectorFrom[T Element](impl *Implementation, data []T) (*Vector[T], error) {
 	v, err := allocVector[T](impl, len(data))
 	if err != nil {
 		return nil, err
@@ -154,17 +155,9 @@ func (v *Vector[T]) read(dst []T, blocking bool, wait ...*Event) (*Event, error)
 	if v.inc != 1 {
 		// Gather the elements on the device, then read them in one piece.
 		src, off = eng.Alloc[T](c, v.n), 0
-		eng.CopyOnDevice[T](c, v.n, v.st.buf, v.off, v.inc, src, 0, 1)
+		copyElems[T](c, v.n, v.st.buf, v.off, v.inc, src, 0, 1)
 	}
-	if c.Err == nil {
-		if err := c.E.Fault.Inject("read"); err != nil {
-			c.Fail(err)
-		} else if ev, err := cl.ReadBuffer(c.E.Queue, src, blocking, off, dst[:v.n]); err != nil {
-			c.Fail(err)
-		} else {
-			c.Events = append(c.Events, ev)
-		}
-	}
+	c.Enqueue("read", func(q *cl.Queue) (*cl.Event, error) { return cl.ReadBuffer(q, src, blocking, off, dst[:v.n]) })
 	return finishAsync(c)
 }
 
@@ -181,17 +174,11 @@ func (v *Vector[T]) Write(src []T, wait ...*Event) (*Event, error) {
 		return finishAsync(c)
 	}
 	if v.inc == 1 {
-		if c.Err == nil {
-			if ev, err := cl.WriteBuffer(c.E.Queue, v.st.buf, false, v.off, src[:v.n]); err != nil {
-				c.Fail(err)
-			} else {
-				c.Events = append(c.Events, ev)
-			}
-		}
+		c.Enqueue("", func(q *cl.Queue) (*cl.Event, error) { return cl.WriteBuffer(q, v.st.buf, false, v.off, src[:v.n]) })
 		return finishAsync(c)
 	}
 	tmp := eng.Upload(c, src[:v.n])
-	eng.CopyOnDevice[T](c, v.n, tmp, 0, 1, v.st.buf, v.off, v.inc)
+	copyElems[T](c, v.n, tmp, 0, 1, v.st.buf, v.off, v.inc)
 	return finishAsync(c)
 }
 
@@ -221,7 +208,7 @@ func (s *Scalar[T]) Value(ctx context.Context) (T, error) {
 
 // start checks that the operands are live and belong to one engine, then
 // begins call routine in precision T after the events in wait.
-func start[T eng.Real](routine string, wait []*Event, sts ...*storage) (*eng.Call, error) {
+func start[T eng.Elem](routine string, wait []*Event, sts ...*storage) (*eng.Call, error) {
 	if err := operands(routine, sts...); err != nil {
 		return nil, err
 	}
@@ -338,15 +325,7 @@ func Rotm[T float32 | float64](x, y *Vector[T], flag blas.Flag, h [4]T, wait ...
 // marker enqueues a command that does nothing, so an operation with no
 // work still returns an event in queue order.
 func marker(c *eng.Call) {
-	if c.Err != nil {
-		return
-	}
-	ev, err := c.E.Queue.EnqueueMarker()
-	if err != nil {
-		c.Fail(err)
-		return
-	}
-	c.Events = append(c.Events, ev)
+	c.Enqueue("", func(q *cl.Queue) (*cl.Event, error) { return q.EnqueueMarker() })
 }
 
 // Scal enqueues x = alpha·x (alpha == 0 assigns zeros, as gonum does).

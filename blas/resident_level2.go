@@ -88,16 +88,8 @@ func shapeErr(routine, format string, args ...any) error {
 }
 
 // enqueueCopy records the event of a device-side copy.
-func enqueueCopy(c *eng.Call, copyFn func() (*cl.Event, error)) {
-	if c.Err != nil {
-		return
-	}
-	ev, err := copyFn()
-	if err != nil {
-		c.Fail(err)
-		return
-	}
-	c.Events = append(c.Events, ev)
+func enqueueCopy(c *eng.Call, copyFn func(q *cl.Queue) (*cl.Event, error)) {
+	c.Enqueue("", copyFn)
 }
 
 // devMat is a matrix operand of a kernel that takes no matrix offset: the
@@ -114,7 +106,7 @@ func matIn[T float32 | float64](c *eng.Call, m *Matrix[T]) devMat {
 		return devMat{buf: m.st.buf, ld: m.stride}
 	}
 	b := eng.Alloc[T](c, m.rows*m.cols)
-	enqueueCopy(c, func() (*cl.Event, error) { return cl.CopyBufferRect[T](c.E.Queue, m.st.buf, b, m.rect()) })
+	enqueueCopy(c, func(q *cl.Queue) (*cl.Event, error) { return cl.CopyBufferRect[T](q, m.st.buf, b, m.rect()) })
 	return devMat{buf: b, ld: m.cols, staged: true}
 }
 
@@ -130,7 +122,7 @@ func matOut[T float32 | float64](c *eng.Call, m *Matrix[T], d devMat) {
 		HostOrigin:     [3]int{m.off % m.stride, m.off / m.stride, 0},
 		HostRowPitch:   m.stride,
 	}
-	enqueueCopy(c, func() (*cl.Event, error) { return cl.CopyBufferRect[T](c.E.Queue, d.buf, m.st.buf, r) })
+	enqueueCopy(c, func(q *cl.Queue) (*cl.Event, error) { return cl.CopyBufferRect[T](q, d.buf, m.st.buf, r) })
 }
 
 // packedIn is the packed-triangle operand ap (a contiguous vector): its own
@@ -140,13 +132,13 @@ func packedIn[T float32 | float64](c *eng.Call, ap *Vector[T]) devMat {
 		return devMat{buf: ap.st.buf}
 	}
 	b := eng.Alloc[T](c, ap.n)
-	enqueueCopy(c, func() (*cl.Event, error) { return cl.CopyBuffer[T](c.E.Queue, ap.st.buf, b, ap.off, 0, ap.n) })
+	enqueueCopy(c, func(q *cl.Queue) (*cl.Event, error) { return cl.CopyBuffer[T](q, ap.st.buf, b, ap.off, 0, ap.n) })
 	return devMat{buf: b, staged: true}
 }
 
 func packedOut[T float32 | float64](c *eng.Call, ap *Vector[T], d devMat) {
 	if d.staged {
-		enqueueCopy(c, func() (*cl.Event, error) { return cl.CopyBuffer[T](c.E.Queue, d.buf, ap.st.buf, 0, ap.off, ap.n) })
+		enqueueCopy(c, func(q *cl.Queue) (*cl.Event, error) { return cl.CopyBuffer[T](q, d.buf, ap.st.buf, 0, ap.off, ap.n) })
 	}
 }
 

@@ -74,8 +74,9 @@ NOT_ON_OCLGRIND=(
 	# Level 2's kernels for CPU devices (l2OnCPU): Oclgrind is a GPU.
 	# PoCL runs them in the main suite.
 	tri_rows tri_cols tri_solve_seq rank_rows gemv_rows gemv_cols
-	# kernels/complex.cl's GEMM: not yet wired into the BLAS (complex level
-	# 3 runs gonum's code); kernels/complex_test.go runs it on PoCL.
+	# kernels/complex.cl's GEMM: the BLAS runs complex level 3 as real
+	# GEMMs (zlevel3.cl), not on it; kernels/complex_test.go runs it on
+	# PoCL.
 	cgemm cgemmt
 	# The device LAPACK's row interchanges (kernels/lapack.cl): they run in
 	# the lapack package's tests, not in the blas ones this script runs.

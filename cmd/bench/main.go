@@ -88,6 +88,7 @@ func main() {
 	duplexAfter := flag.Bool("duplex-after", false, "with -duplex: run the GEMM benchmarks first, then the report, in one process")
 	xferMiB := flag.Int("xfer", 0, "only report host-copy and bus transfer rates for blocks of this many MiB")
 	cpuProfile := flag.String("cpuprofile", "", "write a Go CPU profile of the run to this file")
+	complexMode := flag.Bool("complex", false, "time ZGEMM (-prec 64) and CGEMM (-prec 32) instead: resident, CLBlast, Go slices, gonum (see complex.go)")
 	flag.Parse()
 
 	if *cpuProfile != "" {
@@ -124,6 +125,16 @@ func main() {
 		if err := xferReport(impl.Runtime(), *xferMiB); err != nil {
 			log.Printf("bench: %v", err)
 		}
+		return
+	}
+
+	if *complexMode {
+		var ns []int
+		for _, s := range split(*sizes) {
+			ns = append(ns, atoi(s))
+		}
+		b := &bencher{impl: impl, reps: *reps, minTime: *minTime, gonumMax: *gonumMax, gonumRef: map[string]float64{}}
+		complexMain(b, ns, split(*precs), *withSlices)
 		return
 	}
 

@@ -24,12 +24,9 @@ import (
 
 const cxFile = "complex.cl"
 
-// Cplx is the element type of a complex device routine.
-type Cplx interface{ complex64 | complex128 }
-
 // cxReals views x as its interleaved real and imaginary parts; R must be
 // C's real part type.
-func cxReals[C Cplx, R Real](x []C) []R {
+func cxReals[C Complex, R Real](x []C) []R {
 	if len(x) == 0 {
 		return nil
 	}
@@ -37,7 +34,7 @@ func cxReals[C Cplx, R Real](x []C) []R {
 }
 
 // cxOfReals views interleaved parts as complex numbers.
-func cxOfReals[C Cplx, R Real](x []R) []C {
+func cxOfReals[C Complex, R Real](x []R) []C {
 	if len(x) < 2 {
 		return nil
 	}
@@ -45,13 +42,13 @@ func cxOfReals[C Cplx, R Real](x []R) []C {
 }
 
 // cxParts returns the real and imaginary parts of z.
-func cxParts[C Cplx, R Real](z C) (R, R) {
+func cxParts[C Complex, R Real](z C) (R, R) {
 	p := (*[2]R)(unsafe.Pointer(&z))
 	return p[0], p[1]
 }
 
 // cxUpload copies host to a new device buffer.
-func cxUpload[C Cplx, R Real](c *Call, host []C) *cl.Buffer {
+func cxUpload[C Complex, R Real](c *Call, host []C) *cl.Buffer {
 	return Upload(c, cxReals[C, R](host))
 }
 
@@ -59,13 +56,13 @@ func cxUpload[C Cplx, R Real](c *Call, host []C) *cl.Buffer {
 func cxAlloc[R Real](c *Call, n int) *cl.Buffer { return Alloc[R](c, 2*n) }
 
 // cxDownload reads the first n complex elements of b.
-func cxDownload[C Cplx, R Real](c *Call, b *cl.Buffer, n int) []C {
+func cxDownload[C Complex, R Real](c *Call, b *cl.Buffer, n int) []C {
 	return cxOfReals[C](Download[R](c, b, 2*n))
 }
 
 // cxScatter copies the n elements of the strided vector src (laid out as
 // in dst, from its first element) into dst.
-func cxScatter[C Cplx](dst, src []C, n, inc int) {
+func cxScatter[C Complex](dst, src []C, n, inc int) {
 	if inc < 0 {
 		inc = -inc
 	}
@@ -154,7 +151,7 @@ func cxIamaxOnDevice[R Real](c *Call, n int, x *cl.Buffer, offX, incX int, res *
 
 // The host-slice routines.
 
-func CxAxpy[C Cplx, R Real](e *Engine, name string, n int, alpha C, x []C, incX int, y []C, incY int) error {
+func CxAxpy[C Complex, R Real](e *Engine, name string, n int, alpha C, x []C, incX int, y []C, incY int) error {
 	if err := L1Check(n); err != nil {
 		return err
 	}
@@ -172,7 +169,7 @@ func CxAxpy[C Cplx, R Real](e *Engine, name string, n int, alpha C, x []C, incX 
 }
 
 // CxScal scales x by alpha, a complex scalar or (realAlpha) the real alpha.
-func CxScal[C Cplx, R Real](e *Engine, name string, n int, alpha C, realAlpha bool, x []C, incX int) error {
+func CxScal[C Complex, R Real](e *Engine, name string, n int, alpha C, realAlpha bool, x []C, incX int) error {
 	if err := L1Check(n); err != nil {
 		return err
 	}
@@ -192,7 +189,7 @@ func CxScal[C Cplx, R Real](e *Engine, name string, n int, alpha C, realAlpha bo
 	return nil
 }
 
-func CxCopy[C Cplx, R Real](e *Engine, name string, n int, x []C, incX int, y []C, incY int) error {
+func CxCopy[C Complex, R Real](e *Engine, name string, n int, x []C, incX int, y []C, incY int) error {
 	if err := L1Check(n); err != nil {
 		return err
 	}
@@ -210,7 +207,7 @@ func CxCopy[C Cplx, R Real](e *Engine, name string, n int, x []C, incX int, y []
 	return nil
 }
 
-func CxSwap[C Cplx, R Real](e *Engine, name string, n int, x []C, incX int, y []C, incY int) error {
+func CxSwap[C Complex, R Real](e *Engine, name string, n int, x []C, incX int, y []C, incY int) error {
 	if err := L1Check(n); err != nil {
 		return err
 	}
@@ -228,7 +225,7 @@ func CxSwap[C Cplx, R Real](e *Engine, name string, n int, x []C, incX int, y []
 	return nil
 }
 
-func CxDot[C Cplx, R Real](e *Engine, name string, conj bool, n int, x []C, incX int, y []C, incY int) (C, error) {
+func CxDot[C Complex, R Real](e *Engine, name string, conj bool, n int, x []C, incX int, y []C, incY int) (C, error) {
 	if err := L1Check(n); err != nil {
 		return 0, err
 	}
@@ -245,7 +242,7 @@ func CxDot[C Cplx, R Real](e *Engine, name string, conj bool, n int, x []C, incX
 }
 
 // cxRealReduce runs a reduction of x with a real result (asum, nrm2).
-func cxRealReduce[C Cplx, R Real](e *Engine, name string, n int, x []C, incX int, enqueue func(c *Call, xb, res *cl.Buffer)) (R, error) {
+func cxRealReduce[C Complex, R Real](e *Engine, name string, n int, x []C, incX int, enqueue func(c *Call, xb, res *cl.Buffer)) (R, error) {
 	if err := L1Check(n); err != nil {
 		return 0, err
 	}
@@ -260,13 +257,13 @@ func cxRealReduce[C Cplx, R Real](e *Engine, name string, n int, x []C, incX int
 	return out[0], nil
 }
 
-func CxAsum[C Cplx, R Real](e *Engine, name string, n int, x []C, incX int) (R, error) {
+func CxAsum[C Complex, R Real](e *Engine, name string, n int, x []C, incX int) (R, error) {
 	return cxRealReduce[C, R](e, name, n, x, incX, func(c *Call, xb, res *cl.Buffer) {
 		cxAsumOnDevice[R](c, n, xb, 0, incX, res, 0)
 	})
 }
 
-func CxNrm2[C Cplx, R Real](e *Engine, name string, n int, x []C, incX int) (R, error) {
+func CxNrm2[C Complex, R Real](e *Engine, name string, n int, x []C, incX int) (R, error) {
 	return cxRealReduce[C, R](e, name, n, x, incX, func(c *Call, xb, res *cl.Buffer) {
 		cxNrm2OnDevice[R](c, n, xb, 0, incX, res, 0)
 	})
@@ -274,7 +271,7 @@ func CxNrm2[C Cplx, R Real](e *Engine, name string, n int, x []C, incX int) (R, 
 
 var errCxIamax = errors.New("clblas: the complex iamax kernel returned no index")
 
-func CxIamax[C Cplx, R Real](e *Engine, name string, n int, x []C, incX int) (int, error) {
+func CxIamax[C Complex, R Real](e *Engine, name string, n int, x []C, incX int) (int, error) {
 	if err := L1Check(n); err != nil {
 		return -1, err
 	}

@@ -122,7 +122,7 @@ func cxRankOnDevice[R Real](c *Call, mode int, upper, packed bool, m, n int, are
 
 // cxMV computes y = alpha·M·x + beta·y on host slices; a is the span of
 // the matrix's storage the kernel may read.
-func cxMV[C Cplx, R Real](e *Engine, name string, d cxMat, a []C, nout, nin int, alpha C, x []C, incX int, beta C, y []C, incY int) error {
+func cxMV[C Complex, R Real](e *Engine, name string, d cxMat, a []C, nout, nin int, alpha C, x []C, incX int, beta C, y []C, incY int) error {
 	offX, offY := VecOff(nin, incX), VecOff(nout, incY)
 	if !d.fits() || !l2fits(nout, nin, incX, incY, offX, offY) {
 		return errL2TooLarge
@@ -153,7 +153,7 @@ func cxMV[C Cplx, R Real](e *Engine, name string, d cxMat, a []C, nout, nin int,
 
 // cxTRMV computes x = M·x on host slices for the n×n triangular
 // descriptor d, through a scratch vector (x is read by every row).
-func cxTRMV[C Cplx, R Real](e *Engine, name string, d cxMat, a []C, n int, x []C, incX int) error {
+func cxTRMV[C Complex, R Real](e *Engine, name string, d cxMat, a []C, n int, x []C, incX int) error {
 	off := VecOff(n, incX)
 	if !d.fits() || !l2fits(n, incX, off) {
 		return errL2TooLarge
@@ -174,7 +174,7 @@ func cxTRMV[C Cplx, R Real](e *Engine, name string, d cxMat, a []C, n int, x []C
 
 // cxTRSV solves M·x = b in place on host slices for the n×n triangular
 // descriptor d.
-func cxTRSV[C Cplx, R Real](e *Engine, name string, d cxMat, a []C, n int, x []C, incX int) error {
+func cxTRSV[C Complex, R Real](e *Engine, name string, d cxMat, a []C, n int, x []C, incX int) error {
 	off := VecOff(n, incX)
 	if !d.fits() || !l2fits(n, incX, off) {
 		return errL2TooLarge
@@ -195,7 +195,7 @@ func cxTRSV[C Cplx, R Real](e *Engine, name string, d cxMat, a []C, n int, x []C
 // CxRank applies the update mode (zr*) to the m×n A on host slices (y ==
 // nil: x serves as y), then copies back only what it may have changed:
 // all of a general A, the ul triangle of a Hermitian one.
-func CxRank[C Cplx, R Real](e *Engine, name string, mode int, ul blas.Uplo, packed bool, m, n int, alpha C, x []C, incX int, y []C, incY int, a []C, lda int) error {
+func CxRank[C Complex, R Real](e *Engine, name string, mode int, ul blas.Uplo, packed bool, m, n int, alpha C, x []C, incX int, y []C, incY int, a []C, lda int) error {
 	rank1 := y == nil
 	if rank1 {
 		y, incY = x, incX
@@ -243,7 +243,7 @@ func CxRank[C Cplx, R Real](e *Engine, name string, mode int, ul blas.Uplo, pack
 
 // The routines, by gonum's arguments.
 
-func CxGemv[C Cplx, R Real](e *Engine, name string, tA blas.Transpose, m, n int, alpha C, a []C, lda int, x []C, incX int, beta C, y []C, incY int) error {
+func CxGemv[C Complex, R Real](e *Engine, name string, tA blas.Transpose, m, n int, alpha C, a []C, lda int, x []C, incX int, beta C, y []C, incY int) error {
 	nout, nin := m, n
 	if tA != blas.NoTrans {
 		nout, nin = n, m
@@ -252,7 +252,7 @@ func CxGemv[C Cplx, R Real](e *Engine, name string, tA blas.Transpose, m, n int,
 	return cxMV[C, R](e, name, d, a[:MatSpan(m, n, lda)], nout, nin, alpha, x, incX, beta, y, incY)
 }
 
-func CxGbmv[C Cplx, R Real](e *Engine, name string, tA blas.Transpose, m, n, kL, kU int, alpha C, a []C, lda int, x []C, incX int, beta C, y []C, incY int) error {
+func CxGbmv[C Complex, R Real](e *Engine, name string, tA blas.Transpose, m, n, kL, kU int, alpha C, a []C, lda int, x []C, incX int, beta C, y []C, incY int) error {
 	nout, nin := m, n
 	if tA != blas.NoTrans {
 		nout, nin = n, m
@@ -261,38 +261,38 @@ func CxGbmv[C Cplx, R Real](e *Engine, name string, tA blas.Transpose, m, n, kL,
 	return cxMV[C, R](e, name, cxGeneral(L2Band, tA, m, n, kL, kU, lda), a[:span], nout, nin, alpha, x, incX, beta, y, incY)
 }
 
-func CxHemv[C Cplx, R Real](e *Engine, name string, ul blas.Uplo, n int, alpha C, a []C, lda int, x []C, incX int, beta C, y []C, incY int) error {
+func CxHemv[C Complex, R Real](e *Engine, name string, ul blas.Uplo, n int, alpha C, a []C, lda int, x []C, incX int, beta C, y []C, incY int) error {
 	return cxMV[C, R](e, name, cxHerm(L2Dense, ul, n, n-1, lda), a[:MatSpan(n, n, lda)], n, n, alpha, x, incX, beta, y, incY)
 }
 
-func CxHbmv[C Cplx, R Real](e *Engine, name string, ul blas.Uplo, n, k int, alpha C, a []C, lda int, x []C, incX int, beta C, y []C, incY int) error {
+func CxHbmv[C Complex, R Real](e *Engine, name string, ul blas.Uplo, n, k int, alpha C, a []C, lda int, x []C, incX int, beta C, y []C, incY int) error {
 	return cxMV[C, R](e, name, cxHerm(L2Band, ul, n, k, lda), a[:bandSpan(n, k, lda)], n, n, alpha, x, incX, beta, y, incY)
 }
 
-func CxHpmv[C Cplx, R Real](e *Engine, name string, ul blas.Uplo, n int, alpha C, ap []C, x []C, incX int, beta C, y []C, incY int) error {
+func CxHpmv[C Complex, R Real](e *Engine, name string, ul blas.Uplo, n int, alpha C, ap []C, x []C, incX int, beta C, y []C, incY int) error {
 	return cxMV[C, R](e, name, cxHerm(L2Packed, ul, n, n-1, 0), ap[:PackedLen(n)], n, n, alpha, x, incX, beta, y, incY)
 }
 
-func CxTrmv[C Cplx, R Real](e *Engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []C, lda int, x []C, incX int) error {
+func CxTrmv[C Complex, R Real](e *Engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []C, lda int, x []C, incX int) error {
 	return cxTRMV[C, R](e, name, cxTri(L2Dense, ul, tA, d, n, n-1, lda), a[:MatSpan(n, n, lda)], n, x, incX)
 }
 
-func CxTbmv[C Cplx, R Real](e *Engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []C, lda int, x []C, incX int) error {
+func CxTbmv[C Complex, R Real](e *Engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []C, lda int, x []C, incX int) error {
 	return cxTRMV[C, R](e, name, cxTri(L2Band, ul, tA, d, n, k, lda), a[:bandSpan(n, k, lda)], n, x, incX)
 }
 
-func CxTpmv[C Cplx, R Real](e *Engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, ap []C, x []C, incX int) error {
+func CxTpmv[C Complex, R Real](e *Engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, ap []C, x []C, incX int) error {
 	return cxTRMV[C, R](e, name, cxTri(L2Packed, ul, tA, d, n, n-1, 0), ap[:PackedLen(n)], n, x, incX)
 }
 
-func CxTrsv[C Cplx, R Real](e *Engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []C, lda int, x []C, incX int) error {
+func CxTrsv[C Complex, R Real](e *Engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []C, lda int, x []C, incX int) error {
 	return cxTRSV[C, R](e, name, cxTri(L2Dense, ul, tA, d, n, n-1, lda), a[:MatSpan(n, n, lda)], n, x, incX)
 }
 
-func CxTbsv[C Cplx, R Real](e *Engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []C, lda int, x []C, incX int) error {
+func CxTbsv[C Complex, R Real](e *Engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []C, lda int, x []C, incX int) error {
 	return cxTRSV[C, R](e, name, cxTri(L2Band, ul, tA, d, n, k, lda), a[:bandSpan(n, k, lda)], n, x, incX)
 }
 
-func CxTpsv[C Cplx, R Real](e *Engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, ap []C, x []C, incX int) error {
+func CxTpsv[C Complex, R Real](e *Engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, ap []C, x []C, incX int) error {
 	return cxTRSV[C, R](e, name, cxTri(L2Packed, ul, tA, d, n, n-1, 0), ap[:PackedLen(n)], n, x, incX)
 }

@@ -26,7 +26,7 @@ var errNoFP64 = errors.New("clblas: device has no fp64 to accumulate in")
 
 const L1File = "level1.cl"
 
-// l1Local is the work-group size of the level 1 kernels: 64, or the
+// L1Local is the work-group size of the level 1 kernels: 64, or the
 // largest power of two the device allows if that is less (the reductions
 // need a power of two).
 func L1Local(e *Engine) int {
@@ -37,7 +37,7 @@ func L1Local(e *Engine) int {
 	return ls
 }
 
-// l1Groups is the number of work-groups of a reduction over n elements:
+// L1Groups is the number of work-groups of a reduction over n elements:
 // enough to fill the device a few times over, never more than the vector
 // needs, at most 256.
 func L1Groups(e *Engine, n, ls int) int {
@@ -52,7 +52,7 @@ func L1Check(n int) error {
 	return nil
 }
 
-// l1At is the (buffer, offset, increment) kernel argument triple of a
+// L1At is the (buffer, offset, increment) kernel argument triple of a
 // vector whose element 0 is at element off of b.
 func L1At(b any, off, inc int) []any {
 	return []any{b, int64(off), int32(inc)}
@@ -94,7 +94,7 @@ func RotOnDevice[T Real](c *Call, n int, x *cl.Buffer, offX, incX int, y *cl.Buf
 	L1Run(c, "rot", n, append(args, cos, sin)...)
 }
 
-// rotmOnDevice applies the modified Givens rotation with flag and h in
+// RotmOnDevice applies the modified Givens rotation with flag and h in
 // gonum's order (h11, h21, h12, h22). blas.Identity enqueues nothing; an
 // unknown flag fails the call.
 func RotmOnDevice[T Real](c *Call, n int, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int, flag blas.Flag, h [4]T) {
@@ -129,17 +129,17 @@ func reduceOnDevice[T, P Real](c *Call, k string, n int, x *cl.Buffer, offX, inc
 	return pb, g
 }
 
-// dotOnDevice enqueues the partial sums of x·y; sumParts merges them.
+// DotOnDevice enqueues the partial sums of x·y; sumParts merges them.
 func DotOnDevice[T Real](c *Call, n int, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int) (*cl.Buffer, int) {
 	return reduceOnDevice[T, T](c, "dot_part", n, x, offX, incX, y, offY, incY)
 }
 
-// asumOnDevice enqueues the partial sums of |x|; sumParts merges them.
+// AsumOnDevice enqueues the partial sums of |x|; sumParts merges them.
 func AsumOnDevice[T Real](c *Call, n int, x *cl.Buffer, offX, incX int) (*cl.Buffer, int) {
 	return reduceOnDevice[T, T](c, "asum_part", n, x, offX, incX, nil, 0, 0)
 }
 
-// dsdotOnDevice enqueues the float64 partial sums of the float32 x·y; the
+// DsdotOnDevice enqueues the float64 partial sums of the float32 x·y; the
 // device must have fp64.
 func DsdotOnDevice(c *Call, n int, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int) (*cl.Buffer, int) {
 	if !c.E.Prof.FP64 {
@@ -149,7 +149,7 @@ func DsdotOnDevice(c *Call, n int, x *cl.Buffer, offX, incX int, y *cl.Buffer, o
 	return reduceOnDevice[float32, float64](c, "dsdot_part", n, x, offX, incX, y, offY, incY)
 }
 
-// nrm2OnDevice enqueues the partial (scale, ssq) pairs of x; mergeNrm2
+// Nrm2OnDevice enqueues the partial (scale, ssq) pairs of x; mergeNrm2
 // merges them.
 func Nrm2OnDevice[T Real](c *Call, n int, x *cl.Buffer, offX, incX int) (scales, ssqs *cl.Buffer, g int) {
 	ls := L1Local(c.E)
@@ -162,7 +162,7 @@ func Nrm2OnDevice[T Real](c *Call, n int, x *cl.Buffer, offX, incX int) (scales,
 	return sb, qb, g
 }
 
-// iamaxOnDevice enqueues the partial (max |x|, first index) pairs of x;
+// IamaxOnDevice enqueues the partial (max |x|, first index) pairs of x;
 // mergeIamax merges them. The indices are OpenCL ints: the index buffer
 // holds float32-sized elements whose bits are the ints.
 func IamaxOnDevice[T Real](c *Call, n int, x *cl.Buffer, offX, incX int) (maxs, idxs *cl.Buffer, g int) {
@@ -177,7 +177,7 @@ func IamaxOnDevice[T Real](c *Call, n int, x *cl.Buffer, offX, incX int) (maxs, 
 	return mb, ib, g
 }
 
-// localBytes is a __local argument of n elements of P.
+// LocalBytes is a __local argument of n elements of P.
 func LocalBytes[P Real](n int, _ P) cl.Local {
 	return cl.Local(n * PrecisionOf[P]() / 8)
 }
@@ -190,7 +190,7 @@ func SumParts[P Real](parts []P) float64 {
 	return s
 }
 
-// mergeNrm2 merges the partial (scale, ssq) pairs in float64, where the
+// MergeNrm2 merges the partial (scale, ssq) pairs in float64, where the
 // squares of float32 scales cannot overflow; the float64 merge is the same
 // scaled one the kernel does.
 func MergeNrm2[T Real](scales, ssqs []T) T {
@@ -217,7 +217,7 @@ func MergeNrm2[T Real](scales, ssqs []T) T {
 	return T(scale * math.Sqrt(ssq))
 }
 
-// mergeIamax merges the partial (max, index) pairs of a vector of n
+// MergeIamax merges the partial (max, index) pairs of a vector of n
 // elements.
 func MergeIamax[T Real](maxs []T, idxBits []float32, n int) (int, error) {
 	best, idx := T(-1), int32(math.MaxInt32)
@@ -368,12 +368,17 @@ func asum[T Real](e *Engine, name string, n int, x []T, incX int) (T, error) {
 	return T(SumParts(parts)), nil
 }
 
-// dsdot is the float64-accumulated dot product of float32 vectors.
-func dsdot(e *Engine, name string, n int, x []float32, incX int, y []float32, incY int) (float64, error) {
+// dsdot is the float64-accumulated dot product: of float32 vectors by the
+// dsdot_part kernel, of float64 vectors by dot_part, whose sums are float64.
+func dsdot[T Real](e *Engine, name string, n int, x []T, incX int, y []T, incY int) (float64, error) {
 	if !e.Prof.FP64 {
 		return 0, errNoFP64
 	}
-	parts, err := reduce1[float32, float64](e, name, "dsdot_part", n, x, incX, y, incY)
+	k := "dsdot_part"
+	if ElemSize[T]() == 8 {
+		k = "dot_part"
+	}
+	parts, err := reduce1[T, float64](e, name, k, n, x, incX, y, incY)
 	if err != nil {
 		return 0, err
 	}
@@ -408,100 +413,4 @@ func iamax[T Real](e *Engine, name string, n int, x []T, incX int) (int, error) 
 		return -1, err
 	}
 	return MergeIamax(maxs, idxBits, n)
-}
-
-// float64 methods.
-
-func (dev ClDevice64) Ddot(n int, x []float64, incX int, y []float64, incY int) (float64, error) {
-	return dot(dev.E, "Ddot", n, x, incX, y, incY)
-}
-
-func (dev ClDevice64) Dnrm2(n int, x []float64, incX int) (float64, error) {
-	return nrm2(dev.E, "Dnrm2", n, x, incX)
-}
-
-func (dev ClDevice64) Dasum(n int, x []float64, incX int) (float64, error) {
-	return asum(dev.E, "Dasum", n, x, incX)
-}
-
-func (dev ClDevice64) Idamax(n int, x []float64, incX int) (int, error) {
-	return iamax(dev.E, "Idamax", n, x, incX)
-}
-
-func (dev ClDevice64) Dswap(n int, x []float64, incX int, y []float64, incY int) error {
-	return swap(dev.E, "Dswap", n, x, incX, y, incY)
-}
-
-func (dev ClDevice64) Dcopy(n int, x []float64, incX int, y []float64, incY int) error {
-	return copyVec(dev.E, "Dcopy", n, x, incX, y, incY)
-}
-
-func (dev ClDevice64) Daxpy(n int, alpha float64, x []float64, incX int, y []float64, incY int) error {
-	return axpy(dev.E, "Daxpy", n, alpha, x, incX, y, incY)
-}
-
-func (dev ClDevice64) Drot(n int, x []float64, incX int, y []float64, incY int, c float64, s float64) error {
-	return rot(dev.E, "Drot", n, x, incX, y, incY, c, s)
-}
-
-func (dev ClDevice64) Drotm(n int, x []float64, incX int, y []float64, incY int, p blas.DrotmParams) error {
-	return rotm(dev.E, "Drotm", n, x, incX, y, incY, p.Flag, p.H)
-}
-
-func (dev ClDevice64) Dscal(n int, alpha float64, x []float64, incX int) error {
-	return scal(dev.E, "Dscal", n, alpha, x, incX)
-}
-
-// float32 methods.
-
-func (dev ClDevice32) Sdsdot(n int, alpha float32, x []float32, incX int, y []float32, incY int) (float32, error) {
-	r, err := dsdot(dev.E, "Sdsdot", n, x, incX, y, incY)
-	if err != nil {
-		return 0, err
-	}
-	return alpha + float32(r), nil
-}
-
-func (dev ClDevice32) Dsdot(n int, x []float32, incX int, y []float32, incY int) (float64, error) {
-	return dsdot(dev.E, "Dsdot", n, x, incX, y, incY)
-}
-
-func (dev ClDevice32) Sdot(n int, x []float32, incX int, y []float32, incY int) (float32, error) {
-	return dot(dev.E, "Sdot", n, x, incX, y, incY)
-}
-
-func (dev ClDevice32) Snrm2(n int, x []float32, incX int) (float32, error) {
-	return nrm2(dev.E, "Snrm2", n, x, incX)
-}
-
-func (dev ClDevice32) Sasum(n int, x []float32, incX int) (float32, error) {
-	return asum(dev.E, "Sasum", n, x, incX)
-}
-
-func (dev ClDevice32) Isamax(n int, x []float32, incX int) (int, error) {
-	return iamax(dev.E, "Isamax", n, x, incX)
-}
-
-func (dev ClDevice32) Sswap(n int, x []float32, incX int, y []float32, incY int) error {
-	return swap(dev.E, "Sswap", n, x, incX, y, incY)
-}
-
-func (dev ClDevice32) Scopy(n int, x []float32, incX int, y []float32, incY int) error {
-	return copyVec(dev.E, "Scopy", n, x, incX, y, incY)
-}
-
-func (dev ClDevice32) Saxpy(n int, alpha float32, x []float32, incX int, y []float32, incY int) error {
-	return axpy(dev.E, "Saxpy", n, alpha, x, incX, y, incY)
-}
-
-func (dev ClDevice32) Srot(n int, x []float32, incX int, y []float32, incY int, c float32, s float32) error {
-	return rot(dev.E, "Srot", n, x, incX, y, incY, c, s)
-}
-
-func (dev ClDevice32) Srotm(n int, x []float32, incX int, y []float32, incY int, p blas.SrotmParams) error {
-	return rotm(dev.E, "Srotm", n, x, incX, y, incY, p.Flag, p.H)
-}
-
-func (dev ClDevice32) Sscal(n int, alpha float32, x []float32, incX int) error {
-	return scal(dev.E, "Sscal", n, alpha, x, incX)
 }
