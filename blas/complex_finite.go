@@ -1,6 +1,8 @@
 package clblas
 
 import (
+	"math"
+
 	"gonum.org/v1/gonum/blas"
 
 	eng "github.com/gocompute/opencl/internal/engine"
@@ -24,12 +26,20 @@ func cxVecFinite[C cplx](x []C, n, inc int) bool {
 		inc = -inc
 	}
 	for i := 0; i < n; i++ {
-		if v := x[i*inc]; v-v != 0 {
+		if !cxIsFinite(x[i*inc]) {
 			return false
 		}
 	}
 	return true
 }
+
+// cxIsFinite reports whether both parts of v are finite.
+func cxIsFinite[C cplx](v C) bool {
+	z := complex128(v)
+	return isFinite(real(z)) && isFinite(imag(z))
+}
+
+func isFinite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
 
 // The diagonal's part in a scan: all of it, only its real part (Hermitian:
 // gonum ignores the imaginary part), or none (unit triangular: not read).
@@ -52,30 +62,18 @@ func cxRowsFinite[C cplx](a []C, rows int, diag int, row func(i int) (lo, hi, d 
 				case diagNone:
 					continue
 				case diagReal:
-					re := cxParts64(v)
-					if re-re != 0 {
+					if !isFinite(real(complex128(v))) {
 						return false
 					}
 					continue
 				}
 			}
-			if v-v != 0 {
+			if !cxIsFinite(v) {
 				return false
 			}
 		}
 	}
 	return true
-}
-
-// cxParts64 is the real part of v in float64.
-func cxParts64[C cplx](v C) float64 {
-	switch v := any(v).(type) {
-	case complex64:
-		return float64(real(v))
-	case complex128:
-		return real(v)
-	}
-	return 0
 }
 
 // cxGeneralFinite reports whether the m×n general matrix (band with kL

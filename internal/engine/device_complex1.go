@@ -41,8 +41,8 @@ func cxOfReals[C Complex, R Real](x []R) []C {
 	return unsafe.Slice((*C)(unsafe.Pointer(unsafe.SliceData(x))), len(x)/2)
 }
 
-// cxParts returns the real and imaginary parts of z.
-func cxParts[C Complex, R Real](z C) (R, R) {
+// CxParts returns the real and imaginary parts of z.
+func CxParts[C Complex, R Real](z C) (R, R) {
 	p := (*[2]R)(unsafe.Pointer(&z))
 	return p[0], p[1]
 }
@@ -83,24 +83,24 @@ func cxRun(c *Call, k string, n int, args ...any) {
 // The enqueue-only layer, on vectors already in device buffers (element i
 // of x at complex element offX + i·incX of its buffer).
 
-func cxAxpyOnDevice[R Real](c *Call, n int, are, aim R, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int) {
+func CxAxpyOnDevice[R Real](c *Call, n int, are, aim R, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int) {
 	args := append([]any{are, aim}, L1At(x, offX, incX)...)
 	cxRun(c, "caxpy", n, append(args, L1At(y, offY, incY)...)...)
 }
 
-func cxScalOnDevice[R Real](c *Call, n int, are, aim R, x *cl.Buffer, offX, incX int) {
+func CxScalOnDevice[R Real](c *Call, n int, are, aim R, x *cl.Buffer, offX, incX int) {
 	cxRun(c, "cscal", n, append([]any{are, aim}, L1At(x, offX, incX)...)...)
 }
 
-func cxRealScalOnDevice[R Real](c *Call, n int, alpha R, x *cl.Buffer, offX, incX int) {
+func CxRealScalOnDevice[R Real](c *Call, n int, alpha R, x *cl.Buffer, offX, incX int) {
 	cxRun(c, "csscal", n, append([]any{alpha}, L1At(x, offX, incX)...)...)
 }
 
-func cxCopyOnDevice(c *Call, n int, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int) {
+func CxCopyOnDevice(c *Call, n int, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int) {
 	cxRun(c, "ccopy", n, append(L1At(x, offX, incX), L1At(y, offY, incY)...)...)
 }
 
-func cxSwapOnDevice(c *Call, n int, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int) {
+func CxSwapOnDevice(c *Call, n int, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int) {
 	cxRun(c, "cswap", n, append(L1At(x, offX, incX), L1At(y, offY, incY)...)...)
 }
 
@@ -123,29 +123,29 @@ func cxReduce(c *Call, k string, n int, vec []any, partSizes []int, res *cl.Buff
 	c.Run(c.Kernel(cxFile, k+"_finish"), []int{ls}, []int{ls}, append(fin, locals...)...)
 }
 
-// cxDotOnDevice enqueues xᵀ·y (conj false) or xᴴ·y into complex element
+// CxDotOnDevice enqueues xᵀ·y (conj false) or xᴴ·y into complex element
 // offR of res.
-func cxDotOnDevice[R Real](c *Call, conj bool, n int, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int, res *cl.Buffer, offR int) {
+func CxDotOnDevice[R Real](c *Call, conj bool, n int, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int, res *cl.Buffer, offR int) {
 	vec := append(append([]any{l2bool(conj)}, L1At(x, offX, incX)...), L1At(y, offY, incY)...)
 	cxReduce(c, "cdot", n, vec, []int{2 * ElemSize[R]()}, res, offR)
 }
 
-// cxAsumOnDevice enqueues Σ |Re x(i)| + |Im x(i)| into real element offR
+// CxAsumOnDevice enqueues Σ |Re x(i)| + |Im x(i)| into real element offR
 // of res.
-func cxAsumOnDevice[R Real](c *Call, n int, x *cl.Buffer, offX, incX int, res *cl.Buffer, offR int) {
+func CxAsumOnDevice[R Real](c *Call, n int, x *cl.Buffer, offX, incX int, res *cl.Buffer, offR int) {
 	cxReduce(c, "casum", n, L1At(x, offX, incX), []int{ElemSize[R]()}, res, offR)
 }
 
-// cxNrm2OnDevice enqueues the overflow-safe Euclidean norm of x into real
+// CxNrm2OnDevice enqueues the overflow-safe Euclidean norm of x into real
 // element offR of res.
-func cxNrm2OnDevice[R Real](c *Call, n int, x *cl.Buffer, offX, incX int, res *cl.Buffer, offR int) {
+func CxNrm2OnDevice[R Real](c *Call, n int, x *cl.Buffer, offX, incX int, res *cl.Buffer, offR int) {
 	sz := ElemSize[R]()
 	cxReduce(c, "cnrm2", n, L1At(x, offX, incX), []int{sz, sz, 4}, res, offR)
 }
 
-// cxIamaxOnDevice enqueues the index of the first element of x with the
+// CxIamaxOnDevice enqueues the index of the first element of x with the
 // largest |Re|+|Im| (gonum's NaN rules) into int element offR of res.
-func cxIamaxOnDevice[R Real](c *Call, n int, x *cl.Buffer, offX, incX int, res *cl.Buffer, offR int) {
+func CxIamaxOnDevice[R Real](c *Call, n int, x *cl.Buffer, offX, incX int, res *cl.Buffer, offR int) {
 	cxReduce(c, "ciamax", n, L1At(x, offX, incX), []int{ElemSize[R](), 4}, res, offR)
 }
 
@@ -158,8 +158,8 @@ func CxAxpy[C Complex, R Real](e *Engine, name string, n int, alpha C, x []C, in
 	c := Begin[R](e, name)
 	xb := cxUpload[C, R](c, x[:VecSpan(n, incX)])
 	yb := cxUpload[C, R](c, y[:VecSpan(n, incY)])
-	are, aim := cxParts[C, R](alpha)
-	cxAxpyOnDevice(c, n, are, aim, xb, VecOff(n, incX), incX, yb, VecOff(n, incY), incY)
+	are, aim := CxParts[C, R](alpha)
+	CxAxpyOnDevice(c, n, are, aim, xb, VecOff(n, incX), incX, yb, VecOff(n, incY), incY)
 	out := cxDownload[C, R](c, yb, VecSpan(n, incY))
 	if err := c.Finish(); err != nil {
 		return err
@@ -175,11 +175,11 @@ func CxScal[C Complex, R Real](e *Engine, name string, n int, alpha C, realAlpha
 	}
 	c := Begin[R](e, name)
 	xb := cxUpload[C, R](c, x[:VecSpan(n, incX)])
-	are, aim := cxParts[C, R](alpha)
+	are, aim := CxParts[C, R](alpha)
 	if realAlpha {
-		cxRealScalOnDevice(c, n, are, xb, 0, incX)
+		CxRealScalOnDevice(c, n, are, xb, 0, incX)
 	} else {
-		cxScalOnDevice(c, n, are, aim, xb, 0, incX)
+		CxScalOnDevice(c, n, are, aim, xb, 0, incX)
 	}
 	out := cxDownload[C, R](c, xb, VecSpan(n, incX))
 	if err := c.Finish(); err != nil {
@@ -198,7 +198,7 @@ func CxCopy[C Complex, R Real](e *Engine, name string, n int, x []C, incX int, y
 	// Only y's elements are written and copied back: its gaps need not be
 	// uploaded.
 	yb := cxAlloc[R](c, VecSpan(n, incY))
-	cxCopyOnDevice(c, n, xb, VecOff(n, incX), incX, yb, VecOff(n, incY), incY)
+	CxCopyOnDevice(c, n, xb, VecOff(n, incX), incX, yb, VecOff(n, incY), incY)
 	out := cxDownload[C, R](c, yb, VecSpan(n, incY))
 	if err := c.Finish(); err != nil {
 		return err
@@ -214,7 +214,7 @@ func CxSwap[C Complex, R Real](e *Engine, name string, n int, x []C, incX int, y
 	c := Begin[R](e, name)
 	xb := cxUpload[C, R](c, x[:VecSpan(n, incX)])
 	yb := cxUpload[C, R](c, y[:VecSpan(n, incY)])
-	cxSwapOnDevice(c, n, xb, VecOff(n, incX), incX, yb, VecOff(n, incY), incY)
+	CxSwapOnDevice(c, n, xb, VecOff(n, incX), incX, yb, VecOff(n, incY), incY)
 	outX := cxDownload[C, R](c, xb, VecSpan(n, incX))
 	outY := cxDownload[C, R](c, yb, VecSpan(n, incY))
 	if err := c.Finish(); err != nil {
@@ -233,7 +233,7 @@ func CxDot[C Complex, R Real](e *Engine, name string, conj bool, n int, x []C, i
 	xb := cxUpload[C, R](c, x[:VecSpan(n, incX)])
 	yb := cxUpload[C, R](c, y[:VecSpan(n, incY)])
 	res := cxAlloc[R](c, 1)
-	cxDotOnDevice[R](c, conj, n, xb, VecOff(n, incX), incX, yb, VecOff(n, incY), incY, res, 0)
+	CxDotOnDevice[R](c, conj, n, xb, VecOff(n, incX), incX, yb, VecOff(n, incY), incY, res, 0)
 	out := cxDownload[C, R](c, res, 1)
 	if err := c.Finish(); err != nil {
 		return 0, err
@@ -259,13 +259,13 @@ func cxRealReduce[C Complex, R Real](e *Engine, name string, n int, x []C, incX 
 
 func CxAsum[C Complex, R Real](e *Engine, name string, n int, x []C, incX int) (R, error) {
 	return cxRealReduce[C, R](e, name, n, x, incX, func(c *Call, xb, res *cl.Buffer) {
-		cxAsumOnDevice[R](c, n, xb, 0, incX, res, 0)
+		CxAsumOnDevice[R](c, n, xb, 0, incX, res, 0)
 	})
 }
 
 func CxNrm2[C Complex, R Real](e *Engine, name string, n int, x []C, incX int) (R, error) {
 	return cxRealReduce[C, R](e, name, n, x, incX, func(c *Call, xb, res *cl.Buffer) {
-		cxNrm2OnDevice[R](c, n, xb, 0, incX, res, 0)
+		CxNrm2OnDevice[R](c, n, xb, 0, incX, res, 0)
 	})
 }
 
@@ -278,7 +278,7 @@ func CxIamax[C Complex, R Real](e *Engine, name string, n int, x []C, incX int) 
 	c := Begin[R](e, name)
 	xb := cxUpload[C, R](c, x[:VecSpan(n, incX)])
 	res := Alloc[float32](c, 1)
-	cxIamaxOnDevice[R](c, n, xb, 0, incX, res, 0)
+	CxIamaxOnDevice[R](c, n, xb, 0, incX, res, 0)
 	out := Download[float32](c, res, 1)
 	if err := c.Finish(); err != nil {
 		return -1, err

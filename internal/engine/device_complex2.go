@@ -27,24 +27,13 @@ const (
 	zsvGroup = 64 // ZSV_WG
 )
 
-// cxTrans is the kernels' trans argument.
-func cxTrans(t blas.Transpose) int32 {
-	switch t {
-	case blas.Trans:
-		return 1
-	case blas.ConjTrans:
-		return 2
-	}
-	return 0
-}
-
-// cxMat is a complex matrix descriptor: L2Mat's, with trans 0, 1 or 2.
-type cxMat struct {
+// CxMat is a complex matrix descriptor: L2Mat's, with trans 0, 1 or 2.
+type CxMat struct {
 	L2Mat
 	conj bool // op(A) = Aᴴ (general, triangular)
 }
 
-func (d cxMat) args(a *cl.Buffer) []any {
+func (d CxMat) args(a *cl.Buffer) []any {
 	tr := int32(0)
 	if d.trans {
 		tr = 1
@@ -56,23 +45,23 @@ func (d cxMat) args(a *cl.Buffer) []any {
 		int32(d.m), int32(d.n), int32(d.kl), int32(d.ku), a, int32(d.Lda)}
 }
 
-func cxGeneral(storage int, tA blas.Transpose, m, n, kL, kU, lda int) cxMat {
-	return cxMat{L2Mat{kind: l2KindGeneral, storage: storage, trans: tA != blas.NoTrans, m: m, n: n, kl: kL, ku: kU, Lda: lda}, tA == blas.ConjTrans}
+func CxGeneral(storage int, tA blas.Transpose, m, n, kL, kU, lda int) CxMat {
+	return CxMat{L2Mat{kind: l2KindGeneral, storage: storage, trans: tA != blas.NoTrans, m: m, n: n, kl: kL, ku: kU, Lda: lda}, tA == blas.ConjTrans}
 }
 
-func cxTri(storage int, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k, lda int) cxMat {
-	return cxMat{L2Tri(storage, ul, tA, d, n, k, lda), tA == blas.ConjTrans}
+func CxTri(storage int, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k, lda int) CxMat {
+	return CxMat{L2Tri(storage, ul, tA, d, n, k, lda), tA == blas.ConjTrans}
 }
 
-func cxHerm(storage int, ul blas.Uplo, n, k, lda int) cxMat {
-	return cxMat{L2Sym(storage, ul, n, k, lda), false}
+func CxHerm(storage int, ul blas.Uplo, n, k, lda int) CxMat {
+	return CxMat{L2Sym(storage, ul, n, k, lda), false}
 }
 
 // The enqueue-only layer.
 
-// cxMVOnDevice enqueues y = alpha·M·x + beta·y, M (nout×nin) described by
+// CxMVOnDevice enqueues y = alpha·M·x + beta·y, M (nout×nin) described by
 // d and stored in a. With alpha == 0 neither a nor x is read.
-func cxMVOnDevice[R Real](c *Call, d cxMat, a *cl.Buffer, nout int, are, aim R, x *cl.Buffer, offX, incX int, bre, bim R, y *cl.Buffer, offY, incY int) {
+func CxMVOnDevice[R Real](c *Call, d CxMat, a *cl.Buffer, nout int, are, aim R, x *cl.Buffer, offX, incX int, bre, bim R, y *cl.Buffer, offY, incY int) {
 	if !d.fits() || !l2fits(nout, incX, incY, offX, offY) {
 		c.Fail(errL2TooLarge)
 		return
@@ -93,9 +82,9 @@ func cxMVOnDevice[R Real](c *Call, d cxMat, a *cl.Buffer, nout int, are, aim R, 
 	c.Run(c.Kernel(cxL2File, "zmv_wg"), []int{nout * zmvGroup}, []int{zmvGroup}, args...)
 }
 
-// cxSVOnDevice enqueues the in-place solve M·x = b for the triangular
+// CxSVOnDevice enqueues the in-place solve M·x = b for the triangular
 // descriptor d stored in a.
-func cxSVOnDevice(c *Call, d cxMat, a *cl.Buffer, x *cl.Buffer, offX, incX int) {
+func CxSVOnDevice(c *Call, d CxMat, a *cl.Buffer, x *cl.Buffer, offX, incX int) {
 	if !d.fits() || !l2fits(incX, offX) {
 		c.Fail(errL2TooLarge)
 		return
@@ -103,9 +92,9 @@ func cxSVOnDevice(c *Call, d cxMat, a *cl.Buffer, x *cl.Buffer, offX, incX int) 
 	c.Run(c.Kernel(cxL2File, "zsv"), []int{zsvGroup}, []int{zsvGroup}, append(d.args(a), x, int64(offX), int32(incX))...)
 }
 
-// cxRankOnDevice enqueues the update mode (zr*) of the m×n matrix A
+// CxRankOnDevice enqueues the update mode (zr*) of the m×n matrix A
 // (dense with lda, or packed: then only the ul triangle of the n×n A).
-func cxRankOnDevice[R Real](c *Call, mode int, upper, packed bool, m, n int, are, aim R, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int, a *cl.Buffer, lda int) {
+func CxRankOnDevice[R Real](c *Call, mode int, upper, packed bool, m, n int, are, aim R, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int, a *cl.Buffer, lda int) {
 	if y == nil {
 		y, offY, incY = x, offX, incX
 	}
@@ -122,7 +111,7 @@ func cxRankOnDevice[R Real](c *Call, mode int, upper, packed bool, m, n int, are
 
 // cxMV computes y = alpha·M·x + beta·y on host slices; a is the span of
 // the matrix's storage the kernel may read.
-func cxMV[C Complex, R Real](e *Engine, name string, d cxMat, a []C, nout, nin int, alpha C, x []C, incX int, beta C, y []C, incY int) error {
+func cxMV[C Complex, R Real](e *Engine, name string, d CxMat, a []C, nout, nin int, alpha C, x []C, incX int, beta C, y []C, incY int) error {
 	offX, offY := VecOff(nin, incX), VecOff(nout, incY)
 	if !d.fits() || !l2fits(nout, nin, incX, incY, offX, offY) {
 		return errL2TooLarge
@@ -140,9 +129,9 @@ func cxMV[C Complex, R Real](e *Engine, name string, d cxMat, a []C, nout, nin i
 		ab = cxUpload[C, R](c, a)
 		xb = cxUpload[C, R](c, x[:VecSpan(nin, incX)])
 	}
-	are, aim := cxParts[C, R](alpha)
-	bre, bim := cxParts[C, R](beta)
-	cxMVOnDevice(c, d, ab, nout, are, aim, xb, offX, incX, bre, bim, yb, offY, incY)
+	are, aim := CxParts[C, R](alpha)
+	bre, bim := CxParts[C, R](beta)
+	CxMVOnDevice(c, d, ab, nout, are, aim, xb, offX, incX, bre, bim, yb, offY, incY)
 	out := cxDownload[C, R](c, yb, spanY)
 	if err := c.Finish(); err != nil {
 		return err
@@ -153,7 +142,7 @@ func cxMV[C Complex, R Real](e *Engine, name string, d cxMat, a []C, nout, nin i
 
 // cxTRMV computes x = M·x on host slices for the n×n triangular
 // descriptor d, through a scratch vector (x is read by every row).
-func cxTRMV[C Complex, R Real](e *Engine, name string, d cxMat, a []C, n int, x []C, incX int) error {
+func cxTRMV[C Complex, R Real](e *Engine, name string, d CxMat, a []C, n int, x []C, incX int) error {
 	off := VecOff(n, incX)
 	if !d.fits() || !l2fits(n, incX, off) {
 		return errL2TooLarge
@@ -163,7 +152,7 @@ func cxTRMV[C Complex, R Real](e *Engine, name string, d cxMat, a []C, n int, x 
 	ab := cxUpload[C, R](c, a)
 	xb := cxUpload[C, R](c, x[:span])
 	ob := cxAlloc[R](c, span)
-	cxMVOnDevice(c, d, ab, n, R(1), R(0), xb, off, incX, R(0), R(0), ob, off, incX)
+	CxMVOnDevice(c, d, ab, n, R(1), R(0), xb, off, incX, R(0), R(0), ob, off, incX)
 	out := cxDownload[C, R](c, ob, span)
 	if err := c.Finish(); err != nil {
 		return err
@@ -174,7 +163,7 @@ func cxTRMV[C Complex, R Real](e *Engine, name string, d cxMat, a []C, n int, x 
 
 // cxTRSV solves M·x = b in place on host slices for the n×n triangular
 // descriptor d.
-func cxTRSV[C Complex, R Real](e *Engine, name string, d cxMat, a []C, n int, x []C, incX int) error {
+func cxTRSV[C Complex, R Real](e *Engine, name string, d CxMat, a []C, n int, x []C, incX int) error {
 	off := VecOff(n, incX)
 	if !d.fits() || !l2fits(n, incX, off) {
 		return errL2TooLarge
@@ -183,7 +172,7 @@ func cxTRSV[C Complex, R Real](e *Engine, name string, d cxMat, a []C, n int, x 
 	c := Begin[R](e, name)
 	ab := cxUpload[C, R](c, a)
 	xb := cxUpload[C, R](c, x[:span])
-	cxSVOnDevice(c, d, ab, xb, off, incX)
+	CxSVOnDevice(c, d, ab, xb, off, incX)
 	out := cxDownload[C, R](c, xb, span)
 	if err := c.Finish(); err != nil {
 		return err
@@ -215,9 +204,9 @@ func CxRank[C Complex, R Real](e *Engine, name string, mode int, ul blas.Uplo, p
 	if !rank1 {
 		yb = cxUpload[C, R](c, y[:VecSpan(n, incY)])
 	}
-	are, aim := cxParts[C, R](alpha)
+	are, aim := CxParts[C, R](alpha)
 	upper := ul == blas.Upper
-	cxRankOnDevice(c, mode, upper, packed, m, n, are, aim, xb, offX, incX, yb, offY, incY, ab, lda)
+	CxRankOnDevice(c, mode, upper, packed, m, n, are, aim, xb, offX, incX, yb, offY, incY, ab, lda)
 	out := cxDownload[C, R](c, ab, span)
 	if err := c.Finish(); err != nil {
 		return err
@@ -248,7 +237,7 @@ func CxGemv[C Complex, R Real](e *Engine, name string, tA blas.Transpose, m, n i
 	if tA != blas.NoTrans {
 		nout, nin = n, m
 	}
-	d := cxGeneral(L2Dense, tA, m, n, m-1, n-1, lda)
+	d := CxGeneral(L2Dense, tA, m, n, m-1, n-1, lda)
 	return cxMV[C, R](e, name, d, a[:MatSpan(m, n, lda)], nout, nin, alpha, x, incX, beta, y, incY)
 }
 
@@ -258,41 +247,41 @@ func CxGbmv[C Complex, R Real](e *Engine, name string, tA blas.Transpose, m, n, 
 		nout, nin = n, m
 	}
 	span := lda*(min(m, n+kL)-1) + kL + kU + 1
-	return cxMV[C, R](e, name, cxGeneral(L2Band, tA, m, n, kL, kU, lda), a[:span], nout, nin, alpha, x, incX, beta, y, incY)
+	return cxMV[C, R](e, name, CxGeneral(L2Band, tA, m, n, kL, kU, lda), a[:span], nout, nin, alpha, x, incX, beta, y, incY)
 }
 
 func CxHemv[C Complex, R Real](e *Engine, name string, ul blas.Uplo, n int, alpha C, a []C, lda int, x []C, incX int, beta C, y []C, incY int) error {
-	return cxMV[C, R](e, name, cxHerm(L2Dense, ul, n, n-1, lda), a[:MatSpan(n, n, lda)], n, n, alpha, x, incX, beta, y, incY)
+	return cxMV[C, R](e, name, CxHerm(L2Dense, ul, n, n-1, lda), a[:MatSpan(n, n, lda)], n, n, alpha, x, incX, beta, y, incY)
 }
 
 func CxHbmv[C Complex, R Real](e *Engine, name string, ul blas.Uplo, n, k int, alpha C, a []C, lda int, x []C, incX int, beta C, y []C, incY int) error {
-	return cxMV[C, R](e, name, cxHerm(L2Band, ul, n, k, lda), a[:bandSpan(n, k, lda)], n, n, alpha, x, incX, beta, y, incY)
+	return cxMV[C, R](e, name, CxHerm(L2Band, ul, n, k, lda), a[:bandSpan(n, k, lda)], n, n, alpha, x, incX, beta, y, incY)
 }
 
 func CxHpmv[C Complex, R Real](e *Engine, name string, ul blas.Uplo, n int, alpha C, ap []C, x []C, incX int, beta C, y []C, incY int) error {
-	return cxMV[C, R](e, name, cxHerm(L2Packed, ul, n, n-1, 0), ap[:PackedLen(n)], n, n, alpha, x, incX, beta, y, incY)
+	return cxMV[C, R](e, name, CxHerm(L2Packed, ul, n, n-1, 0), ap[:PackedLen(n)], n, n, alpha, x, incX, beta, y, incY)
 }
 
 func CxTrmv[C Complex, R Real](e *Engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []C, lda int, x []C, incX int) error {
-	return cxTRMV[C, R](e, name, cxTri(L2Dense, ul, tA, d, n, n-1, lda), a[:MatSpan(n, n, lda)], n, x, incX)
+	return cxTRMV[C, R](e, name, CxTri(L2Dense, ul, tA, d, n, n-1, lda), a[:MatSpan(n, n, lda)], n, x, incX)
 }
 
 func CxTbmv[C Complex, R Real](e *Engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []C, lda int, x []C, incX int) error {
-	return cxTRMV[C, R](e, name, cxTri(L2Band, ul, tA, d, n, k, lda), a[:bandSpan(n, k, lda)], n, x, incX)
+	return cxTRMV[C, R](e, name, CxTri(L2Band, ul, tA, d, n, k, lda), a[:bandSpan(n, k, lda)], n, x, incX)
 }
 
 func CxTpmv[C Complex, R Real](e *Engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, ap []C, x []C, incX int) error {
-	return cxTRMV[C, R](e, name, cxTri(L2Packed, ul, tA, d, n, n-1, 0), ap[:PackedLen(n)], n, x, incX)
+	return cxTRMV[C, R](e, name, CxTri(L2Packed, ul, tA, d, n, n-1, 0), ap[:PackedLen(n)], n, x, incX)
 }
 
 func CxTrsv[C Complex, R Real](e *Engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []C, lda int, x []C, incX int) error {
-	return cxTRSV[C, R](e, name, cxTri(L2Dense, ul, tA, d, n, n-1, lda), a[:MatSpan(n, n, lda)], n, x, incX)
+	return cxTRSV[C, R](e, name, CxTri(L2Dense, ul, tA, d, n, n-1, lda), a[:MatSpan(n, n, lda)], n, x, incX)
 }
 
 func CxTbsv[C Complex, R Real](e *Engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []C, lda int, x []C, incX int) error {
-	return cxTRSV[C, R](e, name, cxTri(L2Band, ul, tA, d, n, k, lda), a[:bandSpan(n, k, lda)], n, x, incX)
+	return cxTRSV[C, R](e, name, CxTri(L2Band, ul, tA, d, n, k, lda), a[:bandSpan(n, k, lda)], n, x, incX)
 }
 
 func CxTpsv[C Complex, R Real](e *Engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, ap []C, x []C, incX int) error {
-	return cxTRSV[C, R](e, name, cxTri(L2Packed, ul, tA, d, n, n-1, 0), ap[:PackedLen(n)], n, x, incX)
+	return cxTRSV[C, R](e, name, CxTri(L2Packed, ul, tA, d, n, n-1, 0), ap[:PackedLen(n)], n, x, incX)
 }
