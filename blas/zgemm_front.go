@@ -65,7 +65,7 @@ func precOf[T eng.Complex]() precision {
 // cxFinite reports whether every v is finite (both parts).
 func cxFinite[T eng.Complex](vs ...T) bool {
 	for _, v := range vs {
-		if v-v != 0 {
+		if !cxIsFinite(v) {
 			return false
 		}
 	}
