@@ -13,9 +13,9 @@ import (
 // Level 1 device routines. Each precision's method is a thin wrapper
 // around one generic function; the kernels are in kernels/level1.cl.
 //
-// Element-wise routines run one work-item per element. Reductions run a
-// bounded number of work-groups (l1Groups) that each write one partial
-// result; the host merges the partials, which are few.
+// Every kernel runs over a grid of the shape eng.L1ShapeFor derives from
+// the device (level1_shape.go); reductions finish on the device, in a
+// second pass that writes the result into a buffer element.
 
 // errTooLong is returned for vectors whose length does not fit the
 // kernels' int (the CPU does those).
@@ -26,25 +26,6 @@ var errTooLong = errors.New("clblas: vector too long for the level 1 kernels")
 var errNoFP64 = errors.New("clblas: device has no fp64 to accumulate in")
 
 const l1File = "level1.cl"
-
-// l1Local is the work-group size of the level 1 kernels: 64, or the
-// largest power of two the device allows if that is less (the reductions
-// need a power of two).
-func l1Local(e *engine) int {
-	ls := 64
-	for ls > 1 && e.prof.MaxWorkGroupSize > 0 && ls > e.prof.MaxWorkGroupSize {
-		ls /= 2
-	}
-	return ls
-}
-
-// l1Groups is the number of work-groups of a reduction over n elements:
-// enough to fill the device a few times over, never more than the vector
-// needs, at most 256.
-func l1Groups(e *engine, n, ls int) int {
-	g := min(max(4*e.prof.ComputeUnits, 8), 256)
-	return max(min(g, (n+ls-1)/ls), 1)
-}
 
 func l1Check(n int) error {
 	if n > math.MaxInt32 {
@@ -60,9 +41,9 @@ func l1At(b any, off, inc int) []any {
 }
 
 func l1Run(c *call, k string, n int, args ...any) {
-	ls := l1Local(c.e)
-	kk := c.kernel(l1File, k)
-	c.run(kk, []int{eng.Groups(n, ls)}, []int{ls}, append([]any{int32(n)}, args...)...)
+	sh := l1ShapeOf(c)
+	ls := sh.Local
+	c.run(l1Kernel(c, k), []int{sh.GroupsFor(n) * ls}, []int{ls}, append([]any{int32(n)}, args...)...)
 }
 
 // The enqueue-only layer: each xxxOnDevice enqueues one routine on vectors
@@ -113,125 +94,9 @@ func rotmOnDevice[T real](c *call, n int, x *cl.Buffer, offX, incX int, y *cl.Bu
 
 var errRotmFlag = errors.New("clblas: unexpected rotm flag")
 
-// reduceOnDevice enqueues the reduction kernel k over x (and y when it is
-// not nil), with one partial of element type P per group, and returns the
-// buffer of partials and their number.
-func reduceOnDevice[T, P real](c *call, k string, n int, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int) (*cl.Buffer, int) {
-	ls := l1Local(c.e)
-	g := l1Groups(c.e, n, ls)
-	var p P
-	args := append([]any{int32(n)}, l1At(x, offX, incX)...)
-	if y != nil {
-		args = append(args, l1At(y, offY, incY)...)
-	}
-	pb := alloc[P](c, g)
-	args = append(args, pb, localBytes(ls, p))
-	c.run(c.kernel(l1File, k), []int{g * ls}, []int{ls}, args...)
-	return pb, g
-}
-
-// dotOnDevice enqueues the partial sums of x·y; sumParts merges them.
-func dotOnDevice[T real](c *call, n int, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int) (*cl.Buffer, int) {
-	return reduceOnDevice[T, T](c, "dot_part", n, x, offX, incX, y, offY, incY)
-}
-
-// asumOnDevice enqueues the partial sums of |x|; sumParts merges them.
-func asumOnDevice[T real](c *call, n int, x *cl.Buffer, offX, incX int) (*cl.Buffer, int) {
-	return reduceOnDevice[T, T](c, "asum_part", n, x, offX, incX, nil, 0, 0)
-}
-
-// dsdotOnDevice enqueues the float64 partial sums of the float32 x·y; the
-// device must have fp64.
-func dsdotOnDevice(c *call, n int, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int) (*cl.Buffer, int) {
-	if !c.e.prof.FP64 {
-		c.fail(errNoFP64)
-		return nil, 0
-	}
-	return reduceOnDevice[float32, float64](c, "dsdot_part", n, x, offX, incX, y, offY, incY)
-}
-
-// nrm2OnDevice enqueues the partial (scale, ssq) pairs of x; mergeNrm2
-// merges them.
-func nrm2OnDevice[T real](c *call, n int, x *cl.Buffer, offX, incX int) (scales, ssqs *cl.Buffer, g int) {
-	ls := l1Local(c.e)
-	g = l1Groups(c.e, n, ls)
-	var z T
-	sb, qb := alloc[T](c, g), alloc[T](c, g)
-	args := append([]any{int32(n)}, l1At(x, offX, incX)...)
-	args = append(args, sb, qb, localBytes(ls, z), localBytes(ls, z))
-	c.run(c.kernel(l1File, "nrm2_part"), []int{g * ls}, []int{ls}, args...)
-	return sb, qb, g
-}
-
-// iamaxOnDevice enqueues the partial (max |x|, first index) pairs of x;
-// mergeIamax merges them. The indices are OpenCL ints: the index buffer
-// holds float32-sized elements whose bits are the ints.
-func iamaxOnDevice[T real](c *call, n int, x *cl.Buffer, offX, incX int) (maxs, idxs *cl.Buffer, g int) {
-	ls := l1Local(c.e)
-	g = l1Groups(c.e, n, ls)
-	var z T
-	mb := alloc[T](c, g)
-	ib := alloc[float32](c, g)
-	args := append([]any{int32(n)}, l1At(x, offX, incX)...)
-	args = append(args, mb, ib, localBytes(ls, z), cl.Local(4*ls))
-	c.run(c.kernel(l1File, "iamax_part"), []int{g * ls}, []int{ls}, args...)
-	return mb, ib, g
-}
-
 // localBytes is a __local argument of n elements of P.
 func localBytes[P real](n int, _ P) cl.Local {
 	return cl.Local(n * precisionOf[P]() / 8)
-}
-
-func sumParts[P real](parts []P) float64 {
-	var s float64
-	for _, v := range parts {
-		s += float64(v)
-	}
-	return s
-}
-
-// mergeNrm2 merges the partial (scale, ssq) pairs in float64, where the
-// squares of float32 scales cannot overflow; the float64 merge is the same
-// scaled one the kernel does.
-func mergeNrm2[T real](scales, ssqs []T) T {
-	var scale, ssq float64
-	for i := range scales {
-		s, q := float64(scales[i]), float64(ssqs[i])
-		switch {
-		case math.IsNaN(s):
-			return T(math.NaN())
-		case s == 0:
-			// An empty group.
-		case scale < s:
-			r := scale / s
-			ssq = q + ssq*r*r
-			scale = s
-		default:
-			r := s / scale
-			ssq += q * r * r
-		}
-	}
-	if math.IsInf(scale, 1) {
-		return T(math.Inf(1))
-	}
-	return T(scale * math.Sqrt(ssq))
-}
-
-// mergeIamax merges the partial (max, index) pairs of a vector of n
-// elements.
-func mergeIamax[T real](maxs []T, idxBits []float32, n int) (int, error) {
-	best, idx := T(-1), int32(math.MaxInt32)
-	for i, m := range maxs {
-		j := int32(math.Float32bits(idxBits[i]))
-		if m > best || (m == best && j < idx) {
-			best, idx = m, j
-		}
-	}
-	if idx < 0 || int(idx) >= n {
-		return -1, errors.New("clblas: iamax kernel returned no index")
-	}
-	return int(idx), nil
 }
 
 // The host-slice routines.
@@ -333,11 +198,12 @@ func rotm[T real](e *engine, name string, n int, x []T, incX int, y []T, incY in
 
 // Reductions.
 
-// reduce1 runs the reduction kernel k over host x (and y when it is not
-// nil) and returns the partials.
-func reduce1[T, P real](e *engine, name, k string, n int, x []T, incX int, y []T, incY int) ([]P, error) {
+// reduce1 runs the reduction enqueue, which leaves its result in element
+// 0 of res, over host x (and y when it is not nil) and returns the result.
+func reduce1[T, R real](e *engine, name string, n int, x []T, incX int, y []T, incY int,
+	enqueue func(c *call, xb *cl.Buffer, offX int, yb *cl.Buffer, offY int, res *cl.Buffer)) (R, error) {
 	if err := l1Check(n); err != nil {
-		return nil, err
+		return 0, err
 	}
 	c := begin[T](e, name)
 	xb := upload(c, x[:eng.VecSpan(n, incX)])
@@ -345,28 +211,25 @@ func reduce1[T, P real](e *engine, name, k string, n int, x []T, incX int, y []T
 	if y != nil {
 		yb = upload(c, y[:eng.VecSpan(n, incY)])
 	}
-	pb, g := reduceOnDevice[T, P](c, k, n, xb, eng.VecOff(n, incX), incX, yb, eng.VecOff(n, incY), incY)
-	parts := download[P](c, pb, g)
+	res := alloc[R](c, 1)
+	enqueue(c, xb, eng.VecOff(n, incX), yb, eng.VecOff(n, incY), res)
+	out := download[R](c, res, 1)
 	if err := c.finish(); err != nil {
-		return nil, err
+		return 0, err
 	}
-	return parts, nil
+	return out[0], nil
 }
 
 func dot[T real](e *engine, name string, n int, x []T, incX int, y []T, incY int) (T, error) {
-	parts, err := reduce1[T, T](e, name, "dot_part", n, x, incX, y, incY)
-	if err != nil {
-		return 0, err
-	}
-	return T(sumParts(parts)), nil
+	return reduce1[T, T](e, name, n, x, incX, y, incY, func(c *call, xb *cl.Buffer, offX int, yb *cl.Buffer, offY int, res *cl.Buffer) {
+		dotOnDevice[T](c, n, xb, offX, incX, yb, offY, incY, res, 0)
+	})
 }
 
 func asum[T real](e *engine, name string, n int, x []T, incX int) (T, error) {
-	parts, err := reduce1[T, T](e, name, "asum_part", n, x, incX, nil, 0)
-	if err != nil {
-		return 0, err
-	}
-	return T(sumParts(parts)), nil
+	return reduce1[T, T](e, name, n, x, incX, nil, 0, func(c *call, xb *cl.Buffer, offX int, _ *cl.Buffer, _ int, res *cl.Buffer) {
+		asumOnDevice[T](c, n, xb, offX, incX, res, 0)
+	})
 }
 
 // dsdot is the float64-accumulated dot product of float32 vectors.
@@ -374,41 +237,25 @@ func dsdot(e *engine, name string, n int, x []float32, incX int, y []float32, in
 	if !e.prof.FP64 {
 		return 0, errNoFP64
 	}
-	parts, err := reduce1[float32, float64](e, name, "dsdot_part", n, x, incX, y, incY)
-	if err != nil {
-		return 0, err
-	}
-	return sumParts(parts), nil
+	return reduce1[float32, float64](e, name, n, x, incX, y, incY, func(c *call, xb *cl.Buffer, offX int, yb *cl.Buffer, offY int, res *cl.Buffer) {
+		dsdotOnDevice(c, n, xb, offX, incX, yb, offY, incY, res, 0)
+	})
 }
 
 func nrm2[T real](e *engine, name string, n int, x []T, incX int) (T, error) {
-	if err := l1Check(n); err != nil {
-		return 0, err
-	}
-	c := begin[T](e, name)
-	xb := upload(c, x[:eng.VecSpan(n, incX)])
-	sb, qb, g := nrm2OnDevice[T](c, n, xb, eng.VecOff(n, incX), incX)
-	scales := download[T](c, sb, g)
-	ssqs := download[T](c, qb, g)
-	if err := c.finish(); err != nil {
-		return 0, err
-	}
-	return mergeNrm2(scales, ssqs), nil
+	return reduce1[T, T](e, name, n, x, incX, nil, 0, func(c *call, xb *cl.Buffer, offX int, _ *cl.Buffer, _ int, res *cl.Buffer) {
+		nrm2OnDevice[T](c, n, xb, offX, incX, res, 0)
+	})
 }
 
 func iamax[T real](e *engine, name string, n int, x []T, incX int) (int, error) {
-	if err := l1Check(n); err != nil {
+	bits, err := reduce1[T, float32](e, name, n, x, incX, nil, 0, func(c *call, xb *cl.Buffer, offX int, _ *cl.Buffer, _ int, res *cl.Buffer) {
+		iamaxOnDevice[T](c, n, xb, offX, incX, res, 0)
+	})
+	if err != nil {
 		return -1, err
 	}
-	c := begin[T](e, name)
-	xb := upload(c, x[:eng.VecSpan(n, incX)])
-	mb, ib, g := iamaxOnDevice[T](c, n, xb, eng.VecOff(n, incX), incX)
-	maxs := download[T](c, mb, g)
-	idxBits := download[float32](c, ib, g)
-	if err := c.finish(); err != nil {
-		return -1, err
-	}
-	return mergeIamax(maxs, idxBits, n)
+	return iamaxIndex(bits, n)
 }
 
 // float64 methods.

@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 
 	"github.com/gocompute/opencl/cl"
+	eng "github.com/gocompute/opencl/internal/engine"
 	"github.com/gocompute/opencl/platform"
 )
 
@@ -87,13 +88,13 @@ func zooRunGemm[T real](t *testing.T, e *engine, what string, cfg gemm.Config, t
 // zooEngineConfig is what the library chooses from a device profile
 // outside GEMM's kernel parameters.
 type zooEngineConfig struct {
-	L1Local    int  // level 1 work-group size
-	L1Groups   int  // work-groups of a long reduction
-	L2CPU      bool // level 2 on its CPU-device kernels
-	TrsmBlock  int  // order of TRSM's diagonal blocks
-	Staged     bool // GEMM on host slices through the staged pipeline
-	HostShared bool // host slices used in place (no copies)
-	FP64       bool // Float64 calls may go to the device (policy)
+	L1Shape32  eng.L1Shape // level 1 launch shape, float32
+	L1Shape64  eng.L1Shape // level 1 launch shape, float64
+	L2CPU      bool        // level 2 on its CPU-device kernels
+	TrsmBlock  int         // order of TRSM's diagonal blocks
+	Staged     bool        // GEMM on host slices through the staged pipeline
+	HostShared bool        // host slices used in place (no copies)
+	FP64       bool        // Float64 calls may go to the device (policy)
 }
 
 // zooEngineChoice returns the engine-level choices for device p.
@@ -107,8 +108,8 @@ func zooEngineChoice(p platform.Profile) zooEngineConfig {
 // cost model cm.
 func zooEngineOf(e *engine, cm *costModel) zooEngineConfig {
 	return zooEngineConfig{
-		L1Local:    l1Local(e),
-		L1Groups:   l1Groups(e, 1<<24, l1Local(e)),
+		L1Shape32:  eng.L1ShapeFor(e.prof, 32),
+		L1Shape64:  eng.L1ShapeFor(e.prof, 64),
 		L2CPU:      l2OnCPU(&call{e: e}),
 		TrsmBlock:  trsmBlock(e),
 		Staged:     e.plan().Staged(),

@@ -369,9 +369,10 @@ func Dot[T float32 | float64](x, y *Vector[T], wait ...*Event) (*Scalar[T], erro
 		c.finish()
 		return nil, err
 	}
-	pb, g := dotOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc)
-	parts := readBack[T](c, pb, g)
-	return finishScalar(c, func() (T, error) { return T(sumParts(parts)), nil })
+	res := alloc[T](c, 1)
+	dotOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc, res, 0)
+	out := readBack[T](c, res, 1)
+	return finishScalar(c, func() (T, error) { return out[0], nil })
 }
 
 // Dsdot enqueues the dot product of float32 vectors accumulated in
@@ -385,9 +386,10 @@ func Dsdot(x, y *Vector[float32], wait ...*Event) (*Scalar[float64], error) {
 		c.finish()
 		return nil, err
 	}
-	pb, g := dsdotOnDevice(c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc)
-	parts := readBack[float64](c, pb, g)
-	return finishScalar(c, func() (float64, error) { return sumParts(parts), nil })
+	res := alloc[float64](c, 1)
+	dsdotOnDevice(c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc, res, 0)
+	out := readBack[float64](c, res, 1)
+	return finishScalar(c, func() (float64, error) { return out[0], nil })
 }
 
 // Asum enqueues the sum of the absolute values of x.
@@ -400,9 +402,10 @@ func Asum[T float32 | float64](x *Vector[T], wait ...*Event) (*Scalar[T], error)
 		c.finish()
 		return nil, err
 	}
-	pb, g := asumOnDevice[T](c, x.n, x.st.buf, x.off, x.inc)
-	parts := readBack[T](c, pb, g)
-	return finishScalar(c, func() (T, error) { return T(sumParts(parts)), nil })
+	res := alloc[T](c, 1)
+	asumOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, res, 0)
+	out := readBack[T](c, res, 1)
+	return finishScalar(c, func() (T, error) { return out[0], nil })
 }
 
 // Nrm2 enqueues the Euclidean norm of x (overflow-safe).
@@ -415,10 +418,10 @@ func Nrm2[T float32 | float64](x *Vector[T], wait ...*Event) (*Scalar[T], error)
 		c.finish()
 		return nil, err
 	}
-	sb, qb, g := nrm2OnDevice[T](c, x.n, x.st.buf, x.off, x.inc)
-	scales := readBack[T](c, sb, g)
-	ssqs := readBack[T](c, qb, g)
-	return finishScalar(c, func() (T, error) { return mergeNrm2(scales, ssqs), nil })
+	res := alloc[T](c, 1)
+	nrm2OnDevice[T](c, x.n, x.st.buf, x.off, x.inc, res, 0)
+	out := readBack[T](c, res, 1)
+	return finishScalar(c, func() (T, error) { return out[0], nil })
 }
 
 // Iamax enqueues the search for the index of the first element of x with
@@ -432,8 +435,8 @@ func Iamax[T float32 | float64](x *Vector[T], wait ...*Event) (*Scalar[int], err
 		c.finish()
 		return nil, err
 	}
-	mb, ib, g := iamaxOnDevice[T](c, x.n, x.st.buf, x.off, x.inc)
-	maxs := readBack[T](c, mb, g)
-	idx := readBack[float32](c, ib, g)
-	return finishScalar(c, func() (int, error) { return mergeIamax(maxs, idx, x.n) })
+	res := alloc[float32](c, 1)
+	iamaxOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, res, 0)
+	out := readBack[float32](c, res, 1)
+	return finishScalar(c, func() (int, error) { return iamaxIndex(out[0], x.n) })
 }

@@ -1,7 +1,5 @@
 package clblas
 
-import "github.com/gocompute/opencl/cl"
-
 // Scalars kept on the device.
 //
 // A reduction whose result the next operation needs (a step length, a
@@ -14,8 +12,8 @@ import "github.com/gocompute/opencl/cl"
 // decide something, such as whether an iteration has converged.
 
 // DotTo enqueues res[0] = x·y, summed on the device: the partial sums of
-// the work-groups are added by one more work-group in T's precision
-// (Dot adds them on the host in float64).
+// the work-groups are added by one more work-group in T's precision, as
+// Dot's are.
 func DotTo[T float32 | float64](x, y, res *Vector[T], wait ...*Event) (*Event, error) {
 	c, err := start[T]("DotTo", wait, x.storage(), y.storage(), res.storage())
 	if err != nil {
@@ -25,8 +23,7 @@ func DotTo[T float32 | float64](x, y, res *Vector[T], wait ...*Event) (*Event, e
 		c.finish()
 		return nil, err
 	}
-	pb, g := dotOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc)
-	sumPartsOnDevice[T](c, pb, g, res.st.buf, res.off)
+	dotOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc, res.st.buf, res.off)
 	return finishAsync(c)
 }
 
@@ -80,11 +77,4 @@ func scalarApart[T float32 | float64](routine string, s, v *Vector[T]) error {
 		return opErr(routine, "the scalar is element %d of the vector it scales: %w", d/v.inc, ErrShape)
 	}
 	return nil
-}
-
-// sumPartsOnDevice enqueues res[off] = the sum of the g partials in parts.
-func sumPartsOnDevice[T real](c *call, parts *cl.Buffer, g int, res *cl.Buffer, off int) {
-	ls := l1Local(c.e)
-	var z T
-	c.run(c.kernel(l1File, "sum_parts"), []int{ls}, []int{ls}, int32(g), parts, res, int64(off), localBytes(ls, z))
 }
