@@ -40,8 +40,6 @@ const (
 	l2Packed = 2
 
 	l2MVGroup = 64  // MV_WG
-	l2GTX     = 32  // GT_X
-	l2GTY     = 4   // GT_Y
 	l2SVGroup = 128 // SV_WG
 	l2RankX   = 16
 	l2RankY   = 4
@@ -154,10 +152,8 @@ func l2mvOnDevice[T real](c *call, d l2mat, a *cl.Buffer, nout, nin int, alpha T
 		c.run(c.kernel(l2File, "tri_cols"), []int{eng.Groups(l3CeilDiv(nout, 8), l2CPUGroup)}, []int{l2CPUGroup}, cols...)
 		return
 	}
-	if d.kind == l2KindGeneral && d.storage == l2Dense && d.trans {
-		k := c.kernel(l2File, "gemv_t")
-		args := append([]any{int32(d.m), int32(d.n), alpha, a, int32(d.lda)}, vecs...)
-		c.run(k, []int{eng.Groups(nout, l2GTX), l2GTY}, []int{l2GTX, l2GTY}, args...)
+	if d.kind == l2KindGeneral && d.storage == l2Dense {
+		gemvOnDevice(c, d, a, alpha, x, offX, incX, beta, y, offY, incY) // gemv_fast.go
 		return
 	}
 	k := c.kernel(l2File, "mv")

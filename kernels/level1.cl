@@ -568,19 +568,27 @@ __kernel void nrm2_fin(const int g, __global const real* partial,
 
 // Index of the largest |x[i]|, the first on ties. gonum's Idamax keeps
 // the first strict maximum of |x| starting from |x[0]|, so a NaN never
-// wins, except at index 0, where it is never beaten: index 0 then stands
-// in as +Inf (which it beats on ties, being the smallest index). A
-// work-item or group that sees no element holds (-1, INT_MAX).
+// wins, except at index 0, where it is never beaten: then the answer is 0
+// and no work-item looks further. A work-item or group that sees no
+// element holds (-1, INT_MAX). Each work-item visits its indices in
+// ascending order, so a strict > keeps the first of equals; merges break
+// ties by the smaller index.
 #define AMAX_TAKE(a, i)                                                     \
     do {                                                                    \
-        real a_ = (a);                                                      \
+        const real a_ = (a);                                                \
         const int i_ = (i);                                                 \
-        if (i_ == 0 && isnan(a_)) a_ = INFINITY;                            \
         if (a_ > best || (a_ == best && i_ < bidx)) {                       \
             best = a_;                                                      \
             bidx = i_;                                                      \
         }                                                                   \
     } while (0)
+
+// AMAX_ANY(a) is whether some component of the realv a beats best.
+#if L1_VW == 1
+#define AMAX_ANY(a) ((a) > best)
+#else
+#define AMAX_ANY(a) any((a) > (realv)best)
+#endif
 
 // Partial (max |x|, first index) pairs, one per group.
 __kernel void iamax_part(const int n,
@@ -592,15 +600,20 @@ __kernel void iamax_part(const int n,
     __global const real* px = x + offx;
     real best = -1;
     int bidx = INT_MAX;
-    if (incx == 1) {
+    if (n > 0 && isnan(px[0])) {
+        best = INFINITY;
+        bidx = 0;
+    } else if (incx == 1) {
         const long h = l1_head(px, n);
         const long nv = (n - h) / L1_VW;
         for (long i = gid; i < h; i += gs) AMAX_TAKE(fabs(px[i]), (int)i);
         __global const realv* vx = (__global const realv*)(px + h);
         for (long v = gid; v < nv; v += gs) {
             const realv a = fabs(vx[v]);
-            const real* al = (const real*)&a;
-            for (int k = 0; k < L1_VW; k++) AMAX_TAKE(al[k], (int)(h + v * L1_VW + k));
+            if (AMAX_ANY(a)) { // rare once best is large: lanes one by one
+                const real* al = (const real*)&a;
+                for (int k = 0; k < L1_VW; k++) AMAX_TAKE(al[k], (int)(h + v * L1_VW + k));
+            }
         }
         for (long i = h + nv * L1_VW + gid; i < n; i += gs) AMAX_TAKE(fabs(px[i]), (int)i);
     } else {

@@ -267,22 +267,19 @@ func level1Ops[T float32 | float64](b *bencher, n int) ([]l12op, error) {
 			return q.Finish()
 		}
 	}
-	scalarWait := func(s interface{ Wait() error }, err error) (*clblas.Event, error) {
-		if err != nil {
-			return nil, err
-		}
-		return nil, s.Wait()
-	}
-	// Reductions return a Scalar: the batch waits for each (the result
-	// comes back to the host), as a caller of Dot does.
+	// Reductions return a Scalar (an event and a read-back of one value):
+	// a batch enqueues them all and waits for the last.
 	reduction := func(f func() (interface{ Wait() error }, error)) func(int) error {
 		return func(batch int) error {
+			var last interface{ Wait() error }
 			for range batch {
-				if _, err := scalarWait(f()); err != nil {
+				s, err := f()
+				if err != nil {
 					return err
 				}
+				last = s
 			}
-			return nil
+			return last.Wait()
 		}
 	}
 	ops := []l12op{
@@ -305,7 +302,11 @@ func level1Ops[T float32 | float64](b *bencher, n int) ([]l12op, error) {
 				if err != nil {
 					return err
 				}
-				return near(float64(got), dl.gonumDot(n, x.host, y.host), es)
+				hx, hy, err := readBoth(x.v, y.v)
+				if err != nil {
+					return err
+				}
+				return near(float64(got), dl.gonumDot(n, hx, hy), es)
 			}},
 		{name: p + "NRM2", bytes: es * float64(n),
 			ours: reduction(func() (interface{ Wait() error }, error) { return clblas.Nrm2(x.v) }),
@@ -322,7 +323,11 @@ func level1Ops[T float32 | float64](b *bencher, n int) ([]l12op, error) {
 				if err != nil {
 					return err
 				}
-				return near(float64(got), dl.gonumNrm2(n, x.host), es)
+				hx, _, err := readBoth(x.v, nil)
+				if err != nil {
+					return err
+				}
+				return near(float64(got), dl.gonumNrm2(n, hx), es)
 			}},
 		{name: p + "SCAL", bytes: 2 * es * float64(n),
 			ours:   loop(func() (*clblas.Event, error) { return clblas.Scal(-1, x.v) }),
@@ -350,7 +355,7 @@ func level1Ops[T float32 | float64](b *bencher, n int) ([]l12op, error) {
 			slices: loopS(func() error { dl.swap(n, x.host, y.host); return nil })},
 		{name: p + "ROT", bytes: 4 * es * float64(n),
 			ours:   loop(func() (*clblas.Event, error) { return clblas.Rot(x.v, y.v, c, s) }),
-			theirs: theirs(func() error { return clblast.Rot(q, n, x.view, y.view, c, s) }),
+			// CLBlast does not implement ROT (CLBlastStatusCode -1024).
 			slices: loopS(func() error { dl.rot(n, x.host, y.host, c, s); return nil })},
 	}
 	for i := range ops {
@@ -359,6 +364,20 @@ func level1Ops[T float32 | float64](b *bencher, n int) ([]l12op, error) {
 	}
 	ops[len(ops)-1].free = func() { x.v.Release(); y.v.Release(); res.Release() }
 	return ops, nil
+}
+
+// readBoth reads the resident vectors x and y (y may be nil): the earlier
+// routines have changed them.
+func readBoth[T float32 | float64](x, y *clblas.Vector[T]) ([]T, []T, error) {
+	hx := make([]T, x.Len())
+	if err := x.Read(hx); err != nil {
+		return nil, nil, err
+	}
+	if y == nil {
+		return hx, nil, nil
+	}
+	hy := make([]T, y.Len())
+	return hx, hy, y.Read(hy)
 }
 
 // near checks a reduction against gonum's, relative to the precision.
