@@ -354,7 +354,7 @@ func level1Ops[T float32 | float64](b *bencher, n int) ([]l12op, error) {
 			theirs: theirs(func() error { return clblast.Swap[T](q, n, x.view, y.view) }),
 			slices: loopS(func() error { dl.swap(n, x.host, y.host); return nil })},
 		{name: p + "ROT", bytes: 4 * es * float64(n),
-			ours:   loop(func() (*clblas.Event, error) { return clblas.Rot(x.v, y.v, c, s) }),
+			ours: loop(func() (*clblas.Event, error) { return clblas.Rot(x.v, y.v, c, s) }),
 			// CLBlast does not implement ROT (CLBlastStatusCode -1024).
 			slices: loopS(func() error { dl.rot(n, x.host, y.host, c, s); return nil })},
 	}
