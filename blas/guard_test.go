@@ -18,24 +18,33 @@ func checkEveryRoutineRan() error {
 	if shared.impl == nil {
 		return nil
 	}
-	d, ok := shared.impl.dev32.(clDevice32)
+	d, ok := openclDevice[float32](shared.impl)
 	if !ok {
 		return nil
 	}
 	var missing []string
-	for _, iface := range []reflect.Type{reflect.TypeFor[deviceFloat64](), reflect.TypeFor[deviceFloat32]()} {
-		if iface == reflect.TypeFor[deviceFloat64]() && !d.e.prof.FP64 {
+	// The device's methods are gonum's routines without the precision
+	// letter; launches are counted under the routines' full names.
+	for _, p := range []string{"D", "S"} {
+		if p == "D" && !d.E.Prof.FP64 {
 			continue
 		}
+		iface := reflect.TypeFor[device[float64]]()
 		for i := range iface.NumMethod() {
 			name := iface.Method(i).Name
-			if name == "Close" {
+			switch name {
+			case "Close":
 				continue
+			case "Dsdot", "Sdsdot":
+				if p == "D" || !d.E.Prof.FP64 {
+					continue
+				}
+			case "Iamax":
+				name = "I" + strings.ToLower(p) + "amax"
+			default:
+				name = p + strings.ToLower(name[:1]) + name[1:]
 			}
-			if (name == "Dsdot" || name == "Sdsdot") && !d.e.prof.FP64 {
-				continue
-			}
-			if d.e.launched.Of(name) == 0 {
+			if d.E.Launched.Of(name) == 0 {
 				missing = append(missing, name)
 			}
 		}

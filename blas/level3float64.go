@@ -1,6 +1,10 @@
 package clblas
 
-import "gonum.org/v1/gonum/blas"
+import (
+	"gonum.org/v1/gonum/blas"
+
+	eng "github.com/gocompute/opencl/internal/engine"
+)
 
 // Dgemm computes C = alpha*op(A)*op(B) + beta*C, where op(X) is X or Xᵀ as
 // tA and tB say, op(A) is m×k, op(B) is k×n and C is m×n.
@@ -71,7 +75,7 @@ func (impl *Implementation) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha floa
 		return finite(alpha, beta) && (alpha == 0 || gemmSkipsNone(tA, tB) || scanBeside || opFinite(tB, b, k, n, ldb))
 	}) {
 		scan := scanAside(scanBeside, func() bool { return opFinite(tB, b, k, n, ldb) })
-		err := impl.dev64.Dgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		err := impl.dev64.Gemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		if scan != nil && !<-scan {
 			impl.nonFiniteAfter("Dgemm")
 			native.Dgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
@@ -81,8 +85,8 @@ func (impl *Implementation) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha floa
 			return
 		}
 		impl.deviceFailed("Dgemm", err)
-		if i := rowsDone(err); i > 0 { // the device finished rows [0, i) of C
-			native.Dgemm(tA, tB, m-i, n, k, alpha, a[opRow(tA, i, lda):], lda, b, ldb, beta, c[i*ldc:], ldc)
+		if i := eng.RowsDone(err); i > 0 { // the device finished rows [0, i) of C
+			native.Dgemm(tA, tB, m-i, n, k, alpha, a[eng.OpRow(tA, i, lda):], lda, b, ldb, beta, c[i*ldc:], ldc)
 			return
 		}
 	}
@@ -137,7 +141,7 @@ func (impl *Implementation) Dsymm(s blas.Side, ul blas.Uplo, m, n int, alpha flo
 	if impl.offloadIf("Dsymm", work(prec64, 2*mn*fl(k), fl(k)*fl(k)+mn*(2+ifNonZero(beta != 0))).direct(viaGemmEff(0.9, m, n)).over(k), func() bool {
 		return finite(alpha, beta) && (alpha == 0 || triFinite(a, k, lda, ul, false) && matFinite(b, m, n, ldb))
 	}) {
-		err := impl.dev64.Dsymm(s, ul, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
+		err := impl.dev64.Symm(s, ul, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
 		if err == nil {
 			return
 		}
@@ -189,7 +193,7 @@ func (impl *Implementation) Dsyrk(ul blas.Uplo, t blas.Transpose, n, k int, alph
 	if impl.offloadIf("Dsyrk", work(prec64, nn*fl(k), fl(n)*fl(k)+nn*(1+ifNonZero(beta != 0))).direct(viaGemmEff(0.5, n, k)).over(k), func() bool {
 		return finite(alpha, beta) && (alpha == 0 || opFinite(t, a, n, k, lda))
 	}) {
-		err := impl.dev64.Dsyrk(ul, t, n, k, alpha, a, lda, beta, c, ldc)
+		err := impl.dev64.Syrk(ul, t, n, k, alpha, a, lda, beta, c, ldc)
 		if err == nil {
 			return
 		}
@@ -247,7 +251,7 @@ func (impl *Implementation) Dsyr2k(ul blas.Uplo, t blas.Transpose, n, k int, alp
 	if impl.offloadIf("Dsyr2k", work(prec64, 2*nn*fl(k), 2*fl(n)*fl(k)+nn*(1+ifNonZero(beta != 0))).direct(viaGemmEff(0.9, n, k)).over(k), func() bool {
 		return finite(alpha, beta) && (alpha == 0 || opFinite(t, a, n, k, lda) && opFinite(t, b, n, k, ldb))
 	}) {
-		err := impl.dev64.Dsyr2k(ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		err := impl.dev64.Syr2k(ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		if err == nil {
 			return
 		}
@@ -267,7 +271,7 @@ func (impl *Implementation) Dtrmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, 
 	if impl.offloadIf("Dtrmm", work(prec64, fl(m)*fl(n)*fl(k), fl(k)*fl(k)+2*fl(m)*fl(n)).direct(trmmEff(m, n, k)).over(k), func() bool {
 		return finite(alpha) && (alpha == 0 || triFinite(a, k, lda, ul, d == blas.Unit) && matFinite(b, m, n, ldb))
 	}) {
-		err := impl.dev64.Dtrmm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
+		err := impl.dev64.Trmm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
 		if err == nil {
 			return
 		}
@@ -287,7 +291,7 @@ func (impl *Implementation) Dtrsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, 
 	if impl.offloadIf("Dtrsm", work(prec64, fl(m)*fl(n)*fl(k), fl(k)*fl(k)+2*fl(m)*fl(n)).direct(0.5).over(k), func() bool {
 		return finite(alpha) && (alpha == 0 || triFinite(a, k, lda, ul, d == blas.Unit) && matFinite(b, m, n, ldb))
 	}) {
-		err := impl.dev64.Dtrsm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
+		err := impl.dev64.Trsm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
 		if err == nil {
 			return
 		}

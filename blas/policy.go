@@ -1,6 +1,8 @@
 package clblas
 
 import (
+	eng "github.com/gocompute/opencl/internal/engine"
+
 	"math"
 	"runtime"
 )
@@ -52,7 +54,7 @@ func (w workload) direct(eff float64) workload {
 // direct kernels' 0.1.
 func viaGemmEff(eff float64, dims ...int) float64 {
 	for _, d := range dims {
-		if d < l3GemmMin {
+		if d < eng.L3GemmMin {
 			return 0.1
 		}
 	}
@@ -64,7 +66,7 @@ func viaGemmEff(eff float64, dims ...int) float64 {
 // one block and every dimension reaches l3GemmMin, else the direct
 // kernel's.
 func trmmEff(m, n, k int) float64 {
-	if k <= trmmBlock {
+	if k <= eng.TrmmBlock {
 		return 0.1
 	}
 	return viaGemmEff(0.4, m, n, k)
@@ -93,7 +95,7 @@ func ifNonZero(nonZero bool) float64 {
 // offload reports whether a call of routine should go to the device, and
 // counts the answer (Stats).
 func (impl *Implementation) offload(routine string, w workload) bool {
-	dev := impl.policy != Never && !impl.closed.Load() && decide(impl.policy, &impl.cost, w)
+	dev := impl.policy != Never && !impl.closed.Load() && impl.hasDevice(w.prec) && decide(impl.policy, &impl.cost, w)
 	c := impl.counted(routine)
 	if dev {
 		c.device.Add(1)
@@ -101,6 +103,14 @@ func (impl *Implementation) offload(routine string, w workload) bool {
 		c.cpu.Add(1)
 	}
 	return dev
+}
+
+// hasDevice reports whether there is a device for precision p.
+func (impl *Implementation) hasDevice(p precision) bool {
+	if p == prec64 {
+		return impl.dev64 != nil
+	}
+	return impl.dev32 != nil
 }
 
 // decide is the offload decision for policy p on a device described by cm.

@@ -1,6 +1,8 @@
 package clblas
 
 import (
+	eng "github.com/gocompute/opencl/internal/engine"
+
 	"context"
 	"errors"
 	"fmt"
@@ -24,22 +26,23 @@ var ErrInvalidArg = errors.New("clblas: invalid argument")
 // errNilOperand is returned when a nil matrix or vector is passed.
 var errNilOperand = errors.New("clblas: nil matrix or vector")
 
-// Vector is a strided vector of float32 or float64 in device memory:
+// Vector is a strided vector of float32, float64, complex64 or complex128
+// in device memory:
 // element i lies at element Offset + i·Inc of its buffer. It may be a view
 // into a larger vector or a matrix (Inc ≥ 1).
-type Vector[T float32 | float64] struct {
+type Vector[T Element] struct {
 	st          *storage
 	off, n, inc int
 }
 
 // NewVector allocates a vector of n elements on impl's device, filled
 // with zeros like a slice from make; it returns once the fill is done.
-func NewVector[T float32 | float64](impl *Implementation, n int) (*Vector[T], error) {
+func NewVector[T Element](impl *Implementation, n int) (*Vector[T], error) {
 	v, err := allocVector[T](impl, n)
 	if err != nil {
 		return nil, err
 	}
-	if err := v.st.zero(n * elemSize[T]()); err != nil {
+	if err := v.st.zero(n * eng.ElemSize[T]()); err != nil {
 		v.Release()
 		return nil, fmt.Errorf("clblas: NewVector(%d): %w", n, err)
 	}
@@ -47,7 +50,7 @@ func NewVector[T float32 | float64](impl *Implementation, n int) (*Vector[T], er
 }
 
 // allocVector allocates a vector of n elements whose contents are undefined.
-func allocVector[T float32 | float64](impl *Implementation, n int) (*Vector[T], error) {
+func allocVector[T Element](impl *Implementation, n int) (*Vector[T], error) {
 	e, err := engineFor[T](impl)
 	if err != nil {
 		return nil, err
@@ -55,10 +58,10 @@ func allocVector[T float32 | float64](impl *Implementation, n int) (*Vector[T], 
 	if n <= 0 {
 		return nil, fmt.Errorf("clblas: NewVector(%d): length must be positive: %w", n, ErrShape)
 	}
-	if err := checkCount("NewVector", n, elemSize[T]()); err != nil {
+	if err := checkCount("NewVector", n, eng.ElemSize[T]()); err != nil {
 		return nil, err
 	}
-	buf, err := e.rt.Context().CreateBuffer(cl.MemReadWrite, n*elemSize[T]())
+	buf, err := e.RT.Context().CreateBuffer(cl.MemReadWrite, n*eng.ElemSize[T]())
 	if err != nil {
 		return nil, fmt.Errorf("clblas: NewVector(%d): %w", n, err)
 	}
@@ -67,12 +70,12 @@ func allocVector[T float32 | float64](impl *Implementation, n int) (*Vector[T], 
 
 // NewVectorFrom allocates a vector of len(data) elements and copies data
 // into it; it returns once the copy is done, so data may be reused at once.
-func NewVectorFrom[T float32 | float64](impl *Implementation, data []T) (*Vector[T], error) {
+func NewVectorFrom[T Element](impl *Implementation, data []T) (*Vector[T], error) {
 	v, err := allocVector[T](impl, len(data))
 	if err != nil {
 		return nil, err
 	}
-	ev, err := cl.WriteBuffer(v.st.e.queue, v.st.buf, true, 0, data)
+	ev, err := cl.WriteBuffer(v.st.e.Queue, v.st.buf, true, 0, data)
 	if err != nil {
 		v.Release()
 		return nil, fmt.Errorf("clblas: NewVectorFrom: %w", err)
@@ -145,24 +148,16 @@ func (v *Vector[T]) read(dst []T, blocking bool, wait ...*Event) (*Event, error)
 		return nil, err
 	}
 	if len(dst) < v.n {
-		c.fail(fmt.Errorf("%d elements for a vector of %d: %w", len(dst), v.n, ErrShape))
+		c.Fail(fmt.Errorf("%d elements for a vector of %d: %w", len(dst), v.n, ErrShape))
 		return finishAsync(c)
 	}
 	src, off := v.st.buf, v.off
 	if v.inc != 1 {
 		// Gather the elements on the device, then read them in one piece.
-		src, off = alloc[T](c, v.n), 0
-		copyOnDevice[T](c, v.n, v.st.buf, v.off, v.inc, src, 0, 1)
+		src, off = eng.Alloc[T](c, v.n), 0
+		copyElems[T](c, v.n, v.st.buf, v.off, v.inc, src, 0, 1)
 	}
-	if c.err == nil {
-		if err := c.e.fault.Inject("read"); err != nil {
-			c.fail(err)
-		} else if ev, err := cl.ReadBuffer(c.e.queue, src, blocking, off, dst[:v.n]); err != nil {
-			c.fail(err)
-		} else {
-			c.events = append(c.events, ev)
-		}
-	}
+	c.Enqueue("read", func(q *cl.Queue) (*cl.Event, error) { return cl.ReadBuffer(q, src, blocking, off, dst[:v.n]) })
 	return finishAsync(c)
 }
 
@@ -175,21 +170,15 @@ func (v *Vector[T]) Write(src []T, wait ...*Event) (*Event, error) {
 		return nil, err
 	}
 	if len(src) < v.n {
-		c.fail(fmt.Errorf("%d elements for a vector of %d: %w", len(src), v.n, ErrShape))
+		c.Fail(fmt.Errorf("%d elements for a vector of %d: %w", len(src), v.n, ErrShape))
 		return finishAsync(c)
 	}
 	if v.inc == 1 {
-		if c.err == nil {
-			if ev, err := cl.WriteBuffer(c.e.queue, v.st.buf, false, v.off, src[:v.n]); err != nil {
-				c.fail(err)
-			} else {
-				c.events = append(c.events, ev)
-			}
-		}
+		c.Enqueue("", func(q *cl.Queue) (*cl.Event, error) { return cl.WriteBuffer(q, v.st.buf, false, v.off, src[:v.n]) })
 		return finishAsync(c)
 	}
-	tmp := upload(c, src[:v.n])
-	copyOnDevice[T](c, v.n, tmp, 0, 1, v.st.buf, v.off, v.inc)
+	tmp := eng.Upload(c, src[:v.n])
+	copyElems[T](c, v.n, tmp, 0, 1, v.st.buf, v.off, v.inc)
 	return finishAsync(c)
 }
 
@@ -219,11 +208,11 @@ func (s *Scalar[T]) Value(ctx context.Context) (T, error) {
 
 // start checks that the operands are live and belong to one engine, then
 // begins call routine in precision T after the events in wait.
-func start[T real](routine string, wait []*Event, sts ...*storage) (*call, error) {
+func start[T eng.Elem](routine string, wait []*Event, sts ...*storage) (*eng.Call, error) {
 	if err := operands(routine, sts...); err != nil {
 		return nil, err
 	}
-	c := begin[T](sts[0].e, routine)
+	c := eng.Begin[T](sts[0].e, routine)
 	after(c, wait)
 	return c, nil
 }
@@ -249,11 +238,13 @@ func opErr(routine, format string, args ...any) error {
 
 // readBack enqueues a non-blocking read of the first n elements of b into
 // a new host slice, which holds them once the call's last event completes.
-func readBack[P real](c *call, b *cl.Buffer, n int) []P { return readInto[P](c, b, n, false) }
+func readBack[P eng.Real](c *eng.Call, b *cl.Buffer, n int) []P {
+	return eng.ReadInto[P](c, b, n, false)
+}
 
 // finishScalar ends a resident reduction whose partials are being read
 // back: merge runs once they have arrived.
-func finishScalar[T int | float32 | float64](c *call, merge func() (T, error)) (*Scalar[T], error) {
+func finishScalar[T int | float32 | float64](c *eng.Call, merge func() (T, error)) (*Scalar[T], error) {
 	ev, err := finishAsync(c)
 	if err != nil {
 		return nil, err
@@ -266,18 +257,18 @@ func sameLen[T float32 | float64](routine string, x, y *Vector[T]) error {
 	if x.n != y.n {
 		return opErr(routine, "vectors of %d and %d elements: %w", x.n, y.n, ErrShape)
 	}
-	return l1Check(x.n)
+	return eng.L1Check(x.n)
 }
 
 // twoVecOp is the skeleton of the level 1 operations on two vectors of the
 // same length (more: other operands it reads).
-func twoVecOp[T float32 | float64](routine string, x, y *Vector[T], wait []*Event, enqueue func(c *call), more ...*storage) (*Event, error) {
+func twoVecOp[T float32 | float64](routine string, x, y *Vector[T], wait []*Event, enqueue func(c *eng.Call), more ...*storage) (*Event, error) {
 	c, err := start[T](routine, wait, append([]*storage{x.storage(), y.storage()}, more...)...)
 	if err != nil {
 		return nil, err
 	}
 	if err := errors.Join(sameLen(routine, x, y), checkL1Alias(routine, x, y)); err != nil {
-		c.finish()
+		c.Finish()
 		return nil, err
 	}
 	enqueue(c)
@@ -286,29 +277,29 @@ func twoVecOp[T float32 | float64](routine string, x, y *Vector[T], wait []*Even
 
 // Axpy enqueues y = alpha·x + y.
 func Axpy[T float32 | float64](alpha T, x, y *Vector[T], wait ...*Event) (*Event, error) {
-	return twoVecOp("Axpy", x, y, wait, func(c *call) {
-		axpyOnDevice(c, x.n, alpha, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc)
+	return twoVecOp("Axpy", x, y, wait, func(c *eng.Call) {
+		eng.AxpyOnDevice(c, x.n, alpha, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc)
 	})
 }
 
 // Copy enqueues y = x.
 func Copy[T float32 | float64](x, y *Vector[T], wait ...*Event) (*Event, error) {
-	return twoVecOp("Copy", x, y, wait, func(c *call) {
-		copyOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc)
+	return twoVecOp("Copy", x, y, wait, func(c *eng.Call) {
+		eng.CopyOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc)
 	})
 }
 
 // Swap enqueues the exchange of x and y.
 func Swap[T float32 | float64](x, y *Vector[T], wait ...*Event) (*Event, error) {
-	return twoVecOp("Swap", x, y, wait, func(c *call) {
-		swapOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc)
+	return twoVecOp("Swap", x, y, wait, func(c *eng.Call) {
+		eng.SwapOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc)
 	})
 }
 
 // Rot enqueues the plane rotation x, y = c·x + s·y, c·y − s·x.
 func Rot[T float32 | float64](x, y *Vector[T], c, s T, wait ...*Event) (*Event, error) {
-	return twoVecOp("Rot", x, y, wait, func(cc *call) {
-		rotOnDevice(cc, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc, c, s)
+	return twoVecOp("Rot", x, y, wait, func(cc *eng.Call) {
+		eng.RotOnDevice(cc, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc, c, s)
 	})
 }
 
@@ -322,27 +313,19 @@ func Rotm[T float32 | float64](x, y *Vector[T], flag blas.Flag, h [4]T, wait ...
 	default:
 		return nil, opErr("Rotm", "flag %d: %w", flag, ErrInvalidArg)
 	}
-	return twoVecOp("Rotm", x, y, wait, func(c *call) {
+	return twoVecOp("Rotm", x, y, wait, func(c *eng.Call) {
 		if flag == blas.Identity {
 			marker(c)
 			return
 		}
-		rotmOnDevice(c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc, flag, h)
+		eng.RotmOnDevice(c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc, flag, h)
 	})
 }
 
 // marker enqueues a command that does nothing, so an operation with no
 // work still returns an event in queue order.
-func marker(c *call) {
-	if c.err != nil {
-		return
-	}
-	ev, err := c.e.queue.EnqueueMarker()
-	if err != nil {
-		c.fail(err)
-		return
-	}
-	c.events = append(c.events, ev)
+func marker(c *eng.Call) {
+	c.Enqueue("", func(q *cl.Queue) (*cl.Event, error) { return q.EnqueueMarker() })
 }
 
 // Scal enqueues x = alpha·x (alpha == 0 assigns zeros, as gonum does).
@@ -351,11 +334,11 @@ func Scal[T float32 | float64](alpha T, x *Vector[T], wait ...*Event) (*Event, e
 	if err != nil {
 		return nil, err
 	}
-	if err := l1Check(x.n); err != nil {
-		c.finish()
+	if err := eng.L1Check(x.n); err != nil {
+		c.Finish()
 		return nil, err
 	}
-	scalOnDevice(c, x.n, alpha, x.st.buf, x.off, x.inc)
+	eng.ScalOnDevice(c, x.n, alpha, x.st.buf, x.off, x.inc)
 	return finishAsync(c)
 }
 
@@ -366,11 +349,11 @@ func Dot[T float32 | float64](x, y *Vector[T], wait ...*Event) (*Scalar[T], erro
 		return nil, err
 	}
 	if err := sameLen("Dot", x, y); err != nil {
-		c.finish()
+		c.Finish()
 		return nil, err
 	}
-	res := alloc[T](c, 1)
-	dotOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc, res, 0)
+	res := eng.Alloc[T](c, 1)
+	eng.DotOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc, res, 0)
 	out := readBack[T](c, res, 1)
 	return finishScalar(c, func() (T, error) { return out[0], nil })
 }
@@ -383,11 +366,11 @@ func Dsdot(x, y *Vector[float32], wait ...*Event) (*Scalar[float64], error) {
 		return nil, err
 	}
 	if err := sameLen("Dsdot", x, y); err != nil {
-		c.finish()
+		c.Finish()
 		return nil, err
 	}
-	res := alloc[float64](c, 1)
-	dsdotOnDevice(c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc, res, 0)
+	res := eng.Alloc[float64](c, 1)
+	eng.DsdotOnDevice(c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc, res, 0)
 	out := readBack[float64](c, res, 1)
 	return finishScalar(c, func() (float64, error) { return out[0], nil })
 }
@@ -398,12 +381,12 @@ func Asum[T float32 | float64](x *Vector[T], wait ...*Event) (*Scalar[T], error)
 	if err != nil {
 		return nil, err
 	}
-	if err := l1Check(x.n); err != nil {
-		c.finish()
+	if err := eng.L1Check(x.n); err != nil {
+		c.Finish()
 		return nil, err
 	}
-	res := alloc[T](c, 1)
-	asumOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, res, 0)
+	res := eng.Alloc[T](c, 1)
+	eng.AsumOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, res, 0)
 	out := readBack[T](c, res, 1)
 	return finishScalar(c, func() (T, error) { return out[0], nil })
 }
@@ -414,12 +397,12 @@ func Nrm2[T float32 | float64](x *Vector[T], wait ...*Event) (*Scalar[T], error)
 	if err != nil {
 		return nil, err
 	}
-	if err := l1Check(x.n); err != nil {
-		c.finish()
+	if err := eng.L1Check(x.n); err != nil {
+		c.Finish()
 		return nil, err
 	}
-	res := alloc[T](c, 1)
-	nrm2OnDevice[T](c, x.n, x.st.buf, x.off, x.inc, res, 0)
+	res := eng.Alloc[T](c, 1)
+	eng.Nrm2OnDevice[T](c, x.n, x.st.buf, x.off, x.inc, res, 0)
 	out := readBack[T](c, res, 1)
 	return finishScalar(c, func() (T, error) { return out[0], nil })
 }
@@ -431,12 +414,12 @@ func Iamax[T float32 | float64](x *Vector[T], wait ...*Event) (*Scalar[int], err
 	if err != nil {
 		return nil, err
 	}
-	if err := l1Check(x.n); err != nil {
-		c.finish()
+	if err := eng.L1Check(x.n); err != nil {
+		c.Finish()
 		return nil, err
 	}
-	res := alloc[float32](c, 1)
-	iamaxOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, res, 0)
+	res := eng.Alloc[float32](c, 1)
+	eng.IamaxOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, res, 0)
 	out := readBack[float32](c, res, 1)
-	return finishScalar(c, func() (int, error) { return iamaxIndex(out[0], x.n) })
+	return finishScalar(c, func() (int, error) { return eng.IamaxIndex(out[0], x.n) })
 }

@@ -1,5 +1,7 @@
 package clblas
 
+import eng "github.com/gocompute/opencl/internal/engine"
+
 // Scalars kept on the device.
 //
 // A reduction whose result the next operation needs (a step length, a
@@ -20,10 +22,10 @@ func DotTo[T float32 | float64](x, y, res *Vector[T], wait ...*Event) (*Event, e
 		return nil, err
 	}
 	if err := sameLen("DotTo", x, y); err != nil {
-		c.finish()
+		c.Finish()
 		return nil, err
 	}
-	dotOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc, res.st.buf, res.off)
+	eng.DotOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc, res.st.buf, res.off)
 	return finishAsync(c)
 }
 
@@ -33,7 +35,7 @@ func Div[T float32 | float64](num, den, res *Vector[T], wait ...*Event) (*Event,
 	if err != nil {
 		return nil, err
 	}
-	c.run(c.kernel(l1File, "div_scalar"), []int{1}, []int{1},
+	c.Run(eng.L1Kernel(c, "div_scalar"), []int{1}, []int{1},
 		num.st.buf, int64(num.off), den.st.buf, int64(den.off), res.st.buf, int64(res.off))
 	return finishAsync(c)
 }
@@ -43,9 +45,9 @@ func AxpyBy[T float32 | float64](alpha T, s, x, y *Vector[T], wait ...*Event) (*
 	if err := scalarApart("AxpyBy", s, y); err != nil {
 		return nil, err
 	}
-	return twoVecOp("AxpyBy", x, y, wait, func(c *call) {
-		args := append([]any{alpha, s.st.buf, int64(s.off)}, l1At(x.st.buf, x.off, x.inc)...)
-		l1Run(c, "axpy_dev", x.n, append(args, l1At(y.st.buf, y.off, y.inc)...)...)
+	return twoVecOp("AxpyBy", x, y, wait, func(c *eng.Call) {
+		args := append([]any{alpha, s.st.buf, int64(s.off)}, eng.L1At(x.st.buf, x.off, x.inc)...)
+		eng.L1Run(c, "axpy_dev", x.n, append(args, eng.L1At(y.st.buf, y.off, y.inc)...)...)
 	}, s.storage())
 }
 
@@ -59,11 +61,11 @@ func ScalBy[T float32 | float64](alpha T, s, x *Vector[T], wait ...*Event) (*Eve
 	if err != nil {
 		return nil, err
 	}
-	if err := l1Check(x.n); err != nil {
-		c.finish()
+	if err := eng.L1Check(x.n); err != nil {
+		c.Finish()
 		return nil, err
 	}
-	l1Run(c, "scal_dev", x.n, append([]any{alpha, s.st.buf, int64(s.off)}, l1At(x.st.buf, x.off, x.inc)...)...)
+	eng.L1Run(c, "scal_dev", x.n, append([]any{alpha, s.st.buf, int64(s.off)}, eng.L1At(x.st.buf, x.off, x.inc)...)...)
 	return finishAsync(c)
 }
 

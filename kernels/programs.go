@@ -24,6 +24,7 @@ var programs = map[string][]string{
 	"level2.cl":      {Common, "level2.cl"},
 	"level3.cl":      {Common, "level3.cl"},
 	"scalar.cl":      {Common, "scalar.cl"},
+	"zlevel3.cl":     {Common, "zlevel3.cl"},
 }
 
 // Program returns the sources the program name ("level1.cl") is built

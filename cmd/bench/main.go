@@ -93,6 +93,7 @@ func main() {
 	l1n := flag.Int("l1n", 1<<26, "with -level: the vector length of level 1")
 	l2n := flag.Int("l2n", 8192, "with -level: the matrix order of level 2")
 	l12ops := flag.String("ops", "", "with -level: only these routines (e.g. DAXPY,DGEMV-T)")
+	complexMode := flag.Bool("complex", false, "time ZGEMM (-prec 64) and CGEMM (-prec 32) instead: resident, CLBlast, Go slices, gonum (see complex.go)")
 	flag.Parse()
 
 	if *cpuProfile != "" {
@@ -138,6 +139,15 @@ func main() {
 		if err := level12Main(b, levels, split(*precs), *l1n, *l2n, only, *withSlices, *pngPath); err != nil {
 			log.Fatalf("bench: %v", err)
 		}
+		return
+	}
+	if *complexMode {
+		var ns []int
+		for _, s := range split(*sizes) {
+			ns = append(ns, atoi(s))
+		}
+		b := &bencher{impl: impl, reps: *reps, minTime: *minTime, gonumMax: *gonumMax, gonumRef: map[string]float64{}}
+		complexMain(b, ns, split(*precs), *withSlices)
 		return
 	}
 

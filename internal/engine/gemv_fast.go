@@ -1,10 +1,9 @@
-package clblas
+package engine
 
 import (
 	"fmt"
 
 	"github.com/gocompute/opencl/cl"
-	eng "github.com/gocompute/opencl/internal/engine"
 )
 
 // The dense general matrix-vector products on devices other than CPUs
@@ -19,7 +18,7 @@ const gemvFile = "gemv.cl"
 // ty row slices) for level 1 shape sh and elements of es bytes: groups of
 // sh.Local, 64 wide, shrunk until the group's vectors fit half the local
 // memory.
-func gemvTShape(sh eng.L1Shape, localMem int64, es int) (tx, ty int) {
+func gemvTShape(sh L1Shape, localMem int64, es int) (tx, ty int) {
 	tx = min(64, sh.Local)
 	ty = max(sh.Local/tx, 1)
 	fits := func() bool { return localMem <= 0 || int64(tx*ty*sh.Vec*es) <= localMem/2 }
@@ -33,35 +32,35 @@ func gemvTShape(sh eng.L1Shape, localMem int64, es int) (tx, ty int) {
 }
 
 // gemvKernel is kernel k of gemv.cl for c's shape.
-func gemvKernel(c *call, k string, tx, ty int) *cl.Kernel {
+func gemvKernel(c *Call, k string, tx, ty int) *cl.Kernel {
 	defs := append(l1ShapeOf(c).Defines(), fmt.Sprintf("GT_TX=%d", tx), fmt.Sprintf("GT_TY=%d", ty))
-	return c.kernel(gemvFile, k, defs...)
+	return c.Kernel(gemvFile, k, defs...)
 }
 
 // gemvOnDevice enqueues y = alpha·op(A)·x + beta·y for the dense general
 // m×n A of descriptor d (alpha ≠ 0; beta == 0 assigns).
-func gemvOnDevice[T real](c *call, d l2mat, a *cl.Buffer, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
+func gemvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
 	sh := l1ShapeOf(c)
-	es := elemSize[T]()
-	tx, ty := gemvTShape(sh, c.e.prof.LocalMemBytes, es)
+	es := ElemSize[T]()
+	tx, ty := gemvTShape(sh, c.E.Prof.LocalMemBytes, es)
 	m, n := d.m, d.n
 	if !d.trans {
 		ls := sh.Local
 		var z T
-		c.run(gemvKernel(c, "gemv_n", tx, ty), []int{m * ls}, []int{ls},
-			int32(m), int32(n), alpha, a, int32(d.lda), x, int32(offX), int32(incX), beta, y, int32(offY), int32(incY), localBytes(ls, z))
+		c.Run(gemvKernel(c, "gemv_n", tx, ty), []int{m * ls}, []int{ls},
+			int32(m), int32(n), alpha, a, int32(d.Lda), x, int32(offX), int32(incX), beta, y, int32(offY), int32(incY), LocalBytes(ls, z))
 		return
 	}
-	gx := l3CeilDiv(n, tx*sh.Vec)
+	gx := L3CeilDiv(n, tx*sh.Vec)
 	// Row blocks: enough groups to fill the device, each row slice at
 	// least 8 rows long.
-	nb := max(min(sh.Groups/max(gx, 1), l3CeilDiv(m, 8*ty)), 1)
-	rpb := l3CeilDiv(m, nb)
-	nb = max(l3CeilDiv(m, rpb), 1)
-	part := alloc[T](c, nb*n)
-	vec := l2bool(d.lda%sh.Vec == 0)
-	c.run(gemvKernel(c, "gemv_t_part", tx, ty), []int{gx * tx, nb * ty}, []int{tx, ty},
-		int32(m), int32(n), int32(rpb), a, int32(d.lda), x, int32(offX), int32(incX), part, vec)
-	c.run(gemvKernel(c, "gemv_t_fin", tx, ty), []int{eng.Groups(n, 64)}, []int{64},
+	nb := max(min(sh.Groups/max(gx, 1), L3CeilDiv(m, 8*ty)), 1)
+	rpb := L3CeilDiv(m, nb)
+	nb = max(L3CeilDiv(m, rpb), 1)
+	part := Alloc[T](c, nb*n)
+	vec := l2bool(d.Lda%sh.Vec == 0)
+	c.Run(gemvKernel(c, "gemv_t_part", tx, ty), []int{gx * tx, nb * ty}, []int{tx, ty},
+		int32(m), int32(n), int32(rpb), a, int32(d.Lda), x, int32(offX), int32(incX), part, vec)
+	c.Run(gemvKernel(c, "gemv_t_fin", tx, ty), []int{Groups(n, 64)}, []int{64},
 		int32(m), int32(n), int32(nb), alpha, part, beta, y, int32(offY), int32(incY))
 }
