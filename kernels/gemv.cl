@@ -131,3 +131,33 @@ __kernel void gemv_t_fin(const int m, const int n, const int nb, const real alph
     for (int g = 0; g < nb; g++) s += part[(long)g * n + j];
     gemv_finish(y, offy + (long)j * incy, alpha, s, beta, m > 0);
 }
+
+// ger_rows: A(r, :) += (alpha·x(r))·y for the dense m×n A, skipping rows
+// whose alpha·x(r) is zero when skipzero (gonum's rule for the routine).
+// Dimension 0 takes L1_VW-column pieces of a row (one vector load and
+// store when A's rows and y are aligned: vec says lda is a multiple of
+// L1_VW, the kernel checks the addresses), dimension 1 strides over rows,
+// so each work-item loads its piece of y once.
+__kernel void ger_rows(const int m, const int n, const real alpha, const int skipzero,
+                       __global const real* x, const int offx, const int incx,
+                       __global const real* y, const int offy, const int incy,
+                       __global real* a, const int lda, const int vec)
+{
+    const long j0 = (long)get_global_id(0) * L1_VW;
+    if (j0 >= n) return;
+    __global const real* py = y + offy;
+    const int full = vec && incy == 1 && l1_mis(a) == 0 && l1_mis(py) == 0 && j0 + L1_VW <= n;
+    realv yv = 0;
+    if (full) yv = *(__global const realv*)(py + j0);
+    for (int r = get_global_id(1); r < m; r += get_global_size(1)) {
+        const real t = alpha * x[offx + (long)r * incx];
+        if (skipzero && t == (real)0) continue;
+        __global real* row = a + (long)r * lda;
+        if (full) {
+            __global realv* p = (__global realv*)(row + j0);
+            *p += t * yv;
+        } else {
+            for (int c = 0; c < L1_VW && j0 + c < n; c++) row[j0 + c] += t * py[(j0 + c) * incy];
+        }
+    }
+}

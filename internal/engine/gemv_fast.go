@@ -64,3 +64,17 @@ func gemvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, alpha T, x *cl.Buffer,
 	c.Run(gemvKernel(c, "gemv_t_fin", tx, ty), []int{Groups(n, 64)}, []int{64},
 		int32(m), int32(n), int32(nb), alpha, part, beta, y, int32(offY), int32(incY))
 }
+
+// gerOnDevice enqueues A += alpha·x·yᵀ for the dense m×n A (lda), skipping
+// the rows whose alpha·x(r) is zero when skipZero: work-groups of
+// gemvTShape, a work-item per L1_VW columns, enough row slices to fill the
+// device.
+func gerOnDevice[T Real](c *Call, m, n int, alpha T, skipZero bool, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int, a *cl.Buffer, lda int) {
+	sh := l1ShapeOf(c)
+	tx, ty := gemvTShape(sh, c.E.Prof.LocalMemBytes, ElemSize[T]())
+	gx := L3CeilDiv(L3CeilDiv(n, sh.Vec), tx)
+	rows := max(min(sh.Groups/max(gx, 1), L3CeilDiv(m, ty)), 1)
+	c.Run(gemvKernel(c, "ger_rows", tx, ty), []int{gx * tx, rows * ty}, []int{tx, ty},
+		int32(m), int32(n), alpha, l2bool(skipZero), x, int32(offX), int32(incX), y, int32(offY), int32(incY),
+		a, int32(lda), l2bool(lda%sh.Vec == 0))
+}
