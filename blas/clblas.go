@@ -141,8 +141,8 @@ type config struct {
 
 // injected is a device pair with its cost model given directly to New.
 type injected struct {
-	dev64 deviceFloat64
-	dev32 deviceFloat32
+	dev64 device[float64]
+	dev32 device[float32]
 	cost  costModel
 }
 
@@ -165,7 +165,7 @@ func WithLogger(l *slog.Logger) Option {
 
 // withDevices makes New use the given devices and cost model instead of
 // calling newDevice. Tests use it to put fake devices behind the front end.
-func withDevices(d64 deviceFloat64, d32 deviceFloat32, cost costModel) Option {
+func withDevices(d64 device[float64], d32 device[float32], cost costModel) Option {
 	return func(c *config) { c.devices = &injected{dev64: d64, dev32: d32, cost: cost} }
 }
 
@@ -175,9 +175,11 @@ func withDevices(d64 deviceFloat64, d32 deviceFloat32, cost costModel) Option {
 type Implementation struct {
 	policy Policy
 	log    *slog.Logger
-	dev64  deviceFloat64
-	dev32  deviceFloat32
-	cost   costModel
+	// dev64 and dev32 are the devices of each precision, nil where there
+	// is none (no OpenCL device; no double precision on it).
+	dev64 device[float64]
+	dev32 device[float32]
+	cost  costModel
 	// gate32 and gate64 are the offload gates of each precision (gate.go),
 	// set with cost by setCost.
 	gate32, gate64 gate
@@ -201,11 +203,12 @@ type Implementation struct {
 // RoutineStats counts the calls of one BLAS routine that the offload
 // policy weighed: sent to the device, run on the CPU by the policy, and,
 // of those sent to the device, the ones that failed there and were
-// finished on the CPU. Quick returns are not counted, and neither are the
-// calls that could not go to the device (policy Never, no device, float64
-// on a device without it) or that are too small for it ever to pay (gonum
-// needs less than the device's fixed cost of a call): those run gonum's
-// code without any bookkeeping, so that they cost what they cost in gonum.
+// finished on the CPU. Quick returns are not counted. Of the real
+// (float32 and float64) routines, neither are the calls that could not go
+// to the device (policy Never, no device, float64 on a device without it)
+// or that are too small for it ever to pay (gonum needs less than the
+// device's fixed cost of a call): those run gonum's code without any
+// bookkeeping, so that they cost what they cost in gonum.
 type RoutineStats struct {
 	Device, CPU, Failed int64
 	// NonFinite counts the calls among CPU that the policy would have sent
@@ -276,12 +279,6 @@ func New(opts ...Option) (*Implementation, error) {
 		impl.eng, impl.dev64, impl.dev32 = e, d64, d32
 		impl.setCost(cost)
 	}
-	if impl.dev64 == nil {
-		impl.dev64 = noDevice64{}
-	}
-	if impl.dev32 == nil {
-		impl.dev32 = noDevice32{}
-	}
 	return impl, nil
 }
 
@@ -293,7 +290,14 @@ func (impl *Implementation) Policy() Policy { return impl.policy }
 func (impl *Implementation) Close() error {
 	impl.closeOnce.Do(func() {
 		impl.closed.Store(true)
-		impl.closeErr = errors.Join(impl.dev64.Close(), impl.dev32.Close())
+		var errs []error
+		if impl.dev64 != nil {
+			errs = append(errs, impl.dev64.Close())
+		}
+		if impl.dev32 != nil {
+			errs = append(errs, impl.dev32.Close())
+		}
+		impl.closeErr = errors.Join(errs...)
 	})
 	return impl.closeErr
 }

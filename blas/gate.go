@@ -44,6 +44,7 @@ func gateFor(p Policy, cm *costModel, prec precision) gate {
 	if prec == prec64 {
 		gflops = cm.cpuGFLOPS64
 	}
+	gflops *= serialShare() // cpuTime's slowest rate (workload.serial)
 	mem := cm.cpuMemGBps
 	if cm.cpuStreamGBps > 0 {
 		mem = min(mem, cm.cpuStreamGBps) // cpuTime's rate of either level

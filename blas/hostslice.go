@@ -46,7 +46,7 @@ func NewHostSlice[T float32 | float64](impl *Implementation, n int) (*HostSlice[
 	if err != nil {
 		return nil, err
 	}
-	p, err := e.HostSlices.New(&e.Pinned, n*eng.ElemSize[T]())
+	p, err := e.NewHostSlice(n * eng.ElemSize[T]())
 	if errors.Is(err, eng.ErrClosed) {
 		return nil, err
 	}
@@ -65,7 +65,7 @@ func (h *HostSlice[T]) Data() []T { return h.data }
 // afterwards. Calls after the first return the first's result.
 func (h *HostSlice[T]) Release() error {
 	h.once.Do(func() {
-		h.err = h.e.HostSlices.Free(&h.e.Pinned, h.p)
+		h.err = h.e.FreeHostSlice(h.p)
 		h.data = nil
 	})
 	return h.err

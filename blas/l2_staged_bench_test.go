@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/blas"
-
-	eng "github.com/gocompute/opencl/internal/engine"
 )
 
 // BenchmarkGemvSlices measures DGEMV from Go slices on the device
@@ -17,7 +15,7 @@ import (
 //	go test -run XXX -bench GemvSlices ./blas/
 func BenchmarkGemvSlices(b *testing.B) {
 	impl := newTestImpl(b)
-	e := impl.dev32.(eng.ClDevice32).E
+	e := impl.eng
 	for _, n := range []int{1024, 4096} {
 		a, x, y := make([]float64, n*n), make([]float64, n), make([]float64, n)
 		for i := range a {

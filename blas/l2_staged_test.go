@@ -21,8 +21,8 @@ func TestGemvStaged(t *testing.T) {
 	impl, e := privateImpl(t, nil)
 	e.ZeroCopy = eng.ZeroCopyOff
 	e.L2Slab = 200 // 3 rows of 7 float64s, 7 of 7 float32s
-	if d, ok := impl.dev64.(eng.ClDevice64); ok {
-		d.E.ZeroCopy, d.E.L2Slab = eng.ZeroCopyOff, 200
+	_, fp64 := openclDevice[float64](impl)
+	if fp64 {
 		t.Run("Dgemv", func(t *testing.T) {
 			for _, tc := range testblasSuite {
 				if tc.name == "Dgemv" {
@@ -52,11 +52,11 @@ func TestGemvStaged(t *testing.T) {
 				y := randF64(rnd, 1+(lenY-1)*abs(sh.incY))
 				want := append([]float64(nil), y...)
 				native.Dgemv(tA, sh.m, sh.n, 1.5, a, sh.lda, x, sh.incX, beta, want, sh.incY)
+				if !fp64 {
+					continue
+				}
 				before := e.L2StagedRuns.Load()
-				if err := impl.dev64.Dgemv(tA, sh.m, sh.n, 1.5, a, sh.lda, x, sh.incX, beta, y, sh.incY); err != nil {
-					if impl.dev64 == (noDevice64{}) {
-						continue // no fp64 on this device
-					}
+				if err := impl.dev64.Gemv(tA, sh.m, sh.n, 1.5, a, sh.lda, x, sh.incX, beta, y, sh.incY); err != nil {
 					t.Fatalf("%s: %v", name, err)
 				}
 				if e.L2StagedRuns.Load() == before {
@@ -90,9 +90,8 @@ func abs(i int) int {
 func TestGerStaged(t *testing.T) {
 	impl, e := privateImpl(t, nil)
 	e.ZeroCopy, e.L2Slab = eng.ZeroCopyOff, 200
-	d, fp64 := impl.dev64.(eng.ClDevice64)
+	d, fp64 := openclDevice[float64](impl)
 	if fp64 {
-		d.E.ZeroCopy, d.E.L2Slab = eng.ZeroCopyOff, 200
 		t.Run("Dger", func(t *testing.T) {
 			for _, tc := range testblasSuite {
 				if tc.name == "Dger" {

@@ -55,7 +55,7 @@ func (impl *Implementation) Sgemv(tA blas.Transpose, m, n int, alpha float32, a 
 		return
 	}
 	if w := work(prec32, 2*fl(m)*fl(n), fl(m)*fl(n)+fl(lenX)+fl(lenY)*(1+ifNonZero(beta != 0))).streamed(); !impl.gated(w) && impl.weigh("Sgemv", w, func() bool { return finite(alpha, beta) }) {
-		err := impl.dev32.Sgemv(tA, m, n, alpha, a, lda, x, incX, beta, y, incY)
+		err := impl.dev32.Gemv(tA, m, n, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
 		}
@@ -115,7 +115,7 @@ func (impl *Implementation) Sgbmv(tA blas.Transpose, m, n, kL, kU int, alpha flo
 	}
 	band := fl(rows) * fl(kL+kU+1)
 	if w := work(prec32, 2*band, band+fl(lenX)+fl(lenY)*(1+ifNonZero(beta != 0))); !impl.gated(w) && impl.weigh("Sgbmv", w, func() bool { return finite(alpha, beta) }) {
-		err := impl.dev32.Sgbmv(tA, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
+		err := impl.dev32.Gbmv(tA, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
 		}
@@ -131,7 +131,7 @@ func (impl *Implementation) Strmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 		return
 	}
 	if w := work(prec32, fl(n)*fl(n), fl(n)*fl(n)+2*fl(n)); !impl.gated(w) && impl.weigh("Strmv", w, nil) {
-		err := impl.dev32.Strmv(ul, tA, d, n, a, lda, x, incX)
+		err := impl.dev32.Trmv(ul, tA, d, n, a, lda, x, incX)
 		if err == nil {
 			return
 		}
@@ -147,7 +147,7 @@ func (impl *Implementation) Strsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 		return
 	}
 	if w := work(prec32, fl(n)*fl(n), fl(n)*fl(n)+2*fl(n)); !impl.gated(w) && impl.weigh("Strsv", w, nil) {
-		err := impl.dev32.Strsv(ul, tA, d, n, a, lda, x, incX)
+		err := impl.dev32.Trsv(ul, tA, d, n, a, lda, x, incX)
 		if err == nil {
 			return
 		}
@@ -197,7 +197,7 @@ func (impl *Implementation) Stbmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 	}
 	band := fl(n) * fl(k+1)
 	if w := work(prec32, 2*band, band+2*fl(n)); !impl.gated(w) && impl.weigh("Stbmv", w, nil) {
-		err := impl.dev32.Stbmv(ul, tA, d, n, k, a, lda, x, incX)
+		err := impl.dev32.Tbmv(ul, tA, d, n, k, a, lda, x, incX)
 		if err == nil {
 			return
 		}
@@ -215,7 +215,7 @@ func (impl *Implementation) Stbsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 	}
 	band := fl(n) * fl(k+1)
 	if w := work(prec32, 2*band, band+2*fl(n)); !impl.gated(w) && impl.weigh("Stbsv", w, nil) {
-		err := impl.dev32.Stbsv(ul, tA, d, n, k, a, lda, x, incX)
+		err := impl.dev32.Tbsv(ul, tA, d, n, k, a, lda, x, incX)
 		if err == nil {
 			return
 		}
@@ -267,7 +267,7 @@ func (impl *Implementation) Stpmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 		return
 	}
 	if w := work(prec32, fl(n)*fl(n), fl(n)*fl(n+1)/2+2*fl(n)); !impl.gated(w) && impl.weigh("Stpmv", w, nil) {
-		err := impl.dev32.Stpmv(ul, tA, d, n, ap, x, incX)
+		err := impl.dev32.Tpmv(ul, tA, d, n, ap, x, incX)
 		if err == nil {
 			return
 		}
@@ -284,7 +284,7 @@ func (impl *Implementation) Stpsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 		return
 	}
 	if w := work(prec32, fl(n)*fl(n), fl(n)*fl(n+1)/2+2*fl(n)); !impl.gated(w) && impl.weigh("Stpsv", w, nil) {
-		err := impl.dev32.Stpsv(ul, tA, d, n, ap, x, incX)
+		err := impl.dev32.Tpsv(ul, tA, d, n, ap, x, incX)
 		if err == nil {
 			return
 		}
@@ -356,7 +356,7 @@ func (impl *Implementation) Ssymv(ul blas.Uplo, n int, alpha float32, a []float3
 		return
 	}
 	if w := work(prec32, 2*fl(n)*fl(n), fl(n)*fl(n)+fl(n)*(2+ifNonZero(beta != 0))); !impl.gated(w) && impl.weigh("Ssymv", w, func() bool { return finite(alpha, beta) }) {
-		err := impl.dev32.Ssymv(ul, n, alpha, a, lda, x, incX, beta, y, incY)
+		err := impl.dev32.Symv(ul, n, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
 		}
@@ -403,7 +403,7 @@ func (impl *Implementation) Ssbmv(ul blas.Uplo, n, k int, alpha float32, a []flo
 	}
 	band := fl(n) * fl(k+1)
 	if w := work(prec32, 4*band, band+fl(n)*(2+ifNonZero(beta != 0))); !impl.gated(w) && impl.weigh("Ssbmv", w, func() bool { return finite(alpha, beta) }) {
-		err := impl.dev32.Ssbmv(ul, n, k, alpha, a, lda, x, incX, beta, y, incY)
+		err := impl.dev32.Sbmv(ul, n, k, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
 		}
@@ -443,7 +443,7 @@ func (impl *Implementation) Sspmv(ul blas.Uplo, n int, alpha float32, ap []float
 		return
 	}
 	if w := work(prec32, 2*fl(n)*fl(n), fl(n)*fl(n+1)/2+fl(n)*(2+ifNonZero(beta != 0))); !impl.gated(w) && impl.weigh("Sspmv", w, func() bool { return finite(alpha, beta) }) {
-		err := impl.dev32.Sspmv(ul, n, alpha, ap, x, incX, beta, y, incY)
+		err := impl.dev32.Spmv(ul, n, alpha, ap, x, incX, beta, y, incY)
 		if err == nil {
 			return
 		}
@@ -489,7 +489,7 @@ func (impl *Implementation) Sger(m, n int, alpha float32, x []float32, incX int,
 		return
 	}
 	if w := work(prec32, 2*fl(m)*fl(n), 2*fl(m)*fl(n)+fl(m)+fl(n)).streamed(); !impl.gated(w) && impl.weigh("Sger", w, func() bool { return finite(alpha) }) {
-		err := impl.dev32.Sger(m, n, alpha, x, incX, y, incY, a, lda)
+		err := impl.dev32.Ger(m, n, alpha, x, incX, y, incY, a, lda)
 		if err == nil {
 			return
 		}
@@ -557,7 +557,7 @@ func (impl *Implementation) Ssyr(ul blas.Uplo, n int, alpha float32, x []float32
 		return
 	}
 	if w := work(prec32, fl(n)*fl(n), 2*fl(n)*fl(n)+fl(n)); !impl.gated(w) && impl.weigh("Ssyr", w, func() bool { return finite(alpha) }) {
-		err := impl.dev32.Ssyr(ul, n, alpha, x, incX, a, lda)
+		err := impl.dev32.Syr(ul, n, alpha, x, incX, a, lda)
 		if err == nil {
 			return
 		}
@@ -591,7 +591,7 @@ func (impl *Implementation) Sspr(ul blas.Uplo, n int, alpha float32, x []float32
 		return
 	}
 	if w := work(prec32, fl(n)*fl(n), fl(n)*fl(n+1)+fl(n)); !impl.gated(w) && impl.weigh("Sspr", w, func() bool { return finite(alpha) }) {
-		err := impl.dev32.Sspr(ul, n, alpha, x, incX, ap)
+		err := impl.dev32.Spr(ul, n, alpha, x, incX, ap)
 		if err == nil {
 			return
 		}
@@ -634,7 +634,7 @@ func (impl *Implementation) Ssyr2(ul blas.Uplo, n int, alpha float32, x []float3
 		return
 	}
 	if w := work(prec32, 2*fl(n)*fl(n), 2*fl(n)*fl(n)+2*fl(n)); !impl.gated(w) && impl.weigh("Ssyr2", w, func() bool { return finite(alpha) }) {
-		err := impl.dev32.Ssyr2(ul, n, alpha, x, incX, y, incY, a, lda)
+		err := impl.dev32.Syr2(ul, n, alpha, x, incX, y, incY, a, lda)
 		if err == nil {
 			return
 		}
@@ -674,7 +674,7 @@ func (impl *Implementation) Sspr2(ul blas.Uplo, n int, alpha float32, x []float3
 		return
 	}
 	if w := work(prec32, 2*fl(n)*fl(n), fl(n)*fl(n+1)+2*fl(n)); !impl.gated(w) && impl.weigh("Sspr2", w, func() bool { return finite(alpha) }) {
-		err := impl.dev32.Sspr2(ul, n, alpha, x, incX, y, incY, ap)
+		err := impl.dev32.Spr2(ul, n, alpha, x, incX, y, incY, ap)
 		if err == nil {
 			return
 		}

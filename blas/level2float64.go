@@ -53,7 +53,7 @@ func (impl *Implementation) Dgemv(tA blas.Transpose, m, n int, alpha float64, a 
 		return
 	}
 	if w := work(prec64, 2*fl(m)*fl(n), fl(m)*fl(n)+fl(lenX)+fl(lenY)*(1+ifNonZero(beta != 0))).streamed(); !impl.gated(w) && impl.weigh("Dgemv", w, func() bool { return finite(alpha, beta) }) {
-		err := impl.dev64.Dgemv(tA, m, n, alpha, a, lda, x, incX, beta, y, incY)
+		err := impl.dev64.Gemv(tA, m, n, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
 		}
@@ -113,7 +113,7 @@ func (impl *Implementation) Dgbmv(tA blas.Transpose, m, n, kL, kU int, alpha flo
 	}
 	band := fl(rows) * fl(kL+kU+1)
 	if w := work(prec64, 2*band, band+fl(lenX)+fl(lenY)*(1+ifNonZero(beta != 0))); !impl.gated(w) && impl.weigh("Dgbmv", w, func() bool { return finite(alpha, beta) }) {
-		err := impl.dev64.Dgbmv(tA, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
+		err := impl.dev64.Gbmv(tA, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
 		}
@@ -129,7 +129,7 @@ func (impl *Implementation) Dtrmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 		return
 	}
 	if w := work(prec64, fl(n)*fl(n), fl(n)*fl(n)+2*fl(n)); !impl.gated(w) && impl.weigh("Dtrmv", w, nil) {
-		err := impl.dev64.Dtrmv(ul, tA, d, n, a, lda, x, incX)
+		err := impl.dev64.Trmv(ul, tA, d, n, a, lda, x, incX)
 		if err == nil {
 			return
 		}
@@ -145,7 +145,7 @@ func (impl *Implementation) Dtrsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 		return
 	}
 	if w := work(prec64, fl(n)*fl(n), fl(n)*fl(n)+2*fl(n)); !impl.gated(w) && impl.weigh("Dtrsv", w, nil) {
-		err := impl.dev64.Dtrsv(ul, tA, d, n, a, lda, x, incX)
+		err := impl.dev64.Trsv(ul, tA, d, n, a, lda, x, incX)
 		if err == nil {
 			return
 		}
@@ -195,7 +195,7 @@ func (impl *Implementation) Dtbmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 	}
 	band := fl(n) * fl(k+1)
 	if w := work(prec64, 2*band, band+2*fl(n)); !impl.gated(w) && impl.weigh("Dtbmv", w, nil) {
-		err := impl.dev64.Dtbmv(ul, tA, d, n, k, a, lda, x, incX)
+		err := impl.dev64.Tbmv(ul, tA, d, n, k, a, lda, x, incX)
 		if err == nil {
 			return
 		}
@@ -213,7 +213,7 @@ func (impl *Implementation) Dtbsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 	}
 	band := fl(n) * fl(k+1)
 	if w := work(prec64, 2*band, band+2*fl(n)); !impl.gated(w) && impl.weigh("Dtbsv", w, nil) {
-		err := impl.dev64.Dtbsv(ul, tA, d, n, k, a, lda, x, incX)
+		err := impl.dev64.Tbsv(ul, tA, d, n, k, a, lda, x, incX)
 		if err == nil {
 			return
 		}
@@ -265,7 +265,7 @@ func (impl *Implementation) Dtpmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 		return
 	}
 	if w := work(prec64, fl(n)*fl(n), fl(n)*fl(n+1)/2+2*fl(n)); !impl.gated(w) && impl.weigh("Dtpmv", w, nil) {
-		err := impl.dev64.Dtpmv(ul, tA, d, n, ap, x, incX)
+		err := impl.dev64.Tpmv(ul, tA, d, n, ap, x, incX)
 		if err == nil {
 			return
 		}
@@ -282,7 +282,7 @@ func (impl *Implementation) Dtpsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 		return
 	}
 	if w := work(prec64, fl(n)*fl(n), fl(n)*fl(n+1)/2+2*fl(n)); !impl.gated(w) && impl.weigh("Dtpsv", w, nil) {
-		err := impl.dev64.Dtpsv(ul, tA, d, n, ap, x, incX)
+		err := impl.dev64.Tpsv(ul, tA, d, n, ap, x, incX)
 		if err == nil {
 			return
 		}
@@ -354,7 +354,7 @@ func (impl *Implementation) Dsymv(ul blas.Uplo, n int, alpha float64, a []float6
 		return
 	}
 	if w := work(prec64, 2*fl(n)*fl(n), fl(n)*fl(n)+fl(n)*(2+ifNonZero(beta != 0))); !impl.gated(w) && impl.weigh("Dsymv", w, func() bool { return finite(alpha, beta) }) {
-		err := impl.dev64.Dsymv(ul, n, alpha, a, lda, x, incX, beta, y, incY)
+		err := impl.dev64.Symv(ul, n, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
 		}
@@ -401,7 +401,7 @@ func (impl *Implementation) Dsbmv(ul blas.Uplo, n, k int, alpha float64, a []flo
 	}
 	band := fl(n) * fl(k+1)
 	if w := work(prec64, 4*band, band+fl(n)*(2+ifNonZero(beta != 0))); !impl.gated(w) && impl.weigh("Dsbmv", w, func() bool { return finite(alpha, beta) }) {
-		err := impl.dev64.Dsbmv(ul, n, k, alpha, a, lda, x, incX, beta, y, incY)
+		err := impl.dev64.Sbmv(ul, n, k, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
 		}
@@ -441,7 +441,7 @@ func (impl *Implementation) Dspmv(ul blas.Uplo, n int, alpha float64, ap []float
 		return
 	}
 	if w := work(prec64, 2*fl(n)*fl(n), fl(n)*fl(n+1)/2+fl(n)*(2+ifNonZero(beta != 0))); !impl.gated(w) && impl.weigh("Dspmv", w, func() bool { return finite(alpha, beta) }) {
-		err := impl.dev64.Dspmv(ul, n, alpha, ap, x, incX, beta, y, incY)
+		err := impl.dev64.Spmv(ul, n, alpha, ap, x, incX, beta, y, incY)
 		if err == nil {
 			return
 		}
@@ -487,7 +487,7 @@ func (impl *Implementation) Dger(m, n int, alpha float64, x []float64, incX int,
 		return
 	}
 	if w := work(prec64, 2*fl(m)*fl(n), 2*fl(m)*fl(n)+fl(m)+fl(n)).streamed(); !impl.gated(w) && impl.weigh("Dger", w, func() bool { return finite(alpha) }) {
-		err := impl.dev64.Dger(m, n, alpha, x, incX, y, incY, a, lda)
+		err := impl.dev64.Ger(m, n, alpha, x, incX, y, incY, a, lda)
 		if err == nil {
 			return
 		}
@@ -555,7 +555,7 @@ func (impl *Implementation) Dsyr(ul blas.Uplo, n int, alpha float64, x []float64
 		return
 	}
 	if w := work(prec64, fl(n)*fl(n), 2*fl(n)*fl(n)+fl(n)); !impl.gated(w) && impl.weigh("Dsyr", w, func() bool { return finite(alpha) }) {
-		err := impl.dev64.Dsyr(ul, n, alpha, x, incX, a, lda)
+		err := impl.dev64.Syr(ul, n, alpha, x, incX, a, lda)
 		if err == nil {
 			return
 		}
@@ -589,7 +589,7 @@ func (impl *Implementation) Dspr(ul blas.Uplo, n int, alpha float64, x []float64
 		return
 	}
 	if w := work(prec64, fl(n)*fl(n), fl(n)*fl(n+1)+fl(n)); !impl.gated(w) && impl.weigh("Dspr", w, func() bool { return finite(alpha) }) {
-		err := impl.dev64.Dspr(ul, n, alpha, x, incX, ap)
+		err := impl.dev64.Spr(ul, n, alpha, x, incX, ap)
 		if err == nil {
 			return
 		}
@@ -632,7 +632,7 @@ func (impl *Implementation) Dsyr2(ul blas.Uplo, n int, alpha float64, x []float6
 		return
 	}
 	if w := work(prec64, 2*fl(n)*fl(n), 2*fl(n)*fl(n)+2*fl(n)); !impl.gated(w) && impl.weigh("Dsyr2", w, func() bool { return finite(alpha) }) {
-		err := impl.dev64.Dsyr2(ul, n, alpha, x, incX, y, incY, a, lda)
+		err := impl.dev64.Syr2(ul, n, alpha, x, incX, y, incY, a, lda)
 		if err == nil {
 			return
 		}
@@ -672,7 +672,7 @@ func (impl *Implementation) Dspr2(ul blas.Uplo, n int, alpha float64, x []float6
 		return
 	}
 	if w := work(prec64, 2*fl(n)*fl(n), fl(n)*fl(n+1)+2*fl(n)); !impl.gated(w) && impl.weigh("Dspr2", w, func() bool { return finite(alpha) }) {
-		err := impl.dev64.Dspr2(ul, n, alpha, x, incX, y, incY, ap)
+		err := impl.dev64.Spr2(ul, n, alpha, x, incX, y, incY, ap)
 		if err == nil {
 			return
 		}

@@ -25,9 +25,6 @@ import (
 // ok() holds; ok is evaluated only when the policy would send it there,
 // and a call it keeps on the CPU counts as a CPU call (and as nonFinite).
 func (impl *Implementation) offloadIf(routine string, w workload, ok func() bool) bool {
-	if impl.gated(w) {
-		return false
-	}
 	return impl.weigh(routine, w, ok)
 }
 

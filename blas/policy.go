@@ -34,11 +34,25 @@ type workload struct {
 	// staged marks a level 2 call whose matrix the device streams through
 	// the pinned staging buffers where it can (Cost.StagesLevel2).
 	staged bool
+	// serial marks a call whose gonum code runs on one goroutine (complex
+	// level 3), so that its CPU rate is one core's, not the machine's.
+	serial bool
+	// launches is the number of kernels the device path enqueues beyond
+	// the first (complex level 3 packs its operands first).
+	launches float64
 }
 
-// streamed marks a GEMV workload (see workload.staged).
+// streamed marks a GEMV or GER workload (see workload.staged).
 func (w workload) streamed() workload {
 	w.staged = true
+	return w
+}
+
+// oneCore marks w's gonum code as running on one goroutine, and its
+// device path as extra kernels beyond the first.
+func (w workload) oneCore(extra int) workload {
+	w.serial = true
+	w.launches = float64(extra)
 	return w
 }
 
@@ -59,8 +73,8 @@ func (w workload) direct(eff float64) workload {
 
 // viaGemmEff is the efficiency of symm, syrk and syr2k for Auto: eff (their
 // GEMM route's, relative to GEMM: syrk computes the whole square, so 0.5)
-// when every dimension reaches l3GemmMin (device_level3.go), else the
-// direct kernels' 0.1.
+// when every dimension reaches engine.L3GemmMin, else the direct kernels'
+// 0.1.
 func viaGemmEff(eff float64, dims ...int) float64 {
 	for _, d := range dims {
 		if d < eng.L3GemmMin {
@@ -71,9 +85,9 @@ func viaGemmEff(eff float64, dims ...int) float64 {
 }
 
 // trmmEff is trmm's efficiency for Auto: its GEMM route (diagonal blocks
-// of trmmBlock by the direct kernel, the rest by GEMM) once A has more than
-// one block and every dimension reaches l3GemmMin, else the direct
-// kernel's.
+// of engine.TrmmBlock by the direct kernel, the rest by GEMM) once A has
+// more than one block and every dimension reaches engine.L3GemmMin, else
+// the direct kernel's.
 func trmmEff(m, n, k int) float64 {
 	if k <= eng.TrmmBlock {
 		return 0.1
@@ -102,18 +116,17 @@ func ifNonZero(nonZero bool) float64 {
 }
 
 // offload reports whether a call of routine should go to the device, and
-// counts the answer (Stats) unless the call is below the gate.
+// counts the answer (Stats). The real routines check their gate first
+// (gate.go) and call it, or weigh, only past it; the complex ones weigh
+// and count every call.
 func (impl *Implementation) offload(routine string, w workload) bool {
-	if impl.gated(w) {
-		return false
-	}
 	return impl.weigh(routine, w, nil)
 }
 
-// weigh is offload and offloadIf past the gate: the policy's decision,
-// ok's veto (when ok is not nil) and the counting.
+// weigh is offload and offloadIf: the policy's decision, ok's veto (when
+// ok is not nil) and the counting.
 func (impl *Implementation) weigh(routine string, w workload, ok func() bool) bool {
-	want := impl.policy != Never && !impl.closed.Load() && decide(impl.policy, &impl.cost, w)
+	want := impl.policy != Never && !impl.closed.Load() && impl.hasDevice(w.prec) && decide(impl.policy, &impl.cost, w)
 	dev := want && (ok == nil || ok())
 	c := impl.counted(routine)
 	switch {
@@ -126,6 +139,14 @@ func (impl *Implementation) weigh(routine string, w workload, ok func() bool) bo
 		c.cpu.Add(1)
 	}
 	return dev
+}
+
+// hasDevice reports whether there is a device for precision p.
+func (impl *Implementation) hasDevice(p precision) bool {
+	if p == prec64 {
+		return impl.dev64 != nil
+	}
+	return impl.dev32 != nil
 }
 
 // decide is the offload decision for policy p on a device described by cm.
@@ -187,7 +208,7 @@ func (cm *costModel) deviceTime(w workload) float64 {
 		gflops *= w.inner / (w.inner + cm.KHalf)
 	}
 	kernel := max(seconds(w.flops, gflops), seconds(w.bytes, cm.MemGBps))
-	return launch + seconds(w.bytes, link) + kernel
+	return (1+w.launches)*launch + seconds(w.bytes, link) + kernel
 }
 
 // cpuTime estimates the seconds gonum's Go code needs for w: bounded by the
@@ -197,12 +218,21 @@ func (cm *costModel) cpuTime(w workload) float64 {
 	if w.prec == prec64 {
 		gflops = cm.cpuGFLOPS64
 	}
+	if w.serial {
+		gflops *= serialShare()
+	}
 	mem := cm.cpuMemGBps
 	if w.inner == 0 && cm.cpuStreamGBps > 0 {
 		mem = cm.cpuStreamGBps // gonum's level 1 and 2 run on one core
 	}
 	return max(seconds(w.flops, gflops), seconds(w.bytes, mem))
 }
+
+// serialShare is the part of the level-3 rate that gonum's code running on
+// one goroutine is taken to reach: one core's share, doubled, so that the
+// estimate errs on the side of the CPU and Auto does not send a call to a
+// device that would be slower than gonum.
+func serialShare() float64 { return min(1, 2/float64(runtime.GOMAXPROCS(0))) }
 
 // fillCPU sets the CPU estimates a device left at zero. The figures are
 // conservative estimates of gonum's Go kernels (about 4 GFLOP/s per core in
