@@ -41,7 +41,7 @@ func NewKernelSpec(prec int, file, name string, defines ...string) *KernelSpec {
 // precision, file and name, so that a call does not render its build
 // options and pool key again (the small resident operations pay for every
 // allocation). The zero value is empty and ready.
-type SpecCache struct{ m sync.Map }
+type SpecCache struct{ m, l1 sync.Map }
 
 type specKey struct {
 	prec       int
@@ -55,6 +55,22 @@ func (sc *SpecCache) Get(prec int, file, name string) *KernelSpec {
 		return s.(*KernelSpec)
 	}
 	s, _ := sc.m.LoadOrStore(k, NewKernelSpec(prec, file, name))
+	return s.(*KernelSpec)
+}
+
+type l1SpecKey struct {
+	prec int
+	name string
+	sh   L1Shape
+}
+
+// L1 returns the spec of level1.cl's kernel name for shape sh (L1Kernel).
+func (sc *SpecCache) L1(prec int, name string, sh L1Shape) *KernelSpec {
+	k := l1SpecKey{prec, name, sh}
+	if s, ok := sc.l1.Load(k); ok {
+		return s.(*KernelSpec)
+	}
+	s, _ := sc.l1.LoadOrStore(k, NewKernelSpec(prec, L1File, name, sh.Defines()...))
 	return s.(*KernelSpec)
 }
 
