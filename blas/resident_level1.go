@@ -186,7 +186,7 @@ func (v *Vector[T]) Write(src []T, wait ...*Event) (*Event, error) {
 // embedded Event completes when the partial results have reached the host,
 // and can be passed as a dependency like any other; Value waits for it and
 // does the final merge.
-type Scalar[T int | float32 | float64] struct {
+type Scalar[T int | float32 | float64 | complex64 | complex128] struct {
 	*Event
 	merge func() (T, error)
 	once  sync.Once
@@ -244,7 +244,7 @@ func readBack[P eng.Real](c *eng.Call, b *cl.Buffer, n int) []P {
 
 // finishScalar ends a resident reduction whose partials are being read
 // back: merge runs once they have arrived.
-func finishScalar[T int | float32 | float64](c *eng.Call, merge func() (T, error)) (*Scalar[T], error) {
+func finishScalar[T int | float32 | float64 | complex64 | complex128](c *eng.Call, merge func() (T, error)) (*Scalar[T], error) {
 	ev, err := finishAsync(c)
 	if err != nil {
 		return nil, err
@@ -253,7 +253,7 @@ func finishScalar[T int | float32 | float64](c *eng.Call, merge func() (T, error
 }
 
 // sameLen checks that x and y have the same length.
-func sameLen[T float32 | float64](routine string, x, y *Vector[T]) error {
+func sameLen[T Element](routine string, x, y *Vector[T]) error {
 	if x.n != y.n {
 		return opErr(routine, "vectors of %d and %d elements: %w", x.n, y.n, ErrShape)
 	}
@@ -262,7 +262,7 @@ func sameLen[T float32 | float64](routine string, x, y *Vector[T]) error {
 
 // twoVecOp is the skeleton of the level 1 operations on two vectors of the
 // same length (more: other operands it reads).
-func twoVecOp[T float32 | float64](routine string, x, y *Vector[T], wait []*Event, enqueue func(c *eng.Call), more ...*storage) (*Event, error) {
+func twoVecOp[T Element](routine string, x, y *Vector[T], wait []*Event, enqueue func(c *eng.Call), more ...*storage) (*Event, error) {
 	c, err := start[T](routine, wait, append([]*storage{x.storage(), y.storage()}, more...)...)
 	if err != nil {
 		return nil, err
@@ -275,22 +275,22 @@ func twoVecOp[T float32 | float64](routine string, x, y *Vector[T], wait []*Even
 	return finishAsync(c)
 }
 
-// Axpy enqueues y = alpha·x + y.
-func Axpy[T float32 | float64](alpha T, x, y *Vector[T], wait ...*Event) (*Event, error) {
+// axpyReal is Axpy for real vectors.
+func axpyReal[T float32 | float64](alpha T, x, y *Vector[T], wait ...*Event) (*Event, error) {
 	return twoVecOp("Axpy", x, y, wait, func(c *eng.Call) {
 		eng.AxpyOnDevice(c, x.n, alpha, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc)
 	})
 }
 
-// Copy enqueues y = x.
-func Copy[T float32 | float64](x, y *Vector[T], wait ...*Event) (*Event, error) {
+// copyReal is Copy for real vectors.
+func copyReal[T float32 | float64](x, y *Vector[T], wait ...*Event) (*Event, error) {
 	return twoVecOp("Copy", x, y, wait, func(c *eng.Call) {
 		eng.CopyOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc)
 	})
 }
 
-// Swap enqueues the exchange of x and y.
-func Swap[T float32 | float64](x, y *Vector[T], wait ...*Event) (*Event, error) {
+// swapReal is Swap for real vectors.
+func swapReal[T float32 | float64](x, y *Vector[T], wait ...*Event) (*Event, error) {
 	return twoVecOp("Swap", x, y, wait, func(c *eng.Call) {
 		eng.SwapOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc)
 	})
@@ -328,8 +328,8 @@ func marker(c *eng.Call) {
 	c.Enqueue("", func(q *cl.Queue) (*cl.Event, error) { return q.EnqueueMarker() })
 }
 
-// Scal enqueues x = alpha·x (alpha == 0 assigns zeros, as gonum does).
-func Scal[T float32 | float64](alpha T, x *Vector[T], wait ...*Event) (*Event, error) {
+// scalReal is Scal for real vectors.
+func scalReal[T float32 | float64](alpha T, x *Vector[T], wait ...*Event) (*Event, error) {
 	c, err := start[T]("Scal", wait, x.storage())
 	if err != nil {
 		return nil, err
@@ -342,8 +342,8 @@ func Scal[T float32 | float64](alpha T, x *Vector[T], wait ...*Event) (*Event, e
 	return finishAsync(c)
 }
 
-// Dot enqueues the dot product of x and y.
-func Dot[T float32 | float64](x, y *Vector[T], wait ...*Event) (*Scalar[T], error) {
+// dotReal is Dot for real vectors.
+func dotReal[T float32 | float64](x, y *Vector[T], wait ...*Event) (*Scalar[T], error) {
 	c, err := start[T]("Dot", wait, x.storage(), y.storage())
 	if err != nil {
 		return nil, err
@@ -375,8 +375,8 @@ func Dsdot(x, y *Vector[float32], wait ...*Event) (*Scalar[float64], error) {
 	return finishScalar(c, func() (float64, error) { return out[0], nil })
 }
 
-// Asum enqueues the sum of the absolute values of x.
-func Asum[T float32 | float64](x *Vector[T], wait ...*Event) (*Scalar[T], error) {
+// asumReal is Asum for real vectors.
+func asumReal[T float32 | float64](x *Vector[T], wait ...*Event) (*Scalar[T], error) {
 	c, err := start[T]("Asum", wait, x.storage())
 	if err != nil {
 		return nil, err
@@ -391,8 +391,8 @@ func Asum[T float32 | float64](x *Vector[T], wait ...*Event) (*Scalar[T], error)
 	return finishScalar(c, func() (T, error) { return out[0], nil })
 }
 
-// Nrm2 enqueues the Euclidean norm of x (overflow-safe).
-func Nrm2[T float32 | float64](x *Vector[T], wait ...*Event) (*Scalar[T], error) {
+// nrm2Real is Nrm2 for real vectors.
+func nrm2Real[T float32 | float64](x *Vector[T], wait ...*Event) (*Scalar[T], error) {
 	c, err := start[T]("Nrm2", wait, x.storage())
 	if err != nil {
 		return nil, err
@@ -407,9 +407,8 @@ func Nrm2[T float32 | float64](x *Vector[T], wait ...*Event) (*Scalar[T], error)
 	return finishScalar(c, func() (T, error) { return out[0], nil })
 }
 
-// Iamax enqueues the search for the index of the first element of x with
-// the largest absolute value (gonum's Idamax rules for NaN).
-func Iamax[T float32 | float64](x *Vector[T], wait ...*Event) (*Scalar[int], error) {
+// iamaxReal is Iamax for real vectors.
+func iamaxReal[T float32 | float64](x *Vector[T], wait ...*Event) (*Scalar[int], error) {
 	c, err := start[T]("Iamax", wait, x.storage())
 	if err != nil {
 		return nil, err
