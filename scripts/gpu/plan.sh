@@ -30,6 +30,10 @@
 #   routines       resident level 2, TRSM, the GEMM route of symm/syrk/
 #                  syr2k/trmm, short-k updates from Go slices against gonum,
 #                  examples/cg at n = 4096 and examples/mat at 2048
+#   policy         auto against gonum over the full size sweep (level 1 to
+#                  10⁷, level 2 to 4096², level 3 to 2048); DGEMV from Go
+#                  slices (streamed through pinned staging) in GB/s beside
+#                  gonum; host cost of a chain of small resident AXPYs
 #   retune-dgemm   search around the DGEMM entry in all four transposes at
 #                  once (one tile, switches per combination)
 #   retune-tf32    search around the 3xTF32 entry (K steps of 32, two
@@ -169,6 +173,11 @@ for plan in "$@"; do
 		step res-bench 120 ./blas.test -test.run XXX -test.bench 'ResidentLevel2|Level3Route|ResidentGemmHost|GemmUpdate|ResidentTrsm' -test.benchtime 50x
 		step res-cg 60 ./cg -n 4096
 		step res-mat 120 ./mat -n 2048 -reps 2
+		;;
+	policy)
+		step pol-sweep 300 ./blas.test -test.run XXX -test.bench Sweep -test.benchtime 200ms -sweep.full
+		step pol-gemv 90 ./blas.test -test.run XXX -test.bench GemvSlices -test.benchtime 20x
+		step pol-axpy 60 ./blas.test -test.run XXX -test.bench ResidentAxpy -test.benchtime 20000x -test.benchmem
 		;;
 	retune-dgemm)
 		tune_mma retune-dgemm 120 64 NN,NT,TN,TT 'MWG=128,NWG=64,KWG=8,WM=64,WN=32,STAGES=3,CP_VEC=1,ISSUE_MIX=0|1,PIPE_FRAG=0|1,MMA_K=4,KM_SWZ=0'
