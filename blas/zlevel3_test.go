@@ -492,3 +492,35 @@ func TestComplexLevel3Shared(t *testing.T) {
 		}
 	}
 }
+
+// TestZgemmKeepSlabs: on a device that shares the host's memory, a Zgemm
+// with beta ≠ 0 whose kept copy of C would exceed KeepMaxBytes runs in row
+// slabs within the bound, with gonum's answer; a NaN met in a later slab
+// leaves gonum to finish from that slab on.
+func TestZgemmKeepSlabs(t *testing.T) {
+	impl, e := privateImpl(t, nil)
+	if !e.HostShared() {
+		t.Skip("the device does not share the host's memory")
+	}
+	withKeepMax(t, 5*30*16) // five rows of C
+	rnd := rand.New(rand.NewPCG(5, 5))
+	const m, n, k = 23, 30, 9
+	a, b, c := zRand(rnd, m*k), zRand(rnd, k*n), zRand(rnd, m*n)
+	for _, nan := range []bool{false, true} {
+		if nan {
+			a[17*k+3] = cmplx.NaN() // row 17: the fourth slab
+		}
+		want := append([]complex128(nil), c...)
+		gonum.Implementation{}.Zgemm(blas.NoTrans, blas.NoTrans, m, n, k, 1i, a, k, b, n, 2, want, n)
+		got := append([]complex128(nil), c...)
+		impl.Zgemm(blas.NoTrans, blas.NoTrans, m, n, k, 1i, a, k, b, n, 2, got, n)
+		for i := range got {
+			if !zSame(got[i], want[i]) && cmplx.Abs(got[i]-want[i]) > 1e-14*cmplx.Abs(want[i]) {
+				t.Fatalf("NaN %v: element %d = %v, want %v", nan, i, got[i], want[i])
+			}
+		}
+	}
+	if st := impl.Stats()["Zgemm"]; st.Device != 1 || st.NonFinite != 1 {
+		t.Errorf("Stats %+v, want one call on the device and one finished by gonum for its NaN", st)
+	}
+}
