@@ -24,7 +24,7 @@ var complexTestblasSuite = []struct {
 	{"Dzasum", func(t *testing.T, impl *Implementation) { testblas.DzasumTest(t, impl) }},
 	{"Dznrm2", func(t *testing.T, impl *Implementation) { testblas.Dznrm2Test(t, impl) }},
 	{"Izamax", func(t *testing.T, impl *Implementation) { testblas.IzamaxTest(t, impl) }},
-	{"Zgbmv", func(t *testing.T, impl *Implementation) { testblas.ZgbmvTest(t, impl) }},
+	{"Zgbmv", func(t *testing.T, impl *Implementation) { testblas.ZgbmvTest(t, &sampledZgbmv{impl, 0}) }},
 	{"Zgemv", func(t *testing.T, impl *Implementation) { testblas.ZgemvTest(t, impl) }},
 	{"Zgerc", func(t *testing.T, impl *Implementation) { testblas.ZgercTest(t, impl) }},
 	{"Zgeru", func(t *testing.T, impl *Implementation) { testblas.ZgeruTest(t, impl) }},
@@ -53,27 +53,16 @@ var complexTestblasSuite = []struct {
 }
 
 // TestComplexTestblas runs gonum's Complex128 conformance tests against
-// the implementation with the device forced on (Always) and off (Never).
-// Under Always the routines of complexOnDevice must show their calls as
-// run on the device in Stats (but for those with NaN or Inf, which go to
-// gonum); every other routine, and every routine under Never, as kept on
-// the CPU.
+// the implementation with the device forced on (Always) and off (Never),
+// and checks in Stats where the calls ran (checkComplexStats).
 func TestComplexTestblas(t *testing.T) {
 	for _, p := range []Policy{Always, Never} {
 		t.Run(p.String(), func(t *testing.T) {
-			impl := newComplexImpl(t, p)
+			impl := complexSuiteImpl(t, p)
 			for _, tc := range complexTestblasSuite {
 				t.Run(tc.name, func(t *testing.T) {
 					tc.test(t, impl)
-					st := impl.Stats()[tc.name]
-					switch {
-					case p == Always && complexOnDevice[tc.name]:
-						if st.Device == 0 || st.CPU != st.NonFinite || st.Failed != 0 {
-							t.Errorf("Stats()[%q] = %+v, want every call on the device but those with NaN or Inf", tc.name, st)
-						}
-					case st.CPU == 0 || st.Device != 0 || st.Failed != 0:
-						t.Errorf("Stats()[%q] = %+v, want only calls kept on the CPU", tc.name, st)
-					}
+					checkComplexStats(t, impl, p, tc.name)
 				})
 			}
 		})

@@ -64,8 +64,8 @@ func (w workload) direct(eff float64) workload {
 
 // viaGemmEff is the efficiency of symm, syrk and syr2k for Auto: eff (their
 // GEMM route's, relative to GEMM: syrk computes the whole square, so 0.5)
-// when every dimension reaches l3GemmMin (device_level3.go), else the
-// direct kernels' 0.1.
+// when every dimension reaches engine.L3GemmMin, else the direct kernels'
+// 0.1.
 func viaGemmEff(eff float64, dims ...int) float64 {
 	for _, d := range dims {
 		if d < eng.L3GemmMin {
@@ -76,9 +76,9 @@ func viaGemmEff(eff float64, dims ...int) float64 {
 }
 
 // trmmEff is trmm's efficiency for Auto: its GEMM route (diagonal blocks
-// of trmmBlock by the direct kernel, the rest by GEMM) once A has more than
-// one block and every dimension reaches l3GemmMin, else the direct
-// kernel's.
+// of engine.TrmmBlock by the direct kernel, the rest by GEMM) once A has
+// more than one block and every dimension reaches engine.L3GemmMin, else
+// the direct kernel's.
 func trmmEff(m, n, k int) float64 {
 	if k <= eng.TrmmBlock {
 		return 0.1

@@ -186,7 +186,7 @@ func (v *Vector[T]) Write(src []T, wait ...*Event) (*Event, error) {
 // embedded Event completes when the partial results have reached the host,
 // and can be passed as a dependency like any other; Value waits for it and
 // does the final merge.
-type Scalar[T int | float32 | float64] struct {
+type Scalar[T int | float32 | float64 | complex64 | complex128] struct {
 	*Event
 	merge func() (T, error)
 	once  sync.Once
@@ -244,7 +244,7 @@ func readBack[P eng.Real](c *eng.Call, b *cl.Buffer, n int) []P {
 
 // finishScalar ends a resident reduction whose partials are being read
 // back: merge runs once they have arrived.
-func finishScalar[T int | float32 | float64](c *eng.Call, merge func() (T, error)) (*Scalar[T], error) {
+func finishScalar[T int | float32 | float64 | complex64 | complex128](c *eng.Call, merge func() (T, error)) (*Scalar[T], error) {
 	ev, err := finishAsync(c)
 	if err != nil {
 		return nil, err
@@ -253,7 +253,7 @@ func finishScalar[T int | float32 | float64](c *eng.Call, merge func() (T, error
 }
 
 // sameLen checks that x and y have the same length.
-func sameLen[T float32 | float64](routine string, x, y *Vector[T]) error {
+func sameLen[T Element](routine string, x, y *Vector[T]) error {
 	if x.n != y.n {
 		return opErr(routine, "vectors of %d and %d elements: %w", x.n, y.n, ErrShape)
 	}
@@ -262,7 +262,7 @@ func sameLen[T float32 | float64](routine string, x, y *Vector[T]) error {
 
 // twoVecOp is the skeleton of the level 1 operations on two vectors of the
 // same length (more: other operands it reads).
-func twoVecOp[T float32 | float64](routine string, x, y *Vector[T], wait []*Event, enqueue func(c *eng.Call), more ...*storage) (*Event, error) {
+func twoVecOp[T Element](routine string, x, y *Vector[T], wait []*Event, enqueue func(c *eng.Call), more ...*storage) (*Event, error) {
 	c, err := start[T](routine, wait, append([]*storage{x.storage(), y.storage()}, more...)...)
 	if err != nil {
 		return nil, err
@@ -275,22 +275,22 @@ func twoVecOp[T float32 | float64](routine string, x, y *Vector[T], wait []*Even
 	return finishAsync(c)
 }
 
-// Axpy enqueues y = alpha·x + y.
-func Axpy[T float32 | float64](alpha T, x, y *Vector[T], wait ...*Event) (*Event, error) {
+// axpyReal is Axpy for real vectors.
+func axpyReal[T float32 | float64](alpha T, x, y *Vector[T], wait ...*Event) (*Event, error) {
 	return twoVecOp("Axpy", x, y, wait, func(c *eng.Call) {
 		eng.AxpyOnDevice(c, x.n, alpha, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc)
 	})
 }
 
-// Copy enqueues y = x.
-func Copy[T float32 | float64](x, y *Vector[T], wait ...*Event) (*Event, error) {
+// copyReal is Copy for real vectors.
+func copyReal[T float32 | float64](x, y *Vector[T], wait ...*Event) (*Event, error) {
 	return twoVecOp("Copy", x, y, wait, func(c *eng.Call) {
 		eng.CopyOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc)
 	})
 }
 
-// Swap enqueues the exchange of x and y.
-func Swap[T float32 | float64](x, y *Vector[T], wait ...*Event) (*Event, error) {
+// swapReal is Swap for real vectors.
+func swapReal[T float32 | float64](x, y *Vector[T], wait ...*Event) (*Event, error) {
 	return twoVecOp("Swap", x, y, wait, func(c *eng.Call) {
 		eng.SwapOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc)
 	})
@@ -328,8 +328,8 @@ func marker(c *eng.Call) {
 	c.Enqueue("", func(q *cl.Queue) (*cl.Event, error) { return q.EnqueueMarker() })
 }
 
-// Scal enqueues x = alpha·x (alpha == 0 assigns zeros, as gonum does).
-func Scal[T float32 | float64](alpha T, x *Vector[T], wait ...*Event) (*Event, error) {
+// scalReal is Scal for real vectors.
+func scalReal[T float32 | float64](alpha T, x *Vector[T], wait ...*Event) (*Event, error) {
 	c, err := start[T]("Scal", wait, x.storage())
 	if err != nil {
 		return nil, err
@@ -342,8 +342,8 @@ func Scal[T float32 | float64](alpha T, x *Vector[T], wait ...*Event) (*Event, e
 	return finishAsync(c)
 }
 
-// Dot enqueues the dot product of x and y.
-func Dot[T float32 | float64](x, y *Vector[T], wait ...*Event) (*Scalar[T], error) {
+// dotReal is Dot for real vectors.
+func dotReal[T float32 | float64](x, y *Vector[T], wait ...*Event) (*Scalar[T], error) {
 	c, err := start[T]("Dot", wait, x.storage(), y.storage())
 	if err != nil {
 		return nil, err
@@ -352,9 +352,10 @@ func Dot[T float32 | float64](x, y *Vector[T], wait ...*Event) (*Scalar[T], erro
 		c.Finish()
 		return nil, err
 	}
-	pb, g := eng.DotOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc)
-	parts := readBack[T](c, pb, g)
-	return finishScalar(c, func() (T, error) { return T(eng.SumParts(parts)), nil })
+	res := eng.Alloc[T](c, 1)
+	eng.DotOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc, res, 0)
+	out := readBack[T](c, res, 1)
+	return finishScalar(c, func() (T, error) { return out[0], nil })
 }
 
 // Dsdot enqueues the dot product of float32 vectors accumulated in
@@ -368,13 +369,14 @@ func Dsdot(x, y *Vector[float32], wait ...*Event) (*Scalar[float64], error) {
 		c.Finish()
 		return nil, err
 	}
-	pb, g := eng.DsdotOnDevice(c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc)
-	parts := readBack[float64](c, pb, g)
-	return finishScalar(c, func() (float64, error) { return eng.SumParts(parts), nil })
+	res := eng.Alloc[float64](c, 1)
+	eng.DsdotOnDevice(c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc, res, 0)
+	out := readBack[float64](c, res, 1)
+	return finishScalar(c, func() (float64, error) { return out[0], nil })
 }
 
-// Asum enqueues the sum of the absolute values of x.
-func Asum[T float32 | float64](x *Vector[T], wait ...*Event) (*Scalar[T], error) {
+// asumReal is Asum for real vectors.
+func asumReal[T float32 | float64](x *Vector[T], wait ...*Event) (*Scalar[T], error) {
 	c, err := start[T]("Asum", wait, x.storage())
 	if err != nil {
 		return nil, err
@@ -383,13 +385,14 @@ func Asum[T float32 | float64](x *Vector[T], wait ...*Event) (*Scalar[T], error)
 		c.Finish()
 		return nil, err
 	}
-	pb, g := eng.AsumOnDevice[T](c, x.n, x.st.buf, x.off, x.inc)
-	parts := readBack[T](c, pb, g)
-	return finishScalar(c, func() (T, error) { return T(eng.SumParts(parts)), nil })
+	res := eng.Alloc[T](c, 1)
+	eng.AsumOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, res, 0)
+	out := readBack[T](c, res, 1)
+	return finishScalar(c, func() (T, error) { return out[0], nil })
 }
 
-// Nrm2 enqueues the Euclidean norm of x (overflow-safe).
-func Nrm2[T float32 | float64](x *Vector[T], wait ...*Event) (*Scalar[T], error) {
+// nrm2Real is Nrm2 for real vectors.
+func nrm2Real[T float32 | float64](x *Vector[T], wait ...*Event) (*Scalar[T], error) {
 	c, err := start[T]("Nrm2", wait, x.storage())
 	if err != nil {
 		return nil, err
@@ -398,15 +401,14 @@ func Nrm2[T float32 | float64](x *Vector[T], wait ...*Event) (*Scalar[T], error)
 		c.Finish()
 		return nil, err
 	}
-	sb, qb, g := eng.Nrm2OnDevice[T](c, x.n, x.st.buf, x.off, x.inc)
-	scales := readBack[T](c, sb, g)
-	ssqs := readBack[T](c, qb, g)
-	return finishScalar(c, func() (T, error) { return eng.MergeNrm2(scales, ssqs), nil })
+	res := eng.Alloc[T](c, 1)
+	eng.Nrm2OnDevice[T](c, x.n, x.st.buf, x.off, x.inc, res, 0)
+	out := readBack[T](c, res, 1)
+	return finishScalar(c, func() (T, error) { return out[0], nil })
 }
 
-// Iamax enqueues the search for the index of the first element of x with
-// the largest absolute value (gonum's Idamax rules for NaN).
-func Iamax[T float32 | float64](x *Vector[T], wait ...*Event) (*Scalar[int], error) {
+// iamaxReal is Iamax for real vectors.
+func iamaxReal[T float32 | float64](x *Vector[T], wait ...*Event) (*Scalar[int], error) {
 	c, err := start[T]("Iamax", wait, x.storage())
 	if err != nil {
 		return nil, err
@@ -415,8 +417,8 @@ func Iamax[T float32 | float64](x *Vector[T], wait ...*Event) (*Scalar[int], err
 		c.Finish()
 		return nil, err
 	}
-	mb, ib, g := eng.IamaxOnDevice[T](c, x.n, x.st.buf, x.off, x.inc)
-	maxs := readBack[T](c, mb, g)
-	idx := readBack[float32](c, ib, g)
-	return finishScalar(c, func() (int, error) { return eng.MergeIamax(maxs, idx, x.n) })
+	res := eng.Alloc[float32](c, 1)
+	eng.IamaxOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, res, 0)
+	out := readBack[float32](c, res, 1)
+	return finishScalar(c, func() (int, error) { return eng.IamaxIndex(out[0], x.n) })
 }

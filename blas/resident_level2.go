@@ -101,7 +101,7 @@ type devMat struct {
 	staged bool
 }
 
-func matIn[T float32 | float64](c *eng.Call, m *Matrix[T]) devMat {
+func matIn[T Element](c *eng.Call, m *Matrix[T]) devMat {
 	if m.off == 0 {
 		return devMat{buf: m.st.buf, ld: m.stride}
 	}
@@ -112,7 +112,7 @@ func matIn[T float32 | float64](c *eng.Call, m *Matrix[T]) devMat {
 
 // matOut copies a staged operand that a kernel updated back into m; only
 // m's elements are written, not the padding between its rows.
-func matOut[T float32 | float64](c *eng.Call, m *Matrix[T], d devMat) {
+func matOut[T Element](c *eng.Call, m *Matrix[T], d devMat) {
 	if !d.staged {
 		return
 	}
@@ -143,7 +143,7 @@ func packedOut[T float32 | float64](c *eng.Call, ap *Vector[T], d devMat) {
 }
 
 // checkPacked checks that ap holds a packed n×n triangle.
-func checkPacked[T float32 | float64](routine string, ap *Vector[T], n int) error {
+func checkPacked[T Element](routine string, ap *Vector[T], n int) error {
 	if ap.n != eng.PackedLen(n) || ap.inc != 1 {
 		return shapeErr(routine, "packed triangle of %d elements with increment %d for n = %d (want %d, 1)", ap.n, ap.inc, n, eng.PackedLen(n))
 	}
@@ -168,8 +168,8 @@ func mvOp[T float32 | float64](c *eng.Call, d eng.L2Mat, a *Matrix[T], ap *Vecto
 	return finishAsync(c)
 }
 
-// Gemv enqueues y = alpha·op(A)·x + beta·y.
-func Gemv[T float32 | float64](tA blas.Transpose, alpha T, a *Matrix[T], x *Vector[T], beta T, y *Vector[T], wait ...*Event) (*Event, error) {
+// gemvReal is Gemv for real matrices.
+func gemvReal[T float32 | float64](tA blas.Transpose, alpha T, a *Matrix[T], x *Vector[T], beta T, y *Vector[T], wait ...*Event) (*Event, error) {
 	const op = "Gemv"
 	if err := errors.Join(checkTrans(op, tA), operands(op, a.storage(), x.storage(), y.storage())); err != nil {
 		return nil, err
@@ -292,7 +292,7 @@ func triOp[T float32 | float64](c *eng.Call, d eng.L2Mat, a *Matrix[T], ap *Vect
 
 // triStart validates a triangular level 2 operation on x with the matrix
 // in a (rows × cols, cols = k+1 for band storage, k < 0 for dense) or ap.
-func triStart[T float32 | float64](op string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, k int, a *Matrix[T], ap *Vector[T], x *Vector[T], wait []*Event) (*eng.Call, error) {
+func triStart[T Element](op string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, k int, a *Matrix[T], ap *Vector[T], x *Vector[T], wait []*Event) (*eng.Call, error) {
 	var st *storage
 	if a != nil || ap == nil {
 		st = a.storage()
@@ -320,8 +320,8 @@ func triStart[T float32 | float64](op string, ul blas.Uplo, tA blas.Transpose, d
 	return start[T](op, wait, st)
 }
 
-// Trmv enqueues x = op(A)·x for an n×n triangular A.
-func Trmv[T float32 | float64](ul blas.Uplo, tA blas.Transpose, d blas.Diag, a *Matrix[T], x *Vector[T], wait ...*Event) (*Event, error) {
+// trmvReal is Trmv for real matrices.
+func trmvReal[T float32 | float64](ul blas.Uplo, tA blas.Transpose, d blas.Diag, a *Matrix[T], x *Vector[T], wait ...*Event) (*Event, error) {
 	c, err := triStart("Trmv", ul, tA, d, -1, a, nil, x, wait)
 	if err != nil {
 		return nil, err
@@ -354,9 +354,8 @@ func Tpmv[T float32 | float64](ul blas.Uplo, tA blas.Transpose, d blas.Diag, ap 
 	return triOp(c, eng.L2Tri(eng.L2Packed, ul, tA, d, x.n, x.n-1, 0), nil, ap, x, false)
 }
 
-// Trsv enqueues the solve op(A)·x = b in place (x holds b on entry) for an
-// n×n triangular A.
-func Trsv[T float32 | float64](ul blas.Uplo, tA blas.Transpose, d blas.Diag, a *Matrix[T], x *Vector[T], wait ...*Event) (*Event, error) {
+// trsvReal is Trsv for real matrices.
+func trsvReal[T float32 | float64](ul blas.Uplo, tA blas.Transpose, d blas.Diag, a *Matrix[T], x *Vector[T], wait ...*Event) (*Event, error) {
 	c, err := triStart("Trsv", ul, tA, d, -1, a, nil, x, wait)
 	if err != nil {
 		return nil, err
@@ -421,8 +420,8 @@ func rankOp[T float32 | float64](c *eng.Call, u eng.L2Update, m, n int, alpha T,
 	return finishAsync(c)
 }
 
-// Ger enqueues A += alpha·x·yᵀ for an m×n A.
-func Ger[T float32 | float64](alpha T, x, y *Vector[T], a *Matrix[T], wait ...*Event) (*Event, error) {
+// gerReal is Ger for real matrices.
+func gerReal[T float32 | float64](alpha T, x, y *Vector[T], a *Matrix[T], wait ...*Event) (*Event, error) {
 	const op = "Ger"
 	if err := operands(op, x.storage(), y.storage(), a.storage()); err != nil {
 		return nil, err

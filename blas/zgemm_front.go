@@ -1,7 +1,6 @@
 package clblas
 
 import (
-	"math/cmplx"
 	"unsafe"
 
 	"gonum.org/v1/gonum/blas"
@@ -66,7 +65,7 @@ func precOf[T eng.Complex]() precision {
 // cxFinite reports whether every v is finite (both parts).
 func cxFinite[T eng.Complex](vs ...T) bool {
 	for _, v := range vs {
-		if z := complex128(v); cmplx.IsNaN(z) || cmplx.IsInf(z) {
+		if !cxIsFinite(v) {
 			return false
 		}
 	}
