@@ -49,6 +49,14 @@ func checkEveryRoutineRan() error {
 			}
 		}
 	}
+	for name := range complexOnDevice { // TestComplexLevel3Shared
+		for _, r := range []string{name, "C" + name[1:]} {
+			// complex128 (the Z name) needs fp64
+			if (r != name || d.E.Prof.FP64) && d.E.Launched.Of(r) == 0 {
+				missing = append(missing, r)
+			}
+		}
+	}
 	if len(missing) > 0 {
 		return fmt.Errorf("routines that never ran on the device in the whole test run: %s", strings.Join(missing, ", "))
 	}

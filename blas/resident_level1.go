@@ -352,9 +352,10 @@ func dotReal[T float32 | float64](x, y *Vector[T], wait ...*Event) (*Scalar[T], 
 		c.Finish()
 		return nil, err
 	}
-	pb, g := eng.DotOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc)
-	parts := readBack[T](c, pb, g)
-	return finishScalar(c, func() (T, error) { return T(eng.SumParts(parts)), nil })
+	res := eng.Alloc[T](c, 1)
+	eng.DotOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc, res, 0)
+	out := readBack[T](c, res, 1)
+	return finishScalar(c, func() (T, error) { return out[0], nil })
 }
 
 // Dsdot enqueues the dot product of float32 vectors accumulated in
@@ -368,9 +369,10 @@ func Dsdot(x, y *Vector[float32], wait ...*Event) (*Scalar[float64], error) {
 		c.Finish()
 		return nil, err
 	}
-	pb, g := eng.DsdotOnDevice(c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc)
-	parts := readBack[float64](c, pb, g)
-	return finishScalar(c, func() (float64, error) { return eng.SumParts(parts), nil })
+	res := eng.Alloc[float64](c, 1)
+	eng.DsdotOnDevice(c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc, res, 0)
+	out := readBack[float64](c, res, 1)
+	return finishScalar(c, func() (float64, error) { return out[0], nil })
 }
 
 // asumReal is Asum for real vectors.
@@ -383,9 +385,10 @@ func asumReal[T float32 | float64](x *Vector[T], wait ...*Event) (*Scalar[T], er
 		c.Finish()
 		return nil, err
 	}
-	pb, g := eng.AsumOnDevice[T](c, x.n, x.st.buf, x.off, x.inc)
-	parts := readBack[T](c, pb, g)
-	return finishScalar(c, func() (T, error) { return T(eng.SumParts(parts)), nil })
+	res := eng.Alloc[T](c, 1)
+	eng.AsumOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, res, 0)
+	out := readBack[T](c, res, 1)
+	return finishScalar(c, func() (T, error) { return out[0], nil })
 }
 
 // nrm2Real is Nrm2 for real vectors.
@@ -398,10 +401,10 @@ func nrm2Real[T float32 | float64](x *Vector[T], wait ...*Event) (*Scalar[T], er
 		c.Finish()
 		return nil, err
 	}
-	sb, qb, g := eng.Nrm2OnDevice[T](c, x.n, x.st.buf, x.off, x.inc)
-	scales := readBack[T](c, sb, g)
-	ssqs := readBack[T](c, qb, g)
-	return finishScalar(c, func() (T, error) { return eng.MergeNrm2(scales, ssqs), nil })
+	res := eng.Alloc[T](c, 1)
+	eng.Nrm2OnDevice[T](c, x.n, x.st.buf, x.off, x.inc, res, 0)
+	out := readBack[T](c, res, 1)
+	return finishScalar(c, func() (T, error) { return out[0], nil })
 }
 
 // iamaxReal is Iamax for real vectors.
@@ -414,8 +417,8 @@ func iamaxReal[T float32 | float64](x *Vector[T], wait ...*Event) (*Scalar[int],
 		c.Finish()
 		return nil, err
 	}
-	mb, ib, g := eng.IamaxOnDevice[T](c, x.n, x.st.buf, x.off, x.inc)
-	maxs := readBack[T](c, mb, g)
-	idx := readBack[float32](c, ib, g)
-	return finishScalar(c, func() (int, error) { return eng.MergeIamax(maxs, idx, x.n) })
+	res := eng.Alloc[float32](c, 1)
+	eng.IamaxOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, res, 0)
+	out := readBack[float32](c, res, 1)
+	return finishScalar(c, func() (int, error) { return eng.IamaxIndex(out[0], x.n) })
 }

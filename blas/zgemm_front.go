@@ -78,7 +78,7 @@ func cxFinite[T eng.Complex](vs ...T) bool {
 func zgemmWork[T eng.Complex](m, n, k int, betaNonZero bool) workload {
 	mn := fl(m) * fl(n)
 	elems := 2 * (fl(k)*(fl(m)+fl(n)) + mn*(1+ifNonZero(betaNonZero)))
-	return work(precOf[T](), 8*mn*fl(k), elems).over(2 * k)
+	return work(precOf[T](), 8*mn*fl(k), elems).over(2 * k).oneCore(3)
 }
 
 // zgemmDevice runs Zgemm or Cgemm (R is T's part type) on the device if

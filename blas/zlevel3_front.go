@@ -15,12 +15,10 @@ import (
 // loops need not agree).
 
 // zOnDevice runs one complex call on host slices on the device (see
-// engine.ZSlices) if the policy sends it there, and reports whether out
-// holds the result.
-func zOnDevice[T eng.Complex, R eng.Real](impl *Implementation, name string, w workload, finite bool, out []T, rows, cols, ld int, enq func(c *eng.Call, ins []eng.ZMat, out eng.ZMat), ins ...eng.ZIn[T]) bool {
-	if !impl.offloadIf(name, w, func() bool { return finite }) {
-		return false
-	}
+// engine.ZSlices), which the policy has sent there, and reports whether
+// out holds the result. The callers ask the policy first, so that a call
+// kept on the CPU builds none of the closures.
+func zOnDevice[T eng.Complex, R eng.Real](impl *Implementation, name string, out []T, rows, cols, ld int, enq func(c *eng.Call, ins []eng.ZMat, out eng.ZMat), ins ...eng.ZIn[T]) bool {
 	nonFinite, err := eng.ZSlices[T, R](impl.eng, name, out, rows, cols, ld, enq, ins...)
 	switch {
 	case err != nil:
@@ -31,6 +29,11 @@ func zOnDevice[T eng.Complex, R eng.Real](impl *Implementation, name string, w w
 		return false
 	}
 	return true
+}
+
+// offloadZ is offloadIf for a complex call whose scalars are finite or not.
+func (impl *Implementation) offloadZ(name string, w workload, finite bool) bool {
+	return impl.offloadIf(name, w, func() bool { return finite })
 }
 
 // unless is x, or nothing when skip.
@@ -48,8 +51,11 @@ func zsymmDevice[T eng.Complex, R eng.Real](impl *Implementation, name string, h
 	if left {
 		ka = m
 	}
-	w := work(precOf[T](), 8*fl(m)*fl(n)*fl(ka), 2*(fl(ka)*fl(ka)+3*fl(m)*fl(n))).over(2 * ka)
-	return zOnDevice[T, R](impl, name, w, cxFinite(alpha, beta), c, m, n, ldc, func(cl *eng.Call, ins []eng.ZMat, out eng.ZMat) {
+	w := work(precOf[T](), 8*fl(m)*fl(n)*fl(ka), 2*(fl(ka)*fl(ka)+3*fl(m)*fl(n))).over(2 * ka).oneCore(4)
+	if !impl.offloadZ(name, w, cxFinite(alpha, beta)) {
+		return false
+	}
+	return zOnDevice[T, R](impl, name, c, m, n, ldc, func(cl *eng.Call, ins []eng.ZMat, out eng.ZMat) {
 		eng.ZsymmOnDevice[R](cl, left, ul == blas.Upper, herm, m, n, complex128(alpha), complex128(beta), ins[0], ins[1], out)
 	}, eng.ZInput(unless(alpha == 0, a), ka, ka, lda), eng.ZInput(unless(alpha == 0, b), m, n, ldb))
 }
@@ -65,13 +71,16 @@ func zrankDevice[T eng.Complex, R eng.Real](impl *Implementation, name string, h
 	if b != nil {
 		flops, eff = 2*flops, 1
 	}
-	w := work(precOf[T](), flops, 2*(2*fl(n)*fl(k)+2*fl(n)*fl(n))).over(2 * k).direct(eff)
+	w := work(precOf[T](), flops, 2*(2*fl(n)*fl(k)+2*fl(n)*fl(n))).over(2 * k).direct(eff).oneCore(4)
+	if !impl.offloadZ(name, w, cxFinite(alpha, beta)) {
+		return false
+	}
 	skip := alpha == 0 || k == 0
 	var bin eng.ZIn[T]
 	if b != nil {
 		bin = eng.ZInput(unless(skip, b), ar, ac, ldb)
 	}
-	return zOnDevice[T, R](impl, name, w, cxFinite(alpha, beta), c, n, n, ldc, func(cl *eng.Call, ins []eng.ZMat, out eng.ZMat) {
+	return zOnDevice[T, R](impl, name, c, n, n, ldc, func(cl *eng.Call, ins []eng.ZMat, out eng.ZMat) {
 		var bm *eng.ZMat
 		if b != nil {
 			bm = &ins[1]
@@ -91,8 +100,11 @@ func ztriDevice[T eng.Complex, R eng.Real](impl *Implementation, name string, so
 	// Both do about half of a GEMM's work on the device at GEMM's rate
 	// (trmm multiplies the full expansion of A; trsm's substitution
 	// kernels are slower than its GEMM updates).
-	w := work(precOf[T](), 4*fl(m)*fl(n)*fl(ka), 2*(fl(ka)*fl(ka)/2+2*fl(m)*fl(n))).over(2 * ka).direct(0.5)
-	return zOnDevice[T, R](impl, name, w, cxFinite(alpha), b, m, n, ldb, func(cl *eng.Call, ins []eng.ZMat, out eng.ZMat) {
+	w := work(precOf[T](), 4*fl(m)*fl(n)*fl(ka), 2*(fl(ka)*fl(ka)/2+2*fl(m)*fl(n))).over(2 * ka).direct(0.5).oneCore(6)
+	if !impl.offloadZ(name, w, cxFinite(alpha)) {
+		return false
+	}
+	return zOnDevice[T, R](impl, name, b, m, n, ldb, func(cl *eng.Call, ins []eng.ZMat, out eng.ZMat) {
 		upper, unit, al := ul == blas.Upper, d == blas.Unit, complex128(alpha)
 		if solve {
 			eng.ZtrsmOnDevice[R](cl, left, upper, unit, tA, m, n, al, ins[0], out, eng.TrsmBlock(cl.E))

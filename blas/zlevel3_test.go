@@ -387,3 +387,108 @@ func TestZlevel3Device(t *testing.T) {
 		}
 	}
 }
+
+// TestComplexLevel3Shared runs each complex level 3 routine of both
+// precisions a few times on the shared implementation against gonum, so
+// that the device-complete guard and Oclgrind (scripts/oclgrind.sh, which
+// cannot afford gonum's testblas suites) cover them: every kernel of
+// zlevel3.cl runs, trsm past its blocking (m = 70) in both sides.
+func TestComplexLevel3Shared(t *testing.T) {
+	impl := newTestImpl(t)
+	rnd := rand.New(rand.NewPCG(1, 9))
+	const n, k, big = 9, 7, 70
+	z := func(l int) []complex128 { return zRand(rnd, l) }
+	a, b, c := z(big*big), z(big*big), z(big*big)
+	for i := range big {
+		a[i*big+i] += 4 // a well-conditioned triangle for trsm
+	}
+	a64, b64, c64 := toC64(a), toC64(b), toC64(c)
+	alpha, beta := complex(0.5, -1), complex(1, 0.25)
+	al, be := complex64(alpha), complex64(beta)
+	type call128 = func(impl blas.Complex128, c []complex128)
+	type call64 = func(impl blas.Complex64, c []complex64)
+	calls := []struct {
+		name   string
+		m, n   int
+		run128 call128
+		run64  call64
+	}{
+		{"gemm", n, n, func(impl blas.Complex128, c []complex128) {
+			impl.Zgemm(blas.ConjTrans, blas.Trans, n, n, k, alpha, a, big, b, big, beta, c, big)
+		}, func(impl blas.Complex64, c []complex64) {
+			impl.Cgemm(blas.Trans, blas.NoTrans, n, n, k, al, a64, big, b64, big, be, c, big)
+		}},
+		{"symm", n, n, func(impl blas.Complex128, c []complex128) {
+			impl.Zsymm(blas.Left, blas.Upper, n, n, alpha, a, big, b, big, beta, c, big)
+		}, func(impl blas.Complex64, c []complex64) {
+			impl.Csymm(blas.Right, blas.Lower, n, n, al, a64, big, b64, big, be, c, big)
+		}},
+		{"hemm", n, n, func(impl blas.Complex128, c []complex128) {
+			impl.Zhemm(blas.Right, blas.Lower, n, n, alpha, a, big, b, big, beta, c, big)
+		}, func(impl blas.Complex64, c []complex64) {
+			impl.Chemm(blas.Left, blas.Upper, n, n, al, a64, big, b64, big, be, c, big)
+		}},
+		{"syrk", n, n, func(impl blas.Complex128, c []complex128) {
+			impl.Zsyrk(blas.Lower, blas.Trans, n, k, alpha, a, big, beta, c, big)
+		}, func(impl blas.Complex64, c []complex64) {
+			impl.Csyrk(blas.Upper, blas.NoTrans, n, k, al, a64, big, be, c, big)
+		}},
+		{"herk", n, n, func(impl blas.Complex128, c []complex128) {
+			impl.Zherk(blas.Upper, blas.NoTrans, n, k, 2, a, big, 0.5, c, big)
+		}, func(impl blas.Complex64, c []complex64) {
+			impl.Cherk(blas.Lower, blas.ConjTrans, n, k, 2, a64, big, 0, c, big)
+		}},
+		{"syr2k", n, n, func(impl blas.Complex128, c []complex128) {
+			impl.Zsyr2k(blas.Upper, blas.NoTrans, n, k, alpha, a, big, b, big, beta, c, big)
+		}, func(impl blas.Complex64, c []complex64) {
+			impl.Csyr2k(blas.Lower, blas.Trans, n, k, al, a64, big, b64, big, be, c, big)
+		}},
+		{"her2k", n, n, func(impl blas.Complex128, c []complex128) {
+			impl.Zher2k(blas.Lower, blas.ConjTrans, n, k, alpha, a, big, b, big, 3, c, big)
+		}, func(impl blas.Complex64, c []complex64) {
+			impl.Cher2k(blas.Upper, blas.NoTrans, n, k, al, a64, big, b64, big, 3, c, big)
+		}},
+		{"trmm", n, n, func(impl blas.Complex128, c []complex128) {
+			impl.Ztrmm(blas.Left, blas.Lower, blas.ConjTrans, blas.NonUnit, n, n, alpha, a, big, c, big)
+		}, func(impl blas.Complex64, c []complex64) {
+			impl.Ctrmm(blas.Right, blas.Upper, blas.Trans, blas.Unit, n, n, al, a64, big, c, big)
+		}},
+		{"trsm", big, 5, func(impl blas.Complex128, c []complex128) {
+			impl.Ztrsm(blas.Left, blas.Upper, blas.ConjTrans, blas.NonUnit, big, 5, alpha, a, big, c, big)
+		}, func(impl blas.Complex64, c []complex64) {
+			impl.Ctrsm(blas.Left, blas.Lower, blas.NoTrans, blas.Unit, big, 5, al, a64, big, c, big)
+		}},
+		{"trsm", 5, big, func(impl blas.Complex128, c []complex128) {
+			impl.Ztrsm(blas.Right, blas.Lower, blas.NoTrans, blas.Unit, 5, big, alpha, a, big, c, big)
+		}, func(impl blas.Complex64, c []complex64) {
+			impl.Ctrsm(blas.Right, blas.Upper, blas.Trans, blas.NonUnit, 5, big, al, a64, big, c, big)
+		}},
+	}
+	for _, tc := range calls {
+		want := append([]complex128(nil), c...)
+		tc.run128(gonum.Implementation{}, want)
+		got := append([]complex128(nil), c...)
+		tc.run128(impl, got)
+		if e := zRelErr(got, want, tc.m, tc.n, big); !(e <= 1e-13) {
+			t.Errorf("Z%s: relative error %g", tc.name, e)
+		}
+		want64 := append([]complex64(nil), c64...)
+		tc.run64(gonum.Implementation{}, want64)
+		got64 := append([]complex64(nil), c64...)
+		tc.run64(impl, got64)
+		if e := zRelErr(toC128(got64), toC128(want64), tc.m, tc.n, big); !(e <= 1e-5) {
+			t.Errorf("C%s: relative error %g", tc.name, e)
+		}
+	}
+	fp64 := testEngine(t).Prof.FP64
+	for name := range complexOnDevice {
+		for _, r := range []string{name, "C" + name[1:]} {
+			if r == name && !fp64 {
+				continue // complex128 needs cl_khr_fp64
+			}
+			if st := impl.Stats()[r]; st.Device == 0 || st.CPU != st.NonFinite || st.Failed != 0 {
+				t.Errorf("Stats()[%q] = %+v, want every call on the device", r, st)
+			}
+		}
+	}
+}

@@ -55,17 +55,18 @@ TIMEOUT=${OCLGRIND_TIMEOUT:-420}
 # gemm_cpu, at vector width 1 too, GEMV, split-K); TestLevel3ViaGemmSmall
 # runs symm, syrk, syr2k and trmm through GEMM (l3_sym_expand,
 # l3_tri_merge); TestResidentScalars and TestNrm2ToSqrtRecip the resident API's scalar kernels
-# (axpy_dev, scal_dev, div_scalar, and sum_parts over 16 partials).
+# (axpy_dev, scal_dev, div_scalar, and sum_parts over 16 partials);
+# TestComplexLevel3Shared the complex level 3 kernels of zlevel3.cl.
 # (A -run pattern is split at top-level '|' first, then at '/'.)
 # The complex level 1 and 2 routines: gonum's testblas for those it calls
 # at most a few hundred times, TestComplexLevel2Small (every transpose,
 # triangle and diagonal) for the others, TestResidentComplexL12 for the
 # resident complex level 1 and 2 operations.
 COMPLEX_LIGHT='(Zaxpy|Zcopy|Zdotc|Zdotu|Zdscal|Zscal|Zswap|Dzasum|Dznrm2|Izamax|Zgerc|Zgeru|Zher|Zher2|Zhpr|Zhpr2|Zhpmv|Ztpmv|Ztpsv)'
-CONFORMANCE=${1:-'^TestTestblas$/.*/^default$|^TestFloat32$|^TestSrotgSrotmg$|^TestGemmKernelsSmall$|^TestLevel3ViaGemmSmall$|^TestResidentScalars$|^TestNrm2ToSqrtRecip$|^TestNrm2To32$|^TestComplexTestblas$/^always$/^'"$COMPLEX_LIGHT"'$|^TestComplexLevel2Small$|^TestResidentComplexL12$'}
+CONFORMANCE=${1:-'^TestTestblas$/.*/^default$|^TestFloat32$|^TestSrotgSrotmg$|^TestGemmKernelsSmall$|^TestLevel3ViaGemmSmall$|^TestResidentScalars$|^TestNrm2ToSqrtRecip$|^TestNrm2To32$|^TestComplexTestblas$/^always$/^'"$COMPLEX_LIGHT"'$|^TestComplexLevel2Small$|^TestComplexLevel3Shared$|^TestResidentComplexL12$'}
 # Passes 2 and 3: GEMM, reductions (single and multi-group) and triangular
 # routines.
-RACES=${OCLGRIND_RACES_RUN:-'^TestTestblas$/^(Dgemm|Dtrsm|Dtrmm|Dtrsv|Dtbsv|Dtpsv|Ddot|Dnrm2|Dasum|Idamax)$/^default$|^TestFloat32$/^(Sgemm|Strsm|Strmm|Strsv|Sdot|Snrm2|Sasum|Isamax|Dsdot)$|^TestGemmKernelsSmall$|^TestLevel3ViaGemmSmall$|^TestResidentScalars$|^TestComplexTestblas$/^always$/^(Zdotc|Dzasum|Dznrm2|Izamax)$|^TestComplexLevel2Small$'}
+RACES=${OCLGRIND_RACES_RUN:-'^TestTestblas$/^(Dgemm|Dtrsm|Dtrmm|Dtrsv|Dtbsv|Dtpsv|Ddot|Dnrm2|Dasum|Idamax)$/^default$|^TestFloat32$/^(Sgemm|Strsm|Strmm|Strsv|Sdot|Snrm2|Sasum|Isamax|Dsdot)$|^TestGemmKernelsSmall$|^TestLevel3ViaGemmSmall$|^TestResidentScalars$|^TestComplexTestblas$/^always$/^(Zdotc|Dzasum|Dznrm2|Izamax)$|^TestComplexLevel2Small$|^TestComplexLevel3Shared$'}
 # Kernels pass 1 does not run, and why.
 NOT_ON_OCLGRIND=(
 	# NVIDIA PTX (mma.sync, cp.async); chosen only on NVIDIA devices of

@@ -37,7 +37,7 @@ func complexMain(b *bencher, sizes []int, precs []string, withSlices bool) {
 				ratio = fmt.Sprintf("%.2fx", r.resident/r.clblast)
 			}
 			fmt.Printf("%-10s %-6d %12s %12s %8s %12s %10s %10.2g\n", r.name, n,
-				gf(r.resident), gf(r.clblast), ratio, gf(r.slices), gf(r.gn), r.relErr)
+				cgf(r.resident), cgf(r.clblast), ratio, cgf(r.slices), cgf(r.gn), r.relErr)
 		}
 	}
 }
@@ -158,4 +158,13 @@ func crandom[T complex64 | complex128](rnd *rand.Rand, n int) []T {
 		s[i] = T(complex(rnd.Float64()-0.5, rnd.Float64()-0.5))
 	}
 	return s
+}
+
+// cgf is gf with a decimal below 10 GFLOP/s (gonum's complex GEMM runs at
+// a few GFLOP/s).
+func cgf(v float64) string {
+	if v > 0 && v < 10 {
+		return fmt.Sprintf("%.1f", v)
+	}
+	return gf(v)
 }

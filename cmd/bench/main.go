@@ -8,6 +8,7 @@
 //	go run ./cmd/bench -sizes 4096,8192 -prec 64,32 -split -gonum-max 2048
 //	go run ./cmd/bench -sizes 8192 -prec 64 -split -pinned   # data in clblas.HostSlices
 //	go run ./cmd/bench -accuracy -sizes 1024,2048,4096
+//	go run -tags clblast ./cmd/bench -level 1,2 -png level12.png
 //
 // With -split, each shape is followed by lines that break the GEMM from
 // Go slices (float64 through gonum's mat.Dense.Mul, float32 through Sgemm)
@@ -88,6 +89,10 @@ func main() {
 	duplexAfter := flag.Bool("duplex-after", false, "with -duplex: run the GEMM benchmarks first, then the report, in one process")
 	xferMiB := flag.Int("xfer", 0, "only report host-copy and bus transfer rates for blocks of this many MiB")
 	cpuProfile := flag.String("cpuprofile", "", "write a Go CPU profile of the run to this file")
+	level := flag.String("level", "", "instead of GEMM, time level 1 and/or 2 routines in GB/s (1, 2 or 1,2; level12.go)")
+	l1n := flag.Int("l1n", 1<<26, "with -level: the vector length of level 1")
+	l2n := flag.Int("l2n", 8192, "with -level: the matrix order of level 2")
+	l12ops := flag.String("ops", "", "with -level: only these routines (e.g. DAXPY,DGEMV-T)")
 	complexMode := flag.Bool("complex", false, "time ZGEMM (-prec 64) and CGEMM (-prec 32) instead: resident, CLBlast, Go slices, gonum (see complex.go)")
 	flag.Parse()
 
@@ -128,6 +133,14 @@ func main() {
 		return
 	}
 
+	if *level != "" {
+		levels, only := level12Flags(*level, *l12ops)
+		b := &bencher{impl: impl, reps: *reps, minTime: *minTime}
+		if err := level12Main(b, levels, split(*precs), *l1n, *l2n, only, *withSlices, *pngPath); err != nil {
+			log.Fatalf("bench: %v", err)
+		}
+		return
+	}
 	if *complexMode {
 		var ns []int
 		for _, s := range split(*sizes) {

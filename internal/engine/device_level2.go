@@ -39,8 +39,6 @@ const (
 	L2Packed = 2
 
 	l2MVGroup = 64  // MV_WG
-	l2GTX     = 32  // GT_X
-	l2GTY     = 4   // GT_Y
 	l2SVGroup = 128 // SV_WG
 	l2RankX   = 16
 	l2RankY   = 4
@@ -153,10 +151,8 @@ func L2mvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, nout, nin int, alpha T
 		c.Run(c.Kernel(l2File, "tri_cols"), []int{Groups(L3CeilDiv(nout, 8), l2CPUGroup)}, []int{l2CPUGroup}, cols...)
 		return
 	}
-	if d.kind == l2KindGeneral && d.storage == L2Dense && d.trans {
-		k := c.Kernel(l2File, "gemv_t")
-		args := append([]any{int32(d.m), int32(d.n), alpha, a, int32(d.Lda)}, vecs...)
-		c.Run(k, []int{Groups(nout, l2GTX), l2GTY}, []int{l2GTX, l2GTY}, args...)
+	if d.kind == l2KindGeneral && d.storage == L2Dense {
+		gemvOnDevice(c, d, a, alpha, x, offX, incX, beta, y, offY, incY) // gemv_fast.go
 		return
 	}
 	k := c.Kernel(l2File, "mv")
@@ -222,6 +218,10 @@ func L2rankOnDevice[T Real](c *Call, u L2Update, m, n int, alpha T, x *cl.Buffer
 	if L2OnCPU(c) {
 		// A CPU device: a work-item per row, walking it contiguously.
 		c.Run(c.Kernel(l2File, "rank_rows"), []int{Groups(m, l2CPUGroup)}, []int{l2CPUGroup}, args...)
+		return
+	}
+	if !u.Tri && !u.Packed && !u.Two {
+		gerOnDevice(c, m, n, alpha, u.SkipZero, x, offX, incX, y, offY, incY, a, lda) // gemv_fast.go
 		return
 	}
 	c.Run(c.Kernel(l2File, "rank"), []int{Groups(n, l2RankX), Groups(m, l2RankY)}, []int{l2RankX, l2RankY}, args...)
