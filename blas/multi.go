@@ -1,0 +1,269 @@
+package clblas
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"sync"
+	"sync/atomic"
+
+	"github.com/gocompute/opencl/internal/multi"
+	"github.com/gocompute/opencl/platform"
+)
+
+// One Implementation over several devices, by composition: the primary
+// device (the best of them, by platform.Best) runs everything as before,
+// behind the same front end and offload policy; a level 3 call that the
+// policy sends to the device is split into tiles of C that every device
+// takes from one queue (multi_gemm.go). Each device keeps its own engine:
+// context, queues, programs, buffers, pools and staging.
+
+// WithDevices runs the implementation on several devices: level 1 and 2
+// calls, and level 3 calls too small to split, run on the best of them
+// (platform.Best), and larger level 3 calls from Go slices are split
+// across all of them. One device is the same as WithDevice. It takes
+// precedence over GOCL_DEVICE, whose forms all, WORD:* and comma lists name
+// several devices too.
+func WithDevices(devs ...*platform.Device) Option {
+	return func(c *config) { c.deviceList = append([]*platform.Device{}, devs...) }
+}
+
+// member is one device of a multi-device Implementation.
+type member struct {
+	e    *engine
+	d64  deviceFloat64
+	d32  deviceFloat32
+	cost costModel
+	name string
+	// sub is the single-device Implementation on this device (OnDevice).
+	sub *Implementation
+
+	tiles, units, failed atomic.Int64
+	// speed64 and speed32 are what the device's tiles measured, as a
+	// factor of the cost model's estimate (float64 bits; 0: not measured).
+	speed64, speed32 atomic.Uint64
+}
+
+// multiSet is the devices of a multi-device Implementation; devs[0] is
+// the primary.
+type multiSet struct {
+	devs   []*member
+	log    *slog.Logger
+	logged sync.Map // device name → struct{}: its failure is logged
+
+	// hook, when set (tests), runs before each tile on device i: a delay
+	// simulates a slower device, an error a failing one.
+	hook func(i int, t multi.Tile) error
+}
+
+// withMultiHook sets the multi-device tile hook (tests).
+func withMultiHook(h func(i int, t multi.Tile) error) Option {
+	return func(c *config) { c.multiHook = h }
+}
+
+// multi64 is the float64 device of a multi-device Implementation: the
+// primary's, with the level 3 calls that split overridden.
+type multi64 struct {
+	deviceFloat64
+	set *multiSet
+}
+
+// multi32 is multi64's single precision twin.
+type multi32 struct {
+	deviceFloat32
+	set *multiSet
+}
+
+// borrowed64 and borrowed32 are a member's devices as its sub
+// Implementation sees them: closing that Implementation does nothing,
+// closing the multi-device one closes them.
+type borrowed64 struct{ deviceFloat64 }
+type borrowed32 struct{ deviceFloat32 }
+
+func (borrowed64) Close() error { return nil }
+func (borrowed32) Close() error { return nil }
+
+// Close closes every member's float64 device.
+func (m *multi64) Close() error {
+	errs := []error{m.deviceFloat64.Close()}
+	for _, mb := range m.set.devs[1:] {
+		errs = append(errs, mb.d64.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// Close closes every member's float32 device.
+func (m *multi32) Close() error {
+	errs := []error{m.deviceFloat32.Close()}
+	for _, mb := range m.set.devs[1:] {
+		errs = append(errs, mb.d32.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// deviceList is the devices New is to open: WithDevices's, or the several
+// GOCL_DEVICE names; nil means one device, chosen as before.
+func (cfg *config) deviceListFor() ([]*platform.Device, error) {
+	if cfg.deviceList != nil {
+		if len(cfg.deviceList) == 0 {
+			return nil, errors.New("clblas: WithDevices with no device")
+		}
+		return cfg.deviceList, nil
+	}
+	o := cfg.engine
+	if o.Device != nil || o.Runtime != nil || !platform.IsMultiSpec(o.Spec) {
+		return nil, nil
+	}
+	devs, err := platform.SelectAll(o.Spec)
+	if err != nil {
+		return nil, fmt.Errorf("clblas: choosing devices: %w", err)
+	}
+	return devs, nil
+}
+
+// openDevices opens what New puts behind the front end: one device as
+// newDevice does, or several (WithDevices, GOCL_DEVICE=all, …).
+func openDevices(cfg *config) (*engine, deviceFloat64, deviceFloat32, costModel, error) {
+	devs, err := cfg.deviceListFor()
+	if err != nil {
+		return nil, nil, nil, costModel{}, err
+	}
+	if len(devs) == 0 {
+		return newDevice(cfg)
+	}
+	if len(devs) == 1 {
+		one := *cfg
+		one.engine.Device, one.engine.Runtime = devs[0], nil
+		return newDevice(&one)
+	}
+	// The primary first: the device one would get alone.
+	best := platform.Best(devs)
+	ordered := []*platform.Device{best}
+	for _, d := range devs {
+		if d != best {
+			ordered = append(ordered, d)
+		}
+	}
+	set := &multiSet{log: cfg.logger, hook: cfg.multiHook}
+	closeAll := func() {
+		for _, mb := range set.devs {
+			mb.d64.Close()
+			mb.d32.Close()
+		}
+	}
+	for _, d := range ordered {
+		one := *cfg
+		one.engine.Device, one.engine.Runtime = d, nil
+		e, d64, d32, cost, err := newDevice(&one)
+		if err != nil {
+			closeAll()
+			return nil, nil, nil, costModel{}, fmt.Errorf("clblas: opening %s: %w", d, err)
+		}
+		cost.fillCPU()
+		mb := &member{e: e, d64: d64, d32: d32, cost: cost, name: d.String()}
+		mb.sub = &Implementation{policy: cfg.policy, log: cfg.logger, dev64: borrowed64{d64}, dev32: borrowed32{d32}, cost: cost, eng: e}
+		set.devs = append(set.devs, mb)
+	}
+	p := set.devs[0]
+	return p.e, &multi64{p.d64, set}, &multi32{p.d32, set}, p.cost, nil
+}
+
+// logFail logs a device's first failure in a split call.
+func (set *multiSet) logFail(mb *member, routine string, err error) {
+	mb.failed.Add(1)
+	if mb.e != nil && mb.e.closed.Load() {
+		return // a call that raced with Close
+	}
+	if _, seen := set.logged.LoadOrStore(mb.name, struct{}{}); seen {
+		return
+	}
+	set.log.Warn("clblas: a device failed during a split call; its unfinished tiles go to the other devices or the CPU (further failures of this device are not logged)",
+		"device", mb.name, "routine", routine, "err", err)
+}
+
+// speed is the factor by which the device's tiles ran faster than its
+// cost model said, for precision p (0: not measured yet).
+func (mb *member) speed(p precision) *atomic.Uint64 {
+	if p == prec64 {
+		return &mb.speed64
+	}
+	return &mb.speed32
+}
+
+func loadFloat(a *atomic.Uint64) float64     { return math.Float64frombits(a.Load()) }
+func storeFloat(a *atomic.Uint64, v float64) { a.Store(math.Float64bits(v)) }
+
+// multiOf returns the device set of a multi-device Implementation, or nil.
+func (impl *Implementation) multiOf() *multiSet {
+	switch d := impl.dev32.(type) {
+	case *multi32:
+		return d.set
+	}
+	if d, ok := impl.dev64.(*multi64); ok {
+		return d.set
+	}
+	return nil
+}
+
+// DeviceStats is what one device of an Implementation did in split level 3
+// calls.
+type DeviceStats struct {
+	// Device names the device ("P:D name (platform, type)").
+	Device string
+	// Tiles is the number of tiles of split calls it finished; Units the
+	// rows (or columns) of C in them.
+	Tiles, Units int64
+	// Failed counts its tiles that failed and went to another device or
+	// the CPU.
+	Failed int64
+}
+
+// DeviceStats returns, for each device the Implementation runs on (the
+// primary first), the tiles of split level 3 calls it ran. An
+// Implementation on one device returns that device with zero counts.
+func (impl *Implementation) DeviceStats() []DeviceStats {
+	set := impl.multiOf()
+	if set == nil {
+		return []DeviceStats{{Device: impl.DeviceName()}}
+	}
+	out := make([]DeviceStats, len(set.devs))
+	for i, mb := range set.devs {
+		out[i] = DeviceStats{Device: mb.name, Tiles: mb.tiles.Load(), Units: mb.units.Load(), Failed: mb.failed.Load()}
+	}
+	return out
+}
+
+// NumDevices returns the number of devices the Implementation runs on (0
+// when it has none).
+func (impl *Implementation) NumDevices() int {
+	if set := impl.multiOf(); set != nil {
+		return len(set.devs)
+	}
+	if impl.eng != nil {
+		return 1
+	}
+	return 0
+}
+
+// OnDevice returns an Implementation on device i alone (0 is the primary,
+// the Implementation itself): its BLAS calls run on that device only, and
+// the device-resident Matrix and Vector values made with it (NewMatrix,
+// NewVector…) live on that device. An operation whose operands live on
+// different devices is an error; CopyMatrix and CopyVector move data
+// between devices. The returned Implementation shares the devices of impl:
+// closing it does nothing, closing impl closes them. It panics if i is
+// out of range.
+func (impl *Implementation) OnDevice(i int) *Implementation {
+	set := impl.multiOf()
+	if i == 0 && set == nil {
+		return impl
+	}
+	if set == nil || i < 0 || i >= len(set.devs) {
+		panic(fmt.Sprintf("clblas: OnDevice(%d) with %d devices", i, impl.NumDevices()))
+	}
+	if i == 0 {
+		return impl
+	}
+	return set.devs[i].sub
+}
