@@ -201,7 +201,7 @@ func (m *Matrix[T]) read(dst []T, blocking bool) (*Event, error) {
 	if err != nil {
 		return nil, fmt.Errorf("clblas: Read: %w", err)
 	}
-	return newEvent(ev), nil
+	return engineEvent(ev, m.st.e), nil
 }
 
 // Write copies src (row-major, packed) into the matrix, after every
@@ -218,7 +218,7 @@ func (m *Matrix[T]) Write(src []T) (*Event, error) {
 	if err != nil {
 		return nil, fmt.Errorf("clblas: Write: %w", err)
 	}
-	return newEvent(ev), nil
+	return engineEvent(ev, m.st.e), nil
 }
 
 // Event is the future of an enqueued operation.
@@ -229,7 +229,11 @@ func (m *Matrix[T]) Write(src []T) (*Event, error) {
 // Done start one background waiter. The OpenCL event is released as soon
 // as a wait has seen it complete, or by its cleanup if nobody waits.
 type Event struct {
-	ev       *cl.Event
+	ev *cl.Event
+	// eng is the engine whose queue the operation ran on (nil: unknown,
+	// EventFromCL); an operation on another engine that waits for it
+	// waits through a user event (resident_multi.go).
+	eng      *engine
 	done     chan struct{}
 	err      error // set before done is closed
 	once     sync.Once
@@ -326,6 +330,10 @@ func after(c *call, wait []*Event) {
 		if w == nil {
 			continue
 		}
+		if w.eng != nil && w.eng != c.e {
+			waitForeign(c, w) // another device's queue
+			continue
+		}
 		if err := w.failed(); err != nil {
 			c.fail(fmt.Errorf("a dependency failed: %w", err))
 		}
@@ -350,7 +358,7 @@ func finishAsync(c *call) (*Event, error) {
 	if last == nil {
 		return nil, fmt.Errorf("clblas: %s: nothing was enqueued", c.routine)
 	}
-	return newEvent(last), nil
+	return engineEvent(last, c.e), nil
 }
 
 func sameEngine(sts ...*storage) error {
