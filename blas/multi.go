@@ -3,6 +3,7 @@ package clblas
 import (
 	"errors"
 	"fmt"
+	eng "github.com/gocompute/opencl/internal/engine"
 	"log/slog"
 	"math"
 	"sync"
@@ -31,7 +32,7 @@ func WithDevices(devs ...*platform.Device) Option {
 
 // member is one device of a multi-device Implementation.
 type member struct {
-	e    *engine
+	e    *eng.Engine
 	d64  deviceFloat64
 	d32  deviceFloat32
 	cost costModel
@@ -51,6 +52,7 @@ type multiSet struct {
 	devs   []*member
 	log    *slog.Logger
 	logged sync.Map // device name → struct{}: its failure is logged
+	closed atomic.Bool
 
 	// hook, when set (tests), runs before each tile on device i: a delay
 	// simulates a slower device, an error a failing one.
@@ -86,6 +88,7 @@ func (borrowed32) Close() error { return nil }
 
 // Close closes every member's float64 device.
 func (m *multi64) Close() error {
+	m.set.closed.Store(true)
 	errs := []error{m.deviceFloat64.Close()}
 	for _, mb := range m.set.devs[1:] {
 		errs = append(errs, mb.d64.Close())
@@ -95,6 +98,7 @@ func (m *multi64) Close() error {
 
 // Close closes every member's float32 device.
 func (m *multi32) Close() error {
+	m.set.closed.Store(true)
 	errs := []error{m.deviceFloat32.Close()}
 	for _, mb := range m.set.devs[1:] {
 		errs = append(errs, mb.d32.Close())
@@ -124,7 +128,7 @@ func (cfg *config) deviceListFor() ([]*platform.Device, error) {
 
 // openDevices opens what New puts behind the front end: one device as
 // newDevice does, or several (WithDevices, GOCL_DEVICE=all, …).
-func openDevices(cfg *config) (*engine, deviceFloat64, deviceFloat32, costModel, error) {
+func openDevices(cfg *config) (*eng.Engine, deviceFloat64, deviceFloat32, costModel, error) {
 	devs, err := cfg.deviceListFor()
 	if err != nil {
 		return nil, nil, nil, costModel{}, err
@@ -172,7 +176,7 @@ func openDevices(cfg *config) (*engine, deviceFloat64, deviceFloat32, costModel,
 // logFail logs a device's first failure in a split call.
 func (set *multiSet) logFail(mb *member, routine string, err error) {
 	mb.failed.Add(1)
-	if mb.e != nil && mb.e.closed.Load() {
+	if set.closed.Load() {
 		return // a call that raced with Close
 	}
 	if _, seen := set.logged.LoadOrStore(mb.name, struct{}{}); seen {

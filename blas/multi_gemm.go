@@ -1,6 +1,7 @@
 package clblas
 
 import (
+	eng "github.com/gocompute/opencl/internal/engine"
 	"math"
 	"sync"
 	"time"
@@ -21,7 +22,7 @@ const splitAlign = 32
 
 // splitJob is one level 3 call cut into tiles of units (rows or columns of
 // its output) that can be computed independently.
-type splitJob[T real] struct {
+type splitJob[T eng.Real] struct {
 	routine string
 	prec    precision
 	units   int
@@ -47,7 +48,7 @@ func (j *splitJob[T]) estimate(mb *member) multi.Device {
 	const probe = 1024.0
 	unit := mb.cost.deviceTime(work(j.prec, probe*j.unitFlops, probe*j.unitElems).over(j.inner)) - mb.cost.Launch.Seconds()
 	over := mb.cost.deviceTime(work(j.prec, 0, j.fixedElems))
-	if mb.e != nil && mb.e.hostShared() {
+	if mb.e != nil && mb.e.HostShared() {
 		over = mb.cost.Launch.Seconds() // kernels read the caller's memory in place
 	}
 	rate := probe / math.Max(unit, 1e-12)
@@ -65,7 +66,7 @@ func (j *splitJob[T]) estimate(mb *member) multi.Device {
 // to the others; what nobody finishes runs on the CPU, so the result is
 // always complete and runSplit returns nil. A call too small to pay for
 // the split runs on the primary alone, with the primary's error.
-func runSplit[T real](set *multiSet, j *splitJob[T]) error {
+func runSplit[T eng.Real](set *multiSet, j *splitJob[T]) error {
 	var parts []*member
 	for _, mb := range set.devs {
 		if j.prec == prec32 || mb.cost.FP64 {
@@ -112,7 +113,7 @@ func runSplit[T real](set *multiSet, j *splitJob[T]) error {
 // there are none for it, or until its device fails: then the unfinished
 // part of its tile goes back to s, and the failure is logged once per
 // device.
-func splitWorker[T real](set *multiSet, s *multi.Scheduler, i int, mb *member, j *splitJob[T]) {
+func splitWorker[T eng.Real](set *multiSet, s *multi.Scheduler, i int, mb *member, j *splitJob[T]) {
 	d, cpu := j.dev(mb), j.dev(nil)
 	for {
 		t, ok := s.Next(i)
@@ -142,7 +143,7 @@ func splitWorker[T real](set *multiSet, s *multi.Scheduler, i int, mb *member, j
 
 // gemmJob is GEMM cut into whole rows of C when m ≥ n, else whole columns,
 // so that no two tiles share an element of C.
-func gemmJob[T real](prec precision, routine string, dev func(*member) l3Dev[T],
+func gemmJob[T eng.Real](prec precision, routine string, dev func(*member) l3Dev[T],
 	tA, tB blas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) *splitJob[T] {
 	readC := ifNonZero(beta != 0)
 	j := &splitJob[T]{routine: routine, prec: prec, dev: dev, inner: k}
@@ -150,8 +151,8 @@ func gemmJob[T real](prec precision, routine string, dev func(*member) l3Dev[T],
 	if m >= n {
 		j.units, j.unitFlops, j.unitElems, j.fixedElems = m, 2*fl(n)*fl(k), fl(k)+fl(n)*(1+readC), fl(k)*fl(n)
 		j.tile = func(d, cpu l3Dev[T], t multi.Tile) (int, error) {
-			err := d.gemm(tA, tB, t.Len(), n, k, alpha, a[opRow(tA, t.Lo, lda):], lda, b, ldb, beta, c[t.Lo*ldc:], ldc)
-			return rowsDone(err), err // the device finished the tile's first rows
+			err := d.gemm(tA, tB, t.Len(), n, k, alpha, a[eng.OpRow(tA, t.Lo, lda):], lda, b, ldb, beta, c[t.Lo*ldc:], ldc)
+			return eng.RowsDone(err), err // the device finished the tile's first rows
 		}
 		return j
 	}
@@ -159,10 +160,10 @@ func gemmJob[T real](prec precision, routine string, dev func(*member) l3Dev[T],
 	j.tile = func(d, cpu l3Dev[T], t multi.Tile) (int, error) {
 		bt, ct := b[opCol(tB, t.Lo, ldb):], c[t.Lo:]
 		err := d.gemm(tA, tB, m, t.Len(), k, alpha, a, lda, bt, ldb, beta, ct, ldc)
-		if i := rowsDone(err); i > 0 {
+		if i := eng.RowsDone(err); i > 0 {
 			// Rows [0, i) of this column tile are done; the units are
 			// columns, so the CPU finishes the tile's other rows now.
-			cpu.gemm(tA, tB, m-i, t.Len(), k, alpha, a[opRow(tA, i, lda):], lda, bt, ldb, beta, ct[i*ldc:], ldc)
+			cpu.gemm(tA, tB, m-i, t.Len(), k, alpha, a[eng.OpRow(tA, i, lda):], lda, bt, ldb, beta, ct[i*ldc:], ldc)
 			return t.Len(), err
 		}
 		return 0, err

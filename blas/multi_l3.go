@@ -1,6 +1,7 @@
 package clblas
 
 import (
+	eng "github.com/gocompute/opencl/internal/engine"
 	"gonum.org/v1/gonum/blas"
 
 	"github.com/gocompute/opencl/internal/multi"
@@ -14,7 +15,7 @@ import (
 
 // symmJob is symm: C = alpha·A·B + beta·C (left) or alpha·B·A + beta·C
 // (right), cut into columns (left) or rows (right) of B and C.
-func symmJob[T real](prec precision, routine string, dev func(*member) l3Dev[T],
+func symmJob[T eng.Real](prec precision, routine string, dev func(*member) l3Dev[T],
 	s blas.Side, ul blas.Uplo, m, n int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) *splitJob[T] {
 	readC := ifNonZero(beta != 0)
 	j := &splitJob[T]{routine: routine, prec: prec, dev: dev}
@@ -37,7 +38,7 @@ func symmJob[T real](prec precision, routine string, dev func(*member) l3Dev[T],
 
 // triJob is trmm (solve false) or trsm (solve true) on B in place, cut into
 // columns of B when A is on the left, rows when it is on the right.
-func triJob[T real](prec precision, routine string, dev func(*member) l3Dev[T], solve bool,
+func triJob[T eng.Real](prec precision, routine string, dev func(*member) l3Dev[T], solve bool,
 	s blas.Side, ul blas.Uplo, tA blas.Transpose, dg blas.Diag, m, n int, alpha T, a []T, lda int, b []T, ldb int) *splitJob[T] {
 	run := func(d l3Dev[T], m, n int, b []T) error {
 		if solve {
@@ -70,7 +71,7 @@ func flip(t blas.Transpose) blas.Transpose {
 // syrkJob is syrk on the ul triangle of C, cut into rows: the rows
 // [lo, hi) of the triangle are a GEMM block (columns [0, lo) for the lower
 // triangle, [hi, n) for the upper) beside the diagonal block, a syrk.
-func syrkJob[T real](prec precision, routine string, dev func(*member) l3Dev[T],
+func syrkJob[T eng.Real](prec precision, routine string, dev func(*member) l3Dev[T],
 	ul blas.Uplo, t blas.Transpose, n, k int, alpha T, a []T, lda int, beta T, c []T, ldc int) *splitJob[T] {
 	readC := ifNonZero(beta != 0)
 	j := &splitJob[T]{routine: routine, prec: prec, dev: dev, units: n, inner: k}
@@ -82,14 +83,14 @@ func syrkJob[T real](prec precision, routine string, dev func(*member) l3Dev[T],
 		if ul == blas.Upper {
 			c0, w = hi, n-hi
 		}
-		ar := a[opRow(t, lo, lda):]
+		ar := a[eng.OpRow(t, lo, lda):]
 		gemm := func(d l3Dev[T], r0 int) error {
-			return d.gemm(t, flip(t), h-r0, w, k, alpha, a[opRow(t, lo+r0, lda):], lda, a[opRow(t, c0, lda):], lda, beta, c[(lo+r0)*ldc+c0:], ldc)
+			return d.gemm(t, flip(t), h-r0, w, k, alpha, a[eng.OpRow(t, lo+r0, lda):], lda, a[eng.OpRow(t, c0, lda):], lda, beta, c[(lo+r0)*ldc+c0:], ldc)
 		}
 		diag := func(d l3Dev[T]) error { return d.syrk(ul, t, h, k, alpha, ar, lda, beta, c[lo*ldc+lo:], ldc) }
 		if w > 0 {
 			if err := gemm(d, 0); err != nil {
-				i := rowsDone(err)
+				i := eng.RowsDone(err)
 				if i == 0 {
 					return 0, err // nothing of the tile written
 				}

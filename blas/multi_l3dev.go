@@ -1,11 +1,15 @@
 package clblas
 
-import "gonum.org/v1/gonum/blas"
+import (
+	"gonum.org/v1/gonum/blas"
+
+	eng "github.com/gocompute/opencl/internal/engine"
+)
 
 // l3Dev is the level 3 routines of one precision on one device, or on the
 // CPU, for the split calls (multi_gemm.go): the same parameters as
 // gonum's, returning the device's error (nil on the CPU).
-type l3Dev[T real] interface {
+type l3Dev[T eng.Real] interface {
 	gemm(tA, tB blas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) error
 	symm(s blas.Side, ul blas.Uplo, m, n int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) error
 	syrk(ul blas.Uplo, t blas.Transpose, n, k int, alpha T, a []T, lda int, beta T, c []T, ldc int) error

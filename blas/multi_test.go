@@ -273,7 +273,7 @@ func TestMultiFault(t *testing.T) {
 			defer impl.Close()
 			if how == "engine" {
 				fail := func(site string) error { return cl.OutOfResources }
-				impl.multiOf().devs[1].e.fault.Store(&fail)
+				impl.multiOf().devs[1].e.Fault.Store(&fail)
 			}
 			rnd := rand.New(rand.NewPCG(21, 3))
 			const m, n, k = 300, 100, 64

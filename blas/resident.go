@@ -235,7 +235,7 @@ type Event struct {
 	// eng is the engine whose queue the operation ran on (nil: unknown,
 	// EventFromCL); an operation on another engine that waits for it
 	// waits through a user event (resident_multi.go).
-	eng      *engine
+	eng      *eng.Engine
 	done     chan struct{}
 	err      error // set before done is closed
 	once     sync.Once
@@ -332,7 +332,7 @@ func after(c *eng.Call, wait []*Event) {
 		if w == nil {
 			continue
 		}
-		if w.eng != nil && w.eng != c.e {
+		if w.eng != nil && w.eng != c.E {
 			waitForeign(c, w) // another device's queue
 			continue
 		}
@@ -360,7 +360,7 @@ func finishAsync(c *eng.Call) (*Event, error) {
 	if last == nil {
 		return nil, fmt.Errorf("clblas: %s: nothing was enqueued", c.Routine)
 	}
-	return engineEvent(last, c.e), nil
+	return engineEvent(last, c.E), nil
 }
 
 func sameEngine(sts ...*storage) error {

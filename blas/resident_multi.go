@@ -3,6 +3,7 @@ package clblas
 import (
 	"errors"
 	"fmt"
+	eng "github.com/gocompute/opencl/internal/engine"
 
 	"github.com/gocompute/opencl/cl"
 )
@@ -17,7 +18,7 @@ import (
 // event does.
 
 // engineEvent wraps ev, an event of engine e's queue.
-func engineEvent(ev *cl.Event, e *engine) *Event {
+func engineEvent(ev *cl.Event, e *eng.Engine) *Event {
 	out := newEvent(ev)
 	out.eng = e
 	return out
@@ -26,20 +27,20 @@ func engineEvent(ev *cl.Event, e *engine) *Event {
 // waitForeign makes the commands c enqueues after it wait for w, an event
 // of another engine: a barrier on c's queue waits for a user event of c's
 // context that completes (or fails) with w.
-func waitForeign(c *call, w *Event) {
-	if c.err != nil {
+func waitForeign(c *eng.Call, w *Event) {
+	if c.Err != nil {
 		return
 	}
 	if err := w.failed(); err != nil {
-		c.fail(fmt.Errorf("a dependency failed: %w", err))
+		c.Fail(fmt.Errorf("a dependency failed: %w", err))
 		return
 	}
-	u, err := c.e.rt.Context().CreateUserEvent()
+	u, err := c.E.RT.Context().CreateUserEvent()
 	if err != nil {
-		c.fail(err)
+		c.Fail(err)
 		return
 	}
-	ev, err := c.e.queue.EnqueueBarrier(u)
+	ev, err := c.E.Queue.EnqueueBarrier(u)
 	// Complete u with w, then drop this reference: the barrier holds the
 	// runtime's own until it has run. (Started only now, so that u is not
 	// released before the barrier names it.)
@@ -52,10 +53,10 @@ func waitForeign(c *call, w *Event) {
 		u.Release()
 	}()
 	if err != nil {
-		c.fail(err)
+		c.Fail(err)
 		return
 	}
-	c.events = append(c.events, ev)
+	c.Events = append(c.Events, ev)
 }
 
 // CopyMatrix enqueues dst = src for matrices of the same shape, on the
@@ -78,40 +79,40 @@ func CopyMatrix[T float32 | float64](dst, src *Matrix[T], wait ...*Event) (*Even
 		if err := checkNoOverlap(op, dst.layout(), src.layout()); err != nil {
 			return nil, err
 		}
-		c := begin[T](dst.st.e, op)
+		c := eng.Begin[T](dst.st.e, op)
 		after(c, wait)
-		if c.err == nil {
+		if c.Err == nil {
 			r := src.rect()
 			r.HostOrigin, r.HostRowPitch = [3]int{dst.off % dst.stride, dst.off / dst.stride, 0}, dst.stride
-			ev, err := cl.CopyBufferRect[T](c.e.queue, src.st.buf, dst.st.buf, r)
-			c.fail(err)
+			ev, err := cl.CopyBufferRect[T](c.E.Queue, src.st.buf, dst.st.buf, r)
+			c.Fail(err)
 			if err == nil {
-				c.events = append(c.events, ev)
+				c.Events = append(c.Events, ev)
 			}
 		}
 		return finishAsync(c)
 	}
 	host := make([]T, src.rows*src.cols)
-	rc := begin[T](src.st.e, op)
+	rc := eng.Begin[T](src.st.e, op)
 	after(rc, wait)
-	if rc.err == nil {
-		ev, err := cl.ReadBufferRect(rc.e.queue, src.st.buf, false, src.rect(), host)
-		rc.fail(err)
+	if rc.Err == nil {
+		ev, err := cl.ReadBufferRect(rc.E.Queue, src.st.buf, false, src.rect(), host)
+		rc.Fail(err)
 		if err == nil {
-			rc.events = append(rc.events, ev)
+			rc.Events = append(rc.Events, ev)
 		}
 	}
 	read, err := finishAsync(rc)
 	if err != nil {
 		return nil, err
 	}
-	wc := begin[T](dst.st.e, op)
+	wc := eng.Begin[T](dst.st.e, op)
 	after(wc, []*Event{read})
-	if wc.err == nil {
-		ev, err := cl.WriteBufferRect(wc.e.queue, dst.st.buf, false, dst.rect(), host)
-		wc.fail(err)
+	if wc.Err == nil {
+		ev, err := cl.WriteBufferRect(wc.E.Queue, dst.st.buf, false, dst.rect(), host)
+		wc.Fail(err)
 		if err == nil {
-			wc.events = append(wc.events, ev)
+			wc.Events = append(wc.Events, ev)
 		}
 	}
 	return finishAsync(wc)
