@@ -148,6 +148,10 @@ func (s *Scheduler) start(i int, now time.Duration) time.Duration {
 	return st + s.devs[i].Overhead
 }
 
+// unmeasuredDiscount is how much slower than its estimate a device not yet
+// measured may turn out, as far as the fastest device's share assumes.
+const unmeasuredDiscount = 4
+
 // share is device d's part of r units when they are divided so that every
 // device in play (not failed, not declined) ends at the same time, each
 // starting when it is free (water filling).
@@ -157,9 +161,17 @@ func (s *Scheduler) share(d, r int, now time.Duration) float64 {
 		rate  float64
 	}
 	var lanes []lane
+	fastest := s.fastest() == d
 	for i := range s.devs {
 		if i == d || !s.devs[i].failed && !s.devs[i].declined {
-			lanes = append(lanes, lane{s.start(i, now), s.devs[i].Rate})
+			r := s.devs[i].Rate
+			if fastest && i != d && !s.devs[i].Measured {
+				// The fastest device leaves the others only what they can
+				// surely do: should they be slower than their estimate,
+				// what they leave would cost it a second tile.
+				r /= unmeasuredDiscount
+			}
+			lanes = append(lanes, lane{s.start(i, now), r})
 		}
 	}
 	slices.SortFunc(lanes, func(a, b lane) int { return cmp.Compare(a.start, b.start) })
@@ -223,6 +235,9 @@ func (s *Scheduler) tryNext(d int) (Tile, Action) {
 	}
 	now := s.now()
 	f := s.fastest()
+	if f == d && s.othersEndFirst(d, r, now) {
+		return Tile{}, Wait
+	}
 	n := s.size(d, r, now, f == d)
 	if f != d {
 		// The fastest device alone would end all r units at deadline; this
@@ -246,6 +261,25 @@ func (s *Scheduler) tryNext(d int) (Tile, Action) {
 	s.inflight++
 	s.makespan = max(s.makespan, ds.until)
 	return t, Take
+}
+
+// othersEndFirst reports whether a device other than d, measured and busy
+// now, would finish all r units after its current tile before d would
+// finish them starting now: d (the fastest) then waits for it rather than
+// pay a tile's fixed cost for what is left. Only a busy device counts, so
+// that its report wakes d again.
+func (s *Scheduler) othersEndFirst(d, r int, now time.Duration) bool {
+	mine := now + s.devs[d].Overhead + seconds(float64(r)/s.devs[d].Rate)
+	for i := range s.devs {
+		o := &s.devs[i]
+		if i == d || o.failed || !o.busy || !o.Measured {
+			continue
+		}
+		if s.start(i, now)+seconds(float64(r)/o.Rate) < mine {
+			return true
+		}
+	}
+	return false
 }
 
 // cut removes a tile of at most n units from what is left: from a handed
@@ -291,14 +325,16 @@ func (s *Scheduler) Done(d int, t Tile, elapsed time.Duration) {
 	ds.busy = false
 	ds.units += t.Len()
 	s.inflight--
-	work := max(elapsed-ds.Overhead, elapsed/4)
-	if work > 0 && t.Len() > 0 {
+	// A tile whose time is mostly the fixed cost says little of the rate.
+	work := elapsed - ds.Overhead
+	if work > elapsed/4 && t.Len() > 0 {
 		r := float64(t.Len()) / work.Seconds()
 		if ds.Measured {
 			r = (r + ds.Rate) / 2
 		}
-		ds.Rate, ds.Measured = r, true
+		ds.Rate = r
 	}
+	ds.Measured = true
 	s.cond.Broadcast()
 }
 
