@@ -19,7 +19,8 @@ import (
 //     or "P:*": every device of platform P,
 //   - a comma-separated list of specs ("nvidia,pocl", "0:0,1:0", "gpu:*,cpu"):
 //     each element names one device as Select does (or several, by the two
-//     forms above); a device named twice is listed once.
+//     forms above); a device named twice is listed once, and so is a chip
+//     that two drivers list (same PCI address: the vendor's driver stays).
 //
 // SelectAll resolves such a spec; IsMultiSpec tells it from a single one.
 
@@ -97,9 +98,38 @@ func selectAll(all []*Device, spec string) ([]*Device, error) {
 			}
 		}
 	}
+	out = oneDriverPerChip(out)
 	b := best(out)
 	i := slices.Index(out, b)
 	return append(append([]*Device{b}, out[:i]...), out[i+1:]...), nil
+}
+
+// pciOf is a device's PCI address (a variable so that tests can give
+// hand-made devices one).
+var pciOf = (*Device).pciAddress
+
+// oneDriverPerChip drops a device whose PCI address an earlier one has
+// (one chip that two drivers list, such as an NVIDIA GPU under NVIDIA's
+// driver and PoCL's CUDA back end), keeping the better of the two (best:
+// a vendor's own driver over PoCL) in the earlier one's place. Devices
+// without a PCI address are all kept.
+func oneDriverPerChip(ds []*Device) []*Device {
+	var out []*Device
+	at := map[PCIAddress]int{}
+	for _, d := range ds {
+		a, ok := pciOf(d)
+		if !ok {
+			out = append(out, d)
+			continue
+		}
+		if i, seen := at[a]; seen {
+			out[i] = best([]*Device{out[i], d})
+			continue
+		}
+		at[a] = len(out)
+		out = append(out, d)
+	}
+	return out
 }
 
 // specError is the error for a several-device spec that names no device.

@@ -67,6 +67,25 @@ func TestSelectAll(t *testing.T) {
 			t.Errorf("selectAll(%q): error %q does not list the devices", bad, err)
 		}
 	}
+	// One chip under two drivers (same PCI address): "all" lists it once,
+	// under the vendor's driver.
+	poclCUDA := fake(2, cl.DeviceTypeGPU, VendorPoCL, 132, 1980)
+	old := pciOf
+	defer func() { pciOf = old }()
+	pciOf = func(d *Device) (PCIAddress, bool) {
+		switch d {
+		case gpuA, poclCUDA:
+			return PCIAddress{Bus: 0x3b}, true
+		case gpuB:
+			return PCIAddress{Bus: 0x5e}, true
+		}
+		return PCIAddress{}, false
+	}
+	got, err := selectAll([]*Device{poclCUDA, pocl0, gpuA, gpuB}, "all")
+	if err != nil || len(got) != 3 || got[0] != gpuA || got[1] != pocl0 || got[2] != gpuB {
+		t.Errorf("all over a chip listed twice = %v, %v; want [%v %v %v]", got, err, gpuA, pocl0, gpuB)
+	}
+
 	if Best(nil) != nil {
 		t.Error("Best(nil) is not nil")
 	}
