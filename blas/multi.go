@@ -41,9 +41,10 @@ type member struct {
 	sub *Implementation
 
 	tiles, units, failed atomic.Int64
-	// speed64 and speed32 are what the device's tiles measured, as a
-	// factor of the cost model's estimate (float64 bits; 0: not measured).
-	speed64, speed32 atomic.Uint64
+	// speeds holds, by routine name, what the device's tiles measured as
+	// a factor of the cost model's estimate (*atomic.Uint64 of float64
+	// bits; 0: not measured).
+	speeds sync.Map
 }
 
 // multiSet is the devices of a multi-device Implementation; devs[0] is
@@ -88,7 +89,7 @@ func (borrowed32) Close() error { return nil }
 
 // Close closes every member's float64 device.
 func (m *multi64) Close() error {
-	m.set.closed.Store(true)
+	m.set.close()
 	errs := []error{m.deviceFloat64.Close()}
 	for _, mb := range m.set.devs[1:] {
 		errs = append(errs, mb.d64.Close())
@@ -98,12 +99,21 @@ func (m *multi64) Close() error {
 
 // Close closes every member's float32 device.
 func (m *multi32) Close() error {
-	m.set.closed.Store(true)
+	m.set.close()
 	errs := []error{m.deviceFloat32.Close()}
 	for _, mb := range m.set.devs[1:] {
 		errs = append(errs, mb.d32.Close())
 	}
 	return errors.Join(errs...)
+}
+
+// close marks the set and the Implementations of OnDevice closed, so that
+// calls racing with Close run on the CPU without logging a failure.
+func (set *multiSet) close() {
+	set.closed.Store(true)
+	for _, mb := range set.devs {
+		mb.sub.closed.Store(true)
+	}
 }
 
 // deviceList is the devices New is to open: WithDevices's, or the several
@@ -186,13 +196,14 @@ func (set *multiSet) logFail(mb *member, routine string, err error) {
 		"device", mb.name, "routine", routine, "err", err)
 }
 
-// speed is the factor by which the device's tiles ran faster than its
-// cost model said, for precision p (0: not measured yet).
-func (mb *member) speed(p precision) *atomic.Uint64 {
-	if p == prec64 {
-		return &mb.speed64
+// speed is the factor by which the device's tiles of routine ran faster
+// than its cost model said (0: not measured yet).
+func (mb *member) speed(routine string) *atomic.Uint64 {
+	if v, ok := mb.speeds.Load(routine); ok {
+		return v.(*atomic.Uint64)
 	}
-	return &mb.speed32
+	v, _ := mb.speeds.LoadOrStore(routine, new(atomic.Uint64))
+	return v.(*atomic.Uint64)
 }
 
 func loadFloat(a *atomic.Uint64) float64     { return math.Float64frombits(a.Load()) }

@@ -53,7 +53,7 @@ func (j *splitJob[T]) estimate(mb *member) multi.Device {
 	}
 	rate := probe / math.Max(unit, 1e-12)
 	d := multi.Device{Rate: rate, Overhead: time.Duration(over * 1e9)}
-	if s := loadFloat(mb.speed(j.prec)); s > 0 {
+	if s := loadFloat(mb.speed(j.routine)); s > 0 {
 		d.Rate, d.Measured = rate*s, true
 	}
 	// A tile's fixed cost stays under a tenth of its time.
@@ -100,10 +100,10 @@ func runSplit[T eng.Real](set *multiSet, j *splitJob[T]) error {
 	for i, st := range s.Stats() {
 		if st.Tiles > 0 && !st.Failed && est[i].Rate > 0 {
 			base := est[i].Rate
-			if old := loadFloat(parts[i].speed(j.prec)); old > 0 {
+			if old := loadFloat(parts[i].speed(j.routine)); old > 0 {
 				base /= old
 			}
-			storeFloat(parts[i].speed(j.prec), st.Rate/base)
+			storeFloat(parts[i].speed(j.routine), st.Rate/base)
 		}
 	}
 	return nil
