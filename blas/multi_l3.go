@@ -9,9 +9,8 @@ import (
 
 // The level 3 routines other than GEMM, split across devices where their
 // output cuts into independent tiles: columns of C (symm, A on the left)
-// or of B (trmm and trsm, A on the left), rows otherwise; syrk by rows of
-// its triangle, each tile a GEMM beside a diagonal block. Syr2k runs on the
-// primary device alone.
+// or of B (trmm and trsm, A on the left), rows otherwise; syrk and syr2k
+// by rows of their triangle, each tile GEMMs beside a diagonal block.
 
 // symmJob is symm: C = alpha·A·B + beta·C (left) or alpha·B·A + beta·C
 // (right), cut into columns (left) or rows (right) of B and C.
@@ -68,9 +67,48 @@ func flip(t blas.Transpose) blas.Transpose {
 	return blas.NoTrans
 }
 
+// tileStep is one part of a tile: a device call on rows [r0, h) of the
+// tile (r0 > 0 only for a GEMM part that the device left half done).
+type tileStep[T eng.Real] func(d l3Dev[T], r0 int) error
+
+// runSteps runs a tile's parts in order on d. When a part fails after an
+// earlier part or its own first rows were written, cpu finishes that part
+// from the rows done and runs the parts after it, and the whole tile (h
+// units) counts as done; a first part that fails having written nothing
+// leaves the tile to be handed back.
+func runSteps[T eng.Real](d, cpu l3Dev[T], h int, steps ...tileStep[T]) (int, error) {
+	for i, st := range steps {
+		err := st(d, 0)
+		if err == nil {
+			continue
+		}
+		done := eng.RowsDone(err)
+		if i == 0 && done == 0 {
+			return 0, err
+		}
+		st(cpu, done)
+		for _, rest := range steps[i+1:] {
+			rest(cpu, 0)
+		}
+		return h, err
+	}
+	return 0, nil
+}
+
+// triRows is the layout of a row tile [lo, hi) of an n×n triangle: its
+// off-diagonal block, columns [c0, c0+w) (left of the diagonal block for
+// the lower triangle, right of it for the upper), beside the diagonal
+// block.
+func triRows(ul blas.Uplo, n, lo, hi int) (c0, w int) {
+	if ul == blas.Upper {
+		return hi, n - hi
+	}
+	return 0, lo
+}
+
 // syrkJob is syrk on the ul triangle of C, cut into rows: the rows
-// [lo, hi) of the triangle are a GEMM block (columns [0, lo) for the lower
-// triangle, [hi, n) for the upper) beside the diagonal block, a syrk.
+// [lo, hi) of the triangle are a GEMM block beside the diagonal block, a
+// syrk.
 func syrkJob[T eng.Real](prec precision, routine string, dev func(*member) l3Dev[T],
 	ul blas.Uplo, t blas.Transpose, n, k int, alpha T, a []T, lda int, beta T, c []T, ldc int) *splitJob[T] {
 	readC := ifNonZero(beta != 0)
@@ -78,35 +116,47 @@ func syrkJob[T eng.Real](prec precision, routine string, dev func(*member) l3Dev
 	j.unitFlops, j.unitElems, j.fixedElems = fl(n)*fl(k), fl(k)+fl(n)*(1+readC)/2, fl(n)*fl(k)
 	j.whole = func(d l3Dev[T]) error { return d.syrk(ul, t, n, k, alpha, a, lda, beta, c, ldc) }
 	j.tile = func(d, cpu l3Dev[T], tl multi.Tile) (int, error) {
-		lo, hi, h := tl.Lo, tl.Hi, tl.Len()
-		c0, w := 0, lo // the GEMM block's columns
-		if ul == blas.Upper {
-			c0, w = hi, n-hi
+		lo, h := tl.Lo, tl.Len()
+		c0, w := triRows(ul, n, lo, tl.Hi)
+		diag := func(d l3Dev[T], _ int) error {
+			return d.syrk(ul, t, h, k, alpha, a[eng.OpRow(t, lo, lda):], lda, beta, c[lo*ldc+lo:], ldc)
 		}
-		ar := a[eng.OpRow(t, lo, lda):]
+		if w == 0 {
+			return runSteps(d, cpu, h, diag)
+		}
 		gemm := func(d l3Dev[T], r0 int) error {
 			return d.gemm(t, flip(t), h-r0, w, k, alpha, a[eng.OpRow(t, lo+r0, lda):], lda, a[eng.OpRow(t, c0, lda):], lda, beta, c[(lo+r0)*ldc+c0:], ldc)
 		}
-		diag := func(d l3Dev[T]) error { return d.syrk(ul, t, h, k, alpha, ar, lda, beta, c[lo*ldc+lo:], ldc) }
-		if w > 0 {
-			if err := gemm(d, 0); err != nil {
-				i := eng.RowsDone(err)
-				if i == 0 {
-					return 0, err // nothing of the tile written
-				}
-				gemm(cpu, i)
-				diag(cpu)
-				return h, err
-			}
+		return runSteps(d, cpu, h, gemm, diag)
+	}
+	return j
+}
+
+// syr2kJob is syr2k on the ul triangle of C, cut into rows as syrkJob: the
+// off-diagonal block is two GEMMs (op(A)·op(B)ᵀ with beta, then
+// op(B)·op(A)ᵀ added), beside the diagonal block, a syr2k.
+func syr2kJob[T eng.Real](prec precision, routine string, dev func(*member) l3Dev[T],
+	ul blas.Uplo, t blas.Transpose, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) *splitJob[T] {
+	readC := ifNonZero(beta != 0)
+	j := &splitJob[T]{routine: routine, prec: prec, dev: dev, units: n, inner: k}
+	j.unitFlops, j.unitElems, j.fixedElems = 2*fl(n)*fl(k), 2*fl(k)+fl(n)*(1+readC)/2, 2*fl(n)*fl(k)
+	j.whole = func(d l3Dev[T]) error { return d.syr2k(ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc) }
+	j.tile = func(d, cpu l3Dev[T], tl multi.Tile) (int, error) {
+		lo, h := tl.Lo, tl.Len()
+		c0, w := triRows(ul, n, lo, tl.Hi)
+		diag := func(d l3Dev[T], _ int) error {
+			return d.syr2k(ul, t, h, k, alpha, a[eng.OpRow(t, lo, lda):], lda, b[eng.OpRow(t, lo, ldb):], ldb, beta, c[lo*ldc+lo:], ldc)
 		}
-		if err := diag(d); err != nil {
-			if w == 0 {
-				return 0, err
-			}
-			diag(cpu) // the GEMM block is done
-			return h, err
+		if w == 0 {
+			return runSteps(d, cpu, h, diag)
 		}
-		return 0, nil
+		ab := func(d l3Dev[T], r0 int) error {
+			return d.gemm(t, flip(t), h-r0, w, k, alpha, a[eng.OpRow(t, lo+r0, lda):], lda, b[eng.OpRow(t, c0, ldb):], ldb, beta, c[(lo+r0)*ldc+c0:], ldc)
+		}
+		ba := func(d l3Dev[T], r0 int) error {
+			return d.gemm(t, flip(t), h-r0, w, k, alpha, b[eng.OpRow(t, lo+r0, ldb):], ldb, a[eng.OpRow(t, c0, lda):], lda, 1, c[(lo+r0)*ldc+c0:], ldc)
+		}
+		return runSteps(d, cpu, h, ab, ba, diag)
 	}
 	return j
 }
@@ -144,6 +194,16 @@ func (m *multi32) Strsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Dia
 // Dsyrk splits the triangle of C across the devices (syrkJob).
 func (m *multi64) Dsyrk(ul blas.Uplo, t blas.Transpose, n, k int, alpha float64, a []float64, lda int, beta float64, c []float64, ldc int) error {
 	return runSplit(m.set, syrkJob(prec64, "Dsyrk", l3Of64, ul, t, n, k, alpha, a, lda, beta, c, ldc))
+}
+
+// Dsyr2k splits the triangle of C across the devices (syr2kJob).
+func (m *multi64) Dsyr2k(ul blas.Uplo, t blas.Transpose, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) error {
+	return runSplit(m.set, syr2kJob(prec64, "Dsyr2k", l3Of64, ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc))
+}
+
+// Ssyr2k splits the triangle of C across the devices (syr2kJob).
+func (m *multi32) Ssyr2k(ul blas.Uplo, t blas.Transpose, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) error {
+	return runSplit(m.set, syr2kJob(prec32, "Ssyr2k", l3Of32, ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc))
 }
 
 // Ssyrk splits the triangle of C across the devices (syrkJob).

@@ -1,6 +1,7 @@
 package clblas
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -8,7 +9,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 )
 
-// TestMultiL3 splits symm, trmm, trsm and syrk over two devices, every
+// TestMultiL3 splits symm, trmm, trsm, syrk and syr2k over two devices, every
 // side, triangle and transpose, against gonum; tiles land on both devices.
 func TestMultiL3(t *testing.T) {
 	devs := twoDevices(t)
@@ -92,6 +93,13 @@ func TestMultiL3(t *testing.T) {
 				impl.Dsyrk(ul, tr, nn, k, 0.5, a, lda, beta, got, ldc)
 				checkSame(t, fmt.Sprintf("Dsyrk(%v, %v, β=%v)", ul, tr, beta), got, want, 1e-12*float64(k))
 
+				b := randF64(rnd, max(nn, k)*lda)
+				want2 := append([]float64(nil), c...)
+				native.Dsyr2k(ul, tr, nn, k, 0.5, a, lda, b, lda, beta, want2, ldc)
+				got2 := append([]float64(nil), c...)
+				impl.Dsyr2k(ul, tr, nn, k, 0.5, a, lda, b, lda, beta, got2, ldc)
+				checkSame(t, fmt.Sprintf("Dsyr2k(%v, %v, β=%v)", ul, tr, beta), got2, want2, 1e-12*float64(k))
+
 				a32, c32 := f32s(a), f32s(c)
 				want32 := append([]float32(nil), c32...)
 				native.Ssyrk(ul, tr, nn, k, 0.5, a32, lda, float32(beta), want32, ldc)
@@ -106,5 +114,44 @@ func TestMultiL3(t *testing.T) {
 		if s.Tiles == 0 || s.Failed != 0 {
 			t.Errorf("device %d: %d tiles, %d failed; want tiles and no failure", i, s.Tiles, s.Failed)
 		}
+	}
+}
+
+// TestRunSteps checks how a tile of several device calls recovers when one
+// of them fails: nothing written means the tile goes back; otherwise the
+// CPU finishes the failed part and the parts after it.
+func TestRunSteps(t *testing.T) {
+	dev, cpu := l3Dev[float64](dev64{}), l3Dev[float64](cpu64{})
+	fail := errors.New("device failure")
+	for _, tc := range []struct {
+		name     string
+		failAt   int // the part that fails on the device (-1: none)
+		wantDone int
+		wantCPU  []int // parts run on the CPU
+	}{
+		{"no failure", -1, 0, nil},
+		{"first part, nothing written", 0, 0, nil},
+		{"second part", 1, 10, []int{1, 2}},
+		{"last part", 2, 10, []int{2}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var onCPU []int
+			step := func(i int) tileStep[float64] {
+				return func(d l3Dev[float64], r0 int) error {
+					if d == cpu {
+						onCPU = append(onCPU, i)
+						return nil
+					}
+					if i == tc.failAt {
+						return fail
+					}
+					return nil
+				}
+			}
+			done, err := runSteps(dev, cpu, 10, step(0), step(1), step(2))
+			if (err != nil) != (tc.failAt >= 0) || done != tc.wantDone || fmt.Sprint(onCPU) != fmt.Sprint(tc.wantCPU) {
+				t.Errorf("runSteps = %d, %v, CPU ran %v; want %d, failure %v, CPU %v", done, err, onCPU, tc.wantDone, tc.failAt >= 0, tc.wantCPU)
+			}
+		})
 	}
 }

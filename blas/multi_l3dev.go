@@ -13,6 +13,7 @@ type l3Dev[T eng.Real] interface {
 	gemm(tA, tB blas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) error
 	symm(s blas.Side, ul blas.Uplo, m, n int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) error
 	syrk(ul blas.Uplo, t blas.Transpose, n, k int, alpha T, a []T, lda int, beta T, c []T, ldc int) error
+	syr2k(ul blas.Uplo, t blas.Transpose, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) error
 	trmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha T, a []T, lda int, b []T, ldb int) error
 	trsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha T, a []T, lda int, b []T, ldb int) error
 }
@@ -46,6 +47,9 @@ func (d dev64) symm(s blas.Side, ul blas.Uplo, m, n int, alpha float64, a []floa
 func (d dev64) syrk(ul blas.Uplo, t blas.Transpose, n, k int, alpha float64, a []float64, lda int, beta float64, c []float64, ldc int) error {
 	return d.d.Dsyrk(ul, t, n, k, alpha, a, lda, beta, c, ldc)
 }
+func (d dev64) syr2k(ul blas.Uplo, t blas.Transpose, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) error {
+	return d.d.Dsyr2k(ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
 func (d dev64) trmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, dg blas.Diag, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int) error {
 	return d.d.Dtrmm(s, ul, tA, dg, m, n, alpha, a, lda, b, ldb)
 }
@@ -61,6 +65,9 @@ func (d dev32) symm(s blas.Side, ul blas.Uplo, m, n int, alpha float32, a []floa
 }
 func (d dev32) syrk(ul blas.Uplo, t blas.Transpose, n, k int, alpha float32, a []float32, lda int, beta float32, c []float32, ldc int) error {
 	return d.d.Ssyrk(ul, t, n, k, alpha, a, lda, beta, c, ldc)
+}
+func (d dev32) syr2k(ul blas.Uplo, t blas.Transpose, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) error {
+	return d.d.Ssyr2k(ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 func (d dev32) trmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, dg blas.Diag, m, n int, alpha float32, a []float32, lda int, b []float32, ldb int) error {
 	return d.d.Strmm(s, ul, tA, dg, m, n, alpha, a, lda, b, ldb)
@@ -79,6 +86,10 @@ func (cpu64) symm(s blas.Side, ul blas.Uplo, m, n int, alpha float64, a []float6
 }
 func (cpu64) syrk(ul blas.Uplo, t blas.Transpose, n, k int, alpha float64, a []float64, lda int, beta float64, c []float64, ldc int) error {
 	native.Dsyrk(ul, t, n, k, alpha, a, lda, beta, c, ldc)
+	return nil
+}
+func (cpu64) syr2k(ul blas.Uplo, t blas.Transpose, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) error {
+	native.Dsyr2k(ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 	return nil
 }
 func (cpu64) trmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, dg blas.Diag, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int) error {
@@ -100,6 +111,10 @@ func (cpu32) symm(s blas.Side, ul blas.Uplo, m, n int, alpha float32, a []float3
 }
 func (cpu32) syrk(ul blas.Uplo, t blas.Transpose, n, k int, alpha float32, a []float32, lda int, beta float32, c []float32, ldc int) error {
 	native.Ssyrk(ul, t, n, k, alpha, a, lda, beta, c, ldc)
+	return nil
+}
+func (cpu32) syr2k(ul blas.Uplo, t blas.Transpose, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) error {
+	native.Ssyr2k(ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 	return nil
 }
 func (cpu32) trmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, dg blas.Diag, m, n int, alpha float32, a []float32, lda int, b []float32, ldb int) error {
