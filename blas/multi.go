@@ -221,6 +221,23 @@ func (impl *Implementation) multiOf() *multiSet {
 	return nil
 }
 
+// shareHostSlice registers p, the pinned memory of a HostSlice made on
+// impl's primary device, with impl's other devices, so that their GEMM
+// tiles move it without staging copies too; it returns their engines.
+func shareHostSlice(impl *Implementation, p *eng.Pinned) []*eng.Engine {
+	set := impl.multiOf()
+	if set == nil {
+		return nil
+	}
+	var out []*eng.Engine
+	for _, mb := range set.devs[1:] {
+		if mb.e.HostSlices.Share(p) == nil {
+			out = append(out, mb.e)
+		}
+	}
+	return out
+}
+
 // DeviceStats is what one device of an Implementation did in split level 3
 // calls.
 type DeviceStats struct {

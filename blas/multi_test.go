@@ -15,6 +15,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 
 	"github.com/gocompute/opencl/cl"
+	eng "github.com/gocompute/opencl/internal/engine"
 	"github.com/gocompute/opencl/internal/multi"
 	"github.com/gocompute/opencl/platform"
 	"github.com/gocompute/opencl/platform/platformtest"
@@ -297,5 +298,64 @@ func TestMultiFault(t *testing.T) {
 				t.Errorf("%d log records, want the one failing device logged once", logged)
 			}
 		})
+	}
+}
+
+// TestMultiHostSlices: a HostSlice made on a multi-device Implementation
+// is registered with every device, so that each device's staged GEMM tiles
+// move it without staging copies; the answers are right; Release
+// unregisters it everywhere; nothing leaks.
+func TestMultiHostSlices(t *testing.T) {
+	devs := twoDevices(t)
+	splitSmall(t)
+	base := cl.LiveObjects()
+	// Copies and the staged pipeline on PoCL too: the path GPUs take.
+	impl, err := New(WithDevices(devs...), WithOffload(Always), WithZeroCopy(false), WithGemmPipeline("on"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const m, n, k = 256, 96, 80
+	hs := make([]*HostSlice[float64], 3)
+	for i, size := range []int{m * k, k * n, m * n} {
+		if hs[i], err = NewHostSlice[float64](impl, size); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a, b, c := hs[0].Data(), hs[1].Data(), hs[2].Data()
+	rnd := rand.New(rand.NewPCG(21, 6))
+	copy(a, randF64(rnd, m*k))
+	copy(b, randF64(rnd, k*n))
+	second := impl.multiOf().devs[1].e
+	if !eng.Contains(&second.HostSlices, b[k:]) {
+		t.Error("the second device does not know the HostSlice")
+	}
+	for range 3 {
+		want := make([]float64, m*n)
+		native.Dgemm(blas.NoTrans, blas.NoTrans, m, n, k, 1, a, k, b, n, 0, want, n)
+		impl.Dgemm(blas.NoTrans, blas.NoTrans, m, n, k, 1, a, k, b, n, 0, c, n)
+		checkClose(t, "Dgemm on HostSlices", c, want, 1e-12*k)
+	}
+	st := impl.DeviceStats()
+	t.Logf("device stats %+v", st)
+	if st[0].Tiles == 0 || st[1].Tiles == 0 {
+		t.Errorf("device stats %+v: want tiles on both devices", st)
+	}
+	if x := &second.Xfer; x.Calls.Load() == 0 || x.BytesDirect.Load() == 0 {
+		t.Errorf("the second device's staged GEMM: %d calls, %d bytes moved straight from pinned memory; want both > 0",
+			x.Calls.Load(), x.BytesDirect.Load())
+	}
+	for _, h := range hs {
+		h.Release()
+	}
+	if eng.Contains(&second.HostSlices, b[k:]) {
+		t.Error("the second device still knows the released HostSlice")
+	}
+	if err := impl.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for kind, n := range cl.LiveObjects() {
+		if n != base[kind] {
+			t.Errorf("%d %s objects live after Close, %d before New", n, kind, base[kind])
+		}
 	}
 }
