@@ -19,11 +19,12 @@ import (
 // (or columns) of C.
 //
 //	go run ./cmd/bench -devices all -sizes 4096,8192 -prec 64,32
-//	GOCL_DEVICE=nvidia,pocl go run ./cmd/bench -devices env -sizes 8192
+//	GOCL_DEVICE=nvidia,cpu go run ./cmd/bench -devices env -sizes 8192
+//	go run ./cmd/bench -devices gpu:* -sizes 16384 -prec 64 -pinned   # from HostSlices
 
 // devicesMain runs the -devices report for the devices spec names
 // (platform.SelectAll's grammar; "env" reads GOCL_DEVICE).
-func devicesMain(w io.Writer, spec string, sizes []shape, precs []string, reps int, minTime time.Duration) error {
+func devicesMain(w io.Writer, spec string, sizes []shape, precs []string, reps int, minTime time.Duration, pinned bool) error {
 	var devs []*platform.Device
 	var err error
 	if spec == "env" {
@@ -34,7 +35,11 @@ func devicesMain(w io.Writer, spec string, sizes []shape, precs []string, reps i
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "date: %s\n", time.Now().UTC().Format("2006-01-02"))
+	from := "Go slices"
+	if pinned {
+		from = "HostSlices (pinned memory made on each Implementation)"
+	}
+	fmt.Fprintf(w, "date: %s, GEMM NN from %s\n", time.Now().UTC().Format("2006-01-02"), from)
 	for i, d := range devs {
 		fmt.Fprintf(w, "device %d: %s\n", i, d)
 	}
@@ -68,9 +73,9 @@ func devicesMain(w io.Writer, spec string, sizes []shape, precs []string, reps i
 			var line string
 			switch p {
 			case "64":
-				line = devicesLine[float64](impls, s, reps, minTime)
+				line = devicesLine[float64](impls, s, reps, minTime, pinned)
 			case "32":
-				line = devicesLine[float32](impls, s, reps, minTime)
+				line = devicesLine[float32](impls, s, reps, minTime, pinned)
 			default:
 				return fmt.Errorf("bad precision %q", p)
 			}
@@ -84,9 +89,9 @@ func devicesMain(w io.Writer, spec string, sizes []shape, precs []string, reps i
 // each Implementation of impls (the last is the one over every device) and
 // formats the GFLOP/s, the ratio of together to the best alone, and each
 // device's share of C in the together runs.
-func devicesLine[T float32 | float64](impls []*clblas.Implementation, s shape, reps int, minTime time.Duration) string {
+func devicesLine[T float32 | float64](impls []*clblas.Implementation, s shape, reps int, minTime time.Duration, pinned bool) string {
 	rnd := rand.New(rand.NewPCG(8, 9))
-	a, b, c := random[T](rnd, s.m*s.k), random[T](rnd, s.k*s.n), make([]T, s.m*s.n)
+	a0, b0, c0 := random[T](rnd, s.m*s.k), random[T](rnd, s.k*s.n), make([]T, s.m*s.n)
 	flops := 2 * float64(s.m) * float64(s.n) * float64(s.k)
 	bn := &bencher{reps: reps, minTime: minTime}
 	var sb strings.Builder
@@ -95,6 +100,10 @@ func devicesLine[T float32 | float64](impls []*clblas.Implementation, s shape, r
 	together := impls[len(impls)-1]
 	var before []clblas.DeviceStats
 	for i, impl := range impls {
+		a, b, c, release, err := operands(impl, pinned, a0, b0, c0)
+		if err != nil {
+			return fmt.Sprintf(" %v", err)
+		}
 		run := func(batch int) error {
 			for range batch {
 				gemmSlices(impl, blas.NoTrans, blas.NoTrans, s, a, s.k, b, s.n, c)
@@ -105,6 +114,7 @@ func devicesLine[T float32 | float64](impls []*clblas.Implementation, s shape, r
 			before = together.DeviceStats()
 		}
 		rate = bn.median(flops, run)
+		release()
 		if i < len(impls)-1 {
 			best = max(best, rate)
 			fmt.Fprintf(&sb, " %12s", gf(rate))
@@ -135,4 +145,30 @@ func devicesLine[T float32 | float64](impls []*clblas.Implementation, s shape, r
 		sb.WriteString(" (not split: on the primary alone)")
 	}
 	return sb.String()
+}
+
+// operands returns a, b and c themselves, or with pinned copies of them in
+// HostSlices made on impl, and what releases those.
+func operands[T float32 | float64](impl *clblas.Implementation, pinned bool, a, b, c []T) ([]T, []T, []T, func(), error) {
+	if !pinned {
+		return a, b, c, func() {}, nil
+	}
+	var hs []*clblas.HostSlice[T]
+	release := func() {
+		for _, h := range hs {
+			h.Release()
+		}
+	}
+	out := make([][]T, 3)
+	for i, x := range [][]T{a, b, c} {
+		h, err := clblas.NewHostSlice[T](impl, len(x))
+		if err != nil {
+			release()
+			return nil, nil, nil, nil, err
+		}
+		hs = append(hs, h)
+		out[i] = h.Data()
+		copy(out[i], x)
+	}
+	return out[0], out[1], out[2], release, nil
 }

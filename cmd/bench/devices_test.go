@@ -19,20 +19,28 @@ func TestDevicesSmoke(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out strings.Builder
-	if err := devicesMain(&out, "all", []shape{{70, 40, 30}}, []string{"64", "32"}, 1, time.Millisecond); err != nil {
-		t.Fatal(err)
+	for _, pinned := range []bool{false, true} {
+		if err := devicesMain(&out, "all", []shape{{70, 40, 30}}, []string{"64", "32"}, 1, time.Millisecond, pinned); err != nil {
+			t.Fatal(err)
+		}
 	}
 	text := out.String()
 	t.Log(text)
+	if strings.Contains(text, "clblas:") || strings.Contains(text, "platform:") {
+		t.Error("the report has an error in it")
+	}
 	for _, want := range []string{"together", "64    70x40x30", "32    70x40x30", "dev 0"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the report lacks %q", want)
 		}
 	}
-	if got := strings.Count(text, "\ndevice "); got != len(devs) {
+	if got := strings.Count(text, "\ndevice "); got != 2*len(devs) {
 		t.Errorf("the report lists %d devices, want %d", got, len(devs))
 	}
-	if err := devicesMain(&out, "no-such-device-anywhere,all", nil, nil, 1, time.Millisecond); err == nil {
+	if strings.Count(text, "HostSlices") != 1 {
+		t.Error("the -pinned report does not say it ran from HostSlices")
+	}
+	if err := devicesMain(&out, "no-such-device-anywhere,all", nil, nil, 1, time.Millisecond, false); err == nil {
 		t.Error("a spec naming no device did not fail")
 	}
 }

@@ -114,7 +114,7 @@ func main() {
 		return
 	}
 	if *devicesSpec != "" {
-		if err := devicesMain(os.Stdout, *devicesSpec, shapesOf(*sizes, *shapes), split(*precs), *reps, *minTime); err != nil {
+		if err := devicesMain(os.Stdout, *devicesSpec, shapesOf(*sizes, *shapes), split(*precs), *reps, *minTime, *pinned); err != nil {
 			log.Fatalf("bench: %v", err)
 		}
 		return

@@ -41,7 +41,8 @@
 #   devices        the devices' layout, then GEMM from Go slices on each
 #                  device alone and on all together (one Implementation):
 #                  the NVIDIA GPU with PoCL's CPU device, then every NVIDIA
-#                  GPU (GPUS=P:D,P:D overrides nvidia:*)
+#                  GPU (GPUS=P:D,P:D overrides nvidia:*), from Go slices
+#                  and (DGEMM 16384) from HostSlices
 #
 # A search names the gemm_mma switches it restricts; a switch added after a
 # plan was written widens that plan's search (cmd/tune -where restricts only
@@ -111,7 +112,8 @@ for plan in "$@"; do
 		# back end, and "pocl" would then name the same chip twice.
 		step devices-layout 30 env GOCL_DEVICE=all ./devices
 		step devices-gpu-cpu 240 ./bench -devices nvidia,cpu -sizes 4096,8192 -prec 64,32 -reps 3
-		step devices-gpus 240 ./bench -devices "${GPUS:-nvidia:*}" -sizes 8192,16384 -prec 64,32 -reps 3
+		step devices-gpus 200 ./bench -devices "${GPUS:-nvidia:*}" -sizes 8192,16384 -prec 64,32 -reps 3
+		step devices-gpus-pinned 120 ./bench -devices "${GPUS:-nvidia:*}" -sizes 16384 -prec 64 -reps 3 -pinned
 		;;
 	gemm-peers)
 		step peers-cublas 45 python3 "$out/cublas.py"
