@@ -147,8 +147,8 @@ type config struct {
 
 // injected is a device pair with its cost model given directly to New.
 type injected struct {
-	dev64 deviceFloat64
-	dev32 deviceFloat32
+	dev64 device[float64]
+	dev32 device[float32]
 	cost  costModel
 }
 
@@ -171,7 +171,7 @@ func WithLogger(l *slog.Logger) Option {
 
 // withDevices makes New use the given devices and cost model instead of
 // calling newDevice. Tests use it to put fake devices behind the front end.
-func withDevices(d64 deviceFloat64, d32 deviceFloat32, cost costModel) Option {
+func withDevices(d64 device[float64], d32 device[float32], cost costModel) Option {
 	return func(c *config) { c.devices = &injected{dev64: d64, dev32: d32, cost: cost} }
 }
 
@@ -181,9 +181,11 @@ func withDevices(d64 deviceFloat64, d32 deviceFloat32, cost costModel) Option {
 type Implementation struct {
 	policy Policy
 	log    *slog.Logger
-	dev64  deviceFloat64
-	dev32  deviceFloat32
-	cost   costModel
+	// dev64 and dev32 are the devices of each precision, nil where there
+	// is none (no OpenCL device; no double precision on it).
+	dev64 device[float64]
+	dev32 device[float32]
+	cost  costModel
 	// eng is the OpenCL engine behind dev64 and dev32 (nil when they are
 	// not OpenCL devices): the resident API and the statistics use it.
 	eng *eng.Engine
@@ -271,12 +273,6 @@ func New(opts ...Option) (*Implementation, error) {
 		}
 		impl.eng, impl.dev64, impl.dev32, impl.cost = e, d64, d32, cost
 	}
-	if impl.dev64 == nil {
-		impl.dev64 = noDevice64{}
-	}
-	if impl.dev32 == nil {
-		impl.dev32 = noDevice32{}
-	}
 	impl.cost.fillCPU()
 	return impl, nil
 }
@@ -289,7 +285,14 @@ func (impl *Implementation) Policy() Policy { return impl.policy }
 func (impl *Implementation) Close() error {
 	impl.closeOnce.Do(func() {
 		impl.closed.Store(true)
-		impl.closeErr = errors.Join(impl.dev64.Close(), impl.dev32.Close())
+		var errs []error
+		if impl.dev64 != nil {
+			errs = append(errs, impl.dev64.Close())
+		}
+		if impl.dev32 != nil {
+			errs = append(errs, impl.dev32.Close())
+		}
+		impl.closeErr = errors.Join(errs...)
 	})
 	return impl.closeErr
 }

@@ -355,18 +355,18 @@ func TestLevel1DirectDevice(t *testing.T) {
 		if !e.Prof.FP64 {
 			t.Skip("the device has no fp64")
 		}
-		d := eng.ClDevice64{E: e}
+		d := eng.Device[float64]{E: e}
 		x, y := l1Vec[float64](rnd, n, 2, false), l1Vec[float64](rnd, n, -1, false)
-		r, err := d.Ddot(n, x, 2, y, -1)
+		r, err := d.Dot(n, x, 2, y, -1)
 		check("Ddot", err)
 		close64("Ddot", r, ref.Ddot(n, x, 2, y, -1))
-		r, err = d.Dnrm2(n, x, 2)
+		r, err = d.Nrm2(n, x, 2)
 		check("Dnrm2", err)
 		close64("Dnrm2", r, ref.Dnrm2(n, x, 2))
-		r, err = d.Dasum(n, x, 2)
+		r, err = d.Asum(n, x, 2)
 		check("Dasum", err)
 		close64("Dasum", r, ref.Dasum(n, x, 2))
-		i, err := d.Idamax(n, x, 2)
+		i, err := d.Iamax(n, x, 2)
 		check("Idamax", err)
 		if want := ref.Idamax(n, x, 2); i != want {
 			t.Errorf("Idamax = %d, want %d", i, want)
@@ -380,23 +380,23 @@ func TestLevel1DirectDevice(t *testing.T) {
 			l1CloseVec(t, name+" x", xd, xr, 1e-12)
 			l1CloseVec(t, name+" y", yd, yr, 1e-12)
 		}
-		vec("Dswap", func(x, y []float64) error { return d.Dswap(n, x, 2, y, -1) },
+		vec("Dswap", func(x, y []float64) error { return d.Swap(n, x, 2, y, -1) },
 			func(x, y []float64) error { ref.Dswap(n, x, 2, y, -1); return nil })
-		vec("Dcopy", func(x, y []float64) error { return d.Dcopy(n, x, 2, y, -1) },
+		vec("Dcopy", func(x, y []float64) error { return d.Copy(n, x, 2, y, -1) },
 			func(x, y []float64) error { ref.Dcopy(n, x, 2, y, -1); return nil })
-		vec("Daxpy", func(x, y []float64) error { return d.Daxpy(n, 0.5, x, 2, y, -1) },
+		vec("Daxpy", func(x, y []float64) error { return d.Axpy(n, 0.5, x, 2, y, -1) },
 			func(x, y []float64) error { ref.Daxpy(n, 0.5, x, 2, y, -1); return nil })
-		vec("Drot", func(x, y []float64) error { return d.Drot(n, x, 2, y, -1, 0.8, 0.6) },
+		vec("Drot", func(x, y []float64) error { return d.Rot(n, x, 2, y, -1, 0.8, 0.6) },
 			func(x, y []float64) error { ref.Drot(n, x, 2, y, -1, 0.8, 0.6); return nil })
 		p := blas.DrotmParams{Flag: blas.Rescaling, H: [4]float64{1, 2, 3, 4}}
-		vec("Drotm", func(x, y []float64) error { return d.Drotm(n, x, 2, y, -1, p) },
+		vec("Drotm", func(x, y []float64) error { return d.Rotm(n, x, 2, y, -1, p.Flag, p.H) },
 			func(x, y []float64) error { ref.Drotm(n, x, 2, y, -1, p); return nil })
-		vec("Dscal", func(x, y []float64) error { return d.Dscal(n, 0, x, 2) },
+		vec("Dscal", func(x, y []float64) error { return d.Scal(n, 0, x, 2) },
 			func(x, y []float64) error { ref.Dscal(n, 0, x, 2); return nil })
 	})
 
 	t.Run("float32", func(t *testing.T) {
-		d := eng.ClDevice32{E: e}
+		d := eng.Device[float32]{E: e}
 		x, y := l1Vec[float32](rnd, n, 2, false), l1Vec[float32](rnd, n, -1, false)
 		close32 := func(name string, got, want float32) {
 			t.Helper()
@@ -404,7 +404,7 @@ func TestLevel1DirectDevice(t *testing.T) {
 				t.Errorf("%s = %v, want %v", name, got, want)
 			}
 		}
-		r, err := d.Sdot(n, x, 2, y, -1)
+		r, err := d.Dot(n, x, 2, y, -1)
 		check("Sdot", err)
 		close32("Sdot", r, ref.Sdot(n, x, 2, y, -1))
 		if e.Prof.FP64 {
@@ -417,13 +417,13 @@ func TestLevel1DirectDevice(t *testing.T) {
 		} else if _, err := d.Dsdot(n, x, 2, y, -1); err == nil {
 			t.Errorf("Dsdot without fp64 succeeded on the device")
 		}
-		r, err = d.Snrm2(n, x, 2)
+		r, err = d.Nrm2(n, x, 2)
 		check("Snrm2", err)
 		close32("Snrm2", r, ref.Snrm2(n, x, 2))
-		r, err = d.Sasum(n, x, 2)
+		r, err = d.Asum(n, x, 2)
 		check("Sasum", err)
 		close32("Sasum", r, ref.Sasum(n, x, 2))
-		i, err := d.Isamax(n, x, 2)
+		i, err := d.Iamax(n, x, 2)
 		check("Isamax", err)
 		if want := ref.Isamax(n, x, 2); i != want {
 			t.Errorf("Isamax = %d, want %d", i, want)
@@ -437,18 +437,18 @@ func TestLevel1DirectDevice(t *testing.T) {
 			l1CloseVec(t, name+" x", xd, xr, 1e-5)
 			l1CloseVec(t, name+" y", yd, yr, 1e-5)
 		}
-		vec("Sswap", func(x, y []float32) error { return d.Sswap(n, x, 2, y, -1) },
+		vec("Sswap", func(x, y []float32) error { return d.Swap(n, x, 2, y, -1) },
 			func(x, y []float32) error { ref.Sswap(n, x, 2, y, -1); return nil })
-		vec("Scopy", func(x, y []float32) error { return d.Scopy(n, x, 2, y, -1) },
+		vec("Scopy", func(x, y []float32) error { return d.Copy(n, x, 2, y, -1) },
 			func(x, y []float32) error { ref.Scopy(n, x, 2, y, -1); return nil })
-		vec("Saxpy", func(x, y []float32) error { return d.Saxpy(n, 0.5, x, 2, y, -1) },
+		vec("Saxpy", func(x, y []float32) error { return d.Axpy(n, 0.5, x, 2, y, -1) },
 			func(x, y []float32) error { ref.Saxpy(n, 0.5, x, 2, y, -1); return nil })
-		vec("Srot", func(x, y []float32) error { return d.Srot(n, x, 2, y, -1, 0.8, 0.6) },
+		vec("Srot", func(x, y []float32) error { return d.Rot(n, x, 2, y, -1, 0.8, 0.6) },
 			func(x, y []float32) error { ref.Srot(n, x, 2, y, -1, 0.8, 0.6); return nil })
 		p := blas.SrotmParams{Flag: blas.Diagonal, H: [4]float32{1, 2, 3, 4}}
-		vec("Srotm", func(x, y []float32) error { return d.Srotm(n, x, 2, y, -1, p) },
+		vec("Srotm", func(x, y []float32) error { return d.Rotm(n, x, 2, y, -1, p.Flag, p.H) },
 			func(x, y []float32) error { ref.Srotm(n, x, 2, y, -1, p); return nil })
-		vec("Sscal", func(x, y []float32) error { return d.Sscal(n, -1.5, x, 2) },
+		vec("Sscal", func(x, y []float32) error { return d.Scal(n, -1.5, x, 2) },
 			func(x, y []float32) error { ref.Sscal(n, -1.5, x, 2); return nil })
 	})
 }
@@ -626,7 +626,7 @@ func TestLevel1FaultLeavesOutputs(t *testing.T) {
 		t.Fatalf("New: %v", err)
 	}
 	defer impl.Close()
-	e := impl.dev32.(eng.ClDevice32).E
+	e := impl.eng
 	defer e.Fault.Store(nil)
 	// build first: no kernel is pooled yet, so every call must build.
 	for _, site := range []string{"build", "alloc", "enqueue", "read"} {
@@ -644,20 +644,20 @@ func TestLevel1FaultLeavesOutputs(t *testing.T) {
 			x[i], y[i] = float32(i)+0.5, -float32(i)-0.25
 		}
 		x0, y0 := append([]float32(nil), x...), append([]float32(nil), y...)
-		d := eng.ClDevice32{E: e}
+		d := eng.Device[float32]{E: e}
 		errs := map[string]error{
-			"Sswap":    d.Sswap(n, x, 3, y, -2),
-			"Scopy":    d.Scopy(n, x, 3, y, -2),
-			"Saxpy":    d.Saxpy(n, 2, x, 3, y, -2),
-			"Srot":     d.Srot(n, x, 3, y, -2, 0.6, 0.8),
-			"Srotm":    d.Srotm(n, x, 3, y, -2, blas.SrotmParams{Flag: blas.Rescaling, H: [4]float32{1, 2, 3, 4}}),
-			"Sscal":    d.Sscal(n, 2, x, 3),
-			"Sscal(0)": d.Sscal(n, 0, x, 3),
+			"Sswap":    d.Swap(n, x, 3, y, -2),
+			"Scopy":    d.Copy(n, x, 3, y, -2),
+			"Saxpy":    d.Axpy(n, 2, x, 3, y, -2),
+			"Srot":     d.Rot(n, x, 3, y, -2, 0.6, 0.8),
+			"Srotm":    d.Rotm(n, x, 3, y, -2, blas.Rescaling, [4]float32{1, 2, 3, 4}),
+			"Sscal":    d.Scal(n, 2, x, 3),
+			"Sscal(0)": d.Scal(n, 0, x, 3),
 		}
-		_, errs["Sdot"] = d.Sdot(n, x, 3, y, -2)
-		_, errs["Snrm2"] = d.Snrm2(n, x, 3)
-		_, errs["Isamax"] = d.Isamax(n, x, 3)
-		_, errs["Sasum"] = d.Sasum(n, x, 3)
+		_, errs["Sdot"] = d.Dot(n, x, 3, y, -2)
+		_, errs["Snrm2"] = d.Nrm2(n, x, 3)
+		_, errs["Isamax"] = d.Iamax(n, x, 3)
+		_, errs["Sasum"] = d.Asum(n, x, 3)
 		_, errs["Dsdot"] = d.Dsdot(n, x, 3, y, 1)
 		for name, err := range errs {
 			if err == nil {

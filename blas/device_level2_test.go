@@ -41,7 +41,7 @@ func TestLevel2Device32(t *testing.T) {
 func TestLevel2Portable(t *testing.T) {
 	impl, e := privateImpl(t, nil)
 	e.L2Portable = true
-	if d, ok := impl.dev64.(eng.ClDevice64); ok {
+	if d, ok := openclDevice[float64](impl); ok {
 		d.E.L2Portable = true
 		t.Run("float64", func(t *testing.T) {
 			l2test(t, d.E, "D", l2ops64(impl), l2ops64(gonum.Implementation{}), 1e-12, false)
@@ -55,12 +55,12 @@ func TestLevel2Portable(t *testing.T) {
 func TestLevel2Direct64(t *testing.T) {
 	e := testEngine(t)
 	l2skipNoFP64(t)
-	l2test(t, e, "D", l2direct64(t, eng.ClDevice64{E: e}), l2ops64(gonum.Implementation{}), 1e-12, true)
+	l2test(t, e, "D", l2direct64(t, eng.Device[float64]{E: e}), l2ops64(gonum.Implementation{}), 1e-12, true)
 }
 
 func TestLevel2Direct32(t *testing.T) {
 	e := testEngine(t)
-	l2test(t, e, "S", l2direct32(t, eng.ClDevice32{E: e}), l2ops32(gonum.Implementation{}), 1e-4, true)
+	l2test(t, e, "S", l2direct32(t, eng.Device[float32]{E: e}), l2ops32(gonum.Implementation{}), 1e-4, true)
 }
 
 // TestLevel2FailureLeavesOutput injects a failure into the last step of a
@@ -73,7 +73,7 @@ func TestLevel2FailureLeavesOutput(t *testing.T) {
 		t.Fatalf("New: %v", err)
 	}
 	defer impl.Close()
-	e := impl.dev32.(eng.ClDevice32).E
+	e := impl.eng
 	fail := func(site string) error {
 		if site == "read" {
 			return errL2Injected
@@ -81,24 +81,24 @@ func TestLevel2FailureLeavesOutput(t *testing.T) {
 		return nil
 	}
 	e.Fault.Store(&fail)
-	dev := eng.ClDevice32{E: e}
+	dev := eng.Device[float32]{E: e}
 	var errs []error
 	rec := func(err error) { errs = append(errs, err) }
 	failing := l2ops[float32]{
 		gemv: func(tA blas.Transpose, m, n int, alpha float32, a []float32, lda int, x []float32, incX int, beta float32, y []float32, incY int) {
-			rec(dev.Sgemv(tA, m, n, alpha, a, lda, x, incX, beta, y, incY))
+			rec(dev.Gemv(tA, m, n, alpha, a, lda, x, incX, beta, y, incY))
 		},
 		trmv: func(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []float32, lda int, x []float32, incX int) {
-			rec(dev.Strmv(ul, tA, d, n, a, lda, x, incX))
+			rec(dev.Trmv(ul, tA, d, n, a, lda, x, incX))
 		},
 		tpsv: func(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, ap []float32, x []float32, incX int) {
-			rec(dev.Stpsv(ul, tA, d, n, ap, x, incX))
+			rec(dev.Tpsv(ul, tA, d, n, ap, x, incX))
 		},
 		syr2: func(ul blas.Uplo, n int, alpha float32, x []float32, incX int, y []float32, incY int, a []float32, lda int) {
-			rec(dev.Ssyr2(ul, n, alpha, x, incX, y, incY, a, lda))
+			rec(dev.Syr2(ul, n, alpha, x, incX, y, incY, a, lda))
 		},
 		spr: func(ul blas.Uplo, n int, alpha float32, x []float32, incX int, ap []float32) {
-			rec(dev.Sspr(ul, n, alpha, x, incX, ap))
+			rec(dev.Spr(ul, n, alpha, x, incX, ap))
 		},
 	}
 	r := rand.New(rand.NewPCG(7, 8))
@@ -707,7 +707,7 @@ func l2ops32(impl blas.Float32) l2ops[float32] {
 }
 
 // l2direct64 calls the device methods themselves; an error fails the test.
-func l2direct64(t *testing.T, dev deviceFloat64) l2ops[float64] {
+func l2direct64(t *testing.T, dev device[float64]) l2ops[float64] {
 	t.Helper()
 	ok := func(name string, err error) {
 		if err != nil {
@@ -716,58 +716,58 @@ func l2direct64(t *testing.T, dev deviceFloat64) l2ops[float64] {
 	}
 	return l2ops[float64]{
 		gemv: func(tA blas.Transpose, m, n int, alpha float64, a []float64, lda int, x []float64, incX int, beta float64, y []float64, incY int) {
-			ok("Dgemv", dev.Dgemv(tA, m, n, alpha, a, lda, x, incX, beta, y, incY))
+			ok("Dgemv", dev.Gemv(tA, m, n, alpha, a, lda, x, incX, beta, y, incY))
 		},
 		gbmv: func(tA blas.Transpose, m, n, kL, kU int, alpha float64, a []float64, lda int, x []float64, incX int, beta float64, y []float64, incY int) {
-			ok("Dgbmv", dev.Dgbmv(tA, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY))
+			ok("Dgbmv", dev.Gbmv(tA, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY))
 		},
 		trmv: func(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []float64, lda int, x []float64, incX int) {
-			ok("Dtrmv", dev.Dtrmv(ul, tA, d, n, a, lda, x, incX))
+			ok("Dtrmv", dev.Trmv(ul, tA, d, n, a, lda, x, incX))
 		},
 		tbmv: func(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []float64, lda int, x []float64, incX int) {
-			ok("Dtbmv", dev.Dtbmv(ul, tA, d, n, k, a, lda, x, incX))
+			ok("Dtbmv", dev.Tbmv(ul, tA, d, n, k, a, lda, x, incX))
 		},
 		tpmv: func(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, ap []float64, x []float64, incX int) {
-			ok("Dtpmv", dev.Dtpmv(ul, tA, d, n, ap, x, incX))
+			ok("Dtpmv", dev.Tpmv(ul, tA, d, n, ap, x, incX))
 		},
 		trsv: func(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []float64, lda int, x []float64, incX int) {
-			ok("Dtrsv", dev.Dtrsv(ul, tA, d, n, a, lda, x, incX))
+			ok("Dtrsv", dev.Trsv(ul, tA, d, n, a, lda, x, incX))
 		},
 		tbsv: func(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []float64, lda int, x []float64, incX int) {
-			ok("Dtbsv", dev.Dtbsv(ul, tA, d, n, k, a, lda, x, incX))
+			ok("Dtbsv", dev.Tbsv(ul, tA, d, n, k, a, lda, x, incX))
 		},
 		tpsv: func(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, ap []float64, x []float64, incX int) {
-			ok("Dtpsv", dev.Dtpsv(ul, tA, d, n, ap, x, incX))
+			ok("Dtpsv", dev.Tpsv(ul, tA, d, n, ap, x, incX))
 		},
 		symv: func(ul blas.Uplo, n int, alpha float64, a []float64, lda int, x []float64, incX int, beta float64, y []float64, incY int) {
-			ok("Dsymv", dev.Dsymv(ul, n, alpha, a, lda, x, incX, beta, y, incY))
+			ok("Dsymv", dev.Symv(ul, n, alpha, a, lda, x, incX, beta, y, incY))
 		},
 		sbmv: func(ul blas.Uplo, n, k int, alpha float64, a []float64, lda int, x []float64, incX int, beta float64, y []float64, incY int) {
-			ok("Dsbmv", dev.Dsbmv(ul, n, k, alpha, a, lda, x, incX, beta, y, incY))
+			ok("Dsbmv", dev.Sbmv(ul, n, k, alpha, a, lda, x, incX, beta, y, incY))
 		},
 		spmv: func(ul blas.Uplo, n int, alpha float64, ap []float64, x []float64, incX int, beta float64, y []float64, incY int) {
-			ok("Dspmv", dev.Dspmv(ul, n, alpha, ap, x, incX, beta, y, incY))
+			ok("Dspmv", dev.Spmv(ul, n, alpha, ap, x, incX, beta, y, incY))
 		},
 		ger: func(m, n int, alpha float64, x []float64, incX int, y []float64, incY int, a []float64, lda int) {
-			ok("Dger", dev.Dger(m, n, alpha, x, incX, y, incY, a, lda))
+			ok("Dger", dev.Ger(m, n, alpha, x, incX, y, incY, a, lda))
 		},
 		syr: func(ul blas.Uplo, n int, alpha float64, x []float64, incX int, a []float64, lda int) {
-			ok("Dsyr", dev.Dsyr(ul, n, alpha, x, incX, a, lda))
+			ok("Dsyr", dev.Syr(ul, n, alpha, x, incX, a, lda))
 		},
 		spr: func(ul blas.Uplo, n int, alpha float64, x []float64, incX int, ap []float64) {
-			ok("Dspr", dev.Dspr(ul, n, alpha, x, incX, ap))
+			ok("Dspr", dev.Spr(ul, n, alpha, x, incX, ap))
 		},
 		syr2: func(ul blas.Uplo, n int, alpha float64, x []float64, incX int, y []float64, incY int, a []float64, lda int) {
-			ok("Dsyr2", dev.Dsyr2(ul, n, alpha, x, incX, y, incY, a, lda))
+			ok("Dsyr2", dev.Syr2(ul, n, alpha, x, incX, y, incY, a, lda))
 		},
 		spr2: func(ul blas.Uplo, n int, alpha float64, x []float64, incX int, y []float64, incY int, ap []float64) {
-			ok("Dspr2", dev.Dspr2(ul, n, alpha, x, incX, y, incY, ap))
+			ok("Dspr2", dev.Spr2(ul, n, alpha, x, incX, y, incY, ap))
 		},
 	}
 }
 
 // l2direct32 calls the device methods themselves; an error fails the test.
-func l2direct32(t *testing.T, dev deviceFloat32) l2ops[float32] {
+func l2direct32(t *testing.T, dev device[float32]) l2ops[float32] {
 	t.Helper()
 	ok := func(name string, err error) {
 		if err != nil {
@@ -776,52 +776,52 @@ func l2direct32(t *testing.T, dev deviceFloat32) l2ops[float32] {
 	}
 	return l2ops[float32]{
 		gemv: func(tA blas.Transpose, m, n int, alpha float32, a []float32, lda int, x []float32, incX int, beta float32, y []float32, incY int) {
-			ok("Sgemv", dev.Sgemv(tA, m, n, alpha, a, lda, x, incX, beta, y, incY))
+			ok("Sgemv", dev.Gemv(tA, m, n, alpha, a, lda, x, incX, beta, y, incY))
 		},
 		gbmv: func(tA blas.Transpose, m, n, kL, kU int, alpha float32, a []float32, lda int, x []float32, incX int, beta float32, y []float32, incY int) {
-			ok("Sgbmv", dev.Sgbmv(tA, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY))
+			ok("Sgbmv", dev.Gbmv(tA, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY))
 		},
 		trmv: func(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []float32, lda int, x []float32, incX int) {
-			ok("Strmv", dev.Strmv(ul, tA, d, n, a, lda, x, incX))
+			ok("Strmv", dev.Trmv(ul, tA, d, n, a, lda, x, incX))
 		},
 		tbmv: func(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []float32, lda int, x []float32, incX int) {
-			ok("Stbmv", dev.Stbmv(ul, tA, d, n, k, a, lda, x, incX))
+			ok("Stbmv", dev.Tbmv(ul, tA, d, n, k, a, lda, x, incX))
 		},
 		tpmv: func(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, ap []float32, x []float32, incX int) {
-			ok("Stpmv", dev.Stpmv(ul, tA, d, n, ap, x, incX))
+			ok("Stpmv", dev.Tpmv(ul, tA, d, n, ap, x, incX))
 		},
 		trsv: func(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []float32, lda int, x []float32, incX int) {
-			ok("Strsv", dev.Strsv(ul, tA, d, n, a, lda, x, incX))
+			ok("Strsv", dev.Trsv(ul, tA, d, n, a, lda, x, incX))
 		},
 		tbsv: func(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []float32, lda int, x []float32, incX int) {
-			ok("Stbsv", dev.Stbsv(ul, tA, d, n, k, a, lda, x, incX))
+			ok("Stbsv", dev.Tbsv(ul, tA, d, n, k, a, lda, x, incX))
 		},
 		tpsv: func(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, ap []float32, x []float32, incX int) {
-			ok("Stpsv", dev.Stpsv(ul, tA, d, n, ap, x, incX))
+			ok("Stpsv", dev.Tpsv(ul, tA, d, n, ap, x, incX))
 		},
 		symv: func(ul blas.Uplo, n int, alpha float32, a []float32, lda int, x []float32, incX int, beta float32, y []float32, incY int) {
-			ok("Ssymv", dev.Ssymv(ul, n, alpha, a, lda, x, incX, beta, y, incY))
+			ok("Ssymv", dev.Symv(ul, n, alpha, a, lda, x, incX, beta, y, incY))
 		},
 		sbmv: func(ul blas.Uplo, n, k int, alpha float32, a []float32, lda int, x []float32, incX int, beta float32, y []float32, incY int) {
-			ok("Ssbmv", dev.Ssbmv(ul, n, k, alpha, a, lda, x, incX, beta, y, incY))
+			ok("Ssbmv", dev.Sbmv(ul, n, k, alpha, a, lda, x, incX, beta, y, incY))
 		},
 		spmv: func(ul blas.Uplo, n int, alpha float32, ap []float32, x []float32, incX int, beta float32, y []float32, incY int) {
-			ok("Sspmv", dev.Sspmv(ul, n, alpha, ap, x, incX, beta, y, incY))
+			ok("Sspmv", dev.Spmv(ul, n, alpha, ap, x, incX, beta, y, incY))
 		},
 		ger: func(m, n int, alpha float32, x []float32, incX int, y []float32, incY int, a []float32, lda int) {
-			ok("Sger", dev.Sger(m, n, alpha, x, incX, y, incY, a, lda))
+			ok("Sger", dev.Ger(m, n, alpha, x, incX, y, incY, a, lda))
 		},
 		syr: func(ul blas.Uplo, n int, alpha float32, x []float32, incX int, a []float32, lda int) {
-			ok("Ssyr", dev.Ssyr(ul, n, alpha, x, incX, a, lda))
+			ok("Ssyr", dev.Syr(ul, n, alpha, x, incX, a, lda))
 		},
 		spr: func(ul blas.Uplo, n int, alpha float32, x []float32, incX int, ap []float32) {
-			ok("Sspr", dev.Sspr(ul, n, alpha, x, incX, ap))
+			ok("Sspr", dev.Spr(ul, n, alpha, x, incX, ap))
 		},
 		syr2: func(ul blas.Uplo, n int, alpha float32, x []float32, incX int, y []float32, incY int, a []float32, lda int) {
-			ok("Ssyr2", dev.Ssyr2(ul, n, alpha, x, incX, y, incY, a, lda))
+			ok("Ssyr2", dev.Syr2(ul, n, alpha, x, incX, y, incY, a, lda))
 		},
 		spr2: func(ul blas.Uplo, n int, alpha float32, x []float32, incX int, y []float32, incY int, ap []float32) {
-			ok("Sspr2", dev.Sspr2(ul, n, alpha, x, incX, y, incY, ap))
+			ok("Sspr2", dev.Spr2(ul, n, alpha, x, incX, y, incY, ap))
 		},
 	}
 }

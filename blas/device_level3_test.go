@@ -81,7 +81,7 @@ func (x l3F32) trsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m
 // CPU fallback) and fail the test on any error.
 type l3Dev64 struct {
 	t testing.TB
-	d eng.ClDevice64
+	d eng.Device[float64]
 }
 
 func (x l3Dev64) check(err error) {
@@ -91,27 +91,27 @@ func (x l3Dev64) check(err error) {
 	}
 }
 func (x l3Dev64) gemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
-	x.check(x.d.Dgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc))
+	x.check(x.d.Gemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc))
 }
 func (x l3Dev64) symm(s blas.Side, ul blas.Uplo, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
-	x.check(x.d.Dsymm(s, ul, m, n, alpha, a, lda, b, ldb, beta, c, ldc))
+	x.check(x.d.Symm(s, ul, m, n, alpha, a, lda, b, ldb, beta, c, ldc))
 }
 func (x l3Dev64) syrk(ul blas.Uplo, t blas.Transpose, n, k int, alpha float64, a []float64, lda int, beta float64, c []float64, ldc int) {
-	x.check(x.d.Dsyrk(ul, t, n, k, alpha, a, lda, beta, c, ldc))
+	x.check(x.d.Syrk(ul, t, n, k, alpha, a, lda, beta, c, ldc))
 }
 func (x l3Dev64) syr2k(ul blas.Uplo, t blas.Transpose, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
-	x.check(x.d.Dsyr2k(ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc))
+	x.check(x.d.Syr2k(ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc))
 }
 func (x l3Dev64) trmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int) {
-	x.check(x.d.Dtrmm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb))
+	x.check(x.d.Trmm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb))
 }
 func (x l3Dev64) trsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int) {
-	x.check(x.d.Dtrsm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb))
+	x.check(x.d.Trsm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb))
 }
 
 type l3Dev32 struct {
 	t testing.TB
-	d eng.ClDevice32
+	d eng.Device[float32]
 }
 
 func (x l3Dev32) check(err error) {
@@ -121,22 +121,22 @@ func (x l3Dev32) check(err error) {
 	}
 }
 func (x l3Dev32) gemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
-	x.check(x.d.Sgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc))
+	x.check(x.d.Gemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc))
 }
 func (x l3Dev32) symm(s blas.Side, ul blas.Uplo, m, n int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
-	x.check(x.d.Ssymm(s, ul, m, n, alpha, a, lda, b, ldb, beta, c, ldc))
+	x.check(x.d.Symm(s, ul, m, n, alpha, a, lda, b, ldb, beta, c, ldc))
 }
 func (x l3Dev32) syrk(ul blas.Uplo, t blas.Transpose, n, k int, alpha float32, a []float32, lda int, beta float32, c []float32, ldc int) {
-	x.check(x.d.Ssyrk(ul, t, n, k, alpha, a, lda, beta, c, ldc))
+	x.check(x.d.Syrk(ul, t, n, k, alpha, a, lda, beta, c, ldc))
 }
 func (x l3Dev32) syr2k(ul blas.Uplo, t blas.Transpose, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
-	x.check(x.d.Ssyr2k(ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc))
+	x.check(x.d.Syr2k(ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc))
 }
 func (x l3Dev32) trmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float32, a []float32, lda int, b []float32, ldb int) {
-	x.check(x.d.Strmm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb))
+	x.check(x.d.Trmm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb))
 }
 func (x l3Dev32) trsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float32, a []float32, lda int, b []float32, ldb int) {
-	x.check(x.d.Strsm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb))
+	x.check(x.d.Trsm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb))
 }
 
 var (
@@ -437,7 +437,7 @@ func l3Launches(e *eng.Engine, prefix string) map[string]int64 {
 func TestLevel3Device64(t *testing.T) {
 	impl := newTestImpl(t)
 	e := testEngine(t)
-	if _, ok := impl.dev64.(eng.ClDevice64); !ok {
+	if _, ok := openclDevice[float64](impl); !ok {
 		t.Skip("the device has no fp64")
 	}
 	before := l3Launches(e, "D")
@@ -461,10 +461,10 @@ func TestLevel3DirectDevice(t *testing.T) {
 		if !e.Prof.FP64 {
 			t.Skip("the device has no fp64")
 		}
-		runL3[float64](t, l3Dev64{t, eng.ClDevice64{E: e}}, l3F64{gonum.Implementation{}}, 1e-12)
+		runL3[float64](t, l3Dev64{t, eng.Device[float64]{E: e}}, l3F64{gonum.Implementation{}}, 1e-12)
 	})
 	t.Run("float32", func(t *testing.T) {
-		runL3[float32](t, l3Dev32{t, eng.ClDevice32{E: e}}, l3F32{gonum.Implementation{}}, 1e-4)
+		runL3[float32](t, l3Dev32{t, eng.Device[float32]{E: e}}, l3F32{gonum.Implementation{}}, 1e-4)
 	})
 }
 
@@ -628,7 +628,7 @@ func benchGemm[T eng.Real](b *testing.B, e *eng.Engine, kern string, n int) {
 func TestLevel3CopyPath(t *testing.T) {
 	impl, e := privateImpl(t, nil)
 	e.ZeroCopy = eng.ZeroCopyOff
-	if d, ok := impl.dev64.(eng.ClDevice64); ok {
+	if d, ok := openclDevice[float64](impl); ok {
 		d.E.ZeroCopy = eng.ZeroCopyOff
 		for _, tc := range testblasSuite {
 			switch tc.name {

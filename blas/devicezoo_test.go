@@ -90,13 +90,13 @@ func zooRunGemm[T eng.Real](t *testing.T, e *eng.Engine, what string, cfg gemm.C
 // zooEngineConfig is what the library chooses from a device profile
 // outside GEMM's kernel parameters.
 type zooEngineConfig struct {
-	L1Local    int  // level 1 work-group size
-	L1Groups   int  // work-groups of a long reduction
-	L2CPU      bool // level 2 on its CPU-device kernels
-	TrsmBlock  int  // order of TRSM's diagonal blocks
-	Staged     bool // GEMM on host slices through the staged pipeline
-	HostShared bool // host slices used in place (no copies)
-	FP64       bool // Float64 calls may go to the device (policy)
+	L1Shape32  eng.L1Shape // level 1 launch shape, float32
+	L1Shape64  eng.L1Shape // level 1 launch shape, float64
+	L2CPU      bool        // level 2 on its CPU-device kernels
+	TrsmBlock  int         // order of TRSM's diagonal blocks
+	Staged     bool        // GEMM on host slices through the staged pipeline
+	HostShared bool        // host slices used in place (no copies)
+	FP64       bool        // Float64 calls may go to the device (policy)
 }
 
 // zooEngineChoice returns the engine-level choices for device p.
@@ -110,8 +110,8 @@ func zooEngineChoice(p platform.Profile) zooEngineConfig {
 // cost model cm.
 func zooEngineOf(e *eng.Engine, cm *costModel) zooEngineConfig {
 	return zooEngineConfig{
-		L1Local:    eng.L1Local(e),
-		L1Groups:   eng.L1Groups(e, 1<<24, eng.L1Local(e)),
+		L1Shape32:  eng.L1ShapeFor(e.Prof, 32),
+		L1Shape64:  eng.L1ShapeFor(e.Prof, 64),
 		L2CPU:      eng.L2OnCPU(&eng.Call{E: e}),
 		TrsmBlock:  eng.TrsmBlock(e),
 		Staged:     e.Plan().Staged(),

@@ -31,7 +31,7 @@ func privateImpl(t *testing.T, rec *recorder) (*Implementation, *eng.Engine) {
 		platformtest.Unavailable(t, err.Error())
 	}
 	t.Cleanup(func() { impl.Close() })
-	return impl, impl.dev32.(eng.ClDevice32).E
+	return impl, impl.eng
 }
 
 // TestDeviceFailureFinishesOnCPU forces the device to fail at each step a

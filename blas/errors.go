@@ -1,8 +1,6 @@
 package clblas
 
 import (
-	"errors"
-
 	"gonum.org/v1/gonum/blas"
 )
 
@@ -35,9 +33,6 @@ const (
 	msgShortB  = "blas: insufficient length of b"
 	msgShortC  = "blas: insufficient length of c"
 )
-
-// errNoDevice is what the "none" device answers to every call.
-var errNoDevice = errors.New("clblas: no OpenCL device")
 
 // vecShort reports whether a slice of length l is too short to hold n ≥ 1
 // elements spaced inc ≠ 0 apart (the first element is at index 0 for inc > 0

@@ -38,6 +38,7 @@ var fixed = map[string]string{
 	"Dzasum":     "Scasum",
 	"Izamax":     "Icamax",
 	"Zdscal":     "Csscal",
+	"prec64":     "prec32",
 }
 
 // rename returns the complex64 name of the word w, and whether it has one.

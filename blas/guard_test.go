@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
-
-	eng "github.com/gocompute/opencl/internal/engine"
 )
 
 // checkEveryRoutineRan reports the device routines that never completed a
@@ -20,25 +18,42 @@ func checkEveryRoutineRan() error {
 	if shared.impl == nil {
 		return nil
 	}
-	d, ok := shared.impl.dev32.(eng.ClDevice32)
+	d, ok := openclDevice[float32](shared.impl)
 	if !ok {
 		return nil
 	}
 	var missing []string
-	for _, iface := range []reflect.Type{reflect.TypeFor[deviceFloat64](), reflect.TypeFor[deviceFloat32]()} {
-		if iface == reflect.TypeFor[deviceFloat64]() && !d.E.Prof.FP64 {
+	// The device's methods are gonum's routines without the precision
+	// letter; launches are counted under the routines' full names.
+	for _, p := range []string{"D", "S"} {
+		if p == "D" && !d.E.Prof.FP64 {
 			continue
 		}
+		iface := reflect.TypeFor[device[float64]]()
 		for i := range iface.NumMethod() {
 			name := iface.Method(i).Name
-			if name == "Close" {
+			switch name {
+			case "Close":
 				continue
-			}
-			if (name == "Dsdot" || name == "Sdsdot") && !d.E.Prof.FP64 {
-				continue
+			case "Dsdot", "Sdsdot":
+				if p == "D" || !d.E.Prof.FP64 {
+					continue
+				}
+			case "Iamax":
+				name = "I" + strings.ToLower(p) + "amax"
+			default:
+				name = p + strings.ToLower(name[:1]) + name[1:]
 			}
 			if d.E.Launched.Of(name) == 0 {
 				missing = append(missing, name)
+			}
+		}
+	}
+	for name := range complexOnDevice { // TestComplexLevel3Shared
+		for _, r := range []string{name, "C" + name[1:]} {
+			// complex128 (the Z name) needs fp64
+			if (r != name || d.E.Prof.FP64) && d.E.Launched.Of(r) == 0 {
+				missing = append(missing, r)
 			}
 		}
 	}

@@ -41,11 +41,10 @@ func newTestImpl(t testing.TB) *Implementation {
 func testEngine(t testing.TB) *eng.Engine {
 	t.Helper()
 	impl := newTestImpl(t)
-	d, ok := impl.dev32.(eng.ClDevice32)
-	if !ok {
-		t.Fatalf("the float32 device is %T, not the OpenCL engine", impl.dev32)
+	if impl.eng == nil {
+		t.Fatal("the test Implementation has no OpenCL engine")
 	}
-	return d.E
+	return impl.eng
 }
 
 func TestMain(m *testing.M) {
@@ -104,3 +103,12 @@ func newRefImpl(t testing.TB) (*Implementation, *atomic.Int64) {
 var profH200 = platform.Profile{Name: "NVIDIA H200", Vendor: platform.VendorNVIDIA, VendorName: "NVIDIA Corporation",
 	Platform: "NVIDIA CUDA", Type: cl.DeviceTypeGPU, ComputeUnits: 132, MaxWorkGroupSize: 1024,
 	LocalMemBytes: 48 << 10, LocalMemDedicated: true, FP64: true, ComputeCapability: [2]int{9, 0}}
+
+// openclDevice returns impl's OpenCL device of precision T, and false when
+// impl has none (a fake device, or no double precision).
+func openclDevice[T float32 | float64](impl *Implementation) (eng.Device[T], bool) {
+	if impl.eng == nil || eng.ElemSize[T]() == 8 && !impl.eng.Prof.FP64 {
+		return eng.Device[T]{}, false
+	}
+	return eng.Device[T]{E: impl.eng}, true
+}

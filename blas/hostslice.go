@@ -49,7 +49,7 @@ func NewHostSlice[T float32 | float64](impl *Implementation, n int) (*HostSlice[
 	if err != nil {
 		return nil, err
 	}
-	p, err := e.HostSlices.New(&e.Pinned, n*eng.ElemSize[T]())
+	p, err := e.NewHostSlice(n * eng.ElemSize[T]())
 	if errors.Is(err, eng.ErrClosed) {
 		return nil, err
 	}
@@ -71,7 +71,7 @@ func (h *HostSlice[T]) Release() error {
 		for _, o := range h.shared {
 			o.HostSlices.Unshare(h.p)
 		}
-		h.err = h.e.HostSlices.Free(&h.e.Pinned, h.p)
+		h.err = h.e.FreeHostSlice(h.p)
 		h.data = nil
 	})
 	return h.err

@@ -1,14 +1,24 @@
 package clblas
 
+import eng "github.com/gocompute/opencl/internal/engine"
+
 // Zdotu computes the dot product
 //
 //	xᵀ * y
 //
 // of the n-vectors x and y.
 func (impl *Implementation) Zdotu(n int, x []complex128, incX int, y []complex128, incY int) complex128 {
-	r := native.Zdotu(n, x, incX, y, incY)
-	impl.complexOnCPU("Zdotu", n > 0)
-	return r
+	if !cxCheckXY(n, x, incX, y, incY) {
+		return 0
+	}
+	if impl.offloadCx("Zdotu", work(prec64, 8*fl(n), 4*fl(n)), nil) {
+		r, err := eng.CxDot[complex128, float64](impl.eng, "Zdotu", false, n, x, incX, y, incY)
+		if err == nil {
+			return r
+		}
+		impl.deviceFailed("Zdotu", err)
+	}
+	return native.Zdotu(n, x, incX, y, incY)
 }
 
 // Zdotc computes the dot product
@@ -17,9 +27,17 @@ func (impl *Implementation) Zdotu(n int, x []complex128, incX int, y []complex12
 //
 // of the n-vectors x and y.
 func (impl *Implementation) Zdotc(n int, x []complex128, incX int, y []complex128, incY int) complex128 {
-	r := native.Zdotc(n, x, incX, y, incY)
-	impl.complexOnCPU("Zdotc", n > 0)
-	return r
+	if !cxCheckXY(n, x, incX, y, incY) {
+		return 0
+	}
+	if impl.offloadCx("Zdotc", work(prec64, 8*fl(n), 4*fl(n)), nil) {
+		r, err := eng.CxDot[complex128, float64](impl.eng, "Zdotc", true, n, x, incX, y, incY)
+		if err == nil {
+			return r
+		}
+		impl.deviceFailed("Zdotc", err)
+	}
+	return native.Zdotc(n, x, incX, y, incY)
 }
 
 // Dznrm2 computes the Euclidean norm of the n-vector x,
@@ -29,9 +47,29 @@ func (impl *Implementation) Zdotc(n int, x []complex128, incX int, y []complex12
 // without overflow or underflow in the intermediate sums. Like gonum's, it
 // returns 0 for incX < 0.
 func (impl *Implementation) Dznrm2(n int, x []complex128, incX int) float64 {
-	r := native.Dznrm2(n, x, incX)
-	impl.complexOnCPU("Dznrm2", n > 0 && incX > 0)
-	return r
+	if incX < 1 {
+		if incX == 0 {
+			panic(msgZeroIncX)
+		}
+		return 0
+	}
+	if n < 1 {
+		if n == 0 {
+			return 0
+		}
+		panic(msgNLT0)
+	}
+	if (n-1)*incX >= len(x) {
+		panic(msgShortX)
+	}
+	if impl.offloadCx("Dznrm2", work(prec64, 4*fl(n), 2*fl(n)), nil) {
+		r, err := eng.CxNrm2[complex128, float64](impl.eng, "Dznrm2", n, x, incX)
+		if err == nil {
+			return r
+		}
+		impl.deviceFailed("Dznrm2", err)
+	}
+	return native.Dznrm2(n, x, incX)
 }
 
 // Dzasum returns the sum of the absolute values of the real and imaginary
@@ -41,30 +79,91 @@ func (impl *Implementation) Dznrm2(n int, x []complex128, incX int) float64 {
 //
 // Like gonum's, it returns 0 for incX < 0.
 func (impl *Implementation) Dzasum(n int, x []complex128, incX int) float64 {
-	r := native.Dzasum(n, x, incX)
-	impl.complexOnCPU("Dzasum", n > 0 && incX > 0)
-	return r
+	if n < 0 {
+		panic(msgNLT0)
+	}
+	if incX < 1 {
+		if incX == 0 {
+			panic(msgZeroIncX)
+		}
+		return 0
+	}
+	if len(x) <= (n-1)*incX {
+		panic(msgShortX)
+	}
+	if n == 0 {
+		return 0
+	}
+	if impl.offloadCx("Dzasum", work(prec64, 2*fl(n), 2*fl(n)), nil) {
+		r, err := eng.CxAsum[complex128, float64](impl.eng, "Dzasum", n, x, incX)
+		if err == nil {
+			return r
+		}
+		impl.deviceFailed("Dzasum", err)
+	}
+	return native.Dzasum(n, x, incX)
 }
 
 // Izamax returns the index of the first element of the n-vector x with
 // the largest |Re x[i]| + |Im x[i]|. It returns -1 for n == 0 or
 // incX < 0, as gonum's does.
 func (impl *Implementation) Izamax(n int, x []complex128, incX int) int {
-	r := native.Izamax(n, x, incX)
-	impl.complexOnCPU("Izamax", n > 0 && incX > 0)
-	return r
+	if incX < 1 {
+		if incX == 0 {
+			panic(msgZeroIncX)
+		}
+		return -1
+	}
+	if n < 1 {
+		if n == 0 {
+			return -1
+		}
+		panic(msgNLT0)
+	}
+	if len(x) <= (n-1)*incX {
+		panic(msgShortX)
+	}
+	if n == 1 {
+		return 0
+	}
+	if impl.offloadCx("Izamax", work(prec64, 2*fl(n), 2*fl(n)), nil) {
+		r, err := eng.CxIamax[complex128, float64](impl.eng, "Izamax", n, x, incX)
+		if err == nil {
+			return r
+		}
+		impl.deviceFailed("Izamax", err)
+	}
+	return native.Izamax(n, x, incX)
 }
 
 // Zswap exchanges the elements of the n-vectors x and y.
 func (impl *Implementation) Zswap(n int, x []complex128, incX int, y []complex128, incY int) {
+	if !cxCheckXY(n, x, incX, y, incY) {
+		return
+	}
+	if impl.offloadCx("Zswap", work(prec64, 0, 8*fl(n)), nil) {
+		err := eng.CxSwap[complex128, float64](impl.eng, "Zswap", n, x, incX, y, incY)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Zswap", err)
+	}
 	native.Zswap(n, x, incX, y, incY)
-	impl.complexOnCPU("Zswap", n > 0)
 }
 
 // Zcopy copies the n-vector x to the n-vector y.
 func (impl *Implementation) Zcopy(n int, x []complex128, incX int, y []complex128, incY int) {
+	if !cxCheckXY(n, x, incX, y, incY) {
+		return
+	}
+	if impl.offloadCx("Zcopy", work(prec64, 0, 4*fl(n)), nil) {
+		err := eng.CxCopy[complex128, float64](impl.eng, "Zcopy", n, x, incX, y, incY)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Zcopy", err)
+	}
 	native.Zcopy(n, x, incX, y, incY)
-	impl.complexOnCPU("Zcopy", n > 0)
 }
 
 // Zaxpy computes
@@ -73,8 +172,17 @@ func (impl *Implementation) Zcopy(n int, x []complex128, incX int, y []complex12
 //
 // for the n-vectors x and y and the scalar alpha.
 func (impl *Implementation) Zaxpy(n int, alpha complex128, x []complex128, incX int, y []complex128, incY int) {
+	if !cxCheckXY(n, x, incX, y, incY) || alpha == 0 {
+		return
+	}
+	if impl.offloadCx("Zaxpy", work(prec64, 8*fl(n), 6*fl(n)), nil) {
+		err := eng.CxAxpy[complex128, float64](impl.eng, "Zaxpy", n, alpha, x, incX, y, incY)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Zaxpy", err)
+	}
 	native.Zaxpy(n, alpha, x, incX, y, incY)
-	impl.complexOnCPU("Zaxpy", n > 0 && alpha != 0)
 }
 
 // Zscal computes
@@ -84,8 +192,17 @@ func (impl *Implementation) Zaxpy(n int, alpha complex128, x []complex128, incX 
 // for the n-vector x and the complex scalar alpha. Like gonum's, it does
 // nothing for incX < 0.
 func (impl *Implementation) Zscal(n int, alpha complex128, x []complex128, incX int) {
+	if !cxCheckScal(n, x, incX) {
+		return
+	}
+	if impl.offloadCx("Zscal", work(prec64, 6*fl(n), 4*fl(n)), nil) {
+		err := eng.CxScal[complex128, float64](impl.eng, "Zscal", n, alpha, false, x, incX)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Zscal", err)
+	}
 	native.Zscal(n, alpha, x, incX)
-	impl.complexOnCPU("Zscal", n > 0 && incX > 0)
 }
 
 // Zdscal computes
@@ -95,6 +212,15 @@ func (impl *Implementation) Zscal(n int, alpha complex128, x []complex128, incX 
 // for the n-vector x and the real scalar alpha. Like gonum's, it does
 // nothing for incX < 0.
 func (impl *Implementation) Zdscal(n int, alpha float64, x []complex128, incX int) {
+	if !cxCheckScal(n, x, incX) {
+		return
+	}
+	if impl.offloadCx("Zdscal", work(prec64, 2*fl(n), 4*fl(n)), nil) {
+		err := eng.CxScal[complex128, float64](impl.eng, "Zdscal", n, complex(alpha, 0), true, x, incX)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Zdscal", err)
+	}
 	native.Zdscal(n, alpha, x, incX)
-	impl.complexOnCPU("Zdscal", n > 0 && incX > 0)
 }

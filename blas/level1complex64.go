@@ -2,15 +2,25 @@
 
 package clblas
 
+import eng "github.com/gocompute/opencl/internal/engine"
+
 // Cdotu computes the dot product
 //
 //	xᵀ * y
 //
 // of the n-vectors x and y.
 func (impl *Implementation) Cdotu(n int, x []complex64, incX int, y []complex64, incY int) complex64 {
-	r := native.Cdotu(n, x, incX, y, incY)
-	impl.complexOnCPU("Cdotu", n > 0)
-	return r
+	if !cxCheckXY(n, x, incX, y, incY) {
+		return 0
+	}
+	if impl.offloadCx("Cdotu", work(prec32, 8*fl(n), 4*fl(n)), nil) {
+		r, err := eng.CxDot[complex64, float32](impl.eng, "Cdotu", false, n, x, incX, y, incY)
+		if err == nil {
+			return r
+		}
+		impl.deviceFailed("Cdotu", err)
+	}
+	return native.Cdotu(n, x, incX, y, incY)
 }
 
 // Cdotc computes the dot product
@@ -19,9 +29,17 @@ func (impl *Implementation) Cdotu(n int, x []complex64, incX int, y []complex64,
 //
 // of the n-vectors x and y.
 func (impl *Implementation) Cdotc(n int, x []complex64, incX int, y []complex64, incY int) complex64 {
-	r := native.Cdotc(n, x, incX, y, incY)
-	impl.complexOnCPU("Cdotc", n > 0)
-	return r
+	if !cxCheckXY(n, x, incX, y, incY) {
+		return 0
+	}
+	if impl.offloadCx("Cdotc", work(prec32, 8*fl(n), 4*fl(n)), nil) {
+		r, err := eng.CxDot[complex64, float32](impl.eng, "Cdotc", true, n, x, incX, y, incY)
+		if err == nil {
+			return r
+		}
+		impl.deviceFailed("Cdotc", err)
+	}
+	return native.Cdotc(n, x, incX, y, incY)
 }
 
 // Scnrm2 computes the Euclidean norm of the n-vector x,
@@ -31,9 +49,29 @@ func (impl *Implementation) Cdotc(n int, x []complex64, incX int, y []complex64,
 // without overflow or underflow in the intermediate sums. Like gonum's, it
 // returns 0 for incX < 0.
 func (impl *Implementation) Scnrm2(n int, x []complex64, incX int) float32 {
-	r := native.Scnrm2(n, x, incX)
-	impl.complexOnCPU("Scnrm2", n > 0 && incX > 0)
-	return r
+	if incX < 1 {
+		if incX == 0 {
+			panic(msgZeroIncX)
+		}
+		return 0
+	}
+	if n < 1 {
+		if n == 0 {
+			return 0
+		}
+		panic(msgNLT0)
+	}
+	if (n-1)*incX >= len(x) {
+		panic(msgShortX)
+	}
+	if impl.offloadCx("Scnrm2", work(prec32, 4*fl(n), 2*fl(n)), nil) {
+		r, err := eng.CxNrm2[complex64, float32](impl.eng, "Scnrm2", n, x, incX)
+		if err == nil {
+			return r
+		}
+		impl.deviceFailed("Scnrm2", err)
+	}
+	return native.Scnrm2(n, x, incX)
 }
 
 // Scasum returns the sum of the absolute values of the real and imaginary
@@ -43,30 +81,91 @@ func (impl *Implementation) Scnrm2(n int, x []complex64, incX int) float32 {
 //
 // Like gonum's, it returns 0 for incX < 0.
 func (impl *Implementation) Scasum(n int, x []complex64, incX int) float32 {
-	r := native.Scasum(n, x, incX)
-	impl.complexOnCPU("Scasum", n > 0 && incX > 0)
-	return r
+	if n < 0 {
+		panic(msgNLT0)
+	}
+	if incX < 1 {
+		if incX == 0 {
+			panic(msgZeroIncX)
+		}
+		return 0
+	}
+	if len(x) <= (n-1)*incX {
+		panic(msgShortX)
+	}
+	if n == 0 {
+		return 0
+	}
+	if impl.offloadCx("Scasum", work(prec32, 2*fl(n), 2*fl(n)), nil) {
+		r, err := eng.CxAsum[complex64, float32](impl.eng, "Scasum", n, x, incX)
+		if err == nil {
+			return r
+		}
+		impl.deviceFailed("Scasum", err)
+	}
+	return native.Scasum(n, x, incX)
 }
 
 // Icamax returns the index of the first element of the n-vector x with
 // the largest |Re x[i]| + |Im x[i]|. It returns -1 for n == 0 or
 // incX < 0, as gonum's does.
 func (impl *Implementation) Icamax(n int, x []complex64, incX int) int {
-	r := native.Icamax(n, x, incX)
-	impl.complexOnCPU("Icamax", n > 0 && incX > 0)
-	return r
+	if incX < 1 {
+		if incX == 0 {
+			panic(msgZeroIncX)
+		}
+		return -1
+	}
+	if n < 1 {
+		if n == 0 {
+			return -1
+		}
+		panic(msgNLT0)
+	}
+	if len(x) <= (n-1)*incX {
+		panic(msgShortX)
+	}
+	if n == 1 {
+		return 0
+	}
+	if impl.offloadCx("Icamax", work(prec32, 2*fl(n), 2*fl(n)), nil) {
+		r, err := eng.CxIamax[complex64, float32](impl.eng, "Icamax", n, x, incX)
+		if err == nil {
+			return r
+		}
+		impl.deviceFailed("Icamax", err)
+	}
+	return native.Icamax(n, x, incX)
 }
 
 // Cswap exchanges the elements of the n-vectors x and y.
 func (impl *Implementation) Cswap(n int, x []complex64, incX int, y []complex64, incY int) {
+	if !cxCheckXY(n, x, incX, y, incY) {
+		return
+	}
+	if impl.offloadCx("Cswap", work(prec32, 0, 8*fl(n)), nil) {
+		err := eng.CxSwap[complex64, float32](impl.eng, "Cswap", n, x, incX, y, incY)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Cswap", err)
+	}
 	native.Cswap(n, x, incX, y, incY)
-	impl.complexOnCPU("Cswap", n > 0)
 }
 
 // Ccopy copies the n-vector x to the n-vector y.
 func (impl *Implementation) Ccopy(n int, x []complex64, incX int, y []complex64, incY int) {
+	if !cxCheckXY(n, x, incX, y, incY) {
+		return
+	}
+	if impl.offloadCx("Ccopy", work(prec32, 0, 4*fl(n)), nil) {
+		err := eng.CxCopy[complex64, float32](impl.eng, "Ccopy", n, x, incX, y, incY)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Ccopy", err)
+	}
 	native.Ccopy(n, x, incX, y, incY)
-	impl.complexOnCPU("Ccopy", n > 0)
 }
 
 // Caxpy computes
@@ -75,8 +174,17 @@ func (impl *Implementation) Ccopy(n int, x []complex64, incX int, y []complex64,
 //
 // for the n-vectors x and y and the scalar alpha.
 func (impl *Implementation) Caxpy(n int, alpha complex64, x []complex64, incX int, y []complex64, incY int) {
+	if !cxCheckXY(n, x, incX, y, incY) || alpha == 0 {
+		return
+	}
+	if impl.offloadCx("Caxpy", work(prec32, 8*fl(n), 6*fl(n)), nil) {
+		err := eng.CxAxpy[complex64, float32](impl.eng, "Caxpy", n, alpha, x, incX, y, incY)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Caxpy", err)
+	}
 	native.Caxpy(n, alpha, x, incX, y, incY)
-	impl.complexOnCPU("Caxpy", n > 0 && alpha != 0)
 }
 
 // Cscal computes
@@ -86,8 +194,17 @@ func (impl *Implementation) Caxpy(n int, alpha complex64, x []complex64, incX in
 // for the n-vector x and the complex scalar alpha. Like gonum's, it does
 // nothing for incX < 0.
 func (impl *Implementation) Cscal(n int, alpha complex64, x []complex64, incX int) {
+	if !cxCheckScal(n, x, incX) {
+		return
+	}
+	if impl.offloadCx("Cscal", work(prec32, 6*fl(n), 4*fl(n)), nil) {
+		err := eng.CxScal[complex64, float32](impl.eng, "Cscal", n, alpha, false, x, incX)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Cscal", err)
+	}
 	native.Cscal(n, alpha, x, incX)
-	impl.complexOnCPU("Cscal", n > 0 && incX > 0)
 }
 
 // Csscal computes
@@ -97,6 +214,15 @@ func (impl *Implementation) Cscal(n int, alpha complex64, x []complex64, incX in
 // for the n-vector x and the real scalar alpha. Like gonum's, it does
 // nothing for incX < 0.
 func (impl *Implementation) Csscal(n int, alpha float32, x []complex64, incX int) {
+	if !cxCheckScal(n, x, incX) {
+		return
+	}
+	if impl.offloadCx("Csscal", work(prec32, 2*fl(n), 4*fl(n)), nil) {
+		err := eng.CxScal[complex64, float32](impl.eng, "Csscal", n, complex(alpha, 0), true, x, incX)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Csscal", err)
+	}
 	native.Csscal(n, alpha, x, incX)
-	impl.complexOnCPU("Csscal", n > 0 && incX > 0)
 }

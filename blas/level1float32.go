@@ -25,7 +25,7 @@ func (impl *Implementation) Sdot(n int, x []float32, incX int, y []float32, incY
 		panic(msgShortY)
 	}
 	if impl.offload("Sdot", work(prec32, 2*fl(n), 2*fl(n))) {
-		r, err := impl.dev32.Sdot(n, x, incX, y, incY)
+		r, err := impl.dev32.Dot(n, x, incX, y, incY)
 		if err == nil {
 			return r
 		}
@@ -56,7 +56,7 @@ func (impl *Implementation) Snrm2(n int, x []float32, incX int) float32 {
 		panic(msgNLT0)
 	}
 	if impl.offload("Snrm2", work(prec32, 2*fl(n), fl(n))) {
-		r, err := impl.dev32.Snrm2(n, x, incX)
+		r, err := impl.dev32.Nrm2(n, x, incX)
 		if err == nil {
 			return r
 		}
@@ -84,7 +84,7 @@ func (impl *Implementation) Sasum(n int, x []float32, incX int) float32 {
 		return 0
 	}
 	if impl.offload("Sasum", work(prec32, fl(n), fl(n))) {
-		r, err := impl.dev32.Sasum(n, x, incX)
+		r, err := impl.dev32.Asum(n, x, incX)
 		if err == nil {
 			return r
 		}
@@ -115,7 +115,7 @@ func (impl *Implementation) Isamax(n int, x []float32, incX int) int {
 		panic(msgNLT0)
 	}
 	if impl.offload("Isamax", work(prec32, fl(n), fl(n))) {
-		r, err := impl.dev32.Isamax(n, x, incX)
+		r, err := impl.dev32.Iamax(n, x, incX)
 		if err == nil {
 			return r
 		}
@@ -130,7 +130,7 @@ func (impl *Implementation) Sswap(n int, x []float32, incX int, y []float32, inc
 		return
 	}
 	if impl.offload("Sswap", work(prec32, 0, 4*fl(n))) {
-		err := impl.dev32.Sswap(n, x, incX, y, incY)
+		err := impl.dev32.Swap(n, x, incX, y, incY)
 		if err == nil {
 			return
 		}
@@ -145,7 +145,7 @@ func (impl *Implementation) Scopy(n int, x []float32, incX int, y []float32, inc
 		return
 	}
 	if impl.offload("Scopy", work(prec32, 0, 2*fl(n))) {
-		err := impl.dev32.Scopy(n, x, incX, y, incY)
+		err := impl.dev32.Copy(n, x, incX, y, incY)
 		if err == nil {
 			return
 		}
@@ -163,7 +163,7 @@ func (impl *Implementation) Saxpy(n int, alpha float32, x []float32, incX int, y
 		return
 	}
 	if impl.offloadIf("Saxpy", work(prec32, 2*fl(n), 3*fl(n)), func() bool { return finite(alpha) }) {
-		err := impl.dev32.Saxpy(n, alpha, x, incX, y, incY)
+		err := impl.dev32.Axpy(n, alpha, x, incX, y, incY)
 		if err == nil {
 			return
 		}
@@ -189,7 +189,7 @@ func (impl *Implementation) Srot(n int, x []float32, incX int, y []float32, incY
 		return
 	}
 	if impl.offloadIf("Srot", work(prec32, 6*fl(n), 4*fl(n)), func() bool { return finite(c, s) }) {
-		err := impl.dev32.Srot(n, x, incX, y, incY, c, s)
+		err := impl.dev32.Rot(n, x, incX, y, incY, c, s)
 		if err == nil {
 			return
 		}
@@ -210,7 +210,7 @@ func (impl *Implementation) Srotm(n int, x []float32, incX int, y []float32, inc
 		return
 	}
 	if impl.offloadIf("Srotm", work(prec32, 6*fl(n), 4*fl(n)), func() bool { return finite(p.H[:]...) }) {
-		err := impl.dev32.Srotm(n, x, incX, y, incY, p)
+		err := impl.dev32.Rotm(n, x, incX, y, incY, p.Flag, p.H)
 		if err == nil {
 			return
 		}
@@ -238,7 +238,7 @@ func (impl *Implementation) Sscal(n int, alpha float32, x []float32, incX int) {
 		panic(msgShortX)
 	}
 	if impl.offloadIf("Sscal", work(prec32, fl(n), 2*fl(n)), func() bool { return finite(alpha) }) {
-		err := impl.dev32.Sscal(n, alpha, x, incX)
+		err := impl.dev32.Scal(n, alpha, x, incX)
 		if err == nil {
 			return
 		}

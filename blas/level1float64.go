@@ -23,7 +23,7 @@ func (impl *Implementation) Ddot(n int, x []float64, incX int, y []float64, incY
 		panic(msgShortY)
 	}
 	if impl.offload("Ddot", work(prec64, 2*fl(n), 2*fl(n))) {
-		r, err := impl.dev64.Ddot(n, x, incX, y, incY)
+		r, err := impl.dev64.Dot(n, x, incX, y, incY)
 		if err == nil {
 			return r
 		}
@@ -54,7 +54,7 @@ func (impl *Implementation) Dnrm2(n int, x []float64, incX int) float64 {
 		panic(msgNLT0)
 	}
 	if impl.offload("Dnrm2", work(prec64, 2*fl(n), fl(n))) {
-		r, err := impl.dev64.Dnrm2(n, x, incX)
+		r, err := impl.dev64.Nrm2(n, x, incX)
 		if err == nil {
 			return r
 		}
@@ -82,7 +82,7 @@ func (impl *Implementation) Dasum(n int, x []float64, incX int) float64 {
 		return 0
 	}
 	if impl.offload("Dasum", work(prec64, fl(n), fl(n))) {
-		r, err := impl.dev64.Dasum(n, x, incX)
+		r, err := impl.dev64.Asum(n, x, incX)
 		if err == nil {
 			return r
 		}
@@ -113,7 +113,7 @@ func (impl *Implementation) Idamax(n int, x []float64, incX int) int {
 		panic(msgNLT0)
 	}
 	if impl.offload("Idamax", work(prec64, fl(n), fl(n))) {
-		r, err := impl.dev64.Idamax(n, x, incX)
+		r, err := impl.dev64.Iamax(n, x, incX)
 		if err == nil {
 			return r
 		}
@@ -128,7 +128,7 @@ func (impl *Implementation) Dswap(n int, x []float64, incX int, y []float64, inc
 		return
 	}
 	if impl.offload("Dswap", work(prec64, 0, 4*fl(n))) {
-		err := impl.dev64.Dswap(n, x, incX, y, incY)
+		err := impl.dev64.Swap(n, x, incX, y, incY)
 		if err == nil {
 			return
 		}
@@ -143,7 +143,7 @@ func (impl *Implementation) Dcopy(n int, x []float64, incX int, y []float64, inc
 		return
 	}
 	if impl.offload("Dcopy", work(prec64, 0, 2*fl(n))) {
-		err := impl.dev64.Dcopy(n, x, incX, y, incY)
+		err := impl.dev64.Copy(n, x, incX, y, incY)
 		if err == nil {
 			return
 		}
@@ -161,7 +161,7 @@ func (impl *Implementation) Daxpy(n int, alpha float64, x []float64, incX int, y
 		return
 	}
 	if impl.offloadIf("Daxpy", work(prec64, 2*fl(n), 3*fl(n)), func() bool { return finite(alpha) }) {
-		err := impl.dev64.Daxpy(n, alpha, x, incX, y, incY)
+		err := impl.dev64.Axpy(n, alpha, x, incX, y, incY)
 		if err == nil {
 			return
 		}
@@ -187,7 +187,7 @@ func (impl *Implementation) Drot(n int, x []float64, incX int, y []float64, incY
 		return
 	}
 	if impl.offloadIf("Drot", work(prec64, 6*fl(n), 4*fl(n)), func() bool { return finite(c, s) }) {
-		err := impl.dev64.Drot(n, x, incX, y, incY, c, s)
+		err := impl.dev64.Rot(n, x, incX, y, incY, c, s)
 		if err == nil {
 			return
 		}
@@ -208,7 +208,7 @@ func (impl *Implementation) Drotm(n int, x []float64, incX int, y []float64, inc
 		return
 	}
 	if impl.offloadIf("Drotm", work(prec64, 6*fl(n), 4*fl(n)), func() bool { return finite(p.H[:]...) }) {
-		err := impl.dev64.Drotm(n, x, incX, y, incY, p)
+		err := impl.dev64.Rotm(n, x, incX, y, incY, p.Flag, p.H)
 		if err == nil {
 			return
 		}
@@ -236,7 +236,7 @@ func (impl *Implementation) Dscal(n int, alpha float64, x []float64, incX int) {
 		panic(msgShortX)
 	}
 	if impl.offloadIf("Dscal", work(prec64, fl(n), 2*fl(n)), func() bool { return finite(alpha) }) {
-		err := impl.dev64.Dscal(n, alpha, x, incX)
+		err := impl.dev64.Scal(n, alpha, x, incX)
 		if err == nil {
 			return
 		}

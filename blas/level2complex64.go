@@ -2,7 +2,11 @@
 
 package clblas
 
-import "gonum.org/v1/gonum/blas"
+import (
+	"gonum.org/v1/gonum/blas"
+
+	eng "github.com/gocompute/opencl/internal/engine"
+)
 
 // Cgemv computes one of
 //
@@ -13,8 +17,26 @@ import "gonum.org/v1/gonum/blas"
 // where A is an m×n dense matrix, x and y are vectors, and alpha and beta
 // are scalars.
 func (impl *Implementation) Cgemv(trans blas.Transpose, m, n int, alpha complex64, a []complex64, lda int, x []complex64, incX int, beta complex64, y []complex64, incY int) {
+	// gonum's checks, in gonum's order: with α = 0 and β = 1 its Zgemv
+	// returns right after them, touching nothing.
+	native.Cgemv(trans, m, n, 0, a, lda, x, incX, 1, y, incY)
+	if m == 0 || n == 0 || (alpha == 0 && beta == 1) {
+		return
+	}
+	lenX, lenY := n, m
+	if trans != blas.NoTrans {
+		lenX, lenY = m, n
+	}
+	if impl.offloadCx("Cgemv", work(prec32, 8*fl(m)*fl(n), 2*(fl(m)*fl(n)+fl(lenX)+fl(lenY)*(1+ifNonZero(beta != 0)))), func() bool {
+		return cxFinite(alpha, beta) && (alpha == 0 || cxGeneralFinite(a, m, n, 0, 0, lda, false) && cxVecFinite(x, lenX, incX))
+	}) {
+		err := eng.CxGemv[complex64, float32](impl.eng, "Cgemv", trans, m, n, alpha, a, lda, x, incX, beta, y, incY)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Cgemv", err)
+	}
 	native.Cgemv(trans, m, n, alpha, a, lda, x, incX, beta, y, incY)
-	impl.complexOnCPU("Cgemv", m > 0 && n > 0 && !(alpha == 0 && beta == 1))
 }
 
 // Cgbmv computes one of
@@ -26,8 +48,27 @@ func (impl *Implementation) Cgemv(trans blas.Transpose, m, n int, alpha complex6
 // where A is an m×n band matrix with kL sub-diagonals and kU
 // super-diagonals, x and y are vectors, and alpha and beta are scalars.
 func (impl *Implementation) Cgbmv(trans blas.Transpose, m, n, kL, kU int, alpha complex64, a []complex64, lda int, x []complex64, incX int, beta complex64, y []complex64, incY int) {
+	// gonum's checks only (α = 0, β = 1 returns right after them).
+	native.Cgbmv(trans, m, n, kL, kU, 0, a, lda, x, incX, 1, y, incY)
+	if m == 0 || n == 0 || (alpha == 0 && beta == 1) {
+		return
+	}
+	lenX, lenY := n, m
+	if trans != blas.NoTrans {
+		lenX, lenY = m, n
+	}
+	band := fl(min(m, n+kL)) * fl(kL+kU+1)
+	if impl.offloadCx("Cgbmv", work(prec32, 8*band, 2*(band+fl(lenX)+fl(lenY)*(1+ifNonZero(beta != 0)))), func() bool {
+		// gonum's Zgbmv forms α·(A·x) even for α = 0.
+		return cxFinite(alpha, beta) && cxGeneralFinite(a, m, n, kL, kU, lda, true) && cxVecFinite(x, lenX, incX)
+	}) {
+		err := eng.CxGbmv[complex64, float32](impl.eng, "Cgbmv", trans, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Cgbmv", err)
+	}
 	native.Cgbmv(trans, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
-	impl.complexOnCPU("Cgbmv", m > 0 && n > 0 && !(alpha == 0 && beta == 1))
 }
 
 // Ctrmv computes one of
@@ -38,8 +79,19 @@ func (impl *Implementation) Cgbmv(trans blas.Transpose, m, n, kL, kU int, alpha 
 //
 // where A is an n×n triangular matrix and x is a vector.
 func (impl *Implementation) Ctrmv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n int, a []complex64, lda int, x []complex64, incX int) {
+	if !cxCheckTri(eng.L2Dense, uplo, trans, diag, n, n-1, a, lda, x, incX) {
+		return
+	}
+	if impl.offloadCx("Ctrmv", work(prec32, 4*fl(n)*fl(n), 2*(fl(n)*fl(n+1)/2+2*fl(n))), func() bool {
+		return cxTriFinite(a, uplo, eng.L2Dense, n, n-1, lda, cxDiag(diag)) && cxVecFinite(x, n, incX)
+	}) {
+		err := eng.CxTrmv[complex64, float32](impl.eng, "Ctrmv", uplo, trans, diag, n, a, lda, x, incX)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Ctrmv", err)
+	}
 	native.Ctrmv(uplo, trans, diag, n, a, lda, x, incX)
-	impl.complexOnCPU("Ctrmv", n > 0)
 }
 
 // Ctbmv computes one of
@@ -51,8 +103,19 @@ func (impl *Implementation) Ctrmv(uplo blas.Uplo, trans blas.Transpose, diag bla
 // where A is an n×n triangular band matrix with (k+1) diagonals and x is a
 // vector.
 func (impl *Implementation) Ctbmv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n, k int, a []complex64, lda int, x []complex64, incX int) {
+	if !cxCheckTri(eng.L2Band, uplo, trans, diag, n, k, a, lda, x, incX) {
+		return
+	}
+	if impl.offloadCx("Ctbmv", work(prec32, 8*fl(n)*fl(k+1), 2*(fl(n)*fl(k+1)+2*fl(n))), func() bool {
+		return cxTriFinite(a, uplo, eng.L2Band, n, k, lda, cxDiag(diag)) && cxVecFinite(x, n, incX)
+	}) {
+		err := eng.CxTbmv[complex64, float32](impl.eng, "Ctbmv", uplo, trans, diag, n, k, a, lda, x, incX)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Ctbmv", err)
+	}
 	native.Ctbmv(uplo, trans, diag, n, k, a, lda, x, incX)
-	impl.complexOnCPU("Ctbmv", n > 0)
 }
 
 // Ctpmv computes one of
@@ -63,8 +126,19 @@ func (impl *Implementation) Ctbmv(uplo blas.Uplo, trans blas.Transpose, diag bla
 //
 // where A is an n×n triangular matrix in packed form and x is a vector.
 func (impl *Implementation) Ctpmv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n int, ap []complex64, x []complex64, incX int) {
+	if !cxCheckTri(eng.L2Packed, uplo, trans, diag, n, n-1, ap, 0, x, incX) {
+		return
+	}
+	if impl.offloadCx("Ctpmv", work(prec32, 4*fl(n)*fl(n), 2*(fl(n)*fl(n+1)/2+2*fl(n))), func() bool {
+		return cxTriFinite(ap, uplo, eng.L2Packed, n, n-1, 0, cxDiag(diag)) && cxVecFinite(x, n, incX)
+	}) {
+		err := eng.CxTpmv[complex64, float32](impl.eng, "Ctpmv", uplo, trans, diag, n, ap, x, incX)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Ctpmv", err)
+	}
 	native.Ctpmv(uplo, trans, diag, n, ap, x, incX)
-	impl.complexOnCPU("Ctpmv", n > 0)
 }
 
 // Ctrsv solves one of the systems of equations
@@ -76,8 +150,19 @@ func (impl *Implementation) Ctpmv(uplo blas.Uplo, trans blas.Transpose, diag bla
 // where b and x are n-element vectors (x holds b on entry) and A is an n×n
 // triangular matrix. No test for singularity is made.
 func (impl *Implementation) Ctrsv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n int, a []complex64, lda int, x []complex64, incX int) {
+	if !cxCheckTri(eng.L2Dense, uplo, trans, diag, n, n-1, a, lda, x, incX) {
+		return
+	}
+	if impl.offloadCx("Ctrsv", work(prec32, 4*fl(n)*fl(n), 2*(fl(n)*fl(n+1)/2+2*fl(n))), func() bool {
+		return cxTriFinite(a, uplo, eng.L2Dense, n, n-1, lda, cxDiag(diag)) && cxVecFinite(x, n, incX)
+	}) {
+		err := eng.CxTrsv[complex64, float32](impl.eng, "Ctrsv", uplo, trans, diag, n, a, lda, x, incX)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Ctrsv", err)
+	}
 	native.Ctrsv(uplo, trans, diag, n, a, lda, x, incX)
-	impl.complexOnCPU("Ctrsv", n > 0)
 }
 
 // Ctbsv solves one of the systems of equations
@@ -90,8 +175,19 @@ func (impl *Implementation) Ctrsv(uplo blas.Uplo, trans blas.Transpose, diag bla
 // triangular band matrix with (k+1) diagonals. No test for singularity is
 // made.
 func (impl *Implementation) Ctbsv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n, k int, a []complex64, lda int, x []complex64, incX int) {
+	if !cxCheckTri(eng.L2Band, uplo, trans, diag, n, k, a, lda, x, incX) {
+		return
+	}
+	if impl.offloadCx("Ctbsv", work(prec32, 8*fl(n)*fl(k+1), 2*(fl(n)*fl(k+1)+2*fl(n))), func() bool {
+		return cxTriFinite(a, uplo, eng.L2Band, n, k, lda, cxDiag(diag)) && cxVecFinite(x, n, incX)
+	}) {
+		err := eng.CxTbsv[complex64, float32](impl.eng, "Ctbsv", uplo, trans, diag, n, k, a, lda, x, incX)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Ctbsv", err)
+	}
 	native.Ctbsv(uplo, trans, diag, n, k, a, lda, x, incX)
-	impl.complexOnCPU("Ctbsv", n > 0)
 }
 
 // Ctpsv solves one of the systems of equations
@@ -103,8 +199,19 @@ func (impl *Implementation) Ctbsv(uplo blas.Uplo, trans blas.Transpose, diag bla
 // where b and x are n-element vectors (x holds b on entry) and A is an n×n
 // triangular matrix in packed form. No test for singularity is made.
 func (impl *Implementation) Ctpsv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n int, ap []complex64, x []complex64, incX int) {
+	if !cxCheckTri(eng.L2Packed, uplo, trans, diag, n, n-1, ap, 0, x, incX) {
+		return
+	}
+	if impl.offloadCx("Ctpsv", work(prec32, 4*fl(n)*fl(n), 2*(fl(n)*fl(n+1)/2+2*fl(n))), func() bool {
+		return cxTriFinite(ap, uplo, eng.L2Packed, n, n-1, 0, cxDiag(diag)) && cxVecFinite(x, n, incX)
+	}) {
+		err := eng.CxTpsv[complex64, float32](impl.eng, "Ctpsv", uplo, trans, diag, n, ap, x, incX)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Ctpsv", err)
+	}
 	native.Ctpsv(uplo, trans, diag, n, ap, x, incX)
-	impl.complexOnCPU("Ctpsv", n > 0)
 }
 
 // Chemv computes
@@ -115,8 +222,21 @@ func (impl *Implementation) Ctpsv(uplo blas.Uplo, trans blas.Transpose, diag bla
 // beta are scalars. The imaginary parts of the diagonal of A are ignored
 // and assumed to be zero.
 func (impl *Implementation) Chemv(uplo blas.Uplo, n int, alpha complex64, a []complex64, lda int, x []complex64, incX int, beta complex64, y []complex64, incY int) {
+	// gonum's checks only (α = 0, β = 1 returns right after them).
+	native.Chemv(uplo, n, 0, a, lda, x, incX, 1, y, incY)
+	if n == 0 || (alpha == 0 && beta == 1) {
+		return
+	}
+	if impl.offloadCx("Chemv", work(prec32, 8*fl(n)*fl(n), 2*(fl(n)*fl(n+1)/2+fl(n)*(2+ifNonZero(beta != 0)))), func() bool {
+		return cxFinite(alpha, beta) && (alpha == 0 || cxTriFinite(a, uplo, eng.L2Dense, n, n-1, lda, diagReal) && cxVecFinite(x, n, incX))
+	}) {
+		err := eng.CxHemv[complex64, float32](impl.eng, "Chemv", uplo, n, alpha, a, lda, x, incX, beta, y, incY)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Chemv", err)
+	}
 	native.Chemv(uplo, n, alpha, a, lda, x, incX, beta, y, incY)
-	impl.complexOnCPU("Chemv", n > 0 && !(alpha == 0 && beta == 1))
 }
 
 // Chbmv computes
@@ -127,8 +247,21 @@ func (impl *Implementation) Chemv(uplo blas.Uplo, n int, alpha complex64, a []co
 // are vectors, and alpha and beta are scalars. The imaginary parts of the
 // diagonal of A are ignored and assumed to be zero.
 func (impl *Implementation) Chbmv(uplo blas.Uplo, n, k int, alpha complex64, a []complex64, lda int, x []complex64, incX int, beta complex64, y []complex64, incY int) {
+	// gonum's checks only (α = 0, β = 1 returns right after them).
+	native.Chbmv(uplo, n, k, 0, a, lda, x, incX, 1, y, incY)
+	if n == 0 || (alpha == 0 && beta == 1) {
+		return
+	}
+	if impl.offloadCx("Chbmv", work(prec32, 16*fl(n)*fl(k+1), 2*(fl(n)*fl(k+1)+fl(n)*(2+ifNonZero(beta != 0)))), func() bool {
+		return cxFinite(alpha, beta) && (alpha == 0 || cxTriFinite(a, uplo, eng.L2Band, n, k, lda, diagReal) && cxVecFinite(x, n, incX))
+	}) {
+		err := eng.CxHbmv[complex64, float32](impl.eng, "Chbmv", uplo, n, k, alpha, a, lda, x, incX, beta, y, incY)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Chbmv", err)
+	}
 	native.Chbmv(uplo, n, k, alpha, a, lda, x, incX, beta, y, incY)
-	impl.complexOnCPU("Chbmv", n > 0 && !(alpha == 0 && beta == 1))
 }
 
 // Chpmv computes
@@ -139,8 +272,21 @@ func (impl *Implementation) Chbmv(uplo blas.Uplo, n, k int, alpha complex64, a [
 // and alpha and beta are scalars. The imaginary parts of the diagonal of A
 // are ignored and assumed to be zero.
 func (impl *Implementation) Chpmv(uplo blas.Uplo, n int, alpha complex64, ap []complex64, x []complex64, incX int, beta complex64, y []complex64, incY int) {
+	// gonum's checks only (α = 0, β = 1 returns right after them).
+	native.Chpmv(uplo, n, 0, ap, x, incX, 1, y, incY)
+	if n == 0 || (alpha == 0 && beta == 1) {
+		return
+	}
+	if impl.offloadCx("Chpmv", work(prec32, 8*fl(n)*fl(n), 2*(fl(n)*fl(n+1)/2+fl(n)*(2+ifNonZero(beta != 0)))), func() bool {
+		return cxFinite(alpha, beta) && (alpha == 0 || cxTriFinite(ap, uplo, eng.L2Packed, n, n-1, 0, diagReal) && cxVecFinite(x, n, incX))
+	}) {
+		err := eng.CxHpmv[complex64, float32](impl.eng, "Chpmv", uplo, n, alpha, ap, x, incX, beta, y, incY)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Chpmv", err)
+	}
 	native.Chpmv(uplo, n, alpha, ap, x, incX, beta, y, incY)
-	impl.complexOnCPU("Chpmv", n > 0 && !(alpha == 0 && beta == 1))
 }
 
 // Cgeru computes the rank-one update
@@ -150,8 +296,19 @@ func (impl *Implementation) Chpmv(uplo blas.Uplo, n int, alpha complex64, ap []c
 // where A is an m×n dense matrix, x and y are vectors, and alpha is a
 // scalar.
 func (impl *Implementation) Cgeru(m, n int, alpha complex64, x []complex64, incX int, y []complex64, incY int, a []complex64, lda int) {
+	// gonum's checks only (α = 0 returns right after them).
+	native.Cgeru(m, n, 0, x, incX, y, incY, a, lda)
+	if m == 0 || n == 0 || alpha == 0 {
+		return
+	}
+	if impl.offloadCx("Cgeru", work(prec32, 8*fl(m)*fl(n), 2*(2*fl(m)*fl(n)+fl(m)+fl(n))), nil) {
+		err := eng.CxRank[complex64, float32](impl.eng, "Cgeru", eng.ZrGeru, blas.Upper, false, m, n, alpha, x, incX, y, incY, a, lda)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Cgeru", err)
+	}
 	native.Cgeru(m, n, alpha, x, incX, y, incY, a, lda)
-	impl.complexOnCPU("Cgeru", m > 0 && n > 0 && alpha != 0)
 }
 
 // Cgerc computes the rank-one update
@@ -161,8 +318,19 @@ func (impl *Implementation) Cgeru(m, n int, alpha complex64, x []complex64, incX
 // where A is an m×n dense matrix, x and y are vectors, and alpha is a
 // scalar.
 func (impl *Implementation) Cgerc(m, n int, alpha complex64, x []complex64, incX int, y []complex64, incY int, a []complex64, lda int) {
+	// gonum's checks only (α = 0 returns right after them).
+	native.Cgerc(m, n, 0, x, incX, y, incY, a, lda)
+	if m == 0 || n == 0 || alpha == 0 {
+		return
+	}
+	if impl.offloadCx("Cgerc", work(prec32, 8*fl(m)*fl(n), 2*(2*fl(m)*fl(n)+fl(m)+fl(n))), nil) {
+		err := eng.CxRank[complex64, float32](impl.eng, "Cgerc", eng.ZrGerc, blas.Upper, false, m, n, alpha, x, incX, y, incY, a, lda)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Cgerc", err)
+	}
 	native.Cgerc(m, n, alpha, x, incX, y, incY, a, lda)
-	impl.complexOnCPU("Cgerc", m > 0 && n > 0 && alpha != 0)
 }
 
 // Cher computes the Hermitian rank-one update
@@ -172,8 +340,19 @@ func (impl *Implementation) Cgerc(m, n int, alpha complex64, x []complex64, incX
 // where A is an n×n Hermitian matrix, x is a vector, and alpha is a real
 // scalar. The imaginary parts of the diagonal of A are set to zero.
 func (impl *Implementation) Cher(uplo blas.Uplo, n int, alpha float32, x []complex64, incX int, a []complex64, lda int) {
+	// gonum's checks only (α = 0 returns right after them).
+	native.Cher(uplo, n, 0, x, incX, a, lda)
+	if n == 0 || alpha == 0 {
+		return
+	}
+	if impl.offloadCx("Cher", work(prec32, 4*fl(n)*fl(n), 2*(fl(n)*fl(n+1)+fl(n))), nil) {
+		err := eng.CxRank[complex64, float32](impl.eng, "Cher", eng.ZrHer, uplo, false, n, n, complex(alpha, 0), x, incX, nil, 0, a, lda)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Cher", err)
+	}
 	native.Cher(uplo, n, alpha, x, incX, a, lda)
-	impl.complexOnCPU("Cher", n > 0 && alpha != 0)
 }
 
 // Chpr computes the Hermitian rank-one update
@@ -184,8 +363,19 @@ func (impl *Implementation) Cher(uplo blas.Uplo, n int, alpha float32, x []compl
 // alpha is a real scalar. The imaginary parts of the diagonal of A are set
 // to zero.
 func (impl *Implementation) Chpr(uplo blas.Uplo, n int, alpha float32, x []complex64, incX int, ap []complex64) {
+	// gonum's checks only (α = 0 returns right after them).
+	native.Chpr(uplo, n, 0, x, incX, ap)
+	if n == 0 || alpha == 0 {
+		return
+	}
+	if impl.offloadCx("Chpr", work(prec32, 4*fl(n)*fl(n), 2*(fl(n)*fl(n+1)+fl(n))), nil) {
+		err := eng.CxRank[complex64, float32](impl.eng, "Chpr", eng.ZrHpr, uplo, true, n, n, complex(alpha, 0), x, incX, nil, 0, ap, 0)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Chpr", err)
+	}
 	native.Chpr(uplo, n, alpha, x, incX, ap)
-	impl.complexOnCPU("Chpr", n > 0 && alpha != 0)
 }
 
 // Cher2 computes the Hermitian rank-two update
@@ -195,8 +385,19 @@ func (impl *Implementation) Chpr(uplo blas.Uplo, n int, alpha float32, x []compl
 // where A is an n×n Hermitian matrix, x and y are vectors, and alpha is a
 // scalar. The imaginary parts of the diagonal of A are set to zero.
 func (impl *Implementation) Cher2(uplo blas.Uplo, n int, alpha complex64, x []complex64, incX int, y []complex64, incY int, a []complex64, lda int) {
+	// gonum's checks only (α = 0 returns right after them).
+	native.Cher2(uplo, n, 0, x, incX, y, incY, a, lda)
+	if n == 0 || alpha == 0 {
+		return
+	}
+	if impl.offloadCx("Cher2", work(prec32, 8*fl(n)*fl(n), 2*(fl(n)*fl(n+1)+2*fl(n))), nil) {
+		err := eng.CxRank[complex64, float32](impl.eng, "Cher2", eng.ZrHer2, uplo, false, n, n, alpha, x, incX, y, incY, a, lda)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Cher2", err)
+	}
 	native.Cher2(uplo, n, alpha, x, incX, y, incY, a, lda)
-	impl.complexOnCPU("Cher2", n > 0 && alpha != 0)
 }
 
 // Chpr2 computes the Hermitian rank-two update
@@ -207,6 +408,17 @@ func (impl *Implementation) Cher2(uplo blas.Uplo, n int, alpha complex64, x []co
 // and alpha is a scalar. The imaginary parts of the diagonal of A are set
 // to zero.
 func (impl *Implementation) Chpr2(uplo blas.Uplo, n int, alpha complex64, x []complex64, incX int, y []complex64, incY int, ap []complex64) {
+	// gonum's checks only (α = 0 returns right after them).
+	native.Chpr2(uplo, n, 0, x, incX, y, incY, ap)
+	if n == 0 || alpha == 0 {
+		return
+	}
+	if impl.offloadCx("Chpr2", work(prec32, 8*fl(n)*fl(n), 2*(fl(n)*fl(n+1)+2*fl(n))), nil) {
+		err := eng.CxRank[complex64, float32](impl.eng, "Chpr2", eng.ZrHer2, uplo, true, n, n, alpha, x, incX, y, incY, ap, 0)
+		if err == nil {
+			return
+		}
+		impl.deviceFailed("Chpr2", err)
+	}
 	native.Chpr2(uplo, n, alpha, x, incX, y, incY, ap)
-	impl.complexOnCPU("Chpr2", n > 0 && alpha != 0)
 }

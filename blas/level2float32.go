@@ -45,7 +45,7 @@ func (impl *Implementation) Sgemv(tA blas.Transpose, m, n int, alpha float32, a 
 		return
 	}
 	if impl.offloadIf("Sgemv", work(prec32, 2*fl(m)*fl(n), fl(m)*fl(n)+fl(lenX)+fl(lenY)*(1+ifNonZero(beta != 0))), func() bool { return finite(alpha, beta) }) {
-		err := impl.dev32.Sgemv(tA, m, n, alpha, a, lda, x, incX, beta, y, incY)
+		err := impl.dev32.Gemv(tA, m, n, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
 		}
@@ -105,7 +105,7 @@ func (impl *Implementation) Sgbmv(tA blas.Transpose, m, n, kL, kU int, alpha flo
 	}
 	band := fl(rows) * fl(kL+kU+1)
 	if impl.offloadIf("Sgbmv", work(prec32, 2*band, band+fl(lenX)+fl(lenY)*(1+ifNonZero(beta != 0))), func() bool { return finite(alpha, beta) }) {
-		err := impl.dev32.Sgbmv(tA, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
+		err := impl.dev32.Gbmv(tA, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
 		}
@@ -121,7 +121,7 @@ func (impl *Implementation) Strmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 		return
 	}
 	if impl.offload("Strmv", work(prec32, fl(n)*fl(n), fl(n)*fl(n)+2*fl(n))) {
-		err := impl.dev32.Strmv(ul, tA, d, n, a, lda, x, incX)
+		err := impl.dev32.Trmv(ul, tA, d, n, a, lda, x, incX)
 		if err == nil {
 			return
 		}
@@ -137,7 +137,7 @@ func (impl *Implementation) Strsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 		return
 	}
 	if impl.offload("Strsv", work(prec32, fl(n)*fl(n), fl(n)*fl(n)+2*fl(n))) {
-		err := impl.dev32.Strsv(ul, tA, d, n, a, lda, x, incX)
+		err := impl.dev32.Trsv(ul, tA, d, n, a, lda, x, incX)
 		if err == nil {
 			return
 		}
@@ -187,7 +187,7 @@ func (impl *Implementation) Stbmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 	}
 	band := fl(n) * fl(k+1)
 	if impl.offload("Stbmv", work(prec32, 2*band, band+2*fl(n))) {
-		err := impl.dev32.Stbmv(ul, tA, d, n, k, a, lda, x, incX)
+		err := impl.dev32.Tbmv(ul, tA, d, n, k, a, lda, x, incX)
 		if err == nil {
 			return
 		}
@@ -205,7 +205,7 @@ func (impl *Implementation) Stbsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 	}
 	band := fl(n) * fl(k+1)
 	if impl.offload("Stbsv", work(prec32, 2*band, band+2*fl(n))) {
-		err := impl.dev32.Stbsv(ul, tA, d, n, k, a, lda, x, incX)
+		err := impl.dev32.Tbsv(ul, tA, d, n, k, a, lda, x, incX)
 		if err == nil {
 			return
 		}
@@ -257,7 +257,7 @@ func (impl *Implementation) Stpmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 		return
 	}
 	if impl.offload("Stpmv", work(prec32, fl(n)*fl(n), fl(n)*fl(n+1)/2+2*fl(n))) {
-		err := impl.dev32.Stpmv(ul, tA, d, n, ap, x, incX)
+		err := impl.dev32.Tpmv(ul, tA, d, n, ap, x, incX)
 		if err == nil {
 			return
 		}
@@ -274,7 +274,7 @@ func (impl *Implementation) Stpsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 		return
 	}
 	if impl.offload("Stpsv", work(prec32, fl(n)*fl(n), fl(n)*fl(n+1)/2+2*fl(n))) {
-		err := impl.dev32.Stpsv(ul, tA, d, n, ap, x, incX)
+		err := impl.dev32.Tpsv(ul, tA, d, n, ap, x, incX)
 		if err == nil {
 			return
 		}
@@ -346,7 +346,7 @@ func (impl *Implementation) Ssymv(ul blas.Uplo, n int, alpha float32, a []float3
 		return
 	}
 	if impl.offloadIf("Ssymv", work(prec32, 2*fl(n)*fl(n), fl(n)*fl(n)+fl(n)*(2+ifNonZero(beta != 0))), func() bool { return finite(alpha, beta) }) {
-		err := impl.dev32.Ssymv(ul, n, alpha, a, lda, x, incX, beta, y, incY)
+		err := impl.dev32.Symv(ul, n, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
 		}
@@ -393,7 +393,7 @@ func (impl *Implementation) Ssbmv(ul blas.Uplo, n, k int, alpha float32, a []flo
 	}
 	band := fl(n) * fl(k+1)
 	if impl.offloadIf("Ssbmv", work(prec32, 4*band, band+fl(n)*(2+ifNonZero(beta != 0))), func() bool { return finite(alpha, beta) }) {
-		err := impl.dev32.Ssbmv(ul, n, k, alpha, a, lda, x, incX, beta, y, incY)
+		err := impl.dev32.Sbmv(ul, n, k, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
 		}
@@ -433,7 +433,7 @@ func (impl *Implementation) Sspmv(ul blas.Uplo, n int, alpha float32, ap []float
 		return
 	}
 	if impl.offloadIf("Sspmv", work(prec32, 2*fl(n)*fl(n), fl(n)*fl(n+1)/2+fl(n)*(2+ifNonZero(beta != 0))), func() bool { return finite(alpha, beta) }) {
-		err := impl.dev32.Sspmv(ul, n, alpha, ap, x, incX, beta, y, incY)
+		err := impl.dev32.Spmv(ul, n, alpha, ap, x, incX, beta, y, incY)
 		if err == nil {
 			return
 		}
@@ -475,7 +475,7 @@ func (impl *Implementation) Sger(m, n int, alpha float32, x []float32, incX int,
 		return
 	}
 	if impl.offloadIf("Sger", work(prec32, 2*fl(m)*fl(n), 2*fl(m)*fl(n)+fl(m)+fl(n)), func() bool { return finite(alpha) }) {
-		err := impl.dev32.Sger(m, n, alpha, x, incX, y, incY, a, lda)
+		err := impl.dev32.Ger(m, n, alpha, x, incX, y, incY, a, lda)
 		if err == nil {
 			return
 		}
@@ -537,7 +537,7 @@ func (impl *Implementation) Ssyr(ul blas.Uplo, n int, alpha float32, x []float32
 		return
 	}
 	if impl.offloadIf("Ssyr", work(prec32, fl(n)*fl(n), 2*fl(n)*fl(n)+fl(n)), func() bool { return finite(alpha) }) {
-		err := impl.dev32.Ssyr(ul, n, alpha, x, incX, a, lda)
+		err := impl.dev32.Syr(ul, n, alpha, x, incX, a, lda)
 		if err == nil {
 			return
 		}
@@ -571,7 +571,7 @@ func (impl *Implementation) Sspr(ul blas.Uplo, n int, alpha float32, x []float32
 		return
 	}
 	if impl.offloadIf("Sspr", work(prec32, fl(n)*fl(n), fl(n)*fl(n+1)+fl(n)), func() bool { return finite(alpha) }) {
-		err := impl.dev32.Sspr(ul, n, alpha, x, incX, ap)
+		err := impl.dev32.Spr(ul, n, alpha, x, incX, ap)
 		if err == nil {
 			return
 		}
@@ -614,7 +614,7 @@ func (impl *Implementation) Ssyr2(ul blas.Uplo, n int, alpha float32, x []float3
 		return
 	}
 	if impl.offloadIf("Ssyr2", work(prec32, 2*fl(n)*fl(n), 2*fl(n)*fl(n)+2*fl(n)), func() bool { return finite(alpha) }) {
-		err := impl.dev32.Ssyr2(ul, n, alpha, x, incX, y, incY, a, lda)
+		err := impl.dev32.Syr2(ul, n, alpha, x, incX, y, incY, a, lda)
 		if err == nil {
 			return
 		}
@@ -654,7 +654,7 @@ func (impl *Implementation) Sspr2(ul blas.Uplo, n int, alpha float32, x []float3
 		return
 	}
 	if impl.offloadIf("Sspr2", work(prec32, 2*fl(n)*fl(n), fl(n)*fl(n+1)+2*fl(n)), func() bool { return finite(alpha) }) {
-		err := impl.dev32.Sspr2(ul, n, alpha, x, incX, y, incY, ap)
+		err := impl.dev32.Spr2(ul, n, alpha, x, incX, y, incY, ap)
 		if err == nil {
 			return
 		}

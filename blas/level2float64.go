@@ -43,7 +43,7 @@ func (impl *Implementation) Dgemv(tA blas.Transpose, m, n int, alpha float64, a 
 		return
 	}
 	if impl.offloadIf("Dgemv", work(prec64, 2*fl(m)*fl(n), fl(m)*fl(n)+fl(lenX)+fl(lenY)*(1+ifNonZero(beta != 0))), func() bool { return finite(alpha, beta) }) {
-		err := impl.dev64.Dgemv(tA, m, n, alpha, a, lda, x, incX, beta, y, incY)
+		err := impl.dev64.Gemv(tA, m, n, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
 		}
@@ -103,7 +103,7 @@ func (impl *Implementation) Dgbmv(tA blas.Transpose, m, n, kL, kU int, alpha flo
 	}
 	band := fl(rows) * fl(kL+kU+1)
 	if impl.offloadIf("Dgbmv", work(prec64, 2*band, band+fl(lenX)+fl(lenY)*(1+ifNonZero(beta != 0))), func() bool { return finite(alpha, beta) }) {
-		err := impl.dev64.Dgbmv(tA, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
+		err := impl.dev64.Gbmv(tA, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
 		}
@@ -119,7 +119,7 @@ func (impl *Implementation) Dtrmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 		return
 	}
 	if impl.offload("Dtrmv", work(prec64, fl(n)*fl(n), fl(n)*fl(n)+2*fl(n))) {
-		err := impl.dev64.Dtrmv(ul, tA, d, n, a, lda, x, incX)
+		err := impl.dev64.Trmv(ul, tA, d, n, a, lda, x, incX)
 		if err == nil {
 			return
 		}
@@ -135,7 +135,7 @@ func (impl *Implementation) Dtrsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 		return
 	}
 	if impl.offload("Dtrsv", work(prec64, fl(n)*fl(n), fl(n)*fl(n)+2*fl(n))) {
-		err := impl.dev64.Dtrsv(ul, tA, d, n, a, lda, x, incX)
+		err := impl.dev64.Trsv(ul, tA, d, n, a, lda, x, incX)
 		if err == nil {
 			return
 		}
@@ -185,7 +185,7 @@ func (impl *Implementation) Dtbmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 	}
 	band := fl(n) * fl(k+1)
 	if impl.offload("Dtbmv", work(prec64, 2*band, band+2*fl(n))) {
-		err := impl.dev64.Dtbmv(ul, tA, d, n, k, a, lda, x, incX)
+		err := impl.dev64.Tbmv(ul, tA, d, n, k, a, lda, x, incX)
 		if err == nil {
 			return
 		}
@@ -203,7 +203,7 @@ func (impl *Implementation) Dtbsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 	}
 	band := fl(n) * fl(k+1)
 	if impl.offload("Dtbsv", work(prec64, 2*band, band+2*fl(n))) {
-		err := impl.dev64.Dtbsv(ul, tA, d, n, k, a, lda, x, incX)
+		err := impl.dev64.Tbsv(ul, tA, d, n, k, a, lda, x, incX)
 		if err == nil {
 			return
 		}
@@ -255,7 +255,7 @@ func (impl *Implementation) Dtpmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 		return
 	}
 	if impl.offload("Dtpmv", work(prec64, fl(n)*fl(n), fl(n)*fl(n+1)/2+2*fl(n))) {
-		err := impl.dev64.Dtpmv(ul, tA, d, n, ap, x, incX)
+		err := impl.dev64.Tpmv(ul, tA, d, n, ap, x, incX)
 		if err == nil {
 			return
 		}
@@ -272,7 +272,7 @@ func (impl *Implementation) Dtpsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 		return
 	}
 	if impl.offload("Dtpsv", work(prec64, fl(n)*fl(n), fl(n)*fl(n+1)/2+2*fl(n))) {
-		err := impl.dev64.Dtpsv(ul, tA, d, n, ap, x, incX)
+		err := impl.dev64.Tpsv(ul, tA, d, n, ap, x, incX)
 		if err == nil {
 			return
 		}
@@ -344,7 +344,7 @@ func (impl *Implementation) Dsymv(ul blas.Uplo, n int, alpha float64, a []float6
 		return
 	}
 	if impl.offloadIf("Dsymv", work(prec64, 2*fl(n)*fl(n), fl(n)*fl(n)+fl(n)*(2+ifNonZero(beta != 0))), func() bool { return finite(alpha, beta) }) {
-		err := impl.dev64.Dsymv(ul, n, alpha, a, lda, x, incX, beta, y, incY)
+		err := impl.dev64.Symv(ul, n, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
 		}
@@ -391,7 +391,7 @@ func (impl *Implementation) Dsbmv(ul blas.Uplo, n, k int, alpha float64, a []flo
 	}
 	band := fl(n) * fl(k+1)
 	if impl.offloadIf("Dsbmv", work(prec64, 4*band, band+fl(n)*(2+ifNonZero(beta != 0))), func() bool { return finite(alpha, beta) }) {
-		err := impl.dev64.Dsbmv(ul, n, k, alpha, a, lda, x, incX, beta, y, incY)
+		err := impl.dev64.Sbmv(ul, n, k, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
 		}
@@ -431,7 +431,7 @@ func (impl *Implementation) Dspmv(ul blas.Uplo, n int, alpha float64, ap []float
 		return
 	}
 	if impl.offloadIf("Dspmv", work(prec64, 2*fl(n)*fl(n), fl(n)*fl(n+1)/2+fl(n)*(2+ifNonZero(beta != 0))), func() bool { return finite(alpha, beta) }) {
-		err := impl.dev64.Dspmv(ul, n, alpha, ap, x, incX, beta, y, incY)
+		err := impl.dev64.Spmv(ul, n, alpha, ap, x, incX, beta, y, incY)
 		if err == nil {
 			return
 		}
@@ -473,7 +473,7 @@ func (impl *Implementation) Dger(m, n int, alpha float64, x []float64, incX int,
 		return
 	}
 	if impl.offloadIf("Dger", work(prec64, 2*fl(m)*fl(n), 2*fl(m)*fl(n)+fl(m)+fl(n)), func() bool { return finite(alpha) }) {
-		err := impl.dev64.Dger(m, n, alpha, x, incX, y, incY, a, lda)
+		err := impl.dev64.Ger(m, n, alpha, x, incX, y, incY, a, lda)
 		if err == nil {
 			return
 		}
@@ -535,7 +535,7 @@ func (impl *Implementation) Dsyr(ul blas.Uplo, n int, alpha float64, x []float64
 		return
 	}
 	if impl.offloadIf("Dsyr", work(prec64, fl(n)*fl(n), 2*fl(n)*fl(n)+fl(n)), func() bool { return finite(alpha) }) {
-		err := impl.dev64.Dsyr(ul, n, alpha, x, incX, a, lda)
+		err := impl.dev64.Syr(ul, n, alpha, x, incX, a, lda)
 		if err == nil {
 			return
 		}
@@ -569,7 +569,7 @@ func (impl *Implementation) Dspr(ul blas.Uplo, n int, alpha float64, x []float64
 		return
 	}
 	if impl.offloadIf("Dspr", work(prec64, fl(n)*fl(n), fl(n)*fl(n+1)+fl(n)), func() bool { return finite(alpha) }) {
-		err := impl.dev64.Dspr(ul, n, alpha, x, incX, ap)
+		err := impl.dev64.Spr(ul, n, alpha, x, incX, ap)
 		if err == nil {
 			return
 		}
@@ -612,7 +612,7 @@ func (impl *Implementation) Dsyr2(ul blas.Uplo, n int, alpha float64, x []float6
 		return
 	}
 	if impl.offloadIf("Dsyr2", work(prec64, 2*fl(n)*fl(n), 2*fl(n)*fl(n)+2*fl(n)), func() bool { return finite(alpha) }) {
-		err := impl.dev64.Dsyr2(ul, n, alpha, x, incX, y, incY, a, lda)
+		err := impl.dev64.Syr2(ul, n, alpha, x, incX, y, incY, a, lda)
 		if err == nil {
 			return
 		}
@@ -652,7 +652,7 @@ func (impl *Implementation) Dspr2(ul blas.Uplo, n int, alpha float64, x []float6
 		return
 	}
 	if impl.offloadIf("Dspr2", work(prec64, 2*fl(n)*fl(n), fl(n)*fl(n+1)+2*fl(n)), func() bool { return finite(alpha) }) {
-		err := impl.dev64.Dspr2(ul, n, alpha, x, incX, y, incY, ap)
+		err := impl.dev64.Spr2(ul, n, alpha, x, incX, y, incY, ap)
 		if err == nil {
 			return
 		}

@@ -50,7 +50,7 @@ func TestLevel3ViaGemm(t *testing.T) {
 //	go test -run XXX -bench Level3Route ./blas/
 func BenchmarkLevel3Route(b *testing.B) {
 	impl := newTestImpl(b)
-	d, ok := impl.dev64.(eng.ClDevice64)
+	d, ok := openclDevice[float64](impl)
 	if !ok {
 		b.Skip("no float64 device")
 	}

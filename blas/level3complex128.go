@@ -1,6 +1,10 @@
 package clblas
 
-import "gonum.org/v1/gonum/blas"
+import (
+	"gonum.org/v1/gonum/blas"
+
+	eng "github.com/gocompute/opencl/internal/engine"
+)
 
 // Zgemm computes
 //
@@ -10,8 +14,12 @@ import "gonum.org/v1/gonum/blas"
 // k×n matrix, C is an m×n matrix, and alpha and beta are scalars. When
 // beta is zero, C is overwritten (NaN in C does not survive).
 func (impl *Implementation) Zgemm(tA, tB blas.Transpose, m, n, k int, alpha complex128, a []complex128, lda int, b []complex128, ldb int, beta complex128, c []complex128, ldc int) {
-	native.Zgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
-	impl.complexOnCPU("Zgemm", m > 0 && n > 0 && !((alpha == 0 || k == 0) && beta == 1))
+	if !checkZgemm(tA, tB, m, n, k, len(a), lda, len(b), ldb, len(c), ldc, (alpha == 0 || k == 0) && beta == 1) {
+		return
+	}
+	if i := zgemmDevice[complex128, float64](impl, "Zgemm", tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc); i < m {
+		native.Zgemm(tA, tB, m-i, n, k, alpha, a[eng.OpRow(tA, i, lda):], lda, b, ldb, beta, c[i*ldc:], ldc)
+	}
 }
 
 // Zsymm computes one of
@@ -22,8 +30,13 @@ func (impl *Implementation) Zgemm(tA, tB blas.Transpose, m, n, k int, alpha comp
 // where A is an n×n or m×m symmetric matrix (only the uplo triangle is
 // read), B and C are m×n matrices, and alpha and beta are scalars.
 func (impl *Implementation) Zsymm(side blas.Side, uplo blas.Uplo, m, n int, alpha complex128, a []complex128, lda int, b []complex128, ldb int, beta complex128, c []complex128, ldc int) {
-	native.Zsymm(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
-	impl.complexOnCPU("Zsymm", m > 0 && n > 0 && !(alpha == 0 && beta == 1))
+	native.Zsymm(side, uplo, m, n, 0, a, lda, b, ldb, 1, c, ldc) // gonum's checks alone
+	if m == 0 || n == 0 || alpha == 0 && beta == 1 {
+		return
+	}
+	if !zsymmDevice[complex128, float64](impl, "Zsymm", false, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc) {
+		native.Zsymm(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
+	}
 }
 
 // Zhemm computes one of
@@ -35,8 +48,13 @@ func (impl *Implementation) Zsymm(side blas.Side, uplo blas.Uplo, m, n int, alph
 // read, and the imaginary parts of its diagonal are taken as zero), B and
 // C are m×n matrices, and alpha and beta are scalars.
 func (impl *Implementation) Zhemm(side blas.Side, uplo blas.Uplo, m, n int, alpha complex128, a []complex128, lda int, b []complex128, ldb int, beta complex128, c []complex128, ldc int) {
-	native.Zhemm(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
-	impl.complexOnCPU("Zhemm", m > 0 && n > 0 && !(alpha == 0 && beta == 1))
+	native.Zhemm(side, uplo, m, n, 0, a, lda, b, ldb, 1, c, ldc) // gonum's checks alone
+	if m == 0 || n == 0 || alpha == 0 && beta == 1 {
+		return
+	}
+	if !zsymmDevice[complex128, float64](impl, "Zhemm", true, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc) {
+		native.Zhemm(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
+	}
 }
 
 // Zsyrk computes one of the symmetric rank-k operations
@@ -47,8 +65,13 @@ func (impl *Implementation) Zhemm(side blas.Side, uplo blas.Uplo, m, n int, alph
 // where A is an n×k or k×n matrix, C is an n×n symmetric matrix (only the
 // uplo triangle is referenced), and alpha and beta are scalars.
 func (impl *Implementation) Zsyrk(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha complex128, a []complex128, lda int, beta complex128, c []complex128, ldc int) {
-	native.Zsyrk(uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
-	impl.complexOnCPU("Zsyrk", n > 0 && !((alpha == 0 || k == 0) && beta == 1))
+	native.Zsyrk(uplo, trans, n, k, 0, a, lda, 1, c, ldc) // gonum's checks alone
+	if n == 0 || (alpha == 0 || k == 0) && beta == 1 {
+		return
+	}
+	if !zrankDevice[complex128, float64](impl, "Zsyrk", false, uplo, trans, n, k, alpha, a, lda, nil, 0, beta, c, ldc) {
+		native.Zsyrk(uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
+	}
 }
 
 // Zherk computes one of the Hermitian rank-k operations
@@ -60,8 +83,13 @@ func (impl *Implementation) Zsyrk(uplo blas.Uplo, trans blas.Transpose, n, k int
 // uplo triangle is referenced; the imaginary parts of its diagonal are set
 // to zero), and alpha and beta are real scalars.
 func (impl *Implementation) Zherk(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha float64, a []complex128, lda int, beta float64, c []complex128, ldc int) {
-	native.Zherk(uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
-	impl.complexOnCPU("Zherk", n > 0 && !((alpha == 0 || k == 0) && beta == 1))
+	native.Zherk(uplo, trans, n, k, 0, a, lda, 1, c, ldc) // gonum's checks alone
+	if n == 0 || (alpha == 0 || k == 0) && beta == 1 {
+		return
+	}
+	if !zrankDevice[complex128, float64](impl, "Zherk", true, uplo, trans, n, k, complex(alpha, 0), a, lda, nil, 0, complex(beta, 0), c, ldc) {
+		native.Zherk(uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
+	}
 }
 
 // Zsyr2k computes one of the symmetric rank-2k operations
@@ -72,8 +100,13 @@ func (impl *Implementation) Zherk(uplo blas.Uplo, trans blas.Transpose, n, k int
 // where A and B are n×k or k×n matrices, C is an n×n symmetric matrix
 // (only the uplo triangle is referenced), and alpha and beta are scalars.
 func (impl *Implementation) Zsyr2k(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha complex128, a []complex128, lda int, b []complex128, ldb int, beta complex128, c []complex128, ldc int) {
-	native.Zsyr2k(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
-	impl.complexOnCPU("Zsyr2k", n > 0 && !((alpha == 0 || k == 0) && beta == 1))
+	native.Zsyr2k(uplo, trans, n, k, 0, a, lda, b, ldb, 1, c, ldc) // gonum's checks alone
+	if n == 0 || (alpha == 0 || k == 0) && beta == 1 {
+		return
+	}
+	if !zrankDevice[complex128, float64](impl, "Zsyr2k", false, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc) {
+		native.Zsyr2k(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	}
 }
 
 // Zher2k computes one of the Hermitian rank-2k operations
@@ -85,8 +118,13 @@ func (impl *Implementation) Zsyr2k(uplo blas.Uplo, trans blas.Transpose, n, k in
 // (only the uplo triangle is referenced; the imaginary parts of its
 // diagonal are set to zero), alpha is a scalar and beta is a real scalar.
 func (impl *Implementation) Zher2k(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha complex128, a []complex128, lda int, b []complex128, ldb int, beta float64, c []complex128, ldc int) {
-	native.Zher2k(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
-	impl.complexOnCPU("Zher2k", n > 0 && !((alpha == 0 || k == 0) && beta == 1))
+	native.Zher2k(uplo, trans, n, k, 0, a, lda, b, ldb, 1, c, ldc) // gonum's checks alone
+	if n == 0 || (alpha == 0 || k == 0) && beta == 1 {
+		return
+	}
+	if !zrankDevice[complex128, float64](impl, "Zher2k", true, uplo, trans, n, k, alpha, a, lda, b, ldb, complex(beta, 0), c, ldc) {
+		native.Zher2k(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	}
 }
 
 // Ztrmm computes one of
@@ -97,8 +135,12 @@ func (impl *Implementation) Zher2k(uplo blas.Uplo, trans blas.Transpose, n, k in
 // where op(A) is one of A, Aᵀ or Aᴴ, A is an m×m or n×n triangular matrix,
 // B is an m×n matrix, and alpha is a scalar.
 func (impl *Implementation) Ztrmm(side blas.Side, uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, m, n int, alpha complex128, a []complex128, lda int, b []complex128, ldb int) {
-	native.Ztrmm(side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
-	impl.complexOnCPU("Ztrmm", m > 0 && n > 0)
+	if _, ok := impl.checkTriangular3(side, uplo, trans, diag, m, n, len(a), lda, len(b), ldb); !ok {
+		return
+	}
+	if !ztriDevice[complex128, float64](impl, "Ztrmm", false, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb) {
+		native.Ztrmm(side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
+	}
 }
 
 // Ztrsm solves one of the matrix equations
@@ -110,6 +152,10 @@ func (impl *Implementation) Ztrmm(side blas.Side, uplo blas.Uplo, trans blas.Tra
 // matrix, X and B are m×n matrices (X overwrites B), and alpha is a
 // scalar. No test for singularity is made.
 func (impl *Implementation) Ztrsm(side blas.Side, uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, m, n int, alpha complex128, a []complex128, lda int, b []complex128, ldb int) {
-	native.Ztrsm(side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
-	impl.complexOnCPU("Ztrsm", m > 0 && n > 0)
+	if _, ok := impl.checkTriangular3(side, uplo, trans, diag, m, n, len(a), lda, len(b), ldb); !ok {
+		return
+	}
+	if !ztriDevice[complex128, float64](impl, "Ztrsm", true, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb) {
+		native.Ztrsm(side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
+	}
 }

@@ -2,7 +2,11 @@
 
 package clblas
 
-import "gonum.org/v1/gonum/blas"
+import (
+	"gonum.org/v1/gonum/blas"
+
+	eng "github.com/gocompute/opencl/internal/engine"
+)
 
 // Cgemm computes
 //
@@ -12,8 +16,12 @@ import "gonum.org/v1/gonum/blas"
 // k×n matrix, C is an m×n matrix, and alpha and beta are scalars. When
 // beta is zero, C is overwritten (NaN in C does not survive).
 func (impl *Implementation) Cgemm(tA, tB blas.Transpose, m, n, k int, alpha complex64, a []complex64, lda int, b []complex64, ldb int, beta complex64, c []complex64, ldc int) {
-	native.Cgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
-	impl.complexOnCPU("Cgemm", m > 0 && n > 0 && !((alpha == 0 || k == 0) && beta == 1))
+	if !checkZgemm(tA, tB, m, n, k, len(a), lda, len(b), ldb, len(c), ldc, (alpha == 0 || k == 0) && beta == 1) {
+		return
+	}
+	if i := zgemmDevice[complex64, float32](impl, "Cgemm", tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc); i < m {
+		native.Cgemm(tA, tB, m-i, n, k, alpha, a[eng.OpRow(tA, i, lda):], lda, b, ldb, beta, c[i*ldc:], ldc)
+	}
 }
 
 // Csymm computes one of
@@ -24,8 +32,13 @@ func (impl *Implementation) Cgemm(tA, tB blas.Transpose, m, n, k int, alpha comp
 // where A is an n×n or m×m symmetric matrix (only the uplo triangle is
 // read), B and C are m×n matrices, and alpha and beta are scalars.
 func (impl *Implementation) Csymm(side blas.Side, uplo blas.Uplo, m, n int, alpha complex64, a []complex64, lda int, b []complex64, ldb int, beta complex64, c []complex64, ldc int) {
-	native.Csymm(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
-	impl.complexOnCPU("Csymm", m > 0 && n > 0 && !(alpha == 0 && beta == 1))
+	native.Csymm(side, uplo, m, n, 0, a, lda, b, ldb, 1, c, ldc) // gonum's checks alone
+	if m == 0 || n == 0 || alpha == 0 && beta == 1 {
+		return
+	}
+	if !zsymmDevice[complex64, float32](impl, "Csymm", false, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc) {
+		native.Csymm(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
+	}
 }
 
 // Chemm computes one of
@@ -37,8 +50,13 @@ func (impl *Implementation) Csymm(side blas.Side, uplo blas.Uplo, m, n int, alph
 // read, and the imaginary parts of its diagonal are taken as zero), B and
 // C are m×n matrices, and alpha and beta are scalars.
 func (impl *Implementation) Chemm(side blas.Side, uplo blas.Uplo, m, n int, alpha complex64, a []complex64, lda int, b []complex64, ldb int, beta complex64, c []complex64, ldc int) {
-	native.Chemm(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
-	impl.complexOnCPU("Chemm", m > 0 && n > 0 && !(alpha == 0 && beta == 1))
+	native.Chemm(side, uplo, m, n, 0, a, lda, b, ldb, 1, c, ldc) // gonum's checks alone
+	if m == 0 || n == 0 || alpha == 0 && beta == 1 {
+		return
+	}
+	if !zsymmDevice[complex64, float32](impl, "Chemm", true, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc) {
+		native.Chemm(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
+	}
 }
 
 // Csyrk computes one of the symmetric rank-k operations
@@ -49,8 +67,13 @@ func (impl *Implementation) Chemm(side blas.Side, uplo blas.Uplo, m, n int, alph
 // where A is an n×k or k×n matrix, C is an n×n symmetric matrix (only the
 // uplo triangle is referenced), and alpha and beta are scalars.
 func (impl *Implementation) Csyrk(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha complex64, a []complex64, lda int, beta complex64, c []complex64, ldc int) {
-	native.Csyrk(uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
-	impl.complexOnCPU("Csyrk", n > 0 && !((alpha == 0 || k == 0) && beta == 1))
+	native.Csyrk(uplo, trans, n, k, 0, a, lda, 1, c, ldc) // gonum's checks alone
+	if n == 0 || (alpha == 0 || k == 0) && beta == 1 {
+		return
+	}
+	if !zrankDevice[complex64, float32](impl, "Csyrk", false, uplo, trans, n, k, alpha, a, lda, nil, 0, beta, c, ldc) {
+		native.Csyrk(uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
+	}
 }
 
 // Cherk computes one of the Hermitian rank-k operations
@@ -62,8 +85,13 @@ func (impl *Implementation) Csyrk(uplo blas.Uplo, trans blas.Transpose, n, k int
 // uplo triangle is referenced; the imaginary parts of its diagonal are set
 // to zero), and alpha and beta are real scalars.
 func (impl *Implementation) Cherk(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha float32, a []complex64, lda int, beta float32, c []complex64, ldc int) {
-	native.Cherk(uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
-	impl.complexOnCPU("Cherk", n > 0 && !((alpha == 0 || k == 0) && beta == 1))
+	native.Cherk(uplo, trans, n, k, 0, a, lda, 1, c, ldc) // gonum's checks alone
+	if n == 0 || (alpha == 0 || k == 0) && beta == 1 {
+		return
+	}
+	if !zrankDevice[complex64, float32](impl, "Cherk", true, uplo, trans, n, k, complex(alpha, 0), a, lda, nil, 0, complex(beta, 0), c, ldc) {
+		native.Cherk(uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
+	}
 }
 
 // Csyr2k computes one of the symmetric rank-2k operations
@@ -74,8 +102,13 @@ func (impl *Implementation) Cherk(uplo blas.Uplo, trans blas.Transpose, n, k int
 // where A and B are n×k or k×n matrices, C is an n×n symmetric matrix
 // (only the uplo triangle is referenced), and alpha and beta are scalars.
 func (impl *Implementation) Csyr2k(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha complex64, a []complex64, lda int, b []complex64, ldb int, beta complex64, c []complex64, ldc int) {
-	native.Csyr2k(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
-	impl.complexOnCPU("Csyr2k", n > 0 && !((alpha == 0 || k == 0) && beta == 1))
+	native.Csyr2k(uplo, trans, n, k, 0, a, lda, b, ldb, 1, c, ldc) // gonum's checks alone
+	if n == 0 || (alpha == 0 || k == 0) && beta == 1 {
+		return
+	}
+	if !zrankDevice[complex64, float32](impl, "Csyr2k", false, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc) {
+		native.Csyr2k(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	}
 }
 
 // Cher2k computes one of the Hermitian rank-2k operations
@@ -87,8 +120,13 @@ func (impl *Implementation) Csyr2k(uplo blas.Uplo, trans blas.Transpose, n, k in
 // (only the uplo triangle is referenced; the imaginary parts of its
 // diagonal are set to zero), alpha is a scalar and beta is a real scalar.
 func (impl *Implementation) Cher2k(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha complex64, a []complex64, lda int, b []complex64, ldb int, beta float32, c []complex64, ldc int) {
-	native.Cher2k(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
-	impl.complexOnCPU("Cher2k", n > 0 && !((alpha == 0 || k == 0) && beta == 1))
+	native.Cher2k(uplo, trans, n, k, 0, a, lda, b, ldb, 1, c, ldc) // gonum's checks alone
+	if n == 0 || (alpha == 0 || k == 0) && beta == 1 {
+		return
+	}
+	if !zrankDevice[complex64, float32](impl, "Cher2k", true, uplo, trans, n, k, alpha, a, lda, b, ldb, complex(beta, 0), c, ldc) {
+		native.Cher2k(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	}
 }
 
 // Ctrmm computes one of
@@ -99,8 +137,12 @@ func (impl *Implementation) Cher2k(uplo blas.Uplo, trans blas.Transpose, n, k in
 // where op(A) is one of A, Aᵀ or Aᴴ, A is an m×m or n×n triangular matrix,
 // B is an m×n matrix, and alpha is a scalar.
 func (impl *Implementation) Ctrmm(side blas.Side, uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, m, n int, alpha complex64, a []complex64, lda int, b []complex64, ldb int) {
-	native.Ctrmm(side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
-	impl.complexOnCPU("Ctrmm", m > 0 && n > 0)
+	if _, ok := impl.checkTriangular3(side, uplo, trans, diag, m, n, len(a), lda, len(b), ldb); !ok {
+		return
+	}
+	if !ztriDevice[complex64, float32](impl, "Ctrmm", false, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb) {
+		native.Ctrmm(side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
+	}
 }
 
 // Ctrsm solves one of the matrix equations
@@ -112,6 +154,10 @@ func (impl *Implementation) Ctrmm(side blas.Side, uplo blas.Uplo, trans blas.Tra
 // matrix, X and B are m×n matrices (X overwrites B), and alpha is a
 // scalar. No test for singularity is made.
 func (impl *Implementation) Ctrsm(side blas.Side, uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, m, n int, alpha complex64, a []complex64, lda int, b []complex64, ldb int) {
-	native.Ctrsm(side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
-	impl.complexOnCPU("Ctrsm", m > 0 && n > 0)
+	if _, ok := impl.checkTriangular3(side, uplo, trans, diag, m, n, len(a), lda, len(b), ldb); !ok {
+		return
+	}
+	if !ztriDevice[complex64, float32](impl, "Ctrsm", true, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb) {
+		native.Ctrsm(side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
+	}
 }

@@ -77,7 +77,7 @@ func (impl *Implementation) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha floa
 		return finite(alpha, beta) && (alpha == 0 || gemmSkipsNone(tA, tB) || scanBeside || opFinite(tB, b, k, n, ldb))
 	}) {
 		scan := scanAside(scanBeside, func() bool { return opFinite(tB, b, k, n, ldb) })
-		err := impl.dev32.Sgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		err := impl.dev32.Gemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		if scan != nil && !<-scan {
 			impl.nonFiniteAfter("Sgemm")
 			native.Sgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
@@ -143,7 +143,7 @@ func (impl *Implementation) Ssymm(s blas.Side, ul blas.Uplo, m, n int, alpha flo
 	if impl.offloadIf("Ssymm", work(prec32, 2*mn*fl(k), fl(k)*fl(k)+mn*(2+ifNonZero(beta != 0))).direct(viaGemmEff(0.9, m, n)).over(k), func() bool {
 		return finite(alpha, beta) && (alpha == 0 || triFinite(a, k, lda, ul, false) && matFinite(b, m, n, ldb))
 	}) {
-		err := impl.dev32.Ssymm(s, ul, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
+		err := impl.dev32.Symm(s, ul, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
 		if err == nil {
 			return
 		}
@@ -195,7 +195,7 @@ func (impl *Implementation) Ssyrk(ul blas.Uplo, t blas.Transpose, n, k int, alph
 	if impl.offloadIf("Ssyrk", work(prec32, nn*fl(k), fl(n)*fl(k)+nn*(1+ifNonZero(beta != 0))).direct(viaGemmEff(0.5, n, k)).over(k), func() bool {
 		return finite(alpha, beta) && (alpha == 0 || opFinite(t, a, n, k, lda))
 	}) {
-		err := impl.dev32.Ssyrk(ul, t, n, k, alpha, a, lda, beta, c, ldc)
+		err := impl.dev32.Syrk(ul, t, n, k, alpha, a, lda, beta, c, ldc)
 		if err == nil {
 			return
 		}
@@ -253,7 +253,7 @@ func (impl *Implementation) Ssyr2k(ul blas.Uplo, t blas.Transpose, n, k int, alp
 	if impl.offloadIf("Ssyr2k", work(prec32, 2*nn*fl(k), 2*fl(n)*fl(k)+nn*(1+ifNonZero(beta != 0))).direct(viaGemmEff(0.9, n, k)).over(k), func() bool {
 		return finite(alpha, beta) && (alpha == 0 || opFinite(t, a, n, k, lda) && opFinite(t, b, n, k, ldb))
 	}) {
-		err := impl.dev32.Ssyr2k(ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		err := impl.dev32.Syr2k(ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		if err == nil {
 			return
 		}
@@ -273,7 +273,7 @@ func (impl *Implementation) Strmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, 
 	if impl.offloadIf("Strmm", work(prec32, fl(m)*fl(n)*fl(k), fl(k)*fl(k)+2*fl(m)*fl(n)).direct(trmmEff(m, n, k)).over(k), func() bool {
 		return finite(alpha) && (alpha == 0 || triFinite(a, k, lda, ul, d == blas.Unit) && matFinite(b, m, n, ldb))
 	}) {
-		err := impl.dev32.Strmm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
+		err := impl.dev32.Trmm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
 		if err == nil {
 			return
 		}
@@ -293,7 +293,7 @@ func (impl *Implementation) Strsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, 
 	if impl.offloadIf("Strsm", work(prec32, fl(m)*fl(n)*fl(k), fl(k)*fl(k)+2*fl(m)*fl(n)).direct(0.5).over(k), func() bool {
 		return finite(alpha) && (alpha == 0 || triFinite(a, k, lda, ul, d == blas.Unit) && matFinite(b, m, n, ldb))
 	}) {
-		err := impl.dev32.Strsm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
+		err := impl.dev32.Trsm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
 		if err == nil {
 			return
 		}

@@ -33,8 +33,8 @@ func WithDevices(devs ...*platform.Device) Option {
 // member is one device of a multi-device Implementation.
 type member struct {
 	e    *eng.Engine
-	d64  deviceFloat64
-	d32  deviceFloat32
+	d64  device[float64] // nil without double precision
+	d32  device[float32]
 	cost costModel
 	name string
 	// sub is the single-device Implementation on this device (OnDevice).
@@ -65,44 +65,47 @@ func withMultiHook(h func(i int, t multi.Tile) error) Option {
 	return func(c *config) { c.multiHook = h }
 }
 
-// multi64 is the float64 device of a multi-device Implementation: the
-// primary's, with the level 3 calls that split overridden.
-type multi64 struct {
-	deviceFloat64
+// multiDev is the device of precision T of a multi-device Implementation:
+// the primary's, with the level 3 calls that split overridden
+// (multi_gemm.go, multi_l3.go).
+type multiDev[T float32 | float64] struct {
+	device[T]
 	set *multiSet
 }
 
-// multi32 is multi64's single precision twin.
-type multi32 struct {
-	deviceFloat32
-	set *multiSet
-}
-
-// borrowed64 and borrowed32 are a member's devices as its sub
-// Implementation sees them: closing that Implementation does nothing,
-// closing the multi-device one closes them.
-type borrowed64 struct{ deviceFloat64 }
-type borrowed32 struct{ deviceFloat32 }
-
-func (borrowed64) Close() error { return nil }
-func (borrowed32) Close() error { return nil }
-
-// Close closes every member's float64 device.
-func (m *multi64) Close() error {
-	m.set.close()
-	errs := []error{m.deviceFloat64.Close()}
-	for _, mb := range m.set.devs[1:] {
-		errs = append(errs, mb.d64.Close())
+// deviceOf is member mb's device of precision T, or nil.
+func deviceOf[T float32 | float64](mb *member) device[T] {
+	var d any = mb.d32
+	if eng.ElemSize[T]() == 8 {
+		d = mb.d64
 	}
-	return errors.Join(errs...)
+	dv, _ := d.(device[T])
+	return dv
 }
 
-// Close closes every member's float32 device.
-func (m *multi32) Close() error {
+// borrowed is a member's device as its OnDevice Implementation sees it:
+// closing that Implementation does nothing, closing the multi-device one
+// closes it.
+type borrowed[T float32 | float64] struct{ device[T] }
+
+func (borrowed[T]) Close() error { return nil }
+
+// borrow wraps d (nil stays nil).
+func borrow[T float32 | float64](d device[T]) device[T] {
+	if d == nil {
+		return nil
+	}
+	return borrowed[T]{d}
+}
+
+// Close closes every member's device of precision T.
+func (m *multiDev[T]) Close() error {
 	m.set.close()
-	errs := []error{m.deviceFloat32.Close()}
+	errs := []error{m.device.Close()}
 	for _, mb := range m.set.devs[1:] {
-		errs = append(errs, mb.d32.Close())
+		if d := deviceOf[T](mb); d != nil {
+			errs = append(errs, d.Close())
+		}
 	}
 	return errors.Join(errs...)
 }
@@ -138,7 +141,7 @@ func (cfg *config) deviceListFor() ([]*platform.Device, error) {
 
 // openDevices opens what New puts behind the front end: one device as
 // newDevice does, or several (WithDevices, GOCL_DEVICE=all, …).
-func openDevices(cfg *config) (*eng.Engine, deviceFloat64, deviceFloat32, costModel, error) {
+func openDevices(cfg *config) (*eng.Engine, device[float64], device[float32], costModel, error) {
 	devs, err := cfg.deviceListFor()
 	if err != nil {
 		return nil, nil, nil, costModel{}, err
@@ -162,7 +165,9 @@ func openDevices(cfg *config) (*eng.Engine, deviceFloat64, deviceFloat32, costMo
 	set := &multiSet{log: cfg.logger, hook: cfg.multiHook}
 	closeAll := func() {
 		for _, mb := range set.devs {
-			mb.d64.Close()
+			if mb.d64 != nil {
+				mb.d64.Close()
+			}
 			mb.d32.Close()
 		}
 	}
@@ -176,11 +181,15 @@ func openDevices(cfg *config) (*eng.Engine, deviceFloat64, deviceFloat32, costMo
 		}
 		cost.fillCPU()
 		mb := &member{e: e, d64: d64, d32: d32, cost: cost, name: d.String()}
-		mb.sub = &Implementation{policy: cfg.policy, log: cfg.logger, dev64: borrowed64{d64}, dev32: borrowed32{d32}, cost: cost, eng: e}
+		mb.sub = &Implementation{policy: cfg.policy, log: cfg.logger, dev64: borrow(d64), dev32: borrow(d32), cost: cost, eng: e}
 		set.devs = append(set.devs, mb)
 	}
 	p := set.devs[0]
-	return p.e, &multi64{p.d64, set}, &multi32{p.d32, set}, p.cost, nil
+	var d64 device[float64]
+	if p.d64 != nil {
+		d64 = &multiDev[float64]{p.d64, set}
+	}
+	return p.e, d64, &multiDev[float32]{p.d32, set}, p.cost, nil
 }
 
 // logFail logs a device's first failure in a split call.
@@ -211,11 +220,10 @@ func storeFloat(a *atomic.Uint64, v float64) { a.Store(math.Float64bits(v)) }
 
 // multiOf returns the device set of a multi-device Implementation, or nil.
 func (impl *Implementation) multiOf() *multiSet {
-	switch d := impl.dev32.(type) {
-	case *multi32:
+	if d, ok := impl.dev32.(*multiDev[float32]); ok {
 		return d.set
 	}
-	if d, ok := impl.dev64.(*multi64); ok {
+	if d, ok := impl.dev64.(*multiDev[float64]); ok {
 		return d.set
 	}
 	return nil

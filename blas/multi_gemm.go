@@ -69,7 +69,7 @@ func (j *splitJob[T]) estimate(mb *member) multi.Device {
 func runSplit[T eng.Real](set *multiSet, j *splitJob[T]) error {
 	var parts []*member
 	for _, mb := range set.devs {
-		if j.prec == prec32 || mb.cost.FP64 {
+		if j.dev(mb) != nil {
 			parts = append(parts, mb)
 		}
 	}
@@ -147,11 +147,11 @@ func gemmJob[T eng.Real](prec precision, routine string, dev func(*member) l3Dev
 	tA, tB blas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) *splitJob[T] {
 	readC := ifNonZero(beta != 0)
 	j := &splitJob[T]{routine: routine, prec: prec, dev: dev, inner: k}
-	j.whole = func(d l3Dev[T]) error { return d.gemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc) }
+	j.whole = func(d l3Dev[T]) error { return d.Gemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc) }
 	if m >= n {
 		j.units, j.unitFlops, j.unitElems, j.fixedElems = m, 2*fl(n)*fl(k), fl(k)+fl(n)*(1+readC), fl(k)*fl(n)
 		j.tile = func(d, cpu l3Dev[T], t multi.Tile) (int, error) {
-			err := d.gemm(tA, tB, t.Len(), n, k, alpha, a[eng.OpRow(tA, t.Lo, lda):], lda, b, ldb, beta, c[t.Lo*ldc:], ldc)
+			err := d.Gemm(tA, tB, t.Len(), n, k, alpha, a[eng.OpRow(tA, t.Lo, lda):], lda, b, ldb, beta, c[t.Lo*ldc:], ldc)
 			return eng.RowsDone(err), err // the device finished the tile's first rows
 		}
 		return j
@@ -159,11 +159,11 @@ func gemmJob[T eng.Real](prec precision, routine string, dev func(*member) l3Dev
 	j.units, j.unitFlops, j.unitElems, j.fixedElems = n, 2*fl(m)*fl(k), fl(k)+fl(m)*(1+readC), fl(k)*fl(m)
 	j.tile = func(d, cpu l3Dev[T], t multi.Tile) (int, error) {
 		bt, ct := b[opCol(tB, t.Lo, ldb):], c[t.Lo:]
-		err := d.gemm(tA, tB, m, t.Len(), k, alpha, a, lda, bt, ldb, beta, ct, ldc)
+		err := d.Gemm(tA, tB, m, t.Len(), k, alpha, a, lda, bt, ldb, beta, ct, ldc)
 		if i := eng.RowsDone(err); i > 0 {
 			// Rows [0, i) of this column tile are done; the units are
 			// columns, so the CPU finishes the tile's other rows now.
-			cpu.gemm(tA, tB, m-i, t.Len(), k, alpha, a[eng.OpRow(tA, i, lda):], lda, bt, ldb, beta, ct[i*ldc:], ldc)
+			cpu.Gemm(tA, tB, m-i, t.Len(), k, alpha, a[eng.OpRow(tA, i, lda):], lda, bt, ldb, beta, ct[i*ldc:], ldc)
 			return t.Len(), err
 		}
 		return 0, err
@@ -180,12 +180,23 @@ func opCol(t blas.Transpose, j, ld int) int {
 	return j * ld
 }
 
-// Dgemm splits C across the devices (gemmJob).
-func (m *multi64) Dgemm(tA, tB blas.Transpose, mm, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) error {
-	return runSplit(m.set, gemmJob(prec64, "Dgemm", l3Of64, tA, tB, mm, n, k, alpha, a, lda, b, ldb, beta, c, ldc))
+// realPrec is the precision of T.
+func realPrec[T float32 | float64]() precision {
+	if eng.ElemSize[T]() == 8 {
+		return prec64
+	}
+	return prec32
 }
 
-// Sgemm splits C across the devices (gemmJob).
-func (m *multi32) Sgemm(tA, tB blas.Transpose, mm, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) error {
-	return runSplit(m.set, gemmJob(prec32, "Sgemm", l3Of32, tA, tB, mm, n, k, alpha, a, lda, b, ldb, beta, c, ldc))
+// routineName is the BLAS name of routine ("gemm") in T's precision.
+func routineName[T float32 | float64](routine string) string {
+	if realPrec[T]() == prec64 {
+		return "D" + routine
+	}
+	return "S" + routine
+}
+
+// Gemm splits C across the devices (gemmJob).
+func (m *multiDev[T]) Gemm(tA, tB blas.Transpose, mm, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) error {
+	return runSplit(m.set, gemmJob(realPrec[T](), routineName[T]("gemm"), l3For[T], tA, tB, mm, n, k, alpha, a, lda, b, ldb, beta, c, ldc))
 }

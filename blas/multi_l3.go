@@ -18,19 +18,19 @@ func symmJob[T eng.Real](prec precision, routine string, dev func(*member) l3Dev
 	s blas.Side, ul blas.Uplo, m, n int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) *splitJob[T] {
 	readC := ifNonZero(beta != 0)
 	j := &splitJob[T]{routine: routine, prec: prec, dev: dev}
-	j.whole = func(d l3Dev[T]) error { return d.symm(s, ul, m, n, alpha, a, lda, b, ldb, beta, c, ldc) }
+	j.whole = func(d l3Dev[T]) error { return d.Symm(s, ul, m, n, alpha, a, lda, b, ldb, beta, c, ldc) }
 	if s == blas.Left {
 		j.units, j.inner = n, m
 		j.unitFlops, j.unitElems, j.fixedElems = 2*fl(m)*fl(m), fl(m)*(2+readC), fl(m)*fl(m)
 		j.tile = func(d, _ l3Dev[T], t multi.Tile) (int, error) {
-			return 0, d.symm(s, ul, m, t.Len(), alpha, a, lda, b[t.Lo:], ldb, beta, c[t.Lo:], ldc)
+			return 0, d.Symm(s, ul, m, t.Len(), alpha, a, lda, b[t.Lo:], ldb, beta, c[t.Lo:], ldc)
 		}
 		return j
 	}
 	j.units, j.inner = m, n
 	j.unitFlops, j.unitElems, j.fixedElems = 2*fl(n)*fl(n), fl(n)*(2+readC), fl(n)*fl(n)
 	j.tile = func(d, _ l3Dev[T], t multi.Tile) (int, error) {
-		return 0, d.symm(s, ul, t.Len(), n, alpha, a, lda, b[t.Lo*ldb:], ldb, beta, c[t.Lo*ldc:], ldc)
+		return 0, d.Symm(s, ul, t.Len(), n, alpha, a, lda, b[t.Lo*ldb:], ldb, beta, c[t.Lo*ldc:], ldc)
 	}
 	return j
 }
@@ -41,9 +41,9 @@ func triJob[T eng.Real](prec precision, routine string, dev func(*member) l3Dev[
 	s blas.Side, ul blas.Uplo, tA blas.Transpose, dg blas.Diag, m, n int, alpha T, a []T, lda int, b []T, ldb int) *splitJob[T] {
 	run := func(d l3Dev[T], m, n int, b []T) error {
 		if solve {
-			return d.trsm(s, ul, tA, dg, m, n, alpha, a, lda, b, ldb)
+			return d.Trsm(s, ul, tA, dg, m, n, alpha, a, lda, b, ldb)
 		}
-		return d.trmm(s, ul, tA, dg, m, n, alpha, a, lda, b, ldb)
+		return d.Trmm(s, ul, tA, dg, m, n, alpha, a, lda, b, ldb)
 	}
 	j := &splitJob[T]{routine: routine, prec: prec, dev: dev}
 	j.whole = func(d l3Dev[T]) error { return run(d, m, n, b) }
@@ -114,18 +114,18 @@ func syrkJob[T eng.Real](prec precision, routine string, dev func(*member) l3Dev
 	readC := ifNonZero(beta != 0)
 	j := &splitJob[T]{routine: routine, prec: prec, dev: dev, units: n, inner: k}
 	j.unitFlops, j.unitElems, j.fixedElems = fl(n)*fl(k), fl(k)+fl(n)*(1+readC)/2, fl(n)*fl(k)
-	j.whole = func(d l3Dev[T]) error { return d.syrk(ul, t, n, k, alpha, a, lda, beta, c, ldc) }
+	j.whole = func(d l3Dev[T]) error { return d.Syrk(ul, t, n, k, alpha, a, lda, beta, c, ldc) }
 	j.tile = func(d, cpu l3Dev[T], tl multi.Tile) (int, error) {
 		lo, h := tl.Lo, tl.Len()
 		c0, w := triRows(ul, n, lo, tl.Hi)
 		diag := func(d l3Dev[T], _ int) error {
-			return d.syrk(ul, t, h, k, alpha, a[eng.OpRow(t, lo, lda):], lda, beta, c[lo*ldc+lo:], ldc)
+			return d.Syrk(ul, t, h, k, alpha, a[eng.OpRow(t, lo, lda):], lda, beta, c[lo*ldc+lo:], ldc)
 		}
 		if w == 0 {
 			return runSteps(d, cpu, h, diag)
 		}
 		gemm := func(d l3Dev[T], r0 int) error {
-			return d.gemm(t, flip(t), h-r0, w, k, alpha, a[eng.OpRow(t, lo+r0, lda):], lda, a[eng.OpRow(t, c0, lda):], lda, beta, c[(lo+r0)*ldc+c0:], ldc)
+			return d.Gemm(t, flip(t), h-r0, w, k, alpha, a[eng.OpRow(t, lo+r0, lda):], lda, a[eng.OpRow(t, c0, lda):], lda, beta, c[(lo+r0)*ldc+c0:], ldc)
 		}
 		return runSteps(d, cpu, h, gemm, diag)
 	}
@@ -140,73 +140,48 @@ func syr2kJob[T eng.Real](prec precision, routine string, dev func(*member) l3De
 	readC := ifNonZero(beta != 0)
 	j := &splitJob[T]{routine: routine, prec: prec, dev: dev, units: n, inner: k}
 	j.unitFlops, j.unitElems, j.fixedElems = 2*fl(n)*fl(k), 2*fl(k)+fl(n)*(1+readC)/2, 2*fl(n)*fl(k)
-	j.whole = func(d l3Dev[T]) error { return d.syr2k(ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc) }
+	j.whole = func(d l3Dev[T]) error { return d.Syr2k(ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc) }
 	j.tile = func(d, cpu l3Dev[T], tl multi.Tile) (int, error) {
 		lo, h := tl.Lo, tl.Len()
 		c0, w := triRows(ul, n, lo, tl.Hi)
 		diag := func(d l3Dev[T], _ int) error {
-			return d.syr2k(ul, t, h, k, alpha, a[eng.OpRow(t, lo, lda):], lda, b[eng.OpRow(t, lo, ldb):], ldb, beta, c[lo*ldc+lo:], ldc)
+			return d.Syr2k(ul, t, h, k, alpha, a[eng.OpRow(t, lo, lda):], lda, b[eng.OpRow(t, lo, ldb):], ldb, beta, c[lo*ldc+lo:], ldc)
 		}
 		if w == 0 {
 			return runSteps(d, cpu, h, diag)
 		}
 		ab := func(d l3Dev[T], r0 int) error {
-			return d.gemm(t, flip(t), h-r0, w, k, alpha, a[eng.OpRow(t, lo+r0, lda):], lda, b[eng.OpRow(t, c0, ldb):], ldb, beta, c[(lo+r0)*ldc+c0:], ldc)
+			return d.Gemm(t, flip(t), h-r0, w, k, alpha, a[eng.OpRow(t, lo+r0, lda):], lda, b[eng.OpRow(t, c0, ldb):], ldb, beta, c[(lo+r0)*ldc+c0:], ldc)
 		}
 		ba := func(d l3Dev[T], r0 int) error {
-			return d.gemm(t, flip(t), h-r0, w, k, alpha, b[eng.OpRow(t, lo+r0, ldb):], ldb, a[eng.OpRow(t, c0, lda):], lda, 1, c[(lo+r0)*ldc+c0:], ldc)
+			return d.Gemm(t, flip(t), h-r0, w, k, alpha, b[eng.OpRow(t, lo+r0, ldb):], ldb, a[eng.OpRow(t, c0, lda):], lda, 1, c[(lo+r0)*ldc+c0:], ldc)
 		}
 		return runSteps(d, cpu, h, ab, ba, diag)
 	}
 	return j
 }
 
-// Dsymm splits B and C across the devices (symmJob).
-func (m *multi64) Dsymm(s blas.Side, ul blas.Uplo, mm, n int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) error {
-	return runSplit(m.set, symmJob(prec64, "Dsymm", l3Of64, s, ul, mm, n, alpha, a, lda, b, ldb, beta, c, ldc))
+// Symm splits B and C across the devices (symmJob).
+func (m *multiDev[T]) Symm(s blas.Side, ul blas.Uplo, mm, n int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) error {
+	return runSplit(m.set, symmJob(realPrec[T](), routineName[T]("symm"), l3For[T], s, ul, mm, n, alpha, a, lda, b, ldb, beta, c, ldc))
 }
 
-// Ssymm splits B and C across the devices (symmJob).
-func (m *multi32) Ssymm(s blas.Side, ul blas.Uplo, mm, n int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) error {
-	return runSplit(m.set, symmJob(prec32, "Ssymm", l3Of32, s, ul, mm, n, alpha, a, lda, b, ldb, beta, c, ldc))
+// Trmm splits B across the devices (triJob).
+func (m *multiDev[T]) Trmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, mm, n int, alpha T, a []T, lda int, b []T, ldb int) error {
+	return runSplit(m.set, triJob(realPrec[T](), routineName[T]("trmm"), l3For[T], false, s, ul, tA, d, mm, n, alpha, a, lda, b, ldb))
 }
 
-// Dtrmm splits B across the devices (triJob).
-func (m *multi64) Dtrmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, mm, n int, alpha float64, a []float64, lda int, b []float64, ldb int) error {
-	return runSplit(m.set, triJob(prec64, "Dtrmm", l3Of64, false, s, ul, tA, d, mm, n, alpha, a, lda, b, ldb))
+// Trsm splits B across the devices (triJob).
+func (m *multiDev[T]) Trsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, mm, n int, alpha T, a []T, lda int, b []T, ldb int) error {
+	return runSplit(m.set, triJob(realPrec[T](), routineName[T]("trsm"), l3For[T], true, s, ul, tA, d, mm, n, alpha, a, lda, b, ldb))
 }
 
-// Strmm splits B across the devices (triJob).
-func (m *multi32) Strmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, mm, n int, alpha float32, a []float32, lda int, b []float32, ldb int) error {
-	return runSplit(m.set, triJob(prec32, "Strmm", l3Of32, false, s, ul, tA, d, mm, n, alpha, a, lda, b, ldb))
+// Syrk splits the triangle of C across the devices (syrkJob).
+func (m *multiDev[T]) Syrk(ul blas.Uplo, t blas.Transpose, n, k int, alpha T, a []T, lda int, beta T, c []T, ldc int) error {
+	return runSplit(m.set, syrkJob(realPrec[T](), routineName[T]("syrk"), l3For[T], ul, t, n, k, alpha, a, lda, beta, c, ldc))
 }
 
-// Dtrsm splits B across the devices (triJob).
-func (m *multi64) Dtrsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, mm, n int, alpha float64, a []float64, lda int, b []float64, ldb int) error {
-	return runSplit(m.set, triJob(prec64, "Dtrsm", l3Of64, true, s, ul, tA, d, mm, n, alpha, a, lda, b, ldb))
-}
-
-// Strsm splits B across the devices (triJob).
-func (m *multi32) Strsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, mm, n int, alpha float32, a []float32, lda int, b []float32, ldb int) error {
-	return runSplit(m.set, triJob(prec32, "Strsm", l3Of32, true, s, ul, tA, d, mm, n, alpha, a, lda, b, ldb))
-}
-
-// Dsyrk splits the triangle of C across the devices (syrkJob).
-func (m *multi64) Dsyrk(ul blas.Uplo, t blas.Transpose, n, k int, alpha float64, a []float64, lda int, beta float64, c []float64, ldc int) error {
-	return runSplit(m.set, syrkJob(prec64, "Dsyrk", l3Of64, ul, t, n, k, alpha, a, lda, beta, c, ldc))
-}
-
-// Dsyr2k splits the triangle of C across the devices (syr2kJob).
-func (m *multi64) Dsyr2k(ul blas.Uplo, t blas.Transpose, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) error {
-	return runSplit(m.set, syr2kJob(prec64, "Dsyr2k", l3Of64, ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc))
-}
-
-// Ssyr2k splits the triangle of C across the devices (syr2kJob).
-func (m *multi32) Ssyr2k(ul blas.Uplo, t blas.Transpose, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) error {
-	return runSplit(m.set, syr2kJob(prec32, "Ssyr2k", l3Of32, ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc))
-}
-
-// Ssyrk splits the triangle of C across the devices (syrkJob).
-func (m *multi32) Ssyrk(ul blas.Uplo, t blas.Transpose, n, k int, alpha float32, a []float32, lda int, beta float32, c []float32, ldc int) error {
-	return runSplit(m.set, syrkJob(prec32, "Ssyrk", l3Of32, ul, t, n, k, alpha, a, lda, beta, c, ldc))
+// Syr2k splits the triangle of C across the devices (syr2kJob).
+func (m *multiDev[T]) Syr2k(ul blas.Uplo, t blas.Transpose, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) error {
+	return runSplit(m.set, syr2kJob(realPrec[T](), routineName[T]("syr2k"), l3For[T], ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc))
 }

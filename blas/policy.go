@@ -31,6 +31,20 @@ type workload struct {
 	// inner is a level-3 call's inner dimension (0: not level 3); the
 	// device's rate falls when it is short (Cost.KHalf).
 	inner float64
+	// serial marks a call whose gonum code runs on one goroutine (complex
+	// level 3), so that its CPU rate is one core's, not the machine's.
+	serial bool
+	// launches is the number of kernels the device path enqueues beyond
+	// the first (complex level 3 packs its operands first).
+	launches float64
+}
+
+// oneCore marks w's gonum code as running on one goroutine, and its
+// device path as extra kernels beyond the first.
+func (w workload) oneCore(extra int) workload {
+	w.serial = true
+	w.launches = float64(extra)
+	return w
 }
 
 // over sets the inner dimension k of a level-3 workload.
@@ -50,8 +64,8 @@ func (w workload) direct(eff float64) workload {
 
 // viaGemmEff is the efficiency of symm, syrk and syr2k for Auto: eff (their
 // GEMM route's, relative to GEMM: syrk computes the whole square, so 0.5)
-// when every dimension reaches l3GemmMin (device_level3.go), else the
-// direct kernels' 0.1.
+// when every dimension reaches engine.L3GemmMin, else the direct kernels'
+// 0.1.
 func viaGemmEff(eff float64, dims ...int) float64 {
 	for _, d := range dims {
 		if d < eng.L3GemmMin {
@@ -62,9 +76,9 @@ func viaGemmEff(eff float64, dims ...int) float64 {
 }
 
 // trmmEff is trmm's efficiency for Auto: its GEMM route (diagonal blocks
-// of trmmBlock by the direct kernel, the rest by GEMM) once A has more than
-// one block and every dimension reaches l3GemmMin, else the direct
-// kernel's.
+// of engine.TrmmBlock by the direct kernel, the rest by GEMM) once A has
+// more than one block and every dimension reaches engine.L3GemmMin, else
+// the direct kernel's.
 func trmmEff(m, n, k int) float64 {
 	if k <= eng.TrmmBlock {
 		return 0.1
@@ -95,7 +109,7 @@ func ifNonZero(nonZero bool) float64 {
 // offload reports whether a call of routine should go to the device, and
 // counts the answer (Stats).
 func (impl *Implementation) offload(routine string, w workload) bool {
-	dev := impl.policy != Never && !impl.closed.Load() && decide(impl.policy, &impl.cost, w)
+	dev := impl.policy != Never && !impl.closed.Load() && impl.hasDevice(w.prec) && decide(impl.policy, &impl.cost, w)
 	c := impl.counted(routine)
 	if dev {
 		c.device.Add(1)
@@ -103,6 +117,14 @@ func (impl *Implementation) offload(routine string, w workload) bool {
 		c.cpu.Add(1)
 	}
 	return dev
+}
+
+// hasDevice reports whether there is a device for precision p.
+func (impl *Implementation) hasDevice(p precision) bool {
+	if p == prec64 {
+		return impl.dev64 != nil
+	}
+	return impl.dev32 != nil
 }
 
 // decide is the offload decision for policy p on a device described by cm.
@@ -151,7 +173,7 @@ func (cm *costModel) deviceTime(w workload) float64 {
 		gflops *= w.inner / (w.inner + cm.KHalf)
 	}
 	kernel := max(seconds(w.flops, gflops), seconds(w.bytes, cm.MemGBps))
-	return cm.Launch.Seconds() + seconds(w.bytes, link) + kernel
+	return (1+w.launches)*cm.Launch.Seconds() + seconds(w.bytes, link) + kernel
 }
 
 // cpuTime estimates the seconds gonum's Go code needs for w: bounded by the
@@ -160,6 +182,12 @@ func (cm *costModel) cpuTime(w workload) float64 {
 	gflops := cm.cpuGFLOPS32
 	if w.prec == prec64 {
 		gflops = cm.cpuGFLOPS64
+	}
+	if w.serial {
+		// One core's share of the level-3 rate, doubled: the estimate
+		// errs on the side of the CPU, so that Auto does not send a call
+		// to a device that would be slower than gonum.
+		gflops *= min(1, 2/float64(runtime.GOMAXPROCS(0)))
 	}
 	return max(seconds(w.flops, gflops), seconds(w.bytes, cm.cpuMemGBps))
 }

@@ -27,7 +27,7 @@ func TestPolicyString(t *testing.T) {
 // newNoneImpl returns an Implementation on the "none" device, made with the
 // given options.
 func newNoneImpl(opts ...Option) (*Implementation, error) {
-	return New(append([]Option{withDevices(noDevice64{}, noDevice32{}, costModel{})}, opts...)...)
+	return New(append([]Option{withDevices(nil, nil, costModel{})}, opts...)...)
 }
 
 func TestNewOffloadEnv(t *testing.T) {
@@ -188,16 +188,16 @@ func TestDecide(t *testing.T) {
 // sinkDevice64 accepts Dgemm and Ddot without computing anything and counts
 // them; everything else fails.
 type sinkDevice64 struct {
-	noDevice64
+	failDevice64
 	calls *atomic.Int64
 }
 
-func (d sinkDevice64) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) error {
+func (d sinkDevice64) Gemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) error {
 	d.calls.Add(1)
 	return nil
 }
 
-func (d sinkDevice64) Ddot(n int, x []float64, incX int, y []float64, incY int) (float64, error) {
+func (d sinkDevice64) Dot(n int, x []float64, incX int, y []float64, incY int) (float64, error) {
 	d.calls.Add(1)
 	return 0, nil
 }
@@ -208,7 +208,7 @@ func (d sinkDevice64) Ddot(n int, x []float64, incX int, y []float64, incY int) 
 func sinkAuto(t *testing.T) (*Implementation, *atomic.Int64, func(n int)) {
 	t.Helper()
 	calls := new(atomic.Int64)
-	impl, err := New(WithOffload(Auto), withDevices(sinkDevice64{calls: calls}, noDevice32{}, gpuLikeModel()))
+	impl, err := New(WithOffload(Auto), withDevices(sinkDevice64{failDevice64{new(atomic.Int64)}, calls}, nil, gpuLikeModel()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,8 +253,8 @@ func TestStats(t *testing.T) {
 		t.Error("a quick return was counted")
 	}
 
-	// The "none" float32 device fails every call it is given.
-	impl32, err := New(WithOffload(Always), withDevices(noDevice64{}, noDevice32{}, gpuLikeModel()))
+	// A float32 device that fails every call it is given.
+	impl32, err := New(WithOffload(Always), withDevices(nil, failDevice32{new(atomic.Int64)}, gpuLikeModel()))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -63,26 +63,27 @@ func (s *storage) release() error {
 }
 
 // engineFor returns the engine an Implementation runs precision T on.
-func engineFor[T eng.Real](impl *Implementation) (*eng.Engine, error) {
+func engineFor[T eng.Elem](impl *Implementation) (*eng.Engine, error) {
 	if impl == nil || impl.closed.Load() {
 		return nil, eng.ErrClosed
 	}
-	if impl.eng == nil || eng.ElemSize[T]() == 8 && !impl.eng.Prof.FP64 {
+	if impl.eng == nil || eng.PrecisionOf[T]() == 64 && !impl.eng.Prof.FP64 {
 		return nil, ErrNoEngine
 	}
 	return impl.eng, nil
 }
 
-// Matrix is a row-major rows×cols matrix of float32 or float64 in device
-// memory, possibly a view into a larger one (Stride ≥ Cols).
-type Matrix[T float32 | float64] struct {
+// Matrix is a row-major rows×cols matrix of float32, float64, complex64 or
+// complex128 in device memory, possibly a view into a larger one (Stride ≥
+// Cols).
+type Matrix[T Element] struct {
 	st                      *storage
 	off, rows, cols, stride int
 }
 
 // NewMatrix allocates a rows×cols matrix on impl's device, filled with
 // zeros like a slice from make; it returns once the fill is done.
-func NewMatrix[T float32 | float64](impl *Implementation, rows, cols int) (*Matrix[T], error) {
+func NewMatrix[T Element](impl *Implementation, rows, cols int) (*Matrix[T], error) {
 	m, err := allocMatrix[T](impl, rows, cols)
 	if err != nil {
 		return nil, err
@@ -95,7 +96,7 @@ func NewMatrix[T float32 | float64](impl *Implementation, rows, cols int) (*Matr
 }
 
 // allocMatrix allocates a rows×cols matrix whose contents are undefined.
-func allocMatrix[T float32 | float64](impl *Implementation, rows, cols int) (*Matrix[T], error) {
+func allocMatrix[T Element](impl *Implementation, rows, cols int) (*Matrix[T], error) {
 	e, err := engineFor[T](impl)
 	if err != nil {
 		return nil, err
@@ -127,7 +128,7 @@ func (s *storage) zero(n int) error {
 // packed: len(data) == rows·cols) into it; it returns once the copy is
 // done, so data may be reused at once. Data with a row stride (a view)
 // goes through NewMatrixFromStrided.
-func NewMatrixFrom[T float32 | float64](impl *Implementation, rows, cols int, data []T) (*Matrix[T], error) {
+func NewMatrixFrom[T Element](impl *Implementation, rows, cols int, data []T) (*Matrix[T], error) {
 	if err := checkMatrixSize("NewMatrixFrom", rows, cols, eng.ElemSize[T]()); err != nil {
 		return nil, err
 	}
@@ -376,9 +377,10 @@ func sameEngine(sts ...*storage) error {
 }
 
 // Gemm enqueues C = alpha·op(A)·op(B) + beta·C on device-resident matrices,
-// with IEEE semantics (see above). C must not share elements with A or B
-// (ErrOverlap).
-func Gemm[T float32 | float64](tA, tB blas.Transpose, alpha T, a, b *Matrix[T], beta T, c *Matrix[T], wait ...*Event) (*Event, error) {
+// with IEEE semantics (see above). op(X) is X, Xᵀ or, for complex
+// matrices, Xᴴ (blas.ConjTrans; for real ones it is Xᵀ). C must not share
+// elements with A or B (ErrOverlap).
+func Gemm[T Element](tA, tB blas.Transpose, alpha T, a, b *Matrix[T], beta T, c *Matrix[T], wait ...*Event) (*Event, error) {
 	const op = "Gemm"
 	if err := errors.Join(checkTrans(op, tA), checkTrans(op, tB), operands(op, a.storage(), b.storage(), c.storage())); err != nil {
 		return nil, err
@@ -400,7 +402,7 @@ func Gemm[T float32 | float64](tA, tB blas.Transpose, alpha T, a, b *Matrix[T], 
 	}
 	call := eng.Begin[T](a.st.e, op)
 	after(call, wait)
-	eng.GemmOnDevice(call, ta, tb, m, n, k, alpha, a.st.buf, a.off, a.stride, b.st.buf, b.off, b.stride, beta, c.st.buf, c.off, c.stride)
+	gemmElem(call, tA, tB, m, n, k, alpha, a, b, beta, c)
 	return finishAsync(call)
 }
 

@@ -143,7 +143,7 @@ func checkNoOverlap(op string, out layout, ins ...layout) error {
 // same view: the same view is updated element by element, as gonum does,
 // but partly shared elements would be read and written in an order the
 // device does not keep.
-func checkL1Alias[T float32 | float64](op string, x, y *Vector[T]) error {
+func checkL1Alias[T Element](op string, x, y *Vector[T]) error {
 	if x.st == y.st && x.off == y.off && (x.inc == y.inc || x.n == 1) {
 		return nil
 	}
@@ -152,7 +152,7 @@ func checkL1Alias[T float32 | float64](op string, x, y *Vector[T]) error {
 
 // matOrPacked is the layout of a level 2 operation's matrix: a, or the
 // packed ap when a is nil.
-func matOrPacked[T float32 | float64](a *Matrix[T], ap *Vector[T]) layout {
+func matOrPacked[T Element](a *Matrix[T], ap *Vector[T]) layout {
 	if a != nil {
 		return a.layout()
 	}

@@ -245,8 +245,7 @@ func Nrm2To[T float32 | float64](x, res *Vector[T], wait ...*Event) (*Event, err
 		c.Finish()
 		return nil, opErr("Nrm2To", "%w", err)
 	}
-	sb, qb, g := eng.Nrm2OnDevice[T](c, x.n, x.st.buf, x.off, x.inc)
-	c.Run(c.Kernel(scalarFile, "nrm2_finish"), []int{1}, []int{1}, int32(g), sb, qb, res.st.buf, int64(res.off))
+	eng.Nrm2OnDevice[T](c, x.n, x.st.buf, x.off, x.inc, res.st.buf, res.off)
 	return finishAsync(c)
 }
 

@@ -26,17 +26,18 @@ var ErrInvalidArg = errors.New("clblas: invalid argument")
 // errNilOperand is returned when a nil matrix or vector is passed.
 var errNilOperand = errors.New("clblas: nil matrix or vector")
 
-// Vector is a strided vector of float32 or float64 in device memory:
+// Vector is a strided vector of float32, float64, complex64 or complex128
+// in device memory:
 // element i lies at element Offset + i·Inc of its buffer. It may be a view
 // into a larger vector or a matrix (Inc ≥ 1).
-type Vector[T float32 | float64] struct {
+type Vector[T Element] struct {
 	st          *storage
 	off, n, inc int
 }
 
 // NewVector allocates a vector of n elements on impl's device, filled
 // with zeros like a slice from make; it returns once the fill is done.
-func NewVector[T float32 | float64](impl *Implementation, n int) (*Vector[T], error) {
+func NewVector[T Element](impl *Implementation, n int) (*Vector[T], error) {
 	v, err := allocVector[T](impl, n)
 	if err != nil {
 		return nil, err
@@ -49,7 +50,7 @@ func NewVector[T float32 | float64](impl *Implementation, n int) (*Vector[T], er
 }
 
 // allocVector allocates a vector of n elements whose contents are undefined.
-func allocVector[T float32 | float64](impl *Implementation, n int) (*Vector[T], error) {
+func allocVector[T Element](impl *Implementation, n int) (*Vector[T], error) {
 	e, err := engineFor[T](impl)
 	if err != nil {
 		return nil, err
@@ -69,7 +70,7 @@ func allocVector[T float32 | float64](impl *Implementation, n int) (*Vector[T], 
 
 // NewVectorFrom allocates a vector of len(data) elements and copies data
 // into it; it returns once the copy is done, so data may be reused at once.
-func NewVectorFrom[T float32 | float64](impl *Implementation, data []T) (*Vector[T], error) {
+func NewVectorFrom[T Element](impl *Implementation, data []T) (*Vector[T], error) {
 	v, err := allocVector[T](impl, len(data))
 	if err != nil {
 		return nil, err
@@ -154,17 +155,9 @@ func (v *Vector[T]) read(dst []T, blocking bool, wait ...*Event) (*Event, error)
 	if v.inc != 1 {
 		// Gather the elements on the device, then read them in one piece.
 		src, off = eng.Alloc[T](c, v.n), 0
-		eng.CopyOnDevice[T](c, v.n, v.st.buf, v.off, v.inc, src, 0, 1)
+		copyElems[T](c, v.n, v.st.buf, v.off, v.inc, src, 0, 1)
 	}
-	if c.Err == nil {
-		if err := c.E.Fault.Inject("read"); err != nil {
-			c.Fail(err)
-		} else if ev, err := cl.ReadBuffer(c.E.Queue, src, blocking, off, dst[:v.n]); err != nil {
-			c.Fail(err)
-		} else {
-			c.Events = append(c.Events, ev)
-		}
-	}
+	c.Enqueue("read", func(q *cl.Queue) (*cl.Event, error) { return cl.ReadBuffer(q, src, blocking, off, dst[:v.n]) })
 	return finishAsync(c)
 }
 
@@ -181,17 +174,11 @@ func (v *Vector[T]) Write(src []T, wait ...*Event) (*Event, error) {
 		return finishAsync(c)
 	}
 	if v.inc == 1 {
-		if c.Err == nil {
-			if ev, err := cl.WriteBuffer(c.E.Queue, v.st.buf, false, v.off, src[:v.n]); err != nil {
-				c.Fail(err)
-			} else {
-				c.Events = append(c.Events, ev)
-			}
-		}
+		c.Enqueue("", func(q *cl.Queue) (*cl.Event, error) { return cl.WriteBuffer(q, v.st.buf, false, v.off, src[:v.n]) })
 		return finishAsync(c)
 	}
 	tmp := eng.Upload(c, src[:v.n])
-	eng.CopyOnDevice[T](c, v.n, tmp, 0, 1, v.st.buf, v.off, v.inc)
+	copyElems[T](c, v.n, tmp, 0, 1, v.st.buf, v.off, v.inc)
 	return finishAsync(c)
 }
 
@@ -199,7 +186,7 @@ func (v *Vector[T]) Write(src []T, wait ...*Event) (*Event, error) {
 // embedded Event completes when the partial results have reached the host,
 // and can be passed as a dependency like any other; Value waits for it and
 // does the final merge.
-type Scalar[T int | float32 | float64] struct {
+type Scalar[T int | float32 | float64 | complex64 | complex128] struct {
 	*Event
 	merge func() (T, error)
 	once  sync.Once
@@ -221,7 +208,7 @@ func (s *Scalar[T]) Value(ctx context.Context) (T, error) {
 
 // start checks that the operands are live and belong to one engine, then
 // begins call routine in precision T after the events in wait.
-func start[T eng.Real](routine string, wait []*Event, sts ...*storage) (*eng.Call, error) {
+func start[T eng.Elem](routine string, wait []*Event, sts ...*storage) (*eng.Call, error) {
 	if err := operands(routine, sts...); err != nil {
 		return nil, err
 	}
@@ -257,7 +244,7 @@ func readBack[P eng.Real](c *eng.Call, b *cl.Buffer, n int) []P {
 
 // finishScalar ends a resident reduction whose partials are being read
 // back: merge runs once they have arrived.
-func finishScalar[T int | float32 | float64](c *eng.Call, merge func() (T, error)) (*Scalar[T], error) {
+func finishScalar[T int | float32 | float64 | complex64 | complex128](c *eng.Call, merge func() (T, error)) (*Scalar[T], error) {
 	ev, err := finishAsync(c)
 	if err != nil {
 		return nil, err
@@ -266,7 +253,7 @@ func finishScalar[T int | float32 | float64](c *eng.Call, merge func() (T, error
 }
 
 // sameLen checks that x and y have the same length.
-func sameLen[T float32 | float64](routine string, x, y *Vector[T]) error {
+func sameLen[T Element](routine string, x, y *Vector[T]) error {
 	if x.n != y.n {
 		return opErr(routine, "vectors of %d and %d elements: %w", x.n, y.n, ErrShape)
 	}
@@ -275,7 +262,7 @@ func sameLen[T float32 | float64](routine string, x, y *Vector[T]) error {
 
 // twoVecOp is the skeleton of the level 1 operations on two vectors of the
 // same length (more: other operands it reads).
-func twoVecOp[T float32 | float64](routine string, x, y *Vector[T], wait []*Event, enqueue func(c *eng.Call), more ...*storage) (*Event, error) {
+func twoVecOp[T Element](routine string, x, y *Vector[T], wait []*Event, enqueue func(c *eng.Call), more ...*storage) (*Event, error) {
 	c, err := start[T](routine, wait, append([]*storage{x.storage(), y.storage()}, more...)...)
 	if err != nil {
 		return nil, err
@@ -288,22 +275,22 @@ func twoVecOp[T float32 | float64](routine string, x, y *Vector[T], wait []*Even
 	return finishAsync(c)
 }
 
-// Axpy enqueues y = alpha·x + y.
-func Axpy[T float32 | float64](alpha T, x, y *Vector[T], wait ...*Event) (*Event, error) {
+// axpyReal is Axpy for real vectors.
+func axpyReal[T float32 | float64](alpha T, x, y *Vector[T], wait ...*Event) (*Event, error) {
 	return twoVecOp("Axpy", x, y, wait, func(c *eng.Call) {
 		eng.AxpyOnDevice(c, x.n, alpha, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc)
 	})
 }
 
-// Copy enqueues y = x.
-func Copy[T float32 | float64](x, y *Vector[T], wait ...*Event) (*Event, error) {
+// copyReal is Copy for real vectors.
+func copyReal[T float32 | float64](x, y *Vector[T], wait ...*Event) (*Event, error) {
 	return twoVecOp("Copy", x, y, wait, func(c *eng.Call) {
 		eng.CopyOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc)
 	})
 }
 
-// Swap enqueues the exchange of x and y.
-func Swap[T float32 | float64](x, y *Vector[T], wait ...*Event) (*Event, error) {
+// swapReal is Swap for real vectors.
+func swapReal[T float32 | float64](x, y *Vector[T], wait ...*Event) (*Event, error) {
 	return twoVecOp("Swap", x, y, wait, func(c *eng.Call) {
 		eng.SwapOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc)
 	})
@@ -338,19 +325,11 @@ func Rotm[T float32 | float64](x, y *Vector[T], flag blas.Flag, h [4]T, wait ...
 // marker enqueues a command that does nothing, so an operation with no
 // work still returns an event in queue order.
 func marker(c *eng.Call) {
-	if c.Err != nil {
-		return
-	}
-	ev, err := c.E.Queue.EnqueueMarker()
-	if err != nil {
-		c.Fail(err)
-		return
-	}
-	c.Events = append(c.Events, ev)
+	c.Enqueue("", func(q *cl.Queue) (*cl.Event, error) { return q.EnqueueMarker() })
 }
 
-// Scal enqueues x = alpha·x (alpha == 0 assigns zeros, as gonum does).
-func Scal[T float32 | float64](alpha T, x *Vector[T], wait ...*Event) (*Event, error) {
+// scalReal is Scal for real vectors.
+func scalReal[T float32 | float64](alpha T, x *Vector[T], wait ...*Event) (*Event, error) {
 	c, err := start[T]("Scal", wait, x.storage())
 	if err != nil {
 		return nil, err
@@ -363,8 +342,8 @@ func Scal[T float32 | float64](alpha T, x *Vector[T], wait ...*Event) (*Event, e
 	return finishAsync(c)
 }
 
-// Dot enqueues the dot product of x and y.
-func Dot[T float32 | float64](x, y *Vector[T], wait ...*Event) (*Scalar[T], error) {
+// dotReal is Dot for real vectors.
+func dotReal[T float32 | float64](x, y *Vector[T], wait ...*Event) (*Scalar[T], error) {
 	c, err := start[T]("Dot", wait, x.storage(), y.storage())
 	if err != nil {
 		return nil, err
@@ -373,9 +352,10 @@ func Dot[T float32 | float64](x, y *Vector[T], wait ...*Event) (*Scalar[T], erro
 		c.Finish()
 		return nil, err
 	}
-	pb, g := eng.DotOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc)
-	parts := readBack[T](c, pb, g)
-	return finishScalar(c, func() (T, error) { return T(eng.SumParts(parts)), nil })
+	res := eng.Alloc[T](c, 1)
+	eng.DotOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc, res, 0)
+	out := readBack[T](c, res, 1)
+	return finishScalar(c, func() (T, error) { return out[0], nil })
 }
 
 // Dsdot enqueues the dot product of float32 vectors accumulated in
@@ -389,13 +369,14 @@ func Dsdot(x, y *Vector[float32], wait ...*Event) (*Scalar[float64], error) {
 		c.Finish()
 		return nil, err
 	}
-	pb, g := eng.DsdotOnDevice(c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc)
-	parts := readBack[float64](c, pb, g)
-	return finishScalar(c, func() (float64, error) { return eng.SumParts(parts), nil })
+	res := eng.Alloc[float64](c, 1)
+	eng.DsdotOnDevice(c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc, res, 0)
+	out := readBack[float64](c, res, 1)
+	return finishScalar(c, func() (float64, error) { return out[0], nil })
 }
 
-// Asum enqueues the sum of the absolute values of x.
-func Asum[T float32 | float64](x *Vector[T], wait ...*Event) (*Scalar[T], error) {
+// asumReal is Asum for real vectors.
+func asumReal[T float32 | float64](x *Vector[T], wait ...*Event) (*Scalar[T], error) {
 	c, err := start[T]("Asum", wait, x.storage())
 	if err != nil {
 		return nil, err
@@ -404,13 +385,14 @@ func Asum[T float32 | float64](x *Vector[T], wait ...*Event) (*Scalar[T], error)
 		c.Finish()
 		return nil, err
 	}
-	pb, g := eng.AsumOnDevice[T](c, x.n, x.st.buf, x.off, x.inc)
-	parts := readBack[T](c, pb, g)
-	return finishScalar(c, func() (T, error) { return T(eng.SumParts(parts)), nil })
+	res := eng.Alloc[T](c, 1)
+	eng.AsumOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, res, 0)
+	out := readBack[T](c, res, 1)
+	return finishScalar(c, func() (T, error) { return out[0], nil })
 }
 
-// Nrm2 enqueues the Euclidean norm of x (overflow-safe).
-func Nrm2[T float32 | float64](x *Vector[T], wait ...*Event) (*Scalar[T], error) {
+// nrm2Real is Nrm2 for real vectors.
+func nrm2Real[T float32 | float64](x *Vector[T], wait ...*Event) (*Scalar[T], error) {
 	c, err := start[T]("Nrm2", wait, x.storage())
 	if err != nil {
 		return nil, err
@@ -419,15 +401,14 @@ func Nrm2[T float32 | float64](x *Vector[T], wait ...*Event) (*Scalar[T], error)
 		c.Finish()
 		return nil, err
 	}
-	sb, qb, g := eng.Nrm2OnDevice[T](c, x.n, x.st.buf, x.off, x.inc)
-	scales := readBack[T](c, sb, g)
-	ssqs := readBack[T](c, qb, g)
-	return finishScalar(c, func() (T, error) { return eng.MergeNrm2(scales, ssqs), nil })
+	res := eng.Alloc[T](c, 1)
+	eng.Nrm2OnDevice[T](c, x.n, x.st.buf, x.off, x.inc, res, 0)
+	out := readBack[T](c, res, 1)
+	return finishScalar(c, func() (T, error) { return out[0], nil })
 }
 
-// Iamax enqueues the search for the index of the first element of x with
-// the largest absolute value (gonum's Idamax rules for NaN).
-func Iamax[T float32 | float64](x *Vector[T], wait ...*Event) (*Scalar[int], error) {
+// iamaxReal is Iamax for real vectors.
+func iamaxReal[T float32 | float64](x *Vector[T], wait ...*Event) (*Scalar[int], error) {
 	c, err := start[T]("Iamax", wait, x.storage())
 	if err != nil {
 		return nil, err
@@ -436,8 +417,8 @@ func Iamax[T float32 | float64](x *Vector[T], wait ...*Event) (*Scalar[int], err
 		c.Finish()
 		return nil, err
 	}
-	mb, ib, g := eng.IamaxOnDevice[T](c, x.n, x.st.buf, x.off, x.inc)
-	maxs := readBack[T](c, mb, g)
-	idx := readBack[float32](c, ib, g)
-	return finishScalar(c, func() (int, error) { return eng.MergeIamax(maxs, idx, x.n) })
+	res := eng.Alloc[float32](c, 1)
+	eng.IamaxOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, res, 0)
+	out := readBack[float32](c, res, 1)
+	return finishScalar(c, func() (int, error) { return eng.IamaxIndex(out[0], x.n) })
 }

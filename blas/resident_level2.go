@@ -88,16 +88,8 @@ func shapeErr(routine, format string, args ...any) error {
 }
 
 // enqueueCopy records the event of a device-side copy.
-func enqueueCopy(c *eng.Call, copyFn func() (*cl.Event, error)) {
-	if c.Err != nil {
-		return
-	}
-	ev, err := copyFn()
-	if err != nil {
-		c.Fail(err)
-		return
-	}
-	c.Events = append(c.Events, ev)
+func enqueueCopy(c *eng.Call, copyFn func(q *cl.Queue) (*cl.Event, error)) {
+	c.Enqueue("", copyFn)
 }
 
 // devMat is a matrix operand of a kernel that takes no matrix offset: the
@@ -109,18 +101,18 @@ type devMat struct {
 	staged bool
 }
 
-func matIn[T float32 | float64](c *eng.Call, m *Matrix[T]) devMat {
+func matIn[T Element](c *eng.Call, m *Matrix[T]) devMat {
 	if m.off == 0 {
 		return devMat{buf: m.st.buf, ld: m.stride}
 	}
 	b := eng.Alloc[T](c, m.rows*m.cols)
-	enqueueCopy(c, func() (*cl.Event, error) { return cl.CopyBufferRect[T](c.E.Queue, m.st.buf, b, m.rect()) })
+	enqueueCopy(c, func(q *cl.Queue) (*cl.Event, error) { return cl.CopyBufferRect[T](q, m.st.buf, b, m.rect()) })
 	return devMat{buf: b, ld: m.cols, staged: true}
 }
 
 // matOut copies a staged operand that a kernel updated back into m; only
 // m's elements are written, not the padding between its rows.
-func matOut[T float32 | float64](c *eng.Call, m *Matrix[T], d devMat) {
+func matOut[T Element](c *eng.Call, m *Matrix[T], d devMat) {
 	if !d.staged {
 		return
 	}
@@ -130,7 +122,7 @@ func matOut[T float32 | float64](c *eng.Call, m *Matrix[T], d devMat) {
 		HostOrigin:     [3]int{m.off % m.stride, m.off / m.stride, 0},
 		HostRowPitch:   m.stride,
 	}
-	enqueueCopy(c, func() (*cl.Event, error) { return cl.CopyBufferRect[T](c.E.Queue, d.buf, m.st.buf, r) })
+	enqueueCopy(c, func(q *cl.Queue) (*cl.Event, error) { return cl.CopyBufferRect[T](q, d.buf, m.st.buf, r) })
 }
 
 // packedIn is the packed-triangle operand ap (a contiguous vector): its own
@@ -140,18 +132,18 @@ func packedIn[T float32 | float64](c *eng.Call, ap *Vector[T]) devMat {
 		return devMat{buf: ap.st.buf}
 	}
 	b := eng.Alloc[T](c, ap.n)
-	enqueueCopy(c, func() (*cl.Event, error) { return cl.CopyBuffer[T](c.E.Queue, ap.st.buf, b, ap.off, 0, ap.n) })
+	enqueueCopy(c, func(q *cl.Queue) (*cl.Event, error) { return cl.CopyBuffer[T](q, ap.st.buf, b, ap.off, 0, ap.n) })
 	return devMat{buf: b, staged: true}
 }
 
 func packedOut[T float32 | float64](c *eng.Call, ap *Vector[T], d devMat) {
 	if d.staged {
-		enqueueCopy(c, func() (*cl.Event, error) { return cl.CopyBuffer[T](c.E.Queue, d.buf, ap.st.buf, 0, ap.off, ap.n) })
+		enqueueCopy(c, func(q *cl.Queue) (*cl.Event, error) { return cl.CopyBuffer[T](q, d.buf, ap.st.buf, 0, ap.off, ap.n) })
 	}
 }
 
 // checkPacked checks that ap holds a packed n×n triangle.
-func checkPacked[T float32 | float64](routine string, ap *Vector[T], n int) error {
+func checkPacked[T Element](routine string, ap *Vector[T], n int) error {
 	if ap.n != eng.PackedLen(n) || ap.inc != 1 {
 		return shapeErr(routine, "packed triangle of %d elements with increment %d for n = %d (want %d, 1)", ap.n, ap.inc, n, eng.PackedLen(n))
 	}
@@ -176,8 +168,8 @@ func mvOp[T float32 | float64](c *eng.Call, d eng.L2Mat, a *Matrix[T], ap *Vecto
 	return finishAsync(c)
 }
 
-// Gemv enqueues y = alpha·op(A)·x + beta·y.
-func Gemv[T float32 | float64](tA blas.Transpose, alpha T, a *Matrix[T], x *Vector[T], beta T, y *Vector[T], wait ...*Event) (*Event, error) {
+// gemvReal is Gemv for real matrices.
+func gemvReal[T float32 | float64](tA blas.Transpose, alpha T, a *Matrix[T], x *Vector[T], beta T, y *Vector[T], wait ...*Event) (*Event, error) {
 	const op = "Gemv"
 	if err := errors.Join(checkTrans(op, tA), operands(op, a.storage(), x.storage(), y.storage())); err != nil {
 		return nil, err
@@ -300,7 +292,7 @@ func triOp[T float32 | float64](c *eng.Call, d eng.L2Mat, a *Matrix[T], ap *Vect
 
 // triStart validates a triangular level 2 operation on x with the matrix
 // in a (rows × cols, cols = k+1 for band storage, k < 0 for dense) or ap.
-func triStart[T float32 | float64](op string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, k int, a *Matrix[T], ap *Vector[T], x *Vector[T], wait []*Event) (*eng.Call, error) {
+func triStart[T Element](op string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, k int, a *Matrix[T], ap *Vector[T], x *Vector[T], wait []*Event) (*eng.Call, error) {
 	var st *storage
 	if a != nil || ap == nil {
 		st = a.storage()
@@ -328,8 +320,8 @@ func triStart[T float32 | float64](op string, ul blas.Uplo, tA blas.Transpose, d
 	return start[T](op, wait, st)
 }
 
-// Trmv enqueues x = op(A)·x for an n×n triangular A.
-func Trmv[T float32 | float64](ul blas.Uplo, tA blas.Transpose, d blas.Diag, a *Matrix[T], x *Vector[T], wait ...*Event) (*Event, error) {
+// trmvReal is Trmv for real matrices.
+func trmvReal[T float32 | float64](ul blas.Uplo, tA blas.Transpose, d blas.Diag, a *Matrix[T], x *Vector[T], wait ...*Event) (*Event, error) {
 	c, err := triStart("Trmv", ul, tA, d, -1, a, nil, x, wait)
 	if err != nil {
 		return nil, err
@@ -362,9 +354,8 @@ func Tpmv[T float32 | float64](ul blas.Uplo, tA blas.Transpose, d blas.Diag, ap 
 	return triOp(c, eng.L2Tri(eng.L2Packed, ul, tA, d, x.n, x.n-1, 0), nil, ap, x, false)
 }
 
-// Trsv enqueues the solve op(A)·x = b in place (x holds b on entry) for an
-// n×n triangular A.
-func Trsv[T float32 | float64](ul blas.Uplo, tA blas.Transpose, d blas.Diag, a *Matrix[T], x *Vector[T], wait ...*Event) (*Event, error) {
+// trsvReal is Trsv for real matrices.
+func trsvReal[T float32 | float64](ul blas.Uplo, tA blas.Transpose, d blas.Diag, a *Matrix[T], x *Vector[T], wait ...*Event) (*Event, error) {
 	c, err := triStart("Trsv", ul, tA, d, -1, a, nil, x, wait)
 	if err != nil {
 		return nil, err
@@ -429,8 +420,8 @@ func rankOp[T float32 | float64](c *eng.Call, u eng.L2Update, m, n int, alpha T,
 	return finishAsync(c)
 }
 
-// Ger enqueues A += alpha·x·yᵀ for an m×n A.
-func Ger[T float32 | float64](alpha T, x, y *Vector[T], a *Matrix[T], wait ...*Event) (*Event, error) {
+// gerReal is Ger for real matrices.
+func gerReal[T float32 | float64](alpha T, x, y *Vector[T], a *Matrix[T], wait ...*Event) (*Event, error) {
 	const op = "Ger"
 	if err := operands(op, x.storage(), y.storage(), a.storage()); err != nil {
 		return nil, err

@@ -23,12 +23,11 @@ func copyIntoMatrix[T float32 | float64](c *eng.Call, src *cl.Buffer, ld int, m 
 		HostOrigin:     [3]int{m.off % m.stride, m.off / m.stride, 0},
 		HostRowPitch:   m.stride,
 	}
-	enqueueCopy(c, func() (*cl.Event, error) { return cl.CopyBufferRect[T](c.E.Queue, src, m.st.buf, r) })
+	enqueueCopy(c, func(q *cl.Queue) (*cl.Event, error) { return cl.CopyBufferRect[T](q, src, m.st.buf, r) })
 }
 
-// Symm enqueues C = alpha·A·B + beta·C (side Left) or C = alpha·B·A +
-// beta·C (Right) for a symmetric A of which the ul triangle is read.
-func Symm[T float32 | float64](s blas.Side, ul blas.Uplo, alpha T, a, b *Matrix[T], beta T, c *Matrix[T], wait ...*Event) (*Event, error) {
+// symmReal is Symm on real matrices.
+func symmReal[T float32 | float64](s blas.Side, ul blas.Uplo, alpha T, a, b *Matrix[T], beta T, c *Matrix[T], wait ...*Event) (*Event, error) {
 	const op = "Symm"
 	if err := errors.Join(checkSide(op, s), checkUplo(op, ul), operands(op, a.storage(), b.storage(), c.storage())); err != nil {
 		return nil, err
@@ -56,7 +55,7 @@ func Symm[T float32 | float64](s blas.Side, ul blas.Uplo, alpha T, a, b *Matrix[
 
 // rankKShape returns n and k of a Syrk or Syr2k with operand a (n×k, or
 // k×n when t transposes) and the n×n c.
-func rankKShape[T float32 | float64](op string, t blas.Transpose, a, c *Matrix[T]) (n, k int, err error) {
+func rankKShape[T Element](op string, t blas.Transpose, a, c *Matrix[T]) (n, k int, err error) {
 	n, k = a.rows, a.cols
 	if t != blas.NoTrans {
 		n, k = k, n
@@ -67,9 +66,8 @@ func rankKShape[T float32 | float64](op string, t blas.Transpose, a, c *Matrix[T
 	return n, k, nil
 }
 
-// Syrk enqueues the ul triangle of C = alpha·A·Aᵀ + beta·C (NoTrans) or
-// C = alpha·Aᵀ·A + beta·C.
-func Syrk[T float32 | float64](ul blas.Uplo, t blas.Transpose, alpha T, a *Matrix[T], beta T, c *Matrix[T], wait ...*Event) (*Event, error) {
+// syrkReal is Syrk on real matrices.
+func syrkReal[T float32 | float64](ul blas.Uplo, t blas.Transpose, alpha T, a *Matrix[T], beta T, c *Matrix[T], wait ...*Event) (*Event, error) {
 	const op = "Syrk"
 	if err := errors.Join(checkUplo(op, ul), checkTrans(op, t), operands(op, a.storage(), c.storage())); err != nil {
 		return nil, err
@@ -91,9 +89,8 @@ func Syrk[T float32 | float64](ul blas.Uplo, t blas.Transpose, alpha T, a *Matri
 	return finishAsync(call)
 }
 
-// Syr2k enqueues the ul triangle of C = alpha·(A·Bᵀ + B·Aᵀ) + beta·C
-// (NoTrans) or C = alpha·(Aᵀ·B + Bᵀ·A) + beta·C.
-func Syr2k[T float32 | float64](ul blas.Uplo, t blas.Transpose, alpha T, a, b *Matrix[T], beta T, c *Matrix[T], wait ...*Event) (*Event, error) {
+// syr2kReal is Syr2k on real matrices.
+func syr2kReal[T float32 | float64](ul blas.Uplo, t blas.Transpose, alpha T, a, b *Matrix[T], beta T, c *Matrix[T], wait ...*Event) (*Event, error) {
 	const op = "Syr2k"
 	if err := errors.Join(checkUplo(op, ul), checkTrans(op, t), operands(op, a.storage(), b.storage(), c.storage())); err != nil {
 		return nil, err
@@ -119,7 +116,7 @@ func Syr2k[T float32 | float64](ul blas.Uplo, t blas.Transpose, alpha T, a, b *M
 }
 
 // triMatStart validates a Trmm or Trsm of the m×n b with the triangular a.
-func triMatStart[T float32 | float64](op string, s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, a, b *Matrix[T], wait []*Event) (*eng.Call, error) {
+func triMatStart[T Element](op string, s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, a, b *Matrix[T], wait []*Event) (*eng.Call, error) {
 	if err := errors.Join(checkSide(op, s), checkTri(op, ul, tA, d), operands(op, a.storage(), b.storage())); err != nil {
 		return nil, err
 	}
@@ -136,9 +133,8 @@ func triMatStart[T float32 | float64](op string, s blas.Side, ul blas.Uplo, tA b
 	return start[T](op, wait, a.st)
 }
 
-// Trmm enqueues B = alpha·op(A)·B (side Left) or B = alpha·B·op(A) for a
-// triangular A.
-func Trmm[T float32 | float64](s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, alpha T, a, b *Matrix[T], wait ...*Event) (*Event, error) {
+// trmmReal is Trmm on real matrices.
+func trmmReal[T float32 | float64](s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, alpha T, a, b *Matrix[T], wait ...*Event) (*Event, error) {
 	c, err := triMatStart("Trmm", s, ul, tA, d, a, b, wait)
 	if err != nil {
 		return nil, err
@@ -151,9 +147,8 @@ func Trmm[T float32 | float64](s blas.Side, ul blas.Uplo, tA blas.Transpose, d b
 	return finishAsync(c)
 }
 
-// Trsm enqueues the solve op(A)·X = alpha·B (side Left) or X·op(A) =
-// alpha·B for a triangular A; X overwrites B.
-func Trsm[T float32 | float64](s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, alpha T, a, b *Matrix[T], wait ...*Event) (*Event, error) {
+// trsmReal is Trsm on real matrices.
+func trsmReal[T float32 | float64](s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, alpha T, a, b *Matrix[T], wait ...*Event) (*Event, error) {
 	c, err := triMatStart("Trsm", s, ul, tA, d, a, b, wait)
 	if err != nil {
 		return nil, err

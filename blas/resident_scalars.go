@@ -1,10 +1,6 @@
 package clblas
 
-import (
-	"github.com/gocompute/opencl/cl"
-
-	eng "github.com/gocompute/opencl/internal/engine"
-)
+import eng "github.com/gocompute/opencl/internal/engine"
 
 // Scalars kept on the device.
 //
@@ -18,8 +14,8 @@ import (
 // decide something, such as whether an iteration has converged.
 
 // DotTo enqueues res[0] = x·y, summed on the device: the partial sums of
-// the work-groups are added by one more work-group in T's precision
-// (Dot adds them on the host in float64).
+// the work-groups are added by one more work-group in T's precision, as
+// Dot's are.
 func DotTo[T float32 | float64](x, y, res *Vector[T], wait ...*Event) (*Event, error) {
 	c, err := start[T]("DotTo", wait, x.storage(), y.storage(), res.storage())
 	if err != nil {
@@ -29,8 +25,7 @@ func DotTo[T float32 | float64](x, y, res *Vector[T], wait ...*Event) (*Event, e
 		c.Finish()
 		return nil, err
 	}
-	pb, g := eng.DotOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc)
-	sumPartsOnDevice[T](c, pb, g, res.st.buf, res.off)
+	eng.DotOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc, res.st.buf, res.off)
 	return finishAsync(c)
 }
 
@@ -40,7 +35,7 @@ func Div[T float32 | float64](num, den, res *Vector[T], wait ...*Event) (*Event,
 	if err != nil {
 		return nil, err
 	}
-	c.Run(c.Kernel(eng.L1File, "div_scalar"), []int{1}, []int{1},
+	c.Run(eng.L1Kernel(c, "div_scalar"), []int{1}, []int{1},
 		num.st.buf, int64(num.off), den.st.buf, int64(den.off), res.st.buf, int64(res.off))
 	return finishAsync(c)
 }
@@ -84,11 +79,4 @@ func scalarApart[T float32 | float64](routine string, s, v *Vector[T]) error {
 		return opErr(routine, "the scalar is element %d of the vector it scales: %w", d/v.inc, ErrShape)
 	}
 	return nil
-}
-
-// sumPartsOnDevice enqueues res[off] = the sum of the g partials in parts.
-func sumPartsOnDevice[T eng.Real](c *eng.Call, parts *cl.Buffer, g int, res *cl.Buffer, off int) {
-	ls := eng.L1Local(c.E)
-	var z T
-	c.Run(c.Kernel(eng.L1File, "sum_parts"), []int{ls}, []int{ls}, int32(g), parts, res, int64(off), eng.LocalBytes(ls, z))
 }

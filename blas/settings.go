@@ -88,29 +88,19 @@ func (cfg *config) readSettings(lookup func(string) (string, bool)) error {
 
 // apply turns checked values into cfg's policy and engine options.
 func (cfg *config) apply(env settings.Env) error {
-	o := &cfg.engine
+	o, err := eng.EnvOptions(env)
+	if err != nil {
+		return fmt.Errorf("clblas: %w", err)
+	}
 	o.Device, o.Runtime = cfg.device, cfg.runtime
-	o.Spec = env.Get(settings.Device)
-	o.CacheDir = env.Get(settings.CacheDir)
 	if v := env.Get(settings.Offload); !cfg.policySet && v != "" {
 		p, _ := ParsePolicy(v) // checked
 		cfg.policy = p
 	}
-	mode := cfg.tensor
-	if !cfg.tensorSet {
-		mode, _ = ParseTensorMode(env.Get(settings.Tensor)) // checked
+	if cfg.tensorSet {
+		o.Tensor = gemm.Tensor(cfg.tensor) // the same values
 	}
-	o.Tensor = gemm.Tensor(mode) // the same values
-
-	o.Pipe, _ = settings.ParsePipeline(env.Get(settings.GemmPipeline)) // checked
-	o.ZeroCopy, _ = eng.ParseZeroCopy(env.Get(settings.ZeroCopy))      // checked
-	path := env.Get(settings.GemmTuning)
-	db, err := gemm.Read(path)
-	if err != nil {
-		s, _ := settings.Lookup(settings.GemmTuning)
-		return fmt.Errorf("clblas: %w", &settings.Error{Name: s.Name, Value: path, Values: s.Values, Err: err})
-	}
-	o.Tuning = db
+	cfg.engine = o
 	return nil
 }
 

@@ -119,9 +119,9 @@ func TestSettingsReachEngine(t *testing.T) {
 		if err != nil {
 			t.Fatalf("New: %v", err)
 		}
-		d, ok := impl.dev32.(eng.ClDevice32)
+		d, ok := openclDevice[float32](impl)
 		if !ok {
-			t.Fatalf("the float32 device is %T", impl.dev32)
+			t.Fatal("the float32 device is not the OpenCL engine")
 		}
 		if d.E.PipeMode != tc.pipe || d.E.ZeroCopy != tc.zero || len(d.E.Tuning.Devices) != tc.devices {
 			t.Errorf("%d options: pipe %+v zero copy %v, %d tuned devices; want %+v %v %d",

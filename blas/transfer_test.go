@@ -103,9 +103,9 @@ func (g gemmCase[T]) runInto(e *eng.Engine, c []T) ([]T, error) {
 	var err error
 	switch cc := any(c).(type) {
 	case []float64:
-		err = eng.ClDevice64{E: e}.Dgemm(g.tA, g.tB, g.m, g.n, g.k, float64(g.alpha), any(g.a).([]float64), g.lda, any(g.b).([]float64), g.ldb, float64(g.beta), cc, g.ldc)
+		err = eng.Device[float64]{E: e}.Gemm(g.tA, g.tB, g.m, g.n, g.k, float64(g.alpha), any(g.a).([]float64), g.lda, any(g.b).([]float64), g.ldb, float64(g.beta), cc, g.ldc)
 	case []float32:
-		err = eng.ClDevice32{E: e}.Sgemm(g.tA, g.tB, g.m, g.n, g.k, float32(g.alpha), any(g.a).([]float32), g.lda, any(g.b).([]float32), g.ldb, float32(g.beta), cc, g.ldc)
+		err = eng.Device[float32]{E: e}.Gemm(g.tA, g.tB, g.m, g.n, g.k, float32(g.alpha), any(g.a).([]float32), g.lda, any(g.b).([]float32), g.ldb, float32(g.beta), cc, g.ldc)
 	}
 	return c, err
 }
@@ -337,7 +337,7 @@ func testStagedGemmNoLeaks(t *testing.T, chunks int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := impl.dev32.(eng.ClDevice32).E
+	e := impl.eng
 	e.PipeMode = settings.Pipeline{Force: true, Tile: 32, Slab: chunks}
 	rnd := rand.New(rand.NewPCG(11, 12))
 	g := newGemmCase[float32](rnd, blas.NoTrans, blas.NoTrans, 70, 64, 40, 0, 1, 0)

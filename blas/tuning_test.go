@@ -529,9 +529,9 @@ func TestTensorOption(t *testing.T) {
 		if err != nil {
 			t.Fatalf("New: %v", err)
 		}
-		d, ok := impl.dev32.(eng.ClDevice32)
+		d, ok := openclDevice[float32](impl)
 		if !ok {
-			t.Fatalf("the float32 device is %T", impl.dev32)
+			t.Fatal("the float32 device is not the OpenCL engine")
 		}
 		if got := d.E.Tensor; got != gemm.Tensor(tc.want) {
 			t.Errorf("%d options: tensor mode %v, want %v", len(tc.opts), got, tc.want)

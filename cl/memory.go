@@ -6,10 +6,13 @@ import (
 	"unsafe"
 )
 
-// Scalar is the set of Go types that have an OpenCL C scalar counterpart
-// (char … ulong, float, double). Go's int and uint have none.
+// Scalar is the set of Go types that have an OpenCL C counterpart of the
+// same size and layout: the scalars char … ulong, float and double, and
+// complex64 and complex128 as float2 and double2 (real part first). Go's
+// int and uint have none.
 type Scalar interface {
-	~int8 | ~uint8 | ~int16 | ~uint16 | ~int32 | ~uint32 | ~int64 | ~uint64 | ~float32 | ~float64
+	~int8 | ~uint8 | ~int16 | ~uint16 | ~int32 | ~uint32 | ~int64 | ~uint64 | ~float32 | ~float64 |
+		~complex64 | ~complex128
 }
 
 // MemFlags are buffer creation flags; values can be or-ed. Flags that

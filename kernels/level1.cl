@@ -1,55 +1,225 @@
 // level1.cl — BLAS level 1 kernels (vector-vector), built after common.cl
-// with PRECISION=32|64. No other defines: every option (the Givens flag,
-// alpha == 0 in scal) is a kernel argument, so the file compiles once per
-// precision.
+// with PRECISION=32|64 and the launch defines below; every other option
+// (the Givens flag, alpha == 0 in scal) is a kernel argument.
 //
 // Vectors follow gonum's convention for strided storage: element i of x is
 // x[offx + i*incx], where offx is 0 for incx > 0 and (n-1)*|incx| for
 // incx < 0. Offsets are long and index products are computed in long, so a
 // vector may span more than 2^31 elements; n itself is an int.
 //
-// Element-wise kernels (axpy, scal, copy, swap, rot, rotm) use one
-// work-item per element over a global size rounded up to the work-group
-// size. Reductions (dot, dsdot, asum, nrm2, iamax) are the first stage of
-// a two-stage reduction: a bounded number of work-groups each walk the
-// vector with a grid stride, reduce in local memory (the local size must
-// be a power of two) and write one partial result per group; the host
-// merges the few partials.
+// Launch: every kernel but the one-work-item ones runs over a grid that
+// fills the device a few times over (the host sizes it), and each
+// work-item walks the vector with a grid stride. Two paths, chosen per call
+// by a test every work-item makes alike:
+//  - unit stride (every inc is 1) with the operands equally aligned to
+//    L1_VW elements: whole vectors of L1_VW elements are loaded through
+//    aligned vector pointers, L1_UNROLL of them before any is stored (so
+//    each work-item has several loads in flight); the elements before the
+//    first aligned address and after the last whole vector are done one by
+//    one. The alignment is read from the addresses themselves, so views at
+//    any offset and buffers over host memory are safe: nothing outside
+//    elements [0, n) is read or written.
+//  - anything else (strides, negative increments, differently aligned
+//    operands): one element at a time.
+//
+// Reductions (dot, dsdot, asum, nrm2, iamax) are two passes on the device:
+// the _part kernels leave one partial per work-group, and a _fin (or
+// sum_parts) kernel run as one work-group merges them and writes the
+// result to an element of a buffer, so the host reads back one value, or
+// nothing when the result feeds the next kernel. Local sizes are powers of
+// two. For a given device, n and alignment the order of every sum is fixed,
+// so results are deterministic.
 //
 // Results follow gonum's Go code, including NaN and Inf: products are not
 // contracted into fma (gonum's amd64 code does not fuse them either), zero
-// is never a reason to skip work except where gonum skips it (nrm2 skips
-// zero elements; scal with alpha == 0 assigns zeros).
+// is never a reason to skip work except where gonum skips it (scal with
+// alpha == 0 assigns zeros).
+//
+// Defines (the host derives them from the device profile):
+//   L1_VW      elements per vector load: 1, 2, 4, 8 or 16 (default 1)
+//   L1_UNROLL  vectors a work-item loads before it stores (default 1)
 
 #pragma OPENCL FP_CONTRACT OFF
 
+#ifndef L1_VW
+#define L1_VW 1
+#endif
+#ifndef L1_UNROLL
+#define L1_UNROLL 1
+#endif
+
+#define L1_CAT_(a, b) a##b
+#define L1_CAT(a, b) L1_CAT_(a, b)
+#if PRECISION == 64
+#define L1_BASE double
+#else
+#define L1_BASE float
+#endif
+#if L1_VW == 1
+typedef real realv;
+#define L1_SEL(a, b, c) ((c) ? (b) : (a))
+#elif L1_VW == 2 || L1_VW == 4 || L1_VW == 8 || L1_VW == 16
+typedef L1_CAT(L1_BASE, L1_VW) realv;
+#define L1_SEL(a, b, c) select(a, b, c)
+#else
+#error "L1_VW must be 1, 2, 4, 8 or 16"
+#endif
+
+// L1_SEL1 is select for scalars (whose comparisons give an int, whatever
+// the precision); L1_SEL is select for realv.
+#define L1_SEL1(a, b, c) ((c) ? (b) : (a))
+#define L1_VBYTES ((ulong)L1_VW * sizeof(real))
+#define L1_FOR_U for (int u = 0; u < L1_UNROLL; u++)
+
 #define ELEM(p, off, i, inc) (p)[(off) + (long)(i) * (long)(inc)]
+
+// l1_mis is how many bytes p lies past the last L1_VW-element boundary.
+static inline ulong l1_mis(const __global real* p)
+{
+    return (ulong)p % L1_VBYTES;
+}
+
+// l1_head is the number of elements before the first aligned one at p (at
+// most n).
+static inline long l1_head(const __global real* p, int n)
+{
+    const ulong m = l1_mis(p);
+    return m == 0 ? 0 : min((long)n, (long)((L1_VBYTES - m) / sizeof(real)));
+}
+
+// l1_hsum is the sum of v's components, pairwise.
+static inline real l1_hsum(realv v)
+{
+#if L1_VW == 1
+    return v;
+#elif L1_VW == 2
+    return v.s0 + v.s1;
+#elif L1_VW == 4
+    return (v.s0 + v.s1) + (v.s2 + v.s3);
+#elif L1_VW == 8
+    const real4 w = v.lo + v.hi;
+    return (w.s0 + w.s1) + (w.s2 + w.s3);
+#else
+    const real8 w8 = v.lo + v.hi;
+    const real4 w = w8.lo + w8.hi;
+    return (w.s0 + w.s1) + (w.s2 + w.s3);
+#endif
+}
 
 // ---------------------------------------------------------------------------
 // Element-wise kernels.
+
+// L1_TWO is the body of an update of x and y (both of length n, the
+// kernel's arguments x, offx, incx, y, offy, incy): with a and b the old
+// elements of x and y (b is not read unless RY), the new ones are FX(a, b)
+// (stored only if WX) and FY(a, b). FX and FY are macros that work on
+// reals and on realv alike.
+#define L1_TWO(RY, WX, FX, FY)                                                  \
+    const long gid = get_global_id(0), gs = get_global_size(0);                 \
+    __global real* px = (__global real*)x + offx;                               \
+    __global real* py = y + offy;                                               \
+    if (incx == 1 && incy == 1 && l1_mis(px) == l1_mis(py)) {                   \
+        const long h = l1_head(py, n);                                          \
+        const long nv = (n - h) / L1_VW;                                        \
+        for (long i = gid; i < h; i += gs) {                                    \
+            const real a = px[i], b = RY ? py[i] : 0;                           \
+            if (WX) px[i] = FX(a, b);                                           \
+            py[i] = FY(a, b);                                                   \
+        }                                                                       \
+        for (long i = h + nv * L1_VW + gid; i < n; i += gs) {                   \
+            const real a = px[i], b = RY ? py[i] : 0;                           \
+            if (WX) px[i] = FX(a, b);                                           \
+            py[i] = FY(a, b);                                                   \
+        }                                                                       \
+        __global realv* vx = (__global realv*)(px + h);                         \
+        __global realv* vy = (__global realv*)(py + h);                         \
+        long v = gid;                                                           \
+        for (; v + (L1_UNROLL - 1) * gs < nv; v += L1_UNROLL * gs) {            \
+            realv a[L1_UNROLL], b[L1_UNROLL];                                   \
+            L1_FOR_U {                                                          \
+                a[u] = vx[v + u * gs];                                          \
+                b[u] = RY ? vy[v + u * gs] : 0;                                 \
+            }                                                                   \
+            L1_FOR_U {                                                          \
+                if (WX) vx[v + u * gs] = FX(a[u], b[u]);                        \
+                vy[v + u * gs] = FY(a[u], b[u]);                                \
+            }                                                                   \
+        }                                                                       \
+        for (; v < nv; v += gs) {                                               \
+            const realv a = vx[v], b = RY ? vy[v] : 0;                          \
+            if (WX) vx[v] = FX(a, b);                                           \
+            vy[v] = FY(a, b);                                                   \
+        }                                                                       \
+        return;                                                                 \
+    }                                                                           \
+    for (long i = gid; i < n; i += gs) {                                        \
+        const real a = px[i * incx], b = RY ? py[i * incy] : 0;                 \
+        if (WX) px[i * incx] = FX(a, b);                                        \
+        py[i * incy] = FY(a, b);                                                \
+    }
+
+#define AXPY_Y(a, b) ((b) + alpha * (a))
+#define NONE(a, b) (a)
+#define TAKE_A(a, b) (a)
+#define TAKE_B(a, b) (b)
+#define ROT_X(a, b) (c * (a) + s * (b))
+#define ROT_Y(a, b) (c * (b) - s * (a))
+#define ROTM_X(a, b) (flag == -1 ? (a) * h11 + (b) * h12 : flag == 0 ? (a) + (b) * h12 : (a) * h11 + (b))
+#define ROTM_Y(a, b) (flag == -1 ? (a) * h21 + (b) * h22 : flag == 0 ? (a) * h21 + (b) : -(a) + (b) * h22)
+
+// l1_axpy: y = alpha*x + y.
+static inline void l1_axpy(const int n, const real alpha,
+                           __global const real* x, const long offx, const int incx,
+                           __global real* y, const long offy, const int incy)
+{
+    L1_TWO(1, 0, NONE, AXPY_Y)
+}
 
 // y = alpha*x + y.
 __kernel void axpy(const int n, const real alpha,
                    __global const real* x, const long offx, const int incx,
                    __global real* y, const long offy, const int incy)
 {
-    const long i = get_global_id(0);
-    if (i >= n) return;
-    ELEM(y, offy, i, incy) += alpha * ELEM(x, offx, i, incx);
+    l1_axpy(n, alpha, x, offx, incx, y, offy, incy);
 }
 
-// x = alpha*x; alpha == 0 assigns zeros (NaN and Inf in x do not survive),
-// as gonum's Dscal/Sscal do.
+// l1_scal: x = alpha*x; alpha == 0 assigns zeros (NaN and Inf in x do not
+// survive), as gonum's Dscal/Sscal do.
+static inline void l1_scal(const int n, const real alpha,
+                           __global real* x, const long offx, const int incx)
+{
+    const long gid = get_global_id(0), gs = get_global_size(0);
+    const int zero = alpha == (real)0;
+    __global real* px = x + offx;
+    if (incx == 1) {
+        const long h = l1_head(px, n);
+        const long nv = (n - h) / L1_VW;
+        for (long i = gid; i < h; i += gs) px[i] = zero ? (real)0 : alpha * px[i];
+        for (long i = h + nv * L1_VW + gid; i < n; i += gs) px[i] = zero ? (real)0 : alpha * px[i];
+        __global realv* vx = (__global realv*)(px + h);
+        if (zero) {
+            for (long v = gid; v < nv; v += gs) vx[v] = (realv)0;
+            return;
+        }
+        long v = gid;
+        for (; v + (L1_UNROLL - 1) * gs < nv; v += L1_UNROLL * gs) {
+            realv a[L1_UNROLL];
+            L1_FOR_U a[u] = vx[v + u * gs];
+            L1_FOR_U vx[v + u * gs] = alpha * a[u];
+        }
+        for (; v < nv; v += gs) vx[v] = alpha * vx[v];
+        return;
+    }
+    for (long i = gid; i < n; i += gs) {
+        ELEM(x, offx, i, incx) = zero ? (real)0 : alpha * ELEM(x, offx, i, incx);
+    }
+}
+
+// x = alpha*x (alpha == 0: zeros).
 __kernel void scal(const int n, const real alpha,
                    __global real* x, const long offx, const int incx)
 {
-    const long i = get_global_id(0);
-    if (i >= n) return;
-    if (alpha == (real)0) {
-        ELEM(x, offx, i, incx) = (real)0;
-    } else {
-        ELEM(x, offx, i, incx) *= alpha;
-    }
+    l1_scal(n, alpha, x, offx, incx);
 }
 
 // y = x.
@@ -57,9 +227,7 @@ __kernel void copy(const int n,
                    __global const real* x, const long offx, const int incx,
                    __global real* y, const long offy, const int incy)
 {
-    const long i = get_global_id(0);
-    if (i >= n) return;
-    ELEM(y, offy, i, incy) = ELEM(x, offx, i, incx);
+    L1_TWO(0, 0, NONE, TAKE_A)
 }
 
 // x, y = y, x.
@@ -67,11 +235,7 @@ __kernel void swap(const int n,
                    __global real* x, const long offx, const int incx,
                    __global real* y, const long offy, const int incy)
 {
-    const long i = get_global_id(0);
-    if (i >= n) return;
-    const real vx = ELEM(x, offx, i, incx);
-    ELEM(x, offx, i, incx) = ELEM(y, offy, i, incy);
-    ELEM(y, offy, i, incy) = vx;
+    L1_TWO(1, 1, TAKE_B, TAKE_A)
 }
 
 // Plane rotation: x, y = c*x + s*y, c*y - s*x.
@@ -80,12 +244,7 @@ __kernel void rot(const int n,
                   __global real* y, const long offy, const int incy,
                   const real c, const real s)
 {
-    const long i = get_global_id(0);
-    if (i >= n) return;
-    const real vx = ELEM(x, offx, i, incx);
-    const real vy = ELEM(y, offy, i, incy);
-    ELEM(x, offx, i, incx) = c * vx + s * vy;
-    ELEM(y, offy, i, incy) = c * vy - s * vx;
+    L1_TWO(1, 1, ROT_X, ROT_Y)
 }
 
 // Modified Givens rotation with H = [h11 h12; h21 h22]. flag takes gonum's
@@ -97,27 +256,11 @@ __kernel void rotm(const int n,
                    const int flag, const real h11, const real h12,
                    const real h21, const real h22)
 {
-    const long i = get_global_id(0);
-    if (i >= n) return;
-    const real vx = ELEM(x, offx, i, incx);
-    const real vy = ELEM(y, offy, i, incy);
-    real rx, ry;
-    if (flag == -1) {
-        rx = vx * h11 + vy * h12;
-        ry = vx * h21 + vy * h22;
-    } else if (flag == 0) {
-        rx = vx + vy * h12;
-        ry = vx * h21 + vy;
-    } else {
-        rx = vx * h11 + vy;
-        ry = -vx + vy * h22;
-    }
-    ELEM(x, offx, i, incx) = rx;
-    ELEM(y, offy, i, incy) = ry;
+    L1_TWO(1, 1, ROTM_X, ROTM_Y)
 }
 
 // ---------------------------------------------------------------------------
-// Reductions, first stage (kernel names end in _part; "dot" would clash
+// Reductions, first pass (kernel names end in _part; "dot" would clash
 // with the OpenCL built-in). Each group writes partial[get_group_id(0)].
 
 // Tree sum of scratch[0..local size) into scratch[0]; every work-item
@@ -131,20 +274,82 @@ __kernel void rotm(const int n,
         }                                                   \
     } while (0)
 
+// L1_SUM2 leaves in acc (of type AT, vectors of type AV made from realv by
+// CV) the sum of F(x[i], y[i]) over the kernel's x and y; L1_SUM1 that of
+// F(x[i]). Both take the unit-stride path when they can.
+#define L1_SUM2(AT, AV, CV, F)                                                  \
+    const long gid = get_global_id(0), gs = get_global_size(0);                 \
+    __global const real* px = x + offx;                                         \
+    __global const real* py = y + offy;                                         \
+    AT acc = 0;                                                                 \
+    if (incx == 1 && incy == 1 && l1_mis(px) == l1_mis(py)) {                   \
+        const long h = l1_head(px, n);                                          \
+        const long nv = (n - h) / L1_VW;                                        \
+        for (long i = gid; i < h; i += gs) acc += F((AT)px[i], (AT)py[i]);      \
+        for (long i = h + nv * L1_VW + gid; i < n; i += gs) {                   \
+            acc += F((AT)px[i], (AT)py[i]);                                     \
+        }                                                                       \
+        __global const realv* vx = (__global const realv*)(px + h);             \
+        __global const realv* vy = (__global const realv*)(py + h);             \
+        AV va[L1_UNROLL];                                                       \
+        L1_FOR_U va[u] = 0;                                                     \
+        long v = gid;                                                           \
+        for (; v + (L1_UNROLL - 1) * gs < nv; v += L1_UNROLL * gs) {            \
+            realv a[L1_UNROLL], b[L1_UNROLL];                                   \
+            L1_FOR_U {                                                          \
+                a[u] = vx[v + u * gs];                                          \
+                b[u] = vy[v + u * gs];                                          \
+            }                                                                   \
+            L1_FOR_U va[u] += F(CV(a[u]), CV(b[u]));                            \
+        }                                                                       \
+        for (; v < nv; v += gs) va[0] += F(CV(vx[v]), CV(vy[v]));               \
+        for (int u = 1; u < L1_UNROLL; u++) va[0] += va[u];                     \
+        acc += L1_HSUM_##AT(va[0]);                                             \
+    } else {                                                                    \
+        for (long i = gid; i < n; i += gs) {                                    \
+            acc += F((AT)ELEM(x, offx, i, incx), (AT)ELEM(y, offy, i, incy));   \
+        }                                                                       \
+    }
+
+#define L1_SUM1(F)                                                              \
+    const long gid = get_global_id(0), gs = get_global_size(0);                 \
+    __global const real* px = x + offx;                                         \
+    real acc = 0;                                                               \
+    if (incx == 1) {                                                            \
+        const long h = l1_head(px, n);                                          \
+        const long nv = (n - h) / L1_VW;                                        \
+        for (long i = gid; i < h; i += gs) acc += F(px[i]);                     \
+        for (long i = h + nv * L1_VW + gid; i < n; i += gs) acc += F(px[i]);    \
+        __global const realv* vx = (__global const realv*)(px + h);             \
+        realv va[L1_UNROLL];                                                    \
+        L1_FOR_U va[u] = 0;                                                     \
+        long v = gid;                                                           \
+        for (; v + (L1_UNROLL - 1) * gs < nv; v += L1_UNROLL * gs) {            \
+            realv a[L1_UNROLL];                                                 \
+            L1_FOR_U a[u] = vx[v + u * gs];                                     \
+            L1_FOR_U va[u] += F(a[u]);                                          \
+        }                                                                       \
+        for (; v < nv; v += gs) va[0] += F(vx[v]);                              \
+        for (int u = 1; u < L1_UNROLL; u++) va[0] += va[u];                     \
+        acc += l1_hsum(va[0]);                                                  \
+    } else {                                                                    \
+        for (long i = gid; i < n; i += gs) acc += F(ELEM(x, offx, i, incx));    \
+    }
+
+#define L1_HSUM_real l1_hsum
+#define MUL(a, b) ((a) * (b))
+#define ID(v) (v)
+
 // Partial sums of x[i]*y[i].
 __kernel void dot_part(const int n,
                   __global const real* x, const long offx, const int incx,
                   __global const real* y, const long offy, const int incy,
                   __global real* partial, __local real* scratch)
 {
+    L1_SUM2(real, realv, ID, MUL)
     const int lid = get_local_id(0);
-    const int ls = get_local_size(0);
-    real acc = 0;
-    for (long i = get_global_id(0); i < n; i += get_global_size(0)) {
-        acc += ELEM(x, offx, i, incx) * ELEM(y, offy, i, incy);
-    }
     scratch[lid] = acc;
-    LOCAL_SUM(scratch, lid, ls);
+    LOCAL_SUM(scratch, lid, (int)get_local_size(0));
     if (lid == 0) partial[get_group_id(0)] = scratch[0];
 }
 
@@ -153,19 +358,42 @@ __kernel void asum_part(const int n,
                    __global const real* x, const long offx, const int incx,
                    __global real* partial, __local real* scratch)
 {
+    L1_SUM1(fabs)
     const int lid = get_local_id(0);
-    const int ls = get_local_size(0);
-    real acc = 0;
-    for (long i = get_global_id(0); i < n; i += get_global_size(0)) {
-        acc += fabs(ELEM(x, offx, i, incx));
-    }
     scratch[lid] = acc;
-    LOCAL_SUM(scratch, lid, ls);
+    LOCAL_SUM(scratch, lid, (int)get_local_size(0));
     if (lid == 0) partial[get_group_id(0)] = scratch[0];
 }
 
 #if PRECISION == 32 && defined(cl_khr_fp64)
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#if L1_VW == 1
+typedef double doublev;
+#define L1_TO_D(v) ((double)(v))
+#else
+typedef L1_CAT(double, L1_VW) doublev;
+#define L1_TO_D(v) L1_CAT(convert_double, L1_VW)(v)
+#endif
+
+// l1_hsum_d is l1_hsum for double vectors of L1_VW components.
+static inline double L1_HSUM_double(doublev v)
+{
+#if L1_VW == 1
+    return v;
+#elif L1_VW == 2
+    return v.s0 + v.s1;
+#elif L1_VW == 4
+    return (v.s0 + v.s1) + (v.s2 + v.s3);
+#elif L1_VW == 8
+    const double4 w = v.lo + v.hi;
+    return (w.s0 + w.s1) + (w.s2 + w.s3);
+#else
+    const double8 w8 = v.lo + v.hi;
+    const double4 w = w8.lo + w8.hi;
+    return (w.s0 + w.s1) + (w.s2 + w.s3);
+#endif
+}
+
 // Partial sums of (double)x[i]*(double)y[i] for float vectors (Dsdot,
 // Sdsdot). Only compiled where the device has fp64; the host checks the
 // profile before it asks for this kernel.
@@ -174,117 +402,250 @@ __kernel void dsdot_part(const int n,
                     __global const float* y, const long offy, const int incy,
                     __global double* partial, __local double* scratch)
 {
+    L1_SUM2(double, doublev, L1_TO_D, MUL)
+    const int lid = get_local_id(0);
+    scratch[lid] = acc;
+    LOCAL_SUM(scratch, lid, (int)get_local_size(0));
+    if (lid == 0) partial[get_group_id(0)] = scratch[0];
+}
+
+// res[offr] = the sum of the g double partials (one work-group).
+__kernel void dsum_parts(const int g, __global const double* partial,
+                         __global double* res, const long offr,
+                         __local double* scratch)
+{
     const int lid = get_local_id(0);
     const int ls = get_local_size(0);
     double acc = 0;
-    for (long i = get_global_id(0); i < n; i += get_global_size(0)) {
-        acc += (double)ELEM(x, offx, i, incx) * (double)ELEM(y, offy, i, incy);
+    for (int i = lid; i < g; i += ls) {
+        acc += partial[i];
     }
     scratch[lid] = acc;
     LOCAL_SUM(scratch, lid, ls);
-    if (lid == 0) partial[get_group_id(0)] = scratch[0];
+    if (lid == 0) res[offr] = scratch[0];
 }
 #endif
 
-// Scaled sum of squares: a pair (scale, ssq) stands for scale² · ssq, with
-// scale the largest |x| seen, so nothing overflows or underflows before the
-// final square root. (0, 0) is the empty set. A NaN element makes scale
-// NaN for good; an Inf makes scale Inf (ssq may then be NaN and is
-// ignored). The host turns a NaN scale into NaN and an Inf scale into +Inf,
-// gonum's answers.
+// Euclidean norm without overflow or underflow, after Blue's algorithm:
+// every |x| falls in one of three ranges, and each range has its own sum of
+// squares, scaled by a power of two chosen so that no square and no sum of
+// fewer than 2^31 squares overflows or loses its bits to underflow
+// ("big" |x| > NRM2_TBIG, scaled by NRM2_SBIG; "small" |x| < NRM2_TSML,
+// scaled by NRM2_SSML; the rest unscaled). The three sums add up across
+// work-items as they are, with no division per element; nrm2_fin combines
+// them. A NaN lands in the unscaled sum and makes the result NaN; an Inf
+// lands in the big one and makes it +Inf: gonum's answers. The float
+// threshold for "big" is 2^48 rather than the 2^52 of the usual derivation,
+// so that 2^31 unscaled squares still fit in a float.
+#if PRECISION == 64
+#define NRM2_TSML 0x1p-511
+#define NRM2_TBIG 0x1p486
+#define NRM2_SSML 0x1p537
+#define NRM2_SBIG 0x1p-538
+#else
+#define NRM2_TSML 0x1p-63f
+#define NRM2_TBIG 0x1p48f
+#define NRM2_SSML 0x1p75f
+#define NRM2_SBIG 0x1p-76f
+#endif
 
-// nrm2_add folds |v| into (*scale, *ssq), skipping zeros as gonum does.
-static inline void nrm2_add(real v, real* scale, real* ssq)
-{
-    const real a = fabs(v);
-    if (a == (real)0) return;
-    if (isnan(a)) {
-        *scale = a;
-    } else if (*scale < a) {
-        const real r = *scale / a;
-        *ssq = (real)1 + *ssq * r * r;
-        *scale = a;
-    } else {
-        const real r = a / *scale;
-        *ssq += r * r;
-    }
-}
+// NRM2_ADD folds the |x| in ax (of type T, real or realv, with SEL the
+// matching select) into the sums.
+#define NRM2_ADD(T, SEL, ax, big, med, sml)                                  \
+    do {                                                                     \
+        const T hb_ = SEL((T)0, (ax) * NRM2_SBIG, (ax) > NRM2_TBIG);         \
+        const T hs_ = SEL((T)0, (ax) * NRM2_SSML, (ax) < NRM2_TSML);         \
+        const T hm_ = SEL((ax), (T)0, (ax) > NRM2_TBIG || (ax) < NRM2_TSML); \
+        big += hb_ * hb_;                                                    \
+        sml += hs_ * hs_;                                                    \
+        med += hm_ * hm_;                                                    \
+    } while (0)
 
-// nrm2_merge folds (s2, q2) into (*s1, *q1).
-static inline void nrm2_merge(real* s1, real* q1, real s2, real q2)
-{
-    if (isnan(*s1)) return;
-    if (isnan(s2)) {
-        *s1 = s2;
-        return;
-    }
-    if (s2 == (real)0) return;
-    if (*s1 < s2) {
-        const real r = *s1 / s2;
-        *q1 = q2 + *q1 * r * r;
-        *s1 = s2;
-    } else {
-        const real r = s2 / *s1;
-        *q1 += q2 * r * r;
-    }
-}
+#define NRM2_ONE(v) NRM2_ADD(real, L1_SEL1, fabs(v), big, med, sml)
 
-// Partial (scale, ssq) pairs of x.
+// Partial sums of squares (big, medium, small) of x: partial[g],
+// partial[G + g] and partial[2G + g] for group g of G.
 __kernel void nrm2_part(const int n,
                    __global const real* x, const long offx, const int incx,
-                   __global real* pscale, __global real* pssq,
-                   __local real* lscale, __local real* lssq)
+                   __global real* partial, __local real* scratch)
 {
+    const long gid = get_global_id(0), gs = get_global_size(0);
+    __global const real* px = x + offx;
+    real big = 0, med = 0, sml = 0;
+    if (incx == 1) {
+        const long h = l1_head(px, n);
+        const long nv = (n - h) / L1_VW;
+        for (long i = gid; i < h; i += gs) NRM2_ONE(px[i]);
+        for (long i = h + nv * L1_VW + gid; i < n; i += gs) NRM2_ONE(px[i]);
+        __global const realv* vx = (__global const realv*)(px + h);
+        realv vb = 0, vm = 0, vs = 0;
+        long v = gid;
+        for (; v + (L1_UNROLL - 1) * gs < nv; v += L1_UNROLL * gs) {
+            realv a[L1_UNROLL];
+            L1_FOR_U a[u] = fabs(vx[v + u * gs]);
+            L1_FOR_U NRM2_ADD(realv, L1_SEL, a[u], vb, vm, vs);
+        }
+        for (; v < nv; v += gs) {
+            const realv a = fabs(vx[v]);
+            NRM2_ADD(realv, L1_SEL, a, vb, vm, vs);
+        }
+        big += l1_hsum(vb);
+        med += l1_hsum(vm);
+        sml += l1_hsum(vs);
+    } else {
+        for (long i = gid; i < n; i += gs) NRM2_ONE(px[i * incx]);
+    }
     const int lid = get_local_id(0);
     const int ls = get_local_size(0);
-    real scale = 0, ssq = 0;
-    for (long i = get_global_id(0); i < n; i += get_global_size(0)) {
-        nrm2_add(ELEM(x, offx, i, incx), &scale, &ssq);
-    }
-    lscale[lid] = scale;
-    lssq[lid] = ssq;
+    scratch[lid] = big;
+    scratch[ls + lid] = med;
+    scratch[2 * ls + lid] = sml;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int s = ls / 2; s > 0; s >>= 1) {
         if (lid < s) {
-            real s1 = lscale[lid], q1 = lssq[lid];
-            nrm2_merge(&s1, &q1, lscale[lid + s], lssq[lid + s]);
-            lscale[lid] = s1;
-            lssq[lid] = q1;
+            scratch[lid] += scratch[lid + s];
+            scratch[ls + lid] += scratch[ls + lid + s];
+            scratch[2 * ls + lid] += scratch[2 * ls + lid + s];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     if (lid == 0) {
-        pscale[get_group_id(0)] = lscale[0];
-        pssq[get_group_id(0)] = lssq[0];
+        const int g = get_group_id(0), ng = get_num_groups(0);
+        partial[g] = scratch[0];
+        partial[ng + g] = scratch[ls];
+        partial[2 * ng + g] = scratch[2 * ls];
     }
 }
 
-// Partial (max |x|, first index) pairs. gonum's Idamax keeps the first
-// strict maximum of |x| starting from |x[0]|, so a NaN never wins, except
-// at index 0, where it is never beaten: index 0 then stands in as +Inf
-// (which it beats on ties, being the smallest index). A group that sees no
-// element reports (-1, INT_MAX).
+// nrm2_combine is the norm that the three sums of squares stand for.
+static inline real nrm2_combine(real big, real med, real sml)
+{
+    if (isnan(big) || isnan(med) || isnan(sml)) return NAN;
+    if (big > (real)0) {
+        // The medium sum is folded in at the big scale; the small one
+        // cannot matter.
+        return sqrt(big + (med * NRM2_SBIG) * NRM2_SBIG) / NRM2_SBIG;
+    }
+    if (sml > (real)0) {
+        if (med > (real)0) {
+            const real ym = sqrt(med), ys = sqrt(sml) / NRM2_SSML;
+            const real lo = fmin(ym, ys), hi = fmax(ym, ys);
+            const real r = lo / hi;
+            return hi * sqrt((real)1 + r * r);
+        }
+        return sqrt(sml) / NRM2_SSML;
+    }
+    return sqrt(med);
+}
+
+// res[offr] = the norm of the g partial triples (one work-group).
+__kernel void nrm2_fin(const int g, __global const real* partial,
+                       __global real* res, const long offr,
+                       __local real* scratch)
+{
+    const int lid = get_local_id(0);
+    const int ls = get_local_size(0);
+    real big = 0, med = 0, sml = 0;
+    for (int i = lid; i < g; i += ls) {
+        big += partial[i];
+        med += partial[g + i];
+        sml += partial[2 * g + i];
+    }
+    scratch[lid] = big;
+    scratch[ls + lid] = med;
+    scratch[2 * ls + lid] = sml;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int s = ls / 2; s > 0; s >>= 1) {
+        if (lid < s) {
+            scratch[lid] += scratch[lid + s];
+            scratch[ls + lid] += scratch[ls + lid + s];
+            scratch[2 * ls + lid] += scratch[2 * ls + lid + s];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0) res[offr] = nrm2_combine(scratch[0], scratch[ls], scratch[2 * ls]);
+}
+
+// Index of the largest |x[i]|, the first on ties. gonum's Idamax keeps
+// the first strict maximum of |x| starting from |x[0]|, so a NaN never
+// wins, except at index 0, where it is never beaten: then the answer is 0
+// and no work-item looks further. A work-item or group that sees no
+// element holds (-1, INT_MAX). Each work-item visits its indices in
+// ascending order, so a strict > keeps the first of equals; merges break
+// ties by the smaller index.
+#define AMAX_TAKE(a, i)                                                     \
+    do {                                                                    \
+        const real a_ = (a);                                                \
+        const int i_ = (i);                                                 \
+        if (a_ > best || (a_ == best && i_ < bidx)) {                       \
+            best = a_;                                                      \
+            bidx = i_;                                                      \
+        }                                                                   \
+    } while (0)
+
+// AMAX_ANY(a) is whether some component of the realv a beats best.
+#if L1_VW == 1
+#define AMAX_ANY(a) ((a) > best)
+#else
+#define AMAX_ANY(a) any((a) > (realv)best)
+#endif
+
+// Partial (max |x|, first index) pairs, one per group.
 __kernel void iamax_part(const int n,
                     __global const real* x, const long offx, const int incx,
                     __global real* pmax, __global int* pidx,
                     __local real* lmax, __local int* lidx)
 {
-    const int lid = get_local_id(0);
+    const long gid = get_global_id(0), gs = get_global_size(0);
+    __global const real* px = x + offx;
     real best = -1;
     int bidx = INT_MAX;
-    for (long i = get_global_id(0); i < n; i += get_global_size(0)) {
-        real a = fabs(ELEM(x, offx, i, incx));
-        if (i == 0 && isnan(a)) a = INFINITY;
-        if (a > best) { // visits ascending indices: keeps the first
-            best = a;
-            bidx = (int)i;
+    if (n > 0 && isnan(px[0])) {
+        best = INFINITY;
+        bidx = 0;
+    } else if (incx == 1) {
+        const long h = l1_head(px, n);
+        const long nv = (n - h) / L1_VW;
+        for (long i = gid; i < h; i += gs) AMAX_TAKE(fabs(px[i]), (int)i);
+        __global const realv* vx = (__global const realv*)(px + h);
+        for (long v = gid; v < nv; v += gs) {
+            const realv a = fabs(vx[v]);
+            if (AMAX_ANY(a)) { // rare once best is large: lanes one by one
+                const real* al = (const real*)&a;
+                for (int k = 0; k < L1_VW; k++) AMAX_TAKE(al[k], (int)(h + v * L1_VW + k));
+            }
         }
+        for (long i = h + nv * L1_VW + gid; i < n; i += gs) AMAX_TAKE(fabs(px[i]), (int)i);
+    } else {
+        for (long i = gid; i < n; i += gs) AMAX_TAKE(fabs(px[i * incx]), (int)i);
     }
     argmax_local(lmax, lidx, best, bidx);
-    if (lid == 0) {
+    if (get_local_id(0) == 0) {
         pmax[get_group_id(0)] = lmax[0];
         pidx[get_group_id(0)] = lidx[0];
     }
+}
+
+// res[offr] = the index of the best of the g partial pairs (one
+// work-group); -1 if no partial saw an element (n == 0 is answered by the
+// host).
+__kernel void iamax_fin(const int g, __global const real* pmax, __global const int* pidx,
+                        __global int* res, const long offr,
+                        __local real* lmax, __local int* lidx)
+{
+    const int lid = get_local_id(0);
+    real best = -1;
+    int bidx = INT_MAX;
+    for (int i = lid; i < g; i += get_local_size(0)) {
+        const real a = pmax[i];
+        const int j = pidx[i];
+        if (a > best || (a == best && j < bidx)) {
+            best = a;
+            bidx = j;
+        }
+    }
+    argmax_local(lmax, lidx, best, bidx);
+    if (lid == 0) res[offr] = lidx[0] == INT_MAX ? -1 : lidx[0];
 }
 
 // ---------------------------------------------------------------------------
@@ -324,10 +685,7 @@ __kernel void axpy_dev(const int n, const real alpha,
                        __global const real* x, const long offx, const int incx,
                        __global real* y, const long offy, const int incy)
 {
-    const long i = get_global_id(0);
-    if (i >= n) return;
-    const real a = alpha * s[offs];
-    ELEM(y, offy, i, incy) += a * ELEM(x, offx, i, incx);
+    l1_axpy(n, alpha * s[offs], x, offx, incx, y, offy, incy);
 }
 
 // x = (alpha*s)*x with scal's rule for a zero factor; s must not be an
@@ -336,12 +694,5 @@ __kernel void scal_dev(const int n, const real alpha,
                        __global const real* s, const long offs,
                        __global real* x, const long offx, const int incx)
 {
-    const long i = get_global_id(0);
-    if (i >= n) return;
-    const real a = alpha * s[offs];
-    if (a == (real)0) {
-        ELEM(x, offx, i, incx) = (real)0;
-    } else {
-        ELEM(x, offx, i, incx) *= a;
-    }
+    l1_scal(n, alpha * s[offs], x, offx, incx);
 }

@@ -42,8 +42,6 @@
 #define ST_PACKED 2
 
 #define MV_WG 64   // mv: work-items per output element
-#define GT_X 32    // gemv_t: columns per work-group
-#define GT_Y 4     // gemv_t: row slices per column
 #define SV_WG 128  // sv: the one work-group of a triangular solve
 
 #define MAT_PARAMS int kind, int storage, int upper, int trans, int unit, \
@@ -365,42 +363,9 @@ __kernel void rank_rows(int tri, int upper, int packed, int two, int skipzero,
 	}
 }
 
-// gemv_t: y(j) = alpha·Σ_i A(i,j)·x(i) + beta·y(j) for a dense m×n A (the
-// transposed product). Work-items along dimension 0 take consecutive
-// columns (coalesced reads of a row); GT_Y slices of rows are reduced in
-// local memory.
-__kernel __attribute__((reqd_work_group_size(GT_X, GT_Y, 1)))
-void gemv_t(int m, int n, real alpha, __global const real* a, int lda,
-            __global const real* x, int offx, int incx,
-            real beta, __global real* y, int offy, int incy) {
-	__local real part[GT_Y][GT_X];
-	const int lx = get_local_id(0);
-	const int ly = get_local_id(1);
-	const int j = get_group_id(0) * GT_X + lx;
-	real s = 0;
-	if (j < n) {
-		for (int i = ly; i < m; i += GT_Y) {
-			s += a[(long)i * lda + j] * x[offx + (long)i * incx];
-		}
-	}
-	part[ly][lx] = s;
-	barrier(CLK_LOCAL_MEM_FENCE);
-	for (int w = GT_Y / 2; w > 0; w >>= 1) {
-		if (ly < w) {
-			part[ly][lx] += part[ly + w][lx];
-		}
-		barrier(CLK_LOCAL_MEM_FENCE);
-	}
-	if (ly == 0 && j < n) {
-		const long iy = offy + (long)j * incy;
-		real r = (beta == 0) ? (real)0 : beta * y[iy];
-		y[iy] = r + alpha * part[0][lx];
-	}
-}
-
 // gemv_rows and gemv_cols are the dense general products for CPU devices
 // (PoCL and the like), where a work-group is a loop on one core and the
-// local-memory reductions of mv and gemv_t cost more than they save: a
+// local-memory reductions of mv and gemv.cl's kernels cost more than they save: a
 // work-item walks contiguous memory with 8-wide vector arithmetic and no
 // barrier. Each sum is a sequence of 8-lane partial sums added at the end
 // (no fma: level2.cl keeps gonum's separate multiply and add).

@@ -14,15 +14,18 @@ const Common = "common.cl"
 // it is built from, in order. gemm.cl and gemm_mma.cl are standalone: they
 // define their own types, which common.cl's would clash with.
 var programs = map[string][]string{
-	"complex.cl":     {Common, "complex.cl"},
-	"gemm.cl":        {"gemm.cl"},
-	"gemm_mma.cl":    {"gemm_mma.cl"},
-	"gemm_skinny.cl": {Common, "gemm_skinny.cl"},
-	"lapack.cl":      {Common, "lapack.cl"},
-	"level1.cl":      {Common, "level1.cl"},
-	"level2.cl":      {Common, "level2.cl"},
-	"level3.cl":      {Common, "level3.cl"},
-	"scalar.cl":      {Common, "scalar.cl"},
+	"complex.cl":        {Common, "complex.cl"},
+	"complex_level2.cl": {Common, "complex_level2.cl"},
+	"gemm.cl":           {"gemm.cl"},
+	"gemm_mma.cl":       {"gemm_mma.cl"},
+	"gemm_skinny.cl":    {Common, "gemm_skinny.cl"},
+	"gemv.cl":           {Common, "level1.cl", "gemv.cl"},
+	"lapack.cl":         {Common, "lapack.cl"},
+	"level1.cl":         {Common, "level1.cl"},
+	"level2.cl":         {Common, "level2.cl"},
+	"level3.cl":         {Common, "level3.cl"},
+	"scalar.cl":         {Common, "scalar.cl"},
+	"zlevel3.cl":        {Common, "zlevel3.cl"},
 }
 
 // Program returns the sources the program name ("level1.cl") is built

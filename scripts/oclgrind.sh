@@ -55,12 +55,17 @@ TIMEOUT=${OCLGRIND_TIMEOUT:-420}
 # gemm_cpu, at vector width 1 too, GEMV, split-K); TestLevel3ViaGemmSmall
 # runs symm, syrk, syr2k and trmm through GEMM (l3_sym_expand,
 # l3_tri_merge); TestResidentScalars and TestNrm2ToSqrtRecip the resident API's scalar kernels
-# (axpy_dev, scal_dev, div_scalar, and sum_parts over 16 partials).
+# (axpy_dev, scal_dev, div_scalar, and sum_parts over 16 partials);
+# TestComplexLevel3Shared the complex level 3 kernels of zlevel3.cl.
 # (A -run pattern is split at top-level '|' first, then at '/'.)
-CONFORMANCE=${1:-'^TestTestblas$/.*/^default$|^TestFloat32$|^TestSrotgSrotmg$|^TestGemmKernelsSmall$|^TestLevel3ViaGemmSmall$|^TestResidentScalars$|^TestNrm2ToSqrtRecip$|^TestNrm2To32$'}
+# The complex level 1 and 2 routines: gonum's testblas for those it calls
+# at most a few hundred times, TestComplexLevel2Small (every transpose,
+# triangle and diagonal) for the others.
+COMPLEX_LIGHT='(Zaxpy|Zcopy|Zdotc|Zdotu|Zdscal|Zscal|Zswap|Dzasum|Dznrm2|Izamax|Zgerc|Zgeru|Zher|Zher2|Zhpr|Zhpr2|Zhpmv|Ztpmv|Ztpsv)'
+CONFORMANCE=${1:-'^TestTestblas$/.*/^default$|^TestFloat32$|^TestSrotgSrotmg$|^TestGemmKernelsSmall$|^TestLevel3ViaGemmSmall$|^TestResidentScalars$|^TestNrm2ToSqrtRecip$|^TestNrm2To32$|^TestComplexTestblas$/^always$/^'"$COMPLEX_LIGHT"'$|^TestComplexLevel2Small$|^TestComplexLevel3Shared$'}
 # Passes 2 and 3: GEMM, reductions (single and multi-group) and triangular
 # routines.
-RACES=${OCLGRIND_RACES_RUN:-'^TestTestblas$/^(Dgemm|Dtrsm|Dtrmm|Dtrsv|Dtbsv|Dtpsv|Ddot|Dnrm2|Dasum|Idamax)$/^default$|^TestFloat32$/^(Sgemm|Strsm|Strmm|Strsv|Sdot|Snrm2|Sasum|Isamax|Dsdot)$|^TestGemmKernelsSmall$|^TestLevel3ViaGemmSmall$|^TestResidentScalars$'}
+RACES=${OCLGRIND_RACES_RUN:-'^TestTestblas$/^(Dgemm|Dtrsm|Dtrmm|Dtrsv|Dtbsv|Dtpsv|Ddot|Dnrm2|Dasum|Idamax)$/^default$|^TestFloat32$/^(Sgemm|Strsm|Strmm|Strsv|Sdot|Snrm2|Sasum|Isamax|Dsdot)$|^TestGemmKernelsSmall$|^TestLevel3ViaGemmSmall$|^TestResidentScalars$|^TestComplexTestblas$/^always$/^(Zdotc|Dzasum|Dznrm2|Izamax)$|^TestComplexLevel2Small$|^TestComplexLevel3Shared$'}
 # Kernels pass 1 does not run, and why.
 NOT_ON_OCLGRIND=(
 	# NVIDIA PTX (mma.sync, cp.async); chosen only on NVIDIA devices of
@@ -70,10 +75,10 @@ NOT_ON_OCLGRIND=(
 	# Level 2's kernels for CPU devices (l2OnCPU): Oclgrind is a GPU.
 	# PoCL runs them in the main suite.
 	tri_rows tri_cols tri_solve_seq rank_rows gemv_rows gemv_cols
-	# kernels/complex.cl: not yet wired into the BLAS (complex routines run
-	# gonum's code); kernels/complex_test.go runs them on PoCL.
-	caxpy cscal csscal ccopy cswap cdot_part casum_part cnrm2_part ciamax_part
-	cdot_finish casum_finish cnrm2_finish ciamax_finish cgemm cgemmt
+	# kernels/complex.cl's GEMM: the BLAS runs complex level 3 as real
+	# GEMMs (zlevel3.cl), not on it; kernels/complex_test.go runs it on
+	# PoCL.
+	cgemm cgemmt
 	# The device LAPACK's row interchanges (kernels/lapack.cl): they run in
 	# the lapack package's tests, not in the blas ones this script runs.
 	laswp

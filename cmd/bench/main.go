@@ -8,6 +8,7 @@
 //	go run ./cmd/bench -sizes 4096,8192 -prec 64,32 -split -gonum-max 2048
 //	go run ./cmd/bench -sizes 8192 -prec 64 -split -pinned   # data in clblas.HostSlices
 //	go run ./cmd/bench -accuracy -sizes 1024,2048,4096
+//	go run -tags clblast ./cmd/bench -level 1,2 -png level12.png
 //	go run ./cmd/bench -devices all -sizes 4096,8192 -prec 64,32
 //
 // With -split, each shape is followed by lines that break the GEMM from
@@ -94,6 +95,11 @@ func main() {
 	xferMiB := flag.Int("xfer", 0, "only report host-copy and bus transfer rates for blocks of this many MiB")
 	cpuProfile := flag.String("cpuprofile", "", "write a Go CPU profile of the run to this file")
 	devicesSpec := flag.String("devices", "", "only report GEMM from Go slices on each of these devices alone and on all together (all, gpu:*, nvidia,pocl, …; env: GOCL_DEVICE)")
+	level := flag.String("level", "", "instead of GEMM, time level 1 and/or 2 routines in GB/s (1, 2 or 1,2; level12.go)")
+	l1n := flag.Int("l1n", 1<<26, "with -level: the vector length of level 1")
+	l2n := flag.Int("l2n", 8192, "with -level: the matrix order of level 2")
+	l12ops := flag.String("ops", "", "with -level: only these routines (e.g. DAXPY,DGEMV-T)")
+	complexMode := flag.Bool("complex", false, "time ZGEMM (-prec 64) and CGEMM (-prec 32) instead: resident, CLBlast, Go slices, gonum (see complex.go)")
 	flag.Parse()
 
 	if *cpuProfile != "" {
@@ -136,6 +142,24 @@ func main() {
 		if err := xferReport(impl.Runtime(), *xferMiB); err != nil {
 			log.Printf("bench: %v", err)
 		}
+		return
+	}
+
+	if *level != "" {
+		levels, only := level12Flags(*level, *l12ops)
+		b := &bencher{impl: impl, reps: *reps, minTime: *minTime}
+		if err := level12Main(b, levels, split(*precs), *l1n, *l2n, only, *withSlices, *pngPath); err != nil {
+			log.Fatalf("bench: %v", err)
+		}
+		return
+	}
+	if *complexMode {
+		var ns []int
+		for _, s := range split(*sizes) {
+			ns = append(ns, atoi(s))
+		}
+		b := &bencher{impl: impl, reps: *reps, minTime: *minTime, gonumMax: *gonumMax, gonumRef: map[string]float64{}}
+		complexMain(b, ns, split(*precs), *withSlices)
 		return
 	}
 

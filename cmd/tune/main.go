@@ -57,7 +57,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"gonum.org/v1/gonum/blas"
 
-	clblas "github.com/gocompute/opencl/blas"
+	"github.com/gocompute/opencl/internal/engine"
 	"github.com/gocompute/opencl/internal/gemm"
 	"github.com/gocompute/opencl/internal/gemm/profile"
 	"github.com/gocompute/opencl/platform"
@@ -309,7 +309,7 @@ type outcome struct {
 }
 
 type tuner struct {
-	impl   *clblas.Implementation
+	eng    *engine.Engine
 	prec   int
 	runs   int
 	bar    bool
@@ -330,7 +330,7 @@ func (t *tuner) tune(cands []gemm.TuneConfig, sh shape, trans string) ([]outcome
 	var valid []gemm.TuneConfig
 	invalid := 0
 	for _, c := range cands {
-		if err := clblas.TuneCheck(t.impl, t.prec, tA, tB, c); err != nil {
+		if err := engine.TuneCheck(t.eng, t.prec, tA, tB, c); err != nil {
 			invalid++
 			continue
 		}
@@ -351,9 +351,9 @@ func (t *tuner) tune(cands []gemm.TuneConfig, sh shape, trans string) ([]outcome
 		Close() error
 	}
 	if t.prec == 64 {
-		bench, err = clblas.NewGemmBench[float64](t.impl, tA, tB, sh.m, sh.n, sh.k)
+		bench, err = engine.NewGemmBench[float64](t.eng, tA, tB, sh.m, sh.n, sh.k)
 	} else {
-		bench, err = clblas.NewGemmBench[float32](t.impl, tA, tB, sh.m, sh.n, sh.k)
+		bench, err = engine.NewGemmBench[float32](t.eng, tA, tB, sh.m, sh.n, sh.k)
 	}
 	if err != nil {
 		return nil, err
@@ -452,11 +452,11 @@ func main() {
 		log.Fatalf("tune: %v", err)
 	}
 	prof := dev.Profile()
-	impl, err := clblas.New(clblas.WithDevice(dev), clblas.WithOffload(clblas.Always))
+	e, err := engine.OpenEnv(dev)
 	if err != nil {
 		log.Fatalf("tune: %v", err)
 	}
-	defer impl.Close()
+	defer e.Close()
 
 	k := *kernel
 	if k == "auto" {
@@ -497,7 +497,7 @@ func main() {
 		}
 	}
 
-	t := &tuner{impl: impl, prec: *prec, runs: *runs, bar: *useBar, limit: *limit, report: os.Stderr, verbose: *verbose}
+	t := &tuner{eng: e, prec: *prec, runs: *runs, bar: *useBar, limit: *limit, report: os.Stderr, verbose: *verbose}
 	if *budget > 0 {
 		t.deadline = time.Now().Add(*budget)
 	}

@@ -39,8 +39,6 @@ const (
 	L2Packed = 2
 
 	l2MVGroup = 64  // MV_WG
-	l2GTX     = 32  // GT_X
-	l2GTY     = 4   // GT_Y
 	l2SVGroup = 128 // SV_WG
 	l2RankX   = 16
 	l2RankY   = 4
@@ -64,7 +62,7 @@ func l2fits(vs ...int) bool {
 	return true
 }
 
-// l2OnCPU reports whether call c takes level 2's CPU-device kernels.
+// L2OnCPU reports whether call c takes level 2's CPU-device kernels.
 func L2OnCPU(c *Call) bool { return c.E.Prof.IsCPU() && !c.E.L2Portable }
 
 func l2bool(b bool) int32 {
@@ -117,7 +115,7 @@ func L2Sym(storage int, ul blas.Uplo, n, k, lda int) L2Mat {
 // The host-slice routines wrap them (upload, enqueue, download, scatter);
 // the device-resident API calls them directly.
 
-// l2mvOnDevice enqueues y = alpha·M·x + beta·y, where M (nout×nin) is
+// L2mvOnDevice enqueues y = alpha·M·x + beta·y, where M (nout×nin) is
 // described by d and stored in a. beta == 0 assigns; with alpha == 0
 // neither a nor x is read, as in gonum.
 func L2mvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, nout, nin int, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
@@ -153,10 +151,8 @@ func L2mvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, nout, nin int, alpha T
 		c.Run(c.Kernel(l2File, "tri_cols"), []int{Groups(L3CeilDiv(nout, 8), l2CPUGroup)}, []int{l2CPUGroup}, cols...)
 		return
 	}
-	if d.kind == l2KindGeneral && d.storage == L2Dense && d.trans {
-		k := c.Kernel(l2File, "gemv_t")
-		args := append([]any{int32(d.m), int32(d.n), alpha, a, int32(d.Lda)}, vecs...)
-		c.Run(k, []int{Groups(nout, l2GTX), l2GTY}, []int{l2GTX, l2GTY}, args...)
+	if d.kind == l2KindGeneral && d.storage == L2Dense {
+		gemvOnDevice(c, d, a, alpha, x, offX, incX, beta, y, offY, incY) // gemv_fast.go
 		return
 	}
 	k := c.Kernel(l2File, "mv")
@@ -164,7 +160,7 @@ func L2mvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, nout, nin int, alpha T
 	c.Run(k, []int{nout * l2MVGroup}, []int{l2MVGroup}, args...)
 }
 
-// l2trmvOnDevice enqueues out = M·x for the n×n triangular descriptor d
+// L2trmvOnDevice enqueues out = M·x for the n×n triangular descriptor d
 // stored in a; out must not alias x (x is read by every row).
 func L2trmvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.Buffer, offX, incX int, out *cl.Buffer, offO, incO int) {
 	if !d.fits() || !l2fits(n, incX, offX, incO, offO) {
@@ -189,7 +185,7 @@ func L2trmvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.Buffer,
 	c.Run(k, []int{n * l2MVGroup}, []int{l2MVGroup}, args...)
 }
 
-// l2trsvOnDevice enqueues the in-place solve M·x = b for the n×n
+// L2trsvOnDevice enqueues the in-place solve M·x = b for the n×n
 // triangular descriptor d stored in a, in one work-group (the solve is
 // sequential in the rows).
 func L2trsvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.Buffer, offX, incX int) {
@@ -207,7 +203,7 @@ func L2trsvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.Buffer,
 	c.Run(k, []int{l2SVGroup}, []int{l2SVGroup}, append(d.args(a), x, int32(offX), int32(incX))...)
 }
 
-// l2rankOnDevice enqueues a rank-1 (y == nil: x serves as y) or rank-2
+// L2rankOnDevice enqueues a rank-1 (y == nil: x serves as y) or rank-2
 // update of the m×n matrix A (dense with lda, or packed).
 func L2rankOnDevice[T Real](c *Call, u L2Update, m, n int, alpha T, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int, a *cl.Buffer, lda int) {
 	if y == nil {
@@ -222,6 +218,10 @@ func L2rankOnDevice[T Real](c *Call, u L2Update, m, n int, alpha T, x *cl.Buffer
 	if L2OnCPU(c) {
 		// A CPU device: a work-item per row, walking it contiguously.
 		c.Run(c.Kernel(l2File, "rank_rows"), []int{Groups(m, l2CPUGroup)}, []int{l2CPUGroup}, args...)
+		return
+	}
+	if !u.Tri && !u.Packed && !u.Two {
+		gerOnDevice(c, m, n, alpha, u.SkipZero, x, offX, incX, y, offY, incY, a, lda) // gemv_fast.go
 		return
 	}
 	c.Run(c.Kernel(l2File, "rank"), []int{Groups(n, l2RankX), Groups(m, l2RankY)}, []int{l2RankX, l2RankY}, args...)
@@ -253,7 +253,7 @@ func GbmvMat(tA blas.Transpose, m, n, kL, kU, lda int) (d L2Mat, nout, nin, span
 // matrix with k off-diagonals.
 func bandSpan(n, k, lda int) int { return lda*(n-1) + k + 1 }
 
-// packedLen is the length of a packed n×n triangle.
+// PackedLen is the length of a packed n×n triangle.
 func PackedLen(n int) int { return n * (n + 1) / 2 }
 
 // l2mv computes y = alpha·M·x + beta·y on host slices, where M (nout×nin)
@@ -454,134 +454,4 @@ func syr2[T Real](e *Engine, name string, ul blas.Uplo, n int, alpha T, x []T, i
 
 func spr2[T Real](e *Engine, name string, ul blas.Uplo, n int, alpha T, x []T, incX int, y []T, incY int, ap []T) error {
 	return l2rank(e, name, L2Update{Tri: true, Upper: ul == blas.Upper, Packed: true, Two: true}, n, n, alpha, x, incX, y, incY, ap, 0)
-}
-
-// The float64 and float32 methods.
-
-func (dev ClDevice64) Dgemv(tA blas.Transpose, m, n int, alpha float64, a []float64, lda int, x []float64, incX int, beta float64, y []float64, incY int) error {
-	return gemv(dev.E, "Dgemv", tA, m, n, alpha, a, lda, x, incX, beta, y, incY)
-}
-
-func (dev ClDevice64) Dgbmv(tA blas.Transpose, m, n, kL, kU int, alpha float64, a []float64, lda int, x []float64, incX int, beta float64, y []float64, incY int) error {
-	return gbmv(dev.E, "Dgbmv", tA, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
-}
-
-func (dev ClDevice64) Dtrmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []float64, lda int, x []float64, incX int) error {
-	return trmv(dev.E, "Dtrmv", ul, tA, d, n, a, lda, x, incX)
-}
-
-func (dev ClDevice64) Dtbmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []float64, lda int, x []float64, incX int) error {
-	return tbmv(dev.E, "Dtbmv", ul, tA, d, n, k, a, lda, x, incX)
-}
-
-func (dev ClDevice64) Dtpmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, ap []float64, x []float64, incX int) error {
-	return tpmv(dev.E, "Dtpmv", ul, tA, d, n, ap, x, incX)
-}
-
-func (dev ClDevice64) Dtrsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []float64, lda int, x []float64, incX int) error {
-	return trsv(dev.E, "Dtrsv", ul, tA, d, n, a, lda, x, incX)
-}
-
-func (dev ClDevice64) Dtbsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []float64, lda int, x []float64, incX int) error {
-	return tbsv(dev.E, "Dtbsv", ul, tA, d, n, k, a, lda, x, incX)
-}
-
-func (dev ClDevice64) Dtpsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, ap []float64, x []float64, incX int) error {
-	return tpsv(dev.E, "Dtpsv", ul, tA, d, n, ap, x, incX)
-}
-
-func (dev ClDevice64) Dsymv(ul blas.Uplo, n int, alpha float64, a []float64, lda int, x []float64, incX int, beta float64, y []float64, incY int) error {
-	return symv(dev.E, "Dsymv", ul, n, alpha, a, lda, x, incX, beta, y, incY)
-}
-
-func (dev ClDevice64) Dsbmv(ul blas.Uplo, n, k int, alpha float64, a []float64, lda int, x []float64, incX int, beta float64, y []float64, incY int) error {
-	return sbmv(dev.E, "Dsbmv", ul, n, k, alpha, a, lda, x, incX, beta, y, incY)
-}
-
-func (dev ClDevice64) Dspmv(ul blas.Uplo, n int, alpha float64, ap []float64, x []float64, incX int, beta float64, y []float64, incY int) error {
-	return spmv(dev.E, "Dspmv", ul, n, alpha, ap, x, incX, beta, y, incY)
-}
-
-func (dev ClDevice64) Dger(m, n int, alpha float64, x []float64, incX int, y []float64, incY int, a []float64, lda int) error {
-	return ger(dev.E, "Dger", m, n, alpha, x, incX, y, incY, a, lda)
-}
-
-func (dev ClDevice64) Dsyr(ul blas.Uplo, n int, alpha float64, x []float64, incX int, a []float64, lda int) error {
-	return syr(dev.E, "Dsyr", ul, n, alpha, x, incX, a, lda)
-}
-
-func (dev ClDevice64) Dspr(ul blas.Uplo, n int, alpha float64, x []float64, incX int, ap []float64) error {
-	return spr(dev.E, "Dspr", ul, n, alpha, x, incX, ap)
-}
-
-func (dev ClDevice64) Dsyr2(ul blas.Uplo, n int, alpha float64, x []float64, incX int, y []float64, incY int, a []float64, lda int) error {
-	return syr2(dev.E, "Dsyr2", ul, n, alpha, x, incX, y, incY, a, lda)
-}
-
-func (dev ClDevice64) Dspr2(ul blas.Uplo, n int, alpha float64, x []float64, incX int, y []float64, incY int, ap []float64) error {
-	return spr2(dev.E, "Dspr2", ul, n, alpha, x, incX, y, incY, ap)
-}
-
-func (dev ClDevice32) Sgemv(tA blas.Transpose, m, n int, alpha float32, a []float32, lda int, x []float32, incX int, beta float32, y []float32, incY int) error {
-	return gemv(dev.E, "Sgemv", tA, m, n, alpha, a, lda, x, incX, beta, y, incY)
-}
-
-func (dev ClDevice32) Sgbmv(tA blas.Transpose, m, n, kL, kU int, alpha float32, a []float32, lda int, x []float32, incX int, beta float32, y []float32, incY int) error {
-	return gbmv(dev.E, "Sgbmv", tA, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
-}
-
-func (dev ClDevice32) Strmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []float32, lda int, x []float32, incX int) error {
-	return trmv(dev.E, "Strmv", ul, tA, d, n, a, lda, x, incX)
-}
-
-func (dev ClDevice32) Stbmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []float32, lda int, x []float32, incX int) error {
-	return tbmv(dev.E, "Stbmv", ul, tA, d, n, k, a, lda, x, incX)
-}
-
-func (dev ClDevice32) Stpmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, ap []float32, x []float32, incX int) error {
-	return tpmv(dev.E, "Stpmv", ul, tA, d, n, ap, x, incX)
-}
-
-func (dev ClDevice32) Strsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []float32, lda int, x []float32, incX int) error {
-	return trsv(dev.E, "Strsv", ul, tA, d, n, a, lda, x, incX)
-}
-
-func (dev ClDevice32) Stbsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []float32, lda int, x []float32, incX int) error {
-	return tbsv(dev.E, "Stbsv", ul, tA, d, n, k, a, lda, x, incX)
-}
-
-func (dev ClDevice32) Stpsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, ap []float32, x []float32, incX int) error {
-	return tpsv(dev.E, "Stpsv", ul, tA, d, n, ap, x, incX)
-}
-
-func (dev ClDevice32) Ssymv(ul blas.Uplo, n int, alpha float32, a []float32, lda int, x []float32, incX int, beta float32, y []float32, incY int) error {
-	return symv(dev.E, "Ssymv", ul, n, alpha, a, lda, x, incX, beta, y, incY)
-}
-
-func (dev ClDevice32) Ssbmv(ul blas.Uplo, n, k int, alpha float32, a []float32, lda int, x []float32, incX int, beta float32, y []float32, incY int) error {
-	return sbmv(dev.E, "Ssbmv", ul, n, k, alpha, a, lda, x, incX, beta, y, incY)
-}
-
-func (dev ClDevice32) Sspmv(ul blas.Uplo, n int, alpha float32, ap []float32, x []float32, incX int, beta float32, y []float32, incY int) error {
-	return spmv(dev.E, "Sspmv", ul, n, alpha, ap, x, incX, beta, y, incY)
-}
-
-func (dev ClDevice32) Sger(m, n int, alpha float32, x []float32, incX int, y []float32, incY int, a []float32, lda int) error {
-	return ger(dev.E, "Sger", m, n, alpha, x, incX, y, incY, a, lda)
-}
-
-func (dev ClDevice32) Ssyr(ul blas.Uplo, n int, alpha float32, x []float32, incX int, a []float32, lda int) error {
-	return syr(dev.E, "Ssyr", ul, n, alpha, x, incX, a, lda)
-}
-
-func (dev ClDevice32) Sspr(ul blas.Uplo, n int, alpha float32, x []float32, incX int, ap []float32) error {
-	return spr(dev.E, "Sspr", ul, n, alpha, x, incX, ap)
-}
-
-func (dev ClDevice32) Ssyr2(ul blas.Uplo, n int, alpha float32, x []float32, incX int, y []float32, incY int, a []float32, lda int) error {
-	return syr2(dev.E, "Ssyr2", ul, n, alpha, x, incX, y, incY, a, lda)
-}
-
-func (dev ClDevice32) Sspr2(ul blas.Uplo, n int, alpha float32, x []float32, incX int, y []float32, incY int, ap []float32) error {
-	return spr2(dev.E, "Sspr2", ul, n, alpha, x, incX, y, incY, ap)
 }

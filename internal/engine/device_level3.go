@@ -14,55 +14,7 @@ import (
 // others run the kernels of level3.cl, and TRSM is blocked: diagonal blocks
 // are solved by substitution, the rest of B is updated with GEMM.
 
-func (dev ClDevice64) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) error {
-	return gemmSlices(dev.E, "Dgemm", tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
-}
-
-func (dev ClDevice64) Dsymm(s blas.Side, ul blas.Uplo, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) error {
-	return symm(dev.E, "Dsymm", s, ul, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
-}
-
-func (dev ClDevice64) Dsyrk(ul blas.Uplo, t blas.Transpose, n, k int, alpha float64, a []float64, lda int, beta float64, c []float64, ldc int) error {
-	return syrk(dev.E, "Dsyrk", ul, t, n, k, alpha, a, lda, beta, c, ldc)
-}
-
-func (dev ClDevice64) Dsyr2k(ul blas.Uplo, t blas.Transpose, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) error {
-	return syr2k(dev.E, "Dsyr2k", ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
-}
-
-func (dev ClDevice64) Dtrmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int) error {
-	return trmm(dev.E, "Dtrmm", s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
-}
-
-func (dev ClDevice64) Dtrsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int) error {
-	return Trsm(dev.E, "Dtrsm", s, ul, tA, d, m, n, alpha, a, lda, b, ldb, TrsmBlock(dev.E))
-}
-
-func (dev ClDevice32) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) error {
-	return gemmSlices(dev.E, "Sgemm", tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
-}
-
-func (dev ClDevice32) Ssymm(s blas.Side, ul blas.Uplo, m, n int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) error {
-	return symm(dev.E, "Ssymm", s, ul, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
-}
-
-func (dev ClDevice32) Ssyrk(ul blas.Uplo, t blas.Transpose, n, k int, alpha float32, a []float32, lda int, beta float32, c []float32, ldc int) error {
-	return syrk(dev.E, "Ssyrk", ul, t, n, k, alpha, a, lda, beta, c, ldc)
-}
-
-func (dev ClDevice32) Ssyr2k(ul blas.Uplo, t blas.Transpose, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) error {
-	return syr2k(dev.E, "Ssyr2k", ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
-}
-
-func (dev ClDevice32) Strmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float32, a []float32, lda int, b []float32, ldb int) error {
-	return trmm(dev.E, "Strmm", s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
-}
-
-func (dev ClDevice32) Strsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float32, a []float32, lda int, b []float32, ldb int) error {
-	return Trsm(dev.E, "Strsm", s, ul, tA, d, m, n, alpha, a, lda, b, ldb, TrsmBlock(dev.E))
-}
-
-// stored returns the dimensions of the matrix X stored for op(X), a
+// Stored returns the dimensions of the matrix X stored for op(X), a
 // rows×cols matrix: cols×rows when t transposes.
 func Stored(t blas.Transpose, rows, cols int) (int, int) {
 	if t != blas.NoTrans {
@@ -199,7 +151,7 @@ func symm[T Real](e *Engine, name string, s blas.Side, ul blas.Uplo, m, n int, a
 // device buffers holding the matrices from element 0; errors are recorded
 // in c. The host-slice routines and the device-resident API call them.
 
-// l3RouteMode is how symm, syrk, syr2k and trmm run on the device.
+// L3RouteMode is how symm, syrk, syr2k and trmm run on the device.
 type L3RouteMode int
 
 const (
@@ -208,7 +160,7 @@ const (
 	L3ViaGemm                    // the tuned GEMM kernel plus an adapting kernel
 )
 
-// l3GemmMin is the least m, n and k for which symm, syrk and syr2k take
+// L3GemmMin is the least m, n and k for which symm, syrk and syr2k take
 // the GEMM route: the direct kernels read their operands from global
 // memory once per element of the result, while the tuned GEMM kernel
 // reuses them from local memory and registers, which outweighs the route's
@@ -233,7 +185,7 @@ func (e *Engine) viaGemm(m, n, k int) bool {
 	return via
 }
 
-// symmOnDevice enqueues C = alpha·A·B + beta·C (left) or alpha·B·A + beta·C
+// SymmOnDevice enqueues C = alpha·A·B + beta·C (left) or alpha·B·A + beta·C
 // for a symmetric A of which the upper or lower triangle is read. With
 // alpha == 0, A and B are not read (and may be nil).
 func SymmOnDevice[T Real](c *Call, left, upper bool, m, n int, alpha T, a *cl.Buffer, lda int, b *cl.Buffer, ldb int, beta T, cb *cl.Buffer, ldc int) {
@@ -269,7 +221,7 @@ func SymmOnDevice[T Real](c *Call, left, upper bool, m, n int, alpha T, a *cl.Bu
 // multiplies the lower triangle by beta with a transpose).
 func syrkReadsC[T Real](alpha T, upper, trans bool) bool { return alpha != 0 && !upper && trans }
 
-// syrkOnDevice enqueues the upper or lower triangle of C = alpha·A·Aᵀ +
+// SyrkOnDevice enqueues the upper or lower triangle of C = alpha·A·Aᵀ +
 // beta·C (or alpha·Aᵀ·A + beta·C when trans). With alpha == 0, A is not
 // read.
 func SyrkOnDevice[T Real](c *Call, upper, trans bool, n, k int, alpha T, a *cl.Buffer, lda int, beta T, cb *cl.Buffer, ldc int) {
@@ -294,7 +246,7 @@ func SyrkOnDevice[T Real](c *Call, upper, trans bool, n, k int, alpha T, a *cl.B
 		alpha, a, l3Int(c, lda), beta, cb, l3Int(c, ldc), int32(l3Bool(syrkReadsC(alpha, upper, trans))))
 }
 
-// syr2kOnDevice enqueues the upper or lower triangle of
+// Syr2kOnDevice enqueues the upper or lower triangle of
 // C = alpha·(A·Bᵀ + B·Aᵀ) + beta·C (or alpha·(Aᵀ·B + Bᵀ·A) + beta·C when
 // trans). With alpha == 0 or k == 0, A and B are not read.
 func Syr2kOnDevice[T Real](c *Call, upper, trans bool, n, k int, alpha T, a *cl.Buffer, lda int, b *cl.Buffer, ldb int, beta T, cb *cl.Buffer, ldc int) {
@@ -328,7 +280,7 @@ func triMerge[T Real](g *GemmLauncher[T], upper, sym2 bool, n int, t *cl.Buffer,
 		beta, cb, l3Int(c, ldc), int32(l3Bool(mulbeta)))
 }
 
-// trmmOnDevice enqueues res = alpha·op(A)·B (left) or alpha·B·op(A) for a
+// TrmmOnDevice enqueues res = alpha·op(A)·B (left) or alpha·B·op(A) for a
 // triangular A; res (leading dimension ldb) must not alias B. With
 // alpha == 0, A and B are not read.
 func TrmmOnDevice[T Real](c *Call, left, upper, trans, unit bool, m, n int, alpha T, a *cl.Buffer, lda int, b *cl.Buffer, ldb int, res *cl.Buffer) {
@@ -348,7 +300,7 @@ func TrmmOnDevice[T Real](c *Call, left, upper, trans, unit bool, m, n int, alph
 	trmmBlockOnDevice(g, left, upper, trans, unit, m, n, alpha, a, 0, lda, b, 0, ldb, res, 0)
 }
 
-// trmmBlock is the side of the diagonal blocks of trmm's GEMM route.
+// TrmmBlock is the side of the diagonal blocks of trmm's GEMM route.
 const TrmmBlock = 128
 
 // trmmBlockSize is trmmBlock, or the engine's l3Block when set (tests cut
@@ -498,7 +450,7 @@ func trmm[T Real](e *Engine, name string, s blas.Side, ul blas.Uplo, tA blas.Tra
 	return nil
 }
 
-// trsmBlock is the order of the diagonal blocks of the blocked TRSM on e's
+// TrsmBlock is the order of the diagonal blocks of the blocked TRSM on e's
 // device.
 func TrsmBlock(e *Engine) int {
 	if e.Prof.IsCPU() {
@@ -507,7 +459,7 @@ func TrsmBlock(e *Engine) int {
 	return 64
 }
 
-// trsm is Dtrsm and Strsm: B = X where op(A)·X = alpha·B (left) or
+// Trsm is Dtrsm and Strsm: B = X where op(A)·X = alpha·B (left) or
 // X·op(A) = alpha·B, for a triangular A, solved recursively down to
 // diagonal blocks of order nb at most: B is first scaled by alpha (as gonum
 // does; alpha == 0 assigns zeros); a range of rows (left) or columns
@@ -535,7 +487,7 @@ func Trsm[T Real](e *Engine, name string, s blas.Side, ul blas.Uplo, tA blas.Tra
 	return db.finish(c, func(dst, src []T) { ScatterMat(dst, src, m, n, ldb) })
 }
 
-// trsmOnDevice enqueues the recursive solve of trsm in place in bb
+// TrsmOnDevice enqueues the recursive solve of trsm in place in bb
 // (leading dimension ldb). With alpha == 0, A is not read and B is assigned
 // zeros without being read.
 func TrsmOnDevice[T Real](c *Call, left, upper, trans, unit bool, m, n int, alpha T, ab *cl.Buffer, lda int, bb *cl.Buffer, ldb int, nb int) {

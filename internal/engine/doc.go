@@ -23,3 +23,20 @@ package engine
 
 // Real is the element type of a device routine.
 type Real interface{ ~float32 | ~float64 }
+
+// Elem is the element type of a device buffer: Real, or complex, whose
+// parts are Real (OpenCL's float2 and double2). The kernels of a complex
+// routine are built with the PRECISION of its parts.
+type Elem interface {
+	Real | ~complex64 | ~complex128
+}
+
+// IsComplex reports whether T is complex64 or complex128.
+func IsComplex[T Elem]() bool {
+	var v T
+	switch any(v).(type) {
+	case complex64, complex128:
+		return true
+	}
+	return false
+}

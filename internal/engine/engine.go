@@ -14,7 +14,7 @@ import (
 	"github.com/gocompute/opencl/platform"
 )
 
-// engine is the OpenCL half of the implementation: one runtime (context,
+// Engine is the OpenCL half of the implementation: one runtime (context,
 // queue, program cache) on one device, pools of device buffers and of
 // kernel objects, and the plumbing every device routine uses. It is safe
 // for concurrent use: each call takes its own buffers and kernel objects
@@ -27,10 +27,10 @@ type Engine struct {
 	Tuning *gemm.DB    // GEMM's tuning database (WithGemmTuning or GOCL_GEMM_TUNING)
 	Queue  *cl.Queue
 
-	// l2Portable keeps level 2 on its general kernels on a CPU device too
+	// L2Portable keeps level 2 on its general kernels on a CPU device too
 	// (tests: those kernels serve GPUs, and CI has only PoCL).
 	L2Portable bool
-	// zeroCopy is GOCL_ZERO_COPY's choice for hostShared (tests set
+	// ZeroCopy is GOCL_ZERO_COPY's choice for hostShared (tests set
 	// eng.ZeroCopyOff to run the copying path, which devices with memory of
 	// their own take).
 	ZeroCopy ZeroCopy
@@ -48,21 +48,21 @@ type Engine struct {
 
 	Kernels KernelPool // free kernel objects by spec key
 
-	// l3Route chooses how symm, syrk, syr2k and trmm run
+	// L3Route chooses how symm, syrk, syr2k and trmm run
 	// (device_level3.go): l3Auto by size, or always l3Direct / l3ViaGemm
 	// (tests); l3Block, when set, replaces trmm's block size (tests).
 	L3Route   L3RouteMode
 	L3Block   int
 	L3ViaGemm atomic.Int64 // calls that took the GEMM route (tests)
 
-	// fault, when set (tests only), is consulted at every step that can
+	// Fault, when set (tests only), is consulted at every step that can
 	// fail on a real device; a non-nil result makes that step fail.
 	Fault Faults
 
-	// launched counts successful device calls per routine.
+	// Launched counts successful device calls per routine.
 	Launched Launches
 
-	// gemmChoices memoises gemm.Choose per shape.
+	// GemmChoices memoises gemm.Choose per shape.
 	GemmChoices GemmChoices
 
 	refs   atomic.Int32 // roles (float64, float32) still open
@@ -70,7 +70,7 @@ type Engine struct {
 	mu     sync.RWMutex // held for reading by calls, for writing by close
 }
 
-// openEngine opens the engine o describes with its roles counted: one
+// OpenEngine opens the engine o describes with its roles counted: one
 // (float32) or, where the device has double precision, two (float64 too);
 // each role's Close calls release.
 func OpenEngine(o Options) (*Engine, error) {
@@ -124,11 +124,11 @@ func newEngine(o Options) (*Engine, error) {
 	return e, nil
 }
 
-// cost is the engine's estimate of its device's speed, for the offload
+// Cost is the engine's estimate of its device's speed, for the offload
 // policy.
 func (e *Engine) Cost() Cost { return EstimateCost(e.Prof) }
 
-// plan is the staged GEMM's policy on the engine's device.
+// Plan is the staged GEMM's policy on the engine's device.
 func (e *Engine) Plan() Plan { return Plan{Mode: e.PipeMode, CPU: e.Prof.IsCPU()} }
 
 // release drops one role; the last one closes the engine. It waits for
@@ -154,15 +154,22 @@ func (e *Engine) release() error {
 	return errors.Join(errs...)
 }
 
-func PrecisionOf[T Real]() int { return ElemSize[T]() * 8 }
+// PrecisionOf is the precision (32 or 64) of T's kernels: its size in
+// bits, or its parts' for a complex T.
+func PrecisionOf[T Elem]() int {
+	if IsComplex[T]() {
+		return ElemSize[T]() * 4
+	}
+	return ElemSize[T]() * 8
+}
 
-// elemSize is the size in bytes of a T.
-func ElemSize[T Real]() int {
+// ElemSize is the size in bytes of a T.
+func ElemSize[T Elem]() int {
 	var v T
 	return int(unsafe.Sizeof(v))
 }
 
-// call is one device routine in progress. Its methods record the first
+// Call is one device routine in progress. Its methods record the first
 // error and turn every later step into a no-op, so routine code reads as a
 // straight line and checks c.err once, at the end (the bufio.Scanner
 // pattern). finish returns what was borrowed to the pools.
@@ -192,9 +199,9 @@ type pooledKernel struct {
 	k   *cl.Kernel
 }
 
-// begin starts a device call of routine in precision T. It fails at once
+// Begin starts a device call of routine in precision T. It fails at once
 // if the engine is closed.
-func Begin[T Real](e *Engine, routine string) *Call {
+func Begin[T Elem](e *Engine, routine string) *Call {
 	c := &Call{E: e, Routine: routine, prec: PrecisionOf[T]()}
 	e.mu.RLock()
 	if e.closed.Load() {
@@ -203,14 +210,14 @@ func Begin[T Real](e *Engine, routine string) *Call {
 	return c
 }
 
-// fail records err unless an earlier error is recorded.
+// Fail records err unless an earlier error is recorded.
 func (c *Call) Fail(err error) {
 	if c.Err == nil && err != nil {
 		c.Err = err
 	}
 }
 
-// finish waits for the call's commands if it failed (so no buffer goes
+// Finish waits for the call's commands if it failed (so no buffer goes
 // back to the pool while a command may still use it), returns buffers and
 // kernels to their pools, releases events, and returns the call's error.
 // On success it counts the call.
@@ -242,7 +249,7 @@ func (c *Call) Finish() error {
 	return nil
 }
 
-// kernel returns a kernel object for name from program file (built from
+// Kernel returns a kernel object for name from program file (built from
 // the sources package kernels names for it) with the call's
 // PRECISION and the given extra defines ("NAME", "NAME=VALUE"); an entry
 // starting with "-" is passed as a build option as it is.
@@ -281,7 +288,7 @@ func (c *Call) kernelFor(s *KernelSpec) *cl.Kernel {
 	return k
 }
 
-// run sets k's arguments and enqueues it over global work-items in groups
+// Run sets k's arguments and enqueues it over global work-items in groups
 // of local (nil: the driver chooses).
 func (c *Call) Run(k *cl.Kernel, global, local []int, args ...any) {
 	if c.Err != nil {
@@ -307,8 +314,8 @@ func (c *Call) Run(k *cl.Kernel, global, local []int, args ...any) {
 	c.Events = append(c.Events, ev)
 }
 
-// alloc borrows a device buffer of at least n elements of T.
-func Alloc[T Real](c *Call, n int) *cl.Buffer {
+// Alloc borrows a device buffer of at least n elements of T.
+func Alloc[T Elem](c *Call, n int) *cl.Buffer {
 	if c.Err != nil {
 		return nil
 	}
@@ -329,7 +336,7 @@ func Alloc[T Real](c *Call, n int) *cl.Buffer {
 // share the host's memory (hostShared). The memory is the caller's: it
 // must not change during the call, and an output written through it is
 // defined once syncHost has returned.
-func hostOver[T Real](c *Call, host []T, flags cl.MemFlags) *cl.Buffer {
+func hostOver[T Elem](c *Call, host []T, flags cl.MemFlags) *cl.Buffer {
 	if c.Err != nil || len(host) == 0 {
 		return nil
 	}
@@ -349,7 +356,7 @@ func hostOver[T Real](c *Call, host []T, flags cl.MemFlags) *cl.Buffer {
 // syncHost waits for the call's commands and makes the n elements of a
 // hostOver buffer visible in the host memory under it (a map and unmap,
 // which cost nothing where the driver uses that memory itself).
-func syncHost[T Real](c *Call, b *cl.Buffer, n int) {
+func syncHost[T Elem](c *Call, b *cl.Buffer, n int) {
 	if c.Err != nil {
 		return
 	}
@@ -372,14 +379,14 @@ func syncHost[T Real](c *Call, b *cl.Buffer, n int) {
 	c.Fail(uev.Wait())
 }
 
-// hostShared reports whether host slices go to the device's kernels with
+// HostShared reports whether host slices go to the device's kernels with
 // no copy (hostOver; engine.ZeroCopy.Shared has the rule).
 func (e *Engine) HostShared() bool { return e.ZeroCopy.Shared(e.Prof) }
 
-// upload borrows a device buffer and copies host into it. The write is
+// Upload borrows a device buffer and copies host into it. The write is
 // non-blocking; host stays pinned until it completes, and the in-order
 // queue runs it before any later kernel.
-func Upload[T Real](c *Call, host []T) *cl.Buffer {
+func Upload[T Elem](c *Call, host []T) *cl.Buffer {
 	b := Alloc[T](c, len(host))
 	if c.Err != nil || len(host) == 0 {
 		return b
@@ -393,15 +400,15 @@ func Upload[T Real](c *Call, host []T) *cl.Buffer {
 	return b
 }
 
-// download reads the first n elements of b into a new host slice, blocking
+// Download reads the first n elements of b into a new host slice, blocking
 // until they (and so every earlier command of the call) are done. The
 // caller copies from it into the user's slices only when c.err is nil.
-func Download[T Real](c *Call, b *cl.Buffer, n int) []T { return ReadInto[T](c, b, n, true) }
+func Download[T Elem](c *Call, b *cl.Buffer, n int) []T { return ReadInto[T](c, b, n, true) }
 
-// readInto enqueues a read of the first n elements of b into a new host
+// ReadInto enqueues a read of the first n elements of b into a new host
 // slice, which holds them once the read (blocking: before it returns) has
 // completed.
-func ReadInto[T Real](c *Call, b *cl.Buffer, n int, blocking bool) []T {
+func ReadInto[T Elem](c *Call, b *cl.Buffer, n int, blocking bool) []T {
 	if c.Err != nil {
 		return nil
 	}
@@ -419,7 +426,7 @@ func ReadInto[T Real](c *Call, b *cl.Buffer, n int, blocking bool) []T {
 	return out
 }
 
-// detach removes ev from the call's events, so finish does not release it:
+// Detach removes ev from the call's events, so finish does not release it:
 // the caller takes ownership (the device-resident API returns it).
 func (c *Call) Detach(ev *cl.Event) {
 	for i, e := range c.Events {
@@ -430,10 +437,40 @@ func (c *Call) Detach(ev *cl.Event) {
 	}
 }
 
-// lastEvent is the event of the call's most recent command, or nil.
+// LastEvent is the event of the call's most recent command, or nil.
 func (c *Call) LastEvent() *cl.Event {
 	if len(c.Events) == 0 {
 		return nil
 	}
 	return c.Events[len(c.Events)-1]
 }
+
+// Enqueue runs enq on the engine's queue, unless the call has failed, and
+// keeps the event of the command it enqueued (finish releases it, or the
+// resident API detaches it). A fault at site, when site is not "", fails
+// the step as the device could (tests).
+func (c *Call) Enqueue(site string, enq func(q *cl.Queue) (*cl.Event, error)) {
+	if c.Err != nil {
+		return
+	}
+	if site != "" {
+		if err := c.E.Fault.Inject(site); err != nil {
+			c.Fail(err)
+			return
+		}
+	}
+	ev, err := enq(c.E.Queue)
+	if err != nil {
+		c.Fail(err)
+		return
+	}
+	c.Events = append(c.Events, ev)
+}
+
+// NewHostSlice allocates bytes of pinned host memory for a HostSlice of the
+// front end, registered so that the staged GEMM recognises it and freed
+// with the engine at the latest.
+func (e *Engine) NewHostSlice(bytes int) (*Pinned, error) { return e.HostSlices.New(&e.Pinned, bytes) }
+
+// FreeHostSlice frees the memory of NewHostSlice.
+func (e *Engine) FreeHostSlice(p *Pinned) error { return e.HostSlices.Free(&e.Pinned, p) }

@@ -17,7 +17,7 @@ import (
 // C = alpha·op(A)·op(B) + beta·C on buffers already on the device, with
 // the kernel of kernels/gemm.cl that gemm.Choose chooses.
 
-// gemmParams chooses the GEMM kernel and its parameters for a device, a
+// GemmParams chooses the GEMM kernel and its parameters for a device, a
 // precision (32 or 64) and a shape, with the built-in tuning database and
 // the default tensor-core mode (tests). gemm.Choose makes the choice: the
 // tuning database (kernels/gemm_tuning.json) for devices it knows,
@@ -49,7 +49,7 @@ func l3Int(c *Call, v int) int32 {
 	return int32(v)
 }
 
-// gemmOnDevice enqueues C = alpha·op(A)·op(B) + beta·C on device buffers,
+// GemmOnDevice enqueues C = alpha·op(A)·op(B) + beta·C on device buffers,
 // where op(A) is m×k, op(B) is k×n, C is m×n (m, n ≥ 1, k ≥ 0), and the
 // matrices start at element offA, offB, offC of their buffers with leading
 // dimensions lda, ldb, ldc (row-major, as gemm.cl's contract says). Nothing
@@ -69,7 +69,7 @@ func GemmOnDevice[T Real](c *Call, tA, tB bool, m, n, k int, alpha T, a *cl.Buff
 	NewGemmLauncher[T](c).Gemm(cfg, tA, tB, m, n, k, alpha, a, offA, lda, b, offB, ldb, beta, cb, offC, ldc)
 }
 
-// gemmLauncher enqueues GEMMs for one call, reusing the kernel objects it
+// GemmLauncher enqueues GEMMs for one call, reusing the kernel objects it
 // has taken (a blocked routine launches many GEMMs of the same program).
 type GemmLauncher[T Real] struct {
 	c       *Call
@@ -111,7 +111,7 @@ func (g *GemmLauncher[T]) kernelFor(s *KernelSpec) *cl.Kernel {
 	return k
 }
 
-// gemm enqueues the GEMM with the kernel and parameters of cfg (gemmOnDevice
+// Gemm enqueues the GEMM with the kernel and parameters of cfg (gemmOnDevice
 // with the choice made by the caller; tests force each kernel through it).
 func (g *GemmLauncher[T]) Gemm(cfg gemm.Config, tA, tB bool, m, n, k int, alpha T, a *cl.Buffer, offA, lda int, b *cl.Buffer, offB, ldb int, beta T, cb *cl.Buffer, offC, ldc int) {
 	c := g.c
@@ -228,10 +228,10 @@ func gemmKernelSpec(prec int, cfg gemm.Config, tA, tB, vecAligned bool) *KernelS
 	return s
 }
 
-// gemmDevice describes p for the GEMM choice.
+// GemmDevice describes p for the GEMM choice.
 func GemmDevice(p platform.Profile) gemm.Device { return profile.Device(p) }
 
-// gemmDev is e's device as the GEMM choice sees it.
+// GemmDev is e's device as the GEMM choice sees it.
 func (e *Engine) GemmDev() gemm.Device { return GemmDevice(e.Prof) }
 
 // GemmSpecBuilt reports whether the launcher has made the kernel spec of

@@ -73,5 +73,5 @@ func (g *GemmLauncher[T]) splitK(cfg gemm.Config, tA, tB bool, m, n, k int, alph
 	c.Run(kern, global, local, l3Int(c, m), l3Int(c, n), l3Int(c, slices), w, beta, cb, l3Int(c, offC), l3Int(c, ldc))
 }
 
-// engineTensor is the tensor-core mode of e.
+// EngineTensor is the tensor-core mode of e.
 func EngineTensor(e *Engine) gemm.Tensor { return e.Tensor }

@@ -17,11 +17,11 @@ import (
 // the other routines, whose rows are not independent, fail before they
 // write anything (errKeepTooLarge) and run on the CPU.
 
-// keepMaxBytes bounds the kept copy of one call (a variable so that tests
+// KeepMaxBytes bounds the kept copy of one call (a variable so that tests
 // can make it small).
 var KeepMaxBytes = 256 << 20
 
-// errKeepTooLarge fails an in-place call whose kept copy would exceed
+// ErrKeepTooLarge fails an in-place call whose kept copy would exceed
 // keepMaxBytes.
 var ErrKeepTooLarge = errors.New("clblas: output too large to update in place with a bounded copy")
 
@@ -38,7 +38,7 @@ func (e *errRowsDone) Error() string {
 
 func (e *errRowsDone) Unwrap() error { return e.err }
 
-// rowsDone is the number of rows of C a failed device GEMM finished.
+// RowsDone is the number of rows of C a failed device GEMM finished.
 func RowsDone(err error) int {
 	var p *errRowsDone
 	if errors.As(err, &p) {
@@ -47,7 +47,7 @@ func RowsDone(err error) int {
 	return 0
 }
 
-// opRow is the offset of row i of op(A) in A stored with leading
+// OpRow is the offset of row i of op(A) in A stored with leading
 // dimension ld: row i of A, or column i when t transposes.
 func OpRow(t blas.Transpose, i, ld int) int {
 	if t == blas.NoTrans {

@@ -80,7 +80,7 @@ func TileOrder(hs, ws []int) [][2]int {
 	return order
 }
 
-// slabStep is one upload of the row-slab schedule: row panel idx of A, or
+// SlabStep is one upload of the row-slab schedule: row panel idx of A, or
 // k-chunk idx of B.
 type SlabStep struct {
 	A   bool // A's row panel Idx, or else B's chunk Idx

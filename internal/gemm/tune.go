@@ -16,7 +16,7 @@ import (
 // with the library's own launch code, check it against gonum and time it,
 // and write measured sets into the tuning database's format.
 
-// TuneResult is what the tuner's benchmark (clblas's GemmBench) measured
+// TuneResult is what the tuner's benchmark (engine.GemmBench) measured
 // for one candidate.
 type TuneResult struct {
 	// RelErr is max|C − C_gonum| / (√k·max|A|·max|B|); OK says whether it
@@ -57,7 +57,7 @@ func (t TuneConfig) String() string {
 	return strings.Join(parts, " ")
 }
 
-// ErrInvalidConfig is wrapped by the errors of TuneCheck: the candidate
+// ErrInvalidConfig is wrapped by the errors of engine.TuneCheck: the candidate
 // breaks a rule of the kernel source or a limit of the device.
 var ErrInvalidConfig = errors.New("clblas: invalid GEMM parameter set")
 

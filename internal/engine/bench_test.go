@@ -1,4 +1,4 @@
-package clblas
+package engine
 
 import (
 	"errors"
@@ -13,14 +13,14 @@ import (
 // candidate is checked and timed, invalid ones are refused before any
 // build.
 func TestTuneBench(t *testing.T) {
-	impl := newTestImpl(t)
-	g, err := NewGemmBench[float32](impl, blas.NoTrans, blas.Trans, 33, 47, 29)
+	e := testEngine(t)
+	g, err := NewGemmBench[float32](e, blas.NoTrans, blas.Trans, 33, 47, 29)
 	if err != nil {
 		t.Fatalf("NewGemmBench: %v", err)
 	}
 	defer g.Close()
 	good := gemm.TuneConfig{Kernel: gemm.KernelCPU, Defines: map[string]int{"CPU_VEC": 16, "CPU_MB": 4, "CPU_NB": 4}}
-	if testEngine(t).Prof.IsGPU() {
+	if e.Prof.IsGPU() {
 		good = gemm.TuneConfig{Kernel: gemm.KernelTiled, Defines: map[string]int{"MWG": 32, "NWG": 32, "KWG": 16, "MDIMC": 8, "NDIMC": 8}}
 	}
 	res, err := g.Run(good, 3)
@@ -38,9 +38,9 @@ func TestTuneBench(t *testing.T) {
 		}
 	}
 	// The tensor-core kernel needs NVIDIA sm_80+.
-	if !gemm.TensorCapable(testEngine(t).GemmDev()) {
-		if err := TuneCheck(impl, 32, blas.NoTrans, blas.NoTrans, gemm.TuneConfig{Kernel: gemm.KernelMMA}); !errors.Is(err, gemm.ErrInvalidConfig) {
-			t.Errorf("TuneCheck(gemm_mma) on %s: %v, want ErrInvalidConfig", testEngine(t).Prof.Name, err)
+	if !gemm.TensorCapable(e.GemmDev()) {
+		if err := TuneCheck(e, 32, blas.NoTrans, blas.NoTrans, gemm.TuneConfig{Kernel: gemm.KernelMMA}); !errors.Is(err, gemm.ErrInvalidConfig) {
+			t.Errorf("TuneCheck(gemm_mma) on %s: %v, want ErrInvalidConfig", e.Prof.Name, err)
 		}
 	}
 }

@@ -1,8 +1,6 @@
-package clblas
+package engine
 
 import (
-	eng "github.com/gocompute/opencl/internal/engine"
-
 	"errors"
 	"fmt"
 	"math"
@@ -11,34 +9,27 @@ import (
 	"time"
 
 	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
 
 	"github.com/gocompute/opencl/cl"
 	"github.com/gocompute/opencl/internal/gemm"
 )
 
 // TuneCheck reports whether candidate t is valid for precision prec and
-// the transposes tA, tB on impl's device: the #error rules of the kernel
+// the transposes tA, tB on e's device: the #error rules of the kernel
 // source (gemm.cl's header, gemm_mma.cl's header) and the device's limits
-// (work-group size, local memory, fp64, tensor cores).
-func TuneCheck(impl *Implementation, prec int, tA, tB blas.Transpose, t gemm.TuneConfig) error {
-	e, err := tuneEngine(impl, prec)
-	if err != nil {
-		return err
+// (work-group size, local memory, fp64, tensor cores). The tuner uses it.
+func TuneCheck(e *Engine, prec int, tA, tB blas.Transpose, t gemm.TuneConfig) error {
+	if prec == 64 && !e.Prof.FP64 {
+		return fmt.Errorf("clblas: %s has no fp64: %w", e.Prof.Name, gemm.ErrInvalidConfig)
 	}
 	return gemm.Valid(e.GemmDev(), prec, tA != blas.NoTrans, tB != blas.NoTrans, t.Config(e.Tuning, e.GemmDev(), prec, 64, 64, 64))
-}
-
-func tuneEngine(impl *Implementation, prec int) (*eng.Engine, error) {
-	if prec == 64 {
-		return engineFor[float64](impl)
-	}
-	return engineFor[float32](impl)
 }
 
 // GemmBench is one GEMM problem resident on a device, for the tuner:
 // random A, B and C in [-0.5, 0.5], and gonum's result to check against.
 type GemmBench[T float32 | float64] struct {
-	e             *eng.Engine
+	e             *Engine
 	tA, tB        blas.Transpose
 	m, n, k       int
 	lda, ldb, ldc int
@@ -49,18 +40,17 @@ type GemmBench[T float32 | float64] struct {
 }
 
 // NewGemmBench puts an m×n×k GEMM with transposes tA, tB (lds equal to the
-// stored widths) on impl's device.
-func NewGemmBench[T float32 | float64](impl *Implementation, tA, tB blas.Transpose, m, n, k int) (*GemmBench[T], error) {
-	e, err := engineFor[T](impl)
-	if err != nil {
-		return nil, err
+// stored widths) on e's device.
+func NewGemmBench[T float32 | float64](e *Engine, tA, tB blas.Transpose, m, n, k int) (*GemmBench[T], error) {
+	if ElemSize[T]() == 8 && !e.Prof.FP64 {
+		return nil, fmt.Errorf("clblas: NewGemmBench: %s has no fp64", e.Prof.Name)
 	}
 	if m <= 0 || n <= 0 || k <= 0 {
-		return nil, fmt.Errorf("clblas: NewGemmBench(%d, %d, %d): %w", m, n, k, ErrShape)
+		return nil, fmt.Errorf("clblas: NewGemmBench(%d, %d, %d): dimensions must be positive", m, n, k)
 	}
 	g := &GemmBench[T]{e: e, tA: tA, tB: tB, m: m, n: n, k: k}
-	ar, ac := eng.Stored(tA, m, k)
-	br, bc := eng.Stored(tB, k, n)
+	ar, ac := Stored(tA, m, k)
+	br, bc := Stored(tB, k, n)
 	g.lda, g.ldb, g.ldc = ac, bc, n
 	rnd := rand.New(rand.NewPCG(uint64(m), uint64(n)<<20|uint64(k)))
 	fill := func(n int) ([]T, float64) {
@@ -78,16 +68,16 @@ func NewGemmBench[T float32 | float64](impl *Implementation, tA, tB blas.Transpo
 	g.want = slices.Clone(g.c)
 	switch w := any(g.want).(type) {
 	case []float64:
-		native.Dgemm(tA, tB, m, n, k, 1, any(g.a).([]float64), g.lda, any(g.b).([]float64), g.ldb, 0.5, w, g.ldc)
+		gonum.Implementation{}.Dgemm(tA, tB, m, n, k, 1, any(g.a).([]float64), g.lda, any(g.b).([]float64), g.ldb, 0.5, w, g.ldc)
 	case []float32:
-		native.Sgemm(tA, tB, m, n, k, 1, any(g.a).([]float32), g.lda, any(g.b).([]float32), g.ldb, 0.5, w, g.ldc)
+		gonum.Implementation{}.Sgemm(tA, tB, m, n, k, 1, any(g.a).([]float32), g.lda, any(g.b).([]float32), g.ldb, 0.5, w, g.ldc)
 	}
 	ctx := e.RT.Context()
 	for _, p := range []struct {
 		dst  **cl.Buffer
 		data []T
 	}{{&g.da, g.a}, {&g.db, g.b}, {&g.dc, g.c}} {
-		buf, err := ctx.CreateBuffer(cl.MemReadWrite, len(p.data)*eng.ElemSize[T]())
+		buf, err := ctx.CreateBuffer(cl.MemReadWrite, len(p.data)*ElemSize[T]())
 		if err != nil {
 			g.Close()
 			return nil, fmt.Errorf("clblas: NewGemmBench: %w", err)
@@ -123,17 +113,17 @@ func (g *GemmBench[T]) Close() error {
 // wrapping gemm.ErrInvalidConfig; a build or launch failure returns its error.
 func (g *GemmBench[T]) Run(t gemm.TuneConfig, runs int) (gemm.TuneResult, error) {
 	var res gemm.TuneResult
-	prec := eng.PrecisionOf[T]()
+	prec := PrecisionOf[T]()
 	tA, tB := g.tA != blas.NoTrans, g.tB != blas.NoTrans
 	cfg := t.Config(g.e.Tuning, g.e.GemmDev(), prec, g.m, g.n, g.k)
 	if err := gemm.Valid(g.e.GemmDev(), prec, tA, tB, cfg); err != nil {
 		return res, err
 	}
-	launch := func(gl *eng.GemmLauncher[T]) {
+	launch := func(gl *GemmLauncher[T]) {
 		gl.Gemm(cfg, tA, tB, g.m, g.n, g.k, 1, g.da, 0, g.lda, g.db, 0, g.ldb, 0.5, g.dc, 0, g.ldc)
 	}
 	// Restore C, run once, read back.
-	c := eng.Begin[T](g.e, "TuneGemm")
+	c := Begin[T](g.e, "TuneGemm")
 	if c.Err == nil {
 		ev, err := cl.WriteBuffer(c.E.Queue, g.dc, false, 0, g.c)
 		if err != nil {
@@ -142,8 +132,8 @@ func (g *GemmBench[T]) Run(t gemm.TuneConfig, runs int) (gemm.TuneResult, error)
 			c.Events = append(c.Events, ev)
 		}
 	}
-	launch(eng.NewGemmLauncher[T](c))
-	got := eng.Download[T](c, g.dc, len(g.c))
+	launch(NewGemmLauncher[T](c))
+	got := Download[T](c, g.dc, len(g.c))
 	if err := c.Finish(); err != nil {
 		return res, err
 	}
@@ -170,8 +160,8 @@ func (g *GemmBench[T]) Run(t gemm.TuneConfig, runs int) (gemm.TuneResult, error)
 	// throughput, as the library runs them, not by one launch's latency.
 	batch := 1
 	for r := -1; r < runs; r++ {
-		c := eng.Begin[T](g.e, "TuneGemm")
-		gl := eng.NewGemmLauncher[T](c)
+		c := Begin[T](g.e, "TuneGemm")
+		gl := NewGemmLauncher[T](c)
 		start := time.Now()
 		for range batch {
 			launch(gl)

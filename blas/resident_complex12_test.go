@@ -1,0 +1,243 @@
+package clblas
+
+import (
+	"context"
+	"math/cmplx"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/blas"
+)
+
+// TestResidentComplexL12 runs the resident level 1 and 2 operations on
+// complex128 views (vectors with an offset and increment 2, matrices at an
+// offset with a padded stride) against gonum's Z routines, and Dot and
+// Gemv on complex64 ones.
+func TestResidentComplexL12(t *testing.T) {
+	impl := newTestImpl(t)
+	rnd := rand.New(rand.NewPCG(12, 13))
+	const m, n = 13, 9
+	z := func(l int) []complex128 {
+		v := make([]complex128, l)
+		for i := range v {
+			v[i] = complex(2*rnd.Float64()-1, 2*rnd.Float64()-1)
+		}
+		return v
+	}
+	// vec uploads data as the view (1, len, 2) of a larger vector.
+	vec := func(data []complex128) *Vector[complex128] {
+		t.Helper()
+		big, err := NewVector[complex128](impl, 2*len(data)+2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { big.Release() })
+		v, err := big.View(1, len(data), 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev, err := v.Write(data); err != nil || ev.Wait() != nil {
+			t.Fatalf("writing a vector: %v", err)
+		}
+		return v
+	}
+	same := func(name string, got, want []complex128) {
+		t.Helper()
+		for i := range want {
+			if cmplx.Abs(got[i]-want[i]) > 1e-12*(1+cmplx.Abs(want[i])) {
+				t.Errorf("%s: element %d = %v, gonum %v", name, i, got[i], want[i])
+				return
+			}
+		}
+	}
+	readV := func(v *Vector[complex128]) []complex128 {
+		t.Helper()
+		out := make([]complex128, v.Len())
+		if err := v.Read(out); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	readM := func(a *Matrix[complex128]) []complex128 {
+		t.Helper()
+		r, c := a.Dims()
+		out := make([]complex128, r*c)
+		if err := a.Read(out); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	done := func(name string, ev *Event, err error) {
+		t.Helper()
+		if err == nil {
+			err = ev.Wait()
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	value := func(s *Scalar[complex128], err error) complex128 {
+		t.Helper()
+		if err == nil {
+			var v complex128
+			if v, err = s.Value(context.Background()); err == nil {
+				return v
+			}
+		}
+		t.Fatal(err)
+		return 0
+	}
+	alpha, beta := complex(0.5, -1.5), complex(-0.25, 0.75)
+
+	// Level 1.
+	x0, y0 := z(n), z(n)
+	x, y := vec(x0), vec(y0)
+	if got, want := value(Dot(x, y)), native.Zdotu(n, x0, 1, y0, 1); cmplx.Abs(got-want) > 1e-12 {
+		t.Errorf("Dot = %v, gonum %v", got, want)
+	}
+	if got, want := value(Dotc(x, y)), native.Zdotc(n, x0, 1, y0, 1); cmplx.Abs(got-want) > 1e-12 {
+		t.Errorf("Dotc = %v, gonum %v", got, want)
+	}
+	if got, want := value(Asum(x)), native.Dzasum(n, x0, 1); cmplx.Abs(got-complex(want, 0)) > 1e-12 {
+		t.Errorf("Asum = %v, gonum %v", got, want)
+	}
+	if got, want := value(Nrm2(x)), native.Dznrm2(n, x0, 1); cmplx.Abs(got-complex(want, 0)) > 1e-12 {
+		t.Errorf("Nrm2 = %v, gonum %v", got, want)
+	}
+	if s, err := Iamax(x); err != nil {
+		t.Fatal(err)
+	} else if got, err := s.Value(context.Background()); err != nil || got != native.Izamax(n, x0, 1) {
+		t.Errorf("Iamax = %d, %v; gonum %d", got, err, native.Izamax(n, x0, 1))
+	}
+	ev, err := Axpy(alpha, x, y)
+	done("Axpy", ev, err)
+	native.Zaxpy(n, alpha, x0, 1, y0, 1)
+	same("Axpy", readV(y), y0)
+	ev, err = Scal(beta, y)
+	done("Scal", ev, err)
+	native.Zscal(n, beta, y0, 1)
+	same("Scal", readV(y), y0)
+	ev, err = Swap(x, y)
+	done("Swap", ev, err)
+	same("Swap x", readV(x), y0)
+	same("Swap y", readV(y), x0)
+	ev, err = Copy(y, x)
+	done("Copy", ev, err)
+	same("Copy", readV(x), x0)
+
+	// Level 2.
+	a0 := z(m * n)
+	for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans, blas.ConjTrans} {
+		a := residentView(t, impl, m, n, a0)
+		lx, ly := n, m
+		if tA != blas.NoTrans {
+			lx, ly = m, n
+		}
+		xs, ys := z(lx), z(ly)
+		x, y := vec(xs), vec(ys)
+		ev, err := Gemv(tA, alpha, a, x, beta, y)
+		done("Gemv", ev, err)
+		native.Zgemv(tA, m, n, alpha, a0, n, xs, 1, beta, ys, 1)
+		same("Gemv "+string(rune(tA)), readV(y), ys)
+	}
+	xm, yn := z(m), z(n)
+	for _, conj := range []bool{false, true} {
+		a := residentView(t, impl, m, n, a0)
+		want := append([]complex128(nil), a0...)
+		var ev *Event
+		var err error
+		if conj {
+			ev, err = Gerc(alpha, vec(xm), vec(yn), a)
+			native.Zgerc(m, n, alpha, xm, 1, yn, 1, want, n)
+		} else {
+			ev, err = Ger(alpha, vec(xm), vec(yn), a)
+			native.Zgeru(m, n, alpha, xm, 1, yn, 1, want, n)
+		}
+		done("Ger", ev, err)
+		same("Ger", readM(a), want)
+	}
+	s0 := z(n * n)
+	for i := range n {
+		s0[i*n+i] += 4
+	}
+	for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
+		xs, ys := z(n), z(n)
+		yv := vec(ys)
+		ev, err := Hemv(ul, alpha, residentView(t, impl, n, n, s0), vec(xs), beta, yv)
+		done("Hemv", ev, err)
+		native.Zhemv(ul, n, alpha, s0, n, xs, 1, beta, ys, 1)
+		same("Hemv", readV(yv), ys)
+		for _, tA := range []blas.Transpose{blas.NoTrans, blas.ConjTrans} {
+			for _, solve := range []bool{false, true} {
+				xs := z(n)
+				xv := vec(xs)
+				var ev *Event
+				var err error
+				if solve {
+					ev, err = Trsv(ul, tA, blas.NonUnit, residentView(t, impl, n, n, s0), xv)
+					native.Ztrsv(ul, tA, blas.NonUnit, n, s0, n, xs, 1)
+				} else {
+					ev, err = Trmv(ul, tA, blas.Unit, residentView(t, impl, n, n, s0), xv)
+					native.Ztrmv(ul, tA, blas.Unit, n, s0, n, xs, 1)
+				}
+				done("Trmv/Trsv", ev, err)
+				same("Trmv/Trsv", readV(xv), xs)
+			}
+		}
+		a := residentView(t, impl, n, n, s0)
+		want := append([]complex128(nil), s0...)
+		xs = z(n)
+		ev, err = Her(ul, 0.75, vec(xs), a)
+		done("Her", ev, err)
+		native.Zher(ul, n, 0.75, xs, 1, want, n)
+		same("Her", readM(a), want)
+		ev, err = Her2(ul, alpha, vec(xs), vec(ys), a)
+		done("Her2", ev, err)
+		native.Zher2(ul, n, alpha, xs, 1, ys, 1, want, n)
+		same("Her2", readM(a), want)
+	}
+
+	// complex64: Dot and Gemv.
+	x32, y32 := make([]complex64, n), make([]complex64, m)
+	a32 := make([]complex64, m*n)
+	for i := range a32 {
+		a32[i] = complex64(a0[i])
+	}
+	for i := range x32 {
+		x32[i] = complex64(x0[i])
+	}
+	xv, err := NewVectorFrom(impl, x32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer xv.Release()
+	yv, err := NewVector[complex64](impl, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer yv.Release()
+	av, err := NewMatrixFrom(impl, m, n, a32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer av.Release()
+	ev, err = Gemv(blas.NoTrans, complex64(alpha), av, xv, 0, yv)
+	done("Gemv complex64", ev, err)
+	native.Cgemv(blas.NoTrans, m, n, complex64(alpha), a32, n, x32, 1, 0, y32, 1)
+	got := make([]complex64, m)
+	if err := yv.Read(got); err != nil {
+		t.Fatal(err)
+	}
+	for i := range got {
+		if cmplx.Abs(complex128(got[i]-y32[i])) > 1e-4 {
+			t.Errorf("Gemv complex64: element %d = %v, gonum %v", i, got[i], y32[i])
+		}
+	}
+	s, err := Dot(yv, yv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, err := s.Value(context.Background()); err != nil || cmplx.Abs(complex128(d-native.Cdotu(m, y32, 1, y32, 1))) > 1e-3 {
+		t.Errorf("Dot complex64 = %v, %v; gonum %v", d, err, native.Cdotu(m, y32, 1, y32, 1))
+	}
+}

@@ -1,0 +1,695 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"image/color"
+	"log"
+	"math"
+	"math/rand/v2"
+	"strings"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+
+	clblas "github.com/gocompute/opencl/blas"
+	"github.com/gocompute/opencl/cl"
+	"github.com/gocompute/opencl/internal/clblast"
+)
+
+// The level 1 and 2 mode (-level 1,2): memory-bound routines in GB/s, the
+// bytes a routine must move at the least (AXPY reads x and y and writes y:
+// 3n elements) over the time of a call. Each routine is timed resident
+// (ours), from Go slices through the drop-in interface (ours, the transfers
+// included), with CLBlast on the same buffers (-tags clblast), and against
+// the device's copy roofline: clEnqueueCopyBuffer of the same number of
+// bytes (half read, half written), timed in the same run, interleaved
+// with ours and CLBlast's.
+
+// l12op is one routine of the mode.
+type l12op struct {
+	name   string
+	level  int
+	size   string
+	bytes  float64               // bytes moved by one call
+	ours   func(batch int) error // resident: enqueue batch calls, wait for the last
+	theirs func(batch int) error // CLBlast on the same buffers; nil without it
+	slices func(batch int) error // drop-in from Go slices; nil: not timed
+	check  func() error          // checks our result once (nil: none)
+	free   func()
+}
+
+// l12row is one line of the mode's table.
+type l12row struct {
+	name, size                    string
+	ours, theirs, copyRate, slice float64
+}
+
+// level12Main runs the routines of the levels asked for in the
+// precisions asked for and prints the table (and the chart, with png).
+func level12Main(b *bencher, levels, precs []string, n1, n2 int, only map[string]bool, withSlices bool, png string) error {
+	var rows []l12row
+	fmt.Printf("%-8s %-10s %9s %10s %10s %10s %10s %9s %9s\n", "op", "size", "MB/call", "resident", "CLBlast", "copy", "slices", "ours/cp", "ours/CLB")
+	for _, lv := range levels {
+		for _, p := range precs {
+			var ops []l12op
+			var err error
+			switch lv + "/" + p {
+			case "1/32":
+				ops, err = level1Ops[float32](b, n1)
+			case "1/64":
+				ops, err = level1Ops[float64](b, n1)
+			case "2/32":
+				ops, err = level2Ops[float32](b, n2)
+			case "2/64":
+				ops, err = level2Ops[float64](b, n2)
+			default:
+				return fmt.Errorf("bad level %q or precision %q", lv, p)
+			}
+			if err != nil {
+				return err
+			}
+			for _, op := range ops {
+				if len(only) > 0 && !only[strings.ToUpper(op.name)] {
+					continue
+				}
+				r, err := runL12(b, op, withSlices)
+				if err != nil {
+					return err
+				}
+				rows = append(rows, r)
+			}
+			for _, op := range ops {
+				op.free()
+			}
+		}
+	}
+	if png != "" {
+		if err := chartL12(rows, png, b.impl.DeviceName()); err != nil {
+			return fmt.Errorf("chart: %w", err)
+		}
+		fmt.Printf("\nchart written to %s\n", png)
+	}
+	return nil
+}
+
+// runL12 times op against the copy of the same bytes.
+func runL12(b *bencher, op l12op, withSlices bool) (l12row, error) {
+	r := l12row{name: op.name, size: op.size}
+	if op.check != nil {
+		if err := op.ours(1); err != nil {
+			return r, err
+		}
+		if err := op.check(); err != nil {
+			return r, fmt.Errorf("%s: %w", op.name, err)
+		}
+	}
+	cp, release, err := copyRoofline(b, int(op.bytes/2))
+	if err != nil {
+		return r, err
+	}
+	defer release()
+	gb := op.bytes
+	fs := []func(int) error{op.ours, cp}
+	if op.theirs != nil {
+		fs = append(fs, op.theirs)
+	}
+	rates := b.medians(gb, fs...)
+	r.ours, r.copyRate = rates[0], rates[1]
+	if op.theirs != nil {
+		r.theirs = rates[2]
+	}
+	if withSlices && op.slices != nil {
+		r.slice = b.median(gb, op.slices)
+	}
+	vsCopy, vsCLB := "-", "-"
+	if r.copyRate > 0 {
+		vsCopy = fmt.Sprintf("%.0f%%", 100*r.ours/r.copyRate)
+	}
+	if r.theirs > 0 {
+		vsCLB = fmt.Sprintf("%.2fx", r.ours/r.theirs)
+	}
+	fmt.Printf("%-8s %-10s %9.1f %10s %10s %10s %10s %9s %9s\n", r.name, r.size, op.bytes/1e6,
+		gf(r.ours), gf(r.theirs), gf(r.copyRate), gf(r.slice), vsCopy, vsCLB)
+	return r, nil
+}
+
+// copyRoofline returns a function that enqueues batch device-to-device
+// copies of half bytes and waits for them (each moves bytes: half read,
+// half written), and the release of its buffers.
+func copyRoofline(b *bencher, half int) (func(int) error, func(), error) {
+	rt := b.impl.Runtime()
+	ctx, q := rt.Context(), rt.Queue()
+	n := max(half/4, 1)
+	src, err := ctx.CreateBuffer(cl.MemReadWrite, 4*n)
+	if err != nil {
+		return nil, nil, err
+	}
+	dst, err := ctx.CreateBuffer(cl.MemReadWrite, 4*n)
+	if err != nil {
+		src.Release()
+		return nil, nil, err
+	}
+	f := func(batch int) error {
+		for range batch {
+			ev, err := cl.CopyBuffer[float32](q, src, dst, 0, 0, n)
+			if err != nil {
+				return err
+			}
+			ev.Release()
+		}
+		return q.Finish()
+	}
+	return f, func() { src.Release(); dst.Release() }, nil
+}
+
+// resVec is a resident vector with its CLBlast view.
+type resVec[T float32 | float64] struct {
+	v    *clblas.Vector[T]
+	view clblast.Vec
+	host []T
+}
+
+func newResVec[T float32 | float64](b *bencher, rnd *rand.Rand, n int) (*resVec[T], error) {
+	host := random[T](rnd, n)
+	v, err := clblas.NewVectorFrom(b.impl, host)
+	if err != nil {
+		return nil, err
+	}
+	buf, off, inc, err := v.Buffer()
+	if err != nil {
+		return nil, err
+	}
+	return &resVec[T]{v, clblast.Vec{Buf: buf, Off: off, Inc: inc}, host}, nil
+}
+
+// waitLast waits for the last event of a batch.
+func waitLast(ev *clblas.Event, err error) error {
+	if err != nil {
+		return err
+	}
+	return ev.Wait()
+}
+
+// prefix is the BLAS name prefix of T.
+func prefix[T float32 | float64]() string {
+	var z T
+	if _, ok := any(z).(float64); ok {
+		return "D"
+	}
+	return "S"
+}
+
+// level1Ops builds the level 1 routines on vectors of n elements.
+func level1Ops[T float32 | float64](b *bencher, n int) ([]l12op, error) {
+	rnd := rand.New(rand.NewPCG(1, uint64(n)))
+	x, err := newResVec[T](b, rnd, n)
+	if err != nil {
+		return nil, err
+	}
+	y, err := newResVec[T](b, rnd, n)
+	if err != nil {
+		return nil, err
+	}
+	res, err := clblas.NewVector[T](b.impl, 1)
+	if err != nil {
+		return nil, err
+	}
+	resBuf, resOff, _, _ := res.Buffer()
+	q := b.impl.Runtime().Queue()
+	es := float64(elemBytes[T]())
+	size := fmt.Sprintf("2^%d", int(math.Round(math.Log2(float64(n)))))
+	if 1<<int(math.Round(math.Log2(float64(n)))) != n {
+		size = fmt.Sprint(n)
+	}
+	p := prefix[T]()
+	dl := dropIn[T]{b.impl}
+	var (
+		c, s  = T(math.Cos(0.3)), T(math.Sin(0.3))
+		alpha = T(1e-3)
+	)
+	// loop enqueues batch calls of one resident routine.
+	loop := func(f func() (*clblas.Event, error)) func(int) error {
+		return func(batch int) error {
+			var ev *clblas.Event
+			var err error
+			for range batch {
+				if ev, err = f(); err != nil {
+					return err
+				}
+			}
+			return waitLast(ev, nil)
+		}
+	}
+	loopS := func(f func() error) func(int) error {
+		return func(batch int) error {
+			for range batch {
+				if err := f(); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}
+	theirs := func(f func() error) func(int) error {
+		if !clblast.Available {
+			return nil
+		}
+		return func(batch int) error {
+			for range batch {
+				if err := f(); err != nil {
+					return err
+				}
+			}
+			return q.Finish()
+		}
+	}
+	// Reductions return a Scalar (an event and a read-back of one value):
+	// a batch enqueues them all and waits for the last.
+	reduction := func(f func() (interface{ Wait() error }, error)) func(int) error {
+		return func(batch int) error {
+			var last interface{ Wait() error }
+			for range batch {
+				s, err := f()
+				if err != nil {
+					return err
+				}
+				last = s
+			}
+			return last.Wait()
+		}
+	}
+	ops := []l12op{
+		{name: p + "AXPY", bytes: 3 * es * float64(n),
+			ours:   loop(func() (*clblas.Event, error) { return clblas.Axpy(alpha, x.v, y.v) }),
+			theirs: theirs(func() error { return clblast.Axpy(q, n, alpha, x.view, y.view) }),
+			slices: loopS(func() error { dl.axpy(n, alpha, x.host, y.host); return nil })},
+		{name: p + "DOT", bytes: 2 * es * float64(n),
+			ours: reduction(func() (interface{ Wait() error }, error) { return clblas.Dot(x.v, y.v) }),
+			theirs: theirs(func() error {
+				return clblast.Dot[T](q, n, resBuf, resOff, x.view, y.view)
+			}),
+			slices: loopS(func() error { dl.dot(n, x.host, y.host); return nil }),
+			check: func() error {
+				s, err := clblas.Dot(x.v, y.v)
+				if err != nil {
+					return err
+				}
+				got, err := s.Value(context.Background())
+				if err != nil {
+					return err
+				}
+				hx, hy, err := readBoth(x.v, y.v)
+				if err != nil {
+					return err
+				}
+				return near(float64(got), dl.gonumDot(n, hx, hy), es)
+			}},
+		{name: p + "NRM2", bytes: es * float64(n),
+			ours: reduction(func() (interface{ Wait() error }, error) { return clblas.Nrm2(x.v) }),
+			theirs: theirs(func() error {
+				return clblast.Nrm2[T](q, n, resBuf, resOff, x.view)
+			}),
+			slices: loopS(func() error { dl.nrm2(n, x.host); return nil }),
+			check: func() error {
+				s, err := clblas.Nrm2(x.v)
+				if err != nil {
+					return err
+				}
+				got, err := s.Value(context.Background())
+				if err != nil {
+					return err
+				}
+				hx, _, err := readBoth(x.v, nil)
+				if err != nil {
+					return err
+				}
+				return near(float64(got), dl.gonumNrm2(n, hx), es)
+			}},
+		{name: p + "SCAL", bytes: 2 * es * float64(n),
+			ours:   loop(func() (*clblas.Event, error) { return clblas.Scal(-1, x.v) }),
+			theirs: theirs(func() error { return clblast.Scal(q, n, T(-1), x.view) }),
+			slices: loopS(func() error { dl.scal(n, -1, x.host); return nil })},
+		{name: "I" + p + "AMAX", bytes: es * float64(n),
+			ours: reduction(func() (interface{ Wait() error }, error) { return clblas.Iamax(x.v) }),
+			theirs: theirs(func() error {
+				return clblast.Iamax[T](q, n, resBuf, resOff, x.view)
+			}),
+			slices: loopS(func() error { dl.iamax(n, x.host); return nil })},
+		{name: p + "ASUM", bytes: es * float64(n),
+			ours: reduction(func() (interface{ Wait() error }, error) { return clblas.Asum(x.v) }),
+			theirs: theirs(func() error {
+				return clblast.Asum[T](q, n, resBuf, resOff, x.view)
+			}),
+			slices: loopS(func() error { dl.asum(n, x.host); return nil })},
+		{name: p + "COPY", bytes: 2 * es * float64(n),
+			ours:   loop(func() (*clblas.Event, error) { return clblas.Copy(x.v, y.v) }),
+			theirs: theirs(func() error { return clblast.Copy[T](q, n, x.view, y.view) }),
+			slices: loopS(func() error { dl.copy(n, x.host, y.host); return nil })},
+		{name: p + "SWAP", bytes: 4 * es * float64(n),
+			ours:   loop(func() (*clblas.Event, error) { return clblas.Swap(x.v, y.v) }),
+			theirs: theirs(func() error { return clblast.Swap[T](q, n, x.view, y.view) }),
+			slices: loopS(func() error { dl.swap(n, x.host, y.host); return nil })},
+		{name: p + "ROT", bytes: 4 * es * float64(n),
+			ours: loop(func() (*clblas.Event, error) { return clblas.Rot(x.v, y.v, c, s) }),
+			// CLBlast does not implement ROT (CLBlastStatusCode -1024).
+			slices: loopS(func() error { dl.rot(n, x.host, y.host, c, s); return nil })},
+	}
+	for i := range ops {
+		ops[i].level, ops[i].size = 1, size
+		ops[i].free = func() {}
+	}
+	ops[len(ops)-1].free = func() { x.v.Release(); y.v.Release(); res.Release() }
+	return ops, nil
+}
+
+// readBoth reads the resident vectors x and y (y may be nil): the earlier
+// routines have changed them.
+func readBoth[T float32 | float64](x, y *clblas.Vector[T]) ([]T, []T, error) {
+	hx := make([]T, x.Len())
+	if err := x.Read(hx); err != nil {
+		return nil, nil, err
+	}
+	if y == nil {
+		return hx, nil, nil
+	}
+	hy := make([]T, y.Len())
+	return hx, hy, y.Read(hy)
+}
+
+// near checks a reduction against gonum's, relative to the precision.
+func near(got, want, es float64) error {
+	tol := 1e-10
+	if es == 4 {
+		tol = 1e-3
+	}
+	if math.Abs(got-want) > tol*math.Abs(want) || got != got {
+		return fmt.Errorf("ours %v, gonum %v", got, want)
+	}
+	return nil
+}
+
+func elemBytes[T float32 | float64]() int {
+	var z T
+	if _, ok := any(z).(float64); ok {
+		return 8
+	}
+	return 4
+}
+
+// dropIn calls the drop-in interface of impl (or gonum's) on Go slices
+// of T.
+type dropIn[T float32 | float64] struct{ impl gemmer }
+
+func (d dropIn[T]) axpy(n int, alpha T, x, y []T) {
+	switch x := any(x).(type) {
+	case []float32:
+		d.impl.Saxpy(n, float32(alpha), x, 1, any(y).([]float32), 1)
+	case []float64:
+		d.impl.Daxpy(n, float64(alpha), x, 1, any(y).([]float64), 1)
+	}
+}
+
+func (d dropIn[T]) dot(n int, x, y []T) float64 {
+	switch x := any(x).(type) {
+	case []float32:
+		return float64(d.impl.Sdot(n, x, 1, any(y).([]float32), 1))
+	case []float64:
+		return d.impl.Ddot(n, x, 1, any(y).([]float64), 1)
+	}
+	return 0
+}
+
+func (d dropIn[T]) gonumDot(n int, x, y []T) float64 {
+	return dropIn[T]{gonum.Implementation{}}.dot(n, x, y)
+}
+
+func (d dropIn[T]) nrm2(n int, x []T) float64 {
+	switch x := any(x).(type) {
+	case []float32:
+		return float64(d.impl.Snrm2(n, x, 1))
+	case []float64:
+		return d.impl.Dnrm2(n, x, 1)
+	}
+	return 0
+}
+
+func (d dropIn[T]) gonumNrm2(n int, x []T) float64 {
+	return dropIn[T]{gonum.Implementation{}}.nrm2(n, x)
+}
+
+func (d dropIn[T]) scal(n int, alpha T, x []T) {
+	switch x := any(x).(type) {
+	case []float32:
+		d.impl.Sscal(n, float32(alpha), x, 1)
+	case []float64:
+		d.impl.Dscal(n, float64(alpha), x, 1)
+	}
+}
+
+func (d dropIn[T]) iamax(n int, x []T) int {
+	switch x := any(x).(type) {
+	case []float32:
+		return d.impl.Isamax(n, x, 1)
+	case []float64:
+		return d.impl.Idamax(n, x, 1)
+	}
+	return -1
+}
+
+func (d dropIn[T]) asum(n int, x []T) float64 {
+	switch x := any(x).(type) {
+	case []float32:
+		return float64(d.impl.Sasum(n, x, 1))
+	case []float64:
+		return d.impl.Dasum(n, x, 1)
+	}
+	return 0
+}
+
+func (d dropIn[T]) copy(n int, x, y []T) {
+	switch x := any(x).(type) {
+	case []float32:
+		d.impl.Scopy(n, x, 1, any(y).([]float32), 1)
+	case []float64:
+		d.impl.Dcopy(n, x, 1, any(y).([]float64), 1)
+	}
+}
+
+func (d dropIn[T]) swap(n int, x, y []T) {
+	switch x := any(x).(type) {
+	case []float32:
+		d.impl.Sswap(n, x, 1, any(y).([]float32), 1)
+	case []float64:
+		d.impl.Dswap(n, x, 1, any(y).([]float64), 1)
+	}
+}
+
+func (d dropIn[T]) rot(n int, x, y []T, c, s T) {
+	switch x := any(x).(type) {
+	case []float32:
+		d.impl.Srot(n, x, 1, any(y).([]float32), 1, float32(c), float32(s))
+	case []float64:
+		d.impl.Drot(n, x, 1, any(y).([]float64), 1, float64(c), float64(s))
+	}
+}
+
+func (d dropIn[T]) gemv(t blas.Transpose, m, n int, alpha T, a []T, x []T, beta T, y []T) {
+	switch a := any(a).(type) {
+	case []float32:
+		d.impl.Sgemv(t, m, n, float32(alpha), a, n, any(x).([]float32), 1, float32(beta), any(y).([]float32), 1)
+	case []float64:
+		d.impl.Dgemv(t, m, n, float64(alpha), a, n, any(x).([]float64), 1, float64(beta), any(y).([]float64), 1)
+	}
+}
+
+func (d dropIn[T]) ger(m, n int, alpha T, x, y, a []T) {
+	switch a := any(a).(type) {
+	case []float32:
+		d.impl.Sger(m, n, float32(alpha), any(x).([]float32), 1, any(y).([]float32), 1, a, n)
+	case []float64:
+		d.impl.Dger(m, n, float64(alpha), any(x).([]float64), 1, any(y).([]float64), 1, a, n)
+	}
+}
+
+func (d dropIn[T]) symv(n int, alpha T, a, x []T, beta T, y []T) {
+	switch a := any(a).(type) {
+	case []float32:
+		d.impl.Ssymv(blas.Upper, n, float32(alpha), a, n, any(x).([]float32), 1, float32(beta), any(y).([]float32), 1)
+	case []float64:
+		d.impl.Dsymv(blas.Upper, n, float64(alpha), a, n, any(x).([]float64), 1, float64(beta), any(y).([]float64), 1)
+	}
+}
+
+func (d dropIn[T]) trmv(n int, a, x []T) {
+	switch a := any(a).(type) {
+	case []float32:
+		d.impl.Strmv(blas.Upper, blas.NoTrans, blas.NonUnit, n, a, n, any(x).([]float32), 1)
+	case []float64:
+		d.impl.Dtrmv(blas.Upper, blas.NoTrans, blas.NonUnit, n, a, n, any(x).([]float64), 1)
+	}
+}
+
+// level2Ops builds the level 2 routines on n×n matrices.
+func level2Ops[T float32 | float64](b *bencher, n int) ([]l12op, error) {
+	rnd := rand.New(rand.NewPCG(2, uint64(n)))
+	// Entries in [0, 1/n): repeated products (TRMV) stay bounded.
+	host := make([]T, n*n)
+	for i := range host {
+		host[i] = T(rnd.Float64() / float64(n))
+	}
+	a, err := clblas.NewMatrixFrom(b.impl, n, n, host)
+	if err != nil {
+		return nil, err
+	}
+	abuf, aoff, err := a.Buffer()
+	if err != nil {
+		return nil, err
+	}
+	am := clblast.Mat{Buf: abuf, Off: aoff, Ld: n}
+	x, err := newResVec[T](b, rnd, n)
+	if err != nil {
+		return nil, err
+	}
+	y, err := newResVec[T](b, rnd, n)
+	if err != nil {
+		return nil, err
+	}
+	q := b.impl.Runtime().Queue()
+	es := float64(elemBytes[T]())
+	nn, nf := float64(n)*float64(n), float64(n)
+	tri := nf * (nf + 1) / 2
+	p := prefix[T]()
+	dl := dropIn[T]{b.impl}
+	loop := func(f func() (*clblas.Event, error)) func(int) error {
+		return func(batch int) error {
+			var ev *clblas.Event
+			var err error
+			for range batch {
+				if ev, err = f(); err != nil {
+					return err
+				}
+			}
+			return waitLast(ev, nil)
+		}
+	}
+	theirs := func(f func() error) func(int) error {
+		if !clblast.Available {
+			return nil
+		}
+		return func(batch int) error {
+			for range batch {
+				if err := f(); err != nil {
+					return err
+				}
+			}
+			return q.Finish()
+		}
+	}
+	slices := func(f func()) func(int) error {
+		return func(batch int) error {
+			for range batch {
+				f()
+			}
+			return nil
+		}
+	}
+	const alpha, beta = 1, 0.5
+	gemv := func(t blas.Transpose) l12op {
+		return l12op{name: p + "GEMV-" + string(t), bytes: es * (nn + 3*nf),
+			ours: loop(func() (*clblas.Event, error) { return clblas.Gemv(t, alpha, a, x.v, beta, y.v) }),
+			theirs: theirs(func() error {
+				return clblast.Gemv(q, t == blas.Trans, n, n, T(alpha), am, x.view, T(beta), y.view)
+			}),
+			slices: slices(func() { dl.gemv(t, n, n, alpha, host, x.host, beta, y.host) })}
+	}
+	ops := []l12op{
+		gemv(blas.NoTrans),
+		gemv(blas.Trans),
+		{name: p + "GER", bytes: es * (2*nn + 2*nf),
+			ours:   loop(func() (*clblas.Event, error) { return clblas.Ger(T(1e-9), x.v, y.v, a) }),
+			theirs: theirs(func() error { return clblast.Ger(q, n, n, T(1e-9), x.view, y.view, am) }),
+			slices: slices(func() { dl.ger(n, n, T(1e-9), x.host, y.host, host) })},
+		{name: p + "SYMV", bytes: es * (tri + 3*nf),
+			ours: loop(func() (*clblas.Event, error) { return clblas.Symv(blas.Upper, alpha, a, x.v, beta, y.v) }),
+			theirs: theirs(func() error {
+				return clblast.Symv(q, true, n, T(alpha), am, x.view, T(beta), y.view)
+			}),
+			slices: slices(func() { dl.symv(n, alpha, host, x.host, beta, y.host) })},
+		{name: p + "TRMV", bytes: es * (tri + 2*nf),
+			ours: loop(func() (*clblas.Event, error) {
+				return clblas.Trmv(blas.Upper, blas.NoTrans, blas.NonUnit, a, x.v)
+			}),
+			theirs: theirs(func() error { return clblast.Trmv[T](q, true, false, false, n, am, x.view) }),
+			slices: slices(func() { dl.trmv(n, host, x.host) })},
+	}
+	size := fmt.Sprintf("%d^2", n)
+	for i := range ops {
+		ops[i].level, ops[i].size = 2, size
+		ops[i].free = func() {}
+	}
+	ops[len(ops)-1].free = func() { a.Release(); x.v.Release(); y.v.Release() }
+	return ops, nil
+}
+
+// chartL12 draws, per routine, bars of GB/s: ours resident, CLBlast, the
+// copy roofline and ours from Go slices.
+func chartL12(rows []l12row, path, device string) error {
+	p := plot.New()
+	p.Title.Text = "Level 1 and 2 on " + device + " (GB/s)"
+	p.Y.Label.Text = "GB/s"
+	p.Add(plotter.NewGrid())
+	names := make([]string, len(rows))
+	for i, r := range rows {
+		names[i] = r.name + " " + r.size
+	}
+	series := []struct {
+		name string
+		get  func(l12row) float64
+		c    color.Color
+	}{
+		{"ours, resident", func(r l12row) float64 { return r.ours }, color.RGBA{R: 0x1f, G: 0x77, B: 0xb4, A: 255}},
+		{"CLBlast, resident", func(r l12row) float64 { return r.theirs }, color.RGBA{R: 0xd6, G: 0x27, B: 0x28, A: 255}},
+		{"device copy (roofline)", func(r l12row) float64 { return r.copyRate }, color.RGBA{R: 0x7f, G: 0x7f, B: 0x7f, A: 255}},
+		{"ours, from Go slices", func(r l12row) float64 { return r.slice }, color.RGBA{R: 0x2c, G: 0xa0, B: 0x2c, A: 255}},
+	}
+	w := vg.Points(7)
+	for i, s := range series {
+		vals := make(plotter.Values, len(rows))
+		for j, r := range rows {
+			vals[j] = s.get(r)
+		}
+		bars, err := plotter.NewBarChart(vals, w)
+		if err != nil {
+			return err
+		}
+		bars.Color = s.c
+		bars.LineStyle.Width = 0
+		bars.Offset = vg.Length(i-len(series)/2) * w
+		p.Add(bars)
+		p.Legend.Add(s.name, bars)
+	}
+	p.NominalX(names...)
+	p.X.Tick.Label.Rotation = math.Pi / 4
+	p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = -1, -0.5
+	width := vg.Length(max(len(rows), 6)) * 4 * w * 1.6
+	return saveBesideLegend(p, width+3*vg.Inch, 5*vg.Inch, path)
+}
+
+// level12Flags parses -level, -ops into their lists.
+func level12Flags(levels, ops string) ([]string, map[string]bool) {
+	only := map[string]bool{}
+	for _, o := range split(ops) {
+		only[strings.ToUpper(o)] = true
+	}
+	lv := split(levels)
+	for _, l := range lv {
+		if l != "1" && l != "2" {
+			log.Fatalf("bench: bad -level %q (want 1, 2 or 1,2)", l)
+		}
+	}
+	return lv, only
+}

@@ -1,0 +1,291 @@
+package engine
+
+import (
+	"errors"
+	"math"
+	"unsafe"
+
+	"github.com/gocompute/opencl/cl"
+)
+
+// Complex level 1 device routines, on the kernels of kernels/complex.cl.
+//
+// A complex vector travels as its interleaved real and imaginary parts (the
+// layout of Go's complex64 and complex128, and of OpenCL's float2 and
+// double2), so every function is generic in the complex type C and its
+// real part type R (complex64 with float32, complex128 with float64) and
+// moves []C through the engine's real buffers as []R of twice the length.
+// A call runs at the precision of R: complex.cl's PRECISION.
+//
+// Reductions finish on the device: a bounded number of work-groups each
+// leave one partial, and one more work-group reduces those into a single
+// element, which is all the host reads (or what a resident caller leaves
+// on the device).
+
+const cxFile = "complex.cl"
+
+// cxReals views x as its interleaved real and imaginary parts; R must be
+// C's real part type.
+func cxReals[C Complex, R Real](x []C) []R {
+	if len(x) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*R)(unsafe.Pointer(unsafe.SliceData(x))), 2*len(x))
+}
+
+// cxOfReals views interleaved parts as complex numbers.
+func cxOfReals[C Complex, R Real](x []R) []C {
+	if len(x) < 2 {
+		return nil
+	}
+	return unsafe.Slice((*C)(unsafe.Pointer(unsafe.SliceData(x))), len(x)/2)
+}
+
+// CxParts returns the real and imaginary parts of z.
+func CxParts[C Complex, R Real](z C) (R, R) {
+	p := (*[2]R)(unsafe.Pointer(&z))
+	return p[0], p[1]
+}
+
+// cxUpload copies host to a new device buffer.
+func cxUpload[C Complex, R Real](c *Call, host []C) *cl.Buffer {
+	return Upload(c, cxReals[C, R](host))
+}
+
+// cxAlloc borrows a device buffer of n complex elements.
+func cxAlloc[R Real](c *Call, n int) *cl.Buffer { return Alloc[R](c, 2*n) }
+
+// cxDownload reads the first n complex elements of b.
+func cxDownload[C Complex, R Real](c *Call, b *cl.Buffer, n int) []C {
+	return cxOfReals[C](Download[R](c, b, 2*n))
+}
+
+// cxScatter copies the n elements of the strided vector src (laid out as
+// in dst, from its first element) into dst.
+func cxScatter[C Complex](dst, src []C, n, inc int) {
+	if inc < 0 {
+		inc = -inc
+	}
+	if inc == 1 {
+		copy(dst[:n], src[:n])
+		return
+	}
+	for i := 0; i < n*inc; i += inc {
+		dst[i] = src[i]
+	}
+}
+
+func cxRun(c *Call, k string, n int, args ...any) {
+	ls := L1Local(c.E)
+	c.Run(c.Kernel(cxFile, k), []int{Groups(n, ls)}, []int{ls}, append([]any{int32(n)}, args...)...)
+}
+
+// The enqueue-only layer, on vectors already in device buffers (element i
+// of x at complex element offX + i·incX of its buffer).
+
+func CxAxpyOnDevice[R Real](c *Call, n int, are, aim R, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int) {
+	args := append([]any{are, aim}, L1At(x, offX, incX)...)
+	cxRun(c, "caxpy", n, append(args, L1At(y, offY, incY)...)...)
+}
+
+func CxScalOnDevice[R Real](c *Call, n int, are, aim R, x *cl.Buffer, offX, incX int) {
+	cxRun(c, "cscal", n, append([]any{are, aim}, L1At(x, offX, incX)...)...)
+}
+
+func CxRealScalOnDevice[R Real](c *Call, n int, alpha R, x *cl.Buffer, offX, incX int) {
+	cxRun(c, "csscal", n, append([]any{alpha}, L1At(x, offX, incX)...)...)
+}
+
+func CxCopyOnDevice(c *Call, n int, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int) {
+	cxRun(c, "ccopy", n, append(L1At(x, offX, incX), L1At(y, offY, incY)...)...)
+}
+
+func CxSwapOnDevice(c *Call, n int, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int) {
+	cxRun(c, "cswap", n, append(L1At(x, offX, incX), L1At(y, offY, incY)...)...)
+}
+
+// cxReduce enqueues the two stages of reduction k: k+"_part" over the
+// vector arguments vec, with one partial per group in bufs of elements of
+// the sizes in partSizes (bytes per partial; one buffer each, and the
+// same local scratch per work-item), then k+"_finish", which leaves the
+// result in res at element offR.
+func cxReduce(c *Call, k string, n int, vec []any, partSizes []int, res *cl.Buffer, offR int) {
+	ls := L1Local(c.E)
+	g := L1Groups(c.E, n, ls)
+	var parts, locals []any
+	for _, sz := range partSizes {
+		parts = append(parts, Alloc[float32](c, g*sz/4))
+		locals = append(locals, cl.Local(ls*sz))
+	}
+	part := append(append(append([]any{int32(n)}, vec...), parts...), locals...)
+	c.Run(c.Kernel(cxFile, k+"_part"), []int{g * ls}, []int{ls}, part...)
+	fin := append(append([]any{int32(g)}, parts...), res, int64(offR))
+	c.Run(c.Kernel(cxFile, k+"_finish"), []int{ls}, []int{ls}, append(fin, locals...)...)
+}
+
+// CxDotOnDevice enqueues xᵀ·y (conj false) or xᴴ·y into complex element
+// offR of res.
+func CxDotOnDevice[R Real](c *Call, conj bool, n int, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int, res *cl.Buffer, offR int) {
+	vec := append(append([]any{l2bool(conj)}, L1At(x, offX, incX)...), L1At(y, offY, incY)...)
+	cxReduce(c, "cdot", n, vec, []int{2 * ElemSize[R]()}, res, offR)
+}
+
+// CxAsumOnDevice enqueues Σ |Re x(i)| + |Im x(i)| into real element offR
+// of res.
+func CxAsumOnDevice[R Real](c *Call, n int, x *cl.Buffer, offX, incX int, res *cl.Buffer, offR int) {
+	cxReduce(c, "casum", n, L1At(x, offX, incX), []int{ElemSize[R]()}, res, offR)
+}
+
+// CxNrm2OnDevice enqueues the overflow-safe Euclidean norm of x into real
+// element offR of res.
+func CxNrm2OnDevice[R Real](c *Call, n int, x *cl.Buffer, offX, incX int, res *cl.Buffer, offR int) {
+	sz := ElemSize[R]()
+	cxReduce(c, "cnrm2", n, L1At(x, offX, incX), []int{sz, sz, 4}, res, offR)
+}
+
+// CxIamaxOnDevice enqueues the index of the first element of x with the
+// largest |Re|+|Im| (gonum's NaN rules) into int element offR of res.
+func CxIamaxOnDevice[R Real](c *Call, n int, x *cl.Buffer, offX, incX int, res *cl.Buffer, offR int) {
+	cxReduce(c, "ciamax", n, L1At(x, offX, incX), []int{ElemSize[R](), 4}, res, offR)
+}
+
+// The host-slice routines.
+
+func CxAxpy[C Complex, R Real](e *Engine, name string, n int, alpha C, x []C, incX int, y []C, incY int) error {
+	if err := L1Check(n); err != nil {
+		return err
+	}
+	c := Begin[R](e, name)
+	xb := cxUpload[C, R](c, x[:VecSpan(n, incX)])
+	yb := cxUpload[C, R](c, y[:VecSpan(n, incY)])
+	are, aim := CxParts[C, R](alpha)
+	CxAxpyOnDevice(c, n, are, aim, xb, VecOff(n, incX), incX, yb, VecOff(n, incY), incY)
+	out := cxDownload[C, R](c, yb, VecSpan(n, incY))
+	if err := c.Finish(); err != nil {
+		return err
+	}
+	cxScatter(y, out, n, incY)
+	return nil
+}
+
+// CxScal scales x by alpha, a complex scalar or (realAlpha) the real alpha.
+func CxScal[C Complex, R Real](e *Engine, name string, n int, alpha C, realAlpha bool, x []C, incX int) error {
+	if err := L1Check(n); err != nil {
+		return err
+	}
+	c := Begin[R](e, name)
+	xb := cxUpload[C, R](c, x[:VecSpan(n, incX)])
+	are, aim := CxParts[C, R](alpha)
+	if realAlpha {
+		CxRealScalOnDevice(c, n, are, xb, 0, incX)
+	} else {
+		CxScalOnDevice(c, n, are, aim, xb, 0, incX)
+	}
+	out := cxDownload[C, R](c, xb, VecSpan(n, incX))
+	if err := c.Finish(); err != nil {
+		return err
+	}
+	cxScatter(x, out, n, incX)
+	return nil
+}
+
+func CxCopy[C Complex, R Real](e *Engine, name string, n int, x []C, incX int, y []C, incY int) error {
+	if err := L1Check(n); err != nil {
+		return err
+	}
+	c := Begin[R](e, name)
+	xb := cxUpload[C, R](c, x[:VecSpan(n, incX)])
+	// Only y's elements are written and copied back: its gaps need not be
+	// uploaded.
+	yb := cxAlloc[R](c, VecSpan(n, incY))
+	CxCopyOnDevice(c, n, xb, VecOff(n, incX), incX, yb, VecOff(n, incY), incY)
+	out := cxDownload[C, R](c, yb, VecSpan(n, incY))
+	if err := c.Finish(); err != nil {
+		return err
+	}
+	cxScatter(y, out, n, incY)
+	return nil
+}
+
+func CxSwap[C Complex, R Real](e *Engine, name string, n int, x []C, incX int, y []C, incY int) error {
+	if err := L1Check(n); err != nil {
+		return err
+	}
+	c := Begin[R](e, name)
+	xb := cxUpload[C, R](c, x[:VecSpan(n, incX)])
+	yb := cxUpload[C, R](c, y[:VecSpan(n, incY)])
+	CxSwapOnDevice(c, n, xb, VecOff(n, incX), incX, yb, VecOff(n, incY), incY)
+	outX := cxDownload[C, R](c, xb, VecSpan(n, incX))
+	outY := cxDownload[C, R](c, yb, VecSpan(n, incY))
+	if err := c.Finish(); err != nil {
+		return err
+	}
+	cxScatter(x, outX, n, incX)
+	cxScatter(y, outY, n, incY)
+	return nil
+}
+
+func CxDot[C Complex, R Real](e *Engine, name string, conj bool, n int, x []C, incX int, y []C, incY int) (C, error) {
+	if err := L1Check(n); err != nil {
+		return 0, err
+	}
+	c := Begin[R](e, name)
+	xb := cxUpload[C, R](c, x[:VecSpan(n, incX)])
+	yb := cxUpload[C, R](c, y[:VecSpan(n, incY)])
+	res := cxAlloc[R](c, 1)
+	CxDotOnDevice[R](c, conj, n, xb, VecOff(n, incX), incX, yb, VecOff(n, incY), incY, res, 0)
+	out := cxDownload[C, R](c, res, 1)
+	if err := c.Finish(); err != nil {
+		return 0, err
+	}
+	return out[0], nil
+}
+
+// cxRealReduce runs a reduction of x with a real result (asum, nrm2).
+func cxRealReduce[C Complex, R Real](e *Engine, name string, n int, x []C, incX int, enqueue func(c *Call, xb, res *cl.Buffer)) (R, error) {
+	if err := L1Check(n); err != nil {
+		return 0, err
+	}
+	c := Begin[R](e, name)
+	xb := cxUpload[C, R](c, x[:VecSpan(n, incX)])
+	res := Alloc[R](c, 1)
+	enqueue(c, xb, res)
+	out := Download[R](c, res, 1)
+	if err := c.Finish(); err != nil {
+		return 0, err
+	}
+	return out[0], nil
+}
+
+func CxAsum[C Complex, R Real](e *Engine, name string, n int, x []C, incX int) (R, error) {
+	return cxRealReduce[C, R](e, name, n, x, incX, func(c *Call, xb, res *cl.Buffer) {
+		CxAsumOnDevice[R](c, n, xb, 0, incX, res, 0)
+	})
+}
+
+func CxNrm2[C Complex, R Real](e *Engine, name string, n int, x []C, incX int) (R, error) {
+	return cxRealReduce[C, R](e, name, n, x, incX, func(c *Call, xb, res *cl.Buffer) {
+		CxNrm2OnDevice[R](c, n, xb, 0, incX, res, 0)
+	})
+}
+
+var errCxIamax = errors.New("clblas: the complex iamax kernel returned no index")
+
+func CxIamax[C Complex, R Real](e *Engine, name string, n int, x []C, incX int) (int, error) {
+	if err := L1Check(n); err != nil {
+		return -1, err
+	}
+	c := Begin[R](e, name)
+	xb := cxUpload[C, R](c, x[:VecSpan(n, incX)])
+	res := Alloc[float32](c, 1)
+	CxIamaxOnDevice[R](c, n, xb, 0, incX, res, 0)
+	out := Download[float32](c, res, 1)
+	if err := c.Finish(); err != nil {
+		return -1, err
+	}
+	idx := int(int32(math.Float32bits(out[0])))
+	if idx < 0 || idx >= n {
+		return -1, errCxIamax
+	}
+	return idx, nil
+}

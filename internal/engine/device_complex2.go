@@ -1,0 +1,287 @@
+package engine
+
+import (
+	"gonum.org/v1/gonum/blas"
+
+	"github.com/gocompute/opencl/cl"
+)
+
+// Complex level 2 device routines, on the kernels of
+// kernels/complex_level2.cl: zmv for the products (gemv, gbmv, hemv, hbmv,
+// hpmv, and trmv, tbmv, tpmv into a scratch vector), zsv for the
+// triangular solves, zrank for the rank updates. Matrices are described
+// as in device_level2.go (L2Mat), with trans 0, 1, 2 for NoTrans, Trans and
+// ConjTrans, and the kind l2KindSymmetric standing for Hermitian.
+
+const cxL2File = "complex_level2.cl"
+
+// The modes of zrank; they must match complex_level2.cl.
+const (
+	ZrGeru = 0
+	ZrGerc = 1
+	ZrHer  = 2
+	ZrHpr  = 3
+	ZrHer2 = 4
+
+	zmvGroup = 64 // ZMV_WG
+	zsvGroup = 64 // ZSV_WG
+)
+
+// CxMat is a complex matrix descriptor: L2Mat's, with trans 0, 1 or 2.
+type CxMat struct {
+	L2Mat
+	conj bool // op(A) = Aᴴ (general, triangular)
+}
+
+func (d CxMat) args(a *cl.Buffer) []any {
+	tr := int32(0)
+	if d.trans {
+		tr = 1
+		if d.conj {
+			tr = 2
+		}
+	}
+	return []any{int32(d.kind), int32(d.storage), l2bool(d.upper), tr, l2bool(d.unit),
+		int32(d.m), int32(d.n), int32(d.kl), int32(d.ku), a, int32(d.Lda)}
+}
+
+func CxGeneral(storage int, tA blas.Transpose, m, n, kL, kU, lda int) CxMat {
+	return CxMat{L2Mat{kind: l2KindGeneral, storage: storage, trans: tA != blas.NoTrans, m: m, n: n, kl: kL, ku: kU, Lda: lda}, tA == blas.ConjTrans}
+}
+
+func CxTri(storage int, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k, lda int) CxMat {
+	return CxMat{L2Tri(storage, ul, tA, d, n, k, lda), tA == blas.ConjTrans}
+}
+
+func CxHerm(storage int, ul blas.Uplo, n, k, lda int) CxMat {
+	return CxMat{L2Sym(storage, ul, n, k, lda), false}
+}
+
+// The enqueue-only layer.
+
+// CxMVOnDevice enqueues y = alpha·M·x + beta·y, M (nout×nin) described by
+// d and stored in a. With alpha == 0 neither a nor x is read.
+func CxMVOnDevice[R Real](c *Call, d CxMat, a *cl.Buffer, nout int, are, aim R, x *cl.Buffer, offX, incX int, bre, bim R, y *cl.Buffer, offY, incY int) {
+	if !d.fits() || !l2fits(nout, incX, incY, offX, offY) {
+		c.Fail(errL2TooLarge)
+		return
+	}
+	if are == 0 && aim == 0 {
+		c.Run(c.Kernel(cxL2File, "zscale_y"), []int{Groups(nout, 64)}, []int{64},
+			int32(nout), bre, bim, y, int64(offY), int32(incY))
+		return
+	}
+	args := append(d.args(a), int32(nout), are, aim, x, int64(offX), int32(incX), bre, bim, y, int64(offY), int32(incY))
+	if L2OnCPU(c) || (d.kind == l2KindGeneral && d.trans) {
+		// A work-item per element of y: on a CPU it walks its row
+		// contiguously; for op(A) = Aᵀ or Aᴴ neighbours read neighbouring
+		// columns.
+		c.Run(c.Kernel(cxL2File, "zmv"), []int{Groups(nout, 64)}, []int{64}, args...)
+		return
+	}
+	c.Run(c.Kernel(cxL2File, "zmv_wg"), []int{nout * zmvGroup}, []int{zmvGroup}, args...)
+}
+
+// CxSVOnDevice enqueues the in-place solve M·x = b for the triangular
+// descriptor d stored in a.
+func CxSVOnDevice(c *Call, d CxMat, a *cl.Buffer, x *cl.Buffer, offX, incX int) {
+	if !d.fits() || !l2fits(incX, offX) {
+		c.Fail(errL2TooLarge)
+		return
+	}
+	c.Run(c.Kernel(cxL2File, "zsv"), []int{zsvGroup}, []int{zsvGroup}, append(d.args(a), x, int64(offX), int32(incX))...)
+}
+
+// CxRankOnDevice enqueues the update mode (zr*) of the m×n matrix A
+// (dense with lda, or packed: then only the ul triangle of the n×n A).
+func CxRankOnDevice[R Real](c *Call, mode int, upper, packed bool, m, n int, are, aim R, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int, a *cl.Buffer, lda int) {
+	if y == nil {
+		y, offY, incY = x, offX, incX
+	}
+	if !l2fits(m, n, lda, incX, incY, offX, offY) {
+		c.Fail(errL2TooLarge)
+		return
+	}
+	c.Run(c.Kernel(cxL2File, "zrank"), []int{Groups(n, l2RankX), Groups(m, l2RankY)}, []int{l2RankX, l2RankY},
+		int32(mode), l2bool(upper), l2bool(packed), int32(m), int32(n), are, aim,
+		x, int64(offX), int32(incX), y, int64(offY), int32(incY), a, int32(lda))
+}
+
+// The host-slice routines.
+
+// cxMV computes y = alpha·M·x + beta·y on host slices; a is the span of
+// the matrix's storage the kernel may read.
+func cxMV[C Complex, R Real](e *Engine, name string, d CxMat, a []C, nout, nin int, alpha C, x []C, incX int, beta C, y []C, incY int) error {
+	offX, offY := VecOff(nin, incX), VecOff(nout, incY)
+	if !d.fits() || !l2fits(nout, nin, incX, incY, offX, offY) {
+		return errL2TooLarge
+	}
+	spanY := VecSpan(nout, incY)
+	c := Begin[R](e, name)
+	var yb *cl.Buffer
+	if beta == 0 {
+		yb = cxAlloc[R](c, spanY) // assigned, never read
+	} else {
+		yb = cxUpload[C, R](c, y[:spanY])
+	}
+	var ab, xb *cl.Buffer
+	if alpha != 0 {
+		ab = cxUpload[C, R](c, a)
+		xb = cxUpload[C, R](c, x[:VecSpan(nin, incX)])
+	}
+	are, aim := CxParts[C, R](alpha)
+	bre, bim := CxParts[C, R](beta)
+	CxMVOnDevice(c, d, ab, nout, are, aim, xb, offX, incX, bre, bim, yb, offY, incY)
+	out := cxDownload[C, R](c, yb, spanY)
+	if err := c.Finish(); err != nil {
+		return err
+	}
+	cxScatter(y, out, nout, incY)
+	return nil
+}
+
+// cxTRMV computes x = M·x on host slices for the n×n triangular
+// descriptor d, through a scratch vector (x is read by every row).
+func cxTRMV[C Complex, R Real](e *Engine, name string, d CxMat, a []C, n int, x []C, incX int) error {
+	off := VecOff(n, incX)
+	if !d.fits() || !l2fits(n, incX, off) {
+		return errL2TooLarge
+	}
+	span := VecSpan(n, incX)
+	c := Begin[R](e, name)
+	ab := cxUpload[C, R](c, a)
+	xb := cxUpload[C, R](c, x[:span])
+	ob := cxAlloc[R](c, span)
+	CxMVOnDevice(c, d, ab, n, R(1), R(0), xb, off, incX, R(0), R(0), ob, off, incX)
+	out := cxDownload[C, R](c, ob, span)
+	if err := c.Finish(); err != nil {
+		return err
+	}
+	cxScatter(x, out, n, incX)
+	return nil
+}
+
+// cxTRSV solves M·x = b in place on host slices for the n×n triangular
+// descriptor d.
+func cxTRSV[C Complex, R Real](e *Engine, name string, d CxMat, a []C, n int, x []C, incX int) error {
+	off := VecOff(n, incX)
+	if !d.fits() || !l2fits(n, incX, off) {
+		return errL2TooLarge
+	}
+	span := VecSpan(n, incX)
+	c := Begin[R](e, name)
+	ab := cxUpload[C, R](c, a)
+	xb := cxUpload[C, R](c, x[:span])
+	CxSVOnDevice(c, d, ab, xb, off, incX)
+	out := cxDownload[C, R](c, xb, span)
+	if err := c.Finish(); err != nil {
+		return err
+	}
+	cxScatter(x, out, n, incX)
+	return nil
+}
+
+// CxRank applies the update mode (zr*) to the m×n A on host slices (y ==
+// nil: x serves as y), then copies back only what it may have changed:
+// all of a general A, the ul triangle of a Hermitian one.
+func CxRank[C Complex, R Real](e *Engine, name string, mode int, ul blas.Uplo, packed bool, m, n int, alpha C, x []C, incX int, y []C, incY int, a []C, lda int) error {
+	rank1 := y == nil
+	if rank1 {
+		y, incY = x, incX
+	}
+	offX, offY := VecOff(m, incX), VecOff(n, incY)
+	span := MatSpan(m, n, lda)
+	if packed {
+		span = PackedLen(n)
+	}
+	if !l2fits(m, n, lda, incX, incY, offX, offY) {
+		return errL2TooLarge
+	}
+	c := Begin[R](e, name)
+	ab := cxUpload[C, R](c, a[:span])
+	xb := cxUpload[C, R](c, x[:VecSpan(m, incX)])
+	yb := xb
+	if !rank1 {
+		yb = cxUpload[C, R](c, y[:VecSpan(n, incY)])
+	}
+	are, aim := CxParts[C, R](alpha)
+	upper := ul == blas.Upper
+	CxRankOnDevice(c, mode, upper, packed, m, n, are, aim, xb, offX, incX, yb, offY, incY, ab, lda)
+	out := cxDownload[C, R](c, ab, span)
+	if err := c.Finish(); err != nil {
+		return err
+	}
+	switch {
+	case packed:
+		copy(a[:span], out)
+	case mode == ZrGeru || mode == ZrGerc:
+		for i := range m {
+			copy(a[i*lda:i*lda+n], out[i*lda:i*lda+n])
+		}
+	default:
+		for i := range n {
+			lo, hi := 0, i+1
+			if upper {
+				lo, hi = i, n
+			}
+			copy(a[i*lda+lo:i*lda+hi], out[i*lda+lo:i*lda+hi])
+		}
+	}
+	return nil
+}
+
+// The routines, by gonum's arguments.
+
+func CxGemv[C Complex, R Real](e *Engine, name string, tA blas.Transpose, m, n int, alpha C, a []C, lda int, x []C, incX int, beta C, y []C, incY int) error {
+	nout, nin := m, n
+	if tA != blas.NoTrans {
+		nout, nin = n, m
+	}
+	d := CxGeneral(L2Dense, tA, m, n, m-1, n-1, lda)
+	return cxMV[C, R](e, name, d, a[:MatSpan(m, n, lda)], nout, nin, alpha, x, incX, beta, y, incY)
+}
+
+func CxGbmv[C Complex, R Real](e *Engine, name string, tA blas.Transpose, m, n, kL, kU int, alpha C, a []C, lda int, x []C, incX int, beta C, y []C, incY int) error {
+	nout, nin := m, n
+	if tA != blas.NoTrans {
+		nout, nin = n, m
+	}
+	span := lda*(min(m, n+kL)-1) + kL + kU + 1
+	return cxMV[C, R](e, name, CxGeneral(L2Band, tA, m, n, kL, kU, lda), a[:span], nout, nin, alpha, x, incX, beta, y, incY)
+}
+
+func CxHemv[C Complex, R Real](e *Engine, name string, ul blas.Uplo, n int, alpha C, a []C, lda int, x []C, incX int, beta C, y []C, incY int) error {
+	return cxMV[C, R](e, name, CxHerm(L2Dense, ul, n, n-1, lda), a[:MatSpan(n, n, lda)], n, n, alpha, x, incX, beta, y, incY)
+}
+
+func CxHbmv[C Complex, R Real](e *Engine, name string, ul blas.Uplo, n, k int, alpha C, a []C, lda int, x []C, incX int, beta C, y []C, incY int) error {
+	return cxMV[C, R](e, name, CxHerm(L2Band, ul, n, k, lda), a[:bandSpan(n, k, lda)], n, n, alpha, x, incX, beta, y, incY)
+}
+
+func CxHpmv[C Complex, R Real](e *Engine, name string, ul blas.Uplo, n int, alpha C, ap []C, x []C, incX int, beta C, y []C, incY int) error {
+	return cxMV[C, R](e, name, CxHerm(L2Packed, ul, n, n-1, 0), ap[:PackedLen(n)], n, n, alpha, x, incX, beta, y, incY)
+}
+
+func CxTrmv[C Complex, R Real](e *Engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []C, lda int, x []C, incX int) error {
+	return cxTRMV[C, R](e, name, CxTri(L2Dense, ul, tA, d, n, n-1, lda), a[:MatSpan(n, n, lda)], n, x, incX)
+}
+
+func CxTbmv[C Complex, R Real](e *Engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []C, lda int, x []C, incX int) error {
+	return cxTRMV[C, R](e, name, CxTri(L2Band, ul, tA, d, n, k, lda), a[:bandSpan(n, k, lda)], n, x, incX)
+}
+
+func CxTpmv[C Complex, R Real](e *Engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, ap []C, x []C, incX int) error {
+	return cxTRMV[C, R](e, name, CxTri(L2Packed, ul, tA, d, n, n-1, 0), ap[:PackedLen(n)], n, x, incX)
+}
+
+func CxTrsv[C Complex, R Real](e *Engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []C, lda int, x []C, incX int) error {
+	return cxTRSV[C, R](e, name, CxTri(L2Dense, ul, tA, d, n, n-1, lda), a[:MatSpan(n, n, lda)], n, x, incX)
+}
+
+func CxTbsv[C Complex, R Real](e *Engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []C, lda int, x []C, incX int) error {
+	return cxTRSV[C, R](e, name, CxTri(L2Band, ul, tA, d, n, k, lda), a[:bandSpan(n, k, lda)], n, x, incX)
+}
+
+func CxTpsv[C Complex, R Real](e *Engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, ap []C, x []C, incX int) error {
+	return cxTRSV[C, R](e, name, CxTri(L2Packed, ul, tA, d, n, n-1, 0), ap[:PackedLen(n)], n, x, incX)
+}

@@ -1,0 +1,88 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/gocompute/opencl/platform"
+)
+
+// L1Shape is how the level 1 kernels (kernels/level1.cl) are built and
+// launched on a device in one precision.
+type L1Shape struct {
+	Local  int // work-group size, a power of two (the reductions need one)
+	Vec    int // L1_VW: elements per vector load on the unit-stride path
+	Unroll int // L1_UNROLL: vector loads a work-item has in flight
+	Groups int // the most work-groups of one launch
+}
+
+// L1ShapeFor derives the level 1 shape for device p and precision prec
+// (32 or 64).
+//
+// A GPU gets groups of 256 (or the largest power of two it allows), loads
+// of at least 16 bytes (a float4 or double2, the widest most GPUs load per
+// work-item in one instruction; wider if the device prefers wider vectors),
+// two loads in flight per work-item, and enough groups for 2048 work-items
+// per compute unit, so that every compute unit holds as many as it can
+// run. A CPU gets its preferred vector width (1 if it reports none), groups
+// of 64 and four groups per core: the work-items of a group are one loop
+// on one core, and a few groups per core even out the load.
+func L1ShapeFor(p platform.Profile, prec int) L1Shape {
+	pref := p.PreferredVectorFloat
+	elem := 4
+	if prec == 64 {
+		pref, elem = p.PreferredVectorDouble, 8
+	}
+	cu := max(p.ComputeUnits, 1)
+	var s L1Shape
+	if p.IsCPU() {
+		s = L1Shape{Local: 64, Vec: pow2Floor(min(max(pref, 1), 16)), Unroll: 1, Groups: 4 * cu}
+	} else {
+		s = L1Shape{Local: 256, Vec: pow2Floor(min(max(pref, 16/elem), 16)), Unroll: 2}
+	}
+	for s.Local > 1 && p.MaxWorkGroupSize > 0 && s.Local > p.MaxWorkGroupSize {
+		s.Local /= 2
+	}
+	if !p.IsCPU() {
+		s.Groups = cu * max(2048/s.Local, 1)
+	}
+	return s
+}
+
+// pow2Floor is the largest power of two ≤ n (n ≥ 1).
+func pow2Floor(n int) int {
+	p := 1
+	for p*2 <= n {
+		p *= 2
+	}
+	return p
+}
+
+// Defines are the build defines of level1.cl for s.
+func (s L1Shape) Defines() []string {
+	return []string{fmt.Sprintf("L1_VW=%d", s.Vec), fmt.Sprintf("L1_UNROLL=%d", s.Unroll)}
+}
+
+// GroupsFor is the number of work-groups of a launch over n elements: as
+// many as give each work-item at least one vector, at most s.Groups, at
+// least one.
+func (s L1Shape) GroupsFor(n int) int {
+	per := s.Local * s.Vec
+	return max(min(s.Groups, (n+per-1)/per), 1)
+}
+
+// Valid reports whether s can be built and launched on p.
+func (s L1Shape) Valid(p platform.Profile) error {
+	switch {
+	case s.Local < 1 || s.Local&(s.Local-1) != 0:
+		return fmt.Errorf("level 1: work-group size %d is not a power of two", s.Local)
+	case p.MaxWorkGroupSize > 0 && s.Local > p.MaxWorkGroupSize:
+		return fmt.Errorf("level 1: work-group size %d over the device's %d", s.Local, p.MaxWorkGroupSize)
+	case s.Vec != 1 && s.Vec != 2 && s.Vec != 4 && s.Vec != 8 && s.Vec != 16:
+		return fmt.Errorf("level 1: vector width %d (want 1, 2, 4, 8 or 16)", s.Vec)
+	case s.Unroll < 1 || s.Unroll > 16:
+		return fmt.Errorf("level 1: unroll %d (want 1 to 16)", s.Unroll)
+	case s.Groups < 1:
+		return fmt.Errorf("level 1: %d work-groups", s.Groups)
+	}
+	return nil
+}

@@ -1,0 +1,112 @@
+package engine
+
+import (
+	"errors"
+	"math"
+
+	"github.com/gocompute/opencl/cl"
+)
+
+// The launch shape of the level 1 kernels and the two-pass reductions.
+//
+// Each reduction enqueues a first pass over the grid of l1ShapeOf (one
+// partial per work-group) and a second pass of one work-group that merges
+// the partials and writes the result into element off of a buffer: the
+// drop-in path reads back that one element, Dot and the other resident
+// reductions read it into a Scalar, and DotTo and Nrm2To leave it in the
+// caller's vector for the next kernel.
+
+// l1ShapeOf is the level 1 shape of c's device in c's precision.
+func l1ShapeOf(c *Call) L1Shape { return L1ShapeFor(c.E.Prof, c.prec) }
+
+// L1Kernel is kernel k of level1.cl built for c's shape.
+func L1Kernel(c *Call, k string) *cl.Kernel {
+	return c.Kernel(L1File, k, l1ShapeOf(c).Defines()...)
+}
+
+// l1FirstPass enqueues the first pass k over n elements with args (after
+// n) and, as the last arguments, parts (nParts·groups elements of P) and
+// local scratch of nLocal·Local elements of P. It returns the buffer of
+// partials and the number of groups.
+func l1FirstPass[P Real](c *Call, k string, n, nParts, nLocal int, args ...any) (*cl.Buffer, int) {
+	sh := l1ShapeOf(c)
+	g := sh.GroupsFor(n)
+	var p P
+	pb := Alloc[P](c, nParts*g)
+	args = append([]any{int32(n)}, args...)
+	args = append(args, pb, LocalBytes(nLocal*sh.Local, p))
+	c.Run(L1Kernel(c, k), []int{g * sh.Local}, []int{sh.Local}, args...)
+	return pb, g
+}
+
+// l1SecondPass enqueues the one-group kernel k over g partials: k's
+// arguments are g, then args.
+func l1SecondPass(c *Call, k string, g int, args ...any) {
+	ls := l1ShapeOf(c).Local
+	c.Run(L1Kernel(c, k), []int{ls}, []int{ls}, append([]any{int32(g)}, args...)...)
+}
+
+// DotOnDevice enqueues res[off] = x·y, summed in T's precision.
+func DotOnDevice[T Real](c *Call, n int, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int, res *cl.Buffer, off int) {
+	args := append(L1At(x, offX, incX), L1At(y, offY, incY)...)
+	pb, g := l1FirstPass[T](c, "dot_part", n, 1, 1, args...)
+	SumPartsOnDevice[T](c, pb, g, res, off)
+}
+
+// AsumOnDevice enqueues res[off] = Σ|x[i]|.
+func AsumOnDevice[T Real](c *Call, n int, x *cl.Buffer, offX, incX int, res *cl.Buffer, off int) {
+	pb, g := l1FirstPass[T](c, "asum_part", n, 1, 1, L1At(x, offX, incX)...)
+	SumPartsOnDevice[T](c, pb, g, res, off)
+}
+
+// DsdotOnDevice enqueues res[off] = the float64-accumulated x·y of float32
+// vectors (res holds float64); the device must have fp64.
+func DsdotOnDevice(c *Call, n int, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int, res *cl.Buffer, off int) {
+	if !c.E.Prof.FP64 {
+		c.Fail(errNoFP64)
+		return
+	}
+	args := append(L1At(x, offX, incX), L1At(y, offY, incY)...)
+	pb, g := l1FirstPass[float64](c, "dsdot_part", n, 1, 1, args...)
+	ls := l1ShapeOf(c).Local
+	l1SecondPass(c, "dsum_parts", g, pb, res, int64(off), cl.Local(8*ls))
+}
+
+// Nrm2OnDevice enqueues res[off] = ‖x‖₂ without overflow or underflow
+// (level1.cl's nrm2_part and nrm2_fin).
+func Nrm2OnDevice[T Real](c *Call, n int, x *cl.Buffer, offX, incX int, res *cl.Buffer, off int) {
+	pb, g := l1FirstPass[T](c, "nrm2_part", n, 3, 3, L1At(x, offX, incX)...)
+	var z T
+	l1SecondPass(c, "nrm2_fin", g, pb, res, int64(off), LocalBytes(3*l1ShapeOf(c).Local, z))
+}
+
+// IamaxOnDevice enqueues res[off] = the index of the first largest |x[i]|
+// (gonum's rules for NaN) as an OpenCL int: res holds float32-sized
+// elements whose bits are the int (iamaxIndex reads it).
+func IamaxOnDevice[T Real](c *Call, n int, x *cl.Buffer, offX, incX int, res *cl.Buffer, off int) {
+	sh := l1ShapeOf(c)
+	g := sh.GroupsFor(n)
+	var z T
+	mb := Alloc[T](c, g)
+	ib := Alloc[float32](c, g)
+	args := append([]any{int32(n)}, L1At(x, offX, incX)...)
+	args = append(args, mb, ib, LocalBytes(sh.Local, z), cl.Local(4*sh.Local))
+	c.Run(L1Kernel(c, "iamax_part"), []int{g * sh.Local}, []int{sh.Local}, args...)
+	l1SecondPass(c, "iamax_fin", g, mb, ib, res, int64(off), LocalBytes(sh.Local, z), cl.Local(4*sh.Local))
+}
+
+// SumPartsOnDevice enqueues res[off] = the sum of the g partials in parts.
+func SumPartsOnDevice[T Real](c *Call, parts *cl.Buffer, g int, res *cl.Buffer, off int) {
+	var z T
+	l1SecondPass(c, "sum_parts", g, parts, res, int64(off), LocalBytes(l1ShapeOf(c).Local, z))
+}
+
+// IamaxIndex is the index iamax_fin left as the bits of a float32, checked
+// against the vector's length n.
+func IamaxIndex(bits float32, n int) (int, error) {
+	idx := int(int32(math.Float32bits(bits)))
+	if idx < 0 || idx >= n {
+		return -1, errors.New("clblas: iamax kernel returned no index")
+	}
+	return idx, nil
+}

@@ -1,0 +1,345 @@
+// complex_level2.cl — complex level-2 BLAS (matrix-vector products,
+// triangular solves, rank updates) on gonum's ROW-MAJOR storage. Built
+// after common.cl with PRECISION=32|64: a complex number is a real2 (re,
+// im), the layout of Go's complex64 and complex128. Everything else
+// (transpose, uplo, diag, storage scheme) is a kernel argument, so the file
+// is built once per precision.
+//
+// MATRIX DESCRIPTOR (the leading arguments of zmv and zsv), as in level2.cl:
+//   int kind     ZKIND_GENERAL (gemv, gbmv), ZKIND_HERMITIAN (hemv, hbmv,
+//                hpmv) or ZKIND_TRIANGULAR (trmv, tbmv, tpmv, trsv, tbsv,
+//                tpsv)
+//   int storage  ZST_DENSE, ZST_BAND or ZST_PACKED
+//   int upper    the stored triangle (Hermitian, triangular)
+//   int trans    op(A): 0 A, 1 Aᵀ, 2 Aᴴ (general, triangular)
+//   int unit     unit diagonal: A(i,i) is taken as 1 and never read
+//   int m, n     general: A is m×n; otherwise A is n×n (m == n)
+//   int kl, ku   general: sub/super-diagonals (dense: m-1, n-1);
+//                otherwise both k, the band width (dense, packed: n-1)
+//   __global const real2* a, int lda
+//
+// Storage of the stored element (r, c), gonum's conventions:
+//   dense                 a[r*lda + c]
+//   general band          a[r*lda + c - r + kl]        (r-kl ≤ c ≤ r+ku)
+//   upper band            a[r*lda + c - r]             (r ≤ c ≤ r+k)
+//   lower band            a[r*lda + c - r + k]         (r-k ≤ c ≤ r)
+//   upper packed          a[r*n - r*(r-1)/2 + c - r]   (c ≥ r)
+//   lower packed          a[r*(r+1)/2 + c]             (c ≤ r)
+//
+// The logical matrix M of a descriptor is op(A) (with M(i,i) = 1 for a unit
+// diagonal) or the full Hermitian matrix, whose diagonal is the real part of
+// the stored one (gonum ignores the imaginary parts there) and whose
+// unstored triangle is the conjugate of the stored one. Vectors are
+// strided: element j of x is x[offx + j*incx] (offx is where element 0
+// lies, so negative increments work as in gonum).
+//
+// The products and solves (zmv, zsv) sum in a different order than gonum's
+// Go code; the host sends them only operands and scalars that are finite,
+// where the order changes nothing but rounding. The rank updates (zrank)
+// form every element with gonum's own arithmetic, zero tests included, so
+// they agree with gonum bit for bit, NaN and Inf too.
+
+#pragma OPENCL FP_CONTRACT OFF
+
+#define ZKIND_GENERAL 0
+#define ZKIND_HERMITIAN 1
+#define ZKIND_TRIANGULAR 2
+
+#define ZST_DENSE 0
+#define ZST_BAND 1
+#define ZST_PACKED 2
+
+#define ZMV_WG 64 // zmv_wg: work-items per element of y
+#define ZSV_WG 64 // zsv: the one work-group of a triangular solve
+
+// The updates of zrank, each with gonum's arithmetic.
+#define ZR_GERU 0 // A += (α·x(r))·y(c), rows with x(r) == 0 skipped
+#define ZR_GERC 1 // A += (α·conj(y(c)))·x(r), columns with y(c) == 0 skipped
+#define ZR_HER 2  // Zher, real α
+#define ZR_HPR 3  // Zhpr, real α: as Zher but with gonum's Zhpr's products
+#define ZR_HER2 4 // Zher2 and Zhpr2
+
+#define ZMAT_PARAMS int kind, int storage, int upper, int trans, int unit, \
+	int m, int n, int kl, int ku, __global const real2* a, int lda
+#define ZMAT_ARGS kind, storage, upper, trans, unit, m, n, kl, ku, a, lda
+
+// zmul is the complex product a·b, Go's formula.
+static inline real2 zmul(const real2 a, const real2 b) {
+	return (real2)(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
+}
+
+static inline real2 zconj(const real2 a) { return (real2)(a.x, -a.y); }
+
+static inline int znonzero(const real2 a) { return a.x != (real)0 || a.y != (real)0; }
+
+// zdiv is n/m by Smith's algorithm, the one Go's runtime uses.
+static inline real2 zdiv(const real2 n, const real2 m) {
+	if (fabs(m.x) >= fabs(m.y)) {
+		const real ratio = m.y / m.x;
+		const real denom = m.x + ratio * m.y;
+		return (real2)((n.x + n.y * ratio) / denom, (n.y - n.x * ratio) / denom);
+	}
+	const real ratio = m.x / m.y;
+	const real denom = m.y + ratio * m.x;
+	return (real2)((n.x * ratio + n.y) / denom, (n.y * ratio - n.x) / denom);
+}
+
+// ztri_at is the index of the stored element (r, c) of a triangle with
+// band width k (upper: c ≥ r; lower: c ≤ r).
+static inline long ztri_at(int storage, int upper, int n, int k, int lda, int r, int c) {
+	if (storage == ZST_PACKED) {
+		const long R = r;
+		return upper ? R * n - R * (R - 1) / 2 + (c - r) : R * (R + 1) / 2 + c;
+	}
+	if (storage == ZST_BAND) {
+		return (long)r * lda + (upper ? c - r : c - r + k);
+	}
+	return (long)r * lda + c;
+}
+
+// zmv_range sets [*lo, *hi), the columns of row i of M inside its band.
+static inline void zmv_range(ZMAT_PARAMS, int i, int* lo, int* hi) {
+	const int tr = trans != 0;
+	if (kind == ZKIND_GENERAL) {
+		if (!tr) {
+			*lo = max(0, i - kl);
+			*hi = (int)min((long)n, (long)i + ku + 1);
+		} else {
+			*lo = max(0, i - ku);
+			*hi = (int)min((long)m, (long)i + kl + 1);
+		}
+		return;
+	}
+	if (kind == ZKIND_HERMITIAN) {
+		*lo = max(0, i - kl);
+		*hi = (int)min((long)n, (long)i + kl + 1);
+		return;
+	}
+	if (upper != tr) { // M is upper triangular
+		*lo = i;
+		*hi = (int)min((long)n, (long)i + kl + 1);
+	} else {
+		*lo = max(0, i - kl);
+		*hi = i + 1;
+	}
+}
+
+// zmv_elem is M(i, j) for j in row i's range.
+static inline real2 zmv_elem(ZMAT_PARAMS, int i, int j) {
+	if (kind == ZKIND_HERMITIAN) {
+		if (i == j) {
+			return (real2)(a[ztri_at(storage, upper, n, kl, lda, i, i)].x, 0);
+		}
+		if (upper ? i < j : i > j) {
+			return a[ztri_at(storage, upper, n, kl, lda, i, j)];
+		}
+		return zconj(a[ztri_at(storage, upper, n, kl, lda, j, i)]);
+	}
+	const int r = trans ? j : i;
+	const int c = trans ? i : j;
+	real2 v;
+	if (kind == ZKIND_GENERAL) {
+		long at = (long)r * lda + c;
+		if (storage == ZST_BAND) {
+			at += kl - r;
+		}
+		v = a[at];
+	} else {
+		if (unit && i == j) {
+			return (real2)(1, 0);
+		}
+		v = a[ztri_at(storage, upper, n, kl, lda, r, c)];
+	}
+	return trans == 2 ? zconj(v) : v;
+}
+
+// zmv: y(i) = alpha·Σ_j M(i,j)·x(j) + beta·y(i) for i < nout, one
+// work-item per element of y. beta == 0 assigns (y is not read), beta == 1
+// adds to y as it is; an empty row leaves beta·y(i). x and y may not alias
+// (trmv writes into a scratch vector).
+__kernel void zmv(ZMAT_PARAMS, int nout, real are, real aim,
+                  __global const real2* x, long offx, int incx,
+                  real bre, real bim, __global real2* y, long offy, int incy) {
+	const int i = get_global_id(0);
+	if (i >= nout) {
+		return;
+	}
+	int lo, hi;
+	zmv_range(ZMAT_ARGS, i, &lo, &hi);
+	real2 s = (real2)(0, 0);
+	for (int j = lo; j < hi; j++) {
+		s += zmul(zmv_elem(ZMAT_ARGS, i, j), x[offx + (long)j * incx]);
+	}
+	const long iy = offy + (long)i * incy;
+	real2 r;
+	if (bre == (real)0 && bim == (real)0) {
+		r = (real2)(0, 0);
+	} else if (bre == (real)1 && bim == (real)0) {
+		r = y[iy];
+	} else {
+		r = zmul((real2)(bre, bim), y[iy]);
+	}
+	if (hi > lo) {
+		r += zmul((real2)(are, aim), s);
+	}
+	y[iy] = r;
+}
+
+// zmv_wg is zmv with one work-group of ZMV_WG work-items per element of
+// y, which split the row and reduce in local memory: for GPUs, where a
+// work-item per row would read A's rows with a stride. (The transposed
+// general product keeps zmv: there neighbouring work-items read
+// neighbouring columns of a row.)
+__kernel __attribute__((reqd_work_group_size(ZMV_WG, 1, 1)))
+void zmv_wg(ZMAT_PARAMS, int nout, real are, real aim,
+            __global const real2* x, long offx, int incx,
+            real bre, real bim, __global real2* y, long offy, int incy) {
+	__local real2 part[ZMV_WG];
+	const int i = get_group_id(0);
+	const int l = get_local_id(0);
+	int lo = 0, hi = 0;
+	if (i < nout) {
+		zmv_range(ZMAT_ARGS, i, &lo, &hi);
+	}
+	real2 s = (real2)(0, 0);
+	for (int j = lo + l; j < hi; j += ZMV_WG) {
+		s += zmul(zmv_elem(ZMAT_ARGS, i, j), x[offx + (long)j * incx]);
+	}
+	part[l] = s;
+	barrier(CLK_LOCAL_MEM_FENCE);
+	for (int w = ZMV_WG / 2; w > 0; w >>= 1) {
+		if (l < w) {
+			part[l] += part[l + w];
+		}
+		barrier(CLK_LOCAL_MEM_FENCE);
+	}
+	if (l != 0 || i >= nout) {
+		return;
+	}
+	const long iy = offy + (long)i * incy;
+	real2 r;
+	if (bre == (real)0 && bim == (real)0) {
+		r = (real2)(0, 0);
+	} else if (bre == (real)1 && bim == (real)0) {
+		r = y[iy];
+	} else {
+		r = zmul((real2)(bre, bim), y[iy]);
+	}
+	if (hi > lo) {
+		r += zmul((real2)(are, aim), part[0]);
+	}
+	y[iy] = r;
+}
+
+// zscale_y: y(i) = beta·y(i), or 0 when beta == 0 (the alpha == 0 case of
+// the products, where gonum reads neither A nor x).
+__kernel void zscale_y(int n, real bre, real bim, __global real2* y, long offy, int incy) {
+	const int i = get_global_id(0);
+	if (i >= n) {
+		return;
+	}
+	const long iy = offy + (long)i * incy;
+	if (bre == (real)0 && bim == (real)0) {
+		y[iy] = (real2)(0, 0);
+	} else if (bre != (real)1 || bim != (real)0) {
+		y[iy] = zmul((real2)(bre, bim), y[iy]);
+	}
+}
+
+// zsv solves M·x = b in place for a triangular descriptor in ONE
+// work-group. Rows are taken in dependency order (forward for a lower M,
+// backward for an upper one); for each, the work-group forms the dot
+// product of the row's solved part with x, reduced in local memory, and
+// work-item 0 finishes x(i) (divided by M(i,i) unless unit). A barrier on
+// global memory publishes x(i) before the next row reads it.
+__kernel __attribute__((reqd_work_group_size(ZSV_WG, 1, 1)))
+void zsv(ZMAT_PARAMS, __global real2* x, long offx, int incx) {
+	__local real2 part[ZSV_WG];
+	const int l = get_local_id(0);
+	const int fwd = (upper == (trans != 0)); // M lower triangular
+	for (int s = 0; s < n; s++) {
+		const int i = fwd ? s : n - 1 - s;
+		const int lo = fwd ? max(0, i - kl) : i + 1;
+		const int hi = fwd ? i : (int)min((long)n, (long)i + kl + 1);
+		real2 acc = (real2)(0, 0);
+		for (int j = lo + l; j < hi; j += ZSV_WG) {
+			acc += zmul(zmv_elem(ZMAT_ARGS, i, j), x[offx + (long)j * incx]);
+		}
+		part[l] = acc;
+		barrier(CLK_LOCAL_MEM_FENCE);
+		for (int w = ZSV_WG / 2; w > 0; w >>= 1) {
+			if (l < w) {
+				part[l] += part[l + w];
+			}
+			barrier(CLK_LOCAL_MEM_FENCE);
+		}
+		if (l == 0) {
+			const long ix = offx + (long)i * incx;
+			real2 xi = x[ix] - part[0];
+			if (!unit) {
+				xi = zdiv(xi, zmv_elem(ZMAT_ARGS, i, i));
+			}
+			x[ix] = xi;
+		}
+		barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+	}
+}
+
+// zrank: the rank-1 and rank-2 updates, one work-item per element (r, c)
+// of an m×n grid (dimension 0: c, dimension 1: r), mode one of ZR_*. The
+// Hermitian modes touch only the stored triangle (dense with lda, or
+// packed) and leave the diagonal real: a row gonum skips (x(r) == 0, or
+// x(r) == y(r) == 0 for rank 2) still has the imaginary part of its
+// diagonal element cleared, as gonum does.
+__kernel void zrank(int mode, int upper, int packed, int m, int n, real are, real aim,
+                    __global const real2* x, long offx, int incx,
+                    __global const real2* y, long offy, int incy,
+                    __global real2* a, int lda) {
+	const int c = get_global_id(0);
+	const int r = get_global_id(1);
+	if (r >= m || c >= n) {
+		return;
+	}
+	const real2 alpha = (real2)(are, aim);
+	const real2 xr = x[offx + (long)r * incx];
+	if (mode == ZR_GERU || mode == ZR_GERC) {
+		const long at = (long)r * lda + c;
+		const real2 yc = y[offy + (long)c * incy];
+		if (mode == ZR_GERU && znonzero(xr)) {
+			a[at] += zmul(zmul(alpha, xr), yc);
+		} else if (mode == ZR_GERC && znonzero(yc)) {
+			a[at] += zmul(zmul(alpha, zconj(yc)), xr);
+		}
+		return;
+	}
+	if (upper ? c < r : c > r) {
+		return;
+	}
+	const long at = packed ? ztri_at(ZST_PACKED, upper, n, 0, 0, r, c) : (long)r * lda + c;
+	const real2 yr = mode == ZR_HER2 ? y[offy + (long)r * incy] : (real2)(0, 0);
+	if (!znonzero(xr) && !znonzero(yr)) {
+		if (c == r) {
+			a[at] = (real2)(a[at].x, 0);
+		}
+		return;
+	}
+	if (mode == ZR_HER2) {
+		const real2 tmp1 = zmul(alpha, xr);
+		const real2 tmp2 = zmul(zconj(alpha), yr);
+		if (c == r) {
+			a[at] = (real2)(a[at].x + zmul(tmp1, zconj(yr)).x + zmul(tmp2, zconj(xr)).x, 0);
+		} else {
+			a[at] += zmul(tmp1, zconj(y[offy + (long)c * incy])) + zmul(tmp2, zconj(x[offx + (long)c * incx]));
+		}
+		return;
+	}
+	// Zher: tmp = (α·Re x(r), α·Im x(r)); Zhpr: tmp = (α + 0i)·x(r).
+	if (c == r) {
+		const real d = mode == ZR_HER ? zmul((real2)(are * xr.x, are * xr.y), zconj(xr)).x
+		                              : are * zmul(zconj(xr), xr).x;
+		a[at] = (real2)(a[at].x + d, 0);
+		return;
+	}
+	const real2 tmp = mode == ZR_HER ? (real2)(are * xr.x, are * xr.y) : zmul((real2)(are, 0), xr);
+	a[at] += zmul(tmp, zconj(x[offx + (long)c * incx]));
+}

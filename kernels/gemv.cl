@@ -1,0 +1,163 @@
+// gemv.cl — the dense general matrix-vector products for GPUs, on gonum's
+// row-major storage, built after common.cl and level1.cl (whose launch
+// defines, L1_VW and L1_UNROLL, vector type realv and alignment helpers it
+// uses). Both orientations read A once, in coalesced vector loads where the
+// rows are aligned alike:
+//   gemv_n        y(i) = alpha·A(i,:)·x + beta·y(i): one work-group per row,
+//                 its work-items striding along the row, reduced in local
+//                 memory (the dot-product orientation);
+//   gemv_t_part   the transposed product's partial sums: work-group (gx, gy)
+//                 takes GT_TX·L1_VW consecutive columns (a work-item each
+//                 L1_VW of them, so a row's piece is one coalesced read) of
+//                 row block gy, its GT_TY row slices reduced in local memory,
+//                 and writes part[gy·n + j] (the axpy orientation, its rows
+//                 tiled over work-items and groups);
+//   gemv_t_fin    y(j) = alpha·Σ_gy part[gy·n + j] + beta·y(j).
+// beta == 0 assigns (y is not read). Every product is computed (no fma), so
+// NaN and Inf spread as in gonum's Go code. The local sizes are the
+// host's: gemv_n any power of two, gemv_t_part (GT_TX, GT_TY).
+//
+// Defines: GT_TX, GT_TY (gemv_t_part's work-group shape; default 64×4).
+
+#ifndef GT_TX
+#define GT_TX 64
+#endif
+#ifndef GT_TY
+#define GT_TY 4
+#endif
+
+// gemv_finish stores y(i) = alpha·s + beta·y(i) (beta == 0: alpha·s),
+// adding alpha·s only if the sum had terms.
+static inline void gemv_finish(__global real* y, long iy, real alpha, real s, real beta, int terms)
+{
+    real r = (beta == (real)0) ? (real)0 : beta * y[iy];
+    if (terms) r += alpha * s;
+    y[iy] = r;
+}
+
+__kernel void gemv_n(const int m, const int n, const real alpha,
+                     __global const real* a, const int lda,
+                     __global const real* x, const int offx, const int incx,
+                     const real beta, __global real* y, const int offy, const int incy,
+                     __local real* scratch)
+{
+    const int i = get_group_id(0);
+    const int lid = get_local_id(0);
+    const int ls = get_local_size(0);
+    __global const real* row = a + (long)i * lda;
+    __global const real* px = x + offx;
+    real acc = 0;
+    if (incx == 1 && l1_mis(row) == l1_mis(px)) {
+        const long h = l1_head(row, n);
+        const long nv = (n - h) / L1_VW;
+        for (long j = lid; j < h; j += ls) acc += row[j] * px[j];
+        for (long j = h + nv * L1_VW + lid; j < n; j += ls) acc += row[j] * px[j];
+        __global const realv* va = (__global const realv*)(row + h);
+        __global const realv* vx = (__global const realv*)(px + h);
+        realv vs[L1_UNROLL];
+        L1_FOR_U vs[u] = 0;
+        long v = lid;
+        for (; v + (L1_UNROLL - 1) * ls < nv; v += L1_UNROLL * ls) {
+            realv p[L1_UNROLL], q[L1_UNROLL];
+            L1_FOR_U {
+                p[u] = va[v + u * ls];
+                q[u] = vx[v + u * ls];
+            }
+            L1_FOR_U vs[u] += p[u] * q[u];
+        }
+        for (; v < nv; v += ls) vs[0] += va[v] * vx[v];
+        for (int u = 1; u < L1_UNROLL; u++) vs[0] += vs[u];
+        acc += l1_hsum(vs[0]);
+    } else {
+        for (long j = lid; j < n; j += ls) acc += row[j] * px[j * incx];
+    }
+    scratch[lid] = acc;
+    LOCAL_SUM(scratch, lid, ls);
+    if (lid == 0) gemv_finish(y, offy + (long)i * incy, alpha, scratch[0], beta, n > 0);
+}
+
+// gemv_t_part: rows [gy·rpb, min(m, (gy+1)·rpb)) of the m×n A, weighted by
+// x, summed per column into part[gy·n + j]. The vector loads need every
+// row's piece aligned: A at an aligned address and lda a multiple of
+// L1_VW (the host checks lda, the kernel the address); else elements.
+__kernel __attribute__((reqd_work_group_size(GT_TX, GT_TY, 1)))
+void gemv_t_part(const int m, const int n, const int rpb,
+                 __global const real* a, const int lda,
+                 __global const real* x, const int offx, const int incx,
+                 __global real* part, const int vec)
+{
+    __local realv lsum[GT_TY][GT_TX];
+    const int lx = get_local_id(0), ly = get_local_id(1);
+    const int gy = get_group_id(1);
+    const long j0 = ((long)get_group_id(0) * GT_TX + lx) * L1_VW;
+    const int i0 = gy * rpb, i1 = min(m, i0 + rpb);
+    const int full = vec && l1_mis(a) == 0 && j0 + L1_VW <= n;
+    realv acc = 0;
+    if (full) {
+        for (int i = i0 + ly; i < i1; i += GT_TY) {
+            acc += *(__global const realv*)(a + (long)i * lda + j0) * x[offx + (long)i * incx];
+        }
+    } else if (j0 < n) {
+        real t[L1_VW];
+        for (int c = 0; c < L1_VW; c++) t[c] = 0;
+        for (int i = i0 + ly; i < i1; i += GT_TY) {
+            const real xi = x[offx + (long)i * incx];
+            for (int c = 0; c < L1_VW && j0 + c < n; c++) t[c] += a[(long)i * lda + j0 + c] * xi;
+        }
+        real* ap = (real*)&acc;
+        for (int c = 0; c < L1_VW; c++) ap[c] = t[c];
+    }
+    lsum[ly][lx] = acc;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int w = GT_TY / 2; w > 0; w >>= 1) {
+        if (ly < w) lsum[ly][lx] += lsum[ly + w][lx];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (ly == 0 && j0 < n) {
+        const realv s = lsum[0][lx];
+        const real* sp = (const real*)&s;
+        for (int c = 0; c < L1_VW && j0 + c < n; c++) part[(long)gy * n + j0 + c] = sp[c];
+    }
+}
+
+// gemv_t_fin: y(j) = alpha·Σ_{g < nb} part[g·n + j] + beta·y(j).
+__kernel void gemv_t_fin(const int m, const int n, const int nb, const real alpha,
+                         __global const real* part,
+                         const real beta, __global real* y, const int offy, const int incy)
+{
+    const int j = get_global_id(0);
+    if (j >= n) return;
+    real s = 0;
+    for (int g = 0; g < nb; g++) s += part[(long)g * n + j];
+    gemv_finish(y, offy + (long)j * incy, alpha, s, beta, m > 0);
+}
+
+// ger_rows: A(r, :) += (alpha·x(r))·y for the dense m×n A, skipping rows
+// whose alpha·x(r) is zero when skipzero (gonum's rule for the routine).
+// Dimension 0 takes L1_VW-column pieces of a row (one vector load and
+// store when A's rows and y are aligned: vec says lda is a multiple of
+// L1_VW, the kernel checks the addresses), dimension 1 strides over rows,
+// so each work-item loads its piece of y once.
+__kernel void ger_rows(const int m, const int n, const real alpha, const int skipzero,
+                       __global const real* x, const int offx, const int incx,
+                       __global const real* y, const int offy, const int incy,
+                       __global real* a, const int lda, const int vec)
+{
+    const long j0 = (long)get_global_id(0) * L1_VW;
+    if (j0 >= n) return;
+    __global const real* py = y + offy;
+    const int full = vec && incy == 1 && l1_mis(a) == 0 && l1_mis(py) == 0 && j0 + L1_VW <= n;
+    realv yv = 0;
+    if (full) yv = *(__global const realv*)(py + j0);
+    for (int r = get_global_id(1); r < m; r += get_global_size(1)) {
+        const real t = alpha * x[offx + (long)r * incx];
+        if (skipzero && t == (real)0) continue;
+        __global real* row = a + (long)r * lda;
+        if (full) {
+            __global realv* p = (__global realv*)(row + j0);
+            *p += t * yv;
+        } else {
+            for (int c = 0; c < L1_VW && j0 + c < n; c++) row[j0 + c] += t * py[(j0 + c) * incy];
+        }
+    }
+}
