@@ -6,9 +6,15 @@
 // Each device starts from an estimate of its rate (units per second) and
 // of the fixed cost of one tile (launch, and the operand that every tile
 // sends again); the estimate is replaced by what its tiles measure.
-// Tiles shrink as the work runs out (guided self-scheduling): a device
-// asks for about half of its share, by rate, of what is left, never less
-// than its MinUnits (below which the fixed cost would dominate).
+// What is left is shared so that every device would end at the same time
+// (water filling over the times the devices are free). The fastest device
+// takes its whole share at once, so that it pays its fixed cost once, and
+// counts a device not measured yet at a quarter of its estimate, so that
+// what such a device leaves does not cost it a second tile; the others
+// take half of their share (a quarter before their first measurement),
+// so that the end balances, never less than MinUnits (below which the
+// fixed cost would dominate). The fastest device waits rather than take a
+// remnant that a busy, measured device would finish before it could.
 //
 // The rule that makes the combined run no slower than the fastest device
 // alone: a device other than the fastest takes a tile only if it is

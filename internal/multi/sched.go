@@ -164,14 +164,14 @@ func (s *Scheduler) share(d, r int, now time.Duration) float64 {
 	fastest := s.fastest() == d
 	for i := range s.devs {
 		if i == d || !s.devs[i].failed && !s.devs[i].declined {
-			r := s.devs[i].Rate
+			rate := s.devs[i].Rate
 			if fastest && i != d && !s.devs[i].Measured {
 				// The fastest device leaves the others only what they can
 				// surely do: should they be slower than their estimate,
 				// what they leave would cost it a second tile.
-				r /= unmeasuredDiscount
+				rate /= unmeasuredDiscount
 			}
-			lanes = append(lanes, lane{s.start(i, now), r})
+			lanes = append(lanes, lane{s.start(i, now), rate})
 		}
 	}
 	slices.SortFunc(lanes, func(a, b lane) int { return cmp.Compare(a.start, b.start) })
