@@ -49,6 +49,7 @@ import (
 	"gonum.org/v1/gonum/blas/gonum"
 
 	eng "github.com/gocompute/opencl/internal/engine"
+	"github.com/gocompute/opencl/internal/multi"
 	"github.com/gocompute/opencl/internal/settings"
 	"github.com/gocompute/opencl/platform"
 )
@@ -131,6 +132,11 @@ type config struct {
 	// otherwise GOCL_TENSOR decides (see tensor.go).
 	tensor    TensorMode
 	tensorSet bool
+
+	// deviceList is WithDevices's devices (multi.go); multiHook is the
+	// multi-device tile hook of tests.
+	deviceList []*platform.Device
+	multiHook  func(int, multi.Tile) error
 
 	// options holds the values the other With… options give their
 	// settings (settings.go), by variable name.
@@ -272,7 +278,7 @@ func New(opts ...Option) (*Implementation, error) {
 		impl.dev64, impl.dev32 = cfg.devices.dev64, cfg.devices.dev32
 		impl.setCost(cfg.devices.cost)
 	} else {
-		e, d64, d32, cost, err := newDevice(&cfg)
+		e, d64, d32, cost, err := openDevices(&cfg)
 		if err != nil {
 			return nil, err
 		}

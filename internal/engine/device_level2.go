@@ -155,6 +155,10 @@ func L2mvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, nout, nin int, alpha T
 		gemvOnDevice(c, d, a, alpha, x, offX, incX, beta, y, offY, incY) // gemv_fast.go
 		return
 	}
+	if d.kind == l2KindSymmetric && d.storage == L2Dense && d.kl == d.n-1 {
+		symvOnDevice(c, d, a, alpha, x, offX, incX, beta, y, offY, incY) // gemv_fast.go
+		return
+	}
 	k := c.Kernel(l2File, "mv")
 	args := append(append(d.args(a), int32(nout), alpha), vecs...)
 	c.Run(k, []int{nout * l2MVGroup}, []int{l2MVGroup}, args...)
@@ -178,6 +182,10 @@ func L2trmvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.Buffer,
 		} else {
 			c.Run(c.Kernel(l2File, "tri_rows"), []int{Groups(n, l2CPUGroup)}, []int{l2CPUGroup}, append(tri, rest...)...)
 		}
+		return
+	}
+	if d.storage == L2Dense && d.kl == n-1 {
+		trmvOnDevice[T](c, d, a, x, offX, incX, out, offO, incO) // gemv_fast.go
 		return
 	}
 	k := c.Kernel(l2File, "mv")

@@ -42,6 +42,11 @@
 #                  (registers, spills) and disassembled where ptxas and
 #                  cuobjdump exist (run it after a plan that built programs)
 #   tests          the blas and cl test suites on the GPU (tensor path on)
+#   devices        the devices' layout, then GEMM from Go slices on each
+#                  device alone and on all together (one Implementation):
+#                  the NVIDIA GPU with PoCL's CPU device, then every NVIDIA
+#                  GPU (GPUS=P:D,P:D overrides nvidia:*), from Go slices
+#                  and (DGEMM 16384) from HostSlices
 #
 # A search names the gemm_mma switches it restricts; a switch added after a
 # plan was written widens that plan's search (cmd/tune -where restricts only
@@ -106,6 +111,14 @@ PY
 
 for plan in "$@"; do
 	case $plan in
+	devices)
+		# "cpu", not "pocl": PoCL may also list the GPU through its CUDA
+		# back end, and "pocl" would then name the same chip twice.
+		step devices-layout 30 env GOCL_DEVICE=all ./devices
+		step devices-gpu-cpu 240 ./bench -devices nvidia,cpu -sizes 4096,8192 -prec 64,32 -reps 3
+		step devices-gpus 200 ./bench -devices "${GPUS:-nvidia:*}" -sizes 8192,16384 -prec 64,32 -reps 3
+		step devices-gpus-pinned 120 ./bench -devices "${GPUS:-nvidia:*}" -sizes 16384 -prec 64 -reps 3 -pinned
+		;;
 	gemm-peers)
 		step peers-cublas 45 python3 "$out/cublas.py"
 		step peers-bench 180 ./bench -sizes 4096,8192 -prec 64,32 -trans NN,NT,TN,TT -slices=false -gonum-max 0 -reps 5
