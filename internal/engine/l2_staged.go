@@ -21,8 +21,8 @@ const (
 	// upload runs at the bus rate and that its packing, the bottleneck,
 	// runs on several goroutines (CopyWorkers gives one per copyChunk),
 	// small enough that the first one starts early and that l2Depth of
-	// them stay cheap in pinned memory. (With 4 MiB slabs, two packing
-	// goroutines, the H200 host moved DGEMV's A at 9 GB/s.)
+	// them stay cheap in pinned memory (BENCHMARKS.md, level 2 from Go
+	// slices).
 	l2SlabBytes = 16 << 20
 	// l2Depth is the number of slabs in flight: one being packed, the
 	// others uploading.
