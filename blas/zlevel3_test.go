@@ -179,7 +179,7 @@ func TestZgemmNonFinite(t *testing.T) {
 }
 
 // TestZgemmDeviceFailure: a device failure at any step leaves gonum's
-// answer, logged once.
+// answer, logged once per routine.
 func TestZgemmDeviceFailure(t *testing.T) {
 	for _, site := range []string{"alloc", "build", "enqueue", "read"} {
 		t.Run(site, func(t *testing.T) {
@@ -201,20 +201,35 @@ func TestZgemmDeviceFailure(t *testing.T) {
 			}
 			e.Fault.Store(&fail)
 			defer e.Fault.Store(nil)
+			// Ztrsm takes the other path of the level 3 routines
+			// (engine.ZSlices): an in-place update of B.
+			tri := zRand(rnd, m*m)
+			for i := range m {
+				tri[i*m+i] += 4
+			}
+			wantX := append([]complex128(nil), c0...)
+			gonum.Implementation{}.Ztrsm(blas.Left, blas.Lower, blas.ConjTrans, blas.NonUnit, m, n, 1i, tri, m, wantX, n)
 			for range 2 {
 				got := append([]complex128(nil), c0...)
 				impl.Zgemm(blas.ConjTrans, blas.NoTrans, m, n, k, 2-1i, a, m, b, n, 1i, got, n)
 				if err := zRelErr(got, want, m, n, n); err > 1e-14 {
 					t.Fatalf("relative error %g after an injected %s failure", err, site)
 				}
+				got = append([]complex128(nil), c0...)
+				impl.Ztrsm(blas.Left, blas.Lower, blas.ConjTrans, blas.NonUnit, m, n, 1i, tri, m, got, n)
+				if err := zRelErr(got, wantX, m, n, n); err > 1e-14 {
+					t.Fatalf("Ztrsm: relative error %g after an injected %s failure", err, site)
+				}
 			}
-			if st := impl.Stats()["Zgemm"]; st.Failed != 2 {
-				t.Errorf("Stats %+v, want 2 failed device calls", st)
+			for _, name := range []string{"Zgemm", "Ztrsm"} {
+				if st := impl.Stats()[name]; st.Failed != 2 {
+					t.Errorf("%s: Stats %+v, want 2 failed device calls", name, st)
+				}
 			}
 			rec.mu.Lock()
 			defer rec.mu.Unlock()
-			if len(rec.records) != 1 {
-				t.Fatalf("%d log records, want 1", len(rec.records))
+			if len(rec.records) != 2 {
+				t.Fatalf("%d log records, want 2 (one per routine)", len(rec.records))
 			}
 			rec.records[0].Attrs(func(a slog.Attr) bool {
 				if a.Key == "err" {
@@ -490,5 +505,37 @@ func TestComplexLevel3Shared(t *testing.T) {
 				t.Errorf("Stats()[%q] = %+v, want every call on the device", r, st)
 			}
 		}
+	}
+}
+
+// TestZgemmKeepSlabs: on a device that shares the host's memory, a Zgemm
+// with beta ≠ 0 whose kept copy of C would exceed KeepMaxBytes runs in row
+// slabs within the bound, with gonum's answer; a NaN met in a later slab
+// leaves gonum to finish from that slab on.
+func TestZgemmKeepSlabs(t *testing.T) {
+	impl, e := privateImpl(t, nil)
+	if !e.HostShared() {
+		t.Skip("the device does not share the host's memory")
+	}
+	withKeepMax(t, 5*30*16) // five rows of C
+	rnd := rand.New(rand.NewPCG(5, 5))
+	const m, n, k = 23, 30, 9
+	a, b, c := zRand(rnd, m*k), zRand(rnd, k*n), zRand(rnd, m*n)
+	for _, nan := range []bool{false, true} {
+		if nan {
+			a[17*k+3] = cmplx.NaN() // row 17: the fourth slab
+		}
+		want := append([]complex128(nil), c...)
+		gonum.Implementation{}.Zgemm(blas.NoTrans, blas.NoTrans, m, n, k, 1i, a, k, b, n, 2, want, n)
+		got := append([]complex128(nil), c...)
+		impl.Zgemm(blas.NoTrans, blas.NoTrans, m, n, k, 1i, a, k, b, n, 2, got, n)
+		for i := range got {
+			if !zSame(got[i], want[i]) && cmplx.Abs(got[i]-want[i]) > 1e-14*cmplx.Abs(want[i]) {
+				t.Fatalf("NaN %v: element %d = %v, want %v", nan, i, got[i], want[i])
+			}
+		}
+	}
+	if st := impl.Stats()["Zgemm"]; st.Device != 1 || st.NonFinite != 1 {
+		t.Errorf("Stats %+v, want one call on the device and one finished by gonum for its NaN", st)
 	}
 }
