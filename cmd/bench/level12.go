@@ -18,6 +18,7 @@ import (
 	clblas "github.com/gocompute/opencl/blas"
 	"github.com/gocompute/opencl/cl"
 	"github.com/gocompute/opencl/internal/clblast"
+	"github.com/gocompute/opencl/internal/engine"
 )
 
 // The level 1 and 2 mode (-level 1,2): memory-bound routines in GB/s, the
@@ -52,6 +53,13 @@ type l12row struct {
 // precisions asked for and prints the table (and the chart, with png).
 func level12Main(b *bencher, levels, precs []string, n1, n2 int, only map[string]bool, withSlices bool, png string) error {
 	var rows []l12row
+	prof := b.impl.Runtime().Device().Profile()
+	for _, p := range []int{32, 64} {
+		sh := engine.L1ShapeFor(prof, p)
+		fmt.Printf("level 1/2 shape, f%d: work-groups of %d, vectors of %d, %d loads in flight, at most %d groups\n",
+			p, sh.Local, sh.Vec, sh.Unroll, sh.Groups)
+	}
+	fmt.Println()
 	fmt.Printf("%-8s %-10s %9s %10s %10s %10s %10s %9s %9s\n", "op", "size", "MB/call", "resident", "CLBlast", "copy", "slices", "ours/cp", "ours/CLB")
 	for _, lv := range levels {
 		for _, p := range precs {
