@@ -336,6 +336,19 @@ func level1Ops[T float32 | float64](b *bencher, n int) ([]l12op, error) {
 				}
 				return near(float64(got), refNrm2(hx), es)
 			}},
+		// DotTo and Nrm2To leave the result on the device: the same
+		// kernels as DOT and NRM2 without the read-back of each result,
+		// as CLBlast's calls are timed.
+		{name: p + "DOTTO", bytes: 2 * es * float64(n),
+			ours: loop(func() (*clblas.Event, error) { return clblas.DotTo(x.v, y.v, res) }),
+			theirs: theirs(func() error {
+				return clblast.Dot[T](q, n, resBuf, resOff, x.view, y.view)
+			})},
+		{name: p + "NRM2TO", bytes: es * float64(n),
+			ours: loop(func() (*clblas.Event, error) { return clblas.Nrm2To(x.v, res) }),
+			theirs: theirs(func() error {
+				return clblast.Nrm2[T](q, n, resBuf, resOff, x.view)
+			})},
 		{name: p + "SCAL", bytes: 2 * es * float64(n),
 			ours:   loop(func() (*clblas.Event, error) { return clblas.Scal(-1, x.v) }),
 			theirs: theirs(func() error { return clblast.Scal(q, n, T(-1), x.view) }),
