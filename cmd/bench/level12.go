@@ -17,6 +17,7 @@ import (
 	clblas "github.com/gocompute/opencl/blas"
 	"github.com/gocompute/opencl/cl"
 	"github.com/gocompute/opencl/internal/clblast"
+	"github.com/gocompute/opencl/internal/engine"
 )
 
 // The level 1 and 2 mode (-level 1,2): memory-bound routines in GB/s, the
@@ -51,6 +52,13 @@ type l12row struct {
 // precisions asked for and prints the table (and the chart, with png).
 func level12Main(b *bencher, levels, precs []string, n1, n2 int, only map[string]bool, withSlices bool, png string) error {
 	var rows []l12row
+	prof := b.impl.Runtime().Device().Profile()
+	for _, p := range []int{32, 64} {
+		sh := engine.L1ShapeFor(prof, p)
+		fmt.Printf("level 1/2 shape, f%d: work-groups of %d, vectors of %d, %d loads in flight, at most %d groups\n",
+			p, sh.Local, sh.Vec, sh.Unroll, sh.Groups)
+	}
+	fmt.Println()
 	fmt.Printf("%-8s %-10s %9s %10s %10s %10s %10s %9s %9s\n", "op", "size", "MB/call", "resident", "CLBlast", "copy", "slices", "ours/cp", "ours/CLB")
 	for _, lv := range levels {
 		for _, p := range precs {
@@ -328,6 +336,19 @@ func level1Ops[T float32 | float64](b *bencher, n int) ([]l12op, error) {
 				}
 				return near(float64(got), refNrm2(hx), es)
 			}},
+		// DotTo and Nrm2To leave the result on the device: the same
+		// kernels as DOT and NRM2 without the read-back of each result,
+		// as CLBlast's calls are timed.
+		{name: p + "DOTTO", bytes: 2 * es * float64(n),
+			ours: loop(func() (*clblas.Event, error) { return clblas.DotTo(x.v, y.v, res) }),
+			theirs: theirs(func() error {
+				return clblast.Dot[T](q, n, resBuf, resOff, x.view, y.view)
+			})},
+		{name: p + "NRM2TO", bytes: es * float64(n),
+			ours: loop(func() (*clblas.Event, error) { return clblas.Nrm2To(x.v, res) }),
+			theirs: theirs(func() error {
+				return clblast.Nrm2[T](q, n, resBuf, resOff, x.view)
+			})},
 		{name: p + "SCAL", bytes: 2 * es * float64(n),
 			ours:   loop(func() (*clblas.Event, error) { return clblas.Scal(-1, x.v) }),
 			theirs: theirs(func() error { return clblast.Scal(q, n, T(-1), x.view) }),
