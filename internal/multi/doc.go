@@ -23,6 +23,11 @@
 // fits, else none. Each take then keeps the predicted end of the whole
 // call at or before the fastest device's end alone.
 //
+// A device more than MinRateRatio times slower than the fastest (an
+// unmeasured one at its discounted rate) takes nothing: its few per cent
+// would not pay for what it takes from the others unseen, such as a CPU
+// device's competition with a GPU's host-side staging copies.
+//
 // A device that fails hands back the part of its tile it did not finish;
 // the tile goes to the next device that asks. What no device finished
 // (every device failed) is left for the caller (Leftover), which runs it

@@ -148,6 +148,30 @@ func (s *Scheduler) start(i int, now time.Duration) time.Duration {
 	return st + s.devs[i].Overhead
 }
 
+// MinRateRatio bounds how much slower than the fastest device a device
+// may be and still take tiles. Below it, its share (a few per cent at
+// most) is worth less than what it may cost the others in ways the
+// scheduler does not see: a CPU device computing on every core competes
+// with a GPU's host-side staging copies for the cores and the memory bus,
+// which made a GPU with a much slower CPU device slower together than the
+// GPU alone (BENCHMARKS.md, "Several devices").
+const MinRateRatio = 16
+
+// tooSlow reports whether device i is more than MinRateRatio times slower
+// than the fastest device f, counting a device not measured yet at its
+// discounted rate, as the fastest device's share does (so that what the
+// fastest leaves is never left for a device that then declines it).
+func (s *Scheduler) tooSlow(i, f int) bool {
+	if f < 0 || i == f {
+		return false
+	}
+	rate := s.devs[i].Rate
+	if !s.devs[i].Measured {
+		rate /= unmeasuredDiscount
+	}
+	return rate*MinRateRatio < s.devs[f].Rate
+}
+
 // unmeasuredDiscount is how much slower than its estimate a device not yet
 // measured may turn out, as far as the fastest device's share assumes.
 const unmeasuredDiscount = 4
@@ -161,9 +185,10 @@ func (s *Scheduler) share(d, r int, now time.Duration) float64 {
 		rate  float64
 	}
 	var lanes []lane
-	fastest := s.fastest() == d
+	f := s.fastest()
+	fastest := f == d
 	for i := range s.devs {
-		if i == d || !s.devs[i].failed && !s.devs[i].declined {
+		if i == d || !s.devs[i].failed && !s.devs[i].declined && !s.tooSlow(i, f) {
 			rate := s.devs[i].Rate
 			if fastest && i != d && !s.devs[i].Measured {
 				// The fastest device leaves the others only what they can
@@ -235,6 +260,10 @@ func (s *Scheduler) tryNext(d int) (Tile, Action) {
 	}
 	now := s.now()
 	f := s.fastest()
+	if s.tooSlow(d, f) {
+		ds.declined = true
+		return Tile{}, Wait
+	}
 	if f == d && s.othersEndFirst(d, r, now) {
 		return Tile{}, Wait
 	}

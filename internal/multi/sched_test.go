@@ -264,3 +264,25 @@ func TestSecondsSaturates(t *testing.T) {
 		t.Errorf("seconds(+Inf) = %v", d)
 	}
 }
+
+// TestMinRateRatio: a device more than MinRateRatio times slower than the
+// fastest takes no tile, measured or not; one just inside the ratio does.
+func TestMinRateRatio(t *testing.T) {
+	const ms = time.Millisecond
+	for _, c := range []struct {
+		name  string
+		slow  simDev
+		takes bool
+	}{
+		{"estimated too slow", dev(1000, ms, 64), false},
+		{"measured too slow", func() simDev { d := dev(1000, ms, 64); d.est.Measured = true; return d }(), false},
+		{"inside the ratio", dev(100000/MinRateRatio*2, ms, 64), true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res := simulate(t, 8192, 64, []simDev{dev(100000, ms, 64), c.slow})
+			if got := res.stats[1].Tiles > 0; got != c.takes {
+				t.Errorf("slow device took %d tiles; want tiles: %v", res.stats[1].Tiles, c.takes)
+			}
+		})
+	}
+}
