@@ -49,6 +49,7 @@ import (
 	"gonum.org/v1/gonum/blas/gonum"
 
 	eng "github.com/gocompute/opencl/internal/engine"
+	"github.com/gocompute/opencl/internal/multi"
 	"github.com/gocompute/opencl/internal/settings"
 	"github.com/gocompute/opencl/platform"
 )
@@ -132,6 +133,11 @@ type config struct {
 	tensor    TensorMode
 	tensorSet bool
 
+	// deviceList is WithDevices's devices (multi.go); multiHook is the
+	// multi-device tile hook of tests.
+	deviceList []*platform.Device
+	multiHook  func(int, multi.Tile) error
+
 	// options holds the values the other With… options give their
 	// settings (settings.go), by variable name.
 	options map[string]string
@@ -180,6 +186,11 @@ type Implementation struct {
 	dev64 device[float64]
 	dev32 device[float32]
 	cost  costModel
+	// gate32 and gate64 are the offload gates of each precision (gate.go),
+	// set with cost by setCost.
+	gate32, gate64 gate
+	// lim holds the level 1 routines' gates as limits on n.
+	lim level1Limits
 	// eng is the OpenCL engine behind dev64 and dev32 (nil when they are
 	// not OpenCL devices): the resident API and the statistics use it.
 	eng *eng.Engine
@@ -195,10 +206,15 @@ type Implementation struct {
 	counts sync.Map
 }
 
-// RoutineStats counts the calls of one BLAS routine that did work (quick
-// returns are not counted): sent to the device, run on the CPU by the
-// offload policy, and, of those sent to the device, the ones that failed
-// there and were finished on the CPU.
+// RoutineStats counts the calls of one BLAS routine that the offload
+// policy weighed: sent to the device, run on the CPU by the policy, and,
+// of those sent to the device, the ones that failed there and were
+// finished on the CPU. Quick returns are not counted. Of the real
+// (float32 and float64) routines, neither are the calls that could not go
+// to the device (policy Never, no device, float64 on a device without it)
+// or that are too small for it ever to pay (gonum needs less than the
+// device's fixed cost of a call): those run gonum's code without any
+// bookkeeping, so that they cost what they cost in gonum.
 type RoutineStats struct {
 	Device, CPU, Failed int64
 	// NonFinite counts the calls among CPU that the policy would have sent
@@ -259,15 +275,16 @@ func New(opts ...Option) (*Implementation, error) {
 
 	impl := &Implementation{policy: cfg.policy, log: cfg.logger}
 	if cfg.devices != nil {
-		impl.dev64, impl.dev32, impl.cost = cfg.devices.dev64, cfg.devices.dev32, cfg.devices.cost
+		impl.dev64, impl.dev32 = cfg.devices.dev64, cfg.devices.dev32
+		impl.setCost(cfg.devices.cost)
 	} else {
-		e, d64, d32, cost, err := newDevice(&cfg)
+		e, d64, d32, cost, err := openDevices(&cfg)
 		if err != nil {
 			return nil, err
 		}
-		impl.eng, impl.dev64, impl.dev32, impl.cost = e, d64, d32, cost
+		impl.eng, impl.dev64, impl.dev32 = e, d64, d32
+		impl.setCost(cost)
 	}
-	impl.cost.fillCPU()
 	return impl, nil
 }
 

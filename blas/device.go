@@ -104,7 +104,8 @@ type costModel struct {
 	// cpuGFLOPS32 and cpuGFLOPS64 are the estimated rates of gonum's Go code
 	// on this host for level-3 work, in GFLOP/s.
 	cpuGFLOPS32, cpuGFLOPS64 float64
-	// cpuMemGBps is the host memory bandwidth gonum's level-1/2 code reaches,
-	// in GB/s.
-	cpuMemGBps float64
+	// cpuMemGBps is the host's memory bandwidth, in GB/s, and
+	// cpuStreamGBps what one core streams: gonum's level 1 and 2 code runs
+	// on one goroutine.
+	cpuMemGBps, cpuStreamGBps float64
 }

@@ -29,11 +29,14 @@ import (
 // memory from syscall.Mmap after Munmap. The memory counts against the
 // host's RAM that the operating system cannot page out.
 type HostSlice[T float32 | float64] struct {
-	e    *eng.Engine
-	p    *eng.Pinned
-	data []T
-	once sync.Once
-	err  error
+	e *eng.Engine
+	// shared are the other devices' engines of a multi-device
+	// Implementation, which GEMM tiles also move it with (shareHostSlice).
+	shared []*eng.Engine
+	p      *eng.Pinned
+	data   []T
+	once   sync.Once
+	err    error
 }
 
 // NewHostSlice allocates n elements of pinned host memory on impl's
@@ -53,7 +56,7 @@ func NewHostSlice[T float32 | float64](impl *Implementation, n int) (*HostSlice[
 	if err != nil {
 		return nil, fmt.Errorf("clblas: NewHostSlice: %w", err)
 	}
-	h := &HostSlice[T]{e: e, p: p, data: eng.PinnedView[T](p, n)}
+	h := &HostSlice[T]{e: e, p: p, data: eng.PinnedView[T](p, n), shared: shareHostSlice(impl, p)}
 	clear(h.data)
 	return h, nil
 }
@@ -65,6 +68,9 @@ func (h *HostSlice[T]) Data() []T { return h.data }
 // afterwards. Calls after the first return the first's result.
 func (h *HostSlice[T]) Release() error {
 	h.once.Do(func() {
+		for _, o := range h.shared {
+			o.HostSlices.Unshare(h.p)
+		}
 		h.err = h.e.FreeHostSlice(h.p)
 		h.data = nil
 	})

@@ -6,6 +6,9 @@ import "gonum.org/v1/gonum/blas"
 
 // Sdot computes the dot product of the n-vectors x and y.
 func (impl *Implementation) Sdot(n int, x []float32, incX int, y []float32, incY int) float32 {
+	if n < impl.lim.Sdot {
+		return native.Sdot(n, x, incX, y, incY)
+	}
 	if incX == 0 {
 		panic(msgZeroIncX)
 	}
@@ -37,6 +40,9 @@ func (impl *Implementation) Sdot(n int, x []float32, incX int, y []float32, incY
 // Snrm2 computes the Euclidean norm of the n-vector x. It returns 0 for a
 // negative incX.
 func (impl *Implementation) Snrm2(n int, x []float32, incX int) float32 {
+	if n < impl.lim.Snrm2 {
+		return native.Snrm2(n, x, incX)
+	}
 	if incX < 1 {
 		if incX == 0 {
 			panic(msgZeroIncX)
@@ -68,6 +74,9 @@ func (impl *Implementation) Snrm2(n int, x []float32, incX int) float32 {
 // Sasum computes the sum of the absolute values of the elements of the
 // n-vector x. It returns 0 for a negative incX.
 func (impl *Implementation) Sasum(n int, x []float32, incX int) float32 {
+	if n < impl.lim.Sasum {
+		return native.Sasum(n, x, incX)
+	}
 	if n < 0 {
 		panic(msgNLT0)
 	}
@@ -96,6 +105,9 @@ func (impl *Implementation) Sasum(n int, x []float32, incX int) float32 {
 // Isamax returns the index of the first element of the n-vector x with the
 // largest absolute value, or -1 when n == 0 or incX < 0.
 func (impl *Implementation) Isamax(n int, x []float32, incX int) int {
+	if n < impl.lim.Isamax {
+		return native.Isamax(n, x, incX)
+	}
 	if incX < 1 {
 		if incX == 0 {
 			panic(msgZeroIncX)
@@ -126,6 +138,10 @@ func (impl *Implementation) Isamax(n int, x []float32, incX int) int {
 
 // Sswap exchanges the elements of the n-vectors x and y.
 func (impl *Implementation) Sswap(n int, x []float32, incX int, y []float32, incY int) {
+	if n < impl.lim.Sswap {
+		native.Sswap(n, x, incX, y, incY)
+		return
+	}
 	if !impl.checkXY32(n, x, incX, y, incY) {
 		return
 	}
@@ -141,6 +157,10 @@ func (impl *Implementation) Sswap(n int, x []float32, incX int, y []float32, inc
 
 // Scopy copies the n-vector x into y.
 func (impl *Implementation) Scopy(n int, x []float32, incX int, y []float32, incY int) {
+	if n < impl.lim.Scopy {
+		native.Scopy(n, x, incX, y, incY)
+		return
+	}
 	if !impl.checkXY32(n, x, incX, y, incY) {
 		return
 	}
@@ -156,6 +176,10 @@ func (impl *Implementation) Scopy(n int, x []float32, incX int, y []float32, inc
 
 // Saxpy computes y = alpha*x + y for n-vectors x and y.
 func (impl *Implementation) Saxpy(n int, alpha float32, x []float32, incX int, y []float32, incY int) {
+	if n < impl.lim.Saxpy {
+		native.Saxpy(n, alpha, x, incX, y, incY)
+		return
+	}
 	if !impl.checkXY32(n, x, incX, y, incY) {
 		return
 	}
@@ -185,6 +209,10 @@ func (impl *Implementation) Srotmg(d1, d2, x1, y1 float32) (p blas.SrotmParams, 
 // Srot applies the plane rotation (c, s) to the points in the n-vectors x
 // and y.
 func (impl *Implementation) Srot(n int, x []float32, incX int, y []float32, incY int, c float32, s float32) {
+	if n < impl.lim.Srot {
+		native.Srot(n, x, incX, y, incY, c, s)
+		return
+	}
 	if !impl.checkXY32(n, x, incX, y, incY) {
 		return
 	}
@@ -200,6 +228,10 @@ func (impl *Implementation) Srot(n int, x []float32, incX int, y []float32, incY
 
 // Srotm applies the modified Givens rotation p to the n-vectors x and y.
 func (impl *Implementation) Srotm(n int, x []float32, incX int, y []float32, incY int, p blas.SrotmParams) {
+	if n < impl.lim.Srotm {
+		native.Srotm(n, x, incX, y, incY, p)
+		return
+	}
 	if !impl.checkXY32(n, x, incX, y, incY) {
 		return
 	}
@@ -222,6 +254,10 @@ func (impl *Implementation) Srotm(n int, x []float32, incX int, y []float32, inc
 // Sscal computes x = alpha*x for the n-vector x. It does nothing for a
 // negative incX.
 func (impl *Implementation) Sscal(n int, alpha float32, x []float32, incX int) {
+	if n < impl.lim.Sscal {
+		native.Sscal(n, alpha, x, incX)
+		return
+	}
 	if incX < 1 {
 		if incX == 0 {
 			panic(msgZeroIncX)

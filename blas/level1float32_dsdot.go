@@ -3,6 +3,9 @@ package clblas
 // Dsdot computes the dot product of the n-vectors x and y, accumulating in
 // float64.
 func (impl *Implementation) Dsdot(n int, x []float32, incX int, y []float32, incY int) float64 {
+	if n < impl.lim.Dsdot {
+		return native.Dsdot(n, x, incX, y, incY)
+	}
 	if !impl.checkDot32(n, x, incX, y, incY) {
 		return 0
 	}
@@ -20,6 +23,9 @@ func (impl *Implementation) Dsdot(n int, x []float32, incX int, y []float32, inc
 // accumulating in float64. Like gonum's, it returns 0 (not alpha) for
 // n == 0.
 func (impl *Implementation) Sdsdot(n int, alpha float32, x []float32, incX int, y []float32, incY int) float32 {
+	if n < impl.lim.Sdsdot {
+		return native.Sdsdot(n, alpha, x, incX, y, incY)
+	}
 	if !impl.checkDot32(n, x, incX, y, incY) {
 		return 0
 	}

@@ -4,6 +4,9 @@ import "gonum.org/v1/gonum/blas"
 
 // Ddot computes the dot product of the n-vectors x and y.
 func (impl *Implementation) Ddot(n int, x []float64, incX int, y []float64, incY int) float64 {
+	if n < impl.lim.Ddot {
+		return native.Ddot(n, x, incX, y, incY)
+	}
 	if incX == 0 {
 		panic(msgZeroIncX)
 	}
@@ -35,6 +38,9 @@ func (impl *Implementation) Ddot(n int, x []float64, incX int, y []float64, incY
 // Dnrm2 computes the Euclidean norm of the n-vector x. It returns 0 for a
 // negative incX.
 func (impl *Implementation) Dnrm2(n int, x []float64, incX int) float64 {
+	if n < impl.lim.Dnrm2 {
+		return native.Dnrm2(n, x, incX)
+	}
 	if incX < 1 {
 		if incX == 0 {
 			panic(msgZeroIncX)
@@ -66,6 +72,9 @@ func (impl *Implementation) Dnrm2(n int, x []float64, incX int) float64 {
 // Dasum computes the sum of the absolute values of the elements of the
 // n-vector x. It returns 0 for a negative incX.
 func (impl *Implementation) Dasum(n int, x []float64, incX int) float64 {
+	if n < impl.lim.Dasum {
+		return native.Dasum(n, x, incX)
+	}
 	if n < 0 {
 		panic(msgNLT0)
 	}
@@ -94,6 +103,9 @@ func (impl *Implementation) Dasum(n int, x []float64, incX int) float64 {
 // Idamax returns the index of the first element of the n-vector x with the
 // largest absolute value, or -1 when n == 0 or incX < 0.
 func (impl *Implementation) Idamax(n int, x []float64, incX int) int {
+	if n < impl.lim.Idamax {
+		return native.Idamax(n, x, incX)
+	}
 	if incX < 1 {
 		if incX == 0 {
 			panic(msgZeroIncX)
@@ -124,6 +136,10 @@ func (impl *Implementation) Idamax(n int, x []float64, incX int) int {
 
 // Dswap exchanges the elements of the n-vectors x and y.
 func (impl *Implementation) Dswap(n int, x []float64, incX int, y []float64, incY int) {
+	if n < impl.lim.Dswap {
+		native.Dswap(n, x, incX, y, incY)
+		return
+	}
 	if !impl.checkXY64(n, x, incX, y, incY) {
 		return
 	}
@@ -139,6 +155,10 @@ func (impl *Implementation) Dswap(n int, x []float64, incX int, y []float64, inc
 
 // Dcopy copies the n-vector x into y.
 func (impl *Implementation) Dcopy(n int, x []float64, incX int, y []float64, incY int) {
+	if n < impl.lim.Dcopy {
+		native.Dcopy(n, x, incX, y, incY)
+		return
+	}
 	if !impl.checkXY64(n, x, incX, y, incY) {
 		return
 	}
@@ -154,6 +174,10 @@ func (impl *Implementation) Dcopy(n int, x []float64, incX int, y []float64, inc
 
 // Daxpy computes y = alpha*x + y for n-vectors x and y.
 func (impl *Implementation) Daxpy(n int, alpha float64, x []float64, incX int, y []float64, incY int) {
+	if n < impl.lim.Daxpy {
+		native.Daxpy(n, alpha, x, incX, y, incY)
+		return
+	}
 	if !impl.checkXY64(n, x, incX, y, incY) {
 		return
 	}
@@ -183,6 +207,10 @@ func (impl *Implementation) Drotmg(d1, d2, x1, y1 float64) (p blas.DrotmParams, 
 // Drot applies the plane rotation (c, s) to the points in the n-vectors x
 // and y.
 func (impl *Implementation) Drot(n int, x []float64, incX int, y []float64, incY int, c float64, s float64) {
+	if n < impl.lim.Drot {
+		native.Drot(n, x, incX, y, incY, c, s)
+		return
+	}
 	if !impl.checkXY64(n, x, incX, y, incY) {
 		return
 	}
@@ -198,6 +226,10 @@ func (impl *Implementation) Drot(n int, x []float64, incX int, y []float64, incY
 
 // Drotm applies the modified Givens rotation p to the n-vectors x and y.
 func (impl *Implementation) Drotm(n int, x []float64, incX int, y []float64, incY int, p blas.DrotmParams) {
+	if n < impl.lim.Drotm {
+		native.Drotm(n, x, incX, y, incY, p)
+		return
+	}
 	if !impl.checkXY64(n, x, incX, y, incY) {
 		return
 	}
@@ -220,6 +252,10 @@ func (impl *Implementation) Drotm(n int, x []float64, incX int, y []float64, inc
 // Dscal computes x = alpha*x for the n-vector x. It does nothing for a
 // negative incX.
 func (impl *Implementation) Dscal(n int, alpha float64, x []float64, incX int) {
+	if n < impl.lim.Dscal {
+		native.Dscal(n, alpha, x, incX)
+		return
+	}
 	if incX < 1 {
 		if incX == 0 {
 			panic(msgZeroIncX)

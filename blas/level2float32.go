@@ -2,11 +2,21 @@
 
 package clblas
 
-import "gonum.org/v1/gonum/blas"
+import (
+	"gonum.org/v1/gonum/blas"
+
+	eng "github.com/gocompute/opencl/internal/engine"
+)
 
 // Sgemv computes y = alpha*A*x + beta*y (tA == blas.NoTrans) or
 // y = alpha*Aᵀ*x + beta*y (otherwise) for the m×n matrix A.
 func (impl *Implementation) Sgemv(tA blas.Transpose, m, n int, alpha float32, a []float32, lda int, x []float32, incX int, beta float32, y []float32, incY int) {
+	// The gate first, on a workload no smaller than the call's (both
+	// vectors at their longest): below it, gonum's code does it all.
+	if impl.gated(work(prec32, 2*fl(m)*fl(n), fl(m)*fl(n)+2*(fl(m)+fl(n)))) {
+		gemvCPU32(tA, m, n, alpha, a, lda, x, incX, beta, y, incY)
+		return
+	}
 	if badTrans(tA) {
 		panic(msgBadTranspose)
 	}
@@ -44,7 +54,7 @@ func (impl *Implementation) Sgemv(tA blas.Transpose, m, n int, alpha float32, a 
 	if alpha == 0 && beta == 1 {
 		return
 	}
-	if impl.offloadIf("Sgemv", work(prec32, 2*fl(m)*fl(n), fl(m)*fl(n)+fl(lenX)+fl(lenY)*(1+ifNonZero(beta != 0))), func() bool { return finite(alpha, beta) }) {
+	if w := work(prec32, 2*fl(m)*fl(n), fl(m)*fl(n)+fl(lenX)+fl(lenY)*(1+ifNonZero(beta != 0))).streamed(); !impl.gated(w) && impl.weigh("Sgemv", w, func() bool { return finite(alpha, beta) }) {
 		err := impl.dev32.Gemv(tA, m, n, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
@@ -104,7 +114,7 @@ func (impl *Implementation) Sgbmv(tA blas.Transpose, m, n, kL, kU int, alpha flo
 		return
 	}
 	band := fl(rows) * fl(kL+kU+1)
-	if impl.offloadIf("Sgbmv", work(prec32, 2*band, band+fl(lenX)+fl(lenY)*(1+ifNonZero(beta != 0))), func() bool { return finite(alpha, beta) }) {
+	if w := work(prec32, 2*band, band+fl(lenX)+fl(lenY)*(1+ifNonZero(beta != 0))); !impl.gated(w) && impl.weigh("Sgbmv", w, func() bool { return finite(alpha, beta) }) {
 		err := impl.dev32.Gbmv(tA, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
@@ -120,7 +130,7 @@ func (impl *Implementation) Strmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 	if !impl.checkTriangular32(ul, tA, d, n, a, lda, x, incX) {
 		return
 	}
-	if impl.offload("Strmv", work(prec32, fl(n)*fl(n), fl(n)*fl(n)+2*fl(n))) {
+	if w := work(prec32, fl(n)*fl(n), fl(n)*fl(n)+2*fl(n)); !impl.gated(w) && impl.weigh("Strmv", w, nil) {
 		err := impl.dev32.Trmv(ul, tA, d, n, a, lda, x, incX)
 		if err == nil {
 			return
@@ -136,7 +146,7 @@ func (impl *Implementation) Strsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 	if !impl.checkTriangular32(ul, tA, d, n, a, lda, x, incX) {
 		return
 	}
-	if impl.offload("Strsv", work(prec32, fl(n)*fl(n), fl(n)*fl(n)+2*fl(n))) {
+	if w := work(prec32, fl(n)*fl(n), fl(n)*fl(n)+2*fl(n)); !impl.gated(w) && impl.weigh("Strsv", w, nil) {
 		err := impl.dev32.Trsv(ul, tA, d, n, a, lda, x, incX)
 		if err == nil {
 			return
@@ -186,7 +196,7 @@ func (impl *Implementation) Stbmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 		return
 	}
 	band := fl(n) * fl(k+1)
-	if impl.offload("Stbmv", work(prec32, 2*band, band+2*fl(n))) {
+	if w := work(prec32, 2*band, band+2*fl(n)); !impl.gated(w) && impl.weigh("Stbmv", w, nil) {
 		err := impl.dev32.Tbmv(ul, tA, d, n, k, a, lda, x, incX)
 		if err == nil {
 			return
@@ -204,7 +214,7 @@ func (impl *Implementation) Stbsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 		return
 	}
 	band := fl(n) * fl(k+1)
-	if impl.offload("Stbsv", work(prec32, 2*band, band+2*fl(n))) {
+	if w := work(prec32, 2*band, band+2*fl(n)); !impl.gated(w) && impl.weigh("Stbsv", w, nil) {
 		err := impl.dev32.Tbsv(ul, tA, d, n, k, a, lda, x, incX)
 		if err == nil {
 			return
@@ -256,7 +266,7 @@ func (impl *Implementation) Stpmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 	if !impl.checkTriangularPacked32(ul, tA, d, n, ap, x, incX) {
 		return
 	}
-	if impl.offload("Stpmv", work(prec32, fl(n)*fl(n), fl(n)*fl(n+1)/2+2*fl(n))) {
+	if w := work(prec32, fl(n)*fl(n), fl(n)*fl(n+1)/2+2*fl(n)); !impl.gated(w) && impl.weigh("Stpmv", w, nil) {
 		err := impl.dev32.Tpmv(ul, tA, d, n, ap, x, incX)
 		if err == nil {
 			return
@@ -273,7 +283,7 @@ func (impl *Implementation) Stpsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 	if !impl.checkTriangularPacked32(ul, tA, d, n, ap, x, incX) {
 		return
 	}
-	if impl.offload("Stpsv", work(prec32, fl(n)*fl(n), fl(n)*fl(n+1)/2+2*fl(n))) {
+	if w := work(prec32, fl(n)*fl(n), fl(n)*fl(n+1)/2+2*fl(n)); !impl.gated(w) && impl.weigh("Stpsv", w, nil) {
 		err := impl.dev32.Tpsv(ul, tA, d, n, ap, x, incX)
 		if err == nil {
 			return
@@ -345,7 +355,7 @@ func (impl *Implementation) Ssymv(ul blas.Uplo, n int, alpha float32, a []float3
 	if alpha == 0 && beta == 1 {
 		return
 	}
-	if impl.offloadIf("Ssymv", work(prec32, 2*fl(n)*fl(n), fl(n)*fl(n)+fl(n)*(2+ifNonZero(beta != 0))), func() bool { return finite(alpha, beta) }) {
+	if w := work(prec32, 2*fl(n)*fl(n), fl(n)*fl(n)+fl(n)*(2+ifNonZero(beta != 0))); !impl.gated(w) && impl.weigh("Ssymv", w, func() bool { return finite(alpha, beta) }) {
 		err := impl.dev32.Symv(ul, n, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
@@ -392,7 +402,7 @@ func (impl *Implementation) Ssbmv(ul blas.Uplo, n, k int, alpha float32, a []flo
 		return
 	}
 	band := fl(n) * fl(k+1)
-	if impl.offloadIf("Ssbmv", work(prec32, 4*band, band+fl(n)*(2+ifNonZero(beta != 0))), func() bool { return finite(alpha, beta) }) {
+	if w := work(prec32, 4*band, band+fl(n)*(2+ifNonZero(beta != 0))); !impl.gated(w) && impl.weigh("Ssbmv", w, func() bool { return finite(alpha, beta) }) {
 		err := impl.dev32.Sbmv(ul, n, k, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
@@ -432,7 +442,7 @@ func (impl *Implementation) Sspmv(ul blas.Uplo, n int, alpha float32, ap []float
 	if alpha == 0 && beta == 1 {
 		return
 	}
-	if impl.offloadIf("Sspmv", work(prec32, 2*fl(n)*fl(n), fl(n)*fl(n+1)/2+fl(n)*(2+ifNonZero(beta != 0))), func() bool { return finite(alpha, beta) }) {
+	if w := work(prec32, 2*fl(n)*fl(n), fl(n)*fl(n+1)/2+fl(n)*(2+ifNonZero(beta != 0))); !impl.gated(w) && impl.weigh("Sspmv", w, func() bool { return finite(alpha, beta) }) {
 		err := impl.dev32.Spmv(ul, n, alpha, ap, x, incX, beta, y, incY)
 		if err == nil {
 			return
@@ -444,6 +454,10 @@ func (impl *Implementation) Sspmv(ul blas.Uplo, n int, alpha float32, ap []float
 
 // Sger computes A += alpha*x*yᵀ for the m×n matrix A.
 func (impl *Implementation) Sger(m, n int, alpha float32, x []float32, incX int, y []float32, incY int, a []float32, lda int) {
+	if incX > 0 && incY > 0 && impl.gated(work(prec32, 2*fl(m)*fl(n), 2*fl(m)*fl(n)+fl(m)+fl(n))) {
+		native.Sger(m, n, alpha, x, incX, y, incY, a, lda)
+		return
+	}
 	if m < 0 {
 		panic(msgMLT0)
 	}
@@ -474,12 +488,18 @@ func (impl *Implementation) Sger(m, n int, alpha float32, x []float32, incX int,
 	if alpha == 0 {
 		return
 	}
-	if impl.offloadIf("Sger", work(prec32, 2*fl(m)*fl(n), 2*fl(m)*fl(n)+fl(m)+fl(n)), func() bool { return finite(alpha) }) {
+	if w := work(prec32, 2*fl(m)*fl(n), 2*fl(m)*fl(n)+fl(m)+fl(n)).streamed(); !impl.gated(w) && impl.weigh("Sger", w, func() bool { return finite(alpha) }) {
 		err := impl.dev32.Ger(m, n, alpha, x, incX, y, incY, a, lda)
 		if err == nil {
 			return
 		}
 		impl.deviceFailed("Sger", err)
+		if i := eng.RowsDone(err); i > 0 { // the device updated rows [0, i) of A
+			if incX > 0 {
+				x = x[i*incX:]
+			}
+			m, a = m-i, a[i*lda:]
+		}
 	}
 	if incX < 0 || incY < 0 {
 		gerNegInc32(m, n, alpha, x, incX, y, incY, a, lda)
@@ -536,7 +556,7 @@ func (impl *Implementation) Ssyr(ul blas.Uplo, n int, alpha float32, x []float32
 	if alpha == 0 {
 		return
 	}
-	if impl.offloadIf("Ssyr", work(prec32, fl(n)*fl(n), 2*fl(n)*fl(n)+fl(n)), func() bool { return finite(alpha) }) {
+	if w := work(prec32, fl(n)*fl(n), 2*fl(n)*fl(n)+fl(n)); !impl.gated(w) && impl.weigh("Ssyr", w, func() bool { return finite(alpha) }) {
 		err := impl.dev32.Syr(ul, n, alpha, x, incX, a, lda)
 		if err == nil {
 			return
@@ -570,7 +590,7 @@ func (impl *Implementation) Sspr(ul blas.Uplo, n int, alpha float32, x []float32
 	if alpha == 0 {
 		return
 	}
-	if impl.offloadIf("Sspr", work(prec32, fl(n)*fl(n), fl(n)*fl(n+1)+fl(n)), func() bool { return finite(alpha) }) {
+	if w := work(prec32, fl(n)*fl(n), fl(n)*fl(n+1)+fl(n)); !impl.gated(w) && impl.weigh("Sspr", w, func() bool { return finite(alpha) }) {
 		err := impl.dev32.Spr(ul, n, alpha, x, incX, ap)
 		if err == nil {
 			return
@@ -613,7 +633,7 @@ func (impl *Implementation) Ssyr2(ul blas.Uplo, n int, alpha float32, x []float3
 	if alpha == 0 {
 		return
 	}
-	if impl.offloadIf("Ssyr2", work(prec32, 2*fl(n)*fl(n), 2*fl(n)*fl(n)+2*fl(n)), func() bool { return finite(alpha) }) {
+	if w := work(prec32, 2*fl(n)*fl(n), 2*fl(n)*fl(n)+2*fl(n)); !impl.gated(w) && impl.weigh("Ssyr2", w, func() bool { return finite(alpha) }) {
 		err := impl.dev32.Syr2(ul, n, alpha, x, incX, y, incY, a, lda)
 		if err == nil {
 			return
@@ -653,7 +673,7 @@ func (impl *Implementation) Sspr2(ul blas.Uplo, n int, alpha float32, x []float3
 	if alpha == 0 {
 		return
 	}
-	if impl.offloadIf("Sspr2", work(prec32, 2*fl(n)*fl(n), fl(n)*fl(n+1)+2*fl(n)), func() bool { return finite(alpha) }) {
+	if w := work(prec32, 2*fl(n)*fl(n), fl(n)*fl(n+1)+2*fl(n)); !impl.gated(w) && impl.weigh("Sspr2", w, func() bool { return finite(alpha) }) {
 		err := impl.dev32.Spr2(ul, n, alpha, x, incX, y, incY, ap)
 		if err == nil {
 			return

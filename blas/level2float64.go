@@ -1,10 +1,20 @@
 package clblas
 
-import "gonum.org/v1/gonum/blas"
+import (
+	"gonum.org/v1/gonum/blas"
+
+	eng "github.com/gocompute/opencl/internal/engine"
+)
 
 // Dgemv computes y = alpha*A*x + beta*y (tA == blas.NoTrans) or
 // y = alpha*Aᵀ*x + beta*y (otherwise) for the m×n matrix A.
 func (impl *Implementation) Dgemv(tA blas.Transpose, m, n int, alpha float64, a []float64, lda int, x []float64, incX int, beta float64, y []float64, incY int) {
+	// The gate first, on a workload no smaller than the call's (both
+	// vectors at their longest): below it, gonum's code does it all.
+	if impl.gated(work(prec64, 2*fl(m)*fl(n), fl(m)*fl(n)+2*(fl(m)+fl(n)))) {
+		gemvCPU64(tA, m, n, alpha, a, lda, x, incX, beta, y, incY)
+		return
+	}
 	if badTrans(tA) {
 		panic(msgBadTranspose)
 	}
@@ -42,7 +52,7 @@ func (impl *Implementation) Dgemv(tA blas.Transpose, m, n int, alpha float64, a 
 	if alpha == 0 && beta == 1 {
 		return
 	}
-	if impl.offloadIf("Dgemv", work(prec64, 2*fl(m)*fl(n), fl(m)*fl(n)+fl(lenX)+fl(lenY)*(1+ifNonZero(beta != 0))), func() bool { return finite(alpha, beta) }) {
+	if w := work(prec64, 2*fl(m)*fl(n), fl(m)*fl(n)+fl(lenX)+fl(lenY)*(1+ifNonZero(beta != 0))).streamed(); !impl.gated(w) && impl.weigh("Dgemv", w, func() bool { return finite(alpha, beta) }) {
 		err := impl.dev64.Gemv(tA, m, n, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
@@ -102,7 +112,7 @@ func (impl *Implementation) Dgbmv(tA blas.Transpose, m, n, kL, kU int, alpha flo
 		return
 	}
 	band := fl(rows) * fl(kL+kU+1)
-	if impl.offloadIf("Dgbmv", work(prec64, 2*band, band+fl(lenX)+fl(lenY)*(1+ifNonZero(beta != 0))), func() bool { return finite(alpha, beta) }) {
+	if w := work(prec64, 2*band, band+fl(lenX)+fl(lenY)*(1+ifNonZero(beta != 0))); !impl.gated(w) && impl.weigh("Dgbmv", w, func() bool { return finite(alpha, beta) }) {
 		err := impl.dev64.Gbmv(tA, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
@@ -118,7 +128,7 @@ func (impl *Implementation) Dtrmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 	if !impl.checkTriangular64(ul, tA, d, n, a, lda, x, incX) {
 		return
 	}
-	if impl.offload("Dtrmv", work(prec64, fl(n)*fl(n), fl(n)*fl(n)+2*fl(n))) {
+	if w := work(prec64, fl(n)*fl(n), fl(n)*fl(n)+2*fl(n)); !impl.gated(w) && impl.weigh("Dtrmv", w, nil) {
 		err := impl.dev64.Trmv(ul, tA, d, n, a, lda, x, incX)
 		if err == nil {
 			return
@@ -134,7 +144,7 @@ func (impl *Implementation) Dtrsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 	if !impl.checkTriangular64(ul, tA, d, n, a, lda, x, incX) {
 		return
 	}
-	if impl.offload("Dtrsv", work(prec64, fl(n)*fl(n), fl(n)*fl(n)+2*fl(n))) {
+	if w := work(prec64, fl(n)*fl(n), fl(n)*fl(n)+2*fl(n)); !impl.gated(w) && impl.weigh("Dtrsv", w, nil) {
 		err := impl.dev64.Trsv(ul, tA, d, n, a, lda, x, incX)
 		if err == nil {
 			return
@@ -184,7 +194,7 @@ func (impl *Implementation) Dtbmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 		return
 	}
 	band := fl(n) * fl(k+1)
-	if impl.offload("Dtbmv", work(prec64, 2*band, band+2*fl(n))) {
+	if w := work(prec64, 2*band, band+2*fl(n)); !impl.gated(w) && impl.weigh("Dtbmv", w, nil) {
 		err := impl.dev64.Tbmv(ul, tA, d, n, k, a, lda, x, incX)
 		if err == nil {
 			return
@@ -202,7 +212,7 @@ func (impl *Implementation) Dtbsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 		return
 	}
 	band := fl(n) * fl(k+1)
-	if impl.offload("Dtbsv", work(prec64, 2*band, band+2*fl(n))) {
+	if w := work(prec64, 2*band, band+2*fl(n)); !impl.gated(w) && impl.weigh("Dtbsv", w, nil) {
 		err := impl.dev64.Tbsv(ul, tA, d, n, k, a, lda, x, incX)
 		if err == nil {
 			return
@@ -254,7 +264,7 @@ func (impl *Implementation) Dtpmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 	if !impl.checkTriangularPacked64(ul, tA, d, n, ap, x, incX) {
 		return
 	}
-	if impl.offload("Dtpmv", work(prec64, fl(n)*fl(n), fl(n)*fl(n+1)/2+2*fl(n))) {
+	if w := work(prec64, fl(n)*fl(n), fl(n)*fl(n+1)/2+2*fl(n)); !impl.gated(w) && impl.weigh("Dtpmv", w, nil) {
 		err := impl.dev64.Tpmv(ul, tA, d, n, ap, x, incX)
 		if err == nil {
 			return
@@ -271,7 +281,7 @@ func (impl *Implementation) Dtpsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 	if !impl.checkTriangularPacked64(ul, tA, d, n, ap, x, incX) {
 		return
 	}
-	if impl.offload("Dtpsv", work(prec64, fl(n)*fl(n), fl(n)*fl(n+1)/2+2*fl(n))) {
+	if w := work(prec64, fl(n)*fl(n), fl(n)*fl(n+1)/2+2*fl(n)); !impl.gated(w) && impl.weigh("Dtpsv", w, nil) {
 		err := impl.dev64.Tpsv(ul, tA, d, n, ap, x, incX)
 		if err == nil {
 			return
@@ -343,7 +353,7 @@ func (impl *Implementation) Dsymv(ul blas.Uplo, n int, alpha float64, a []float6
 	if alpha == 0 && beta == 1 {
 		return
 	}
-	if impl.offloadIf("Dsymv", work(prec64, 2*fl(n)*fl(n), fl(n)*fl(n)+fl(n)*(2+ifNonZero(beta != 0))), func() bool { return finite(alpha, beta) }) {
+	if w := work(prec64, 2*fl(n)*fl(n), fl(n)*fl(n)+fl(n)*(2+ifNonZero(beta != 0))); !impl.gated(w) && impl.weigh("Dsymv", w, func() bool { return finite(alpha, beta) }) {
 		err := impl.dev64.Symv(ul, n, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
@@ -390,7 +400,7 @@ func (impl *Implementation) Dsbmv(ul blas.Uplo, n, k int, alpha float64, a []flo
 		return
 	}
 	band := fl(n) * fl(k+1)
-	if impl.offloadIf("Dsbmv", work(prec64, 4*band, band+fl(n)*(2+ifNonZero(beta != 0))), func() bool { return finite(alpha, beta) }) {
+	if w := work(prec64, 4*band, band+fl(n)*(2+ifNonZero(beta != 0))); !impl.gated(w) && impl.weigh("Dsbmv", w, func() bool { return finite(alpha, beta) }) {
 		err := impl.dev64.Sbmv(ul, n, k, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
@@ -430,7 +440,7 @@ func (impl *Implementation) Dspmv(ul blas.Uplo, n int, alpha float64, ap []float
 	if alpha == 0 && beta == 1 {
 		return
 	}
-	if impl.offloadIf("Dspmv", work(prec64, 2*fl(n)*fl(n), fl(n)*fl(n+1)/2+fl(n)*(2+ifNonZero(beta != 0))), func() bool { return finite(alpha, beta) }) {
+	if w := work(prec64, 2*fl(n)*fl(n), fl(n)*fl(n+1)/2+fl(n)*(2+ifNonZero(beta != 0))); !impl.gated(w) && impl.weigh("Dspmv", w, func() bool { return finite(alpha, beta) }) {
 		err := impl.dev64.Spmv(ul, n, alpha, ap, x, incX, beta, y, incY)
 		if err == nil {
 			return
@@ -442,6 +452,10 @@ func (impl *Implementation) Dspmv(ul blas.Uplo, n int, alpha float64, ap []float
 
 // Dger computes A += alpha*x*yᵀ for the m×n matrix A.
 func (impl *Implementation) Dger(m, n int, alpha float64, x []float64, incX int, y []float64, incY int, a []float64, lda int) {
+	if incX > 0 && incY > 0 && impl.gated(work(prec64, 2*fl(m)*fl(n), 2*fl(m)*fl(n)+fl(m)+fl(n))) {
+		native.Dger(m, n, alpha, x, incX, y, incY, a, lda)
+		return
+	}
 	if m < 0 {
 		panic(msgMLT0)
 	}
@@ -472,12 +486,18 @@ func (impl *Implementation) Dger(m, n int, alpha float64, x []float64, incX int,
 	if alpha == 0 {
 		return
 	}
-	if impl.offloadIf("Dger", work(prec64, 2*fl(m)*fl(n), 2*fl(m)*fl(n)+fl(m)+fl(n)), func() bool { return finite(alpha) }) {
+	if w := work(prec64, 2*fl(m)*fl(n), 2*fl(m)*fl(n)+fl(m)+fl(n)).streamed(); !impl.gated(w) && impl.weigh("Dger", w, func() bool { return finite(alpha) }) {
 		err := impl.dev64.Ger(m, n, alpha, x, incX, y, incY, a, lda)
 		if err == nil {
 			return
 		}
 		impl.deviceFailed("Dger", err)
+		if i := eng.RowsDone(err); i > 0 { // the device updated rows [0, i) of A
+			if incX > 0 {
+				x = x[i*incX:]
+			}
+			m, a = m-i, a[i*lda:]
+		}
 	}
 	if incX < 0 || incY < 0 {
 		gerNegInc64(m, n, alpha, x, incX, y, incY, a, lda)
@@ -534,7 +554,7 @@ func (impl *Implementation) Dsyr(ul blas.Uplo, n int, alpha float64, x []float64
 	if alpha == 0 {
 		return
 	}
-	if impl.offloadIf("Dsyr", work(prec64, fl(n)*fl(n), 2*fl(n)*fl(n)+fl(n)), func() bool { return finite(alpha) }) {
+	if w := work(prec64, fl(n)*fl(n), 2*fl(n)*fl(n)+fl(n)); !impl.gated(w) && impl.weigh("Dsyr", w, func() bool { return finite(alpha) }) {
 		err := impl.dev64.Syr(ul, n, alpha, x, incX, a, lda)
 		if err == nil {
 			return
@@ -568,7 +588,7 @@ func (impl *Implementation) Dspr(ul blas.Uplo, n int, alpha float64, x []float64
 	if alpha == 0 {
 		return
 	}
-	if impl.offloadIf("Dspr", work(prec64, fl(n)*fl(n), fl(n)*fl(n+1)+fl(n)), func() bool { return finite(alpha) }) {
+	if w := work(prec64, fl(n)*fl(n), fl(n)*fl(n+1)+fl(n)); !impl.gated(w) && impl.weigh("Dspr", w, func() bool { return finite(alpha) }) {
 		err := impl.dev64.Spr(ul, n, alpha, x, incX, ap)
 		if err == nil {
 			return
@@ -611,7 +631,7 @@ func (impl *Implementation) Dsyr2(ul blas.Uplo, n int, alpha float64, x []float6
 	if alpha == 0 {
 		return
 	}
-	if impl.offloadIf("Dsyr2", work(prec64, 2*fl(n)*fl(n), 2*fl(n)*fl(n)+2*fl(n)), func() bool { return finite(alpha) }) {
+	if w := work(prec64, 2*fl(n)*fl(n), 2*fl(n)*fl(n)+2*fl(n)); !impl.gated(w) && impl.weigh("Dsyr2", w, func() bool { return finite(alpha) }) {
 		err := impl.dev64.Syr2(ul, n, alpha, x, incX, y, incY, a, lda)
 		if err == nil {
 			return
@@ -651,7 +671,7 @@ func (impl *Implementation) Dspr2(ul blas.Uplo, n int, alpha float64, x []float6
 	if alpha == 0 {
 		return
 	}
-	if impl.offloadIf("Dspr2", work(prec64, 2*fl(n)*fl(n), fl(n)*fl(n+1)+2*fl(n)), func() bool { return finite(alpha) }) {
+	if w := work(prec64, 2*fl(n)*fl(n), fl(n)*fl(n+1)+2*fl(n)); !impl.gated(w) && impl.weigh("Dspr2", w, func() bool { return finite(alpha) }) {
 		err := impl.dev64.Spr2(ul, n, alpha, x, incX, y, incY, ap)
 		if err == nil {
 			return

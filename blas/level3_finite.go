@@ -25,19 +25,7 @@ import (
 // ok() holds; ok is evaluated only when the policy would send it there,
 // and a call it keeps on the CPU counts as a CPU call (and as nonFinite).
 func (impl *Implementation) offloadIf(routine string, w workload, ok func() bool) bool {
-	want := impl.policy != Never && !impl.closed.Load() && decide(impl.policy, &impl.cost, w)
-	dev := want && ok()
-	c := impl.counted(routine)
-	switch {
-	case dev:
-		c.device.Add(1)
-	case want:
-		c.nonFinite.Add(1)
-		c.cpu.Add(1)
-	default:
-		c.cpu.Add(1)
-	}
-	return dev
+	return impl.weigh(routine, w, ok)
 }
 
 // scanAside starts scan on its own goroutine when beside is set and

@@ -11,6 +11,12 @@ import (
 // Sgemm computes C = alpha*op(A)*op(B) + beta*C, where op(X) is X or Xᵀ as
 // tA and tB say, op(A) is m×k, op(B) is k×n and C is m×n.
 func (impl *Implementation) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	mn := fl(m) * fl(n)
+	w := work(prec32, 2*mn*fl(k), fl(k)*(fl(m)+fl(n))+mn*(1+ifNonZero(beta != 0))).over(k)
+	if impl.gated(w) { // gonum's code does it all, checks included
+		native.Sgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
 	if badTrans(tA) {
 		panic(msgBadTranspose)
 	}
@@ -68,12 +74,11 @@ func (impl *Implementation) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha floa
 	if (alpha == 0 || k == 0) && beta == 1 {
 		return
 	}
-	mn := fl(m) * fl(n)
 	// With beta = 0 nothing of C's old contents is needed, so B's scan for
 	// NaN and Inf runs beside the device call instead of before it: should
 	// it find one, gonum redoes the whole product over what the device wrote.
 	scanBeside := beta == 0 && alpha != 0 && !gemmSkipsNone(tA, tB)
-	if impl.offloadIf("Sgemm", work(prec32, 2*mn*fl(k), fl(k)*(fl(m)+fl(n))+mn*(1+ifNonZero(beta != 0))).over(k), func() bool {
+	if impl.weigh("Sgemm", w, func() bool {
 		return finite(alpha, beta) && (alpha == 0 || gemmSkipsNone(tA, tB) || scanBeside || opFinite(tB, b, k, n, ldb))
 	}) {
 		scan := scanAside(scanBeside, func() bool { return opFinite(tB, b, k, n, ldb) })
@@ -140,7 +145,7 @@ func (impl *Implementation) Ssymm(s blas.Side, ul blas.Uplo, m, n int, alpha flo
 		return
 	}
 	mn := fl(m) * fl(n)
-	if impl.offloadIf("Ssymm", work(prec32, 2*mn*fl(k), fl(k)*fl(k)+mn*(2+ifNonZero(beta != 0))).direct(viaGemmEff(0.9, m, n)).over(k), func() bool {
+	if w := work(prec32, 2*mn*fl(k), fl(k)*fl(k)+mn*(2+ifNonZero(beta != 0))).direct(viaGemmEff(0.9, m, n)).over(k); !impl.gated(w) && impl.weigh("Ssymm", w, func() bool {
 		return finite(alpha, beta) && (alpha == 0 || triFinite(a, k, lda, ul, false) && matFinite(b, m, n, ldb))
 	}) {
 		err := impl.dev32.Symm(s, ul, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
@@ -192,7 +197,7 @@ func (impl *Implementation) Ssyrk(ul blas.Uplo, t blas.Transpose, n, k int, alph
 		return
 	}
 	nn := fl(n) * fl(n)
-	if impl.offloadIf("Ssyrk", work(prec32, nn*fl(k), fl(n)*fl(k)+nn*(1+ifNonZero(beta != 0))).direct(viaGemmEff(0.5, n, k)).over(k), func() bool {
+	if w := work(prec32, nn*fl(k), fl(n)*fl(k)+nn*(1+ifNonZero(beta != 0))).direct(viaGemmEff(0.5, n, k)).over(k); !impl.gated(w) && impl.weigh("Ssyrk", w, func() bool {
 		return finite(alpha, beta) && (alpha == 0 || opFinite(t, a, n, k, lda))
 	}) {
 		err := impl.dev32.Syrk(ul, t, n, k, alpha, a, lda, beta, c, ldc)
@@ -250,7 +255,7 @@ func (impl *Implementation) Ssyr2k(ul blas.Uplo, t blas.Transpose, n, k int, alp
 		return
 	}
 	nn := fl(n) * fl(n)
-	if impl.offloadIf("Ssyr2k", work(prec32, 2*nn*fl(k), 2*fl(n)*fl(k)+nn*(1+ifNonZero(beta != 0))).direct(viaGemmEff(0.9, n, k)).over(k), func() bool {
+	if w := work(prec32, 2*nn*fl(k), 2*fl(n)*fl(k)+nn*(1+ifNonZero(beta != 0))).direct(viaGemmEff(0.9, n, k)).over(k); !impl.gated(w) && impl.weigh("Ssyr2k", w, func() bool {
 		return finite(alpha, beta) && (alpha == 0 || opFinite(t, a, n, k, lda) && opFinite(t, b, n, k, ldb))
 	}) {
 		err := impl.dev32.Syr2k(ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
@@ -270,7 +275,7 @@ func (impl *Implementation) Strmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, 
 	if !ok {
 		return
 	}
-	if impl.offloadIf("Strmm", work(prec32, fl(m)*fl(n)*fl(k), fl(k)*fl(k)+2*fl(m)*fl(n)).direct(trmmEff(m, n, k)).over(k), func() bool {
+	if w := work(prec32, fl(m)*fl(n)*fl(k), fl(k)*fl(k)+2*fl(m)*fl(n)).direct(trmmEff(m, n, k)).over(k); !impl.gated(w) && impl.weigh("Strmm", w, func() bool {
 		return finite(alpha) && (alpha == 0 || triFinite(a, k, lda, ul, d == blas.Unit) && matFinite(b, m, n, ldb))
 	}) {
 		err := impl.dev32.Trmm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
@@ -290,7 +295,7 @@ func (impl *Implementation) Strsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, 
 	if !ok {
 		return
 	}
-	if impl.offloadIf("Strsm", work(prec32, fl(m)*fl(n)*fl(k), fl(k)*fl(k)+2*fl(m)*fl(n)).direct(0.5).over(k), func() bool {
+	if w := work(prec32, fl(m)*fl(n)*fl(k), fl(k)*fl(k)+2*fl(m)*fl(n)).direct(0.5).over(k); !impl.gated(w) && impl.weigh("Strsm", w, func() bool {
 		return finite(alpha) && (alpha == 0 || triFinite(a, k, lda, ul, d == blas.Unit) && matFinite(b, m, n, ldb))
 	}) {
 		err := impl.dev32.Trsm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)

@@ -9,6 +9,12 @@ import (
 // Dgemm computes C = alpha*op(A)*op(B) + beta*C, where op(X) is X or Xᵀ as
 // tA and tB say, op(A) is m×k, op(B) is k×n and C is m×n.
 func (impl *Implementation) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
+	mn := fl(m) * fl(n)
+	w := work(prec64, 2*mn*fl(k), fl(k)*(fl(m)+fl(n))+mn*(1+ifNonZero(beta != 0))).over(k)
+	if impl.gated(w) { // gonum's code does it all, checks included
+		native.Dgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
 	if badTrans(tA) {
 		panic(msgBadTranspose)
 	}
@@ -66,12 +72,11 @@ func (impl *Implementation) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha floa
 	if (alpha == 0 || k == 0) && beta == 1 {
 		return
 	}
-	mn := fl(m) * fl(n)
 	// With beta = 0 nothing of C's old contents is needed, so B's scan for
 	// NaN and Inf runs beside the device call instead of before it: should
 	// it find one, gonum redoes the whole product over what the device wrote.
 	scanBeside := beta == 0 && alpha != 0 && !gemmSkipsNone(tA, tB)
-	if impl.offloadIf("Dgemm", work(prec64, 2*mn*fl(k), fl(k)*(fl(m)+fl(n))+mn*(1+ifNonZero(beta != 0))).over(k), func() bool {
+	if impl.weigh("Dgemm", w, func() bool {
 		return finite(alpha, beta) && (alpha == 0 || gemmSkipsNone(tA, tB) || scanBeside || opFinite(tB, b, k, n, ldb))
 	}) {
 		scan := scanAside(scanBeside, func() bool { return opFinite(tB, b, k, n, ldb) })
@@ -138,7 +143,7 @@ func (impl *Implementation) Dsymm(s blas.Side, ul blas.Uplo, m, n int, alpha flo
 		return
 	}
 	mn := fl(m) * fl(n)
-	if impl.offloadIf("Dsymm", work(prec64, 2*mn*fl(k), fl(k)*fl(k)+mn*(2+ifNonZero(beta != 0))).direct(viaGemmEff(0.9, m, n)).over(k), func() bool {
+	if w := work(prec64, 2*mn*fl(k), fl(k)*fl(k)+mn*(2+ifNonZero(beta != 0))).direct(viaGemmEff(0.9, m, n)).over(k); !impl.gated(w) && impl.weigh("Dsymm", w, func() bool {
 		return finite(alpha, beta) && (alpha == 0 || triFinite(a, k, lda, ul, false) && matFinite(b, m, n, ldb))
 	}) {
 		err := impl.dev64.Symm(s, ul, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
@@ -190,7 +195,7 @@ func (impl *Implementation) Dsyrk(ul blas.Uplo, t blas.Transpose, n, k int, alph
 		return
 	}
 	nn := fl(n) * fl(n)
-	if impl.offloadIf("Dsyrk", work(prec64, nn*fl(k), fl(n)*fl(k)+nn*(1+ifNonZero(beta != 0))).direct(viaGemmEff(0.5, n, k)).over(k), func() bool {
+	if w := work(prec64, nn*fl(k), fl(n)*fl(k)+nn*(1+ifNonZero(beta != 0))).direct(viaGemmEff(0.5, n, k)).over(k); !impl.gated(w) && impl.weigh("Dsyrk", w, func() bool {
 		return finite(alpha, beta) && (alpha == 0 || opFinite(t, a, n, k, lda))
 	}) {
 		err := impl.dev64.Syrk(ul, t, n, k, alpha, a, lda, beta, c, ldc)
@@ -248,7 +253,7 @@ func (impl *Implementation) Dsyr2k(ul blas.Uplo, t blas.Transpose, n, k int, alp
 		return
 	}
 	nn := fl(n) * fl(n)
-	if impl.offloadIf("Dsyr2k", work(prec64, 2*nn*fl(k), 2*fl(n)*fl(k)+nn*(1+ifNonZero(beta != 0))).direct(viaGemmEff(0.9, n, k)).over(k), func() bool {
+	if w := work(prec64, 2*nn*fl(k), 2*fl(n)*fl(k)+nn*(1+ifNonZero(beta != 0))).direct(viaGemmEff(0.9, n, k)).over(k); !impl.gated(w) && impl.weigh("Dsyr2k", w, func() bool {
 		return finite(alpha, beta) && (alpha == 0 || opFinite(t, a, n, k, lda) && opFinite(t, b, n, k, ldb))
 	}) {
 		err := impl.dev64.Syr2k(ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
@@ -268,7 +273,7 @@ func (impl *Implementation) Dtrmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, 
 	if !ok {
 		return
 	}
-	if impl.offloadIf("Dtrmm", work(prec64, fl(m)*fl(n)*fl(k), fl(k)*fl(k)+2*fl(m)*fl(n)).direct(trmmEff(m, n, k)).over(k), func() bool {
+	if w := work(prec64, fl(m)*fl(n)*fl(k), fl(k)*fl(k)+2*fl(m)*fl(n)).direct(trmmEff(m, n, k)).over(k); !impl.gated(w) && impl.weigh("Dtrmm", w, func() bool {
 		return finite(alpha) && (alpha == 0 || triFinite(a, k, lda, ul, d == blas.Unit) && matFinite(b, m, n, ldb))
 	}) {
 		err := impl.dev64.Trmm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
@@ -288,7 +293,7 @@ func (impl *Implementation) Dtrsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, 
 	if !ok {
 		return
 	}
-	if impl.offloadIf("Dtrsm", work(prec64, fl(m)*fl(n)*fl(k), fl(k)*fl(k)+2*fl(m)*fl(n)).direct(0.5).over(k), func() bool {
+	if w := work(prec64, fl(m)*fl(n)*fl(k), fl(k)*fl(k)+2*fl(m)*fl(n)).direct(0.5).over(k); !impl.gated(w) && impl.weigh("Dtrsm", w, func() bool {
 		return finite(alpha) && (alpha == 0 || triFinite(a, k, lda, ul, d == blas.Unit) && matFinite(b, m, n, ldb))
 	}) {
 		err := impl.dev64.Trsm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)

@@ -31,12 +31,21 @@ type workload struct {
 	// inner is a level-3 call's inner dimension (0: not level 3); the
 	// device's rate falls when it is short (Cost.KHalf).
 	inner float64
+	// staged marks a level 2 call whose matrix the device streams through
+	// the pinned staging buffers where it can (Cost.StagesLevel2).
+	staged bool
 	// serial marks a call whose gonum code runs on one goroutine (complex
 	// level 3), so that its CPU rate is one core's, not the machine's.
 	serial bool
 	// launches is the number of kernels the device path enqueues beyond
 	// the first (complex level 3 packs its operands first).
 	launches float64
+}
+
+// streamed marks a GEMV or GER workload (see workload.staged).
+func (w workload) streamed() workload {
+	w.staged = true
+	return w
 }
 
 // oneCore marks w's gonum code as running on one goroutine, and its
@@ -107,13 +116,26 @@ func ifNonZero(nonZero bool) float64 {
 }
 
 // offload reports whether a call of routine should go to the device, and
-// counts the answer (Stats).
+// counts the answer (Stats). The real routines check their gate first
+// (gate.go) and call it, or weigh, only past it; the complex ones weigh
+// and count every call.
 func (impl *Implementation) offload(routine string, w workload) bool {
-	dev := impl.policy != Never && !impl.closed.Load() && impl.hasDevice(w.prec) && decide(impl.policy, &impl.cost, w)
+	return impl.weigh(routine, w, nil)
+}
+
+// weigh is offload and offloadIf: the policy's decision, ok's veto (when
+// ok is not nil) and the counting.
+func (impl *Implementation) weigh(routine string, w workload, ok func() bool) bool {
+	want := impl.policy != Never && !impl.closed.Load() && impl.hasDevice(w.prec) && decide(impl.policy, &impl.cost, w)
+	dev := want && (ok == nil || ok())
 	c := impl.counted(routine)
-	if dev {
+	switch {
+	case dev:
 		c.device.Add(1)
-	} else {
+	case want:
+		c.nonFinite.Add(1)
+		c.cpu.Add(1)
+	default:
 		c.cpu.Add(1)
 	}
 	return dev
@@ -152,17 +174,30 @@ func seconds(amount, rateG float64) float64 {
 
 // deviceTime estimates the seconds the device needs for w from host slices:
 // launch overhead, transfers, and the kernel (bounded by the device's
-// arithmetic or its memory, whichever is slower). Host slices are ordinary
-// pageable memory, so every transferred byte is also read or written through
-// host memory: transfers run no faster than the host memory bandwidth. That
-// is why level-1/2 calls, which gonum streams through host memory once, stay
-// on the CPU.
+// arithmetic or its memory, whichever is slower). Level 3 calls and the
+// level 2 calls that stream through the pinned staging buffers move their
+// data at the link's rate; the other level 1 and 2 calls move it straight
+// from pageable memory, which is slower still than gonum reading it, so
+// they stay on the CPU. Every transfer is also read or written through
+// host memory: no transfer runs faster than the host memory bandwidth.
 func (cm *costModel) deviceTime(w workload) float64 {
 	gflops := cm.GFLOPS32
 	if w.prec == prec64 {
 		gflops = cm.GFLOPS64
 	}
 	link := cm.LinkGBps
+	launch := cm.Launch.Seconds()
+	switch {
+	case w.inner > 0: // level 3: staged and pipelined (or in place)
+	case w.staged && cm.StagesLevel2:
+		// x, y and the slabs: a few commands and waits more than one
+		// kernel's.
+		launch *= 3
+	case cm.PageableGBps > 0:
+		link = min(link, cm.PageableGBps)
+	case cm.cpuStreamGBps > 0: // unknown: no faster than one core copies
+		link = min(link, cm.cpuStreamGBps)
+	}
 	if cm.cpuMemGBps > 0 {
 		link = min(link, cm.cpuMemGBps)
 	}
@@ -173,7 +208,7 @@ func (cm *costModel) deviceTime(w workload) float64 {
 		gflops *= w.inner / (w.inner + cm.KHalf)
 	}
 	kernel := max(seconds(w.flops, gflops), seconds(w.bytes, cm.MemGBps))
-	return (1+w.launches)*cm.Launch.Seconds() + seconds(w.bytes, link) + kernel
+	return (1+w.launches)*launch + seconds(w.bytes, link) + kernel
 }
 
 // cpuTime estimates the seconds gonum's Go code needs for w: bounded by the
@@ -184,13 +219,20 @@ func (cm *costModel) cpuTime(w workload) float64 {
 		gflops = cm.cpuGFLOPS64
 	}
 	if w.serial {
-		// One core's share of the level-3 rate, doubled: the estimate
-		// errs on the side of the CPU, so that Auto does not send a call
-		// to a device that would be slower than gonum.
-		gflops *= min(1, 2/float64(runtime.GOMAXPROCS(0)))
+		gflops *= serialShare()
 	}
-	return max(seconds(w.flops, gflops), seconds(w.bytes, cm.cpuMemGBps))
+	mem := cm.cpuMemGBps
+	if w.inner == 0 && cm.cpuStreamGBps > 0 {
+		mem = cm.cpuStreamGBps // gonum's level 1 and 2 run on one core
+	}
+	return max(seconds(w.flops, gflops), seconds(w.bytes, mem))
 }
+
+// serialShare is the part of the level-3 rate that gonum's code running on
+// one goroutine is taken to reach: one core's share, doubled, so that the
+// estimate errs on the side of the CPU and Auto does not send a call to a
+// device that would be slower than gonum.
+func serialShare() float64 { return min(1, 2/float64(runtime.GOMAXPROCS(0))) }
 
 // fillCPU sets the CPU estimates a device left at zero. The figures are
 // conservative estimates of gonum's Go kernels (about 4 GFLOP/s per core in
@@ -206,5 +248,8 @@ func (cm *costModel) fillCPU() {
 	}
 	if cm.cpuMemGBps <= 0 {
 		cm.cpuMemGBps = min(8*procs, 60)
+	}
+	if cm.cpuStreamGBps <= 0 {
+		cm.cpuStreamGBps = min(cm.cpuMemGBps, 10)
 	}
 }

@@ -237,13 +237,15 @@ func TestAutoRouting(t *testing.T) {
 	}
 }
 
-// TestStats: each call that does work is counted where it ran; a device
-// failure (finished on the CPU) counts as a device call that failed.
+// TestStats: each call the policy weighs is counted where it ran; a call
+// below the gate (gonum needs less than the device's fixed cost) is not; a
+// device failure (finished on the CPU) counts as a device call that failed.
 func TestStats(t *testing.T) {
 	impl, _, gemm := sinkAuto(t)
 	gemm(512)
-	gemm(16)
-	gemm(16)
+	gemm(64) // weighed: above the gate, below the device's break-even
+	gemm(64)
+	gemm(16) // below the gate: not counted
 	x := make([]float64, 4)
 	impl.Dscal(0, 2, x, 1) // a quick return: not counted
 	if got, want := impl.Stats()["Dgemm"], (RoutineStats{Device: 1, CPU: 2}); got != want {

@@ -204,7 +204,7 @@ func (m *Matrix[T]) read(dst []T, blocking bool) (*Event, error) {
 	if err != nil {
 		return nil, fmt.Errorf("clblas: Read: %w", err)
 	}
-	return newEvent(ev), nil
+	return engineEvent(ev, m.st.e), nil
 }
 
 // Write copies src (row-major, packed) into the matrix, after every
@@ -221,7 +221,7 @@ func (m *Matrix[T]) Write(src []T) (*Event, error) {
 	if err != nil {
 		return nil, fmt.Errorf("clblas: Write: %w", err)
 	}
-	return newEvent(ev), nil
+	return engineEvent(ev, m.st.e), nil
 }
 
 // Event is the future of an enqueued operation.
@@ -232,7 +232,11 @@ func (m *Matrix[T]) Write(src []T) (*Event, error) {
 // Done start one background waiter. The OpenCL event is released as soon
 // as a wait has seen it complete, or by its cleanup if nobody waits.
 type Event struct {
-	ev       *cl.Event
+	ev *cl.Event
+	// eng is the engine whose queue the operation ran on (nil: unknown,
+	// EventFromCL); an operation on another engine that waits for it
+	// waits through a user event (resident_multi.go).
+	eng      *eng.Engine
 	done     chan struct{}
 	err      error // set before done is closed
 	once     sync.Once
@@ -329,6 +333,10 @@ func after(c *eng.Call, wait []*Event) {
 		if w == nil {
 			continue
 		}
+		if w.eng != nil && w.eng != c.E {
+			waitForeign(c, w) // another device's queue
+			continue
+		}
 		if err := w.failed(); err != nil {
 			c.Fail(fmt.Errorf("a dependency failed: %w", err))
 		}
@@ -353,7 +361,7 @@ func finishAsync(c *eng.Call) (*Event, error) {
 	if last == nil {
 		return nil, fmt.Errorf("clblas: %s: nothing was enqueued", c.Routine)
 	}
-	return newEvent(last), nil
+	return engineEvent(last, c.E), nil
 }
 
 func sameEngine(sts ...*storage) error {

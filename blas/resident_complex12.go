@@ -283,7 +283,7 @@ func Gemv[T Element](tA blas.Transpose, alpha T, a *Matrix[T], x *Vector[T], bet
 	}
 	return cxMV(c, func(ld int) eng.CxMat {
 		return eng.CxGeneral(eng.L2Dense, tA, a.rows, a.cols, a.rows-1, a.cols-1, ld)
-	}, a, nout, alpha, x, beta, y)
+	}, a, nil, nout, alpha, x, beta, y)
 }
 
 // Hemv enqueues y = alpha·A·x + beta·y for the n×n Hermitian A of which the
@@ -302,17 +302,22 @@ func Hemv[T complex64 | complex128](ul blas.Uplo, alpha T, a *Matrix[T], x *Vect
 	if err != nil {
 		return nil, err
 	}
-	return cxMV(c, func(ld int) eng.CxMat { return eng.CxHerm(eng.L2Dense, ul, n, n-1, ld) }, a, n, alpha, x, beta, y)
+	return cxMV(c, func(ld int) eng.CxMat { return eng.CxHerm(eng.L2Dense, ul, n, n-1, ld) }, a, nil, n, alpha, x, beta, y)
 }
 
-// cxMV enqueues y = alpha·M·x + beta·y for the complex matrix a, M
-// described by desc(lda of a's device operand).
-func cxMV[T Element](c *eng.Call, desc func(ld int) eng.CxMat, a *Matrix[T], nout int, alpha T, x *Vector[T], beta T, y *Vector[T]) (*Event, error) {
-	if err := checkNoOverlap(c.Routine, y.layout(), x.layout(), a.layout()); err != nil {
+// cxMV enqueues y = alpha·M·x + beta·y for the complex matrix a (dense or
+// band) or ap (packed), M described by desc(lda of its device operand).
+func cxMV[T Element](c *eng.Call, desc func(ld int) eng.CxMat, a *Matrix[T], ap *Vector[T], nout int, alpha T, x *Vector[T], beta T, y *Vector[T]) (*Event, error) {
+	if err := checkNoOverlap(c.Routine, y.layout(), x.layout(), matOrPacked(a, ap)); err != nil {
 		c.Finish()
 		return nil, err
 	}
-	dm := matIn(c, a)
+	var dm devMat
+	if a != nil {
+		dm = matIn(c, a)
+	} else {
+		dm = packedIn(c, ap)
+	}
 	d := desc(dm.ld)
 	cxScalars([]T{alpha, beta}, func(p []float32) {
 		eng.CxMVOnDevice(c, d, dm.buf, nout, p[0], p[1], x.st.buf, x.off, x.inc, p[2], p[3], y.st.buf, y.off, y.inc)
@@ -330,7 +335,7 @@ func Trmv[T Element](ul blas.Uplo, tA blas.Transpose, d blas.Diag, a *Matrix[T],
 	case *Vector[float64]:
 		return trmvReal(ul, tA, d, asReal[float64](a), asRealV[float64](x), wait...)
 	}
-	return cxTri("Trmv", false, ul, tA, d, a, x, wait)
+	return cxTri("Trmv", false, ul, tA, d, -1, a, nil, x, wait)
 }
 
 // Trsv enqueues the solve op(A)·x = b in place (x holds b on entry) for an
@@ -342,22 +347,35 @@ func Trsv[T Element](ul blas.Uplo, tA blas.Transpose, d blas.Diag, a *Matrix[T],
 	case *Vector[float64]:
 		return trsvReal(ul, tA, d, asReal[float64](a), asRealV[float64](x), wait...)
 	}
-	return cxTri("Trsv", true, ul, tA, d, a, x, wait)
+	return cxTri("Trsv", true, ul, tA, d, -1, a, nil, x, wait)
 }
 
-// cxTri is the complex Trmv and Trsv (solve).
-func cxTri[T Element](op string, solve bool, ul blas.Uplo, tA blas.Transpose, diag blas.Diag, a *Matrix[T], x *Vector[T], wait []*Event) (*Event, error) {
-	c, err := triStart(op, ul, tA, diag, -1, a, nil, x, wait)
+// cxTri is the complex triangular products and solves (solve), on the
+// dense (k < 0) or band (k ≥ 0) a, or the packed ap.
+func cxTri[T Element](op string, solve bool, ul blas.Uplo, tA blas.Transpose, diag blas.Diag, k int, a *Matrix[T], ap *Vector[T], x *Vector[T], wait []*Event) (*Event, error) {
+	if a == nil && ap == nil {
+		return nil, opErr(op, "%w", errNilOperand)
+	}
+	c, err := triStart(op, ul, tA, diag, k, a, ap, x, wait)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkNoOverlap(op, x.layout(), a.layout()); err != nil {
+	if err := checkNoOverlap(op, x.layout(), matOrPacked(a, ap)); err != nil {
 		c.Finish()
 		return nil, err
 	}
 	n := x.n
-	dm := matIn(c, a)
-	d := eng.CxTri(eng.L2Dense, ul, tA, diag, n, n-1, dm.ld)
+	var dm devMat
+	storage, kk := eng.L2Dense, n-1
+	switch {
+	case ap != nil:
+		dm, storage = packedIn(c, ap), eng.L2Packed
+	case k >= 0:
+		dm, storage, kk = matIn(c, a), eng.L2Band, k
+	default:
+		dm = matIn(c, a)
+	}
+	d := eng.CxTri(storage, ul, tA, diag, n, kk, dm.ld)
 	if solve {
 		eng.CxSVOnDevice(c, d, dm.buf, x.st.buf, x.off, x.inc)
 		return finishAsync(c)
@@ -400,32 +418,41 @@ func cxGer[T Element](op string, mode int, alpha T, x, y *Vector[T], a *Matrix[T
 	if err != nil {
 		return nil, err
 	}
-	return cxRank(c, mode, blas.Upper, alpha, x, y, a)
+	return cxRank(c, mode, blas.Upper, alpha, x, y, a, nil)
 }
 
 // Her enqueues A += alpha·x·xᴴ on the ul triangle of the n×n Hermitian A
 // (alpha real); the imaginary parts of A's diagonal are set to zero.
 func Her[T complex64 | complex128](ul blas.Uplo, alpha float64, x *Vector[T], a *Matrix[T], wait ...*Event) (*Event, error) {
-	c, err := herStart("Her", ul, x, nil, a, wait)
+	c, err := herStart("Her", ul, x, nil, a, nil, wait)
 	if err != nil {
 		return nil, err
 	}
-	return cxRank(c, eng.ZrHer, ul, T(complex(alpha, 0)), x, nil, a)
+	return cxRank(c, eng.ZrHer, ul, T(complex(alpha, 0)), x, nil, a, nil)
 }
 
 // Her2 enqueues A += alpha·x·yᴴ + conj(alpha)·y·xᴴ on the ul triangle of
 // the n×n Hermitian A; the imaginary parts of A's diagonal are set to zero.
 func Her2[T complex64 | complex128](ul blas.Uplo, alpha T, x, y *Vector[T], a *Matrix[T], wait ...*Event) (*Event, error) {
-	c, err := herStart("Her2", ul, x, y, a, wait)
+	if y == nil {
+		return nil, opErr("Her2", "%w", errNilOperand)
+	}
+	c, err := herStart("Her2", ul, x, y, a, nil, wait)
 	if err != nil {
 		return nil, err
 	}
-	return cxRank(c, eng.ZrHer2, ul, alpha, x, y, a)
+	return cxRank(c, eng.ZrHer2, ul, alpha, x, y, a, nil)
 }
 
-// herStart validates a Hermitian rank update of the n×n a with x (and y).
-func herStart[T Element](op string, ul blas.Uplo, x, y *Vector[T], a *Matrix[T], wait []*Event) (*eng.Call, error) {
-	sts := []*storage{x.storage(), a.storage()}
+// herStart validates a Hermitian rank update of the n×n a (or the packed
+// ap) with x (and y).
+func herStart[T Element](op string, ul blas.Uplo, x, y *Vector[T], a *Matrix[T], ap *Vector[T], wait []*Event) (*eng.Call, error) {
+	sts := []*storage{x.storage()}
+	if ap != nil {
+		sts = append(sts, ap.storage())
+	} else {
+		sts = append(sts, a.storage())
+	}
 	if y != nil {
 		sts = append(sts, y.storage())
 	}
@@ -433,34 +460,204 @@ func herStart[T Element](op string, ul blas.Uplo, x, y *Vector[T], a *Matrix[T],
 		return nil, err
 	}
 	n := x.n
-	if (y != nil && y.n != n) || a.rows != n || a.cols != n {
+	if y != nil && y.n != n {
+		return nil, shapeErr(op, "x %d, y %d", n, y.n)
+	}
+	if ap != nil {
+		if err := checkPacked(op, ap, n); err != nil {
+			return nil, err
+		}
+	} else if a.rows != n || a.cols != n {
 		return nil, shapeErr(op, "x %d, A %d×%d", n, a.rows, a.cols)
 	}
 	return start[T](op, wait, sts...)
 }
 
-// cxRank enqueues the complex update mode (eng.Zr*) of a with x and y (nil:
-// x), with gonum's arithmetic.
-func cxRank[T Element](c *eng.Call, mode int, ul blas.Uplo, alpha T, x, y *Vector[T], a *Matrix[T]) (*Event, error) {
+// cxRank enqueues the complex update mode (eng.Zr*) of a (or the packed
+// ap) with x and y (nil: x), with gonum's arithmetic.
+func cxRank[T Element](c *eng.Call, mode int, ul blas.Uplo, alpha T, x, y *Vector[T], a *Matrix[T], ap *Vector[T]) (*Event, error) {
 	ins := []layout{x.layout()}
 	if y != nil {
 		ins = append(ins, y.layout())
 	}
-	if err := checkNoOverlap(c.Routine, a.layout(), ins...); err != nil {
+	if err := checkNoOverlap(c.Routine, matOrPacked(a, ap), ins...); err != nil {
 		c.Finish()
 		return nil, err
 	}
-	dm := matIn(c, a)
+	var dm devMat
+	m, n := x.n, x.n
+	if a != nil {
+		dm = matIn(c, a)
+		m, n = a.rows, a.cols
+	} else {
+		dm = packedIn(c, ap)
+	}
 	yb, offY, incY := x.st.buf, x.off, x.inc
 	if y != nil {
 		yb, offY, incY = y.st.buf, y.off, y.inc
 	}
 	upper := ul == blas.Upper
 	cxScalars([]T{alpha}, func(p []float32) {
-		eng.CxRankOnDevice(c, mode, upper, false, a.rows, a.cols, p[0], p[1], x.st.buf, x.off, x.inc, yb, offY, incY, dm.buf, dm.ld)
+		eng.CxRankOnDevice(c, mode, upper, ap != nil, m, n, p[0], p[1], x.st.buf, x.off, x.inc, yb, offY, incY, dm.buf, dm.ld)
 	}, func(p []float64) {
-		eng.CxRankOnDevice(c, mode, upper, false, a.rows, a.cols, p[0], p[1], x.st.buf, x.off, x.inc, yb, offY, incY, dm.buf, dm.ld)
+		eng.CxRankOnDevice(c, mode, upper, ap != nil, m, n, p[0], p[1], x.st.buf, x.off, x.inc, yb, offY, incY, dm.buf, dm.ld)
 	})
-	matOut(c, a, dm)
+	if a != nil {
+		matOut(c, a, dm)
+	} else {
+		packedOut(c, ap, dm)
+	}
 	return finishAsync(c)
+}
+
+// Gbmv enqueues y = alpha·op(A)·x + beta·y for an m×n band matrix A with kL
+// sub- and kU super-diagonals in gonum's band storage: a has at least
+// min(m, n+kL) rows and exactly kL+kU+1 columns.
+func Gbmv[T Element](tA blas.Transpose, m, n, kL, kU int, alpha T, a *Matrix[T], x *Vector[T], beta T, y *Vector[T], wait ...*Event) (*Event, error) {
+	switch al := any(alpha).(type) {
+	case float32:
+		return gbmvReal(tA, m, n, kL, kU, al, asReal[float32](a), asRealV[float32](x), any(beta).(float32), asRealV[float32](y), wait...)
+	case float64:
+		return gbmvReal(tA, m, n, kL, kU, al, asReal[float64](a), asRealV[float64](x), any(beta).(float64), asRealV[float64](y), wait...)
+	}
+	const op = "Gbmv"
+	if err := errors.Join(checkTrans(op, tA), operands(op, a.storage(), x.storage(), y.storage())); err != nil {
+		return nil, err
+	}
+	if m <= 0 || n <= 0 || kL < 0 || kU < 0 || a.rows < min(m, n+kL) || a.cols != kL+kU+1 {
+		return nil, shapeErr(op, "m %d, n %d, kL %d, kU %d, band storage %d×%d", m, n, kL, kU, a.rows, a.cols)
+	}
+	nout, nin := m, n
+	if tA != blas.NoTrans {
+		nout, nin = n, m
+	}
+	if x.n != nin || y.n != nout {
+		return nil, shapeErr(op, "op(A) %d×%d, x %d, y %d", nout, nin, x.n, y.n)
+	}
+	c, err := start[T](op, wait, a.st)
+	if err != nil {
+		return nil, err
+	}
+	return cxMV(c, func(ld int) eng.CxMat { return eng.CxGeneral(eng.L2Band, tA, m, n, kL, kU, ld) }, a, nil, nout, alpha, x, beta, y)
+}
+
+// Hbmv enqueues y = alpha·A·x + beta·y for an n×n Hermitian band matrix
+// with k off-diagonals, whose ul triangle is in gonum's band storage (a is
+// n×(k+1)).
+func Hbmv[T complex64 | complex128](ul blas.Uplo, k int, alpha T, a *Matrix[T], x *Vector[T], beta T, y *Vector[T], wait ...*Event) (*Event, error) {
+	const op = "Hbmv"
+	if err := errors.Join(checkUplo(op, ul), operands(op, a.storage(), x.storage(), y.storage())); err != nil {
+		return nil, err
+	}
+	n := a.rows
+	if k < 0 || a.cols != k+1 || x.n != n || y.n != n {
+		return nil, shapeErr(op, "k %d, band storage %d×%d, x %d, y %d", k, a.rows, a.cols, x.n, y.n)
+	}
+	c, err := start[T](op, wait, a.st)
+	if err != nil {
+		return nil, err
+	}
+	return cxMV(c, func(ld int) eng.CxMat { return eng.CxHerm(eng.L2Band, ul, n, k, ld) }, a, nil, n, alpha, x, beta, y)
+}
+
+// Hpmv enqueues y = alpha·A·x + beta·y for an n×n Hermitian matrix whose ul
+// triangle is packed in ap (a contiguous vector of n(n+1)/2 elements).
+func Hpmv[T complex64 | complex128](ul blas.Uplo, alpha T, ap *Vector[T], x *Vector[T], beta T, y *Vector[T], wait ...*Event) (*Event, error) {
+	const op = "Hpmv"
+	if err := errors.Join(checkUplo(op, ul), operands(op, ap.storage(), x.storage(), y.storage())); err != nil {
+		return nil, err
+	}
+	n := x.n
+	if err := checkPacked(op, ap, n); err != nil {
+		return nil, err
+	}
+	if y.n != n {
+		return nil, shapeErr(op, "x %d, y %d", x.n, y.n)
+	}
+	c, err := start[T](op, wait, ap.st)
+	if err != nil {
+		return nil, err
+	}
+	return cxMV(c, func(int) eng.CxMat { return eng.CxHerm(eng.L2Packed, ul, n, n-1, 0) }, nil, ap, n, alpha, x, beta, y)
+}
+
+// Tbmv enqueues x = op(A)·x for an n×n triangular band matrix with k
+// off-diagonals in gonum's band storage (a is n×(k+1)).
+func Tbmv[T Element](ul blas.Uplo, tA blas.Transpose, d blas.Diag, k int, a *Matrix[T], x *Vector[T], wait ...*Event) (*Event, error) {
+	switch any(x).(type) {
+	case *Vector[float32]:
+		return tbmvReal(ul, tA, d, k, asReal[float32](a), asRealV[float32](x), wait...)
+	case *Vector[float64]:
+		return tbmvReal(ul, tA, d, k, asReal[float64](a), asRealV[float64](x), wait...)
+	}
+	if k < 0 {
+		return nil, shapeErr("Tbmv", "k %d", k)
+	}
+	return cxTri("Tbmv", false, ul, tA, d, k, a, nil, x, wait)
+}
+
+// Tpmv enqueues x = op(A)·x for an n×n triangular matrix packed in ap.
+func Tpmv[T Element](ul blas.Uplo, tA blas.Transpose, d blas.Diag, ap *Vector[T], x *Vector[T], wait ...*Event) (*Event, error) {
+	switch any(x).(type) {
+	case *Vector[float32]:
+		return tpmvReal(ul, tA, d, asRealV[float32](ap), asRealV[float32](x), wait...)
+	case *Vector[float64]:
+		return tpmvReal(ul, tA, d, asRealV[float64](ap), asRealV[float64](x), wait...)
+	}
+	return cxTri("Tpmv", false, ul, tA, d, -1, nil, ap, x, wait)
+}
+
+// Tbsv enqueues the solve op(A)·x = b in place for an n×n triangular band
+// matrix with k off-diagonals in gonum's band storage (a is n×(k+1)).
+func Tbsv[T Element](ul blas.Uplo, tA blas.Transpose, d blas.Diag, k int, a *Matrix[T], x *Vector[T], wait ...*Event) (*Event, error) {
+	switch any(x).(type) {
+	case *Vector[float32]:
+		return tbsvReal(ul, tA, d, k, asReal[float32](a), asRealV[float32](x), wait...)
+	case *Vector[float64]:
+		return tbsvReal(ul, tA, d, k, asReal[float64](a), asRealV[float64](x), wait...)
+	}
+	if k < 0 {
+		return nil, shapeErr("Tbsv", "k %d", k)
+	}
+	return cxTri("Tbsv", true, ul, tA, d, k, a, nil, x, wait)
+}
+
+// Tpsv enqueues the solve op(A)·x = b in place for an n×n triangular
+// matrix packed in ap.
+func Tpsv[T Element](ul blas.Uplo, tA blas.Transpose, d blas.Diag, ap *Vector[T], x *Vector[T], wait ...*Event) (*Event, error) {
+	switch any(x).(type) {
+	case *Vector[float32]:
+		return tpsvReal(ul, tA, d, asRealV[float32](ap), asRealV[float32](x), wait...)
+	case *Vector[float64]:
+		return tpsvReal(ul, tA, d, asRealV[float64](ap), asRealV[float64](x), wait...)
+	}
+	return cxTri("Tpsv", true, ul, tA, d, -1, nil, ap, x, wait)
+}
+
+// Hpr enqueues A += alpha·x·xᴴ on the Hermitian matrix whose ul triangle
+// is packed in ap (alpha real); the imaginary parts of its diagonal are set
+// to zero.
+func Hpr[T complex64 | complex128](ul blas.Uplo, alpha float64, x *Vector[T], ap *Vector[T], wait ...*Event) (*Event, error) {
+	if ap == nil {
+		return nil, opErr("Hpr", "%w", errNilOperand)
+	}
+	c, err := herStart("Hpr", ul, x, nil, nil, ap, wait)
+	if err != nil {
+		return nil, err
+	}
+	return cxRank(c, eng.ZrHpr, ul, T(complex(alpha, 0)), x, nil, nil, ap)
+}
+
+// Hpr2 enqueues A += alpha·x·yᴴ + conj(alpha)·y·xᴴ on the Hermitian matrix
+// whose ul triangle is packed in ap; the imaginary parts of its diagonal
+// are set to zero.
+func Hpr2[T complex64 | complex128](ul blas.Uplo, alpha T, x, y *Vector[T], ap *Vector[T], wait ...*Event) (*Event, error) {
+	if ap == nil || y == nil {
+		return nil, opErr("Hpr2", "%w", errNilOperand)
+	}
+	c, err := herStart("Hpr2", ul, x, y, nil, ap, wait)
+	if err != nil {
+		return nil, err
+	}
+	return cxRank(c, eng.ZrHer2, ul, alpha, x, y, nil, ap)
 }

@@ -197,6 +197,88 @@ func TestResidentComplexL12(t *testing.T) {
 		same("Her2", readM(a), want)
 	}
 
+	// Band and packed storage.
+	const k = 2
+	band, packed := z(n*(k+1)), z(n*(n+1)/2)
+	for i := range n {
+		band[i*(k+1)] += 4 // upper band: the diagonal comes first
+		band[i*(k+1)+k] += 4
+	}
+	for i, p := 0, 0; i < n; i++ { // both packed triangles' diagonals
+		packed[p] += 4
+		packed[i*(i+1)/2+i] += 4
+		p += n - i
+	}
+	packedV := func() *Vector[complex128] {
+		v, err := NewVectorFrom(impl, packed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { v.Release() })
+		return v
+	}
+	gb := z(m * (1 + k + 1))
+	for _, tA := range []blas.Transpose{blas.NoTrans, blas.ConjTrans} {
+		lx, ly := n, m
+		if tA != blas.NoTrans {
+			lx, ly = m, n
+		}
+		xs, ys := z(lx), z(ly)
+		yv := vec(ys)
+		ev, err := Gbmv(tA, m, n, 1, k, alpha, residentView(t, impl, m, k+2, gb), vec(xs), beta, yv)
+		done("Gbmv", ev, err)
+		native.Zgbmv(tA, m, n, 1, k, alpha, gb, k+2, xs, 1, beta, ys, 1)
+		same("Gbmv", readV(yv), ys)
+	}
+	for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
+		xs, ys := z(n), z(n)
+		yv := vec(ys)
+		ev, err := Hbmv(ul, k, alpha, residentView(t, impl, n, k+1, band), vec(xs), beta, yv)
+		done("Hbmv", ev, err)
+		native.Zhbmv(ul, n, k, alpha, band, k+1, xs, 1, beta, ys, 1)
+		same("Hbmv", readV(yv), ys)
+		yv = vec(ys)
+		ev, err = Hpmv(ul, alpha, packedV(), vec(xs), beta, yv)
+		done("Hpmv", ev, err)
+		native.Zhpmv(ul, n, alpha, packed, xs, 1, beta, ys, 1)
+		same("Hpmv", readV(yv), ys)
+		for _, tA := range []blas.Transpose{blas.Trans, blas.ConjTrans} {
+			type triCall struct {
+				name string
+				dev  func(x *Vector[complex128]) (*Event, error)
+				ref  func(x []complex128)
+			}
+			for _, tc := range []triCall{
+				{"Tbmv", func(x *Vector[complex128]) (*Event, error) {
+					return Tbmv(ul, tA, blas.NonUnit, k, residentView(t, impl, n, k+1, band), x)
+				}, func(x []complex128) { native.Ztbmv(ul, tA, blas.NonUnit, n, k, band, k+1, x, 1) }},
+				{"Tbsv", func(x *Vector[complex128]) (*Event, error) {
+					return Tbsv(ul, tA, blas.NonUnit, k, residentView(t, impl, n, k+1, band), x)
+				}, func(x []complex128) { native.Ztbsv(ul, tA, blas.NonUnit, n, k, band, k+1, x, 1) }},
+				{"Tpmv", func(x *Vector[complex128]) (*Event, error) { return Tpmv(ul, tA, blas.Unit, packedV(), x) },
+					func(x []complex128) { native.Ztpmv(ul, tA, blas.Unit, n, packed, x, 1) }},
+				{"Tpsv", func(x *Vector[complex128]) (*Event, error) { return Tpsv(ul, tA, blas.NonUnit, packedV(), x) },
+					func(x []complex128) { native.Ztpsv(ul, tA, blas.NonUnit, n, packed, x, 1) }},
+			} {
+				xs := z(n)
+				xv := vec(xs)
+				ev, err := tc.dev(xv)
+				done(tc.name, ev, err)
+				tc.ref(xs)
+				same(tc.name, readV(xv), xs)
+			}
+		}
+		ap := packedV()
+		want := append([]complex128(nil), packed...)
+		ev, err = Hpr(ul, -0.5, vec(xs), ap)
+		done("Hpr", ev, err)
+		native.Zhpr(ul, n, -0.5, xs, 1, want)
+		ev, err = Hpr2(ul, alpha, vec(xs), vec(ys), ap)
+		done("Hpr2", ev, err)
+		native.Zhpr2(ul, n, alpha, xs, 1, ys, 1, want)
+		same("Hpr, Hpr2", readV(ap), want)
+	}
+
 	// complex64: Dot and Gemv.
 	x32, y32 := make([]complex64, n), make([]complex64, m)
 	a32 := make([]complex64, m*n)

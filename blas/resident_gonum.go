@@ -86,7 +86,7 @@ func (m *Matrix[T]) WriteStrided(src []T, stride int) (*Event, error) {
 	if err != nil {
 		return nil, fmt.Errorf("clblas: WriteStrided: %w", err)
 	}
-	return newEvent(ev), nil
+	return engineEvent(ev, m.st.e), nil
 }
 
 func (m *Matrix[T]) writeStrided(src []T, stride int, blocking bool) (*cl.Event, error) {

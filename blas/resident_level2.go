@@ -127,7 +127,7 @@ func matOut[T Element](c *eng.Call, m *Matrix[T], d devMat) {
 
 // packedIn is the packed-triangle operand ap (a contiguous vector): its own
 // buffer when it starts at element 0, else a copy.
-func packedIn[T float32 | float64](c *eng.Call, ap *Vector[T]) devMat {
+func packedIn[T Element](c *eng.Call, ap *Vector[T]) devMat {
 	if ap.off == 0 {
 		return devMat{buf: ap.st.buf}
 	}
@@ -136,7 +136,7 @@ func packedIn[T float32 | float64](c *eng.Call, ap *Vector[T]) devMat {
 	return devMat{buf: b, staged: true}
 }
 
-func packedOut[T float32 | float64](c *eng.Call, ap *Vector[T], d devMat) {
+func packedOut[T Element](c *eng.Call, ap *Vector[T], d devMat) {
 	if d.staged {
 		enqueueCopy(c, func(q *cl.Queue) (*cl.Event, error) { return cl.CopyBuffer[T](q, d.buf, ap.st.buf, 0, ap.off, ap.n) })
 	}
@@ -185,10 +185,8 @@ func gemvReal[T float32 | float64](tA blas.Transpose, alpha T, a *Matrix[T], x *
 	return mvOp(c, d, a, nil, nout, nin, alpha, x, beta, y)
 }
 
-// Gbmv enqueues y = alpha·op(A)·x + beta·y for an m×n band matrix A with kL
-// sub- and kU super-diagonals in gonum's band storage: a has at least
-// min(m, n+kL) rows and exactly kL+kU+1 columns.
-func Gbmv[T float32 | float64](tA blas.Transpose, m, n, kL, kU int, alpha T, a *Matrix[T], x *Vector[T], beta T, y *Vector[T], wait ...*Event) (*Event, error) {
+// gbmvReal is Gbmv for real matrices.
+func gbmvReal[T float32 | float64](tA blas.Transpose, m, n, kL, kU int, alpha T, a *Matrix[T], x *Vector[T], beta T, y *Vector[T], wait ...*Event) (*Event, error) {
 	const op = "Gbmv"
 	if err := errors.Join(checkTrans(op, tA), operands(op, a.storage(), x.storage(), y.storage())); err != nil {
 		return nil, err
@@ -329,9 +327,8 @@ func trmvReal[T float32 | float64](ul blas.Uplo, tA blas.Transpose, d blas.Diag,
 	return triOp(c, eng.L2Tri(eng.L2Dense, ul, tA, d, x.n, x.n-1, 0), a, nil, x, false)
 }
 
-// Tbmv enqueues x = op(A)·x for an n×n triangular band matrix with k
-// off-diagonals in gonum's band storage (a is n×(k+1)).
-func Tbmv[T float32 | float64](ul blas.Uplo, tA blas.Transpose, d blas.Diag, k int, a *Matrix[T], x *Vector[T], wait ...*Event) (*Event, error) {
+// tbmvReal is Tbmv for real matrices.
+func tbmvReal[T float32 | float64](ul blas.Uplo, tA blas.Transpose, d blas.Diag, k int, a *Matrix[T], x *Vector[T], wait ...*Event) (*Event, error) {
 	if k < 0 {
 		return nil, shapeErr("Tbmv", "k %d", k)
 	}
@@ -342,8 +339,8 @@ func Tbmv[T float32 | float64](ul blas.Uplo, tA blas.Transpose, d blas.Diag, k i
 	return triOp(c, eng.L2Tri(eng.L2Band, ul, tA, d, x.n, k, 0), a, nil, x, false)
 }
 
-// Tpmv enqueues x = op(A)·x for an n×n triangular matrix packed in ap.
-func Tpmv[T float32 | float64](ul blas.Uplo, tA blas.Transpose, d blas.Diag, ap *Vector[T], x *Vector[T], wait ...*Event) (*Event, error) {
+// tpmvReal is Tpmv for real matrices.
+func tpmvReal[T float32 | float64](ul blas.Uplo, tA blas.Transpose, d blas.Diag, ap *Vector[T], x *Vector[T], wait ...*Event) (*Event, error) {
 	if ap == nil {
 		return nil, opErr("Tpmv", "%w", errNilOperand)
 	}
@@ -363,9 +360,8 @@ func trsvReal[T float32 | float64](ul blas.Uplo, tA blas.Transpose, d blas.Diag,
 	return triOp(c, eng.L2Tri(eng.L2Dense, ul, tA, d, x.n, x.n-1, 0), a, nil, x, true)
 }
 
-// Tbsv enqueues the solve op(A)·x = b in place for an n×n triangular band
-// matrix with k off-diagonals in gonum's band storage (a is n×(k+1)).
-func Tbsv[T float32 | float64](ul blas.Uplo, tA blas.Transpose, d blas.Diag, k int, a *Matrix[T], x *Vector[T], wait ...*Event) (*Event, error) {
+// tbsvReal is Tbsv for real matrices.
+func tbsvReal[T float32 | float64](ul blas.Uplo, tA blas.Transpose, d blas.Diag, k int, a *Matrix[T], x *Vector[T], wait ...*Event) (*Event, error) {
 	if k < 0 {
 		return nil, shapeErr("Tbsv", "k %d", k)
 	}
@@ -376,9 +372,8 @@ func Tbsv[T float32 | float64](ul blas.Uplo, tA blas.Transpose, d blas.Diag, k i
 	return triOp(c, eng.L2Tri(eng.L2Band, ul, tA, d, x.n, k, 0), a, nil, x, true)
 }
 
-// Tpsv enqueues the solve op(A)·x = b in place for an n×n triangular
-// matrix packed in ap.
-func Tpsv[T float32 | float64](ul blas.Uplo, tA blas.Transpose, d blas.Diag, ap *Vector[T], x *Vector[T], wait ...*Event) (*Event, error) {
+// tpsvReal is Tpsv for real matrices.
+func tpsvReal[T float32 | float64](ul blas.Uplo, tA blas.Transpose, d blas.Diag, ap *Vector[T], x *Vector[T], wait ...*Event) (*Event, error) {
 	if ap == nil {
 		return nil, opErr("Tpsv", "%w", errNilOperand)
 	}

@@ -46,8 +46,8 @@ func AxpyBy[T float32 | float64](alpha T, s, x, y *Vector[T], wait ...*Event) (*
 		return nil, err
 	}
 	return twoVecOp("AxpyBy", x, y, wait, func(c *eng.Call) {
-		args := append([]any{alpha, s.st.buf, int64(s.off)}, eng.L1At(x.st.buf, x.off, x.inc)...)
-		eng.L1Run(c, "axpy_dev", x.n, append(args, eng.L1At(y.st.buf, y.off, y.inc)...)...)
+		eng.L1RunAll(c, "axpy_dev", x.n, []any{int32(x.n), alpha, s.st.buf, int64(s.off),
+			x.st.buf, int64(x.off), int32(x.inc), y.st.buf, int64(y.off), int32(y.inc)})
 	}, s.storage())
 }
 

@@ -178,6 +178,10 @@ type waitList struct {
 	hs     []clEvent
 }
 
+// noWaits is the empty wait list, shared (it is never written): most
+// commands wait for nothing, and then acquire allocates nothing.
+var noWaits waitList
+
 // acquireWaitList acquires the non-nil events of a wait list and collects
 // their handles. An event that has already failed is an error: the
 // command could never run, and some drivers (PoCL 3.1) would leave it
@@ -197,6 +201,9 @@ func acquireWaitList(events []*Event) (*waitList, error) {
 }
 
 func acquireEvents(events []*Event) (*waitList, error) {
+	if len(events) == 0 {
+		return &noWaits, nil
+	}
 	wl := &waitList{}
 	for _, e := range events {
 		if e == nil {
@@ -221,6 +228,9 @@ func (wl *waitList) args() (uint32, *clEvent) {
 }
 
 func (wl *waitList) done() {
+	if len(wl.events) == 0 {
+		return // noWaits among them: shared, never written
+	}
 	for _, e := range wl.events {
 		e.obj.done()
 	}

@@ -69,6 +69,19 @@ func (k *Kernel) remember(i int, v argValue, b *Buffer) {
 // setArgCalls counts clSetKernelArg calls (tests check the skipping).
 var setArgCalls atomic.Int64
 
+// argCopy returns a heap copy of the size bytes at p (nil for nil) to
+// hand to clSetKernelArg: p itself never reaches C, so the callers'
+// values stay on their stacks, and an argument that is already set
+// (the common case of a kernel taken back from a pool) allocates nothing.
+func argCopy(size uintptr, p unsafe.Pointer) unsafe.Pointer {
+	if p == nil || size == 0 {
+		return nil
+	}
+	b := make([]byte, size)
+	copy(b, unsafe.Slice((*byte)(p), size))
+	return unsafe.Pointer(&b[0])
+}
+
 func argValueOf(size uintptr, p unsafe.Pointer) argValue {
 	switch {
 	case p == nil:
@@ -133,7 +146,7 @@ func (k *Kernel) setArg(i int, size uintptr, p unsafe.Pointer, b *Buffer) error 
 		return nil
 	}
 	setArgCalls.Add(1)
-	st := clSetKernelArg(k.h, uint32(i), size, p)
+	st := clSetKernelArg(k.h, uint32(i), size, argCopy(size, p))
 	if err := check("clSetKernelArg", st); err != nil {
 		// The argument keeps its old value (and buffer), but it is no
 		// longer known to equal anything.

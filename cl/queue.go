@@ -120,6 +120,14 @@ func (q *Queue) EnqueueKernelOffset(k *Kernel, offset, global, local []int, wait
 	return newEvent(ev), nil
 }
 
+// ndRange holds what clEnqueueNDRangeKernel reads through pointers: the
+// sizes and the event it writes. Gathered in one struct, they cost one
+// allocation (values whose address goes to C live on the heap).
+type ndRange struct {
+	g, l, o [3]uintptr
+	ev      clEvent
+}
+
 // EnqueueKernelNoEvent is EnqueueKernel without an event: for callers that
 // learn of the kernel's completion otherwise (a later marker or read on an
 // in-order queue). The driver then need not create, and the caller need
@@ -138,7 +146,8 @@ func (q *Queue) enqueueKernel(k *Kernel, offset, global, local []int, wait []*Ev
 	if dim < 1 || dim > 3 || (local != nil && len(local) != dim) || (offset != nil && len(offset) != dim) {
 		return &Error{Op: op, Code: InvalidWorkDimension}
 	}
-	var g, l, o [3]uintptr
+	nd := new(ndRange)
+	g, l, o := &nd.g, &nd.l, &nd.o
 	for i := 0; i < dim; i++ {
 		if global[i] <= 0 {
 			return &Error{Op: op, Code: InvalidGlobalWorkSize}
@@ -179,9 +188,16 @@ func (q *Queue) enqueueKernel(k *Kernel, offset, global, local []int, wait []*Ev
 	}
 	defer wl.done()
 	n, w := wl.args()
-	st := clEnqueueNDRangeKernel(q.h, k.h, uint32(dim), offp, &g[0], lp, n, w, ev)
+	var evp *clEvent
+	if ev != nil {
+		evp = &nd.ev
+	}
+	st := clEnqueueNDRangeKernel(q.h, k.h, uint32(dim), offp, &g[0], lp, n, w, evp)
 	if err := check(op, st); err != nil {
 		return fmt.Errorf("cl: kernel %s: %w", k.name, err)
+	}
+	if ev != nil {
+		*ev = nd.ev
 	}
 	return nil
 }

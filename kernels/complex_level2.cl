@@ -37,7 +37,9 @@
 // Go code; the host sends them only operands and scalars that are finite,
 // where the order changes nothing but rounding. The rank updates (zrank)
 // form every element with gonum's own arithmetic, zero tests included, so
-// they agree with gonum bit for bit, NaN and Inf too.
+// NaN and Inf come out as in gonum (in double precision bit for bit; Go
+// forms complex64 products in float64, so single precision agrees to
+// rounding).
 
 #pragma OPENCL FP_CONTRACT OFF
 

@@ -35,17 +35,32 @@ static inline void gemv_finish(__global real* y, long iy, real alpha, real s, re
     y[iy] = r;
 }
 
-__kernel void gemv_n(const int m, const int n, const real alpha,
+__kernel void gemv_n(const int m, const int n0, const real alpha,
                      __global const real* a, const int lda,
                      __global const real* x, const int offx, const int incx,
                      const real beta, __global real* y, const int offy, const int incy,
+                     const int tri, const int upper, const int unit, const int skipdiag,
                      __local real* scratch)
 {
     const int i = get_group_id(0);
     const int lid = get_local_id(0);
     const int ls = get_local_size(0);
-    __global const real* row = a + (long)i * lda;
-    __global const real* px = x + offx;
+    // Row i's columns [lo, hi): all of them, or its part of the stored
+    // triangle (without the diagonal for skipdiag, or unit, whose 1 is
+    // added as x(i) at the end).
+    int lo = 0, hi = n0;
+    if (tri) {
+        const int e = skipdiag || unit;
+        if (upper) {
+            lo = i + e;
+        } else {
+            hi = i + 1 - e;
+        }
+    }
+    const int n = max(hi - lo, 0);
+    const int diag = tri && unit && !skipdiag;
+    __global const real* row = a + (long)i * lda + lo;
+    __global const real* px = x + offx + (long)lo * incx;
     real acc = 0;
     if (incx == 1 && l1_mis(row) == l1_mis(px)) {
         const long h = l1_head(row, n);
@@ -73,39 +88,71 @@ __kernel void gemv_n(const int m, const int n, const real alpha,
     }
     scratch[lid] = acc;
     LOCAL_SUM(scratch, lid, ls);
-    if (lid == 0) gemv_finish(y, offy + (long)i * incy, alpha, scratch[0], beta, n > 0);
+    if (lid == 0) {
+        const real d = diag ? x[offx + (long)i * incx] : (real)0;
+        gemv_finish(y, offy + (long)i * incy, alpha, scratch[0] + d, beta, n > 0 || diag);
+    }
 }
 
 // gemv_t_part: rows [gy·rpb, min(m, (gy+1)·rpb)) of the m×n A, weighted by
-// x, summed per column into part[gy·n + j]. The vector loads need every
+// x, summed per column into part[gy·n + j]; with tri, only the rows of
+// column j in the stored triangle (upper: i ≤ j, lower: i ≥ j; the
+// diagonal left out for skipdiag or unit). The vector loads need every
 // row's piece aligned: A at an aligned address and lda a multiple of
-// L1_VW (the host checks lda, the kernel the address); else elements.
+// L1_VW (the host checks lda, the kernel the address), else elements;
+// rows where only some of a piece's columns are in the triangle go
+// element by element too.
 __kernel __attribute__((reqd_work_group_size(GT_TX, GT_TY, 1)))
 void gemv_t_part(const int m, const int n, const int rpb,
                  __global const real* a, const int lda,
                  __global const real* x, const int offx, const int incx,
-                 __global real* part, const int vec)
+                 __global real* part, const int vec,
+                 const int tri, const int upper, const int skipdiag)
 {
     __local realv lsum[GT_TY][GT_TX];
     const int lx = get_local_id(0), ly = get_local_id(1);
     const int gy = get_group_id(1);
     const long j0 = ((long)get_group_id(0) * GT_TX + lx) * L1_VW;
-    const int i0 = gy * rpb, i1 = min(m, i0 + rpb);
+    const long i0 = (long)gy * rpb, i1 = min((long)m, i0 + rpb);
+    const long e = skipdiag;
+    // Rows where the whole piece is in the triangle, [fa, fb), and where
+    // some of it is, [pa, pb).
+    long fa = i0, fb = i1, pa = i0, pb = i0;
+    if (tri && upper) {
+        fb = min(i1, j0 - e + 1);
+        pa = max(i0, fb);
+        pb = min(i1, j0 + L1_VW - e);
+    } else if (tri) {
+        fa = max(i0, j0 + L1_VW - 1 + e);
+        pa = max(i0, j0 + e);
+        pb = min(i1, fa);
+    }
     const int full = vec && l1_mis(a) == 0 && j0 + L1_VW <= n;
     realv acc = 0;
-    if (full) {
-        for (int i = i0 + ly; i < i1; i += GT_TY) {
-            acc += *(__global const realv*)(a + (long)i * lda + j0) * x[offx + (long)i * incx];
+    real t[L1_VW];
+    for (int c = 0; c < L1_VW; c++) t[c] = 0;
+    if (j0 < n) {
+        if (full) {
+            for (long i = fa + ly; i < fb; i += GT_TY) {
+                acc += *(__global const realv*)(a + i * lda + j0) * x[offx + i * incx];
+            }
+        } else {
+            // Element by element over every row with a column in the
+            // triangle: the full rows, then the partial ones below.
+            for (long i = fa + ly; i < fb; i += GT_TY) {
+                const real xi = x[offx + i * incx];
+                for (int c = 0; c < L1_VW && j0 + c < n; c++) t[c] += a[i * lda + j0 + c] * xi;
+            }
         }
-    } else if (j0 < n) {
-        real t[L1_VW];
-        for (int c = 0; c < L1_VW; c++) t[c] = 0;
-        for (int i = i0 + ly; i < i1; i += GT_TY) {
-            const real xi = x[offx + (long)i * incx];
-            for (int c = 0; c < L1_VW && j0 + c < n; c++) t[c] += a[(long)i * lda + j0 + c] * xi;
+        for (long i = pa + ly; i < pb; i += GT_TY) {
+            const real xi = x[offx + i * incx];
+            for (int c = 0; c < L1_VW && j0 + c < n; c++) {
+                const long j = j0 + c;
+                if (upper ? i <= j - e : i >= j + e) t[c] += a[i * lda + j] * xi;
+            }
         }
         real* ap = (real*)&acc;
-        for (int c = 0; c < L1_VW; c++) ap[c] = t[c];
+        for (int c = 0; c < L1_VW; c++) ap[c] += t[c];
     }
     lsum[ly][lx] = acc;
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -120,16 +167,20 @@ void gemv_t_part(const int m, const int n, const int rpb,
     }
 }
 
-// gemv_t_fin: y(j) = alpha·Σ_{g < nb} part[g·n + j] + beta·y(j).
-__kernel void gemv_t_fin(const int m, const int n, const int nb, const real alpha,
+// gemv_t_fin: y(j) = alpha·(Σ_{g < nb} part[g·n + j] + (unit ? x(j) : 0))
+// + beta·y(j) (a unit diagonal's 1 times x(j)); terms says whether the sum
+// had any.
+__kernel void gemv_t_fin(const int terms, const int n, const int nb, const real alpha,
                          __global const real* part,
-                         const real beta, __global real* y, const int offy, const int incy)
+                         const real beta, __global real* y, const int offy, const int incy,
+                         const int unit, __global const real* x, const int offx, const int incx)
 {
     const int j = get_global_id(0);
     if (j >= n) return;
     real s = 0;
     for (int g = 0; g < nb; g++) s += part[(long)g * n + j];
-    gemv_finish(y, offy + (long)j * incy, alpha, s, beta, m > 0);
+    if (unit) s += x[offx + (long)j * incx];
+    gemv_finish(y, offy + (long)j * incy, alpha, s, beta, terms);
 }
 
 // ger_rows: A(r, :) += (alpha·x(r))·y for the dense m×n A, skipping rows

@@ -119,8 +119,16 @@ func Default() (*Device, error) {
 // Select returns the device a spec names (see the package comment); an
 // empty spec picks the best device. A spec that matches nothing is an
 // error listing the devices that exist. When several devices match, the
-// best of them is returned.
+// best of them is returned. A spec naming several devices (IsMultiSpec)
+// gives the first of SelectAll's: the best of them.
 func Select(spec string) (*Device, error) {
+	if IsMultiSpec(spec) {
+		ds, err := SelectAll(spec)
+		if err != nil {
+			return nil, err
+		}
+		return ds[0], nil
+	}
 	all, err := Devices()
 	if err != nil {
 		return nil, err

@@ -84,6 +84,11 @@ go vet -tags clblast ./internal/clblast/ ./cmd/bench/ &&
 say "POCL_DEVICES=\"pthread pthread\" GOCL_REQUIRE_DEVICE=1 go test -race -count=1 ./cl/... ./platform/..."
 POCL_DEVICES="pthread pthread" GOCL_REQUIRE_DEVICE=1 go test -race -count=1 -p 1 -timeout 10m ${GO_TEST_FLAGS:-} ./cl/... ./platform/... ||
 	failed+=("go test (two PoCL devices)")
+# One Implementation over both: split GEMMs, a slow and a failing device.
+# shellcheck disable=SC2086
+say "POCL_DEVICES=\"pthread pthread\" GOCL_REQUIRE_DEVICE=1 go test -race -count=1 -run 'TestMulti' ./blas"
+POCL_DEVICES="pthread pthread" GOCL_REQUIRE_DEVICE=1 go test -race -count=1 -run 'TestMulti' -timeout 5m ${GO_TEST_FLAGS:-} ./blas ||
+	failed+=("go test ./blas -run TestMulti (two PoCL devices)")
 
 # The cl and platform tests once more without cgo: calls then go through
 # purego instead of the small C function (the race detector needs cgo).

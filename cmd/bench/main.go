@@ -9,6 +9,7 @@
 //	go run ./cmd/bench -sizes 8192 -prec 64 -split -pinned   # data in clblas.HostSlices
 //	go run ./cmd/bench -accuracy -sizes 1024,2048,4096
 //	go run -tags clblast ./cmd/bench -level 1,2 -png level12.png
+//	go run ./cmd/bench -devices all -sizes 4096,8192 -prec 64,32
 //
 // With -split, each shape is followed by lines that break the GEMM from
 // Go slices (float64 through gonum's mat.Dense.Mul, float32 through Sgemm)
@@ -24,6 +25,10 @@
 // call; a repetition enqueues enough back-to-back calls to last at least
 // -min-time and waits for the last one. Our resident repetitions and
 // CLBlast's alternate, so both see the same device state.
+//
+// With -devices, bench times GEMM from Go slices on each device the spec
+// names alone and on all of them together, with each device's share of C
+// (devices.go).
 //
 // With -accuracy, bench measures instead SGEMM's error ‖C − C₆₄‖_F/‖C₆₄‖_F
 // against float64 for the FMA and 3xTF32 (tensor-core) kernels and gonum's
@@ -89,6 +94,7 @@ func main() {
 	duplexAfter := flag.Bool("duplex-after", false, "with -duplex: run the GEMM benchmarks first, then the report, in one process")
 	xferMiB := flag.Int("xfer", 0, "only report host-copy and bus transfer rates for blocks of this many MiB")
 	cpuProfile := flag.String("cpuprofile", "", "write a Go CPU profile of the run to this file")
+	devicesSpec := flag.String("devices", "", "only report GEMM from Go slices on each of these devices alone and on all together (all, gpu:*, nvidia,pocl, …; env: GOCL_DEVICE)")
 	level := flag.String("level", "", "instead of GEMM, time level 1 and/or 2 routines in GB/s (1, 2 or 1,2; level12.go)")
 	l1n := flag.Int("l1n", 1<<26, "with -level: the vector length of level 1")
 	l2n := flag.Int("l2n", 8192, "with -level: the matrix order of level 2")
@@ -109,6 +115,12 @@ func main() {
 
 	if *accuracy {
 		if err := accuracyMain(os.Stdout, *sizes); err != nil {
+			log.Fatalf("bench: %v", err)
+		}
+		return
+	}
+	if *devicesSpec != "" {
+		if err := devicesMain(os.Stdout, *devicesSpec, shapesOf(*sizes, *shapes), split(*precs), *reps, *minTime, *pinned); err != nil {
 			log.Fatalf("bench: %v", err)
 		}
 		return
@@ -151,18 +163,7 @@ func main() {
 		return
 	}
 
-	var list []shape
-	for _, s := range split(*sizes) {
-		n := atoi(s)
-		list = append(list, shape{n, n, n})
-	}
-	for _, s := range split(*shapes) {
-		p := strings.Split(s, "x")
-		if len(p) != 3 {
-			log.Fatalf("bench: bad shape %q (want MxNxK)", s)
-		}
-		list = append(list, shape{atoi(p[0]), atoi(p[1]), atoi(p[2])})
-	}
+	list := shapesOf(*sizes, *shapes)
 
 	b := &bencher{impl: impl, reps: *reps, minTime: *minTime, gonumMax: *gonumMax, gonumRef: map[string]float64{}, pinned: *pinned}
 	if *withSplit {
@@ -209,6 +210,23 @@ func main() {
 			log.Printf("bench: %v", err)
 		}
 	}
+}
+
+// shapesOf is the shapes of -sizes (square) and -shapes (MxNxK).
+func shapesOf(sizes, shapes string) []shape {
+	var list []shape
+	for _, s := range split(sizes) {
+		n := atoi(s)
+		list = append(list, shape{n, n, n})
+	}
+	for _, s := range split(shapes) {
+		p := strings.Split(s, "x")
+		if len(p) != 3 {
+			log.Fatalf("bench: bad shape %q (want MxNxK)", s)
+		}
+		list = append(list, shape{atoi(p[0]), atoi(p[1]), atoi(p[2])})
+	}
+	return list
 }
 
 type bencher struct {

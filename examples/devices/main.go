@@ -67,7 +67,8 @@ func run() error {
 		fmt.Printf("Default() picks %s\n  by ranking (%s unset): GPU over accelerator over CPU, then compute units × clock\n  (this one: %s, %d × %d MHz = %d), then a vendor's own driver over PoCL.\n",
 			d, platform.EnvDevice, kind(p.Type), p.ComputeUnits, p.ClockMHz, p.ComputeUnits*p.ClockMHz)
 	}
-	fmt.Printf("  Set %s to P:D, gpu, cpu, a vendor (nvidia, amd, intel, pocl) or part of a name to choose another.\n", platform.EnvDevice)
+	fmt.Printf("  Set %s to P:D, gpu, cpu, a vendor (nvidia, amd, intel, pocl) or part of a name to choose another,\n  or to all, gpu:*, or a comma list (nvidia,pocl) for several at once.\n", platform.EnvDevice)
+	printLayout(devs)
 	return nil
 }
 
@@ -120,7 +121,31 @@ func printDevice(d *platform.Device) {
 	}
 	row("architecture", "%s", arch)
 	row("unified host memory", "%s", yes(p.HostUnifiedMemory))
+	row("topology", "%s", d.Topology())
 	row("extensions", "%d listed", len(p.Extensions))
+}
+
+// printLayout prints the devices' layout in the host, and which of them
+// a GOCL_DEVICE naming several (all, gpu:*, a list) would use.
+func printLayout(devs []*platform.Device) {
+	fmt.Printf("\nlayout:\n")
+	for _, d := range devs {
+		fmt.Printf("  %-5s %-12s %s  (%s)\n", d.Index(), kind(d.Profile().Type), d.Topology(), d.Profile().Name)
+	}
+	spec := os.Getenv(platform.EnvDevice)
+	if !platform.IsMultiSpec(spec) {
+		return
+	}
+	all, err := platform.SelectAll(spec)
+	if err != nil {
+		fmt.Printf("  %s=%q: %v\n", platform.EnvDevice, spec, err)
+		return
+	}
+	fmt.Printf("  %s=%q uses %d device(s), the primary first:", platform.EnvDevice, spec, len(all))
+	for _, d := range all {
+		fmt.Printf(" %s", d.Index())
+	}
+	fmt.Println()
 }
 
 func yes(b bool) string {

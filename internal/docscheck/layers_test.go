@@ -26,6 +26,7 @@ var layers = map[string]int{
 	"kernels":           0, // the embedded OpenCL C and its build rules
 	"internal/settings": 0, // the GOCL_* table
 	"internal/par":      0, // parallel loops for host copies
+	"internal/multi":    0, // the multi-device tile scheduler (pure)
 
 	"platform":           1, // discovery, runtime, program cache
 	"internal/gemm":      1, // the pure GEMM choice and tuning database

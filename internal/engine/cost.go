@@ -23,8 +23,17 @@ type Cost struct {
 	// MemGBps is the device's own memory bandwidth in GB/s (what bounds
 	// level-1/2 kernels once the data are on the device).
 	MemGBps float64
-	// LinkGBps is the host↔device transfer bandwidth in GB/s.
+	// LinkGBps is the host↔device transfer bandwidth in GB/s, through the
+	// pinned staging buffers.
 	LinkGBps float64
+	// PageableGBps is the rate of a transfer straight from pageable Go
+	// memory, in GB/s: the level 1 and 2 routines that do not stream
+	// through the staging buffers move their data at this rate.
+	PageableGBps float64
+	// StagesLevel2 is true when GEMV streams its matrix from host slices
+	// through the pinned staging buffers (l2_staged.go), and so moves it
+	// at LinkGBps.
+	StagesLevel2 bool
 	// Launch is the fixed cost of one offloaded call: enqueueing the
 	// transfers and kernels and waiting for them.
 	Launch time.Duration
@@ -55,6 +64,8 @@ func EstimateCost(p platform.Profile) Cost {
 		// fixed cost of a call is three buffers over Go memory and a map
 		// (BENCHMARKS.md, "Figures behind the code's choices").
 		cm.LinkGBps = 30
+		// Level 1 and 2 copy their operands in and out on one core.
+		cm.PageableGBps = 10
 		cm.Launch = 100 * time.Microsecond
 		// A CPU device's GEMM rate grows with k up to about 64 (PoCL,
 		// BENCHMARKS.md, "Figures behind the code's choices").
@@ -71,8 +82,12 @@ func EstimateCost(p platform.Profile) Cost {
 		}
 		cm.MemGBps = 500
 		cm.LinkGBps = 20
+		// The driver's own staging of pageable memory runs far below the
+		// bus (issue 16 measured 6 GB/s on a 55 GB/s bus).
+		cm.PageableGBps = 6
 		if p.HostUnifiedMemory {
 			cm.LinkGBps = 40
+			cm.PageableGBps = 20
 		}
 		cm.Launch = 50 * time.Microsecond
 		// A GPU's GEMM with a short k runs well below its square rate

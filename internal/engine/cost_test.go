@@ -14,14 +14,14 @@ import (
 func TestEstimateCost(t *testing.T) {
 	cpu := platform.Profile{Type: cl.DeviceTypeCPU, ComputeUnits: 2, ClockMHz: 2000, FP64: true}
 	want := Cost{CPUDevice: true, FP64: true, GFLOPS32: 64, GFLOPS64: 32, MemGBps: 20, LinkGBps: 30,
-		Launch: 100 * time.Microsecond, KHalf: 64}
+		PageableGBps: 10, Launch: 100 * time.Microsecond, KHalf: 64}
 	if got := EstimateCost(cpu); got != want {
 		t.Errorf("CPU device: %+v, want %+v", got, want)
 	}
 	gpu := platform.Profile{Type: cl.DeviceTypeGPU, Vendor: platform.VendorNVIDIA, ComputeUnits: 132,
 		ClockMHz: 1980, FP64: true, ComputeCapability: [2]int{9, 0}}
 	g := EstimateCost(gpu)
-	if g.CPUDevice || !g.FP64 || g.KHalf != 256 || g.Launch != 50*time.Microsecond || g.LinkGBps != 20 {
+	if g.CPUDevice || !g.FP64 || g.KHalf != 256 || g.Launch != 50*time.Microsecond || g.LinkGBps != 20 || g.PageableGBps != 6 {
 		t.Errorf("GPU: %+v", g)
 	}
 	if f := 0.6 * 132 * 1.98 * 128 * 2; g.GFLOPS32 != f || g.GFLOPS64 != f/2 {

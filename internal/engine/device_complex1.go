@@ -10,12 +10,12 @@ import (
 
 // Complex level 1 device routines, on the kernels of kernels/complex.cl.
 //
-// A complex vector travels as its interleaved real and imaginary parts (the
+// A complex number is its real part followed by its imaginary part (the
 // layout of Go's complex64 and complex128, and of OpenCL's float2 and
-// double2), so every function is generic in the complex type C and its
-// real part type R (complex64 with float32, complex128 with float64) and
-// moves []C through the engine's real buffers as []R of twice the length.
-// A call runs at the precision of R: complex.cl's PRECISION.
+// double2). Every function is generic in the complex type C and its real
+// part type R (complex64 with float32, complex128 with float64): a call
+// runs at the precision of R, complex.cl's PRECISION, and passes scalars
+// to the kernels as their two R parts.
 //
 // Reductions finish on the device: a bounded number of work-groups each
 // leave one partial, and one more work-group reduces those into a single
@@ -24,40 +24,10 @@ import (
 
 const cxFile = "complex.cl"
 
-// cxReals views x as its interleaved real and imaginary parts; R must be
-// C's real part type.
-func cxReals[C Complex, R Real](x []C) []R {
-	if len(x) == 0 {
-		return nil
-	}
-	return unsafe.Slice((*R)(unsafe.Pointer(unsafe.SliceData(x))), 2*len(x))
-}
-
-// cxOfReals views interleaved parts as complex numbers.
-func cxOfReals[C Complex, R Real](x []R) []C {
-	if len(x) < 2 {
-		return nil
-	}
-	return unsafe.Slice((*C)(unsafe.Pointer(unsafe.SliceData(x))), len(x)/2)
-}
-
 // CxParts returns the real and imaginary parts of z.
 func CxParts[C Complex, R Real](z C) (R, R) {
 	p := (*[2]R)(unsafe.Pointer(&z))
 	return p[0], p[1]
-}
-
-// cxUpload copies host to a new device buffer.
-func cxUpload[C Complex, R Real](c *Call, host []C) *cl.Buffer {
-	return Upload(c, cxReals[C, R](host))
-}
-
-// cxAlloc borrows a device buffer of n complex elements.
-func cxAlloc[R Real](c *Call, n int) *cl.Buffer { return Alloc[R](c, 2*n) }
-
-// cxDownload reads the first n complex elements of b.
-func cxDownload[C Complex, R Real](c *Call, b *cl.Buffer, n int) []C {
-	return cxOfReals[C](Download[R](c, b, 2*n))
 }
 
 // cxScatter copies the n elements of the strided vector src (laid out as
@@ -156,11 +126,11 @@ func CxAxpy[C Complex, R Real](e *Engine, name string, n int, alpha C, x []C, in
 		return err
 	}
 	c := Begin[R](e, name)
-	xb := cxUpload[C, R](c, x[:VecSpan(n, incX)])
-	yb := cxUpload[C, R](c, y[:VecSpan(n, incY)])
+	xb := Upload(c, x[:VecSpan(n, incX)])
+	yb := Upload(c, y[:VecSpan(n, incY)])
 	are, aim := CxParts[C, R](alpha)
 	CxAxpyOnDevice(c, n, are, aim, xb, VecOff(n, incX), incX, yb, VecOff(n, incY), incY)
-	out := cxDownload[C, R](c, yb, VecSpan(n, incY))
+	out := Download[C](c, yb, VecSpan(n, incY))
 	if err := c.Finish(); err != nil {
 		return err
 	}
@@ -174,14 +144,14 @@ func CxScal[C Complex, R Real](e *Engine, name string, n int, alpha C, realAlpha
 		return err
 	}
 	c := Begin[R](e, name)
-	xb := cxUpload[C, R](c, x[:VecSpan(n, incX)])
+	xb := Upload(c, x[:VecSpan(n, incX)])
 	are, aim := CxParts[C, R](alpha)
 	if realAlpha {
 		CxRealScalOnDevice(c, n, are, xb, 0, incX)
 	} else {
 		CxScalOnDevice(c, n, are, aim, xb, 0, incX)
 	}
-	out := cxDownload[C, R](c, xb, VecSpan(n, incX))
+	out := Download[C](c, xb, VecSpan(n, incX))
 	if err := c.Finish(); err != nil {
 		return err
 	}
@@ -194,12 +164,12 @@ func CxCopy[C Complex, R Real](e *Engine, name string, n int, x []C, incX int, y
 		return err
 	}
 	c := Begin[R](e, name)
-	xb := cxUpload[C, R](c, x[:VecSpan(n, incX)])
+	xb := Upload(c, x[:VecSpan(n, incX)])
 	// Only y's elements are written and copied back: its gaps need not be
 	// uploaded.
-	yb := cxAlloc[R](c, VecSpan(n, incY))
+	yb := Alloc[C](c, VecSpan(n, incY))
 	CxCopyOnDevice(c, n, xb, VecOff(n, incX), incX, yb, VecOff(n, incY), incY)
-	out := cxDownload[C, R](c, yb, VecSpan(n, incY))
+	out := Download[C](c, yb, VecSpan(n, incY))
 	if err := c.Finish(); err != nil {
 		return err
 	}
@@ -212,11 +182,11 @@ func CxSwap[C Complex, R Real](e *Engine, name string, n int, x []C, incX int, y
 		return err
 	}
 	c := Begin[R](e, name)
-	xb := cxUpload[C, R](c, x[:VecSpan(n, incX)])
-	yb := cxUpload[C, R](c, y[:VecSpan(n, incY)])
+	xb := Upload(c, x[:VecSpan(n, incX)])
+	yb := Upload(c, y[:VecSpan(n, incY)])
 	CxSwapOnDevice(c, n, xb, VecOff(n, incX), incX, yb, VecOff(n, incY), incY)
-	outX := cxDownload[C, R](c, xb, VecSpan(n, incX))
-	outY := cxDownload[C, R](c, yb, VecSpan(n, incY))
+	outX := Download[C](c, xb, VecSpan(n, incX))
+	outY := Download[C](c, yb, VecSpan(n, incY))
 	if err := c.Finish(); err != nil {
 		return err
 	}
@@ -230,11 +200,11 @@ func CxDot[C Complex, R Real](e *Engine, name string, conj bool, n int, x []C, i
 		return 0, err
 	}
 	c := Begin[R](e, name)
-	xb := cxUpload[C, R](c, x[:VecSpan(n, incX)])
-	yb := cxUpload[C, R](c, y[:VecSpan(n, incY)])
-	res := cxAlloc[R](c, 1)
+	xb := Upload(c, x[:VecSpan(n, incX)])
+	yb := Upload(c, y[:VecSpan(n, incY)])
+	res := Alloc[C](c, 1)
 	CxDotOnDevice[R](c, conj, n, xb, VecOff(n, incX), incX, yb, VecOff(n, incY), incY, res, 0)
-	out := cxDownload[C, R](c, res, 1)
+	out := Download[C](c, res, 1)
 	if err := c.Finish(); err != nil {
 		return 0, err
 	}
@@ -247,7 +217,7 @@ func cxRealReduce[C Complex, R Real](e *Engine, name string, n int, x []C, incX 
 		return 0, err
 	}
 	c := Begin[R](e, name)
-	xb := cxUpload[C, R](c, x[:VecSpan(n, incX)])
+	xb := Upload(c, x[:VecSpan(n, incX)])
 	res := Alloc[R](c, 1)
 	enqueue(c, xb, res)
 	out := Download[R](c, res, 1)
@@ -276,7 +246,7 @@ func CxIamax[C Complex, R Real](e *Engine, name string, n int, x []C, incX int) 
 		return -1, err
 	}
 	c := Begin[R](e, name)
-	xb := cxUpload[C, R](c, x[:VecSpan(n, incX)])
+	xb := Upload(c, x[:VecSpan(n, incX)])
 	res := Alloc[float32](c, 1)
 	CxIamaxOnDevice[R](c, n, xb, 0, incX, res, 0)
 	out := Download[float32](c, res, 1)

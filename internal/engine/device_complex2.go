@@ -120,19 +120,19 @@ func cxMV[C Complex, R Real](e *Engine, name string, d CxMat, a []C, nout, nin i
 	c := Begin[R](e, name)
 	var yb *cl.Buffer
 	if beta == 0 {
-		yb = cxAlloc[R](c, spanY) // assigned, never read
+		yb = Alloc[C](c, spanY) // assigned, never read
 	} else {
-		yb = cxUpload[C, R](c, y[:spanY])
+		yb = Upload(c, y[:spanY])
 	}
 	var ab, xb *cl.Buffer
 	if alpha != 0 {
-		ab = cxUpload[C, R](c, a)
-		xb = cxUpload[C, R](c, x[:VecSpan(nin, incX)])
+		ab = Upload(c, a)
+		xb = Upload(c, x[:VecSpan(nin, incX)])
 	}
 	are, aim := CxParts[C, R](alpha)
 	bre, bim := CxParts[C, R](beta)
 	CxMVOnDevice(c, d, ab, nout, are, aim, xb, offX, incX, bre, bim, yb, offY, incY)
-	out := cxDownload[C, R](c, yb, spanY)
+	out := Download[C](c, yb, spanY)
 	if err := c.Finish(); err != nil {
 		return err
 	}
@@ -149,11 +149,11 @@ func cxTRMV[C Complex, R Real](e *Engine, name string, d CxMat, a []C, n int, x 
 	}
 	span := VecSpan(n, incX)
 	c := Begin[R](e, name)
-	ab := cxUpload[C, R](c, a)
-	xb := cxUpload[C, R](c, x[:span])
-	ob := cxAlloc[R](c, span)
+	ab := Upload(c, a)
+	xb := Upload(c, x[:span])
+	ob := Alloc[C](c, span)
 	CxMVOnDevice(c, d, ab, n, R(1), R(0), xb, off, incX, R(0), R(0), ob, off, incX)
-	out := cxDownload[C, R](c, ob, span)
+	out := Download[C](c, ob, span)
 	if err := c.Finish(); err != nil {
 		return err
 	}
@@ -170,10 +170,10 @@ func cxTRSV[C Complex, R Real](e *Engine, name string, d CxMat, a []C, n int, x 
 	}
 	span := VecSpan(n, incX)
 	c := Begin[R](e, name)
-	ab := cxUpload[C, R](c, a)
-	xb := cxUpload[C, R](c, x[:span])
+	ab := Upload(c, a)
+	xb := Upload(c, x[:span])
 	CxSVOnDevice(c, d, ab, xb, off, incX)
-	out := cxDownload[C, R](c, xb, span)
+	out := Download[C](c, xb, span)
 	if err := c.Finish(); err != nil {
 		return err
 	}
@@ -198,16 +198,16 @@ func CxRank[C Complex, R Real](e *Engine, name string, mode int, ul blas.Uplo, p
 		return errL2TooLarge
 	}
 	c := Begin[R](e, name)
-	ab := cxUpload[C, R](c, a[:span])
-	xb := cxUpload[C, R](c, x[:VecSpan(m, incX)])
+	ab := Upload(c, a[:span])
+	xb := Upload(c, x[:VecSpan(m, incX)])
 	yb := xb
 	if !rank1 {
-		yb = cxUpload[C, R](c, y[:VecSpan(n, incY)])
+		yb = Upload(c, y[:VecSpan(n, incY)])
 	}
 	are, aim := CxParts[C, R](alpha)
 	upper := ul == blas.Upper
 	CxRankOnDevice(c, mode, upper, packed, m, n, are, aim, xb, offX, incX, yb, offY, incY, ab, lda)
-	out := cxDownload[C, R](c, ab, span)
+	out := Download[C](c, ab, span)
 	if err := c.Finish(); err != nil {
 		return err
 	}

@@ -64,6 +64,14 @@ func L1Run(c *Call, k string, n int, args ...any) {
 	c.Run(L1Kernel(c, k), []int{sh.GroupsFor(n) * ls}, []int{ls}, append([]any{int32(n)}, args...)...)
 }
 
+// L1RunAll is L1Run for an argument list that starts with int32(n)
+// already: the small operations build it in one allocation.
+func L1RunAll(c *Call, k string, n int, all []any) {
+	sh := l1ShapeOf(c)
+	ls := sh.Local
+	c.Run(L1Kernel(c, k), []int{sh.GroupsFor(n) * ls}, []int{ls}, all...)
+}
+
 // The enqueue-only layer: each xxxOnDevice enqueues one routine on vectors
 // already in device buffers (element i of x at x[offX + i·incX]) and
 // returns without waiting; errors are recorded in c. The host-slice
@@ -71,10 +79,7 @@ func L1Run(c *Call, k string, n int, args ...any) {
 // device-resident API calls them directly.
 
 func AxpyOnDevice[T Real](c *Call, n int, alpha T, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int) {
-	args := []any{alpha}
-	args = append(args, L1At(x, offX, incX)...)
-	args = append(args, L1At(y, offY, incY)...)
-	L1Run(c, "axpy", n, args...)
+	L1RunAll(c, "axpy", n, []any{int32(n), alpha, x, int64(offX), int32(incX), y, int64(offY), int32(incY)})
 }
 
 func ScalOnDevice[T Real](c *Call, n int, alpha T, x *cl.Buffer, offX, incX int) {

@@ -155,6 +155,10 @@ func L2mvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, nout, nin int, alpha T
 		gemvOnDevice(c, d, a, alpha, x, offX, incX, beta, y, offY, incY) // gemv_fast.go
 		return
 	}
+	if d.kind == l2KindSymmetric && d.storage == L2Dense && d.kl == d.n-1 {
+		symvOnDevice(c, d, a, alpha, x, offX, incX, beta, y, offY, incY) // gemv_fast.go
+		return
+	}
 	k := c.Kernel(l2File, "mv")
 	args := append(append(d.args(a), int32(nout), alpha), vecs...)
 	c.Run(k, []int{nout * l2MVGroup}, []int{l2MVGroup}, args...)
@@ -178,6 +182,10 @@ func L2trmvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.Buffer,
 		} else {
 			c.Run(c.Kernel(l2File, "tri_rows"), []int{Groups(n, l2CPUGroup)}, []int{l2CPUGroup}, append(tri, rest...)...)
 		}
+		return
+	}
+	if d.storage == L2Dense && d.kl == n-1 {
+		trmvOnDevice[T](c, d, a, x, offX, incX, out, offO, incO) // gemv_fast.go
 		return
 	}
 	k := c.Kernel(l2File, "mv")
@@ -391,6 +399,9 @@ func scatterTri[T Real](dst, src []T, n, ld int, upper bool) {
 // The routines.
 
 func gemv[T Real](e *Engine, name string, tA blas.Transpose, m, n int, alpha T, a []T, lda int, x []T, incX int, beta T, y []T, incY int) error {
+	if alpha != 0 && e.l2Staged() {
+		return gemvStaged(e, name, tA != blas.NoTrans, m, n, alpha, a, lda, x, incX, beta, y, incY)
+	}
 	d, nout, nin, span := GemvMat(tA, m, n, lda)
 	return l2mv(e, name, d, a[:span], nout, nin, alpha, x, incX, beta, y, incY)
 }
@@ -437,6 +448,9 @@ func tpsv[T Real](e *Engine, name string, ul blas.Uplo, tA blas.Transpose, d bla
 }
 
 func ger[T Real](e *Engine, name string, m, n int, alpha T, x []T, incX int, y []T, incY int, a []T, lda int) error {
+	if e.l2Staged() {
+		return gerStaged(e, name, m, n, alpha, x, incX, y, incY, a, lda)
+	}
 	return l2rank(e, name, L2Update{}, m, n, alpha, x, incX, y, incY, a, lda)
 }
 

@@ -47,13 +47,18 @@ type Engine struct {
 	Xfer       XferCounters
 
 	Kernels KernelPool // free kernel objects by spec key
+	specs   SpecCache  // specs of the kernels without extra defines
 
 	// L3Route chooses how symm, syrk, syr2k and trmm run
 	// (device_level3.go): l3Auto by size, or always l3Direct / l3ViaGemm
 	// (tests); l3Block, when set, replaces trmm's block size (tests).
-	L3Route   L3RouteMode
-	L3Block   int
-	L3ViaGemm atomic.Int64 // calls that took the GEMM route (tests)
+	L3Route L3RouteMode
+	// L2Slab, when set (tests), replaces the size in bytes of the slabs in
+	// which GEMV streams its matrix from host slices (l2_staged.go).
+	L2Slab       int
+	L2StagedRuns atomic.Int64 // GEMV calls that streamed their matrix (tests)
+	L3Block      int
+	L3ViaGemm    atomic.Int64 // calls that took the GEMM route (tests)
 
 	// Fault, when set (tests only), is consulted at every step that can
 	// fail on a real device; a non-nil result makes that step fail.
@@ -126,7 +131,11 @@ func newEngine(o Options) (*Engine, error) {
 
 // Cost is the engine's estimate of its device's speed, for the offload
 // policy.
-func (e *Engine) Cost() Cost { return EstimateCost(e.Prof) }
+func (e *Engine) Cost() Cost {
+	c := EstimateCost(e.Prof)
+	c.StagesLevel2 = e.l2Staged()
+	return c
+}
 
 // Plan is the staged GEMM's policy on the engine's device.
 func (e *Engine) Plan() Plan { return Plan{Mode: e.PipeMode, CPU: e.Prof.IsCPU()} }
@@ -192,6 +201,12 @@ type Call struct {
 	// over are buffers over the caller's Go memory (hostOver), released
 	// at finish; the driver unpins the memory once their commands are done.
 	over []*cl.Buffer
+
+	// evs and ks back Events and kernels for the calls that enqueue a
+	// kernel or two (the small resident operations), so that appending
+	// to them allocates nothing.
+	evs [2]*cl.Event
+	ks  [2]pooledKernel
 }
 
 type pooledKernel struct {
@@ -203,6 +218,7 @@ type pooledKernel struct {
 // if the engine is closed.
 func Begin[T Elem](e *Engine, routine string) *Call {
 	c := &Call{E: e, Routine: routine, prec: PrecisionOf[T]()}
+	c.Events, c.kernels = c.evs[:0], c.ks[:0]
 	e.mu.RLock()
 	if e.closed.Load() {
 		c.Err = ErrClosed
@@ -256,6 +272,9 @@ func (c *Call) Finish() error {
 func (c *Call) Kernel(file, name string, defines ...string) *cl.Kernel {
 	if c.Err != nil {
 		return nil
+	}
+	if len(defines) == 0 {
+		return c.kernelFor(c.E.specs.Get(c.prec, file, name))
 	}
 	return c.kernelFor(NewKernelSpec(c.prec, file, name, defines...))
 }

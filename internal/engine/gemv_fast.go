@@ -37,18 +37,46 @@ func gemvKernel(c *Call, k string, tx, ty int) *cl.Kernel {
 	return c.Kernel(gemvFile, k, defs...)
 }
 
+// gemvTri selects a triangle of a square A for gemvPass: tri (else all
+// of A), its stored half (upper: A(i,j) for j ≥ i), the diagonal left out
+// (skipDiag) or taken as 1 (unit).
+type gemvTri struct{ tri, upper, unit, skipDiag bool }
+
 // gemvOnDevice enqueues y = alpha·op(A)·x + beta·y for the dense general
 // m×n A of descriptor d (alpha ≠ 0; beta == 0 assigns).
 func gemvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
+	gemvPass(c, d.trans, d.m, d.n, d.Lda, gemvTri{}, a, alpha, x, offX, incX, beta, y, offY, incY)
+}
+
+// symvOnDevice enqueues y = alpha·A·x + beta·y for the dense symmetric n×n
+// A stored in the triangle d.upper says: the stored rows (with the
+// diagonal) in gemv_n, then the stored columns without it added in
+// gemv_t's passes, so A is read twice, each time in its coalesced order.
+func symvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
+	n := d.n
+	gemvPass(c, false, n, n, d.Lda, gemvTri{tri: true, upper: d.upper}, a, alpha, x, offX, incX, beta, y, offY, incY)
+	gemvPass(c, true, n, n, d.Lda, gemvTri{tri: true, upper: d.upper, skipDiag: true}, a, alpha, x, offX, incX, 1, y, offY, incY)
+}
+
+// trmvOnDevice enqueues out = op(A)·x for the dense triangular n×n A of
+// descriptor d; out must not alias x.
+func trmvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, x *cl.Buffer, offX, incX int, out *cl.Buffer, offO, incO int) {
+	n := d.n
+	gemvPass(c, d.trans, n, n, d.Lda, gemvTri{tri: true, upper: d.upper, unit: d.unit}, a, T(1), x, offX, incX, T(0), out, offO, incO)
+}
+
+// gemvPass enqueues y = alpha·op(M)·x + beta·y, M the m×n A (lda) or the
+// triangle tr of it.
+func gemvPass[T Real](c *Call, trans bool, m, n, lda int, tr gemvTri, a *cl.Buffer, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
 	sh := l1ShapeOf(c)
 	es := ElemSize[T]()
 	tx, ty := gemvTShape(sh, c.E.Prof.LocalMemBytes, es)
-	m, n := d.m, d.n
-	if !d.trans {
+	if !trans {
 		ls := sh.Local
 		var z T
 		c.Run(gemvKernel(c, "gemv_n", tx, ty), []int{m * ls}, []int{ls},
-			int32(m), int32(n), alpha, a, int32(d.Lda), x, int32(offX), int32(incX), beta, y, int32(offY), int32(incY), LocalBytes(ls, z))
+			int32(m), int32(n), alpha, a, int32(lda), x, int32(offX), int32(incX), beta, y, int32(offY), int32(incY),
+			l2bool(tr.tri), l2bool(tr.upper), l2bool(tr.unit), l2bool(tr.skipDiag), LocalBytes(ls, z))
 		return
 	}
 	gx := L3CeilDiv(n, tx*sh.Vec)
@@ -58,11 +86,13 @@ func gemvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, alpha T, x *cl.Buffer,
 	rpb := L3CeilDiv(m, nb)
 	nb = max(L3CeilDiv(m, rpb), 1)
 	part := Alloc[T](c, nb*n)
-	vec := l2bool(d.Lda%sh.Vec == 0)
+	vec := l2bool(lda%sh.Vec == 0)
 	c.Run(gemvKernel(c, "gemv_t_part", tx, ty), []int{gx * tx, nb * ty}, []int{tx, ty},
-		int32(m), int32(n), int32(rpb), a, int32(d.Lda), x, int32(offX), int32(incX), part, vec)
+		int32(m), int32(n), int32(rpb), a, int32(lda), x, int32(offX), int32(incX), part, vec,
+		l2bool(tr.tri), l2bool(tr.upper), l2bool(tr.skipDiag || tr.unit))
+	unit := tr.tri && tr.unit && !tr.skipDiag
 	c.Run(gemvKernel(c, "gemv_t_fin", tx, ty), []int{Groups(n, 64)}, []int{64},
-		int32(m), int32(n), int32(nb), alpha, part, beta, y, int32(offY), int32(incY))
+		l2bool(m > 0), int32(n), int32(nb), alpha, part, beta, y, int32(offY), int32(incY), l2bool(unit), x, int32(offX), int32(incX))
 }
 
 // gerOnDevice enqueues A += alpha·x·yᵀ for the dense m×n A (lda), skipping

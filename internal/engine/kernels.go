@@ -37,6 +37,43 @@ func NewKernelSpec(prec int, file, name string, defines ...string) *KernelSpec {
 	return &KernelSpec{File: file, Name: name, Opts: opts, key: file + "\x00" + opts + "\x00" + name}
 }
 
+// SpecCache keeps the specs of kernels built without extra defines, by
+// precision, file and name, so that a call does not render its build
+// options and pool key again (the small resident operations pay for every
+// allocation). The zero value is empty and ready.
+type SpecCache struct{ m, l1 sync.Map }
+
+type specKey struct {
+	prec       int
+	file, name string
+}
+
+// Get returns the spec NewKernelSpec(prec, file, name) gives.
+func (sc *SpecCache) Get(prec int, file, name string) *KernelSpec {
+	k := specKey{prec, file, name}
+	if s, ok := sc.m.Load(k); ok {
+		return s.(*KernelSpec)
+	}
+	s, _ := sc.m.LoadOrStore(k, NewKernelSpec(prec, file, name))
+	return s.(*KernelSpec)
+}
+
+type l1SpecKey struct {
+	prec int
+	name string
+	sh   L1Shape
+}
+
+// L1 returns the spec of level1.cl's kernel name for shape sh (L1Kernel).
+func (sc *SpecCache) L1(prec int, name string, sh L1Shape) *KernelSpec {
+	k := l1SpecKey{prec, name, sh}
+	if s, ok := sc.l1.Load(k); ok {
+		return s.(*KernelSpec)
+	}
+	s, _ := sc.l1.LoadOrStore(k, NewKernelSpec(prec, L1File, name, sh.Defines()...))
+	return s.(*KernelSpec)
+}
+
 // Key is the spec's pool key.
 func (s *KernelSpec) Key() string { return s.key }
 

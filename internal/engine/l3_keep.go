@@ -25,15 +25,15 @@ var KeepMaxBytes = 256 << 20
 // keepMaxBytes.
 var ErrKeepTooLarge = errors.New("clblas: output too large to update in place with a bounded copy")
 
-// errRowsDone is a GEMM failure after the first rows of C were finished
-// on the device; rows [rows, m) are as they were given.
+// errRowsDone is a GEMM (or streamed GER) failure after the first rows of
+// C (A) were finished on the device; rows [rows, m) are as they were given.
 type errRowsDone struct {
 	rows int
 	err  error
 }
 
 func (e *errRowsDone) Error() string {
-	return fmt.Sprintf("%v (the first %d rows of C are done)", e.err, e.rows)
+	return fmt.Sprintf("%v (the first %d rows of the result are done)", e.err, e.rows)
 }
 
 func (e *errRowsDone) Unwrap() error { return e.err }

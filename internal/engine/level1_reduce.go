@@ -21,7 +21,10 @@ func l1ShapeOf(c *Call) L1Shape { return L1ShapeFor(c.E.Prof, c.prec) }
 
 // L1Kernel is kernel k of level1.cl built for c's shape.
 func L1Kernel(c *Call, k string) *cl.Kernel {
-	return c.Kernel(L1File, k, l1ShapeOf(c).Defines()...)
+	if c.Err != nil {
+		return nil
+	}
+	return c.kernelFor(c.E.specs.L1(c.prec, k, l1ShapeOf(c)))
 }
 
 // l1FirstPass enqueues the first pass k over n elements with args (after

@@ -161,8 +161,10 @@ func (p *PinnedPool) Close() error {
 // HostSlice), so that GEMM can tell whether an operand lies in pinned
 // memory and copy it without staging.
 type HostSlices struct {
-	mu     sync.RWMutex
-	live   map[*Pinned]struct{}
+	mu   sync.RWMutex
+	live map[*Pinned]struct{}
+	// shared are other engines' slices registered here (Share).
+	shared map[*Pinned]struct{}
 	closed bool
 }
 
@@ -224,10 +226,12 @@ func Contains[T Real](s *HostSlices, x []T) bool {
 	hi := lo + uintptr(len(x))*unsafe.Sizeof(v)
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	for p := range s.live {
-		plo := uintptr(unsafe.Pointer(unsafe.SliceData(p.Host)))
-		if lo >= plo && hi <= plo+uintptr(len(p.Host)) {
-			return true
+	for _, m := range []map[*Pinned]struct{}{s.live, s.shared} {
+		for p := range m {
+			plo := uintptr(unsafe.Pointer(unsafe.SliceData(p.Host)))
+			if lo >= plo && hi <= plo+uintptr(len(p.Host)) {
+				return true
+			}
 		}
 	}
 	return false
@@ -237,7 +241,7 @@ func Contains[T Real](s *HostSlices, x []T) bool {
 func (s *HostSlices) Close(pool *PinnedPool) error {
 	s.mu.Lock()
 	live := s.live
-	s.live, s.closed = nil, true
+	s.live, s.shared, s.closed = nil, nil, true
 	s.mu.Unlock()
 	var errs []error
 	for p := range live {

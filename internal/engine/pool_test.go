@@ -111,3 +111,31 @@ func TestPinnedPoolAndHostSlices(t *testing.T) {
 		t.Errorf("Get after Close: %v, want ErrClosed", err)
 	}
 }
+
+// TestHostSlicesShare: a slice shared from another registry counts for
+// Contains until it is unshared, and is not freed by this one's Close.
+func TestHostSlicesShare(t *testing.T) {
+	p := &Pinned{Host: make([]byte, 64*8)}
+	host := PinnedView[float64](p, 64)
+	var s HostSlices
+	if Contains(&s, host[8:16]) {
+		t.Fatal("an unregistered slice is contained")
+	}
+	if err := s.Share(p); err != nil {
+		t.Fatal(err)
+	}
+	if !Contains(&s, host[8:16]) || Contains(&s, make([]float64, 4)) {
+		t.Error("Contains after Share")
+	}
+	s.Unshare(p)
+	if Contains(&s, host[8:16]) {
+		t.Error("Contains after Unshare")
+	}
+	s.Share(p)
+	if err := s.Close(nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Share(p); err != ErrClosed {
+		t.Errorf("Share after Close: %v, want ErrClosed", err)
+	}
+}

@@ -27,7 +27,10 @@ type Launches struct {
 
 // Count adds one call of routine.
 func (l *Launches) Count(routine string) {
-	v, _ := l.m.LoadOrStore(routine, new(atomic.Int64))
+	v, ok := l.m.Load(routine)
+	if !ok {
+		v, _ = l.m.LoadOrStore(routine, new(atomic.Int64))
+	}
 	v.(*atomic.Int64).Add(1)
 }
 

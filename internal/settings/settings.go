@@ -54,10 +54,10 @@ type Setting struct {
 var table = []Setting{
 	{
 		Name:    Device,
-		Values:  "an index pair P:D, a type (gpu, cpu, accelerator), a vendor or platform word (nvidia, amd, intel, apple, pocl), or part of a device name",
+		Values:  "an index pair P:D, a type (gpu, cpu, accelerator), a vendor or platform word (nvidia, amd, intel, apple, pocl), or part of a device name; for several devices all, WORD:*, P:*, or a comma-separated list of these",
 		Default: "the best device",
-		Option:  "clblas.WithDevice, clblas.WithRuntime",
-		Meaning: "Which device `platform.Default()` (and so `clblas.New()`) uses: an index pair `P:D` as `examples/devices` prints it, a type (`gpu`, `cpu`, `accelerator`), a vendor or platform word (`nvidia`, `amd`, `intel`, `apple`, `pocl`), or part of the device name (`H200`). A spec that matches nothing is an error that lists the devices there are. Unset: a GPU over an accelerator over a CPU, then the most compute units × clock, then a vendor's own driver over PoCL.",
+		Option:  "clblas.WithDevice, clblas.WithDevices, clblas.WithRuntime",
+		Meaning: "Which device `platform.Default()` (and so `clblas.New()`) uses: an index pair `P:D` as `examples/devices` prints it, a type (`gpu`, `cpu`, `accelerator`), a vendor or platform word (`nvidia`, `amd`, `intel`, `apple`, `pocl`), or part of the device name (`H200`). A spec that matches nothing is an error that lists the devices there are. Unset: a GPU over an accelerator over a CPU, then the most compute units × clock, then a vendor's own driver over PoCL. Several devices (`clblas.New()` then runs on all of them: level 3 calls from Go slices split across them, everything else on the best of them, which is also what `platform.Default()` returns; see `docs/scaling.md`): `all`, `WORD:*` for every device a word matches (`gpu:*`, `pocl:*`), `P:*` for every device of platform P, or a comma-separated list of single specs (`nvidia,pocl` is the NVIDIA GPU and the PoCL CPU device); any element that matches nothing is an error.",
 		Bad:     "no-such-device-anywhere",
 		check:   func(string) error { return nil }, // any spec; one that matches nothing fails in platform.Select
 	},

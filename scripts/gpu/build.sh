@@ -18,6 +18,7 @@ go test -c -o "$dir/blas.test" ./blas
 go test -c -o "$dir/cl.test" ./cl
 go build -o "$dir/cg" ./examples/cg
 go build -o "$dir/mat" ./examples/mat
+go build -o "$dir/devices" ./examples/devices
 lib=$(ls /usr/lib/x86_64-linux-gnu/libclblast.so.1.* 2>/dev/null | head -1 || true)
 if [ -n "$lib" ]; then
 	cp "$lib" "$dir/libclblast.so.1"

@@ -30,6 +30,10 @@
 #   routines       resident level 2, TRSM, the GEMM route of symm/syrk/
 #                  syr2k/trmm, short-k updates from Go slices against gonum,
 #                  examples/cg at n = 4096 and examples/mat at 2048
+#   policy         auto against gonum over the full size sweep (level 1 to
+#                  10⁷, level 2 to 4096², level 3 to 2048); DGEMV from Go
+#                  slices (streamed through pinned staging) in GB/s beside
+#                  gonum; host cost of a chain of small resident AXPYs
 #   retune-dgemm   search around the DGEMM entry in all four transposes at
 #                  once (one tile, switches per combination)
 #   retune-tf32    search around the 3xTF32 entry (K steps of 32, two
@@ -38,6 +42,11 @@
 #                  (registers, spills) and disassembled where ptxas and
 #                  cuobjdump exist (run it after a plan that built programs)
 #   tests          the blas and cl test suites on the GPU (tensor path on)
+#   devices        the devices' layout, then GEMM from Go slices on each
+#                  device alone and on all together (one Implementation):
+#                  the NVIDIA GPU with PoCL's CPU device, then every NVIDIA
+#                  GPU (GPUS=P:D,P:D overrides nvidia:*), from Go slices
+#                  and (DGEMM 16384) from HostSlices
 #
 # A search names the gemm_mma switches it restricts; a switch added after a
 # plan was written widens that plan's search (cmd/tune -where restricts only
@@ -102,6 +111,14 @@ PY
 
 for plan in "$@"; do
 	case $plan in
+	devices)
+		# "cpu", not "pocl": PoCL may also list the GPU through its CUDA
+		# back end, and "pocl" would then name the same chip twice.
+		step devices-layout 30 env GOCL_DEVICE=all ./devices
+		step devices-gpu-cpu 240 ./bench -devices nvidia,cpu -sizes 4096,8192 -prec 64,32 -reps 3
+		step devices-gpus 200 ./bench -devices "${GPUS:-nvidia:*}" -sizes 8192,16384 -prec 64,32 -reps 3
+		step devices-gpus-pinned 120 ./bench -devices "${GPUS:-nvidia:*}" -sizes 16384 -prec 64 -reps 3 -pinned
+		;;
 	gemm-peers)
 		step peers-cublas 45 python3 "$out/cublas.py"
 		step peers-bench 180 ./bench -sizes 4096,8192 -prec 64,32 -trans NN,NT,TN,TT -slices=false -gonum-max 0 -reps 5
@@ -169,6 +186,11 @@ for plan in "$@"; do
 		step res-bench 120 ./blas.test -test.run XXX -test.bench 'ResidentLevel2|Level3Route|ResidentGemmHost|GemmUpdate|ResidentTrsm' -test.benchtime 50x
 		step res-cg 60 ./cg -n 4096
 		step res-mat 120 ./mat -n 2048 -reps 2
+		;;
+	policy)
+		step pol-sweep 300 ./blas.test -test.run XXX -test.bench Sweep -test.benchtime 200ms -sweep.full
+		step pol-gemv 90 ./blas.test -test.run XXX -test.bench GemvSlices -test.benchtime 20x
+		step pol-axpy 60 ./blas.test -test.run XXX -test.bench ResidentAxpy -test.benchtime 20000x -test.benchmem
 		;;
 	retune-dgemm)
 		tune_mma retune-dgemm 120 64 NN,NT,TN,TT 'MWG=128,NWG=64,KWG=8,WM=64,WN=32,STAGES=3,CP_VEC=1,ISSUE_MIX=0|1,PIPE_FRAG=0|1,MMA_K=4,KM_SWZ=0'
