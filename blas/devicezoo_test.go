@@ -99,6 +99,15 @@ type zooEngineConfig struct {
 	FP64       bool        // Float64 calls may go to the device (policy)
 }
 
+// zooL1 is the part of a level 1 shape that decides which kernels are
+// built: its number of groups only sizes the grid (any number is valid),
+// and keying on it would multiply the engine runs by the compute-unit
+// counts.
+func zooL1(s eng.L1Shape) eng.L1Shape {
+	s.Groups = 0
+	return s
+}
+
 // zooEngineChoice returns the engine-level choices for device p.
 func zooEngineChoice(p platform.Profile) zooEngineConfig {
 	e := &eng.Engine{Prof: p}
@@ -110,8 +119,8 @@ func zooEngineChoice(p platform.Profile) zooEngineConfig {
 // cost model cm.
 func zooEngineOf(e *eng.Engine, cm *costModel) zooEngineConfig {
 	return zooEngineConfig{
-		L1Shape32:  eng.L1ShapeFor(e.Prof, 32),
-		L1Shape64:  eng.L1ShapeFor(e.Prof, 64),
+		L1Shape32:  zooL1(eng.L1ShapeFor(e.Prof, 32)),
+		L1Shape64:  zooL1(eng.L1ShapeFor(e.Prof, 64)),
 		L2CPU:      eng.L2OnCPU(&eng.Call{E: e}),
 		TrsmBlock:  eng.TrsmBlock(e),
 		Staged:     e.Plan().Staged(),

@@ -37,12 +37,25 @@ func TestGemvStaged(t *testing.T) {
 		}
 	}
 	rnd := rand.New(rand.NewPCG(3, 4))
+	// Both kernel families: a CPU device's, and the GPUs' (L2Portable).
+	defer func() { e.L2Portable = false }()
+	for _, portable := range []bool{false, true} {
+		e.L2Portable = portable
+		gemvStagedShapes(t, impl, e, rnd, fp64)
+	}
+	if e.Launched.Of("Sgemv") == 0 || e.L2StagedRuns.Load() == 0 {
+		t.Error("Sgemv never streamed its matrix to the device")
+	}
+}
+
+// gemvStagedShapes runs TestGemvStaged's shapes against gonum.
+func gemvStagedShapes(t *testing.T, impl *Implementation, e *eng.Engine, rnd *rand.Rand, fp64 bool) {
 	for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans} {
 		for _, sh := range []struct{ m, n, lda, incX, incY int }{
 			{10, 7, 7, 1, 1}, {10, 7, 9, -2, 3}, {1, 7, 7, 1, -1}, {17, 5, 6, 3, -2},
 		} {
 			for _, beta := range []float64{0, 0.5} {
-				name := fmt.Sprintf("%c/%dx%d/lda%d/inc%d,%d/beta%v", tA, sh.m, sh.n, sh.lda, sh.incX, sh.incY, beta)
+				name := fmt.Sprintf("%c/%dx%d/lda%d/inc%d,%d/beta%v/portable=%v", tA, sh.m, sh.n, sh.lda, sh.incX, sh.incY, beta, e.L2Portable)
 				lenX, lenY := sh.n, sh.m
 				if tA == blas.Trans {
 					lenX, lenY = sh.m, sh.n
@@ -70,9 +83,6 @@ func TestGemvStaged(t *testing.T) {
 				}
 			}
 		}
-	}
-	if e.Launched.Of("Sgemv") == 0 || e.L2StagedRuns.Load() == 0 {
-		t.Error("Sgemv never streamed its matrix to the device")
 	}
 }
 
@@ -109,9 +119,22 @@ func TestGerStaged(t *testing.T) {
 		return
 	}
 	rnd := rand.New(rand.NewPCG(5, 6))
+	defer func() { e.L2Portable = false }()
+	for _, portable := range []bool{false, true} {
+		e.L2Portable = portable
+		gerStagedShapes(t, impl, d.E, rnd)
+	}
+	if st := impl.Stats()["Dger"]; st.Failed != 12 {
+		t.Errorf("Dger: %d failed device calls, want 12", st.Failed)
+	}
+}
+
+// gerStagedShapes runs TestGerStaged's shapes against gonum's Go code,
+// failing the device part at the second and the fifth slab.
+func gerStagedShapes(t *testing.T, impl *Implementation, e *eng.Engine, rnd *rand.Rand) {
 	for _, sh := range []struct{ m, n, lda, incX, incY int }{{17, 7, 7, 1, 1}, {17, 7, 9, -2, 3}, {16, 7, 8, 2, -1}} {
 		for _, failAt := range []int{0, 2, 5} { // the failing slab upload (0: none)
-			name := fmt.Sprintf("%dx%d/lda%d/inc%d,%d/fail%d", sh.m, sh.n, sh.lda, sh.incX, sh.incY, failAt)
+			name := fmt.Sprintf("%dx%d/lda%d/inc%d,%d/fail%d/portable=%v", sh.m, sh.n, sh.lda, sh.incX, sh.incY, failAt, e.L2Portable)
 			a := randF64(rnd, sh.lda*(sh.m-1)+sh.n)
 			x := randF64(rnd, 1+(sh.m-1)*abs(sh.incX))
 			y := randF64(rnd, 1+(sh.n-1)*abs(sh.incY))
@@ -126,11 +149,11 @@ func TestGerStaged(t *testing.T) {
 				}
 				return nil
 			}
-			d.E.Fault.Store(&fail)
-			before := d.E.L2StagedRuns.Load()
+			e.Fault.Store(&fail)
+			before := e.L2StagedRuns.Load()
 			impl.Dger(sh.m, sh.n, 1.5, x, sh.incX, y, sh.incY, a, sh.lda)
-			d.E.Fault.Store(nil)
-			if d.E.L2StagedRuns.Load() == before {
+			e.Fault.Store(nil)
+			if e.L2StagedRuns.Load() == before {
 				t.Errorf("%s: the matrix was not streamed", name)
 			}
 			for i := range want {
@@ -140,8 +163,5 @@ func TestGerStaged(t *testing.T) {
 				}
 			}
 		}
-	}
-	if st := impl.Stats()["Dger"]; st.Failed != 6 {
-		t.Errorf("Dger: %d failed device calls, want 6", st.Failed)
 	}
 }

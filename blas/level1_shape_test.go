@@ -122,7 +122,7 @@ func level1VectorPathNonFinite[T float32 | float64](t *testing.T) {
 	n := sh.Local*sh.Vec + 2*sh.Vec + 1
 	for _, off := range []int{1, sh.Vec - 1} {
 		for _, at := range []int{0, 1, n / 2, n - 1} {
-			for _, bad := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+			for _, bad := range []float64{math.NaN(), math.Inf(-1)} {
 				name := fmt.Sprintf("off=%d,x[%d]=%v", off, at, bad)
 				x := newRVec[T](t, impl, rnd, n, off, 1)
 				y := newRVec[T](t, impl, rnd, n, off, 1)

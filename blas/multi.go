@@ -3,12 +3,12 @@ package clblas
 import (
 	"errors"
 	"fmt"
-	eng "github.com/gocompute/opencl/internal/engine"
 	"log/slog"
 	"math"
 	"sync"
 	"sync/atomic"
 
+	eng "github.com/gocompute/opencl/internal/engine"
 	"github.com/gocompute/opencl/internal/multi"
 	"github.com/gocompute/opencl/platform"
 )

@@ -1,13 +1,13 @@
 package clblas
 
 import (
-	eng "github.com/gocompute/opencl/internal/engine"
 	"math"
 	"sync"
 	"time"
 
 	"gonum.org/v1/gonum/blas"
 
+	eng "github.com/gocompute/opencl/internal/engine"
 	"github.com/gocompute/opencl/internal/multi"
 )
 

@@ -1,9 +1,9 @@
 package clblas
 
 import (
-	eng "github.com/gocompute/opencl/internal/engine"
 	"gonum.org/v1/gonum/blas"
 
+	eng "github.com/gocompute/opencl/internal/engine"
 	"github.com/gocompute/opencl/internal/multi"
 )
 

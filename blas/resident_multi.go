@@ -3,9 +3,9 @@ package clblas
 import (
 	"errors"
 	"fmt"
-	eng "github.com/gocompute/opencl/internal/engine"
 
 	"github.com/gocompute/opencl/cl"
+	eng "github.com/gocompute/opencl/internal/engine"
 )
 
 // Resident data on several devices. Each Matrix and Vector lives on the

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/gonum"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -18,6 +17,7 @@ import (
 	clblas "github.com/gocompute/opencl/blas"
 	"github.com/gocompute/opencl/cl"
 	"github.com/gocompute/opencl/internal/clblast"
+	"github.com/gocompute/opencl/internal/engine"
 )
 
 // The level 1 and 2 mode (-level 1,2): memory-bound routines in GB/s, the
@@ -52,6 +52,13 @@ type l12row struct {
 // precisions asked for and prints the table (and the chart, with png).
 func level12Main(b *bencher, levels, precs []string, n1, n2 int, only map[string]bool, withSlices bool, png string) error {
 	var rows []l12row
+	prof := b.impl.Runtime().Device().Profile()
+	for _, p := range []int{32, 64} {
+		sh := engine.L1ShapeFor(prof, p)
+		fmt.Printf("level 1/2 shape, f%d: work-groups of %d, vectors of %d, %d loads in flight, at most %d groups\n",
+			p, sh.Local, sh.Vec, sh.Unroll, sh.Groups)
+	}
+	fmt.Println()
 	fmt.Printf("%-8s %-10s %9s %10s %10s %10s %10s %9s %9s\n", "op", "size", "MB/call", "resident", "CLBlast", "copy", "slices", "ours/cp", "ours/CLB")
 	for _, lv := range levels {
 		for _, p := range precs {
@@ -306,7 +313,7 @@ func level1Ops[T float32 | float64](b *bencher, n int) ([]l12op, error) {
 				if err != nil {
 					return err
 				}
-				return near(float64(got), dl.gonumDot(n, hx, hy), es)
+				return near(float64(got), refDot(hx, hy), es)
 			}},
 		{name: p + "NRM2", bytes: es * float64(n),
 			ours: reduction(func() (interface{ Wait() error }, error) { return clblas.Nrm2(x.v) }),
@@ -327,8 +334,21 @@ func level1Ops[T float32 | float64](b *bencher, n int) ([]l12op, error) {
 				if err != nil {
 					return err
 				}
-				return near(float64(got), dl.gonumNrm2(n, hx), es)
+				return near(float64(got), refNrm2(hx), es)
 			}},
+		// DotTo and Nrm2To leave the result on the device: the same
+		// kernels as DOT and NRM2 without the read-back of each result,
+		// as CLBlast's calls are timed.
+		{name: p + "DOTTO", bytes: 2 * es * float64(n),
+			ours: loop(func() (*clblas.Event, error) { return clblas.DotTo(x.v, y.v, res) }),
+			theirs: theirs(func() error {
+				return clblast.Dot[T](q, n, resBuf, resOff, x.view, y.view)
+			})},
+		{name: p + "NRM2TO", bytes: es * float64(n),
+			ours: loop(func() (*clblas.Event, error) { return clblas.Nrm2To(x.v, res) }),
+			theirs: theirs(func() error {
+				return clblast.Nrm2[T](q, n, resBuf, resOff, x.view)
+			})},
 		{name: p + "SCAL", bytes: 2 * es * float64(n),
 			ours:   loop(func() (*clblas.Event, error) { return clblas.Scal(-1, x.v) }),
 			theirs: theirs(func() error { return clblast.Scal(q, n, T(-1), x.view) }),
@@ -380,14 +400,30 @@ func readBoth[T float32 | float64](x, y *clblas.Vector[T]) ([]T, []T, error) {
 	return hx, hy, y.Read(hy)
 }
 
-// near checks a reduction against gonum's, relative to the precision.
+// refDot is x·y in float64, the reference for both precisions: gonum's
+// float32 Sdot and Snrm2 accumulate in float32, which at 2^26 elements
+// stops growing long before the end (its sum of squares stagnates where
+// each term is below half an ulp of the sum).
+func refDot[T float32 | float64](x, y []T) float64 {
+	var s float64
+	for i := range x {
+		s += float64(x[i]) * float64(y[i])
+	}
+	return s
+}
+
+// refNrm2 is ‖x‖₂ in float64 (see refDot).
+func refNrm2[T float32 | float64](x []T) float64 { return math.Sqrt(refDot(x, x)) }
+
+// near checks a reduction against the float64 reference, relative to the
+// precision.
 func near(got, want, es float64) error {
 	tol := 1e-10
 	if es == 4 {
 		tol = 1e-3
 	}
 	if math.Abs(got-want) > tol*math.Abs(want) || got != got {
-		return fmt.Errorf("ours %v, gonum %v", got, want)
+		return fmt.Errorf("ours %v, float64 reference %v", got, want)
 	}
 	return nil
 }
@@ -423,10 +459,6 @@ func (d dropIn[T]) dot(n int, x, y []T) float64 {
 	return 0
 }
 
-func (d dropIn[T]) gonumDot(n int, x, y []T) float64 {
-	return dropIn[T]{gonum.Implementation{}}.dot(n, x, y)
-}
-
 func (d dropIn[T]) nrm2(n int, x []T) float64 {
 	switch x := any(x).(type) {
 	case []float32:
@@ -435,10 +467,6 @@ func (d dropIn[T]) nrm2(n int, x []T) float64 {
 		return d.impl.Dnrm2(n, x, 1)
 	}
 	return 0
-}
-
-func (d dropIn[T]) gonumNrm2(n int, x []T) float64 {
-	return dropIn[T]{gonum.Implementation{}}.nrm2(n, x)
 }
 
 func (d dropIn[T]) scal(n int, alpha T, x []T) {

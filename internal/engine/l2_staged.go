@@ -18,9 +18,12 @@ import (
 
 const (
 	// l2SlabBytes is the size of one slab of A: large enough that each
-	// upload runs at the bus rate, small enough that the first one starts
-	// early and that l2Depth of them stay cheap in pinned memory.
-	l2SlabBytes = 4 << 20
+	// upload runs at the bus rate and that its packing, the bottleneck,
+	// runs on several goroutines (CopyWorkers gives one per copyChunk),
+	// small enough that the first one starts early and that l2Depth of
+	// them stay cheap in pinned memory (BENCHMARKS.md, level 2 from Go
+	// slices).
+	l2SlabBytes = 16 << 20
 	// l2Depth is the number of slabs in flight: one being packed, the
 	// others uploading.
 	l2Depth = 3

@@ -114,10 +114,14 @@ for plan in "$@"; do
 	devices)
 		# "cpu", not "pocl": PoCL may also list the GPU through its CUDA
 		# back end, and "pocl" would then name the same chip twice.
-		step devices-layout 30 env GOCL_DEVICE=all ./devices
-		step devices-gpu-cpu 240 ./bench -devices nvidia,cpu -sizes 4096,8192 -prec 64,32 -reps 3
-		step devices-gpus 200 ./bench -devices "${GPUS:-nvidia:*}" -sizes 8192,16384 -prec 64,32 -reps 3
-		step devices-gpus-pinned 120 ./bench -devices "${GPUS:-nvidia:*}" -sizes 16384 -prec 64 -reps 3 -pinned
+		step devices-layout 20 env GOCL_DEVICE=all ./devices
+		step devices-gpu-cpu 200 ./bench -devices nvidia,cpu -sizes 4096,8192 -prec 64,32 -reps 3
+		# PoCL on 12 of the 16 cores, the rest left to the GPU's staging
+		# copies (the variable's name before and after PoCL 4).
+		step devices-gpu-cpu12 100 env POCL_CPU_MAX_CU_COUNT=12 POCL_MAX_PTHREAD_COUNT=12 \
+			./bench -devices nvidia,cpu -sizes 8192 -prec 64,32 -reps 3
+		step devices-gpus 150 ./bench -devices "${GPUS:-nvidia:*}" -sizes 8192,16384 -prec 64,32 -reps 3
+		step devices-gpus-pinned 90 ./bench -devices "${GPUS:-nvidia:*}" -sizes 16384 -prec 64 -reps 3 -pinned
 		;;
 	gemm-peers)
 		step peers-cublas 45 python3 "$out/cublas.py"
