@@ -2,6 +2,7 @@ package clblas
 
 import (
 	"math"
+	"slices"
 	"sync"
 	"time"
 
@@ -68,11 +69,14 @@ func (j *splitJob[T]) estimate(mb *member) multi.Device {
 // the split runs on the primary alone, with the primary's error.
 func runSplit[T eng.Real](set *multiSet, j *splitJob[T]) error {
 	var parts []*member
+	var kinds []memberKind
 	for _, mb := range set.devs {
 		if j.dev(mb) != nil {
 			parts = append(parts, mb)
+			kinds = append(kinds, memberKind{cpu: mb.e != nil && mb.e.Prof.IsCPU(), discrete: mb.e != nil && !mb.e.HostShared()})
 		}
 	}
+	parts = keepJoining(parts, kinds)
 	total := work(j.prec, fl(j.units)*j.unitFlops, fl(j.units)*j.unitElems+j.fixedElems).over(j.inner)
 	if len(parts) < 2 || set.devs[0].cost.deviceTime(total) < splitMinSeconds || j.units < 2*splitAlign {
 		return j.whole(j.dev(set.devs[0]))
@@ -199,4 +203,32 @@ func routineName[T float32 | float64](routine string) string {
 // Gemm splits C across the devices (gemmJob).
 func (m *multiDev[T]) Gemm(tA, tB blas.Transpose, mm, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) error {
 	return runSplit(m.set, gemmJob(realPrec[T](), routineName[T]("gemm"), l3For[T], tA, tB, mm, n, k, alpha, a, lda, b, ldb, beta, c, ldc))
+}
+
+// memberKind is what keepJoining needs to know of a device.
+type memberKind struct {
+	cpu      bool // a CPU device (PoCL and the like)
+	discrete bool // its memory is not the host's: operands are staged
+}
+
+// keepJoining drops the CPU devices from a split that has a discrete
+// device other than a CPU device. From Go slices a discrete GPU's rate is bounded by the host's
+// copies into its staging memory, and a CPU device computing on the host's
+// cores competes with those copies for the cores and the memory bus, which
+// the scheduler cannot see: on the H200 host, the H200 with PoCL's CPU
+// device ran slower together than alone (BENCHMARKS.md, "Several
+// devices"). Devices of one kind (several GPUs, several CPU devices) all
+// join.
+func keepJoining[E any](parts []E, kinds []memberKind) []E {
+	discrete := slices.ContainsFunc(kinds, func(k memberKind) bool { return k.discrete && !k.cpu })
+	if !discrete {
+		return parts
+	}
+	var kept []E
+	for i, p := range parts {
+		if !kinds[i].cpu {
+			kept = append(kept, p)
+		}
+	}
+	return kept
 }
