@@ -167,7 +167,10 @@ func TestAutoLevel2Staged(t *testing.T) {
 		want bool
 	}{
 		{"dgemv 4096", gemv(4096), true},
-		{"dgemv 2048", gemv(2048), true},
+		// On the H200's host gonum reads a 2048² A (32 MiB) from cache
+		// faster than the staging streams it (BENCHMARKS.md, the sweep).
+		{"dgemv 2048", gemv(2048), false},
+		{"dgemv 1024", gemv(1024), false},
 		{"dgemv 256", gemv(256), false},
 		{"dsymv 4096 (pageable)", work(prec64, 2*4096*4096, 4096*4096+2*4096), false},
 		{"ddot 1e8", work(prec64, 2e8, 2e8), false},

@@ -191,8 +191,10 @@ func (cm *costModel) deviceTime(w workload) float64 {
 	case w.inner > 0: // level 3: staged and pipelined (or in place)
 	case w.staged && cm.StagesLevel2:
 		// x, y and the slabs: a few commands and waits more than one
-		// kernel's.
+		// kernel's. The host packs every slab into pinned memory, and
+		// that copy, not the link, bounds the stream.
 		launch *= 3
+		link = min(link, stagedLevel2GBps)
 	case cm.PageableGBps > 0:
 		link = min(link, cm.PageableGBps)
 	case cm.cpuStreamGBps > 0: // unknown: no faster than one core copies
@@ -224,9 +226,25 @@ func (cm *costModel) cpuTime(w workload) float64 {
 	mem := cm.cpuMemGBps
 	if w.inner == 0 && cm.cpuStreamGBps > 0 {
 		mem = cm.cpuStreamGBps // gonum's level 1 and 2 run on one core
+		if w.bytes <= cacheBytes {
+			mem *= cacheSpeedup
+		}
 	}
 	return max(seconds(w.flops, gflops), seconds(w.bytes, mem))
 }
+
+const (
+	// stagedLevel2GBps bounds the rate of a level 2 call streamed from
+	// Go slices through the pinned staging: the host's copy into the
+	// staging memory, which runs below the link's rate.
+	stagedLevel2GBps = 20
+	// cacheBytes and cacheSpeedup: operands up to the size of a server's
+	// last-level cache are read by gonum's one core from cache, faster
+	// than from memory. Both err towards the CPU, so that auto does not
+	// send a call to a device that would be slower than gonum.
+	cacheBytes   = 64 << 20
+	cacheSpeedup = 2.5
+)
 
 // serialShare is the part of the level-3 rate that gonum's code running on
 // one goroutine is taken to reach: one core's share, doubled, so that the
