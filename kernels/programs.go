@@ -19,7 +19,7 @@ var programs = map[string][]string{
 	"gemm.cl":           {"gemm.cl"},
 	"gemm_mma.cl":       {"gemm_mma.cl"},
 	"gemm_skinny.cl":    {Common, "gemm_skinny.cl"},
-	"gemv.cl":           {Common, "level1.cl", "gemv.cl"},
+	"gemv.cl":           {Common, "level1.cl", "gemv.cl", "symv.cl"},
 	"lapack.cl":         {Common, "lapack.cl"},
 	"level1.cl":         {Common, "level1.cl"},
 	"level2.cl":         {Common, "level2.cl"},

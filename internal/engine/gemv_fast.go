@@ -49,13 +49,37 @@ func gemvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, alpha T, x *cl.Buffer,
 }
 
 // symvOnDevice enqueues y = alpha·A·x + beta·y for the dense symmetric n×n
-// A stored in the triangle d.upper says: the stored rows (with the
-// diagonal) in gemv_n, then the stored columns without it added in
-// gemv_t's passes, so A is read twice, each time in its coalesced order.
+// A stored in the triangle d.upper says (alpha ≠ 0; beta == 0 assigns),
+// reading the triangle once: symv_part (kernels/symv.cl) takes a tile of
+// it per work-group and uses each element for both its row and its column,
+// leaving nt partial sums per element of y, which gemv_t_fin adds up.
 func symvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
 	n := d.n
-	gemvPass(c, false, n, n, d.Lda, gemvTri{tri: true, upper: d.upper}, a, alpha, x, offX, incX, beta, y, offY, incY)
-	gemvPass(c, true, n, n, d.Lda, gemvTri{tri: true, upper: d.upper, skipDiag: true}, a, alpha, x, offX, incX, 1, y, offY, incY)
+	sh := l1ShapeOf(c)
+	tb, ty := symvShape(sh.Local, c.E.Prof.LocalMemBytes, ElemSize[T]())
+	nt := L3CeilDiv(n, tb)
+	part := Alloc[T](c, nt*n)
+	defs := append(l1ShapeOf(c).Defines(), fmt.Sprintf("SY_TB=%d", tb), fmt.Sprintf("SY_TY=%d", ty))
+	c.Run(c.Kernel(gemvFile, "symv_part", defs...), []int{nt * tb, nt * ty}, []int{tb, ty},
+		int32(n), l2bool(d.upper), a, int32(d.Lda), x, int32(offX), int32(incX), part)
+	tx, gty := gemvTShape(sh, c.E.Prof.LocalMemBytes, ElemSize[T]())
+	c.Run(gemvKernel(c, "gemv_t_fin", tx, gty), []int{Groups(n, 64)}, []int{64},
+		l2bool(n > 0), int32(n), int32(nt), alpha, part, beta, y, int32(offY), int32(incY), int32(0), x, int32(offX), int32(incX))
+}
+
+// symvShape is symv_part's tile side tb (its work-group's width) and
+// work-group height ty for work-groups of at most local work-items and
+// elements of es bytes: the largest tile up to 64 whose local memory
+// (the padded tile and two pieces of x) fits three quarters of localMem,
+// and ty ≤ tb/2 rows (the kernel reduces in 2·ty of the tile's rows).
+func symvShape(local int, localMem int64, es int) (tb, ty int) {
+	tb = 64
+	fits := func() bool { return localMem <= 0 || int64(tb*(tb+3)*es) <= localMem*3/4 }
+	for tb > 2 && (tb > local || !fits()) {
+		tb /= 2
+	}
+	ty = max(min(local/tb, tb/2), 1)
+	return tb, ty
 }
 
 // trmvOnDevice enqueues out = op(A)·x for the dense triangular n×n A of
