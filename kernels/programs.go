@@ -19,12 +19,13 @@ var programs = map[string][]string{
 	"gemm.cl":           {"gemm.cl"},
 	"gemm_mma.cl":       {"gemm_mma.cl"},
 	"gemm_skinny.cl":    {Common, "gemm_skinny.cl"},
-	"gemv.cl":           {Common, "level1.cl", "gemv.cl", "symv.cl"},
+	"gemv.cl":           {Common, "level1.cl", "gemv.cl"},
 	"lapack.cl":         {Common, "lapack.cl"},
 	"level1.cl":         {Common, "level1.cl"},
 	"level2.cl":         {Common, "level2.cl"},
 	"level3.cl":         {Common, "level3.cl"},
 	"scalar.cl":         {Common, "scalar.cl"},
+	"symv.cl":           {Common, "symv.cl"},
 	"zlevel3.cl":        {Common, "zlevel3.cl"},
 }
 

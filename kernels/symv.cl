@@ -1,5 +1,6 @@
 // symv.cl — the dense symmetric matrix-vector product for GPUs, built after
-// gemv.cl (whose gemv_t_fin finishes it). The stored triangle is read once:
+// common.cl; gemv.cl's gemv_t_fin finishes it. The stored triangle is read
+// once:
 //   symv_part  work-group (gx, gy) takes the SY_TB×SY_TB tile of block row
 //              bi = gy and block column bj = gx when it is in the stored
 //              triangle (upper: bj ≥ bi, lower: bj ≤ bi; the others return

@@ -12,7 +12,10 @@ import (
 // into partials and then into y. Both take level 1's shape (vector width,
 // work-group size, groups to fill the device).
 
-const gemvFile = "gemv.cl"
+const (
+	gemvFile = "gemv.cl"
+	symvFile = "symv.cl"
+)
 
 // gemvTShape is gemv_t_part's work-group shape (tx columns of vectors by
 // ty row slices) for level 1 shape sh and elements of es bytes: groups of
@@ -59,8 +62,7 @@ func symvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, alpha T, x *cl.Buffer,
 	tb, ty := symvShape(sh.Local, c.E.Prof.LocalMemBytes, ElemSize[T]())
 	nt := L3CeilDiv(n, tb)
 	part := Alloc[T](c, nt*n)
-	defs := append(l1ShapeOf(c).Defines(), fmt.Sprintf("SY_TB=%d", tb), fmt.Sprintf("SY_TY=%d", ty))
-	c.Run(c.Kernel(gemvFile, "symv_part", defs...), []int{nt * tb, nt * ty}, []int{tb, ty},
+	c.Run(c.Kernel(symvFile, "symv_part", fmt.Sprintf("SY_TB=%d", tb), fmt.Sprintf("SY_TY=%d", ty)), []int{nt * tb, nt * ty}, []int{tb, ty},
 		int32(n), l2bool(d.upper), a, int32(d.Lda), x, int32(offX), int32(incX), part)
 	tx, gty := gemvTShape(sh, c.E.Prof.LocalMemBytes, ElemSize[T]())
 	c.Run(gemvKernel(c, "gemv_t_fin", tx, gty), []int{Groups(n, 64)}, []int{64},
