@@ -14,7 +14,9 @@ import (
 // k×n matrix, C is an m×n matrix, and alpha and beta are scalars. When
 // beta is zero, C is overwritten (NaN in C does not survive).
 func (impl *Implementation) Zgemm(tA, tB blas.Transpose, m, n, k int, alpha complex128, a []complex128, lda int, b []complex128, ldb int, beta complex128, c []complex128, ldc int) {
-	if impl.gated(zgemmWork[complex128](m, n, k, true)) {
+	// zgemmWork's workload with β ≠ 0, written out: the generic call is
+	// not inlined here and would cost a small call as much as gonum's.
+	if impl.gated(work(prec64, 8*fl(m)*fl(n)*fl(k), 2*(fl(k)*(fl(m)+fl(n))+2*fl(m)*fl(n)))) {
 		native.Zgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}

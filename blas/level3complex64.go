@@ -16,7 +16,9 @@ import (
 // k×n matrix, C is an m×n matrix, and alpha and beta are scalars. When
 // beta is zero, C is overwritten (NaN in C does not survive).
 func (impl *Implementation) Cgemm(tA, tB blas.Transpose, m, n, k int, alpha complex64, a []complex64, lda int, b []complex64, ldb int, beta complex64, c []complex64, ldc int) {
-	if impl.gated(zgemmWork[complex64](m, n, k, true)) {
+	// zgemmWork's workload with β ≠ 0, written out: the generic call is
+	// not inlined here and would cost a small call as much as gonum's.
+	if impl.gated(work(prec32, 8*fl(m)*fl(n)*fl(k), 2*(fl(k)*(fl(m)+fl(n))+2*fl(m)*fl(n)))) {
 		native.Cgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
