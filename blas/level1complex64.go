@@ -10,7 +10,7 @@ import eng "github.com/gocompute/opencl/internal/engine"
 //
 // of the n-vectors x and y.
 func (impl *Implementation) Cdotu(n int, x []complex64, incX int, y []complex64, incY int) complex64 {
-	if impl.gated(work(prec32, 8*fl(n), 4*fl(n))) {
+	if n < impl.cxLim.Cdotu {
 		return native.Cdotu(n, x, incX, y, incY)
 	}
 	if !cxCheckXY(n, x, incX, y, incY) {
@@ -32,7 +32,7 @@ func (impl *Implementation) Cdotu(n int, x []complex64, incX int, y []complex64,
 //
 // of the n-vectors x and y.
 func (impl *Implementation) Cdotc(n int, x []complex64, incX int, y []complex64, incY int) complex64 {
-	if impl.gated(work(prec32, 8*fl(n), 4*fl(n))) {
+	if n < impl.cxLim.Cdotc {
 		return native.Cdotc(n, x, incX, y, incY)
 	}
 	if !cxCheckXY(n, x, incX, y, incY) {
@@ -55,7 +55,7 @@ func (impl *Implementation) Cdotc(n int, x []complex64, incX int, y []complex64,
 // without overflow or underflow in the intermediate sums. Like gonum's, it
 // returns 0 for incX < 0.
 func (impl *Implementation) Scnrm2(n int, x []complex64, incX int) float32 {
-	if impl.gated(work(prec32, 4*fl(n), 2*fl(n))) {
+	if n < impl.cxLim.Scnrm2 {
 		return native.Scnrm2(n, x, incX)
 	}
 	if incX < 1 {
@@ -90,7 +90,7 @@ func (impl *Implementation) Scnrm2(n int, x []complex64, incX int) float32 {
 //
 // Like gonum's, it returns 0 for incX < 0.
 func (impl *Implementation) Scasum(n int, x []complex64, incX int) float32 {
-	if impl.gated(work(prec32, 2*fl(n), 2*fl(n))) {
+	if n < impl.cxLim.Scasum {
 		return native.Scasum(n, x, incX)
 	}
 	if n < 0 {
@@ -122,7 +122,7 @@ func (impl *Implementation) Scasum(n int, x []complex64, incX int) float32 {
 // the largest |Re x[i]| + |Im x[i]|. It returns -1 for n == 0 or
 // incX < 0, as gonum's does.
 func (impl *Implementation) Icamax(n int, x []complex64, incX int) int {
-	if impl.gated(work(prec32, 2*fl(n), 2*fl(n))) {
+	if n < impl.cxLim.Icamax {
 		return native.Icamax(n, x, incX)
 	}
 	if incX < 1 {
@@ -155,7 +155,7 @@ func (impl *Implementation) Icamax(n int, x []complex64, incX int) int {
 
 // Cswap exchanges the elements of the n-vectors x and y.
 func (impl *Implementation) Cswap(n int, x []complex64, incX int, y []complex64, incY int) {
-	if impl.gated(work(prec32, 0, 8*fl(n))) {
+	if n < impl.cxLim.Cswap {
 		native.Cswap(n, x, incX, y, incY)
 		return
 	}
@@ -174,7 +174,7 @@ func (impl *Implementation) Cswap(n int, x []complex64, incX int, y []complex64,
 
 // Ccopy copies the n-vector x to the n-vector y.
 func (impl *Implementation) Ccopy(n int, x []complex64, incX int, y []complex64, incY int) {
-	if impl.gated(work(prec32, 0, 4*fl(n))) {
+	if n < impl.cxLim.Ccopy {
 		native.Ccopy(n, x, incX, y, incY)
 		return
 	}
@@ -197,7 +197,7 @@ func (impl *Implementation) Ccopy(n int, x []complex64, incX int, y []complex64,
 //
 // for the n-vectors x and y and the scalar alpha.
 func (impl *Implementation) Caxpy(n int, alpha complex64, x []complex64, incX int, y []complex64, incY int) {
-	if impl.gated(work(prec32, 8*fl(n), 6*fl(n))) {
+	if n < impl.cxLim.Caxpy {
 		native.Caxpy(n, alpha, x, incX, y, incY)
 		return
 	}
@@ -221,7 +221,7 @@ func (impl *Implementation) Caxpy(n int, alpha complex64, x []complex64, incX in
 // for the n-vector x and the complex scalar alpha. Like gonum's, it does
 // nothing for incX < 0.
 func (impl *Implementation) Cscal(n int, alpha complex64, x []complex64, incX int) {
-	if impl.gated(work(prec32, 6*fl(n), 4*fl(n))) {
+	if n < impl.cxLim.Cscal {
 		native.Cscal(n, alpha, x, incX)
 		return
 	}
@@ -245,7 +245,7 @@ func (impl *Implementation) Cscal(n int, alpha complex64, x []complex64, incX in
 // for the n-vector x and the real scalar alpha. Like gonum's, it does
 // nothing for incX < 0.
 func (impl *Implementation) Csscal(n int, alpha float32, x []complex64, incX int) {
-	if impl.gated(work(prec32, 2*fl(n), 4*fl(n))) {
+	if n < impl.cxLim.Csscal {
 		native.Csscal(n, alpha, x, incX)
 		return
 	}
