@@ -191,6 +191,8 @@ type Implementation struct {
 	gate32, gate64 gate
 	// lim holds the level 1 routines' gates as limits on n.
 	lim level1Limits
+	// cxLim holds the complex level 1 routines' (gate_complex.go).
+	cxLim cxLevel1Limits
 	// eng is the OpenCL engine behind dev64 and dev32 (nil when they are
 	// not OpenCL devices): the resident API and the statistics use it.
 	eng *eng.Engine

@@ -10,6 +10,12 @@ import (
 // by both precisions, the offload decision, and the scans that keep a call
 // whose operands hold NaN or ±Inf on gonum's code where the device's
 // kernels would sum in another order (see complex_finite.go).
+//
+// Every complex routine starts at its gate (gate.go), on a workload no
+// smaller than the call's (vectors at their longest, a triangular or
+// Hermitian operand at the larger order): a call below it goes straight
+// to gonum's routine, which makes the argument checks, with gonum's
+// messages in gonum's order, since it is gonum's.
 
 // cplx is the element type of a complex routine.
 type cplx = eng.Complex

@@ -8,6 +8,9 @@ import eng "github.com/gocompute/opencl/internal/engine"
 //
 // of the n-vectors x and y.
 func (impl *Implementation) Zdotu(n int, x []complex128, incX int, y []complex128, incY int) complex128 {
+	if n < impl.cxLim.Zdotu {
+		return native.Zdotu(n, x, incX, y, incY)
+	}
 	if !cxCheckXY(n, x, incX, y, incY) {
 		return 0
 	}
@@ -27,6 +30,9 @@ func (impl *Implementation) Zdotu(n int, x []complex128, incX int, y []complex12
 //
 // of the n-vectors x and y.
 func (impl *Implementation) Zdotc(n int, x []complex128, incX int, y []complex128, incY int) complex128 {
+	if n < impl.cxLim.Zdotc {
+		return native.Zdotc(n, x, incX, y, incY)
+	}
 	if !cxCheckXY(n, x, incX, y, incY) {
 		return 0
 	}
@@ -47,6 +53,9 @@ func (impl *Implementation) Zdotc(n int, x []complex128, incX int, y []complex12
 // without overflow or underflow in the intermediate sums. Like gonum's, it
 // returns 0 for incX < 0.
 func (impl *Implementation) Dznrm2(n int, x []complex128, incX int) float64 {
+	if n < impl.cxLim.Dznrm2 {
+		return native.Dznrm2(n, x, incX)
+	}
 	if incX < 1 {
 		if incX == 0 {
 			panic(msgZeroIncX)
@@ -79,6 +88,9 @@ func (impl *Implementation) Dznrm2(n int, x []complex128, incX int) float64 {
 //
 // Like gonum's, it returns 0 for incX < 0.
 func (impl *Implementation) Dzasum(n int, x []complex128, incX int) float64 {
+	if n < impl.cxLim.Dzasum {
+		return native.Dzasum(n, x, incX)
+	}
 	if n < 0 {
 		panic(msgNLT0)
 	}
@@ -108,6 +120,9 @@ func (impl *Implementation) Dzasum(n int, x []complex128, incX int) float64 {
 // the largest |Re x[i]| + |Im x[i]|. It returns -1 for n == 0 or
 // incX < 0, as gonum's does.
 func (impl *Implementation) Izamax(n int, x []complex128, incX int) int {
+	if n < impl.cxLim.Izamax {
+		return native.Izamax(n, x, incX)
+	}
 	if incX < 1 {
 		if incX == 0 {
 			panic(msgZeroIncX)
@@ -138,6 +153,10 @@ func (impl *Implementation) Izamax(n int, x []complex128, incX int) int {
 
 // Zswap exchanges the elements of the n-vectors x and y.
 func (impl *Implementation) Zswap(n int, x []complex128, incX int, y []complex128, incY int) {
+	if n < impl.cxLim.Zswap {
+		native.Zswap(n, x, incX, y, incY)
+		return
+	}
 	if !cxCheckXY(n, x, incX, y, incY) {
 		return
 	}
@@ -153,6 +172,10 @@ func (impl *Implementation) Zswap(n int, x []complex128, incX int, y []complex12
 
 // Zcopy copies the n-vector x to the n-vector y.
 func (impl *Implementation) Zcopy(n int, x []complex128, incX int, y []complex128, incY int) {
+	if n < impl.cxLim.Zcopy {
+		native.Zcopy(n, x, incX, y, incY)
+		return
+	}
 	if !cxCheckXY(n, x, incX, y, incY) {
 		return
 	}
@@ -172,6 +195,10 @@ func (impl *Implementation) Zcopy(n int, x []complex128, incX int, y []complex12
 //
 // for the n-vectors x and y and the scalar alpha.
 func (impl *Implementation) Zaxpy(n int, alpha complex128, x []complex128, incX int, y []complex128, incY int) {
+	if n < impl.cxLim.Zaxpy {
+		native.Zaxpy(n, alpha, x, incX, y, incY)
+		return
+	}
 	if !cxCheckXY(n, x, incX, y, incY) || alpha == 0 {
 		return
 	}
@@ -192,6 +219,10 @@ func (impl *Implementation) Zaxpy(n int, alpha complex128, x []complex128, incX 
 // for the n-vector x and the complex scalar alpha. Like gonum's, it does
 // nothing for incX < 0.
 func (impl *Implementation) Zscal(n int, alpha complex128, x []complex128, incX int) {
+	if n < impl.cxLim.Zscal {
+		native.Zscal(n, alpha, x, incX)
+		return
+	}
 	if !cxCheckScal(n, x, incX) {
 		return
 	}
@@ -212,6 +243,10 @@ func (impl *Implementation) Zscal(n int, alpha complex128, x []complex128, incX 
 // for the n-vector x and the real scalar alpha. Like gonum's, it does
 // nothing for incX < 0.
 func (impl *Implementation) Zdscal(n int, alpha float64, x []complex128, incX int) {
+	if n < impl.cxLim.Zdscal {
+		native.Zdscal(n, alpha, x, incX)
+		return
+	}
 	if !cxCheckScal(n, x, incX) {
 		return
 	}

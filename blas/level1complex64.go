@@ -10,6 +10,9 @@ import eng "github.com/gocompute/opencl/internal/engine"
 //
 // of the n-vectors x and y.
 func (impl *Implementation) Cdotu(n int, x []complex64, incX int, y []complex64, incY int) complex64 {
+	if n < impl.cxLim.Cdotu {
+		return native.Cdotu(n, x, incX, y, incY)
+	}
 	if !cxCheckXY(n, x, incX, y, incY) {
 		return 0
 	}
@@ -29,6 +32,9 @@ func (impl *Implementation) Cdotu(n int, x []complex64, incX int, y []complex64,
 //
 // of the n-vectors x and y.
 func (impl *Implementation) Cdotc(n int, x []complex64, incX int, y []complex64, incY int) complex64 {
+	if n < impl.cxLim.Cdotc {
+		return native.Cdotc(n, x, incX, y, incY)
+	}
 	if !cxCheckXY(n, x, incX, y, incY) {
 		return 0
 	}
@@ -49,6 +55,9 @@ func (impl *Implementation) Cdotc(n int, x []complex64, incX int, y []complex64,
 // without overflow or underflow in the intermediate sums. Like gonum's, it
 // returns 0 for incX < 0.
 func (impl *Implementation) Scnrm2(n int, x []complex64, incX int) float32 {
+	if n < impl.cxLim.Scnrm2 {
+		return native.Scnrm2(n, x, incX)
+	}
 	if incX < 1 {
 		if incX == 0 {
 			panic(msgZeroIncX)
@@ -81,6 +90,9 @@ func (impl *Implementation) Scnrm2(n int, x []complex64, incX int) float32 {
 //
 // Like gonum's, it returns 0 for incX < 0.
 func (impl *Implementation) Scasum(n int, x []complex64, incX int) float32 {
+	if n < impl.cxLim.Scasum {
+		return native.Scasum(n, x, incX)
+	}
 	if n < 0 {
 		panic(msgNLT0)
 	}
@@ -110,6 +122,9 @@ func (impl *Implementation) Scasum(n int, x []complex64, incX int) float32 {
 // the largest |Re x[i]| + |Im x[i]|. It returns -1 for n == 0 or
 // incX < 0, as gonum's does.
 func (impl *Implementation) Icamax(n int, x []complex64, incX int) int {
+	if n < impl.cxLim.Icamax {
+		return native.Icamax(n, x, incX)
+	}
 	if incX < 1 {
 		if incX == 0 {
 			panic(msgZeroIncX)
@@ -140,6 +155,10 @@ func (impl *Implementation) Icamax(n int, x []complex64, incX int) int {
 
 // Cswap exchanges the elements of the n-vectors x and y.
 func (impl *Implementation) Cswap(n int, x []complex64, incX int, y []complex64, incY int) {
+	if n < impl.cxLim.Cswap {
+		native.Cswap(n, x, incX, y, incY)
+		return
+	}
 	if !cxCheckXY(n, x, incX, y, incY) {
 		return
 	}
@@ -155,6 +174,10 @@ func (impl *Implementation) Cswap(n int, x []complex64, incX int, y []complex64,
 
 // Ccopy copies the n-vector x to the n-vector y.
 func (impl *Implementation) Ccopy(n int, x []complex64, incX int, y []complex64, incY int) {
+	if n < impl.cxLim.Ccopy {
+		native.Ccopy(n, x, incX, y, incY)
+		return
+	}
 	if !cxCheckXY(n, x, incX, y, incY) {
 		return
 	}
@@ -174,6 +197,10 @@ func (impl *Implementation) Ccopy(n int, x []complex64, incX int, y []complex64,
 //
 // for the n-vectors x and y and the scalar alpha.
 func (impl *Implementation) Caxpy(n int, alpha complex64, x []complex64, incX int, y []complex64, incY int) {
+	if n < impl.cxLim.Caxpy {
+		native.Caxpy(n, alpha, x, incX, y, incY)
+		return
+	}
 	if !cxCheckXY(n, x, incX, y, incY) || alpha == 0 {
 		return
 	}
@@ -194,6 +221,10 @@ func (impl *Implementation) Caxpy(n int, alpha complex64, x []complex64, incX in
 // for the n-vector x and the complex scalar alpha. Like gonum's, it does
 // nothing for incX < 0.
 func (impl *Implementation) Cscal(n int, alpha complex64, x []complex64, incX int) {
+	if n < impl.cxLim.Cscal {
+		native.Cscal(n, alpha, x, incX)
+		return
+	}
 	if !cxCheckScal(n, x, incX) {
 		return
 	}
@@ -214,6 +245,10 @@ func (impl *Implementation) Cscal(n int, alpha complex64, x []complex64, incX in
 // for the n-vector x and the real scalar alpha. Like gonum's, it does
 // nothing for incX < 0.
 func (impl *Implementation) Csscal(n int, alpha float32, x []complex64, incX int) {
+	if n < impl.cxLim.Csscal {
+		native.Csscal(n, alpha, x, incX)
+		return
+	}
 	if !cxCheckScal(n, x, incX) {
 		return
 	}

@@ -15,6 +15,10 @@ import (
 // where A is an m×n dense matrix, x and y are vectors, and alpha and beta
 // are scalars.
 func (impl *Implementation) Zgemv(trans blas.Transpose, m, n int, alpha complex128, a []complex128, lda int, x []complex128, incX int, beta complex128, y []complex128, incY int) {
+	if impl.gated(work(prec64, 8*fl(m)*fl(n), 2*(fl(m)*fl(n)+2*(fl(m)+fl(n))))) {
+		native.Zgemv(trans, m, n, alpha, a, lda, x, incX, beta, y, incY)
+		return
+	}
 	// gonum's checks, in gonum's order: with α = 0 and β = 1 its Zgemv
 	// returns right after them, touching nothing.
 	native.Zgemv(trans, m, n, 0, a, lda, x, incX, 1, y, incY)
@@ -46,6 +50,10 @@ func (impl *Implementation) Zgemv(trans blas.Transpose, m, n int, alpha complex1
 // where A is an m×n band matrix with kL sub-diagonals and kU
 // super-diagonals, x and y are vectors, and alpha and beta are scalars.
 func (impl *Implementation) Zgbmv(trans blas.Transpose, m, n, kL, kU int, alpha complex128, a []complex128, lda int, x []complex128, incX int, beta complex128, y []complex128, incY int) {
+	if impl.gated(work(prec64, 8*fl(min(m, n+kL))*fl(kL+kU+1), 2*(fl(min(m, n+kL))*fl(kL+kU+1)+2*(fl(m)+fl(n))))) {
+		native.Zgbmv(trans, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
+		return
+	}
 	// gonum's checks only (α = 0, β = 1 returns right after them).
 	native.Zgbmv(trans, m, n, kL, kU, 0, a, lda, x, incX, 1, y, incY)
 	if m == 0 || n == 0 || (alpha == 0 && beta == 1) {
@@ -77,6 +85,10 @@ func (impl *Implementation) Zgbmv(trans blas.Transpose, m, n, kL, kU int, alpha 
 //
 // where A is an n×n triangular matrix and x is a vector.
 func (impl *Implementation) Ztrmv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n int, a []complex128, lda int, x []complex128, incX int) {
+	if impl.gated(work(prec64, 4*fl(n)*fl(n), 2*(fl(n)*fl(n+1)/2+2*fl(n)))) {
+		native.Ztrmv(uplo, trans, diag, n, a, lda, x, incX)
+		return
+	}
 	if !cxCheckTri(eng.L2Dense, uplo, trans, diag, n, n-1, a, lda, x, incX) {
 		return
 	}
@@ -101,6 +113,10 @@ func (impl *Implementation) Ztrmv(uplo blas.Uplo, trans blas.Transpose, diag bla
 // where A is an n×n triangular band matrix with (k+1) diagonals and x is a
 // vector.
 func (impl *Implementation) Ztbmv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n, k int, a []complex128, lda int, x []complex128, incX int) {
+	if impl.gated(work(prec64, 8*fl(n)*fl(k+1), 2*(fl(n)*fl(k+1)+2*fl(n)))) {
+		native.Ztbmv(uplo, trans, diag, n, k, a, lda, x, incX)
+		return
+	}
 	if !cxCheckTri(eng.L2Band, uplo, trans, diag, n, k, a, lda, x, incX) {
 		return
 	}
@@ -124,6 +140,10 @@ func (impl *Implementation) Ztbmv(uplo blas.Uplo, trans blas.Transpose, diag bla
 //
 // where A is an n×n triangular matrix in packed form and x is a vector.
 func (impl *Implementation) Ztpmv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n int, ap []complex128, x []complex128, incX int) {
+	if impl.gated(work(prec64, 4*fl(n)*fl(n), 2*(fl(n)*fl(n+1)/2+2*fl(n)))) {
+		native.Ztpmv(uplo, trans, diag, n, ap, x, incX)
+		return
+	}
 	if !cxCheckTri(eng.L2Packed, uplo, trans, diag, n, n-1, ap, 0, x, incX) {
 		return
 	}
@@ -148,6 +168,10 @@ func (impl *Implementation) Ztpmv(uplo blas.Uplo, trans blas.Transpose, diag bla
 // where b and x are n-element vectors (x holds b on entry) and A is an n×n
 // triangular matrix. No test for singularity is made.
 func (impl *Implementation) Ztrsv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n int, a []complex128, lda int, x []complex128, incX int) {
+	if impl.gated(work(prec64, 4*fl(n)*fl(n), 2*(fl(n)*fl(n+1)/2+2*fl(n)))) {
+		native.Ztrsv(uplo, trans, diag, n, a, lda, x, incX)
+		return
+	}
 	if !cxCheckTri(eng.L2Dense, uplo, trans, diag, n, n-1, a, lda, x, incX) {
 		return
 	}
@@ -173,6 +197,10 @@ func (impl *Implementation) Ztrsv(uplo blas.Uplo, trans blas.Transpose, diag bla
 // triangular band matrix with (k+1) diagonals. No test for singularity is
 // made.
 func (impl *Implementation) Ztbsv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n, k int, a []complex128, lda int, x []complex128, incX int) {
+	if impl.gated(work(prec64, 8*fl(n)*fl(k+1), 2*(fl(n)*fl(k+1)+2*fl(n)))) {
+		native.Ztbsv(uplo, trans, diag, n, k, a, lda, x, incX)
+		return
+	}
 	if !cxCheckTri(eng.L2Band, uplo, trans, diag, n, k, a, lda, x, incX) {
 		return
 	}
@@ -197,6 +225,10 @@ func (impl *Implementation) Ztbsv(uplo blas.Uplo, trans blas.Transpose, diag bla
 // where b and x are n-element vectors (x holds b on entry) and A is an n×n
 // triangular matrix in packed form. No test for singularity is made.
 func (impl *Implementation) Ztpsv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n int, ap []complex128, x []complex128, incX int) {
+	if impl.gated(work(prec64, 4*fl(n)*fl(n), 2*(fl(n)*fl(n+1)/2+2*fl(n)))) {
+		native.Ztpsv(uplo, trans, diag, n, ap, x, incX)
+		return
+	}
 	if !cxCheckTri(eng.L2Packed, uplo, trans, diag, n, n-1, ap, 0, x, incX) {
 		return
 	}
@@ -220,6 +252,10 @@ func (impl *Implementation) Ztpsv(uplo blas.Uplo, trans blas.Transpose, diag bla
 // beta are scalars. The imaginary parts of the diagonal of A are ignored
 // and assumed to be zero.
 func (impl *Implementation) Zhemv(uplo blas.Uplo, n int, alpha complex128, a []complex128, lda int, x []complex128, incX int, beta complex128, y []complex128, incY int) {
+	if impl.gated(work(prec64, 8*fl(n)*fl(n), 2*(fl(n)*fl(n+1)/2+3*fl(n)))) {
+		native.Zhemv(uplo, n, alpha, a, lda, x, incX, beta, y, incY)
+		return
+	}
 	// gonum's checks only (α = 0, β = 1 returns right after them).
 	native.Zhemv(uplo, n, 0, a, lda, x, incX, 1, y, incY)
 	if n == 0 || (alpha == 0 && beta == 1) {
@@ -245,6 +281,10 @@ func (impl *Implementation) Zhemv(uplo blas.Uplo, n int, alpha complex128, a []c
 // are vectors, and alpha and beta are scalars. The imaginary parts of the
 // diagonal of A are ignored and assumed to be zero.
 func (impl *Implementation) Zhbmv(uplo blas.Uplo, n, k int, alpha complex128, a []complex128, lda int, x []complex128, incX int, beta complex128, y []complex128, incY int) {
+	if impl.gated(work(prec64, 16*fl(n)*fl(k+1), 2*(fl(n)*fl(k+1)+3*fl(n)))) {
+		native.Zhbmv(uplo, n, k, alpha, a, lda, x, incX, beta, y, incY)
+		return
+	}
 	// gonum's checks only (α = 0, β = 1 returns right after them).
 	native.Zhbmv(uplo, n, k, 0, a, lda, x, incX, 1, y, incY)
 	if n == 0 || (alpha == 0 && beta == 1) {
@@ -270,6 +310,10 @@ func (impl *Implementation) Zhbmv(uplo blas.Uplo, n, k int, alpha complex128, a 
 // and alpha and beta are scalars. The imaginary parts of the diagonal of A
 // are ignored and assumed to be zero.
 func (impl *Implementation) Zhpmv(uplo blas.Uplo, n int, alpha complex128, ap []complex128, x []complex128, incX int, beta complex128, y []complex128, incY int) {
+	if impl.gated(work(prec64, 8*fl(n)*fl(n), 2*(fl(n)*fl(n+1)/2+3*fl(n)))) {
+		native.Zhpmv(uplo, n, alpha, ap, x, incX, beta, y, incY)
+		return
+	}
 	// gonum's checks only (α = 0, β = 1 returns right after them).
 	native.Zhpmv(uplo, n, 0, ap, x, incX, 1, y, incY)
 	if n == 0 || (alpha == 0 && beta == 1) {
@@ -294,6 +338,10 @@ func (impl *Implementation) Zhpmv(uplo blas.Uplo, n int, alpha complex128, ap []
 // where A is an m×n dense matrix, x and y are vectors, and alpha is a
 // scalar.
 func (impl *Implementation) Zgeru(m, n int, alpha complex128, x []complex128, incX int, y []complex128, incY int, a []complex128, lda int) {
+	if impl.gated(work(prec64, 8*fl(m)*fl(n), 2*(2*fl(m)*fl(n)+fl(m)+fl(n)))) {
+		native.Zgeru(m, n, alpha, x, incX, y, incY, a, lda)
+		return
+	}
 	// gonum's checks only (α = 0 returns right after them).
 	native.Zgeru(m, n, 0, x, incX, y, incY, a, lda)
 	if m == 0 || n == 0 || alpha == 0 {
@@ -316,6 +364,10 @@ func (impl *Implementation) Zgeru(m, n int, alpha complex128, x []complex128, in
 // where A is an m×n dense matrix, x and y are vectors, and alpha is a
 // scalar.
 func (impl *Implementation) Zgerc(m, n int, alpha complex128, x []complex128, incX int, y []complex128, incY int, a []complex128, lda int) {
+	if impl.gated(work(prec64, 8*fl(m)*fl(n), 2*(2*fl(m)*fl(n)+fl(m)+fl(n)))) {
+		native.Zgerc(m, n, alpha, x, incX, y, incY, a, lda)
+		return
+	}
 	// gonum's checks only (α = 0 returns right after them).
 	native.Zgerc(m, n, 0, x, incX, y, incY, a, lda)
 	if m == 0 || n == 0 || alpha == 0 {
@@ -338,6 +390,10 @@ func (impl *Implementation) Zgerc(m, n int, alpha complex128, x []complex128, in
 // where A is an n×n Hermitian matrix, x is a vector, and alpha is a real
 // scalar. The imaginary parts of the diagonal of A are set to zero.
 func (impl *Implementation) Zher(uplo blas.Uplo, n int, alpha float64, x []complex128, incX int, a []complex128, lda int) {
+	if impl.gated(work(prec64, 4*fl(n)*fl(n), 2*(fl(n)*fl(n+1)+fl(n)))) {
+		native.Zher(uplo, n, alpha, x, incX, a, lda)
+		return
+	}
 	// gonum's checks only (α = 0 returns right after them).
 	native.Zher(uplo, n, 0, x, incX, a, lda)
 	if n == 0 || alpha == 0 {
@@ -361,6 +417,10 @@ func (impl *Implementation) Zher(uplo blas.Uplo, n int, alpha float64, x []compl
 // alpha is a real scalar. The imaginary parts of the diagonal of A are set
 // to zero.
 func (impl *Implementation) Zhpr(uplo blas.Uplo, n int, alpha float64, x []complex128, incX int, ap []complex128) {
+	if impl.gated(work(prec64, 4*fl(n)*fl(n), 2*(fl(n)*fl(n+1)+fl(n)))) {
+		native.Zhpr(uplo, n, alpha, x, incX, ap)
+		return
+	}
 	// gonum's checks only (α = 0 returns right after them).
 	native.Zhpr(uplo, n, 0, x, incX, ap)
 	if n == 0 || alpha == 0 {
@@ -383,6 +443,10 @@ func (impl *Implementation) Zhpr(uplo blas.Uplo, n int, alpha float64, x []compl
 // where A is an n×n Hermitian matrix, x and y are vectors, and alpha is a
 // scalar. The imaginary parts of the diagonal of A are set to zero.
 func (impl *Implementation) Zher2(uplo blas.Uplo, n int, alpha complex128, x []complex128, incX int, y []complex128, incY int, a []complex128, lda int) {
+	if impl.gated(work(prec64, 8*fl(n)*fl(n), 2*(fl(n)*fl(n+1)+2*fl(n)))) {
+		native.Zher2(uplo, n, alpha, x, incX, y, incY, a, lda)
+		return
+	}
 	// gonum's checks only (α = 0 returns right after them).
 	native.Zher2(uplo, n, 0, x, incX, y, incY, a, lda)
 	if n == 0 || alpha == 0 {
@@ -406,6 +470,10 @@ func (impl *Implementation) Zher2(uplo blas.Uplo, n int, alpha complex128, x []c
 // and alpha is a scalar. The imaginary parts of the diagonal of A are set
 // to zero.
 func (impl *Implementation) Zhpr2(uplo blas.Uplo, n int, alpha complex128, x []complex128, incX int, y []complex128, incY int, ap []complex128) {
+	if impl.gated(work(prec64, 8*fl(n)*fl(n), 2*(fl(n)*fl(n+1)+2*fl(n)))) {
+		native.Zhpr2(uplo, n, alpha, x, incX, y, incY, ap)
+		return
+	}
 	// gonum's checks only (α = 0 returns right after them).
 	native.Zhpr2(uplo, n, 0, x, incX, y, incY, ap)
 	if n == 0 || alpha == 0 {

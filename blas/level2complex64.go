@@ -17,6 +17,10 @@ import (
 // where A is an m×n dense matrix, x and y are vectors, and alpha and beta
 // are scalars.
 func (impl *Implementation) Cgemv(trans blas.Transpose, m, n int, alpha complex64, a []complex64, lda int, x []complex64, incX int, beta complex64, y []complex64, incY int) {
+	if impl.gated(work(prec32, 8*fl(m)*fl(n), 2*(fl(m)*fl(n)+2*(fl(m)+fl(n))))) {
+		native.Cgemv(trans, m, n, alpha, a, lda, x, incX, beta, y, incY)
+		return
+	}
 	// gonum's checks, in gonum's order: with α = 0 and β = 1 its Zgemv
 	// returns right after them, touching nothing.
 	native.Cgemv(trans, m, n, 0, a, lda, x, incX, 1, y, incY)
@@ -48,6 +52,10 @@ func (impl *Implementation) Cgemv(trans blas.Transpose, m, n int, alpha complex6
 // where A is an m×n band matrix with kL sub-diagonals and kU
 // super-diagonals, x and y are vectors, and alpha and beta are scalars.
 func (impl *Implementation) Cgbmv(trans blas.Transpose, m, n, kL, kU int, alpha complex64, a []complex64, lda int, x []complex64, incX int, beta complex64, y []complex64, incY int) {
+	if impl.gated(work(prec32, 8*fl(min(m, n+kL))*fl(kL+kU+1), 2*(fl(min(m, n+kL))*fl(kL+kU+1)+2*(fl(m)+fl(n))))) {
+		native.Cgbmv(trans, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
+		return
+	}
 	// gonum's checks only (α = 0, β = 1 returns right after them).
 	native.Cgbmv(trans, m, n, kL, kU, 0, a, lda, x, incX, 1, y, incY)
 	if m == 0 || n == 0 || (alpha == 0 && beta == 1) {
@@ -79,6 +87,10 @@ func (impl *Implementation) Cgbmv(trans blas.Transpose, m, n, kL, kU int, alpha 
 //
 // where A is an n×n triangular matrix and x is a vector.
 func (impl *Implementation) Ctrmv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n int, a []complex64, lda int, x []complex64, incX int) {
+	if impl.gated(work(prec32, 4*fl(n)*fl(n), 2*(fl(n)*fl(n+1)/2+2*fl(n)))) {
+		native.Ctrmv(uplo, trans, diag, n, a, lda, x, incX)
+		return
+	}
 	if !cxCheckTri(eng.L2Dense, uplo, trans, diag, n, n-1, a, lda, x, incX) {
 		return
 	}
@@ -103,6 +115,10 @@ func (impl *Implementation) Ctrmv(uplo blas.Uplo, trans blas.Transpose, diag bla
 // where A is an n×n triangular band matrix with (k+1) diagonals and x is a
 // vector.
 func (impl *Implementation) Ctbmv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n, k int, a []complex64, lda int, x []complex64, incX int) {
+	if impl.gated(work(prec32, 8*fl(n)*fl(k+1), 2*(fl(n)*fl(k+1)+2*fl(n)))) {
+		native.Ctbmv(uplo, trans, diag, n, k, a, lda, x, incX)
+		return
+	}
 	if !cxCheckTri(eng.L2Band, uplo, trans, diag, n, k, a, lda, x, incX) {
 		return
 	}
@@ -126,6 +142,10 @@ func (impl *Implementation) Ctbmv(uplo blas.Uplo, trans blas.Transpose, diag bla
 //
 // where A is an n×n triangular matrix in packed form and x is a vector.
 func (impl *Implementation) Ctpmv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n int, ap []complex64, x []complex64, incX int) {
+	if impl.gated(work(prec32, 4*fl(n)*fl(n), 2*(fl(n)*fl(n+1)/2+2*fl(n)))) {
+		native.Ctpmv(uplo, trans, diag, n, ap, x, incX)
+		return
+	}
 	if !cxCheckTri(eng.L2Packed, uplo, trans, diag, n, n-1, ap, 0, x, incX) {
 		return
 	}
@@ -150,6 +170,10 @@ func (impl *Implementation) Ctpmv(uplo blas.Uplo, trans blas.Transpose, diag bla
 // where b and x are n-element vectors (x holds b on entry) and A is an n×n
 // triangular matrix. No test for singularity is made.
 func (impl *Implementation) Ctrsv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n int, a []complex64, lda int, x []complex64, incX int) {
+	if impl.gated(work(prec32, 4*fl(n)*fl(n), 2*(fl(n)*fl(n+1)/2+2*fl(n)))) {
+		native.Ctrsv(uplo, trans, diag, n, a, lda, x, incX)
+		return
+	}
 	if !cxCheckTri(eng.L2Dense, uplo, trans, diag, n, n-1, a, lda, x, incX) {
 		return
 	}
@@ -175,6 +199,10 @@ func (impl *Implementation) Ctrsv(uplo blas.Uplo, trans blas.Transpose, diag bla
 // triangular band matrix with (k+1) diagonals. No test for singularity is
 // made.
 func (impl *Implementation) Ctbsv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n, k int, a []complex64, lda int, x []complex64, incX int) {
+	if impl.gated(work(prec32, 8*fl(n)*fl(k+1), 2*(fl(n)*fl(k+1)+2*fl(n)))) {
+		native.Ctbsv(uplo, trans, diag, n, k, a, lda, x, incX)
+		return
+	}
 	if !cxCheckTri(eng.L2Band, uplo, trans, diag, n, k, a, lda, x, incX) {
 		return
 	}
@@ -199,6 +227,10 @@ func (impl *Implementation) Ctbsv(uplo blas.Uplo, trans blas.Transpose, diag bla
 // where b and x are n-element vectors (x holds b on entry) and A is an n×n
 // triangular matrix in packed form. No test for singularity is made.
 func (impl *Implementation) Ctpsv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n int, ap []complex64, x []complex64, incX int) {
+	if impl.gated(work(prec32, 4*fl(n)*fl(n), 2*(fl(n)*fl(n+1)/2+2*fl(n)))) {
+		native.Ctpsv(uplo, trans, diag, n, ap, x, incX)
+		return
+	}
 	if !cxCheckTri(eng.L2Packed, uplo, trans, diag, n, n-1, ap, 0, x, incX) {
 		return
 	}
@@ -222,6 +254,10 @@ func (impl *Implementation) Ctpsv(uplo blas.Uplo, trans blas.Transpose, diag bla
 // beta are scalars. The imaginary parts of the diagonal of A are ignored
 // and assumed to be zero.
 func (impl *Implementation) Chemv(uplo blas.Uplo, n int, alpha complex64, a []complex64, lda int, x []complex64, incX int, beta complex64, y []complex64, incY int) {
+	if impl.gated(work(prec32, 8*fl(n)*fl(n), 2*(fl(n)*fl(n+1)/2+3*fl(n)))) {
+		native.Chemv(uplo, n, alpha, a, lda, x, incX, beta, y, incY)
+		return
+	}
 	// gonum's checks only (α = 0, β = 1 returns right after them).
 	native.Chemv(uplo, n, 0, a, lda, x, incX, 1, y, incY)
 	if n == 0 || (alpha == 0 && beta == 1) {
@@ -247,6 +283,10 @@ func (impl *Implementation) Chemv(uplo blas.Uplo, n int, alpha complex64, a []co
 // are vectors, and alpha and beta are scalars. The imaginary parts of the
 // diagonal of A are ignored and assumed to be zero.
 func (impl *Implementation) Chbmv(uplo blas.Uplo, n, k int, alpha complex64, a []complex64, lda int, x []complex64, incX int, beta complex64, y []complex64, incY int) {
+	if impl.gated(work(prec32, 16*fl(n)*fl(k+1), 2*(fl(n)*fl(k+1)+3*fl(n)))) {
+		native.Chbmv(uplo, n, k, alpha, a, lda, x, incX, beta, y, incY)
+		return
+	}
 	// gonum's checks only (α = 0, β = 1 returns right after them).
 	native.Chbmv(uplo, n, k, 0, a, lda, x, incX, 1, y, incY)
 	if n == 0 || (alpha == 0 && beta == 1) {
@@ -272,6 +312,10 @@ func (impl *Implementation) Chbmv(uplo blas.Uplo, n, k int, alpha complex64, a [
 // and alpha and beta are scalars. The imaginary parts of the diagonal of A
 // are ignored and assumed to be zero.
 func (impl *Implementation) Chpmv(uplo blas.Uplo, n int, alpha complex64, ap []complex64, x []complex64, incX int, beta complex64, y []complex64, incY int) {
+	if impl.gated(work(prec32, 8*fl(n)*fl(n), 2*(fl(n)*fl(n+1)/2+3*fl(n)))) {
+		native.Chpmv(uplo, n, alpha, ap, x, incX, beta, y, incY)
+		return
+	}
 	// gonum's checks only (α = 0, β = 1 returns right after them).
 	native.Chpmv(uplo, n, 0, ap, x, incX, 1, y, incY)
 	if n == 0 || (alpha == 0 && beta == 1) {
@@ -296,6 +340,10 @@ func (impl *Implementation) Chpmv(uplo blas.Uplo, n int, alpha complex64, ap []c
 // where A is an m×n dense matrix, x and y are vectors, and alpha is a
 // scalar.
 func (impl *Implementation) Cgeru(m, n int, alpha complex64, x []complex64, incX int, y []complex64, incY int, a []complex64, lda int) {
+	if impl.gated(work(prec32, 8*fl(m)*fl(n), 2*(2*fl(m)*fl(n)+fl(m)+fl(n)))) {
+		native.Cgeru(m, n, alpha, x, incX, y, incY, a, lda)
+		return
+	}
 	// gonum's checks only (α = 0 returns right after them).
 	native.Cgeru(m, n, 0, x, incX, y, incY, a, lda)
 	if m == 0 || n == 0 || alpha == 0 {
@@ -318,6 +366,10 @@ func (impl *Implementation) Cgeru(m, n int, alpha complex64, x []complex64, incX
 // where A is an m×n dense matrix, x and y are vectors, and alpha is a
 // scalar.
 func (impl *Implementation) Cgerc(m, n int, alpha complex64, x []complex64, incX int, y []complex64, incY int, a []complex64, lda int) {
+	if impl.gated(work(prec32, 8*fl(m)*fl(n), 2*(2*fl(m)*fl(n)+fl(m)+fl(n)))) {
+		native.Cgerc(m, n, alpha, x, incX, y, incY, a, lda)
+		return
+	}
 	// gonum's checks only (α = 0 returns right after them).
 	native.Cgerc(m, n, 0, x, incX, y, incY, a, lda)
 	if m == 0 || n == 0 || alpha == 0 {
@@ -340,6 +392,10 @@ func (impl *Implementation) Cgerc(m, n int, alpha complex64, x []complex64, incX
 // where A is an n×n Hermitian matrix, x is a vector, and alpha is a real
 // scalar. The imaginary parts of the diagonal of A are set to zero.
 func (impl *Implementation) Cher(uplo blas.Uplo, n int, alpha float32, x []complex64, incX int, a []complex64, lda int) {
+	if impl.gated(work(prec32, 4*fl(n)*fl(n), 2*(fl(n)*fl(n+1)+fl(n)))) {
+		native.Cher(uplo, n, alpha, x, incX, a, lda)
+		return
+	}
 	// gonum's checks only (α = 0 returns right after them).
 	native.Cher(uplo, n, 0, x, incX, a, lda)
 	if n == 0 || alpha == 0 {
@@ -363,6 +419,10 @@ func (impl *Implementation) Cher(uplo blas.Uplo, n int, alpha float32, x []compl
 // alpha is a real scalar. The imaginary parts of the diagonal of A are set
 // to zero.
 func (impl *Implementation) Chpr(uplo blas.Uplo, n int, alpha float32, x []complex64, incX int, ap []complex64) {
+	if impl.gated(work(prec32, 4*fl(n)*fl(n), 2*(fl(n)*fl(n+1)+fl(n)))) {
+		native.Chpr(uplo, n, alpha, x, incX, ap)
+		return
+	}
 	// gonum's checks only (α = 0 returns right after them).
 	native.Chpr(uplo, n, 0, x, incX, ap)
 	if n == 0 || alpha == 0 {
@@ -385,6 +445,10 @@ func (impl *Implementation) Chpr(uplo blas.Uplo, n int, alpha float32, x []compl
 // where A is an n×n Hermitian matrix, x and y are vectors, and alpha is a
 // scalar. The imaginary parts of the diagonal of A are set to zero.
 func (impl *Implementation) Cher2(uplo blas.Uplo, n int, alpha complex64, x []complex64, incX int, y []complex64, incY int, a []complex64, lda int) {
+	if impl.gated(work(prec32, 8*fl(n)*fl(n), 2*(fl(n)*fl(n+1)+2*fl(n)))) {
+		native.Cher2(uplo, n, alpha, x, incX, y, incY, a, lda)
+		return
+	}
 	// gonum's checks only (α = 0 returns right after them).
 	native.Cher2(uplo, n, 0, x, incX, y, incY, a, lda)
 	if n == 0 || alpha == 0 {
@@ -408,6 +472,10 @@ func (impl *Implementation) Cher2(uplo blas.Uplo, n int, alpha complex64, x []co
 // and alpha is a scalar. The imaginary parts of the diagonal of A are set
 // to zero.
 func (impl *Implementation) Chpr2(uplo blas.Uplo, n int, alpha complex64, x []complex64, incX int, y []complex64, incY int, ap []complex64) {
+	if impl.gated(work(prec32, 8*fl(n)*fl(n), 2*(fl(n)*fl(n+1)+2*fl(n)))) {
+		native.Chpr2(uplo, n, alpha, x, incX, y, incY, ap)
+		return
+	}
 	// gonum's checks only (α = 0 returns right after them).
 	native.Chpr2(uplo, n, 0, x, incX, y, incY, ap)
 	if n == 0 || alpha == 0 {

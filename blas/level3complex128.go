@@ -14,6 +14,12 @@ import (
 // k×n matrix, C is an m×n matrix, and alpha and beta are scalars. When
 // beta is zero, C is overwritten (NaN in C does not survive).
 func (impl *Implementation) Zgemm(tA, tB blas.Transpose, m, n, k int, alpha complex128, a []complex128, lda int, b []complex128, ldb int, beta complex128, c []complex128, ldc int) {
+	// zgemmWork's workload with β ≠ 0, written out: the generic call is
+	// not inlined here and would cost a small call as much as gonum's.
+	if impl.gated(work(prec64, 8*fl(m)*fl(n)*fl(k), 2*(fl(k)*(fl(m)+fl(n))+2*fl(m)*fl(n)))) {
+		native.Zgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
 	if !checkZgemm(tA, tB, m, n, k, len(a), lda, len(b), ldb, len(c), ldc, (alpha == 0 || k == 0) && beta == 1) {
 		return
 	}
@@ -30,6 +36,10 @@ func (impl *Implementation) Zgemm(tA, tB blas.Transpose, m, n, k int, alpha comp
 // where A is an n×n or m×m symmetric matrix (only the uplo triangle is
 // read), B and C are m×n matrices, and alpha and beta are scalars.
 func (impl *Implementation) Zsymm(side blas.Side, uplo blas.Uplo, m, n int, alpha complex128, a []complex128, lda int, b []complex128, ldb int, beta complex128, c []complex128, ldc int) {
+	if impl.gated(work(prec64, 8*fl(m)*fl(n)*fl(max(m, n)), 2*(fl(max(m, n))*fl(max(m, n))+3*fl(m)*fl(n)))) {
+		native.Zsymm(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
 	native.Zsymm(side, uplo, m, n, 0, a, lda, b, ldb, 1, c, ldc) // gonum's checks alone
 	if m == 0 || n == 0 || alpha == 0 && beta == 1 {
 		return
@@ -48,6 +58,10 @@ func (impl *Implementation) Zsymm(side blas.Side, uplo blas.Uplo, m, n int, alph
 // read, and the imaginary parts of its diagonal are taken as zero), B and
 // C are m×n matrices, and alpha and beta are scalars.
 func (impl *Implementation) Zhemm(side blas.Side, uplo blas.Uplo, m, n int, alpha complex128, a []complex128, lda int, b []complex128, ldb int, beta complex128, c []complex128, ldc int) {
+	if impl.gated(work(prec64, 8*fl(m)*fl(n)*fl(max(m, n)), 2*(fl(max(m, n))*fl(max(m, n))+3*fl(m)*fl(n)))) {
+		native.Zhemm(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
 	native.Zhemm(side, uplo, m, n, 0, a, lda, b, ldb, 1, c, ldc) // gonum's checks alone
 	if m == 0 || n == 0 || alpha == 0 && beta == 1 {
 		return
@@ -65,6 +79,10 @@ func (impl *Implementation) Zhemm(side blas.Side, uplo blas.Uplo, m, n int, alph
 // where A is an n×k or k×n matrix, C is an n×n symmetric matrix (only the
 // uplo triangle is referenced), and alpha and beta are scalars.
 func (impl *Implementation) Zsyrk(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha complex128, a []complex128, lda int, beta complex128, c []complex128, ldc int) {
+	if impl.gated(work(prec64, 8*fl(n)*fl(n)*fl(k), 2*(2*fl(n)*fl(k)+2*fl(n)*fl(n)))) {
+		native.Zsyrk(uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
+		return
+	}
 	native.Zsyrk(uplo, trans, n, k, 0, a, lda, 1, c, ldc) // gonum's checks alone
 	if n == 0 || (alpha == 0 || k == 0) && beta == 1 {
 		return
@@ -83,6 +101,10 @@ func (impl *Implementation) Zsyrk(uplo blas.Uplo, trans blas.Transpose, n, k int
 // uplo triangle is referenced; the imaginary parts of its diagonal are set
 // to zero), and alpha and beta are real scalars.
 func (impl *Implementation) Zherk(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha float64, a []complex128, lda int, beta float64, c []complex128, ldc int) {
+	if impl.gated(work(prec64, 8*fl(n)*fl(n)*fl(k), 2*(2*fl(n)*fl(k)+2*fl(n)*fl(n)))) {
+		native.Zherk(uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
+		return
+	}
 	native.Zherk(uplo, trans, n, k, 0, a, lda, 1, c, ldc) // gonum's checks alone
 	if n == 0 || (alpha == 0 || k == 0) && beta == 1 {
 		return
@@ -100,6 +122,10 @@ func (impl *Implementation) Zherk(uplo blas.Uplo, trans blas.Transpose, n, k int
 // where A and B are n×k or k×n matrices, C is an n×n symmetric matrix
 // (only the uplo triangle is referenced), and alpha and beta are scalars.
 func (impl *Implementation) Zsyr2k(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha complex128, a []complex128, lda int, b []complex128, ldb int, beta complex128, c []complex128, ldc int) {
+	if impl.gated(work(prec64, 8*fl(n)*fl(n)*fl(k), 2*(2*fl(n)*fl(k)+2*fl(n)*fl(n)))) {
+		native.Zsyr2k(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
 	native.Zsyr2k(uplo, trans, n, k, 0, a, lda, b, ldb, 1, c, ldc) // gonum's checks alone
 	if n == 0 || (alpha == 0 || k == 0) && beta == 1 {
 		return
@@ -118,6 +144,10 @@ func (impl *Implementation) Zsyr2k(uplo blas.Uplo, trans blas.Transpose, n, k in
 // (only the uplo triangle is referenced; the imaginary parts of its
 // diagonal are set to zero), alpha is a scalar and beta is a real scalar.
 func (impl *Implementation) Zher2k(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha complex128, a []complex128, lda int, b []complex128, ldb int, beta float64, c []complex128, ldc int) {
+	if impl.gated(work(prec64, 8*fl(n)*fl(n)*fl(k), 2*(2*fl(n)*fl(k)+2*fl(n)*fl(n)))) {
+		native.Zher2k(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
 	native.Zher2k(uplo, trans, n, k, 0, a, lda, b, ldb, 1, c, ldc) // gonum's checks alone
 	if n == 0 || (alpha == 0 || k == 0) && beta == 1 {
 		return
@@ -135,6 +165,10 @@ func (impl *Implementation) Zher2k(uplo blas.Uplo, trans blas.Transpose, n, k in
 // where op(A) is one of A, Aᵀ or Aᴴ, A is an m×m or n×n triangular matrix,
 // B is an m×n matrix, and alpha is a scalar.
 func (impl *Implementation) Ztrmm(side blas.Side, uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, m, n int, alpha complex128, a []complex128, lda int, b []complex128, ldb int) {
+	if impl.gated(work(prec64, 4*fl(m)*fl(n)*fl(max(m, n)), 2*(fl(max(m, n))*fl(max(m, n))/2+2*fl(m)*fl(n)))) {
+		native.Ztrmm(side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
+		return
+	}
 	if _, ok := impl.checkTriangular3(side, uplo, trans, diag, m, n, len(a), lda, len(b), ldb); !ok {
 		return
 	}
@@ -152,6 +186,10 @@ func (impl *Implementation) Ztrmm(side blas.Side, uplo blas.Uplo, trans blas.Tra
 // matrix, X and B are m×n matrices (X overwrites B), and alpha is a
 // scalar. No test for singularity is made.
 func (impl *Implementation) Ztrsm(side blas.Side, uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, m, n int, alpha complex128, a []complex128, lda int, b []complex128, ldb int) {
+	if impl.gated(work(prec64, 4*fl(m)*fl(n)*fl(max(m, n)), 2*(fl(max(m, n))*fl(max(m, n))/2+2*fl(m)*fl(n)))) {
+		native.Ztrsm(side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
+		return
+	}
 	if _, ok := impl.checkTriangular3(side, uplo, trans, diag, m, n, len(a), lda, len(b), ldb); !ok {
 		return
 	}

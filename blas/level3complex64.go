@@ -16,6 +16,12 @@ import (
 // k×n matrix, C is an m×n matrix, and alpha and beta are scalars. When
 // beta is zero, C is overwritten (NaN in C does not survive).
 func (impl *Implementation) Cgemm(tA, tB blas.Transpose, m, n, k int, alpha complex64, a []complex64, lda int, b []complex64, ldb int, beta complex64, c []complex64, ldc int) {
+	// zgemmWork's workload with β ≠ 0, written out: the generic call is
+	// not inlined here and would cost a small call as much as gonum's.
+	if impl.gated(work(prec32, 8*fl(m)*fl(n)*fl(k), 2*(fl(k)*(fl(m)+fl(n))+2*fl(m)*fl(n)))) {
+		native.Cgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
 	if !checkZgemm(tA, tB, m, n, k, len(a), lda, len(b), ldb, len(c), ldc, (alpha == 0 || k == 0) && beta == 1) {
 		return
 	}
@@ -32,6 +38,10 @@ func (impl *Implementation) Cgemm(tA, tB blas.Transpose, m, n, k int, alpha comp
 // where A is an n×n or m×m symmetric matrix (only the uplo triangle is
 // read), B and C are m×n matrices, and alpha and beta are scalars.
 func (impl *Implementation) Csymm(side blas.Side, uplo blas.Uplo, m, n int, alpha complex64, a []complex64, lda int, b []complex64, ldb int, beta complex64, c []complex64, ldc int) {
+	if impl.gated(work(prec32, 8*fl(m)*fl(n)*fl(max(m, n)), 2*(fl(max(m, n))*fl(max(m, n))+3*fl(m)*fl(n)))) {
+		native.Csymm(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
 	native.Csymm(side, uplo, m, n, 0, a, lda, b, ldb, 1, c, ldc) // gonum's checks alone
 	if m == 0 || n == 0 || alpha == 0 && beta == 1 {
 		return
@@ -50,6 +60,10 @@ func (impl *Implementation) Csymm(side blas.Side, uplo blas.Uplo, m, n int, alph
 // read, and the imaginary parts of its diagonal are taken as zero), B and
 // C are m×n matrices, and alpha and beta are scalars.
 func (impl *Implementation) Chemm(side blas.Side, uplo blas.Uplo, m, n int, alpha complex64, a []complex64, lda int, b []complex64, ldb int, beta complex64, c []complex64, ldc int) {
+	if impl.gated(work(prec32, 8*fl(m)*fl(n)*fl(max(m, n)), 2*(fl(max(m, n))*fl(max(m, n))+3*fl(m)*fl(n)))) {
+		native.Chemm(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
 	native.Chemm(side, uplo, m, n, 0, a, lda, b, ldb, 1, c, ldc) // gonum's checks alone
 	if m == 0 || n == 0 || alpha == 0 && beta == 1 {
 		return
@@ -67,6 +81,10 @@ func (impl *Implementation) Chemm(side blas.Side, uplo blas.Uplo, m, n int, alph
 // where A is an n×k or k×n matrix, C is an n×n symmetric matrix (only the
 // uplo triangle is referenced), and alpha and beta are scalars.
 func (impl *Implementation) Csyrk(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha complex64, a []complex64, lda int, beta complex64, c []complex64, ldc int) {
+	if impl.gated(work(prec32, 8*fl(n)*fl(n)*fl(k), 2*(2*fl(n)*fl(k)+2*fl(n)*fl(n)))) {
+		native.Csyrk(uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
+		return
+	}
 	native.Csyrk(uplo, trans, n, k, 0, a, lda, 1, c, ldc) // gonum's checks alone
 	if n == 0 || (alpha == 0 || k == 0) && beta == 1 {
 		return
@@ -85,6 +103,10 @@ func (impl *Implementation) Csyrk(uplo blas.Uplo, trans blas.Transpose, n, k int
 // uplo triangle is referenced; the imaginary parts of its diagonal are set
 // to zero), and alpha and beta are real scalars.
 func (impl *Implementation) Cherk(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha float32, a []complex64, lda int, beta float32, c []complex64, ldc int) {
+	if impl.gated(work(prec32, 8*fl(n)*fl(n)*fl(k), 2*(2*fl(n)*fl(k)+2*fl(n)*fl(n)))) {
+		native.Cherk(uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
+		return
+	}
 	native.Cherk(uplo, trans, n, k, 0, a, lda, 1, c, ldc) // gonum's checks alone
 	if n == 0 || (alpha == 0 || k == 0) && beta == 1 {
 		return
@@ -102,6 +124,10 @@ func (impl *Implementation) Cherk(uplo blas.Uplo, trans blas.Transpose, n, k int
 // where A and B are n×k or k×n matrices, C is an n×n symmetric matrix
 // (only the uplo triangle is referenced), and alpha and beta are scalars.
 func (impl *Implementation) Csyr2k(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha complex64, a []complex64, lda int, b []complex64, ldb int, beta complex64, c []complex64, ldc int) {
+	if impl.gated(work(prec32, 8*fl(n)*fl(n)*fl(k), 2*(2*fl(n)*fl(k)+2*fl(n)*fl(n)))) {
+		native.Csyr2k(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
 	native.Csyr2k(uplo, trans, n, k, 0, a, lda, b, ldb, 1, c, ldc) // gonum's checks alone
 	if n == 0 || (alpha == 0 || k == 0) && beta == 1 {
 		return
@@ -120,6 +146,10 @@ func (impl *Implementation) Csyr2k(uplo blas.Uplo, trans blas.Transpose, n, k in
 // (only the uplo triangle is referenced; the imaginary parts of its
 // diagonal are set to zero), alpha is a scalar and beta is a real scalar.
 func (impl *Implementation) Cher2k(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha complex64, a []complex64, lda int, b []complex64, ldb int, beta float32, c []complex64, ldc int) {
+	if impl.gated(work(prec32, 8*fl(n)*fl(n)*fl(k), 2*(2*fl(n)*fl(k)+2*fl(n)*fl(n)))) {
+		native.Cher2k(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
 	native.Cher2k(uplo, trans, n, k, 0, a, lda, b, ldb, 1, c, ldc) // gonum's checks alone
 	if n == 0 || (alpha == 0 || k == 0) && beta == 1 {
 		return
@@ -137,6 +167,10 @@ func (impl *Implementation) Cher2k(uplo blas.Uplo, trans blas.Transpose, n, k in
 // where op(A) is one of A, Aᵀ or Aᴴ, A is an m×m or n×n triangular matrix,
 // B is an m×n matrix, and alpha is a scalar.
 func (impl *Implementation) Ctrmm(side blas.Side, uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, m, n int, alpha complex64, a []complex64, lda int, b []complex64, ldb int) {
+	if impl.gated(work(prec32, 4*fl(m)*fl(n)*fl(max(m, n)), 2*(fl(max(m, n))*fl(max(m, n))/2+2*fl(m)*fl(n)))) {
+		native.Ctrmm(side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
+		return
+	}
 	if _, ok := impl.checkTriangular3(side, uplo, trans, diag, m, n, len(a), lda, len(b), ldb); !ok {
 		return
 	}
@@ -154,6 +188,10 @@ func (impl *Implementation) Ctrmm(side blas.Side, uplo blas.Uplo, trans blas.Tra
 // matrix, X and B are m×n matrices (X overwrites B), and alpha is a
 // scalar. No test for singularity is made.
 func (impl *Implementation) Ctrsm(side blas.Side, uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, m, n int, alpha complex64, a []complex64, lda int, b []complex64, ldb int) {
+	if impl.gated(work(prec32, 4*fl(m)*fl(n)*fl(max(m, n)), 2*(fl(max(m, n))*fl(max(m, n))/2+2*fl(m)*fl(n)))) {
+		native.Ctrsm(side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
+		return
+	}
 	if _, ok := impl.checkTriangular3(side, uplo, trans, diag, m, n, len(a), lda, len(b), ldb); !ok {
 		return
 	}

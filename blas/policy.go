@@ -116,9 +116,8 @@ func ifNonZero(nonZero bool) float64 {
 }
 
 // offload reports whether a call of routine should go to the device, and
-// counts the answer (Stats). The real routines check their gate first
-// (gate.go) and call it, or weigh, only past it; the complex ones weigh
-// and count every call.
+// counts the answer (Stats). Every routine checks its gate first
+// (gate.go) and calls it, or weighs, only past it.
 func (impl *Implementation) offload(routine string, w workload) bool {
 	return impl.weigh(routine, w, nil)
 }
