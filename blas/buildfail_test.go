@@ -1,11 +1,12 @@
 package clblas
 
 import (
-	"github.com/gocompute/opencl/internal/gemm"
 	"log/slog"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gocompute/opencl/internal/gemm"
 
 	eng "github.com/gocompute/opencl/internal/engine"
 	"gonum.org/v1/gonum/blas"
@@ -25,14 +26,14 @@ func TestBuildFailureWarnsOnce(t *testing.T) {
 	rec := &recorder{}
 	impl, e := privateImpl(t, rec)
 	const m, n, k = 21, 19, 17
-	bad := gemm.Choose(gemm.Builtin(), gemmDevice(e.prof), 64, m, n, k, engineTensor(e))
+	bad := gemm.Choose(gemm.Builtin(), eng.GemmDevice(e.Prof), 64, m, n, k, eng.EngineTensor(e))
 	bad.Kernel, bad.SplitK, bad.KSlice = gemm.KernelCPU, 0, 0
 	bad.CPUVec, bad.CPUVecs = 4, [2][2]int{}
 	bad.CPUBlock[0][0] = [2]int{8, 6} // CPU_NB % CPU_VEC != 0: gemm.cl's #error
-	if err := gemm.Valid(gemmDevice(e.prof), 64, false, false, bad); err == nil {
+	if err := gemm.Valid(eng.GemmDevice(e.Prof), 64, false, false, bad); err == nil {
 		t.Fatal("gemmValid accepts the broken configuration")
 	}
-	e.gemmChoices.Set(eng.GemmShape{Prec: 64, M: m, N: n, K: k, Mode: engineTensor(e)}, bad)
+	e.GemmChoices.Set(eng.GemmShape{Prec: 64, M: m, N: n, K: k, Mode: eng.EngineTensor(e)}, bad)
 
 	a, b, c0 := make([]float64, m*k), make([]float64, k*n), make([]float64, m*n)
 	for i := range a {

@@ -721,8 +721,8 @@ func canaryPaths() []canaryPath {
 				}
 				return nil
 			}
-			e.fault.Store(&fail)
-			t.Cleanup(func() { e.fault.Store(nil) })
+			e.Fault.Store(&fail)
+			t.Cleanup(func() { e.Fault.Store(nil) })
 			return impl
 		}
 	}

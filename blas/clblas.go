@@ -180,7 +180,7 @@ type Implementation struct {
 	cost   costModel
 	// eng is the OpenCL engine behind dev64 and dev32 (nil when they are
 	// not OpenCL devices): the resident API and the statistics use it.
-	eng *engine
+	eng *eng.Engine
 
 	closed    atomic.Bool
 	closeOnce sync.Once

@@ -16,7 +16,7 @@ import (
 // blas.Float64 or blas.Float32 implementation on copies of x and y. Its
 // scalar result (0 for routines that return nothing) comes back as a
 // float64; x and y are updated in place.
-type l1Op[T real] struct {
+type l1Op[T eng.Real] struct {
 	routine string // the name the engine counts
 	label   string
 	single  bool // x only
@@ -33,7 +33,7 @@ var l1IncPairs = [][2]int{{1, 1}, {-1, 3}, {3, -3}, {-3, -1}, {3, 1}, {1, -1}}
 
 // l1Vec returns a random vector of n elements with increment inc, its gaps
 // filled too (they must survive unchanged).
-func l1Vec[T real](rnd *rand.Rand, n, inc int, nan bool) []T {
+func l1Vec[T eng.Real](rnd *rand.Rand, n, inc int, nan bool) []T {
 	s := make([]T, eng.VecSpan(n, inc)+2)
 	for i := range s {
 		s[i] = T(rnd.Float64()*2 - 1)
@@ -58,7 +58,7 @@ func l1Close(got, want, tol float64) bool {
 	return math.Abs(got-want) <= tol*math.Max(1, math.Abs(want))
 }
 
-func l1CloseVec[T real](t *testing.T, what string, got, want []T, tol float64) {
+func l1CloseVec[T eng.Real](t *testing.T, what string, got, want []T, tol float64) {
 	t.Helper()
 	for i := range want {
 		if !l1Close(float64(got[i]), float64(want[i]), tol) {
@@ -70,11 +70,11 @@ func l1CloseVec[T real](t *testing.T, what string, got, want []T, tol float64) {
 
 // runL1 compares every op on the device (impl) with gonum, over l1Sizes
 // and increments, and checks that each op's routine ran on the device.
-func runL1[T real](t *testing.T, impl any, ref any, ops []l1Op[T], tol float64) {
+func runL1[T eng.Real](t *testing.T, impl any, ref any, ops []l1Op[T], tol float64) {
 	e := testEngine(t)
 	rnd := rand.New(rand.NewPCG(11, 12))
 	for _, op := range ops {
-		before := e.launched.Of(op.routine)
+		before := e.Launched.Of(op.routine)
 		pairs := l1IncPairs
 		if op.single {
 			pairs = [][2]int{{1, 1}, {3, 1}, {-2, 1}}
@@ -95,7 +95,7 @@ func runL1[T real](t *testing.T, impl any, ref any, ops []l1Op[T], tol float64) 
 				l1CloseVec(t, what+" y", yd, yr, tol)
 			}
 		}
-		if e.launched.Of(op.routine) == before {
+		if e.Launched.Of(op.routine) == before {
 			t.Errorf("%s: %s never ran on the device", op.label, op.routine)
 		}
 	}
@@ -211,7 +211,7 @@ func l1Ops32() []l1Op[float32] {
 
 func TestLevel1Device64(t *testing.T) {
 	impl := newTestImpl(t)
-	if !testEngine(t).prof.FP64 {
+	if !testEngine(t).Prof.FP64 {
 		t.Skip("the device has no fp64")
 	}
 	runL1(t, impl, gonum.Implementation{}, l1Ops64(), 1e-12)
@@ -267,7 +267,7 @@ func TestLevel1Special(t *testing.T) {
 	}
 	before := map[string]int64{}
 	for _, r := range []string{"Dnrm2", "Snrm2", "Idamax", "Isamax", "Dasum", "Sasum", "Ddot", "Sdot", "Dscal", "Sscal"} {
-		before[r] = e.launched.Of(r)
+		before[r] = e.Launched.Of(r)
 	}
 	for _, c := range cases {
 		n := (len(c.x)-1)/c.inc + 1
@@ -315,7 +315,7 @@ func TestLevel1Special(t *testing.T) {
 		}
 	}
 	for r, b := range before {
-		if e.launched.Of(r) == b {
+		if e.Launched.Of(r) == b {
 			t.Errorf("%s never ran on the device", r)
 		}
 	}
@@ -352,10 +352,10 @@ func TestLevel1DirectDevice(t *testing.T) {
 	}
 
 	t.Run("float64", func(t *testing.T) {
-		if !e.prof.FP64 {
+		if !e.Prof.FP64 {
 			t.Skip("the device has no fp64")
 		}
-		d := clDevice64{e}
+		d := eng.ClDevice64{E: e}
 		x, y := l1Vec[float64](rnd, n, 2, false), l1Vec[float64](rnd, n, -1, false)
 		r, err := d.Ddot(n, x, 2, y, -1)
 		check("Ddot", err)
@@ -396,7 +396,7 @@ func TestLevel1DirectDevice(t *testing.T) {
 	})
 
 	t.Run("float32", func(t *testing.T) {
-		d := clDevice32{e}
+		d := eng.ClDevice32{E: e}
 		x, y := l1Vec[float32](rnd, n, 2, false), l1Vec[float32](rnd, n, -1, false)
 		close32 := func(name string, got, want float32) {
 			t.Helper()
@@ -407,7 +407,7 @@ func TestLevel1DirectDevice(t *testing.T) {
 		r, err := d.Sdot(n, x, 2, y, -1)
 		check("Sdot", err)
 		close32("Sdot", r, ref.Sdot(n, x, 2, y, -1))
-		if e.prof.FP64 {
+		if e.Prof.FP64 {
 			r64, err := d.Dsdot(n, x, 2, y, -1)
 			check("Dsdot", err)
 			close64("Dsdot", r64, ref.Dsdot(n, x, 2, y, -1))
@@ -476,7 +476,7 @@ func TestLevel1Nrm2Scaling(t *testing.T) {
 	e := testEngine(t)
 	ref := gonum.Implementation{}
 	rnd := rand.New(rand.NewPCG(3, 4))
-	b64, b32 := e.launched.Of("Dnrm2"), e.launched.Of("Snrm2")
+	b64, b32 := e.Launched.Of("Dnrm2"), e.Launched.Of("Snrm2")
 	scales := []struct{ s64, s32 float64 }{
 		{1, 1}, {1e300, 1e30}, {1e-300, 1e-30}, {1e-310, 1e-36}, {1e154, 1e19}, {1e-160, 1e-20},
 	}
@@ -493,7 +493,7 @@ func TestLevel1Nrm2Scaling(t *testing.T) {
 					x64[i] = v * sc.s64
 					x32[i] = float32(v * sc.s32)
 				}
-				if e.prof.FP64 {
+				if e.Prof.FP64 {
 					if got, want := impl.Dnrm2(n, x64, inc), ref.Dnrm2(n, x64, inc); !l1Rel(got, want, 1e-12) {
 						t.Errorf("Dnrm2 n=%d inc=%d scale=%g: %v, want %v", n, inc, sc.s64, got, want)
 					}
@@ -508,7 +508,7 @@ func TestLevel1Nrm2Scaling(t *testing.T) {
 			}
 		}
 	}
-	if (e.prof.FP64 && e.launched.Of("Dnrm2") == b64) || e.launched.Of("Snrm2") == b32 {
+	if (e.Prof.FP64 && e.Launched.Of("Dnrm2") == b64) || e.Launched.Of("Snrm2") == b32 {
 		t.Errorf("nrm2 did not run on the device")
 	}
 }
@@ -524,12 +524,12 @@ func TestLevel1NonFinite(t *testing.T) {
 	nan, inf := math.NaN(), math.Inf(1)
 	const n = 3001
 	routines := []string{"Isamax", "Snrm2", "Sasum"}
-	if e.prof.FP64 {
+	if e.Prof.FP64 {
 		routines = append(routines, "Idamax", "Dnrm2", "Dasum", "Ddot")
 	}
 	before := map[string]int64{}
 	for _, r := range routines {
-		before[r] = e.launched.Of(r)
+		before[r] = e.Launched.Of(r)
 	}
 	rnd := rand.New(rand.NewPCG(9, 9))
 	base := make([]float64, n)
@@ -550,7 +550,7 @@ func TestLevel1NonFinite(t *testing.T) {
 						x32[i] = float32(v)
 					}
 					what := fmt.Sprintf("x[%d]=%v x[%d]=%v", p1, v1, p2, v2)
-					if e.prof.FP64 {
+					if e.Prof.FP64 {
 						if g, w := impl.Idamax(n, x, 1), ref.Idamax(n, x, 1); g != w {
 							t.Errorf("Idamax %s: %d, want %d", what, g, w)
 						}
@@ -587,7 +587,7 @@ func TestLevel1NonFinite(t *testing.T) {
 		if keep >= 0 {
 			x[keep], x32[keep] = -2, -2
 		}
-		if e.prof.FP64 {
+		if e.Prof.FP64 {
 			if g, w := impl.Idamax(n, x, 1), ref.Idamax(n, x, 1); g != w {
 				t.Errorf("Idamax all NaN but %d: %d, want %d", keep, g, w)
 			}
@@ -610,7 +610,7 @@ func TestLevel1NonFinite(t *testing.T) {
 		}
 	}
 	for _, r := range routines {
-		if e.launched.Of(r) == before[r] {
+		if e.Launched.Of(r) == before[r] {
 			t.Errorf("%s never ran on the device", r)
 		}
 	}
@@ -626,8 +626,8 @@ func TestLevel1FaultLeavesOutputs(t *testing.T) {
 		t.Fatalf("New: %v", err)
 	}
 	defer impl.Close()
-	e := impl.dev32.(clDevice32).e
-	defer e.fault.Store(nil)
+	e := impl.dev32.(eng.ClDevice32).E
+	defer e.Fault.Store(nil)
 	// build first: no kernel is pooled yet, so every call must build.
 	for _, site := range []string{"build", "alloc", "enqueue", "read"} {
 		fail := func(s string) error {
@@ -636,7 +636,7 @@ func TestLevel1FaultLeavesOutputs(t *testing.T) {
 			}
 			return nil
 		}
-		e.fault.Store(&fail)
+		e.Fault.Store(&fail)
 		const n = 17
 		x := make([]float32, 3*n)
 		y := make([]float32, 3*n)
@@ -644,7 +644,7 @@ func TestLevel1FaultLeavesOutputs(t *testing.T) {
 			x[i], y[i] = float32(i)+0.5, -float32(i)-0.25
 		}
 		x0, y0 := append([]float32(nil), x...), append([]float32(nil), y...)
-		d := clDevice32{e}
+		d := eng.ClDevice32{E: e}
 		errs := map[string]error{
 			"Sswap":    d.Sswap(n, x, 3, y, -2),
 			"Scopy":    d.Scopy(n, x, 3, y, -2),
@@ -678,7 +678,7 @@ func TestLevel1Concurrent(t *testing.T) {
 	impl := newTestImpl(t)
 	e := testEngine(t)
 	ref := gonum.Implementation{}
-	before := e.launched.Of("Saxpy")
+	before := e.Launched.Of("Saxpy")
 	var wg sync.WaitGroup
 	for g := 0; g < 8; g++ {
 		wg.Add(1)
@@ -708,7 +708,7 @@ func TestLevel1Concurrent(t *testing.T) {
 		}(g)
 	}
 	wg.Wait()
-	if e.launched.Of("Saxpy") == before {
+	if e.Launched.Of("Saxpy") == before {
 		t.Errorf("Saxpy never ran on the device")
 	}
 }

@@ -1,6 +1,8 @@
 package clblas
 
 import (
+	eng "github.com/gocompute/opencl/internal/engine"
+
 	"errors"
 	"fmt"
 	"math"
@@ -38,11 +40,11 @@ func TestLevel2Device32(t *testing.T) {
 // otherwise go untested.
 func TestLevel2Portable(t *testing.T) {
 	impl, e := privateImpl(t, nil)
-	e.l2Portable = true
-	if d, ok := impl.dev64.(clDevice64); ok {
-		d.e.l2Portable = true
+	e.L2Portable = true
+	if d, ok := impl.dev64.(eng.ClDevice64); ok {
+		d.E.L2Portable = true
 		t.Run("float64", func(t *testing.T) {
-			l2test(t, d.e, "D", l2ops64(impl), l2ops64(gonum.Implementation{}), 1e-12, false)
+			l2test(t, d.E, "D", l2ops64(impl), l2ops64(gonum.Implementation{}), 1e-12, false)
 		})
 	}
 	t.Run("float32", func(t *testing.T) {
@@ -53,12 +55,12 @@ func TestLevel2Portable(t *testing.T) {
 func TestLevel2Direct64(t *testing.T) {
 	e := testEngine(t)
 	l2skipNoFP64(t)
-	l2test(t, e, "D", l2direct64(t, clDevice64{e}), l2ops64(gonum.Implementation{}), 1e-12, true)
+	l2test(t, e, "D", l2direct64(t, eng.ClDevice64{E: e}), l2ops64(gonum.Implementation{}), 1e-12, true)
 }
 
 func TestLevel2Direct32(t *testing.T) {
 	e := testEngine(t)
-	l2test(t, e, "S", l2direct32(t, clDevice32{e}), l2ops32(gonum.Implementation{}), 1e-4, true)
+	l2test(t, e, "S", l2direct32(t, eng.ClDevice32{E: e}), l2ops32(gonum.Implementation{}), 1e-4, true)
 }
 
 // TestLevel2FailureLeavesOutput injects a failure into the last step of a
@@ -71,15 +73,15 @@ func TestLevel2FailureLeavesOutput(t *testing.T) {
 		t.Fatalf("New: %v", err)
 	}
 	defer impl.Close()
-	e := impl.dev32.(clDevice32).e
+	e := impl.dev32.(eng.ClDevice32).E
 	fail := func(site string) error {
 		if site == "read" {
 			return errL2Injected
 		}
 		return nil
 	}
-	e.fault.Store(&fail)
-	dev := clDevice32{e}
+	e.Fault.Store(&fail)
+	dev := eng.ClDevice32{E: e}
 	var errs []error
 	rec := func(err error) { errs = append(errs, err) }
 	failing := l2ops[float32]{
@@ -130,17 +132,17 @@ func TestLevel2FailureLeavesOutput(t *testing.T) {
 var errL2Injected = errors.New("injected level 2 failure")
 
 func l2skipNoFP64(t *testing.T) {
-	if !testEngine(t).prof.FP64 {
+	if !testEngine(t).Prof.FP64 {
 		t.Skip("the device has no float64 support")
 	}
 }
 
 // l2test runs the level-2 cases with got and want and checks that every
 // routine's device counter grew by at least the number of its calls.
-func l2test[T float32 | float64](t *testing.T, e *engine, prefix string, got, want l2ops[T], tol float64, quick bool) {
+func l2test[T float32 | float64](t *testing.T, e *eng.Engine, prefix string, got, want l2ops[T], tol float64, quick bool) {
 	before := map[string]int64{}
 	for _, r := range l2Routines {
-		before[prefix+r] = e.launched.Of(prefix + r)
+		before[prefix+r] = e.Launched.Of(prefix + r)
 	}
 	c := &l2run[T]{t: t, got: got, want: want, prefix: prefix, tol: tol, quick: quick,
 		r: rand.New(rand.NewPCG(1, uint64(len(prefix)))), calls: map[string]int{}}
@@ -163,7 +165,7 @@ func l2test[T float32 | float64](t *testing.T, e *engine, prefix string, got, wa
 		if c.calls[name] == 0 {
 			t.Errorf("%s: no calls", name)
 		}
-		if d := e.launched.Of(name) - before[name]; d < int64(c.calls[name]) {
+		if d := e.Launched.Of(name) - before[name]; d < int64(c.calls[name]) {
 			t.Errorf("%s: %d of %d calls ran on the device", name, d, c.calls[name])
 		}
 	}
@@ -302,9 +304,9 @@ type l2store struct {
 
 func (s l2store) len() int {
 	switch s.storage {
-	case l2Packed:
+	case eng.L2Packed:
 		return s.n * (s.n + 1) / 2
-	case l2Band:
+	case eng.L2Band:
 		return s.lda*(s.n-1) + s.k + 1
 	}
 	return s.lda*(s.n-1) + s.n
@@ -317,12 +319,12 @@ func (s l2store) index(i, j int) int {
 // l2triIndex is the test's own statement of gonum's storage formulas.
 func l2triIndex(storage int, upper bool, n, k, lda, i, j int) int {
 	switch storage {
-	case l2Packed:
+	case eng.L2Packed:
 		if upper {
 			return i*n - i*(i-1)/2 + j - i
 		}
 		return i*(i+1)/2 + j
-	case l2Band:
+	case eng.L2Band:
 		if upper {
 			return i*lda + j - i
 		}
@@ -431,13 +433,13 @@ func (c *l2run[T]) mv() {
 	for _, ul := range l2uplos {
 		for _, n := range c.sizes(1, 7, 33, 130) {
 			for _, k := range []int{-1, 0, 1, 3, 40} {
-				name, storage, kk := "sbmv", l2Band, k
+				name, storage, kk := "sbmv", eng.L2Band, k
 				switch k {
 				case -1:
-					name, storage, kk = "symv", l2Dense, n-1
+					name, storage, kk = "symv", eng.L2Dense, n-1
 				case 40:
 					if n > 33 {
-						name, storage, kk = "spmv", l2Packed, n-1
+						name, storage, kk = "spmv", eng.L2Packed, n-1
 					}
 				}
 				reps := 1
@@ -447,9 +449,9 @@ func (c *l2run[T]) mv() {
 				for range reps {
 					alpha, beta := c.nextAB()
 					lda := 0
-					if storage == l2Dense {
+					if storage == eng.L2Dense {
 						lda = n + 2*(c.ab%2)
-					} else if storage == l2Band {
+					} else if storage == eng.L2Band {
 						lda = kk + 1 + c.ab%2
 					}
 					s := l2store{upper: ul == blas.Upper, n: n, k: kk, lda: lda, storage: storage}
@@ -478,7 +480,7 @@ func (c *l2run[T]) mv() {
 			if n <= 33 {
 				for range l2alphaBeta {
 					alpha, beta := c.nextAB()
-					s := l2store{upper: ul == blas.Upper, n: n, k: n - 1, storage: l2Packed}
+					s := l2store{upper: ul == blas.Upper, n: n, k: n - 1, storage: eng.L2Packed}
 					ap := c.fill(s, false, false)
 					incX, incY := c.nextInc(), c.nextInc()
 					x, y := c.strided(n, incX), c.strided(n, incY)
@@ -504,7 +506,7 @@ func (c *l2run[T]) mv() {
 		a[5*n+1] = 0
 		c.check("gemv", "Inf/NaN", y, func(o l2ops[T], y []T) { o.gemv(blas.NoTrans, n, n, 1.5, a, n, x, 1, 2, y, 1) })
 		c.check("gemv", "Inf/NaN trans", y, func(o l2ops[T], y []T) { o.gemv(blas.Trans, n, n, 1.5, a, n, x, 1, 2, y, 1) })
-		s := l2store{upper: true, n: n, k: 3, lda: 4, storage: l2Band}
+		s := l2store{upper: true, n: n, k: 3, lda: 4, storage: eng.L2Band}
 		ab := c.fill(s, false, false)
 		c.check("sbmv", "Inf/NaN", y, func(o l2ops[T], y []T) { o.sbmv(blas.Upper, n, 3, 1.5, ab, 4, x, 1, 2, y, 1) })
 	}
@@ -515,9 +517,9 @@ func (c *l2run[T]) tri() {
 		for _, tA := range l2trans {
 			for _, d := range l2diags {
 				for _, n := range c.sizes(1, 7, 33, 130) {
-					for _, storage := range []int{l2Dense, l2Band, l2Packed} {
+					for _, storage := range []int{eng.L2Dense, eng.L2Band, eng.L2Packed} {
 						ks := []int{n - 1}
-						if storage == l2Band {
+						if storage == eng.L2Band {
 							ks = []int{0, 1, 3, 40}
 							if n > 33 {
 								ks = []int{3}
@@ -526,9 +528,9 @@ func (c *l2run[T]) tri() {
 						for _, k := range ks {
 							lda := 0
 							switch storage {
-							case l2Dense:
+							case eng.L2Dense:
 								lda = n + 3*(k%2)
-							case l2Band:
+							case eng.L2Band:
 								lda = k + 1 + 2*(n%2)
 							}
 							s := l2store{upper: ul == blas.Upper, n: n, k: k, lda: lda, storage: storage}
@@ -552,9 +554,9 @@ func (c *l2run[T]) tri() {
 	const n = 33
 	for _, ul := range l2uplos {
 		for _, tA := range l2trans {
-			for _, storage := range []int{l2Dense, l2Band, l2Packed} {
+			for _, storage := range []int{eng.L2Dense, eng.L2Band, eng.L2Packed} {
 				k, lda := n-1, n
-				if storage == l2Band {
+				if storage == eng.L2Band {
 					k, lda = 4, 5
 				}
 				s := l2store{upper: ul == blas.Upper, n: n, k: k, lda: lda, storage: storage}
@@ -579,10 +581,10 @@ type l2call[T float32 | float64] struct {
 // triOps returns the product and the solve of one triangular matrix.
 func (c *l2run[T]) triOps(storage int, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []T, lda, incX int) (mv, sv l2call[T]) {
 	switch storage {
-	case l2Dense:
+	case eng.L2Dense:
 		return l2call[T]{"trmv", func(o l2ops[T], x []T) { o.trmv(ul, tA, d, n, a, lda, x, incX) }},
 			l2call[T]{"trsv", func(o l2ops[T], x []T) { o.trsv(ul, tA, d, n, a, lda, x, incX) }}
-	case l2Band:
+	case eng.L2Band:
 		return l2call[T]{"tbmv", func(o l2ops[T], x []T) { o.tbmv(ul, tA, d, n, k, a, lda, x, incX) }},
 			l2call[T]{"tbsv", func(o l2ops[T], x []T) { o.tbsv(ul, tA, d, n, k, a, lda, x, incX) }}
 	}

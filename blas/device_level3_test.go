@@ -26,7 +26,7 @@ import (
 
 // l3API is one precision of the level-3 routines, so one generic test
 // serves both.
-type l3API[T real] interface {
+type l3API[T eng.Real] interface {
 	gemm(tA, tB blas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int)
 	symm(s blas.Side, ul blas.Uplo, m, n int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int)
 	syrk(ul blas.Uplo, t blas.Transpose, n, k int, alpha T, a []T, lda int, beta T, c []T, ldc int)
@@ -81,7 +81,7 @@ func (x l3F32) trsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m
 // CPU fallback) and fail the test on any error.
 type l3Dev64 struct {
 	t testing.TB
-	d clDevice64
+	d eng.ClDevice64
 }
 
 func (x l3Dev64) check(err error) {
@@ -111,7 +111,7 @@ func (x l3Dev64) trsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag,
 
 type l3Dev32 struct {
 	t testing.TB
-	d clDevice32
+	d eng.ClDevice32
 }
 
 func (x l3Dev32) check(err error) {
@@ -152,7 +152,7 @@ var (
 
 // l3Mat returns a rows×cols matrix with leading dimension ld whose element
 // (i, j) is f(i, j), or NaN where f reports false; the padding is NaN too.
-func l3Mat[T real](rows, cols, ld int, f func(i, j int) (float64, bool)) []T {
+func l3Mat[T eng.Real](rows, cols, ld int, f func(i, j int) (float64, bool)) []T {
 	n := 0
 	if rows > 0 {
 		n = (rows-1)*ld + cols
@@ -225,7 +225,7 @@ func l3SymFill(rnd *rand.Rand, ul blas.Uplo, nan bool) func(i, j int) (float64, 
 // l3Compare checks an output matrix: the elements written (where written
 // says so) must agree with want to tol relative to max(1, max |want|), and
 // every other element must be bit for bit what it was before (orig).
-func l3Compare[T real](t *testing.T, what string, got, want, orig []T, rows, cols, ld int, written func(i, j int) bool, tol float64) {
+func l3Compare[T eng.Real](t *testing.T, what string, got, want, orig []T, rows, cols, ld int, written func(i, j int) bool, tol float64) {
 	t.Helper()
 	scale := 1.0
 	for i := 0; i < rows; i++ {
@@ -272,7 +272,7 @@ type l3Counter map[string]int64
 // runL3 runs every case on dev and on gonum (ref), compares, and returns
 // how many calls of each routine (gemm, symm, …) should have reached the
 // device through the front end (the others are its quick returns).
-func runL3[T real](t *testing.T, dev, ref l3API[T], tol float64) l3Counter {
+func runL3[T eng.Real](t *testing.T, dev, ref l3API[T], tol float64) l3Counter {
 	rnd := rand.New(rand.NewPCG(31, 41))
 	calls := l3Counter{}
 	cse := 0
@@ -285,8 +285,8 @@ func runL3[T real](t *testing.T, dev, ref l3API[T], tol float64) l3Counter {
 				for _, ab := range l3AlphaBeta {
 					m, n, k := sh[0], sh[1], sh[2]
 					alpha, beta := T(ab[0]), T(ab[1])
-					ar, ac := stored(tA, m, k)
-					br, bc := stored(tB, k, n)
+					ar, ac := eng.Stored(tA, m, k)
+					br, bc := eng.Stored(tB, k, n)
 					lda, ldb, ldc := max(1, ac+pad()), max(1, bc+pad()), n+pad()
 					// With alpha == 0, gonum still multiplies NaN and Inf in
 					// A (and in B when only B is transposed) by zero: some
@@ -344,7 +344,7 @@ func runL3[T real](t *testing.T, dev, ref l3API[T], tol float64) l3Counter {
 					for _, ab := range l3AlphaBeta {
 						n, k := sh[0], sh[1]
 						alpha, beta := T(ab[0]), T(ab[1])
-						ar, ac := stored(tr, n, k)
+						ar, ac := eng.Stored(tr, n, k)
 						lda, ldb, ldc := max(1, ac+pad()), max(1, ac+pad()), n+pad()
 						a := l3Mat[T](ar, ac, lda, l3Rand(rnd, alpha == 0))
 						b := l3Mat[T](ar, ac, ldb, l3Rand(rnd, alpha == 0))
@@ -416,20 +416,20 @@ func runL3[T real](t *testing.T, dev, ref l3API[T], tol float64) l3Counter {
 
 // checkL3Launches checks that each routine's device launches grew by at
 // least the number of calls that reached the device.
-func checkL3Launches(t *testing.T, e *engine, prefix string, before map[string]int64, calls l3Counter) {
+func checkL3Launches(t *testing.T, e *eng.Engine, prefix string, before map[string]int64, calls l3Counter) {
 	t.Helper()
 	for _, r := range []string{"gemm", "symm", "syrk", "syr2k", "trmm", "trsm"} {
 		name := prefix + r
-		if got := e.launched.Of(name) - before[name]; got < calls[r] || calls[r] == 0 {
+		if got := e.Launched.Of(name) - before[name]; got < calls[r] || calls[r] == 0 {
 			t.Errorf("%s: %d of %d calls ran on the device", name, got, calls[r])
 		}
 	}
 }
 
-func l3Launches(e *engine, prefix string) map[string]int64 {
+func l3Launches(e *eng.Engine, prefix string) map[string]int64 {
 	m := map[string]int64{}
 	for _, r := range []string{"gemm", "symm", "syrk", "syr2k", "trmm", "trsm"} {
-		m[prefix+r] = e.launched.Of(prefix + r)
+		m[prefix+r] = e.Launched.Of(prefix + r)
 	}
 	return m
 }
@@ -437,7 +437,7 @@ func l3Launches(e *engine, prefix string) map[string]int64 {
 func TestLevel3Device64(t *testing.T) {
 	impl := newTestImpl(t)
 	e := testEngine(t)
-	if _, ok := impl.dev64.(clDevice64); !ok {
+	if _, ok := impl.dev64.(eng.ClDevice64); !ok {
 		t.Skip("the device has no fp64")
 	}
 	before := l3Launches(e, "D")
@@ -458,13 +458,13 @@ func TestLevel3Device32(t *testing.T) {
 func TestLevel3DirectDevice(t *testing.T) {
 	e := testEngine(t)
 	t.Run("float64", func(t *testing.T) {
-		if !e.prof.FP64 {
+		if !e.Prof.FP64 {
 			t.Skip("the device has no fp64")
 		}
-		runL3[float64](t, l3Dev64{t, clDevice64{e}}, l3F64{gonum.Implementation{}}, 1e-12)
+		runL3[float64](t, l3Dev64{t, eng.ClDevice64{E: e}}, l3F64{gonum.Implementation{}}, 1e-12)
 	})
 	t.Run("float32", func(t *testing.T) {
-		runL3[float32](t, l3Dev32{t, clDevice32{e}}, l3F32{gonum.Implementation{}}, 1e-4)
+		runL3[float32](t, l3Dev32{t, eng.ClDevice32{E: e}}, l3F32{gonum.Implementation{}}, 1e-4)
 	})
 }
 
@@ -473,7 +473,7 @@ func TestLevel3DirectDevice(t *testing.T) {
 // (on every buffer offset pattern) are exercised on small matrices.
 func TestTrsmBlockSizes(t *testing.T) {
 	e := testEngine(t)
-	if !e.prof.FP64 {
+	if !e.Prof.FP64 {
 		t.Skip("the device has no fp64")
 	}
 	rnd := rand.New(rand.NewPCG(5, 6))
@@ -492,7 +492,7 @@ func TestTrsmBlockSizes(t *testing.T) {
 						b := l3Mat[float64](m, n, ldb, l3Rand(rnd, false))
 						got, want := slices.Clone(b), slices.Clone(b)
 						const alpha = 1.25
-						if err := trsm(e, "Dtrsm", s, ul, tA, d, m, n, alpha, a, lda, got, ldb, nb); err != nil {
+						if err := eng.Trsm(e, "Dtrsm", s, ul, tA, d, m, n, alpha, a, lda, got, ldb, nb); err != nil {
 							t.Fatalf("trsm: %v", err)
 						}
 						gonum.Implementation{}.Dtrsm(s, ul, tA, d, m, n, alpha, a, lda, want, ldb)
@@ -516,7 +516,7 @@ func TestGemmKernels(t *testing.T) {
 	for _, kern := range []string{gemm.KernelCPU, gemm.KernelDirect, gemm.KernelTiled} {
 		t.Run(kern, func(t *testing.T) {
 			t.Run("float64", func(t *testing.T) {
-				if !e.prof.FP64 {
+				if !e.Prof.FP64 {
 					t.Skip("the device has no fp64")
 				}
 				gemmKernelCase[float64](t, e, kern, shapes, 1e-12)
@@ -528,14 +528,14 @@ func TestGemmKernels(t *testing.T) {
 	}
 }
 
-func gemmKernelCase[T real](t *testing.T, e *engine, kern string, shapes [][3]int, tol float64) {
+func gemmKernelCase[T eng.Real](t *testing.T, e *eng.Engine, kern string, shapes [][3]int, tol float64) {
 	rnd := rand.New(rand.NewPCG(7, 8))
-	prec := precisionOf[T]()
+	prec := eng.PrecisionOf[T]()
 	for _, tA := range l3Trans {
 		for _, tB := range l3Trans {
 			for si, sh := range shapes {
 				m, n, k := sh[0], sh[1], sh[2]
-				cfg := gemmParams(e.prof, prec, m, n, k)
+				cfg := eng.GemmParams(e.Prof, prec, m, n, k)
 				cfg.Kernel = kern
 				// Unaligned offsets and lds, except in the last shape,
 				// where gemm_tiled takes its VEC_ALIGNED path, without
@@ -549,8 +549,8 @@ func gemmKernelCase[T real](t *testing.T, e *engine, kern string, shapes [][3]in
 					off = func() int { return 8 }
 					ldpad = func() int { return 0 }
 				}
-				_, ac := stored(tA, m, k)
-				_, bc := stored(tB, k, n)
+				_, ac := eng.Stored(tA, m, k)
+				_, bc := eng.Stored(tB, k, n)
 				g := gemmLaunch{m: m, n: n, k: k, tA: tA, tB: tB, lda: ac + ldpad(), ldb: bc + ldpad(), ldc: n + ldpad()}
 				if aligned {
 					g.lda, g.ldb, g.ldc = l3RoundUp(ac, 8), l3RoundUp(bc, 8), l3RoundUp(n, 8)
@@ -574,11 +574,11 @@ func l3RoundUp(v, m int) int { return (v + m - 1) / m * m }
 func BenchmarkGemmKernels(b *testing.B) {
 	e := testEngine(b)
 	sizes := []int{256, 1024, 4096}
-	if e.prof.IsCPU() {
+	if e.Prof.IsCPU() {
 		sizes = []int{256, 512}
 	}
 	for _, prec := range []int{32, 64} {
-		if prec == 64 && !e.prof.FP64 {
+		if prec == 64 && !e.Prof.FP64 {
 			continue
 		}
 		for _, kern := range []string{gemm.KernelCPU, gemm.KernelDirect, gemm.KernelTiled} {
@@ -595,19 +595,19 @@ func BenchmarkGemmKernels(b *testing.B) {
 	}
 }
 
-func benchGemm[T real](b *testing.B, e *engine, kern string, n int) {
+func benchGemm[T eng.Real](b *testing.B, e *eng.Engine, kern string, n int) {
 	rnd := rand.New(rand.NewPCG(1, 1))
 	host := l3Mat[T](n, n, n, l3Rand(rnd, false))
-	c := begin[T](e, "bench")
-	ab, bb, cb := upload(c, host), upload(c, host), upload(c, host)
-	cfg := gemmParams(e.prof, precisionOf[T](), n, n, n)
+	c := eng.Begin[T](e, "bench")
+	ab, bb, cb := eng.Upload(c, host), eng.Upload(c, host), eng.Upload(c, host)
+	cfg := eng.GemmParams(e.Prof, eng.PrecisionOf[T](), n, n, n)
 	cfg.Kernel = kern
-	g := newGemmLauncher[T](c)
+	g := eng.NewGemmLauncher[T](c)
 	run := func() {
-		g.gemm(cfg, false, false, n, n, n, 1, ab, 0, n, bb, 0, n, 0, cb, 0, n)
-		download[T](c, cb, 1)
-		cl.ReleaseAll(c.events...)
-		c.events = c.events[:0]
+		g.Gemm(cfg, false, false, n, n, n, 1, ab, 0, n, bb, 0, n, 0, cb, 0, n)
+		eng.Download[T](c, cb, 1)
+		cl.ReleaseAll(c.Events...)
+		c.Events = c.Events[:0]
 	}
 	run() // compile
 	b.ResetTimer()
@@ -615,7 +615,7 @@ func benchGemm[T real](b *testing.B, e *engine, kern string, n int) {
 		run()
 	}
 	b.StopTimer()
-	if err := c.finish(); err != nil {
+	if err := c.Finish(); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportMetric(2*float64(n)*float64(n)*float64(n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
@@ -627,9 +627,9 @@ func benchGemm[T real](b *testing.B, e *engine, kern string, n int) {
 // cases. On PoCL the default path would otherwise leave it untested.
 func TestLevel3CopyPath(t *testing.T) {
 	impl, e := privateImpl(t, nil)
-	e.zeroCopy = eng.ZeroCopyOff
-	if d, ok := impl.dev64.(clDevice64); ok {
-		d.e.zeroCopy = eng.ZeroCopyOff
+	e.ZeroCopy = eng.ZeroCopyOff
+	if d, ok := impl.dev64.(eng.ClDevice64); ok {
+		d.E.ZeroCopy = eng.ZeroCopyOff
 		for _, tc := range testblasSuite {
 			switch tc.name {
 			case "Dgemm", "Dsymm", "Dsyrk", "Dsyr2k", "Dtrmm", "Dtrsm":
@@ -641,7 +641,7 @@ func TestLevel3CopyPath(t *testing.T) {
 		rt := &level3Routines32[i]
 		t.Run(rt.name, func(t *testing.T) { testRoutine32(t, rt, namedImpl32{"copypath", impl}) })
 	}
-	if e.launched.Of("Sgemm") == 0 || e.launched.Of("Strsm") == 0 {
+	if e.Launched.Of("Sgemm") == 0 || e.Launched.Of("Strsm") == 0 {
 		t.Error("Sgemm or Strsm never reached the device")
 	}
 }
@@ -651,7 +651,7 @@ func TestLevel3CopyPath(t *testing.T) {
 // memory pinned once the driver has deleted their buffers.
 func TestHostOverNoLeaks(t *testing.T) {
 	impl, e := privateImpl(t, nil)
-	if !e.hostShared() {
+	if !e.HostShared() {
 		t.Skip("the device does not share the host's memory")
 	}
 	base := cl.LiveObjects()
@@ -663,10 +663,10 @@ func TestHostOverNoLeaks(t *testing.T) {
 	for i := range 30 {
 		impl.Sgemm(blas.NoTrans, blas.Trans, n, n, n, 1, a, n, b, n, float32(i%2), c, n)
 	}
-	if got := e.launched.Of("Sgemm"); got < 30 {
+	if got := e.Launched.Of("Sgemm"); got < 30 {
 		t.Fatalf("%d of 30 Sgemm calls ran on the device", got)
 	}
-	if err := e.queue.Finish(); err != nil {
+	if err := e.Queue.Finish(); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(5 * time.Second)
@@ -728,13 +728,13 @@ func TestHostOverMisaligned(t *testing.T) {
 func TestGemmParamsDevice(t *testing.T) {
 	e := testEngine(t)
 	for _, prec := range []int{32, 64} {
-		if prec == 64 && !e.prof.FP64 {
+		if prec == 64 && !e.Prof.FP64 {
 			continue
 		}
-		cfg := gemmParams(e.prof, prec, 100, 100, 100)
+		cfg := eng.GemmParams(e.Prof, prec, 100, 100, 100)
 		for _, tA := range []bool{false, true} {
 			for _, tB := range []bool{false, true} {
-				if err := gemm.Valid(e.gemmDev(), prec, tA, tB, cfg); err != nil {
+				if err := gemm.Valid(e.GemmDev(), prec, tA, tB, cfg); err != nil {
 					t.Errorf("prec %d, tA %v, tB %v: %v", prec, tA, tB, err)
 				}
 			}

@@ -1,14 +1,17 @@
 package clblas
 
 import (
+	eng "github.com/gocompute/opencl/internal/engine"
+
 	"fmt"
-	"github.com/gocompute/opencl/internal/gemm"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gocompute/opencl/internal/gemm"
 
 	"gonum.org/v1/gonum/blas"
 
@@ -28,7 +31,7 @@ import (
 // zooGemmChoice is the library's GEMM choice (kernel, parameters, route)
 // for device p, precision prec and an m×n×k shape.
 func zooGemmChoice(p platform.Profile, prec, m, n, k int) gemm.Config {
-	return gemm.Choose(gemm.Builtin(), gemmDevice(p), prec, m, n, k, gemm.TensorAuto)
+	return gemm.Choose(gemm.Builtin(), eng.GemmDevice(p), prec, m, n, k, gemm.TensorAuto)
 }
 
 // zooGemmFallback is the configuration a GEMM chosen as cfg falls back to
@@ -70,7 +73,7 @@ func zooGemmValid(p platform.Profile, prec int, cfg gemm.Config) error {
 	}
 	for _, tA := range []bool{false, true} {
 		for _, tB := range []bool{false, true} {
-			if err := gemm.Valid(gemmDevice(p), prec, tA, tB, cfg); err != nil {
+			if err := gemm.Valid(eng.GemmDevice(p), prec, tA, tB, cfg); err != nil {
 				return fmt.Errorf("tA=%v tB=%v: %w", tA, tB, err)
 			}
 		}
@@ -80,7 +83,7 @@ func zooGemmValid(p platform.Profile, prec int, cfg gemm.Config) error {
 
 // zooRunGemm runs cfg through the GEMM launcher on e for the transpose
 // combination (tA, tB) on each shape, against gonum.
-func zooRunGemm[T real](t *testing.T, e *engine, what string, cfg gemm.Config, tA, tB bool, shapes [][3]int, tol float64) {
+func zooRunGemm[T eng.Real](t *testing.T, e *eng.Engine, what string, cfg gemm.Config, tA, tB bool, shapes [][3]int, tol float64) {
 	runGemmConfig[T](t, e, what, cfg, tA, tB, shapes, tol)
 }
 
@@ -98,21 +101,21 @@ type zooEngineConfig struct {
 
 // zooEngineChoice returns the engine-level choices for device p.
 func zooEngineChoice(p platform.Profile) zooEngineConfig {
-	e := &engine{prof: p}
-	cm := e.costModel()
+	e := &eng.Engine{Prof: p}
+	cm := engineCost(e)
 	return zooEngineOf(e, &cm)
 }
 
 // zooEngineOf returns the engine-level choices engine e makes, with the
 // cost model cm.
-func zooEngineOf(e *engine, cm *costModel) zooEngineConfig {
+func zooEngineOf(e *eng.Engine, cm *costModel) zooEngineConfig {
 	return zooEngineConfig{
-		L1Local:    l1Local(e),
-		L1Groups:   l1Groups(e, 1<<24, l1Local(e)),
-		L2CPU:      l2OnCPU(&call{e: e}),
-		TrsmBlock:  trsmBlock(e),
-		Staged:     e.plan().Staged(),
-		HostShared: e.hostShared(),
+		L1Local:    eng.L1Local(e),
+		L1Groups:   eng.L1Groups(e, 1<<24, eng.L1Local(e)),
+		L2CPU:      eng.L2OnCPU(&eng.Call{E: e}),
+		TrsmBlock:  eng.TrsmBlock(e),
+		Staged:     e.Plan().Staged(),
+		HostShared: e.HostShared(),
 		FP64:       decide(Always, cm, work(prec64, 1, 1)),
 	}
 }
@@ -121,8 +124,8 @@ func zooEngineOf(e *engine, cm *costModel) zooEngineConfig {
 // profile's limits and kinds replace the test device's, its own limits
 // that the zoo cannot exceed stay, and the cost model follows. It returns
 // a function that puts the device back.
-func zooAsDevice(impl *Implementation, e *engine, p platform.Profile) (restore func()) {
-	old, oldCost := e.prof, impl.cost
+func zooAsDevice(impl *Implementation, e *eng.Engine, p platform.Profile) (restore func()) {
+	old, oldCost := e.Prof, impl.cost
 	q := old
 	q.Name, q.Vendor, q.VendorName, q.Platform = p.Name, p.Vendor, p.VendorName, p.Platform
 	q.Type, q.ComputeUnits, q.WarpSize, q.MaxWorkGroupSize = p.Type, p.ComputeUnits, p.WarpSize, p.MaxWorkGroupSize
@@ -130,10 +133,10 @@ func zooAsDevice(impl *Implementation, e *engine, p platform.Profile) (restore f
 	q.PreferredVectorFloat, q.PreferredVectorDouble = p.PreferredVectorFloat, p.PreferredVectorDouble
 	q.FP64 = p.FP64 && old.FP64
 	q.OpenCL, q.PlatformVer, q.SubGroups = p.OpenCL, p.PlatformVer, p.SubGroups
-	e.prof = q
-	impl.cost = e.costModel()
+	e.Prof = q
+	impl.cost = engineCost(e)
 	impl.cost.fillCPU()
-	return func() { e.prof, impl.cost = old, oldCost }
+	return func() { e.Prof, impl.cost = old, oldCost }
 }
 
 // zooProfile is one synthetic device.
@@ -333,7 +336,7 @@ func TestDeviceZoo(t *testing.T) {
 	e := testEngine(t)
 	runs := 0
 	for _, prec := range []int{64, 32} {
-		if prec == 64 && !e.prof.FP64 {
+		if prec == 64 && !e.Prof.FP64 {
 			t.Fatal("the test device has no fp64")
 		}
 		progs := zooPrograms(gemms, prec)

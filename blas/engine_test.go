@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/blas/gonum"
 
 	"github.com/gocompute/opencl/cl"
+	eng "github.com/gocompute/opencl/internal/engine"
 	"github.com/gocompute/opencl/platform/platformtest"
 )
 
@@ -18,7 +19,7 @@ var errInjected = errors.New("injected device failure")
 
 // privateImpl returns an Implementation of its own (not the shared one),
 // logging into rec, closed when the test ends.
-func privateImpl(t *testing.T, rec *recorder) (*Implementation, *engine) {
+func privateImpl(t *testing.T, rec *recorder) (*Implementation, *eng.Engine) {
 	t.Helper()
 	platformtest.Device(t)
 	opts := []Option{WithOffload(Always)}
@@ -30,7 +31,7 @@ func privateImpl(t *testing.T, rec *recorder) (*Implementation, *engine) {
 		platformtest.Unavailable(t, err.Error())
 	}
 	t.Cleanup(func() { impl.Close() })
-	return impl, impl.dev32.(clDevice32).e
+	return impl, impl.dev32.(eng.ClDevice32).E
 }
 
 // TestDeviceFailureFinishesOnCPU forces the device to fail at each step a
@@ -65,10 +66,10 @@ func TestDeviceFailureFinishesOnCPU(t *testing.T) {
 			gonum.Implementation{}.Daxpy(40, -1.5, x, 1, wantY, 1)
 
 			// The healthy device runs both routines.
-			before := e.launched.Of("Dgemm") + e.launched.Of("Daxpy")
+			before := e.Launched.Of("Dgemm") + e.Launched.Of("Daxpy")
 			checkClose(t, "healthy Dgemm", gemm(), want, 1e-12)
 			checkClose(t, "healthy Daxpy", axpy(), wantY, 1e-12)
-			if got := e.launched.Of("Dgemm") + e.launched.Of("Daxpy"); got != before+2 {
+			if got := e.Launched.Of("Dgemm") + e.Launched.Of("Daxpy"); got != before+2 {
 				t.Fatalf("device ran %d of 2 healthy calls; the fault test would prove nothing", got-before)
 			}
 
@@ -81,17 +82,17 @@ func TestDeviceFailureFinishesOnCPU(t *testing.T) {
 			if site == "build" {
 				// Kernels already built are pooled; drop them so the
 				// next call has to build (and fails).
-				if err := e.kernels.Drain(); err != nil {
+				if err := e.Kernels.Drain(); err != nil {
 					t.Fatal(err)
 				}
 			}
-			e.fault.Store(&fail)
-			defer e.fault.Store(nil)
+			e.Fault.Store(&fail)
+			defer e.Fault.Store(nil)
 			for range 3 {
 				checkClose(t, "faulty Dgemm", gemm(), want, 1e-12)
 				checkClose(t, "faulty Daxpy", axpy(), wantY, 1e-12)
 			}
-			if got := e.launched.Of("Dgemm") + e.launched.Of("Daxpy"); got != before+2 {
+			if got := e.Launched.Of("Dgemm") + e.Launched.Of("Daxpy"); got != before+2 {
 				t.Errorf("device reported success under an injected %s failure", site)
 			}
 			logged := map[string]int{}

@@ -1,11 +1,14 @@
 package clblas
 
 import (
+	eng "github.com/gocompute/opencl/internal/engine"
+
 	"fmt"
-	"github.com/gocompute/opencl/internal/gemm"
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/gocompute/opencl/internal/gemm"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
@@ -27,14 +30,14 @@ func TestGemmKernelsSmall(t *testing.T) {
 	shapes := [][3]int{{19, 13, 11}, {3, 5, 2}}
 	for _, prec := range []int{64, 32} {
 		t.Run(fmt.Sprintf("gemm/f%d", prec), func(t *testing.T) {
-			if prec == 64 && !e.prof.FP64 {
+			if prec == 64 && !e.Prof.FP64 {
 				t.Skip("the device has no fp64")
 			}
 			tol := 1e-4
 			if prec == 64 {
 				tol = 1e-12
 			}
-			base := gemm.Choose(gemm.Builtin(), gemmDevice(e.prof), prec, 19, 13, 11, gemm.TensorAuto)
+			base := gemm.Choose(gemm.Builtin(), eng.GemmDevice(e.Prof), prec, 19, 13, 11, gemm.TensorAuto)
 			base.Kernel, base.SplitK, base.KSlice = gemm.KernelTiled, 0, 0
 			base.MWG, base.NWG, base.MDIMC, base.NDIMC = 32, 32, 8, 8
 			base.NoOpt = true // PoCL builds unoptimised programs many times faster
@@ -42,7 +45,7 @@ func TestGemmKernelsSmall(t *testing.T) {
 				cfg := gemm.CPURescale(base, vec)
 				for _, kern := range []string{gemm.KernelCPU, gemm.KernelDirect, gemm.KernelTiled} {
 					cfg.Kernel = kern
-					if err := zooGemmValid(e.prof, prec, cfg); err != nil {
+					if err := zooGemmValid(e.Prof, prec, cfg); err != nil {
 						t.Fatalf("%s: %v", cfg.Name(), err)
 					}
 					if kern != gemm.KernelCPU && vec != 1 {
@@ -73,7 +76,7 @@ func TestGemmKernelsSmall(t *testing.T) {
 }
 
 // smallGemmRuns runs cfg in all four transpose combinations on shapes.
-func smallGemmRuns(t *testing.T, e *engine, prec int, what string, cfg gemm.Config, shapes [][3]int, tol float64) {
+func smallGemmRuns(t *testing.T, e *eng.Engine, prec int, what string, cfg gemm.Config, shapes [][3]int, tol float64) {
 	t.Helper()
 	for _, tA := range []bool{false, true} {
 		for _, tB := range []bool{false, true} {
@@ -88,7 +91,7 @@ func smallGemmRuns(t *testing.T, e *engine, prec int, what string, cfg gemm.Conf
 
 // smallGemmAligned runs gemm_tiled with offsets and leading dimensions
 // that are multiples of 8 (VEC_ALIGNED=1).
-func smallGemmAligned(t *testing.T, e *engine, prec int, cfg gemm.Config, ta, tb bool, tol float64) {
+func smallGemmAligned(t *testing.T, e *eng.Engine, prec int, cfg gemm.Config, ta, tb bool, tol float64) {
 	t.Helper()
 	tA, tB := blas.NoTrans, blas.NoTrans
 	if ta {
@@ -98,8 +101,8 @@ func smallGemmAligned(t *testing.T, e *engine, prec int, cfg gemm.Config, ta, tb
 		tB = blas.Trans
 	}
 	const m, n, k = 37, 35, 19
-	_, ac := stored(tA, m, k)
-	_, bc := stored(tB, k, n)
+	_, ac := eng.Stored(tA, m, k)
+	_, bc := eng.Stored(tB, k, n)
 	g := gemmLaunch{m: m, n: n, k: k, tA: tA, tB: tB, lda: l3RoundUp(ac, 8), ldb: l3RoundUp(bc, 8), ldc: l3RoundUp(n, 8), offA: 8, offB: 8, offC: 8}
 	if !cfg.VecAligned(g.offA, g.lda, g.offB, g.ldb, g.offC, g.ldc) {
 		t.Fatalf("%s: aligned operands not taken as aligned", cfg.Name())
@@ -144,8 +147,8 @@ func TestMultiTypeDeviceChoice(t *testing.T) {
 // l3_tri_merge) with it. Small enough for a simulator (scripts/oclgrind.sh).
 func TestLevel3ViaGemmSmall(t *testing.T) {
 	impl, e := privateImpl(t, nil)
-	e.l3Route, e.l3Block = l3ViaGemm, 3
-	before := e.l3ViaGemm.Load()
+	e.L3Route, e.L3Block = eng.L3ViaGemm, 3
+	before := e.L3ViaGemm.Load()
 	rnd := rand.New(rand.NewPCG(17, 19))
 	dev, ref := l3F32{impl}, l3F32{gonum.Implementation{}}
 	const m, n, k, tol = 7, 8, 6, 1e-4
@@ -180,7 +183,7 @@ func TestLevel3ViaGemmSmall(t *testing.T) {
 			}
 		}
 		for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans} {
-			ar, ac := stored(tA, n, k)
+			ar, ac := eng.Stored(tA, n, k)
 			a, lda := mat(ar, ac)
 			b, ldb := mat(ar, ac)
 			c, ldc := mat(n, n)
@@ -194,7 +197,7 @@ func TestLevel3ViaGemmSmall(t *testing.T) {
 			check(fmt.Sprintf("syr2k %c %c", ul, tA), got, want, c, n, n, ldc, l3Triangle(ul))
 		}
 	}
-	if e.l3ViaGemm.Load() == before {
+	if e.L3ViaGemm.Load() == before {
 		t.Error("no call took the GEMM route")
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+
+	eng "github.com/gocompute/opencl/internal/engine"
 )
 
 // checkEveryRoutineRan reports the device routines that never completed a
@@ -18,13 +20,13 @@ func checkEveryRoutineRan() error {
 	if shared.impl == nil {
 		return nil
 	}
-	d, ok := shared.impl.dev32.(clDevice32)
+	d, ok := shared.impl.dev32.(eng.ClDevice32)
 	if !ok {
 		return nil
 	}
 	var missing []string
 	for _, iface := range []reflect.Type{reflect.TypeFor[deviceFloat64](), reflect.TypeFor[deviceFloat32]()} {
-		if iface == reflect.TypeFor[deviceFloat64]() && !d.e.prof.FP64 {
+		if iface == reflect.TypeFor[deviceFloat64]() && !d.E.Prof.FP64 {
 			continue
 		}
 		for i := range iface.NumMethod() {
@@ -32,10 +34,10 @@ func checkEveryRoutineRan() error {
 			if name == "Close" {
 				continue
 			}
-			if (name == "Dsdot" || name == "Sdsdot") && !d.e.prof.FP64 {
+			if (name == "Dsdot" || name == "Sdsdot") && !d.E.Prof.FP64 {
 				continue
 			}
-			if d.e.launched.Of(name) == 0 {
+			if d.E.Launched.Of(name) == 0 {
 				missing = append(missing, name)
 			}
 		}

@@ -38,14 +38,14 @@ func newTestImpl(t testing.TB) *Implementation {
 }
 
 // testEngine returns the engine behind the shared implementation.
-func testEngine(t testing.TB) *engine {
+func testEngine(t testing.TB) *eng.Engine {
 	t.Helper()
 	impl := newTestImpl(t)
-	d, ok := impl.dev32.(clDevice32)
+	d, ok := impl.dev32.(eng.ClDevice32)
 	if !ok {
 		t.Fatalf("the float32 device is %T, not the OpenCL engine", impl.dev32)
 	}
-	return d.e
+	return d.E
 }
 
 func TestMain(m *testing.M) {

@@ -29,7 +29,7 @@ import (
 // memory from syscall.Mmap after Munmap. The memory counts against the
 // host's RAM that the operating system cannot page out.
 type HostSlice[T float32 | float64] struct {
-	e    *engine
+	e    *eng.Engine
 	p    *eng.Pinned
 	data []T
 	once sync.Once
@@ -39,15 +39,15 @@ type HostSlice[T float32 | float64] struct {
 // NewHostSlice allocates n elements of pinned host memory on impl's
 // device's context, zeroed.
 func NewHostSlice[T float32 | float64](impl *Implementation, n int) (*HostSlice[T], error) {
-	if err := checkHostCount(n, elemSize[T]()); err != nil {
+	if err := checkHostCount(n, eng.ElemSize[T]()); err != nil {
 		return nil, err
 	}
 	e, err := engineFor[T](impl)
 	if err != nil {
 		return nil, err
 	}
-	p, err := e.hostSlices.New(&e.pinned, n*elemSize[T]())
-	if errors.Is(err, errClosed) {
+	p, err := e.HostSlices.New(&e.Pinned, n*eng.ElemSize[T]())
+	if errors.Is(err, eng.ErrClosed) {
 		return nil, err
 	}
 	if err != nil {
@@ -65,7 +65,7 @@ func (h *HostSlice[T]) Data() []T { return h.data }
 // afterwards. Calls after the first return the first's result.
 func (h *HostSlice[T]) Release() error {
 	h.once.Do(func() {
-		h.err = h.e.hostSlices.Free(&h.e.pinned, h.p)
+		h.err = h.e.HostSlices.Free(&h.e.Pinned, h.p)
 		h.data = nil
 	})
 	return h.err

@@ -62,13 +62,13 @@ func testHostSliceGemm(t *testing.T, chunks int) {
 						if strings.Contains(which, "c") {
 							c = pinnedCopy(t, impl, g.c)
 						}
-						before := e.xfer.BytesDirect.Load()
+						before := e.Xfer.BytesDirect.Load()
 						got, err := g.runInto(e, c)
 						if err != nil {
 							t.Fatalf("%v (%s pinned): %v", g, which, err)
 						}
 						g.check(t, got, 1e-13)
-						if e.xfer.BytesDirect.Load() == before {
+						if e.Xfer.BytesDirect.Load() == before {
 							t.Errorf("%v (%s pinned): nothing moved straight", g, which)
 						}
 					}
@@ -142,10 +142,10 @@ func TestHostSliceFrontEnd(t *testing.T) {
 		c := pinnedCopy(t, impl, g.c)
 		if nth > 0 {
 			fail, _ := failAt("read", nth)
-			e.fault.Store(&fail)
+			e.Fault.Store(&fail)
 		}
 		impl.Dgemm(g.tA, g.tB, g.m, g.n, g.k, g.alpha, a, g.lda, b, g.ldb, g.beta, c, g.ldc)
-		e.fault.Store(nil)
+		e.Fault.Store(nil)
 		g.check(t, c, 1e-13)
 	}
 }
@@ -208,10 +208,10 @@ func TestHostSliceDefaultPath(t *testing.T) {
 				impl.Dgemm(g.tA, g.tB, g.m, g.n, g.k, g.alpha, a, g.lda, b, g.ldb, g.beta, c, g.ldc)
 				g.check(t, c, 1e-13)
 				fail, _ := failAt("read", 1)
-				e.fault.Store(&fail)
+				e.Fault.Store(&fail)
 				c = pinnedCopy(t, impl, g.c)
 				impl.Dgemm(g.tA, g.tB, g.m, g.n, g.k, g.alpha, a, g.lda, b, g.ldb, g.beta, c, g.ldc)
-				e.fault.Store(nil)
+				e.Fault.Store(nil)
 				g.check(t, c, 1e-13)
 			}
 		}

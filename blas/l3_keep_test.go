@@ -1,6 +1,8 @@
 package clblas
 
 import (
+	eng "github.com/gocompute/opencl/internal/engine"
+
 	"errors"
 	"fmt"
 	"log/slog"
@@ -13,9 +15,9 @@ import (
 
 // withKeepMax sets keepMaxBytes for the test.
 func withKeepMax(t *testing.T, n int) {
-	old := keepMaxBytes
-	keepMaxBytes = n
-	t.Cleanup(func() { keepMaxBytes = old })
+	old := eng.KeepMaxBytes
+	eng.KeepMaxBytes = n
+	t.Cleanup(func() { eng.KeepMaxBytes = old })
 }
 
 // TestGemmKeepBounded (issue 19, item 6): on a device that shares the
@@ -26,7 +28,7 @@ func withKeepMax(t *testing.T, n int) {
 func TestGemmKeepBounded(t *testing.T) {
 	rec := &recorder{}
 	impl, e := privateImpl(t, rec)
-	if !e.hostShared() || e.plan().Staged() {
+	if !e.HostShared() || e.Plan().Staged() {
 		t.Skip("GEMM does not run in place on this device (or GOCL_GEMM_PIPELINE=on stages it)")
 	}
 	const m, n, k, ldc = 37, 16, 9, 19
@@ -35,7 +37,7 @@ func TestGemmKeepBounded(t *testing.T) {
 	for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans} {
 		for failAt := range 6 { // 0: no failure; i: the i-th slab's read back fails
 			name := fmt.Sprintf("%c/fail at %d", tA, failAt)
-			ar, ac := stored(tA, m, k)
+			ar, ac := eng.Stored(tA, m, k)
 			a, b, c0 := randF64(rnd, ar*ac), randF64(rnd, k*n), randF64(rnd, m*ldc)
 			want := append([]float64(nil), c0...)
 			gonum.Implementation{}.Dgemm(tA, blas.NoTrans, m, n, k, 1.5, a, ac, b, n, 0.5, want, ldc)
@@ -48,13 +50,13 @@ func TestGemmKeepBounded(t *testing.T) {
 				}
 				return nil
 			}
-			e.fault.Store(&fail)
-			before := e.launched.Of("Dgemm")
+			e.Fault.Store(&fail)
+			before := e.Launched.Of("Dgemm")
 			c := append([]float64(nil), c0...)
 			impl.Dgemm(tA, blas.NoTrans, m, n, k, 1.5, a, ac, b, n, 0.5, c, ldc)
-			e.fault.Store(nil)
+			e.Fault.Store(nil)
 			checkClose(t, name, c, want, 1e-12)
-			slabs := e.launched.Of("Dgemm") - before
+			slabs := e.Launched.Of("Dgemm") - before
 			switch {
 			case failAt == 0 && slabs != 5:
 				t.Errorf("%s: %d slabs ran on the device, want 5 of at most 8 rows", name, slabs)
@@ -74,7 +76,7 @@ func TestGemmKeepBounded(t *testing.T) {
 func TestKeepTooLargeFallsBack(t *testing.T) {
 	rec := &recorder{}
 	impl, e := privateImpl(t, rec)
-	if !e.hostShared() {
+	if !e.HostShared() {
 		t.Skip("the device does not share the host's memory: no in-place calls")
 	}
 	const n = 24
@@ -92,7 +94,7 @@ func TestKeepTooLargeFallsBack(t *testing.T) {
 	rec.mu.Lock()
 	for _, r := range rec.records {
 		r.Attrs(func(at slog.Attr) bool {
-			if err, ok := at.Value.Any().(error); ok && errors.Is(err, errKeepTooLarge) {
+			if err, ok := at.Value.Any().(error); ok && errors.Is(err, eng.ErrKeepTooLarge) {
 				found = true
 			}
 			return true

@@ -1,6 +1,8 @@
 package clblas
 
 import (
+	eng "github.com/gocompute/opencl/internal/engine"
+
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -17,12 +19,12 @@ import (
 func TestLevel3ViaGemm(t *testing.T) {
 	for _, mode := range []struct {
 		name  string
-		route l3RouteMode
-	}{{"gemm", l3ViaGemm}, {"direct", l3Direct}} {
+		route eng.L3RouteMode
+	}{{"gemm", eng.L3ViaGemm}, {"direct", eng.L3Direct}} {
 		t.Run(mode.name, func(t *testing.T) {
 			impl, e := privateImpl(t, nil)
-			e.l3Route, e.l3Block = mode.route, 3
-			before := e.l3ViaGemm.Load()
+			e.L3Route, e.L3Block = mode.route, 3
+			before := e.L3ViaGemm.Load()
 			t.Run("Dsymm", func(t *testing.T) { testblas.DsymmTest(t, impl) })
 			t.Run("Dsyrk", func(t *testing.T) { testblas.DsyrkTest(t, impl) })
 			t.Run("Dsyr2k", func(t *testing.T) { testblas.Dsyr2kTest(t, impl) })
@@ -34,8 +36,8 @@ func TestLevel3ViaGemm(t *testing.T) {
 					t.Run(rt.name, func(t *testing.T) { testRoutine32(t, rt, namedImpl32{mode.name, impl}) })
 				}
 			}
-			used := e.l3ViaGemm.Load() - before
-			if (mode.route == l3ViaGemm) != (used > 0) {
+			used := e.L3ViaGemm.Load() - before
+			if (mode.route == eng.L3ViaGemm) != (used > 0) {
 				t.Errorf("route %s: %d calls took the GEMM route", mode.name, used)
 			}
 		})
@@ -48,14 +50,14 @@ func TestLevel3ViaGemm(t *testing.T) {
 //	go test -run XXX -bench Level3Route ./blas/
 func BenchmarkLevel3Route(b *testing.B) {
 	impl := newTestImpl(b)
-	d, ok := impl.dev64.(clDevice64)
+	d, ok := impl.dev64.(eng.ClDevice64)
 	if !ok {
 		b.Skip("no float64 device")
 	}
-	e := d.e
-	defer func() { e.l3Route = l3Auto }()
+	e := d.E
+	defer func() { e.L3Route = eng.L3Auto }()
 	sizes := []int{64, 128, 256, 512, 1024}
-	if e.prof.IsCPU() {
+	if e.Prof.IsCPU() {
 		sizes = []int{32, 64, 128, 256, 512}
 	}
 	rnd := rand.New(rand.NewPCG(1, 2))
@@ -73,10 +75,10 @@ func BenchmarkLevel3Route(b *testing.B) {
 		for _, name := range []string{"syrk", "syr2k", "symm", "trmm"} {
 			for _, r := range []struct {
 				name  string
-				route l3RouteMode
-			}{{"direct", l3Direct}, {"gemm", l3ViaGemm}} {
+				route eng.L3RouteMode
+			}{{"direct", eng.L3Direct}, {"gemm", eng.L3ViaGemm}} {
 				b.Run(fmt.Sprintf("%s/%d/%s", name, n, r.name), func(b *testing.B) {
-					e.l3Route = r.route
+					e.L3Route = r.route
 					calls[name]() // builds the kernels
 					b.ResetTimer()
 					for range b.N {

@@ -2,7 +2,11 @@
 
 package clblas
 
-import "gonum.org/v1/gonum/blas"
+import (
+	"gonum.org/v1/gonum/blas"
+
+	eng "github.com/gocompute/opencl/internal/engine"
+)
 
 // Sgemm computes C = alpha*op(A)*op(B) + beta*C, where op(X) is X or Xᵀ as
 // tA and tB say, op(A) is m×k, op(B) is k×n and C is m×n.
@@ -83,8 +87,8 @@ func (impl *Implementation) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha floa
 			return
 		}
 		impl.deviceFailed("Sgemm", err)
-		if i := rowsDone(err); i > 0 { // the device finished rows [0, i) of C
-			native.Sgemm(tA, tB, m-i, n, k, alpha, a[opRow(tA, i, lda):], lda, b, ldb, beta, c[i*ldc:], ldc)
+		if i := eng.RowsDone(err); i > 0 { // the device finished rows [0, i) of C
+			native.Sgemm(tA, tB, m-i, n, k, alpha, a[eng.OpRow(tA, i, lda):], lda, b, ldb, beta, c[i*ldc:], ldc)
 			return
 		}
 	}

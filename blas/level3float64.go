@@ -1,6 +1,10 @@
 package clblas
 
-import "gonum.org/v1/gonum/blas"
+import (
+	"gonum.org/v1/gonum/blas"
+
+	eng "github.com/gocompute/opencl/internal/engine"
+)
 
 // Dgemm computes C = alpha*op(A)*op(B) + beta*C, where op(X) is X or Xᵀ as
 // tA and tB say, op(A) is m×k, op(B) is k×n and C is m×n.
@@ -81,8 +85,8 @@ func (impl *Implementation) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha floa
 			return
 		}
 		impl.deviceFailed("Dgemm", err)
-		if i := rowsDone(err); i > 0 { // the device finished rows [0, i) of C
-			native.Dgemm(tA, tB, m-i, n, k, alpha, a[opRow(tA, i, lda):], lda, b, ldb, beta, c[i*ldc:], ldc)
+		if i := eng.RowsDone(err); i > 0 { // the device finished rows [0, i) of C
+			native.Dgemm(tA, tB, m-i, n, k, alpha, a[eng.OpRow(tA, i, lda):], lda, b, ldb, beta, c[i*ldc:], ldc)
 			return
 		}
 	}

@@ -22,7 +22,7 @@ func WithRuntime(rt *platform.Runtime) Option {
 // has no OpenCL device and everything runs on the CPU).
 func (impl *Implementation) DeviceName() string {
 	if impl.eng != nil {
-		return impl.eng.rt.Device().String()
+		return impl.eng.RT.Device().String()
 	}
 	return "none"
 }
@@ -32,7 +32,7 @@ func (impl *Implementation) DeviceName() string {
 // it; Close the Implementation instead.
 func (impl *Implementation) Runtime() *platform.Runtime {
 	if impl.eng != nil {
-		return impl.eng.rt
+		return impl.eng.RT
 	}
 	return nil
 }

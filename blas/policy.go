@@ -1,6 +1,8 @@
 package clblas
 
 import (
+	eng "github.com/gocompute/opencl/internal/engine"
+
 	"math"
 	"runtime"
 )
@@ -52,7 +54,7 @@ func (w workload) direct(eff float64) workload {
 // direct kernels' 0.1.
 func viaGemmEff(eff float64, dims ...int) float64 {
 	for _, d := range dims {
-		if d < l3GemmMin {
+		if d < eng.L3GemmMin {
 			return 0.1
 		}
 	}
@@ -64,7 +66,7 @@ func viaGemmEff(eff float64, dims ...int) float64 {
 // one block and every dimension reaches l3GemmMin, else the direct
 // kernel's.
 func trmmEff(m, n, k int) float64 {
-	if k <= trmmBlock {
+	if k <= eng.TrmmBlock {
 		return 0.1
 	}
 	return viaGemmEff(0.4, m, n, k)

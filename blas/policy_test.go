@@ -120,7 +120,7 @@ func pocl2Model() costModel {
 func h200Model() costModel {
 	prof := profH200
 	prof.ClockMHz = 1980
-	cm := (&engine{prof: prof}).costModel()
+	cm := engineCost(&eng.Engine{Prof: prof})
 	cm.cpuGFLOPS64, cm.cpuGFLOPS32, cm.cpuMemGBps = 4*16, 8*16, 60
 	return cm
 }

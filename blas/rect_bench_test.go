@@ -34,15 +34,15 @@ func newRectFixture(b *testing.B) *rectFixture {
 	e := testEngine(b)
 	impl := newTestImpl(b)
 	f := &rectFixture{n: 8192}
-	if e.prof.IsCPU() {
+	if e.Prof.IsCPU() {
 		f.n = 1024
 	}
 	n := f.n
 	var err error
-	if f.up, _, f.down, err = e.pipe.Get(e.rt); err != nil {
+	if f.up, _, f.down, err = e.Pipe.Get(e.RT); err != nil {
 		b.Fatal(err)
 	}
-	if f.other, err = e.rt.NewQueue(cl.QueueProfiling); err != nil {
+	if f.other, err = e.RT.NewQueue(cl.QueueProfiling); err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { f.other.Release() })
@@ -53,12 +53,12 @@ func newRectFixture(b *testing.B) *rectFixture {
 	b.Cleanup(func() { src.Release() })
 	f.host = src.Data()
 	for i := range f.dev {
-		d, err := e.buffers.Get(n * n * 8)
+		d, err := e.Buffers.Get(n * n * 8)
 		if err != nil {
 			b.Fatal(err)
 		}
 		f.dev[i] = d
-		b.Cleanup(func() { e.buffers.Put(d) })
+		b.Cleanup(func() { e.Buffers.Put(d) })
 	}
 	var ms [3]*Matrix[float64]
 	for i := range ms {

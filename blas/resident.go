@@ -1,6 +1,8 @@
 package clblas
 
 import (
+	eng "github.com/gocompute/opencl/internal/engine"
+
 	"context"
 	"errors"
 	"fmt"
@@ -40,7 +42,7 @@ var ErrNoEngine = errors.New("clblas: no OpenCL device for resident data")
 
 // storage is the device buffer behind a matrix or vector and its views.
 type storage struct {
-	e        *engine
+	e        *eng.Engine
 	buf      *cl.Buffer
 	released atomic.Bool
 }
@@ -61,11 +63,11 @@ func (s *storage) release() error {
 }
 
 // engineFor returns the engine an Implementation runs precision T on.
-func engineFor[T real](impl *Implementation) (*engine, error) {
+func engineFor[T eng.Real](impl *Implementation) (*eng.Engine, error) {
 	if impl == nil || impl.closed.Load() {
-		return nil, errClosed
+		return nil, eng.ErrClosed
 	}
-	if impl.eng == nil || elemSize[T]() == 8 && !impl.eng.prof.FP64 {
+	if impl.eng == nil || eng.ElemSize[T]() == 8 && !impl.eng.Prof.FP64 {
 		return nil, ErrNoEngine
 	}
 	return impl.eng, nil
@@ -85,7 +87,7 @@ func NewMatrix[T float32 | float64](impl *Implementation, rows, cols int) (*Matr
 	if err != nil {
 		return nil, err
 	}
-	if err := m.st.zero(rows * cols * elemSize[T]()); err != nil {
+	if err := m.st.zero(rows * cols * eng.ElemSize[T]()); err != nil {
 		m.Release()
 		return nil, fmt.Errorf("clblas: NewMatrix(%d, %d): %w", rows, cols, err)
 	}
@@ -98,10 +100,10 @@ func allocMatrix[T float32 | float64](impl *Implementation, rows, cols int) (*Ma
 	if err != nil {
 		return nil, err
 	}
-	if err := checkMatrixSize("NewMatrix", rows, cols, elemSize[T]()); err != nil {
+	if err := checkMatrixSize("NewMatrix", rows, cols, eng.ElemSize[T]()); err != nil {
 		return nil, err
 	}
-	buf, err := e.rt.Context().CreateBuffer(cl.MemReadWrite, rows*cols*elemSize[T]())
+	buf, err := e.RT.Context().CreateBuffer(cl.MemReadWrite, rows*cols*eng.ElemSize[T]())
 	if err != nil {
 		return nil, fmt.Errorf("clblas: NewMatrix(%d, %d): %w", rows, cols, err)
 	}
@@ -110,10 +112,10 @@ func allocMatrix[T float32 | float64](impl *Implementation, rows, cols int) (*Ma
 
 // zero sets the first n bytes of the storage to zero and waits for it.
 func (s *storage) zero(n int) error {
-	if err := s.e.fault.Inject("enqueue"); err != nil {
+	if err := s.e.Fault.Inject("enqueue"); err != nil {
 		return err
 	}
-	ev, err := cl.FillBuffer(s.e.queue, s.buf, uint8(0), 0, n)
+	ev, err := cl.FillBuffer(s.e.Queue, s.buf, uint8(0), 0, n)
 	if err != nil {
 		return err
 	}
@@ -126,7 +128,7 @@ func (s *storage) zero(n int) error {
 // done, so data may be reused at once. Data with a row stride (a view)
 // goes through NewMatrixFromStrided.
 func NewMatrixFrom[T float32 | float64](impl *Implementation, rows, cols int, data []T) (*Matrix[T], error) {
-	if err := checkMatrixSize("NewMatrixFrom", rows, cols, elemSize[T]()); err != nil {
+	if err := checkMatrixSize("NewMatrixFrom", rows, cols, eng.ElemSize[T]()); err != nil {
 		return nil, err
 	}
 	if len(data) != rows*cols {
@@ -136,7 +138,7 @@ func NewMatrixFrom[T float32 | float64](impl *Implementation, rows, cols int, da
 	if err != nil {
 		return nil, err
 	}
-	ev, err := cl.WriteBuffer(m.st.e.queue, m.st.buf, true, 0, data[:rows*cols])
+	ev, err := cl.WriteBuffer(m.st.e.Queue, m.st.buf, true, 0, data[:rows*cols])
 	if err != nil {
 		m.Release()
 		return nil, fmt.Errorf("clblas: NewMatrixFrom: %w", err)
@@ -197,7 +199,7 @@ func (m *Matrix[T]) read(dst []T, blocking bool) (*Event, error) {
 	if len(dst) < m.rows*m.cols {
 		return nil, fmt.Errorf("clblas: Read: %d elements for a %d×%d matrix: %w", len(dst), m.rows, m.cols, ErrShape)
 	}
-	ev, err := cl.ReadBufferRect(m.st.e.queue, m.st.buf, blocking, m.rect(), dst)
+	ev, err := cl.ReadBufferRect(m.st.e.Queue, m.st.buf, blocking, m.rect(), dst)
 	if err != nil {
 		return nil, fmt.Errorf("clblas: Read: %w", err)
 	}
@@ -214,7 +216,7 @@ func (m *Matrix[T]) Write(src []T) (*Event, error) {
 	if len(src) < m.rows*m.cols {
 		return nil, fmt.Errorf("clblas: Write: %d elements for a %d×%d matrix: %w", len(src), m.rows, m.cols, ErrShape)
 	}
-	ev, err := cl.WriteBufferRect(m.st.e.queue, m.st.buf, false, m.rect(), src)
+	ev, err := cl.WriteBufferRect(m.st.e.Queue, m.st.buf, false, m.rect(), src)
 	if err != nil {
 		return nil, fmt.Errorf("clblas: Write: %w", err)
 	}
@@ -321,34 +323,34 @@ func WaitAll(ctx context.Context, events ...*Event) error {
 // after fails the call if an operation it depends on failed. Work on one
 // Implementation runs in submission order on one in-order queue, so a
 // dependency that has not failed yet needs no explicit wait list.
-func after(c *call, wait []*Event) {
+func after(c *eng.Call, wait []*Event) {
 	for _, w := range wait {
 		if w == nil {
 			continue
 		}
 		if err := w.failed(); err != nil {
-			c.fail(fmt.Errorf("a dependency failed: %w", err))
+			c.Fail(fmt.Errorf("a dependency failed: %w", err))
 		}
 	}
 }
 
 // finishAsync ends a resident operation: it hands the caller the event of
 // the call's last command.
-func finishAsync(c *call) (*Event, error) {
-	if c.err == nil && c.lastEvent() == nil {
+func finishAsync(c *eng.Call) (*Event, error) {
+	if c.Err == nil && c.LastEvent() == nil {
 		// A valid call with no work (Gemm with alpha = 0 and beta = 1)
 		// still returns an event, completed in queue order.
 		marker(c)
 	}
-	last := c.lastEvent()
-	if c.err == nil && last != nil {
-		c.detach(last)
+	last := c.LastEvent()
+	if c.Err == nil && last != nil {
+		c.Detach(last)
 	}
-	if err := c.finish(); err != nil {
+	if err := c.Finish(); err != nil {
 		return nil, err
 	}
 	if last == nil {
-		return nil, fmt.Errorf("clblas: %s: nothing was enqueued", c.routine)
+		return nil, fmt.Errorf("clblas: %s: nothing was enqueued", c.Routine)
 	}
 	return newEvent(last), nil
 }
@@ -388,9 +390,9 @@ func Gemm[T float32 | float64](tA, tB blas.Transpose, alpha T, a, b *Matrix[T], 
 	if err := checkNoOverlap(op, c.layout(), a.layout(), b.layout()); err != nil {
 		return nil, err
 	}
-	call := begin[T](a.st.e, op)
+	call := eng.Begin[T](a.st.e, op)
 	after(call, wait)
-	gemmOnDevice(call, ta, tb, m, n, k, alpha, a.st.buf, a.off, a.stride, b.st.buf, b.off, b.stride, beta, c.st.buf, c.off, c.stride)
+	eng.GemmOnDevice(call, ta, tb, m, n, k, alpha, a.st.buf, a.off, a.stride, b.st.buf, b.off, b.stride, beta, c.st.buf, c.off, c.stride)
 	return finishAsync(call)
 }
 

@@ -1,6 +1,8 @@
 package clblas
 
 import (
+	eng "github.com/gocompute/opencl/internal/engine"
+
 	"fmt"
 
 	"gonum.org/v1/gonum/blas/blas32"
@@ -62,7 +64,7 @@ func (m *Matrix[T]) ReadStrided(dst []T, stride int) error {
 	}
 	r := m.rect()
 	r.HostRowPitch = stride
-	ev, err := cl.ReadBufferRect(m.st.e.queue, m.st.buf, true, r, dst)
+	ev, err := cl.ReadBufferRect(m.st.e.Queue, m.st.buf, true, r, dst)
 	if err != nil {
 		return fmt.Errorf("clblas: ReadStrided: %w", err)
 	}
@@ -90,7 +92,7 @@ func (m *Matrix[T]) WriteStrided(src []T, stride int) (*Event, error) {
 func (m *Matrix[T]) writeStrided(src []T, stride int, blocking bool) (*cl.Event, error) {
 	r := m.rect()
 	r.HostRowPitch = stride
-	return cl.WriteBufferRect(m.st.e.queue, m.st.buf, blocking, r, src)
+	return cl.WriteBufferRect(m.st.e.Queue, m.st.buf, blocking, r, src)
 }
 
 // ReadGeneral64 copies m into dst, which must have m's dimensions; only
@@ -239,12 +241,12 @@ func Nrm2To[T float32 | float64](x, res *Vector[T], wait ...*Event) (*Event, err
 	if err != nil {
 		return nil, err
 	}
-	if err := l1Check(x.n); err != nil {
-		c.finish()
+	if err := eng.L1Check(x.n); err != nil {
+		c.Finish()
 		return nil, opErr("Nrm2To", "%w", err)
 	}
-	sb, qb, g := nrm2OnDevice[T](c, x.n, x.st.buf, x.off, x.inc)
-	c.run(c.kernel(scalarFile, "nrm2_finish"), []int{1}, []int{1}, int32(g), sb, qb, res.st.buf, int64(res.off))
+	sb, qb, g := eng.Nrm2OnDevice[T](c, x.n, x.st.buf, x.off, x.inc)
+	c.Run(c.Kernel(scalarFile, "nrm2_finish"), []int{1}, []int{1}, int32(g), sb, qb, res.st.buf, int64(res.off))
 	return finishAsync(c)
 }
 
@@ -263,6 +265,6 @@ func scalarOp[T float32 | float64](routine, kernel string, s, res *Vector[T], wa
 	if err != nil {
 		return nil, err
 	}
-	c.run(c.kernel(scalarFile, kernel), []int{1}, []int{1}, s.st.buf, int64(s.off), res.st.buf, int64(res.off))
+	c.Run(c.Kernel(scalarFile, kernel), []int{1}, []int{1}, s.st.buf, int64(s.off), res.st.buf, int64(res.off))
 	return finishAsync(c)
 }

@@ -1,6 +1,8 @@
 package clblas
 
 import (
+	eng "github.com/gocompute/opencl/internal/engine"
+
 	"context"
 	"errors"
 	"fmt"
@@ -39,7 +41,7 @@ func NewVector[T float32 | float64](impl *Implementation, n int) (*Vector[T], er
 	if err != nil {
 		return nil, err
 	}
-	if err := v.st.zero(n * elemSize[T]()); err != nil {
+	if err := v.st.zero(n * eng.ElemSize[T]()); err != nil {
 		v.Release()
 		return nil, fmt.Errorf("clblas: NewVector(%d): %w", n, err)
 	}
@@ -55,10 +57,10 @@ func allocVector[T float32 | float64](impl *Implementation, n int) (*Vector[T], 
 	if n <= 0 {
 		return nil, fmt.Errorf("clblas: NewVector(%d): length must be positive: %w", n, ErrShape)
 	}
-	if err := checkCount("NewVector", n, elemSize[T]()); err != nil {
+	if err := checkCount("NewVector", n, eng.ElemSize[T]()); err != nil {
 		return nil, err
 	}
-	buf, err := e.rt.Context().CreateBuffer(cl.MemReadWrite, n*elemSize[T]())
+	buf, err := e.RT.Context().CreateBuffer(cl.MemReadWrite, n*eng.ElemSize[T]())
 	if err != nil {
 		return nil, fmt.Errorf("clblas: NewVector(%d): %w", n, err)
 	}
@@ -72,7 +74,7 @@ func NewVectorFrom[T float32 | float64](impl *Implementation, data []T) (*Vector
 	if err != nil {
 		return nil, err
 	}
-	ev, err := cl.WriteBuffer(v.st.e.queue, v.st.buf, true, 0, data)
+	ev, err := cl.WriteBuffer(v.st.e.Queue, v.st.buf, true, 0, data)
 	if err != nil {
 		v.Release()
 		return nil, fmt.Errorf("clblas: NewVectorFrom: %w", err)
@@ -145,22 +147,22 @@ func (v *Vector[T]) read(dst []T, blocking bool, wait ...*Event) (*Event, error)
 		return nil, err
 	}
 	if len(dst) < v.n {
-		c.fail(fmt.Errorf("%d elements for a vector of %d: %w", len(dst), v.n, ErrShape))
+		c.Fail(fmt.Errorf("%d elements for a vector of %d: %w", len(dst), v.n, ErrShape))
 		return finishAsync(c)
 	}
 	src, off := v.st.buf, v.off
 	if v.inc != 1 {
 		// Gather the elements on the device, then read them in one piece.
-		src, off = alloc[T](c, v.n), 0
-		copyOnDevice[T](c, v.n, v.st.buf, v.off, v.inc, src, 0, 1)
+		src, off = eng.Alloc[T](c, v.n), 0
+		eng.CopyOnDevice[T](c, v.n, v.st.buf, v.off, v.inc, src, 0, 1)
 	}
-	if c.err == nil {
-		if err := c.e.fault.Inject("read"); err != nil {
-			c.fail(err)
-		} else if ev, err := cl.ReadBuffer(c.e.queue, src, blocking, off, dst[:v.n]); err != nil {
-			c.fail(err)
+	if c.Err == nil {
+		if err := c.E.Fault.Inject("read"); err != nil {
+			c.Fail(err)
+		} else if ev, err := cl.ReadBuffer(c.E.Queue, src, blocking, off, dst[:v.n]); err != nil {
+			c.Fail(err)
 		} else {
-			c.events = append(c.events, ev)
+			c.Events = append(c.Events, ev)
 		}
 	}
 	return finishAsync(c)
@@ -175,21 +177,21 @@ func (v *Vector[T]) Write(src []T, wait ...*Event) (*Event, error) {
 		return nil, err
 	}
 	if len(src) < v.n {
-		c.fail(fmt.Errorf("%d elements for a vector of %d: %w", len(src), v.n, ErrShape))
+		c.Fail(fmt.Errorf("%d elements for a vector of %d: %w", len(src), v.n, ErrShape))
 		return finishAsync(c)
 	}
 	if v.inc == 1 {
-		if c.err == nil {
-			if ev, err := cl.WriteBuffer(c.e.queue, v.st.buf, false, v.off, src[:v.n]); err != nil {
-				c.fail(err)
+		if c.Err == nil {
+			if ev, err := cl.WriteBuffer(c.E.Queue, v.st.buf, false, v.off, src[:v.n]); err != nil {
+				c.Fail(err)
 			} else {
-				c.events = append(c.events, ev)
+				c.Events = append(c.Events, ev)
 			}
 		}
 		return finishAsync(c)
 	}
-	tmp := upload(c, src[:v.n])
-	copyOnDevice[T](c, v.n, tmp, 0, 1, v.st.buf, v.off, v.inc)
+	tmp := eng.Upload(c, src[:v.n])
+	eng.CopyOnDevice[T](c, v.n, tmp, 0, 1, v.st.buf, v.off, v.inc)
 	return finishAsync(c)
 }
 
@@ -219,11 +221,11 @@ func (s *Scalar[T]) Value(ctx context.Context) (T, error) {
 
 // start checks that the operands are live and belong to one engine, then
 // begins call routine in precision T after the events in wait.
-func start[T real](routine string, wait []*Event, sts ...*storage) (*call, error) {
+func start[T eng.Real](routine string, wait []*Event, sts ...*storage) (*eng.Call, error) {
 	if err := operands(routine, sts...); err != nil {
 		return nil, err
 	}
-	c := begin[T](sts[0].e, routine)
+	c := eng.Begin[T](sts[0].e, routine)
 	after(c, wait)
 	return c, nil
 }
@@ -249,11 +251,13 @@ func opErr(routine, format string, args ...any) error {
 
 // readBack enqueues a non-blocking read of the first n elements of b into
 // a new host slice, which holds them once the call's last event completes.
-func readBack[P real](c *call, b *cl.Buffer, n int) []P { return readInto[P](c, b, n, false) }
+func readBack[P eng.Real](c *eng.Call, b *cl.Buffer, n int) []P {
+	return eng.ReadInto[P](c, b, n, false)
+}
 
 // finishScalar ends a resident reduction whose partials are being read
 // back: merge runs once they have arrived.
-func finishScalar[T int | float32 | float64](c *call, merge func() (T, error)) (*Scalar[T], error) {
+func finishScalar[T int | float32 | float64](c *eng.Call, merge func() (T, error)) (*Scalar[T], error) {
 	ev, err := finishAsync(c)
 	if err != nil {
 		return nil, err
@@ -266,18 +270,18 @@ func sameLen[T float32 | float64](routine string, x, y *Vector[T]) error {
 	if x.n != y.n {
 		return opErr(routine, "vectors of %d and %d elements: %w", x.n, y.n, ErrShape)
 	}
-	return l1Check(x.n)
+	return eng.L1Check(x.n)
 }
 
 // twoVecOp is the skeleton of the level 1 operations on two vectors of the
 // same length (more: other operands it reads).
-func twoVecOp[T float32 | float64](routine string, x, y *Vector[T], wait []*Event, enqueue func(c *call), more ...*storage) (*Event, error) {
+func twoVecOp[T float32 | float64](routine string, x, y *Vector[T], wait []*Event, enqueue func(c *eng.Call), more ...*storage) (*Event, error) {
 	c, err := start[T](routine, wait, append([]*storage{x.storage(), y.storage()}, more...)...)
 	if err != nil {
 		return nil, err
 	}
 	if err := errors.Join(sameLen(routine, x, y), checkL1Alias(routine, x, y)); err != nil {
-		c.finish()
+		c.Finish()
 		return nil, err
 	}
 	enqueue(c)
@@ -286,29 +290,29 @@ func twoVecOp[T float32 | float64](routine string, x, y *Vector[T], wait []*Even
 
 // Axpy enqueues y = alpha·x + y.
 func Axpy[T float32 | float64](alpha T, x, y *Vector[T], wait ...*Event) (*Event, error) {
-	return twoVecOp("Axpy", x, y, wait, func(c *call) {
-		axpyOnDevice(c, x.n, alpha, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc)
+	return twoVecOp("Axpy", x, y, wait, func(c *eng.Call) {
+		eng.AxpyOnDevice(c, x.n, alpha, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc)
 	})
 }
 
 // Copy enqueues y = x.
 func Copy[T float32 | float64](x, y *Vector[T], wait ...*Event) (*Event, error) {
-	return twoVecOp("Copy", x, y, wait, func(c *call) {
-		copyOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc)
+	return twoVecOp("Copy", x, y, wait, func(c *eng.Call) {
+		eng.CopyOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc)
 	})
 }
 
 // Swap enqueues the exchange of x and y.
 func Swap[T float32 | float64](x, y *Vector[T], wait ...*Event) (*Event, error) {
-	return twoVecOp("Swap", x, y, wait, func(c *call) {
-		swapOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc)
+	return twoVecOp("Swap", x, y, wait, func(c *eng.Call) {
+		eng.SwapOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc)
 	})
 }
 
 // Rot enqueues the plane rotation x, y = c·x + s·y, c·y − s·x.
 func Rot[T float32 | float64](x, y *Vector[T], c, s T, wait ...*Event) (*Event, error) {
-	return twoVecOp("Rot", x, y, wait, func(cc *call) {
-		rotOnDevice(cc, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc, c, s)
+	return twoVecOp("Rot", x, y, wait, func(cc *eng.Call) {
+		eng.RotOnDevice(cc, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc, c, s)
 	})
 }
 
@@ -322,27 +326,27 @@ func Rotm[T float32 | float64](x, y *Vector[T], flag blas.Flag, h [4]T, wait ...
 	default:
 		return nil, opErr("Rotm", "flag %d: %w", flag, ErrInvalidArg)
 	}
-	return twoVecOp("Rotm", x, y, wait, func(c *call) {
+	return twoVecOp("Rotm", x, y, wait, func(c *eng.Call) {
 		if flag == blas.Identity {
 			marker(c)
 			return
 		}
-		rotmOnDevice(c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc, flag, h)
+		eng.RotmOnDevice(c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc, flag, h)
 	})
 }
 
 // marker enqueues a command that does nothing, so an operation with no
 // work still returns an event in queue order.
-func marker(c *call) {
-	if c.err != nil {
+func marker(c *eng.Call) {
+	if c.Err != nil {
 		return
 	}
-	ev, err := c.e.queue.EnqueueMarker()
+	ev, err := c.E.Queue.EnqueueMarker()
 	if err != nil {
-		c.fail(err)
+		c.Fail(err)
 		return
 	}
-	c.events = append(c.events, ev)
+	c.Events = append(c.Events, ev)
 }
 
 // Scal enqueues x = alpha·x (alpha == 0 assigns zeros, as gonum does).
@@ -351,11 +355,11 @@ func Scal[T float32 | float64](alpha T, x *Vector[T], wait ...*Event) (*Event, e
 	if err != nil {
 		return nil, err
 	}
-	if err := l1Check(x.n); err != nil {
-		c.finish()
+	if err := eng.L1Check(x.n); err != nil {
+		c.Finish()
 		return nil, err
 	}
-	scalOnDevice(c, x.n, alpha, x.st.buf, x.off, x.inc)
+	eng.ScalOnDevice(c, x.n, alpha, x.st.buf, x.off, x.inc)
 	return finishAsync(c)
 }
 
@@ -366,12 +370,12 @@ func Dot[T float32 | float64](x, y *Vector[T], wait ...*Event) (*Scalar[T], erro
 		return nil, err
 	}
 	if err := sameLen("Dot", x, y); err != nil {
-		c.finish()
+		c.Finish()
 		return nil, err
 	}
-	pb, g := dotOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc)
+	pb, g := eng.DotOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc)
 	parts := readBack[T](c, pb, g)
-	return finishScalar(c, func() (T, error) { return T(sumParts(parts)), nil })
+	return finishScalar(c, func() (T, error) { return T(eng.SumParts(parts)), nil })
 }
 
 // Dsdot enqueues the dot product of float32 vectors accumulated in
@@ -382,12 +386,12 @@ func Dsdot(x, y *Vector[float32], wait ...*Event) (*Scalar[float64], error) {
 		return nil, err
 	}
 	if err := sameLen("Dsdot", x, y); err != nil {
-		c.finish()
+		c.Finish()
 		return nil, err
 	}
-	pb, g := dsdotOnDevice(c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc)
+	pb, g := eng.DsdotOnDevice(c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc)
 	parts := readBack[float64](c, pb, g)
-	return finishScalar(c, func() (float64, error) { return sumParts(parts), nil })
+	return finishScalar(c, func() (float64, error) { return eng.SumParts(parts), nil })
 }
 
 // Asum enqueues the sum of the absolute values of x.
@@ -396,13 +400,13 @@ func Asum[T float32 | float64](x *Vector[T], wait ...*Event) (*Scalar[T], error)
 	if err != nil {
 		return nil, err
 	}
-	if err := l1Check(x.n); err != nil {
-		c.finish()
+	if err := eng.L1Check(x.n); err != nil {
+		c.Finish()
 		return nil, err
 	}
-	pb, g := asumOnDevice[T](c, x.n, x.st.buf, x.off, x.inc)
+	pb, g := eng.AsumOnDevice[T](c, x.n, x.st.buf, x.off, x.inc)
 	parts := readBack[T](c, pb, g)
-	return finishScalar(c, func() (T, error) { return T(sumParts(parts)), nil })
+	return finishScalar(c, func() (T, error) { return T(eng.SumParts(parts)), nil })
 }
 
 // Nrm2 enqueues the Euclidean norm of x (overflow-safe).
@@ -411,14 +415,14 @@ func Nrm2[T float32 | float64](x *Vector[T], wait ...*Event) (*Scalar[T], error)
 	if err != nil {
 		return nil, err
 	}
-	if err := l1Check(x.n); err != nil {
-		c.finish()
+	if err := eng.L1Check(x.n); err != nil {
+		c.Finish()
 		return nil, err
 	}
-	sb, qb, g := nrm2OnDevice[T](c, x.n, x.st.buf, x.off, x.inc)
+	sb, qb, g := eng.Nrm2OnDevice[T](c, x.n, x.st.buf, x.off, x.inc)
 	scales := readBack[T](c, sb, g)
 	ssqs := readBack[T](c, qb, g)
-	return finishScalar(c, func() (T, error) { return mergeNrm2(scales, ssqs), nil })
+	return finishScalar(c, func() (T, error) { return eng.MergeNrm2(scales, ssqs), nil })
 }
 
 // Iamax enqueues the search for the index of the first element of x with
@@ -428,12 +432,12 @@ func Iamax[T float32 | float64](x *Vector[T], wait ...*Event) (*Scalar[int], err
 	if err != nil {
 		return nil, err
 	}
-	if err := l1Check(x.n); err != nil {
-		c.finish()
+	if err := eng.L1Check(x.n); err != nil {
+		c.Finish()
 		return nil, err
 	}
-	mb, ib, g := iamaxOnDevice[T](c, x.n, x.st.buf, x.off, x.inc)
+	mb, ib, g := eng.IamaxOnDevice[T](c, x.n, x.st.buf, x.off, x.inc)
 	maxs := readBack[T](c, mb, g)
 	idx := readBack[float32](c, ib, g)
-	return finishScalar(c, func() (int, error) { return mergeIamax(maxs, idx, x.n) })
+	return finishScalar(c, func() (int, error) { return eng.MergeIamax(maxs, idx, x.n) })
 }

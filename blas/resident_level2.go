@@ -1,6 +1,8 @@
 package clblas
 
 import (
+	eng "github.com/gocompute/opencl/internal/engine"
+
 	"errors"
 	"fmt"
 
@@ -86,16 +88,16 @@ func shapeErr(routine, format string, args ...any) error {
 }
 
 // enqueueCopy records the event of a device-side copy.
-func enqueueCopy(c *call, copyFn func() (*cl.Event, error)) {
-	if c.err != nil {
+func enqueueCopy(c *eng.Call, copyFn func() (*cl.Event, error)) {
+	if c.Err != nil {
 		return
 	}
 	ev, err := copyFn()
 	if err != nil {
-		c.fail(err)
+		c.Fail(err)
 		return
 	}
-	c.events = append(c.events, ev)
+	c.Events = append(c.Events, ev)
 }
 
 // devMat is a matrix operand of a kernel that takes no matrix offset: the
@@ -107,18 +109,18 @@ type devMat struct {
 	staged bool
 }
 
-func matIn[T float32 | float64](c *call, m *Matrix[T]) devMat {
+func matIn[T float32 | float64](c *eng.Call, m *Matrix[T]) devMat {
 	if m.off == 0 {
 		return devMat{buf: m.st.buf, ld: m.stride}
 	}
-	b := alloc[T](c, m.rows*m.cols)
-	enqueueCopy(c, func() (*cl.Event, error) { return cl.CopyBufferRect[T](c.e.queue, m.st.buf, b, m.rect()) })
+	b := eng.Alloc[T](c, m.rows*m.cols)
+	enqueueCopy(c, func() (*cl.Event, error) { return cl.CopyBufferRect[T](c.E.Queue, m.st.buf, b, m.rect()) })
 	return devMat{buf: b, ld: m.cols, staged: true}
 }
 
 // matOut copies a staged operand that a kernel updated back into m; only
 // m's elements are written, not the padding between its rows.
-func matOut[T float32 | float64](c *call, m *Matrix[T], d devMat) {
+func matOut[T float32 | float64](c *eng.Call, m *Matrix[T], d devMat) {
 	if !d.staged {
 		return
 	}
@@ -128,49 +130,49 @@ func matOut[T float32 | float64](c *call, m *Matrix[T], d devMat) {
 		HostOrigin:     [3]int{m.off % m.stride, m.off / m.stride, 0},
 		HostRowPitch:   m.stride,
 	}
-	enqueueCopy(c, func() (*cl.Event, error) { return cl.CopyBufferRect[T](c.e.queue, d.buf, m.st.buf, r) })
+	enqueueCopy(c, func() (*cl.Event, error) { return cl.CopyBufferRect[T](c.E.Queue, d.buf, m.st.buf, r) })
 }
 
 // packedIn is the packed-triangle operand ap (a contiguous vector): its own
 // buffer when it starts at element 0, else a copy.
-func packedIn[T float32 | float64](c *call, ap *Vector[T]) devMat {
+func packedIn[T float32 | float64](c *eng.Call, ap *Vector[T]) devMat {
 	if ap.off == 0 {
 		return devMat{buf: ap.st.buf}
 	}
-	b := alloc[T](c, ap.n)
-	enqueueCopy(c, func() (*cl.Event, error) { return cl.CopyBuffer[T](c.e.queue, ap.st.buf, b, ap.off, 0, ap.n) })
+	b := eng.Alloc[T](c, ap.n)
+	enqueueCopy(c, func() (*cl.Event, error) { return cl.CopyBuffer[T](c.E.Queue, ap.st.buf, b, ap.off, 0, ap.n) })
 	return devMat{buf: b, staged: true}
 }
 
-func packedOut[T float32 | float64](c *call, ap *Vector[T], d devMat) {
+func packedOut[T float32 | float64](c *eng.Call, ap *Vector[T], d devMat) {
 	if d.staged {
-		enqueueCopy(c, func() (*cl.Event, error) { return cl.CopyBuffer[T](c.e.queue, d.buf, ap.st.buf, 0, ap.off, ap.n) })
+		enqueueCopy(c, func() (*cl.Event, error) { return cl.CopyBuffer[T](c.E.Queue, d.buf, ap.st.buf, 0, ap.off, ap.n) })
 	}
 }
 
 // checkPacked checks that ap holds a packed n×n triangle.
 func checkPacked[T float32 | float64](routine string, ap *Vector[T], n int) error {
-	if ap.n != packedLen(n) || ap.inc != 1 {
-		return shapeErr(routine, "packed triangle of %d elements with increment %d for n = %d (want %d, 1)", ap.n, ap.inc, n, packedLen(n))
+	if ap.n != eng.PackedLen(n) || ap.inc != 1 {
+		return shapeErr(routine, "packed triangle of %d elements with increment %d for n = %d (want %d, 1)", ap.n, ap.inc, n, eng.PackedLen(n))
 	}
 	return nil
 }
 
 // mvOp enqueues y = alpha·M·x + beta·y for the descriptor d of a matrix
 // held in a (band or dense) or ap (packed).
-func mvOp[T float32 | float64](c *call, d l2mat, a *Matrix[T], ap *Vector[T], nout, nin int, alpha T, x *Vector[T], beta T, y *Vector[T]) (*Event, error) {
-	if err := checkNoOverlap(c.routine, y.layout(), x.layout(), matOrPacked(a, ap)); err != nil {
-		c.finish()
+func mvOp[T float32 | float64](c *eng.Call, d eng.L2Mat, a *Matrix[T], ap *Vector[T], nout, nin int, alpha T, x *Vector[T], beta T, y *Vector[T]) (*Event, error) {
+	if err := checkNoOverlap(c.Routine, y.layout(), x.layout(), matOrPacked(a, ap)); err != nil {
+		c.Finish()
 		return nil, err
 	}
 	var dm devMat
 	if a != nil {
 		dm = matIn(c, a)
-		d.lda = dm.ld
+		d.Lda = dm.ld
 	} else {
 		dm = packedIn(c, ap)
 	}
-	l2mvOnDevice(c, d, dm.buf, nout, nin, alpha, x.st.buf, x.off, x.inc, beta, y.st.buf, y.off, y.inc)
+	eng.L2mvOnDevice(c, d, dm.buf, nout, nin, alpha, x.st.buf, x.off, x.inc, beta, y.st.buf, y.off, y.inc)
 	return finishAsync(c)
 }
 
@@ -180,7 +182,7 @@ func Gemv[T float32 | float64](tA blas.Transpose, alpha T, a *Matrix[T], x *Vect
 	if err := errors.Join(checkTrans(op, tA), operands(op, a.storage(), x.storage(), y.storage())); err != nil {
 		return nil, err
 	}
-	d, nout, nin, _ := gemvMat(tA, a.rows, a.cols, a.stride)
+	d, nout, nin, _ := eng.GemvMat(tA, a.rows, a.cols, a.stride)
 	if x.n != nin || y.n != nout {
 		return nil, shapeErr(op, "op(A) %d×%d, x %d, y %d", nout, nin, x.n, y.n)
 	}
@@ -202,7 +204,7 @@ func Gbmv[T float32 | float64](tA blas.Transpose, m, n, kL, kU int, alpha T, a *
 	if m <= 0 || n <= 0 || kL < 0 || kU < 0 || a.rows < min(m, n+kL) || a.cols != kL+kU+1 {
 		return nil, shapeErr(op, "m %d, n %d, kL %d, kU %d, band storage %d×%d", m, n, kL, kU, a.rows, a.cols)
 	}
-	d, nout, nin, _ := gbmvMat(tA, m, n, kL, kU, a.stride)
+	d, nout, nin, _ := eng.GbmvMat(tA, m, n, kL, kU, a.stride)
 	if x.n != nin || y.n != nout {
 		return nil, shapeErr(op, "op(A) %d×%d, x %d, y %d", nout, nin, x.n, y.n)
 	}
@@ -228,7 +230,7 @@ func Symv[T float32 | float64](ul blas.Uplo, alpha T, a *Matrix[T], x *Vector[T]
 	if err != nil {
 		return nil, err
 	}
-	return mvOp(c, l2sym(l2Dense, ul, n, n-1, 0), a, nil, n, n, alpha, x, beta, y)
+	return mvOp(c, eng.L2Sym(eng.L2Dense, ul, n, n-1, 0), a, nil, n, n, alpha, x, beta, y)
 }
 
 // Sbmv enqueues y = alpha·A·x + beta·y for a symmetric n×n band matrix
@@ -247,7 +249,7 @@ func Sbmv[T float32 | float64](ul blas.Uplo, k int, alpha T, a *Matrix[T], x *Ve
 	if err != nil {
 		return nil, err
 	}
-	return mvOp(c, l2sym(l2Band, ul, n, k, 0), a, nil, n, n, alpha, x, beta, y)
+	return mvOp(c, eng.L2Sym(eng.L2Band, ul, n, k, 0), a, nil, n, n, alpha, x, beta, y)
 }
 
 // Spmv enqueues y = alpha·A·x + beta·y for a symmetric n×n matrix whose ul
@@ -268,37 +270,37 @@ func Spmv[T float32 | float64](ul blas.Uplo, alpha T, ap *Vector[T], x *Vector[T
 	if err != nil {
 		return nil, err
 	}
-	return mvOp(c, l2sym(l2Packed, ul, n, n-1, 0), nil, ap, n, n, alpha, x, beta, y)
+	return mvOp(c, eng.L2Sym(eng.L2Packed, ul, n, n-1, 0), nil, ap, n, n, alpha, x, beta, y)
 }
 
 // triOp enqueues x = M·x (solve false) or the solve M·x = b in place for
 // the n×n triangular descriptor d of a matrix held in a or ap.
-func triOp[T float32 | float64](c *call, d l2mat, a *Matrix[T], ap *Vector[T], x *Vector[T], solve bool) (*Event, error) {
-	if err := checkNoOverlap(c.routine, x.layout(), matOrPacked(a, ap)); err != nil {
-		c.finish()
+func triOp[T float32 | float64](c *eng.Call, d eng.L2Mat, a *Matrix[T], ap *Vector[T], x *Vector[T], solve bool) (*Event, error) {
+	if err := checkNoOverlap(c.Routine, x.layout(), matOrPacked(a, ap)); err != nil {
+		c.Finish()
 		return nil, err
 	}
 	var dm devMat
 	if a != nil {
 		dm = matIn(c, a)
-		d.lda = dm.ld
+		d.Lda = dm.ld
 	} else {
 		dm = packedIn(c, ap)
 	}
 	n := x.n
 	if solve {
-		l2trsvOnDevice[T](c, d, dm.buf, n, x.st.buf, x.off, x.inc)
+		eng.L2trsvOnDevice[T](c, d, dm.buf, n, x.st.buf, x.off, x.inc)
 	} else {
-		tmp := alloc[T](c, n)
-		l2trmvOnDevice[T](c, d, dm.buf, n, x.st.buf, x.off, x.inc, tmp, 0, 1)
-		copyOnDevice[T](c, n, tmp, 0, 1, x.st.buf, x.off, x.inc)
+		tmp := eng.Alloc[T](c, n)
+		eng.L2trmvOnDevice[T](c, d, dm.buf, n, x.st.buf, x.off, x.inc, tmp, 0, 1)
+		eng.CopyOnDevice[T](c, n, tmp, 0, 1, x.st.buf, x.off, x.inc)
 	}
 	return finishAsync(c)
 }
 
 // triStart validates a triangular level 2 operation on x with the matrix
 // in a (rows × cols, cols = k+1 for band storage, k < 0 for dense) or ap.
-func triStart[T float32 | float64](op string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, k int, a *Matrix[T], ap *Vector[T], x *Vector[T], wait []*Event) (*call, error) {
+func triStart[T float32 | float64](op string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, k int, a *Matrix[T], ap *Vector[T], x *Vector[T], wait []*Event) (*eng.Call, error) {
 	var st *storage
 	if a != nil || ap == nil {
 		st = a.storage()
@@ -332,7 +334,7 @@ func Trmv[T float32 | float64](ul blas.Uplo, tA blas.Transpose, d blas.Diag, a *
 	if err != nil {
 		return nil, err
 	}
-	return triOp(c, l2tri(l2Dense, ul, tA, d, x.n, x.n-1, 0), a, nil, x, false)
+	return triOp(c, eng.L2Tri(eng.L2Dense, ul, tA, d, x.n, x.n-1, 0), a, nil, x, false)
 }
 
 // Tbmv enqueues x = op(A)·x for an n×n triangular band matrix with k
@@ -345,7 +347,7 @@ func Tbmv[T float32 | float64](ul blas.Uplo, tA blas.Transpose, d blas.Diag, k i
 	if err != nil {
 		return nil, err
 	}
-	return triOp(c, l2tri(l2Band, ul, tA, d, x.n, k, 0), a, nil, x, false)
+	return triOp(c, eng.L2Tri(eng.L2Band, ul, tA, d, x.n, k, 0), a, nil, x, false)
 }
 
 // Tpmv enqueues x = op(A)·x for an n×n triangular matrix packed in ap.
@@ -357,7 +359,7 @@ func Tpmv[T float32 | float64](ul blas.Uplo, tA blas.Transpose, d blas.Diag, ap 
 	if err != nil {
 		return nil, err
 	}
-	return triOp(c, l2tri(l2Packed, ul, tA, d, x.n, x.n-1, 0), nil, ap, x, false)
+	return triOp(c, eng.L2Tri(eng.L2Packed, ul, tA, d, x.n, x.n-1, 0), nil, ap, x, false)
 }
 
 // Trsv enqueues the solve op(A)·x = b in place (x holds b on entry) for an
@@ -367,7 +369,7 @@ func Trsv[T float32 | float64](ul blas.Uplo, tA blas.Transpose, d blas.Diag, a *
 	if err != nil {
 		return nil, err
 	}
-	return triOp(c, l2tri(l2Dense, ul, tA, d, x.n, x.n-1, 0), a, nil, x, true)
+	return triOp(c, eng.L2Tri(eng.L2Dense, ul, tA, d, x.n, x.n-1, 0), a, nil, x, true)
 }
 
 // Tbsv enqueues the solve op(A)·x = b in place for an n×n triangular band
@@ -380,7 +382,7 @@ func Tbsv[T float32 | float64](ul blas.Uplo, tA blas.Transpose, d blas.Diag, k i
 	if err != nil {
 		return nil, err
 	}
-	return triOp(c, l2tri(l2Band, ul, tA, d, x.n, k, 0), a, nil, x, true)
+	return triOp(c, eng.L2Tri(eng.L2Band, ul, tA, d, x.n, k, 0), a, nil, x, true)
 }
 
 // Tpsv enqueues the solve op(A)·x = b in place for an n×n triangular
@@ -393,18 +395,18 @@ func Tpsv[T float32 | float64](ul blas.Uplo, tA blas.Transpose, d blas.Diag, ap 
 	if err != nil {
 		return nil, err
 	}
-	return triOp(c, l2tri(l2Packed, ul, tA, d, x.n, x.n-1, 0), nil, ap, x, true)
+	return triOp(c, eng.L2Tri(eng.L2Packed, ul, tA, d, x.n, x.n-1, 0), nil, ap, x, true)
 }
 
 // rankOp enqueues a rank-1 (y == nil) or rank-2 update of the m×n matrix
 // held in a (dense) or ap (packed).
-func rankOp[T float32 | float64](c *call, u l2update, m, n int, alpha T, x, y *Vector[T], a *Matrix[T], ap *Vector[T]) (*Event, error) {
+func rankOp[T float32 | float64](c *eng.Call, u eng.L2Update, m, n int, alpha T, x, y *Vector[T], a *Matrix[T], ap *Vector[T]) (*Event, error) {
 	var yl layout
 	if y != nil {
 		yl = y.layout()
 	}
-	if err := checkNoOverlap(c.routine, matOrPacked(a, ap), x.layout(), yl); err != nil {
-		c.finish()
+	if err := checkNoOverlap(c.Routine, matOrPacked(a, ap), x.layout(), yl); err != nil {
+		c.Finish()
 		return nil, err
 	}
 	var dm devMat
@@ -418,7 +420,7 @@ func rankOp[T float32 | float64](c *call, u l2update, m, n int, alpha T, x, y *V
 	if y != nil {
 		yb, offY, incY = y.st.buf, y.off, y.inc
 	}
-	l2rankOnDevice(c, u, m, n, alpha, x.st.buf, x.off, x.inc, yb, offY, incY, dm.buf, dm.ld)
+	eng.L2rankOnDevice(c, u, m, n, alpha, x.st.buf, x.off, x.inc, yb, offY, incY, dm.buf, dm.ld)
 	if a != nil {
 		matOut(c, a, dm)
 	} else {
@@ -440,12 +442,12 @@ func Ger[T float32 | float64](alpha T, x, y *Vector[T], a *Matrix[T], wait ...*E
 	if err != nil {
 		return nil, err
 	}
-	return rankOp(c, l2update{}, a.rows, a.cols, alpha, x, y, a, nil)
+	return rankOp(c, eng.L2Update{}, a.rows, a.cols, alpha, x, y, a, nil)
 }
 
 // symRank validates a symmetric rank update of the n×n a (or packed ap)
 // with x (and y).
-func symRank[T float32 | float64](op string, ul blas.Uplo, x, y *Vector[T], a *Matrix[T], ap *Vector[T], wait []*Event) (*call, error) {
+func symRank[T float32 | float64](op string, ul blas.Uplo, x, y *Vector[T], a *Matrix[T], ap *Vector[T], wait []*Event) (*eng.Call, error) {
 	sts := []*storage{x.storage()}
 	if y != nil {
 		sts = append(sts, y.storage())
@@ -478,7 +480,7 @@ func Syr[T float32 | float64](ul blas.Uplo, alpha T, x *Vector[T], a *Matrix[T],
 	if err != nil {
 		return nil, err
 	}
-	return rankOp(c, l2update{tri: true, upper: ul == blas.Upper, skipZero: true}, x.n, x.n, alpha, x, nil, a, nil)
+	return rankOp(c, eng.L2Update{Tri: true, Upper: ul == blas.Upper, SkipZero: true}, x.n, x.n, alpha, x, nil, a, nil)
 }
 
 // Syr2 enqueues A += alpha·(x·yᵀ + y·xᵀ) on the ul triangle of the
@@ -491,7 +493,7 @@ func Syr2[T float32 | float64](ul blas.Uplo, alpha T, x, y *Vector[T], a *Matrix
 	if err != nil {
 		return nil, err
 	}
-	return rankOp(c, l2update{tri: true, upper: ul == blas.Upper, two: true}, x.n, x.n, alpha, x, y, a, nil)
+	return rankOp(c, eng.L2Update{Tri: true, Upper: ul == blas.Upper, Two: true}, x.n, x.n, alpha, x, y, a, nil)
 }
 
 // Spr enqueues A += alpha·x·xᵀ on the symmetric matrix whose ul triangle
@@ -504,7 +506,7 @@ func Spr[T float32 | float64](ul blas.Uplo, alpha T, x *Vector[T], ap *Vector[T]
 	if err != nil {
 		return nil, err
 	}
-	return rankOp(c, l2update{tri: true, upper: ul == blas.Upper, packed: true}, x.n, x.n, alpha, x, nil, nil, ap)
+	return rankOp(c, eng.L2Update{Tri: true, Upper: ul == blas.Upper, Packed: true}, x.n, x.n, alpha, x, nil, nil, ap)
 }
 
 // Spr2 enqueues A += alpha·(x·yᵀ + y·xᵀ) on the symmetric matrix whose ul
@@ -517,5 +519,5 @@ func Spr2[T float32 | float64](ul blas.Uplo, alpha T, x, y *Vector[T], ap *Vecto
 	if err != nil {
 		return nil, err
 	}
-	return rankOp(c, l2update{tri: true, upper: ul == blas.Upper, packed: true, two: true}, x.n, x.n, alpha, x, y, nil, ap)
+	return rankOp(c, eng.L2Update{Tri: true, Upper: ul == blas.Upper, Packed: true, Two: true}, x.n, x.n, alpha, x, y, nil, ap)
 }

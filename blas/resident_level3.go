@@ -16,14 +16,14 @@ import (
 
 // copyIntoMatrix enqueues the copy of a rows×cols matrix held in src with
 // leading dimension ld into m; only m's elements are written.
-func copyIntoMatrix[T float32 | float64](c *call, src *cl.Buffer, ld int, m *Matrix[T]) {
+func copyIntoMatrix[T float32 | float64](c *eng.Call, src *cl.Buffer, ld int, m *Matrix[T]) {
 	r := cl.Rect{
 		Region:         [3]int{m.cols, m.rows, 1},
 		BufferRowPitch: ld,
 		HostOrigin:     [3]int{m.off % m.stride, m.off / m.stride, 0},
 		HostRowPitch:   m.stride,
 	}
-	enqueueCopy(c, func() (*cl.Event, error) { return cl.CopyBufferRect[T](c.e.queue, src, m.st.buf, r) })
+	enqueueCopy(c, func() (*cl.Event, error) { return cl.CopyBufferRect[T](c.E.Queue, src, m.st.buf, r) })
 }
 
 // Symm enqueues C = alpha·A·B + beta·C (side Left) or C = alpha·B·A +
@@ -49,7 +49,7 @@ func Symm[T float32 | float64](s blas.Side, ul blas.Uplo, alpha T, a, b *Matrix[
 		return nil, err
 	}
 	da, db, dc := matIn(call, a), matIn(call, b), matIn(call, c)
-	symmOnDevice(call, s == blas.Left, ul == blas.Upper, m, n, alpha, da.buf, da.ld, db.buf, db.ld, beta, dc.buf, dc.ld)
+	eng.SymmOnDevice(call, s == blas.Left, ul == blas.Upper, m, n, alpha, da.buf, da.ld, db.buf, db.ld, beta, dc.buf, dc.ld)
 	matOut(call, c, dc)
 	return finishAsync(call)
 }
@@ -86,7 +86,7 @@ func Syrk[T float32 | float64](ul blas.Uplo, t blas.Transpose, alpha T, a *Matri
 		return nil, err
 	}
 	da, dc := matIn(call, a), matIn(call, c)
-	syrkOnDevice(call, ul == blas.Upper, t != blas.NoTrans, n, k, alpha, da.buf, da.ld, beta, dc.buf, dc.ld)
+	eng.SyrkOnDevice(call, ul == blas.Upper, t != blas.NoTrans, n, k, alpha, da.buf, da.ld, beta, dc.buf, dc.ld)
 	matOut(call, c, dc)
 	return finishAsync(call)
 }
@@ -113,13 +113,13 @@ func Syr2k[T float32 | float64](ul blas.Uplo, t blas.Transpose, alpha T, a, b *M
 		return nil, err
 	}
 	da, db, dc := matIn(call, a), matIn(call, b), matIn(call, c)
-	syr2kOnDevice(call, ul == blas.Upper, t != blas.NoTrans, n, k, alpha, da.buf, da.ld, db.buf, db.ld, beta, dc.buf, dc.ld)
+	eng.Syr2kOnDevice(call, ul == blas.Upper, t != blas.NoTrans, n, k, alpha, da.buf, da.ld, db.buf, db.ld, beta, dc.buf, dc.ld)
 	matOut(call, c, dc)
 	return finishAsync(call)
 }
 
 // triMatStart validates a Trmm or Trsm of the m×n b with the triangular a.
-func triMatStart[T float32 | float64](op string, s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, a, b *Matrix[T], wait []*Event) (*call, error) {
+func triMatStart[T float32 | float64](op string, s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, a, b *Matrix[T], wait []*Event) (*eng.Call, error) {
 	if err := errors.Join(checkSide(op, s), checkTri(op, ul, tA, d), operands(op, a.storage(), b.storage())); err != nil {
 		return nil, err
 	}
@@ -145,8 +145,8 @@ func Trmm[T float32 | float64](s blas.Side, ul blas.Uplo, tA blas.Transpose, d b
 	}
 	m, n := b.rows, b.cols
 	da, db := matIn(c, a), matIn(c, b)
-	res := alloc[T](c, eng.MatSpan(m, n, db.ld))
-	trmmOnDevice(c, s == blas.Left, ul == blas.Upper, tA != blas.NoTrans, d == blas.Unit, m, n, alpha, da.buf, da.ld, db.buf, db.ld, res)
+	res := eng.Alloc[T](c, eng.MatSpan(m, n, db.ld))
+	eng.TrmmOnDevice(c, s == blas.Left, ul == blas.Upper, tA != blas.NoTrans, d == blas.Unit, m, n, alpha, da.buf, da.ld, db.buf, db.ld, res)
 	copyIntoMatrix(c, res, db.ld, b)
 	return finishAsync(c)
 }
@@ -159,7 +159,7 @@ func Trsm[T float32 | float64](s blas.Side, ul blas.Uplo, tA blas.Transpose, d b
 		return nil, err
 	}
 	da, db := matIn(c, a), matIn(c, b)
-	trsmOnDevice(c, s == blas.Left, ul == blas.Upper, tA != blas.NoTrans, d == blas.Unit, b.rows, b.cols, alpha, da.buf, da.ld, db.buf, db.ld, trsmBlock(c.e))
+	eng.TrsmOnDevice(c, s == blas.Left, ul == blas.Upper, tA != blas.NoTrans, d == blas.Unit, b.rows, b.cols, alpha, da.buf, da.ld, db.buf, db.ld, eng.TrsmBlock(c.E))
 	matOut(c, b, db)
 	return finishAsync(c)
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	eng "github.com/gocompute/opencl/internal/engine"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
 )
@@ -22,7 +23,7 @@ import (
 var gref = gonum.Implementation{}
 
 func residentTol[T float32 | float64]() float64 {
-	if precisionOf[T]() == 32 {
+	if eng.PrecisionOf[T]() == 32 {
 		return 2e-4
 	}
 	return 1e-11
@@ -178,7 +179,7 @@ func TestResidentLevel1(t *testing.T) {
 
 func residentLevel1[T float32 | float64](t *testing.T) {
 	impl := newTestImpl(t)
-	rnd := rand.New(rand.NewPCG(11, uint64(precisionOf[T]())))
+	rnd := rand.New(rand.NewPCG(11, uint64(eng.PrecisionOf[T]())))
 	tol := residentTol[T]()
 	for _, sh := range vecShapes {
 		n, off, inc := sh[0], sh[1], sh[2]
@@ -266,7 +267,7 @@ func residentLevel1[T float32 | float64](t *testing.T) {
 			}
 		}
 	}
-	if precisionOf[T]() == 32 && testEngine(t).prof.FP64 {
+	if eng.PrecisionOf[T]() == 32 && testEngine(t).Prof.FP64 {
 		x := newRVec[float32](t, impl, rnd, 45, 2, 2)
 		y := newRVec[float32](t, impl, rnd, 45, 0, 1)
 		xs, ys := make([]float32, len(x.host)), make([]float32, len(y.host))
@@ -404,7 +405,7 @@ func TestResidentLevel2(t *testing.T) {
 
 func residentLevel2[T float32 | float64](t *testing.T) {
 	impl := newTestImpl(t)
-	rnd := rand.New(rand.NewPCG(12, uint64(precisionOf[T]())))
+	rnd := rand.New(rand.NewPCG(12, uint64(eng.PrecisionOf[T]())))
 	// (m, n, view row offset, view column offset, vector offset, inc)
 	for _, sh := range [][6]int{{1, 1, 0, 0, 0, 1}, {5, 7, 0, 0, 1, 2}, {33, 20, 2, 3, 3, 3}} {
 		m, n, i0, j0, vo, inc := sh[0], sh[1], sh[2], sh[3], sh[4], sh[5]
@@ -582,7 +583,7 @@ func TestResidentChainMixed(t *testing.T) {
 
 func residentChainMixed[T float32 | float64](t *testing.T) {
 	impl := newTestImpl(t)
-	rnd := rand.New(rand.NewPCG(21, uint64(precisionOf[T]())))
+	rnd := rand.New(rand.NewPCG(21, uint64(eng.PrecisionOf[T]())))
 	const n = 24
 	a := newRMat[T](t, impl, rnd, n, n, 1, 2)
 	b := newRMat[T](t, impl, rnd, n, n, 0, 0)
@@ -657,7 +658,7 @@ func TestResidentLevel3(t *testing.T) {
 
 func residentLevel3[T float32 | float64](t *testing.T) {
 	impl := newTestImpl(t)
-	rnd := rand.New(rand.NewPCG(31, uint64(precisionOf[T]())))
+	rnd := rand.New(rand.NewPCG(31, uint64(eng.PrecisionOf[T]())))
 	// (m, n, k, view offset)
 	for _, sh := range [][4]int{{1, 1, 1, 0}, {6, 9, 4, 0}, {37, 21, 45, 2}} {
 		m, n, k, o := sh[0], sh[1], sh[2], sh[3]
@@ -693,7 +694,7 @@ func residentLevel3[T float32 | float64](t *testing.T) {
 				}
 			}
 			for _, tr := range []blas.Transpose{blas.NoTrans, blas.Trans} {
-				ar, ac := stored(tr, n, k)
+				ar, ac := eng.Stored(tr, n, k)
 				a := newRMat[T](t, impl, rnd, ar, ac, o, 1)
 				b := newRMat[T](t, impl, rnd, ar, ac, 0, o)
 				c := newRMat[T](t, impl, rnd, n, n, o, o)

@@ -1,6 +1,10 @@
 package clblas
 
-import "github.com/gocompute/opencl/cl"
+import (
+	"github.com/gocompute/opencl/cl"
+
+	eng "github.com/gocompute/opencl/internal/engine"
+)
 
 // Scalars kept on the device.
 //
@@ -22,10 +26,10 @@ func DotTo[T float32 | float64](x, y, res *Vector[T], wait ...*Event) (*Event, e
 		return nil, err
 	}
 	if err := sameLen("DotTo", x, y); err != nil {
-		c.finish()
+		c.Finish()
 		return nil, err
 	}
-	pb, g := dotOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc)
+	pb, g := eng.DotOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc)
 	sumPartsOnDevice[T](c, pb, g, res.st.buf, res.off)
 	return finishAsync(c)
 }
@@ -36,7 +40,7 @@ func Div[T float32 | float64](num, den, res *Vector[T], wait ...*Event) (*Event,
 	if err != nil {
 		return nil, err
 	}
-	c.run(c.kernel(l1File, "div_scalar"), []int{1}, []int{1},
+	c.Run(c.Kernel(eng.L1File, "div_scalar"), []int{1}, []int{1},
 		num.st.buf, int64(num.off), den.st.buf, int64(den.off), res.st.buf, int64(res.off))
 	return finishAsync(c)
 }
@@ -46,9 +50,9 @@ func AxpyBy[T float32 | float64](alpha T, s, x, y *Vector[T], wait ...*Event) (*
 	if err := scalarApart("AxpyBy", s, y); err != nil {
 		return nil, err
 	}
-	return twoVecOp("AxpyBy", x, y, wait, func(c *call) {
-		args := append([]any{alpha, s.st.buf, int64(s.off)}, l1At(x.st.buf, x.off, x.inc)...)
-		l1Run(c, "axpy_dev", x.n, append(args, l1At(y.st.buf, y.off, y.inc)...)...)
+	return twoVecOp("AxpyBy", x, y, wait, func(c *eng.Call) {
+		args := append([]any{alpha, s.st.buf, int64(s.off)}, eng.L1At(x.st.buf, x.off, x.inc)...)
+		eng.L1Run(c, "axpy_dev", x.n, append(args, eng.L1At(y.st.buf, y.off, y.inc)...)...)
 	}, s.storage())
 }
 
@@ -62,11 +66,11 @@ func ScalBy[T float32 | float64](alpha T, s, x *Vector[T], wait ...*Event) (*Eve
 	if err != nil {
 		return nil, err
 	}
-	if err := l1Check(x.n); err != nil {
-		c.finish()
+	if err := eng.L1Check(x.n); err != nil {
+		c.Finish()
 		return nil, err
 	}
-	l1Run(c, "scal_dev", x.n, append([]any{alpha, s.st.buf, int64(s.off)}, l1At(x.st.buf, x.off, x.inc)...)...)
+	eng.L1Run(c, "scal_dev", x.n, append([]any{alpha, s.st.buf, int64(s.off)}, eng.L1At(x.st.buf, x.off, x.inc)...)...)
 	return finishAsync(c)
 }
 
@@ -83,8 +87,8 @@ func scalarApart[T float32 | float64](routine string, s, v *Vector[T]) error {
 }
 
 // sumPartsOnDevice enqueues res[off] = the sum of the g partials in parts.
-func sumPartsOnDevice[T real](c *call, parts *cl.Buffer, g int, res *cl.Buffer, off int) {
-	ls := l1Local(c.e)
+func sumPartsOnDevice[T eng.Real](c *eng.Call, parts *cl.Buffer, g int, res *cl.Buffer, off int) {
+	ls := eng.L1Local(c.E)
 	var z T
-	c.run(c.kernel(l1File, "sum_parts"), []int{ls}, []int{ls}, int32(g), parts, res, int64(off), localBytes(ls, z))
+	c.Run(c.Kernel(eng.L1File, "sum_parts"), []int{ls}, []int{ls}, int32(g), parts, res, int64(off), eng.LocalBytes(ls, z))
 }

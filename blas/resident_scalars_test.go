@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	eng "github.com/gocompute/opencl/internal/engine"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/mat"
 )
@@ -22,7 +23,7 @@ func TestResidentScalars(t *testing.T) {
 // touch).
 func residentScalars[T float32 | float64](t *testing.T, tol float64) {
 	impl := newTestImpl(t)
-	rnd := rand.New(rand.NewPCG(31, uint64(precisionOf[T]())))
+	rnd := rand.New(rand.NewPCG(31, uint64(eng.PrecisionOf[T]())))
 	const n = 1000
 	hx, hy := make([]T, 2*n), make([]T, 2*n)
 	for i := range hx {

@@ -255,16 +255,16 @@ func TestResidentNewFillFails(t *testing.T) {
 	}
 	base := cl.LiveObjects()["buffer"]
 	fail, _ := failAt("enqueue", 1)
-	e.fault.Store(&fail)
+	e.Fault.Store(&fail)
 	_, err := NewMatrix[float32](impl, 4, 4)
-	e.fault.Store(nil)
+	e.Fault.Store(nil)
 	if !errors.Is(err, errInjected) {
 		t.Errorf("NewMatrix with a failing fill: %v, want the injected error", err)
 	}
 	fail, _ = failAt("enqueue", 1)
-	e.fault.Store(&fail)
+	e.Fault.Store(&fail)
 	_, err = NewVector[float32](impl, 4)
-	e.fault.Store(nil)
+	e.Fault.Store(nil)
 	if !errors.Is(err, errInjected) {
 		t.Errorf("NewVector with a failing fill: %v, want the injected error", err)
 	}

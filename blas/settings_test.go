@@ -119,13 +119,13 @@ func TestSettingsReachEngine(t *testing.T) {
 		if err != nil {
 			t.Fatalf("New: %v", err)
 		}
-		d, ok := impl.dev32.(clDevice32)
+		d, ok := impl.dev32.(eng.ClDevice32)
 		if !ok {
 			t.Fatalf("the float32 device is %T", impl.dev32)
 		}
-		if d.e.pipeMode != tc.pipe || d.e.zeroCopy != tc.zero || len(d.e.tuning.Devices) != tc.devices {
+		if d.E.PipeMode != tc.pipe || d.E.ZeroCopy != tc.zero || len(d.E.Tuning.Devices) != tc.devices {
 			t.Errorf("%d options: pipe %+v zero copy %v, %d tuned devices; want %+v %v %d",
-				len(tc.opts), d.e.pipeMode, d.e.zeroCopy, len(d.e.tuning.Devices), tc.pipe, tc.zero, tc.devices)
+				len(tc.opts), d.E.PipeMode, d.E.ZeroCopy, len(d.E.Tuning.Devices), tc.pipe, tc.zero, tc.devices)
 		}
 		if err := impl.Close(); err != nil {
 			t.Fatal(err)

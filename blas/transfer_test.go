@@ -3,7 +3,6 @@ package clblas
 import (
 	"errors"
 	"fmt"
-	"github.com/gocompute/opencl/internal/settings"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -14,6 +13,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/gocompute/opencl/internal/settings"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
@@ -29,24 +30,24 @@ import (
 
 // stagedImpl returns a private implementation whose GEMM on host slices
 // takes the staged path with tile×tile tiles (0: the size-based choice).
-func stagedImpl(t *testing.T, tile int) (*Implementation, *engine) {
+func stagedImpl(t *testing.T, tile int) (*Implementation, *eng.Engine) {
 	t.Helper()
 	impl, e := privateImpl(t, nil)
-	e.pipeMode = settings.Pipeline{Force: true, Tile: tile}
+	e.PipeMode = settings.Pipeline{Force: true, Tile: tile}
 	return impl, e
 }
 
 // slabImpl is stagedImpl with the row-slab schedule forced (slabs of tile
 // rows, k cut into chunks) wherever op(B) is not transposed.
-func slabImpl(t *testing.T, tile, chunks int) (*Implementation, *engine) {
+func slabImpl(t *testing.T, tile, chunks int) (*Implementation, *eng.Engine) {
 	t.Helper()
 	impl, e := privateImpl(t, nil)
-	e.pipeMode = settings.Pipeline{Force: true, Tile: tile, Slab: chunks}
+	e.PipeMode = settings.Pipeline{Force: true, Tile: tile, Slab: chunks}
 	return impl, e
 }
 
 // gemmCase is one GEMM from host slices with its reference answer.
-type gemmCase[T real] struct {
+type gemmCase[T eng.Real] struct {
 	tA, tB        blas.Transpose
 	m, n, k       int
 	alpha, beta   T
@@ -56,10 +57,10 @@ type gemmCase[T real] struct {
 
 const padSentinel = -12345.5
 
-func newGemmCase[T real](rnd *rand.Rand, tA, tB blas.Transpose, m, n, k, pad int, alpha, beta T) gemmCase[T] {
+func newGemmCase[T eng.Real](rnd *rand.Rand, tA, tB blas.Transpose, m, n, k, pad int, alpha, beta T) gemmCase[T] {
 	g := gemmCase[T]{tA: tA, tB: tB, m: m, n: n, k: k, alpha: alpha, beta: beta}
-	ar, ac := stored(tA, m, k)
-	br, bc := stored(tB, k, n)
+	ar, ac := eng.Stored(tA, m, k)
+	br, bc := eng.Stored(tB, k, n)
 	g.lda, g.ldb, g.ldc = max(ac, 1)+pad, max(bc, 1)+pad, n+pad
 	fill := func(rows, ld, cols int) []T {
 		s := make([]T, max(rows*ld, 1))
@@ -92,19 +93,19 @@ func newGemmCase[T real](rnd *rand.Rand, tA, tB blas.Transpose, m, n, k, pad int
 }
 
 // run calls the device routine directly (no CPU fallback) on a copy of C.
-func (g gemmCase[T]) run(e *engine) ([]T, error) {
+func (g gemmCase[T]) run(e *eng.Engine) ([]T, error) {
 	return g.runInto(e, append([]T(nil), g.c...))
 }
 
 // runInto is run with the copy of C in c.
-func (g gemmCase[T]) runInto(e *engine, c []T) ([]T, error) {
+func (g gemmCase[T]) runInto(e *eng.Engine, c []T) ([]T, error) {
 	copy(c, g.c)
 	var err error
 	switch cc := any(c).(type) {
 	case []float64:
-		err = clDevice64{e}.Dgemm(g.tA, g.tB, g.m, g.n, g.k, float64(g.alpha), any(g.a).([]float64), g.lda, any(g.b).([]float64), g.ldb, float64(g.beta), cc, g.ldc)
+		err = eng.ClDevice64{E: e}.Dgemm(g.tA, g.tB, g.m, g.n, g.k, float64(g.alpha), any(g.a).([]float64), g.lda, any(g.b).([]float64), g.ldb, float64(g.beta), cc, g.ldc)
 	case []float32:
-		err = clDevice32{e}.Sgemm(g.tA, g.tB, g.m, g.n, g.k, float32(g.alpha), any(g.a).([]float32), g.lda, any(g.b).([]float32), g.ldb, float32(g.beta), cc, g.ldc)
+		err = eng.ClDevice32{E: e}.Sgemm(g.tA, g.tB, g.m, g.n, g.k, float32(g.alpha), any(g.a).([]float32), g.lda, any(g.b).([]float32), g.ldb, float32(g.beta), cc, g.ldc)
 	}
 	return c, err
 }
@@ -136,9 +137,9 @@ func (g gemmCase[T]) check(t *testing.T, got []T, tol float64) {
 
 var stagedTransposes = []blas.Transpose{blas.NoTrans, blas.Trans}
 
-func testStagedGemm[T real](t *testing.T, e *engine, tol float64) {
-	rnd := rand.New(rand.NewPCG(5, uint64(precisionOf[T]())))
-	before := e.xfer.Calls.Load()
+func testStagedGemm[T eng.Real](t *testing.T, e *eng.Engine, tol float64) {
+	rnd := rand.New(rand.NewPCG(5, uint64(eng.PrecisionOf[T]())))
+	before := e.Xfer.Calls.Load()
 	calls := 0
 	for _, tA := range stagedTransposes {
 		for _, tB := range stagedTransposes {
@@ -157,7 +158,7 @@ func testStagedGemm[T real](t *testing.T, e *engine, tol float64) {
 			}
 		}
 	}
-	if got := e.xfer.Calls.Load() - before; got != int64(calls) {
+	if got := e.Xfer.Calls.Load() - before; got != int64(calls) {
 		t.Errorf("%d of %d calls took the staged path", got, calls)
 	}
 }
@@ -177,7 +178,7 @@ func TestStagedGemm(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			_, e := slabImpl(t, mode.tile, mode.chunks)
 			t.Run("float64", func(t *testing.T) {
-				if !e.prof.FP64 {
+				if !e.Prof.FP64 {
 					t.Skip("no fp64")
 				}
 				testStagedGemm[float64](t, e, 1e-13)
@@ -191,16 +192,16 @@ func TestStagedGemm(t *testing.T) {
 // itself: one tile below the pipeline threshold, several above it.
 func TestStagedGemmSizeChoice(t *testing.T) {
 	_, e := stagedImpl(t, 0)
-	if mt, nt := e.plan().Tiles(100, 100, 100); mt != 100 || nt != 100 {
+	if mt, nt := e.Plan().Tiles(100, 100, 100); mt != 100 || nt != 100 {
 		t.Errorf("small problem cut into %d×%d tiles", mt, nt)
 	}
 	for _, s := range [][3]int{{8192, 8192, 8192}, {4096, 4096, 4096}, {20000, 300, 5000}, {300, 20000, 5000}, {2048, 2048, 2048}} {
 		m, n, k := s[0], s[1], s[2]
-		mt, nt := e.plan().Tiles(m, n, k)
+		mt, nt := e.Plan().Tiles(m, n, k)
 		if mt <= 0 || nt <= 0 || mt > m || nt > n {
 			t.Errorf("%v: tiles %d×%d", s, mt, nt)
 		}
-		if tiles := l3CeilDiv(m, mt) * l3CeilDiv(n, nt); tiles < 2 || tiles > 64 {
+		if tiles := eng.L3CeilDiv(m, mt) * eng.L3CeilDiv(n, nt); tiles < 2 || tiles > 64 {
 			t.Errorf("%v: %d tiles of %d×%d", s, tiles, mt, nt)
 		}
 	}
@@ -237,9 +238,9 @@ func TestStagedGemmFault(t *testing.T) {
 	// comes.
 	checkFaults(t, impl, e, g, map[string][]int64{"enqueue": {1, 3, 7}, "read": {1, 3, 7}, "alloc": {1, 3}}, "read", 2)
 	fail, _ := failAt("alloc", 7)
-	e.fault.Store(&fail)
+	e.Fault.Store(&fail)
 	_, err := g.run(e)
-	e.fault.Store(nil)
+	e.Fault.Store(nil)
 	if err != nil {
 		t.Errorf("alloc #7: %v", err)
 	}
@@ -260,7 +261,7 @@ func TestSlabGemmFault(t *testing.T) {
 // injected error and leave C bit for bit as it was. Last, with frontSite's
 // frontNth use failing, the front end must finish the call on the CPU
 // with gonum's answer.
-func checkFaults(t *testing.T, impl *Implementation, e *engine, g gemmCase[float64], sites map[string][]int64, frontSite string, frontNth int64) {
+func checkFaults(t *testing.T, impl *Implementation, e *eng.Engine, g gemmCase[float64], sites map[string][]int64, frontSite string, frontNth int64) {
 	t.Helper()
 	if _, err := g.run(e); err != nil {
 		t.Fatal(err)
@@ -268,9 +269,9 @@ func checkFaults(t *testing.T, impl *Implementation, e *engine, g gemmCase[float
 	for site, nths := range sites {
 		for _, nth := range nths {
 			fail, _ := failAt(site, nth)
-			e.fault.Store(&fail)
+			e.Fault.Store(&fail)
 			got, err := g.run(e)
-			e.fault.Store(nil)
+			e.Fault.Store(nil)
 			if !errors.Is(err, errInjected) {
 				t.Errorf("%s #%d: error %v, want the injected one", site, nth, err)
 			}
@@ -283,10 +284,10 @@ func checkFaults(t *testing.T, impl *Implementation, e *engine, g gemmCase[float
 		}
 	}
 	fail, _ := failAt(frontSite, frontNth)
-	e.fault.Store(&fail)
+	e.Fault.Store(&fail)
 	c := append([]float64(nil), g.c...)
 	impl.Dgemm(g.tA, g.tB, g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb, g.beta, c, g.ldc)
-	e.fault.Store(nil)
+	e.Fault.Store(nil)
 	g.check(t, c, 1e-13)
 }
 
@@ -304,7 +305,7 @@ func TestStagedGemmFaultBetaZero(t *testing.T) {
 	for _, site := range []string{"enqueue", "read"} {
 		for _, nth := range []int64{1, 4, 9, 17} {
 			fail, seen := failAt(site, nth)
-			e.fault.Store(&fail)
+			e.Fault.Store(&fail)
 			_, err := g.run(e)
 			if !errors.Is(err, errInjected) {
 				t.Errorf("%s #%d: error %v, want the injected one", site, nth, err)
@@ -312,7 +313,7 @@ func TestStagedGemmFaultBetaZero(t *testing.T) {
 			seen.Store(0)
 			c := append([]float64(nil), g.c...)
 			impl.Dgemm(g.tA, g.tB, g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb, g.beta, c, g.ldc)
-			e.fault.Store(nil)
+			e.Fault.Store(nil)
 			g.check(t, c, 1e-13)
 		}
 	}
@@ -336,8 +337,8 @@ func testStagedGemmNoLeaks(t *testing.T, chunks int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := impl.dev32.(clDevice32).e
-	e.pipeMode = settings.Pipeline{Force: true, Tile: 32, Slab: chunks}
+	e := impl.dev32.(eng.ClDevice32).E
+	e.PipeMode = settings.Pipeline{Force: true, Tile: 32, Slab: chunks}
 	rnd := rand.New(rand.NewPCG(11, 12))
 	g := newGemmCase[float32](rnd, blas.NoTrans, blas.NoTrans, 70, 64, 40, 0, 1, 0)
 	var peak int64
@@ -398,7 +399,7 @@ func TestStagedGemmAfterResidentWork(t *testing.T) {
 	if _, err := g.run(e); err != nil {
 		t.Fatal(err) // builds the kernels
 	}
-	gate, err := e.rt.Context().CreateUserEvent()
+	gate, err := e.RT.Context().CreateUserEvent()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -412,12 +413,12 @@ func TestStagedGemmAfterResidentWork(t *testing.T) {
 		})
 	}
 	defer release()
-	held, err := e.queue.EnqueueMarker(gate)
+	held, err := e.Queue.EnqueueMarker(gate)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer held.Release()
-	if err := e.queue.Flush(); err != nil {
+	if err := e.Queue.Flush(); err != nil {
 		t.Fatal(err)
 	}
 	type result struct {
@@ -447,7 +448,7 @@ func TestStagedGemmAfterResidentWork(t *testing.T) {
 // timeline whose parts fit in its span.
 func TestStagedGemmTimeline(t *testing.T) {
 	impl, e := stagedImpl(t, 64)
-	if !e.prof.FP64 {
+	if !e.Prof.FP64 {
 		t.Skip("no fp64")
 	}
 	before := impl.TransferStats()
@@ -480,7 +481,7 @@ func TestStagedGemmTimeline(t *testing.T) {
 func TestStagedGemmTimelineFile(t *testing.T) {
 	_, e := slabImpl(t, 16, 2)
 	path := filepath.Join(t.TempDir(), "timeline.log")
-	e.pipeMode.Timeline = path
+	e.PipeMode.Timeline = path
 	rnd := rand.New(rand.NewPCG(41, 42))
 	g := newGemmCase[float32](rnd, blas.NoTrans, blas.NoTrans, 40, 24, 30, 0, 1, 0.5)
 	for range 2 {
@@ -514,7 +515,7 @@ func TestStagedGemmTimelineFile(t *testing.T) {
 	if count["call"] != 2 || count["up"] != 2*8 || count["down"] != 2*3 || count["gemm"] < 2*6 {
 		t.Errorf("timeline file has %v, want 2 calls of 8 uploads, 3 downloads and at least 6 kernels", count)
 	}
-	e.pipeMode.Timeline = filepath.Join(t.TempDir(), "no such folder", "timeline.log")
+	e.PipeMode.Timeline = filepath.Join(t.TempDir(), "no such folder", "timeline.log")
 	got, err := g.run(e)
 	if err != nil {
 		t.Fatal(err)

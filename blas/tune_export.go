@@ -1,6 +1,8 @@
 package clblas
 
 import (
+	eng "github.com/gocompute/opencl/internal/engine"
+
 	"errors"
 	"fmt"
 	"math"
@@ -23,10 +25,10 @@ func TuneCheck(impl *Implementation, prec int, tA, tB blas.Transpose, t gemm.Tun
 	if err != nil {
 		return err
 	}
-	return gemm.Valid(e.gemmDev(), prec, tA != blas.NoTrans, tB != blas.NoTrans, t.Config(e.tuning, e.gemmDev(), prec, 64, 64, 64))
+	return gemm.Valid(e.GemmDev(), prec, tA != blas.NoTrans, tB != blas.NoTrans, t.Config(e.Tuning, e.GemmDev(), prec, 64, 64, 64))
 }
 
-func tuneEngine(impl *Implementation, prec int) (*engine, error) {
+func tuneEngine(impl *Implementation, prec int) (*eng.Engine, error) {
 	if prec == 64 {
 		return engineFor[float64](impl)
 	}
@@ -36,7 +38,7 @@ func tuneEngine(impl *Implementation, prec int) (*engine, error) {
 // GemmBench is one GEMM problem resident on a device, for the tuner:
 // random A, B and C in [-0.5, 0.5], and gonum's result to check against.
 type GemmBench[T float32 | float64] struct {
-	e             *engine
+	e             *eng.Engine
 	tA, tB        blas.Transpose
 	m, n, k       int
 	lda, ldb, ldc int
@@ -57,8 +59,8 @@ func NewGemmBench[T float32 | float64](impl *Implementation, tA, tB blas.Transpo
 		return nil, fmt.Errorf("clblas: NewGemmBench(%d, %d, %d): %w", m, n, k, ErrShape)
 	}
 	g := &GemmBench[T]{e: e, tA: tA, tB: tB, m: m, n: n, k: k}
-	ar, ac := stored(tA, m, k)
-	br, bc := stored(tB, k, n)
+	ar, ac := eng.Stored(tA, m, k)
+	br, bc := eng.Stored(tB, k, n)
 	g.lda, g.ldb, g.ldc = ac, bc, n
 	rnd := rand.New(rand.NewPCG(uint64(m), uint64(n)<<20|uint64(k)))
 	fill := func(n int) ([]T, float64) {
@@ -80,18 +82,18 @@ func NewGemmBench[T float32 | float64](impl *Implementation, tA, tB blas.Transpo
 	case []float32:
 		native.Sgemm(tA, tB, m, n, k, 1, any(g.a).([]float32), g.lda, any(g.b).([]float32), g.ldb, 0.5, w, g.ldc)
 	}
-	ctx := e.rt.Context()
+	ctx := e.RT.Context()
 	for _, p := range []struct {
 		dst  **cl.Buffer
 		data []T
 	}{{&g.da, g.a}, {&g.db, g.b}, {&g.dc, g.c}} {
-		buf, err := ctx.CreateBuffer(cl.MemReadWrite, len(p.data)*elemSize[T]())
+		buf, err := ctx.CreateBuffer(cl.MemReadWrite, len(p.data)*eng.ElemSize[T]())
 		if err != nil {
 			g.Close()
 			return nil, fmt.Errorf("clblas: NewGemmBench: %w", err)
 		}
 		*p.dst = buf
-		ev, err := cl.WriteBuffer(e.queue, buf, true, 0, p.data)
+		ev, err := cl.WriteBuffer(e.Queue, buf, true, 0, p.data)
 		if err != nil {
 			g.Close()
 			return nil, fmt.Errorf("clblas: NewGemmBench: %w", err)
@@ -121,28 +123,28 @@ func (g *GemmBench[T]) Close() error {
 // wrapping gemm.ErrInvalidConfig; a build or launch failure returns its error.
 func (g *GemmBench[T]) Run(t gemm.TuneConfig, runs int) (gemm.TuneResult, error) {
 	var res gemm.TuneResult
-	prec := precisionOf[T]()
+	prec := eng.PrecisionOf[T]()
 	tA, tB := g.tA != blas.NoTrans, g.tB != blas.NoTrans
-	cfg := t.Config(g.e.tuning, g.e.gemmDev(), prec, g.m, g.n, g.k)
-	if err := gemm.Valid(g.e.gemmDev(), prec, tA, tB, cfg); err != nil {
+	cfg := t.Config(g.e.Tuning, g.e.GemmDev(), prec, g.m, g.n, g.k)
+	if err := gemm.Valid(g.e.GemmDev(), prec, tA, tB, cfg); err != nil {
 		return res, err
 	}
-	launch := func(gl *gemmLauncher[T]) {
-		gl.gemm(cfg, tA, tB, g.m, g.n, g.k, 1, g.da, 0, g.lda, g.db, 0, g.ldb, 0.5, g.dc, 0, g.ldc)
+	launch := func(gl *eng.GemmLauncher[T]) {
+		gl.Gemm(cfg, tA, tB, g.m, g.n, g.k, 1, g.da, 0, g.lda, g.db, 0, g.ldb, 0.5, g.dc, 0, g.ldc)
 	}
 	// Restore C, run once, read back.
-	c := begin[T](g.e, "TuneGemm")
-	if c.err == nil {
-		ev, err := cl.WriteBuffer(c.e.queue, g.dc, false, 0, g.c)
+	c := eng.Begin[T](g.e, "TuneGemm")
+	if c.Err == nil {
+		ev, err := cl.WriteBuffer(c.E.Queue, g.dc, false, 0, g.c)
 		if err != nil {
-			c.fail(err)
+			c.Fail(err)
 		} else {
-			c.events = append(c.events, ev)
+			c.Events = append(c.Events, ev)
 		}
 	}
-	launch(newGemmLauncher[T](c))
-	got := download[T](c, g.dc, len(g.c))
-	if err := c.finish(); err != nil {
+	launch(eng.NewGemmLauncher[T](c))
+	got := eng.Download[T](c, g.dc, len(g.c))
+	if err := c.Finish(); err != nil {
 		return res, err
 	}
 	maxErr := 0.0
@@ -168,17 +170,17 @@ func (g *GemmBench[T]) Run(t gemm.TuneConfig, runs int) (gemm.TuneResult, error)
 	// throughput, as the library runs them, not by one launch's latency.
 	batch := 1
 	for r := -1; r < runs; r++ {
-		c := begin[T](g.e, "TuneGemm")
-		gl := newGemmLauncher[T](c)
+		c := eng.Begin[T](g.e, "TuneGemm")
+		gl := eng.NewGemmLauncher[T](c)
 		start := time.Now()
 		for range batch {
 			launch(gl)
 		}
-		if c.err == nil {
-			c.fail(c.e.queue.Finish())
+		if c.Err == nil {
+			c.Fail(c.E.Queue.Finish())
 		}
 		d := time.Since(start)
-		if err := c.finish(); err != nil {
+		if err := c.Finish(); err != nil {
 			return res, err
 		}
 		if r < 0 { // sizing run

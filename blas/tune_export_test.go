@@ -20,7 +20,7 @@ func TestTuneBench(t *testing.T) {
 	}
 	defer g.Close()
 	good := gemm.TuneConfig{Kernel: gemm.KernelCPU, Defines: map[string]int{"CPU_VEC": 16, "CPU_MB": 4, "CPU_NB": 4}}
-	if testEngine(t).prof.IsGPU() {
+	if testEngine(t).Prof.IsGPU() {
 		good = gemm.TuneConfig{Kernel: gemm.KernelTiled, Defines: map[string]int{"MWG": 32, "NWG": 32, "KWG": 16, "MDIMC": 8, "NDIMC": 8}}
 	}
 	res, err := g.Run(good, 3)
@@ -38,9 +38,9 @@ func TestTuneBench(t *testing.T) {
 		}
 	}
 	// The tensor-core kernel needs NVIDIA sm_80+.
-	if !gemm.TensorCapable(testEngine(t).gemmDev()) {
+	if !gemm.TensorCapable(testEngine(t).GemmDev()) {
 		if err := TuneCheck(impl, 32, blas.NoTrans, blas.NoTrans, gemm.TuneConfig{Kernel: gemm.KernelMMA}); !errors.Is(err, gemm.ErrInvalidConfig) {
-			t.Errorf("TuneCheck(gemm_mma) on %s: %v, want ErrInvalidConfig", testEngine(t).prof.Name, err)
+			t.Errorf("TuneCheck(gemm_mma) on %s: %v, want ErrInvalidConfig", testEngine(t).Prof.Name, err)
 		}
 	}
 }

@@ -1,6 +1,8 @@
 package clblas
 
 import (
+	eng "github.com/gocompute/opencl/internal/engine"
+
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -15,7 +17,7 @@ import (
 )
 
 // gemmRefOf returns gonum's GEMM in precision T.
-func gemmRefOf[T real]() l3API[T] {
+func gemmRefOf[T eng.Real]() l3API[T] {
 	switch any(T(0)).(type) {
 	case float64:
 		return any(l3F64{gonum.Implementation{}}).(l3API[T])
@@ -27,7 +29,7 @@ func gemmRefOf[T real]() l3API[T] {
 // runGemmConfigAll runs cfg through the launcher for every transpose
 // combination and shape, with unaligned buffer offsets, padded leading
 // dimensions, beta = 0 over NaN and beta ≠ 0, and compares with gonum.
-func runGemmConfigAll[T real](t *testing.T, e *engine, what string, cfg gemm.Config, shapes [][3]int, tol float64) {
+func runGemmConfigAll[T eng.Real](t *testing.T, e *eng.Engine, what string, cfg gemm.Config, shapes [][3]int, tol float64) {
 	t.Helper()
 	for _, tA := range []bool{false, true} {
 		for _, tB := range []bool{false, true} {
@@ -37,7 +39,7 @@ func runGemmConfigAll[T real](t *testing.T, e *engine, what string, cfg gemm.Con
 }
 
 // runGemmConfig is runGemmConfigAll for one transpose combination.
-func runGemmConfig[T real](t *testing.T, e *engine, what string, cfg gemm.Config, ta, tb bool, shapes [][3]int, tol float64) {
+func runGemmConfig[T eng.Real](t *testing.T, e *eng.Engine, what string, cfg gemm.Config, ta, tb bool, shapes [][3]int, tol float64) {
 	t.Helper()
 	rnd := rand.New(rand.NewPCG(11, 12))
 	tA, tB := blas.NoTrans, blas.NoTrans
@@ -49,8 +51,8 @@ func runGemmConfig[T real](t *testing.T, e *engine, what string, cfg gemm.Config
 	}
 	for _, sh := range shapes {
 		m, n, k := sh[0], sh[1], sh[2]
-		_, ac := stored(tA, m, k)
-		_, bc := stored(tB, k, n)
+		_, ac := eng.Stored(tA, m, k)
+		_, bc := eng.Stored(tB, k, n)
 		g := gemmLaunch{m: m, n: n, k: k, tA: tA, tB: tB,
 			lda: ac + 1 + rnd.IntN(3), ldb: bc + 1 + rnd.IntN(3), ldc: n + 1 + rnd.IntN(3),
 			offA: 1 + rnd.IntN(5), offB: 1 + rnd.IntN(5), offC: 1 + rnd.IntN(5)}
@@ -72,11 +74,11 @@ type gemmLaunch struct {
 // placed g.offA, g.offB, g.offC elements into their buffers, with
 // (alpha, beta) = (1.5, 0) over a C of NaN and (−0.5, 0.25), and compares
 // with gonum; nothing before offC may be written.
-func checkGemmLaunch[T real](t *testing.T, e *engine, what string, cfg gemm.Config, g gemmLaunch, rnd *rand.Rand, tol float64) {
+func checkGemmLaunch[T eng.Real](t *testing.T, e *eng.Engine, what string, cfg gemm.Config, g gemmLaunch, rnd *rand.Rand, tol float64) {
 	t.Helper()
 	m, n, k := g.m, g.n, g.k
-	ar, ac := stored(g.tA, m, k)
-	br, bc := stored(g.tB, k, n)
+	ar, ac := eng.Stored(g.tA, m, k)
+	br, bc := eng.Stored(g.tB, k, n)
 	a := l3Mat[T](ar, ac, g.lda, l3Rand(rnd, false))
 	b := l3Mat[T](br, bc, g.ldb, l3Rand(rnd, false))
 	c := l3Mat[T](m, n, g.ldc, l3Rand(rnd, false))
@@ -85,7 +87,7 @@ func checkGemmLaunch[T real](t *testing.T, e *engine, what string, cfg gemm.Conf
 
 // checkGemmLaunchOn is checkGemmLaunch on the given A, B and C (stored as g
 // says, without the offsets), for each {alpha, beta} of albe.
-func checkGemmLaunchOn[T real](t *testing.T, e *engine, what string, cfg gemm.Config, g gemmLaunch, a, b, c []T, albe [][2]float64, tol float64) {
+func checkGemmLaunchOn[T eng.Real](t *testing.T, e *eng.Engine, what string, cfg gemm.Config, g gemmLaunch, a, b, c []T, albe [][2]float64, tol float64) {
 	t.Helper()
 	m, n, k := g.m, g.n, g.k
 	ref := gemmRefOf[T]()
@@ -93,20 +95,20 @@ func checkGemmLaunchOn[T real](t *testing.T, e *engine, what string, cfg gemm.Co
 		alpha, beta := T(ab[0]), T(ab[1])
 		want := slices.Clone(c)
 		ref.gemm(g.tA, g.tB, m, n, k, alpha, a, g.lda, b, g.ldb, beta, want, g.ldc)
-		cc := begin[T](e, "gemm-launch-test")
-		abuf := upload(cc, append(make([]T, g.offA), a...))
-		bbuf := upload(cc, append(make([]T, g.offB), b...))
+		cc := eng.Begin[T](e, "gemm-launch-test")
+		abuf := eng.Upload(cc, append(make([]T, g.offA), a...))
+		bbuf := eng.Upload(cc, append(make([]T, g.offB), b...))
 		cin := append(make([]T, g.offC), c...)
 		if beta == 0 {
 			for i := range c {
 				cin[g.offC+i] = T(math.NaN())
 			}
 		}
-		cb := upload(cc, cin)
-		newGemmLauncher[T](cc).gemm(cfg, g.tA == blas.Trans, g.tB == blas.Trans, m, n, k, alpha,
+		cb := eng.Upload(cc, cin)
+		eng.NewGemmLauncher[T](cc).Gemm(cfg, g.tA == blas.Trans, g.tB == blas.Trans, m, n, k, alpha,
 			abuf, g.offA, g.lda, bbuf, g.offB, g.ldb, beta, cb, g.offC, g.ldc)
-		out := download[T](cc, cb, len(cin))
-		if err := cc.finish(); err != nil {
+		out := eng.Download[T](cc, cb, len(cin))
+		if err := cc.Finish(); err != nil {
 			t.Fatalf("%s: %v", what, err)
 		}
 		desc := fmt.Sprintf("%s tA=%c tB=%c m=%d n=%d k=%d lda=%d ldb=%d ldc=%d off=%d,%d,%d alpha=%v beta=%v",
@@ -194,7 +196,7 @@ func TestGemmTunedConfigs(t *testing.T) {
 				name := fmt.Sprintf("f%d/%s/%s", prec, cfg.Name(), transName(tA, tB))
 				t.Run(name, func(t *testing.T) {
 					if prec == 64 {
-						if !e.prof.FP64 {
+						if !e.Prof.FP64 {
 							t.Skip("the device has no fp64")
 						}
 						runGemmConfig[float64](t, e, name, cfg, tA, tB, shapes, 1e-12)
@@ -271,11 +273,11 @@ func TestGemmMMAEmulated(t *testing.T) {
 		}
 		name := fmt.Sprintf("f%d/%s", prec, cfg.Name())
 		t.Run(name, func(t *testing.T) {
-			if err := gemm.Valid(e.gemmDev(), prec, false, false, cfg); err != nil {
+			if err := gemm.Valid(e.GemmDev(), prec, false, false, cfg); err != nil {
 				t.Fatalf("gemm.Valid: %v", err)
 			}
 			switch {
-			case prec == 64 && !e.prof.FP64:
+			case prec == 64 && !e.Prof.FP64:
 				t.Skip("the device has no fp64")
 			case prec == 64 && cfg.CPVec:
 				runCPVec[float64](t, e, name, cfg, shapes, 1e-12)
@@ -299,14 +301,14 @@ func TestGemmMMAEmulated(t *testing.T) {
 // with ragged edges in m, n and k.
 func TestGemmMMACPVecDevice(t *testing.T) {
 	e := testEngine(t)
-	if !gemm.TensorCapable(e.gemmDev()) {
-		t.Skipf("%s has no tensor cores", e.prof.Name)
+	if !gemm.TensorCapable(e.GemmDev()) {
+		t.Skipf("%s has no tensor cores", e.Prof.Name)
 	}
 	shapes := [][3]int{{300, 203, 77}, {129, 65, 1001}}
 	for _, prec := range []int{64, 32} {
-		cfg, ok := gemm.MMA(gemm.Builtin(), e.gemmDev(), prec, 4096, 4096, gemm.TensorTF32x3, gemm.Base(prec, 8))
+		cfg, ok := gemm.MMA(gemm.Builtin(), e.GemmDev(), prec, 4096, 4096, gemm.TensorTF32x3, gemm.Base(prec, 8))
 		if !ok {
-			t.Fatalf("prec %d: no gemm_mma choice on %s", prec, e.prof.Name)
+			t.Fatalf("prec %d: no gemm_mma choice on %s", prec, e.Prof.Name)
 		}
 		cfg.CPVec = true
 		cfg.NoRedo = prec == 32
@@ -332,9 +334,9 @@ func TestGemmMMACPVecDevice(t *testing.T) {
 // FMA kernel of the base fields (the emulated 16-byte copy writes NaN where
 // its source is not 16-byte aligned, so running CP_VEC=1 there fails the
 // comparison).
-func runCPVec[T real](t *testing.T, e *engine, what string, cfg gemm.Config, shapes [][3]int, tol float64) {
+func runCPVec[T eng.Real](t *testing.T, e *eng.Engine, what string, cfg gemm.Config, shapes [][3]int, tol float64) {
 	t.Helper()
-	prec := precisionOf[T]()
+	prec := eng.PrecisionOf[T]()
 	v := 16 / (prec / 8)
 	up := func(x int) int { return (x + v - 1) / v * v }
 	rnd := rand.New(rand.NewPCG(13, 14))
@@ -343,8 +345,8 @@ func runCPVec[T real](t *testing.T, e *engine, what string, cfg gemm.Config, sha
 			ta, tb := tA == blas.Trans, tB == blas.Trans
 			for _, sh := range shapes {
 				m, n, k := sh[0], sh[1], sh[2]
-				_, ac := stored(tA, m, k)
-				_, bc := stored(tB, k, n)
+				_, ac := eng.Stored(tA, m, k)
+				_, bc := eng.Stored(tB, k, n)
 				aligned := gemmLaunch{m: m, n: n, k: k, tA: tA, tB: tB,
 					lda: up(ac) + v, ldb: up(bc) + v, ldc: n + 1, offA: v, offB: 2 * v, offC: 3}
 				checkGemmLaunch[T](t, e, what+" aligned", cfg, aligned, rnd, tol)
@@ -384,8 +386,8 @@ func TestGemmMMANonFinite(t *testing.T) {
 		for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans} {
 			for _, tB := range []blas.Transpose{blas.NoTrans, blas.Trans} {
 				g := gemmLaunch{m: 70, n: 66, k: 21, tA: tA, tB: tB, offA: 4, offB: 8, offC: 3}
-				ar, ac := stored(tA, g.m, g.k)
-				br, bc := stored(tB, g.k, g.n)
+				ar, ac := eng.Stored(tA, g.m, g.k)
+				br, bc := eng.Stored(tB, g.k, g.n)
 				g.lda, g.ldb, g.ldc = ac+4, bc+4, g.n+1
 				a := l3Mat[float32](ar, ac, g.lda, l3Rand(rnd, false))
 				b := l3Mat[float32](br, bc, g.ldb, l3Rand(rnd, false))
@@ -422,10 +424,7 @@ func TestGemmMMANonFinite(t *testing.T) {
 // gemmSpecBuilt reports whether gemmKernelSpec has made the spec of cfg's
 // program for transposes tA, tB (gemm_mma: vecAligned is always false).
 func gemmSpecBuilt(prec int, cfg gemm.Config, tA, tB bool) bool {
-	gemmSpecs.RLock()
-	defer gemmSpecs.RUnlock()
-	_, ok := gemmSpecs.m[gemmSpecKey{prec, cfg, tA, tB, false}]
-	return ok
+	return eng.GemmSpecBuilt(prec, cfg, tA, tB)
 }
 
 // TestGemmMMACPVecAligned checks the launcher's choice between gemm_mma's
@@ -476,7 +475,7 @@ func TestGemmMMACPVecAligned(t *testing.T) {
 	for _, kwg := range []int{4, 8, 12, 16, 20, 32} {
 		for _, cfg := range []gemm.Config{on, off} {
 			cfg.MMAKWG = kwg
-			err := gemm.Valid(gemmDevice(big), 64, false, false, cfg)
+			err := gemm.Valid(eng.GemmDevice(big), 64, false, false, cfg)
 			want := !cfg.CPVec || kwg&(kwg-1) == 0
 			if (err == nil) != want || (err != nil && !strings.Contains(err.Error(), "CP_VEC")) {
 				t.Errorf("KWG %d, cpVec %v: gemm.Valid %v", kwg, cfg.CPVec, err)
@@ -494,14 +493,14 @@ func TestGemmSkinnyRoutes(t *testing.T) {
 	split := [][3]int{{64, 48, 5000}, {5, 3, 700}}
 	for _, prec := range []int{64, 32} {
 		t.Run(fmt.Sprintf("f%d", prec), func(t *testing.T) {
-			if prec == 64 && !e.prof.FP64 {
+			if prec == 64 && !e.Prof.FP64 {
 				t.Skip("the device has no fp64")
 			}
-			cfg := gemm.Choose(gemm.Builtin(), e.gemmDev(), prec, 1, 300, 200, gemm.TensorAuto)
+			cfg := gemm.Choose(gemm.Builtin(), e.GemmDev(), prec, 1, 300, 200, gemm.TensorAuto)
 			if cfg.Kernel != gemm.KernelGEMV {
 				t.Fatalf("1×300×200: %s, want the gemv route", cfg.Kernel)
 			}
-			sk := gemm.WithSplitK(gemm.Choose(gemm.Builtin(), e.gemmDev(), prec, 64, 48, 5000, gemm.TensorAuto), 5000, 7)
+			sk := gemm.WithSplitK(gemm.Choose(gemm.Builtin(), e.GemmDev(), prec, 64, 48, 5000, gemm.TensorAuto), 5000, 7)
 			sk.NoOpt = true
 			if sk.SplitK < 2 {
 				t.Fatalf("gemm.WithSplitK: %+v", sk)
@@ -530,11 +529,11 @@ func TestTensorOption(t *testing.T) {
 		if err != nil {
 			t.Fatalf("New: %v", err)
 		}
-		d, ok := impl.dev32.(clDevice32)
+		d, ok := impl.dev32.(eng.ClDevice32)
 		if !ok {
 			t.Fatalf("the float32 device is %T", impl.dev32)
 		}
-		if got := d.e.tensor; got != gemm.Tensor(tc.want) {
+		if got := d.E.Tensor; got != gemm.Tensor(tc.want) {
 			t.Errorf("%d options: tensor mode %v, want %v", len(tc.opts), got, tc.want)
 		}
 		if err := impl.Close(); err != nil {

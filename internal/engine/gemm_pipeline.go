@@ -1,4 +1,4 @@
-package clblas
+package engine
 
 // GEMM on host slices through pinned staging, pipelined.
 //

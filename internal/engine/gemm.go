@@ -1,4 +1,4 @@
-package clblas
+package engine
 
 import (
 	"errors"
@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"github.com/gocompute/opencl/cl"
-	eng "github.com/gocompute/opencl/internal/engine"
 	"github.com/gocompute/opencl/internal/gemm"
 	"github.com/gocompute/opencl/internal/gemm/profile"
 	"github.com/gocompute/opencl/platform"
@@ -24,8 +23,8 @@ import (
 // tuning database (kernels/gemm_tuning.json) for devices it knows,
 // defaults derived from the device's limits otherwise, the tensor-core
 // kernel where it pays, and the GEMV and split-K routes for skinny shapes.
-func gemmParams(prof platform.Profile, prec int, m, n, k int) gemm.Config {
-	return gemm.Choose(gemm.Builtin(), gemmDevice(prof), prec, m, n, k, gemm.TensorAuto)
+func GemmParams(prof platform.Profile, prec int, m, n, k int) gemm.Config {
+	return gemm.Choose(gemm.Builtin(), GemmDevice(prof), prec, m, n, k, gemm.TensorAuto)
 }
 
 func l3Bool(b bool) int {
@@ -35,16 +34,16 @@ func l3Bool(b bool) int {
 	return 0
 }
 
-func l3CeilDiv(a, b int) int { return (a + b - 1) / b }
+func L3CeilDiv(a, b int) int { return (a + b - 1) / b }
 
 // errL3TooLarge is recorded when an argument does not fit the kernels' 32-bit
 // integers; the call then finishes on the CPU.
 var errL3TooLarge = errors.New("clblas: problem too large for 32-bit kernel arguments")
 
 // l3Int converts v to a kernel int argument, failing c if it does not fit.
-func l3Int(c *call, v int) int32 {
+func l3Int(c *Call, v int) int32 {
 	if v > math.MaxInt32 || v < math.MinInt32 {
-		c.fail(errL3TooLarge)
+		c.Fail(errL3TooLarge)
 		return 0
 	}
 	return int32(v)
@@ -62,34 +61,34 @@ func l3Int(c *call, v int) int32 {
 // still read for their NaN and Inf (see l3_gemm_alpha0 in level3.cl). b and
 // cb may be the same buffer when the regions read and written do not
 // overlap.
-func gemmOnDevice[T real](c *call, tA, tB bool, m, n, k int, alpha T, a *cl.Buffer, offA, lda int, b *cl.Buffer, offB, ldb int, beta T, cb *cl.Buffer, offC, ldc int) {
-	if c.err != nil {
+func GemmOnDevice[T Real](c *Call, tA, tB bool, m, n, k int, alpha T, a *cl.Buffer, offA, lda int, b *cl.Buffer, offB, ldb int, beta T, cb *cl.Buffer, offC, ldc int) {
+	if c.Err != nil {
 		return
 	}
-	cfg := c.e.gemmChoices.Get(c.e.tuning, c.e.gemmDev(), eng.GemmShape{Prec: c.prec, M: m, N: n, K: k, Mode: c.e.tensor})
-	newGemmLauncher[T](c).gemm(cfg, tA, tB, m, n, k, alpha, a, offA, lda, b, offB, ldb, beta, cb, offC, ldc)
+	cfg := c.E.GemmChoices.Get(c.E.Tuning, c.E.GemmDev(), GemmShape{Prec: c.prec, M: m, N: n, K: k, Mode: c.E.Tensor})
+	NewGemmLauncher[T](c).Gemm(cfg, tA, tB, m, n, k, alpha, a, offA, lda, b, offB, ldb, beta, cb, offC, ldc)
 }
 
 // gemmLauncher enqueues GEMMs for one call, reusing the kernel objects it
 // has taken (a blocked routine launches many GEMMs of the same program).
-type gemmLauncher[T real] struct {
-	c       *call
-	kernels map[*eng.KernelSpec]*cl.Kernel // made on first use
-	named   map[string]*eng.KernelSpec     // specs of kernel() calls
+type GemmLauncher[T Real] struct {
+	c       *Call
+	kernels map[*KernelSpec]*cl.Kernel // made on first use
+	named   map[string]*KernelSpec     // specs of kernel() calls
 }
 
-func newGemmLauncher[T real](c *call) *gemmLauncher[T] {
-	return &gemmLauncher[T]{c: c}
+func NewGemmLauncher[T Real](c *Call) *GemmLauncher[T] {
+	return &GemmLauncher[T]{c: c}
 }
 
 // kernel is kernelFor with a spec for file's kernel name and defines.
-func (g *gemmLauncher[T]) kernel(file, name string, defines ...string) *cl.Kernel {
+func (g *GemmLauncher[T]) kernel(file, name string, defines ...string) *cl.Kernel {
 	key := file + "\x00" + name + "\x00" + strings.Join(defines, "\x00")
 	s, ok := g.named[key]
 	if !ok {
-		s = eng.NewKernelSpec(g.c.prec, file, name, defines...)
+		s = NewKernelSpec(g.c.prec, file, name, defines...)
 		if g.named == nil {
-			g.named = map[string]*eng.KernelSpec{}
+			g.named = map[string]*KernelSpec{}
 		}
 		g.named[key] = s
 	}
@@ -98,14 +97,14 @@ func (g *gemmLauncher[T]) kernel(file, name string, defines ...string) *cl.Kerne
 
 // kernelFor returns the launcher's kernel object for s, taking one from
 // the engine on first use.
-func (g *gemmLauncher[T]) kernelFor(s *eng.KernelSpec) *cl.Kernel {
+func (g *GemmLauncher[T]) kernelFor(s *KernelSpec) *cl.Kernel {
 	if k, ok := g.kernels[s]; ok {
 		return k
 	}
 	k := g.c.kernelFor(s)
-	if g.c.err == nil {
+	if g.c.Err == nil {
 		if g.kernels == nil {
-			g.kernels = map[*eng.KernelSpec]*cl.Kernel{}
+			g.kernels = map[*KernelSpec]*cl.Kernel{}
 		}
 		g.kernels[s] = k
 	}
@@ -114,9 +113,9 @@ func (g *gemmLauncher[T]) kernelFor(s *eng.KernelSpec) *cl.Kernel {
 
 // gemm enqueues the GEMM with the kernel and parameters of cfg (gemmOnDevice
 // with the choice made by the caller; tests force each kernel through it).
-func (g *gemmLauncher[T]) gemm(cfg gemm.Config, tA, tB bool, m, n, k int, alpha T, a *cl.Buffer, offA, lda int, b *cl.Buffer, offB, ldb int, beta T, cb *cl.Buffer, offC, ldc int) {
+func (g *GemmLauncher[T]) Gemm(cfg gemm.Config, tA, tB bool, m, n, k int, alpha T, a *cl.Buffer, offA, lda int, b *cl.Buffer, offB, ldb int, beta T, cb *cl.Buffer, offC, ldc int) {
 	c := g.c
-	if c.err != nil {
+	if c.Err != nil {
 		return
 	}
 	switch {
@@ -133,7 +132,7 @@ func (g *gemmLauncher[T]) gemm(cfg gemm.Config, tA, tB bool, m, n, k int, alpha 
 		args := []any{l3Int(c, m), l3Int(c, n), l3Int(c, k), int32(l3Bool(tA)),
 			a, l3Int(c, offA), l3Int(c, lda), beta, cb, l3Int(c, offC), l3Int(c, ldc)}
 		kern := g.kernel("level3.cl", "l3_gemm_alpha0")
-		c.run(kern, []int{eng.Groups(m, 64)}, []int{64}, args...)
+		c.Run(kern, []int{Groups(m, 64)}, []int{64}, args...)
 		return
 	}
 	switch {
@@ -164,7 +163,7 @@ func (g *gemmLauncher[T]) gemm(cfg gemm.Config, tA, tB bool, m, n, k int, alpha 
 	}
 	kern := g.kernelFor(gemmKernelSpec(c.prec, cfg, tA, tB, aligned))
 	global, local := cfg.Work(tA, tB, m, n)
-	c.run(kern, global, local, args...)
+	c.Run(kern, global, local, args...)
 }
 
 // Triangle selectors of the level-3 kernels' uplo arguments.
@@ -177,12 +176,12 @@ const (
 // scale enqueues C = s·C on the m×n matrix at offC (s == 0 assigns zeros),
 // on the whole matrix or, for a square one, only on its upper or lower
 // triangle (diagonal included).
-func (g *gemmLauncher[T]) scale(m, n int, s T, cb *cl.Buffer, offC, ldc, tri int) {
+func (g *GemmLauncher[T]) scale(m, n int, s T, cb *cl.Buffer, offC, ldc, tri int) {
 	c := g.c
 	args := []any{l3Int(c, m), l3Int(c, n), s, cb, l3Int(c, offC), l3Int(c, ldc), int32(tri)}
 	k := g.kernel("level3.cl", "l3_scale")
 	global, local := l3Work(m, n)
-	c.run(k, global, local, args...)
+	c.Run(k, global, local, args...)
 }
 
 // l3Work returns the work sizes of level3.cl's element-wise kernels over an
@@ -190,7 +189,7 @@ func (g *gemmLauncher[T]) scale(m, n int, s T, cb *cl.Buffer, offC, ldc, tri int
 // storage), dimension 1 the rows, in work-groups of 16×4 (64 work-items,
 // which every OpenCL device allows).
 func l3Work(m, n int) (global, local []int) {
-	return []int{eng.Groups(n, 16), eng.Groups(m, 4)}, []int{16, 4}
+	return []int{Groups(n, 16), Groups(m, 4)}, []int{16, 4}
 }
 
 type gemmSpecKey struct {
@@ -201,36 +200,46 @@ type gemmSpecKey struct {
 
 var gemmSpecs struct {
 	sync.RWMutex
-	m map[gemmSpecKey]*eng.KernelSpec
+	M map[gemmSpecKey]*KernelSpec
 }
 
 // gemmKernelSpec is the kernel spec of cfg's kernel, memoised: the set of
 // configurations in use is small (the tuning database's), and rendering
 // some twenty defines on every call costs more than a small GEMM's kernel.
-func gemmKernelSpec(prec int, cfg gemm.Config, tA, tB, vecAligned bool) *eng.KernelSpec {
+func gemmKernelSpec(prec int, cfg gemm.Config, tA, tB, vecAligned bool) *KernelSpec {
 	key := gemmSpecKey{prec, cfg, tA, tB, vecAligned}
 	gemmSpecs.RLock()
-	s, ok := gemmSpecs.m[key]
+	s, ok := gemmSpecs.M[key]
 	gemmSpecs.RUnlock()
 	if ok {
 		return s
 	}
-	s = eng.NewKernelSpec(prec, cfg.Source(), cfg.Kernel, cfg.Defines(tA, tB, vecAligned)...)
+	s = NewKernelSpec(prec, cfg.Source(), cfg.Kernel, cfg.Defines(tA, tB, vecAligned)...)
 	gemmSpecs.Lock()
-	if gemmSpecs.m == nil {
-		gemmSpecs.m = map[gemmSpecKey]*eng.KernelSpec{}
+	if gemmSpecs.M == nil {
+		gemmSpecs.M = map[gemmSpecKey]*KernelSpec{}
 	}
-	if old, ok := gemmSpecs.m[key]; ok {
+	if old, ok := gemmSpecs.M[key]; ok {
 		s = old
 	} else {
-		gemmSpecs.m[key] = s
+		gemmSpecs.M[key] = s
 	}
 	gemmSpecs.Unlock()
 	return s
 }
 
 // gemmDevice describes p for the GEMM choice.
-func gemmDevice(p platform.Profile) gemm.Device { return profile.Device(p) }
+func GemmDevice(p platform.Profile) gemm.Device { return profile.Device(p) }
 
 // gemmDev is e's device as the GEMM choice sees it.
-func (e *engine) gemmDev() gemm.Device { return gemmDevice(e.prof) }
+func (e *Engine) GemmDev() gemm.Device { return GemmDevice(e.Prof) }
+
+// GemmSpecBuilt reports whether the launcher has made the kernel spec of
+// cfg's program for transposes tA, tB (gemm_mma: vecAligned is always
+// false). Tests use it.
+func GemmSpecBuilt(prec int, cfg gemm.Config, tA, tB bool) bool {
+	gemmSpecs.RLock()
+	defer gemmSpecs.RUnlock()
+	_, ok := gemmSpecs.M[gemmSpecKey{prec, cfg, tA, tB, false}]
+	return ok
+}

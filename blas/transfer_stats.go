@@ -3,47 +3,7 @@ package clblas
 import (
 	"sync/atomic"
 	"time"
-
-	eng "github.com/gocompute/opencl/internal/engine"
 )
-
-// Host↔device transfers of the drop-in path.
-//
-// A transfer from pageable Go memory is staged by the driver through its
-// own pinned bounce buffers and runs far below the bus speed
-// (BENCHMARKS.md, "Figures behind the code's choices"). So host data
-// goes Go slice → pinned staging → device and back: the staging buffers
-// are CL_MEM_ALLOC_HOST_PTR buffers (pinned host memory on NVIDIA, AMD and
-// Intel drivers), mapped once when created and kept mapped for their whole
-// life, and kept in a pool so that no call creates one after the first.
-// Their mapped memory is the host side of ordinary clEnqueueWrite/
-// ReadBuffer calls on device buffers, which then DMA at full bus speed.
-// The copy between the Go slice and the staging memory packs (or unpacks)
-// only the used rows×cols of a matrix with a padded leading dimension, and
-// runs on several goroutines when it is large.
-
-// stage borrows a pinned staging buffer of at least n elements of T for
-// the call; finish returns it to the pool.
-func stage[T real](c *call, n int) *eng.Pinned {
-	if c.err != nil {
-		return nil
-	}
-	if err := c.e.fault.Inject("alloc"); err != nil {
-		c.fail(err)
-		return nil
-	}
-	p, err := c.e.pinned.Get(max(n, 1) * elemSize[T]())
-	if err != nil {
-		c.fail(err)
-		return nil
-	}
-	c.pinned = append(c.pinned, p)
-	return p
-}
-
-// Parallel copies between Go slices and staging memory.
-
-// Time accounting of the staged GEMM path.
 
 // TransferStats is the accumulated time split of GEMM calls on host
 // slices that took the staged (pinned, pipelined) path: host copies into
@@ -93,7 +53,7 @@ func (impl *Implementation) TransferStats() TransferStats {
 	if impl.eng == nil {
 		return TransferStats{}
 	}
-	x := &impl.eng.xfer
+	x := &impl.eng.Xfer
 	ns := func(v *atomic.Int64) time.Duration { return time.Duration(v.Load()) }
 	return TransferStats{
 		Calls: x.Calls.Load(),

@@ -1,4 +1,4 @@
-package clblas
+package engine
 
 import (
 	"errors"
@@ -19,11 +19,11 @@ import (
 
 // keepMaxBytes bounds the kept copy of one call (a variable so that tests
 // can make it small).
-var keepMaxBytes = 256 << 20
+var KeepMaxBytes = 256 << 20
 
 // errKeepTooLarge fails an in-place call whose kept copy would exceed
 // keepMaxBytes.
-var errKeepTooLarge = errors.New("clblas: output too large to update in place with a bounded copy")
+var ErrKeepTooLarge = errors.New("clblas: output too large to update in place with a bounded copy")
 
 // errRowsDone is a GEMM failure after the first rows of C were finished
 // on the device; rows [rows, m) are as they were given.
@@ -39,7 +39,7 @@ func (e *errRowsDone) Error() string {
 func (e *errRowsDone) Unwrap() error { return e.err }
 
 // rowsDone is the number of rows of C a failed device GEMM finished.
-func rowsDone(err error) int {
+func RowsDone(err error) int {
 	var p *errRowsDone
 	if errors.As(err, &p) {
 		return p.rows
@@ -49,7 +49,7 @@ func rowsDone(err error) int {
 
 // opRow is the offset of row i of op(A) in A stored with leading
 // dimension ld: row i of A, or column i when t transposes.
-func opRow(t blas.Transpose, i, ld int) int {
+func OpRow(t blas.Transpose, i, ld int) int {
 	if t == blas.NoTrans {
 		return i * ld
 	}
@@ -58,17 +58,17 @@ func opRow(t blas.Transpose, i, ld int) int {
 
 // keepTooLarge reports whether an in-place call that reads its rows×cols
 // output would keep a copy larger than keepMaxBytes.
-func keepTooLarge[T real](c *call, rows, cols int, reads bool) bool {
-	return reads && c.e.hostShared() && rows*cols*elemSize[T]() > keepMaxBytes
+func keepTooLarge[T Real](c *Call, rows, cols int, reads bool) bool {
+	return reads && c.E.HostShared() && rows*cols*ElemSize[T]() > KeepMaxBytes
 }
 
 // gemmKeepSlabs runs an in-place GEMM whose kept copy would exceed
 // keepMaxBytes as GEMMs on row slabs of C within the bound.
-func gemmKeepSlabs[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, cc []T, ldc int) error {
-	rows := max(1, keepMaxBytes/(n*elemSize[T]()))
+func gemmKeepSlabs[T Real](e *Engine, name string, tA, tB blas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, cc []T, ldc int) error {
+	rows := max(1, KeepMaxBytes/(n*ElemSize[T]()))
 	for i0 := 0; i0 < m; i0 += rows {
 		mi := min(rows, m-i0)
-		if err := gemmSlices(e, name, tA, tB, mi, n, k, alpha, a[opRow(tA, i0, lda):], lda, b, ldb, beta, cc[i0*ldc:], ldc); err != nil {
+		if err := gemmSlices(e, name, tA, tB, mi, n, k, alpha, a[OpRow(tA, i0, lda):], lda, b, ldb, beta, cc[i0*ldc:], ldc); err != nil {
 			return &errRowsDone{rows: i0, err: err}
 		}
 	}

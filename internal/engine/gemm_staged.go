@@ -1,4 +1,4 @@
-package clblas
+package engine
 
 import (
 	"time"
@@ -6,12 +6,11 @@ import (
 	"gonum.org/v1/gonum/blas"
 
 	"github.com/gocompute/opencl/cl"
-	eng "github.com/gocompute/opencl/internal/engine"
 )
 
 // gemmStaged is gemm (C = alpha·op(A)·op(B) + beta·C on host slices) on
 // the staged, pipelined path: a stagedGemm, run.
-func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, cc []T, ldc int) error {
+func gemmStaged[T Real](e *Engine, name string, tA, tB blas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, cc []T, ldc int) error {
 	if m == 0 || n == 0 {
 		return nil
 	}
@@ -20,7 +19,7 @@ func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k i
 		at: tA != blas.NoTrans, bt: tB != blas.NoTrans, m: m, n: n, k: k,
 		alpha: alpha, beta: beta, a: a, b: b, cc: cc, lda: lda, ldb: ldb, ldc: ldc,
 	}
-	s.c = begin[T](e, name)
+	s.c = Begin[T](e, name)
 	s.queues()
 	s.buffers()
 	s.plan()
@@ -35,9 +34,9 @@ func gemmStaged[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k i
 // stagedGemm is one GEMM call on the staged path: its problem, its three
 // queues (upload, compute, download), its buffers, the schedule of its
 // blocks and what it has moved and run, for the engine's accounting.
-type stagedGemm[T real] struct {
-	e     *engine
-	c     *call
+type stagedGemm[T Real] struct {
+	e     *Engine
+	c     *Call
 	start time.Time
 
 	// The problem.
@@ -72,7 +71,7 @@ type stagedGemm[T real] struct {
 	bytesDirect        int64
 
 	// early unpacks C's tiles as they arrive (beta == 0).
-	early *eng.TileUnpacker[T]
+	early *TileUnpacker[T]
 }
 
 // es is the size of an element in bytes.
@@ -84,44 +83,44 @@ func (s *stagedGemm[T]) es() int64 { return int64(s.c.prec / 8) }
 // overwrite.
 func (s *stagedGemm[T]) queues() {
 	c, e := s.c, s.e
-	if c.err == nil {
+	if c.Err == nil {
 		var err error
-		s.up, s.comp, s.down, err = e.pipe.Get(e.rt)
-		c.fail(err)
+		s.up, s.comp, s.down, err = e.Pipe.Get(e.RT)
+		c.Fail(err)
 		if err == nil {
 			c.q = s.comp
 			c.queues = []*cl.Queue{s.up, s.comp, s.down}
 		}
 	}
-	if c.err != nil {
+	if c.Err != nil {
 		return
 	}
-	mk, err := e.queue.EnqueueMarker()
-	c.fail(err)
+	mk, err := e.Queue.EnqueueMarker()
+	c.Fail(err)
 	if err != nil {
 		return
 	}
-	c.events = append(c.events, mk)
+	c.Events = append(c.Events, mk)
 	for _, q := range []*cl.Queue{s.up, s.comp} {
 		bar, err := q.EnqueueBarrier(mk)
 		if err != nil {
-			c.fail(err)
+			c.Fail(err)
 			break
 		}
-		c.events = append(c.events, bar)
+		c.Events = append(c.Events, bar)
 	}
-	c.fail(e.queue.Flush())
+	c.Fail(e.Queue.Flush())
 }
 
 // buffers takes the staging and device buffers.
 func (s *stagedGemm[T]) buffers() {
 	c, e, m, n, k := s.c, s.e, s.m, s.n, s.k
 	s.readAB, s.readC = k > 0, s.beta != 0
-	s.directA = s.readAB && eng.Contains(&e.hostSlices, s.a)
-	s.directB = s.readAB && eng.Contains(&e.hostSlices, s.b)
-	s.directC = eng.Contains(&e.hostSlices, s.cc)
+	s.directA = s.readAB && Contains(&e.HostSlices, s.a)
+	s.directB = s.readAB && Contains(&e.HostSlices, s.b)
+	s.directC = Contains(&e.HostSlices, s.cc)
 	s.directDn = s.directC && !s.readC
-	var pa, pb, pc *eng.Pinned
+	var pa, pb, pc *Pinned
 	if s.readAB {
 		if !s.directA {
 			pa = stage[T](c, m*k)
@@ -129,49 +128,49 @@ func (s *stagedGemm[T]) buffers() {
 		if !s.directB {
 			pb = stage[T](c, k*n)
 		}
-		s.da, s.db = alloc[T](c, m*k), alloc[T](c, k*n)
+		s.da, s.db = Alloc[T](c, m*k), Alloc[T](c, k*n)
 	}
 	if !s.directDn {
 		pc = stage[T](c, m*n)
 	}
-	s.dc = alloc[T](c, m*n)
-	if c.err == nil {
-		s.sa, s.sb, s.sc = eng.PinnedView[T](pa, m*k), eng.PinnedView[T](pb, k*n), eng.PinnedView[T](pc, m*n)
+	s.dc = Alloc[T](c, m*n)
+	if c.Err == nil {
+		s.sa, s.sb, s.sc = PinnedView[T](pa, m*k), PinnedView[T](pb, k*n), PinnedView[T](pc, m*n)
 	}
 }
 
 // plan chooses the schedule: tiles, or row slabs with k in chunks.
 func (s *stagedGemm[T]) plan() {
 	e, m, n, k := s.e, s.m, s.n, s.k
-	s.mt, s.nt = e.plan().Tiles(m, n, k)
-	s.chunks = e.plan().Slabs(m, n, k, s.at, s.bt, s.directB, int(s.es()))
+	s.mt, s.nt = e.Plan().Tiles(m, n, k)
+	s.chunks = e.Plan().Slabs(m, n, k, s.at, s.bt, s.directB, int(s.es()))
 	if s.chunks > 0 {
-		s.mt, s.nt = e.plan().SlabRows(m, n, s.at, int(s.es())), n
+		s.mt, s.nt = e.Plan().SlabRows(m, n, s.at, int(s.es())), n
 	}
-	s.rows = eng.RowPanels(m, s.mt)
+	s.rows = RowPanels(m, s.mt)
 	// With beta == 0, tiles are unpacked as they arrive.
-	if !s.readC && !s.directDn && s.c.err == nil {
-		s.early = eng.StartTileUnpacker(s.cc, s.sc, s.ldc)
+	if !s.readC && !s.directDn && s.c.Err == nil {
+		s.early = StartTileUnpacker(s.cc, s.sc, s.ldc)
 	}
 }
 
 // sent enqueues an upload of n elements with enq and records it.
 func (s *stagedGemm[T]) sent(n int, enq func() (*cl.Event, error)) *cl.Event {
 	c := s.c
-	if err := s.e.fault.Inject("enqueue"); err != nil {
-		c.fail(err)
+	if err := s.e.Fault.Inject("enqueue"); err != nil {
+		c.Fail(err)
 		return nil
 	}
 	ev, err := enq()
 	if err != nil {
-		c.fail(err)
+		c.Fail(err)
 		return nil
 	}
-	c.events = append(c.events, ev)
+	c.Events = append(c.Events, ev)
 	s.ups = append(s.ups, ev)
 	s.upBytes = append(s.upBytes, int64(n)*s.es())
 	s.bytesUp += int64(n) * s.es()
-	c.fail(s.up.Flush())
+	c.Fail(s.up.Flush())
 	return ev
 }
 
@@ -180,18 +179,18 @@ func (s *stagedGemm[T]) sent(n int, enq func() (*cl.Event, error)) *cl.Event {
 // sp[off:] first, or, when direct (src is pinned), by a rect transfer
 // straight from src.
 func (s *stagedGemm[T]) upload(dev *cl.Buffer, sp []T, off int, src []T, ld, r0, rows, c0, cols int, direct bool) *cl.Event {
-	if s.c.err != nil {
+	if s.c.Err != nil {
 		return nil
 	}
 	n := rows * cols
 	if direct {
 		s.bytesDirect += int64(n) * s.es()
 		return s.sent(n, func() (*cl.Event, error) {
-			return cl.WriteBufferRect(s.up, dev, false, eng.TileRect(off, ld, r0, rows, c0, cols), src)
+			return cl.WriteBufferRect(s.up, dev, false, TileRect(off, ld, r0, rows, c0, cols), src)
 		})
 	}
 	t := time.Now()
-	eng.Pack(sp[off:off+n], src, ld, r0, rows, c0, cols)
+	Pack(sp[off:off+n], src, ld, r0, rows, c0, cols)
 	s.packNs += int64(time.Since(t))
 	return s.sent(n, func() (*cl.Event, error) { return cl.WriteBuffer(s.up, dev, false, off, sp[off:off+n]) })
 }
@@ -217,19 +216,19 @@ func (s *stagedGemm[T]) compute(wait []*cl.Event, mi, nj, kk, offA, ldA, offB, l
 	// the block an event of its own when no kernel runs).
 	bar, err := s.comp.EnqueueBarrier(wait...)
 	if err != nil {
-		c.fail(err)
+		c.Fail(err)
 		return false
 	}
-	c.events = append(c.events, bar)
-	before := len(c.events)
-	gemmOnDevice(c, s.at, s.bt, mi, nj, kk, s.alpha, s.da, offA, ldA, s.db, offB, ldB, bk, s.dc, offC, nj)
-	if c.err != nil {
+	c.Events = append(c.Events, bar)
+	before := len(c.Events)
+	GemmOnDevice(c, s.at, s.bt, mi, nj, kk, s.alpha, s.da, offA, ldA, s.db, offB, ldB, bk, s.dc, offC, nj)
+	if c.Err != nil {
 		return false
 	}
-	s.kerns = append(s.kerns, c.events[before:]...)
-	c.fail(s.comp.Flush())
-	if !last || c.err != nil {
-		return c.err == nil
+	s.kerns = append(s.kerns, c.Events[before:]...)
+	c.Fail(s.comp.Flush())
+	if !last || c.Err != nil {
+		return c.Err == nil
 	}
 	return s.download(mi, nj, offC, r0, c0)
 }
@@ -240,37 +239,37 @@ func (s *stagedGemm[T]) compute(wait []*cl.Event, mi, nj, kk, offA, ldA, offB, l
 // uploads the kernels wait for, is slower (BENCHMARKS.md, "Figures behind the code's choices").
 func (s *stagedGemm[T]) download(mi, nj, offC, r0, c0 int) bool {
 	c := s.c
-	if err := s.e.fault.Inject("read"); err != nil {
-		c.fail(err)
+	if err := s.e.Fault.Inject("read"); err != nil {
+		c.Fail(err)
 		return false
 	}
 	var ev *cl.Event
 	var err error
 	if s.directDn {
-		ev, err = cl.ReadBufferRect(s.down, s.dc, false, eng.TileRect(offC, s.ldc, r0, mi, c0, nj), s.cc, c.lastEvent())
+		ev, err = cl.ReadBufferRect(s.down, s.dc, false, TileRect(offC, s.ldc, r0, mi, c0, nj), s.cc, c.LastEvent())
 		s.bytesDirect += int64(mi*nj) * s.es()
 	} else {
-		ev, err = cl.ReadBuffer(s.down, s.dc, false, offC, s.sc[offC:offC+mi*nj], c.lastEvent())
+		ev, err = cl.ReadBuffer(s.down, s.dc, false, offC, s.sc[offC:offC+mi*nj], c.LastEvent())
 	}
 	if err != nil {
-		c.fail(err)
+		c.Fail(err)
 		return false
 	}
-	c.events = append(c.events, ev)
+	c.Events = append(c.Events, ev)
 	s.downs = append(s.downs, ev)
 	s.downBytes = append(s.downBytes, int64(mi*nj)*s.es())
 	s.bytesDown += int64(mi*nj) * s.es()
-	c.fail(s.down.Flush())
-	if s.early != nil && c.err == nil {
+	c.Fail(s.down.Flush())
+	if s.early != nil && c.Err == nil {
 		s.early.Add(ev, r0, mi, c0, nj, offC)
 	}
-	return c.err == nil
+	return c.Err == nil
 }
 
 // slabs runs the schedule by full-width row slabs (engine.SlabSchedule).
 func (s *stagedGemm[T]) slabs() {
 	n, k := s.n, s.k
-	eng.SlabSchedule(s.rows, eng.SlabChunks(k, s.chunks), s.readC, s.panelA,
+	SlabSchedule(s.rows, SlabChunks(k, s.chunks), s.readC, s.panelA,
 		// C's slab r0… (beta ≠ 0), to element r0·n.
 		func(r0, mi int) *cl.Event { return s.upload(s.dc, s.sc, r0*n, s.cc, s.ldc, r0, mi, 0, n, s.directC) },
 		// B's rows k0…, to element k0·n.
@@ -286,14 +285,14 @@ func (s *stagedGemm[T]) slabs() {
 			}
 			return s.compute(wait, mi, n, kn, offA, ldA, k0*n, n, bk, r0*n, r0, 0, last)
 		},
-		func() bool { return s.c.err == nil })
+		func() bool { return s.c.Err == nil })
 }
 
 // tiles runs the schedule by tiles of C (engine.TileOrder), uploading each panel
 // of A and B before the first tile that needs it.
 func (s *stagedGemm[T]) tiles() {
 	c, n, k, nt := s.c, s.n, s.k, s.nt
-	p, q := len(s.rows), l3CeilDiv(n, nt)
+	p, q := len(s.rows), L3CeilDiv(n, nt)
 	evA, evB := make([]*cl.Event, p), make([]*cl.Event, q)
 	hs, ws := make([]int, p), make([]int, q)
 	for i, r := range s.rows {
@@ -302,8 +301,8 @@ func (s *stagedGemm[T]) tiles() {
 	for j := range ws {
 		ws[j] = min(nt, n-j*nt)
 	}
-	for _, ij := range eng.TileOrder(hs, ws) {
-		if c.err != nil {
+	for _, ij := range TileOrder(hs, ws) {
+		if c.Err != nil {
 			break
 		}
 		i, j := ij[0], ij[1]
@@ -336,7 +335,7 @@ func (s *stagedGemm[T]) tiles() {
 		if s.readC {
 			wait = append(wait, s.upload(s.dc, s.sc, offC, s.cc, s.ldc, r0, mi, c0, nj, s.directC))
 		}
-		if c.err != nil {
+		if c.Err != nil {
 			break
 		}
 		if !s.compute(wait, mi, nj, k, offA, ldA, offB, ldB, s.beta, offC, r0, c0, true) {
@@ -355,22 +354,22 @@ func (s *stagedGemm[T]) end() error {
 		// events are released by finish, after it has stopped.
 		var err error
 		s.unpackNs, err = s.early.Stop()
-		c.fail(err)
-	} else if c.err == nil {
-		c.fail(cl.WaitForEvents(s.downs...))
+		c.Fail(err)
+	} else if c.Err == nil {
+		c.Fail(cl.WaitForEvents(s.downs...))
 	}
-	if c.err != nil {
-		return c.finish()
+	if c.Err != nil {
+		return c.Finish()
 	}
 	if s.early == nil && !s.directDn {
 		// Every command succeeded: C may be written now.
 		t := time.Now()
-		eng.UnpackTiles(s.cc, s.sc, s.n, s.ldc, s.rows, s.nt)
+		UnpackTiles(s.cc, s.sc, s.n, s.ldc, s.rows, s.nt)
 		s.unpackNs = int64(time.Since(t))
 	}
 	s.account()
-	err := c.finish()
-	s.e.xfer.Wall.Add(int64(time.Since(s.start)))
+	err := c.Finish()
+	s.e.Xfer.Wall.Add(int64(time.Since(s.start)))
 	return err
 }
 
@@ -378,18 +377,18 @@ func (s *stagedGemm[T]) end() error {
 // and, when asked for (GOCL_GEMM_PIPELINE=timeline=FILE), its commands to
 // the timeline file.
 func (s *stagedGemm[T]) account() {
-	x := &s.e.xfer
+	x := &s.e.Xfer
 	x.Calls.Add(1)
 	x.Pack.Add(s.packNs)
 	x.Unpack.Add(s.unpackNs)
-	x.Up.Add(eng.EventTime(s.ups))
-	x.Comp.Add(eng.EventTime(s.kerns))
-	x.Down.Add(eng.EventTime(s.downs))
+	x.Up.Add(EventTime(s.ups))
+	x.Comp.Add(EventTime(s.kerns))
+	x.Down.Add(EventTime(s.downs))
 	x.BytesUp.Add(s.bytesUp)
 	x.BytesDown.Add(s.bytesDown)
 	x.BytesDirect.Add(s.bytesDirect)
 	x.AddTimeline(s.ups, s.kerns, s.downs)
-	if f := s.e.pipeMode.Timeline; f != "" {
-		eng.WriteTimeline(f, s.ups, s.kerns, s.downs, s.upBytes, s.downBytes)
+	if f := s.e.PipeMode.Timeline; f != "" {
+		WriteTimeline(f, s.ups, s.kerns, s.downs, s.upBytes, s.downBytes)
 	}
 }

@@ -1,4 +1,4 @@
-package clblas
+package engine
 
 // clDevice64 and clDevice32 are the OpenCL devices behind the front end.
 // They share one engine; each precision's methods live beside their
@@ -6,14 +6,9 @@ package clblas
 // device_level3.go, and delegate to generic functions over float32 and
 // float64.
 type (
-	clDevice64 struct{ e *engine }
-	clDevice32 struct{ e *engine }
+	ClDevice64 struct{ E *Engine }
+	ClDevice32 struct{ E *Engine }
 )
 
-var (
-	_ deviceFloat64 = clDevice64{}
-	_ deviceFloat32 = clDevice32{}
-)
-
-func (d clDevice64) Close() error { return d.e.release() }
-func (d clDevice32) Close() error { return d.e.release() }
+func (d ClDevice64) Close() error { return d.E.release() }
+func (d ClDevice32) Close() error { return d.E.release() }

@@ -1,15 +1,14 @@
-package clblas
+package engine
 
 import (
 	"github.com/gocompute/opencl/cl"
-	eng "github.com/gocompute/opencl/internal/engine"
 	"github.com/gocompute/opencl/internal/gemm"
 )
 
 // gemv enqueues C = alpha·op(A)·op(B) + beta·C for m == 1 or n == 1 as a
 // matrix-vector product (alpha ≠ 0 or the gonum semantics of the GEMM
 // kernel with alpha == 0: the products are still formed).
-func (g *gemmLauncher[T]) gemv(cfg gemm.Config, tA, tB bool, m, n, k int, alpha T, a *cl.Buffer, offA, lda int, b *cl.Buffer, offB, ldb int, beta T, cb *cl.Buffer, offC, ldc int) {
+func (g *GemmLauncher[T]) gemv(cfg gemm.Config, tA, tB bool, m, n, k int, alpha T, a *cl.Buffer, offA, lda int, b *cl.Buffer, offB, ldb int, beta T, cb *cl.Buffer, offC, ldc int) {
 	c := g.c
 	// y = alpha·M·x + beta·y with nout outputs; M(i, p) is
 	// mat[offM + i·ldm + p] (rowForm) or mat[offM + p·ldm + i].
@@ -41,20 +40,20 @@ func (g *gemmLauncher[T]) gemv(cfg gemm.Config, tA, tB bool, m, n, k int, alpha 
 		vec, l3Int(c, offX), l3Int(c, incX), beta, cb, l3Int(c, offC), l3Int(c, incY)}
 	if rowForm {
 		kern := g.kernel(gemm.SourceSkinny, "gemv_row")
-		c.run(kern, []int{nout * gemm.GemvRowWG}, []int{gemm.GemvRowWG}, args...)
+		c.Run(kern, []int{nout * gemm.GemvRowWG}, []int{gemm.GemvRowWG}, args...)
 		return
 	}
 	kern := g.kernel(gemm.SourceSkinny, "gemv_col")
-	c.run(kern, []int{eng.Groups(nout, gemm.GemvColX), gemm.GemvColY}, []int{gemm.GemvColX, gemm.GemvColY}, args...)
+	c.Run(kern, []int{Groups(nout, gemm.GemvColX), gemm.GemvColY}, []int{gemm.GemvColX, gemm.GemvColY}, args...)
 }
 
 // splitK enqueues the GEMM as cfg.SplitK slices along K into a scratch
 // buffer, then their sum into C.
-func (g *gemmLauncher[T]) splitK(cfg gemm.Config, tA, tB bool, m, n, k int, alpha T, a *cl.Buffer, offA, lda int, b *cl.Buffer, offB, ldb int, beta T, cb *cl.Buffer, offC, ldc int) {
+func (g *GemmLauncher[T]) splitK(cfg gemm.Config, tA, tB bool, m, n, k int, alpha T, a *cl.Buffer, offA, lda int, b *cl.Buffer, offB, ldb int, beta T, cb *cl.Buffer, offC, ldc int) {
 	c := g.c
 	mn := m * n
-	slices := l3CeilDiv(k, cfg.KSlice)
-	w := alloc[T](c, slices*mn)
+	slices := L3CeilDiv(k, cfg.KSlice)
+	w := Alloc[T](c, slices*mn)
 	one := cfg
 	one.SplitK, one.KSlice = 0, 0
 	for s := 0; s < slices; s++ {
@@ -67,12 +66,12 @@ func (g *gemmLauncher[T]) splitK(cfg gemm.Config, tA, tB bool, m, n, k int, alph
 		if tB {
 			ob = offB + k0
 		}
-		g.gemm(one, tA, tB, m, n, ks, alpha, a, oa, lda, b, ob, ldb, 0, w, s*mn, n)
+		g.Gemm(one, tA, tB, m, n, ks, alpha, a, oa, lda, b, ob, ldb, 0, w, s*mn, n)
 	}
 	kern := g.kernel(gemm.SourceSkinny, "gemm_splitk_reduce")
 	global, local := l3Work(m, n)
-	c.run(kern, global, local, l3Int(c, m), l3Int(c, n), l3Int(c, slices), w, beta, cb, l3Int(c, offC), l3Int(c, ldc))
+	c.Run(kern, global, local, l3Int(c, m), l3Int(c, n), l3Int(c, slices), w, beta, cb, l3Int(c, offC), l3Int(c, ldc))
 }
 
 // engineTensor is the tensor-core mode of e.
-func engineTensor(e *engine) gemm.Tensor { return e.tensor }
+func EngineTensor(e *Engine) gemm.Tensor { return e.Tensor }

@@ -1,4 +1,4 @@
-package clblas
+package engine
 
 import (
 	"errors"
@@ -8,7 +8,6 @@ import (
 	"unsafe"
 
 	"github.com/gocompute/opencl/cl"
-	eng "github.com/gocompute/opencl/internal/engine"
 	"github.com/gocompute/opencl/internal/gemm"
 	"github.com/gocompute/opencl/internal/settings"
 	"github.com/gocompute/opencl/kernels"
@@ -20,84 +19,78 @@ import (
 // kernel objects, and the plumbing every device routine uses. It is safe
 // for concurrent use: each call takes its own buffers and kernel objects
 // from the pools and enqueues on the runtime's in-order queue.
-type engine struct {
-	rt     *platform.Runtime
+type Engine struct {
+	RT     *platform.Runtime
 	ownsRT bool
-	prof   platform.Profile
-	tensor gemm.Tensor // GEMM's tensor-core mode (WithTensorCores or GOCL_TENSOR)
-	tuning *gemm.DB    // GEMM's tuning database (WithGemmTuning or GOCL_GEMM_TUNING)
-	queue  *cl.Queue
+	Prof   platform.Profile
+	Tensor gemm.Tensor // GEMM's tensor-core mode (WithTensorCores or GOCL_TENSOR)
+	Tuning *gemm.DB    // GEMM's tuning database (WithGemmTuning or GOCL_GEMM_TUNING)
+	Queue  *cl.Queue
 
 	// l2Portable keeps level 2 on its general kernels on a CPU device too
 	// (tests: those kernels serve GPUs, and CI has only PoCL).
-	l2Portable bool
+	L2Portable bool
 	// zeroCopy is GOCL_ZERO_COPY's choice for hostShared (tests set
 	// eng.ZeroCopyOff to run the copying path, which devices with memory of
 	// their own take).
-	zeroCopy eng.ZeroCopy
+	ZeroCopy ZeroCopy
 
-	buffers eng.BufferPool
+	Buffers BufferPool
 
 	// Transfers of host slices (transfer.go, gemm_pipeline.go): pinned
 	// staging buffers, the pipeline's queues, the pipeline policy and its
 	// time accounting.
-	pinned     eng.PinnedPool
-	hostSlices eng.HostSlices // live HostSlices (hostslice.go)
-	pipe       eng.PipeQueues
-	pipeMode   settings.Pipeline
-	xfer       eng.XferCounters
+	Pinned     PinnedPool
+	HostSlices HostSlices // live HostSlices (hostslice.go)
+	Pipe       PipeQueues
+	PipeMode   settings.Pipeline
+	Xfer       XferCounters
 
-	kernels eng.KernelPool // free kernel objects by spec key
+	Kernels KernelPool // free kernel objects by spec key
 
 	// l3Route chooses how symm, syrk, syr2k and trmm run
 	// (device_level3.go): l3Auto by size, or always l3Direct / l3ViaGemm
 	// (tests); l3Block, when set, replaces trmm's block size (tests).
-	l3Route   l3RouteMode
-	l3Block   int
-	l3ViaGemm atomic.Int64 // calls that took the GEMM route (tests)
+	L3Route   L3RouteMode
+	L3Block   int
+	L3ViaGemm atomic.Int64 // calls that took the GEMM route (tests)
 
 	// fault, when set (tests only), is consulted at every step that can
 	// fail on a real device; a non-nil result makes that step fail.
-	fault eng.Faults
+	Fault Faults
 
 	// launched counts successful device calls per routine.
-	launched eng.Launches
+	Launched Launches
 
 	// gemmChoices memoises gemm.Choose per shape.
-	gemmChoices eng.GemmChoices
+	GemmChoices GemmChoices
 
 	refs   atomic.Int32 // roles (float64, float32) still open
 	closed atomic.Bool
 	mu     sync.RWMutex // held for reading by calls, for writing by close
 }
 
-// errClosed is returned by device calls after Close.
-var errClosed = eng.ErrClosed
-
-// newDevice opens the device New puts behind the front end: the device of
-// WithDevice/WithRuntime, or platform.Default().
-func newDevice(cfg *config) (*engine, deviceFloat64, deviceFloat32, costModel, error) {
-	o := cfg.engine
-	o.Logger = cfg.logger
+// openEngine opens the engine o describes with its roles counted: one
+// (float32) or, where the device has double precision, two (float64 too);
+// each role's Close calls release.
+func OpenEngine(o Options) (*Engine, error) {
 	e, err := newEngine(o)
 	if err != nil {
-		return nil, nil, nil, costModel{}, err
+		return nil, err
 	}
-	var d64 deviceFloat64 = noDevice64{}
 	e.refs.Store(1)
-	if e.prof.FP64 {
-		d64 = clDevice64{e}
+	if e.Prof.FP64 {
 		e.refs.Store(2)
 	}
-	return e, d64, clDevice32{e}, e.costModel(), nil
+	return e, nil
 }
 
 // newEngine opens the engine o describes.
-func newEngine(o eng.Options) (*engine, error) {
-	e := &engine{}
+func newEngine(o Options) (*Engine, error) {
+	e := &Engine{}
 	switch {
 	case o.Runtime != nil:
-		e.rt = o.Runtime
+		e.RT = o.Runtime
 	default:
 		dev := o.Device
 		if dev == nil {
@@ -115,34 +108,33 @@ func newEngine(o eng.Options) (*engine, error) {
 		if err != nil {
 			return nil, fmt.Errorf("clblas: %w", err)
 		}
-		e.rt, e.ownsRT = rt, true
+		e.RT, e.ownsRT = rt, true
 	}
-	e.prof = e.rt.Device().Profile()
-	e.tensor = o.Tensor
-	e.tuning = o.Tuning
-	if e.tuning == nil {
-		e.tuning = gemm.Builtin()
+	e.Prof = e.RT.Device().Profile()
+	e.Tensor = o.Tensor
+	e.Tuning = o.Tuning
+	if e.Tuning == nil {
+		e.Tuning = gemm.Builtin()
 	}
-	e.queue = e.rt.Queue()
-	e.buffers.Init(e.rt.Context(), e.prof)
-	e.pinned.Init(e.rt.Context(), e.queue)
-	e.pipeMode = o.Pipe
-	e.zeroCopy = o.ZeroCopy
+	e.Queue = e.RT.Queue()
+	e.Buffers.Init(e.RT.Context(), e.Prof)
+	e.Pinned.Init(e.RT.Context(), e.Queue)
+	e.PipeMode = o.Pipe
+	e.ZeroCopy = o.ZeroCopy
 	return e, nil
 }
 
-// costModel is what the offload policy knows of the engine's device.
-func (e *engine) costModel() costModel {
-	return costModel{present: true, Cost: eng.EstimateCost(e.prof)}
-}
+// cost is the engine's estimate of its device's speed, for the offload
+// policy.
+func (e *Engine) Cost() Cost { return EstimateCost(e.Prof) }
 
 // plan is the staged GEMM's policy on the engine's device.
-func (e *engine) plan() eng.Plan { return eng.Plan{Mode: e.pipeMode, CPU: e.prof.IsCPU()} }
+func (e *Engine) Plan() Plan { return Plan{Mode: e.PipeMode, CPU: e.Prof.IsCPU()} }
 
 // release drops one role; the last one closes the engine. It waits for
 // calls in flight, then releases kernels, buffers and, if it owns it, the
 // runtime.
-func (e *engine) release() error {
+func (e *Engine) release() error {
 	if e.refs.Add(-1) > 0 {
 		return nil
 	}
@@ -150,25 +142,22 @@ func (e *engine) release() error {
 	e.closed.Store(true)
 	e.mu.Unlock()
 	var errs []error
-	errs = append(errs, e.kernels.Close())
-	errs = append(errs, e.pipe.Close())
-	errs = append(errs, e.queue.Finish())
-	errs = append(errs, e.hostSlices.Close(&e.pinned))
-	errs = append(errs, e.pinned.Close())
-	e.buffers.Close()
+	errs = append(errs, e.Kernels.Close())
+	errs = append(errs, e.Pipe.Close())
+	errs = append(errs, e.Queue.Finish())
+	errs = append(errs, e.HostSlices.Close(&e.Pinned))
+	errs = append(errs, e.Pinned.Close())
+	e.Buffers.Close()
 	if e.ownsRT {
-		errs = append(errs, e.rt.Close())
+		errs = append(errs, e.RT.Close())
 	}
 	return errors.Join(errs...)
 }
 
-// real is the element type of a device routine.
-type real = eng.Real
-
-func precisionOf[T real]() int { return elemSize[T]() * 8 }
+func PrecisionOf[T Real]() int { return ElemSize[T]() * 8 }
 
 // elemSize is the size in bytes of a T.
-func elemSize[T real]() int {
+func ElemSize[T Real]() int {
 	var v T
 	return int(unsafe.Sizeof(v))
 }
@@ -177,14 +166,14 @@ func elemSize[T real]() int {
 // error and turn every later step into a no-op, so routine code reads as a
 // straight line and checks c.err once, at the end (the bufio.Scanner
 // pattern). finish returns what was borrowed to the pools.
-type call struct {
-	e       *engine
-	routine string
+type Call struct {
+	E       *Engine
+	Routine string
 	prec    int
-	err     error
+	Err     error
 	bufs    []*cl.Buffer
 	kernels []pooledKernel
-	events  []*cl.Event
+	Events  []*cl.Event
 
 	// q, when set, is the queue run enqueues kernels on (else the
 	// engine's); queues are further queues the call enqueued on, which
@@ -192,7 +181,7 @@ type call struct {
 	// borrowed from the engine's pinned pool.
 	q      *cl.Queue
 	queues []*cl.Queue
-	pinned []*eng.Pinned
+	pinned []*Pinned
 	// over are buffers over the caller's Go memory (hostOver), released
 	// at finish; the driver unpins the memory once their commands are done.
 	over []*cl.Buffer
@@ -205,19 +194,19 @@ type pooledKernel struct {
 
 // begin starts a device call of routine in precision T. It fails at once
 // if the engine is closed.
-func begin[T real](e *engine, routine string) *call {
-	c := &call{e: e, routine: routine, prec: precisionOf[T]()}
+func Begin[T Real](e *Engine, routine string) *Call {
+	c := &Call{E: e, Routine: routine, prec: PrecisionOf[T]()}
 	e.mu.RLock()
 	if e.closed.Load() {
-		c.err = errClosed
+		c.Err = ErrClosed
 	}
 	return c
 }
 
 // fail records err unless an earlier error is recorded.
-func (c *call) fail(err error) {
-	if c.err == nil && err != nil {
-		c.err = err
+func (c *Call) Fail(err error) {
+	if c.Err == nil && err != nil {
+		c.Err = err
 	}
 }
 
@@ -225,31 +214,31 @@ func (c *call) fail(err error) {
 // back to the pool while a command may still use it), returns buffers and
 // kernels to their pools, releases events, and returns the call's error.
 // On success it counts the call.
-func (c *call) finish() error {
-	defer c.e.mu.RUnlock()
-	if c.err != nil {
-		c.e.queue.Finish()
+func (c *Call) Finish() error {
+	defer c.E.mu.RUnlock()
+	if c.Err != nil {
+		c.E.Queue.Finish()
 		for _, q := range c.queues {
 			q.Finish()
 		}
 	}
-	cl.ReleaseAll(c.events...)
+	cl.ReleaseAll(c.Events...)
 	for _, b := range c.bufs {
-		c.e.buffers.Put(b)
+		c.E.Buffers.Put(b)
 	}
 	for _, p := range c.pinned {
-		c.e.pinned.Put(p)
+		c.E.Pinned.Put(p)
 	}
 	for _, b := range c.over {
 		b.Release()
 	}
 	for _, pk := range c.kernels {
-		c.e.kernels.Put(pk.key, pk.k)
+		c.E.Kernels.Put(pk.key, pk.k)
 	}
-	if c.err != nil {
-		return fmt.Errorf("clblas: %s on %s: %w", c.routine, c.e.prof.Name, c.err)
+	if c.Err != nil {
+		return fmt.Errorf("clblas: %s on %s: %w", c.Routine, c.E.Prof.Name, c.Err)
 	}
-	c.e.launched.Count(c.routine)
+	c.E.Launched.Count(c.Routine)
 	return nil
 }
 
@@ -257,35 +246,35 @@ func (c *call) finish() error {
 // the sources package kernels names for it) with the call's
 // PRECISION and the given extra defines ("NAME", "NAME=VALUE"); an entry
 // starting with "-" is passed as a build option as it is.
-func (c *call) kernel(file, name string, defines ...string) *cl.Kernel {
-	if c.err != nil {
+func (c *Call) Kernel(file, name string, defines ...string) *cl.Kernel {
+	if c.Err != nil {
 		return nil
 	}
-	return c.kernelFor(eng.NewKernelSpec(c.prec, file, name, defines...))
+	return c.kernelFor(NewKernelSpec(c.prec, file, name, defines...))
 }
 
 // kernelFor returns a kernel object for s: a free one from the engine's
 // pool, or a new one (its program built or taken from the cache).
-func (c *call) kernelFor(s *eng.KernelSpec) *cl.Kernel {
-	if c.err != nil {
+func (c *Call) kernelFor(s *KernelSpec) *cl.Kernel {
+	if c.Err != nil {
 		return nil
 	}
-	if err := c.e.fault.Inject("build"); err != nil {
-		c.fail(err)
+	if err := c.E.Fault.Inject("build"); err != nil {
+		c.Fail(err)
 		return nil
 	}
-	if k := c.e.kernels.Take(s.Key()); k != nil {
+	if k := c.E.Kernels.Take(s.Key()); k != nil {
 		c.kernels = append(c.kernels, pooledKernel{s.Key(), k})
 		return k
 	}
-	p, err := c.e.rt.Program(kernels.MustProgram(s.File), s.Opts)
+	p, err := c.E.RT.Program(kernels.MustProgram(s.File), s.Opts)
 	if err != nil {
-		c.fail(err)
+		c.Fail(err)
 		return nil
 	}
 	k, err := p.CreateKernel(s.Name)
 	if err != nil {
-		c.fail(err)
+		c.Fail(err)
 		return nil
 	}
 	c.kernels = append(c.kernels, pooledKernel{s.Key(), k})
@@ -294,42 +283,42 @@ func (c *call) kernelFor(s *eng.KernelSpec) *cl.Kernel {
 
 // run sets k's arguments and enqueues it over global work-items in groups
 // of local (nil: the driver chooses).
-func (c *call) run(k *cl.Kernel, global, local []int, args ...any) {
-	if c.err != nil {
+func (c *Call) Run(k *cl.Kernel, global, local []int, args ...any) {
+	if c.Err != nil {
 		return
 	}
-	if err := c.e.fault.Inject("enqueue"); err != nil {
-		c.fail(err)
+	if err := c.E.Fault.Inject("enqueue"); err != nil {
+		c.Fail(err)
 		return
 	}
 	if err := k.SetArgs(args...); err != nil {
-		c.fail(err)
+		c.Fail(err)
 		return
 	}
-	q := c.e.queue
+	q := c.E.Queue
 	if c.q != nil {
 		q = c.q
 	}
 	ev, err := q.EnqueueKernel(k, global, local)
 	if err != nil {
-		c.fail(err)
+		c.Fail(err)
 		return
 	}
-	c.events = append(c.events, ev)
+	c.Events = append(c.Events, ev)
 }
 
 // alloc borrows a device buffer of at least n elements of T.
-func alloc[T real](c *call, n int) *cl.Buffer {
-	if c.err != nil {
+func Alloc[T Real](c *Call, n int) *cl.Buffer {
+	if c.Err != nil {
 		return nil
 	}
-	if err := c.e.fault.Inject("alloc"); err != nil {
-		c.fail(err)
+	if err := c.E.Fault.Inject("alloc"); err != nil {
+		c.Fail(err)
 		return nil
 	}
-	b, err := c.e.buffers.Get(max(n, 1) * elemSize[T]())
+	b, err := c.E.Buffers.Get(max(n, 1) * ElemSize[T]())
 	if err != nil {
-		c.fail(err)
+		c.Fail(err)
 		return nil
 	}
 	c.bufs = append(c.bufs, b)
@@ -340,17 +329,17 @@ func alloc[T real](c *call, n int) *cl.Buffer {
 // share the host's memory (hostShared). The memory is the caller's: it
 // must not change during the call, and an output written through it is
 // defined once syncHost has returned.
-func hostOver[T real](c *call, host []T, flags cl.MemFlags) *cl.Buffer {
-	if c.err != nil || len(host) == 0 {
+func hostOver[T Real](c *Call, host []T, flags cl.MemFlags) *cl.Buffer {
+	if c.Err != nil || len(host) == 0 {
 		return nil
 	}
-	if err := c.e.fault.Inject("alloc"); err != nil {
-		c.fail(err)
+	if err := c.E.Fault.Inject("alloc"); err != nil {
+		c.Fail(err)
 		return nil
 	}
-	b, err := cl.CreateBufferOver(c.e.rt.Context(), flags, host)
+	b, err := cl.CreateBufferOver(c.E.RT.Context(), flags, host)
 	if err != nil {
-		c.fail(err)
+		c.Fail(err)
 		return nil
 	}
 	c.over = append(c.over, b)
@@ -360,91 +349,91 @@ func hostOver[T real](c *call, host []T, flags cl.MemFlags) *cl.Buffer {
 // syncHost waits for the call's commands and makes the n elements of a
 // hostOver buffer visible in the host memory under it (a map and unmap,
 // which cost nothing where the driver uses that memory itself).
-func syncHost[T real](c *call, b *cl.Buffer, n int) {
-	if c.err != nil {
+func syncHost[T Real](c *Call, b *cl.Buffer, n int) {
+	if c.Err != nil {
 		return
 	}
-	if err := c.e.fault.Inject("read"); err != nil {
-		c.fail(err)
+	if err := c.E.Fault.Inject("read"); err != nil {
+		c.Fail(err)
 		return
 	}
-	m, ev, err := cl.MapBuffer[T](c.e.queue, b, true, cl.MapRead, 0, n)
+	m, ev, err := cl.MapBuffer[T](c.E.Queue, b, true, cl.MapRead, 0, n)
 	if err != nil {
-		c.fail(err)
+		c.Fail(err)
 		return
 	}
-	c.events = append(c.events, ev)
-	uev, err := cl.UnmapBuffer(c.e.queue, b, m)
+	c.Events = append(c.Events, ev)
+	uev, err := cl.UnmapBuffer(c.E.Queue, b, m)
 	if err != nil {
-		c.fail(err)
+		c.Fail(err)
 		return
 	}
-	c.events = append(c.events, uev)
-	c.fail(uev.Wait())
+	c.Events = append(c.Events, uev)
+	c.Fail(uev.Wait())
 }
 
 // hostShared reports whether host slices go to the device's kernels with
 // no copy (hostOver; engine.ZeroCopy.Shared has the rule).
-func (e *engine) hostShared() bool { return e.zeroCopy.Shared(e.prof) }
+func (e *Engine) HostShared() bool { return e.ZeroCopy.Shared(e.Prof) }
 
 // upload borrows a device buffer and copies host into it. The write is
 // non-blocking; host stays pinned until it completes, and the in-order
 // queue runs it before any later kernel.
-func upload[T real](c *call, host []T) *cl.Buffer {
-	b := alloc[T](c, len(host))
-	if c.err != nil || len(host) == 0 {
+func Upload[T Real](c *Call, host []T) *cl.Buffer {
+	b := Alloc[T](c, len(host))
+	if c.Err != nil || len(host) == 0 {
 		return b
 	}
-	ev, err := cl.WriteBuffer(c.e.queue, b, false, 0, host)
+	ev, err := cl.WriteBuffer(c.E.Queue, b, false, 0, host)
 	if err != nil {
-		c.fail(err)
+		c.Fail(err)
 		return nil
 	}
-	c.events = append(c.events, ev)
+	c.Events = append(c.Events, ev)
 	return b
 }
 
 // download reads the first n elements of b into a new host slice, blocking
 // until they (and so every earlier command of the call) are done. The
 // caller copies from it into the user's slices only when c.err is nil.
-func download[T real](c *call, b *cl.Buffer, n int) []T { return readInto[T](c, b, n, true) }
+func Download[T Real](c *Call, b *cl.Buffer, n int) []T { return ReadInto[T](c, b, n, true) }
 
 // readInto enqueues a read of the first n elements of b into a new host
 // slice, which holds them once the read (blocking: before it returns) has
 // completed.
-func readInto[T real](c *call, b *cl.Buffer, n int, blocking bool) []T {
-	if c.err != nil {
+func ReadInto[T Real](c *Call, b *cl.Buffer, n int, blocking bool) []T {
+	if c.Err != nil {
 		return nil
 	}
-	if err := c.e.fault.Inject("read"); err != nil {
-		c.fail(err)
+	if err := c.E.Fault.Inject("read"); err != nil {
+		c.Fail(err)
 		return nil
 	}
 	out := make([]T, n)
-	ev, err := cl.ReadBuffer(c.e.queue, b, blocking, 0, out)
+	ev, err := cl.ReadBuffer(c.E.Queue, b, blocking, 0, out)
 	if err != nil {
-		c.fail(err)
+		c.Fail(err)
 		return nil
 	}
-	c.events = append(c.events, ev)
+	c.Events = append(c.Events, ev)
 	return out
 }
 
 // detach removes ev from the call's events, so finish does not release it:
 // the caller takes ownership (the device-resident API returns it).
-func (c *call) detach(ev *cl.Event) {
-	for i, e := range c.events {
+func (c *Call) Detach(ev *cl.Event) {
+	for i, e := range c.Events {
 		if e == ev {
-			c.events = append(c.events[:i], c.events[i+1:]...)
+			c.Events = append(c.Events[:i], c.Events[i+1:]...)
 			return
 		}
 	}
 }
 
 // lastEvent is the event of the call's most recent command, or nil.
-func (c *call) lastEvent() *cl.Event {
-	if len(c.events) == 0 {
+func (c *Call) LastEvent() *cl.Event {
+	if len(c.Events) == 0 {
 		return nil
 	}
-	return c.events[len(c.events)-1]
+	return c.Events[len(c.Events)-1]
 }

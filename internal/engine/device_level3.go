@@ -1,4 +1,4 @@
-package clblas
+package engine
 
 import (
 	"sync"
@@ -6,7 +6,6 @@ import (
 	"gonum.org/v1/gonum/blas"
 
 	"github.com/gocompute/opencl/cl"
-	eng "github.com/gocompute/opencl/internal/engine"
 	"github.com/gocompute/opencl/internal/gemm"
 )
 
@@ -15,57 +14,57 @@ import (
 // others run the kernels of level3.cl, and TRSM is blocked: diagonal blocks
 // are solved by substitution, the rest of B is updated with GEMM.
 
-func (dev clDevice64) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) error {
-	return gemmSlices(dev.e, "Dgemm", tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+func (dev ClDevice64) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) error {
+	return gemmSlices(dev.E, "Dgemm", tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
-func (dev clDevice64) Dsymm(s blas.Side, ul blas.Uplo, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) error {
-	return symm(dev.e, "Dsymm", s, ul, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
+func (dev ClDevice64) Dsymm(s blas.Side, ul blas.Uplo, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) error {
+	return symm(dev.E, "Dsymm", s, ul, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
-func (dev clDevice64) Dsyrk(ul blas.Uplo, t blas.Transpose, n, k int, alpha float64, a []float64, lda int, beta float64, c []float64, ldc int) error {
-	return syrk(dev.e, "Dsyrk", ul, t, n, k, alpha, a, lda, beta, c, ldc)
+func (dev ClDevice64) Dsyrk(ul blas.Uplo, t blas.Transpose, n, k int, alpha float64, a []float64, lda int, beta float64, c []float64, ldc int) error {
+	return syrk(dev.E, "Dsyrk", ul, t, n, k, alpha, a, lda, beta, c, ldc)
 }
 
-func (dev clDevice64) Dsyr2k(ul blas.Uplo, t blas.Transpose, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) error {
-	return syr2k(dev.e, "Dsyr2k", ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+func (dev ClDevice64) Dsyr2k(ul blas.Uplo, t blas.Transpose, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) error {
+	return syr2k(dev.E, "Dsyr2k", ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
-func (dev clDevice64) Dtrmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int) error {
-	return trmm(dev.e, "Dtrmm", s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
+func (dev ClDevice64) Dtrmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int) error {
+	return trmm(dev.E, "Dtrmm", s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
 }
 
-func (dev clDevice64) Dtrsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int) error {
-	return trsm(dev.e, "Dtrsm", s, ul, tA, d, m, n, alpha, a, lda, b, ldb, trsmBlock(dev.e))
+func (dev ClDevice64) Dtrsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int) error {
+	return Trsm(dev.E, "Dtrsm", s, ul, tA, d, m, n, alpha, a, lda, b, ldb, TrsmBlock(dev.E))
 }
 
-func (dev clDevice32) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) error {
-	return gemmSlices(dev.e, "Sgemm", tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+func (dev ClDevice32) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) error {
+	return gemmSlices(dev.E, "Sgemm", tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
-func (dev clDevice32) Ssymm(s blas.Side, ul blas.Uplo, m, n int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) error {
-	return symm(dev.e, "Ssymm", s, ul, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
+func (dev ClDevice32) Ssymm(s blas.Side, ul blas.Uplo, m, n int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) error {
+	return symm(dev.E, "Ssymm", s, ul, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
-func (dev clDevice32) Ssyrk(ul blas.Uplo, t blas.Transpose, n, k int, alpha float32, a []float32, lda int, beta float32, c []float32, ldc int) error {
-	return syrk(dev.e, "Ssyrk", ul, t, n, k, alpha, a, lda, beta, c, ldc)
+func (dev ClDevice32) Ssyrk(ul blas.Uplo, t blas.Transpose, n, k int, alpha float32, a []float32, lda int, beta float32, c []float32, ldc int) error {
+	return syrk(dev.E, "Ssyrk", ul, t, n, k, alpha, a, lda, beta, c, ldc)
 }
 
-func (dev clDevice32) Ssyr2k(ul blas.Uplo, t blas.Transpose, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) error {
-	return syr2k(dev.e, "Ssyr2k", ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+func (dev ClDevice32) Ssyr2k(ul blas.Uplo, t blas.Transpose, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) error {
+	return syr2k(dev.E, "Ssyr2k", ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
-func (dev clDevice32) Strmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float32, a []float32, lda int, b []float32, ldb int) error {
-	return trmm(dev.e, "Strmm", s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
+func (dev ClDevice32) Strmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float32, a []float32, lda int, b []float32, ldb int) error {
+	return trmm(dev.E, "Strmm", s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
 }
 
-func (dev clDevice32) Strsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float32, a []float32, lda int, b []float32, ldb int) error {
-	return trsm(dev.e, "Strsm", s, ul, tA, d, m, n, alpha, a, lda, b, ldb, trsmBlock(dev.e))
+func (dev ClDevice32) Strsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float32, a []float32, lda int, b []float32, ldb int) error {
+	return Trsm(dev.E, "Strsm", s, ul, tA, d, m, n, alpha, a, lda, b, ldb, TrsmBlock(dev.E))
 }
 
 // stored returns the dimensions of the matrix X stored for op(X), a
 // rows×cols matrix: cols×rows when t transposes.
-func stored(t blas.Transpose, rows, cols int) (int, int) {
+func Stored(t blas.Transpose, rows, cols int) (int, int) {
 	if t != blas.NoTrans {
 		return cols, rows
 	}
@@ -74,11 +73,11 @@ func stored(t blas.Transpose, rows, cols int) (int, int) {
 
 // l3In returns a device buffer the kernels read host from: host itself on
 // a device that shares the host's memory (hostOver), else a copy.
-func l3In[T real](c *call, host []T) *cl.Buffer {
-	if c.e.hostShared() {
+func l3In[T Real](c *Call, host []T) *cl.Buffer {
+	if c.E.HostShared() {
 		return hostOver(c, host, cl.MemReadOnly)
 	}
-	return upload(c, host)
+	return Upload(c, host)
 }
 
 // l3Dest is the output matrix of a level-3 call on host slices: rows×cols
@@ -88,7 +87,7 @@ func l3In[T real](c *call, host []T) *cl.Buffer {
 // CPU finish starts from what it was given (when they do not read it, the
 // CPU finish overwrites whatever a failed call left). Elsewhere the
 // kernels work on a device copy, read back once every command succeeded.
-type l3Dest[T real] struct {
+type l3Dest[T Real] struct {
 	host                 []T
 	rows, cols, ld, span int
 	buf                  *cl.Buffer
@@ -101,54 +100,54 @@ type l3Dest[T real] struct {
 // each allocate (and the collector free) a copy of C.
 var keepPools [2]sync.Pool
 
-func keepPool[T real]() *sync.Pool { return &keepPools[precisionOf[T]()/64] }
+func keepPool[T Real]() *sync.Pool { return &keepPools[PrecisionOf[T]()/64] }
 
 // getKeep returns a slice of n elements (contents undefined).
-func getKeep[T real](n int) []T {
+func getKeep[T Real](n int) []T {
 	if p, ok := keepPool[T]().Get().(*[]T); ok && cap(*p) >= n {
 		return (*p)[:n]
 	}
 	return make([]T, n)
 }
 
-func putKeep[T real](s []T) { keepPool[T]().Put(&s) }
+func putKeep[T Real](s []T) { keepPool[T]().Put(&s) }
 
-func newL3Dest[T real](c *call, host []T, rows, cols, ld int, reads bool) *l3Dest[T] {
-	d := &l3Dest[T]{host: host, rows: rows, cols: cols, ld: ld, span: eng.MatSpan(rows, cols, ld)}
+func newL3Dest[T Real](c *Call, host []T, rows, cols, ld int, reads bool) *l3Dest[T] {
+	d := &l3Dest[T]{host: host, rows: rows, cols: cols, ld: ld, span: MatSpan(rows, cols, ld)}
 	switch {
 	case keepTooLarge[T](c, rows, cols, reads):
-		c.fail(errKeepTooLarge) // l3_keep.go
-	case c.e.hostShared():
+		c.Fail(ErrKeepTooLarge) // l3_keep.go
+	case c.E.HostShared():
 		d.over = true
-		if reads && c.err == nil {
+		if reads && c.Err == nil {
 			d.keep = getKeep[T](rows * cols)
-			eng.CopyBlock(d.keep, cols, host, ld, rows, cols)
+			CopyBlock(d.keep, cols, host, ld, rows, cols)
 		}
 		d.buf = hostOver(c, host[:d.span], cl.MemReadWrite)
 	case reads:
-		d.buf = upload(c, host[:d.span])
+		d.buf = Upload(c, host[:d.span])
 	default:
-		d.buf = alloc[T](c, d.span)
+		d.buf = Alloc[T](c, d.span)
 	}
 	return d
 }
 
 // finish ends the call c; on success the host matrix holds the result
 // (from a device copy, scatter writes back what the routine may change).
-func (d *l3Dest[T]) finish(c *call, scatter func(dst, src []T)) error {
+func (d *l3Dest[T]) finish(c *Call, scatter func(dst, src []T)) error {
 	if d.over {
 		syncHost[T](c, d.buf, d.span)
-		err := c.finish()
+		err := c.Finish()
 		if d.keep != nil {
 			if err != nil {
-				eng.CopyBlock(d.host, d.ld, d.keep, d.cols, d.rows, d.cols)
+				CopyBlock(d.host, d.ld, d.keep, d.cols, d.rows, d.cols)
 			}
 			putKeep(d.keep)
 		}
 		return err
 	}
-	out := download[T](c, d.buf, d.span)
-	if err := c.finish(); err != nil {
+	out := Download[T](c, d.buf, d.span)
+	if err := c.Finish(); err != nil {
 		return err
 	}
 	scatter(d.host, out)
@@ -156,31 +155,31 @@ func (d *l3Dest[T]) finish(c *call, scatter func(dst, src []T)) error {
 }
 
 // gemmSlices is Dgemm and Sgemm on host slices: C = alpha·op(A)·op(B) + beta·C.
-func gemmSlices[T real](e *engine, name string, tA, tB blas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, cc []T, ldc int) error {
-	if e.plan().Staged() { // pinned staging, pipelined (gemm_pipeline.go)
+func gemmSlices[T Real](e *Engine, name string, tA, tB blas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, cc []T, ldc int) error {
+	if e.Plan().Staged() { // pinned staging, pipelined (gemm_pipeline.go)
 		return gemmStaged(e, name, tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, cc, ldc)
 	}
-	if m > 1 && e.hostShared() && beta != 0 && m*n*elemSize[T]() > keepMaxBytes {
+	if m > 1 && e.HostShared() && beta != 0 && m*n*ElemSize[T]() > KeepMaxBytes {
 		return gemmKeepSlabs(e, name, tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, cc, ldc) // l3_keep.go
 	}
-	c := begin[T](e, name)
+	c := Begin[T](e, name)
 	at, bt := tA != blas.NoTrans, tB != blas.NoTrans
 	dc := newL3Dest(c, cc, m, n, ldc, beta != 0)
 	var ab, bb *cl.Buffer
 	if k > 0 && !(alpha == 0 && beta == 1) { // otherwise A and B are not read
-		ar, ac := stored(tA, m, k)
-		br, bc := stored(tB, k, n)
-		ab = l3In(c, a[:eng.MatSpan(ar, ac, lda)])
-		bb = l3In(c, b[:eng.MatSpan(br, bc, ldb)])
+		ar, ac := Stored(tA, m, k)
+		br, bc := Stored(tB, k, n)
+		ab = l3In(c, a[:MatSpan(ar, ac, lda)])
+		bb = l3In(c, b[:MatSpan(br, bc, ldb)])
 	}
-	gemmOnDevice(c, at, bt, m, n, k, alpha, ab, 0, lda, bb, 0, ldb, beta, dc.buf, 0, ldc)
-	return dc.finish(c, func(dst, src []T) { eng.ScatterMat(dst, src, m, n, ldc) })
+	GemmOnDevice(c, at, bt, m, n, k, alpha, ab, 0, lda, bb, 0, ldb, beta, dc.buf, 0, ldc)
+	return dc.finish(c, func(dst, src []T) { ScatterMat(dst, src, m, n, ldc) })
 }
 
 // symm is Dsymm and Ssymm: C = alpha·A·B + beta·C (left) or
 // C = alpha·B·A + beta·C (right) for a symmetric A.
-func symm[T real](e *engine, name string, s blas.Side, ul blas.Uplo, m, n int, alpha T, a []T, lda int, b []T, ldb int, beta T, cc []T, ldc int) error {
-	c := begin[T](e, name)
+func symm[T Real](e *Engine, name string, s blas.Side, ul blas.Uplo, m, n int, alpha T, a []T, lda int, b []T, ldb int, beta T, cc []T, ldc int) error {
+	c := Begin[T](e, name)
 	left := s == blas.Left
 	ka := n
 	if left {
@@ -189,11 +188,11 @@ func symm[T real](e *engine, name string, s blas.Side, ul blas.Uplo, m, n int, a
 	dc := newL3Dest(c, cc, m, n, ldc, beta != 0)
 	var ab, bb *cl.Buffer
 	if alpha != 0 {
-		ab = l3In(c, a[:eng.MatSpan(ka, ka, lda)])
-		bb = l3In(c, b[:eng.MatSpan(m, n, ldb)])
+		ab = l3In(c, a[:MatSpan(ka, ka, lda)])
+		bb = l3In(c, b[:MatSpan(m, n, ldb)])
 	}
-	symmOnDevice(c, left, ul == blas.Upper, m, n, alpha, ab, lda, bb, ldb, beta, dc.buf, ldc)
-	return dc.finish(c, func(dst, src []T) { eng.ScatterMat(dst, src, m, n, ldc) })
+	SymmOnDevice(c, left, ul == blas.Upper, m, n, alpha, ab, lda, bb, ldb, beta, dc.buf, ldc)
+	return dc.finish(c, func(dst, src []T) { ScatterMat(dst, src, m, n, ldc) })
 }
 
 // The enqueue-only layer of symm, syrk, syr2k, trmm and trsm: operands are
@@ -201,12 +200,12 @@ func symm[T real](e *engine, name string, s blas.Side, ul blas.Uplo, m, n int, a
 // in c. The host-slice routines and the device-resident API call them.
 
 // l3RouteMode is how symm, syrk, syr2k and trmm run on the device.
-type l3RouteMode int
+type L3RouteMode int
 
 const (
-	l3Auto    l3RouteMode = iota // by size (viaGemm)
-	l3Direct                     // level3.cl's one-element-per-work-item kernels
-	l3ViaGemm                    // the tuned GEMM kernel plus an adapting kernel
+	L3Auto    L3RouteMode = iota // by size (viaGemm)
+	L3Direct                     // level3.cl's one-element-per-work-item kernels
+	L3ViaGemm                    // the tuned GEMM kernel plus an adapting kernel
 )
 
 // l3GemmMin is the least m, n and k for which symm, syrk and syr2k take
@@ -216,20 +215,20 @@ const (
 // extra work (the whole square for syrk, an expanded copy of A for symm)
 // from small sizes up. On PoCL here (`go test -bench Level3Route`), n = 64:
 // 1.5× (syrk) to 5× (syr2k) faster, n = 256: 7× to 21×; n = 32 is even.
-const l3GemmMin = 64
+const L3GemmMin = 64
 
 // viaGemm reports whether an m×n result with inner dimension k takes the
 // GEMM route (unless the engine's l3Route forces one).
-func (e *engine) viaGemm(m, n, k int) bool {
-	via := min(m, n, k) >= l3GemmMin
-	switch e.l3Route {
-	case l3Direct:
+func (e *Engine) viaGemm(m, n, k int) bool {
+	via := min(m, n, k) >= L3GemmMin
+	switch e.L3Route {
+	case L3Direct:
 		via = false
-	case l3ViaGemm:
+	case L3ViaGemm:
 		via = true
 	}
 	if via {
-		e.l3ViaGemm.Add(1)
+		e.L3ViaGemm.Add(1)
 	}
 	return via
 }
@@ -237,8 +236,8 @@ func (e *engine) viaGemm(m, n, k int) bool {
 // symmOnDevice enqueues C = alpha·A·B + beta·C (left) or alpha·B·A + beta·C
 // for a symmetric A of which the upper or lower triangle is read. With
 // alpha == 0, A and B are not read (and may be nil).
-func symmOnDevice[T real](c *call, left, upper bool, m, n int, alpha T, a *cl.Buffer, lda int, b *cl.Buffer, ldb int, beta T, cb *cl.Buffer, ldc int) {
-	g := newGemmLauncher[T](c)
+func SymmOnDevice[T Real](c *Call, left, upper bool, m, n int, alpha T, a *cl.Buffer, lda int, b *cl.Buffer, ldb int, beta T, cb *cl.Buffer, ldc int) {
+	g := NewGemmLauncher[T](c)
 	if alpha == 0 {
 		g.scale(m, n, beta, cb, 0, ldc, triFull)
 		return
@@ -247,43 +246,43 @@ func symmOnDevice[T real](c *call, left, upper bool, m, n int, alpha T, a *cl.Bu
 	if left {
 		ka = m
 	}
-	if c.e.viaGemm(m, n, ka) {
+	if c.E.viaGemm(m, n, ka) {
 		// GEMM route: the full symmetric A, then one GEMM.
-		f := alloc[T](c, ka*ka)
+		f := Alloc[T](c, ka*ka)
 		kern := g.kernel("level3.cl", "l3_sym_expand")
 		global, local := l3Work(ka, ka)
-		c.run(kern, global, local, l3Int(c, ka), int32(l3Bool(upper)), a, l3Int(c, lda), f)
+		c.Run(kern, global, local, l3Int(c, ka), int32(l3Bool(upper)), a, l3Int(c, lda), f)
 		if left {
-			gemmOnDevice(c, false, false, m, n, m, alpha, f, 0, m, b, 0, ldb, beta, cb, 0, ldc)
+			GemmOnDevice(c, false, false, m, n, m, alpha, f, 0, m, b, 0, ldb, beta, cb, 0, ldc)
 		} else {
-			gemmOnDevice(c, false, false, m, n, n, alpha, b, 0, ldb, f, 0, n, beta, cb, 0, ldc)
+			GemmOnDevice(c, false, false, m, n, n, alpha, b, 0, ldb, f, 0, n, beta, cb, 0, ldc)
 		}
 		return
 	}
 	k := g.kernel("level3.cl", "symm")
 	global, local := l3Work(m, n)
-	c.run(k, global, local, int32(l3Bool(left)), int32(l3Bool(upper)), l3Int(c, m), l3Int(c, n),
+	c.Run(k, global, local, int32(l3Bool(left)), int32(l3Bool(upper)), l3Int(c, m), l3Int(c, n),
 		alpha, a, l3Int(c, lda), b, l3Int(c, ldb), beta, cb, l3Int(c, ldc))
 }
 
 // syrkReadsC reports whether syrk reads C even when beta == 0 (gonum
 // multiplies the lower triangle by beta with a transpose).
-func syrkReadsC[T real](alpha T, upper, trans bool) bool { return alpha != 0 && !upper && trans }
+func syrkReadsC[T Real](alpha T, upper, trans bool) bool { return alpha != 0 && !upper && trans }
 
 // syrkOnDevice enqueues the upper or lower triangle of C = alpha·A·Aᵀ +
 // beta·C (or alpha·Aᵀ·A + beta·C when trans). With alpha == 0, A is not
 // read.
-func syrkOnDevice[T real](c *call, upper, trans bool, n, k int, alpha T, a *cl.Buffer, lda int, beta T, cb *cl.Buffer, ldc int) {
-	g := newGemmLauncher[T](c)
+func SyrkOnDevice[T Real](c *Call, upper, trans bool, n, k int, alpha T, a *cl.Buffer, lda int, beta T, cb *cl.Buffer, ldc int) {
+	g := NewGemmLauncher[T](c)
 	if alpha == 0 {
 		g.scale(n, n, beta, cb, 0, ldc, l3Tri(upper))
 		return
 	}
-	if k > 0 && c.e.viaGemm(n, n, k) {
+	if k > 0 && c.E.viaGemm(n, n, k) {
 		// GEMM route: T = alpha·op(A)·op(A)ᵀ over the whole square, then
 		// its triangle merged into C.
-		t := alloc[T](c, n*n)
-		gemmOnDevice(c, trans, !trans, n, n, k, alpha, a, 0, lda, a, 0, lda, 0, t, 0, n)
+		t := Alloc[T](c, n*n)
+		GemmOnDevice(c, trans, !trans, n, n, k, alpha, a, 0, lda, a, 0, lda, 0, t, 0, n)
 		triMerge(g, upper, false, n, t, beta, cb, ldc, syrkReadsC(alpha, upper, trans))
 		return
 	}
@@ -291,49 +290,49 @@ func syrkOnDevice[T real](c *call, upper, trans bool, n, k int, alpha T, a *cl.B
 	// beta with a transpose (mulbeta), and assigns otherwise.
 	kern := g.kernel("level3.cl", "syrk")
 	global, local := l3Work(n, n)
-	c.run(kern, global, local, int32(l3Bool(upper)), int32(l3Bool(trans)), l3Int(c, n), l3Int(c, k),
+	c.Run(kern, global, local, int32(l3Bool(upper)), int32(l3Bool(trans)), l3Int(c, n), l3Int(c, k),
 		alpha, a, l3Int(c, lda), beta, cb, l3Int(c, ldc), int32(l3Bool(syrkReadsC(alpha, upper, trans))))
 }
 
 // syr2kOnDevice enqueues the upper or lower triangle of
 // C = alpha·(A·Bᵀ + B·Aᵀ) + beta·C (or alpha·(Aᵀ·B + Bᵀ·A) + beta·C when
 // trans). With alpha == 0 or k == 0, A and B are not read.
-func syr2kOnDevice[T real](c *call, upper, trans bool, n, k int, alpha T, a *cl.Buffer, lda int, b *cl.Buffer, ldb int, beta T, cb *cl.Buffer, ldc int) {
-	g := newGemmLauncher[T](c)
+func Syr2kOnDevice[T Real](c *Call, upper, trans bool, n, k int, alpha T, a *cl.Buffer, lda int, b *cl.Buffer, ldb int, beta T, cb *cl.Buffer, ldc int) {
+	g := NewGemmLauncher[T](c)
 	if alpha == 0 || k == 0 {
 		g.scale(n, n, beta, cb, 0, ldc, l3Tri(upper))
 		return
 	}
-	if c.e.viaGemm(n, n, k) {
+	if c.E.viaGemm(n, n, k) {
 		// GEMM route: T = alpha·op(A)·op(B)ᵀ, and alpha·op(B)·op(A)ᵀ = Tᵀ:
 		// C's triangle becomes T + Tᵀ + beta·C.
-		t := alloc[T](c, n*n)
-		gemmOnDevice(c, trans, !trans, n, n, k, alpha, a, 0, lda, b, 0, ldb, 0, t, 0, n)
+		t := Alloc[T](c, n*n)
+		GemmOnDevice(c, trans, !trans, n, n, k, alpha, a, 0, lda, b, 0, ldb, 0, t, 0, n)
 		triMerge(g, upper, true, n, t, beta, cb, ldc, false)
 		return
 	}
 	kern := g.kernel("level3.cl", "syr2k")
 	global, local := l3Work(n, n)
-	c.run(kern, global, local, int32(l3Bool(upper)), int32(l3Bool(trans)), l3Int(c, n), l3Int(c, k),
+	c.Run(kern, global, local, int32(l3Bool(upper)), int32(l3Bool(trans)), l3Int(c, n), l3Int(c, k),
 		alpha, a, l3Int(c, lda), b, l3Int(c, ldb), beta, cb, l3Int(c, ldc))
 }
 
 // triMerge enqueues level3.cl's l3_tri_merge: the upper or lower
 // triangle of C = T (+ Tᵀ when sym2) + beta·C, T n×n with leading
 // dimension n.
-func triMerge[T real](g *gemmLauncher[T], upper, sym2 bool, n int, t *cl.Buffer, beta T, cb *cl.Buffer, ldc int, mulbeta bool) {
+func triMerge[T Real](g *GemmLauncher[T], upper, sym2 bool, n int, t *cl.Buffer, beta T, cb *cl.Buffer, ldc int, mulbeta bool) {
 	c := g.c
 	kern := g.kernel("level3.cl", "l3_tri_merge")
 	global, local := l3Work(n, n)
-	c.run(kern, global, local, l3Int(c, n), int32(l3Bool(upper)), int32(l3Bool(sym2)), t, l3Int(c, n),
+	c.Run(kern, global, local, l3Int(c, n), int32(l3Bool(upper)), int32(l3Bool(sym2)), t, l3Int(c, n),
 		beta, cb, l3Int(c, ldc), int32(l3Bool(mulbeta)))
 }
 
 // trmmOnDevice enqueues res = alpha·op(A)·B (left) or alpha·B·op(A) for a
 // triangular A; res (leading dimension ldb) must not alias B. With
 // alpha == 0, A and B are not read.
-func trmmOnDevice[T real](c *call, left, upper, trans, unit bool, m, n int, alpha T, a *cl.Buffer, lda int, b *cl.Buffer, ldb int, res *cl.Buffer) {
-	g := newGemmLauncher[T](c)
+func TrmmOnDevice[T Real](c *Call, left, upper, trans, unit bool, m, n int, alpha T, a *cl.Buffer, lda int, b *cl.Buffer, ldb int, res *cl.Buffer) {
+	g := NewGemmLauncher[T](c)
 	if alpha == 0 {
 		g.scale(m, n, 0, res, 0, ldb, triFull)
 		return
@@ -342,7 +341,7 @@ func trmmOnDevice[T real](c *call, left, upper, trans, unit bool, m, n int, alph
 	if left {
 		ka = m
 	}
-	if nb := c.e.trmmBlockSize(); ka > nb && c.e.viaGemm(m, n, ka) {
+	if nb := c.E.trmmBlockSize(); ka > nb && c.E.viaGemm(m, n, ka) {
 		trmmViaGemm(g, nb, left, upper, trans, unit, m, n, alpha, a, lda, b, ldb, res)
 		return
 	}
@@ -350,24 +349,24 @@ func trmmOnDevice[T real](c *call, left, upper, trans, unit bool, m, n int, alph
 }
 
 // trmmBlock is the side of the diagonal blocks of trmm's GEMM route.
-const trmmBlock = 128
+const TrmmBlock = 128
 
 // trmmBlockSize is trmmBlock, or the engine's l3Block when set (tests cut
 // small matrices into several blocks with it).
-func (e *engine) trmmBlockSize() int {
-	if e.l3Block > 0 {
-		return e.l3Block
+func (e *Engine) trmmBlockSize() int {
+	if e.L3Block > 0 {
+		return e.L3Block
 	}
-	return trmmBlock
+	return TrmmBlock
 }
 
 // trmmBlockOnDevice enqueues level3.cl's trmm kernel on the m×n problem
 // whose A, B and result start at elements offA, offB and offR.
-func trmmBlockOnDevice[T real](g *gemmLauncher[T], left, upper, trans, unit bool, m, n int, alpha T, a *cl.Buffer, offA, lda int, b *cl.Buffer, offB, ldb int, res *cl.Buffer, offR int) {
+func trmmBlockOnDevice[T Real](g *GemmLauncher[T], left, upper, trans, unit bool, m, n int, alpha T, a *cl.Buffer, offA, lda int, b *cl.Buffer, offB, ldb int, res *cl.Buffer, offR int) {
 	c := g.c
 	kern := g.kernel("level3.cl", "trmm")
 	global, local := l3Work(m, n)
-	c.run(kern, global, local, int32(l3Bool(left)), int32(l3Bool(upper)), int32(l3Bool(trans)),
+	c.Run(kern, global, local, int32(l3Bool(left)), int32(l3Bool(upper)), int32(l3Bool(trans)),
 		int32(l3Bool(unit)), l3Int(c, m), l3Int(c, n), alpha, a, l3Int(c, offA), l3Int(c, lda),
 		b, l3Int(c, offB), l3Int(c, ldb), res, l3Int(c, offR))
 }
@@ -378,7 +377,7 @@ func trmmBlockOnDevice[T real](g *gemmLauncher[T], left, upper, trans, unit bool
 // beside it that holds stored elements (beta = 1 adds it). Only stored
 // elements of A are multiplied, as by the direct kernel, so NaN and Inf in
 // B spread the same way.
-func trmmViaGemm[T real](g *gemmLauncher[T], nb int, left, upper, trans, unit bool, m, n int, alpha T, a *cl.Buffer, lda int, b *cl.Buffer, ldb int, res *cl.Buffer) {
+func trmmViaGemm[T Real](g *GemmLauncher[T], nb int, left, upper, trans, unit bool, m, n int, alpha T, a *cl.Buffer, lda int, b *cl.Buffer, ldb int, res *cl.Buffer) {
 	c := g.c
 	opUpper := upper != trans
 	// aAt is the element offset of op(A)[r][p] for the top-left corner
@@ -390,7 +389,7 @@ func trmmViaGemm[T real](g *gemmLauncher[T], nb int, left, upper, trans, unit bo
 		return r*lda + p, false
 	}
 	if left { // res = alpha·op(A)·B, A m×m
-		for r0 := 0; r0 < m && c.err == nil; r0 += nb {
+		for r0 := 0; r0 < m && c.Err == nil; r0 += nb {
 			r1 := min(r0+nb, m)
 			mb := r1 - r0
 			trmmBlockOnDevice(g, true, upper, trans, unit, mb, n, alpha, a, r0*lda+r0, lda, b, r0*ldb, ldb, res, r0*ldb)
@@ -400,13 +399,13 @@ func trmmViaGemm[T real](g *gemmLauncher[T], nb int, left, upper, trans, unit bo
 			}
 			if p1 > p0 {
 				offA, tA := aAt(r0, p0)
-				gemmOnDevice(c, tA, false, mb, n, p1-p0, alpha, a, offA, lda, b, p0*ldb, ldb, 1, res, r0*ldb, ldb)
+				GemmOnDevice(c, tA, false, mb, n, p1-p0, alpha, a, offA, lda, b, p0*ldb, ldb, 1, res, r0*ldb, ldb)
 			}
 		}
 		return
 	}
 	// res = alpha·B·op(A), A n×n
-	for c0 := 0; c0 < n && c.err == nil; c0 += nb {
+	for c0 := 0; c0 < n && c.Err == nil; c0 += nb {
 		c1 := min(c0+nb, n)
 		w := c1 - c0
 		trmmBlockOnDevice(g, false, upper, trans, unit, m, w, alpha, a, c0*lda+c0, lda, b, c0, ldb, res, c0)
@@ -416,41 +415,41 @@ func trmmViaGemm[T real](g *gemmLauncher[T], nb int, left, upper, trans, unit bo
 		}
 		if p1 > p0 {
 			offA, tB := aAt(p0, c0)
-			gemmOnDevice(c, false, tB, m, w, p1-p0, alpha, b, p0, ldb, a, offA, lda, 1, res, c0, ldb)
+			GemmOnDevice(c, false, tB, m, w, p1-p0, alpha, b, p0, ldb, a, offA, lda, 1, res, c0, ldb)
 		}
 	}
 }
 
 // syrk is Dsyrk and Ssyrk: the ul triangle of C = alpha·A·Aᵀ + beta·C
 // (NoTrans) or C = alpha·Aᵀ·A + beta·C.
-func syrk[T real](e *engine, name string, ul blas.Uplo, t blas.Transpose, n, k int, alpha T, a []T, lda int, beta T, cc []T, ldc int) error {
-	c := begin[T](e, name)
+func syrk[T Real](e *Engine, name string, ul blas.Uplo, t blas.Transpose, n, k int, alpha T, a []T, lda int, beta T, cc []T, ldc int) error {
+	c := Begin[T](e, name)
 	trans := t != blas.NoTrans
 	upper := ul == blas.Upper
 	dc := newL3Dest(c, cc, n, n, ldc, beta != 0 || syrkReadsC(alpha, upper, trans))
 	var ab *cl.Buffer
 	if alpha != 0 {
-		ar, ac := stored(t, n, k)
-		ab = l3In(c, a[:eng.MatSpan(ar, ac, lda)])
+		ar, ac := Stored(t, n, k)
+		ab = l3In(c, a[:MatSpan(ar, ac, lda)])
 	}
-	syrkOnDevice(c, upper, trans, n, k, alpha, ab, lda, beta, dc.buf, ldc)
+	SyrkOnDevice(c, upper, trans, n, k, alpha, ab, lda, beta, dc.buf, ldc)
 	return dc.finish(c, func(dst, src []T) { l3ScatterTri(dst, src, n, ldc, upper) })
 }
 
 // syr2k is Dsyr2k and Ssyr2k: the ul triangle of
 // C = alpha·(A·Bᵀ + B·Aᵀ) + beta·C (NoTrans) or alpha·(Aᵀ·B + Bᵀ·A) + beta·C.
-func syr2k[T real](e *engine, name string, ul blas.Uplo, t blas.Transpose, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, cc []T, ldc int) error {
-	c := begin[T](e, name)
+func syr2k[T Real](e *Engine, name string, ul blas.Uplo, t blas.Transpose, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, cc []T, ldc int) error {
+	c := Begin[T](e, name)
 	trans := t != blas.NoTrans
 	upper := ul == blas.Upper
 	dc := newL3Dest(c, cc, n, n, ldc, beta != 0)
 	var ab, bb *cl.Buffer
 	if alpha != 0 && k != 0 {
-		ar, ac := stored(t, n, k)
-		ab = l3In(c, a[:eng.MatSpan(ar, ac, lda)])
-		bb = l3In(c, b[:eng.MatSpan(ar, ac, ldb)])
+		ar, ac := Stored(t, n, k)
+		ab = l3In(c, a[:MatSpan(ar, ac, lda)])
+		bb = l3In(c, b[:MatSpan(ar, ac, ldb)])
 	}
-	syr2kOnDevice(c, upper, trans, n, k, alpha, ab, lda, bb, ldb, beta, dc.buf, ldc)
+	Syr2kOnDevice(c, upper, trans, n, k, alpha, ab, lda, bb, ldb, beta, dc.buf, ldc)
 	return dc.finish(c, func(dst, src []T) { l3ScatterTri(dst, src, n, ldc, upper) })
 }
 
@@ -464,7 +463,7 @@ func l3Tri(upper bool) int {
 // l3ScatterTri copies the upper or lower triangle (diagonal included) of an
 // n×n matrix with leading dimension ld from src into dst; the other
 // triangle and the padding are left alone.
-func l3ScatterTri[T real](dst, src []T, n, ld int, upper bool) {
+func l3ScatterTri[T Real](dst, src []T, n, ld int, upper bool) {
 	for i := 0; i < n; i++ {
 		lo, hi := 0, i+1
 		if upper {
@@ -476,33 +475,33 @@ func l3ScatterTri[T real](dst, src []T, n, ld int, upper bool) {
 
 // trmm is Dtrmm and Strmm: B = alpha·op(A)·B (left) or B = alpha·B·op(A)
 // for a triangular A.
-func trmm[T real](e *engine, name string, s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha T, a []T, lda int, b []T, ldb int) error {
-	c := begin[T](e, name)
+func trmm[T Real](e *Engine, name string, s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha T, a []T, lda int, b []T, ldb int) error {
+	c := Begin[T](e, name)
 	left := s == blas.Left
 	ka := n
 	if left {
 		ka = m
 	}
-	bs := eng.MatSpan(m, n, ldb)
-	res := alloc[T](c, bs)
+	bs := MatSpan(m, n, ldb)
+	res := Alloc[T](c, bs)
 	var ab, bb *cl.Buffer
 	if alpha != 0 {
-		ab = l3In(c, a[:eng.MatSpan(ka, ka, lda)])
+		ab = l3In(c, a[:MatSpan(ka, ka, lda)])
 		bb = l3In(c, b[:bs])
 	}
-	trmmOnDevice(c, left, ul == blas.Upper, tA != blas.NoTrans, d == blas.Unit, m, n, alpha, ab, lda, bb, ldb, res)
-	out := download[T](c, res, bs)
-	if err := c.finish(); err != nil {
+	TrmmOnDevice(c, left, ul == blas.Upper, tA != blas.NoTrans, d == blas.Unit, m, n, alpha, ab, lda, bb, ldb, res)
+	out := Download[T](c, res, bs)
+	if err := c.Finish(); err != nil {
 		return err
 	}
-	eng.ScatterMat(b, out, m, n, ldb)
+	ScatterMat(b, out, m, n, ldb)
 	return nil
 }
 
 // trsmBlock is the order of the diagonal blocks of the blocked TRSM on e's
 // device.
-func trsmBlock(e *engine) int {
-	if e.prof.IsCPU() {
+func TrsmBlock(e *Engine) int {
+	if e.Prof.IsCPU() {
 		return 32
 	}
 	return 64
@@ -520,8 +519,8 @@ func trsmBlock(e *engine) int {
 // range, not nb: the top one multiplies with k = m/2 (left), where a
 // right-looking blocked solve makes every update a k = nb GEMM, which runs
 // far below a GPU's rate.
-func trsm[T real](e *engine, name string, s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha T, a []T, lda int, b []T, ldb int, nb int) error {
-	c := begin[T](e, name)
+func Trsm[T Real](e *Engine, name string, s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha T, a []T, lda int, b []T, ldb int, nb int) error {
+	c := Begin[T](e, name)
 	left := s == blas.Left
 	ka := n
 	if left {
@@ -530,17 +529,17 @@ func trsm[T real](e *engine, name string, s blas.Side, ul blas.Uplo, tA blas.Tra
 	db := newL3Dest(c, b, m, n, ldb, alpha != 0)
 	var ab *cl.Buffer
 	if alpha != 0 {
-		ab = l3In(c, a[:eng.MatSpan(ka, ka, lda)])
+		ab = l3In(c, a[:MatSpan(ka, ka, lda)])
 	}
-	trsmOnDevice(c, left, ul == blas.Upper, tA != blas.NoTrans, d == blas.Unit, m, n, alpha, ab, lda, db.buf, ldb, nb)
-	return db.finish(c, func(dst, src []T) { eng.ScatterMat(dst, src, m, n, ldb) })
+	TrsmOnDevice(c, left, ul == blas.Upper, tA != blas.NoTrans, d == blas.Unit, m, n, alpha, ab, lda, db.buf, ldb, nb)
+	return db.finish(c, func(dst, src []T) { ScatterMat(dst, src, m, n, ldb) })
 }
 
 // trsmOnDevice enqueues the recursive solve of trsm in place in bb
 // (leading dimension ldb). With alpha == 0, A is not read and B is assigned
 // zeros without being read.
-func trsmOnDevice[T real](c *call, left, upper, trans, unit bool, m, n int, alpha T, ab *cl.Buffer, lda int, bb *cl.Buffer, ldb int, nb int) {
-	g := newGemmLauncher[T](c)
+func TrsmOnDevice[T Real](c *Call, left, upper, trans, unit bool, m, n int, alpha T, ab *cl.Buffer, lda int, bb *cl.Buffer, ldb int, nb int) {
+	g := NewGemmLauncher[T](c)
 	if alpha != 1 {
 		g.scale(m, n, alpha, bb, 0, ldb, triFull)
 	}
@@ -558,15 +557,15 @@ func trsmOnDevice[T real](c *call, left, upper, trans, unit bool, m, n int, alph
 	}
 	// update: C -= op(X)·op(Y) on the blocks at the given offsets.
 	update := func(tX, tY bool, mm, nn, kk int, x *cl.Buffer, offX, ldx int, y *cl.Buffer, offY, ldy int, offC int) {
-		cfg := gemm.Choose(c.e.tuning, c.e.gemmDev(), c.prec, mm, nn, kk, engineTensor(c.e))
-		g.gemm(cfg, tX, tY, mm, nn, kk, T(-1), x, offX, ldx, y, offY, ldy, T(1), bb, offC, ldb)
+		cfg := gemm.Choose(c.E.Tuning, c.E.GemmDev(), c.prec, mm, nn, kk, EngineTensor(c.E))
+		g.Gemm(cfg, tX, tY, mm, nn, kk, T(-1), x, offX, ldx, y, offY, ldy, T(1), bb, offC, ldb)
 	}
 	if left {
 		// Rows of X, where op(A)·X = B: top down when op(A) is lower.
 		kern := g.kernel("level3.cl", "trsm_left")
 		trsmRecurse(c, 0, m, nb, !opUpper, func(lo, hi int) {
 			args := append(append([]any{}, flags...), l3Int(c, n), l3Int(c, lo), l3Int(c, hi-lo), ab, l3Int(c, lda), bb, l3Int(c, ldb))
-			c.run(kern, []int{eng.Groups(n, 64)}, []int{64}, args...)
+			c.Run(kern, []int{Groups(n, 64)}, []int{64}, args...)
 		}, func(done, todo [2]int) {
 			// B[todo] -= op(A)[todo, done]·X[done]
 			update(trans, false, todo[1]-todo[0], n, done[1]-done[0], ab, opA(todo[0], done[0]), lda, bb, done[0]*ldb, ldb, todo[0]*ldb)
@@ -577,7 +576,7 @@ func trsmOnDevice[T real](c *call, left, upper, trans, unit bool, m, n int, alph
 	kern := g.kernel("level3.cl", "trsm_right")
 	trsmRecurse(c, 0, n, nb, opUpper, func(lo, hi int) {
 		args := append(append([]any{}, flags...), l3Int(c, m), l3Int(c, lo), l3Int(c, hi-lo), ab, l3Int(c, lda), bb, l3Int(c, ldb))
-		c.run(kern, []int{eng.Groups(m, 64)}, []int{64}, args...)
+		c.Run(kern, []int{Groups(m, 64)}, []int{64}, args...)
 	}, func(done, todo [2]int) {
 		// B[:, todo] -= X[:, done]·op(A)[done, todo]
 		update(false, trans, m, todo[1]-todo[0], done[1]-done[0], bb, done[0], ldb, ab, opA(done[0], todo[0]), lda, todo[0])
@@ -590,8 +589,8 @@ func trsmOnDevice[T real](c *call, left, upper, trans, unit bool, m, n int, alph
 // half that comes first in that order is solved, the other half is
 // updated with the solved one by update(done, todo), then solved. It stops
 // once the call has failed.
-func trsmRecurse(c *call, lo, hi, nb int, forward bool, leaf func(lo, hi int), update func(done, todo [2]int)) {
-	if c.err != nil {
+func trsmRecurse(c *Call, lo, hi, nb int, forward bool, leaf func(lo, hi int), update func(done, todo [2]int)) {
+	if c.Err != nil {
 		return
 	}
 	if hi-lo <= nb {

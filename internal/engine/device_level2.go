@@ -1,0 +1,587 @@
+package engine
+
+import (
+	"errors"
+	"math"
+
+	"gonum.org/v1/gonum/blas"
+
+	"github.com/gocompute/opencl/cl"
+)
+
+// Level 2 device routines. Every routine is one generic function over
+// float32 and float64 built on four launchers, one per kernel family of
+// kernels/level2.cl:
+//
+//   - l2mv: y = alpha·M·x + beta·y for a matrix descriptor M (gemv, gbmv,
+//     symv, sbmv, spmv); one work-group per element of y, or for the dense
+//     transposed gemv a column-per-work-item kernel with coalesced reads.
+//   - l2trmv: x = M·x through a scratch vector (trmv, tbmv, tpmv).
+//   - l2trsv: the triangular solves (trsv, tbsv, tpsv) in one work-group
+//     that walks the rows in dependency order.
+//   - l2rank: the rank-1 and rank-2 updates (ger, syr, spr, syr2, spr2),
+//     one work-item per matrix element; only the updated elements are
+//     copied back.
+//
+// Dense, band and packed storage follow gonum's row-major conventions; the
+// kernel file documents the index formulas.
+
+const l2File = "level2.cl"
+
+// Kernel constants; they must match level2.cl.
+const (
+	l2KindGeneral    = 0
+	l2KindSymmetric  = 1
+	l2KindTriangular = 2
+
+	L2Dense  = 0
+	L2Band   = 1
+	L2Packed = 2
+
+	l2MVGroup = 64  // MV_WG
+	l2GTX     = 32  // GT_X
+	l2GTY     = 4   // GT_Y
+	l2SVGroup = 128 // SV_WG
+	l2RankX   = 16
+	l2RankY   = 4
+
+	// l2CPUGroup is the work-group size of the CPU-device kernels
+	// gemv_rows, gemv_cols, tri_rows, tri_cols and rank_rows (a work-group
+	// is a loop on one core there).
+	l2CPUGroup = 16
+)
+
+// errL2TooLarge sends calls whose sizes, increments or offsets do not fit
+// the kernels' 32-bit int arguments to the CPU.
+var errL2TooLarge = errors.New("clblas: level 2 problem too large for 32-bit kernel arguments")
+
+func l2fits(vs ...int) bool {
+	for _, v := range vs {
+		if v > math.MaxInt32 || v < math.MinInt32 {
+			return false
+		}
+	}
+	return true
+}
+
+// l2OnCPU reports whether call c takes level 2's CPU-device kernels.
+func L2OnCPU(c *Call) bool { return c.E.Prof.IsCPU() && !c.E.L2Portable }
+
+func l2bool(b bool) int32 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// l2mat describes the matrix operand of the mv and sv kernels (see the
+// MATRIX DESCRIPTOR comment of level2.cl).
+type L2Mat struct {
+	kind, storage      int
+	upper, trans, unit bool
+	m, n, kl, ku, Lda  int
+}
+
+func (d L2Mat) fits() bool { return l2fits(d.m, d.n, d.kl, d.ku, d.Lda) }
+
+// cpuTriangle reports whether the call runs on a CPU device and d is a
+// whole symmetric or triangular matrix in dense or packed storage: the
+// case of tri_rows and tri_cols.
+func (d L2Mat) cpuTriangle(c *Call) bool {
+	return L2OnCPU(c) && (d.kind == l2KindSymmetric || d.kind == l2KindTriangular) &&
+		(d.storage == L2Dense || d.storage == L2Packed) && d.kl == d.n-1
+}
+
+func (d L2Mat) args(a *cl.Buffer) []any {
+	return []any{int32(d.kind), int32(d.storage), l2bool(d.upper), l2bool(d.trans), l2bool(d.unit),
+		int32(d.m), int32(d.n), int32(d.kl), int32(d.ku), a, int32(d.Lda)}
+}
+
+// l2tri returns the descriptor of an n×n triangular matrix with band
+// width k in the given storage.
+func L2Tri(storage int, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k, lda int) L2Mat {
+	return L2Mat{kind: l2KindTriangular, storage: storage, upper: ul == blas.Upper,
+		trans: tA != blas.NoTrans, unit: d == blas.Unit, m: n, n: n, kl: k, ku: k, Lda: lda}
+}
+
+// l2sym returns the descriptor of an n×n symmetric matrix with band
+// width k in the given storage.
+func L2Sym(storage int, ul blas.Uplo, n, k, lda int) L2Mat {
+	return L2Mat{kind: l2KindSymmetric, storage: storage, upper: ul == blas.Upper, m: n, n: n, kl: k, ku: k, Lda: lda}
+}
+
+// The enqueue-only layer: the xxxOnDevice functions enqueue a routine on
+// operands already in device buffers (matrices at element 0 of their
+// buffer with leading dimension lda; element j of a vector at
+// buf[off + j·inc]) and return without waiting; errors are recorded in c.
+// The host-slice routines wrap them (upload, enqueue, download, scatter);
+// the device-resident API calls them directly.
+
+// l2mvOnDevice enqueues y = alpha·M·x + beta·y, where M (nout×nin) is
+// described by d and stored in a. beta == 0 assigns; with alpha == 0
+// neither a nor x is read, as in gonum.
+func L2mvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, nout, nin int, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
+	if !d.fits() || !l2fits(nout, nin, incX, incY, offX, offY) {
+		c.Fail(errL2TooLarge)
+		return
+	}
+	if alpha == 0 {
+		k := c.Kernel(l2File, "scale_y")
+		c.Run(k, []int{Groups(nout, 64)}, []int{64}, int32(nout), beta, y, int32(offY), int32(incY))
+		return
+	}
+	vecs := []any{x, int32(offX), int32(incX), beta, y, int32(offY), int32(incY)}
+	if d.kind == l2KindGeneral && d.storage == L2Dense && L2OnCPU(c) {
+		// A CPU device: a work-item per row (or per 8 columns of Aᵀ)
+		// walking contiguous memory, no local-memory reduction.
+		args := append([]any{int32(d.m), int32(d.n), alpha, a, int32(d.Lda)}, vecs...)
+		if d.trans {
+			c.Run(c.Kernel(l2File, "gemv_cols"), []int{Groups(L3CeilDiv(nout, 8), l2CPUGroup)}, []int{l2CPUGroup}, args...)
+		} else {
+			c.Run(c.Kernel(l2File, "gemv_rows"), []int{Groups(nout, l2CPUGroup)}, []int{l2CPUGroup}, args...)
+		}
+		return
+	}
+	if d.kind == l2KindSymmetric && d.cpuTriangle(c) {
+		// A CPU device: the stored triangle's rows, then its columns
+		// without the diagonal, each walked contiguously.
+		upper, packed := l2bool(d.upper), l2bool(d.storage == L2Packed)
+		mat := []any{int32(d.n), alpha, a, int32(d.Lda)}
+		rows := append(append([]any{upper, packed, int32(0), int32(0)}, mat...), vecs...)
+		cols := append(append([]any{upper, packed, int32(0), int32(1), int32(1)}, mat...), vecs...) // skipdiag, accumulate
+		c.Run(c.Kernel(l2File, "tri_rows"), []int{Groups(nout, l2CPUGroup)}, []int{l2CPUGroup}, rows...)
+		c.Run(c.Kernel(l2File, "tri_cols"), []int{Groups(L3CeilDiv(nout, 8), l2CPUGroup)}, []int{l2CPUGroup}, cols...)
+		return
+	}
+	if d.kind == l2KindGeneral && d.storage == L2Dense && d.trans {
+		k := c.Kernel(l2File, "gemv_t")
+		args := append([]any{int32(d.m), int32(d.n), alpha, a, int32(d.Lda)}, vecs...)
+		c.Run(k, []int{Groups(nout, l2GTX), l2GTY}, []int{l2GTX, l2GTY}, args...)
+		return
+	}
+	k := c.Kernel(l2File, "mv")
+	args := append(append(d.args(a), int32(nout), alpha), vecs...)
+	c.Run(k, []int{nout * l2MVGroup}, []int{l2MVGroup}, args...)
+}
+
+// l2trmvOnDevice enqueues out = M·x for the n×n triangular descriptor d
+// stored in a; out must not alias x (x is read by every row).
+func L2trmvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.Buffer, offX, incX int, out *cl.Buffer, offO, incO int) {
+	if !d.fits() || !l2fits(n, incX, offX, incO, offO) {
+		c.Fail(errL2TooLarge)
+		return
+	}
+	if d.cpuTriangle(c) {
+		// A CPU device: op(A)'s rows are A's stored rows (tri_rows) or
+		// its stored columns (tri_cols), walked contiguously.
+		tri := []any{l2bool(d.upper), l2bool(d.storage == L2Packed), l2bool(d.unit), int32(0)}
+		rest := []any{int32(n), T(1), a, int32(d.Lda), x, int32(offX), int32(incX), T(0), out, int32(offO), int32(incO)}
+		if d.trans {
+			c.Run(c.Kernel(l2File, "tri_cols"), []int{Groups(L3CeilDiv(n, 8), l2CPUGroup)}, []int{l2CPUGroup},
+				append(append(tri, int32(0)), rest...)...)
+		} else {
+			c.Run(c.Kernel(l2File, "tri_rows"), []int{Groups(n, l2CPUGroup)}, []int{l2CPUGroup}, append(tri, rest...)...)
+		}
+		return
+	}
+	k := c.Kernel(l2File, "mv")
+	args := append(append(d.args(a), int32(n), T(1)), x, int32(offX), int32(incX), T(0), out, int32(offO), int32(incO))
+	c.Run(k, []int{n * l2MVGroup}, []int{l2MVGroup}, args...)
+}
+
+// l2trsvOnDevice enqueues the in-place solve M·x = b for the n×n
+// triangular descriptor d stored in a, in one work-group (the solve is
+// sequential in the rows).
+func L2trsvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.Buffer, offX, incX int) {
+	if !d.fits() || !l2fits(n, incX, offX) {
+		c.Fail(errL2TooLarge)
+		return
+	}
+	if d.cpuTriangle(c) {
+		// A CPU device: one work-item, no barrier per row.
+		c.Run(c.Kernel(l2File, "tri_solve_seq"), []int{1}, []int{1}, l2bool(d.upper), l2bool(d.storage == L2Packed),
+			l2bool(d.trans), l2bool(d.unit), int32(n), a, int32(d.Lda), x, int32(offX), int32(incX))
+		return
+	}
+	k := c.Kernel(l2File, "sv")
+	c.Run(k, []int{l2SVGroup}, []int{l2SVGroup}, append(d.args(a), x, int32(offX), int32(incX))...)
+}
+
+// l2rankOnDevice enqueues a rank-1 (y == nil: x serves as y) or rank-2
+// update of the m×n matrix A (dense with lda, or packed).
+func L2rankOnDevice[T Real](c *Call, u L2Update, m, n int, alpha T, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int, a *cl.Buffer, lda int) {
+	if y == nil {
+		y, offY, incY = x, offX, incX
+	}
+	if !l2fits(m, n, lda, incX, incY, offX, offY) {
+		c.Fail(errL2TooLarge)
+		return
+	}
+	args := []any{l2bool(u.Tri), l2bool(u.Upper), l2bool(u.Packed), l2bool(u.Two), l2bool(u.SkipZero),
+		int32(m), int32(n), alpha, x, int32(offX), int32(incX), y, int32(offY), int32(incY), a, int32(lda)}
+	if L2OnCPU(c) {
+		// A CPU device: a work-item per row, walking it contiguously.
+		c.Run(c.Kernel(l2File, "rank_rows"), []int{Groups(m, l2CPUGroup)}, []int{l2CPUGroup}, args...)
+		return
+	}
+	c.Run(c.Kernel(l2File, "rank"), []int{Groups(n, l2RankX), Groups(m, l2RankY)}, []int{l2RankX, l2RankY}, args...)
+}
+
+// Descriptors of the routines' matrices, with the number of elements of
+// the matrix's storage that the kernels may read.
+
+func GemvMat(tA blas.Transpose, m, n, lda int) (d L2Mat, nout, nin, span int) {
+	d = L2Mat{kind: l2KindGeneral, storage: L2Dense, trans: tA != blas.NoTrans, m: m, n: n, kl: m - 1, ku: n - 1, Lda: lda}
+	nout, nin = m, n
+	if d.trans {
+		nout, nin = n, m
+	}
+	return d, nout, nin, MatSpan(m, n, lda)
+}
+
+func GbmvMat(tA blas.Transpose, m, n, kL, kU, lda int) (d L2Mat, nout, nin, span int) {
+	d = L2Mat{kind: l2KindGeneral, storage: L2Band, trans: tA != blas.NoTrans, m: m, n: n, kl: kL, ku: kU, Lda: lda}
+	nout, nin = m, n
+	if d.trans {
+		nout, nin = n, m
+	}
+	rows := min(m, n+kL)
+	return d, nout, nin, lda*(rows-1) + kL + kU + 1
+}
+
+// bandSpan is the storage span of an n×n symmetric or triangular band
+// matrix with k off-diagonals.
+func bandSpan(n, k, lda int) int { return lda*(n-1) + k + 1 }
+
+// packedLen is the length of a packed n×n triangle.
+func PackedLen(n int) int { return n * (n + 1) / 2 }
+
+// l2mv computes y = alpha·M·x + beta·y on host slices, where M (nout×nin)
+// is described by d and stored in a (the span the kernel reads).
+func l2mv[T Real](e *Engine, name string, d L2Mat, a []T, nout, nin int, alpha T, x []T, incX int, beta T, y []T, incY int) error {
+	offX, offY := VecOff(nin, incX), VecOff(nout, incY)
+	if !d.fits() || !l2fits(nout, nin, incX, incY, offX, offY) {
+		return errL2TooLarge
+	}
+	spanY := VecSpan(nout, incY)
+	c := Begin[T](e, name)
+	var yb *cl.Buffer
+	if beta == 0 {
+		yb = Alloc[T](c, spanY) // assigned, never read
+	} else {
+		yb = Upload(c, y[:spanY])
+	}
+	var ab, xb *cl.Buffer
+	if alpha != 0 {
+		ab = Upload(c, a)
+		xb = Upload(c, x[:VecSpan(nin, incX)])
+	}
+	L2mvOnDevice(c, d, ab, nout, nin, alpha, xb, offX, incX, beta, yb, offY, incY)
+	out := Download[T](c, yb, spanY)
+	if err := c.Finish(); err != nil {
+		return err
+	}
+	ScatterVec(y, out, nout, incY)
+	return nil
+}
+
+// l2trmv computes x = M·x on host slices for the n×n triangular
+// descriptor d stored in a. The product goes into a scratch vector, since
+// x is read by every row.
+func l2trmv[T Real](e *Engine, name string, d L2Mat, a []T, n int, x []T, incX int) error {
+	off := VecOff(n, incX)
+	if !d.fits() || !l2fits(n, incX, off) {
+		return errL2TooLarge
+	}
+	span := VecSpan(n, incX)
+	c := Begin[T](e, name)
+	ab := Upload(c, a)
+	xb := Upload(c, x[:span])
+	ob := Alloc[T](c, span)
+	L2trmvOnDevice[T](c, d, ab, n, xb, off, incX, ob, off, incX)
+	out := Download[T](c, ob, span)
+	if err := c.Finish(); err != nil {
+		return err
+	}
+	ScatterVec(x, out, n, incX)
+	return nil
+}
+
+// l2trsv solves M·x = b in place on host slices for the n×n triangular
+// descriptor d stored in a.
+func l2trsv[T Real](e *Engine, name string, d L2Mat, a []T, n int, x []T, incX int) error {
+	off := VecOff(n, incX)
+	if !d.fits() || !l2fits(n, incX, off) {
+		return errL2TooLarge
+	}
+	span := VecSpan(n, incX)
+	c := Begin[T](e, name)
+	ab := Upload(c, a)
+	xb := Upload(c, x[:span])
+	L2trsvOnDevice[T](c, d, ab, n, xb, off, incX)
+	out := Download[T](c, xb, span)
+	if err := c.Finish(); err != nil {
+		return err
+	}
+	ScatterVec(x, out, n, incX)
+	return nil
+}
+
+// l2update selects the update of the rank kernel.
+type L2Update struct {
+	Tri      bool // only the stored triangle of a symmetric matrix
+	Upper    bool
+	Packed   bool
+	Two      bool // rank 2: A += alpha·(x·yᵀ + y·xᵀ)
+	SkipZero bool // skip row r when alpha·x(r) == 0 (gonum's Dsyr)
+}
+
+// l2rank applies a rank-1 (y == nil: x serves as y) or rank-2 update to
+// the m×n matrix A (dense with lda, or packed) on host slices, then copies
+// back only the elements it updated.
+func l2rank[T Real](e *Engine, name string, u L2Update, m, n int, alpha T, x []T, incX int, y []T, incY int, a []T, lda int) error {
+	rank1 := y == nil
+	if rank1 {
+		y, incY = x, incX
+	}
+	offX, offY := VecOff(m, incX), VecOff(n, incY)
+	span := MatSpan(m, n, lda)
+	if u.Packed {
+		span = PackedLen(n)
+	}
+	if !l2fits(m, n, lda, incX, incY, offX, offY) {
+		return errL2TooLarge
+	}
+	c := Begin[T](e, name)
+	ab := Upload(c, a[:span])
+	xb := Upload(c, x[:VecSpan(m, incX)])
+	yb := xb
+	if !rank1 {
+		yb = Upload(c, y[:VecSpan(n, incY)])
+	}
+	L2rankOnDevice(c, u, m, n, alpha, xb, offX, incX, yb, offY, incY, ab, lda)
+	out := Download[T](c, ab, span)
+	if err := c.Finish(); err != nil {
+		return err
+	}
+	switch {
+	case u.Packed:
+		copy(a[:span], out)
+	case u.Tri:
+		scatterTri(a, out, n, lda, u.Upper)
+	default:
+		ScatterMat(a, out, m, n, lda)
+	}
+	return nil
+}
+
+// scatterTri copies the upper or lower triangle of an n×n matrix with
+// leading dimension ld from src into dst, leaving the other triangle and
+// the padding alone.
+func scatterTri[T Real](dst, src []T, n, ld int, upper bool) {
+	for i := 0; i < n; i++ {
+		lo, hi := 0, i+1
+		if upper {
+			lo, hi = i, n
+		}
+		copy(dst[i*ld+lo:i*ld+hi], src[i*ld+lo:i*ld+hi])
+	}
+}
+
+// The routines.
+
+func gemv[T Real](e *Engine, name string, tA blas.Transpose, m, n int, alpha T, a []T, lda int, x []T, incX int, beta T, y []T, incY int) error {
+	d, nout, nin, span := GemvMat(tA, m, n, lda)
+	return l2mv(e, name, d, a[:span], nout, nin, alpha, x, incX, beta, y, incY)
+}
+
+func gbmv[T Real](e *Engine, name string, tA blas.Transpose, m, n, kL, kU int, alpha T, a []T, lda int, x []T, incX int, beta T, y []T, incY int) error {
+	d, nout, nin, span := GbmvMat(tA, m, n, kL, kU, lda)
+	return l2mv(e, name, d, a[:span], nout, nin, alpha, x, incX, beta, y, incY)
+}
+
+func symv[T Real](e *Engine, name string, ul blas.Uplo, n int, alpha T, a []T, lda int, x []T, incX int, beta T, y []T, incY int) error {
+	return l2mv(e, name, L2Sym(L2Dense, ul, n, n-1, lda), a[:MatSpan(n, n, lda)], n, n, alpha, x, incX, beta, y, incY)
+}
+
+func sbmv[T Real](e *Engine, name string, ul blas.Uplo, n, k int, alpha T, a []T, lda int, x []T, incX int, beta T, y []T, incY int) error {
+	return l2mv(e, name, L2Sym(L2Band, ul, n, k, lda), a[:bandSpan(n, k, lda)], n, n, alpha, x, incX, beta, y, incY)
+}
+
+func spmv[T Real](e *Engine, name string, ul blas.Uplo, n int, alpha T, ap []T, x []T, incX int, beta T, y []T, incY int) error {
+	return l2mv(e, name, L2Sym(L2Packed, ul, n, n-1, 0), ap[:PackedLen(n)], n, n, alpha, x, incX, beta, y, incY)
+}
+
+func trmv[T Real](e *Engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []T, lda int, x []T, incX int) error {
+	return l2trmv(e, name, L2Tri(L2Dense, ul, tA, d, n, n-1, lda), a[:MatSpan(n, n, lda)], n, x, incX)
+}
+
+func tbmv[T Real](e *Engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []T, lda int, x []T, incX int) error {
+	return l2trmv(e, name, L2Tri(L2Band, ul, tA, d, n, k, lda), a[:bandSpan(n, k, lda)], n, x, incX)
+}
+
+func tpmv[T Real](e *Engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, ap []T, x []T, incX int) error {
+	return l2trmv(e, name, L2Tri(L2Packed, ul, tA, d, n, n-1, 0), ap[:PackedLen(n)], n, x, incX)
+}
+
+func trsv[T Real](e *Engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []T, lda int, x []T, incX int) error {
+	return l2trsv(e, name, L2Tri(L2Dense, ul, tA, d, n, n-1, lda), a[:MatSpan(n, n, lda)], n, x, incX)
+}
+
+func tbsv[T Real](e *Engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []T, lda int, x []T, incX int) error {
+	return l2trsv(e, name, L2Tri(L2Band, ul, tA, d, n, k, lda), a[:bandSpan(n, k, lda)], n, x, incX)
+}
+
+func tpsv[T Real](e *Engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, ap []T, x []T, incX int) error {
+	return l2trsv(e, name, L2Tri(L2Packed, ul, tA, d, n, n-1, 0), ap[:PackedLen(n)], n, x, incX)
+}
+
+func ger[T Real](e *Engine, name string, m, n int, alpha T, x []T, incX int, y []T, incY int, a []T, lda int) error {
+	return l2rank(e, name, L2Update{}, m, n, alpha, x, incX, y, incY, a, lda)
+}
+
+func syr[T Real](e *Engine, name string, ul blas.Uplo, n int, alpha T, x []T, incX int, a []T, lda int) error {
+	return l2rank(e, name, L2Update{Tri: true, Upper: ul == blas.Upper, SkipZero: true}, n, n, alpha, x, incX, nil, 0, a, lda)
+}
+
+func spr[T Real](e *Engine, name string, ul blas.Uplo, n int, alpha T, x []T, incX int, ap []T) error {
+	return l2rank(e, name, L2Update{Tri: true, Upper: ul == blas.Upper, Packed: true}, n, n, alpha, x, incX, nil, 0, ap, 0)
+}
+
+func syr2[T Real](e *Engine, name string, ul blas.Uplo, n int, alpha T, x []T, incX int, y []T, incY int, a []T, lda int) error {
+	return l2rank(e, name, L2Update{Tri: true, Upper: ul == blas.Upper, Two: true}, n, n, alpha, x, incX, y, incY, a, lda)
+}
+
+func spr2[T Real](e *Engine, name string, ul blas.Uplo, n int, alpha T, x []T, incX int, y []T, incY int, ap []T) error {
+	return l2rank(e, name, L2Update{Tri: true, Upper: ul == blas.Upper, Packed: true, Two: true}, n, n, alpha, x, incX, y, incY, ap, 0)
+}
+
+// The float64 and float32 methods.
+
+func (dev ClDevice64) Dgemv(tA blas.Transpose, m, n int, alpha float64, a []float64, lda int, x []float64, incX int, beta float64, y []float64, incY int) error {
+	return gemv(dev.E, "Dgemv", tA, m, n, alpha, a, lda, x, incX, beta, y, incY)
+}
+
+func (dev ClDevice64) Dgbmv(tA blas.Transpose, m, n, kL, kU int, alpha float64, a []float64, lda int, x []float64, incX int, beta float64, y []float64, incY int) error {
+	return gbmv(dev.E, "Dgbmv", tA, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
+}
+
+func (dev ClDevice64) Dtrmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []float64, lda int, x []float64, incX int) error {
+	return trmv(dev.E, "Dtrmv", ul, tA, d, n, a, lda, x, incX)
+}
+
+func (dev ClDevice64) Dtbmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []float64, lda int, x []float64, incX int) error {
+	return tbmv(dev.E, "Dtbmv", ul, tA, d, n, k, a, lda, x, incX)
+}
+
+func (dev ClDevice64) Dtpmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, ap []float64, x []float64, incX int) error {
+	return tpmv(dev.E, "Dtpmv", ul, tA, d, n, ap, x, incX)
+}
+
+func (dev ClDevice64) Dtrsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []float64, lda int, x []float64, incX int) error {
+	return trsv(dev.E, "Dtrsv", ul, tA, d, n, a, lda, x, incX)
+}
+
+func (dev ClDevice64) Dtbsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []float64, lda int, x []float64, incX int) error {
+	return tbsv(dev.E, "Dtbsv", ul, tA, d, n, k, a, lda, x, incX)
+}
+
+func (dev ClDevice64) Dtpsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, ap []float64, x []float64, incX int) error {
+	return tpsv(dev.E, "Dtpsv", ul, tA, d, n, ap, x, incX)
+}
+
+func (dev ClDevice64) Dsymv(ul blas.Uplo, n int, alpha float64, a []float64, lda int, x []float64, incX int, beta float64, y []float64, incY int) error {
+	return symv(dev.E, "Dsymv", ul, n, alpha, a, lda, x, incX, beta, y, incY)
+}
+
+func (dev ClDevice64) Dsbmv(ul blas.Uplo, n, k int, alpha float64, a []float64, lda int, x []float64, incX int, beta float64, y []float64, incY int) error {
+	return sbmv(dev.E, "Dsbmv", ul, n, k, alpha, a, lda, x, incX, beta, y, incY)
+}
+
+func (dev ClDevice64) Dspmv(ul blas.Uplo, n int, alpha float64, ap []float64, x []float64, incX int, beta float64, y []float64, incY int) error {
+	return spmv(dev.E, "Dspmv", ul, n, alpha, ap, x, incX, beta, y, incY)
+}
+
+func (dev ClDevice64) Dger(m, n int, alpha float64, x []float64, incX int, y []float64, incY int, a []float64, lda int) error {
+	return ger(dev.E, "Dger", m, n, alpha, x, incX, y, incY, a, lda)
+}
+
+func (dev ClDevice64) Dsyr(ul blas.Uplo, n int, alpha float64, x []float64, incX int, a []float64, lda int) error {
+	return syr(dev.E, "Dsyr", ul, n, alpha, x, incX, a, lda)
+}
+
+func (dev ClDevice64) Dspr(ul blas.Uplo, n int, alpha float64, x []float64, incX int, ap []float64) error {
+	return spr(dev.E, "Dspr", ul, n, alpha, x, incX, ap)
+}
+
+func (dev ClDevice64) Dsyr2(ul blas.Uplo, n int, alpha float64, x []float64, incX int, y []float64, incY int, a []float64, lda int) error {
+	return syr2(dev.E, "Dsyr2", ul, n, alpha, x, incX, y, incY, a, lda)
+}
+
+func (dev ClDevice64) Dspr2(ul blas.Uplo, n int, alpha float64, x []float64, incX int, y []float64, incY int, ap []float64) error {
+	return spr2(dev.E, "Dspr2", ul, n, alpha, x, incX, y, incY, ap)
+}
+
+func (dev ClDevice32) Sgemv(tA blas.Transpose, m, n int, alpha float32, a []float32, lda int, x []float32, incX int, beta float32, y []float32, incY int) error {
+	return gemv(dev.E, "Sgemv", tA, m, n, alpha, a, lda, x, incX, beta, y, incY)
+}
+
+func (dev ClDevice32) Sgbmv(tA blas.Transpose, m, n, kL, kU int, alpha float32, a []float32, lda int, x []float32, incX int, beta float32, y []float32, incY int) error {
+	return gbmv(dev.E, "Sgbmv", tA, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
+}
+
+func (dev ClDevice32) Strmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []float32, lda int, x []float32, incX int) error {
+	return trmv(dev.E, "Strmv", ul, tA, d, n, a, lda, x, incX)
+}
+
+func (dev ClDevice32) Stbmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []float32, lda int, x []float32, incX int) error {
+	return tbmv(dev.E, "Stbmv", ul, tA, d, n, k, a, lda, x, incX)
+}
+
+func (dev ClDevice32) Stpmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, ap []float32, x []float32, incX int) error {
+	return tpmv(dev.E, "Stpmv", ul, tA, d, n, ap, x, incX)
+}
+
+func (dev ClDevice32) Strsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []float32, lda int, x []float32, incX int) error {
+	return trsv(dev.E, "Strsv", ul, tA, d, n, a, lda, x, incX)
+}
+
+func (dev ClDevice32) Stbsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []float32, lda int, x []float32, incX int) error {
+	return tbsv(dev.E, "Stbsv", ul, tA, d, n, k, a, lda, x, incX)
+}
+
+func (dev ClDevice32) Stpsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, ap []float32, x []float32, incX int) error {
+	return tpsv(dev.E, "Stpsv", ul, tA, d, n, ap, x, incX)
+}
+
+func (dev ClDevice32) Ssymv(ul blas.Uplo, n int, alpha float32, a []float32, lda int, x []float32, incX int, beta float32, y []float32, incY int) error {
+	return symv(dev.E, "Ssymv", ul, n, alpha, a, lda, x, incX, beta, y, incY)
+}
+
+func (dev ClDevice32) Ssbmv(ul blas.Uplo, n, k int, alpha float32, a []float32, lda int, x []float32, incX int, beta float32, y []float32, incY int) error {
+	return sbmv(dev.E, "Ssbmv", ul, n, k, alpha, a, lda, x, incX, beta, y, incY)
+}
+
+func (dev ClDevice32) Sspmv(ul blas.Uplo, n int, alpha float32, ap []float32, x []float32, incX int, beta float32, y []float32, incY int) error {
+	return spmv(dev.E, "Sspmv", ul, n, alpha, ap, x, incX, beta, y, incY)
+}
+
+func (dev ClDevice32) Sger(m, n int, alpha float32, x []float32, incX int, y []float32, incY int, a []float32, lda int) error {
+	return ger(dev.E, "Sger", m, n, alpha, x, incX, y, incY, a, lda)
+}
+
+func (dev ClDevice32) Ssyr(ul blas.Uplo, n int, alpha float32, x []float32, incX int, a []float32, lda int) error {
+	return syr(dev.E, "Ssyr", ul, n, alpha, x, incX, a, lda)
+}
+
+func (dev ClDevice32) Sspr(ul blas.Uplo, n int, alpha float32, x []float32, incX int, ap []float32) error {
+	return spr(dev.E, "Sspr", ul, n, alpha, x, incX, ap)
+}
+
+func (dev ClDevice32) Ssyr2(ul blas.Uplo, n int, alpha float32, x []float32, incX int, y []float32, incY int, a []float32, lda int) error {
+	return syr2(dev.E, "Ssyr2", ul, n, alpha, x, incX, y, incY, a, lda)
+}
+
+func (dev ClDevice32) Sspr2(ul blas.Uplo, n int, alpha float32, x []float32, incX int, y []float32, incY int, ap []float32) error {
+	return spr2(dev.E, "Sspr2", ul, n, alpha, x, incX, y, incY, ap)
+}
