@@ -33,7 +33,7 @@ func BenchmarkPotrfParts(b *testing.B) {
 					b.Fatal(err)
 				}
 				defer scratch.Release()
-				var parts [6]time.Duration
+				var parts [7]time.Duration
 				b.ResetTimer()
 				for range b.N {
 					b.StopTimer()
@@ -43,10 +43,10 @@ func BenchmarkPotrfParts(b *testing.B) {
 					b.StartTimer()
 					potrfParts(b, impl, d, scratch, n, nb, &parts)
 				}
-				names := [6]string{"panel", "trsm", "syrk", "gemm", "read", "write"}
+				names := [7]string{"panel", "trsm", "syrk", "gemm", "read", "write", "trmm"}
 				var tot time.Duration
 				for i, p := range parts {
-					if i != 3 { // gemm is a comparison, not a step
+					if i != 3 && i != 6 { // gemm and trmm are comparisons, not steps
 						tot += p
 					}
 				}
@@ -60,7 +60,7 @@ func BenchmarkPotrfParts(b *testing.B) {
 	}
 }
 
-func potrfParts(b *testing.B, impl *Implementation, d, scratch *clblas.Matrix[float64], n, nb int, parts *[6]time.Duration) {
+func potrfParts(b *testing.B, impl *Implementation, d, scratch *clblas.Matrix[float64], n, nb int, parts *[7]time.Duration) {
 	must := func(ev *clblas.Event, err error) {
 		if err == nil && ev != nil {
 			err = ev.Wait()
@@ -108,5 +108,12 @@ func potrfParts(b *testing.B, impl *Implementation, d, scratch *clblas.Matrix[fl
 			b.Fatal(err)
 		}
 		timed(3, func() { must(clblas.Gemm(blas.Trans, blas.NoTrans, -1, bv, bv, 0, sc)) })
+		// Trmm by the diagonal block on a view of the same shape, as
+		// Trsm by an inverse the CPU computed would be.
+		tv, err := scratch.View(0, 0, jb, r)
+		if err != nil {
+			b.Fatal(err)
+		}
+		timed(6, func() { must(clblas.Trmm(blas.Left, blas.Upper, blas.Trans, blas.NonUnit, 1, diag, tv)) })
 	}
 }
