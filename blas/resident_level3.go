@@ -85,9 +85,6 @@ func Syrk[T float32 | float64](ul blas.Uplo, t blas.Transpose, alpha T, a *Matri
 	if err != nil {
 		return nil, err
 	}
-	if eng.SyrkBlocked(call, ul == blas.Upper, t != blas.NoTrans, n, k, alpha, a.st.buf, a.off, a.stride, beta, c.st.buf, c.off, c.stride) {
-		return finishAsync(call)
-	}
 	da, dc := matIn(call, a), matIn(call, c)
 	eng.SyrkOnDevice(call, ul == blas.Upper, t != blas.NoTrans, n, k, alpha, da.buf, da.ld, beta, dc.buf, dc.ld)
 	matOut(call, c, dc)

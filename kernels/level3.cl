@@ -290,22 +290,21 @@ __kernel void l3_sym_expand(const int n, const int upper,
 /*
  * l3_tri_merge: the upper or lower triangle of C = T + beta·C, or of
  * C = T + Tᵀ + beta·C when sym2 != 0 (SYR2K: T = alpha·A·Bᵀ, and
- * alpha·B·Aᵀ = Tᵀ). T is n×n with leading dimension ldt; C starts at
- * element offc. beta == 0
+ * alpha·B·Aᵀ = Tᵀ). T is n×n with leading dimension ldt. beta == 0
  * assigns unless mulbeta != 0 (gonum's lower-triangle SYRK with a
  * transpose multiplies C by beta even then, so NaN in C survives), as the
  * direct kernels do. The other triangle of C is not touched.
  */
 __kernel void l3_tri_merge(const int n, const int upper, const int sym2,
                            __global const real* T, const int ldt,
-                           const real beta, __global real* C, const int offc,
-                           const int ldc, const int mulbeta)
+                           const real beta, __global real* C, const int ldc,
+                           const int mulbeta)
 {
   const int j = get_global_id(0);
   const int i = get_global_id(1);
   if (i >= n || j >= n || (upper ? j < i : j > i)) return;
   real t = T[(long)i * ldt + j];
   if (sym2) t += T[(long)j * ldt + i];
-  __global real* c = C + offc + (long)i * ldc + j;
+  __global real* c = C + (long)i * ldc + j;
   *c = (beta == ZERO && !mulbeta) ? t : fma(beta, *c, t);
 }

@@ -278,13 +278,9 @@ func SyrkOnDevice[T Real](c *Call, upper, trans bool, n, k int, alpha T, a *cl.B
 		g.scale(n, n, beta, cb, 0, ldc, l3Tri(upper))
 		return
 	}
-	if SyrkBlocked(c, upper, trans, n, k, alpha, a, 0, lda, beta, cb, 0, ldc) {
-		return
-	}
 	if k > 0 && c.E.viaGemm(n, n, k) {
-		// GEMM route where gonum reads C with beta == 0: T =
-		// alpha·op(A)·op(A)ᵀ over the whole square, then its triangle
-		// merged into C.
+		// GEMM route: T = alpha·op(A)·op(A)ᵀ over the whole square, then
+		// its triangle merged into C.
 		t := Alloc[T](c, n*n)
 		GemmOnDevice(c, trans, !trans, n, n, k, alpha, a, 0, lda, a, 0, lda, 0, t, 0, n)
 		triMerge(g, upper, false, n, t, beta, cb, ldc, syrkReadsC(alpha, upper, trans))
@@ -329,7 +325,7 @@ func triMerge[T Real](g *GemmLauncher[T], upper, sym2 bool, n int, t *cl.Buffer,
 	kern := g.kernel("level3.cl", "l3_tri_merge")
 	global, local := l3Work(n, n)
 	c.Run(kern, global, local, l3Int(c, n), int32(l3Bool(upper)), int32(l3Bool(sym2)), t, l3Int(c, n),
-		beta, cb, int32(0), l3Int(c, ldc), int32(l3Bool(mulbeta)))
+		beta, cb, l3Int(c, ldc), int32(l3Bool(mulbeta)))
 }
 
 // trmmOnDevice enqueues res = alpha·op(A)·B (left) or alpha·B·op(A) for a
