@@ -17,10 +17,12 @@ import (
 var benchSizes = flag.String("lapack.sizes", "2048,4096",
 	"comma-separated orders for BenchmarkDpotrf and BenchmarkDgetrf (gonum's runs at the first only)")
 
+var benchNB = flag.Int("lapack.nb", defaultNB, "block size of the benchmarks' implementation")
+
 // benchImpl returns a device implementation sending every call to the
-// device with the default block size.
+// device with the block size -lapack.nb.
 func benchImpl(b *testing.B) *Implementation {
-	return newTestImpl(b, defaultNB)
+	return newTestImpl(b, *benchNB)
 }
 
 func sizes(b *testing.B) []int {
