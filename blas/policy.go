@@ -251,10 +251,10 @@ const (
 // device that would be slower than gonum.
 func serialShare() float64 { return min(1, 2/float64(runtime.GOMAXPROCS(0))) }
 
-// fillCPU sets the CPU estimates a device left at zero. The figures are
-// conservative estimates of gonum's Go kernels (about 4 GFLOP/s per core in
-// float64 and twice that in float32, 8 GB/s of memory bandwidth per core up
-// to 60 GB/s); the engine may measure better ones.
+// fillCPU sets the CPU estimates a device left at zero: per-core rates of
+// gonum's Go kernels chosen low, so that Auto errs towards the CPU, and a
+// memory bandwidth that stops growing with the core count as a socket's
+// does; the engine may measure better ones.
 func (cm *costModel) fillCPU() {
 	procs := float64(runtime.GOMAXPROCS(0))
 	if cm.cpuGFLOPS64 <= 0 {

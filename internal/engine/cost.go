@@ -83,7 +83,7 @@ func EstimateCost(p platform.Profile) Cost {
 		cm.MemGBps = 500
 		cm.LinkGBps = 20
 		// The driver's own staging of pageable memory runs far below the
-		// bus (issue 16 measured 6 GB/s on a 55 GB/s bus).
+		// bus (BENCHMARKS.md, "Figures behind the code's choices").
 		cm.PageableGBps = 6
 		if p.HostUnifiedMemory {
 			cm.LinkGBps = 40
