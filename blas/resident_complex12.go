@@ -291,14 +291,7 @@ func Gemv[T Element](tA blas.Transpose, alpha T, a *Matrix[T], x *Vector[T], bet
 // zero).
 func Hemv[T complex64 | complex128](ul blas.Uplo, alpha T, a *Matrix[T], x *Vector[T], beta T, y *Vector[T], wait ...*Event) (*Event, error) {
 	const op = "Hemv"
-	if err := errors.Join(checkUplo(op, ul), operands(op, a.storage(), x.storage(), y.storage())); err != nil {
-		return nil, err
-	}
-	n := a.rows
-	if a.cols != n || x.n != n || y.n != n {
-		return nil, shapeErr(op, "A %d×%d, x %d, y %d", a.rows, a.cols, x.n, y.n)
-	}
-	c, err := start[T](op, wait, a.st)
+	c, n, err := startSymMV(op, ul, a, x, y, wait)
 	if err != nil {
 		return nil, err
 	}
@@ -546,14 +539,7 @@ func Gbmv[T Element](tA blas.Transpose, m, n, kL, kU int, alpha T, a *Matrix[T],
 // n×(k+1)).
 func Hbmv[T complex64 | complex128](ul blas.Uplo, k int, alpha T, a *Matrix[T], x *Vector[T], beta T, y *Vector[T], wait ...*Event) (*Event, error) {
 	const op = "Hbmv"
-	if err := errors.Join(checkUplo(op, ul), operands(op, a.storage(), x.storage(), y.storage())); err != nil {
-		return nil, err
-	}
-	n := a.rows
-	if k < 0 || a.cols != k+1 || x.n != n || y.n != n {
-		return nil, shapeErr(op, "k %d, band storage %d×%d, x %d, y %d", k, a.rows, a.cols, x.n, y.n)
-	}
-	c, err := start[T](op, wait, a.st)
+	c, n, err := startBandMV(op, ul, k, a, x, y, wait)
 	if err != nil {
 		return nil, err
 	}
@@ -564,17 +550,7 @@ func Hbmv[T complex64 | complex128](ul blas.Uplo, k int, alpha T, a *Matrix[T], 
 // triangle is packed in ap (a contiguous vector of n(n+1)/2 elements).
 func Hpmv[T complex64 | complex128](ul blas.Uplo, alpha T, ap *Vector[T], x *Vector[T], beta T, y *Vector[T], wait ...*Event) (*Event, error) {
 	const op = "Hpmv"
-	if err := errors.Join(checkUplo(op, ul), operands(op, ap.storage(), x.storage(), y.storage())); err != nil {
-		return nil, err
-	}
-	n := x.n
-	if err := checkPacked(op, ap, n); err != nil {
-		return nil, err
-	}
-	if y.n != n {
-		return nil, shapeErr(op, "x %d, y %d", x.n, y.n)
-	}
-	c, err := start[T](op, wait, ap.st)
+	c, n, err := startPackedMV(op, ul, ap, x, y, wait)
 	if err != nil {
 		return nil, err
 	}

@@ -209,14 +209,7 @@ func gbmvReal[T float32 | float64](tA blas.Transpose, m, n, kL, kU int, alpha T,
 // ul triangle is read.
 func Symv[T float32 | float64](ul blas.Uplo, alpha T, a *Matrix[T], x *Vector[T], beta T, y *Vector[T], wait ...*Event) (*Event, error) {
 	const op = "Symv"
-	if err := errors.Join(checkUplo(op, ul), operands(op, a.storage(), x.storage(), y.storage())); err != nil {
-		return nil, err
-	}
-	n := a.rows
-	if a.cols != n || x.n != n || y.n != n {
-		return nil, shapeErr(op, "A %d×%d, x %d, y %d", a.rows, a.cols, x.n, y.n)
-	}
-	c, err := start[T](op, wait, a.st)
+	c, n, err := startSymMV(op, ul, a, x, y, wait)
 	if err != nil {
 		return nil, err
 	}
@@ -228,14 +221,7 @@ func Symv[T float32 | float64](ul blas.Uplo, alpha T, a *Matrix[T], x *Vector[T]
 // n×(k+1).
 func Sbmv[T float32 | float64](ul blas.Uplo, k int, alpha T, a *Matrix[T], x *Vector[T], beta T, y *Vector[T], wait ...*Event) (*Event, error) {
 	const op = "Sbmv"
-	if err := errors.Join(checkUplo(op, ul), operands(op, a.storage(), x.storage(), y.storage())); err != nil {
-		return nil, err
-	}
-	n := a.rows
-	if k < 0 || a.cols != k+1 || x.n != n || y.n != n {
-		return nil, shapeErr(op, "k %d, band storage %d×%d, x %d, y %d", k, a.rows, a.cols, x.n, y.n)
-	}
-	c, err := start[T](op, wait, a.st)
+	c, n, err := startBandMV(op, ul, k, a, x, y, wait)
 	if err != nil {
 		return nil, err
 	}
@@ -246,17 +232,7 @@ func Sbmv[T float32 | float64](ul blas.Uplo, k int, alpha T, a *Matrix[T], x *Ve
 // triangle is packed in ap (a contiguous vector of n(n+1)/2 elements).
 func Spmv[T float32 | float64](ul blas.Uplo, alpha T, ap *Vector[T], x *Vector[T], beta T, y *Vector[T], wait ...*Event) (*Event, error) {
 	const op = "Spmv"
-	if err := errors.Join(checkUplo(op, ul), operands(op, ap.storage(), x.storage(), y.storage())); err != nil {
-		return nil, err
-	}
-	n := x.n
-	if err := checkPacked(op, ap, n); err != nil {
-		return nil, err
-	}
-	if y.n != n {
-		return nil, shapeErr(op, "x %d, y %d", x.n, y.n)
-	}
-	c, err := start[T](op, wait, ap.st)
+	c, n, err := startPackedMV(op, ul, ap, x, y, wait)
 	if err != nil {
 		return nil, err
 	}
