@@ -19,10 +19,17 @@ var benchSizes = flag.String("lapack.sizes", "2048,4096",
 
 var benchNB = flag.Int("lapack.nb", defaultNB, "block size of the benchmarks' implementation")
 
+var benchSlab = flag.Int("lapack.slab", defaultSlab, "Potrf's slab (rows of the trailing update per GEMM) in the benchmarks")
+
 // benchImpl returns a device implementation sending every call to the
-// device with the block size -lapack.nb.
+// device with the block size -lapack.nb and Potrf's slab -lapack.slab.
 func benchImpl(b *testing.B) *Implementation {
-	return newTestImpl(b, *benchNB)
+	impl := newTestImpl(b, *benchNB)
+	if *benchSlab < 1 {
+		b.Fatalf("-lapack.slab %d: want ≥ 1", *benchSlab)
+	}
+	impl.slab = *benchSlab
+	return impl
 }
 
 func sizes(b *testing.B) []int {
@@ -153,13 +160,16 @@ func BenchmarkDgeqrf(b *testing.B) {
 }
 
 // runResident times factor on a device matrix refilled from orig before
-// each iteration (the refill is not timed) and reports GFLOP/s.
-func runResident(b *testing.B, n int, flops float64, orig []float64, factor func(d *clblas.Matrix[float64]) (bool, error)) {
+// each iteration (the refill is not timed) and reports GFLOP/s and, per
+// factorization, what impl's counters saw: kernel launches, device copies,
+// host transfers and the MB they moved.
+func runResident(b *testing.B, impl *Implementation, n int, flops float64, orig []float64, factor func(d *clblas.Matrix[float64]) (bool, error)) {
 	d, err := clblas.NewMatrix[float64](shared.blas, n, n)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer d.Release()
+	before := impl.counts()
 	b.ResetTimer()
 	for range b.N {
 		b.StopTimer()
@@ -176,6 +186,12 @@ func runResident(b *testing.B, n int, flops float64, orig []float64, factor func
 		}
 	}
 	b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+	c := impl.counts().sub(before)
+	per := func(v int64) float64 { return float64(v) / float64(b.N) }
+	b.ReportMetric(per(c.launches), "launches/op")
+	b.ReportMetric(per(c.copies), "copies/op")
+	b.ReportMetric(per(c.transfers), "xfers/op")
+	b.ReportMetric(per(c.bytes)/1e6, "xferMB/op")
 }
 
 // BenchmarkResident times Potrf, Getrf and Geqrf on matrices already on
@@ -191,19 +207,19 @@ func BenchmarkResident(b *testing.B) {
 		}
 		nf := float64(n)
 		b.Run(fmt.Sprintf("Potrf/n=%d", n), func(b *testing.B) {
-			runResident(b, n, nf*nf*nf/3, spdA, func(d *clblas.Matrix[float64]) (bool, error) {
+			runResident(b, impl, n, nf*nf*nf/3, spdA, func(d *clblas.Matrix[float64]) (bool, error) {
 				return Potrf(impl, blas.Upper, d)
 			})
 		})
 		ipiv := make([]int, n)
 		b.Run(fmt.Sprintf("Getrf/n=%d", n), func(b *testing.B) {
-			runResident(b, n, 2*nf*nf*nf/3, gen, func(d *clblas.Matrix[float64]) (bool, error) {
+			runResident(b, impl, n, 2*nf*nf*nf/3, gen, func(d *clblas.Matrix[float64]) (bool, error) {
 				return Getrf(impl, d, ipiv)
 			})
 		})
 		tau := make([]float64, n)
 		b.Run(fmt.Sprintf("Geqrf/n=%d", n), func(b *testing.B) {
-			runResident(b, n, 4*nf*nf*nf/3, gen, func(d *clblas.Matrix[float64]) (bool, error) {
+			runResident(b, impl, n, 4*nf*nf*nf/3, gen, func(d *clblas.Matrix[float64]) (bool, error) {
 				return true, Geqrf(impl, d, tau)
 			})
 		})

@@ -58,9 +58,17 @@ type Implementation struct {
 	mu     sync.Mutex
 	logged map[string]bool
 
-	kmu      sync.Mutex    // guards laswp, laswpErr and launches of laswp
-	laswp    [2]*cl.Kernel // float32, float64
-	laswpErr [2]error
+	kmu     sync.Mutex // guards kerns, kernErr and launches of lapack.cl's kernels
+	kerns   map[kernelKey]*cl.Kernel
+	kernErr map[kernelKey]error
+	closed  bool
+
+	// stats counts what the factorizations enqueue (benchmarks report it).
+	stats stats
+	// slab is the height of the block rows (Upper) or width of the block
+	// columns (Lower) in which Potrf updates the trailing matrix (tests
+	// make it small).
+	slab int
 
 	// onDevice counts the calls finished on the device (tests check that
 	// the device path ran).
@@ -73,6 +81,11 @@ const (
 	// defaultNB is the block size: the panel width factorised on the CPU
 	// and the inner dimension of the trailing updates.
 	defaultNB = 128
+	// defaultSlab is Potrf's slab (Implementation.slab): each slab's
+	// update is one GEMM that also computes the slab's diagonal square in
+	// full, so the slab trades launches per step against extra flops
+	// (slab/r of the update of an r×r trailing matrix).
+	defaultSlab = 1024
 	// defaultCrossover is the order below which Auto leaves a call to
 	// gonum: a small factorization is dominated by transfers and launches.
 	defaultCrossover = 512
@@ -165,6 +178,9 @@ func New(b *clblas.Implementation, opts ...Option) (*Implementation, error) {
 		crossover: c.crossover,
 		logger:    c.logger,
 		logged:    make(map[string]bool),
+		kerns:     make(map[kernelKey]*cl.Kernel),
+		kernErr:   make(map[kernelKey]error),
+		slab:      defaultSlab,
 	}, nil
 }
 
@@ -174,15 +190,13 @@ func (impl *Implementation) Close() error {
 	impl.kmu.Lock()
 	defer impl.kmu.Unlock()
 	var err error
-	for i, k := range impl.laswp {
-		if k != nil {
-			if rerr := k.Release(); rerr != nil && err == nil {
-				err = rerr
-			}
-			impl.laswp[i] = nil
+	for key, k := range impl.kerns {
+		if rerr := k.Release(); rerr != nil && err == nil {
+			err = rerr
 		}
-		impl.laswpErr[i] = fmt.Errorf("cllapack: Implementation closed")
+		delete(impl.kerns, key)
 	}
+	impl.closed = true
 	return err
 }
 
