@@ -52,3 +52,125 @@ __kernel void tri_band(int n, int bw, int lower, int save, __global real *a,
   else
     *e = *x;
 }
+
+#ifndef LU_WG
+#define LU_WG 256 // work-items of getf2_leaf's one work-group
+#endif
+#ifndef LU_BMAX
+#define LU_BMAX 64 // the widest panel getf2_leaf factorises
+#endif
+
+// lu_col_max returns this work-item's part of the pivot search over column
+// c of the m×b panel p (row stride lda), rows c, …, m−1: the largest |x|
+// and its first row, NaN counting as −1 (gonum's Idamax never picks a NaN
+// but the first element, which getf2_leaf checks itself).
+static void lu_col_max(__global const real *p, int lda, int m, int c,
+                       real *best, int *bi) {
+  *best = -1;
+  *bi = c;
+  for (int i = c + (int)get_local_id(0); i < m; i += LU_WG) {
+    real v = fabs(p[(long)i * lda + c]);
+    if (v > *best) {
+      *best = v;
+      *bi = i;
+    }
+  }
+}
+
+// getf2_leaf is gonum's Dgetf2 on the m×b panel (m ≥ b, b ≤ LU_BMAX) at
+// element off of a (row stride lda), in one work-group of LU_WG
+// work-items that each own the rows lid, lid+LU_WG, …: for each column c,
+// the pivot search (a reduction in local memory, the first of equal
+// maxima), the interchange of rows c and p over the panel's b columns, the
+// scaling of the column below the diagonal by 1/pivot (see below for a
+// tiny pivot) and the rank-one update of the columns right of it,
+// during which each work-item finds its part of the next column's pivot
+// search. ipiv[r0+c] = r0+p (r0: the panel's first row in the matrix the
+// row interchanges apply to). An exactly zero pivot is not interchanged
+// nor divided by, as in Dgetf2, and sets *info to r0+c+1 unless *info is
+// already set.
+__kernel void getf2_leaf(int m, int b, __global real *a, long off, int lda,
+                         int r0, __global int *ipiv, __global int *info) {
+  __local real lmax[LU_WG];
+  __local int lidx[LU_WG];
+  __local real prow[LU_BMAX];
+  const int lid = get_local_id(0);
+  __global real *p = a + off;
+  real best;
+  int bi;
+  lu_col_max(p, lda, m, 0, &best, &bi);
+  for (int c = 0; c < b; c++) {
+    argmax_local(lmax, lidx, best, bi);
+    int piv = lidx[0];
+    if (isnan(p[(long)c * lda + c]))
+      piv = c;
+    const real pv = p[(long)piv * lda + c];
+    barrier(CLK_LOCAL_MEM_FENCE); // lmax and lidx are read
+    if (lid == 0) {
+      ipiv[r0 + c] = r0 + piv;
+      if (pv == 0 && *info == 0)
+        *info = r0 + c + 1;
+    }
+    if (lid < b) {
+      real t = p[(long)c * lda + lid];
+      if (pv != 0 && piv != c) {
+        p[(long)c * lda + lid] = p[(long)piv * lda + lid];
+        p[(long)piv * lda + lid] = t;
+        t = p[(long)c * lda + lid];
+      }
+      prow[lid] = t;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    const real d = prow[c];
+    const real rd = 1 / d;
+    const int scale = d != 0;
+    // gonum's Dgetf2 scales by 1/pivot when |pivot| ≥ REAL_MIN; otherwise
+    // (a tiny or NaN pivot) its loop divides only the first element below
+    // the pivot, m−c−1 times, and leaves the others: so does this kernel,
+    // for gonum's answers.
+    const int bydiv = !(fabs(d) >= REAL_MIN);
+    best = -1;
+    bi = c + 1;
+    for (int i = c + 1 + lid; i < m; i += LU_WG) {
+      __global real *row = p + (long)i * lda;
+      real l = row[c];
+      if (scale && !bydiv) {
+        l *= rd;
+        row[c] = l;
+      } else if (scale && i == c + 1) {
+        for (int t = c + 1; t < m; t++)
+          l /= d;
+        row[c] = l;
+      }
+      for (int k = c + 1; k < b; k++)
+        row[k] = fma(-l, prow[k], row[k]);
+      if (c + 1 < b) {
+        real v = fabs(row[c + 1]);
+        if (v > best) {
+          best = v;
+          bi = i;
+        }
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+  }
+}
+
+// trsm_llu solves L·X = B in place for B, L the n1×n1 unit lower
+// triangular matrix at element offL of a and B n1×n2 at element offB of
+// the same buffer (row stride lda): one work-item per column of B, by
+// forward substitution.
+__kernel void trsm_llu(int n1, int n2, __global real *a, long offL,
+                       long offB, int lda) {
+  const int j = get_global_id(0);
+  if (j >= n2)
+    return;
+  __global const real *l = a + offL;
+  __global real *x = a + offB + j;
+  for (int i = 1; i < n1; i++) {
+    real s = x[(long)i * lda];
+    for (int k = 0; k < i; k++)
+      s = fma(-l[(long)i * lda + k], x[(long)k * lda], s);
+    x[(long)i * lda] = s;
+  }
+}

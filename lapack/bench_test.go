@@ -21,14 +21,21 @@ var benchNB = flag.Int("lapack.nb", defaultNB, "block size of the benchmarks' im
 
 var benchSlab = flag.Int("lapack.slab", defaultSlab, "Potrf's slab (rows of the trailing update per GEMM) in the benchmarks")
 
+var benchLeaf = flag.Int("lapack.leaf", defaultLeaf, "LU's leaf panel width (one work-group) in the benchmarks")
+
+var benchHostPanel = flag.Bool("lapack.hostpanel", false, "LU panels on the host (the previous design) in the benchmarks")
+
 // benchImpl returns a device implementation sending every call to the
-// device with the block size -lapack.nb and Potrf's slab -lapack.slab.
+// device with the block size -lapack.nb, Potrf's slab -lapack.slab, LU's
+// leaf -lapack.leaf and its panels where -lapack.hostpanel says.
 func benchImpl(b *testing.B) *Implementation {
 	impl := newTestImpl(b, *benchNB)
-	if *benchSlab < 1 {
-		b.Fatalf("-lapack.slab %d: want ≥ 1", *benchSlab)
+	if *benchSlab < 1 || *benchLeaf < 1 || *benchLeaf > luBMax {
+		b.Fatalf("-lapack.slab %d, -lapack.leaf %d: want ≥ 1 and 1 to %d", *benchSlab, *benchLeaf, luBMax)
 	}
 	impl.slab = *benchSlab
+	impl.leaf = *benchLeaf
+	impl.hostPanel = *benchHostPanel
 	return impl
 }
 

@@ -69,6 +69,11 @@ type Implementation struct {
 	// columns (Lower) in which Potrf updates the trailing matrix (tests
 	// make it small).
 	slab int
+	// leaf is the widest panel getrfDevice factorises in one getf2_leaf
+	// launch (≤ luBMax); hostPanel sends LU panels to the CPU instead
+	// (getrfHost; benchmarks compare the two).
+	leaf      int
+	hostPanel bool
 
 	// onDevice counts the calls finished on the device (tests check that
 	// the device path ran).
@@ -86,6 +91,10 @@ const (
 	// full, so the slab trades launches per step against extra flops
 	// (slab/r of the update of an r×r trailing matrix).
 	defaultSlab = 1024
+	// defaultLeaf is the LU panel width factorised by one work-group:
+	// a narrower leaf moves less data through that one compute unit, a
+	// wider one takes fewer launches.
+	defaultLeaf = 16
 	// defaultCrossover is the order below which Auto leaves a call to
 	// gonum: a small factorization is dominated by transfers and launches.
 	defaultCrossover = 512
@@ -181,6 +190,7 @@ func New(b *clblas.Implementation, opts ...Option) (*Implementation, error) {
 		kerns:     make(map[kernelKey]*cl.Kernel),
 		kernErr:   make(map[kernelKey]error),
 		slab:      defaultSlab,
+		leaf:      defaultLeaf,
 	}, nil
 }
 
