@@ -105,7 +105,8 @@ __kernel void getf2_leaf(int m, int b, __global real *a, long off, int lda,
     if (isnan(p[(long)c * lda + c]))
       piv = c;
     const real pv = p[(long)piv * lda + c];
-    barrier(CLK_LOCAL_MEM_FENCE); // lmax and lidx are read
+    // lmax, lidx and the pivot column are read before they change
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     if (lid == 0) {
       ipiv[r0 + c] = r0 + piv;
       if (pv == 0 && *info == 0)

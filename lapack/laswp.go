@@ -25,7 +25,7 @@ type pivots struct {
 }
 
 func (impl *Implementation) newPivots(n int) (*pivots, error) {
-	dev, err := cl.NewArray[int32](impl.blas.Runtime().Context(), cl.MemReadOnly, n)
+	dev, err := cl.NewArray[int32](impl.blas.Runtime().Context(), cl.MemReadWrite, n)
 	if err != nil {
 		return nil, fmt.Errorf("cllapack: pivots: %w", err)
 	}
