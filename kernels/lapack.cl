@@ -112,14 +112,14 @@ __kernel void getf2_leaf(int m, int b, __global real *a, long off, int lda,
       if (pv == 0 && *info == 0)
         *info = r0 + c + 1;
     }
-    if (lid < b) {
-      real t = p[(long)c * lda + lid];
+    for (int k = lid; k < b; k += LU_WG) {
+      real t = p[(long)c * lda + k];
       if (pv != 0 && piv != c) {
-        p[(long)c * lda + lid] = p[(long)piv * lda + lid];
-        p[(long)piv * lda + lid] = t;
-        t = p[(long)c * lda + lid];
+        p[(long)c * lda + k] = p[(long)piv * lda + k];
+        p[(long)piv * lda + k] = t;
+        t = p[(long)c * lda + k];
       }
-      prow[lid] = t;
+      prow[k] = t;
     }
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     const real d = prow[c];

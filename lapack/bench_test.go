@@ -23,19 +23,23 @@ var benchSlab = flag.Int("lapack.slab", defaultSlab, "Potrf's slab (rows of the 
 
 var benchLeaf = flag.Int("lapack.leaf", defaultLeaf, "LU's leaf panel width (one work-group) in the benchmarks")
 
+var benchLUWG = flag.Int("lapack.luwg", defaultLUWG, "getf2_leaf's work-group size (a power of two) in the benchmarks")
+
 var benchHostPanel = flag.Bool("lapack.hostpanel", false, "LU panels on the host (the previous design) in the benchmarks")
 
 // benchImpl returns a device implementation sending every call to the
 // device with the block size -lapack.nb, Potrf's slab -lapack.slab, LU's
-// leaf -lapack.leaf and its panels where -lapack.hostpanel says.
+// leaf -lapack.leaf and work-group -lapack.luwg, and its panels where
+// -lapack.hostpanel says.
 func benchImpl(b *testing.B) *Implementation {
 	impl := newTestImpl(b, *benchNB)
-	if *benchSlab < 1 || *benchLeaf < 1 || *benchLeaf > luBMax {
-		b.Fatalf("-lapack.slab %d, -lapack.leaf %d: want ≥ 1 and 1 to %d", *benchSlab, *benchLeaf, luBMax)
+	if *benchSlab < 1 || *benchLeaf < 1 || *benchLeaf > luBMax || *benchLUWG < 1 || *benchLUWG&(*benchLUWG-1) != 0 {
+		b.Fatalf("-lapack.slab %d, -lapack.leaf %d, -lapack.luwg %d: want ≥ 1, 1 to %d, a power of two", *benchSlab, *benchLeaf, *benchLUWG, luBMax)
 	}
 	impl.slab = *benchSlab
 	impl.leaf = *benchLeaf
 	impl.hostPanel = *benchHostPanel
+	impl.luWG = *benchLUWG
 	return impl
 }
 

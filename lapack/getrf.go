@@ -14,9 +14,6 @@ import (
 // host never waits for the device until the factorization is done (the
 // pivots and the first zero pivot are read back at the end).
 
-// luWG is the work-group size of getf2_leaf (LU_WG in kernels/lapack.cl).
-const luWG = 256
-
 // luBMax is the widest leaf getf2_leaf takes (LU_BMAX).
 const luBMax = 64
 
@@ -117,7 +114,7 @@ func panelLU[T float32 | float64](impl *Implementation, d *clblas.Matrix[T], piv
 			return err
 		}
 		ld := d.Stride()
-		return launch[T](impl, "getf2_leaf", []int{luWG}, []int{luWG}, int32(m), int32(n), buf,
+		return launch[T](impl, "getf2_leaf", []int{impl.luWG}, []int{impl.luWG}, int32(m), int32(n), buf,
 			int64(off+r0*ld+c0), int32(ld), int32(r0), piv.dev, info)
 	}
 	n1 := n / 2

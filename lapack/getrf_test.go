@@ -10,17 +10,17 @@ import (
 
 // TestGetrfLeaves runs Dgetrf with the device panel split recursively down
 // to leaves of several widths (one column, odd, wider than the panel) and
-// with the host panel, on square, tall and wide matrices, against gonum's
+// with the host panel, with work-groups of several sizes, on square, tall and wide matrices, against gonum's
 // factors and pivots.
 func TestGetrfLeaves(t *testing.T) {
 	impl := newTestImpl(t, 16)
 	rnd := rand.New(rand.NewPCG(41, 42))
 	type cfg struct {
-		nb, leaf int
-		host     bool
+		nb, leaf, wg int
+		host         bool
 	}
-	for _, c := range []cfg{{40, 1, false}, {40, 3, false}, {64, 8, false}, {16, 64, false}, {40, 8, true}} {
-		impl.nb, impl.leaf, impl.hostPanel = c.nb, c.leaf, c.host
+	for _, c := range []cfg{{40, 1, 256, false}, {40, 3, 32, false}, {64, 8, 1, false}, {16, 64, 256, false}, {40, 8, 256, true}} {
+		impl.nb, impl.leaf, impl.luWG, impl.hostPanel = c.nb, c.leaf, c.wg, c.host
 		for _, sh := range [][2]int{{70, 70}, {97, 45}, {45, 97}} {
 			m, n := sh[0], sh[1]
 			lda := n + 1

@@ -12,10 +12,11 @@ import (
 	clblas "github.com/gocompute/opencl/blas"
 )
 
-// kernelKey names a kernel of kernels/lapack.cl in one precision (precIndex).
+// kernelKey names a kernel of kernels/lapack.cl in one precision
+// (precIndex), built with getf2_leaf's work-group size wg (LU_WG).
 type kernelKey struct {
-	name string
-	pi   int
+	name   string
+	pi, wg int
 }
 
 // kernel returns the kernel k, built on first use. The caller holds
@@ -34,7 +35,7 @@ func (impl *Implementation) kernel(k kernelKey) (*cl.Kernel, error) {
 	srcs, err := kernels.Program("lapack.cl")
 	var kern *cl.Kernel
 	if err == nil {
-		opts := [2]string{"-DPRECISION=32", "-DPRECISION=64"}[k.pi]
+		opts := fmt.Sprintf("-DPRECISION=%d -DLU_WG=%d", 32+32*k.pi, k.wg)
 		kern, err = impl.blas.Runtime().Kernel(srcs, opts, k.name)
 	}
 	if err != nil {
@@ -51,7 +52,7 @@ func (impl *Implementation) kernel(k kernelKey) (*cl.Kernel, error) {
 func launch[T float32 | float64](impl *Implementation, name string, global, local []int, args ...any) error {
 	impl.kmu.Lock()
 	defer impl.kmu.Unlock()
-	kern, err := impl.kernel(kernelKey{name, precIndex[T]()})
+	kern, err := impl.kernel(kernelKey{name, precIndex[T](), impl.luWG})
 	if err != nil {
 		return err
 	}

@@ -74,6 +74,8 @@ type Implementation struct {
 	// (getrfHost; benchmarks compare the two).
 	leaf      int
 	hostPanel bool
+	// luWG is getf2_leaf's work-group size (a power of two).
+	luWG int
 
 	// onDevice counts the calls finished on the device (tests check that
 	// the device path ran).
@@ -95,6 +97,9 @@ const (
 	// a narrower leaf moves less data through that one compute unit, a
 	// wider one takes fewer launches.
 	defaultLeaf = 16
+	// defaultLUWG is getf2_leaf's work-group size: every OpenCL GPU
+	// takes 256 work-items in a group.
+	defaultLUWG = 256
 	// defaultCrossover is the order below which Auto leaves a call to
 	// gonum: a small factorization is dominated by transfers and launches.
 	defaultCrossover = 512
@@ -191,6 +196,7 @@ func New(b *clblas.Implementation, opts ...Option) (*Implementation, error) {
 		kernErr:   make(map[kernelKey]error),
 		slab:      defaultSlab,
 		leaf:      defaultLeaf,
+		luWG:      defaultLUWG,
 	}, nil
 }
 
