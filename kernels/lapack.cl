@@ -175,3 +175,82 @@ __kernel void trsm_llu(int n1, int n2, __global real *a, long offL,
     x[(long)i * lda] = s;
   }
 }
+
+// potf2_inv factorises the n×n diagonal block at element off of a (row
+// stride lda) in place, A = Uᵀ·U (upper != 0, U in the upper triangle) or
+// A = L·Lᵀ (L = Uᵀ in the lower triangle), right-looking, in one
+// work-group, and writes U⁻¹ (or L⁻¹ = U⁻ᵀ) into the n×n block at element
+// ioff of inv (row stride ldi), zero outside its triangle. The other
+// triangle of a is not touched. U(r, c) and X(r, c) = U⁻¹(r, c) address
+// either triangle. A diagonal element that is not positive (or NaN) is
+// left in place, sets *info to ibase+column+1 and makes the inverse zero;
+// when *info is already set the kernel only zeroes the inverse, so that
+// Potrf's later GEMMs, multiplying by it, change nothing.
+#define U_(r, c) a[off + (upper ? (long)(r) * lda + (c) : (long)(c) * lda + (r))]
+#define X_(r, c) inv[ioff + (upper ? (long)(r) * ldi + (c) : (long)(c) * ldi + (r))]
+__kernel void potf2_inv(int n, int upper, __global real *a, long off, int lda,
+                        __global real *inv, long ioff, int ldi,
+                        __global int *info, int ibase) {
+  const int lid = get_local_id(0);
+  const int wg = get_local_size(0);
+  int failed = *info != 0;
+  barrier(CLK_GLOBAL_MEM_FENCE); // *info is read before work-item 0 sets it
+  for (int j = 0; j < n && !failed; j++) {
+    const real d = U_(j, j);
+    if (!(d > 0)) {
+      failed = 1;
+      if (lid == 0)
+        *info = ibase + j + 1;
+      break;
+    }
+    const real s = sqrt(d);
+    // Row j of U: U(j, c) /= s; every work-item has read U(j, j).
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    for (int c = j + 1 + lid; c < n; c += wg)
+      U_(j, c) = U_(j, c) / s;
+    if (lid == 0)
+      U_(j, j) = s;
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    // The trailing triangle: U(r, c) −= U(j, r)·U(j, c), j < r ≤ c, one
+    // work-item per column c.
+    for (int c = j + 1 + lid; c < n; c += wg) {
+      const real ujc = U_(j, c);
+      for (int r = j + 1; r <= c; r++)
+        U_(r, c) = fma(-U_(j, r), ujc, U_(r, c));
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE);
+  }
+  // X = U⁻¹ by back substitution, one work-item per column k:
+  // X(k, k) = 1/U(k, k), X(i, k) = −(Σ_{i<p≤k} U(i, p)·X(p, k))/U(i, i).
+  for (int k = lid; k < n; k += wg) {
+    for (int i = 0; i < n; i++) {
+      if (failed || i > k)
+        X_(i, k) = 0;
+    }
+    if (failed)
+      continue;
+    X_(k, k) = 1 / U_(k, k);
+    for (int i = k - 1; i >= 0; i--) {
+      real t = 0;
+      for (int p = i + 1; p <= k; p++)
+        t = fma(U_(i, p), X_(p, k), t);
+      X_(i, k) = -t / U_(i, i);
+    }
+  }
+}
+#undef U_
+#undef X_
+
+// copy_ok copies the rows×cols matrix at element soff of s (row stride
+// lds) into the one at element doff of d (row stride ldd) unless *info is
+// set (Potrf after a block that is not positive definite). One work-item
+// per element: dimension 0 is the column, 1 the row.
+__kernel void copy_ok(int rows, int cols, __global const real *s, long soff,
+                      int lds, __global real *d, long doff, int ldd,
+                      __global const int *info) {
+  int c = get_global_id(0);
+  int r = get_global_id(1);
+  if (c >= cols || r >= rows || *info != 0)
+    return;
+  d[doff + (long)r * ldd + c] = s[soff + (long)r * lds + c];
+}

@@ -25,12 +25,15 @@ var benchLeaf = flag.Int("lapack.leaf", defaultLeaf, "LU's leaf panel width (one
 
 var benchLUWG = flag.Int("lapack.luwg", defaultLUWG, "getf2_leaf's work-group size (a power of two) in the benchmarks")
 
+var benchHostDiag = flag.Bool("lapack.hostdiag", false, "Potrf's diagonal blocks on the host (with look-ahead) in the benchmarks")
+
 var benchHostPanel = flag.Bool("lapack.hostpanel", false, "LU panels on the host (the previous design) in the benchmarks")
 
 // benchImpl returns a device implementation sending every call to the
 // device with the block size -lapack.nb, Potrf's slab -lapack.slab, LU's
-// leaf -lapack.leaf and work-group -lapack.luwg, and its panels where
-// -lapack.hostpanel says.
+// leaf -lapack.leaf and work-group -lapack.luwg, and LU's panels and
+// Cholesky's diagonal blocks where -lapack.hostpanel and -lapack.hostdiag
+// say.
 func benchImpl(b *testing.B) *Implementation {
 	impl := newTestImpl(b, *benchNB)
 	if *benchSlab < 1 || *benchLeaf < 1 || *benchLeaf > luBMax || *benchLUWG < 1 || *benchLUWG&(*benchLUWG-1) != 0 {
@@ -40,6 +43,7 @@ func benchImpl(b *testing.B) *Implementation {
 	impl.leaf = *benchLeaf
 	impl.hostPanel = *benchHostPanel
 	impl.luWG = *benchLUWG
+	impl.hostDiag = *benchHostDiag
 	return impl
 }
 

@@ -9,8 +9,8 @@ import (
 )
 
 // TestKernelsSmall runs every kernel of kernels/lapack.cl at small sizes,
-// in few launches, against gonum: Potrf (tri_band, both triangles, slabs
-// narrower than a block) and Getrf (getf2_leaf, trsm_llu, laswp, with a
+// in few launches, against gonum: Potrf (tri_band, potf2_inv, copy_ok,
+// both triangles, slabs narrower than a block, a block that fails) and Getrf (getf2_leaf, trsm_llu, laswp, with a
 // leaf narrower than the panel). scripts/oclgrind.sh runs it on Oclgrind.
 func TestKernelsSmall(t *testing.T) {
 	impl := newTestImpl(t, 8)
@@ -26,9 +26,16 @@ func TestKernelsSmall(t *testing.T) {
 		}
 		compare(t, "Dpotrf", n, n, a, want, n+1, 1e-12)
 	}
+	// Not positive definite in the second block: potf2_inv sets info,
+	// and the later steps run with it set.
+	a := spd(n, n, rnd)
+	a[9*n+9] = -1
+	if impl.Dpotrf(blas.Lower, n, a, n) {
+		t.Fatal("Dpotrf: a matrix that is not positive definite passed")
+	}
 	impl.nb = 16
 	const m = 37
-	a := make([]float64, m*n)
+	a = make([]float64, m*n)
 	for i := range a {
 		a[i] = rnd.NormFloat64()
 	}

@@ -76,6 +76,10 @@ type Implementation struct {
 	hostPanel bool
 	// luWG is getf2_leaf's work-group size (a power of two).
 	luWG int
+	// hostDiag makes Potrf factorise its diagonal blocks on the CPU
+	// (potrfRun.run) instead of on the device (runDevice); benchmarks
+	// compare the two.
+	hostDiag bool
 
 	// onDevice counts the calls finished on the device (tests check that
 	// the device path ran).

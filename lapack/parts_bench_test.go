@@ -8,6 +8,8 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 
+	"github.com/gocompute/opencl/cl"
+
 	clblas "github.com/gocompute/opencl/blas"
 )
 
@@ -19,7 +21,8 @@ import (
 // row's GEMM), read (the next diagonal block) and slabs (the rest of the
 // trailing update). It is a profile, not the pipelined factorization: it
 // shows which operation to make faster. The nb's are those of -lapack.nb
-// and 256; the slab is -lapack.slab.
+// and 256; the slab is -lapack.slab. Without -lapack.hostdiag the
+// diagonal blocks are factorised on the device (potrfPartsDevice).
 //
 //	go test -run XXX -bench PotrfParts -lapack.sizes 4096 ./lapack
 func BenchmarkPotrfParts(b *testing.B) {
@@ -76,6 +79,10 @@ func potrfParts(b *testing.B, impl *Implementation, d *clblas.Matrix[float64], n
 	p.bw = min(max(p.nb, impl.slab), n) - 1
 	must(p.alloc())
 	defer p.release()
+	if !impl.hostDiag {
+		potrfPartsDevice(b, p, timed)
+		return
+	}
 	for j := 0; j < n; j += nb {
 		jb := min(nb, n-j)
 		diag, err := d.View(j, j, jb, jb)
@@ -121,5 +128,41 @@ func potrfParts(b *testing.B, impl *Implementation, d *clblas.Matrix[float64], n
 			}
 			return nil
 		})
+	}
+}
+
+// potrfPartsDevice is potrfParts for the diagonal blocks on the device:
+// panel is potf2_inv, trsm its GEMM and copy_ok, slabs the trailing
+// update; nothing is read or written.
+func potrfPartsDevice(b *testing.B, p *potrfRun[float64], timed func(int, func() error)) {
+	info, err := cl.NewArray[int32](p.impl.blas.Runtime().Context(), cl.MemReadWrite, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer info.Release()
+	q := p.impl.blas.Runtime().Queue()
+	if ev, err := info.Fill(q, 0, 0, 1); err != nil || ev.Wait() != nil {
+		b.Fatal(err)
+	}
+	for j := 0; j < p.n; j += p.nb {
+		jb := min(p.nb, p.n-j)
+		timed(0, func() error { return p.potf2(j, jb, info) })
+		k, r := j+jb, p.n-j-jb
+		if r == 0 {
+			break
+		}
+		timed(2, func() error { return p.trsmDevice(j, jb, info) })
+		timed(5, func() error {
+			for s := 0; s < r; s += p.impl.slab {
+				if err := p.update(k, jb, s, min(p.impl.slab, r-s), r-s); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	inf := []int32{0}
+	if err := info.Read(q, 0, inf); err != nil || inf[0] != 0 {
+		b.Fatalf("info %d, %v", inf[0], err)
 	}
 }

@@ -41,7 +41,10 @@ func potrf[T float32 | float64](impl *Implementation, ul blas.Uplo, d *clblas.Ma
 			err = rerr
 		}
 	}()
-	return p.run()
+	if impl.hostDiag {
+		return p.run()
+	}
+	return p.runDevice()
 }
 
 // potrfRun is the state of one potrf: the matrix, the scratch on the
@@ -65,6 +68,12 @@ func (p *potrfRun[T]) alloc() (err error) {
 		p.blocks[i] = make([]T, p.nb*p.nb)
 		p.invs[i] = make([]T, p.nb*p.nb)
 	}
+	if p.n == p.nb && p.impl.hostDiag {
+		return nil
+	}
+	if p.dinv, err = clblas.NewMatrix[T](p.impl.blas, p.nb, p.nb); err != nil {
+		return err
+	}
 	if p.n == p.nb {
 		return nil
 	}
@@ -73,9 +82,6 @@ func (p *potrfRun[T]) alloc() (err error) {
 		wr, wc = wc, wr
 	}
 	if p.dw, err = clblas.NewMatrix[T](p.impl.blas, wr, wc); err != nil {
-		return err
-	}
-	if p.dinv, err = clblas.NewMatrix[T](p.impl.blas, p.nb, p.nb); err != nil {
 		return err
 	}
 	p.bnd, err = clblas.NewMatrix[T](p.impl.blas, p.n, p.bw)

@@ -14,12 +14,14 @@ import (
 // block), so that the band of the unreferenced triangle the slabs'
 // GEMMs overwrite is wide or narrow: the factor must match gonum's and
 // the other triangle and the padding must come back bit for bit, also
-// when a later block is not positive definite.
+// when a later block is not positive definite; half of them with the
+// diagonal blocks factorised on the host.
 func TestPotrfSlabs(t *testing.T) {
 	impl := newTestImpl(t, 16)
 	rnd := rand.New(rand.NewPCG(31, 32))
-	for _, slab := range []int{1, 8, 24, 100} {
+	for i, slab := range []int{1, 8, 24, 100} {
 		impl.slab = slab
+		impl.hostDiag = i%2 == 1
 		for _, n := range []int{40, 97} {
 			for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
 				for _, fail := range []bool{false, true} {
@@ -68,21 +70,35 @@ func checkOtherTriangle(t *testing.T, ul blas.Uplo, n int, a, orig []float64, ld
 }
 
 // potrfModel is what potrf enqueues for an n×n matrix of elements of es
-// bytes with blocks nb and slabs slab: kernel launches (GEMMs and the two
-// band copies), device copies, host transfers and their bytes. Each step
-// but the last: one GEMM for U12, one for the next block row and one per
-// slab of the rest, one copy of U12, the writes of the factor block and
-// of its inverse and the read of the next block.
-func potrfModel(n, nb, slab, es int) (launches, copies, transfers, bytes int) {
+// bytes with blocks nb and slabs slab: kernel launches (GEMMs, the two
+// band copies and, on the device, potf2_inv and copy_ok), device-side
+// copies, host transfers and their bytes. Each step but the last: one
+// GEMM for U12 and one per slab of the trailing update; with the
+// diagonal blocks on the host (hostDiag) the next block row is one more
+// GEMM, U12 is a device copy, and the factor block and its inverse are
+// written and the next block read; on the device, potf2_inv runs on each
+// block, copy_ok copies U12, and only info is read, at the end.
+func potrfModel(n, nb, slab, es int, hostDiag bool) (launches, copies, transfers, bytes int) {
 	if n > nb {
 		launches = 2
 	}
-	transfers, bytes = 1, min(nb, n)*min(nb, n)*es // the first block's read
+	if !hostDiag {
+		transfers, bytes = 1, 4
+	} else {
+		transfers, bytes = 1, min(nb, n)*min(nb, n)*es // the first block's read
+	}
 	for j := 0; j < n; j += nb {
 		jb := min(nb, n-j)
+		r := n - j - jb
+		if !hostDiag {
+			launches++ // potf2_inv
+			if r > 0 {
+				launches += 2 + (r+slab-1)/slab
+			}
+			continue
+		}
 		transfers++ // the factor block's write
 		bytes += jb * jb * es
-		r := n - j - jb
 		if r == 0 {
 			break
 		}
@@ -101,17 +117,20 @@ func TestPotrfCounts(t *testing.T) {
 	impl := newTestImpl(t, 16)
 	impl.slab = 40
 	rnd := rand.New(rand.NewPCG(33, 34))
-	for _, n := range []int{10, 16, 100, 131} {
-		a := spd(n, n, rnd)
-		before := impl.counts()
-		if !impl.Dpotrf(blas.Upper, n, a, n) {
-			t.Fatalf("n=%d: not positive definite", n)
-		}
-		got := impl.counts().sub(before)
-		l, c, tr, b := potrfModel(n, 16, 40, 8)
-		want := counts{launches: int64(l), copies: int64(c), transfers: int64(tr), bytes: int64(b)}
-		if got != want {
-			t.Errorf("n=%d: counted %+v, model %+v", n, got, want)
+	for _, host := range []bool{false, true} {
+		impl.hostDiag = host
+		for _, n := range []int{10, 16, 100, 131} {
+			a := spd(n, n, rnd)
+			before := impl.counts()
+			if !impl.Dpotrf(blas.Upper, n, a, n) {
+				t.Fatalf("n=%d: not positive definite", n)
+			}
+			got := impl.counts().sub(before)
+			l, c, tr, b := potrfModel(n, 16, 40, 8, host)
+			want := counts{launches: int64(l), copies: int64(c), transfers: int64(tr), bytes: int64(b)}
+			if got != want {
+				t.Errorf("hostDiag %v, n=%d: counted %+v, model %+v", host, n, got, want)
+			}
 		}
 	}
 }
