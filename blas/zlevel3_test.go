@@ -108,7 +108,21 @@ func (cs zgemmCase) inputs(rnd *rand.Rand) (a []complex128, lda int, b []complex
 // It logs the largest relative error of each precision (against the
 // complex128 product of the same inputs) beside gonum's own Cgemm's.
 func TestZgemmDevice(t *testing.T) {
-	impl, _ := privateImpl(t, nil)
+	for _, method := range []struct {
+		name string
+		m    eng.ZMethod
+	}{{"4M", eng.Z4M}, {"3M", eng.Z3M}} {
+		t.Run(method.name, func(t *testing.T) {
+			impl, e := privateImpl(t, nil)
+			e.ZMethod = method.m
+			testZgemmDevice(t, impl)
+		})
+	}
+}
+
+// testZgemmDevice checks Zgemm and Cgemm on impl against gonum over
+// zgemmCases.
+func testZgemmDevice(t *testing.T, impl *Implementation) {
 	ref := gonum.Implementation{}
 	rnd := rand.New(rand.NewPCG(8, 9))
 	var worst128, worst64, gonum64 float64
