@@ -254,3 +254,153 @@ __kernel void copy_ok(int rows, int cols, __global const real *s, long soff,
     return;
   d[doff + (long)r * ldd + c] = s[soff + (long)r * lds + c];
 }
+
+#ifndef QR_B
+#define QR_B 8 // the widest panel geqr2_leaf factorises
+#endif
+
+// geqr2_leaf is gonum's Dgeqr2 on the m×b panel (m ≥ b, b ≤ QR_B) at
+// element off of a (row stride lda), in one work-group of LU_WG work-items
+// (rows split as in getf2_leaf), with three outputs besides the panel:
+// tau[0:b] (at element toff of tau), the reflectors as explicit columns
+// (unit diagonal, zero above; column c at column vc0+c of v, rows 0 to
+// vr0+m, the panel's rows starting at vr0, row stride ldv, from element
+// voff) and the panel's b×b triangular factor T (Dlarft, forward,
+// columnwise; at element tfoff of t, row stride ldt). For each column c:
+// the norm of the column below the diagonal (a scaled sum of squares,
+// reduced in local memory), the reflector (Dlarfg, without its rescaling
+// of tiny norms), then one pass over the rows forms v_cᵀ·P[:, k] for every
+// column k (for k < c, v_kᵀ·v_c, for T), and a second applies the
+// reflector to the columns right of c.
+__kernel void geqr2_leaf(int m, int b, __global real *a, long off, int lda,
+                         __global real *tau, long toff, __global real *v,
+                         long voff, int ldv, int vr0, int vc0,
+                         __global real *t, long tfoff, int ldt) {
+  __local real red[LU_WG * QR_B];
+  const int lid = get_local_id(0);
+  __global real *p = a + off;
+  for (int c = 0; c < b; c++) {
+    // Scaled sum of squares of P[c+1:m, c]: (scale, ssq) per work-item.
+    real sc = 0, sq = 1;
+    for (int i = c + 1 + lid; i < m; i += LU_WG) {
+      real x = fabs(p[(long)i * lda + c]);
+      if (x != 0 || isnan(x)) {
+        if (sc < x || isnan(x)) {
+          sq = 1 + sq * (sc / x) * (sc / x);
+          sc = x;
+        } else {
+          sq += (x / sc) * (x / sc);
+        }
+      }
+    }
+    red[lid * QR_B] = sc;
+    red[lid * QR_B + 1] = sq;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int s = LU_WG / 2; s > 0; s >>= 1) {
+      if (lid < s) {
+        real s1 = red[lid * QR_B], q1 = red[lid * QR_B + 1];
+        real s2 = red[(lid + s) * QR_B], q2 = red[(lid + s) * QR_B + 1];
+        real sm = fmax(s1, s2);
+        if (isnan(s1) || isnan(s2))
+          sm = NAN;
+        if (sm > 0)
+          red[lid * QR_B + 1] = q1 * (s1 / sm) * (s1 / sm) + q2 * (s2 / sm) * (s2 / sm);
+        red[lid * QR_B] = sm;
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    const real xnorm = red[0] == 0 ? 0 : red[0] * sqrt(red[1]);
+    const real alpha = p[(long)c * lda + c];
+    real beta = alpha, tc = 0, scal = 1;
+    if (xnorm != 0 && c + 1 < m) {
+      beta = -copysign(hypot(alpha, xnorm), alpha);
+      tc = (beta - alpha) / beta;
+      scal = 1 / (alpha - beta);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE); // red and alpha read
+    // v = [1; scal·x]; the partial dots v·P[:, k] over this work-item's rows.
+    real acc[QR_B];
+    for (int k = 0; k < QR_B; k++)
+      acc[k] = 0;
+    if (lid == 0) {
+      for (int k = 0; k < b; k++)
+        acc[k] = k == c ? 1 : p[(long)c * lda + k];
+    }
+    for (int i = c + 1 + lid; i < m; i += LU_WG) {
+      __global real *row = p + (long)i * lda;
+      real vi = row[c];
+      if (tc != 0) {
+        vi *= scal;
+        row[c] = vi;
+      }
+      for (int k = 0; k < b; k++)
+        acc[k] = fma(vi, row[k], acc[k]);
+    }
+    for (int k = 0; k < b; k++)
+      red[lid * QR_B + k] = acc[k];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int s = LU_WG / 2; s > 0; s >>= 1) {
+      if (lid < s) {
+        for (int k = 0; k < b; k++)
+          red[lid * QR_B + k] += red[(lid + s) * QR_B + k];
+      }
+      barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    }
+    // red[k] = v_cᵀ·P[:, k]. Apply H = I − tc·v·vᵀ to the columns right
+    // of c: P[i][k] −= tc·v_i·red[k].
+    for (int i = c + lid; i < m; i += LU_WG) {
+      __global real *row = p + (long)i * lda;
+      real vi = i == c ? 1 : row[c];
+      for (int k = c + 1; k < b; k++)
+        row[k] = fma(-tc * vi, red[k], row[k]);
+      v[voff + (long)(vr0 + i) * ldv + vc0 + c] = vi;
+    }
+    for (int i = lid; i < vr0 + c; i += LU_WG)
+      v[voff + (long)i * ldv + vc0 + c] = 0;
+    // T[0:c, c] = −tc·T[0:c, 0:c]·(Vᵀv_c)[0:c], T[c][c] = tc, zero below.
+    for (int r = lid; r < b; r += LU_WG) {
+      real s = 0;
+      if (r < c) {
+        for (int q = r; q < c; q++)
+          s = fma(t[tfoff + (long)r * ldt + q], red[q], s);
+        s *= -tc;
+      } else if (r == c) {
+        s = tc;
+      }
+      t[tfoff + (long)r * ldt + c] = s;
+    }
+    if (lid == 0) {
+      p[(long)c * lda + c] = beta;
+      tau[toff + c] = tc;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+  }
+}
+
+// larft_t forms the n×n triangular factor T of a block reflector (Dlarft,
+// forward, columnwise) from G = VᵀV (n×n at element goff of g, row stride
+// ldg) and tau (from element toff): T[j][j] = tau_j, T[0:j, j] =
+// −tau_j·T[0:j, 0:j]·G[0:j, j], zero below the diagonal; into t at
+// element tfoff, row stride ldt. One work-group; column j after column
+// j−1.
+__kernel void larft_t(int n, __global const real *g, long goff, int ldg,
+                      __global const real *tau, long toff, __global real *t,
+                      long tfoff, int ldt) {
+  const int lid = get_local_id(0);
+  const int wg = get_local_size(0);
+  for (int j = 0; j < n; j++) {
+    const real tj = tau[toff + j];
+    for (int r = lid; r < n; r += wg) {
+      real s = 0;
+      if (r < j) {
+        for (int q = r; q < j; q++)
+          s = fma(t[tfoff + (long)r * ldt + q], g[goff + (long)q * ldg + j], s);
+        s *= -tj;
+      } else if (r == j) {
+        s = tj;
+      }
+      t[tfoff + (long)r * ldt + j] = s;
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE);
+  }
+}

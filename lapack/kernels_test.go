@@ -10,8 +10,10 @@ import (
 
 // TestKernelsSmall runs every kernel of kernels/lapack.cl at small sizes,
 // in few launches, against gonum: Potrf (tri_band, potf2_inv, copy_ok,
-// both triangles, slabs narrower than a block, a block that fails) and Getrf (getf2_leaf, trsm_llu, laswp, with a
-// leaf narrower than the panel). scripts/oclgrind.sh runs it on Oclgrind.
+// both triangles, slabs narrower than a block, a block that fails), Getrf
+// (getf2_leaf, trsm_llu, laswp, a leaf narrower than the panel) and
+// Geqrf (geqr2_leaf, larft_t, two leaves a panel). scripts/oclgrind.sh
+// runs it on Oclgrind.
 func TestKernelsSmall(t *testing.T) {
 	impl := newTestImpl(t, 8)
 	impl.slab, impl.leaf = 6, 4
@@ -51,4 +53,17 @@ func TestKernelsSmall(t *testing.T) {
 		}
 	}
 	compare(t, "Dgetrf", m, n, a, want, n, 1e-12)
+
+	impl.nb = 12 // leaves of 8 and 4
+	a = make([]float64, m*n)
+	for i := range a {
+		a[i] = rnd.NormFloat64()
+	}
+	want = append(want[:0], a...)
+	tau, tauWant := make([]float64, n), make([]float64, n)
+	work := make([]float64, 64*n)
+	gonum.Implementation{}.Dgeqrf(m, n, want, n, tauWant, work, len(work))
+	impl.Dgeqrf(m, n, a, n, tau, work, len(work))
+	compare(t, "Dgeqrf", m, n, a, want, n, 1e-12)
+	compare(t, "Dgeqrf tau", 1, n, tau, tauWant, n, 1e-12)
 }
