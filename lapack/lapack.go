@@ -10,13 +10,14 @@
 // On the device now: Dpotrf, Dgetrf and Dgeqrf, the solves Dpotrs, Dgetrs
 // and Dtrtrs, and Dormqr (side Left) and Dorgqr. The matrix is uploaded
 // once and read back once; the factorizations are blocked and
-// right-looking, with each panel factorised on the CPU with gonum's code
-// (Dpotf2; a recursive LU over Dgetf2, Dtrsm and Dgemm; Dgeqr2 and Dlarfb
-// in sub-panels, then Dlarft) and the trailing update (Trsm, Syrk, Gemm,
-// Trmm) and the LU row interchanges (a kernel of kernels/lapack.cl) run on
-// the resident matrix. Each factorization looks one panel ahead: the next
-// panel is updated and read back first, so that the CPU factorises it while
-// the device updates the rest. Everything else is gonum's code.
+// right-looking and every step runs on the device, so that the host never
+// waits for it until the end: the diagonal blocks of Cholesky are
+// factorised and inverted in one work-group (potf2_inv), the LU and QR
+// panels are split into narrow leaves factorised in one work-group each
+// (getf2_leaf, geqr2_leaf: gonum's Dgetf2 and Dgeqr2) and joined by GEMMs,
+// and the triangular solves and trailing updates are GEMMs on the
+// resident matrix (kernels/lapack.cl holds the kernels). Everything else
+// is gonum's code.
 //
 // Matrices already in device memory factorise in place with Potrf and
 // Getrf (float32 or float64) and Geqrf (float64).
@@ -89,8 +90,8 @@ type Implementation struct {
 var _ lapack.Float64 = (*Implementation)(nil)
 
 const (
-	// defaultNB is the block size: the panel width factorised on the CPU
-	// and the inner dimension of the trailing updates.
+	// defaultNB is the block size: the panel width and the inner
+	// dimension of the trailing updates.
 	defaultNB = 128
 	// defaultSlab is Potrf's slab (Implementation.slab): each slab's
 	// update is one GEMM that also computes the slab's diagonal square in

@@ -7,8 +7,10 @@ import (
 )
 
 // potrf is the blocked right-looking Cholesky factorization of the
-// resident n×n matrix d. Described for Upper (Lower is its transpose),
-// step j with a block jb wide and k = j+jb:
+// resident n×n matrix d, with the diagonal blocks on the device
+// (runDevice) or, when impl.hostDiag is set, on the CPU (run), as
+// follows. Described for Upper (Lower is its transpose), step j with a
+// block jb wide and k = j+jb:
 //
 //   - the CPU factorises the diagonal block, U11 = chol(A11) (gonum's
 //     Dpotf2), and inverts it (Dtrtri); both are written to the device;
