@@ -404,3 +404,42 @@ __kernel void larft_t(int n, __global const real *g, long goff, int ldg,
     barrier(CLK_GLOBAL_MEM_FENCE);
   }
 }
+
+// laswp_tail applies an LU panel's row interchanges to the columns left of
+// it and to the panel's own columns, in one launch: column c < cols of the
+// matrix at element off of a (row stride lda) takes the interchanges of
+// rows i = s, …, k2−1 (with rows ipiv[i]) in order, where s = k0 for the
+// columns left of the panel (c < c0) and, for a panel column, k0 plus the
+// end of the block holding it among the left halves met going down the
+// panel's right halves: getrfDevice's panelLU splits n columns at
+// n1 = ⌈n/2 / leaf⌉·leaf, finishes a left half (interchanges included)
+// before the right one, and leaves the interchanges of a right half on
+// the left half to this kernel.
+__kernel void laswp_tail(__global real *a, long off, int lda, int cols, int c0,
+                         int leaf, int k0, int k2,
+                         __global const int *ipiv) {
+  int c = get_global_id(0);
+  if (c >= cols)
+    return;
+  int s = k0;
+  if (c >= c0) {
+    int lo = 0, n = k2 - k0;
+    while (n > leaf) {
+      int n1 = (n / 2 + leaf - 1) / leaf * leaf;
+      if (c - c0 < lo + n1)
+        break;
+      lo += n1;
+      n -= n1;
+    }
+    s = k0 + lo + (n > leaf ? (n / 2 + leaf - 1) / leaf * leaf : n);
+  }
+  __global real *x = a + off + c;
+  for (int i = s; i < k2; i++) {
+    int p = ipiv[i];
+    if (p != i) {
+      real t = x[(long)i * lda];
+      x[(long)i * lda] = x[(long)p * lda];
+      x[(long)p * lda] = t;
+    }
+  }
+}

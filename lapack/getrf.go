@@ -20,12 +20,13 @@ const luBMax = 64
 // trsmLeaf is the most rows trsmUnitLower solves in one trsm_llu launch:
 // each work-item walks its column serially, so longer solves are split
 // with GEMM updates between the halves.
-const trsmLeaf = 32
+const trsmLeaf = 64
 
 // getrfDevice is the blocked right-looking LU factorization of the
 // resident m×n matrix d with every step on the device: each (m−j)×nb
 // column panel is factorised by panelLU, its row interchanges are applied
-// to the columns left and right of it (laswp), U12 = L11⁻¹·A12 is solved
+// to the columns left of it and (those not applied yet) to its own by
+// laswpTail and to the columns right of it by laswp, U12 = L11⁻¹·A12 is solved
 // by trsmUnitLower and A22 −= L21·U12 is one GEMM. Nothing is read back
 // until the end: the pivots, and the first zero pivot for ok.
 func getrfDevice[T float32 | float64](impl *Implementation, d *clblas.Matrix[T], ipiv []int) (ok bool, err error) {
@@ -57,10 +58,10 @@ func getrfDevice[T float32 | float64](impl *Implementation, d *clblas.Matrix[T],
 	nb := min(impl.nb, mn)
 	for j := 0; j < mn; j += nb {
 		jb := min(nb, mn-j)
-		if err := panelLU(impl, d, piv, info, j, j, m-j, jb); err != nil {
+		if err := panelLU(impl, d, piv, info, j, j, m-j, jb, true); err != nil {
 			return false, err
 		}
-		if err := laswpDevice(impl, d, piv, 0, j, j, jb); err != nil {
+		if err := laswpTail(impl, d, piv, j, jb); err != nil {
 			return false, err
 		}
 		k := j + jb
@@ -107,7 +108,9 @@ func readPivots(impl *Implementation, piv *pivots, info *cl.Array[int32], ipiv [
 // d): recursively, splitting the columns in two, as getrfPanel does on
 // the host; a panel at most impl.leaf wide is one getf2_leaf launch. The
 // pivots (absolute rows) go to piv.dev, the first zero pivot to info.
-func panelLU[T float32 | float64](impl *Implementation, d *clblas.Matrix[T], piv *pivots, info *cl.Array[int32], r0, c0, m, n int) error {
+// When tail is set (the whole panel, and its right halves), the right
+// half's interchanges on the left half are left to laswpTail.
+func panelLU[T float32 | float64](impl *Implementation, d *clblas.Matrix[T], piv *pivots, info *cl.Array[int32], r0, c0, m, n int, tail bool) error {
 	if n <= impl.leaf {
 		buf, off, err := d.Buffer()
 		if err != nil {
@@ -117,9 +120,10 @@ func panelLU[T float32 | float64](impl *Implementation, d *clblas.Matrix[T], piv
 		return launch[T](impl, "getf2_leaf", []int{impl.luWG}, []int{impl.luWG}, int32(m), int32(n), buf,
 			int64(off+r0*ld+c0), int32(ld), int32(r0), piv.dev, info)
 	}
-	n1 := n / 2
+	// Split at a multiple of the leaf (laswp_tail computes the splits).
+	n1 := (n/2 + impl.leaf - 1) / impl.leaf * impl.leaf
 	n2 := n - n1
-	if err := panelLU(impl, d, piv, info, r0, c0, m, n1); err != nil {
+	if err := panelLU(impl, d, piv, info, r0, c0, m, n1, false); err != nil {
 		return err
 	}
 	// The left half's interchanges on the right half, then
@@ -133,11 +137,30 @@ func panelLU[T float32 | float64](impl *Implementation, d *clblas.Matrix[T], piv
 	if err := gemmAt(impl, d, r0+n1, c0, r0, c0+n1, m-n1, n2, n1); err != nil {
 		return err
 	}
-	if err := panelLU(impl, d, piv, info, r0+n1, c0+n1, m-n1, n2); err != nil {
+	if err := panelLU(impl, d, piv, info, r0+n1, c0+n1, m-n1, n2, tail); err != nil {
 		return err
 	}
-	// The right half's interchanges on the left half.
+	if tail {
+		// The right half's interchanges on the left half wait for
+		// laswpTail: nothing reads the left half until then, since
+		// this is the last part of the panel.
+		return nil
+	}
+	// The right half's interchanges on the left half, which the caller
+	// reads next.
 	return laswpDevice(impl, d, piv, c0, n1, r0+n1, n2)
+}
+
+// laswpTail enqueues laswp_tail for the panel at row and column j, jb
+// wide: its interchanges on the columns left of it, and on its own columns
+// those panelLU left to it.
+func laswpTail[T float32 | float64](impl *Implementation, d *clblas.Matrix[T], piv *pivots, j, jb int) error {
+	buf, off, err := d.Buffer()
+	if err != nil {
+		return err
+	}
+	return launch[T](impl, "laswp_tail", []int{j + jb}, nil, buf, int64(off), int32(d.Stride()),
+		int32(j+jb), int32(j), int32(impl.leaf), int32(j), int32(j+jb), piv.dev)
 }
 
 // gemmAt enqueues C −= A·B on views of d: C is the r×c block at (ra, cb),

@@ -19,9 +19,9 @@ func TestGetrfLeaves(t *testing.T) {
 		nb, leaf, wg int
 		host         bool
 	}
-	for _, c := range []cfg{{40, 1, 256, false}, {40, 3, 32, false}, {64, 8, 1, false}, {16, 64, 256, false}, {40, 8, 256, true}} {
+	for _, c := range []cfg{{40, 1, 256, false}, {16, 4, 256, false}, {40, 3, 32, false}, {64, 8, 1, false}, {16, 64, 256, false}, {40, 8, 256, true}} {
 		impl.nb, impl.leaf, impl.luWG, impl.hostPanel = c.nb, c.leaf, c.wg, c.host
-		for _, sh := range [][2]int{{70, 70}, {97, 45}, {45, 97}} {
+		for _, sh := range [][2]int{{70, 70}, {97, 45}, {45, 97}, {37, 20}} {
 			m, n := sh[0], sh[1]
 			lda := n + 1
 			a := make([]float64, m*lda)
