@@ -285,9 +285,10 @@ __kernel void copy_ok(int rows, int cols, __global const real *s, long soff,
 #ifndef QR_B
 #define QR_B 8 // the widest panel geqr2_leaf factorises
 #endif
+#define QR_WG 256 // geqr2_leaf's work-group: QR_WG·QR_B reals of local memory
 
 // geqr2_leaf is gonum's Dgeqr2 on the m×b panel (m ≥ b, b ≤ QR_B) at
-// element off of a (row stride lda), in one work-group of LU_WG work-items
+// element off of a (row stride lda), in one work-group of QR_WG work-items
 // (rows split as in getf2_leaf), with three outputs besides the panel:
 // tau[0:b] (at element toff of tau), the reflectors as explicit columns
 // (unit diagonal, zero above; column c at column vc0+c of v, rows 0 to
@@ -303,13 +304,13 @@ __kernel void geqr2_leaf(int m, int b, __global real *a, long off, int lda,
                          __global real *tau, long toff, __global real *v,
                          long voff, int ldv, int vr0, int vc0,
                          __global real *t, long tfoff, int ldt) {
-  __local real red[LU_WG * QR_B];
+  __local real red[QR_WG * QR_B];
   const int lid = get_local_id(0);
   __global real *p = a + off;
   for (int c = 0; c < b; c++) {
     // Scaled sum of squares of P[c+1:m, c]: (scale, ssq) per work-item.
     real sc = 0, sq = 1;
-    for (int i = c + 1 + lid; i < m; i += LU_WG) {
+    for (int i = c + 1 + lid; i < m; i += QR_WG) {
       real x = fabs(p[(long)i * lda + c]);
       if (x != 0 || isnan(x)) {
         if (sc < x || isnan(x)) {
@@ -323,7 +324,7 @@ __kernel void geqr2_leaf(int m, int b, __global real *a, long off, int lda,
     red[lid * QR_B] = sc;
     red[lid * QR_B + 1] = sq;
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int s = LU_WG / 2; s > 0; s >>= 1) {
+    for (int s = QR_WG / 2; s > 0; s >>= 1) {
       if (lid < s) {
         real s1 = red[lid * QR_B], q1 = red[lid * QR_B + 1];
         real s2 = red[(lid + s) * QR_B], q2 = red[(lid + s) * QR_B + 1];
@@ -353,7 +354,7 @@ __kernel void geqr2_leaf(int m, int b, __global real *a, long off, int lda,
       for (int k = 0; k < b; k++)
         acc[k] = k == c ? 1 : p[(long)c * lda + k];
     }
-    for (int i = c + 1 + lid; i < m; i += LU_WG) {
+    for (int i = c + 1 + lid; i < m; i += QR_WG) {
       __global real *row = p + (long)i * lda;
       real vi = row[c];
       if (tc != 0) {
@@ -366,7 +367,7 @@ __kernel void geqr2_leaf(int m, int b, __global real *a, long off, int lda,
     for (int k = 0; k < b; k++)
       red[lid * QR_B + k] = acc[k];
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int s = LU_WG / 2; s > 0; s >>= 1) {
+    for (int s = QR_WG / 2; s > 0; s >>= 1) {
       if (lid < s) {
         for (int k = 0; k < b; k++)
           red[lid * QR_B + k] += red[(lid + s) * QR_B + k];
@@ -375,17 +376,17 @@ __kernel void geqr2_leaf(int m, int b, __global real *a, long off, int lda,
     }
     // red[k] = v_cᵀ·P[:, k]. Apply H = I − tc·v·vᵀ to the columns right
     // of c: P[i][k] −= tc·v_i·red[k].
-    for (int i = c + lid; i < m; i += LU_WG) {
+    for (int i = c + lid; i < m; i += QR_WG) {
       __global real *row = p + (long)i * lda;
       real vi = i == c ? 1 : row[c];
       for (int k = c + 1; k < b; k++)
         row[k] = fma(-tc * vi, red[k], row[k]);
       v[voff + (long)(vr0 + i) * ldv + vc0 + c] = vi;
     }
-    for (int i = lid; i < vr0 + c; i += LU_WG)
+    for (int i = lid; i < vr0 + c; i += QR_WG)
       v[voff + (long)i * ldv + vc0 + c] = 0;
     // T[0:c, c] = −tc·T[0:c, 0:c]·(Vᵀv_c)[0:c], T[c][c] = tc, zero below.
-    for (int r = lid; r < b; r += LU_WG) {
+    for (int r = lid; r < b; r += QR_WG) {
       real s = 0;
       if (r < c) {
         for (int q = r; q < c; q++)

@@ -15,6 +15,9 @@ import (
 // column, and the group reduces them all at once in local memory.
 const qrLeaf = 8
 
+// qrWG is geqr2_leaf's work-group size (QR_WG).
+const qrWG = 256
+
 // qrRun is the device scratch of geqrfOnDevice: the reflectors of a panel
 // as explicit columns (V, m×nb), W = Vᵀ·C and W2 = Tᵀ·W (nb×n each), the
 // Gram matrix VᵀV and the panel's T (nb×nb), a leaf's T, and tau.
@@ -120,7 +123,7 @@ func (r *qrRun) panel(i, ib int) error {
 	ld := r.d.Stride()
 	for lb := 0; lb < ib; lb += qrLeaf {
 		b := min(qrLeaf, ib-lb)
-		err := launch[float64](impl, "geqr2_leaf", []int{impl.luWG}, []int{impl.luWG}, int32(mp-lb), int32(b),
+		err := launch[float64](impl, "geqr2_leaf", []int{qrWG}, []int{qrWG}, int32(mp-lb), int32(b),
 			buf, int64(off+(i+lb)*ld+i+lb), int32(ld), r.tau, int64(i+lb), vb, int64(voff),
 			int32(r.dv.Stride()), int32(lb), int32(lb), tb, int64(toff), int32(r.dtl.Stride()))
 		if err != nil {
