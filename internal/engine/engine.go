@@ -59,8 +59,8 @@ type Engine struct {
 	L2StagedRuns atomic.Int64 // GEMV calls that streamed their matrix (tests)
 	L3Block      int
 	L3ViaGemm    atomic.Int64 // calls that took the GEMM route (tests)
-	// ZMethod, when set (tests and measurements), replaces complex GEMM's
-	// choice of method (zgemm3m.go).
+	// ZMethod is complex GEMM's method (GOCL_COMPLEX_GEMM; tests and
+	// measurements set it too): ZAuto lets zMethodFor choose.
 	ZMethod ZMethod
 	// SymvTile, when set (measurements), replaces symv_part's tile side
 	// and work-group height (symvShape).
@@ -123,6 +123,7 @@ func newEngine(o Options) (*Engine, error) {
 	}
 	e.Prof = e.RT.Device().Profile()
 	e.Tensor = o.Tensor
+	e.ZMethod = o.ZMethod
 	e.Tuning = o.Tuning
 	if e.Tuning == nil {
 		e.Tuning = gemm.Builtin()
