@@ -41,6 +41,7 @@ type Engine struct {
 	// staging buffers, the pipeline's queues, the pipeline policy and its
 	// time accounting.
 	Pinned     PinnedPool
+	Slots      SlotPool   // pinned result slots of resident reductions (slots.go)
 	HostSlices HostSlices // live HostSlices (hostslice.go)
 	Pipe       PipeQueues
 	PipeMode   settings.Pipeline
@@ -124,6 +125,7 @@ func newEngine(o Options) (*Engine, error) {
 	e.Queue = e.RT.Queue()
 	e.Buffers.Init(e.RT.Context(), e.Prof)
 	e.Pinned.Init(e.RT.Context(), e.Queue)
+	e.Slots.Init(e.RT.Context(), e.Queue)
 	e.PipeMode = o.Pipe
 	e.ZeroCopy = o.ZeroCopy
 	return e, nil
@@ -154,6 +156,7 @@ func (e *Engine) release() error {
 	errs = append(errs, e.Kernels.Close())
 	errs = append(errs, e.Pipe.Close())
 	errs = append(errs, e.Queue.Finish())
+	errs = append(errs, e.Slots.Close())
 	errs = append(errs, e.HostSlices.Close(&e.Pinned))
 	errs = append(errs, e.Pinned.Close())
 	e.Buffers.Close()
@@ -198,6 +201,9 @@ type Call struct {
 	q      *cl.Queue
 	queues []*cl.Queue
 	pinned []*Pinned
+	// slots are result slots read into (ReadSlot); they are the caller's
+	// when the call succeeds.
+	slots []*Slot
 	// over are buffers over the caller's Go memory (hostOver), released
 	// at finish; the driver unpins the memory once their commands are done.
 	over []*cl.Buffer
@@ -251,6 +257,11 @@ func (c *Call) Finish() error {
 	}
 	for _, p := range c.pinned {
 		c.E.Pinned.Put(p)
+	}
+	if c.Err != nil {
+		for _, s := range c.slots {
+			s.Free()
+		}
 	}
 	for _, b := range c.over {
 		b.Release()
