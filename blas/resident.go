@@ -236,24 +236,57 @@ type Event struct {
 	// eng is the engine whose queue the operation ran on (nil: unknown,
 	// EventFromCL); an operation on another engine that waits for it
 	// waits through a user event (resident_multi.go).
-	eng      *eng.Engine
+	eng *eng.Engine
+	// done is made by the first Done or WaitContext (most events are
+	// never waited for one by one, and a channel per operation is an
+	// allocation the small ones feel) and closed at completion; mu guards
+	// its making and closing.
+	mu       sync.Mutex
 	done     chan struct{}
-	err      error // set before done is closed
+	fin      atomic.Bool // the outcome is recorded: err is set
+	err      error
 	once     sync.Once
 	waitOnce sync.Once
 }
 
 func newEvent(ev *cl.Event) *Event {
-	return &Event{ev: ev, done: make(chan struct{})}
+	return &Event{ev: ev}
 }
 
 // complete records the outcome once and releases the OpenCL event.
 func (e *Event) complete(err error) {
 	e.once.Do(func() {
 		e.err = err
-		close(e.done)
+		e.mu.Lock()
+		e.fin.Store(true)
+		if e.done != nil {
+			close(e.done)
+		}
+		e.mu.Unlock()
 		e.ev.Release()
 	})
+}
+
+// outcome reports whether the outcome is recorded and, if so, the error.
+func (e *Event) outcome() (bool, error) {
+	if e.fin.Load() {
+		return true, e.err
+	}
+	return false, nil
+}
+
+// doneChan returns the channel closed at completion, making it on first
+// use (closed already if the outcome is recorded).
+func (e *Event) doneChan() chan struct{} {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.done == nil {
+		e.done = make(chan struct{})
+		if e.fin.Load() {
+			close(e.done)
+		}
+	}
+	return e.done
 }
 
 // background starts the one goroutine that waits in the driver for
@@ -265,21 +298,20 @@ func (e *Event) background() {
 // Done returns a channel closed when the operation has completed.
 func (e *Event) Done() <-chan struct{} {
 	e.background()
-	return e.done
+	return e.doneChan()
 }
 
 // Wait blocks until the operation completes and returns its error.
 func (e *Event) Wait() error {
-	select {
-	case <-e.done:
-		return e.err
-	default:
+	if ok, err := e.outcome(); ok {
+		return err
 	}
 	// A concurrent waiter may complete and release the event first; then
-	// this wait's own result (ErrReleased) is ignored by complete.
+	// this wait's own result (ErrReleased) is ignored by complete, and
+	// complete returns once the first one has recorded the outcome.
 	e.complete(e.ev.Wait())
-	<-e.done
-	return e.err
+	_, err := e.outcome()
+	return err
 }
 
 // WaitContext blocks until the operation completes or ctx is done. A
@@ -291,7 +323,7 @@ func (e *Event) WaitContext(ctx context.Context) error {
 	}
 	e.background()
 	select {
-	case <-e.done:
+	case <-e.doneChan():
 		return e.err
 	case <-ctx.Done():
 		return ctx.Err()
@@ -301,10 +333,8 @@ func (e *Event) WaitContext(ctx context.Context) error {
 // failed reports the error of a dependency that has already failed, or
 // nil (also when it is still running).
 func (e *Event) failed() error {
-	select {
-	case <-e.done:
-		return e.err
-	default:
+	if ok, err := e.outcome(); ok {
+		return err
 	}
 	if s, err := e.ev.Status(); err == nil && s < 0 {
 		return s.Err()

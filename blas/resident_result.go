@@ -32,14 +32,12 @@ func freeSlot(a slotAfter) {
 
 // finished reports whether the operation has completed or failed.
 func (e *Event) finished() bool {
-	select {
-	case <-e.done:
+	if ok, _ := e.outcome(); ok {
 		return true
-	default:
 	}
 	s, err := e.ev.Status()
 	if errors.Is(err, cl.ErrReleased) {
-		return true // a wait saw it complete, and closed done first
+		return true // a wait saw it complete, and recorded the outcome first
 	}
 	if err != nil {
 		return false

@@ -4,6 +4,7 @@ import (
 	"context"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/gocompute/opencl/cl"
 	"github.com/gocompute/opencl/platform/platformtest"
@@ -81,5 +82,52 @@ func TestScalarSlotsReused(t *testing.T) {
 	}
 	if got := e.Slots.Slabs(); got > before+2 {
 		t.Errorf("%d calls grew the slot pool from %d to %d slabs: dropped Scalars keep their slots", calls, before, got)
+	}
+}
+
+// TestEventDoneLazy: an Event makes its Done channel on first use: Done
+// asked after a Wait is closed already, Done asked before completion is
+// closed by it, and waits from several goroutines at once agree.
+func TestEventDoneLazy(t *testing.T) {
+	impl := newTestImpl(t)
+	x, err := NewVectorFrom(impl, []float64{1, 2, 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Release()
+	ev, err := Scal(2, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ev.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-ev.Done():
+	default:
+		t.Error("Done after Wait: not closed")
+	}
+	ev2, err := Scal(0.5, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := ev2.Done()
+	errs := make(chan error, 3)
+	go func() { errs <- ev2.Wait() }()
+	go func() { errs <- ev2.WaitContext(context.Background()) }()
+	go func() { <-ev2.Done(); errs <- nil }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Done asked before completion was never closed")
+	}
+	for range 3 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	got := make([]float64, 3)
+	if err := x.Read(got); err != nil || got[2] != 3 {
+		t.Errorf("x = %v, %v; want [1 2 3]", got, err)
 	}
 }

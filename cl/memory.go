@@ -43,7 +43,7 @@ type Buffer struct {
 
 func newBuffer(h clMem, size int) *Buffer {
 	b := &Buffer{h: h, size: size}
-	track(b, &b.obj, kindBuffer, h, clReleaseMemObject)
+	track(b, &b.obj, kindBuffer, h)
 	return b
 }
 
