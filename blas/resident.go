@@ -228,11 +228,19 @@ func (m *Matrix[T]) Write(src []T) (*Event, error) {
 //
 // It costs nothing until it is waited on: no completion callback is
 // registered (a driver callback into Go per operation would double the
-// host cost of a small GEMM). Wait blocks in the driver; WaitContext and
+// host cost of a small GEMM), and most operations enqueue their commands
+// without an OpenCL event at all: the first wait enqueues a marker, so
+// that waiting for an operation may also wait for operations submitted
+// after it (resident_lazy.go). Wait blocks in the driver; WaitContext and
 // Done start one background waiter. The OpenCL event is released as soon
 // as a wait has seen it complete, or by its cleanup if nobody waits.
 type Event struct {
 	ev *cl.Event
+	// lazy, when set, is the queue of an operation enqueued without an
+	// event: ev is then a marker, enqueued there on first need (clEvent).
+	lazy   *cl.Queue
+	mkOnce sync.Once
+	mkErr  error
 	// eng is the engine whose queue the operation ran on (nil: unknown,
 	// EventFromCL); an operation on another engine that waits for it
 	// waits through a user event (resident_multi.go).
@@ -263,7 +271,9 @@ func (e *Event) complete(err error) {
 			close(e.done)
 		}
 		e.mu.Unlock()
-		e.ev.Release()
+		if e.ev != nil {
+			e.ev.Release()
+		}
 	})
 }
 
@@ -292,7 +302,7 @@ func (e *Event) doneChan() chan struct{} {
 // background starts the one goroutine that waits in the driver for
 // WaitContext and Done.
 func (e *Event) background() {
-	e.waitOnce.Do(func() { go func() { e.complete(e.ev.Wait()) }() })
+	e.waitOnce.Do(func() { go func() { e.complete(e.waitDriver()) }() })
 }
 
 // Done returns a channel closed when the operation has completed.
@@ -309,7 +319,7 @@ func (e *Event) Wait() error {
 	// A concurrent waiter may complete and release the event first; then
 	// this wait's own result (ErrReleased) is ignored by complete, and
 	// complete returns once the first one has recorded the outcome.
-	e.complete(e.ev.Wait())
+	e.complete(e.waitDriver())
 	_, err := e.outcome()
 	return err
 }
@@ -335,6 +345,9 @@ func (e *Event) WaitContext(ctx context.Context) error {
 func (e *Event) failed() error {
 	if ok, err := e.outcome(); ok {
 		return err
+	}
+	if e.lazy != nil {
+		return nil // no event to ask without enqueueing one
 	}
 	if s, err := e.ev.Status(); err == nil && s < 0 {
 		return s.Err()
@@ -376,10 +389,16 @@ func after(c *eng.Call, wait []*Event) {
 // finishAsync ends a resident operation: it hands the caller the event of
 // the call's last command.
 func finishAsync(c *eng.Call) (*Event, error) {
-	if c.Err == nil && c.LastEvent() == nil {
+	if c.Err == nil && c.LastEvent() == nil && !c.LastLazy() {
 		// A valid call with no work (Gemm with alpha = 0 and beta = 1)
 		// still returns an event, completed in queue order.
 		marker(c)
+	}
+	if c.Err == nil && c.LastLazy() {
+		if err := c.Finish(); err != nil {
+			return nil, err
+		}
+		return lazyEvent(c.E), nil
 	}
 	last := c.LastEvent()
 	if c.Err == nil && last != nil {

@@ -220,6 +220,7 @@ func start[T eng.Elem](routine string, wait []*Event, sts ...*storage) (*eng.Cal
 		return nil, err
 	}
 	c := eng.Begin[T](sts[0].e, routine)
+	c.Lazy = true // finishAsync returns an event made on demand
 	after(c, wait)
 	return c, nil
 }

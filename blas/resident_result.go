@@ -35,6 +35,9 @@ func (e *Event) finished() bool {
 	if ok, _ := e.outcome(); ok {
 		return true
 	}
+	if e.lazy != nil {
+		return false
+	}
 	s, err := e.ev.Status()
 	if errors.Is(err, cl.ErrReleased) {
 		return true // a wait saw it complete, and recorded the outcome first

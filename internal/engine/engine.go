@@ -208,6 +208,12 @@ type Call struct {
 	// at finish; the driver unpins the memory once their commands are done.
 	over []*cl.Buffer
 
+	// Lazy, set by the resident API, makes Run enqueue kernels on the
+	// engine's queue without an event (lazy.go); lazyAt is len(Events) at
+	// the latest such launch, -1 before any.
+	Lazy   bool
+	lazyAt int
+
 	// evs and ks back Events and kernels for the calls that enqueue a
 	// kernel or two (the small resident operations), so that appending
 	// to them allocates nothing.
@@ -223,7 +229,7 @@ type pooledKernel struct {
 // Begin starts a device call of routine in precision T. It fails at once
 // if the engine is closed.
 func Begin[T Elem](e *Engine, routine string) *Call {
-	c := &Call{E: e, Routine: routine, prec: PrecisionOf[T]()}
+	c := &Call{E: e, Routine: routine, prec: PrecisionOf[T](), lazyAt: -1}
 	c.Events, c.kernels = c.evs[:0], c.ks[:0]
 	e.mu.RLock()
 	if e.closed.Load() {
@@ -330,6 +336,10 @@ func (c *Call) Run(k *cl.Kernel, global, local []int, args ...any) {
 	}
 	if err := k.SetArgs(args...); err != nil {
 		c.Fail(err)
+		return
+	}
+	if c.Lazy && c.q == nil {
+		c.runLazy(k, global, local)
 		return
 	}
 	q := c.E.Queue
