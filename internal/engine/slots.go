@@ -205,7 +205,7 @@ func ReadSlot[T Real](c *Call, b *cl.Buffer, n int) *Slot {
 		return nil
 	}
 	c.slots = append(c.slots, s)
-	ev, err := cl.ReadBuffer(c.E.Queue, b, false, 0, SlotHost[T](s, n))
+	ev, err := cl.ReadBufferMapped(c.E.Queue, b, false, 0, SlotHost[T](s, n))
 	if err != nil {
 		c.Fail(err)
 		return nil
