@@ -264,8 +264,11 @@ func (c *Call) Finish() error {
 		}
 	}
 	cl.ReleaseAll(c.Events...)
-	for _, b := range c.bufs {
-		c.E.Buffers.Put(b)
+	// In reverse, so that the pool (last in, first out) hands the next
+	// call of the same shape the same buffers in the same roles, and its
+	// kernel arguments are already set.
+	for i := len(c.bufs) - 1; i >= 0; i-- {
+		c.E.Buffers.Put(c.bufs[i])
 	}
 	for _, p := range c.pinned {
 		c.E.Pinned.Put(p)
