@@ -621,23 +621,30 @@ __kernel void nrm2_fin(const int g, __global const real* partial,
         }                                                                   \
     } while (0)
 
-// AMAX_ANY(a) is whether some component of the realv a beats best.
-#if L1_VW == 1
-#define AMAX_ANY(a) ((a) > best)
+// On the vector path each lane keeps its own best |x| (vbest) and the
+// vector it came from (vidx, -1 for none), updated without branches; a
+// lane sees its elements in ascending order (a work-item's vectors ascend,
+// within a round and from one round to the next), so a strict > keeps the
+// first of equals, and a NaN never wins. The lanes join best and bidx at
+// the end, ties going to the smaller index as everywhere.
+#if PRECISION == 64
+#define L1_INT long
 #else
-#define AMAX_ANY(a) any((a) > (realv)best)
+#define L1_INT int
 #endif
-
-// AMAX_VEC takes the lanes of the realv a, vector vi of the aligned part
-// (which starts at element h): rarely once best is large, so lane by lane.
-#define AMAX_VEC(a, vi)                                                        \
+typedef L1_INT l1int;
+#if L1_VW == 1
+typedef l1int l1intv;
+#define AMAX_SEL(a, b, c) ((c) ? (b) : (a))
+#else
+typedef L1_CAT(L1_INT, L1_VW) l1intv;
+#define AMAX_SEL(a, b, c) select(a, b, c)
+#endif
+#define AMAX_VSTEP(a, vi)                                                      \
     do {                                                                       \
-        if (AMAX_ANY(a)) {                                                     \
-            const real* al_ = (const real*)&(a);                               \
-            for (int k_ = 0; k_ < L1_VW; k_++) {                               \
-                AMAX_TAKE(al_[k_], (int)(h + (long)(vi) * L1_VW + k_));        \
-            }                                                                  \
-        }                                                                      \
+        const realv a_ = (a);                                                  \
+        vidx = AMAX_SEL(vidx, (l1intv)((l1int)(vi)), a_ > vbest);              \
+        vbest = AMAX_SEL(vbest, a_, a_ > vbest);                               \
     } while (0)
 
 // Partial (max |x|, first index) pairs, one per group.
@@ -659,13 +666,18 @@ __kernel void iamax_part(const int n,
         for (long i = gid; i < h; i += gs) AMAX_TAKE(fabs(px[i]), (int)i);
         __global const realv* vx = (__global const realv*)(px + h);
         realv a[L1_UNROLL];
-        // A work-item may visit its vectors in any order: ties go to the
-        // smaller index wherever they meet.
+        realv vbest = (realv)(-1);
+        l1intv vidx = (l1intv)(-1);
         L1_VLOOP(nv,
                  L1_FOR_U a[u] = fabs(vx[v + u * vin]);
-                 L1_FOR_U AMAX_VEC(a[u], v + u * vin),
+                 L1_FOR_U AMAX_VSTEP(a[u], v + u * vin),
                  a[0] = fabs(vx[v]);
-                 AMAX_VEC(a[0], v))
+                 AMAX_VSTEP(a[0], v))
+        const real* bl = (const real*)&vbest;
+        const l1int* il = (const l1int*)&vidx;
+        for (int k = 0; k < L1_VW; k++) {
+            if (il[k] >= 0) AMAX_TAKE(bl[k], (int)(h + (long)il[k] * L1_VW + k));
+        }
         for (long i = h + nv * L1_VW + gid; i < n; i += gs) AMAX_TAKE(fabs(px[i]), (int)i);
     } else {
         for (long i = gid; i < n; i += gs) AMAX_TAKE(fabs(px[i * incx]), (int)i);
