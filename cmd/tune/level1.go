@@ -86,9 +86,11 @@ func tuneLevel1(e *engine.Engine, cfg l1Config) ([]l12tuning.Entry, error) {
 			fmt.Fprintf(cfg.report, "float64: %s has no fp64, skipped\n", e.Prof.Name)
 			continue
 		}
-		share := time.Duration(math.MaxInt64)
+		share := 365 * 24 * time.Hour // no -budget
 		if cfg.budget > 0 {
-			share = (cfg.budget - time.Since(start)) / time.Duration(len(cfg.precs)-i)
+			// An overrun of the precisions before leaves at least a
+			// quarter share.
+			share = max((cfg.budget-time.Since(start))/time.Duration(len(cfg.precs)-i), cfg.budget/time.Duration(4*len(cfg.precs)))
 		}
 		t := &l1Tuner{cfg: cfg, e: e, prec: prec, copyRate: map[string]float64{}, deadline: time.Now().Add(share)}
 		var err error
@@ -151,22 +153,50 @@ func (t *l1Tuner) tune(share time.Duration) (l12tuning.Entry, error) {
 			best = better(best, r)
 		}
 	}
-	// The winner and the derived shape once more, one after the other,
-	// with the copy re-timed: the figures the entry keeps.
+	// The winner and the derived shape again, in turns, with the copy
+	// re-timed: the medians decide between them (a noisy device can make
+	// a shape win the search by chance) and are the figures the entry
+	// keeps.
 	for _, op := range t.cfg.ops {
 		if r, err := t.rate(op, true); err == nil {
 			t.copyRate[op] = r
 		}
 	}
-	final, err := t.measure(best.sh, t.cfg.ops)
-	if err != nil {
-		return l12tuning.Entry{}, err
+	var rounds [2][]l1Result
+	for range 3 {
+		for i, sh := range []engine.L1Shape{best.sh, derived} {
+			r, err := t.measure(sh, t.cfg.ops)
+			if err != nil {
+				return l12tuning.Entry{}, err
+			}
+			rounds[i] = append(rounds[i], r)
+		}
 	}
-	again, _ := t.measure(derived, t.cfg.ops)
-	t.show("derived, again", again)
-	t.show("best", final)
+	final, again := t.median(rounds[0]), t.median(rounds[1])
+	t.show("derived, final", again)
+	t.show("best, final", final)
 	fmt.Fprintf(t.cfg.report, "  %d shapes tried\n", t.tried)
+	if again.score > final.score {
+		fmt.Fprintf(t.cfg.report, "  the derived shape wins the final rounds: its entry is written\n")
+		final = again
+	}
 	return t.entry(final), nil
+}
+
+// median is the result with each routine's median rate of rs (all of one
+// shape).
+func (t *l1Tuner) median(rs []l1Result) l1Result {
+	m := l1Result{sh: rs[0].sh, rates: map[string]float64{}}
+	for op := range rs[0].rates {
+		var v []float64
+		for _, r := range rs {
+			v = append(v, r.rates[op])
+		}
+		slices.Sort(v)
+		m.rates[op] = v[len(v)/2]
+	}
+	m.score = t.score(m.rates, t.cfg.ops)
+	return m
 }
 
 // better is the result with the higher score.

@@ -1,9 +1,12 @@
 // Command tune searches GEMM kernel parameters for one OpenCL device and
 // writes the winners into the tuning database's format
-// (kernels/gemm_tuning.json).
+// (kernels/gemm_tuning.json); with -kernel level1, it searches the launch
+// shape of the level 1 and GEMV kernels instead and writes
+// kernels/l12_tuning.json's format (level1.go says how).
 //
 //	go run ./cmd/tune -prec 32 -shapes large=4096,medium=1024,small=512,skinny=8192x64x8192
 //	go run ./cmd/tune -device pocl -prec 64 -kernel cpu -space small -out /tmp/tuning.json
+//	go run ./cmd/tune -kernel level1 -prec 32,64 -budget 240s -out /tmp/l12.json
 //
 // For each shape (a GPU bucket, labelled "name=MxNxK") or, with -kernel
 // cpu, each transpose class (N, TT, NT), every candidate of the parameter
@@ -434,7 +437,7 @@ func main() {
 	space := flag.String("space", "full", "parameter space: full or small")
 	runs := flag.Int("runs", 5, "timed launches per candidate (the median counts)")
 	limit := flag.Int("max", 0, "run at most this many valid candidates per shape (0: all)")
-	dbPath := flag.String("db", "", "tuning database to update (default: the one built into the library)")
+	dbPath := flag.String("db", "", "tuning database to update (default: the one built into the library; -kernel level1: kernels/l12_tuning.json's)")
 	outPath := flag.String("out", "", "write the updated database here (default: standard output)")
 	useBar := flag.Bool("bar", isTerminal(os.Stderr), "show a progress bar (default: when standard error is a terminal; false: a line per tenth)")
 	budget := flag.Duration("budget", 0, "stop running candidates after this long and keep the best so far (0: no limit)")
