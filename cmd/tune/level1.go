@@ -444,7 +444,7 @@ func (t *l1Tuner) entry(r l1Result) l12tuning.Entry {
 		e.GBps[op] = math.Round(v*10) / 10
 	}
 	if c, ok := t.copyRate["axpy"]; ok {
-		e.GBps["copy"] = math.Round(c*10) / 10
+		e.GBps["roofline"] = math.Round(c*10) / 10
 	}
 	return e
 }

@@ -29,7 +29,7 @@ func TestLevel1Entry(t *testing.T) {
 	if e.Precision != 64 || e.Local != 128 || e.Vec != 2 || e.Unroll != 4 || e.Groups != 8 || e.EwGroups != 2 || !e.Block || e.Cover {
 		t.Errorf("entry = %+v", e)
 	}
-	if e.GBps["axpy"] != 70 || e.GBps["copy"] != 100 {
+	if e.GBps["axpy"] != 70 || e.GBps["roofline"] != 100 {
 		t.Errorf("entry rates = %v", e.GBps)
 	}
 	if err := e.Check(); err != nil {
