@@ -49,6 +49,7 @@ type Engine struct {
 
 	Kernels KernelPool // free kernel objects by spec key
 	specs   SpecCache  // specs of the kernels without extra defines
+	l1      l1Shapes   // level 1 shapes (l1shape_set.go)
 
 	// L3Route chooses how symm, syrk, syr2k and trmm run
 	// (device_level3.go): l3Auto by size, or always l3Direct / l3ViaGemm
