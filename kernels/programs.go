@@ -26,6 +26,7 @@ var programs = map[string][]string{
 	"level3.cl":         {Common, "level3.cl"},
 	"scalar.cl":         {Common, "scalar.cl"},
 	"symv.cl":           {Common, "symv.cl"},
+	"trsv.cl":           {Common, "trsv.cl"},
 	"zlevel3.cl":        {Common, "zlevel3.cl"},
 }
 
