@@ -38,7 +38,7 @@ const (
 	L2Band   = 1
 	L2Packed = 2
 
-	l2MVGroup = 64  // MV_WG
+	l2MVGroup = 64 // MV_WG
 	l2RankX   = 16
 	l2RankY   = 4
 
