@@ -158,6 +158,10 @@ func L2mvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, nout, nin int, alpha T
 		symvOnDevice(c, d, a, alpha, x, offX, incX, beta, y, offY, incY) // gemv_fast.go
 		return
 	}
+	if d.storage == L2Band && d.kind != l2KindTriangular {
+		bandOnDevice(c, d, a, alpha, x, offX, incX, beta, y, offY, incY) // band_fast.go
+		return
+	}
 	k := c.Kernel(l2File, "mv")
 	args := append(append(d.args(a), int32(nout), alpha), vecs...)
 	c.Run(k, []int{nout * l2MVGroup}, []int{l2MVGroup}, args...)
