@@ -17,8 +17,8 @@ import (
 //     symv, sbmv, spmv); one work-group per element of y, or for the dense
 //     transposed gemv a column-per-work-item kernel with coalesced reads.
 //   - l2trmv: x = M·x through a scratch vector (trmv, tbmv, tpmv).
-//   - l2trsv: the triangular solves (trsv, tbsv, tpsv) in one work-group
-//     that walks the rows in dependency order.
+//   - l2trsv: the triangular solves (trsv, tbsv, tpsv), blocked
+//     (kernels/trsv.cl).
 //   - l2rank: the rank-1 and rank-2 updates (ger, syr, spr, syr2, spr2),
 //     one work-item per matrix element; only the updated elements are
 //     copied back.
@@ -38,8 +38,7 @@ const (
 	L2Band   = 1
 	L2Packed = 2
 
-	l2MVGroup = 64  // MV_WG
-	l2SVGroup = 128 // SV_WG
+	l2MVGroup = 64 // MV_WG
 	l2RankX   = 16
 	l2RankY   = 4
 
@@ -159,6 +158,10 @@ func L2mvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, nout, nin int, alpha T
 		symvOnDevice(c, d, a, alpha, x, offX, incX, beta, y, offY, incY) // gemv_fast.go
 		return
 	}
+	if d.storage == L2Band && d.kind != l2KindTriangular {
+		bandOnDevice(c, d, a, alpha, x, offX, incX, beta, y, offY, incY) // band_fast.go
+		return
+	}
 	k := c.Kernel(l2File, "mv")
 	args := append(append(d.args(a), int32(nout), alpha), vecs...)
 	c.Run(k, []int{nout * l2MVGroup}, []int{l2MVGroup}, args...)
@@ -194,8 +197,8 @@ func L2trmvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.Buffer,
 }
 
 // L2trsvOnDevice enqueues the in-place solve M·x = b for the n×n
-// triangular descriptor d stored in a, in one work-group (the solve is
-// sequential in the rows).
+// triangular descriptor d stored in a: blocked (trsv_blocked.go), or on a
+// CPU device for dense and packed storage by one work-item.
 func L2trsvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.Buffer, offX, incX int) {
 	if !d.fits() || !l2fits(n, incX, offX) {
 		c.Fail(errL2TooLarge)
@@ -207,8 +210,7 @@ func L2trsvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.Buffer,
 			l2bool(d.trans), l2bool(d.unit), int32(n), a, int32(d.Lda), x, int32(offX), int32(incX))
 		return
 	}
-	k := c.Kernel(l2File, "sv")
-	c.Run(k, []int{l2SVGroup}, []int{l2SVGroup}, append(d.args(a), x, int32(offX), int32(incX))...)
+	trsvBlockedOnDevice[T](c, d, a, n, x, offX, incX)
 }
 
 // L2rankOnDevice enqueues a rank-1 (y == nil: x serves as y) or rank-2

@@ -30,6 +30,10 @@ type Engine struct {
 	// L2Portable keeps level 2 on its general kernels on a CPU device too
 	// (tests: those kernels serve GPUs, and CI has only PoCL).
 	L2Portable bool
+	// L2SolveNB, if positive, is the block order of the blocked
+	// triangular solves (tests: many blocks at small n); 0 derives it
+	// from the device (L2SolveBlock).
+	L2SolveNB int
 	// ZeroCopy is GOCL_ZERO_COPY's choice for hostShared (tests set
 	// eng.ZeroCopyOff to run the copying path, which devices with memory of
 	// their own take).
