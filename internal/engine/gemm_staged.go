@@ -75,8 +75,10 @@ type stagedGemm[T Real] struct {
 	bytesUp, bytesDown int64
 	bytesDirect        int64
 
-	// early unpacks C's tiles as they arrive (beta == 0).
-	early *TileUnpacker[T]
+	// early unpacks C's tiles as they arrive (beta == 0); checker checks
+	// them for NaN and infinities as they arrive (a complex call with
+	// beta ≠ 0, whose C is written at the end).
+	early, checker *TileUnpacker[T]
 
 	// A complex call (zgemm_staged.go): its elements are w = 2 Ts (the
 	// parts), its extras are z, and nonFinite is set when C came back
@@ -163,8 +165,12 @@ func (s *stagedGemm[T]) plan() {
 	}
 	s.rows = RowPanels(m, s.mt)
 	// With beta == 0, tiles are unpacked as they arrive.
-	if !s.readC && !s.directDn && s.c.Err == nil {
+	switch {
+	case s.c.Err != nil || s.directDn:
+	case !s.readC:
 		s.early = startTileUnpacker(s.cc, s.sc, s.ldc, s.z != nil)
+	case s.z != nil:
+		s.checker = startTileUnpacker[T](nil, s.sc, 0, true)
 	}
 }
 
@@ -285,8 +291,10 @@ func (s *stagedGemm[T]) download(mi, nj, offC, r0, c0 int) bool {
 	s.downBytes = append(s.downBytes, int64(mi*nj)*s.es())
 	s.bytesDown += int64(mi*nj) * s.es()
 	c.Fail(s.down.Flush())
-	if s.early != nil && c.Err == nil {
-		s.early.Add(ev, r0, mi, c0, nj, offC)
+	for _, u := range []*TileUnpacker[T]{s.early, s.checker} {
+		if u != nil && c.Err == nil {
+			u.Add(ev, r0, mi, c0, nj, offC)
+		}
 	}
 	return c.Err == nil
 }
@@ -383,16 +391,18 @@ func (s *stagedGemm[T]) end() error {
 	} else if c.Err == nil {
 		c.Fail(cl.WaitForEvents(s.downs...))
 	}
+	if s.checker != nil {
+		_, err := s.checker.Stop()
+		c.Fail(err)
+		s.nonFinite = s.checker.bad
+	}
 	if c.Err != nil {
 		return c.Finish()
 	}
-	switch {
-	case s.z != nil && s.directDn:
+	if s.z != nil && s.directDn {
 		s.nonFinite = !BlockFinite(s.cc, s.m, s.n*s.w, s.ldc)
-	case s.z != nil && s.early == nil:
-		// A C with a NaN or an infinity is left as it was.
-		s.nonFinite = !BlockFinite(s.sc, 1, s.m*s.n*s.w, 0)
 	}
+	// A complex C with a NaN or an infinity is left as it was.
 	if s.early == nil && !s.directDn && !s.nonFinite {
 		// Every command succeeded: C may be written now.
 		t := time.Now()

@@ -246,7 +246,7 @@ func StartTileUnpacker[T Real](dst, src []T, ldc int) *TileUnpacker[T] {
 }
 
 // startTileUnpacker is StartTileUnpacker, also checking that the tiles'
-// values are finite when check is set.
+// values are finite when check is set; with dst nil it only checks.
 func startTileUnpacker[T Real](dst, src []T, ldc int, check bool) *TileUnpacker[T] {
 	u := &TileUnpacker[T]{dst: dst, src: src, ldc: ldc, check: check,
 		jobs: make(chan unpackJob, 256), done: make(chan struct{})}
@@ -269,9 +269,12 @@ func (u *TileUnpacker[T]) loop() {
 			continue
 		}
 		t := time.Now()
-		if u.check {
+		switch {
+		case u.dst == nil: // checking only
+			u.bad = !BlockFinite(u.src[j.off:], 1, j.mi*j.nj, 0) || u.bad
+		case u.check:
 			u.bad = !unpackTileFinite(u.dst, u.src, u.ldc, j.r0, j.mi, j.c0, j.nj, j.off) || u.bad
-		} else {
+		default:
 			unpackTile(u.dst, u.src, u.ldc, j.r0, j.mi, j.c0, j.nj, j.off)
 		}
 		u.ns += int64(time.Since(t))
