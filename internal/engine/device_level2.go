@@ -399,7 +399,7 @@ func scatterTri[T Real](dst, src []T, n, ld int, upper bool) {
 // The routines.
 
 func gemv[T Real](e *Engine, name string, tA blas.Transpose, m, n int, alpha T, a []T, lda int, x []T, incX int, beta T, y []T, incY int) error {
-	if alpha != 0 && e.l2Staged() {
+	if alpha != 0 && m > 0 && n > 0 && e.l2Staged() {
 		return gemvStaged(e, name, tA != blas.NoTrans, m, n, alpha, a, lda, x, incX, beta, y, incY)
 	}
 	d, nout, nin, span := GemvMat(tA, m, n, lda)
@@ -448,7 +448,7 @@ func tpsv[T Real](e *Engine, name string, ul blas.Uplo, tA blas.Transpose, d bla
 }
 
 func ger[T Real](e *Engine, name string, m, n int, alpha T, x []T, incX int, y []T, incY int, a []T, lda int) error {
-	if e.l2Staged() {
+	if m > 0 && n > 0 && e.l2Staged() {
 		return gerStaged(e, name, m, n, alpha, x, incX, y, incY, a, lda)
 	}
 	return l2rank(e, name, L2Update{}, m, n, alpha, x, incX, y, incY, a, lda)

@@ -1,0 +1,299 @@
+package engine
+
+import (
+	"runtime"
+	"sync"
+
+	"github.com/gocompute/opencl/cl"
+)
+
+// The stream of a level 2 call from Go slices (l2_staged.go).
+//
+// What bounds it is the host's copy of the matrix into pinned staging
+// memory, which reaches the bus's rate only on many cores at once. So the
+// copies run on a pool of goroutines (as many as GOMAXPROCS), piece by
+// piece (a few rows each), in the order the calling goroutine feeds them,
+// without a barrier between chunks: while the DMA of one chunk runs, the
+// pieces of the next ones are being copied. The calling goroutine feeds
+// the pieces of a chunk as soon as its staging slot is free, enqueues the
+// chunk's upload on the pipeline's upload queue once its pieces are done,
+// and its kernel on the compute queue, after the upload's event, so that
+// the uploads follow one another without waiting for kernels.
+//
+// Pieces of 1 MiB or more (when the matrix is not padded: one contiguous
+// copy) let Go's copy use non-temporal stores, which do not read the
+// staging memory before writing it; small matrices take smaller pieces,
+// so that there are more of them than goroutines and the first chunks
+// are ready while the others are still being copied.
+
+const (
+	// l2PieceMax and l2PieceMin bound the bytes of one piece.
+	l2PieceMax = 1 << 20
+	l2PieceMin = 64 << 10
+	// l2ChunkPieces is the number of pieces of one chunk (one upload).
+	l2ChunkPieces = 4
+)
+
+// l2Geom is the cut of an m×n matrix into chunks of rows (one upload
+// each) and pieces (one host copy each), and the number of chunks in
+// flight (staging slots).
+type l2Geom struct {
+	m, n         int
+	rows, pieces int // rows per chunk and per piece
+	chunks       int
+	depth        int
+	workers      int
+}
+
+// l2Geometry cuts an m×n matrix of elem-byte elements for the stream;
+// L2Slab, when set (tests), is the size of a chunk in bytes.
+func (e *Engine) l2Geometry(m, n, elem int) l2Geom {
+	g := l2Geom{m: m, n: n, workers: max(1, runtime.GOMAXPROCS(0))}
+	row := n * elem
+	if e.L2Slab > 0 {
+		g.rows = max(1, e.L2Slab/row)
+		g.pieces = (g.rows + 1) / 2
+	} else {
+		piece := min(max(m*row/(2*g.workers), l2PieceMin), l2PieceMax)
+		g.pieces = max(1, (piece+row-1)/row)
+		g.rows = l2ChunkPieces * g.pieces
+	}
+	g.rows = min(g.rows, m)
+	g.pieces = min(g.pieces, g.rows)
+	g.chunks = (m + g.rows - 1) / g.rows
+	perChunk := (g.rows + g.pieces - 1) / g.pieces
+	// Enough slots for two pieces per goroutine beside the chunks in
+	// transfer (GER holds two more: downloading and copying back).
+	g.depth = min(g.chunks, max(4, (2*g.workers+perChunk-1)/perChunk+2))
+	return g
+}
+
+// span returns the first row and the number of rows of chunk t.
+func (g l2Geom) span(t int) (r0, mi int) {
+	r0 = t * g.rows
+	return r0, min(g.rows, g.m-r0)
+}
+
+// l2Piece is one host copy: a rows×cols block from src (leading dimension
+// lds) to dst (ldd); done counts it.
+type l2Piece[T Real] struct {
+	dst, src   []T
+	ldd, lds   int
+	rows, cols int
+	done       *sync.WaitGroup
+}
+
+// l2Copies is a call's pool of copying goroutines.
+type l2Copies[T Real] struct {
+	work chan l2Piece[T]
+	wg   sync.WaitGroup
+}
+
+func startCopies[T Real](workers, queued int) *l2Copies[T] {
+	p := &l2Copies[T]{work: make(chan l2Piece[T], queued)}
+	p.wg.Add(workers)
+	for range workers {
+		go func() {
+			defer p.wg.Done()
+			for w := range p.work {
+				copyRows(w.dst, w.ldd, w.src, w.lds, w.rows, w.cols)
+				w.done.Done()
+			}
+		}()
+	}
+	return p
+}
+
+// stop waits for every piece fed and ends the goroutines.
+func (p *l2Copies[T]) stop() {
+	close(p.work)
+	p.wg.Wait()
+}
+
+// copyRows copies a rows×cols block on the calling goroutine: one copy
+// when both sides are contiguous.
+func copyRows[T Real](dst []T, ldd int, src []T, lds, rows, cols int) {
+	if ldd == cols && lds == cols {
+		n := rows * cols
+		copy(dst[:n], src[:n])
+		return
+	}
+	for r := range rows {
+		copy(dst[r*ldd:r*ldd+cols], src[r*lds:r*lds+cols])
+	}
+}
+
+// l2Stream is one level 2 call's stream of its m×n matrix a (leading
+// dimension lda) through the staging slots: the pipeline's queues, the
+// pinned slots (slot j holds chunk t with t mod depth = j, packed with
+// leading dimension n), the device slots, and the copying goroutines.
+type l2Stream[T Real] struct {
+	c              *Call
+	g              l2Geom
+	a              []T
+	lda            int
+	up, comp, down *cl.Queue
+	host           []T
+	devs           []*cl.Buffer
+	copies         *l2Copies[T]
+	busy           []sync.WaitGroup // per slot: its pieces being copied
+	ups, kerns     []*cl.Event      // per slot: its chunk's last upload and kernel
+	downs          []*cl.Event
+}
+
+// startStream takes the queues, the staging memory and, with devSlots, a
+// device buffer per slot, and starts the copying goroutines. Commands
+// enqueued on the engine's queue before (the call's vector uploads, and
+// device-resident work that may still use pooled buffers this call takes)
+// complete before the stream's commands start.
+func startStream[T Real](c *Call, g l2Geom, a []T, lda int, devSlots bool) *l2Stream[T] {
+	s := &l2Stream[T]{c: c, g: g, a: a, lda: lda}
+	s.queues()
+	slot := g.rows * g.n
+	if p := stage[T](c, g.depth*slot); p != nil {
+		s.host = PinnedView[T](p, g.depth*slot)
+	}
+	if devSlots {
+		s.devs = make([]*cl.Buffer, g.depth)
+		for j := range s.devs {
+			s.devs[j] = Alloc[T](c, slot)
+		}
+	}
+	s.busy = make([]sync.WaitGroup, g.depth)
+	s.ups, s.kerns, s.downs = make([]*cl.Event, g.depth), make([]*cl.Event, g.depth), make([]*cl.Event, g.depth)
+	per := (g.rows + g.pieces - 1) / g.pieces
+	s.copies = startCopies[T](min(g.workers, g.depth*per), g.depth*per)
+	return s
+}
+
+// queues takes the pipeline's queues and orders them after the engine's.
+func (s *l2Stream[T]) queues() {
+	c, e := s.c, s.c.E
+	if c.Err != nil {
+		return
+	}
+	var err error
+	s.up, s.comp, s.down, err = e.Pipe.Get(e.RT)
+	if c.Fail(err); err != nil {
+		return
+	}
+	c.q, c.queues = s.comp, []*cl.Queue{s.up, s.comp, s.down}
+	mk, err := e.Queue.EnqueueMarker()
+	if c.Fail(err); err != nil {
+		return
+	}
+	c.Events = append(c.Events, mk)
+	for _, q := range []*cl.Queue{s.up, s.comp} {
+		bar, err := q.EnqueueBarrier(mk)
+		if c.Fail(err); err != nil {
+			return
+		}
+		c.Events = append(c.Events, bar)
+	}
+	c.Fail(e.Queue.Flush())
+}
+
+// slot returns the staging memory of chunk t (its rows, packed).
+func (s *l2Stream[T]) slot(t int) []T {
+	_, mi := s.g.span(t)
+	off := (t % s.g.depth) * s.g.rows * s.g.n
+	return s.host[off : off+mi*s.g.n]
+}
+
+// feed hands chunk t's pieces to the copying goroutines: packing it from
+// A into its slot, or (back) unpacking its slot into A.
+func (s *l2Stream[T]) feed(t int, back bool) {
+	if s.c.Err != nil || t >= s.g.chunks {
+		return
+	}
+	g, n := s.g, s.g.n
+	r0, mi := g.span(t)
+	host, done := s.slot(t), &s.busy[t%g.depth]
+	for p := 0; p < mi; p += g.pieces {
+		k := min(g.pieces, mi-p)
+		w := l2Piece[T]{dst: host[p*n:], ldd: n, src: s.a[(r0+p)*s.lda:], lds: s.lda, rows: k, cols: n, done: done}
+		if back {
+			w.dst, w.ldd, w.src, w.lds = w.src, w.lds, w.dst, w.ldd
+		}
+		done.Add(1)
+		s.copies.work <- w
+	}
+}
+
+// send waits for chunk t's pieces and enqueues its upload to dev at
+// element off, once the events of wait have completed; it returns the
+// upload's event (nil once the call has failed).
+func (s *l2Stream[T]) send(t int, dev *cl.Buffer, off int, wait ...*cl.Event) *cl.Event {
+	c := s.c
+	s.busy[t%s.g.depth].Wait()
+	if c.Err != nil {
+		return nil
+	}
+	if err := c.E.Fault.Inject("write"); err != nil {
+		c.Fail(err)
+		return nil
+	}
+	ev, err := cl.WriteBuffer(s.up, dev, false, off, s.slot(t), wait...)
+	if err != nil {
+		c.Fail(err)
+		return nil
+	}
+	c.Events = append(c.Events, ev)
+	s.ups[t%s.g.depth] = ev
+	c.Fail(s.up.Flush())
+	return ev
+}
+
+// after makes the compute queue's next commands wait for ev.
+func (s *l2Stream[T]) after(ev *cl.Event) {
+	c := s.c
+	if c.Err != nil {
+		return
+	}
+	bar, err := s.comp.EnqueueBarrier(ev)
+	if err != nil {
+		c.Fail(err)
+		return
+	}
+	c.Events = append(c.Events, bar)
+}
+
+// refill waits for ev (the last command that reads slot t's staging
+// memory) and feeds chunk t + depth into the slot.
+func (s *l2Stream[T]) refill(t int, ev *cl.Event) {
+	if t < 0 || t+s.g.depth >= s.g.chunks || s.c.Err != nil {
+		return
+	}
+	if ev != nil {
+		s.c.Fail(ev.Wait())
+	}
+	s.feed(t+s.g.depth, false)
+}
+
+// stop waits for the copies fed and ends the goroutines.
+func (s *l2Stream[T]) stop() {
+	if s.copies != nil {
+		s.copies.stop()
+	}
+}
+
+// read reads the first n elements of b into a new slice on the compute
+// queue, after its kernels, and waits for them.
+func (s *l2Stream[T]) read(b *cl.Buffer, n int) []T {
+	c := s.c
+	if c.Err != nil {
+		return nil
+	}
+	if err := c.E.Fault.Inject("read"); err != nil {
+		c.Fail(err)
+		return nil
+	}
+	out := make([]T, n)
+	ev, err := cl.ReadBuffer(s.comp, b, true, 0, out)
+	if err != nil {
+		c.Fail(err)
+		return nil
+	}
+	c.Events = append(c.Events, ev)
+	return out
+}
