@@ -11,7 +11,7 @@ import (
 //
 // What bounds it is the host's copy of the matrix into pinned staging
 // memory, which reaches the bus's rate only on many cores at once. So the
-// copies run on a pool of goroutines (as many as GOMAXPROCS), piece by
+// copies run on a pool of goroutines (all Ps but one), piece by
 // piece (a few rows each), in the order the calling goroutine feeds them,
 // without a barrier between chunks: while the DMA of one chunk runs, the
 // pieces of the next ones are being copied. The calling goroutine feeds
@@ -48,13 +48,22 @@ type l2Geom struct {
 // l2Geometry cuts an m×n matrix of elem-byte elements for the stream;
 // L2Slab, when set (tests), is the size of a chunk in bytes.
 func (e *Engine) l2Geometry(m, n, elem int) l2Geom {
-	g := l2Geom{m: m, n: n, workers: max(1, runtime.GOMAXPROCS(0))}
-	row := n * elem
+	// One P stays free for the calling goroutine, which wakes for each
+	// chunk: with every P copying, it would wait for a copy to yield.
+	g := l2Geom{m: m, n: n, workers: max(1, runtime.GOMAXPROCS(0)-1)}
+	if e.L2Workers > 0 {
+		g.workers = e.L2Workers
+	}
+	most := l2PieceMax
+	if e.L2Piece > 0 {
+		most = e.L2Piece
+	}
+	row := max(1, n*elem)
 	if e.L2Slab > 0 {
 		g.rows = max(1, e.L2Slab/row)
 		g.pieces = (g.rows + 1) / 2
 	} else {
-		piece := min(max(m*row/(2*g.workers), l2PieceMin), l2PieceMax)
+		piece := min(max(m*row/(2*g.workers), min(l2PieceMin, most)), most)
 		g.pieces = max(1, (piece+row-1)/row)
 		g.rows = l2ChunkPieces * g.pieces
 	}
