@@ -10,10 +10,11 @@ import (
 	eng "github.com/gocompute/opencl/internal/engine"
 )
 
-// BenchmarkGemvSlices measures DGEMV (N and T) and DGER from Go slices on
-// the device (GOCL_OFFLOAD=always's path: on a device with memory of its
+// BenchmarkGemvSlices measures DGEMV (N and T), DGER, DSYMV and DTRMV
+// from Go slices on the device (GOCL_OFFLOAD=always's path: on a device with memory of its
 // own, A is streamed through the pinned staging memory) beside gonum, in
-// GB/s of A moved (DGER moves it both ways and counts it once); staged
+// GB/s of A's n² elements (DGER moves them both ways and counts them
+// once; gonum's DSYMV and DTRMV read half of them); staged
 // is the fraction of calls that streamed A.
 //
 //	go test -run XXX -bench GemvSlices ./blas/
@@ -28,9 +29,14 @@ func BenchmarkGemvSlices(b *testing.B) {
 		for i := range x {
 			x[i] = 1
 		}
-		for _, op := range []string{"N", "T", "Ger"} {
+		for _, op := range []string{"N", "T", "Ger", "Symv", "Trmv"} {
 			call := func(f blas.Float64) {
 				switch op {
+				case "Symv":
+					f.Dsymv(blas.Upper, n, 1, a, n, x, 1, 0, y, 1)
+				case "Trmv":
+					copy(y, x)
+					f.Dtrmv(blas.Upper, blas.NoTrans, blas.NonUnit, n, a, n, y, 1)
 				case "Ger":
 					f.Dger(n, n, 1e-12, x, 1, y, 1, a, n)
 				case "T":

@@ -67,3 +67,32 @@ func closeTo(t *testing.T, name string, got, want []float64) {
 		}
 	}
 }
+
+// TestSymvTrmvStaged runs SYMV and TRMV on host slices with the matrix
+// streamed in chunks of a few rows into one device buffer: gonum's
+// Dsymv and Dtrmv suites (odd sizes, padded lda, increments of every
+// sign, both triangles, transposes, unit diagonals) and our Ssymv and
+// Strmv cases.
+func TestSymvTrmvStaged(t *testing.T) {
+	impl, e := privateImpl(t, nil)
+	e.ZeroCopy, e.L2Slab = eng.ZeroCopyOff, 200
+	_, fp64 := openclDevice[float64](impl)
+	for _, name := range []string{"symv", "trmv"} {
+		before := e.L2StagedRuns.Load()
+		if fp64 {
+			for _, tc := range testblasSuite {
+				if tc.name == "D"+name {
+					t.Run(tc.name, func(t *testing.T) { tc.test(t, impl) })
+				}
+			}
+		}
+		for i := range level2Routines32 {
+			if rt := &level2Routines32[i]; rt.name == "S"+name {
+				t.Run(rt.name, func(t *testing.T) { testRoutine32(t, rt, namedImpl32{"staged", impl}) })
+			}
+		}
+		if e.L2StagedRuns.Load() == before || e.Launched.Of("S"+name) == 0 {
+			t.Errorf("%s never streamed its matrix to the device", name)
+		}
+	}
+}

@@ -42,7 +42,7 @@ type workload struct {
 	launches float64
 }
 
-// streamed marks a GEMV or GER workload (see workload.staged).
+// streamed marks a GEMV, GER, SYMV or TRMV workload (see workload.staged).
 func (w workload) streamed() workload {
 	w.staged = true
 	return w

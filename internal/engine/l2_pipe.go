@@ -306,3 +306,21 @@ func (s *l2Stream[T]) read(b *cl.Buffer, n int) []T {
 	c.Events = append(c.Events, ev)
 	return out
 }
+
+// upAll streams all of A, packed (leading dimension n), into dev, and
+// makes the compute queue's next commands wait for it.
+func (s *l2Stream[T]) upAll(dev *cl.Buffer) {
+	g := s.g
+	for t := range g.depth {
+		s.feed(t, false)
+	}
+	var last *cl.Event
+	for t := 0; t < g.chunks && s.c.Err == nil; t++ {
+		r0, _ := g.span(t)
+		last = s.send(t, dev, r0*g.n)
+		if t > 0 {
+			s.refill(t-1, s.ups[(t-1)%g.depth])
+		}
+	}
+	s.after(last) // the upload queue is in order: the last upload is the end of all
+}

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"gonum.org/v1/gonum/blas"
+
 	"github.com/gocompute/opencl/cl"
 )
 
@@ -149,4 +151,63 @@ func (s *l2Stream[T]) rankChunk(t int, alpha T, xb *cl.Buffer, offX, incX int, y
 	s.downs[j] = ev
 	c.Fail(s.comp.Flush())
 	c.Fail(s.down.Flush())
+}
+
+// symvStaged is symv on host slices with the n×n matrix A streamed whole
+// into one device buffer (upAll), and one kernel over it: SYMV's kernel
+// reads the stored triangle in tiles across all of it, so it does not run
+// chunk by chunk, and its time is small beside the transfer's.
+func symvStaged[T Real](e *Engine, name string, ul blas.Uplo, n int, alpha T, a []T, lda int, x []T, incX int, beta T, y []T, incY int) error {
+	offX, offY := VecOff(n, incX), VecOff(n, incY)
+	if !l2fits(n*n, lda, incX, incY, offX, offY) {
+		return errL2TooLarge
+	}
+	spanY := VecSpan(n, incY)
+	g := e.l2Geometry(n, n, ElemSize[T]())
+	e.L2StagedRuns.Add(1)
+	c := Begin[T](e, name)
+	var yb *cl.Buffer
+	if beta == 0 {
+		yb = Alloc[T](c, spanY) // assigned, never read
+	} else {
+		yb = Upload(c, y[:spanY])
+	}
+	xb := Upload(c, x[:VecSpan(n, incX)])
+	ab := Alloc[T](c, n*n)
+	s := startStream(c, g, a, lda, false)
+	s.upAll(ab)
+	L2mvOnDevice(c, L2Sym(L2Dense, ul, n, n-1, n), ab, n, n, alpha, xb, offX, incX, beta, yb, offY, incY)
+	s.stop()
+	out := s.read(yb, spanY)
+	if err := c.Finish(); err != nil {
+		return err
+	}
+	ScatterVec(y, out, n, incY)
+	return nil
+}
+
+// trmvStaged is trmv (x = op(A)·x) on host slices with A streamed whole
+// into one device buffer, as symvStaged.
+func trmvStaged[T Real](e *Engine, name string, ul blas.Uplo, tA blas.Transpose, dg blas.Diag, n int, a []T, lda int, x []T, incX int) error {
+	off := VecOff(n, incX)
+	if !l2fits(n*n, lda, incX, off) {
+		return errL2TooLarge
+	}
+	span := VecSpan(n, incX)
+	g := e.l2Geometry(n, n, ElemSize[T]())
+	e.L2StagedRuns.Add(1)
+	c := Begin[T](e, name)
+	xb := Upload(c, x[:span])
+	ob := Alloc[T](c, span)
+	ab := Alloc[T](c, n*n)
+	s := startStream(c, g, a, lda, false)
+	s.upAll(ab)
+	L2trmvOnDevice[T](c, L2Tri(L2Dense, ul, tA, dg, n, n-1, n), ab, n, xb, off, incX, ob, off, incX)
+	s.stop()
+	out := s.read(ob, span)
+	if err := c.Finish(); err != nil {
+		return err
+	}
+	ScatterVec(x, out, n, incX)
+	return nil
 }
