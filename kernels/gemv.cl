@@ -133,9 +133,24 @@ void gemv_t_part(const int m, const int n, const int rpb,
     for (int c = 0; c < L1_VW; c++) t[c] = 0;
     if (j0 < n) {
         if (full) {
-            for (long i = fa + ly; i < fb; i += GT_TY) {
+            // Four rows at a time into four sums, so that each work-item
+            // has four loads in flight rather than one.
+            realv acc1 = 0, acc2 = 0, acc3 = 0;
+            long i = fa + ly;
+            for (; i + 3 * GT_TY < fb; i += 4 * GT_TY) {
+                const realv v0 = *(__global const realv*)(a + i * lda + j0);
+                const realv v1 = *(__global const realv*)(a + (i + GT_TY) * lda + j0);
+                const realv v2 = *(__global const realv*)(a + (i + 2 * GT_TY) * lda + j0);
+                const realv v3 = *(__global const realv*)(a + (i + 3 * GT_TY) * lda + j0);
+                acc += v0 * x[offx + i * incx];
+                acc1 += v1 * x[offx + (i + GT_TY) * incx];
+                acc2 += v2 * x[offx + (i + 2 * GT_TY) * incx];
+                acc3 += v3 * x[offx + (i + 3 * GT_TY) * incx];
+            }
+            for (; i < fb; i += GT_TY) {
                 acc += *(__global const realv*)(a + i * lda + j0) * x[offx + i * incx];
             }
+            acc = (acc + acc1) + (acc2 + acc3);
         } else {
             // Element by element over every row with a column in the
             // triangle: the full rows, then the partial ones below.

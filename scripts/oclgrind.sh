@@ -56,7 +56,8 @@ TIMEOUT=${OCLGRIND_TIMEOUT:-420}
 # runs symm, syrk, syr2k and trmm through GEMM (l3_sym_expand,
 # l3_tri_merge); TestResidentScalars and TestNrm2ToSqrtRecip the resident API's scalar kernels
 # (axpy_dev, scal_dev, div_scalar, and sum_parts over 16 partials);
-# TestComplexLevel3Shared the complex level 3 kernels of zlevel3.cl;
+# TestComplexLevel3Shared the complex level 3 kernels of zlevel3.cl and
+# TestZgemm3MSmall its 3M ones;
 # TestLevel1VectorPathNonFinite level 1's vector path on views at
 # unaligned offsets (head, whole vectors and tail all read).
 # (A -run pattern is split at top-level '|' first, then at '/'.)
@@ -66,7 +67,7 @@ TIMEOUT=${OCLGRIND_TIMEOUT:-420}
 # resident complex level 1 and 2 operations (packed triangles included:
 # Ztpmv's and Ztpsv's testblas take long on Oclgrind).
 COMPLEX_LIGHT='(Zaxpy|Zcopy|Zdotc|Zdotu|Zdscal|Zscal|Zswap|Dzasum|Dznrm2|Izamax|Zgerc|Zgeru|Zher|Zher2|Zhpr|Zhpr2|Zhpmv)'
-CONFORMANCE=${1:-'^TestTestblas$/.*/^default$|^TestFloat32$|^TestSrotgSrotmg$|^TestGemmKernelsSmall$|^TestLevel3ViaGemmSmall$|^TestResidentScalars$|^TestNrm2ToSqrtRecip$|^TestNrm2To32$|^TestComplexTestblas$/^always$/^'"$COMPLEX_LIGHT"'$|^TestComplexLevel2Small$|^TestComplexLevel3Shared$|^TestResidentComplexL12$|^TestLevel1VectorPathNonFinite$'}
+CONFORMANCE=${1:-'^TestTestblas$/.*/^default$|^TestFloat32$|^TestSrotgSrotmg$|^TestGemmKernelsSmall$|^TestLevel3ViaGemmSmall$|^TestResidentScalars$|^TestNrm2ToSqrtRecip$|^TestNrm2To32$|^TestComplexTestblas$/^always$/^'"$COMPLEX_LIGHT"'$|^TestComplexLevel2Small$|^TestComplexLevel3Shared$|^TestZgemm3MSmall$|^TestResidentComplexL12$|^TestLevel1VectorPathNonFinite$'}
 # Passes 2 and 3: GEMM, reductions (single and multi-group), triangular
 # routines, and symv_part (Dsymv: its tile and sums share local memory).
 # The complex level 3 kernels of zlevel3.cl are left out: each

@@ -63,6 +63,12 @@ type Engine struct {
 	L2StagedRuns atomic.Int64 // GEMV calls that streamed their matrix (tests)
 	L3Block      int
 	L3ViaGemm    atomic.Int64 // calls that took the GEMM route (tests)
+	// ZMethod, when set (tests and measurements), replaces complex GEMM's
+	// choice of method (zgemm3m.go).
+	ZMethod ZMethod
+	// SymvTile, when set (measurements), replaces symv_part's tile side
+	// and work-group height (symvShape).
+	SymvTile [2]int
 
 	// Fault, when set (tests only), is consulted at every step that can
 	// fail on a real device; a non-nil result makes that step fail.

@@ -14,8 +14,9 @@ import (
 // own (gemmOnDevice), so complex GEMM runs on whatever kernel the tuning
 // database picks for the real shape m×2n×2k: on the H200 the FP64 tensor-core
 // kernel for complex128 and 3xTF32 for complex64. The method is the 4M one
-// (four real products per complex product, exact rounding of each), not the
-// 3M one, whose error grows with the magnitudes of the operands' sums.
+// (four real products per complex product, exact rounding of each) unless
+// zMethodFor picks the 3M one (zgemm3m.go), whose imaginary part's error
+// grows with the magnitudes of the operands' sums.
 
 // Complex is a complex element type.
 type Complex interface{ complex64 | complex128 }
@@ -74,6 +75,10 @@ func ZgemmOnDevice[R Real](c *Call, tA, tB blas.Transpose, m, n, k int, alpha, b
 		if beta != 1 {
 			ZscaleOnDevice[R](c, m, n, beta, cb, offC, ldc, triFull, false)
 		}
+		return
+	}
+	if zMethodFor(c, m, n, k) == Z3M {
+		zgemm3M[R](c, tA, tB, m, n, k, alpha, beta, a, offA, lda, b, offB, ldb, cb, offC, ldc)
 		return
 	}
 	// B' = the real expansion of alpha·op(B), 2k×2n.
