@@ -84,13 +84,25 @@ func (g l2Geom) span(t int) (r0, mi int) {
 }
 
 // l2Piece is one host copy: a rows×cols block from src (leading dimension
-// lds) to dst (ldd); done counts it.
+// lds) to dst (ldd), or only its part in the upper or lower triangle of
+// the matrix (tri) whose row r0 is the block's first; done counts it.
 type l2Piece[T Real] struct {
 	dst, src   []T
 	ldd, lds   int
 	rows, cols int
+	tri        l2Tri
+	r0         int
 	done       *sync.WaitGroup
 }
+
+// l2Tri selects the part of each row a stream copies.
+type l2Tri int8
+
+const (
+	l2Full  l2Tri = iota
+	l2Upper       // columns r… of row r
+	l2Lower       // columns …r of row r
+)
 
 // l2Copies is a call's pool of copying goroutines.
 type l2Copies[T Real] struct {
@@ -105,7 +117,11 @@ func startCopies[T Real](workers, queued int) *l2Copies[T] {
 		go func() {
 			defer p.wg.Done()
 			for w := range p.work {
-				copyRows(w.dst, w.ldd, w.src, w.lds, w.rows, w.cols)
+				if w.tri == l2Full {
+					copyRows(w.dst, w.ldd, w.src, w.lds, w.rows, w.cols)
+				} else {
+					copyTri(w.dst, w.ldd, w.src, w.lds, w.r0, w.rows, w.cols, w.tri == l2Upper)
+				}
 				w.done.Done()
 			}
 		}()
@@ -132,6 +148,18 @@ func copyRows[T Real](dst []T, ldd int, src []T, lds, rows, cols int) {
 	}
 }
 
+// copyTri copies the part of a rows×cols block in the upper or lower
+// triangle of the matrix whose row r0 is the block's first row.
+func copyTri[T Real](dst []T, ldd int, src []T, lds, r0, rows, cols int, upper bool) {
+	for r := range rows {
+		lo, hi := 0, min(r0+r+1, cols)
+		if upper {
+			lo, hi = min(r0+r, cols), cols
+		}
+		copy(dst[r*ldd+lo:r*ldd+hi], src[r*lds+lo:r*lds+hi])
+	}
+}
+
 // l2Stream is one level 2 call's stream of its m×n matrix a (leading
 // dimension lda) through the staging slots: the pipeline's queues, the
 // pinned slots (slot j holds chunk t with t mod depth = j, packed with
@@ -141,6 +169,7 @@ type l2Stream[T Real] struct {
 	g              l2Geom
 	a              []T
 	lda            int
+	tri            l2Tri // the part of A's rows packed (upAll's streams)
 	up, comp, down *cl.Queue
 	host           []T
 	devs           []*cl.Buffer
@@ -220,7 +249,7 @@ func (s *l2Stream[T]) feed(t int, back bool) {
 	host, done := s.slot(t), &s.busy[t%g.depth]
 	for p := 0; p < mi; p += g.pieces {
 		k := min(g.pieces, mi-p)
-		w := l2Piece[T]{dst: host[p*n:], ldd: n, src: s.a[(r0+p)*s.lda:], lds: s.lda, rows: k, cols: n, done: done}
+		w := l2Piece[T]{dst: host[p*n:], ldd: n, src: s.a[(r0+p)*s.lda:], lds: s.lda, rows: k, cols: n, tri: s.tri, r0: r0 + p, done: done}
 		if back {
 			w.dst, w.ldd, w.src, w.lds = w.src, w.lds, w.dst, w.ldd
 		}
@@ -308,7 +337,11 @@ func (s *l2Stream[T]) read(b *cl.Buffer, n int) []T {
 }
 
 // upAll streams all of A, packed (leading dimension n), into dev, and
-// makes the compute queue's next commands wait for it.
+// makes the compute queue's next commands wait for it. With s.tri, only
+// that triangle is copied into the staging memory: the rest of each row
+// goes up with whatever the staging memory held, which the kernels of a
+// symmetric or triangular matrix never read (as they never read the
+// caller's other triangle), so that the host, the bound, copies half.
 func (s *l2Stream[T]) upAll(dev *cl.Buffer) {
 	g := s.g
 	for t := range g.depth {

@@ -175,6 +175,7 @@ func symvStaged[T Real](e *Engine, name string, ul blas.Uplo, n int, alpha T, a 
 	xb := Upload(c, x[:VecSpan(n, incX)])
 	ab := Alloc[T](c, n*n)
 	s := startStream(c, g, a, lda, false)
+	s.tri = l2TriOf(ul)
 	s.upAll(ab)
 	L2mvOnDevice(c, L2Sym(L2Dense, ul, n, n-1, n), ab, n, n, alpha, xb, offX, incX, beta, yb, offY, incY)
 	s.stop()
@@ -201,6 +202,7 @@ func trmvStaged[T Real](e *Engine, name string, ul blas.Uplo, tA blas.Transpose,
 	ob := Alloc[T](c, span)
 	ab := Alloc[T](c, n*n)
 	s := startStream(c, g, a, lda, false)
+	s.tri = l2TriOf(ul)
 	s.upAll(ab)
 	L2trmvOnDevice[T](c, L2Tri(L2Dense, ul, tA, dg, n, n-1, n), ab, n, xb, off, incX, ob, off, incX)
 	s.stop()
@@ -210,4 +212,12 @@ func trmvStaged[T Real](e *Engine, name string, ul blas.Uplo, tA blas.Transpose,
 	}
 	ScatterVec(x, out, n, incX)
 	return nil
+}
+
+// l2TriOf is the triangle of A that ul stores.
+func l2TriOf(ul blas.Uplo) l2Tri {
+	if ul == blas.Upper {
+		return l2Upper
+	}
+	return l2Lower
 }
