@@ -29,8 +29,15 @@ func BenchmarkGemvSlices(b *testing.B) {
 		for i := range x {
 			x[i] = 1
 		}
+		// The same matrix in a HostSlice: the device reads it by DMA.
+		hs, err := NewHostSlice[float64](impl, n*n)
+		if err != nil {
+			b.Fatal(err)
+		}
+		pinned := hs.Data()
+		copy(pinned, a)
 		for _, op := range []string{"N", "T", "Ger", "Symv", "Trmv"} {
-			call := func(f blas.Float64) {
+			call := func(f blas.Float64, a []float64) {
 				switch op {
 				case "Symv":
 					f.Dsymv(blas.Upper, n, 1, a, n, x, 1, 0, y, 1)
@@ -48,19 +55,23 @@ func BenchmarkGemvSlices(b *testing.B) {
 			for _, side := range []struct {
 				name string
 				f    blas.Float64
-			}{{"device", impl}, {"gonum", gonumRef{}}} {
+				a    []float64
+			}{{"device", impl, a}, {"hostslice", impl, pinned}, {"gonum", gonumRef{}, a}} {
 				b.Run(fmt.Sprintf("%s/n=%d/%s", op, n, side.name), func(b *testing.B) {
-					call(side.f) // warm-up, kernel build, pinned memory
+					call(side.f, side.a) // warm-up, kernel build, pinned memory
 					before := e.L2StagedRuns.Load()
 					b.SetBytes(int64(8 * n * n))
 					b.ResetTimer()
 					for range b.N {
-						call(side.f)
+						call(side.f, side.a)
 					}
 					b.ReportMetric(float64(8*n*n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
 					b.ReportMetric(float64(e.L2StagedRuns.Load()-before)/float64(b.N), "staged")
 				})
 			}
+		}
+		if err := hs.Release(); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

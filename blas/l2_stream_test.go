@@ -148,3 +148,47 @@ func TestSymvTrmvStagedNaN(t *testing.T) {
 		}
 	}
 }
+
+// TestL2StreamHostSlice: a matrix in a HostSlice goes up by rect
+// transfers straight from it (no host copies), chunk by chunk, for DGEMV
+// both ways, DSYMV, DTRMV and DGER (which still reads back through the
+// staging memory), with a padded leading dimension.
+func TestL2StreamHostSlice(t *testing.T) {
+	impl, e := privateImpl(t, nil)
+	e.ZeroCopy, e.L2Slab = eng.ZeroCopyOff, 200
+	if _, fp64 := openclDevice[float64](impl); !fp64 {
+		t.Skip("no float64 device")
+	}
+	const n, lda = 17, 19
+	hs, err := NewHostSlice[float64](impl, lda*(n-1)+n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hs.Release()
+	a := hs.Data()
+	rnd := rand.New(rand.NewPCG(11, 12))
+	copy(a, randF64(rnd, len(a)))
+	x, y := randF64(rnd, n), randF64(rnd, n)
+	before := e.L2DirectRuns.Load()
+	for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans} {
+		got, want := append([]float64(nil), y...), append([]float64(nil), y...)
+		native.Dgemv(tA, n, n, 1.5, a, lda, x, 1, 0.5, want, 1)
+		impl.Dgemv(tA, n, n, 1.5, a, lda, x, 1, 0.5, got, 1)
+		closeTo(t, fmt.Sprintf("Dgemv %c", tA), got, want)
+	}
+	got, want := append([]float64(nil), y...), append([]float64(nil), y...)
+	native.Dsymv(blas.Lower, n, 1.5, a, lda, x, 1, 0.5, want, 1)
+	impl.Dsymv(blas.Lower, n, 1.5, a, lda, x, 1, 0.5, got, 1)
+	closeTo(t, "Dsymv", got, want)
+	got, want = append([]float64(nil), x...), append([]float64(nil), x...)
+	native.Dtrmv(blas.Upper, blas.Trans, blas.Unit, n, a, lda, want, 1)
+	impl.Dtrmv(blas.Upper, blas.Trans, blas.Unit, n, a, lda, got, 1)
+	closeTo(t, "Dtrmv", got, want)
+	wantA := append([]float64(nil), a...)
+	native.Dger(n, n, 1.5, x, 1, y, 1, wantA, lda)
+	impl.Dger(n, n, 1.5, x, 1, y, 1, a, lda)
+	closeTo(t, "Dger", a, wantA)
+	if runs := e.L2DirectRuns.Load() - before; runs != 5 {
+		t.Errorf("%d of 5 calls went up straight from the HostSlice", runs)
+	}
+}

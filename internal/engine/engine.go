@@ -61,6 +61,7 @@ type Engine struct {
 	L2Piece      int
 	L2Workers    int
 	L2StagedRuns atomic.Int64 // GEMV calls that streamed their matrix (tests)
+	L2DirectRuns atomic.Int64 // those whose matrix lay in a HostSlice (tests)
 	L3Block      int
 	L3ViaGemm    atomic.Int64 // calls that took the GEMM route (tests)
 	// ZMethod, when set (tests and measurements), replaces complex GEMM's

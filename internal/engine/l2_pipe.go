@@ -25,6 +25,9 @@ import (
 // staging memory before writing it; small matrices take smaller pieces,
 // so that there are more of them than goroutines and the first chunks
 // are ready while the others are still being copied.
+//
+// A matrix that lies in a HostSlice (pinned memory already) skips the
+// copies: each chunk goes up by a rect transfer straight from it.
 
 const (
 	// l2PieceMax and l2PieceMin bound the bytes of one piece.
@@ -165,11 +168,14 @@ func copyTri[T Real](dst []T, ldd int, src []T, lds, r0, rows, cols int, upper b
 // pinned slots (slot j holds chunk t with t mod depth = j, packed with
 // leading dimension n), the device slots, and the copying goroutines.
 type l2Stream[T Real] struct {
-	c              *Call
-	g              l2Geom
-	a              []T
-	lda            int
-	tri            l2Tri // the part of A's rows packed (upAll's streams)
+	c   *Call
+	g   l2Geom
+	a   []T
+	lda int
+	tri l2Tri // the part of A's rows packed (upAll's streams)
+	// direct: A lies in a HostSlice (pinned already), and goes up by rect
+	// transfers straight from it, without host copies.
+	direct         bool
 	up, comp, down *cl.Queue
 	host           []T
 	devs           []*cl.Buffer
@@ -186,6 +192,10 @@ type l2Stream[T Real] struct {
 // complete before the stream's commands start.
 func startStream[T Real](c *Call, g l2Geom, a []T, lda int, devSlots bool) *l2Stream[T] {
 	s := &l2Stream[T]{c: c, g: g, a: a, lda: lda}
+	s.direct = Contains(&c.E.HostSlices, a[:MatSpan(g.m, g.n, lda)])
+	if s.direct {
+		c.E.L2DirectRuns.Add(1)
+	}
 	s.queues()
 	slot := g.rows * g.n
 	if p := stage[T](c, g.depth*slot); p != nil {
@@ -241,7 +251,7 @@ func (s *l2Stream[T]) slot(t int) []T {
 // feed hands chunk t's pieces to the copying goroutines: packing it from
 // A into its slot, or (back) unpacking its slot into A.
 func (s *l2Stream[T]) feed(t int, back bool) {
-	if s.c.Err != nil || t >= s.g.chunks {
+	if s.c.Err != nil || t >= s.g.chunks || (s.direct && !back) {
 		return
 	}
 	g, n := s.g, s.g.n
@@ -271,7 +281,14 @@ func (s *l2Stream[T]) send(t int, dev *cl.Buffer, off int, wait ...*cl.Event) *c
 		c.Fail(err)
 		return nil
 	}
-	ev, err := cl.WriteBuffer(s.up, dev, false, off, s.slot(t), wait...)
+	var ev *cl.Event
+	var err error
+	if s.direct {
+		r0, mi := s.g.span(t)
+		ev, err = cl.WriteBufferRect(s.up, dev, false, TileRect(off, s.lda, r0, mi, 0, s.g.n), s.a, wait...)
+	} else {
+		ev, err = cl.WriteBuffer(s.up, dev, false, off, s.slot(t), wait...)
+	}
 	if err != nil {
 		c.Fail(err)
 		return nil
