@@ -8,7 +8,9 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 
+	"github.com/gocompute/opencl/cl"
 	eng "github.com/gocompute/opencl/internal/engine"
+	"github.com/gocompute/opencl/platform/platformtest"
 )
 
 // TestL2StreamDefault runs DGEMV (both ways) and DGER on host slices
@@ -190,5 +192,54 @@ func TestL2StreamHostSlice(t *testing.T) {
 	closeTo(t, "Dger", a, wantA)
 	if runs := e.L2DirectRuns.Load() - before; runs != 5 {
 		t.Errorf("%d of 5 calls went up straight from the HostSlice", runs)
+	}
+}
+
+// TestL2StreamNoLeaks: streamed level 2 calls, failing ones included,
+// leave no event behind once they return, and Close releases every
+// OpenCL object they made.
+func TestL2StreamNoLeaks(t *testing.T) {
+	platformtest.Device(t)
+	base := cl.LiveObjects()
+	impl, err := New(WithOffload(Always))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := impl.eng
+	e.ZeroCopy, e.L2Slab = eng.ZeroCopyOff, 200
+	rnd := rand.New(rand.NewPCG(13, 14))
+	const n = 17
+	a, x, y := randF64(rnd, n*n), randF64(rnd, n), randF64(rnd, n)
+	writes := 0
+	fail := func(site string) error {
+		if site == "write" {
+			if writes++; writes%7 == 0 {
+				return errL2Injected
+			}
+		}
+		return nil
+	}
+	e.Fault.Store(&fail)
+	for range 10 {
+		impl.Dgemv(blas.NoTrans, n, n, 1, a, n, x, 1, 0, y, 1)
+		impl.Dgemv(blas.Trans, n, n, 1, a, n, x, 1, 1, y, 1)
+		impl.Dger(n, n, 1e-3, x, 1, y, 1, a, n)
+		impl.Dsymv(blas.Upper, n, 1, a, n, x, 1, 0, y, 1)
+		impl.Dtrmv(blas.Lower, blas.NoTrans, blas.NonUnit, n, a, n, x, 1)
+		if ev := cl.LiveObjects()["event"] - base["event"]; ev != 0 {
+			t.Fatalf("%d events live between calls", ev)
+		}
+	}
+	e.Fault.Store(nil)
+	if e.L2StagedRuns.Load() == 0 || impl.Stats()["Dger"].Failed == 0 {
+		t.Error("no call streamed, or none failed")
+	}
+	if err := impl.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for kind, n := range cl.LiveObjects() {
+		if n != base[kind] {
+			t.Errorf("%d %s objects live after Close, %d before New", n, kind, base[kind])
+		}
 	}
 }
