@@ -3,7 +3,8 @@
 // defines, L1_VW and L1_UNROLL, vector type realv and alignment helpers it
 // uses). Both orientations read A once, in coalesced vector loads where the
 // rows are aligned alike:
-//   gemv_n        y(i) = alpha·A(i,:)·x + beta·y(i): one work-group per row,
+//   gemv_n        y(i) = alpha·A(i,:)·x + beta·y(i): one work-group per row
+//                 (a triangle's: two rows of lengths adding up to n),
 //                 its work-items striding along the row, reduced in local
 //                 memory (the dot-product orientation);
 //   gemv_t_part   the transposed product's partial sums: work-group (gx, gy)
@@ -35,14 +36,14 @@ static inline void gemv_finish(__global real* y, long iy, real alpha, real s, re
     y[iy] = r;
 }
 
-__kernel void gemv_n(const int m, const int n0, const real alpha,
-                     __global const real* a, const int lda,
-                     __global const real* x, const int offx, const int incx,
-                     const real beta, __global real* y, const int offy, const int incy,
-                     const int tri, const int upper, const int unit, const int skipdiag,
-                     __local real* scratch)
+// gemv_n_row is gemv_n's work on row i.
+static inline void gemv_n_row(const int i, const int n0, const real alpha,
+                              __global const real* a, const int lda,
+                              __global const real* x, const int offx, const int incx,
+                              const real beta, __global real* y, const int offy, const int incy,
+                              const int tri, const int upper, const int unit, const int skipdiag,
+                              __local real* scratch)
 {
-    const int i = get_group_id(0);
     const int lid = get_local_id(0);
     const int ls = get_local_size(0);
     // Row i's columns [lo, hi): all of them, or its part of the stored
@@ -91,6 +92,26 @@ __kernel void gemv_n(const int m, const int n0, const real alpha,
     if (lid == 0) {
         const real d = diag ? x[offx + (long)i * incx] : (real)0;
         gemv_finish(y, offy + (long)i * incy, alpha, scratch[0] + d, beta, n > 0 || diag);
+    }
+}
+
+// gemv_n: work-group g takes row g; for a triangle (whose rows grow or
+// shrink by one element each) the host launches half as many groups and
+// group g takes rows g and m-1-g too, so every group reads about n
+// elements.
+__kernel void gemv_n(const int m, const int n0, const real alpha,
+                     __global const real* a, const int lda,
+                     __global const real* x, const int offx, const int incx,
+                     const real beta, __global real* y, const int offy, const int incy,
+                     const int tri, const int upper, const int unit, const int skipdiag,
+                     __local real* scratch)
+{
+    const int g = get_group_id(0);
+    gemv_n_row(g, n0, alpha, a, lda, x, offx, incx, beta, y, offy, incy, tri, upper, unit, skipdiag, scratch);
+    const int g2 = m - 1 - g;
+    if (tri && g2 > g) { // the same for the whole group
+        barrier(CLK_LOCAL_MEM_FENCE); // scratch[0] read before it is reused
+        gemv_n_row(g2, n0, alpha, a, lda, x, offx, incx, beta, y, offy, incy, tri, upper, unit, skipdiag, scratch);
     }
 }
 

@@ -104,7 +104,11 @@ func gemvPass[T Real](c *Call, trans bool, m, n, lda int, tr gemvTri, a *cl.Buff
 	if !trans {
 		ls := sh.Local
 		var z T
-		c.Run(gemvKernel(c, "gemv_n", tx, ty), []int{m * ls}, []int{ls},
+		groups := m
+		if tr.tri {
+			groups = (m + 1) / 2 // rows g and m-1-g each (gemv_n)
+		}
+		c.Run(gemvKernel(c, "gemv_n", tx, ty), []int{groups * ls}, []int{ls},
 			int32(m), int32(n), alpha, a, int32(lda), x, int32(offX), int32(incX), beta, y, int32(offY), int32(incY),
 			l2bool(tr.tri), l2bool(tr.upper), l2bool(tr.unit), l2bool(tr.skipDiag), LocalBytes(ls, z))
 		return
