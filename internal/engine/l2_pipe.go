@@ -38,22 +38,29 @@ const (
 )
 
 // l2Geom is the cut of an m×n matrix into chunks of rows (one upload
-// each) and pieces (one host copy each), and the number of chunks in
-// flight (staging slots).
+// each) of per pieces (one host copy each), and the number of chunks in
+// flight (staging slots, of rows rows each).
 type l2Geom struct {
-	m, n         int
-	rows, pieces int // rows per chunk and per piece
-	chunks       int
-	depth        int
-	workers      int
+	m, n    int
+	starts  []int // chunk t is rows starts[t]…starts[t+1]-1
+	rows    int   // the most rows of a chunk
+	per     int   // pieces per chunk
+	chunks  int
+	depth   int
+	workers int
 }
 
 // l2Geometry cuts an m×n matrix of elem-byte elements for the stream;
 // L2Slab, when set (tests), is the size of a chunk in bytes.
+//
+// The first and the last wave of pieces (one piece per goroutine) are a
+// quarter of the others' size: the first upload then starts after a
+// quarter of a wave's copying, and the last waits for a quarter of a
+// wave's transfer.
 func (e *Engine) l2Geometry(m, n, elem int) l2Geom {
 	// One P stays free for the calling goroutine, which wakes for each
 	// chunk: with every P copying, it would wait for a copy to yield.
-	g := l2Geom{m: m, n: n, workers: max(1, runtime.GOMAXPROCS(0)-1)}
+	g := l2Geom{m: m, n: n, workers: max(1, runtime.GOMAXPROCS(0)-1), per: l2ChunkPieces}
 	if e.L2Workers > 0 {
 		g.workers = e.L2Workers
 	}
@@ -62,28 +69,44 @@ func (e *Engine) l2Geometry(m, n, elem int) l2Geom {
 		most = e.L2Piece
 	}
 	row := max(1, n*elem)
+	big, small := 0, 0 // rows of the chunks, and of the ramps' chunks
 	if e.L2Slab > 0 {
-		g.rows = max(1, e.L2Slab/row)
-		g.pieces = (g.rows + 1) / 2
+		g.per, big = 2, max(1, e.L2Slab/row)
+		small = big
 	} else {
-		piece := min(max(m*row/(2*g.workers), min(l2PieceMin, most)), most)
-		g.pieces = max(1, (piece+row-1)/row)
-		g.rows = l2ChunkPieces * g.pieces
+		bytes := min(max(m*row/(2*g.workers), min(l2PieceMin, most)), most)
+		piece := max(1, (bytes+row-1)/row)
+		big, small = g.per*piece, g.per*max(1, piece/4)
 	}
-	g.rows = min(g.rows, m)
-	g.pieces = min(g.pieces, g.rows)
-	g.chunks = (m + g.rows - 1) / g.rows
-	perChunk := (g.rows + g.pieces - 1) / g.pieces
+	ramp := 0 // rows in small chunks at each end
+	if small < big {
+		ramp = small * ((g.workers + g.per - 1) / g.per)
+	}
+	if m < 2*ramp+big {
+		ramp = 0
+	}
+	g.starts = append(g.starts, 0)
+	for r := 0; r < m; {
+		k := big
+		if r < ramp || r >= m-ramp {
+			k = small
+		} else if r+k > m-ramp {
+			k = m - ramp - r
+		}
+		r = min(r+k, m)
+		g.starts = append(g.starts, r)
+	}
+	g.chunks = len(g.starts) - 1
+	g.rows = min(big, m)
 	// Enough slots for two pieces per goroutine beside the chunks in
 	// transfer (GER holds two more: downloading and copying back).
-	g.depth = min(g.chunks, max(4, (2*g.workers+perChunk-1)/perChunk+2))
+	g.depth = min(g.chunks, max(4, (2*g.workers+g.per-1)/g.per+2))
 	return g
 }
 
 // span returns the first row and the number of rows of chunk t.
 func (g l2Geom) span(t int) (r0, mi int) {
-	r0 = t * g.rows
-	return r0, min(g.rows, g.m-r0)
+	return g.starts[t], g.starts[t+1] - g.starts[t]
 }
 
 // l2Piece is one host copy: a rows×cols block from src (leading dimension
@@ -209,8 +232,7 @@ func startStream[T Real](c *Call, g l2Geom, a []T, lda int, devSlots bool) *l2St
 	}
 	s.busy = make([]sync.WaitGroup, g.depth)
 	s.ups, s.kerns, s.downs = make([]*cl.Event, g.depth), make([]*cl.Event, g.depth), make([]*cl.Event, g.depth)
-	per := (g.rows + g.pieces - 1) / g.pieces
-	s.copies = startCopies[T](min(g.workers, g.depth*per), g.depth*per)
+	s.copies = startCopies[T](min(g.workers, g.depth*g.per), g.depth*g.per)
 	return s
 }
 
@@ -257,8 +279,9 @@ func (s *l2Stream[T]) feed(t int, back bool) {
 	g, n := s.g, s.g.n
 	r0, mi := g.span(t)
 	host, done := s.slot(t), &s.busy[t%g.depth]
-	for p := 0; p < mi; p += g.pieces {
-		k := min(g.pieces, mi-p)
+	piece := (mi + g.per - 1) / g.per
+	for p := 0; p < mi; p += piece {
+		k := min(piece, mi-p)
 		w := l2Piece[T]{dst: host[p*n:], ldd: n, src: s.a[(r0+p)*s.lda:], lds: s.lda, rows: k, cols: n, tri: s.tri, r0: r0 + p, done: done}
 		if back {
 			w.dst, w.ldd, w.src, w.lds = w.src, w.lds, w.dst, w.ldd

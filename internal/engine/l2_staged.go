@@ -124,7 +124,7 @@ func gerStaged[T Real](e *Engine, name string, m, n int, alpha T, x []T, incX in
 	}
 	s.stop() // every unpacking fed is done
 	if err := c.Finish(); err != nil {
-		if done := min(back*g.rows, m); done > 0 {
+		if done := g.starts[back]; done > 0 {
 			return &errRowsDone{rows: done, err: err}
 		}
 		return err
