@@ -136,6 +136,8 @@ type l2Copies[T Real] struct {
 	wg   sync.WaitGroup
 }
 
+// startCopies starts workers goroutines that copy the pieces fed to them,
+// in order; at most queued pieces wait.
 func startCopies[T Real](workers, queued int) *l2Copies[T] {
 	p := &l2Copies[T]{work: make(chan l2Piece[T], queued)}
 	p.wg.Add(workers)
