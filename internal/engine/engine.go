@@ -59,10 +59,15 @@ type Engine struct {
 	// (device_level3.go): l3Auto by size, or always l3Direct / l3ViaGemm
 	// (tests); l3Block, when set, replaces trmm's block size (tests).
 	L3Route L3RouteMode
-	// L2Slab, when set (tests), replaces the size in bytes of the slabs in
-	// which GEMV streams its matrix from host slices (l2_staged.go).
+	// L2Slab, when set (tests), replaces the size in bytes of the chunks in
+	// which level 2 streams its matrix from host slices (l2_pipe.go);
+	// L2Piece and L2Workers, when set (benchmarks), replace the most bytes
+	// of one host copy and the number of copying goroutines.
 	L2Slab       int
+	L2Piece      int
+	L2Workers    int
 	L2StagedRuns atomic.Int64 // GEMV calls that streamed their matrix (tests)
+	L2DirectRuns atomic.Int64 // those whose matrix lay in a HostSlice (tests)
 	L3Block      int
 	L3ViaGemm    atomic.Int64 // calls that took the GEMM route (tests)
 	// ZMethod is complex GEMM's method (GOCL_COMPLEX_GEMM; tests and
