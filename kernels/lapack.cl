@@ -283,7 +283,7 @@ __kernel void copy_ok(int rows, int cols, __global const real *s, long soff,
 }
 
 #ifndef QR_B
-#define QR_B 8 // the widest panel geqr2_leaf factorises
+#define QR_B 16 // the widest panel geqr2_leaf factorises
 #endif
 #define QR_WG 256 // geqr2_leaf's work-group: QR_WG·QR_B reals of local memory
 
