@@ -176,6 +176,142 @@ __kernel void trsm_llu(int n1, int n2, __global real *a, long offL,
   }
 }
 
+// Two versions of potf2_inv: with POTF_REGS defined (the host's potfRegs,
+// for GPUs), each work-item keeps its elements of the block in registers
+// (a long compile on PoCL); otherwise the block stays in global memory.
+#ifdef POTF_REGS
+// potf2_inv factorises the n×n diagonal block (n ≤ 128) at element off of
+// a (row stride lda) in place, A = Uᵀ·U (upper != 0, U in the upper
+// triangle) or A = L·Lᵀ (L = Uᵀ in the lower triangle), right-looking, in
+// one work-group of 256 work-items (a 16×16 grid), and writes U⁻¹ (or
+// L⁻¹ = U⁻ᵀ) into the n×n block at element ioff of inv (row stride ldi),
+// zero outside its triangle. The other triangle of a is not touched.
+// U(r, c) and X(r, c) = U⁻¹(r, c) address either triangle. Work-item
+// (gr, gc) keeps the elements (gr+16·s, gc+16·t), s, t < 8, in registers
+// for the whole factorization, so that a step costs no global memory
+// round trip: row j goes through local memory. A diagonal element that is
+// not positive (or NaN) is left in place, sets *info to ibase+column+1 and
+// makes the inverse zero; when *info is already set the kernel only
+// zeroes the inverse, so that Potrf's later GEMMs, multiplying by it,
+// change nothing.
+#define U_(r, c) a[off + (upper ? (long)(r) * lda + (c) : (long)(c) * lda + (r))]
+#define X_(r, c) inv[ioff + (upper ? (long)(r) * ldi + (c) : (long)(c) * ldi + (r))]
+__kernel void potf2_inv(int n, int upper, __global real *a, long off, int lda,
+                        __global real *inv, long ioff, int ldi,
+                        __global int *info, int ibase) {
+  __local real lrow[128];
+  __local real red[16 * 128];
+  const int lid = get_local_id(0);
+  const int tx = lid % 16, ty = lid / 16;
+  // Neighbouring work-items touch neighbouring elements of the storage.
+  const int gr = upper ? ty : tx, gc = upper ? tx : ty;
+  real u[8][8];
+#pragma unroll
+  for (int s = 0; s < 8; s++)
+#pragma unroll
+    for (int t = 0; t < 8; t++) {
+      const int r = gr + 16 * s, c = gc + 16 * t;
+      u[s][t] = r < n && c < n && r <= c ? U_(r, c) : 0;
+    }
+  int failed = *info != 0, fj = -1;
+  barrier(CLK_GLOBAL_MEM_FENCE); // *info is read before work-item 0 sets it
+  for (int j = 0; j < n && !failed; j++) {
+    // Row j of U into local memory, from its owners.
+#pragma unroll
+    for (int s = 0; s < 8; s++)
+#pragma unroll
+      for (int t = 0; t < 8; t++) {
+        const int r = gr + 16 * s, c = gc + 16 * t;
+        if (r == j && c >= j && c < n)
+          lrow[c] = u[s][t];
+      }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const real d = lrow[j];
+    if (!(d > 0)) {
+      failed = 1;
+      fj = j;
+      break;
+    }
+    const real sd = sqrt(d), rs = 1 / sd; // Dpotf2 scales by 1/ajj
+    real ur[8], uc[8];
+#pragma unroll
+    for (int s = 0; s < 8; s++) {
+      const int r = gr + 16 * s, c = gc + 16 * s;
+      ur[s] = lrow[r < n ? r : 0] * rs;
+      uc[s] = lrow[c < n ? c : 0] * rs;
+    }
+#pragma unroll
+    for (int s = 0; s < 8; s++)
+#pragma unroll
+      for (int t = 0; t < 8; t++) {
+        const int r = gr + 16 * s, c = gc + 16 * t;
+        if (r == j && c == j)
+          u[s][t] = sd;
+        else if (r == j && c > j && c < n)
+          u[s][t] = uc[t];
+        else if (r > j && c >= r && c < n)
+          u[s][t] = fma(-ur[s], uc[t], u[s][t]);
+      }
+    barrier(CLK_LOCAL_MEM_FENCE); // lrow is read before it changes
+  }
+  if (fj >= 0 && lid == 0)
+    *info = ibase + fj + 1;
+  // U back to the matrix (as far as it got), then X = U⁻¹ row by row from
+  // the bottom: X(i, i) = 1/U(i, i), X(i, k) = −(Σ_{i<p≤k} U(i, p)·X(p, k))/U(i, i),
+  // each work-item summing its rows p of X (held in u, reused) and the
+  // group adding the 16 partial sums of a column in local memory.
+#pragma unroll
+  for (int s = 0; s < 8; s++)
+#pragma unroll
+    for (int t = 0; t < 8; t++) {
+      const int r = gr + 16 * s, c = gc + 16 * t;
+      if (r < n && c < n && r <= c)
+        U_(r, c) = u[s][t];
+      u[s][t] = 0;
+    }
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  for (int i = n - 1; i >= 0 && !failed; i--) {
+    if (lid < n)
+      lrow[lid] = lid >= i ? U_(i, lid) : 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const real uii = lrow[i];
+#pragma unroll
+    for (int t = 0; t < 8; t++) {
+      real acc = 0;
+#pragma unroll
+      for (int s = 0; s < 8; s++) {
+        const int p = gr + 16 * s;
+        acc = fma(lrow[p < n ? p : 0], u[s][t], acc); // u is 0 for p ≥ n
+      }
+      red[gr * 128 + gc + 16 * t] = acc;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+    for (int s = 0; s < 8; s++)
+#pragma unroll
+      for (int t = 0; t < 8; t++) {
+        const int r = gr + 16 * s, k = gc + 16 * t;
+        if (r == i && k >= i && k < n) {
+          real sum = 0;
+          for (int y = 0; y < 16; y++)
+            sum += red[y * 128 + k];
+          u[s][t] = k == i ? 1 / uii : -sum / uii;
+        }
+      }
+    barrier(CLK_LOCAL_MEM_FENCE); // lrow and red are read before they change
+  }
+#pragma unroll
+  for (int s = 0; s < 8; s++)
+#pragma unroll
+    for (int t = 0; t < 8; t++) {
+      const int r = gr + 16 * s, c = gc + 16 * t;
+      if (r < n && c < n)
+        X_(r, c) = failed || r > c ? 0 : u[s][t];
+    }
+}
+#undef U_
+#undef X_
+#else
 // potf2_inv factorises the n×n diagonal block at element off of a (row
 // stride lda) in place, A = Uᵀ·U (upper != 0, U in the upper triangle) or
 // A = L·Lᵀ (L = Uᵀ in the lower triangle), right-looking, in one
@@ -267,6 +403,7 @@ __kernel void potf2_inv(int n, int upper, __global real *a, long off, int lda,
 #undef U_
 #undef X_
 #undef POTF_KB
+#endif
 
 // copy_ok copies the rows×cols matrix at element soff of s (row stride
 // lds) into the one at element doff of d (row stride ldd) unless *info is
@@ -356,13 +493,19 @@ __kernel void geqr2_leaf(int m, int b, __global real *a, long off, int lda,
     }
     for (int i = c + 1 + lid; i < m; i += QR_WG) {
       __global real *row = p + (long)i * lda;
+      // The row in registers: its loads are issued together.
+      real x[QR_B];
+#pragma unroll
+      for (int k = 0; k < QR_B; k++)
+        x[k] = k < b ? row[k] : 0;
       real vi = row[c];
       if (tc != 0) {
         vi *= scal;
         row[c] = vi;
       }
-      for (int k = 0; k < b; k++)
-        acc[k] = fma(vi, row[k], acc[k]);
+#pragma unroll
+      for (int k = 0; k < QR_B; k++)
+        acc[k] = fma(vi, k == c ? vi : x[k], acc[k]);
     }
     for (int k = 0; k < b; k++)
       red[lid * QR_B + k] = acc[k];
@@ -378,9 +521,15 @@ __kernel void geqr2_leaf(int m, int b, __global real *a, long off, int lda,
     // of c: P[i][k] −= tc·v_i·red[k].
     for (int i = c + lid; i < m; i += QR_WG) {
       __global real *row = p + (long)i * lda;
-      real vi = i == c ? 1 : row[c];
-      for (int k = c + 1; k < b; k++)
-        row[k] = fma(-tc * vi, red[k], row[k]);
+      const real vi = i == c ? 1 : row[c];
+      real x[QR_B];
+#pragma unroll
+      for (int k = 0; k < QR_B; k++)
+        x[k] = k < b ? row[k] : 0;
+#pragma unroll
+      for (int k = 0; k < QR_B; k++)
+        if (k > c && k < b)
+          row[k] = fma(-tc * vi, red[k], x[k]);
       v[voff + (long)(vr0 + i) * ldv + vc0 + c] = vi;
     }
     for (int i = lid; i < vr0 + c; i += QR_WG)

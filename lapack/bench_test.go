@@ -29,6 +29,8 @@ var benchQRLeaf = flag.Int("lapack.qrleaf", defaultQRLeaf, "QR's leaf panel widt
 
 var benchHostDiag = flag.Bool("lapack.hostdiag", false, "Potrf's diagonal blocks on the host (with look-ahead) in the benchmarks")
 
+var benchPotfRegs = flag.Bool("lapack.potfregs", false, "potf2_inv with its block in registers in the benchmarks")
+
 var benchHostPanel = flag.Bool("lapack.hostpanel", false, "LU panels on the host (the previous design) in the benchmarks")
 
 // benchImpl returns a device implementation sending every call to the
@@ -50,6 +52,7 @@ func benchImpl(b *testing.B) *Implementation {
 	impl.hostPanel = *benchHostPanel
 	impl.luWG = *benchLUWG
 	impl.hostDiag = *benchHostDiag
+	impl.potfRegs = *benchPotfRegs
 	return impl
 }
 

@@ -13,10 +13,12 @@ import (
 )
 
 // kernelKey names a kernel of kernels/lapack.cl in one precision
-// (precIndex), built with getf2_leaf's work-group size wg (LU_WG).
+// (precIndex), built with getf2_leaf's work-group size wg (LU_WG) when
+// wg > 0, else with the source's default.
 type kernelKey struct {
 	name   string
 	pi, wg int
+	regs   bool // POTF_REGS (potf2_inv)
 }
 
 // kernel returns the kernel k, built on first use. The caller holds
@@ -35,7 +37,13 @@ func (impl *Implementation) kernel(k kernelKey) (*cl.Kernel, error) {
 	srcs, err := kernels.Program("lapack.cl")
 	var kern *cl.Kernel
 	if err == nil {
-		opts := fmt.Sprintf("-DPRECISION=%d -DLU_WG=%d", 32+32*k.pi, k.wg)
+		opts := fmt.Sprintf("-DPRECISION=%d", 32+32*k.pi)
+		if k.wg > 0 {
+			opts += fmt.Sprintf(" -DLU_WG=%d", k.wg)
+		}
+		if k.regs {
+			opts += " -DPOTF_REGS=1"
+		}
 		kern, err = impl.blas.Runtime().Kernel(srcs, opts, k.name)
 	}
 	if err != nil {
@@ -52,7 +60,14 @@ func (impl *Implementation) kernel(k kernelKey) (*cl.Kernel, error) {
 func launch[T float32 | float64](impl *Implementation, name string, global, local []int, args ...any) error {
 	impl.kmu.Lock()
 	defer impl.kmu.Unlock()
-	kern, err := impl.kernel(kernelKey{name, precIndex[T](), impl.luWG})
+	key := kernelKey{name: name, pi: precIndex[T]()}
+	if name == "getf2_leaf" && impl.luWG != defaultLUWG {
+		// Only getf2_leaf depends on LU_WG: the other kernels keep the
+		// one program built without it.
+		key.wg = impl.luWG
+	}
+	key.regs = name == "potf2_inv" && impl.potfRegs
+	kern, err := impl.kernel(key)
 	if err != nil {
 		return err
 	}

@@ -35,6 +35,26 @@ func TestKernelsSmall(t *testing.T) {
 	if impl.Dpotrf(blas.Lower, n, a, n) {
 		t.Fatal("Dpotrf: a matrix that is not positive definite passed")
 	}
+	// potf2_inv with its block in registers, on GPUs (Oclgrind among
+	// them): PoCL takes minutes to compile it.
+	if !impl.blas.Runtime().Device().Profile().IsCPU() {
+		impl.potfRegs = true
+		for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
+			a := spd(n, n, rnd)
+			want := append([]float64(nil), a...)
+			gonum.Implementation{}.Dpotrf(ul, n, want, n)
+			if !impl.Dpotrf(ul, n, a, n) {
+				t.Fatalf("Dpotrf %c, registers: not positive definite", ul)
+			}
+			compare(t, "Dpotrf, registers", n, n, a, want, n, 1e-12)
+		}
+		a := spd(n, n, rnd)
+		a[9*n+9] = -1
+		if impl.Dpotrf(blas.Upper, n, a, n) {
+			t.Fatal("Dpotrf, registers: a matrix that is not positive definite passed")
+		}
+		impl.potfRegs = false
+	}
 	impl.nb = 16
 	const m = 37
 	a = make([]float64, m*n)

@@ -86,6 +86,9 @@ type Implementation struct {
 	// (potrfRun.run) instead of on the device (runDevice); benchmarks
 	// compare the two.
 	hostDiag bool
+	// potfRegs builds potf2_inv with its block in registers (POTF_REGS;
+	// blocks up to potfMax wide): not measured yet, so off by default.
+	potfRegs bool
 
 	// onDevice counts the calls finished on the device (tests check that
 	// the device path ran).

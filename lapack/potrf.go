@@ -43,7 +43,7 @@ func potrf[T float32 | float64](impl *Implementation, ul blas.Uplo, d *clblas.Ma
 			err = rerr
 		}
 	}()
-	if impl.hostDiag {
+	if impl.hostDiag || (impl.potfRegs && nb > potfMax) {
 		return p.run()
 	}
 	return p.runDevice()

@@ -11,6 +11,10 @@ import (
 // potfWG is the work-group size of potf2_inv.
 const potfWG = 256
 
+// potfMax is the widest diagonal block potf2_inv takes with potfRegs: its
+// 16×16 work-items keep 8×8 elements each in registers.
+const potfMax = 128
+
 // runDevice is potrf with every step on the device, so that the host
 // never waits until the end: each diagonal block is factorised and
 // inverted by potf2_inv in one work-group (the inverse into dinv), U12 =
