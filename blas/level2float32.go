@@ -13,7 +13,7 @@ import (
 func (impl *Implementation) Sgemv(tA blas.Transpose, m, n int, alpha float32, a []float32, lda int, x []float32, incX int, beta float32, y []float32, incY int) {
 	// The gate first, on a workload no smaller than the call's (both
 	// vectors at their longest): below it, gonum's code does it all.
-	if impl.gated(work(prec32, 2*fl(m)*fl(n), fl(m)*fl(n)+2*(fl(m)+fl(n)))) {
+	if impl.ig.Sgemv.below(m*n, m+n) {
 		gemvCPU32(tA, m, n, alpha, a, lda, x, incX, beta, y, incY)
 		return
 	}
@@ -69,7 +69,7 @@ func (impl *Implementation) Sgemv(tA blas.Transpose, m, n int, alpha float32, a 
 // y = alpha*Aᵀ*x + beta*y (otherwise) for the m×n band matrix A with kL
 // sub-diagonals and kU super-diagonals.
 func (impl *Implementation) Sgbmv(tA blas.Transpose, m, n, kL, kU int, alpha float32, a []float32, lda int, x []float32, incX int, beta float32, y []float32, incY int) {
-	if impl.gated(work(prec32, 2*fl(m)*fl(kL+kU+1), fl(m)*fl(kL+kU+1)+2*(fl(m)+fl(n)))) {
+	if impl.ig.Sgbmv.below(m*(kL+kU+1), m+n) {
 		native.Sgbmv(tA, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
 		return
 	}
@@ -204,7 +204,7 @@ func (impl *Implementation) checkTriangular32(ul blas.Uplo, tA blas.Transpose, d
 // Stbmv computes x = A*x (tA == blas.NoTrans) or x = Aᵀ*x (otherwise) for
 // the n×n triangular band matrix A with k diagonals besides the main one.
 func (impl *Implementation) Stbmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []float32, lda int, x []float32, incX int) {
-	if impl.gated(work(prec32, 2*fl(n)*fl(k+1), fl(n)*fl(k+1)+2*fl(n))) {
+	if impl.ig.Stbmv.below(n*(k+1), n) {
 		native.Stbmv(ul, tA, d, n, k, a, lda, x, incX)
 		return
 	}
@@ -226,7 +226,7 @@ func (impl *Implementation) Stbmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 // n×n triangular band matrix A with k diagonals besides the main one; b is
 // given in x and overwritten by the solution.
 func (impl *Implementation) Stbsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []float32, lda int, x []float32, incX int) {
-	if impl.gated(work(prec32, 2*fl(n)*fl(k+1), fl(n)*fl(k+1)+2*fl(n))) {
+	if impl.ig.Stbsv.below(n*(k+1), n) {
 		native.Stbsv(ul, tA, d, n, k, a, lda, x, incX)
 		return
 	}
@@ -400,7 +400,7 @@ func (impl *Implementation) Ssymv(ul blas.Uplo, n int, alpha float32, a []float3
 // Ssbmv computes y = alpha*A*x + beta*y for the n×n symmetric band matrix A
 // with k diagonals besides the main one.
 func (impl *Implementation) Ssbmv(ul blas.Uplo, n, k int, alpha float32, a []float32, lda int, x []float32, incX int, beta float32, y []float32, incY int) {
-	if impl.gated(work(prec32, 4*fl(n)*fl(k+1), fl(n)*fl(k+1)+3*fl(n))) {
+	if impl.ig.Ssbmv.below(n*(k+1), n) {
 		native.Ssbmv(ul, n, k, alpha, a, lda, x, incX, beta, y, incY)
 		return
 	}
@@ -494,7 +494,7 @@ func (impl *Implementation) Sspmv(ul blas.Uplo, n int, alpha float32, ap []float
 
 // Sger computes A += alpha*x*yᵀ for the m×n matrix A.
 func (impl *Implementation) Sger(m, n int, alpha float32, x []float32, incX int, y []float32, incY int, a []float32, lda int) {
-	if incX > 0 && incY > 0 && impl.gated(work(prec32, 2*fl(m)*fl(n), 2*fl(m)*fl(n)+fl(m)+fl(n))) {
+	if incX > 0 && incY > 0 && impl.ig.Sger.below(m*n, m+n) {
 		native.Sger(m, n, alpha, x, incX, y, incY, a, lda)
 		return
 	}
