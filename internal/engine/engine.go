@@ -30,6 +30,10 @@ type Engine struct {
 	// L2Portable keeps level 2 on its general kernels on a CPU device too
 	// (tests: those kernels serve GPUs, and CI has only PoCL).
 	L2Portable bool
+	// L2SolveNB, if positive, is the block order of the blocked
+	// triangular solves (tests: many blocks at small n); 0 derives it
+	// from the device (L2SolveBlock).
+	L2SolveNB int
 	// ZeroCopy is GOCL_ZERO_COPY's choice for hostShared (tests set
 	// eng.ZeroCopyOff to run the copying path, which devices with memory of
 	// their own take).
@@ -49,19 +53,25 @@ type Engine struct {
 
 	Kernels KernelPool // free kernel objects by spec key
 	specs   SpecCache  // specs of the kernels without extra defines
+	l1      l1Shapes   // level 1 shapes (l1shape_set.go)
 
 	// L3Route chooses how symm, syrk, syr2k and trmm run
 	// (device_level3.go): l3Auto by size, or always l3Direct / l3ViaGemm
 	// (tests); l3Block, when set, replaces trmm's block size (tests).
 	L3Route L3RouteMode
-	// L2Slab, when set (tests), replaces the size in bytes of the slabs in
-	// which GEMV streams its matrix from host slices (l2_staged.go).
+	// L2Slab, when set (tests), replaces the size in bytes of the chunks in
+	// which level 2 streams its matrix from host slices (l2_pipe.go);
+	// L2Piece and L2Workers, when set (benchmarks), replace the most bytes
+	// of one host copy and the number of copying goroutines.
 	L2Slab       int
+	L2Piece      int
+	L2Workers    int
 	L2StagedRuns atomic.Int64 // GEMV calls that streamed their matrix (tests)
+	L2DirectRuns atomic.Int64 // those whose matrix lay in a HostSlice (tests)
 	L3Block      int
 	L3ViaGemm    atomic.Int64 // calls that took the GEMM route (tests)
-	// ZMethod, when set (tests and measurements), replaces complex GEMM's
-	// choice of method (zgemm3m.go).
+	// ZMethod is complex GEMM's method (GOCL_COMPLEX_GEMM; tests and
+	// measurements set it too): ZAuto lets zMethodFor choose.
 	ZMethod ZMethod
 	// SymvTile, when set (measurements), replaces symv_part's tile side
 	// and work-group height (symvShape).
@@ -124,6 +134,7 @@ func newEngine(o Options) (*Engine, error) {
 	}
 	e.Prof = e.RT.Device().Profile()
 	e.Tensor = o.Tensor
+	e.ZMethod = o.ZMethod
 	e.Tuning = o.Tuning
 	if e.Tuning == nil {
 		e.Tuning = gemm.Builtin()
