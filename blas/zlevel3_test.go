@@ -94,7 +94,7 @@ func zgemmCases() []zgemmCase {
 func (cs zgemmCase) inputs(rnd *rand.Rand) (a []complex128, lda int, b []complex128, ldb int, c []complex128, ldc int) {
 	ar, ac := eng.Stored(cs.tA, cs.m, cs.k)
 	br, bc := eng.Stored(cs.tB, cs.k, cs.n)
-	lda, ldb, ldc = ac+cs.pad, bc+cs.pad, cs.n+cs.pad
+	lda, ldb, ldc = max(ac, 1)+cs.pad, max(bc, 1)+cs.pad, cs.n+cs.pad
 	a, b, c = zRand(rnd, ar*lda), zRand(rnd, br*ldb), zRand(rnd, cs.m*ldc)
 	if cs.beta == 0 {
 		c[0] = cmplx.NaN()
@@ -108,7 +108,21 @@ func (cs zgemmCase) inputs(rnd *rand.Rand) (a []complex128, lda int, b []complex
 // It logs the largest relative error of each precision (against the
 // complex128 product of the same inputs) beside gonum's own Cgemm's.
 func TestZgemmDevice(t *testing.T) {
-	impl, _ := privateImpl(t, nil)
+	for _, method := range []struct {
+		name string
+		m    eng.ZMethod
+	}{{"4M", eng.Z4M}, {"3M", eng.Z3M}} {
+		t.Run(method.name, func(t *testing.T) {
+			impl, e := privateImpl(t, nil)
+			e.ZMethod = method.m
+			testZgemmDevice(t, impl)
+		})
+	}
+}
+
+// testZgemmDevice checks Zgemm and Cgemm on impl against gonum over
+// zgemmCases.
+func testZgemmDevice(t *testing.T, impl *Implementation) {
 	ref := gonum.Implementation{}
 	rnd := rand.New(rand.NewPCG(8, 9))
 	var worst128, worst64, gonum64 float64
@@ -542,5 +556,41 @@ func TestZgemmKeepSlabs(t *testing.T) {
 	}
 	if st := impl.Stats()["Zgemm"]; st.Device != 1 || st.NonFinite != 1 {
 		t.Errorf("Stats %+v, want one call on the device and one finished by gonum for its NaN", st)
+	}
+}
+
+// TestZgemm3MSmall runs the 3M method's kernels (z3_pack, z3_combine) on a
+// few small products with every transpose and complex scalars, against
+// gonum; small enough for Oclgrind.
+func TestZgemm3MSmall(t *testing.T) {
+	impl, e := privateImpl(t, nil)
+	e.ZMethod = eng.Z3M
+	rnd := rand.New(rand.NewPCG(3, 3))
+	const m, n, k, ld = 5, 4, 3, 7
+	for _, tr := range [][2]blas.Transpose{{blas.NoTrans, blas.ConjTrans}, {blas.Trans, blas.NoTrans}, {blas.ConjTrans, blas.Trans}} {
+		for _, beta := range []complex128{0, 1, 0.5 - 2i} {
+			a, b, c := zRand(rnd, ld*ld), zRand(rnd, ld*ld), zRand(rnd, m*ld)
+			want := append([]complex128(nil), c...)
+			gonum.Implementation{}.Zgemm(tr[0], tr[1], m, n, k, 1.5+1i, a, ld, b, ld, beta, want, ld)
+			got := append([]complex128(nil), c...)
+			impl.Zgemm(tr[0], tr[1], m, n, k, 1.5+1i, a, ld, b, ld, beta, got, ld)
+			if e := zRelErr(got, want, m, n, ld); !(e <= 1e-14) {
+				t.Errorf("Zgemm %c%c beta=%v: relative error %g", tr[0], tr[1], beta, e)
+			}
+			g64, w64 := toC64(c), toC64(c)
+			gonum.Implementation{}.Cgemm(tr[0], tr[1], m, n, k, 1.5+1i, toC64(a), ld, toC64(b), ld, complex64(beta), w64, ld)
+			impl.Cgemm(tr[0], tr[1], m, n, k, 1.5+1i, toC64(a), ld, toC64(b), ld, complex64(beta), g64, ld)
+			if e := zRelErr(toC128(g64), toC128(w64), m, n, ld); !(e <= 2e-6) {
+				t.Errorf("Cgemm %c%c beta=%v: relative error %g", tr[0], tr[1], beta, e)
+			}
+			for j := m * ld; j < len(c); j++ { // nothing past C's rows
+				if got[j] != c[j] {
+					t.Fatalf("Zgemm wrote element %d outside C", j)
+				}
+			}
+		}
+	}
+	if st := impl.Stats()["Zgemm"]; st.Device != 9 {
+		t.Errorf("Stats()[Zgemm] = %+v, want 9 calls on the device", st)
 	}
 }

@@ -3,7 +3,8 @@
 // defines, L1_VW and L1_UNROLL, vector type realv and alignment helpers it
 // uses). Both orientations read A once, in coalesced vector loads where the
 // rows are aligned alike:
-//   gemv_n        y(i) = alpha·A(i,:)·x + beta·y(i): one work-group per row,
+//   gemv_n        y(i) = alpha·A(i,:)·x + beta·y(i): one work-group per row
+//                 (a triangle's: two rows of lengths adding up to n),
 //                 its work-items striding along the row, reduced in local
 //                 memory (the dot-product orientation);
 //   gemv_t_part   the transposed product's partial sums: work-group (gx, gy)
@@ -35,14 +36,14 @@ static inline void gemv_finish(__global real* y, long iy, real alpha, real s, re
     y[iy] = r;
 }
 
-__kernel void gemv_n(const int m, const int n0, const real alpha,
-                     __global const real* a, const int lda,
-                     __global const real* x, const int offx, const int incx,
-                     const real beta, __global real* y, const int offy, const int incy,
-                     const int tri, const int upper, const int unit, const int skipdiag,
-                     __local real* scratch)
+// gemv_n_row is gemv_n's work on row i.
+static inline void gemv_n_row(const int i, const int n0, const real alpha,
+                              __global const real* a, const int lda,
+                              __global const real* x, const int offx, const int incx,
+                              const real beta, __global real* y, const int offy, const int incy,
+                              const int tri, const int upper, const int unit, const int skipdiag,
+                              __local real* scratch)
 {
-    const int i = get_group_id(0);
     const int lid = get_local_id(0);
     const int ls = get_local_size(0);
     // Row i's columns [lo, hi): all of them, or its part of the stored
@@ -94,6 +95,26 @@ __kernel void gemv_n(const int m, const int n0, const real alpha,
     }
 }
 
+// gemv_n: work-group g takes row g; for a triangle (whose rows grow or
+// shrink by one element each) the host launches half as many groups and
+// group g takes rows g and m-1-g too, so every group reads about n
+// elements.
+__kernel void gemv_n(const int m, const int n0, const real alpha,
+                     __global const real* a, const int lda,
+                     __global const real* x, const int offx, const int incx,
+                     const real beta, __global real* y, const int offy, const int incy,
+                     const int tri, const int upper, const int unit, const int skipdiag,
+                     __local real* scratch)
+{
+    const int g = get_group_id(0);
+    gemv_n_row(g, n0, alpha, a, lda, x, offx, incx, beta, y, offy, incy, tri, upper, unit, skipdiag, scratch);
+    const int g2 = m - 1 - g;
+    if (tri && g2 > g) { // the same for the whole group
+        barrier(CLK_LOCAL_MEM_FENCE); // scratch[0] read before it is reused
+        gemv_n_row(g2, n0, alpha, a, lda, x, offx, incx, beta, y, offy, incy, tri, upper, unit, skipdiag, scratch);
+    }
+}
+
 // gemv_t_part: rows [gy·rpb, min(m, (gy+1)·rpb)) of the m×n A, weighted by
 // x, summed per column into part[gy·n + j]; with tri, only the rows of
 // column j in the stored triangle (upper: i ≤ j, lower: i ≥ j; the
@@ -133,9 +154,24 @@ void gemv_t_part(const int m, const int n, const int rpb,
     for (int c = 0; c < L1_VW; c++) t[c] = 0;
     if (j0 < n) {
         if (full) {
-            for (long i = fa + ly; i < fb; i += GT_TY) {
+            // Four rows at a time into four sums, so that each work-item
+            // has four loads in flight rather than one.
+            realv acc1 = 0, acc2 = 0, acc3 = 0;
+            long i = fa + ly;
+            for (; i + 3 * GT_TY < fb; i += 4 * GT_TY) {
+                const realv v0 = *(__global const realv*)(a + i * lda + j0);
+                const realv v1 = *(__global const realv*)(a + (i + GT_TY) * lda + j0);
+                const realv v2 = *(__global const realv*)(a + (i + 2 * GT_TY) * lda + j0);
+                const realv v3 = *(__global const realv*)(a + (i + 3 * GT_TY) * lda + j0);
+                acc += v0 * x[offx + i * incx];
+                acc1 += v1 * x[offx + (i + GT_TY) * incx];
+                acc2 += v2 * x[offx + (i + 2 * GT_TY) * incx];
+                acc3 += v3 * x[offx + (i + 3 * GT_TY) * incx];
+            }
+            for (; i < fb; i += GT_TY) {
                 acc += *(__global const realv*)(a + i * lda + j0) * x[offx + i * incx];
             }
+            acc = (acc + acc1) + (acc2 + acc3);
         } else {
             // Element by element over every row with a column in the
             // triangle: the full rows, then the partial ones below.

@@ -3,7 +3,7 @@
 // PRECISION=32|64; everything else (transpose, uplo, diag, storage scheme)
 // is a kernel argument, so the whole file is built once per precision.
 //
-// MATRIX DESCRIPTOR (the leading arguments of mv and sv)
+// MATRIX DESCRIPTOR (the leading arguments of mv)
 //   int kind     KIND_GENERAL (gemv, gbmv), KIND_SYMMETRIC (symv, sbmv, spmv)
 //                or KIND_TRIANGULAR (trmv, tbmv, tpmv, trsv, tbsv, tpsv)
 //   int storage  ST_DENSE, ST_BAND or ST_PACKED
@@ -42,7 +42,6 @@
 #define ST_PACKED 2
 
 #define MV_WG 64   // mv: work-items per output element
-#define SV_WG 128  // sv: the one work-group of a triangular solve
 
 #define MAT_PARAMS int kind, int storage, int upper, int trans, int unit, \
 	int m, int n, int kl, int ku, __global const real* a, int lda
@@ -267,7 +266,7 @@ __kernel void tri_cols(int upper, int packed, int unit, int skipdiag, int accumu
 	}
 }
 
-// tri_solve_seq is sv for CPU devices: the whole solve M·x = b in place by
+// tri_solve_seq is the triangular solve for CPU devices: M·x = b in place by
 // ONE work-item, which on a CPU beats a work-group that meets at a barrier
 // for every row. It walks A's stored rows, contiguous in dense and packed
 // storage, as gonum's Go code does: for op(A) = A a row's solved part is a
@@ -434,44 +433,6 @@ __kernel void scale_y(int n, real beta, __global real* y, int offy, int incy) {
 	}
 	const long iy = offy + (long)i * incy;
 	y[iy] = (beta == 0) ? (real)0 : beta * y[iy];
-}
-
-// sv solves M·x = b in place for a triangular descriptor, in ONE work-group
-// of SV_WG work-items. Element j of x belongs to work-item j % SV_WG, which
-// alone reads and writes it. Rows are taken in dependency order (forward
-// for a lower M, backward for an upper one); at each step the owner of
-// x(i) finishes it (x(i) /= M(i,i) unless unit) and publishes it in local
-// memory, then every work-item subtracts M(j,i)·x(i) from its own pending
-// x(j). One barrier per row; the published value alternates between two
-// slots, so a slot is rewritten only after everyone has passed the next
-// barrier. The products are gonum's; only the order of the subtractions
-// differs from its dot-product loops.
-__kernel __attribute__((reqd_work_group_size(SV_WG, 1, 1)))
-void sv(MAT_PARAMS, __global real* x, int offx, int incx) {
-	__local real xs[2];
-	const int l = get_local_id(0);
-	const int fwd = (upper == trans); // M lower triangular
-	for (int s = 0; s < n; s++) {
-		const int i = fwd ? s : n - 1 - s;
-		if (i % SV_WG == l) {
-			const long ix = offx + (long)i * incx;
-			real xi = x[ix];
-			if (!unit) {
-				xi /= mv_elem(MAT_ARGS, i, i);
-				x[ix] = xi;
-			}
-			xs[s & 1] = xi;
-		}
-		barrier(CLK_LOCAL_MEM_FENCE);
-		const real xi = xs[s & 1];
-		const int lo = fwd ? i + 1 : max(0, i - kl);
-		const int hi = fwd ? (int)min((long)n, (long)i + kl + 1) : i;
-		int j = lo + (l - lo % SV_WG + SV_WG) % SV_WG;
-		for (; j < hi; j += SV_WG) {
-			const long jx = offx + (long)j * incx;
-			x[jx] -= mv_elem(MAT_ARGS, j, i) * xi;
-		}
-	}
 }
 
 // rank: the rank-1 and rank-2 updates, one work-item per element (r, c) of

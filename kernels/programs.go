@@ -14,6 +14,7 @@ const Common = "common.cl"
 // it is built from, in order. gemm.cl and gemm_mma.cl are standalone: they
 // define their own types, which common.cl's would clash with.
 var programs = map[string][]string{
+	"bandmv.cl":         {Common, "bandmv.cl"},
 	"complex.cl":        {Common, "complex.cl"},
 	"complex_level2.cl": {Common, "complex_level2.cl"},
 	"gemm.cl":           {"gemm.cl"},
@@ -26,6 +27,7 @@ var programs = map[string][]string{
 	"level3.cl":         {Common, "level3.cl"},
 	"scalar.cl":         {Common, "scalar.cl"},
 	"symv.cl":           {Common, "symv.cl"},
+	"trsv.cl":           {Common, "trsv.cl"},
 	"zlevel3.cl":        {Common, "zlevel3.cl"},
 }
 

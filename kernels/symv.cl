@@ -1,10 +1,10 @@
 // symv.cl — the dense symmetric matrix-vector product for GPUs, built after
 // common.cl; gemv.cl's gemv_t_fin finishes it. The stored triangle is read
 // once:
-//   symv_part  work-group (gx, gy) takes the SY_TB×SY_TB tile of block row
-//              bi = gy and block column bj = gx when it is in the stored
-//              triangle (upper: bj ≥ bi, lower: bj ≤ bi; the others return
-//              at once). It loads the tile into local memory in coalesced
+//   symv_part  each work-group takes one SY_TB×SY_TB tile (block row bi,
+//              block column bj) of the stored triangle (upper: bj ≥ bi,
+//              lower: bj ≤ bi); the grid has one group per such tile and
+//              none for the others. It loads the tile into local memory in coalesced
 //              row pieces and uses every element twice: A(i,j)·x(j) for
 //              y(i) and A(i,j)·x(i) for y(j). The pair of blocks {b, c}
 //              owns slot part[c·n + i] for every i of block b, so with nt
@@ -35,8 +35,21 @@ void symv_part(const int n, const int upper,
     __local real tile[SY_TB][SY_TB + 1];
     __local real xr[SY_TB], xc[SY_TB];
     const int lx = get_local_id(0), ly = get_local_id(1);
-    const int bj = get_group_id(0), bi = get_group_id(1);
-    if (upper ? bj < bi : bj > bi) return; // the whole group: no barrier skipped
+    // Work-group t takes the triangle's tiles in row-major order, so that
+    // the groups running at one time read whole rows of A (long runs of
+    // addresses) rather than short pieces of many rows. Lower: block row q
+    // holds tiles (q, 0..q) and starts at tile q(q+1)/2. Upper: block row
+    // bi holds tiles (bi, bi..nt-1); counted from the last tile backwards,
+    // row nt-1-q starts at q(q+1)/2 too.
+    const int nt = (n + SY_TB - 1) / SY_TB;
+    const int g = get_group_id(0);
+    const int t = upper ? nt * (nt + 1) / 2 - 1 - g : g;
+    int q = (int)((sqrt(8.0f * (float)t + 1.0f) - 1.0f) * 0.5f);
+    while (q * (q + 1) / 2 > t) q--;
+    while ((q + 1) * (q + 2) / 2 <= t) q++;
+    const int r0 = t - q * (q + 1) / 2;
+    const int bi = upper ? nt - 1 - q : q;
+    const int bj = upper ? nt - 1 - r0 : r0;
     const int diag = bi == bj;
     const int i0 = bi * SY_TB, j0 = bj * SY_TB;
     const int j = j0 + lx;

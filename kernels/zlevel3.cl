@@ -244,3 +244,45 @@ __kernel void ztrsm_right(const int j0, const int nb, const int m, const int upp
         b[j] = x;
     }
 }
+
+// The "3M" complex product (Gauss's trick: three real products instead of
+// four), for large GEMMs where the fourth product's time matters more than
+// the larger rounding error of the imaginary part:
+//   P1 = Re A·Re W,  P2 = Im A·Im W,  P3 = (Re A + Im A)·(Re W + Im W),
+//   C  = beta·C + (P1 − P2) + (P3 − P1 − P2)·i,   W = alpha·op(B).
+// z3_pack writes the three real planes (re, im, re + im) of op(X)
+// (rows×cols, alpha times it when scaled) with leading dimension cols, the
+// planes plane elements apart. Dimension 0 walks j, dimension 1 walks i.
+__kernel void z3_pack(const int rows, const int cols, const int t,
+                      const real are, const real aim,
+                      __global const real2* X, const long offX, const int ldx,
+                      __global real* P, const long plane)
+{
+    const int j = get_global_id(0);
+    const int i = get_global_id(1);
+    if (j >= cols || i >= rows) return;
+    const real2 w = z_mul((real2)(are, aim), z_op(X + offX, ldx, t, i, j));
+    const long at = (long)i * cols + j;
+    P[at] = w.x;
+    P[plane + at] = w.y;
+    P[2 * plane + at] = w.x + w.y;
+}
+
+// z3_combine finishes the 3M product: C = beta·C + (P1 − P2) + (P3 − P1 −
+// P2)·i on the m×n C, the products P1, P2, P3 stored m×n (leading
+// dimension n) plane elements apart. beta == 0 assigns (C is not read).
+// Dimension 0 walks j, dimension 1 walks i.
+__kernel void z3_combine(const int m, const int n, const real bre, const real bim,
+                         __global const real* P, const long plane,
+                         __global real2* C, const long offC, const int ldc)
+{
+    const int j = get_global_id(0);
+    const int i = get_global_id(1);
+    if (j >= n || i >= m) return;
+    const long at = (long)i * n + j;
+    const real p1 = P[at], p2 = P[plane + at], p3 = P[2 * plane + at];
+    real2 r = (real2)(p1 - p2, p3 - p1 - p2);
+    __global real2* c = C + offC + (long)i * ldc + j;
+    if (bre != (real)0 || bim != (real)0) r += z_mul((real2)(bre, bim), *c);
+    *c = r;
+}

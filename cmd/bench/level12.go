@@ -669,13 +669,19 @@ func level2Ops[T float32 | float64](b *bencher, n int) ([]l12op, error) {
 			theirs: theirs(func() error { return clblast.Trmv[T](q, true, false, false, n, am, x.view) }),
 			slices: slices(func() { dl.trmv(n, host, x.host) })},
 	}
+	more, freeMore, err := level2SolveOps(b, n, a, am, x, y, loop, theirs) // level2solve.go
+	if err != nil {
+		freeMore()
+		return nil, err
+	}
+	ops = append(ops, more...)
 	size := fmt.Sprintf("%d^2", n)
 	for i := range ops {
 		ops[i].level, ops[i].size = 2, size
 		ops[i].free = func() {}
 		ops[i].setImpl = func(impl gemmer) { dl.impl = impl }
 	}
-	ops[len(ops)-1].free = func() { a.Release(); x.v.Release(); y.v.Release() }
+	ops[len(ops)-1].free = func() { a.Release(); x.v.Release(); y.v.Release(); freeMore() }
 	return ops, nil
 }
 

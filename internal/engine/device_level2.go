@@ -17,8 +17,8 @@ import (
 //     symv, sbmv, spmv); one work-group per element of y, or for the dense
 //     transposed gemv a column-per-work-item kernel with coalesced reads.
 //   - l2trmv: x = M·x through a scratch vector (trmv, tbmv, tpmv).
-//   - l2trsv: the triangular solves (trsv, tbsv, tpsv) in one work-group
-//     that walks the rows in dependency order.
+//   - l2trsv: the triangular solves (trsv, tbsv, tpsv), blocked
+//     (kernels/trsv.cl).
 //   - l2rank: the rank-1 and rank-2 updates (ger, syr, spr, syr2, spr2),
 //     one work-item per matrix element; only the updated elements are
 //     copied back.
@@ -38,8 +38,7 @@ const (
 	L2Band   = 1
 	L2Packed = 2
 
-	l2MVGroup = 64  // MV_WG
-	l2SVGroup = 128 // SV_WG
+	l2MVGroup = 64 // MV_WG
 	l2RankX   = 16
 	l2RankY   = 4
 
@@ -159,6 +158,10 @@ func L2mvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, nout, nin int, alpha T
 		symvOnDevice(c, d, a, alpha, x, offX, incX, beta, y, offY, incY) // gemv_fast.go
 		return
 	}
+	if d.storage == L2Band && d.kind != l2KindTriangular {
+		bandOnDevice(c, d, a, alpha, x, offX, incX, beta, y, offY, incY) // band_fast.go
+		return
+	}
 	k := c.Kernel(l2File, "mv")
 	args := append(append(d.args(a), int32(nout), alpha), vecs...)
 	c.Run(k, []int{nout * l2MVGroup}, []int{l2MVGroup}, args...)
@@ -194,8 +197,8 @@ func L2trmvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.Buffer,
 }
 
 // L2trsvOnDevice enqueues the in-place solve M·x = b for the n×n
-// triangular descriptor d stored in a, in one work-group (the solve is
-// sequential in the rows).
+// triangular descriptor d stored in a: blocked (trsv_blocked.go), or on a
+// CPU device for dense and packed storage by one work-item.
 func L2trsvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.Buffer, offX, incX int) {
 	if !d.fits() || !l2fits(n, incX, offX) {
 		c.Fail(errL2TooLarge)
@@ -207,8 +210,7 @@ func L2trsvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.Buffer,
 			l2bool(d.trans), l2bool(d.unit), int32(n), a, int32(d.Lda), x, int32(offX), int32(incX))
 		return
 	}
-	k := c.Kernel(l2File, "sv")
-	c.Run(k, []int{l2SVGroup}, []int{l2SVGroup}, append(d.args(a), x, int32(offX), int32(incX))...)
+	trsvBlockedOnDevice[T](c, d, a, n, x, offX, incX)
 }
 
 // L2rankOnDevice enqueues a rank-1 (y == nil: x serves as y) or rank-2
@@ -399,7 +401,7 @@ func scatterTri[T Real](dst, src []T, n, ld int, upper bool) {
 // The routines.
 
 func gemv[T Real](e *Engine, name string, tA blas.Transpose, m, n int, alpha T, a []T, lda int, x []T, incX int, beta T, y []T, incY int) error {
-	if alpha != 0 && e.l2Staged() {
+	if alpha != 0 && m > 0 && n > 0 && e.l2Staged() {
 		return gemvStaged(e, name, tA != blas.NoTrans, m, n, alpha, a, lda, x, incX, beta, y, incY)
 	}
 	d, nout, nin, span := GemvMat(tA, m, n, lda)
@@ -412,6 +414,9 @@ func gbmv[T Real](e *Engine, name string, tA blas.Transpose, m, n, kL, kU int, a
 }
 
 func symv[T Real](e *Engine, name string, ul blas.Uplo, n int, alpha T, a []T, lda int, x []T, incX int, beta T, y []T, incY int) error {
+	if alpha != 0 && n > 0 && e.l2Staged() {
+		return symvStaged(e, name, ul, n, alpha, a, lda, x, incX, beta, y, incY)
+	}
 	return l2mv(e, name, L2Sym(L2Dense, ul, n, n-1, lda), a[:MatSpan(n, n, lda)], n, n, alpha, x, incX, beta, y, incY)
 }
 
@@ -424,6 +429,9 @@ func spmv[T Real](e *Engine, name string, ul blas.Uplo, n int, alpha T, ap []T, 
 }
 
 func trmv[T Real](e *Engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []T, lda int, x []T, incX int) error {
+	if n > 0 && e.l2Staged() {
+		return trmvStaged(e, name, ul, tA, d, n, a, lda, x, incX)
+	}
 	return l2trmv(e, name, L2Tri(L2Dense, ul, tA, d, n, n-1, lda), a[:MatSpan(n, n, lda)], n, x, incX)
 }
 
@@ -448,7 +456,7 @@ func tpsv[T Real](e *Engine, name string, ul blas.Uplo, tA blas.Transpose, d bla
 }
 
 func ger[T Real](e *Engine, name string, m, n int, alpha T, x []T, incX int, y []T, incY int, a []T, lda int) error {
-	if e.l2Staged() {
+	if m > 0 && n > 0 && e.l2Staged() {
 		return gerStaged(e, name, m, n, alpha, x, incX, y, incY, a, lda)
 	}
 	return l2rank(e, name, L2Update{}, m, n, alpha, x, incX, y, incY, a, lda)

@@ -60,9 +60,13 @@ func symvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, alpha T, x *cl.Buffer,
 	n := d.n
 	sh := l1ShapeOf(c)
 	tb, ty := symvShape(sh.Local, c.E.Prof.LocalMemBytes, ElemSize[T]())
+	if t := c.E.SymvTile; t[0] > 0 {
+		tb, ty = t[0], t[1]
+	}
 	nt := L3CeilDiv(n, tb)
 	part := Alloc[T](c, nt*n)
-	c.Run(c.Kernel(symvFile, "symv_part", fmt.Sprintf("SY_TB=%d", tb), fmt.Sprintf("SY_TY=%d", ty)), []int{nt * tb, nt * ty}, []int{tb, ty},
+	tiles := nt * (nt + 1) / 2 // the stored triangle's
+	c.Run(c.Kernel(symvFile, "symv_part", fmt.Sprintf("SY_TB=%d", tb), fmt.Sprintf("SY_TY=%d", ty)), []int{tiles * tb, ty}, []int{tb, ty},
 		int32(n), l2bool(d.upper), a, int32(d.Lda), x, int32(offX), int32(incX), part)
 	tx, gty := gemvTShape(sh, c.E.Prof.LocalMemBytes, ElemSize[T]())
 	c.Run(gemvKernel(c, "gemv_t_fin", tx, gty), []int{Groups(n, 64)}, []int{64},
@@ -100,7 +104,11 @@ func gemvPass[T Real](c *Call, trans bool, m, n, lda int, tr gemvTri, a *cl.Buff
 	if !trans {
 		ls := sh.Local
 		var z T
-		c.Run(gemvKernel(c, "gemv_n", tx, ty), []int{m * ls}, []int{ls},
+		groups := m
+		if tr.tri {
+			groups = (m + 1) / 2 // rows g and m-1-g each (gemv_n)
+		}
+		c.Run(gemvKernel(c, "gemv_n", tx, ty), []int{groups * ls}, []int{ls},
 			int32(m), int32(n), alpha, a, int32(lda), x, int32(offX), int32(incX), beta, y, int32(offY), int32(incY),
 			l2bool(tr.tri), l2bool(tr.upper), l2bool(tr.unit), l2bool(tr.skipDiag), LocalBytes(ls, z))
 		return

@@ -1,0 +1,69 @@
+package clblas
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
+
+	eng "github.com/gocompute/opencl/internal/engine"
+)
+
+// TestTrsvBlocked runs the triangular solves on the blocked kernel
+// (kernels/trsv.cl) with small blocks, so that the suite's sizes take many
+// of them: every transpose, triangle, diagonal and increment of the level
+// 2 suite's triangular cases, plus band widths below, at and above the
+// block order and not multiples of it, and the last block short. The
+// engine is private, on the GPUs' kernels (a CPU device takes the blocked
+// kernel only for band storage otherwise).
+func TestTrsvBlocked(t *testing.T) {
+	impl, e := privateImpl(t, nil)
+	e.L2Portable = true
+	defer func() { e.L2SolveNB = 0 }()
+	for _, nb := range []int{4, 16} {
+		e.L2SolveNB = nb
+		if _, ok := openclDevice[float64](impl); ok {
+			t.Run(fmt.Sprintf("float64/nb=%d", nb), func(t *testing.T) {
+				trsvBlockedRun(t, e, "D", l2ops64(impl), l2ops64(gonum.Implementation{}), 1e-12)
+			})
+		}
+		t.Run(fmt.Sprintf("float32/nb=%d", nb), func(t *testing.T) {
+			trsvBlockedRun(t, e, "S", l2ops32(impl), l2ops32(gonum.Implementation{}), 2e-4)
+		})
+	}
+}
+
+func trsvBlockedRun[T float32 | float64](t *testing.T, e *eng.Engine, prefix string, got, want l2ops[T], tol float64) {
+	before := map[string]int64{}
+	for _, r := range []string{"trsv", "tbsv", "tpsv"} {
+		before[r] = e.Launched.Of(prefix + r)
+	}
+	c := &l2run[T]{t: t, got: got, want: want, prefix: prefix, tol: tol,
+		r: rand.New(rand.NewPCG(3, uint64(len(prefix)))), calls: map[string]int{}}
+	c.tri()
+	// Band widths around the block order at a size of several blocks.
+	const n = 45
+	for _, ul := range l2uplos {
+		for _, tA := range l2trans {
+			for _, d := range l2diags {
+				for _, k := range []int{2, 4, 5, 16, 17, 44} {
+					lda := k + 1 + k%2
+					s := l2store{upper: ul == blas.Upper, n: n, k: k, lda: lda, storage: eng.L2Band}
+					a := c.fill(s, d == blas.Unit, true)
+					incX := c.nextInc()
+					x := c.strided(n, incX)
+					desc := fmt.Sprintf("ul=%c tA=%c d=%c n=%d k=%d lda=%d incX=%d", ul, tA, d, n, k, lda, incX)
+					_, sv := c.triOps(eng.L2Band, ul, tA, d, n, k, a, lda, incX)
+					c.check(sv.name, desc, x, sv.f)
+				}
+			}
+		}
+	}
+	for _, r := range []string{"trsv", "tbsv", "tpsv"} {
+		if d := e.Launched.Of(prefix+r) - before[r]; d < int64(c.calls[prefix+r]) {
+			t.Errorf("%s%s: %d of %d calls ran on the device", prefix, r, d, c.calls[prefix+r])
+		}
+	}
+}
