@@ -22,9 +22,11 @@ import (
 // compute unit of the reductions and of the element-wise kernels, or a
 // grid covering the vector), which cost no build. The search:
 //
-//  1. builds: every vector width of 8 to 64 bytes with every unroll of
-//     1, 2, 4, 8, at the derived launch sizes; then blocked loads and
-//     32-bit indices on the best few;
+//  1. builds, at the launch sizes of the shape in use (the database's
+//     entry, else the derived shape): its build with blocked loads and
+//     32-bit indices, then every vector width of 8 to 64 bytes with every
+//     unroll of 1, 2, 4, 8, nearest first; then the switches on the best
+//     two of those;
 //  2. sizes: for the best few builds, every work-group size of 64 to
 //     1024 the device allows, and for each the best group count of the
 //     reductions (and GEMV, which takes it) and, apart, of the
@@ -141,7 +143,7 @@ func (t *l1Tuner) tune(share time.Duration) (l12tuning.Entry, error) {
 			best = better(best, r)
 		}
 	}
-	builds := t.searchBuilds(derived, time.Now().Add(share/2))
+	builds := t.searchBuilds(current, time.Now().Add(share/2))
 	if len(builds) == 0 {
 		builds = []l1Result{best}
 	}
@@ -153,7 +155,7 @@ func (t *l1Tuner) tune(share time.Duration) (l12tuning.Entry, error) {
 			best = better(best, r)
 		}
 	}
-	// The winner and the derived shape again, in turns, with the copy
+	// The winner and the shape in use again, in turns, with the copy
 	// re-timed: the medians decide between them (a noisy device can make
 	// a shape win the search by chance) and are the figures the entry
 	// keeps.
@@ -164,7 +166,7 @@ func (t *l1Tuner) tune(share time.Duration) (l12tuning.Entry, error) {
 	}
 	var rounds [2][]l1Result
 	for range 3 {
-		for i, sh := range []engine.L1Shape{best.sh, derived} {
+		for i, sh := range []engine.L1Shape{best.sh, current} {
 			r, err := t.measure(sh, t.cfg.ops)
 			if err != nil {
 				return l12tuning.Entry{}, err
@@ -173,11 +175,11 @@ func (t *l1Tuner) tune(share time.Duration) (l12tuning.Entry, error) {
 		}
 	}
 	final, again := t.median(rounds[0]), t.median(rounds[1])
-	t.show("derived, final", again)
+	t.show("in use, final", again)
 	t.show("best, final", final)
 	fmt.Fprintf(t.cfg.report, "  %d shapes tried\n", t.tried)
 	if again.score > final.score {
-		fmt.Fprintf(t.cfg.report, "  the derived shape wins the final rounds: its entry is written\n")
+		fmt.Fprintf(t.cfg.report, "  the shape in use wins the final rounds: its entry is written\n")
 		final = again
 	}
 	return t.entry(final), nil
@@ -207,39 +209,55 @@ func better(a, b l1Result) l1Result {
 	return a
 }
 
-// searchBuilds times the build switches at sh's launch sizes until
-// deadline and returns the results, best first.
+// searchBuilds times the builds at sh's launch sizes until deadline and
+// returns the results, best first.
 func (t *l1Tuner) searchBuilds(sh engine.L1Shape, deadline time.Time) []l1Result {
-	es := t.prec / 8
-	var vecs []int
-	for _, bytes := range []int{8, 16, 32, 64} {
-		if v := bytes / es; v >= 1 && v <= 16 {
-			vecs = append(vecs, v)
-		}
+	type build struct {
+		vec, unroll  int
+		block, idx32 bool
 	}
+	key := func(c engine.L1Shape) build { return build{c.Vec, c.Unroll, c.Block, c.Idx32} }
+	tried := map[build]bool{key(sh): true}
 	var cands []engine.L1Shape
-	for _, v := range vecs {
-		for _, u := range []int{1, 2, 4, 8} {
-			c := sh
-			c.Vec, c.Unroll = v, u
+	add := func(c engine.L1Shape) {
+		if !tried[key(c)] {
+			tried[key(c)] = true
 			cands = append(cands, c)
 		}
 	}
-	// Nearest the derived shape first: the budget may end the list.
+	switches := func(c engine.L1Shape) {
+		for _, sw := range [][2]bool{{!c.Block, c.Idx32}, {c.Block, !c.Idx32}, {!c.Block, !c.Idx32}} {
+			v := c
+			v.Block, v.Idx32 = sw[0], sw[1]
+			add(v)
+		}
+	}
+	switches(sh)
+	es := t.prec / 8
+	var grid []engine.L1Shape
+	for _, bytes := range []int{8, 16, 32, 64} {
+		for _, u := range []int{1, 2, 4, 8} {
+			if v := bytes / es; v >= 1 && v <= 16 {
+				c := sh
+				c.Vec, c.Unroll = v, u
+				grid = append(grid, c)
+			}
+		}
+	}
+	// Nearest sh first: the budget may end the list.
 	dist := func(c engine.L1Shape) float64 {
 		return math.Abs(math.Log2(float64(c.Vec)/float64(sh.Vec))) + math.Abs(math.Log2(float64(c.Unroll)/float64(sh.Unroll)))
 	}
-	sort.SliceStable(cands, func(i, j int) bool { return dist(cands[i]) < dist(cands[j]) })
-	out := t.runAll(cands, deadline)
-	var more []engine.L1Shape
-	for _, r := range out[:min(3, len(out))] {
-		for _, sw := range [][2]bool{{true, false}, {false, true}, {true, true}} {
-			c := r.sh
-			c.Block, c.Idx32 = sw[0], sw[1]
-			more = append(more, c)
-		}
+	sort.SliceStable(grid, func(i, j int) bool { return dist(grid[i]) < dist(grid[j]) })
+	for _, c := range grid {
+		add(c)
 	}
-	out = append(out, t.runAll(more, deadline)...)
+	out := t.runAll(cands, deadline)
+	cands = nil
+	for _, r := range out[:min(2, len(out))] {
+		switches(r.sh)
+	}
+	out = append(out, t.runAll(cands, deadline)...)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].score > out[j].score })
 	return out
 }
