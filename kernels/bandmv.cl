@@ -11,11 +11,9 @@
 //           rows split over BY slices and reduced in local memory.
 // b is beta·y (beta == 0: y is not read) or, with accumulate, y itself;
 // an output without terms keeps b. With skipdiag the diagonal is left
-// out. A symmetric band (sbmv) is band_n over its stored triangle, then
-// band_t over the triangle without the diagonal, accumulating: each
-// stored element serves its row in the first pass and its column in the
-// second. Every product inside the band is computed (no fma), so NaN and
-// Inf spread as in gonum's Go code; nothing outside it is read.
+// out. The symmetric band (sbmv) has kernels of its own, below. Every
+// product inside the band is computed (no fma), so NaN and Inf spread as
+// in gonum's Go code; nothing outside it is read.
 //
 // Defines: BX, BY (the work-group shape; defaults 32×8).
 
@@ -100,4 +98,100 @@ void band_t(const int m, const int n, const int kl, const int ku, const real alp
         const int terms = hi - lo - (skipdiag && j < m) > 0;
         band_store(y, offy + (long)j * incy, alpha, part[0][tx], beta, terms, accumulate);
     }
+}
+
+// The symmetric band product reading its stored triangle once (sbmv):
+// sbmv_tile takes the ST×ST tile of A at row block I = group 1 and column
+// block I ± d (d = group 0; + for the upper triangle, − for the lower),
+// loads its elements inside the stored band into local memory in
+// coalesced row pieces, and uses each for its row and (off the diagonal)
+// for its column: rowpart[(I·D + d)·ST + r] = Σ_c A(r, c)·x(c) over the
+// tile's columns, colpart[(I·D + d)·ST + c] = Σ_r A(r, c)·x(r) over its
+// rows. sbmv_fin adds, for each y(i), the D row sums of its row block and
+// the column sums of the D tiles over its column block, and stores
+// alpha·sum + beta·y(i).
+//
+// Defines: ST (the tile order; the work-group is ST×SY), SY.
+
+#ifndef ST
+#define ST 32
+#endif
+#ifndef SY
+#define SY 8
+#endif
+
+__kernel __attribute__((reqd_work_group_size(ST, SY, 1)))
+void sbmv_tile(const int n, const int k, const int upper, const int nd,
+               __global const real* a, const int lda,
+               __global const real* x, const int offx, const int incx,
+               __global real* rowpart, __global real* colpart)
+{
+    __local real tile[ST][ST + 1];
+    __local real xr[ST], xc[ST];
+    __local real red[SY][ST + 1];
+    const int tx = get_local_id(0), ty = get_local_id(1);
+    const int d = get_group_id(0), bi = get_group_id(1);
+    const int r0 = bi * ST;
+    const int c0 = upper ? (bi + d) * ST : (bi - d) * ST;
+    const long slot = ((long)bi * nd + d) * ST;
+    // in(r, c): A(r0 + r, c0 + c) is inside the matrix and the stored
+    // band (a tile off the matrix has none: its sums are zero).
+#define SB_IN(R, C) (r0 + (R) < n && c0 + (C) >= 0 && c0 + (C) < n && \
+    (upper ? (c0 + (C)) - (r0 + (R)) : (r0 + (R)) - (c0 + (C))) >= 0 && \
+    (upper ? (c0 + (C)) - (r0 + (R)) : (r0 + (R)) - (c0 + (C))) <= k)
+    if (ty == 0) {
+        xr[tx] = r0 + tx < n ? x[offx + (long)(r0 + tx) * incx] : (real)0;
+        xc[tx] = c0 + tx >= 0 && c0 + tx < n ? x[offx + (long)(c0 + tx) * incx] : (real)0;
+    }
+    for (int r = ty; r < ST; r += SY) {
+        if (SB_IN(r, tx)) {
+            const long i = r0 + r, j = c0 + tx;
+            tile[r][tx] = a[i * lda + (upper ? j - i : j - i + k)];
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // Row sums: work-item (tx, ty) takes row tx, columns ty, ty + SY, ...
+    real s = 0;
+    for (int c = ty; c < ST; c += SY) {
+        if (SB_IN(tx, c)) s += tile[tx][c] * xc[c];
+    }
+    red[ty][tx] = s;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (ty == 0) {
+        real t = 0;
+        for (int q = 0; q < SY; q++) t += red[q][tx];
+        rowpart[slot + tx] = t;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // Column sums without the diagonal: column tx, rows ty, ty + SY, ...
+    s = 0;
+    for (int r = ty; r < ST; r += SY) {
+        if (SB_IN(r, tx) && r0 + r != c0 + tx) s += tile[r][tx] * xr[r];
+    }
+    red[ty][tx] = s;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (ty == 0) {
+        real t = 0;
+        for (int q = 0; q < SY; q++) t += red[q][tx];
+        colpart[slot + tx] = t;
+    }
+#undef SB_IN
+}
+
+__kernel void sbmv_fin(const int n, const int upper, const int nd, const int nb, const real alpha,
+                       __global const real* rowpart, __global const real* colpart,
+                       const real beta, __global real* y, const int offy, const int incy)
+{
+    const int i = get_global_id(0);
+    if (i >= n) return;
+    const int bi = i / ST, r = i % ST;
+    real s = 0;
+    for (int d = 0; d < nd; d++) s += rowpart[((long)bi * nd + d) * ST + r];
+    // The tiles over column block bi: row block bi ∓ d at distance d.
+    for (int d = 0; d < nd; d++) {
+        const int b = upper ? bi - d : bi + d;
+        if (b >= 0 && b < nb) s += colpart[((long)b * nd + d) * ST + r];
+    }
+    const long iy = offy + (long)i * incy;
+    y[iy] = ((beta == (real)0) ? (real)0 : beta * y[iy]) + alpha * s;
 }
