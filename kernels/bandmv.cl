@@ -3,15 +3,14 @@
 // sub- and ku super-diagonals: row i stores A(i, j), j ∈ [i−kl, i+ku], at
 // a[i·lda + kl + j − i], so a row's band is contiguous and consecutive
 // columns of a row are consecutive in memory:
-//   band_n  y(i) = alpha·Σ_j A(i,j)·x(j) + b(i): BY rows per work-group,
+//   band_n  y(i) = alpha·Σ_j A(i,j)·x(j) + beta·y(i): BY rows per work-group,
 //           BX work-items striding along each row's band, reduced in
 //           local memory (for narrow bands the host takes a small BX);
-//   band_t  y(j) = alpha·Σ_i A(i,j)·x(i) + b(j): BX consecutive columns
+//   band_t  y(j) = alpha·Σ_i A(i,j)·x(i) + beta·y(j): BX consecutive columns
 //           per work-group, so each row's piece is one coalesced read, its
 //           rows split over BY slices and reduced in local memory.
-// b is beta·y (beta == 0: y is not read) or, with accumulate, y itself;
-// an output without terms keeps b. With skipdiag the diagonal is left
-// out. The symmetric band (sbmv) has kernels of its own, below. Every
+// beta == 0 assigns (y is not read); an output without terms keeps
+// beta·y. The symmetric band (sbmv) has kernels of its own, below. Every
 // product inside the band is computed (no fma), so NaN and Inf spread as
 // in gonum's Go code; nothing outside it is read.
 //
@@ -26,9 +25,9 @@
 #define BY 8
 #endif
 
-static inline void band_store(__global real* y, long iy, real alpha, real s, real beta, int terms, int accumulate)
+static inline void band_store(__global real* y, long iy, real alpha, real s, real beta, int terms)
 {
-    real r = accumulate ? y[iy] : (beta == (real)0) ? (real)0 : beta * y[iy];
+    real r = (beta == (real)0) ? (real)0 : beta * y[iy];
     if (terms) r += alpha * s;
     y[iy] = r;
 }
@@ -37,8 +36,7 @@ __kernel __attribute__((reqd_work_group_size(BX, BY, 1)))
 void band_n(const int m, const int n, const int kl, const int ku, const real alpha,
             __global const real* a, const int lda,
             __global const real* x, const int offx, const int incx,
-            const real beta, __global real* y, const int offy, const int incy,
-            const int skipdiag, const int accumulate)
+            const real beta, __global real* y, const int offy, const int incy)
 {
     __local real part[BY][BX + 1];
     const int tx = get_local_id(0), ty = get_local_id(1);
@@ -48,11 +46,11 @@ void band_n(const int m, const int n, const int kl, const int ku, const real alp
     if (i < m) {
         const int lo = max(0, i - kl);
         const int hi = (int)min((long)n, (long)i + ku + 1);
-        terms = hi - lo - (skipdiag && i < n) > 0;
+        terms = hi > lo;
         // row[j] is A(i, j).
         __global const real* row = a + (long)i * lda + kl - i;
         for (int j = lo + tx; j < hi; j += BX) {
-            if (!(skipdiag && j == i)) s += row[j] * x[offx + (long)j * incx];
+            s += row[j] * x[offx + (long)j * incx];
         }
     }
     part[ty][tx] = s;
@@ -61,15 +59,14 @@ void band_n(const int m, const int n, const int kl, const int ku, const real alp
         if (tx < w) part[ty][tx] += part[ty][tx + w];
         barrier(CLK_LOCAL_MEM_FENCE);
     }
-    if (tx == 0 && i < m) band_store(y, offy + (long)i * incy, alpha, part[ty][0], beta, terms, accumulate);
+    if (tx == 0 && i < m) band_store(y, offy + (long)i * incy, alpha, part[ty][0], beta, terms);
 }
 
 __kernel __attribute__((reqd_work_group_size(BX, BY, 1)))
 void band_t(const int m, const int n, const int kl, const int ku, const real alpha,
             __global const real* a, const int lda,
             __global const real* x, const int offx, const int incx,
-            const real beta, __global real* y, const int offy, const int incy,
-            const int skipdiag, const int accumulate)
+            const real beta, __global real* y, const int offy, const int incy)
 {
     __local real part[BY][BX + 1];
     const int tx = get_local_id(0), ty = get_local_id(1);
@@ -82,10 +79,21 @@ void band_t(const int m, const int n, const int kl, const int ku, const real alp
     const int hi = (int)min((long)m, (long)j + kl + 1);
     real s = 0;
     if (j < n) {
-        for (int i = ilo + ty; i < ihi; i += BY) {
-            if (i >= lo && i < hi && !(skipdiag && i == j)) {
-                s += a[(long)i * lda + kl + j - i] * x[offx + (long)i * incx];
+        // Four rows in flight, then the rest.
+        int i = ilo + ty;
+        for (; i + 3 * BY < ihi; i += 4 * BY) {
+            real p[4];
+            for (int u = 0; u < 4; u++) {
+                const int r = i + u * BY;
+                p[u] = (r >= lo && r < hi) ? a[(long)r * lda + kl + j - r] * x[offx + (long)r * incx] : (real)0;
             }
+            s += p[0];
+            s += p[1];
+            s += p[2];
+            s += p[3];
+        }
+        for (; i < ihi; i += BY) {
+            if (i >= lo && i < hi) s += a[(long)i * lda + kl + j - i] * x[offx + (long)i * incx];
         }
     }
     part[ty][tx] = s;
@@ -95,8 +103,7 @@ void band_t(const int m, const int n, const int kl, const int ku, const real alp
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     if (ty == 0 && j < n) {
-        const int terms = hi - lo - (skipdiag && j < m) > 0;
-        band_store(y, offy + (long)j * incy, alpha, part[0][tx], beta, terms, accumulate);
+        band_store(y, offy + (long)j * incy, alpha, part[0][tx], beta, hi > lo);
     }
 }
 

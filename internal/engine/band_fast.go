@@ -35,13 +35,12 @@ func bandRows(bx, maxLocal int) int {
 	return by
 }
 
-// bandMV enqueues y = alpha·op(A)·x + b for the m×n band A with kl sub-
-// and ku super-diagonals (lda), b = beta·y, or y with accumulate; the
-// diagonal is left out with skipDiag.
+// bandMV enqueues y = alpha·op(A)·x + beta·y for the m×n band A with kl
+// sub- and ku super-diagonals (lda).
 func bandMV[T Real](c *Call, trans bool, m, n, kl, ku int, a *cl.Buffer, lda int, alpha T, x *cl.Buffer, offX, incX int,
-	beta T, y *cl.Buffer, offY, incY int, skipDiag, accumulate bool) {
+	beta T, y *cl.Buffer, offY, incY int) {
 	args := []any{int32(m), int32(n), int32(kl), int32(ku), alpha, a, int32(lda), x, int32(offX), int32(incX),
-		beta, y, int32(offY), int32(incY), l2bool(skipDiag), l2bool(accumulate)}
+		beta, y, int32(offY), int32(incY)}
 	maxLocal := c.E.Prof.MaxWorkGroupSize
 	if trans {
 		bx := 32
@@ -59,7 +58,7 @@ func bandMV[T Real](c *Call, trans bool, m, n, kl, ku int, a *cl.Buffer, lda int
 // symmetric band descriptor d (alpha ≠ 0; beta == 0 assigns).
 func bandOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
 	if d.kind == l2KindGeneral {
-		bandMV(c, d.trans, d.m, d.n, d.kl, d.ku, a, d.Lda, alpha, x, offX, incX, beta, y, offY, incY, false, false)
+		bandMV(c, d.trans, d.m, d.n, d.kl, d.ku, a, d.Lda, alpha, x, offX, incX, beta, y, offY, incY)
 		return
 	}
 	sbmvOnDevice(c, d, a, alpha, x, offX, incX, beta, y, offY, incY)
