@@ -108,4 +108,7 @@ type costModel struct {
 	// cpuStreamGBps what one core streams: gonum's level 1 and 2 code runs
 	// on one goroutine.
 	cpuMemGBps, cpuStreamGBps float64
+	// stagedGBps is the rate of a level 2 call's matrix streamed from Go
+	// slices (Cost.StagesLevel2), bound by the host's copies.
+	stagedGBps float64
 }

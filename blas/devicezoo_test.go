@@ -104,7 +104,7 @@ type zooEngineConfig struct {
 // and keying on it would multiply the engine runs by the compute-unit
 // counts.
 func zooL1(s eng.L1Shape) eng.L1Shape {
-	s.Groups = 0
+	s.Groups, s.EwGroups = 0, 0
 	return s
 }
 

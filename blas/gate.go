@@ -18,6 +18,8 @@ import (
 // full (decide).
 type gate struct {
 	flops, bytes float64
+	// The same limits in whole numbers, for gatedN.
+	nFlops, nBytes int
 }
 
 // gated reports whether w stays on the CPU at the gate.
@@ -32,7 +34,7 @@ func (impl *Implementation) gated(w workload) bool {
 // gateFor is the gate of policy p for calls of precision prec on the
 // device cm describes.
 func gateFor(p Policy, cm *costModel, prec precision) gate {
-	shut := gate{math.Inf(1), math.Inf(1)}
+	shut := gate{flops: math.Inf(1), bytes: math.Inf(1)}
 	switch {
 	case p == Never, !cm.present, prec == prec64 && !cm.FP64:
 		return shut
@@ -57,8 +59,8 @@ func gateFor(p Policy, cm *costModel, prec precision) gate {
 func (impl *Implementation) setCost(cm costModel) {
 	cm.fillCPU()
 	impl.cost = cm
-	impl.gate32 = gateFor(impl.policy, &impl.cost, prec32)
-	impl.gate64 = gateFor(impl.policy, &impl.cost, prec64)
+	impl.gate32 = gateFor(impl.policy, &impl.cost, prec32).whole()
+	impl.gate64 = gateFor(impl.policy, &impl.cost, prec64).whole()
 	impl.lim = limitsFor(impl.gate32, impl.gate64)
 	impl.cxLim = cxLimitsFor(impl.gate32, impl.gate64)
 }

@@ -153,14 +153,16 @@ func TestTestblasAuto(t *testing.T) {
 	}
 }
 
-// TestAutoLevel2Staged: on a discrete GPU that streams GEMV through the
-// pinned staging buffers, auto sends a large GEMV from Go slices to the
-// device and keeps a small one, the other level 2 routines (moved from
-// pageable memory) and level 1 on the CPU; without streaming GEMV stays too.
+// TestAutoLevel2Staged: on a discrete GPU that streams GEMV (and SYMV)
+// through the pinned staging buffers, auto sends a large GEMV or SYMV
+// from Go slices to the device and keeps a small one, level 2 moved from
+// pageable memory and level 1 on the CPU; without streaming GEMV stays
+// too.
 func TestAutoLevel2Staged(t *testing.T) {
-	cm := costModel{present: true, Cost: eng.EstimateCost(profH200), cpuGFLOPS32: 92, cpuGFLOPS64: 46, cpuMemGBps: 60, cpuStreamGBps: 10}
+	cm := costModel{present: true, Cost: eng.EstimateCost(profH200), cpuGFLOPS32: 92, cpuGFLOPS64: 46, cpuMemGBps: 60, cpuStreamGBps: 10, stagedGBps: stagedLevel2GBps}
 	cm.StagesLevel2 = true
 	gemv := func(n int) workload { return work(prec64, 2*fl(n)*fl(n), fl(n)*fl(n)+2*fl(n)).streamed() }
+	symv := func(n int) workload { return gemv(n).triangle() }
 	for _, tc := range []struct {
 		name string
 		w    workload
@@ -173,6 +175,9 @@ func TestAutoLevel2Staged(t *testing.T) {
 		{"dgemv 1024", gemv(1024), false},
 		{"dgemv 256", gemv(256), false},
 		{"dsymv 4096 (pageable)", work(prec64, 2*4096*4096, 4096*4096+2*4096), false},
+		// SYMV streams the whole square, gonum reads the triangle.
+		{"dsymv 4096", symv(4096), true},
+		{"dsymv 2048", symv(2048), false},
 		{"ddot 1e8", work(prec64, 2e8, 2e8), false},
 	} {
 		if got := decide(Auto, &cm, tc.w); got != tc.want {

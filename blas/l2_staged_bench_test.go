@@ -2,21 +2,26 @@ package clblas
 
 import (
 	"fmt"
+	"runtime"
 	"testing"
 
 	"gonum.org/v1/gonum/blas"
+
+	eng "github.com/gocompute/opencl/internal/engine"
 )
 
-// BenchmarkGemvSlices measures DGEMV from Go slices on the device
-// (GOCL_OFFLOAD=always's path: on a device with memory of its own, A is
-// streamed through the pinned staging buffers) beside gonum, in GB/s of A
-// moved; staged is the fraction of calls that streamed A.
+// BenchmarkGemvSlices measures DGEMV (N and T), DGER, DSYMV and DTRMV
+// from Go slices on the device (GOCL_OFFLOAD=always's path: on a device with memory of its
+// own, A is streamed through the pinned staging memory) beside gonum, in
+// GB/s of A's n² elements (DGER moves them both ways and counts them
+// once; gonum's DSYMV and DTRMV read half of them); staged
+// is the fraction of calls that streamed A.
 //
 //	go test -run XXX -bench GemvSlices ./blas/
 func BenchmarkGemvSlices(b *testing.B) {
 	impl := newTestImpl(b)
 	e := impl.eng
-	for _, n := range []int{1024, 4096} {
+	for _, n := range []int{256, 1024, 2048, 4096} {
 		a, x, y := make([]float64, n*n), make([]float64, n), make([]float64, n)
 		for i := range a {
 			a[i] = float64(i%13) / 16
@@ -24,23 +29,84 @@ func BenchmarkGemvSlices(b *testing.B) {
 		for i := range x {
 			x[i] = 1
 		}
-		for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans} {
+		// The same matrix in a HostSlice: the device reads it by DMA.
+		hs, err := NewHostSlice[float64](impl, n*n)
+		if err != nil {
+			b.Fatal(err)
+		}
+		pinned := hs.Data()
+		copy(pinned, a)
+		for _, op := range []string{"N", "T", "Ger", "Symv", "Trmv"} {
+			call := func(f blas.Float64, a []float64) {
+				switch op {
+				case "Symv":
+					f.Dsymv(blas.Upper, n, 1, a, n, x, 1, 0, y, 1)
+				case "Trmv":
+					copy(y, x)
+					f.Dtrmv(blas.Upper, blas.NoTrans, blas.NonUnit, n, a, n, y, 1)
+				case "Ger":
+					f.Dger(n, n, 1e-12, x, 1, y, 1, a, n)
+				case "T":
+					f.Dgemv(blas.Trans, n, n, 1, a, n, x, 1, 0, y, 1)
+				default:
+					f.Dgemv(blas.NoTrans, n, n, 1, a, n, x, 1, 0, y, 1)
+				}
+			}
 			for _, side := range []struct {
 				name string
 				f    blas.Float64
-			}{{"device", impl}, {"gonum", gonumRef{}}} {
-				b.Run(fmt.Sprintf("%c/n=%d/%s", tA, n, side.name), func(b *testing.B) {
-					side.f.Dgemv(tA, n, n, 1, a, n, x, 1, 0, y, 1) // warm-up, kernel build
+				a    []float64
+			}{{"device", impl, a}, {"hostslice", impl, pinned}, {"gonum", gonumRef{}, a}} {
+				b.Run(fmt.Sprintf("%s/n=%d/%s", op, n, side.name), func(b *testing.B) {
+					call(side.f, side.a) // warm-up, kernel build, pinned memory
 					before := e.L2StagedRuns.Load()
 					b.SetBytes(int64(8 * n * n))
 					b.ResetTimer()
 					for range b.N {
-						side.f.Dgemv(tA, n, n, 1, a, n, x, 1, 0, y, 1)
+						call(side.f, side.a)
 					}
 					b.ReportMetric(float64(8*n*n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
 					b.ReportMetric(float64(e.L2StagedRuns.Load()-before)/float64(b.N), "staged")
 				})
 			}
+		}
+		if err := hs.Release(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkL2StreamCut measures DGEMV N 4096² from Go slices on the device
+// with other cuts of the stream (l2_pipe.go): the most bytes of one host
+// copy, and the number of copying goroutines (0: the default). On a CPU
+// device it takes the staged path too.
+//
+//	go test -run XXX -bench L2StreamCut ./blas/
+func BenchmarkL2StreamCut(b *testing.B) {
+	impl := newTestImpl(b)
+	e := impl.eng
+	// On a CPU device too (whose calls otherwise work on Go memory in place).
+	zc := e.ZeroCopy
+	e.ZeroCopy = eng.ZeroCopyOff
+	defer func() { e.L2Piece, e.L2Workers, e.ZeroCopy = 0, 0, zc }()
+	const n = 4096
+	a, x, y := make([]float64, n*n), make([]float64, n), make([]float64, n)
+	for i := range a {
+		a[i] = float64(i%13) / 16
+	}
+	procs := runtime.GOMAXPROCS(0)
+	for _, piece := range []int{256 << 10, 512 << 10, 1 << 20, 2 << 20, 4 << 20} {
+		for _, workers := range []int{0, procs, max(1, procs/2)} {
+			b.Run(fmt.Sprintf("piece=%dK/workers=%d", piece>>10, workers), func(b *testing.B) {
+				e.L2Piece, e.L2Workers = piece, workers
+				impl.Dgemv(blas.NoTrans, n, n, 1, a, n, x, 1, 0, y, 1)
+				b.SetBytes(int64(8 * n * n))
+				b.ResetTimer()
+				for range b.N {
+					impl.Dgemv(blas.NoTrans, n, n, 1, a, n, x, 1, 0, y, 1)
+				}
+				b.ReportMetric(float64(8*n*n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
+			})
 		}
 	}
 }

@@ -40,7 +40,7 @@ func TestLevel1VectorPath(t *testing.T) {
 
 func level1VectorPath[T float32 | float64](t *testing.T) {
 	impl := newTestImpl(t)
-	sh := eng.L1ShapeFor(testEngine(t).Prof, eng.PrecisionOf[T]())
+	sh := testEngine(t).L1Shape(eng.PrecisionOf[T]())
 	rnd := rand.New(rand.NewPCG(21, uint64(eng.PrecisionOf[T]())))
 	tol := residentTol[T]()
 	offs := []int{0, 1, sh.Vec - 1}
@@ -117,7 +117,7 @@ func TestLevel1VectorPathNonFinite(t *testing.T) {
 
 func level1VectorPathNonFinite[T float32 | float64](t *testing.T) {
 	impl := newTestImpl(t)
-	sh := eng.L1ShapeFor(testEngine(t).Prof, eng.PrecisionOf[T]())
+	sh := testEngine(t).L1Shape(eng.PrecisionOf[T]())
 	rnd := rand.New(rand.NewPCG(23, uint64(eng.PrecisionOf[T]())))
 	n := sh.Local*sh.Vec + 2*sh.Vec + 1
 	for _, off := range []int{1, sh.Vec - 1} {

@@ -15,7 +15,7 @@ import (
 // where A is an m×n dense matrix, x and y are vectors, and alpha and beta
 // are scalars.
 func (impl *Implementation) Zgemv(trans blas.Transpose, m, n int, alpha complex128, a []complex128, lda int, x []complex128, incX int, beta complex128, y []complex128, incY int) {
-	if impl.gated(work(prec64, 8*fl(m)*fl(n), 2*(fl(m)*fl(n)+2*(fl(m)+fl(n))))) {
+	if impl.gatedN(prec64, 8*m*n, 2*(m*n+2*(m+n))) {
 		native.Zgemv(trans, m, n, alpha, a, lda, x, incX, beta, y, incY)
 		return
 	}
@@ -50,7 +50,7 @@ func (impl *Implementation) Zgemv(trans blas.Transpose, m, n int, alpha complex1
 // where A is an m×n band matrix with kL sub-diagonals and kU
 // super-diagonals, x and y are vectors, and alpha and beta are scalars.
 func (impl *Implementation) Zgbmv(trans blas.Transpose, m, n, kL, kU int, alpha complex128, a []complex128, lda int, x []complex128, incX int, beta complex128, y []complex128, incY int) {
-	if impl.gated(work(prec64, 8*fl(min(m, n+kL))*fl(kL+kU+1), 2*(fl(min(m, n+kL))*fl(kL+kU+1)+2*(fl(m)+fl(n))))) {
+	if impl.gatedN(prec64, 8*min(m, n+kL)*(kL+kU+1), 2*(min(m, n+kL)*(kL+kU+1)+2*(m+n))) {
 		native.Zgbmv(trans, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
 		return
 	}
@@ -85,7 +85,7 @@ func (impl *Implementation) Zgbmv(trans blas.Transpose, m, n, kL, kU int, alpha 
 //
 // where A is an n×n triangular matrix and x is a vector.
 func (impl *Implementation) Ztrmv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n int, a []complex128, lda int, x []complex128, incX int) {
-	if impl.gated(work(prec64, 4*fl(n)*fl(n), 2*(fl(n)*fl(n+1)/2+2*fl(n)))) {
+	if impl.gatedN(prec64, 4*n*n, 2*(n*(n+1)/2+2*n)) {
 		native.Ztrmv(uplo, trans, diag, n, a, lda, x, incX)
 		return
 	}
@@ -113,7 +113,7 @@ func (impl *Implementation) Ztrmv(uplo blas.Uplo, trans blas.Transpose, diag bla
 // where A is an n×n triangular band matrix with (k+1) diagonals and x is a
 // vector.
 func (impl *Implementation) Ztbmv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n, k int, a []complex128, lda int, x []complex128, incX int) {
-	if impl.gated(work(prec64, 8*fl(n)*fl(k+1), 2*(fl(n)*fl(k+1)+2*fl(n)))) {
+	if impl.gatedN(prec64, 8*n*(k+1), 2*(n*(k+1)+2*n)) {
 		native.Ztbmv(uplo, trans, diag, n, k, a, lda, x, incX)
 		return
 	}
@@ -140,7 +140,7 @@ func (impl *Implementation) Ztbmv(uplo blas.Uplo, trans blas.Transpose, diag bla
 //
 // where A is an n×n triangular matrix in packed form and x is a vector.
 func (impl *Implementation) Ztpmv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n int, ap []complex128, x []complex128, incX int) {
-	if impl.gated(work(prec64, 4*fl(n)*fl(n), 2*(fl(n)*fl(n+1)/2+2*fl(n)))) {
+	if impl.gatedN(prec64, 4*n*n, 2*(n*(n+1)/2+2*n)) {
 		native.Ztpmv(uplo, trans, diag, n, ap, x, incX)
 		return
 	}
@@ -168,7 +168,7 @@ func (impl *Implementation) Ztpmv(uplo blas.Uplo, trans blas.Transpose, diag bla
 // where b and x are n-element vectors (x holds b on entry) and A is an n×n
 // triangular matrix. No test for singularity is made.
 func (impl *Implementation) Ztrsv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n int, a []complex128, lda int, x []complex128, incX int) {
-	if impl.gated(work(prec64, 4*fl(n)*fl(n), 2*(fl(n)*fl(n+1)/2+2*fl(n)))) {
+	if impl.gatedN(prec64, 4*n*n, 2*(n*(n+1)/2+2*n)) {
 		native.Ztrsv(uplo, trans, diag, n, a, lda, x, incX)
 		return
 	}
@@ -197,7 +197,7 @@ func (impl *Implementation) Ztrsv(uplo blas.Uplo, trans blas.Transpose, diag bla
 // triangular band matrix with (k+1) diagonals. No test for singularity is
 // made.
 func (impl *Implementation) Ztbsv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n, k int, a []complex128, lda int, x []complex128, incX int) {
-	if impl.gated(work(prec64, 8*fl(n)*fl(k+1), 2*(fl(n)*fl(k+1)+2*fl(n)))) {
+	if impl.gatedN(prec64, 8*n*(k+1), 2*(n*(k+1)+2*n)) {
 		native.Ztbsv(uplo, trans, diag, n, k, a, lda, x, incX)
 		return
 	}
@@ -225,7 +225,7 @@ func (impl *Implementation) Ztbsv(uplo blas.Uplo, trans blas.Transpose, diag bla
 // where b and x are n-element vectors (x holds b on entry) and A is an n×n
 // triangular matrix in packed form. No test for singularity is made.
 func (impl *Implementation) Ztpsv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n int, ap []complex128, x []complex128, incX int) {
-	if impl.gated(work(prec64, 4*fl(n)*fl(n), 2*(fl(n)*fl(n+1)/2+2*fl(n)))) {
+	if impl.gatedN(prec64, 4*n*n, 2*(n*(n+1)/2+2*n)) {
 		native.Ztpsv(uplo, trans, diag, n, ap, x, incX)
 		return
 	}
@@ -252,7 +252,7 @@ func (impl *Implementation) Ztpsv(uplo blas.Uplo, trans blas.Transpose, diag bla
 // beta are scalars. The imaginary parts of the diagonal of A are ignored
 // and assumed to be zero.
 func (impl *Implementation) Zhemv(uplo blas.Uplo, n int, alpha complex128, a []complex128, lda int, x []complex128, incX int, beta complex128, y []complex128, incY int) {
-	if impl.gated(work(prec64, 8*fl(n)*fl(n), 2*(fl(n)*fl(n+1)/2+3*fl(n)))) {
+	if impl.gatedN(prec64, 8*n*n, 2*(n*(n+1)/2+3*n)) {
 		native.Zhemv(uplo, n, alpha, a, lda, x, incX, beta, y, incY)
 		return
 	}
@@ -281,7 +281,7 @@ func (impl *Implementation) Zhemv(uplo blas.Uplo, n int, alpha complex128, a []c
 // are vectors, and alpha and beta are scalars. The imaginary parts of the
 // diagonal of A are ignored and assumed to be zero.
 func (impl *Implementation) Zhbmv(uplo blas.Uplo, n, k int, alpha complex128, a []complex128, lda int, x []complex128, incX int, beta complex128, y []complex128, incY int) {
-	if impl.gated(work(prec64, 16*fl(n)*fl(k+1), 2*(fl(n)*fl(k+1)+3*fl(n)))) {
+	if impl.gatedN(prec64, 16*n*(k+1), 2*(n*(k+1)+3*n)) {
 		native.Zhbmv(uplo, n, k, alpha, a, lda, x, incX, beta, y, incY)
 		return
 	}
@@ -310,7 +310,7 @@ func (impl *Implementation) Zhbmv(uplo blas.Uplo, n, k int, alpha complex128, a 
 // and alpha and beta are scalars. The imaginary parts of the diagonal of A
 // are ignored and assumed to be zero.
 func (impl *Implementation) Zhpmv(uplo blas.Uplo, n int, alpha complex128, ap []complex128, x []complex128, incX int, beta complex128, y []complex128, incY int) {
-	if impl.gated(work(prec64, 8*fl(n)*fl(n), 2*(fl(n)*fl(n+1)/2+3*fl(n)))) {
+	if impl.gatedN(prec64, 8*n*n, 2*(n*(n+1)/2+3*n)) {
 		native.Zhpmv(uplo, n, alpha, ap, x, incX, beta, y, incY)
 		return
 	}
@@ -338,7 +338,7 @@ func (impl *Implementation) Zhpmv(uplo blas.Uplo, n int, alpha complex128, ap []
 // where A is an m×n dense matrix, x and y are vectors, and alpha is a
 // scalar.
 func (impl *Implementation) Zgeru(m, n int, alpha complex128, x []complex128, incX int, y []complex128, incY int, a []complex128, lda int) {
-	if impl.gated(work(prec64, 8*fl(m)*fl(n), 2*(2*fl(m)*fl(n)+fl(m)+fl(n)))) {
+	if impl.gatedN(prec64, 8*m*n, 2*(2*m*n+m+n)) {
 		native.Zgeru(m, n, alpha, x, incX, y, incY, a, lda)
 		return
 	}
@@ -364,7 +364,7 @@ func (impl *Implementation) Zgeru(m, n int, alpha complex128, x []complex128, in
 // where A is an m×n dense matrix, x and y are vectors, and alpha is a
 // scalar.
 func (impl *Implementation) Zgerc(m, n int, alpha complex128, x []complex128, incX int, y []complex128, incY int, a []complex128, lda int) {
-	if impl.gated(work(prec64, 8*fl(m)*fl(n), 2*(2*fl(m)*fl(n)+fl(m)+fl(n)))) {
+	if impl.gatedN(prec64, 8*m*n, 2*(2*m*n+m+n)) {
 		native.Zgerc(m, n, alpha, x, incX, y, incY, a, lda)
 		return
 	}
@@ -390,7 +390,7 @@ func (impl *Implementation) Zgerc(m, n int, alpha complex128, x []complex128, in
 // where A is an n×n Hermitian matrix, x is a vector, and alpha is a real
 // scalar. The imaginary parts of the diagonal of A are set to zero.
 func (impl *Implementation) Zher(uplo blas.Uplo, n int, alpha float64, x []complex128, incX int, a []complex128, lda int) {
-	if impl.gated(work(prec64, 4*fl(n)*fl(n), 2*(fl(n)*fl(n+1)+fl(n)))) {
+	if impl.gatedN(prec64, 4*n*n, 2*(n*(n+1)+n)) {
 		native.Zher(uplo, n, alpha, x, incX, a, lda)
 		return
 	}
@@ -417,7 +417,7 @@ func (impl *Implementation) Zher(uplo blas.Uplo, n int, alpha float64, x []compl
 // alpha is a real scalar. The imaginary parts of the diagonal of A are set
 // to zero.
 func (impl *Implementation) Zhpr(uplo blas.Uplo, n int, alpha float64, x []complex128, incX int, ap []complex128) {
-	if impl.gated(work(prec64, 4*fl(n)*fl(n), 2*(fl(n)*fl(n+1)+fl(n)))) {
+	if impl.gatedN(prec64, 4*n*n, 2*(n*(n+1)+n)) {
 		native.Zhpr(uplo, n, alpha, x, incX, ap)
 		return
 	}
@@ -443,7 +443,7 @@ func (impl *Implementation) Zhpr(uplo blas.Uplo, n int, alpha float64, x []compl
 // where A is an n×n Hermitian matrix, x and y are vectors, and alpha is a
 // scalar. The imaginary parts of the diagonal of A are set to zero.
 func (impl *Implementation) Zher2(uplo blas.Uplo, n int, alpha complex128, x []complex128, incX int, y []complex128, incY int, a []complex128, lda int) {
-	if impl.gated(work(prec64, 8*fl(n)*fl(n), 2*(fl(n)*fl(n+1)+2*fl(n)))) {
+	if impl.gatedN(prec64, 8*n*n, 2*(n*(n+1)+2*n)) {
 		native.Zher2(uplo, n, alpha, x, incX, y, incY, a, lda)
 		return
 	}
@@ -470,7 +470,7 @@ func (impl *Implementation) Zher2(uplo blas.Uplo, n int, alpha complex128, x []c
 // and alpha is a scalar. The imaginary parts of the diagonal of A are set
 // to zero.
 func (impl *Implementation) Zhpr2(uplo blas.Uplo, n int, alpha complex128, x []complex128, incX int, y []complex128, incY int, ap []complex128) {
-	if impl.gated(work(prec64, 8*fl(n)*fl(n), 2*(fl(n)*fl(n+1)+2*fl(n)))) {
+	if impl.gatedN(prec64, 8*n*n, 2*(n*(n+1)+2*n)) {
 		native.Zhpr2(uplo, n, alpha, x, incX, y, incY, ap)
 		return
 	}

@@ -17,7 +17,7 @@ import (
 // where A is an m×n dense matrix, x and y are vectors, and alpha and beta
 // are scalars.
 func (impl *Implementation) Cgemv(trans blas.Transpose, m, n int, alpha complex64, a []complex64, lda int, x []complex64, incX int, beta complex64, y []complex64, incY int) {
-	if impl.gated(work(prec32, 8*fl(m)*fl(n), 2*(fl(m)*fl(n)+2*(fl(m)+fl(n))))) {
+	if impl.gatedN(prec32, 8*m*n, 2*(m*n+2*(m+n))) {
 		native.Cgemv(trans, m, n, alpha, a, lda, x, incX, beta, y, incY)
 		return
 	}
@@ -52,7 +52,7 @@ func (impl *Implementation) Cgemv(trans blas.Transpose, m, n int, alpha complex6
 // where A is an m×n band matrix with kL sub-diagonals and kU
 // super-diagonals, x and y are vectors, and alpha and beta are scalars.
 func (impl *Implementation) Cgbmv(trans blas.Transpose, m, n, kL, kU int, alpha complex64, a []complex64, lda int, x []complex64, incX int, beta complex64, y []complex64, incY int) {
-	if impl.gated(work(prec32, 8*fl(min(m, n+kL))*fl(kL+kU+1), 2*(fl(min(m, n+kL))*fl(kL+kU+1)+2*(fl(m)+fl(n))))) {
+	if impl.gatedN(prec32, 8*min(m, n+kL)*(kL+kU+1), 2*(min(m, n+kL)*(kL+kU+1)+2*(m+n))) {
 		native.Cgbmv(trans, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
 		return
 	}
@@ -87,7 +87,7 @@ func (impl *Implementation) Cgbmv(trans blas.Transpose, m, n, kL, kU int, alpha 
 //
 // where A is an n×n triangular matrix and x is a vector.
 func (impl *Implementation) Ctrmv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n int, a []complex64, lda int, x []complex64, incX int) {
-	if impl.gated(work(prec32, 4*fl(n)*fl(n), 2*(fl(n)*fl(n+1)/2+2*fl(n)))) {
+	if impl.gatedN(prec32, 4*n*n, 2*(n*(n+1)/2+2*n)) {
 		native.Ctrmv(uplo, trans, diag, n, a, lda, x, incX)
 		return
 	}
@@ -115,7 +115,7 @@ func (impl *Implementation) Ctrmv(uplo blas.Uplo, trans blas.Transpose, diag bla
 // where A is an n×n triangular band matrix with (k+1) diagonals and x is a
 // vector.
 func (impl *Implementation) Ctbmv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n, k int, a []complex64, lda int, x []complex64, incX int) {
-	if impl.gated(work(prec32, 8*fl(n)*fl(k+1), 2*(fl(n)*fl(k+1)+2*fl(n)))) {
+	if impl.gatedN(prec32, 8*n*(k+1), 2*(n*(k+1)+2*n)) {
 		native.Ctbmv(uplo, trans, diag, n, k, a, lda, x, incX)
 		return
 	}
@@ -142,7 +142,7 @@ func (impl *Implementation) Ctbmv(uplo blas.Uplo, trans blas.Transpose, diag bla
 //
 // where A is an n×n triangular matrix in packed form and x is a vector.
 func (impl *Implementation) Ctpmv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n int, ap []complex64, x []complex64, incX int) {
-	if impl.gated(work(prec32, 4*fl(n)*fl(n), 2*(fl(n)*fl(n+1)/2+2*fl(n)))) {
+	if impl.gatedN(prec32, 4*n*n, 2*(n*(n+1)/2+2*n)) {
 		native.Ctpmv(uplo, trans, diag, n, ap, x, incX)
 		return
 	}
@@ -170,7 +170,7 @@ func (impl *Implementation) Ctpmv(uplo blas.Uplo, trans blas.Transpose, diag bla
 // where b and x are n-element vectors (x holds b on entry) and A is an n×n
 // triangular matrix. No test for singularity is made.
 func (impl *Implementation) Ctrsv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n int, a []complex64, lda int, x []complex64, incX int) {
-	if impl.gated(work(prec32, 4*fl(n)*fl(n), 2*(fl(n)*fl(n+1)/2+2*fl(n)))) {
+	if impl.gatedN(prec32, 4*n*n, 2*(n*(n+1)/2+2*n)) {
 		native.Ctrsv(uplo, trans, diag, n, a, lda, x, incX)
 		return
 	}
@@ -199,7 +199,7 @@ func (impl *Implementation) Ctrsv(uplo blas.Uplo, trans blas.Transpose, diag bla
 // triangular band matrix with (k+1) diagonals. No test for singularity is
 // made.
 func (impl *Implementation) Ctbsv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n, k int, a []complex64, lda int, x []complex64, incX int) {
-	if impl.gated(work(prec32, 8*fl(n)*fl(k+1), 2*(fl(n)*fl(k+1)+2*fl(n)))) {
+	if impl.gatedN(prec32, 8*n*(k+1), 2*(n*(k+1)+2*n)) {
 		native.Ctbsv(uplo, trans, diag, n, k, a, lda, x, incX)
 		return
 	}
@@ -227,7 +227,7 @@ func (impl *Implementation) Ctbsv(uplo blas.Uplo, trans blas.Transpose, diag bla
 // where b and x are n-element vectors (x holds b on entry) and A is an n×n
 // triangular matrix in packed form. No test for singularity is made.
 func (impl *Implementation) Ctpsv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n int, ap []complex64, x []complex64, incX int) {
-	if impl.gated(work(prec32, 4*fl(n)*fl(n), 2*(fl(n)*fl(n+1)/2+2*fl(n)))) {
+	if impl.gatedN(prec32, 4*n*n, 2*(n*(n+1)/2+2*n)) {
 		native.Ctpsv(uplo, trans, diag, n, ap, x, incX)
 		return
 	}
@@ -254,7 +254,7 @@ func (impl *Implementation) Ctpsv(uplo blas.Uplo, trans blas.Transpose, diag bla
 // beta are scalars. The imaginary parts of the diagonal of A are ignored
 // and assumed to be zero.
 func (impl *Implementation) Chemv(uplo blas.Uplo, n int, alpha complex64, a []complex64, lda int, x []complex64, incX int, beta complex64, y []complex64, incY int) {
-	if impl.gated(work(prec32, 8*fl(n)*fl(n), 2*(fl(n)*fl(n+1)/2+3*fl(n)))) {
+	if impl.gatedN(prec32, 8*n*n, 2*(n*(n+1)/2+3*n)) {
 		native.Chemv(uplo, n, alpha, a, lda, x, incX, beta, y, incY)
 		return
 	}
@@ -283,7 +283,7 @@ func (impl *Implementation) Chemv(uplo blas.Uplo, n int, alpha complex64, a []co
 // are vectors, and alpha and beta are scalars. The imaginary parts of the
 // diagonal of A are ignored and assumed to be zero.
 func (impl *Implementation) Chbmv(uplo blas.Uplo, n, k int, alpha complex64, a []complex64, lda int, x []complex64, incX int, beta complex64, y []complex64, incY int) {
-	if impl.gated(work(prec32, 16*fl(n)*fl(k+1), 2*(fl(n)*fl(k+1)+3*fl(n)))) {
+	if impl.gatedN(prec32, 16*n*(k+1), 2*(n*(k+1)+3*n)) {
 		native.Chbmv(uplo, n, k, alpha, a, lda, x, incX, beta, y, incY)
 		return
 	}
@@ -312,7 +312,7 @@ func (impl *Implementation) Chbmv(uplo blas.Uplo, n, k int, alpha complex64, a [
 // and alpha and beta are scalars. The imaginary parts of the diagonal of A
 // are ignored and assumed to be zero.
 func (impl *Implementation) Chpmv(uplo blas.Uplo, n int, alpha complex64, ap []complex64, x []complex64, incX int, beta complex64, y []complex64, incY int) {
-	if impl.gated(work(prec32, 8*fl(n)*fl(n), 2*(fl(n)*fl(n+1)/2+3*fl(n)))) {
+	if impl.gatedN(prec32, 8*n*n, 2*(n*(n+1)/2+3*n)) {
 		native.Chpmv(uplo, n, alpha, ap, x, incX, beta, y, incY)
 		return
 	}
@@ -340,7 +340,7 @@ func (impl *Implementation) Chpmv(uplo blas.Uplo, n int, alpha complex64, ap []c
 // where A is an m×n dense matrix, x and y are vectors, and alpha is a
 // scalar.
 func (impl *Implementation) Cgeru(m, n int, alpha complex64, x []complex64, incX int, y []complex64, incY int, a []complex64, lda int) {
-	if impl.gated(work(prec32, 8*fl(m)*fl(n), 2*(2*fl(m)*fl(n)+fl(m)+fl(n)))) {
+	if impl.gatedN(prec32, 8*m*n, 2*(2*m*n+m+n)) {
 		native.Cgeru(m, n, alpha, x, incX, y, incY, a, lda)
 		return
 	}
@@ -366,7 +366,7 @@ func (impl *Implementation) Cgeru(m, n int, alpha complex64, x []complex64, incX
 // where A is an m×n dense matrix, x and y are vectors, and alpha is a
 // scalar.
 func (impl *Implementation) Cgerc(m, n int, alpha complex64, x []complex64, incX int, y []complex64, incY int, a []complex64, lda int) {
-	if impl.gated(work(prec32, 8*fl(m)*fl(n), 2*(2*fl(m)*fl(n)+fl(m)+fl(n)))) {
+	if impl.gatedN(prec32, 8*m*n, 2*(2*m*n+m+n)) {
 		native.Cgerc(m, n, alpha, x, incX, y, incY, a, lda)
 		return
 	}
@@ -392,7 +392,7 @@ func (impl *Implementation) Cgerc(m, n int, alpha complex64, x []complex64, incX
 // where A is an n×n Hermitian matrix, x is a vector, and alpha is a real
 // scalar. The imaginary parts of the diagonal of A are set to zero.
 func (impl *Implementation) Cher(uplo blas.Uplo, n int, alpha float32, x []complex64, incX int, a []complex64, lda int) {
-	if impl.gated(work(prec32, 4*fl(n)*fl(n), 2*(fl(n)*fl(n+1)+fl(n)))) {
+	if impl.gatedN(prec32, 4*n*n, 2*(n*(n+1)+n)) {
 		native.Cher(uplo, n, alpha, x, incX, a, lda)
 		return
 	}
@@ -419,7 +419,7 @@ func (impl *Implementation) Cher(uplo blas.Uplo, n int, alpha float32, x []compl
 // alpha is a real scalar. The imaginary parts of the diagonal of A are set
 // to zero.
 func (impl *Implementation) Chpr(uplo blas.Uplo, n int, alpha float32, x []complex64, incX int, ap []complex64) {
-	if impl.gated(work(prec32, 4*fl(n)*fl(n), 2*(fl(n)*fl(n+1)+fl(n)))) {
+	if impl.gatedN(prec32, 4*n*n, 2*(n*(n+1)+n)) {
 		native.Chpr(uplo, n, alpha, x, incX, ap)
 		return
 	}
@@ -445,7 +445,7 @@ func (impl *Implementation) Chpr(uplo blas.Uplo, n int, alpha float32, x []compl
 // where A is an n×n Hermitian matrix, x and y are vectors, and alpha is a
 // scalar. The imaginary parts of the diagonal of A are set to zero.
 func (impl *Implementation) Cher2(uplo blas.Uplo, n int, alpha complex64, x []complex64, incX int, y []complex64, incY int, a []complex64, lda int) {
-	if impl.gated(work(prec32, 8*fl(n)*fl(n), 2*(fl(n)*fl(n+1)+2*fl(n)))) {
+	if impl.gatedN(prec32, 8*n*n, 2*(n*(n+1)+2*n)) {
 		native.Cher2(uplo, n, alpha, x, incX, y, incY, a, lda)
 		return
 	}
@@ -472,7 +472,7 @@ func (impl *Implementation) Cher2(uplo blas.Uplo, n int, alpha complex64, x []co
 // and alpha is a scalar. The imaginary parts of the diagonal of A are set
 // to zero.
 func (impl *Implementation) Chpr2(uplo blas.Uplo, n int, alpha complex64, x []complex64, incX int, y []complex64, incY int, ap []complex64) {
-	if impl.gated(work(prec32, 8*fl(n)*fl(n), 2*(fl(n)*fl(n+1)+2*fl(n)))) {
+	if impl.gatedN(prec32, 8*n*n, 2*(n*(n+1)+2*n)) {
 		native.Chpr2(uplo, n, alpha, x, incX, y, incY, ap)
 		return
 	}

@@ -69,6 +69,10 @@ func (impl *Implementation) Sgemv(tA blas.Transpose, m, n int, alpha float32, a 
 // y = alpha*Aᵀ*x + beta*y (otherwise) for the m×n band matrix A with kL
 // sub-diagonals and kU super-diagonals.
 func (impl *Implementation) Sgbmv(tA blas.Transpose, m, n, kL, kU int, alpha float32, a []float32, lda int, x []float32, incX int, beta float32, y []float32, incY int) {
+	if impl.gated(work(prec32, 2*fl(m)*fl(kL+kU+1), fl(m)*fl(kL+kU+1)+2*(fl(m)+fl(n)))) {
+		native.Sgbmv(tA, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
+		return
+	}
 	if badTrans(tA) {
 		panic(msgBadTranspose)
 	}
@@ -127,10 +131,14 @@ func (impl *Implementation) Sgbmv(tA blas.Transpose, m, n, kL, kU int, alpha flo
 // Strmv computes x = A*x (tA == blas.NoTrans) or x = Aᵀ*x (otherwise) for
 // the n×n triangular matrix A.
 func (impl *Implementation) Strmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []float32, lda int, x []float32, incX int) {
+	if impl.gated(work(prec32, fl(n)*fl(n), fl(n)*fl(n)+2*fl(n))) {
+		native.Strmv(ul, tA, d, n, a, lda, x, incX)
+		return
+	}
 	if !impl.checkTriangular32(ul, tA, d, n, a, lda, x, incX) {
 		return
 	}
-	if w := work(prec32, fl(n)*fl(n), fl(n)*fl(n)+2*fl(n)); !impl.gated(w) && impl.weigh("Strmv", w, nil) {
+	if w := work(prec32, fl(n)*fl(n), fl(n)*fl(n)+2*fl(n)).streamed().triangle(); !impl.gated(w) && impl.weigh("Strmv", w, nil) {
 		err := impl.dev32.Trmv(ul, tA, d, n, a, lda, x, incX)
 		if err == nil {
 			return
@@ -143,6 +151,10 @@ func (impl *Implementation) Strmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 // Strsv solves A*x = b (tA == blas.NoTrans) or Aᵀ*x = b (otherwise) for the
 // n×n triangular matrix A; b is given in x and overwritten by the solution.
 func (impl *Implementation) Strsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []float32, lda int, x []float32, incX int) {
+	if impl.gated(work(prec32, fl(n)*fl(n), fl(n)*fl(n)+2*fl(n))) {
+		native.Strsv(ul, tA, d, n, a, lda, x, incX)
+		return
+	}
 	if !impl.checkTriangular32(ul, tA, d, n, a, lda, x, incX) {
 		return
 	}
@@ -192,6 +204,10 @@ func (impl *Implementation) checkTriangular32(ul blas.Uplo, tA blas.Transpose, d
 // Stbmv computes x = A*x (tA == blas.NoTrans) or x = Aᵀ*x (otherwise) for
 // the n×n triangular band matrix A with k diagonals besides the main one.
 func (impl *Implementation) Stbmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []float32, lda int, x []float32, incX int) {
+	if impl.gated(work(prec32, 2*fl(n)*fl(k+1), fl(n)*fl(k+1)+2*fl(n))) {
+		native.Stbmv(ul, tA, d, n, k, a, lda, x, incX)
+		return
+	}
 	if !impl.checkTriangularBand32(ul, tA, d, n, k, a, lda, x, incX) {
 		return
 	}
@@ -210,6 +226,10 @@ func (impl *Implementation) Stbmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 // n×n triangular band matrix A with k diagonals besides the main one; b is
 // given in x and overwritten by the solution.
 func (impl *Implementation) Stbsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []float32, lda int, x []float32, incX int) {
+	if impl.gated(work(prec32, 2*fl(n)*fl(k+1), fl(n)*fl(k+1)+2*fl(n))) {
+		native.Stbsv(ul, tA, d, n, k, a, lda, x, incX)
+		return
+	}
 	if !impl.checkTriangularBand32(ul, tA, d, n, k, a, lda, x, incX) {
 		return
 	}
@@ -263,6 +283,10 @@ func (impl *Implementation) checkTriangularBand32(ul blas.Uplo, tA blas.Transpos
 // Stpmv computes x = A*x (tA == blas.NoTrans) or x = Aᵀ*x (otherwise) for
 // the n×n triangular matrix A in packed form.
 func (impl *Implementation) Stpmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, ap []float32, x []float32, incX int) {
+	if impl.gated(work(prec32, fl(n)*fl(n), fl(n)*fl(n+1)/2+2*fl(n))) {
+		native.Stpmv(ul, tA, d, n, ap, x, incX)
+		return
+	}
 	if !impl.checkTriangularPacked32(ul, tA, d, n, ap, x, incX) {
 		return
 	}
@@ -280,6 +304,10 @@ func (impl *Implementation) Stpmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 // n×n triangular matrix A in packed form; b is given in x and overwritten by
 // the solution.
 func (impl *Implementation) Stpsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, ap []float32, x []float32, incX int) {
+	if impl.gated(work(prec32, fl(n)*fl(n), fl(n)*fl(n+1)/2+2*fl(n))) {
+		native.Stpsv(ul, tA, d, n, ap, x, incX)
+		return
+	}
 	if !impl.checkTriangularPacked32(ul, tA, d, n, ap, x, incX) {
 		return
 	}
@@ -325,6 +353,10 @@ func (impl *Implementation) checkTriangularPacked32(ul blas.Uplo, tA blas.Transp
 
 // Ssymv computes y = alpha*A*x + beta*y for the n×n symmetric matrix A.
 func (impl *Implementation) Ssymv(ul blas.Uplo, n int, alpha float32, a []float32, lda int, x []float32, incX int, beta float32, y []float32, incY int) {
+	if impl.gated(work(prec32, 2*fl(n)*fl(n), fl(n)*fl(n)+3*fl(n))) {
+		native.Ssymv(ul, n, alpha, a, lda, x, incX, beta, y, incY)
+		return
+	}
 	if badUplo(ul) {
 		panic(msgBadUplo)
 	}
@@ -355,7 +387,7 @@ func (impl *Implementation) Ssymv(ul blas.Uplo, n int, alpha float32, a []float3
 	if alpha == 0 && beta == 1 {
 		return
 	}
-	if w := work(prec32, 2*fl(n)*fl(n), fl(n)*fl(n)+fl(n)*(2+ifNonZero(beta != 0))); !impl.gated(w) && impl.weigh("Ssymv", w, func() bool { return finite(alpha, beta) }) {
+	if w := work(prec32, 2*fl(n)*fl(n), fl(n)*fl(n)+fl(n)*(2+ifNonZero(beta != 0))).streamed().triangle(); !impl.gated(w) && impl.weigh("Ssymv", w, func() bool { return finite(alpha, beta) }) {
 		err := impl.dev32.Symv(ul, n, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
@@ -368,6 +400,10 @@ func (impl *Implementation) Ssymv(ul blas.Uplo, n int, alpha float32, a []float3
 // Ssbmv computes y = alpha*A*x + beta*y for the n×n symmetric band matrix A
 // with k diagonals besides the main one.
 func (impl *Implementation) Ssbmv(ul blas.Uplo, n, k int, alpha float32, a []float32, lda int, x []float32, incX int, beta float32, y []float32, incY int) {
+	if impl.gated(work(prec32, 4*fl(n)*fl(k+1), fl(n)*fl(k+1)+3*fl(n))) {
+		native.Ssbmv(ul, n, k, alpha, a, lda, x, incX, beta, y, incY)
+		return
+	}
 	if badUplo(ul) {
 		panic(msgBadUplo)
 	}
@@ -415,6 +451,10 @@ func (impl *Implementation) Ssbmv(ul blas.Uplo, n, k int, alpha float32, a []flo
 // Sspmv computes y = alpha*A*x + beta*y for the n×n symmetric matrix A in
 // packed form.
 func (impl *Implementation) Sspmv(ul blas.Uplo, n int, alpha float32, ap []float32, x []float32, incX int, beta float32, y []float32, incY int) {
+	if impl.gated(work(prec32, 2*fl(n)*fl(n), fl(n)*fl(n+1)/2+3*fl(n))) {
+		native.Sspmv(ul, n, alpha, ap, x, incX, beta, y, incY)
+		return
+	}
 	if badUplo(ul) {
 		panic(msgBadUplo)
 	}
@@ -532,6 +572,10 @@ func gerNegInc32(m, n int, alpha float32, x []float32, incX int, y []float32, in
 
 // Ssyr computes A += alpha*x*xᵀ for the n×n symmetric matrix A.
 func (impl *Implementation) Ssyr(ul blas.Uplo, n int, alpha float32, x []float32, incX int, a []float32, lda int) {
+	if impl.gated(work(prec32, fl(n)*fl(n), 2*fl(n)*fl(n)+fl(n))) {
+		native.Ssyr(ul, n, alpha, x, incX, a, lda)
+		return
+	}
 	if badUplo(ul) {
 		panic(msgBadUplo)
 	}
@@ -569,6 +613,10 @@ func (impl *Implementation) Ssyr(ul blas.Uplo, n int, alpha float32, x []float32
 // Sspr computes A += alpha*x*xᵀ for the n×n symmetric matrix A in packed
 // form.
 func (impl *Implementation) Sspr(ul blas.Uplo, n int, alpha float32, x []float32, incX int, ap []float32) {
+	if impl.gated(work(prec32, fl(n)*fl(n), fl(n)*fl(n+1)+fl(n))) {
+		native.Sspr(ul, n, alpha, x, incX, ap)
+		return
+	}
 	if badUplo(ul) {
 		panic(msgBadUplo)
 	}
@@ -603,6 +651,10 @@ func (impl *Implementation) Sspr(ul blas.Uplo, n int, alpha float32, x []float32
 // Ssyr2 computes A += alpha*x*yᵀ + alpha*y*xᵀ for the n×n symmetric matrix
 // A.
 func (impl *Implementation) Ssyr2(ul blas.Uplo, n int, alpha float32, x []float32, incX int, y []float32, incY int, a []float32, lda int) {
+	if impl.gated(work(prec32, 2*fl(n)*fl(n), 2*fl(n)*fl(n)+2*fl(n))) {
+		native.Ssyr2(ul, n, alpha, x, incX, y, incY, a, lda)
+		return
+	}
 	if badUplo(ul) {
 		panic(msgBadUplo)
 	}
@@ -646,6 +698,10 @@ func (impl *Implementation) Ssyr2(ul blas.Uplo, n int, alpha float32, x []float3
 // Sspr2 computes A += alpha*x*yᵀ + alpha*y*xᵀ for the n×n symmetric matrix
 // A in packed form.
 func (impl *Implementation) Sspr2(ul blas.Uplo, n int, alpha float32, x []float32, incX int, y []float32, incY int, ap []float32) {
+	if impl.gated(work(prec32, 2*fl(n)*fl(n), fl(n)*fl(n+1)+2*fl(n))) {
+		native.Sspr2(ul, n, alpha, x, incX, y, incY, ap)
+		return
+	}
 	if badUplo(ul) {
 		panic(msgBadUplo)
 	}

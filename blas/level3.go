@@ -45,3 +45,13 @@ func (impl *Implementation) checkTriangular3(s blas.Side, ul blas.Uplo, tA blas.
 	}
 	return k, true
 }
+
+// gateK is the order of the triangular or symmetric A of a level 3 call
+// with side s (m for blas.Left, else n), for the gate that such a call
+// meets before its checks.
+func gateK(s blas.Side, m, n int) int {
+	if s == blas.Left {
+		return m
+	}
+	return n
+}

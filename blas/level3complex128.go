@@ -16,7 +16,7 @@ import (
 func (impl *Implementation) Zgemm(tA, tB blas.Transpose, m, n, k int, alpha complex128, a []complex128, lda int, b []complex128, ldb int, beta complex128, c []complex128, ldc int) {
 	// zgemmWork's workload with β ≠ 0, written out: the generic call is
 	// not inlined here and would cost a small call as much as gonum's.
-	if impl.gated(work(prec64, 8*fl(m)*fl(n)*fl(k), 2*(fl(k)*(fl(m)+fl(n))+2*fl(m)*fl(n)))) {
+	if impl.gatedN(prec64, 8*m*n*k, 2*(k*(m+n)+2*m*n)) {
 		native.Zgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
@@ -36,7 +36,7 @@ func (impl *Implementation) Zgemm(tA, tB blas.Transpose, m, n, k int, alpha comp
 // where A is an n×n or m×m symmetric matrix (only the uplo triangle is
 // read), B and C are m×n matrices, and alpha and beta are scalars.
 func (impl *Implementation) Zsymm(side blas.Side, uplo blas.Uplo, m, n int, alpha complex128, a []complex128, lda int, b []complex128, ldb int, beta complex128, c []complex128, ldc int) {
-	if impl.gated(work(prec64, 8*fl(m)*fl(n)*fl(max(m, n)), 2*(fl(max(m, n))*fl(max(m, n))+3*fl(m)*fl(n)))) {
+	if impl.gatedN(prec64, 8*m*n*max(m, n), 2*(max(m, n)*max(m, n)+3*m*n)) {
 		native.Zsymm(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
@@ -58,7 +58,7 @@ func (impl *Implementation) Zsymm(side blas.Side, uplo blas.Uplo, m, n int, alph
 // read, and the imaginary parts of its diagonal are taken as zero), B and
 // C are m×n matrices, and alpha and beta are scalars.
 func (impl *Implementation) Zhemm(side blas.Side, uplo blas.Uplo, m, n int, alpha complex128, a []complex128, lda int, b []complex128, ldb int, beta complex128, c []complex128, ldc int) {
-	if impl.gated(work(prec64, 8*fl(m)*fl(n)*fl(max(m, n)), 2*(fl(max(m, n))*fl(max(m, n))+3*fl(m)*fl(n)))) {
+	if impl.gatedN(prec64, 8*m*n*max(m, n), 2*(max(m, n)*max(m, n)+3*m*n)) {
 		native.Zhemm(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
@@ -79,7 +79,7 @@ func (impl *Implementation) Zhemm(side blas.Side, uplo blas.Uplo, m, n int, alph
 // where A is an n×k or k×n matrix, C is an n×n symmetric matrix (only the
 // uplo triangle is referenced), and alpha and beta are scalars.
 func (impl *Implementation) Zsyrk(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha complex128, a []complex128, lda int, beta complex128, c []complex128, ldc int) {
-	if impl.gated(work(prec64, 8*fl(n)*fl(n)*fl(k), 2*(2*fl(n)*fl(k)+2*fl(n)*fl(n)))) {
+	if impl.gatedN(prec64, 8*n*n*k, 2*(2*n*k+2*n*n)) {
 		native.Zsyrk(uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
 		return
 	}
@@ -101,7 +101,7 @@ func (impl *Implementation) Zsyrk(uplo blas.Uplo, trans blas.Transpose, n, k int
 // uplo triangle is referenced; the imaginary parts of its diagonal are set
 // to zero), and alpha and beta are real scalars.
 func (impl *Implementation) Zherk(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha float64, a []complex128, lda int, beta float64, c []complex128, ldc int) {
-	if impl.gated(work(prec64, 8*fl(n)*fl(n)*fl(k), 2*(2*fl(n)*fl(k)+2*fl(n)*fl(n)))) {
+	if impl.gatedN(prec64, 8*n*n*k, 2*(2*n*k+2*n*n)) {
 		native.Zherk(uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
 		return
 	}
@@ -122,7 +122,7 @@ func (impl *Implementation) Zherk(uplo blas.Uplo, trans blas.Transpose, n, k int
 // where A and B are n×k or k×n matrices, C is an n×n symmetric matrix
 // (only the uplo triangle is referenced), and alpha and beta are scalars.
 func (impl *Implementation) Zsyr2k(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha complex128, a []complex128, lda int, b []complex128, ldb int, beta complex128, c []complex128, ldc int) {
-	if impl.gated(work(prec64, 8*fl(n)*fl(n)*fl(k), 2*(2*fl(n)*fl(k)+2*fl(n)*fl(n)))) {
+	if impl.gatedN(prec64, 8*n*n*k, 2*(2*n*k+2*n*n)) {
 		native.Zsyr2k(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
@@ -144,7 +144,7 @@ func (impl *Implementation) Zsyr2k(uplo blas.Uplo, trans blas.Transpose, n, k in
 // (only the uplo triangle is referenced; the imaginary parts of its
 // diagonal are set to zero), alpha is a scalar and beta is a real scalar.
 func (impl *Implementation) Zher2k(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha complex128, a []complex128, lda int, b []complex128, ldb int, beta float64, c []complex128, ldc int) {
-	if impl.gated(work(prec64, 8*fl(n)*fl(n)*fl(k), 2*(2*fl(n)*fl(k)+2*fl(n)*fl(n)))) {
+	if impl.gatedN(prec64, 8*n*n*k, 2*(2*n*k+2*n*n)) {
 		native.Zher2k(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
@@ -165,7 +165,7 @@ func (impl *Implementation) Zher2k(uplo blas.Uplo, trans blas.Transpose, n, k in
 // where op(A) is one of A, Aᵀ or Aᴴ, A is an m×m or n×n triangular matrix,
 // B is an m×n matrix, and alpha is a scalar.
 func (impl *Implementation) Ztrmm(side blas.Side, uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, m, n int, alpha complex128, a []complex128, lda int, b []complex128, ldb int) {
-	if impl.gated(work(prec64, 4*fl(m)*fl(n)*fl(max(m, n)), 2*(fl(max(m, n))*fl(max(m, n))/2+2*fl(m)*fl(n)))) {
+	if impl.gatedN(prec64, 4*m*n*max(m, n), 2*(max(m, n)*max(m, n)/2+2*m*n)) {
 		native.Ztrmm(side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
 		return
 	}
@@ -186,7 +186,7 @@ func (impl *Implementation) Ztrmm(side blas.Side, uplo blas.Uplo, trans blas.Tra
 // matrix, X and B are m×n matrices (X overwrites B), and alpha is a
 // scalar. No test for singularity is made.
 func (impl *Implementation) Ztrsm(side blas.Side, uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, m, n int, alpha complex128, a []complex128, lda int, b []complex128, ldb int) {
-	if impl.gated(work(prec64, 4*fl(m)*fl(n)*fl(max(m, n)), 2*(fl(max(m, n))*fl(max(m, n))/2+2*fl(m)*fl(n)))) {
+	if impl.gatedN(prec64, 4*m*n*max(m, n), 2*(max(m, n)*max(m, n)/2+2*m*n)) {
 		native.Ztrsm(side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
 		return
 	}

@@ -18,7 +18,7 @@ import (
 func (impl *Implementation) Cgemm(tA, tB blas.Transpose, m, n, k int, alpha complex64, a []complex64, lda int, b []complex64, ldb int, beta complex64, c []complex64, ldc int) {
 	// zgemmWork's workload with β ≠ 0, written out: the generic call is
 	// not inlined here and would cost a small call as much as gonum's.
-	if impl.gated(work(prec32, 8*fl(m)*fl(n)*fl(k), 2*(fl(k)*(fl(m)+fl(n))+2*fl(m)*fl(n)))) {
+	if impl.gatedN(prec32, 8*m*n*k, 2*(k*(m+n)+2*m*n)) {
 		native.Cgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
@@ -38,7 +38,7 @@ func (impl *Implementation) Cgemm(tA, tB blas.Transpose, m, n, k int, alpha comp
 // where A is an n×n or m×m symmetric matrix (only the uplo triangle is
 // read), B and C are m×n matrices, and alpha and beta are scalars.
 func (impl *Implementation) Csymm(side blas.Side, uplo blas.Uplo, m, n int, alpha complex64, a []complex64, lda int, b []complex64, ldb int, beta complex64, c []complex64, ldc int) {
-	if impl.gated(work(prec32, 8*fl(m)*fl(n)*fl(max(m, n)), 2*(fl(max(m, n))*fl(max(m, n))+3*fl(m)*fl(n)))) {
+	if impl.gatedN(prec32, 8*m*n*max(m, n), 2*(max(m, n)*max(m, n)+3*m*n)) {
 		native.Csymm(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
@@ -60,7 +60,7 @@ func (impl *Implementation) Csymm(side blas.Side, uplo blas.Uplo, m, n int, alph
 // read, and the imaginary parts of its diagonal are taken as zero), B and
 // C are m×n matrices, and alpha and beta are scalars.
 func (impl *Implementation) Chemm(side blas.Side, uplo blas.Uplo, m, n int, alpha complex64, a []complex64, lda int, b []complex64, ldb int, beta complex64, c []complex64, ldc int) {
-	if impl.gated(work(prec32, 8*fl(m)*fl(n)*fl(max(m, n)), 2*(fl(max(m, n))*fl(max(m, n))+3*fl(m)*fl(n)))) {
+	if impl.gatedN(prec32, 8*m*n*max(m, n), 2*(max(m, n)*max(m, n)+3*m*n)) {
 		native.Chemm(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
@@ -81,7 +81,7 @@ func (impl *Implementation) Chemm(side blas.Side, uplo blas.Uplo, m, n int, alph
 // where A is an n×k or k×n matrix, C is an n×n symmetric matrix (only the
 // uplo triangle is referenced), and alpha and beta are scalars.
 func (impl *Implementation) Csyrk(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha complex64, a []complex64, lda int, beta complex64, c []complex64, ldc int) {
-	if impl.gated(work(prec32, 8*fl(n)*fl(n)*fl(k), 2*(2*fl(n)*fl(k)+2*fl(n)*fl(n)))) {
+	if impl.gatedN(prec32, 8*n*n*k, 2*(2*n*k+2*n*n)) {
 		native.Csyrk(uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
 		return
 	}
@@ -103,7 +103,7 @@ func (impl *Implementation) Csyrk(uplo blas.Uplo, trans blas.Transpose, n, k int
 // uplo triangle is referenced; the imaginary parts of its diagonal are set
 // to zero), and alpha and beta are real scalars.
 func (impl *Implementation) Cherk(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha float32, a []complex64, lda int, beta float32, c []complex64, ldc int) {
-	if impl.gated(work(prec32, 8*fl(n)*fl(n)*fl(k), 2*(2*fl(n)*fl(k)+2*fl(n)*fl(n)))) {
+	if impl.gatedN(prec32, 8*n*n*k, 2*(2*n*k+2*n*n)) {
 		native.Cherk(uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
 		return
 	}
@@ -124,7 +124,7 @@ func (impl *Implementation) Cherk(uplo blas.Uplo, trans blas.Transpose, n, k int
 // where A and B are n×k or k×n matrices, C is an n×n symmetric matrix
 // (only the uplo triangle is referenced), and alpha and beta are scalars.
 func (impl *Implementation) Csyr2k(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha complex64, a []complex64, lda int, b []complex64, ldb int, beta complex64, c []complex64, ldc int) {
-	if impl.gated(work(prec32, 8*fl(n)*fl(n)*fl(k), 2*(2*fl(n)*fl(k)+2*fl(n)*fl(n)))) {
+	if impl.gatedN(prec32, 8*n*n*k, 2*(2*n*k+2*n*n)) {
 		native.Csyr2k(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
@@ -146,7 +146,7 @@ func (impl *Implementation) Csyr2k(uplo blas.Uplo, trans blas.Transpose, n, k in
 // (only the uplo triangle is referenced; the imaginary parts of its
 // diagonal are set to zero), alpha is a scalar and beta is a real scalar.
 func (impl *Implementation) Cher2k(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha complex64, a []complex64, lda int, b []complex64, ldb int, beta float32, c []complex64, ldc int) {
-	if impl.gated(work(prec32, 8*fl(n)*fl(n)*fl(k), 2*(2*fl(n)*fl(k)+2*fl(n)*fl(n)))) {
+	if impl.gatedN(prec32, 8*n*n*k, 2*(2*n*k+2*n*n)) {
 		native.Cher2k(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
@@ -167,7 +167,7 @@ func (impl *Implementation) Cher2k(uplo blas.Uplo, trans blas.Transpose, n, k in
 // where op(A) is one of A, Aᵀ or Aᴴ, A is an m×m or n×n triangular matrix,
 // B is an m×n matrix, and alpha is a scalar.
 func (impl *Implementation) Ctrmm(side blas.Side, uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, m, n int, alpha complex64, a []complex64, lda int, b []complex64, ldb int) {
-	if impl.gated(work(prec32, 4*fl(m)*fl(n)*fl(max(m, n)), 2*(fl(max(m, n))*fl(max(m, n))/2+2*fl(m)*fl(n)))) {
+	if impl.gatedN(prec32, 4*m*n*max(m, n), 2*(max(m, n)*max(m, n)/2+2*m*n)) {
 		native.Ctrmm(side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
 		return
 	}
@@ -188,7 +188,7 @@ func (impl *Implementation) Ctrmm(side blas.Side, uplo blas.Uplo, trans blas.Tra
 // matrix, X and B are m×n matrices (X overwrites B), and alpha is a
 // scalar. No test for singularity is made.
 func (impl *Implementation) Ctrsm(side blas.Side, uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, m, n int, alpha complex64, a []complex64, lda int, b []complex64, ldb int) {
-	if impl.gated(work(prec32, 4*fl(m)*fl(n)*fl(max(m, n)), 2*(fl(max(m, n))*fl(max(m, n))/2+2*fl(m)*fl(n)))) {
+	if impl.gatedN(prec32, 4*m*n*max(m, n), 2*(max(m, n)*max(m, n)/2+2*m*n)) {
 		native.Ctrsm(side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
 		return
 	}

@@ -104,6 +104,10 @@ func (impl *Implementation) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha floa
 // C = alpha*B*A + beta*C (s == blas.Right) for the symmetric matrix A and
 // m×n matrices B and C.
 func (impl *Implementation) Ssymm(s blas.Side, ul blas.Uplo, m, n int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	if gk := gateK(s, m, n); impl.gated(work(prec32, 2*fl(m)*fl(n)*fl(gk), fl(gk)*fl(gk)+3*fl(m)*fl(n))) {
+		native.Ssymm(s, ul, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
 	if badSide(s) {
 		panic(msgBadSide)
 	}
@@ -161,6 +165,10 @@ func (impl *Implementation) Ssymm(s blas.Side, ul blas.Uplo, m, n int, alpha flo
 // (t == blas.NoTrans) or C = alpha*Aᵀ*A + beta*C (otherwise) for the n×n
 // symmetric matrix C.
 func (impl *Implementation) Ssyrk(ul blas.Uplo, t blas.Transpose, n, k int, alpha float32, a []float32, lda int, beta float32, c []float32, ldc int) {
+	if impl.gated(work(prec32, fl(n)*fl(n)*fl(k), fl(n)*fl(k)+2*fl(n)*fl(n))) {
+		native.Ssyrk(ul, t, n, k, alpha, a, lda, beta, c, ldc)
+		return
+	}
 	if badUplo(ul) {
 		panic(msgBadUplo)
 	}
@@ -213,6 +221,10 @@ func (impl *Implementation) Ssyrk(ul blas.Uplo, t blas.Transpose, n, k int, alph
 // (t == blas.NoTrans) or C = alpha*Aᵀ*B + alpha*Bᵀ*A + beta*C (otherwise)
 // for the n×n symmetric matrix C.
 func (impl *Implementation) Ssyr2k(ul blas.Uplo, t blas.Transpose, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	if impl.gated(work(prec32, 2*fl(n)*fl(n)*fl(k), 2*fl(n)*fl(k)+2*fl(n)*fl(n))) {
+		native.Ssyr2k(ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
 	if badUplo(ul) {
 		panic(msgBadUplo)
 	}
@@ -271,6 +283,10 @@ func (impl *Implementation) Ssyr2k(ul blas.Uplo, t blas.Transpose, n, k int, alp
 // (s == blas.Right) for the triangular matrix A and the m×n matrix B, where
 // op(A) is A or Aᵀ as tA says.
 func (impl *Implementation) Strmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float32, a []float32, lda int, b []float32, ldb int) {
+	if gk := gateK(s, m, n); impl.gated(work(prec32, fl(m)*fl(n)*fl(gk), fl(gk)*fl(gk)+2*fl(m)*fl(n))) {
+		native.Strmm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
+		return
+	}
 	k, ok := impl.checkTriangular3(s, ul, tA, d, m, n, len(a), lda, len(b), ldb)
 	if !ok {
 		return
@@ -291,6 +307,10 @@ func (impl *Implementation) Strmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, 
 // (s == blas.Right) for the triangular matrix A and the m×n matrix X, where
 // op(A) is A or Aᵀ as tA says; B is overwritten by X.
 func (impl *Implementation) Strsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float32, a []float32, lda int, b []float32, ldb int) {
+	if gk := gateK(s, m, n); impl.gated(work(prec32, fl(m)*fl(n)*fl(gk), fl(gk)*fl(gk)+2*fl(m)*fl(n))) {
+		native.Strsm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
+		return
+	}
 	k, ok := impl.checkTriangular3(s, ul, tA, d, m, n, len(a), lda, len(b), ldb)
 	if !ok {
 		return

@@ -102,6 +102,10 @@ func (impl *Implementation) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha floa
 // C = alpha*B*A + beta*C (s == blas.Right) for the symmetric matrix A and
 // m×n matrices B and C.
 func (impl *Implementation) Dsymm(s blas.Side, ul blas.Uplo, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
+	if gk := gateK(s, m, n); impl.gated(work(prec64, 2*fl(m)*fl(n)*fl(gk), fl(gk)*fl(gk)+3*fl(m)*fl(n))) {
+		native.Dsymm(s, ul, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
 	if badSide(s) {
 		panic(msgBadSide)
 	}
@@ -159,6 +163,10 @@ func (impl *Implementation) Dsymm(s blas.Side, ul blas.Uplo, m, n int, alpha flo
 // (t == blas.NoTrans) or C = alpha*Aᵀ*A + beta*C (otherwise) for the n×n
 // symmetric matrix C.
 func (impl *Implementation) Dsyrk(ul blas.Uplo, t blas.Transpose, n, k int, alpha float64, a []float64, lda int, beta float64, c []float64, ldc int) {
+	if impl.gated(work(prec64, fl(n)*fl(n)*fl(k), fl(n)*fl(k)+2*fl(n)*fl(n))) {
+		native.Dsyrk(ul, t, n, k, alpha, a, lda, beta, c, ldc)
+		return
+	}
 	if badUplo(ul) {
 		panic(msgBadUplo)
 	}
@@ -211,6 +219,10 @@ func (impl *Implementation) Dsyrk(ul blas.Uplo, t blas.Transpose, n, k int, alph
 // (t == blas.NoTrans) or C = alpha*Aᵀ*B + alpha*Bᵀ*A + beta*C (otherwise)
 // for the n×n symmetric matrix C.
 func (impl *Implementation) Dsyr2k(ul blas.Uplo, t blas.Transpose, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
+	if impl.gated(work(prec64, 2*fl(n)*fl(n)*fl(k), 2*fl(n)*fl(k)+2*fl(n)*fl(n))) {
+		native.Dsyr2k(ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
 	if badUplo(ul) {
 		panic(msgBadUplo)
 	}
@@ -269,6 +281,10 @@ func (impl *Implementation) Dsyr2k(ul blas.Uplo, t blas.Transpose, n, k int, alp
 // (s == blas.Right) for the triangular matrix A and the m×n matrix B, where
 // op(A) is A or Aᵀ as tA says.
 func (impl *Implementation) Dtrmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int) {
+	if gk := gateK(s, m, n); impl.gated(work(prec64, fl(m)*fl(n)*fl(gk), fl(gk)*fl(gk)+2*fl(m)*fl(n))) {
+		native.Dtrmm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
+		return
+	}
 	k, ok := impl.checkTriangular3(s, ul, tA, d, m, n, len(a), lda, len(b), ldb)
 	if !ok {
 		return
@@ -289,6 +305,10 @@ func (impl *Implementation) Dtrmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, 
 // (s == blas.Right) for the triangular matrix A and the m×n matrix X, where
 // op(A) is A or Aᵀ as tA says; B is overwritten by X.
 func (impl *Implementation) Dtrsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int) {
+	if gk := gateK(s, m, n); impl.gated(work(prec64, fl(m)*fl(n)*fl(gk), fl(gk)*fl(gk)+2*fl(m)*fl(n))) {
+		native.Dtrsm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
+		return
+	}
 	k, ok := impl.checkTriangular3(s, ul, tA, d, m, n, len(a), lda, len(b), ldb)
 	if !ok {
 		return

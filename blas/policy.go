@@ -34,6 +34,10 @@ type workload struct {
 	// staged marks a level 2 call whose matrix the device streams through
 	// the pinned staging buffers where it can (Cost.StagesLevel2).
 	staged bool
+	// tri marks a call on a symmetric or triangular matrix whose bytes
+	// count the whole square (what the device moves) but whose gonum code
+	// reads only the stored triangle, half of it.
+	tri bool
 	// serial marks a call whose gonum code runs on one goroutine (complex
 	// level 3), so that its CPU rate is one core's, not the machine's.
 	serial bool
@@ -42,9 +46,16 @@ type workload struct {
 	launches float64
 }
 
-// streamed marks a GEMV or GER workload (see workload.staged).
+// streamed marks a GEMV, GER, SYMV or TRMV workload (see workload.staged).
 func (w workload) streamed() workload {
 	w.staged = true
+	return w
+}
+
+// triangle marks w's gonum code as reading half of its bytes (see
+// workload.tri).
+func (w workload) triangle() workload {
+	w.tri = true
 	return w
 }
 
@@ -189,11 +200,10 @@ func (cm *costModel) deviceTime(w workload) float64 {
 	switch {
 	case w.inner > 0: // level 3: staged and pipelined (or in place)
 	case w.staged && cm.StagesLevel2:
-		// x, y and the slabs: a few commands and waits more than one
-		// kernel's. The host packs every slab into pinned memory, and
-		// that copy, not the link, bounds the stream.
-		launch *= 3
-		link = min(link, stagedLevel2GBps)
+		// The stream's own measured rate and fixed cost: the host's copies
+		// into the staging memory, not the bus, bound it.
+		launch = stagedLevel2Launch
+		link = cm.stagedGBps
 	case cm.PageableGBps > 0:
 		link = min(link, cm.PageableGBps)
 	case cm.cpuStreamGBps > 0: // unknown: no faster than one core copies
@@ -222,21 +232,29 @@ func (cm *costModel) cpuTime(w workload) float64 {
 	if w.serial {
 		gflops *= serialShare()
 	}
+	bytes := w.bytes
+	if w.tri {
+		bytes /= 2
+	}
 	mem := cm.cpuMemGBps
 	if w.inner == 0 && cm.cpuStreamGBps > 0 {
 		mem = cm.cpuStreamGBps // gonum's level 1 and 2 run on one core
-		if w.bytes <= cacheBytes {
+		if bytes <= cacheBytes {
 			mem *= cacheSpeedup
 		}
 	}
-	return max(seconds(w.flops, gflops), seconds(w.bytes, mem))
+	return max(seconds(w.flops, gflops), seconds(bytes, mem))
 }
 
 const (
-	// stagedLevel2GBps bounds the rate of a level 2 call streamed from
-	// Go slices through the pinned staging: the host's copy into the
-	// staging memory, which runs below the link's rate.
-	stagedLevel2GBps = 20
+	// stagedLevel2GBps is the rate of a level 2 call streamed from Go
+	// slices on the host where it was measured; stagedCopyGBps is one
+	// goroutine's share of the host's copies into pinned memory while
+	// the others copy too; stagedLevel2Launch is the stream's fixed cost
+	// in seconds (BENCHMARKS.md, "Figures behind the code's choices").
+	stagedLevel2GBps   = 25
+	stagedCopyGBps     = 2.5
+	stagedLevel2Launch = 150e-6
 	// cacheBytes and cacheSpeedup: operands up to the size of a server's
 	// last-level cache are read by gonum's one core from cache, faster
 	// than from memory. Both err towards the CPU, so that auto does not
@@ -268,5 +286,13 @@ func (cm *costModel) fillCPU() {
 	}
 	if cm.cpuStreamGBps <= 0 {
 		cm.cpuStreamGBps = min(cm.cpuMemGBps, 10)
+	}
+	if cm.stagedGBps <= 0 {
+		// The host's copies into the staging memory, on all Ps but one
+		// (engine's l2_pipe.go), bound the stream, up to the rate
+		// measured on a PCIe 5 host; a slower bus would be slower (the
+		// estimate then errs towards the device, where Cost.LinkGBps, an
+		// estimate below that host's bus, would err the other way).
+		cm.stagedGBps = min(stagedLevel2GBps, stagedCopyGBps*max(1, procs-1), cm.cpuMemGBps)
 	}
 }

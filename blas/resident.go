@@ -228,58 +228,100 @@ func (m *Matrix[T]) Write(src []T) (*Event, error) {
 //
 // It costs nothing until it is waited on: no completion callback is
 // registered (a driver callback into Go per operation would double the
-// host cost of a small GEMM). Wait blocks in the driver; WaitContext and
+// host cost of a small GEMM), and most operations enqueue their commands
+// without an OpenCL event at all: the first wait enqueues a marker, so
+// that waiting for an operation may also wait for operations submitted
+// after it (resident_lazy.go). Wait blocks in the driver; WaitContext and
 // Done start one background waiter. The OpenCL event is released as soon
 // as a wait has seen it complete, or by its cleanup if nobody waits.
 type Event struct {
 	ev *cl.Event
+	// lazy, when set, is the queue of an operation enqueued without an
+	// event: ev is then a marker, enqueued there on first need (clEvent).
+	lazy   *cl.Queue
+	mkOnce sync.Once
+	mkErr  error
 	// eng is the engine whose queue the operation ran on (nil: unknown,
 	// EventFromCL); an operation on another engine that waits for it
 	// waits through a user event (resident_multi.go).
-	eng      *eng.Engine
+	eng *eng.Engine
+	// done is made by the first Done or WaitContext (most events are
+	// never waited for one by one, and a channel per operation is an
+	// allocation the small ones feel) and closed at completion; mu guards
+	// its making and closing.
+	mu       sync.Mutex
 	done     chan struct{}
-	err      error // set before done is closed
+	fin      atomic.Bool // the outcome is recorded: err is set
+	err      error
 	once     sync.Once
 	waitOnce sync.Once
 }
 
 func newEvent(ev *cl.Event) *Event {
-	return &Event{ev: ev, done: make(chan struct{})}
+	return &Event{ev: ev}
 }
 
 // complete records the outcome once and releases the OpenCL event.
 func (e *Event) complete(err error) {
 	e.once.Do(func() {
 		e.err = err
-		close(e.done)
-		e.ev.Release()
+		e.mu.Lock()
+		e.fin.Store(true)
+		if e.done != nil {
+			close(e.done)
+		}
+		e.mu.Unlock()
+		if e.ev != nil {
+			e.ev.Release()
+		}
 	})
+}
+
+// outcome reports whether the outcome is recorded and, if so, the error.
+func (e *Event) outcome() (bool, error) {
+	if e.fin.Load() {
+		return true, e.err
+	}
+	return false, nil
+}
+
+// doneChan returns the channel closed at completion, making it on first
+// use (closed already if the outcome is recorded).
+func (e *Event) doneChan() chan struct{} {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.done == nil {
+		e.done = make(chan struct{})
+		if e.fin.Load() {
+			close(e.done)
+		}
+	}
+	return e.done
 }
 
 // background starts the one goroutine that waits in the driver for
 // WaitContext and Done.
 func (e *Event) background() {
-	e.waitOnce.Do(func() { go func() { e.complete(e.ev.Wait()) }() })
+	e.waitOnce.Do(func() { go func() { e.complete(e.waitDriver()) }() })
 }
 
 // Done returns a channel closed when the operation has completed.
 func (e *Event) Done() <-chan struct{} {
 	e.background()
-	return e.done
+	return e.doneChan()
 }
 
 // Wait blocks until the operation completes and returns its error.
 func (e *Event) Wait() error {
-	select {
-	case <-e.done:
-		return e.err
-	default:
+	if ok, err := e.outcome(); ok {
+		return err
 	}
 	// A concurrent waiter may complete and release the event first; then
-	// this wait's own result (ErrReleased) is ignored by complete.
-	e.complete(e.ev.Wait())
-	<-e.done
-	return e.err
+	// this wait's own result (ErrReleased) is ignored by complete, and
+	// complete returns once the first one has recorded the outcome.
+	e.complete(e.waitDriver())
+	_, err := e.outcome()
+	return err
 }
 
 // WaitContext blocks until the operation completes or ctx is done. A
@@ -291,7 +333,7 @@ func (e *Event) WaitContext(ctx context.Context) error {
 	}
 	e.background()
 	select {
-	case <-e.done:
+	case <-e.doneChan():
 		return e.err
 	case <-ctx.Done():
 		return ctx.Err()
@@ -301,10 +343,11 @@ func (e *Event) WaitContext(ctx context.Context) error {
 // failed reports the error of a dependency that has already failed, or
 // nil (also when it is still running).
 func (e *Event) failed() error {
-	select {
-	case <-e.done:
-		return e.err
-	default:
+	if ok, err := e.outcome(); ok {
+		return err
+	}
+	if e.lazy != nil {
+		return nil // no event to ask without enqueueing one
 	}
 	if s, err := e.ev.Status(); err == nil && s < 0 {
 		return s.Err()
@@ -346,10 +389,16 @@ func after(c *eng.Call, wait []*Event) {
 // finishAsync ends a resident operation: it hands the caller the event of
 // the call's last command.
 func finishAsync(c *eng.Call) (*Event, error) {
-	if c.Err == nil && c.LastEvent() == nil {
+	if c.Err == nil && c.LastEvent() == nil && !c.LastLazy() {
 		// A valid call with no work (Gemm with alpha = 0 and beta = 1)
 		// still returns an event, completed in queue order.
 		marker(c)
+	}
+	if c.Err == nil && c.LastLazy() {
+		if err := c.Finish(); err != nil {
+			return nil, err
+		}
+		return lazyEvent(c.E), nil
 	}
 	last := c.LastEvent()
 	if c.Err == nil && last != nil {

@@ -46,10 +46,9 @@ func (e *Event) CL(ctx *cl.Context) (*cl.Event, error) {
 			u.SetComplete()
 		}
 	}
-	select {
-	case <-e.done:
-		settle(e.err)
-	default:
+	if ok, err := e.outcome(); ok {
+		settle(err)
+	} else {
 		go func() { settle(e.Wait()) }()
 	}
 	return u, nil

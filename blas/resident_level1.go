@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 
 	"gonum.org/v1/gonum/blas"
@@ -183,12 +184,13 @@ func (v *Vector[T]) Write(src []T, wait ...*Event) (*Event, error) {
 }
 
 // Scalar is the future of a reduction (Dot, Nrm2, Asum, Iamax, Dsdot): its
-// embedded Event completes when the partial results have reached the host,
-// and can be passed as a dependency like any other; Value waits for it and
-// does the final merge.
+// embedded Event completes when the result has reached the host, and can
+// be passed as a dependency like any other; Value waits for it and returns
+// the result.
 type Scalar[T int | float32 | float64 | complex64 | complex128] struct {
 	*Event
 	merge func() (T, error)
+	slot  *eng.Slot // the result's host memory, freed after merge
 	once  sync.Once
 	val   T
 	err   error
@@ -202,7 +204,12 @@ func (s *Scalar[T]) Value(ctx context.Context) (T, error) {
 	if err := s.WaitContext(ctx); err != nil {
 		return zero, err
 	}
-	s.once.Do(func() { s.val, s.err = s.merge() })
+	s.once.Do(func() {
+		s.val, s.err = s.merge()
+		if s.slot != nil {
+			s.slot.Free()
+		}
+	})
 	return s.val, s.err
 }
 
@@ -213,6 +220,7 @@ func start[T eng.Elem](routine string, wait []*Event, sts ...*storage) (*eng.Cal
 		return nil, err
 	}
 	c := eng.Begin[T](sts[0].e, routine)
+	c.Lazy = true // finishAsync returns an event made on demand
 	after(c, wait)
 	return c, nil
 }
@@ -236,20 +244,35 @@ func opErr(routine, format string, args ...any) error {
 	return fmt.Errorf("clblas: %s: "+format, append([]any{routine}, args...)...)
 }
 
-// readBack enqueues a non-blocking read of the first n elements of b into
-// a new host slice, which holds them once the call's last event completes.
-func readBack[P eng.Real](c *eng.Call, b *cl.Buffer, n int) []P {
-	return eng.ReadInto[P](c, b, n, false)
+// readBack enqueues a non-blocking read of the first n (at most 2)
+// elements of b into a pinned result slot (eng.ReadSlot) and returns the
+// function that loads them, once the call's last event has completed.
+// finishScalar hands the slot to the Scalar, which frees it.
+func readBack[P eng.Real](c *eng.Call, b *cl.Buffer, n int) func() [2]P {
+	s := eng.ReadSlot[P](c, b, n)
+	return func() (v [2]P) {
+		if s != nil {
+			eng.SlotLoad(s, v[:n])
+		}
+		return v
+	}
 }
 
-// finishScalar ends a resident reduction whose partials are being read
-// back: merge runs once they have arrived.
+// finishScalar ends a resident reduction whose result is being read back
+// into the call's result slot: merge runs once it has arrived, and the
+// slot goes back to its pool after the merge, or when the Scalar is
+// dropped without one.
 func finishScalar[T int | float32 | float64 | complex64 | complex128](c *eng.Call, merge func() (T, error)) (*Scalar[T], error) {
+	slot := c.ResultSlot()
 	ev, err := finishAsync(c)
 	if err != nil {
 		return nil, err
 	}
-	return &Scalar[T]{Event: ev, merge: merge}, nil
+	s := &Scalar[T]{Event: ev, merge: merge, slot: slot}
+	if slot != nil {
+		runtime.AddCleanup(s, freeSlot, slotAfter{slot, ev})
+	}
+	return s, nil
 }
 
 // sameLen checks that x and y have the same length.
@@ -355,7 +378,7 @@ func dotReal[T float32 | float64](x, y *Vector[T], wait ...*Event) (*Scalar[T], 
 	res := eng.Alloc[T](c, 1)
 	eng.DotOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc, res, 0)
 	out := readBack[T](c, res, 1)
-	return finishScalar(c, func() (T, error) { return out[0], nil })
+	return finishScalar(c, func() (T, error) { return out()[0], nil })
 }
 
 // Dsdot enqueues the dot product of float32 vectors accumulated in
@@ -372,7 +395,7 @@ func Dsdot(x, y *Vector[float32], wait ...*Event) (*Scalar[float64], error) {
 	res := eng.Alloc[float64](c, 1)
 	eng.DsdotOnDevice(c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc, res, 0)
 	out := readBack[float64](c, res, 1)
-	return finishScalar(c, func() (float64, error) { return out[0], nil })
+	return finishScalar(c, func() (float64, error) { return out()[0], nil })
 }
 
 // asumReal is Asum for real vectors.
@@ -388,7 +411,7 @@ func asumReal[T float32 | float64](x *Vector[T], wait ...*Event) (*Scalar[T], er
 	res := eng.Alloc[T](c, 1)
 	eng.AsumOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, res, 0)
 	out := readBack[T](c, res, 1)
-	return finishScalar(c, func() (T, error) { return out[0], nil })
+	return finishScalar(c, func() (T, error) { return out()[0], nil })
 }
 
 // nrm2Real is Nrm2 for real vectors.
@@ -404,7 +427,7 @@ func nrm2Real[T float32 | float64](x *Vector[T], wait ...*Event) (*Scalar[T], er
 	res := eng.Alloc[T](c, 1)
 	eng.Nrm2OnDevice[T](c, x.n, x.st.buf, x.off, x.inc, res, 0)
 	out := readBack[T](c, res, 1)
-	return finishScalar(c, func() (T, error) { return out[0], nil })
+	return finishScalar(c, func() (T, error) { return out()[0], nil })
 }
 
 // iamaxReal is Iamax for real vectors.
@@ -420,5 +443,5 @@ func iamaxReal[T float32 | float64](x *Vector[T], wait ...*Event) (*Scalar[int],
 	res := eng.Alloc[float32](c, 1)
 	eng.IamaxOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, res, 0)
 	out := readBack[float32](c, res, 1)
-	return finishScalar(c, func() (int, error) { return eng.IamaxIndex(out[0], x.n) })
+	return finishScalar(c, func() (int, error) { return eng.IamaxIndex(out()[0], x.n) })
 }

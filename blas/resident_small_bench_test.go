@@ -42,6 +42,7 @@ func BenchmarkResidentAxpy(b *testing.B) {
 			}
 			run(chain - 1) // builds the kernel
 			b.ReportAllocs()
+			defer startThreadCPU(b)()
 			b.ResetTimer()
 			for i := range b.N {
 				run(i)

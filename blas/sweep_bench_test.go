@@ -68,11 +68,19 @@ func sweepCases(level, n int) []sweepCase {
 			{"Dscal", "Dscal", func(f blas.Float64, _ blas.Float32) { f.Dscal(n, 1, x, 1) }},
 		}
 	case 2:
-		a, x, y := vec(n*n), vec(n), vec(n)
+		a, x, y, small := vec(n*n), vec(n), vec(n), vec(n*n)
+		for i := range small {
+			small[i] *= 1e-12
+		}
 		return []sweepCase{
 			{"DgemvN", "Dgemv", func(f blas.Float64, _ blas.Float32) { f.Dgemv(blas.NoTrans, n, n, 1, a, n, x, 1, 0, y, 1) }},
 			{"DgemvT", "Dgemv", func(f blas.Float64, _ blas.Float32) { f.Dgemv(blas.Trans, n, n, 1, a, n, x, 1, 0, y, 1) }},
 			{"Dger", "Dger", func(f blas.Float64, _ blas.Float32) { f.Dger(n, n, 1e-12, x, 1, y, 1, a, n) }},
+			{"Dsymv", "Dsymv", func(f blas.Float64, _ blas.Float32) { f.Dsymv(blas.Upper, n, 1, a, n, x, 1, 0, y, 1) }},
+			// A unit diagonal and small elements keep x from growing.
+			{"Dtrmv", "Dtrmv", func(f blas.Float64, _ blas.Float32) {
+				f.Dtrmv(blas.Upper, blas.NoTrans, blas.Unit, n, small, n, x, 1)
+			}},
 		}
 	case 3:
 		a, b, c := vec(n*n), vec(n*n), vec(n*n)

@@ -11,7 +11,7 @@ import (
 
 var symvN = flag.Int("symv.n", 512, "BenchmarkSymvShape: the order of A")
 
-// BenchmarkSymvShape times resident Symv (upper, n = -symv.n) with each
+// BenchmarkSymvShape times resident Symv (both triangles, n = -symv.n) with each
 // of several symv_part tile shapes (side × work-group height), in GB/s of
 // the stored triangle read, to choose symvShape's rule on a device.
 //
@@ -19,13 +19,15 @@ var symvN = flag.Int("symv.n", 512, "BenchmarkSymvShape: the order of A")
 func BenchmarkSymvShape(b *testing.B) {
 	impl := newTestImpl(b)
 	defer func() { impl.eng.SymvTile = [2]int{} }()
-	for _, sh := range [][2]int{{0, 0}, {32, 4}, {32, 8}, {32, 16}, {64, 4}, {64, 8}, {64, 16}, {64, 32}} {
-		b.Run(fmt.Sprintf("f32/tile=%dx%d", sh[0], sh[1]), func(b *testing.B) { symvShapeRun[float32](b, impl, *symvN, sh) })
-		b.Run(fmt.Sprintf("f64/tile=%dx%d", sh[0], sh[1]), func(b *testing.B) { symvShapeRun[float64](b, impl, *symvN, sh) })
+	for _, sh := range [][2]int{{0, 0}, {32, 8}, {64, 8}} {
+		for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
+			b.Run(fmt.Sprintf("f32/%c/tile=%dx%d", ul, sh[0], sh[1]), func(b *testing.B) { symvShapeRun[float32](b, impl, ul, *symvN, sh) })
+			b.Run(fmt.Sprintf("f64/%c/tile=%dx%d", ul, sh[0], sh[1]), func(b *testing.B) { symvShapeRun[float64](b, impl, ul, *symvN, sh) })
+		}
 	}
 }
 
-func symvShapeRun[T float32 | float64](b *testing.B, impl *Implementation, n int, sh [2]int) {
+func symvShapeRun[T float32 | float64](b *testing.B, impl *Implementation, ul blas.Uplo, n int, sh [2]int) {
 	impl.eng.SymvTile = sh
 	host := make([]T, n*n)
 	for i := range host {
@@ -43,7 +45,7 @@ func symvShapeRun[T float32 | float64](b *testing.B, impl *Implementation, n int
 	run := func(reps int) {
 		var last *Event
 		for range reps {
-			ev, err := Symv(blas.Upper, 1, a, x, 0, y)
+			ev, err := Symv(ul, 1, a, x, 0, y)
 			if err != nil {
 				b.Fatal(err)
 			}

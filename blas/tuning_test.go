@@ -294,7 +294,7 @@ func TestGemmMMAEmulated(t *testing.T) {
 }
 
 // TestGemmMMACPVecDevice runs the tensor-core kernel with CP_VEC=1 and the
-// database's tiles on a device that has tensor cores (NVIDIA sm_80+; it
+// database's tiles (and the small tile) on a device that has tensor cores (NVIDIA sm_80+; it
 // skips elsewhere: TestGemmMMAEmulated covers the index logic there), in
 // both precisions and all four transposes, on aligned operands and on
 // unaligned ones that must fall back to CP_VEC=0 (see runCPVec), on shapes
@@ -305,10 +305,19 @@ func TestGemmMMACPVecDevice(t *testing.T) {
 		t.Skipf("%s has no tensor cores", e.Prof.Name)
 	}
 	shapes := [][3]int{{300, 203, 77}, {129, 65, 1001}}
-	for _, prec := range []int{64, 32} {
+	for _, v := range []struct {
+		prec  int
+		small bool // the small tile (mma_small.go)
+	}{{64, false}, {32, false}, {64, true}, {32, true}} {
+		prec := v.prec
 		cfg, ok := gemm.MMA(gemm.Builtin(), e.GemmDev(), prec, 4096, 4096, gemm.TensorTF32x3, gemm.Base(prec, 8))
 		if !ok {
 			t.Fatalf("prec %d: no gemm_mma choice on %s", prec, e.Prof.Name)
+		}
+		if v.small {
+			if cfg, ok = gemm.MMASmall(e.GemmDev(), prec, cfg); !ok {
+				t.Fatalf("prec %d: no small gemm_mma tile on %s", prec, e.Prof.Name)
+			}
 		}
 		cfg.CPVec = true
 		cfg.NoRedo = prec == 32

@@ -94,7 +94,7 @@ func zgemmCases() []zgemmCase {
 func (cs zgemmCase) inputs(rnd *rand.Rand) (a []complex128, lda int, b []complex128, ldb int, c []complex128, ldc int) {
 	ar, ac := eng.Stored(cs.tA, cs.m, cs.k)
 	br, bc := eng.Stored(cs.tB, cs.k, cs.n)
-	lda, ldb, ldc = ac+cs.pad, bc+cs.pad, cs.n+cs.pad
+	lda, ldb, ldc = max(ac, 1)+cs.pad, max(bc, 1)+cs.pad, cs.n+cs.pad
 	a, b, c = zRand(rnd, ar*lda), zRand(rnd, br*ldb), zRand(rnd, cs.m*ldc)
 	if cs.beta == 0 {
 		c[0] = cmplx.NaN()

@@ -45,7 +45,7 @@ func CreateContext(devices ...*Device) (*Context, error) {
 		return nil, err
 	}
 	c := &Context{h: h, devices: append([]*Device(nil), devices...)}
-	track(c, &c.obj, kindContext, h, clReleaseContext)
+	track(c, &c.obj, kindContext, h)
 	return c, nil
 }
 

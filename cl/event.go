@@ -23,7 +23,7 @@ type Event struct {
 
 func newEvent(h clEvent) *Event {
 	e := &Event{h: h}
-	track(e, &e.obj, kindEvent, h, clReleaseEvent)
+	track(e, &e.obj, kindEvent, h)
 	return e
 }
 

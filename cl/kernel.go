@@ -108,7 +108,7 @@ func (p *Program) CreateKernel(name string) (*Kernel, error) {
 		return nil, fmt.Errorf("cl: kernel %q%s: %w", name, p.kernelList(err), err)
 	}
 	k := &Kernel{h: h, name: name}
-	track(k, &k.obj, kindKernel, h, clReleaseKernel)
+	track(k, &k.obj, kindKernel, h)
 	return k, nil
 }
 
@@ -160,11 +160,11 @@ func (k *Kernel) setArg(i int, size uintptr, p unsafe.Pointer, b *Buffer) error 
 }
 
 // acquireBufArgs acquires every buffer set as an argument, for the length
-// of an enqueue; a released one is an error.
-func (k *Kernel) acquireBufArgs() ([]*object, error) {
+// of an enqueue, appending them to objs (the caller's array, so that a
+// launch allocates no slice); a released one is an error.
+func (k *Kernel) acquireBufArgs(objs []*object) ([]*object, error) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	objs := make([]*object, 0, len(k.bufArgs))
 	for i, b := range k.bufArgs {
 		if b == nil {
 			continue
@@ -230,6 +230,9 @@ type Local int
 // error wrapping CL_INVALID_ARG_VALUE, because OpenCL has no type of their
 // size.
 func (k *Kernel) SetArgs(args ...any) error {
+	if k.sameArgs(args) {
+		return nil
+	}
 	if err := k.checkArgCount(len(args), true); err != nil {
 		return err
 	}

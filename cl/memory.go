@@ -43,7 +43,7 @@ type Buffer struct {
 
 func newBuffer(h clMem, size int) *Buffer {
 	b := &Buffer{h: h, size: size}
-	track(b, &b.obj, kindBuffer, h, clReleaseMemObject)
+	track(b, &b.obj, kindBuffer, h)
 	return b
 }
 
@@ -219,6 +219,12 @@ func rangeErr(op, format string, args ...any) error {
 // offset) and the Go slice host. A non-blocking transfer pins host until
 // it completes.
 func transfer[T Scalar](op string, q *Queue, b *Buffer, write, blocking bool, offset int, host []T, wait []*Event) (*Event, error) {
+	return transferHost(op, q, b, write, blocking, offset, host, wait, false)
+}
+
+// transferHost is transfer; foreign says that host is memory Go does not
+// manage (a mapping), which a non-blocking transfer need not pin.
+func transferHost[T Scalar](op string, q *Queue, b *Buffer, write, blocking bool, offset int, host []T, wait []*Event, foreign bool) (*Event, error) {
 	es := sizeOf[T]()
 	off, size := offset*es, len(host)*es
 	if offset < 0 || off+size > b.size {
@@ -237,7 +243,10 @@ func transfer[T Scalar](op string, q *Queue, b *Buffer, write, blocking bool, of
 	}
 	defer wl.done()
 	n, w := wl.args()
-	pinner := pinIfAsync(blocking, host)
+	var pinner *runtime.Pinner
+	if !foreign {
+		pinner = pinIfAsync(blocking, host)
+	}
 	var ev clEvent
 	var st int32
 	if write {

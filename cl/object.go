@@ -24,21 +24,46 @@ type object struct {
 	state   atomic.Int64
 	cleanup runtime.Cleanup
 	kind    objectKind
-	free    func() int32 // drops the driver reference; returns the status
+	h       uintptr // the handle, whose release releaseOf[kind] does
 }
 
-// track counts a new live object and attaches the backstop: when owner
-// becomes unreachable without Release, release(h) runs on a cleanup
-// goroutine. release must return the OpenCL status.
-func track[O any, H comparable](o *O, obj *object, kind objectKind, h H, release func(H) int32) {
-	obj.kind = kind
-	obj.free = func() int32 { return release(h) }
-	live[kind].Add(1)
-	obj.cleanup = runtime.AddCleanup(o, func(h H) {
-		release(h)
-		live[kind].Add(-1)
-	}, h)
+// releaseOf drops the driver reference of a handle of each kind and
+// returns the status. A table rather than a closure per object: the small
+// resident operations create an event per call and pay for every
+// allocation.
+var releaseOf = [numKinds]func(uintptr) int32{
+	kindContext: func(h uintptr) int32 { return clReleaseContext(clContext(h)) },
+	kindQueue:   func(h uintptr) int32 { return clReleaseCommandQueue(clCommandQueue(h)) },
+	kindProgram: func(h uintptr) int32 { return clReleaseProgram(clProgram(h)) },
+	kindKernel:  func(h uintptr) int32 { return clReleaseKernel(clKernel(h)) },
+	kindBuffer:  func(h uintptr) int32 { return clReleaseMemObject(clMem(h)) },
+	kindEvent:   func(h uintptr) int32 { return clReleaseEvent(clEvent(h)) },
 }
+
+// handleRef is what the backstop of an object needs: its handle and kind.
+type handleRef struct {
+	h    uintptr
+	kind objectKind
+}
+
+// backstop releases the handle of an object that became unreachable
+// without Release.
+func backstop(r handleRef) {
+	releaseOf[r.kind](r.h)
+	live[r.kind].Add(-1)
+}
+
+// track counts a new live object of kind (one releaseOf knows) and
+// attaches the backstop: when owner becomes unreachable without Release,
+// its handle is released on a cleanup goroutine.
+func track[O any, H ~uintptr](o *O, obj *object, kind objectKind, h H) {
+	obj.kind, obj.h = kind, uintptr(h)
+	live[kind].Add(1)
+	obj.cleanup = runtime.AddCleanup(o, backstop, handleRef{uintptr(h), kind})
+}
+
+// free drops the driver reference.
+func (o *object) free() int32 { return releaseOf[o.kind](o.h) }
 
 // acquire registers a call that is about to use the handle; it fails with
 // ErrReleased once Release has run. Every successful acquire must be

@@ -16,7 +16,7 @@ type Program struct {
 
 func newProgram(h clProgram, ctx *Context) *Program {
 	p := &Program{h: h, ctx: ctx}
-	track(p, &p.obj, kindProgram, h, clReleaseProgram)
+	track(p, &p.obj, kindProgram, h)
 	return p
 }
 

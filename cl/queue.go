@@ -53,7 +53,7 @@ func (c *Context) CreateQueue(d *Device, props QueueProperties) (*Queue, error) 
 		return nil, err
 	}
 	q := &Queue{h: h, ctx: c, ctxh: c.h, device: d, props: props}
-	track(q, &q.obj, kindQueue, h, clReleaseCommandQueue)
+	track(q, &q.obj, kindQueue, h)
 	return q, nil
 }
 
@@ -177,7 +177,8 @@ func (q *Queue) enqueueKernel(k *Kernel, offset, global, local []int, wait []*Ev
 		return err
 	}
 	defer doneAll(&q.obj, &k.obj)
-	bufs, err := k.acquireBufArgs()
+	var bufArr [8]*object
+	bufs, err := k.acquireBufArgs(bufArr[:0])
 	if err != nil {
 		return err
 	}

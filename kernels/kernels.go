@@ -25,6 +25,14 @@ var files embed.FS
 //go:embed gemm_tuning.json
 var GemmTuning []byte
 
+// L12Tuning is the tuning database of the level 1 and 2 kernels
+// (l12_tuning.json): their launch shape per device and precision. Package
+// internal/l12tuning reads it; the tuner (cmd/tune -kernel level1) writes
+// it.
+//
+//go:embed l12_tuning.json
+var L12Tuning []byte
+
 // FS is the embedded source tree, for callers that want to walk it.
 var FS fs.FS = files
 

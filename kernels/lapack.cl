@@ -25,3 +25,421 @@ __kernel void laswp(__global real *a, long off, int lda, int cols, int k1,
     }
   }
 }
+
+// tri_band copies, between the n×n matrix at element off of a (row stride
+// lda) and the n×bw matrix at element soff of s (row stride lds), the
+// elements strictly on one side of the diagonal and at most bw from it:
+// (i, i−t) when lower != 0, else (i, i+t), t = 1, …, bw, held in
+// s[soff + i·lds + t−1]. save != 0 copies them into s, else
+// back into a. Potrf's trailing updates overwrite that band of the triangle
+// it does not reference (a GEMM computes each slab's diagonal square in
+// full), and this kernel saves it before and restores it after. One
+// work-item per element: dimension 0 is t−1, dimension 1 is i.
+__kernel void tri_band(int n, int bw, int lower, int save, __global real *a,
+                       long off, int lda, __global real *s, long soff,
+                       int lds) {
+  int t = get_global_id(0) + 1;
+  int i = get_global_id(1);
+  if (t > bw || i >= n)
+    return;
+  int j = lower ? i - t : i + t;
+  if (j < 0 || j >= n)
+    return;
+  __global real *e = a + off + (long)i * lda + j;
+  __global real *x = s + soff + (long)i * lds + (t - 1);
+  if (save)
+    *x = *e;
+  else
+    *e = *x;
+}
+
+#ifndef LU_WG
+#define LU_WG 256 // work-items of getf2_leaf's one work-group
+#endif
+#ifndef LU_BMAX
+#define LU_BMAX 64 // the widest panel getf2_leaf factorises
+#endif
+
+// lu_col_max returns this work-item's part of the pivot search over column
+// c of the m×b panel p (row stride lda), rows c, …, m−1: the largest |x|
+// and its first row, NaN counting as −1 (gonum's Idamax never picks a NaN
+// but the first element, which getf2_leaf checks itself).
+static void lu_col_max(__global const real *p, int lda, int m, int c,
+                       real *best, int *bi) {
+  *best = -1;
+  *bi = c;
+  for (int i = c + (int)get_local_id(0); i < m; i += LU_WG) {
+    real v = fabs(p[(long)i * lda + c]);
+    if (v > *best) {
+      *best = v;
+      *bi = i;
+    }
+  }
+}
+
+// getf2_leaf is gonum's Dgetf2 on the m×b panel (m ≥ b, b ≤ LU_BMAX) at
+// element off of a (row stride lda), in one work-group of LU_WG
+// work-items that each own the rows lid, lid+LU_WG, …: for each column c,
+// the pivot search (a reduction in local memory, the first of equal
+// maxima), the interchange of rows c and p over the panel's b columns, the
+// scaling of the column below the diagonal by 1/pivot (see below for a
+// tiny pivot) and the rank-one update of the columns right of it,
+// during which each work-item finds its part of the next column's pivot
+// search. ipiv[r0+c] = r0+p (r0: the panel's first row in the matrix the
+// row interchanges apply to). An exactly zero pivot is not interchanged
+// nor divided by, as in Dgetf2, and sets *info to r0+c+1 unless *info is
+// already set.
+__kernel void getf2_leaf(int m, int b, __global real *a, long off, int lda,
+                         int r0, __global int *ipiv, __global int *info) {
+  __local real lmax[LU_WG];
+  __local int lidx[LU_WG];
+  __local real prow[LU_BMAX];
+  const int lid = get_local_id(0);
+  __global real *p = a + off;
+  real best;
+  int bi;
+  lu_col_max(p, lda, m, 0, &best, &bi);
+  for (int c = 0; c < b; c++) {
+    argmax_local(lmax, lidx, best, bi);
+    int piv = lidx[0];
+    if (isnan(p[(long)c * lda + c]))
+      piv = c;
+    const real pv = p[(long)piv * lda + c];
+    // lmax, lidx and the pivot column are read before they change
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    if (lid == 0) {
+      ipiv[r0 + c] = r0 + piv;
+      if (pv == 0 && *info == 0)
+        *info = r0 + c + 1;
+    }
+    for (int k = lid; k < b; k += LU_WG) {
+      real t = p[(long)c * lda + k];
+      if (pv != 0 && piv != c) {
+        p[(long)c * lda + k] = p[(long)piv * lda + k];
+        p[(long)piv * lda + k] = t;
+        t = p[(long)c * lda + k];
+      }
+      prow[k] = t;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    const real d = prow[c];
+    const real rd = 1 / d;
+    const int scale = d != 0;
+    // gonum's Dgetf2 scales by 1/pivot when |pivot| ≥ REAL_MIN; otherwise
+    // (a tiny or NaN pivot) its loop divides only the first element below
+    // the pivot, m−c−1 times, and leaves the others: so does this kernel,
+    // for gonum's answers.
+    const int bydiv = !(fabs(d) >= REAL_MIN);
+    best = -1;
+    bi = c + 1;
+    for (int i = c + 1 + lid; i < m; i += LU_WG) {
+      __global real *row = p + (long)i * lda;
+      real l = row[c];
+      if (scale && !bydiv) {
+        l *= rd;
+        row[c] = l;
+      } else if (scale && i == c + 1) {
+        for (int t = c + 1; t < m; t++)
+          l /= d;
+        row[c] = l;
+      }
+      for (int k = c + 1; k < b; k++)
+        row[k] = fma(-l, prow[k], row[k]);
+      if (c + 1 < b) {
+        real v = fabs(row[c + 1]);
+        if (v > best) {
+          best = v;
+          bi = i;
+        }
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+  }
+}
+
+// trsm_llu solves L·X = B in place for B, L the n1×n1 unit lower
+// triangular matrix at element offL of a and B n1×n2 at element offB of
+// the same buffer (row stride lda): one work-item per column of B, by
+// forward substitution.
+__kernel void trsm_llu(int n1, int n2, __global real *a, long offL,
+                       long offB, int lda) {
+  const int j = get_global_id(0);
+  if (j >= n2)
+    return;
+  __global const real *l = a + offL;
+  __global real *x = a + offB + j;
+  for (int i = 1; i < n1; i++) {
+    real s = x[(long)i * lda];
+    for (int k = 0; k < i; k++)
+      s = fma(-l[(long)i * lda + k], x[(long)k * lda], s);
+    x[(long)i * lda] = s;
+  }
+}
+
+// potf2_inv factorises the n×n diagonal block at element off of a (row
+// stride lda) in place, A = Uᵀ·U (upper != 0, U in the upper triangle) or
+// A = L·Lᵀ (L = Uᵀ in the lower triangle), right-looking, in one
+// work-group, and writes U⁻¹ (or L⁻¹ = U⁻ᵀ) into the n×n block at element
+// ioff of inv (row stride ldi), zero outside its triangle. The other
+// triangle of a is not touched. U(r, c) and X(r, c) = U⁻¹(r, c) address
+// either triangle. A diagonal element that is not positive (or NaN) is
+// left in place, sets *info to ibase+column+1 and makes the inverse zero;
+// when *info is already set the kernel only zeroes the inverse, so that
+// Potrf's later GEMMs, multiplying by it, change nothing.
+#define U_(r, c) a[off + (upper ? (long)(r) * lda + (c) : (long)(c) * lda + (r))]
+#define X_(r, c) inv[ioff + (upper ? (long)(r) * ldi + (c) : (long)(c) * ldi + (r))]
+__kernel void potf2_inv(int n, int upper, __global real *a, long off, int lda,
+                        __global real *inv, long ioff, int ldi,
+                        __global int *info, int ibase) {
+  const int lid = get_local_id(0);
+  const int wg = get_local_size(0);
+  int failed = *info != 0;
+  barrier(CLK_GLOBAL_MEM_FENCE); // *info is read before work-item 0 sets it
+  for (int j = 0; j < n && !failed; j++) {
+    const real d = U_(j, j);
+    if (!(d > 0)) {
+      failed = 1;
+      if (lid == 0)
+        *info = ibase + j + 1;
+      break;
+    }
+    const real s = sqrt(d);
+    // Row j of U: U(j, c) /= s; every work-item has read U(j, j).
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    for (int c = j + 1 + lid; c < n; c += wg)
+      U_(j, c) = U_(j, c) / s;
+    if (lid == 0)
+      U_(j, j) = s;
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    // The trailing triangle: U(r, c) −= U(j, r)·U(j, c), j < r ≤ c, one
+    // work-item per column c.
+    for (int c = j + 1 + lid; c < n; c += wg) {
+      const real ujc = U_(j, c);
+      for (int r = j + 1; r <= c; r++)
+        U_(r, c) = fma(-U_(j, r), ujc, U_(r, c));
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE);
+  }
+  // X = U⁻¹ by back substitution, one work-item per column k:
+  // X(k, k) = 1/U(k, k), X(i, k) = −(Σ_{i<p≤k} U(i, p)·X(p, k))/U(i, i).
+  for (int k = lid; k < n; k += wg) {
+    for (int i = 0; i < n; i++) {
+      if (failed || i > k)
+        X_(i, k) = 0;
+    }
+    if (failed)
+      continue;
+    X_(k, k) = 1 / U_(k, k);
+    for (int i = k - 1; i >= 0; i--) {
+      real t = 0;
+      for (int p = i + 1; p <= k; p++)
+        t = fma(U_(i, p), X_(p, k), t);
+      X_(i, k) = -t / U_(i, i);
+    }
+  }
+}
+#undef U_
+#undef X_
+
+// copy_ok copies the rows×cols matrix at element soff of s (row stride
+// lds) into the one at element doff of d (row stride ldd) unless *info is
+// set (Potrf after a block that is not positive definite). One work-item
+// per element: dimension 0 is the column, 1 the row.
+__kernel void copy_ok(int rows, int cols, __global const real *s, long soff,
+                      int lds, __global real *d, long doff, int ldd,
+                      __global const int *info) {
+  int c = get_global_id(0);
+  int r = get_global_id(1);
+  if (c >= cols || r >= rows || *info != 0)
+    return;
+  d[doff + (long)r * ldd + c] = s[soff + (long)r * lds + c];
+}
+
+#ifndef QR_B
+#define QR_B 8 // the widest panel geqr2_leaf factorises
+#endif
+
+// geqr2_leaf is gonum's Dgeqr2 on the m×b panel (m ≥ b, b ≤ QR_B) at
+// element off of a (row stride lda), in one work-group of LU_WG work-items
+// (rows split as in getf2_leaf), with three outputs besides the panel:
+// tau[0:b] (at element toff of tau), the reflectors as explicit columns
+// (unit diagonal, zero above; column c at column vc0+c of v, rows 0 to
+// vr0+m, the panel's rows starting at vr0, row stride ldv, from element
+// voff) and the panel's b×b triangular factor T (Dlarft, forward,
+// columnwise; at element tfoff of t, row stride ldt). For each column c:
+// the norm of the column below the diagonal (a scaled sum of squares,
+// reduced in local memory), the reflector (Dlarfg, without its rescaling
+// of tiny norms), then one pass over the rows forms v_cᵀ·P[:, k] for every
+// column k (for k < c, v_kᵀ·v_c, for T), and a second applies the
+// reflector to the columns right of c.
+__kernel void geqr2_leaf(int m, int b, __global real *a, long off, int lda,
+                         __global real *tau, long toff, __global real *v,
+                         long voff, int ldv, int vr0, int vc0,
+                         __global real *t, long tfoff, int ldt) {
+  __local real red[LU_WG * QR_B];
+  const int lid = get_local_id(0);
+  __global real *p = a + off;
+  for (int c = 0; c < b; c++) {
+    // Scaled sum of squares of P[c+1:m, c]: (scale, ssq) per work-item.
+    real sc = 0, sq = 1;
+    for (int i = c + 1 + lid; i < m; i += LU_WG) {
+      real x = fabs(p[(long)i * lda + c]);
+      if (x != 0 || isnan(x)) {
+        if (sc < x || isnan(x)) {
+          sq = 1 + sq * (sc / x) * (sc / x);
+          sc = x;
+        } else {
+          sq += (x / sc) * (x / sc);
+        }
+      }
+    }
+    red[lid * QR_B] = sc;
+    red[lid * QR_B + 1] = sq;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int s = LU_WG / 2; s > 0; s >>= 1) {
+      if (lid < s) {
+        real s1 = red[lid * QR_B], q1 = red[lid * QR_B + 1];
+        real s2 = red[(lid + s) * QR_B], q2 = red[(lid + s) * QR_B + 1];
+        real sm = fmax(s1, s2);
+        if (isnan(s1) || isnan(s2))
+          sm = NAN;
+        if (sm > 0)
+          red[lid * QR_B + 1] = q1 * (s1 / sm) * (s1 / sm) + q2 * (s2 / sm) * (s2 / sm);
+        red[lid * QR_B] = sm;
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    const real xnorm = red[0] == 0 ? 0 : red[0] * sqrt(red[1]);
+    const real alpha = p[(long)c * lda + c];
+    real beta = alpha, tc = 0, scal = 1;
+    if (xnorm != 0 && c + 1 < m) {
+      beta = -copysign(hypot(alpha, xnorm), alpha);
+      tc = (beta - alpha) / beta;
+      scal = 1 / (alpha - beta);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE); // red and alpha read
+    // v = [1; scal·x]; the partial dots v·P[:, k] over this work-item's rows.
+    real acc[QR_B];
+    for (int k = 0; k < QR_B; k++)
+      acc[k] = 0;
+    if (lid == 0) {
+      for (int k = 0; k < b; k++)
+        acc[k] = k == c ? 1 : p[(long)c * lda + k];
+    }
+    for (int i = c + 1 + lid; i < m; i += LU_WG) {
+      __global real *row = p + (long)i * lda;
+      real vi = row[c];
+      if (tc != 0) {
+        vi *= scal;
+        row[c] = vi;
+      }
+      for (int k = 0; k < b; k++)
+        acc[k] = fma(vi, row[k], acc[k]);
+    }
+    for (int k = 0; k < b; k++)
+      red[lid * QR_B + k] = acc[k];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int s = LU_WG / 2; s > 0; s >>= 1) {
+      if (lid < s) {
+        for (int k = 0; k < b; k++)
+          red[lid * QR_B + k] += red[(lid + s) * QR_B + k];
+      }
+      barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    }
+    // red[k] = v_cᵀ·P[:, k]. Apply H = I − tc·v·vᵀ to the columns right
+    // of c: P[i][k] −= tc·v_i·red[k].
+    for (int i = c + lid; i < m; i += LU_WG) {
+      __global real *row = p + (long)i * lda;
+      real vi = i == c ? 1 : row[c];
+      for (int k = c + 1; k < b; k++)
+        row[k] = fma(-tc * vi, red[k], row[k]);
+      v[voff + (long)(vr0 + i) * ldv + vc0 + c] = vi;
+    }
+    for (int i = lid; i < vr0 + c; i += LU_WG)
+      v[voff + (long)i * ldv + vc0 + c] = 0;
+    // T[0:c, c] = −tc·T[0:c, 0:c]·(Vᵀv_c)[0:c], T[c][c] = tc, zero below.
+    for (int r = lid; r < b; r += LU_WG) {
+      real s = 0;
+      if (r < c) {
+        for (int q = r; q < c; q++)
+          s = fma(t[tfoff + (long)r * ldt + q], red[q], s);
+        s *= -tc;
+      } else if (r == c) {
+        s = tc;
+      }
+      t[tfoff + (long)r * ldt + c] = s;
+    }
+    if (lid == 0) {
+      p[(long)c * lda + c] = beta;
+      tau[toff + c] = tc;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+  }
+}
+
+// larft_t forms the n×n triangular factor T of a block reflector (Dlarft,
+// forward, columnwise) from G = VᵀV (n×n at element goff of g, row stride
+// ldg) and tau (from element toff): T[j][j] = tau_j, T[0:j, j] =
+// −tau_j·T[0:j, 0:j]·G[0:j, j], zero below the diagonal; into t at
+// element tfoff, row stride ldt. One work-group; column j after column
+// j−1.
+__kernel void larft_t(int n, __global const real *g, long goff, int ldg,
+                      __global const real *tau, long toff, __global real *t,
+                      long tfoff, int ldt) {
+  const int lid = get_local_id(0);
+  const int wg = get_local_size(0);
+  for (int j = 0; j < n; j++) {
+    const real tj = tau[toff + j];
+    for (int r = lid; r < n; r += wg) {
+      real s = 0;
+      if (r < j) {
+        for (int q = r; q < j; q++)
+          s = fma(t[tfoff + (long)r * ldt + q], g[goff + (long)q * ldg + j], s);
+        s *= -tj;
+      } else if (r == j) {
+        s = tj;
+      }
+      t[tfoff + (long)r * ldt + j] = s;
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE);
+  }
+}
+
+// laswp_tail applies an LU panel's row interchanges to the columns left of
+// it and to the panel's own columns, in one launch: column c < cols of the
+// matrix at element off of a (row stride lda) takes the interchanges of
+// rows i = s, …, k2−1 (with rows ipiv[i]) in order, where s = k0 for the
+// columns left of the panel (c < c0) and, for a panel column, k0 plus the
+// end of the block holding it among the left halves met going down the
+// panel's right halves: getrfDevice's panelLU splits n columns at
+// n1 = ⌈n/2 / leaf⌉·leaf, finishes a left half (interchanges included)
+// before the right one, and leaves the interchanges of a right half on
+// the left half to this kernel.
+__kernel void laswp_tail(__global real *a, long off, int lda, int cols, int c0,
+                         int leaf, int k0, int k2,
+                         __global const int *ipiv) {
+  int c = get_global_id(0);
+  if (c >= cols)
+    return;
+  int s = k0;
+  if (c >= c0) {
+    int lo = 0, n = k2 - k0;
+    while (n > leaf) {
+      int n1 = (n / 2 + leaf - 1) / leaf * leaf;
+      if (c - c0 < lo + n1)
+        break;
+      lo += n1;
+      n -= n1;
+    }
+    s = k0 + lo + (n > leaf ? (n / 2 + leaf - 1) / leaf * leaf : n);
+  }
+  __global real *x = a + off + c;
+  for (int i = s; i < k2; i++) {
+    int p = ipiv[i];
+    if (p != i) {
+      real t = x[(long)i * lda];
+      x[(long)i * lda] = x[(long)p * lda];
+      x[(long)p * lda] = t;
+    }
+  }
+}

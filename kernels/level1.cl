@@ -35,9 +35,18 @@
 // is never a reason to skip work except where gonum skips it (scal with
 // alpha == 0 assigns zeros).
 //
-// Defines (the host derives them from the device profile):
+// Defines (the host takes them from the tuning database or derives them
+// from the device profile):
 //   L1_VW      elements per vector load: 1, 2, 4, 8 or 16 (default 1)
 //   L1_UNROLL  vectors a work-item loads before it stores (default 1)
+//   L1_BLOCK   1: the unit-stride vector loops give each work-group blocks
+//              of local size·L1_UNROLL consecutive vectors, a work-item's
+//              L1_UNROLL loads a local size apart; 0 (default): a
+//              work-item's loads are a grid apart. Either way the grid
+//              strides over the blocks, so any grid covers the vector.
+//   L1_IDX32   1: those loops index in int where the vector is short
+//              enough for it (a test per call, alike in every work-item);
+//              0 (default): in long.
 
 #pragma OPENCL FP_CONTRACT OFF
 
@@ -70,6 +79,46 @@ typedef L1_CAT(L1_BASE, L1_VW) realv;
 #define L1_SEL1(a, b, c) ((c) ? (b) : (a))
 #define L1_VBYTES ((ulong)L1_VW * sizeof(real))
 #define L1_FOR_U for (int u = 0; u < L1_UNROLL; u++)
+
+#ifndef L1_BLOCK
+#define L1_BLOCK 0
+#endif
+#ifndef L1_IDX32
+#define L1_IDX32 0
+#endif
+
+// L1_VLOOP runs a work-item's share of the nv vectors of a unit-stride
+// path: ALL with v the first of L1_UNROLL vectors vin apart (all below nv),
+// then ONE with v each vector left over. The body sees v and vin (of an
+// index type IT); the caller's gs is the global size. A work-item's first
+// vector and the distance between its loads depend on L1_BLOCK; the step
+// between rounds is L1_UNROLL·gs either way, and the rounds leave no
+// vector out: a round stops being whole at a vector that is past nv, and
+// every vector after it in the work-item's block is past nv too.
+#if L1_BLOCK
+#define L1_VSTART ((long)get_group_id(0) * (long)get_local_size(0) * L1_UNROLL + (long)get_local_id(0))
+#define L1_VIN ((long)get_local_size(0))
+#else
+#define L1_VSTART ((long)get_global_id(0))
+#define L1_VIN ((long)get_global_size(0))
+#endif
+#define L1_VLOOP_T(IT, NV, ALL, ONE)                                            \
+    {                                                                           \
+        const IT nv_ = (IT)(NV), vin = (IT)L1_VIN, vout = (IT)(L1_UNROLL * gs); \
+        IT v = (IT)L1_VSTART;                                                   \
+        for (; v + (L1_UNROLL - 1) * vin < nv_; v += vout) { ALL; }             \
+        for (; v < nv_; v += vin) { ONE; }                                      \
+    }
+#if L1_IDX32
+// Every index the loops form is below nv + 2·L1_UNROLL·gs.
+#define L1_VLOOP(NV, ALL, ONE)                                                  \
+    if ((ulong)(NV) + 2UL * L1_UNROLL * (ulong)gs < (ulong)INT_MAX)             \
+        L1_VLOOP_T(int, NV, ALL, ONE)                                           \
+    else                                                                        \
+        L1_VLOOP_T(long, NV, ALL, ONE)
+#else
+#define L1_VLOOP(NV, ALL, ONE) L1_VLOOP_T(long, NV, ALL, ONE)
+#endif
 
 #define ELEM(p, off, i, inc) (p)[(off) + (long)(i) * (long)(inc)]
 
@@ -133,23 +182,21 @@ static inline real l1_hsum(realv v)
         }                                                                       \
         __global realv* vx = (__global realv*)(px + h);                         \
         __global realv* vy = (__global realv*)(py + h);                         \
-        long v = gid;                                                           \
-        for (; v + (L1_UNROLL - 1) * gs < nv; v += L1_UNROLL * gs) {            \
-            realv a[L1_UNROLL], b[L1_UNROLL];                                   \
+        realv a[L1_UNROLL];                                                     \
+        realv b[L1_UNROLL];                                                     \
+        L1_VLOOP(nv,                                                            \
             L1_FOR_U {                                                          \
-                a[u] = vx[v + u * gs];                                          \
-                b[u] = RY ? vy[v + u * gs] : 0;                                 \
+                a[u] = vx[v + u * vin];                                         \
+                b[u] = RY ? vy[v + u * vin] : 0;                                \
             }                                                                   \
             L1_FOR_U {                                                          \
-                if (WX) vx[v + u * gs] = FX(a[u], b[u]);                        \
-                vy[v + u * gs] = FY(a[u], b[u]);                                \
-            }                                                                   \
-        }                                                                       \
-        for (; v < nv; v += gs) {                                               \
-            const realv a = vx[v], b = RY ? vy[v] : 0;                          \
-            if (WX) vx[v] = FX(a, b);                                           \
-            vy[v] = FY(a, b);                                                   \
-        }                                                                       \
+                if (WX) vx[v + u * vin] = FX(a[u], b[u]);                       \
+                vy[v + u * vin] = FY(a[u], b[u]);                               \
+            },                                                                  \
+            a[0] = vx[v];                                                       \
+            b[0] = RY ? vy[v] : 0;                                              \
+            if (WX) vx[v] = FX(a[0], b[0]);                                     \
+            vy[v] = FY(a[0], b[0]))                                             \
         return;                                                                 \
     }                                                                           \
     for (long i = gid; i < n; i += gs) {                                        \
@@ -198,16 +245,14 @@ static inline void l1_scal(const int n, const real alpha,
         for (long i = h + nv * L1_VW + gid; i < n; i += gs) px[i] = zero ? (real)0 : alpha * px[i];
         __global realv* vx = (__global realv*)(px + h);
         if (zero) {
-            for (long v = gid; v < nv; v += gs) vx[v] = (realv)0;
+            L1_VLOOP(nv, L1_FOR_U vx[v + u * vin] = (realv)0, vx[v] = (realv)0)
             return;
         }
-        long v = gid;
-        for (; v + (L1_UNROLL - 1) * gs < nv; v += L1_UNROLL * gs) {
-            realv a[L1_UNROLL];
-            L1_FOR_U a[u] = vx[v + u * gs];
-            L1_FOR_U vx[v + u * gs] = alpha * a[u];
-        }
-        for (; v < nv; v += gs) vx[v] = alpha * vx[v];
+        realv a[L1_UNROLL];
+        L1_VLOOP(nv,
+                 L1_FOR_U a[u] = vx[v + u * vin];
+                 L1_FOR_U vx[v + u * vin] = alpha * a[u],
+                 vx[v] = alpha * vx[v])
         return;
     }
     for (long i = gid; i < n; i += gs) {
@@ -293,16 +338,15 @@ __kernel void rotm(const int n,
         __global const realv* vy = (__global const realv*)(py + h);             \
         AV va[L1_UNROLL];                                                       \
         L1_FOR_U va[u] = 0;                                                     \
-        long v = gid;                                                           \
-        for (; v + (L1_UNROLL - 1) * gs < nv; v += L1_UNROLL * gs) {            \
-            realv a[L1_UNROLL], b[L1_UNROLL];                                   \
+        realv a[L1_UNROLL];                                                     \
+        realv b[L1_UNROLL];                                                     \
+        L1_VLOOP(nv,                                                            \
             L1_FOR_U {                                                          \
-                a[u] = vx[v + u * gs];                                          \
-                b[u] = vy[v + u * gs];                                          \
+                a[u] = vx[v + u * vin];                                         \
+                b[u] = vy[v + u * vin];                                         \
             }                                                                   \
-            L1_FOR_U va[u] += F(CV(a[u]), CV(b[u]));                            \
-        }                                                                       \
-        for (; v < nv; v += gs) va[0] += F(CV(vx[v]), CV(vy[v]));               \
+            L1_FOR_U va[u] += F(CV(a[u]), CV(b[u])),                            \
+            va[0] += F(CV(vx[v]), CV(vy[v])))                                   \
         for (int u = 1; u < L1_UNROLL; u++) va[0] += va[u];                     \
         acc += L1_HSUM_##AT(va[0]);                                             \
     } else {                                                                    \
@@ -323,13 +367,11 @@ __kernel void rotm(const int n,
         __global const realv* vx = (__global const realv*)(px + h);             \
         realv va[L1_UNROLL];                                                    \
         L1_FOR_U va[u] = 0;                                                     \
-        long v = gid;                                                           \
-        for (; v + (L1_UNROLL - 1) * gs < nv; v += L1_UNROLL * gs) {            \
-            realv a[L1_UNROLL];                                                 \
-            L1_FOR_U a[u] = vx[v + u * gs];                                     \
-            L1_FOR_U va[u] += F(a[u]);                                          \
-        }                                                                       \
-        for (; v < nv; v += gs) va[0] += F(vx[v]);                              \
+        realv a[L1_UNROLL];                                                     \
+        L1_VLOOP(nv,                                                            \
+            L1_FOR_U a[u] = vx[v + u * vin];                                    \
+            L1_FOR_U va[u] += F(a[u]),                                          \
+            va[0] += F(vx[v]))                                                  \
         for (int u = 1; u < L1_UNROLL; u++) va[0] += va[u];                     \
         acc += l1_hsum(va[0]);                                                  \
     } else {                                                                    \
@@ -479,16 +521,12 @@ __kernel void nrm2_part(const int n,
         for (long i = h + nv * L1_VW + gid; i < n; i += gs) NRM2_ONE(px[i]);
         __global const realv* vx = (__global const realv*)(px + h);
         realv vb = 0, vm = 0, vs = 0;
-        long v = gid;
-        for (; v + (L1_UNROLL - 1) * gs < nv; v += L1_UNROLL * gs) {
-            realv a[L1_UNROLL];
-            L1_FOR_U a[u] = fabs(vx[v + u * gs]);
-            L1_FOR_U NRM2_ADD(realv, L1_SEL, a[u], vb, vm, vs);
-        }
-        for (; v < nv; v += gs) {
-            const realv a = fabs(vx[v]);
-            NRM2_ADD(realv, L1_SEL, a, vb, vm, vs);
-        }
+        realv a[L1_UNROLL];
+        L1_VLOOP(nv,
+                 L1_FOR_U a[u] = fabs(vx[v + u * vin]);
+                 L1_FOR_U NRM2_ADD(realv, L1_SEL, a[u], vb, vm, vs),
+                 a[0] = fabs(vx[v]);
+                 NRM2_ADD(realv, L1_SEL, a[0], vb, vm, vs))
         big += l1_hsum(vb);
         med += l1_hsum(vm);
         sml += l1_hsum(vs);
@@ -583,12 +621,31 @@ __kernel void nrm2_fin(const int g, __global const real* partial,
         }                                                                   \
     } while (0)
 
-// AMAX_ANY(a) is whether some component of the realv a beats best.
-#if L1_VW == 1
-#define AMAX_ANY(a) ((a) > best)
+// On the vector path each lane keeps its own best |x| (vbest) and the
+// vector it came from (vidx, -1 for none), updated without branches; a
+// lane sees its elements in ascending order (a work-item's vectors ascend,
+// within a round and from one round to the next), so a strict > keeps the
+// first of equals, and a NaN never wins. The lanes join best and bidx at
+// the end, ties going to the smaller index as everywhere.
+#if PRECISION == 64
+#define L1_INT long
 #else
-#define AMAX_ANY(a) any((a) > (realv)best)
+#define L1_INT int
 #endif
+typedef L1_INT l1int;
+#if L1_VW == 1
+typedef l1int l1intv;
+#define AMAX_SEL(a, b, c) ((c) ? (b) : (a))
+#else
+typedef L1_CAT(L1_INT, L1_VW) l1intv;
+#define AMAX_SEL(a, b, c) select(a, b, c)
+#endif
+#define AMAX_VSTEP(a, vi)                                                      \
+    do {                                                                       \
+        const realv a_ = (a);                                                  \
+        vidx = AMAX_SEL(vidx, (l1intv)((l1int)(vi)), a_ > vbest);              \
+        vbest = AMAX_SEL(vbest, a_, a_ > vbest);                               \
+    } while (0)
 
 // Partial (max |x|, first index) pairs, one per group.
 __kernel void iamax_part(const int n,
@@ -608,12 +665,18 @@ __kernel void iamax_part(const int n,
         const long nv = (n - h) / L1_VW;
         for (long i = gid; i < h; i += gs) AMAX_TAKE(fabs(px[i]), (int)i);
         __global const realv* vx = (__global const realv*)(px + h);
-        for (long v = gid; v < nv; v += gs) {
-            const realv a = fabs(vx[v]);
-            if (AMAX_ANY(a)) { // rare once best is large: lanes one by one
-                const real* al = (const real*)&a;
-                for (int k = 0; k < L1_VW; k++) AMAX_TAKE(al[k], (int)(h + v * L1_VW + k));
-            }
+        realv a[L1_UNROLL];
+        realv vbest = (realv)(-1);
+        l1intv vidx = (l1intv)(-1);
+        L1_VLOOP(nv,
+                 L1_FOR_U a[u] = fabs(vx[v + u * vin]);
+                 L1_FOR_U AMAX_VSTEP(a[u], v + u * vin),
+                 a[0] = fabs(vx[v]);
+                 AMAX_VSTEP(a[0], v))
+        const real* bl = (const real*)&vbest;
+        const l1int* il = (const l1int*)&vidx;
+        for (int k = 0; k < L1_VW; k++) {
+            if (il[k] >= 0) AMAX_TAKE(bl[k], (int)(h + (long)il[k] * L1_VW + k));
         }
         for (long i = h + nv * L1_VW + gid; i < n; i += gs) AMAX_TAKE(fabs(px[i]), (int)i);
     } else {

@@ -19,10 +19,32 @@ var benchSizes = flag.String("lapack.sizes", "2048,4096",
 
 var benchNB = flag.Int("lapack.nb", defaultNB, "block size of the benchmarks' implementation")
 
+var benchSlab = flag.Int("lapack.slab", defaultSlab, "Potrf's slab (rows of the trailing update per GEMM) in the benchmarks")
+
+var benchLeaf = flag.Int("lapack.leaf", defaultLeaf, "LU's leaf panel width (one work-group) in the benchmarks")
+
+var benchLUWG = flag.Int("lapack.luwg", defaultLUWG, "getf2_leaf's work-group size (a power of two) in the benchmarks")
+
+var benchHostDiag = flag.Bool("lapack.hostdiag", false, "Potrf's diagonal blocks on the host (with look-ahead) in the benchmarks")
+
+var benchHostPanel = flag.Bool("lapack.hostpanel", false, "LU panels on the host (the previous design) in the benchmarks")
+
 // benchImpl returns a device implementation sending every call to the
-// device with the block size -lapack.nb.
+// device with the block size -lapack.nb, Potrf's slab -lapack.slab, LU's
+// leaf -lapack.leaf and work-group -lapack.luwg, and LU's panels and
+// Cholesky's diagonal blocks where -lapack.hostpanel and -lapack.hostdiag
+// say.
 func benchImpl(b *testing.B) *Implementation {
-	return newTestImpl(b, *benchNB)
+	impl := newTestImpl(b, *benchNB)
+	if *benchSlab < 1 || *benchLeaf < 1 || *benchLeaf > luBMax || *benchLUWG < 1 || *benchLUWG&(*benchLUWG-1) != 0 {
+		b.Fatalf("-lapack.slab %d, -lapack.leaf %d, -lapack.luwg %d: want ≥ 1, 1 to %d, a power of two", *benchSlab, *benchLeaf, *benchLUWG, luBMax)
+	}
+	impl.slab = *benchSlab
+	impl.leaf = *benchLeaf
+	impl.hostPanel = *benchHostPanel
+	impl.luWG = *benchLUWG
+	impl.hostDiag = *benchHostDiag
+	return impl
 }
 
 func sizes(b *testing.B) []int {
@@ -153,13 +175,16 @@ func BenchmarkDgeqrf(b *testing.B) {
 }
 
 // runResident times factor on a device matrix refilled from orig before
-// each iteration (the refill is not timed) and reports GFLOP/s.
-func runResident(b *testing.B, n int, flops float64, orig []float64, factor func(d *clblas.Matrix[float64]) (bool, error)) {
+// each iteration (the refill is not timed) and reports GFLOP/s and, per
+// factorization, what impl's counters saw: kernel launches, device copies,
+// host transfers and the MB they moved.
+func runResident(b *testing.B, impl *Implementation, n int, flops float64, orig []float64, factor func(d *clblas.Matrix[float64]) (bool, error)) {
 	d, err := clblas.NewMatrix[float64](shared.blas, n, n)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer d.Release()
+	before := impl.counts()
 	b.ResetTimer()
 	for range b.N {
 		b.StopTimer()
@@ -176,6 +201,12 @@ func runResident(b *testing.B, n int, flops float64, orig []float64, factor func
 		}
 	}
 	b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+	c := impl.counts().sub(before)
+	per := func(v int64) float64 { return float64(v) / float64(b.N) }
+	b.ReportMetric(per(c.launches), "launches/op")
+	b.ReportMetric(per(c.copies), "copies/op")
+	b.ReportMetric(per(c.transfers), "xfers/op")
+	b.ReportMetric(per(c.bytes)/1e6, "xferMB/op")
 }
 
 // BenchmarkResident times Potrf, Getrf and Geqrf on matrices already on
@@ -191,19 +222,19 @@ func BenchmarkResident(b *testing.B) {
 		}
 		nf := float64(n)
 		b.Run(fmt.Sprintf("Potrf/n=%d", n), func(b *testing.B) {
-			runResident(b, n, nf*nf*nf/3, spdA, func(d *clblas.Matrix[float64]) (bool, error) {
+			runResident(b, impl, n, nf*nf*nf/3, spdA, func(d *clblas.Matrix[float64]) (bool, error) {
 				return Potrf(impl, blas.Upper, d)
 			})
 		})
 		ipiv := make([]int, n)
 		b.Run(fmt.Sprintf("Getrf/n=%d", n), func(b *testing.B) {
-			runResident(b, n, 2*nf*nf*nf/3, gen, func(d *clblas.Matrix[float64]) (bool, error) {
+			runResident(b, impl, n, 2*nf*nf*nf/3, gen, func(d *clblas.Matrix[float64]) (bool, error) {
 				return Getrf(impl, d, ipiv)
 			})
 		})
 		tau := make([]float64, n)
 		b.Run(fmt.Sprintf("Geqrf/n=%d", n), func(b *testing.B) {
-			runResident(b, n, 4*nf*nf*nf/3, gen, func(d *clblas.Matrix[float64]) (bool, error) {
+			runResident(b, impl, n, 4*nf*nf*nf/3, gen, func(d *clblas.Matrix[float64]) (bool, error) {
 				return true, Geqrf(impl, d, tau)
 			})
 		})

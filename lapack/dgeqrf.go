@@ -83,9 +83,19 @@ func (impl *Implementation) geqrfDevice(m, n int, a []float64, lda int, tau []fl
 	return nil
 }
 
-// geqrf is the blocked QR factorization of the resident m×n matrix d
-// described at geqrfDevice; len(tau) is min(m, n).
-func (impl *Implementation) geqrf(d *clblas.Matrix[float64], tau []float64) (err error) {
+// geqrf is the QR factorization of the resident m×n matrix d:
+// geqrfOnDevice, or geqrfHost when impl.hostPanel is set; len(tau) is
+// min(m, n).
+func (impl *Implementation) geqrf(d *clblas.Matrix[float64], tau []float64) error {
+	if impl.hostPanel {
+		return impl.geqrfHost(d, tau)
+	}
+	return impl.geqrfOnDevice(d, tau)
+}
+
+// geqrfHost is the blocked QR factorization of the resident m×n matrix d
+// with the panels on the host, described at geqrfDevice.
+func (impl *Implementation) geqrfHost(d *clblas.Matrix[float64], tau []float64) (err error) {
 	m, n := d.Dims()
 	k := min(m, n)
 	nb := min(impl.nb, k)

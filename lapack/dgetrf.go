@@ -64,15 +64,24 @@ func (impl *Implementation) getrfDevice(m, n int, a []float64, lda int, ipiv []i
 	return ok, nil
 }
 
-// getrf is the blocked right-looking LU factorization of the resident
-// matrix d: each (m−j)×nb column panel is read back and factorised by
+// getrf is the LU factorization of the resident matrix d: getrfDevice,
+// or getrfHost when impl.hostPanel is set.
+func getrf[T float32 | float64](impl *Implementation, d *clblas.Matrix[T], ipiv []int) (ok bool, err error) {
+	if impl.hostPanel {
+		return getrfHost(impl, d, ipiv)
+	}
+	return getrfDevice(impl, d, ipiv)
+}
+
+// getrfHost is the blocked right-looking LU factorization of the resident
+// matrix d with the panels on the host: each (m−j)×nb column panel is read back and factorised by
 // gonum's Dgetf2, written back, its row interchanges applied on the device
 // (one laswp launch a side) to the columns left and right of it, and then
 // the block row of U is solved with Trsm and the trailing matrix updated
 // with Gemm. The update of the next panel's columns is enqueued first and
 // that panel read back at once (look-ahead), so that the CPU factorises it
 // while the device updates the rest. len(ipiv) is min(m, n).
-func getrf[T float32 | float64](impl *Implementation, d *clblas.Matrix[T], ipiv []int) (ok bool, err error) {
+func getrfHost[T float32 | float64](impl *Implementation, d *clblas.Matrix[T], ipiv []int) (ok bool, err error) {
 	m, n := d.Dims()
 	mn := min(m, n)
 	piv, err := impl.newPivots(mn)

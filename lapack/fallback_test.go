@@ -23,7 +23,7 @@ func TestDgetrfFallback(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	impl.laswpErr[1] = errors.New("injected failure")
+	impl.kernErr[kernelKey{"laswp", 1, defaultLUWG}] = errors.New("injected failure")
 	rnd := rand.New(rand.NewPCG(17, 18))
 	const n = 60
 	for range 2 {

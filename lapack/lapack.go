@@ -10,13 +10,14 @@
 // On the device now: Dpotrf, Dgetrf and Dgeqrf, the solves Dpotrs, Dgetrs
 // and Dtrtrs, and Dormqr (side Left) and Dorgqr. The matrix is uploaded
 // once and read back once; the factorizations are blocked and
-// right-looking, with each panel factorised on the CPU with gonum's code
-// (Dpotf2; a recursive LU over Dgetf2, Dtrsm and Dgemm; Dgeqr2 and Dlarfb
-// in sub-panels, then Dlarft) and the trailing update (Trsm, Syrk, Gemm,
-// Trmm) and the LU row interchanges (a kernel of kernels/lapack.cl) run on
-// the resident matrix. Each factorization looks one panel ahead: the next
-// panel is updated and read back first, so that the CPU factorises it while
-// the device updates the rest. Everything else is gonum's code.
+// right-looking and every step runs on the device, so that the host never
+// waits for it until the end: the diagonal blocks of Cholesky are
+// factorised and inverted in one work-group (potf2_inv), the LU and QR
+// panels are split into narrow leaves factorised in one work-group each
+// (getf2_leaf, geqr2_leaf: gonum's Dgetf2 and Dgeqr2) and joined by GEMMs,
+// and the triangular solves and trailing updates are GEMMs on the
+// resident matrix (kernels/lapack.cl holds the kernels). Everything else
+// is gonum's code.
 //
 // Matrices already in device memory factorise in place with Potrf and
 // Getrf (float32 or float64) and Geqrf (float64).
@@ -58,9 +59,28 @@ type Implementation struct {
 	mu     sync.Mutex
 	logged map[string]bool
 
-	kmu      sync.Mutex    // guards laswp, laswpErr and launches of laswp
-	laswp    [2]*cl.Kernel // float32, float64
-	laswpErr [2]error
+	kmu     sync.Mutex // guards kerns, kernErr and launches of lapack.cl's kernels
+	kerns   map[kernelKey]*cl.Kernel
+	kernErr map[kernelKey]error
+	closed  bool
+
+	// stats counts what the factorizations enqueue (benchmarks report it).
+	stats stats
+	// slab is the height of the block rows (Upper) or width of the block
+	// columns (Lower) in which Potrf updates the trailing matrix (tests
+	// make it small).
+	slab int
+	// leaf is the widest panel getrfDevice factorises in one getf2_leaf
+	// launch (≤ luBMax); hostPanel sends LU panels to the CPU instead
+	// (getrfHost; benchmarks compare the two).
+	leaf      int
+	hostPanel bool
+	// luWG is getf2_leaf's work-group size (a power of two).
+	luWG int
+	// hostDiag makes Potrf factorise its diagonal blocks on the CPU
+	// (potrfRun.run) instead of on the device (runDevice); benchmarks
+	// compare the two.
+	hostDiag bool
 
 	// onDevice counts the calls finished on the device (tests check that
 	// the device path ran).
@@ -70,9 +90,21 @@ type Implementation struct {
 var _ lapack.Float64 = (*Implementation)(nil)
 
 const (
-	// defaultNB is the block size: the panel width factorised on the CPU
-	// and the inner dimension of the trailing updates.
+	// defaultNB is the block size: the panel width and the inner
+	// dimension of the trailing updates.
 	defaultNB = 128
+	// defaultSlab is Potrf's slab (Implementation.slab): each slab's
+	// update is one GEMM that also computes the slab's diagonal square in
+	// full, so the slab trades launches per step against extra flops
+	// (slab/r of the update of an r×r trailing matrix).
+	defaultSlab = 1024
+	// defaultLeaf is the LU panel width factorised by one work-group:
+	// a narrower leaf moves less data through that one compute unit, a
+	// wider one takes fewer launches.
+	defaultLeaf = 16
+	// defaultLUWG is getf2_leaf's work-group size: every OpenCL GPU
+	// takes 256 work-items in a group.
+	defaultLUWG = 256
 	// defaultCrossover is the order below which Auto leaves a call to
 	// gonum: a small factorization is dominated by transfers and launches.
 	defaultCrossover = 512
@@ -165,6 +197,11 @@ func New(b *clblas.Implementation, opts ...Option) (*Implementation, error) {
 		crossover: c.crossover,
 		logger:    c.logger,
 		logged:    make(map[string]bool),
+		kerns:     make(map[kernelKey]*cl.Kernel),
+		kernErr:   make(map[kernelKey]error),
+		slab:      defaultSlab,
+		leaf:      defaultLeaf,
+		luWG:      defaultLUWG,
 	}, nil
 }
 
@@ -174,15 +211,13 @@ func (impl *Implementation) Close() error {
 	impl.kmu.Lock()
 	defer impl.kmu.Unlock()
 	var err error
-	for i, k := range impl.laswp {
-		if k != nil {
-			if rerr := k.Release(); rerr != nil && err == nil {
-				err = rerr
-			}
-			impl.laswp[i] = nil
+	for key, k := range impl.kerns {
+		if rerr := k.Release(); rerr != nil && err == nil {
+			err = rerr
 		}
-		impl.laswpErr[i] = fmt.Errorf("cllapack: Implementation closed")
+		delete(impl.kerns, key)
 	}
+	impl.closed = true
 	return err
 }
 

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/gocompute/opencl/cl"
-	"github.com/gocompute/opencl/kernels"
 
 	clblas "github.com/gocompute/opencl/blas"
 )
@@ -19,23 +18,6 @@ func precIndex[T float32 | float64]() int {
 	return 0
 }
 
-// laswpKernel returns the row-interchange kernel of precision index pi,
-// built on first use. The caller holds impl.kmu, which also serialises its
-// launches (a kernel's arguments are shared state).
-func (impl *Implementation) laswpKernel(pi int) (*cl.Kernel, error) {
-	if impl.laswp[pi] == nil && impl.laswpErr[pi] == nil {
-		srcs, err := kernels.Program("lapack.cl")
-		if err == nil {
-			opts := [2]string{"-DPRECISION=32", "-DPRECISION=64"}[pi]
-			impl.laswp[pi], err = impl.blas.Runtime().Kernel(srcs, opts, "laswp")
-		}
-		if err != nil {
-			impl.laswpErr[pi] = fmt.Errorf("cllapack: building laswp: %w", err)
-		}
-	}
-	return impl.laswp[pi], impl.laswpErr[pi]
-}
-
 // pivots holds an LU factorization's pivots on the device, for laswp.
 type pivots struct {
 	host []int32 // each panel's part is written once and then left alone
@@ -43,7 +25,7 @@ type pivots struct {
 }
 
 func (impl *Implementation) newPivots(n int) (*pivots, error) {
-	dev, err := cl.NewArray[int32](impl.blas.Runtime().Context(), cl.MemReadOnly, n)
+	dev, err := cl.NewArray[int32](impl.blas.Runtime().Context(), cl.MemReadWrite, n)
 	if err != nil {
 		return nil, fmt.Errorf("cllapack: pivots: %w", err)
 	}
@@ -76,16 +58,10 @@ func laswpDevice[T float32 | float64](impl *Implementation, d *clblas.Matrix[T],
 	if err != nil {
 		return err
 	}
-	impl.kmu.Lock()
-	defer impl.kmu.Unlock()
-	kern, err := impl.laswpKernel(precIndex[T]())
-	if err != nil {
-		return err
-	}
-	ev, err := impl.blas.Runtime().Queue().Launch(kern, []int{cols}, nil,
+	err = launch[T](impl, "laswp", []int{cols}, nil,
 		buf, int64(off+c0), int32(d.Stride()), int32(cols), int32(k), int32(k+kb), p.dev)
 	if err != nil {
 		return fmt.Errorf("cllapack: laswp: %w", err)
 	}
-	return ev.Release()
+	return nil
 }

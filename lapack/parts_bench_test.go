@@ -8,32 +8,35 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 
+	"github.com/gocompute/opencl/cl"
+
 	clblas "github.com/gocompute/opencl/blas"
 )
 
 // BenchmarkPotrfParts runs the steps of the resident blocked Cholesky
-// (Upper) one operation at a time, waiting for each, and reports the share
-// of the time each kind of operation takes. It is a profile, not the
-// pipelined factorization: it shows which operation to make faster.
+// (Upper, potrf's own operations) one at a time, waiting for each, and
+// reports the share of the time each kind takes: panel (the CPU's Dpotf2
+// and Dtrtri of a diagonal block), write (the block and its inverse),
+// trsm (U12 = U11⁻ᵀ·A12 as a GEMM and its copy), next (the next block
+// row's GEMM), read (the next diagonal block) and slabs (the rest of the
+// trailing update). It is a profile, not the pipelined factorization: it
+// shows which operation to make faster. The nb's are those of -lapack.nb
+// and 256; the slab is -lapack.slab. Without -lapack.hostdiag the
+// diagonal blocks are factorised on the device (potrfPartsDevice).
 //
 //	go test -run XXX -bench PotrfParts -lapack.sizes 4096 ./lapack
 func BenchmarkPotrfParts(b *testing.B) {
 	impl := benchImpl(b)
 	for _, n := range sizes(b) {
 		orig := spd(n, n, rand.New(rand.NewPCG(1, uint64(n))))
-		for _, nb := range []int{128, 256, 512} {
+		for _, nb := range []int{*benchNB, 256} {
 			b.Run(fmt.Sprintf("n=%d/nb=%d", n, nb), func(b *testing.B) {
 				d, err := clblas.NewMatrix[float64](shared.blas, n, n)
 				if err != nil {
 					b.Fatal(err)
 				}
 				defer d.Release()
-				scratch, err := clblas.NewMatrix[float64](shared.blas, n, n)
-				if err != nil {
-					b.Fatal(err)
-				}
-				defer scratch.Release()
-				var parts [7]time.Duration
+				var parts [6]time.Duration
 				b.ResetTimer()
 				for range b.N {
 					b.StopTimer()
@@ -41,14 +44,12 @@ func BenchmarkPotrfParts(b *testing.B) {
 						b.Fatal(err)
 					}
 					b.StartTimer()
-					potrfParts(b, impl, d, scratch, n, nb, &parts)
+					potrfParts(b, impl, d, n, nb, &parts)
 				}
-				names := [7]string{"panel", "trsm", "syrk", "gemm", "read", "write", "trmm"}
+				names := [6]string{"panel", "write", "trsm", "next", "read", "slabs"}
 				var tot time.Duration
-				for i, p := range parts {
-					if i != 3 && i != 6 { // gemm and trmm are comparisons, not steps
-						tot += p
-					}
+				for _, p := range parts {
+					tot += p
 				}
 				for i, p := range parts {
 					b.ReportMetric(100*p.Seconds()/tot.Seconds(), names[i]+"%")
@@ -60,60 +61,108 @@ func BenchmarkPotrfParts(b *testing.B) {
 	}
 }
 
-func potrfParts(b *testing.B, impl *Implementation, d, scratch *clblas.Matrix[float64], n, nb int, parts *[7]time.Duration) {
-	must := func(ev *clblas.Event, err error) {
-		if err == nil && ev != nil {
-			err = ev.Wait()
+func potrfParts(b *testing.B, impl *Implementation, d *clblas.Matrix[float64], n, nb int, parts *[6]time.Duration) {
+	must := func(err error) {
+		if err == nil {
+			err = impl.blas.Runtime().Queue().Finish()
 		}
 		if err != nil {
 			b.Fatal(err)
 		}
 	}
-	view := func(i, j, r, c int) *clblas.Matrix[float64] {
-		v, err := d.View(i, j, r, c)
-		if err != nil {
-			b.Fatal(err)
-		}
-		return v
-	}
-	timed := func(k int, f func()) {
+	timed := func(k int, f func() error) {
 		t := time.Now()
-		f()
+		must(f())
 		parts[k] += time.Since(t)
 	}
-	buf := make([]float64, nb*nb)
+	p := &potrfRun[float64]{impl: impl, ul: blas.Upper, d: d, n: n, nb: min(nb, n)}
+	p.bw = min(max(p.nb, impl.slab), n) - 1
+	must(p.alloc())
+	defer p.release()
+	if !impl.hostDiag {
+		potrfPartsDevice(b, p, timed)
+		return
+	}
 	for j := 0; j < n; j += nb {
 		jb := min(nb, n-j)
-		diag := view(j, j, jb, jb)
-		p := buf[:jb*jb]
-		timed(4, func() { must(nil, diag.Read(p)) })
-		timed(0, func() {
-			if !impl.Dpotf2(blas.Upper, jb, p, jb) {
+		diag, err := d.View(j, j, jb, jb)
+		must(err)
+		blk, inv := p.blocks[0][:jb*jb], p.invs[0][:jb*jb]
+		timed(4, func() error { return diag.Read(blk) })
+		timed(0, func() error {
+			if !p.factorDiag(jb, blk, inv, true) {
 				b.Fatal("not SPD")
 			}
+			return nil
 		})
-		timed(5, func() { must(diag.Write(p)) })
-		r := n - j - jb
+		timed(1, func() error {
+			if _, err := diag.Write(blk); err != nil {
+				return err
+			}
+			iv, err := p.dinv.View(0, 0, jb, jb)
+			if err == nil {
+				_, err = iv.Write(inv)
+			}
+			return err
+		})
+		k, r := j+jb, n-j-jb
 		if r == 0 {
 			break
 		}
-		k := j + jb
-		bv := view(j, k, jb, r)
-		timed(1, func() { must(clblas.Trsm(blas.Left, blas.Upper, blas.Trans, blas.NonUnit, 1, diag, bv)) })
-		timed(2, func() { must(clblas.Syrk(blas.Upper, blas.Trans, -1, bv, 1, view(k, k, r, r))) })
-		// The same update as a full Gemm into scratch, for comparison
-		// (twice Syrk's flops).
-		sc, err := scratch.View(0, 0, r, r)
-		if err != nil {
-			b.Fatal(err)
+		timed(2, func() error {
+			iv, _ := p.dinv.View(0, 0, jb, jb)
+			a12, _ := d.View(j, k, jb, r)
+			w, _ := p.dw.View(0, 0, jb, r)
+			if err := gemm(impl, blas.Trans, blas.NoTrans, 1, iv, a12, 0, w); err != nil {
+				return err
+			}
+			return copyMatrix(impl, w, a12)
+		})
+		jbn := min(nb, r)
+		timed(3, func() error { return p.update(k, jb, 0, jbn, r) })
+		timed(5, func() error {
+			for s := jbn; s < r; s += impl.slab {
+				if err := p.update(k, jb, s, min(impl.slab, r-s), r-s); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+}
+
+// potrfPartsDevice is potrfParts for the diagonal blocks on the device:
+// panel is potf2_inv, trsm its GEMM and copy_ok, slabs the trailing
+// update; nothing is read or written.
+func potrfPartsDevice(b *testing.B, p *potrfRun[float64], timed func(int, func() error)) {
+	info, err := cl.NewArray[int32](p.impl.blas.Runtime().Context(), cl.MemReadWrite, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer info.Release()
+	q := p.impl.blas.Runtime().Queue()
+	if ev, err := info.Fill(q, 0, 0, 1); err != nil || ev.Wait() != nil {
+		b.Fatal(err)
+	}
+	for j := 0; j < p.n; j += p.nb {
+		jb := min(p.nb, p.n-j)
+		timed(0, func() error { return p.potf2(j, jb, info) })
+		k, r := j+jb, p.n-j-jb
+		if r == 0 {
+			break
 		}
-		timed(3, func() { must(clblas.Gemm(blas.Trans, blas.NoTrans, -1, bv, bv, 0, sc)) })
-		// Trmm by the diagonal block on a view of the same shape, as
-		// Trsm by an inverse the CPU computed would be.
-		tv, err := scratch.View(0, 0, jb, r)
-		if err != nil {
-			b.Fatal(err)
-		}
-		timed(6, func() { must(clblas.Trmm(blas.Left, blas.Upper, blas.Trans, blas.NonUnit, 1, diag, tv)) })
+		timed(2, func() error { return p.trsmDevice(j, jb, info) })
+		timed(5, func() error {
+			for s := 0; s < r; s += p.impl.slab {
+				if err := p.update(k, jb, s, min(p.impl.slab, r-s), r-s); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	inf := []int32{0}
+	if err := info.Read(q, 0, inf); err != nil || inf[0] != 0 {
+		b.Fatalf("info %d, %v", inf[0], err)
 	}
 }

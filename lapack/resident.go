@@ -15,10 +15,11 @@ import (
 //	A = Uᵀ·U  if ul == blas.Upper,
 //	A = L·Lᵀ  if ul == blas.Lower.
 //
-// Only nb×nb diagonal blocks cross the bus; they are factorised by gonum's
-// float64 code (float32 blocks are widened and rounded back). It returns
-// ok == false, as Dpotrf does, if A is not positive definite (the factor is
-// then complete up to the block that failed), and an error for a bad
+// Every step runs on the device (see potrf); only whether A was positive
+// definite is read back, at the end. It returns ok == false, as Dpotrf
+// does, if A is not positive definite (the factor is then complete up to
+// the column that failed; the rest of the triangle is left as the updates
+// before it made it), and an error for a bad
 // argument (wrapping clblas.ErrInvalidArg or clblas.ErrShape) or a device
 // failure, after which a's contents are undefined. It returns when the
 // factorization is done.
@@ -46,8 +47,8 @@ func Potrf[T float32 | float64](impl *Implementation, ul blas.Uplo, a *clblas.Ma
 // Getrf computes in place the LU factorization with partial pivoting,
 // A = P·L·U, of the m×n float32 or float64 matrix a in the device memory
 // of impl's BLAS implementation, with the pivots in gonum's format in ipiv
-// (len(ipiv) == min(m, n)). Only the column panels cross the bus; they are
-// factorised in float64 (float32 panels are widened and rounded back). It
+// (len(ipiv) == min(m, n)). Every step, the panels included, runs on the
+// device (see getrfDevice); only the pivots are read back, at the end. It
 // returns ok == false, as Dgetrf does, if U has an exactly zero diagonal
 // element (the factorization is completed all the same), and an error for a
 // bad argument (wrapping clblas.ErrInvalidArg) or a device failure, after
@@ -74,8 +75,9 @@ func Getrf[T float32 | float64](impl *Implementation, a *clblas.Matrix[T], ipiv 
 // Geqrf computes in place the QR factorization A = Q·R of the m×n matrix a
 // in the device memory of impl's BLAS implementation, stored as Dgeqrf
 // stores it (R on and above the diagonal, the reflectors below it, their
-// factors in tau, len(tau) == min(m, n)). Only the column panels and the
-// block reflectors cross the bus. It returns an error for a bad argument
+// factors in tau, len(tau) == min(m, n)). Every step, the panels
+// included, runs on the device (see geqrfOnDevice); only tau is read back,
+// at the end. It returns an error for a bad argument
 // (wrapping clblas.ErrInvalidArg) or a device failure, after which a's
 // contents are undefined. It returns when the factorization is done.
 func Geqrf(impl *Implementation, a *clblas.Matrix[float64], tau []float64) error {

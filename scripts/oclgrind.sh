@@ -21,6 +21,9 @@
 #     any call was finished or kept on the CPU.
 #  2. races: --data-races over the GEMM, reduction and triangular kernels
 #     at the suites' small sizes.
+# Between them, the lapack package's TestKernelsSmall runs the kernels of
+# kernels/lapack.cl, once with the default checks and once with
+# --data-races.
 # --uninitialized does not work with a Go program: Oclgrind 21.10's check
 # keeps its shadow memory pool per host thread and crashes (SIGSEGV in
 # MemoryPool::alloc, from Uninitialized::hostMemoryStore under clFinish)
@@ -59,7 +62,9 @@ TIMEOUT=${OCLGRIND_TIMEOUT:-420}
 # TestComplexLevel3Shared the complex level 3 kernels of zlevel3.cl and
 # TestZgemm3MSmall its 3M ones;
 # TestLevel1VectorPathNonFinite level 1's vector path on views at
-# unaligned offsets (head, whole vectors and tail all read).
+# unaligned offsets (head, whole vectors and tail all read);
+# TestLevel1ShapeVariants the same under the launch shapes cmd/tune may
+# choose (L1_BLOCK, L1_IDX32, covering grids, odd unrolls).
 # (A -run pattern is split at top-level '|' first, then at '/'.)
 # The complex level 1 and 2 routines: gonum's testblas for those it calls
 # at most a few hundred times, TestComplexLevel2Small (every transpose,
@@ -67,7 +72,7 @@ TIMEOUT=${OCLGRIND_TIMEOUT:-420}
 # resident complex level 1 and 2 operations (packed triangles included:
 # Ztpmv's and Ztpsv's testblas take long on Oclgrind).
 COMPLEX_LIGHT='(Zaxpy|Zcopy|Zdotc|Zdotu|Zdscal|Zscal|Zswap|Dzasum|Dznrm2|Izamax|Zgerc|Zgeru|Zher|Zher2|Zhpr|Zhpr2|Zhpmv)'
-CONFORMANCE=${1:-'^TestTestblas$/.*/^default$|^TestFloat32$|^TestSrotgSrotmg$|^TestGemmKernelsSmall$|^TestLevel3ViaGemmSmall$|^TestResidentScalars$|^TestNrm2ToSqrtRecip$|^TestNrm2To32$|^TestComplexTestblas$/^always$/^'"$COMPLEX_LIGHT"'$|^TestComplexLevel2Small$|^TestComplexLevel3Shared$|^TestZgemm3MSmall$|^TestResidentComplexL12$|^TestLevel1VectorPathNonFinite$'}
+CONFORMANCE=${1:-'^TestTestblas$/.*/^default$|^TestFloat32$|^TestSrotgSrotmg$|^TestGemmKernelsSmall$|^TestLevel3ViaGemmSmall$|^TestResidentScalars$|^TestNrm2ToSqrtRecip$|^TestNrm2To32$|^TestComplexTestblas$/^always$/^'"$COMPLEX_LIGHT"'$|^TestComplexLevel2Small$|^TestComplexLevel3Shared$|^TestZgemm3MSmall$|^TestResidentComplexL12$|^TestLevel1VectorPathNonFinite$|^TestLevel1ShapeVariants$'}
 # Passes 2 and 3: GEMM, reductions (single and multi-group), triangular
 # routines (trsv_step: a tile and x's block in local memory), symv_part
 # (Dsymv: its tile and sums share local memory) and the band products
@@ -90,9 +95,6 @@ NOT_ON_OCLGRIND=(
 	# GEMMs (zlevel3.cl), not on it; kernels/complex_test.go runs it on
 	# PoCL.
 	cgemm cgemmt
-	# The device LAPACK's row interchanges (kernels/lapack.cl): they run in
-	# the lapack package's tests, not in the blas ones this script runs.
-	laswp
 )
 
 work=$(mktemp -d)
@@ -100,24 +102,26 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/vendors" "$work/cache"
 echo "$ICD" >"$work/vendors/oclgrind.icd"
 
-say "go test -c ./blas"
+say "go test -c ./blas ./lapack"
 go test -c -o "$work/blas.test" ./blas || die "building the blas tests failed"
+go test -c -o "$work/lapack.test" ./lapack || die "building the lapack tests failed"
 
 failed=()
 
-# run_pass NAME RUN_PATTERN [VAR=VALUE...]: runs the blas tests matching
-# RUN_PATTERN on Oclgrind with the extra Oclgrind settings given.
+# run_pass NAME RUN_PATTERN [VAR=VALUE...]: runs the tests of package
+# $PASS_PKG (default blas) matching RUN_PATTERN on Oclgrind with the extra
+# Oclgrind settings given.
 run_pass() {
-	local name=$1 pattern=$2
+	local name=$1 pattern=$2 pkg=${PASS_PKG:-blas}
 	shift 2
 	local log="$work/$name.oclgrind.log" out="$work/$name.out" start=$SECONDS
-	say "oclgrind pass '$name' ($*): go test -run '$pattern'"
+	say "oclgrind pass '$name' ($*): go test ./$pkg -run '$pattern'"
 	(
-		cd blas &&
+		cd "$pkg" &&
 			env OCL_ICD_VENDORS="$work/vendors" GOCL_DEVICE=oclgrind GOCL_REQUIRE_DEVICE=1 \
 				GOCL_OFFLOAD=always GOCL_TEST_DEVICE_COMPLETE=1 GOCL_CACHE_DIR="$work/cache" \
 				OCLGRIND_CHECK_API=1 OCLGRIND_LOG="$log" OCLGRIND_INST_COUNTS=1 "$@" \
-				timeout "$TIMEOUT" "$work/blas.test" -test.parallel 1 -test.count 1 -test.v -test.run "$pattern"
+				timeout "$TIMEOUT" "$work/$pkg.test" -test.parallel 1 -test.count 1 -test.v -test.run "$pattern"
 	) >"$out" 2>&1
 	local rc=$?
 	# The test output without Oclgrind's instruction counts, which only
@@ -140,12 +144,17 @@ run_pass() {
 }
 
 run_pass conformance "$CONFORMANCE"
+# The device LAPACK's kernels (kernels/lapack.cl), out of bounds and
+# races, in the lapack package's small test of all of them.
+PASS_PKG=lapack run_pass lapack '^TestKernelsSmall$'
+PASS_PKG=lapack run_pass lapack-races '^TestKernelsSmall$' OCLGRIND_DATA_RACES=1
 
-# Every kernel of kernels/*.cl ran in pass 1, but those listed above.
+# Every kernel of kernels/*.cl ran in pass 1 or the lapack pass, but those
+# listed above.
 all=$(perl -0ne 'while (/__kernel\b(?:\s+__attribute__\s*\(\((?:[^()]|\([^()]*\))*\)\))?\s*void\s+(\w+)/g) {print "$1\n"}' kernels/*.cl | sort -u)
 missing=()
 for k in $all; do
-	if ! awk '{print $2}' "$work/conformance.kernels" | grep -qx "$k" &&
+	if ! awk '{print $2}' "$work/conformance.kernels" "$work/lapack.kernels" | grep -qx "$k" &&
 		! printf '%s\n' "${NOT_ON_OCLGRIND[@]}" | grep -qx "$k"; then
 		missing+=("$k")
 	fi

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -40,17 +41,23 @@ type l12op struct {
 	slices func(batch int) error // drop-in from Go slices; nil: not timed
 	check  func() error          // checks our result once (nil: none)
 	free   func()
+	// setImpl makes slices call impl's drop-in routines (gonum's, for
+	// the -l12gonum column) instead of ours.
+	setImpl func(impl gemmer)
 }
 
 // l12row is one line of the mode's table.
 type l12row struct {
-	name, size                    string
-	ours, theirs, copyRate, slice float64
+	name, size                           string
+	ours, theirs, copyRate, slice, gonum float64
 }
 
 // level12Main runs the routines of the levels asked for in the
 // precisions asked for and prints the table (and the chart, with png).
-func level12Main(b *bencher, levels, precs []string, n1, n2 int, only map[string]bool, withSlices bool, png string) error {
+//
+// With withGonum, gonum's Go code is timed on the same Go slices (one
+// goroutine), and ours resident is given as a multiple of it.
+func level12Main(b *bencher, levels, precs []string, n1, n2 int, only map[string]bool, withSlices, withGonum bool, png string) error {
 	var rows []l12row
 	prof := b.impl.Runtime().Device().Profile()
 	for _, p := range []int{32, 64} {
@@ -59,7 +66,7 @@ func level12Main(b *bencher, levels, precs []string, n1, n2 int, only map[string
 			p, sh.Local, sh.Vec, sh.Unroll, sh.Groups)
 	}
 	fmt.Println()
-	fmt.Printf("%-8s %-10s %9s %10s %10s %10s %10s %9s %9s\n", "op", "size", "MB/call", "resident", "CLBlast", "copy", "slices", "ours/cp", "ours/CLB")
+	fmt.Printf("%-8s %-10s %9s %10s %10s %10s %10s %9s %9s %10s %9s\n", "op", "size", "MB/call", "resident", "CLBlast", "copy", "slices", "ours/cp", "ours/CLB", "gonum", "ours/gn")
 	for _, lv := range levels {
 		for _, p := range precs {
 			var ops []l12op
@@ -83,7 +90,7 @@ func level12Main(b *bencher, levels, precs []string, n1, n2 int, only map[string
 				if len(only) > 0 && !only[strings.ToUpper(op.name)] {
 					continue
 				}
-				r, err := runL12(b, op, withSlices)
+				r, err := runL12(b, op, withSlices, withGonum)
 				if err != nil {
 					return err
 				}
@@ -104,7 +111,7 @@ func level12Main(b *bencher, levels, precs []string, n1, n2 int, only map[string
 }
 
 // runL12 times op against the copy of the same bytes.
-func runL12(b *bencher, op l12op, withSlices bool) (l12row, error) {
+func runL12(b *bencher, op l12op, withSlices, withGonum bool) (l12row, error) {
 	r := l12row{name: op.name, size: op.size}
 	if op.check != nil {
 		if err := op.ours(1); err != nil {
@@ -132,6 +139,13 @@ func runL12(b *bencher, op l12op, withSlices bool) (l12row, error) {
 	if withSlices && op.slices != nil {
 		r.slice = b.median(gb, op.slices)
 	}
+	vsGonum := "-"
+	if withGonum && op.slices != nil && op.setImpl != nil {
+		op.setImpl(gonum.Implementation{})
+		r.gonum = b.median(gb, op.slices)
+		op.setImpl(b.impl)
+		vsGonum = fmt.Sprintf("%.2fx", r.ours/r.gonum)
+	}
 	vsCopy, vsCLB := "-", "-"
 	if r.copyRate > 0 {
 		vsCopy = fmt.Sprintf("%.0f%%", 100*r.ours/r.copyRate)
@@ -139,8 +153,8 @@ func runL12(b *bencher, op l12op, withSlices bool) (l12row, error) {
 	if r.theirs > 0 {
 		vsCLB = fmt.Sprintf("%.2fx", r.ours/r.theirs)
 	}
-	fmt.Printf("%-8s %-10s %9.1f %10s %10s %10s %10s %9s %9s\n", r.name, r.size, op.bytes/1e6,
-		gf(r.ours), gf(r.theirs), gf(r.copyRate), gf(r.slice), vsCopy, vsCLB)
+	fmt.Printf("%-8s %-10s %9.1f %10s %10s %10s %10s %9s %9s %10s %9s\n", r.name, r.size, op.bytes/1e6,
+		gf(r.ours), gf(r.theirs), gf(r.copyRate), gf(r.slice), vsCopy, vsCLB, gf(r.gonum), vsGonum)
 	return r, nil
 }
 
@@ -233,7 +247,7 @@ func level1Ops[T float32 | float64](b *bencher, n int) ([]l12op, error) {
 		size = fmt.Sprint(n)
 	}
 	p := prefix[T]()
-	dl := dropIn[T]{b.impl}
+	dl := &dropIn[T]{b.impl}
 	var (
 		c, s  = T(math.Cos(0.3)), T(math.Sin(0.3))
 		alpha = T(1e-3)
@@ -381,6 +395,7 @@ func level1Ops[T float32 | float64](b *bencher, n int) ([]l12op, error) {
 	for i := range ops {
 		ops[i].level, ops[i].size = 1, size
 		ops[i].free = func() {}
+		ops[i].setImpl = func(impl gemmer) { dl.impl = impl }
 	}
 	ops[len(ops)-1].free = func() { x.v.Release(); y.v.Release(); res.Release() }
 	return ops, nil
@@ -591,7 +606,7 @@ func level2Ops[T float32 | float64](b *bencher, n int) ([]l12op, error) {
 	nn, nf := float64(n)*float64(n), float64(n)
 	tri := nf * (nf + 1) / 2
 	p := prefix[T]()
-	dl := dropIn[T]{b.impl}
+	dl := &dropIn[T]{b.impl}
 	loop := func(f func() (*clblas.Event, error)) func(int) error {
 		return func(batch int) error {
 			var ev *clblas.Event
@@ -664,6 +679,7 @@ func level2Ops[T float32 | float64](b *bencher, n int) ([]l12op, error) {
 	for i := range ops {
 		ops[i].level, ops[i].size = 2, size
 		ops[i].free = func() {}
+		ops[i].setImpl = func(impl gemmer) { dl.impl = impl }
 	}
 	ops[len(ops)-1].free = func() { a.Release(); x.v.Release(); y.v.Release(); freeMore() }
 	return ops, nil

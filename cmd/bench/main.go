@@ -99,6 +99,7 @@ func main() {
 	l1n := flag.Int("l1n", 1<<26, "with -level: the vector length of level 1")
 	l2n := flag.Int("l2n", 8192, "with -level: the matrix order of level 2")
 	l12ops := flag.String("ops", "", "with -level: only these routines (e.g. DAXPY,DGEMV-T)")
+	l12gonum := flag.Bool("l12gonum", false, "with -level: also time gonum's Go code on the same slices (one goroutine) and give ours resident as a multiple of it")
 	complexMode := flag.Bool("complex", false, "time ZGEMM (-prec 64) and CGEMM (-prec 32) instead: resident, CLBlast, Go slices, gonum (see complex.go)")
 	flag.Parse()
 
@@ -148,7 +149,7 @@ func main() {
 	if *level != "" {
 		levels, only := level12Flags(*level, *l12ops)
 		b := &bencher{impl: impl, reps: *reps, minTime: *minTime}
-		if err := level12Main(b, levels, split(*precs), *l1n, *l2n, only, *withSlices, *pngPath); err != nil {
+		if err := level12Main(b, levels, split(*precs), *l1n, *l2n, only, *withSlices, *l12gonum, *pngPath); err != nil {
 			log.Fatalf("bench: %v", err)
 		}
 		return

@@ -1,9 +1,12 @@
 // Command tune searches GEMM kernel parameters for one OpenCL device and
 // writes the winners into the tuning database's format
-// (kernels/gemm_tuning.json).
+// (kernels/gemm_tuning.json); with -kernel level1, it searches the launch
+// shape of the level 1 and GEMV kernels instead and writes
+// kernels/l12_tuning.json's format (level1.go says how).
 //
 //	go run ./cmd/tune -prec 32 -shapes large=4096,medium=1024,small=512,skinny=8192x64x8192
 //	go run ./cmd/tune -device pocl -prec 64 -kernel cpu -space small -out /tmp/tuning.json
+//	go run ./cmd/tune -kernel level1 -prec 32,64 -budget 240s -out /tmp/l12.json
 //
 // For each shape (a GPU bucket, labelled "name=MxNxK") or, with -kernel
 // cpu, each transpose class (N, TT, NT), every candidate of the parameter
@@ -60,6 +63,7 @@ import (
 	"github.com/gocompute/opencl/internal/engine"
 	"github.com/gocompute/opencl/internal/gemm"
 	"github.com/gocompute/opencl/internal/gemm/profile"
+	"github.com/gocompute/opencl/internal/l12tuning"
 	"github.com/gocompute/opencl/platform"
 )
 
@@ -423,14 +427,17 @@ func localOf(c gemm.TuneConfig) []int {
 
 func main() {
 	deviceSpec := flag.String("device", "", "device to tune (a GOCL_DEVICE spec: vendor, type, P:D or a name substring; default: the default device)")
-	prec := flag.Int("prec", 32, "precision: 32 or 64")
-	kernel := flag.String("kernel", "auto", "kernel to tune: tiled, cpu, direct, mma (auto: cpu on CPU devices, tiled elsewhere)")
+	precFlag := flag.String("prec", "32", "precision: 32 or 64 (-kernel level1: a list, 32,64)")
+	kernel := flag.String("kernel", "auto", "kernel to tune: tiled, cpu, direct, mma (auto: cpu on CPU devices, tiled elsewhere), or level1 (level2: the same) for the level 1 and GEMV launch shape (level1.go)")
+	l1n := flag.Int("n", 0, "-kernel level1: vector length (0: 2^26 on GPUs, 2^22 on CPUs)")
+	l1m := flag.Int("m", 0, "-kernel level1: GEMV's matrix order (0: 8192 on GPUs, 2048 on CPUs; -1: no GEMV)")
+	l1ops := flag.String("ops", "axpy,copy,scal,dot,nrm2,asum,iamax,gemv-n,gemv-t", "-kernel level1: the routines timed and scored ("+strings.Join(engine.L1Ops, ",")+")")
 	shapesFlag := flag.String("shapes", "", "shapes [label=]N or [label=]MxNxK, comma-separated (default: large=4096,medium=1024,small=512,skinny=8192x64x8192 on GPUs, 1024 on CPUs)")
 	transFlag := flag.String("trans", "NN", "transpose combination to tune on (GPU kernels; the CPU kernel tunes its classes N, TT, NT); for -kernel mma a list (NN,TN,...) chooses one tile for all and per-combination switches")
 	space := flag.String("space", "full", "parameter space: full or small")
 	runs := flag.Int("runs", 5, "timed launches per candidate (the median counts)")
 	limit := flag.Int("max", 0, "run at most this many valid candidates per shape (0: all)")
-	dbPath := flag.String("db", "", "tuning database to update (default: the one built into the library)")
+	dbPath := flag.String("db", "", "tuning database to update (default: the one built into the library; -kernel level1: kernels/l12_tuning.json's)")
 	outPath := flag.String("out", "", "write the updated database here (default: standard output)")
 	useBar := flag.Bool("bar", isTerminal(os.Stderr), "show a progress bar (default: when standard error is a terminal; false: a line per tenth)")
 	budget := flag.Duration("budget", 0, "stop running candidates after this long and keep the best so far (0: no limit)")
@@ -438,9 +445,19 @@ func main() {
 	where := flag.String("where", "", "keep only candidates whose defines take these values, e.g. MWG=32|64,MDIMC=8|16 (applied to the -space)")
 	flag.Parse()
 
-	if *prec != 32 && *prec != 64 {
-		log.Fatalf("tune: -prec must be 32 or 64")
+	var precs []int
+	for _, f := range strings.Split(*precFlag, ",") {
+		p, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || (p != 32 && p != 64) {
+			log.Fatalf("tune: -prec %q: want 32, 64 or (-kernel level1) 32,64", *precFlag)
+		}
+		precs = append(precs, p)
 	}
+	isL1 := *kernel == "level1" || *kernel == "level2"
+	if len(precs) != 1 && !isL1 {
+		log.Fatalf("tune: several precisions are for -kernel level1")
+	}
+	prec := &precs[0]
 	var dev *platform.Device
 	var err error
 	if *deviceSpec != "" {
@@ -457,6 +474,40 @@ func main() {
 		log.Fatalf("tune: %v", err)
 	}
 	defer e.Close()
+
+	if isL1 {
+		n, m := level1Defaults(prof, *l1n, *l1m)
+		var ops []string
+		for _, op := range strings.Split(*l1ops, ",") {
+			op = strings.ToLower(strings.TrimSpace(op))
+			if !slices.Contains(engine.L1Ops, op) {
+				log.Fatalf("tune: -ops: no routine %q (have %s)", op, strings.Join(engine.L1Ops, ","))
+			}
+			if m > 0 || !strings.HasPrefix(op, "gemv") {
+				ops = append(ops, op)
+			}
+		}
+		cfg := l1Config{precs: precs, n: n, m: m, ops: ops, runs: *runs, budget: *budget, verbose: *verbose, report: os.Stderr}
+		start := time.Now()
+		entries, err := tuneLevel1(e, cfg)
+		if err != nil {
+			log.Fatalf("tune: %v", err)
+		}
+		var src []byte
+		if *dbPath != "" {
+			if src, err = os.ReadFile(*dbPath); err != nil {
+				log.Fatalf("tune: %v", err)
+			}
+		}
+		measured := fmt.Sprintf("%s, cmd/tune -kernel level1, %s %s, %d CUs", time.Now().Format("2006-01-02"), prof.Platform, prof.DriverVersion, prof.ComputeUnits)
+		res, err := l12tuning.Update(src, profile.Device(prof), measured, entries)
+		if err != nil {
+			log.Fatalf("tune: %v", err)
+		}
+		fmt.Fprintf(os.Stderr, "done in %v\n", time.Since(start).Round(time.Second))
+		writeOut(*outPath, res)
+		return
+	}
 
 	k := *kernel
 	if k == "auto" {
@@ -557,14 +608,19 @@ func main() {
 		log.Fatalf("tune: %v", err)
 	}
 	fmt.Fprintf(t.report, "done in %v\n", time.Since(start).Round(time.Second))
-	if *outPath == "" {
+	writeOut(*outPath, res)
+}
+
+// writeOut writes the updated database to path, or standard output.
+func writeOut(path string, res []byte) {
+	if path == "" {
 		os.Stdout.Write(res)
 		return
 	}
-	if err := os.WriteFile(*outPath, res, 0o644); err != nil {
+	if err := os.WriteFile(path, res, 0o644); err != nil {
 		log.Fatalf("tune: %v", err)
 	}
-	fmt.Fprintf(t.report, "wrote %s\n", *outPath)
+	fmt.Fprintf(os.Stderr, "wrote %s\n", path)
 }
 
 // tuneCombos tunes gemm_mma on one shape in several transpose combinations

@@ -30,9 +30,9 @@ type Cost struct {
 	// memory, in GB/s: the level 1 and 2 routines that do not stream
 	// through the staging buffers move their data at this rate.
 	PageableGBps float64
-	// StagesLevel2 is true when GEMV streams its matrix from host slices
-	// through the pinned staging buffers (l2_staged.go), and so moves it
-	// at LinkGBps.
+	// StagesLevel2 is true when GEMV, GER, SYMV and TRMV stream their
+	// matrix from host slices through the pinned staging buffers
+	// (l2_staged.go), and so move it faster than PageableGBps.
 	StagesLevel2 bool
 	// Launch is the fixed cost of one offloaded call: enqueueing the
 	// transfers and kernels and waiting for them.

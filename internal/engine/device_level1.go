@@ -61,7 +61,7 @@ func L1At(b any, off, inc int) []any {
 func L1Run(c *Call, k string, n int, args ...any) {
 	sh := l1ShapeOf(c)
 	ls := sh.Local
-	c.Run(L1Kernel(c, k), []int{sh.GroupsFor(n) * ls}, []int{ls}, append([]any{int32(n)}, args...)...)
+	c.Run(L1Kernel(c, k), []int{sh.EwGroupsFor(n) * ls}, []int{ls}, append([]any{int32(n)}, args...)...)
 }
 
 // L1RunAll is L1Run for an argument list that starts with int32(n)
@@ -69,7 +69,7 @@ func L1Run(c *Call, k string, n int, args ...any) {
 func L1RunAll(c *Call, k string, n int, all []any) {
 	sh := l1ShapeOf(c)
 	ls := sh.Local
-	c.Run(L1Kernel(c, k), []int{sh.GroupsFor(n) * ls}, []int{ls}, all...)
+	c.Run(L1Kernel(c, k), []int{sh.EwGroupsFor(n) * ls}, []int{ls}, all...)
 }
 
 // The enqueue-only layer: each xxxOnDevice enqueues one routine on vectors

@@ -401,7 +401,7 @@ func scatterTri[T Real](dst, src []T, n, ld int, upper bool) {
 // The routines.
 
 func gemv[T Real](e *Engine, name string, tA blas.Transpose, m, n int, alpha T, a []T, lda int, x []T, incX int, beta T, y []T, incY int) error {
-	if alpha != 0 && e.l2Staged() {
+	if alpha != 0 && m > 0 && n > 0 && e.l2Staged() {
 		return gemvStaged(e, name, tA != blas.NoTrans, m, n, alpha, a, lda, x, incX, beta, y, incY)
 	}
 	d, nout, nin, span := GemvMat(tA, m, n, lda)
@@ -414,6 +414,9 @@ func gbmv[T Real](e *Engine, name string, tA blas.Transpose, m, n, kL, kU int, a
 }
 
 func symv[T Real](e *Engine, name string, ul blas.Uplo, n int, alpha T, a []T, lda int, x []T, incX int, beta T, y []T, incY int) error {
+	if alpha != 0 && n > 0 && e.l2Staged() {
+		return symvStaged(e, name, ul, n, alpha, a, lda, x, incX, beta, y, incY)
+	}
 	return l2mv(e, name, L2Sym(L2Dense, ul, n, n-1, lda), a[:MatSpan(n, n, lda)], n, n, alpha, x, incX, beta, y, incY)
 }
 
@@ -426,6 +429,9 @@ func spmv[T Real](e *Engine, name string, ul blas.Uplo, n int, alpha T, ap []T, 
 }
 
 func trmv[T Real](e *Engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []T, lda int, x []T, incX int) error {
+	if n > 0 && e.l2Staged() {
+		return trmvStaged(e, name, ul, tA, d, n, a, lda, x, incX)
+	}
 	return l2trmv(e, name, L2Tri(L2Dense, ul, tA, d, n, n-1, lda), a[:MatSpan(n, n, lda)], n, x, incX)
 }
 
@@ -450,7 +456,7 @@ func tpsv[T Real](e *Engine, name string, ul blas.Uplo, tA blas.Transpose, d bla
 }
 
 func ger[T Real](e *Engine, name string, m, n int, alpha T, x []T, incX int, y []T, incY int, a []T, lda int) error {
-	if e.l2Staged() {
+	if m > 0 && n > 0 && e.l2Staged() {
 		return gerStaged(e, name, m, n, alpha, x, incX, y, incY, a, lda)
 	}
 	return l2rank(e, name, L2Update{}, m, n, alpha, x, incX, y, incY, a, lda)

@@ -45,6 +45,7 @@ type Engine struct {
 	// staging buffers, the pipeline's queues, the pipeline policy and its
 	// time accounting.
 	Pinned     PinnedPool
+	Slots      SlotPool   // pinned result slots of resident reductions (slots.go)
 	HostSlices HostSlices // live HostSlices (hostslice.go)
 	Pipe       PipeQueues
 	PipeMode   settings.Pipeline
@@ -52,19 +53,25 @@ type Engine struct {
 
 	Kernels KernelPool // free kernel objects by spec key
 	specs   SpecCache  // specs of the kernels without extra defines
+	l1      l1Shapes   // level 1 shapes (l1shape_set.go)
 
 	// L3Route chooses how symm, syrk, syr2k and trmm run
 	// (device_level3.go): l3Auto by size, or always l3Direct / l3ViaGemm
 	// (tests); l3Block, when set, replaces trmm's block size (tests).
 	L3Route L3RouteMode
-	// L2Slab, when set (tests), replaces the size in bytes of the slabs in
-	// which GEMV streams its matrix from host slices (l2_staged.go).
+	// L2Slab, when set (tests), replaces the size in bytes of the chunks in
+	// which level 2 streams its matrix from host slices (l2_pipe.go);
+	// L2Piece and L2Workers, when set (benchmarks), replace the most bytes
+	// of one host copy and the number of copying goroutines.
 	L2Slab       int
+	L2Piece      int
+	L2Workers    int
 	L2StagedRuns atomic.Int64 // GEMV calls that streamed their matrix (tests)
+	L2DirectRuns atomic.Int64 // those whose matrix lay in a HostSlice (tests)
 	L3Block      int
 	L3ViaGemm    atomic.Int64 // calls that took the GEMM route (tests)
-	// ZMethod, when set (tests and measurements), replaces complex GEMM's
-	// choice of method (zgemm3m.go).
+	// ZMethod is complex GEMM's method (GOCL_COMPLEX_GEMM; tests and
+	// measurements set it too): ZAuto lets zMethodFor choose.
 	ZMethod ZMethod
 	// SymvTile, when set (measurements), replaces symv_part's tile side
 	// and work-group height (symvShape).
@@ -127,6 +134,7 @@ func newEngine(o Options) (*Engine, error) {
 	}
 	e.Prof = e.RT.Device().Profile()
 	e.Tensor = o.Tensor
+	e.ZMethod = o.ZMethod
 	e.Tuning = o.Tuning
 	if e.Tuning == nil {
 		e.Tuning = gemm.Builtin()
@@ -134,6 +142,7 @@ func newEngine(o Options) (*Engine, error) {
 	e.Queue = e.RT.Queue()
 	e.Buffers.Init(e.RT.Context(), e.Prof)
 	e.Pinned.Init(e.RT.Context(), e.Queue)
+	e.Slots.Init(e.RT.Context(), e.Queue)
 	e.PipeMode = o.Pipe
 	e.ZeroCopy = o.ZeroCopy
 	return e, nil
@@ -164,6 +173,7 @@ func (e *Engine) release() error {
 	errs = append(errs, e.Kernels.Close())
 	errs = append(errs, e.Pipe.Close())
 	errs = append(errs, e.Queue.Finish())
+	errs = append(errs, e.Slots.Close())
 	errs = append(errs, e.HostSlices.Close(&e.Pinned))
 	errs = append(errs, e.Pinned.Close())
 	e.Buffers.Close()
@@ -208,9 +218,18 @@ type Call struct {
 	q      *cl.Queue
 	queues []*cl.Queue
 	pinned []*Pinned
+	// slots are result slots read into (ReadSlot); they are the caller's
+	// when the call succeeds.
+	slots []*Slot
 	// over are buffers over the caller's Go memory (hostOver), released
 	// at finish; the driver unpins the memory once their commands are done.
 	over []*cl.Buffer
+
+	// Lazy, set by the resident API, makes Run enqueue kernels on the
+	// engine's queue without an event (lazy.go); lazyAt is len(Events) at
+	// the latest such launch, -1 before any.
+	Lazy   bool
+	lazyAt int
 
 	// evs and ks back Events and kernels for the calls that enqueue a
 	// kernel or two (the small resident operations), so that appending
@@ -227,7 +246,7 @@ type pooledKernel struct {
 // Begin starts a device call of routine in precision T. It fails at once
 // if the engine is closed.
 func Begin[T Elem](e *Engine, routine string) *Call {
-	c := &Call{E: e, Routine: routine, prec: PrecisionOf[T]()}
+	c := &Call{E: e, Routine: routine, prec: PrecisionOf[T](), lazyAt: -1}
 	c.Events, c.kernels = c.evs[:0], c.ks[:0]
 	e.mu.RLock()
 	if e.closed.Load() {
@@ -256,11 +275,19 @@ func (c *Call) Finish() error {
 		}
 	}
 	cl.ReleaseAll(c.Events...)
-	for _, b := range c.bufs {
-		c.E.Buffers.Put(b)
+	// In reverse, so that the pool (last in, first out) hands the next
+	// call of the same shape the same buffers in the same roles, and its
+	// kernel arguments are already set.
+	for i := len(c.bufs) - 1; i >= 0; i-- {
+		c.E.Buffers.Put(c.bufs[i])
 	}
 	for _, p := range c.pinned {
 		c.E.Pinned.Put(p)
+	}
+	if c.Err != nil {
+		for _, s := range c.slots {
+			s.Free()
+		}
 	}
 	for _, b := range c.over {
 		b.Release()
@@ -329,6 +356,10 @@ func (c *Call) Run(k *cl.Kernel, global, local []int, args ...any) {
 	}
 	if err := k.SetArgs(args...); err != nil {
 		c.Fail(err)
+		return
+	}
+	if c.Lazy && c.q == nil {
+		c.runLazy(k, global, local)
 		return
 	}
 	q := c.E.Queue

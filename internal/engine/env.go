@@ -20,6 +20,7 @@ func EnvOptions(env settings.Env) (Options, error) {
 	o.Tensor, _ = gemm.ParseTensor(env.Get(settings.Tensor))           // checked
 	o.Pipe, _ = settings.ParsePipeline(env.Get(settings.GemmPipeline)) // checked
 	o.ZeroCopy, _ = ParseZeroCopy(env.Get(settings.ZeroCopy))          // checked
+	o.ZMethod, _ = ParseZMethod(env.Get(settings.ComplexGemm))         // checked
 	path := env.Get(settings.GemmTuning)
 	db, err := gemm.Read(path)
 	if err != nil {

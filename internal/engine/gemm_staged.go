@@ -17,9 +17,14 @@ func gemmStaged[T Real](e *Engine, name string, tA, tB blas.Transpose, m, n, k i
 	s := &stagedGemm[T]{
 		e: e, start: time.Now(),
 		at: tA != blas.NoTrans, bt: tB != blas.NoTrans, m: m, n: n, k: k,
-		alpha: alpha, beta: beta, a: a, b: b, cc: cc, lda: lda, ldb: ldb, ldc: ldc,
+		alpha: alpha, beta: beta, a: a, b: b, cc: cc, lda: lda, ldb: ldb, ldc: ldc, w: 1,
 	}
-	s.c = Begin[T](e, name)
+	return s.run(name)
+}
+
+// run runs the call.
+func (s *stagedGemm[T]) run(name string) error {
+	s.c = Begin[T](s.e, name)
 	s.queues()
 	s.buffers()
 	s.plan()
@@ -70,11 +75,20 @@ type stagedGemm[T Real] struct {
 	bytesUp, bytesDown int64
 	bytesDirect        int64
 
-	// early unpacks C's tiles as they arrive (beta == 0).
-	early *TileUnpacker[T]
+	// early unpacks C's tiles as they arrive (beta == 0); checker checks
+	// them for NaN and infinities as they arrive (a complex call with
+	// beta ≠ 0, whose C is written at the end).
+	early, checker *TileUnpacker[T]
+
+	// A complex call (zgemm_staged.go): its elements are w = 2 Ts (the
+	// parts), its extras are z, and nonFinite is set when C came back
+	// holding a NaN or an infinity. A real call has w = 1 and z nil.
+	w         int
+	z         *zStaged
+	nonFinite bool
 }
 
-// es is the size of an element in bytes.
+// es is the size of a T in bytes.
 func (s *stagedGemm[T]) es() int64 { return int64(s.c.prec / 8) }
 
 // queues takes the pipeline's queues and makes them start after everything
@@ -121,21 +135,22 @@ func (s *stagedGemm[T]) buffers() {
 	s.directC = Contains(&e.HostSlices, s.cc)
 	s.directDn = s.directC && !s.readC
 	var pa, pb, pc *Pinned
+	mk, kn, mn := m*k*s.w, k*n*s.w, m*n*s.w
 	if s.readAB {
 		if !s.directA {
-			pa = stage[T](c, m*k)
+			pa = stage[T](c, mk)
 		}
 		if !s.directB {
-			pb = stage[T](c, k*n)
+			pb = stage[T](c, kn)
 		}
-		s.da, s.db = Alloc[T](c, m*k), Alloc[T](c, k*n)
+		s.da, s.db = Alloc[T](c, mk), Alloc[T](c, kn)
 	}
 	if !s.directDn {
-		pc = stage[T](c, m*n)
+		pc = stage[T](c, mn)
 	}
-	s.dc = Alloc[T](c, m*n)
+	s.dc = Alloc[T](c, mn)
 	if c.Err == nil {
-		s.sa, s.sb, s.sc = PinnedView[T](pa, m*k), PinnedView[T](pb, k*n), PinnedView[T](pc, m*n)
+		s.sa, s.sb, s.sc = PinnedView[T](pa, mk), PinnedView[T](pb, kn), PinnedView[T](pc, mn)
 	}
 }
 
@@ -143,14 +158,19 @@ func (s *stagedGemm[T]) buffers() {
 func (s *stagedGemm[T]) plan() {
 	e, m, n, k := s.e, s.m, s.n, s.k
 	s.mt, s.nt = e.Plan().Tiles(m, n, k)
-	s.chunks = e.Plan().Slabs(m, n, k, s.at, s.bt, s.directB, int(s.es()))
+	es := s.w * int(s.es())
+	s.chunks = e.Plan().Slabs(m, n, k, s.at, s.bt, s.directB, es)
 	if s.chunks > 0 {
-		s.mt, s.nt = e.Plan().SlabRows(m, n, s.at, int(s.es())), n
+		s.mt, s.nt = e.Plan().SlabRows(m, n, s.at, es), n
 	}
 	s.rows = RowPanels(m, s.mt)
 	// With beta == 0, tiles are unpacked as they arrive.
-	if !s.readC && !s.directDn && s.c.Err == nil {
-		s.early = StartTileUnpacker(s.cc, s.sc, s.ldc)
+	switch {
+	case s.c.Err != nil || s.directDn:
+	case !s.readC:
+		s.early = startTileUnpacker(s.cc, s.sc, s.ldc, s.z != nil)
+	case s.z != nil:
+		s.checker = startTileUnpacker[T](nil, s.sc, 0, true)
 	}
 }
 
@@ -177,11 +197,13 @@ func (s *stagedGemm[T]) sent(n int, enq func() (*cl.Event, error)) *cl.Event {
 // upload uploads the rows×cols block at (r0, c0) of src (leading dimension
 // ld) to dev at element off, packed (leading dimension cols): packed into
 // sp[off:] first, or, when direct (src is pinned), by a rect transfer
-// straight from src.
+// straight from src. off, c0 and cols count the call's elements (w Ts
+// each), ld counts Ts.
 func (s *stagedGemm[T]) upload(dev *cl.Buffer, sp []T, off int, src []T, ld, r0, rows, c0, cols int, direct bool) *cl.Event {
 	if s.c.Err != nil {
 		return nil
 	}
+	off, c0, cols = off*s.w, c0*s.w, cols*s.w
 	n := rows * cols
 	if direct {
 		s.bytesDirect += int64(n) * s.es()
@@ -199,18 +221,18 @@ func (s *stagedGemm[T]) upload(dev *cl.Buffer, sp []T, off int, src []T, ld, r0,
 // r0·k.
 func (s *stagedGemm[T]) panelA(r0, mi int) *cl.Event {
 	if s.at { // columns r0… of the k×m A
-		return s.upload(s.da, s.sa, r0*s.k, s.a, s.lda, 0, s.k, r0, mi, s.directA)
+		return s.zExpandA(s.upload(s.da, s.sa, r0*s.k, s.a, s.lda, 0, s.k, r0, mi, s.directA), r0, mi)
 	}
 	return s.upload(s.da, s.sa, r0*s.k, s.a, s.lda, r0, mi, 0, s.k, s.directA)
 }
 
 // compute enqueues, once the events of wait have completed, the kernels of
 // C's mi×nj block at offC (leading dimension nj: the device layout above)
-// += alpha·op(A)·op(B) over kk of the inner dimension, with A's and B's
-// part at offA and offB, scaling the block by bk first; with last, it then
-// reads the block (at (r0, c0) of C) back. It returns false once the call
-// has failed.
-func (s *stagedGemm[T]) compute(wait []*cl.Event, mi, nj, kk, offA, ldA, offB, ldB int, bk T, offC, r0, c0 int, last bool) bool {
+// += alpha·op(A)·op(B) over kk of the inner dimension from k0 on, with A's
+// and B's part at offA and offB, scaling the block by beta first (by 1
+// unless first); with last, it then reads the block (at (r0, c0) of C)
+// back. It returns false once the call has failed.
+func (s *stagedGemm[T]) compute(wait []*cl.Event, mi, nj, kk, k0, offA, ldA, offB, ldB int, first bool, offC, r0, c0 int, last bool) bool {
 	c := s.c
 	// The block's kernels wait for their inputs (the barrier also gives
 	// the block an event of its own when no kernel runs).
@@ -221,7 +243,15 @@ func (s *stagedGemm[T]) compute(wait []*cl.Event, mi, nj, kk, offA, ldA, offB, l
 	}
 	c.Events = append(c.Events, bar)
 	before := len(c.Events)
-	GemmOnDevice(c, s.at, s.bt, mi, nj, kk, s.alpha, s.da, offA, ldA, s.db, offB, ldB, bk, s.dc, offC, nj)
+	if s.z != nil {
+		s.zCompute(mi, nj, kk, k0, offA, ldA, offB, first, offC, r0)
+	} else {
+		bk := T(1)
+		if first {
+			bk = s.beta
+		}
+		GemmOnDevice(c, s.at, s.bt, mi, nj, kk, s.alpha, s.da, offA, ldA, s.db, offB, ldB, bk, s.dc, offC, nj)
+	}
 	if c.Err != nil {
 		return false
 	}
@@ -239,6 +269,7 @@ func (s *stagedGemm[T]) compute(wait []*cl.Event, mi, nj, kk, offA, ldA, offB, l
 // uploads the kernels wait for, is slower (BENCHMARKS.md, "Figures behind the code's choices").
 func (s *stagedGemm[T]) download(mi, nj, offC, r0, c0 int) bool {
 	c := s.c
+	offC, c0, nj = offC*s.w, c0*s.w, nj*s.w
 	if err := s.e.Fault.Inject("read"); err != nil {
 		c.Fail(err)
 		return false
@@ -260,8 +291,10 @@ func (s *stagedGemm[T]) download(mi, nj, offC, r0, c0 int) bool {
 	s.downBytes = append(s.downBytes, int64(mi*nj)*s.es())
 	s.bytesDown += int64(mi*nj) * s.es()
 	c.Fail(s.down.Flush())
-	if s.early != nil && c.Err == nil {
-		s.early.Add(ev, r0, mi, c0, nj, offC)
+	for _, u := range []*TileUnpacker[T]{s.early, s.checker} {
+		if u != nil && c.Err == nil {
+			u.Add(ev, r0, mi, c0, nj, offC)
+		}
 	}
 	return c.Err == nil
 }
@@ -273,17 +306,15 @@ func (s *stagedGemm[T]) slabs() {
 		// C's slab r0… (beta ≠ 0), to element r0·n.
 		func(r0, mi int) *cl.Event { return s.upload(s.dc, s.sc, r0*n, s.cc, s.ldc, r0, mi, 0, n, s.directC) },
 		// B's rows k0…, to element k0·n.
-		func(k0, kn int) *cl.Event { return s.upload(s.db, s.sb, k0*n, s.b, s.ldb, k0, kn, 0, n, s.directB) },
+		func(k0, kn int) *cl.Event {
+			return s.zExpandB(s.upload(s.db, s.sb, k0*n, s.b, s.ldb, k0, kn, 0, n, s.directB), k0*n, kn, n, n)
+		},
 		func(wait []*cl.Event, r0, mi, k0, kn int, first, last bool) bool {
 			offA, ldA := r0*k+k0, k
 			if s.at {
 				offA, ldA = r0*k+k0*mi, mi
 			}
-			bk := T(1)
-			if first {
-				bk = s.beta
-			}
-			return s.compute(wait, mi, n, kn, offA, ldA, k0*n, n, bk, r0*n, r0, 0, last)
+			return s.compute(wait, mi, n, kn, k0, offA, ldA, k0*n, n, first, r0*n, r0, 0, last)
 		},
 		func() bool { return s.c.Err == nil })
 }
@@ -329,6 +360,7 @@ func (s *stagedGemm[T]) tiles() {
 				} else {
 					evB[j] = s.upload(s.db, s.sb, offB, s.b, s.ldb, 0, k, c0, nj, s.directB)
 				}
+				evB[j] = s.zExpandB(evB[j], offB, k, nj, ldB)
 			}
 			wait = append(wait, evA[i], evB[j])
 		}
@@ -338,7 +370,7 @@ func (s *stagedGemm[T]) tiles() {
 		if c.Err != nil {
 			break
 		}
-		if !s.compute(wait, mi, nj, k, offA, ldA, offB, ldB, s.beta, offC, r0, c0, true) {
+		if !s.compute(wait, mi, nj, k, 0, offA, ldA, offB, ldB, true, offC, r0, c0, true) {
 			break
 		}
 	}
@@ -355,16 +387,26 @@ func (s *stagedGemm[T]) end() error {
 		var err error
 		s.unpackNs, err = s.early.Stop()
 		c.Fail(err)
+		s.nonFinite = s.early.bad
 	} else if c.Err == nil {
 		c.Fail(cl.WaitForEvents(s.downs...))
+	}
+	if s.checker != nil {
+		_, err := s.checker.Stop()
+		c.Fail(err)
+		s.nonFinite = s.checker.bad
 	}
 	if c.Err != nil {
 		return c.Finish()
 	}
-	if s.early == nil && !s.directDn {
+	if s.z != nil && s.directDn {
+		s.nonFinite = !BlockFinite(s.cc, s.m, s.n*s.w, s.ldc)
+	}
+	// A complex C with a NaN or an infinity is left as it was.
+	if s.early == nil && !s.directDn && !s.nonFinite {
 		// Every command succeeded: C may be written now.
 		t := time.Now()
-		UnpackTiles(s.cc, s.sc, s.n, s.ldc, s.rows, s.nt)
+		UnpackTiles(s.cc, s.sc, s.n*s.w, s.ldc, s.rows, s.nt*s.w)
 		s.unpackNs = int64(time.Since(t))
 	}
 	s.account()

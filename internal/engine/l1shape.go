@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 
+	"github.com/gocompute/opencl/internal/gemm/profile"
+	"github.com/gocompute/opencl/internal/l12tuning"
 	"github.com/gocompute/opencl/platform"
 )
 
@@ -12,11 +14,43 @@ type L1Shape struct {
 	Local  int // work-group size, a power of two (the reductions need one)
 	Vec    int // L1_VW: elements per vector load on the unit-stride path
 	Unroll int // L1_UNROLL: vector loads a work-item has in flight
-	Groups int // the most work-groups of one launch
+	Groups int // the most work-groups of a reduction's first pass (and GEMV T's, GER's)
+	// EwGroups is the most work-groups of an element-wise launch (0:
+	// Groups); with Cover, the grid covers the vector instead, each
+	// work-item taking Unroll vectors once.
+	EwGroups int
+	Cover    bool
+	Block    bool // L1_BLOCK: a group's loads are consecutive blocks
+	Idx32    bool // L1_IDX32: 32-bit indices in the unit-stride loops
 }
 
-// L1ShapeFor derives the level 1 shape for device p and precision prec
-// (32 or 64).
+// L1ShapeFor is the level 1 shape for device p and precision prec (32 or
+// 64): the entry of the tuning database (kernels/l12_tuning.json) for p,
+// if it has one that p can launch, else the shape L1ShapeDerived derives.
+func L1ShapeFor(p platform.Profile, prec int) L1Shape {
+	return L1ShapeFrom(l12tuning.Builtin(), p, prec)
+}
+
+// L1ShapeFrom is L1ShapeFor with the tuning database db.
+func L1ShapeFrom(db *l12tuning.DB, p platform.Profile, prec int) L1Shape {
+	if e, ok := l12tuning.Lookup(db, profile.Device(p), prec); ok {
+		if s := L1ShapeOfEntry(e, p); s.Valid(p) == nil {
+			return s
+		}
+	}
+	return L1ShapeDerived(p, prec)
+}
+
+// L1ShapeOfEntry is the shape of a tuning database entry on device p,
+// whose compute units count its groups.
+func L1ShapeOfEntry(e l12tuning.Entry, p platform.Profile) L1Shape {
+	cu := max(p.ComputeUnits, 1)
+	return L1Shape{Local: e.Local, Vec: e.Vec, Unroll: e.Unroll, Groups: e.Groups * cu,
+		EwGroups: e.EwGroups * cu, Cover: e.Cover, Block: e.Block, Idx32: e.Idx32}
+}
+
+// L1ShapeDerived derives the level 1 shape for device p and precision
+// prec (32 or 64).
 //
 // A GPU gets groups of 256 (or the largest power of two it allows), loads
 // of at least 16 bytes (a float4 or double2, the widest most GPUs load per
@@ -26,7 +60,7 @@ type L1Shape struct {
 // run. A CPU gets its preferred vector width (1 if it reports none), groups
 // of 64 and four groups per core: the work-items of a group are one loop
 // on one core, and a few groups per core even out the load.
-func L1ShapeFor(p platform.Profile, prec int) L1Shape {
+func L1ShapeDerived(p platform.Profile, prec int) L1Shape {
 	pref := p.PreferredVectorFloat
 	elem := 4
 	if prec == 64 {
@@ -59,15 +93,38 @@ func pow2Floor(n int) int {
 
 // Defines are the build defines of level1.cl for s.
 func (s L1Shape) Defines() []string {
-	return []string{fmt.Sprintf("L1_VW=%d", s.Vec), fmt.Sprintf("L1_UNROLL=%d", s.Unroll)}
+	d := []string{fmt.Sprintf("L1_VW=%d", s.Vec), fmt.Sprintf("L1_UNROLL=%d", s.Unroll)}
+	if s.Block {
+		d = append(d, "L1_BLOCK=1")
+	}
+	if s.Idx32 {
+		d = append(d, "L1_IDX32=1")
+	}
+	return d
 }
 
-// GroupsFor is the number of work-groups of a launch over n elements: as
-// many as give each work-item at least one vector, at most s.Groups, at
-// least one.
+// GroupsFor is the number of work-groups of a reduction's first pass over
+// n elements: as many as give each work-item at least one vector, at most
+// s.Groups, at least one.
 func (s L1Shape) GroupsFor(n int) int {
 	per := s.Local * s.Vec
 	return max(min(s.Groups, (n+per-1)/per), 1)
+}
+
+// EwGroupsFor is the number of work-groups of an element-wise launch over
+// n elements: with Cover, enough for each work-item to take Unroll
+// vectors; else as many as give each work-item at least one vector, at
+// most EwGroups (Groups if that is 0); at least one.
+func (s L1Shape) EwGroupsFor(n int) int {
+	per := s.Local * s.Vec
+	if s.Cover {
+		return max((n+per*s.Unroll-1)/(per*s.Unroll), 1)
+	}
+	g := s.EwGroups
+	if g == 0 {
+		g = s.Groups
+	}
+	return max(min(g, (n+per-1)/per), 1)
 }
 
 // Valid reports whether s can be built and launched on p.
@@ -83,6 +140,8 @@ func (s L1Shape) Valid(p platform.Profile) error {
 		return fmt.Errorf("level 1: unroll %d (want 1 to 16)", s.Unroll)
 	case s.Groups < 1:
 		return fmt.Errorf("level 1: %d work-groups", s.Groups)
+	case s.EwGroups < 0:
+		return fmt.Errorf("level 1: %d element-wise work-groups", s.EwGroups)
 	}
 	return nil
 }

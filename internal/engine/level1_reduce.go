@@ -17,7 +17,7 @@ import (
 // caller's vector for the next kernel.
 
 // l1ShapeOf is the level 1 shape of c's device in c's precision.
-func l1ShapeOf(c *Call) L1Shape { return L1ShapeFor(c.E.Prof, c.prec) }
+func l1ShapeOf(c *Call) L1Shape { return c.E.L1Shape(c.prec) }
 
 // L1Kernel is kernel k of level1.cl built for c's shape.
 func L1Kernel(c *Call, k string) *cl.Kernel {

@@ -22,6 +22,7 @@ type Options struct {
 	Tensor   gemm.Tensor       // GEMM's tensor-core mode
 	Pipe     settings.Pipeline // the staged GEMM's mode
 	ZeroCopy ZeroCopy          // whether device buffers alias Go memory
+	ZMethod  ZMethod           // complex GEMM's method (GOCL_COMPLEX_GEMM)
 	Tuning   *gemm.DB          // GEMM's tuning database; nil for the embedded one
 	Logger   *slog.Logger
 }

@@ -229,6 +229,9 @@ type TileUnpacker[T Real] struct {
 	done     chan struct{}
 	ns       int64 // time spent copying
 	err      error // the first download that failed
+	// check: look for NaN and infinities in the tiles (complex calls);
+	// bad: one was found.
+	check, bad bool
 }
 
 // unpackJob: once ev is complete, copy the mi×nj tile packed at src[off:]
@@ -239,7 +242,13 @@ type unpackJob struct {
 }
 
 func StartTileUnpacker[T Real](dst, src []T, ldc int) *TileUnpacker[T] {
-	u := &TileUnpacker[T]{dst: dst, src: src, ldc: ldc,
+	return startTileUnpacker(dst, src, ldc, false)
+}
+
+// startTileUnpacker is StartTileUnpacker, also checking that the tiles'
+// values are finite when check is set; with dst nil it only checks.
+func startTileUnpacker[T Real](dst, src []T, ldc int, check bool) *TileUnpacker[T] {
+	u := &TileUnpacker[T]{dst: dst, src: src, ldc: ldc, check: check,
 		jobs: make(chan unpackJob, 256), done: make(chan struct{})}
 	go u.loop()
 	return u
@@ -260,7 +269,14 @@ func (u *TileUnpacker[T]) loop() {
 			continue
 		}
 		t := time.Now()
-		unpackTile(u.dst, u.src, u.ldc, j.r0, j.mi, j.c0, j.nj, j.off)
+		switch {
+		case u.dst == nil: // checking only
+			u.bad = !BlockFinite(u.src[j.off:], 1, j.mi*j.nj, 0) || u.bad
+		case u.check:
+			u.bad = !unpackTileFinite(u.dst, u.src, u.ldc, j.r0, j.mi, j.c0, j.nj, j.off) || u.bad
+		default:
+			unpackTile(u.dst, u.src, u.ldc, j.r0, j.mi, j.c0, j.nj, j.off)
+		}
 		u.ns += int64(time.Since(t))
 	}
 }

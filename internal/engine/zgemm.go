@@ -106,11 +106,17 @@ func ZgemmOnDevice[R Real](c *Call, tA, tB blas.Transpose, m, n, k int, alpha, b
 }
 
 // ZgemmSlices is Zgemm and Cgemm on host slices (one slab of rows of C;
-// see zgemmDevice). It returns nonFinite, with C as it was given, when the
-// device's C holds a NaN or an infinity: gonum then computes the call,
-// since IEEE products on the device and gonum's loops (which apply alpha
-// at different places) need not agree on which non-finite value results.
+// see zgemmDevice), through pinned staging and pipelined where the real
+// GEMM is (zgemm_staged.go). It returns nonFinite when the device's C
+// holds a NaN or an infinity: gonum then computes the call, since IEEE
+// products on the device and gonum's loops (which apply alpha at different
+// places) need not agree on which non-finite value results. C is then as
+// it was given, except on the staged path with beta == 0, where the CPU
+// finish does not read it.
 func ZgemmSlices[T Complex, R Real](e *Engine, name string, tA, tB blas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, cc []T, ldc int) (nonFinite bool, err error) {
+	if e.Plan().Staged() { // pinned staging, pipelined (zgemm_staged.go)
+		return zgemmStaged[T, R](e, name, tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, cc, ldc)
+	}
 	c := Begin[T](e, name)
 	dc := newL3Dest(c, PartsOf[T, R](cc), m, 2*n, 2*ldc, beta != 0)
 	var ab, bb *cl.Buffer
@@ -131,7 +137,7 @@ func zFinish[R Real](c *Call, d *l3Dest[R]) (nonFinite bool, err error) {
 	if d.over {
 		syncHost[R](c, d.buf, d.span)
 		err := c.Finish()
-		bad := err == nil && !blockFinite(d.host, d.rows, d.cols, d.ld)
+		bad := err == nil && !BlockFinite(d.host, d.rows, d.cols, d.ld)
 		if d.keep != nil {
 			if err != nil || bad {
 				CopyBlock(d.host, d.ld, d.keep, d.cols, d.rows, d.cols)
@@ -144,24 +150,9 @@ func zFinish[R Real](c *Call, d *l3Dest[R]) (nonFinite bool, err error) {
 	if err := c.Finish(); err != nil {
 		return false, err
 	}
-	if !blockFinite(out, d.rows, d.cols, d.ld) {
+	if !BlockFinite(out, d.rows, d.cols, d.ld) {
 		return true, nil
 	}
 	ScatterMat(d.host, out, d.rows, d.cols, d.ld)
 	return false, nil
-}
-
-// blockFinite reports whether the rows×cols block of x (leading dimension
-// ld) holds only finite values.
-func blockFinite[R Real](x []R, rows, cols, ld int) bool {
-	for i := range rows {
-		var acc R
-		for _, v := range x[i*ld : i*ld+cols] {
-			acc += v - v // NaN for NaN and ±Inf, else 0
-		}
-		if acc != 0 {
-			return false
-		}
-	}
-	return true
 }

@@ -4,6 +4,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 
 	"github.com/gocompute/opencl/cl"
+	"github.com/gocompute/opencl/internal/settings"
 )
 
 // ZMethod is how complex GEMM forms its products on the device.
@@ -21,12 +22,33 @@ const (
 	Z3M
 )
 
+// zgemm3MMin is the smallest dimension from which ZAuto takes the 3M
+// method: below it the three smaller real GEMMs fill a GPU worse than the
+// one of 4M, and the saved quarter of the flops does not pay (BENCHMARKS.md,
+// "Figures behind the code's choices").
+const zgemm3MMin = 2048
+
 // zMethodFor is the method of a complex GEMM of m×n×k on c's engine.
 func zMethodFor(c *Call, m, n, k int) ZMethod {
 	if c.E.ZMethod != ZAuto {
 		return c.E.ZMethod
 	}
+	if min(m, n, k) >= zgemm3MMin {
+		return Z3M
+	}
 	return Z4M
+}
+
+// ParseZMethod reads GOCL_COMPLEX_GEMM (settings.ParseComplexGemm's words).
+func ParseZMethod(v string) (ZMethod, error) {
+	w, err := settings.ParseComplexGemm(v)
+	switch w {
+	case "4m":
+		return Z4M, err
+	case "3m":
+		return Z3M, err
+	}
+	return ZAuto, err
 }
 
 // zgemm3M enqueues C = alpha·op(A)·op(B) + beta·C by the 3M method

@@ -383,9 +383,14 @@ func MMA(db *DB, p Device, prec, m, n int, mode Tensor, base Config) (Config, bo
 		return Config{}, false
 	}
 	// Too few work-groups to occupy half the device: the FMA kernel's
-	// smaller tiles keep more of it busy (BENCHMARKS.md, "Figures behind the code's choices").
-	if ceilDiv(m, cfg.MMAMWG)*ceilDiv(n, cfg.MMANWG) < max(p.ComputeUnits, 1)/2 {
-		return Config{}, false
+	// smaller tiles keep more of it busy (BENCHMARKS.md, "Figures behind the code's choices"),
+	// unless the small tensor-core tile does (mma_small.go).
+	if half := max(p.ComputeUnits, 1) / 2; cfg.WorkGroups(m, n) < half {
+		small, ok := MMASmall(p, prec, cfg)
+		if !ok || small.WorkGroups(m, n) < half {
+			return Config{}, false
+		}
+		cfg = small
 	}
 	return cfg, true
 }

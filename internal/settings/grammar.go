@@ -47,8 +47,14 @@ func ParseOffload(v string) (string, error) {
 	return choose(v, "auto", map[string]string{"auto": "auto", "always": "always", "never": "never"}, "auto, always or never")
 }
 
+// ParseComplexGemm parses a GOCL_COMPLEX_GEMM value: "auto" (the
+// default), "4m" or "3m".
+func ParseComplexGemm(v string) (string, error) {
+	return choose(v, "auto", map[string]string{"auto": "auto", "4m": "4m", "3m": "3m"}, "auto, 4m or 3m")
+}
+
 // ParseTensor parses a GOCL_TENSOR value: "auto" (the default), "off",
-// and "tf32x3" or its synonym "on".
+// or "tf32x3" ("on" is tf32x3).
 func ParseTensor(v string) (string, error) {
 	return choose(v, "auto", map[string]string{"auto": "auto", "off": "off", "on": "tf32x3", "tf32x3": "tf32x3"}, "auto, off, on or tf32x3")
 }

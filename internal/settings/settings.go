@@ -28,6 +28,7 @@ const (
 	GemmTuning    = "GOCL_GEMM_TUNING"
 	GemmPipeline  = "GOCL_GEMM_PIPELINE"
 	ZeroCopy      = "GOCL_ZERO_COPY"
+	ComplexGemm   = "GOCL_COMPLEX_GEMM"
 	RequireDevice = "GOCL_REQUIRE_DEVICE"
 	OpenCLLibrary = "GOCL_OPENCL_LIBRARY"
 )
@@ -114,6 +115,15 @@ var table = []Setting{
 		Meaning: "Whether level 3 kernels work on your Go slices in place (buffers over them, no copies): `auto` on CPU devices only; `on` also on other devices that report memory unified with the host's, such as integrated GPUs (correct by the OpenCL rules, **not yet measured**, hence not the default); `off` copies everywhere.",
 		Bad:     "sometimes",
 		check:   func(v string) error { _, err := ParseSwitch(v); return err },
+	},
+	{
+		Name:    ComplexGemm,
+		Values:  "auto, 4m, 3m",
+		Default: "auto",
+		Option:  "none: the variable only",
+		Meaning: "How complex GEMM (Zgemm, Cgemm and the level 3 routines built on them) forms its products on the device: `4m` by four real products (each part rounded as gonum's loops round it); `3m` by three (Gauss's method: a quarter fewer flops, the imaginary part's error bounded by the operands' |re| + |im| rather than their parts; measured within 2× of `4m`'s, BENCHMARKS.md); `auto`: `3m` for products whose every dimension is at least 2048, `4m` below.",
+		Bad:     "5m",
+		check:   func(v string) error { _, err := ParseComplexGemm(v); return err },
 	},
 	{
 		Name:    RequireDevice,

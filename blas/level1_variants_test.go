@@ -1,0 +1,70 @@
+package clblas
+
+import (
+	"fmt"
+	"testing"
+
+	eng "github.com/gocompute/opencl/internal/engine"
+)
+
+// TestLevel1ShapeVariants runs the vector-path tests (lengths around the
+// vector width, a group and the grid; views at unaligned offsets; NaN and
+// Inf) with the test device's shape changed the ways the tuner may change
+// it: blocked loads (L1_BLOCK), 32-bit indices (L1_IDX32), a grid that
+// covers the vector, an odd unroll, other vector widths and group counts.
+func TestLevel1ShapeVariants(t *testing.T) {
+	e := testEngine(t)
+	for _, prec := range []int{64, 32} {
+		base := e.L1Shape(prec)
+		wide := min(2*base.Vec, 16)
+		// Small groups and grids keep the tests' lengths (which follow
+		// the shape) short, for Oclgrind.
+		variants := []eng.L1Shape{
+			{Local: min(64, base.Local), Vec: base.Vec, Unroll: 3, Groups: 2, Cover: true, Block: true, Idx32: true},
+			{Local: min(32, base.Local), Vec: wide, Unroll: 2, Groups: 3, EwGroups: 5, Block: true},
+		}
+		for _, v := range variants {
+			t.Run(fmt.Sprintf("f%d/%+v", prec, v), func(t *testing.T) {
+				if err := e.SetL1Shape(prec, v); err != nil {
+					t.Fatal(err)
+				}
+				defer func() {
+					if err := e.SetL1Shape(prec, base); err != nil {
+						t.Fatal(err)
+					}
+				}()
+				if prec == 64 {
+					level1VectorPath[float64](t)
+					level1VectorPathNonFinite[float64](t)
+				} else {
+					level1VectorPath[float32](t)
+					level1VectorPathNonFinite[float32](t)
+				}
+			})
+		}
+	}
+}
+
+// TestSetL1Shape: an invalid shape is refused and leaves the shape as it
+// was.
+func TestSetL1Shape(t *testing.T) {
+	e := testEngine(t)
+	before := e.L1Shape(64)
+	for _, bad := range []eng.L1Shape{
+		{Local: 3, Vec: 1, Unroll: 1, Groups: 1},
+		{Local: 64, Vec: 3, Unroll: 1, Groups: 1},
+		{Local: 64, Vec: 1, Unroll: 0, Groups: 1},
+		{Local: 64, Vec: 1, Unroll: 1, Groups: 0},
+		{Local: 64, Vec: 1, Unroll: 1, Groups: 1, EwGroups: -1},
+	} {
+		if err := e.SetL1Shape(64, bad); err == nil {
+			t.Errorf("SetL1Shape(%+v) = nil, want an error", bad)
+		}
+	}
+	if err := e.SetL1Shape(16, before); err == nil {
+		t.Errorf("SetL1Shape(16, …) = nil, want an error")
+	}
+	if got := e.L1Shape(64); got != before {
+		t.Errorf("after refused shapes: %+v, want %+v", got, before)
+	}
+}

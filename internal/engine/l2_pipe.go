@@ -1,0 +1,401 @@
+package engine
+
+import (
+	"runtime"
+	"sync"
+
+	"github.com/gocompute/opencl/cl"
+)
+
+// The stream of a level 2 call from Go slices (l2_staged.go).
+//
+// What bounds it is the host's copy of the matrix into pinned staging
+// memory, which reaches the bus's rate only on many cores at once. So the
+// copies run on a pool of goroutines (all Ps but one), piece by
+// piece (a few rows each), in the order the calling goroutine feeds them,
+// without a barrier between chunks: while the DMA of one chunk runs, the
+// pieces of the next ones are being copied. The calling goroutine feeds
+// the pieces of a chunk as soon as its staging slot is free, enqueues the
+// chunk's upload on the pipeline's upload queue once its pieces are done,
+// and its kernel on the compute queue, after the upload's event, so that
+// the uploads follow one another without waiting for kernels.
+//
+// Pieces of 1 MiB or more (when the matrix is not padded: one contiguous
+// copy) let Go's copy use non-temporal stores, which do not read the
+// staging memory before writing it; small matrices take smaller pieces,
+// so that there are more of them than goroutines and the first chunks
+// are ready while the others are still being copied.
+//
+// A matrix that lies in a HostSlice (pinned memory already) skips the
+// copies: each chunk goes up by a rect transfer straight from it.
+
+const (
+	// l2PieceMax and l2PieceMin bound the bytes of one piece.
+	l2PieceMax = 1 << 20
+	l2PieceMin = 64 << 10
+	// l2ChunkPieces is the number of pieces of one chunk (one upload).
+	l2ChunkPieces = 4
+)
+
+// l2Geom is the cut of an m×n matrix into chunks of rows (one upload
+// each) of per pieces (one host copy each), and the number of chunks in
+// flight (staging slots, of rows rows each).
+type l2Geom struct {
+	m, n    int
+	starts  []int // chunk t is rows starts[t]…starts[t+1]-1
+	rows    int   // the most rows of a chunk
+	per     int   // pieces per chunk
+	chunks  int
+	depth   int
+	workers int
+}
+
+// l2Geometry cuts an m×n matrix of elem-byte elements for the stream;
+// L2Slab, when set (tests), is the size of a chunk in bytes.
+//
+// The first and the last wave of pieces (one piece per goroutine) are a
+// quarter of the others' size: the first upload then starts after a
+// quarter of a wave's copying, and the last waits for a quarter of a
+// wave's transfer.
+func (e *Engine) l2Geometry(m, n, elem int) l2Geom {
+	// One P stays free for the calling goroutine, which wakes for each
+	// chunk: with every P copying, it would wait for a copy to yield.
+	g := l2Geom{m: m, n: n, workers: max(1, runtime.GOMAXPROCS(0)-1), per: l2ChunkPieces}
+	if e.L2Workers > 0 {
+		g.workers = e.L2Workers
+	}
+	most := l2PieceMax
+	if e.L2Piece > 0 {
+		most = e.L2Piece
+	}
+	row := max(1, n*elem)
+	big, small := 0, 0 // rows of the chunks, and of the ramps' chunks
+	if e.L2Slab > 0 {
+		g.per, big = 2, max(1, e.L2Slab/row)
+		small = big
+	} else {
+		bytes := min(max(m*row/(2*g.workers), min(l2PieceMin, most)), most)
+		piece := max(1, (bytes+row-1)/row)
+		big, small = g.per*piece, g.per*max(1, piece/4)
+	}
+	ramp := 0 // rows in small chunks at each end
+	if small < big {
+		ramp = small * ((g.workers + g.per - 1) / g.per)
+	}
+	if m < 2*ramp+big {
+		ramp = 0
+	}
+	g.starts = append(g.starts, 0)
+	for r := 0; r < m; {
+		k := big
+		if r < ramp || r >= m-ramp {
+			k = small
+		} else if r+k > m-ramp {
+			k = m - ramp - r
+		}
+		r = min(r+k, m)
+		g.starts = append(g.starts, r)
+	}
+	g.chunks = len(g.starts) - 1
+	g.rows = min(big, m)
+	// Enough slots for two pieces per goroutine beside the chunks in
+	// transfer (GER holds two more: downloading and copying back).
+	g.depth = min(g.chunks, max(4, (2*g.workers+g.per-1)/g.per+2))
+	return g
+}
+
+// span returns the first row and the number of rows of chunk t.
+func (g l2Geom) span(t int) (r0, mi int) {
+	return g.starts[t], g.starts[t+1] - g.starts[t]
+}
+
+// l2Piece is one host copy: a rows×cols block from src (leading dimension
+// lds) to dst (ldd), or only its part in the upper or lower triangle of
+// the matrix (tri) whose row r0 is the block's first; done counts it.
+type l2Piece[T Real] struct {
+	dst, src   []T
+	ldd, lds   int
+	rows, cols int
+	tri        l2Tri
+	r0         int
+	done       *sync.WaitGroup
+}
+
+// l2Tri selects the part of each row a stream copies.
+type l2Tri int8
+
+const (
+	l2Full  l2Tri = iota
+	l2Upper       // columns r… of row r
+	l2Lower       // columns …r of row r
+)
+
+// l2Copies is a call's pool of copying goroutines.
+type l2Copies[T Real] struct {
+	work chan l2Piece[T]
+	wg   sync.WaitGroup
+}
+
+// startCopies starts workers goroutines that copy the pieces fed to them,
+// in order; at most queued pieces wait.
+func startCopies[T Real](workers, queued int) *l2Copies[T] {
+	p := &l2Copies[T]{work: make(chan l2Piece[T], queued)}
+	p.wg.Add(workers)
+	for range workers {
+		go func() {
+			defer p.wg.Done()
+			for w := range p.work {
+				if w.tri == l2Full {
+					copyRows(w.dst, w.ldd, w.src, w.lds, w.rows, w.cols)
+				} else {
+					copyTri(w.dst, w.ldd, w.src, w.lds, w.r0, w.rows, w.cols, w.tri == l2Upper)
+				}
+				w.done.Done()
+			}
+		}()
+	}
+	return p
+}
+
+// stop waits for every piece fed and ends the goroutines.
+func (p *l2Copies[T]) stop() {
+	close(p.work)
+	p.wg.Wait()
+}
+
+// copyRows copies a rows×cols block on the calling goroutine: one copy
+// when both sides are contiguous.
+func copyRows[T Real](dst []T, ldd int, src []T, lds, rows, cols int) {
+	if ldd == cols && lds == cols {
+		n := rows * cols
+		copy(dst[:n], src[:n])
+		return
+	}
+	for r := range rows {
+		copy(dst[r*ldd:r*ldd+cols], src[r*lds:r*lds+cols])
+	}
+}
+
+// copyTri copies the part of a rows×cols block in the upper or lower
+// triangle of the matrix whose row r0 is the block's first row.
+func copyTri[T Real](dst []T, ldd int, src []T, lds, r0, rows, cols int, upper bool) {
+	for r := range rows {
+		lo, hi := 0, min(r0+r+1, cols)
+		if upper {
+			lo, hi = min(r0+r, cols), cols
+		}
+		copy(dst[r*ldd+lo:r*ldd+hi], src[r*lds+lo:r*lds+hi])
+	}
+}
+
+// l2Stream is one level 2 call's stream of its m×n matrix a (leading
+// dimension lda) through the staging slots: the pipeline's queues, the
+// pinned slots (slot j holds chunk t with t mod depth = j, packed with
+// leading dimension n), the device slots, and the copying goroutines.
+type l2Stream[T Real] struct {
+	c   *Call
+	g   l2Geom
+	a   []T
+	lda int
+	tri l2Tri // the part of A's rows packed (upAll's streams)
+	// direct: A lies in a HostSlice (pinned already), and goes up by rect
+	// transfers straight from it, without host copies.
+	direct         bool
+	up, comp, down *cl.Queue
+	host           []T
+	devs           []*cl.Buffer
+	copies         *l2Copies[T]
+	busy           []sync.WaitGroup // per slot: its pieces being copied
+	ups, kerns     []*cl.Event      // per slot: its chunk's last upload and kernel
+	downs          []*cl.Event
+}
+
+// startStream takes the queues, the staging memory and, with devSlots, a
+// device buffer per slot, and starts the copying goroutines. Commands
+// enqueued on the engine's queue before (the call's vector uploads, and
+// device-resident work that may still use pooled buffers this call takes)
+// complete before the stream's commands start.
+func startStream[T Real](c *Call, g l2Geom, a []T, lda int, devSlots bool) *l2Stream[T] {
+	s := &l2Stream[T]{c: c, g: g, a: a, lda: lda}
+	s.direct = Contains(&c.E.HostSlices, a[:MatSpan(g.m, g.n, lda)])
+	if s.direct {
+		c.E.L2DirectRuns.Add(1)
+	}
+	s.queues()
+	slot := g.rows * g.n
+	if p := stage[T](c, g.depth*slot); p != nil {
+		s.host = PinnedView[T](p, g.depth*slot)
+	}
+	if devSlots {
+		s.devs = make([]*cl.Buffer, g.depth)
+		for j := range s.devs {
+			s.devs[j] = Alloc[T](c, slot)
+		}
+	}
+	s.busy = make([]sync.WaitGroup, g.depth)
+	s.ups, s.kerns, s.downs = make([]*cl.Event, g.depth), make([]*cl.Event, g.depth), make([]*cl.Event, g.depth)
+	s.copies = startCopies[T](min(g.workers, g.depth*g.per), g.depth*g.per)
+	return s
+}
+
+// queues takes the pipeline's queues and orders them after the engine's.
+func (s *l2Stream[T]) queues() {
+	c, e := s.c, s.c.E
+	if c.Err != nil {
+		return
+	}
+	var err error
+	s.up, s.comp, s.down, err = e.Pipe.Get(e.RT)
+	if c.Fail(err); err != nil {
+		return
+	}
+	c.q, c.queues = s.comp, []*cl.Queue{s.up, s.comp, s.down}
+	mk, err := e.Queue.EnqueueMarker()
+	if c.Fail(err); err != nil {
+		return
+	}
+	c.Events = append(c.Events, mk)
+	for _, q := range []*cl.Queue{s.up, s.comp} {
+		bar, err := q.EnqueueBarrier(mk)
+		if c.Fail(err); err != nil {
+			return
+		}
+		c.Events = append(c.Events, bar)
+	}
+	c.Fail(e.Queue.Flush())
+}
+
+// slot returns the staging memory of chunk t (its rows, packed).
+func (s *l2Stream[T]) slot(t int) []T {
+	_, mi := s.g.span(t)
+	off := (t % s.g.depth) * s.g.rows * s.g.n
+	return s.host[off : off+mi*s.g.n]
+}
+
+// feed hands chunk t's pieces to the copying goroutines: packing it from
+// A into its slot, or (back) unpacking its slot into A.
+func (s *l2Stream[T]) feed(t int, back bool) {
+	if s.c.Err != nil || t >= s.g.chunks || (s.direct && !back) {
+		return
+	}
+	g, n := s.g, s.g.n
+	r0, mi := g.span(t)
+	host, done := s.slot(t), &s.busy[t%g.depth]
+	piece := (mi + g.per - 1) / g.per
+	for p := 0; p < mi; p += piece {
+		k := min(piece, mi-p)
+		w := l2Piece[T]{dst: host[p*n:], ldd: n, src: s.a[(r0+p)*s.lda:], lds: s.lda, rows: k, cols: n, tri: s.tri, r0: r0 + p, done: done}
+		if back {
+			w.dst, w.ldd, w.src, w.lds = w.src, w.lds, w.dst, w.ldd
+		}
+		done.Add(1)
+		s.copies.work <- w
+	}
+}
+
+// send waits for chunk t's pieces and enqueues its upload to dev at
+// element off, once the events of wait have completed; it returns the
+// upload's event (nil once the call has failed).
+func (s *l2Stream[T]) send(t int, dev *cl.Buffer, off int, wait ...*cl.Event) *cl.Event {
+	c := s.c
+	s.busy[t%s.g.depth].Wait()
+	if c.Err != nil {
+		return nil
+	}
+	if err := c.E.Fault.Inject("write"); err != nil {
+		c.Fail(err)
+		return nil
+	}
+	var ev *cl.Event
+	var err error
+	if s.direct {
+		r0, mi := s.g.span(t)
+		ev, err = cl.WriteBufferRect(s.up, dev, false, TileRect(off, s.lda, r0, mi, 0, s.g.n), s.a, wait...)
+	} else {
+		ev, err = cl.WriteBuffer(s.up, dev, false, off, s.slot(t), wait...)
+	}
+	if err != nil {
+		c.Fail(err)
+		return nil
+	}
+	c.Events = append(c.Events, ev)
+	s.ups[t%s.g.depth] = ev
+	c.Fail(s.up.Flush())
+	return ev
+}
+
+// after makes the compute queue's next commands wait for ev.
+func (s *l2Stream[T]) after(ev *cl.Event) {
+	c := s.c
+	if c.Err != nil {
+		return
+	}
+	bar, err := s.comp.EnqueueBarrier(ev)
+	if err != nil {
+		c.Fail(err)
+		return
+	}
+	c.Events = append(c.Events, bar)
+}
+
+// refill waits for ev (the last command that reads slot t's staging
+// memory) and feeds chunk t + depth into the slot.
+func (s *l2Stream[T]) refill(t int, ev *cl.Event) {
+	if t < 0 || t+s.g.depth >= s.g.chunks || s.c.Err != nil {
+		return
+	}
+	if ev != nil {
+		s.c.Fail(ev.Wait())
+	}
+	s.feed(t+s.g.depth, false)
+}
+
+// stop waits for the copies fed and ends the goroutines.
+func (s *l2Stream[T]) stop() {
+	if s.copies != nil {
+		s.copies.stop()
+	}
+}
+
+// read reads the first n elements of b into a new slice on the compute
+// queue, after its kernels, and waits for them.
+func (s *l2Stream[T]) read(b *cl.Buffer, n int) []T {
+	c := s.c
+	if c.Err != nil {
+		return nil
+	}
+	if err := c.E.Fault.Inject("read"); err != nil {
+		c.Fail(err)
+		return nil
+	}
+	out := make([]T, n)
+	ev, err := cl.ReadBuffer(s.comp, b, true, 0, out)
+	if err != nil {
+		c.Fail(err)
+		return nil
+	}
+	c.Events = append(c.Events, ev)
+	return out
+}
+
+// upAll streams all of A, packed (leading dimension n), into dev, and
+// makes the compute queue's next commands wait for it. With s.tri, only
+// that triangle is copied into the staging memory: the rest of each row
+// goes up with whatever the staging memory held, which the kernels of a
+// symmetric or triangular matrix never read (as they never read the
+// caller's other triangle), so that the host, the bound, copies half.
+func (s *l2Stream[T]) upAll(dev *cl.Buffer) {
+	g := s.g
+	for t := range g.depth {
+		s.feed(t, false)
+	}
+	var last *cl.Event
+	for t := 0; t < g.chunks && s.c.Err == nil; t++ {
+		r0, _ := g.span(t)
+		last = s.send(t, dev, r0*g.n)
+		if t > 0 {
+			s.refill(t-1, s.ups[(t-1)%g.depth])
+		}
+	}
+	s.after(last) // the upload queue is in order: the last upload is the end of all
+}

@@ -1,0 +1,205 @@
+package cllapack
+
+import (
+	"fmt"
+
+	"gonum.org/v1/gonum/blas"
+
+	"github.com/gocompute/opencl/cl"
+
+	clblas "github.com/gocompute/opencl/blas"
+)
+
+// qrLeaf is the widest panel geqr2_leaf factorises (QR_B in
+// kernels/lapack.cl): each work-item keeps a partial dot product per
+// column, and the group reduces them all at once in local memory.
+const qrLeaf = 8
+
+// qrRun is the device scratch of geqrfOnDevice: the reflectors of a panel
+// as explicit columns (V, m×nb), W = Vᵀ·C and W2 = Tᵀ·W (nb×n each), the
+// Gram matrix VᵀV and the panel's T (nb×nb), a leaf's T, and tau.
+type qrRun struct {
+	impl                     *Implementation
+	d                        *clblas.Matrix[float64]
+	dv, dw, dw2, dg, dt, dtl *clblas.Matrix[float64]
+	tau                      *cl.Array[float64]
+	m, n, nb                 int
+}
+
+// geqrfOnDevice is the blocked QR factorization of the resident m×n
+// matrix d with every step on the device; tau is read back at the end.
+// Each (m−i)×nb panel is factorised in leaves of qrLeaf columns by
+// geqr2_leaf, which also writes the leaf's reflectors as explicit columns
+// of V and its triangular factor; each leaf's block reflector is applied
+// to the rest of the panel with three GEMMs. The panel's T comes from the
+// Gram matrix VᵀV (one GEMM) by larft_t, and the trailing matrix is
+// updated as C −= V·(Tᵀ·(Vᵀ·C)), three GEMMs.
+func (impl *Implementation) geqrfOnDevice(d *clblas.Matrix[float64], tau []float64) (err error) {
+	m, n := d.Dims()
+	k := min(m, n)
+	r := &qrRun{impl: impl, d: d, m: m, n: n, nb: min(impl.nb, k)}
+	if err := r.alloc(k); err != nil {
+		r.release()
+		return err
+	}
+	defer func() {
+		if rerr := r.release(); rerr != nil && err == nil {
+			err = rerr
+		}
+	}()
+	for i := 0; i < k; i += r.nb {
+		ib := min(r.nb, k-i)
+		if err := r.panel(i, ib); err != nil {
+			return err
+		}
+		if i+ib < n {
+			if err := r.trailing(i, ib); err != nil {
+				return err
+			}
+		}
+	}
+	if err := r.tau.Read(impl.blas.Runtime().Queue(), 0, tau); err != nil {
+		return fmt.Errorf("cllapack: reading tau: %w", err)
+	}
+	impl.stats.transfers.Add(1)
+	impl.stats.bytes.Add(8 * int64(k))
+	return nil
+}
+
+func (r *qrRun) alloc(k int) (err error) {
+	shapes := []struct {
+		p    **clblas.Matrix[float64]
+		rows int
+		cols int
+	}{{&r.dv, r.m, r.nb}, {&r.dw, r.nb, r.n}, {&r.dw2, r.nb, r.n}, {&r.dg, r.nb, r.nb}, {&r.dt, r.nb, r.nb}, {&r.dtl, qrLeaf, qrLeaf}}
+	for _, s := range shapes {
+		if *s.p, err = clblas.NewMatrix[float64](r.impl.blas, s.rows, s.cols); err != nil {
+			return err
+		}
+	}
+	r.tau, err = cl.NewArray[float64](r.impl.blas.Runtime().Context(), cl.MemReadWrite, k)
+	if err != nil {
+		return fmt.Errorf("cllapack: tau: %w", err)
+	}
+	return nil
+}
+
+func (r *qrRun) release() error {
+	var ms []*clblas.Matrix[float64]
+	for _, m := range []*clblas.Matrix[float64]{r.dv, r.dw, r.dw2, r.dg, r.dt, r.dtl} {
+		if m != nil {
+			ms = append(ms, m)
+		}
+	}
+	err := releaseAll(ms...)
+	if r.tau != nil {
+		if rerr := r.tau.Release(); rerr != nil && err == nil {
+			err = rerr
+		}
+	}
+	return err
+}
+
+// panel factorises the (m−i)×ib panel at (i, i) leaf by leaf, leaving its
+// reflectors in dv (rows 0 to m−i).
+func (r *qrRun) panel(i, ib int) error {
+	impl := r.impl
+	mp := r.m - i
+	buf, off, err := r.d.Buffer()
+	if err != nil {
+		return err
+	}
+	vb, voff, err := r.dv.Buffer()
+	if err != nil {
+		return err
+	}
+	tb, toff, err := r.dtl.Buffer()
+	if err != nil {
+		return err
+	}
+	ld := r.d.Stride()
+	for lb := 0; lb < ib; lb += qrLeaf {
+		b := min(qrLeaf, ib-lb)
+		err := launch[float64](impl, "geqr2_leaf", []int{impl.luWG}, []int{impl.luWG}, int32(mp-lb), int32(b),
+			buf, int64(off+(i+lb)*ld+i+lb), int32(ld), r.tau, int64(i+lb), vb, int64(voff),
+			int32(r.dv.Stride()), int32(lb), int32(lb), tb, int64(toff), int32(r.dtl.Stride()))
+		if err != nil {
+			return err
+		}
+		if lb+b == ib {
+			break
+		}
+		v, err := r.dv.View(lb, lb, mp-lb, b)
+		if err != nil {
+			return err
+		}
+		t, err := r.dtl.View(0, 0, b, b)
+		if err != nil {
+			return err
+		}
+		if err := r.apply(v, t, i+lb, i+lb+b, mp-lb, ib-lb-b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// trailing forms the panel's T from VᵀV (larft_t) and applies its block
+// reflector to the columns right of the panel.
+func (r *qrRun) trailing(i, ib int) error {
+	mp := r.m - i
+	v, err := r.dv.View(0, 0, mp, ib)
+	if err != nil {
+		return err
+	}
+	g, err := r.dg.View(0, 0, ib, ib)
+	if err != nil {
+		return err
+	}
+	if err := gemm(r.impl, blas.Trans, blas.NoTrans, 1, v, v, 0, g); err != nil {
+		return err
+	}
+	gb, goff, err := g.Buffer()
+	if err != nil {
+		return err
+	}
+	tb, toff, err := r.dt.Buffer()
+	if err != nil {
+		return err
+	}
+	err = launch[float64](r.impl, "larft_t", []int{potfWG}, []int{potfWG}, int32(ib), gb, int64(goff),
+		int32(g.Stride()), r.tau, int64(i), tb, int64(toff), int32(r.dt.Stride()))
+	if err != nil {
+		return err
+	}
+	t, err := r.dt.View(0, 0, ib, ib)
+	if err != nil {
+		return err
+	}
+	return r.apply(v, t, i, i+ib, mp, r.n-i-ib)
+}
+
+// apply enqueues C −= V·(Tᵀ·(Vᵀ·C)) (Hᵀ·C for H = I − V·T·Vᵀ) on the
+// rows×cols block C of d at (row, col), V rows×kb and T kb×kb.
+func (r *qrRun) apply(v, t *clblas.Matrix[float64], row, col, rows, cols int) error {
+	_, kb := v.Dims()
+	c, err := r.d.View(row, col, rows, cols)
+	if err != nil {
+		return err
+	}
+	w, err := r.dw.View(0, 0, kb, cols)
+	if err != nil {
+		return err
+	}
+	w2, err := r.dw2.View(0, 0, kb, cols)
+	if err != nil {
+		return err
+	}
+	if err := gemm(r.impl, blas.Trans, blas.NoTrans, 1, v, c, 0, w); err != nil {
+		return err
+	}
+	if err := gemm(r.impl, blas.Trans, blas.NoTrans, 1, t, w, 0, w2); err != nil {
+		return err
+	}
+	return gemm(r.impl, blas.NoTrans, blas.NoTrans, -1, v, w2, 1, c)
+}

@@ -1,0 +1,209 @@
+package cllapack
+
+import (
+	"fmt"
+
+	"gonum.org/v1/gonum/blas"
+
+	"github.com/gocompute/opencl/cl"
+
+	clblas "github.com/gocompute/opencl/blas"
+)
+
+// Device LU: the panels are factorised on the device too, so that the
+// host never waits for the device until the factorization is done (the
+// pivots and the first zero pivot are read back at the end).
+
+// luBMax is the widest leaf getf2_leaf takes (LU_BMAX).
+const luBMax = 64
+
+// trsmLeaf is the most rows trsmUnitLower solves in one trsm_llu launch:
+// each work-item walks its column serially, so longer solves are split
+// with GEMM updates between the halves.
+const trsmLeaf = 64
+
+// getrfDevice is the blocked right-looking LU factorization of the
+// resident m×n matrix d with every step on the device: each (m−j)×nb
+// column panel is factorised by panelLU, its row interchanges are applied
+// to the columns left of it and (those not applied yet) to its own by
+// laswpTail and to the columns right of it by laswp, U12 = L11⁻¹·A12 is solved
+// by trsmUnitLower and A22 −= L21·U12 is one GEMM. Nothing is read back
+// until the end: the pivots, and the first zero pivot for ok.
+func getrfDevice[T float32 | float64](impl *Implementation, d *clblas.Matrix[T], ipiv []int) (ok bool, err error) {
+	m, n := d.Dims()
+	mn := min(m, n)
+	piv, err := impl.newPivots(mn)
+	if err != nil {
+		return false, err
+	}
+	info, err := cl.NewArray[int32](impl.blas.Runtime().Context(), cl.MemReadWrite, 1)
+	if err != nil {
+		piv.release()
+		return false, fmt.Errorf("cllapack: info: %w", err)
+	}
+	defer func() {
+		for _, rerr := range []error{piv.release(), info.Release()} {
+			if rerr != nil && err == nil {
+				err = rerr
+			}
+		}
+	}()
+	ev, err := info.Fill(impl.blas.Runtime().Queue(), 0, 0, 1)
+	if err == nil {
+		err = ev.Release()
+	}
+	if err != nil {
+		return false, fmt.Errorf("cllapack: info: %w", err)
+	}
+	nb := min(impl.nb, mn)
+	for j := 0; j < mn; j += nb {
+		jb := min(nb, mn-j)
+		if err := panelLU(impl, d, piv, info, j, j, m-j, jb, true); err != nil {
+			return false, err
+		}
+		if err := laswpTail(impl, d, piv, j, jb); err != nil {
+			return false, err
+		}
+		k := j + jb
+		if k >= n {
+			continue
+		}
+		if err := laswpDevice(impl, d, piv, k, n-k, j, jb); err != nil {
+			return false, err
+		}
+		if err := trsmUnitLower(impl, d, j, j, k, jb, n-k); err != nil {
+			return false, err
+		}
+		if k < m {
+			if err := gemmAt(impl, d, k, j, j, k, m-k, n-k, jb); err != nil {
+				return false, err
+			}
+		}
+	}
+	return readPivots(impl, piv, info, ipiv)
+}
+
+// readPivots waits for the factorization and reads the pivots into ipiv
+// and whether no pivot was exactly zero.
+func readPivots(impl *Implementation, piv *pivots, info *cl.Array[int32], ipiv []int) (bool, error) {
+	q := impl.blas.Runtime().Queue()
+	inf := []int32{0}
+	err := info.Read(q, 0, inf)
+	if err == nil {
+		err = piv.dev.Read(q, 0, piv.host)
+	}
+	if err != nil {
+		return false, fmt.Errorf("cllapack: reading the pivots: %w", err)
+	}
+	impl.stats.transfers.Add(2)
+	impl.stats.bytes.Add(4 * int64(1+len(piv.host)))
+	for i := range ipiv {
+		ipiv[i] = int(piv.host[i])
+	}
+	return inf[0] == 0, nil
+}
+
+// panelLU factorises with partial pivoting the m×n panel of d at row r0,
+// column c0 (m ≥ n; m runs to the bottom of d, so that pivots are rows of
+// d): recursively, splitting the columns in two, as getrfPanel does on
+// the host; a panel at most impl.leaf wide is one getf2_leaf launch. The
+// pivots (absolute rows) go to piv.dev, the first zero pivot to info.
+// When tail is set (the whole panel, and its right halves), the right
+// half's interchanges on the left half are left to laswpTail.
+func panelLU[T float32 | float64](impl *Implementation, d *clblas.Matrix[T], piv *pivots, info *cl.Array[int32], r0, c0, m, n int, tail bool) error {
+	if n <= impl.leaf {
+		buf, off, err := d.Buffer()
+		if err != nil {
+			return err
+		}
+		ld := d.Stride()
+		return launch[T](impl, "getf2_leaf", []int{impl.luWG}, []int{impl.luWG}, int32(m), int32(n), buf,
+			int64(off+r0*ld+c0), int32(ld), int32(r0), piv.dev, info)
+	}
+	// Split at a multiple of the leaf (laswp_tail computes the splits).
+	n1 := (n/2 + impl.leaf - 1) / impl.leaf * impl.leaf
+	n2 := n - n1
+	if err := panelLU(impl, d, piv, info, r0, c0, m, n1, false); err != nil {
+		return err
+	}
+	// The left half's interchanges on the right half, then
+	// A12 = L11⁻¹·A12 and A22 −= A21·A12.
+	if err := laswpDevice(impl, d, piv, c0+n1, n2, r0, n1); err != nil {
+		return err
+	}
+	if err := trsmUnitLower(impl, d, r0, c0, c0+n1, n1, n2); err != nil {
+		return err
+	}
+	if err := gemmAt(impl, d, r0+n1, c0, r0, c0+n1, m-n1, n2, n1); err != nil {
+		return err
+	}
+	if err := panelLU(impl, d, piv, info, r0+n1, c0+n1, m-n1, n2, tail); err != nil {
+		return err
+	}
+	if tail {
+		// The right half's interchanges on the left half wait for
+		// laswpTail: nothing reads the left half until then, since
+		// this is the last part of the panel.
+		return nil
+	}
+	// The right half's interchanges on the left half, which the caller
+	// reads next.
+	return laswpDevice(impl, d, piv, c0, n1, r0+n1, n2)
+}
+
+// laswpTail enqueues laswp_tail for the panel at row and column j, jb
+// wide: its interchanges on the columns left of it, and on its own columns
+// those panelLU left to it.
+func laswpTail[T float32 | float64](impl *Implementation, d *clblas.Matrix[T], piv *pivots, j, jb int) error {
+	buf, off, err := d.Buffer()
+	if err != nil {
+		return err
+	}
+	return launch[T](impl, "laswp_tail", []int{j + jb}, nil, buf, int64(off), int32(d.Stride()),
+		int32(j+jb), int32(j), int32(impl.leaf), int32(j), int32(j+jb), piv.dev)
+}
+
+// gemmAt enqueues C −= A·B on views of d: C is the r×c block at (ra, cb),
+// A the r×k block at (ra, ca) and B the k×c block at (rb, cb).
+func gemmAt[T float32 | float64](impl *Implementation, d *clblas.Matrix[T], ra, ca, rb, cb, r, c, k int) error {
+	a, err := d.View(ra, ca, r, k)
+	if err != nil {
+		return err
+	}
+	b, err := d.View(rb, cb, k, c)
+	if err != nil {
+		return err
+	}
+	cv, err := d.View(ra, cb, r, c)
+	if err != nil {
+		return err
+	}
+	return gemm(impl, blas.NoTrans, blas.NoTrans, -1, a, b, 1, cv)
+}
+
+// trsmUnitLower enqueues B = L⁻¹·B for L the n1×n1 unit lower triangle of
+// d at (r0, cl) and B the n1×n2 block at (r0, cb): trsm_llu on blocks of
+// at most trsmLeaf rows, split recursively with a GEMM update of the
+// lower half by the solved upper half.
+func trsmUnitLower[T float32 | float64](impl *Implementation, d *clblas.Matrix[T], r0, cl, cb, n1, n2 int) error {
+	if n1 <= trsmLeaf {
+		if n1 <= 1 || n2 == 0 {
+			return nil
+		}
+		buf, off, err := d.Buffer()
+		if err != nil {
+			return err
+		}
+		ld := d.Stride()
+		return launch[T](impl, "trsm_llu", []int{n2}, nil, int32(n1), int32(n2), buf,
+			int64(off+r0*ld+cl), int64(off+r0*ld+cb), int32(ld))
+	}
+	h := n1 / 2
+	if err := trsmUnitLower(impl, d, r0, cl, cb, h, n2); err != nil {
+		return err
+	}
+	if err := gemmAt(impl, d, r0+h, cl, r0, cb, n1-h, n2, h); err != nil {
+		return err
+	}
+	return trsmUnitLower(impl, d, r0+h, cl+h, cb, n1-h, n2)
+}

@@ -1,0 +1,146 @@
+package cllapack
+
+import (
+	"fmt"
+	"sync/atomic"
+
+	"gonum.org/v1/gonum/blas"
+
+	"github.com/gocompute/opencl/cl"
+	"github.com/gocompute/opencl/kernels"
+
+	clblas "github.com/gocompute/opencl/blas"
+)
+
+// kernelKey names a kernel of kernels/lapack.cl in one precision
+// (precIndex), built with getf2_leaf's work-group size wg (LU_WG).
+type kernelKey struct {
+	name   string
+	pi, wg int
+}
+
+// kernel returns the kernel k, built on first use. The caller holds
+// impl.kmu, which also serialises its launches (a kernel's arguments are
+// shared state).
+func (impl *Implementation) kernel(k kernelKey) (*cl.Kernel, error) {
+	if impl.closed {
+		return nil, fmt.Errorf("cllapack: Implementation closed")
+	}
+	if kern, ok := impl.kerns[k]; ok {
+		return kern, nil
+	}
+	if err, ok := impl.kernErr[k]; ok {
+		return nil, err
+	}
+	srcs, err := kernels.Program("lapack.cl")
+	var kern *cl.Kernel
+	if err == nil {
+		opts := fmt.Sprintf("-DPRECISION=%d -DLU_WG=%d", 32+32*k.pi, k.wg)
+		kern, err = impl.blas.Runtime().Kernel(srcs, opts, k.name)
+	}
+	if err != nil {
+		err = fmt.Errorf("cllapack: building %s: %w", k.name, err)
+		impl.kernErr[k] = err
+		return nil, err
+	}
+	impl.kerns[k] = kern
+	return kern, nil
+}
+
+// launch enqueues the lapack.cl kernel name for T on the resident
+// operations' queue, so that it runs in order with them.
+func launch[T float32 | float64](impl *Implementation, name string, global, local []int, args ...any) error {
+	impl.kmu.Lock()
+	defer impl.kmu.Unlock()
+	kern, err := impl.kernel(kernelKey{name, precIndex[T](), impl.luWG})
+	if err != nil {
+		return err
+	}
+	ev, err := impl.blas.Runtime().Queue().Launch(kern, global, local, args...)
+	if err != nil {
+		return fmt.Errorf("cllapack: %s: %w", name, err)
+	}
+	impl.stats.launches.Add(1)
+	return ev.Release()
+}
+
+// stats counts what the device factorizations enqueue, so that a benchmark
+// can report per factorization how many commands reach the device and how
+// many bytes cross the bus (the costs that bound a factorization at small
+// and middle orders on a discrete GPU).
+type stats struct {
+	launches  atomic.Int64 // kernels (one per Gemm call and per lapack.cl launch)
+	copies    atomic.Int64 // device-side copies
+	transfers atomic.Int64 // host↔device reads and writes
+	bytes     atomic.Int64 // bytes of those reads and writes
+}
+
+// gemm is clblas.Gemm, counted.
+func gemm[T float32 | float64](impl *Implementation, tA, tB blas.Transpose, alpha T, a, b *clblas.Matrix[T], beta T, c *clblas.Matrix[T]) error {
+	impl.stats.launches.Add(1)
+	_, err := clblas.Gemm(tA, tB, alpha, a, b, beta, c)
+	return err
+}
+
+// elemBytes is the size of T in bytes.
+func elemBytes[T float32 | float64]() int64 { return int64(4 + 4*precIndex[T]()) }
+
+// readAsync is m.ReadAsync, counted.
+func readAsync[T float32 | float64](impl *Implementation, m *clblas.Matrix[T], dst []T) (*clblas.Event, error) {
+	r, c := m.Dims()
+	impl.stats.transfers.Add(1)
+	impl.stats.bytes.Add(int64(r*c) * elemBytes[T]())
+	return m.ReadAsync(dst)
+}
+
+// write is m.Write, counted.
+func write[T float32 | float64](impl *Implementation, m *clblas.Matrix[T], src []T) (*clblas.Event, error) {
+	r, c := m.Dims()
+	impl.stats.transfers.Add(1)
+	impl.stats.bytes.Add(int64(r*c) * elemBytes[T]())
+	return m.Write(src)
+}
+
+// copyMatrix enqueues the device-side copy of src into dst (same shape) on
+// the resident operations' queue.
+func copyMatrix[T float32 | float64](impl *Implementation, src, dst *clblas.Matrix[T]) error {
+	sb, so, err := src.Buffer()
+	if err != nil {
+		return err
+	}
+	db, do, err := dst.Buffer()
+	if err != nil {
+		return err
+	}
+	r, c := src.Dims()
+	ss, ds := src.Stride(), dst.Stride()
+	rect := cl.Rect{
+		BufferOrigin:   [3]int{so % ss, so / ss, 0},
+		HostOrigin:     [3]int{do % ds, do / ds, 0},
+		Region:         [3]int{c, r, 1},
+		BufferRowPitch: ss,
+		HostRowPitch:   ds,
+	}
+	ev, err := cl.CopyBufferRect[T](impl.blas.Runtime().Queue(), sb, db, rect)
+	if err != nil {
+		return fmt.Errorf("cllapack: copy: %w", err)
+	}
+	impl.stats.copies.Add(1)
+	return ev.Release()
+}
+
+// counts is a snapshot of stats.
+type counts struct {
+	launches, copies, transfers, bytes int64
+}
+
+// counts returns the counters' values now.
+func (impl *Implementation) counts() counts {
+	s := &impl.stats
+	return counts{s.launches.Load(), s.copies.Load(), s.transfers.Load(), s.bytes.Load()}
+}
+
+// sub returns c − o.
+func (c counts) sub(o counts) counts {
+	return counts{c.launches - o.launches, c.copies - o.copies, c.transfers - o.transfers, c.bytes - o.bytes}
+}

@@ -1,0 +1,69 @@
+package cllapack
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/lapack/gonum"
+)
+
+// TestKernelsSmall runs every kernel of kernels/lapack.cl at small sizes,
+// in few launches, against gonum: Potrf (tri_band, potf2_inv, copy_ok,
+// both triangles, slabs narrower than a block, a block that fails), Getrf
+// (getf2_leaf, trsm_llu, laswp, a leaf narrower than the panel) and
+// Geqrf (geqr2_leaf, larft_t, two leaves a panel). scripts/oclgrind.sh
+// runs it on Oclgrind.
+func TestKernelsSmall(t *testing.T) {
+	impl := newTestImpl(t, 8)
+	impl.slab, impl.leaf = 6, 4
+	rnd := rand.New(rand.NewPCG(51, 52))
+	const n = 20
+	for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
+		a := spd(n, n+1, rnd)
+		want := append([]float64(nil), a...)
+		gonum.Implementation{}.Dpotrf(ul, n, want, n+1)
+		if !impl.Dpotrf(ul, n, a, n+1) {
+			t.Fatalf("Dpotrf %c: not positive definite", ul)
+		}
+		compare(t, "Dpotrf", n, n, a, want, n+1, 1e-12)
+	}
+	// Not positive definite in the second block: potf2_inv sets info,
+	// and the later steps run with it set.
+	a := spd(n, n, rnd)
+	a[9*n+9] = -1
+	if impl.Dpotrf(blas.Lower, n, a, n) {
+		t.Fatal("Dpotrf: a matrix that is not positive definite passed")
+	}
+	impl.nb = 16
+	const m = 37
+	a = make([]float64, m*n)
+	for i := range a {
+		a[i] = rnd.NormFloat64()
+	}
+	want := append([]float64(nil), a...)
+	ipiv, ipivWant := make([]int, n), make([]int, n)
+	gonum.Implementation{}.Dgetrf(m, n, want, n, ipivWant)
+	if !impl.Dgetrf(m, n, a, n, ipiv) {
+		t.Fatal("Dgetrf: singular")
+	}
+	for i := range ipiv {
+		if ipiv[i] != ipivWant[i] {
+			t.Fatalf("Dgetrf: ipiv[%d] = %d, gonum's %d", i, ipiv[i], ipivWant[i])
+		}
+	}
+	compare(t, "Dgetrf", m, n, a, want, n, 1e-12)
+
+	impl.nb = 12 // leaves of 8 and 4
+	a = make([]float64, m*n)
+	for i := range a {
+		a[i] = rnd.NormFloat64()
+	}
+	want = append(want[:0], a...)
+	tau, tauWant := make([]float64, n), make([]float64, n)
+	work := make([]float64, 64*n)
+	gonum.Implementation{}.Dgeqrf(m, n, want, n, tauWant, work, len(work))
+	impl.Dgeqrf(m, n, a, n, tau, work, len(work))
+	compare(t, "Dgeqrf", m, n, a, want, n, 1e-12)
+	compare(t, "Dgeqrf tau", 1, n, tau, tauWant, n, 1e-12)
+}

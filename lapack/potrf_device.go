@@ -1,0 +1,141 @@
+package cllapack
+
+import (
+	"fmt"
+
+	"gonum.org/v1/gonum/blas"
+
+	"github.com/gocompute/opencl/cl"
+)
+
+// potfWG is the work-group size of potf2_inv.
+const potfWG = 256
+
+// runDevice is potrf with every step on the device, so that the host
+// never waits until the end: each diagonal block is factorised and
+// inverted by potf2_inv in one work-group (the inverse into dinv), U12 =
+// U11⁻ᵀ·A12 is one GEMM into W copied back by copy_ok, and the trailing
+// matrix is updated in slabs as in run. A block that is not positive
+// definite sets the device's info and zeroes the inverse: W is then zero,
+// so every later GEMM adds zero, copy_ok copies nothing and potf2_inv
+// does nothing; the factor is complete up to the column that failed, and
+// info, read once at the end, gives ok.
+func (p *potrfRun[T]) runDevice() (ok bool, err error) {
+	impl, n, nb := p.impl, p.n, p.nb
+	q := impl.blas.Runtime().Queue()
+	info, err := cl.NewArray[int32](impl.blas.Runtime().Context(), cl.MemReadWrite, 1)
+	if err != nil {
+		return false, fmt.Errorf("cllapack: info: %w", err)
+	}
+	defer func() {
+		if rerr := info.Release(); rerr != nil && err == nil {
+			err = rerr
+		}
+	}()
+	ev, err := info.Fill(q, 0, 0, 1)
+	if err == nil {
+		err = ev.Release()
+	}
+	if err != nil {
+		return false, fmt.Errorf("cllapack: info: %w", err)
+	}
+	if err := p.band(true); err != nil {
+		return false, err
+	}
+	for j := 0; j < n; j += nb {
+		jb := min(nb, n-j)
+		if err := p.potf2(j, jb, info); err != nil {
+			return false, err
+		}
+		if j+jb == n {
+			break
+		}
+		if err := p.stepDevice(j, jb, info); err != nil {
+			return false, err
+		}
+	}
+	if err := p.band(false); err != nil {
+		return false, err
+	}
+	inf := []int32{0}
+	if err := info.Read(q, 0, inf); err != nil {
+		return false, fmt.Errorf("cllapack: reading info: %w", err)
+	}
+	impl.stats.transfers.Add(1)
+	impl.stats.bytes.Add(4)
+	return inf[0] == 0, nil
+}
+
+// potf2 enqueues potf2_inv on the jb×jb diagonal block at j.
+func (p *potrfRun[T]) potf2(j, jb int, info *cl.Array[int32]) error {
+	buf, off, err := p.d.Buffer()
+	if err != nil {
+		return err
+	}
+	ibuf, ioff, err := p.dinv.Buffer()
+	if err != nil {
+		return err
+	}
+	ld := p.d.Stride()
+	upper := int32(0)
+	if p.ul == blas.Upper {
+		upper = 1
+	}
+	return launch[T](p.impl, "potf2_inv", []int{potfWG}, []int{potfWG}, int32(jb), upper,
+		buf, int64(off+j*ld+j), int32(ld), ibuf, int64(ioff), int32(p.dinv.Stride()), info, int32(j))
+}
+
+// stepDevice enqueues the rest of step j: U12 = U11⁻ᵀ·A12 into W, its copy
+// into A12 unless a block failed, and the trailing update in slabs.
+func (p *potrfRun[T]) stepDevice(j, jb int, info *cl.Array[int32]) error {
+	if err := p.trsmDevice(j, jb, info); err != nil {
+		return err
+	}
+	k := j + jb
+	r := p.n - k
+	for s := 0; s < r; s += p.impl.slab {
+		if err := p.update(k, jb, s, min(p.impl.slab, r-s), r-s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// trsmDevice enqueues U12 = U11⁻ᵀ·A12 into W and its copy into A12 unless
+// a block failed.
+func (p *potrfRun[T]) trsmDevice(j, jb int, info *cl.Array[int32]) error {
+	impl := p.impl
+	k := j + jb
+	r := p.n - k
+	inv, err := p.dinv.View(0, 0, jb, jb)
+	if err != nil {
+		return err
+	}
+	a12, err := p.tview(p.d, j, k, jb, r)
+	if err != nil {
+		return err
+	}
+	w, err := p.tview(p.dw, 0, 0, jb, r)
+	if err != nil {
+		return err
+	}
+	if p.ul == blas.Upper {
+		err = gemm(impl, blas.Trans, blas.NoTrans, 1, inv, a12, 0, w)
+	} else {
+		err = gemm(impl, blas.NoTrans, blas.Trans, 1, a12, inv, 0, w)
+	}
+	if err != nil {
+		return err
+	}
+	sb, so, err := w.Buffer()
+	if err != nil {
+		return err
+	}
+	db, do, err := a12.Buffer()
+	if err != nil {
+		return err
+	}
+	rows, cols := w.Dims()
+	return launch[T](impl, "copy_ok", []int{cols, rows}, nil, int32(rows), int32(cols),
+		sb, int64(so), int32(w.Stride()), db, int64(do), int32(a12.Stride()), info)
+}
