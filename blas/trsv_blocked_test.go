@@ -118,3 +118,16 @@ func bandWideRun[T float32 | float64](t *testing.T, got, want l2ops[T], tol floa
 		}
 	}
 }
+
+// TestResidentLevel2Portable runs the resident level 2 suite (views at
+// offsets, strided vectors) on the GPUs' kernels, the triangular solves
+// in blocks of 4.
+func TestResidentLevel2Portable(t *testing.T) {
+	impl, e := privateImpl(t, nil)
+	e.L2Portable = true
+	e.L2SolveNB = 4
+	if _, ok := openclDevice[float64](impl); ok {
+		t.Run("float64", func(t *testing.T) { residentLevel2[float64](t, impl) })
+	}
+	t.Run("float32", func(t *testing.T) { residentLevel2[float32](t, impl) })
+}
