@@ -137,14 +137,14 @@ func (t *l1Tuner) tune(share time.Duration) (l12tuning.Entry, error) {
 		return l12tuning.Entry{}, fmt.Errorf("the derived shape %+v: %w", derived, err)
 	}
 	t.show("derived", base)
-	best := base
+	best, inUse := base, base
 	if current != derived {
 		if r, err := t.measure(current, t.cfg.ops); err == nil {
 			t.show("database", r)
-			best = better(best, r)
+			best, inUse = better(best, r), r
 		}
 	}
-	builds := t.searchBuilds(current, time.Now().Add(share/2))
+	builds := t.searchBuilds(current, inUse, time.Now().Add(share/2))
 	if len(builds) == 0 {
 		builds = []l1Result{best}
 	}
@@ -210,9 +210,9 @@ func better(a, b l1Result) l1Result {
 	return a
 }
 
-// searchBuilds times the builds at sh's launch sizes until deadline and
-// returns the results, best first.
-func (t *l1Tuner) searchBuilds(sh engine.L1Shape, deadline time.Time) []l1Result {
+// searchBuilds times the builds at the launch sizes of sh (measured as
+// shRes) until deadline and returns the results, best first.
+func (t *l1Tuner) searchBuilds(sh engine.L1Shape, shRes l1Result, deadline time.Time) []l1Result {
 	type build struct {
 		vec, unroll         int
 		block, idx32, nrm2d bool
@@ -233,10 +233,19 @@ func (t *l1Tuner) searchBuilds(sh engine.L1Shape, deadline time.Time) []l1Result
 			add(v)
 		}
 	}
+	var out []l1Result
 	if t.prec == 32 && t.e.Prof.FP64 {
+		// L1_NRM2_D changes NRM2 alone: decided here by its rate, it
+		// holds for every build after.
 		v := sh
 		v.Nrm2D = !v.Nrm2D
-		add(v)
+		tried[key(v)] = true
+		out = t.runAll([]engine.L1Shape{v}, deadline)
+		if len(out) == 1 && out[0].rates["nrm2"] > shRes.rates["nrm2"] {
+			sh = v
+			tried[key(sh)] = true
+		}
+		fmt.Fprintf(t.cfg.report, "  nrm2 summed in double: %v\n", sh.Nrm2D)
 	}
 	switches(sh)
 	es := t.prec / 8
@@ -258,7 +267,8 @@ func (t *l1Tuner) searchBuilds(sh engine.L1Shape, deadline time.Time) []l1Result
 	for _, c := range grid {
 		add(c)
 	}
-	out := t.runAll(cands, deadline)
+	out = append(out, t.runAll(cands, deadline)...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].score > out[j].score })
 	cands = nil
 	for _, r := range out[:min(2, len(out))] {
 		switches(r.sh)
