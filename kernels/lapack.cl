@@ -179,20 +179,26 @@ __kernel void trsm_llu(int n1, int n2, __global real *a, long offL,
 // potf2_inv factorises the n×n diagonal block at element off of a (row
 // stride lda) in place, A = Uᵀ·U (upper != 0, U in the upper triangle) or
 // A = L·Lᵀ (L = Uᵀ in the lower triangle), right-looking, in one
-// work-group, and writes U⁻¹ (or L⁻¹ = U⁻ᵀ) into the n×n block at element
-// ioff of inv (row stride ldi), zero outside its triangle. The other
-// triangle of a is not touched. U(r, c) and X(r, c) = U⁻¹(r, c) address
-// either triangle. A diagonal element that is not positive (or NaN) is
-// left in place, sets *info to ibase+column+1 and makes the inverse zero;
-// when *info is already set the kernel only zeroes the inverse, so that
-// Potrf's later GEMMs, multiplying by it, change nothing.
+// work-group of 256 work-items (a 16×16 grid), and writes U⁻¹ (or L⁻¹ =
+// U⁻ᵀ) into the n×n block at element ioff of inv (row stride ldi), zero
+// outside its triangle. The other triangle of a is not touched. U(r, c)
+// and X(r, c) = U⁻¹(r, c) address either triangle. A diagonal element that
+// is not positive (or NaN) is left in place, sets *info to ibase+column+1
+// and makes the inverse zero; when *info is already set the kernel only
+// zeroes the inverse, so that Potrf's later GEMMs, multiplying by it,
+// change nothing.
 #define U_(r, c) a[off + (upper ? (long)(r) * lda + (c) : (long)(c) * lda + (r))]
 #define X_(r, c) inv[ioff + (upper ? (long)(r) * ldi + (c) : (long)(c) * ldi + (r))]
+#define POTF_KB 128 // columns of X per reduction round
 __kernel void potf2_inv(int n, int upper, __global real *a, long off, int lda,
                         __global real *inv, long ioff, int ldi,
                         __global int *info, int ibase) {
+  __local real red[16 * POTF_KB];
   const int lid = get_local_id(0);
-  const int wg = get_local_size(0);
+  const int tx = lid % 16, ty = lid / 16;
+  // Grid coordinates along the storage's rows and columns, so that
+  // neighbouring work-items touch neighbouring elements.
+  const int gr = upper ? ty : tx, gc = upper ? tx : ty;
   int failed = *info != 0;
   barrier(CLK_GLOBAL_MEM_FENCE); // *info is read before work-item 0 sets it
   for (int j = 0; j < n && !failed; j++) {
@@ -204,42 +210,63 @@ __kernel void potf2_inv(int n, int upper, __global real *a, long off, int lda,
       break;
     }
     const real s = sqrt(d);
-    // Row j of U: U(j, c) /= s; every work-item has read U(j, j).
-    barrier(CLK_GLOBAL_MEM_FENCE);
-    for (int c = j + 1 + lid; c < n; c += wg)
+    barrier(CLK_GLOBAL_MEM_FENCE); // every work-item has read U(j, j)
+    for (int c = j + 1 + lid; c < n; c += 256)
       U_(j, c) = U_(j, c) / s;
     if (lid == 0)
       U_(j, j) = s;
     barrier(CLK_GLOBAL_MEM_FENCE);
-    // The trailing triangle: U(r, c) −= U(j, r)·U(j, c), j < r ≤ c, one
-    // work-item per column c.
-    for (int c = j + 1 + lid; c < n; c += wg) {
-      const real ujc = U_(j, c);
-      for (int r = j + 1; r <= c; r++)
-        U_(r, c) = fma(-U_(j, r), ujc, U_(r, c));
-    }
+    // The trailing triangle: U(r, c) −= U(j, r)·U(j, c), j < r ≤ c.
+    for (int r = j + 1 + gr; r < n; r += 16)
+      for (int c = j + 1 + gc; c < n; c += 16)
+        if (c >= r)
+          U_(r, c) = fma(-U_(j, r), U_(j, c), U_(r, c));
     barrier(CLK_GLOBAL_MEM_FENCE);
   }
-  // X = U⁻¹ by back substitution, one work-item per column k:
-  // X(k, k) = 1/U(k, k), X(i, k) = −(Σ_{i<p≤k} U(i, p)·X(p, k))/U(i, i).
-  for (int k = lid; k < n; k += wg) {
-    for (int i = 0; i < n; i++) {
-      if (failed || i > k)
-        X_(i, k) = 0;
+  // X = U⁻¹, row i after rows i+1, …: X(i, i) = 1/U(i, i) and, for k > i,
+  // X(i, k) = −(Σ_{i<p≤k} U(i, p)·X(p, k))/U(i, i); work-item (tx, ty) sums
+  // the terms p ≡ ty (mod 16) of the columns k ≡ tx (mod 16), and the
+  // group adds the 16 partial sums of each column in local memory.
+  for (int i = n - 1; i >= 0 && !failed; i--) {
+    const real uii = U_(i, i);
+    for (int kb = i + 1; kb < n; kb += POTF_KB) {
+      const int ke = min(n, kb + POTF_KB);
+      real acc[POTF_KB / 16];
+      for (int q = 0; q < POTF_KB / 16; q++)
+        acc[q] = 0;
+      for (int p = i + 1 + ty; p < ke; p += 16) {
+        const real u = U_(i, p);
+        for (int q = 0; q < POTF_KB / 16; q++) {
+          const int k = kb + tx + 16 * q;
+          if (k < ke && p <= k)
+            acc[q] = fma(u, X_(p, k), acc[q]);
+        }
+      }
+      for (int q = 0; q < POTF_KB / 16; q++)
+        red[ty * POTF_KB + tx + 16 * q] = acc[q];
+      barrier(CLK_LOCAL_MEM_FENCE);
+      if (lid < POTF_KB && kb + lid < ke) {
+        real t = 0;
+        for (int y = 0; y < 16; y++)
+          t += red[y * POTF_KB + lid];
+        X_(i, kb + lid) = -t / uii;
+      }
+      barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     }
-    if (failed)
-      continue;
-    X_(k, k) = 1 / U_(k, k);
-    for (int i = k - 1; i >= 0; i--) {
-      real t = 0;
-      for (int p = i + 1; p <= k; p++)
-        t = fma(U_(i, p), X_(p, k), t);
-      X_(i, k) = -t / U_(i, i);
-    }
+    if (lid == 0)
+      X_(i, i) = 1 / uii;
+    barrier(CLK_GLOBAL_MEM_FENCE);
+  }
+  // Zero below X's diagonal, or all of X after a failure.
+  for (int e = lid; e < n * n; e += 256) {
+    const int r = e / n, c = e % n;
+    if (failed || r > c)
+      X_(r, c) = 0;
   }
 }
 #undef U_
 #undef X_
+#undef POTF_KB
 
 // copy_ok copies the rows×cols matrix at element soff of s (row stride
 // lds) into the one at element doff of d (row stride ldd) unless *info is
@@ -256,11 +283,12 @@ __kernel void copy_ok(int rows, int cols, __global const real *s, long soff,
 }
 
 #ifndef QR_B
-#define QR_B 8 // the widest panel geqr2_leaf factorises
+#define QR_B 16 // the widest panel geqr2_leaf factorises
 #endif
+#define QR_WG 256 // geqr2_leaf's work-group: QR_WG·QR_B reals of local memory
 
 // geqr2_leaf is gonum's Dgeqr2 on the m×b panel (m ≥ b, b ≤ QR_B) at
-// element off of a (row stride lda), in one work-group of LU_WG work-items
+// element off of a (row stride lda), in one work-group of QR_WG work-items
 // (rows split as in getf2_leaf), with three outputs besides the panel:
 // tau[0:b] (at element toff of tau), the reflectors as explicit columns
 // (unit diagonal, zero above; column c at column vc0+c of v, rows 0 to
@@ -276,13 +304,13 @@ __kernel void geqr2_leaf(int m, int b, __global real *a, long off, int lda,
                          __global real *tau, long toff, __global real *v,
                          long voff, int ldv, int vr0, int vc0,
                          __global real *t, long tfoff, int ldt) {
-  __local real red[LU_WG * QR_B];
+  __local real red[QR_WG * QR_B];
   const int lid = get_local_id(0);
   __global real *p = a + off;
   for (int c = 0; c < b; c++) {
     // Scaled sum of squares of P[c+1:m, c]: (scale, ssq) per work-item.
     real sc = 0, sq = 1;
-    for (int i = c + 1 + lid; i < m; i += LU_WG) {
+    for (int i = c + 1 + lid; i < m; i += QR_WG) {
       real x = fabs(p[(long)i * lda + c]);
       if (x != 0 || isnan(x)) {
         if (sc < x || isnan(x)) {
@@ -296,7 +324,7 @@ __kernel void geqr2_leaf(int m, int b, __global real *a, long off, int lda,
     red[lid * QR_B] = sc;
     red[lid * QR_B + 1] = sq;
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int s = LU_WG / 2; s > 0; s >>= 1) {
+    for (int s = QR_WG / 2; s > 0; s >>= 1) {
       if (lid < s) {
         real s1 = red[lid * QR_B], q1 = red[lid * QR_B + 1];
         real s2 = red[(lid + s) * QR_B], q2 = red[(lid + s) * QR_B + 1];
@@ -326,7 +354,7 @@ __kernel void geqr2_leaf(int m, int b, __global real *a, long off, int lda,
       for (int k = 0; k < b; k++)
         acc[k] = k == c ? 1 : p[(long)c * lda + k];
     }
-    for (int i = c + 1 + lid; i < m; i += LU_WG) {
+    for (int i = c + 1 + lid; i < m; i += QR_WG) {
       __global real *row = p + (long)i * lda;
       real vi = row[c];
       if (tc != 0) {
@@ -339,7 +367,7 @@ __kernel void geqr2_leaf(int m, int b, __global real *a, long off, int lda,
     for (int k = 0; k < b; k++)
       red[lid * QR_B + k] = acc[k];
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int s = LU_WG / 2; s > 0; s >>= 1) {
+    for (int s = QR_WG / 2; s > 0; s >>= 1) {
       if (lid < s) {
         for (int k = 0; k < b; k++)
           red[lid * QR_B + k] += red[(lid + s) * QR_B + k];
@@ -348,17 +376,17 @@ __kernel void geqr2_leaf(int m, int b, __global real *a, long off, int lda,
     }
     // red[k] = v_cᵀ·P[:, k]. Apply H = I − tc·v·vᵀ to the columns right
     // of c: P[i][k] −= tc·v_i·red[k].
-    for (int i = c + lid; i < m; i += LU_WG) {
+    for (int i = c + lid; i < m; i += QR_WG) {
       __global real *row = p + (long)i * lda;
       real vi = i == c ? 1 : row[c];
       for (int k = c + 1; k < b; k++)
         row[k] = fma(-tc * vi, red[k], row[k]);
       v[voff + (long)(vr0 + i) * ldv + vc0 + c] = vi;
     }
-    for (int i = lid; i < vr0 + c; i += LU_WG)
+    for (int i = lid; i < vr0 + c; i += QR_WG)
       v[voff + (long)i * ldv + vc0 + c] = 0;
     // T[0:c, c] = −tc·T[0:c, 0:c]·(Vᵀv_c)[0:c], T[c][c] = tc, zero below.
-    for (int r = lid; r < b; r += LU_WG) {
+    for (int r = lid; r < b; r += QR_WG) {
       real s = 0;
       if (r < c) {
         for (int q = r; q < c; q++)

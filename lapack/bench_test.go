@@ -25,6 +25,8 @@ var benchLeaf = flag.Int("lapack.leaf", defaultLeaf, "LU's leaf panel width (one
 
 var benchLUWG = flag.Int("lapack.luwg", defaultLUWG, "getf2_leaf's work-group size (a power of two) in the benchmarks")
 
+var benchQRLeaf = flag.Int("lapack.qrleaf", defaultQRLeaf, "QR's leaf panel width (one work-group) in the benchmarks")
+
 var benchHostDiag = flag.Bool("lapack.hostdiag", false, "Potrf's diagonal blocks on the host (with look-ahead) in the benchmarks")
 
 var benchHostPanel = flag.Bool("lapack.hostpanel", false, "LU panels on the host (the previous design) in the benchmarks")
@@ -36,6 +38,10 @@ var benchHostPanel = flag.Bool("lapack.hostpanel", false, "LU panels on the host
 // say.
 func benchImpl(b *testing.B) *Implementation {
 	impl := newTestImpl(b, *benchNB)
+	if *benchQRLeaf < 1 || *benchQRLeaf > qrBMax {
+		b.Fatalf("-lapack.qrleaf %d: want 1 to %d", *benchQRLeaf, qrBMax)
+	}
+	impl.qrLeaf = *benchQRLeaf
 	if *benchSlab < 1 || *benchLeaf < 1 || *benchLeaf > luBMax || *benchLUWG < 1 || *benchLUWG&(*benchLUWG-1) != 0 {
 		b.Fatalf("-lapack.slab %d, -lapack.leaf %d, -lapack.luwg %d: want ≥ 1, 1 to %d, a power of two", *benchSlab, *benchLeaf, *benchLUWG, luBMax)
 	}

@@ -10,10 +10,13 @@ import (
 	clblas "github.com/gocompute/opencl/blas"
 )
 
-// qrLeaf is the widest panel geqr2_leaf factorises (QR_B in
+// qrBMax is the widest panel geqr2_leaf factorises (QR_B in
 // kernels/lapack.cl): each work-item keeps a partial dot product per
 // column, and the group reduces them all at once in local memory.
-const qrLeaf = 8
+const qrBMax = 16
+
+// qrWG is geqr2_leaf's work-group size (QR_WG).
+const qrWG = 256
 
 // qrRun is the device scratch of geqrfOnDevice: the reflectors of a panel
 // as explicit columns (V, m×nb), W = Vᵀ·C and W2 = Tᵀ·W (nb×n each), the
@@ -28,7 +31,7 @@ type qrRun struct {
 
 // geqrfOnDevice is the blocked QR factorization of the resident m×n
 // matrix d with every step on the device; tau is read back at the end.
-// Each (m−i)×nb panel is factorised in leaves of qrLeaf columns by
+// Each (m−i)×nb panel is factorised in leaves of impl.qrLeaf columns by
 // geqr2_leaf, which also writes the leaf's reflectors as explicit columns
 // of V and its triangular factor; each leaf's block reflector is applied
 // to the rest of the panel with three GEMMs. The panel's T comes from the
@@ -71,7 +74,7 @@ func (r *qrRun) alloc(k int) (err error) {
 		p    **clblas.Matrix[float64]
 		rows int
 		cols int
-	}{{&r.dv, r.m, r.nb}, {&r.dw, r.nb, r.n}, {&r.dw2, r.nb, r.n}, {&r.dg, r.nb, r.nb}, {&r.dt, r.nb, r.nb}, {&r.dtl, qrLeaf, qrLeaf}}
+	}{{&r.dv, r.m, r.nb}, {&r.dw, r.nb, r.n}, {&r.dw2, r.nb, r.n}, {&r.dg, r.nb, r.nb}, {&r.dt, r.nb, r.nb}, {&r.dtl, qrBMax, qrBMax}}
 	for _, s := range shapes {
 		if *s.p, err = clblas.NewMatrix[float64](r.impl.blas, s.rows, s.cols); err != nil {
 			return err
@@ -118,9 +121,9 @@ func (r *qrRun) panel(i, ib int) error {
 		return err
 	}
 	ld := r.d.Stride()
-	for lb := 0; lb < ib; lb += qrLeaf {
-		b := min(qrLeaf, ib-lb)
-		err := launch[float64](impl, "geqr2_leaf", []int{impl.luWG}, []int{impl.luWG}, int32(mp-lb), int32(b),
+	for lb := 0; lb < ib; lb += impl.qrLeaf {
+		b := min(impl.qrLeaf, ib-lb)
+		err := launch[float64](impl, "geqr2_leaf", []int{qrWG}, []int{qrWG}, int32(mp-lb), int32(b),
 			buf, int64(off+(i+lb)*ld+i+lb), int32(ld), r.tau, int64(i+lb), vb, int64(voff),
 			int32(r.dv.Stride()), int32(lb), int32(lb), tb, int64(toff), int32(r.dtl.Stride()))
 		if err != nil {

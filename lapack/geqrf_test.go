@@ -9,13 +9,14 @@ import (
 )
 
 // TestGeqrfPanels runs Dgeqrf with panels that split into leaves of
-// uneven widths (20 = 8+8+4), on the device and with the host panel, on
+// uneven widths (20 = 16+4), on the device and with the host panel, on
 // square, tall and wide matrices, against gonum's R, reflectors and tau.
 func TestGeqrfPanels(t *testing.T) {
 	impl := newTestImpl(t, 20)
 	rnd := rand.New(rand.NewPCG(61, 62))
 	for _, host := range []bool{false, true} {
 		impl.hostPanel = host
+		impl.qrLeaf = 16 // leaves of 16 and 4 (the device path)
 		for _, sh := range [][2]int{{50, 50}, {83, 37}, {37, 83}} {
 			m, n := sh[0], sh[1]
 			k := min(m, n)

@@ -77,6 +77,11 @@ type Implementation struct {
 	hostPanel bool
 	// luWG is getf2_leaf's work-group size (a power of two).
 	luWG int
+	// qrLeaf is the width of the QR panel's leaves (≤ qrBMax): a wider
+	// leaf moves more data through its one work-group, and takes fewer
+	// launches (a leaf's reflectors reach the rest of the panel by three
+	// GEMMs).
+	qrLeaf int
 	// hostDiag makes Potrf factorise its diagonal blocks on the CPU
 	// (potrfRun.run) instead of on the device (runDevice); benchmarks
 	// compare the two.
@@ -105,6 +110,8 @@ const (
 	// defaultLUWG is getf2_leaf's work-group size: every OpenCL GPU
 	// takes 256 work-items in a group.
 	defaultLUWG = 256
+	// defaultQRLeaf is the QR leaf width.
+	defaultQRLeaf = 8
 	// defaultCrossover is the order below which Auto leaves a call to
 	// gonum: a small factorization is dominated by transfers and launches.
 	defaultCrossover = 512
@@ -202,6 +209,7 @@ func New(b *clblas.Implementation, opts ...Option) (*Implementation, error) {
 		slab:      defaultSlab,
 		leaf:      defaultLeaf,
 		luWG:      defaultLUWG,
+		qrLeaf:    defaultQRLeaf,
 	}, nil
 }
 

@@ -134,3 +134,20 @@ func TestPotrfCounts(t *testing.T) {
 		}
 	}
 }
+
+// TestPotrfWideBlock factorises with diagonal blocks wider than
+// potf2_inv's reduction rounds (POTF_KB = 128 columns), both triangles.
+func TestPotrfWideBlock(t *testing.T) {
+	impl := newTestImpl(t, 150)
+	rnd := rand.New(rand.NewPCG(35, 36))
+	const n = 170
+	for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
+		a := spd(n, n, rnd)
+		want := append([]float64(nil), a...)
+		gonum.Implementation{}.Dpotrf(ul, n, want, n)
+		if !impl.Dpotrf(ul, n, a, n) {
+			t.Fatalf("%c: not positive definite", ul)
+		}
+		compare(t, "Dpotrf", n, n, a, want, n, 1e-11)
+	}
+}

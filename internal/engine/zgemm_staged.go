@@ -158,10 +158,10 @@ func BlockFinite[R Real](x []R, rows, cols, ld int) bool {
 		return true
 	}
 	if rows == 1 || ld == cols {
-		x = x[:rows*cols]
-		rows, cols, ld = 1, rows*cols, rows*cols
+		n := rows * cols
+		x := x[:n]
 		var bad atomic.Bool
-		par.For(cols, CopyWorkers(cols*ElemSize[R]()), func(lo, hi int) {
+		par.For(n, CopyWorkers(n*ElemSize[R]()), func(lo, hi int) {
 			if !finite(x[lo:hi]) {
 				bad.Store(true)
 			}
