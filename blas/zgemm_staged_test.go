@@ -42,18 +42,25 @@ func zStagedCases() []zgemmCase {
 
 // TestZgemmStaged compares Zgemm and Cgemm on the staged path with gonum
 // over zStagedCases, with tiles of 16 and 8 and with the row-slab
-// schedule (k in 3 chunks, ragged, and in 1), checks that C's padding is
-// untouched and that every call took the staged path.
+// schedule (k in 3 chunks, ragged, and in 1), by the 4M and the 3M
+// method, checks that C's padding is untouched and that every call took
+// the staged path.
 func TestZgemmStaged(t *testing.T) {
-	for _, mode := range []struct{ tile, chunks int }{{16, 0}, {8, 0}, {16, 3}, {8, 1}} {
-		name := fmt.Sprintf("tile%d", mode.tile)
-		if mode.chunks > 0 {
-			name = fmt.Sprintf("slab%d-chunks%d", mode.tile, mode.chunks)
+	for _, method := range []struct {
+		m    eng.ZMethod
+		name string
+	}{{eng.Z4M, "4M"}, {eng.Z3M, "3M"}} {
+		for _, mode := range []struct{ tile, chunks int }{{16, 0}, {8, 0}, {16, 3}, {8, 1}} {
+			name := fmt.Sprintf("tile%d", mode.tile)
+			if mode.chunks > 0 {
+				name = fmt.Sprintf("slab%d-chunks%d", mode.tile, mode.chunks)
+			}
+			t.Run(name+"/"+method.name, func(t *testing.T) {
+				impl, e := slabImpl(t, mode.tile, mode.chunks)
+				e.ZMethod = method.m
+				testZgemmStaged(t, impl, e)
+			})
 		}
-		t.Run(name, func(t *testing.T) {
-			impl, e := slabImpl(t, mode.tile, mode.chunks)
-			testZgemmStaged(t, impl, e)
-		})
 	}
 }
 

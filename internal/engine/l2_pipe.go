@@ -203,19 +203,17 @@ type l2Stream[T Real] struct {
 	direct         bool
 	up, comp, down *cl.Queue
 	host           []T
-	devs           []*cl.Buffer
 	copies         *l2Copies[T]
 	busy           []sync.WaitGroup // per slot: its pieces being copied
-	ups, kerns     []*cl.Event      // per slot: its chunk's last upload and kernel
-	downs          []*cl.Event
+	ups, downs     []*cl.Event      // per slot: its chunk's upload and download
 }
 
-// startStream takes the queues, the staging memory and, with devSlots, a
-// device buffer per slot, and starts the copying goroutines. Commands
+// startStream takes the queues and the staging memory, and starts the
+// copying goroutines. Commands
 // enqueued on the engine's queue before (the call's vector uploads, and
 // device-resident work that may still use pooled buffers this call takes)
 // complete before the stream's commands start.
-func startStream[T Real](c *Call, g l2Geom, a []T, lda int, devSlots bool) *l2Stream[T] {
+func startStream[T Real](c *Call, g l2Geom, a []T, lda int) *l2Stream[T] {
 	s := &l2Stream[T]{c: c, g: g, a: a, lda: lda}
 	s.direct = Contains(&c.E.HostSlices, a[:MatSpan(g.m, g.n, lda)])
 	if s.direct {
@@ -226,14 +224,8 @@ func startStream[T Real](c *Call, g l2Geom, a []T, lda int, devSlots bool) *l2St
 	if p := stage[T](c, g.depth*slot); p != nil {
 		s.host = PinnedView[T](p, g.depth*slot)
 	}
-	if devSlots {
-		s.devs = make([]*cl.Buffer, g.depth)
-		for j := range s.devs {
-			s.devs[j] = Alloc[T](c, slot)
-		}
-	}
 	s.busy = make([]sync.WaitGroup, g.depth)
-	s.ups, s.kerns, s.downs = make([]*cl.Event, g.depth), make([]*cl.Event, g.depth), make([]*cl.Event, g.depth)
+	s.ups, s.downs = make([]*cl.Event, g.depth), make([]*cl.Event, g.depth)
 	s.copies = startCopies[T](min(g.workers, g.depth*g.per), g.depth*g.per)
 	return s
 }
@@ -398,4 +390,52 @@ func (s *l2Stream[T]) upAll(dev *cl.Buffer) {
 		}
 	}
 	s.after(last) // the upload queue is in order: the last upload is the end of all
+}
+
+// downAll reads dev (packed, leading dimension n) back chunk by chunk into
+// the staging slots, after the compute queue's commands, and feeds each
+// chunk's copy into A as its read completes; a slot is read into again
+// once its copy is done. It returns the number of chunks whose copies
+// were fed, in order (done once stop returns).
+func (s *l2Stream[T]) downAll(dev *cl.Buffer) int {
+	c, g := s.c, s.g
+	if c.Err != nil {
+		return 0
+	}
+	after := c.LastEvent() // the kernel: the compute queue is in order
+	fetch := func(t int) {
+		if c.Err != nil || t >= g.chunks {
+			return
+		}
+		if err := c.E.Fault.Inject("read"); err != nil {
+			c.Fail(err)
+			return
+		}
+		r0, _ := g.span(t)
+		ev, err := cl.ReadBuffer(s.down, dev, false, r0*g.n, s.slot(t), after)
+		if err != nil {
+			c.Fail(err)
+			return
+		}
+		c.Events = append(c.Events, ev)
+		s.downs[t%g.depth] = ev
+		c.Fail(s.down.Flush())
+	}
+	c.Fail(s.comp.Flush())
+	for t := range g.depth {
+		fetch(t)
+	}
+	back := 0
+	for t := 0; t < g.chunks && c.Err == nil; t++ {
+		if c.Fail(s.downs[t%g.depth].Wait()); c.Err != nil {
+			break
+		}
+		s.feed(t, true)
+		back = t + 1
+		if t > 0 {
+			s.busy[(t-1)%g.depth].Wait()
+			fetch(t - 1 + g.depth)
+		}
+	}
+	return back
 }
