@@ -79,18 +79,21 @@ void band_t(const int m, const int n, const int kl, const int ku, const real alp
     const int hi = (int)min((long)m, (long)j + kl + 1);
     real s = 0;
     if (j < n) {
-        // Four rows in flight, then the rest.
+        // Eight rows in flight (their indices computed first, element 0
+        // of a for a row outside this column's band, so that the loads do
+        // not wait on one another), then the rest.
         int i = ilo + ty;
-        for (; i + 3 * BY < ihi; i += 4 * BY) {
-            real p[4];
-            for (int u = 0; u < 4; u++) {
+        for (; i + 7 * BY < ihi; i += 8 * BY) {
+            real v[8], w[8];
+            for (int u = 0; u < 8; u++) {
                 const int r = i + u * BY;
-                p[u] = (r >= lo && r < hi) ? a[(long)r * lda + kl + j - r] * x[offx + (long)r * incx] : (real)0;
+                v[u] = a[(r >= lo && r < hi) ? (long)r * lda + kl + j - r : 0];
+                w[u] = x[offx + (long)r * incx];
             }
-            s += p[0];
-            s += p[1];
-            s += p[2];
-            s += p[3];
+            for (int u = 0; u < 8; u++) {
+                const int r = i + u * BY;
+                if (r >= lo && r < hi) s += v[u] * w[u];
+            }
         }
         for (; i < ihi; i += BY) {
             if (i >= lo && i < hi) s += a[(long)i * lda + kl + j - i] * x[offx + (long)i * incx];
@@ -150,11 +153,16 @@ void sbmv_tile(const int n, const int k, const int upper, const int nd,
         xr[tx] = r0 + tx < n ? x[offx + (long)(r0 + tx) * incx] : (real)0;
         xc[tx] = c0 + tx >= 0 && c0 + tx < n ? x[offx + (long)(c0 + tx) * incx] : (real)0;
     }
-    for (int r = ty; r < ST; r += SY) {
-        if (SB_IN(r, tx)) {
+    {
+        // All of a work-item's loads at once (element 0 of a for one
+        // outside the band, never used).
+        real v[ST / SY];
+        for (int u = 0; u < ST / SY; u++) {
+            const int r = ty + u * SY;
             const long i = r0 + r, j = c0 + tx;
-            tile[r][tx] = a[i * lda + (upper ? j - i : j - i + k)];
+            v[u] = a[SB_IN(r, tx) ? i * lda + (upper ? j - i : j - i + k) : 0];
         }
+        for (int u = 0; u < ST / SY; u++) tile[ty + u * SY][tx] = v[u];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     // Row sums: work-item (tx, ty) takes row tx, columns ty, ty + SY, ...
