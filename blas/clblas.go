@@ -193,6 +193,12 @@ type Implementation struct {
 	lim level1Limits
 	// cxLim holds the complex level 1 routines' (gate_complex.go).
 	cxLim cxLevel1Limits
+	// lim2 holds the gates of the level 2 routines of order n alone
+	// (gate_level2.go).
+	lim2 level2Limits
+	// ig holds the integer gates of the level 2 and 3 routines of several
+	// dimensions (gate_int.go).
+	ig intGates
 	// eng is the OpenCL engine behind dev64 and dev32 (nil when they are
 	// not OpenCL devices): the resident API and the statistics use it.
 	eng *eng.Engine

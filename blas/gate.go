@@ -63,6 +63,8 @@ func (impl *Implementation) setCost(cm costModel) {
 	impl.gate64 = gateFor(impl.policy, &impl.cost, prec64).whole()
 	impl.lim = limitsFor(impl.gate32, impl.gate64)
 	impl.cxLim = cxLimitsFor(impl.gate32, impl.gate64)
+	impl.lim2 = level2LimitsFor(impl.gate32, impl.gate64)
+	impl.ig = intGatesFor(impl.gate32, impl.gate64)
 }
 
 // level1Limits holds, for each level 1 routine, the n below which its

@@ -162,7 +162,8 @@ func TestAutoLevel2Staged(t *testing.T) {
 	cm := costModel{present: true, Cost: eng.EstimateCost(profH200), cpuGFLOPS32: 92, cpuGFLOPS64: 46, cpuMemGBps: 60, cpuStreamGBps: 10, stagedGBps: stagedLevel2GBps}
 	cm.StagesLevel2 = true
 	gemv := func(n int) workload { return work(prec64, 2*fl(n)*fl(n), fl(n)*fl(n)+2*fl(n)).streamed() }
-	symv := func(n int) workload { return gemv(n).triangle() }
+	symv := func(n int) workload { return gemv(n).halfOnCPU() }
+	ger := func(n int) workload { return work(prec64, 2*fl(n)*fl(n), 2*fl(n)*fl(n)+2*fl(n)).streamed().halfOnCPU() }
 	for _, tc := range []struct {
 		name string
 		w    workload
@@ -178,6 +179,10 @@ func TestAutoLevel2Staged(t *testing.T) {
 		// SYMV streams the whole square, gonum reads the triangle.
 		{"dsymv 4096", symv(4096), true},
 		{"dsymv 2048", symv(2048), false},
+		// gonum's Dger reads and writes a 2048² A (32 MiB) in one pass
+		// from cache; the device moves it both ways.
+		{"dger 2048", ger(2048), false},
+		{"dger 4096", ger(4096), true},
 		{"ddot 1e8", work(prec64, 2e8, 2e8), false},
 	} {
 		if got := decide(Auto, &cm, tc.w); got != tc.want {

@@ -243,3 +243,39 @@ func TestL2StreamNoLeaks(t *testing.T) {
 		}
 	}
 }
+
+// TestGerStagedReadFailure: a GER whose read-back fails part way has
+// copied the chunks read before into A (RowsDone); the CPU updates the
+// rest, and no row is updated twice.
+func TestGerStagedReadFailure(t *testing.T) {
+	impl, e := privateImpl(t, nil)
+	e.ZeroCopy, e.L2Slab = eng.ZeroCopyOff, 200
+	if _, fp64 := openclDevice[float64](impl); !fp64 {
+		t.Skip("no float64 device")
+	}
+	rnd := rand.New(rand.NewPCG(15, 16))
+	const m, n, lda = 17, 7, 9
+	for _, failAt := range []int{1, 3, 6} {
+		a := randF64(rnd, lda*(m-1)+n)
+		x, y := randF64(rnd, m), randF64(rnd, n)
+		want := append([]float64(nil), a...)
+		native.Dger(m, n, 1.5, x, 1, y, 1, want, lda)
+		reads := 0
+		fail := func(site string) error {
+			if site == "read" {
+				if reads++; reads == failAt {
+					return errL2Injected
+				}
+			}
+			return nil
+		}
+		e.Fault.Store(&fail)
+		failed := impl.Stats()["Dger"].Failed
+		impl.Dger(m, n, 1.5, x, 1, y, 1, a, lda)
+		e.Fault.Store(nil)
+		if impl.Stats()["Dger"].Failed != failed+1 {
+			t.Errorf("fail at read %d: the device call did not fail", failAt)
+		}
+		closeTo(t, fmt.Sprintf("fail at read %d", failAt), a, want)
+	}
+}

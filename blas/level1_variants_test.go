@@ -10,8 +10,9 @@ import (
 // TestLevel1ShapeVariants runs the vector-path tests (lengths around the
 // vector width, a group and the grid; views at unaligned offsets; NaN and
 // Inf) with the test device's shape changed the ways the tuner may change
-// it: blocked loads (L1_BLOCK), 32-bit indices (L1_IDX32), a grid that
-// covers the vector, an odd unroll, other vector widths and group counts.
+// it: blocked loads (L1_BLOCK), 32-bit indices (L1_IDX32), float NRM2
+// summed in double (L1_NRM2_D), a grid that covers the vector, an odd
+// unroll, other vector widths and group counts.
 func TestLevel1ShapeVariants(t *testing.T) {
 	e := testEngine(t)
 	for _, prec := range []int{64, 32} {
@@ -20,7 +21,7 @@ func TestLevel1ShapeVariants(t *testing.T) {
 		// Small groups and grids keep the tests' lengths (which follow
 		// the shape) short, for Oclgrind.
 		variants := []eng.L1Shape{
-			{Local: min(64, base.Local), Vec: base.Vec, Unroll: 3, Groups: 2, Cover: true, Block: true, Idx32: true},
+			{Local: min(64, base.Local), Vec: base.Vec, Unroll: 3, Groups: 2, Cover: true, Block: true, Idx32: true, Nrm2D: true},
 			{Local: min(32, base.Local), Vec: wide, Unroll: 2, Groups: 3, EwGroups: 5, Block: true},
 		}
 		for _, v := range variants {

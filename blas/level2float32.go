@@ -13,7 +13,7 @@ import (
 func (impl *Implementation) Sgemv(tA blas.Transpose, m, n int, alpha float32, a []float32, lda int, x []float32, incX int, beta float32, y []float32, incY int) {
 	// The gate first, on a workload no smaller than the call's (both
 	// vectors at their longest): below it, gonum's code does it all.
-	if impl.gated(work(prec32, 2*fl(m)*fl(n), fl(m)*fl(n)+2*(fl(m)+fl(n)))) {
+	if impl.ig.Sgemv.below(m*n, m+n) {
 		gemvCPU32(tA, m, n, alpha, a, lda, x, incX, beta, y, incY)
 		return
 	}
@@ -69,7 +69,7 @@ func (impl *Implementation) Sgemv(tA blas.Transpose, m, n int, alpha float32, a 
 // y = alpha*Aᵀ*x + beta*y (otherwise) for the m×n band matrix A with kL
 // sub-diagonals and kU super-diagonals.
 func (impl *Implementation) Sgbmv(tA blas.Transpose, m, n, kL, kU int, alpha float32, a []float32, lda int, x []float32, incX int, beta float32, y []float32, incY int) {
-	if impl.gated(work(prec32, 2*fl(m)*fl(kL+kU+1), fl(m)*fl(kL+kU+1)+2*(fl(m)+fl(n)))) {
+	if impl.ig.Sgbmv.below(m*(kL+kU+1), m+n) {
 		native.Sgbmv(tA, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
 		return
 	}
@@ -131,14 +131,14 @@ func (impl *Implementation) Sgbmv(tA blas.Transpose, m, n, kL, kU int, alpha flo
 // Strmv computes x = A*x (tA == blas.NoTrans) or x = Aᵀ*x (otherwise) for
 // the n×n triangular matrix A.
 func (impl *Implementation) Strmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []float32, lda int, x []float32, incX int) {
-	if impl.gated(work(prec32, fl(n)*fl(n), fl(n)*fl(n)+2*fl(n))) {
+	if n < impl.lim2.Strmv {
 		native.Strmv(ul, tA, d, n, a, lda, x, incX)
 		return
 	}
 	if !impl.checkTriangular32(ul, tA, d, n, a, lda, x, incX) {
 		return
 	}
-	if w := work(prec32, fl(n)*fl(n), fl(n)*fl(n)+2*fl(n)).streamed().triangle(); !impl.gated(w) && impl.weigh("Strmv", w, nil) {
+	if w := work(prec32, fl(n)*fl(n), fl(n)*fl(n)+2*fl(n)).streamed().halfOnCPU(); !impl.gated(w) && impl.weigh("Strmv", w, nil) {
 		err := impl.dev32.Trmv(ul, tA, d, n, a, lda, x, incX)
 		if err == nil {
 			return
@@ -151,7 +151,7 @@ func (impl *Implementation) Strmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 // Strsv solves A*x = b (tA == blas.NoTrans) or Aᵀ*x = b (otherwise) for the
 // n×n triangular matrix A; b is given in x and overwritten by the solution.
 func (impl *Implementation) Strsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []float32, lda int, x []float32, incX int) {
-	if impl.gated(work(prec32, fl(n)*fl(n), fl(n)*fl(n)+2*fl(n))) {
+	if n < impl.lim2.Strsv {
 		native.Strsv(ul, tA, d, n, a, lda, x, incX)
 		return
 	}
@@ -204,7 +204,7 @@ func (impl *Implementation) checkTriangular32(ul blas.Uplo, tA blas.Transpose, d
 // Stbmv computes x = A*x (tA == blas.NoTrans) or x = Aᵀ*x (otherwise) for
 // the n×n triangular band matrix A with k diagonals besides the main one.
 func (impl *Implementation) Stbmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []float32, lda int, x []float32, incX int) {
-	if impl.gated(work(prec32, 2*fl(n)*fl(k+1), fl(n)*fl(k+1)+2*fl(n))) {
+	if impl.ig.Stbmv.below(n*(k+1), n) {
 		native.Stbmv(ul, tA, d, n, k, a, lda, x, incX)
 		return
 	}
@@ -226,7 +226,7 @@ func (impl *Implementation) Stbmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 // n×n triangular band matrix A with k diagonals besides the main one; b is
 // given in x and overwritten by the solution.
 func (impl *Implementation) Stbsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []float32, lda int, x []float32, incX int) {
-	if impl.gated(work(prec32, 2*fl(n)*fl(k+1), fl(n)*fl(k+1)+2*fl(n))) {
+	if impl.ig.Stbsv.below(n*(k+1), n) {
 		native.Stbsv(ul, tA, d, n, k, a, lda, x, incX)
 		return
 	}
@@ -283,7 +283,7 @@ func (impl *Implementation) checkTriangularBand32(ul blas.Uplo, tA blas.Transpos
 // Stpmv computes x = A*x (tA == blas.NoTrans) or x = Aᵀ*x (otherwise) for
 // the n×n triangular matrix A in packed form.
 func (impl *Implementation) Stpmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, ap []float32, x []float32, incX int) {
-	if impl.gated(work(prec32, fl(n)*fl(n), fl(n)*fl(n+1)/2+2*fl(n))) {
+	if n < impl.lim2.Stpmv {
 		native.Stpmv(ul, tA, d, n, ap, x, incX)
 		return
 	}
@@ -304,7 +304,7 @@ func (impl *Implementation) Stpmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 // n×n triangular matrix A in packed form; b is given in x and overwritten by
 // the solution.
 func (impl *Implementation) Stpsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, ap []float32, x []float32, incX int) {
-	if impl.gated(work(prec32, fl(n)*fl(n), fl(n)*fl(n+1)/2+2*fl(n))) {
+	if n < impl.lim2.Stpsv {
 		native.Stpsv(ul, tA, d, n, ap, x, incX)
 		return
 	}
@@ -353,7 +353,7 @@ func (impl *Implementation) checkTriangularPacked32(ul blas.Uplo, tA blas.Transp
 
 // Ssymv computes y = alpha*A*x + beta*y for the n×n symmetric matrix A.
 func (impl *Implementation) Ssymv(ul blas.Uplo, n int, alpha float32, a []float32, lda int, x []float32, incX int, beta float32, y []float32, incY int) {
-	if impl.gated(work(prec32, 2*fl(n)*fl(n), fl(n)*fl(n)+3*fl(n))) {
+	if n < impl.lim2.Ssymv {
 		native.Ssymv(ul, n, alpha, a, lda, x, incX, beta, y, incY)
 		return
 	}
@@ -387,7 +387,7 @@ func (impl *Implementation) Ssymv(ul blas.Uplo, n int, alpha float32, a []float3
 	if alpha == 0 && beta == 1 {
 		return
 	}
-	if w := work(prec32, 2*fl(n)*fl(n), fl(n)*fl(n)+fl(n)*(2+ifNonZero(beta != 0))).streamed().triangle(); !impl.gated(w) && impl.weigh("Ssymv", w, func() bool { return finite(alpha, beta) }) {
+	if w := work(prec32, 2*fl(n)*fl(n), fl(n)*fl(n)+fl(n)*(2+ifNonZero(beta != 0))).streamed().halfOnCPU(); !impl.gated(w) && impl.weigh("Ssymv", w, func() bool { return finite(alpha, beta) }) {
 		err := impl.dev32.Symv(ul, n, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
@@ -400,7 +400,7 @@ func (impl *Implementation) Ssymv(ul blas.Uplo, n int, alpha float32, a []float3
 // Ssbmv computes y = alpha*A*x + beta*y for the n×n symmetric band matrix A
 // with k diagonals besides the main one.
 func (impl *Implementation) Ssbmv(ul blas.Uplo, n, k int, alpha float32, a []float32, lda int, x []float32, incX int, beta float32, y []float32, incY int) {
-	if impl.gated(work(prec32, 4*fl(n)*fl(k+1), fl(n)*fl(k+1)+3*fl(n))) {
+	if impl.ig.Ssbmv.below(n*(k+1), n) {
 		native.Ssbmv(ul, n, k, alpha, a, lda, x, incX, beta, y, incY)
 		return
 	}
@@ -451,7 +451,7 @@ func (impl *Implementation) Ssbmv(ul blas.Uplo, n, k int, alpha float32, a []flo
 // Sspmv computes y = alpha*A*x + beta*y for the n×n symmetric matrix A in
 // packed form.
 func (impl *Implementation) Sspmv(ul blas.Uplo, n int, alpha float32, ap []float32, x []float32, incX int, beta float32, y []float32, incY int) {
-	if impl.gated(work(prec32, 2*fl(n)*fl(n), fl(n)*fl(n+1)/2+3*fl(n))) {
+	if n < impl.lim2.Sspmv {
 		native.Sspmv(ul, n, alpha, ap, x, incX, beta, y, incY)
 		return
 	}
@@ -494,7 +494,7 @@ func (impl *Implementation) Sspmv(ul blas.Uplo, n int, alpha float32, ap []float
 
 // Sger computes A += alpha*x*yᵀ for the m×n matrix A.
 func (impl *Implementation) Sger(m, n int, alpha float32, x []float32, incX int, y []float32, incY int, a []float32, lda int) {
-	if incX > 0 && incY > 0 && impl.gated(work(prec32, 2*fl(m)*fl(n), 2*fl(m)*fl(n)+fl(m)+fl(n))) {
+	if incX > 0 && incY > 0 && impl.ig.Sger.below(m*n, m+n) {
 		native.Sger(m, n, alpha, x, incX, y, incY, a, lda)
 		return
 	}
@@ -528,7 +528,7 @@ func (impl *Implementation) Sger(m, n int, alpha float32, x []float32, incX int,
 	if alpha == 0 {
 		return
 	}
-	if w := work(prec32, 2*fl(m)*fl(n), 2*fl(m)*fl(n)+fl(m)+fl(n)).streamed(); !impl.gated(w) && impl.weigh("Sger", w, func() bool { return finite(alpha) }) {
+	if w := work(prec32, 2*fl(m)*fl(n), 2*fl(m)*fl(n)+fl(m)+fl(n)).streamed().halfOnCPU(); !impl.gated(w) && impl.weigh("Sger", w, func() bool { return finite(alpha) }) {
 		err := impl.dev32.Ger(m, n, alpha, x, incX, y, incY, a, lda)
 		if err == nil {
 			return
@@ -572,7 +572,7 @@ func gerNegInc32(m, n int, alpha float32, x []float32, incX int, y []float32, in
 
 // Ssyr computes A += alpha*x*xᵀ for the n×n symmetric matrix A.
 func (impl *Implementation) Ssyr(ul blas.Uplo, n int, alpha float32, x []float32, incX int, a []float32, lda int) {
-	if impl.gated(work(prec32, fl(n)*fl(n), 2*fl(n)*fl(n)+fl(n))) {
+	if n < impl.lim2.Ssyr {
 		native.Ssyr(ul, n, alpha, x, incX, a, lda)
 		return
 	}
@@ -613,7 +613,7 @@ func (impl *Implementation) Ssyr(ul blas.Uplo, n int, alpha float32, x []float32
 // Sspr computes A += alpha*x*xᵀ for the n×n symmetric matrix A in packed
 // form.
 func (impl *Implementation) Sspr(ul blas.Uplo, n int, alpha float32, x []float32, incX int, ap []float32) {
-	if impl.gated(work(prec32, fl(n)*fl(n), fl(n)*fl(n+1)+fl(n))) {
+	if n < impl.lim2.Sspr {
 		native.Sspr(ul, n, alpha, x, incX, ap)
 		return
 	}
@@ -651,7 +651,7 @@ func (impl *Implementation) Sspr(ul blas.Uplo, n int, alpha float32, x []float32
 // Ssyr2 computes A += alpha*x*yᵀ + alpha*y*xᵀ for the n×n symmetric matrix
 // A.
 func (impl *Implementation) Ssyr2(ul blas.Uplo, n int, alpha float32, x []float32, incX int, y []float32, incY int, a []float32, lda int) {
-	if impl.gated(work(prec32, 2*fl(n)*fl(n), 2*fl(n)*fl(n)+2*fl(n))) {
+	if n < impl.lim2.Ssyr2 {
 		native.Ssyr2(ul, n, alpha, x, incX, y, incY, a, lda)
 		return
 	}
@@ -698,7 +698,7 @@ func (impl *Implementation) Ssyr2(ul blas.Uplo, n int, alpha float32, x []float3
 // Sspr2 computes A += alpha*x*yᵀ + alpha*y*xᵀ for the n×n symmetric matrix
 // A in packed form.
 func (impl *Implementation) Sspr2(ul blas.Uplo, n int, alpha float32, x []float32, incX int, y []float32, incY int, ap []float32) {
-	if impl.gated(work(prec32, 2*fl(n)*fl(n), fl(n)*fl(n+1)+2*fl(n))) {
+	if n < impl.lim2.Sspr2 {
 		native.Sspr2(ul, n, alpha, x, incX, y, incY, ap)
 		return
 	}

@@ -11,7 +11,7 @@ import (
 func (impl *Implementation) Dgemv(tA blas.Transpose, m, n int, alpha float64, a []float64, lda int, x []float64, incX int, beta float64, y []float64, incY int) {
 	// The gate first, on a workload no smaller than the call's (both
 	// vectors at their longest): below it, gonum's code does it all.
-	if impl.gated(work(prec64, 2*fl(m)*fl(n), fl(m)*fl(n)+2*(fl(m)+fl(n)))) {
+	if impl.ig.Dgemv.below(m*n, m+n) {
 		gemvCPU64(tA, m, n, alpha, a, lda, x, incX, beta, y, incY)
 		return
 	}
@@ -67,7 +67,7 @@ func (impl *Implementation) Dgemv(tA blas.Transpose, m, n int, alpha float64, a 
 // y = alpha*Aᵀ*x + beta*y (otherwise) for the m×n band matrix A with kL
 // sub-diagonals and kU super-diagonals.
 func (impl *Implementation) Dgbmv(tA blas.Transpose, m, n, kL, kU int, alpha float64, a []float64, lda int, x []float64, incX int, beta float64, y []float64, incY int) {
-	if impl.gated(work(prec64, 2*fl(m)*fl(kL+kU+1), fl(m)*fl(kL+kU+1)+2*(fl(m)+fl(n)))) {
+	if impl.ig.Dgbmv.below(m*(kL+kU+1), m+n) {
 		native.Dgbmv(tA, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
 		return
 	}
@@ -129,14 +129,14 @@ func (impl *Implementation) Dgbmv(tA blas.Transpose, m, n, kL, kU int, alpha flo
 // Dtrmv computes x = A*x (tA == blas.NoTrans) or x = Aᵀ*x (otherwise) for
 // the n×n triangular matrix A.
 func (impl *Implementation) Dtrmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []float64, lda int, x []float64, incX int) {
-	if impl.gated(work(prec64, fl(n)*fl(n), fl(n)*fl(n)+2*fl(n))) {
+	if n < impl.lim2.Dtrmv {
 		native.Dtrmv(ul, tA, d, n, a, lda, x, incX)
 		return
 	}
 	if !impl.checkTriangular64(ul, tA, d, n, a, lda, x, incX) {
 		return
 	}
-	if w := work(prec64, fl(n)*fl(n), fl(n)*fl(n)+2*fl(n)).streamed().triangle(); !impl.gated(w) && impl.weigh("Dtrmv", w, nil) {
+	if w := work(prec64, fl(n)*fl(n), fl(n)*fl(n)+2*fl(n)).streamed().halfOnCPU(); !impl.gated(w) && impl.weigh("Dtrmv", w, nil) {
 		err := impl.dev64.Trmv(ul, tA, d, n, a, lda, x, incX)
 		if err == nil {
 			return
@@ -149,7 +149,7 @@ func (impl *Implementation) Dtrmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 // Dtrsv solves A*x = b (tA == blas.NoTrans) or Aᵀ*x = b (otherwise) for the
 // n×n triangular matrix A; b is given in x and overwritten by the solution.
 func (impl *Implementation) Dtrsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []float64, lda int, x []float64, incX int) {
-	if impl.gated(work(prec64, fl(n)*fl(n), fl(n)*fl(n)+2*fl(n))) {
+	if n < impl.lim2.Dtrsv {
 		native.Dtrsv(ul, tA, d, n, a, lda, x, incX)
 		return
 	}
@@ -202,7 +202,7 @@ func (impl *Implementation) checkTriangular64(ul blas.Uplo, tA blas.Transpose, d
 // Dtbmv computes x = A*x (tA == blas.NoTrans) or x = Aᵀ*x (otherwise) for
 // the n×n triangular band matrix A with k diagonals besides the main one.
 func (impl *Implementation) Dtbmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []float64, lda int, x []float64, incX int) {
-	if impl.gated(work(prec64, 2*fl(n)*fl(k+1), fl(n)*fl(k+1)+2*fl(n))) {
+	if impl.ig.Dtbmv.below(n*(k+1), n) {
 		native.Dtbmv(ul, tA, d, n, k, a, lda, x, incX)
 		return
 	}
@@ -224,7 +224,7 @@ func (impl *Implementation) Dtbmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 // n×n triangular band matrix A with k diagonals besides the main one; b is
 // given in x and overwritten by the solution.
 func (impl *Implementation) Dtbsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []float64, lda int, x []float64, incX int) {
-	if impl.gated(work(prec64, 2*fl(n)*fl(k+1), fl(n)*fl(k+1)+2*fl(n))) {
+	if impl.ig.Dtbsv.below(n*(k+1), n) {
 		native.Dtbsv(ul, tA, d, n, k, a, lda, x, incX)
 		return
 	}
@@ -281,7 +281,7 @@ func (impl *Implementation) checkTriangularBand64(ul blas.Uplo, tA blas.Transpos
 // Dtpmv computes x = A*x (tA == blas.NoTrans) or x = Aᵀ*x (otherwise) for
 // the n×n triangular matrix A in packed form.
 func (impl *Implementation) Dtpmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, ap []float64, x []float64, incX int) {
-	if impl.gated(work(prec64, fl(n)*fl(n), fl(n)*fl(n+1)/2+2*fl(n))) {
+	if n < impl.lim2.Dtpmv {
 		native.Dtpmv(ul, tA, d, n, ap, x, incX)
 		return
 	}
@@ -302,7 +302,7 @@ func (impl *Implementation) Dtpmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 // n×n triangular matrix A in packed form; b is given in x and overwritten by
 // the solution.
 func (impl *Implementation) Dtpsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, ap []float64, x []float64, incX int) {
-	if impl.gated(work(prec64, fl(n)*fl(n), fl(n)*fl(n+1)/2+2*fl(n))) {
+	if n < impl.lim2.Dtpsv {
 		native.Dtpsv(ul, tA, d, n, ap, x, incX)
 		return
 	}
@@ -351,7 +351,7 @@ func (impl *Implementation) checkTriangularPacked64(ul blas.Uplo, tA blas.Transp
 
 // Dsymv computes y = alpha*A*x + beta*y for the n×n symmetric matrix A.
 func (impl *Implementation) Dsymv(ul blas.Uplo, n int, alpha float64, a []float64, lda int, x []float64, incX int, beta float64, y []float64, incY int) {
-	if impl.gated(work(prec64, 2*fl(n)*fl(n), fl(n)*fl(n)+3*fl(n))) {
+	if n < impl.lim2.Dsymv {
 		native.Dsymv(ul, n, alpha, a, lda, x, incX, beta, y, incY)
 		return
 	}
@@ -385,7 +385,7 @@ func (impl *Implementation) Dsymv(ul blas.Uplo, n int, alpha float64, a []float6
 	if alpha == 0 && beta == 1 {
 		return
 	}
-	if w := work(prec64, 2*fl(n)*fl(n), fl(n)*fl(n)+fl(n)*(2+ifNonZero(beta != 0))).streamed().triangle(); !impl.gated(w) && impl.weigh("Dsymv", w, func() bool { return finite(alpha, beta) }) {
+	if w := work(prec64, 2*fl(n)*fl(n), fl(n)*fl(n)+fl(n)*(2+ifNonZero(beta != 0))).streamed().halfOnCPU(); !impl.gated(w) && impl.weigh("Dsymv", w, func() bool { return finite(alpha, beta) }) {
 		err := impl.dev64.Symv(ul, n, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
@@ -398,7 +398,7 @@ func (impl *Implementation) Dsymv(ul blas.Uplo, n int, alpha float64, a []float6
 // Dsbmv computes y = alpha*A*x + beta*y for the n×n symmetric band matrix A
 // with k diagonals besides the main one.
 func (impl *Implementation) Dsbmv(ul blas.Uplo, n, k int, alpha float64, a []float64, lda int, x []float64, incX int, beta float64, y []float64, incY int) {
-	if impl.gated(work(prec64, 4*fl(n)*fl(k+1), fl(n)*fl(k+1)+3*fl(n))) {
+	if impl.ig.Dsbmv.below(n*(k+1), n) {
 		native.Dsbmv(ul, n, k, alpha, a, lda, x, incX, beta, y, incY)
 		return
 	}
@@ -449,7 +449,7 @@ func (impl *Implementation) Dsbmv(ul blas.Uplo, n, k int, alpha float64, a []flo
 // Dspmv computes y = alpha*A*x + beta*y for the n×n symmetric matrix A in
 // packed form.
 func (impl *Implementation) Dspmv(ul blas.Uplo, n int, alpha float64, ap []float64, x []float64, incX int, beta float64, y []float64, incY int) {
-	if impl.gated(work(prec64, 2*fl(n)*fl(n), fl(n)*fl(n+1)/2+3*fl(n))) {
+	if n < impl.lim2.Dspmv {
 		native.Dspmv(ul, n, alpha, ap, x, incX, beta, y, incY)
 		return
 	}
@@ -492,7 +492,7 @@ func (impl *Implementation) Dspmv(ul blas.Uplo, n int, alpha float64, ap []float
 
 // Dger computes A += alpha*x*yᵀ for the m×n matrix A.
 func (impl *Implementation) Dger(m, n int, alpha float64, x []float64, incX int, y []float64, incY int, a []float64, lda int) {
-	if incX > 0 && incY > 0 && impl.gated(work(prec64, 2*fl(m)*fl(n), 2*fl(m)*fl(n)+fl(m)+fl(n))) {
+	if incX > 0 && incY > 0 && impl.ig.Dger.below(m*n, m+n) {
 		native.Dger(m, n, alpha, x, incX, y, incY, a, lda)
 		return
 	}
@@ -526,7 +526,7 @@ func (impl *Implementation) Dger(m, n int, alpha float64, x []float64, incX int,
 	if alpha == 0 {
 		return
 	}
-	if w := work(prec64, 2*fl(m)*fl(n), 2*fl(m)*fl(n)+fl(m)+fl(n)).streamed(); !impl.gated(w) && impl.weigh("Dger", w, func() bool { return finite(alpha) }) {
+	if w := work(prec64, 2*fl(m)*fl(n), 2*fl(m)*fl(n)+fl(m)+fl(n)).streamed().halfOnCPU(); !impl.gated(w) && impl.weigh("Dger", w, func() bool { return finite(alpha) }) {
 		err := impl.dev64.Ger(m, n, alpha, x, incX, y, incY, a, lda)
 		if err == nil {
 			return
@@ -570,7 +570,7 @@ func gerNegInc64(m, n int, alpha float64, x []float64, incX int, y []float64, in
 
 // Dsyr computes A += alpha*x*xᵀ for the n×n symmetric matrix A.
 func (impl *Implementation) Dsyr(ul blas.Uplo, n int, alpha float64, x []float64, incX int, a []float64, lda int) {
-	if impl.gated(work(prec64, fl(n)*fl(n), 2*fl(n)*fl(n)+fl(n))) {
+	if n < impl.lim2.Dsyr {
 		native.Dsyr(ul, n, alpha, x, incX, a, lda)
 		return
 	}
@@ -611,7 +611,7 @@ func (impl *Implementation) Dsyr(ul blas.Uplo, n int, alpha float64, x []float64
 // Dspr computes A += alpha*x*xᵀ for the n×n symmetric matrix A in packed
 // form.
 func (impl *Implementation) Dspr(ul blas.Uplo, n int, alpha float64, x []float64, incX int, ap []float64) {
-	if impl.gated(work(prec64, fl(n)*fl(n), fl(n)*fl(n+1)+fl(n))) {
+	if n < impl.lim2.Dspr {
 		native.Dspr(ul, n, alpha, x, incX, ap)
 		return
 	}
@@ -649,7 +649,7 @@ func (impl *Implementation) Dspr(ul blas.Uplo, n int, alpha float64, x []float64
 // Dsyr2 computes A += alpha*x*yᵀ + alpha*y*xᵀ for the n×n symmetric matrix
 // A.
 func (impl *Implementation) Dsyr2(ul blas.Uplo, n int, alpha float64, x []float64, incX int, y []float64, incY int, a []float64, lda int) {
-	if impl.gated(work(prec64, 2*fl(n)*fl(n), 2*fl(n)*fl(n)+2*fl(n))) {
+	if n < impl.lim2.Dsyr2 {
 		native.Dsyr2(ul, n, alpha, x, incX, y, incY, a, lda)
 		return
 	}
@@ -696,7 +696,7 @@ func (impl *Implementation) Dsyr2(ul blas.Uplo, n int, alpha float64, x []float6
 // Dspr2 computes A += alpha*x*yᵀ + alpha*y*xᵀ for the n×n symmetric matrix
 // A in packed form.
 func (impl *Implementation) Dspr2(ul blas.Uplo, n int, alpha float64, x []float64, incX int, y []float64, incY int, ap []float64) {
-	if impl.gated(work(prec64, 2*fl(n)*fl(n), fl(n)*fl(n+1)+2*fl(n))) {
+	if n < impl.lim2.Dspr2 {
 		native.Dspr2(ul, n, alpha, x, incX, y, incY, ap)
 		return
 	}

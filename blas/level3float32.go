@@ -11,9 +11,13 @@ import (
 // Sgemm computes C = alpha*op(A)*op(B) + beta*C, where op(X) is X or Xᵀ as
 // tA and tB say, op(A) is m×k, op(B) is k×n and C is m×n.
 func (impl *Implementation) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	if impl.ig.Sgemm.below(m*n*k, k*(m+n)+2*m*n) { // gonum's code does it all, checks included
+		native.Sgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
 	mn := fl(m) * fl(n)
 	w := work(prec32, 2*mn*fl(k), fl(k)*(fl(m)+fl(n))+mn*(1+ifNonZero(beta != 0))).over(k)
-	if impl.gated(w) { // gonum's code does it all, checks included
+	if impl.gated(w) {
 		native.Sgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
@@ -104,7 +108,7 @@ func (impl *Implementation) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha floa
 // C = alpha*B*A + beta*C (s == blas.Right) for the symmetric matrix A and
 // m×n matrices B and C.
 func (impl *Implementation) Ssymm(s blas.Side, ul blas.Uplo, m, n int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
-	if gk := gateK(s, m, n); impl.gated(work(prec32, 2*fl(m)*fl(n)*fl(gk), fl(gk)*fl(gk)+3*fl(m)*fl(n))) {
+	if k := gateK(s, m, n); impl.ig.Ssymm.below(m*n*k, k*k+3*m*n) {
 		native.Ssymm(s, ul, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
@@ -165,7 +169,7 @@ func (impl *Implementation) Ssymm(s blas.Side, ul blas.Uplo, m, n int, alpha flo
 // (t == blas.NoTrans) or C = alpha*Aᵀ*A + beta*C (otherwise) for the n×n
 // symmetric matrix C.
 func (impl *Implementation) Ssyrk(ul blas.Uplo, t blas.Transpose, n, k int, alpha float32, a []float32, lda int, beta float32, c []float32, ldc int) {
-	if impl.gated(work(prec32, fl(n)*fl(n)*fl(k), fl(n)*fl(k)+2*fl(n)*fl(n))) {
+	if impl.ig.Ssyrk.below(n*n*k, n*k+2*n*n) {
 		native.Ssyrk(ul, t, n, k, alpha, a, lda, beta, c, ldc)
 		return
 	}
@@ -221,7 +225,7 @@ func (impl *Implementation) Ssyrk(ul blas.Uplo, t blas.Transpose, n, k int, alph
 // (t == blas.NoTrans) or C = alpha*Aᵀ*B + alpha*Bᵀ*A + beta*C (otherwise)
 // for the n×n symmetric matrix C.
 func (impl *Implementation) Ssyr2k(ul blas.Uplo, t blas.Transpose, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
-	if impl.gated(work(prec32, 2*fl(n)*fl(n)*fl(k), 2*fl(n)*fl(k)+2*fl(n)*fl(n))) {
+	if impl.ig.Ssyr2k.below(n*n*k, 2*n*k+2*n*n) {
 		native.Ssyr2k(ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
@@ -283,7 +287,7 @@ func (impl *Implementation) Ssyr2k(ul blas.Uplo, t blas.Transpose, n, k int, alp
 // (s == blas.Right) for the triangular matrix A and the m×n matrix B, where
 // op(A) is A or Aᵀ as tA says.
 func (impl *Implementation) Strmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float32, a []float32, lda int, b []float32, ldb int) {
-	if gk := gateK(s, m, n); impl.gated(work(prec32, fl(m)*fl(n)*fl(gk), fl(gk)*fl(gk)+2*fl(m)*fl(n))) {
+	if k := gateK(s, m, n); impl.ig.Strmm.below(m*n*k, k*k+2*m*n) {
 		native.Strmm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
 		return
 	}
@@ -307,7 +311,7 @@ func (impl *Implementation) Strmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, 
 // (s == blas.Right) for the triangular matrix A and the m×n matrix X, where
 // op(A) is A or Aᵀ as tA says; B is overwritten by X.
 func (impl *Implementation) Strsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float32, a []float32, lda int, b []float32, ldb int) {
-	if gk := gateK(s, m, n); impl.gated(work(prec32, fl(m)*fl(n)*fl(gk), fl(gk)*fl(gk)+2*fl(m)*fl(n))) {
+	if k := gateK(s, m, n); impl.ig.Strsm.below(m*n*k, k*k+2*m*n) {
 		native.Strsm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
 		return
 	}

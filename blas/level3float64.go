@@ -9,9 +9,13 @@ import (
 // Dgemm computes C = alpha*op(A)*op(B) + beta*C, where op(X) is X or Xᵀ as
 // tA and tB say, op(A) is m×k, op(B) is k×n and C is m×n.
 func (impl *Implementation) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
+	if impl.ig.Dgemm.below(m*n*k, k*(m+n)+2*m*n) { // gonum's code does it all, checks included
+		native.Dgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
 	mn := fl(m) * fl(n)
 	w := work(prec64, 2*mn*fl(k), fl(k)*(fl(m)+fl(n))+mn*(1+ifNonZero(beta != 0))).over(k)
-	if impl.gated(w) { // gonum's code does it all, checks included
+	if impl.gated(w) {
 		native.Dgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
@@ -102,7 +106,7 @@ func (impl *Implementation) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha floa
 // C = alpha*B*A + beta*C (s == blas.Right) for the symmetric matrix A and
 // m×n matrices B and C.
 func (impl *Implementation) Dsymm(s blas.Side, ul blas.Uplo, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
-	if gk := gateK(s, m, n); impl.gated(work(prec64, 2*fl(m)*fl(n)*fl(gk), fl(gk)*fl(gk)+3*fl(m)*fl(n))) {
+	if k := gateK(s, m, n); impl.ig.Dsymm.below(m*n*k, k*k+3*m*n) {
 		native.Dsymm(s, ul, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
@@ -163,7 +167,7 @@ func (impl *Implementation) Dsymm(s blas.Side, ul blas.Uplo, m, n int, alpha flo
 // (t == blas.NoTrans) or C = alpha*Aᵀ*A + beta*C (otherwise) for the n×n
 // symmetric matrix C.
 func (impl *Implementation) Dsyrk(ul blas.Uplo, t blas.Transpose, n, k int, alpha float64, a []float64, lda int, beta float64, c []float64, ldc int) {
-	if impl.gated(work(prec64, fl(n)*fl(n)*fl(k), fl(n)*fl(k)+2*fl(n)*fl(n))) {
+	if impl.ig.Dsyrk.below(n*n*k, n*k+2*n*n) {
 		native.Dsyrk(ul, t, n, k, alpha, a, lda, beta, c, ldc)
 		return
 	}
@@ -219,7 +223,7 @@ func (impl *Implementation) Dsyrk(ul blas.Uplo, t blas.Transpose, n, k int, alph
 // (t == blas.NoTrans) or C = alpha*Aᵀ*B + alpha*Bᵀ*A + beta*C (otherwise)
 // for the n×n symmetric matrix C.
 func (impl *Implementation) Dsyr2k(ul blas.Uplo, t blas.Transpose, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
-	if impl.gated(work(prec64, 2*fl(n)*fl(n)*fl(k), 2*fl(n)*fl(k)+2*fl(n)*fl(n))) {
+	if impl.ig.Dsyr2k.below(n*n*k, 2*n*k+2*n*n) {
 		native.Dsyr2k(ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
@@ -281,7 +285,7 @@ func (impl *Implementation) Dsyr2k(ul blas.Uplo, t blas.Transpose, n, k int, alp
 // (s == blas.Right) for the triangular matrix A and the m×n matrix B, where
 // op(A) is A or Aᵀ as tA says.
 func (impl *Implementation) Dtrmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int) {
-	if gk := gateK(s, m, n); impl.gated(work(prec64, fl(m)*fl(n)*fl(gk), fl(gk)*fl(gk)+2*fl(m)*fl(n))) {
+	if k := gateK(s, m, n); impl.ig.Dtrmm.below(m*n*k, k*k+2*m*n) {
 		native.Dtrmm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
 		return
 	}
@@ -305,7 +309,7 @@ func (impl *Implementation) Dtrmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, 
 // (s == blas.Right) for the triangular matrix A and the m×n matrix X, where
 // op(A) is A or Aᵀ as tA says; B is overwritten by X.
 func (impl *Implementation) Dtrsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int) {
-	if gk := gateK(s, m, n); impl.gated(work(prec64, fl(m)*fl(n)*fl(gk), fl(gk)*fl(gk)+2*fl(m)*fl(n))) {
+	if k := gateK(s, m, n); impl.ig.Dtrsm.below(m*n*k, k*k+2*m*n) {
 		native.Dtrsm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
 		return
 	}

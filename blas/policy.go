@@ -34,10 +34,11 @@ type workload struct {
 	// staged marks a level 2 call whose matrix the device streams through
 	// the pinned staging buffers where it can (Cost.StagesLevel2).
 	staged bool
-	// tri marks a call on a symmetric or triangular matrix whose bytes
-	// count the whole square (what the device moves) but whose gonum code
-	// reads only the stored triangle, half of it.
-	tri bool
+	// half marks a call whose gonum code streams half the bytes the
+	// device moves: the stored triangle of a symmetric or triangular
+	// matrix (the device moves the square), or GER's A, which gonum reads
+	// and writes in one pass (the device moves it both ways).
+	half bool
 	// serial marks a call whose gonum code runs on one goroutine (complex
 	// level 3), so that its CPU rate is one core's, not the machine's.
 	serial bool
@@ -52,10 +53,10 @@ func (w workload) streamed() workload {
 	return w
 }
 
-// triangle marks w's gonum code as reading half of its bytes (see
-// workload.tri).
-func (w workload) triangle() workload {
-	w.tri = true
+// halfOnCPU marks w's gonum code as streaming half of its bytes (see
+// workload.half).
+func (w workload) halfOnCPU() workload {
+	w.half = true
 	return w
 }
 
@@ -233,7 +234,7 @@ func (cm *costModel) cpuTime(w workload) float64 {
 		gflops *= serialShare()
 	}
 	bytes := w.bytes
-	if w.tri {
+	if w.half {
 		bytes /= 2
 	}
 	mem := cm.cpuMemGBps
@@ -252,9 +253,9 @@ const (
 	// goroutine's share of the host's copies into pinned memory while
 	// the others copy too; stagedLevel2Launch is the stream's fixed cost
 	// in seconds (BENCHMARKS.md, "Figures behind the code's choices").
-	stagedLevel2GBps   = 25
-	stagedCopyGBps     = 2.5
-	stagedLevel2Launch = 150e-6
+	stagedLevel2GBps   = 30
+	stagedCopyGBps     = 2
+	stagedLevel2Launch = 300e-6
 	// cacheBytes and cacheSpeedup: operands up to the size of a server's
 	// last-level cache are read by gonum's one core from cache, faster
 	// than from memory. Both err towards the CPU, so that auto does not

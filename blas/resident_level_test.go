@@ -399,12 +399,11 @@ func (r *rvec[T]) sync(t *testing.T) {
 }
 
 func TestResidentLevel2(t *testing.T) {
-	t.Run("float64", func(t *testing.T) { residentLevel2[float64](t) })
-	t.Run("float32", func(t *testing.T) { residentLevel2[float32](t) })
+	t.Run("float64", func(t *testing.T) { residentLevel2[float64](t, newTestImpl(t)) })
+	t.Run("float32", func(t *testing.T) { residentLevel2[float32](t, newTestImpl(t)) })
 }
 
-func residentLevel2[T float32 | float64](t *testing.T) {
-	impl := newTestImpl(t)
+func residentLevel2[T float32 | float64](t *testing.T, impl *Implementation) {
 	rnd := rand.New(rand.NewPCG(12, uint64(eng.PrecisionOf[T]())))
 	// (m, n, view row offset, view column offset, vector offset, inc)
 	for _, sh := range [][6]int{{1, 1, 0, 0, 0, 1}, {5, 7, 0, 0, 1, 2}, {33, 20, 2, 3, 3, 3}} {

@@ -67,3 +67,67 @@ func trsvBlockedRun[T float32 | float64](t *testing.T, e *eng.Engine, prefix str
 		}
 	}
 }
+
+// TestBandMVWide checks the band products (kernels/bandmv.cl) on bands
+// wider than their tiles and work-groups, against gonum: sbmv over several
+// tile rows and diagonals of tiles, gbmv in both orientations with
+// unequal kl and ku on non-square matrices, every (alpha, beta) pair.
+func TestBandMVWide(t *testing.T) {
+	impl, e := privateImpl(t, nil)
+	e.L2Portable = true
+	if _, ok := openclDevice[float64](impl); ok {
+		t.Run("float64", func(t *testing.T) {
+			bandWideRun(t, l2ops64(impl), l2ops64(gonum.Implementation{}), 1e-12)
+		})
+	}
+	t.Run("float32", func(t *testing.T) {
+		bandWideRun(t, l2ops32(impl), l2ops32(gonum.Implementation{}), 2e-4)
+	})
+}
+
+func bandWideRun[T float32 | float64](t *testing.T, got, want l2ops[T], tol float64) {
+	c := &l2run[T]{t: t, got: got, want: want, prefix: "", tol: tol,
+		r: rand.New(rand.NewPCG(5, 6)), calls: map[string]int{}}
+	const n = 200
+	for _, ul := range l2uplos {
+		for _, k := range []int{31, 63, 64, 65, 130, 199} {
+			alpha, beta := c.nextAB()
+			lda := k + 1 + k%3
+			s := l2store{upper: ul == blas.Upper, n: n, k: k, lda: lda, storage: eng.L2Band}
+			a := c.fill(s, false, false)
+			incX, incY := c.nextInc(), c.nextInc()
+			x, y := c.strided(n, incX), c.strided(n, incY)
+			desc := fmt.Sprintf("ul=%c n=%d k=%d lda=%d incX=%d incY=%d alpha=%v beta=%v", ul, n, k, lda, incX, incY, alpha, beta)
+			c.check("sbmv", desc, y, func(o l2ops[T], y []T) { o.sbmv(ul, n, k, alpha, a, lda, x, incX, beta, y, incY) })
+		}
+	}
+	for _, sh := range [][4]int{{200, 150, 70, 3}, {150, 200, 0, 90}, {97, 130, 40, 40}, {130, 97, 129, 96}} {
+		m, nn, kl, ku := sh[0], sh[1], sh[2], sh[3]
+		for _, tA := range l2trans {
+			alpha, beta := c.nextAB()
+			lda := kl + ku + 1 + 2
+			a := c.dense(min(m, nn+kl), kl+ku+1, lda)
+			lx, ly := nn, m
+			if tA == blas.Trans {
+				lx, ly = m, nn
+			}
+			incX, incY := c.nextInc(), c.nextInc()
+			x, y := c.strided(lx, incX), c.strided(ly, incY)
+			desc := fmt.Sprintf("tA=%c m=%d n=%d kl=%d ku=%d incX=%d incY=%d alpha=%v beta=%v", tA, m, nn, kl, ku, incX, incY, alpha, beta)
+			c.check("gbmv", desc, y, func(o l2ops[T], y []T) { o.gbmv(tA, m, nn, kl, ku, alpha, a, lda, x, incX, beta, y, incY) })
+		}
+	}
+}
+
+// TestResidentLevel2Portable runs the resident level 2 suite (views at
+// offsets, strided vectors) on the GPUs' kernels, the triangular solves
+// in blocks of 4.
+func TestResidentLevel2Portable(t *testing.T) {
+	impl, e := privateImpl(t, nil)
+	e.L2Portable = true
+	e.L2SolveNB = 4
+	if _, ok := openclDevice[float64](impl); ok {
+		t.Run("float64", func(t *testing.T) { residentLevel2[float64](t, impl) })
+	}
+	t.Run("float32", func(t *testing.T) { residentLevel2[float32](t, impl) })
+}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
@@ -41,18 +42,25 @@ func zStagedCases() []zgemmCase {
 
 // TestZgemmStaged compares Zgemm and Cgemm on the staged path with gonum
 // over zStagedCases, with tiles of 16 and 8 and with the row-slab
-// schedule (k in 3 chunks, ragged, and in 1), checks that C's padding is
-// untouched and that every call took the staged path.
+// schedule (k in 3 chunks, ragged, and in 1), by the 4M and the 3M
+// method, checks that C's padding is untouched and that every call took
+// the staged path.
 func TestZgemmStaged(t *testing.T) {
-	for _, mode := range []struct{ tile, chunks int }{{16, 0}, {8, 0}, {16, 3}, {8, 1}} {
-		name := fmt.Sprintf("tile%d", mode.tile)
-		if mode.chunks > 0 {
-			name = fmt.Sprintf("slab%d-chunks%d", mode.tile, mode.chunks)
+	for _, method := range []struct {
+		m    eng.ZMethod
+		name string
+	}{{eng.Z4M, "4M"}, {eng.Z3M, "3M"}} {
+		for _, mode := range []struct{ tile, chunks int }{{16, 0}, {8, 0}, {16, 3}, {8, 1}} {
+			name := fmt.Sprintf("tile%d", mode.tile)
+			if mode.chunks > 0 {
+				name = fmt.Sprintf("slab%d-chunks%d", mode.tile, mode.chunks)
+			}
+			t.Run(name+"/"+method.name, func(t *testing.T) {
+				impl, e := slabImpl(t, mode.tile, mode.chunks)
+				e.ZMethod = method.m
+				testZgemmStaged(t, impl, e)
+			})
 		}
-		t.Run(name, func(t *testing.T) {
-			impl, e := slabImpl(t, mode.tile, mode.chunks)
-			testZgemmStaged(t, impl, e)
-		})
 	}
 }
 
@@ -208,6 +216,45 @@ func TestZgemmStagedNoLeaks(t *testing.T) {
 		for kind, n := range cl.LiveObjects() {
 			if n != base[kind] {
 				t.Errorf("chunks=%d: %d %s objects live after Close, %d before New", chunks, n, kind, base[kind])
+			}
+		}
+	}
+}
+
+// TestZgemmStagedHostSlices: complex operands that lie in a HostSlice (a
+// float64 one viewed as complex128) move by rect transfers straight from
+// and into it, by tiles and by row slabs, with beta == 0 (C read back
+// straight) and beta ≠ 0; the answers are gonum's.
+func TestZgemmStagedHostSlices(t *testing.T) {
+	for _, chunks := range []int{0, 2} {
+		impl, e := slabImpl(t, 8, chunks)
+		const m, n, k, pad = 19, 21, 13, 2
+		hs, err := NewHostSlice[float64](impl, 2*(m*(k+pad)+k*(n+pad)+m*(n+pad)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer hs.Release()
+		all := unsafe.Slice((*complex128)(unsafe.Pointer(unsafe.SliceData(hs.Data()))), len(hs.Data())/2)
+		a, b, c := all[:m*(k+pad)], all[m*(k+pad):m*(k+pad)+k*(n+pad)], all[m*(k+pad)+k*(n+pad):]
+		rnd := rand.New(rand.NewPCG(9, uint64(chunks)))
+		for _, beta := range []complex128{0, 0.5 - 1i} {
+			copy(a, zRand(rnd, len(a)))
+			copy(b, zRand(rnd, len(b)))
+			copy(c, zRand(rnd, len(c)))
+			want := append([]complex128(nil), c...)
+			gonum.Implementation{}.Zgemm(blas.NoTrans, blas.NoTrans, m, n, k, 2i, a, k+pad, b, n+pad, beta, want, n+pad)
+			before := e.Xfer.BytesDirect.Load()
+			impl.Zgemm(blas.NoTrans, blas.NoTrans, m, n, k, 2i, a, k+pad, b, n+pad, beta, c, n+pad)
+			if err := zRelErr(c, want, m, n, n+pad); err > 1e-14 {
+				t.Errorf("chunks=%d beta=%v: relative error %g", chunks, beta, err)
+			}
+			for i := range c {
+				if i%(n+pad) >= n && c[i] != want[i] {
+					t.Fatalf("chunks=%d beta=%v: padding element %d changed", chunks, beta, i)
+				}
+			}
+			if e.Xfer.BytesDirect.Load() == before {
+				t.Errorf("chunks=%d beta=%v: nothing moved straight from the HostSlice", chunks, beta)
 			}
 		}
 	}

@@ -16,8 +16,9 @@ import (
 // with each kernel the real GEMM of their m×2n×2k product could run, forced
 // through the engine's choice cache: "choice" (what the library picks),
 // "fma" (the FMA kernel the tuning database picks without tensor cores),
-// "mma" (the database's tensor-core tile, however few its work-groups) and
-// "mma-small" (the small tensor-core tile, internal/gemm/mma_small.go).
+// "mma" (the database's tensor-core tile, however few its work-groups),
+// "mma-small" (the small tensor-core tile, internal/gemm/mma_small.go) and
+// "mma-64x32" (half of it, 32×16 warp tiles).
 // The tensor-core variants run only on devices that have tensor cores.
 // GFLOP/s count 8·m·n·k real flops, calls back to back.
 //
@@ -55,6 +56,12 @@ func zgemmVariants(e *eng.Engine, prec, m, n, k int) ([]string, map[string]gemm.
 		names, v["mma"] = append(names, "mma"), mma
 		if small, ok := gemm.MMASmall(dev, prec, mma); ok {
 			names, v["mma-small"] = append(names, "mma-small"), small
+			// Half the small tile again (twice its work-groups).
+			half := small
+			half.MMANWG, half.WN = small.MMANWG/2, small.WN/2
+			if gemm.Valid(dev, prec, false, false, half) == nil {
+				names, v["mma-64x32"] = append(names, "mma-64x32"), half
+			}
 		}
 	}
 	return names, v

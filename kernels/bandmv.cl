@@ -3,19 +3,16 @@
 // sub- and ku super-diagonals: row i stores A(i, j), j ∈ [i−kl, i+ku], at
 // a[i·lda + kl + j − i], so a row's band is contiguous and consecutive
 // columns of a row are consecutive in memory:
-//   band_n  y(i) = alpha·Σ_j A(i,j)·x(j) + b(i): BY rows per work-group,
+//   band_n  y(i) = alpha·Σ_j A(i,j)·x(j) + beta·y(i): BY rows per work-group,
 //           BX work-items striding along each row's band, reduced in
 //           local memory (for narrow bands the host takes a small BX);
-//   band_t  y(j) = alpha·Σ_i A(i,j)·x(i) + b(j): BX consecutive columns
+//   band_t  y(j) = alpha·Σ_i A(i,j)·x(i) + beta·y(j): BX consecutive columns
 //           per work-group, so each row's piece is one coalesced read, its
 //           rows split over BY slices and reduced in local memory.
-// b is beta·y (beta == 0: y is not read) or, with accumulate, y itself;
-// an output without terms keeps b. With skipdiag the diagonal is left
-// out. A symmetric band (sbmv) is band_n over its stored triangle, then
-// band_t over the triangle without the diagonal, accumulating: each
-// stored element serves its row in the first pass and its column in the
-// second. Every product inside the band is computed (no fma), so NaN and
-// Inf spread as in gonum's Go code; nothing outside it is read.
+// beta == 0 assigns (y is not read); an output without terms keeps
+// beta·y. The symmetric band (sbmv) has kernels of its own, below. Every
+// product inside the band is computed (no fma), so NaN and Inf spread as
+// in gonum's Go code; nothing outside it is read.
 //
 // Defines: BX, BY (the work-group shape; defaults 32×8).
 
@@ -28,9 +25,9 @@
 #define BY 8
 #endif
 
-static inline void band_store(__global real* y, long iy, real alpha, real s, real beta, int terms, int accumulate)
+static inline void band_store(__global real* y, long iy, real alpha, real s, real beta, int terms)
 {
-    real r = accumulate ? y[iy] : (beta == (real)0) ? (real)0 : beta * y[iy];
+    real r = (beta == (real)0) ? (real)0 : beta * y[iy];
     if (terms) r += alpha * s;
     y[iy] = r;
 }
@@ -39,8 +36,7 @@ __kernel __attribute__((reqd_work_group_size(BX, BY, 1)))
 void band_n(const int m, const int n, const int kl, const int ku, const real alpha,
             __global const real* a, const int lda,
             __global const real* x, const int offx, const int incx,
-            const real beta, __global real* y, const int offy, const int incy,
-            const int skipdiag, const int accumulate)
+            const real beta, __global real* y, const int offy, const int incy)
 {
     __local real part[BY][BX + 1];
     const int tx = get_local_id(0), ty = get_local_id(1);
@@ -50,11 +46,11 @@ void band_n(const int m, const int n, const int kl, const int ku, const real alp
     if (i < m) {
         const int lo = max(0, i - kl);
         const int hi = (int)min((long)n, (long)i + ku + 1);
-        terms = hi - lo - (skipdiag && i < n) > 0;
+        terms = hi > lo;
         // row[j] is A(i, j).
         __global const real* row = a + (long)i * lda + kl - i;
         for (int j = lo + tx; j < hi; j += BX) {
-            if (!(skipdiag && j == i)) s += row[j] * x[offx + (long)j * incx];
+            s += row[j] * x[offx + (long)j * incx];
         }
     }
     part[ty][tx] = s;
@@ -63,15 +59,14 @@ void band_n(const int m, const int n, const int kl, const int ku, const real alp
         if (tx < w) part[ty][tx] += part[ty][tx + w];
         barrier(CLK_LOCAL_MEM_FENCE);
     }
-    if (tx == 0 && i < m) band_store(y, offy + (long)i * incy, alpha, part[ty][0], beta, terms, accumulate);
+    if (tx == 0 && i < m) band_store(y, offy + (long)i * incy, alpha, part[ty][0], beta, terms);
 }
 
 __kernel __attribute__((reqd_work_group_size(BX, BY, 1)))
 void band_t(const int m, const int n, const int kl, const int ku, const real alpha,
             __global const real* a, const int lda,
             __global const real* x, const int offx, const int incx,
-            const real beta, __global real* y, const int offy, const int incy,
-            const int skipdiag, const int accumulate)
+            const real beta, __global real* y, const int offy, const int incy)
 {
     __local real part[BY][BX + 1];
     const int tx = get_local_id(0), ty = get_local_id(1);
@@ -84,10 +79,24 @@ void band_t(const int m, const int n, const int kl, const int ku, const real alp
     const int hi = (int)min((long)m, (long)j + kl + 1);
     real s = 0;
     if (j < n) {
-        for (int i = ilo + ty; i < ihi; i += BY) {
-            if (i >= lo && i < hi && !(skipdiag && i == j)) {
-                s += a[(long)i * lda + kl + j - i] * x[offx + (long)i * incx];
+        // Eight rows in flight (their indices computed first, element 0
+        // of a for a row outside this column's band, so that the loads do
+        // not wait on one another), then the rest.
+        int i = ilo + ty;
+        for (; i + 7 * BY < ihi; i += 8 * BY) {
+            real v[8], w[8];
+            for (int u = 0; u < 8; u++) {
+                const int r = i + u * BY;
+                v[u] = a[(r >= lo && r < hi) ? (long)r * lda + kl + j - r : 0];
+                w[u] = x[offx + (long)r * incx];
             }
+            for (int u = 0; u < 8; u++) {
+                const int r = i + u * BY;
+                if (r >= lo && r < hi) s += v[u] * w[u];
+            }
+        }
+        for (; i < ihi; i += BY) {
+            if (i >= lo && i < hi) s += a[(long)i * lda + kl + j - i] * x[offx + (long)i * incx];
         }
     }
     part[ty][tx] = s;
@@ -97,7 +106,107 @@ void band_t(const int m, const int n, const int kl, const int ku, const real alp
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     if (ty == 0 && j < n) {
-        const int terms = hi - lo - (skipdiag && j < m) > 0;
-        band_store(y, offy + (long)j * incy, alpha, part[0][tx], beta, terms, accumulate);
+        band_store(y, offy + (long)j * incy, alpha, part[0][tx], beta, hi > lo);
     }
+}
+
+// The symmetric band product reading its stored triangle once (sbmv):
+// sbmv_tile takes the ST×ST tile of A at row block I = group 1 and column
+// block I ± d (d = group 0; + for the upper triangle, − for the lower),
+// loads its elements inside the stored band into local memory in
+// coalesced row pieces, and uses each for its row and (off the diagonal)
+// for its column: rowpart[(I·D + d)·ST + r] = Σ_c A(r, c)·x(c) over the
+// tile's columns, colpart[(I·D + d)·ST + c] = Σ_r A(r, c)·x(r) over its
+// rows. sbmv_fin adds, for each y(i), the D row sums of its row block and
+// the column sums of the D tiles over its column block, and stores
+// alpha·sum + beta·y(i).
+//
+// Defines: ST (the tile order; the work-group is ST×SY), SY.
+
+#ifndef ST
+#define ST 32
+#endif
+#ifndef SY
+#define SY 8
+#endif
+
+__kernel __attribute__((reqd_work_group_size(ST, SY, 1)))
+void sbmv_tile(const int n, const int k, const int upper, const int nd,
+               __global const real* a, const int lda,
+               __global const real* x, const int offx, const int incx,
+               __global real* rowpart, __global real* colpart)
+{
+    __local real tile[ST][ST + 1];
+    __local real xr[ST], xc[ST];
+    __local real red[SY][ST + 1];
+    const int tx = get_local_id(0), ty = get_local_id(1);
+    const int d = get_group_id(0), bi = get_group_id(1);
+    const int r0 = bi * ST;
+    const int c0 = upper ? (bi + d) * ST : (bi - d) * ST;
+    const long slot = ((long)bi * nd + d) * ST;
+    // in(r, c): A(r0 + r, c0 + c) is inside the matrix and the stored
+    // band (a tile off the matrix has none: its sums are zero).
+#define SB_IN(R, C) (r0 + (R) < n && c0 + (C) >= 0 && c0 + (C) < n && \
+    (upper ? (c0 + (C)) - (r0 + (R)) : (r0 + (R)) - (c0 + (C))) >= 0 && \
+    (upper ? (c0 + (C)) - (r0 + (R)) : (r0 + (R)) - (c0 + (C))) <= k)
+    if (ty == 0) {
+        xr[tx] = r0 + tx < n ? x[offx + (long)(r0 + tx) * incx] : (real)0;
+        xc[tx] = c0 + tx >= 0 && c0 + tx < n ? x[offx + (long)(c0 + tx) * incx] : (real)0;
+    }
+    {
+        // All of a work-item's loads at once (element 0 of a for one
+        // outside the band, never used).
+        real v[ST / SY];
+        for (int u = 0; u < ST / SY; u++) {
+            const int r = ty + u * SY;
+            const long i = r0 + r, j = c0 + tx;
+            v[u] = a[SB_IN(r, tx) ? i * lda + (upper ? j - i : j - i + k) : 0];
+        }
+        for (int u = 0; u < ST / SY; u++) tile[ty + u * SY][tx] = v[u];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // Row sums: work-item (tx, ty) takes row tx, columns ty, ty + SY, ...
+    real s = 0;
+    for (int c = ty; c < ST; c += SY) {
+        if (SB_IN(tx, c)) s += tile[tx][c] * xc[c];
+    }
+    red[ty][tx] = s;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (ty == 0) {
+        real t = 0;
+        for (int q = 0; q < SY; q++) t += red[q][tx];
+        rowpart[slot + tx] = t;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // Column sums without the diagonal: column tx, rows ty, ty + SY, ...
+    s = 0;
+    for (int r = ty; r < ST; r += SY) {
+        if (SB_IN(r, tx) && r0 + r != c0 + tx) s += tile[r][tx] * xr[r];
+    }
+    red[ty][tx] = s;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (ty == 0) {
+        real t = 0;
+        for (int q = 0; q < SY; q++) t += red[q][tx];
+        colpart[slot + tx] = t;
+    }
+#undef SB_IN
+}
+
+__kernel void sbmv_fin(const int n, const int upper, const int nd, const int nb, const real alpha,
+                       __global const real* rowpart, __global const real* colpart,
+                       const real beta, __global real* y, const int offy, const int incy)
+{
+    const int i = get_global_id(0);
+    if (i >= n) return;
+    const int bi = i / ST, r = i % ST;
+    real s = 0;
+    for (int d = 0; d < nd; d++) s += rowpart[((long)bi * nd + d) * ST + r];
+    // The tiles over column block bi: row block bi ∓ d at distance d.
+    for (int d = 0; d < nd; d++) {
+        const int b = upper ? bi - d : bi + d;
+        if (b >= 0 && b < nb) s += colpart[((long)b * nd + d) * ST + r];
+    }
+    const long iy = offy + (long)i * incy;
+    y[iy] = ((beta == (real)0) ? (real)0 : beta * y[iy]) + alpha * s;
 }

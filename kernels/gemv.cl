@@ -206,15 +206,36 @@ void gemv_t_part(const int m, const int n, const int rpb,
 // gemv_t_fin: y(j) = alpha·(Σ_{g < nb} part[g·n + j] + (unit ? x(j) : 0))
 // + beta·y(j) (a unit diagonal's 1 times x(j)); terms says whether the sum
 // had any.
-__kernel void gemv_t_fin(const int terms, const int n, const int nb, const real alpha,
-                         __global const real* part,
-                         const real beta, __global real* y, const int offy, const int incy,
-                         const int unit, __global const real* x, const int offx, const int incx)
+// Work-groups of GF_TX columns by GF_TY slices of the partials: each
+// work-item sums every GF_TY-th partial of its column (two at a time, so
+// that each has loads in flight), and the slices are added in local
+// memory. With hundreds of partials per column (SYMV's) a work-item per
+// column would wait on one load after another.
+#define GF_TX 32
+#define GF_TY 8
+__kernel __attribute__((reqd_work_group_size(GF_TX, GF_TY, 1)))
+void gemv_t_fin(const int terms, const int n, const int nb, const real alpha,
+                __global const real* part,
+                const real beta, __global real* y, const int offy, const int incy,
+                const int unit, __global const real* x, const int offx, const int incx)
 {
-    const int j = get_global_id(0);
-    if (j >= n) return;
+    __local real sums[GF_TY][GF_TX + 1];
+    const int lx = get_local_id(0), ly = get_local_id(1);
+    const int j = get_group_id(0) * GF_TX + lx;
+    real s0 = 0, s1 = 0;
+    if (j < n) {
+        int g = ly;
+        for (; g + GF_TY < nb; g += 2 * GF_TY) {
+            s0 += part[(long)g * n + j];
+            s1 += part[(long)(g + GF_TY) * n + j];
+        }
+        if (g < nb) s0 += part[(long)g * n + j];
+    }
+    sums[ly][lx] = s0 + s1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (ly != 0 || j >= n) return;
     real s = 0;
-    for (int g = 0; g < nb; g++) s += part[(long)g * n + j];
+    for (int q = 0; q < GF_TY; q++) s += sums[q][lx];
     if (unit) s += x[offx + (long)j * incx];
     gemv_finish(y, offy + (long)j * incy, alpha, s, beta, terms);
 }

@@ -47,6 +47,9 @@
 //   L1_IDX32   1: those loops index in int where the vector is short
 //              enough for it (a test per call, alike in every work-item);
 //              0 (default): in long.
+//   L1_NRM2_D  1: float nrm2 sums its squares in double where the device
+//              has fp64 (no scaling needed: see nrm2_part); 0 (default):
+//              Blue's three scaled sums in float.
 
 #pragma OPENCL FP_CONTRACT OFF
 
@@ -505,6 +508,53 @@ __kernel void dsum_parts(const int g, __global const double* partial,
 
 #define NRM2_ONE(v) NRM2_ADD(real, L1_SEL1, fabs(v), big, med, sml)
 
+#if PRECISION == 32 && defined(cl_khr_fp64) && defined(L1_NRM2_D) && L1_NRM2_D
+// The squares of floats, summed in double, neither overflow (FLT_MAX² is
+// about 1e77, and 2^31 of them fit a double) nor underflow (the smallest
+// float's square, about 2e-90, is a normal double), and NaN and Inf come
+// out as in Blue's sums: so the double sum needs no scaling, and costs a
+// conversion and a product-add per element instead of three selects and
+// three of each. The partials are doubles in the host's buffer of 3G
+// floats (G of them) and in its local scratch of 3·local floats.
+#define NRM2_DOUBLE 1
+#define NRM2_SQ(v) ((double)(v) * (double)(v))
+
+// Partial sums of the squares of x, in double: ((double*)partial)[g] for
+// group g.
+__kernel void nrm2_part(const int n,
+                   __global const real* x, const long offx, const int incx,
+                   __global real* partial, __local real* scratch)
+{
+    const long gid = get_global_id(0), gs = get_global_size(0);
+    __global const real* px = x + offx;
+    double acc = 0;
+    if (incx == 1) {
+        const long h = l1_head(px, n);
+        const long nv = (n - h) / L1_VW;
+        for (long i = gid; i < h; i += gs) acc += NRM2_SQ(px[i]);
+        for (long i = h + nv * L1_VW + gid; i < n; i += gs) acc += NRM2_SQ(px[i]);
+        __global const realv* vx = (__global const realv*)(px + h);
+        doublev va[L1_UNROLL];
+        L1_FOR_U va[u] = 0;
+        realv a[L1_UNROLL];
+        L1_VLOOP(nv,
+                 L1_FOR_U a[u] = vx[v + u * vin];
+                 L1_FOR_U { const doublev d_ = L1_TO_D(a[u]); va[u] += d_ * d_; },
+                 { const doublev d_ = L1_TO_D(vx[v]); va[0] += d_ * d_; })
+        for (int u = 1; u < L1_UNROLL; u++) va[0] += va[u];
+        acc += L1_HSUM_double(va[0]);
+    } else {
+        for (long i = gid; i < n; i += gs) acc += NRM2_SQ(px[i * incx]);
+    }
+    __local double* ds = (__local double*)scratch;
+    const int lid = get_local_id(0);
+    ds[lid] = acc;
+    LOCAL_SUM(ds, lid, (int)get_local_size(0));
+    if (lid == 0) ((__global double*)partial)[get_group_id(0)] = ds[0];
+}
+#else
+#define NRM2_DOUBLE 0
+
 // Partial sums of squares (big, medium, small) of x: partial[g],
 // partial[G + g] and partial[2G + g] for group g of G.
 __kernel void nrm2_part(const int n,
@@ -554,6 +604,7 @@ __kernel void nrm2_part(const int n,
         partial[2 * ng + g] = scratch[2 * ls];
     }
 }
+#endif
 
 // nrm2_combine is the norm that the three sums of squares stand for.
 static inline real nrm2_combine(real big, real med, real sml)
@@ -576,13 +627,23 @@ static inline real nrm2_combine(real big, real med, real sml)
     return sqrt(med);
 }
 
-// res[offr] = the norm of the g partial triples (one work-group).
+// res[offr] = the norm of the g partial triples (one work-group), or of
+// the g double partials.
 __kernel void nrm2_fin(const int g, __global const real* partial,
                        __global real* res, const long offr,
                        __local real* scratch)
 {
     const int lid = get_local_id(0);
     const int ls = get_local_size(0);
+#if NRM2_DOUBLE
+    __global const double* dp = (__global const double*)partial;
+    __local double* ds = (__local double*)scratch;
+    double acc = 0;
+    for (int i = lid; i < g; i += ls) acc += dp[i];
+    ds[lid] = acc;
+    LOCAL_SUM(ds, lid, ls);
+    if (lid == 0) res[offr] = (real)sqrt(ds[0]);
+#else
     real big = 0, med = 0, sml = 0;
     for (int i = lid; i < g; i += ls) {
         big += partial[i];
@@ -602,6 +663,7 @@ __kernel void nrm2_fin(const int g, __global const real* partial,
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     if (lid == 0) res[offr] = nrm2_combine(scratch[0], scratch[ls], scratch[2 * ls]);
+#endif
 }
 
 // Index of the largest |x[i]|, the first on ties. gonum's Idamax keeps

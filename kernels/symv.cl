@@ -35,21 +35,21 @@ void symv_part(const int n, const int upper,
     __local real tile[SY_TB][SY_TB + 1];
     __local real xr[SY_TB], xc[SY_TB];
     const int lx = get_local_id(0), ly = get_local_id(1);
-    // Work-group t takes the triangle's tiles in row-major order, so that
-    // the groups running at one time read whole rows of A (long runs of
-    // addresses) rather than short pieces of many rows. Lower: block row q
-    // holds tiles (q, 0..q) and starts at tile q(q+1)/2. Upper: block row
-    // bi holds tiles (bi, bi..nt-1); counted from the last tile backwards,
-    // row nt-1-q starts at q(q+1)/2 too.
+    // Work-group g takes the triangle's tiles in column-major order (on the
+    // H200 faster than row-major, which has the groups running together
+    // read whole rows). Upper: block column q holds tiles (0..q, q) and
+    // starts at tile q(q+1)/2. Lower: block column bj holds tiles
+    // (bj..nt-1, bj); counted from the last tile backwards, column nt-1-q
+    // starts at q(q+1)/2 too.
     const int nt = (n + SY_TB - 1) / SY_TB;
     const int g = get_group_id(0);
-    const int t = upper ? nt * (nt + 1) / 2 - 1 - g : g;
+    const int t = upper ? g : nt * (nt + 1) / 2 - 1 - g;
     int q = (int)((sqrt(8.0f * (float)t + 1.0f) - 1.0f) * 0.5f);
     while (q * (q + 1) / 2 > t) q--;
     while ((q + 1) * (q + 2) / 2 <= t) q++;
     const int r0 = t - q * (q + 1) / 2;
-    const int bi = upper ? nt - 1 - q : q;
-    const int bj = upper ? nt - 1 - r0 : r0;
+    const int bj = upper ? q : nt - 1 - q;
+    const int bi = upper ? r0 : nt - 1 - r0;
     const int diag = bi == bj;
     const int i0 = bi * SY_TB, j0 = bj * SY_TB;
     const int j = j0 + lx;

@@ -30,6 +30,12 @@
 #define TS 64
 #endif
 
+// SV_B: loads a work-item issues together. A load's index is computed
+// first (element 0 of a when the element is not wanted) so that the loads
+// do not wait on one another; a loop of guarded loads would take one
+// memory latency per element.
+#define SV_B (TS < 16 ? TS : 16)
+
 #define SV_DENSE 0
 #define SV_BAND 1
 #define SV_PACKED 2
@@ -70,13 +76,26 @@ void trsv_step(const int storage, const int upper, const int trans, const int un
         real s = 0;
         if (trans) {
             barrier(CLK_LOCAL_MEM_FENCE);
-            if (p < pend) {
-                for (int qq = qlo; qq < TS; qq++) s += a[AT(ROW(q0 + qq), ROW(p))] * xq[qq];
+            for (int q8 = 0; q8 < TS; q8 += SV_B) {
+                real v[SV_B];
+                for (int u = 0; u < SV_B; u++) {
+                    const int qq = q8 + u;
+                    v[u] = a[(p < pend && qq >= qlo) ? AT(ROW(q0 + qq), ROW(p)) : 0];
+                }
+                for (int u = 0; u < SV_B; u++) {
+                    if (p < pend && q8 + u >= qlo) s += v[u] * xq[q8 + u];
+                }
             }
         } else {
-            for (int pp = 0; pp < TS; pp++) {
-                const int pr = p0 + pp;
-                if (pr < pend && pr - (q0 + t) <= k) tile[pp][t] = a[AT(ROW(pr), ROW(q0 + t))];
+            // Rows past pend and elements outside the band are loaded
+            // as a[0] and never used.
+            for (int p8 = 0; p8 < TS; p8 += SV_B) {
+                real v[SV_B];
+                for (int u = 0; u < SV_B; u++) {
+                    const int pr = p0 + p8 + u;
+                    v[u] = a[(pr < pend && pr - (q0 + t) <= k) ? AT(ROW(pr), ROW(q0 + t)) : 0];
+                }
+                for (int u = 0; u < SV_B; u++) tile[p8 + u][t] = v[u];
             }
             barrier(CLK_LOCAL_MEM_FENCE);
             if (p < pend) {
@@ -93,10 +112,18 @@ void trsv_step(const int storage, const int upper, const int trans, const int un
     // M(q1 + pp, q1 + qq) for qq ≤ pp in the band (the diagonal unless
     // unit), loaded along A's rows.
     const int w = min(TS, n - q1);
-    for (int o = 0; o < w; o++) {
-        const int pp = trans ? t : o, qq = trans ? o : t;
-        if (pp < w && qq <= pp && pp - qq <= k && !(unit && pp == qq)) {
-            tile[pp][qq] = a[AT(ROW(q1 + o), ROW(q1 + t))];
+    for (int o8 = 0; o8 < TS; o8 += SV_B) {
+        real v[SV_B];
+        for (int u = 0; u < SV_B; u++) {
+            const int o = o8 + u;
+            const int pp = trans ? t : o, qq = trans ? o : t;
+            const int in = o < w && pp < w && qq <= pp && pp - qq <= k && !(unit && pp == qq);
+            v[u] = a[in ? AT(ROW(q1 + o), ROW(q1 + t)) : 0];
+        }
+        for (int u = 0; u < SV_B; u++) {
+            const int o = o8 + u;
+            const int pp = trans ? t : o, qq = trans ? o : t;
+            if (o < w && pp < w && qq <= pp) tile[pp][qq] = v[u];
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);

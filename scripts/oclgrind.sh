@@ -76,7 +76,7 @@ CONFORMANCE=${1:-'^TestTestblas$/.*/^default$|^TestFloat32$|^TestSrotgSrotmg$|^T
 # Passes 2 and 3: GEMM, reductions (single and multi-group), triangular
 # routines (trsv_step: a tile and x's block in local memory), symv_part
 # (Dsymv: its tile and sums share local memory) and the band products
-# (band_n, band_t: sums reduced in local memory).
+# (band_n, band_t, sbmv_tile: sums reduced in local memory).
 # The complex level 3 kernels of zlevel3.cl are left out: each
 # work-item writes only its own elements (no local memory, no barriers),
 # and their GEMM is the real one raced here (TestComplexLevel3Shared is

@@ -62,8 +62,12 @@ func level12Main(b *bencher, levels, precs []string, n1, n2 int, only map[string
 	prof := b.impl.Runtime().Device().Profile()
 	for _, p := range []int{32, 64} {
 		sh := engine.L1ShapeFor(prof, p)
-		fmt.Printf("level 1/2 shape, f%d: work-groups of %d, vectors of %d, %d loads in flight, at most %d groups\n",
-			p, sh.Local, sh.Vec, sh.Unroll, sh.Groups)
+		ew := fmt.Sprintf("element-wise at most %d groups", sh.EwGroupsFor(math.MaxInt32))
+		if sh.Cover {
+			ew = "element-wise grids cover the vector"
+		}
+		fmt.Printf("level 1/2 shape, f%d: work-groups of %d, vectors of %d, %d loads in flight, reductions at most %d groups, %s, blocked %v, 32-bit indices %v\n",
+			p, sh.Local, sh.Vec, sh.Unroll, sh.Groups, ew, sh.Block, sh.Idx32)
 	}
 	fmt.Println()
 	fmt.Printf("%-8s %-10s %9s %10s %10s %10s %10s %9s %9s %10s %9s\n", "op", "size", "MB/call", "resident", "CLBlast", "copy", "slices", "ours/cp", "ours/CLB", "gonum", "ours/gn")

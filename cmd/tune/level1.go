@@ -22,9 +22,12 @@ import (
 // compute unit of the reductions and of the element-wise kernels, or a
 // grid covering the vector), which cost no build. The search:
 //
-//  1. builds: every vector width of 8 to 64 bytes with every unroll of
-//     1, 2, 4, 8, at the derived launch sizes; then blocked loads and
-//     32-bit indices on the best few;
+//  1. builds, at the launch sizes of the shape in use (the database's
+//     entry, else the derived shape): its build with float NRM2 summed in
+//     double (L1_NRM2_D) or not, with blocked loads and with 32-bit
+//     indices, then every vector width of 8 to 64 bytes with every
+//     unroll of 1, 2, 4, 8, nearest first; then the switches on the best
+//     two of those;
 //  2. sizes: for the best few builds, every work-group size of 64 to
 //     1024 the device allows, and for each the best group count of the
 //     reductions (and GEMV, which takes it) and, apart, of the
@@ -134,14 +137,14 @@ func (t *l1Tuner) tune(share time.Duration) (l12tuning.Entry, error) {
 		return l12tuning.Entry{}, fmt.Errorf("the derived shape %+v: %w", derived, err)
 	}
 	t.show("derived", base)
-	best := base
+	best, inUse := base, base
 	if current != derived {
 		if r, err := t.measure(current, t.cfg.ops); err == nil {
 			t.show("database", r)
-			best = better(best, r)
+			best, inUse = better(best, r), r
 		}
 	}
-	builds := t.searchBuilds(derived, time.Now().Add(share/2))
+	builds := t.searchBuilds(current, inUse, time.Now().Add(share/2))
 	if len(builds) == 0 {
 		builds = []l1Result{best}
 	}
@@ -153,7 +156,7 @@ func (t *l1Tuner) tune(share time.Duration) (l12tuning.Entry, error) {
 			best = better(best, r)
 		}
 	}
-	// The winner and the derived shape again, in turns, with the copy
+	// The winner and the shape in use again, in turns, with the copy
 	// re-timed: the medians decide between them (a noisy device can make
 	// a shape win the search by chance) and are the figures the entry
 	// keeps.
@@ -164,7 +167,7 @@ func (t *l1Tuner) tune(share time.Duration) (l12tuning.Entry, error) {
 	}
 	var rounds [2][]l1Result
 	for range 3 {
-		for i, sh := range []engine.L1Shape{best.sh, derived} {
+		for i, sh := range []engine.L1Shape{best.sh, current} {
 			r, err := t.measure(sh, t.cfg.ops)
 			if err != nil {
 				return l12tuning.Entry{}, err
@@ -173,11 +176,11 @@ func (t *l1Tuner) tune(share time.Duration) (l12tuning.Entry, error) {
 		}
 	}
 	final, again := t.median(rounds[0]), t.median(rounds[1])
-	t.show("derived, final", again)
+	t.show("in use, final", again)
 	t.show("best, final", final)
 	fmt.Fprintf(t.cfg.report, "  %d shapes tried\n", t.tried)
 	if again.score > final.score {
-		fmt.Fprintf(t.cfg.report, "  the derived shape wins the final rounds: its entry is written\n")
+		fmt.Fprintf(t.cfg.report, "  the shape in use wins the final rounds: its entry is written\n")
 		final = again
 	}
 	return t.entry(final), nil
@@ -207,39 +210,70 @@ func better(a, b l1Result) l1Result {
 	return a
 }
 
-// searchBuilds times the build switches at sh's launch sizes until
-// deadline and returns the results, best first.
-func (t *l1Tuner) searchBuilds(sh engine.L1Shape, deadline time.Time) []l1Result {
-	es := t.prec / 8
-	var vecs []int
-	for _, bytes := range []int{8, 16, 32, 64} {
-		if v := bytes / es; v >= 1 && v <= 16 {
-			vecs = append(vecs, v)
-		}
+// searchBuilds times the builds at the launch sizes of sh (measured as
+// shRes) until deadline and returns the results, best first.
+func (t *l1Tuner) searchBuilds(sh engine.L1Shape, shRes l1Result, deadline time.Time) []l1Result {
+	type build struct {
+		vec, unroll         int
+		block, idx32, nrm2d bool
 	}
+	key := func(c engine.L1Shape) build { return build{c.Vec, c.Unroll, c.Block, c.Idx32, c.Nrm2D} }
+	tried := map[build]bool{key(sh): true}
 	var cands []engine.L1Shape
-	for _, v := range vecs {
-		for _, u := range []int{1, 2, 4, 8} {
-			c := sh
-			c.Vec, c.Unroll = v, u
+	add := func(c engine.L1Shape) {
+		if !tried[key(c)] {
+			tried[key(c)] = true
 			cands = append(cands, c)
 		}
 	}
-	// Nearest the derived shape first: the budget may end the list.
+	switches := func(c engine.L1Shape) {
+		for _, sw := range [][2]bool{{!c.Block, c.Idx32}, {c.Block, !c.Idx32}, {!c.Block, !c.Idx32}} {
+			v := c
+			v.Block, v.Idx32 = sw[0], sw[1]
+			add(v)
+		}
+	}
+	var out []l1Result
+	if t.prec == 32 && t.e.Prof.FP64 {
+		// L1_NRM2_D changes NRM2 alone: decided here by its rate, it
+		// holds for every build after.
+		v := sh
+		v.Nrm2D = !v.Nrm2D
+		tried[key(v)] = true
+		out = t.runAll([]engine.L1Shape{v}, deadline)
+		if len(out) == 1 && out[0].rates["nrm2"] > shRes.rates["nrm2"] {
+			sh = v
+			tried[key(sh)] = true
+		}
+		fmt.Fprintf(t.cfg.report, "  nrm2 summed in double: %v\n", sh.Nrm2D)
+	}
+	switches(sh)
+	es := t.prec / 8
+	var grid []engine.L1Shape
+	for _, bytes := range []int{8, 16, 32, 64} {
+		for _, u := range []int{1, 2, 4, 8} {
+			if v := bytes / es; v >= 1 && v <= 16 {
+				c := sh
+				c.Vec, c.Unroll = v, u
+				grid = append(grid, c)
+			}
+		}
+	}
+	// Nearest sh first: the budget may end the list.
 	dist := func(c engine.L1Shape) float64 {
 		return math.Abs(math.Log2(float64(c.Vec)/float64(sh.Vec))) + math.Abs(math.Log2(float64(c.Unroll)/float64(sh.Unroll)))
 	}
-	sort.SliceStable(cands, func(i, j int) bool { return dist(cands[i]) < dist(cands[j]) })
-	out := t.runAll(cands, deadline)
-	var more []engine.L1Shape
-	for _, r := range out[:min(3, len(out))] {
-		for _, sw := range [][2]bool{{true, false}, {false, true}, {true, true}} {
-			c := r.sh
-			c.Block, c.Idx32 = sw[0], sw[1]
-			more = append(more, c)
-		}
+	sort.SliceStable(grid, func(i, j int) bool { return dist(grid[i]) < dist(grid[j]) })
+	for _, c := range grid {
+		add(c)
 	}
-	out = append(out, t.runAll(more, deadline)...)
+	out = append(out, t.runAll(cands, deadline)...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].score > out[j].score })
+	cands = nil
+	for _, r := range out[:min(2, len(out))] {
+		switches(r.sh)
+	}
+	out = append(out, t.runAll(cands, deadline)...)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].score > out[j].score })
 	return out
 }
@@ -427,7 +461,7 @@ func shapeString(s engine.L1Shape) string {
 	if s.Cover {
 		g = "ew cover"
 	}
-	return fmt.Sprintf("[local %d vec %d unroll %d groups %d %s block %v idx32 %v]", s.Local, s.Vec, s.Unroll, s.Groups, g, s.Block, s.Idx32)
+	return fmt.Sprintf("[local %d vec %d unroll %d groups %d %s block %v idx32 %v nrm2d %v]", s.Local, s.Vec, s.Unroll, s.Groups, g, s.Block, s.Idx32, s.Nrm2D)
 }
 
 // entry is the database entry of a measured shape.
@@ -435,7 +469,7 @@ func (t *l1Tuner) entry(r l1Result) l12tuning.Entry {
 	cu := max(t.e.Prof.ComputeUnits, 1)
 	s := r.sh
 	e := l12tuning.Entry{Precision: t.prec, Local: s.Local, Vec: s.Vec, Unroll: s.Unroll,
-		Groups: max(s.Groups/cu, 1), Cover: s.Cover, Block: s.Block, Idx32: s.Idx32, GBps: map[string]float64{},
+		Groups: max(s.Groups/cu, 1), Cover: s.Cover, Block: s.Block, Idx32: s.Idx32, Nrm2D: s.Nrm2D && t.prec == 32, GBps: map[string]float64{},
 		Note: fmt.Sprintf("cmd/tune -kernel level1, n = %d, GEMV order %d, median of %d batches; score %.3f of the copy", t.cfg.n, t.cfg.m, t.cfg.runs, r.score)}
 	if !s.Cover && s.EwGroups != 0 {
 		e.EwGroups = max(s.EwGroups/cu, 1)

@@ -35,6 +35,7 @@ var layers = map[string]int{
 
 	"platform/platformtest": 2, // test devices
 	"internal/gemm/profile": 2, // platform.Profile → gemm.Device
+	"internal/l12tuning":    2, // the level 1/2 launch shapes' tuning database
 
 	"internal/engine": 3, // the OpenCL half of the BLAS
 

@@ -9,8 +9,8 @@ import (
 // The band matrix-vector products on devices other than CPUs
 // (kernels/bandmv.cl): band_n reads each row's band in coalesced strides,
 // band_t each row's piece of a block of consecutive columns; a symmetric
-// band is its stored triangle through band_n, then the triangle without
-// its diagonal through band_t.
+// band is read once, in tiles whose elements serve both their row and
+// their column (sbmv_tile), then summed (sbmv_fin).
 
 const bandFile = "bandmv.cl"
 
@@ -35,13 +35,12 @@ func bandRows(bx, maxLocal int) int {
 	return by
 }
 
-// bandMV enqueues y = alpha·op(A)·x + b for the m×n band A with kl sub-
-// and ku super-diagonals (lda), b = beta·y, or y with accumulate; the
-// diagonal is left out with skipDiag.
+// bandMV enqueues y = alpha·op(A)·x + beta·y for the m×n band A with kl
+// sub- and ku super-diagonals (lda).
 func bandMV[T Real](c *Call, trans bool, m, n, kl, ku int, a *cl.Buffer, lda int, alpha T, x *cl.Buffer, offX, incX int,
-	beta T, y *cl.Buffer, offY, incY int, skipDiag, accumulate bool) {
+	beta T, y *cl.Buffer, offY, incY int) {
 	args := []any{int32(m), int32(n), int32(kl), int32(ku), alpha, a, int32(lda), x, int32(offX), int32(incX),
-		beta, y, int32(offY), int32(incY), l2bool(skipDiag), l2bool(accumulate)}
+		beta, y, int32(offY), int32(incY)}
 	maxLocal := c.E.Prof.MaxWorkGroupSize
 	if trans {
 		bx := 32
@@ -59,15 +58,37 @@ func bandMV[T Real](c *Call, trans bool, m, n, kl, ku int, a *cl.Buffer, lda int
 // symmetric band descriptor d (alpha ≠ 0; beta == 0 assigns).
 func bandOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
 	if d.kind == l2KindGeneral {
-		bandMV(c, d.trans, d.m, d.n, d.kl, d.ku, a, d.Lda, alpha, x, offX, incX, beta, y, offY, incY, false, false)
+		bandMV(c, d.trans, d.m, d.n, d.kl, d.ku, a, d.Lda, alpha, x, offX, incX, beta, y, offY, incY)
 		return
 	}
-	// The stored triangle as a general band: upper rows hold A(i, i..i+k),
-	// lower rows A(i, i−k..i).
-	kl, ku := 0, d.kl
-	if !d.upper {
-		kl, ku = d.kl, 0
+	sbmvOnDevice(c, d, a, alpha, x, offX, incX, beta, y, offY, incY)
+}
+
+// sbmvShape is sbmv_tile's tile order st and work-group height sy for
+// elements of es bytes: 64×4 where its local memory (the tile, the
+// row-sum slices and two pieces of x) fits three quarters of the
+// device's, else 32×8.
+func sbmvShape(localMem int64, maxLocal, es int) (st, sy int) {
+	st, sy = 64, 4
+	if (localMem > 0 && int64((st*(st+1)+sy*(st+1)+2*st)*es) > localMem*3/4) || (maxLocal > 0 && st*sy > maxLocal) {
+		st, sy = 32, bandRows(32, maxLocal)
 	}
-	bandMV(c, false, d.n, d.n, kl, ku, a, d.Lda, alpha, x, offX, incX, beta, y, offY, incY, false, false)
-	bandMV(c, true, d.n, d.n, kl, ku, a, d.Lda, alpha, x, offX, incX, beta, y, offY, incY, true, true)
+	return st, sy
+}
+
+// sbmvOnDevice enqueues y = alpha·A·x + beta·y for the symmetric band
+// descriptor d, reading the stored triangle once: sbmv_tile's row and
+// column sums per tile, then sbmv_fin.
+func sbmvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
+	n, k := d.n, d.kl
+	st, sy := sbmvShape(c.E.Prof.LocalMemBytes, c.E.Prof.MaxWorkGroupSize, ElemSize[T]())
+	nb := L3CeilDiv(n, st)
+	nd := min(1+L3CeilDiv(k, st), nb)
+	rowpart := Alloc[T](c, nb*nd*st)
+	colpart := Alloc[T](c, nb*nd*st)
+	defs := []string{fmt.Sprintf("ST=%d", st), fmt.Sprintf("SY=%d", sy)}
+	c.Run(c.Kernel(bandFile, "sbmv_tile", defs...), []int{nd * st, nb * sy}, []int{st, sy},
+		int32(n), int32(k), l2bool(d.upper), int32(nd), a, int32(d.Lda), x, int32(offX), int32(incX), rowpart, colpart)
+	c.Run(c.Kernel(bandFile, "sbmv_fin", defs...), []int{Groups(n, 64)}, []int{64},
+		int32(n), l2bool(d.upper), int32(nd), int32(nb), alpha, rowpart, colpart, beta, y, int32(offY), int32(incY))
 }

@@ -12,9 +12,11 @@ import (
 // Level 1 device routines. Each precision's method is a thin wrapper
 // around one generic function; the kernels are in kernels/level1.cl.
 //
-// Every kernel runs over a grid of the shape L1ShapeFor derives from the
-// device (l1shape.go); reductions finish on the device, in a second pass
-// that writes the result into a buffer element (level1_reduce.go).
+// Every kernel runs over a grid of the engine's level 1 shape (l1shape.go:
+// the tuning database's entry for the device, kernels/l12_tuning.json, or
+// one derived from the device); reductions finish on the device, in a
+// second pass that writes the result into a buffer element
+// (level1_reduce.go).
 
 // errTooLong is returned for vectors whose length does not fit the
 // kernels' int (the CPU does those).

@@ -60,7 +60,7 @@ func TestDeviceSeamNames(t *testing.T) {
 
 // testEngine opens an engine on the test device (the runtime is the
 // test's), closed when the test ends.
-func testEngine(t *testing.T) *Engine {
+func testEngine(t testing.TB) *Engine {
 	t.Helper()
 	e, err := OpenEngine(Options{Runtime: platformtest.Runtime(t), Logger: slog.Default()})
 	if err != nil {

@@ -223,7 +223,7 @@ func (s *stagedGemm[T]) panelA(r0, mi int) *cl.Event {
 	if s.at { // columns r0… of the k×m A
 		return s.zExpandA(s.upload(s.da, s.sa, r0*s.k, s.a, s.lda, 0, s.k, r0, mi, s.directA), r0, mi)
 	}
-	return s.upload(s.da, s.sa, r0*s.k, s.a, s.lda, r0, mi, 0, s.k, s.directA)
+	return s.zExpandA(s.upload(s.da, s.sa, r0*s.k, s.a, s.lda, r0, mi, 0, s.k, s.directA), r0, mi)
 }
 
 // compute enqueues, once the events of wait have completed, the kernels of

@@ -34,6 +34,13 @@ func gemvTShape(sh L1Shape, localMem int64, es int) (tx, ty int) {
 	return tx, ty
 }
 
+// gemv_t_fin's work-groups: 32 columns by 8 slices of the partials
+// (GF_TX, GF_TY in kernels/gemv.cl).
+var gemvFinLocal = []int{32, 8}
+
+// gemvFinGrid is gemv_t_fin's grid over n columns.
+func gemvFinGrid(n int) []int { return []int{Groups(n, 32), 8} }
+
 // gemvKernel is kernel k of gemv.cl for c's shape.
 func gemvKernel(c *Call, k string, tx, ty int) *cl.Kernel {
 	defs := append(l1ShapeOf(c).Defines(), fmt.Sprintf("GT_TX=%d", tx), fmt.Sprintf("GT_TY=%d", ty))
@@ -59,7 +66,7 @@ func gemvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, alpha T, x *cl.Buffer,
 func symvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
 	n := d.n
 	sh := l1ShapeOf(c)
-	tb, ty := symvShape(sh.Local, c.E.Prof.LocalMemBytes, ElemSize[T]())
+	tb, ty := symvShape(symvLocal(sh.Local, c.E.Prof.MaxWorkGroupSize), c.E.Prof.LocalMemBytes, ElemSize[T]())
 	if t := c.E.SymvTile; t[0] > 0 {
 		tb, ty = t[0], t[1]
 	}
@@ -69,8 +76,19 @@ func symvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, alpha T, x *cl.Buffer,
 	c.Run(c.Kernel(symvFile, "symv_part", fmt.Sprintf("SY_TB=%d", tb), fmt.Sprintf("SY_TY=%d", ty)), []int{tiles * tb, ty}, []int{tb, ty},
 		int32(n), l2bool(d.upper), a, int32(d.Lda), x, int32(offX), int32(incX), part)
 	tx, gty := gemvTShape(sh, c.E.Prof.LocalMemBytes, ElemSize[T]())
-	c.Run(gemvKernel(c, "gemv_t_fin", tx, gty), []int{Groups(n, 64)}, []int{64},
+	c.Run(gemvKernel(c, "gemv_t_fin", tx, gty), gemvFinGrid(n), gemvFinLocal,
 		l2bool(n > 0), int32(n), int32(nt), alpha, part, beta, y, int32(offY), int32(incY), int32(0), x, int32(offX), int32(incX))
+}
+
+// symvLocal is symv_part's work-group size: 256 work-items where the
+// device allows them, whatever level 1's own size (on the H200 a 64×64
+// tile read by 128 work-items was much slower than by 256: BENCHMARKS.md,
+// "Figures behind the code's choices"), else local.
+func symvLocal(local, max int) int {
+	if max <= 0 || max >= 256 {
+		return 256
+	}
+	return local
 }
 
 // symvShape is symv_part's tile side tb (its work-group's width) and
@@ -125,7 +143,7 @@ func gemvPass[T Real](c *Call, trans bool, m, n, lda int, tr gemvTri, a *cl.Buff
 		int32(m), int32(n), int32(rpb), a, int32(lda), x, int32(offX), int32(incX), part, vec,
 		l2bool(tr.tri), l2bool(tr.upper), l2bool(tr.skipDiag || tr.unit))
 	unit := tr.tri && tr.unit && !tr.skipDiag
-	c.Run(gemvKernel(c, "gemv_t_fin", tx, ty), []int{Groups(n, 64)}, []int{64},
+	c.Run(gemvKernel(c, "gemv_t_fin", tx, ty), gemvFinGrid(n), gemvFinLocal,
 		l2bool(m > 0), int32(n), int32(nb), alpha, part, beta, y, int32(offY), int32(incY), l2bool(unit), x, int32(offX), int32(incX))
 }
 

@@ -20,7 +20,7 @@ func TestL1Bench(t *testing.T) {
 		base,
 		// The defines of TestLevel1ShapeVariants's first float32 shape
 		// (package clblas), whose program the cache may hold.
-		{Local: min(64, base.Local), Vec: base.Vec, Unroll: 3, Groups: 5, Cover: true, Block: true, Idx32: true},
+		{Local: min(64, base.Local), Vec: base.Vec, Unroll: 3, Groups: 5, Cover: true, Block: true, Idx32: true, Nrm2D: true},
 	} {
 		if err := e.SetL1Shape(32, sh); err != nil {
 			t.Fatal(err)

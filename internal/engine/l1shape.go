@@ -22,6 +22,7 @@ type L1Shape struct {
 	Cover    bool
 	Block    bool // L1_BLOCK: a group's loads are consecutive blocks
 	Idx32    bool // L1_IDX32: 32-bit indices in the unit-stride loops
+	Nrm2D    bool // L1_NRM2_D: float nrm2 sums squares in double (devices with fp64)
 }
 
 // L1ShapeFor is the level 1 shape for device p and precision prec (32 or
@@ -46,7 +47,7 @@ func L1ShapeFrom(db *l12tuning.DB, p platform.Profile, prec int) L1Shape {
 func L1ShapeOfEntry(e l12tuning.Entry, p platform.Profile) L1Shape {
 	cu := max(p.ComputeUnits, 1)
 	return L1Shape{Local: e.Local, Vec: e.Vec, Unroll: e.Unroll, Groups: e.Groups * cu,
-		EwGroups: e.EwGroups * cu, Cover: e.Cover, Block: e.Block, Idx32: e.Idx32}
+		EwGroups: e.EwGroups * cu, Cover: e.Cover, Block: e.Block, Idx32: e.Idx32, Nrm2D: e.Nrm2D}
 }
 
 // L1ShapeDerived derives the level 1 shape for device p and precision
@@ -99,6 +100,9 @@ func (s L1Shape) Defines() []string {
 	}
 	if s.Idx32 {
 		d = append(d, "L1_IDX32=1")
+	}
+	if s.Nrm2D {
+		d = append(d, "L1_NRM2_D=1")
 	}
 	return d
 }

@@ -139,3 +139,47 @@ func TestHostSlicesShare(t *testing.T) {
 		t.Errorf("Share after Close: %v, want ErrClosed", err)
 	}
 }
+
+// TestPinnedPoolMakesRoom: a request of half a held buffer's class reuses
+// it; a buffer returned to a full pool stays, and a held buffer (the
+// largest) is released in its place, so that a size in use is not pinned
+// afresh on every call.
+func TestPinnedPoolMakesRoom(t *testing.T) {
+	rt := platformtest.Runtime(t)
+	var p PinnedPool
+	p.Init(rt.Context(), rt.Queue())
+	defer p.Close()
+	const k64, k128, k256 = 64 << 10, 128 << 10, 256 << 10
+	p.SetLimit(2 * k256)
+	get := func(n int) *Pinned {
+		b, err := p.Get(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	big1, big2 := get(k256), get(k256)
+	p.Put(big1)
+	p.Put(big2)
+	if half := get(k128); half != big2 {
+		t.Errorf("Get(128 KiB) pinned a new buffer (%d bytes) beside a free 256 KiB one", half.Buf.Size())
+	} else {
+		p.Put(half)
+	}
+	small := get(k64) // a quarter of the held class: pinned anew
+	if small == big1 || small == big2 || small.Buf.Size() != k64 {
+		t.Fatalf("Get(64 KiB) = a %d-byte buffer", small.Buf.Size())
+	}
+	p.Put(small) // over the limit: a 256 KiB buffer makes room
+	if p.held != k256+k64 {
+		t.Errorf("held %d bytes, want %d", p.held, k256+k64)
+	}
+	if big1.Host != nil && big2.Host != nil {
+		t.Error("no held buffer was released")
+	}
+	again := get(k64)
+	if again != small {
+		t.Error("the returned 64 KiB buffer was not kept")
+	}
+	p.Put(again)
+}

@@ -29,9 +29,12 @@ const (
 const zgemm3MMin = 2048
 
 // zMethodFor is the method of a complex GEMM of m×n×k on c's engine.
-func zMethodFor(c *Call, m, n, k int) ZMethod {
-	if c.E.ZMethod != ZAuto {
-		return c.E.ZMethod
+func zMethodFor(c *Call, m, n, k int) ZMethod { return c.E.zMethod(m, n, k) }
+
+// zMethod is the method of a complex GEMM of m×n×k on e.
+func (e *Engine) zMethod(m, n, k int) ZMethod {
+	if e.ZMethod != ZAuto {
+		return e.ZMethod
 	}
 	if min(m, n, k) >= zgemm3MMin {
 		return Z3M

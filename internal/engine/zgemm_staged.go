@@ -26,8 +26,14 @@ import (
 type zStaged struct {
 	tA, tB      blas.Transpose
 	alpha, beta complex128
-	// The expanded panels: A's by their first row (op(A) transposed),
-	// B's by the element offset of their upload on the device.
+	// m3: the 3M method (zgemm3m.go, chosen for the whole call by
+	// Engine.zMethod): every panel is packed into its three real planes
+	// (re, im, re + im; B's of alpha·op(B)) instead, and a block of C is
+	// three real GEMMs of mᵢ×nⱼ×k into scratch planes and z3_combine.
+	m3 bool
+	// The expanded panels: A's by their first row (op(A) transposed, or
+	// every A panel with m3), B's by the element offset of their upload
+	// on the device.
 	pa, pb map[int]*cl.Buffer
 }
 
@@ -48,7 +54,7 @@ func zgemmStaged[T Complex, R Real](e *Engine, name string, tA, tB blas.Transpos
 		a: PartsOf[T, R](a), b: PartsOf[T, R](b), cc: PartsOf[T, R](cc),
 		lda: 2 * lda, ldb: 2 * ldb, ldc: 2 * ldc, w: 2,
 		z: &zStaged{tA: tA, tB: tB, alpha: complex128(alpha), beta: complex128(beta),
-			pa: map[int]*cl.Buffer{}, pb: map[int]*cl.Buffer{}},
+			m3: e.zMethod(m, n, k) == Z3M, pa: map[int]*cl.Buffer{}, pb: map[int]*cl.Buffer{}},
 	}
 	if beta != 0 {
 		s.beta = 1 // C is read; z.beta is the factor
@@ -95,6 +101,10 @@ func (s *stagedGemm[T]) zExpandB(ev *cl.Event, off, kk, nj, ldB int) *cl.Event {
 	if z == nil || !s.zAfter(ev) {
 		return ev
 	}
+	if z.m3 {
+		z.pb[off] = z3Pack[T](c, z.tB, kk, nj, z.alpha, s.db, off, ldB)
+		return s.zExpanded(ev)
+	}
 	bp := Alloc[T](c, 4*kk*nj)
 	kb := c.Kernel(zFile, "zpack_b")
 	global, local := l3Work(kk, nj)
@@ -105,13 +115,22 @@ func (s *stagedGemm[T]) zExpandB(ev *cl.Event, off, kk, nj, ldB int) *cl.Event {
 }
 
 // zExpandA expands, once ev (its upload) completes, the row panel r0…
-// (mi rows) of a transposed op(A), uploaded as the k×mi block at r0·k,
-// into its real mi×2k form, and returns the expansion's event; a real
-// call returns ev.
+// (mi rows) of op(A), uploaded at r0·k (as the k×mi block of a transposed
+// A), into its real mi×2k form (op(A) transposed) or its three planes
+// (m3), and returns the expansion's event; a real call, and a complex one
+// whose panel needs no expansion, returns ev.
 func (s *stagedGemm[T]) zExpandA(ev *cl.Event, r0, mi int) *cl.Event {
 	z, c := s.z, s.c
-	if z == nil || !s.zAfter(ev) {
+	if z == nil || !(s.at || z.m3) || !s.zAfter(ev) {
 		return ev
+	}
+	if z.m3 {
+		ld := s.k
+		if s.at {
+			ld = mi
+		}
+		z.pa[r0] = z3Pack[T](c, z.tA, mi, s.k, 1, s.da, r0*s.k, ld)
+		return s.zExpanded(ev)
 	}
 	x := Alloc[T](c, 2*mi*s.k)
 	ka := c.Kernel(zFile, "zpack_a")
@@ -137,6 +156,10 @@ func (s *stagedGemm[T]) zCompute(mi, nj, kk, k0, offA, ldA, offB int, first bool
 		}
 		return
 	}
+	if z.m3 {
+		s.z3Compute(mi, nj, kk, k0, offB, beta, offC, r0)
+		return
+	}
 	x, offX, ldX := s.da, 2*offA, 2*ldA
 	if s.at {
 		x, offX, ldX = z.pa[r0], 2*k0, 2*s.k
@@ -151,6 +174,21 @@ func (s *stagedGemm[T]) zCompute(mi, nj, kk, k0, offA, ldA, offB int, first bool
 	GemmOnDevice(c, false, false, mi, 2*nj, 2*kk, T(1), x, offX, ldX, z.pb[offB], 0, 2*nj, br, s.dc, 2*offC, 2*nj)
 }
 
+// z3Compute is zCompute by the 3M method: three real GEMMs of mi×nj×kk on
+// the planes of A's panel r0… (from k0 on) and of B's panel uploaded at
+// offB into scratch planes, and z3_combine into C's block with beta.
+func (s *stagedGemm[T]) z3Compute(mi, nj, kk, k0, offB int, beta complex128, offC, r0 int) {
+	c, z := s.c, s.z
+	pa, pb := z.pa[r0], z.pb[offB]
+	p := Alloc[T](c, 3*mi*nj)
+	for i := range 3 {
+		GemmOnDevice(c, false, false, mi, nj, kk, T(1), pa, i*mi*s.k+k0, s.k, pb, i*kk*nj, nj, T(0), p, i*mi*nj, nj)
+	}
+	global, local := l3Work(mi, nj)
+	c.Run(c.Kernel(zFile, "z3_combine"), global, local, l3Int(c, mi), l3Int(c, nj), T(real(beta)), T(imag(beta)),
+		p, int64(mi*nj), s.dc, int64(offC), l3Int(c, nj))
+}
+
 // BlockFinite reports whether the rows×cols block of x (leading dimension
 // ld) holds only finite values, on several goroutines when it is large.
 func BlockFinite[R Real](x []R, rows, cols, ld int) bool {
@@ -158,10 +196,10 @@ func BlockFinite[R Real](x []R, rows, cols, ld int) bool {
 		return true
 	}
 	if rows == 1 || ld == cols {
-		x = x[:rows*cols]
-		rows, cols, ld = 1, rows*cols, rows*cols
+		n := rows * cols
+		x := x[:n]
 		var bad atomic.Bool
-		par.For(cols, CopyWorkers(cols*ElemSize[R]()), func(lo, hi int) {
+		par.For(n, CopyWorkers(n*ElemSize[R]()), func(lo, hi int) {
 			if !finite(x[lo:hi]) {
 				bad.Store(true)
 			}

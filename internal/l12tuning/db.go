@@ -53,6 +53,9 @@ type Entry struct {
 	Block bool `json:"block,omitempty"`
 	// Idx32: the unit-stride loops index in 32 bits (L1_IDX32).
 	Idx32 bool `json:"idx32,omitempty"`
+	// Nrm2D: float nrm2 sums its squares in double (L1_NRM2_D; where the
+	// device has fp64, else the kernel keeps its float sums).
+	Nrm2D bool `json:"nrm2_double,omitempty"`
 
 	GBps map[string]float64 `json:"gbps,omitempty"` // measured rates by routine (documentation)
 	Note string             `json:"note,omitempty"`
@@ -81,6 +84,8 @@ func (e Entry) Check() error {
 		return fmt.Errorf("groups_per_cu %d (want 1 to %d)", e.Groups, MaxGroups)
 	case e.EwGroups < 0 || e.EwGroups > MaxGroups:
 		return fmt.Errorf("elementwise_groups_per_cu %d (want 0 to %d)", e.EwGroups, MaxGroups)
+	case e.Nrm2D && e.Precision != 32:
+		return fmt.Errorf("nrm2_double for precision %d (it is for float)", e.Precision)
 	case e.Cover && e.EwGroups != 0:
 		return fmt.Errorf("elementwise_groups_per_cu %d with cover (a covering grid has no group count)", e.EwGroups)
 	}

@@ -38,6 +38,7 @@ func TestParseRejects(t *testing.T) {
 		`{"precision": 32, "local": 256, "vec": 4, "unroll": 2, "groups_per_cu": 8, "elementwise_groups_per_cu": -1}`,
 		`{"precision": 32, "local": 256, "vec": 4, "unroll": 2, "groups_per_cu": 8, "elementwise_groups_per_cu": 4, "cover": true}`,
 		`{"precision": 32, "local": 256, "vec": 4, "unroll": 2, "groups_per_cu": 8, "unknown": 1}`,
+		`{"precision": 64, "local": 256, "vec": 4, "unroll": 2, "groups_per_cu": 8, "nrm2_double": true}`,
 		good + `,` + good,
 	} {
 		if _, err := Parse(dbWith(bad), "t"); err == nil {
@@ -55,7 +56,7 @@ func TestLookupUpdate(t *testing.T) {
 	h200 := gemm.Device{Name: "NVIDIA H200", Vendor: "nvidia", VendorName: "NVIDIA Corporation", GPU: true}
 	other := gemm.Device{Name: "NVIDIA H100", Vendor: "nvidia", GPU: true}
 	e32 := Entry{Precision: 32, Local: 512, Vec: 8, Unroll: 4, Groups: 4, Cover: true, Block: true}
-	out, err := Update(nil, h200, "today", []Entry{e32})
+	out, err := Update([]byte(`{"schema": 1, "devices": []}`), h200, "today", []Entry{e32})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,9 +80,7 @@ func TestLookupUpdate(t *testing.T) {
 		t.Fatal(err)
 	}
 	db, _ = Parse(out, "updated")
-	// The embedded database's devices are kept, the H200 added once.
-	nb := len(Builtin().Devices)
-	if len(db.Devices) != nb+1 || len(db.Devices[nb].Entries) != 2 || db.Devices[nb].Measured != "today" {
+	if len(db.Devices) != 1 || len(db.Devices[0].Entries) != 2 || db.Devices[0].Measured != "today" {
 		t.Fatalf("after the second update: %s", out)
 	}
 	if got, _ := Lookup(db, h200, 32); got.Local != 128 {
@@ -92,6 +91,14 @@ func TestLookupUpdate(t *testing.T) {
 	}
 	if !strings.Contains(string(out), "\n        {\"precision\":64") {
 		t.Errorf("entries are not one per line:\n%s", out)
+	}
+	// Into the embedded database (nil): its devices are kept.
+	out, err = Update(nil, other, "", []Entry{e64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if db, _ = Parse(out, "updated"); len(db.Devices) != len(Builtin().Devices)+1 {
+		t.Errorf("updating the embedded database: %d devices, want %d", len(db.Devices), len(Builtin().Devices)+1)
 	}
 	if _, err := Update(out, h200, "", []Entry{{Precision: 32, Local: 100, Vec: 1, Unroll: 1, Groups: 1}}); err == nil {
 		t.Errorf("Update took an invalid entry")
