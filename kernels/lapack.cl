@@ -143,13 +143,23 @@ __kernel void getf2_leaf(int m, int b, __global real *a, long off, int lda,
           l /= d;
         row[c] = l;
       }
-      for (int k = c + 1; k < b; k++)
-        row[k] = fma(-l, prow[k], row[k]);
-      if (c + 1 < b) {
-        real v = fabs(row[c + 1]);
-        if (v > best) {
-          best = v;
-          bi = i;
+      // The row's elements in registers, 16 at a time: their loads are
+      // issued together, not one global round trip each.
+      for (int k0 = c + 1; k0 < b; k0 += 16) {
+        real x[16];
+#pragma unroll
+        for (int t = 0; t < 16; t++)
+          x[t] = k0 + t < b ? row[k0 + t] : 0;
+#pragma unroll
+        for (int t = 0; t < 16; t++)
+          if (k0 + t < b)
+            row[k0 + t] = fma(-l, prow[k0 + t], x[t]);
+        if (k0 == c + 1) {
+          real v = fabs(fma(-l, prow[k0], x[0]));
+          if (v > best) {
+            best = v;
+            bi = i;
+          }
         }
       }
     }
