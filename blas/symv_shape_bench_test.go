@@ -19,7 +19,7 @@ var symvN = flag.Int("symv.n", 512, "BenchmarkSymvShape: the order of A")
 func BenchmarkSymvShape(b *testing.B) {
 	impl := newTestImpl(b)
 	defer func() { impl.eng.SymvTile = [2]int{} }()
-	for _, sh := range [][2]int{{0, 0}, {32, 8}, {64, 8}} {
+	for _, sh := range [][2]int{{0, 0}, {64, 2}, {64, 4}, {64, 8}} {
 		for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
 			b.Run(fmt.Sprintf("f32/%c/tile=%dx%d", ul, sh[0], sh[1]), func(b *testing.B) { symvShapeRun[float32](b, impl, ul, *symvN, sh) })
 			b.Run(fmt.Sprintf("f64/%c/tile=%dx%d", ul, sh[0], sh[1]), func(b *testing.B) { symvShapeRun[float64](b, impl, ul, *symvN, sh) })

@@ -66,7 +66,7 @@ func gemvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, alpha T, x *cl.Buffer,
 func symvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
 	n := d.n
 	sh := l1ShapeOf(c)
-	tb, ty := symvShape(sh.Local, c.E.Prof.LocalMemBytes, ElemSize[T]())
+	tb, ty := symvShape(symvLocal(sh.Local, c.E.Prof.MaxWorkGroupSize), c.E.Prof.LocalMemBytes, ElemSize[T]())
 	if t := c.E.SymvTile; t[0] > 0 {
 		tb, ty = t[0], t[1]
 	}
@@ -78,6 +78,17 @@ func symvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, alpha T, x *cl.Buffer,
 	tx, gty := gemvTShape(sh, c.E.Prof.LocalMemBytes, ElemSize[T]())
 	c.Run(gemvKernel(c, "gemv_t_fin", tx, gty), gemvFinGrid(n), gemvFinLocal,
 		l2bool(n > 0), int32(n), int32(nt), alpha, part, beta, y, int32(offY), int32(incY), int32(0), x, int32(offX), int32(incX))
+}
+
+// symvLocal is symv_part's work-group size: 256 work-items where the
+// device allows them, whatever level 1's own size (on the H200 a 64×64
+// tile read by 128 work-items was much slower than by 256: BENCHMARKS.md,
+// "Figures behind the code's choices"), else local.
+func symvLocal(local, max int) int {
+	if max <= 0 || max >= 256 {
+		return 256
+	}
+	return local
 }
 
 // symvShape is symv_part's tile side tb (its work-group's width) and

@@ -15,10 +15,11 @@ import (
 // piece (a few rows each), in the order the calling goroutine feeds them,
 // without a barrier between chunks: while the DMA of one chunk runs, the
 // pieces of the next ones are being copied. The calling goroutine feeds
-// the pieces of a chunk as soon as its staging slot is free, enqueues the
-// chunk's upload on the pipeline's upload queue once its pieces are done,
-// and its kernel on the compute queue, after the upload's event, so that
-// the uploads follow one another without waiting for kernels.
+// the pieces of a chunk as soon as its staging slot is free and enqueues
+// the chunk's upload once its pieces are done. Everything runs on the
+// engine's in-order queue: the uploads one after another, then the
+// call's kernel, then (GER) the read-backs, so that no command waits for
+// an event of another queue.
 //
 // Pieces of 1 MiB or more (when the matrix is not padded: one contiguous
 // copy) let Go's copy use non-temporal stores, which do not read the
@@ -200,12 +201,12 @@ type l2Stream[T Real] struct {
 	tri l2Tri // the part of A's rows packed (upAll's streams)
 	// direct: A lies in a HostSlice (pinned already), and goes up by rect
 	// transfers straight from it, without host copies.
-	direct         bool
-	up, comp, down *cl.Queue
-	host           []T
-	copies         *l2Copies[T]
-	busy           []sync.WaitGroup // per slot: its pieces being copied
-	ups, downs     []*cl.Event      // per slot: its chunk's upload and download
+	direct     bool
+	q          *cl.Queue
+	host       []T
+	copies     *l2Copies[T]
+	busy       []sync.WaitGroup // per slot: its pieces being copied
+	ups, downs []*cl.Event      // per slot: its chunk's upload and download
 }
 
 // startStream takes the queues and the staging memory, and starts the
@@ -219,7 +220,7 @@ func startStream[T Real](c *Call, g l2Geom, a []T, lda int) *l2Stream[T] {
 	if s.direct {
 		c.E.L2DirectRuns.Add(1)
 	}
-	s.queues()
+	s.q = c.E.Queue
 	slot := g.rows * g.n
 	if p := stage[T](c, g.depth*slot); p != nil {
 		s.host = PinnedView[T](p, g.depth*slot)
@@ -228,33 +229,6 @@ func startStream[T Real](c *Call, g l2Geom, a []T, lda int) *l2Stream[T] {
 	s.ups, s.downs = make([]*cl.Event, g.depth), make([]*cl.Event, g.depth)
 	s.copies = startCopies[T](min(g.workers, g.depth*g.per), g.depth*g.per)
 	return s
-}
-
-// queues takes the pipeline's queues and orders them after the engine's.
-func (s *l2Stream[T]) queues() {
-	c, e := s.c, s.c.E
-	if c.Err != nil {
-		return
-	}
-	var err error
-	s.up, s.comp, s.down, err = e.Pipe.Get(e.RT)
-	if c.Fail(err); err != nil {
-		return
-	}
-	c.q, c.queues = s.comp, []*cl.Queue{s.up, s.comp, s.down}
-	mk, err := e.Queue.EnqueueMarker()
-	if c.Fail(err); err != nil {
-		return
-	}
-	c.Events = append(c.Events, mk)
-	for _, q := range []*cl.Queue{s.up, s.comp} {
-		bar, err := q.EnqueueBarrier(mk)
-		if c.Fail(err); err != nil {
-			return
-		}
-		c.Events = append(c.Events, bar)
-	}
-	c.Fail(e.Queue.Flush())
 }
 
 // slot returns the staging memory of chunk t (its rows, packed).
@@ -302,9 +276,9 @@ func (s *l2Stream[T]) send(t int, dev *cl.Buffer, off int, wait ...*cl.Event) *c
 	var err error
 	if s.direct {
 		r0, mi := s.g.span(t)
-		ev, err = cl.WriteBufferRect(s.up, dev, false, TileRect(off, s.lda, r0, mi, 0, s.g.n), s.a, wait...)
+		ev, err = cl.WriteBufferRect(s.q, dev, false, TileRect(off, s.lda, r0, mi, 0, s.g.n), s.a, wait...)
 	} else {
-		ev, err = cl.WriteBuffer(s.up, dev, false, off, s.slot(t), wait...)
+		ev, err = cl.WriteBuffer(s.q, dev, false, off, s.slot(t), wait...)
 	}
 	if err != nil {
 		c.Fail(err)
@@ -312,22 +286,8 @@ func (s *l2Stream[T]) send(t int, dev *cl.Buffer, off int, wait ...*cl.Event) *c
 	}
 	c.Events = append(c.Events, ev)
 	s.ups[t%s.g.depth] = ev
-	c.Fail(s.up.Flush())
+	c.Fail(s.q.Flush())
 	return ev
-}
-
-// after makes the compute queue's next commands wait for ev.
-func (s *l2Stream[T]) after(ev *cl.Event) {
-	c := s.c
-	if c.Err != nil {
-		return
-	}
-	bar, err := s.comp.EnqueueBarrier(ev)
-	if err != nil {
-		c.Fail(err)
-		return
-	}
-	c.Events = append(c.Events, bar)
 }
 
 // refill waits for ev (the last command that reads slot t's staging
@@ -349,8 +309,8 @@ func (s *l2Stream[T]) stop() {
 	}
 }
 
-// read reads the first n elements of b into a new slice on the compute
-// queue, after its kernels, and waits for them.
+// read reads the first n elements of b into a new slice, after the
+// call's kernels, and waits for them.
 func (s *l2Stream[T]) read(b *cl.Buffer, n int) []T {
 	c := s.c
 	if c.Err != nil {
@@ -361,7 +321,7 @@ func (s *l2Stream[T]) read(b *cl.Buffer, n int) []T {
 		return nil
 	}
 	out := make([]T, n)
-	ev, err := cl.ReadBuffer(s.comp, b, true, 0, out)
+	ev, err := cl.ReadBuffer(s.q, b, true, 0, out)
 	if err != nil {
 		c.Fail(err)
 		return nil
@@ -370,8 +330,8 @@ func (s *l2Stream[T]) read(b *cl.Buffer, n int) []T {
 	return out
 }
 
-// upAll streams all of A, packed (leading dimension n), into dev, and
-// makes the compute queue's next commands wait for it. With s.tri, only
+// upAll streams all of A, packed (leading dimension n), into dev. With
+// s.tri, only
 // that triangle is copied into the staging memory: the rest of each row
 // goes up with whatever the staging memory held, which the kernels of a
 // symmetric or triangular matrix never read (as they never read the
@@ -381,19 +341,17 @@ func (s *l2Stream[T]) upAll(dev *cl.Buffer) {
 	for t := range g.depth {
 		s.feed(t, false)
 	}
-	var last *cl.Event
 	for t := 0; t < g.chunks && s.c.Err == nil; t++ {
 		r0, _ := g.span(t)
-		last = s.send(t, dev, r0*g.n)
+		s.send(t, dev, r0*g.n)
 		if t > 0 {
 			s.refill(t-1, s.ups[(t-1)%g.depth])
 		}
 	}
-	s.after(last) // the upload queue is in order: the last upload is the end of all
 }
 
 // downAll reads dev (packed, leading dimension n) back chunk by chunk into
-// the staging slots, after the compute queue's commands, and feeds each
+// the staging slots, after the call's kernel, and feeds each
 // chunk's copy into A as its read completes; a slot is read into again
 // once its copy is done. It returns the number of chunks whose copies
 // were fed, in order (done once stop returns).
@@ -402,7 +360,6 @@ func (s *l2Stream[T]) downAll(dev *cl.Buffer) int {
 	if c.Err != nil {
 		return 0
 	}
-	after := c.LastEvent() // the kernel: the compute queue is in order
 	fetch := func(t int) {
 		if c.Err != nil || t >= g.chunks {
 			return
@@ -412,16 +369,15 @@ func (s *l2Stream[T]) downAll(dev *cl.Buffer) int {
 			return
 		}
 		r0, _ := g.span(t)
-		ev, err := cl.ReadBuffer(s.down, dev, false, r0*g.n, s.slot(t), after)
+		ev, err := cl.ReadBuffer(s.q, dev, false, r0*g.n, s.slot(t))
 		if err != nil {
 			c.Fail(err)
 			return
 		}
 		c.Events = append(c.Events, ev)
 		s.downs[t%g.depth] = ev
-		c.Fail(s.down.Flush())
+		c.Fail(s.q.Flush())
 	}
-	c.Fail(s.comp.Flush())
 	for t := range g.depth {
 		fetch(t)
 	}

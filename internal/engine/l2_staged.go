@@ -13,9 +13,7 @@ import (
 // from pageable Go memory runs far below the bus (the driver stages it
 // through bounce buffers of its own), so the matrix is streamed instead
 // through pinned staging memory in chunks of rows (l2_pipe.go): the host
-// copies the next chunks on many goroutines while the DMA of one runs,
-// and each chunk's kernel runs on the compute queue as soon as its upload
-// is done.
+// copies the next chunks on many goroutines while the DMA of one runs.
 
 // l2Staged reports whether a level 2 call streams its matrix through the
 // pinned staging buffers: on devices that do not work on host memory in
@@ -25,9 +23,10 @@ func (e *Engine) l2Staged() bool { return !e.HostShared() }
 // gemvStaged computes y = alpha·op(A)·x + beta·y for the dense m×n matrix
 // A (leading dimension lda) on host slices, alpha ≠ 0, with A streamed
 // whole into one device buffer (upAll) and one kernel over it. (Kernels
-// chunk by chunk, each reading its chunk from a ring of device slots
-// whose next upload waited for it, kept the uploads from running back to
-// back: BENCHMARKS.md, "Figures behind the code's choices".)
+// chunk by chunk, on a queue of their own, each reading its chunk from a
+// ring of device slots whose next upload waited for it, kept the uploads
+// from running back to back: BENCHMARKS.md, "Figures behind the code's
+// choices".)
 func gemvStaged[T Real](e *Engine, name string, trans bool, m, n int, alpha T, a []T, lda int, x []T, incX int, beta T, y []T, incY int) error {
 	nout, nin := m, n
 	if trans {
