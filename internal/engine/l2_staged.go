@@ -28,8 +28,18 @@ func (e *Engine) l2Staged() bool { return !e.HostShared() }
 // from running back to back: BENCHMARKS.md, "Figures behind the code's
 // choices".)
 func gemvStaged[T Real](e *Engine, name string, trans bool, m, n int, alpha T, a []T, lda int, x []T, incX int, beta T, y []T, incY int) error {
+	d := L2Mat{kind: l2KindGeneral, storage: L2Dense, trans: trans, m: m, n: n, kl: m - 1, ku: n - 1, Lda: n}
+	return mvStaged(e, name, d, l2Full, alpha, a, lda, x, incX, beta, y, incY)
+}
+
+// mvStaged computes y = alpha·op(A)·x + beta·y on host slices for the
+// dense A of descriptor d (d.m×d.n, leading dimension lda on the host, d.n
+// on the device), streaming the part tri of A's rows whole into one device
+// buffer and running d's kernel once over it.
+func mvStaged[T Real](e *Engine, name string, d L2Mat, tri l2Tri, alpha T, a []T, lda int, x []T, incX int, beta T, y []T, incY int) error {
+	m, n := d.m, d.n
 	nout, nin := m, n
-	if trans {
+	if d.trans {
 		nout, nin = n, m
 	}
 	offX, offY := VecOff(nin, incX), VecOff(nout, incY)
@@ -49,8 +59,8 @@ func gemvStaged[T Real](e *Engine, name string, trans bool, m, n int, alpha T, a
 	xb := Upload(c, x[:VecSpan(nin, incX)])
 	ab := Alloc[T](c, m*n)
 	s := startStream(c, g, a, lda)
+	s.tri = tri
 	s.upAll(ab)
-	d := L2Mat{kind: l2KindGeneral, storage: L2Dense, trans: trans, m: m, n: n, kl: m - 1, ku: n - 1, Lda: n}
 	L2mvOnDevice(c, d, ab, nout, nin, alpha, xb, offX, incX, beta, yb, offY, incY)
 	s.stop()
 	out := s.read(yb, spanY)
@@ -97,33 +107,7 @@ func gerStaged[T Real](e *Engine, name string, m, n int, alpha T, x []T, incX in
 // reads the stored triangle in tiles across all of it, so it does not run
 // chunk by chunk, and its time is small beside the transfer's.
 func symvStaged[T Real](e *Engine, name string, ul blas.Uplo, n int, alpha T, a []T, lda int, x []T, incX int, beta T, y []T, incY int) error {
-	offX, offY := VecOff(n, incX), VecOff(n, incY)
-	if !l2fits(n*n, lda, incX, incY, offX, offY) {
-		return errL2TooLarge
-	}
-	spanY := VecSpan(n, incY)
-	g := e.l2Geometry(n, n, ElemSize[T]())
-	e.L2StagedRuns.Add(1)
-	c := Begin[T](e, name)
-	var yb *cl.Buffer
-	if beta == 0 {
-		yb = Alloc[T](c, spanY) // assigned, never read
-	} else {
-		yb = Upload(c, y[:spanY])
-	}
-	xb := Upload(c, x[:VecSpan(n, incX)])
-	ab := Alloc[T](c, n*n)
-	s := startStream(c, g, a, lda)
-	s.tri = l2TriOf(ul)
-	s.upAll(ab)
-	L2mvOnDevice(c, L2Sym(L2Dense, ul, n, n-1, n), ab, n, n, alpha, xb, offX, incX, beta, yb, offY, incY)
-	s.stop()
-	out := s.read(yb, spanY)
-	if err := c.Finish(); err != nil {
-		return err
-	}
-	ScatterVec(y, out, n, incY)
-	return nil
+	return mvStaged(e, name, L2Sym(L2Dense, ul, n, n-1, n), l2TriOf(ul), alpha, a, lda, x, incX, beta, y, incY)
 }
 
 // trmvStaged is trmv (x = op(A)·x) on host slices with A streamed whole
