@@ -71,7 +71,7 @@ type Engine struct {
 	L3Block      int
 	L3ViaGemm    atomic.Int64 // calls that took the GEMM route (tests)
 	// ZMethod is complex GEMM's method (GOCL_COMPLEX_GEMM; tests and
-	// measurements set it too): ZAuto lets zMethodFor choose.
+	// measurements set it too): ZAuto lets Engine.zMethod choose.
 	ZMethod ZMethod
 	// SymvTile, when set (measurements), replaces symv_part's tile side
 	// and work-group height (symvShape).

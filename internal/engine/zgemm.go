@@ -15,7 +15,7 @@ import (
 // database picks for the real shape m×2n×2k: on the H200 the FP64 tensor-core
 // kernel for complex128 and 3xTF32 for complex64. The method is the 4M one
 // (four real products per complex product, exact rounding of each) unless
-// zMethodFor picks the 3M one (zgemm3m.go), whose imaginary part's error
+// Engine.zMethod picks the 3M one (zgemm3m.go), whose imaginary part's error
 // grows with the magnitudes of the operands' sums.
 
 // Complex is a complex element type.
@@ -77,7 +77,7 @@ func ZgemmOnDevice[R Real](c *Call, tA, tB blas.Transpose, m, n, k int, alpha, b
 		}
 		return
 	}
-	if zMethodFor(c, m, n, k) == Z3M {
+	if c.E.zMethod(m, n, k) == Z3M {
 		zgemm3M[R](c, tA, tB, m, n, k, alpha, beta, a, offA, lda, b, offB, ldb, cb, offC, ldc)
 		return
 	}

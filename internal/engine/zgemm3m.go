@@ -11,7 +11,7 @@ import (
 type ZMethod int
 
 const (
-	// ZAuto lets the engine choose (zMethodFor).
+	// ZAuto lets the engine choose (Engine.zMethod).
 	ZAuto ZMethod = iota
 	// Z4M forms four real products (one real GEMM of m×2n×2k): each part
 	// of C is rounded as gonum's loops round it, up to the order of sums.
@@ -27,9 +27,6 @@ const (
 // one of 4M, and the saved quarter of the flops does not pay (BENCHMARKS.md,
 // "Figures behind the code's choices").
 const zgemm3MMin = 2048
-
-// zMethodFor is the method of a complex GEMM of m×n×k on c's engine.
-func zMethodFor(c *Call, m, n, k int) ZMethod { return c.E.zMethod(m, n, k) }
 
 // zMethod is the method of a complex GEMM of m×n×k on e.
 func (e *Engine) zMethod(m, n, k int) ZMethod {

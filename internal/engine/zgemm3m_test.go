@@ -15,9 +15,9 @@ func TestZMethodFor(t *testing.T) {
 		{Z4M, 8192, 8192, 8192, Z4M},
 		{Z3M, 1, 1, 1, Z3M},
 	} {
-		call := &Call{E: &Engine{ZMethod: c.set}}
-		if got := zMethodFor(call, c.m, c.n, c.k); got != c.want {
-			t.Errorf("zMethodFor(set %d, %d×%d×%d) = %d, want %d", c.set, c.m, c.n, c.k, got, c.want)
+		e := &Engine{ZMethod: c.set}
+		if got := e.zMethod(c.m, c.n, c.k); got != c.want {
+			t.Errorf("zMethod(set %d, %d×%d×%d) = %d, want %d", c.set, c.m, c.n, c.k, got, c.want)
 		}
 	}
 	for v, want := range map[string]ZMethod{"": ZAuto, "auto": ZAuto, "4M": Z4M, " 3m ": Z3M} {
