@@ -309,27 +309,6 @@ func (s *l2Stream[T]) stop() {
 	}
 }
 
-// read reads the first n elements of b into a new slice, after the
-// call's kernels, and waits for them.
-func (s *l2Stream[T]) read(b *cl.Buffer, n int) []T {
-	c := s.c
-	if c.Err != nil {
-		return nil
-	}
-	if err := c.E.Fault.Inject("read"); err != nil {
-		c.Fail(err)
-		return nil
-	}
-	out := make([]T, n)
-	ev, err := cl.ReadBuffer(s.q, b, true, 0, out)
-	if err != nil {
-		c.Fail(err)
-		return nil
-	}
-	c.Events = append(c.Events, ev)
-	return out
-}
-
 // upAll streams all of A, packed (leading dimension n), into dev. With
 // s.tri, only
 // that triangle is copied into the staging memory: the rest of each row

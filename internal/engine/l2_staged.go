@@ -63,7 +63,7 @@ func mvStaged[T Real](e *Engine, name string, d L2Mat, tri l2Tri, alpha T, a []T
 	s.upAll(ab)
 	L2mvOnDevice(c, d, ab, nout, nin, alpha, xb, offX, incX, beta, yb, offY, incY)
 	s.stop()
-	out := s.read(yb, spanY)
+	out := Download[T](c, yb, spanY)
 	if err := c.Finish(); err != nil {
 		return err
 	}
@@ -129,7 +129,7 @@ func trmvStaged[T Real](e *Engine, name string, ul blas.Uplo, tA blas.Transpose,
 	s.upAll(ab)
 	L2trmvOnDevice[T](c, L2Tri(L2Dense, ul, tA, dg, n, n-1, n), ab, n, xb, off, incX, ob, off, incX)
 	s.stop()
-	out := s.read(ob, span)
+	out := Download[T](c, ob, span)
 	if err := c.Finish(); err != nil {
 		return err
 	}
