@@ -166,37 +166,50 @@ func sameNonFinite(got, want float64) bool {
 
 // TestLevel1Nrm2Ranges checks Nrm2 on the vector path where the three
 // sums of squares meet: huge, tiny and ordinary elements together, alone
-// and in pairs, against gonum's scaled sum.
-func TestLevel1Nrm2Ranges(t *testing.T) {
+// and in pairs, against gonum's scaled sum; interleaved (every work-item
+// sees each kind) and in blocks (some work-items see only one kind, so
+// L1_LEAN's plain sums and its rescue by Blue's sums meet).
+func TestLevel1Nrm2Ranges(t *testing.T) { level1Nrm2Ranges(t, 64, 32) }
+
+func level1Nrm2Ranges(t *testing.T, precs ...int) {
 	impl := newTestImpl(t)
-	for _, prec := range []int{64, 32} {
-		big, small := 1e300, 1e-300
+	for _, prec := range precs {
+		// huge and tiny lie past L1_LEAN's bounds and Blue's; mid is
+		// below L1_LEAN's lower bound but within Blue's unscaled range.
+		huge, tiny, mid := 1e300, 1e-300, 1e-145
 		if prec == 32 {
-			big, small = 1e36, 1e-36
+			huge, tiny, mid = 1e36, 1e-36, 1e-12
 		}
-		for _, mix := range [][]float64{{big}, {small}, {1}, {big, 1}, {small, 1}, {big, small}, {big, small, 1}} {
-			n := 3*64 + 5
-			h := make([]float64, n)
-			for i := range h {
-				h[i] = mix[i%len(mix)] * (1 + float64(i%7)/8)
-			}
-			want := gref.Dnrm2(n, h, 1)
-			var got float64
-			if prec == 64 {
-				got = residentNrm2(t, impl, h)
-			} else {
-				h32 := make([]float32, n)
+		mixes := [][]float64{{huge}, {tiny}, {mid}, {1}, {huge, 1}, {tiny, 1}, {mid, 1}, {huge, tiny}, {huge, tiny, 1}, {tiny, mid}}
+		for _, blocks := range []bool{false, true} {
+			for _, mix := range mixes {
+				n := 3*64 + 5
+				h := make([]float64, n)
 				for i := range h {
-					h32[i] = float32(h[i])
+					k := i % len(mix)
+					if blocks {
+						k = i * len(mix) / n
+					}
+					h[i] = mix[k] * (1 + float64(i%7)/8)
 				}
-				got = residentNrm2(t, impl, h32)
-			}
-			tol := 1e-13
-			if prec == 32 {
-				tol = 1e-5
-			}
-			if math.Abs(got-want) > tol*want {
-				t.Errorf("f%d Nrm2 of %v = %v, want %v", prec, mix, got, want)
+				want := gref.Dnrm2(n, h, 1)
+				var got float64
+				if prec == 64 {
+					got = residentNrm2(t, impl, h)
+				} else {
+					h32 := make([]float32, n)
+					for i := range h {
+						h32[i] = float32(h[i])
+					}
+					got = residentNrm2(t, impl, h32)
+				}
+				tol := 1e-13
+				if prec == 32 {
+					tol = 1e-5
+				}
+				if math.Abs(got-want) > tol*want {
+					t.Errorf("f%d Nrm2 of %v (blocks %v) = %v, want %v", prec, mix, blocks, got, want)
+				}
 			}
 		}
 	}

@@ -12,7 +12,9 @@ import (
 // Inf) with the test device's shape changed the ways the tuner may change
 // it: blocked loads (L1_BLOCK), 32-bit indices (L1_IDX32), float NRM2
 // summed in double (L1_NRM2_D), a grid that covers the vector, an odd
-// unroll, other vector widths and group counts.
+// unroll, other vector widths and group counts, the lean nrm2 and iamax
+// (L1_LEAN), one-pass reductions and a second pass of a work-item per
+// partial; and Nrm2 across the ranges of its sums.
 func TestLevel1ShapeVariants(t *testing.T) {
 	e := testEngine(t)
 	for _, prec := range []int{64, 32} {
@@ -21,8 +23,9 @@ func TestLevel1ShapeVariants(t *testing.T) {
 		// Small groups and grids keep the tests' lengths (which follow
 		// the shape) short, for Oclgrind.
 		variants := []eng.L1Shape{
-			{Local: min(64, base.Local), Vec: base.Vec, Unroll: 3, Groups: 2, Cover: true, Block: true, Idx32: true, Nrm2D: true},
-			{Local: min(32, base.Local), Vec: wide, Unroll: 2, Groups: 3, EwGroups: 5, Block: true},
+			{Local: min(64, base.Local), Vec: base.Vec, Unroll: 3, Groups: 2, Cover: true, Block: true, Idx32: true, Nrm2D: true, OnePass: true},
+			{Local: min(32, base.Local), Vec: wide, Unroll: 2, Groups: 3, EwGroups: 5, Block: true, Lean: true, FinWide: true},
+			{Local: min(16, base.Local), Vec: 1, Unroll: 2, Groups: 5, Cover: true, Lean: true, OnePass: true},
 		}
 		for _, v := range variants {
 			t.Run(fmt.Sprintf("f%d/%+v", prec, v), func(t *testing.T) {
@@ -41,6 +44,7 @@ func TestLevel1ShapeVariants(t *testing.T) {
 					level1VectorPath[float32](t)
 					level1VectorPathNonFinite[float32](t)
 				}
+				level1Nrm2Ranges(t, prec)
 			})
 		}
 	}

@@ -50,6 +50,10 @@
 //   L1_NRM2_D  1: float nrm2 sums its squares in double where the device
 //              has fp64 (no scaling needed: see nrm2_part); 0 (default):
 //              Blue's three scaled sums in float.
+//   L1_LEAN    1: fewer instructions per element in nrm2 (plain squares,
+//              Blue's sums only where a work-item's elements need them)
+//              and iamax (selects only when a lane improves); 0 (default):
+//              the branch-free forms.
 
 #pragma OPENCL FP_CONTRACT OFF
 
@@ -88,6 +92,9 @@ typedef L1_CAT(L1_BASE, L1_VW) realv;
 #endif
 #ifndef L1_IDX32
 #define L1_IDX32 0
+#endif
+#ifndef L1_LEAN
+#define L1_LEAN 0
 #endif
 
 // L1_VLOOP runs a work-item's share of the nv vectors of a unit-stride
@@ -155,6 +162,26 @@ static inline real l1_hsum(realv v)
     const real8 w8 = v.lo + v.hi;
     const real4 w = w8.lo + w8.hi;
     return (w.s0 + w.s1) + (w.s2 + w.s3);
+#endif
+}
+
+// l1_hmax is the largest of v's components (fmax: a NaN component is
+// passed over).
+static inline real l1_hmax(realv v)
+{
+#if L1_VW == 1
+    return v;
+#elif L1_VW == 2
+    return fmax(v.s0, v.s1);
+#elif L1_VW == 4
+    return fmax(fmax(v.s0, v.s1), fmax(v.s2, v.s3));
+#elif L1_VW == 8
+    const real4 w = fmax(v.lo, v.hi);
+    return fmax(fmax(w.s0, w.s1), fmax(w.s2, w.s3));
+#else
+    const real8 w8 = fmax(v.lo, v.hi);
+    const real4 w = fmax(w8.lo, w8.hi);
+    return fmax(fmax(w.s0, w.s1), fmax(w.s2, w.s3));
 #endif
 }
 
@@ -322,6 +349,57 @@ __kernel void rotm(const int n,
         }                                                   \
     } while (0)
 
+// L1_GSUM defines NAME(p, g): this work-item's share of the sum of the g
+// partials p[0..g) of type T (elements lid, lid + ls, ...), four loads in
+// flight at a time (a second pass has few work-items and each load waits
+// the memory's full latency). The loads are volatile: in a one-pass
+// reduction (below) the partials were written by other work-groups of the
+// same launch and must not come from a cache.
+#define L1_GSUM(NAME, T)                                                        \
+    static inline T NAME(volatile const __global T* p, const int g)            \
+    {                                                                           \
+        const int lid = get_local_id(0), ls = get_local_size(0);                \
+        T acc = 0;                                                              \
+        int i = lid;                                                            \
+        for (; i + 3 * ls < g; i += 4 * ls) {                                   \
+            const T a = p[i], b = p[i + ls], c = p[i + 2 * ls], d = p[i + 3 * ls]; \
+            acc += (a + b) + (c + d);                                           \
+        }                                                                       \
+        for (; i < g; i += ls) acc += p[i];                                     \
+        return acc;                                                             \
+    }
+L1_GSUM(l1_gsum, real)
+
+// One-pass reductions (kernel names end in _one): the first pass and the
+// second in one launch. Each work-group writes its partials as in the
+// first pass, then takes a ticket: the group that takes the last ticket of
+// the launch (every other group's partials are written by then) merges
+// them and writes the result, and puts the ticket counter back to 0 for
+// the next launch. The counter is one uint per queue that only these
+// kernels use, created as 0; launches on one in-order queue never
+// overlap, so each finds it at 0.
+//
+// l1_last reports, to every work-item of the group, whether the group
+// took the last ticket. Every work-item must call it, after work-item 0
+// has written the group's partials: the fence orders those writes before
+// the ticket.
+static inline int l1_last(volatile __global uint* ticket, volatile __local int* last)
+{
+    if (get_local_id(0) == 0) {
+        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        *last = atomic_inc(ticket) == (uint)get_num_groups(0) - 1;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return *last;
+}
+
+// l1_done puts the ticket counter back (work-item 0 of the last group,
+// once it has read the partials).
+static inline void l1_done(volatile __global uint* ticket)
+{
+    if (get_local_id(0) == 0) atomic_xchg(ticket, 0u);
+}
+
 // L1_SUM2 leaves in acc (of type AT, vectors of type AV made from realv by
 // CV) the sum of F(x[i], y[i]) over the kernel's x and y; L1_SUM1 that of
 // F(x[i]). Both take the unit-stride path when they can.
@@ -385,8 +463,23 @@ __kernel void rotm(const int n,
 #define MUL(a, b) ((a) * (b))
 #define ID(v) (v)
 
-// Partial sums of x[i]*y[i].
-__kernel void dot_part(const int n,
+// L1_ONE_SUM is the end of a one-pass sum whose partials (of type T,
+// summed by GSUM) are written: the last group sums them into res[offr].
+#define L1_ONE_SUM(T, GSUM)                                                     \
+    __local int last;                                                          \
+    if (!l1_last(ticket, &last)) return;                                       \
+    {                                                                           \
+        const int lid = get_local_id(0);                                        \
+        __local T* ts = (__local T*)scratch;                                    \
+        ts[lid] = GSUM((volatile const __global T*)partial, get_num_groups(0)); \
+        LOCAL_SUM(ts, lid, (int)get_local_size(0));                             \
+        if (lid == 0) res[offr] = ts[0];                                        \
+        l1_done(ticket);                                                        \
+    }
+
+// The partial sum of x[i]*y[i] of this work-group, into
+// partial[get_group_id(0)].
+static inline void dot_group(const int n,
                   __global const real* x, const long offx, const int incx,
                   __global const real* y, const long offy, const int incy,
                   __global real* partial, __local real* scratch)
@@ -398,8 +491,28 @@ __kernel void dot_part(const int n,
     if (lid == 0) partial[get_group_id(0)] = scratch[0];
 }
 
-// Partial sums of |x[i]|.
-__kernel void asum_part(const int n,
+// Partial sums of x[i]*y[i].
+__kernel void dot_part(const int n,
+                  __global const real* x, const long offx, const int incx,
+                  __global const real* y, const long offy, const int incy,
+                  __global real* partial, __local real* scratch)
+{
+    dot_group(n, x, offx, incx, y, offy, incy, partial, scratch);
+}
+
+// res[offr] = x·y in one pass.
+__kernel void dot_one(const int n,
+                  __global const real* x, const long offx, const int incx,
+                  __global const real* y, const long offy, const int incy,
+                  __global real* partial, volatile __global uint* ticket,
+                  __global real* res, const long offr, __local real* scratch)
+{
+    dot_group(n, x, offx, incx, y, offy, incy, partial, scratch);
+    L1_ONE_SUM(real, l1_gsum)
+}
+
+// The partial sum of |x[i]| of this work-group.
+static inline void asum_group(const int n,
                    __global const real* x, const long offx, const int incx,
                    __global real* partial, __local real* scratch)
 {
@@ -408,6 +521,24 @@ __kernel void asum_part(const int n,
     scratch[lid] = acc;
     LOCAL_SUM(scratch, lid, (int)get_local_size(0));
     if (lid == 0) partial[get_group_id(0)] = scratch[0];
+}
+
+// Partial sums of |x[i]|.
+__kernel void asum_part(const int n,
+                   __global const real* x, const long offx, const int incx,
+                   __global real* partial, __local real* scratch)
+{
+    asum_group(n, x, offx, incx, partial, scratch);
+}
+
+// res[offr] = Σ|x[i]| in one pass.
+__kernel void asum_one(const int n,
+                   __global const real* x, const long offx, const int incx,
+                   __global real* partial, volatile __global uint* ticket,
+                   __global real* res, const long offr, __local real* scratch)
+{
+    asum_group(n, x, offx, incx, partial, scratch);
+    L1_ONE_SUM(real, l1_gsum)
 }
 
 #if PRECISION == 32 && defined(cl_khr_fp64)
@@ -439,10 +570,10 @@ static inline double L1_HSUM_double(doublev v)
 #endif
 }
 
-// Partial sums of (double)x[i]*(double)y[i] for float vectors (Dsdot,
-// Sdsdot). Only compiled where the device has fp64; the host checks the
-// profile before it asks for this kernel.
-__kernel void dsdot_part(const int n,
+L1_GSUM(l1_gsum_d, double)
+
+// The partial sum of (double)x[i]*(double)y[i] of this work-group.
+static inline void dsdot_group(const int n,
                     __global const float* x, const long offx, const int incx,
                     __global const float* y, const long offy, const int incy,
                     __global double* partial, __local double* scratch)
@@ -454,19 +585,36 @@ __kernel void dsdot_part(const int n,
     if (lid == 0) partial[get_group_id(0)] = scratch[0];
 }
 
+// Partial sums of (double)x[i]*(double)y[i] for float vectors (Dsdot,
+// Sdsdot). Only compiled where the device has fp64; the host checks the
+// profile before it asks for this kernel.
+__kernel void dsdot_part(const int n,
+                    __global const float* x, const long offx, const int incx,
+                    __global const float* y, const long offy, const int incy,
+                    __global double* partial, __local double* scratch)
+{
+    dsdot_group(n, x, offx, incx, y, offy, incy, partial, scratch);
+}
+
+// res[offr] = the float64-accumulated x·y of float vectors, in one pass.
+__kernel void dsdot_one(const int n,
+                    __global const float* x, const long offx, const int incx,
+                    __global const float* y, const long offy, const int incy,
+                    __global double* partial, volatile __global uint* ticket,
+                    __global double* res, const long offr, __local double* scratch)
+{
+    dsdot_group(n, x, offx, incx, y, offy, incy, partial, scratch);
+    L1_ONE_SUM(double, l1_gsum_d)
+}
+
 // res[offr] = the sum of the g double partials (one work-group).
 __kernel void dsum_parts(const int g, __global const double* partial,
                          __global double* res, const long offr,
                          __local double* scratch)
 {
     const int lid = get_local_id(0);
-    const int ls = get_local_size(0);
-    double acc = 0;
-    for (int i = lid; i < g; i += ls) {
-        acc += partial[i];
-    }
-    scratch[lid] = acc;
-    LOCAL_SUM(scratch, lid, ls);
+    scratch[lid] = l1_gsum_d(partial, g);
+    LOCAL_SUM(scratch, lid, (int)get_local_size(0));
     if (lid == 0) res[offr] = scratch[0];
 }
 #endif
@@ -515,15 +663,18 @@ __kernel void dsum_parts(const int g, __global const double* partial,
 // out as in Blue's sums: so the double sum needs no scaling, and costs a
 // conversion and a product-add per element instead of three selects and
 // three of each. The partials are doubles in the host's buffer of 3G
-// floats (G of them) and in its local scratch of 3·local floats.
+// floats (G of them) and in its local scratch of 3·local floats; the
+// kernels declare them double (nrm2_t), so that the device places them
+// aligned for doubles (a float pointer cast to double need not be).
 #define NRM2_DOUBLE 1
 #define NRM2_SQ(v) ((double)(v) * (double)(v))
+typedef double nrm2_t;
 
-// Partial sums of the squares of x, in double: ((double*)partial)[g] for
-// group g.
-__kernel void nrm2_part(const int n,
+// The partial sum of the squares of x of this work-group, in double:
+// partial[g] for group g.
+static inline void nrm2_group(const int n,
                    __global const real* x, const long offx, const int incx,
-                   __global real* partial, __local real* scratch)
+                   __global nrm2_t* partial, __local nrm2_t* scratch)
 {
     const long gid = get_global_id(0), gs = get_global_size(0);
     __global const real* px = x + offx;
@@ -546,18 +697,44 @@ __kernel void nrm2_part(const int n,
     } else {
         for (long i = gid; i < n; i += gs) acc += NRM2_SQ(px[i * incx]);
     }
-    __local double* ds = (__local double*)scratch;
     const int lid = get_local_id(0);
-    ds[lid] = acc;
-    LOCAL_SUM(ds, lid, (int)get_local_size(0));
-    if (lid == 0) ((__global double*)partial)[get_group_id(0)] = ds[0];
+    scratch[lid] = acc;
+    LOCAL_SUM(scratch, lid, (int)get_local_size(0));
+    if (lid == 0) partial[get_group_id(0)] = scratch[0];
 }
+
+// res[offr] = the norm of the g double partials: this work-item's share
+// of their sum (the caller sums the group's into scratch).
+#define NRM2_MERGE(p, g, res, offr, scratch)                                   \
+    do {                                                                       \
+        const int lid_ = get_local_id(0);                                      \
+        (scratch)[lid_] = l1_gsum_d(p, g);                                     \
+        LOCAL_SUM(scratch, lid_, (int)get_local_size(0));                      \
+        if (lid_ == 0) (res)[offr] = (real)sqrt((scratch)[0]);                 \
+    } while (0)
 #else
 #define NRM2_DOUBLE 0
+typedef real nrm2_t;
 
-// Partial sums of squares (big, medium, small) of x: partial[g],
-// partial[G + g] and partial[2G + g] for group g of G.
-__kernel void nrm2_part(const int n,
+// With L1_LEAN, the unit-stride vector loop sums the plain squares of |x| (a product,
+// a sum and a max per element instead of Blue's three of each and three
+// selects) while it can prove them exact enough: a work-item whose
+// largest |x| is at most NRM2_TBIG cannot overflow, and one whose largest
+// |x| is at least NRM2_TLOW loses at most 2^31 squares below the smallest
+// normal, under 2^-30 of its sum. A work-item outside those bounds (an
+// Inf, huge or only tiny elements; all zeros and NaNs need no rescue)
+// reads its vectors again with Blue's three sums. A NaN makes the plain
+// sum NaN, as it makes Blue's medium sum.
+#if PRECISION == 64
+#define NRM2_TLOW 0x1p-465
+#else
+#define NRM2_TLOW 0x1p-32f
+#endif
+
+// The partial sums of squares (big, medium, small) of x of this
+// work-group: partial[g], partial[G + g] and partial[2G + g] for group g
+// of G.
+static inline void nrm2_group(const int n,
                    __global const real* x, const long offx, const int incx,
                    __global real* partial, __local real* scratch)
 {
@@ -570,6 +747,34 @@ __kernel void nrm2_part(const int n,
         for (long i = gid; i < h; i += gs) NRM2_ONE(px[i]);
         for (long i = h + nv * L1_VW + gid; i < n; i += gs) NRM2_ONE(px[i]);
         __global const realv* vx = (__global const realv*)(px + h);
+#if L1_LEAN
+        realv vb = 0, vm[L1_UNROLL], vmax[L1_UNROLL];
+        L1_FOR_U { vm[u] = 0; vmax[u] = 0; }
+        realv a[L1_UNROLL];
+        L1_VLOOP(nv,
+                 L1_FOR_U a[u] = fabs(vx[v + u * vin]);
+                 L1_FOR_U { vm[u] += a[u] * a[u]; vmax[u] = fmax(vmax[u], a[u]); },
+                 a[0] = fabs(vx[v]);
+                 vm[0] += a[0] * a[0];
+                 vmax[0] = fmax(vmax[0], a[0]))
+        for (int u = 1; u < L1_UNROLL; u++) {
+            vm[0] += vm[u];
+            vmax[0] = fmax(vmax[0], vmax[u]);
+        }
+        const real m = l1_hmax(vmax[0]);
+        if (m > NRM2_TBIG || (m > (real)0 && m < NRM2_TLOW)) {
+            realv vs = 0;
+            vm[0] = 0;
+            L1_VLOOP(nv,
+                     L1_FOR_U a[u] = fabs(vx[v + u * vin]);
+                     L1_FOR_U NRM2_ADD(realv, L1_SEL, a[u], vb, vm[0], vs),
+                     a[0] = fabs(vx[v]);
+                     NRM2_ADD(realv, L1_SEL, a[0], vb, vm[0], vs))
+            sml += l1_hsum(vs);
+        }
+        big += l1_hsum(vb);
+        med += l1_hsum(vm[0]);
+#else
         realv vb = 0, vm = 0, vs = 0;
         realv a[L1_UNROLL];
         L1_VLOOP(nv,
@@ -580,6 +785,7 @@ __kernel void nrm2_part(const int n,
         big += l1_hsum(vb);
         med += l1_hsum(vm);
         sml += l1_hsum(vs);
+#endif
     } else {
         for (long i = gid; i < n; i += gs) NRM2_ONE(px[i * incx]);
     }
@@ -606,6 +812,14 @@ __kernel void nrm2_part(const int n,
 }
 #endif
 
+// Partial sums of squares of x (nrm2_group's).
+__kernel void nrm2_part(const int n,
+                   __global const real* x, const long offx, const int incx,
+                   __global nrm2_t* partial, __local nrm2_t* scratch)
+{
+    nrm2_group(n, x, offx, incx, partial, scratch);
+}
+
 // nrm2_combine is the norm that the three sums of squares stand for.
 static inline real nrm2_combine(real big, real med, real sml)
 {
@@ -627,32 +841,18 @@ static inline real nrm2_combine(real big, real med, real sml)
     return sqrt(med);
 }
 
-// res[offr] = the norm of the g partial triples (one work-group), or of
-// the g double partials.
-__kernel void nrm2_fin(const int g, __global const real* partial,
-                       __global real* res, const long offr,
-                       __local real* scratch)
+#if !NRM2_DOUBLE
+// res[offr] = the norm of the g partial triples at p; every work-item of
+// the group must call it.
+static inline void nrm2_merge(volatile const __global real* p, const int g,
+                              __global real* res, const long offr,
+                              __local real* scratch)
 {
     const int lid = get_local_id(0);
     const int ls = get_local_size(0);
-#if NRM2_DOUBLE
-    __global const double* dp = (__global const double*)partial;
-    __local double* ds = (__local double*)scratch;
-    double acc = 0;
-    for (int i = lid; i < g; i += ls) acc += dp[i];
-    ds[lid] = acc;
-    LOCAL_SUM(ds, lid, ls);
-    if (lid == 0) res[offr] = (real)sqrt(ds[0]);
-#else
-    real big = 0, med = 0, sml = 0;
-    for (int i = lid; i < g; i += ls) {
-        big += partial[i];
-        med += partial[g + i];
-        sml += partial[2 * g + i];
-    }
-    scratch[lid] = big;
-    scratch[ls + lid] = med;
-    scratch[2 * ls + lid] = sml;
+    scratch[lid] = l1_gsum(p, g);
+    scratch[ls + lid] = l1_gsum(p + g, g);
+    scratch[2 * ls + lid] = l1_gsum(p + 2 * g, g);
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int s = ls / 2; s > 0; s >>= 1) {
         if (lid < s) {
@@ -663,7 +863,30 @@ __kernel void nrm2_fin(const int g, __global const real* partial,
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     if (lid == 0) res[offr] = nrm2_combine(scratch[0], scratch[ls], scratch[2 * ls]);
+}
+#define NRM2_MERGE(p, g, res, offr, scratch) nrm2_merge(p, g, res, offr, scratch)
 #endif
+
+// res[offr] = the norm of the g partial triples (one work-group), or of
+// the g double partials.
+__kernel void nrm2_fin(const int g, __global const nrm2_t* partial,
+                       __global real* res, const long offr,
+                       __local nrm2_t* scratch)
+{
+    NRM2_MERGE(partial, g, res, offr, scratch);
+}
+
+// res[offr] = ‖x‖₂ in one pass.
+__kernel void nrm2_one(const int n,
+                   __global const real* x, const long offx, const int incx,
+                   __global nrm2_t* partial, volatile __global uint* ticket,
+                   __global real* res, const long offr, __local nrm2_t* scratch)
+{
+    __local int last;
+    nrm2_group(n, x, offx, incx, partial, scratch);
+    if (!l1_last(ticket, &last)) return;
+    NRM2_MERGE(partial, (int)get_num_groups(0), res, offr, scratch);
+    l1_done(ticket);
 }
 
 // Index of the largest |x[i]|, the first on ties. gonum's Idamax keeps
@@ -702,15 +925,35 @@ typedef l1int l1intv;
 typedef L1_CAT(L1_INT, L1_VW) l1intv;
 #define AMAX_SEL(a, b, c) select(a, b, c)
 #endif
+#if L1_VW == 1
+#define AMAX_ANY(c) (c)
+#else
+#define AMAX_ANY(c) any(c)
+#endif
+// With L1_LEAN the two selects run only when a lane of the vector beats
+// its best so far, which in most data grows rare as a work-item goes on:
+// a comparison per element instead of a comparison and two selects.
+#if L1_LEAN
+#define AMAX_VSTEP(a, vi)                                                      \
+    do {                                                                       \
+        const realv a_ = (a);                                                  \
+        if (AMAX_ANY(a_ > vbest)) {                                            \
+            vidx = AMAX_SEL(vidx, (l1intv)((l1int)(vi)), a_ > vbest);          \
+            vbest = AMAX_SEL(vbest, a_, a_ > vbest);                           \
+        }                                                                      \
+    } while (0)
+#else
 #define AMAX_VSTEP(a, vi)                                                      \
     do {                                                                       \
         const realv a_ = (a);                                                  \
         vidx = AMAX_SEL(vidx, (l1intv)((l1int)(vi)), a_ > vbest);              \
         vbest = AMAX_SEL(vbest, a_, a_ > vbest);                               \
     } while (0)
+#endif
 
-// Partial (max |x|, first index) pairs, one per group.
-__kernel void iamax_part(const int n,
+// The (max |x|, first index) pair of this work-group, into
+// pmax[get_group_id(0)] and pidx[get_group_id(0)].
+static inline void iamax_group(const int n,
                     __global const real* x, const long offx, const int incx,
                     __global real* pmax, __global int* pidx,
                     __local real* lmax, __local int* lidx)
@@ -751,6 +994,51 @@ __kernel void iamax_part(const int n,
     }
 }
 
+// Partial (max |x|, first index) pairs, one per group.
+__kernel void iamax_part(const int n,
+                    __global const real* x, const long offx, const int incx,
+                    __global real* pmax, __global int* pidx,
+                    __local real* lmax, __local int* lidx)
+{
+    iamax_group(n, x, offx, incx, pmax, pidx, lmax, lidx);
+}
+
+#define AMAX_MERGE(a, j)                                                    \
+    do {                                                                    \
+        if ((a) > best || ((a) == best && (j) < bidx)) {                    \
+            best = (a);                                                     \
+            bidx = (j);                                                     \
+        }                                                                   \
+    } while (0)
+
+// res[offr] = the index of the best of the g partial pairs at pmax and
+// pidx; -1 if no partial saw an element. Every work-item of the group
+// must call it; four pairs in flight at a time, as in l1_gsum.
+static inline void iamax_merge(volatile const __global real* pmax, volatile const __global int* pidx,
+                               const int g, __global int* res, const long offr,
+                               __local real* lmax, __local int* lidx)
+{
+    const int lid = get_local_id(0), ls = get_local_size(0);
+    real best = -1;
+    int bidx = INT_MAX;
+    int i = lid;
+    for (; i + 3 * ls < g; i += 4 * ls) {
+        const real a0 = pmax[i], a1 = pmax[i + ls], a2 = pmax[i + 2 * ls], a3 = pmax[i + 3 * ls];
+        const int j0 = pidx[i], j1 = pidx[i + ls], j2 = pidx[i + 2 * ls], j3 = pidx[i + 3 * ls];
+        AMAX_MERGE(a0, j0);
+        AMAX_MERGE(a1, j1);
+        AMAX_MERGE(a2, j2);
+        AMAX_MERGE(a3, j3);
+    }
+    for (; i < g; i += ls) {
+        const real a = pmax[i];
+        const int j = pidx[i];
+        AMAX_MERGE(a, j);
+    }
+    argmax_local(lmax, lidx, best, bidx);
+    if (lid == 0) res[offr] = lidx[0] == INT_MAX ? -1 : lidx[0];
+}
+
 // res[offr] = the index of the best of the g partial pairs (one
 // work-group); -1 if no partial saw an element (n == 0 is answered by the
 // host).
@@ -758,19 +1046,21 @@ __kernel void iamax_fin(const int g, __global const real* pmax, __global const i
                         __global int* res, const long offr,
                         __local real* lmax, __local int* lidx)
 {
-    const int lid = get_local_id(0);
-    real best = -1;
-    int bidx = INT_MAX;
-    for (int i = lid; i < g; i += get_local_size(0)) {
-        const real a = pmax[i];
-        const int j = pidx[i];
-        if (a > best || (a == best && j < bidx)) {
-            best = a;
-            bidx = j;
-        }
-    }
-    argmax_local(lmax, lidx, best, bidx);
-    if (lid == 0) res[offr] = lidx[0] == INT_MAX ? -1 : lidx[0];
+    iamax_merge(pmax, pidx, g, res, offr, lmax, lidx);
+}
+
+// res[offr] = the index of the first largest |x[i]| in one pass.
+__kernel void iamax_one(const int n,
+                    __global const real* x, const long offx, const int incx,
+                    __global real* pmax, __global int* pidx, volatile __global uint* ticket,
+                    __global int* res, const long offr,
+                    __local real* lmax, __local int* lidx)
+{
+    __local int last;
+    iamax_group(n, x, offx, incx, pmax, pidx, lmax, lidx);
+    if (!l1_last(ticket, &last)) return;
+    iamax_merge(pmax, pidx, (int)get_num_groups(0), res, offr, lmax, lidx);
+    l1_done(ticket);
 }
 
 // ---------------------------------------------------------------------------
@@ -785,13 +1075,8 @@ __kernel void sum_parts(const int g, __global const real* partial,
                         __local real* scratch)
 {
     const int lid = get_local_id(0);
-    const int ls = get_local_size(0);
-    real acc = 0;
-    for (int i = lid; i < g; i += ls) {
-        acc += partial[i];
-    }
-    scratch[lid] = acc;
-    LOCAL_SUM(scratch, lid, ls);
+    scratch[lid] = l1_gsum(partial, g);
+    LOCAL_SUM(scratch, lid, (int)get_local_size(0));
     if (lid == 0) res[offr] = scratch[0];
 }
 

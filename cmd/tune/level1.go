@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -23,18 +24,22 @@ import (
 // grid covering the vector), which cost no build. The search:
 //
 //  1. builds, at the launch sizes of the shape in use (the database's
-//     entry, else the derived shape): its build with float NRM2 summed in
-//     double (L1_NRM2_D) or not, with blocked loads and with 32-bit
-//     indices, then every vector width of 8 to 64 bytes with every
-//     unroll of 1, 2, 4, 8, nearest first; then the switches on the best
-//     two of those;
+//     entry, else the derived shape): the switches that change a few
+//     routines, one at a time, each kept if those routines gain (float
+//     NRM2 summed in double, L1_NRM2_D; the lean NRM2 and IAMAX, L1_LEAN;
+//     one-pass reductions; a second pass of a work-item per partial);
+//     then blocked loads and 32-bit indices, then every vector width of
+//     8 to 64 bytes with every unroll of 1, 2, 4, 8, nearest first; then
+//     the switches on the best two of those;
 //  2. sizes: for the best few builds, every work-group size of 64 to
 //     1024 the device allows, and for each the best group count of the
 //     reductions (and GEMV, which takes it) and, apart, of the
 //     element-wise kernels (1 to 32 per compute unit, or covering).
 //
 // Each candidate is checked against gonum first (engine.CheckL1Shape;
-// a wrong one is reported and dropped) and then timed: the median of
+// a wrong one is reported and dropped, and if it left the device unable
+// to run a copy, the search goes on in a freshly opened engine) and then
+// timed: the median of
 // -runs batches of back-to-back resident calls, each batch long enough
 // to time. A shape's score is the geometric mean, over the routines, of
 // its rate over the rate of clEnqueueCopyBuffer moving the same bytes in
@@ -51,6 +56,10 @@ type l1Config struct {
 	budget  time.Duration
 	verbose bool
 	report  io.Writer
+	// reopen, when set, opens a fresh engine on the device: after a
+	// candidate that faulted the device (its context is lost then, and
+	// every later command would fail), the search goes on in a new one.
+	reopen func() (*engine.Engine, error)
 }
 
 // l1Bench is engine.L1Bench of either precision.
@@ -71,6 +80,7 @@ type l1Tuner struct {
 	copyRate map[string]float64
 	deadline time.Time
 	tried    int
+	opened   *[]*engine.Engine // engines opened after faults (tuneLevel1 closes them)
 }
 
 // l1Result is a timed shape: rates by routine, GB/s.
@@ -81,9 +91,17 @@ type l1Result struct {
 }
 
 // tuneLevel1 runs the search for each precision and returns the entries.
+// Engines it opens after a fault (cfg.reopen) it closes; e is the
+// caller's.
 func tuneLevel1(e *engine.Engine, cfg l1Config) ([]l12tuning.Entry, error) {
 	start := time.Now()
 	var entries []l12tuning.Entry
+	var opened []*engine.Engine
+	defer func() {
+		for _, o := range opened {
+			o.Close()
+		}
+	}()
 	for i, prec := range cfg.precs {
 		if prec == 64 && !e.Prof.FP64 {
 			fmt.Fprintf(cfg.report, "float64: %s has no fp64, skipped\n", e.Prof.Name)
@@ -95,26 +113,53 @@ func tuneLevel1(e *engine.Engine, cfg l1Config) ([]l12tuning.Entry, error) {
 			// quarter share.
 			share = max((cfg.budget-time.Since(start))/time.Duration(len(cfg.precs)-i), cfg.budget/time.Duration(4*len(cfg.precs)))
 		}
-		t := &l1Tuner{cfg: cfg, e: e, prec: prec, copyRate: map[string]float64{}, deadline: time.Now().Add(share)}
-		var err error
-		if prec == 64 {
-			t.bench, err = engine.NewL1Bench[float64](e, cfg.n, cfg.m)
-			t.check = func() error { return engine.CheckL1Shape[float64](e) }
-		} else {
-			t.bench, err = engine.NewL1Bench[float32](e, cfg.n, cfg.m)
-			t.check = func() error { return engine.CheckL1Shape[float32](e) }
-		}
-		if err != nil {
+		t := &l1Tuner{cfg: cfg, prec: prec, copyRate: map[string]float64{}, deadline: time.Now().Add(share), opened: &opened}
+		if err := t.use(e); err != nil {
 			return nil, err
 		}
 		entry, err := t.tune(share)
 		t.bench.Close()
+		e = t.e
 		if err != nil {
 			return nil, err
 		}
 		entries = append(entries, entry)
 	}
 	return entries, nil
+}
+
+// use makes e the tuner's engine, with a bench of its precision on it.
+func (t *l1Tuner) use(e *engine.Engine) error {
+	t.e = e
+	var err error
+	if t.prec == 64 {
+		t.bench, err = engine.NewL1Bench[float64](e, t.cfg.n, t.cfg.m)
+		t.check = func() error { return engine.CheckL1Shape[float64](e) }
+	} else {
+		t.bench, err = engine.NewL1Bench[float32](e, t.cfg.n, t.cfg.m)
+		t.check = func() error { return engine.CheckL1Shape[float32](e) }
+	}
+	return err
+}
+
+// recover is called after a candidate failed: if the device no longer
+// runs a copy (a kernel fault loses the context on some drivers), it goes
+// on in a fresh engine (cfg.reopen), and reports it.
+func (t *l1Tuner) recover() error {
+	if t.bench.RunCopy(t.cfg.ops[0], 1) == nil {
+		return nil
+	}
+	if t.cfg.reopen == nil {
+		return errors.New("the device failed after a candidate, and cannot be reopened")
+	}
+	t.bench.Close()
+	e, err := t.cfg.reopen()
+	if err != nil {
+		return fmt.Errorf("reopening the device after a fault: %w", err)
+	}
+	*t.opened = append(*t.opened, e)
+	fmt.Fprintf(t.cfg.report, "  the device faulted: the search goes on in a fresh context\n")
+	return t.use(e)
 }
 
 // tune searches the shapes of one precision within share.
@@ -142,6 +187,8 @@ func (t *l1Tuner) tune(share time.Duration) (l12tuning.Entry, error) {
 		if r, err := t.measure(current, t.cfg.ops); err == nil {
 			t.show("database", r)
 			best, inUse = better(best, r), r
+		} else if err := t.recover(); err != nil {
+			return l12tuning.Entry{}, err
 		}
 	}
 	builds := t.searchBuilds(current, inUse, time.Now().Add(share/2))
@@ -214,10 +261,12 @@ func better(a, b l1Result) l1Result {
 // shRes) until deadline and returns the results, best first.
 func (t *l1Tuner) searchBuilds(sh engine.L1Shape, shRes l1Result, deadline time.Time) []l1Result {
 	type build struct {
-		vec, unroll         int
-		block, idx32, nrm2d bool
+		vec, unroll                                 int
+		block, idx32, nrm2d, lean, onePass, finWide bool
 	}
-	key := func(c engine.L1Shape) build { return build{c.Vec, c.Unroll, c.Block, c.Idx32, c.Nrm2D} }
+	key := func(c engine.L1Shape) build {
+		return build{c.Vec, c.Unroll, c.Block, c.Idx32, c.Nrm2D, c.Lean, c.OnePass, c.FinWide}
+	}
 	tried := map[build]bool{key(sh): true}
 	var cands []engine.L1Shape
 	add := func(c engine.L1Shape) {
@@ -234,18 +283,34 @@ func (t *l1Tuner) searchBuilds(sh engine.L1Shape, shRes l1Result, deadline time.
 		}
 	}
 	var out []l1Result
-	if t.prec == 32 && t.e.Prof.FP64 {
-		// L1_NRM2_D changes NRM2 alone: decided here by its rate, it
-		// holds for every build after.
-		v := sh
-		v.Nrm2D = !v.Nrm2D
-		tried[key(v)] = true
-		out = t.runAll([]engine.L1Shape{v}, deadline)
-		if len(out) == 1 && out[0].rates["nrm2"] > shRes.rates["nrm2"] {
-			sh = v
-			tried[key(sh)] = true
+	// The switches that change a few routines alone are decided here, one
+	// at a time, by those routines' rates; each holds for every build
+	// after.
+	reductions := []string{"dot", "nrm2", "asum", "iamax"}
+	for _, sw := range []struct {
+		name string
+		flip func(*engine.L1Shape) bool
+		ops  []string
+	}{
+		{"nrm2 summed in double", func(s *engine.L1Shape) bool { s.Nrm2D = !s.Nrm2D; return s.Nrm2D }, []string{"nrm2"}},
+		{"lean nrm2 and iamax", func(s *engine.L1Shape) bool { s.Lean = !s.Lean; return s.Lean }, []string{"nrm2", "iamax"}},
+		{"one-pass reductions", func(s *engine.L1Shape) bool { s.OnePass = !s.OnePass; return s.OnePass }, reductions},
+		{"wide second pass", func(s *engine.L1Shape) bool { s.FinWide = !s.FinWide; return s.FinWide }, reductions},
+	} {
+		if sw.name == "nrm2 summed in double" && (t.prec != 32 || !t.e.Prof.FP64) {
+			continue
 		}
-		fmt.Fprintf(t.cfg.report, "  nrm2 summed in double: %v\n", sh.Nrm2D)
+		v := sh
+		on := sw.flip(&v)
+		tried[key(v)] = true
+		r := t.runAll([]engine.L1Shape{v}, deadline)
+		out = append(out, r...)
+		if len(r) == 1 && t.score(r[0].rates, sw.ops) > t.score(shRes.rates, sw.ops) {
+			sh, shRes = v, r[0]
+		} else {
+			on = !on
+		}
+		fmt.Fprintf(t.cfg.report, "  %s: %v\n", sw.name, on)
 	}
 	switches(sh)
 	es := t.prec / 8
@@ -289,6 +354,10 @@ func (t *l1Tuner) runAll(cands []engine.L1Shape, deadline time.Time) []l1Result 
 		r, err := t.measure(c, t.cfg.ops)
 		if err != nil {
 			fmt.Fprintf(t.cfg.report, "  REJECTED %s: %v\n", shapeString(c), firstLine(err.Error()))
+			if err := t.recover(); err != nil {
+				fmt.Fprintf(t.cfg.report, "  %v\n", err)
+				break
+			}
 			continue
 		}
 		if t.cfg.verbose {
@@ -374,6 +443,10 @@ func (t *l1Tuner) try(c engine.L1Shape, ops []string) (l1Result, bool) {
 	r, err := t.measure(c, ops)
 	if err != nil {
 		fmt.Fprintf(t.cfg.report, "  REJECTED %s: %v\n", shapeString(c), firstLine(err.Error()))
+		if err := t.recover(); err != nil {
+			fmt.Fprintf(t.cfg.report, "  %v\n", err)
+			t.deadline = time.Now() // nothing more can be timed
+		}
 		return l1Result{}, false
 	}
 	return r, true
@@ -461,7 +534,8 @@ func shapeString(s engine.L1Shape) string {
 	if s.Cover {
 		g = "ew cover"
 	}
-	return fmt.Sprintf("[local %d vec %d unroll %d groups %d %s block %v idx32 %v nrm2d %v]", s.Local, s.Vec, s.Unroll, s.Groups, g, s.Block, s.Idx32, s.Nrm2D)
+	return fmt.Sprintf("[local %d vec %d unroll %d groups %d %s block %v idx32 %v nrm2d %v lean %v onepass %v finwide %v]",
+		s.Local, s.Vec, s.Unroll, s.Groups, g, s.Block, s.Idx32, s.Nrm2D, s.Lean, s.OnePass, s.FinWide)
 }
 
 // entry is the database entry of a measured shape.
@@ -469,7 +543,8 @@ func (t *l1Tuner) entry(r l1Result) l12tuning.Entry {
 	cu := max(t.e.Prof.ComputeUnits, 1)
 	s := r.sh
 	e := l12tuning.Entry{Precision: t.prec, Local: s.Local, Vec: s.Vec, Unroll: s.Unroll,
-		Groups: max(s.Groups/cu, 1), Cover: s.Cover, Block: s.Block, Idx32: s.Idx32, Nrm2D: s.Nrm2D && t.prec == 32, GBps: map[string]float64{},
+		Groups: max(s.Groups/cu, 1), Cover: s.Cover, Block: s.Block, Idx32: s.Idx32, Nrm2D: s.Nrm2D && t.prec == 32,
+		Lean: s.Lean, OnePass: s.OnePass, FinWide: s.FinWide, GBps: map[string]float64{},
 		Note: fmt.Sprintf("cmd/tune -kernel level1, n = %d, GEMV order %d, median of %d batches; score %.3f of the copy", t.cfg.n, t.cfg.m, t.cfg.runs, r.score)}
 	if !s.Cover && s.EwGroups != 0 {
 		e.EwGroups = max(s.EwGroups/cu, 1)

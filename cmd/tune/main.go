@@ -487,7 +487,8 @@ func main() {
 				ops = append(ops, op)
 			}
 		}
-		cfg := l1Config{precs: precs, n: n, m: m, ops: ops, runs: *runs, budget: *budget, verbose: *verbose, report: os.Stderr}
+		cfg := l1Config{precs: precs, n: n, m: m, ops: ops, runs: *runs, budget: *budget, verbose: *verbose, report: os.Stderr,
+			reopen: func() (*engine.Engine, error) { return engine.OpenEnv(dev) }}
 		start := time.Now()
 		entries, err := tuneLevel1(e, cfg)
 		if err != nil {

@@ -95,8 +95,10 @@ func (b *L1Bench[T]) Close() error {
 
 // Bytes is the number of bytes op must move at the least (AXPY reads x
 // and y and writes y: 3n elements); 0 for an op the bench does not have.
+// A reduction's parts (l1bench_parts.go) move the reduction's bytes.
 func (b *L1Bench[T]) Bytes(op string) float64 {
 	es, n, m := float64(ElemSize[T]()), float64(b.n), float64(b.m)
+	op = l1BaseOp(op)
 	switch op {
 	case "axpy":
 		return 3 * n * es
@@ -104,7 +106,7 @@ func (b *L1Bench[T]) Bytes(op string) float64 {
 		return 2 * n * es
 	case "swap":
 		return 4 * n * es
-	case "nrm2", "asum", "iamax":
+	case "nrm2", "asum", "iamax", "read", "write":
 		return n * es
 	case "gemv-n", "gemv-t":
 		if b.m > 0 {
@@ -119,9 +121,17 @@ func (b *L1Bench[T]) Run(op string, batch int) error {
 	if b.Bytes(op) == 0 {
 		return fmt.Errorf("clblas: L1Bench: no routine %q", op)
 	}
+	var slots []*Slot
+	defer func() {
+		for _, s := range slots {
+			s.Free()
+		}
+	}()
 	for range batch {
 		c := Begin[T](b.e, "TuneL1")
-		b.enqueue(c, op)
+		if !b.enqueuePart(c, op, &slots) {
+			b.enqueue(c, op)
+		}
 		if err := c.Finish(); err != nil {
 			return err
 		}

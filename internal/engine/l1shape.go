@@ -23,6 +23,14 @@ type L1Shape struct {
 	Block    bool // L1_BLOCK: a group's loads are consecutive blocks
 	Idx32    bool // L1_IDX32: 32-bit indices in the unit-stride loops
 	Nrm2D    bool // L1_NRM2_D: float nrm2 sums squares in double (devices with fp64)
+	Lean     bool // L1_LEAN: nrm2 and iamax with fewer instructions per element
+	// OnePass: a reduction is one launch whose last work-group merges
+	// the partials (level1.cl's _one kernels), where the call runs on the
+	// engine's queue; else a first and a second pass.
+	OnePass bool
+	// FinWide: the second pass runs as one group of a work-item per
+	// partial (FinLocal), not of Local.
+	FinWide bool
 }
 
 // L1ShapeFor is the level 1 shape for device p and precision prec (32 or
@@ -47,7 +55,8 @@ func L1ShapeFrom(db *l12tuning.DB, p platform.Profile, prec int) L1Shape {
 func L1ShapeOfEntry(e l12tuning.Entry, p platform.Profile) L1Shape {
 	cu := max(p.ComputeUnits, 1)
 	return L1Shape{Local: e.Local, Vec: e.Vec, Unroll: e.Unroll, Groups: e.Groups * cu,
-		EwGroups: e.EwGroups * cu, Cover: e.Cover, Block: e.Block, Idx32: e.Idx32, Nrm2D: e.Nrm2D}
+		EwGroups: e.EwGroups * cu, Cover: e.Cover, Block: e.Block, Idx32: e.Idx32, Nrm2D: e.Nrm2D,
+		Lean: e.Lean, OnePass: e.OnePass, FinWide: e.FinWide}
 }
 
 // L1ShapeDerived derives the level 1 shape for device p and precision
@@ -58,9 +67,13 @@ func L1ShapeOfEntry(e l12tuning.Entry, p platform.Profile) L1Shape {
 // work-item in one instruction; wider if the device prefers wider vectors),
 // two loads in flight per work-item, and enough groups for 2048 work-items
 // per compute unit, so that every compute unit holds as many as it can
-// run. A CPU gets its preferred vector width (1 if it reports none), groups
-// of 64 and four groups per core: the work-items of a group are one loop
-// on one core, and a few groups per core even out the load.
+// run, and a second pass of a work-item per partial. A CPU gets its
+// preferred vector width (1 if it reports none), groups of 64 and four
+// groups per core: the work-items of a group are one loop on one core,
+// and a few groups per core even out the load. Both get the lean nrm2 and
+// iamax (L1_LEAN), and neither the one-pass reductions: their merge
+// relies on global memory fences across work-groups, which only a
+// measured entry vouches for on its device.
 func L1ShapeDerived(p platform.Profile, prec int) L1Shape {
 	pref := p.PreferredVectorFloat
 	elem := 4
@@ -70,9 +83,9 @@ func L1ShapeDerived(p platform.Profile, prec int) L1Shape {
 	cu := max(p.ComputeUnits, 1)
 	var s L1Shape
 	if p.IsCPU() {
-		s = L1Shape{Local: 64, Vec: pow2Floor(min(max(pref, 1), 16)), Unroll: 1, Groups: 4 * cu}
+		s = L1Shape{Local: 64, Vec: pow2Floor(min(max(pref, 1), 16)), Unroll: 1, Groups: 4 * cu, Lean: true}
 	} else {
-		s = L1Shape{Local: 256, Vec: pow2Floor(min(max(pref, 16/elem), 16)), Unroll: 2}
+		s = L1Shape{Local: 256, Vec: pow2Floor(min(max(pref, 16/elem), 16)), Unroll: 2, Lean: true, FinWide: true}
 	}
 	for s.Local > 1 && p.MaxWorkGroupSize > 0 && s.Local > p.MaxWorkGroupSize {
 		s.Local /= 2
@@ -104,7 +117,28 @@ func (s L1Shape) Defines() []string {
 	if s.Nrm2D {
 		d = append(d, "L1_NRM2_D=1")
 	}
+	if s.Lean {
+		d = append(d, "L1_LEAN=1")
+	}
 	return d
+}
+
+// FinLocal is the work-group size of the second pass over g partials on
+// device p: with FinWide the smallest power of two ≥ g (at most the
+// device's limit, and 1024), else Local.
+func (s L1Shape) FinLocal(p platform.Profile, g int) int {
+	if !s.FinWide {
+		return s.Local
+	}
+	limit := 1024
+	if p.MaxWorkGroupSize > 0 {
+		limit = min(limit, pow2Floor(p.MaxWorkGroupSize))
+	}
+	ls := 1
+	for ls < g && ls < limit {
+		ls *= 2
+	}
+	return ls
 }
 
 // GroupsFor is the number of work-groups of a reduction's first pass over

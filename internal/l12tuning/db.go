@@ -56,6 +56,15 @@ type Entry struct {
 	// Nrm2D: float nrm2 sums its squares in double (L1_NRM2_D; where the
 	// device has fp64, else the kernel keeps its float sums).
 	Nrm2D bool `json:"nrm2_double,omitempty"`
+	// Lean: nrm2 and iamax spend fewer instructions per element (L1_LEAN).
+	Lean bool `json:"lean,omitempty"`
+	// OnePass: the reductions run as one launch whose last work-group
+	// merges the partials (the _one kernels) instead of two.
+	OnePass bool `json:"one_pass,omitempty"`
+	// FinWide: a two-pass reduction's second pass runs as one group of
+	// as many work-items as there are partials (the next power of two,
+	// at most the device's limit) instead of Local.
+	FinWide bool `json:"fin_wide,omitempty"`
 
 	GBps map[string]float64 `json:"gbps,omitempty"` // measured rates by routine (documentation)
 	Note string             `json:"note,omitempty"`
