@@ -123,6 +123,7 @@ func (b *L1Bench[T]) Run(op string, batch int) error {
 	}
 	var slots []*Slot
 	defer func() {
+		b.e.resq.finish() // the reads apart into slots are done
 		for _, s := range slots {
 			s.Free()
 		}

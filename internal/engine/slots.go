@@ -34,7 +34,14 @@ type Slot struct {
 	state slotState
 	// prev, next link the slots in use (the pool saves them at Close).
 	prev, next *Slot
+	// held, when set, is the device buffer a read apart reads from
+	// (slots_apart.go), which goes back to heldIn when the slot is freed.
+	held   *cl.Buffer
+	heldIn *BufferPool
 }
+
+// hold makes b the slot's until Free, which puts it back into pool.
+func (s *Slot) hold(b *cl.Buffer, pool *BufferPool) { s.held, s.heldIn = b, pool }
 
 type slotState uint8
 
@@ -132,20 +139,27 @@ func SlotLoad[T Real](s *Slot, dst []T) {
 	}
 }
 
-// Free returns the slot to its pool. No command may still write it. It
+// Free returns the slot to its pool (and the buffer it holds to its
+// own). No command may still write it, nor read the buffer it holds. It
 // is safe to call more than once.
 func (s *Slot) Free() {
 	p := s.pool
 	p.mu.Lock()
-	defer p.mu.Unlock()
+	held, heldIn := s.held, s.heldIn
+	s.held, s.heldIn = nil, nil
 	switch s.state {
 	case slotFree:
-		return
 	case slotLive:
 		p.free = append(p.free, s.mem)
 		p.unlink(s)
+		fallthrough
+	default:
+		s.state, s.mem = slotFree, nil
 	}
-	s.state, s.mem = slotFree, nil
+	p.mu.Unlock()
+	if held != nil {
+		heldIn.Put(held)
+	}
 }
 
 // unlink removes s from the slots in use; p.mu is held.
@@ -205,6 +219,10 @@ func ReadSlot[T Real](c *Call, b *cl.Buffer, n int) *Slot {
 		return nil
 	}
 	c.slots = append(c.slots, s)
+	if readApart(c) {
+		readSlotApart[T](c, b, n, s)
+		return s
+	}
 	ev, err := cl.ReadBufferMapped(c.E.Queue, b, false, 0, SlotHost[T](s, n))
 	if err != nil {
 		c.Fail(err)

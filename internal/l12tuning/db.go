@@ -65,6 +65,9 @@ type Entry struct {
 	// as many work-items as there are partials (the next power of two,
 	// at most the device's limit) instead of Local.
 	FinWide bool `json:"fin_wide,omitempty"`
+	// ReadApart: a resident reduction's result is read back on a queue
+	// of its own, so the next kernel need not wait for the copy.
+	ReadApart bool `json:"read_apart,omitempty"`
 
 	GBps map[string]float64 `json:"gbps,omitempty"` // measured rates by routine (documentation)
 	Note string             `json:"note,omitempty"`
