@@ -850,9 +850,25 @@ static inline void nrm2_merge(volatile const __global real* p, const int g,
 {
     const int lid = get_local_id(0);
     const int ls = get_local_size(0);
-    scratch[lid] = l1_gsum(p, g);
-    scratch[ls + lid] = l1_gsum(p + g, g);
-    scratch[2 * ls + lid] = l1_gsum(p + 2 * g, g);
+    // The three sums in one loop, six loads in flight.
+    real big = 0, med = 0, sml = 0;
+    int i = lid;
+    for (; i + ls < g; i += 2 * ls) {
+        const real b0 = p[i], b1 = p[i + ls];
+        const real m0 = p[g + i], m1 = p[g + i + ls];
+        const real s0 = p[2 * g + i], s1 = p[2 * g + i + ls];
+        big += b0 + b1;
+        med += m0 + m1;
+        sml += s0 + s1;
+    }
+    if (i < g) {
+        big += p[i];
+        med += p[g + i];
+        sml += p[2 * g + i];
+    }
+    scratch[lid] = big;
+    scratch[ls + lid] = med;
+    scratch[2 * ls + lid] = sml;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int s = ls / 2; s > 0; s >>= 1) {
         if (lid < s) {

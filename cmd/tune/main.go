@@ -431,7 +431,7 @@ func main() {
 	kernel := flag.String("kernel", "auto", "kernel to tune: tiled, cpu, direct, mma (auto: cpu on CPU devices, tiled elsewhere), or level1 (level2: the same) for the level 1 and GEMV launch shape (level1.go)")
 	l1n := flag.Int("n", 0, "-kernel level1: vector length (0: 2^26 on GPUs, 2^22 on CPUs)")
 	l1m := flag.Int("m", 0, "-kernel level1: GEMV's matrix order (0: 8192 on GPUs, 2048 on CPUs; -1: no GEMV)")
-	l1ops := flag.String("ops", "axpy,copy,scal,dot,nrm2,asum,iamax,gemv-n,gemv-t", "-kernel level1: the routines timed and scored ("+strings.Join(engine.L1Ops, ",")+")")
+	l1ops := flag.String("ops", "axpy,copy,scal,swap,dot,nrm2,asum,iamax,gemv-n,gemv-t", "-kernel level1: the routines timed and scored ("+strings.Join(engine.L1Ops, ",")+")")
 	shapesFlag := flag.String("shapes", "", "shapes [label=]N or [label=]MxNxK, comma-separated (default: large=4096,medium=1024,small=512,skinny=8192x64x8192 on GPUs, 1024 on CPUs)")
 	transFlag := flag.String("trans", "NN", "transpose combination to tune on (GPU kernels; the CPU kernel tunes its classes N, TT, NT); for -kernel mma a list (NN,TN,...) chooses one tile for all and per-combination switches")
 	space := flag.String("space", "full", "parameter space: full or small")
