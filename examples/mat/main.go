@@ -1,7 +1,8 @@
 // Command mat shows the one-line switch: ordinary gonum/mat code (a product,
 // LU, QR and Cholesky), run first on gonum's own Go BLAS and LAPACK and then
-// on the OpenCL device through gocompute/opencl (blas64.Use and lapack64.Use), with the timings and the largest difference between the
-// two answers.
+// on the OpenCL device through gocompute/opencl (blas64.Use and
+// lapack64.Use), with the timings and the largest difference between the two
+// answers.
 //
 //	go run ./examples/mat -n 1024
 //
