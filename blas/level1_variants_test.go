@@ -39,12 +39,18 @@ func TestLevel1ShapeVariants(t *testing.T) {
 						t.Fatal(err)
 					}
 				}()
+				var err error
 				if prec == 64 {
 					level1VectorPath[float64](t)
 					level1VectorPathNonFinite[float64](t)
+					err = eng.CheckL1Shape[float64](e) // strides of -2 too
 				} else {
 					level1VectorPath[float32](t)
 					level1VectorPathNonFinite[float32](t)
+					err = eng.CheckL1Shape[float32](e)
+				}
+				if err != nil {
+					t.Error(err)
 				}
 				level1Nrm2Ranges(t, prec)
 			})
