@@ -101,4 +101,9 @@ func readSlotApart[T Real](c *Call, b *cl.Buffer, n int, s *Slot) {
 		return
 	}
 	c.Events = append(c.Events, ev)
+	// Waits on the Scalar need not come through clWaitForEvents (which
+	// flushes): the read goes to the device now.
+	if err := q.Flush(); err != nil {
+		c.Fail(err)
+	}
 }
