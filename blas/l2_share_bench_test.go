@@ -23,7 +23,9 @@ import (
 //   - all-procs: GOMAXPROCS copying goroutines;
 //   - piece=4M: 4 MiB pieces;
 //   - share=k: the host computes rows from the bottom whenever a
-//     goroutine has nothing to copy, k goroutines before copying.
+//     goroutine has nothing to copy, k goroutines before copying;
+//   - write-only: staging memory the host only writes
+//     (PinnedPool.WriteOnly).
 //
 // On a CPU device the stream is forced (as BenchmarkL2StreamCut).
 //
@@ -39,12 +41,14 @@ func BenchmarkL2Variants(b *testing.B) {
 		name                  string
 		piece, workers, share int
 		hostSlice, gonumSide  bool
+		writeOnly             bool
 	}
 	variants := []variant{
 		{name: "stream"}, {name: "all-procs", workers: procs}, {name: "piece=4M", piece: 4 << 20},
 		{name: "share=0", share: 1}, {name: "share=2", share: 3},
 		{name: fmt.Sprintf("share=%d", procs/4), share: procs/4 + 1},
 		{name: fmt.Sprintf("share=%d", procs/2), share: procs/2 + 1},
+		{name: "write-only", writeOnly: true}, {name: "write-only+share=2", writeOnly: true, share: 3},
 		{name: "hostslice", hostSlice: true}, {name: "gonum", gonumSide: true},
 	}
 	for _, n := range l2VariantSizes(b) {
@@ -64,6 +68,16 @@ func BenchmarkL2Variants(b *testing.B) {
 			for _, v := range variants {
 				b.Run(fmt.Sprintf("%c/n=%d/%s", tA, n, v.name), func(b *testing.B) {
 					e.L2Piece, e.L2Workers, e.L2Share = v.piece, v.workers, v.share
+					if v.writeOnly {
+						// Fresh staging buffers for host writes only, for this
+						// variant alone.
+						e.Pinned.Drain()
+						e.Pinned.WriteOnly.Store(true)
+						defer func() {
+							e.Pinned.WriteOnly.Store(false)
+							e.Pinned.Drain()
+						}()
+					}
 					var f blas.Float64 = impl
 					src := a
 					switch {
