@@ -13,9 +13,10 @@ import (
 	eng "github.com/gocompute/opencl/internal/engine"
 )
 
-// BenchmarkL2Variants measures DGEMV N and T from Go slices on the device
-// through each variant of the stream in one run, beside A in a HostSlice
-// (DMA alone) and gonum, in GB/s of A's n² elements; host is the
+// BenchmarkL2Variants measures DGEMV N and T and DGER from Go slices on
+// the device through each variant of the stream in one run, beside A in a
+// HostSlice (DMA alone) and gonum, in GB/s of A's n² elements (DGER moves
+// them both ways and counts them once); host is the
 // fraction of A's rows the host computed itself (Engine.L2Share,
 // l2_share.go):
 //
@@ -64,9 +65,12 @@ func BenchmarkL2Variants(b *testing.B) {
 			b.Fatal(err)
 		}
 		copy(hs.Data(), a)
-		for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans} {
+		for _, op := range []string{"N", "T", "Ger"} {
 			for _, v := range variants {
-				b.Run(fmt.Sprintf("%c/n=%d/%s", tA, n, v.name), func(b *testing.B) {
+				if op == "Ger" && v.writeOnly {
+					continue // GER reads its staging memory back
+				}
+				b.Run(fmt.Sprintf("%s/n=%d/%s", op, n, v.name), func(b *testing.B) {
 					e.L2Piece, e.L2Workers, e.L2Share = v.piece, v.workers, v.share
 					if v.writeOnly {
 						// Fresh staging buffers for host writes only, for this
@@ -86,12 +90,22 @@ func BenchmarkL2Variants(b *testing.B) {
 					case v.gonumSide:
 						f = gonumRef{}
 					}
-					f.Dgemv(tA, n, n, 1, src, n, x, 1, 0, y, 1)
+					call := func() {
+						switch op {
+						case "Ger":
+							f.Dger(n, n, 1e-12, x, 1, y, 1, src, n)
+						case "T":
+							f.Dgemv(blas.Trans, n, n, 1, src, n, x, 1, 0, y, 1)
+						default:
+							f.Dgemv(blas.NoTrans, n, n, 1, src, n, x, 1, 0, y, 1)
+						}
+					}
+					call()
 					rows := e.L2HostRows.Load()
 					b.SetBytes(int64(8 * n * n))
 					b.ResetTimer()
 					for range b.N {
-						f.Dgemv(tA, n, n, 1, src, n, x, 1, 0, y, 1)
+						call()
 					}
 					b.ReportMetric(float64(8*n*n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
 					b.ReportMetric(float64(e.L2HostRows.Load()-rows)/float64(n*b.N), "host")

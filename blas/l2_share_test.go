@@ -88,3 +88,64 @@ func gemvShareShapes(t *testing.T, impl *Implementation, e *eng.Engine, rnd *ran
 		}
 	}
 }
+
+// TestGerShare runs GER on host slices with a host share, slabs of a few
+// rows, against gonum's Go code, failing the device's part at its first,
+// third or sixth upload (the engine then finishes A on the host) and at
+// its second read-back.
+func TestGerShare(t *testing.T) {
+	impl, e := privateImpl(t, nil)
+	if _, fp64 := openclDevice[float64](impl); !fp64 {
+		t.Skip("no float64 device")
+	}
+	e.ZeroCopy, e.L2Slab = eng.ZeroCopyOff, 200
+	rnd := rand.New(rand.NewPCG(9, 10))
+	defer func() { e.L2Share = 0 }()
+	for _, first := range []int{1, 2, 5} {
+		e.L2Share = first
+		t.Run(fmt.Sprintf("first=%d/Dger", first), func(t *testing.T) {
+			for _, tc := range testblasSuite {
+				if tc.name == "Dger" {
+					tc.test(t, impl)
+				}
+			}
+		})
+		for _, sh := range []struct{ m, n, lda, incX, incY int }{{90, 7, 7, 1, 1}, {61, 7, 9, 2, 3}, {77, 5, 6, 1, 2}} {
+			for _, fail := range []struct {
+				site string
+				at   int
+			}{{"", 0}, {"write", 3}, {"write", 5}, {"write", 8}, {"read", 2}} {
+				name := fmt.Sprintf("first%d/%dx%d/lda%d/inc%d,%d/fail-%s%d", first, sh.m, sh.n, sh.lda, sh.incX, sh.incY, fail.site, fail.at)
+				a := randF64(rnd, sh.lda*(sh.m-1)+sh.n)
+				x := randF64(rnd, 1+(sh.m-1)*sh.incX)
+				y := randF64(rnd, 1+(sh.n-1)*sh.incY)
+				want := append([]float64(nil), a...)
+				native.Dger(sh.m, sh.n, 1.5, x, sh.incX, y, sh.incY, want, sh.lda)
+				count := 0
+				inject := func(site string) error {
+					if site == fail.site {
+						if count++; count == fail.at {
+							return errL2Injected
+						}
+					}
+					return nil
+				}
+				e.Fault.Store(&inject)
+				impl.Dger(sh.m, sh.n, 1.5, x, sh.incX, y, sh.incY, a, sh.lda)
+				e.Fault.Store(nil)
+				for i := range want {
+					if math.Abs(a[i]-want[i]) > 1e-12*(1+math.Abs(want[i])) {
+						t.Errorf("%s: a[%d] = %v, gonum %v", name, i, a[i], want[i])
+						break
+					}
+				}
+			}
+		}
+	}
+	if e.L2HostRows.Load() == 0 {
+		t.Error("the host computed no rows")
+	}
+	if st := impl.Stats()["Dger"]; st.Failed == 0 {
+		t.Error("no device call failed")
+	}
+}

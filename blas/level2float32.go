@@ -534,7 +534,9 @@ func (impl *Implementation) Sger(m, n int, alpha float32, x []float32, incX int,
 			return
 		}
 		impl.deviceFailed("Sger", err)
-		if i := eng.RowsDone(err); i > 0 { // the device updated rows [0, i) of A
+		if i := eng.RowsDone(err); i >= m { // the engine finished A on the host
+			return
+		} else if i > 0 { // the device updated rows [0, i) of A
 			if incX > 0 {
 				x = x[i*incX:]
 			}

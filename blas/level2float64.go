@@ -532,7 +532,9 @@ func (impl *Implementation) Dger(m, n int, alpha float64, x []float64, incX int,
 			return
 		}
 		impl.deviceFailed("Dger", err)
-		if i := eng.RowsDone(err); i > 0 { // the device updated rows [0, i) of A
+		if i := eng.RowsDone(err); i >= m { // the engine finished A on the host
+			return
+		} else if i > 0 { // the device updated rows [0, i) of A
 			if incX > 0 {
 				x = x[i*incX:]
 			}

@@ -371,7 +371,7 @@ func (s *l2Stream[T]) downAll(dev *cl.Buffer) int {
 		return 0
 	}
 	fetch := func(t int) {
-		if c.Err != nil || t >= g.chunks {
+		if c.Err != nil || t >= s.limit {
 			return
 		}
 		if err := c.E.Fault.Inject("read"); err != nil {
@@ -392,7 +392,7 @@ func (s *l2Stream[T]) downAll(dev *cl.Buffer) int {
 		fetch(t)
 	}
 	back := 0
-	for t := 0; t < g.chunks && c.Err == nil; t++ {
+	for t := 0; t < s.limit && c.Err == nil; t++ {
 		if c.Fail(s.downs[t%g.depth].Wait()); c.Err != nil {
 			break
 		}

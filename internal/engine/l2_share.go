@@ -56,6 +56,14 @@ func (h *l2Share[T]) claimDevice(r1 int) bool {
 	return true
 }
 
+// bounds returns the device's rows (0…devEnd-1) and the first of the
+// host's.
+func (h *l2Share[T]) bounds() (devEnd, hostLo int) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.devEnd, h.hostLo
+}
+
 // claimHost takes the next block of rows for the host, from the bottom.
 func (h *l2Share[T]) claimHost() (r0, k int, ok bool) {
 	h.mu.Lock()
@@ -211,4 +219,55 @@ func (p *l2Copies[T]) shareLoop(i int) {
 		}
 		w.copy()
 	}
+}
+
+// gerRows computes A += alpha·x·yᵀ with gonum's code (positive
+// increments: gonum v0.17.0's assembly gets negative ones wrong), for a
+// float32 or float64 A.
+func gerRows[T Real](m, n int, alpha T, x []T, incX int, y []T, incY int, a []T, lda int) {
+	switch a := any(a).(type) {
+	case []float64:
+		gonum.Implementation{}.Dger(m, n, float64(alpha), any(x).([]float64), incX, any(y).([]float64), incY, a, lda)
+	case []float32:
+		gonum.Implementation{}.Sger(m, n, float32(alpha), any(x).([]float32), incX, any(y).([]float32), incY, a, lda)
+	}
+}
+
+// gerShare is gerStaged with a host share (e.L2Share-1 goroutines take
+// host blocks first; positive increments): the host updates its rows of A
+// in place, the device's rows go up, are updated and come back. A call
+// whose device part fails finishes the rows the device did not write
+// back on the host and says that all m rows are done (RowsDone).
+func gerShare[T Real](e *Engine, name string, m, n int, alpha T, x []T, incX int, y []T, incY int, a []T, lda int) error {
+	if !l2fits(m*n, lda, incX, incY) {
+		return errL2TooLarge
+	}
+	g := e.l2Geometry(m, n, ElemSize[T]())
+	g.depth = min(g.depth, 4) // as gemvShare
+	h := &l2Share[T]{hostLo: m, floor: g.starts[1], block: max(1, g.rows/g.per), first: e.L2Share - 1, rows: &e.L2HostRows}
+	h.do = func(r0, k, _ int) {
+		gerRows(k, n, alpha, x[r0*incX:], incX, y, incY, a[r0*lda:], lda)
+	}
+	e.L2StagedRuns.Add(1)
+	c := Begin[T](e, name)
+	xb := Upload(c, x[:VecSpan(m, incX)])
+	yb := Upload(c, y[:VecSpan(n, incY)])
+	ab := Alloc[T](c, m*n)
+	s := startShared(c, g, a, lda, h)
+	s.upAll(ab)
+	mDev, _ := h.bounds()
+	L2rankOnDevice(c, L2Update{}, mDev, n, alpha, xb, 0, incX, yb, 0, incY, ab, n)
+	back := s.downAll(ab)
+	s.stop() // the host's blocks and every copy into A fed are done
+	if err := c.Finish(); err != nil {
+		// Rows [0, done) came back from the device and [hostLo, m) were
+		// the host's; the rest are as given.
+		done := g.starts[back]
+		_, hostLo := h.bounds()
+		if done < hostLo {
+			gerRows(hostLo-done, n, alpha, x[done*incX:], incX, y, incY, a[done*lda:], lda)
+		}
+		return &errRowsDone{rows: m, err: err}
+	}
+	return nil
 }

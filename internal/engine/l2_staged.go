@@ -81,6 +81,9 @@ func mvStaged[T Real](e *Engine, name string, d L2Mat, tri l2Tri, alpha T, a []T
 // reach A in order, so a call that fails part way reports the rows of A
 // it updated (RowsDone) and the CPU does the rest.
 func gerStaged[T Real](e *Engine, name string, m, n int, alpha T, x []T, incX int, y []T, incY int, a []T, lda int) error {
+	if e.L2Share > 0 && incX > 0 && incY > 0 {
+		return gerShare(e, name, m, n, alpha, x, incX, y, incY, a, lda)
+	}
 	offX, offY := VecOff(m, incX), VecOff(n, incY)
 	if !l2fits(m*n, lda, incX, incY, offX, offY) {
 		return errL2TooLarge
