@@ -388,37 +388,49 @@ __kernel void gemv_rows(int m, int n, real alpha, __global const real* a, int ld
 }
 
 // gemv_cols: y(j) = alpha·Σ_i A(i,j)·x(i) + beta·y(j) (the transposed
-// product of the dense m×n A), one work-item per 8 consecutive columns,
-// reading 8-element pieces of each row.
+// product of the dense m×n A), one work-item per 32 consecutive columns,
+// reading 32-element pieces of each row: a work-item walks down A a row
+// apart per load, so its pieces are as wide as four vector sums keep in
+// registers (8 columns a work-item ran at half the rate: a new line and
+// page per 64 bytes).
 __kernel void gemv_cols(int m, int n, real alpha, __global const real* a, int lda,
                         __global const real* x, int offx, int incx,
                         real beta, __global real* y, int offy, int incy) {
-	const int j0 = get_global_id(0) * 8;
+	const int j0 = get_global_id(0) * 32;
 	if (j0 >= n) {
 		return;
 	}
-	real8 acc = 0;
-	if (j0 + 8 <= n) {
+	real t[32];
+	if (j0 + 32 <= n) {
+		real8 a0 = 0, a1 = 0, a2 = 0, a3 = 0;
 		for (int i = 0; i < m; i++) {
-			acc += vload8(0, a + (long)i * lda + j0) * x[offx + (long)i * incx];
+			__global const real* r = a + (long)i * lda + j0;
+			const real xi = x[offx + (long)i * incx];
+			a0 += vload8(0, r) * xi;
+			a1 += vload8(1, r) * xi;
+			a2 += vload8(2, r) * xi;
+			a3 += vload8(3, r) * xi;
 		}
+		vstore8(a0, 0, t);
+		vstore8(a1, 1, t);
+		vstore8(a2, 2, t);
+		vstore8(a3, 3, t);
 	} else {
-		real t[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+		for (int c = 0; c < 32; c++) {
+			t[c] = 0;
+		}
 		for (int i = 0; i < m; i++) {
 			const real xi = x[offx + (long)i * incx];
 			for (int c = 0; c < n - j0; c++) {
 				t[c] += a[(long)i * lda + j0 + c] * xi;
 			}
 		}
-		acc = (real8)(t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7]);
 	}
-	real t8[8];
-	vstore8(acc, 0, t8);
-	for (int c = 0; c < min(8, n - j0); c++) {
+	for (int c = 0; c < min(32, n - j0); c++) {
 		const long iy = offy + (long)(j0 + c) * incy;
 		real r = (beta == 0) ? (real)0 : beta * y[iy];
 		if (m > 0) {
-			r += alpha * t8[c];
+			r += alpha * t[c];
 		}
 		y[iy] = r;
 	}

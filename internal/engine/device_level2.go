@@ -129,11 +129,11 @@ func L2mvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, nout, nin int, alpha T
 	}
 	vecs := []any{x, int32(offX), int32(incX), beta, y, int32(offY), int32(incY)}
 	if d.kind == l2KindGeneral && d.storage == L2Dense && L2OnCPU(c) {
-		// A CPU device: a work-item per row (or per 8 columns of Aᵀ)
+		// A CPU device: a work-item per row (or per 32 columns of Aᵀ)
 		// walking contiguous memory, no local-memory reduction.
 		args := append([]any{int32(d.m), int32(d.n), alpha, a, int32(d.Lda)}, vecs...)
 		if d.trans {
-			c.Run(c.Kernel(l2File, "gemv_cols"), []int{Groups(L3CeilDiv(nout, 8), l2CPUGroup)}, []int{l2CPUGroup}, args...)
+			c.Run(c.Kernel(l2File, "gemv_cols"), []int{Groups(L3CeilDiv(nout, 32), l2CPUGroup)}, []int{l2CPUGroup}, args...)
 		} else {
 			c.Run(c.Kernel(l2File, "gemv_rows"), []int{Groups(nout, l2CPUGroup)}, []int{l2CPUGroup}, args...)
 		}
