@@ -174,7 +174,7 @@ static inline real row_dot(__global const real* row, int base, int lo, int hi,
 //   tri_rows  y(i) = b(i) + alpha·Σ_j A(i,j)·x(j) over row i's stored
 //             columns, a work-item per row;
 //   tri_cols  y(j) = b(j) + alpha·Σ_i A(i,j)·x(i) over the stored rows
-//             holding column j, a work-item per 8 columns;
+//             holding column j, a work-item per 32 columns;
 // with b = y (accumulate) or beta·y (0 when beta == 0), the diagonal left
 // out (skipdiag) or taken as 1 (unit). Symv is tri_rows then tri_cols
 // without the diagonal; trmv is one of them with beta = 0. Every product
@@ -219,23 +219,34 @@ __kernel void tri_cols(int upper, int packed, int unit, int skipdiag, int accumu
                        int n, real alpha, __global const real* a, int lda,
                        __global const real* x, int offx, int incx,
                        real beta, __global real* y, int offy, int incy) {
-	const int j0 = get_global_id(0) * 8;
+	const int j0 = get_global_id(0) * 32;
 	if (j0 >= n) {
 		return;
 	}
-	const int jn = min(8, n - j0);
-	real t[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-	// Rows whose stored part holds all 8 columns, read 8 at a time: upper
-	// i < j0, lower i ≥ j0 + 8.
+	const int jn = min(32, n - j0);
+	real t[32];
+	for (int c = 0; c < 32; c++) {
+		t[c] = 0;
+	}
+	// Rows whose stored part holds all 32 columns, read 32 at a time (as
+	// gemv_cols): upper i < j0, lower i ≥ j0 + 32.
 	int flo = 0, fhi = 0;
-	if (jn == 8) {
-		flo = upper ? 0 : j0 + 8;
+	if (jn == 32) {
+		flo = upper ? 0 : j0 + 32;
 		fhi = upper ? j0 : n;
-		real8 acc = 0;
+		real8 a0 = 0, a1 = 0, a2 = 0, a3 = 0;
 		for (int i = flo; i < fhi; i++) {
-			acc += vload8(0, a + tri_row_at(packed, upper, n, lda, i, j0)) * x[offx + (long)i * incx];
+			__global const real* r = a + tri_row_at(packed, upper, n, lda, i, j0);
+			const real xi = x[offx + (long)i * incx];
+			a0 += vload8(0, r) * xi;
+			a1 += vload8(1, r) * xi;
+			a2 += vload8(2, r) * xi;
+			a3 += vload8(3, r) * xi;
 		}
-		vstore8(acc, 0, t);
+		vstore8(a0, 0, t);
+		vstore8(a1, 1, t);
+		vstore8(a2, 2, t);
+		vstore8(a3, 3, t);
 	}
 	// The other rows holding some of the columns, one element at a time.
 	const int rlo = upper ? 0 : j0;
