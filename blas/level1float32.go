@@ -43,6 +43,12 @@ func (impl *Implementation) Snrm2(n int, x []float32, incX int) float32 {
 	if n < impl.lim.Snrm2 {
 		return native.Snrm2(n, x, incX)
 	}
+	return impl.nrm2Gated32(n, x, incX)
+}
+
+// nrm2Gated32 is Snrm2 for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) nrm2Gated32(n int, x []float32, incX int) float32 {
 	if incX < 1 {
 		if incX == 0 {
 			panic(msgZeroIncX)
@@ -180,6 +186,12 @@ func (impl *Implementation) Saxpy(n int, alpha float32, x []float32, incX int, y
 		native.Saxpy(n, alpha, x, incX, y, incY)
 		return
 	}
+	impl.axpyGated32(n, alpha, x, incX, y, incY)
+}
+
+// axpyGated32 is Saxpy for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) axpyGated32(n int, alpha float32, x []float32, incX int, y []float32, incY int) {
 	if !impl.checkXY32(n, x, incX, y, incY) {
 		return
 	}
@@ -258,6 +270,12 @@ func (impl *Implementation) Sscal(n int, alpha float32, x []float32, incX int) {
 		native.Sscal(n, alpha, x, incX)
 		return
 	}
+	impl.scalGated32(n, alpha, x, incX)
+}
+
+// scalGated32 is Sscal for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) scalGated32(n int, alpha float32, x []float32, incX int) {
 	if incX < 1 {
 		if incX == 0 {
 			panic(msgZeroIncX)

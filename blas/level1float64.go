@@ -41,6 +41,12 @@ func (impl *Implementation) Dnrm2(n int, x []float64, incX int) float64 {
 	if n < impl.lim.Dnrm2 {
 		return native.Dnrm2(n, x, incX)
 	}
+	return impl.nrm2Gated64(n, x, incX)
+}
+
+// nrm2Gated64 is Dnrm2 for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) nrm2Gated64(n int, x []float64, incX int) float64 {
 	if incX < 1 {
 		if incX == 0 {
 			panic(msgZeroIncX)
@@ -178,6 +184,12 @@ func (impl *Implementation) Daxpy(n int, alpha float64, x []float64, incX int, y
 		native.Daxpy(n, alpha, x, incX, y, incY)
 		return
 	}
+	impl.axpyGated64(n, alpha, x, incX, y, incY)
+}
+
+// axpyGated64 is Daxpy for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) axpyGated64(n int, alpha float64, x []float64, incX int, y []float64, incY int) {
 	if !impl.checkXY64(n, x, incX, y, incY) {
 		return
 	}
@@ -256,6 +268,12 @@ func (impl *Implementation) Dscal(n int, alpha float64, x []float64, incX int) {
 		native.Dscal(n, alpha, x, incX)
 		return
 	}
+	impl.scalGated64(n, alpha, x, incX)
+}
+
+// scalGated64 is Dscal for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) scalGated64(n int, alpha float64, x []float64, incX int) {
 	if incX < 1 {
 		if incX == 0 {
 			panic(msgZeroIncX)

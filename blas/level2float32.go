@@ -17,6 +17,12 @@ func (impl *Implementation) Sgemv(tA blas.Transpose, m, n int, alpha float32, a 
 		gemvCPU32(tA, m, n, alpha, a, lda, x, incX, beta, y, incY)
 		return
 	}
+	impl.gemvGated32(tA, m, n, alpha, a, lda, x, incX, beta, y, incY)
+}
+
+// gemvGated32 is Sgemv for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) gemvGated32(tA blas.Transpose, m, n int, alpha float32, a []float32, lda int, x []float32, incX int, beta float32, y []float32, incY int) {
 	if badTrans(tA) {
 		panic(msgBadTranspose)
 	}
@@ -73,6 +79,12 @@ func (impl *Implementation) Sgbmv(tA blas.Transpose, m, n, kL, kU int, alpha flo
 		native.Sgbmv(tA, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
 		return
 	}
+	impl.gbmvGated32(tA, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
+}
+
+// gbmvGated32 is Sgbmv for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) gbmvGated32(tA blas.Transpose, m, n, kL, kU int, alpha float32, a []float32, lda int, x []float32, incX int, beta float32, y []float32, incY int) {
 	if badTrans(tA) {
 		panic(msgBadTranspose)
 	}
@@ -135,6 +147,12 @@ func (impl *Implementation) Strmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 		native.Strmv(ul, tA, d, n, a, lda, x, incX)
 		return
 	}
+	impl.trmvGated32(ul, tA, d, n, a, lda, x, incX)
+}
+
+// trmvGated32 is Strmv for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) trmvGated32(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []float32, lda int, x []float32, incX int) {
 	if !impl.checkTriangular32(ul, tA, d, n, a, lda, x, incX) {
 		return
 	}
@@ -208,6 +226,12 @@ func (impl *Implementation) Stbmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 		native.Stbmv(ul, tA, d, n, k, a, lda, x, incX)
 		return
 	}
+	impl.tbmvGated32(ul, tA, d, n, k, a, lda, x, incX)
+}
+
+// tbmvGated32 is Stbmv for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) tbmvGated32(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []float32, lda int, x []float32, incX int) {
 	if !impl.checkTriangularBand32(ul, tA, d, n, k, a, lda, x, incX) {
 		return
 	}
@@ -287,6 +311,12 @@ func (impl *Implementation) Stpmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 		native.Stpmv(ul, tA, d, n, ap, x, incX)
 		return
 	}
+	impl.tpmvGated32(ul, tA, d, n, ap, x, incX)
+}
+
+// tpmvGated32 is Stpmv for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) tpmvGated32(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, ap []float32, x []float32, incX int) {
 	if !impl.checkTriangularPacked32(ul, tA, d, n, ap, x, incX) {
 		return
 	}
@@ -498,6 +528,12 @@ func (impl *Implementation) Sger(m, n int, alpha float32, x []float32, incX int,
 		native.Sger(m, n, alpha, x, incX, y, incY, a, lda)
 		return
 	}
+	impl.gerGated32(m, n, alpha, x, incX, y, incY, a, lda)
+}
+
+// gerGated32 is Sger for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) gerGated32(m, n int, alpha float32, x []float32, incX int, y []float32, incY int, a []float32, lda int) {
 	if m < 0 {
 		panic(msgMLT0)
 	}
@@ -534,7 +570,9 @@ func (impl *Implementation) Sger(m, n int, alpha float32, x []float32, incX int,
 			return
 		}
 		impl.deviceFailed("Sger", err)
-		if i := eng.RowsDone(err); i > 0 { // the device updated rows [0, i) of A
+		if i := eng.RowsDone(err); i >= m { // the engine finished A on the host
+			return
+		} else if i > 0 { // the device updated rows [0, i) of A
 			if incX > 0 {
 				x = x[i*incX:]
 			}
@@ -576,6 +614,12 @@ func (impl *Implementation) Ssyr(ul blas.Uplo, n int, alpha float32, x []float32
 		native.Ssyr(ul, n, alpha, x, incX, a, lda)
 		return
 	}
+	impl.syrGated32(ul, n, alpha, x, incX, a, lda)
+}
+
+// syrGated32 is Ssyr for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) syrGated32(ul blas.Uplo, n int, alpha float32, x []float32, incX int, a []float32, lda int) {
 	if badUplo(ul) {
 		panic(msgBadUplo)
 	}
@@ -617,6 +661,12 @@ func (impl *Implementation) Sspr(ul blas.Uplo, n int, alpha float32, x []float32
 		native.Sspr(ul, n, alpha, x, incX, ap)
 		return
 	}
+	impl.sprGated32(ul, n, alpha, x, incX, ap)
+}
+
+// sprGated32 is Sspr for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) sprGated32(ul blas.Uplo, n int, alpha float32, x []float32, incX int, ap []float32) {
 	if badUplo(ul) {
 		panic(msgBadUplo)
 	}
@@ -655,6 +705,12 @@ func (impl *Implementation) Ssyr2(ul blas.Uplo, n int, alpha float32, x []float3
 		native.Ssyr2(ul, n, alpha, x, incX, y, incY, a, lda)
 		return
 	}
+	impl.syr2Gated32(ul, n, alpha, x, incX, y, incY, a, lda)
+}
+
+// syr2Gated32 is Ssyr2 for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) syr2Gated32(ul blas.Uplo, n int, alpha float32, x []float32, incX int, y []float32, incY int, a []float32, lda int) {
 	if badUplo(ul) {
 		panic(msgBadUplo)
 	}
@@ -702,6 +758,12 @@ func (impl *Implementation) Sspr2(ul blas.Uplo, n int, alpha float32, x []float3
 		native.Sspr2(ul, n, alpha, x, incX, y, incY, ap)
 		return
 	}
+	impl.spr2Gated32(ul, n, alpha, x, incX, y, incY, ap)
+}
+
+// spr2Gated32 is Sspr2 for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) spr2Gated32(ul blas.Uplo, n int, alpha float32, x []float32, incX int, y []float32, incY int, ap []float32) {
 	if badUplo(ul) {
 		panic(msgBadUplo)
 	}

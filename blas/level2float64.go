@@ -15,6 +15,12 @@ func (impl *Implementation) Dgemv(tA blas.Transpose, m, n int, alpha float64, a 
 		gemvCPU64(tA, m, n, alpha, a, lda, x, incX, beta, y, incY)
 		return
 	}
+	impl.gemvGated64(tA, m, n, alpha, a, lda, x, incX, beta, y, incY)
+}
+
+// gemvGated64 is Dgemv for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) gemvGated64(tA blas.Transpose, m, n int, alpha float64, a []float64, lda int, x []float64, incX int, beta float64, y []float64, incY int) {
 	if badTrans(tA) {
 		panic(msgBadTranspose)
 	}
@@ -71,6 +77,12 @@ func (impl *Implementation) Dgbmv(tA blas.Transpose, m, n, kL, kU int, alpha flo
 		native.Dgbmv(tA, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
 		return
 	}
+	impl.gbmvGated64(tA, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
+}
+
+// gbmvGated64 is Dgbmv for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) gbmvGated64(tA blas.Transpose, m, n, kL, kU int, alpha float64, a []float64, lda int, x []float64, incX int, beta float64, y []float64, incY int) {
 	if badTrans(tA) {
 		panic(msgBadTranspose)
 	}
@@ -133,6 +145,12 @@ func (impl *Implementation) Dtrmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 		native.Dtrmv(ul, tA, d, n, a, lda, x, incX)
 		return
 	}
+	impl.trmvGated64(ul, tA, d, n, a, lda, x, incX)
+}
+
+// trmvGated64 is Dtrmv for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) trmvGated64(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []float64, lda int, x []float64, incX int) {
 	if !impl.checkTriangular64(ul, tA, d, n, a, lda, x, incX) {
 		return
 	}
@@ -206,6 +224,12 @@ func (impl *Implementation) Dtbmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 		native.Dtbmv(ul, tA, d, n, k, a, lda, x, incX)
 		return
 	}
+	impl.tbmvGated64(ul, tA, d, n, k, a, lda, x, incX)
+}
+
+// tbmvGated64 is Dtbmv for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) tbmvGated64(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []float64, lda int, x []float64, incX int) {
 	if !impl.checkTriangularBand64(ul, tA, d, n, k, a, lda, x, incX) {
 		return
 	}
@@ -285,6 +309,12 @@ func (impl *Implementation) Dtpmv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, 
 		native.Dtpmv(ul, tA, d, n, ap, x, incX)
 		return
 	}
+	impl.tpmvGated64(ul, tA, d, n, ap, x, incX)
+}
+
+// tpmvGated64 is Dtpmv for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) tpmvGated64(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, ap []float64, x []float64, incX int) {
 	if !impl.checkTriangularPacked64(ul, tA, d, n, ap, x, incX) {
 		return
 	}
@@ -496,6 +526,12 @@ func (impl *Implementation) Dger(m, n int, alpha float64, x []float64, incX int,
 		native.Dger(m, n, alpha, x, incX, y, incY, a, lda)
 		return
 	}
+	impl.gerGated64(m, n, alpha, x, incX, y, incY, a, lda)
+}
+
+// gerGated64 is Dger for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) gerGated64(m, n int, alpha float64, x []float64, incX int, y []float64, incY int, a []float64, lda int) {
 	if m < 0 {
 		panic(msgMLT0)
 	}
@@ -532,7 +568,9 @@ func (impl *Implementation) Dger(m, n int, alpha float64, x []float64, incX int,
 			return
 		}
 		impl.deviceFailed("Dger", err)
-		if i := eng.RowsDone(err); i > 0 { // the device updated rows [0, i) of A
+		if i := eng.RowsDone(err); i >= m { // the engine finished A on the host
+			return
+		} else if i > 0 { // the device updated rows [0, i) of A
 			if incX > 0 {
 				x = x[i*incX:]
 			}
@@ -574,6 +612,12 @@ func (impl *Implementation) Dsyr(ul blas.Uplo, n int, alpha float64, x []float64
 		native.Dsyr(ul, n, alpha, x, incX, a, lda)
 		return
 	}
+	impl.syrGated64(ul, n, alpha, x, incX, a, lda)
+}
+
+// syrGated64 is Dsyr for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) syrGated64(ul blas.Uplo, n int, alpha float64, x []float64, incX int, a []float64, lda int) {
 	if badUplo(ul) {
 		panic(msgBadUplo)
 	}
@@ -615,6 +659,12 @@ func (impl *Implementation) Dspr(ul blas.Uplo, n int, alpha float64, x []float64
 		native.Dspr(ul, n, alpha, x, incX, ap)
 		return
 	}
+	impl.sprGated64(ul, n, alpha, x, incX, ap)
+}
+
+// sprGated64 is Dspr for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) sprGated64(ul blas.Uplo, n int, alpha float64, x []float64, incX int, ap []float64) {
 	if badUplo(ul) {
 		panic(msgBadUplo)
 	}
@@ -653,6 +703,12 @@ func (impl *Implementation) Dsyr2(ul blas.Uplo, n int, alpha float64, x []float6
 		native.Dsyr2(ul, n, alpha, x, incX, y, incY, a, lda)
 		return
 	}
+	impl.syr2Gated64(ul, n, alpha, x, incX, y, incY, a, lda)
+}
+
+// syr2Gated64 is Dsyr2 for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) syr2Gated64(ul blas.Uplo, n int, alpha float64, x []float64, incX int, y []float64, incY int, a []float64, lda int) {
 	if badUplo(ul) {
 		panic(msgBadUplo)
 	}
@@ -700,6 +756,12 @@ func (impl *Implementation) Dspr2(ul blas.Uplo, n int, alpha float64, x []float6
 		native.Dspr2(ul, n, alpha, x, incX, y, incY, ap)
 		return
 	}
+	impl.spr2Gated64(ul, n, alpha, x, incX, y, incY, ap)
+}
+
+// spr2Gated64 is Dspr2 for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) spr2Gated64(ul blas.Uplo, n int, alpha float64, x []float64, incX int, y []float64, incY int, ap []float64) {
 	if badUplo(ul) {
 		panic(msgBadUplo)
 	}

@@ -15,6 +15,12 @@ func (impl *Implementation) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha floa
 		native.Sgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
+	impl.gemmGated32(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// gemmGated32 is Sgemm for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) gemmGated32(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	mn := fl(m) * fl(n)
 	w := work(prec32, 2*mn*fl(k), fl(k)*(fl(m)+fl(n))+mn*(1+ifNonZero(beta != 0))).over(k)
 	if impl.gated(w) {
@@ -112,6 +118,12 @@ func (impl *Implementation) Ssymm(s blas.Side, ul blas.Uplo, m, n int, alpha flo
 		native.Ssymm(s, ul, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
+	impl.symmGated32(s, ul, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// symmGated32 is Ssymm for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) symmGated32(s blas.Side, ul blas.Uplo, m, n int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	if badSide(s) {
 		panic(msgBadSide)
 	}
@@ -173,6 +185,12 @@ func (impl *Implementation) Ssyrk(ul blas.Uplo, t blas.Transpose, n, k int, alph
 		native.Ssyrk(ul, t, n, k, alpha, a, lda, beta, c, ldc)
 		return
 	}
+	impl.syrkGated32(ul, t, n, k, alpha, a, lda, beta, c, ldc)
+}
+
+// syrkGated32 is Ssyrk for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) syrkGated32(ul blas.Uplo, t blas.Transpose, n, k int, alpha float32, a []float32, lda int, beta float32, c []float32, ldc int) {
 	if badUplo(ul) {
 		panic(msgBadUplo)
 	}
@@ -229,6 +247,12 @@ func (impl *Implementation) Ssyr2k(ul blas.Uplo, t blas.Transpose, n, k int, alp
 		native.Ssyr2k(ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
+	impl.syr2kGated32(ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// syr2kGated32 is Ssyr2k for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) syr2kGated32(ul blas.Uplo, t blas.Transpose, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	if badUplo(ul) {
 		panic(msgBadUplo)
 	}
@@ -291,6 +315,12 @@ func (impl *Implementation) Strmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, 
 		native.Strmm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
 		return
 	}
+	impl.trmmGated32(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
+}
+
+// trmmGated32 is Strmm for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) trmmGated32(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float32, a []float32, lda int, b []float32, ldb int) {
 	k, ok := impl.checkTriangular3(s, ul, tA, d, m, n, len(a), lda, len(b), ldb)
 	if !ok {
 		return
@@ -315,6 +345,12 @@ func (impl *Implementation) Strsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, 
 		native.Strsm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
 		return
 	}
+	impl.trsmGated32(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
+}
+
+// trsmGated32 is Strsm for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) trsmGated32(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float32, a []float32, lda int, b []float32, ldb int) {
 	k, ok := impl.checkTriangular3(s, ul, tA, d, m, n, len(a), lda, len(b), ldb)
 	if !ok {
 		return

@@ -13,6 +13,12 @@ func (impl *Implementation) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha floa
 		native.Dgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
+	impl.gemmGated64(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// gemmGated64 is Dgemm for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) gemmGated64(tA, tB blas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
 	mn := fl(m) * fl(n)
 	w := work(prec64, 2*mn*fl(k), fl(k)*(fl(m)+fl(n))+mn*(1+ifNonZero(beta != 0))).over(k)
 	if impl.gated(w) {
@@ -110,6 +116,12 @@ func (impl *Implementation) Dsymm(s blas.Side, ul blas.Uplo, m, n int, alpha flo
 		native.Dsymm(s, ul, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
+	impl.symmGated64(s, ul, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// symmGated64 is Dsymm for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) symmGated64(s blas.Side, ul blas.Uplo, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
 	if badSide(s) {
 		panic(msgBadSide)
 	}
@@ -171,6 +183,12 @@ func (impl *Implementation) Dsyrk(ul blas.Uplo, t blas.Transpose, n, k int, alph
 		native.Dsyrk(ul, t, n, k, alpha, a, lda, beta, c, ldc)
 		return
 	}
+	impl.syrkGated64(ul, t, n, k, alpha, a, lda, beta, c, ldc)
+}
+
+// syrkGated64 is Dsyrk for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) syrkGated64(ul blas.Uplo, t blas.Transpose, n, k int, alpha float64, a []float64, lda int, beta float64, c []float64, ldc int) {
 	if badUplo(ul) {
 		panic(msgBadUplo)
 	}
@@ -227,6 +245,12 @@ func (impl *Implementation) Dsyr2k(ul blas.Uplo, t blas.Transpose, n, k int, alp
 		native.Dsyr2k(ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
+	impl.syr2kGated64(ul, t, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// syr2kGated64 is Dsyr2k for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) syr2kGated64(ul blas.Uplo, t blas.Transpose, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
 	if badUplo(ul) {
 		panic(msgBadUplo)
 	}
@@ -289,6 +313,12 @@ func (impl *Implementation) Dtrmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, 
 		native.Dtrmm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
 		return
 	}
+	impl.trmmGated64(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
+}
+
+// trmmGated64 is Dtrmm for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) trmmGated64(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int) {
 	k, ok := impl.checkTriangular3(s, ul, tA, d, m, n, len(a), lda, len(b), ldb)
 	if !ok {
 		return
@@ -313,6 +343,12 @@ func (impl *Implementation) Dtrsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, 
 		native.Dtrsm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
 		return
 	}
+	impl.trsmGated64(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
+}
+
+// trsmGated64 is Dtrsm for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) trsmGated64(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int) {
 	k, ok := impl.checkTriangular3(s, ul, tA, d, m, n, len(a), lda, len(b), ldb)
 	if !ok {
 		return

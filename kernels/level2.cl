@@ -174,7 +174,7 @@ static inline real row_dot(__global const real* row, int base, int lo, int hi,
 //   tri_rows  y(i) = b(i) + alpha·Σ_j A(i,j)·x(j) over row i's stored
 //             columns, a work-item per row;
 //   tri_cols  y(j) = b(j) + alpha·Σ_i A(i,j)·x(i) over the stored rows
-//             holding column j, a work-item per 8 columns;
+//             holding column j, a work-item per 32 columns;
 // with b = y (accumulate) or beta·y (0 when beta == 0), the diagonal left
 // out (skipdiag) or taken as 1 (unit). Symv is tri_rows then tri_cols
 // without the diagonal; trmv is one of them with beta = 0. Every product
@@ -219,23 +219,34 @@ __kernel void tri_cols(int upper, int packed, int unit, int skipdiag, int accumu
                        int n, real alpha, __global const real* a, int lda,
                        __global const real* x, int offx, int incx,
                        real beta, __global real* y, int offy, int incy) {
-	const int j0 = get_global_id(0) * 8;
+	const int j0 = get_global_id(0) * 32;
 	if (j0 >= n) {
 		return;
 	}
-	const int jn = min(8, n - j0);
-	real t[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-	// Rows whose stored part holds all 8 columns, read 8 at a time: upper
-	// i < j0, lower i ≥ j0 + 8.
+	const int jn = min(32, n - j0);
+	real t[32];
+	for (int c = 0; c < 32; c++) {
+		t[c] = 0;
+	}
+	// Rows whose stored part holds all 32 columns, read 32 at a time (as
+	// gemv_cols): upper i < j0, lower i ≥ j0 + 32.
 	int flo = 0, fhi = 0;
-	if (jn == 8) {
-		flo = upper ? 0 : j0 + 8;
+	if (jn == 32) {
+		flo = upper ? 0 : j0 + 32;
 		fhi = upper ? j0 : n;
-		real8 acc = 0;
+		real8 a0 = 0, a1 = 0, a2 = 0, a3 = 0;
 		for (int i = flo; i < fhi; i++) {
-			acc += vload8(0, a + tri_row_at(packed, upper, n, lda, i, j0)) * x[offx + (long)i * incx];
+			__global const real* r = a + tri_row_at(packed, upper, n, lda, i, j0);
+			const real xi = x[offx + (long)i * incx];
+			a0 += vload8(0, r) * xi;
+			a1 += vload8(1, r) * xi;
+			a2 += vload8(2, r) * xi;
+			a3 += vload8(3, r) * xi;
 		}
-		vstore8(acc, 0, t);
+		vstore8(a0, 0, t);
+		vstore8(a1, 1, t);
+		vstore8(a2, 2, t);
+		vstore8(a3, 3, t);
 	}
 	// The other rows holding some of the columns, one element at a time.
 	const int rlo = upper ? 0 : j0;
@@ -388,37 +399,49 @@ __kernel void gemv_rows(int m, int n, real alpha, __global const real* a, int ld
 }
 
 // gemv_cols: y(j) = alpha·Σ_i A(i,j)·x(i) + beta·y(j) (the transposed
-// product of the dense m×n A), one work-item per 8 consecutive columns,
-// reading 8-element pieces of each row.
+// product of the dense m×n A), one work-item per 32 consecutive columns,
+// reading 32-element pieces of each row: a work-item walks down A a row
+// apart per load, so its pieces are as wide as four vector sums keep in
+// registers (8 columns a work-item ran at half the rate: a new line and
+// page per 64 bytes).
 __kernel void gemv_cols(int m, int n, real alpha, __global const real* a, int lda,
                         __global const real* x, int offx, int incx,
                         real beta, __global real* y, int offy, int incy) {
-	const int j0 = get_global_id(0) * 8;
+	const int j0 = get_global_id(0) * 32;
 	if (j0 >= n) {
 		return;
 	}
-	real8 acc = 0;
-	if (j0 + 8 <= n) {
+	real t[32];
+	if (j0 + 32 <= n) {
+		real8 a0 = 0, a1 = 0, a2 = 0, a3 = 0;
 		for (int i = 0; i < m; i++) {
-			acc += vload8(0, a + (long)i * lda + j0) * x[offx + (long)i * incx];
+			__global const real* r = a + (long)i * lda + j0;
+			const real xi = x[offx + (long)i * incx];
+			a0 += vload8(0, r) * xi;
+			a1 += vload8(1, r) * xi;
+			a2 += vload8(2, r) * xi;
+			a3 += vload8(3, r) * xi;
 		}
+		vstore8(a0, 0, t);
+		vstore8(a1, 1, t);
+		vstore8(a2, 2, t);
+		vstore8(a3, 3, t);
 	} else {
-		real t[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+		for (int c = 0; c < 32; c++) {
+			t[c] = 0;
+		}
 		for (int i = 0; i < m; i++) {
 			const real xi = x[offx + (long)i * incx];
 			for (int c = 0; c < n - j0; c++) {
 				t[c] += a[(long)i * lda + j0 + c] * xi;
 			}
 		}
-		acc = (real8)(t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7]);
 	}
-	real t8[8];
-	vstore8(acc, 0, t8);
-	for (int c = 0; c < min(8, n - j0); c++) {
+	for (int c = 0; c < min(32, n - j0); c++) {
 		const long iy = offy + (long)(j0 + c) * incy;
 		real r = (beta == 0) ? (real)0 : beta * y[iy];
 		if (m > 0) {
-			r += alpha * t8[c];
+			r += alpha * t[c];
 		}
 		y[iy] = r;
 	}

@@ -147,6 +147,7 @@ func xferReport(rt *platform.Runtime, mib int) error {
 		fmt.Printf("  host copy Go → pinned, %2d goroutines:  %s\n", w, rate(size, hostCopy(p1, g1, w)))
 		fmt.Printf("  host copy pinned → Go, %2d goroutines:  %s\n", w, rate(size, hostCopy(g1, p1, w)))
 	}
+	xferWriteOnly(ctx, q1, dev1, g1, n, rate, hostCopy, both, write)
 	fmt.Printf("  upload from pinned:                    %s\n", rate(size, write(q1, dev1, p1)))
 	fmt.Printf("  download into pinned:                  %s\n", rate(size, read(q1, dev1, p1)))
 	fmt.Printf("  upload from Go memory (pageable):      %s\n", rate(size, write(q1, dev1, g1)))
@@ -292,4 +293,37 @@ func kernelCopyReport(rt *platform.Runtime, q1, q2 *cl.Queue, dev1, dev2, pin1, 
 		defer ev.Release()
 		return ev.Wait()
 	}))
+}
+
+// xferWriteOnly prints the host copy into pinned staging memory that the
+// host only writes (CL_MEM_HOST_WRITE_ONLY, which a driver may back with
+// write-combined memory: no cache snooping by the DMA, no reads by the
+// copies), alone and beside an upload from it.
+func xferWriteOnly(ctx *cl.Context, q *cl.Queue, dev *cl.Buffer, g []byte, n int,
+	rate func(int, func() error) string, hostCopy func(dst, src []byte, workers int) func() error,
+	both func(...func() error) func() error, write func(*cl.Queue, *cl.Buffer, []byte) func() error) {
+	size := len(g)
+	b, err := ctx.CreateBuffer(cl.MemReadOnly|cl.MemAllocHostPtr|cl.MemHostWriteOnly, size)
+	if err != nil {
+		fmt.Printf("  host-write-only pinned memory:         %v\n", err)
+		return
+	}
+	defer b.Release()
+	host, ev, err := cl.MapBuffer[byte](q, b, true, cl.MapWrite, 0, size)
+	if err != nil {
+		fmt.Printf("  host-write-only pinned memory, map:    %v\n", err)
+		return
+	}
+	ev.Release()
+	defer func() {
+		if ev, err := cl.UnmapBuffer(q, b, host); err == nil {
+			ev.Wait()
+			ev.Release()
+		}
+	}()
+	for _, w := range []int{1, 4, n} {
+		fmt.Printf("  host copy Go → write-only pinned, %2d:  %s\n", w, rate(size, hostCopy(host, g, w)))
+	}
+	fmt.Printf("  upload from write-only pinned:         %s\n", rate(size, write(q, dev, host)))
+	fmt.Printf("  pack Go → write-only ‖ upload (each):  %s\n", rate(size/2, both(hostCopy(host[:size/2], g[:size/2], n), write(q, dev, host[size/2:]))))
 }

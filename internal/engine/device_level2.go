@@ -129,11 +129,11 @@ func L2mvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, nout, nin int, alpha T
 	}
 	vecs := []any{x, int32(offX), int32(incX), beta, y, int32(offY), int32(incY)}
 	if d.kind == l2KindGeneral && d.storage == L2Dense && L2OnCPU(c) {
-		// A CPU device: a work-item per row (or per 8 columns of Aᵀ)
+		// A CPU device: a work-item per row (or per 32 columns of Aᵀ)
 		// walking contiguous memory, no local-memory reduction.
 		args := append([]any{int32(d.m), int32(d.n), alpha, a, int32(d.Lda)}, vecs...)
 		if d.trans {
-			c.Run(c.Kernel(l2File, "gemv_cols"), []int{Groups(L3CeilDiv(nout, 8), l2CPUGroup)}, []int{l2CPUGroup}, args...)
+			c.Run(c.Kernel(l2File, "gemv_cols"), []int{Groups(L3CeilDiv(nout, 32), l2CPUGroup)}, []int{l2CPUGroup}, args...)
 		} else {
 			c.Run(c.Kernel(l2File, "gemv_rows"), []int{Groups(nout, l2CPUGroup)}, []int{l2CPUGroup}, args...)
 		}
@@ -147,7 +147,7 @@ func L2mvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, nout, nin int, alpha T
 		rows := append(append([]any{upper, packed, int32(0), int32(0)}, mat...), vecs...)
 		cols := append(append([]any{upper, packed, int32(0), int32(1), int32(1)}, mat...), vecs...) // skipdiag, accumulate
 		c.Run(c.Kernel(l2File, "tri_rows"), []int{Groups(nout, l2CPUGroup)}, []int{l2CPUGroup}, rows...)
-		c.Run(c.Kernel(l2File, "tri_cols"), []int{Groups(L3CeilDiv(nout, 8), l2CPUGroup)}, []int{l2CPUGroup}, cols...)
+		c.Run(c.Kernel(l2File, "tri_cols"), []int{Groups(L3CeilDiv(nout, 32), l2CPUGroup)}, []int{l2CPUGroup}, cols...)
 		return
 	}
 	if d.kind == l2KindGeneral && d.storage == L2Dense {
@@ -180,7 +180,7 @@ func L2trmvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.Buffer,
 		tri := []any{l2bool(d.upper), l2bool(d.storage == L2Packed), l2bool(d.unit), int32(0)}
 		rest := []any{int32(n), T(1), a, int32(d.Lda), x, int32(offX), int32(incX), T(0), out, int32(offO), int32(incO)}
 		if d.trans {
-			c.Run(c.Kernel(l2File, "tri_cols"), []int{Groups(L3CeilDiv(n, 8), l2CPUGroup)}, []int{l2CPUGroup},
+			c.Run(c.Kernel(l2File, "tri_cols"), []int{Groups(L3CeilDiv(n, 32), l2CPUGroup)}, []int{l2CPUGroup},
 				append(append(tri, int32(0)), rest...)...)
 		} else {
 			c.Run(c.Kernel(l2File, "tri_rows"), []int{Groups(n, l2CPUGroup)}, []int{l2CPUGroup}, append(tri, rest...)...)

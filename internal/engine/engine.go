@@ -64,12 +64,16 @@ type Engine struct {
 	// L2Slab, when set (tests), replaces the size in bytes of the chunks in
 	// which level 2 streams its matrix from host slices (l2_pipe.go);
 	// L2Piece and L2Workers, when set (benchmarks), replace the most bytes
-	// of one host copy and the number of copying goroutines.
+	// of one host copy and the number of copying goroutines; L2Share,
+	// when positive, has GEMV from slices computed partly on the host,
+	// with L2Share-1 goroutines taking host rows first (l2_share.go).
 	L2Slab       int
 	L2Piece      int
 	L2Workers    int
+	L2Share      int
 	L2StagedRuns atomic.Int64 // GEMV calls that streamed their matrix (tests)
 	L2DirectRuns atomic.Int64 // those whose matrix lay in a HostSlice (tests)
+	L2HostRows   atomic.Int64 // rows of those the host computed (L2Share; tests)
 	L3Block      int
 	L3ViaGemm    atomic.Int64 // calls that took the GEMM route (tests)
 	// ZMethod is complex GEMM's method (GOCL_COMPLEX_GEMM; tests and

@@ -133,29 +133,40 @@ const (
 
 // l2Copies is a call's pool of copying goroutines.
 type l2Copies[T Real] struct {
-	work chan l2Piece[T]
-	wg   sync.WaitGroup
+	work  chan l2Piece[T]
+	wg    sync.WaitGroup
+	share *l2Share[T] // the host's share of a GEMV (l2_share.go), or nil
 }
 
 // startCopies starts workers goroutines that copy the pieces fed to them,
-// in order; at most queued pieces wait.
-func startCopies[T Real](workers, queued int) *l2Copies[T] {
-	p := &l2Copies[T]{work: make(chan l2Piece[T], queued)}
+// in order; at most queued pieces wait. With a share, they compute its
+// host blocks too (l2_share.go).
+func startCopies[T Real](workers, queued int, share *l2Share[T]) *l2Copies[T] {
+	p := &l2Copies[T]{work: make(chan l2Piece[T], queued), share: share}
 	p.wg.Add(workers)
-	for range workers {
+	for i := range workers {
 		go func() {
 			defer p.wg.Done()
+			if share != nil {
+				p.shareLoop(i)
+				return
+			}
 			for w := range p.work {
-				if w.tri == l2Full {
-					copyRows(w.dst, w.ldd, w.src, w.lds, w.rows, w.cols)
-				} else {
-					copyTri(w.dst, w.ldd, w.src, w.lds, w.r0, w.rows, w.cols, w.tri == l2Upper)
-				}
-				w.done.Done()
+				w.copy()
 			}
 		}()
 	}
 	return p
+}
+
+// copy does the piece w.
+func (w l2Piece[T]) copy() {
+	if w.tri == l2Full {
+		copyRows(w.dst, w.ldd, w.src, w.lds, w.rows, w.cols)
+	} else {
+		copyTri(w.dst, w.ldd, w.src, w.lds, w.r0, w.rows, w.cols, w.tri == l2Upper)
+	}
+	w.done.Done()
 }
 
 // stop waits for every piece fed and ends the goroutines.
@@ -207,6 +218,10 @@ type l2Stream[T Real] struct {
 	copies     *l2Copies[T]
 	busy       []sync.WaitGroup // per slot: its pieces being copied
 	ups, downs []*cl.Event      // per slot: its chunk's upload and download
+	// share, when set, is the host's share of the rows (l2_share.go);
+	// limit is the number of chunks the device took (all without).
+	share *l2Share[T]
+	limit int
 }
 
 // startStream takes the queues and the staging memory, and starts the
@@ -215,10 +230,22 @@ type l2Stream[T Real] struct {
 // device-resident work that may still use pooled buffers this call takes)
 // complete before the stream's commands start.
 func startStream[T Real](c *Call, g l2Geom, a []T, lda int) *l2Stream[T] {
-	s := &l2Stream[T]{c: c, g: g, a: a, lda: lda}
+	return startShared(c, g, a, lda, nil)
+}
+
+// startShared is startStream with the host's share h of the rows (nil:
+// none; ignored when A lies in a HostSlice, which needs no copies).
+func startShared[T Real](c *Call, g l2Geom, a []T, lda int, h *l2Share[T]) *l2Stream[T] {
+	s := &l2Stream[T]{c: c, g: g, a: a, lda: lda, limit: g.chunks}
 	s.direct = Contains(&c.E.HostSlices, a[:MatSpan(g.m, g.n, lda)])
 	if s.direct {
 		c.E.L2DirectRuns.Add(1)
+		h = nil
+	}
+	s.share = h
+	workers := min(g.workers, g.depth*g.per)
+	if h != nil {
+		workers = g.workers
 	}
 	s.q = c.E.Queue
 	slot := g.rows * g.n
@@ -227,7 +254,7 @@ func startStream[T Real](c *Call, g l2Geom, a []T, lda int) *l2Stream[T] {
 	}
 	s.busy = make([]sync.WaitGroup, g.depth)
 	s.ups, s.downs = make([]*cl.Event, g.depth), make([]*cl.Event, g.depth)
-	s.copies = startCopies[T](min(g.workers, g.depth*g.per), g.depth*g.per)
+	s.copies = startCopies(workers, g.depth*g.per, h)
 	return s
 }
 
@@ -241,7 +268,11 @@ func (s *l2Stream[T]) slot(t int) []T {
 // feed hands chunk t's pieces to the copying goroutines: packing it from
 // A into its slot, or (back) unpacking its slot into A.
 func (s *l2Stream[T]) feed(t int, back bool) {
-	if s.c.Err != nil || t >= s.g.chunks || (s.direct && !back) {
+	if s.c.Err != nil || t >= s.limit || (s.direct && !back) {
+		return
+	}
+	if !back && s.share != nil && !s.share.claimDevice(s.g.starts[t+1]) {
+		s.limit = t // the host has the rest
 		return
 	}
 	g, n := s.g, s.g.n
@@ -293,7 +324,7 @@ func (s *l2Stream[T]) send(t int, dev *cl.Buffer, off int, wait ...*cl.Event) *c
 // refill waits for ev (the last command that reads slot t's staging
 // memory) and feeds chunk t + depth into the slot.
 func (s *l2Stream[T]) refill(t int, ev *cl.Event) {
-	if t < 0 || t+s.g.depth >= s.g.chunks || s.c.Err != nil {
+	if t < 0 || t+s.g.depth >= s.limit || s.c.Err != nil {
 		return
 	}
 	if ev != nil {
@@ -320,7 +351,7 @@ func (s *l2Stream[T]) upAll(dev *cl.Buffer) {
 	for t := range g.depth {
 		s.feed(t, false)
 	}
-	for t := 0; t < g.chunks && s.c.Err == nil; t++ {
+	for t := 0; t < s.limit && s.c.Err == nil; t++ {
 		r0, _ := g.span(t)
 		s.send(t, dev, r0*g.n)
 		if t > 0 {
@@ -340,7 +371,7 @@ func (s *l2Stream[T]) downAll(dev *cl.Buffer) int {
 		return 0
 	}
 	fetch := func(t int) {
-		if c.Err != nil || t >= g.chunks {
+		if c.Err != nil || t >= s.limit {
 			return
 		}
 		if err := c.E.Fault.Inject("read"); err != nil {
@@ -361,7 +392,7 @@ func (s *l2Stream[T]) downAll(dev *cl.Buffer) int {
 		fetch(t)
 	}
 	back := 0
-	for t := 0; t < g.chunks && c.Err == nil; t++ {
+	for t := 0; t < s.limit && c.Err == nil; t++ {
 		if c.Fail(s.downs[t%g.depth].Wait()); c.Err != nil {
 			break
 		}

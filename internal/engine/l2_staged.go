@@ -28,6 +28,9 @@ func (e *Engine) l2Staged() bool { return !e.HostShared() }
 // from running back to back: BENCHMARKS.md, "Figures behind the code's
 // choices".)
 func gemvStaged[T Real](e *Engine, name string, trans bool, m, n int, alpha T, a []T, lda int, x []T, incX int, beta T, y []T, incY int) error {
+	if e.L2Share > 0 {
+		return gemvShare(e, name, trans, m, n, alpha, a, lda, x, incX, beta, y, incY)
+	}
 	d := L2Mat{kind: l2KindGeneral, storage: L2Dense, trans: trans, m: m, n: n, kl: m - 1, ku: n - 1, Lda: n}
 	return mvStaged(e, name, d, l2Full, alpha, a, lda, x, incX, beta, y, incY)
 }
@@ -78,6 +81,9 @@ func mvStaged[T Real](e *Engine, name string, d L2Mat, tri l2Tri, alpha T, a []T
 // reach A in order, so a call that fails part way reports the rows of A
 // it updated (RowsDone) and the CPU does the rest.
 func gerStaged[T Real](e *Engine, name string, m, n int, alpha T, x []T, incX int, y []T, incY int, a []T, lda int) error {
+	if e.L2Share > 0 && incX > 0 && incY > 0 {
+		return gerShare(e, name, m, n, alpha, x, incX, y, incY, a, lda)
+	}
 	offX, offY := VecOff(m, incX), VecOff(n, incY)
 	if !l2fits(m*n, lda, incX, incY, offX, offY) {
 		return errL2TooLarge

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math/bits"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/gocompute/opencl/cl"
@@ -37,6 +38,11 @@ type PinnedPool struct {
 	free  map[int][]*Pinned
 	held  int64
 	limit int64
+
+	// WriteOnly, when set (benchmarks), has new buffers created for host
+	// writes only (CL_MEM_HOST_WRITE_ONLY, write-combined memory where the
+	// driver backs them so), which only level 2's upload streams may use.
+	WriteOnly atomic.Bool
 }
 
 // PinnedLimit is the most pinned memory the pool keeps while no call uses
@@ -97,11 +103,15 @@ func (p *PinnedPool) Get(bytes int) (*Pinned, error) {
 }
 
 func (p *PinnedPool) create(size int) (*Pinned, error) {
-	buf, err := p.ctx.CreateBuffer(cl.MemReadWrite|cl.MemAllocHostPtr, size)
+	flags, mapFlags := cl.MemReadWrite|cl.MemAllocHostPtr, cl.MapRead|cl.MapWrite
+	if p.WriteOnly.Load() {
+		flags, mapFlags = cl.MemReadOnly|cl.MemAllocHostPtr|cl.MemHostWriteOnly, cl.MapWrite
+	}
+	buf, err := p.ctx.CreateBuffer(flags, size)
 	if err != nil {
 		return nil, err
 	}
-	host, ev, err := cl.MapBuffer[byte](p.q, buf, true, cl.MapRead|cl.MapWrite, 0, size)
+	host, ev, err := cl.MapBuffer[byte](p.q, buf, true, mapFlags, 0, size)
 	if err != nil {
 		buf.Release()
 		return nil, err
