@@ -76,6 +76,11 @@ type Engine struct {
 	// SymvTile, when set (measurements), replaces symv_part's tile side
 	// and work-group height (symvShape).
 	SymvTile [2]int
+	// SymvKernel, when set (tests, measurements), replaces the choice of
+	// the dense symv's and sbmv's GPU kernel; SymvStream, when its Vec is
+	// set, symv_stream's launch shape.
+	SymvKernel SymvKernel
+	SymvStream SymvStreamShape
 
 	// Fault, when set (tests only), is consulted at every step that can
 	// fail on a real device; a non-nil result makes that step fail.

@@ -1,0 +1,95 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/gocompute/opencl/cl"
+)
+
+// The symmetric matrix-vector products streamed through registers
+// (kernels/symv_stream.cl): the dense triangle (symv) and the band (sbmv)
+// read once in vector loads, each element used for its row and its
+// column, tiles of a block column per work-group; symv_fin adds up the
+// partial sums.
+
+const symvStreamFile = "symv_stream.cl"
+
+// SymvKernel chooses the dense symv's and sbmv's kernel on GPUs.
+type SymvKernel int
+
+const (
+	SymvAuto   SymvKernel = iota // the engine's choice (symvKernelFor)
+	SymvTiles                    // symv_part / sbmv_tile: a tile in local memory per work-group
+	SymvStream                   // symv_stream: register streaming
+)
+
+// SymvStreamShape is symv_stream's launch shape: Vec elements per vector
+// load (L1_VW), a work-group of TX×TY work-items (tiles TX·Vec square,
+// TY dividing it) taking Chunk tiles of a block column.
+type SymvStreamShape struct{ Vec, TX, TY, Chunk int }
+
+// tile is the shape's tile side.
+func (s SymvStreamShape) tile() int { return s.TX * s.Vec }
+
+// localBytes is the local memory symv_stream takes for elements of es
+// bytes: two buffers of row pieces and the column sums' slices.
+func (s SymvStreamShape) localBytes(es int) int64 {
+	tb := s.tile()
+	return int64((2*tb*(s.TX+1) + s.TY*s.TX*s.Vec) * es)
+}
+
+// symvKernelFor is the engine's choice of kernel (a setting when one is
+// made).
+func symvKernelFor(e *Engine) SymvKernel {
+	if e.SymvKernel != SymvAuto {
+		return e.SymvKernel
+	}
+	return SymvStream
+}
+
+// symvStreamShapeFor is symv_stream's shape for level 1 shape sh, elements
+// of es bytes and the device's limits: 128-bit loads (at most sh.Vec
+// elements), 32 work-items wide by 8, four tiles per group; narrowed
+// until the local memory fits three quarters of the device's and the
+// group its work-group limit.
+func symvStreamShapeFor(sh L1Shape, localMem int64, maxLocal, es int) SymvStreamShape {
+	s := SymvStreamShape{Vec: max(min(sh.Vec, 16/es), 1), TX: 32, TY: 8, Chunk: 4}
+	for s.TX > 1 && localMem > 0 && s.localBytes(es) > localMem*3/4 {
+		s.TX /= 2
+	}
+	for maxLocal > 0 && s.TX*s.TY > maxLocal && s.TY > 1 {
+		s.TY /= 2
+	}
+	s.TY = min(s.TY, s.tile())
+	return s
+}
+
+// symvStreamOnDevice enqueues y = alpha·A·x + beta·y for the symmetric n×n
+// A whose stored triangle (upper or lower) lies at a[i·ld + j + off] with
+// band width k (k = n−1: dense): symv_stream, then symv_fin.
+func symvStreamOnDevice[T Real](c *Call, n, k int, upper bool, a *cl.Buffer, ld, off int, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
+	if n == 0 {
+		return
+	}
+	es := ElemSize[T]()
+	s := symvStreamShapeFor(l1ShapeOf(c), c.E.Prof.LocalMemBytes, c.E.Prof.MaxWorkGroupSize, es)
+	if o := c.E.SymvStream; o.Vec > 0 {
+		s = o
+	}
+	tb := s.tile()
+	nb := L3CeilDiv(n, tb)
+	nd := min(1+L3CeilDiv(k, tb), nb)
+	nch := L3CeilDiv(nd, s.Chunk)
+	groups := 0
+	for ch := range nch {
+		groups += nb - ch*s.Chunk
+	}
+	rpart := Alloc[T](c, nd*n)
+	cpart := Alloc[T](c, nch*n)
+	defs := []string{fmt.Sprintf("L1_VW=%d", s.Vec), fmt.Sprintf("SS_TX=%d", s.TX), fmt.Sprintf("SS_TY=%d", s.TY), fmt.Sprintf("SS_CH=%d", s.Chunk)}
+	vec := l2bool(ld%s.Vec == 0 && off%s.Vec == 0)
+	c.Run(c.Kernel(symvStreamFile, "symv_stream", defs...), []int{groups * s.TX, s.TY}, []int{s.TX, s.TY},
+		int32(n), int32(k), l2bool(upper), int32(nb), int32(nd), a, int32(ld), int32(off), x, int32(offX), int32(incX), rpart, cpart, vec)
+	c.Run(c.Kernel(symvStreamFile, "symv_fin", defs...), gemvFinGrid(n), gemvFinLocal,
+		int32(n), l2bool(upper), int32(nb), int32(nd), alpha, rpart, cpart, beta, y, int32(offY), int32(incY))
+}
