@@ -62,8 +62,10 @@ void symv_stream(const int n, const int k, const int upper, const int nb, const 
                  __global const real* x, const int offx, const int incx,
                  __global real* rpart, __global real* cpart, const int vec)
 {
+    // Row pieces' sums of two tiles; at the end, the columns' sums of the
+    // SS_TY slices (SS_TY·SS_TB ≤ 2·SS_TB·(SS_TX + 1): the host checks).
     __local real lrow[2][SS_TB][SS_TX + 1];
-    __local realv lcol[SS_TY][SS_TX];
+    __local real* lcol = &lrow[0][0][0];
     const int lx = get_local_id(0), ly = get_local_id(1);
     // Chunk c has nb − c·SS_CH groups: the block columns with a tile at
     // distance c·SS_CH.
@@ -129,14 +131,14 @@ void symv_stream(const int n, const int k, const int upper, const int nb, const 
         }
         buf ^= 1;
     }
-    lcol[ly][lx] = cacc;
+    barrier(CLK_LOCAL_MEM_FENCE); // the last tile's row sums read
+    for (int e = 0; e < L1_VW; e++) lcol[(ly * SS_TX + lx) * L1_VW + e] = cp[e];
     barrier(CLK_LOCAL_MEM_FENCE);
     if (ly == 0) {
-        realv s = lcol[0][lx];
-        for (int w = 1; w < SS_TY; w++) s += lcol[w][lx];
-        const real* sp = (const real*)&s;
         for (int e = 0; e < L1_VW; e++) {
-            if (j0 + e < n) cpart[(long)c * n + j0 + e] = sp[e];
+            real s = 0;
+            for (int w = 0; w < SS_TY; w++) s += lcol[(w * SS_TX + lx) * L1_VW + e];
+            if (j0 + e < n) cpart[(long)c * n + j0 + e] = s;
         }
     }
 }

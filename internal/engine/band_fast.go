@@ -81,7 +81,7 @@ func sbmvShape(localMem int64, maxLocal, es int) (st, sy int) {
 // column sums per tile, then sbmv_fin.
 func sbmvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
 	n, k := d.n, d.kl
-	if !L2OnCPU(c) && symvKernelFor(c.E) == SymvStream {
+	if symvKernelFor(c) == SymvStream {
 		// Row i's band is contiguous from A(i, i) (upper) or A(i, i−k).
 		off := 0
 		if !d.upper {

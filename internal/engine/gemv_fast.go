@@ -65,7 +65,7 @@ func gemvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, alpha T, x *cl.Buffer,
 // leaving nt partial sums per element of y, which gemv_t_fin adds up.
 func symvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
 	n := d.n
-	if symvKernelFor(c.E) == SymvStream {
+	if symvKernelFor(c) == SymvStream {
 		symvStreamOnDevice(c, n, n-1, d.upper, a, d.Lda, 0, alpha, x, offX, incX, beta, y, offY, incY) // symv_stream.go
 		return
 	}

@@ -32,17 +32,27 @@ type SymvStreamShape struct{ Vec, TX, TY, Chunk int }
 func (s SymvStreamShape) tile() int { return s.TX * s.Vec }
 
 // localBytes is the local memory symv_stream takes for elements of es
-// bytes: two buffers of row pieces and the column sums' slices.
+// bytes: two buffers of row pieces' sums (which then hold the columns'
+// sums of the TY slices).
 func (s SymvStreamShape) localBytes(es int) int64 {
-	tb := s.tile()
-	return int64((2*tb*(s.TX+1) + s.TY*s.TX*s.Vec) * es)
+	return int64(2 * s.tile() * (s.TX + 1) * es)
 }
 
-// symvKernelFor is the engine's choice of kernel (a setting when one is
-// made).
-func symvKernelFor(e *Engine) SymvKernel {
-	if e.SymvKernel != SymvAuto {
-		return e.SymvKernel
+// valid reports whether symv_stream can take shape s: TY divides the
+// tile and the columns' sums fit the row buffers.
+func (s SymvStreamShape) valid() bool {
+	return s.Vec > 0 && s.TX > 0 && s.TY > 0 && s.Chunk > 0 && s.tile()%s.TY == 0 && s.TY <= 2*(s.TX+1)
+}
+
+// symvKernelFor is call c's kernel: the setting when one is made, else
+// the stream, but on CPU devices (where only sbmv comes here unless
+// L2Portable, and keeps its tiles).
+func symvKernelFor(c *Call) SymvKernel {
+	if k := c.E.SymvKernel; k != SymvAuto {
+		return k
+	}
+	if L2OnCPU(c) {
+		return SymvTiles
 	}
 	return SymvStream
 }
@@ -60,7 +70,9 @@ func symvStreamShapeFor(sh L1Shape, localMem int64, maxLocal, es int) SymvStream
 	for maxLocal > 0 && s.TX*s.TY > maxLocal && s.TY > 1 {
 		s.TY /= 2
 	}
-	s.TY = min(s.TY, s.tile())
+	for !s.valid() && s.TY > 1 {
+		s.TY /= 2
+	}
 	return s
 }
 
@@ -75,6 +87,10 @@ func symvStreamOnDevice[T Real](c *Call, n, k int, upper bool, a *cl.Buffer, ld,
 	s := symvStreamShapeFor(l1ShapeOf(c), c.E.Prof.LocalMemBytes, c.E.Prof.MaxWorkGroupSize, es)
 	if o := c.E.SymvStream; o.Vec > 0 {
 		s = o
+	}
+	if !s.valid() {
+		c.Fail(fmt.Errorf("clblas: symv_stream: invalid shape %+v", s))
+		return
 	}
 	tb := s.tile()
 	nb := L3CeilDiv(n, tb)
