@@ -64,8 +64,8 @@ void symv_stream(const int n, const int k, const int upper, const int nb, const 
 {
     // Row pieces' sums of two tiles; at the end, the columns' sums of the
     // SS_TY slices (SS_TY·SS_TB ≤ 2·SS_TB·(SS_TX + 1): the host checks).
-    __local real lrow[2][SS_TB][SS_TX + 1];
-    __local real* lcol = &lrow[0][0][0];
+    __local real lrow[2 * SS_TB * (SS_TX + 1)];
+#define SS_LROW(b, r, t) lrow[((b) * SS_TB + (r)) * (SS_TX + 1) + (t)]
     const int lx = get_local_id(0), ly = get_local_id(1);
     // Chunk c has nb − c·SS_CH groups: the block columns with a tile at
     // distance c·SS_CH.
@@ -102,7 +102,7 @@ void symv_stream(const int n, const int k, const int upper, const int nb, const 
             }
             for (int u = 0; u < SS_RPT; u++) {
                 cacc += v[u] * xi[u];
-                lrow[buf][ly + u * SS_TY][lx] = l1_hsum(v[u] * xcv);
+                SS_LROW(buf, ly + u * SS_TY, lx) = l1_hsum(v[u] * xcv);
             }
         } else {
             for (int u = 0; u < SS_RPT; u++) {
@@ -117,7 +117,7 @@ void symv_stream(const int n, const int k, const int upper, const int nb, const 
                         if (i != j) cp[e] += v * xi;
                     }
                 }
-                lrow[buf][r][lx] = s;
+                SS_LROW(buf, r, lx) = s;
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -126,21 +126,22 @@ void symv_stream(const int n, const int k, const int upper, const int nb, const 
         // after these reads.
         for (int r = ly * SS_TX + lx; r < SS_TB; r += SS_TX * SS_TY) {
             real s = 0;
-            for (int t = 0; t < SS_TX; t++) s += lrow[buf][r][t];
+            for (int t = 0; t < SS_TX; t++) s += SS_LROW(buf, r, t);
             if (i0 + r < n) rpart[(long)d * n + i0 + r] = s;
         }
         buf ^= 1;
     }
     barrier(CLK_LOCAL_MEM_FENCE); // the last tile's row sums read
-    for (int e = 0; e < L1_VW; e++) lcol[(ly * SS_TX + lx) * L1_VW + e] = cp[e];
+    for (int e = 0; e < L1_VW; e++) lrow[(ly * SS_TX + lx) * L1_VW + e] = cp[e];
     barrier(CLK_LOCAL_MEM_FENCE);
     if (ly == 0) {
         for (int e = 0; e < L1_VW; e++) {
             real s = 0;
-            for (int w = 0; w < SS_TY; w++) s += lcol[(w * SS_TX + lx) * L1_VW + e];
+            for (int w = 0; w < SS_TY; w++) s += lrow[(w * SS_TX + lx) * L1_VW + e];
             if (j0 + e < n) cpart[(long)c * n + j0 + e] = s;
         }
     }
+#undef SS_LROW
 }
 
 // symv_fin: y(i) = alpha·s + beta·y(i) (beta == 0 assigns), s the sum of
