@@ -12,10 +12,11 @@ import (
 	eng "github.com/gocompute/opencl/internal/engine"
 )
 
-// TestSymvKernels runs the GPUs' dense and band symmetric products on
-// PoCL (the CPU-device kernels turned off) with each kernel: the tiles in
-// local memory (symv_part, sbmv_tile) and the register stream
-// (symv_stream) at its derived shape and at small shapes that make many
+// TestSymvKernels runs the GPUs' dense and band symmetric products and
+// the dense triangular one on PoCL (the CPU-device kernels turned off)
+// with each kernel: the tiles in local memory (symv_part, sbmv_tile) and
+// GEMV's kernels for trmv, and the register stream (symv_stream) at its
+// derived shape and at small shapes that make many
 // tiles, chunks and ragged edges at the test's sizes, with and without
 // vector loads. Against gonum: both triangles, alpha and beta special
 // values (beta == 0 with NaN in y), increments ±1 and ±3, views one
@@ -24,35 +25,38 @@ import (
 func TestSymvKernels(t *testing.T) {
 	impl, e := privateImpl(t, nil)
 	e.L2Portable = true
-	defer func() { e.SymvKernel, e.SymvStream = eng.SymvAuto, eng.SymvStreamShape{} }()
+	defer func() { e.SymvKernel, e.SymvStream, e.TrmvKernel = eng.SymvAuto, eng.SymvStreamShape{}, eng.TrmvAuto }()
 	d64, fp64 := openclDevice[float64](impl)
 	if fp64 {
 		d64.E.L2Portable = true
 	}
 	type variant struct {
 		k  eng.SymvKernel
+		tk eng.TrmvKernel
 		sh eng.SymvStreamShape
 	}
 	for _, v := range []variant{
-		{eng.SymvTiles, eng.SymvStreamShape{}},
-		{eng.SymvStream, eng.SymvStreamShape{}},
-		{eng.SymvStream, eng.SymvStreamShape{Vec: 1, TX: 8, TY: 4, Chunk: 1}},
-		{eng.SymvStream, eng.SymvStreamShape{Vec: 2, TX: 4, TY: 2, Chunk: 3}},
-		{eng.SymvStream, eng.SymvStreamShape{Vec: 4, TX: 4, TY: 8, Chunk: 2}},
+		{eng.SymvTiles, eng.TrmvGemv, eng.SymvStreamShape{}},
+		{eng.SymvStream, eng.TrmvStream, eng.SymvStreamShape{}},
+		{eng.SymvStream, eng.TrmvStream, eng.SymvStreamShape{Vec: 1, TX: 8, TY: 4, Chunk: 1}},
+		{eng.SymvStream, eng.TrmvStream, eng.SymvStreamShape{Vec: 2, TX: 4, TY: 2, Chunk: 3}},
+		{eng.SymvStream, eng.TrmvStream, eng.SymvStreamShape{Vec: 4, TX: 4, TY: 8, Chunk: 2}},
 	} {
-		name := fmt.Sprintf("kernel=%d/shape=%dx%dx%dx%d", v.k, v.sh.Vec, v.sh.TX, v.sh.TY, v.sh.Chunk)
+		name := fmt.Sprintf("kernel=%d,%d/shape=%dx%dx%dx%d", v.k, v.tk, v.sh.Vec, v.sh.TX, v.sh.TY, v.sh.Chunk)
 		t.Run(name, func(t *testing.T) {
 			for _, en := range []*eng.Engine{e, d64.E} {
 				if en != nil {
-					en.SymvKernel, en.SymvStream = v.k, v.sh
+					en.SymvKernel, en.SymvStream, en.TrmvKernel = v.k, v.sh, v.tk
 				}
 			}
 			if fp64 {
 				symvGPUCases(t, "Dsymv", e.Launched.Of, impl.Dsymv, gonum.Implementation{}.Dsymv, 1e-12)
 				sbmvGPUCases(t, "Dsbmv", e.Launched.Of, impl.Dsbmv, gonum.Implementation{}.Dsbmv, 1e-12)
+				trmvGPUCases(t, "Dtrmv", e.Launched.Of, impl.Dtrmv, gonum.Implementation{}.Dtrmv, 1e-12)
 			}
 			symvGPUCases(t, "Ssymv", e.Launched.Of, impl.Ssymv, gonum.Implementation{}.Ssymv, 1e-4)
 			sbmvGPUCases(t, "Ssbmv", e.Launched.Of, impl.Ssbmv, gonum.Implementation{}.Ssbmv, 1e-4)
+			trmvGPUCases(t, "Strmv", e.Launched.Of, impl.Strmv, gonum.Implementation{}.Strmv, 1e-4)
 		})
 	}
 }
@@ -114,6 +118,58 @@ func sbmvGPUCases[T float32 | float64](t *testing.T, name string, launched func(
 					if !l2same(float64(yg[i]), float64(yw[i]), tol) {
 						t.Errorf("%s: y[%d] = %v, want %v", desc, i, yg[i], yw[i])
 						break
+					}
+				}
+			}
+		}
+	}
+	if d := launched(name) - before; d < int64(calls) {
+		t.Errorf("%s: %d of %d calls ran on the device", name, d, calls)
+	}
+}
+
+// trmvGPUCases checks got against want for both triangles, transposes
+// and diagonals, NaN outside the stored triangle (and on a unit
+// diagonal).
+func trmvGPUCases[T float32 | float64](t *testing.T, name string, launched func(string) int64,
+	got, want func(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []T, lda int, x []T, incX int), tol float64) {
+	r := rand.New(rand.NewPCG(16, 4))
+	vec := func(n int) []T {
+		s := make([]T, n)
+		for i := range s {
+			s[i] = T(2*r.Float64() - 1)
+		}
+		return s
+	}
+	before := launched(name)
+	calls := 0
+	c := 0
+	for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
+		for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans} {
+			for _, dg := range []blas.Diag{blas.NonUnit, blas.Unit} {
+				for _, n := range []int{1, 37, 130} {
+					c++
+					incX := []int{1, -3, 2, -1}[c%4]
+					lda := n + c%3
+					a := vec(1 + (n-1)*lda + n)
+					for i := range n {
+						for j := range n {
+							if ul == blas.Upper && j < i || ul == blas.Lower && j > i || dg == blas.Unit && i == j {
+								a[1+i*lda+j] = T(l2nan)
+							}
+						}
+					}
+					x := vec(1 + (n-1)*abs(incX) + 1)
+					xg, xw := slices.Clone(x), slices.Clone(x)
+					got(ul, tA, dg, n, a[1:], lda, xg[1:], incX)
+					want(ul, tA, dg, n, a[1:], lda, xw[1:], incX)
+					calls++
+					desc := fmt.Sprintf("%s ul=%c tA=%c d=%c n=%d lda=%d incX=%d", name, ul, tA, dg, n, lda, incX)
+					for i := range xw {
+						if !l2same(float64(xg[i]), float64(xw[i]), tol) {
+							t.Errorf("%s: x[%d] = %v, want %v", desc, i, xg[i], xw[i])
+							break
+						}
 					}
 				}
 			}

@@ -27,6 +27,11 @@
 // sets y(i) = alpha·(Σ_d rpart[d·n + i] + Σ_c cpart[c·n + i]) + beta·y(i)
 // over the slots that tiles of i's block wrote.
 //
+// The triangular product (trmv) takes one of the two sums: what says
+// which are computed (1: the row sums, A·x; 2: the column sums, Aᵀ·x;
+// 3: both, symv), dg where the diagonal goes (0: nowhere, a unit
+// diagonal, whose x(i) symv_fin adds; 1: the row sums; 2: the columns').
+//
 // Tiles wholly inside the stored triangle and the matrix, with aligned
 // rows (vec, and a itself aligned), take the vector loads; the others go
 // element by element, each element tested, so that no product is taken
@@ -60,8 +65,10 @@ __kernel __attribute__((reqd_work_group_size(SS_TX, SS_TY, 1)))
 void symv_stream(const int n, const int k, const int upper, const int nb, const int nd,
                  __global const real* a, const int ld, const int off,
                  __global const real* x, const int offx, const int incx,
-                 __global real* rpart, __global real* cpart, const int vec)
+                 __global real* rpart, __global real* cpart, const int vec,
+                 const int what, const int dg)
 {
+    const int rows = what & 1, cols = what & 2;
     // Row pieces' sums of two tiles; at the end, the columns' sums of the
     // SS_TY slices (SS_TY·SS_TB ≤ 2·SS_TB·(SS_TX + 1): the host checks).
     __local real lrow[2 * SS_TB * (SS_TX + 1)];
@@ -100,9 +107,11 @@ void symv_stream(const int n, const int k, const int upper, const int nb, const 
                 v[u] = *(__global const realv*)(a + i * ld + off + j0);
                 xi[u] = x[offx + i * incx];
             }
-            for (int u = 0; u < SS_RPT; u++) {
-                cacc += v[u] * xi[u];
-                SS_LROW(buf, ly + u * SS_TY, lx) = l1_hsum(v[u] * xcv);
+            if (cols) {
+                for (int u = 0; u < SS_RPT; u++) cacc += v[u] * xi[u];
+            }
+            if (rows) {
+                for (int u = 0; u < SS_RPT; u++) SS_LROW(buf, ly + u * SS_TY, lx) = l1_hsum(v[u] * xcv);
             }
         } else {
             for (int u = 0; u < SS_RPT; u++) {
@@ -113,8 +122,8 @@ void symv_stream(const int n, const int k, const int upper, const int nb, const 
                     const int j = j0 + e;
                     if (ss_stored(i, j, n, k, upper)) {
                         const real v = a[(long)i * ld + off + j];
-                        s += v * xc[e];
-                        if (i != j) cp[e] += v * xi;
+                        if (rows && (i != j || dg == 1)) s += v * xc[e];
+                        if (cols && (i != j || dg == 2)) cp[e] += v * xi;
                     }
                 }
                 SS_LROW(buf, r, lx) = s;
@@ -124,13 +133,14 @@ void symv_stream(const int n, const int k, const int upper, const int nb, const 
         // Row sums of the tile; lrow[buf] is written again two tiles on,
         // after the next barrier, which every work-item reaches only
         // after these reads.
-        for (int r = ly * SS_TX + lx; r < SS_TB; r += SS_TX * SS_TY) {
+        for (int r = ly * SS_TX + lx; rows && r < SS_TB; r += SS_TX * SS_TY) {
             real s = 0;
             for (int t = 0; t < SS_TX; t++) s += SS_LROW(buf, r, t);
             if (i0 + r < n) rpart[(long)d * n + i0 + r] = s;
         }
         buf ^= 1;
     }
+    if (!cols) return; // the same for the whole group
     barrier(CLK_LOCAL_MEM_FENCE); // the last tile's row sums read
     for (int e = 0; e < L1_VW; e++) lrow[(ly * SS_TX + lx) * L1_VW + e] = cp[e];
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -154,7 +164,8 @@ void symv_stream(const int n, const int k, const int upper, const int nb, const 
 __kernel __attribute__((reqd_work_group_size(SF_TX, SF_TY, 1)))
 void symv_fin(const int n, const int upper, const int nb, const int nd, const real alpha,
               __global const real* rpart, __global const real* cpart,
-              const real beta, __global real* y, const int offy, const int incy)
+              const real beta, __global real* y, const int offy, const int incy,
+              const int what, const int unit, __global const real* x, const int offx, const int incx)
 {
     __local real sums[SF_TY][SF_TX + 1];
     const int lx = get_local_id(0), ly = get_local_id(1);
@@ -162,11 +173,11 @@ void symv_fin(const int n, const int upper, const int nb, const int nd, const re
     real s = 0;
     if (i < n) {
         const int b = i / SS_TB;
-        for (int d = ly; d < nd; d += SF_TY) {
+        for (int d = ly; (what & 1) && d < nd; d += SF_TY) {
             if (upper ? b + d < nb : b - d >= 0) s += rpart[(long)d * n + i];
         }
         const int nch = (nd + SS_CH - 1) / SS_CH;
-        for (int c = ly; c < nch; c += SF_TY) {
+        for (int c = ly; (what & 2) && c < nch; c += SF_TY) {
             if (upper ? b - c * SS_CH >= 0 : b + c * SS_CH < nb) s += cpart[(long)c * n + i];
         }
     }
@@ -175,6 +186,7 @@ void symv_fin(const int n, const int upper, const int nb, const int nd, const re
     if (ly != 0 || i >= n) return;
     real t = 0;
     for (int w = 0; w < SF_TY; w++) t += sums[w][lx];
+    if (unit) t += x[offx + (long)i * incx];
     const long iy = offy + (long)i * incy;
     y[iy] = ((beta == (real)0) ? (real)0 : beta * y[iy]) + alpha * t;
 }

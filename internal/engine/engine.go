@@ -81,6 +81,9 @@ type Engine struct {
 	// set, symv_stream's launch shape.
 	SymvKernel SymvKernel
 	SymvStream SymvStreamShape
+	// TrmvKernel, when set (tests, measurements), replaces the choice of
+	// the dense trmv's GPU kernel.
+	TrmvKernel TrmvKernel
 
 	// Fault, when set (tests only), is consulted at every step that can
 	// fail on a real device; a non-nil result makes that step fail.

@@ -114,6 +114,17 @@ func symvShape(local int, localMem int64, es int) (tb, ty int) {
 // descriptor d; out must not alias x.
 func trmvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, x *cl.Buffer, offX, incX int, out *cl.Buffer, offO, incO int) {
 	n := d.n
+	if trmvKernelFor(c) == TrmvStream {
+		o := streamOp{n: n, k: n - 1, upper: d.upper, unit: d.unit, what: 1, dg: 1}
+		if d.trans {
+			o.what, o.dg = 2, 2
+		}
+		if d.unit {
+			o.dg = 0
+		}
+		streamMV(c, o, a, d.Lda, 0, T(1), x, offX, incX, T(0), out, offO, incO) // symv_stream.go
+		return
+	}
 	gemvPass(c, d.trans, n, n, d.Lda, gemvTri{tri: true, upper: d.upper, unit: d.unit}, a, T(1), x, offX, incX, T(0), out, offO, incO)
 }
 

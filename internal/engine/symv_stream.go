@@ -23,6 +23,24 @@ const (
 	SymvStream                   // symv_stream: register streaming
 )
 
+// TrmvKernel chooses the dense trmv's kernel on GPUs.
+type TrmvKernel int
+
+const (
+	TrmvAuto   TrmvKernel = iota // the engine's choice (trmvKernelFor)
+	TrmvGemv                     // gemv_n / gemv_t_part over the triangle
+	TrmvStream                   // symv_stream's row or column sums
+)
+
+// trmvKernelFor is call c's trmv kernel: the setting when one is made,
+// else GEMV's.
+func trmvKernelFor(c *Call) TrmvKernel {
+	if k := c.E.TrmvKernel; k != TrmvAuto {
+		return k
+	}
+	return TrmvGemv
+}
+
 // SymvStreamShape is symv_stream's launch shape: Vec elements per vector
 // load (L1_VW), a work-group of TX×TY work-items (tiles TX·Vec square,
 // TY dividing it) taking Chunk tiles of a block column.
@@ -80,13 +98,30 @@ func symvStreamShapeFor(sh L1Shape, localMem int64, maxLocal, es int) SymvStream
 // A whose stored triangle (upper or lower) lies at a[i·ld + j + off] with
 // band width k (k = n−1: dense): symv_stream, then symv_fin.
 func symvStreamOnDevice[T Real](c *Call, n, k int, upper bool, a *cl.Buffer, ld, off int, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
+	streamMV(c, streamOp{n: n, k: k, upper: upper, what: 3, dg: 1}, a, ld, off, alpha, x, offX, incX, beta, y, offY, incY)
+}
+
+// streamOp is the product symv_stream computes on the stored triangle of
+// an n×n matrix with band width k: its row sums (what 1), column sums
+// (2) or both (3, symmetric); the diagonal in neither (dg 0, unit:
+// x(i) added), the rows' (1) or the columns' (2).
+type streamOp struct {
+	n, k        int
+	upper, unit bool
+	what, dg    int
+}
+
+// streamMV enqueues y = alpha·op·x + beta·y for the stored triangle at
+// a[i·ld + j + off]: symv_stream, then symv_fin.
+func streamMV[T Real](c *Call, o streamOp, a *cl.Buffer, ld, off int, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
+	n := o.n
 	if n == 0 {
 		return
 	}
 	es := ElemSize[T]()
 	s := symvStreamShapeFor(l1ShapeOf(c), c.E.Prof.LocalMemBytes, c.E.Prof.MaxWorkGroupSize, es)
-	if o := c.E.SymvStream; o.Vec > 0 {
-		s = o
+	if sh := c.E.SymvStream; sh.Vec > 0 {
+		s = sh
 	}
 	if !s.valid() {
 		c.Fail(fmt.Errorf("clblas: symv_stream: invalid shape %+v", s))
@@ -94,18 +129,27 @@ func symvStreamOnDevice[T Real](c *Call, n, k int, upper bool, a *cl.Buffer, ld,
 	}
 	tb := s.tile()
 	nb := L3CeilDiv(n, tb)
-	nd := min(1+L3CeilDiv(k, tb), nb)
+	nd := min(1+L3CeilDiv(o.k, tb), nb)
 	nch := L3CeilDiv(nd, s.Chunk)
 	groups := 0
 	for ch := range nch {
 		groups += nb - ch*s.Chunk
 	}
-	rpart := Alloc[T](c, nd*n)
-	cpart := Alloc[T](c, nch*n)
+	// A sum not computed has a one-element buffer, never touched.
+	rn, cn := 1, 1
+	if o.what&1 != 0 {
+		rn = nd * n
+	}
+	if o.what&2 != 0 {
+		cn = nch * n
+	}
+	rpart, cpart := Alloc[T](c, rn), Alloc[T](c, cn)
 	defs := []string{fmt.Sprintf("L1_VW=%d", s.Vec), fmt.Sprintf("SS_TX=%d", s.TX), fmt.Sprintf("SS_TY=%d", s.TY), fmt.Sprintf("SS_CH=%d", s.Chunk)}
 	vec := l2bool(ld%s.Vec == 0 && off%s.Vec == 0)
 	c.Run(c.Kernel(symvStreamFile, "symv_stream", defs...), []int{groups * s.TX, s.TY}, []int{s.TX, s.TY},
-		int32(n), int32(k), l2bool(upper), int32(nb), int32(nd), a, int32(ld), int32(off), x, int32(offX), int32(incX), rpart, cpart, vec)
+		int32(n), int32(o.k), l2bool(o.upper), int32(nb), int32(nd), a, int32(ld), int32(off), x, int32(offX), int32(incX),
+		rpart, cpart, vec, int32(o.what), int32(o.dg))
 	c.Run(c.Kernel(symvStreamFile, "symv_fin", defs...), gemvFinGrid(n), gemvFinLocal,
-		int32(n), l2bool(upper), int32(nb), int32(nd), alpha, rpart, cpart, beta, y, int32(offY), int32(incY))
+		int32(n), l2bool(o.upper), int32(nb), int32(nd), alpha, rpart, cpart, beta, y, int32(offY), int32(incY),
+		int32(o.what), l2bool(o.unit), x, int32(offX), int32(incX))
 }
