@@ -1,6 +1,7 @@
 package clblas
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"testing"
@@ -20,12 +21,16 @@ var (
 // symvVariant is a kernel of the dense symv and sbmv with its launch
 // shape (zero: the engine's).
 type symvVariant struct {
+	trmv   bool // Trmv's: GEMV's kernels, or the stream (kernel)
 	kernel eng.SymvKernel
 	tile   [2]int              // symv_part's (SymvTiles)
 	stream eng.SymvStreamShape // symv_stream's (SymvStream)
 }
 
 func (v symvVariant) String() string {
+	if v.trmv && v.kernel != eng.SymvStream {
+		return "gemv"
+	}
 	switch v.kernel {
 	case eng.SymvTiles:
 		return fmt.Sprintf("tiles=%dx%d", v.tile[0], v.tile[1])
@@ -49,11 +54,12 @@ func symvVariants(es int) []symvVariant {
 			st(2, 32, 4, 4), st(2, 32, 16, 4), st(2, 16, 8, 4), st(2, 16, 16, 4), st(1, 32, 8, 4))
 	}
 	return append(vs, st(4, 16, 16, 4), st(4, 16, 8, 4), st(4, 16, 16, 2), st(4, 16, 16, 8),
-		st(4, 32, 8, 4), st(4, 32, 4, 4), st(2, 32, 8, 4), st(4, 8, 32, 4))
+		st(4, 32, 8, 4), st(4, 32, 4, 4), st(2, 32, 8, 4), st(4, 8, 16, 4))
 }
 
-// BenchmarkSymvShape times resident Symv (n = -symv.n) and Sbmv (band
-// width -symv.k) with each kernel and launch shape of symvVariants, in
+// BenchmarkSymvShape times resident Symv (n = -symv.n), Sbmv (band
+// width -symv.k) and Trmv (both transposes) with each kernel and launch
+// shape of symvVariants (Trmv: GEMV's kernels, then the stream's), in
 // GB/s of the stored triangle or band read (the upper; the lower too
 // with -symv.lower), to choose the kernel and shape on a device in one
 // run.
@@ -62,7 +68,9 @@ func symvVariants(es int) []symvVariant {
 func BenchmarkSymvShape(b *testing.B) {
 	impl := newTestImpl(b)
 	e := impl.eng
-	defer func() { e.SymvTile, e.SymvKernel, e.SymvStream = [2]int{}, eng.SymvAuto, eng.SymvStreamShape{} }()
+	defer func() {
+		e.SymvTile, e.SymvKernel, e.SymvStream, e.TrmvKernel = [2]int{}, eng.SymvAuto, eng.SymvStreamShape{}, eng.TrmvAuto
+	}()
 	uls := []blas.Uplo{blas.Upper}
 	if *symvLower {
 		uls = append(uls, blas.Lower)
@@ -71,45 +79,87 @@ func BenchmarkSymvShape(b *testing.B) {
 	if k <= 0 {
 		k = max(n/4, 1)
 	}
-	for _, op := range []string{"symv", "sbmv"} {
-		for _, ul := range uls {
-			for _, v := range symvVariants(4) {
-				b.Run(fmt.Sprintf("%s/f32/%c/%v", op, ul, v), func(b *testing.B) { symvShapeRun[float32](b, impl, op, ul, n, k, v) })
-			}
-			for _, v := range symvVariants(8) {
-				b.Run(fmt.Sprintf("%s/f64/%c/%v", op, ul, v), func(b *testing.B) { symvShapeRun[float64](b, impl, op, ul, n, k, v) })
+	symvShapePrec[float32](b, impl, "f32", n, k, uls)
+	symvShapePrec[float64](b, impl, "f64", n, k, uls)
+}
+
+// symvShapePrec runs BenchmarkSymvShape's cases of one precision on one
+// set of operands.
+func symvShapePrec[T float32 | float64](b *testing.B, impl *Implementation, prec string, n, k int, uls []blas.Uplo) {
+	e := impl.eng
+	host := make([]T, n*n)
+	for i := range host {
+		host[i] = T(i%7) / 8 / T(n)
+	}
+	a, err1 := NewMatrixFrom(impl, n, n, host)
+	band, err2 := NewMatrixFrom(impl, n, k+1, host[:n*(k+1)])
+	x, err3 := NewVectorFrom(impl, host[:n])
+	y, err4 := NewVector[T](impl, n)
+	if err := errors.Join(err1, err2, err3, err4); err != nil {
+		b.Fatal(err)
+	}
+	defer a.Release()
+	defer band.Release()
+	defer x.Release()
+	defer y.Release()
+	var z T
+	es := float64(unsafe.Sizeof(z))
+	nf, kf := float64(n), float64(k)
+	tri := nf * (nf + 1) / 2 * es
+	var es8 int
+	if es == 8 {
+		es8 = 8
+	} else {
+		es8 = 4
+	}
+	for _, ul := range uls {
+		for _, v := range symvVariants(es8) {
+			b.Run(fmt.Sprintf("symv/%s/%c/%v", prec, ul, v), func(b *testing.B) {
+				v.set(e)
+				symvTime(b, tri, func() (*Event, error) { return Symv(ul, 1, a, x, 0, y) })
+			})
+		}
+		for _, v := range symvVariants(es8) {
+			b.Run(fmt.Sprintf("sbmv/%s/%c/%v", prec, ul, v), func(b *testing.B) {
+				v.set(e)
+				symvTime(b, (nf*(kf+1)-kf*(kf+1)/2)*es, func() (*Event, error) { return Sbmv(ul, k, 1, band, x, 0, y) })
+			})
+		}
+		for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans} {
+			for _, v := range trmvVariants(es8) {
+				b.Run(fmt.Sprintf("trmv-%c/%s/%c/%v", tA, prec, ul, v), func(b *testing.B) {
+					v.set(e)
+					symvTime(b, tri, func() (*Event, error) { return Trmv(ul, tA, blas.NonUnit, a, x) })
+				})
 			}
 		}
 	}
 }
 
-func symvShapeRun[T float32 | float64](b *testing.B, impl *Implementation, op string, ul blas.Uplo, n, k int, v symvVariant) {
-	e := impl.eng
-	e.SymvKernel, e.SymvTile, e.SymvStream = v.kernel, v.tile, v.stream
-	cols := n
-	if op == "sbmv" {
-		cols = k + 1
+// set makes v the engine's kernel and shape.
+func (v symvVariant) set(e *eng.Engine) {
+	e.SymvKernel, e.SymvTile, e.SymvStream, e.TrmvKernel = v.kernel, v.tile, v.stream, eng.TrmvAuto
+	if v.trmv {
+		e.SymvKernel, e.TrmvKernel = eng.SymvAuto, eng.TrmvGemv
+		if v.kernel == eng.SymvStream {
+			e.TrmvKernel = eng.TrmvStream
+		}
 	}
-	host := make([]T, n*cols)
-	for i := range host {
-		host[i] = T(i%7) / 8
+}
+
+// trmvVariants are Trmv's: GEMV's kernels, the stream at its derived
+// shape and two others.
+func trmvVariants(es int) []symvVariant {
+	vs := []symvVariant{{trmv: true}, {trmv: true, kernel: eng.SymvStream}}
+	for _, v := range symvVariants(es)[3:5] {
+		v.trmv = true
+		vs = append(vs, v)
 	}
-	a, err1 := NewMatrixFrom(impl, n, cols, host)
-	x, err2 := NewVectorFrom(impl, host[:n])
-	y, err3 := NewVector[T](impl, n)
-	if err1 != nil || err2 != nil || err3 != nil {
-		b.Fatal(err1, err2, err3)
-	}
-	defer a.Release()
-	defer x.Release()
-	defer y.Release()
-	call := func() (*Event, error) { return Symv(ul, 1, a, x, 0, y) }
-	elems := float64(n) * float64(n+1) / 2
-	if op == "sbmv" {
-		call = func() (*Event, error) { return Sbmv(ul, k, 1, a, x, 0, y) }
-		nf, kf := float64(n), float64(k)
-		elems = nf*(kf+1) - kf*(kf+1)/2
-	}
+	return vs
+}
+
+// symvTime times back-to-back calls in GB/s of bytes per call.
+func symvTime(b *testing.B, bytes float64, call func() (*Event, error)) {
 	run := func(reps int) {
 		var last *Event
 		for range reps {
@@ -124,8 +174,6 @@ func symvShapeRun[T float32 | float64](b *testing.B, impl *Implementation, op st
 		}
 	}
 	run(1)
-	var z T
-	bytes := elems * float64(unsafe.Sizeof(z))
 	b.ResetTimer()
 	run(b.N)
 	b.ReportMetric(bytes*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")

@@ -18,13 +18,21 @@
 // NaN and Inf spread as in gonum's Go code. The local sizes are the
 // host's: gemv_n any power of two, gemv_t_part (GT_TX, GT_TY).
 //
-// Defines: GT_TX, GT_TY (gemv_t_part's work-group shape; default 64×4).
+// Defines: GT_TX, GT_TY (gemv_t_part's work-group shape; default 64×4),
+// GT_U (gemv_t_part's rows in flight per work-item; default 4), GR_U
+// (ger_rows's; default 1).
 
 #ifndef GT_TX
 #define GT_TX 64
 #endif
 #ifndef GT_TY
 #define GT_TY 4
+#endif
+#ifndef GT_U
+#define GT_U 4
+#endif
+#ifndef GR_U
+#define GR_U 1
 #endif
 
 // gemv_finish stores y(i) = alpha·s + beta·y(i) (beta == 0: alpha·s),
@@ -154,24 +162,28 @@ void gemv_t_part(const int m, const int n, const int rpb,
     for (int c = 0; c < L1_VW; c++) t[c] = 0;
     if (j0 < n) {
         if (full) {
-            // Four rows at a time into four sums, so that each work-item
-            // has four loads in flight rather than one.
-            realv acc1 = 0, acc2 = 0, acc3 = 0;
+            // GT_U rows at a time into GT_U sums, so that each work-item
+            // has GT_U loads in flight rather than one.
+            realv accs[GT_U];
+            for (int u = 0; u < GT_U; u++) accs[u] = 0;
             long i = fa + ly;
-            for (; i + 3 * GT_TY < fb; i += 4 * GT_TY) {
-                const realv v0 = *(__global const realv*)(a + i * lda + j0);
-                const realv v1 = *(__global const realv*)(a + (i + GT_TY) * lda + j0);
-                const realv v2 = *(__global const realv*)(a + (i + 2 * GT_TY) * lda + j0);
-                const realv v3 = *(__global const realv*)(a + (i + 3 * GT_TY) * lda + j0);
-                acc += v0 * x[offx + i * incx];
-                acc1 += v1 * x[offx + (i + GT_TY) * incx];
-                acc2 += v2 * x[offx + (i + 2 * GT_TY) * incx];
-                acc3 += v3 * x[offx + (i + 3 * GT_TY) * incx];
+            for (; i + (GT_U - 1) * GT_TY < fb; i += GT_U * GT_TY) {
+                realv v[GT_U];
+                real xv[GT_U];
+                for (int u = 0; u < GT_U; u++) {
+                    v[u] = *(__global const realv*)(a + (i + u * GT_TY) * lda + j0);
+                    xv[u] = x[offx + (i + u * GT_TY) * incx];
+                }
+                for (int u = 0; u < GT_U; u++) accs[u] += v[u] * xv[u];
             }
             for (; i < fb; i += GT_TY) {
-                acc += *(__global const realv*)(a + i * lda + j0) * x[offx + i * incx];
+                accs[0] += *(__global const realv*)(a + i * lda + j0) * x[offx + i * incx];
             }
-            acc = (acc + acc1) + (acc2 + acc3);
+            // Pairwise: ((a0 + a1) + (a2 + a3)) for four.
+            for (int w = 1; w < GT_U; w <<= 1) {
+                for (int u = 0; u + w < GT_U; u += 2 * w) accs[u] += accs[u + w];
+            }
+            acc = accs[0];
         } else {
             // Element by element over every row with a column in the
             // triangle: the full rows, then the partial ones below.
@@ -257,7 +269,27 @@ __kernel void ger_rows(const int m, const int n, const real alpha, const int ski
     const int full = vec && incy == 1 && l1_mis(a) == 0 && l1_mis(py) == 0 && j0 + L1_VW <= n;
     realv yv = 0;
     if (full) yv = *(__global const realv*)(py + j0);
-    for (int r = get_global_id(1); r < m; r += get_global_size(1)) {
+    const int gs = get_global_size(1);
+    int r = get_global_id(1);
+    if (full) {
+        // GR_U rows at a time, all loaded before any is stored, so that
+        // each work-item has GR_U loads in flight (the compiler cannot
+        // move a load past a store to the same buffer).
+        for (; r + (GR_U - 1) * gs < m; r += GR_U * gs) {
+            realv v[GR_U];
+            real t[GR_U];
+            for (int u = 0; u < GR_U; u++) {
+                const long rr = r + u * gs;
+                t[u] = alpha * x[offx + rr * incx];
+                v[u] = *(__global const realv*)(a + rr * lda + j0);
+            }
+            for (int u = 0; u < GR_U; u++) {
+                if (skipzero && t[u] == (real)0) continue;
+                *(__global realv*)(a + (long)(r + u * gs) * lda + j0) = v[u] + t[u] * yv;
+            }
+        }
+    }
+    for (; r < m; r += gs) {
         const real t = alpha * x[offx + (long)r * incx];
         if (skipzero && t == (real)0) continue;
         __global real* row = a + (long)r * lda;

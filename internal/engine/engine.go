@@ -84,6 +84,11 @@ type Engine struct {
 	// TrmvKernel, when set (tests, measurements), replaces the choice of
 	// the dense trmv's GPU kernel.
 	TrmvKernel TrmvKernel
+	// GemvT, where set (measurements), replaces gemv_t_part's launch.
+	GemvT GemvTShape
+	// Ger, where set (measurements), replaces ger_rows's launch (Unroll:
+	// GR_U, RowBlocks: its row slices).
+	Ger GemvTShape
 
 	// Fault, when set (tests only), is consulted at every step that can
 	// fail on a real device; a non-nil result makes that step fail.

@@ -41,11 +41,16 @@ var gemvFinLocal = []int{32, 8}
 // gemvFinGrid is gemv_t_fin's grid over n columns.
 func gemvFinGrid(n int) []int { return []int{Groups(n, 32), 8} }
 
-// gemvKernel is kernel k of gemv.cl for c's shape.
-func gemvKernel(c *Call, k string, tx, ty int) *cl.Kernel {
+// gemvKernel is kernel k of gemv.cl for c's shape (and more defines).
+func gemvKernel(c *Call, k string, tx, ty int, more ...string) *cl.Kernel {
 	defs := append(l1ShapeOf(c).Defines(), fmt.Sprintf("GT_TX=%d", tx), fmt.Sprintf("GT_TY=%d", ty))
-	return c.Kernel(gemvFile, k, defs...)
+	return c.Kernel(gemvFile, k, append(defs, more...)...)
 }
+
+// GemvTShape, where its fields are set (measurements), replaces
+// gemv_t_part's work-group shape (TX, TY), its rows in flight per
+// work-item (Unroll, GT_U) and its number of row blocks.
+type GemvTShape struct{ TX, TY, Unroll, RowBlocks int }
 
 // gemvTri selects a triangle of a square A for gemvPass: tri (else all
 // of A), its stored half (upper: A(i,j) for j ≥ i), the diagonal left out
@@ -146,15 +151,26 @@ func gemvPass[T Real](c *Call, trans bool, m, n, lda int, tr gemvTri, a *cl.Buff
 			l2bool(tr.tri), l2bool(tr.upper), l2bool(tr.unit), l2bool(tr.skipDiag), LocalBytes(ls, z))
 		return
 	}
+	o := c.E.GemvT
+	if o.TX > 0 && o.TY > 0 {
+		tx, ty = o.TX, o.TY
+	}
+	var more []string
+	if o.Unroll > 0 {
+		more = append(more, fmt.Sprintf("GT_U=%d", o.Unroll))
+	}
 	gx := L3CeilDiv(n, tx*sh.Vec)
 	// Row blocks: enough groups to fill the device, each row slice at
 	// least 8 rows long.
 	nb := max(min(sh.Groups/max(gx, 1), L3CeilDiv(m, 8*ty)), 1)
+	if o.RowBlocks > 0 {
+		nb = min(o.RowBlocks, max(m, 1))
+	}
 	rpb := L3CeilDiv(m, nb)
 	nb = max(L3CeilDiv(m, rpb), 1)
 	part := Alloc[T](c, nb*n)
 	vec := l2bool(lda%sh.Vec == 0)
-	c.Run(gemvKernel(c, "gemv_t_part", tx, ty), []int{gx * tx, nb * ty}, []int{tx, ty},
+	c.Run(gemvKernel(c, "gemv_t_part", tx, ty, more...), []int{gx * tx, nb * ty}, []int{tx, ty},
 		int32(m), int32(n), int32(rpb), a, int32(lda), x, int32(offX), int32(incX), part, vec,
 		l2bool(tr.tri), l2bool(tr.upper), l2bool(tr.skipDiag || tr.unit))
 	unit := tr.tri && tr.unit && !tr.skipDiag
@@ -169,9 +185,20 @@ func gemvPass[T Real](c *Call, trans bool, m, n, lda int, tr gemvTri, a *cl.Buff
 func gerOnDevice[T Real](c *Call, m, n int, alpha T, skipZero bool, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int, a *cl.Buffer, lda int) {
 	sh := l1ShapeOf(c)
 	tx, ty := gemvTShape(sh, c.E.Prof.LocalMemBytes, ElemSize[T]())
+	o := c.E.Ger
+	if o.TX > 0 && o.TY > 0 {
+		tx, ty = o.TX, o.TY
+	}
+	var more []string
+	if o.Unroll > 0 {
+		more = append(more, fmt.Sprintf("GR_U=%d", o.Unroll))
+	}
 	gx := L3CeilDiv(L3CeilDiv(n, sh.Vec), tx)
 	rows := max(min(sh.Groups/max(gx, 1), L3CeilDiv(m, ty)), 1)
-	c.Run(gemvKernel(c, "ger_rows", tx, ty), []int{gx * tx, rows * ty}, []int{tx, ty},
+	if o.RowBlocks > 0 {
+		rows = max(min(o.RowBlocks, L3CeilDiv(m, ty)), 1)
+	}
+	c.Run(gemvKernel(c, "ger_rows", tx, ty, more...), []int{gx * tx, rows * ty}, []int{tx, ty},
 		int32(m), int32(n), alpha, l2bool(skipZero), x, int32(offX), int32(incX), y, int32(offY), int32(incY),
 		a, int32(lda), l2bool(lda%sh.Vec == 0))
 }
