@@ -215,9 +215,94 @@ void gemv_t_part(const int m, const int n, const int rpb,
     }
 }
 
+// gbmv_t_part: the transposed band product's partial sums, as
+// gemv_t_part's over the m×n band A with kl sub- and ku super-diagonals
+// in gonum's band storage, A(i, j) at a[i·lda + kl + j − i], that is
+// at a[i·(lda−1) + kl + j]: a row's piece of consecutive columns is
+// consecutive, and its rows are aligned alike when lda−1 and kl are
+// multiples of L1_VW (vec; the kernel checks a). Work-group (gx, gy)
+// takes GT_TX·L1_VW columns from J0 and the gy-th of nb slices of rpb
+// rows of the rows the band reaches there, [max(0, J0 − ku), …), and
+// writes part[gy·n + j] (zero where its slice has no row of the band).
+// Rows where the whole piece is in the band take vector loads, the rows
+// at the band's two edges go element by element; nothing outside the
+// band is read.
+__kernel __attribute__((reqd_work_group_size(GT_TX, GT_TY, 1)))
+void gbmv_t_part(const int m, const int n, const int kl, const int ku, const int rpb,
+                 __global const real* a, const int lda,
+                 __global const real* x, const int offx, const int incx,
+                 __global real* part, const int vec)
+{
+    __local realv lsum[GT_TY][GT_TX];
+    const int lx = get_local_id(0), ly = get_local_id(1);
+    const int gy = get_group_id(1);
+    const long J0 = (long)get_group_id(0) * GT_TX * L1_VW;
+    const long j0 = J0 + (long)lx * L1_VW;
+    const long ld = lda - 1;
+    const long r0 = max(0L, J0 - ku) + (long)gy * rpb;
+    const long i0 = r0, i1 = min((long)m, min(r0 + rpb, J0 + GT_TX * L1_VW + kl));
+    // Rows where all of the piece is in the band, [fa, fb); those where
+    // some of it is: [ta, fa) above and [fb, tb) below.
+    const long ta = max(i0, j0 - ku), tb = min(i1, j0 + L1_VW + kl);
+    const long fa = min(tb, max(ta, j0 + L1_VW - 1 - ku)), fb = max(fa, min(tb, j0 + kl + 1));
+    const int full = vec && l1_mis(a) == 0 && j0 + L1_VW <= n;
+    realv acc = 0;
+    real t[L1_VW];
+    for (int c = 0; c < L1_VW; c++) t[c] = 0;
+    if (j0 < n) {
+        long i = fa + ly;
+        if (full) {
+            realv accs[GT_U];
+            for (int u = 0; u < GT_U; u++) accs[u] = 0;
+            for (; i + (GT_U - 1) * GT_TY < fb; i += GT_U * GT_TY) {
+                realv v[GT_U];
+                real xv[GT_U];
+                for (int u = 0; u < GT_U; u++) {
+                    v[u] = *(__global const realv*)(a + (i + u * GT_TY) * ld + kl + j0);
+                    xv[u] = x[offx + (i + u * GT_TY) * incx];
+                }
+                for (int u = 0; u < GT_U; u++) accs[u] += v[u] * xv[u];
+            }
+            for (int w = 1; w < GT_U; w <<= 1) {
+                for (int u = 0; u + w < GT_U; u += 2 * w) accs[u] += accs[u + w];
+            }
+            acc = accs[0];
+        }
+        // The rest of the full rows (all of them without vector loads),
+        // then the edges'.
+        for (; i < fb; i += GT_TY) {
+            const real xi = x[offx + i * incx];
+            for (int c = 0; c < L1_VW && j0 + c < n; c++) t[c] += a[i * ld + kl + j0 + c] * xi;
+        }
+        for (long e = 0; e < 2; e++) {
+            const long ea = e ? fb : ta, eb = e ? tb : fa;
+            for (long i = ea + ly; i < eb; i += GT_TY) {
+                const real xi = x[offx + i * incx];
+                for (int c = 0; c < L1_VW && j0 + c < n; c++) {
+                    const long j = j0 + c;
+                    if (j - i <= ku && i - j <= kl) t[c] += a[i * ld + kl + j] * xi;
+                }
+            }
+        }
+        real* ap = (real*)&acc;
+        for (int c = 0; c < L1_VW; c++) ap[c] += t[c];
+    }
+    lsum[ly][lx] = acc;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int w = GT_TY / 2; w > 0; w >>= 1) {
+        if (ly < w) lsum[ly][lx] += lsum[ly + w][lx];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (ly == 0 && j0 < n) {
+        const realv s = lsum[0][lx];
+        const real* sp = (const real*)&s;
+        for (int c = 0; c < L1_VW && j0 + c < n; c++) part[(long)gy * n + j0 + c] = sp[c];
+    }
+}
+
 // gemv_t_fin: y(j) = alpha·(Σ_{g < nb} part[g·n + j] + (unit ? x(j) : 0))
-// + beta·y(j) (a unit diagonal's 1 times x(j)); terms says whether the sum
-// had any.
+// + beta·y(j) (a unit diagonal's 1 times x(j)); the sums of columns
+// j < terms had terms (a band's columns past its last row have none).
 // Work-groups of GF_TX columns by GF_TY slices of the partials: each
 // work-item sums every GF_TY-th partial of its column (two at a time, so
 // that each has loads in flight), and the slices are added in local
@@ -249,7 +334,7 @@ void gemv_t_fin(const int terms, const int n, const int nb, const real alpha,
     real s = 0;
     for (int q = 0; q < GF_TY; q++) s += sums[q][lx];
     if (unit) s += x[offx + (long)j * incx];
-    gemv_finish(y, offy + (long)j * incy, alpha, s, beta, terms);
+    gemv_finish(y, offy + (long)j * incy, alpha, s, beta, j < terms);
 }
 
 // ger_rows: A(r, :) += (alpha·x(r))·y for the dense m×n A, skipping rows

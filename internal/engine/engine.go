@@ -89,6 +89,9 @@ type Engine struct {
 	// Ger, where set (measurements), replaces ger_rows's launch (Unroll:
 	// GR_U, RowBlocks: its row slices).
 	Ger GemvTShape
+	// GbmvTKernel, when set (tests, measurements), replaces the choice of
+	// the transposed band product's kernel.
+	GbmvTKernel GbmvTKernel
 
 	// Fault, when set (tests only), is consulted at every step that can
 	// fail on a real device; a non-nil result makes that step fail.

@@ -41,6 +41,15 @@ var gemvFinLocal = []int{32, 8}
 // gemvFinGrid is gemv_t_fin's grid over n columns.
 func gemvFinGrid(n int) []int { return []int{Groups(n, 32), 8} }
 
+// gemvTerms is gemv_t_fin's terms: the columns of an m-row matrix whose
+// sums have terms, the first cols of n (none without rows).
+func gemvTerms(m, n, cols int) int {
+	if m <= 0 {
+		return 0
+	}
+	return min(n, cols)
+}
+
 // gemvKernel is kernel k of gemv.cl for c's shape (and more defines).
 func gemvKernel(c *Call, k string, tx, ty int, more ...string) *cl.Kernel {
 	defs := append(l1ShapeOf(c).Defines(), fmt.Sprintf("GT_TX=%d", tx), fmt.Sprintf("GT_TY=%d", ty))
@@ -86,7 +95,7 @@ func symvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, alpha T, x *cl.Buffer,
 		int32(n), l2bool(d.upper), a, int32(d.Lda), x, int32(offX), int32(incX), part)
 	tx, gty := gemvTShape(sh, c.E.Prof.LocalMemBytes, ElemSize[T]())
 	c.Run(gemvKernel(c, "gemv_t_fin", tx, gty), gemvFinGrid(n), gemvFinLocal,
-		l2bool(n > 0), int32(n), int32(nt), alpha, part, beta, y, int32(offY), int32(incY), int32(0), x, int32(offX), int32(incX))
+		int32(n), int32(n), int32(nt), alpha, part, beta, y, int32(offY), int32(incY), int32(0), x, int32(offX), int32(incX))
 }
 
 // symvLocal is symv_part's work-group size: 256 work-items where the
@@ -175,7 +184,7 @@ func gemvPass[T Real](c *Call, trans bool, m, n, lda int, tr gemvTri, a *cl.Buff
 		l2bool(tr.tri), l2bool(tr.upper), l2bool(tr.skipDiag || tr.unit))
 	unit := tr.tri && tr.unit && !tr.skipDiag
 	c.Run(gemvKernel(c, "gemv_t_fin", tx, ty), gemvFinGrid(n), gemvFinLocal,
-		l2bool(m > 0), int32(n), int32(nb), alpha, part, beta, y, int32(offY), int32(incY), l2bool(unit), x, int32(offX), int32(incX))
+		int32(gemvTerms(m, n, n)), int32(n), int32(nb), alpha, part, beta, y, int32(offY), int32(incY), l2bool(unit), x, int32(offX), int32(incX))
 }
 
 // gerOnDevice enqueues A += alpha·x·yᵀ for the dense m×n A (lda), skipping
