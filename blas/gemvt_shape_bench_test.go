@@ -48,7 +48,8 @@ func gemvTName(s eng.GemvTShape) string {
 }
 
 // BenchmarkGemvTShape times resident Gemv T and Ger on an n×n matrix
-// (n = -gemvt.n) with each launch of gemvTVariants and gerVariants, in
+// (n = -gemvt.n) with each launch of gemvTVariants and gerVariants, and
+// Gbmv T (kl = ku = n/8) with band_t and gbmv_t_part at gemvTVariants, in
 // GB/s of the bytes the call must move (as cmd/bench counts them), to
 // choose the launches on a device in one run.
 //
@@ -91,4 +92,25 @@ func gemvTShapePrec[T float32 | float64](b *testing.B, impl *Implementation, pre
 		})
 	}
 	e.Ger = eng.GemvTShape{}
+	// GBMV T with kl = ku = n/8 (as cmd/bench): band_t, then gbmv_t_part
+	// at GEMV T's launches.
+	kb := max(n/8, 1)
+	w := 2*kb + 1
+	band, err := NewMatrixFrom(impl, n, w, host[:n*w])
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer band.Release()
+	inBand := nf*float64(w) - float64(kb)*float64(kb+1)
+	defer func() { e.GbmvTKernel, e.GemvT = eng.GbmvTAuto, eng.GemvTShape{} }()
+	for i, v := range append([]eng.GemvTShape{{}}, gemvTVariants...) {
+		k, name := eng.GbmvTPart, gemvTName(v)
+		if i == 0 {
+			k, name = eng.GbmvTCols, "band_t"
+		}
+		b.Run(fmt.Sprintf("gbmv-t/%s/%s", prec, name), func(b *testing.B) {
+			e.GbmvTKernel, e.GemvT = k, v
+			symvTime(b, es*(inBand+3*nf), func() (*Event, error) { return Gbmv(blas.Trans, n, n, kb, kb, 1, band, x, 0.5, y) })
+		})
+	}
 }
