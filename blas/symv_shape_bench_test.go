@@ -36,7 +36,11 @@ func (v symvVariant) String() string {
 		return fmt.Sprintf("tiles=%dx%d", v.tile[0], v.tile[1])
 	case eng.SymvStream:
 		s := v.stream
-		return fmt.Sprintf("stream=v%d.%dx%d.c%d", s.Vec, s.TX, s.TY, s.Chunk)
+		kind := "stream"
+		if s.Walk {
+			kind = "walk"
+		}
+		return fmt.Sprintf("%s=v%d.%dx%d.c%d", kind, s.Vec, s.TX, s.TY, s.Chunk)
 	}
 	return "auto"
 }
@@ -49,12 +53,19 @@ func symvVariants(es int) []symvVariant {
 	st := func(vec, tx, ty, ch int) symvVariant {
 		return symvVariant{kernel: eng.SymvStream, stream: eng.SymvStreamShape{Vec: vec, TX: tx, TY: ty, Chunk: ch}}
 	}
-	if es == 8 {
-		return append(vs, st(2, 32, 8, 1), st(2, 32, 8, 2), st(2, 32, 8, 4), st(2, 32, 8, 8),
-			st(2, 32, 4, 4), st(2, 32, 16, 4), st(2, 16, 8, 4), st(2, 16, 16, 4), st(1, 32, 8, 4))
+	walk := func(vec, tx, ty, ch int) symvVariant {
+		v := st(vec, tx, ty, ch)
+		v.stream.Walk = true
+		return v
 	}
-	return append(vs, st(4, 16, 16, 4), st(4, 16, 8, 4), st(4, 16, 16, 2), st(4, 16, 16, 8),
-		st(4, 32, 8, 4), st(4, 32, 4, 4), st(2, 32, 8, 4), st(4, 8, 16, 4))
+	if es == 8 {
+		return append(vs, st(2, 32, 8, 2), st(2, 32, 8, 4), st(2, 32, 8, 8),
+			st(2, 32, 4, 4), st(2, 32, 16, 4), st(2, 16, 16, 4),
+			walk(2, 32, 8, 4), walk(2, 32, 8, 8), walk(2, 32, 4, 8), walk(2, 16, 16, 8))
+	}
+	return append(vs, st(4, 16, 16, 4), st(4, 16, 8, 4), st(4, 16, 16, 8),
+		st(4, 32, 8, 4), st(4, 32, 4, 4), st(2, 32, 8, 4),
+		walk(4, 16, 16, 4), walk(4, 16, 16, 8), walk(4, 32, 8, 4), walk(4, 16, 8, 8))
 }
 
 // BenchmarkSymvShape times resident Symv (n = -symv.n), Sbmv (band
@@ -151,7 +162,7 @@ func (v symvVariant) set(e *eng.Engine) {
 // shape and two others.
 func trmvVariants(es int) []symvVariant {
 	vs := []symvVariant{{trmv: true}, {trmv: true, kernel: eng.SymvStream}}
-	for _, v := range symvVariants(es)[3:5] {
+	for _, v := range []symvVariant{symvVariants(es)[4], symvVariants(es)[9]} {
 		v.trmv = true
 		vs = append(vs, v)
 	}

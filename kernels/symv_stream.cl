@@ -154,10 +154,106 @@ void symv_stream(const int n, const int k, const int upper, const int nb, const 
 #undef SS_LROW
 }
 
+// symv_walk is symv_stream's mirror: work-group (c, bi) takes block row
+// bi and the tiles of diagonals [c·SS_CH, (c+1)·SS_CH) right (upper) or
+// left (lower) of the diagonal tile, so that its rows stay and its
+// columns change: work-item (lx, ly) keeps the sums of its rows' pieces
+// in registers across the tiles (reduced over lx once, at the end:
+// rpart[c·n + i]) and reduces the tile's column sums over ly in local
+// memory, a tile at a time (SS_TY values a column rather than SS_TX a
+// row: cpart[d·n + j]). Same arguments as symv_stream.
+__kernel __attribute__((reqd_work_group_size(SS_TX, SS_TY, 1)))
+void symv_walk(const int n, const int k, const int upper, const int nb, const int nd,
+               __global const real* a, const int ld, const int off,
+               __global const real* x, const int offx, const int incx,
+               __global real* rpart, __global real* cpart, const int vec,
+               const int what, const int dg)
+{
+    __local real lcs[2 * SS_TY * SS_TB];    // two tiles' column sums by slice
+    __local real lrs[SS_TB * (SS_TX + 1)]; // the rows' sums by lane, at the end
+    const int rows = what & 1, cols = what & 2;
+    const int lx = get_local_id(0), ly = get_local_id(1);
+    int g = get_group_id(0), c = 0;
+    while (g >= nb - c * SS_CH) {
+        g -= nb - c * SS_CH;
+        c++;
+    }
+    const int bi = upper ? g : c * SS_CH + g;
+    const int d0 = c * SS_CH, d1 = min(d0 + SS_CH, nd);
+    const int i0 = bi * SS_TB;
+    real xi[SS_RPT], racc[SS_RPT];
+    for (int u = 0; u < SS_RPT; u++) {
+        const int i = i0 + ly + u * SS_TY;
+        xi[u] = i < n ? x[offx + (long)i * incx] : (real)0;
+        racc[u] = 0;
+    }
+    const int aligned = vec && l1_mis(a) == 0;
+    int buf = 0;
+    for (int d = d0; d < d1; d++) {
+        const int q = upper ? bi + d : bi - d;
+        if (q < 0 || q >= nb) break; // the same for the whole group
+        const int jq = q * SS_TB, j0 = jq + lx * L1_VW;
+        const int dlo = upper ? jq - (i0 + SS_TB - 1) : i0 - (jq + SS_TB - 1);
+        const int dhi = upper ? jq + SS_TB - 1 - i0 : i0 + SS_TB - 1 - jq;
+        const int full = aligned && i0 + SS_TB <= n && jq + SS_TB <= n && dlo >= 0 && dhi <= k;
+        realv xcv, cs = 0;
+        real* xc = (real*)&xcv;
+        real* cp = (real*)&cs;
+        for (int e = 0; e < L1_VW; e++) xc[e] = j0 + e < n ? x[offx + (long)(j0 + e) * incx] : (real)0;
+        if (full) {
+            realv v[SS_RPT];
+            for (int u = 0; u < SS_RPT; u++) {
+                v[u] = *(__global const realv*)(a + (long)(i0 + ly + u * SS_TY) * ld + off + j0);
+            }
+            if (cols) {
+                for (int u = 0; u < SS_RPT; u++) cs += v[u] * xi[u];
+            }
+            if (rows) {
+                for (int u = 0; u < SS_RPT; u++) racc[u] += l1_hsum(v[u] * xcv);
+            }
+        } else {
+            for (int u = 0; u < SS_RPT; u++) {
+                const int i = i0 + ly + u * SS_TY;
+                for (int e = 0; e < L1_VW; e++) {
+                    const int j = j0 + e;
+                    if (ss_stored(i, j, n, k, upper)) {
+                        const real v = a[(long)i * ld + off + j];
+                        if (rows && (i != j || dg == 1)) racc[u] += v * xc[e];
+                        if (cols && (i != j || dg == 2)) cp[e] += v * xi[u];
+                    }
+                }
+            }
+        }
+        if (cols) { // the same for the whole group
+            for (int e = 0; e < L1_VW; e++) lcs[(buf * SS_TY + ly) * SS_TB + lx * L1_VW + e] = cp[e];
+            barrier(CLK_LOCAL_MEM_FENCE);
+            // lcs's half buf is written again two tiles on, after the
+            // next barrier, which every work-item reaches after these
+            // reads.
+            for (int t = ly * SS_TX + lx; t < SS_TB; t += SS_TX * SS_TY) {
+                real s = 0;
+                for (int w = 0; w < SS_TY; w++) s += lcs[(buf * SS_TY + w) * SS_TB + t];
+                if (jq + t < n) cpart[(long)d * n + jq + t] = s;
+            }
+            buf ^= 1;
+        }
+    }
+    if (!rows) return; // the same for the whole group
+    for (int u = 0; u < SS_RPT; u++) lrs[(ly + u * SS_TY) * (SS_TX + 1) + lx] = racc[u];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int r = ly * SS_TX + lx; r < SS_TB; r += SS_TX * SS_TY) {
+        real s = 0;
+        for (int t = 0; t < SS_TX; t++) s += lrs[r * (SS_TX + 1) + t];
+        if (i0 + r < n) rpart[(long)c * n + i0 + r] = s;
+    }
+}
+
 // symv_fin: y(i) = alpha·s + beta·y(i) (beta == 0 assigns), s the sum of
-// the slots tiles of i's block b wrote: rpart[d·n + i] for the tiles
-// (b, b ± d) of the matrix, cpart[c·n + i] for the chunks of block column
-// b. Work-groups of SF_TX elements by SF_TY slices of the slots, added in
+// the slots tiles of i's block b wrote: after symv_stream rpart[d·n + i]
+// for the tiles (b, b ± d) of the matrix, cpart[c·n + i] for the chunks
+// of block column b; after symv_walk (walk) rpart[c·n + i] for the
+// chunks of block row b, cpart[d·n + i] for the tiles (b ∓ d, b).
+// Work-groups of SF_TX elements by SF_TY slices of the slots, added in
 // local memory.
 #define SF_TX 32
 #define SF_TY 8
@@ -165,20 +261,25 @@ __kernel __attribute__((reqd_work_group_size(SF_TX, SF_TY, 1)))
 void symv_fin(const int n, const int upper, const int nb, const int nd, const real alpha,
               __global const real* rpart, __global const real* cpart,
               const real beta, __global real* y, const int offy, const int incy,
-              const int what, const int unit, __global const real* x, const int offx, const int incx)
+              const int what, const int unit, __global const real* x, const int offx, const int incx,
+              const int walk)
 {
     __local real sums[SF_TY][SF_TX + 1];
     const int lx = get_local_id(0), ly = get_local_id(1);
     const int i = get_group_id(0) * SF_TX + lx;
     real s = 0;
     if (i < n) {
+        // Slot t of a kind holds the tile or chunk at diagonal distance
+        // t·step from block b.
         const int b = i / SS_TB;
-        for (int d = ly; (what & 1) && d < nd; d += SF_TY) {
-            if (upper ? b + d < nb : b - d >= 0) s += rpart[(long)d * n + i];
-        }
         const int nch = (nd + SS_CH - 1) / SS_CH;
-        for (int c = ly; (what & 2) && c < nch; c += SF_TY) {
-            if (upper ? b - c * SS_CH >= 0 : b + c * SS_CH < nb) s += cpart[(long)c * n + i];
+        const int rn = walk ? nch : nd, rstep = walk ? SS_CH : 1;
+        const int cn = walk ? nd : nch, cstep = walk ? 1 : SS_CH;
+        for (int t = ly; (what & 1) && t < rn; t += SF_TY) {
+            if (upper ? b + t * rstep < nb : b - t * rstep >= 0) s += rpart[(long)t * n + i];
+        }
+        for (int t = ly; (what & 2) && t < cn; t += SF_TY) {
+            if (upper ? b - t * cstep >= 0 : b + t * cstep < nb) s += cpart[(long)t * n + i];
         }
     }
     sums[ly][lx] = s;

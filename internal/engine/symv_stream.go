@@ -44,15 +44,24 @@ func trmvKernelFor(c *Call) TrmvKernel {
 // SymvStreamShape is symv_stream's launch shape: Vec elements per vector
 // load (L1_VW), a work-group of TX×TY work-items (tiles TX·Vec square,
 // TY dividing it) taking Chunk tiles of a block column.
-type SymvStreamShape struct{ Vec, TX, TY, Chunk int }
+type SymvStreamShape struct {
+	Vec, TX, TY, Chunk int
+	// Walk: the group walks along a block row (symv_walk: its rows' sums
+	// in registers, the columns' reduced a tile at a time) rather than
+	// down a block column (symv_stream).
+	Walk bool
+}
 
 // tile is the shape's tile side.
 func (s SymvStreamShape) tile() int { return s.TX * s.Vec }
 
 // localBytes is the local memory symv_stream takes for elements of es
 // bytes: two buffers of row pieces' sums (which then hold the columns'
-// sums of the TY slices).
+// sums of the TY slices); symv_walk's below.
 func (s SymvStreamShape) localBytes(es int) int64 {
+	if s.Walk { // symv_walk: two tiles' column sums by slice, the rows' by lane
+		return int64((2*s.TY*s.tile() + s.tile()*(s.TX+1)) * es)
+	}
 	return int64(2 * s.tile() * (s.TX + 1) * es)
 }
 
@@ -135,21 +144,26 @@ func streamMV[T Real](c *Call, o streamOp, a *cl.Buffer, ld, off int, alpha T, x
 	for ch := range nch {
 		groups += nb - ch*s.Chunk
 	}
-	// A sum not computed has a one-element buffer, never touched.
+	// A sum not computed has a one-element buffer, never touched; the
+	// sum kept in registers has a slot per chunk, the other per tile.
+	rs, cs, kernel := nd, nch, "symv_stream"
+	if s.Walk {
+		rs, cs, kernel = nch, nd, "symv_walk"
+	}
 	rn, cn := 1, 1
 	if o.what&1 != 0 {
-		rn = nd * n
+		rn = rs * n
 	}
 	if o.what&2 != 0 {
-		cn = nch * n
+		cn = cs * n
 	}
 	rpart, cpart := Alloc[T](c, rn), Alloc[T](c, cn)
 	defs := []string{fmt.Sprintf("L1_VW=%d", s.Vec), fmt.Sprintf("SS_TX=%d", s.TX), fmt.Sprintf("SS_TY=%d", s.TY), fmt.Sprintf("SS_CH=%d", s.Chunk)}
 	vec := l2bool(ld%s.Vec == 0 && off%s.Vec == 0)
-	c.Run(c.Kernel(symvStreamFile, "symv_stream", defs...), []int{groups * s.TX, s.TY}, []int{s.TX, s.TY},
+	c.Run(c.Kernel(symvStreamFile, kernel, defs...), []int{groups * s.TX, s.TY}, []int{s.TX, s.TY},
 		int32(n), int32(o.k), l2bool(o.upper), int32(nb), int32(nd), a, int32(ld), int32(off), x, int32(offX), int32(incX),
 		rpart, cpart, vec, int32(o.what), int32(o.dg))
 	c.Run(c.Kernel(symvStreamFile, "symv_fin", defs...), gemvFinGrid(n), gemvFinLocal,
 		int32(n), l2bool(o.upper), int32(nb), int32(nd), alpha, rpart, cpart, beta, y, int32(offY), int32(incY),
-		int32(o.what), l2bool(o.unit), x, int32(offX), int32(incX))
+		int32(o.what), l2bool(o.unit), x, int32(offX), int32(incX), l2bool(s.Walk))
 }
