@@ -84,13 +84,14 @@ func symvKernelFor(c *Call) SymvKernel {
 	return SymvStream
 }
 
-// symvStreamShapeFor is symv_stream's shape for level 1 shape sh, elements
-// of es bytes and the device's limits: 128-bit loads (at most sh.Vec
-// elements), 32 work-items wide by 8, four tiles per group; narrowed
+// symvStreamShapeFor is symv_stream's shape (symv_walk's for walk) for
+// level 1 shape sh, elements of es bytes and the device's limits: 128-bit
+// loads (at most sh.Vec elements), 32 work-items wide by 8, four tiles
+// per group; narrowed
 // until the local memory fits three quarters of the device's and the
 // group its work-group limit.
-func symvStreamShapeFor(sh L1Shape, localMem int64, maxLocal, es int) SymvStreamShape {
-	s := SymvStreamShape{Vec: max(min(sh.Vec, 16/es), 1), TX: 32, TY: 8, Chunk: 4}
+func symvStreamShapeFor(sh L1Shape, localMem int64, maxLocal, es int, walk bool) SymvStreamShape {
+	s := SymvStreamShape{Vec: max(min(sh.Vec, 16/es), 1), TX: 32, TY: 8, Chunk: 4, Walk: walk}
 	for s.TX > 1 && localMem > 0 && s.localBytes(es) > localMem*3/4 {
 		s.TX /= 2
 	}
@@ -128,7 +129,10 @@ func streamMV[T Real](c *Call, o streamOp, a *cl.Buffer, ld, off int, alpha T, x
 		return
 	}
 	es := ElemSize[T]()
-	s := symvStreamShapeFor(l1ShapeOf(c), c.E.Prof.LocalMemBytes, c.E.Prof.MaxWorkGroupSize, es)
+	// One sum only (trmv): the row sums walking along block rows, the
+	// column sums down block columns, each kept in registers, with no
+	// reduction per tile.
+	s := symvStreamShapeFor(l1ShapeOf(c), c.E.Prof.LocalMemBytes, c.E.Prof.MaxWorkGroupSize, es, o.what == 1)
 	if sh := c.E.SymvStream; sh.Vec > 0 {
 		s = sh
 	}
