@@ -1,51 +1,180 @@
 package clblas
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"testing"
 	"unsafe"
 
 	"gonum.org/v1/gonum/blas"
+
+	eng "github.com/gocompute/opencl/internal/engine"
 )
 
-var symvN = flag.Int("symv.n", 512, "BenchmarkSymvShape: the order of A")
+var (
+	symvN     = flag.Int("symv.n", 512, "BenchmarkSymvShape: the order of A")
+	symvBand  = flag.Int("symv.k", 0, "BenchmarkSymvShape: the band width of Sbmv (0: n/4)")
+	symvLower = flag.Bool("symv.lower", false, "BenchmarkSymvShape: the lower triangles too")
+)
 
-// BenchmarkSymvShape times resident Symv (both triangles, n = -symv.n) with each
-// of several symv_part tile shapes (side × work-group height), in GB/s of
-// the stored triangle read, to choose symvShape's rule on a device.
+// symvVariant is a kernel of the dense symv and sbmv with its launch
+// shape (zero: the engine's).
+type symvVariant struct {
+	trmv   bool // Trmv's: GEMV's kernels, or the stream (kernel)
+	kernel eng.SymvKernel
+	tile   [2]int              // symv_part's (SymvTiles)
+	stream eng.SymvStreamShape // symv_stream's (SymvStream)
+}
+
+func (v symvVariant) String() string {
+	if v.trmv && v.kernel != eng.SymvStream {
+		return "gemv"
+	}
+	switch v.kernel {
+	case eng.SymvTiles:
+		return fmt.Sprintf("tiles=%dx%d", v.tile[0], v.tile[1])
+	case eng.SymvStream:
+		s := v.stream
+		kind := "stream"
+		if s.Walk {
+			kind = "walk"
+		}
+		return fmt.Sprintf("%s=v%d.%dx%d.c%d", kind, s.Vec, s.TX, s.TY, s.Chunk)
+	}
+	return "auto"
+}
+
+// symvVariants are the variants BenchmarkSymvShape compares for elements
+// of es bytes: the engine's choice, the local-memory tiles, the stream at
+// its derived shape and around it.
+func symvVariants(es int) []symvVariant {
+	vs := []symvVariant{{kernel: eng.SymvAuto}, {kernel: eng.SymvTiles}, {kernel: eng.SymvStream}}
+	st := func(vec, tx, ty, ch int) symvVariant {
+		return symvVariant{kernel: eng.SymvStream, stream: eng.SymvStreamShape{Vec: vec, TX: tx, TY: ty, Chunk: ch}}
+	}
+	walk := func(vec, tx, ty, ch int) symvVariant {
+		v := st(vec, tx, ty, ch)
+		v.stream.Walk = true
+		return v
+	}
+	if es == 8 {
+		return append(vs, st(2, 32, 8, 2), st(2, 32, 8, 4), st(2, 32, 8, 8),
+			st(2, 32, 4, 4), st(2, 32, 16, 4), st(2, 16, 16, 4),
+			walk(2, 32, 8, 4), walk(2, 32, 8, 8), walk(2, 32, 4, 8), walk(2, 16, 16, 8))
+	}
+	return append(vs, st(4, 16, 16, 4), st(4, 16, 8, 4), st(4, 16, 16, 8),
+		st(4, 32, 8, 4), st(4, 32, 4, 4), st(2, 32, 8, 4),
+		walk(4, 16, 16, 4), walk(4, 16, 16, 8), walk(4, 32, 8, 4), walk(4, 16, 8, 8))
+}
+
+// BenchmarkSymvShape times resident Symv (n = -symv.n), Sbmv (band
+// width -symv.k) and Trmv (both transposes) with each kernel and launch
+// shape of symvVariants (Trmv: GEMV's kernels, then the stream's), in
+// GB/s of the stored triangle or band read (the upper; the lower too
+// with -symv.lower), to choose the kernel and shape on a device in one
+// run.
 //
 //	go test -run XXX -bench SymvShape ./blas -symv.n 8192
 func BenchmarkSymvShape(b *testing.B) {
 	impl := newTestImpl(b)
-	defer func() { impl.eng.SymvTile = [2]int{} }()
-	for _, sh := range [][2]int{{0, 0}, {64, 2}, {64, 4}, {64, 8}} {
-		for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
-			b.Run(fmt.Sprintf("f32/%c/tile=%dx%d", ul, sh[0], sh[1]), func(b *testing.B) { symvShapeRun[float32](b, impl, ul, *symvN, sh) })
-			b.Run(fmt.Sprintf("f64/%c/tile=%dx%d", ul, sh[0], sh[1]), func(b *testing.B) { symvShapeRun[float64](b, impl, ul, *symvN, sh) })
+	e := impl.eng
+	defer func() {
+		e.SymvTile, e.SymvKernel, e.SymvStream, e.TrmvKernel = [2]int{}, eng.SymvAuto, eng.SymvStreamShape{}, eng.TrmvAuto
+	}()
+	uls := []blas.Uplo{blas.Upper}
+	if *symvLower {
+		uls = append(uls, blas.Lower)
+	}
+	n, k := *symvN, *symvBand
+	if k <= 0 {
+		k = max(n/4, 1)
+	}
+	symvShapePrec[float32](b, impl, "f32", n, k, uls)
+	symvShapePrec[float64](b, impl, "f64", n, k, uls)
+}
+
+// symvShapePrec runs BenchmarkSymvShape's cases of one precision on one
+// set of operands.
+func symvShapePrec[T float32 | float64](b *testing.B, impl *Implementation, prec string, n, k int, uls []blas.Uplo) {
+	e := impl.eng
+	host := make([]T, n*n)
+	for i := range host {
+		host[i] = T(i%7) / 8 / T(n)
+	}
+	a, err1 := NewMatrixFrom(impl, n, n, host)
+	band, err2 := NewMatrixFrom(impl, n, k+1, host[:n*(k+1)])
+	x, err3 := NewVectorFrom(impl, host[:n])
+	y, err4 := NewVector[T](impl, n)
+	if err := errors.Join(err1, err2, err3, err4); err != nil {
+		b.Fatal(err)
+	}
+	defer a.Release()
+	defer band.Release()
+	defer x.Release()
+	defer y.Release()
+	var z T
+	es := float64(unsafe.Sizeof(z))
+	nf, kf := float64(n), float64(k)
+	tri := nf * (nf + 1) / 2 * es
+	var es8 int
+	if es == 8 {
+		es8 = 8
+	} else {
+		es8 = 4
+	}
+	for _, ul := range uls {
+		for _, v := range symvVariants(es8) {
+			b.Run(fmt.Sprintf("symv/%s/%c/%v", prec, ul, v), func(b *testing.B) {
+				v.set(e)
+				symvTime(b, tri, func() (*Event, error) { return Symv(ul, 1, a, x, 0, y) })
+			})
+		}
+		for _, v := range symvVariants(es8) {
+			b.Run(fmt.Sprintf("sbmv/%s/%c/%v", prec, ul, v), func(b *testing.B) {
+				v.set(e)
+				symvTime(b, (nf*(kf+1)-kf*(kf+1)/2)*es, func() (*Event, error) { return Sbmv(ul, k, 1, band, x, 0, y) })
+			})
+		}
+		for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans} {
+			for _, v := range trmvVariants(es8) {
+				b.Run(fmt.Sprintf("trmv-%c/%s/%c/%v", tA, prec, ul, v), func(b *testing.B) {
+					v.set(e)
+					symvTime(b, tri, func() (*Event, error) { return Trmv(ul, tA, blas.NonUnit, a, x) })
+				})
+			}
 		}
 	}
 }
 
-func symvShapeRun[T float32 | float64](b *testing.B, impl *Implementation, ul blas.Uplo, n int, sh [2]int) {
-	impl.eng.SymvTile = sh
-	host := make([]T, n*n)
-	for i := range host {
-		host[i] = T(i%7) / 8
+// set makes v the engine's kernel and shape.
+func (v symvVariant) set(e *eng.Engine) {
+	e.SymvKernel, e.SymvTile, e.SymvStream, e.TrmvKernel = v.kernel, v.tile, v.stream, eng.TrmvAuto
+	if v.trmv {
+		e.SymvKernel, e.TrmvKernel = eng.SymvAuto, eng.TrmvGemv
+		if v.kernel == eng.SymvStream {
+			e.TrmvKernel = eng.TrmvStream
+		}
 	}
-	a, err1 := NewMatrixFrom(impl, n, n, host)
-	x, err2 := NewVectorFrom(impl, host[:n])
-	y, err3 := NewVector[T](impl, n)
-	if err1 != nil || err2 != nil || err3 != nil {
-		b.Fatal(err1, err2, err3)
+}
+
+// trmvVariants are Trmv's: GEMV's kernels, the stream at its derived
+// shape and two others.
+func trmvVariants(es int) []symvVariant {
+	vs := []symvVariant{{trmv: true}, {trmv: true, kernel: eng.SymvStream}}
+	for _, v := range []symvVariant{symvVariants(es)[4], symvVariants(es)[9]} {
+		v.trmv = true
+		vs = append(vs, v)
 	}
-	defer a.Release()
-	defer x.Release()
-	defer y.Release()
+	return vs
+}
+
+// symvTime times back-to-back calls in GB/s of bytes per call.
+func symvTime(b *testing.B, bytes float64, call func() (*Event, error)) {
 	run := func(reps int) {
 		var last *Event
 		for range reps {
-			ev, err := Symv(ul, 1, a, x, 0, y)
+			ev, err := call()
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -56,8 +185,6 @@ func symvShapeRun[T float32 | float64](b *testing.B, impl *Implementation, ul bl
 		}
 	}
 	run(1)
-	var z T
-	bytes := float64(n) * float64(n+1) / 2 * float64(unsafe.Sizeof(z))
 	b.ResetTimer()
 	run(b.N)
 	b.ReportMetric(bytes*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")

@@ -18,13 +18,21 @@
 // NaN and Inf spread as in gonum's Go code. The local sizes are the
 // host's: gemv_n any power of two, gemv_t_part (GT_TX, GT_TY).
 //
-// Defines: GT_TX, GT_TY (gemv_t_part's work-group shape; default 64×4).
+// Defines: GT_TX, GT_TY (gemv_t_part's work-group shape; default 64×4),
+// GT_U (gemv_t_part's rows in flight per work-item; default 4), GR_U
+// (ger_rows's; default 1).
 
 #ifndef GT_TX
 #define GT_TX 64
 #endif
 #ifndef GT_TY
 #define GT_TY 4
+#endif
+#ifndef GT_U
+#define GT_U 4
+#endif
+#ifndef GR_U
+#define GR_U 1
 #endif
 
 // gemv_finish stores y(i) = alpha·s + beta·y(i) (beta == 0: alpha·s),
@@ -154,24 +162,28 @@ void gemv_t_part(const int m, const int n, const int rpb,
     for (int c = 0; c < L1_VW; c++) t[c] = 0;
     if (j0 < n) {
         if (full) {
-            // Four rows at a time into four sums, so that each work-item
-            // has four loads in flight rather than one.
-            realv acc1 = 0, acc2 = 0, acc3 = 0;
+            // GT_U rows at a time into GT_U sums, so that each work-item
+            // has GT_U loads in flight rather than one.
+            realv accs[GT_U];
+            for (int u = 0; u < GT_U; u++) accs[u] = 0;
             long i = fa + ly;
-            for (; i + 3 * GT_TY < fb; i += 4 * GT_TY) {
-                const realv v0 = *(__global const realv*)(a + i * lda + j0);
-                const realv v1 = *(__global const realv*)(a + (i + GT_TY) * lda + j0);
-                const realv v2 = *(__global const realv*)(a + (i + 2 * GT_TY) * lda + j0);
-                const realv v3 = *(__global const realv*)(a + (i + 3 * GT_TY) * lda + j0);
-                acc += v0 * x[offx + i * incx];
-                acc1 += v1 * x[offx + (i + GT_TY) * incx];
-                acc2 += v2 * x[offx + (i + 2 * GT_TY) * incx];
-                acc3 += v3 * x[offx + (i + 3 * GT_TY) * incx];
+            for (; i + (GT_U - 1) * GT_TY < fb; i += GT_U * GT_TY) {
+                realv v[GT_U];
+                real xv[GT_U];
+                for (int u = 0; u < GT_U; u++) {
+                    v[u] = *(__global const realv*)(a + (i + u * GT_TY) * lda + j0);
+                    xv[u] = x[offx + (i + u * GT_TY) * incx];
+                }
+                for (int u = 0; u < GT_U; u++) accs[u] += v[u] * xv[u];
             }
             for (; i < fb; i += GT_TY) {
-                acc += *(__global const realv*)(a + i * lda + j0) * x[offx + i * incx];
+                accs[0] += *(__global const realv*)(a + i * lda + j0) * x[offx + i * incx];
             }
-            acc = (acc + acc1) + (acc2 + acc3);
+            // Pairwise: ((a0 + a1) + (a2 + a3)) for four.
+            for (int w = 1; w < GT_U; w <<= 1) {
+                for (int u = 0; u + w < GT_U; u += 2 * w) accs[u] += accs[u + w];
+            }
+            acc = accs[0];
         } else {
             // Element by element over every row with a column in the
             // triangle: the full rows, then the partial ones below.
@@ -203,9 +215,94 @@ void gemv_t_part(const int m, const int n, const int rpb,
     }
 }
 
+// gbmv_t_part: the transposed band product's partial sums, as
+// gemv_t_part's over the m×n band A with kl sub- and ku super-diagonals
+// in gonum's band storage, A(i, j) at a[i·lda + kl + j − i], that is
+// at a[i·(lda−1) + kl + j]: a row's piece of consecutive columns is
+// consecutive, and its rows are aligned alike when lda−1 and kl are
+// multiples of L1_VW (vec; the kernel checks a). Work-group (gx, gy)
+// takes GT_TX·L1_VW columns from J0 and the gy-th of nb slices of rpb
+// rows of the rows the band reaches there, [max(0, J0 − ku), …), and
+// writes part[gy·n + j] (zero where its slice has no row of the band).
+// Rows where the whole piece is in the band take vector loads, the rows
+// at the band's two edges go element by element; nothing outside the
+// band is read.
+__kernel __attribute__((reqd_work_group_size(GT_TX, GT_TY, 1)))
+void gbmv_t_part(const int m, const int n, const int kl, const int ku, const int rpb,
+                 __global const real* a, const int lda,
+                 __global const real* x, const int offx, const int incx,
+                 __global real* part, const int vec)
+{
+    __local realv lsum[GT_TY][GT_TX];
+    const int lx = get_local_id(0), ly = get_local_id(1);
+    const int gy = get_group_id(1);
+    const long J0 = (long)get_group_id(0) * GT_TX * L1_VW;
+    const long j0 = J0 + (long)lx * L1_VW;
+    const long ld = lda - 1;
+    const long r0 = max(0L, J0 - ku) + (long)gy * rpb;
+    const long i0 = r0, i1 = min((long)m, min(r0 + rpb, J0 + GT_TX * L1_VW + kl));
+    // Rows where all of the piece is in the band, [fa, fb); those where
+    // some of it is: [ta, fa) above and [fb, tb) below.
+    const long ta = max(i0, j0 - ku), tb = min(i1, j0 + L1_VW + kl);
+    const long fa = min(tb, max(ta, j0 + L1_VW - 1 - ku)), fb = max(fa, min(tb, j0 + kl + 1));
+    const int full = vec && l1_mis(a) == 0 && j0 + L1_VW <= n;
+    realv acc = 0;
+    real t[L1_VW];
+    for (int c = 0; c < L1_VW; c++) t[c] = 0;
+    if (j0 < n) {
+        long i = fa + ly;
+        if (full) {
+            realv accs[GT_U];
+            for (int u = 0; u < GT_U; u++) accs[u] = 0;
+            for (; i + (GT_U - 1) * GT_TY < fb; i += GT_U * GT_TY) {
+                realv v[GT_U];
+                real xv[GT_U];
+                for (int u = 0; u < GT_U; u++) {
+                    v[u] = *(__global const realv*)(a + (i + u * GT_TY) * ld + kl + j0);
+                    xv[u] = x[offx + (i + u * GT_TY) * incx];
+                }
+                for (int u = 0; u < GT_U; u++) accs[u] += v[u] * xv[u];
+            }
+            for (int w = 1; w < GT_U; w <<= 1) {
+                for (int u = 0; u + w < GT_U; u += 2 * w) accs[u] += accs[u + w];
+            }
+            acc = accs[0];
+        }
+        // The rest of the full rows (all of them without vector loads),
+        // then the edges'.
+        for (; i < fb; i += GT_TY) {
+            const real xi = x[offx + i * incx];
+            for (int c = 0; c < L1_VW && j0 + c < n; c++) t[c] += a[i * ld + kl + j0 + c] * xi;
+        }
+        for (long e = 0; e < 2; e++) {
+            const long ea = e ? fb : ta, eb = e ? tb : fa;
+            for (long i = ea + ly; i < eb; i += GT_TY) {
+                const real xi = x[offx + i * incx];
+                for (int c = 0; c < L1_VW && j0 + c < n; c++) {
+                    const long j = j0 + c;
+                    if (j - i <= ku && i - j <= kl) t[c] += a[i * ld + kl + j] * xi;
+                }
+            }
+        }
+        real* ap = (real*)&acc;
+        for (int c = 0; c < L1_VW; c++) ap[c] += t[c];
+    }
+    lsum[ly][lx] = acc;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int w = GT_TY / 2; w > 0; w >>= 1) {
+        if (ly < w) lsum[ly][lx] += lsum[ly + w][lx];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (ly == 0 && j0 < n) {
+        const realv s = lsum[0][lx];
+        const real* sp = (const real*)&s;
+        for (int c = 0; c < L1_VW && j0 + c < n; c++) part[(long)gy * n + j0 + c] = sp[c];
+    }
+}
+
 // gemv_t_fin: y(j) = alpha·(Σ_{g < nb} part[g·n + j] + (unit ? x(j) : 0))
-// + beta·y(j) (a unit diagonal's 1 times x(j)); terms says whether the sum
-// had any.
+// + beta·y(j) (a unit diagonal's 1 times x(j)); the sums of columns
+// j < terms had terms (a band's columns past its last row have none).
 // Work-groups of GF_TX columns by GF_TY slices of the partials: each
 // work-item sums every GF_TY-th partial of its column (two at a time, so
 // that each has loads in flight), and the slices are added in local
@@ -237,7 +334,7 @@ void gemv_t_fin(const int terms, const int n, const int nb, const real alpha,
     real s = 0;
     for (int q = 0; q < GF_TY; q++) s += sums[q][lx];
     if (unit) s += x[offx + (long)j * incx];
-    gemv_finish(y, offy + (long)j * incy, alpha, s, beta, terms);
+    gemv_finish(y, offy + (long)j * incy, alpha, s, beta, j < terms);
 }
 
 // ger_rows: A(r, :) += (alpha·x(r))·y for the dense m×n A, skipping rows
@@ -257,7 +354,27 @@ __kernel void ger_rows(const int m, const int n, const real alpha, const int ski
     const int full = vec && incy == 1 && l1_mis(a) == 0 && l1_mis(py) == 0 && j0 + L1_VW <= n;
     realv yv = 0;
     if (full) yv = *(__global const realv*)(py + j0);
-    for (int r = get_global_id(1); r < m; r += get_global_size(1)) {
+    const int gs = get_global_size(1);
+    int r = get_global_id(1);
+    if (full) {
+        // GR_U rows at a time, all loaded before any is stored, so that
+        // each work-item has GR_U loads in flight (the compiler cannot
+        // move a load past a store to the same buffer).
+        for (; r + (GR_U - 1) * gs < m; r += GR_U * gs) {
+            realv v[GR_U];
+            real t[GR_U];
+            for (int u = 0; u < GR_U; u++) {
+                const long rr = r + u * gs;
+                t[u] = alpha * x[offx + rr * incx];
+                v[u] = *(__global const realv*)(a + rr * lda + j0);
+            }
+            for (int u = 0; u < GR_U; u++) {
+                if (skipzero && t[u] == (real)0) continue;
+                *(__global realv*)(a + (long)(r + u * gs) * lda + j0) = v[u] + t[u] * yv;
+            }
+        }
+    }
+    for (; r < m; r += gs) {
         const real t = alpha * x[offx + (long)r * incx];
         if (skipzero && t == (real)0) continue;
         __global real* row = a + (long)r * lda;

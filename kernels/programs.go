@@ -27,6 +27,7 @@ var programs = map[string][]string{
 	"level3.cl":         {Common, "level3.cl"},
 	"scalar.cl":         {Common, "scalar.cl"},
 	"symv.cl":           {Common, "symv.cl"},
+	"symv_stream.cl":    {Common, "level1.cl", "symv_stream.cl"},
 	"trsv.cl":           {Common, "trsv.cl"},
 	"zlevel3.cl":        {Common, "zlevel3.cl"},
 }

@@ -42,6 +42,10 @@ func bandMV[T Real](c *Call, trans bool, m, n, kl, ku int, a *cl.Buffer, lda int
 	args := []any{int32(m), int32(n), int32(kl), int32(ku), alpha, a, int32(lda), x, int32(offX), int32(incX),
 		beta, y, int32(offY), int32(incY)}
 	maxLocal := c.E.Prof.MaxWorkGroupSize
+	if trans && gbmvTKernelFor(c) == GbmvTPart {
+		gbmvTOnDevice(c, m, n, kl, ku, a, lda, alpha, x, offX, incX, beta, y, offY, incY)
+		return
+	}
 	if trans {
 		bx := 32
 		by := bandRows(bx, maxLocal)
@@ -81,6 +85,15 @@ func sbmvShape(localMem int64, maxLocal, es int) (st, sy int) {
 // column sums per tile, then sbmv_fin.
 func sbmvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
 	n, k := d.n, d.kl
+	if symvKernelFor(c) == SymvStream {
+		// Row i's band is contiguous from A(i, i) (upper) or A(i, i−k).
+		off := 0
+		if !d.upper {
+			off = k
+		}
+		symvStreamOnDevice(c, n, k, d.upper, a, d.Lda-1, off, alpha, x, offX, incX, beta, y, offY, incY) // symv_stream.go
+		return
+	}
 	st, sy := sbmvShape(c.E.Prof.LocalMemBytes, c.E.Prof.MaxWorkGroupSize, ElemSize[T]())
 	nb := L3CeilDiv(n, st)
 	nd := min(1+L3CeilDiv(k, st), nb)
@@ -91,4 +104,56 @@ func sbmvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, alpha T, x *cl.Buffer,
 		int32(n), int32(k), l2bool(d.upper), int32(nd), a, int32(d.Lda), x, int32(offX), int32(incX), rowpart, colpart)
 	c.Run(c.Kernel(bandFile, "sbmv_fin", defs...), []int{Groups(n, 64)}, []int{64},
 		int32(n), l2bool(d.upper), int32(nd), int32(nb), alpha, rowpart, colpart, beta, y, int32(offY), int32(incY))
+}
+
+// GbmvTKernel chooses the transposed band product's kernel.
+type GbmvTKernel int
+
+const (
+	GbmvTAuto GbmvTKernel = iota // the engine's choice (gbmvTKernelFor)
+	GbmvTCols                    // band_t: a work-item per column
+	GbmvTPart                    // gbmv_t_part and gemv_t_fin
+)
+
+// gbmvTKernelFor is call c's kernel: the setting when one is made, else
+// band_t on CPU devices and gbmv_t_part on the others.
+func gbmvTKernelFor(c *Call) GbmvTKernel {
+	if k := c.E.GbmvTKernel; k != GbmvTAuto {
+		return k
+	}
+	if c.E.Prof.IsCPU() {
+		return GbmvTCols
+	}
+	return GbmvTPart
+}
+
+// gbmvTOnDevice enqueues y = alpha·Aᵀ·x + beta·y for the m×n band A
+// (kl, ku, lda): gbmv_t_part over column pieces of gemv_t_part's shape
+// and slices of the rows the band reaches under them, enough to fill the
+// device, then gemv_t_fin.
+func gbmvTOnDevice[T Real](c *Call, m, n, kl, ku int, a *cl.Buffer, lda int, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
+	sh := l1ShapeOf(c)
+	tx, ty := gemvTShape(sh, c.E.Prof.LocalMemBytes, ElemSize[T]())
+	o := c.E.GemvT // GEMV T's launch setting, where set
+	if o.TX > 0 && o.TY > 0 {
+		tx, ty = o.TX, o.TY
+	}
+	var more []string
+	if o.Unroll > 0 {
+		more = append(more, fmt.Sprintf("GT_U=%d", o.Unroll))
+	}
+	gx := L3CeilDiv(n, tx*sh.Vec)
+	span := max(min(m, kl+ku+tx*sh.Vec), 1)
+	nb := max(min(sh.Groups/max(gx, 1), L3CeilDiv(span, 8*ty)), 1)
+	if o.RowBlocks > 0 {
+		nb = min(o.RowBlocks, span)
+	}
+	rpb := L3CeilDiv(span, nb)
+	nb = L3CeilDiv(span, rpb)
+	part := Alloc[T](c, nb*n)
+	vec := l2bool((lda-1)%sh.Vec == 0 && kl%sh.Vec == 0)
+	c.Run(gemvKernel(c, "gbmv_t_part", tx, ty, more...), []int{gx * tx, nb * ty}, []int{tx, ty},
+		int32(m), int32(n), int32(kl), int32(ku), int32(rpb), a, int32(lda), x, int32(offX), int32(incX), part, vec)
+	c.Run(gemvKernel(c, "gemv_t_fin", tx, ty), gemvFinGrid(n), gemvFinLocal,
+		int32(gemvTerms(m, n, m+ku)), int32(n), int32(nb), alpha, part, beta, y, int32(offY), int32(incY), int32(0), x, int32(offX), int32(incX))
 }

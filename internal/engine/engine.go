@@ -82,6 +82,22 @@ type Engine struct {
 	// SymvTile, when set (measurements), replaces symv_part's tile side
 	// and work-group height (symvShape).
 	SymvTile [2]int
+	// SymvKernel, when set (tests, measurements), replaces the choice of
+	// the dense symv's and sbmv's GPU kernel; SymvStream, when its Vec is
+	// set, symv_stream's launch shape.
+	SymvKernel SymvKernel
+	SymvStream SymvStreamShape
+	// TrmvKernel, when set (tests, measurements), replaces the choice of
+	// the dense trmv's GPU kernel.
+	TrmvKernel TrmvKernel
+	// GemvT, where set (measurements), replaces gemv_t_part's launch.
+	GemvT GemvTShape
+	// Ger, where set (measurements), replaces ger_rows's launch (Unroll:
+	// GR_U, RowBlocks: its row slices).
+	Ger GemvTShape
+	// GbmvTKernel, when set (tests, measurements), replaces the choice of
+	// the transposed band product's kernel.
+	GbmvTKernel GbmvTKernel
 
 	// Fault, when set (tests only), is consulted at every step that can
 	// fail on a real device; a non-nil result makes that step fail.

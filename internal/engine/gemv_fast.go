@@ -41,11 +41,25 @@ var gemvFinLocal = []int{32, 8}
 // gemvFinGrid is gemv_t_fin's grid over n columns.
 func gemvFinGrid(n int) []int { return []int{Groups(n, 32), 8} }
 
-// gemvKernel is kernel k of gemv.cl for c's shape.
-func gemvKernel(c *Call, k string, tx, ty int) *cl.Kernel {
-	defs := append(l1ShapeOf(c).Defines(), fmt.Sprintf("GT_TX=%d", tx), fmt.Sprintf("GT_TY=%d", ty))
-	return c.Kernel(gemvFile, k, defs...)
+// gemvTerms is gemv_t_fin's terms: the columns of an m-row matrix whose
+// sums have terms, the first cols of n (none without rows).
+func gemvTerms(m, n, cols int) int {
+	if m <= 0 {
+		return 0
+	}
+	return min(n, cols)
 }
+
+// gemvKernel is kernel k of gemv.cl for c's shape (and more defines).
+func gemvKernel(c *Call, k string, tx, ty int, more ...string) *cl.Kernel {
+	defs := append(l1ShapeOf(c).Defines(), fmt.Sprintf("GT_TX=%d", tx), fmt.Sprintf("GT_TY=%d", ty))
+	return c.Kernel(gemvFile, k, append(defs, more...)...)
+}
+
+// GemvTShape, where its fields are set (measurements), replaces
+// gemv_t_part's work-group shape (TX, TY), its rows in flight per
+// work-item (Unroll, GT_U) and its number of row blocks.
+type GemvTShape struct{ TX, TY, Unroll, RowBlocks int }
 
 // gemvTri selects a triangle of a square A for gemvPass: tri (else all
 // of A), its stored half (upper: A(i,j) for j ≥ i), the diagonal left out
@@ -65,6 +79,10 @@ func gemvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, alpha T, x *cl.Buffer,
 // leaving nt partial sums per element of y, which gemv_t_fin adds up.
 func symvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
 	n := d.n
+	if symvKernelFor(c) == SymvStream {
+		symvStreamOnDevice(c, n, n-1, d.upper, a, d.Lda, 0, alpha, x, offX, incX, beta, y, offY, incY) // symv_stream.go
+		return
+	}
 	sh := l1ShapeOf(c)
 	tb, ty := symvShape(symvLocal(sh.Local, c.E.Prof.MaxWorkGroupSize), c.E.Prof.LocalMemBytes, ElemSize[T]())
 	if t := c.E.SymvTile; t[0] > 0 {
@@ -77,7 +95,7 @@ func symvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, alpha T, x *cl.Buffer,
 		int32(n), l2bool(d.upper), a, int32(d.Lda), x, int32(offX), int32(incX), part)
 	tx, gty := gemvTShape(sh, c.E.Prof.LocalMemBytes, ElemSize[T]())
 	c.Run(gemvKernel(c, "gemv_t_fin", tx, gty), gemvFinGrid(n), gemvFinLocal,
-		l2bool(n > 0), int32(n), int32(nt), alpha, part, beta, y, int32(offY), int32(incY), int32(0), x, int32(offX), int32(incX))
+		int32(n), int32(n), int32(nt), alpha, part, beta, y, int32(offY), int32(incY), int32(0), x, int32(offX), int32(incX))
 }
 
 // symvLocal is symv_part's work-group size: 256 work-items where the
@@ -110,6 +128,17 @@ func symvShape(local int, localMem int64, es int) (tb, ty int) {
 // descriptor d; out must not alias x.
 func trmvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, x *cl.Buffer, offX, incX int, out *cl.Buffer, offO, incO int) {
 	n := d.n
+	if trmvKernelFor(c) == TrmvStream {
+		o := streamOp{n: n, k: n - 1, upper: d.upper, unit: d.unit, what: 1, dg: 1}
+		if d.trans {
+			o.what, o.dg = 2, 2
+		}
+		if d.unit {
+			o.dg = 0
+		}
+		streamMV(c, o, a, d.Lda, 0, T(1), x, offX, incX, T(0), out, offO, incO) // symv_stream.go
+		return
+	}
 	gemvPass(c, d.trans, n, n, d.Lda, gemvTri{tri: true, upper: d.upper, unit: d.unit}, a, T(1), x, offX, incX, T(0), out, offO, incO)
 }
 
@@ -131,20 +160,31 @@ func gemvPass[T Real](c *Call, trans bool, m, n, lda int, tr gemvTri, a *cl.Buff
 			l2bool(tr.tri), l2bool(tr.upper), l2bool(tr.unit), l2bool(tr.skipDiag), LocalBytes(ls, z))
 		return
 	}
+	o := c.E.GemvT
+	if o.TX > 0 && o.TY > 0 {
+		tx, ty = o.TX, o.TY
+	}
+	var more []string
+	if o.Unroll > 0 {
+		more = append(more, fmt.Sprintf("GT_U=%d", o.Unroll))
+	}
 	gx := L3CeilDiv(n, tx*sh.Vec)
 	// Row blocks: enough groups to fill the device, each row slice at
 	// least 8 rows long.
 	nb := max(min(sh.Groups/max(gx, 1), L3CeilDiv(m, 8*ty)), 1)
+	if o.RowBlocks > 0 {
+		nb = min(o.RowBlocks, max(m, 1))
+	}
 	rpb := L3CeilDiv(m, nb)
 	nb = max(L3CeilDiv(m, rpb), 1)
 	part := Alloc[T](c, nb*n)
 	vec := l2bool(lda%sh.Vec == 0)
-	c.Run(gemvKernel(c, "gemv_t_part", tx, ty), []int{gx * tx, nb * ty}, []int{tx, ty},
+	c.Run(gemvKernel(c, "gemv_t_part", tx, ty, more...), []int{gx * tx, nb * ty}, []int{tx, ty},
 		int32(m), int32(n), int32(rpb), a, int32(lda), x, int32(offX), int32(incX), part, vec,
 		l2bool(tr.tri), l2bool(tr.upper), l2bool(tr.skipDiag || tr.unit))
 	unit := tr.tri && tr.unit && !tr.skipDiag
 	c.Run(gemvKernel(c, "gemv_t_fin", tx, ty), gemvFinGrid(n), gemvFinLocal,
-		l2bool(m > 0), int32(n), int32(nb), alpha, part, beta, y, int32(offY), int32(incY), l2bool(unit), x, int32(offX), int32(incX))
+		int32(gemvTerms(m, n, n)), int32(n), int32(nb), alpha, part, beta, y, int32(offY), int32(incY), l2bool(unit), x, int32(offX), int32(incX))
 }
 
 // gerOnDevice enqueues A += alpha·x·yᵀ for the dense m×n A (lda), skipping
@@ -154,9 +194,20 @@ func gemvPass[T Real](c *Call, trans bool, m, n, lda int, tr gemvTri, a *cl.Buff
 func gerOnDevice[T Real](c *Call, m, n int, alpha T, skipZero bool, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int, a *cl.Buffer, lda int) {
 	sh := l1ShapeOf(c)
 	tx, ty := gemvTShape(sh, c.E.Prof.LocalMemBytes, ElemSize[T]())
+	o := c.E.Ger
+	if o.TX > 0 && o.TY > 0 {
+		tx, ty = o.TX, o.TY
+	}
+	var more []string
+	if o.Unroll > 0 {
+		more = append(more, fmt.Sprintf("GR_U=%d", o.Unroll))
+	}
 	gx := L3CeilDiv(L3CeilDiv(n, sh.Vec), tx)
 	rows := max(min(sh.Groups/max(gx, 1), L3CeilDiv(m, ty)), 1)
-	c.Run(gemvKernel(c, "ger_rows", tx, ty), []int{gx * tx, rows * ty}, []int{tx, ty},
+	if o.RowBlocks > 0 {
+		rows = max(min(o.RowBlocks, L3CeilDiv(m, ty)), 1)
+	}
+	c.Run(gemvKernel(c, "ger_rows", tx, ty, more...), []int{gx * tx, rows * ty}, []int{tx, ty},
 		int32(m), int32(n), alpha, l2bool(skipZero), x, int32(offX), int32(incX), y, int32(offY), int32(incY),
 		a, int32(lda), l2bool(lda%sh.Vec == 0))
 }

@@ -1,0 +1,163 @@
+package clblas
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
+
+	eng "github.com/gocompute/opencl/internal/engine"
+)
+
+// TestGemvTShapes runs the GPUs' gemv_t_part, gbmv_t_part (band_t too)
+// and ger_rows on PoCL (the
+// CPU-device kernels turned off) at launches BenchmarkGemvTShape may
+// choose (rows in flight 1 to 8, odd ones, explicit row blocks) against
+// gonum: ragged sizes, lda past n, increments ±1 and ±2 (GER: 1, 2), views one
+// element into their slices, alpha·x(r) == 0 rows in GER, NaN in A.
+func TestGemvTShapes(t *testing.T) {
+	impl, e := privateImpl(t, nil)
+	e.L2Portable = true
+	d64, fp64 := openclDevice[float64](impl)
+	if fp64 {
+		d64.E.L2Portable = true
+	}
+	defer func() { e.GemvT, e.Ger, e.GbmvTKernel = eng.GemvTShape{}, eng.GemvTShape{}, eng.GbmvTAuto }()
+	for _, s := range []eng.GemvTShape{
+		{},
+		{TX: 64, TY: 2, Unroll: 8, RowBlocks: 3},
+		{TX: 16, TY: 4, Unroll: 3, RowBlocks: 5},
+		{TX: 8, TY: 2, Unroll: 2, RowBlocks: 100},
+	} {
+		t.Run(gemvTName(s), func(t *testing.T) {
+			for _, en := range []*eng.Engine{e, d64.E} {
+				if en != nil {
+					en.GemvT, en.Ger = s, s
+				}
+			}
+			if fp64 {
+				gemvTCases(t, "Dgemv", "Dger", e.Launched.Of, impl.Dgemv, gonum.Implementation{}.Dgemv, impl.Dger, gonum.Implementation{}.Dger, 1e-12)
+			}
+			gemvTCases(t, "Sgemv", "Sger", e.Launched.Of, impl.Sgemv, gonum.Implementation{}.Sgemv, impl.Sger, gonum.Implementation{}.Sger, 1e-4)
+			for _, k := range []eng.GbmvTKernel{eng.GbmvTPart, eng.GbmvTCols} {
+				for _, en := range []*eng.Engine{e, d64.E} {
+					if en != nil {
+						en.GbmvTKernel = k
+					}
+				}
+				if fp64 {
+					gbmvTCases(t, "Dgbmv", e.Launched.Of, impl.Dgbmv, gonum.Implementation{}.Dgbmv, 1e-12)
+				}
+				gbmvTCases(t, "Sgbmv", e.Launched.Of, impl.Sgbmv, gonum.Implementation{}.Sgbmv, 1e-4)
+			}
+		})
+	}
+}
+
+// gbmvTCases checks the transposed band product against gonum: bands
+// from the diagonal alone to past the matrix, wide and tall matrices
+// (columns past the band's last row), lda at and past kl+ku+1, NaN in
+// the storage outside the matrix.
+func gbmvTCases[T float32 | float64](t *testing.T, name string, launched func(string) int64,
+	got, want func(tA blas.Transpose, m, n, kl, ku int, alpha T, a []T, lda int, x []T, incX int, beta T, y []T, incY int), tol float64) {
+	r := rand.New(rand.NewPCG(16, 6))
+	vec := func(n int) []T {
+		s := make([]T, n)
+		for i := range s {
+			s[i] = T(2*r.Float64() - 1)
+		}
+		return s
+	}
+	before := launched(name)
+	calls := 0
+	for c, sh := range [][4]int{{1, 1, 0, 0}, {40, 40, 0, 0}, {70, 70, 3, 5}, {130, 140, 33, 64}, {50, 150, 7, 2},
+		{150, 50, 60, 1}, {64, 64, 64, 64}, {200, 170, 16, 31}} {
+		m, n, kl, ku := sh[0], sh[1], sh[2], sh[3]
+		lda := kl + ku + 1 + c%2
+		a := vec(1 + (m-1)*lda + kl + ku + 1)
+		for i := range m {
+			for s := range kl + ku + 1 {
+				if j := i - kl + s; j < 0 || j >= n {
+					a[1+i*lda+s] = T(l2nan)
+				}
+			}
+		}
+		inc := []int{1, -2, 1, -1, 3, 1, 2, -3}[c]
+		x := vec(1 + (m-1)*abs(inc) + 1)
+		y := vec(1 + (n-1)*abs(inc) + 1)
+		alpha, beta := T(0.8), T([]float64{0, 1.5}[c%2])
+		yg, yw := slices.Clone(y), slices.Clone(y)
+		got(blas.Trans, m, n, kl, ku, alpha, a[1:], lda, x[1:], inc, beta, yg[1:], inc)
+		want(blas.Trans, m, n, kl, ku, alpha, a[1:], lda, x[1:], inc, beta, yw[1:], inc)
+		calls++
+		for i := range yw {
+			if !l2same(float64(yg[i]), float64(yw[i]), tol) {
+				t.Errorf("%s T m=%d n=%d kl=%d ku=%d lda=%d inc=%d: y[%d] = %v, want %v", name, m, n, kl, ku, lda, inc, i, yg[i], yw[i])
+				break
+			}
+		}
+	}
+	if d := launched(name) - before; d < int64(calls) {
+		t.Errorf("%s: %d of %d calls ran on the device", name, d, calls)
+	}
+}
+
+func gemvTCases[T float32 | float64](t *testing.T, gname, rname string, launched func(string) int64,
+	gemv, gemvWant func(tA blas.Transpose, m, n int, alpha T, a []T, lda int, x []T, incX int, beta T, y []T, incY int),
+	ger, gerWant func(m, n int, alpha T, x []T, incX int, y []T, incY int, a []T, lda int), tol float64) {
+	r := rand.New(rand.NewPCG(16, 5))
+	vec := func(n int) []T {
+		s := make([]T, n)
+		for i := range s {
+			s[i] = T(2*r.Float64() - 1)
+		}
+		return s
+	}
+	check := func(desc string, got, want []T) {
+		for i := range want {
+			if !l2same(float64(got[i]), float64(want[i]), tol) {
+				t.Errorf("%s: [%d] = %v, want %v", desc, i, got[i], want[i])
+				return
+			}
+		}
+	}
+	g0, r0 := launched(gname), launched(rname)
+	calls := 0
+	for c, sz := range [][2]int{{1, 1}, {37, 19}, {130, 67}, {64, 256}, {300, 9}} {
+		m, n := sz[0], sz[1]
+		lda := n + c%3
+		inc := []int{1, -2, 2, -1, 1}[c]
+		a := vec(1 + (m-1)*lda + n)
+		if c == 2 {
+			a[1+5*lda+3] = T(l2nan)
+		}
+		x := vec(1 + (m-1)*abs(inc) + 1)
+		y := vec(1 + (n-1)*abs(inc) + 1)
+		yg, yw := slices.Clone(y), slices.Clone(y)
+		gemv(blas.Trans, m, n, 0.7, a[1:], lda, x[1:], inc, -1.5, yg[1:], inc)
+		gemvWant(blas.Trans, m, n, 0.7, a[1:], lda, x[1:], inc, -1.5, yw[1:], inc)
+		check(fmt.Sprintf("%s T m=%d n=%d lda=%d inc=%d", gname, m, n, lda, inc), yg, yw)
+		// GER, with a zero in x (its row skipped); positive increments
+		// (gonum's assembly Dger reads before x for negative ones).
+		x[1] = 0
+		inc = abs(inc)
+		ag, aw := slices.Clone(a), slices.Clone(a)
+		x0, y0 := slices.Clone(x), slices.Clone(y)
+		ger(m, n, 1.3, x[1:], inc, y[1:], 1, ag[1:], lda)
+		if !slices.Equal(x0, x) || !slices.Equal(y0, y) {
+			t.Errorf("ger changed x or y")
+		}
+		gerWant(m, n, 1.3, x[1:], inc, y[1:], 1, aw[1:], lda)
+		check(fmt.Sprintf("%s m=%d n=%d lda=%d inc=%d", rname, m, n, lda, inc), ag, aw)
+		calls++
+	}
+	if d := launched(gname) - g0; d < int64(calls) {
+		t.Errorf("%s: %d of %d calls ran on the device", gname, d, calls)
+	}
+	if d := launched(rname) - r0; d < int64(calls) {
+		t.Errorf("%s: %d of %d calls ran on the device", rname, d, calls)
+	}
+}

@@ -1,0 +1,183 @@
+package clblas
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
+
+	eng "github.com/gocompute/opencl/internal/engine"
+)
+
+// TestSymvKernels runs the GPUs' dense and band symmetric products and
+// the dense triangular one on PoCL (the CPU-device kernels turned off)
+// with each kernel: the tiles in local memory (symv_part, sbmv_tile) and
+// GEMV's kernels for trmv, and the register stream (symv_stream) at its
+// derived shape and at small shapes that make many
+// tiles, chunks and ragged edges at the test's sizes, with and without
+// vector loads. Against gonum: both triangles, alpha and beta special
+// values (beta == 0 with NaN in y), increments ±1 and ±3, views one
+// element into their slices, NaN in every element outside the stored
+// triangle or band. Every call must reach the device.
+func TestSymvKernels(t *testing.T) {
+	impl, e := privateImpl(t, nil)
+	e.L2Portable = true
+	defer func() { e.SymvKernel, e.SymvStream, e.TrmvKernel = eng.SymvAuto, eng.SymvStreamShape{}, eng.TrmvAuto }()
+	d64, fp64 := openclDevice[float64](impl)
+	if fp64 {
+		d64.E.L2Portable = true
+	}
+	type variant struct {
+		k  eng.SymvKernel
+		tk eng.TrmvKernel
+		sh eng.SymvStreamShape
+	}
+	for _, v := range []variant{
+		{eng.SymvTiles, eng.TrmvGemv, eng.SymvStreamShape{}},
+		{eng.SymvStream, eng.TrmvStream, eng.SymvStreamShape{}},
+		{eng.SymvStream, eng.TrmvStream, eng.SymvStreamShape{Vec: 1, TX: 8, TY: 4, Chunk: 1}},
+		{eng.SymvStream, eng.TrmvStream, eng.SymvStreamShape{Vec: 2, TX: 4, TY: 2, Chunk: 3}},
+		{eng.SymvStream, eng.TrmvStream, eng.SymvStreamShape{Vec: 4, TX: 4, TY: 8, Chunk: 2}},
+		{eng.SymvStream, eng.TrmvStream, eng.SymvStreamShape{Vec: 2, TX: 8, TY: 4, Chunk: 4, Walk: true}},
+		{eng.SymvStream, eng.TrmvStream, eng.SymvStreamShape{Vec: 1, TX: 4, TY: 2, Chunk: 3, Walk: true}},
+	} {
+		name := fmt.Sprintf("kernel=%d,%d/shape=%dx%dx%dx%d,walk=%v", v.k, v.tk, v.sh.Vec, v.sh.TX, v.sh.TY, v.sh.Chunk, v.sh.Walk)
+		t.Run(name, func(t *testing.T) {
+			for _, en := range []*eng.Engine{e, d64.E} {
+				if en != nil {
+					en.SymvKernel, en.SymvStream, en.TrmvKernel = v.k, v.sh, v.tk
+				}
+			}
+			if fp64 {
+				symvGPUCases(t, "Dsymv", e.Launched.Of, impl.Dsymv, gonum.Implementation{}.Dsymv, 1e-12)
+				sbmvGPUCases(t, "Dsbmv", e.Launched.Of, impl.Dsbmv, gonum.Implementation{}.Dsbmv, 1e-12)
+				trmvGPUCases(t, "Dtrmv", e.Launched.Of, impl.Dtrmv, gonum.Implementation{}.Dtrmv, 1e-12)
+			}
+			symvGPUCases(t, "Ssymv", e.Launched.Of, impl.Ssymv, gonum.Implementation{}.Ssymv, 1e-4)
+			sbmvGPUCases(t, "Ssbmv", e.Launched.Of, impl.Ssbmv, gonum.Implementation{}.Ssbmv, 1e-4)
+			trmvGPUCases(t, "Strmv", e.Launched.Of, impl.Strmv, gonum.Implementation{}.Strmv, 1e-4)
+		})
+	}
+}
+
+// sbmvGPUCases checks got against want on band widths from the diagonal
+// alone to the whole matrix, lda at and past k+1 (aligned and not).
+func sbmvGPUCases[T float32 | float64](t *testing.T, name string, launched func(string) int64,
+	got, want func(ul blas.Uplo, n, k int, alpha T, a []T, lda int, x []T, incX int, beta T, y []T, incY int), tol float64) {
+	r := rand.New(rand.NewPCG(16, 3))
+	vec := func(n int) []T {
+		s := make([]T, n)
+		for i := range s {
+			s[i] = T(2*r.Float64() - 1)
+		}
+		return s
+	}
+	before := launched(name)
+	calls := 0
+	ab := [][2]T{{1, 0}, {-0.7, 1}, {0.6, -1.3}, {2, 0}}
+	incs := [][2]int{{1, 1}, {-3, 3}, {3, -1}, {-1, -3}}
+	c := 0
+	for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
+		for _, n := range []int{1, 31, 70, 150} {
+			for _, k := range []int{0, 1, 7, 33, 64, n - 1} {
+				if k >= n {
+					continue
+				}
+				c++
+				alpha, beta := ab[c%len(ab)][0], ab[c%len(ab)][1]
+				incX, incY := incs[c%len(incs)][0], incs[c%len(incs)][1]
+				lda := k + 1 + c%2
+				a := vec(1 + (n-1)*lda + k + 1)
+				// The slots of the band outside the matrix are NaN.
+				for i := range n {
+					for s := range k + 1 {
+						j := i + s
+						if ul == blas.Lower {
+							j = i - k + s
+						}
+						if j < 0 || j >= n {
+							a[1+i*lda+s] = T(l2nan)
+						}
+					}
+				}
+				ax, ay := abs(incX), abs(incY)
+				x := vec(1 + (n-1)*ax + 1)
+				y := vec(1 + (n-1)*ay + 1)
+				if beta == 0 {
+					for i := range y {
+						y[i] = T(l2nan)
+					}
+				}
+				yg, yw := slices.Clone(y), slices.Clone(y)
+				got(ul, n, k, alpha, a[1:], lda, x[1:], incX, beta, yg[1:], incY)
+				want(ul, n, k, alpha, a[1:], lda, x[1:], incX, beta, yw[1:], incY)
+				calls++
+				desc := fmt.Sprintf("%s ul=%c n=%d k=%d lda=%d incX=%d incY=%d alpha=%v beta=%v", name, ul, n, k, lda, incX, incY, alpha, beta)
+				for i := range yw {
+					if !l2same(float64(yg[i]), float64(yw[i]), tol) {
+						t.Errorf("%s: y[%d] = %v, want %v", desc, i, yg[i], yw[i])
+						break
+					}
+				}
+			}
+		}
+	}
+	if d := launched(name) - before; d < int64(calls) {
+		t.Errorf("%s: %d of %d calls ran on the device", name, d, calls)
+	}
+}
+
+// trmvGPUCases checks got against want for both triangles, transposes
+// and diagonals, NaN outside the stored triangle (and on a unit
+// diagonal).
+func trmvGPUCases[T float32 | float64](t *testing.T, name string, launched func(string) int64,
+	got, want func(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []T, lda int, x []T, incX int), tol float64) {
+	r := rand.New(rand.NewPCG(16, 4))
+	vec := func(n int) []T {
+		s := make([]T, n)
+		for i := range s {
+			s[i] = T(2*r.Float64() - 1)
+		}
+		return s
+	}
+	before := launched(name)
+	calls := 0
+	c := 0
+	for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
+		for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans} {
+			for _, dg := range []blas.Diag{blas.NonUnit, blas.Unit} {
+				for _, n := range []int{1, 37, 130} {
+					c++
+					incX := []int{1, -3, 2, -1}[c%4]
+					lda := n + c%3
+					a := vec(1 + (n-1)*lda + n)
+					for i := range n {
+						for j := range n {
+							if ul == blas.Upper && j < i || ul == blas.Lower && j > i || dg == blas.Unit && i == j {
+								a[1+i*lda+j] = T(l2nan)
+							}
+						}
+					}
+					x := vec(1 + (n-1)*abs(incX) + 1)
+					xg, xw := slices.Clone(x), slices.Clone(x)
+					got(ul, tA, dg, n, a[1:], lda, xg[1:], incX)
+					want(ul, tA, dg, n, a[1:], lda, xw[1:], incX)
+					calls++
+					desc := fmt.Sprintf("%s ul=%c tA=%c d=%c n=%d lda=%d incX=%d", name, ul, tA, dg, n, lda, incX)
+					for i := range xw {
+						if !l2same(float64(xg[i]), float64(xw[i]), tol) {
+							t.Errorf("%s: x[%d] = %v, want %v", desc, i, xg[i], xw[i])
+							break
+						}
+					}
+				}
+			}
+		}
+	}
+	if d := launched(name) - before; d < int64(calls) {
+		t.Errorf("%s: %d of %d calls ran on the device", name, d, calls)
+	}
+}

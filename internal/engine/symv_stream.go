@@ -1,0 +1,173 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/gocompute/opencl/cl"
+)
+
+// The symmetric matrix-vector products streamed through registers
+// (kernels/symv_stream.cl): the dense triangle (symv) and the band (sbmv)
+// read once in vector loads, each element used for its row and its
+// column, tiles of a block column per work-group; symv_fin adds up the
+// partial sums.
+
+const symvStreamFile = "symv_stream.cl"
+
+// SymvKernel chooses the dense symv's and sbmv's kernel on GPUs.
+type SymvKernel int
+
+const (
+	SymvAuto   SymvKernel = iota // the engine's choice (symvKernelFor)
+	SymvTiles                    // symv_part / sbmv_tile: a tile in local memory per work-group
+	SymvStream                   // symv_stream: register streaming
+)
+
+// TrmvKernel chooses the dense trmv's kernel on GPUs.
+type TrmvKernel int
+
+const (
+	TrmvAuto   TrmvKernel = iota // the engine's choice (trmvKernelFor)
+	TrmvGemv                     // gemv_n / gemv_t_part over the triangle
+	TrmvStream                   // symv_stream's row or column sums
+)
+
+// trmvKernelFor is call c's trmv kernel: the setting when one is made,
+// else GEMV's.
+func trmvKernelFor(c *Call) TrmvKernel {
+	if k := c.E.TrmvKernel; k != TrmvAuto {
+		return k
+	}
+	return TrmvGemv
+}
+
+// SymvStreamShape is symv_stream's launch shape: Vec elements per vector
+// load (L1_VW), a work-group of TX×TY work-items (tiles TX·Vec square,
+// TY dividing it) taking Chunk tiles of a block column.
+type SymvStreamShape struct {
+	Vec, TX, TY, Chunk int
+	// Walk: the group walks along a block row (symv_walk: its rows' sums
+	// in registers, the columns' reduced a tile at a time) rather than
+	// down a block column (symv_stream).
+	Walk bool
+}
+
+// tile is the shape's tile side.
+func (s SymvStreamShape) tile() int { return s.TX * s.Vec }
+
+// localBytes is the local memory symv_stream takes for elements of es
+// bytes: two buffers of row pieces' sums (which then hold the columns'
+// sums of the TY slices); symv_walk's below.
+func (s SymvStreamShape) localBytes(es int) int64 {
+	if s.Walk { // symv_walk: two tiles' column sums by slice, the rows' by lane
+		return int64((2*s.TY*s.tile() + s.tile()*(s.TX+1)) * es)
+	}
+	return int64(2 * s.tile() * (s.TX + 1) * es)
+}
+
+// valid reports whether symv_stream can take shape s: TY divides the
+// tile and the columns' sums fit the row buffers.
+func (s SymvStreamShape) valid() bool {
+	return s.Vec > 0 && s.TX > 0 && s.TY > 0 && s.Chunk > 0 && s.tile()%s.TY == 0 && s.TY <= 2*(s.TX+1)
+}
+
+// symvKernelFor is call c's kernel: the setting when one is made, else
+// the stream, but on CPU devices (where only sbmv comes here unless
+// L2Portable, and keeps its tiles).
+func symvKernelFor(c *Call) SymvKernel {
+	if k := c.E.SymvKernel; k != SymvAuto {
+		return k
+	}
+	if L2OnCPU(c) {
+		return SymvTiles
+	}
+	return SymvStream
+}
+
+// symvStreamShapeFor is symv_stream's shape (symv_walk's for walk) for
+// level 1 shape sh, elements of es bytes and the device's limits: 128-bit
+// loads (at most sh.Vec elements), 32 work-items wide by 8, four tiles
+// per group; narrowed
+// until the local memory fits three quarters of the device's and the
+// group its work-group limit.
+func symvStreamShapeFor(sh L1Shape, localMem int64, maxLocal, es int, walk bool) SymvStreamShape {
+	s := SymvStreamShape{Vec: max(min(sh.Vec, 16/es), 1), TX: 32, TY: 8, Chunk: 4, Walk: walk}
+	for s.TX > 1 && localMem > 0 && s.localBytes(es) > localMem*3/4 {
+		s.TX /= 2
+	}
+	for maxLocal > 0 && s.TX*s.TY > maxLocal && s.TY > 1 {
+		s.TY /= 2
+	}
+	for !s.valid() && s.TY > 1 {
+		s.TY /= 2
+	}
+	return s
+}
+
+// symvStreamOnDevice enqueues y = alpha·A·x + beta·y for the symmetric n×n
+// A whose stored triangle (upper or lower) lies at a[i·ld + j + off] with
+// band width k (k = n−1: dense): symv_stream, then symv_fin.
+func symvStreamOnDevice[T Real](c *Call, n, k int, upper bool, a *cl.Buffer, ld, off int, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
+	streamMV(c, streamOp{n: n, k: k, upper: upper, what: 3, dg: 1}, a, ld, off, alpha, x, offX, incX, beta, y, offY, incY)
+}
+
+// streamOp is the product symv_stream computes on the stored triangle of
+// an n×n matrix with band width k: its row sums (what 1), column sums
+// (2) or both (3, symmetric); the diagonal in neither (dg 0, unit:
+// x(i) added), the rows' (1) or the columns' (2).
+type streamOp struct {
+	n, k        int
+	upper, unit bool
+	what, dg    int
+}
+
+// streamMV enqueues y = alpha·op·x + beta·y for the stored triangle at
+// a[i·ld + j + off]: symv_stream, then symv_fin.
+func streamMV[T Real](c *Call, o streamOp, a *cl.Buffer, ld, off int, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
+	n := o.n
+	if n == 0 {
+		return
+	}
+	es := ElemSize[T]()
+	// One sum only (trmv): the row sums walking along block rows, the
+	// column sums down block columns, each kept in registers, with no
+	// reduction per tile.
+	s := symvStreamShapeFor(l1ShapeOf(c), c.E.Prof.LocalMemBytes, c.E.Prof.MaxWorkGroupSize, es, o.what == 1)
+	if sh := c.E.SymvStream; sh.Vec > 0 {
+		s = sh
+	}
+	if !s.valid() {
+		c.Fail(fmt.Errorf("clblas: symv_stream: invalid shape %+v", s))
+		return
+	}
+	tb := s.tile()
+	nb := L3CeilDiv(n, tb)
+	nd := min(1+L3CeilDiv(o.k, tb), nb)
+	nch := L3CeilDiv(nd, s.Chunk)
+	groups := 0
+	for ch := range nch {
+		groups += nb - ch*s.Chunk
+	}
+	// A sum not computed has a one-element buffer, never touched; the
+	// sum kept in registers has a slot per chunk, the other per tile.
+	rs, cs, kernel := nd, nch, "symv_stream"
+	if s.Walk {
+		rs, cs, kernel = nch, nd, "symv_walk"
+	}
+	rn, cn := 1, 1
+	if o.what&1 != 0 {
+		rn = rs * n
+	}
+	if o.what&2 != 0 {
+		cn = cs * n
+	}
+	rpart, cpart := Alloc[T](c, rn), Alloc[T](c, cn)
+	defs := []string{fmt.Sprintf("L1_VW=%d", s.Vec), fmt.Sprintf("SS_TX=%d", s.TX), fmt.Sprintf("SS_TY=%d", s.TY), fmt.Sprintf("SS_CH=%d", s.Chunk)}
+	vec := l2bool(ld%s.Vec == 0 && off%s.Vec == 0)
+	c.Run(c.Kernel(symvStreamFile, kernel, defs...), []int{groups * s.TX, s.TY}, []int{s.TX, s.TY},
+		int32(n), int32(o.k), l2bool(o.upper), int32(nb), int32(nd), a, int32(ld), int32(off), x, int32(offX), int32(incX),
+		rpart, cpart, vec, int32(o.what), int32(o.dg))
+	c.Run(c.Kernel(symvStreamFile, "symv_fin", defs...), gemvFinGrid(n), gemvFinLocal,
+		int32(n), l2bool(o.upper), int32(nb), int32(nd), alpha, rpart, cpart, beta, y, int32(offY), int32(incY),
+		int32(o.what), l2bool(o.unit), x, int32(offX), int32(incX), l2bool(s.Walk))
+}
