@@ -25,39 +25,42 @@ var (
 // entries in [0, 1/n) (complex: both parts), so that the solution stays
 // bounded call after call.
 //
-//	go test -run XXX -bench TrsvShape ./blas -trsv.n 8192 -trsv.shapes 0:0:0,64:4:0
+//	go test -run XXX -bench TrsvShape ./blas -trsv.n 8192 -trsv.shapes 0:0:0,0:4:0
 func BenchmarkTrsvShape(b *testing.B) {
 	impl := newTestImpl(b)
 	e := impl.eng
 	defer func() { e.L2SolveNB, e.L2SolveLaunch, e.L2SolveGroups = 0, 0, 0 }()
+	var shapes [][3]int
 	for _, sh := range strings.Split(*trsvShapes, ",") {
-		var ts, launch, groups int
-		if _, err := fmt.Sscanf(sh, "%d:%d:%d", &ts, &launch, &groups); err != nil {
+		var s [3]int
+		if _, err := fmt.Sscanf(sh, "%d:%d:%d", &s[0], &s[1], &s[2]); err != nil {
 			b.Fatalf("-trsv.shapes %q: %v", sh, err)
 		}
-		for _, p := range strings.Split(*trsvPrecs, ",") {
-			name := fmt.Sprintf("%s/shape=%d:%d:%d", p, ts, launch, groups)
-			b.Run(name, func(b *testing.B) {
-				e.L2SolveNB, e.L2SolveLaunch, e.L2SolveGroups = ts, launch, groups
-				switch p {
-				case "S":
-					trsvShapeRun(b, impl, *trsvN, func(v float64) float32 { return float32(v) })
-				case "D":
-					trsvShapeRun(b, impl, *trsvN, func(v float64) float64 { return v })
-				case "C":
-					trsvShapeRun(b, impl, *trsvN, func(v float64) complex64 { return complex(float32(v), float32(v/2)) })
-				case "Z":
-					trsvShapeRun(b, impl, *trsvN, func(v float64) complex128 { return complex(v, v/2) })
-				default:
-					b.Fatalf("-trsv.precs: unknown %q", p)
-				}
-			})
-		}
+		shapes = append(shapes, s)
+	}
+	for _, p := range strings.Split(*trsvPrecs, ",") {
+		b.Run(p, func(b *testing.B) {
+			switch p {
+			case "S":
+				trsvShapeRun(b, impl, *trsvN, shapes, func(v float64) float32 { return float32(v) })
+			case "D":
+				trsvShapeRun(b, impl, *trsvN, shapes, func(v float64) float64 { return v })
+			case "C":
+				trsvShapeRun(b, impl, *trsvN, shapes, func(v float64) complex64 { return complex(float32(v), float32(v/2)) })
+			case "Z":
+				trsvShapeRun(b, impl, *trsvN, shapes, func(v float64) complex128 { return complex(v, v/2) })
+			default:
+				b.Fatalf("-trsv.precs: unknown %q", p)
+			}
+		})
 	}
 }
 
-func trsvShapeRun[T Element](b *testing.B, impl *Implementation, n int, elem func(float64) T) {
-	if isWide[T]() && !impl.eng.Prof.FP64 {
+// trsvShapeRun makes the operands once and times every shape and solve
+// on them.
+func trsvShapeRun[T Element](b *testing.B, impl *Implementation, n int, shapes [][3]int, elem func(float64) T) {
+	e := impl.eng
+	if isWide[T]() && !e.Prof.FP64 {
 		b.Skip("no double precision")
 	}
 	rnd := rand.New(rand.NewPCG(4, uint64(n)))
@@ -83,7 +86,7 @@ func trsvShapeRun[T Element](b *testing.B, impl *Implementation, n int, elem fun
 	if isComplexElem(z) {
 		tT = blas.ConjTrans
 	}
-	for _, op := range []struct {
+	ops := []struct {
 		name  string
 		bytes float64
 		f     func() (*Event, error)
@@ -91,26 +94,30 @@ func trsvShapeRun[T Element](b *testing.B, impl *Implementation, n int, elem fun
 		{"TRSV-L-N", es * nf * (nf + 1) / 2, func() (*Event, error) { return Trsv(blas.Lower, blas.NoTrans, blas.Unit, a, x) }},
 		{"TRSV-U-T", es * nf * (nf + 1) / 2, func() (*Event, error) { return Trsv(blas.Upper, tT, blas.Unit, a, x) }},
 		{"TBSV-L-N", es * (nf*(kf+1) - kf*(kf+1)/2), func() (*Event, error) { return Tbsv(blas.Lower, blas.NoTrans, blas.Unit, kb, ab, x) }},
-	} {
-		b.Run(op.name, func(b *testing.B) {
-			run := func(reps int) {
-				var last *Event
-				for range reps {
-					ev, err := op.f()
-					if err != nil {
+	}
+	for _, sh := range shapes {
+		for _, op := range ops {
+			b.Run(fmt.Sprintf("shape=%d:%d:%d/%s", sh[0], sh[1], sh[2], op.name), func(b *testing.B) {
+				e.L2SolveNB, e.L2SolveLaunch, e.L2SolveGroups = sh[0], sh[1], sh[2]
+				run := func(reps int) {
+					var last *Event
+					for range reps {
+						ev, err := op.f()
+						if err != nil {
+							b.Fatal(err)
+						}
+						last = ev
+					}
+					if err := last.Wait(); err != nil {
 						b.Fatal(err)
 					}
-					last = ev
 				}
-				if err := last.Wait(); err != nil {
-					b.Fatal(err)
-				}
-			}
-			run(1) // builds the kernels
-			b.ResetTimer()
-			run(b.N)
-			b.ReportMetric(op.bytes*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
-		})
+				run(1) // builds the kernels
+				b.ResetTimer()
+				run(b.N)
+				b.ReportMetric(op.bytes*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
+			})
+		}
 	}
 }
 
