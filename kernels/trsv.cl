@@ -18,9 +18,9 @@
 //   - trsv_inv, one launch, a work-group per sub-block: inverts the
 //     sub-block's diagonal block D of M in local memory (row by row,
 //     X(i, t) = −Σ_{t≤m<i} M(i, m)·X(m, t) / M(i, i)) into a workspace,
-//     with a flag set where D, or its inverse, is not finite or D has a
-//     zero on its diagonal; and copies x (strided) into the workspace's
-//     right-hand sides r.
+//     with a flag set where D, or its inverse, is not finite, D has a
+//     zero on its diagonal or D is ill-conditioned (SV_COND); and copies
+//     x (strided) into the workspace's right-hand sides r.
 //   - trsv_blk, one launch per launch block [q1, q1 + NB): every
 //     work-group solves the whole block in local memory, sub-block after
 //     sub-block (x_s = D_s⁻¹·r_s, then r of the later sub-blocks of the
@@ -37,10 +37,10 @@
 // Rounding and exceptions: a sub-block with its flag set, or whose r is
 // not finite, is solved by substitution (a row at a time, as gonum's loop
 // does), so a zero or non-finite diagonal, or Inf and NaN in A or b, give
-// the Inf and NaN of gonum's code. Only finite sub-blocks with finite
-// right-hand sides use their inverse: there the result differs from
-// substitution by rounding (TS is small, so D's condition bounds the
-// extra error). Every product inside the band is computed, zero or not, so
+// the Inf and NaN of gonum's code. Only finite, well-conditioned
+// sub-blocks with finite right-hand sides use their inverse: there the
+// result differs from substitution by rounding, at most about SV_COND
+// times substitution's error bound. Every product inside the band is computed, zero or not, so
 // NaN and Inf spread as in gonum's code; nothing outside the band or the
 // triangle is read.
 //
@@ -68,6 +68,11 @@
 #define NB TS
 #endif
 
+// SV_COND: the largest ‖D‖∞·‖D⁻¹‖∞ of a diagonal sub-block solved by its
+// inverse (the inverse's extra error is about that factor times
+// substitution's).
+#define SV_COND 256
+
 #define SV_DENSE 0
 #define SV_BAND 1
 #define SV_PACKED 2
@@ -83,6 +88,9 @@ static inline elem emul(const elem a, const elem b)
 static inline int efinite(const elem a) { return isfinite(a.x) && isfinite(a.y); }
 static inline int ezero(const elem a) { return a.x == 0 && a.y == 0; }
 static inline elem econj(const elem a, const int c) { return c ? (real2)(a.x, -a.y) : a; }
+static inline real eabs1(const elem a) { return fabs(a.x) + fabs(a.y); }
+#define EREAL(a) ((a).x)
+#define ESCAL(r) ((real2)((r), 0))
 // sv_inf1 is a signed 1 for an infinity and a signed 0 otherwise.
 static inline real sv_inf1(const real f) { return copysign(isinf(f) ? (real)1 : (real)0, f); }
 // ediv is n/m as Go's runtime forms it: Smith's algorithm, then C99's
@@ -129,6 +137,9 @@ static inline elem emul(const elem a, const elem b) { return a * b; }
 static inline int efinite(const elem a) { return isfinite(a); }
 static inline int ezero(const elem a) { return a == 0; }
 static inline elem econj(const elem a, const int c) { return a; }
+static inline real eabs1(const elem a) { return fabs(a); }
+#define EREAL(a) (a)
+#define ESCAL(r) (r)
 static inline elem ediv(const elem n, const elem m) { return n / m; }
 #endif
 
@@ -176,15 +187,30 @@ static inline void sv_tile(SV_PARAMS, const int p0, const int pend, const int c0
 
 // sv_panel returns Σ_{c < cw} M(p0 + t, c0 + c)·xq[c] over work-item t's
 // row's band (rows below the columns; past pend the result is not used).
-// Every work-item of the group calls it (barriers).
+// Every work-item of the group calls it (barriers for op(A) = A, whose
+// rows it transposes through the tile).
 static inline elem sv_panel(SV_PARAMS, const int p0, const int pend, const int c0, const int cw,
                             __local const elem* xq, __local elem (*tile)[TS + 1])
 {
     const int t = get_local_id(0);
+    const int clo = max(0, p0 + t - k - c0);
+    elem s = EZERO;
+    if (trans) {
+        // Work-item t reads its own row of M along A's rows: no tile.
+        const int p = p0 + t;
+        elem v[TS];
+        for (int o = 0; o < TS; o++) {
+            const int q = c0 + o;
+            v[o] = a[p < pend && o < cw && p - q <= k ? SV_MIDX(p, q) : 0];
+        }
+        for (int o = 0; o < TS; o++) {
+            if (o >= clo && o < cw) s += emul(econj(v[o], trans == 2), xq[o]);
+        }
+        return s;
+    }
     sv_tile(SV_ARGS, p0, pend, c0, cw, 0, tile);
     barrier(CLK_LOCAL_MEM_FENCE);
-    elem s = EZERO;
-    for (int c = max(0, p0 + t - k - c0); c < cw; c++) s += emul(tile[t][c], xq[c]);
+    for (int c = clo; c < cw; c++) s += emul(tile[t][c], xq[c]);
     barrier(CLK_LOCAL_MEM_FENCE);
     return s;
 }
@@ -206,7 +232,13 @@ void trsv_inv(SV_PARAMS, __global const elem* x, const long offx, const int incx
     sv_tile(SV_ARGS, p0, p0 + sw, p0, sw, 1, tile);
     barrier(CLK_LOCAL_MEM_FENCE);
     int mine = 0;
-    for (int o = 0; o < TS; o++) mine |= !efinite(tile[o][t]);
+    real rs = unit && t < sw ? 1 : 0;
+    for (int o = 0; o < TS; o++) {
+        mine |= !efinite(tile[o][t]);
+        rs += eabs1(tile[t][o]);
+    }
+    // D's row sums, in the tile's spare column.
+    tile[t][TS] = ESCAL(rs);
     // Row i of the inverse from rows < i (already inverted in place) and
     // row i of D: every work-item forms its element before any is stored.
     for (int i = 0; i < sw; i++) {
@@ -227,6 +259,14 @@ void trsv_inv(SV_PARAMS, __global const elem* x, const long offx, const int incx
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
+    // An ill-conditioned D (‖D‖∞·‖D⁻¹‖∞ above SV_COND) is solved by
+    // substitution too: the inverse's error grows with that product.
+    real dmax = 0, xs = 0;
+    for (int o = 0; o < TS; o++) {
+        dmax = fmax(dmax, EREAL(tile[o][TS]));
+        if (o <= t) xs += eabs1(tile[t][o]);
+    }
+    mine |= !(dmax * xs <= SV_COND);
     if (mine) atomic_or(&bad, 1);
     __global elem* inv = w + nsb * TS + (long)b * TS * TS;
     for (int j = 0; j < TS; j++) inv[j * TS + t] = (t >= j && t < sw) ? tile[t][j] : EZERO;
