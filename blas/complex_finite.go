@@ -8,9 +8,10 @@ import (
 	eng "github.com/gocompute/opencl/internal/engine"
 )
 
-// The complex products and solves of the device (zmv, zsv in
-// kernels/complex_level2.cl) sum in another order and group α differently
-// than gonum's Go code, which also skips some zero multipliers. With
+// The complex products and solves of the device (zmv in
+// kernels/complex_level2.cl, the blocked solves of kernels/trsv.cl) sum in
+// another order and group α differently than gonum's Go code, which also
+// skips some zero multipliers. With
 // finite operands that changes only rounding; with NaN or ±Inf it can
 // change which parts come out NaN or infinite. So those calls go to the
 // device only when their scalars and every element gonum reads are finite

@@ -1,14 +1,13 @@
 // complex_level2.cl — complex level-2 BLAS (matrix-vector products,
-// triangular solves, rank updates) on gonum's ROW-MAJOR storage. Built
-// after common.cl with PRECISION=32|64: a complex number is a real2 (re,
+// rank updates; the triangular solves are trsv.cl's) on gonum's ROW-MAJOR
+// storage. Built after common.cl with PRECISION=32|64: a complex number is a real2 (re,
 // im), the layout of Go's complex64 and complex128. Everything else
 // (transpose, uplo, diag, storage scheme) is a kernel argument, so the file
 // is built once per precision.
 //
-// MATRIX DESCRIPTOR (the leading arguments of zmv and zsv), as in level2.cl:
+// MATRIX DESCRIPTOR (the leading arguments of zmv), as in level2.cl:
 //   int kind     ZKIND_GENERAL (gemv, gbmv), ZKIND_HERMITIAN (hemv, hbmv,
-//                hpmv) or ZKIND_TRIANGULAR (trmv, tbmv, tpmv, trsv, tbsv,
-//                tpsv)
+//                hpmv) or ZKIND_TRIANGULAR (trmv, tbmv, tpmv)
 //   int storage  ZST_DENSE, ZST_BAND or ZST_PACKED
 //   int upper    the stored triangle (Hermitian, triangular)
 //   int trans    op(A): 0 A, 1 Aᵀ, 2 Aᴴ (general, triangular)
@@ -33,7 +32,7 @@
 // strided: element j of x is x[offx + j*incx] (offx is where element 0
 // lies, so negative increments work as in gonum).
 //
-// The products and solves (zmv, zsv) sum in a different order than gonum's
+// The products (zmv) sum in a different order than gonum's
 // Go code; the host sends them only operands and scalars that are finite,
 // where the order changes nothing but rounding. The rank updates (zrank)
 // form every element with gonum's own arithmetic, zero tests included, so
@@ -52,7 +51,6 @@
 #define ZST_PACKED 2
 
 #define ZMV_WG 64 // zmv_wg: work-items per element of y
-#define ZSV_WG 64 // zsv: the one work-group of a triangular solve
 
 // The updates of zrank, each with gonum's arithmetic.
 #define ZR_GERU 0 // A += (α·x(r))·y(c), rows with x(r) == 0 skipped
@@ -245,45 +243,6 @@ __kernel void zscale_y(int n, real bre, real bim, __global real2* y, long offy, 
 		y[iy] = (real2)(0, 0);
 	} else if (bre != (real)1 || bim != (real)0) {
 		y[iy] = zmul((real2)(bre, bim), y[iy]);
-	}
-}
-
-// zsv solves M·x = b in place for a triangular descriptor in ONE
-// work-group. Rows are taken in dependency order (forward for a lower M,
-// backward for an upper one); for each, the work-group forms the dot
-// product of the row's solved part with x, reduced in local memory, and
-// work-item 0 finishes x(i) (divided by M(i,i) unless unit). A barrier on
-// global memory publishes x(i) before the next row reads it.
-__kernel __attribute__((reqd_work_group_size(ZSV_WG, 1, 1)))
-void zsv(ZMAT_PARAMS, __global real2* x, long offx, int incx) {
-	__local real2 part[ZSV_WG];
-	const int l = get_local_id(0);
-	const int fwd = (upper == (trans != 0)); // M lower triangular
-	for (int s = 0; s < n; s++) {
-		const int i = fwd ? s : n - 1 - s;
-		const int lo = fwd ? max(0, i - kl) : i + 1;
-		const int hi = fwd ? i : (int)min((long)n, (long)i + kl + 1);
-		real2 acc = (real2)(0, 0);
-		for (int j = lo + l; j < hi; j += ZSV_WG) {
-			acc += zmul(zmv_elem(ZMAT_ARGS, i, j), x[offx + (long)j * incx]);
-		}
-		part[l] = acc;
-		barrier(CLK_LOCAL_MEM_FENCE);
-		for (int w = ZSV_WG / 2; w > 0; w >>= 1) {
-			if (l < w) {
-				part[l] += part[l + w];
-			}
-			barrier(CLK_LOCAL_MEM_FENCE);
-		}
-		if (l == 0) {
-			const long ix = offx + (long)i * incx;
-			real2 xi = x[ix] - part[0];
-			if (!unit) {
-				xi = zdiv(xi, zmv_elem(ZMAT_ARGS, i, i));
-			}
-			x[ix] = xi;
-		}
-		barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
 	}
 }
 

@@ -1,44 +1,147 @@
-// trsv.cl — the blocked triangular solves M·x = b (trsv, tbsv, tpsv) on
-// gonum's row-major dense, band and packed storage, built after common.cl.
-// M = op(A) is n×n triangular with band width k (dense and packed: n−1).
+// trsv.cl — the blocked triangular solves M·x = b (trsv, tbsv, tpsv, real
+// and complex) on gonum's row-major dense, band and packed storage, built
+// after common.cl. M = op(A) is n×n triangular with band width k (dense
+// and packed: n−1); op(A) is A, Aᵀ or (complex) Aᴴ.
+//
+// Elements: real, or with SV_CPLX a complex number as a real2 (re, im),
+// the layout of Go's complex64 and complex128. Products and quotients are
+// Go's (FP_CONTRACT off; Smith's division with Go's corrections), so the
+// complex build is the real one's twin written once.
 //
 // The solve walks M's rows in dependency order: position p is row
 // row(p) = p when M is lower triangular (forward), n−1−p when it is upper
 // (backward), so that in positions M is always lower triangular, and
-// M(p, q) is non-zero only for 0 ≤ p−q ≤ k. Positions come in blocks of TS.
-// One launch of trsv_step per block: it takes the block [q0, q1) solved by
-// the launch before (empty in the first launch), and
-//   - every work-group g subtracts that block's part of M·x from the rows
-//     [q1 + g·TS, q1 + (g+1)·TS) it reaches (rows below pend, the last
-//     row within the band): the GEMV-shaped panel update, M's TS columns
-//     read once in coalesced loads (a work-item per column of A's rows for
-//     op(A) = A, staged through local memory; a work-item per row of M,
-//     walking A's rows, for op(A) = Aᵀ);
-//   - work-group 0 then solves the next diagonal block [q1, q1 + TS) in
-//     local memory, a barrier per row, and stores it.
-// So a solve is ⌈n/TS⌉ launches, and all of A but the diagonal blocks is
-// read by the panel updates. Every product inside the band is computed,
-// zero or not (no fma), so NaN and Inf spread as in gonum's Go code;
-// nothing outside the band or triangle is read.
+// M(p, q) is non-zero only for 0 ≤ p−q ≤ k.
 //
-// Defines: TS, the block order and work-group size (default 64); the host
-// keeps tile (TS·(TS+1) elements) within the device's local memory.
+// Positions come in sub-blocks of TS (the work-group size) and launch
+// blocks of NB (a multiple of TS):
+//   - trsv_inv, one launch, a work-group per sub-block: inverts the
+//     sub-block's diagonal block D of M in local memory (row by row,
+//     X(i, t) = −Σ_{t≤m<i} M(i, m)·X(m, t) / M(i, i)) into a workspace,
+//     with a flag set where D, or its inverse, is not finite, D has a
+//     zero on its diagonal or D is ill-conditioned (SV_COND); and copies
+//     x (strided) into the workspace's right-hand sides r.
+//   - trsv_blk, one launch per launch block [q1, q1 + NB): every
+//     work-group solves the whole block in local memory, sub-block after
+//     sub-block (x_s = D_s⁻¹·r_s, then r of the later sub-blocks of the
+//     block −= their part of M·x_s); work-group 0 stores the block's x;
+//     then the work-groups, striding over tiles of TS rows, subtract the
+//     block's part of M·x from the r of the rows it reaches (all the rows
+//     below; the band's k for tbsv): the GEMV-shaped update, one pass over
+//     the panel, A read in coalesced loads.
+// So a solve is 1 + ⌈n/NB⌉ launches, with no work-group ever waiting on
+// another: each launch needs only what the launches before it wrote. The
+// block is solved by every work-group (its NB²/2 elements read by each,
+// from the cache), so that none waits for another.
+//
+// Rounding and exceptions: a sub-block with its flag set, or whose r is
+// not finite, is solved by substitution (a row at a time, as gonum's loop
+// does), so a zero or non-finite diagonal, or Inf and NaN in A or b, give
+// the Inf and NaN of gonum's code. Only finite, well-conditioned
+// sub-blocks with finite right-hand sides use their inverse: there the
+// result differs from substitution by rounding, at most about SV_COND
+// times substitution's error bound. Every product inside the band is computed, zero or not, so
+// NaN and Inf spread as in gonum's code; nothing outside the band or the
+// triangle is read.
+//
+// Defines: TS, the sub-block order and work-group size (default 64); NB,
+// the launch block (a multiple of TS, default TS); SV_CPLX for complex
+// elements. The host keeps the local tile (TS·(TS+1) elements) and NB
+// elements of x within the device's local memory.
+//
+// Local memory comes as arguments (the tile, x's block, a flag), not as
+// kernel-scope __local variables: PoCL 3.1 gave wrong solves, now and then,
+// with those when several work-groups ran at once (as in PoCL's issue
+// 1218), and always right ones with arguments.
+//
+// Workspace w (elements): r at [0, nsb·TS), the inverses at
+// [nsb·TS, nsb·TS + nsb·TS²) (sub-block b's, column-major: X(i, j) at
+// b·TS² + j·TS + i, zero above the diagonal and past the matrix), the flags
+// at the nsb elements after them (non-zero: substitute); nsb = ⌈n/TS⌉.
 
 #pragma OPENCL FP_CONTRACT OFF
 
 #ifndef TS
 #define TS 64
 #endif
+#ifndef NB
+#define NB TS
+#endif
 
-// SV_B: loads a work-item issues together. A load's index is computed
-// first (element 0 of a when the element is not wanted) so that the loads
-// do not wait on one another; a loop of guarded loads would take one
-// memory latency per element.
-#define SV_B (TS < 16 ? TS : 16)
+// SV_COND: the largest ‖D‖∞·‖D⁻¹‖∞ of a diagonal sub-block solved by its
+// inverse (the inverse's extra error is about that factor times
+// substitution's).
+#define SV_COND 256
 
 #define SV_DENSE 0
 #define SV_BAND 1
 #define SV_PACKED 2
+
+#ifdef SV_CPLX
+typedef real2 elem;
+#define EZERO ((real2)(0, 0))
+#define EONE ((real2)(1, 0))
+static inline elem emul(const elem a, const elem b)
+{
+    return (real2)(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
+}
+static inline int efinite(const elem a) { return isfinite(a.x) && isfinite(a.y); }
+static inline int ezero(const elem a) { return a.x == 0 && a.y == 0; }
+static inline elem econj(const elem a, const int c) { return c ? (real2)(a.x, -a.y) : a; }
+static inline real eabs1(const elem a) { return fabs(a.x) + fabs(a.y); }
+#define EREAL(a) ((a).x)
+#define ESCAL(r) ((real2)((r), 0))
+// sv_inf1 is a signed 1 for an infinity and a signed 0 otherwise.
+static inline real sv_inf1(const real f) { return copysign(isinf(f) ? (real)1 : (real)0, f); }
+// ediv is n/m as Go's runtime forms it: Smith's algorithm, then C99's
+// recovery of infinities and zeros where both parts came out NaN.
+static inline elem ediv(const elem n, const elem m)
+{
+    real e, f;
+    if (fabs(m.x) >= fabs(m.y)) {
+        const real ratio = m.y / m.x;
+        const real denom = m.x + ratio * m.y;
+        e = (n.x + n.y * ratio) / denom;
+        f = (n.y - n.x * ratio) / denom;
+    } else {
+        const real ratio = m.x / m.y;
+        const real denom = m.y + ratio * m.x;
+        e = (n.x * ratio + n.y) / denom;
+        f = (n.y * ratio - n.x) / denom;
+    }
+    if (isnan(e) && isnan(f)) {
+        real a = n.x, b = n.y, c = m.x, d = m.y;
+        const real inf = INFINITY;
+        if (c == 0 && d == 0 && (!isnan(a) || !isnan(b))) {
+            e = copysign(inf, c) * a;
+            f = copysign(inf, c) * b;
+        } else if ((isinf(a) || isinf(b)) && isfinite(c) && isfinite(d)) {
+            a = sv_inf1(a);
+            b = sv_inf1(b);
+            e = inf * (a * c + b * d);
+            f = inf * (b * c - a * d);
+        } else if ((isinf(c) || isinf(d)) && isfinite(a) && isfinite(b)) {
+            c = sv_inf1(c);
+            d = sv_inf1(d);
+            e = 0 * (a * c + b * d);
+            f = 0 * (b * c - a * d);
+        }
+    }
+    return (real2)(e, f);
+}
+#else
+typedef real elem;
+#define EZERO ((real)0)
+#define EONE ((real)1)
+static inline elem emul(const elem a, const elem b) { return a * b; }
+static inline int efinite(const elem a) { return isfinite(a); }
+static inline int ezero(const elem a) { return a == 0; }
+static inline elem econj(const elem a, const int c) { return a; }
+static inline real eabs1(const elem a) { return fabs(a); }
+#define EREAL(a) (a)
+#define ESCAL(r) (r)
+static inline elem ediv(const elem n, const elem m) { return n / m; }
+#endif
 
 // sv_at is the index of the stored element (r, c) of A (upper: c ≥ r;
 // lower: c ≤ r) in the given storage.
@@ -50,95 +153,209 @@ static inline long sv_at(int storage, int upper, int n, int k, int lda, int r, i
     return R * lda + c;
 }
 
-__kernel __attribute__((reqd_work_group_size(TS, 1, 1)))
-void trsv_step(const int storage, const int upper, const int trans, const int unit,
-               const int n, const int k, __global const real* a, const int lda,
-               __global real* x, const int offx, const int incx,
-               const int q0, const int q1, const int pend)
+#define SV_PARAMS const int storage, const int upper, const int trans, const int unit, \
+    const int n, const int k, __global const elem* a, const int lda
+#define SV_ARGS storage, upper, trans, unit, n, k, a, lda
+#define SV_ROW(P) ((upper == (trans != 0)) ? (P) : n - 1 - (P))
+// SV_MIDX is the index in a of M(p, q) for p ≥ q.
+#define SV_MIDX(P, Q) (trans ? sv_at(storage, upper, n, k, lda, SV_ROW(Q), SV_ROW(P)) \
+                             : sv_at(storage, upper, n, k, lda, SV_ROW(P), SV_ROW(Q)))
+
+// sv_tile loads tile[i][j] = M(p0 + i, c0 + j) for i, j < TS, zero outside
+// [p0, pend) × [c0, c0 + cw), the band, the strict lower triangle (diag:
+// the diagonal too, unless unit) and the matrix. Every element a
+// work-item loads is issued before any is used (the index of an unwanted
+// one is 0): a loop of guarded loads would wait for memory once per
+// element. A's rows are read along their length: for op(A) = A, work-item
+// t takes column c0 + t of each row; for Aᵀ, row p0 + t.
+static inline void sv_tile(SV_PARAMS, const int p0, const int pend, const int c0, const int cw,
+                           const int diag, __local elem (*tile)[TS + 1])
 {
-    __local real tile[TS][TS + 1];
-    __local real xq[TS];
     const int t = get_local_id(0);
-    const int g = get_group_id(0);
-    const int fwd = upper == trans;
-#define ROW(P) (fwd ? (P) : n - 1 - (P))
-#define AT(R, C) sv_at(storage, upper, n, k, lda, (R), (C))
-    const int p0 = q1 + g * TS;
-    const int p = p0 + t;
-    // This work-item's row's right-hand side, as far as it is updated.
-    real acc = 0;
-    if (p < n && (g == 0 || p < pend)) acc = x[offx + (long)ROW(p) * incx];
-    if (q0 < q1) {
-        // The panel: acc −= Σ_q M(p, q)·x(q) over the solved block's
-        // columns within the band, q ≥ p − k.
-        xq[t] = x[offx + (long)ROW(q0 + t) * incx];
-        const int qlo = max(0, p - k - q0);
-        real s = 0;
-        if (trans) {
-            barrier(CLK_LOCAL_MEM_FENCE);
-            for (int q8 = 0; q8 < TS; q8 += SV_B) {
-                real v[SV_B];
-                for (int u = 0; u < SV_B; u++) {
-                    const int qq = q8 + u;
-                    v[u] = a[(p < pend && qq >= qlo) ? AT(ROW(q0 + qq), ROW(p)) : 0];
-                }
-                for (int u = 0; u < SV_B; u++) {
-                    if (p < pend && q8 + u >= qlo) s += v[u] * xq[q8 + u];
-                }
-            }
-        } else {
-            // Rows past pend and elements outside the band are loaded
-            // as a[0] and never used.
-            for (int p8 = 0; p8 < TS; p8 += SV_B) {
-                real v[SV_B];
-                for (int u = 0; u < SV_B; u++) {
-                    const int pr = p0 + p8 + u;
-                    v[u] = a[(pr < pend && pr - (q0 + t) <= k) ? AT(ROW(pr), ROW(q0 + t)) : 0];
-                }
-                for (int u = 0; u < SV_B; u++) tile[p8 + u][t] = v[u];
-            }
-            barrier(CLK_LOCAL_MEM_FENCE);
-            if (p < pend) {
-                for (int qq = qlo; qq < TS; qq++) s += tile[t][qq] * xq[qq];
-            }
+    elem v[TS];
+    for (int o = 0; o < TS; o++) {
+        const int p = trans ? p0 + t : p0 + o, q = trans ? c0 + o : c0 + t;
+        const int in = p < pend && q < c0 + cw && q <= p && p - q <= k && (q < p || (diag && !unit));
+        v[o] = a[in ? SV_MIDX(p, q) : 0];
+    }
+    for (int o = 0; o < TS; o++) {
+        const int p = trans ? p0 + t : p0 + o, q = trans ? c0 + o : c0 + t;
+        const int in = p < pend && q < c0 + cw && q <= p && p - q <= k && (q < p || (diag && !unit));
+        tile[p - p0][q - c0] = in ? econj(v[o], trans == 2) : EZERO;
+    }
+}
+
+// sv_panel returns Σ_{c < cw} M(p0 + t, c0 + c)·xq[c] over work-item t's
+// row's band (rows below the columns; past pend the result is not used).
+// Every work-item of the group calls it (barriers for op(A) = A, whose
+// rows it transposes through the tile).
+static inline elem sv_panel(SV_PARAMS, const int p0, const int pend, const int c0, const int cw,
+                            __local const elem* xq, __local elem (*tile)[TS + 1])
+{
+    const int t = get_local_id(0);
+    const int clo = max(0, p0 + t - k - c0);
+    elem s = EZERO;
+    if (trans) {
+        // Work-item t reads its own row of M along A's rows: no tile.
+        const int p = p0 + t;
+        elem v[TS];
+        for (int o = 0; o < TS; o++) {
+            const int q = c0 + o;
+            v[o] = a[p < pend && o < cw && p - q <= k ? SV_MIDX(p, q) : 0];
         }
-        acc -= s;
+        for (int o = 0; o < TS; o++) {
+            if (o >= clo && o < cw) s += emul(econj(v[o], trans == 2), xq[o]);
+        }
+        return s;
+    }
+    sv_tile(SV_ARGS, p0, pend, c0, cw, 0, tile);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int c = clo; c < cw; c++) s += emul(tile[t][c], xq[c]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return s;
+}
+
+// trsv_inv: a work-group per sub-block b (see the file's comment).
+__kernel __attribute__((reqd_work_group_size(TS, 1, 1)))
+void trsv_inv(SV_PARAMS, __global const elem* x, const long offx, const int incx, __global elem* w,
+              __local elem* tl, __local int* badp)
+{
+    __local elem (*tile)[TS + 1] = (__local elem (*)[TS + 1])tl;
+#define bad (*badp)
+    const int t = get_local_id(0);
+    const int b = get_group_id(0);
+    const long nsb = get_num_groups(0);
+    const int p0 = b * TS;
+    const int sw = min(TS, n - p0);
+    w[p0 + t] = t < sw ? x[offx + (long)SV_ROW(p0 + t) * incx] : EZERO;
+    if (t == 0) bad = 0;
+    sv_tile(SV_ARGS, p0, p0 + sw, p0, sw, 1, tile);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int mine = 0;
+    real rs = unit && t < sw ? 1 : 0;
+    for (int o = 0; o < TS; o++) {
+        mine |= !efinite(tile[o][t]);
+        rs += eabs1(tile[t][o]);
+    }
+    // D's row sums, in the tile's spare column.
+    tile[t][TS] = ESCAL(rs);
+    // Row i of the inverse from rows < i (already inverted in place) and
+    // row i of D: every work-item forms its element before any is stored.
+    for (int i = 0; i < sw; i++) {
+        const elem d = unit ? EONE : tile[i][i];
+        elem v = EZERO;
+        if (t < i) {
+            elem s = EZERO;
+            for (int m = t; m < i; m++) s += emul(tile[i][m], tile[m][t]);
+            v = ediv(-s, d);
+        } else if (t == i) {
+            mine |= ezero(d) || !efinite(d);
+            v = ediv(EONE, d);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (t <= i) {
+            mine |= !efinite(v);
+            tile[i][t] = v;
+        }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
-    if (g != 0) {
-        if (p < pend) x[offx + (long)ROW(p) * incx] = acc;
-    } else {
-    // Work-group 0: the diagonal block [q1, q1 + w), tile(pp, qq) =
-    // M(q1 + pp, q1 + qq) for qq ≤ pp in the band (the diagonal unless
-    // unit), loaded along A's rows.
-    const int w = min(TS, n - q1);
-    for (int o8 = 0; o8 < TS; o8 += SV_B) {
-        real v[SV_B];
-        for (int u = 0; u < SV_B; u++) {
-            const int o = o8 + u;
-            const int pp = trans ? t : o, qq = trans ? o : t;
-            const int in = o < w && pp < w && qq <= pp && pp - qq <= k && !(unit && pp == qq);
-            v[u] = a[in ? AT(ROW(q1 + o), ROW(q1 + t)) : 0];
+    // An ill-conditioned D (‖D‖∞·‖D⁻¹‖∞ above SV_COND) is solved by
+    // substitution too: the inverse's error grows with that product.
+    real dmax = 0, xs = 0;
+    for (int o = 0; o < TS; o++) {
+        dmax = fmax(dmax, EREAL(tile[o][TS]));
+        if (o <= t) xs += eabs1(tile[t][o]);
+    }
+    mine |= !(dmax * xs <= SV_COND);
+    if (mine) atomic_or(&bad, 1);
+    __global elem* inv = w + nsb * TS + (long)b * TS * TS;
+    for (int j = 0; j < TS; j++) inv[j * TS + t] = (t >= j && t < sw) ? tile[t][j] : EZERO;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (t == 0) w[nsb * TS + nsb * TS * TS + b] = bad ? EONE : EZERO;
+#undef bad
+}
+
+// sv_sub solves the sub-block [s, s + sw) of the launch block at q1 in
+// place in xb (its r on entry, its x on return): by the inverse, or by
+// substitution where the sub-block's flag is set or its r is not finite.
+// Every work-item of the group calls it (barriers).
+static inline void sv_sub(SV_PARAMS, __global const elem* inv, const int flag, const int q1,
+                          const int s, const int sw, __local elem* xb, __local elem (*tile)[TS + 1],
+                          __local int* bad)
+{
+    const int t = get_local_id(0);
+    if (t == 0) *bad = flag;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (t < sw && !efinite(xb[s + t])) atomic_or(bad, 1);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int sub = *bad;
+    if (!sub) {
+        elem d[TS];
+        for (int c = 0; c < TS; c++) d[c] = inv[c * TS + t];
+        elem v = EZERO;
+        for (int c = 0; c < TS; c++) {
+            if (c <= t && c < sw) v += emul(d[c], xb[s + c]);
         }
-        for (int u = 0; u < SV_B; u++) {
-            const int o = o8 + u;
-            const int pp = trans ? t : o, qq = trans ? o : t;
-            if (o < w && pp < w && qq <= pp) tile[pp][qq] = v[u];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (t < sw) xb[s + t] = v;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        return;
+    }
+    sv_tile(SV_ARGS, q1 + s, q1 + s + sw, q1 + s, sw, 1, tile);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    elem acc = t < sw ? xb[s + t] : EZERO;
+    // Row j is final at step j: its work-item stores it there (PoCL 3.1
+    // ran a store after such a loop, guarded by t < sw, on every
+    // work-item).
+    for (int j = 0; j < sw; j++) {
+        if (t == j) {
+            const elem v = unit ? acc : ediv(acc, tile[j][j]);
+            xb[s + j] = v;
         }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (t > j && t < sw && t - j <= k) acc -= emul(tile[t][j], xb[s + j]);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    // Row s is final at step s: its work-item stores it there (PoCL 3.1
-    // runs a store after this loop guarded by t < w on every work-item).
-    for (int s = 0; s < w; s++) {
-        if (t == s) {
-            const real v = unit ? acc : acc / tile[s][s];
-            xq[s] = v;
-            x[offx + (long)ROW(q1 + s) * incx] = v;
+}
+
+// trsv_blk: one launch block [q1, q1 + NB) (see the file's comment); pend
+// is the end of the rows the block reaches.
+__kernel __attribute__((reqd_work_group_size(TS, 1, 1)))
+void trsv_blk(SV_PARAMS, __global elem* x, const long offx, const int incx, __global elem* w,
+              const int q1, const int pend, __local elem* tl, __local elem* xb, __local int* bad)
+{
+    __local elem (*tile)[TS + 1] = (__local elem (*)[TS + 1])tl;
+    const int t = get_local_id(0);
+    const int g = get_group_id(0);
+    const int ng = get_num_groups(0);
+    const long nsb = (n + TS - 1) / TS;
+    __global elem* r = w;
+    const int bw = min(NB, n - q1);
+    for (int i = t; i < NB; i += TS) xb[i] = i < bw ? r[q1 + i] : EZERO;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int s = 0; s < bw; s += TS) {
+        const int sw = min(TS, bw - s);
+        const long sb = (q1 + s) / TS;
+        const int flag = !ezero(w[nsb * TS + nsb * TS * TS + sb]);
+        sv_sub(SV_ARGS, w + nsb * TS + sb * TS * TS, flag, q1, s, sw, xb, tile, bad);
+        // The later sub-blocks of the launch block the band reaches.
+        for (int ro = s + TS; ro < bw && ro - (s + sw - 1) <= k; ro += TS) {
+            const elem u = sv_panel(SV_ARGS, q1 + ro, q1 + bw, q1 + s, sw, xb + s, tile);
+            if (ro + t < bw) xb[ro + t] -= u;
+            barrier(CLK_LOCAL_MEM_FENCE);
         }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (t > s && t < w && t - s <= k) acc -= tile[t][s] * xq[s];
     }
+    if (g == 0) {
+        for (int i = t; i < bw; i += TS) x[offx + (long)SV_ROW(q1 + i) * incx] = xb[i];
     }
-#undef ROW
-#undef AT
+    // The panel: rows [q1 + bw, pend), a tile of TS rows at a time.
+    for (int p0 = q1 + bw + g * TS; p0 < pend; p0 += ng * TS) {
+        elem u = EZERO;
+        for (int c = 0; c < bw; c += TS) {
+            // The same for every work-item: a column chunk the band misses.
+            if (p0 - (q1 + c + TS - 1) > k) continue;
+            u += sv_panel(SV_ARGS, p0, pend, q1 + c, min(TS, bw - c), xb + c, tile);
+        }
+        if (p0 + t < pend) r[p0 + t] -= u;
+    }
 }

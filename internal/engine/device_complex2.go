@@ -8,10 +8,10 @@ import (
 
 // Complex level 2 device routines, on the kernels of
 // kernels/complex_level2.cl: zmv for the products (gemv, gbmv, hemv, hbmv,
-// hpmv, and trmv, tbmv, tpmv into a scratch vector), zsv for the
-// triangular solves, zrank for the rank updates. Matrices are described
+// hpmv, and trmv, tbmv, tpmv into a scratch vector), zrank for the rank updates. Matrices are described
 // as in device_level2.go (L2Mat), with trans 0, 1, 2 for NoTrans, Trans and
-// ConjTrans, and the kind l2KindSymmetric standing for Hermitian.
+// ConjTrans, and the kind l2KindSymmetric standing for Hermitian. The
+// triangular solves are trsv.cl's blocked ones (trsv_blocked.go).
 
 const cxL2File = "complex_level2.cl"
 
@@ -24,7 +24,6 @@ const (
 	ZrHer2 = 4
 
 	zmvGroup = 64 // ZMV_WG
-	zsvGroup = 64 // ZSV_WG
 )
 
 // CxMat is a complex matrix descriptor: L2Mat's, with trans 0, 1 or 2.
@@ -89,7 +88,17 @@ func CxSVOnDevice(c *Call, d CxMat, a *cl.Buffer, x *cl.Buffer, offX, incX int) 
 		c.Fail(errL2TooLarge)
 		return
 	}
-	c.Run(c.Kernel(cxL2File, "zsv"), []int{zsvGroup}, []int{zsvGroup}, append(d.args(a), x, int64(offX), int32(incX))...)
+	s := d.solve(d.n, 1, 16)
+	if d.conj {
+		s.trans = 2
+	}
+	s.cplx = true
+	if c.prec == 32 {
+		s.es = 8
+		trsvBlockedOnDevice[float32](c, s, a, x, offX, incX)
+		return
+	}
+	trsvBlockedOnDevice[float64](c, s, a, x, offX, incX)
 }
 
 // CxRankOnDevice enqueues the update mode (zr*) of the m×n matrix A

@@ -210,7 +210,7 @@ func L2trsvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.Buffer,
 			l2bool(d.trans), l2bool(d.unit), int32(n), a, int32(d.Lda), x, int32(offX), int32(incX))
 		return
 	}
-	trsvBlockedOnDevice[T](c, d, a, n, x, offX, incX)
+	trsvBlockedOnDevice[T](c, d.solve(n, 0, ElemSize[T]()), a, x, offX, incX)
 }
 
 // L2rankOnDevice enqueues a rank-1 (y == nil: x serves as y) or rank-2

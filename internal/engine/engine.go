@@ -30,10 +30,15 @@ type Engine struct {
 	// L2Portable keeps level 2 on its general kernels on a CPU device too
 	// (tests: those kernels serve GPUs, and CI has only PoCL).
 	L2Portable bool
-	// L2SolveNB, if positive, is the block order of the blocked
+	// L2SolveNB, if positive, is the sub-block order of the blocked
 	// triangular solves (tests: many blocks at small n); 0 derives it
-	// from the device (L2SolveBlock).
-	L2SolveNB int
+	// from the device (L2SolveBlock). L2SolveLaunch, if positive, is the
+	// number of sub-blocks per launch and L2SolveGroups the most
+	// work-groups of a launch (measurements); 0 takes the defaults
+	// (trsv_blocked.go).
+	L2SolveNB     int
+	L2SolveLaunch int
+	L2SolveGroups int
 	// ZeroCopy is GOCL_ZERO_COPY's choice for hostShared (tests set
 	// eng.ZeroCopyOff to run the copying path, which devices with memory of
 	// their own take).

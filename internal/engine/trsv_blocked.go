@@ -6,52 +6,114 @@ import (
 	"github.com/gocompute/opencl/cl"
 )
 
-// The blocked triangular solves (kernels/trsv.cl): M·x = b in ⌈n/nb⌉
-// launches of trsv_step, each the GEMV-shaped update of the rows a solved
-// block reaches (all the rows below it; the band's k rows for tbsv) and
-// the solve of the next diagonal block in one work-group's local memory.
-// Every storage (dense, band, packed) and orientation takes it, except
-// dense and packed on a CPU device, whose single work-item walk
-// (tri_solve_seq) meets no barriers.
+// The blocked triangular solves (kernels/trsv.cl), real and complex: one
+// launch of trsv_inv inverts every diagonal sub-block of order ts (and
+// copies x into the workspace's right-hand sides), then one launch of
+// trsv_blk per launch block of nb = ts·L2SolveLaunch positions solves
+// that block in every work-group's local memory (by the inverses) and
+// subtracts its part of M·x from the rows it reaches (all the rows below;
+// the band's k rows for tbsv). Every storage (dense, band, packed) and
+// orientation takes it, except real dense and packed on a CPU device,
+// whose single work-item walk (tri_solve_seq) meets no barriers.
 
 const trsvFile = "trsv.cl"
 
-// L2SolveBlock is the block order nb of the blocked solves for elements of
-// es bytes on e's device: e.L2SolveNB if set (tests), else 64, halved
-// until a work-group of nb fits the device and the kernel's local memory
-// (an nb×(nb+1) tile and nb elements of x) fits three quarters of it.
+// svDefaultLaunch is the number of sub-blocks per launch block by default:
+// more means fewer launches (each waits for the one before) but more of
+// the block solved again by every work-group.
+const svDefaultLaunch = 2
+
+// L2SolveBlock is the sub-block order ts of the blocked solves for
+// elements of es bytes on e's device: e.L2SolveNB if set (tests), else
+// 64, halved until a work-group of ts fits the device and the kernels'
+// local memory (a ts×(ts+1) tile and a launch block of x) fits three
+// quarters of it.
 func L2SolveBlock(e *Engine, es int) int {
 	if e.L2SolveNB > 0 {
 		return e.L2SolveNB
 	}
-	nb := 64
+	ts := 64
 	fits := func() bool {
 		mem := e.Prof.LocalMemBytes
-		return mem <= 0 || int64(nb*(nb+2)*es) <= mem*3/4
+		return mem <= 0 || int64((ts*(ts+1)+ts*svDefaultLaunch)*es) <= mem*3/4
 	}
-	for nb > 4 && ((e.Prof.MaxWorkGroupSize > 0 && nb > e.Prof.MaxWorkGroupSize) || !fits()) {
-		nb /= 2
+	for ts > 4 && ((e.Prof.MaxWorkGroupSize > 0 && ts > e.Prof.MaxWorkGroupSize) || !fits()) {
+		ts /= 2
 	}
-	return nb
+	return ts
 }
 
-// trsvBlockedOnDevice enqueues the in-place solve M·x = b for the n×n
-// triangular descriptor d stored in a (the caller checked the sizes fit
-// 32 bits).
-func trsvBlockedOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.Buffer, offX, incX int) {
-	nb := L2SolveBlock(c.E, ElemSize[T]())
-	k := c.Kernel(trsvFile, "trsv_step", fmt.Sprintf("TS=%d", nb))
-	band := d.kl
-	for q1 := 0; q1 < n; q1 += nb {
-		q0, pend := q1, q1
-		if q1 > 0 {
-			// The rows the block [q1−nb, q1) reaches: up to k past its
-			// last row.
-			q0, pend = q1-nb, min(n, q1-1+band+1)
-		}
-		groups := 1 + max(0, L3CeilDiv(pend-q1-nb, nb))
-		c.Run(k, []int{groups * nb}, []int{nb},
-			int32(d.storage), l2bool(d.upper), l2bool(d.trans), l2bool(d.unit), int32(n), int32(band), a, int32(d.Lda),
-			x, int32(offX), int32(incX), int32(q0), int32(q1), int32(pend))
+// svLaunch is the number of sub-blocks of order ts per launch block:
+// e.L2SolveLaunch if set, else svDefaultLaunch, fewer while x's block
+// and the tile do not fit three quarters of the local memory.
+func svLaunch(e *Engine, ts, es int) int {
+	if e.L2SolveLaunch > 0 {
+		return e.L2SolveLaunch
 	}
+	l := svDefaultLaunch
+	for l > 1 && e.Prof.LocalMemBytes > 0 && int64((ts*(ts+1)+ts*l)*es) > e.Prof.LocalMemBytes*3/4 {
+		l--
+	}
+	return l
+}
+
+// svGroups is the number of work-groups of a trsv_blk launch whose panel
+// has tiles row tiles: one per tile, at most e.L2SolveGroups if set, else
+// twice the compute units (each also solves the launch block again).
+func svGroups(e *Engine, tiles int) int {
+	most := e.L2SolveGroups
+	if most <= 0 {
+		most = 2 * max(1, e.Prof.ComputeUnits)
+	}
+	return max(1, min(tiles, most))
+}
+
+// svSolve is one blocked solve's operands: M = op(A) with A n×n triangular
+// of band width k (dense and packed: n−1) in the given storage; trans is
+// 0 (A), 1 (Aᵀ) or 2 (Aᴴ); es is the element's size in bytes and cplx
+// says the elements are complex.
+type svSolve struct {
+	storage, trans int
+	upper, unit    bool
+	n, k, lda      int
+	es             int
+	cplx           bool
+}
+
+// trsvBlockedOnDevice enqueues the in-place solve M·x = b of s (the
+// caller checked the sizes fit 32 bits); R is the real type of the
+// elements (the call's precision).
+func trsvBlockedOnDevice[R Real](c *Call, s svSolve, a *cl.Buffer, x *cl.Buffer, offX, incX int) {
+	ts := L2SolveBlock(c.E, s.es)
+	nb := ts * svLaunch(c.E, ts, s.es)
+	defs := []string{fmt.Sprintf("TS=%d", ts), fmt.Sprintf("NB=%d", nb)}
+	parts := 1
+	if s.cplx {
+		defs = append(defs, "SV_CPLX")
+		parts = 2
+	}
+	n := s.n
+	nsb := L3CeilDiv(n, ts)
+	w := Alloc[R](c, parts*(nsb*ts+nsb*ts*ts+nsb))
+	desc := []any{int32(s.storage), l2bool(s.upper), int32(s.trans), l2bool(s.unit), int32(n), int32(s.k), a, int32(s.lda)}
+	c.Run(c.Kernel(trsvFile, "trsv_inv", defs...), []int{nsb * ts}, []int{ts},
+		append(desc, x, int64(offX), int32(incX), w, cl.Local(ts*(ts+1)*s.es), cl.Local(4))...)
+	k := c.Kernel(trsvFile, "trsv_blk", defs...)
+	for q1 := 0; q1 < n; q1 += nb {
+		bw := min(nb, n-q1)
+		pend := min(n, q1+bw+s.k)
+		g := svGroups(c.E, L3CeilDiv(pend-q1-bw, ts))
+		c.Run(k, []int{g * ts}, []int{ts}, append(desc, x, int64(offX), int32(incX), w, int32(q1), int32(pend),
+			cl.Local(ts*(ts+1)*s.es), cl.Local(nb*s.es), cl.Local(4))...)
+	}
+}
+
+// solve is the blocked solve of the n×n triangular descriptor d; trans is
+// op(A)'s code when d.trans (1: Aᵀ, 2: Aᴴ).
+func (d L2Mat) solve(n, trans, es int) svSolve {
+	tr := 0
+	if d.trans {
+		tr = max(trans, 1)
+	}
+	return svSolve{storage: d.storage, trans: tr, upper: d.upper, unit: d.unit, n: n, k: d.kl, lda: d.Lda, es: es}
 }

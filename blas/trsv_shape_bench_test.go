@@ -1,0 +1,145 @@
+package clblas
+
+import (
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/blas"
+)
+
+var (
+	trsvN      = flag.Int("trsv.n", 512, "BenchmarkTrsvShape: the order of A")
+	trsvShapes = flag.String("trsv.shapes", "0:0:0", "BenchmarkTrsvShape: comma-separated ts:launch:groups "+
+		"(sub-block order, sub-blocks per launch, most work-groups; 0 takes the default)")
+	trsvPrecs = flag.String("trsv.precs", "S,D,C,Z", "BenchmarkTrsvShape: the precisions")
+)
+
+// BenchmarkTrsvShape times the resident triangular solves of
+// kernels/trsv.cl (n = -trsv.n) in every precision (-trsv.precs) and each
+// blocking shape of -trsv.shapes, in GB/s of the stored elements read:
+// TRSV lower with op(A) = A, TRSV upper with op(A) = Aᵀ (Aᴴ for complex)
+// on the dense n×n, TBSV lower with k = n/32. A has a unit diagonal and
+// entries in [0, 1/n) (complex: both parts), so that the solution stays
+// bounded call after call.
+//
+//	go test -run XXX -bench TrsvShape ./blas -trsv.n 8192 -trsv.shapes 0:0:0,0:4:0
+func BenchmarkTrsvShape(b *testing.B) {
+	impl := newTestImpl(b)
+	e := impl.eng
+	defer func() { e.L2SolveNB, e.L2SolveLaunch, e.L2SolveGroups = 0, 0, 0 }()
+	var shapes [][3]int
+	for _, sh := range strings.Split(*trsvShapes, ",") {
+		var s [3]int
+		if _, err := fmt.Sscanf(sh, "%d:%d:%d", &s[0], &s[1], &s[2]); err != nil {
+			b.Fatalf("-trsv.shapes %q: %v", sh, err)
+		}
+		shapes = append(shapes, s)
+	}
+	for _, p := range strings.Split(*trsvPrecs, ",") {
+		b.Run(p, func(b *testing.B) {
+			switch p {
+			case "S":
+				trsvShapeRun(b, impl, *trsvN, shapes, func(v float64) float32 { return float32(v) })
+			case "D":
+				trsvShapeRun(b, impl, *trsvN, shapes, func(v float64) float64 { return v })
+			case "C":
+				trsvShapeRun(b, impl, *trsvN, shapes, func(v float64) complex64 { return complex(float32(v), float32(v/2)) })
+			case "Z":
+				trsvShapeRun(b, impl, *trsvN, shapes, func(v float64) complex128 { return complex(v, v/2) })
+			default:
+				b.Fatalf("-trsv.precs: unknown %q", p)
+			}
+		})
+	}
+}
+
+// trsvShapeRun makes the operands once and times every shape and solve
+// on them.
+func trsvShapeRun[T Element](b *testing.B, impl *Implementation, n int, shapes [][3]int, elem func(float64) T) {
+	e := impl.eng
+	if isWide[T]() && !e.Prof.FP64 {
+		b.Skip("no double precision")
+	}
+	rnd := rand.New(rand.NewPCG(4, uint64(n)))
+	kb := max(n/32, 1)
+	dense := make([]T, n*n)
+	for i := range dense {
+		dense[i] = elem(rnd.Float64() / float64(n))
+	}
+	band := dense[:n*(kb+1)]
+	a, err1 := NewMatrixFrom(impl, n, n, dense)
+	ab, err2 := NewMatrixFrom(impl, n, kb+1, band)
+	x, err3 := NewVectorFrom(impl, dense[:n])
+	if err1 != nil || err2 != nil || err3 != nil {
+		b.Fatal(err1, err2, err3)
+	}
+	defer a.Release()
+	defer ab.Release()
+	defer x.Release()
+	var z T
+	es := float64(elemSize(z))
+	nf, kf := float64(n), float64(kb)
+	tT := blas.Trans
+	if isComplexElem(z) {
+		tT = blas.ConjTrans
+	}
+	ops := []struct {
+		name  string
+		bytes float64
+		f     func() (*Event, error)
+	}{
+		{"TRSV-L-N", es * nf * (nf + 1) / 2, func() (*Event, error) { return Trsv(blas.Lower, blas.NoTrans, blas.Unit, a, x) }},
+		{"TRSV-U-T", es * nf * (nf + 1) / 2, func() (*Event, error) { return Trsv(blas.Upper, tT, blas.Unit, a, x) }},
+		{"TBSV-L-N", es * (nf*(kf+1) - kf*(kf+1)/2), func() (*Event, error) { return Tbsv(blas.Lower, blas.NoTrans, blas.Unit, kb, ab, x) }},
+	}
+	for _, sh := range shapes {
+		for _, op := range ops {
+			b.Run(fmt.Sprintf("shape=%d:%d:%d/%s", sh[0], sh[1], sh[2], op.name), func(b *testing.B) {
+				e.L2SolveNB, e.L2SolveLaunch, e.L2SolveGroups = sh[0], sh[1], sh[2]
+				run := func(reps int) {
+					var last *Event
+					for range reps {
+						ev, err := op.f()
+						if err != nil {
+							b.Fatal(err)
+						}
+						last = ev
+					}
+					if err := last.Wait(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				run(1) // builds the kernels
+				b.ResetTimer()
+				run(b.N)
+				b.ReportMetric(op.bytes*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
+			})
+		}
+	}
+}
+
+func isWide[T Element]() bool {
+	var z T
+	return elemSize(z) == 8 && !isComplexElem(z) || elemSize(z) == 16
+}
+
+func elemSize(v any) int {
+	switch v.(type) {
+	case float32:
+		return 4
+	case float64, complex64:
+		return 8
+	}
+	return 16
+}
+
+func isComplexElem(v any) bool {
+	switch v.(type) {
+	case complex64, complex128:
+		return true
+	}
+	return false
+}
