@@ -164,7 +164,20 @@
  *     zeroing the rest; it writes NaN instead when the source or destination is
  *     not 16-byte aligned (what cp.async requires), so tests catch a host that
  *     picks CP_VEC=1 for unaligned operands,
- *   MMA_ASM asm: the inline-assembly keyword (clang's OpenCL mode wants __asm__).
+ *   MMA_ASM asm: the inline-assembly keyword (clang's OpenCL mode wants __asm__),
+ *   GRID_Z 0: what work-group dimension 2 (global (…, …, Z), local (…, 1, 1))
+ *     selects. 0: nothing (Z = 1). 1 (split-K): group z multiplies the K tiles
+ *     [z·kc, (z+1)·kc), kc = ceil(k / (Z·KWG))·KWG (a slice past k multiplies
+ *     nothing and writes zeros), and writes alpha times its partial product to
+ *     its own slab of C, C + z·m·ldc: the host passes a scratch buffer with
+ *     beta = 0 and sums the Z slabs into the real C afterwards
+ *     (gemm_splitk_reduce), so the result does not depend on the order in
+ *     which the groups run. 2 (batch): group z computes the z-th of Z products
+ *     whose operands follow one another densely: A + z·(stored rows)·lda
+ *     (m rows for TRANSA=0, k for TRANSA=1), B + z·(k or n)·ldb, C + z·m·ldc.
+ *     Either way a group's z never changes what it computes inside its tile,
+ *     only where it reads and writes; the offsets keep CP_VEC's alignment
+ *     (kc is a multiple of KWG, and the slabs are whole rows).
  * VALID COMBINATIONS (checked with #error): WM % 16 == 0, WN % 8 == 0, MWG % WM == 0,
  *   NWG % WN == 0, KWG % MMA_K (double) / % 8 (float) == 0, MWG·KWG and NWG·KWG divisible
  *   by the thread count, 2 <= STAGES <= 5; CP_VEC=1: CP_ASYNC=1 and KWG a power of
@@ -274,6 +287,12 @@ typedef float real;
 #endif
 #ifndef PIPE_FRAG
 #define PIPE_FRAG 0
+#endif
+#ifndef GRID_Z
+#define GRID_Z 0
+#endif
+#if GRID_Z < 0 || GRID_Z > 2
+#error "gemm_mma: GRID_Z must be 0, 1 or 2"
 #endif
 #if PIPE_FRAG && (PRECISION != 64 || !CP_ASYNC)
 #error "gemm_mma: PIPE_FRAG=1 is for the double kernel with CP_ASYNC=1"
@@ -829,11 +848,38 @@ void cp_vec_emu(__local real* dst, __global const real* src, int nv) {
 #endif
 
 __kernel __attribute__((reqd_work_group_size(NTHREADS, 1, 1)))
-void gemm_mma(const int m, const int n, const int k, const real alpha,
+void gemm_mma(const int m, const int n, const int kall, const real alpha,
               __global const real* restrict A, const int offA, const int lda,
               __global const real* restrict B, const int offB, const int ldb,
               const real beta, __global real* C, const int offC, const int ldc)
 {
+#if GRID_Z == 1
+    /* split-K: this group's K slice (see GRID_Z) */
+    const int zk_ = (int)get_group_id(2), nz_ = (int)get_num_groups(2);
+    const int kc_ = ((kall + nz_ * KWG - 1) / (nz_ * KWG)) * KWG;
+    const int k0z_ = min(zk_ * kc_, kall);
+    const int k = min(kc_, kall - k0z_);
+#if TRANSA == 0
+    A += k0z_;
+#else
+    A += (long)k0z_ * lda;
+#endif
+#if TRANSB == 0
+    B += (long)k0z_ * ldb;
+#else
+    B += k0z_;
+#endif
+    C += (long)zk_ * m * ldc;
+#elif GRID_Z == 2
+    /* batch: this group's product (see GRID_Z) */
+    const long zb_ = (long)get_group_id(2);
+    const int k = kall;
+    A += zb_ * (TRANSA == 0 ? m : k) * lda;
+    B += zb_ * (TRANSB == 0 ? k : n) * ldb;
+    C += zb_ * m * ldc;
+#else
+    const int k = kall;
+#endif
     /* 16-byte aligned: CP_VEC's cp.async groups need it (every stage and row
      * offset is a multiple of 16 bytes) */
     __local real Asm[NBUF * ASIZE] __attribute__((aligned(16)));

@@ -142,7 +142,16 @@ func (g *GemmLauncher[T]) Gemm(cfg gemm.Config, tA, tB bool, m, n, k int, alpha 
 	case cfg.SplitK > 1:
 		g.splitK(cfg, tA, tB, m, n, k, alpha, a, offA, lda, b, offB, ldb, beta, cb, offC, ldc)
 		return
+	case cfg.SplitZ > 1:
+		g.splitZ(cfg, tA, tB, m, n, k, alpha, a, offA, lda, b, offB, ldb, beta, cb, offC, ldc)
+		return
 	}
+	g.launch(cfg, tA, tB, m, n, k, alpha, a, offA, lda, b, offB, ldb, beta, cb, offC, ldc)
+}
+
+// launch enqueues cfg's GEMM kernel itself (Gemm past its special cases).
+func (g *GemmLauncher[T]) launch(cfg gemm.Config, tA, tB bool, m, n, k int, alpha T, a *cl.Buffer, offA, lda int, b *cl.Buffer, offB, ldb int, beta T, cb *cl.Buffer, offC, ldc int) {
+	c := g.c
 	if cfg.Kernel == gemm.KernelMMA {
 		if cfg.CPVec && !cfg.MMACPVec(c.prec, len(c.over) > 0, offA, lda, offB, ldb) {
 			cfg = cfg.WithoutCPVec(c.prec)

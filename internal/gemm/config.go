@@ -92,6 +92,12 @@ type Config struct {
 	// of kslice (the last one shorter), each multiplied with the kernel
 	// above into a scratch buffer, then summed into C.
 	SplitK, KSlice int
+
+	// SplitZ (gemm_mma, GRID_Z=1): with SplitZ > 1 one launch cuts K into
+	// SplitZ slices, one per index of work-group dimension 2, each written
+	// to its own slab of a scratch buffer that gemm_splitk_reduce then sums
+	// into C: SplitZ times as many work-groups for a C of few tiles.
+	SplitZ int
 }
 
 // MMASwitch is one transpose combination's choice of the gemm_mma switches
@@ -174,6 +180,9 @@ func (cfg Config) Defines(tA, tB, vecAligned bool) []string {
 		if cfg.MMAEmulate {
 			out = append(out, "MMA_EMULATE=1")
 		}
+		if cfg.SplitZ > 1 {
+			out = append(out, "GRID_Z=1")
+		}
 		if cfg.NoOpt {
 			out = append(out, "-cl-opt-disable")
 		}
@@ -208,6 +217,9 @@ func (cfg Config) Work(tA, tB bool, m, n int) (global, local []int) {
 		return []int{ceilDiv(n, cfg.DN*cfg.DNDIMC) * cfg.DNDIMC, ceilDiv(m, cfg.DM*cfg.DMDIMC) * cfg.DMDIMC}, []int{cfg.DNDIMC, cfg.DMDIMC}
 	case KernelMMA:
 		nt := cfg.MMAThreads()
+		if cfg.SplitZ > 1 {
+			return []int{ceilDiv(n, cfg.MMANWG) * nt, ceilDiv(m, cfg.MMAMWG), cfg.SplitZ}, []int{nt, 1, 1}
+		}
 		return []int{ceilDiv(n, cfg.MMANWG) * nt, ceilDiv(m, cfg.MMAMWG)}, []int{nt, 1}
 	default:
 		cb := cfg.CPUBlock[boolInt(tA)][boolInt(tB)]
@@ -306,6 +318,9 @@ func (cfg Config) Name() string {
 		}
 		if cfg.Stages > 0 {
 			name += fmt.Sprintf("_s%d", cfg.Stages)
+		}
+		if cfg.SplitZ > 1 {
+			name += fmt.Sprintf("_z%d", cfg.SplitZ)
 		}
 		return name
 	}
