@@ -98,6 +98,10 @@ type Config struct {
 	// to its own slab of a scratch buffer that gemm_splitk_reduce then sums
 	// into C: SplitZ times as many work-groups for a C of few tiles.
 	SplitZ int
+	// BatchZ (gemm_mma, GRID_Z=2): the launch computes BatchZ products
+	// whose operands follow one another densely, one per index of
+	// work-group dimension 2 (the engine's GemmBatch sets it per call).
+	BatchZ int
 }
 
 // MMASwitch is one transpose combination's choice of the gemm_mma switches
@@ -182,6 +186,8 @@ func (cfg Config) Defines(tA, tB, vecAligned bool) []string {
 		}
 		if cfg.SplitZ > 1 {
 			out = append(out, "GRID_Z=1")
+		} else if cfg.BatchZ > 1 {
+			out = append(out, "GRID_Z=2")
 		}
 		if cfg.NoOpt {
 			out = append(out, "-cl-opt-disable")
@@ -217,8 +223,8 @@ func (cfg Config) Work(tA, tB bool, m, n int) (global, local []int) {
 		return []int{ceilDiv(n, cfg.DN*cfg.DNDIMC) * cfg.DNDIMC, ceilDiv(m, cfg.DM*cfg.DMDIMC) * cfg.DMDIMC}, []int{cfg.DNDIMC, cfg.DMDIMC}
 	case KernelMMA:
 		nt := cfg.MMAThreads()
-		if cfg.SplitZ > 1 {
-			return []int{ceilDiv(n, cfg.MMANWG) * nt, ceilDiv(m, cfg.MMAMWG), cfg.SplitZ}, []int{nt, 1, 1}
+		if z := max(cfg.SplitZ, cfg.BatchZ); z > 1 {
+			return []int{ceilDiv(n, cfg.MMANWG) * nt, ceilDiv(m, cfg.MMAMWG), z}, []int{nt, 1, 1}
 		}
 		return []int{ceilDiv(n, cfg.MMANWG) * nt, ceilDiv(m, cfg.MMAMWG)}, []int{nt, 1}
 	default:
@@ -321,6 +327,9 @@ func (cfg Config) Name() string {
 		}
 		if cfg.SplitZ > 1 {
 			name += fmt.Sprintf("_z%d", cfg.SplitZ)
+		}
+		if cfg.BatchZ > 1 {
+			name += fmt.Sprintf("_b%d", cfg.BatchZ)
 		}
 		return name
 	}
