@@ -1,8 +1,11 @@
 package clblas
 
 import (
+	"flag"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,16 +16,21 @@ import (
 )
 
 // BenchmarkZgemmVariants times resident Zgemm and Cgemm (NN, m = n = k)
-// with each kernel the real GEMM of their m×2n×2k product could run, forced
-// through the engine's choice cache: "choice" (what the library picks),
-// "fma" (the FMA kernel the tuning database picks without tensor cores),
-// "mma" (the database's tensor-core tile, however few its work-groups),
-// "mma-small" (the small tensor-core tile, internal/gemm/mma_small.go) and
-// "mma-64x32" (half of it, 32×16 warp tiles).
-// The tensor-core variants run only on devices that have tensor cores.
-// GFLOP/s count 8·m·n·k real flops, calls back to back.
+// with each way the device could form them, forced through the engine's
+// choice cache and method. By the 4M method (one real GEMM of m×2n×2k):
+// "choice" (what the library picks), "fma" (the FMA kernel the tuning
+// database picks without tensor cores), "mma" (the database's tensor-core
+// tile, however few its work-groups), "mma-small" (the small tensor-core
+// tile, internal/gemm/mma_small.go), "mma-64x32" (half of it, 32×16 warp
+// tiles), and "small-zS" / "mma-zS": those tiles with K split in S slices
+// across work-group dimension 2 (Config.SplitZ, one launch and a sum). By
+// the 3M method (three real GEMMs of m×n×k): "3m-seq" (one after another,
+// each the choice for m×n×k), "3m-batch" (one batched launch, the choice
+// for 3m×n×k: what the library does), "3m-batch-small" (batched on the small
+// tile). The tensor-core variants run only on devices that have tensor
+// cores. GFLOP/s count 8·m·n·k real flops, calls back to back.
 //
-//	go test -run '^$' -bench ZgemmVariants -benchtime 2s ./blas
+//	go test -run '^$' -bench ZgemmVariants -benchtime 2s ./blas -zvar.sizes 512,768
 func BenchmarkZgemmVariants(b *testing.B) {
 	newTestImpl(b) // skips without a device
 	impl, err := New()
@@ -30,7 +38,14 @@ func BenchmarkZgemmVariants(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { impl.Close() })
-	sizes := []int{512, 1024}
+	var sizes []int
+	for _, f := range strings.Split(*zvarSizes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			b.Fatalf("bad -zvar.sizes %q", *zvarSizes)
+		}
+		sizes = append(sizes, n)
+	}
 	if impl.eng.Prof.IsCPU() {
 		sizes = []int{64}
 	}
@@ -40,30 +55,56 @@ func BenchmarkZgemmVariants(b *testing.B) {
 	}
 }
 
-// zgemmVariants are the configurations of BenchmarkZgemmVariants for the
-// real m×n×k GEMM of a complex product on e's device, by name.
-func zgemmVariants(e *eng.Engine, prec, m, n, k int) ([]string, map[string]gemm.Config) {
+var zvarSizes = flag.String("zvar.sizes", "512,1024", "BenchmarkZgemmVariants: comma-separated n (m = n = k)")
+
+// zVariant is one way of BenchmarkZgemmVariants: the method, and the
+// configuration forced for the real GEMM's shape (none: the choice's).
+type zVariant struct {
+	method eng.ZMethod
+	seq    bool // 3M's GEMMs one after another
+	cfg    gemm.Config
+	forced bool
+}
+
+// zgemmVariants are the variants of BenchmarkZgemmVariants for a complex
+// n×n×n product in precision prec on e's device, by name.
+func zgemmVariants(e *eng.Engine, prec, n int) ([]string, map[string]zVariant) {
 	dev := e.GemmDev()
 	names := []string{"choice", "fma"}
-	v := map[string]gemm.Config{
-		"choice": gemm.Choose(e.Tuning, dev, prec, m, n, k, e.Tensor),
-		"fma":    gemm.Choose(e.Tuning, dev, prec, m, n, k, gemm.TensorOff),
+	v := map[string]zVariant{
+		"choice": {method: eng.ZAuto},
+		"fma":    {method: eng.Z4M, cfg: gemm.Choose(e.Tuning, dev, prec, n, 2*n, 2*n, gemm.TensorOff), forced: true},
 	}
-	base := v["fma"]
+	base := v["fma"].cfg
 	base.SplitK, base.KSlice = 0, 0
+	add := func(name string, z zVariant) {
+		names, v[name] = append(names, name), z
+	}
+	split := func(name string, cfg gemm.Config) {
+		for _, s := range []int{2, 4} {
+			c := cfg
+			c.SplitZ = s
+			add(fmt.Sprintf("%s-z%d", name, s), zVariant{method: eng.Z4M, cfg: c, forced: true})
+		}
+	}
 	// The database's tile: its choice for a large square.
 	if mma, ok := gemm.MMA(e.Tuning, dev, prec, 4096, 4096, gemm.TensorTF32x3, base); ok {
-		names, v["mma"] = append(names, "mma"), mma
+		add("mma", zVariant{method: eng.Z4M, cfg: mma, forced: true})
 		if small, ok := gemm.MMASmall(dev, prec, mma); ok {
-			names, v["mma-small"] = append(names, "mma-small"), small
+			add("mma-small", zVariant{method: eng.Z4M, cfg: small, forced: true})
 			// Half the small tile again (twice its work-groups).
 			half := small
 			half.MMANWG, half.WN = small.MMANWG/2, small.WN/2
 			if gemm.Valid(dev, prec, false, false, half) == nil {
-				names, v["mma-64x32"] = append(names, "mma-64x32"), half
+				add("mma-64x32", zVariant{method: eng.Z4M, cfg: half, forced: true})
 			}
+			split("small", small)
+			add("3m-batch-small", zVariant{method: eng.Z3M, cfg: small, forced: true})
 		}
+		split("mma", mma)
 	}
+	add("3m-seq", zVariant{method: eng.Z3M, seq: true})
+	add("3m-batch", zVariant{method: eng.Z3M})
 	return names, v
 }
 
@@ -87,13 +128,26 @@ func benchZgemmVariants[T eng.Complex](b *testing.B, impl *Implementation, n int
 	defer da.Release()
 	defer db.Release()
 	defer dc.Release()
-	shape := eng.GemmShape{Prec: prec, M: n, N: 2 * n, K: 2 * n, Mode: e.Tensor}
-	names, variants := zgemmVariants(e, prec, n, 2*n, 2*n)
-	defer e.GemmChoices.Set(shape, variants["choice"])
+	shape4 := eng.GemmShape{Prec: prec, M: n, N: 2 * n, K: 2 * n, Mode: e.Tensor}
+	shape3 := eng.GemmShape{Prec: prec, M: 3 * n, N: n, K: n, Mode: e.Tensor}
+	choice4 := gemm.Choose(e.Tuning, e.GemmDev(), prec, n, 2*n, 2*n, e.Tensor)
+	choice3 := gemm.Choose(e.Tuning, e.GemmDev(), prec, 3*n, n, n, e.Tensor)
+	defer func() {
+		e.GemmChoices.Set(shape4, choice4)
+		e.GemmChoices.Set(shape3, choice3)
+		e.ZMethod, e.Z3MSeq = eng.ZAuto, false
+	}()
+	names, variants := zgemmVariants(e, prec, n)
 	for _, name := range names {
-		cfg := variants[name]
+		z := variants[name]
 		b.Run(name, func(b *testing.B) {
-			e.GemmChoices.Set(shape, cfg)
+			e.GemmChoices.Set(shape4, choice4)
+			e.GemmChoices.Set(shape3, choice3)
+			if z.forced {
+				e.GemmChoices.Set(shape4, z.cfg)
+				e.GemmChoices.Set(shape3, z.cfg)
+			}
+			e.ZMethod, e.Z3MSeq = z.method, z.seq
 			run := func(calls int) {
 				var last *Event
 				for range calls {
