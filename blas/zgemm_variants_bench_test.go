@@ -3,7 +3,9 @@ package clblas
 import (
 	"flag"
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -162,11 +164,74 @@ func benchZgemmVariants[T eng.Complex](b *testing.B, impl *Implementation, n int
 				}
 			}
 			run(1) // warm: the program built
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			cpu0, ok0 := threadCPU()
 			b.ResetTimer()
 			start := time.Now()
 			run(b.N)
 			d := time.Since(start)
+			b.StopTimer()
+			cpu1, ok1 := threadCPU()
 			b.ReportMetric(8*float64(n)*float64(n)*float64(n)*float64(b.N)/d.Seconds()/1e9, "GFLOP/s")
+			if ok0 && ok1 {
+				b.ReportMetric(float64(cpu1-cpu0)/float64(b.N)/1e3, "host-µs/op")
+			}
+			kern, longest, span, launches := zgemmProfile(b, e, da, db, dc, n)
+			b.ReportMetric(kern.Seconds()*1e6, "kern-µs")
+			b.ReportMetric(longest.Seconds()*1e6, "longest-µs")
+			b.ReportMetric(span.Seconds()*1e6, "span-µs")
+			b.ReportMetric(float64(launches), "launches")
 		})
 	}
+}
+
+// zgemmProfile runs the n×n×n product C = A·B as the engine's own call
+// on a profiling queue (every command then has a profiled event) a few
+// times and
+// returns, from the fastest, its kernels' summed device time, the longest
+// kernel's (the GEMM's, unless split), the span
+// from the first kernel's start to the last one's end (gaps between
+// kernels included), and the number of commands.
+func zgemmProfile[T eng.Complex](b *testing.B, e *eng.Engine, da, db, dc *Matrix[T], n int) (kern, longest, span time.Duration, launches int) {
+	kern, longest, span = time.Duration(math.MaxInt64), time.Duration(math.MaxInt64), time.Duration(math.MaxInt64)
+	_, q, _, err := e.Pipe.Get(e.RT) // a profiling queue
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := e.Queue.Finish(); err != nil { // the data's writes
+		b.Fatal(err)
+	}
+	for range 5 {
+		c := eng.Begin[T](e, "zvar-profile")
+		c.OnQueue(q)
+		if _, ok := any(T(0)).(complex64); ok {
+			eng.ZgemmOnDevice[float32](c, blas.NoTrans, blas.NoTrans, n, n, n, 1, 0, da.st.buf, da.off, da.stride, db.st.buf, db.off, db.stride, dc.st.buf, dc.off, dc.stride)
+		} else {
+			eng.ZgemmOnDevice[float64](c, blas.NoTrans, blas.NoTrans, n, n, n, 1, 0, da.st.buf, da.off, da.stride, db.st.buf, db.off, db.stride, dc.st.buf, dc.off, dc.stride)
+		}
+		if c.Err == nil {
+			q.Finish()
+		}
+		var first, last uint64
+		var long time.Duration
+		for i, ev := range c.Events {
+			p, err := ev.Profile()
+			if err != nil {
+				break
+			}
+			long = max(long, p.Duration())
+			if i == 0 || p.Start < first {
+				first = p.Start
+			}
+			last = max(last, p.End)
+		}
+		k := time.Duration(eng.EventTime(c.Events))
+		launches = len(c.Events)
+		if err := c.Finish(); err != nil {
+			b.Fatal(err)
+		}
+		kern, longest, span = min(kern, k), min(longest, long), min(span, time.Duration(last-first))
+	}
+	return kern, longest, span, launches
 }
