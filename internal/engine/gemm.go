@@ -161,6 +161,12 @@ func (g *GemmLauncher[T]) launch(cfg gemm.Config, tA, tB bool, m, n, k int, alph
 	if (cfg.Kernel == gemm.KernelTiled || cfg.Kernel == gemm.KernelMMA) && !cfg.TiledFits(lda, ldb, ldc) {
 		cfg.Kernel = gemm.KernelDirect
 	}
+	if cfg.ZExpB && (cfg.Kernel != gemm.KernelMMA || !cfg.CPVec) {
+		// Only gemm_mma's 16-byte copies expand a complex B: the caller
+		// must have checked that the call keeps them.
+		c.Fail(errZExpB)
+		return
+	}
 	// Buffers over Go memory (hostOver) start wherever the slice does, so
 	// the aligned vector accesses are off for a call that has one.
 	aligned := cfg.Kernel == gemm.KernelTiled && len(c.over) == 0 && cfg.VecAligned(offA, lda, offB, ldb, offC, ldc)

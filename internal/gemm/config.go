@@ -102,6 +102,11 @@ type Config struct {
 	// whose operands follow one another densely, one per index of
 	// work-group dimension 2 (the engine's GemmBatch sets it per call).
 	BatchZ int
+	// ZExpB (gemm_mma, ZEXP_B=1, with CPVec, B untransposed): B is the
+	// complex matrix whose real expansion the product's B is (complex
+	// GEMM's 4M product without its packed copy of B); the engine sets it
+	// per call.
+	ZExpB bool
 }
 
 // MMASwitch is one transpose combination's choice of the gemm_mma switches
@@ -188,6 +193,9 @@ func (cfg Config) Defines(tA, tB, vecAligned bool) []string {
 			out = append(out, "GRID_Z=1")
 		} else if cfg.BatchZ > 1 {
 			out = append(out, "GRID_Z=2")
+		}
+		if cfg.ZExpB {
+			out = append(out, "ZEXP_B=1")
 		}
 		if cfg.NoOpt {
 			out = append(out, "-cl-opt-disable")
@@ -330,6 +338,9 @@ func (cfg Config) Name() string {
 		}
 		if cfg.BatchZ > 1 {
 			name += fmt.Sprintf("_b%d", cfg.BatchZ)
+		}
+		if cfg.ZExpB {
+			name += "_zexp"
 		}
 		return name
 	}
