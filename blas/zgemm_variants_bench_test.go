@@ -19,8 +19,10 @@ import (
 
 // BenchmarkZgemmVariants times resident Zgemm and Cgemm (NN, m = n = k)
 // with each way the device could form them, forced through the engine's
-// choice cache and method. By the 4M method (one real GEMM of m×2n×2k):
-// "choice" (what the library picks), "fma" (the FMA kernel the tuning
+// choice cache and method. By the 4M method (one real GEMM of m×2n×2k,
+// whose tensor-core kernels expand the complex B themselves, ZEXP_B):
+// "choice" (what the library picks), "choice-pack" and "mma-small-pack"
+// (the same with B packed by a kernel first), "fma" (the FMA kernel the tuning
 // database picks without tensor cores), "mma" (the database's tensor-core
 // tile, however few its work-groups), "mma-small" (the small tensor-core
 // tile, internal/gemm/mma_small.go), "mma-64x32" (half of it, 32×16 warp
@@ -64,6 +66,7 @@ var zvarSizes = flag.String("zvar.sizes", "512,1024", "BenchmarkZgemmVariants: c
 type zVariant struct {
 	method eng.ZMethod
 	seq    bool // 3M's GEMMs one after another
+	pack   bool // 4M packs B even for a kernel that could expand it
 	cfg    gemm.Config
 	forced bool
 }
@@ -72,10 +75,11 @@ type zVariant struct {
 // n×n×n product in precision prec on e's device, by name.
 func zgemmVariants(e *eng.Engine, prec, n int) ([]string, map[string]zVariant) {
 	dev := e.GemmDev()
-	names := []string{"choice", "fma"}
+	names := []string{"choice", "choice-pack", "fma"}
 	v := map[string]zVariant{
-		"choice": {method: eng.ZAuto},
-		"fma":    {method: eng.Z4M, cfg: gemm.Choose(e.Tuning, dev, prec, n, 2*n, 2*n, gemm.TensorOff), forced: true},
+		"choice":      {method: eng.ZAuto},
+		"choice-pack": {method: eng.ZAuto, pack: true},
+		"fma":         {method: eng.Z4M, cfg: gemm.Choose(e.Tuning, dev, prec, n, 2*n, 2*n, gemm.TensorOff), forced: true},
 	}
 	base := v["fma"].cfg
 	base.SplitK, base.KSlice = 0, 0
@@ -94,6 +98,7 @@ func zgemmVariants(e *eng.Engine, prec, n int) ([]string, map[string]zVariant) {
 		add("mma", zVariant{method: eng.Z4M, cfg: mma, forced: true})
 		if small, ok := gemm.MMASmall(dev, prec, mma); ok {
 			add("mma-small", zVariant{method: eng.Z4M, cfg: small, forced: true})
+			add("mma-small-pack", zVariant{method: eng.Z4M, cfg: small, forced: true, pack: true})
 			// Half the small tile again (twice its work-groups).
 			half := small
 			half.MMANWG, half.WN = small.MMANWG/2, small.WN/2
@@ -137,7 +142,7 @@ func benchZgemmVariants[T eng.Complex](b *testing.B, impl *Implementation, n int
 	defer func() {
 		e.GemmChoices.Set(shape4, choice4)
 		e.GemmChoices.Set(shape3, choice3)
-		e.ZMethod, e.Z3MSeq = eng.ZAuto, false
+		e.ZMethod, e.Z3MSeq, e.ZPackB = eng.ZAuto, false, false
 	}()
 	names, variants := zgemmVariants(e, prec, n)
 	for _, name := range names {
@@ -149,7 +154,7 @@ func benchZgemmVariants[T eng.Complex](b *testing.B, impl *Implementation, n int
 				e.GemmChoices.Set(shape4, z.cfg)
 				e.GemmChoices.Set(shape3, z.cfg)
 			}
-			e.ZMethod, e.Z3MSeq = z.method, z.seq
+			e.ZMethod, e.Z3MSeq, e.ZPackB = z.method, z.seq, z.pack
 			run := func(calls int) {
 				var last *Event
 				for range calls {
