@@ -91,3 +91,58 @@ func checkZExpB[T eng.Real](t *testing.T, e *eng.Engine, cfg gemm.Config, m, n, 
 	}
 	l3Compare(t, fmt.Sprintf("%s m=%d n=%d k=%d", cfg.Name(), m, n, k), out[off:], want, c, m, 2*n, ldc, l3All, tol)
 }
+
+// TestGemmMMAZDevice runs the tensor-core kernel's own instructions (not
+// their emulation) with K split across work-group dimension 2, as dense
+// batches, and with the complex B expanded in the kernel, on the
+// database's tile and the small one, in both precisions; it skips on
+// devices without tensor cores (the tests above cover the index logic
+// there).
+func TestGemmMMAZDevice(t *testing.T) {
+	e := testEngine(t)
+	if !gemm.TensorCapable(e.GemmDev()) {
+		t.Skipf("%s has no tensor cores", e.Prof.Name)
+	}
+	for _, prec := range []int{64, 32} {
+		big, ok := gemm.MMA(gemm.Builtin(), e.GemmDev(), prec, 4096, 4096, gemm.TensorTF32x3, gemm.Base(prec, 8))
+		if !ok {
+			t.Fatalf("prec %d: no gemm_mma choice on %s", prec, e.Prof.Name)
+		}
+		small, ok := gemm.MMASmall(e.GemmDev(), prec, big)
+		if !ok {
+			t.Fatalf("prec %d: no small gemm_mma tile on %s", prec, e.Prof.Name)
+		}
+		for _, cfg := range []gemm.Config{big, small} {
+			cfg.CPVec, cfg.NoRedo = true, prec == 32
+			name := fmt.Sprintf("f%d/%s", prec, cfg.Name())
+			t.Run(name, func(t *testing.T) {
+				split := cfg
+				split.SplitZ = 3
+				for _, tA := range []bool{false, true} {
+					for _, tB := range []bool{false, true} {
+						for _, off := range []int{0, 1} {
+							if prec == 64 {
+								checkGemmBatch[float64](t, e, cfg, tA, tB, 300, 203, 77, off, 1e-12)
+							} else {
+								checkGemmBatch[float32](t, e, cfg, tA, tB, 300, 203, 77, off, 1e-5)
+							}
+						}
+					}
+				}
+				zexp := cfg
+				zexp.ZExpB = true
+				zsplit := zexp
+				zsplit.SplitZ = 2
+				if prec == 64 {
+					runCPVec[float64](t, e, name+"/z3", split, [][3]int{{300, 203, 1001}}, 1e-12)
+					checkZExpB[float64](t, e, zexp, 300, 203, 77, false, 1e-12)
+					checkZExpB[float64](t, e, zsplit, 129, 65, 501, false, 1e-12)
+				} else {
+					runCPVec[float32](t, e, name+"/z3", split, [][3]int{{300, 203, 1001}}, 1e-5)
+					checkZExpB[float32](t, e, zexp, 300, 203, 77, false, 1e-5)
+					checkZExpB[float32](t, e, zsplit, 129, 65, 501, false, 1e-5)
+				}
+			})
+		}
+	}
+}
