@@ -22,14 +22,19 @@ import (
 func TestGemmMMAZExpB(t *testing.T) {
 	e := testEngine(t)
 	for _, v := range []struct {
-		prec, kwg, z int
-		raw, inf     bool
-	}{{64, 8, 0, false, false}, {64, 8, 3, false, false}, {32, 8, 0, false, false}, {32, 16, 2, true, false}, {32, 8, 0, false, true}} {
+		prec, kwg, z       int
+		raw, inf, mix, swz bool
+	}{{64, 8, 0, false, false, false, false}, {64, 8, 3, false, false, false, false}, {32, 8, 0, false, false, false, false},
+		{32, 16, 2, true, false, false, false}, {32, 8, 0, false, true, false, false},
+		// The H200's entries' switches: copies spread between the
+		// mma.sync (double), unpadded swizzled k-major tiles (float).
+		{64, 8, 0, false, false, true, false}, {32, 32, 0, true, false, false, true}} {
 		prec := v.prec
 		cfg := gemm.MMADefaults(gemm.Base(prec, 8), prec)
 		cfg.MMAMWG, cfg.MMANWG, cfg.MMAKWG, cfg.WM, cfg.WN = 32, 32, v.kwg, 16, 16
 		cfg.MMAEmulate, cfg.NoOpt, cfg.CPVec, cfg.SplitRaw, cfg.SplitZ = true, true, true, v.raw, v.z
 		cfg.NoRedo = prec == 32 && !v.inf
+		cfg.IssueMix, cfg.KMSwz = v.mix, v.swz
 		cfg.ZExpB = true
 		name := fmt.Sprintf("f%d/%s", prec, cfg.Name())
 		if v.inf {
