@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -26,7 +27,8 @@ import (
 // database picks without tensor cores), "mma" (the database's tensor-core
 // tile, however few its work-groups), "mma-small" (the small tensor-core
 // tile, internal/gemm/mma_small.go), "mma-64x32" (half of it, 32×16 warp
-// tiles), and "small-zS" / "mma-zS": those tiles with K split in S slices
+// tiles), "small-k16s4" (the small tile with K steps of 16 and 4 stages),
+// "small-w8" (eight 32×16 warps), and "small-zS" / "mma-zS": those tiles with K split in S slices
 // across work-group dimension 2 (Config.SplitZ, one launch and a sum). By
 // the 3M method (three real GEMMs of m×n×k): "3m-seq" (one after another,
 // each the choice for m×n×k), "3m-batch" (one batched launch, the choice
@@ -59,7 +61,10 @@ func BenchmarkZgemmVariants(b *testing.B) {
 	}
 }
 
-var zvarSizes = flag.String("zvar.sizes", "512,1024", "BenchmarkZgemmVariants: comma-separated n (m = n = k)")
+var (
+	zvarSizes = flag.String("zvar.sizes", "512,1024", "BenchmarkZgemmVariants: comma-separated n (m = n = k)")
+	zvarOnly  = flag.String("zvar.only", "", "BenchmarkZgemmVariants: a regular expression the variants' names must match (choice, choice-pack and fma always run)")
+)
 
 // zVariant is one way of BenchmarkZgemmVariants: the method, and the
 // configuration forced for the real GEMM's shape (none: the choice's).
@@ -84,7 +89,9 @@ func zgemmVariants(e *eng.Engine, prec, n int) ([]string, map[string]zVariant) {
 	base := v["fma"].cfg
 	base.SplitK, base.KSlice = 0, 0
 	add := func(name string, z zVariant) {
-		names, v[name] = append(names, name), z
+		if *zvarOnly == "" || regexp.MustCompile(*zvarOnly).MatchString(name) {
+			names, v[name] = append(names, name), z
+		}
 	}
 	split := func(name string, cfg gemm.Config) {
 		for _, s := range []int{2, 4} {
@@ -106,6 +113,18 @@ func zgemmVariants(e *eng.Engine, prec, n int) ([]string, map[string]zVariant) {
 				add("mma-64x32", zVariant{method: eng.Z4M, cfg: half, forced: true})
 			}
 			split("small", small)
+			// The small tile with a shorter K step and more stages, and
+			// with eight 32×16 warps.
+			deep := small
+			deep.MMAKWG, deep.Stages = 16, 4
+			if gemm.Valid(dev, prec, false, false, deep) == nil && (dev.LocalMemBytes == 0 || deep.MMALocalBytes(prec) <= dev.LocalMemBytes) {
+				add("small-k16s4", zVariant{method: eng.Z4M, cfg: deep, forced: true})
+			}
+			w8 := small
+			w8.WN = small.WN / 2
+			if gemm.Valid(dev, prec, false, false, w8) == nil {
+				add("small-w8", zVariant{method: eng.Z4M, cfg: w8, forced: true})
+			}
 			add("3m-batch-small", zVariant{method: eng.Z3M, cfg: small, forced: true})
 		}
 		split("mma", mma)
