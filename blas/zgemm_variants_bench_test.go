@@ -1,8 +1,14 @@
 package clblas
 
 import (
+	"flag"
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,16 +19,24 @@ import (
 )
 
 // BenchmarkZgemmVariants times resident Zgemm and Cgemm (NN, m = n = k)
-// with each kernel the real GEMM of their m×2n×2k product could run, forced
-// through the engine's choice cache: "choice" (what the library picks),
-// "fma" (the FMA kernel the tuning database picks without tensor cores),
-// "mma" (the database's tensor-core tile, however few its work-groups),
-// "mma-small" (the small tensor-core tile, internal/gemm/mma_small.go) and
-// "mma-64x32" (half of it, 32×16 warp tiles).
-// The tensor-core variants run only on devices that have tensor cores.
-// GFLOP/s count 8·m·n·k real flops, calls back to back.
+// with each way the device could form them, forced through the engine's
+// choice cache and method. By the 4M method (one real GEMM of m×2n×2k,
+// whose tensor-core kernels expand the complex B themselves, ZEXP_B):
+// "choice" (what the library picks), "choice-pack" and "mma-small-pack"
+// (the same with B packed by a kernel first), "fma" (the FMA kernel the tuning
+// database picks without tensor cores), "mma" (the database's tensor-core
+// tile, however few its work-groups), "mma-small" (the small tensor-core
+// tile, internal/gemm/mma_small.go), "mma-64x32" (half of it, 32×16 warp
+// tiles), "small-k16s4" (the small tile with K steps of 16 and 4 stages),
+// "small-w8" (eight 32×16 warps), and "small-zS" / "mma-zS": those tiles with K split in S slices
+// across work-group dimension 2 (Config.SplitZ, one launch and a sum). By
+// the 3M method (three real GEMMs of m×n×k): "3m-seq" (one after another,
+// each the choice for m×n×k), "3m-batch" (one batched launch, the choice
+// for 3m×n×k: what the library does), "3m-batch-small" (batched on the small
+// tile). The tensor-core variants run only on devices that have tensor
+// cores. GFLOP/s count 8·m·n·k real flops, calls back to back.
 //
-//	go test -run '^$' -bench ZgemmVariants -benchtime 2s ./blas
+//	go test -run '^$' -bench ZgemmVariants -benchtime 2s ./blas -zvar.sizes 512,768
 func BenchmarkZgemmVariants(b *testing.B) {
 	newTestImpl(b) // skips without a device
 	impl, err := New()
@@ -30,7 +44,14 @@ func BenchmarkZgemmVariants(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { impl.Close() })
-	sizes := []int{512, 1024}
+	var sizes []int
+	for _, f := range strings.Split(*zvarSizes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			b.Fatalf("bad -zvar.sizes %q", *zvarSizes)
+		}
+		sizes = append(sizes, n)
+	}
 	if impl.eng.Prof.IsCPU() {
 		sizes = []int{64}
 	}
@@ -40,30 +61,76 @@ func BenchmarkZgemmVariants(b *testing.B) {
 	}
 }
 
-// zgemmVariants are the configurations of BenchmarkZgemmVariants for the
-// real m×n×k GEMM of a complex product on e's device, by name.
-func zgemmVariants(e *eng.Engine, prec, m, n, k int) ([]string, map[string]gemm.Config) {
+var (
+	zvarSizes = flag.String("zvar.sizes", "512,1024", "BenchmarkZgemmVariants: comma-separated n (m = n = k)")
+	zvarOnly  = flag.String("zvar.only", "", "BenchmarkZgemmVariants: a regular expression the variants' names must match (choice, choice-pack and fma always run)")
+)
+
+// zVariant is one way of BenchmarkZgemmVariants: the method, and the
+// configuration forced for the real GEMM's shape (none: the choice's).
+type zVariant struct {
+	method eng.ZMethod
+	seq    bool // 3M's GEMMs one after another
+	pack   bool // 4M packs B even for a kernel that could expand it
+	cfg    gemm.Config
+	forced bool
+}
+
+// zgemmVariants are the variants of BenchmarkZgemmVariants for a complex
+// n×n×n product in precision prec on e's device, by name.
+func zgemmVariants(e *eng.Engine, prec, n int) ([]string, map[string]zVariant) {
 	dev := e.GemmDev()
-	names := []string{"choice", "fma"}
-	v := map[string]gemm.Config{
-		"choice": gemm.Choose(e.Tuning, dev, prec, m, n, k, e.Tensor),
-		"fma":    gemm.Choose(e.Tuning, dev, prec, m, n, k, gemm.TensorOff),
+	names := []string{"choice", "choice-pack", "fma"}
+	v := map[string]zVariant{
+		"choice":      {method: eng.ZAuto},
+		"choice-pack": {method: eng.ZAuto, pack: true},
+		"fma":         {method: eng.Z4M, cfg: gemm.Choose(e.Tuning, dev, prec, n, 2*n, 2*n, gemm.TensorOff), forced: true},
 	}
-	base := v["fma"]
+	base := v["fma"].cfg
 	base.SplitK, base.KSlice = 0, 0
+	add := func(name string, z zVariant) {
+		if *zvarOnly == "" || regexp.MustCompile(*zvarOnly).MatchString(name) {
+			names, v[name] = append(names, name), z
+		}
+	}
+	split := func(name string, cfg gemm.Config) {
+		for _, s := range []int{2, 4} {
+			c := cfg
+			c.SplitZ = s
+			add(fmt.Sprintf("%s-z%d", name, s), zVariant{method: eng.Z4M, cfg: c, forced: true})
+		}
+	}
 	// The database's tile: its choice for a large square.
 	if mma, ok := gemm.MMA(e.Tuning, dev, prec, 4096, 4096, gemm.TensorTF32x3, base); ok {
-		names, v["mma"] = append(names, "mma"), mma
+		add("mma", zVariant{method: eng.Z4M, cfg: mma, forced: true})
 		if small, ok := gemm.MMASmall(dev, prec, mma); ok {
-			names, v["mma-small"] = append(names, "mma-small"), small
+			add("mma-small", zVariant{method: eng.Z4M, cfg: small, forced: true})
+			add("mma-small-pack", zVariant{method: eng.Z4M, cfg: small, forced: true, pack: true})
 			// Half the small tile again (twice its work-groups).
 			half := small
 			half.MMANWG, half.WN = small.MMANWG/2, small.WN/2
 			if gemm.Valid(dev, prec, false, false, half) == nil {
-				names, v["mma-64x32"] = append(names, "mma-64x32"), half
+				add("mma-64x32", zVariant{method: eng.Z4M, cfg: half, forced: true})
 			}
+			split("small", small)
+			// The small tile with a shorter K step and more stages, and
+			// with eight 32×16 warps.
+			deep := small
+			deep.MMAKWG, deep.Stages = 16, 4
+			if gemm.Valid(dev, prec, false, false, deep) == nil && (dev.LocalMemBytes == 0 || deep.MMALocalBytes(prec) <= dev.LocalMemBytes) {
+				add("small-k16s4", zVariant{method: eng.Z4M, cfg: deep, forced: true})
+			}
+			w8 := small
+			w8.WN = small.WN / 2
+			if gemm.Valid(dev, prec, false, false, w8) == nil {
+				add("small-w8", zVariant{method: eng.Z4M, cfg: w8, forced: true})
+			}
+			add("3m-batch-small", zVariant{method: eng.Z3M, cfg: small, forced: true})
 		}
+		split("mma", mma)
 	}
+	add("3m-seq", zVariant{method: eng.Z3M, seq: true})
+	add("3m-batch", zVariant{method: eng.Z3M})
 	return names, v
 }
 
@@ -87,13 +154,26 @@ func benchZgemmVariants[T eng.Complex](b *testing.B, impl *Implementation, n int
 	defer da.Release()
 	defer db.Release()
 	defer dc.Release()
-	shape := eng.GemmShape{Prec: prec, M: n, N: 2 * n, K: 2 * n, Mode: e.Tensor}
-	names, variants := zgemmVariants(e, prec, n, 2*n, 2*n)
-	defer e.GemmChoices.Set(shape, variants["choice"])
+	shape4 := eng.GemmShape{Prec: prec, M: n, N: 2 * n, K: 2 * n, Mode: e.Tensor}
+	shape3 := eng.GemmShape{Prec: prec, M: 3 * n, N: n, K: n, Mode: e.Tensor}
+	choice4 := gemm.Choose(e.Tuning, e.GemmDev(), prec, n, 2*n, 2*n, e.Tensor)
+	choice3 := gemm.Choose(e.Tuning, e.GemmDev(), prec, 3*n, n, n, e.Tensor)
+	defer func() {
+		e.GemmChoices.Set(shape4, choice4)
+		e.GemmChoices.Set(shape3, choice3)
+		e.ZMethod, e.Z3MSeq, e.ZPackB = eng.ZAuto, false, false
+	}()
+	names, variants := zgemmVariants(e, prec, n)
 	for _, name := range names {
-		cfg := variants[name]
+		z := variants[name]
 		b.Run(name, func(b *testing.B) {
-			e.GemmChoices.Set(shape, cfg)
+			e.GemmChoices.Set(shape4, choice4)
+			e.GemmChoices.Set(shape3, choice3)
+			if z.forced {
+				e.GemmChoices.Set(shape4, z.cfg)
+				e.GemmChoices.Set(shape3, z.cfg)
+			}
+			e.ZMethod, e.Z3MSeq, e.ZPackB = z.method, z.seq, z.pack
 			run := func(calls int) {
 				var last *Event
 				for range calls {
@@ -108,11 +188,74 @@ func benchZgemmVariants[T eng.Complex](b *testing.B, impl *Implementation, n int
 				}
 			}
 			run(1) // warm: the program built
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			cpu0, ok0 := threadCPU()
 			b.ResetTimer()
 			start := time.Now()
 			run(b.N)
 			d := time.Since(start)
+			b.StopTimer()
+			cpu1, ok1 := threadCPU()
 			b.ReportMetric(8*float64(n)*float64(n)*float64(n)*float64(b.N)/d.Seconds()/1e9, "GFLOP/s")
+			if ok0 && ok1 {
+				b.ReportMetric(float64(cpu1-cpu0)/float64(b.N)/1e3, "host-µs/op")
+			}
+			kern, longest, span, launches := zgemmProfile(b, e, da, db, dc, n)
+			b.ReportMetric(kern.Seconds()*1e6, "kern-µs")
+			b.ReportMetric(longest.Seconds()*1e6, "longest-µs")
+			b.ReportMetric(span.Seconds()*1e6, "span-µs")
+			b.ReportMetric(float64(launches), "launches")
 		})
 	}
+}
+
+// zgemmProfile runs the n×n×n product C = A·B as the engine's own call
+// on a profiling queue (every command then has a profiled event) a few
+// times and
+// returns, from the fastest, its kernels' summed device time, the longest
+// kernel's (the GEMM's, unless split), the span
+// from the first kernel's start to the last one's end (gaps between
+// kernels included), and the number of commands.
+func zgemmProfile[T eng.Complex](b *testing.B, e *eng.Engine, da, db, dc *Matrix[T], n int) (kern, longest, span time.Duration, launches int) {
+	kern, longest, span = time.Duration(math.MaxInt64), time.Duration(math.MaxInt64), time.Duration(math.MaxInt64)
+	_, q, _, err := e.Pipe.Get(e.RT) // a profiling queue
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := e.Queue.Finish(); err != nil { // the data's writes
+		b.Fatal(err)
+	}
+	for range 5 {
+		c := eng.Begin[T](e, "zvar-profile")
+		c.OnQueue(q)
+		if _, ok := any(T(0)).(complex64); ok {
+			eng.ZgemmOnDevice[float32](c, blas.NoTrans, blas.NoTrans, n, n, n, 1, 0, da.st.buf, da.off, da.stride, db.st.buf, db.off, db.stride, dc.st.buf, dc.off, dc.stride)
+		} else {
+			eng.ZgemmOnDevice[float64](c, blas.NoTrans, blas.NoTrans, n, n, n, 1, 0, da.st.buf, da.off, da.stride, db.st.buf, db.off, db.stride, dc.st.buf, dc.off, dc.stride)
+		}
+		if c.Err == nil {
+			q.Finish()
+		}
+		var first, last uint64
+		var long time.Duration
+		for i, ev := range c.Events {
+			p, err := ev.Profile()
+			if err != nil {
+				break
+			}
+			long = max(long, p.Duration())
+			if i == 0 || p.Start < first {
+				first = p.Start
+			}
+			last = max(last, p.End)
+		}
+		k := time.Duration(eng.EventTime(c.Events))
+		launches = len(c.Events)
+		if err := c.Finish(); err != nil {
+			b.Fatal(err)
+		}
+		kern, longest, span = min(kern, k), min(longest, long), min(span, time.Duration(last-first))
+	}
+	return kern, longest, span, launches
 }

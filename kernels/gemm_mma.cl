@@ -164,7 +164,28 @@
  *     zeroing the rest; it writes NaN instead when the source or destination is
  *     not 16-byte aligned (what cp.async requires), so tests catch a host that
  *     picks CP_VEC=1 for unaligned operands,
- *   MMA_ASM asm: the inline-assembly keyword (clang's OpenCL mode wants __asm__).
+ *   MMA_ASM asm: the inline-assembly keyword (clang's OpenCL mode wants __asm__),
+ *   GRID_Z 0: what work-group dimension 2 (global (…, …, Z), local (…, 1, 1))
+ *     selects. 0: nothing (Z = 1). 1 (split-K): group z multiplies the K tiles
+ *     [z·kc, (z+1)·kc), kc = ceil(k / (Z·KWG))·KWG (a slice past k multiplies
+ *     nothing and writes zeros), and writes alpha times its partial product to
+ *     its own slab of C, C + z·m·ldc: the host passes a scratch buffer with
+ *     beta = 0 and sums the Z slabs into the real C afterwards
+ *     (gemm_splitk_reduce), so the result does not depend on the order in
+ *     which the groups run. 2 (batch): group z computes the z-th of Z products
+ *     whose operands follow one another densely: A + z·(stored rows)·lda
+ *     (m rows for TRANSA=0, k for TRANSA=1), B + z·(k or n)·ldb, C + z·m·ldc.
+ *     Either way a group's z never changes what it computes inside its tile,
+ *     only where it reads and writes; the offsets keep CP_VEC's alignment
+ *     (kc is a multiple of KWG, and the slabs are whole rows).
+ *   ZEXP_B 0: 1 (complex GEMM's 4M product without a packed B; TRANSB=0,
+ *     CP_VEC=1 only): B is not the k×n real operand itself but the complex
+ *     (k/2)×(n/2) matrix whose real expansion it is, stored as its interleaved
+ *     parts ((k/2) rows of n reals, leading dimension ldb): op(B)[2p][2j] =
+ *     re b, [2p][2j+1] = im b, [2p+1][2j] = −im b, [2p+1][2j+1] = re b for
+ *     b = B(p, j). The local B tile holds the KWG/2 complex rows of a K tile
+ *     as copied, and the fragment loads form the odd rows from them (the
+ *     parts swapped, one negated: exact). k must be even.
  * VALID COMBINATIONS (checked with #error): WM % 16 == 0, WN % 8 == 0, MWG % WM == 0,
  *   NWG % WN == 0, KWG % MMA_K (double) / % 8 (float) == 0, MWG·KWG and NWG·KWG divisible
  *   by the thread count, 2 <= STAGES <= 5; CP_VEC=1: CP_ASYNC=1 and KWG a power of
@@ -275,6 +296,26 @@ typedef float real;
 #ifndef PIPE_FRAG
 #define PIPE_FRAG 0
 #endif
+#ifndef GRID_Z
+#define GRID_Z 0
+#endif
+#ifndef ZEXP_B
+#define ZEXP_B 0
+#endif
+#if ZEXP_B && (TRANSB != 0 || !CP_VEC)
+#error "gemm_mma: ZEXP_B=1 needs TRANSB=0 and CP_VEC=1"
+#endif
+/* rows of the B tile per K tile, and the real k of one of B's stored rows */
+#if ZEXP_B
+#define KWB (KWG / 2)
+#define KDIV 2
+#else
+#define KWB KWG
+#define KDIV 1
+#endif
+#if GRID_Z < 0 || GRID_Z > 2
+#error "gemm_mma: GRID_Z must be 0, 1 or 2"
+#endif
 #if PIPE_FRAG && (PRECISION != 64 || !CP_ASYNC)
 #error "gemm_mma: PIPE_FRAG=1 is for the double kernel with CP_ASYNC=1"
 #endif
@@ -347,7 +388,7 @@ typedef float real;
 /* 16-byte groups per tile and per thread (the last round bounds-checked when the
  * groups do not divide by the thread count) */
 #define GA ((MWG * KWG) / CPV)
-#define GB ((NWG * KWG) / CPV)
+#define GB ((NWG * KWB) / CPV)
 #define GPT_A ((GA + NTHREADS - 1) / NTHREADS)
 #define GPT_B ((GB + NTHREADS - 1) / NTHREADS)
 #endif
@@ -375,16 +416,25 @@ typedef float real;
 #define BS_IDX(kk, c) ((c) * KWG + ((kk) ^ SWZK(c)))
 #elif KM_SWZ /* 16-byte groups along n: local [k][n], swizzled */
 #define LDBS NWG
-#define BSIZE (KWG * NWG)
+#define BSIZE (KWB * NWG)
 #define BS_IDX(kk, c) ((kk) * NWG + ((c) ^ KMSWZ(kk)))
 #elif TRANSB == 0 || CP_ASYNC /* B rows contiguous along n: local [k][n] */
 #define LDBS (NWG + PADO)
-#define BSIZE (KWG * LDBS)
+#define BSIZE (KWB * LDBS)
 #define BS_IDX(kk, c) ((kk) * LDBS + (c))
 #else /* local [n][k] */
 #define LDBS (KWG + PADK)
 #define BSIZE (NWG * LDBS)
 #define BS_IDX(kk, c) ((c) * LDBS + (kk))
+#endif
+
+/* element (kk, c) of the K tile of op(B) in local tile Bs_ */
+#if ZEXP_B
+/* odd k: row kk-1's parts swapped, the real one negated (see ZEXP_B) */
+#define BS_GET(Bs_, kk, c) ((((kk) & 1) & ~(c)) ? -(Bs_)[BS_IDX((kk) >> 1, (c) ^ 1)] \
+    : (Bs_)[BS_IDX((kk) >> 1, (c) ^ ((kk) & 1))])
+#else
+#define BS_GET(Bs_, kk, c) (Bs_)[BS_IDX(kk, c)]
 #endif
 
 #if CP_ASYNC
@@ -606,7 +656,7 @@ void cp_vec_emu(__local real* dst, __global const real* src, int nv) {
 #define B_GEOM(e) const int ib_ = tid + (e) * NTHREADS; \
     const int kb_ = ib_ / (NWG / CPV), cb_ = (ib_ % (NWG / CPV)) * CPV; \
     const int nvb_ = CLAMP_CPV(nrem - cb_), ob_ = kb_ * ldb + cb_
-#define B_NV(k0_) ((k0_) + kb_ < k ? nvb_ : 0)
+#define B_NV(k0_) ((k0_) / KDIV + kb_ < k / KDIV ? nvb_ : 0)
 #else /* groups along k */
 #define B_GEOM(e) const int ib_ = tid + (e) * NTHREADS; \
     const int cb_ = ib_ / (KWG / CPV), kb_ = (ib_ % (KWG / CPV)) * CPV; \
@@ -657,7 +707,7 @@ void cp_vec_emu(__local real* dst, __global const real* src, int nv) {
 #define A_AT(k0_) (Ap + (long)(k0_) * lda)
 #endif
 #if TRANSB == 0
-#define B_AT(k0_) (Bp + (long)(k0_) * ldb)
+#define B_AT(k0_) (Bp + (long)((k0_) / KDIV) * ldb)
 #else
 #define B_AT(k0_) (Bp + (k0_))
 #endif
@@ -751,7 +801,7 @@ void cp_vec_emu(__local real* dst, __global const real* src, int nv) {
         fa_[i][2 * q + 1] = (As_)[AS_IDX(wr + i * 16 + g + 8, kk + 4 * q)]; } \
     _Pragma("unroll") for (int j = 0; j < FN; j++) \
     _Pragma("unroll") for (int q = 0; q < KMMA / 4; q++) \
-        fb_[j][q] = (Bs_)[BS_IDX(kk + 4 * q, wc + j * 8 + g)]; }
+        fb_[j][q] = BS_GET(Bs_, kk + 4 * q, wc + j * 8 + g); }
 #define MMA64(fa_, fb_, HOOK, q0, NQ) { \
     _Pragma("unroll") for (int i = 0; i < FM; i++) { \
         _Pragma("unroll") for (int j = 0; j < FN; j++) \
@@ -785,8 +835,8 @@ void cp_vec_emu(__local real* dst, __global const real* src, int nv) {
             SPLIT(As[AS_IDX(wr + i * 16 + g, kk + 4)], ab[i][2], as_[i][2]); \
             SPLIT(As[AS_IDX(wr + i * 16 + g + 8, kk + 4)], ab[i][3], as_[i][3]); } \
         _Pragma("unroll") for (int j = 0; j < FN; j++) { \
-            SPLIT(Bs[BS_IDX(kk, wc + j * 8 + g)], bb[j][0], bs_[j][0]); \
-            SPLIT(Bs[BS_IDX(kk + 4, wc + j * 8 + g)], bb[j][1], bs_[j][1]); } \
+            SPLIT(BS_GET(Bs, kk, wc + j * 8 + g), bb[j][0], bs_[j][0]); \
+            SPLIT(BS_GET(Bs, kk + 4, wc + j * 8 + g), bb[j][1], bs_[j][1]); } \
         _Pragma("unroll") for (int i = 0; i < FM; i++) { \
             _Pragma("unroll") for (int j = 0; j < FN; j++) MMA3(acc[i][j], ab[i], bs_[j]); \
             HOOK(s * FM + i, KSUB * FM); } \
@@ -803,8 +853,8 @@ void cp_vec_emu(__local real* dst, __global const real* src, int nv) {
     _Pragma("unroll") for (int s = 0; s < KSUB; s++) { \
         const int kk = s * KMMA + t; \
         _Pragma("unroll") for (int j = 0; j < FN; j++) { \
-            SPLIT(Bs[BS_IDX(kk, wc + j * 8 + g)], bb[s][j][0], bs_[s][j][0]); \
-            SPLIT(Bs[BS_IDX(kk + 4, wc + j * 8 + g)], bb[s][j][1], bs_[s][j][1]); } } \
+            SPLIT(BS_GET(Bs, kk, wc + j * 8 + g), bb[s][j][0], bs_[s][j][0]); \
+            SPLIT(BS_GET(Bs, kk + 4, wc + j * 8 + g), bb[s][j][1], bs_[s][j][1]); } } \
     _Pragma("unroll") for (int i = 0; i < FM; i++) { \
         uint ab[KSUB][4], as_[KSUB][4]; \
         float tmp[FN][4]; \
@@ -829,11 +879,38 @@ void cp_vec_emu(__local real* dst, __global const real* src, int nv) {
 #endif
 
 __kernel __attribute__((reqd_work_group_size(NTHREADS, 1, 1)))
-void gemm_mma(const int m, const int n, const int k, const real alpha,
+void gemm_mma(const int m, const int n, const int kall, const real alpha,
               __global const real* restrict A, const int offA, const int lda,
               __global const real* restrict B, const int offB, const int ldb,
               const real beta, __global real* C, const int offC, const int ldc)
 {
+#if GRID_Z == 1
+    /* split-K: this group's K slice (see GRID_Z) */
+    const int zk_ = (int)get_group_id(2), nz_ = (int)get_num_groups(2);
+    const int kc_ = ((kall + nz_ * KWG - 1) / (nz_ * KWG)) * KWG;
+    const int k0z_ = min(zk_ * kc_, kall);
+    const int k = min(kc_, kall - k0z_);
+#if TRANSA == 0
+    A += k0z_;
+#else
+    A += (long)k0z_ * lda;
+#endif
+#if TRANSB == 0
+    B += (long)(k0z_ / KDIV) * ldb;
+#else
+    B += k0z_;
+#endif
+    C += (long)zk_ * m * ldc;
+#elif GRID_Z == 2
+    /* batch: this group's product (see GRID_Z) */
+    const long zb_ = (long)get_group_id(2);
+    const int k = kall;
+    A += zb_ * (TRANSA == 0 ? m : k) * lda;
+    B += zb_ * (TRANSB == 0 ? k / KDIV : n) * ldb;
+    C += zb_ * m * ldc;
+#else
+    const int k = kall;
+#endif
     /* 16-byte aligned: CP_VEC's cp.async groups need it (every stage and row
      * offset is a multiple of 16 bytes) */
     __local real Asm[NBUF * ASIZE] __attribute__((aligned(16)));
@@ -1090,7 +1167,18 @@ void gemm_mma(const int m, const int n, const int k, const real alpha,
                 const long sb = 1;
 #endif
                 real sum = 0;
+#if ZEXP_B
+                /* op(B)[q][n0 + cc] from the complex B (see ZEXP_B) */
+                (void)sb;
+                const int cz = n0 + cc;
+                for (int q = 0; q < k; q++) {
+                    const int odd = q & 1;
+                    const real bq = pb[(long)(q >> 1) * ldb + (cz ^ odd) - cz];
+                    sum = fma(pa[q * sa], (odd & ~cz) ? -bq : bq, sum);
+                }
+#else
                 for (int q = 0; q < k; q++) sum = fma(pa[q * sa], pb[q * sb], sum);
+#endif
                 acc[i][j][c] = sum;
             }
         }

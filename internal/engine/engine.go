@@ -84,6 +84,12 @@ type Engine struct {
 	// ZMethod is complex GEMM's method (GOCL_COMPLEX_GEMM; tests and
 	// measurements set it too): ZAuto lets Engine.zMethod choose.
 	ZMethod ZMethod
+	// Z3MSeq (measurements) runs the 3M method's three real GEMMs one
+	// after another instead of as one batched launch (zgemm3M).
+	Z3MSeq bool
+	// ZPackB (measurements) makes the 4M method pack B even where the
+	// GEMM kernel could expand it itself (zgemmFused).
+	ZPackB bool
 	// SymvTile, when set (measurements), replaces symv_part's tile side
 	// and work-group height (symvShape).
 	SymvTile [2]int

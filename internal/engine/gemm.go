@@ -142,7 +142,16 @@ func (g *GemmLauncher[T]) Gemm(cfg gemm.Config, tA, tB bool, m, n, k int, alpha 
 	case cfg.SplitK > 1:
 		g.splitK(cfg, tA, tB, m, n, k, alpha, a, offA, lda, b, offB, ldb, beta, cb, offC, ldc)
 		return
+	case cfg.SplitZ > 1:
+		g.splitZ(cfg, tA, tB, m, n, k, alpha, a, offA, lda, b, offB, ldb, beta, cb, offC, ldc)
+		return
 	}
+	g.launch(cfg, tA, tB, m, n, k, alpha, a, offA, lda, b, offB, ldb, beta, cb, offC, ldc)
+}
+
+// launch enqueues cfg's GEMM kernel itself (Gemm past its special cases).
+func (g *GemmLauncher[T]) launch(cfg gemm.Config, tA, tB bool, m, n, k int, alpha T, a *cl.Buffer, offA, lda int, b *cl.Buffer, offB, ldb int, beta T, cb *cl.Buffer, offC, ldc int) {
+	c := g.c
 	if cfg.Kernel == gemm.KernelMMA {
 		if cfg.CPVec && !cfg.MMACPVec(c.prec, len(c.over) > 0, offA, lda, offB, ldb) {
 			cfg = cfg.WithoutCPVec(c.prec)
@@ -151,6 +160,12 @@ func (g *GemmLauncher[T]) Gemm(cfg gemm.Config, tA, tB bool, m, n, k int, alpha 
 	// Checked after that fallback: gemm.cl's tiles are not gemm_mma's.
 	if (cfg.Kernel == gemm.KernelTiled || cfg.Kernel == gemm.KernelMMA) && !cfg.TiledFits(lda, ldb, ldc) {
 		cfg.Kernel = gemm.KernelDirect
+	}
+	if cfg.ZExpB && (cfg.Kernel != gemm.KernelMMA || !cfg.CPVec) {
+		// Only gemm_mma's 16-byte copies expand a complex B: the caller
+		// must have checked that the call keeps them.
+		c.Fail(errZExpB)
+		return
 	}
 	// Buffers over Go memory (hostOver) start wherever the slice does, so
 	// the aligned vector accesses are off for a call that has one.

@@ -73,5 +73,57 @@ func (g *GemmLauncher[T]) splitK(cfg gemm.Config, tA, tB bool, m, n, k int, alph
 	c.Run(kern, global, local, l3Int(c, m), l3Int(c, n), l3Int(c, slices), w, beta, cb, l3Int(c, offC), l3Int(c, ldc))
 }
 
+// splitZ enqueues the GEMM as one gemm_mma launch of cfg.SplitZ slices
+// along K (GRID_Z=1), each into its own m×n slab of a scratch buffer, then
+// their sum into C. A call the tensor-core kernel cannot take with its tile
+// runs without the split.
+func (g *GemmLauncher[T]) splitZ(cfg gemm.Config, tA, tB bool, m, n, k int, alpha T, a *cl.Buffer, offA, lda int, b *cl.Buffer, offB, ldb int, beta T, cb *cl.Buffer, offC, ldc int) {
+	c := g.c
+	if cfg.CPVec && !cfg.MMACPVec(c.prec, len(c.over) > 0, offA, lda, offB, ldb) {
+		cfg = cfg.WithoutCPVec(c.prec) // for float the FMA kernel, unsplit
+	}
+	if cfg.Kernel != gemm.KernelMMA || !cfg.TiledFits(lda, ldb, n) {
+		// Not gemm_mma's program (whose Work alone reads SplitZ), nor will
+		// launch make it one.
+		g.launch(cfg, tA, tB, m, n, k, alpha, a, offA, lda, b, offB, ldb, beta, cb, offC, ldc)
+		return
+	}
+	w := Alloc[T](c, cfg.SplitZ*m*n)
+	g.launch(cfg, tA, tB, m, n, k, alpha, a, offA, lda, b, offB, ldb, 0, w, 0, n)
+	kern := g.kernel(gemm.SourceSkinny, "gemm_splitk_reduce")
+	global, local := l3Work(m, n)
+	c.Run(kern, global, local, l3Int(c, m), l3Int(c, n), l3Int(c, cfg.SplitZ), w, beta, cb, l3Int(c, offC), l3Int(c, ldc))
+}
+
+// GemmBatch enqueues batch GEMMs C_z = alpha·op(A_z)·op(B_z) + beta·C_z,
+// z < batch, whose operands follow one another densely: A_z starts
+// z·(stored rows of op(A))·lda elements after offA (m rows untransposed,
+// k transposed), B_z z·(k or n)·ldb after offB, C_z z·m·ldc after offC.
+// Where cfg is a gemm_mma choice that takes the call whole (no split, its
+// 16-byte copies allowed or not asked for), it is one launch (GRID_Z=2);
+// otherwise one Gemm after another.
+func (g *GemmLauncher[T]) GemmBatch(cfg gemm.Config, batch int, tA, tB bool, m, n, k int, alpha T, a *cl.Buffer, offA, lda int, b *cl.Buffer, offB, ldb int, beta T, cb *cl.Buffer, offC, ldc int) {
+	c := g.c
+	if cfg.CPVec && !cfg.MMACPVec(c.prec, len(c.over) > 0, offA, lda, offB, ldb) {
+		cfg = cfg.WithoutCPVec(c.prec)
+	}
+	if batch > 1 && k > 0 && alpha != 0 && cfg.Kernel == gemm.KernelMMA && cfg.SplitZ <= 1 && cfg.SplitK <= 1 &&
+		cfg.TiledFits(lda, ldb, ldc) {
+		cfg.BatchZ = batch
+		g.launch(cfg, tA, tB, m, n, k, alpha, a, offA, lda, b, offB, ldb, beta, cb, offC, ldc)
+		return
+	}
+	ra, rb := m, k
+	if tA {
+		ra = k
+	}
+	if tB {
+		rb = n
+	}
+	for z := range batch {
+		g.Gemm(cfg, tA, tB, m, n, k, alpha, a, offA+z*ra*lda, lda, b, offB+z*rb*ldb, ldb, beta, cb, offC+z*m*ldc, ldc)
+	}
+}
+
 // EngineTensor is the tensor-core mode of e.
 func EngineTensor(e *Engine) gemm.Tensor { return e.Tensor }

@@ -81,6 +81,9 @@ func ZgemmOnDevice[R Real](c *Call, tA, tB blas.Transpose, m, n, k int, alpha, b
 		zgemm3M[R](c, tA, tB, m, n, k, alpha, beta, a, offA, lda, b, offB, ldb, cb, offC, ldc)
 		return
 	}
+	if zgemmFused[R](c, tA, tB, m, n, k, alpha, beta, a, offA, lda, b, offB, ldb, cb, offC, ldc) {
+		return
+	}
 	// B' = the real expansion of alpha·op(B), 2k×2n.
 	bp := Alloc[R](c, 4*k*n)
 	kb := c.Kernel(zFile, "zpack_b")

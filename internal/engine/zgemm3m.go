@@ -54,12 +54,20 @@ func ParseZMethod(v string) (ZMethod, error) {
 // zgemm3M enqueues C = alpha·op(A)·op(B) + beta·C by the 3M method
 // (ZgemmOnDevice's contract, with alpha ≠ 0 and k ≥ 1): the three real
 // planes of op(A) and of alpha·op(B), three real GEMMs into the planes of
-// P, and z3_combine.
+// P, and z3_combine. The planes lie densely one after another, so the
+// three GEMMs are one batched launch where the kernel allows
+// (GemmLauncher.GemmBatch): its kernel is the one chosen for a 3m×n×k
+// GEMM, which has as many tiles as the batch.
 func zgemm3M[R Real](c *Call, tA, tB blas.Transpose, m, n, k int, alpha, beta complex128, a *cl.Buffer, offA, lda int, b *cl.Buffer, offB, ldb int, cb *cl.Buffer, offC, ldc int) {
 	pa, pw := z3Pack[R](c, tA, m, k, 1, a, offA, lda), z3Pack[R](c, tB, k, n, alpha, b, offB, ldb)
 	p := Alloc[R](c, 3*m*n)
-	for i := range 3 {
-		GemmOnDevice(c, false, false, m, n, k, R(1), pa, i*m*k, k, pw, i*k*n, n, R(0), p, i*m*n, n)
+	if c.E.Z3MSeq {
+		for i := range 3 {
+			GemmOnDevice(c, false, false, m, n, k, R(1), pa, i*m*k, k, pw, i*k*n, n, R(0), p, i*m*n, n)
+		}
+	} else {
+		cfg := c.E.GemmChoices.Get(c.E.Tuning, c.E.GemmDev(), GemmShape{Prec: c.prec, M: 3 * m, N: n, K: k, Mode: c.E.Tensor})
+		NewGemmLauncher[R](c).GemmBatch(cfg, 3, false, false, m, n, k, R(1), pa, 0, k, pw, 0, n, R(0), p, 0, n)
 	}
 	global, local := l3Work(m, n)
 	c.Run(c.Kernel(zFile, "z3_combine"), global, local, l3Int(c, m), l3Int(c, n), R(real(beta)), R(imag(beta)),

@@ -92,6 +92,21 @@ type Config struct {
 	// of kslice (the last one shorter), each multiplied with the kernel
 	// above into a scratch buffer, then summed into C.
 	SplitK, KSlice int
+
+	// SplitZ (gemm_mma, GRID_Z=1): with SplitZ > 1 one launch cuts K into
+	// SplitZ slices, one per index of work-group dimension 2, each written
+	// to its own slab of a scratch buffer that gemm_splitk_reduce then sums
+	// into C: SplitZ times as many work-groups for a C of few tiles.
+	SplitZ int
+	// BatchZ (gemm_mma, GRID_Z=2): the launch computes BatchZ products
+	// whose operands follow one another densely, one per index of
+	// work-group dimension 2 (the engine's GemmBatch sets it per call).
+	BatchZ int
+	// ZExpB (gemm_mma, ZEXP_B=1, with CPVec, B untransposed): B is the
+	// complex matrix whose real expansion the product's B is (complex
+	// GEMM's 4M product without its packed copy of B); the engine sets it
+	// per call.
+	ZExpB bool
 }
 
 // MMASwitch is one transpose combination's choice of the gemm_mma switches
@@ -174,6 +189,14 @@ func (cfg Config) Defines(tA, tB, vecAligned bool) []string {
 		if cfg.MMAEmulate {
 			out = append(out, "MMA_EMULATE=1")
 		}
+		if cfg.SplitZ > 1 {
+			out = append(out, "GRID_Z=1")
+		} else if cfg.BatchZ > 1 {
+			out = append(out, "GRID_Z=2")
+		}
+		if cfg.ZExpB {
+			out = append(out, "ZEXP_B=1")
+		}
 		if cfg.NoOpt {
 			out = append(out, "-cl-opt-disable")
 		}
@@ -208,6 +231,9 @@ func (cfg Config) Work(tA, tB bool, m, n int) (global, local []int) {
 		return []int{ceilDiv(n, cfg.DN*cfg.DNDIMC) * cfg.DNDIMC, ceilDiv(m, cfg.DM*cfg.DMDIMC) * cfg.DMDIMC}, []int{cfg.DNDIMC, cfg.DMDIMC}
 	case KernelMMA:
 		nt := cfg.MMAThreads()
+		if z := max(cfg.SplitZ, cfg.BatchZ); z > 1 {
+			return []int{ceilDiv(n, cfg.MMANWG) * nt, ceilDiv(m, cfg.MMAMWG), z}, []int{nt, 1, 1}
+		}
 		return []int{ceilDiv(n, cfg.MMANWG) * nt, ceilDiv(m, cfg.MMAMWG)}, []int{nt, 1}
 	default:
 		cb := cfg.CPUBlock[boolInt(tA)][boolInt(tB)]
@@ -306,6 +332,15 @@ func (cfg Config) Name() string {
 		}
 		if cfg.Stages > 0 {
 			name += fmt.Sprintf("_s%d", cfg.Stages)
+		}
+		if cfg.SplitZ > 1 {
+			name += fmt.Sprintf("_z%d", cfg.SplitZ)
+		}
+		if cfg.BatchZ > 1 {
+			name += fmt.Sprintf("_b%d", cfg.BatchZ)
+		}
+		if cfg.ZExpB {
+			name += "_zexp"
 		}
 		return name
 	}

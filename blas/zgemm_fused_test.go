@@ -1,0 +1,120 @@
+package clblas
+
+import (
+	"fmt"
+	"math/cmplx"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
+
+	eng "github.com/gocompute/opencl/internal/engine"
+	"github.com/gocompute/opencl/internal/gemm"
+)
+
+// TestZgemmFused runs resident Zgemm and Cgemm NN through the 4M path
+// whose tensor-core kernel expands the complex B itself (zgemmFused,
+// ZEXP_B), forced onto the emulated tensor cores through the choice cache
+// (on a GPU with tensor cores, also with the library's own choice at n =
+// 512), against gonum and, with alpha = 1, bit for bit against the packed
+// path (the same products in the same order; another alpha is applied to
+// B' by the pack but to the sums by the GEMM): real and complex alpha (the
+// latter takes the packed path), real and complex beta.
+func TestZgemmFused(t *testing.T) {
+	impl := newTestImpl(t)
+	t.Run("complex128", func(t *testing.T) { testZgemmFused[complex128](t, impl, 1e-12) })
+	t.Run("complex64", func(t *testing.T) { testZgemmFused[complex64](t, impl, 1e-5) })
+}
+
+func testZgemmFused[T complex64 | complex128](t *testing.T, impl *Implementation, tol float64) {
+	e := impl.eng
+	prec := eng.PrecisionOf[T]()
+	if prec == 64 && !e.Prof.FP64 {
+		t.Skip("the device has no fp64")
+	}
+	emu := gemm.MMADefaults(gemm.Base(prec, 8), prec)
+	emu.MMAMWG, emu.MMANWG, emu.MMAKWG, emu.WM, emu.WN = 32, 32, 8, 16, 16
+	emu.MMAEmulate, emu.NoOpt, emu.CPVec = true, true, true
+	shapes := [][3]int{{37, 36, 14}, {20, 34, 30}}
+	cfgs := []gemm.Config{emu, emu}
+	if gemm.TensorCapable(e.GemmDev()) {
+		shapes = append(shapes, [3]int{512, 512, 512})
+		cfgs = append(cfgs, gemm.Choose(e.Tuning, e.GemmDev(), prec, 512, 1024, 1024, e.Tensor))
+	}
+	defer func() { e.ZPackB = false }()
+	for i, sh := range shapes {
+		m, n, k := sh[0], sh[1], sh[2]
+		shape := eng.GemmShape{Prec: prec, M: m, N: 2 * n, K: 2 * k, Mode: e.Tensor}
+		old := gemm.Choose(e.Tuning, e.GemmDev(), prec, m, 2*n, 2*k, e.Tensor)
+		e.GemmChoices.Set(shape, cfgs[i])
+		rnd := rand.New(rand.NewPCG(41, uint64(m+n+k)))
+		mk := func(r, c int) []T {
+			x := make([]T, r*c)
+			for i := range x {
+				x[i] = T(complex(rnd.Float64()*2-1, rnd.Float64()*2-1))
+			}
+			return x
+		}
+		a, b, c0 := mk(m, k), mk(k, n), mk(m, n)
+		for _, ab := range [][2]complex128{{1, 0.25}, {1, 0.5 - 1i}, {1.5, 0}, {2 - 1i, 0.5}, {0.75, 1 + 2i}} {
+			alpha, beta := T(ab[0]), T(ab[1])
+			what := fmt.Sprintf("%dx%dx%d alpha=%v beta=%v", m, n, k, alpha, beta)
+			var got [2][]T
+			for p, pack := range []bool{false, true} {
+				e.ZPackB = pack
+				got[p] = residentZgemm(t, impl, m, n, k, alpha, a, b, beta, c0)
+			}
+			want := append([]T(nil), c0...)
+			zgemmRef(m, n, k, alpha, a, b, beta, want)
+			for i := range want {
+				if alpha == 1 && got[0][i] != got[1][i] {
+					t.Fatalf("%s: element %d = %v expanded in the kernel, %v packed", what, i, got[0][i], got[1][i])
+				}
+				if d := cmplx.Abs(complex128(got[0][i] - want[i])); d > tol*float64(k) {
+					t.Fatalf("%s: element %d = %v, want %v", what, i, got[0][i], want[i])
+				}
+			}
+		}
+		if !eng.GemmSpecBuilt(prec, withZExpB(cfgs[i]), false, false) {
+			t.Errorf("%dx%dx%d: the ZEXP_B program did not run", m, n, k)
+		}
+		e.GemmChoices.Set(shape, old)
+	}
+}
+
+func withZExpB(cfg gemm.Config) gemm.Config { cfg.ZExpB = true; return cfg }
+
+// residentZgemm is C = alpha·A·B + beta·C on resident copies of a (m×k),
+// b (k×n) and c (m×n), read back.
+func residentZgemm[T complex64 | complex128](t *testing.T, impl *Implementation, m, n, k int, alpha T, a, b []T, beta T, c []T) []T {
+	t.Helper()
+	da, err1 := NewMatrixFrom(impl, m, k, a)
+	db, err2 := NewMatrixFrom(impl, k, n, b)
+	dc, err3 := NewMatrixFrom(impl, m, n, c)
+	if err1 != nil || err2 != nil || err3 != nil {
+		t.Fatal(err1, err2, err3)
+	}
+	defer da.Release()
+	defer db.Release()
+	defer dc.Release()
+	if _, err := Gemm(blas.NoTrans, blas.NoTrans, alpha, da, db, beta, dc); err != nil {
+		t.Fatal(err)
+	}
+	out := make([]T, m*n)
+	if err := dc.Read(out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// zgemmRef is gonum's Zgemm (Cgemm) NN on row-major operands.
+func zgemmRef[T complex64 | complex128](m, n, k int, alpha T, a, b []T, beta T, c []T) {
+	var ref gonum.Implementation
+	switch a := any(a).(type) {
+	case []complex128:
+		ref.Zgemm(blas.NoTrans, blas.NoTrans, m, n, k, complex128(alpha), a, k, any(b).([]complex128), n, complex128(beta), any(c).([]complex128), n)
+	case []complex64:
+		ref.Cgemm(blas.NoTrans, blas.NoTrans, m, n, k, complex64(alpha), a, k, any(b).([]complex64), n, complex64(beta), any(c).([]complex64), n)
+	}
+}
