@@ -40,6 +40,12 @@ var benchHostPanel = flag.Bool("lapack.hostpanel", false, "LU panels on the host
 // say.
 func benchImpl(b *testing.B) *Implementation {
 	impl := newTestImpl(b, *benchNB)
+	setBenchFlags(b, impl)
+	return impl
+}
+
+// setBenchFlags sets impl's tuning fields from the -lapack flags.
+func setBenchFlags(b *testing.B, impl *Implementation) {
 	if *benchQRLeaf < 1 || *benchQRLeaf > qrBMax {
 		b.Fatalf("-lapack.qrleaf %d: want 1 to %d", *benchQRLeaf, qrBMax)
 	}
@@ -53,7 +59,6 @@ func benchImpl(b *testing.B) *Implementation {
 	impl.luWG = *benchLUWG
 	impl.hostDiag = *benchHostDiag
 	impl.potfRegs = *benchPotfRegs
-	return impl
 }
 
 func sizes(b *testing.B) []int {

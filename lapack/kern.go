@@ -76,7 +76,9 @@ func launch[T float32 | float64](impl *Implementation, name string, global, loca
 		return fmt.Errorf("cllapack: %s: %w", name, err)
 	}
 	impl.stats.launches.Add(1)
-	return ev.Release()
+	err = ev.Release()
+	impl.profileCmd(name)
+	return err
 }
 
 // stats counts what the device factorizations enqueue, so that a benchmark
@@ -94,6 +96,11 @@ type stats struct {
 func gemm[T float32 | float64](impl *Implementation, tA, tB blas.Transpose, alpha T, a, b *clblas.Matrix[T], beta T, c *clblas.Matrix[T]) error {
 	impl.stats.launches.Add(1)
 	_, err := clblas.Gemm(tA, tB, alpha, a, b, beta, c)
+	if err == nil {
+		ar, ac := a.Dims()
+		m, n := c.Dims()
+		impl.profileGemm(tA, ar, ac, m, n)
+	}
 	return err
 }
 
@@ -141,7 +148,9 @@ func copyMatrix[T float32 | float64](impl *Implementation, src, dst *clblas.Matr
 		return fmt.Errorf("cllapack: copy: %w", err)
 	}
 	impl.stats.copies.Add(1)
-	return ev.Release()
+	err = ev.Release()
+	impl.profileCmd("copy")
+	return err
 }
 
 // counts is a snapshot of stats.

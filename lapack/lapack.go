@@ -90,6 +90,10 @@ type Implementation struct {
 	// blocks up to potfMax wide): not measured yet, so off by default.
 	potfRegs bool
 
+	// prof, when set (benchmarks and their tests only, before any call),
+	// profiles the commands the factorizations enqueue.
+	prof *profiler
+
 	// onDevice counts the calls finished on the device (tests check that
 	// the device path ran).
 	onDevice atomic.Int64
