@@ -3,6 +3,7 @@ package cllapack
 import (
 	"fmt"
 	"sync/atomic"
+	"time"
 
 	"gonum.org/v1/gonum/blas"
 
@@ -58,6 +59,7 @@ func (impl *Implementation) kernel(k kernelKey) (*cl.Kernel, error) {
 // launch enqueues the lapack.cl kernel name for T on the resident
 // operations' queue, so that it runs in order with them.
 func launch[T float32 | float64](impl *Implementation, name string, global, local []int, args ...any) error {
+	t0 := time.Now()
 	impl.kmu.Lock()
 	defer impl.kmu.Unlock()
 	key := kernelKey{name: name, pi: precIndex[T]()}
@@ -77,7 +79,7 @@ func launch[T float32 | float64](impl *Implementation, name string, global, loca
 	}
 	impl.stats.launches.Add(1)
 	err = ev.Release()
-	impl.profileCmd(name)
+	impl.profileCmd(t0, name)
 	return err
 }
 
@@ -95,11 +97,12 @@ type stats struct {
 // gemm is clblas.Gemm, counted.
 func gemm[T float32 | float64](impl *Implementation, tA, tB blas.Transpose, alpha T, a, b *clblas.Matrix[T], beta T, c *clblas.Matrix[T]) error {
 	impl.stats.launches.Add(1)
+	t0 := time.Now()
 	_, err := clblas.Gemm(tA, tB, alpha, a, b, beta, c)
 	if err == nil {
 		ar, ac := a.Dims()
 		m, n := c.Dims()
-		impl.profileGemm(tA, ar, ac, m, n)
+		impl.profileGemm(t0, tA, ar, ac, m, n)
 	}
 	return err
 }
@@ -143,13 +146,14 @@ func copyMatrix[T float32 | float64](impl *Implementation, src, dst *clblas.Matr
 		BufferRowPitch: ss,
 		HostRowPitch:   ds,
 	}
+	t0 := time.Now()
 	ev, err := cl.CopyBufferRect[T](impl.blas.Runtime().Queue(), sb, db, rect)
 	if err != nil {
 		return fmt.Errorf("cllapack: copy: %w", err)
 	}
 	impl.stats.copies.Add(1)
 	err = ev.Release()
-	impl.profileCmd("copy")
+	impl.profileCmd(t0, "copy")
 	return err
 }
 

@@ -28,7 +28,7 @@ import (
 func BenchmarkPotrfParts(b *testing.B) {
 	impl := benchImpl(b)
 	for _, n := range sizes(b) {
-		orig := spd(n, n, rand.New(rand.NewPCG(1, uint64(n))))
+		orig := spdBench(n, rand.New(rand.NewPCG(1, uint64(n))))
 		for _, nb := range []int{*benchNB, 256} {
 			b.Run(fmt.Sprintf("n=%d/nb=%d", n, nb), func(b *testing.B) {
 				d, err := clblas.NewMatrix[float64](shared.blas, n, n)

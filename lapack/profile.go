@@ -42,6 +42,7 @@ type profiler struct {
 type profMark struct {
 	kind  string
 	flops float64
+	host  time.Duration
 	ev    *cl.Event
 }
 
@@ -50,6 +51,7 @@ type profKind struct {
 	Kind  string
 	N     int           // commands
 	Time  time.Duration // device time charged to them
+	Host  time.Duration // host time spent enqueueing them
 	Flops float64       // their flops (GEMMs only)
 }
 
@@ -71,43 +73,44 @@ func (p *profiler) start() error {
 	}
 	p.last = time.Now()
 	if p.events {
-		return p.mark("", 0)
+		return p.mark("", 0, 0)
 	}
 	return nil
 }
 
 // after records that a command of kind (with flops flops) was just
-// enqueued on the queue.
-func (p *profiler) after(kind string, flops float64) {
+// enqueued on the queue, its enqueueing having begun at t0.
+func (p *profiler) after(kind string, flops float64, t0 time.Time) {
+	host := time.Since(t0)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.err != nil {
 		return
 	}
 	if p.events {
-		p.err = p.mark(kind, flops)
+		p.err = p.mark(kind, flops, host)
 		return
 	}
 	if p.err = p.q.Finish(); p.err != nil {
 		return
 	}
 	now := time.Now()
-	p.charge(kind, flops, now.Sub(p.last))
+	p.charge(kind, flops, now.Sub(p.last), host)
 	p.last = now
 }
 
 // mark enqueues a marker after a command of kind. The caller holds p.mu.
-func (p *profiler) mark(kind string, flops float64) error {
+func (p *profiler) mark(kind string, flops float64, host time.Duration) error {
 	ev, err := p.q.EnqueueMarker()
 	if err != nil {
 		return fmt.Errorf("cllapack: profile marker: %w", err)
 	}
-	p.marks = append(p.marks, profMark{kind: kind, flops: flops, ev: ev})
+	p.marks = append(p.marks, profMark{kind: kind, flops: flops, host: host, ev: ev})
 	return nil
 }
 
 // charge adds one command of kind to the profile. The caller holds p.mu.
-func (p *profiler) charge(kind string, flops float64, d time.Duration) {
+func (p *profiler) charge(kind string, flops float64, d, host time.Duration) {
 	k := p.kinds[kind]
 	if k == nil {
 		k = &profKind{Kind: kind}
@@ -115,6 +118,7 @@ func (p *profiler) charge(kind string, flops float64, d time.Duration) {
 	}
 	k.N++
 	k.Time += d
+	k.Host += host
 	k.Flops += flops
 }
 
@@ -128,7 +132,7 @@ func (p *profiler) stop() ([]profKind, error) {
 		p.err = err
 	}
 	if !p.events {
-		p.charge("rest", 0, time.Since(p.last))
+		p.charge("rest", 0, time.Since(p.last), 0)
 	}
 	var prev uint64
 	for i, m := range p.marks {
@@ -140,7 +144,7 @@ func (p *profiler) stop() ([]profKind, error) {
 			p.err = fmt.Errorf("cllapack: profile marker: %w", err)
 		}
 		if i > 0 && p.err == nil {
-			p.charge(m.kind, m.flops, time.Duration(t.End-prev))
+			p.charge(m.kind, m.flops, time.Duration(t.End-prev), m.host)
 		}
 		prev = t.End
 	}
@@ -155,7 +159,7 @@ func (p *profiler) stop() ([]profKind, error) {
 
 // profileGemm records a GEMM C = op(A)·op(B) with C m×n and inner
 // dimension k, when a profiler is on.
-func (impl *Implementation) profileGemm(tA blas.Transpose, ar, ac, m, n int) {
+func (impl *Implementation) profileGemm(t0 time.Time, tA blas.Transpose, ar, ac, m, n int) {
 	if impl.prof == nil {
 		return
 	}
@@ -173,12 +177,13 @@ func (impl *Implementation) profileGemm(tA blas.Transpose, ar, ac, m, n int) {
 	if k <= 128 {
 		ks = fmt.Sprint(k)
 	}
-	impl.prof.after("gemm/"+shape+"/k="+ks, 2*float64(m)*float64(n)*float64(k))
+	impl.prof.after("gemm/"+shape+"/k="+ks, 2*float64(m)*float64(n)*float64(k), t0)
 }
 
-// profileCmd records a command of kind, when a profiler is on.
-func (impl *Implementation) profileCmd(kind string) {
+// profileCmd records a command of kind enqueued from t0, when a profiler
+// is on.
+func (impl *Implementation) profileCmd(t0 time.Time, kind string) {
 	if impl.prof != nil {
-		impl.prof.after(kind, 0)
+		impl.prof.after(kind, 0, t0)
 	}
 }

@@ -115,7 +115,7 @@ func BenchmarkResidentProfile(b *testing.B) {
 	impl := profiledImpl(b, *benchNB)
 	setBenchFlags(b, impl)
 	for _, n := range sizes(b) {
-		spdA := spd(n, n, rand.New(rand.NewPCG(1, uint64(n))))
+		spdA := spdBench(n, rand.New(rand.NewPCG(1, uint64(n))))
 		rnd := rand.New(rand.NewPCG(2, uint64(n)))
 		gen := make([]float64, n*n)
 		for k := range gen {
@@ -148,6 +148,7 @@ func BenchmarkResidentProfile(b *testing.B) {
 							}
 							s.N += k.N
 							s.Time += k.Time
+							s.Host += k.Host
 							s.Flops += k.Flops
 						}
 					}
@@ -178,15 +179,15 @@ func profileTable(sum map[string]*profKind, runs int) string {
 	}
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "per factorization (%d runs): total %.3f ms\n", runs, all.Seconds()*1e3/float64(runs))
-	fmt.Fprintf(&sb, "%-22s %7s %10s %9s %6s %9s\n", "kind", "count", "ms", "µs/cmd", "%", "GFLOP/s")
+	fmt.Fprintf(&sb, "%-22s %7s %10s %9s %6s %9s %12s\n", "kind", "count", "ms", "µs/cmd", "%", "GFLOP/s", "host µs/cmd")
 	for _, k := range ks {
 		gf := ""
 		if k.Flops > 0 && k.Time > 0 {
 			gf = fmt.Sprintf("%.0f", k.Flops/k.Time.Seconds()/1e9)
 		}
-		fmt.Fprintf(&sb, "%-22s %7d %10.3f %9.1f %6.1f %9s\n", k.Kind, k.N/runs,
+		fmt.Fprintf(&sb, "%-22s %7d %10.3f %9.1f %6.1f %9s %12.1f\n", k.Kind, k.N/runs,
 			k.Time.Seconds()*1e3/float64(runs), k.Time.Seconds()*1e6/float64(max(k.N, 1)),
-			100*k.Time.Seconds()/all.Seconds(), gf)
+			100*k.Time.Seconds()/all.Seconds(), gf, k.Host.Seconds()*1e6/float64(max(k.N, 1)))
 	}
 	return sb.String()
 }
