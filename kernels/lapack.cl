@@ -59,6 +59,9 @@ __kernel void tri_band(int n, int bw, int lower, int save, __global real *a,
 #ifndef LU_BMAX
 #define LU_BMAX 64 // the widest panel getf2_leaf factorises
 #endif
+#ifndef LU_ROWS
+#define LU_ROWS 4 // rows a getf2_leaf work-item updates at once
+#endif
 
 // lu_col_max returns this work-item's part of the pivot search over column
 // c of the m×b panel p (row stride lda), rows c, …, m−1: the largest |x|
@@ -132,33 +135,55 @@ __kernel void getf2_leaf(int m, int b, __global real *a, long off, int lda,
     const int bydiv = !(fabs(d) >= REAL_MIN);
     best = -1;
     bi = c + 1;
-    for (int i = c + 1 + lid; i < m; i += LU_WG) {
-      __global real *row = p + (long)i * lda;
-      real l = row[c];
-      if (scale && !bydiv) {
-        l *= rd;
-        row[c] = l;
-      } else if (scale && i == c + 1) {
-        for (int t = c + 1; t < m; t++)
-          l /= d;
-        row[c] = l;
+    // LU_ROWS of this work-item's rows at a time, their loads issued
+    // together: a work-item's rows are otherwise one global round trip
+    // each, the bound of this one-work-group kernel on a GPU.
+    for (int i0 = c + 1 + lid; i0 < m; i0 += LU_WG * LU_ROWS) {
+      real l[LU_ROWS];
+#pragma unroll
+      for (int r = 0; r < LU_ROWS; r++) {
+        const int i = i0 + r * LU_WG;
+        l[r] = i < m ? p[(long)i * lda + c] : 0;
       }
-      // The row's elements in registers, 16 at a time: their loads are
-      // issued together, not one global round trip each.
+#pragma unroll
+      for (int r = 0; r < LU_ROWS; r++) {
+        const int i = i0 + r * LU_WG;
+        if (i >= m)
+          continue;
+        if (scale && !bydiv) {
+          l[r] *= rd;
+          p[(long)i * lda + c] = l[r];
+        } else if (scale && i == c + 1) {
+          for (int t = c + 1; t < m; t++)
+            l[r] /= d;
+          p[(long)i * lda + c] = l[r];
+        }
+      }
+      // The rows' elements in registers, 16 columns at a time.
       for (int k0 = c + 1; k0 < b; k0 += 16) {
-        real x[16];
+        real x[LU_ROWS][16];
 #pragma unroll
-        for (int t = 0; t < 16; t++)
-          x[t] = k0 + t < b ? row[k0 + t] : 0;
+        for (int r = 0; r < LU_ROWS; r++)
 #pragma unroll
-        for (int t = 0; t < 16; t++)
-          if (k0 + t < b)
-            row[k0 + t] = fma(-l, prow[k0 + t], x[t]);
-        if (k0 == c + 1) {
-          real v = fabs(fma(-l, prow[k0], x[0]));
-          if (v > best) {
-            best = v;
-            bi = i;
+          for (int t = 0; t < 16; t++) {
+            const int i = i0 + r * LU_WG;
+            x[r][t] = i < m && k0 + t < b ? p[(long)i * lda + k0 + t] : 0;
+          }
+#pragma unroll
+        for (int r = 0; r < LU_ROWS; r++) {
+          const int i = i0 + r * LU_WG;
+          if (i >= m)
+            continue;
+#pragma unroll
+          for (int t = 0; t < 16; t++)
+            if (k0 + t < b)
+              p[(long)i * lda + k0 + t] = fma(-l[r], prow[k0 + t], x[r][t]);
+          if (k0 == c + 1) {
+            real v = fabs(fma(-l[r], prow[k0], x[r][0]));
+            if (v > best) {
+              best = v;
+              bi = i;
+            }
           }
         }
       }
@@ -434,6 +459,33 @@ __kernel void copy_ok(int rows, int cols, __global const real *s, long soff,
 #endif
 #define QR_WG 256 // geqr2_leaf's work-group: QR_WG·QR_B reals of local memory
 
+// qr_ssq adds |x| to a scaled sum of squares (scale, ssq): Σ = scale²·ssq.
+static void qr_ssq(real x, real *sc, real *sq) {
+  x = fabs(x);
+  if (x != 0 || isnan(x)) {
+    if (*sc < x || isnan(x)) {
+      *sq = 1 + *sq * (*sc / x) * (*sc / x);
+      *sc = x;
+    } else {
+      *sq += (x / *sc) * (x / *sc);
+    }
+  }
+}
+
+#define QR_R (QR_B + 2) // reals per work-item in geqr2_leaf's reduction
+
+// qr_merge merges the scaled sum of squares (s2, q2) into the one at
+// x[QR_B], x[QR_B+1].
+static void qr_merge(__local real *x, real s2, real q2) {
+  real s1 = x[QR_B], q1 = x[QR_B + 1];
+  real sm = fmax(s1, s2);
+  if (isnan(s1) || isnan(s2))
+    sm = NAN;
+  if (sm > 0)
+    x[QR_B + 1] = q1 * (s1 / sm) * (s1 / sm) + q2 * (s2 / sm) * (s2 / sm);
+  x[QR_B] = sm;
+}
+
 // geqr2_leaf is gonum's Dgeqr2 on the m×b panel (m ≥ b, b ≤ QR_B) at
 // element off of a (row stride lda), in one work-group of QR_WG work-items
 // (rows split as in getf2_leaf), with three outputs besides the panel:
@@ -441,50 +493,67 @@ __kernel void copy_ok(int rows, int cols, __global const real *s, long soff,
 // (unit diagonal, zero above; column c at column vc0+c of v, rows 0 to
 // vr0+m, the panel's rows starting at vr0, row stride ldv, from element
 // voff) and the panel's b×b triangular factor T (Dlarft, forward,
-// columnwise; at element tfoff of t, row stride ldt). For each column c:
-// the norm of the column below the diagonal (a scaled sum of squares,
-// reduced in local memory), the reflector (Dlarfg, without its rescaling
-// of tiny norms), then one pass over the rows forms v_cᵀ·P[:, k] for every
-// column k (for k < c, v_kᵀ·v_c, for T), and a second applies the
-// reflector to the columns right of c.
+// columnwise; at element tfoff of t, row stride ldt).
+//
+// One pass over the rows per column. With x = P[c+1:m, c], the pass
+// before column c's has summed, over those rows, the scaled sum of
+// squares of x (for its norm), x·P[c+1:m, k] for k > c and
+// V[c+1:m, k]·x for k < c, and the group reduces them in local memory at
+// once. Then the reflector (Dlarfg, without its rescaling of tiny norms)
+// v = [1; scal·x] gives v·P[c:m, k] = P[c, k] + scal·(x·P[c+1:m, k]) and
+// likewise v_k·v, for T, and column c's pass scales x into v and applies
+// H = I − tau·v·vᵀ to the columns right of c while it sums for column c+1.
 __kernel void geqr2_leaf(int m, int b, __global real *a, long off, int lda,
                          __global real *tau, long toff, __global real *v,
                          long voff, int ldv, int vr0, int vc0,
                          __global real *t, long tfoff, int ldt) {
-  __local real red[QR_WG * QR_B];
+  __local real red[QR_WG / 2 * QR_R];
   const int lid = get_local_id(0);
   __global real *p = a + off;
+  real acc[QR_B], sc = 0, sq = 1;
+  for (int k = 0; k < QR_B; k++)
+    acc[k] = 0;
+  // Column 0's sums, over rows 1, …, m−1.
+  for (int i = 1 + lid; i < m; i += QR_WG) {
+    __global real *row = p + (long)i * lda;
+    real x[QR_B];
+#pragma unroll
+    for (int k = 0; k < QR_B; k++)
+      x[k] = k < b ? row[k] : 0;
+    qr_ssq(x[0], &sc, &sq);
+#pragma unroll
+    for (int k = 1; k < QR_B; k++)
+      acc[k] = fma(x[0], x[k], acc[k]);
+  }
   for (int c = 0; c < b; c++) {
-    // Scaled sum of squares of P[c+1:m, c]: (scale, ssq) per work-item.
-    real sc = 0, sq = 1;
-    for (int i = c + 1 + lid; i < m; i += QR_WG) {
-      real x = fabs(p[(long)i * lda + c]);
-      if (x != 0 || isnan(x)) {
-        if (sc < x || isnan(x)) {
-          sq = 1 + sq * (sc / x) * (sc / x);
-          sc = x;
-        } else {
-          sq += (x / sc) * (x / sc);
-        }
-      }
+    // Reduce the sums: the dots added, (scale, ssq) merged. The upper
+    // half of the group hands its sums to the lower half first, so that
+    // red holds half the group's (local memory is 32 KiB on some devices).
+    if (lid >= QR_WG / 2) {
+      __local real *x = red + (lid - QR_WG / 2) * QR_R;
+      for (int k = 0; k < b; k++)
+        x[k] = acc[k];
+      x[QR_B] = sc;
+      x[QR_B + 1] = sq;
     }
-    red[lid * QR_B] = sc;
-    red[lid * QR_B + 1] = sq;
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    if (lid < QR_WG / 2) {
+      __local real *x = red + lid * QR_R;
+      for (int k = 0; k < b; k++)
+        x[k] += acc[k];
+      qr_merge(x, sc, sq);
+    }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int s = QR_WG / 2; s > 0; s >>= 1) {
+    for (int s = QR_WG / 4; s > 0; s >>= 1) {
       if (lid < s) {
-        real s1 = red[lid * QR_B], q1 = red[lid * QR_B + 1];
-        real s2 = red[(lid + s) * QR_B], q2 = red[(lid + s) * QR_B + 1];
-        real sm = fmax(s1, s2);
-        if (isnan(s1) || isnan(s2))
-          sm = NAN;
-        if (sm > 0)
-          red[lid * QR_B + 1] = q1 * (s1 / sm) * (s1 / sm) + q2 * (s2 / sm) * (s2 / sm);
-        red[lid * QR_B] = sm;
+        __local real *x = red + lid * QR_R, *y = red + (lid + s) * QR_R;
+        for (int k = 0; k < b; k++)
+          x[k] += y[k];
+        qr_merge(x, y[QR_B], y[QR_B + 1]);
       }
       barrier(CLK_LOCAL_MEM_FENCE);
     }
-    const real xnorm = red[0] == 0 ? 0 : red[0] * sqrt(red[1]);
+    const real xnorm = red[QR_B] == 0 ? 0 : red[QR_B] * sqrt(red[QR_B + 1]);
     const real alpha = p[(long)c * lda + c];
     real beta = alpha, tc = 0, scal = 1;
     if (xnorm != 0 && c + 1 < m) {
@@ -492,77 +561,71 @@ __kernel void geqr2_leaf(int m, int b, __global real *a, long off, int lda,
       tc = (beta - alpha) / beta;
       scal = 1 / (alpha - beta);
     }
-    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE); // red and alpha read
-    // v = [1; scal·x]; the partial dots v·P[:, k] over this work-item's rows.
-    real acc[QR_B];
+    // w[k] = v·P[c:m, k] for k > c, v_k·v for k < c.
+    real w[QR_B];
+#pragma unroll
     for (int k = 0; k < QR_B; k++)
-      acc[k] = 0;
-    if (lid == 0) {
-      for (int k = 0; k < b; k++)
-        acc[k] = k == c ? 1 : p[(long)c * lda + k];
-    }
-    for (int i = c + 1 + lid; i < m; i += QR_WG) {
-      __global real *row = p + (long)i * lda;
-      // The row in registers: its loads are issued together.
-      real x[QR_B];
-#pragma unroll
-      for (int k = 0; k < QR_B; k++)
-        x[k] = k < b ? row[k] : 0;
-      real vi = row[c];
-      if (tc != 0) {
-        vi *= scal;
-        row[c] = vi;
-      }
-#pragma unroll
-      for (int k = 0; k < QR_B; k++)
-        acc[k] = fma(vi, k == c ? vi : x[k], acc[k]);
-    }
-    for (int k = 0; k < b; k++)
-      red[lid * QR_B + k] = acc[k];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int s = QR_WG / 2; s > 0; s >>= 1) {
-      if (lid < s) {
-        for (int k = 0; k < b; k++)
-          red[lid * QR_B + k] += red[(lid + s) * QR_B + k];
-      }
-      barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-    }
-    // red[k] = v_cᵀ·P[:, k]. Apply H = I − tc·v·vᵀ to the columns right
-    // of c: P[i][k] −= tc·v_i·red[k].
-    for (int i = c + lid; i < m; i += QR_WG) {
-      __global real *row = p + (long)i * lda;
-      const real vi = i == c ? 1 : row[c];
-      real x[QR_B];
-#pragma unroll
-      for (int k = 0; k < QR_B; k++)
-        x[k] = k < b ? row[k] : 0;
-#pragma unroll
-      for (int k = 0; k < QR_B; k++)
-        if (k > c && k < b)
-          row[k] = fma(-tc * vi, red[k], x[k]);
-      v[voff + (long)(vr0 + i) * ldv + vc0 + c] = vi;
-    }
-    for (int i = lid; i < vr0 + c; i += QR_WG)
-      v[voff + (long)i * ldv + vc0 + c] = 0;
-    // T[0:c, c] = −tc·T[0:c, 0:c]·(Vᵀv_c)[0:c], T[c][c] = tc, zero below.
+      w[k] = k < b && k != c ? fma(scal, red[k], p[(long)c * lda + k]) : 0;
+    // T[0:c, c] = −tc·T[0:c, 0:c]·w[0:c], T[c][c] = tc, zero below: row r
+    // of T is only ever written and read by work-item r.
     for (int r = lid; r < b; r += QR_WG) {
       real s = 0;
       if (r < c) {
         for (int q = r; q < c; q++)
-          s = fma(t[tfoff + (long)r * ldt + q], red[q], s);
+          s = fma(t[tfoff + (long)r * ldt + q], w[q], s);
         s *= -tc;
       } else if (r == c) {
         s = tc;
       }
       t[tfoff + (long)r * ldt + c] = s;
     }
-    if (lid == 0) {
-      p[(long)c * lda + c] = beta;
-      tau[toff + c] = tc;
-    }
+    // red, alpha and row c are read before they change.
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    if (lid == 0)
+      tau[toff + c] = tc;
+    sc = 0;
+    sq = 1;
+    for (int k = 0; k < QR_B; k++)
+      acc[k] = 0;
+    const int nx = c + 1; // the next column
+    for (int i = c + lid; i < m; i += QR_WG) {
+      __global real *row = p + (long)i * lda;
+      // The row in registers: its loads are issued together.
+      real x[QR_B];
+#pragma unroll
+      for (int k = 0; k < QR_B; k++)
+        x[k] = k < b ? row[k] : 0;
+      real vi = 1;
+      if (i > c) {
+        vi = x[c];
+        if (tc != 0) {
+          vi *= scal;
+          row[c] = vi;
+        }
+      } else {
+        row[c] = beta;
+      }
+#pragma unroll
+      for (int k = 0; k < QR_B; k++)
+        if (k > c && k < b) {
+          x[k] = fma(-tc * vi, w[k], x[k]);
+          row[k] = x[k];
+        }
+      v[voff + (long)(vr0 + i) * ldv + vc0 + c] = vi;
+      if (i > nx && nx < b) {
+        const real y = x[nx];
+        qr_ssq(y, &sc, &sq);
+#pragma unroll
+        for (int k = 0; k < QR_B; k++)
+          if (k != nx)
+            acc[k] = fma(k == c ? vi : x[k], y, acc[k]);
+      }
+    }
+    for (int i = lid; i < vr0 + c; i += QR_WG)
+      v[voff + (long)i * ldv + vc0 + c] = 0;
   }
 }
+#undef QR_R
 
 // larft_t forms the n×n triangular factor T of a block reflector (Dlarft,
 // forward, columnwise) from G = VᵀV (n×n at element goff of g, row stride

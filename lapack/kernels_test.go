@@ -1,6 +1,8 @@
 package cllapack
 
 import (
+	"bytes"
+	"log/slog"
 	"math/rand/v2"
 	"testing"
 
@@ -17,6 +19,16 @@ import (
 func TestKernelsSmall(t *testing.T) {
 	impl := newTestImpl(t, 8)
 	impl.slab, impl.leaf = 6, 4
+	// A kernel that fails (say, asks for more local memory than the
+	// device has) is finished on the CPU with the right answer: the log
+	// tells.
+	var log bytes.Buffer
+	impl.logger = slog.New(slog.NewTextHandler(&log, nil))
+	defer func() {
+		if log.Len() > 0 {
+			t.Errorf("a call fell back to the CPU:\n%s", log.String())
+		}
+	}()
 	rnd := rand.New(rand.NewPCG(51, 52))
 	const n = 20
 	for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
