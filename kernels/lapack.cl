@@ -192,22 +192,37 @@ __kernel void getf2_leaf(int m, int b, __global real *a, long off, int lda,
   }
 }
 
+#ifndef TRSM_N
+#define TRSM_N 64 // the most rows trsm_llu solves (the host's trsmLeaf)
+#endif
+#define TRSM_WG 32 // trsm_llu's work-group size (the host's trsmWG)
+
 // trsm_llu solves L·X = B in place for B, L the n1×n1 unit lower
-// triangular matrix at element offL of a and B n1×n2 at element offB of
-// the same buffer (row stride lda): one work-item per column of B, by
-// forward substitution.
+// triangular matrix (n1 ≤ TRSM_N) at element offL of a and B n1×n2 at
+// element offB of the same buffer (row stride lda): one work-item per
+// column of B, in work-groups of TRSM_WG, by forward substitution with
+// the column in local memory, so that the solve reads only L from global
+// memory (the same elements in every work-item) and never waits for a
+// global round trip of its own results.
 __kernel void trsm_llu(int n1, int n2, __global real *a, long offL,
                        long offB, int lda) {
+  __local real xs[TRSM_N * TRSM_WG];
   const int j = get_global_id(0);
+  const int lid = get_local_id(0);
   if (j >= n2)
     return;
   __global const real *l = a + offL;
-  __global real *x = a + offB + j;
+  __global real *b = a + offB + j;
+  __local real *x = xs + lid;
+  for (int i = 0; i < n1; i++)
+    x[i * TRSM_WG] = b[(long)i * lda];
   for (int i = 1; i < n1; i++) {
-    real s = x[(long)i * lda];
+    __global const real *li = l + (long)i * lda;
+    real s = x[i * TRSM_WG];
     for (int k = 0; k < i; k++)
-      s = fma(-l[(long)i * lda + k], x[(long)k * lda], s);
-    x[(long)i * lda] = s;
+      s = fma(-li[k], x[k * TRSM_WG], s);
+    x[i * TRSM_WG] = s;
+    b[(long)i * lda] = s;
   }
 }
 
@@ -215,14 +230,18 @@ __kernel void trsm_llu(int n1, int n2, __global real *a, long offL,
 // for GPUs), each work-item keeps its elements of the block in registers
 // (a long compile on PoCL); otherwise the block stays in global memory.
 #ifdef POTF_REGS
-// potf2_inv factorises the n×n diagonal block (n ≤ 128) at element off of
+#ifndef POTF_T
+#define POTF_T 8 // elements per work-item along each dimension
+#endif
+#define POTF_N (16 * POTF_T) // the widest block
+// potf2_inv factorises the n×n diagonal block (n ≤ POTF_N) at element off of
 // a (row stride lda) in place, A = Uᵀ·U (upper != 0, U in the upper
 // triangle) or A = L·Lᵀ (L = Uᵀ in the lower triangle), right-looking, in
 // one work-group of 256 work-items (a 16×16 grid), and writes U⁻¹ (or
 // L⁻¹ = U⁻ᵀ) into the n×n block at element ioff of inv (row stride ldi),
 // zero outside its triangle. The other triangle of a is not touched.
 // U(r, c) and X(r, c) = U⁻¹(r, c) address either triangle. Work-item
-// (gr, gc) keeps the elements (gr+16·s, gc+16·t), s, t < 8, in registers
+// (gr, gc) keeps the elements (gr+16·s, gc+16·t), s, t < POTF_T, in registers
 // for the whole factorization, so that a step costs no global memory
 // round trip: row j goes through local memory. A diagonal element that is
 // not positive (or NaN) is left in place, sets *info to ibase+column+1 and
@@ -234,17 +253,17 @@ __kernel void trsm_llu(int n1, int n2, __global real *a, long offL,
 __kernel void potf2_inv(int n, int upper, __global real *a, long off, int lda,
                         __global real *inv, long ioff, int ldi,
                         __global int *info, int ibase) {
-  __local real lrow[128];
-  __local real red[16 * 128];
+  __local real lrow[POTF_N];
+  __local real red[16 * POTF_N];
   const int lid = get_local_id(0);
   const int tx = lid % 16, ty = lid / 16;
   // Neighbouring work-items touch neighbouring elements of the storage.
   const int gr = upper ? ty : tx, gc = upper ? tx : ty;
-  real u[8][8];
+  real u[POTF_T][POTF_T];
 #pragma unroll
-  for (int s = 0; s < 8; s++)
+  for (int s = 0; s < POTF_T; s++)
 #pragma unroll
-    for (int t = 0; t < 8; t++) {
+    for (int t = 0; t < POTF_T; t++) {
       const int r = gr + 16 * s, c = gc + 16 * t;
       u[s][t] = r < n && c < n && r <= c ? U_(r, c) : 0;
     }
@@ -253,9 +272,9 @@ __kernel void potf2_inv(int n, int upper, __global real *a, long off, int lda,
   for (int j = 0; j < n && !failed; j++) {
     // Row j of U into local memory, from its owners.
 #pragma unroll
-    for (int s = 0; s < 8; s++)
+    for (int s = 0; s < POTF_T; s++)
 #pragma unroll
-      for (int t = 0; t < 8; t++) {
+      for (int t = 0; t < POTF_T; t++) {
         const int r = gr + 16 * s, c = gc + 16 * t;
         if (r == j && c >= j && c < n)
           lrow[c] = u[s][t];
@@ -268,17 +287,17 @@ __kernel void potf2_inv(int n, int upper, __global real *a, long off, int lda,
       break;
     }
     const real sd = sqrt(d), rs = 1 / sd; // Dpotf2 scales by 1/ajj
-    real ur[8], uc[8];
+    real ur[POTF_T], uc[POTF_T];
 #pragma unroll
-    for (int s = 0; s < 8; s++) {
+    for (int s = 0; s < POTF_T; s++) {
       const int r = gr + 16 * s, c = gc + 16 * s;
       ur[s] = lrow[r < n ? r : 0] * rs;
       uc[s] = lrow[c < n ? c : 0] * rs;
     }
 #pragma unroll
-    for (int s = 0; s < 8; s++)
+    for (int s = 0; s < POTF_T; s++)
 #pragma unroll
-      for (int t = 0; t < 8; t++) {
+      for (int t = 0; t < POTF_T; t++) {
         const int r = gr + 16 * s, c = gc + 16 * t;
         if (r == j && c == j)
           u[s][t] = sd;
@@ -296,9 +315,9 @@ __kernel void potf2_inv(int n, int upper, __global real *a, long off, int lda,
   // each work-item summing its rows p of X (held in u, reused) and the
   // group adding the 16 partial sums of a column in local memory.
 #pragma unroll
-  for (int s = 0; s < 8; s++)
+  for (int s = 0; s < POTF_T; s++)
 #pragma unroll
-    for (int t = 0; t < 8; t++) {
+    for (int t = 0; t < POTF_T; t++) {
       const int r = gr + 16 * s, c = gc + 16 * t;
       if (r < n && c < n && r <= c)
         U_(r, c) = u[s][t];
@@ -311,34 +330,34 @@ __kernel void potf2_inv(int n, int upper, __global real *a, long off, int lda,
     barrier(CLK_LOCAL_MEM_FENCE);
     const real uii = lrow[i];
 #pragma unroll
-    for (int t = 0; t < 8; t++) {
+    for (int t = 0; t < POTF_T; t++) {
       real acc = 0;
 #pragma unroll
-      for (int s = 0; s < 8; s++) {
+      for (int s = 0; s < POTF_T; s++) {
         const int p = gr + 16 * s;
         acc = fma(lrow[p < n ? p : 0], u[s][t], acc); // u is 0 for p ≥ n
       }
-      red[gr * 128 + gc + 16 * t] = acc;
+      red[gr * POTF_N + gc + 16 * t] = acc;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
-    for (int s = 0; s < 8; s++)
+    for (int s = 0; s < POTF_T; s++)
 #pragma unroll
-      for (int t = 0; t < 8; t++) {
+      for (int t = 0; t < POTF_T; t++) {
         const int r = gr + 16 * s, k = gc + 16 * t;
         if (r == i && k >= i && k < n) {
           real sum = 0;
           for (int y = 0; y < 16; y++)
-            sum += red[y * 128 + k];
+            sum += red[y * POTF_N + k];
           u[s][t] = k == i ? 1 / uii : -sum / uii;
         }
       }
     barrier(CLK_LOCAL_MEM_FENCE); // lrow and red are read before they change
   }
 #pragma unroll
-  for (int s = 0; s < 8; s++)
+  for (int s = 0; s < POTF_T; s++)
 #pragma unroll
-    for (int t = 0; t < 8; t++) {
+    for (int t = 0; t < POTF_T; t++) {
       const int r = gr + 16 * s, c = gc + 16 * t;
       if (r < n && c < n)
         X_(r, c) = failed || r > c ? 0 : u[s][t];
@@ -346,6 +365,7 @@ __kernel void potf2_inv(int n, int upper, __global real *a, long off, int lda,
 }
 #undef U_
 #undef X_
+#undef POTF_N
 #else
 // potf2_inv factorises the n×n diagonal block at element off of a (row
 // stride lda) in place, A = Uᵀ·U (upper != 0, U in the upper triangle) or

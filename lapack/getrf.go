@@ -22,6 +22,10 @@ const luBMax = 64
 // with GEMM updates between the halves.
 const trsmLeaf = 64
 
+// trsmWG is trsm_llu's work-group size (TRSM_WG): each work-item keeps its
+// column in local memory.
+const trsmWG = 32
+
 // getrfDevice is the blocked right-looking LU factorization of the
 // resident m×n matrix d with every step on the device: each (m−j)×nb
 // column panel is factorised by panelLU, its row interchanges are applied
@@ -195,7 +199,7 @@ func trsmUnitLower[T float32 | float64](impl *Implementation, d *clblas.Matrix[T
 			return err
 		}
 		ld := d.Stride()
-		return launch[T](impl, "trsm_llu", []int{n2}, nil, int32(n1), int32(n2), buf,
+		return launch[T](impl, "trsm_llu", []int{n2}, []int{trsmWG}, int32(n1), int32(n2), buf,
 			int64(off+r0*ld+cl), int64(off+r0*ld+cb), int32(ld))
 	}
 	h := n1 / 2

@@ -20,6 +20,7 @@ type kernelKey struct {
 	name   string
 	pi, wg int
 	regs   bool // POTF_REGS (potf2_inv)
+	potfT  int  // POTF_T, with regs
 }
 
 // kernel returns the kernel k, built on first use. The caller holds
@@ -43,7 +44,7 @@ func (impl *Implementation) kernel(k kernelKey) (*cl.Kernel, error) {
 			opts += fmt.Sprintf(" -DLU_WG=%d", k.wg)
 		}
 		if k.regs {
-			opts += " -DPOTF_REGS=1"
+			opts += fmt.Sprintf(" -DPOTF_REGS=1 -DPOTF_T=%d", k.potfT)
 		}
 		kern, err = impl.blas.Runtime().Kernel(srcs, opts, k.name)
 	}
@@ -69,6 +70,9 @@ func launch[T float32 | float64](impl *Implementation, name string, global, loca
 		key.wg = impl.luWG
 	}
 	key.regs = name == "potf2_inv" && impl.potfRegs
+	if key.regs {
+		key.potfT = potfT(impl.nb)
+	}
 	kern, err := impl.kernel(key)
 	if err != nil {
 		return err

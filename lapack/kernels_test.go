@@ -49,8 +49,12 @@ func TestKernelsSmall(t *testing.T) {
 	}
 	// potf2_inv with its block in registers, on GPUs (Oclgrind among
 	// them): PoCL takes minutes to compile it.
-	if !impl.blas.Runtime().Device().Profile().IsCPU() {
-		impl.potfRegs = true
+	// Block sizes 8, 40 and 128: POTF_T 2, 4 and 8, on blocks of 8 and 20.
+	for _, nb := range []int{8, 40, 128} {
+		if impl.blas.Runtime().Device().Profile().IsCPU() {
+			break
+		}
+		impl.potfRegs, impl.nb = true, nb
 		for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
 			a := spd(n, n, rnd)
 			want := append([]float64(nil), a...)
@@ -65,7 +69,7 @@ func TestKernelsSmall(t *testing.T) {
 		if impl.Dpotrf(blas.Upper, n, a, n) {
 			t.Fatal("Dpotrf, registers: a matrix that is not positive definite passed")
 		}
-		impl.potfRegs = false
+		impl.potfRegs, impl.nb = false, 8
 	}
 	impl.nb = 16
 	const m = 37

@@ -12,8 +12,19 @@ import (
 const potfWG = 256
 
 // potfMax is the widest diagonal block potf2_inv takes with potfRegs: its
-// 16×16 work-items keep 8×8 elements each in registers.
+// 16×16 work-items keep up to 8×8 elements each in registers.
 const potfMax = 128
+
+// potfT is POTF_T for blocks nb wide (nb ≤ potfMax): the fewest elements
+// per work-item and dimension, 2, 4 or 8, that hold them. A narrower
+// block takes fewer registers and less work per step.
+func potfT(nb int) int {
+	t := 2
+	for 16*t < nb {
+		t *= 2
+	}
+	return t
+}
 
 // runDevice is potrf with every step on the device, so that the host
 // never waits until the end: each diagonal block is factorised and
