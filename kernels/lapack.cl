@@ -60,7 +60,9 @@ __kernel void tri_band(int n, int bw, int lower, int save, __global real *a,
 #define LU_BMAX 64 // the widest panel getf2_leaf factorises
 #endif
 #ifndef LU_ROWS
-#define LU_ROWS 4 // rows a getf2_leaf work-item updates at once
+// Rows a getf2_leaf work-item updates at once: up to 1024 rows in flight
+// per group, within the registers a group of LU_WG may have.
+#define LU_ROWS (LU_WG >= 1024 ? 1 : LU_WG >= 512 ? 2 : 4)
 #endif
 
 // lu_col_max returns this work-item's part of the pivot search over column
