@@ -477,9 +477,9 @@ __kernel void copy_ok(int rows, int cols, __global const real *s, long soff,
 }
 
 #ifndef QR_B
-#define QR_B 16 // the widest panel geqr2_leaf factorises
+#define QR_B 16 // the widest panel geqr2_leaf factorises (16 or 32)
 #endif
-#define QR_WG 256 // geqr2_leaf's work-group: QR_WG·QR_B reals of local memory
+#define QR_WG 256 // geqr2_leaf's work-group size
 
 // qr_ssq adds |x| to a scaled sum of squares (scale, ssq): Σ = scale²·ssq.
 static void qr_ssq(real x, real *sc, real *sq) {
@@ -495,6 +495,8 @@ static void qr_ssq(real x, real *sc, real *sq) {
 }
 
 #define QR_R (QR_B + 2) // reals per work-item in geqr2_leaf's reduction
+// Work-items whose sums geqr2_leaf reduces in local memory (≤ 18 KiB).
+#define QR_RED (QR_B > 16 ? 64 : 128)
 
 // qr_merge merges the scaled sum of squares (s2, q2) into the one at
 // x[QR_B], x[QR_B+1].
@@ -529,7 +531,7 @@ __kernel void geqr2_leaf(int m, int b, __global real *a, long off, int lda,
                          __global real *tau, long toff, __global real *v,
                          long voff, int ldv, int vr0, int vc0,
                          __global real *t, long tfoff, int ldt) {
-  __local real red[QR_WG / 2 * QR_R];
+  __local real red[QR_RED * QR_R];
   const int lid = get_local_id(0);
   __global real *p = a + off;
   real acc[QR_B], sc = 0, sq = 1;
@@ -548,25 +550,43 @@ __kernel void geqr2_leaf(int m, int b, __global real *a, long off, int lda,
       acc[k] = fma(x[0], x[k], acc[k]);
   }
   for (int c = 0; c < b; c++) {
-    // Reduce the sums: the dots added, (scale, ssq) merged. The upper
-    // half of the group hands its sums to the lower half first, so that
-    // red holds half the group's (local memory is 32 KiB on some devices).
-    if (lid >= QR_WG / 2) {
-      __local real *x = red + (lid - QR_WG / 2) * QR_R;
+    // Reduce the sums: the dots added, (scale, ssq) merged. The group's
+    // work-items beyond the first QR_RED hand theirs, QR_RED at a time, to
+    // the first QR_RED, which add them in registers, so that red holds
+    // QR_RED sums (local memory is 32 KiB on some devices); then those
+    // are reduced in red.
+    for (int g = QR_WG / QR_RED - 1; g > 0; g--) {
+      if (lid >= g * QR_RED && lid < (g + 1) * QR_RED) {
+        __local real *x = red + (lid - g * QR_RED) * QR_R;
+        for (int k = 0; k < b; k++)
+          x[k] = acc[k];
+        x[QR_B] = sc;
+        x[QR_B + 1] = sq;
+      }
+      barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+      if (lid < QR_RED) {
+        __local real *x = red + lid * QR_R;
+        for (int k = 0; k < b; k++)
+          acc[k] += x[k];
+        const real s2 = x[QR_B], q2 = x[QR_B + 1];
+        real sm = fmax(sc, s2);
+        if (isnan(sc) || isnan(s2))
+          sm = NAN;
+        if (sm > 0)
+          sq = sq * (sc / sm) * (sc / sm) + q2 * (s2 / sm) * (s2 / sm);
+        sc = sm;
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid < QR_RED) {
+      __local real *x = red + lid * QR_R;
       for (int k = 0; k < b; k++)
         x[k] = acc[k];
       x[QR_B] = sc;
       x[QR_B + 1] = sq;
     }
-    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-    if (lid < QR_WG / 2) {
-      __local real *x = red + lid * QR_R;
-      for (int k = 0; k < b; k++)
-        x[k] += acc[k];
-      qr_merge(x, sc, sq);
-    }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int s = QR_WG / 4; s > 0; s >>= 1) {
+    for (int s = QR_RED / 2; s > 0; s >>= 1) {
       if (lid < s) {
         __local real *x = red + lid * QR_R, *y = red + (lid + s) * QR_R;
         for (int k = 0; k < b; k++)

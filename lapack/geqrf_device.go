@@ -11,9 +11,13 @@ import (
 )
 
 // qrBMax is the widest panel geqr2_leaf factorises (QR_B in
-// kernels/lapack.cl): each work-item keeps a partial dot product per
-// column, and the group reduces them all at once in local memory.
-const qrBMax = 16
+// kernels/lapack.cl, 16 by default, qrBMax in a build of its own): each
+// work-item keeps a partial dot product per column, and the group reduces
+// them all at once in local memory.
+const (
+	qrBDefault = 16
+	qrBMax     = 32
+)
 
 // qrWG is geqr2_leaf's work-group size (QR_WG).
 const qrWG = 256

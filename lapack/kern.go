@@ -21,6 +21,7 @@ type kernelKey struct {
 	pi, wg int
 	regs   bool // POTF_REGS (potf2_inv)
 	potfT  int  // POTF_T, with regs
+	qrB    int  // QR_B (geqr2_leaf) when > 0
 }
 
 // kernel returns the kernel k, built on first use. The caller holds
@@ -42,6 +43,9 @@ func (impl *Implementation) kernel(k kernelKey) (*cl.Kernel, error) {
 		opts := fmt.Sprintf("-DPRECISION=%d", 32+32*k.pi)
 		if k.wg > 0 {
 			opts += fmt.Sprintf(" -DLU_WG=%d", k.wg)
+		}
+		if k.qrB > 0 {
+			opts += fmt.Sprintf(" -DQR_B=%d", k.qrB)
 		}
 		if k.regs {
 			opts += fmt.Sprintf(" -DPOTF_REGS=1 -DPOTF_T=%d", k.potfT)
@@ -68,6 +72,11 @@ func launch[T float32 | float64](impl *Implementation, name string, global, loca
 		// Only getf2_leaf depends on LU_WG: the other kernels keep the
 		// one program built without it.
 		key.wg = impl.luWG
+	}
+	if name == "geqr2_leaf" && impl.qrLeaf > qrBDefault {
+		// Wider leaves take a build of their own; the default keeps
+		// geqr2_leaf in the one program of the other kernels.
+		key.qrB = qrBMax
 	}
 	key.regs = name == "potf2_inv" && impl.potfRegs
 	if key.regs {

@@ -96,10 +96,18 @@ func TestKernelsSmall(t *testing.T) {
 		a[i] = rnd.NormFloat64()
 	}
 	want = append(want[:0], a...)
+	orig := append([]float64(nil), a...)
 	tau, tauWant := make([]float64, n), make([]float64, n)
 	work := make([]float64, 64*n)
 	gonum.Implementation{}.Dgeqrf(m, n, want, n, tauWant, work, len(work))
 	impl.Dgeqrf(m, n, a, n, tau, work, len(work))
 	compare(t, "Dgeqrf", m, n, a, want, n, 1e-12)
 	compare(t, "Dgeqrf tau", 1, n, tau, tauWant, n, 1e-12)
+
+	// geqr2_leaf built for leaves up to 32 wide (QR_B 32), one leaf of 20.
+	impl.nb, impl.qrLeaf = 40, 32
+	copy(a, orig)
+	impl.Dgeqrf(m, n, a, n, tau, work, len(work))
+	compare(t, "Dgeqrf, QR_B 32", m, n, a, want, n, 1e-12)
+	compare(t, "Dgeqrf, QR_B 32 tau", 1, n, tau, tauWant, n, 1e-12)
 }
