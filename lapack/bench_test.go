@@ -31,6 +31,8 @@ var benchHostDiag = flag.Bool("lapack.hostdiag", false, "Potrf's diagonal blocks
 
 var benchPotfRegs = flag.Bool("lapack.potfregs", false, "potf2_inv with its block in registers in the benchmarks")
 
+var benchAhead = flag.Bool("lapack.ahead", false, "Potrf with look-ahead (next diagonal block on a second queue) in the benchmarks")
+
 var benchHostPanel = flag.Bool("lapack.hostpanel", false, "LU panels on the host (the previous design) in the benchmarks")
 
 // benchImpl returns a device implementation sending every call to the
@@ -59,6 +61,7 @@ func setBenchFlags(b *testing.B, impl *Implementation) {
 	impl.luWG = *benchLUWG
 	impl.hostDiag = *benchHostDiag
 	impl.potfRegs = *benchPotfRegs
+	impl.ahead = *benchAhead
 }
 
 func sizes(b *testing.B) []int {

@@ -64,6 +64,17 @@ func (impl *Implementation) kernel(k kernelKey) (*cl.Kernel, error) {
 // launch enqueues the lapack.cl kernel name for T on the resident
 // operations' queue, so that it runs in order with them.
 func launch[T float32 | float64](impl *Implementation, name string, global, local []int, args ...any) error {
+	ev, err := launchOn[T](impl, nil, nil, name, global, local, args...)
+	if err != nil {
+		return err
+	}
+	return ev.Release()
+}
+
+// launchOn enqueues the lapack.cl kernel name for T on q (nil: the
+// resident operations' queue) after the events of wait, and returns its
+// event, which the caller releases.
+func launchOn[T float32 | float64](impl *Implementation, q *cl.Queue, wait []*cl.Event, name string, global, local []int, args ...any) (*cl.Event, error) {
 	t0 := time.Now()
 	impl.kmu.Lock()
 	defer impl.kmu.Unlock()
@@ -84,16 +95,40 @@ func launch[T float32 | float64](impl *Implementation, name string, global, loca
 	}
 	kern, err := impl.kernel(key)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	ev, err := impl.blas.Runtime().Queue().Launch(kern, global, local, args...)
+	main := q == nil
+	if main {
+		q = impl.blas.Runtime().Queue()
+	}
+	ev, err := q.LaunchAfter(wait, kern, global, local, args...)
 	if err != nil {
-		return fmt.Errorf("cllapack: %s: %w", name, err)
+		return nil, fmt.Errorf("cllapack: %s: %w", name, err)
 	}
 	impl.stats.launches.Add(1)
-	err = ev.Release()
-	impl.profileCmd(t0, name)
-	return err
+	if main {
+		impl.profileCmd(t0, name)
+	}
+	return ev, nil
+}
+
+// aheadQueue returns the second in-order queue on which Potrf factorises
+// the next diagonal block while the main queue finishes the trailing
+// update (created on first use, released by Close).
+func (impl *Implementation) aheadQueue() (*cl.Queue, error) {
+	impl.kmu.Lock()
+	defer impl.kmu.Unlock()
+	if impl.closed {
+		return nil, fmt.Errorf("cllapack: Implementation closed")
+	}
+	if impl.q2 == nil {
+		q, err := impl.blas.Runtime().NewQueue(0)
+		if err != nil {
+			return nil, fmt.Errorf("cllapack: look-ahead queue: %w", err)
+		}
+		impl.q2 = q
+	}
+	return impl.q2, nil
 }
 
 // stats counts what the device factorizations enqueue, so that a benchmark

@@ -89,6 +89,11 @@ type Implementation struct {
 	// potfRegs builds potf2_inv with its block in registers (POTF_REGS;
 	// blocks up to potfMax wide): not measured yet, so off by default.
 	potfRegs bool
+	// ahead makes Potrf factorise each diagonal block on a second queue
+	// (q2) while the main queue finishes the previous step's trailing
+	// update (look-ahead): not measured yet, so off by default.
+	ahead bool
+	q2    *cl.Queue // guarded by kmu
 
 	// prof, when set (benchmarks and their tests only, before any call),
 	// profiles the commands the factorizations enqueue.
@@ -231,6 +236,14 @@ func (impl *Implementation) Close() error {
 			err = rerr
 		}
 		delete(impl.kerns, key)
+	}
+	if impl.q2 != nil {
+		for _, rerr := range []error{impl.q2.Finish(), impl.q2.Release()} {
+			if rerr != nil && err == nil {
+				err = rerr
+			}
+		}
+		impl.q2 = nil
 	}
 	impl.closed = true
 	return err
