@@ -5,23 +5,98 @@
 // and index products are computed in long, so a matrix may span more than
 // 2^31 elements.
 
+#define LASWP_MAX 128          // interchanges laswp turns into one permutation
+#define LASWP_SLOTS (2 * LASWP_MAX) // rows such a permutation can move
+#define LASWP_COLS 16          // columns of a laswp work-group
+#define LASWP_WG 256           // laswp's work-group size (the host's laswpWG)
+
 // laswp applies the row interchanges of one panel, in order: for
-// i = k1, …, k2−1, row i is exchanged with row ipiv[i] (absolute row
-// numbers), over the cols columns starting at element off of a. One
-// work-item per column, so neighbouring work-items touch neighbouring
-// elements of a row, and the interchanges of a column run in order.
+// i = k1, …, k2−1 (k2−k1 ≤ LASWP_MAX), row i is exchanged with row
+// ipiv[i] (absolute row numbers), over the cols columns starting at
+// element off of a. Done one by one, each interchange is a global memory
+// round trip after the one before; instead, each work-group turns the
+// interchanges into the permutation they make of the rows they touch (in
+// local memory: the rows k1…k2−1, then each other row named, once), reads every
+// moved element of its LASWP_COLS columns into registers, and writes them
+// back permuted. Work-items: LASWP_COLS columns × 16 lanes, each lane
+// holding the rows ≡ lane (mod 16) of the moved ones.
 __kernel void laswp(__global real *a, long off, int lda, int cols, int k1,
                     int k2, __global const int *ipiv) {
-  int j = get_global_id(0);
-  if (j >= cols)
-    return;
-  __global real *c = a + off + j;
-  for (int i = k1; i < k2; i++) {
-    int p = ipiv[i];
-    if (p != i) {
-      real t = c[(long)i * lda];
-      c[(long)i * lda] = c[(long)p * lda];
-      c[(long)p * lda] = t;
+  __local int piv[LASWP_MAX], first[LASWP_MAX], tgt[LASWP_MAX];
+  __local int rowOf[LASWP_SLOTS], cont[LASWP_SLOTS];
+  __local int nslots;
+  const int lid = get_local_id(0);
+  const int col = get_group_id(0) * LASWP_COLS + lid % LASWP_COLS;
+  const int lane = lid / LASWP_COLS;
+  {
+    const int c1 = k1, c2 = k2, kb = c2 - c1;
+    if (lid < kb)
+      piv[lid] = ipiv[c1 + lid];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // first[t]: the first interchange naming piv[t] when it lies outside
+    // the rows c1…c2−1 (whose slots are fixed).
+    if (lid < kb) {
+      const int p = piv[lid];
+      int f = lid;
+      if (p < c1 || p >= c2)
+        for (int j = 0; j < lid; j++)
+          if (piv[j] == p) {
+            f = j;
+            break;
+          }
+      first[lid] = f;
+      rowOf[lid] = c1 + lid;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // The slot of an outside row: kb + its rank among the outside rows.
+    if (lid < kb) {
+      const int p = piv[lid];
+      if ((p < c1 || p >= c2) && first[lid] == lid) {
+        int r = 0;
+        for (int j = 0; j < lid; j++)
+          r += (piv[j] < c1 || piv[j] >= c2) && first[j] == j;
+        tgt[lid] = kb + r;
+        rowOf[kb + r] = p;
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid < kb) {
+      const int p = piv[lid];
+      if (p >= c1 && p < c2)
+        tgt[lid] = p - c1;
+      else if (first[lid] != lid)
+        tgt[lid] = tgt[first[lid]];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // cont[s]: the slot whose row ends up in slot s's row.
+    if (lid == 0) {
+      int ns = kb;
+      for (int j = 0; j < kb; j++)
+        ns += (piv[j] < c1 || piv[j] >= c2) && first[j] == j;
+      nslots = ns;
+      for (int t = 0; t < ns; t++)
+        cont[t] = t;
+      for (int i = 0; i < kb; i++) {
+        const int t = tgt[i];
+        const int x = cont[i];
+        cont[i] = cont[t];
+        cont[t] = x;
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int ns = nslots;
+    real vals[LASWP_SLOTS / (LASWP_WG / LASWP_COLS)];
+#pragma unroll
+    for (int q = 0; q < LASWP_SLOTS / (LASWP_WG / LASWP_COLS); q++) {
+      const int t = lane + q * (LASWP_WG / LASWP_COLS);
+      vals[q] = col < cols && t < ns ? a[off + (long)rowOf[cont[t]] * lda + col] : 0;
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE); // every moved element is read
+#pragma unroll
+    for (int q = 0; q < LASWP_SLOTS / (LASWP_WG / LASWP_COLS); q++) {
+      const int t = lane + q * (LASWP_WG / LASWP_COLS);
+      if (col < cols && t < ns && cont[t] != t)
+        a[off + (long)rowOf[t] * lda + col] = vals[q];
     }
   }
 }
