@@ -746,27 +746,38 @@ __kernel void geqr2_leaf(int m, int b, __global real *a, long off, int lda,
 
 // larft_t forms the n×n triangular factor T of a block reflector (Dlarft,
 // forward, columnwise) from G = VᵀV (n×n at element goff of g, row stride
-// ldg) and tau (from element toff): T[j][j] = tau_j, T[0:j, j] =
-// −tau_j·T[0:j, 0:j]·G[0:j, j], zero below the diagonal; into t at
-// element tfoff, row stride ldt. One work-group; column j after column
-// j−1.
-__kernel void larft_t(int n, __global const real *g, long goff, int ldg,
-                      __global const real *tau, long toff, __global real *t,
-                      long tfoff, int ldt) {
+// ldg) and the factors of its leaves, in place in t (at element tfoff, row
+// stride ldt): the diagonal blocks lw wide (the last one narrower) already
+// hold the T of their reflectors alone, as geqr2_leaf writes them. Block
+// column k of T is then T[0:k, k:k+b] = −T[0:k, 0:k]·G[0:k, k:k+b]·T_kk
+// (H₁·H₂ = I − [V₁ V₂]·[T₁, −T₁V₁ᵀV₂T₂; 0, T₂]·[V₁ V₂]ᵀ), one block column
+// after the other, each in two parallel phases through the scratch y
+// (Y = G[0:k, k:k+b]·T_kk, at element yoff, row stride ldy); the blocks
+// below the diagonal are zeroed. One work-group.
+__kernel void larft_t(int n, int lw, __global const real *g, long goff,
+                      int ldg, __global real *t, long tfoff, int ldt,
+                      __global real *y, long yoff, int ldy) {
   const int lid = get_local_id(0);
   const int wg = get_local_size(0);
-  for (int j = 0; j < n; j++) {
-    const real tj = tau[toff + j];
-    for (int r = lid; r < n; r += wg) {
+  for (int k = 0; k < n; k += lw) {
+    const int b = min(lw, n - k);
+    // Zero below the diagonal block.
+    for (int e = lid; e < (n - k - b) * b; e += wg)
+      t[tfoff + (long)(k + b + e / b) * ldt + k + e % b] = 0;
+    for (int e = lid; e < k * b; e += wg) {
+      const int q = e / b, c = e % b;
       real s = 0;
-      if (r < j) {
-        for (int q = r; q < j; q++)
-          s = fma(t[tfoff + (long)r * ldt + q], g[goff + (long)q * ldg + j], s);
-        s *= -tj;
-      } else if (r == j) {
-        s = tj;
-      }
-      t[tfoff + (long)r * ldt + j] = s;
+      for (int p = 0; p <= c; p++)
+        s = fma(g[goff + (long)q * ldg + k + p], t[tfoff + (long)(k + p) * ldt + k + c], s);
+      y[yoff + (long)q * ldy + c] = s;
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    for (int e = lid; e < k * b; e += wg) {
+      const int r = e / b, c = e % b;
+      real s = 0;
+      for (int q = r; q < k; q++)
+        s = fma(t[tfoff + (long)r * ldt + q], y[yoff + (long)q * ldy + c], s);
+      t[tfoff + (long)r * ldt + k + c] = -s;
     }
     barrier(CLK_GLOBAL_MEM_FENCE);
   }
