@@ -390,7 +390,12 @@ __kernel void potf2_inv(int n, int upper, __global real *a, long off, int lda,
   // U back to the matrix (as far as it got), then X = U⁻¹ row by row from
   // the bottom: X(i, i) = 1/U(i, i), X(i, k) = −(Σ_{i<p≤k} U(i, p)·X(p, k))/U(i, i),
   // each work-item summing its rows p of X (held in u, reused) and the
-  // group adding the 16 partial sums of a column in local memory.
+  // group adding the 16 partial sums of a column in local memory. Up to
+  // 4×4 a work-item, its elements of U stay in registers too (uu), so that
+  // row i reaches lrow from its owners instead of a global round trip.
+#if POTF_T <= 4
+  real uu[POTF_T][POTF_T];
+#endif
 #pragma unroll
   for (int s = 0; s < POTF_T; s++)
 #pragma unroll
@@ -398,12 +403,27 @@ __kernel void potf2_inv(int n, int upper, __global real *a, long off, int lda,
       const int r = gr + 16 * s, c = gc + 16 * t;
       if (r < n && c < n && r <= c)
         U_(r, c) = u[s][t];
+#if POTF_T <= 4
+      uu[s][t] = u[s][t];
+#endif
       u[s][t] = 0;
     }
   barrier(CLK_GLOBAL_MEM_FENCE);
   for (int i = n - 1; i >= 0 && !failed; i--) {
+#if POTF_T <= 4
+    // The owners of row i hold every column of it.
+#pragma unroll
+    for (int s = 0; s < POTF_T; s++)
+#pragma unroll
+      for (int t = 0; t < POTF_T; t++) {
+        const int r = gr + 16 * s, c = gc + 16 * t;
+        if (r == i && c < n)
+          lrow[c] = c >= i ? uu[s][t] : 0;
+      }
+#else
     if (lid < n)
       lrow[lid] = lid >= i ? U_(i, lid) : 0;
+#endif
     barrier(CLK_LOCAL_MEM_FENCE);
     const real uii = lrow[i];
 #pragma unroll
