@@ -17,7 +17,7 @@ import (
 var benchSizes = flag.String("lapack.sizes", "2048,4096",
 	"comma-separated orders for BenchmarkDpotrf and BenchmarkDgetrf (gonum's runs at the first only)")
 
-var benchNB = flag.Int("lapack.nb", defaultNB, "block size of the benchmarks' implementation")
+var benchNB = flag.Int("lapack.nb", 0, "block size of the benchmarks' implementation (0: the device's defaults)")
 
 var benchSlab = flag.Int("lapack.slab", defaultSlab, "Potrf's slab (rows of the trailing update per GEMM) in the benchmarks")
 
@@ -39,29 +39,43 @@ var benchHostPanel = flag.Bool("lapack.hostpanel", false, "LU panels on the host
 // device with the block size -lapack.nb, Potrf's slab -lapack.slab, LU's
 // leaf -lapack.leaf and work-group -lapack.luwg, and LU's panels and
 // Cholesky's diagonal blocks where -lapack.hostpanel and -lapack.hostdiag
-// say.
+// say (each flag not given: the implementation's default for the device).
 func benchImpl(b *testing.B) *Implementation {
 	impl := newTestImpl(b, *benchNB)
 	setBenchFlags(b, impl)
 	return impl
 }
 
-// setBenchFlags sets impl's tuning fields from the -lapack flags.
+// setBenchFlags sets impl's tuning fields from the -lapack flags given on
+// the command line; the others keep the implementation's defaults for the
+// device.
 func setBenchFlags(b *testing.B, impl *Implementation) {
 	if *benchQRLeaf < 1 || *benchQRLeaf > qrBMax {
 		b.Fatalf("-lapack.qrleaf %d: want 1 to %d", *benchQRLeaf, qrBMax)
 	}
-	impl.qrLeaf = *benchQRLeaf
 	if *benchSlab < 1 || *benchLeaf < 1 || *benchLeaf > luBMax || *benchLUWG < 1 || *benchLUWG&(*benchLUWG-1) != 0 {
 		b.Fatalf("-lapack.slab %d, -lapack.leaf %d, -lapack.luwg %d: want ≥ 1, 1 to %d, a power of two", *benchSlab, *benchLeaf, *benchLUWG, luBMax)
 	}
-	impl.slab = *benchSlab
-	impl.leaf = *benchLeaf
-	impl.hostPanel = *benchHostPanel
-	impl.luWG = *benchLUWG
-	impl.hostDiag = *benchHostDiag
-	impl.potfRegs = *benchPotfRegs
-	impl.ahead = *benchAhead
+	flag.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "lapack.qrleaf":
+			impl.qrLeaf = *benchQRLeaf
+		case "lapack.slab":
+			impl.slab = *benchSlab
+		case "lapack.leaf":
+			impl.leaf = *benchLeaf
+		case "lapack.hostpanel":
+			impl.hostPanel = *benchHostPanel
+		case "lapack.luwg":
+			impl.luWG = *benchLUWG
+		case "lapack.hostdiag":
+			impl.hostDiag = *benchHostDiag
+		case "lapack.potfregs":
+			impl.potfRegs = *benchPotfRegs
+		case "lapack.ahead":
+			impl.ahead = *benchAhead
+		}
+	})
 }
 
 func sizes(b *testing.B) []int {

@@ -91,7 +91,7 @@ func launchOn[T float32 | float64](impl *Implementation, q *cl.Queue, wait []*cl
 	}
 	key.regs = name == "potf2_inv" && impl.potfRegs
 	if key.regs {
-		key.potfT = potfT(impl.nb)
+		key.potfT = potfT(impl.potrfBlock())
 	}
 	kern, err := impl.kernel(key)
 	if err != nil {

@@ -94,6 +94,9 @@ type Implementation struct {
 	// update (look-ahead): not measured yet, so off by default.
 	ahead bool
 	q2    *cl.Queue // guarded by kmu
+	// potrfNB, when > 0, is Potrf's block size instead of nb (set by
+	// deviceDefaults; WithBlockSize sets every routine's).
+	potrfNB int
 
 	// prof, when set (benchmarks and their tests only, before any call),
 	// profiles the commands the factorizations enqueue.
@@ -132,6 +135,7 @@ const (
 type config struct {
 	policy    *clblas.Policy
 	nb        int
+	nbSet     bool
 	crossover int
 	logger    *slog.Logger
 }
@@ -162,7 +166,7 @@ func WithBlockSize(nb int) Option {
 		if nb < 1 {
 			return fmt.Errorf("cllapack: invalid block size %d (want ≥ 1)", nb)
 		}
-		c.nb = nb
+		c.nb, c.nbSet = nb, true
 		return nil
 	}
 }
@@ -209,7 +213,7 @@ func New(b *clblas.Implementation, opts ...Option) (*Implementation, error) {
 	if c.logger == nil {
 		c.logger = slog.Default()
 	}
-	return &Implementation{
+	impl := &Implementation{
 		blas:      b,
 		policy:    p,
 		nb:        c.nb,
@@ -222,7 +226,11 @@ func New(b *clblas.Implementation, opts ...Option) (*Implementation, error) {
 		leaf:      defaultLeaf,
 		luWG:      defaultLUWG,
 		qrLeaf:    defaultQRLeaf,
-	}, nil
+	}
+	if !c.nbSet {
+		impl.deviceDefaults()
+	}
+	return impl, nil
 }
 
 // Close releases the device objects the Implementation made (not the

@@ -30,7 +30,11 @@ func profiledImpl(t testing.TB, nb int) *Implementation {
 		rt.Close()
 		t.Fatal(err)
 	}
-	impl, err := New(bl, WithOffload(clblas.Always), WithBlockSize(nb))
+	opts := []Option{WithOffload(clblas.Always)}
+	if nb > 0 {
+		opts = append(opts, WithBlockSize(nb))
+	}
+	impl, err := New(bl, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
