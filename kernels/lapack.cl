@@ -5,23 +5,98 @@
 // and index products are computed in long, so a matrix may span more than
 // 2^31 elements.
 
+#define LASWP_MAX 128          // interchanges laswp turns into one permutation
+#define LASWP_SLOTS (2 * LASWP_MAX) // rows such a permutation can move
+#define LASWP_COLS 16          // columns of a laswp work-group
+#define LASWP_WG 256           // laswp's work-group size (the host's laswpWG)
+
 // laswp applies the row interchanges of one panel, in order: for
-// i = k1, …, k2−1, row i is exchanged with row ipiv[i] (absolute row
-// numbers), over the cols columns starting at element off of a. One
-// work-item per column, so neighbouring work-items touch neighbouring
-// elements of a row, and the interchanges of a column run in order.
+// i = k1, …, k2−1 (k2−k1 ≤ LASWP_MAX), row i is exchanged with row
+// ipiv[i] (absolute row numbers), over the cols columns starting at
+// element off of a. Done one by one, each interchange is a global memory
+// round trip after the one before; instead, each work-group turns the
+// interchanges into the permutation they make of the rows they touch (in
+// local memory: the rows k1…k2−1, then each other row named, once), reads every
+// moved element of its LASWP_COLS columns into registers, and writes them
+// back permuted. Work-items: LASWP_COLS columns × 16 lanes, each lane
+// holding the rows ≡ lane (mod 16) of the moved ones.
 __kernel void laswp(__global real *a, long off, int lda, int cols, int k1,
                     int k2, __global const int *ipiv) {
-  int j = get_global_id(0);
-  if (j >= cols)
-    return;
-  __global real *c = a + off + j;
-  for (int i = k1; i < k2; i++) {
-    int p = ipiv[i];
-    if (p != i) {
-      real t = c[(long)i * lda];
-      c[(long)i * lda] = c[(long)p * lda];
-      c[(long)p * lda] = t;
+  __local int piv[LASWP_MAX], first[LASWP_MAX], tgt[LASWP_MAX];
+  __local int rowOf[LASWP_SLOTS], cont[LASWP_SLOTS];
+  __local int nslots;
+  const int lid = get_local_id(0);
+  const int col = get_group_id(0) * LASWP_COLS + lid % LASWP_COLS;
+  const int lane = lid / LASWP_COLS;
+  {
+    const int c1 = k1, c2 = k2, kb = c2 - c1;
+    if (lid < kb)
+      piv[lid] = ipiv[c1 + lid];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // first[t]: the first interchange naming piv[t] when it lies outside
+    // the rows c1…c2−1 (whose slots are fixed).
+    if (lid < kb) {
+      const int p = piv[lid];
+      int f = lid;
+      if (p < c1 || p >= c2)
+        for (int j = 0; j < lid; j++)
+          if (piv[j] == p) {
+            f = j;
+            break;
+          }
+      first[lid] = f;
+      rowOf[lid] = c1 + lid;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // The slot of an outside row: kb + its rank among the outside rows.
+    if (lid < kb) {
+      const int p = piv[lid];
+      if ((p < c1 || p >= c2) && first[lid] == lid) {
+        int r = 0;
+        for (int j = 0; j < lid; j++)
+          r += (piv[j] < c1 || piv[j] >= c2) && first[j] == j;
+        tgt[lid] = kb + r;
+        rowOf[kb + r] = p;
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid < kb) {
+      const int p = piv[lid];
+      if (p >= c1 && p < c2)
+        tgt[lid] = p - c1;
+      else if (first[lid] != lid)
+        tgt[lid] = tgt[first[lid]];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // cont[s]: the slot whose row ends up in slot s's row.
+    if (lid == 0) {
+      int ns = kb;
+      for (int j = 0; j < kb; j++)
+        ns += (piv[j] < c1 || piv[j] >= c2) && first[j] == j;
+      nslots = ns;
+      for (int t = 0; t < ns; t++)
+        cont[t] = t;
+      for (int i = 0; i < kb; i++) {
+        const int t = tgt[i];
+        const int x = cont[i];
+        cont[i] = cont[t];
+        cont[t] = x;
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int ns = nslots;
+    real vals[LASWP_SLOTS / (LASWP_WG / LASWP_COLS)];
+#pragma unroll
+    for (int q = 0; q < LASWP_SLOTS / (LASWP_WG / LASWP_COLS); q++) {
+      const int t = lane + q * (LASWP_WG / LASWP_COLS);
+      vals[q] = col < cols && t < ns ? a[off + (long)rowOf[cont[t]] * lda + col] : 0;
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE); // every moved element is read
+#pragma unroll
+    for (int q = 0; q < LASWP_SLOTS / (LASWP_WG / LASWP_COLS); q++) {
+      const int t = lane + q * (LASWP_WG / LASWP_COLS);
+      if (col < cols && t < ns && cont[t] != t)
+        a[off + (long)rowOf[t] * lda + col] = vals[q];
     }
   }
 }
@@ -58,6 +133,11 @@ __kernel void tri_band(int n, int bw, int lower, int save, __global real *a,
 #endif
 #ifndef LU_BMAX
 #define LU_BMAX 64 // the widest panel getf2_leaf factorises
+#endif
+#ifndef LU_ROWS
+// Rows a getf2_leaf work-item updates at once: up to 1024 rows in flight
+// per group, within the registers a group of LU_WG may have.
+#define LU_ROWS (LU_WG >= 1024 ? 1 : LU_WG >= 512 ? 2 : 4)
 #endif
 
 // lu_col_max returns this work-item's part of the pivot search over column
@@ -132,33 +212,55 @@ __kernel void getf2_leaf(int m, int b, __global real *a, long off, int lda,
     const int bydiv = !(fabs(d) >= REAL_MIN);
     best = -1;
     bi = c + 1;
-    for (int i = c + 1 + lid; i < m; i += LU_WG) {
-      __global real *row = p + (long)i * lda;
-      real l = row[c];
-      if (scale && !bydiv) {
-        l *= rd;
-        row[c] = l;
-      } else if (scale && i == c + 1) {
-        for (int t = c + 1; t < m; t++)
-          l /= d;
-        row[c] = l;
+    // LU_ROWS of this work-item's rows at a time, their loads issued
+    // together: a work-item's rows are otherwise one global round trip
+    // each, the bound of this one-work-group kernel on a GPU.
+    for (int i0 = c + 1 + lid; i0 < m; i0 += LU_WG * LU_ROWS) {
+      real l[LU_ROWS];
+#pragma unroll
+      for (int r = 0; r < LU_ROWS; r++) {
+        const int i = i0 + r * LU_WG;
+        l[r] = i < m ? p[(long)i * lda + c] : 0;
       }
-      // The row's elements in registers, 16 at a time: their loads are
-      // issued together, not one global round trip each.
+#pragma unroll
+      for (int r = 0; r < LU_ROWS; r++) {
+        const int i = i0 + r * LU_WG;
+        if (i >= m)
+          continue;
+        if (scale && !bydiv) {
+          l[r] *= rd;
+          p[(long)i * lda + c] = l[r];
+        } else if (scale && i == c + 1) {
+          for (int t = c + 1; t < m; t++)
+            l[r] /= d;
+          p[(long)i * lda + c] = l[r];
+        }
+      }
+      // The rows' elements in registers, 16 columns at a time.
       for (int k0 = c + 1; k0 < b; k0 += 16) {
-        real x[16];
+        real x[LU_ROWS][16];
 #pragma unroll
-        for (int t = 0; t < 16; t++)
-          x[t] = k0 + t < b ? row[k0 + t] : 0;
+        for (int r = 0; r < LU_ROWS; r++)
 #pragma unroll
-        for (int t = 0; t < 16; t++)
-          if (k0 + t < b)
-            row[k0 + t] = fma(-l, prow[k0 + t], x[t]);
-        if (k0 == c + 1) {
-          real v = fabs(fma(-l, prow[k0], x[0]));
-          if (v > best) {
-            best = v;
-            bi = i;
+          for (int t = 0; t < 16; t++) {
+            const int i = i0 + r * LU_WG;
+            x[r][t] = i < m && k0 + t < b ? p[(long)i * lda + k0 + t] : 0;
+          }
+#pragma unroll
+        for (int r = 0; r < LU_ROWS; r++) {
+          const int i = i0 + r * LU_WG;
+          if (i >= m)
+            continue;
+#pragma unroll
+          for (int t = 0; t < 16; t++)
+            if (k0 + t < b)
+              p[(long)i * lda + k0 + t] = fma(-l[r], prow[k0 + t], x[r][t]);
+          if (k0 == c + 1) {
+            real v = fabs(fma(-l[r], prow[k0], x[r][0]));
+            if (v > best) {
+              best = v;
+              bi = i;
+            }
           }
         }
       }
@@ -167,22 +269,37 @@ __kernel void getf2_leaf(int m, int b, __global real *a, long off, int lda,
   }
 }
 
+#ifndef TRSM_N
+#define TRSM_N 64 // the most rows trsm_llu solves (the host's trsmLeaf)
+#endif
+#define TRSM_WG 32 // trsm_llu's work-group size (the host's trsmWG)
+
 // trsm_llu solves L·X = B in place for B, L the n1×n1 unit lower
-// triangular matrix at element offL of a and B n1×n2 at element offB of
-// the same buffer (row stride lda): one work-item per column of B, by
-// forward substitution.
+// triangular matrix (n1 ≤ TRSM_N) at element offL of a and B n1×n2 at
+// element offB of the same buffer (row stride lda): one work-item per
+// column of B, in work-groups of TRSM_WG, by forward substitution with
+// the column in local memory, so that the solve reads only L from global
+// memory (the same elements in every work-item) and never waits for a
+// global round trip of its own results.
 __kernel void trsm_llu(int n1, int n2, __global real *a, long offL,
                        long offB, int lda) {
+  __local real xs[TRSM_N * TRSM_WG];
   const int j = get_global_id(0);
+  const int lid = get_local_id(0);
   if (j >= n2)
     return;
   __global const real *l = a + offL;
-  __global real *x = a + offB + j;
+  __global real *b = a + offB + j;
+  __local real *x = xs + lid;
+  for (int i = 0; i < n1; i++)
+    x[i * TRSM_WG] = b[(long)i * lda];
   for (int i = 1; i < n1; i++) {
-    real s = x[(long)i * lda];
+    __global const real *li = l + (long)i * lda;
+    real s = x[i * TRSM_WG];
     for (int k = 0; k < i; k++)
-      s = fma(-l[(long)i * lda + k], x[(long)k * lda], s);
-    x[(long)i * lda] = s;
+      s = fma(-li[k], x[k * TRSM_WG], s);
+    x[i * TRSM_WG] = s;
+    b[(long)i * lda] = s;
   }
 }
 
@@ -190,14 +307,18 @@ __kernel void trsm_llu(int n1, int n2, __global real *a, long offL,
 // for GPUs), each work-item keeps its elements of the block in registers
 // (a long compile on PoCL); otherwise the block stays in global memory.
 #ifdef POTF_REGS
-// potf2_inv factorises the n×n diagonal block (n ≤ 128) at element off of
+#ifndef POTF_T
+#define POTF_T 8 // elements per work-item along each dimension
+#endif
+#define POTF_N (16 * POTF_T) // the widest block
+// potf2_inv factorises the n×n diagonal block (n ≤ POTF_N) at element off of
 // a (row stride lda) in place, A = Uᵀ·U (upper != 0, U in the upper
 // triangle) or A = L·Lᵀ (L = Uᵀ in the lower triangle), right-looking, in
 // one work-group of 256 work-items (a 16×16 grid), and writes U⁻¹ (or
 // L⁻¹ = U⁻ᵀ) into the n×n block at element ioff of inv (row stride ldi),
 // zero outside its triangle. The other triangle of a is not touched.
 // U(r, c) and X(r, c) = U⁻¹(r, c) address either triangle. Work-item
-// (gr, gc) keeps the elements (gr+16·s, gc+16·t), s, t < 8, in registers
+// (gr, gc) keeps the elements (gr+16·s, gc+16·t), s, t < POTF_T, in registers
 // for the whole factorization, so that a step costs no global memory
 // round trip: row j goes through local memory. A diagonal element that is
 // not positive (or NaN) is left in place, sets *info to ibase+column+1 and
@@ -209,17 +330,17 @@ __kernel void trsm_llu(int n1, int n2, __global real *a, long offL,
 __kernel void potf2_inv(int n, int upper, __global real *a, long off, int lda,
                         __global real *inv, long ioff, int ldi,
                         __global int *info, int ibase) {
-  __local real lrow[128];
-  __local real red[16 * 128];
+  __local real lrow[POTF_N];
+  __local real red[16 * POTF_N];
   const int lid = get_local_id(0);
   const int tx = lid % 16, ty = lid / 16;
   // Neighbouring work-items touch neighbouring elements of the storage.
   const int gr = upper ? ty : tx, gc = upper ? tx : ty;
-  real u[8][8];
+  real u[POTF_T][POTF_T];
 #pragma unroll
-  for (int s = 0; s < 8; s++)
+  for (int s = 0; s < POTF_T; s++)
 #pragma unroll
-    for (int t = 0; t < 8; t++) {
+    for (int t = 0; t < POTF_T; t++) {
       const int r = gr + 16 * s, c = gc + 16 * t;
       u[s][t] = r < n && c < n && r <= c ? U_(r, c) : 0;
     }
@@ -228,9 +349,9 @@ __kernel void potf2_inv(int n, int upper, __global real *a, long off, int lda,
   for (int j = 0; j < n && !failed; j++) {
     // Row j of U into local memory, from its owners.
 #pragma unroll
-    for (int s = 0; s < 8; s++)
+    for (int s = 0; s < POTF_T; s++)
 #pragma unroll
-      for (int t = 0; t < 8; t++) {
+      for (int t = 0; t < POTF_T; t++) {
         const int r = gr + 16 * s, c = gc + 16 * t;
         if (r == j && c >= j && c < n)
           lrow[c] = u[s][t];
@@ -243,17 +364,17 @@ __kernel void potf2_inv(int n, int upper, __global real *a, long off, int lda,
       break;
     }
     const real sd = sqrt(d), rs = 1 / sd; // Dpotf2 scales by 1/ajj
-    real ur[8], uc[8];
+    real ur[POTF_T], uc[POTF_T];
 #pragma unroll
-    for (int s = 0; s < 8; s++) {
+    for (int s = 0; s < POTF_T; s++) {
       const int r = gr + 16 * s, c = gc + 16 * s;
       ur[s] = lrow[r < n ? r : 0] * rs;
       uc[s] = lrow[c < n ? c : 0] * rs;
     }
 #pragma unroll
-    for (int s = 0; s < 8; s++)
+    for (int s = 0; s < POTF_T; s++)
 #pragma unroll
-      for (int t = 0; t < 8; t++) {
+      for (int t = 0; t < POTF_T; t++) {
         const int r = gr + 16 * s, c = gc + 16 * t;
         if (r == j && c == j)
           u[s][t] = sd;
@@ -269,51 +390,71 @@ __kernel void potf2_inv(int n, int upper, __global real *a, long off, int lda,
   // U back to the matrix (as far as it got), then X = U⁻¹ row by row from
   // the bottom: X(i, i) = 1/U(i, i), X(i, k) = −(Σ_{i<p≤k} U(i, p)·X(p, k))/U(i, i),
   // each work-item summing its rows p of X (held in u, reused) and the
-  // group adding the 16 partial sums of a column in local memory.
+  // group adding the 16 partial sums of a column in local memory. Up to
+  // 4×4 a work-item, its elements of U stay in registers too (uu), so that
+  // row i reaches lrow from its owners instead of a global round trip.
+#if POTF_T <= 4
+  real uu[POTF_T][POTF_T];
+#endif
 #pragma unroll
-  for (int s = 0; s < 8; s++)
+  for (int s = 0; s < POTF_T; s++)
 #pragma unroll
-    for (int t = 0; t < 8; t++) {
+    for (int t = 0; t < POTF_T; t++) {
       const int r = gr + 16 * s, c = gc + 16 * t;
       if (r < n && c < n && r <= c)
         U_(r, c) = u[s][t];
+#if POTF_T <= 4
+      uu[s][t] = u[s][t];
+#endif
       u[s][t] = 0;
     }
   barrier(CLK_GLOBAL_MEM_FENCE);
   for (int i = n - 1; i >= 0 && !failed; i--) {
+#if POTF_T <= 4
+    // The owners of row i hold every column of it.
+#pragma unroll
+    for (int s = 0; s < POTF_T; s++)
+#pragma unroll
+      for (int t = 0; t < POTF_T; t++) {
+        const int r = gr + 16 * s, c = gc + 16 * t;
+        if (r == i && c < n)
+          lrow[c] = c >= i ? uu[s][t] : 0;
+      }
+#else
     if (lid < n)
       lrow[lid] = lid >= i ? U_(i, lid) : 0;
+#endif
     barrier(CLK_LOCAL_MEM_FENCE);
     const real uii = lrow[i];
 #pragma unroll
-    for (int t = 0; t < 8; t++) {
+    for (int t = 0; t < POTF_T; t++) {
       real acc = 0;
 #pragma unroll
-      for (int s = 0; s < 8; s++) {
+      for (int s = 0; s < POTF_T; s++) {
         const int p = gr + 16 * s;
         acc = fma(lrow[p < n ? p : 0], u[s][t], acc); // u is 0 for p ≥ n
       }
-      red[gr * 128 + gc + 16 * t] = acc;
+      red[gr * POTF_N + gc + 16 * t] = acc;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
-    for (int s = 0; s < 8; s++)
+    for (int s = 0; s < POTF_T; s++)
 #pragma unroll
-      for (int t = 0; t < 8; t++) {
+      for (int t = 0; t < POTF_T; t++) {
         const int r = gr + 16 * s, k = gc + 16 * t;
         if (r == i && k >= i && k < n) {
           real sum = 0;
           for (int y = 0; y < 16; y++)
-            sum += red[y * 128 + k];
+            sum += red[y * POTF_N + k];
           u[s][t] = k == i ? 1 / uii : -sum / uii;
         }
       }
     barrier(CLK_LOCAL_MEM_FENCE); // lrow and red are read before they change
   }
 #pragma unroll
-  for (int s = 0; s < 8; s++)
+  for (int s = 0; s < POTF_T; s++)
 #pragma unroll
-    for (int t = 0; t < 8; t++) {
+    for (int t = 0; t < POTF_T; t++) {
       const int r = gr + 16 * s, c = gc + 16 * t;
       if (r < n && c < n)
         X_(r, c) = failed || r > c ? 0 : u[s][t];
@@ -321,6 +462,7 @@ __kernel void potf2_inv(int n, int upper, __global real *a, long off, int lda,
 }
 #undef U_
 #undef X_
+#undef POTF_N
 #else
 // potf2_inv factorises the n×n diagonal block at element off of a (row
 // stride lda) in place, A = Uᵀ·U (upper != 0, U in the upper triangle) or
@@ -430,9 +572,38 @@ __kernel void copy_ok(int rows, int cols, __global const real *s, long soff,
 }
 
 #ifndef QR_B
-#define QR_B 16 // the widest panel geqr2_leaf factorises
+#define QR_B 16 // the widest panel geqr2_leaf factorises (16 or 32)
 #endif
-#define QR_WG 256 // geqr2_leaf's work-group: QR_WG·QR_B reals of local memory
+#define QR_WG 256 // geqr2_leaf's work-group size
+
+// qr_ssq adds |x| to a scaled sum of squares (scale, ssq): Σ = scale²·ssq.
+static void qr_ssq(real x, real *sc, real *sq) {
+  x = fabs(x);
+  if (x != 0 || isnan(x)) {
+    if (*sc < x || isnan(x)) {
+      *sq = 1 + *sq * (*sc / x) * (*sc / x);
+      *sc = x;
+    } else {
+      *sq += (x / *sc) * (x / *sc);
+    }
+  }
+}
+
+#define QR_R (QR_B + 2) // reals per work-item in geqr2_leaf's reduction
+// Work-items whose sums geqr2_leaf reduces in local memory (≤ 18 KiB).
+#define QR_RED (QR_B > 16 ? 64 : 128)
+
+// qr_merge merges the scaled sum of squares (s2, q2) into the one at
+// x[QR_B], x[QR_B+1].
+static void qr_merge(__local real *x, real s2, real q2) {
+  real s1 = x[QR_B], q1 = x[QR_B + 1];
+  real sm = fmax(s1, s2);
+  if (isnan(s1) || isnan(s2))
+    sm = NAN;
+  if (sm > 0)
+    x[QR_B + 1] = q1 * (s1 / sm) * (s1 / sm) + q2 * (s2 / sm) * (s2 / sm);
+  x[QR_B] = sm;
+}
 
 // geqr2_leaf is gonum's Dgeqr2 on the m×b panel (m ≥ b, b ≤ QR_B) at
 // element off of a (row stride lda), in one work-group of QR_WG work-items
@@ -441,50 +612,85 @@ __kernel void copy_ok(int rows, int cols, __global const real *s, long soff,
 // (unit diagonal, zero above; column c at column vc0+c of v, rows 0 to
 // vr0+m, the panel's rows starting at vr0, row stride ldv, from element
 // voff) and the panel's b×b triangular factor T (Dlarft, forward,
-// columnwise; at element tfoff of t, row stride ldt). For each column c:
-// the norm of the column below the diagonal (a scaled sum of squares,
-// reduced in local memory), the reflector (Dlarfg, without its rescaling
-// of tiny norms), then one pass over the rows forms v_cᵀ·P[:, k] for every
-// column k (for k < c, v_kᵀ·v_c, for T), and a second applies the
-// reflector to the columns right of c.
+// columnwise; at element tfoff of t, row stride ldt).
+//
+// One pass over the rows per column. With x = P[c+1:m, c], the pass
+// before column c's has summed, over those rows, the scaled sum of
+// squares of x (for its norm), x·P[c+1:m, k] for k > c and
+// V[c+1:m, k]·x for k < c, and the group reduces them in local memory at
+// once. Then the reflector (Dlarfg, without its rescaling of tiny norms)
+// v = [1; scal·x] gives v·P[c:m, k] = P[c, k] + scal·(x·P[c+1:m, k]) and
+// likewise v_k·v, for T, and column c's pass scales x into v and applies
+// H = I − tau·v·vᵀ to the columns right of c while it sums for column c+1.
 __kernel void geqr2_leaf(int m, int b, __global real *a, long off, int lda,
                          __global real *tau, long toff, __global real *v,
                          long voff, int ldv, int vr0, int vc0,
                          __global real *t, long tfoff, int ldt) {
-  __local real red[QR_WG * QR_B];
+  __local real red[QR_RED * QR_R];
   const int lid = get_local_id(0);
   __global real *p = a + off;
+  real acc[QR_B], sc = 0, sq = 1;
+  for (int k = 0; k < QR_B; k++)
+    acc[k] = 0;
+  // Column 0's sums, over rows 1, …, m−1.
+  for (int i = 1 + lid; i < m; i += QR_WG) {
+    __global real *row = p + (long)i * lda;
+    real x[QR_B];
+#pragma unroll
+    for (int k = 0; k < QR_B; k++)
+      x[k] = k < b ? row[k] : 0;
+    qr_ssq(x[0], &sc, &sq);
+#pragma unroll
+    for (int k = 1; k < QR_B; k++)
+      acc[k] = fma(x[0], x[k], acc[k]);
+  }
   for (int c = 0; c < b; c++) {
-    // Scaled sum of squares of P[c+1:m, c]: (scale, ssq) per work-item.
-    real sc = 0, sq = 1;
-    for (int i = c + 1 + lid; i < m; i += QR_WG) {
-      real x = fabs(p[(long)i * lda + c]);
-      if (x != 0 || isnan(x)) {
-        if (sc < x || isnan(x)) {
-          sq = 1 + sq * (sc / x) * (sc / x);
-          sc = x;
-        } else {
-          sq += (x / sc) * (x / sc);
-        }
+    // Reduce the sums: the dots added, (scale, ssq) merged. The group's
+    // work-items beyond the first QR_RED hand theirs, QR_RED at a time, to
+    // the first QR_RED, which add them in registers, so that red holds
+    // QR_RED sums (local memory is 32 KiB on some devices); then those
+    // are reduced in red.
+    for (int g = QR_WG / QR_RED - 1; g > 0; g--) {
+      if (lid >= g * QR_RED && lid < (g + 1) * QR_RED) {
+        __local real *x = red + (lid - g * QR_RED) * QR_R;
+        for (int k = 0; k < b; k++)
+          x[k] = acc[k];
+        x[QR_B] = sc;
+        x[QR_B + 1] = sq;
       }
-    }
-    red[lid * QR_B] = sc;
-    red[lid * QR_B + 1] = sq;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int s = QR_WG / 2; s > 0; s >>= 1) {
-      if (lid < s) {
-        real s1 = red[lid * QR_B], q1 = red[lid * QR_B + 1];
-        real s2 = red[(lid + s) * QR_B], q2 = red[(lid + s) * QR_B + 1];
-        real sm = fmax(s1, s2);
-        if (isnan(s1) || isnan(s2))
+      barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+      if (lid < QR_RED) {
+        __local real *x = red + lid * QR_R;
+        for (int k = 0; k < b; k++)
+          acc[k] += x[k];
+        const real s2 = x[QR_B], q2 = x[QR_B + 1];
+        real sm = fmax(sc, s2);
+        if (isnan(sc) || isnan(s2))
           sm = NAN;
         if (sm > 0)
-          red[lid * QR_B + 1] = q1 * (s1 / sm) * (s1 / sm) + q2 * (s2 / sm) * (s2 / sm);
-        red[lid * QR_B] = sm;
+          sq = sq * (sc / sm) * (sc / sm) + q2 * (s2 / sm) * (s2 / sm);
+        sc = sm;
       }
       barrier(CLK_LOCAL_MEM_FENCE);
     }
-    const real xnorm = red[0] == 0 ? 0 : red[0] * sqrt(red[1]);
+    if (lid < QR_RED) {
+      __local real *x = red + lid * QR_R;
+      for (int k = 0; k < b; k++)
+        x[k] = acc[k];
+      x[QR_B] = sc;
+      x[QR_B + 1] = sq;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int s = QR_RED / 2; s > 0; s >>= 1) {
+      if (lid < s) {
+        __local real *x = red + lid * QR_R, *y = red + (lid + s) * QR_R;
+        for (int k = 0; k < b; k++)
+          x[k] += y[k];
+        qr_merge(x, y[QR_B], y[QR_B + 1]);
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    const real xnorm = red[QR_B] == 0 ? 0 : red[QR_B] * sqrt(red[QR_B + 1]);
     const real alpha = p[(long)c * lda + c];
     real beta = alpha, tc = 0, scal = 1;
     if (xnorm != 0 && c + 1 < m) {
@@ -492,141 +698,107 @@ __kernel void geqr2_leaf(int m, int b, __global real *a, long off, int lda,
       tc = (beta - alpha) / beta;
       scal = 1 / (alpha - beta);
     }
-    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE); // red and alpha read
-    // v = [1; scal·x]; the partial dots v·P[:, k] over this work-item's rows.
-    real acc[QR_B];
+    // w[k] = v·P[c:m, k] for k > c, v_k·v for k < c.
+    real w[QR_B];
+#pragma unroll
     for (int k = 0; k < QR_B; k++)
-      acc[k] = 0;
-    if (lid == 0) {
-      for (int k = 0; k < b; k++)
-        acc[k] = k == c ? 1 : p[(long)c * lda + k];
-    }
-    for (int i = c + 1 + lid; i < m; i += QR_WG) {
-      __global real *row = p + (long)i * lda;
-      // The row in registers: its loads are issued together.
-      real x[QR_B];
-#pragma unroll
-      for (int k = 0; k < QR_B; k++)
-        x[k] = k < b ? row[k] : 0;
-      real vi = row[c];
-      if (tc != 0) {
-        vi *= scal;
-        row[c] = vi;
-      }
-#pragma unroll
-      for (int k = 0; k < QR_B; k++)
-        acc[k] = fma(vi, k == c ? vi : x[k], acc[k]);
-    }
-    for (int k = 0; k < b; k++)
-      red[lid * QR_B + k] = acc[k];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int s = QR_WG / 2; s > 0; s >>= 1) {
-      if (lid < s) {
-        for (int k = 0; k < b; k++)
-          red[lid * QR_B + k] += red[(lid + s) * QR_B + k];
-      }
-      barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-    }
-    // red[k] = v_cᵀ·P[:, k]. Apply H = I − tc·v·vᵀ to the columns right
-    // of c: P[i][k] −= tc·v_i·red[k].
-    for (int i = c + lid; i < m; i += QR_WG) {
-      __global real *row = p + (long)i * lda;
-      const real vi = i == c ? 1 : row[c];
-      real x[QR_B];
-#pragma unroll
-      for (int k = 0; k < QR_B; k++)
-        x[k] = k < b ? row[k] : 0;
-#pragma unroll
-      for (int k = 0; k < QR_B; k++)
-        if (k > c && k < b)
-          row[k] = fma(-tc * vi, red[k], x[k]);
-      v[voff + (long)(vr0 + i) * ldv + vc0 + c] = vi;
-    }
-    for (int i = lid; i < vr0 + c; i += QR_WG)
-      v[voff + (long)i * ldv + vc0 + c] = 0;
-    // T[0:c, c] = −tc·T[0:c, 0:c]·(Vᵀv_c)[0:c], T[c][c] = tc, zero below.
+      w[k] = k < b && k != c ? fma(scal, red[k], p[(long)c * lda + k]) : 0;
+    // T[0:c, c] = −tc·T[0:c, 0:c]·w[0:c], T[c][c] = tc, zero below: row r
+    // of T is only ever written and read by work-item r.
     for (int r = lid; r < b; r += QR_WG) {
       real s = 0;
       if (r < c) {
         for (int q = r; q < c; q++)
-          s = fma(t[tfoff + (long)r * ldt + q], red[q], s);
+          s = fma(t[tfoff + (long)r * ldt + q], w[q], s);
         s *= -tc;
       } else if (r == c) {
         s = tc;
       }
       t[tfoff + (long)r * ldt + c] = s;
     }
-    if (lid == 0) {
-      p[(long)c * lda + c] = beta;
-      tau[toff + c] = tc;
-    }
+    // red, alpha and row c are read before they change.
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    if (lid == 0)
+      tau[toff + c] = tc;
+    sc = 0;
+    sq = 1;
+    for (int k = 0; k < QR_B; k++)
+      acc[k] = 0;
+    const int nx = c + 1; // the next column
+    for (int i = c + lid; i < m; i += QR_WG) {
+      __global real *row = p + (long)i * lda;
+      // The row in registers: its loads are issued together.
+      real x[QR_B];
+#pragma unroll
+      for (int k = 0; k < QR_B; k++)
+        x[k] = k < b ? row[k] : 0;
+      real vi = 1;
+      if (i > c) {
+        vi = x[c];
+        if (tc != 0) {
+          vi *= scal;
+          row[c] = vi;
+        }
+      } else {
+        row[c] = beta;
+      }
+#pragma unroll
+      for (int k = 0; k < QR_B; k++)
+        if (k > c && k < b) {
+          x[k] = fma(-tc * vi, w[k], x[k]);
+          row[k] = x[k];
+        }
+      v[voff + (long)(vr0 + i) * ldv + vc0 + c] = vi;
+      if (i > nx && nx < b) {
+        const real y = x[nx];
+        qr_ssq(y, &sc, &sq);
+#pragma unroll
+        for (int k = 0; k < QR_B; k++)
+          if (k != nx)
+            acc[k] = fma(k == c ? vi : x[k], y, acc[k]);
+      }
+    }
+    for (int i = lid; i < vr0 + c; i += QR_WG)
+      v[voff + (long)i * ldv + vc0 + c] = 0;
   }
 }
+#undef QR_R
 
 // larft_t forms the n×n triangular factor T of a block reflector (Dlarft,
 // forward, columnwise) from G = VᵀV (n×n at element goff of g, row stride
-// ldg) and tau (from element toff): T[j][j] = tau_j, T[0:j, j] =
-// −tau_j·T[0:j, 0:j]·G[0:j, j], zero below the diagonal; into t at
-// element tfoff, row stride ldt. One work-group; column j after column
-// j−1.
-__kernel void larft_t(int n, __global const real *g, long goff, int ldg,
-                      __global const real *tau, long toff, __global real *t,
-                      long tfoff, int ldt) {
+// ldg) and the factors of its leaves, in place in t (at element tfoff, row
+// stride ldt): the diagonal blocks lw wide (the last one narrower) already
+// hold the T of their reflectors alone, as geqr2_leaf writes them. Block
+// column k of T is then T[0:k, k:k+b] = −T[0:k, 0:k]·G[0:k, k:k+b]·T_kk
+// (H₁·H₂ = I − [V₁ V₂]·[T₁, −T₁V₁ᵀV₂T₂; 0, T₂]·[V₁ V₂]ᵀ), one block column
+// after the other, each in two parallel phases through the scratch y
+// (Y = G[0:k, k:k+b]·T_kk, at element yoff, row stride ldy); the blocks
+// below the diagonal are zeroed. One work-group.
+__kernel void larft_t(int n, int lw, __global const real *g, long goff,
+                      int ldg, __global real *t, long tfoff, int ldt,
+                      __global real *y, long yoff, int ldy) {
   const int lid = get_local_id(0);
   const int wg = get_local_size(0);
-  for (int j = 0; j < n; j++) {
-    const real tj = tau[toff + j];
-    for (int r = lid; r < n; r += wg) {
+  for (int k = 0; k < n; k += lw) {
+    const int b = min(lw, n - k);
+    // Zero below the diagonal block.
+    for (int e = lid; e < (n - k - b) * b; e += wg)
+      t[tfoff + (long)(k + b + e / b) * ldt + k + e % b] = 0;
+    for (int e = lid; e < k * b; e += wg) {
+      const int q = e / b, c = e % b;
       real s = 0;
-      if (r < j) {
-        for (int q = r; q < j; q++)
-          s = fma(t[tfoff + (long)r * ldt + q], g[goff + (long)q * ldg + j], s);
-        s *= -tj;
-      } else if (r == j) {
-        s = tj;
-      }
-      t[tfoff + (long)r * ldt + j] = s;
+      for (int p = 0; p <= c; p++)
+        s = fma(g[goff + (long)q * ldg + k + p], t[tfoff + (long)(k + p) * ldt + k + c], s);
+      y[yoff + (long)q * ldy + c] = s;
     }
     barrier(CLK_GLOBAL_MEM_FENCE);
-  }
-}
-
-// laswp_tail applies an LU panel's row interchanges to the columns left of
-// it and to the panel's own columns, in one launch: column c < cols of the
-// matrix at element off of a (row stride lda) takes the interchanges of
-// rows i = s, …, k2−1 (with rows ipiv[i]) in order, where s = k0 for the
-// columns left of the panel (c < c0) and, for a panel column, k0 plus the
-// end of the block holding it among the left halves met going down the
-// panel's right halves: getrfDevice's panelLU splits n columns at
-// n1 = ⌈n/2 / leaf⌉·leaf, finishes a left half (interchanges included)
-// before the right one, and leaves the interchanges of a right half on
-// the left half to this kernel.
-__kernel void laswp_tail(__global real *a, long off, int lda, int cols, int c0,
-                         int leaf, int k0, int k2,
-                         __global const int *ipiv) {
-  int c = get_global_id(0);
-  if (c >= cols)
-    return;
-  int s = k0;
-  if (c >= c0) {
-    int lo = 0, n = k2 - k0;
-    while (n > leaf) {
-      int n1 = (n / 2 + leaf - 1) / leaf * leaf;
-      if (c - c0 < lo + n1)
-        break;
-      lo += n1;
-      n -= n1;
+    for (int e = lid; e < k * b; e += wg) {
+      const int r = e / b, c = e % b;
+      real s = 0;
+      for (int q = r; q < k; q++)
+        s = fma(t[tfoff + (long)r * ldt + q], y[yoff + (long)q * ldy + c], s);
+      t[tfoff + (long)r * ldt + k + c] = -s;
     }
-    s = k0 + lo + (n > leaf ? (n / 2 + leaf - 1) / leaf * leaf : n);
-  }
-  __global real *x = a + off + c;
-  for (int i = s; i < k2; i++) {
-    int p = ipiv[i];
-    if (p != i) {
-      real t = x[(long)i * lda];
-      x[(long)i * lda] = x[(long)p * lda];
-      x[(long)p * lda] = t;
-    }
+    barrier(CLK_GLOBAL_MEM_FENCE);
   }
 }

@@ -17,7 +17,7 @@ import (
 var benchSizes = flag.String("lapack.sizes", "2048,4096",
 	"comma-separated orders for BenchmarkDpotrf and BenchmarkDgetrf (gonum's runs at the first only)")
 
-var benchNB = flag.Int("lapack.nb", defaultNB, "block size of the benchmarks' implementation")
+var benchNB = flag.Int("lapack.nb", 0, "block size of the benchmarks' implementation (0: the device's defaults)")
 
 var benchSlab = flag.Int("lapack.slab", defaultSlab, "Potrf's slab (rows of the trailing update per GEMM) in the benchmarks")
 
@@ -31,29 +31,51 @@ var benchHostDiag = flag.Bool("lapack.hostdiag", false, "Potrf's diagonal blocks
 
 var benchPotfRegs = flag.Bool("lapack.potfregs", false, "potf2_inv with its block in registers in the benchmarks")
 
+var benchAhead = flag.Bool("lapack.ahead", false, "Potrf with look-ahead (next diagonal block on a second queue) in the benchmarks")
+
 var benchHostPanel = flag.Bool("lapack.hostpanel", false, "LU panels on the host (the previous design) in the benchmarks")
 
 // benchImpl returns a device implementation sending every call to the
 // device with the block size -lapack.nb, Potrf's slab -lapack.slab, LU's
 // leaf -lapack.leaf and work-group -lapack.luwg, and LU's panels and
 // Cholesky's diagonal blocks where -lapack.hostpanel and -lapack.hostdiag
-// say.
+// say (each flag not given: the implementation's default for the device).
 func benchImpl(b *testing.B) *Implementation {
 	impl := newTestImpl(b, *benchNB)
+	setBenchFlags(b, impl)
+	return impl
+}
+
+// setBenchFlags sets impl's tuning fields from the -lapack flags given on
+// the command line; the others keep the implementation's defaults for the
+// device.
+func setBenchFlags(b *testing.B, impl *Implementation) {
 	if *benchQRLeaf < 1 || *benchQRLeaf > qrBMax {
 		b.Fatalf("-lapack.qrleaf %d: want 1 to %d", *benchQRLeaf, qrBMax)
 	}
-	impl.qrLeaf = *benchQRLeaf
 	if *benchSlab < 1 || *benchLeaf < 1 || *benchLeaf > luBMax || *benchLUWG < 1 || *benchLUWG&(*benchLUWG-1) != 0 {
 		b.Fatalf("-lapack.slab %d, -lapack.leaf %d, -lapack.luwg %d: want ≥ 1, 1 to %d, a power of two", *benchSlab, *benchLeaf, *benchLUWG, luBMax)
 	}
-	impl.slab = *benchSlab
-	impl.leaf = *benchLeaf
-	impl.hostPanel = *benchHostPanel
-	impl.luWG = *benchLUWG
-	impl.hostDiag = *benchHostDiag
-	impl.potfRegs = *benchPotfRegs
-	return impl
+	flag.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "lapack.qrleaf":
+			impl.qrLeaf = *benchQRLeaf
+		case "lapack.slab":
+			impl.slab = *benchSlab
+		case "lapack.leaf":
+			impl.leaf = *benchLeaf
+		case "lapack.hostpanel":
+			impl.hostPanel = *benchHostPanel
+		case "lapack.luwg":
+			impl.luWG = *benchLUWG
+		case "lapack.hostdiag":
+			impl.hostDiag = *benchHostDiag
+		case "lapack.potfregs":
+			impl.potfRegs = *benchPotfRegs
+		case "lapack.ahead":
+			impl.ahead = *benchAhead
+		}
+	})
 }
 
 func sizes(b *testing.B) []int {
@@ -95,7 +117,7 @@ func BenchmarkDpotrf(b *testing.B) {
 	impl := benchImpl(b)
 	ns := sizes(b)
 	for i, n := range ns {
-		orig := spd(n, n, rand.New(rand.NewPCG(1, uint64(n))))
+		orig := spdBench(n, rand.New(rand.NewPCG(1, uint64(n))))
 		flops := float64(n) * float64(n) * float64(n) / 3
 		impls := []struct {
 			name string
@@ -223,7 +245,7 @@ func runResident(b *testing.B, impl *Implementation, n int, flops float64, orig 
 func BenchmarkResident(b *testing.B) {
 	impl := benchImpl(b)
 	for _, n := range sizes(b) {
-		spdA := spd(n, n, rand.New(rand.NewPCG(1, uint64(n))))
+		spdA := spdBench(n, rand.New(rand.NewPCG(1, uint64(n))))
 		rnd := rand.New(rand.NewPCG(2, uint64(n)))
 		gen := make([]float64, n*n)
 		for k := range gen {
@@ -248,4 +270,21 @@ func BenchmarkResident(b *testing.B) {
 			})
 		})
 	}
+}
+
+// spdBench returns a random n×n symmetric positive definite matrix (both
+// triangles) in O(n²): off-diagonal elements uniform in [−1, 1) and n on
+// the diagonal, so that it is strictly diagonally dominant. The tests'
+// spd forms BᵀB with gonum's Dsyrk, which takes minutes at n = 8192 and
+// kept the benchmarks at that order from finishing.
+func spdBench(n int, rnd *rand.Rand) []float64 {
+	a := make([]float64, n*n)
+	for i := range n {
+		a[i*n+i] = float64(n)
+		for j := i + 1; j < n; j++ {
+			v := 2*rnd.Float64() - 1
+			a[i*n+j], a[j*n+i] = v, v
+		}
+	}
+	return a
 }

@@ -11,31 +11,36 @@ import (
 )
 
 // qrBMax is the widest panel geqr2_leaf factorises (QR_B in
-// kernels/lapack.cl): each work-item keeps a partial dot product per
-// column, and the group reduces them all at once in local memory.
-const qrBMax = 16
+// kernels/lapack.cl, 16 by default, qrBMax in a build of its own): each
+// work-item keeps a partial dot product per column, and the group reduces
+// them all at once in local memory.
+const (
+	qrBDefault = 16
+	qrBMax     = 32
+)
 
 // qrWG is geqr2_leaf's work-group size (QR_WG).
 const qrWG = 256
 
 // qrRun is the device scratch of geqrfOnDevice: the reflectors of a panel
 // as explicit columns (V, m×nb), W = Vᵀ·C and W2 = Tᵀ·W (nb×n each), the
-// Gram matrix VᵀV and the panel's T (nb×nb), a leaf's T, and tau.
+// Gram matrix VᵀV and the panel's T (nb×nb), and tau.
 type qrRun struct {
-	impl                     *Implementation
-	d                        *clblas.Matrix[float64]
-	dv, dw, dw2, dg, dt, dtl *clblas.Matrix[float64]
-	tau                      *cl.Array[float64]
-	m, n, nb                 int
+	impl                *Implementation
+	d                   *clblas.Matrix[float64]
+	dv, dw, dw2, dg, dt *clblas.Matrix[float64]
+	tau                 *cl.Array[float64]
+	m, n, nb            int
 }
 
 // geqrfOnDevice is the blocked QR factorization of the resident m×n
 // matrix d with every step on the device; tau is read back at the end.
 // Each (m−i)×nb panel is factorised in leaves of impl.qrLeaf columns by
 // geqr2_leaf, which also writes the leaf's reflectors as explicit columns
-// of V and its triangular factor; each leaf's block reflector is applied
-// to the rest of the panel with three GEMMs. The panel's T comes from the
-// Gram matrix VᵀV (one GEMM) by larft_t, and the trailing matrix is
+// of V and its triangular factor, into its diagonal block of the panel's
+// T; each leaf's block reflector is applied to the rest of the panel with
+// three GEMMs. The rest of the panel's T comes from the Gram matrix VᵀV
+// (one GEMM) by larft_t, and the trailing matrix is
 // updated as C −= V·(Tᵀ·(Vᵀ·C)), three GEMMs.
 func (impl *Implementation) geqrfOnDevice(d *clblas.Matrix[float64], tau []float64) (err error) {
 	m, n := d.Dims()
@@ -74,7 +79,7 @@ func (r *qrRun) alloc(k int) (err error) {
 		p    **clblas.Matrix[float64]
 		rows int
 		cols int
-	}{{&r.dv, r.m, r.nb}, {&r.dw, r.nb, r.n}, {&r.dw2, r.nb, r.n}, {&r.dg, r.nb, r.nb}, {&r.dt, r.nb, r.nb}, {&r.dtl, qrBMax, qrBMax}}
+	}{{&r.dv, r.m, r.nb}, {&r.dw, r.nb, r.n}, {&r.dw2, r.nb, r.n}, {&r.dg, r.nb, r.nb}, {&r.dt, r.nb, r.nb}}
 	for _, s := range shapes {
 		if *s.p, err = clblas.NewMatrix[float64](r.impl.blas, s.rows, s.cols); err != nil {
 			return err
@@ -89,7 +94,7 @@ func (r *qrRun) alloc(k int) (err error) {
 
 func (r *qrRun) release() error {
 	var ms []*clblas.Matrix[float64]
-	for _, m := range []*clblas.Matrix[float64]{r.dv, r.dw, r.dw2, r.dg, r.dt, r.dtl} {
+	for _, m := range []*clblas.Matrix[float64]{r.dv, r.dw, r.dw2, r.dg, r.dt} {
 		if m != nil {
 			ms = append(ms, m)
 		}
@@ -116,7 +121,7 @@ func (r *qrRun) panel(i, ib int) error {
 	if err != nil {
 		return err
 	}
-	tb, toff, err := r.dtl.Buffer()
+	tb, toff, err := r.dt.Buffer()
 	if err != nil {
 		return err
 	}
@@ -125,7 +130,7 @@ func (r *qrRun) panel(i, ib int) error {
 		b := min(impl.qrLeaf, ib-lb)
 		err := launch[float64](impl, "geqr2_leaf", []int{qrWG}, []int{qrWG}, int32(mp-lb), int32(b),
 			buf, int64(off+(i+lb)*ld+i+lb), int32(ld), r.tau, int64(i+lb), vb, int64(voff),
-			int32(r.dv.Stride()), int32(lb), int32(lb), tb, int64(toff), int32(r.dtl.Stride()))
+			int32(r.dv.Stride()), int32(lb), int32(lb), tb, int64(toff+lb*r.dt.Stride()+lb), int32(r.dt.Stride()))
 		if err != nil {
 			return err
 		}
@@ -136,7 +141,7 @@ func (r *qrRun) panel(i, ib int) error {
 		if err != nil {
 			return err
 		}
-		t, err := r.dtl.View(0, 0, b, b)
+		t, err := r.dt.View(lb, lb, b, b)
 		if err != nil {
 			return err
 		}
@@ -147,8 +152,9 @@ func (r *qrRun) panel(i, ib int) error {
 	return nil
 }
 
-// trailing forms the panel's T from VᵀV (larft_t) and applies its block
-// reflector to the columns right of the panel.
+// trailing forms the panel's T from VᵀV and the leaves' factors (larft_t,
+// with dw2 as its scratch) and applies its block reflector to the columns
+// right of the panel.
 func (r *qrRun) trailing(i, ib int) error {
 	mp := r.m - i
 	v, err := r.dv.View(0, 0, mp, ib)
@@ -170,8 +176,12 @@ func (r *qrRun) trailing(i, ib int) error {
 	if err != nil {
 		return err
 	}
-	err = launch[float64](r.impl, "larft_t", []int{potfWG}, []int{potfWG}, int32(ib), gb, int64(goff),
-		int32(g.Stride()), r.tau, int64(i), tb, int64(toff), int32(r.dt.Stride()))
+	yb, yoff, err := r.dw2.Buffer()
+	if err != nil {
+		return err
+	}
+	err = launch[float64](r.impl, "larft_t", []int{potfWG}, []int{potfWG}, int32(ib), int32(r.impl.qrLeaf),
+		gb, int64(goff), int32(g.Stride()), tb, int64(toff), int32(r.dt.Stride()), yb, int64(yoff), int32(r.dw2.Stride()))
 	if err != nil {
 		return err
 	}

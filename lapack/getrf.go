@@ -22,6 +22,10 @@ const luBMax = 64
 // with GEMM updates between the halves.
 const trsmLeaf = 64
 
+// trsmWG is trsm_llu's work-group size (TRSM_WG): each work-item keeps its
+// column in local memory.
+const trsmWG = 32
+
 // getrfDevice is the blocked right-looking LU factorization of the
 // resident m×n matrix d with every step on the device: each (m−j)×nb
 // column panel is factorised by panelLU, its row interchanges are applied
@@ -120,7 +124,7 @@ func panelLU[T float32 | float64](impl *Implementation, d *clblas.Matrix[T], piv
 		return launch[T](impl, "getf2_leaf", []int{impl.luWG}, []int{impl.luWG}, int32(m), int32(n), buf,
 			int64(off+r0*ld+c0), int32(ld), int32(r0), piv.dev, info)
 	}
-	// Split at a multiple of the leaf (laswp_tail computes the splits).
+	// Split at a multiple of the leaf (laswpTail follows the splits).
 	n1 := (n/2 + impl.leaf - 1) / impl.leaf * impl.leaf
 	n2 := n - n1
 	if err := panelLU(impl, d, piv, info, r0, c0, m, n1, false); err != nil {
@@ -151,16 +155,25 @@ func panelLU[T float32 | float64](impl *Implementation, d *clblas.Matrix[T], piv
 	return laswpDevice(impl, d, piv, c0, n1, r0+n1, n2)
 }
 
-// laswpTail enqueues laswp_tail for the panel at row and column j, jb
-// wide: its interchanges on the columns left of it, and on its own columns
-// those panelLU left to it.
+// laswpTail enqueues, for the panel at row and column j, jb wide, its
+// interchanges on the columns left of it, and on its own columns those
+// panelLU left to it: going down the panel's right halves as panelLU
+// splits them, each left half takes the interchanges of the rows below
+// it. Each part is a laswp launch (a permutation, not a chain of
+// interchanges per column).
 func laswpTail[T float32 | float64](impl *Implementation, d *clblas.Matrix[T], piv *pivots, j, jb int) error {
-	buf, off, err := d.Buffer()
-	if err != nil {
+	if err := laswpDevice(impl, d, piv, 0, j, j, jb); err != nil {
 		return err
 	}
-	return launch[T](impl, "laswp_tail", []int{j + jb}, nil, buf, int64(off), int32(d.Stride()),
-		int32(j+jb), int32(j), int32(impl.leaf), int32(j), int32(j+jb), piv.dev)
+	for lo, n := 0, jb; n > impl.leaf; {
+		n1 := (n/2 + impl.leaf - 1) / impl.leaf * impl.leaf
+		if err := laswpDevice(impl, d, piv, j+lo, n1, j+lo+n1, jb-lo-n1); err != nil {
+			return err
+		}
+		lo += n1
+		n -= n1
+	}
+	return nil
 }
 
 // gemmAt enqueues C −= A·B on views of d: C is the r×c block at (ra, cb),
@@ -195,7 +208,7 @@ func trsmUnitLower[T float32 | float64](impl *Implementation, d *clblas.Matrix[T
 			return err
 		}
 		ld := d.Stride()
-		return launch[T](impl, "trsm_llu", []int{n2}, nil, int32(n1), int32(n2), buf,
+		return launch[T](impl, "trsm_llu", []int{n2}, []int{trsmWG}, int32(n1), int32(n2), buf,
 			int64(off+r0*ld+cl), int64(off+r0*ld+cb), int32(ld))
 	}
 	h := n1 / 2

@@ -17,7 +17,8 @@ var shared struct {
 }
 
 // newTestImpl returns an Implementation on the default device (PoCL in CI)
-// with every call sent to the device, panels nb wide. The BLAS underneath
+// with every call sent to the device, panels nb wide (nb ≤ 0: the
+// implementation's defaults for the device). The BLAS underneath
 // is shared by the package's tests and closed by TestMain. Without a device
 // the test is skipped, or fails under GOCL_REQUIRE_DEVICE=1.
 func newTestImpl(t testing.TB, nb int) *Implementation {
@@ -29,7 +30,11 @@ func newTestImpl(t testing.TB, nb int) *Implementation {
 	if shared.err != nil {
 		platformtest.Unavailable(t, fmt.Sprintf("clblas.New: %v", shared.err))
 	}
-	impl, err := New(shared.blas, WithOffload(clblas.Always), WithBlockSize(nb))
+	opts := []Option{WithOffload(clblas.Always)}
+	if nb > 0 {
+		opts = append(opts, WithBlockSize(nb))
+	}
+	impl, err := New(shared.blas, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}

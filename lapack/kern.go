@@ -3,6 +3,7 @@ package cllapack
 import (
 	"fmt"
 	"sync/atomic"
+	"time"
 
 	"gonum.org/v1/gonum/blas"
 
@@ -19,6 +20,8 @@ type kernelKey struct {
 	name   string
 	pi, wg int
 	regs   bool // POTF_REGS (potf2_inv)
+	potfT  int  // POTF_T, with regs
+	qrB    int  // QR_B (geqr2_leaf) when > 0
 }
 
 // kernel returns the kernel k, built on first use. The caller holds
@@ -41,8 +44,11 @@ func (impl *Implementation) kernel(k kernelKey) (*cl.Kernel, error) {
 		if k.wg > 0 {
 			opts += fmt.Sprintf(" -DLU_WG=%d", k.wg)
 		}
+		if k.qrB > 0 {
+			opts += fmt.Sprintf(" -DQR_B=%d", k.qrB)
+		}
 		if k.regs {
-			opts += " -DPOTF_REGS=1"
+			opts += fmt.Sprintf(" -DPOTF_REGS=1 -DPOTF_T=%d", k.potfT)
 		}
 		kern, err = impl.blas.Runtime().Kernel(srcs, opts, k.name)
 	}
@@ -58,6 +64,18 @@ func (impl *Implementation) kernel(k kernelKey) (*cl.Kernel, error) {
 // launch enqueues the lapack.cl kernel name for T on the resident
 // operations' queue, so that it runs in order with them.
 func launch[T float32 | float64](impl *Implementation, name string, global, local []int, args ...any) error {
+	ev, err := launchOn[T](impl, nil, nil, name, global, local, args...)
+	if err != nil {
+		return err
+	}
+	return ev.Release()
+}
+
+// launchOn enqueues the lapack.cl kernel name for T on q (nil: the
+// resident operations' queue) after the events of wait, and returns its
+// event, which the caller releases.
+func launchOn[T float32 | float64](impl *Implementation, q *cl.Queue, wait []*cl.Event, name string, global, local []int, args ...any) (*cl.Event, error) {
+	t0 := time.Now()
 	impl.kmu.Lock()
 	defer impl.kmu.Unlock()
 	key := kernelKey{name: name, pi: precIndex[T]()}
@@ -66,17 +84,51 @@ func launch[T float32 | float64](impl *Implementation, name string, global, loca
 		// one program built without it.
 		key.wg = impl.luWG
 	}
+	if name == "geqr2_leaf" && impl.qrLeaf > qrBDefault {
+		// Wider leaves take a build of their own; the default keeps
+		// geqr2_leaf in the one program of the other kernels.
+		key.qrB = qrBMax
+	}
 	key.regs = name == "potf2_inv" && impl.potfRegs
+	if key.regs {
+		key.potfT = potfT(impl.potrfBlock())
+	}
 	kern, err := impl.kernel(key)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	ev, err := impl.blas.Runtime().Queue().Launch(kern, global, local, args...)
+	main := q == nil
+	if main {
+		q = impl.blas.Runtime().Queue()
+	}
+	ev, err := q.LaunchAfter(wait, kern, global, local, args...)
 	if err != nil {
-		return fmt.Errorf("cllapack: %s: %w", name, err)
+		return nil, fmt.Errorf("cllapack: %s: %w", name, err)
 	}
 	impl.stats.launches.Add(1)
-	return ev.Release()
+	if main {
+		impl.profileCmd(t0, name)
+	}
+	return ev, nil
+}
+
+// aheadQueue returns the second in-order queue on which Potrf factorises
+// the next diagonal block while the main queue finishes the trailing
+// update (created on first use, released by Close).
+func (impl *Implementation) aheadQueue() (*cl.Queue, error) {
+	impl.kmu.Lock()
+	defer impl.kmu.Unlock()
+	if impl.closed {
+		return nil, fmt.Errorf("cllapack: Implementation closed")
+	}
+	if impl.q2 == nil {
+		q, err := impl.blas.Runtime().NewQueue(0)
+		if err != nil {
+			return nil, fmt.Errorf("cllapack: look-ahead queue: %w", err)
+		}
+		impl.q2 = q
+	}
+	return impl.q2, nil
 }
 
 // stats counts what the device factorizations enqueue, so that a benchmark
@@ -93,7 +145,13 @@ type stats struct {
 // gemm is clblas.Gemm, counted.
 func gemm[T float32 | float64](impl *Implementation, tA, tB blas.Transpose, alpha T, a, b *clblas.Matrix[T], beta T, c *clblas.Matrix[T]) error {
 	impl.stats.launches.Add(1)
+	t0 := time.Now()
 	_, err := clblas.Gemm(tA, tB, alpha, a, b, beta, c)
+	if err == nil {
+		ar, ac := a.Dims()
+		m, n := c.Dims()
+		impl.profileGemm(t0, tA, ar, ac, m, n)
+	}
 	return err
 }
 
@@ -136,12 +194,15 @@ func copyMatrix[T float32 | float64](impl *Implementation, src, dst *clblas.Matr
 		BufferRowPitch: ss,
 		HostRowPitch:   ds,
 	}
+	t0 := time.Now()
 	ev, err := cl.CopyBufferRect[T](impl.blas.Runtime().Queue(), sb, db, rect)
 	if err != nil {
 		return fmt.Errorf("cllapack: copy: %w", err)
 	}
 	impl.stats.copies.Add(1)
-	return ev.Release()
+	err = ev.Release()
+	impl.profileCmd(t0, "copy")
+	return err
 }
 
 // counts is a snapshot of stats.

@@ -1,6 +1,8 @@
 package cllapack
 
 import (
+	"bytes"
+	"log/slog"
 	"math/rand/v2"
 	"testing"
 
@@ -17,6 +19,16 @@ import (
 func TestKernelsSmall(t *testing.T) {
 	impl := newTestImpl(t, 8)
 	impl.slab, impl.leaf = 6, 4
+	// A kernel that fails (say, asks for more local memory than the
+	// device has) is finished on the CPU with the right answer: the log
+	// tells.
+	var log bytes.Buffer
+	impl.logger = slog.New(slog.NewTextHandler(&log, nil))
+	defer func() {
+		if log.Len() > 0 {
+			t.Errorf("a call fell back to the CPU:\n%s", log.String())
+		}
+	}()
 	rnd := rand.New(rand.NewPCG(51, 52))
 	const n = 20
 	for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
@@ -37,8 +49,12 @@ func TestKernelsSmall(t *testing.T) {
 	}
 	// potf2_inv with its block in registers, on GPUs (Oclgrind among
 	// them): PoCL takes minutes to compile it.
-	if !impl.blas.Runtime().Device().Profile().IsCPU() {
-		impl.potfRegs = true
+	// Block sizes 8, 40 and 128: POTF_T 2, 4 and 8, on blocks of 8 and 20.
+	for _, nb := range []int{8, 40, 128} {
+		if impl.blas.Runtime().Device().Profile().IsCPU() {
+			break
+		}
+		impl.potfRegs, impl.nb = true, nb
 		for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
 			a := spd(n, n, rnd)
 			want := append([]float64(nil), a...)
@@ -53,7 +69,7 @@ func TestKernelsSmall(t *testing.T) {
 		if impl.Dpotrf(blas.Upper, n, a, n) {
 			t.Fatal("Dpotrf, registers: a matrix that is not positive definite passed")
 		}
-		impl.potfRegs = false
+		impl.potfRegs, impl.nb = false, 8
 	}
 	impl.nb = 16
 	const m = 37
@@ -80,10 +96,18 @@ func TestKernelsSmall(t *testing.T) {
 		a[i] = rnd.NormFloat64()
 	}
 	want = append(want[:0], a...)
+	orig := append([]float64(nil), a...)
 	tau, tauWant := make([]float64, n), make([]float64, n)
 	work := make([]float64, 64*n)
 	gonum.Implementation{}.Dgeqrf(m, n, want, n, tauWant, work, len(work))
 	impl.Dgeqrf(m, n, a, n, tau, work, len(work))
 	compare(t, "Dgeqrf", m, n, a, want, n, 1e-12)
 	compare(t, "Dgeqrf tau", 1, n, tau, tauWant, n, 1e-12)
+
+	// geqr2_leaf built for leaves up to 32 wide (QR_B 32), one leaf of 20.
+	impl.nb, impl.qrLeaf = 40, 32
+	copy(a, orig)
+	impl.Dgeqrf(m, n, a, n, tau, work, len(work))
+	compare(t, "Dgeqrf, QR_B 32", m, n, a, want, n, 1e-12)
+	compare(t, "Dgeqrf, QR_B 32 tau", 1, n, tau, tauWant, n, 1e-12)
 }

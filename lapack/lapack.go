@@ -89,6 +89,18 @@ type Implementation struct {
 	// potfRegs builds potf2_inv with its block in registers (POTF_REGS;
 	// blocks up to potfMax wide): not measured yet, so off by default.
 	potfRegs bool
+	// ahead makes Potrf factorise each diagonal block on a second queue
+	// (q2) while the main queue finishes the previous step's trailing
+	// update (look-ahead): not measured yet, so off by default.
+	ahead bool
+	q2    *cl.Queue // guarded by kmu
+	// potrfNB, when > 0, is Potrf's block size instead of nb (set by
+	// deviceDefaults; WithBlockSize sets every routine's).
+	potrfNB int
+
+	// prof, when set (benchmarks and their tests only, before any call),
+	// profiles the commands the factorizations enqueue.
+	prof *profiler
 
 	// onDevice counts the calls finished on the device (tests check that
 	// the device path ran).
@@ -123,6 +135,7 @@ const (
 type config struct {
 	policy    *clblas.Policy
 	nb        int
+	nbSet     bool
 	crossover int
 	logger    *slog.Logger
 }
@@ -153,7 +166,7 @@ func WithBlockSize(nb int) Option {
 		if nb < 1 {
 			return fmt.Errorf("cllapack: invalid block size %d (want ≥ 1)", nb)
 		}
-		c.nb = nb
+		c.nb, c.nbSet = nb, true
 		return nil
 	}
 }
@@ -200,7 +213,7 @@ func New(b *clblas.Implementation, opts ...Option) (*Implementation, error) {
 	if c.logger == nil {
 		c.logger = slog.Default()
 	}
-	return &Implementation{
+	impl := &Implementation{
 		blas:      b,
 		policy:    p,
 		nb:        c.nb,
@@ -213,7 +226,11 @@ func New(b *clblas.Implementation, opts ...Option) (*Implementation, error) {
 		leaf:      defaultLeaf,
 		luWG:      defaultLUWG,
 		qrLeaf:    defaultQRLeaf,
-	}, nil
+	}
+	if !c.nbSet {
+		impl.deviceDefaults()
+	}
+	return impl, nil
 }
 
 // Close releases the device objects the Implementation made (not the
@@ -227,6 +244,14 @@ func (impl *Implementation) Close() error {
 			err = rerr
 		}
 		delete(impl.kerns, key)
+	}
+	if impl.q2 != nil {
+		for _, rerr := range []error{impl.q2.Finish(), impl.q2.Release()} {
+			if rerr != nil && err == nil {
+				err = rerr
+			}
+		}
+		impl.q2 = nil
 	}
 	impl.closed = true
 	return err

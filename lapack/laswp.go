@@ -46,9 +46,20 @@ func (p *pivots) upload(q *cl.Queue, ipiv []int, k, kb int) error {
 	return ev.Release()
 }
 
+// laswpWG and laswpCols are laswp's work-group size and the columns each
+// group permutes, and laswpMax the most interchanges a launch applies
+// (LASWP_WG, LASWP_COLS, LASWP_MAX).
+const (
+	laswpWG   = 256
+	laswpCols = 16
+	laswpMax  = 128
+)
+
 // laswpDevice enqueues the interchanges of rows i and ipiv[i],
 // i = k, …, k+kb−1 (uploaded to p), over the cols columns of d from c0, in
-// one launch on the resident operations' queue, so it runs in order with
+// one launch per laswpMax interchanges (a loop around the kernel's
+// barriers, inside it, was miscompiled by PoCL 3.1: the kernel wrote
+// nothing) on the resident operations' queue, so it runs in order with
 // them.
 func laswpDevice[T float32 | float64](impl *Implementation, d *clblas.Matrix[T], p *pivots, c0, cols, k, kb int) error {
 	if cols == 0 {
@@ -58,10 +69,15 @@ func laswpDevice[T float32 | float64](impl *Implementation, d *clblas.Matrix[T],
 	if err != nil {
 		return err
 	}
-	err = launch[T](impl, "laswp", []int{cols}, nil,
-		buf, int64(off+c0), int32(d.Stride()), int32(cols), int32(k), int32(k+kb), p.dev)
-	if err != nil {
-		return fmt.Errorf("cllapack: laswp: %w", err)
+	groups := (cols + laswpCols - 1) / laswpCols
+	// At most laswpMax interchanges a launch, in order.
+	for k1 := k; k1 < k+kb; k1 += laswpMax {
+		k2 := min(k+kb, k1+laswpMax)
+		err = launch[T](impl, "laswp", []int{groups * laswpWG}, []int{laswpWG},
+			buf, int64(off+c0), int32(d.Stride()), int32(cols), int32(k1), int32(k2), p.dev)
+		if err != nil {
+			return fmt.Errorf("cllapack: laswp: %w", err)
+		}
 	}
 	return nil
 }

@@ -28,8 +28,12 @@ import (
 func BenchmarkPotrfParts(b *testing.B) {
 	impl := benchImpl(b)
 	for _, n := range sizes(b) {
-		orig := spd(n, n, rand.New(rand.NewPCG(1, uint64(n))))
-		for _, nb := range []int{*benchNB, 256} {
+		orig := spdBench(n, rand.New(rand.NewPCG(1, uint64(n))))
+		nb0 := *benchNB
+		if nb0 <= 0 {
+			nb0 = impl.potrfBlock()
+		}
+		for _, nb := range []int{nb0, 256} {
 			b.Run(fmt.Sprintf("n=%d/nb=%d", n, nb), func(b *testing.B) {
 				d, err := clblas.NewMatrix[float64](shared.blas, n, n)
 				if err != nil {

@@ -33,7 +33,7 @@ import (
 // complete up to that block, as gonum's.
 func potrf[T float32 | float64](impl *Implementation, ul blas.Uplo, d *clblas.Matrix[T]) (ok bool, err error) {
 	n, _ := d.Dims()
-	nb := min(impl.nb, n)
+	nb := min(impl.potrfBlock(), n)
 	p := &potrfRun[T]{impl: impl, ul: ul, d: d, n: n, nb: nb, bw: min(max(nb, impl.slab), n) - 1}
 	if err := p.alloc(); err != nil {
 		return false, err

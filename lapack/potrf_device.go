@@ -12,8 +12,19 @@ import (
 const potfWG = 256
 
 // potfMax is the widest diagonal block potf2_inv takes with potfRegs: its
-// 16×16 work-items keep 8×8 elements each in registers.
+// 16×16 work-items keep up to 8×8 elements each in registers.
 const potfMax = 128
+
+// potfT is POTF_T for blocks nb wide (nb ≤ potfMax): the fewest elements
+// per work-item and dimension, 2, 4 or 8, that hold them. A narrower
+// block takes fewer registers and less work per step.
+func potfT(nb int) int {
+	t := 2
+	for 16*t < nb {
+		t *= 2
+	}
+	return t
+}
 
 // runDevice is potrf with every step on the device, so that the host
 // never waits until the end: each diagonal block is factorised and
@@ -46,16 +57,22 @@ func (p *potrfRun[T]) runDevice() (ok bool, err error) {
 	if err := p.band(true); err != nil {
 		return false, err
 	}
-	for j := 0; j < n; j += nb {
-		jb := min(nb, n-j)
-		if err := p.potf2(j, jb, info); err != nil {
+	if impl.ahead && impl.prof == nil && n > nb {
+		if err := p.runAhead(info); err != nil {
 			return false, err
 		}
-		if j+jb == n {
-			break
-		}
-		if err := p.stepDevice(j, jb, info); err != nil {
-			return false, err
+	} else {
+		for j := 0; j < n; j += nb {
+			jb := min(nb, n-j)
+			if err := p.potf2(j, jb, info); err != nil {
+				return false, err
+			}
+			if j+jb == n {
+				break
+			}
+			if err := p.stepDevice(j, jb, info); err != nil {
+				return false, err
+			}
 		}
 	}
 	if err := p.band(false); err != nil {
@@ -72,21 +89,123 @@ func (p *potrfRun[T]) runDevice() (ok bool, err error) {
 
 // potf2 enqueues potf2_inv on the jb×jb diagonal block at j.
 func (p *potrfRun[T]) potf2(j, jb int, info *cl.Array[int32]) error {
-	buf, off, err := p.d.Buffer()
+	ev, err := p.potf2On(nil, nil, j, jb, info)
 	if err != nil {
 		return err
 	}
+	return ev.Release()
+}
+
+// potf2On enqueues potf2_inv on the jb×jb diagonal block at j on q (nil:
+// the main queue) after wait (if not nil) and returns its event.
+func (p *potrfRun[T]) potf2On(q *cl.Queue, wait *cl.Event, j, jb int, info *cl.Array[int32]) (*cl.Event, error) {
+	buf, off, err := p.d.Buffer()
+	if err != nil {
+		return nil, err
+	}
 	ibuf, ioff, err := p.dinv.Buffer()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	ld := p.d.Stride()
 	upper := int32(0)
 	if p.ul == blas.Upper {
 		upper = 1
 	}
-	return launch[T](p.impl, "potf2_inv", []int{potfWG}, []int{potfWG}, int32(jb), upper,
+	var ws []*cl.Event
+	if wait != nil {
+		ws = []*cl.Event{wait}
+	}
+	return launchOn[T](p.impl, q, ws, "potf2_inv", []int{potfWG}, []int{potfWG}, int32(jb), upper,
 		buf, int64(off+j*ld+j), int32(ld), ibuf, int64(ioff), int32(p.dinv.Stride()), info, int32(j))
+}
+
+// runAhead is runDevice's loop with look-ahead: step j updates the next
+// block row first, then the next diagonal block is factorised on the
+// second queue (impl.aheadQueue) while the main queue updates the rest of
+// the trailing matrix; step j+1's U12 waits for it there. The block and
+// the inverse it writes are read by nothing else in between: the rest of
+// the update lies below the next block row.
+func (p *potrfRun[T]) runAhead(info *cl.Array[int32]) (err error) {
+	impl, n, nb := p.impl, p.n, p.nb
+	q2, err := impl.aheadQueue()
+	if err != nil {
+		return err
+	}
+	q := impl.blas.Runtime().Queue()
+	var pending *cl.Event // the next block's potf2_inv, on q2
+	defer func() {
+		if pending != nil {
+			// Left by an error: wait for it before its scratch goes.
+			for _, rerr := range []error{pending.Wait(), pending.Release()} {
+				if rerr != nil && err == nil {
+					err = rerr
+				}
+			}
+		}
+	}()
+	if err := p.potf2(0, nb, info); err != nil {
+		return err
+	}
+	for j := 0; j < n; j += nb {
+		jb := min(nb, n-j)
+		if pending != nil {
+			bar, err := q.EnqueueBarrier(pending)
+			if err == nil {
+				err = bar.Release()
+			}
+			if err != nil {
+				return fmt.Errorf("cllapack: look-ahead: %w", err)
+			}
+			ev := pending
+			pending = nil
+			if err := ev.Release(); err != nil {
+				return err
+			}
+		}
+		if j+jb == n {
+			break
+		}
+		if err := p.trsmDevice(j, jb, info); err != nil {
+			return err
+		}
+		k, r := j+jb, n-j-jb
+		jbn := min(nb, r)
+		if err := p.update(k, jb, 0, jbn, r); err != nil {
+			return err
+		}
+		if pending, err = p.potf2After(q, q2, k, jbn, info); err != nil {
+			return err
+		}
+		for s := jbn; s < r; s += impl.slab {
+			if err := p.update(k, jb, s, min(impl.slab, r-s), r-s); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// potf2After enqueues potf2_inv on the jb×jb block at j on q2, after what
+// q holds now; both queues are flushed, so that neither waits for the
+// other's commands to be submitted.
+func (p *potrfRun[T]) potf2After(q, q2 *cl.Queue, j, jb int, info *cl.Array[int32]) (*cl.Event, error) {
+	m, err := q.EnqueueMarker()
+	if err != nil {
+		return nil, fmt.Errorf("cllapack: look-ahead: %w", err)
+	}
+	ev, err := p.potf2On(q2, m, j, jb, info)
+	for _, rerr := range []error{m.Release(), q.Flush(), q2.Flush()} {
+		if rerr != nil && err == nil {
+			err = rerr
+		}
+	}
+	if err != nil && ev != nil {
+		ev.Wait()
+		ev.Release()
+		return nil, err
+	}
+	return ev, err
 }
 
 // stepDevice enqueues the rest of step j: U12 = U11⁻ᵀ·A12 into W, its copy

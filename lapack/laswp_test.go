@@ -1,0 +1,70 @@
+package cllapack
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/lapack/gonum"
+
+	clblas "github.com/gocompute/opencl/blas"
+)
+
+// TestLaswpDevice compares laswpDevice with gonum's Dlaswp on random
+// pivots as LU makes them (ipiv[i] ≥ i, repeats allowed) and arbitrary
+// ones, over a column range, with more interchanges than one permutation
+// of the kernel takes (LASWP_MAX) and fewer, and more columns than one
+// work-group's.
+func TestLaswpDevice(t *testing.T) {
+	impl := newTestImpl(t, 16)
+	rnd := rand.New(rand.NewPCG(11, 12))
+	for _, c := range []struct{ m, n, c0, cols, k, kb int }{
+		{40, 7, 0, 7, 0, 20}, {300, 50, 3, 40, 10, 200}, {500, 70, 0, 70, 128, 300}, {20, 33, 1, 30, 5, 10},
+	} {
+		for _, anyPiv := range []bool{false, true} {
+			name := fmt.Sprintf("%+v any %v", c, anyPiv)
+			a := make([]float64, c.m*c.n)
+			for i := range a {
+				a[i] = float64(i)
+			}
+			ipiv := make([]int, c.k+c.kb)
+			for i := c.k; i < c.k+c.kb; i++ {
+				if anyPiv {
+					ipiv[i] = rnd.IntN(c.m)
+				} else {
+					ipiv[i] = i + rnd.IntN(min(c.m-i, 8))
+				}
+			}
+			d, err := clblas.NewMatrixFrom(impl.blas, c.m, c.n, a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := impl.newPivots(len(ipiv))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := p.upload(impl.blas.Runtime().Queue(), ipiv, 0, len(ipiv)); err != nil {
+				t.Fatal(err)
+			}
+			if err := laswpDevice(impl, d, p, c.c0, c.cols, c.k, c.kb); err != nil {
+				t.Fatal(err)
+			}
+			got := make([]float64, len(a))
+			if err := d.Read(got); err != nil {
+				t.Fatal(err)
+			}
+			gonum.Implementation{}.Dlaswp(c.cols, a[c.c0:], c.n, c.k, c.k+c.kb-1, ipiv, 1)
+			for i := range a {
+				if got[i] != a[i] {
+					t.Fatalf("%s: element %d (row %d, column %d) = %v, want %v", name, i, i/c.n, i%c.n, got[i], a[i])
+				}
+			}
+			if err := p.release(); err != nil {
+				t.Error(err)
+			}
+			if err := d.Release(); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+}

@@ -1,0 +1,197 @@
+package cllapack
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"gonum.org/v1/gonum/blas"
+
+	"github.com/gocompute/opencl/cl"
+	"github.com/gocompute/opencl/platform"
+
+	clblas "github.com/gocompute/opencl/blas"
+)
+
+// profiledImpl returns an Implementation with the benchmarks' settings on
+// its own runtime, on the shared implementation's device, whose queue has
+// profiling on (so that the profiler can work by events).
+func profiledImpl(t testing.TB, nb int) *Implementation {
+	t.Helper()
+	base := newTestImpl(t, nb)
+	rt, err := platform.NewRuntime(base.blas.Runtime().Device(), platform.WithQueueProperties(cl.QueueProfiling))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bl, err := clblas.New(clblas.WithRuntime(rt), clblas.WithOffload(clblas.Always))
+	if err != nil {
+		rt.Close()
+		t.Fatal(err)
+	}
+	opts := []Option{WithOffload(clblas.Always)}
+	if nb > 0 {
+		opts = append(opts, WithBlockSize(nb))
+	}
+	impl, err := New(bl, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for _, err := range []error{impl.Close(), bl.Close(), rt.Close()} {
+			if err != nil {
+				t.Error(err)
+			}
+		}
+	})
+	return impl
+}
+
+// factorKind names the resident factorizations the profile runs, with their
+// flops at order n and their call on a device matrix (tau and ipiv n long).
+var factorKinds = []struct {
+	name  string
+	flops func(n float64) float64
+	gen   bool // a general matrix (else SPD)
+	call  func(impl *Implementation, d *clblas.Matrix[float64], ipiv []int, tau []float64) (bool, error)
+}{
+	{"Potrf", func(n float64) float64 { return n * n * n / 3 }, false,
+		func(impl *Implementation, d *clblas.Matrix[float64], _ []int, _ []float64) (bool, error) {
+			return Potrf(impl, blas.Upper, d)
+		}},
+	{"Getrf", func(n float64) float64 { return 2 * n * n * n / 3 }, true,
+		func(impl *Implementation, d *clblas.Matrix[float64], ipiv []int, _ []float64) (bool, error) {
+			return Getrf(impl, d, ipiv)
+		}},
+	{"Geqrf", func(n float64) float64 { return 4 * n * n * n / 3 }, true,
+		func(impl *Implementation, d *clblas.Matrix[float64], _ []int, tau []float64) (bool, error) {
+			return true, Geqrf(impl, d, tau)
+		}},
+}
+
+// profileFactor runs factorization f of order n on d (refilled from orig
+// first) under a profiler of mode events, and returns its profile and the
+// wall time of the factorization.
+func profileFactor(impl *Implementation, d *clblas.Matrix[float64], orig []float64, f int, events bool) ([]profKind, time.Duration, error) {
+	n, _ := d.Dims()
+	ev, err := d.Write(orig)
+	if err == nil {
+		err = ev.Wait()
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	p, err := newProfiler(impl.blas.Runtime().Queue(), events)
+	if err != nil {
+		return nil, 0, err
+	}
+	if err := p.start(); err != nil {
+		return nil, 0, err
+	}
+	impl.prof = p
+	defer func() { impl.prof = nil }()
+	t := time.Now()
+	ok, err := factorKinds[f].call(impl, d, make([]int, n), make([]float64, n))
+	wall := time.Since(t)
+	kinds, perr := p.stop()
+	if err == nil {
+		err = perr
+	}
+	if err == nil && !ok {
+		err = fmt.Errorf("%s failed", factorKinds[f].name)
+	}
+	return kinds, wall, err
+}
+
+// BenchmarkResidentProfile runs the resident Potrf, Getrf and Geqrf of
+// the -lapack.sizes orders (with the -lapack flags' settings) under the
+// profiler, in both modes: "wait" (each command waited for in turn) and
+// "events" (markers on a profiling queue; the factorization runs
+// pipelined). It logs per kind of command (each lapack.cl kernel, GEMMs by
+// shape and inner dimension k, copies) the count, the device time charged
+// to it per factorization, its share and, for GEMMs, GFLOP/s; it reports
+// the GFLOP/s of the factorization under the profiler. Meant to be read,
+// not compared:
+//
+//	go test -run XXX -bench ResidentProfile -lapack.sizes 4096 -benchtime 2x ./lapack
+func BenchmarkResidentProfile(b *testing.B) {
+	impl := profiledImpl(b, *benchNB)
+	setBenchFlags(b, impl)
+	for _, n := range sizes(b) {
+		spdA := spdBench(n, rand.New(rand.NewPCG(1, uint64(n))))
+		rnd := rand.New(rand.NewPCG(2, uint64(n)))
+		gen := make([]float64, n*n)
+		for k := range gen {
+			gen[k] = rnd.NormFloat64()
+		}
+		d, err := clblas.NewMatrix[float64](impl.blas, n, n)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for f, fk := range factorKinds {
+			orig := spdA
+			if fk.gen {
+				orig = gen
+			}
+			for _, mode := range []string{"wait", "events"} {
+				b.Run(fmt.Sprintf("%s/n=%d/%s", fk.name, n, mode), func(b *testing.B) {
+					var total time.Duration
+					sum := map[string]*profKind{}
+					for range b.N {
+						kinds, wall, err := profileFactor(impl, d, orig, f, mode == "events")
+						if err != nil {
+							b.Fatal(err)
+						}
+						total += wall
+						for _, k := range kinds {
+							s := sum[k.Kind]
+							if s == nil {
+								s = &profKind{Kind: k.Kind}
+								sum[k.Kind] = s
+							}
+							s.N += k.N
+							s.Time += k.Time
+							s.Host += k.Host
+							s.Flops += k.Flops
+						}
+					}
+					b.ReportMetric(fk.flops(float64(n))*float64(b.N)/total.Seconds()/1e9, "GFLOP/s")
+					b.Log(profileTable(sum, b.N))
+				})
+			}
+		}
+		if err := d.Release(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// profileTable formats a summed profile of runs factorizations.
+func profileTable(sum map[string]*profKind, runs int) string {
+	var all time.Duration
+	ks := make([]*profKind, 0, len(sum))
+	for _, k := range sum {
+		all += k.Time
+		ks = append(ks, k)
+	}
+	// Longest first.
+	for i := 1; i < len(ks); i++ {
+		for j := i; j > 0 && ks[j].Time > ks[j-1].Time; j-- {
+			ks[j], ks[j-1] = ks[j-1], ks[j]
+		}
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "per factorization (%d runs): total %.3f ms\n", runs, all.Seconds()*1e3/float64(runs))
+	fmt.Fprintf(&sb, "%-22s %7s %10s %9s %6s %9s %12s\n", "kind", "count", "ms", "µs/cmd", "%", "GFLOP/s", "host µs/cmd")
+	for _, k := range ks {
+		gf := ""
+		if k.Flops > 0 && k.Time > 0 {
+			gf = fmt.Sprintf("%.0f", k.Flops/k.Time.Seconds()/1e9)
+		}
+		fmt.Fprintf(&sb, "%-22s %7d %10.3f %9.1f %6.1f %9s %12.1f\n", k.Kind, k.N/runs,
+			k.Time.Seconds()*1e3/float64(runs), k.Time.Seconds()*1e6/float64(max(k.N, 1)),
+			100*k.Time.Seconds()/all.Seconds(), gf, k.Host.Seconds()*1e6/float64(max(k.N, 1)))
+	}
+	return sb.String()
+}
