@@ -42,7 +42,7 @@ func testZgemmFused[T complex64 | complex128](t *testing.T, impl *Implementation
 		shapes = append(shapes, [3]int{512, 512, 512})
 		cfgs = append(cfgs, gemm.Choose(e.Tuning, e.GemmDev(), prec, 512, 1024, 1024, e.Tensor))
 	}
-	defer func() { e.ZPackB = false }()
+	defer func() { e.ZExpandB = false }()
 	for i, sh := range shapes {
 		m, n, k := sh[0], sh[1], sh[2]
 		shape := eng.GemmShape{Prec: prec, M: m, N: 2 * n, K: 2 * k, Mode: e.Tensor}
@@ -61,8 +61,8 @@ func testZgemmFused[T complex64 | complex128](t *testing.T, impl *Implementation
 			alpha, beta := T(ab[0]), T(ab[1])
 			what := fmt.Sprintf("%dx%dx%d alpha=%v beta=%v", m, n, k, alpha, beta)
 			var got [2][]T
-			for p, pack := range []bool{false, true} {
-				e.ZPackB = pack
+			for p, expand := range []bool{true, false} {
+				e.ZExpandB = expand
 				got[p] = residentZgemm(t, impl, m, n, k, alpha, a, b, beta, c0)
 			}
 			want := append([]T(nil), c0...)

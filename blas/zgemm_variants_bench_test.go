@@ -20,10 +20,11 @@ import (
 
 // BenchmarkZgemmVariants times resident Zgemm and Cgemm (NN, m = n = k)
 // with each way the device could form them, forced through the engine's
-// choice cache and method. By the 4M method (one real GEMM of m×2n×2k,
-// whose tensor-core kernels expand the complex B themselves, ZEXP_B):
-// "choice" (what the library picks), "choice-pack" and "mma-small-pack"
-// (the same with B packed by a kernel first), "fma" (the FMA kernel the tuning
+// choice cache and method. By the 4M method (one real GEMM of m×2n×2k on
+// A and B packed as a real 2k×2n matrix): "choice" (what the library
+// picks), "choice-expand" and "mma-small-expand" (the same without the
+// packed B: the tensor-core kernel expands the complex B itself, ZEXP_B,
+// Engine.ZExpandB), "fma" (the FMA kernel the tuning
 // database picks without tensor cores), "mma" (the database's tensor-core
 // tile, however few its work-groups), "mma-small" (the small tensor-core
 // tile, internal/gemm/mma_small.go), "mma-64x32" (half of it, 32×16 warp
@@ -63,7 +64,7 @@ func BenchmarkZgemmVariants(b *testing.B) {
 
 var (
 	zvarSizes = flag.String("zvar.sizes", "512,1024", "BenchmarkZgemmVariants: comma-separated n (m = n = k)")
-	zvarOnly  = flag.String("zvar.only", "", "BenchmarkZgemmVariants: a regular expression the variants' names must match (choice, choice-pack and fma always run)")
+	zvarOnly  = flag.String("zvar.only", "", "BenchmarkZgemmVariants: a regular expression the variants' names must match (choice, choice-expand and fma always run)")
 )
 
 // zVariant is one way of BenchmarkZgemmVariants: the method, and the
@@ -71,7 +72,7 @@ var (
 type zVariant struct {
 	method eng.ZMethod
 	seq    bool // 3M's GEMMs one after another
-	pack   bool // 4M packs B even for a kernel that could expand it
+	expand bool // 4M lets a kernel that can expand B do so instead of packing it
 	cfg    gemm.Config
 	forced bool
 }
@@ -80,11 +81,11 @@ type zVariant struct {
 // n×n×n product in precision prec on e's device, by name.
 func zgemmVariants(e *eng.Engine, prec, n int) ([]string, map[string]zVariant) {
 	dev := e.GemmDev()
-	names := []string{"choice", "choice-pack", "fma"}
+	names := []string{"choice", "choice-expand", "fma"}
 	v := map[string]zVariant{
-		"choice":      {method: eng.ZAuto},
-		"choice-pack": {method: eng.ZAuto, pack: true},
-		"fma":         {method: eng.Z4M, cfg: gemm.Choose(e.Tuning, dev, prec, n, 2*n, 2*n, gemm.TensorOff), forced: true},
+		"choice":        {method: eng.ZAuto},
+		"choice-expand": {method: eng.ZAuto, expand: true},
+		"fma":           {method: eng.Z4M, cfg: gemm.Choose(e.Tuning, dev, prec, n, 2*n, 2*n, gemm.TensorOff), forced: true},
 	}
 	base := v["fma"].cfg
 	base.SplitK, base.KSlice = 0, 0
@@ -105,7 +106,7 @@ func zgemmVariants(e *eng.Engine, prec, n int) ([]string, map[string]zVariant) {
 		add("mma", zVariant{method: eng.Z4M, cfg: mma, forced: true})
 		if small, ok := gemm.MMASmall(dev, prec, mma); ok {
 			add("mma-small", zVariant{method: eng.Z4M, cfg: small, forced: true})
-			add("mma-small-pack", zVariant{method: eng.Z4M, cfg: small, forced: true, pack: true})
+			add("mma-small-expand", zVariant{method: eng.Z4M, cfg: small, forced: true, expand: true})
 			// Half the small tile again (twice its work-groups).
 			half := small
 			half.MMANWG, half.WN = small.MMANWG/2, small.WN/2
@@ -161,7 +162,7 @@ func benchZgemmVariants[T eng.Complex](b *testing.B, impl *Implementation, n int
 	defer func() {
 		e.GemmChoices.Set(shape4, choice4)
 		e.GemmChoices.Set(shape3, choice3)
-		e.ZMethod, e.Z3MSeq, e.ZPackB = eng.ZAuto, false, false
+		e.ZMethod, e.Z3MSeq, e.ZExpandB = eng.ZAuto, false, false
 	}()
 	names, variants := zgemmVariants(e, prec, n)
 	for _, name := range names {
@@ -173,7 +174,7 @@ func benchZgemmVariants[T eng.Complex](b *testing.B, impl *Implementation, n int
 				e.GemmChoices.Set(shape4, z.cfg)
 				e.GemmChoices.Set(shape3, z.cfg)
 			}
-			e.ZMethod, e.Z3MSeq, e.ZPackB = z.method, z.seq, z.pack
+			e.ZMethod, e.Z3MSeq, e.ZExpandB = z.method, z.seq, z.expand
 			run := func(calls int) {
 				var last *Event
 				for range calls {

@@ -21,9 +21,9 @@ var errZExpB = errors.New("clblas: complex GEMM without packed B asked of a kern
 // reports false, enqueueing nothing, where that kernel cannot take the call
 // (its choice for the real shape is not gemm_mma with 16-byte copies, or
 // the operands are not aligned for them, or the product is split along K
-// by separate launches), or where Engine.ZPackB asks for the packed path.
+// by separate launches), or where Engine.ZExpandB is off (the default: the packed path).
 func zgemmFused[R Real](c *Call, tA, tB blas.Transpose, m, n, k int, alpha, beta complex128, a *cl.Buffer, offA, lda int, b *cl.Buffer, offB, ldb int, cb *cl.Buffer, offC, ldc int) bool {
-	if c.E.ZPackB || tA != blas.NoTrans || tB != blas.NoTrans || imag(alpha) != 0 {
+	if !c.E.ZExpandB || tA != blas.NoTrans || tB != blas.NoTrans || imag(alpha) != 0 {
 		return false
 	}
 	cfg := c.E.GemmChoices.Get(c.E.Tuning, c.E.GemmDev(), GemmShape{Prec: c.prec, M: m, N: 2 * n, K: 2 * k, Mode: c.E.Tensor})
