@@ -57,10 +57,10 @@ if [ ${#failed[@]} -gt 0 ]; then
 	say "FAILED so far: ${failed[*]} (running the tests anyway)"
 fi
 
-# shellcheck disable=SC2086
 # The blas package builds hundreds of kernel programs on an empty cache
 # (a new CI machine): on a loaded 2-core machine that alone has taken more
 # than the default 10 minutes, hence the longer limit.
+# shellcheck disable=SC2086
 say "GOCL_REQUIRE_DEVICE=1 go test -race -count=1 ./... ./cmd/..."
 GOCL_REQUIRE_DEVICE=1 go test -race -count=1 -p 1 -timeout 25m ${GO_TEST_FLAGS:-} ./... ./cmd/... ||
 	failed+=("go test ./...")
