@@ -34,6 +34,13 @@
 // block is solved by every work-group (its NB²/2 elements read by each,
 // from the cache), so that none waits for another.
 //
+// The split schedule solves each launch block once instead, in two
+// launches: trsv_blk with a single work-group and no rows below (it
+// solves the block and stores its x), then trsv_upd, the trailing update
+// alone, a work-group per tile of rows. A solve is then 1 + 2·⌈n/NB⌉
+// launches, but the block's cost no longer grows with the number of
+// work-groups, so NB can be several times larger.
+//
 // Rounding and exceptions: a sub-block with its flag set, or whose r is
 // not finite, is solved by substitution (a row at a time, as gonum's loop
 // does), so a zero or non-finite diagonal, or Inf and NaN in A or b, give
@@ -318,6 +325,27 @@ static inline void sv_sub(SV_PARAMS, __global const elem* inv, const int flag, c
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
+// sv_update subtracts the launch block's part of M·x (x's block [q1, q1 +
+// bw) in xb) from the r of the rows [q1 + bw, pend), a tile of TS rows at
+// a time, the work-groups striding over the tiles. Every work-item of the
+// group calls it (barriers).
+static inline void sv_update(SV_PARAMS, __global elem* r, const int q1, const int bw, const int pend,
+                             __local const elem* xb, __local elem (*tile)[TS + 1])
+{
+    const int t = get_local_id(0);
+    const int g = get_group_id(0);
+    const int ng = get_num_groups(0);
+    for (int p0 = q1 + bw + g * TS; p0 < pend; p0 += ng * TS) {
+        elem u = EZERO;
+        for (int c = 0; c < bw; c += TS) {
+            // The same for every work-item: a column chunk the band misses.
+            if (p0 - (q1 + c + TS - 1) > k) continue;
+            u += sv_panel(SV_ARGS, p0, pend, q1 + c, min(TS, bw - c), xb + c, tile);
+        }
+        if (p0 + t < pend) r[p0 + t] -= u;
+    }
+}
+
 // trsv_blk: one launch block [q1, q1 + NB) (see the file's comment); pend
 // is the end of the rows the block reaches.
 __kernel __attribute__((reqd_work_group_size(TS, 1, 1)))
@@ -327,7 +355,6 @@ void trsv_blk(SV_PARAMS, __global elem* x, const long offx, const int incx, __gl
     __local elem (*tile)[TS + 1] = (__local elem (*)[TS + 1])tl;
     const int t = get_local_id(0);
     const int g = get_group_id(0);
-    const int ng = get_num_groups(0);
     const long nsb = (n + TS - 1) / TS;
     __global elem* r = w;
     const int bw = min(NB, n - q1);
@@ -348,14 +375,23 @@ void trsv_blk(SV_PARAMS, __global elem* x, const long offx, const int incx, __gl
     if (g == 0) {
         for (int i = t; i < bw; i += TS) x[offx + (long)SV_ROW(q1 + i) * incx] = xb[i];
     }
-    // The panel: rows [q1 + bw, pend), a tile of TS rows at a time.
-    for (int p0 = q1 + bw + g * TS; p0 < pend; p0 += ng * TS) {
-        elem u = EZERO;
-        for (int c = 0; c < bw; c += TS) {
-            // The same for every work-item: a column chunk the band misses.
-            if (p0 - (q1 + c + TS - 1) > k) continue;
-            u += sv_panel(SV_ARGS, p0, pend, q1 + c, min(TS, bw - c), xb + c, tile);
-        }
-        if (p0 + t < pend) r[p0 + t] -= u;
-    }
+    sv_update(SV_ARGS, r, q1, bw, pend, xb, tile);
+}
+
+// trsv_upd: the split schedule's trailing update of the launch block
+// [q1, q1 + NB), solved and stored in x by a one-group trsv_blk launch
+// before it: r[p] −= Σ_q M(p, q)·x_q over the rows [q1 + bw, pend) the
+// block reaches. The block is solved once, so this launch can be as wide
+// as the rows: a work-group per tile of TS rows (striding when fewer),
+// each with x's block in local memory and its tiles of M read once.
+__kernel __attribute__((reqd_work_group_size(TS, 1, 1)))
+void trsv_upd(SV_PARAMS, __global const elem* x, const long offx, const int incx, __global elem* w,
+              const int q1, const int pend, __local elem* tl, __local elem* xb)
+{
+    __local elem (*tile)[TS + 1] = (__local elem (*)[TS + 1])tl;
+    const int t = get_local_id(0);
+    const int bw = min(NB, n - q1);
+    for (int i = t; i < bw; i += TS) xb[i] = x[offx + (long)SV_ROW(q1 + i) * incx];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    sv_update(SV_ARGS, w, q1, bw, pend, xb, tile);
 }

@@ -12,7 +12,9 @@ import (
 // trsv_blk per launch block of nb = ts·L2SolveLaunch positions solves
 // that block in every work-group's local memory (by the inverses) and
 // subtracts its part of M·x from the rows it reaches (all the rows below;
-// the band's k rows for tbsv). Every storage (dense, band, packed) and
+// the band's k rows for tbsv); or, with e.L2SolveSplit set, the split
+// schedule (svRunSplit), which solves each block once and updates the
+// rows below it in a launch of its own. Every storage (dense, band, packed) and
 // orientation takes it, except real dense and packed on a CPU device,
 // whose single work-item walk (tri_solve_seq) meets no barriers.
 
@@ -85,7 +87,11 @@ type svSolve struct {
 // elements (the call's precision).
 func trsvBlockedOnDevice[R Real](c *Call, s svSolve, a *cl.Buffer, x *cl.Buffer, offX, incX int) {
 	ts := L2SolveBlock(c.E, s.es)
-	nb := ts * svLaunch(c.E, ts, s.es)
+	nb := svSplit(c.E, ts, s.es)
+	split := nb > 0
+	if !split {
+		nb = ts * svLaunch(c.E, ts, s.es)
+	}
 	defs := []string{fmt.Sprintf("TS=%d", ts), fmt.Sprintf("NB=%d", nb)}
 	parts := 1
 	if s.cplx {
@@ -98,6 +104,10 @@ func trsvBlockedOnDevice[R Real](c *Call, s svSolve, a *cl.Buffer, x *cl.Buffer,
 	desc := []any{int32(s.storage), l2bool(s.upper), int32(s.trans), l2bool(s.unit), int32(n), int32(s.k), a, int32(s.lda)}
 	c.Run(c.Kernel(trsvFile, "trsv_inv", defs...), []int{nsb * ts}, []int{ts},
 		append(desc, x, int64(offX), int32(incX), w, cl.Local(ts*(ts+1)*s.es), cl.Local(4))...)
+	if split {
+		svRunSplit(c, s, defs, ts, nb, desc, x, offX, incX, w)
+		return
+	}
 	k := c.Kernel(trsvFile, "trsv_blk", defs...)
 	for q1 := 0; q1 < n; q1 += nb {
 		bw := min(nb, n-q1)
@@ -105,6 +115,51 @@ func trsvBlockedOnDevice[R Real](c *Call, s svSolve, a *cl.Buffer, x *cl.Buffer,
 		g := svGroups(c.E, L3CeilDiv(pend-q1-bw, ts))
 		c.Run(k, []int{g * ts}, []int{ts}, append(desc, x, int64(offX), int32(incX), w, int32(q1), int32(pend),
 			cl.Local(ts*(ts+1)*s.es), cl.Local(nb*s.es), cl.Local(4))...)
+	}
+}
+
+// svSplit is the launch block of the split schedule for elements of es
+// bytes and sub-blocks of order ts, or 0 when e does not ask for it
+// (e.L2SolveSplit = 0): e.L2SolveSplit rounded down to a multiple of ts,
+// at least ts, and fewer sub-blocks while the tile, x's block and a flag
+// do not fit the local memory. Both of its kernels hold only those, one
+// work-group at a time per launch for the solve, so the whole local
+// memory is theirs (the other schedule keeps a quarter spare).
+func svSplit(e *Engine, ts, es int) int {
+	if e.L2SolveSplit <= 0 {
+		return 0
+	}
+	nb := max(ts, e.L2SolveSplit/ts*ts)
+	for nb > ts && e.Prof.LocalMemBytes > 0 && int64((ts*(ts+1)+nb)*es+4) > e.Prof.LocalMemBytes {
+		nb -= ts
+	}
+	return nb
+}
+
+// svRunSplit enqueues the split schedule's launches after trsv_inv's (desc
+// and w as trsvBlockedOnDevice's): per launch block of nb positions,
+// trsv_blk on one work-group solves it and stores its x, then trsv_upd
+// subtracts its part of M·x from the rows it reaches, a work-group per
+// tile of ts rows (at most e.L2SolveGroups if set).
+func svRunSplit(c *Call, s svSolve, defs []string, ts, nb int, desc []any, x *cl.Buffer, offX, incX int, w *cl.Buffer) {
+	blk := c.Kernel(trsvFile, "trsv_blk", defs...)
+	upd := c.Kernel(trsvFile, "trsv_upd", defs...)
+	tile, xb := cl.Local(ts*(ts+1)*s.es), cl.Local(nb*s.es)
+	c.E.L2SplitSolves.Add(1)
+	for q1 := 0; q1 < s.n; q1 += nb {
+		bw := min(nb, s.n-q1)
+		c.Run(blk, []int{ts}, []int{ts}, append(desc, x, int64(offX), int32(incX), w, int32(q1), int32(q1+bw),
+			tile, xb, cl.Local(4))...)
+		pend := min(s.n, q1+bw+s.k)
+		if pend == q1+bw {
+			continue
+		}
+		g := L3CeilDiv(pend-q1-bw, ts)
+		if c.E.L2SolveGroups > 0 {
+			g = min(g, c.E.L2SolveGroups)
+		}
+		c.Run(upd, []int{g * ts}, []int{ts}, append(desc, x, int64(offX), int32(incX), w, int32(q1), int32(pend),
+			tile, xb)...)
 	}
 }
 

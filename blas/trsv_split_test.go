@@ -1,0 +1,83 @@
+package clblas
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
+
+	eng "github.com/gocompute/opencl/internal/engine"
+)
+
+// TestTrsvBlockedSplit runs the triangular solves on the split schedule
+// (Engine.L2SolveSplit: each launch block solved once by trsv_blk on one
+// work-group, then trsv_upd's wide update) against gonum, with small
+// sub-blocks so that n = 45 takes several launch blocks and a short last
+// one: launch blocks of 2 and 3 sub-blocks of 4 and of 2 sub-blocks of 8,
+// bands narrower and wider than a launch block, every storage, triangle,
+// transpose (ConjTrans for complex) and diagonal, increments ±1 and ±3,
+// real and complex; and TestTrsvBlockedNonFinite's zero diagonals, Inf and
+// NaN. The engine is private, on the GPUs' kernels.
+func TestTrsvBlockedSplit(t *testing.T) {
+	impl, e := privateImpl(t, nil)
+	e.L2Portable = true
+	defer func() { e.L2SolveNB, e.L2SolveSplit = 0, 0 }()
+	for _, sh := range [][2]int{{4, 8}, {4, 12}, {8, 16}} {
+		e.L2SolveNB, e.L2SolveSplit = sh[0], sh[1]
+		before := e.L2SplitSolves.Load()
+		name := fmt.Sprintf("ts=%d/nb=%d", sh[0], sh[1])
+		if e.Prof.FP64 {
+			t.Run(name+"/float64", func(t *testing.T) {
+				trsvSplitRun(t, l2ops64(impl), l2ops64(gonum.Implementation{}), 1e-12)
+			})
+			t.Run(name+"/complex128", func(t *testing.T) {
+				trsvCxRun(t, impl, gonum.Implementation{}, 1e-12, []int{1, -1, 3, -3})
+			})
+		}
+		t.Run(name+"/float32", func(t *testing.T) {
+			trsvSplitRun(t, l2ops32(impl), l2ops32(gonum.Implementation{}), 2e-4)
+		})
+		t.Run(name+"/complex64", func(t *testing.T) {
+			trsvCxRun(t, c64(impl), c64(gonum.Implementation{}), 2e-4, []int{1, -1, 3, -3})
+		})
+		if sh[0] == 4 && sh[1] == 8 {
+			t.Run(name+"/nonfinite", func(t *testing.T) { trsvNonFiniteRun(t, impl, e) })
+		}
+		if e.L2SplitSolves.Load() == before {
+			t.Errorf("%s: no solve took the split schedule", name)
+		}
+	}
+}
+
+// trsvSplitRun checks trsv, tbsv and tpsv at n = 45 over every triangle,
+// transpose and diagonal: dense and packed, and bands of width 2, 5, 17
+// and 44, each with the next of the increments ±1, ±3.
+func trsvSplitRun[T float32 | float64](t *testing.T, got, want l2ops[T], tol float64) {
+	c := &l2run[T]{t: t, got: got, want: want, tol: tol,
+		r: rand.New(rand.NewPCG(11, 5)), calls: map[string]int{}}
+	const n = 45
+	incs := []int{1, -1, 3, -3}
+	for _, ul := range l2uplos {
+		for _, tA := range l2trans {
+			for _, d := range l2diags {
+				for i, k := range []int{n - 1, n - 1, 2, 5, 17, 44} {
+					s := l2store{upper: ul == blas.Upper, n: n, k: k, lda: n + 3, storage: eng.L2Dense}
+					switch {
+					case i == 1:
+						s.storage, s.lda = eng.L2Packed, 0
+					case i > 1:
+						s.storage, s.lda = eng.L2Band, k+1+k%2
+					}
+					a := c.fill(s, d == blas.Unit, true)
+					incX := incs[(i+int(tA)+int(ul)+int(d))%len(incs)]
+					x := c.strided(n, incX)
+					desc := fmt.Sprintf("ul=%c tA=%c d=%c n=%d k=%d storage=%d lda=%d incX=%d", ul, tA, d, n, k, s.storage, s.lda, incX)
+					_, sv := c.triOps(s.storage, ul, tA, d, n, k, a, s.lda, incX)
+					c.check(sv.name, desc, x, sv.f)
+				}
+			}
+		}
+	}
+}
