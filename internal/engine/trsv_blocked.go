@@ -138,18 +138,23 @@ func svSplit(e *Engine, ts, es int) int {
 
 // svRunSplit enqueues the split schedule's launches after trsv_inv's (desc
 // and w as trsvBlockedOnDevice's): per launch block of nb positions,
-// trsv_blk on one work-group solves it and stores its x, then trsv_upd
+// trsv_sol (a work-item per position; trsv_blk on one work-group where
+// the device's work-groups are smaller) solves it and stores its x, then trsv_upd
 // subtracts its part of M·x from the rows it reaches, a work-group per
 // tile of ts rows (at most e.L2SolveGroups if set).
 func svRunSplit(c *Call, s svSolve, defs []string, ts, nb int, desc []any, x *cl.Buffer, offX, incX int, w *cl.Buffer) {
-	blk := c.Kernel(trsvFile, "trsv_blk", defs...)
 	upd := c.Kernel(trsvFile, "trsv_upd", defs...)
 	tile, xb := cl.Local(ts*(ts+1)*s.es), cl.Local(nb*s.es)
 	c.E.L2SplitSolves.Add(1)
+	blk, wide := svSolveKernel(c, defs, nb)
 	for q1 := 0; q1 < s.n; q1 += nb {
 		bw := min(nb, s.n-q1)
-		c.Run(blk, []int{ts}, []int{ts}, append(desc, x, int64(offX), int32(incX), w, int32(q1), int32(q1+bw),
-			tile, xb, cl.Local(4))...)
+		if wide {
+			c.Run(blk, []int{nb}, []int{nb}, append(desc, x, int64(offX), int32(incX), w, int32(q1), xb, cl.Local(4))...)
+		} else {
+			c.Run(blk, []int{ts}, []int{ts}, append(desc, x, int64(offX), int32(incX), w, int32(q1), int32(q1+bw),
+				tile, xb, cl.Local(4))...)
+		}
 		pend := min(s.n, q1+bw+s.k)
 		if pend == q1+bw {
 			continue
@@ -161,6 +166,32 @@ func svRunSplit(c *Call, s svSolve, defs []string, ts, nb int, desc []any, x *cl
 		c.Run(upd, []int{g * ts}, []int{ts}, append(desc, x, int64(offX), int32(incX), w, int32(q1), int32(pend),
 			tile, xb)...)
 	}
+}
+
+// svWideSolve reports whether the split schedule solves its launch blocks
+// of nb positions on trsv_sol (a work-item per position) on e's device:
+// its work-groups must hold nb work-items, and it must not be a CPU
+// device, whose compiler (PoCL 3.1) gave wrong solves from trsv_sol's
+// guarded stores between barriers, which Oclgrind runs right.
+func svWideSolve(e *Engine, nb int) bool {
+	return !e.Prof.IsCPU() && (e.Prof.MaxWorkGroupSize <= 0 || nb <= e.Prof.MaxWorkGroupSize)
+}
+
+// svSolveKernel is the split schedule's solve kernel for launch blocks of
+// nb positions: trsv_sol (wide) where svWideSolve allows it and its build
+// takes work-groups of nb (its registers permitting), else trsv_blk.
+func svSolveKernel(c *Call, defs []string, nb int) (k *cl.Kernel, wide bool) {
+	if svWideSolve(c.E, nb) {
+		k = c.Kernel(trsvFile, "trsv_sol", defs...)
+		if k == nil {
+			return nil, true // c.Err is set: nothing runs
+		}
+		info, err := k.WorkGroupInfo(c.E.RT.Device().CL())
+		if err != nil || info.WorkGroupSize <= 0 || info.WorkGroupSize >= nb {
+			return k, true
+		}
+	}
+	return c.Kernel(trsvFile, "trsv_blk", defs...), false
 }
 
 // solve is the blocked solve of the n×n triangular descriptor d; trans is
