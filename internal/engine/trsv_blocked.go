@@ -122,9 +122,8 @@ func trsvBlockedOnDevice[R Real](c *Call, s svSolve, a *cl.Buffer, x *cl.Buffer,
 // bytes and sub-blocks of order ts, or 0 when e does not ask for it
 // (e.L2SolveSplit = 0): e.L2SolveSplit rounded down to a multiple of ts,
 // at least ts, and fewer sub-blocks while the tile, x's block and a flag
-// do not fit the local memory. Both of its kernels hold only those, one
-// work-group at a time per launch for the solve, so the whole local
-// memory is theirs (the other schedule keeps a quarter spare).
+// do not fit the local memory. Its kernels keep nothing else there, so
+// the whole of it is theirs (the other schedule keeps a quarter spare).
 func svSplit(e *Engine, ts, es int) int {
 	if e.L2SolveSplit <= 0 {
 		return 0
@@ -136,12 +135,12 @@ func svSplit(e *Engine, ts, es int) int {
 	return nb
 }
 
-// svRunSplit enqueues the split schedule's launches after trsv_inv's (desc
-// and w as trsvBlockedOnDevice's): per launch block of nb positions,
-// trsv_sol (a work-item per position; trsv_blk on one work-group where
-// the device's work-groups are smaller) solves it and stores its x, then trsv_upd
-// subtracts its part of M·x from the rows it reaches, a work-group per
-// tile of ts rows (at most e.L2SolveGroups if set).
+// svRunSplit enqueues the split schedule's launches after trsv_inv's
+// (desc and w as trsvBlockedOnDevice's): per launch block of nb
+// positions, svSolveKernel's kernel solves it once and stores its x, then
+// trsv_upd subtracts its part of M·x from the rows it reaches, a
+// work-group per tile of ts rows (at most e.L2SolveGroups if set): the
+// GEMV-shaped bulk of the work, as wide as those rows.
 func svRunSplit(c *Call, s svSolve, defs []string, ts, nb int, desc []any, x *cl.Buffer, offX, incX int, w *cl.Buffer) {
 	upd := c.Kernel(trsvFile, "trsv_upd", defs...)
 	tile, xb := cl.Local(ts*(ts+1)*s.es), cl.Local(nb*s.es)
