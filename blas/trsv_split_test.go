@@ -38,14 +38,14 @@ func TestTrsvBlockedSplit(t *testing.T) {
 		}
 		if e.Prof.FP64 {
 			run("float64", func(t *testing.T) {
-				trsvSplitRun(t, l2ops64(impl), l2ops64(gonum.Implementation{}), 1e-12)
+				trsvSplitRun(t, l2ops64(impl), l2ops64(gonum.Implementation{}), 1e-12, 45, []int{2, 5, 17, 44}, l2diags)
 			})
 			run("complex128", func(t *testing.T) {
 				trsvCxRun(t, impl, gonum.Implementation{}, 1e-12, []int{1, -1, 3, -3})
 			})
 		}
 		run("float32", func(t *testing.T) {
-			trsvSplitRun(t, l2ops32(impl), l2ops32(gonum.Implementation{}), 2e-4)
+			trsvSplitRun(t, l2ops32(impl), l2ops32(gonum.Implementation{}), 2e-4, 45, []int{2, 5, 17, 44}, l2diags)
 		})
 		run("complex64", func(t *testing.T) {
 			trsvCxRun(t, c64(impl), c64(gonum.Implementation{}), 2e-4, []int{1, -1, 3, -3})
@@ -59,18 +59,41 @@ func TestTrsvBlockedSplit(t *testing.T) {
 	}
 }
 
-// trsvSplitRun checks trsv, tbsv and tpsv at n = 45 over every triangle,
-// transpose and diagonal: dense and packed, and bands of width 2, 5, 17
-// and 44, each with the next of the increments ±1, ±3.
-func trsvSplitRun[T float32 | float64](t *testing.T, got, want l2ops[T], tol float64) {
+// TestTrsvSplitLarge runs the split schedule at the device's own sub-block
+// order and launch blocks of 256 and 512 positions (the shapes a GPU
+// takes) on n = 1100, non-unit diagonals, against gonum: the kernels' builds at those sizes
+// (on a GPU: trsv_sol with a work-group of 256 or 512) and their many
+// blocks.
+func TestTrsvSplitLarge(t *testing.T) {
+	impl, e := privateImpl(t, nil)
+	e.L2Portable = true
+	defer func() { e.L2SolveSplit = 0 }()
+	for _, nb := range []int{256, 512} {
+		e.L2SolveSplit = nb
+		if e.Prof.FP64 {
+			t.Run(fmt.Sprintf("nb=%d/float64", nb), func(t *testing.T) {
+				trsvSplitRun(t, l2ops64(impl), l2ops64(gonum.Implementation{}), 1e-11, 1100, []int{3, 700, 1099}, []blas.Diag{blas.NonUnit})
+			})
+		}
+		t.Run(fmt.Sprintf("nb=%d/float32", nb), func(t *testing.T) {
+			trsvSplitRun(t, l2ops32(impl), l2ops32(gonum.Implementation{}), 1e-3, 1100, []int{3, 700, 1099}, []blas.Diag{blas.NonUnit})
+		})
+	}
+}
+
+// trsvSplitRun checks trsv, tbsv and tpsv of order n (TestTrsvBlockedSplit:
+// 45) over every triangle, transpose and diagonal: dense and packed, and
+// the bands of widths ks, each with the next of the increments ±1, ±3;
+// the diagonals of diags (a unit one only at small n: with off-diagonal
+// entries up to 1 the solution overflows within a few hundred rows).
+func trsvSplitRun[T float32 | float64](t *testing.T, got, want l2ops[T], tol float64, n int, ks []int, diags []blas.Diag) {
 	c := &l2run[T]{t: t, got: got, want: want, tol: tol,
 		r: rand.New(rand.NewPCG(11, 5)), calls: map[string]int{}}
-	const n = 45
 	incs := []int{1, -1, 3, -3}
 	for _, ul := range l2uplos {
 		for _, tA := range l2trans {
-			for _, d := range l2diags {
-				for i, k := range []int{n - 1, n - 1, 2, 5, 17, 44} {
+			for _, d := range diags {
+				for i, k := range append([]int{n - 1, n - 1}, ks...) {
 					s := l2store{upper: ul == blas.Upper, n: n, k: k, lda: n + 3, storage: eng.L2Dense}
 					switch {
 					case i == 1:
