@@ -68,6 +68,7 @@ func TestTrsvSplitLarge(t *testing.T) {
 	impl, e := privateImpl(t, nil)
 	e.L2Portable = true
 	defer func() { e.L2SolveSplit = 0 }()
+	before := e.L2SplitSolves.Load()
 	for _, nb := range []int{256, 512} {
 		e.L2SolveSplit = nb
 		if e.Prof.FP64 {
@@ -78,6 +79,9 @@ func TestTrsvSplitLarge(t *testing.T) {
 		t.Run(fmt.Sprintf("nb=%d/float32", nb), func(t *testing.T) {
 			trsvSplitRun(t, l2ops32(impl), l2ops32(gonum.Implementation{}), 1e-3, 1100, []int{3, 700, 1099}, []blas.Diag{blas.NonUnit})
 		})
+	}
+	if e.L2SplitSolves.Load() == before {
+		t.Error("no solve took the split schedule")
 	}
 }
 
