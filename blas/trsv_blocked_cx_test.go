@@ -28,11 +28,11 @@ func TestTrsvBlockedComplex(t *testing.T) {
 		before := e.Launched.Of("Ztrsv") + e.Launched.Of("Ctbsv")
 		if e.Prof.FP64 {
 			t.Run(fmt.Sprintf("complex128/nb=%d", nb), func(t *testing.T) {
-				trsvCxRun(t, impl, gonum.Implementation{}, 1e-12)
+				trsvCxRun(t, impl, gonum.Implementation{}, 1e-12, []int{1, -2})
 			})
 		}
 		t.Run(fmt.Sprintf("complex64/nb=%d", nb), func(t *testing.T) {
-			trsvCxRun(t, c64(impl), c64(gonum.Implementation{}), 2e-4)
+			trsvCxRun(t, c64(impl), c64(gonum.Implementation{}), 2e-4, []int{1, -2})
 		})
 		if e.Launched.Of("Ztrsv")+e.Launched.Of("Ctbsv") == before {
 			t.Errorf("nb=%d: no complex solve ran on the device", nb)
@@ -78,7 +78,10 @@ func (s c64Solver) Ztpsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, ap
 	backC128(x, x32)
 }
 
-func trsvCxRun(t *testing.T, got, want cxSolver, tol float64) {
+// trsvCxRun checks the three solves against want over every triangle,
+// transpose and diagonal, dense, band and (with a negative increment)
+// packed, for each increment of incs.
+func trsvCxRun(t *testing.T, got, want cxSolver, tol float64, incs []int) {
 	r := rand.New(rand.NewPCG(9, 4))
 	const n = 45
 	cv := func() complex128 { return complex(2*r.Float64()-1, 2*r.Float64()-1) }
@@ -87,11 +90,11 @@ func trsvCxRun(t *testing.T, got, want cxSolver, tol float64) {
 		for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans, blas.ConjTrans} {
 			for _, d := range []blas.Diag{blas.NonUnit, blas.Unit} {
 				for _, k := range []int{n - 1, 2, 5, 17} {
-					for _, incX := range []int{1, -2} {
+					for _, incX := range incs {
 						// The stored triangle: off-diagonal entries of
 						// modulus below 1/(k+1), a diagonal near 2.
 						s := l2store{upper: ul == blas.Upper, n: n, k: k, lda: k + 2, storage: eng.L2Band}
-						packed := k == n-1 && incX == -2
+						packed := k == n-1 && incX < 0
 						switch {
 						case packed:
 							s.storage, s.lda = eng.L2Packed, 0
@@ -160,6 +163,12 @@ func TestTrsvBlockedNonFinite(t *testing.T) {
 	e.L2Portable = true
 	e.L2SolveNB, e.L2SolveLaunch = 4, 2
 	defer func() { e.L2SolveNB, e.L2SolveLaunch = 0, 0 }()
+	trsvNonFiniteRun(t, impl, e)
+}
+
+// trsvNonFiniteRun is TestTrsvBlockedNonFinite's cases on impl, whose
+// engine e has its blocked schedule set.
+func trsvNonFiniteRun(t *testing.T, impl *Implementation, e *eng.Engine) {
 	const n = 23
 	inf := math.Inf(1)
 	for _, c := range []struct {

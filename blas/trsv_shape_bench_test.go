@@ -13,8 +13,11 @@ import (
 var (
 	trsvN      = flag.Int("trsv.n", 512, "BenchmarkTrsvShape: the order of A")
 	trsvShapes = flag.String("trsv.shapes", "0:0:0", "BenchmarkTrsvShape: comma-separated ts:launch:groups "+
-		"(sub-block order, sub-blocks per launch, most work-groups; 0 takes the default)")
-	trsvPrecs = flag.String("trsv.precs", "S,D,C,Z", "BenchmarkTrsvShape: the precisions")
+		"(sub-block order, sub-blocks per launch, most work-groups; 0 takes the default), or sNB[:ts:groups] "+
+		"for the split schedule with launch blocks of NB positions")
+	trsvPrecs    = flag.String("trsv.precs", "S,D,C,Z", "BenchmarkTrsvShape: the precisions")
+	trsvPortable = flag.Bool("trsv.portable", false, "BenchmarkTrsvShape: real dense and packed solves on "+
+		"the blocked kernels on a CPU device too (Engine.L2Portable)")
 )
 
 // BenchmarkTrsvShape times the resident triangular solves of
@@ -23,17 +26,23 @@ var (
 // TRSV lower with op(A) = A, TRSV upper with op(A) = Aᵀ (Aᴴ for complex)
 // on the dense n×n, TBSV lower with k = n/32. A has a unit diagonal and
 // entries in [0, 1/n) (complex: both parts), so that the solution stays
-// bounded call after call.
+// bounded call after call. A shape sNB (or sNB:ts:groups) runs the split
+// schedule (Engine.L2SolveSplit = NB): each launch block of NB positions
+// solved once, then a wide update.
 //
-//	go test -run XXX -bench TrsvShape ./blas -trsv.n 8192 -trsv.shapes 0:0:0,0:4:0
+//	go test -run XXX -bench TrsvShape ./blas -trsv.n 8192 -trsv.shapes 0:0:0,0:4:0,s512,s1024
 func BenchmarkTrsvShape(b *testing.B) {
 	impl := newTestImpl(b)
 	e := impl.eng
-	defer func() { e.L2SolveNB, e.L2SolveLaunch, e.L2SolveGroups = 0, 0, 0 }()
-	var shapes [][3]int
+	defer func() { e.L2SolveNB, e.L2SolveLaunch, e.L2SolveGroups, e.L2SolveSplit = 0, 0, 0, 0 }()
+	if *trsvPortable {
+		e.L2Portable = true
+		defer func() { e.L2Portable = false }()
+	}
+	var shapes []trsvShape
 	for _, sh := range strings.Split(*trsvShapes, ",") {
-		var s [3]int
-		if _, err := fmt.Sscanf(sh, "%d:%d:%d", &s[0], &s[1], &s[2]); err != nil {
+		s, err := parseTrsvShape(sh)
+		if err != nil {
 			b.Fatalf("-trsv.shapes %q: %v", sh, err)
 		}
 		shapes = append(shapes, s)
@@ -58,7 +67,7 @@ func BenchmarkTrsvShape(b *testing.B) {
 
 // trsvShapeRun makes the operands once and times every shape and solve
 // on them.
-func trsvShapeRun[T Element](b *testing.B, impl *Implementation, n int, shapes [][3]int, elem func(float64) T) {
+func trsvShapeRun[T Element](b *testing.B, impl *Implementation, n int, shapes []trsvShape, elem func(float64) T) {
 	e := impl.eng
 	if isWide[T]() && !e.Prof.FP64 {
 		b.Skip("no double precision")
@@ -97,8 +106,8 @@ func trsvShapeRun[T Element](b *testing.B, impl *Implementation, n int, shapes [
 	}
 	for _, sh := range shapes {
 		for _, op := range ops {
-			b.Run(fmt.Sprintf("shape=%d:%d:%d/%s", sh[0], sh[1], sh[2], op.name), func(b *testing.B) {
-				e.L2SolveNB, e.L2SolveLaunch, e.L2SolveGroups = sh[0], sh[1], sh[2]
+			b.Run(fmt.Sprintf("shape=%s/%s", sh, op.name), func(b *testing.B) {
+				e.L2SolveNB, e.L2SolveLaunch, e.L2SolveGroups, e.L2SolveSplit = sh.ts, sh.launch, sh.groups, sh.split
 				run := func(reps int) {
 					var last *Event
 					for range reps {
@@ -119,6 +128,35 @@ func trsvShapeRun[T Element](b *testing.B, impl *Implementation, n int, shapes [
 			})
 		}
 	}
+}
+
+// trsvShape is one blocking of BenchmarkTrsvShape: the Engine's
+// L2SolveNB, L2SolveLaunch, L2SolveGroups and L2SolveSplit.
+type trsvShape struct{ ts, launch, groups, split int }
+
+// parseTrsvShape reads ts:launch:groups, or sNB[:ts:groups] for the split
+// schedule.
+func parseTrsvShape(s string) (trsvShape, error) {
+	var sh trsvShape
+	if rest, ok := strings.CutPrefix(s, "s"); ok {
+		if !strings.Contains(rest, ":") {
+			rest += ":0:0"
+		}
+		_, err := fmt.Sscanf(rest, "%d:%d:%d", &sh.split, &sh.ts, &sh.groups)
+		if err == nil && sh.split <= 0 {
+			err = fmt.Errorf("the split schedule's block must be positive")
+		}
+		return sh, err
+	}
+	_, err := fmt.Sscanf(s, "%d:%d:%d", &sh.ts, &sh.launch, &sh.groups)
+	return sh, err
+}
+
+func (sh trsvShape) String() string {
+	if sh.split > 0 {
+		return fmt.Sprintf("s%d:%d:%d", sh.split, sh.ts, sh.groups)
+	}
+	return fmt.Sprintf("%d:%d:%d", sh.ts, sh.launch, sh.groups)
 }
 
 func isWide[T Element]() bool {

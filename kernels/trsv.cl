@@ -34,6 +34,15 @@
 // block is solved by every work-group (its NB²/2 elements read by each,
 // from the cache), so that none waits for another.
 //
+// The split schedule solves each launch block once instead, in two
+// launches: trsv_sol, one work-group of a work-item per position (or,
+// where the device's work-groups are smaller than NB, trsv_blk on a
+// single work-group with no rows below), solves the block and stores its
+// x; then trsv_upd, the trailing update alone, a work-group per tile of
+// rows. A solve is then 1 + 2·⌈n/NB⌉
+// launches, but the block's cost no longer grows with the number of
+// work-groups, so NB can be several times larger.
+//
 // Rounding and exceptions: a sub-block with its flag set, or whose r is
 // not finite, is solved by substitution (a row at a time, as gonum's loop
 // does), so a zero or non-finite diagonal, or Inf and NaN in A or b, give
@@ -318,6 +327,27 @@ static inline void sv_sub(SV_PARAMS, __global const elem* inv, const int flag, c
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
+// sv_update subtracts the launch block's part of M·x (x's block [q1, q1 +
+// bw) in xb) from the r of the rows [q1 + bw, pend), a tile of TS rows at
+// a time, the work-groups striding over the tiles. Every work-item of the
+// group calls it (barriers).
+static inline void sv_update(SV_PARAMS, __global elem* r, const int q1, const int bw, const int pend,
+                             __local const elem* xb, __local elem (*tile)[TS + 1])
+{
+    const int t = get_local_id(0);
+    const int g = get_group_id(0);
+    const int ng = get_num_groups(0);
+    for (int p0 = q1 + bw + g * TS; p0 < pend; p0 += ng * TS) {
+        elem u = EZERO;
+        for (int c = 0; c < bw; c += TS) {
+            // The same for every work-item: a column chunk the band misses.
+            if (p0 - (q1 + c + TS - 1) > k) continue;
+            u += sv_panel(SV_ARGS, p0, pend, q1 + c, min(TS, bw - c), xb + c, tile);
+        }
+        if (p0 + t < pend) r[p0 + t] -= u;
+    }
+}
+
 // trsv_blk: one launch block [q1, q1 + NB) (see the file's comment); pend
 // is the end of the rows the block reaches.
 __kernel __attribute__((reqd_work_group_size(TS, 1, 1)))
@@ -327,7 +357,6 @@ void trsv_blk(SV_PARAMS, __global elem* x, const long offx, const int incx, __gl
     __local elem (*tile)[TS + 1] = (__local elem (*)[TS + 1])tl;
     const int t = get_local_id(0);
     const int g = get_group_id(0);
-    const int ng = get_num_groups(0);
     const long nsb = (n + TS - 1) / TS;
     __global elem* r = w;
     const int bw = min(NB, n - q1);
@@ -348,14 +377,93 @@ void trsv_blk(SV_PARAMS, __global elem* x, const long offx, const int incx, __gl
     if (g == 0) {
         for (int i = t; i < bw; i += TS) x[offx + (long)SV_ROW(q1 + i) * incx] = xb[i];
     }
-    // The panel: rows [q1 + bw, pend), a tile of TS rows at a time.
-    for (int p0 = q1 + bw + g * TS; p0 < pend; p0 += ng * TS) {
-        elem u = EZERO;
-        for (int c = 0; c < bw; c += TS) {
-            // The same for every work-item: a column chunk the band misses.
-            if (p0 - (q1 + c + TS - 1) > k) continue;
-            u += sv_panel(SV_ARGS, p0, pend, q1 + c, min(TS, bw - c), xb + c, tile);
+    sv_update(SV_ARGS, r, q1, bw, pend, xb, tile);
+}
+
+// sv_col_sum returns Σ_{lo ≤ c < hi} M(p, q0 + c)·xq[c] (hi ≤ TS), its
+// loads issued a few at a time: a work-group of NB work-items cannot hold
+// TS elements each in registers.
+static inline elem sv_col_sum(SV_PARAMS, const int p, const int q0, const int lo, const int hi,
+                              __local const elem* xq)
+{
+    elem s = EZERO;
+    for (int c0 = 0; c0 < TS; c0 += 8) {
+        elem v[8];
+        for (int o = 0; o < 8; o++) {
+            const int c = c0 + o;
+            v[o] = a[c >= lo && c < hi ? SV_MIDX(p, q0 + c) : 0];
         }
-        if (p0 + t < pend) r[p0 + t] -= u;
+        for (int o = 0; o < 8; o++) {
+            const int c = c0 + o;
+            if (c >= lo && c < hi) s += emul(econj(v[o], trans == 2), xq[c]);
+        }
     }
+    return s;
+}
+
+// trsv_sol: the split schedule's solve of the launch block [q1, q1 + NB),
+// a work-item per position (work-group NB), sub-block after sub-block:
+// the sub-block's work-items form x = D⁻¹·r (or substitute, as sv_sub),
+// then every later position of the block subtracts its row's part of
+// M·x at once, so the block costs a short step per sub-block and not a
+// tile per pair of sub-blocks. Stores the block's x.
+__kernel __attribute__((reqd_work_group_size(NB, 1, 1)))
+void trsv_sol(SV_PARAMS, __global elem* x, const long offx, const int incx, __global const elem* w,
+              const int q1, __local elem* xb, __local int* bad)
+{
+    const int i = get_local_id(0);
+    const long nsb = (n + TS - 1) / TS;
+    const int bw = min(NB, n - q1);
+    const int p = q1 + i;
+    elem acc = i < bw ? w[p] : EZERO;
+    for (int s = 0; s < bw; s += TS) {
+        const int sw = min(TS, bw - s);
+        const int mine = i >= s && i < s + sw;
+        const long sb = (q1 + s) / TS;
+        if (i == 0) *bad = !ezero(w[nsb * TS + nsb * TS * TS + sb]);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (mine) {
+            xb[i] = acc;
+            if (!efinite(acc)) atomic_or(bad, 1);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (!*bad) {
+            elem v = EZERO;
+            if (mine) {
+                __global const elem* inv = w + nsb * TS + sb * TS * TS + (i - s);
+                for (int c = 0; c <= i - s; c++) v += emul(inv[c * TS], xb[s + c]);
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (mine) xb[i] = v;
+        } else {
+            // Row s + j is final at step j (its work-item stores it).
+            for (int j = 0; j < sw; j++) {
+                if (i == s + j) xb[i] = unit ? acc : ediv(acc, econj(a[SV_MIDX(p, p)], trans == 2));
+                barrier(CLK_LOCAL_MEM_FENCE);
+                if (i > s + j && mine && i - (s + j) <= k) acc -= emul(econj(a[SV_MIDX(p, q1 + s + j)], trans == 2), xb[s + j]);
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        // The later positions of the block the band reaches.
+        if (i >= s + sw && i < bw) acc -= sv_col_sum(SV_ARGS, p, q1 + s, max(0, i - s - k), sw, xb + s);
+    }
+    if (i < bw) x[offx + (long)SV_ROW(p) * incx] = xb[i];
+}
+
+// trsv_upd: the split schedule's trailing update of the launch block
+// [q1, q1 + NB), solved and stored in x by a one-group trsv_blk launch
+// before it: r[p] −= Σ_q M(p, q)·x_q over the rows [q1 + bw, pend) the
+// block reaches. The block is solved once, so this launch can be as wide
+// as the rows: a work-group per tile of TS rows (striding when fewer),
+// each with x's block in local memory and its tiles of M read once.
+__kernel __attribute__((reqd_work_group_size(TS, 1, 1)))
+void trsv_upd(SV_PARAMS, __global const elem* x, const long offx, const int incx, __global elem* w,
+              const int q1, const int pend, __local elem* tl, __local elem* xb)
+{
+    __local elem (*tile)[TS + 1] = (__local elem (*)[TS + 1])tl;
+    const int t = get_local_id(0);
+    const int bw = min(NB, n - q1);
+    for (int i = t; i < bw; i += TS) xb[i] = x[offx + (long)SV_ROW(q1 + i) * incx];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    sv_update(SV_ARGS, w, q1, bw, pend, xb, tile);
 }

@@ -36,9 +36,16 @@ type Engine struct {
 	// number of sub-blocks per launch and L2SolveGroups the most
 	// work-groups of a launch (measurements); 0 takes the defaults
 	// (trsv_blocked.go).
+	// L2SolveSplit, if positive, has them take the split schedule
+	// (svRunSplit) with launch blocks of about that many positions, each
+	// solved once by one work-group before a wide update (measurements:
+	// the default is still the schedule that solves every block again in
+	// each work-group of its update).
 	L2SolveNB     int
 	L2SolveLaunch int
 	L2SolveGroups int
+	L2SolveSplit  int
+	L2SplitSolves atomic.Int64 // solves enqueued on the split schedule (tests)
 	// ZeroCopy is GOCL_ZERO_COPY's choice for hostShared (tests set
 	// eng.ZeroCopyOff to run the copying path, which devices with memory of
 	// their own take).

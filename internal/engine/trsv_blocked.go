@@ -12,7 +12,9 @@ import (
 // trsv_blk per launch block of nb = ts·L2SolveLaunch positions solves
 // that block in every work-group's local memory (by the inverses) and
 // subtracts its part of M·x from the rows it reaches (all the rows below;
-// the band's k rows for tbsv). Every storage (dense, band, packed) and
+// the band's k rows for tbsv); or, with e.L2SolveSplit set, the split
+// schedule (svRunSplit), which solves each block once and updates the
+// rows below it in a launch of its own. Every storage (dense, band, packed) and
 // orientation takes it, except real dense and packed on a CPU device,
 // whose single work-item walk (tri_solve_seq) meets no barriers.
 
@@ -85,7 +87,11 @@ type svSolve struct {
 // elements (the call's precision).
 func trsvBlockedOnDevice[R Real](c *Call, s svSolve, a *cl.Buffer, x *cl.Buffer, offX, incX int) {
 	ts := L2SolveBlock(c.E, s.es)
-	nb := ts * svLaunch(c.E, ts, s.es)
+	nb := svSplit(c.E, ts, s.es)
+	split := nb > 0
+	if !split {
+		nb = ts * svLaunch(c.E, ts, s.es)
+	}
 	defs := []string{fmt.Sprintf("TS=%d", ts), fmt.Sprintf("NB=%d", nb)}
 	parts := 1
 	if s.cplx {
@@ -98,6 +104,10 @@ func trsvBlockedOnDevice[R Real](c *Call, s svSolve, a *cl.Buffer, x *cl.Buffer,
 	desc := []any{int32(s.storage), l2bool(s.upper), int32(s.trans), l2bool(s.unit), int32(n), int32(s.k), a, int32(s.lda)}
 	c.Run(c.Kernel(trsvFile, "trsv_inv", defs...), []int{nsb * ts}, []int{ts},
 		append(desc, x, int64(offX), int32(incX), w, cl.Local(ts*(ts+1)*s.es), cl.Local(4))...)
+	if split {
+		svRunSplit(c, s, defs, ts, nb, desc, x, offX, incX, w)
+		return
+	}
 	k := c.Kernel(trsvFile, "trsv_blk", defs...)
 	for q1 := 0; q1 < n; q1 += nb {
 		bw := min(nb, n-q1)
@@ -106,6 +116,81 @@ func trsvBlockedOnDevice[R Real](c *Call, s svSolve, a *cl.Buffer, x *cl.Buffer,
 		c.Run(k, []int{g * ts}, []int{ts}, append(desc, x, int64(offX), int32(incX), w, int32(q1), int32(pend),
 			cl.Local(ts*(ts+1)*s.es), cl.Local(nb*s.es), cl.Local(4))...)
 	}
+}
+
+// svSplit is the launch block of the split schedule for elements of es
+// bytes and sub-blocks of order ts, or 0 when e does not ask for it
+// (e.L2SolveSplit = 0): e.L2SolveSplit rounded down to a multiple of ts,
+// at least ts, and fewer sub-blocks while the tile, x's block and a flag
+// do not fit the local memory. Its kernels keep nothing else there, so
+// the whole of it is theirs (the other schedule keeps a quarter spare).
+func svSplit(e *Engine, ts, es int) int {
+	if e.L2SolveSplit <= 0 {
+		return 0
+	}
+	nb := max(ts, e.L2SolveSplit/ts*ts)
+	for nb > ts && e.Prof.LocalMemBytes > 0 && int64((ts*(ts+1)+nb)*es+4) > e.Prof.LocalMemBytes {
+		nb -= ts
+	}
+	return nb
+}
+
+// svRunSplit enqueues the split schedule's launches after trsv_inv's
+// (desc and w as trsvBlockedOnDevice's): per launch block of nb
+// positions, svSolveKernel's kernel solves it once and stores its x, then
+// trsv_upd subtracts its part of M·x from the rows it reaches, a
+// work-group per tile of ts rows (at most e.L2SolveGroups if set): the
+// GEMV-shaped bulk of the work, as wide as those rows.
+func svRunSplit(c *Call, s svSolve, defs []string, ts, nb int, desc []any, x *cl.Buffer, offX, incX int, w *cl.Buffer) {
+	upd := c.Kernel(trsvFile, "trsv_upd", defs...)
+	tile, xb := cl.Local(ts*(ts+1)*s.es), cl.Local(nb*s.es)
+	c.E.L2SplitSolves.Add(1)
+	blk, wide := svSolveKernel(c, defs, nb)
+	for q1 := 0; q1 < s.n; q1 += nb {
+		bw := min(nb, s.n-q1)
+		if wide {
+			c.Run(blk, []int{nb}, []int{nb}, append(desc, x, int64(offX), int32(incX), w, int32(q1), xb, cl.Local(4))...)
+		} else {
+			c.Run(blk, []int{ts}, []int{ts}, append(desc, x, int64(offX), int32(incX), w, int32(q1), int32(q1+bw),
+				tile, xb, cl.Local(4))...)
+		}
+		pend := min(s.n, q1+bw+s.k)
+		if pend == q1+bw {
+			continue
+		}
+		g := L3CeilDiv(pend-q1-bw, ts)
+		if c.E.L2SolveGroups > 0 {
+			g = min(g, c.E.L2SolveGroups)
+		}
+		c.Run(upd, []int{g * ts}, []int{ts}, append(desc, x, int64(offX), int32(incX), w, int32(q1), int32(pend),
+			tile, xb)...)
+	}
+}
+
+// svWideSolve reports whether the split schedule solves its launch blocks
+// of nb positions on trsv_sol (a work-item per position) on e's device:
+// its work-groups must hold nb work-items, and it must not be a CPU
+// device, whose compiler (PoCL 3.1) gave wrong solves from trsv_sol's
+// guarded stores between barriers, which Oclgrind runs right.
+func svWideSolve(e *Engine, nb int) bool {
+	return !e.Prof.IsCPU() && (e.Prof.MaxWorkGroupSize <= 0 || nb <= e.Prof.MaxWorkGroupSize)
+}
+
+// svSolveKernel is the split schedule's solve kernel for launch blocks of
+// nb positions: trsv_sol (wide) where svWideSolve allows it and its build
+// takes work-groups of nb (its registers permitting), else trsv_blk.
+func svSolveKernel(c *Call, defs []string, nb int) (k *cl.Kernel, wide bool) {
+	if svWideSolve(c.E, nb) {
+		k = c.Kernel(trsvFile, "trsv_sol", defs...)
+		if k == nil {
+			return nil, true // c.Err is set: nothing runs
+		}
+		info, err := k.WorkGroupInfo(c.E.RT.Device().CL())
+		if err != nil || info.WorkGroupSize <= 0 || info.WorkGroupSize >= nb {
+			return k, true
+		}
+	}
+	return c.Kernel(trsvFile, "trsv_blk", defs...), false
 }
 
 // solve is the blocked solve of the n×n triangular descriptor d; trans is
