@@ -2,6 +2,7 @@ package clblas
 
 import (
 	"reflect"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -71,6 +72,37 @@ func TestLevel2Limits(t *testing.T) {
 		call(lim, o)
 		if st := impl.Stats()[name]; st.Device+st.CPU != 1 {
 			t.Errorf("%s: n = %d (the limit) counted %+v, want one call", name, lim, st)
+		}
+	}
+}
+
+// TestCxLevel2Limits: each complex level 2 limit is the least order whose
+// workload (cxLevel2Work) meets the gate in whole numbers (gatedN), as the
+// front ends compared it before they had limits.
+func TestCxLevel2Limits(t *testing.T) {
+	impl, err := New(WithOffload(Auto), withDevices(refDevice64{new(atomic.Int64)}, refDevice32{new(atomic.Int64)}, gpuLikeModel()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer impl.Close()
+	lims := reflect.ValueOf(impl.cxLim2)
+	for i := range lims.NumField() {
+		name := lims.Type().Field(i).Name
+		p := prec32
+		if name[0] == 'Z' {
+			p = prec64
+		}
+		w := cxLevel2Work[strings.ToLower(name[1:])]
+		gated := func(n int) bool {
+			f, e := w(float64(n))
+			return impl.gatedN(p, int(f), int(e))
+		}
+		lim := int(lims.Field(i).Int())
+		if lim < 2 || lim > 1<<12 {
+			t.Fatalf("%s: limit %d on the GPU-like model", name, lim)
+		}
+		if !gated(lim-1) || gated(lim) {
+			t.Errorf("%s: limit %d: gated at limit − 1 %v, at the limit %v", name, lim, gated(lim-1), gated(lim))
 		}
 	}
 }

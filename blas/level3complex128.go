@@ -20,6 +20,12 @@ func (impl *Implementation) Zgemm(tA, tB blas.Transpose, m, n, k int, alpha comp
 		native.Zgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
+	impl.zgemmGated(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// zgemmGated is Zgemm for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) zgemmGated(tA, tB blas.Transpose, m, n, k int, alpha complex128, a []complex128, lda int, b []complex128, ldb int, beta complex128, c []complex128, ldc int) {
 	if !checkZgemm(tA, tB, m, n, k, len(a), lda, len(b), ldb, len(c), ldc, (alpha == 0 || k == 0) && beta == 1) {
 		return
 	}
@@ -40,6 +46,12 @@ func (impl *Implementation) Zsymm(side blas.Side, uplo blas.Uplo, m, n int, alph
 		native.Zsymm(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
+	impl.zsymmGated(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// zsymmGated is Zsymm for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) zsymmGated(side blas.Side, uplo blas.Uplo, m, n int, alpha complex128, a []complex128, lda int, b []complex128, ldb int, beta complex128, c []complex128, ldc int) {
 	native.Zsymm(side, uplo, m, n, 0, a, lda, b, ldb, 1, c, ldc) // gonum's checks alone
 	if m == 0 || n == 0 || alpha == 0 && beta == 1 {
 		return
@@ -62,6 +74,12 @@ func (impl *Implementation) Zhemm(side blas.Side, uplo blas.Uplo, m, n int, alph
 		native.Zhemm(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
+	impl.zhemmGated(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// zhemmGated is Zhemm for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) zhemmGated(side blas.Side, uplo blas.Uplo, m, n int, alpha complex128, a []complex128, lda int, b []complex128, ldb int, beta complex128, c []complex128, ldc int) {
 	native.Zhemm(side, uplo, m, n, 0, a, lda, b, ldb, 1, c, ldc) // gonum's checks alone
 	if m == 0 || n == 0 || alpha == 0 && beta == 1 {
 		return
@@ -83,6 +101,12 @@ func (impl *Implementation) Zsyrk(uplo blas.Uplo, trans blas.Transpose, n, k int
 		native.Zsyrk(uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
 		return
 	}
+	impl.zsyrkGated(uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
+}
+
+// zsyrkGated is Zsyrk for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) zsyrkGated(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha complex128, a []complex128, lda int, beta complex128, c []complex128, ldc int) {
 	native.Zsyrk(uplo, trans, n, k, 0, a, lda, 1, c, ldc) // gonum's checks alone
 	if n == 0 || (alpha == 0 || k == 0) && beta == 1 {
 		return
@@ -105,6 +129,12 @@ func (impl *Implementation) Zherk(uplo blas.Uplo, trans blas.Transpose, n, k int
 		native.Zherk(uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
 		return
 	}
+	impl.zherkGated(uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
+}
+
+// zherkGated is Zherk for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) zherkGated(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha float64, a []complex128, lda int, beta float64, c []complex128, ldc int) {
 	native.Zherk(uplo, trans, n, k, 0, a, lda, 1, c, ldc) // gonum's checks alone
 	if n == 0 || (alpha == 0 || k == 0) && beta == 1 {
 		return
@@ -126,6 +156,12 @@ func (impl *Implementation) Zsyr2k(uplo blas.Uplo, trans blas.Transpose, n, k in
 		native.Zsyr2k(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
+	impl.zsyr2kGated(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// zsyr2kGated is Zsyr2k for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) zsyr2kGated(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha complex128, a []complex128, lda int, b []complex128, ldb int, beta complex128, c []complex128, ldc int) {
 	native.Zsyr2k(uplo, trans, n, k, 0, a, lda, b, ldb, 1, c, ldc) // gonum's checks alone
 	if n == 0 || (alpha == 0 || k == 0) && beta == 1 {
 		return
@@ -148,6 +184,12 @@ func (impl *Implementation) Zher2k(uplo blas.Uplo, trans blas.Transpose, n, k in
 		native.Zher2k(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
+	impl.zher2kGated(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// zher2kGated is Zher2k for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) zher2kGated(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha complex128, a []complex128, lda int, b []complex128, ldb int, beta float64, c []complex128, ldc int) {
 	native.Zher2k(uplo, trans, n, k, 0, a, lda, b, ldb, 1, c, ldc) // gonum's checks alone
 	if n == 0 || (alpha == 0 || k == 0) && beta == 1 {
 		return
@@ -169,6 +211,12 @@ func (impl *Implementation) Ztrmm(side blas.Side, uplo blas.Uplo, trans blas.Tra
 		native.Ztrmm(side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
 		return
 	}
+	impl.ztrmmGated(side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
+}
+
+// ztrmmGated is Ztrmm for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) ztrmmGated(side blas.Side, uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, m, n int, alpha complex128, a []complex128, lda int, b []complex128, ldb int) {
 	if _, ok := impl.checkTriangular3(side, uplo, trans, diag, m, n, len(a), lda, len(b), ldb); !ok {
 		return
 	}
@@ -190,6 +238,12 @@ func (impl *Implementation) Ztrsm(side blas.Side, uplo blas.Uplo, trans blas.Tra
 		native.Ztrsm(side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
 		return
 	}
+	impl.ztrsmGated(side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
+}
+
+// ztrsmGated is Ztrsm for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) ztrsmGated(side blas.Side, uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, m, n int, alpha complex128, a []complex128, lda int, b []complex128, ldb int) {
 	if _, ok := impl.checkTriangular3(side, uplo, trans, diag, m, n, len(a), lda, len(b), ldb); !ok {
 		return
 	}

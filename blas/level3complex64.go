@@ -22,6 +22,12 @@ func (impl *Implementation) Cgemm(tA, tB blas.Transpose, m, n, k int, alpha comp
 		native.Cgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
+	impl.cgemmGated(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// cgemmGated is Cgemm for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) cgemmGated(tA, tB blas.Transpose, m, n, k int, alpha complex64, a []complex64, lda int, b []complex64, ldb int, beta complex64, c []complex64, ldc int) {
 	if !checkZgemm(tA, tB, m, n, k, len(a), lda, len(b), ldb, len(c), ldc, (alpha == 0 || k == 0) && beta == 1) {
 		return
 	}
@@ -42,6 +48,12 @@ func (impl *Implementation) Csymm(side blas.Side, uplo blas.Uplo, m, n int, alph
 		native.Csymm(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
+	impl.csymmGated(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// csymmGated is Csymm for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) csymmGated(side blas.Side, uplo blas.Uplo, m, n int, alpha complex64, a []complex64, lda int, b []complex64, ldb int, beta complex64, c []complex64, ldc int) {
 	native.Csymm(side, uplo, m, n, 0, a, lda, b, ldb, 1, c, ldc) // gonum's checks alone
 	if m == 0 || n == 0 || alpha == 0 && beta == 1 {
 		return
@@ -64,6 +76,12 @@ func (impl *Implementation) Chemm(side blas.Side, uplo blas.Uplo, m, n int, alph
 		native.Chemm(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
+	impl.chemmGated(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// chemmGated is Chemm for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) chemmGated(side blas.Side, uplo blas.Uplo, m, n int, alpha complex64, a []complex64, lda int, b []complex64, ldb int, beta complex64, c []complex64, ldc int) {
 	native.Chemm(side, uplo, m, n, 0, a, lda, b, ldb, 1, c, ldc) // gonum's checks alone
 	if m == 0 || n == 0 || alpha == 0 && beta == 1 {
 		return
@@ -85,6 +103,12 @@ func (impl *Implementation) Csyrk(uplo blas.Uplo, trans blas.Transpose, n, k int
 		native.Csyrk(uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
 		return
 	}
+	impl.csyrkGated(uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
+}
+
+// csyrkGated is Csyrk for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) csyrkGated(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha complex64, a []complex64, lda int, beta complex64, c []complex64, ldc int) {
 	native.Csyrk(uplo, trans, n, k, 0, a, lda, 1, c, ldc) // gonum's checks alone
 	if n == 0 || (alpha == 0 || k == 0) && beta == 1 {
 		return
@@ -107,6 +131,12 @@ func (impl *Implementation) Cherk(uplo blas.Uplo, trans blas.Transpose, n, k int
 		native.Cherk(uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
 		return
 	}
+	impl.cherkGated(uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
+}
+
+// cherkGated is Cherk for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) cherkGated(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha float32, a []complex64, lda int, beta float32, c []complex64, ldc int) {
 	native.Cherk(uplo, trans, n, k, 0, a, lda, 1, c, ldc) // gonum's checks alone
 	if n == 0 || (alpha == 0 || k == 0) && beta == 1 {
 		return
@@ -128,6 +158,12 @@ func (impl *Implementation) Csyr2k(uplo blas.Uplo, trans blas.Transpose, n, k in
 		native.Csyr2k(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
+	impl.csyr2kGated(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// csyr2kGated is Csyr2k for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) csyr2kGated(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha complex64, a []complex64, lda int, b []complex64, ldb int, beta complex64, c []complex64, ldc int) {
 	native.Csyr2k(uplo, trans, n, k, 0, a, lda, b, ldb, 1, c, ldc) // gonum's checks alone
 	if n == 0 || (alpha == 0 || k == 0) && beta == 1 {
 		return
@@ -150,6 +186,12 @@ func (impl *Implementation) Cher2k(uplo blas.Uplo, trans blas.Transpose, n, k in
 		native.Cher2k(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
+	impl.cher2kGated(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// cher2kGated is Cher2k for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) cher2kGated(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha complex64, a []complex64, lda int, b []complex64, ldb int, beta float32, c []complex64, ldc int) {
 	native.Cher2k(uplo, trans, n, k, 0, a, lda, b, ldb, 1, c, ldc) // gonum's checks alone
 	if n == 0 || (alpha == 0 || k == 0) && beta == 1 {
 		return
@@ -171,6 +213,12 @@ func (impl *Implementation) Ctrmm(side blas.Side, uplo blas.Uplo, trans blas.Tra
 		native.Ctrmm(side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
 		return
 	}
+	impl.ctrmmGated(side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
+}
+
+// ctrmmGated is Ctrmm for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) ctrmmGated(side blas.Side, uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, m, n int, alpha complex64, a []complex64, lda int, b []complex64, ldb int) {
 	if _, ok := impl.checkTriangular3(side, uplo, trans, diag, m, n, len(a), lda, len(b), ldb); !ok {
 		return
 	}
@@ -192,6 +240,12 @@ func (impl *Implementation) Ctrsm(side blas.Side, uplo blas.Uplo, trans blas.Tra
 		native.Ctrsm(side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
 		return
 	}
+	impl.ctrsmGated(side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
+}
+
+// ctrsmGated is Ctrsm for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) ctrsmGated(side blas.Side, uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, m, n int, alpha complex64, a []complex64, lda int, b []complex64, ldb int) {
 	if _, ok := impl.checkTriangular3(side, uplo, trans, diag, m, n, len(a), lda, len(b), ldb); !ok {
 		return
 	}
