@@ -65,6 +65,7 @@ func (impl *Implementation) setCost(cm costModel) {
 	impl.cxLim = cxLimitsFor(impl.gate32, impl.gate64)
 	impl.lim2 = level2LimitsFor(impl.gate32, impl.gate64)
 	impl.cxLim2 = cxLevel2LimitsFor(impl.gate32, impl.gate64)
+	impl.cxSq = cxSquareLimitsFor(impl.gate32, impl.gate64)
 	impl.ig = intGatesFor(impl.gate32, impl.gate64)
 }
 

@@ -76,33 +76,39 @@ func TestLevel2Limits(t *testing.T) {
 	}
 }
 
-// TestCxLevel2Limits: each complex level 2 limit is the least order whose
-// workload (cxLevel2Work) meets the gate in whole numbers (gatedN), as the
-// front ends compared it before they had limits.
+// TestCxLevel2Limits: each complex level 2 limit (cxLim2), and each square
+// limit of the complex routines of several dimensions (cxSq), is the least
+// order whose workload (cxLevel2Work, cxSquareWork) meets the gate in whole
+// numbers (gatedN), as the front ends compared it before they had limits.
 func TestCxLevel2Limits(t *testing.T) {
 	impl, err := New(WithOffload(Auto), withDevices(refDevice64{new(atomic.Int64)}, refDevice32{new(atomic.Int64)}, gpuLikeModel()))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer impl.Close()
-	lims := reflect.ValueOf(impl.cxLim2)
-	for i := range lims.NumField() {
-		name := lims.Type().Field(i).Name
-		p := prec32
-		if name[0] == 'Z' {
-			p = prec64
-		}
-		w := cxLevel2Work[strings.ToLower(name[1:])]
-		gated := func(n int) bool {
-			f, e := w(float64(n))
-			return impl.gatedN(p, int(f), int(e))
-		}
-		lim := int(lims.Field(i).Int())
-		if lim < 2 || lim > 1<<12 {
-			t.Fatalf("%s: limit %d on the GPU-like model", name, lim)
-		}
-		if !gated(lim-1) || gated(lim) {
-			t.Errorf("%s: limit %d: gated at limit − 1 %v, at the limit %v", name, lim, gated(lim-1), gated(lim))
+	for _, set := range []struct {
+		lims any
+		work map[string]func(n float64) (flops, elems float64)
+	}{{impl.cxLim2, cxLevel2Work}, {impl.cxSq, cxSquareWork}} {
+		lims := reflect.ValueOf(set.lims)
+		for i := range lims.NumField() {
+			name := lims.Type().Field(i).Name
+			p := prec32
+			if name[0] == 'Z' {
+				p = prec64
+			}
+			w := set.work[strings.ToLower(name[1:])]
+			gated := func(n int) bool {
+				f, e := w(float64(n))
+				return impl.gatedN(p, int(f), int(e))
+			}
+			lim := int(lims.Field(i).Int())
+			if lim < 2 || lim > 1<<12 {
+				t.Fatalf("%s: limit %d on the GPU-like model", name, lim)
+			}
+			if !gated(lim-1) || gated(lim) {
+				t.Errorf("%s: limit %d: gated at limit − 1 %v, at the limit %v", name, lim, gated(lim-1), gated(lim))
+			}
 		}
 	}
 }

@@ -15,16 +15,21 @@ import (
 // where A is an m×n dense matrix, x and y are vectors, and alpha and beta
 // are scalars.
 func (impl *Implementation) Zgemv(trans blas.Transpose, m, n int, alpha complex128, a []complex128, lda int, x []complex128, incX int, beta complex128, y []complex128, incY int) {
-	if impl.gatedN(prec64, 8*m*n, 2*(m*n+2*(m+n))) {
+	if l := impl.cxSq.Zgemv; m < l && n < l {
 		native.Zgemv(trans, m, n, alpha, a, lda, x, incX, beta, y, incY)
 		return
 	}
 	impl.zgemvGated(trans, m, n, alpha, a, lda, x, incX, beta, y, incY)
 }
 
-// zgemvGated is Zgemv for calls at or above its gate, apart so that the calls
-// below it, straight to gonum, pay for no larger frame.
+// zgemvGated is Zgemv for calls with a dimension at or above its square limit
+// (cxSq), apart so that the calls below it, straight to gonum, pay for no
+// larger frame; it meets the call's own gate first.
 func (impl *Implementation) zgemvGated(trans blas.Transpose, m, n int, alpha complex128, a []complex128, lda int, x []complex128, incX int, beta complex128, y []complex128, incY int) {
+	if impl.gatedN(prec64, 8*m*n, 2*(m*n+2*(m+n))) {
+		native.Zgemv(trans, m, n, alpha, a, lda, x, incX, beta, y, incY)
+		return
+	}
 	// gonum's checks, in gonum's order: with α = 0 and β = 1 its Zgemv
 	// returns right after them, touching nothing.
 	native.Zgemv(trans, m, n, 0, a, lda, x, incX, 1, y, incY)
@@ -56,16 +61,21 @@ func (impl *Implementation) zgemvGated(trans blas.Transpose, m, n int, alpha com
 // where A is an m×n band matrix with kL sub-diagonals and kU
 // super-diagonals, x and y are vectors, and alpha and beta are scalars.
 func (impl *Implementation) Zgbmv(trans blas.Transpose, m, n, kL, kU int, alpha complex128, a []complex128, lda int, x []complex128, incX int, beta complex128, y []complex128, incY int) {
-	if impl.gatedN(prec64, 8*min(m, n+kL)*(kL+kU+1), 2*(min(m, n+kL)*(kL+kU+1)+2*(m+n))) {
+	if l := impl.cxSq.Zgbmv; m < l && n < l && kL < l && kU < l {
 		native.Zgbmv(trans, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
 		return
 	}
 	impl.zgbmvGated(trans, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
 }
 
-// zgbmvGated is Zgbmv for calls at or above its gate, apart so that the calls
-// below it, straight to gonum, pay for no larger frame.
+// zgbmvGated is Zgbmv for calls with a dimension at or above its square limit
+// (cxSq), apart so that the calls below it, straight to gonum, pay for no
+// larger frame; it meets the call's own gate first.
 func (impl *Implementation) zgbmvGated(trans blas.Transpose, m, n, kL, kU int, alpha complex128, a []complex128, lda int, x []complex128, incX int, beta complex128, y []complex128, incY int) {
+	if impl.gatedN(prec64, 8*min(m, n+kL)*(kL+kU+1), 2*(min(m, n+kL)*(kL+kU+1)+2*(m+n))) {
+		native.Zgbmv(trans, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
+		return
+	}
 	// gonum's checks only (α = 0, β = 1 returns right after them).
 	native.Zgbmv(trans, m, n, kL, kU, 0, a, lda, x, incX, 1, y, incY)
 	if m == 0 || n == 0 || (alpha == 0 && beta == 1) {
@@ -131,16 +141,21 @@ func (impl *Implementation) ztrmvGated(uplo blas.Uplo, trans blas.Transpose, dia
 // where A is an n×n triangular band matrix with (k+1) diagonals and x is a
 // vector.
 func (impl *Implementation) Ztbmv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n, k int, a []complex128, lda int, x []complex128, incX int) {
-	if impl.gatedN(prec64, 8*n*(k+1), 2*(n*(k+1)+2*n)) {
+	if l := impl.cxSq.Ztbmv; n < l && k < l {
 		native.Ztbmv(uplo, trans, diag, n, k, a, lda, x, incX)
 		return
 	}
 	impl.ztbmvGated(uplo, trans, diag, n, k, a, lda, x, incX)
 }
 
-// ztbmvGated is Ztbmv for calls at or above its gate, apart so that the calls
-// below it, straight to gonum, pay for no larger frame.
+// ztbmvGated is Ztbmv for calls with a dimension at or above its square limit
+// (cxSq), apart so that the calls below it, straight to gonum, pay for no
+// larger frame; it meets the call's own gate first.
 func (impl *Implementation) ztbmvGated(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n, k int, a []complex128, lda int, x []complex128, incX int) {
+	if impl.gatedN(prec64, 8*n*(k+1), 2*(n*(k+1)+2*n)) {
+		native.Ztbmv(uplo, trans, diag, n, k, a, lda, x, incX)
+		return
+	}
 	if !cxCheckTri(eng.L2Band, uplo, trans, diag, n, k, a, lda, x, incX) {
 		return
 	}
@@ -233,16 +248,21 @@ func (impl *Implementation) ztrsvGated(uplo blas.Uplo, trans blas.Transpose, dia
 // triangular band matrix with (k+1) diagonals. No test for singularity is
 // made.
 func (impl *Implementation) Ztbsv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n, k int, a []complex128, lda int, x []complex128, incX int) {
-	if impl.gatedN(prec64, 8*n*(k+1), 2*(n*(k+1)+2*n)) {
+	if l := impl.cxSq.Ztbsv; n < l && k < l {
 		native.Ztbsv(uplo, trans, diag, n, k, a, lda, x, incX)
 		return
 	}
 	impl.ztbsvGated(uplo, trans, diag, n, k, a, lda, x, incX)
 }
 
-// ztbsvGated is Ztbsv for calls at or above its gate, apart so that the calls
-// below it, straight to gonum, pay for no larger frame.
+// ztbsvGated is Ztbsv for calls with a dimension at or above its square limit
+// (cxSq), apart so that the calls below it, straight to gonum, pay for no
+// larger frame; it meets the call's own gate first.
 func (impl *Implementation) ztbsvGated(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n, k int, a []complex128, lda int, x []complex128, incX int) {
+	if impl.gatedN(prec64, 8*n*(k+1), 2*(n*(k+1)+2*n)) {
+		native.Ztbsv(uplo, trans, diag, n, k, a, lda, x, incX)
+		return
+	}
 	if !cxCheckTri(eng.L2Band, uplo, trans, diag, n, k, a, lda, x, incX) {
 		return
 	}
@@ -335,16 +355,21 @@ func (impl *Implementation) zhemvGated(uplo blas.Uplo, n int, alpha complex128, 
 // are vectors, and alpha and beta are scalars. The imaginary parts of the
 // diagonal of A are ignored and assumed to be zero.
 func (impl *Implementation) Zhbmv(uplo blas.Uplo, n, k int, alpha complex128, a []complex128, lda int, x []complex128, incX int, beta complex128, y []complex128, incY int) {
-	if impl.gatedN(prec64, 16*n*(k+1), 2*(n*(k+1)+3*n)) {
+	if l := impl.cxSq.Zhbmv; n < l && k < l {
 		native.Zhbmv(uplo, n, k, alpha, a, lda, x, incX, beta, y, incY)
 		return
 	}
 	impl.zhbmvGated(uplo, n, k, alpha, a, lda, x, incX, beta, y, incY)
 }
 
-// zhbmvGated is Zhbmv for calls at or above its gate, apart so that the calls
-// below it, straight to gonum, pay for no larger frame.
+// zhbmvGated is Zhbmv for calls with a dimension at or above its square limit
+// (cxSq), apart so that the calls below it, straight to gonum, pay for no
+// larger frame; it meets the call's own gate first.
 func (impl *Implementation) zhbmvGated(uplo blas.Uplo, n, k int, alpha complex128, a []complex128, lda int, x []complex128, incX int, beta complex128, y []complex128, incY int) {
+	if impl.gatedN(prec64, 16*n*(k+1), 2*(n*(k+1)+3*n)) {
+		native.Zhbmv(uplo, n, k, alpha, a, lda, x, incX, beta, y, incY)
+		return
+	}
 	// gonum's checks only (α = 0, β = 1 returns right after them).
 	native.Zhbmv(uplo, n, k, 0, a, lda, x, incX, 1, y, incY)
 	if n == 0 || (alpha == 0 && beta == 1) {
@@ -404,16 +429,21 @@ func (impl *Implementation) zhpmvGated(uplo blas.Uplo, n int, alpha complex128, 
 // where A is an m×n dense matrix, x and y are vectors, and alpha is a
 // scalar.
 func (impl *Implementation) Zgeru(m, n int, alpha complex128, x []complex128, incX int, y []complex128, incY int, a []complex128, lda int) {
-	if impl.gatedN(prec64, 8*m*n, 2*(2*m*n+m+n)) {
+	if l := impl.cxSq.Zgeru; m < l && n < l {
 		native.Zgeru(m, n, alpha, x, incX, y, incY, a, lda)
 		return
 	}
 	impl.zgeruGated(m, n, alpha, x, incX, y, incY, a, lda)
 }
 
-// zgeruGated is Zgeru for calls at or above its gate, apart so that the calls
-// below it, straight to gonum, pay for no larger frame.
+// zgeruGated is Zgeru for calls with a dimension at or above its square limit
+// (cxSq), apart so that the calls below it, straight to gonum, pay for no
+// larger frame; it meets the call's own gate first.
 func (impl *Implementation) zgeruGated(m, n int, alpha complex128, x []complex128, incX int, y []complex128, incY int, a []complex128, lda int) {
+	if impl.gatedN(prec64, 8*m*n, 2*(2*m*n+m+n)) {
+		native.Zgeru(m, n, alpha, x, incX, y, incY, a, lda)
+		return
+	}
 	// gonum's checks only (α = 0 returns right after them).
 	native.Zgeru(m, n, 0, x, incX, y, incY, a, lda)
 	if m == 0 || n == 0 || alpha == 0 {
@@ -436,16 +466,21 @@ func (impl *Implementation) zgeruGated(m, n int, alpha complex128, x []complex12
 // where A is an m×n dense matrix, x and y are vectors, and alpha is a
 // scalar.
 func (impl *Implementation) Zgerc(m, n int, alpha complex128, x []complex128, incX int, y []complex128, incY int, a []complex128, lda int) {
-	if impl.gatedN(prec64, 8*m*n, 2*(2*m*n+m+n)) {
+	if l := impl.cxSq.Zgerc; m < l && n < l {
 		native.Zgerc(m, n, alpha, x, incX, y, incY, a, lda)
 		return
 	}
 	impl.zgercGated(m, n, alpha, x, incX, y, incY, a, lda)
 }
 
-// zgercGated is Zgerc for calls at or above its gate, apart so that the calls
-// below it, straight to gonum, pay for no larger frame.
+// zgercGated is Zgerc for calls with a dimension at or above its square limit
+// (cxSq), apart so that the calls below it, straight to gonum, pay for no
+// larger frame; it meets the call's own gate first.
 func (impl *Implementation) zgercGated(m, n int, alpha complex128, x []complex128, incX int, y []complex128, incY int, a []complex128, lda int) {
+	if impl.gatedN(prec64, 8*m*n, 2*(2*m*n+m+n)) {
+		native.Zgerc(m, n, alpha, x, incX, y, incY, a, lda)
+		return
+	}
 	// gonum's checks only (α = 0 returns right after them).
 	native.Zgerc(m, n, 0, x, incX, y, incY, a, lda)
 	if m == 0 || n == 0 || alpha == 0 {

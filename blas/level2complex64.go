@@ -17,16 +17,21 @@ import (
 // where A is an m×n dense matrix, x and y are vectors, and alpha and beta
 // are scalars.
 func (impl *Implementation) Cgemv(trans blas.Transpose, m, n int, alpha complex64, a []complex64, lda int, x []complex64, incX int, beta complex64, y []complex64, incY int) {
-	if impl.gatedN(prec32, 8*m*n, 2*(m*n+2*(m+n))) {
+	if l := impl.cxSq.Cgemv; m < l && n < l {
 		native.Cgemv(trans, m, n, alpha, a, lda, x, incX, beta, y, incY)
 		return
 	}
 	impl.cgemvGated(trans, m, n, alpha, a, lda, x, incX, beta, y, incY)
 }
 
-// cgemvGated is Cgemv for calls at or above its gate, apart so that the calls
-// below it, straight to gonum, pay for no larger frame.
+// cgemvGated is Cgemv for calls with a dimension at or above its square limit
+// (cxSq), apart so that the calls below it, straight to gonum, pay for no
+// larger frame; it meets the call's own gate first.
 func (impl *Implementation) cgemvGated(trans blas.Transpose, m, n int, alpha complex64, a []complex64, lda int, x []complex64, incX int, beta complex64, y []complex64, incY int) {
+	if impl.gatedN(prec32, 8*m*n, 2*(m*n+2*(m+n))) {
+		native.Cgemv(trans, m, n, alpha, a, lda, x, incX, beta, y, incY)
+		return
+	}
 	// gonum's checks, in gonum's order: with α = 0 and β = 1 its Zgemv
 	// returns right after them, touching nothing.
 	native.Cgemv(trans, m, n, 0, a, lda, x, incX, 1, y, incY)
@@ -58,16 +63,21 @@ func (impl *Implementation) cgemvGated(trans blas.Transpose, m, n int, alpha com
 // where A is an m×n band matrix with kL sub-diagonals and kU
 // super-diagonals, x and y are vectors, and alpha and beta are scalars.
 func (impl *Implementation) Cgbmv(trans blas.Transpose, m, n, kL, kU int, alpha complex64, a []complex64, lda int, x []complex64, incX int, beta complex64, y []complex64, incY int) {
-	if impl.gatedN(prec32, 8*min(m, n+kL)*(kL+kU+1), 2*(min(m, n+kL)*(kL+kU+1)+2*(m+n))) {
+	if l := impl.cxSq.Cgbmv; m < l && n < l && kL < l && kU < l {
 		native.Cgbmv(trans, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
 		return
 	}
 	impl.cgbmvGated(trans, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
 }
 
-// cgbmvGated is Cgbmv for calls at or above its gate, apart so that the calls
-// below it, straight to gonum, pay for no larger frame.
+// cgbmvGated is Cgbmv for calls with a dimension at or above its square limit
+// (cxSq), apart so that the calls below it, straight to gonum, pay for no
+// larger frame; it meets the call's own gate first.
 func (impl *Implementation) cgbmvGated(trans blas.Transpose, m, n, kL, kU int, alpha complex64, a []complex64, lda int, x []complex64, incX int, beta complex64, y []complex64, incY int) {
+	if impl.gatedN(prec32, 8*min(m, n+kL)*(kL+kU+1), 2*(min(m, n+kL)*(kL+kU+1)+2*(m+n))) {
+		native.Cgbmv(trans, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
+		return
+	}
 	// gonum's checks only (α = 0, β = 1 returns right after them).
 	native.Cgbmv(trans, m, n, kL, kU, 0, a, lda, x, incX, 1, y, incY)
 	if m == 0 || n == 0 || (alpha == 0 && beta == 1) {
@@ -133,16 +143,21 @@ func (impl *Implementation) ctrmvGated(uplo blas.Uplo, trans blas.Transpose, dia
 // where A is an n×n triangular band matrix with (k+1) diagonals and x is a
 // vector.
 func (impl *Implementation) Ctbmv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n, k int, a []complex64, lda int, x []complex64, incX int) {
-	if impl.gatedN(prec32, 8*n*(k+1), 2*(n*(k+1)+2*n)) {
+	if l := impl.cxSq.Ctbmv; n < l && k < l {
 		native.Ctbmv(uplo, trans, diag, n, k, a, lda, x, incX)
 		return
 	}
 	impl.ctbmvGated(uplo, trans, diag, n, k, a, lda, x, incX)
 }
 
-// ctbmvGated is Ctbmv for calls at or above its gate, apart so that the calls
-// below it, straight to gonum, pay for no larger frame.
+// ctbmvGated is Ctbmv for calls with a dimension at or above its square limit
+// (cxSq), apart so that the calls below it, straight to gonum, pay for no
+// larger frame; it meets the call's own gate first.
 func (impl *Implementation) ctbmvGated(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n, k int, a []complex64, lda int, x []complex64, incX int) {
+	if impl.gatedN(prec32, 8*n*(k+1), 2*(n*(k+1)+2*n)) {
+		native.Ctbmv(uplo, trans, diag, n, k, a, lda, x, incX)
+		return
+	}
 	if !cxCheckTri(eng.L2Band, uplo, trans, diag, n, k, a, lda, x, incX) {
 		return
 	}
@@ -235,16 +250,21 @@ func (impl *Implementation) ctrsvGated(uplo blas.Uplo, trans blas.Transpose, dia
 // triangular band matrix with (k+1) diagonals. No test for singularity is
 // made.
 func (impl *Implementation) Ctbsv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n, k int, a []complex64, lda int, x []complex64, incX int) {
-	if impl.gatedN(prec32, 8*n*(k+1), 2*(n*(k+1)+2*n)) {
+	if l := impl.cxSq.Ctbsv; n < l && k < l {
 		native.Ctbsv(uplo, trans, diag, n, k, a, lda, x, incX)
 		return
 	}
 	impl.ctbsvGated(uplo, trans, diag, n, k, a, lda, x, incX)
 }
 
-// ctbsvGated is Ctbsv for calls at or above its gate, apart so that the calls
-// below it, straight to gonum, pay for no larger frame.
+// ctbsvGated is Ctbsv for calls with a dimension at or above its square limit
+// (cxSq), apart so that the calls below it, straight to gonum, pay for no
+// larger frame; it meets the call's own gate first.
 func (impl *Implementation) ctbsvGated(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n, k int, a []complex64, lda int, x []complex64, incX int) {
+	if impl.gatedN(prec32, 8*n*(k+1), 2*(n*(k+1)+2*n)) {
+		native.Ctbsv(uplo, trans, diag, n, k, a, lda, x, incX)
+		return
+	}
 	if !cxCheckTri(eng.L2Band, uplo, trans, diag, n, k, a, lda, x, incX) {
 		return
 	}
@@ -337,16 +357,21 @@ func (impl *Implementation) chemvGated(uplo blas.Uplo, n int, alpha complex64, a
 // are vectors, and alpha and beta are scalars. The imaginary parts of the
 // diagonal of A are ignored and assumed to be zero.
 func (impl *Implementation) Chbmv(uplo blas.Uplo, n, k int, alpha complex64, a []complex64, lda int, x []complex64, incX int, beta complex64, y []complex64, incY int) {
-	if impl.gatedN(prec32, 16*n*(k+1), 2*(n*(k+1)+3*n)) {
+	if l := impl.cxSq.Chbmv; n < l && k < l {
 		native.Chbmv(uplo, n, k, alpha, a, lda, x, incX, beta, y, incY)
 		return
 	}
 	impl.chbmvGated(uplo, n, k, alpha, a, lda, x, incX, beta, y, incY)
 }
 
-// chbmvGated is Chbmv for calls at or above its gate, apart so that the calls
-// below it, straight to gonum, pay for no larger frame.
+// chbmvGated is Chbmv for calls with a dimension at or above its square limit
+// (cxSq), apart so that the calls below it, straight to gonum, pay for no
+// larger frame; it meets the call's own gate first.
 func (impl *Implementation) chbmvGated(uplo blas.Uplo, n, k int, alpha complex64, a []complex64, lda int, x []complex64, incX int, beta complex64, y []complex64, incY int) {
+	if impl.gatedN(prec32, 16*n*(k+1), 2*(n*(k+1)+3*n)) {
+		native.Chbmv(uplo, n, k, alpha, a, lda, x, incX, beta, y, incY)
+		return
+	}
 	// gonum's checks only (α = 0, β = 1 returns right after them).
 	native.Chbmv(uplo, n, k, 0, a, lda, x, incX, 1, y, incY)
 	if n == 0 || (alpha == 0 && beta == 1) {
@@ -406,16 +431,21 @@ func (impl *Implementation) chpmvGated(uplo blas.Uplo, n int, alpha complex64, a
 // where A is an m×n dense matrix, x and y are vectors, and alpha is a
 // scalar.
 func (impl *Implementation) Cgeru(m, n int, alpha complex64, x []complex64, incX int, y []complex64, incY int, a []complex64, lda int) {
-	if impl.gatedN(prec32, 8*m*n, 2*(2*m*n+m+n)) {
+	if l := impl.cxSq.Cgeru; m < l && n < l {
 		native.Cgeru(m, n, alpha, x, incX, y, incY, a, lda)
 		return
 	}
 	impl.cgeruGated(m, n, alpha, x, incX, y, incY, a, lda)
 }
 
-// cgeruGated is Cgeru for calls at or above its gate, apart so that the calls
-// below it, straight to gonum, pay for no larger frame.
+// cgeruGated is Cgeru for calls with a dimension at or above its square limit
+// (cxSq), apart so that the calls below it, straight to gonum, pay for no
+// larger frame; it meets the call's own gate first.
 func (impl *Implementation) cgeruGated(m, n int, alpha complex64, x []complex64, incX int, y []complex64, incY int, a []complex64, lda int) {
+	if impl.gatedN(prec32, 8*m*n, 2*(2*m*n+m+n)) {
+		native.Cgeru(m, n, alpha, x, incX, y, incY, a, lda)
+		return
+	}
 	// gonum's checks only (α = 0 returns right after them).
 	native.Cgeru(m, n, 0, x, incX, y, incY, a, lda)
 	if m == 0 || n == 0 || alpha == 0 {
@@ -438,16 +468,21 @@ func (impl *Implementation) cgeruGated(m, n int, alpha complex64, x []complex64,
 // where A is an m×n dense matrix, x and y are vectors, and alpha is a
 // scalar.
 func (impl *Implementation) Cgerc(m, n int, alpha complex64, x []complex64, incX int, y []complex64, incY int, a []complex64, lda int) {
-	if impl.gatedN(prec32, 8*m*n, 2*(2*m*n+m+n)) {
+	if l := impl.cxSq.Cgerc; m < l && n < l {
 		native.Cgerc(m, n, alpha, x, incX, y, incY, a, lda)
 		return
 	}
 	impl.cgercGated(m, n, alpha, x, incX, y, incY, a, lda)
 }
 
-// cgercGated is Cgerc for calls at or above its gate, apart so that the calls
-// below it, straight to gonum, pay for no larger frame.
+// cgercGated is Cgerc for calls with a dimension at or above its square limit
+// (cxSq), apart so that the calls below it, straight to gonum, pay for no
+// larger frame; it meets the call's own gate first.
 func (impl *Implementation) cgercGated(m, n int, alpha complex64, x []complex64, incX int, y []complex64, incY int, a []complex64, lda int) {
+	if impl.gatedN(prec32, 8*m*n, 2*(2*m*n+m+n)) {
+		native.Cgerc(m, n, alpha, x, incX, y, incY, a, lda)
+		return
+	}
 	// gonum's checks only (α = 0 returns right after them).
 	native.Cgerc(m, n, 0, x, incX, y, incY, a, lda)
 	if m == 0 || n == 0 || alpha == 0 {
