@@ -196,6 +196,11 @@ type Implementation struct {
 	// lim2 holds the gates of the level 2 routines of order n alone
 	// (gate_level2.go).
 	lim2 level2Limits
+	// cxLim2 holds the complex ones' (gate_level2.go).
+	cxLim2 cxLevel2Limits
+	// cxSq holds the square limits of the complex routines of several
+	// dimensions (gate_int.go).
+	cxSq cxSquareLimits
 	// ig holds the integer gates of the level 2 and 3 routines of several
 	// dimensions (gate_int.go).
 	ig intGates

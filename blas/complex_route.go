@@ -15,7 +15,12 @@ import (
 // smaller than the call's (vectors at their longest, a triangular or
 // Hermitian operand at the larger order): a call below it goes straight
 // to gonum's routine, which makes the argument checks, with gonum's
-// messages in gonum's order, since it is gonum's.
+// messages in gonum's order, since it is gonum's. The front ends make that
+// test in integer comparisons only: level 1 and the level 2 routines of
+// order n alone compare n with a limit (cxLim, cxLim2), the others each
+// dimension with a square limit (cxSq); the rest of a routine, from its
+// own workload's gate on, is a function of its own (zgemvGated and the
+// like), so that a call that stays on the CPU pays for no larger frame.
 
 // cplx is the element type of a complex routine.
 type cplx = eng.Complex

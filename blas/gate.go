@@ -64,6 +64,8 @@ func (impl *Implementation) setCost(cm costModel) {
 	impl.lim = limitsFor(impl.gate32, impl.gate64)
 	impl.cxLim = cxLimitsFor(impl.gate32, impl.gate64)
 	impl.lim2 = level2LimitsFor(impl.gate32, impl.gate64)
+	impl.cxLim2 = cxLevel2LimitsFor(impl.gate32, impl.gate64)
+	impl.cxSq = cxSquareLimitsFor(impl.gate32, impl.gate64)
 	impl.ig = intGatesFor(impl.gate32, impl.gate64)
 }
 

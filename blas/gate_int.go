@@ -74,3 +74,48 @@ func intLimit(lim float64) int {
 	}
 	return int(math.Ceil(max(lim, 0)))
 }
+
+// cxSquareLimits holds, for each complex routine of several dimensions, the
+// least order whose workload with every dimension equal to it (cxSquareWork)
+// is not below the gate: a call whose dimensions are all below its limit
+// stays on the CPU after two to four integer comparisons (the workloads
+// grow with each dimension), cheaper than the products of its own
+// workload; a call with a larger dimension meets its own workload's gate
+// in the routine's gated body.
+type cxSquareLimits struct {
+	Zgemv, Zgbmv, Ztbmv, Ztbsv, Zhbmv, Zgerc, Zgeru                 int
+	Zgemm, Zsymm, Zhemm, Zsyrk, Zherk, Zsyr2k, Zher2k, Ztrmm, Ztrsm int
+	Cgemv, Cgbmv, Ctbmv, Ctbsv, Chbmv, Cgerc, Cgeru                 int
+	Cgemm, Csymm, Chemm, Csyrk, Cherk, Csyr2k, Cher2k, Ctrmm, Ctrsm int
+}
+
+// cxSquareWork is the workload of each routine of cxSquareLimits (its name
+// without the precision letter) with every dimension n (m, n, k, kL, kU):
+// the gate's workload in the complex front ends (level2complex128.go,
+// level3complex128.go), flops and real parts moved.
+var cxSquareWork = map[string]func(n float64) (flops, elems float64){
+	"gemv":  func(n float64) (float64, float64) { return 8 * n * n, 2 * (n*n + 4*n) },
+	"gbmv":  func(n float64) (float64, float64) { return 8 * n * (2*n + 1), 2 * (n*(2*n+1) + 4*n) },
+	"tbmv":  func(n float64) (float64, float64) { return 8 * n * (n + 1), 2 * (n*(n+1) + 2*n) },
+	"tbsv":  func(n float64) (float64, float64) { return 8 * n * (n + 1), 2 * (n*(n+1) + 2*n) },
+	"hbmv":  func(n float64) (float64, float64) { return 16 * n * (n + 1), 2 * (n*(n+1) + 3*n) },
+	"gerc":  func(n float64) (float64, float64) { return 8 * n * n, 2 * (2*n*n + 2*n) },
+	"geru":  func(n float64) (float64, float64) { return 8 * n * n, 2 * (2*n*n + 2*n) },
+	"gemm":  func(n float64) (float64, float64) { return 8 * n * n * n, 8 * n * n },
+	"symm":  func(n float64) (float64, float64) { return 8 * n * n * n, 8 * n * n },
+	"hemm":  func(n float64) (float64, float64) { return 8 * n * n * n, 8 * n * n },
+	"syrk":  func(n float64) (float64, float64) { return 8 * n * n * n, 8 * n * n },
+	"herk":  func(n float64) (float64, float64) { return 8 * n * n * n, 8 * n * n },
+	"syr2k": func(n float64) (float64, float64) { return 8 * n * n * n, 8 * n * n },
+	"her2k": func(n float64) (float64, float64) { return 8 * n * n * n, 8 * n * n },
+	"trmm":  func(n float64) (float64, float64) { return 4 * n * n * n, 2 * (n*n/2 + 2*n*n) },
+	"trsm":  func(n float64) (float64, float64) { return 4 * n * n * n, 2 * (n*n/2 + 2*n*n) },
+}
+
+// cxSquareLimitsFor returns the square limits of the gates g32 (complex64)
+// and g64 (complex128).
+func cxSquareLimitsFor(g32, g64 gate) cxSquareLimits {
+	var l cxSquareLimits
+	fillLevel2Limits(&l, cxSquareWork, g32, g64)
+	return l
+}

@@ -1,7 +1,9 @@
 package clblas
 
 import (
+	"math"
 	"reflect"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -71,6 +73,44 @@ func TestLevel2Limits(t *testing.T) {
 		call(lim, o)
 		if st := impl.Stats()[name]; st.Device+st.CPU != 1 {
 			t.Errorf("%s: n = %d (the limit) counted %+v, want one call", name, lim, st)
+		}
+	}
+}
+
+// TestCxLevel2Limits: each complex level 2 limit (cxLim2), and each square
+// limit of the complex routines of several dimensions (cxSq), is the least
+// order whose workload (cxLevel2Work, cxSquareWork) meets the gate in whole
+// numbers (gatedN), as the front ends compared it before they had limits,
+// on every model and policy.
+func TestCxLevel2Limits(t *testing.T) {
+	for model, cm := range gateModels() {
+		for _, pol := range []Policy{Auto, Always, Never} {
+			impl := &Implementation{policy: pol}
+			impl.setCost(cm)
+			for _, set := range []struct {
+				lims any
+				work map[string]func(n float64) (flops, elems float64)
+			}{{impl.cxLim2, cxLevel2Work}, {impl.cxSq, cxSquareWork}} {
+				lims := reflect.ValueOf(set.lims)
+				for i := range lims.NumField() {
+					name := lims.Type().Field(i).Name
+					p := prec32
+					if name[0] == 'Z' {
+						p = prec64
+					}
+					w := set.work[strings.ToLower(name[1:])]
+					lim := int(lims.Field(i).Int())
+					for _, n := range []int{lim - 1, lim} {
+						if n < 0 || lim == math.MaxInt {
+							continue
+						}
+						f, e := w(float64(n))
+						if got := impl.gatedN(p, int(f), int(e)); got != (n < lim) {
+							t.Errorf("%s %v: %s n=%d: gated %v, limit %d", model, pol, name, n, got, lim)
+						}
+					}
+				}
+			}
 		}
 	}
 }

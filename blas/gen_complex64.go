@@ -22,6 +22,7 @@ import (
 	"os"
 	"regexp"
 	"strconv"
+	"strings"
 )
 
 // zRoutines are the complex128 routines whose names start with Z and whose
@@ -48,6 +49,13 @@ func rename(w string) (string, bool) {
 	}
 	if zRoutines.MatchString(w) {
 		return "C" + w[1:], true
+	}
+	// A front end's gated body: zaxpyGated → caxpyGated, dznrm2Gated →
+	// scnrm2Gated.
+	if base, ok := strings.CutSuffix(w, "Gated"); ok && base != "" {
+		if r, ok := rename(strings.ToUpper(base[:1]) + base[1:]); ok {
+			return strings.ToLower(r[:1]) + r[1:] + "Gated", true
+		}
 	}
 	return w, false
 }

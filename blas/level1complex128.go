@@ -17,6 +17,12 @@ func (impl *Implementation) Zdotu(n int, x []complex128, incX int, y []complex12
 		}
 		return native.Zdotu(n, x, incX, y, incY)
 	}
+	return impl.zdotuGated(n, x, incX, y, incY)
+}
+
+// zdotuGated is Zdotu for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) zdotuGated(n int, x []complex128, incX int, y []complex128, incY int) complex128 {
 	if !cxCheckXY(n, x, incX, y, incY) {
 		return 0
 	}
@@ -45,6 +51,12 @@ func (impl *Implementation) Zdotc(n int, x []complex128, incX int, y []complex12
 		}
 		return native.Zdotc(n, x, incX, y, incY)
 	}
+	return impl.zdotcGated(n, x, incX, y, incY)
+}
+
+// zdotcGated is Zdotc for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) zdotcGated(n int, x []complex128, incX int, y []complex128, incY int) complex128 {
 	if !cxCheckXY(n, x, incX, y, incY) {
 		return 0
 	}
@@ -68,6 +80,12 @@ func (impl *Implementation) Dznrm2(n int, x []complex128, incX int) float64 {
 	if n < impl.cxLim.Dznrm2 {
 		return native.Dznrm2(n, x, incX)
 	}
+	return impl.dznrm2Gated(n, x, incX)
+}
+
+// dznrm2Gated is Dznrm2 for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) dznrm2Gated(n int, x []complex128, incX int) float64 {
 	if incX < 1 {
 		if incX == 0 {
 			panic(msgZeroIncX)
@@ -103,6 +121,12 @@ func (impl *Implementation) Dzasum(n int, x []complex128, incX int) float64 {
 	if n < impl.cxLim.Dzasum {
 		return native.Dzasum(n, x, incX)
 	}
+	return impl.dzasumGated(n, x, incX)
+}
+
+// dzasumGated is Dzasum for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) dzasumGated(n int, x []complex128, incX int) float64 {
 	if n < 0 {
 		panic(msgNLT0)
 	}
@@ -135,6 +159,12 @@ func (impl *Implementation) Izamax(n int, x []complex128, incX int) int {
 	if n < impl.cxLim.Izamax {
 		return native.Izamax(n, x, incX)
 	}
+	return impl.izamaxGated(n, x, incX)
+}
+
+// izamaxGated is Izamax for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) izamaxGated(n int, x []complex128, incX int) int {
 	if incX < 1 {
 		if incX == 0 {
 			panic(msgZeroIncX)
@@ -169,6 +199,12 @@ func (impl *Implementation) Zswap(n int, x []complex128, incX int, y []complex12
 		native.Zswap(n, x, incX, y, incY)
 		return
 	}
+	impl.zswapGated(n, x, incX, y, incY)
+}
+
+// zswapGated is Zswap for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) zswapGated(n int, x []complex128, incX int, y []complex128, incY int) {
 	if !cxCheckXY(n, x, incX, y, incY) {
 		return
 	}
@@ -188,6 +224,12 @@ func (impl *Implementation) Zcopy(n int, x []complex128, incX int, y []complex12
 		native.Zcopy(n, x, incX, y, incY)
 		return
 	}
+	impl.zcopyGated(n, x, incX, y, incY)
+}
+
+// zcopyGated is Zcopy for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) zcopyGated(n int, x []complex128, incX int, y []complex128, incY int) {
 	if !cxCheckXY(n, x, incX, y, incY) {
 		return
 	}
@@ -211,6 +253,12 @@ func (impl *Implementation) Zaxpy(n int, alpha complex128, x []complex128, incX 
 		native.Zaxpy(n, alpha, x, incX, y, incY)
 		return
 	}
+	impl.zaxpyGated(n, alpha, x, incX, y, incY)
+}
+
+// zaxpyGated is Zaxpy for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) zaxpyGated(n int, alpha complex128, x []complex128, incX int, y []complex128, incY int) {
 	if !cxCheckXY(n, x, incX, y, incY) || alpha == 0 {
 		return
 	}
@@ -235,6 +283,12 @@ func (impl *Implementation) Zscal(n int, alpha complex128, x []complex128, incX 
 		native.Zscal(n, alpha, x, incX)
 		return
 	}
+	impl.zscalGated(n, alpha, x, incX)
+}
+
+// zscalGated is Zscal for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) zscalGated(n int, alpha complex128, x []complex128, incX int) {
 	if !cxCheckScal(n, x, incX) {
 		return
 	}
@@ -259,6 +313,12 @@ func (impl *Implementation) Zdscal(n int, alpha float64, x []complex128, incX in
 		native.Zdscal(n, alpha, x, incX)
 		return
 	}
+	impl.zdscalGated(n, alpha, x, incX)
+}
+
+// zdscalGated is Zdscal for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) zdscalGated(n int, alpha float64, x []complex128, incX int) {
 	if !cxCheckScal(n, x, incX) {
 		return
 	}

@@ -19,6 +19,12 @@ func (impl *Implementation) Cdotu(n int, x []complex64, incX int, y []complex64,
 		}
 		return native.Cdotu(n, x, incX, y, incY)
 	}
+	return impl.cdotuGated(n, x, incX, y, incY)
+}
+
+// cdotuGated is Cdotu for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) cdotuGated(n int, x []complex64, incX int, y []complex64, incY int) complex64 {
 	if !cxCheckXY(n, x, incX, y, incY) {
 		return 0
 	}
@@ -47,6 +53,12 @@ func (impl *Implementation) Cdotc(n int, x []complex64, incX int, y []complex64,
 		}
 		return native.Cdotc(n, x, incX, y, incY)
 	}
+	return impl.cdotcGated(n, x, incX, y, incY)
+}
+
+// cdotcGated is Cdotc for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) cdotcGated(n int, x []complex64, incX int, y []complex64, incY int) complex64 {
 	if !cxCheckXY(n, x, incX, y, incY) {
 		return 0
 	}
@@ -70,6 +82,12 @@ func (impl *Implementation) Scnrm2(n int, x []complex64, incX int) float32 {
 	if n < impl.cxLim.Scnrm2 {
 		return native.Scnrm2(n, x, incX)
 	}
+	return impl.scnrm2Gated(n, x, incX)
+}
+
+// scnrm2Gated is Scnrm2 for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) scnrm2Gated(n int, x []complex64, incX int) float32 {
 	if incX < 1 {
 		if incX == 0 {
 			panic(msgZeroIncX)
@@ -105,6 +123,12 @@ func (impl *Implementation) Scasum(n int, x []complex64, incX int) float32 {
 	if n < impl.cxLim.Scasum {
 		return native.Scasum(n, x, incX)
 	}
+	return impl.scasumGated(n, x, incX)
+}
+
+// scasumGated is Scasum for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) scasumGated(n int, x []complex64, incX int) float32 {
 	if n < 0 {
 		panic(msgNLT0)
 	}
@@ -137,6 +161,12 @@ func (impl *Implementation) Icamax(n int, x []complex64, incX int) int {
 	if n < impl.cxLim.Icamax {
 		return native.Icamax(n, x, incX)
 	}
+	return impl.icamaxGated(n, x, incX)
+}
+
+// icamaxGated is Icamax for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) icamaxGated(n int, x []complex64, incX int) int {
 	if incX < 1 {
 		if incX == 0 {
 			panic(msgZeroIncX)
@@ -171,6 +201,12 @@ func (impl *Implementation) Cswap(n int, x []complex64, incX int, y []complex64,
 		native.Cswap(n, x, incX, y, incY)
 		return
 	}
+	impl.cswapGated(n, x, incX, y, incY)
+}
+
+// cswapGated is Cswap for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) cswapGated(n int, x []complex64, incX int, y []complex64, incY int) {
 	if !cxCheckXY(n, x, incX, y, incY) {
 		return
 	}
@@ -190,6 +226,12 @@ func (impl *Implementation) Ccopy(n int, x []complex64, incX int, y []complex64,
 		native.Ccopy(n, x, incX, y, incY)
 		return
 	}
+	impl.ccopyGated(n, x, incX, y, incY)
+}
+
+// ccopyGated is Ccopy for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) ccopyGated(n int, x []complex64, incX int, y []complex64, incY int) {
 	if !cxCheckXY(n, x, incX, y, incY) {
 		return
 	}
@@ -213,6 +255,12 @@ func (impl *Implementation) Caxpy(n int, alpha complex64, x []complex64, incX in
 		native.Caxpy(n, alpha, x, incX, y, incY)
 		return
 	}
+	impl.caxpyGated(n, alpha, x, incX, y, incY)
+}
+
+// caxpyGated is Caxpy for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) caxpyGated(n int, alpha complex64, x []complex64, incX int, y []complex64, incY int) {
 	if !cxCheckXY(n, x, incX, y, incY) || alpha == 0 {
 		return
 	}
@@ -237,6 +285,12 @@ func (impl *Implementation) Cscal(n int, alpha complex64, x []complex64, incX in
 		native.Cscal(n, alpha, x, incX)
 		return
 	}
+	impl.cscalGated(n, alpha, x, incX)
+}
+
+// cscalGated is Cscal for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) cscalGated(n int, alpha complex64, x []complex64, incX int) {
 	if !cxCheckScal(n, x, incX) {
 		return
 	}
@@ -261,6 +315,12 @@ func (impl *Implementation) Csscal(n int, alpha float32, x []complex64, incX int
 		native.Csscal(n, alpha, x, incX)
 		return
 	}
+	impl.csscalGated(n, alpha, x, incX)
+}
+
+// csscalGated is Csscal for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) csscalGated(n int, alpha float32, x []complex64, incX int) {
 	if !cxCheckScal(n, x, incX) {
 		return
 	}

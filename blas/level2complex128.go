@@ -15,6 +15,17 @@ import (
 // where A is an m×n dense matrix, x and y are vectors, and alpha and beta
 // are scalars.
 func (impl *Implementation) Zgemv(trans blas.Transpose, m, n int, alpha complex128, a []complex128, lda int, x []complex128, incX int, beta complex128, y []complex128, incY int) {
+	if l := impl.cxSq.Zgemv; m < l && n < l {
+		native.Zgemv(trans, m, n, alpha, a, lda, x, incX, beta, y, incY)
+		return
+	}
+	impl.zgemvGated(trans, m, n, alpha, a, lda, x, incX, beta, y, incY)
+}
+
+// zgemvGated is Zgemv for calls with a dimension at or above its square limit
+// (cxSq), apart so that the calls below it, straight to gonum, pay for no
+// larger frame; it meets the call's own gate first.
+func (impl *Implementation) zgemvGated(trans blas.Transpose, m, n int, alpha complex128, a []complex128, lda int, x []complex128, incX int, beta complex128, y []complex128, incY int) {
 	if impl.gatedN(prec64, 8*m*n, 2*(m*n+2*(m+n))) {
 		native.Zgemv(trans, m, n, alpha, a, lda, x, incX, beta, y, incY)
 		return
@@ -50,6 +61,17 @@ func (impl *Implementation) Zgemv(trans blas.Transpose, m, n int, alpha complex1
 // where A is an m×n band matrix with kL sub-diagonals and kU
 // super-diagonals, x and y are vectors, and alpha and beta are scalars.
 func (impl *Implementation) Zgbmv(trans blas.Transpose, m, n, kL, kU int, alpha complex128, a []complex128, lda int, x []complex128, incX int, beta complex128, y []complex128, incY int) {
+	if l := impl.cxSq.Zgbmv; m < l && n < l && kL < l && kU < l {
+		native.Zgbmv(trans, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
+		return
+	}
+	impl.zgbmvGated(trans, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
+}
+
+// zgbmvGated is Zgbmv for calls with a dimension at or above its square limit
+// (cxSq), apart so that the calls below it, straight to gonum, pay for no
+// larger frame; it meets the call's own gate first.
+func (impl *Implementation) zgbmvGated(trans blas.Transpose, m, n, kL, kU int, alpha complex128, a []complex128, lda int, x []complex128, incX int, beta complex128, y []complex128, incY int) {
 	if impl.gatedN(prec64, 8*min(m, n+kL)*(kL+kU+1), 2*(min(m, n+kL)*(kL+kU+1)+2*(m+n))) {
 		native.Zgbmv(trans, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
 		return
@@ -85,10 +107,16 @@ func (impl *Implementation) Zgbmv(trans blas.Transpose, m, n, kL, kU int, alpha 
 //
 // where A is an n×n triangular matrix and x is a vector.
 func (impl *Implementation) Ztrmv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n int, a []complex128, lda int, x []complex128, incX int) {
-	if impl.gatedN(prec64, 4*n*n, 2*(n*(n+1)/2+2*n)) {
+	if n < impl.cxLim2.Ztrmv {
 		native.Ztrmv(uplo, trans, diag, n, a, lda, x, incX)
 		return
 	}
+	impl.ztrmvGated(uplo, trans, diag, n, a, lda, x, incX)
+}
+
+// ztrmvGated is Ztrmv for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) ztrmvGated(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n int, a []complex128, lda int, x []complex128, incX int) {
 	if !cxCheckTri(eng.L2Dense, uplo, trans, diag, n, n-1, a, lda, x, incX) {
 		return
 	}
@@ -113,6 +141,17 @@ func (impl *Implementation) Ztrmv(uplo blas.Uplo, trans blas.Transpose, diag bla
 // where A is an n×n triangular band matrix with (k+1) diagonals and x is a
 // vector.
 func (impl *Implementation) Ztbmv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n, k int, a []complex128, lda int, x []complex128, incX int) {
+	if l := impl.cxSq.Ztbmv; n < l && k < l {
+		native.Ztbmv(uplo, trans, diag, n, k, a, lda, x, incX)
+		return
+	}
+	impl.ztbmvGated(uplo, trans, diag, n, k, a, lda, x, incX)
+}
+
+// ztbmvGated is Ztbmv for calls with a dimension at or above its square limit
+// (cxSq), apart so that the calls below it, straight to gonum, pay for no
+// larger frame; it meets the call's own gate first.
+func (impl *Implementation) ztbmvGated(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n, k int, a []complex128, lda int, x []complex128, incX int) {
 	if impl.gatedN(prec64, 8*n*(k+1), 2*(n*(k+1)+2*n)) {
 		native.Ztbmv(uplo, trans, diag, n, k, a, lda, x, incX)
 		return
@@ -140,10 +179,16 @@ func (impl *Implementation) Ztbmv(uplo blas.Uplo, trans blas.Transpose, diag bla
 //
 // where A is an n×n triangular matrix in packed form and x is a vector.
 func (impl *Implementation) Ztpmv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n int, ap []complex128, x []complex128, incX int) {
-	if impl.gatedN(prec64, 4*n*n, 2*(n*(n+1)/2+2*n)) {
+	if n < impl.cxLim2.Ztpmv {
 		native.Ztpmv(uplo, trans, diag, n, ap, x, incX)
 		return
 	}
+	impl.ztpmvGated(uplo, trans, diag, n, ap, x, incX)
+}
+
+// ztpmvGated is Ztpmv for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) ztpmvGated(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n int, ap []complex128, x []complex128, incX int) {
 	if !cxCheckTri(eng.L2Packed, uplo, trans, diag, n, n-1, ap, 0, x, incX) {
 		return
 	}
@@ -168,10 +213,16 @@ func (impl *Implementation) Ztpmv(uplo blas.Uplo, trans blas.Transpose, diag bla
 // where b and x are n-element vectors (x holds b on entry) and A is an n×n
 // triangular matrix. No test for singularity is made.
 func (impl *Implementation) Ztrsv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n int, a []complex128, lda int, x []complex128, incX int) {
-	if impl.gatedN(prec64, 4*n*n, 2*(n*(n+1)/2+2*n)) {
+	if n < impl.cxLim2.Ztrsv {
 		native.Ztrsv(uplo, trans, diag, n, a, lda, x, incX)
 		return
 	}
+	impl.ztrsvGated(uplo, trans, diag, n, a, lda, x, incX)
+}
+
+// ztrsvGated is Ztrsv for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) ztrsvGated(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n int, a []complex128, lda int, x []complex128, incX int) {
 	if !cxCheckTri(eng.L2Dense, uplo, trans, diag, n, n-1, a, lda, x, incX) {
 		return
 	}
@@ -197,6 +248,17 @@ func (impl *Implementation) Ztrsv(uplo blas.Uplo, trans blas.Transpose, diag bla
 // triangular band matrix with (k+1) diagonals. No test for singularity is
 // made.
 func (impl *Implementation) Ztbsv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n, k int, a []complex128, lda int, x []complex128, incX int) {
+	if l := impl.cxSq.Ztbsv; n < l && k < l {
+		native.Ztbsv(uplo, trans, diag, n, k, a, lda, x, incX)
+		return
+	}
+	impl.ztbsvGated(uplo, trans, diag, n, k, a, lda, x, incX)
+}
+
+// ztbsvGated is Ztbsv for calls with a dimension at or above its square limit
+// (cxSq), apart so that the calls below it, straight to gonum, pay for no
+// larger frame; it meets the call's own gate first.
+func (impl *Implementation) ztbsvGated(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n, k int, a []complex128, lda int, x []complex128, incX int) {
 	if impl.gatedN(prec64, 8*n*(k+1), 2*(n*(k+1)+2*n)) {
 		native.Ztbsv(uplo, trans, diag, n, k, a, lda, x, incX)
 		return
@@ -225,10 +287,16 @@ func (impl *Implementation) Ztbsv(uplo blas.Uplo, trans blas.Transpose, diag bla
 // where b and x are n-element vectors (x holds b on entry) and A is an n×n
 // triangular matrix in packed form. No test for singularity is made.
 func (impl *Implementation) Ztpsv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n int, ap []complex128, x []complex128, incX int) {
-	if impl.gatedN(prec64, 4*n*n, 2*(n*(n+1)/2+2*n)) {
+	if n < impl.cxLim2.Ztpsv {
 		native.Ztpsv(uplo, trans, diag, n, ap, x, incX)
 		return
 	}
+	impl.ztpsvGated(uplo, trans, diag, n, ap, x, incX)
+}
+
+// ztpsvGated is Ztpsv for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) ztpsvGated(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n int, ap []complex128, x []complex128, incX int) {
 	if !cxCheckTri(eng.L2Packed, uplo, trans, diag, n, n-1, ap, 0, x, incX) {
 		return
 	}
@@ -252,10 +320,16 @@ func (impl *Implementation) Ztpsv(uplo blas.Uplo, trans blas.Transpose, diag bla
 // beta are scalars. The imaginary parts of the diagonal of A are ignored
 // and assumed to be zero.
 func (impl *Implementation) Zhemv(uplo blas.Uplo, n int, alpha complex128, a []complex128, lda int, x []complex128, incX int, beta complex128, y []complex128, incY int) {
-	if impl.gatedN(prec64, 8*n*n, 2*(n*(n+1)/2+3*n)) {
+	if n < impl.cxLim2.Zhemv {
 		native.Zhemv(uplo, n, alpha, a, lda, x, incX, beta, y, incY)
 		return
 	}
+	impl.zhemvGated(uplo, n, alpha, a, lda, x, incX, beta, y, incY)
+}
+
+// zhemvGated is Zhemv for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) zhemvGated(uplo blas.Uplo, n int, alpha complex128, a []complex128, lda int, x []complex128, incX int, beta complex128, y []complex128, incY int) {
 	// gonum's checks only (α = 0, β = 1 returns right after them).
 	native.Zhemv(uplo, n, 0, a, lda, x, incX, 1, y, incY)
 	if n == 0 || (alpha == 0 && beta == 1) {
@@ -281,6 +355,17 @@ func (impl *Implementation) Zhemv(uplo blas.Uplo, n int, alpha complex128, a []c
 // are vectors, and alpha and beta are scalars. The imaginary parts of the
 // diagonal of A are ignored and assumed to be zero.
 func (impl *Implementation) Zhbmv(uplo blas.Uplo, n, k int, alpha complex128, a []complex128, lda int, x []complex128, incX int, beta complex128, y []complex128, incY int) {
+	if l := impl.cxSq.Zhbmv; n < l && k < l {
+		native.Zhbmv(uplo, n, k, alpha, a, lda, x, incX, beta, y, incY)
+		return
+	}
+	impl.zhbmvGated(uplo, n, k, alpha, a, lda, x, incX, beta, y, incY)
+}
+
+// zhbmvGated is Zhbmv for calls with a dimension at or above its square limit
+// (cxSq), apart so that the calls below it, straight to gonum, pay for no
+// larger frame; it meets the call's own gate first.
+func (impl *Implementation) zhbmvGated(uplo blas.Uplo, n, k int, alpha complex128, a []complex128, lda int, x []complex128, incX int, beta complex128, y []complex128, incY int) {
 	if impl.gatedN(prec64, 16*n*(k+1), 2*(n*(k+1)+3*n)) {
 		native.Zhbmv(uplo, n, k, alpha, a, lda, x, incX, beta, y, incY)
 		return
@@ -310,10 +395,16 @@ func (impl *Implementation) Zhbmv(uplo blas.Uplo, n, k int, alpha complex128, a 
 // and alpha and beta are scalars. The imaginary parts of the diagonal of A
 // are ignored and assumed to be zero.
 func (impl *Implementation) Zhpmv(uplo blas.Uplo, n int, alpha complex128, ap []complex128, x []complex128, incX int, beta complex128, y []complex128, incY int) {
-	if impl.gatedN(prec64, 8*n*n, 2*(n*(n+1)/2+3*n)) {
+	if n < impl.cxLim2.Zhpmv {
 		native.Zhpmv(uplo, n, alpha, ap, x, incX, beta, y, incY)
 		return
 	}
+	impl.zhpmvGated(uplo, n, alpha, ap, x, incX, beta, y, incY)
+}
+
+// zhpmvGated is Zhpmv for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) zhpmvGated(uplo blas.Uplo, n int, alpha complex128, ap []complex128, x []complex128, incX int, beta complex128, y []complex128, incY int) {
 	// gonum's checks only (α = 0, β = 1 returns right after them).
 	native.Zhpmv(uplo, n, 0, ap, x, incX, 1, y, incY)
 	if n == 0 || (alpha == 0 && beta == 1) {
@@ -338,6 +429,17 @@ func (impl *Implementation) Zhpmv(uplo blas.Uplo, n int, alpha complex128, ap []
 // where A is an m×n dense matrix, x and y are vectors, and alpha is a
 // scalar.
 func (impl *Implementation) Zgeru(m, n int, alpha complex128, x []complex128, incX int, y []complex128, incY int, a []complex128, lda int) {
+	if l := impl.cxSq.Zgeru; m < l && n < l {
+		native.Zgeru(m, n, alpha, x, incX, y, incY, a, lda)
+		return
+	}
+	impl.zgeruGated(m, n, alpha, x, incX, y, incY, a, lda)
+}
+
+// zgeruGated is Zgeru for calls with a dimension at or above its square limit
+// (cxSq), apart so that the calls below it, straight to gonum, pay for no
+// larger frame; it meets the call's own gate first.
+func (impl *Implementation) zgeruGated(m, n int, alpha complex128, x []complex128, incX int, y []complex128, incY int, a []complex128, lda int) {
 	if impl.gatedN(prec64, 8*m*n, 2*(2*m*n+m+n)) {
 		native.Zgeru(m, n, alpha, x, incX, y, incY, a, lda)
 		return
@@ -364,6 +466,17 @@ func (impl *Implementation) Zgeru(m, n int, alpha complex128, x []complex128, in
 // where A is an m×n dense matrix, x and y are vectors, and alpha is a
 // scalar.
 func (impl *Implementation) Zgerc(m, n int, alpha complex128, x []complex128, incX int, y []complex128, incY int, a []complex128, lda int) {
+	if l := impl.cxSq.Zgerc; m < l && n < l {
+		native.Zgerc(m, n, alpha, x, incX, y, incY, a, lda)
+		return
+	}
+	impl.zgercGated(m, n, alpha, x, incX, y, incY, a, lda)
+}
+
+// zgercGated is Zgerc for calls with a dimension at or above its square limit
+// (cxSq), apart so that the calls below it, straight to gonum, pay for no
+// larger frame; it meets the call's own gate first.
+func (impl *Implementation) zgercGated(m, n int, alpha complex128, x []complex128, incX int, y []complex128, incY int, a []complex128, lda int) {
 	if impl.gatedN(prec64, 8*m*n, 2*(2*m*n+m+n)) {
 		native.Zgerc(m, n, alpha, x, incX, y, incY, a, lda)
 		return
@@ -390,10 +503,16 @@ func (impl *Implementation) Zgerc(m, n int, alpha complex128, x []complex128, in
 // where A is an n×n Hermitian matrix, x is a vector, and alpha is a real
 // scalar. The imaginary parts of the diagonal of A are set to zero.
 func (impl *Implementation) Zher(uplo blas.Uplo, n int, alpha float64, x []complex128, incX int, a []complex128, lda int) {
-	if impl.gatedN(prec64, 4*n*n, 2*(n*(n+1)+n)) {
+	if n < impl.cxLim2.Zher {
 		native.Zher(uplo, n, alpha, x, incX, a, lda)
 		return
 	}
+	impl.zherGated(uplo, n, alpha, x, incX, a, lda)
+}
+
+// zherGated is Zher for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) zherGated(uplo blas.Uplo, n int, alpha float64, x []complex128, incX int, a []complex128, lda int) {
 	// gonum's checks only (α = 0 returns right after them).
 	native.Zher(uplo, n, 0, x, incX, a, lda)
 	if n == 0 || alpha == 0 {
@@ -417,10 +536,16 @@ func (impl *Implementation) Zher(uplo blas.Uplo, n int, alpha float64, x []compl
 // alpha is a real scalar. The imaginary parts of the diagonal of A are set
 // to zero.
 func (impl *Implementation) Zhpr(uplo blas.Uplo, n int, alpha float64, x []complex128, incX int, ap []complex128) {
-	if impl.gatedN(prec64, 4*n*n, 2*(n*(n+1)+n)) {
+	if n < impl.cxLim2.Zhpr {
 		native.Zhpr(uplo, n, alpha, x, incX, ap)
 		return
 	}
+	impl.zhprGated(uplo, n, alpha, x, incX, ap)
+}
+
+// zhprGated is Zhpr for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) zhprGated(uplo blas.Uplo, n int, alpha float64, x []complex128, incX int, ap []complex128) {
 	// gonum's checks only (α = 0 returns right after them).
 	native.Zhpr(uplo, n, 0, x, incX, ap)
 	if n == 0 || alpha == 0 {
@@ -443,10 +568,16 @@ func (impl *Implementation) Zhpr(uplo blas.Uplo, n int, alpha float64, x []compl
 // where A is an n×n Hermitian matrix, x and y are vectors, and alpha is a
 // scalar. The imaginary parts of the diagonal of A are set to zero.
 func (impl *Implementation) Zher2(uplo blas.Uplo, n int, alpha complex128, x []complex128, incX int, y []complex128, incY int, a []complex128, lda int) {
-	if impl.gatedN(prec64, 8*n*n, 2*(n*(n+1)+2*n)) {
+	if n < impl.cxLim2.Zher2 {
 		native.Zher2(uplo, n, alpha, x, incX, y, incY, a, lda)
 		return
 	}
+	impl.zher2Gated(uplo, n, alpha, x, incX, y, incY, a, lda)
+}
+
+// zher2Gated is Zher2 for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) zher2Gated(uplo blas.Uplo, n int, alpha complex128, x []complex128, incX int, y []complex128, incY int, a []complex128, lda int) {
 	// gonum's checks only (α = 0 returns right after them).
 	native.Zher2(uplo, n, 0, x, incX, y, incY, a, lda)
 	if n == 0 || alpha == 0 {
@@ -470,10 +601,16 @@ func (impl *Implementation) Zher2(uplo blas.Uplo, n int, alpha complex128, x []c
 // and alpha is a scalar. The imaginary parts of the diagonal of A are set
 // to zero.
 func (impl *Implementation) Zhpr2(uplo blas.Uplo, n int, alpha complex128, x []complex128, incX int, y []complex128, incY int, ap []complex128) {
-	if impl.gatedN(prec64, 8*n*n, 2*(n*(n+1)+2*n)) {
+	if n < impl.cxLim2.Zhpr2 {
 		native.Zhpr2(uplo, n, alpha, x, incX, y, incY, ap)
 		return
 	}
+	impl.zhpr2Gated(uplo, n, alpha, x, incX, y, incY, ap)
+}
+
+// zhpr2Gated is Zhpr2 for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) zhpr2Gated(uplo blas.Uplo, n int, alpha complex128, x []complex128, incX int, y []complex128, incY int, ap []complex128) {
 	// gonum's checks only (α = 0 returns right after them).
 	native.Zhpr2(uplo, n, 0, x, incX, y, incY, ap)
 	if n == 0 || alpha == 0 {

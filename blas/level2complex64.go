@@ -17,6 +17,17 @@ import (
 // where A is an m×n dense matrix, x and y are vectors, and alpha and beta
 // are scalars.
 func (impl *Implementation) Cgemv(trans blas.Transpose, m, n int, alpha complex64, a []complex64, lda int, x []complex64, incX int, beta complex64, y []complex64, incY int) {
+	if l := impl.cxSq.Cgemv; m < l && n < l {
+		native.Cgemv(trans, m, n, alpha, a, lda, x, incX, beta, y, incY)
+		return
+	}
+	impl.cgemvGated(trans, m, n, alpha, a, lda, x, incX, beta, y, incY)
+}
+
+// cgemvGated is Cgemv for calls with a dimension at or above its square limit
+// (cxSq), apart so that the calls below it, straight to gonum, pay for no
+// larger frame; it meets the call's own gate first.
+func (impl *Implementation) cgemvGated(trans blas.Transpose, m, n int, alpha complex64, a []complex64, lda int, x []complex64, incX int, beta complex64, y []complex64, incY int) {
 	if impl.gatedN(prec32, 8*m*n, 2*(m*n+2*(m+n))) {
 		native.Cgemv(trans, m, n, alpha, a, lda, x, incX, beta, y, incY)
 		return
@@ -52,6 +63,17 @@ func (impl *Implementation) Cgemv(trans blas.Transpose, m, n int, alpha complex6
 // where A is an m×n band matrix with kL sub-diagonals and kU
 // super-diagonals, x and y are vectors, and alpha and beta are scalars.
 func (impl *Implementation) Cgbmv(trans blas.Transpose, m, n, kL, kU int, alpha complex64, a []complex64, lda int, x []complex64, incX int, beta complex64, y []complex64, incY int) {
+	if l := impl.cxSq.Cgbmv; m < l && n < l && kL < l && kU < l {
+		native.Cgbmv(trans, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
+		return
+	}
+	impl.cgbmvGated(trans, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
+}
+
+// cgbmvGated is Cgbmv for calls with a dimension at or above its square limit
+// (cxSq), apart so that the calls below it, straight to gonum, pay for no
+// larger frame; it meets the call's own gate first.
+func (impl *Implementation) cgbmvGated(trans blas.Transpose, m, n, kL, kU int, alpha complex64, a []complex64, lda int, x []complex64, incX int, beta complex64, y []complex64, incY int) {
 	if impl.gatedN(prec32, 8*min(m, n+kL)*(kL+kU+1), 2*(min(m, n+kL)*(kL+kU+1)+2*(m+n))) {
 		native.Cgbmv(trans, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY)
 		return
@@ -87,10 +109,16 @@ func (impl *Implementation) Cgbmv(trans blas.Transpose, m, n, kL, kU int, alpha 
 //
 // where A is an n×n triangular matrix and x is a vector.
 func (impl *Implementation) Ctrmv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n int, a []complex64, lda int, x []complex64, incX int) {
-	if impl.gatedN(prec32, 4*n*n, 2*(n*(n+1)/2+2*n)) {
+	if n < impl.cxLim2.Ctrmv {
 		native.Ctrmv(uplo, trans, diag, n, a, lda, x, incX)
 		return
 	}
+	impl.ctrmvGated(uplo, trans, diag, n, a, lda, x, incX)
+}
+
+// ctrmvGated is Ctrmv for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) ctrmvGated(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n int, a []complex64, lda int, x []complex64, incX int) {
 	if !cxCheckTri(eng.L2Dense, uplo, trans, diag, n, n-1, a, lda, x, incX) {
 		return
 	}
@@ -115,6 +143,17 @@ func (impl *Implementation) Ctrmv(uplo blas.Uplo, trans blas.Transpose, diag bla
 // where A is an n×n triangular band matrix with (k+1) diagonals and x is a
 // vector.
 func (impl *Implementation) Ctbmv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n, k int, a []complex64, lda int, x []complex64, incX int) {
+	if l := impl.cxSq.Ctbmv; n < l && k < l {
+		native.Ctbmv(uplo, trans, diag, n, k, a, lda, x, incX)
+		return
+	}
+	impl.ctbmvGated(uplo, trans, diag, n, k, a, lda, x, incX)
+}
+
+// ctbmvGated is Ctbmv for calls with a dimension at or above its square limit
+// (cxSq), apart so that the calls below it, straight to gonum, pay for no
+// larger frame; it meets the call's own gate first.
+func (impl *Implementation) ctbmvGated(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n, k int, a []complex64, lda int, x []complex64, incX int) {
 	if impl.gatedN(prec32, 8*n*(k+1), 2*(n*(k+1)+2*n)) {
 		native.Ctbmv(uplo, trans, diag, n, k, a, lda, x, incX)
 		return
@@ -142,10 +181,16 @@ func (impl *Implementation) Ctbmv(uplo blas.Uplo, trans blas.Transpose, diag bla
 //
 // where A is an n×n triangular matrix in packed form and x is a vector.
 func (impl *Implementation) Ctpmv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n int, ap []complex64, x []complex64, incX int) {
-	if impl.gatedN(prec32, 4*n*n, 2*(n*(n+1)/2+2*n)) {
+	if n < impl.cxLim2.Ctpmv {
 		native.Ctpmv(uplo, trans, diag, n, ap, x, incX)
 		return
 	}
+	impl.ctpmvGated(uplo, trans, diag, n, ap, x, incX)
+}
+
+// ctpmvGated is Ctpmv for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) ctpmvGated(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n int, ap []complex64, x []complex64, incX int) {
 	if !cxCheckTri(eng.L2Packed, uplo, trans, diag, n, n-1, ap, 0, x, incX) {
 		return
 	}
@@ -170,10 +215,16 @@ func (impl *Implementation) Ctpmv(uplo blas.Uplo, trans blas.Transpose, diag bla
 // where b and x are n-element vectors (x holds b on entry) and A is an n×n
 // triangular matrix. No test for singularity is made.
 func (impl *Implementation) Ctrsv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n int, a []complex64, lda int, x []complex64, incX int) {
-	if impl.gatedN(prec32, 4*n*n, 2*(n*(n+1)/2+2*n)) {
+	if n < impl.cxLim2.Ctrsv {
 		native.Ctrsv(uplo, trans, diag, n, a, lda, x, incX)
 		return
 	}
+	impl.ctrsvGated(uplo, trans, diag, n, a, lda, x, incX)
+}
+
+// ctrsvGated is Ctrsv for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) ctrsvGated(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n int, a []complex64, lda int, x []complex64, incX int) {
 	if !cxCheckTri(eng.L2Dense, uplo, trans, diag, n, n-1, a, lda, x, incX) {
 		return
 	}
@@ -199,6 +250,17 @@ func (impl *Implementation) Ctrsv(uplo blas.Uplo, trans blas.Transpose, diag bla
 // triangular band matrix with (k+1) diagonals. No test for singularity is
 // made.
 func (impl *Implementation) Ctbsv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n, k int, a []complex64, lda int, x []complex64, incX int) {
+	if l := impl.cxSq.Ctbsv; n < l && k < l {
+		native.Ctbsv(uplo, trans, diag, n, k, a, lda, x, incX)
+		return
+	}
+	impl.ctbsvGated(uplo, trans, diag, n, k, a, lda, x, incX)
+}
+
+// ctbsvGated is Ctbsv for calls with a dimension at or above its square limit
+// (cxSq), apart so that the calls below it, straight to gonum, pay for no
+// larger frame; it meets the call's own gate first.
+func (impl *Implementation) ctbsvGated(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n, k int, a []complex64, lda int, x []complex64, incX int) {
 	if impl.gatedN(prec32, 8*n*(k+1), 2*(n*(k+1)+2*n)) {
 		native.Ctbsv(uplo, trans, diag, n, k, a, lda, x, incX)
 		return
@@ -227,10 +289,16 @@ func (impl *Implementation) Ctbsv(uplo blas.Uplo, trans blas.Transpose, diag bla
 // where b and x are n-element vectors (x holds b on entry) and A is an n×n
 // triangular matrix in packed form. No test for singularity is made.
 func (impl *Implementation) Ctpsv(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n int, ap []complex64, x []complex64, incX int) {
-	if impl.gatedN(prec32, 4*n*n, 2*(n*(n+1)/2+2*n)) {
+	if n < impl.cxLim2.Ctpsv {
 		native.Ctpsv(uplo, trans, diag, n, ap, x, incX)
 		return
 	}
+	impl.ctpsvGated(uplo, trans, diag, n, ap, x, incX)
+}
+
+// ctpsvGated is Ctpsv for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) ctpsvGated(uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, n int, ap []complex64, x []complex64, incX int) {
 	if !cxCheckTri(eng.L2Packed, uplo, trans, diag, n, n-1, ap, 0, x, incX) {
 		return
 	}
@@ -254,10 +322,16 @@ func (impl *Implementation) Ctpsv(uplo blas.Uplo, trans blas.Transpose, diag bla
 // beta are scalars. The imaginary parts of the diagonal of A are ignored
 // and assumed to be zero.
 func (impl *Implementation) Chemv(uplo blas.Uplo, n int, alpha complex64, a []complex64, lda int, x []complex64, incX int, beta complex64, y []complex64, incY int) {
-	if impl.gatedN(prec32, 8*n*n, 2*(n*(n+1)/2+3*n)) {
+	if n < impl.cxLim2.Chemv {
 		native.Chemv(uplo, n, alpha, a, lda, x, incX, beta, y, incY)
 		return
 	}
+	impl.chemvGated(uplo, n, alpha, a, lda, x, incX, beta, y, incY)
+}
+
+// chemvGated is Chemv for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) chemvGated(uplo blas.Uplo, n int, alpha complex64, a []complex64, lda int, x []complex64, incX int, beta complex64, y []complex64, incY int) {
 	// gonum's checks only (α = 0, β = 1 returns right after them).
 	native.Chemv(uplo, n, 0, a, lda, x, incX, 1, y, incY)
 	if n == 0 || (alpha == 0 && beta == 1) {
@@ -283,6 +357,17 @@ func (impl *Implementation) Chemv(uplo blas.Uplo, n int, alpha complex64, a []co
 // are vectors, and alpha and beta are scalars. The imaginary parts of the
 // diagonal of A are ignored and assumed to be zero.
 func (impl *Implementation) Chbmv(uplo blas.Uplo, n, k int, alpha complex64, a []complex64, lda int, x []complex64, incX int, beta complex64, y []complex64, incY int) {
+	if l := impl.cxSq.Chbmv; n < l && k < l {
+		native.Chbmv(uplo, n, k, alpha, a, lda, x, incX, beta, y, incY)
+		return
+	}
+	impl.chbmvGated(uplo, n, k, alpha, a, lda, x, incX, beta, y, incY)
+}
+
+// chbmvGated is Chbmv for calls with a dimension at or above its square limit
+// (cxSq), apart so that the calls below it, straight to gonum, pay for no
+// larger frame; it meets the call's own gate first.
+func (impl *Implementation) chbmvGated(uplo blas.Uplo, n, k int, alpha complex64, a []complex64, lda int, x []complex64, incX int, beta complex64, y []complex64, incY int) {
 	if impl.gatedN(prec32, 16*n*(k+1), 2*(n*(k+1)+3*n)) {
 		native.Chbmv(uplo, n, k, alpha, a, lda, x, incX, beta, y, incY)
 		return
@@ -312,10 +397,16 @@ func (impl *Implementation) Chbmv(uplo blas.Uplo, n, k int, alpha complex64, a [
 // and alpha and beta are scalars. The imaginary parts of the diagonal of A
 // are ignored and assumed to be zero.
 func (impl *Implementation) Chpmv(uplo blas.Uplo, n int, alpha complex64, ap []complex64, x []complex64, incX int, beta complex64, y []complex64, incY int) {
-	if impl.gatedN(prec32, 8*n*n, 2*(n*(n+1)/2+3*n)) {
+	if n < impl.cxLim2.Chpmv {
 		native.Chpmv(uplo, n, alpha, ap, x, incX, beta, y, incY)
 		return
 	}
+	impl.chpmvGated(uplo, n, alpha, ap, x, incX, beta, y, incY)
+}
+
+// chpmvGated is Chpmv for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) chpmvGated(uplo blas.Uplo, n int, alpha complex64, ap []complex64, x []complex64, incX int, beta complex64, y []complex64, incY int) {
 	// gonum's checks only (α = 0, β = 1 returns right after them).
 	native.Chpmv(uplo, n, 0, ap, x, incX, 1, y, incY)
 	if n == 0 || (alpha == 0 && beta == 1) {
@@ -340,6 +431,17 @@ func (impl *Implementation) Chpmv(uplo blas.Uplo, n int, alpha complex64, ap []c
 // where A is an m×n dense matrix, x and y are vectors, and alpha is a
 // scalar.
 func (impl *Implementation) Cgeru(m, n int, alpha complex64, x []complex64, incX int, y []complex64, incY int, a []complex64, lda int) {
+	if l := impl.cxSq.Cgeru; m < l && n < l {
+		native.Cgeru(m, n, alpha, x, incX, y, incY, a, lda)
+		return
+	}
+	impl.cgeruGated(m, n, alpha, x, incX, y, incY, a, lda)
+}
+
+// cgeruGated is Cgeru for calls with a dimension at or above its square limit
+// (cxSq), apart so that the calls below it, straight to gonum, pay for no
+// larger frame; it meets the call's own gate first.
+func (impl *Implementation) cgeruGated(m, n int, alpha complex64, x []complex64, incX int, y []complex64, incY int, a []complex64, lda int) {
 	if impl.gatedN(prec32, 8*m*n, 2*(2*m*n+m+n)) {
 		native.Cgeru(m, n, alpha, x, incX, y, incY, a, lda)
 		return
@@ -366,6 +468,17 @@ func (impl *Implementation) Cgeru(m, n int, alpha complex64, x []complex64, incX
 // where A is an m×n dense matrix, x and y are vectors, and alpha is a
 // scalar.
 func (impl *Implementation) Cgerc(m, n int, alpha complex64, x []complex64, incX int, y []complex64, incY int, a []complex64, lda int) {
+	if l := impl.cxSq.Cgerc; m < l && n < l {
+		native.Cgerc(m, n, alpha, x, incX, y, incY, a, lda)
+		return
+	}
+	impl.cgercGated(m, n, alpha, x, incX, y, incY, a, lda)
+}
+
+// cgercGated is Cgerc for calls with a dimension at or above its square limit
+// (cxSq), apart so that the calls below it, straight to gonum, pay for no
+// larger frame; it meets the call's own gate first.
+func (impl *Implementation) cgercGated(m, n int, alpha complex64, x []complex64, incX int, y []complex64, incY int, a []complex64, lda int) {
 	if impl.gatedN(prec32, 8*m*n, 2*(2*m*n+m+n)) {
 		native.Cgerc(m, n, alpha, x, incX, y, incY, a, lda)
 		return
@@ -392,10 +505,16 @@ func (impl *Implementation) Cgerc(m, n int, alpha complex64, x []complex64, incX
 // where A is an n×n Hermitian matrix, x is a vector, and alpha is a real
 // scalar. The imaginary parts of the diagonal of A are set to zero.
 func (impl *Implementation) Cher(uplo blas.Uplo, n int, alpha float32, x []complex64, incX int, a []complex64, lda int) {
-	if impl.gatedN(prec32, 4*n*n, 2*(n*(n+1)+n)) {
+	if n < impl.cxLim2.Cher {
 		native.Cher(uplo, n, alpha, x, incX, a, lda)
 		return
 	}
+	impl.cherGated(uplo, n, alpha, x, incX, a, lda)
+}
+
+// cherGated is Cher for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) cherGated(uplo blas.Uplo, n int, alpha float32, x []complex64, incX int, a []complex64, lda int) {
 	// gonum's checks only (α = 0 returns right after them).
 	native.Cher(uplo, n, 0, x, incX, a, lda)
 	if n == 0 || alpha == 0 {
@@ -419,10 +538,16 @@ func (impl *Implementation) Cher(uplo blas.Uplo, n int, alpha float32, x []compl
 // alpha is a real scalar. The imaginary parts of the diagonal of A are set
 // to zero.
 func (impl *Implementation) Chpr(uplo blas.Uplo, n int, alpha float32, x []complex64, incX int, ap []complex64) {
-	if impl.gatedN(prec32, 4*n*n, 2*(n*(n+1)+n)) {
+	if n < impl.cxLim2.Chpr {
 		native.Chpr(uplo, n, alpha, x, incX, ap)
 		return
 	}
+	impl.chprGated(uplo, n, alpha, x, incX, ap)
+}
+
+// chprGated is Chpr for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) chprGated(uplo blas.Uplo, n int, alpha float32, x []complex64, incX int, ap []complex64) {
 	// gonum's checks only (α = 0 returns right after them).
 	native.Chpr(uplo, n, 0, x, incX, ap)
 	if n == 0 || alpha == 0 {
@@ -445,10 +570,16 @@ func (impl *Implementation) Chpr(uplo blas.Uplo, n int, alpha float32, x []compl
 // where A is an n×n Hermitian matrix, x and y are vectors, and alpha is a
 // scalar. The imaginary parts of the diagonal of A are set to zero.
 func (impl *Implementation) Cher2(uplo blas.Uplo, n int, alpha complex64, x []complex64, incX int, y []complex64, incY int, a []complex64, lda int) {
-	if impl.gatedN(prec32, 8*n*n, 2*(n*(n+1)+2*n)) {
+	if n < impl.cxLim2.Cher2 {
 		native.Cher2(uplo, n, alpha, x, incX, y, incY, a, lda)
 		return
 	}
+	impl.cher2Gated(uplo, n, alpha, x, incX, y, incY, a, lda)
+}
+
+// cher2Gated is Cher2 for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) cher2Gated(uplo blas.Uplo, n int, alpha complex64, x []complex64, incX int, y []complex64, incY int, a []complex64, lda int) {
 	// gonum's checks only (α = 0 returns right after them).
 	native.Cher2(uplo, n, 0, x, incX, y, incY, a, lda)
 	if n == 0 || alpha == 0 {
@@ -472,10 +603,16 @@ func (impl *Implementation) Cher2(uplo blas.Uplo, n int, alpha complex64, x []co
 // and alpha is a scalar. The imaginary parts of the diagonal of A are set
 // to zero.
 func (impl *Implementation) Chpr2(uplo blas.Uplo, n int, alpha complex64, x []complex64, incX int, y []complex64, incY int, ap []complex64) {
-	if impl.gatedN(prec32, 8*n*n, 2*(n*(n+1)+2*n)) {
+	if n < impl.cxLim2.Chpr2 {
 		native.Chpr2(uplo, n, alpha, x, incX, y, incY, ap)
 		return
 	}
+	impl.chpr2Gated(uplo, n, alpha, x, incX, y, incY, ap)
+}
+
+// chpr2Gated is Chpr2 for calls at or above its gate, apart so that the calls
+// below it, straight to gonum, pay for no larger frame.
+func (impl *Implementation) chpr2Gated(uplo blas.Uplo, n int, alpha complex64, x []complex64, incX int, y []complex64, incY int, ap []complex64) {
 	// gonum's checks only (α = 0 returns right after them).
 	native.Chpr2(uplo, n, 0, x, incX, y, incY, ap)
 	if n == 0 || alpha == 0 {

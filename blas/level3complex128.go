@@ -14,6 +14,17 @@ import (
 // k×n matrix, C is an m×n matrix, and alpha and beta are scalars. When
 // beta is zero, C is overwritten (NaN in C does not survive).
 func (impl *Implementation) Zgemm(tA, tB blas.Transpose, m, n, k int, alpha complex128, a []complex128, lda int, b []complex128, ldb int, beta complex128, c []complex128, ldc int) {
+	if l := impl.cxSq.Zgemm; m < l && n < l && k < l {
+		native.Zgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
+	impl.zgemmGated(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// zgemmGated is Zgemm for calls with a dimension at or above its square limit
+// (cxSq), apart so that the calls below it, straight to gonum, pay for no
+// larger frame; it meets the call's own gate first.
+func (impl *Implementation) zgemmGated(tA, tB blas.Transpose, m, n, k int, alpha complex128, a []complex128, lda int, b []complex128, ldb int, beta complex128, c []complex128, ldc int) {
 	// zgemmWork's workload with β ≠ 0, written out: the generic call is
 	// not inlined here and would cost a small call as much as gonum's.
 	if impl.gatedN(prec64, 8*m*n*k, 2*(k*(m+n)+2*m*n)) {
@@ -36,6 +47,17 @@ func (impl *Implementation) Zgemm(tA, tB blas.Transpose, m, n, k int, alpha comp
 // where A is an n×n or m×m symmetric matrix (only the uplo triangle is
 // read), B and C are m×n matrices, and alpha and beta are scalars.
 func (impl *Implementation) Zsymm(side blas.Side, uplo blas.Uplo, m, n int, alpha complex128, a []complex128, lda int, b []complex128, ldb int, beta complex128, c []complex128, ldc int) {
+	if l := impl.cxSq.Zsymm; m < l && n < l {
+		native.Zsymm(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
+	impl.zsymmGated(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// zsymmGated is Zsymm for calls with a dimension at or above its square limit
+// (cxSq), apart so that the calls below it, straight to gonum, pay for no
+// larger frame; it meets the call's own gate first.
+func (impl *Implementation) zsymmGated(side blas.Side, uplo blas.Uplo, m, n int, alpha complex128, a []complex128, lda int, b []complex128, ldb int, beta complex128, c []complex128, ldc int) {
 	if impl.gatedN(prec64, 8*m*n*max(m, n), 2*(max(m, n)*max(m, n)+3*m*n)) {
 		native.Zsymm(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
@@ -58,6 +80,17 @@ func (impl *Implementation) Zsymm(side blas.Side, uplo blas.Uplo, m, n int, alph
 // read, and the imaginary parts of its diagonal are taken as zero), B and
 // C are m×n matrices, and alpha and beta are scalars.
 func (impl *Implementation) Zhemm(side blas.Side, uplo blas.Uplo, m, n int, alpha complex128, a []complex128, lda int, b []complex128, ldb int, beta complex128, c []complex128, ldc int) {
+	if l := impl.cxSq.Zhemm; m < l && n < l {
+		native.Zhemm(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
+	impl.zhemmGated(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// zhemmGated is Zhemm for calls with a dimension at or above its square limit
+// (cxSq), apart so that the calls below it, straight to gonum, pay for no
+// larger frame; it meets the call's own gate first.
+func (impl *Implementation) zhemmGated(side blas.Side, uplo blas.Uplo, m, n int, alpha complex128, a []complex128, lda int, b []complex128, ldb int, beta complex128, c []complex128, ldc int) {
 	if impl.gatedN(prec64, 8*m*n*max(m, n), 2*(max(m, n)*max(m, n)+3*m*n)) {
 		native.Zhemm(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
@@ -79,6 +112,17 @@ func (impl *Implementation) Zhemm(side blas.Side, uplo blas.Uplo, m, n int, alph
 // where A is an n×k or k×n matrix, C is an n×n symmetric matrix (only the
 // uplo triangle is referenced), and alpha and beta are scalars.
 func (impl *Implementation) Zsyrk(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha complex128, a []complex128, lda int, beta complex128, c []complex128, ldc int) {
+	if l := impl.cxSq.Zsyrk; n < l && k < l {
+		native.Zsyrk(uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
+		return
+	}
+	impl.zsyrkGated(uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
+}
+
+// zsyrkGated is Zsyrk for calls with a dimension at or above its square limit
+// (cxSq), apart so that the calls below it, straight to gonum, pay for no
+// larger frame; it meets the call's own gate first.
+func (impl *Implementation) zsyrkGated(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha complex128, a []complex128, lda int, beta complex128, c []complex128, ldc int) {
 	if impl.gatedN(prec64, 8*n*n*k, 2*(2*n*k+2*n*n)) {
 		native.Zsyrk(uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
 		return
@@ -101,6 +145,17 @@ func (impl *Implementation) Zsyrk(uplo blas.Uplo, trans blas.Transpose, n, k int
 // uplo triangle is referenced; the imaginary parts of its diagonal are set
 // to zero), and alpha and beta are real scalars.
 func (impl *Implementation) Zherk(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha float64, a []complex128, lda int, beta float64, c []complex128, ldc int) {
+	if l := impl.cxSq.Zherk; n < l && k < l {
+		native.Zherk(uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
+		return
+	}
+	impl.zherkGated(uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
+}
+
+// zherkGated is Zherk for calls with a dimension at or above its square limit
+// (cxSq), apart so that the calls below it, straight to gonum, pay for no
+// larger frame; it meets the call's own gate first.
+func (impl *Implementation) zherkGated(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha float64, a []complex128, lda int, beta float64, c []complex128, ldc int) {
 	if impl.gatedN(prec64, 8*n*n*k, 2*(2*n*k+2*n*n)) {
 		native.Zherk(uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
 		return
@@ -122,6 +177,17 @@ func (impl *Implementation) Zherk(uplo blas.Uplo, trans blas.Transpose, n, k int
 // where A and B are n×k or k×n matrices, C is an n×n symmetric matrix
 // (only the uplo triangle is referenced), and alpha and beta are scalars.
 func (impl *Implementation) Zsyr2k(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha complex128, a []complex128, lda int, b []complex128, ldb int, beta complex128, c []complex128, ldc int) {
+	if l := impl.cxSq.Zsyr2k; n < l && k < l {
+		native.Zsyr2k(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
+	impl.zsyr2kGated(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// zsyr2kGated is Zsyr2k for calls with a dimension at or above its square limit
+// (cxSq), apart so that the calls below it, straight to gonum, pay for no
+// larger frame; it meets the call's own gate first.
+func (impl *Implementation) zsyr2kGated(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha complex128, a []complex128, lda int, b []complex128, ldb int, beta complex128, c []complex128, ldc int) {
 	if impl.gatedN(prec64, 8*n*n*k, 2*(2*n*k+2*n*n)) {
 		native.Zsyr2k(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
@@ -144,6 +210,17 @@ func (impl *Implementation) Zsyr2k(uplo blas.Uplo, trans blas.Transpose, n, k in
 // (only the uplo triangle is referenced; the imaginary parts of its
 // diagonal are set to zero), alpha is a scalar and beta is a real scalar.
 func (impl *Implementation) Zher2k(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha complex128, a []complex128, lda int, b []complex128, ldb int, beta float64, c []complex128, ldc int) {
+	if l := impl.cxSq.Zher2k; n < l && k < l {
+		native.Zher2k(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
+	impl.zher2kGated(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// zher2kGated is Zher2k for calls with a dimension at or above its square limit
+// (cxSq), apart so that the calls below it, straight to gonum, pay for no
+// larger frame; it meets the call's own gate first.
+func (impl *Implementation) zher2kGated(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha complex128, a []complex128, lda int, b []complex128, ldb int, beta float64, c []complex128, ldc int) {
 	if impl.gatedN(prec64, 8*n*n*k, 2*(2*n*k+2*n*n)) {
 		native.Zher2k(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
@@ -165,6 +242,17 @@ func (impl *Implementation) Zher2k(uplo blas.Uplo, trans blas.Transpose, n, k in
 // where op(A) is one of A, Aᵀ or Aᴴ, A is an m×m or n×n triangular matrix,
 // B is an m×n matrix, and alpha is a scalar.
 func (impl *Implementation) Ztrmm(side blas.Side, uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, m, n int, alpha complex128, a []complex128, lda int, b []complex128, ldb int) {
+	if l := impl.cxSq.Ztrmm; m < l && n < l {
+		native.Ztrmm(side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
+		return
+	}
+	impl.ztrmmGated(side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
+}
+
+// ztrmmGated is Ztrmm for calls with a dimension at or above its square limit
+// (cxSq), apart so that the calls below it, straight to gonum, pay for no
+// larger frame; it meets the call's own gate first.
+func (impl *Implementation) ztrmmGated(side blas.Side, uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, m, n int, alpha complex128, a []complex128, lda int, b []complex128, ldb int) {
 	if impl.gatedN(prec64, 4*m*n*max(m, n), 2*(max(m, n)*max(m, n)/2+2*m*n)) {
 		native.Ztrmm(side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
 		return
@@ -186,6 +274,17 @@ func (impl *Implementation) Ztrmm(side blas.Side, uplo blas.Uplo, trans blas.Tra
 // matrix, X and B are m×n matrices (X overwrites B), and alpha is a
 // scalar. No test for singularity is made.
 func (impl *Implementation) Ztrsm(side blas.Side, uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, m, n int, alpha complex128, a []complex128, lda int, b []complex128, ldb int) {
+	if l := impl.cxSq.Ztrsm; m < l && n < l {
+		native.Ztrsm(side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
+		return
+	}
+	impl.ztrsmGated(side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
+}
+
+// ztrsmGated is Ztrsm for calls with a dimension at or above its square limit
+// (cxSq), apart so that the calls below it, straight to gonum, pay for no
+// larger frame; it meets the call's own gate first.
+func (impl *Implementation) ztrsmGated(side blas.Side, uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, m, n int, alpha complex128, a []complex128, lda int, b []complex128, ldb int) {
 	if impl.gatedN(prec64, 4*m*n*max(m, n), 2*(max(m, n)*max(m, n)/2+2*m*n)) {
 		native.Ztrsm(side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
 		return

@@ -16,6 +16,17 @@ import (
 // k×n matrix, C is an m×n matrix, and alpha and beta are scalars. When
 // beta is zero, C is overwritten (NaN in C does not survive).
 func (impl *Implementation) Cgemm(tA, tB blas.Transpose, m, n, k int, alpha complex64, a []complex64, lda int, b []complex64, ldb int, beta complex64, c []complex64, ldc int) {
+	if l := impl.cxSq.Cgemm; m < l && n < l && k < l {
+		native.Cgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
+	impl.cgemmGated(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// cgemmGated is Cgemm for calls with a dimension at or above its square limit
+// (cxSq), apart so that the calls below it, straight to gonum, pay for no
+// larger frame; it meets the call's own gate first.
+func (impl *Implementation) cgemmGated(tA, tB blas.Transpose, m, n, k int, alpha complex64, a []complex64, lda int, b []complex64, ldb int, beta complex64, c []complex64, ldc int) {
 	// zgemmWork's workload with β ≠ 0, written out: the generic call is
 	// not inlined here and would cost a small call as much as gonum's.
 	if impl.gatedN(prec32, 8*m*n*k, 2*(k*(m+n)+2*m*n)) {
@@ -38,6 +49,17 @@ func (impl *Implementation) Cgemm(tA, tB blas.Transpose, m, n, k int, alpha comp
 // where A is an n×n or m×m symmetric matrix (only the uplo triangle is
 // read), B and C are m×n matrices, and alpha and beta are scalars.
 func (impl *Implementation) Csymm(side blas.Side, uplo blas.Uplo, m, n int, alpha complex64, a []complex64, lda int, b []complex64, ldb int, beta complex64, c []complex64, ldc int) {
+	if l := impl.cxSq.Csymm; m < l && n < l {
+		native.Csymm(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
+	impl.csymmGated(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// csymmGated is Csymm for calls with a dimension at or above its square limit
+// (cxSq), apart so that the calls below it, straight to gonum, pay for no
+// larger frame; it meets the call's own gate first.
+func (impl *Implementation) csymmGated(side blas.Side, uplo blas.Uplo, m, n int, alpha complex64, a []complex64, lda int, b []complex64, ldb int, beta complex64, c []complex64, ldc int) {
 	if impl.gatedN(prec32, 8*m*n*max(m, n), 2*(max(m, n)*max(m, n)+3*m*n)) {
 		native.Csymm(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
@@ -60,6 +82,17 @@ func (impl *Implementation) Csymm(side blas.Side, uplo blas.Uplo, m, n int, alph
 // read, and the imaginary parts of its diagonal are taken as zero), B and
 // C are m×n matrices, and alpha and beta are scalars.
 func (impl *Implementation) Chemm(side blas.Side, uplo blas.Uplo, m, n int, alpha complex64, a []complex64, lda int, b []complex64, ldb int, beta complex64, c []complex64, ldc int) {
+	if l := impl.cxSq.Chemm; m < l && n < l {
+		native.Chemm(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
+	impl.chemmGated(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// chemmGated is Chemm for calls with a dimension at or above its square limit
+// (cxSq), apart so that the calls below it, straight to gonum, pay for no
+// larger frame; it meets the call's own gate first.
+func (impl *Implementation) chemmGated(side blas.Side, uplo blas.Uplo, m, n int, alpha complex64, a []complex64, lda int, b []complex64, ldb int, beta complex64, c []complex64, ldc int) {
 	if impl.gatedN(prec32, 8*m*n*max(m, n), 2*(max(m, n)*max(m, n)+3*m*n)) {
 		native.Chemm(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
@@ -81,6 +114,17 @@ func (impl *Implementation) Chemm(side blas.Side, uplo blas.Uplo, m, n int, alph
 // where A is an n×k or k×n matrix, C is an n×n symmetric matrix (only the
 // uplo triangle is referenced), and alpha and beta are scalars.
 func (impl *Implementation) Csyrk(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha complex64, a []complex64, lda int, beta complex64, c []complex64, ldc int) {
+	if l := impl.cxSq.Csyrk; n < l && k < l {
+		native.Csyrk(uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
+		return
+	}
+	impl.csyrkGated(uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
+}
+
+// csyrkGated is Csyrk for calls with a dimension at or above its square limit
+// (cxSq), apart so that the calls below it, straight to gonum, pay for no
+// larger frame; it meets the call's own gate first.
+func (impl *Implementation) csyrkGated(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha complex64, a []complex64, lda int, beta complex64, c []complex64, ldc int) {
 	if impl.gatedN(prec32, 8*n*n*k, 2*(2*n*k+2*n*n)) {
 		native.Csyrk(uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
 		return
@@ -103,6 +147,17 @@ func (impl *Implementation) Csyrk(uplo blas.Uplo, trans blas.Transpose, n, k int
 // uplo triangle is referenced; the imaginary parts of its diagonal are set
 // to zero), and alpha and beta are real scalars.
 func (impl *Implementation) Cherk(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha float32, a []complex64, lda int, beta float32, c []complex64, ldc int) {
+	if l := impl.cxSq.Cherk; n < l && k < l {
+		native.Cherk(uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
+		return
+	}
+	impl.cherkGated(uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
+}
+
+// cherkGated is Cherk for calls with a dimension at or above its square limit
+// (cxSq), apart so that the calls below it, straight to gonum, pay for no
+// larger frame; it meets the call's own gate first.
+func (impl *Implementation) cherkGated(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha float32, a []complex64, lda int, beta float32, c []complex64, ldc int) {
 	if impl.gatedN(prec32, 8*n*n*k, 2*(2*n*k+2*n*n)) {
 		native.Cherk(uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
 		return
@@ -124,6 +179,17 @@ func (impl *Implementation) Cherk(uplo blas.Uplo, trans blas.Transpose, n, k int
 // where A and B are n×k or k×n matrices, C is an n×n symmetric matrix
 // (only the uplo triangle is referenced), and alpha and beta are scalars.
 func (impl *Implementation) Csyr2k(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha complex64, a []complex64, lda int, b []complex64, ldb int, beta complex64, c []complex64, ldc int) {
+	if l := impl.cxSq.Csyr2k; n < l && k < l {
+		native.Csyr2k(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
+	impl.csyr2kGated(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// csyr2kGated is Csyr2k for calls with a dimension at or above its square limit
+// (cxSq), apart so that the calls below it, straight to gonum, pay for no
+// larger frame; it meets the call's own gate first.
+func (impl *Implementation) csyr2kGated(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha complex64, a []complex64, lda int, b []complex64, ldb int, beta complex64, c []complex64, ldc int) {
 	if impl.gatedN(prec32, 8*n*n*k, 2*(2*n*k+2*n*n)) {
 		native.Csyr2k(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
@@ -146,6 +212,17 @@ func (impl *Implementation) Csyr2k(uplo blas.Uplo, trans blas.Transpose, n, k in
 // (only the uplo triangle is referenced; the imaginary parts of its
 // diagonal are set to zero), alpha is a scalar and beta is a real scalar.
 func (impl *Implementation) Cher2k(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha complex64, a []complex64, lda int, b []complex64, ldb int, beta float32, c []complex64, ldc int) {
+	if l := impl.cxSq.Cher2k; n < l && k < l {
+		native.Cher2k(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
+	impl.cher2kGated(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// cher2kGated is Cher2k for calls with a dimension at or above its square limit
+// (cxSq), apart so that the calls below it, straight to gonum, pay for no
+// larger frame; it meets the call's own gate first.
+func (impl *Implementation) cher2kGated(uplo blas.Uplo, trans blas.Transpose, n, k int, alpha complex64, a []complex64, lda int, b []complex64, ldb int, beta float32, c []complex64, ldc int) {
 	if impl.gatedN(prec32, 8*n*n*k, 2*(2*n*k+2*n*n)) {
 		native.Cher2k(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
@@ -167,6 +244,17 @@ func (impl *Implementation) Cher2k(uplo blas.Uplo, trans blas.Transpose, n, k in
 // where op(A) is one of A, Aᵀ or Aᴴ, A is an m×m or n×n triangular matrix,
 // B is an m×n matrix, and alpha is a scalar.
 func (impl *Implementation) Ctrmm(side blas.Side, uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, m, n int, alpha complex64, a []complex64, lda int, b []complex64, ldb int) {
+	if l := impl.cxSq.Ctrmm; m < l && n < l {
+		native.Ctrmm(side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
+		return
+	}
+	impl.ctrmmGated(side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
+}
+
+// ctrmmGated is Ctrmm for calls with a dimension at or above its square limit
+// (cxSq), apart so that the calls below it, straight to gonum, pay for no
+// larger frame; it meets the call's own gate first.
+func (impl *Implementation) ctrmmGated(side blas.Side, uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, m, n int, alpha complex64, a []complex64, lda int, b []complex64, ldb int) {
 	if impl.gatedN(prec32, 4*m*n*max(m, n), 2*(max(m, n)*max(m, n)/2+2*m*n)) {
 		native.Ctrmm(side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
 		return
@@ -188,6 +276,17 @@ func (impl *Implementation) Ctrmm(side blas.Side, uplo blas.Uplo, trans blas.Tra
 // matrix, X and B are m×n matrices (X overwrites B), and alpha is a
 // scalar. No test for singularity is made.
 func (impl *Implementation) Ctrsm(side blas.Side, uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, m, n int, alpha complex64, a []complex64, lda int, b []complex64, ldb int) {
+	if l := impl.cxSq.Ctrsm; m < l && n < l {
+		native.Ctrsm(side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
+		return
+	}
+	impl.ctrsmGated(side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
+}
+
+// ctrsmGated is Ctrsm for calls with a dimension at or above its square limit
+// (cxSq), apart so that the calls below it, straight to gonum, pay for no
+// larger frame; it meets the call's own gate first.
+func (impl *Implementation) ctrsmGated(side blas.Side, uplo blas.Uplo, trans blas.Transpose, diag blas.Diag, m, n int, alpha complex64, a []complex64, lda int, b []complex64, ldb int) {
 	if impl.gatedN(prec32, 4*m*n*max(m, n), 2*(max(m, n)*max(m, n)/2+2*m*n)) {
 		native.Ctrsm(side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
 		return

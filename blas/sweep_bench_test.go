@@ -119,15 +119,22 @@ func BenchmarkSweep(b *testing.B) {
 	for level := 1; level <= 3; level++ {
 		for _, n := range sweepSizes(level) {
 			for _, c := range sweepCases(level, n) {
-				b.Run(fmt.Sprintf("%s/n=%d", c.name, n), func(b *testing.B) {
-					before := ours.Stats()[c.routine].Device
-					calls := sweepPair(b, func() { c.call(ref, ref) }, func() { c.call(ours, ours) })
-					dev := ours.Stats()[c.routine].Device - before
-					b.ReportMetric(float64(dev)/float64(calls), "on-device")
-				})
+				sweepRun(b, ours, c.name, c.routine, n, func() { c.call(ref, ref) }, func() { c.call(ours, ours) })
 			}
 		}
 	}
+}
+
+// sweepRun runs the sub-benchmark name/n=n of a sweep: sweepPair on the
+// two calls, and the fraction of ours that auto sent to the device
+// (on-device, from routine's counters).
+func sweepRun(b *testing.B, ours *Implementation, name, routine string, n int, gonumCall, oursCall func()) {
+	b.Run(fmt.Sprintf("%s/n=%d", name, n), func(b *testing.B) {
+		before := ours.Stats()[routine].Device
+		calls := sweepPair(b, gonumCall, oursCall)
+		dev := ours.Stats()[routine].Device - before
+		b.ReportMetric(float64(dev)/float64(calls), "on-device")
+	})
 }
 
 // sweepPair times b.N calls of each of gonum and ours, in batches of

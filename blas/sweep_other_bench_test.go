@@ -1,7 +1,6 @@
 package clblas
 
 import (
-	"fmt"
 	"testing"
 
 	"gonum.org/v1/gonum/blas"
@@ -61,12 +60,7 @@ func BenchmarkSweepOther(b *testing.B) {
 	for level := 2; level <= 3; level++ {
 		for _, n := range sweepSizes(level) {
 			for _, c := range sweepOtherCases(level, n) {
-				b.Run(fmt.Sprintf("%s/n=%d", c.name, n), func(b *testing.B) {
-					before := ours.Stats()[c.routine].Device
-					calls := sweepPair(b, func() { c.call(ref, ref) }, func() { c.call(ours, ours) })
-					dev := ours.Stats()[c.routine].Device - before
-					b.ReportMetric(float64(dev)/float64(calls), "on-device")
-				})
+				sweepRun(b, ours, c.name, c.routine, n, func() { c.call(ref, ref) }, func() { c.call(ours, ours) })
 			}
 		}
 	}
