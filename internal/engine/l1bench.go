@@ -230,6 +230,13 @@ func checkL1[T float32 | float64](e *Engine, rnd *rand.Rand, n, inc int) error {
 	// gonum gives nothing to do for a negative increment, take |inc|.
 	o, ainc := off+VecOff(n, inc), max(inc, -inc)
 	DotOnDevice[T](c, n, x, o, inc, y, o, inc, res, 0)
+	// Dsdot: float32 vectors summed in float64 (dsdot_one or dsdot_part).
+	withDsdot := ElemSize[T]() == 4 && e.Prof.FP64
+	var res64 *cl.Buffer
+	if withDsdot {
+		res64 = Alloc[float64](c, 1)
+		DsdotOnDevice(c, n, x, o, inc, y, o, inc, res64, 0)
+	}
 	Nrm2OnDevice[T](c, n, x, off, ainc, res, 1)
 	AsumOnDevice[T](c, n, x, off, ainc, res, 2)
 	IamaxOnDevice[T](c, n, x, off, ainc, idx, 0)
@@ -237,6 +244,10 @@ func checkL1[T float32 | float64](e *Engine, rnd *rand.Rand, n, inc int) error {
 	ScalOnDevice(c, n, T(-2), x, off, ainc)
 	gotX, gotY := Download[T](c, x, off+span), Download[T](c, y, off+span)
 	gotR, gotI := Download[T](c, res, 3), Download[float32](c, idx, 1)
+	var gotD []float64
+	if withDsdot {
+		gotD = Download[float64](c, res64, 1)
+	}
 	if err := c.Finish(); err != nil {
 		return err
 	}
@@ -257,6 +268,13 @@ func checkL1[T float32 | float64](e *Engine, rnd *rand.Rand, n, inc int) error {
 		near("dot", gotR[0], blas64.Dot(gx, gy)),
 		near("nrm2", gotR[1], blas64.Nrm2(ax)),
 		near("asum", gotR[2], blas64.Asum(ax)),
+	}
+	if withDsdot {
+		// The elements are float32 values, so their float64 products and
+		// sums are what dsdot forms, up to the order of the sums.
+		if want := blas64.Dot(gx, gy); math.Abs(gotD[0]-want) > 1e-12*(1+math.Abs(want))*math.Sqrt(float64(n)) {
+			errs = append(errs, fmt.Errorf("dsdot = %v, want %v", gotD[0], want))
+		}
 	}
 	if got, want := int(int32(math.Float32bits(gotI[0]))), blas64.Iamax(ax); got != want {
 		errs = append(errs, fmt.Errorf("iamax = %d, want %d", got, want))
