@@ -1,5 +1,7 @@
 package cllapack
 
+import "gonum.org/v1/gonum/blas"
+
 // saved is a copy of a rows×cols matrix of a caller's slice, taken in the
 // background while the device works, so that a device failure after the
 // result has started to land in the slice can still be finished on the CPU
@@ -31,5 +33,19 @@ func (s *saved) restore(a []float64, lda int) {
 	s.wait()
 	for i := range s.rows {
 		copy(a[i*lda:i*lda+s.cols], s.data[i*s.cols:(i+1)*s.cols])
+	}
+}
+
+// restoreTriangle writes the copy's strict triangle opposite ul (lower
+// for blas.Upper) back into the square matrix a (row stride lda): the
+// part a Cholesky factorization must leave as it was.
+func (s *saved) restoreTriangle(ul blas.Uplo, a []float64, lda int) {
+	s.wait()
+	for i := range s.rows {
+		lo, hi := 0, min(i, s.cols)
+		if ul == blas.Lower {
+			lo, hi = min(i+1, s.cols), s.cols
+		}
+		copy(a[i*lda+lo:i*lda+hi], s.data[i*s.cols+lo:i*s.cols+hi])
 	}
 }
