@@ -30,6 +30,7 @@ func (impl *Implementation) Dgetrf(m, n int, a []float64, lda int, ipiv []int) (
 		return impl.Implementation.Dgetrf(m, n, a, lda, ipiv)
 	}
 	s := saveAsync(m, n, a, lda)
+	defer s.free()
 	ok, err := impl.getrfDevice(m, n, a, lda, ipiv, s)
 	if err != nil {
 		impl.fellBack("Dgetrf", err)

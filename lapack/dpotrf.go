@@ -25,6 +25,7 @@ func (impl *Implementation) Dpotrf(ul blas.Uplo, n int, a []float64, lda int) (o
 		return impl.Implementation.Dpotrf(ul, n, a, lda)
 	}
 	s := saveAsync(n, n, a, lda)
+	defer s.free()
 	ok, err := impl.potrfDevice(ul, n, a, lda, s)
 	if err != nil {
 		impl.fellBack("Dpotrf", err)
