@@ -22,7 +22,6 @@ func (impl *Implementation) deviceDefaults(nbSet bool) {
 	if rt == nil {
 		return
 	}
-	_ = nbSet // no block size differs from the portable one yet
 	if rt.Device().Profile().IsCPU() {
 		impl.reuse, impl.hostBand, impl.hostDiag = true, true, true
 	}
