@@ -1,10 +1,10 @@
 package cllapack
 
 // deviceDefaults sets the designs measured fastest on the device's kind
-// (BENCHMARKS.md, "Device LAPACK, resident", and for CPU devices "Level 1
-// and 2 against the host's copy and gonum"), where they differ from the
-// portable ones New starts from (block sizes only when nbSet is false:
-// WithBlockSize chose them). GPUs keep those.
+// (BENCHMARKS.md, "Device LAPACK, resident", and for CPU devices "LU and
+// Cholesky from Go slices against gonum: CPU-device defaults"), where
+// they differ from the portable ones New starts from (block sizes only
+// when nbSet is false: WithBlockSize chose them). GPUs keep those.
 //
 // A CPU device (PoCL) shares the host's memory and cores, so on it:
 //   - creating a buffer of a few megabytes costs more than the
@@ -14,9 +14,11 @@ package cllapack
 //     Dpotrf from a slice holds the original on the host anyway, so the
 //     triangle it must not touch is restored there (hostBand);
 //   - potf2_inv runs a diagonal block in one work-group, that is on one
-//     core, while the host's Dpotf2 on the same core overlaps the
-//     trailing update through the look-ahead (hostDiag). It also keeps
-//     potf2_inv's register version, whose compile takes minutes, unused.
+//     core, and the device waits for it; the host's Dpotf2 does the same
+//     work on one core while the device runs the trailing update
+//     (look-ahead), so the diagonal blocks go to the host (hostDiag). It
+//     also leaves potf2_inv's register version, whose compile takes
+//     minutes, unused.
 func (impl *Implementation) deviceDefaults(nbSet bool) {
 	rt := impl.blas.Runtime()
 	if rt == nil {

@@ -53,3 +53,35 @@ func TestDpotrfHostBand(t *testing.T) {
 		}
 	}
 }
+
+// TestScratchPool checks that the calls from slices keep their device
+// matrices (reuse) within the pool's bounds and take them again.
+func TestScratchPool(t *testing.T) {
+	impl := newTestImpl(t, 16)
+	impl.reuse = true
+	rnd := rand.New(rand.NewPCG(43, 44))
+	const n = 70
+	for range 3 {
+		a := spd(n, n, rnd)
+		if !impl.Dpotrf(blas.Upper, n, a, n) {
+			t.Fatal("not positive definite")
+		}
+		ipiv := make([]int, n)
+		impl.Dgetrf(n, n, a, n, ipiv)
+	}
+	impl.pmu.Lock()
+	defer impl.pmu.Unlock()
+	total := 0
+	for key, l := range impl.pool {
+		if len(l) > poolPerShape {
+			t.Errorf("%+v: %d kept, want at most %d", key, len(l), poolPerShape)
+		}
+		total += len(l) * key.rows * key.cols * key.es
+	}
+	if l := impl.pool[poolKey{n, n, 8}]; len(l) != 1 {
+		t.Errorf("%d matrices of the calls' shape kept, want 1 (taken again each call)", len(l))
+	}
+	if total != impl.pbytes || total > poolBytes {
+		t.Errorf("pool holds %d bytes, counted %d, bound %d", total, impl.pbytes, poolBytes)
+	}
+}

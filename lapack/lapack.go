@@ -94,8 +94,9 @@ type Implementation struct {
 	// reuse keeps the device matrices of the calls from Go slices for the
 	// next call of the same shape (newScratch) instead of releasing them.
 	reuse   bool
-	pmu     sync.Mutex // guards pool and pclosed
+	pmu     sync.Mutex // guards pool, pbytes and pclosed
 	pool    map[poolKey][]any
+	pbytes  int // bytes held in pool
 	pclosed bool
 	// potfRegs builds potf2_inv with its block in registers (POTF_REGS;
 	// blocks up to potfMax wide): not measured yet, so off by default.

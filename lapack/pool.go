@@ -8,8 +8,12 @@ import (
 type poolKey struct{ rows, cols, es int }
 
 // poolPerShape bounds the matrices kept per shape: one per call running
-// at once is the common case.
-const poolPerShape = 2
+// at once is the common case. poolBytes bounds the bytes kept in all, so
+// that a program factorising many shapes does not hold them all.
+const (
+	poolPerShape = 2
+	poolBytes    = 256 << 20
+)
 
 // newScratch returns a rows×cols device matrix with unspecified contents:
 // one kept by putScratch when impl.reuse is set and one of that shape is
@@ -25,6 +29,7 @@ func newScratch[T float32 | float64](impl *Implementation, rows, cols int) (*clb
 		if l := impl.pool[key]; len(l) > 0 {
 			m := l[len(l)-1].(*clblas.Matrix[T])
 			impl.pool[key] = l[:len(l)-1]
+			impl.pbytes -= rows * cols * key.es
 			impl.pmu.Unlock()
 			return m, nil
 		}
@@ -45,11 +50,13 @@ func putScratch[T float32 | float64](impl *Implementation, m *clblas.Matrix[T]) 
 		var z T
 		key := poolKey{rows, cols, esOf(z)}
 		impl.pmu.Lock()
-		if !impl.pclosed && len(impl.pool[key]) < poolPerShape {
+		size := rows * cols * key.es
+		if !impl.pclosed && len(impl.pool[key]) < poolPerShape && impl.pbytes+size <= poolBytes {
 			if impl.pool == nil {
 				impl.pool = make(map[poolKey][]any)
 			}
 			impl.pool[key] = append(impl.pool[key], m)
+			impl.pbytes += size
 			impl.pmu.Unlock()
 			return nil
 		}
@@ -100,6 +107,7 @@ func (impl *Implementation) closePool() error {
 		}
 		delete(impl.pool, key)
 	}
+	impl.pbytes = 0
 	return first
 }
 
