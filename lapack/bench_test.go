@@ -29,6 +29,10 @@ var benchQRLeaf = flag.Int("lapack.qrleaf", defaultQRLeaf, "QR's leaf panel widt
 
 var benchHostDiag = flag.Bool("lapack.hostdiag", false, "Potrf's diagonal blocks on the host (with look-ahead) in the benchmarks")
 
+var benchHostBand = flag.Bool("lapack.hostband", false, "Dpotrf restores the untouched triangle on the host (no tri_band) in the benchmarks")
+
+var benchReuse = flag.Bool("lapack.reuse", false, "keep the device matrices of calls from Go slices for the next call in the benchmarks")
+
 var benchPotfRegs = flag.Bool("lapack.potfregs", false, "potf2_inv with its block in registers in the benchmarks")
 
 var benchAhead = flag.Bool("lapack.ahead", false, "Potrf with look-ahead (next diagonal block on a second queue) in the benchmarks")
@@ -70,6 +74,10 @@ func setBenchFlags(b *testing.B, impl *Implementation) {
 			impl.luWG = *benchLUWG
 		case "lapack.hostdiag":
 			impl.hostDiag = *benchHostDiag
+		case "lapack.hostband":
+			impl.hostBand = *benchHostBand
+		case "lapack.reuse":
+			impl.reuse = *benchReuse
 		case "lapack.potfregs":
 			impl.potfRegs = *benchPotfRegs
 		case "lapack.ahead":

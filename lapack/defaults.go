@@ -1,14 +1,31 @@
 package cllapack
 
 // deviceDefaults sets the designs measured fastest on the device's kind
-// (BENCHMARKS.md, "Device LAPACK, resident"), where they differ from the
-// portable ones New starts from. A CPU device (PoCL) keeps those: it
-// compiles potf2_inv's register version for minutes, and its one
-// work-group kernels are not latency bound.
-func (impl *Implementation) deviceDefaults() {
+// (BENCHMARKS.md, "Device LAPACK, resident", and for CPU devices "LU and
+// Cholesky from Go slices against gonum: CPU-device defaults"), where
+// they differ from the portable ones New starts from (block sizes only
+// when nbSet is false: WithBlockSize chose them). GPUs keep those.
+//
+// A CPU device (PoCL) shares the host's memory and cores, so on it:
+//   - creating a buffer of a few megabytes costs more than the
+//     factorization's upload and read back together, so the device
+//     matrices of calls from Go slices are kept for the next call (reuse);
+//   - tri_band, one work-item per element of the band, is slow, and
+//     Dpotrf from a slice holds the original on the host anyway, so the
+//     triangle it must not touch is restored there (hostBand);
+//   - potf2_inv runs a diagonal block in one work-group, that is on one
+//     core, and the device waits for it; the host's Dpotf2 does the same
+//     work on one core while the device runs the trailing update
+//     (look-ahead), so the diagonal blocks go to the host (hostDiag). It
+//     also leaves potf2_inv's register version, whose compile takes
+//     minutes, unused.
+func (impl *Implementation) deviceDefaults(nbSet bool) {
 	rt := impl.blas.Runtime()
-	if rt == nil || rt.Device().Profile().IsCPU() {
+	if rt == nil {
 		return
+	}
+	if rt.Device().Profile().IsCPU() {
+		impl.reuse, impl.hostBand, impl.hostDiag = true, true, true
 	}
 }
 

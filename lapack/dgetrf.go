@@ -30,6 +30,7 @@ func (impl *Implementation) Dgetrf(m, n int, a []float64, lda int, ipiv []int) (
 		return impl.Implementation.Dgetrf(m, n, a, lda, ipiv)
 	}
 	s := saveAsync(m, n, a, lda)
+	defer s.free()
 	ok, err := impl.getrfDevice(m, n, a, lda, ipiv, s)
 	if err != nil {
 		impl.fellBack("Dgetrf", err)
@@ -44,12 +45,12 @@ func (impl *Implementation) Dgetrf(m, n int, a []float64, lda int, ipiv []int) (
 // getrfDevice uploads A, factorises it on the device and reads the factors
 // back into a once s holds its copy.
 func (impl *Implementation) getrfDevice(m, n int, a []float64, lda int, ipiv []int, s *saved) (ok bool, err error) {
-	d, err := clblas.NewMatrixFromStrided(impl.blas, m, n, lda, a)
+	d, err := newMatrixFrom(impl, m, n, lda, a)
 	if err != nil {
 		return false, err
 	}
 	defer func() {
-		if rerr := d.Release(); rerr != nil && err == nil {
+		if rerr := putScratch(impl, d); rerr != nil && err == nil {
 			err = rerr
 		}
 	}()

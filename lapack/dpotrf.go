@@ -4,8 +4,6 @@ import (
 	"fmt"
 
 	"gonum.org/v1/gonum/blas"
-
-	clblas "github.com/gocompute/opencl/blas"
 )
 
 // Dpotrf computes the Cholesky factorization of the symmetric positive
@@ -27,6 +25,7 @@ func (impl *Implementation) Dpotrf(ul blas.Uplo, n int, a []float64, lda int) (o
 		return impl.Implementation.Dpotrf(ul, n, a, lda)
 	}
 	s := saveAsync(n, n, a, lda)
+	defer s.free()
 	ok, err := impl.potrfDevice(ul, n, a, lda, s)
 	if err != nil {
 		impl.fellBack("Dpotrf", err)
@@ -41,22 +40,25 @@ func (impl *Implementation) Dpotrf(ul blas.Uplo, n int, a []float64, lda int) (o
 // potrfDevice uploads A, factorises it on the device and reads the factor
 // back into a once s holds its copy.
 func (impl *Implementation) potrfDevice(ul blas.Uplo, n int, a []float64, lda int, s *saved) (ok bool, err error) {
-	d, err := clblas.NewMatrixFromStrided(impl.blas, n, n, lda, a)
+	d, err := newMatrixFrom(impl, n, n, lda, a)
 	if err != nil {
 		return false, err
 	}
 	defer func() {
-		if rerr := d.Release(); rerr != nil && err == nil {
+		if rerr := putScratch(impl, d); rerr != nil && err == nil {
 			err = rerr
 		}
 	}()
-	ok, err = potrf(impl, ul, d)
+	ok, err = potrfBand(impl, ul, d, !impl.hostBand)
 	if err != nil {
 		return false, err
 	}
 	s.wait()
 	if err := d.ReadStrided(a, lda); err != nil {
 		return false, fmt.Errorf("cllapack: Dpotrf: reading the factor: %w", err)
+	}
+	if impl.hostBand {
+		s.restoreTriangle(ul, a, lda)
 	}
 	return ok, nil
 }

@@ -86,6 +86,18 @@ type Implementation struct {
 	// (potrfRun.run) instead of on the device (runDevice); benchmarks
 	// compare the two.
 	hostDiag bool
+	// hostBand makes Dpotrf (from a Go slice) restore the triangle it must
+	// not touch from its host copy of the matrix after reading the factor
+	// back, instead of saving and restoring the band on the device
+	// (tri_band): one work-item per element is slow on a CPU device.
+	hostBand bool
+	// reuse keeps the device matrices of the calls from Go slices for the
+	// next call of the same shape (newScratch) instead of releasing them.
+	reuse   bool
+	pmu     sync.Mutex // guards pool, pbytes and pclosed
+	pool    map[poolKey][]any
+	pbytes  int // bytes held in pool
+	pclosed bool
 	// potfRegs builds potf2_inv with its block in registers (POTF_REGS;
 	// blocks up to potfMax wide): not measured yet, so off by default.
 	potfRegs bool
@@ -227,9 +239,7 @@ func New(b *clblas.Implementation, opts ...Option) (*Implementation, error) {
 		luWG:      defaultLUWG,
 		qrLeaf:    defaultQRLeaf,
 	}
-	if !c.nbSet {
-		impl.deviceDefaults()
-	}
+	impl.deviceDefaults(c.nbSet)
 	return impl, nil
 }
 
@@ -254,6 +264,9 @@ func (impl *Implementation) Close() error {
 		impl.q2 = nil
 	}
 	impl.closed = true
+	if perr := impl.closePool(); perr != nil && err == nil {
+		err = perr
+	}
 	return err
 }
 

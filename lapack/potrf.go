@@ -32,9 +32,19 @@ import (
 // the band is restored and potrf returns false: the factor is then
 // complete up to that block, as gonum's.
 func potrf[T float32 | float64](impl *Implementation, ul blas.Uplo, d *clblas.Matrix[T]) (ok bool, err error) {
+	return potrfBand(impl, ul, d, true)
+}
+
+// potrfBand is potrf, saving and restoring the band on the device only
+// when keepBand is set: a caller that holds the original matrix on the
+// host (Dpotrf from a Go slice) may restore the triangle there instead.
+func potrfBand[T float32 | float64](impl *Implementation, ul blas.Uplo, d *clblas.Matrix[T], keepBand bool) (ok bool, err error) {
 	n, _ := d.Dims()
 	nb := min(impl.potrfBlock(), n)
 	p := &potrfRun[T]{impl: impl, ul: ul, d: d, n: n, nb: nb, bw: min(max(nb, impl.slab), n) - 1}
+	if !keepBand {
+		p.bw = 0
+	}
 	if err := p.alloc(); err != nil {
 		return false, err
 	}
@@ -73,7 +83,7 @@ func (p *potrfRun[T]) alloc() (err error) {
 	if p.n == p.nb && p.impl.hostDiag {
 		return nil
 	}
-	if p.dinv, err = clblas.NewMatrix[T](p.impl.blas, p.nb, p.nb); err != nil {
+	if p.dinv, err = newScratch[T](p.impl, p.nb, p.nb); err != nil {
 		return err
 	}
 	if p.n == p.nb {
@@ -83,10 +93,13 @@ func (p *potrfRun[T]) alloc() (err error) {
 	if p.ul == blas.Lower {
 		wr, wc = wc, wr
 	}
-	if p.dw, err = clblas.NewMatrix[T](p.impl.blas, wr, wc); err != nil {
+	if p.dw, err = newScratch[T](p.impl, wr, wc); err != nil {
 		return err
 	}
-	p.bnd, err = clblas.NewMatrix[T](p.impl.blas, p.n, p.bw)
+	if p.bw == 0 {
+		return nil
+	}
+	p.bnd, err = newScratch[T](p.impl, p.n, p.bw)
 	return err
 }
 
@@ -96,7 +109,13 @@ func (p *potrfRun[T]) release() error {
 		if m == nil {
 			continue
 		}
-		if err := m.Release(); err != nil && first == nil {
+		// With look-ahead a second queue may still use the scratch, so it
+		// is not kept for another call.
+		release := putScratch[T]
+		if p.impl.ahead {
+			release = func(_ *Implementation, m *clblas.Matrix[T]) error { return m.Release() }
+		}
+		if err := release(p.impl, m); err != nil && first == nil {
 			first = err
 		}
 	}

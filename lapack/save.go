@@ -1,5 +1,11 @@
 package cllapack
 
+import (
+	"sync"
+
+	"gonum.org/v1/gonum/blas"
+)
+
 // saved is a copy of a rows×cols matrix of a caller's slice, taken in the
 // background while the device works, so that a device failure after the
 // result has started to land in the slice can still be finished on the CPU
@@ -13,7 +19,7 @@ type saved struct {
 // saveAsync starts copying the rows×cols matrix a (row stride lda). The
 // caller must not write to a until wait has returned.
 func saveAsync(rows, cols int, a []float64, lda int) *saved {
-	s := &saved{rows: rows, cols: cols, data: make([]float64, rows*cols), done: make(chan struct{})}
+	s := &saved{rows: rows, cols: cols, data: savedBuf(rows * cols), done: make(chan struct{})}
 	go func() {
 		defer close(s.done)
 		for i := range rows {
@@ -32,4 +38,41 @@ func (s *saved) restore(a []float64, lda int) {
 	for i := range s.rows {
 		copy(a[i*lda:i*lda+s.cols], s.data[i*s.cols:(i+1)*s.cols])
 	}
+}
+
+// restoreTriangle writes the copy's strict triangle opposite ul (lower
+// for blas.Upper) back into the square matrix a (row stride lda): the
+// part a Cholesky factorization must leave as it was.
+func (s *saved) restoreTriangle(ul blas.Uplo, a []float64, lda int) {
+	s.wait()
+	for i := range s.rows {
+		lo, hi := 0, min(i, s.cols)
+		if ul == blas.Lower {
+			lo, hi = min(i+1, s.cols), s.cols
+		}
+		copy(a[i*lda+lo:i*lda+hi], s.data[i*s.cols+lo:i*s.cols+hi])
+	}
+}
+
+// savedBufs holds the copies given back by free: a fresh copy of a large
+// matrix costs page faults and garbage collections on every call.
+var savedBufs sync.Pool
+
+// savedBuf returns a slice of n elements with unspecified contents.
+func savedBuf(n int) []float64 {
+	if p, ok := savedBufs.Get().(*[]float64); ok {
+		if cap(*p) >= n {
+			return (*p)[:n]
+		}
+		savedBufs.Put(p)
+	}
+	return make([]float64, n)
+}
+
+// free gives the copy back once it is complete; s must not be used after.
+func (s *saved) free() {
+	s.wait()
+	d := s.data
+	s.data = nil
+	savedBufs.Put(&d)
 }
