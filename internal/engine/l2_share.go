@@ -6,8 +6,6 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
-
-	"github.com/gocompute/opencl/cl"
 )
 
 // GEMV from Go slices with the host computing a share of the rows.
@@ -150,12 +148,7 @@ func gemvShare[T Real](e *Engine, name string, trans bool, m, n int, alpha T, a 
 	}
 	e.L2StagedRuns.Add(1)
 	c := Begin[T](e, name)
-	var yb *cl.Buffer
-	if beta == 0 {
-		yb = Alloc[T](c, spanY) // assigned, never read
-	} else {
-		yb = Upload(c, y[:spanY])
-	}
+	yb := outputVec(c, y, spanY, beta != 0)
 	xb := Upload(c, x[:VecSpan(nin, incX)])
 	ab := Alloc[T](c, m*n)
 	s := startShared(c, g, a, lda, h)

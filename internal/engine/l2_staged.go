@@ -1,10 +1,6 @@
 package engine
 
-import (
-	"gonum.org/v1/gonum/blas"
-
-	"github.com/gocompute/opencl/cl"
-)
+import "gonum.org/v1/gonum/blas"
 
 // Level 2 from Go slices on a device with memory of its own.
 //
@@ -53,12 +49,7 @@ func mvStaged[T Real](e *Engine, name string, d L2Mat, tri l2Tri, alpha T, a []T
 	g := e.l2Geometry(m, n, ElemSize[T]())
 	e.L2StagedRuns.Add(1)
 	c := Begin[T](e, name)
-	var yb *cl.Buffer
-	if beta == 0 {
-		yb = Alloc[T](c, spanY) // assigned, never read
-	} else {
-		yb = Upload(c, y[:spanY])
-	}
+	yb := outputVec(c, y, spanY, beta != 0)
 	xb := Upload(c, x[:VecSpan(nin, incX)])
 	ab := Alloc[T](c, m*n)
 	s := startStream(c, g, a, lda)
