@@ -28,11 +28,7 @@ func TestGemvShare(t *testing.T) {
 	for _, first := range []int{1, 2, 5} {
 		e.L2Share = first
 		t.Run(fmt.Sprintf("first=%d/Dgemv", first), func(t *testing.T) {
-			for _, tc := range testblasSuite {
-				if tc.name == "Dgemv" {
-					tc.test(t, impl)
-				}
-			}
+			runTestblas(t, "Dgemv", impl)
 		})
 		gemvShareShapes(t, impl, e, rand.New(rand.NewPCG(7, 8)))
 	}
@@ -104,11 +100,7 @@ func TestGerShare(t *testing.T) {
 	for _, first := range []int{1, 2, 5} {
 		e.L2Share = first
 		t.Run(fmt.Sprintf("first=%d/Dger", first), func(t *testing.T) {
-			for _, tc := range testblasSuite {
-				if tc.name == "Dger" {
-					tc.test(t, impl)
-				}
-			}
+			runTestblas(t, "Dger", impl)
 		})
 		for _, sh := range []struct{ m, n, lda, incX, incY int }{{90, 7, 7, 1, 1}, {61, 7, 9, 2, 3}, {77, 5, 6, 1, 2}} {
 			for _, fail := range []struct {

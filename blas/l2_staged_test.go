@@ -24,11 +24,7 @@ func TestGemvStaged(t *testing.T) {
 	_, fp64 := openclDevice[float64](impl)
 	if fp64 {
 		t.Run("Dgemv", func(t *testing.T) {
-			for _, tc := range testblasSuite {
-				if tc.name == "Dgemv" {
-					tc.test(t, impl)
-				}
-			}
+			runTestblas(t, "Dgemv", impl)
 		})
 	}
 	for i := range level2Routines32 {
@@ -103,11 +99,7 @@ func TestGerStaged(t *testing.T) {
 	d, fp64 := openclDevice[float64](impl)
 	if fp64 {
 		t.Run("Dger", func(t *testing.T) {
-			for _, tc := range testblasSuite {
-				if tc.name == "Dger" {
-					tc.test(t, impl)
-				}
-			}
+			runTestblas(t, "Dger", impl)
 		})
 	}
 	for i := range level2Routines32 {
