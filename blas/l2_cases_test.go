@@ -27,6 +27,19 @@ func fillNaN[T float32 | float64](s []T) {
 	}
 }
 
+// symvVectors returns x and y of y = alpha·A·x + beta·y for views of n
+// elements with increments incX and incY that start one element into
+// their slices (unaligned on the device); y is all NaN when beta == 0
+// (the kernel must not read it).
+func symvVectors[T float32 | float64](vec func(int) []T, n, incX, incY int, beta T) (x, y []T) {
+	x = vec(1 + (n-1)*abs(incX) + 1)
+	y = vec(1 + (n-1)*abs(incY) + 1)
+	if beta == 0 {
+		fillNaN(y)
+	}
+	return x, y
+}
+
 // checkL2Result reports the first element of got that is not l2same as
 // want within tol, as "desc: elem[i] = got, want want".
 func checkL2Result[T float32 | float64](t *testing.T, desc, elem string, got, want []T, tol float64) {

@@ -56,12 +56,7 @@ func symvGPUCases[T float32 | float64](t *testing.T, name string, launched func(
 						}
 					}
 				}
-				ax, ay := abs(incX), abs(incY)
-				x := vec(1 + (n-1)*ax + 1)
-				y := vec(1 + (n-1)*ay + 1)
-				if beta == 0 {
-					fillNaN(y)
-				}
+				x, y := symvVectors(vec, n, incX, incY, beta)
 				yg, yw := slices.Clone(y), slices.Clone(y)
 				got(ul, n, alpha, a[1:], lda, x[1:], incX, beta, yg[1:], incY)
 				want(ul, n, alpha, a[1:], lda, x[1:], incX, beta, yw[1:], incY)
