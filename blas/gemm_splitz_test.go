@@ -26,30 +26,11 @@ func TestGemmMMASplitZ(t *testing.T) {
 		cpVec, raw   bool
 	}{{64, 8, 3, false, false}, {32, 8, 3, false, false}, {64, 8, 2, true, false}, {32, 16, 2, true, true}} {
 		prec := v.prec
-		cfg := gemm.MMADefaults(gemm.Base(prec, 8), prec)
-		cfg.MMAMWG, cfg.MMANWG, cfg.MMAKWG, cfg.WM, cfg.WN = 32, 32, v.kwg, 16, 16
-		cfg.MMAEmulate, cfg.NoOpt, cfg.CPVec, cfg.SplitRaw = true, true, v.cpVec, v.raw
+		cfg := emulatedMMAConfig(prec, v.kwg)
+		cfg.CPVec, cfg.SplitRaw = v.cpVec, v.raw
 		cfg.NoRedo = prec == 32
 		cfg.SplitZ = v.z
-		shapes := [][3]int{{37, 70, 13}, {66, 33, 45}}
-		name := fmt.Sprintf("f%d/%s", prec, cfg.Name())
-		t.Run(name, func(t *testing.T) {
-			if err := gemm.Valid(e.GemmDev(), prec, false, false, cfg); err != nil {
-				t.Fatalf("gemm.Valid: %v", err)
-			}
-			switch {
-			case prec == 64 && !e.Prof.FP64:
-				t.Skip("the device has no fp64")
-			case prec == 64 && cfg.CPVec:
-				runCPVec[float64](t, e, name, cfg, shapes, 1e-12)
-			case prec == 64:
-				runGemmConfigAll[float64](t, e, name, cfg, shapes, 1e-12)
-			case cfg.CPVec:
-				runCPVec[float32](t, e, name, cfg, shapes, 1e-5)
-			default:
-				runGemmConfigAll[float32](t, e, name, cfg, shapes, 1e-5)
-			}
-		})
+		runEmulatedMMAConfig(t, e, prec, cfg, [][3]int{{37, 70, 13}, {66, 33, 45}})
 	}
 }
 
@@ -65,9 +46,8 @@ func TestGemmMMABatchZ(t *testing.T) {
 		cpVec     bool
 	}{{64, 8, false}, {32, 8, false}, {32, 16, true}} {
 		prec := v.prec
-		cfg := gemm.MMADefaults(gemm.Base(prec, 8), prec)
-		cfg.MMAMWG, cfg.MMANWG, cfg.MMAKWG, cfg.WM, cfg.WN = 32, 32, v.kwg, 16, 16
-		cfg.MMAEmulate, cfg.NoOpt, cfg.CPVec = true, true, v.cpVec
+		cfg := emulatedMMAConfig(prec, v.kwg)
+		cfg.CPVec = v.cpVec
 		cfg.NoRedo = prec == 32
 		t.Run(fmt.Sprintf("f%d/%s", prec, cfg.Name()), func(t *testing.T) {
 			if prec == 64 && !e.Prof.FP64 {

@@ -30,9 +30,8 @@ func TestGemmMMAZExpB(t *testing.T) {
 		// mma.sync (double), unpadded swizzled k-major tiles (float).
 		{64, 8, 0, false, false, true, false}, {32, 32, 0, true, false, false, true}} {
 		prec := v.prec
-		cfg := gemm.MMADefaults(gemm.Base(prec, 8), prec)
-		cfg.MMAMWG, cfg.MMANWG, cfg.MMAKWG, cfg.WM, cfg.WN = 32, 32, v.kwg, 16, 16
-		cfg.MMAEmulate, cfg.NoOpt, cfg.CPVec, cfg.SplitRaw, cfg.SplitZ = true, true, true, v.raw, v.z
+		cfg := emulatedMMAConfig(prec, v.kwg)
+		cfg.CPVec, cfg.SplitRaw, cfg.SplitZ = true, v.raw, v.z
 		cfg.NoRedo = prec == 32 && !v.inf
 		cfg.IssueMix, cfg.KMSwz = v.mix, v.swz
 		cfg.ZExpB = true

@@ -2,7 +2,6 @@ package clblas
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -63,15 +62,8 @@ func TestGemvTShapes(t *testing.T) {
 // the storage outside the matrix.
 func gbmvTCases[T float32 | float64](t *testing.T, name string, launched func(string) int64,
 	got, want func(tA blas.Transpose, m, n, kl, ku int, alpha T, a []T, lda int, x []T, incX int, beta T, y []T, incY int), tol float64) {
-	r := rand.New(rand.NewPCG(16, 6))
-	vec := func(n int) []T {
-		s := make([]T, n)
-		for i := range s {
-			s[i] = T(2*r.Float64() - 1)
-		}
-		return s
-	}
-	before := launched(name)
+	vec := uniformVecs[T](6)
+	onDevice := expectOnDevice(t, name, launched)
 	calls := 0
 	for c, sh := range [][4]int{{1, 1, 0, 0}, {40, 40, 0, 0}, {70, 70, 3, 5}, {130, 140, 33, 64}, {50, 150, 7, 2},
 		{150, 50, 60, 1}, {64, 64, 64, 64}, {200, 170, 16, 31}} {
@@ -93,38 +85,16 @@ func gbmvTCases[T float32 | float64](t *testing.T, name string, launched func(st
 		got(blas.Trans, m, n, kl, ku, alpha, a[1:], lda, x[1:], inc, beta, yg[1:], inc)
 		want(blas.Trans, m, n, kl, ku, alpha, a[1:], lda, x[1:], inc, beta, yw[1:], inc)
 		calls++
-		for i := range yw {
-			if !l2same(float64(yg[i]), float64(yw[i]), tol) {
-				t.Errorf("%s T m=%d n=%d kl=%d ku=%d lda=%d inc=%d: y[%d] = %v, want %v", name, m, n, kl, ku, lda, inc, i, yg[i], yw[i])
-				break
-			}
-		}
+		checkL2Result(t, fmt.Sprintf("%s T m=%d n=%d kl=%d ku=%d lda=%d inc=%d", name, m, n, kl, ku, lda, inc), "y", yg, yw, tol)
 	}
-	if d := launched(name) - before; d < int64(calls) {
-		t.Errorf("%s: %d of %d calls ran on the device", name, d, calls)
-	}
+	onDevice(calls)
 }
 
 func gemvTCases[T float32 | float64](t *testing.T, gname, rname string, launched func(string) int64,
 	gemv, gemvWant func(tA blas.Transpose, m, n int, alpha T, a []T, lda int, x []T, incX int, beta T, y []T, incY int),
 	ger, gerWant func(m, n int, alpha T, x []T, incX int, y []T, incY int, a []T, lda int), tol float64) {
-	r := rand.New(rand.NewPCG(16, 5))
-	vec := func(n int) []T {
-		s := make([]T, n)
-		for i := range s {
-			s[i] = T(2*r.Float64() - 1)
-		}
-		return s
-	}
-	check := func(desc string, got, want []T) {
-		for i := range want {
-			if !l2same(float64(got[i]), float64(want[i]), tol) {
-				t.Errorf("%s: [%d] = %v, want %v", desc, i, got[i], want[i])
-				return
-			}
-		}
-	}
-	g0, r0 := launched(gname), launched(rname)
+	vec := uniformVecs[T](5)
+	gemvOnDevice, gerOnDevice := expectOnDevice(t, gname, launched), expectOnDevice(t, rname, launched)
 	calls := 0
 	for c, sz := range [][2]int{{1, 1}, {37, 19}, {130, 67}, {64, 256}, {300, 9}} {
 		m, n := sz[0], sz[1]
@@ -139,7 +109,7 @@ func gemvTCases[T float32 | float64](t *testing.T, gname, rname string, launched
 		yg, yw := slices.Clone(y), slices.Clone(y)
 		gemv(blas.Trans, m, n, 0.7, a[1:], lda, x[1:], inc, -1.5, yg[1:], inc)
 		gemvWant(blas.Trans, m, n, 0.7, a[1:], lda, x[1:], inc, -1.5, yw[1:], inc)
-		check(fmt.Sprintf("%s T m=%d n=%d lda=%d inc=%d", gname, m, n, lda, inc), yg, yw)
+		checkL2Result(t, fmt.Sprintf("%s T m=%d n=%d lda=%d inc=%d", gname, m, n, lda, inc), "y", yg, yw, tol)
 		// GER, with a zero in x (its row skipped); positive increments
 		// (gonum's assembly Dger reads before x for negative ones).
 		x[1] = 0
@@ -151,13 +121,9 @@ func gemvTCases[T float32 | float64](t *testing.T, gname, rname string, launched
 			t.Errorf("ger changed x or y")
 		}
 		gerWant(m, n, 1.3, x[1:], inc, y[1:], 1, aw[1:], lda)
-		check(fmt.Sprintf("%s m=%d n=%d lda=%d inc=%d", rname, m, n, lda, inc), ag, aw)
+		checkL2Result(t, fmt.Sprintf("%s m=%d n=%d lda=%d inc=%d", rname, m, n, lda, inc), "a", ag, aw, tol)
 		calls++
 	}
-	if d := launched(gname) - g0; d < int64(calls) {
-		t.Errorf("%s: %d of %d calls ran on the device", gname, d, calls)
-	}
-	if d := launched(rname) - r0; d < int64(calls) {
-		t.Errorf("%s: %d of %d calls ran on the device", rname, d, calls)
-	}
+	gemvOnDevice(calls)
+	gerOnDevice(calls)
 }

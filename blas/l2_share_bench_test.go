@@ -53,13 +53,7 @@ func BenchmarkL2Variants(b *testing.B) {
 		{name: "hostslice", hostSlice: true}, {name: "gonum", gonumSide: true},
 	}
 	for _, n := range l2VariantSizes(b) {
-		a, x, y := make([]float64, n*n), make([]float64, n), make([]float64, n)
-		for i := range a {
-			a[i] = float64(i%13) / 16
-		}
-		for i := range x {
-			x[i] = 1
-		}
+		a, x, y := l2BenchOperands(n)
 		hs, err := NewHostSlice[float64](impl, n*n)
 		if err != nil {
 			b.Fatal(err)
@@ -102,12 +96,7 @@ func BenchmarkL2Variants(b *testing.B) {
 					}
 					call()
 					rows := e.L2HostRows.Load()
-					b.SetBytes(int64(8 * n * n))
-					b.ResetTimer()
-					for range b.N {
-						call()
-					}
-					b.ReportMetric(float64(8*n*n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
+					benchL2(b, n, call)
 					b.ReportMetric(float64(e.L2HostRows.Load()-rows)/float64(n*b.N), "host")
 				})
 			}

@@ -2,7 +2,6 @@ package clblas
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -28,11 +27,7 @@ func TestGemvShare(t *testing.T) {
 	for _, first := range []int{1, 2, 5} {
 		e.L2Share = first
 		t.Run(fmt.Sprintf("first=%d/Dgemv", first), func(t *testing.T) {
-			for _, tc := range testblasSuite {
-				if tc.name == "Dgemv" {
-					tc.test(t, impl)
-				}
-			}
+			runTestblas(t, "Dgemv", impl)
 		})
 		gemvShareShapes(t, impl, e, rand.New(rand.NewPCG(7, 8)))
 	}
@@ -45,21 +40,13 @@ func TestGemvShare(t *testing.T) {
 // gemvShareShapes runs TestGemvShare's shapes against gonum.
 func gemvShareShapes(t *testing.T, impl *Implementation, e *eng.Engine, rnd *rand.Rand) {
 	for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans} {
-		for _, sh := range []struct{ m, n, lda, incX, incY int }{
+		for _, sh := range []stagedGemvShape{
 			{90, 7, 7, 1, 1}, {61, 7, 9, -2, 3}, {1, 7, 7, 1, -1}, {77, 5, 6, 3, -2},
 		} {
 			for _, beta := range []float64{0, 0.5} {
 				for _, failAt := range []int{0, 1, 3} {
 					name := fmt.Sprintf("%c/%dx%d/lda%d/inc%d,%d/beta%v/fail%d/first%d", tA, sh.m, sh.n, sh.lda, sh.incX, sh.incY, beta, failAt, e.L2Share)
-					lenX, lenY := sh.n, sh.m
-					if tA == blas.Trans {
-						lenX, lenY = sh.m, sh.n
-					}
-					a := randF64(rnd, sh.lda*(sh.m-1)+sh.n)
-					x := randF64(rnd, 1+(lenX-1)*abs(sh.incX))
-					y := randF64(rnd, 1+(lenY-1)*abs(sh.incY))
-					want := append([]float64(nil), y...)
-					native.Dgemv(tA, sh.m, sh.n, 1.5, a, sh.lda, x, sh.incX, beta, want, sh.incY)
+					a, x, y, want := stagedGemvCase(rnd, tA, sh, beta)
 					writes := 0
 					fail := func(site string) error {
 						if site == "write" {
@@ -77,12 +64,7 @@ func gemvShareShapes(t *testing.T, impl *Implementation, e *eng.Engine, rnd *ran
 					if e.L2StagedRuns.Load() == before {
 						t.Errorf("%s: the matrix was not streamed", name)
 					}
-					for i := range want {
-						if math.Abs(y[i]-want[i]) > 1e-12*(1+math.Abs(want[i])) {
-							t.Errorf("%s: y[%d] = %v, gonum %v", name, i, y[i], want[i])
-							break
-						}
-					}
+					checkStaged64(t, name, "y", y, want)
 				}
 			}
 		}
@@ -104,11 +86,7 @@ func TestGerShare(t *testing.T) {
 	for _, first := range []int{1, 2, 5} {
 		e.L2Share = first
 		t.Run(fmt.Sprintf("first=%d/Dger", first), func(t *testing.T) {
-			for _, tc := range testblasSuite {
-				if tc.name == "Dger" {
-					tc.test(t, impl)
-				}
-			}
+			runTestblas(t, "Dger", impl)
 		})
 		for _, sh := range []struct{ m, n, lda, incX, incY int }{{90, 7, 7, 1, 1}, {61, 7, 9, 2, 3}, {77, 5, 6, 1, 2}} {
 			for _, fail := range []struct {
@@ -133,12 +111,7 @@ func TestGerShare(t *testing.T) {
 				e.Fault.Store(&inject)
 				impl.Dger(sh.m, sh.n, 1.5, x, sh.incX, y, sh.incY, a, sh.lda)
 				e.Fault.Store(nil)
-				for i := range want {
-					if math.Abs(a[i]-want[i]) > 1e-12*(1+math.Abs(want[i])) {
-						t.Errorf("%s: a[%d] = %v, gonum %v", name, i, a[i], want[i])
-						break
-					}
-				}
+				checkStaged64(t, name, "a", a, want)
 			}
 		}
 	}

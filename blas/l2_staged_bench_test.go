@@ -22,13 +22,7 @@ func BenchmarkGemvSlices(b *testing.B) {
 	impl := newTestImpl(b)
 	e := impl.eng
 	for _, n := range []int{256, 1024, 2048, 4096} {
-		a, x, y := make([]float64, n*n), make([]float64, n), make([]float64, n)
-		for i := range a {
-			a[i] = float64(i%13) / 16
-		}
-		for i := range x {
-			x[i] = 1
-		}
+		a, x, y := l2BenchOperands(n)
 		// The same matrix in a HostSlice: the device reads it by DMA.
 		hs, err := NewHostSlice[float64](impl, n*n)
 		if err != nil {
@@ -60,12 +54,7 @@ func BenchmarkGemvSlices(b *testing.B) {
 				b.Run(fmt.Sprintf("%s/n=%d/%s", op, n, side.name), func(b *testing.B) {
 					call(side.f, side.a) // warm-up, kernel build, pinned memory
 					before := e.L2StagedRuns.Load()
-					b.SetBytes(int64(8 * n * n))
-					b.ResetTimer()
-					for range b.N {
-						call(side.f, side.a)
-					}
-					b.ReportMetric(float64(8*n*n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
+					benchL2(b, n, func() { call(side.f, side.a) })
 					b.ReportMetric(float64(e.L2StagedRuns.Load()-before)/float64(b.N), "staged")
 				})
 			}
@@ -74,6 +63,31 @@ func BenchmarkGemvSlices(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// l2BenchOperands returns the level 2 benchmarks' operands: an n×n
+// matrix a of entries (i mod 13)/16, x of ones and y of n elements.
+func l2BenchOperands(n int) (a, x, y []float64) {
+	a, x, y = make([]float64, n*n), make([]float64, n), make([]float64, n)
+	for i := range a {
+		a[i] = float64(i%13) / 16
+	}
+	for i := range x {
+		x[i] = 1
+	}
+	return a, x, y
+}
+
+// benchL2 times call b.N times (after the caller's warm-up) and reports
+// the bandwidth of its n×n float64 matrix, read once a call, in GB/s.
+func benchL2(b *testing.B, n int, call func()) {
+	b.Helper()
+	b.SetBytes(int64(8 * n * n))
+	b.ResetTimer()
+	for range b.N {
+		call()
+	}
+	b.ReportMetric(float64(8*n*n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
 }
 
 // BenchmarkL2StreamCut measures DGEMV N 4096² from Go slices on the device
@@ -100,12 +114,7 @@ func BenchmarkL2StreamCut(b *testing.B) {
 			b.Run(fmt.Sprintf("piece=%dK/workers=%d", piece>>10, workers), func(b *testing.B) {
 				e.L2Piece, e.L2Workers = piece, workers
 				impl.Dgemv(blas.NoTrans, n, n, 1, a, n, x, 1, 0, y, 1)
-				b.SetBytes(int64(8 * n * n))
-				b.ResetTimer()
-				for range b.N {
-					impl.Dgemv(blas.NoTrans, n, n, 1, a, n, x, 1, 0, y, 1)
-				}
-				b.ReportMetric(float64(8*n*n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
+				benchL2(b, n, func() { impl.Dgemv(blas.NoTrans, n, n, 1, a, n, x, 1, 0, y, 1) })
 			})
 		}
 	}

@@ -24,11 +24,7 @@ func TestGemvStaged(t *testing.T) {
 	_, fp64 := openclDevice[float64](impl)
 	if fp64 {
 		t.Run("Dgemv", func(t *testing.T) {
-			for _, tc := range testblasSuite {
-				if tc.name == "Dgemv" {
-					tc.test(t, impl)
-				}
-			}
+			runTestblas(t, "Dgemv", impl)
 		})
 	}
 	for i := range level2Routines32 {
@@ -51,20 +47,12 @@ func TestGemvStaged(t *testing.T) {
 // gemvStagedShapes runs TestGemvStaged's shapes against gonum.
 func gemvStagedShapes(t *testing.T, impl *Implementation, e *eng.Engine, rnd *rand.Rand, fp64 bool) {
 	for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans} {
-		for _, sh := range []struct{ m, n, lda, incX, incY int }{
+		for _, sh := range []stagedGemvShape{
 			{10, 7, 7, 1, 1}, {10, 7, 9, -2, 3}, {1, 7, 7, 1, -1}, {17, 5, 6, 3, -2},
 		} {
 			for _, beta := range []float64{0, 0.5} {
 				name := fmt.Sprintf("%c/%dx%d/lda%d/inc%d,%d/beta%v/portable=%v", tA, sh.m, sh.n, sh.lda, sh.incX, sh.incY, beta, e.L2Portable)
-				lenX, lenY := sh.n, sh.m
-				if tA == blas.Trans {
-					lenX, lenY = sh.m, sh.n
-				}
-				a := randF64(rnd, sh.lda*(sh.m-1)+sh.n)
-				x := randF64(rnd, 1+(lenX-1)*abs(sh.incX))
-				y := randF64(rnd, 1+(lenY-1)*abs(sh.incY))
-				want := append([]float64(nil), y...)
-				native.Dgemv(tA, sh.m, sh.n, 1.5, a, sh.lda, x, sh.incX, beta, want, sh.incY)
+				a, x, y, want := stagedGemvCase(rnd, tA, sh, beta)
 				if !fp64 {
 					continue
 				}
@@ -75,13 +63,39 @@ func gemvStagedShapes(t *testing.T, impl *Implementation, e *eng.Engine, rnd *ra
 				if e.L2StagedRuns.Load() == before {
 					t.Errorf("%s: the matrix was not streamed", name)
 				}
-				for i := range want {
-					if math.Abs(y[i]-want[i]) > 1e-12*(1+math.Abs(want[i])) {
-						t.Errorf("%s: y[%d] = %v, gonum %v", name, i, y[i], want[i])
-						break
-					}
-				}
+				checkStaged64(t, name, "y", y, want)
 			}
+		}
+	}
+}
+
+// stagedGemvShape is an m×n GEMV with leading dimension lda and
+// increments incX and incY.
+type stagedGemvShape struct{ m, n, lda, incX, incY int }
+
+// stagedGemvCase returns random A, x and y for a GEMV of shape sh with tA,
+// alpha 1.5 and beta, and want, gonum's result from that y.
+func stagedGemvCase(rnd *rand.Rand, tA blas.Transpose, sh stagedGemvShape, beta float64) (a, x, y, want []float64) {
+	lenX, lenY := sh.n, sh.m
+	if tA == blas.Trans {
+		lenX, lenY = sh.m, sh.n
+	}
+	a = randF64(rnd, sh.lda*(sh.m-1)+sh.n)
+	x = randF64(rnd, 1+(lenX-1)*abs(sh.incX))
+	y = randF64(rnd, 1+(lenY-1)*abs(sh.incY))
+	want = append([]float64(nil), y...)
+	native.Dgemv(tA, sh.m, sh.n, 1.5, a, sh.lda, x, sh.incX, beta, want, sh.incY)
+	return a, x, y, want
+}
+
+// checkStaged64 reports the first element of got more than 1e-12
+// (relative to 1 + |want|) from gonum's want, as "name: elem[i] = …".
+func checkStaged64(t *testing.T, name, elem string, got, want []float64) {
+	t.Helper()
+	for i := range want {
+		if math.Abs(got[i]-want[i]) > 1e-12*(1+math.Abs(want[i])) {
+			t.Errorf("%s: %s[%d] = %v, gonum %v", name, elem, i, got[i], want[i])
+			return
 		}
 	}
 }
@@ -103,11 +117,7 @@ func TestGerStaged(t *testing.T) {
 	d, fp64 := openclDevice[float64](impl)
 	if fp64 {
 		t.Run("Dger", func(t *testing.T) {
-			for _, tc := range testblasSuite {
-				if tc.name == "Dger" {
-					tc.test(t, impl)
-				}
-			}
+			runTestblas(t, "Dger", impl)
 		})
 	}
 	for i := range level2Routines32 {
@@ -156,12 +166,7 @@ func gerStagedShapes(t *testing.T, impl *Implementation, e *eng.Engine, rnd *ran
 			if e.L2StagedRuns.Load() == before {
 				t.Errorf("%s: the matrix was not streamed", name)
 			}
-			for i := range want {
-				if math.Abs(a[i]-want[i]) > 1e-12*(1+math.Abs(want[i])) {
-					t.Errorf("%s: a[%d] = %v, gonum %v", name, i, a[i], want[i])
-					break
-				}
-			}
+			checkStaged64(t, name, "a", a, want)
 		}
 	}
 }

@@ -82,11 +82,7 @@ func TestSymvTrmvStaged(t *testing.T) {
 	for _, name := range []string{"symv", "trmv"} {
 		before := e.L2StagedRuns.Load()
 		if fp64 {
-			for _, tc := range testblasSuite {
-				if tc.name == "D"+name {
-					t.Run(tc.name, func(t *testing.T) { tc.test(t, impl) })
-				}
-			}
+			t.Run("D"+name, func(t *testing.T) { runTestblas(t, "D"+name, impl) })
 		}
 		for i := range level2Routines32 {
 			if rt := &level2Routines32[i]; rt.name == "S"+name {

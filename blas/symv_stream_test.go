@@ -2,7 +2,6 @@ package clblas
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -67,15 +66,8 @@ func TestSymvKernels(t *testing.T) {
 // alone to the whole matrix, lda at and past k+1 (aligned and not).
 func sbmvGPUCases[T float32 | float64](t *testing.T, name string, launched func(string) int64,
 	got, want func(ul blas.Uplo, n, k int, alpha T, a []T, lda int, x []T, incX int, beta T, y []T, incY int), tol float64) {
-	r := rand.New(rand.NewPCG(16, 3))
-	vec := func(n int) []T {
-		s := make([]T, n)
-		for i := range s {
-			s[i] = T(2*r.Float64() - 1)
-		}
-		return s
-	}
-	before := launched(name)
+	vec := uniformVecs[T](3)
+	onDevice := expectOnDevice(t, name, launched)
 	calls := 0
 	ab := [][2]T{{1, 0}, {-0.7, 1}, {0.6, -1.3}, {2, 0}}
 	incs := [][2]int{{1, 1}, {-3, 3}, {3, -1}, {-1, -3}}
@@ -103,31 +95,17 @@ func sbmvGPUCases[T float32 | float64](t *testing.T, name string, launched func(
 						}
 					}
 				}
-				ax, ay := abs(incX), abs(incY)
-				x := vec(1 + (n-1)*ax + 1)
-				y := vec(1 + (n-1)*ay + 1)
-				if beta == 0 {
-					for i := range y {
-						y[i] = T(l2nan)
-					}
-				}
+				x, y := symvVectors(vec, n, incX, incY, beta)
 				yg, yw := slices.Clone(y), slices.Clone(y)
 				got(ul, n, k, alpha, a[1:], lda, x[1:], incX, beta, yg[1:], incY)
 				want(ul, n, k, alpha, a[1:], lda, x[1:], incX, beta, yw[1:], incY)
 				calls++
 				desc := fmt.Sprintf("%s ul=%c n=%d k=%d lda=%d incX=%d incY=%d alpha=%v beta=%v", name, ul, n, k, lda, incX, incY, alpha, beta)
-				for i := range yw {
-					if !l2same(float64(yg[i]), float64(yw[i]), tol) {
-						t.Errorf("%s: y[%d] = %v, want %v", desc, i, yg[i], yw[i])
-						break
-					}
-				}
+				checkL2Result(t, desc, "y", yg, yw, tol)
 			}
 		}
 	}
-	if d := launched(name) - before; d < int64(calls) {
-		t.Errorf("%s: %d of %d calls ran on the device", name, d, calls)
-	}
+	onDevice(calls)
 }
 
 // trmvGPUCases checks got against want for both triangles, transposes
@@ -135,15 +113,8 @@ func sbmvGPUCases[T float32 | float64](t *testing.T, name string, launched func(
 // diagonal).
 func trmvGPUCases[T float32 | float64](t *testing.T, name string, launched func(string) int64,
 	got, want func(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, a []T, lda int, x []T, incX int), tol float64) {
-	r := rand.New(rand.NewPCG(16, 4))
-	vec := func(n int) []T {
-		s := make([]T, n)
-		for i := range s {
-			s[i] = T(2*r.Float64() - 1)
-		}
-		return s
-	}
-	before := launched(name)
+	vec := uniformVecs[T](4)
+	onDevice := expectOnDevice(t, name, launched)
 	calls := 0
 	c := 0
 	for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
@@ -167,17 +138,10 @@ func trmvGPUCases[T float32 | float64](t *testing.T, name string, launched func(
 					want(ul, tA, dg, n, a[1:], lda, xw[1:], incX)
 					calls++
 					desc := fmt.Sprintf("%s ul=%c tA=%c d=%c n=%d lda=%d incX=%d", name, ul, tA, dg, n, lda, incX)
-					for i := range xw {
-						if !l2same(float64(xg[i]), float64(xw[i]), tol) {
-							t.Errorf("%s: x[%d] = %v, want %v", desc, i, xg[i], xw[i])
-							break
-						}
-					}
+					checkL2Result(t, desc, "x", xg, xw, tol)
 				}
 			}
 		}
 	}
-	if d := launched(name) - before; d < int64(calls) {
-		t.Errorf("%s: %d of %d calls ran on the device", name, d, calls)
-	}
+	onDevice(calls)
 }

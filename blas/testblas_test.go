@@ -7,6 +7,16 @@ import (
 	"gonum.org/v1/gonum/blas/testblas"
 )
 
+// runTestblas runs testblasSuite's test of the routine name on impl.
+func runTestblas(t *testing.T, name string, impl blas.Float64) {
+	t.Helper()
+	for _, tc := range testblasSuite {
+		if tc.name == name {
+			tc.test(t, impl)
+		}
+	}
+}
+
 // testblasSuite is every exported Float64 test of
 // gonum.org/v1/gonum/blas/testblas (v0.17.0), by the routine it tests.
 var testblasSuite = []struct {

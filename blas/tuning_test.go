@@ -258,9 +258,8 @@ func TestGemmMMAEmulated(t *testing.T) {
 		// The H200's 3xTF32 entry: K steps of 32, unpadded swizzled tiles.
 		{32, true, true, 32, 0, false, true, false}} {
 		prec := v.prec
-		cfg := gemm.MMADefaults(gemm.Base(prec, 8), prec)
-		cfg.MMAMWG, cfg.MMANWG, cfg.MMAKWG, cfg.WM, cfg.WN = 32, 32, v.kwg, 16, 16
-		cfg.MMAEmulate, cfg.NoOpt, cfg.SplitRaw, cfg.CPVec, cfg.MMAK = true, true, v.splitRaw, v.cpVec, v.mmaK
+		cfg := emulatedMMAConfig(prec, v.kwg)
+		cfg.SplitRaw, cfg.CPVec, cfg.MMAK = v.splitRaw, v.cpVec, v.mmaK
 		cfg.IssueMix, cfg.KMSwz, cfg.PipeFrag = v.mix, v.kmSwz, v.pipe
 		// The tensor-core result itself, not its FP32 recomputation.
 		cfg.NoRedo = prec == 32
@@ -271,26 +270,47 @@ func TestGemmMMAEmulated(t *testing.T) {
 			// (and more than one K tile of 32).
 			shapes = [][3]int{{37, 70, 61}, {66, 33, 45}}
 		}
-		name := fmt.Sprintf("f%d/%s", prec, cfg.Name())
-		t.Run(name, func(t *testing.T) {
-			if err := gemm.Valid(e.GemmDev(), prec, false, false, cfg); err != nil {
-				t.Fatalf("gemm.Valid: %v", err)
-			}
-			switch {
-			case prec == 64 && !e.Prof.FP64:
-				t.Skip("the device has no fp64")
-			case prec == 64 && cfg.CPVec:
-				runCPVec[float64](t, e, name, cfg, shapes, 1e-12)
-			case prec == 64:
-				runGemmConfigAll[float64](t, e, name, cfg, shapes, 1e-12)
-			case cfg.CPVec:
-				runCPVec[float32](t, e, name, cfg, shapes, 1e-5)
-			default:
-				// 3xTF32 is about as accurate as FP32 FMA.
-				runGemmConfigAll[float32](t, e, name, cfg, shapes, 1e-5)
-			}
-		})
+		runEmulatedMMAConfig(t, e, prec, cfg, shapes)
 	}
+}
+
+// emulatedMMAConfig returns the reduced tensor-core tile the emulated
+// tests run (see TestGemmMMAEmulated): 32×32 work-group tiles of 16×16
+// warps, K steps of kwg, on the emulation with the compiler's
+// optimisations off.
+func emulatedMMAConfig(prec, kwg int) gemm.Config {
+	cfg := gemm.MMADefaults(gemm.Base(prec, 8), prec)
+	cfg.MMAMWG, cfg.MMANWG, cfg.MMAKWG, cfg.WM, cfg.WN = 32, 32, kwg, 16, 16
+	cfg.MMAEmulate, cfg.NoOpt = true, true
+	return cfg
+}
+
+// runEmulatedMMAConfig runs cfg in precision prec against gonum on shapes
+// as the subtest f<prec>/<cfg's name>: it must be valid for the device;
+// CP_VEC=1 configurations go through runCPVec (aligned and unaligned
+// operands), the others through runGemmConfigAll. fp64 is skipped on a
+// device without it.
+func runEmulatedMMAConfig(t *testing.T, e *eng.Engine, prec int, cfg gemm.Config, shapes [][3]int) {
+	t.Helper()
+	name := fmt.Sprintf("f%d/%s", prec, cfg.Name())
+	t.Run(name, func(t *testing.T) {
+		if err := gemm.Valid(e.GemmDev(), prec, false, false, cfg); err != nil {
+			t.Fatalf("gemm.Valid: %v", err)
+		}
+		switch {
+		case prec == 64 && !e.Prof.FP64:
+			t.Skip("the device has no fp64")
+		case prec == 64 && cfg.CPVec:
+			runCPVec[float64](t, e, name, cfg, shapes, 1e-12)
+		case prec == 64:
+			runGemmConfigAll[float64](t, e, name, cfg, shapes, 1e-12)
+		case cfg.CPVec:
+			runCPVec[float32](t, e, name, cfg, shapes, 1e-5)
+		default:
+			// 3xTF32 is about as accurate as FP32 FMA.
+			runGemmConfigAll[float32](t, e, name, cfg, shapes, 1e-5)
+		}
+	})
 }
 
 // TestGemmMMACPVecDevice runs the tensor-core kernel with CP_VEC=1 and the

@@ -33,9 +33,8 @@ func testZgemmFused[T complex64 | complex128](t *testing.T, impl *Implementation
 	if prec == 64 && !e.Prof.FP64 {
 		t.Skip("the device has no fp64")
 	}
-	emu := gemm.MMADefaults(gemm.Base(prec, 8), prec)
-	emu.MMAMWG, emu.MMANWG, emu.MMAKWG, emu.WM, emu.WN = 32, 32, 8, 16, 16
-	emu.MMAEmulate, emu.NoOpt, emu.CPVec = true, true, true
+	emu := emulatedMMAConfig(prec, 8)
+	emu.CPVec = true
 	shapes := [][3]int{{37, 36, 14}, {20, 34, 30}}
 	cfgs := []gemm.Config{emu, emu}
 	if gemm.TensorCapable(e.GemmDev()) {

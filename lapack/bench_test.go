@@ -151,11 +151,7 @@ func BenchmarkDgetrf(b *testing.B) {
 	impl := benchImpl(b)
 	ns := sizes(b)
 	for i, n := range ns {
-		rnd := rand.New(rand.NewPCG(2, uint64(n)))
-		orig := make([]float64, n*n)
-		for k := range orig {
-			orig[k] = rnd.NormFloat64()
-		}
+		orig := generalBench(n)
 		flops := 2 * float64(n) * float64(n) * float64(n) / 3
 		ipiv := make([]int, n)
 		impls := []struct {
@@ -254,11 +250,7 @@ func BenchmarkResident(b *testing.B) {
 	impl := benchImpl(b)
 	for _, n := range sizes(b) {
 		spdA := spdBench(n, rand.New(rand.NewPCG(1, uint64(n))))
-		rnd := rand.New(rand.NewPCG(2, uint64(n)))
-		gen := make([]float64, n*n)
-		for k := range gen {
-			gen[k] = rnd.NormFloat64()
-		}
+		gen := generalBench(n)
 		nf := float64(n)
 		b.Run(fmt.Sprintf("Potrf/n=%d", n), func(b *testing.B) {
 			runResident(b, impl, n, nf*nf*nf/3, spdA, func(d *clblas.Matrix[float64]) (bool, error) {
@@ -278,6 +270,17 @@ func BenchmarkResident(b *testing.B) {
 			})
 		})
 	}
+}
+
+// generalBench returns the benchmarks' general n×n matrix: standard
+// normal elements from a PCG seeded with (2, n).
+func generalBench(n int) []float64 {
+	rnd := rand.New(rand.NewPCG(2, uint64(n)))
+	a := make([]float64, n*n)
+	for k := range a {
+		a[k] = rnd.NormFloat64()
+	}
+	return a
 }
 
 // spdBench returns a random n×n symmetric positive definite matrix (both

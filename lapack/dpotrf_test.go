@@ -96,6 +96,20 @@ func TestDpotrfNotPD(t *testing.T) {
 
 // compare fails t unless the r×c matrices a and want (stride lda) agree to
 // within tol relative to the largest element of want, NaN matching NaN.
+// checkDpotrf factorises a random n×n symmetric positive definite matrix
+// (leading dimension lda, from rnd) with impl and compares the factor with
+// gonum's Dpotrf's within tol; what names the path in failures.
+func checkDpotrf(t *testing.T, impl *Implementation, what string, ul blas.Uplo, n, lda int, rnd *rand.Rand, tol float64) {
+	t.Helper()
+	a := spd(n, lda, rnd)
+	want := append([]float64(nil), a...)
+	gonum.Implementation{}.Dpotrf(ul, n, want, lda)
+	if !impl.Dpotrf(ul, n, a, lda) {
+		t.Fatalf("%s %c n=%d: not positive definite", what, ul, n)
+	}
+	compare(t, what, n, n, a, want, lda, tol)
+}
+
 func compare(t *testing.T, what string, r, c int, a, want []float64, lda int, tol float64) {
 	t.Helper()
 	scale := 1.0

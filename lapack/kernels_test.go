@@ -32,13 +32,7 @@ func TestKernelsSmall(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(51, 52))
 	const n = 20
 	for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
-		a := spd(n, n+1, rnd)
-		want := append([]float64(nil), a...)
-		gonum.Implementation{}.Dpotrf(ul, n, want, n+1)
-		if !impl.Dpotrf(ul, n, a, n+1) {
-			t.Fatalf("Dpotrf %c: not positive definite", ul)
-		}
-		compare(t, "Dpotrf", n, n, a, want, n+1, 1e-12)
+		checkDpotrf(t, impl, "Dpotrf", ul, n, n+1, rnd, 1e-12)
 	}
 	// Not positive definite in the second block: potf2_inv sets info,
 	// and the later steps run with it set.
@@ -56,13 +50,7 @@ func TestKernelsSmall(t *testing.T) {
 		}
 		impl.potfRegs, impl.nb = true, nb
 		for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
-			a := spd(n, n, rnd)
-			want := append([]float64(nil), a...)
-			gonum.Implementation{}.Dpotrf(ul, n, want, n)
-			if !impl.Dpotrf(ul, n, a, n) {
-				t.Fatalf("Dpotrf %c, registers: not positive definite", ul)
-			}
-			compare(t, "Dpotrf, registers", n, n, a, want, n, 1e-12)
+			checkDpotrf(t, impl, "Dpotrf, registers", ul, n, n, rnd, 1e-12)
 		}
 		a := spd(n, n, rnd)
 		a[9*n+9] = -1

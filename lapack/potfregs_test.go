@@ -1,11 +1,11 @@
 package cllapack
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
 	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/lapack/gonum"
 )
 
 // TestPotfRegsWidths runs Dpotrf with potf2_inv's blocks in registers at
@@ -19,13 +19,7 @@ func TestPotfRegsWidths(t *testing.T) {
 		impl.potfRegs = true
 		for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
 			const n = 150
-			a := spd(n, n+3, rnd)
-			want := append([]float64(nil), a...)
-			gonum.Implementation{}.Dpotrf(ul, n, want, n+3)
-			if !impl.Dpotrf(ul, n, a, n+3) {
-				t.Fatalf("nb %d %c: not positive definite", nb, ul)
-			}
-			compare(t, "Dpotrf, registers", n, n, a, want, n+3, 1e-11)
+			checkDpotrf(t, impl, fmt.Sprintf("Dpotrf, registers, nb %d", nb), ul, n, n+3, rnd, 1e-11)
 		}
 		a := spd(100, 100, rnd)
 		a[70*100+70] = -1

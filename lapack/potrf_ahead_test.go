@@ -19,13 +19,7 @@ func TestPotrfAhead(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(9, 10))
 	for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
 		for _, n := range []int{16, 17, 100} {
-			a := spd(n, n+2, rnd)
-			want := append([]float64(nil), a...)
-			gonum.Implementation{}.Dpotrf(ul, n, want, n+2)
-			if !impl.Dpotrf(ul, n, a, n+2) {
-				t.Fatalf("%c n=%d: not positive definite", ul, n)
-			}
-			compare(t, "Dpotrf, look-ahead", n, n, a, want, n+2, 1e-11)
+			checkDpotrf(t, impl, "Dpotrf, look-ahead", ul, n, n+2, rnd, 1e-11)
 		}
 		const n = 90
 		a := spd(n, n, rnd)

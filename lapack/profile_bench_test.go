@@ -120,11 +120,7 @@ func BenchmarkResidentProfile(b *testing.B) {
 	setBenchFlags(b, impl)
 	for _, n := range sizes(b) {
 		spdA := spdBench(n, rand.New(rand.NewPCG(1, uint64(n))))
-		rnd := rand.New(rand.NewPCG(2, uint64(n)))
-		gen := make([]float64, n*n)
-		for k := range gen {
-			gen[k] = rnd.NormFloat64()
-		}
+		gen := generalBench(n)
 		d, err := clblas.NewMatrix[float64](impl.blas, n, n)
 		if err != nil {
 			b.Fatal(err)

@@ -135,13 +135,7 @@ func gbmvTOnDevice[T Real](c *Call, m, n, kl, ku int, a *cl.Buffer, lda int, alp
 	sh := l1ShapeOf(c)
 	tx, ty := gemvTShape(sh, c.E.Prof.LocalMemBytes, ElemSize[T]())
 	o := c.E.GemvT // GEMV T's launch setting, where set
-	if o.TX > 0 && o.TY > 0 {
-		tx, ty = o.TX, o.TY
-	}
-	var more []string
-	if o.Unroll > 0 {
-		more = append(more, fmt.Sprintf("GT_U=%d", o.Unroll))
-	}
+	tx, ty, more := o.launch(tx, ty, "GT_U")
 	gx := L3CeilDiv(n, tx*sh.Vec)
 	span := max(min(m, kl+ku+tx*sh.Vec), 1)
 	nb := max(min(sh.Groups/max(gx, 1), L3CeilDiv(span, 8*ty)), 1)

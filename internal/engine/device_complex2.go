@@ -127,12 +127,7 @@ func cxMV[C Complex, R Real](e *Engine, name string, d CxMat, a []C, nout, nin i
 	}
 	spanY := VecSpan(nout, incY)
 	c := Begin[R](e, name)
-	var yb *cl.Buffer
-	if beta == 0 {
-		yb = Alloc[C](c, spanY) // assigned, never read
-	} else {
-		yb = Upload(c, y[:spanY])
-	}
+	yb := outputVec(c, y, spanY, beta != 0)
 	var ab, xb *cl.Buffer
 	if alpha != 0 {
 		ab = Upload(c, a)

@@ -266,6 +266,17 @@ func bandSpan(n, k, lda int) int { return lda*(n-1) + k + 1 }
 // PackedLen is the length of a packed n×n triangle.
 func PackedLen(n int) int { return n * (n + 1) / 2 }
 
+// outputVec returns the device buffer of the output vector y[:spanY] of
+// y = alpha·M·x + beta·y: y's values uploaded when the kernel reads them
+// (beta != 0), else only allocated (beta == 0: the kernel assigns every
+// element without reading it).
+func outputVec[T Elem](c *Call, y []T, spanY int, read bool) *cl.Buffer {
+	if !read {
+		return Alloc[T](c, spanY)
+	}
+	return Upload(c, y[:spanY])
+}
+
 // l2mv computes y = alpha·M·x + beta·y on host slices, where M (nout×nin)
 // is described by d and stored in a (the span the kernel reads).
 func l2mv[T Real](e *Engine, name string, d L2Mat, a []T, nout, nin int, alpha T, x []T, incX int, beta T, y []T, incY int) error {
@@ -275,12 +286,7 @@ func l2mv[T Real](e *Engine, name string, d L2Mat, a []T, nout, nin int, alpha T
 	}
 	spanY := VecSpan(nout, incY)
 	c := Begin[T](e, name)
-	var yb *cl.Buffer
-	if beta == 0 {
-		yb = Alloc[T](c, spanY) // assigned, never read
-	} else {
-		yb = Upload(c, y[:spanY])
-	}
+	yb := outputVec(c, y, spanY, beta != 0)
 	var ab, xb *cl.Buffer
 	if alpha != 0 {
 		ab = Upload(c, a)

@@ -61,6 +61,20 @@ func gemvKernel(c *Call, k string, tx, ty int, more ...string) *cl.Kernel {
 // work-item (Unroll, GT_U) and its number of row blocks.
 type GemvTShape struct{ TX, TY, Unroll, RowBlocks int }
 
+// launch returns the work-group shape tx×ty, o's where o sets both
+// sides, and the kernel's extra defines: unrollMacro=o.Unroll where o
+// sets an unroll.
+func (o GemvTShape) launch(tx, ty int, unrollMacro string) (int, int, []string) {
+	if o.TX > 0 && o.TY > 0 {
+		tx, ty = o.TX, o.TY
+	}
+	var more []string
+	if o.Unroll > 0 {
+		more = append(more, fmt.Sprintf("%s=%d", unrollMacro, o.Unroll))
+	}
+	return tx, ty, more
+}
+
 // gemvTri selects a triangle of a square A for gemvPass: tri (else all
 // of A), its stored half (upper: A(i,j) for j ≥ i), the diagonal left out
 // (skipDiag) or taken as 1 (unit).
@@ -161,13 +175,7 @@ func gemvPass[T Real](c *Call, trans bool, m, n, lda int, tr gemvTri, a *cl.Buff
 		return
 	}
 	o := c.E.GemvT
-	if o.TX > 0 && o.TY > 0 {
-		tx, ty = o.TX, o.TY
-	}
-	var more []string
-	if o.Unroll > 0 {
-		more = append(more, fmt.Sprintf("GT_U=%d", o.Unroll))
-	}
+	tx, ty, more := o.launch(tx, ty, "GT_U")
 	gx := L3CeilDiv(n, tx*sh.Vec)
 	// Row blocks: enough groups to fill the device, each row slice at
 	// least 8 rows long.
@@ -195,13 +203,7 @@ func gerOnDevice[T Real](c *Call, m, n int, alpha T, skipZero bool, x *cl.Buffer
 	sh := l1ShapeOf(c)
 	tx, ty := gemvTShape(sh, c.E.Prof.LocalMemBytes, ElemSize[T]())
 	o := c.E.Ger
-	if o.TX > 0 && o.TY > 0 {
-		tx, ty = o.TX, o.TY
-	}
-	var more []string
-	if o.Unroll > 0 {
-		more = append(more, fmt.Sprintf("GR_U=%d", o.Unroll))
-	}
+	tx, ty, more := o.launch(tx, ty, "GR_U")
 	gx := L3CeilDiv(L3CeilDiv(n, sh.Vec), tx)
 	rows := max(min(sh.Groups/max(gx, 1), L3CeilDiv(m, ty)), 1)
 	if o.RowBlocks > 0 {

@@ -6,8 +6,6 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
-
-	"github.com/gocompute/opencl/cl"
 )
 
 // GEMV from Go slices with the host computing a share of the rows.
@@ -111,15 +109,10 @@ func gemvRows[T Real](tA blas.Transpose, m, n int, alpha T, a []T, lda int, x []
 // gemvShare is mvStaged for the dense m×n A of GEMV with a host share
 // (e.L2Share-1 goroutines take host blocks first); see above.
 func gemvShare[T Real](e *Engine, name string, trans bool, m, n int, alpha T, a []T, lda int, x []T, incX int, beta T, y []T, incY int) error {
-	nout, nin := m, n
-	if trans {
-		nout, nin = n, m
+	_, nin, offX, offY, spanY, err := stagedLayout(trans, m, n, lda, incX, incY)
+	if err != nil {
+		return err
 	}
-	offX, offY := VecOff(nin, incX), VecOff(nout, incY)
-	if !l2fits(m*n, lda, incX, incY, offX, offY) {
-		return errL2TooLarge
-	}
-	spanY := VecSpan(nout, incY)
 	g := e.l2Geometry(m, n, ElemSize[T]())
 	// The device claims a chunk when the stream feeds it, a slot's worth
 	// ahead: fewer slots leave the host rows to take in smaller matrices
@@ -150,12 +143,7 @@ func gemvShare[T Real](e *Engine, name string, trans bool, m, n int, alpha T, a 
 	}
 	e.L2StagedRuns.Add(1)
 	c := Begin[T](e, name)
-	var yb *cl.Buffer
-	if beta == 0 {
-		yb = Alloc[T](c, spanY) // assigned, never read
-	} else {
-		yb = Upload(c, y[:spanY])
-	}
+	yb := outputVec(c, y, spanY, beta != 0)
 	xb := Upload(c, x[:VecSpan(nin, incX)])
 	ab := Alloc[T](c, m*n)
 	s := startShared(c, g, a, lda, h)

@@ -1,10 +1,6 @@
 package engine
 
-import (
-	"gonum.org/v1/gonum/blas"
-
-	"github.com/gocompute/opencl/cl"
-)
+import "gonum.org/v1/gonum/blas"
 
 // Level 2 from Go slices on a device with memory of its own.
 //
@@ -35,30 +31,37 @@ func gemvStaged[T Real](e *Engine, name string, trans bool, m, n int, alpha T, a
 	return mvStaged(e, name, d, l2Full, alpha, a, lda, x, incX, beta, y, incY)
 }
 
+// stagedLayout is the layout of x and y in a staged product
+// y = alpha·op(A)·x + beta·y with the m×n A (transposed when trans):
+// their lengths nout and nin, the offsets of their first elements and
+// y's span; errL2TooLarge where A or the vectors pass the kernels'
+// 32-bit indices.
+func stagedLayout(trans bool, m, n, lda, incX, incY int) (nout, nin, offX, offY, spanY int, err error) {
+	nout, nin = m, n
+	if trans {
+		nout, nin = n, m
+	}
+	offX, offY = VecOff(nin, incX), VecOff(nout, incY)
+	if !l2fits(m*n, lda, incX, incY, offX, offY) {
+		return 0, 0, 0, 0, 0, errL2TooLarge
+	}
+	return nout, nin, offX, offY, VecSpan(nout, incY), nil
+}
+
 // mvStaged computes y = alpha·op(A)·x + beta·y on host slices for the
 // dense A of descriptor d (d.m×d.n, leading dimension lda on the host, d.n
 // on the device), streaming the part tri of A's rows whole into one device
 // buffer and running d's kernel once over it.
 func mvStaged[T Real](e *Engine, name string, d L2Mat, tri l2Tri, alpha T, a []T, lda int, x []T, incX int, beta T, y []T, incY int) error {
 	m, n := d.m, d.n
-	nout, nin := m, n
-	if d.trans {
-		nout, nin = n, m
+	nout, nin, offX, offY, spanY, err := stagedLayout(d.trans, m, n, lda, incX, incY)
+	if err != nil {
+		return err
 	}
-	offX, offY := VecOff(nin, incX), VecOff(nout, incY)
-	if !l2fits(m*n, lda, incX, incY, offX, offY) {
-		return errL2TooLarge
-	}
-	spanY := VecSpan(nout, incY)
 	g := e.l2Geometry(m, n, ElemSize[T]())
 	e.L2StagedRuns.Add(1)
 	c := Begin[T](e, name)
-	var yb *cl.Buffer
-	if beta == 0 {
-		yb = Alloc[T](c, spanY) // assigned, never read
-	} else {
-		yb = Upload(c, y[:spanY])
-	}
+	yb := outputVec(c, y, spanY, beta != 0)
 	xb := Upload(c, x[:VecSpan(nin, incX)])
 	ab := Alloc[T](c, m*n)
 	s := startStream(c, g, a, lda)
