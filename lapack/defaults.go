@@ -18,16 +18,30 @@ package cllapack
 //     work on one core while the device runs the trailing update
 //     (look-ahead), so the diagonal blocks go to the host (hostDiag). It
 //     also leaves potf2_inv's register version, whose compile takes
-//     minutes, unused.
-func (impl *Implementation) deviceDefaults(nbSet bool) {
+//     minutes, unused;
+//   - gonum's own code on the same cores is faster below larger orders
+//     than on a GPU, and for QR below larger orders still (cpuCrossover,
+//     cpuQRCrossover), unless WithCrossover chose (crossoverSet).
+func (impl *Implementation) deviceDefaults(nbSet, crossoverSet bool) {
 	rt := impl.blas.Runtime()
 	if rt == nil {
 		return
 	}
 	if rt.Device().Profile().IsCPU() {
 		impl.reuse, impl.hostBand, impl.hostDiag = true, true, true
+		if !crossoverSet {
+			impl.crossover, impl.qrCrossover = cpuCrossover, cpuQRCrossover
+		}
 	}
 }
+
+// The Auto policy's crossovers on CPU devices (BENCHMARKS.md, "Device
+// LAPACK's crossover on PoCL"): LU and Cholesky lost to gonum at 512 and
+// won from 768, QR lost at 1024 and won at 2048.
+const (
+	cpuCrossover   = 768
+	cpuQRCrossover = 2048
+)
 
 // potrfBlock is Potrf's block size.
 func (impl *Implementation) potrfBlock() int {

@@ -27,7 +27,7 @@ func (impl *Implementation) Dgeqrf(m, n int, a []float64, lda int, tau, work []f
 	k := min(m, n)
 	valid := k > 0 && lda >= n && lwork >= n && len(work) >= lwork &&
 		len(a) >= (m-1)*lda+n && len(tau) == k
-	if !valid || !impl.offload(k) {
+	if !valid || !impl.offloadQR(k) {
 		impl.Implementation.Dgeqrf(m, n, a, lda, tau, work, lwork)
 		return
 	}

@@ -16,7 +16,7 @@ import "gonum.org/v1/gonum/blas"
 func (impl *Implementation) Dorgqr(m, n, k int, a []float64, lda int, tau, work []float64, lwork int) {
 	valid := k > 0 && k <= n && n <= m && lda >= n && lwork >= n && len(work) >= lwork &&
 		len(a) >= (m-1)*lda+n && len(tau) == k
-	if !valid || !impl.offload(n) {
+	if !valid || !impl.offloadQR(n) {
 		impl.Implementation.Dorgqr(m, n, k, a, lda, tau, work, lwork)
 		return
 	}

@@ -54,7 +54,10 @@ type Implementation struct {
 	policy    clblas.Policy
 	nb        int
 	crossover int
-	logger    *slog.Logger
+	// qrCrossover is crossover for QR (Dgeqrf, Dorgqr), which gains
+	// less from a CPU device than LU and Cholesky do (deviceDefaults).
+	qrCrossover int
+	logger      *slog.Logger
 
 	mu     sync.Mutex
 	logged map[string]bool
@@ -149,7 +152,10 @@ type config struct {
 	nb        int
 	nbSet     bool
 	crossover int
-	logger    *slog.Logger
+	// crossoverSet says WithCrossover chose the crossover, for every
+	// routine: deviceDefaults leaves it alone.
+	crossoverSet bool
+	logger       *slog.Logger
 }
 
 // Option configures New.
@@ -190,7 +196,7 @@ func WithCrossover(n int) Option {
 		if n < 1 {
 			return fmt.Errorf("cllapack: invalid crossover %d (want ≥ 1)", n)
 		}
-		c.crossover = n
+		c.crossover, c.crossoverSet = n, true
 		return nil
 	}
 }
@@ -226,20 +232,21 @@ func New(b *clblas.Implementation, opts ...Option) (*Implementation, error) {
 		c.logger = slog.Default()
 	}
 	impl := &Implementation{
-		blas:      b,
-		policy:    p,
-		nb:        c.nb,
-		crossover: c.crossover,
-		logger:    c.logger,
-		logged:    make(map[string]bool),
-		kerns:     make(map[kernelKey]*cl.Kernel),
-		kernErr:   make(map[kernelKey]error),
-		slab:      defaultSlab,
-		leaf:      defaultLeaf,
-		luWG:      defaultLUWG,
-		qrLeaf:    defaultQRLeaf,
+		blas:        b,
+		policy:      p,
+		nb:          c.nb,
+		crossover:   c.crossover,
+		qrCrossover: c.crossover,
+		logger:      c.logger,
+		logged:      make(map[string]bool),
+		kerns:       make(map[kernelKey]*cl.Kernel),
+		kernErr:     make(map[kernelKey]error),
+		slab:        defaultSlab,
+		leaf:        defaultLeaf,
+		luWG:        defaultLUWG,
+		qrLeaf:      defaultQRLeaf,
 	}
-	impl.deviceDefaults(c.nbSet)
+	impl.deviceDefaults(c.nbSet, c.crossoverSet)
 	return impl, nil
 }
 
@@ -273,13 +280,26 @@ func (impl *Implementation) Close() error {
 // Policy returns the offload policy in force.
 func (impl *Implementation) Policy() clblas.Policy { return impl.policy }
 
-// offload reports whether a factorization of order n goes to the device.
+// offload reports whether an LU or Cholesky factorization of order n goes
+// to the device.
 func (impl *Implementation) offload(n int) bool {
+	return impl.offloadFrom(n, impl.crossover)
+}
+
+// offloadQR reports whether a QR factorization (or forming its Q) of
+// order n goes to the device.
+func (impl *Implementation) offloadQR(n int) bool {
+	return impl.offloadFrom(n, impl.qrCrossover)
+}
+
+// offloadFrom reports whether a call of order n goes to the device when
+// Auto sends it there from order crossover on.
+func (impl *Implementation) offloadFrom(n, crossover int) bool {
 	switch impl.policy {
 	case clblas.Always:
 		return true
 	case clblas.Auto:
-		return n >= impl.crossover
+		return n >= crossover
 	}
 	return false
 }
