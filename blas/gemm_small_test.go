@@ -22,7 +22,8 @@ import (
 // transpose combinations, against gonum: gemm_cpu at vector width 1 (what a
 // device whose preferred width is 1 gets: OpenCL C has no 1-wide vector
 // types) and 4, gemm_direct, gemm_tiled on unaligned and on aligned operands
-// (its VEC_ALIGNED path), the GEMV route and split-K with its reduction. It
+// (its VEC_ALIGNED path), the GEMV route, split-K with its reduction and
+// gemm_tiled's split in one launch. It
 // is small enough for a simulator: scripts/oclgrind.sh runs it on Oclgrind,
 // whose own choice is gemm_tiled only.
 func TestGemmKernelsSmall(t *testing.T) {
@@ -71,6 +72,18 @@ func TestGemmKernelsSmall(t *testing.T) {
 				t.Fatalf("withSplitK: %+v", split)
 			}
 			smallGemmRuns(t, e, prec, "split-K", split, [][3]int{{9, 7, 40}, {3, 5, 33}}, tol)
+			// gemm_tiled's split in one launch (GRID_Z=1), as chosen and
+			// with more slices than K steps: the last slices multiply
+			// nothing and must write zeros into their slabs.
+			splitZ := base
+			splitZ.KWG = 8
+			splitZ = gemm.WithSplitZ(splitZ, 40, 3)
+			if splitZ.SplitZ < 2 {
+				t.Fatalf("WithSplitZ: %+v", splitZ)
+			}
+			smallGemmRuns(t, e, prec, "split-Z", splitZ, [][3]int{{9, 7, 40}, {3, 5, 33}}, tol)
+			splitZ.SplitZ = 7
+			smallGemmRuns(t, e, prec, "split-Z, empty slices", splitZ, [][3]int{{9, 7, 40}, {19, 13, 11}}, tol)
 		})
 	}
 }

@@ -60,7 +60,16 @@
  *            offB and ldb multiples of VWB, offC and ldc multiples of VWN, and no
  *            buffer is one over host memory (CL_MEM_USE_HOST_PTR, which starts where
  *            that memory does; other buffers are aligned); then global loads/stores use aligned
- *            vector types, otherwise vloadN (any alignment) and scalar C stores.
+ *            vector types, otherwise vloadN (any alignment) and scalar C stores,
+ *      GRID_Z 0: 1 splits K across work-group dimension 2 (global (…, …, Z), local
+ *            (…, …, 1)): group z multiplies the K steps [z·kc, (z+1)·kc), kc =
+ *            ceil(k / (Z·KWG))·KWG (a slice past k multiplies nothing and writes
+ *            zeros), and writes alpha times its partial product to its own slab of C,
+ *            C + z·m·ldc; the host passes a scratch buffer with beta = 0 and sums the
+ *            slabs into the real C (gemm_splitk_reduce), so that a C of few tiles
+ *            with a long K still occupies the device in one launch. kc is a
+ *            multiple of KWG and the slabs are whole rows, so VEC_ALIGNED holds
+ *            for every slice when it holds for the call.
  *    Valid combinations (checked with #error): MWG % (MDIMC·VWM) == 0,
  *      NWG % (NDIMC·VWN) == 0, (MWG·KWG) % (MDIMC·NDIMC·VWA) == 0,
  *      (NWG·KWG) % (MDIMC·NDIMC·VWB) == 0, the contiguous tile side of A (KWG if
@@ -221,6 +230,12 @@ typedef REAL real;
 /* Is the stored matrix contiguous along k? */
 #define A_KCONTIG (TRANSA == 0)
 #define B_KCONTIG (TRANSB == 1)
+#ifndef GRID_Z
+#define GRID_Z 0
+#endif
+#if GRID_Z != 0 && GRID_Z != 1
+#error "gemm_tiled: GRID_Z must be 0 or 1"
+#endif
 
 #if MWG % (MDIMC * VWM) != 0
 #error "gemm_tiled: MWG must be a multiple of MDIMC*VWM"
@@ -305,11 +320,31 @@ typedef REAL real;
 #endif
 
 __kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1)))
-void gemm_tiled(const int m, const int n, const int k, const real alpha,
+void gemm_tiled(const int m, const int n, const int kall, const real alpha,
                 __global const real* restrict A, const int offA, const int lda,
                 __global const real* restrict B, const int offB, const int ldb,
                 const real beta, __global real* C, const int offC, const int ldc)
 {
+#if GRID_Z == 1
+  /* split-K: this group's K slice (see GRID_Z) */
+  const int nz_ = get_num_groups(2);
+  const int kc_ = ((kall + nz_ * KWG - 1) / (nz_ * KWG)) * KWG;
+  const int k0z_ = min((int)get_group_id(2) * kc_, kall);
+  const int k = min(kc_, kall - k0z_);
+#if A_KCONTIG
+  A += k0z_;
+#else
+  A += (size_t)k0z_ * lda;
+#endif
+#if B_KCONTIG
+  B += k0z_;
+#else
+  B += (size_t)k0z_ * ldb;
+#endif
+  C += (size_t)get_group_id(2) * m * ldc;
+#else
+  const int k = kall;
+#endif
   __local real As[NBUF * KWG * LDSA] __attribute__((aligned(64)));
   __local real Bs[NBUF * KWG * LDSB] __attribute__((aligned(64)));
 

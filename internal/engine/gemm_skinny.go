@@ -73,7 +73,7 @@ func (g *GemmLauncher[T]) splitK(cfg gemm.Config, tA, tB bool, m, n, k int, alph
 	c.Run(kern, global, local, l3Int(c, m), l3Int(c, n), l3Int(c, slices), w, beta, cb, l3Int(c, offC), l3Int(c, ldc))
 }
 
-// splitZ enqueues the GEMM as one gemm_mma launch of cfg.SplitZ slices
+// splitZ enqueues the GEMM as one gemm_mma or gemm_tiled launch of cfg.SplitZ slices
 // along K (GRID_Z=1), each into its own m×n slab of a scratch buffer, then
 // their sum into C. A call the tensor-core kernel cannot take with its tile
 // runs without the split.
@@ -82,9 +82,9 @@ func (g *GemmLauncher[T]) splitZ(cfg gemm.Config, tA, tB bool, m, n, k int, alph
 	if cfg.CPVec && !cfg.MMACPVec(c.prec, len(c.over) > 0, offA, lda, offB, ldb) {
 		cfg = cfg.WithoutCPVec(c.prec) // for float the FMA kernel, unsplit
 	}
-	if cfg.Kernel != gemm.KernelMMA || !cfg.TiledFits(lda, ldb, n) {
-		// Not gemm_mma's program (whose Work alone reads SplitZ), nor will
-		// launch make it one.
+	if (cfg.Kernel != gemm.KernelMMA && cfg.Kernel != gemm.KernelTiled) || !cfg.TiledFits(lda, ldb, n) {
+		// Neither gemm_mma's nor gemm_tiled's program (whose Work alone
+		// reads SplitZ), nor will launch make it one.
 		g.launch(cfg, tA, tB, m, n, k, alpha, a, offA, lda, b, offB, ldb, beta, cb, offC, ldc)
 		return
 	}

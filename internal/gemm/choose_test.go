@@ -223,17 +223,31 @@ func TestSkinnyChoice(t *testing.T) {
 		}
 	}
 	for _, prec := range []int{32, 64} {
+		// gemm_tiled and gemm_mma split K in one launch (SplitZ): every
+		// slice of kc = ceil(k/(Z·step))·step non-empty, at least
+		// SplitKMinK long, together covering k.
 		cfg := Choose(Builtin(), profH200, prec, 64, 48, 5000, TensorAuto)
-		if cfg.SplitK < 2 {
-			t.Fatalf("H200 prec %d 64×48×5000: no split-K (%+v)", prec, cfg)
+		if cfg.SplitZ < 2 || cfg.SplitK != 0 {
+			t.Fatalf("H200 prec %d 64×48×5000: no split-K in one launch (%+v)", prec, cfg)
 		}
-		if cfg.KSlice%cfg.KWG != 0 || cfg.KSlice < SplitKMinK || (cfg.SplitK-1)*cfg.KSlice >= 5000 || cfg.SplitK*cfg.KSlice < 5000 {
-			t.Errorf("H200 prec %d: %d slices of %d for k = 5000", prec, cfg.SplitK, cfg.KSlice)
+		step := cfg.KWG
+		if cfg.Kernel == KernelMMA {
+			step = cfg.MMAKWG
 		}
-		// Long enough K: the slices reach twice the compute units.
+		kc := ceilDiv(5000, cfg.SplitZ*step) * step
+		if kc < SplitKMinK || (cfg.SplitZ-1)*kc >= 5000 || cfg.SplitZ*kc < 5000 {
+			t.Errorf("H200 prec %d: %d slices of %d for k = 5000", prec, cfg.SplitZ, kc)
+		}
+		// Long enough K: the slices reach about twice the compute units
+		// (slices rounded up to whole K steps may leave a few fewer).
 		cfg = Choose(Builtin(), profH200, prec, 64, 64, 100000, TensorAuto)
-		if wg := cfg.WorkGroups(64, 64) * cfg.SplitK; wg < 2*profH200.ComputeUnits {
-			t.Errorf("H200 prec %d 64×64×100000: %d slices × %d groups < 2×CUs", prec, cfg.SplitK, cfg.WorkGroups(64, 64))
+		if wg := cfg.WorkGroups(64, 64) * cfg.SplitZ; 8*wg < 7*2*profH200.ComputeUnits {
+			t.Errorf("H200 prec %d 64×64×100000: %d slices × %d groups < 2×CUs", prec, cfg.SplitZ, cfg.WorkGroups(64, 64))
+		}
+		// The other kernels split K into launches of their own.
+		cfg = WithSplitK(Choose(Builtin(), profPoCL, prec, 64, 48, 5000, TensorAuto), 5000, 4)
+		if cfg.SplitK < 4 || cfg.KSlice%16 != 0 || (cfg.SplitK-1)*cfg.KSlice >= 5000 || cfg.SplitK*cfg.KSlice < 5000 {
+			t.Errorf("PoCL prec %d: %d slices of %d for k = 5000", prec, cfg.SplitK, cfg.KSlice)
 		}
 		// No split when the device is full or K is short.
 		for _, sh := range [][3]int{{4096, 4096, 100000}, {64, 48, 100}, {64, 48, 5000}} {
@@ -241,8 +255,8 @@ func TestSkinnyChoice(t *testing.T) {
 			if sh == [3]int{64, 48, 5000} {
 				prof = profPoCL // two CUs: the CPU kernel's groups fill them
 			}
-			if cfg := Choose(Builtin(), prof, prec, sh[0], sh[1], sh[2], TensorAuto); cfg.SplitK != 0 {
-				t.Errorf("%s prec %d %v: split-K %d, want none", prof.Name, prec, sh, cfg.SplitK)
+			if cfg := Choose(Builtin(), prof, prec, sh[0], sh[1], sh[2], TensorAuto); cfg.SplitK != 0 || cfg.SplitZ != 0 {
+				t.Errorf("%s prec %d %v: split-K %d / %d, want none", prof.Name, prec, sh, cfg.SplitK, cfg.SplitZ)
 			}
 		}
 	}

@@ -93,10 +93,11 @@ type Config struct {
 	// above into a scratch buffer, then summed into C.
 	SplitK, KSlice int
 
-	// SplitZ (gemm_mma, GRID_Z=1): with SplitZ > 1 one launch cuts K into
-	// SplitZ slices, one per index of work-group dimension 2, each written
-	// to its own slab of a scratch buffer that gemm_splitk_reduce then sums
-	// into C: SplitZ times as many work-groups for a C of few tiles.
+	// SplitZ (gemm_mma or gemm_tiled, GRID_Z=1): with SplitZ > 1 one
+	// launch cuts K into SplitZ slices, one per index of work-group
+	// dimension 2, each written to its own slab of a scratch buffer that
+	// gemm_splitk_reduce then sums into C: SplitZ times as many
+	// work-groups for a C of few tiles.
 	SplitZ int
 	// BatchZ (gemm_mma, GRID_Z=2): the launch computes BatchZ products
 	// whose operands follow one another densely, one per index of
@@ -215,6 +216,9 @@ func (cfg Config) Defines(tA, tB, vecAligned bool) []string {
 	if vecAligned {
 		out = append(out, "VEC_ALIGNED=1")
 	}
+	if cfg.Kernel == KernelTiled && cfg.SplitZ > 1 {
+		out = append(out, "GRID_Z=1")
+	}
 	if cfg.NoOpt {
 		out = append(out, "-cl-opt-disable")
 	}
@@ -226,6 +230,9 @@ func (cfg Config) Defines(tA, tB, vecAligned bool) []string {
 func (cfg Config) Work(tA, tB bool, m, n int) (global, local []int) {
 	switch cfg.Kernel {
 	case KernelTiled:
+		if cfg.SplitZ > 1 {
+			return []int{ceilDiv(n, cfg.NWG) * cfg.NDIMC, ceilDiv(m, cfg.MWG) * cfg.MDIMC, cfg.SplitZ}, []int{cfg.NDIMC, cfg.MDIMC, 1}
+		}
 		return []int{ceilDiv(n, cfg.NWG) * cfg.NDIMC, ceilDiv(m, cfg.MWG) * cfg.MDIMC}, []int{cfg.NDIMC, cfg.MDIMC}
 	case KernelDirect:
 		return []int{ceilDiv(n, cfg.DN*cfg.DNDIMC) * cfg.DNDIMC, ceilDiv(m, cfg.DM*cfg.DMDIMC) * cfg.DMDIMC}, []int{cfg.DNDIMC, cfg.DMDIMC}

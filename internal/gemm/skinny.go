@@ -12,8 +12,10 @@ package gemm
 //   - few work-groups with a long K (the tiles cover C in fewer
 //     work-groups than the device has compute units): K is split into S
 //     slices, each slice multiplied into its own m×n scratch matrix with
-//     alpha and beta = 0 (the chosen tiled kernel, unchanged), then
-//     gemm_splitk_reduce computes C = beta·C + Σ slices.
+//     alpha and beta = 0, then gemm_splitk_reduce computes
+//     C = beta·C + Σ slices. gemm_tiled and gemm_mma take the slices as
+//     work-group dimension 2 of one launch (SplitZ); the other kernels
+//     run one launch per slice (SplitK).
 
 const SourceSkinny = "gemm_skinny.cl"
 
@@ -51,7 +53,37 @@ func SkinnyRoute(p Device, prec int, cfg Config, m, n, k int) Config {
 	if s < 2 {
 		return cfg
 	}
+	if cfg.Kernel == KernelTiled || cfg.Kernel == KernelMMA {
+		return WithSplitZ(cfg, k, s)
+	}
 	return WithSplitK(cfg, k, s)
+}
+
+// WithSplitZ sets cfg (gemm_tiled or gemm_mma) to split K (of length k)
+// into at most s slices in one launch (GRID_Z=1), as many as the kernel's
+// slice length ceil(k/(Z·step))·step leaves non-empty. Each slice of the
+// split-K route (WithSplitK) is a launch of its own; here the slices are
+// work-groups of one launch.
+func WithSplitZ(cfg Config, k, s int) Config {
+	step := cfg.KWG
+	if cfg.Kernel == KernelMMA {
+		step = cfg.MMAKWG
+	}
+	step = max(step, 1)
+	z := s
+	for z > 1 {
+		kc := ceilDiv(k, z*step) * step
+		nz := ceilDiv(k, kc)
+		if nz == z {
+			break
+		}
+		z = nz
+	}
+	if z < 2 {
+		return cfg
+	}
+	cfg.SplitZ = z
+	return cfg
 }
 
 // WithSplitK sets cfg to split K (of length k) into s slices (s+1 when the
