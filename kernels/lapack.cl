@@ -179,12 +179,19 @@ __kernel void getf2_leaf(int m, int b, __global real *a, long off, int lda,
   real best;
   int bi;
   lu_col_max(p, lda, m, 0, &best, &bi);
+  // Every global access of a column step that the next one waits for is
+  // a round trip through the memory system, and in this one-work-group
+  // kernel those round trips, not bandwidth, are the bound: so each step
+  // issues the loads it needs together (the two pivot candidates; rows c
+  // and piv; a row's whole width) and never reads back what it wrote.
   for (int c = 0; c < b; c++) {
     argmax_local(lmax, lidx, best, bi);
     int piv = lidx[0];
-    if (isnan(p[(long)c * lda + c]))
+    const real dc = p[(long)c * lda + c];
+    const real dp = p[(long)piv * lda + c];
+    if (isnan(dc))
       piv = c;
-    const real pv = p[(long)piv * lda + c];
+    const real pv = isnan(dc) ? dc : dp;
     // lmax, lidx and the pivot column are read before they change
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     if (lid == 0) {
@@ -192,14 +199,15 @@ __kernel void getf2_leaf(int m, int b, __global real *a, long off, int lda,
       if (pv == 0 && *info == 0)
         *info = r0 + c + 1;
     }
+    const int swap = pv != 0 && piv != c;
     for (int k = lid; k < b; k += LU_WG) {
-      real t = p[(long)c * lda + k];
-      if (pv != 0 && piv != c) {
-        p[(long)c * lda + k] = p[(long)piv * lda + k];
+      const real t = p[(long)c * lda + k];
+      const real u = p[(long)piv * lda + k];
+      if (swap) {
+        p[(long)c * lda + k] = u;
         p[(long)piv * lda + k] = t;
-        t = p[(long)c * lda + k];
       }
-      prow[k] = t;
+      prow[k] = swap ? u : t;
     }
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     const real d = prow[c];
@@ -212,32 +220,48 @@ __kernel void getf2_leaf(int m, int b, __global real *a, long off, int lda,
     const int bydiv = !(fabs(d) >= REAL_MIN);
     best = -1;
     bi = c + 1;
-    // LU_ROWS of this work-item's rows at a time, their loads issued
-    // together: a work-item's rows are otherwise one global round trip
-    // each, the bound of this one-work-group kernel on a GPU.
+    // LU_ROWS of this work-item's rows at a time, each with columns c to
+    // c+15 loaded at once (column c is the multiplier); wider panels take
+    // the columns past c+15 in further chunks of 16.
     for (int i0 = c + 1 + lid; i0 < m; i0 += LU_WG * LU_ROWS) {
       real l[LU_ROWS];
+      {
+        real x[LU_ROWS][16];
 #pragma unroll
-      for (int r = 0; r < LU_ROWS; r++) {
-        const int i = i0 + r * LU_WG;
-        l[r] = i < m ? p[(long)i * lda + c] : 0;
-      }
+        for (int r = 0; r < LU_ROWS; r++)
 #pragma unroll
-      for (int r = 0; r < LU_ROWS; r++) {
-        const int i = i0 + r * LU_WG;
-        if (i >= m)
-          continue;
-        if (scale && !bydiv) {
-          l[r] *= rd;
-          p[(long)i * lda + c] = l[r];
-        } else if (scale && i == c + 1) {
-          for (int t = c + 1; t < m; t++)
-            l[r] /= d;
-          p[(long)i * lda + c] = l[r];
+          for (int t = 0; t < 16; t++) {
+            const int i = i0 + r * LU_WG;
+            x[r][t] = i < m && c + t < b ? p[(long)i * lda + c + t] : 0;
+          }
+#pragma unroll
+        for (int r = 0; r < LU_ROWS; r++) {
+          const int i = i0 + r * LU_WG;
+          l[r] = x[r][0];
+          if (i >= m)
+            continue;
+          if (scale && !bydiv) {
+            l[r] *= rd;
+            p[(long)i * lda + c] = l[r];
+          } else if (scale && i == c + 1) {
+            for (int t = c + 1; t < m; t++)
+              l[r] /= d;
+            p[(long)i * lda + c] = l[r];
+          }
+#pragma unroll
+          for (int t = 1; t < 16; t++)
+            if (c + t < b)
+              p[(long)i * lda + c + t] = fma(-l[r], prow[c + t], x[r][t]);
+          if (c + 1 < b) {
+            real v = fabs(fma(-l[r], prow[c + 1], x[r][1]));
+            if (v > best) {
+              best = v;
+              bi = i;
+            }
+          }
         }
       }
-      // The rows' elements in registers, 16 columns at a time.
-      for (int k0 = c + 1; k0 < b; k0 += 16) {
+      for (int k0 = c + 16; k0 < b; k0 += 16) {
         real x[LU_ROWS][16];
 #pragma unroll
         for (int r = 0; r < LU_ROWS; r++)
@@ -255,13 +279,6 @@ __kernel void getf2_leaf(int m, int b, __global real *a, long off, int lda,
           for (int t = 0; t < 16; t++)
             if (k0 + t < b)
               p[(long)i * lda + k0 + t] = fma(-l[r], prow[k0 + t], x[r][t]);
-          if (k0 == c + 1) {
-            real v = fabs(fma(-l[r], prow[k0], x[r][0]));
-            if (v > best) {
-              best = v;
-              bi = i;
-            }
-          }
         }
       }
     }
