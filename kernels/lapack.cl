@@ -589,9 +589,13 @@ __kernel void copy_ok(int rows, int cols, __global const real *s, long soff,
 }
 
 #ifndef QR_B
-#define QR_B 16 // the widest panel geqr2_leaf factorises (16 or 32)
+#define QR_B 8 // the widest panel geqr2_leaf factorises (8, 16 or 32)
 #endif
 #define QR_WG 256 // geqr2_leaf's work-group size
+#ifndef QR_ROWS
+// Rows a geqr2_leaf work-item loads at once in a column's pass.
+#define QR_ROWS (QR_B <= 8 ? 4 : QR_B <= 16 ? 2 : 1)
+#endif
 
 // qr_ssq adds |x| to a scaled sum of squares (scale, ssq): Σ = scale²·ssq.
 static void qr_ssq(real x, real *sc, real *sq) {
@@ -670,16 +674,20 @@ __kernel void geqr2_leaf(int m, int b, __global real *a, long off, int lda,
     for (int g = QR_WG / QR_RED - 1; g > 0; g--) {
       if (lid >= g * QR_RED && lid < (g + 1) * QR_RED) {
         __local real *x = red + (lid - g * QR_RED) * QR_R;
-        for (int k = 0; k < b; k++)
-          x[k] = acc[k];
+#pragma unroll
+        for (int k = 0; k < QR_B; k++)
+          if (k < b)
+            x[k] = acc[k];
         x[QR_B] = sc;
         x[QR_B + 1] = sq;
       }
       barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
       if (lid < QR_RED) {
         __local real *x = red + lid * QR_R;
-        for (int k = 0; k < b; k++)
-          acc[k] += x[k];
+#pragma unroll
+        for (int k = 0; k < QR_B; k++)
+          if (k < b)
+            acc[k] += x[k];
         const real s2 = x[QR_B], q2 = x[QR_B + 1];
         real sm = fmax(sc, s2);
         if (isnan(sc) || isnan(s2))
@@ -692,8 +700,10 @@ __kernel void geqr2_leaf(int m, int b, __global real *a, long off, int lda,
     }
     if (lid < QR_RED) {
       __local real *x = red + lid * QR_R;
-      for (int k = 0; k < b; k++)
-        x[k] = acc[k];
+#pragma unroll
+      for (int k = 0; k < QR_B; k++)
+        if (k < b)
+          x[k] = acc[k];
       x[QR_B] = sc;
       x[QR_B + 1] = sq;
     }
@@ -725,8 +735,10 @@ __kernel void geqr2_leaf(int m, int b, __global real *a, long off, int lda,
     for (int r = lid; r < b; r += QR_WG) {
       real s = 0;
       if (r < c) {
-        for (int q = r; q < c; q++)
-          s = fma(t[tfoff + (long)r * ldt + q], w[q], s);
+#pragma unroll
+        for (int q = 0; q < QR_B; q++)
+          if (q >= r && q < c)
+            s = fma(t[tfoff + (long)r * ldt + q], w[q], s);
         s *= -tc;
       } else if (r == c) {
         s = tc;
@@ -742,37 +754,56 @@ __kernel void geqr2_leaf(int m, int b, __global real *a, long off, int lda,
     for (int k = 0; k < QR_B; k++)
       acc[k] = 0;
     const int nx = c + 1; // the next column
-    for (int i = c + lid; i < m; i += QR_WG) {
-      __global real *row = p + (long)i * lda;
-      // The row in registers: its loads are issued together.
-      real x[QR_B];
+    // QR_ROWS rows of this work-item at a time, in registers, their loads
+    // issued together: each batch is one round trip through the memory
+    // system, the bound of this one-work-group kernel on a GPU.
+    for (int i0 = c + lid; i0 < m; i0 += QR_WG * QR_ROWS) {
+      real x[QR_ROWS][QR_B];
 #pragma unroll
-      for (int k = 0; k < QR_B; k++)
-        x[k] = k < b ? row[k] : 0;
-      real vi = 1;
-      if (i > c) {
-        vi = x[c];
-        if (tc != 0) {
-          vi *= scal;
-          row[c] = vi;
-        }
-      } else {
-        row[c] = beta;
-      }
+      for (int r = 0; r < QR_ROWS; r++)
 #pragma unroll
-      for (int k = 0; k < QR_B; k++)
-        if (k > c && k < b) {
-          x[k] = fma(-tc * vi, w[k], x[k]);
-          row[k] = x[k];
+        for (int k = 0; k < QR_B; k++) {
+          const int i = i0 + r * QR_WG;
+          x[r][k] = i < m && k < b ? p[(long)i * lda + k] : 0;
         }
-      v[voff + (long)(vr0 + i) * ldv + vc0 + c] = vi;
-      if (i > nx && nx < b) {
-        const real y = x[nx];
-        qr_ssq(y, &sc, &sq);
+#pragma unroll
+      for (int r = 0; r < QR_ROWS; r++) {
+        const int i = i0 + r * QR_WG;
+        if (i >= m)
+          continue;
+        __global real *row = p + (long)i * lda;
+        // Columns c and nx picked by unrolled compares: a private array
+        // indexed at run time would live in (slow) private memory.
+        real vi = 1, y = 0;
 #pragma unroll
         for (int k = 0; k < QR_B; k++)
-          if (k != nx)
-            acc[k] = fma(k == c ? vi : x[k], y, acc[k]);
+          if (k == c && i > c)
+            vi = x[r][k];
+        if (i > c) {
+          if (tc != 0) {
+            vi *= scal;
+            row[c] = vi;
+          }
+        } else {
+          row[c] = beta;
+        }
+#pragma unroll
+        for (int k = 0; k < QR_B; k++) {
+          if (k > c && k < b) {
+            x[r][k] = fma(-tc * vi, w[k], x[r][k]);
+            row[k] = x[r][k];
+          }
+          if (k == nx)
+            y = x[r][k];
+        }
+        v[voff + (long)(vr0 + i) * ldv + vc0 + c] = vi;
+        if (i > nx && nx < b) {
+          qr_ssq(y, &sc, &sq);
+#pragma unroll
+          for (int k = 0; k < QR_B; k++)
+            if (k != nx)
+              acc[k] = fma(k == c ? vi : x[r][k], y, acc[k]);
+        }
       }
     }
     for (int i = lid; i < vr0 + c; i += QR_WG)

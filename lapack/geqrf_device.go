@@ -10,14 +10,28 @@ import (
 	clblas "github.com/gocompute/opencl/blas"
 )
 
-// qrBMax is the widest panel geqr2_leaf factorises (QR_B in
-// kernels/lapack.cl, 16 by default, qrBMax in a build of its own): each
-// work-item keeps a partial dot product per column, and the group reduces
-// them all at once in local memory.
+// The widest panels geqr2_leaf factorises (QR_B in kernels/lapack.cl):
+// each work-item keeps a partial dot product per column and QR_ROWS rows
+// in registers, so the default program takes leaves up to qrBDefault
+// wide, and wider leaves take a build of their own (QR_B = qrBMid or
+// qrBMax).
 const (
-	qrBDefault = 16
+	qrBDefault = 8
+	qrBMid     = 16
 	qrBMax     = 32
 )
+
+// qrBuild is the QR_B build geqr2_leaf needs for leaves leaf wide (0: the
+// default program).
+func qrBuild(leaf int) int {
+	switch {
+	case leaf <= qrBDefault:
+		return 0
+	case leaf <= qrBMid:
+		return qrBMid
+	}
+	return qrBMax
+}
 
 // qrWG is geqr2_leaf's work-group size (QR_WG).
 const qrWG = 256

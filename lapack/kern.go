@@ -84,10 +84,10 @@ func launchOn[T float32 | float64](impl *Implementation, q *cl.Queue, wait []*cl
 		// one program built without it.
 		key.wg = impl.luWG
 	}
-	if name == "geqr2_leaf" && impl.qrLeaf > qrBDefault {
+	if name == "geqr2_leaf" {
 		// Wider leaves take a build of their own; the default keeps
 		// geqr2_leaf in the one program of the other kernels.
-		key.qrB = qrBMax
+		key.qrB = qrBuild(impl.qrLeaf)
 	}
 	key.regs = name == "potf2_inv" && impl.potfRegs
 	if key.regs {
