@@ -336,145 +336,113 @@ __kernel void trsm_llu(int n1, int n2, __global real *a, long offL,
 // zero outside its triangle. The other triangle of a is not touched.
 // U(r, c) and X(r, c) = U⁻¹(r, c) address either triangle. Work-item
 // (gr, gc) keeps the elements (gr+16·s, gc+16·t), s, t < POTF_T, in registers
-// for the whole factorization, so that a step costs no global memory
-// round trip: row j goes through local memory. A diagonal element that is
-// not positive (or NaN) is left in place, sets *info to ibase+column+1 and
-// makes the inverse zero; when *info is already set the kernel only
-// zeroes the inverse, so that Potrf's later GEMMs, multiplying by it,
-// change nothing.
+// for the whole kernel, so that a step costs no global memory round trip.
+// The inverse is computed in the same steps as the factor: X·U = I solved
+// column by column, right-looking, X(:, c) = (e_c − Σ_{p<c} X(:, p)·U(p, c))
+// / U(c, c). Row j of U is needed only at step j, so at that step it goes
+// to a and its registers start holding row j of X; a register (r, c),
+// r ≤ c, holds U(r, c) being updated before step r and X(r, c) being
+// accumulated after it, final after step c. Step j sends row j (U) and
+// column j (X, above the diagonal) through local memory, two buffers used
+// in turn, so that one barrier a step suffices: the next step writes the
+// other buffer, and the one after it comes after the next barrier.
+// A diagonal element that is not positive (or NaN) is left in place with
+// the rows below it as far as they were updated, sets *info to
+// ibase+column+1 and makes the inverse zero; when *info is already set the
+// kernel only zeroes the inverse, so that Potrf's later GEMMs, multiplying
+// by it, change nothing.
 #define U_(r, c) a[off + (upper ? (long)(r) * lda + (c) : (long)(c) * lda + (r))]
 #define X_(r, c) inv[ioff + (upper ? (long)(r) * ldi + (c) : (long)(c) * ldi + (r))]
 __kernel void potf2_inv(int n, int upper, __global real *a, long off, int lda,
                         __global real *inv, long ioff, int ldi,
                         __global int *info, int ibase) {
-  __local real lrow[POTF_N];
-  __local real red[16 * POTF_N];
+  __local real lrow[2][POTF_N]; // row j of the block (U)
+  __local real lcol[2][POTF_N]; // column j of the block (X above the diagonal)
   const int lid = get_local_id(0);
   const int tx = lid % 16, ty = lid / 16;
   // Neighbouring work-items touch neighbouring elements of the storage.
   const int gr = upper ? ty : tx, gc = upper ? tx : ty;
-  real u[POTF_T][POTF_T];
+  real v[POTF_T][POTF_T];
 #pragma unroll
   for (int s = 0; s < POTF_T; s++)
 #pragma unroll
     for (int t = 0; t < POTF_T; t++) {
       const int r = gr + 16 * s, c = gc + 16 * t;
-      u[s][t] = r < n && c < n && r <= c ? U_(r, c) : 0;
+      v[s][t] = r < n && c < n && r <= c ? U_(r, c) : 0;
     }
-  int failed = *info != 0, fj = -1;
+  // fj is the column that failed, n if none did (or *info was set).
+  int failed = *info != 0, fj = n;
   barrier(CLK_GLOBAL_MEM_FENCE); // *info is read before work-item 0 sets it
   for (int j = 0; j < n && !failed; j++) {
-    // Row j of U into local memory, from its owners.
+    const int buf = j & 1;
+    // Row j and column j into local memory from their owners, whole:
+    // what lies outside the triangle is never used, but no element read
+    // below is left unwritten.
 #pragma unroll
     for (int s = 0; s < POTF_T; s++)
 #pragma unroll
       for (int t = 0; t < POTF_T; t++) {
         const int r = gr + 16 * s, c = gc + 16 * t;
-        if (r == j && c >= j && c < n)
-          lrow[c] = u[s][t];
+        if (r == j)
+          lrow[buf][c] = v[s][t];
+        if (c == j)
+          lcol[buf][r] = v[s][t];
       }
     barrier(CLK_LOCAL_MEM_FENCE);
-    const real d = lrow[j];
+    const real d = lrow[buf][j]; // the same in every work-item
     if (!(d > 0)) {
       failed = 1;
       fj = j;
       break;
     }
     const real sd = sqrt(d), rs = 1 / sd; // Dpotf2 scales by 1/ajj
-    real ur[POTF_T], uc[POTF_T];
+    // uc: U(j, c) of the own columns; w: U(j, r) of the own rows below
+    // row j, X(r, j) of those above it (final).
+    real uc[POTF_T], w[POTF_T];
 #pragma unroll
     for (int s = 0; s < POTF_T; s++) {
       const int r = gr + 16 * s, c = gc + 16 * s;
-      ur[s] = lrow[r < n ? r : 0] * rs;
-      uc[s] = lrow[c < n ? c : 0] * rs;
+      uc[s] = lrow[buf][c] * rs;
+      w[s] = (r < j ? lcol[buf][r] : lrow[buf][r]) * rs;
     }
 #pragma unroll
     for (int s = 0; s < POTF_T; s++)
 #pragma unroll
       for (int t = 0; t < POTF_T; t++) {
         const int r = gr + 16 * s, c = gc + 16 * t;
-        if (r == j && c == j)
-          u[s][t] = sd;
-        else if (r == j && c > j && c < n)
-          u[s][t] = uc[t];
-        else if (r > j && c >= r && c < n)
-          u[s][t] = fma(-ur[s], uc[t], u[s][t]);
-      }
-    barrier(CLK_LOCAL_MEM_FENCE); // lrow is read before it changes
-  }
-  if (fj >= 0 && lid == 0)
-    *info = ibase + fj + 1;
-  // U back to the matrix (as far as it got), then X = U⁻¹ row by row from
-  // the bottom: X(i, i) = 1/U(i, i), X(i, k) = −(Σ_{i<p≤k} U(i, p)·X(p, k))/U(i, i),
-  // each work-item summing its rows p of X (held in u, reused) and the
-  // group adding the 16 partial sums of a column in local memory. Up to
-  // 4×4 a work-item, its elements of U stay in registers too (uu), so that
-  // row i reaches lrow from its owners instead of a global round trip.
-#if POTF_T <= 4
-  real uu[POTF_T][POTF_T];
-#endif
-#pragma unroll
-  for (int s = 0; s < POTF_T; s++)
-#pragma unroll
-    for (int t = 0; t < POTF_T; t++) {
-      const int r = gr + 16 * s, c = gc + 16 * t;
-      if (r < n && c < n && r <= c)
-        U_(r, c) = u[s][t];
-#if POTF_T <= 4
-      uu[s][t] = u[s][t];
-#endif
-      u[s][t] = 0;
-    }
-  barrier(CLK_GLOBAL_MEM_FENCE);
-  for (int i = n - 1; i >= 0 && !failed; i--) {
-#if POTF_T <= 4
-    // The owners of row i hold every column of it.
-#pragma unroll
-    for (int s = 0; s < POTF_T; s++)
-#pragma unroll
-      for (int t = 0; t < POTF_T; t++) {
-        const int r = gr + 16 * s, c = gc + 16 * t;
-        if (r == i && c < n)
-          lrow[c] = c >= i ? uu[s][t] : 0;
-      }
-#else
-    if (lid < n)
-      lrow[lid] = lid >= i ? U_(i, lid) : 0;
-#endif
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const real uii = lrow[i];
-#pragma unroll
-    for (int t = 0; t < POTF_T; t++) {
-      real acc = 0;
-#pragma unroll
-      for (int s = 0; s < POTF_T; s++) {
-        const int p = gr + 16 * s;
-        acc = fma(lrow[p < n ? p : 0], u[s][t], acc); // u is 0 for p ≥ n
-      }
-      red[gr * POTF_N + gc + 16 * t] = acc;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-#pragma unroll
-    for (int s = 0; s < POTF_T; s++)
-#pragma unroll
-      for (int t = 0; t < POTF_T; t++) {
-        const int r = gr + 16 * s, k = gc + 16 * t;
-        if (r == i && k >= i && k < n) {
-          real sum = 0;
-          for (int y = 0; y < 16; y++)
-            sum += red[y * POTF_N + k];
-          u[s][t] = k == i ? 1 / uii : -sum / uii;
+        if (r == j) {
+          // Row j of U is final: to a, and its registers to X's row j.
+          if (c == j) {
+            U_(j, j) = sd;
+            v[s][t] = rs;
+          } else if (c > j) {
+            if (c < n)
+              U_(j, c) = uc[t];
+            v[s][t] = -rs * uc[t];
+          }
+        } else if (c == j) {
+          if (r < j)
+            v[s][t] = w[s];
+        } else if (c > j) {
+          // r < j: X(r, c) −= X(r, j)·U(j, c); r > j: U(r, c) −=
+          // U(j, r)·U(j, c), and garbage below the diagonal (never read).
+          v[s][t] = fma(-w[s], uc[t], v[s][t]);
         }
       }
-    barrier(CLK_LOCAL_MEM_FENCE); // lrow and red are read before they change
   }
+  if (fj < n && lid == 0)
+    *info = ibase + fj + 1;
 #pragma unroll
   for (int s = 0; s < POTF_T; s++)
 #pragma unroll
     for (int t = 0; t < POTF_T; t++) {
       const int r = gr + 16 * s, c = gc + 16 * t;
-      if (r < n && c < n)
-        X_(r, c) = failed || r > c ? 0 : u[s][t];
+      if (r < n && c < n) {
+        // After a failure at fj, rows fj… still hold U, as far as it got.
+        if (r >= fj && r <= c)
+          U_(r, c) = v[s][t];
+        X_(r, c) = failed || r > c ? 0 : v[s][t];
+      }
     }
 }
 #undef U_
