@@ -141,7 +141,9 @@ func trmmReal[T float32 | float64](s blas.Side, ul blas.Uplo, tA blas.Transpose,
 	}
 	m, n := b.rows, b.cols
 	da, db := matIn(c, a), matIn(c, b)
-	res := eng.Alloc[T](c, eng.MatSpan(m, n, db.ld))
+	// Whole rows, the last one too: the rect copy into b needs them
+	// (cl.CopyBufferRect, as NVIDIA's driver).
+	res := eng.Alloc[T](c, m*db.ld)
 	eng.TrmmOnDevice(c, s == blas.Left, ul == blas.Upper, tA != blas.NoTrans, d == blas.Unit, m, n, alpha, da.buf, da.ld, db.buf, db.ld, res)
 	copyIntoMatrix(c, res, db.ld, b)
 	return finishAsync(c)

@@ -402,6 +402,17 @@ func extent(origin [3]int, region [3]int, row, slice int) int {
 		(region[2]-1)*slice + (region[1]-1)*row + region[0]
 }
 
+// copyExtent is the size a buffer side of clEnqueueCopyBufferRect must
+// have: extent, and also whole slices from the origin's row and slice on.
+// NVIDIA's driver answers CL_INVALID_VALUE to a copy whose last row ends
+// short of its pitch at the end of the buffer (a 1×1 region with a row
+// pitch of 257 from a one-element buffer), though the spec counts only the
+// elements copied; requiring it here makes every device reject the same
+// copies.
+func copyExtent(origin [3]int, region [3]int, row, slice int) int {
+	return max(extent(origin, region, row, slice), origin[1]*row+(origin[2]+region[2])*slice)
+}
+
 // check validates r the way the spec requires the driver to, so that a
 // bad rect never reaches Go memory: positive region, non-negative origins,
 // pitches (after defaults) at least as large as what they span.
@@ -479,11 +490,11 @@ func CopyBufferRect[T Scalar](q *Queue, src, dst *Buffer, r Rect, wait ...*Event
 	}
 	es := sizeOf[T]()
 	so, do, reg, srp, ssp, drp, dsp := r.bytes(es)
-	if need := extent(r.BufferOrigin, r.Region, srp/es, ssp/es) * es; need > src.size {
-		return nil, rangeErr(op, "rect touches source byte %d of %d", need-1, src.size)
+	if need := copyExtent(r.BufferOrigin, r.Region, srp/es, ssp/es) * es; need > src.size {
+		return nil, rangeErr(op, "rect spans source byte %d of %d (whole rows)", need-1, src.size)
 	}
-	if need := extent(r.HostOrigin, r.Region, drp/es, dsp/es) * es; need > dst.size {
-		return nil, rangeErr(op, "rect touches destination byte %d of %d", need-1, dst.size)
+	if need := copyExtent(r.HostOrigin, r.Region, drp/es, dsp/es) * es; need > dst.size {
+		return nil, rangeErr(op, "rect spans destination byte %d of %d (whole rows)", need-1, dst.size)
 	}
 	if err := acquireAll(&q.obj, &src.obj, &dst.obj); err != nil {
 		return nil, err

@@ -176,6 +176,36 @@ func TestRect(t *testing.T) {
 	if d[3] != 0 || d[8] != 0 {
 		t.Errorf("copy rect wrote outside its region: %v", d)
 	}
+	// A copy side must hold whole rows from its origin's row on (NVIDIA's
+	// driver rejects less, though the spec counts only what is copied):
+	// from a 1-element buffer with a row pitch of 5, from the last 2 rows
+	// of an 11-element one (2 rows of pitch 5 and one element), and into
+	// such a one; the same rects over whole rows copy.
+	one, short, whole := e.buffer(t, MemReadWrite, 4), e.buffer(t, MemReadWrite, 4*11), e.buffer(t, MemReadWrite, 4*15)
+	for _, c := range []struct {
+		src, dst *Buffer
+		r        Rect
+		ok       bool
+	}{
+		{one, dst, Rect{Region: [3]int{1, 1, 1}, BufferRowPitch: 5, HostRowPitch: 4}, false},
+		{one, dst, Rect{Region: [3]int{1, 1, 1}, HostRowPitch: 4}, true},
+		{short, dst, Rect{BufferOrigin: [3]int{0, 1, 0}, Region: [3]int{1, 2, 1}, BufferRowPitch: 5, HostRowPitch: 4}, false},
+		{whole, dst, Rect{BufferOrigin: [3]int{0, 1, 0}, Region: [3]int{1, 2, 1}, BufferRowPitch: 5, HostRowPitch: 4}, true},
+		{dst, short, Rect{Region: [3]int{1, 3, 1}, BufferRowPitch: 4, HostRowPitch: 5}, false},
+		{dst, whole, Rect{Region: [3]int{1, 3, 1}, BufferRowPitch: 4, HostRowPitch: 5}, true},
+	} {
+		ev, err := CopyBufferRect[float32](e.q, c.src, c.dst, c.r)
+		if c.ok {
+			if err != nil {
+				t.Errorf("CopyBufferRect(%+v): %v", c.r, err)
+				continue
+			}
+			wait(t, ev)
+			ev.Release()
+		} else if !errors.Is(err, InvalidValue) {
+			t.Errorf("CopyBufferRect(%+v) = %v, want %v", c.r, err, InvalidValue)
+		}
+	}
 	// The host extent is checked before the driver sees it.
 	for _, bad := range []Rect{
 		{Region: [3]int{cols, rows, 1}, HostRowPitch: lda, HostOrigin: [3]int{3, 0, 0}}, // runs past a

@@ -139,6 +139,18 @@ __kernel void tri_band(int n, int bw, int lower, int save, __global real *a,
 // per group, within the registers a group of LU_WG may have.
 #define LU_ROWS (LU_WG >= 1024 ? 1 : LU_WG >= 512 ? 2 : 4)
 #endif
+#ifndef LU_BW
+// 0: each getf2_leaf work-item updates whole rows of the panel. A power of
+// two ≥ the panel's width (≤ 32): LU_BW neighbouring work-items share a
+// row, one column each, so that a load or store of the group touches
+// LU_WG/LU_BW rows, not one row per work-item (on a GPU, one cache line
+// per work-item is what bounds the row-wise update).
+#define LU_BW 0
+#endif
+#if LU_BW > 0
+#define LU_RG (LU_WG / LU_BW) // rows the group's work-items cover at once
+#define LU_CROWS 8           // rows a work-item loads at once (LU_BW > 0)
+#endif
 
 // lu_col_max returns this work-item's part of the pivot search over column
 // c of the m×b panel p (row stride lda), rows c, …, m−1: the largest |x|
@@ -220,6 +232,54 @@ __kernel void getf2_leaf(int m, int b, __global real *a, long off, int lda,
     const int bydiv = !(fabs(d) >= REAL_MIN);
     best = -1;
     bi = c + 1;
+#if LU_BW > 0
+    // Work-item (lid / LU_BW, lid % LU_BW) updates column k = lid % LU_BW
+    // (if c < k < b) of the rows lid / LU_BW + c + 1 + LU_RG·q, LU_CROWS at
+    // a time; each reads the row's multiplier (column c) itself, from the
+    // same cache lines, so column c is scaled in place only after the
+    // pass, when no work-item reads it any more.
+    const int kc = lid % LU_BW;
+    for (int i0 = c + 1 + lid / LU_BW; i0 < m; i0 += LU_RG * LU_CROWS) {
+      real xl[LU_CROWS], xk[LU_CROWS];
+#pragma unroll
+      for (int r = 0; r < LU_CROWS; r++) {
+        const int i = i0 + r * LU_RG;
+        xl[r] = i < m ? p[(long)i * lda + c] : 0;
+        xk[r] = i < m && kc > c && kc < b ? p[(long)i * lda + kc] : 0;
+      }
+#pragma unroll
+      for (int r = 0; r < LU_CROWS; r++) {
+        const int i = i0 + r * LU_RG;
+        if (i >= m)
+          continue;
+        real l = xl[r];
+        if (scale && !bydiv)
+          l *= rd;
+        else if (scale && i == c + 1)
+          for (int t = c + 1; t < m; t++)
+            l /= d;
+        if (kc > c && kc < b) {
+          const real v = fma(-l, prow[kc], xk[r]);
+          p[(long)i * lda + kc] = v;
+          if (kc == c + 1 && fabs(v) > best) {
+            best = fabs(v);
+            bi = i;
+          }
+        }
+      }
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE); // column c is read before it changes
+    for (int i = c + 1 + lid; i < m; i += LU_WG) {
+      if (scale && !bydiv) {
+        p[(long)i * lda + c] *= rd;
+      } else if (scale && i == c + 1) {
+        real l = p[(long)i * lda + c];
+        for (int t = c + 1; t < m; t++)
+          l /= d;
+        p[(long)i * lda + c] = l;
+      }
+    }
+#else
     // LU_ROWS of this work-item's rows at a time, each with columns c to
     // c+15 loaded at once (column c is the multiplier); wider panels take
     // the columns past c+15 in further chunks of 16.
@@ -282,6 +342,7 @@ __kernel void getf2_leaf(int m, int b, __global real *a, long off, int lda,
         }
       }
     }
+#endif
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
   }
 }

@@ -37,6 +37,8 @@ var benchPotfRegs = flag.Bool("lapack.potfregs", false, "potf2_inv with its bloc
 
 var benchAhead = flag.Bool("lapack.ahead", false, "Potrf with look-ahead (next diagonal block on a second queue) in the benchmarks")
 
+var benchLUCoal = flag.Bool("lapack.lucoal", false, "getf2_leaf with a row's columns on neighbouring work-items in the benchmarks")
+
 var benchHostPanel = flag.Bool("lapack.hostpanel", false, "LU panels on the host (the previous design) in the benchmarks")
 
 // benchImpl returns a device implementation sending every call to the
@@ -82,6 +84,8 @@ func setBenchFlags(b *testing.B, impl *Implementation) {
 			impl.potfRegs = *benchPotfRegs
 		case "lapack.ahead":
 			impl.ahead = *benchAhead
+		case "lapack.lucoal":
+			impl.luCoal = *benchLUCoal
 		}
 	})
 }

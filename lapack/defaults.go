@@ -27,6 +27,10 @@ func (impl *Implementation) deviceDefaults(nbSet, crossoverSet bool) {
 	if rt == nil {
 		return
 	}
+	if rt.Device().Profile().IsGPU() {
+		impl.gpuDefaults(nbSet)
+		return
+	}
 	if rt.Device().Profile().IsCPU() {
 		impl.reuse, impl.hostBand, impl.hostDiag = true, true, true
 		if !crossoverSet {
@@ -50,3 +54,35 @@ func (impl *Implementation) potrfBlock() int {
 	}
 	return impl.nb
 }
+
+// gpuDefaults sets the designs measured fastest on a GPU (BENCHMARKS.md,
+// "Device LAPACK on the H200: the one-work-group steps"). There a step's
+// one-work-group kernel runs on one compute unit while the rest of the
+// device waits, so:
+//   - Cholesky's diagonal blocks are factorised and inverted in registers
+//     in one pass (potfRegs), on a second queue while the main one
+//     updates the rest of the trailing matrix (ahead), 64 wide
+//     (gpuPotrfNB: a 128 block takes twice the steps of four times the
+//     work each, and its registers spill);
+//   - LU's leaves are 8 columns wide (gpuLeaf) with a row's columns on
+//     neighbouring work-items (luCoal), so that loads and stores of a
+//     leaf's update touch a few cache lines, not one per work-item, in
+//     work-groups of gpuLUWG where the device takes them;
+//   - QR's leaves are 4 columns wide (gpuQRLeaf).
+func (impl *Implementation) gpuDefaults(nbSet bool) {
+	impl.potfRegs, impl.ahead = true, true
+	impl.leaf, impl.luCoal, impl.qrLeaf = gpuLeaf, true, gpuQRLeaf
+	if impl.blas.Runtime().Device().Profile().MaxWorkGroupSize >= gpuLUWG {
+		impl.luWG = gpuLUWG
+	}
+	if !nbSet {
+		impl.potrfNB = gpuPotrfNB
+	}
+}
+
+const (
+	gpuPotrfNB = 64
+	gpuLeaf    = 8
+	gpuLUWG    = 512 // 1024 ran out of registers on the H200
+	gpuQRLeaf  = 4
+)

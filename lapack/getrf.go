@@ -107,6 +107,20 @@ func readPivots(impl *Implementation, piv *pivots, info *cl.Array[int32], ipiv [
 	return inf[0] == 0, nil
 }
 
+// luBW is getf2_leaf's LU_BW for impl's leaves: with luCoal, the least
+// power of two at least the leaf's width, for leaves up to 32 wide; else 0
+// (a row per work-item).
+func (impl *Implementation) luBW() int {
+	if !impl.luCoal || impl.leaf > 32 {
+		return 0
+	}
+	bw := 1
+	for bw < impl.leaf {
+		bw *= 2
+	}
+	return bw
+}
+
 // panelLU factorises with partial pivoting the m×n panel of d at row r0,
 // column c0 (m ≥ n; m runs to the bottom of d, so that pivots are rows of
 // d): recursively, splitting the columns in two, as getrfPanel does on

@@ -19,6 +19,7 @@ import (
 type kernelKey struct {
 	name   string
 	pi, wg int
+	luBW   int  // LU_BW (getf2_leaf) when > 0
 	regs   bool // POTF_REGS (potf2_inv)
 	potfT  int  // POTF_T, with regs
 	qrB    int  // QR_B (geqr2_leaf) when > 0
@@ -43,6 +44,9 @@ func (impl *Implementation) kernel(k kernelKey) (*cl.Kernel, error) {
 		opts := fmt.Sprintf("-DPRECISION=%d", 32+32*k.pi)
 		if k.wg > 0 {
 			opts += fmt.Sprintf(" -DLU_WG=%d", k.wg)
+		}
+		if k.luBW > 0 {
+			opts += fmt.Sprintf(" -DLU_BW=%d", k.luBW)
 		}
 		if k.qrB > 0 {
 			opts += fmt.Sprintf(" -DQR_B=%d", k.qrB)
@@ -83,6 +87,9 @@ func launchOn[T float32 | float64](impl *Implementation, q *cl.Queue, wait []*cl
 		// Only getf2_leaf depends on LU_WG: the other kernels keep the
 		// one program built without it.
 		key.wg = impl.luWG
+	}
+	if name == "getf2_leaf" {
+		key.luBW = impl.luBW()
 	}
 	if name == "geqr2_leaf" {
 		// Wider leaves take a build of their own; the default keeps

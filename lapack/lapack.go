@@ -80,6 +80,11 @@ type Implementation struct {
 	hostPanel bool
 	// luWG is getf2_leaf's work-group size (a power of two).
 	luWG int
+	// luCoal builds getf2_leaf with neighbouring work-items on the columns
+	// of one row (LU_BW, leaves up to 32 wide) instead of a row each: on
+	// a GPU each load of the row-wise update otherwise touches a cache
+	// line per work-item.
+	luCoal bool
 	// qrLeaf is the width of the QR panel's leaves (≤ qrBMax): a wider
 	// leaf moves more data through its one work-group, and takes fewer
 	// launches (a leaf's reflectors reach the rest of the panel by three

@@ -117,6 +117,7 @@ func TestPotrfCounts(t *testing.T) {
 	impl := newTestImpl(t, 16)
 	impl.slab = 40
 	impl.hostBand = false // the model is a GPU's: the band saved and restored on the device
+	impl.ahead = false    // nor does it split each step's update for look-ahead
 	rnd := rand.New(rand.NewPCG(33, 34))
 	for _, host := range []bool{false, true} {
 		impl.hostDiag = host
