@@ -149,7 +149,7 @@ __kernel void tri_band(int n, int bw, int lower, int save, __global real *a,
 #endif
 #if LU_BW > 0
 #define LU_RG (LU_WG / LU_BW) // rows the group's work-items cover at once
-#define LU_CROWS 8           // rows a work-item loads at once (LU_BW > 0)
+#define LU_CROWS 16          // rows a work-item loads at once (LU_BW > 0)
 #endif
 
 // lu_col_max returns this work-item's part of the pivot search over column
@@ -236,10 +236,14 @@ __kernel void getf2_leaf(int m, int b, __global real *a, long off, int lda,
     // Work-item (lid / LU_BW, lid % LU_BW) updates column k = lid % LU_BW
     // (if c < k < b) of the rows lid / LU_BW + c + 1 + LU_RG·q, LU_CROWS at
     // a time; each reads the row's multiplier (column c) itself, from the
-    // same cache lines, so column c is scaled in place only after the
-    // pass, when no work-item reads it any more.
+    // same cache lines, and the work-item of column c (k == c) writes it
+    // scaled once every work-item has read it: the batches are counted
+    // alike in every work-item, so that a barrier can part reads and
+    // writes.
     const int kc = lid % LU_BW;
-    for (int i0 = c + 1 + lid / LU_BW; i0 < m; i0 += LU_RG * LU_CROWS) {
+    const int nbat = (m - c - 1 + LU_RG * LU_CROWS - 1) / (LU_RG * LU_CROWS);
+    for (int q = 0; q < nbat; q++) {
+      const int i0 = c + 1 + lid / LU_BW + q * (LU_RG * LU_CROWS);
       real xl[LU_CROWS], xk[LU_CROWS];
 #pragma unroll
       for (int r = 0; r < LU_CROWS; r++) {
@@ -247,17 +251,24 @@ __kernel void getf2_leaf(int m, int b, __global real *a, long off, int lda,
         xl[r] = i < m ? p[(long)i * lda + c] : 0;
         xk[r] = i < m && kc > c && kc < b ? p[(long)i * lda + kc] : 0;
       }
+      barrier(CLK_GLOBAL_MEM_FENCE); // column c is read before it changes
 #pragma unroll
       for (int r = 0; r < LU_CROWS; r++) {
         const int i = i0 + r * LU_RG;
         if (i >= m)
           continue;
         real l = xl[r];
-        if (scale && !bydiv)
+        int st = 0;
+        if (scale && !bydiv) {
           l *= rd;
-        else if (scale && i == c + 1)
+          st = 1;
+        } else if (scale && i == c + 1) {
           for (int t = c + 1; t < m; t++)
             l /= d;
+          st = 1;
+        }
+        if (st && kc == c)
+          p[(long)i * lda + c] = l;
         if (kc > c && kc < b) {
           const real v = fma(-l, prow[kc], xk[r]);
           p[(long)i * lda + kc] = v;
@@ -266,17 +277,6 @@ __kernel void getf2_leaf(int m, int b, __global real *a, long off, int lda,
             bi = i;
           }
         }
-      }
-    }
-    barrier(CLK_GLOBAL_MEM_FENCE); // column c is read before it changes
-    for (int i = c + 1 + lid; i < m; i += LU_WG) {
-      if (scale && !bydiv) {
-        p[(long)i * lda + c] *= rd;
-      } else if (scale && i == c + 1) {
-        real l = p[(long)i * lda + c];
-        for (int t = c + 1; t < m; t++)
-          l /= d;
-        p[(long)i * lda + c] = l;
       }
     }
 #else

@@ -65,6 +65,13 @@ func (impl *Implementation) kernel(k kernelKey) (*cl.Kernel, error) {
 	return kern, nil
 }
 
+// elemLocal is the work-group shape of the kernels with a work-item per
+// element of a matrix (tri_band, copy_ok), whose global sizes are rounded
+// up to it. Left to the driver, a global size such as 1023 = 3·11·31 gets
+// groups of a few work-items on NVIDIA's, and the kernel runs a hundred
+// times slower than the bytes it moves allow.
+var elemLocal = []int{64, 4}
+
 // launch enqueues the lapack.cl kernel name for T on the resident
 // operations' queue, so that it runs in order with them.
 func launch[T float32 | float64](impl *Implementation, name string, global, local []int, args ...any) error {

@@ -194,7 +194,7 @@ func (p *potrfRun[T]) band(save bool) error {
 	if save {
 		sv = 1
 	}
-	return launch[T](p.impl, "tri_band", []int{p.bw, p.n}, nil, int32(p.n), int32(p.bw), lower, sv,
+	return launch[T](p.impl, "tri_band", []int{p.bw, p.n}, elemLocal, int32(p.n), int32(p.bw), lower, sv,
 		buf, int64(off), int32(p.d.Stride()), sbuf, int64(soff), int32(p.bnd.Stride()))
 }
 

@@ -259,6 +259,6 @@ func (p *potrfRun[T]) trsmDevice(j, jb int, info *cl.Array[int32]) error {
 		return err
 	}
 	rows, cols := w.Dims()
-	return launch[T](impl, "copy_ok", []int{cols, rows}, nil, int32(rows), int32(cols),
+	return launch[T](impl, "copy_ok", []int{cols, rows}, elemLocal, int32(rows), int32(cols),
 		sb, int64(so), int32(w.Stride()), db, int64(do), int32(a12.Stride()), info)
 }
