@@ -62,19 +62,14 @@ func (impl *Implementation) potrfBlock() int {
 //   - Cholesky's diagonal blocks are factorised and inverted in registers
 //     in one pass (potfRegs), on a second queue while the main one
 //     updates the rest of the trailing matrix (ahead), 64 wide
-//     (gpuPotrfNB: a 128 block takes twice the steps of four times the
-//     work each, and its registers spill);
+//     (gpuPotrfNB: blocks of 128 in registers measured slower);
 //   - LU's leaves are 8 columns wide (gpuLeaf) with a row's columns on
 //     neighbouring work-items (luCoal), so that loads and stores of a
-//     leaf's update touch a few cache lines, not one per work-item, in
-//     work-groups of gpuLUWG where the device takes them;
+//     leaf's update touch a few cache lines, not one per work-item;
 //   - QR's leaves are 4 columns wide (gpuQRLeaf).
 func (impl *Implementation) gpuDefaults(nbSet bool) {
 	impl.potfRegs, impl.ahead = true, true
 	impl.leaf, impl.luCoal, impl.qrLeaf = gpuLeaf, true, gpuQRLeaf
-	if impl.blas.Runtime().Device().Profile().MaxWorkGroupSize >= gpuLUWG {
-		impl.luWG = gpuLUWG
-	}
 	if !nbSet {
 		impl.potrfNB = gpuPotrfNB
 	}
@@ -83,6 +78,5 @@ func (impl *Implementation) gpuDefaults(nbSet bool) {
 const (
 	gpuPotrfNB = 64
 	gpuLeaf    = 8
-	gpuLUWG    = 512 // 1024 ran out of registers on the H200
 	gpuQRLeaf  = 4
 )

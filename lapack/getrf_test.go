@@ -1,7 +1,9 @@
 package cllapack
 
 import (
+	"bytes"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"testing"
 
@@ -52,4 +54,38 @@ func TestGetrfLeaves(t *testing.T) {
 			checkPadding(t, what, m, n, a, want, lda)
 		}
 	}
+}
+
+// TestGetrfGroupFit asks getf2_leaf for work-groups twice the largest the
+// device takes: the kernel is rebuilt for the largest it takes for it
+// (fitLUGroup), and the factorization finishes on the device with gonum's
+// answer.
+func TestGetrfGroupFit(t *testing.T) {
+	impl := newTestImpl(t, 16)
+	impl.leaf, impl.luWG = 8, 1
+	for impl.luWG <= impl.blas.Runtime().Device().Profile().MaxWorkGroupSize {
+		impl.luWG *= 2
+	}
+	var log bytes.Buffer
+	impl.logger = slog.New(slog.NewTextHandler(&log, nil))
+	rnd := rand.New(rand.NewPCG(43, 44))
+	const m, n = 300, 40
+	a := make([]float64, m*n)
+	for i := range a {
+		a[i] = rnd.NormFloat64()
+	}
+	want := append([]float64(nil), a...)
+	ipivWant, ipiv := make([]int, n), make([]int, n)
+	gonum.Implementation{}.Dgetrf(m, n, want, n, ipivWant)
+	before := impl.onDevice.Load()
+	impl.Dgetrf(m, n, a, n, ipiv)
+	if log.Len() > 0 || impl.onDevice.Load() != before+1 {
+		t.Fatalf("LU_WG %d: not finished on the device:\n%s", impl.luWG, log.String())
+	}
+	for i := range ipiv {
+		if ipiv[i] != ipivWant[i] {
+			t.Fatalf("ipiv[%d] = %d, gonum's %d", i, ipiv[i], ipivWant[i])
+		}
+	}
+	compare(t, "Dgetrf", m, n, a, want, n, 1e-10)
 }

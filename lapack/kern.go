@@ -65,6 +65,32 @@ func (impl *Implementation) kernel(k kernelKey) (*cl.Kernel, error) {
 	return kern, nil
 }
 
+// fitLUGroup returns getf2_leaf built for a work-group the device takes
+// for it: a group of LU_WG work-items that needs more registers than a
+// compute unit has fails to launch (CL_OUT_OF_RESOURCES), so k, built with
+// key, is rebuilt for the largest power of two within the kernel's limit
+// when LU_WG exceeds it. The caller holds impl.kmu.
+func (impl *Implementation) fitLUGroup(k *cl.Kernel, key kernelKey) (*cl.Kernel, kernelKey, error) {
+	wg := defaultLUWG
+	if key.wg > 0 {
+		wg = key.wg
+	}
+	info, err := k.WorkGroupInfo(impl.blas.Runtime().Device().CL())
+	if err != nil {
+		return nil, key, fmt.Errorf("cllapack: getf2_leaf: %w", err)
+	}
+	if info.WorkGroupSize >= wg {
+		return k, key, nil
+	}
+	fit := 1
+	for fit*2 <= info.WorkGroupSize {
+		fit *= 2
+	}
+	key.wg = fit
+	k, err = impl.kernel(key)
+	return k, key, err
+}
+
 // elemLocal is the work-group shape of the kernels with a work-item per
 // element of a matrix (tri_band, copy_ok), whose global sizes are rounded
 // up to it. Left to the driver, a global size such as 1023 = 3·11·31 gets
@@ -110,6 +136,16 @@ func launchOn[T float32 | float64](impl *Implementation, q *cl.Queue, wait []*cl
 	kern, err := impl.kernel(key)
 	if err != nil {
 		return nil, err
+	}
+	if name == "getf2_leaf" {
+		if kern, key, err = impl.fitLUGroup(kern, key); err != nil {
+			return nil, err
+		}
+		wg := defaultLUWG
+		if key.wg > 0 {
+			wg = key.wg
+		}
+		global, local = []int{wg}, []int{wg}
 	}
 	main := q == nil
 	if main {
