@@ -8,8 +8,9 @@ import (
 	"gonum.org/v1/gonum/lapack"
 )
 
-// condFastMin is the least order at which Dgecon and Dpocon solve by
-// plain substitution first (below it gonum's routines run as they are).
+// condFastMin is the least order at which Dgecon, Dpocon and Dtrcon
+// solve by plain substitution first (below it gonum's routines run as
+// they are).
 const condFastMin = 64
 
 // Dgecon estimates the reciprocal condition number of the n×n matrix A,
@@ -36,15 +37,16 @@ func (impl *Implementation) Dgecon(norm lapack.MatrixNorm, n int, a []float64, l
 	if norm == lapack.MaxColumnSum {
 		kase1 = 1
 	}
-	return impl.estimate(n, anorm, work, iwork, func(kase int) (float64, float64) {
+	ainvnm, ok := impl.estimate(n, dlamchS, work, iwork, func(kase int) float64 {
 		x := work[:n]
 		if kase == kase1 {
 			sl := impl.solveTri(blas.Lower, blas.NoTrans, blas.Unit, n, a, lda, x, work[2*n:3*n])
-			return sl, impl.solveTri(blas.Upper, blas.NoTrans, blas.NonUnit, n, a, lda, x, work[3*n:4*n])
+			return sl * impl.solveTri(blas.Upper, blas.NoTrans, blas.NonUnit, n, a, lda, x, work[3*n:4*n])
 		}
 		su := impl.solveTri(blas.Upper, blas.Trans, blas.NonUnit, n, a, lda, x, work[3*n:4*n])
-		return impl.solveTri(blas.Lower, blas.Trans, blas.Unit, n, a, lda, x, work[2*n:3*n]), su
+		return impl.solveTri(blas.Lower, blas.Trans, blas.Unit, n, a, lda, x, work[2*n:3*n]) * su
 	})
+	return rcondOf(ainvnm, anorm, ok)
 }
 
 // Dpocon estimates the reciprocal condition number, in the 1-norm, of the
@@ -59,11 +61,44 @@ func (impl *Implementation) Dpocon(ul blas.Uplo, n int, a []float64, lda int, an
 	if ul == blas.Lower {
 		first, second = blas.NoTrans, blas.Trans // L then Lᵀ
 	}
-	return impl.estimate(n, anorm, work, iwork, func(int) (float64, float64) {
+	ainvnm, ok := impl.estimate(n, dlamchS, work, iwork, func(int) float64 {
 		x := work[:n]
 		sl := impl.solveTri(ul, first, blas.NonUnit, n, a, lda, x, work[2*n:3*n])
-		return sl, impl.solveTri(ul, second, blas.NonUnit, n, a, lda, x, work[2*n:3*n])
+		return sl * impl.solveTri(ul, second, blas.NonUnit, n, a, lda, x, work[2*n:3*n])
 	})
+	return rcondOf(ainvnm, anorm, ok)
+}
+
+// Dtrcon estimates the reciprocal condition number of the n×n triangular
+// matrix A in the ul triangle of a (unit diagonal if d is blas.Unit), in
+// the 1-norm or the ∞-norm, as gonum's Dtrcon does (mat.QR.Factorize and
+// mat.LQ.Factorize call it on their triangular factor), with the solves of
+// Dgecon.
+func (impl *Implementation) Dtrcon(norm lapack.MatrixNorm, ul blas.Uplo, d blas.Diag, n int, a []float64, lda int, work []float64, iwork []int) float64 {
+	if n < condFastMin || !condArgsOK(n, a, lda, 1, work, 3*n, iwork) ||
+		(norm != lapack.MaxColumnSum && norm != lapack.MaxRowSum) ||
+		(ul != blas.Upper && ul != blas.Lower) || (d != blas.NonUnit && d != blas.Unit) {
+		return impl.Implementation.Dtrcon(norm, ul, d, n, a, lda, work, iwork)
+	}
+	anorm := impl.Dlantr(norm, ul, d, n, n, a, lda, work)
+	if !(anorm > 0) {
+		return 0
+	}
+	kase1 := 2
+	if norm == lapack.MaxColumnSum {
+		kase1 = 1
+	}
+	ainvnm, ok := impl.estimate(n, dlamchS*float64(n), work, iwork, func(kase int) float64 {
+		t := blas.Trans
+		if kase == kase1 {
+			t = blas.NoTrans
+		}
+		return impl.solveTri(ul, t, d, n, a, lda, work[:n], work[2*n:3*n])
+	})
+	if !ok || ainvnm == 0 {
+		return 0
+	}
+	return (1 / anorm) / ainvnm
 }
 
 // condArgsOK reports whether a condition estimate's arguments are ones
@@ -74,32 +109,37 @@ func condArgsOK(n int, a []float64, lda int, anorm float64, work []float64, nwor
 		anorm > 0 && !math.IsInf(anorm, 1)
 }
 
-// estimate is the reverse-communication loop of gonum's Dgecon and
-// Dpocon: Dlacn2 asks for products with A⁻¹ (kase 1) or A⁻ᵀ (kase 2) of
-// work[:n], which solve makes, returning the scales of its two solves.
-func (impl *Implementation) estimate(n int, anorm float64, work []float64, iwork []int, solve func(kase int) (float64, float64)) float64 {
+// estimate is the reverse-communication loop of gonum's Dgecon, Dpocon
+// and Dtrcon: Dlacn2 asks for products with A⁻¹ (kase 1) or A⁻ᵀ (kase 2)
+// of work[:n], which solve makes, returning the scales of its solves. It
+// returns Dlacn2's estimate of ‖A⁻¹‖, or ok == false where those routines
+// give up (a product that scaled would overflow; smlnum is their bound).
+func (impl *Implementation) estimate(n int, smlnum float64, work []float64, iwork []int, solve func(kase int) float64) (ainvnm float64, ok bool) {
 	var (
-		ainvnm float64
-		kase   int
-		isave  [3]int
+		kase  int
+		isave [3]int
 	)
 	for {
 		ainvnm, kase = impl.Dlacn2(n, work[n:], work, iwork, ainvnm, kase, &isave)
 		if kase == 0 {
-			if ainvnm != 0 {
-				return (1 / ainvnm) / anorm
-			}
-			return 0
+			return ainvnm, true
 		}
-		sl, su := solve(kase)
-		if scale := sl * su; scale != 1 {
+		if scale := solve(kase); scale != 1 {
 			ix := gonumblas.Implementation{}.Idamax(n, work, 1)
-			if scale == 0 || scale < math.Abs(work[ix])*dlamchS {
-				return 0
+			if scale == 0 || scale < math.Abs(work[ix])*smlnum {
+				return 0, false
 			}
 			impl.Drscl(n, scale, work, 1)
 		}
 	}
+}
+
+// rcondOf is Dgecon's and Dpocon's answer for an estimate of ‖A⁻¹‖.
+func rcondOf(ainvnm, anorm float64, ok bool) float64 {
+	if !ok || ainvnm == 0 {
+		return 0
+	}
+	return (1 / ainvnm) / anorm
 }
 
 // dlamchS is the safe minimum (LAPACK's dlamch('S')).

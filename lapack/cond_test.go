@@ -14,8 +14,9 @@ import (
 
 func TestDgeconGonum(t *testing.T) { testlapack.DgeconTest(t, newTestImpl(t, 8)) }
 func TestDpoconGonum(t *testing.T) { testlapack.DpoconTest(t, newTestImpl(t, 8)) }
+func TestDtrconGonum(t *testing.T) { testlapack.DtrconTest(t, newTestImpl(t, 8)) }
 
-// TestCondEstimates compares Dgecon and Dpocon, at orders where they solve
+// TestCondEstimates compares Dgecon, Dpocon and Dtrcon, at orders where they solve
 // by substitution first, with gonum's on well and badly conditioned
 // matrices (columns graded over up to 290 orders of magnitude, where the
 // substitution overflows and Dlatrs takes over), both norms and both
@@ -42,6 +43,14 @@ func TestCondEstimates(t *testing.T) {
 				got := impl.Dgecon(norm, n, lu, n, anorm, work, iwork)
 				want := g.Dgecon(norm, n, lu, n, anorm, work, iwork)
 				checkRcond(t, fmt.Sprintf("Dgecon %s %c", what, norm), got, want)
+				for _, tri := range []struct {
+					ul blas.Uplo
+					d  blas.Diag
+				}{{blas.Upper, blas.NonUnit}, {blas.Lower, blas.Unit}} {
+					got := impl.Dtrcon(norm, tri.ul, tri.d, n, lu, n, work, iwork)
+					want := g.Dtrcon(norm, tri.ul, tri.d, n, lu, n, work, iwork)
+					checkRcond(t, fmt.Sprintf("Dtrcon %s %c %c %c", what, norm, tri.ul, tri.d), got, want)
+				}
 			}
 			// A = XᵀX + shift·I, from the same graded columns.
 			spdA := make([]float64, n*n)
@@ -69,7 +78,7 @@ func TestCondEstimates(t *testing.T) {
 	}
 }
 
-// TestCondOverflow gives Dgecon and Dpocon factors whose last diagonal
+// TestCondOverflow gives Dgecon, Dpocon and Dtrcon factors whose last diagonal
 // element is subnormal, so that the substitution overflows and gonum's
 // Dlatrs must redo the solves, scaled: the same answers as gonum's.
 func TestCondOverflow(t *testing.T) {
@@ -91,6 +100,9 @@ func TestCondOverflow(t *testing.T) {
 			got := impl.Dgecon(norm, n, f, n, 3, work, iwork)
 			want := g.Dgecon(norm, n, f, n, 3, work, iwork)
 			checkRcond(t, fmt.Sprintf("Dgecon U(n,n)=%g %c", tiny, norm), got, want)
+			got = impl.Dtrcon(norm, blas.Upper, blas.NonUnit, n, f, n, work, iwork)
+			want = g.Dtrcon(norm, blas.Upper, blas.NonUnit, n, f, n, work, iwork)
+			checkRcond(t, fmt.Sprintf("Dtrcon U(n,n)=%g %c", tiny, norm), got, want)
 		}
 		for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
 			got := impl.Dpocon(ul, n, f, n, 3, work, iwork)

@@ -16,8 +16,12 @@
 // panels are split into narrow leaves factorised in one work-group each
 // (getf2_leaf, geqr2_leaf: gonum's Dgetf2 and Dgeqr2) and joined by GEMMs,
 // and the triangular solves and trailing updates are GEMMs on the
-// resident matrix (kernels/lapack.cl holds the kernels). Everything else
-// is gonum's code.
+// resident matrix (kernels/lapack.cl holds the kernels). The condition
+// estimates gonum's mat types make after each factorization, Dgecon,
+// Dpocon and Dtrcon, stay on the CPU but solve by rows first (gonum's
+// robust solves walk the factor's columns, slower at large orders than
+// the factorization on a GPU), with gonum's answers to rounding.
+// Everything else is gonum's code.
 //
 // Matrices already in device memory factorise in place with Potrf and
 // Getrf (float32 or float64) and Geqrf (float64).
