@@ -56,7 +56,7 @@ func (impl *Implementation) potrfBlock() int {
 }
 
 // gpuDefaults sets the designs measured fastest on a GPU (BENCHMARKS.md,
-// "Device LAPACK on the H200: the one-work-group steps"). There a step's
+// "NVIDIA H200, 2026-12-02 (second session)"). There a step's
 // one-work-group kernel runs on one compute unit while the rest of the
 // device waits, so:
 //   - Cholesky's diagonal blocks are factorised and inverted in registers
