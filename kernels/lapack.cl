@@ -169,6 +169,20 @@ static void lu_col_max(__global const real *p, int lda, int m, int c,
   }
 }
 
+// lu_load_rows loads columns k0 to k0+15 (those < b) of this work-item's
+// LU_ROWS rows i0, i0+LU_WG, … (those < m) of the panel p into x, zero
+// elsewhere: every load issued before any is used.
+static void lu_load_rows(__global const real *p, int lda, int m, int b,
+                         int i0, int k0, real x[LU_ROWS][16]) {
+#pragma unroll
+  for (int r = 0; r < LU_ROWS; r++)
+#pragma unroll
+    for (int t = 0; t < 16; t++) {
+      const int i = i0 + r * LU_WG;
+      x[r][t] = i < m && k0 + t < b ? p[(long)i * lda + k0 + t] : 0;
+    }
+}
+
 // getf2_leaf is gonum's Dgetf2 on the m×b panel (m ≥ b, b ≤ LU_BMAX) at
 // element off of a (row stride lda), in one work-group of LU_WG
 // work-items that each own the rows lid, lid+LU_WG, …: for each column c,
@@ -287,13 +301,7 @@ __kernel void getf2_leaf(int m, int b, __global real *a, long off, int lda,
       real l[LU_ROWS];
       {
         real x[LU_ROWS][16];
-#pragma unroll
-        for (int r = 0; r < LU_ROWS; r++)
-#pragma unroll
-          for (int t = 0; t < 16; t++) {
-            const int i = i0 + r * LU_WG;
-            x[r][t] = i < m && c + t < b ? p[(long)i * lda + c + t] : 0;
-          }
+        lu_load_rows(p, lda, m, b, i0, c, x);
 #pragma unroll
         for (int r = 0; r < LU_ROWS; r++) {
           const int i = i0 + r * LU_WG;
@@ -323,13 +331,7 @@ __kernel void getf2_leaf(int m, int b, __global real *a, long off, int lda,
       }
       for (int k0 = c + 16; k0 < b; k0 += 16) {
         real x[LU_ROWS][16];
-#pragma unroll
-        for (int r = 0; r < LU_ROWS; r++)
-#pragma unroll
-          for (int t = 0; t < 16; t++) {
-            const int i = i0 + r * LU_WG;
-            x[r][t] = i < m && k0 + t < b ? p[(long)i * lda + k0 + t] : 0;
-          }
+        lu_load_rows(p, lda, m, b, i0, k0, x);
 #pragma unroll
         for (int r = 0; r < LU_ROWS; r++) {
           const int i = i0 + r * LU_WG;
