@@ -71,7 +71,7 @@ func setBenchFlags(b *testing.B, impl *Implementation) {
 		case "lapack.leaf":
 			impl.leaf = *benchLeaf
 		case "lapack.hostpanel":
-			impl.hostPanel = *benchHostPanel
+			impl.hostPanel, impl.hostLU = *benchHostPanel, *benchHostPanel
 		case "lapack.luwg":
 			impl.luWG = *benchLUWG
 		case "lapack.hostdiag":

@@ -66,9 +66,9 @@ func (impl *Implementation) getrfDevice(m, n int, a []float64, lda int, ipiv []i
 }
 
 // getrf is the LU factorization of the resident matrix d: getrfDevice,
-// or getrfHost when impl.hostPanel is set.
+// or getrfHost when impl.hostPanel or impl.hostLU is set.
 func getrf[T float32 | float64](impl *Implementation, d *clblas.Matrix[T], ipiv []int) (ok bool, err error) {
-	if impl.hostPanel {
+	if impl.hostPanel || impl.hostLU {
 		return getrfHost(impl, d, ipiv)
 	}
 	return getrfDevice(impl, d, ipiv)

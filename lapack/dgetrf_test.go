@@ -1,6 +1,7 @@
 package cllapack
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -10,10 +11,14 @@ import (
 )
 
 // TestDgetrfGonum runs gonum's own Dgetrf suite with the device forced and
-// a small block size, so that most cases cross several blocks.
+// a small block size, so that most cases cross several blocks, with the
+// panels in the device's leaves and on the host (a CPU device's default).
 func TestDgetrfGonum(t *testing.T) {
 	impl := newTestImpl(t, 8)
-	testlapack.DgetrfTest(t, impl)
+	for _, host := range []bool{false, true} {
+		impl.hostLU = host
+		t.Run(fmt.Sprintf("hostLU=%v", host), func(t *testing.T) { testlapack.DgetrfTest(t, impl) })
+	}
 }
 
 func TestDgetrsGonum(t *testing.T) {

@@ -29,6 +29,7 @@ func TestGetrfLeaves(t *testing.T) {
 		{40, 1, 256, false, true}, {16, 4, 32, false, true}, {40, 3, 64, false, true},
 		{64, 8, 256, false, true}, {40, 16, 128, false, true}, {64, 32, 64, false, true}} {
 		impl.nb, impl.leaf, impl.luWG, impl.hostPanel, impl.luCoal = c.nb, c.leaf, c.wg, c.host, c.coal
+		impl.hostLU = false // the device leaves on CPU devices too
 		for _, sh := range [][2]int{{70, 70}, {97, 45}, {45, 97}, {37, 20}} {
 			m, n := sh[0], sh[1]
 			lda := n + 1
@@ -62,7 +63,7 @@ func TestGetrfLeaves(t *testing.T) {
 // answer.
 func TestGetrfGroupFit(t *testing.T) {
 	impl := newTestImpl(t, 16)
-	impl.leaf, impl.luWG = 8, 1
+	impl.leaf, impl.luWG, impl.hostLU = 8, 1, false
 	for impl.luWG <= impl.blas.Runtime().Device().Profile().MaxWorkGroupSize {
 		impl.luWG *= 2
 	}

@@ -82,6 +82,10 @@ type Implementation struct {
 	// (getrfHost; benchmarks compare the two).
 	leaf      int
 	hostPanel bool
+	// hostLU sends LU's panels (only) to the CPU, as hostPanel does (a
+	// CPU device's default: there gonum's Dgetf2 on the host beats the
+	// one-work-group leaves, which run on one core too).
+	hostLU bool
 	// luWG is getf2_leaf's work-group size (a power of two).
 	luWG int
 	// luCoal builds getf2_leaf with neighbouring work-items on the columns
