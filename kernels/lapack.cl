@@ -147,6 +147,9 @@ __kernel void tri_band(int n, int bw, int lower, int save, __global real *a,
 // per work-item is what bounds the row-wise update).
 #define LU_BW 0
 #endif
+#if LU_BW > LU_WG
+#error "getf2_leaf: LU_BW must not exceed LU_WG"
+#endif
 #if LU_BW > 0
 #define LU_RG (LU_WG / LU_BW) // rows the group's work-items cover at once
 #define LU_CROWS 16          // rows a work-item loads at once (LU_BW > 0)

@@ -108,8 +108,8 @@ func readPivots(impl *Implementation, piv *pivots, info *cl.Array[int32], ipiv [
 }
 
 // luBW is getf2_leaf's LU_BW for impl's leaves: with luCoal, the least
-// power of two at least the leaf's width, for leaves up to 32 wide; else 0
-// (a row per work-item).
+// power of two at least the leaf's width, for leaves up to 32 wide and
+// work-groups at least that large; else 0 (a row per work-item).
 func (impl *Implementation) luBW() int {
 	if !impl.luCoal || impl.leaf > 32 {
 		return 0
@@ -117,6 +117,9 @@ func (impl *Implementation) luBW() int {
 	bw := 1
 	for bw < impl.leaf {
 		bw *= 2
+	}
+	if bw > impl.luWG {
+		return 0 // too few work-items to share rows
 	}
 	return bw
 }

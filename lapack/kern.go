@@ -87,6 +87,9 @@ func (impl *Implementation) fitLUGroup(k *cl.Kernel, key kernelKey) (*cl.Kernel,
 		fit *= 2
 	}
 	key.wg = fit
+	if key.luBW > fit {
+		key.luBW = 0 // too few work-items to share rows: a row each
+	}
 	k, err = impl.kernel(key)
 	return k, key, err
 }
