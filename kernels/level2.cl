@@ -215,6 +215,24 @@ __kernel void tri_rows(int upper, int packed, int unit, int skipdiag, int n, rea
 	y[iy] = ((beta == 0) ? (real)0 : beta * y[iy]) + alpha * s;
 }
 
+// cols32_add adds xi times the 32 elements at r to the four vector sums
+// acc (the 32-column pieces of tri_cols and gemv_cols: four sums are what
+// a work-item keeps in registers while it walks down A a row per load).
+static void cols32_add(real8 acc[4], __global const real* r, real xi) {
+	acc[0] += vload8(0, r) * xi;
+	acc[1] += vload8(1, r) * xi;
+	acc[2] += vload8(2, r) * xi;
+	acc[3] += vload8(3, r) * xi;
+}
+
+// cols32_store writes the four vector sums acc into t[0:32].
+static void cols32_store(const real8 acc[4], real* t) {
+	vstore8(acc[0], 0, t);
+	vstore8(acc[1], 1, t);
+	vstore8(acc[2], 2, t);
+	vstore8(acc[3], 3, t);
+}
+
 __kernel void tri_cols(int upper, int packed, int unit, int skipdiag, int accumulate,
                        int n, real alpha, __global const real* a, int lda,
                        __global const real* x, int offx, int incx,
@@ -234,19 +252,11 @@ __kernel void tri_cols(int upper, int packed, int unit, int skipdiag, int accumu
 	if (jn == 32) {
 		flo = upper ? 0 : j0 + 32;
 		fhi = upper ? j0 : n;
-		real8 a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+		real8 acc[4] = {0, 0, 0, 0};
 		for (int i = flo; i < fhi; i++) {
-			__global const real* r = a + tri_row_at(packed, upper, n, lda, i, j0);
-			const real xi = x[offx + (long)i * incx];
-			a0 += vload8(0, r) * xi;
-			a1 += vload8(1, r) * xi;
-			a2 += vload8(2, r) * xi;
-			a3 += vload8(3, r) * xi;
+			cols32_add(acc, a + tri_row_at(packed, upper, n, lda, i, j0), x[offx + (long)i * incx]);
 		}
-		vstore8(a0, 0, t);
-		vstore8(a1, 1, t);
-		vstore8(a2, 2, t);
-		vstore8(a3, 3, t);
+		cols32_store(acc, t);
 	}
 	// The other rows holding some of the columns, one element at a time.
 	const int rlo = upper ? 0 : j0;
@@ -413,19 +423,11 @@ __kernel void gemv_cols(int m, int n, real alpha, __global const real* a, int ld
 	}
 	real t[32];
 	if (j0 + 32 <= n) {
-		real8 a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+		real8 acc[4] = {0, 0, 0, 0};
 		for (int i = 0; i < m; i++) {
-			__global const real* r = a + (long)i * lda + j0;
-			const real xi = x[offx + (long)i * incx];
-			a0 += vload8(0, r) * xi;
-			a1 += vload8(1, r) * xi;
-			a2 += vload8(2, r) * xi;
-			a3 += vload8(3, r) * xi;
+			cols32_add(acc, a + (long)i * lda + j0, x[offx + (long)i * incx]);
 		}
-		vstore8(a0, 0, t);
-		vstore8(a1, 1, t);
-		vstore8(a2, 2, t);
-		vstore8(a3, 3, t);
+		cols32_store(acc, t);
 	} else {
 		for (int c = 0; c < 32; c++) {
 			t[c] = 0;
