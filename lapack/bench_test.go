@@ -90,12 +90,17 @@ func setBenchFlags(b *testing.B, impl *Implementation) {
 	})
 }
 
-func sizes(b *testing.B) []int {
+func sizes(b *testing.B) []int { return parseOrders(b, "lapack.sizes", *benchSizes) }
+
+// parseOrders returns the comma-separated orders s of flag name, failing
+// tb on one that is not a positive integer.
+func parseOrders(tb testing.TB, name, s string) []int {
+	tb.Helper()
 	var ns []int
-	for _, f := range strings.Split(*benchSizes, ",") {
+	for _, f := range strings.Split(s, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
 		if err != nil || n < 1 {
-			b.Fatalf("-lapack.sizes: bad order %q", f)
+			tb.Fatalf("-%s: bad order %q", name, f)
 		}
 		ns = append(ns, n)
 	}

@@ -110,6 +110,24 @@ func checkDpotrf(t *testing.T, impl *Implementation, what string, ul blas.Uplo, 
 	compare(t, what, n, n, a, want, lda, tol)
 }
 
+// checkDpotrfNotSPD factorises a 90×90 matrix made indefinite at (50, 50)
+// and checks that Dpotrf fails as gonum's does, with gonum's factor before
+// the failing block (its first 48 rows and columns, blocks up to 48 wide).
+// It returns the order and both matrices, for further checks.
+func checkDpotrfNotSPD(t *testing.T, impl *Implementation, what string, ul blas.Uplo, rnd *rand.Rand) (n int, a, want []float64) {
+	t.Helper()
+	n = 90
+	a = spd(n, n, rnd)
+	a[50*n+50] = -1
+	want = append([]float64(nil), a...)
+	okWant := gonum.Implementation{}.Dpotrf(ul, n, want, n)
+	if ok := impl.Dpotrf(ul, n, a, n); ok || okWant {
+		t.Fatalf("%s %c: not positive definite: ok %v, gonum's %v", what, ul, ok, okWant)
+	}
+	compare(t, what+", not positive definite", 48, 48, a, want, n, 1e-11)
+	return n, a, want
+}
+
 func compare(t *testing.T, what string, r, c int, a, want []float64, lda int, tol float64) {
 	t.Helper()
 	scale := 1.0

@@ -1,11 +1,11 @@
 package cllapack
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
 	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/lapack/gonum"
 )
 
 // TestDpotrfHostBand runs Dpotrf from slices with the untouched triangle
@@ -22,23 +22,9 @@ func TestDpotrfHostBand(t *testing.T) {
 			impl.hostBand, impl.reuse = hostBand, reuse
 			for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
 				for _, n := range []int{17, 100, 100} {
-					a := spd(n, n+3, rnd)
-					want := append([]float64(nil), a...)
-					gonum.Implementation{}.Dpotrf(ul, n, want, n+3)
-					if !impl.Dpotrf(ul, n, a, n+3) {
-						t.Fatalf("hostBand %v, reuse %v, %c n=%d: not positive definite", hostBand, reuse, ul, n)
-					}
-					compare(t, "Dpotrf", n, n, a, want, n+3, 1e-11)
+					checkDpotrf(t, impl, fmt.Sprintf("hostBand %v, reuse %v", hostBand, reuse), ul, n, n+3, rnd, 1e-11)
 				}
-				const n = 90
-				a := spd(n, n, rnd)
-				a[50*n+50] = -1
-				want := append([]float64(nil), a...)
-				okWant := gonum.Implementation{}.Dpotrf(ul, n, want, n)
-				if ok := impl.Dpotrf(ul, n, a, n); ok || okWant {
-					t.Fatalf("hostBand %v, %c: not positive definite: ok %v, gonum's %v", hostBand, ul, ok, okWant)
-				}
-				compare(t, "Dpotrf, not positive definite", 48, 48, a, want, n, 1e-11)
+				n, a, want := checkDpotrfNotSPD(t, impl, fmt.Sprintf("hostBand %v", hostBand), ul, rnd)
 				// The triangle Dpotrf must not touch is the caller's.
 				for i := range n {
 					for j := range n {

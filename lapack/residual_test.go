@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"strconv"
-	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/blas"
@@ -63,17 +61,7 @@ func TestResiduals(t *testing.T) {
 }
 
 // residSizes returns the orders in -lapack.resid.
-func residSizes(t *testing.T) []int {
-	var ns []int
-	for _, f := range strings.Split(*residOrders, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || n < 1 {
-			t.Fatalf("-lapack.resid: bad order %q", f)
-		}
-		ns = append(ns, n)
-	}
-	return ns
-}
+func residSizes(t *testing.T) []int { return parseOrders(t, "lapack.resid", *residOrders) }
 
 // checkLU factorises a copy of the n×n matrix a with impl.Dgetrf and checks
 // ‖Pᵀ·A − L·U‖₁ / (n·‖A‖₁·ε).
