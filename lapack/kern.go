@@ -69,8 +69,28 @@ func (impl *Implementation) kernel(k kernelKey) (*cl.Kernel, error) {
 // for it: a group of LU_WG work-items that needs more registers than a
 // compute unit has fails to launch (CL_OUT_OF_RESOURCES), so k, built with
 // key, is rebuilt for the largest power of two within the kernel's limit
-// when LU_WG exceeds it. The caller holds impl.kmu.
+// when LU_WG exceeds it. The answer is kept per key, so that the driver is
+// asked once, not on every launch. The caller holds impl.kmu.
 func (impl *Implementation) fitLUGroup(k *cl.Kernel, key kernelKey) (*cl.Kernel, kernelKey, error) {
+	if fit, ok := impl.luFit[key]; ok {
+		if fit == key {
+			return k, key, nil
+		}
+		k, err := impl.kernel(fit)
+		return k, fit, err
+	}
+	fk, fit, err := impl.fitLUGroupOnce(k, key)
+	if err == nil {
+		if impl.luFit == nil {
+			impl.luFit = make(map[kernelKey]kernelKey)
+		}
+		impl.luFit[key] = fit
+	}
+	return fk, fit, err
+}
+
+// fitLUGroupOnce is fitLUGroup asking the driver.
+func (impl *Implementation) fitLUGroupOnce(k *cl.Kernel, key kernelKey) (*cl.Kernel, kernelKey, error) {
 	wg := defaultLUWG
 	if key.wg > 0 {
 		wg = key.wg

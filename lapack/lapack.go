@@ -66,10 +66,12 @@ type Implementation struct {
 	mu     sync.Mutex
 	logged map[string]bool
 
-	kmu     sync.Mutex // guards kerns, kernErr and launches of lapack.cl's kernels
+	kmu     sync.Mutex // guards kerns, kernErr, luFit and launches of lapack.cl's kernels
 	kerns   map[kernelKey]*cl.Kernel
 	kernErr map[kernelKey]error
-	closed  bool
+	// luFit maps a getf2_leaf key to the one fitLUGroup settled on for it.
+	luFit  map[kernelKey]kernelKey
+	closed bool
 
 	// stats counts what the factorizations enqueue (benchmarks report it).
 	stats stats
