@@ -119,3 +119,43 @@ func checkRcond(t *testing.T, what string, got, want float64) {
 	}
 	t.Errorf("%s: rcond %g, gonum's %g", what, got, want)
 }
+
+// TestCondPanics gives Dgecon, Dpocon and Dtrcon, at an order where they
+// solve by substitution first, arguments gonum rejects: they panic with
+// gonum's messages.
+func TestCondPanics(t *testing.T) {
+	impl := newTestImpl(t, 32)
+	g := gonum.Implementation{}
+	n := condFastMin + 1
+	a, work, iwork := make([]float64, n*n), make([]float64, 4*n), make([]int, n)
+	for i := range n {
+		a[i*n+i] = 1
+	}
+	for _, c := range []struct {
+		what      string
+		ours, gon func()
+	}{
+		{"Dgecon lda", func() { impl.Dgecon(lapack.MaxColumnSum, n, a, n-1, 1, work, iwork) },
+			func() { g.Dgecon(lapack.MaxColumnSum, n, a, n-1, 1, work, iwork) }},
+		{"Dgecon norm", func() { impl.Dgecon('F', n, a, n, 1, work, iwork) },
+			func() { g.Dgecon('F', n, a, n, 1, work, iwork) }},
+		{"Dgecon anorm", func() { impl.Dgecon(lapack.MaxRowSum, n, a, n, -1, work, iwork) },
+			func() { g.Dgecon(lapack.MaxRowSum, n, a, n, -1, work, iwork) }},
+		{"Dgecon work", func() { impl.Dgecon(lapack.MaxRowSum, n, a, n, 1, work[:3*n], iwork) },
+			func() { g.Dgecon(lapack.MaxRowSum, n, a, n, 1, work[:3*n], iwork) }},
+		{"Dpocon uplo", func() { impl.Dpocon('X', n, a, n, 1, work, iwork) },
+			func() { g.Dpocon('X', n, a, n, 1, work, iwork) }},
+		{"Dpocon a", func() { impl.Dpocon(blas.Upper, n, a[:n*n-1], n, 1, work, iwork) },
+			func() { g.Dpocon(blas.Upper, n, a[:n*n-1], n, 1, work, iwork) }},
+		{"Dtrcon diag", func() { impl.Dtrcon(lapack.MaxColumnSum, blas.Upper, 'X', n, a, n, work, iwork) },
+			func() { g.Dtrcon(lapack.MaxColumnSum, blas.Upper, 'X', n, a, n, work, iwork) }},
+		{"Dtrcon iwork", func() { impl.Dtrcon(lapack.MaxColumnSum, blas.Lower, blas.Unit, n, a, n, work, iwork[:n-1]) },
+			func() { g.Dtrcon(lapack.MaxColumnSum, blas.Lower, blas.Unit, n, a, n, work, iwork[:n-1]) }},
+	} {
+		got, want := panicOf(c.ours), panicOf(c.gon)
+		if want == "" || got != want {
+			t.Errorf("%s: panic %v, gonum's %v", c.what, got, want)
+		}
+	}
+}
+
