@@ -158,4 +158,3 @@ func TestCondPanics(t *testing.T) {
 		}
 	}
 }
-
