@@ -884,3 +884,217 @@ __kernel void larft_t(int n, int lw, __global const real *g, long goff,
     barrier(CLK_GLOBAL_MEM_FENCE);
   }
 }
+
+// ---------------------------------------------------------------------------
+// Panels in one launch across work-groups (GPUs only).
+//
+// A panel step that runs in one work-group runs on one compute unit while
+// the rest of the device waits, and a step split into launches pays a
+// launch per column. The kernels below spread a panel's rows over as many
+// work-groups as the device has compute units and meet at a grid barrier
+// once a column. OpenCL does not promise that the work-groups of a launch
+// run at the same time, so the host launches no more groups than the
+// device has compute units, each alone on one, and the barrier gives up
+// after spin polls: it then sets sync[0], every group leaves, and the host
+// redoes the factorization another way. Nothing is read across groups
+// except through the parity-double-buffered scratch published before a
+// barrier, read through volatile pointers (so not from a stale cache),
+// and every row of the panel is written only by the group that owns it.
+
+#ifndef GRID_WG
+#define GRID_WG 256 // work-items of a grid kernel's work-group
+#endif
+#define GRID_BMAX 128 // the widest panel getrf_grid factorises
+#define GRID_CROWS 8  // rows a getrf_grid work-item loads at once
+
+// grid_sync is the grid barrier: the groups' target-th meeting (target
+// counts arrivals at *count, G a meeting), or the give-up described above.
+// It returns 0 once the barrier has failed, in every work-item of the
+// group (ok is the group's flag in local memory).
+static int grid_sync(volatile __global int *sync, int target, int spin,
+                     __local int *ok) {
+  barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+  if (get_local_id(0) == 0) {
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    atomic_inc(sync + 1);
+    int n = 0;
+    while (sync[1] < target && sync[0] == 0) {
+      if (++n > spin) {
+        atomic_xchg(sync, 1);
+        break;
+      }
+    }
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    *ok = sync[0] == 0;
+  }
+  barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+  return *ok;
+}
+
+// grid_probe meets at the grid barrier sync (both 0 at the launch) rounds
+// times: the host's check, before a first grid kernel, that the device
+// runs a launch's work-groups together.
+__kernel void grid_probe(volatile __global int *sync, int rounds, int spin) {
+  __local int ok;
+  for (int r = 1; r <= rounds; r++)
+    if (!grid_sync(sync, r * (int)get_num_groups(0), spin, &ok))
+      return;
+}
+
+// getrf_grid_publish publishes, into the scratch of parity q, this group's
+// candidate for column cn's pivot (the largest |x| of its rows, first
+// row among equals, from each work-item's best and bi) with a copy of that
+// row, and, from the group that owns row cn, a copy of row cn. Scratch
+// layout (G groups, b columns): xs holds the candidates' values [2][G],
+// the copies of row cn [2][b] and the candidates' rows [2][G][b]; xi the
+// candidates' rows' numbers [2][G].
+static void getrf_grid_publish(__global const real *p, int lda, int b, int lo,
+                               int hi, int cn, int q, real best, int bi,
+                               __global real *xs, __global int *xi,
+                               __local real *lmax, __local int *lidx) {
+  const int lid = get_local_id(0), g = get_group_id(0), G = get_num_groups(0);
+  argmax_local(lmax, lidx, best, bi);
+  const int row = lidx[0];
+  if (lid == 0) {
+    xs[q * G + g] = lmax[0];
+    xi[q * G + g] = row;
+  }
+  __global real *crow = xs + 2 * G + q * b;
+  __global real *cand = xs + 2 * G + 2 * b + ((long)q * G + g) * b;
+  for (int k = lid; k < b; k += GRID_WG) {
+    if (row >= lo && row < hi)
+      cand[k] = p[(long)row * lda + k];
+    if (cn >= lo && cn < hi)
+      crow[k] = p[(long)cn * lda + k];
+  }
+}
+
+// getrf_grid is getf2_leaf's factorization (gonum's Dgetf2, the same
+// pivots, scaling and updates) of the m×b panel at element off of a (row
+// stride lda; b ≤ GRID_BMAX, b ≤ bw, bw a power of two ≤ GRID_WG) by G
+// work-groups of GRID_WG, group g owning rows g·rpg to (g+1)·rpg − 1: for
+// each column c, every group reduces the published candidates to the
+// pivot row, the owners of rows c and p exchange them, and every group
+// scales and updates its rows below c, finding and publishing its
+// candidate for column c+1, before the grid barrier. Work-item
+// (lid / bw, lid % bw) takes column lid % bw of the group's rows
+// lid / bw, lid / bw + GRID_WG/bw, …, GRID_CROWS at a time. The launch's
+// barrier is syncs[2·sp] (the failure flag) and syncs[2·sp+1] (the
+// arrival count), both 0 at the launch; ipiv and info as for getf2_leaf.
+__kernel void getrf_grid(int m, int b, int bw, int rpg, __global real *a,
+                         long off, int lda, int r0, __global int *ipiv,
+                         __global int *info, volatile __global int *syncs,
+                         int sp, int spin, __global real *xs,
+                         __global int *xi) {
+  __local real lmax[GRID_WG];
+  __local int lidx[GRID_WG];
+  __local real prow[GRID_BMAX];
+  __local real crow[GRID_BMAX];
+  __local int ok;
+  const int lid = get_local_id(0), g = get_group_id(0), G = get_num_groups(0);
+  const int lo = g * rpg, hi = min(m, lo + rpg);
+  const int kc = lid % bw, rl = lid / bw, rg = GRID_WG / bw;
+  __global real *p = a + off;
+  volatile __global int *sync = syncs + 2 * sp;
+  volatile __global const real *vs = xs;
+  volatile __global const int *vi = xi;
+
+  real best = -1;
+  int bi = 0;
+  for (int i = lo + lid; i < hi; i += GRID_WG) {
+    const real v = fabs(p[(long)i * lda]);
+    if (v > best) {
+      best = v;
+      bi = i;
+    }
+  }
+  getrf_grid_publish(p, lda, b, lo, hi, 0, 0, best, bi, xs, xi, lmax, lidx);
+  if (!grid_sync(sync, G, spin, &ok))
+    return;
+  for (int c = 0; c < b; c++) {
+    const int q = c & 1;
+    // The pivot: the first of the groups' equal largest candidates.
+    argmax_local(lmax, lidx, lid < G ? vs[q * G + lid] : -1,
+                 lid < G ? vi[q * G + lid] : c);
+    int piv = lidx[0];
+    volatile __global const real *vc = vs + 2 * G + q * b;
+    volatile __global const real *vp = vs + 2 * G + 2 * b + ((long)q * G + piv / rpg) * b;
+    const real dc = vc[c];
+    const real dp = piv == c ? dc : vp[c];
+    if (isnan(dc))
+      piv = c;
+    const real pv = isnan(dc) ? dc : dp;
+    const int swap = pv != 0 && piv != c;
+    for (int k = lid; k < b; k += GRID_WG) {
+      const real t = vc[k];
+      crow[k] = t;
+      prow[k] = swap ? vp[k] : t;
+    }
+    if (g == 0 && lid == 0) {
+      ipiv[r0 + c] = r0 + piv;
+      if (pv == 0 && *info == 0)
+        *info = r0 + c + 1;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (swap)
+      for (int k = lid; k < b; k += GRID_WG) {
+        if (c >= lo && c < hi)
+          p[(long)c * lda + k] = prow[k];
+        if (piv >= lo && piv < hi)
+          p[(long)piv * lda + k] = crow[k];
+      }
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    const real d = prow[c];
+    const real rd = 1 / d;
+    const int scale = d != 0;
+    // gonum's rule for a tiny or NaN pivot, as in getf2_leaf.
+    const int bydiv = !(fabs(d) >= REAL_MIN);
+    best = -1;
+    bi = c + 1;
+    const int i1 = max(lo, c + 1);
+    const int nbat = hi > i1 ? (hi - i1 + rg * GRID_CROWS - 1) / (rg * GRID_CROWS) : 0;
+    for (int t = 0; t < nbat; t++) {
+      const int i0 = i1 + rl + t * (rg * GRID_CROWS);
+      real xl[GRID_CROWS], xk[GRID_CROWS];
+#pragma unroll
+      for (int r = 0; r < GRID_CROWS; r++) {
+        const int i = i0 + r * rg;
+        xl[r] = i < hi ? p[(long)i * lda + c] : 0;
+        xk[r] = i < hi && kc > c && kc < b ? p[(long)i * lda + kc] : 0;
+      }
+      barrier(CLK_GLOBAL_MEM_FENCE); // column c is read before it changes
+#pragma unroll
+      for (int r = 0; r < GRID_CROWS; r++) {
+        const int i = i0 + r * rg;
+        if (i >= hi)
+          continue;
+        real l = xl[r];
+        int st = 0;
+        if (scale && !bydiv) {
+          l *= rd;
+          st = 1;
+        } else if (scale && i == c + 1) {
+          for (int u = c + 1; u < m; u++)
+            l /= d;
+          st = 1;
+        }
+        if (st && kc == c)
+          p[(long)i * lda + c] = l;
+        if (kc > c && kc < b) {
+          const real v = fma(-l, prow[kc], xk[r]);
+          p[(long)i * lda + kc] = v;
+          if (kc == c + 1 && fabs(v) > best) {
+            best = fabs(v);
+            bi = i;
+          }
+        }
+      }
+    }
+    if (c + 1 == b)
+      break;
+    barrier(CLK_GLOBAL_MEM_FENCE); // the group's updates are visible to it
+    getrf_grid_publish(p, lda, b, lo, hi, c + 1, q ^ 1, best, bi, xs, xi, lmax, lidx);
+    if (!grid_sync(sync, (c + 2) * G, spin, &ok))
+      return;
+  }
+}

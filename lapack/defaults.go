@@ -69,9 +69,11 @@ func (impl *Implementation) potrfBlock() int {
 //   - LU's leaves are 8 columns wide (gpuLeaf) with a row's columns on
 //     neighbouring work-items (luCoal), so that loads and stores of a
 //     leaf's update touch a few cache lines, not one per work-item;
-//   - QR's leaves are 4 columns wide (gpuQRLeaf).
+//   - QR's leaves are 4 columns wide (gpuQRLeaf);
+//   - LU's panels are one getrf_grid launch each, over every compute unit
+//     (gridLU), where the device passes the probe.
 func (impl *Implementation) gpuDefaults(nbSet bool) {
-	impl.potfRegs, impl.ahead = true, true
+	impl.potfRegs, impl.ahead, impl.gridLU = true, true, true
 	impl.leaf, impl.luCoal, impl.qrLeaf = gpuLeaf, true, gpuQRLeaf
 	if !nbSet {
 		impl.potrfNB = gpuPotrfNB

@@ -60,12 +60,32 @@ func getrfDevice[T float32 | float64](impl *Implementation, d *clblas.Matrix[T],
 		return false, fmt.Errorf("cllapack: info: %w", err)
 	}
 	nb := min(impl.nb, mn)
+	grid, err := newGridLU[T](impl, m, n, nb)
+	if err != nil {
+		return false, err
+	}
+	if grid != nil {
+		defer func() {
+			if rerr := grid.release(); rerr != nil && err == nil {
+				err = rerr
+			}
+		}()
+	}
 	for j := 0; j < mn; j += nb {
 		jb := min(nb, mn-j)
-		if err := panelLU(impl, d, piv, info, j, j, m-j, jb, true); err != nil {
-			return false, err
+		if grid != nil {
+			// The panel's own columns are interchanged in full.
+			err = grid.panel(d, piv, info, j, jb, nb)
+			if err == nil {
+				err = laswpDevice(impl, d, piv, 0, j, j, jb)
+			}
+		} else {
+			err = panelLU(impl, d, piv, info, j, j, m-j, jb, true)
+			if err == nil {
+				err = laswpTail(impl, d, piv, j, jb)
+			}
 		}
-		if err := laswpTail(impl, d, piv, j, jb); err != nil {
+		if err != nil {
 			return false, err
 		}
 		k := j + jb
@@ -84,7 +104,11 @@ func getrfDevice[T float32 | float64](impl *Implementation, d *clblas.Matrix[T],
 			}
 		}
 	}
-	return readPivots(impl, piv, info, ipiv)
+	ok, err = readPivots(impl, piv, info, ipiv)
+	if err == nil && grid != nil {
+		err = grid.failed()
+	}
+	return ok, err
 }
 
 // readPivots waits for the factorization and reads the pivots into ipiv

@@ -95,6 +95,19 @@ type Implementation struct {
 	// a GPU each load of the row-wise update otherwise touches a cache
 	// line per work-item.
 	luCoal bool
+	// gridLU factorises LU's panels in one getrf_grid launch across
+	// work-groups (getrf_grid.go) on devices where the probe passes,
+	// instead of panelLU's recursion of one-work-group leaves.
+	gridLU bool
+	// gridState records the probe's answer (gridUnknown, gridYes, gridNo).
+	gridState atomic.Int32
+	// gridSpin is how many polls a grid barrier waits, gridRows the
+	// fewest rows a group of getrf_grid takes and gridMax the most groups
+	// a launch takes (0: a compute unit each); tests lower them.
+	gridSpin, gridRows, gridMax int
+	// gridPoison, when > 0, starts panel gridPoison−1's barrier failed
+	// (tests of the way back from a failed grid launch).
+	gridPoison int
 	// qrLeaf is the width of the QR panel's leaves (≤ qrBMax): a wider
 	// leaf moves more data through its one work-group, and takes fewer
 	// launches (a leaf's reflectors reach the rest of the panel by three
@@ -260,6 +273,8 @@ func New(b *clblas.Implementation, opts ...Option) (*Implementation, error) {
 		leaf:        defaultLeaf,
 		luWG:        defaultLUWG,
 		qrLeaf:      defaultQRLeaf,
+		gridSpin:    gridSpin,
+		gridRows:    gridMinRows,
 	}
 	impl.deviceDefaults(c.nbSet, c.crossoverSet)
 	return impl, nil

@@ -36,6 +36,21 @@ type profiler struct {
 	last  time.Time
 	marks []profMark
 	kinds map[string]*profKind
+	// line is the events mode's timeline, set by stop.
+	line timeline
+}
+
+// timeline says, from the markers' timestamps, whether the device or the
+// host bounds a pipelined factorization: a marker is queued as soon as
+// the command before it has been enqueued, and ends when the device has
+// run that command, so the device idles, waiting for the host, for the
+// time between one marker's end and the next one's queueing (less that
+// command's own enqueueing), and runs behind the host by the time between
+// a marker's queueing and its end.
+type timeline struct {
+	Span time.Duration // from the first marker's end to the last one's
+	Idle time.Duration // the device waiting for the host's next command
+	Lag  time.Duration // median time a command ran behind its enqueueing
 }
 
 // profMark is a marker enqueued after a command of kind (events mode).
@@ -134,7 +149,9 @@ func (p *profiler) stop() ([]profKind, error) {
 	if !p.events {
 		p.charge("rest", 0, time.Since(p.last), 0)
 	}
-	var prev uint64
+	var prev, first uint64
+	var lags []time.Duration
+	p.line = timeline{}
 	for i, m := range p.marks {
 		t, err := m.ev.Profile()
 		if err == nil {
@@ -145,8 +162,20 @@ func (p *profiler) stop() ([]profKind, error) {
 		}
 		if i > 0 && p.err == nil {
 			p.charge(m.kind, m.flops, time.Duration(t.End-prev), m.host)
+			ready := int64(t.Queued) - int64(m.host) // the command's enqueueing began
+			if idle := ready - int64(prev); idle > 0 {
+				p.line.Idle += time.Duration(idle)
+			}
+			lags = append(lags, time.Duration(int64(t.End)-int64(t.Queued)))
+		} else {
+			first = t.End
 		}
 		prev = t.End
+	}
+	if len(lags) > 0 {
+		sort.Slice(lags, func(i, j int) bool { return lags[i] < lags[j] })
+		p.line.Lag = lags[len(lags)/2]
+		p.line.Span = time.Duration(prev - first)
 	}
 	p.marks = nil
 	out := make([]profKind, 0, len(p.kinds))

@@ -73,21 +73,21 @@ var factorKinds = []struct {
 // profileFactor runs factorization f of order n on d (refilled from orig
 // first) under a profiler of mode events, and returns its profile and the
 // wall time of the factorization.
-func profileFactor(impl *Implementation, d *clblas.Matrix[float64], orig []float64, f int, events bool) ([]profKind, time.Duration, error) {
+func profileFactor(impl *Implementation, d *clblas.Matrix[float64], orig []float64, f int, events bool) ([]profKind, timeline, time.Duration, error) {
 	n, _ := d.Dims()
 	ev, err := d.Write(orig)
 	if err == nil {
 		err = ev.Wait()
 	}
 	if err != nil {
-		return nil, 0, err
+		return nil, timeline{}, 0, err
 	}
 	p, err := newProfiler(impl.blas.Runtime().Queue(), events)
 	if err != nil {
-		return nil, 0, err
+		return nil, timeline{}, 0, err
 	}
 	if err := p.start(); err != nil {
-		return nil, 0, err
+		return nil, timeline{}, 0, err
 	}
 	impl.prof = p
 	defer func() { impl.prof = nil }()
@@ -101,7 +101,7 @@ func profileFactor(impl *Implementation, d *clblas.Matrix[float64], orig []float
 	if err == nil && !ok {
 		err = fmt.Errorf("%s failed", factorKinds[f].name)
 	}
-	return kinds, wall, err
+	return kinds, p.line, wall, err
 }
 
 // BenchmarkResidentProfile runs the resident Potrf, Getrf and Geqrf of
@@ -133,13 +133,17 @@ func BenchmarkResidentProfile(b *testing.B) {
 			for _, mode := range []string{"wait", "events"} {
 				b.Run(fmt.Sprintf("%s/n=%d/%s", fk.name, n, mode), func(b *testing.B) {
 					var total time.Duration
+					var line timeline
 					sum := map[string]*profKind{}
 					for range b.N {
-						kinds, wall, err := profileFactor(impl, d, orig, f, mode == "events")
+						kinds, l, wall, err := profileFactor(impl, d, orig, f, mode == "events")
 						if err != nil {
 							b.Fatal(err)
 						}
 						total += wall
+						line.Span += l.Span
+						line.Idle += l.Idle
+						line.Lag = max(line.Lag, l.Lag)
 						for _, k := range kinds {
 							s := sum[k.Kind]
 							if s == nil {
@@ -153,7 +157,13 @@ func BenchmarkResidentProfile(b *testing.B) {
 						}
 					}
 					b.ReportMetric(fk.flops(float64(n))*float64(b.N)/total.Seconds()/1e9, "GFLOP/s")
-					b.Log(profileTable(sum, b.N))
+					if line.Span > 0 {
+						b.ReportMetric(100*line.Idle.Seconds()/line.Span.Seconds(), "%idle")
+						b.ReportMetric(float64(line.Lag.Microseconds()), "µs-lag")
+					}
+					// Printed, not logged: a benchmark's log is cut to a
+					// few lines.
+					fmt.Printf("%s\n%s", b.Name(), profileTable(sum, b.N))
 				})
 			}
 		}

@@ -32,7 +32,7 @@ func TestProfile(t *testing.T) {
 		}
 		for _, events := range []bool{false, true} {
 			before := impl.counts()
-			kinds, wall, err := profileFactor(impl, d, orig, f, events)
+			kinds, line, wall, err := profileFactor(impl, d, orig, f, events)
 			if err != nil {
 				t.Fatalf("%s (events %v): %v", fk.name, events, err)
 			}
@@ -50,6 +50,9 @@ func TestProfile(t *testing.T) {
 			}
 			if want := int(c.launches + c.copies); cmds != want {
 				t.Errorf("%s (events %v): profile saw %d commands, counters %d", fk.name, events, cmds, want)
+			}
+			if events && (line.Span <= 0 || line.Idle < 0 || line.Idle > line.Span || line.Lag < 0) {
+				t.Errorf("%s: timeline %+v", fk.name, line)
 			}
 			if sum <= 0 || wall <= 0 {
 				t.Errorf("%s (events %v): no time charged (%v s, wall %v)", fk.name, events, sum, wall)

@@ -16,8 +16,19 @@ import (
 // the residuals ‖UᵀU − A‖ and ‖L·U − P·A‖ (in float64 on the host) against
 // float32's precision, and that a non-positive-definite and a singular
 // matrix are reported.
-func TestResidentFloat32(t *testing.T) {
-	impl := newTestImpl(t, 32)
+func TestResidentFloat32(t *testing.T) { residentFloat32(t, newTestImpl(t, 32)) }
+
+// TestResidentFloat32Grid is TestResidentFloat32 with LU's panels by
+// getrf_grid in float32.
+func TestResidentFloat32Grid(t *testing.T) {
+	impl := gridTestImpl(t, 32, 1, 4)
+	residentFloat32(t, impl)
+	if s := impl.gridState.Load(); s != gridYes {
+		t.Errorf("the grid path did not run (state %d)", s)
+	}
+}
+
+func residentFloat32(t *testing.T, impl *Implementation) {
 	rnd := rand.New(rand.NewPCG(33, 34))
 	const n = 100
 	tol := 50 * n * math.Pow(2, -24)

@@ -1,0 +1,227 @@
+package cllapack
+
+import (
+	"fmt"
+
+	"github.com/gocompute/opencl/cl"
+
+	clblas "github.com/gocompute/opencl/blas"
+)
+
+// LU panels in one launch across work-groups (getrf_grid in
+// kernels/lapack.cl): the recursive device panel (panelLU) makes about
+// five launches per leaf, each a short kernel the device runs after the
+// one before, and its leaves run in one work-group on one compute unit;
+// getrf_grid factorises a whole panel in one launch over every compute
+// unit, its groups meeting at a grid barrier once a column.
+
+// Limits of getrf_grid (GRID_WG, GRID_BMAX in kernels/lapack.cl) and the
+// fewest rows a group takes (fewer make the barrier, not the rows, the
+// cost of a column).
+const (
+	gridWG      = 256
+	gridBMax    = 128
+	gridMinRows = 16
+)
+
+// gridSpin is how many times a group polls the grid barrier before it
+// gives up (a few seconds of polling on a GPU: far longer than any wait for
+// groups that run, and the bound that keeps a device which does not run
+// them together from hanging).
+const gridSpin = 1 << 22
+
+// gridProbeRounds is how many barriers the probe meets.
+const gridProbeRounds = 64
+
+// gridState says whether impl's device has been seen to run a grid
+// kernel's work-groups together: 0 not asked yet, 1 yes, −1 no (the LU
+// panels then take panelLU).
+const (
+	gridUnknown = 0
+	gridYes     = 1
+	gridNo      = -1
+)
+
+// gridLU is a factorization's getrf_grid state: the barriers (two int32
+// a panel, zero at the start), the scratch of the published candidates
+// and rows, and the most groups a launch takes.
+type gridLU[T float32 | float64] struct {
+	impl   *Implementation
+	syncs  *cl.Array[int32]
+	xs     *cl.Array[T]
+	xi     *cl.Array[int32]
+	groups int
+}
+
+// newGridLU returns the getrf_grid state for an m×n LU in panels nb wide,
+// or nil when the panels take panelLU: off by setting (impl.gridLU), on a
+// device that failed the probe, or for panels wider than getrf_grid takes.
+func newGridLU[T float32 | float64](impl *Implementation, m, n, nb int) (*gridLU[T], error) {
+	if !impl.gridLU || nb > gridBMax || !gridUsable[T](impl) {
+		return nil, nil
+	}
+	g := &gridLU[T]{impl: impl, groups: impl.gridGroups()}
+	ctx := impl.blas.Runtime().Context()
+	panels := (min(m, n) + nb - 1) / nb
+	var err error
+	if g.syncs, err = cl.NewArray[int32](ctx, cl.MemReadWrite, 2*panels); err == nil {
+		if g.xs, err = cl.NewArray[T](ctx, cl.MemReadWrite, 2*g.groups+2*nb+2*g.groups*nb); err == nil {
+			g.xi, err = cl.NewArray[int32](ctx, cl.MemReadWrite, 2*g.groups)
+		}
+	}
+	if err == nil {
+		err = fillZero(impl, g.syncs, 2*panels)
+	}
+	if err == nil && impl.gridPoison > 0 && impl.gridPoison <= panels {
+		var ev *cl.Event
+		if ev, err = g.syncs.Write(impl.blas.Runtime().Queue(), 2*(impl.gridPoison-1), []int32{1}); err == nil {
+			err = ev.Release()
+		}
+	}
+	if err != nil {
+		g.release()
+		return nil, fmt.Errorf("cllapack: getrf_grid scratch: %w", err)
+	}
+	return g, nil
+}
+
+// gridGroups is the most work-groups a grid launch takes: one a compute
+// unit (gridMax, when set, is fewer).
+func (impl *Implementation) gridGroups() int {
+	g := max(1, impl.blas.Runtime().Device().Profile().ComputeUnits)
+	if impl.gridMax > 0 {
+		g = impl.gridMax
+	}
+	return min(g, gridWG)
+}
+
+func (g *gridLU[T]) release() error {
+	var errs [3]error
+	if g.syncs != nil {
+		errs[0] = g.syncs.Release()
+	}
+	if g.xs != nil {
+		errs[1] = g.xs.Release()
+	}
+	if g.xi != nil {
+		errs[2] = g.xi.Release()
+	}
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// panel enqueues getrf_grid on the (m−j)×jb panel of d at (j, j), the
+// factorization's panel number j/nb.
+func (g *gridLU[T]) panel(d *clblas.Matrix[T], piv *pivots, info *cl.Array[int32], j, jb, nb int) error {
+	m, _ := d.Dims()
+	mp := m - j
+	rpg := max(g.impl.gridRows, (mp+g.groups-1)/g.groups)
+	groups := (mp + rpg - 1) / rpg
+	bw := 1
+	for bw < jb {
+		bw *= 2
+	}
+	buf, off, err := d.Buffer()
+	if err != nil {
+		return err
+	}
+	ld := d.Stride()
+	return launch[T](g.impl, "getrf_grid", []int{groups * gridWG}, []int{gridWG},
+		int32(mp), int32(jb), int32(bw), int32(rpg), buf, int64(off+j*ld+j), int32(ld), int32(j),
+		piv.dev, info, g.syncs, int32(j/nb), int32(g.impl.gridSpin), g.xs, g.xi)
+}
+
+// failed reads the barriers back and reports an error if any launch's
+// gave up (its panel, and so the factorization, is then wrong), and marks
+// impl's device as one whose grid launches take panelLU from now on.
+func (g *gridLU[T]) failed() error {
+	s := make([]int32, g.syncs.Len())
+	if err := g.syncs.Read(g.impl.blas.Runtime().Queue(), 0, s); err != nil {
+		return fmt.Errorf("cllapack: getrf_grid: reading its barriers: %w", err)
+	}
+	for p := 0; p < len(s); p += 2 {
+		if s[p] != 0 {
+			g.impl.gridState.Store(gridNo)
+			return fmt.Errorf("cllapack: getrf_grid: the work-groups of panel %d did not run together", p/2)
+		}
+	}
+	return nil
+}
+
+// gridUsable reports whether getrf_grid may run on impl's device: it
+// takes work-groups of gridWG there, and a probe launch of one group a
+// compute unit met at its barrier every time. Asked once.
+func gridUsable[T float32 | float64](impl *Implementation) bool {
+	switch impl.gridState.Load() {
+	case gridYes:
+		return true
+	case gridNo:
+		return false
+	}
+	ok, err := probeGrid[T](impl)
+	if err != nil {
+		impl.logger.Warn("cllapack: LU panels in one launch are off on this device", "err", err)
+	}
+	if ok {
+		impl.gridState.CompareAndSwap(gridUnknown, gridYes)
+	} else {
+		impl.gridState.Store(gridNo)
+	}
+	return impl.gridState.Load() == gridYes
+}
+
+// probeGrid launches grid_probe over one work-group a compute unit and
+// checks that every barrier was met.
+func probeGrid[T float32 | float64](impl *Implementation) (bool, error) {
+	rt := impl.blas.Runtime()
+	for _, name := range []string{"getrf_grid", "grid_probe"} {
+		impl.kmu.Lock()
+		k, err := impl.kernel(kernelKey{name: name, pi: precIndex[T]()})
+		var info cl.WorkGroupInfo
+		if err == nil {
+			info, err = k.WorkGroupInfo(rt.Device().CL())
+		}
+		impl.kmu.Unlock()
+		if err != nil {
+			return false, err
+		}
+		if info.WorkGroupSize < gridWG {
+			return false, fmt.Errorf("%s takes work-groups of at most %d, not %d", name, info.WorkGroupSize, gridWG)
+		}
+	}
+	sync, err := cl.NewArray[int32](rt.Context(), cl.MemReadWrite, 2)
+	if err != nil {
+		return false, err
+	}
+	defer sync.Release()
+	if err := fillZero(impl, sync, 2); err != nil {
+		return false, err
+	}
+	groups := impl.gridGroups()
+	if err := launch[T](impl, "grid_probe", []int{groups * gridWG}, []int{gridWG},
+		sync, int32(gridProbeRounds), int32(impl.gridSpin)); err != nil {
+		return false, err
+	}
+	s := make([]int32, 2)
+	if err := sync.Read(rt.Queue(), 0, s); err != nil {
+		return false, err
+	}
+	if s[0] != 0 || int(s[1]) != gridProbeRounds*groups {
+		return false, fmt.Errorf("grid_probe: %d groups met %d of %d times at the barrier", groups, s[1], gridProbeRounds*groups)
+	}
+	return true, nil
+}
+
+// fillZero enqueues the zeroing of the first n elements of x on the
+// resident operations' queue.
+func fillZero(impl *Implementation, x *cl.Array[int32], n int) error {
+	ev, err := x.Fill(impl.blas.Runtime().Queue(), 0, 0, n)
+	if err != nil {
+		return err
+	}
+	return ev.Release()
+}

@@ -1,0 +1,117 @@
+package cllapack
+
+import (
+	"bytes"
+	"fmt"
+	"log/slog"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/lapack/gonum"
+)
+
+// gridTestImpl returns an Implementation whose LU panels take getrf_grid
+// with at most groups work-groups of at least rows rows, polling its
+// barriers a short while (a device that does not run the groups together
+// then fails the probe quickly).
+func gridTestImpl(t *testing.T, nb, groups, rows int) *Implementation {
+	impl := newTestImpl(t, nb)
+	impl.gridLU, impl.hostLU, impl.hostPanel = true, false, false
+	impl.gridMax, impl.gridRows, impl.gridSpin = groups, rows, 1<<16
+	return impl
+}
+
+// dgetrfAgainstGonum factorises a random m×n matrix (row stride n+1, NaN
+// at (nanAt, nanAt) when nanAt ≥ 0) with impl and with gonum and fails t
+// unless ok, the pivots and the factors agree.
+func dgetrfAgainstGonum(t *testing.T, impl *Implementation, rnd *rand.Rand, what string, m, n, nanAt int) {
+	t.Helper()
+	lda := n + 1
+	a := make([]float64, m*lda)
+	for i := range a {
+		a[i] = rnd.NormFloat64()
+	}
+	if nanAt >= 0 {
+		a[nanAt*lda+nanAt] = math.NaN()
+	}
+	want := append([]float64(nil), a...)
+	ipivWant := make([]int, min(m, n))
+	okWant := gonum.Implementation{}.Dgetrf(m, n, want, lda, ipivWant)
+	ipiv := make([]int, min(m, n))
+	ok := impl.Dgetrf(m, n, a, lda, ipiv)
+	what = fmt.Sprintf("%s %d×%d", what, m, n)
+	if ok != okWant {
+		t.Fatalf("%s: ok=%v, gonum %v", what, ok, okWant)
+	}
+	for i := range ipiv {
+		if ipiv[i] != ipivWant[i] {
+			t.Fatalf("%s: ipiv[%d] = %d, gonum's %d", what, i, ipiv[i], ipivWant[i])
+		}
+	}
+	if nanAt < 0 {
+		compare(t, what, m, n, a, want, lda, 1e-10)
+	}
+	checkPadding(t, what, m, n, a, want, lda)
+}
+
+// TestGetrfGrid runs Dgetrf with every panel one getrf_grid launch, in one
+// work-group (which any device runs) and in several (where the device
+// runs them together: the probe says so), on square, tall, wide and
+// single-column matrices, panels narrower than the matrix and as wide as
+// getrf_grid takes, groups of a few rows and of many, against gonum's
+// factors and pivots. With one group the grid path must have run.
+func TestGetrfGrid(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(51, 52))
+	shapes := [][2]int{{70, 70}, {97, 45}, {45, 97}, {37, 20}, {1, 1}, {3, 1}, {1, 3}, {300, 130}}
+	for _, c := range []struct{ nb, groups, rows int }{
+		{16, 1, 4}, {40, 1, 16}, {128, 1, 16}, {16, 2, 4}, {40, 3, 8}, {128, 7, 4},
+	} {
+		impl := gridTestImpl(t, c.nb, c.groups, c.rows)
+		what := fmt.Sprintf("nb %d, %d groups of ≥ %d rows", c.nb, c.groups, c.rows)
+		for _, sh := range shapes {
+			dgetrfAgainstGonum(t, impl, rnd, what, sh[0], sh[1], -1)
+		}
+		switch state := impl.gridState.Load(); {
+		case c.groups == 1 && state != gridYes:
+			t.Errorf("%s: the grid path did not run (state %d)", what, state)
+		case state == gridNo:
+			t.Logf("%s: this device does not run %d work-groups together; panelLU ran", what, c.groups)
+		}
+	}
+}
+
+// TestGetrfGridNaN: a NaN on the diagonal, in the first panel and in a
+// later one, gives gonum's pivots (the NaN column's own row) and ok.
+func TestGetrfGridNaN(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(53, 54))
+	impl := gridTestImpl(t, 16, 1, 4)
+	for _, at := range []int{0, 5, 20} {
+		dgetrfAgainstGonum(t, impl, rnd, fmt.Sprintf("NaN at %d", at), 60, 40, at)
+	}
+}
+
+// TestGetrfGridFailed starts a panel's grid barrier failed: every group
+// leaves the launch, Dgetrf finishes on the CPU with gonum's answer and
+// says so once, and later calls take panelLU.
+func TestGetrfGridFailed(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(55, 56))
+	impl := gridTestImpl(t, 16, 1, 4)
+	var log bytes.Buffer
+	impl.logger = slog.New(slog.NewTextHandler(&log, nil))
+	impl.gridPoison = 2
+	dgetrfAgainstGonum(t, impl, rnd, "second panel's barrier failed", 70, 70, -1)
+	if !strings.Contains(log.String(), "did not run together") {
+		t.Errorf("no fall-back logged: %q", log.String())
+	}
+	if s := impl.gridState.Load(); s != gridNo {
+		t.Errorf("grid state %d after a failed barrier, want %d", s, gridNo)
+	}
+	impl.gridPoison = 0
+	launches := impl.counts().launches
+	dgetrfAgainstGonum(t, impl, rnd, "after the failure", 70, 70, -1)
+	if impl.counts().launches == launches {
+		t.Error("the next call did not run on the device")
+	}
+}
