@@ -15,7 +15,7 @@ import (
 // joining them costs about as much as the pass over A they share
 // (BenchmarkHostNorms times both sides of it). A variable so that tests
 // can take the parallel path at small orders.
-var normParMin = 128 * 128
+var normParMin = 256 * 256
 
 // normWorkers returns how many goroutines a norm of an m×n matrix runs
 // on: 1 (gonum's routine) below normParMin elements or at GOMAXPROCS 1.
