@@ -9,6 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	gonumblas "gonum.org/v1/gonum/blas/gonum"
+	"gonum.org/v1/gonum/lapack/gonum"
 )
 
 // triCases are every triangle, transpose and diagonal of a solve.
@@ -172,5 +173,34 @@ func TestSolveWorkers(t *testing.T) {
 	runtime.GOMAXPROCS(1)
 	if got := solveWorkers(4096); got != 1 {
 		t.Errorf("GOMAXPROCS 1: solveWorkers(4096) = %d, want 1", got)
+	}
+}
+
+// TestSolveTriNaN gives solveTri, serial and blocked, a system whose
+// substitution overflows inside a dot product (1e300·1e10 twice, less
+// once) into a NaN without an Inf in x: it must see the NaN and redo the
+// solve with gonum's Dlatrs, as gonum would.
+func TestSolveTriNaN(t *testing.T) {
+	withSolvesParallel(t, 4)
+	impl := &Implementation{}
+	n := 2*triBlock + 9
+	a := wellTri(rand.New(rand.NewPCG(85, 86)), blas.Upper, blas.NonUnit, n, n)
+	a[1], a[2], a[3] = 1e300, 1e300, -1e300
+	b := make([]float64, n)
+	for i := range b {
+		b[i] = 1
+	}
+	for k := 1; k <= 3; k++ {
+		b[k] = 1e10 * a[k*n+k]
+	}
+	want := append([]float64(nil), b...)
+	wantScale := gonum.Implementation{}.Dlatrs(blas.Upper, blas.NoTrans, blas.NonUnit, false, n, a, n, want, make([]float64, n))
+	for _, min := range []int{condFastMin, n + 1} {
+		parSolveMin = min
+		got := append([]float64(nil), b...)
+		scale := impl.solveTri(blas.Upper, blas.NoTrans, blas.NonUnit, n, a, n, got, make([]float64, n))
+		if scale != wantScale || !sameBits(got, want) {
+			t.Errorf("parSolveMin %d: scale %g, Dlatrs's %g; x[0] %g, Dlatrs's %g", min, scale, wantScale, got[0], want[0])
+		}
 	}
 }
