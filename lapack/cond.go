@@ -148,13 +148,18 @@ const dlamchS = 0x1p-1022
 // solveTri solves op(T)·x = b in place for the triangular T in the ul
 // triangle of a, as gonum's Dlatrs does with the scale it returns: first
 // by plain substitution (Dtrsv of gonum's Go BLAS, which reads the rows of
-// a contiguously), kept with scale 1 when every element is finite and far
-// from overflow (so that the next solve and Dlacn2's sums cannot overflow
-// either); else x is restored and solved by gonum's Dlatrs, which scales
-// it, with cnorm as its room for the column norms.
+// a contiguously, or from parSolveMin on, trsvBlocked, the same split
+// across goroutines), kept with scale 1 when every element is finite and
+// far from overflow (so that the next solve and Dlacn2's sums cannot
+// overflow either); else x is restored and solved by gonum's Dlatrs,
+// which scales it, with cnorm as its room for the column norms.
 func (impl *Implementation) solveTri(ul blas.Uplo, t blas.Transpose, d blas.Diag, n int, a []float64, lda int, x, cnorm []float64) float64 {
 	b := append([]float64(nil), x...)
-	gonumblas.Implementation{}.Dtrsv(ul, t, d, n, a, lda, x, 1)
+	if workers := solveWorkers(n); workers > 1 {
+		trsvBlocked(ul, t, d, n, a, lda, x, workers)
+	} else {
+		gonumblas.Implementation{}.Dtrsv(ul, t, d, n, a, lda, x, 1)
+	}
 	// Far from overflow: room for the sums of n elements that follow, and
 	// below 1/dlamchS, past which gonum's estimate gives up.
 	limit := math.MaxFloat64 / float64(4*n)

@@ -21,11 +21,13 @@ func TestDtrconGonum(t *testing.T) { testlapack.DtrconTest(t, newTestImpl(t, 8))
 // matrices (columns graded over up to 290 orders of magnitude, where the
 // substitution overflows and Dlatrs takes over), both norms and both
 // triangles: equal to rounding.
-func TestCondEstimates(t *testing.T) {
+func TestCondEstimates(t *testing.T) { testCondEstimates(t, condFastMin, 150) }
+
+func testCondEstimates(t *testing.T, orders ...int) {
 	impl := newTestImpl(t, 32)
 	rnd := rand.New(rand.NewPCG(71, 72))
 	g := gonum.Implementation{}
-	for _, n := range []int{condFastMin, 150} {
+	for _, n := range orders {
 		for _, grade := range []float64{0, 8, 290} {
 			what := fmt.Sprintf("n=%d grade=%g", n, grade)
 			a := make([]float64, n*n)
@@ -81,11 +83,12 @@ func TestCondEstimates(t *testing.T) {
 // TestCondOverflow gives Dgecon, Dpocon and Dtrcon factors whose last diagonal
 // element is subnormal, so that the substitution overflows and gonum's
 // Dlatrs must redo the solves, scaled: the same answers as gonum's.
-func TestCondOverflow(t *testing.T) {
+func TestCondOverflow(t *testing.T) { testCondOverflow(t, condFastMin+3) }
+
+func testCondOverflow(t *testing.T, n int) {
 	impl := newTestImpl(t, 32)
 	rnd := rand.New(rand.NewPCG(73, 74))
 	g := gonum.Implementation{}
-	n := condFastMin + 3
 	f := make([]float64, n*n)
 	for i := range n {
 		for j := range n {

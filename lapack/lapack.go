@@ -20,8 +20,10 @@
 // estimates gonum's mat types make after each factorization, Dgecon,
 // Dpocon and Dtrcon, stay on the CPU but solve by rows first (gonum's
 // robust solves walk the factor's columns, slower at large orders than
-// the factorization on a GPU), with gonum's answers to rounding.
-// Everything else is gonum's code.
+// the factorization on a GPU), split across goroutines at large orders,
+// with gonum's answers to rounding; the norms mat takes beside them,
+// Dlange, Dlansy and Dlantr, split their sums across goroutines too, with
+// gonum's answers bit for bit. Everything else is gonum's code.
 //
 // Matrices already in device memory factorise in place with Potrf and
 // Getrf (float32 or float64) and Geqrf (float64).
