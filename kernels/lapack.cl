@@ -914,7 +914,7 @@ __kernel void larft_t(int n, int lw, __global const real *g, long goff,
 static int grid_sync(volatile __global int *sync, int target, int spin,
                      __local int *ok) {
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-  if (get_local_id(0) == 0) {
+  if (get_local_id(0) == 0 && *ok) {
     mem_fence(CLK_GLOBAL_MEM_FENCE);
     atomic_inc(sync + 1);
     int n = 0;
@@ -931,14 +931,27 @@ static int grid_sync(volatile __global int *sync, int target, int spin,
   return *ok;
 }
 
-// grid_probe meets at the grid barrier sync (both 0 at the launch) rounds
-// times: the host's check, before a first grid kernel, that the device
-// runs a launch's work-groups together.
-__kernel void grid_probe(volatile __global int *sync, int rounds, int spin) {
+// grid_probe meets at the grid barrier sync rounds times and checks that
+// what the groups published before each barrier is what every group reads
+// after it, in the way getrf_grid publishes and reads (scratch of two
+// parities, GRID_WG values a group a round, plain stores, volatile loads):
+// the host's check, before a first grid kernel, that the device runs a
+// launch's work-groups together and orders their memory at the barrier.
+// A stale value sets sync[0] to 2. xs holds 2·G·GRID_WG values.
+__kernel void grid_probe(volatile __global int *sync, int rounds, int spin,
+                         __global int *xs) {
   __local int ok;
-  for (int r = 1; r <= rounds; r++)
-    if (!grid_sync(sync, r * (int)get_num_groups(0), spin, &ok))
-      return;
+  const int lid = get_local_id(0), g = get_group_id(0), G = get_num_groups(0);
+  volatile __global const int *vs = xs;
+  if (lid == 0)
+    ok = 1;
+  for (int r = 1; r <= rounds; r++) {
+    xs[((r & 1) * G + g) * GRID_WG + lid] = r * GRID_WG + lid;
+    grid_sync(sync, r * G, spin, &ok);
+    const int h = (g + r) % G; // another group's values each round
+    if (vs[((r & 1) * G + h) * GRID_WG + lid] != r * GRID_WG + lid)
+      atomic_xchg(sync, 2);
+  }
 }
 
 // getrf_grid_publish publishes, into the scratch of parity q, this group's
@@ -969,6 +982,16 @@ static void getrf_grid_publish(__global const real *p, int lda, int b, int lo,
   }
 }
 
+// getrf_grid_abandon gives the panel's columns c0 to b−1, whose pivots a
+// failed launch never chose, the pivots of no interchange, so that the
+// row interchanges enqueued after it stay within the matrix (the host
+// discards the factorization).
+static void getrf_grid_abandon(__global int *ipiv, int r0, int c0, int b) {
+  if (get_group_id(0) == 0)
+    for (int c = c0 + (int)get_local_id(0); c < b; c += GRID_WG)
+      ipiv[r0 + c] = r0 + c;
+}
+
 // getrf_grid is getf2_leaf's factorization (gonum's Dgetf2, the same
 // pivots, scaling and updates) of the m×b panel at element off of a (row
 // stride lda; b ≤ GRID_BMAX, b ≤ bw, bw a power of two ≤ GRID_WG) by G
@@ -992,6 +1015,8 @@ __kernel void getrf_grid(int m, int b, int bw, int rpg, __global real *a,
   __local real crow[GRID_BMAX];
   __local int ok;
   const int lid = get_local_id(0), g = get_group_id(0), G = get_num_groups(0);
+  if (lid == 0)
+    ok = 1;
   const int lo = g * rpg, hi = min(m, lo + rpg);
   const int kc = lid % bw, rl = lid / bw, rg = GRID_WG / bw;
   __global real *p = a + off;
@@ -1009,14 +1034,24 @@ __kernel void getrf_grid(int m, int b, int bw, int rpg, __global real *a,
     }
   }
   getrf_grid_publish(p, lda, b, lo, hi, 0, 0, best, bi, xs, xi, lmax, lidx);
-  if (!grid_sync(sync, G, spin, &ok))
-    return;
+  // After a failed barrier the groups go on meeting at every barrier
+  // (PoCL miscompiles a return out of a loop with barriers) but write
+  // nothing to the panel: live is 0 in all of the group's work-items.
+  int live = grid_sync(sync, G, spin, &ok);
+  int from = live ? b : 0; // the first column whose pivot was not chosen
   for (int c = 0; c < b; c++) {
     const int q = c & 1;
     // The pivot: the first of the groups' equal largest candidates.
     argmax_local(lmax, lidx, lid < G ? vs[q * G + lid] : -1,
                  lid < G ? vi[q * G + lid] : c);
     int piv = lidx[0];
+    if (piv < c || piv >= m) {
+      // Not a row of the panel below c: the device did not order the
+      // groups' memory at the barrier. Fail the launch, move nothing.
+      if (lid == 0)
+        atomic_xchg(sync, 3);
+      piv = c;
+    }
     volatile __global const real *vc = vs + 2 * G + q * b;
     volatile __global const real *vp = vs + 2 * G + 2 * b + ((long)q * G + piv / rpg) * b;
     const real dc = vc[c];
@@ -1030,13 +1065,13 @@ __kernel void getrf_grid(int m, int b, int bw, int rpg, __global real *a,
       crow[k] = t;
       prow[k] = swap ? vp[k] : t;
     }
-    if (g == 0 && lid == 0) {
+    if (g == 0 && lid == 0 && live) {
       ipiv[r0 + c] = r0 + piv;
       if (pv == 0 && *info == 0)
         *info = r0 + c + 1;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (swap)
+    if (swap && live)
       for (int k = lid; k < b; k += GRID_WG) {
         if (c >= lo && c < hi)
           p[(long)c * lda + k] = prow[k];
@@ -1052,7 +1087,7 @@ __kernel void getrf_grid(int m, int b, int bw, int rpg, __global real *a,
     best = -1;
     bi = c + 1;
     const int i1 = max(lo, c + 1);
-    const int nbat = hi > i1 ? (hi - i1 + rg * GRID_CROWS - 1) / (rg * GRID_CROWS) : 0;
+    const int nbat = hi > i1 && live ? (hi - i1 + rg * GRID_CROWS - 1) / (rg * GRID_CROWS) : 0;
     for (int t = 0; t < nbat; t++) {
       const int i0 = i1 + rl + t * (rg * GRID_CROWS);
       real xl[GRID_CROWS], xk[GRID_CROWS];
@@ -1091,10 +1126,13 @@ __kernel void getrf_grid(int m, int b, int bw, int rpg, __global real *a,
       }
     }
     if (c + 1 == b)
-      break;
+      continue;
     barrier(CLK_GLOBAL_MEM_FENCE); // the group's updates are visible to it
     getrf_grid_publish(p, lda, b, lo, hi, c + 1, q ^ 1, best, bi, xs, xi, lmax, lidx);
-    if (!grid_sync(sync, (c + 2) * G, spin, &ok))
-      return;
+    if (!grid_sync(sync, (c + 2) * G, spin, &ok) && live) {
+      live = 0;
+      from = c + 1;
+    }
   }
+  getrf_grid_abandon(ipiv, r0, from, b);
 }

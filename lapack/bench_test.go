@@ -39,6 +39,8 @@ var benchAhead = flag.Bool("lapack.ahead", false, "Potrf with look-ahead (next d
 
 var benchLUCoal = flag.Bool("lapack.lucoal", false, "getf2_leaf with a row's columns on neighbouring work-items in the benchmarks")
 
+var benchGridLU = flag.Bool("lapack.grid", false, "LU panels in one getrf_grid launch each (where the probe passes) in the benchmarks")
+
 var benchHostPanel = flag.Bool("lapack.hostpanel", false, "LU panels on the host (the previous design) in the benchmarks")
 
 // benchImpl returns a device implementation sending every call to the
@@ -86,6 +88,8 @@ func setBenchFlags(b *testing.B, impl *Implementation) {
 			impl.ahead = *benchAhead
 		case "lapack.lucoal":
 			impl.luCoal = *benchLUCoal
+		case "lapack.grid":
+			impl.gridLU = *benchGridLU
 		}
 	})
 }

@@ -1,5 +1,7 @@
 package cllapack
 
+import "github.com/gocompute/opencl/platform"
+
 // deviceDefaults sets the designs measured fastest on the device's kind
 // (BENCHMARKS.md, "Device LAPACK, resident", and for CPU devices "LU and
 // Cholesky from Go slices against gonum: CPU-device defaults"), where
@@ -70,10 +72,14 @@ func (impl *Implementation) potrfBlock() int {
 //     neighbouring work-items (luCoal), so that loads and stores of a
 //     leaf's update touch a few cache lines, not one per work-item;
 //   - QR's leaves are 4 columns wide (gpuQRLeaf);
-//   - LU's panels are one getrf_grid launch each, over every compute unit
-//     (gridLU), where the device passes the probe.
+//   - on NVIDIA's GPUs, LU's panels are one getrf_grid launch each, over
+//     every compute unit (gridLU), once the probe passes. Its work-groups
+//     meet at a barrier OpenCL does not promise: validated there only
+//     (on PoCL two groups met but chose wrong pivots at times; see
+//     docs/notes.md).
 func (impl *Implementation) gpuDefaults(nbSet bool) {
-	impl.potfRegs, impl.ahead, impl.gridLU = true, true, true
+	impl.potfRegs, impl.ahead = true, true
+	impl.gridLU = impl.blas.Runtime().Device().Profile().Vendor == platform.VendorNVIDIA
 	impl.leaf, impl.luCoal, impl.qrLeaf = gpuLeaf, true, gpuQRLeaf
 	if !nbSet {
 		impl.potrfNB = gpuPotrfNB

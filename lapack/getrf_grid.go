@@ -146,7 +146,11 @@ func (g *gridLU[T]) failed() error {
 	for p := 0; p < len(s); p += 2 {
 		if s[p] != 0 {
 			g.impl.gridState.Store(gridNo)
-			return fmt.Errorf("cllapack: getrf_grid: the work-groups of panel %d did not run together", p/2)
+			why := "did not run together"
+			if s[p] == 3 {
+				why = "read a pivot row outside the panel"
+			}
+			return fmt.Errorf("cllapack: getrf_grid: the work-groups of panel %d %s", p/2, why)
 		}
 	}
 	return nil
@@ -193,24 +197,32 @@ func probeGrid[T float32 | float64](impl *Implementation) (bool, error) {
 			return false, fmt.Errorf("%s takes work-groups of at most %d, not %d", name, info.WorkGroupSize, gridWG)
 		}
 	}
+	groups := impl.gridGroups()
 	sync, err := cl.NewArray[int32](rt.Context(), cl.MemReadWrite, 2)
 	if err != nil {
 		return false, err
 	}
 	defer sync.Release()
+	xs, err := cl.NewArray[int32](rt.Context(), cl.MemReadWrite, 2*groups*gridWG)
+	if err != nil {
+		return false, err
+	}
+	defer xs.Release()
 	if err := fillZero(impl, sync, 2); err != nil {
 		return false, err
 	}
-	groups := impl.gridGroups()
 	if err := launch[T](impl, "grid_probe", []int{groups * gridWG}, []int{gridWG},
-		sync, int32(gridProbeRounds), int32(impl.gridSpin)); err != nil {
+		sync, int32(gridProbeRounds), int32(impl.gridSpin), xs); err != nil {
 		return false, err
 	}
 	s := make([]int32, 2)
 	if err := sync.Read(rt.Queue(), 0, s); err != nil {
 		return false, err
 	}
-	if s[0] != 0 || int(s[1]) != gridProbeRounds*groups {
+	switch {
+	case s[0] == 2:
+		return false, fmt.Errorf("grid_probe: %d groups met at the barrier but read stale values there", groups)
+	case s[0] != 0 || int(s[1]) != gridProbeRounds*groups:
 		return false, fmt.Errorf("grid_probe: %d groups met %d of %d times at the barrier", groups, s[1], gridProbeRounds*groups)
 	}
 	return true, nil

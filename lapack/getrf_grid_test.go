@@ -56,28 +56,32 @@ func dgetrfAgainstGonum(t *testing.T, impl *Implementation, rnd *rand.Rand, what
 	checkPadding(t, what, m, n, a, want, lda)
 }
 
-// TestGetrfGrid runs Dgetrf with every panel one getrf_grid launch, in one
-// work-group (which any device runs) and in several (where the device
-// runs them together: the probe says so), on square, tall, wide and
-// single-column matrices, panels narrower than the matrix and as wide as
-// getrf_grid takes, groups of a few rows and of many, against gonum's
-// factors and pivots. With one group the grid path must have run.
+// TestGetrfGrid runs Dgetrf with every panel one getrf_grid launch on
+// square, tall, wide and single-column matrices, panels narrower than the
+// matrix and as wide as getrf_grid takes, groups of a few rows and of
+// many, against gonum's factors and pivots: in one work-group on every
+// device (the grid path must have run), and in several where the grid
+// path is the device's default (NVIDIA's GPUs; on PoCL two groups met at
+// the barrier but chose wrong pivots at times, so other devices keep
+// panelLU and run only the one-group cases).
 func TestGetrfGrid(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(51, 52))
 	shapes := [][2]int{{70, 70}, {97, 45}, {45, 97}, {37, 20}, {1, 1}, {3, 1}, {1, 3}, {300, 130}}
+	multi := newTestImpl(t, 0).gridLU
 	for _, c := range []struct{ nb, groups, rows int }{
-		{16, 1, 4}, {40, 1, 16}, {128, 1, 16}, {16, 2, 4}, {40, 3, 8}, {128, 7, 4},
+		{16, 1, 4}, {40, 1, 16}, {128, 1, 16}, {16, 2, 4}, {40, 3, 8}, {128, 7, 4}, {64, 0, 16},
 	} {
+		if c.groups != 1 && !multi {
+			t.Logf("nb %d, %d groups: not this device's path (gridLU off by default)", c.nb, c.groups)
+			continue
+		}
 		impl := gridTestImpl(t, c.nb, c.groups, c.rows)
 		what := fmt.Sprintf("nb %d, %d groups of ≥ %d rows", c.nb, c.groups, c.rows)
 		for _, sh := range shapes {
 			dgetrfAgainstGonum(t, impl, rnd, what, sh[0], sh[1], -1)
 		}
-		switch state := impl.gridState.Load(); {
-		case c.groups == 1 && state != gridYes:
+		if state := impl.gridState.Load(); state != gridYes {
 			t.Errorf("%s: the grid path did not run (state %d)", what, state)
-		case state == gridNo:
-			t.Logf("%s: this device does not run %d work-groups together; panelLU ran", what, c.groups)
 		}
 	}
 }
