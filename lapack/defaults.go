@@ -72,6 +72,8 @@ func (impl *Implementation) potrfBlock() int {
 //     neighbouring work-items (luCoal), so that loads and stores of a
 //     leaf's update touch a few cache lines, not one per work-item;
 //   - QR's leaves are 4 columns wide (gpuQRLeaf);
+//   - the matrices of calls from Go slices go through a pinned buffer
+//     (stageIO) unless the GPU shares the host's memory;
 //   - on NVIDIA's GPUs, LU's panels are one getrf_grid launch each, over
 //     every compute unit (gridLU), once the probe passes. Its work-groups
 //     meet at a barrier OpenCL does not promise: validated there only
@@ -79,6 +81,7 @@ func (impl *Implementation) potrfBlock() int {
 //     docs/notes.md).
 func (impl *Implementation) gpuDefaults(nbSet bool) {
 	impl.potfRegs, impl.ahead = true, true
+	impl.stageIO = !impl.blas.Runtime().Device().Profile().HostUnifiedMemory
 	impl.gridLU = impl.blas.Runtime().Device().Profile().Vendor == platform.VendorNVIDIA
 	impl.leaf, impl.luCoal, impl.qrLeaf = gpuLeaf, true, gpuQRLeaf
 	if !nbSet {

@@ -1,8 +1,6 @@
 package cllapack
 
 import (
-	"fmt"
-
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/lapack"
 
@@ -64,7 +62,9 @@ func (impl *Implementation) geqrfWork(m, n int) int {
 // that panel while the device updates the rest (look-ahead). a is only
 // written by the final read, once s holds its copy.
 func (impl *Implementation) geqrfDevice(m, n int, a []float64, lda int, tau []float64, s *saved) (err error) {
-	d, err := clblas.NewMatrixFromStrided(impl.blas, m, n, lda, a)
+	h := impl.hostMatrix(m, n, a, lda)
+	defer h.done()
+	d, err := h.upload()
 	if err != nil {
 		return err
 	}
@@ -77,8 +77,8 @@ func (impl *Implementation) geqrfDevice(m, n int, a []float64, lda int, tau []fl
 		return err
 	}
 	s.wait()
-	if err := d.ReadStrided(a, lda); err != nil {
-		return fmt.Errorf("cllapack: Dgeqrf: reading the factors: %w", err)
+	if err := h.download(d, "Dgeqrf"); err != nil {
+		return err
 	}
 	return nil
 }

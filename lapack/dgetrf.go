@@ -1,8 +1,6 @@
 package cllapack
 
 import (
-	"fmt"
-
 	"gonum.org/v1/gonum/blas"
 
 	clblas "github.com/gocompute/opencl/blas"
@@ -45,7 +43,9 @@ func (impl *Implementation) Dgetrf(m, n int, a []float64, lda int, ipiv []int) (
 // getrfDevice uploads A, factorises it on the device and reads the factors
 // back into a once s holds its copy.
 func (impl *Implementation) getrfDevice(m, n int, a []float64, lda int, ipiv []int, s *saved) (ok bool, err error) {
-	d, err := newMatrixFrom(impl, m, n, lda, a)
+	h := impl.hostMatrix(m, n, a, lda)
+	defer h.done()
+	d, err := h.upload()
 	if err != nil {
 		return false, err
 	}
@@ -59,8 +59,8 @@ func (impl *Implementation) getrfDevice(m, n int, a []float64, lda int, ipiv []i
 		return false, err
 	}
 	s.wait()
-	if err := d.ReadStrided(a, lda); err != nil {
-		return false, fmt.Errorf("cllapack: Dgetrf: reading the factors: %w", err)
+	if err := h.download(d, "Dgetrf"); err != nil {
+		return false, err
 	}
 	return ok, nil
 }

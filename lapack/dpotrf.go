@@ -1,8 +1,6 @@
 package cllapack
 
 import (
-	"fmt"
-
 	"gonum.org/v1/gonum/blas"
 )
 
@@ -40,7 +38,9 @@ func (impl *Implementation) Dpotrf(ul blas.Uplo, n int, a []float64, lda int) (o
 // potrfDevice uploads A, factorises it on the device and reads the factor
 // back into a once s holds its copy.
 func (impl *Implementation) potrfDevice(ul blas.Uplo, n int, a []float64, lda int, s *saved) (ok bool, err error) {
-	d, err := newMatrixFrom(impl, n, n, lda, a)
+	h := impl.hostMatrix(n, n, a, lda)
+	defer h.done()
+	d, err := h.upload()
 	if err != nil {
 		return false, err
 	}
@@ -54,8 +54,8 @@ func (impl *Implementation) potrfDevice(ul blas.Uplo, n int, a []float64, lda in
 		return false, err
 	}
 	s.wait()
-	if err := d.ReadStrided(a, lda); err != nil {
-		return false, fmt.Errorf("cllapack: Dpotrf: reading the factor: %w", err)
+	if err := h.download(d, "Dpotrf"); err != nil {
+		return false, err
 	}
 	if impl.hostBand {
 		s.restoreTriangle(ul, a, lda)

@@ -24,8 +24,9 @@ func gridTestImpl(t *testing.T, nb, groups, rows int) *Implementation {
 }
 
 // dgetrfAgainstGonum factorises a random m×n matrix (row stride n+1, NaN
-// at (nanAt, nanAt) when nanAt ≥ 0) with impl and with gonum and fails t
-// unless ok, the pivots and the factors agree.
+// at (nanAt, nanAt) when nanAt ≥ 0) with impl and with gonum and marks t
+// failed unless ok, the pivots and the factors agree (Errorf, not Fatalf:
+// goroutines call it).
 func dgetrfAgainstGonum(t *testing.T, impl *Implementation, rnd *rand.Rand, what string, m, n, nanAt int) {
 	t.Helper()
 	lda := n + 1
@@ -43,11 +44,13 @@ func dgetrfAgainstGonum(t *testing.T, impl *Implementation, rnd *rand.Rand, what
 	ok := impl.Dgetrf(m, n, a, lda, ipiv)
 	what = fmt.Sprintf("%s %d×%d", what, m, n)
 	if ok != okWant {
-		t.Fatalf("%s: ok=%v, gonum %v", what, ok, okWant)
+		t.Errorf("%s: ok=%v, gonum %v", what, ok, okWant)
+		return
 	}
 	for i := range ipiv {
 		if ipiv[i] != ipivWant[i] {
-			t.Fatalf("%s: ipiv[%d] = %d, gonum's %d", what, i, ipiv[i], ipivWant[i])
+			t.Errorf("%s: ipiv[%d] = %d, gonum's %d", what, i, ipiv[i], ipivWant[i])
+			return
 		}
 	}
 	if nanAt < 0 {

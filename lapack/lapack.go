@@ -143,6 +143,11 @@ type Implementation struct {
 	// deviceDefaults; WithBlockSize sets every routine's).
 	potrfNB int
 
+	// stageIO moves the matrices of calls from Go slices through a kept
+	// pinned buffer, stg (staging.go): on discrete GPUs.
+	stageIO bool
+	stg     stager
+
 	// prof, when set (benchmarks and their tests only, before any call),
 	// profiles the commands the factorizations enqueue.
 	prof *profiler
@@ -305,6 +310,9 @@ func (impl *Implementation) Close() error {
 	impl.closed = true
 	if perr := impl.closePool(); perr != nil && err == nil {
 		err = perr
+	}
+	if serr := impl.closeStager(); serr != nil && err == nil {
+		err = serr
 	}
 	return err
 }

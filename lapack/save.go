@@ -22,9 +22,7 @@ func saveAsync(rows, cols int, a []float64, lda int) *saved {
 	s := &saved{rows: rows, cols: cols, data: savedBuf(rows * cols), done: make(chan struct{})}
 	go func() {
 		defer close(s.done)
-		for i := range rows {
-			copy(s.data[i*cols:(i+1)*cols], a[i*lda:i*lda+cols])
-		}
+		packRows(s.data, cols, a, lda, rows, cols)
 	}()
 	return s
 }
@@ -35,9 +33,7 @@ func (s *saved) wait() { <-s.done }
 // restore writes the copy back into a (row stride lda).
 func (s *saved) restore(a []float64, lda int) {
 	s.wait()
-	for i := range s.rows {
-		copy(a[i*lda:i*lda+s.cols], s.data[i*s.cols:(i+1)*s.cols])
-	}
+	packRows(a, lda, s.data, s.cols, s.rows, s.cols)
 }
 
 // restoreTriangle writes the copy's strict triangle opposite ul (lower
