@@ -41,6 +41,8 @@ var benchLUCoal = flag.Bool("lapack.lucoal", false, "getf2_leaf with a row's col
 
 var benchGridLU = flag.Bool("lapack.grid", false, "LU panels in one getrf_grid launch each (where the probe passes) in the benchmarks")
 
+var benchStage = flag.Bool("lapack.stage", false, "calls from Go slices move their matrix through a pinned buffer in the benchmarks")
+
 var benchHostPanel = flag.Bool("lapack.hostpanel", false, "LU panels on the host (the previous design) in the benchmarks")
 
 // benchImpl returns a device implementation sending every call to the
@@ -90,6 +92,8 @@ func setBenchFlags(b *testing.B, impl *Implementation) {
 			impl.luCoal = *benchLUCoal
 		case "lapack.grid":
 			impl.gridLU = *benchGridLU
+		case "lapack.stage":
+			impl.stageIO = *benchStage
 		}
 	})
 }

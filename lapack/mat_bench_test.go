@@ -1,6 +1,7 @@
 package cllapack
 
 import (
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -34,6 +35,11 @@ func BenchmarkMatFactorize(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer impl.Close()
+	flag.Visit(func(f *flag.Flag) {
+		if f.Name == "lapack.stage" {
+			impl.stageIO = *benchStage
+		}
+	})
 	blas64.Use(bl)
 	lapack64.Use(impl)
 	defer func() {

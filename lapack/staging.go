@@ -84,11 +84,15 @@ func packRows(dst []float64, ld int, src []float64, ls, rows, cols int) {
 	})
 }
 
-// upload returns a new device matrix holding the rows×cols matrix a (row
-// stride lda), through the pinned buffer.
+// upload returns a device matrix (new, or kept from an earlier call when
+// impl.reuse is set) holding the rows×cols matrix a (row stride lda),
+// through the pinned buffer.
 func (s *staged) upload(rows, cols, lda int, a []float64) (*clblas.Matrix[float64], error) {
 	packRows(s.buf, cols, a, lda, rows, cols)
-	return clblas.NewMatrixFrom(s.impl.blas, rows, cols, s.buf[:rows*cols])
+	if !s.impl.reuse {
+		return clblas.NewMatrixFrom(s.impl.blas, rows, cols, s.buf[:rows*cols])
+	}
+	return newMatrixFrom(s.impl, rows, cols, cols, s.buf[:rows*cols])
 }
 
 // download reads the device matrix d into a (row stride lda) through the
