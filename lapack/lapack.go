@@ -14,9 +14,12 @@
 // waits for it until the end: the diagonal blocks of Cholesky are
 // factorised and inverted in one work-group (potf2_inv), the LU and QR
 // panels are split into narrow leaves factorised in one work-group each
-// (getf2_leaf, geqr2_leaf: gonum's Dgetf2 and Dgeqr2) and joined by GEMMs,
-// and the triangular solves and trailing updates are GEMMs on the
-// resident matrix (kernels/lapack.cl holds the kernels). The condition
+// (getf2_leaf, geqr2_leaf: gonum's Dgetf2 and Dgeqr2) and joined by GEMMs
+// (on NVIDIA's GPUs an LU panel is instead one getrf_grid launch over every
+// compute unit), and the triangular solves and trailing updates are GEMMs
+// on the resident matrix (kernels/lapack.cl holds the kernels). On a
+// discrete GPU a matrix from a Go slice moves through a pinned buffer the
+// Implementation keeps until Close. The condition
 // estimates gonum's mat types make after each factorization, Dgecon,
 // Dpocon and Dtrcon, stay on the CPU but solve by rows first (gonum's
 // robust solves walk the factor's columns, slower at large orders than
