@@ -1136,3 +1136,193 @@ __kernel void getrf_grid(int m, int b, int bw, int rpg, __global real *a,
   }
   getrf_grid_abandon(ipiv, r0, from, b);
 }
+
+#define GRID_QSUM (GRID_BMAX + 2) // a group's published sums in geqrf_grid
+
+// geqrf_grid_publish publishes, into the scratch of parity q, this group's
+// sums for column cn's reflector: for each column k, acc (the work-item's
+// part for its column kc) added over the work-items of that column, and
+// the scaled sum of squares (sc, sq) of the work-items of column cn merged;
+// and, from the group that owns row cn, a copy of row cn. Scratch layout
+// (G groups, b columns): xs holds the sums [2][G][b+2] (b dots, then scale
+// and sum of squares), then the copies of row cn [2][b]. lred, lsc, lsq
+// are local scratch of GRID_WG.
+static void geqrf_grid_publish(__global const real *p, int lda, int b, int bw,
+                               int lo, int hi, int cn, int q, real acc,
+                               real sc, real sq, __global real *xs,
+                               __local real *lred, __local real *lsc,
+                               __local real *lsq) {
+  const int lid = get_local_id(0), g = get_group_id(0), G = get_num_groups(0);
+  const int kc = lid % bw, rl = lid / bw, rg = GRID_WG / bw;
+  lred[lid] = acc;
+  lsc[lid] = sc;
+  lsq[lid] = sq;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  __global real *sums = xs + (long)(q * G + g) * (b + 2);
+  if (rl == 0 && kc < b) {
+    real s = 0;
+    for (int r = 0; r < rg; r++)
+      s += lred[r * bw + kc];
+    sums[kc] = s;
+    if (kc == cn) {
+      real s1 = 0, q1 = 1;
+      for (int r = 0; r < rg; r++) {
+        const real s2 = lsc[r * bw + kc], q2 = lsq[r * bw + kc];
+        real sm = fmax(s1, s2);
+        if (isnan(s1) || isnan(s2))
+          sm = NAN;
+        if (sm > 0)
+          q1 = q1 * (s1 / sm) * (s1 / sm) + q2 * (s2 / sm) * (s2 / sm);
+        s1 = sm;
+      }
+      sums[b] = s1;
+      sums[b + 1] = q1;
+    }
+  }
+  __global real *crow = xs + 2L * G * (b + 2) + q * b;
+  if (cn >= lo && cn < hi)
+    for (int k = lid; k < b; k += GRID_WG)
+      crow[k] = p[(long)cn * lda + k];
+}
+
+// geqrf_grid is geqr2_leaf's factorization (gonum's Dgeqr2 with Dlarfg
+// without its rescaling of tiny norms) of the m×b panel at element off of
+// a (row stride lda; b ≤ GRID_BMAX, b ≤ bw, bw a power of two ≤ GRID_WG)
+// by G work-groups of GRID_WG, group g owning rows g·rpg to
+// (g+1)·rpg − 1, one grid barrier a column: each group publishes, over its
+// rows below column c's diagonal, the scaled sum of squares of column c
+// and its products with every column; after the barrier every group adds
+// the groups' sums (in the same order), forms the reflector
+// v = [1; scal·x] and w_k = v·P[c:m, k] = P[c, k] + scal·(x·P[c+1:m, k])
+// from them and the published row c, and updates its rows
+// (P −= tau·v·wᵀ), summing for column c+1 as it goes. Outputs besides
+// the panel: tau[0:b] (from element toff), the reflectors as explicit
+// columns (unit diagonal, zero above; column c at column c of v, rows 0
+// to m−1, from element voff, row stride ldv) and the diagonal of the
+// panel's T (tau, at element tfoff of t, row stride ldt; larft_t forms the
+// rest from VᵀV). Work-item (lid / bw, lid % bw) takes column lid % bw of
+// the group's rows lid / bw, lid / bw + GRID_WG/bw, …; barrier and failure
+// as for getrf_grid (syncs[2·sp], syncs[2·sp+1]).
+__kernel void geqrf_grid(int m, int b, int bw, int rpg, __global real *a,
+                         long off, int lda, __global real *tau, long toff,
+                         __global real *v, long voff, int ldv,
+                         __global real *t, long tfoff, int ldt,
+                         volatile __global int *syncs, int sp, int spin,
+                         __global real *xs) {
+  __local real lred[GRID_WG], lsc[GRID_WG], lsq[GRID_WG];
+  __local real red[GRID_QSUM], rowc[GRID_BMAX];
+  __local int ok;
+  const int lid = get_local_id(0), g = get_group_id(0), G = get_num_groups(0);
+  if (lid == 0)
+    ok = 1;
+  const int lo = g * rpg, hi = min(m, lo + rpg);
+  const int kc = lid % bw, rl = lid / bw, rg = GRID_WG / bw;
+  __global real *p = a + off;
+  volatile __global int *sync = syncs + 2 * sp;
+  volatile __global const real *vs = xs;
+
+  // Column 0's sums, over rows 1, …, m−1.
+  real acc = 0, sc = 0, sq = 1;
+  for (int i = max(lo, 1) + rl; i < hi; i += rg) {
+    const real x0 = p[(long)i * lda];
+    if (kc == 0)
+      qr_ssq(x0, &sc, &sq);
+    else if (kc < b)
+      acc = fma(x0, p[(long)i * lda + kc], acc);
+  }
+  geqrf_grid_publish(p, lda, b, bw, lo, hi, 0, 0, acc, sc, sq, xs, lred, lsc, lsq);
+  int live = grid_sync(sync, G, spin, &ok);
+  for (int c = 0; c < b; c++) {
+    const int q = c & 1;
+    // Every group adds the groups' sums in the same order.
+    volatile __global const real *sums = vs + (long)q * G * (b + 2);
+    if (lid < b) {
+      real s = 0;
+      for (int h = 0; h < G; h++)
+        s += sums[(long)h * (b + 2) + lid];
+      red[lid] = s;
+      rowc[lid] = vs[2L * G * (b + 2) + q * b + lid];
+    }
+    if (lid == GRID_WG - 1) {
+      real s1 = 0, q1 = 1;
+      for (int h = 0; h < G; h++) {
+        const real s2 = sums[(long)h * (b + 2) + b], q2 = sums[(long)h * (b + 2) + b + 1];
+        real sm = fmax(s1, s2);
+        if (isnan(s1) || isnan(s2))
+          sm = NAN;
+        if (sm > 0)
+          q1 = q1 * (s1 / sm) * (s1 / sm) + q2 * (s2 / sm) * (s2 / sm);
+        s1 = sm;
+      }
+      red[GRID_BMAX] = s1;
+      red[GRID_BMAX + 1] = q1;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const real xnorm = red[GRID_BMAX] == 0 ? 0 : red[GRID_BMAX] * sqrt(red[GRID_BMAX + 1]);
+    const real alpha = rowc[c];
+    real beta = alpha, tc = 0, scal = 1;
+    if (xnorm != 0 && c + 1 < m) {
+      beta = -copysign(hypot(alpha, xnorm), alpha);
+      tc = (beta - alpha) / beta;
+      scal = 1 / (alpha - beta);
+    }
+    // w_k for this work-item's column and for column c+1.
+    const real wk = kc > c && kc < b ? fma(scal, red[kc], rowc[kc]) : 0;
+    const real wn = c + 1 < b ? fma(scal, red[c + 1], rowc[c + 1]) : 0;
+    if (live) {
+      if (g == 0 && lid == 0) {
+        tau[toff + c] = tc;
+        t[tfoff + (long)c * ldt + c] = tc;
+      }
+      // Row c, V's column c above the diagonal and its unit.
+      if (c >= lo && c < hi && kc >= c && kc < b && rl == 0)
+        p[(long)c * lda + kc] = kc == c ? beta : fma(-tc, wk, rowc[kc]);
+      for (int i = lo + lid; i < min(hi, c + 1); i += GRID_WG)
+        v[voff + (long)i * ldv + c] = i == c ? 1 : 0;
+    }
+    acc = 0;
+    sc = 0;
+    sq = 1;
+    const int i1 = max(lo, c + 1);
+    const int nbat = hi > i1 && live ? (hi - i1 + rg * GRID_CROWS - 1) / (rg * GRID_CROWS) : 0;
+    for (int u = 0; u < nbat; u++) {
+      const int i0 = i1 + rl + u * (rg * GRID_CROWS);
+      real xc[GRID_CROWS], xn[GRID_CROWS], xk[GRID_CROWS];
+#pragma unroll
+      for (int r = 0; r < GRID_CROWS; r++) {
+        const int i = i0 + r * rg;
+        xc[r] = i < hi ? p[(long)i * lda + c] : 0;
+        xn[r] = i < hi && c + 1 < b ? p[(long)i * lda + c + 1] : 0;
+        xk[r] = i < hi && kc > c && kc < b ? p[(long)i * lda + kc] : 0;
+      }
+      barrier(CLK_GLOBAL_MEM_FENCE); // columns c and c+1 are read before they change
+#pragma unroll
+      for (int r = 0; r < GRID_CROWS; r++) {
+        const int i = i0 + r * rg;
+        if (i >= hi)
+          continue;
+        const real vi = tc != 0 ? xc[r] * scal : xc[r];
+        if (kc == c) {
+          if (tc != 0)
+            p[(long)i * lda + c] = vi;
+          v[voff + (long)i * ldv + c] = vi;
+        }
+        const real yn = fma(-tc * vi, wn, xn[r]); // column c+1, updated
+        if (kc > c && kc < b) {
+          const real y = fma(-tc * vi, wk, xk[r]);
+          p[(long)i * lda + kc] = y;
+          if (i > c + 1 && kc > c + 1)
+            acc = fma(yn, y, acc);
+        }
+        if (i > c + 1 && kc == c + 1)
+          qr_ssq(yn, &sc, &sq);
+      }
+    }
+    if (c + 1 == b)
+      continue;
+    barrier(CLK_GLOBAL_MEM_FENCE); // the group's updates are visible to it
+    geqrf_grid_publish(p, lda, b, bw, lo, hi, c + 1, q ^ 1, acc, sc, sq, xs, lred, lsc, lsq);
+    if (!grid_sync(sync, (c + 2) * G, spin, &ok))
+      live = 0;
+  }
+}

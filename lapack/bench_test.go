@@ -41,6 +41,10 @@ var benchLUCoal = flag.Bool("lapack.lucoal", false, "getf2_leaf with a row's col
 
 var benchGridLU = flag.Bool("lapack.grid", false, "LU panels in one getrf_grid launch each (where the probe passes) in the benchmarks")
 
+var benchGridQR = flag.Bool("lapack.gridqr", false, "QR panels in one geqrf_grid launch each (where the probe passes) in the benchmarks")
+
+var benchGridQRRows = flag.Int("lapack.gridqrrows", gridQRMinRows, "geqrf_grid's fewest rows a work-group in the benchmarks")
+
 var benchStage = flag.Bool("lapack.stage", false, "calls from Go slices move their matrix through a pinned buffer in the benchmarks")
 
 var benchHostPanel = flag.Bool("lapack.hostpanel", false, "LU panels on the host (the previous design) in the benchmarks")
@@ -92,6 +96,10 @@ func setBenchFlags(b *testing.B, impl *Implementation) {
 			impl.luCoal = *benchLUCoal
 		case "lapack.grid":
 			impl.gridLU = *benchGridLU
+		case "lapack.gridqr":
+			impl.gridQR = *benchGridQR
+		case "lapack.gridqrrows":
+			impl.gridQRRows = *benchGridQRRows
 		case "lapack.stage":
 			impl.stageIO = *benchStage
 		}

@@ -83,6 +83,7 @@ func (impl *Implementation) gpuDefaults(nbSet bool) {
 	impl.potfRegs, impl.ahead = true, true
 	impl.stageIO = !impl.blas.Runtime().Device().Profile().HostUnifiedMemory
 	impl.gridLU = impl.blas.Runtime().Device().Profile().Vendor == platform.VendorNVIDIA
+	impl.gridQR = impl.gridLU
 	impl.leaf, impl.luCoal, impl.qrLeaf = gpuLeaf, true, gpuQRLeaf
 	if !nbSet {
 		impl.potrfNB = gpuPotrfNB

@@ -45,6 +45,8 @@ type qrRun struct {
 	dv, dw, dw2, dg, dt *clblas.Matrix[float64]
 	tau                 *cl.Array[float64]
 	m, n, nb            int
+	// grid, when set, factorises each panel in one geqrf_grid launch.
+	grid *qrGrid
 }
 
 // geqrfOnDevice is the blocked QR factorization of the resident m×n
@@ -61,6 +63,10 @@ func (impl *Implementation) geqrfOnDevice(d *clblas.Matrix[float64], tau []float
 	k := min(m, n)
 	r := &qrRun{impl: impl, d: d, m: m, n: n, nb: min(impl.nb, k)}
 	if err := r.alloc(k); err != nil {
+		r.release()
+		return err
+	}
+	if r.grid, err = newQRGrid(impl, k, r.nb); err != nil {
 		r.release()
 		return err
 	}
@@ -82,6 +88,11 @@ func (impl *Implementation) geqrfOnDevice(d *clblas.Matrix[float64], tau []float
 	}
 	if err := r.tau.Read(impl.blas.Runtime().Queue(), 0, tau); err != nil {
 		return fmt.Errorf("cllapack: reading tau: %w", err)
+	}
+	if r.grid != nil {
+		if err := r.grid.failed(); err != nil {
+			return err
+		}
 	}
 	impl.stats.transfers.Add(1)
 	impl.stats.bytes.Add(8 * int64(k))
@@ -114,6 +125,11 @@ func (r *qrRun) release() error {
 		}
 	}
 	err := releaseAll(ms...)
+	if r.grid != nil {
+		if rerr := r.grid.release(); rerr != nil && err == nil {
+			err = rerr
+		}
+	}
 	if r.tau != nil {
 		if rerr := r.tau.Release(); rerr != nil && err == nil {
 			err = rerr
@@ -140,6 +156,17 @@ func (r *qrRun) panel(i, ib int) error {
 		return err
 	}
 	ld := r.d.Stride()
+	if g := r.grid; g != nil {
+		rpg := max(impl.gridRows, impl.gridQRRows, (mp+g.groups-1)/g.groups)
+		bw := 1
+		for bw < ib {
+			bw *= 2
+		}
+		return launch[float64](impl, "geqrf_grid", []int{(mp + rpg - 1) / rpg * gridWG}, []int{gridWG},
+			int32(mp), int32(ib), int32(bw), int32(rpg), buf, int64(off+i*ld+i), int32(ld), r.tau, int64(i),
+			vb, int64(voff), int32(r.dv.Stride()), tb, int64(toff), int32(r.dt.Stride()),
+			g.syncs, int32(i/r.nb), int32(impl.gridSpin), g.xs)
+	}
 	for lb := 0; lb < ib; lb += impl.qrLeaf {
 		b := min(impl.qrLeaf, ib-lb)
 		err := launch[float64](impl, "geqr2_leaf", []int{qrWG}, []int{qrWG}, int32(mp-lb), int32(b),
@@ -194,7 +221,11 @@ func (r *qrRun) trailing(i, ib int) error {
 	if err != nil {
 		return err
 	}
-	err = launch[float64](r.impl, "larft_t", []int{potfWG}, []int{potfWG}, int32(ib), int32(r.impl.qrLeaf),
+	lw := r.impl.qrLeaf
+	if r.grid != nil {
+		lw = 1 // geqrf_grid writes T's diagonal only
+	}
+	err = launch[float64](r.impl, "larft_t", []int{potfWG}, []int{potfWG}, int32(ib), int32(lw),
 		gb, int64(goff), int32(g.Stride()), tb, int64(toff), int32(r.dt.Stride()), yb, int64(yoff), int32(r.dw2.Stride()))
 	if err != nil {
 		return err

@@ -22,6 +22,8 @@ const (
 	gridWG      = 256
 	gridBMax    = 128
 	gridMinRows = 16
+	// gridQRMinRows is geqrf_grid's fewest rows a group.
+	gridQRMinRows = 64
 )
 
 // gridSpin is how many times a group polls the grid barrier before it
@@ -236,4 +238,71 @@ func fillZero(impl *Implementation, x *cl.Array[int32], n int) error {
 		return err
 	}
 	return ev.Release()
+}
+
+// qrGrid is a QR factorization's geqrf_grid state: the barriers (two int32
+// a panel, zero at the start) and the scratch of the published sums and
+// rows.
+type qrGrid struct {
+	impl   *Implementation
+	syncs  *cl.Array[int32]
+	xs     *cl.Array[float64]
+	groups int
+}
+
+// newQRGrid returns the geqrf_grid state for a QR of k = min(m, n)
+// reflectors in panels nb wide, or nil when the panels take their leaves:
+// off by setting (impl.gridQR), on a device that failed the probe, or for
+// panels wider than geqrf_grid takes.
+func newQRGrid(impl *Implementation, k, nb int) (*qrGrid, error) {
+	if !impl.gridQR || nb > gridBMax || !gridUsable[float64](impl) {
+		return nil, nil
+	}
+	g := &qrGrid{impl: impl, groups: impl.gridGroups()}
+	ctx := impl.blas.Runtime().Context()
+	panels := (k + nb - 1) / nb
+	var err error
+	if g.syncs, err = cl.NewArray[int32](ctx, cl.MemReadWrite, 2*panels); err == nil {
+		g.xs, err = cl.NewArray[float64](ctx, cl.MemReadWrite, 2*g.groups*(nb+2)+2*nb)
+	}
+	if err == nil {
+		err = fillZero(impl, g.syncs, 2*panels)
+	}
+	if err != nil {
+		g.release()
+		return nil, fmt.Errorf("cllapack: geqrf_grid scratch: %w", err)
+	}
+	return g, nil
+}
+
+func (g *qrGrid) release() error {
+	var errs [2]error
+	if g.syncs != nil {
+		errs[0] = g.syncs.Release()
+	}
+	if g.xs != nil {
+		errs[1] = g.xs.Release()
+	}
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// failed reads the barriers back and reports an error if any launch's
+// gave up, and marks impl's device as one whose grid launches are off.
+func (g *qrGrid) failed() error {
+	s := make([]int32, g.syncs.Len())
+	if err := g.syncs.Read(g.impl.blas.Runtime().Queue(), 0, s); err != nil {
+		return fmt.Errorf("cllapack: geqrf_grid: reading its barriers: %w", err)
+	}
+	for p := 0; p < len(s); p += 2 {
+		if s[p] != 0 {
+			g.impl.gridState.Store(gridNo)
+			return fmt.Errorf("cllapack: geqrf_grid: the work-groups of panel %d did not run together", p/2)
+		}
+	}
+	return nil
 }

@@ -104,6 +104,11 @@ type Implementation struct {
 	// work-groups (getrf_grid.go) on devices where the probe passes,
 	// instead of panelLU's recursion of one-work-group leaves.
 	gridLU bool
+	// gridQR does the same for QR's panels (geqrf_grid), with groups of at
+	// least gridQRRows rows: every group adds all the groups' sums each
+	// column, so fewer groups each with more rows pay less there.
+	gridQR     bool
+	gridQRRows int
 	// gridState records the probe's answer (gridUnknown, gridYes, gridNo).
 	gridState atomic.Int32
 	// gridSpin is how many polls a grid barrier waits, gridRows the
@@ -285,6 +290,7 @@ func New(b *clblas.Implementation, opts ...Option) (*Implementation, error) {
 		qrLeaf:      defaultQRLeaf,
 		gridSpin:    gridSpin,
 		gridRows:    gridMinRows,
+		gridQRRows:  gridQRMinRows,
 	}
 	impl.deviceDefaults(c.nbSet, c.crossoverSet)
 	return impl, nil

@@ -1,0 +1,59 @@
+package cllapack
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/lapack/gonum"
+)
+
+// TestGeqrfGrid runs Dgeqrf with every panel one geqrf_grid launch on
+// square, tall, wide and single-column matrices (row strides past the last
+// column), panels narrower than the matrix and as wide as geqrf_grid
+// takes, against gonum's factors and tau; then Dorgqr on the result, to
+// check the reflectors through gonum's own use of them. One work-group on
+// every device (the grid path must have run), several where the grid path
+// is the device's default (NVIDIA's GPUs; see TestGetrfGrid).
+func TestGeqrfGrid(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(71, 72))
+	g := gonum.Implementation{}
+	shapes := [][2]int{{1, 1}, {7, 7}, {64, 64}, {200, 200}, {257, 130}, {90, 200}, {300, 1}}
+	multi := newTestImpl(t, 0).gridQR
+	for _, c := range []struct{ nb, groups, rows int }{
+		{16, 1, 4}, {40, 1, 16}, {128, 1, 16}, {16, 2, 4}, {40, 3, 8}, {128, 7, 4}, {64, 0, 16},
+	} {
+		if c.groups != 1 && !multi {
+			t.Logf("nb %d, %d groups: not this device's path (gridQR off by default)", c.nb, c.groups)
+			continue
+		}
+		impl := gridTestImpl(t, c.nb, c.groups, c.rows)
+		impl.gridQR, impl.gridQRRows = true, 1
+		for _, sh := range shapes {
+			m, n := sh[0], sh[1]
+			what := fmt.Sprintf("nb %d, %d groups of ≥ %d rows, %d×%d", c.nb, c.groups, c.rows, m, n)
+			lda := n + 3
+			a := make([]float64, (m-1)*lda+n)
+			for i := range a {
+				a[i] = rnd.NormFloat64()
+			}
+			want := append([]float64(nil), a...)
+			k := min(m, n)
+			tau, tauWant := make([]float64, k), make([]float64, k)
+			work := make([]float64, 64*max(m, n))
+			g.Dgeqrf(m, n, want, lda, tauWant, work, len(work))
+			impl.Dgeqrf(m, n, a, lda, tau, work, len(work))
+			compare(t, what+" Dgeqrf", m, n, a, want, lda, 1e-10)
+			checkPadding(t, what+" Dgeqrf", m, n, a, want, lda)
+			compare(t, what+" tau", 1, k, tau, tauWant, k, 1e-10)
+			if m >= n {
+				g.Dorgqr(m, n, k, a, lda, tau, work, len(work))
+				g.Dorgqr(m, n, k, want, lda, tauWant, work, len(work))
+				compare(t, what+" Q", m, n, a, want, lda, 1e-10)
+			}
+		}
+		if s := impl.gridState.Load(); s != gridYes {
+			t.Errorf("nb %d, %d groups: the grid path did not run (state %d)", c.nb, c.groups, s)
+		}
+	}
+}
