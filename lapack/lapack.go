@@ -15,8 +15,8 @@
 // factorised and inverted in one work-group (potf2_inv), the LU and QR
 // panels are split into narrow leaves factorised in one work-group each
 // (getf2_leaf, geqr2_leaf: gonum's Dgetf2 and Dgeqr2) and joined by GEMMs
-// (on NVIDIA's GPUs an LU panel is instead one getrf_grid launch over every
-// compute unit), and the triangular solves and trailing updates are GEMMs
+// (on NVIDIA's GPUs an LU or QR panel is instead one getrf_grid or
+// geqrf_grid launch over the compute units), and the triangular solves and trailing updates are GEMMs
 // on the resident matrix (kernels/lapack.cl holds the kernels). On a
 // discrete GPU a matrix from a Go slice moves through a pinned buffer the
 // Implementation keeps until Close. The condition
