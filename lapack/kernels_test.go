@@ -99,4 +99,28 @@ func TestKernelsSmall(t *testing.T) {
 	impl.Dgeqrf(m, n, a, n, tau, work, len(work))
 	compare(t, "Dgeqrf, QR_B 32", m, n, a, want, n, 1e-12)
 	compare(t, "Dgeqrf, QR_B 32 tau", 1, n, tau, tauWant, n, 1e-12)
+
+	// The panels in one launch (getrf_grid, geqrf_grid, after grid_probe),
+	// in one work-group, which every device runs: panels of 12 and 8.
+	impl.nb, impl.gridLU, impl.gridQR = 12, true, true
+	impl.gridMax, impl.gridRows, impl.gridQRRows, impl.gridSpin = 1, 4, 1, 1<<12
+	copy(a, orig)
+	impl.Dgeqrf(m, n, a, n, tau, work, len(work))
+	compare(t, "Dgeqrf, geqrf_grid", m, n, a, want, n, 1e-12)
+	compare(t, "Dgeqrf, geqrf_grid tau", 1, n, tau, tauWant, n, 1e-12)
+	copy(a, orig)
+	want = append(want[:0], orig...)
+	gonum.Implementation{}.Dgetrf(m, n, want, n, ipivWant)
+	if !impl.Dgetrf(m, n, a, n, ipiv) {
+		t.Fatal("Dgetrf, getrf_grid: singular")
+	}
+	for i := range ipiv {
+		if ipiv[i] != ipivWant[i] {
+			t.Fatalf("Dgetrf, getrf_grid: ipiv[%d] = %d, gonum's %d", i, ipiv[i], ipivWant[i])
+		}
+	}
+	compare(t, "Dgetrf, getrf_grid", m, n, a, want, n, 1e-12)
+	if s := impl.gridState.Load(); s != gridYes {
+		t.Errorf("the grid kernels did not run (state %d)", s)
+	}
 }
