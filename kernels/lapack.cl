@@ -648,16 +648,24 @@ static void qr_ssq(real x, real *sc, real *sq) {
 // Work-items whose sums geqr2_leaf reduces in local memory (≤ 18 KiB).
 #define QR_RED (QR_B > 16 ? 64 : 128)
 
+// ssq_merge merges the scaled sum of squares (s2, q2) into (*s1, *q1):
+// both rescaled to the larger scale (NaN if either is NaN).
+static void ssq_merge(real *s1, real *q1, real s2, real q2) {
+  real sm = fmax(*s1, s2);
+  if (isnan(*s1) || isnan(s2))
+    sm = NAN;
+  if (sm > 0)
+    *q1 = *q1 * (*s1 / sm) * (*s1 / sm) + q2 * (s2 / sm) * (s2 / sm);
+  *s1 = sm;
+}
+
 // qr_merge merges the scaled sum of squares (s2, q2) into the one at
 // x[QR_B], x[QR_B+1].
 static void qr_merge(__local real *x, real s2, real q2) {
   real s1 = x[QR_B], q1 = x[QR_B + 1];
-  real sm = fmax(s1, s2);
-  if (isnan(s1) || isnan(s2))
-    sm = NAN;
-  if (sm > 0)
-    x[QR_B + 1] = q1 * (s1 / sm) * (s1 / sm) + q2 * (s2 / sm) * (s2 / sm);
-  x[QR_B] = sm;
+  ssq_merge(&s1, &q1, s2, q2);
+  x[QR_B] = s1;
+  x[QR_B + 1] = q1;
 }
 
 // geqr2_leaf is gonum's Dgeqr2 on the m×b panel (m ≥ b, b ≤ QR_B) at
@@ -722,13 +730,7 @@ __kernel void geqr2_leaf(int m, int b, __global real *a, long off, int lda,
         for (int k = 0; k < QR_B; k++)
           if (k < b)
             acc[k] += x[k];
-        const real s2 = x[QR_B], q2 = x[QR_B + 1];
-        real sm = fmax(sc, s2);
-        if (isnan(sc) || isnan(s2))
-          sm = NAN;
-        if (sm > 0)
-          sq = sq * (sc / sm) * (sc / sm) + q2 * (s2 / sm) * (s2 / sm);
-        sc = sm;
+        ssq_merge(&sc, &sq, x[QR_B], x[QR_B + 1]);
       }
       barrier(CLK_LOCAL_MEM_FENCE);
     }
@@ -1166,15 +1168,8 @@ static void geqrf_grid_publish(__global const real *p, int lda, int b, int bw,
     sums[kc] = s;
     if (kc == cn) {
       real s1 = 0, q1 = 1;
-      for (int r = 0; r < rg; r++) {
-        const real s2 = lsc[r * bw + kc], q2 = lsq[r * bw + kc];
-        real sm = fmax(s1, s2);
-        if (isnan(s1) || isnan(s2))
-          sm = NAN;
-        if (sm > 0)
-          q1 = q1 * (s1 / sm) * (s1 / sm) + q2 * (s2 / sm) * (s2 / sm);
-        s1 = sm;
-      }
+      for (int r = 0; r < rg; r++)
+        ssq_merge(&s1, &q1, lsc[r * bw + kc], lsq[r * bw + kc]);
       sums[b] = s1;
       sums[b + 1] = q1;
     }
@@ -1245,15 +1240,8 @@ __kernel void geqrf_grid(int m, int b, int bw, int rpg, __global real *a,
     }
     if (lid == GRID_WG - 1) {
       real s1 = 0, q1 = 1;
-      for (int h = 0; h < G; h++) {
-        const real s2 = sums[(long)h * (b + 2) + b], q2 = sums[(long)h * (b + 2) + b + 1];
-        real sm = fmax(s1, s2);
-        if (isnan(s1) || isnan(s2))
-          sm = NAN;
-        if (sm > 0)
-          q1 = q1 * (s1 / sm) * (s1 / sm) + q2 * (s2 / sm) * (s2 / sm);
-        s1 = sm;
-      }
+      for (int h = 0; h < G; h++)
+        ssq_merge(&s1, &q1, sums[(long)h * (b + 2) + b], sums[(long)h * (b + 2) + b + 1]);
       red[GRID_BMAX] = s1;
       red[GRID_BMAX + 1] = q1;
     }

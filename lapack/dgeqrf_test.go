@@ -1,6 +1,7 @@
 package cllapack
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -20,32 +21,11 @@ func TestDgeqrfGonum(t *testing.T) {
 // and work[0]) with gonum's at shapes that cross several blocks, strided.
 func TestDgeqrfSizes(t *testing.T) {
 	impl := newTestImpl(t, 32)
-	g := gonum.Implementation{}
 	rnd := rand.New(rand.NewPCG(19, 20))
 	shapes := [][2]int{{1, 1}, {7, 7}, {64, 64}, {200, 200}, {257, 130}, {90, 200}, {300, 1}}
 	for _, mn := range shapes {
 		m, n := mn[0], mn[1]
-		lda := n + 3
-		a := make([]float64, (m-1)*lda+n)
-		for i := range a {
-			a[i] = rnd.NormFloat64()
-		}
-		want := append([]float64(nil), a...)
-		k := min(m, n)
-		tau, tauWant := make([]float64, k), make([]float64, k)
-		query := []float64{0}
-		g.Dgeqrf(m, n, want, lda, tauWant, query, -1)
-		lwork := int(query[0])
-		workWant := make([]float64, lwork)
-		g.Dgeqrf(m, n, want, lda, tauWant, workWant, lwork)
-		work := make([]float64, lwork)
-		impl.Dgeqrf(m, n, a, lda, tau, work, lwork)
-		compare(t, "Dgeqrf", m, n, a, want, lda, 1e-10)
-		checkPadding(t, "Dgeqrf", m, n, a, want, lda)
-		compare(t, "Dgeqrf tau", 1, k, tau, tauWant, k, 1e-10)
-		if work[0] != workWant[0] {
-			t.Errorf("%d×%d: work[0] = %v, gonum %v", m, n, work[0], workWant[0])
-		}
+		dgeqrfAgainstGonum(t, impl, rnd, fmt.Sprintf("%d×%d", m, n), m, n, n+3)
 	}
 	if got := impl.onDevice.Load(); got != int64(len(shapes)) {
 		t.Errorf("%d calls ran on the device, want %d", got, len(shapes))

@@ -33,19 +33,9 @@ func TestGeqrfGrid(t *testing.T) {
 			m, n := sh[0], sh[1]
 			what := fmt.Sprintf("nb %d, %d groups of ≥ %d rows, %d×%d", c.nb, c.groups, c.rows, m, n)
 			lda := n + 3
-			a := make([]float64, (m-1)*lda+n)
-			for i := range a {
-				a[i] = rnd.NormFloat64()
-			}
-			want := append([]float64(nil), a...)
+			a, want, tau, tauWant := dgeqrfAgainstGonum(t, impl, rnd, what, m, n, lda)
 			k := min(m, n)
-			tau, tauWant := make([]float64, k), make([]float64, k)
 			work := make([]float64, 64*max(m, n))
-			g.Dgeqrf(m, n, want, lda, tauWant, work, len(work))
-			impl.Dgeqrf(m, n, a, lda, tau, work, len(work))
-			compare(t, what+" Dgeqrf", m, n, a, want, lda, 1e-10)
-			checkPadding(t, what+" Dgeqrf", m, n, a, want, lda)
-			compare(t, what+" tau", 1, k, tau, tauWant, k, 1e-10)
 			if m >= n {
 				g.Dorgqr(m, n, k, a, lda, tau, work, len(work))
 				g.Dorgqr(m, n, k, want, lda, tauWant, work, len(work))
@@ -56,4 +46,32 @@ func TestGeqrfGrid(t *testing.T) {
 			t.Errorf("nb %d, %d groups: the grid path did not run (state %d)", c.nb, c.groups, s)
 		}
 	}
+}
+
+// dgeqrfAgainstGonum factorises a random m×n matrix (row stride lda) with
+// impl's Dgeqrf and with gonum's and fails t unless the factors, tau,
+// gonum's work[0] and the padding past the last column agree; it returns
+// both factorizations.
+func dgeqrfAgainstGonum(t *testing.T, impl *Implementation, rnd *rand.Rand, what string, m, n, lda int) (a, want, tau, tauWant []float64) {
+	t.Helper()
+	a = make([]float64, (m-1)*lda+n)
+	for i := range a {
+		a[i] = rnd.NormFloat64()
+	}
+	want = append([]float64(nil), a...)
+	k := min(m, n)
+	tau, tauWant = make([]float64, k), make([]float64, k)
+	g := gonum.Implementation{}
+	query := []float64{0}
+	g.Dgeqrf(m, n, want, lda, tauWant, query, -1)
+	work, workWant := make([]float64, int(query[0])), make([]float64, int(query[0]))
+	g.Dgeqrf(m, n, want, lda, tauWant, workWant, len(workWant))
+	impl.Dgeqrf(m, n, a, lda, tau, work, len(work))
+	compare(t, what+" Dgeqrf", m, n, a, want, lda, 1e-10)
+	checkPadding(t, what+" Dgeqrf", m, n, a, want, lda)
+	compare(t, what+" tau", 1, k, tau, tauWant, k, 1e-10)
+	if work[0] != workWant[0] {
+		t.Errorf("%s: work[0] = %v, gonum %v", what, work[0], workWant[0])
+	}
+	return a, want, tau, tauWant
 }

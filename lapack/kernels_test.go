@@ -108,18 +108,7 @@ func TestKernelsSmall(t *testing.T) {
 	impl.Dgeqrf(m, n, a, n, tau, work, len(work))
 	compare(t, "Dgeqrf, geqrf_grid", m, n, a, want, n, 1e-12)
 	compare(t, "Dgeqrf, geqrf_grid tau", 1, n, tau, tauWant, n, 1e-12)
-	copy(a, orig)
-	want = append(want[:0], orig...)
-	gonum.Implementation{}.Dgetrf(m, n, want, n, ipivWant)
-	if !impl.Dgetrf(m, n, a, n, ipiv) {
-		t.Fatal("Dgetrf, getrf_grid: singular")
-	}
-	for i := range ipiv {
-		if ipiv[i] != ipivWant[i] {
-			t.Fatalf("Dgetrf, getrf_grid: ipiv[%d] = %d, gonum's %d", i, ipiv[i], ipivWant[i])
-		}
-	}
-	compare(t, "Dgetrf, getrf_grid", m, n, a, want, n, 1e-12)
+	dgetrfAgainstGonum(t, impl, rnd, "Dgetrf, getrf_grid", m, n, -1)
 	if s := impl.gridState.Load(); s != gridYes {
 		t.Errorf("the grid kernels did not run (state %d)", s)
 	}
