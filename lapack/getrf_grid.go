@@ -1,6 +1,7 @@
 package cllapack
 
 import (
+	"cmp"
 	"fmt"
 
 	"github.com/gocompute/opencl/cl"
@@ -98,22 +99,7 @@ func (impl *Implementation) gridGroups() int {
 }
 
 func (g *gridLU[T]) release() error {
-	var errs [3]error
-	if g.syncs != nil {
-		errs[0] = g.syncs.Release()
-	}
-	if g.xs != nil {
-		errs[1] = g.xs.Release()
-	}
-	if g.xi != nil {
-		errs[2] = g.xi.Release()
-	}
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return cmp.Or(releaseArray(g.syncs), releaseArray(g.xs), releaseArray(g.xi))
 }
 
 // panel enqueues getrf_grid on the (m−j)×jb panel of d at (j, j), the
@@ -137,26 +123,8 @@ func (g *gridLU[T]) panel(d *clblas.Matrix[T], piv *pivots, info *cl.Array[int32
 		piv.dev, info, g.syncs, int32(j/nb), int32(g.impl.gridSpin), g.xs, g.xi)
 }
 
-// failed reads the barriers back and reports an error if any launch's
-// gave up (its panel, and so the factorization, is then wrong), and marks
-// impl's device as one whose grid launches take panelLU from now on.
-func (g *gridLU[T]) failed() error {
-	s := make([]int32, g.syncs.Len())
-	if err := g.syncs.Read(g.impl.blas.Runtime().Queue(), 0, s); err != nil {
-		return fmt.Errorf("cllapack: getrf_grid: reading its barriers: %w", err)
-	}
-	for p := 0; p < len(s); p += 2 {
-		if s[p] != 0 {
-			g.impl.gridState.Store(gridNo)
-			why := "did not run together"
-			if s[p] == 3 {
-				why = "read a pivot row outside the panel"
-			}
-			return fmt.Errorf("cllapack: getrf_grid: the work-groups of panel %d %s", p/2, why)
-		}
-	}
-	return nil
-}
+// failed reports, from the barriers, whether a launch failed (gridFailed).
+func (g *gridLU[T]) failed() error { return gridFailed(g.impl, g.syncs, "getrf_grid") }
 
 // gridUsable reports whether getrf_grid may run on impl's device: it
 // takes work-groups of gridWG there, and a probe launch of one group a
@@ -275,34 +243,37 @@ func newQRGrid(impl *Implementation, k, nb int) (*qrGrid, error) {
 	return g, nil
 }
 
-func (g *qrGrid) release() error {
-	var errs [2]error
-	if g.syncs != nil {
-		errs[0] = g.syncs.Release()
+func (g *qrGrid) release() error { return cmp.Or(releaseArray(g.syncs), releaseArray(g.xs)) }
+
+// failed reports, from the barriers, whether a launch failed (gridFailed).
+func (g *qrGrid) failed() error { return gridFailed(g.impl, g.syncs, "geqrf_grid") }
+
+// gridFailed reads the barriers syncs (two int32 a panel) of a
+// factorization's launches of kernel name back and reports an error if
+// any gave up (its panel, and so the factorization, is then wrong), and
+// marks impl's device as one whose grid launches are off from now on.
+func gridFailed(impl *Implementation, syncs *cl.Array[int32], name string) error {
+	s := make([]int32, syncs.Len())
+	if err := syncs.Read(impl.blas.Runtime().Queue(), 0, s); err != nil {
+		return fmt.Errorf("cllapack: %s: reading its barriers: %w", name, err)
 	}
-	if g.xs != nil {
-		errs[1] = g.xs.Release()
-	}
-	for _, err := range errs {
-		if err != nil {
-			return err
+	for p := 0; p < len(s); p += 2 {
+		if s[p] != 0 {
+			impl.gridState.Store(gridNo)
+			why := "did not run together"
+			if s[p] == 3 {
+				why = "read a pivot row outside the panel"
+			}
+			return fmt.Errorf("cllapack: %s: the work-groups of panel %d %s", name, p/2, why)
 		}
 	}
 	return nil
 }
 
-// failed reads the barriers back and reports an error if any launch's
-// gave up, and marks impl's device as one whose grid launches are off.
-func (g *qrGrid) failed() error {
-	s := make([]int32, g.syncs.Len())
-	if err := g.syncs.Read(g.impl.blas.Runtime().Queue(), 0, s); err != nil {
-		return fmt.Errorf("cllapack: geqrf_grid: reading its barriers: %w", err)
+// releaseArray releases a unless it is nil.
+func releaseArray[T cl.Scalar](a *cl.Array[T]) error {
+	if a == nil {
+		return nil
 	}
-	for p := 0; p < len(s); p += 2 {
-		if s[p] != 0 {
-			g.impl.gridState.Store(gridNo)
-			return fmt.Errorf("cllapack: geqrf_grid: the work-groups of panel %d did not run together", p/2)
-		}
-	}
-	return nil
+	return a.Release()
 }
