@@ -67,18 +67,9 @@ func newGridLU[T float32 | float64](impl *Implementation, m, n, nb int) (*gridLU
 	ctx := impl.blas.Runtime().Context()
 	panels := (min(m, n) + nb - 1) / nb
 	var err error
-	if g.syncs, err = cl.NewArray[int32](ctx, cl.MemReadWrite, 2*panels); err == nil {
+	if g.syncs, err = newGridSyncs(impl, panels); err == nil {
 		if g.xs, err = cl.NewArray[T](ctx, cl.MemReadWrite, 2*g.groups+2*nb+2*g.groups*nb); err == nil {
 			g.xi, err = cl.NewArray[int32](ctx, cl.MemReadWrite, 2*g.groups)
-		}
-	}
-	if err == nil {
-		err = fillZero(impl, g.syncs, 2*panels)
-	}
-	if err == nil && impl.gridPoison > 0 && impl.gridPoison <= panels {
-		var ev *cl.Event
-		if ev, err = g.syncs.Write(impl.blas.Runtime().Queue(), 2*(impl.gridPoison-1), []int32{1}); err == nil {
-			err = ev.Release()
 		}
 	}
 	if err != nil {
@@ -86,6 +77,29 @@ func newGridLU[T float32 | float64](impl *Implementation, m, n, nb int) (*gridLU
 		return nil, fmt.Errorf("cllapack: getrf_grid scratch: %w", err)
 	}
 	return g, nil
+}
+
+// newGridSyncs returns the barriers of a factorization's grid launches,
+// two int32 a panel (the failure flag, the arrival count), zeroed on the
+// resident operations' queue; panel gridPoison−1's starts failed when a
+// test sets gridPoison.
+func newGridSyncs(impl *Implementation, panels int) (*cl.Array[int32], error) {
+	syncs, err := cl.NewArray[int32](impl.blas.Runtime().Context(), cl.MemReadWrite, 2*panels)
+	if err != nil {
+		return nil, err
+	}
+	err = fillZero(impl, syncs, 2*panels)
+	if err == nil && impl.gridPoison > 0 && impl.gridPoison <= panels {
+		var ev *cl.Event
+		if ev, err = syncs.Write(impl.blas.Runtime().Queue(), 2*(impl.gridPoison-1), []int32{1}); err == nil {
+			err = ev.Release()
+		}
+	}
+	if err != nil {
+		syncs.Release()
+		return nil, err
+	}
+	return syncs, nil
 }
 
 // gridGroups is the most work-groups a grid launch takes: one a compute
@@ -230,11 +244,8 @@ func newQRGrid(impl *Implementation, k, nb int) (*qrGrid, error) {
 	ctx := impl.blas.Runtime().Context()
 	panels := (k + nb - 1) / nb
 	var err error
-	if g.syncs, err = cl.NewArray[int32](ctx, cl.MemReadWrite, 2*panels); err == nil {
+	if g.syncs, err = newGridSyncs(impl, panels); err == nil {
 		g.xs, err = cl.NewArray[float64](ctx, cl.MemReadWrite, 2*g.groups*(nb+2)+2*nb)
-	}
-	if err == nil {
-		err = fillZero(impl, g.syncs, 2*panels)
 	}
 	if err != nil {
 		g.release()
