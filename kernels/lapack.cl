@@ -355,34 +355,62 @@ __kernel void getf2_leaf(int m, int b, __global real *a, long off, int lda,
 #ifndef TRSM_N
 #define TRSM_N 64 // the most rows trsm_llu solves (the host's trsmLeaf)
 #endif
-#define TRSM_WG 32 // trsm_llu's work-group size (the host's trsmWG)
+#define TRSM_WG 256  // trsm_llu's work-group size (the host's trsmWG)
+#define TRSM_COLS 32 // columns of B a trsm_llu work-group solves
+#define TRSM_RL (TRSM_WG / TRSM_COLS) // work-items on one column
+#define TRSM_RPW (TRSM_N / TRSM_RL)   // rows a work-item holds
 
 // trsm_llu solves L·X = B in place for B, L the n1×n1 unit lower
 // triangular matrix (n1 ≤ TRSM_N) at element offL of a and B n1×n2 at
-// element offB of the same buffer (row stride lda): one work-item per
-// column of B, in work-groups of TRSM_WG, by forward substitution with
-// the column in local memory, so that the solve reads only L from global
-// memory (the same elements in every work-item) and never waits for a
-// global round trip of its own results.
+// element offB of the same buffer (row stride lda). A work-group takes
+// TRSM_COLS columns of B, their rows spread over TRSM_RL work-items a
+// column (work-item (rl, jc) holds rows rl, rl + TRSM_RL, … of column jc
+// in registers), and solves them right-looking: at step i, x_i is final
+// and goes through local memory to its column's work-items, which
+// subtract L(r, i)·x_i from their rows r > i. Each x_r receives its terms
+// in the order of forward substitution, so the result is the same as
+// that of a work-item walking the column alone (and NaN and Inf spread
+// the same way); but a step is one multiply-add a row and a barrier, and
+// B is read and written once, a row's columns by neighbouring work-items.
 __kernel void trsm_llu(int n1, int n2, __global real *a, long offL,
                        long offB, int lda) {
-  __local real xs[TRSM_N * TRSM_WG];
-  const int j = get_global_id(0);
+  __local real xi[2][TRSM_COLS];
   const int lid = get_local_id(0);
-  if (j >= n2)
-    return;
+  const int jc = lid % TRSM_COLS, rl = lid / TRSM_COLS;
+  const int j = get_group_id(0) * TRSM_COLS + jc;
+  const int col = j < n2;
   __global const real *l = a + offL;
   __global real *b = a + offB + j;
-  __local real *x = xs + lid;
-  for (int i = 0; i < n1; i++)
-    x[i * TRSM_WG] = b[(long)i * lda];
-  for (int i = 1; i < n1; i++) {
-    __global const real *li = l + (long)i * lda;
-    real s = x[i * TRSM_WG];
-    for (int k = 0; k < i; k++)
-      s = fma(-li[k], x[k * TRSM_WG], s);
-    x[i * TRSM_WG] = s;
-    b[(long)i * lda] = s;
+  real x[TRSM_RPW], lv[TRSM_RPW];
+#pragma unroll
+  for (int q = 0; q < TRSM_RPW; q++) {
+    const int r = rl + TRSM_RL * q;
+    x[q] = col && r < n1 ? b[(long)r * lda] : 0;
+    lv[q] = r < n1 ? l[(long)r * lda] : 0; // L(r, 0), for step 0
+  }
+  for (int i = 0; i + 1 < n1; i++) {
+    const int buf = i & 1;
+    if (rl == i % TRSM_RL)
+#pragma unroll
+      for (int q = 0; q < TRSM_RPW; q++)
+        if (q == i / TRSM_RL)
+          xi[buf][jc] = x[q];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const real v = xi[buf][jc];
+#pragma unroll
+    for (int q = 0; q < TRSM_RPW; q++) {
+      const int r = rl + TRSM_RL * q;
+      const real u = fma(-lv[q], v, x[q]);
+      x[q] = r > i && r < n1 ? u : x[q];
+      // L(r, i+1), for the next step, read while this one finishes.
+      lv[q] = r > i + 1 && r < n1 ? l[(long)r * lda + i + 1] : 0;
+    }
+  }
+#pragma unroll
+  for (int q = 0; q < TRSM_RPW; q++) {
+    const int r = rl + TRSM_RL * q;
+    if (col && r >= 1 && r < n1)
+      b[(long)r * lda] = x[q];
   }
 }
 
@@ -439,8 +467,13 @@ __kernel void potf2_inv(int n, int upper, __global real *a, long off, int lda,
   // fj is the column that failed, n if none did (or *info was set).
   int failed = *info != 0, fj = n;
   barrier(CLK_GLOBAL_MEM_FENCE); // *info is read before work-item 0 sets it
+  // A step's update is the same for every element, written as selects,
+  // not branches: the work-items of a warp hold elements on both sides of
+  // row and column j, and branches would run every side one after
+  // another.
   for (int j = 0; j < n && !failed; j++) {
     const int buf = j & 1;
+    const int jr = j & 15;
     // Row j and column j into local memory from their owners, whole:
     // what lies outside the triangle is never used, but no element read
     // below is left unwritten.
@@ -471,29 +504,27 @@ __kernel void potf2_inv(int n, int upper, __global real *a, long off, int lda,
       uc[s] = lrow[buf][c] * rs;
       w[s] = (r < j ? lcol[buf][r] : lrow[buf][r]) * rs;
     }
+    // Row j of U is final: to a (its registers start holding X's row j).
+    if (gr == jr)
+#pragma unroll
+      for (int t = 0; t < POTF_T; t++) {
+        const int c = gc + 16 * t;
+        if (c >= j && c < n)
+          U_(j, c) = c == j ? sd : uc[t];
+      }
 #pragma unroll
     for (int s = 0; s < POTF_T; s++)
 #pragma unroll
       for (int t = 0; t < POTF_T; t++) {
         const int r = gr + 16 * s, c = gc + 16 * t;
-        if (r == j) {
-          // Row j of U is final: to a, and its registers to X's row j.
-          if (c == j) {
-            U_(j, j) = sd;
-            v[s][t] = rs;
-          } else if (c > j) {
-            if (c < n)
-              U_(j, c) = uc[t];
-            v[s][t] = -rs * uc[t];
-          }
-        } else if (c == j) {
-          if (r < j)
-            v[s][t] = w[s];
-        } else if (c > j) {
-          // r < j: X(r, c) −= X(r, j)·U(j, c); r > j: U(r, c) −=
-          // U(j, r)·U(j, c), and garbage below the diagonal (never read).
-          v[s][t] = fma(-w[s], uc[t], v[s][t]);
-        }
+        // r < j: X(r, c) −= X(r, j)·U(j, c); r > j: U(r, c) −=
+        // U(j, r)·U(j, c), and garbage below the diagonal (never read);
+        // column j above the diagonal: X(r, j); row j: X's row j.
+        const real upd = fma(-w[s], uc[t], v[s][t]);
+        const real rowj = c == j ? rs : -rs * uc[t];
+        real x = c > j ? upd : v[s][t];
+        x = c == j && r < j ? w[s] : x;
+        v[s][t] = r == j && c >= j ? rowj : x;
       }
   }
   if (fj < n && lid == 0)

@@ -29,8 +29,10 @@ func (impl *Implementation) Dgeqrf(m, n int, a []float64, lda int, tau, work []f
 		impl.Implementation.Dgeqrf(m, n, a, lda, tau, work, lwork)
 		return
 	}
-	s := saveAsync(m, n, a, lda)
-	if err := impl.geqrfDevice(m, n, a, lda, tau, s); err != nil {
+	h := impl.hostMatrix(m, n, a, lda)
+	s := h.keep()
+	defer s.free()
+	if err := impl.geqrfDevice(h, tau, s); err != nil {
 		impl.fellBack("Dgeqrf", err)
 		s.restore(a, lda)
 		impl.Implementation.Dgeqrf(m, n, a, lda, tau, work, lwork)
@@ -61,26 +63,18 @@ func (impl *Implementation) geqrfWork(m, n int) int {
 // columns, which are then read back at once, so that the CPU factorises
 // that panel while the device updates the rest (look-ahead). a is only
 // written by the final read, once s holds its copy.
-func (impl *Implementation) geqrfDevice(m, n int, a []float64, lda int, tau []float64, s *saved) (err error) {
-	h := impl.hostMatrix(m, n, a, lda)
+func (impl *Implementation) geqrfDevice(h *hostMatrix, tau []float64, s *saved) error {
 	defer h.done()
 	d, err := h.upload()
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if rerr := d.Release(); rerr != nil && err == nil {
-			err = rerr
-		}
-	}()
-	if err := impl.geqrf(d, tau); err != nil {
-		return err
+	err = impl.geqrf(d, tau)
+	if err == nil {
+		s.wait()
+		err = h.download(d, "Dgeqrf")
 	}
-	s.wait()
-	if err := h.download(d, "Dgeqrf"); err != nil {
-		return err
-	}
-	return nil
+	return h.finish("Dgeqrf", err, d.Release())
 }
 
 // geqrf is the QR factorization of the resident m×n matrix d:

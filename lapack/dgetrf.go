@@ -27,9 +27,10 @@ func (impl *Implementation) Dgetrf(m, n int, a []float64, lda int, ipiv []int) (
 	if !valid || !impl.offload(mn) {
 		return impl.Implementation.Dgetrf(m, n, a, lda, ipiv)
 	}
-	s := saveAsync(m, n, a, lda)
+	h := impl.hostMatrix(m, n, a, lda)
+	s := h.keep()
 	defer s.free()
-	ok, err := impl.getrfDevice(m, n, a, lda, ipiv, s)
+	ok, err := impl.getrfDevice(h, ipiv, s)
 	if err != nil {
 		impl.fellBack("Dgetrf", err)
 		s.restore(a, lda)
@@ -40,29 +41,20 @@ func (impl *Implementation) Dgetrf(m, n int, a []float64, lda int, ipiv []int) (
 	return ok
 }
 
-// getrfDevice uploads A, factorises it on the device and reads the factors
-// back into a once s holds its copy.
-func (impl *Implementation) getrfDevice(m, n int, a []float64, lda int, ipiv []int, s *saved) (ok bool, err error) {
-	h := impl.hostMatrix(m, n, a, lda)
+// getrfDevice uploads h's matrix, factorises it on the device and reads
+// the factors back into it once s holds its copy.
+func (impl *Implementation) getrfDevice(h *hostMatrix, ipiv []int, s *saved) (ok bool, err error) {
 	defer h.done()
 	d, err := h.upload()
 	if err != nil {
 		return false, err
 	}
-	defer func() {
-		if rerr := putScratch(impl, d); rerr != nil && err == nil {
-			err = rerr
-		}
-	}()
 	ok, err = getrf(impl, d, ipiv)
-	if err != nil {
-		return false, err
+	if err == nil {
+		s.wait()
+		err = h.download(d, "Dgetrf")
 	}
-	s.wait()
-	if err := h.download(d, "Dgetrf"); err != nil {
-		return false, err
-	}
-	return ok, nil
+	return ok, h.finish("Dgetrf", err, putScratch(impl, d))
 }
 
 // getrf is the LU factorization of the resident matrix d: getrfDevice,

@@ -22,9 +22,13 @@ func (impl *Implementation) Dpotrf(ul blas.Uplo, n int, a []float64, lda int) (o
 	if !valid || !impl.offload(n) {
 		return impl.Implementation.Dpotrf(ul, n, a, lda)
 	}
-	s := saveAsync(n, n, a, lda)
+	h := impl.hostMatrix(n, n, a, lda)
+	s := h.keep()
+	if s == nil && impl.hostBand {
+		s = saveAsync(n, n, a, lda) // the triangle is restored from it
+	}
 	defer s.free()
-	ok, err := impl.potrfDevice(ul, n, a, lda, s)
+	ok, err := impl.potrfDevice(ul, h, s)
 	if err != nil {
 		impl.fellBack("Dpotrf", err)
 		s.restore(a, lda)
@@ -35,30 +39,21 @@ func (impl *Implementation) Dpotrf(ul blas.Uplo, n int, a []float64, lda int) (o
 	return ok
 }
 
-// potrfDevice uploads A, factorises it on the device and reads the factor
-// back into a once s holds its copy.
-func (impl *Implementation) potrfDevice(ul blas.Uplo, n int, a []float64, lda int, s *saved) (ok bool, err error) {
-	h := impl.hostMatrix(n, n, a, lda)
+// potrfDevice uploads h's matrix, factorises it on the device and reads
+// the factor back into it once s holds its copy.
+func (impl *Implementation) potrfDevice(ul blas.Uplo, h *hostMatrix, s *saved) (ok bool, err error) {
 	defer h.done()
 	d, err := h.upload()
 	if err != nil {
 		return false, err
 	}
-	defer func() {
-		if rerr := putScratch(impl, d); rerr != nil && err == nil {
-			err = rerr
-		}
-	}()
 	ok, err = potrfBand(impl, ul, d, !impl.hostBand)
-	if err != nil {
-		return false, err
+	if err == nil {
+		s.wait()
+		err = h.download(d, "Dpotrf")
 	}
-	s.wait()
-	if err := h.download(d, "Dpotrf"); err != nil {
-		return false, err
+	if err == nil && impl.hostBand {
+		s.restoreTriangle(ul, h.a, h.lda)
 	}
-	if impl.hostBand {
-		s.restoreTriangle(ul, a, lda)
-	}
-	return ok, nil
+	return ok, h.finish("Dpotrf", err, putScratch(impl, d))
 }

@@ -3,6 +3,7 @@ package cllapack
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"log/slog"
 	"math/rand/v2"
 	"strings"
@@ -14,8 +15,16 @@ import (
 // TestDgetrfFallback makes the device path fail after it has started (the
 // row-interchange kernel is unavailable) and checks that the call is
 // finished by gonum from the original matrix, with gonum's exact answer,
-// and that the failure is logged once.
+// and that the failure is logged once; from Go memory (a background copy
+// of the original kept) and staged through the pinned buffer (no copy:
+// the matrix must be untouched until the result is read).
 func TestDgetrfFallback(t *testing.T) {
+	for _, stage := range []bool{false, true} {
+		t.Run(fmt.Sprintf("staged=%v", stage), func(t *testing.T) { dgetrfFallback(t, stage) })
+	}
+}
+
+func dgetrfFallback(t *testing.T, stage bool) {
 	base := newTestImpl(t, 16)
 	var log bytes.Buffer
 	impl, err := New(shared.blas, WithOffload(base.Policy()), WithBlockSize(16),
@@ -23,6 +32,8 @@ func TestDgetrfFallback(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer impl.Close()
+	impl.stageIO = stage
 	impl.kernErr[kernelKey{name: "laswp", pi: 1}] = errors.New("injected failure")
 	rnd := rand.New(rand.NewPCG(17, 18))
 	const n = 60
@@ -55,5 +66,8 @@ func TestDgetrfFallback(t *testing.T) {
 	}
 	if c := strings.Count(log.String(), "injected failure"); c != 1 {
 		t.Errorf("the failure was logged %d times, want once:\n%s", c, log.String())
+	}
+	if stage && impl.stg.hs == nil {
+		t.Error("the matrix was not staged")
 	}
 }

@@ -17,14 +17,17 @@ import (
 // luBMax is the widest leaf getf2_leaf takes (LU_BMAX).
 const luBMax = 64
 
-// trsmLeaf is the most rows trsmUnitLower solves in one trsm_llu launch:
-// each work-item walks its column serially, so longer solves are split
-// with GEMM updates between the halves.
+// trsmLeaf is the most rows trsmUnitLower solves in one trsm_llu launch
+// (TRSM_N): a solve is a step a row, so longer solves are split with GEMM
+// updates between the halves.
 const trsmLeaf = 64
 
-// trsmWG is trsm_llu's work-group size (TRSM_WG): each work-item keeps its
-// column in local memory.
-const trsmWG = 32
+// trsm_llu's work-group size (TRSM_WG) and the columns of B each group
+// solves (TRSM_COLS).
+const (
+	trsmWG   = 256
+	trsmCols = 32
+)
 
 // getrfDevice is the blocked right-looking LU factorization of the
 // resident m×n matrix d with every step on the device: each (m−j)×nb
@@ -249,7 +252,8 @@ func trsmUnitLower[T float32 | float64](impl *Implementation, d *clblas.Matrix[T
 			return err
 		}
 		ld := d.Stride()
-		return launch[T](impl, "trsm_llu", []int{n2}, []int{trsmWG}, int32(n1), int32(n2), buf,
+		groups := (n2 + trsmCols - 1) / trsmCols
+		return launch[T](impl, "trsm_llu", []int{groups * trsmWG}, []int{trsmWG}, int32(n1), int32(n2), buf,
 			int64(off+r0*ld+cl), int64(off+r0*ld+cb), int32(ld))
 	}
 	h := n1 / 2

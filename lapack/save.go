@@ -27,11 +27,21 @@ func saveAsync(rows, cols int, a []float64, lda int) *saved {
 	return s
 }
 
+// A nil *saved is a call that keeps no copy, its matrix staged (see
+// hostMatrix.keep): wait, restore and free do nothing.
+
 // wait blocks until the copy is complete.
-func (s *saved) wait() { <-s.done }
+func (s *saved) wait() {
+	if s != nil {
+		<-s.done
+	}
+}
 
 // restore writes the copy back into a (row stride lda).
 func (s *saved) restore(a []float64, lda int) {
+	if s == nil {
+		return
+	}
 	s.wait()
 	packRows(a, lda, s.data, s.cols, s.rows, s.cols)
 }
@@ -67,6 +77,9 @@ func savedBuf(n int) []float64 {
 
 // free gives the copy back once it is complete; s must not be used after.
 func (s *saved) free() {
+	if s == nil {
+		return
+	}
 	s.wait()
 	d := s.data
 	s.data = nil

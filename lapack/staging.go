@@ -116,10 +116,24 @@ type hostMatrix struct {
 	a          []float64
 	lda        int
 	st         *staged
+	// landed is set once the result is in a.
+	landed bool
 }
 
 func (impl *Implementation) hostMatrix(rows, cols int, a []float64, lda int) *hostMatrix {
 	return &hostMatrix{impl: impl, rows: rows, cols: cols, a: a, lda: lda, st: impl.stage(rows * cols)}
+}
+
+// keep starts the background copy of the matrix that a device failure
+// needs to finish the call on the CPU from the original (saveAsync), or
+// returns nil when the matrix is staged: the staged download writes a
+// only after the device's result has been read whole, so until then a
+// failure leaves a as it was.
+func (h *hostMatrix) keep() *saved {
+	if h.st != nil {
+		return nil
+	}
+	return saveAsync(h.rows, h.cols, h.a, h.lda)
 }
 
 // upload returns the device copy of the matrix.
@@ -141,7 +155,24 @@ func (h *hostMatrix) download(d *clblas.Matrix[float64], op string) error {
 	if err != nil {
 		return fmt.Errorf("cllapack: %s: reading the result: %w", op, err)
 	}
+	h.landed = true
 	return nil
+}
+
+// finish returns a call's error from err, its own, and rerr, the release
+// of its device matrix after it: once the result has landed in a, a
+// failed release does not make the call fail (a holds the answer, and a
+// call finished again on the CPU would factorise the factors): it is
+// logged.
+func (h *hostMatrix) finish(op string, err, rerr error) error {
+	if err != nil || rerr == nil {
+		return err
+	}
+	if h.landed {
+		h.impl.logger.Warn("cllapack: releasing the device matrix after the result", "routine", op, "err", rerr)
+		return nil
+	}
+	return rerr
 }
 
 // done gives the pinned buffer back.
