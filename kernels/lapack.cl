@@ -938,7 +938,42 @@ __kernel void larft_t(int n, int lw, __global const real *g, long goff,
 #define GRID_WG 256 // work-items of a grid kernel's work-group
 #endif
 #define GRID_BMAX 128 // the widest panel getrf_grid factorises
+#if GRID_BMAX > GRID_WG
+#error "GRID_BMAX must not exceed GRID_WG: a work-item loads one column"
+#endif
 #define GRID_CROWS 8  // rows a getrf_grid work-item loads at once
+
+// grid_ld and grid_ldi read what another group published before the
+// last grid barrier, from the memory all groups share, never from a cache
+// of this compute unit that may hold an older value. With GRID_CG
+// (NVIDIA's GPUs) they are PTX ld.global.cg loads (cached in L2 only),
+// which the hardware keeps in flight together, so a work-item issues a
+// batch of them and waits once; a C volatile load there is issued only
+// after the one before it has returned. Elsewhere they are volatile
+// loads.
+#ifdef GRID_CG
+static inline real grid_ld(volatile __global const real *p) {
+  real v;
+#if PRECISION == 64
+  asm volatile("ld.global.cg.f64 %0, [%1];" : "=d"(v) : "l"((ulong)p) : "memory");
+#else
+  asm volatile("ld.global.cg.f32 %0, [%1];" : "=f"(v) : "l"((ulong)p) : "memory");
+#endif
+  return v;
+}
+static inline int grid_ldi(volatile __global const int *p) {
+  int v;
+  asm volatile("ld.global.cg.s32 %0, [%1];" : "=r"(v) : "l"((ulong)p) : "memory");
+  return v;
+}
+#else
+static inline real grid_ld(volatile __global const real *p) { return *p; }
+static inline int grid_ldi(volatile __global const int *p) { return *p; }
+#endif
+
+// GRID_BATCH is how many published values a work-item loads before it
+// adds them (geqrf_grid's sums over the groups).
+#define GRID_BATCH 8
 
 // grid_sync is the grid barrier: the groups' target-th meeting (target
 // counts arrivals at *count, G a meeting), or the give-up described above.
@@ -1075,8 +1110,8 @@ __kernel void getrf_grid(int m, int b, int bw, int rpg, __global real *a,
   for (int c = 0; c < b; c++) {
     const int q = c & 1;
     // The pivot: the first of the groups' equal largest candidates.
-    argmax_local(lmax, lidx, lid < G ? vs[q * G + lid] : -1,
-                 lid < G ? vi[q * G + lid] : c);
+    argmax_local(lmax, lidx, lid < G ? grid_ld(vs + q * G + lid) : -1,
+                 lid < G ? grid_ldi(vi + q * G + lid) : c);
     int piv = lidx[0];
     if (piv < c || piv >= m) {
       // Not a row of the panel below c: the device did not order the
@@ -1087,16 +1122,22 @@ __kernel void getrf_grid(int m, int b, int bw, int rpg, __global real *a,
     }
     volatile __global const real *vc = vs + 2 * G + q * b;
     volatile __global const real *vp = vs + 2 * G + 2 * b + ((long)q * G + piv / rpg) * b;
-    const real dc = vc[c];
-    const real dp = piv == c ? dc : vp[c];
+    // Rows c and piv, and their elements in column c, in one batch of
+    // loads (which row becomes row c is decided after).
+    const real dc = grid_ld(vc + c);
+    const real dp0 = grid_ld(vp + c);
+    // (GRID_BMAX ≤ GRID_WG: a work-item loads column lid of both rows.)
+    const int k = lid;
+    const real tk = k < b ? grid_ld(vc + k) : 0;
+    const real uk = k < b ? grid_ld(vp + k) : 0;
+    const real dp = piv == c ? dc : dp0;
     if (isnan(dc))
       piv = c;
     const real pv = isnan(dc) ? dc : dp;
     const int swap = pv != 0 && piv != c;
-    for (int k = lid; k < b; k += GRID_WG) {
-      const real t = vc[k];
-      crow[k] = t;
-      prow[k] = swap ? vp[k] : t;
+    if (k < b) {
+      crow[k] = tk;
+      prow[k] = swap ? uk : tk;
     }
     if (g == 0 && lid == 0 && live) {
       ipiv[r0 + c] = r0 + piv;
@@ -1264,15 +1305,34 @@ __kernel void geqrf_grid(int m, int b, int bw, int rpg, __global real *a,
     volatile __global const real *sums = vs + (long)q * G * (b + 2);
     if (lid < b) {
       real s = 0;
-      for (int h = 0; h < G; h++)
-        s += sums[(long)h * (b + 2) + lid];
+      for (int h0 = 0; h0 < G; h0 += GRID_BATCH) {
+        real x[GRID_BATCH];
+#pragma unroll
+        for (int u = 0; u < GRID_BATCH; u++)
+          x[u] = h0 + u < G ? grid_ld(sums + (long)(h0 + u) * (b + 2) + lid) : 0;
+#pragma unroll
+        for (int u = 0; u < GRID_BATCH; u++)
+          if (h0 + u < G)
+            s += x[u];
+      }
       red[lid] = s;
-      rowc[lid] = vs[2L * G * (b + 2) + q * b + lid];
+      rowc[lid] = grid_ld(vs + 2L * G * (b + 2) + q * b + lid);
     }
     if (lid == GRID_WG - 1) {
       real s1 = 0, q1 = 1;
-      for (int h = 0; h < G; h++)
-        ssq_merge(&s1, &q1, sums[(long)h * (b + 2) + b], sums[(long)h * (b + 2) + b + 1]);
+      for (int h0 = 0; h0 < G; h0 += GRID_BATCH) {
+        real xs1[GRID_BATCH], xq1[GRID_BATCH];
+#pragma unroll
+        for (int u = 0; u < GRID_BATCH; u++) {
+          const int h = min(h0 + u, G - 1);
+          xs1[u] = grid_ld(sums + (long)h * (b + 2) + b);
+          xq1[u] = grid_ld(sums + (long)h * (b + 2) + b + 1);
+        }
+#pragma unroll
+        for (int u = 0; u < GRID_BATCH; u++)
+          if (h0 + u < G)
+            ssq_merge(&s1, &q1, xs1[u], xq1[u]);
+      }
       red[GRID_BMAX] = s1;
       red[GRID_BMAX + 1] = q1;
     }

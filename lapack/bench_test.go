@@ -39,6 +39,7 @@ var benchAhead = flag.Bool("lapack.ahead", false, "Potrf with look-ahead (next d
 
 var benchLUCoal = flag.Bool("lapack.lucoal", false, "getf2_leaf with a row's columns on neighbouring work-items in the benchmarks")
 
+var benchGridMax = flag.Int("lapack.gridmax", 0, "the most work-groups of a grid panel launch in the benchmarks (0: one a compute unit)")
 var benchGridLU = flag.Bool("lapack.grid", false, "LU panels in one getrf_grid launch each (where the probe passes) in the benchmarks")
 
 var benchGridQR = flag.Bool("lapack.gridqr", false, "QR panels in one geqrf_grid launch each (where the probe passes) in the benchmarks")
@@ -96,6 +97,8 @@ func setBenchFlags(b *testing.B, impl *Implementation) {
 			impl.luCoal = *benchLUCoal
 		case "lapack.grid":
 			impl.gridLU = *benchGridLU
+		case "lapack.gridmax":
+			impl.gridMax = *benchGridMax
 		case "lapack.gridqr":
 			impl.gridQR = *benchGridQR
 		case "lapack.gridqrrows":

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gocompute/opencl/cl"
 	"github.com/gocompute/opencl/kernels"
+	"github.com/gocompute/opencl/platform"
 
 	clblas "github.com/gocompute/opencl/blas"
 )
@@ -53,6 +54,11 @@ func (impl *Implementation) kernel(k kernelKey) (*cl.Kernel, error) {
 		}
 		if k.regs {
 			opts += fmt.Sprintf(" -DPOTF_REGS=1 -DPOTF_T=%d", k.potfT)
+		}
+		if impl.blas.Runtime().Device().Profile().Vendor == platform.VendorNVIDIA {
+			// The grid kernels read published values with PTX loads
+			// (grid_ld in kernels/lapack.cl).
+			opts += " -DGRID_CG=1"
 		}
 		kern, err = impl.blas.Runtime().Kernel(srcs, opts, k.name)
 	}
