@@ -17,8 +17,6 @@ import (
 // triangle, transpose (ConjTrans for complex) and diagonal, bands
 // narrower and wider than a sub-block, increments ±1 and ±3, real and
 // complex; and TestTrsvBlockedNonFinite's zero diagonals, Inf and NaN.
-// On a CPU device (where flow is off by default) it runs on one
-// work-group only unless GOCL_TEST_FLOW_GROUPS is set: see flowGroups.
 func TestTrsvBlockedFlow(t *testing.T) {
 	impl, e := privateImpl(t, nil)
 	e.L2Portable = true
@@ -55,10 +53,6 @@ func TestTrsvFlowRescue(t *testing.T) {
 // flow settings (and the non-finite cases too if nonFinite) as subtests
 // under name, and checks they took the flow schedule.
 func trsvFlowRun(t *testing.T, impl *Implementation, e *eng.Engine, name string, nonFinite bool) {
-	if !flowGroupsAllowed(e) {
-		t.Logf("%s: skipped (several work-groups on a CPU device)", name)
-		return
-	}
 	before := e.L2FlowSolves.Load()
 	ran := false
 	run := func(sub string, f func(t *testing.T)) {
@@ -88,7 +82,3 @@ func trsvFlowRun(t *testing.T, impl *Implementation, e *eng.Engine, name string,
 		t.Errorf("%s: no solve took the flow schedule", name)
 	}
 }
-
-// flowGroupsAllowed reports whether e's flow launch may run on its
-// current number of work-groups.
-func flowGroupsAllowed(e *eng.Engine) bool { return true }
