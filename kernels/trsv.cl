@@ -43,6 +43,30 @@
 // launches, but the block's cost no longer grows with the number of
 // work-groups, so NB can be several times larger.
 //
+// Both are latency-bound: every launch waits for the one before, and
+// the device is mostly idle in between. The flow schedule makes the
+// solve one launch after trsv_inv: trsv_flow's work-groups persist,
+// each taking the next sub-block b by ticket (an atomic counter) until
+// none is left, so any number of groups, one included, solves them all.
+// For b the group starts from r_b (r is only read), subtracts
+// M(b, j)·x_j for the earlier sub-blocks j the band reaches, in order,
+// each once sub-block j's done flag is set (work-item 0 polls it, then a
+// barrier; M's tile is loaded before the wait, as it does not depend on
+// x, and x_j is read through volatile loads from xp, a contiguous
+// published copy of x, not from a stale cache), solves its diagonal block as
+// trsv_blk does (sv_sub), stores x_b in x and in the published copy, and
+// sets done[b] after a global fence. Tickets go out in order and a group
+// waits only for smaller ones, held by groups already running, so the
+// wait ends on a device whose started work-groups keep running. A wait
+// is bounded all the same: one that runs out sets the failure flag, and
+// then no group takes another sub-block or publishes one it waited for. A
+// second launch, always enqueued after it, of trsv_flow with rescue set
+// on one work-group does nothing unless that flag is set, and then
+// solves every sub-block again in order from r, which is intact: device
+// trouble costs time, not a wrong answer, and the host waits for
+// nothing. Only sub-block j's published x crosses work-groups, through
+// the flags and fences the grid kernels of lapack.cl rely on.
+//
 // Rounding and exceptions: a sub-block with its flag set, or whose r is
 // not finite, is solved by substitution (a row at a time, as gonum's loop
 // does), so a zero or non-finite diagonal, or Inf and NaN in A or b, give
@@ -67,6 +91,9 @@
 // [nsb·TS, nsb·TS + nsb·TS²) (sub-block b's, column-major: X(i, j) at
 // b·TS² + j·TS + i, zero above the diagonal and past the matrix), the flags
 // at the nsb elements after them (non-zero: substitute); nsb = ⌈n/TS⌉.
+// The flow schedule's int flags (zeroed by trsv_inv, whose sync is
+// otherwise empty): the failure flag, the ticket counter, then a done
+// flag per sub-block (SV_FAIL, SV_TICKET, SV_DONE).
 
 #pragma OPENCL FP_CONTRACT OFF
 

@@ -15,9 +15,14 @@ import (
 // subtracts its part of M·x from the rows it reaches (all the rows below;
 // the band's k rows for tbsv); or, with e.L2SolveSplit set, the split
 // schedule (svRunSplit), which solves each block once and updates the
-// rows below it in a launch of its own. Every storage (dense, band, packed) and
-// orientation takes it, except real dense and packed on a CPU device,
-// whose single work-item walk (tri_solve_seq) meets no barriers.
+// rows below it in a launch of its own; or the flow schedule
+// (svRunFlow), one launch in which persistent work-groups take the
+// sub-blocks in order and each waits for the x of the earlier ones it
+// needs, published by other groups, instead of a launch boundary per
+// block: by default on NVIDIA's GPUs (svFlow). Every storage (dense,
+// band, packed) and orientation takes it, except real dense and packed
+// on a CPU device, whose single work-item walk (tri_solve_seq) meets no
+// barriers.
 
 const trsvFile = "trsv.cl"
 
