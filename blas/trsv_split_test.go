@@ -117,7 +117,7 @@ func trsvSplitRun[T float32 | float64](t *testing.T, got, want l2ops[T], tol flo
 	}
 }
 
-// TestParseTrsvShape: BenchmarkTrsvShape's shapes, both schedules, and
+// TestParseTrsvShape: BenchmarkTrsvShape's shapes, every schedule, and
 // the malformed ones it must refuse.
 func TestParseTrsvShape(t *testing.T) {
 	for _, c := range []struct {
@@ -128,6 +128,8 @@ func TestParseTrsvShape(t *testing.T) {
 		{"64:4:132", trsvShape{ts: 64, launch: 4, groups: 132}},
 		{"s512", trsvShape{split: 512}},
 		{"s1024:32:264", trsvShape{split: 1024, ts: 32, groups: 264}},
+		{"f", trsvShape{flow: true}},
+		{"f:32:264", trsvShape{flow: true, ts: 32, groups: 264}},
 	} {
 		got, err := parseTrsvShape(c.in)
 		if err != nil || got != c.want {
@@ -137,7 +139,7 @@ func TestParseTrsvShape(t *testing.T) {
 			t.Errorf("%q: String %q reads back as %+v, %v", c.in, got.String(), back, err)
 		}
 	}
-	for _, in := range []string{"s0", "s", "512", "x:1:2", "s512:1"} {
+	for _, in := range []string{"s0", "s", "512", "x:1:2", "s512:1", "f32", "f:32", "fs512"} {
 		if got, err := parseTrsvShape(in); err == nil {
 			t.Errorf("parseTrsvShape(%q) = %+v, want an error", in, got)
 		}
