@@ -2,6 +2,7 @@ package clblas
 
 import (
 	"fmt"
+	"sync/atomic"
 	"testing"
 
 	"gonum.org/v1/gonum/blas/gonum"
@@ -25,7 +26,7 @@ func TestTrsvBlockedFlow(t *testing.T) {
 	for _, sh := range [][2]int{{4, 1}, {4, 2}, {4, 3}, {4, 64}, {8, 1}, {8, 3}, {8, 64}} {
 		e.L2SolveNB, e.L2SolveGroups = sh[0], sh[1]
 		name := fmt.Sprintf("ts=%d/groups=%d", sh[0], sh[1])
-		trsvFlowRun(t, impl, e, name, sh[0] == 4 && sh[1] == 3)
+		trsvScheduleRun(t, impl, e, name, sh[0] == 4 && sh[1] == 3, "flow", &e.L2FlowSolves)
 	}
 }
 
@@ -45,15 +46,16 @@ func TestTrsvFlowRescue(t *testing.T) {
 	for _, c := range []struct{ groups, poison, spin int }{{1, 1, 0}, {3, 1, 0}, {1, 4, 0}, {3, 4, 0}, {64, 0, 1}} {
 		e.L2SolveGroups, e.L2SolveFlowPoison, e.L2SolveFlowSpin = c.groups, c.poison, c.spin
 		name := fmt.Sprintf("groups=%d/poison=%d/spin=%d", c.groups, c.poison, c.spin)
-		trsvFlowRun(t, impl, e, name, c.poison == 1)
+		trsvScheduleRun(t, impl, e, name, c.poison == 1, "flow", &e.L2FlowSolves)
 	}
 }
 
-// trsvFlowRun runs the solves of TestTrsvBlockedSplit on e's current
-// flow settings (and the non-finite cases too if nonFinite) as subtests
-// under name, and checks they took the flow schedule.
-func trsvFlowRun(t *testing.T, impl *Implementation, e *eng.Engine, name string, nonFinite bool) {
-	before := e.L2FlowSolves.Load()
+// trsvScheduleRun runs the solves of TestTrsvBlockedSplit on e's
+// current schedule (and the non-finite cases too if nonFinite) as
+// subtests under name, and checks that they took the schedule whose
+// solves solves counts.
+func trsvScheduleRun(t *testing.T, impl *Implementation, e *eng.Engine, name string, nonFinite bool, schedule string, solves *atomic.Int64) {
+	before := solves.Load()
 	ran := false
 	run := func(sub string, f func(t *testing.T)) {
 		t.Run(name+"/"+sub, func(t *testing.T) {
@@ -78,7 +80,7 @@ func trsvFlowRun(t *testing.T, impl *Implementation, e *eng.Engine, name string,
 	if nonFinite {
 		run("nonfinite", func(t *testing.T) { trsvNonFiniteRun(t, impl, e) })
 	}
-	if ran && e.L2FlowSolves.Load() == before {
-		t.Errorf("%s: no solve took the flow schedule", name)
+	if ran && solves.Load() == before {
+		t.Errorf("%s: no solve took the %s schedule", name, schedule)
 	}
 }

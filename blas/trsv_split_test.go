@@ -27,35 +27,8 @@ func TestTrsvBlockedSplit(t *testing.T) {
 	defer func() { e.L2SolveNB, e.L2SolveSplit = 0, 0 }()
 	for _, sh := range [][2]int{{4, 8}, {4, 12}, {8, 16}} {
 		e.L2SolveNB, e.L2SolveSplit = sh[0], sh[1]
-		before := e.L2SplitSolves.Load()
 		name := fmt.Sprintf("ts=%d/nb=%d", sh[0], sh[1])
-		ran := false
-		run := func(sub string, f func(t *testing.T)) {
-			t.Run(name+"/"+sub, func(t *testing.T) {
-				ran = true
-				f(t)
-			})
-		}
-		if e.Prof.FP64 {
-			run("float64", func(t *testing.T) {
-				trsvSplitRun(t, l2ops64(impl), l2ops64(gonum.Implementation{}), 1e-12, 45, []int{2, 5, 17, 44}, l2diags)
-			})
-			run("complex128", func(t *testing.T) {
-				trsvCxRun(t, impl, gonum.Implementation{}, 1e-12, []int{1, -1, 3, -3})
-			})
-		}
-		run("float32", func(t *testing.T) {
-			trsvSplitRun(t, l2ops32(impl), l2ops32(gonum.Implementation{}), 2e-4, 45, []int{2, 5, 17, 44}, l2diags)
-		})
-		run("complex64", func(t *testing.T) {
-			trsvCxRun(t, c64(impl), c64(gonum.Implementation{}), 2e-4, []int{1, -1, 3, -3})
-		})
-		if sh[0] == 4 && sh[1] == 8 {
-			run("nonfinite", func(t *testing.T) { trsvNonFiniteRun(t, impl, e) })
-		}
-		if ran && e.L2SplitSolves.Load() == before {
-			t.Errorf("%s: no solve took the split schedule", name)
-		}
+		trsvScheduleRun(t, impl, e, name, sh[0] == 4 && sh[1] == 8, "split", &e.L2SplitSolves)
 	}
 }
 
