@@ -50,6 +50,25 @@ func TestTrsvFlowRescue(t *testing.T) {
 	}
 }
 
+// TestTrsvFlowLarge runs the flow schedule at the device's own
+// sub-block order on n = 1100, non-unit diagonals, against gonum: on the
+// default number of work-groups (a group per sub-block, as a GPU takes
+// it) and on 3, which wait for each other far more.
+func TestTrsvFlowLarge(t *testing.T) {
+	impl, e := privateImpl(t, nil)
+	e.L2Portable = true
+	e.L2SolveFlow = eng.SolveFlowOn
+	defer func() { e.L2SolveGroups, e.L2SolveFlow = 0, eng.SolveFlowAuto }()
+	before := e.L2FlowSolves.Load()
+	for _, groups := range []int{0, 3} {
+		e.L2SolveGroups = groups
+		trsvLargeRun(t, impl, fmt.Sprintf("groups=%d", groups))
+	}
+	if e.L2FlowSolves.Load() == before {
+		t.Error("no solve took the flow schedule")
+	}
+}
+
 // trsvScheduleRun runs the solves of TestTrsvBlockedSplit on e's
 // current schedule (and the non-finite cases too if nonFinite) as
 // subtests under name, and checks that they took the schedule whose

@@ -44,18 +44,25 @@ func TestTrsvSplitLarge(t *testing.T) {
 	before := e.L2SplitSolves.Load()
 	for _, nb := range []int{256, 512} {
 		e.L2SolveSplit = nb
-		if e.Prof.FP64 {
-			t.Run(fmt.Sprintf("nb=%d/float64", nb), func(t *testing.T) {
-				trsvSplitRun(t, l2ops64(impl), l2ops64(gonum.Implementation{}), 1e-11, 1100, []int{3, 700, 1099}, []blas.Diag{blas.NonUnit})
-			})
-		}
-		t.Run(fmt.Sprintf("nb=%d/float32", nb), func(t *testing.T) {
-			trsvSplitRun(t, l2ops32(impl), l2ops32(gonum.Implementation{}), 1e-3, 1100, []int{3, 700, 1099}, []blas.Diag{blas.NonUnit})
-		})
+		trsvLargeRun(t, impl, fmt.Sprintf("nb=%d", nb))
 	}
 	if e.L2SplitSolves.Load() == before {
 		t.Error("no solve took the split schedule")
 	}
+}
+
+// trsvLargeRun runs trsvSplitRun on n = 1100, non-unit diagonals, in
+// double (where the device has it) and single precision, as subtests
+// under name.
+func trsvLargeRun(t *testing.T, impl *Implementation, name string) {
+	if impl.eng.Prof.FP64 {
+		t.Run(name+"/float64", func(t *testing.T) {
+			trsvSplitRun(t, l2ops64(impl), l2ops64(gonum.Implementation{}), 1e-11, 1100, []int{3, 700, 1099}, []blas.Diag{blas.NonUnit})
+		})
+	}
+	t.Run(name+"/float32", func(t *testing.T) {
+		trsvSplitRun(t, l2ops32(impl), l2ops32(gonum.Implementation{}), 1e-3, 1100, []int{3, 700, 1099}, []blas.Diag{blas.NonUnit})
+	})
 }
 
 // trsvSplitRun checks trsv, tbsv and tpsv of order n (TestTrsvBlockedSplit:

@@ -273,7 +273,7 @@ void trsv_inv(SV_PARAMS, __global const elem* x, const long offx, const int incx
     const int b = get_group_id(0);
     const long nsb = get_num_groups(0);
     const int p0 = b * TS;
-    if (p0 + t < nsync) sync[p0 + t] = 0;
+    for (long i = p0 + t; i < nsync; i += nsb * TS) sync[i] = 0;
     const int sw = min(TS, n - p0);
     w[p0 + t] = t < sw ? x[offx + (long)SV_ROW(p0 + t) * incx] : EZERO;
     if (t == 0) bad = 0;
