@@ -39,13 +39,13 @@ type Engine struct {
 	// L2SolveSplit, if positive, has them take the split schedule
 	// (svRunSplit) with launch blocks of about that many positions, each
 	// solved once by one work-group before a wide update (measurements:
-	// the default is still the schedule that solves every block again in
-	// each work-group of its update).
+	// off the flow schedule, the default is still the one that solves
+	// every block again in each work-group of its update).
 	// L2SolveFlow chooses the flow schedule (svRunFlow: every sub-block
 	// in one launch, work-groups waiting for each other's published x):
 	// SolveFlowAuto takes it on NVIDIA's GPUs only (svFlow), SolveFlowOn
-	// and SolveFlowOff force it (tests, measurements); L2SolveSplit
-	// overrides it. L2SolveFlowSpin, if positive, replaces the polls a
+	// and SolveFlowOff force it on or off (tests, measurements);
+	// L2SolveSplit overrides it; L2SolveGroups caps its work-groups. L2SolveFlowSpin, if positive, replaces the polls a
 	// wait makes before the launch gives up (svFlowSpin), and
 	// L2SolveFlowPoison, if positive, fails the launch at sub-block
 	// L2SolveFlowPoison−1 (tests of the rescue).
