@@ -95,6 +95,10 @@ func trsvBlockedOnDevice[R Real](c *Call, s svSolve, a *cl.Buffer, x *cl.Buffer,
 	ts := L2SolveBlock(c.E, s.es)
 	nb := svSplit(c.E, ts, s.es)
 	split := nb > 0
+	flow := !split && svFlow(c.E)
+	if flow && c.E.L2SolveNB <= 0 {
+		ts = min(ts, svFlowBlock)
+	}
 	if !split {
 		nb = ts * svLaunch(c.E, ts, s.es)
 	}
@@ -110,7 +114,6 @@ func trsvBlockedOnDevice[R Real](c *Call, s svSolve, a *cl.Buffer, x *cl.Buffer,
 	desc := []any{int32(s.storage), l2bool(s.upper), int32(s.trans), l2bool(s.unit), int32(n), int32(s.k), a, int32(s.lda)}
 	// The flow schedule's flags, zeroed by trsv_inv (the others pass w
 	// and no flags).
-	flow := !split && svFlow(c.E)
 	sync, nsync := w, 0
 	if flow {
 		nsync = svFlowFlags + nsb
@@ -229,6 +232,13 @@ const (
 	SolveFlowOn
 	SolveFlowOff
 )
+
+// svFlowBlock is the largest sub-block order of the flow schedule (unless
+// e.L2SolveNB sets it): a sub-block's solve is one step of the chain every
+// group waits on, and one of 64 positions, a work-item holding a row of
+// its inverse, took longer than two of 32 on the H200 (BENCHMARKS.md,
+// "Triangular solves in one launch").
+const svFlowBlock = 32
 
 // svFlowFlags is the number of int32 flags of a flow solve before its
 // sub-blocks' done flags: the failure flag and the ticket counter
