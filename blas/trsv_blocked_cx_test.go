@@ -18,11 +18,13 @@ import (
 // 16, two per launch, so that n = 45 takes many launches and a short last
 // block: every transpose (ConjTrans included), triangle and diagonal,
 // increments 1 and −2, bands narrower and wider than a sub-block. A unit
-// diagonal holds NaN (it must not be read). Against gonum.
+// diagonal holds NaN (it must not be read). Against gonum, on the
+// launch-per-block schedule (not the flow schedule, NVIDIA's default).
 func TestTrsvBlockedComplex(t *testing.T) {
 	impl, e := privateImpl(t, nil)
 	e.L2Portable = true
-	defer func() { e.L2SolveNB, e.L2SolveLaunch = 0, 0 }()
+	e.L2SolveFlow = eng.SolveFlowOff
+	defer func() { e.L2SolveNB, e.L2SolveLaunch, e.L2SolveFlow = 0, 0, eng.SolveFlowAuto }()
 	for _, nb := range []int{4, 16} {
 		e.L2SolveNB, e.L2SolveLaunch = nb, 2
 		before := e.Launched.Of("Ztrsv") + e.Launched.Of("Ctbsv")
@@ -157,12 +159,13 @@ func trsvCxRun(t *testing.T, got, want cxSolver, tol float64, incs []int) {
 // blocked kernels (sub-blocks of 4, two per launch) give NaN and Inf where
 // gonum does, with the same signs, and close values elsewhere: real
 // (Dtrsv, Dtbsv, which send every operand to the device) and complex
-// (Ztrsv, whose zero diagonal goes to the device).
+// (Ztrsv, whose zero diagonal goes to the device). The launch-per-block
+// schedule (TestTrsvBlockedFlow has the flow schedule's).
 func TestTrsvBlockedNonFinite(t *testing.T) {
 	impl, e := privateImpl(t, nil)
 	e.L2Portable = true
-	e.L2SolveNB, e.L2SolveLaunch = 4, 2
-	defer func() { e.L2SolveNB, e.L2SolveLaunch = 0, 0 }()
+	e.L2SolveNB, e.L2SolveLaunch, e.L2SolveFlow = 4, 2, eng.SolveFlowOff
+	defer func() { e.L2SolveNB, e.L2SolveLaunch, e.L2SolveFlow = 0, 0, eng.SolveFlowAuto }()
 	trsvNonFiniteRun(t, impl, e)
 }
 

@@ -17,11 +17,14 @@ import (
 // 2 suite's triangular cases, plus band widths below, at and above the
 // block order and not multiples of it, and the last block short. The
 // engine is private, on the GPUs' kernels (a CPU device takes the blocked
-// kernel only for band storage otherwise).
+// kernel only for band storage otherwise), on the launch-per-block
+// schedule (trsv_blk; the flow schedule, NVIDIA's default, is
+// TestTrsvBlockedFlow's).
 func TestTrsvBlocked(t *testing.T) {
 	impl, e := privateImpl(t, nil)
 	e.L2Portable = true
-	defer func() { e.L2SolveNB = 0 }()
+	e.L2SolveFlow = eng.SolveFlowOff
+	defer func() { e.L2SolveNB, e.L2SolveFlow = 0, eng.SolveFlowAuto }()
 	for _, nb := range []int{4, 16} {
 		e.L2SolveNB = nb
 		if _, ok := openclDevice[float64](impl); ok {

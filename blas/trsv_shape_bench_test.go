@@ -8,13 +8,15 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/blas"
+
+	eng "github.com/gocompute/opencl/internal/engine"
 )
 
 var (
 	trsvN      = flag.Int("trsv.n", 512, "BenchmarkTrsvShape: the order of A")
 	trsvShapes = flag.String("trsv.shapes", "0:0:0", "BenchmarkTrsvShape: comma-separated ts:launch:groups "+
-		"(sub-block order, sub-blocks per launch, most work-groups; 0 takes the default), or sNB[:ts:groups] "+
-		"for the split schedule with launch blocks of NB positions")
+		"(sub-block order, sub-blocks per launch, most work-groups; 0 takes the default), sNB[:ts:groups] "+
+		"for the split schedule with launch blocks of NB positions, or f[:ts:groups] for the flow schedule")
 	trsvPrecs    = flag.String("trsv.precs", "S,D,C,Z", "BenchmarkTrsvShape: the precisions")
 	trsvPortable = flag.Bool("trsv.portable", false, "BenchmarkTrsvShape: real dense and packed solves on "+
 		"the blocked kernels on a CPU device too (Engine.L2Portable)")
@@ -28,13 +30,18 @@ var (
 // entries in [0, 1/n) (complex: both parts), so that the solution stays
 // bounded call after call. A shape sNB (or sNB:ts:groups) runs the split
 // schedule (Engine.L2SolveSplit = NB): each launch block of NB positions
-// solved once, then a wide update.
+// solved once, then a wide update; f (or f:ts:groups) the flow schedule
+// (Engine.L2SolveFlow on): one launch of persistent work-groups. The
+// other shapes run with the flow schedule off, so that one run compares
+// them side by side.
 //
-//	go test -run XXX -bench TrsvShape ./blas -trsv.n 8192 -trsv.shapes 0:0:0,0:4:0,s512,s1024
+//	go test -run XXX -bench TrsvShape ./blas -trsv.n 8192 -trsv.shapes 0:0:0,0:4:0,s512,s1024,f
 func BenchmarkTrsvShape(b *testing.B) {
 	impl := newTestImpl(b)
 	e := impl.eng
-	defer func() { e.L2SolveNB, e.L2SolveLaunch, e.L2SolveGroups, e.L2SolveSplit = 0, 0, 0, 0 }()
+	defer func() {
+		e.L2SolveNB, e.L2SolveLaunch, e.L2SolveGroups, e.L2SolveSplit, e.L2SolveFlow = 0, 0, 0, 0, eng.SolveFlowAuto
+	}()
 	if *trsvPortable {
 		e.L2Portable = true
 		defer func() { e.L2Portable = false }()
@@ -108,6 +115,10 @@ func trsvShapeRun[T Element](b *testing.B, impl *Implementation, n int, shapes [
 		for _, op := range ops {
 			b.Run(fmt.Sprintf("shape=%s/%s", sh, op.name), func(b *testing.B) {
 				e.L2SolveNB, e.L2SolveLaunch, e.L2SolveGroups, e.L2SolveSplit = sh.ts, sh.launch, sh.groups, sh.split
+				e.L2SolveFlow = eng.SolveFlowOff
+				if sh.flow {
+					e.L2SolveFlow = eng.SolveFlowOn
+				}
 				run := func(reps int) {
 					var last *Event
 					for range reps {
@@ -131,13 +142,25 @@ func trsvShapeRun[T Element](b *testing.B, impl *Implementation, n int, shapes [
 }
 
 // trsvShape is one blocking of BenchmarkTrsvShape: the Engine's
-// L2SolveNB, L2SolveLaunch, L2SolveGroups and L2SolveSplit.
-type trsvShape struct{ ts, launch, groups, split int }
+// L2SolveNB, L2SolveLaunch, L2SolveGroups and L2SolveSplit, and whether
+// it takes the flow schedule.
+type trsvShape struct {
+	ts, launch, groups, split int
+	flow                      bool
+}
 
-// parseTrsvShape reads ts:launch:groups, or sNB[:ts:groups] for the split
-// schedule.
+// parseTrsvShape reads ts:launch:groups, sNB[:ts:groups] for the split
+// schedule, or f[:ts:groups] for the flow schedule.
 func parseTrsvShape(s string) (trsvShape, error) {
 	var sh trsvShape
+	if rest, ok := strings.CutPrefix(s, "f"); ok {
+		sh.flow = true
+		if rest == "" {
+			return sh, nil
+		}
+		_, err := fmt.Sscanf(rest, ":%d:%d", &sh.ts, &sh.groups)
+		return sh, err
+	}
 	if rest, ok := strings.CutPrefix(s, "s"); ok {
 		if !strings.Contains(rest, ":") {
 			rest += ":0:0"
@@ -153,6 +176,9 @@ func parseTrsvShape(s string) (trsvShape, error) {
 }
 
 func (sh trsvShape) String() string {
+	if sh.flow {
+		return fmt.Sprintf("f:%d:%d", sh.ts, sh.groups)
+	}
 	if sh.split > 0 {
 		return fmt.Sprintf("s%d:%d:%d", sh.split, sh.ts, sh.groups)
 	}

@@ -27,35 +27,8 @@ func TestTrsvBlockedSplit(t *testing.T) {
 	defer func() { e.L2SolveNB, e.L2SolveSplit = 0, 0 }()
 	for _, sh := range [][2]int{{4, 8}, {4, 12}, {8, 16}} {
 		e.L2SolveNB, e.L2SolveSplit = sh[0], sh[1]
-		before := e.L2SplitSolves.Load()
 		name := fmt.Sprintf("ts=%d/nb=%d", sh[0], sh[1])
-		ran := false
-		run := func(sub string, f func(t *testing.T)) {
-			t.Run(name+"/"+sub, func(t *testing.T) {
-				ran = true
-				f(t)
-			})
-		}
-		if e.Prof.FP64 {
-			run("float64", func(t *testing.T) {
-				trsvSplitRun(t, l2ops64(impl), l2ops64(gonum.Implementation{}), 1e-12, 45, []int{2, 5, 17, 44}, l2diags)
-			})
-			run("complex128", func(t *testing.T) {
-				trsvCxRun(t, impl, gonum.Implementation{}, 1e-12, []int{1, -1, 3, -3})
-			})
-		}
-		run("float32", func(t *testing.T) {
-			trsvSplitRun(t, l2ops32(impl), l2ops32(gonum.Implementation{}), 2e-4, 45, []int{2, 5, 17, 44}, l2diags)
-		})
-		run("complex64", func(t *testing.T) {
-			trsvCxRun(t, c64(impl), c64(gonum.Implementation{}), 2e-4, []int{1, -1, 3, -3})
-		})
-		if sh[0] == 4 && sh[1] == 8 {
-			run("nonfinite", func(t *testing.T) { trsvNonFiniteRun(t, impl, e) })
-		}
-		if ran && e.L2SplitSolves.Load() == before {
-			t.Errorf("%s: no solve took the split schedule", name)
-		}
+		trsvScheduleRun(t, impl, e, name, sh[0] == 4 && sh[1] == 8, "split", &e.L2SplitSolves)
 	}
 }
 
@@ -71,18 +44,25 @@ func TestTrsvSplitLarge(t *testing.T) {
 	before := e.L2SplitSolves.Load()
 	for _, nb := range []int{256, 512} {
 		e.L2SolveSplit = nb
-		if e.Prof.FP64 {
-			t.Run(fmt.Sprintf("nb=%d/float64", nb), func(t *testing.T) {
-				trsvSplitRun(t, l2ops64(impl), l2ops64(gonum.Implementation{}), 1e-11, 1100, []int{3, 700, 1099}, []blas.Diag{blas.NonUnit})
-			})
-		}
-		t.Run(fmt.Sprintf("nb=%d/float32", nb), func(t *testing.T) {
-			trsvSplitRun(t, l2ops32(impl), l2ops32(gonum.Implementation{}), 1e-3, 1100, []int{3, 700, 1099}, []blas.Diag{blas.NonUnit})
-		})
+		trsvLargeRun(t, impl, fmt.Sprintf("nb=%d", nb))
 	}
 	if e.L2SplitSolves.Load() == before {
 		t.Error("no solve took the split schedule")
 	}
+}
+
+// trsvLargeRun runs trsvSplitRun on n = 1100, non-unit diagonals, in
+// double (where the device has it) and single precision, as subtests
+// under name.
+func trsvLargeRun(t *testing.T, impl *Implementation, name string) {
+	if impl.eng.Prof.FP64 {
+		t.Run(name+"/float64", func(t *testing.T) {
+			trsvSplitRun(t, l2ops64(impl), l2ops64(gonum.Implementation{}), 1e-11, 1100, []int{3, 700, 1099}, []blas.Diag{blas.NonUnit})
+		})
+	}
+	t.Run(name+"/float32", func(t *testing.T) {
+		trsvSplitRun(t, l2ops32(impl), l2ops32(gonum.Implementation{}), 1e-3, 1100, []int{3, 700, 1099}, []blas.Diag{blas.NonUnit})
+	})
 }
 
 // trsvSplitRun checks trsv, tbsv and tpsv of order n (TestTrsvBlockedSplit:
@@ -117,7 +97,7 @@ func trsvSplitRun[T float32 | float64](t *testing.T, got, want l2ops[T], tol flo
 	}
 }
 
-// TestParseTrsvShape: BenchmarkTrsvShape's shapes, both schedules, and
+// TestParseTrsvShape: BenchmarkTrsvShape's shapes, every schedule, and
 // the malformed ones it must refuse.
 func TestParseTrsvShape(t *testing.T) {
 	for _, c := range []struct {
@@ -128,6 +108,8 @@ func TestParseTrsvShape(t *testing.T) {
 		{"64:4:132", trsvShape{ts: 64, launch: 4, groups: 132}},
 		{"s512", trsvShape{split: 512}},
 		{"s1024:32:264", trsvShape{split: 1024, ts: 32, groups: 264}},
+		{"f", trsvShape{flow: true}},
+		{"f:32:264", trsvShape{flow: true, ts: 32, groups: 264}},
 	} {
 		got, err := parseTrsvShape(c.in)
 		if err != nil || got != c.want {
@@ -137,7 +119,7 @@ func TestParseTrsvShape(t *testing.T) {
 			t.Errorf("%q: String %q reads back as %+v, %v", c.in, got.String(), back, err)
 		}
 	}
-	for _, in := range []string{"s0", "s", "512", "x:1:2", "s512:1"} {
+	for _, in := range []string{"s0", "s", "512", "x:1:2", "s512:1", "f32", "f:32", "fs512"} {
 		if got, err := parseTrsvShape(in); err == nil {
 			t.Errorf("parseTrsvShape(%q) = %+v, want an error", in, got)
 		}

@@ -43,6 +43,30 @@
 // launches, but the block's cost no longer grows with the number of
 // work-groups, so NB can be several times larger.
 //
+// Both are latency-bound: every launch waits for the one before, and
+// the device is mostly idle in between. The flow schedule makes the
+// solve one launch after trsv_inv: trsv_flow's work-groups persist,
+// each taking the next sub-block b by ticket (an atomic counter) until
+// none is left, so any number of groups, one included, solves them all.
+// For b the group starts from r_b (r is only read), subtracts
+// M(b, j)·x_j for the earlier sub-blocks j the band reaches, in order,
+// each once sub-block j's done flag is set (work-item 0 polls it, then a
+// barrier; M's tile is loaded before the wait, as it does not depend on
+// x, and x_j is read through volatile loads from xp, a contiguous
+// published copy of x, not from a stale cache), solves its diagonal block as
+// trsv_blk does (sv_sub), stores x_b in x and in the published copy, and
+// sets done[b] after a global fence. Tickets go out in order and a group
+// waits only for smaller ones, held by groups already running, so the
+// wait ends on a device whose started work-groups keep running. A wait
+// is bounded all the same: one that runs out sets the failure flag, and
+// then no group takes another sub-block or publishes one it waited for. A
+// second launch, always enqueued after it, of trsv_flow with rescue set
+// on one work-group does nothing unless that flag is set, and then
+// solves every sub-block again in order from r, which is intact: device
+// trouble costs time, not a wrong answer, and the host waits for
+// nothing. Only sub-block j's published x crosses work-groups, through
+// the flags and fences the grid kernels of lapack.cl rely on.
+//
 // Rounding and exceptions: a sub-block with its flag set, or whose r is
 // not finite, is solved by substitution (a row at a time, as gonum's loop
 // does), so a zero or non-finite diagonal, or Inf and NaN in A or b, give
@@ -67,6 +91,9 @@
 // [nsb·TS, nsb·TS + nsb·TS²) (sub-block b's, column-major: X(i, j) at
 // b·TS² + j·TS + i, zero above the diagonal and past the matrix), the flags
 // at the nsb elements after them (non-zero: substitute); nsb = ⌈n/TS⌉.
+// The flow schedule's int flags (zeroed by trsv_inv, whose sync is
+// otherwise empty): the failure flag, the ticket counter, then a done
+// flag per sub-block (SV_FAIL, SV_TICKET, SV_DONE).
 
 #pragma OPENCL FP_CONTRACT OFF
 
@@ -194,6 +221,17 @@ static inline void sv_tile(SV_PARAMS, const int p0, const int pend, const int c0
     }
 }
 
+// sv_row_dot returns Σ_{lo ≤ c < cw} tile[t][c]·xq[c] over work-item t's
+// row of a loaded tile.
+static inline elem sv_row_dot(__local elem (*tile)[TS + 1], const int lo, const int cw,
+                              __local const elem* xq)
+{
+    const int t = get_local_id(0);
+    elem s = EZERO;
+    for (int c = lo; c < cw; c++) s += emul(tile[t][c], xq[c]);
+    return s;
+}
+
 // sv_panel returns Σ_{c < cw} M(p0 + t, c0 + c)·xq[c] over work-item t's
 // row's band (rows below the columns; past pend the result is not used).
 // Every work-item of the group calls it (barriers for op(A) = A, whose
@@ -219,7 +257,7 @@ static inline elem sv_panel(SV_PARAMS, const int p0, const int pend, const int c
     }
     sv_tile(SV_ARGS, p0, pend, c0, cw, 0, tile);
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int c = clo; c < cw; c++) s += emul(tile[t][c], xq[c]);
+    s = sv_row_dot(tile, clo, cw, xq);
     barrier(CLK_LOCAL_MEM_FENCE);
     return s;
 }
@@ -227,7 +265,7 @@ static inline elem sv_panel(SV_PARAMS, const int p0, const int pend, const int c
 // trsv_inv: a work-group per sub-block b (see the file's comment).
 __kernel __attribute__((reqd_work_group_size(TS, 1, 1)))
 void trsv_inv(SV_PARAMS, __global const elem* x, const long offx, const int incx, __global elem* w,
-              __local elem* tl, __local int* badp)
+              __global int* sync, const int nsync, __local elem* tl, __local int* badp)
 {
     __local elem (*tile)[TS + 1] = (__local elem (*)[TS + 1])tl;
 #define bad (*badp)
@@ -235,6 +273,7 @@ void trsv_inv(SV_PARAMS, __global const elem* x, const long offx, const int incx
     const int b = get_group_id(0);
     const long nsb = get_num_groups(0);
     const int p0 = b * TS;
+    for (long i = p0 + t; i < nsync; i += nsb * TS) sync[i] = 0;
     const int sw = min(TS, n - p0);
     w[p0 + t] = t < sw ? x[offx + (long)SV_ROW(p0 + t) * incx] : EZERO;
     if (t == 0) bad = 0;
@@ -466,4 +505,109 @@ void trsv_upd(SV_PARAMS, __global const elem* x, const long offx, const int incx
     for (int i = t; i < bw; i += TS) xb[i] = x[offx + (long)SV_ROW(q1 + i) * incx];
     barrier(CLK_LOCAL_MEM_FENCE);
     sv_update(SV_ARGS, w, q1, bw, pend, xb, tile);
+}
+
+// The flow schedule's flags (int32 at sync, zeroed by trsv_inv): the
+// failure flag, the ticket counter, then sub-block b's done flag.
+#define SV_FAIL 0
+#define SV_TICKET 1
+#define SV_DONE 2
+
+// sv_ticket is the next sub-block this work-group solves (nsb: none):
+// the next ticket of the launch, none once a group has failed (or, at
+// poison − 1, the ticket a test makes fail); for the rescue (one group),
+// the sub-block after prev, none unless a group failed. Every work-item
+// of the group calls it (barriers).
+static inline int sv_ticket(volatile __global int* sync, const int nsb, const int rescue, const int prev,
+                            const int poison, __local int* tk)
+{
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (get_local_id(0) == 0) {
+        int b = nsb;
+        if (rescue) {
+            if (sync[SV_FAIL]) b = prev + 1;
+        } else if (!sync[SV_FAIL]) {
+            b = atomic_inc(sync + SV_TICKET);
+            if (b == poison - 1) {
+                atomic_xchg(sync + SV_FAIL, 1);
+                b = nsb;
+            }
+        }
+        *tk = min(b, nsb);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return *tk;
+}
+
+// sv_wait waits until sub-block j is published: work-item 0 polls its
+// done flag (at most spin times, then sets the failure flag) and every
+// work-item returns whether the launch has not failed. The rescue waits
+// for nothing: it solved j itself. Every work-item of the group calls it
+// (barriers).
+static inline int sv_wait(volatile __global int* sync, const int j, const int spin, const int rescue,
+                          __local int* ok)
+{
+    if (get_local_id(0) == 0) {
+        int polls = 0;
+        while (!rescue && sync[SV_DONE + j] == 0 && sync[SV_FAIL] == 0) {
+            if (++polls > spin) {
+                atomic_xchg(sync + SV_FAIL, 1);
+                break;
+            }
+        }
+        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        *ok = rescue || sync[SV_FAIL] == 0;
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    return *ok;
+}
+
+// trsv_flow: the flow schedule's solve of every sub-block in one launch
+// (see the file's comment), persistent work-groups taking sub-blocks by
+// ticket; with rescue, one work-group enqueued right after it, which
+// solves them all again, in order, if that launch failed. r (w's first
+// part) is only read, so the rescue starts from b. xp holds the solved
+// sub-blocks contiguously (nsb·TS elements), published to later groups.
+// Local: the tile, TS elements of x, three ints.
+__kernel __attribute__((reqd_work_group_size(TS, 1, 1)))
+void trsv_flow(SV_PARAMS, __global elem* x, const long offx, const int incx, __global const elem* w,
+               __global elem* xp, volatile __global int* sync, const int spin, const int poison,
+               const int rescue, __local elem* tl, __local elem* xb, __local int* li)
+{
+    __local elem (*tile)[TS + 1] = (__local elem (*)[TS + 1])tl;
+    const int t = get_local_id(0);
+    const int nsb = (n + TS - 1) / TS;
+    volatile __global const elem* published = xp;
+    // After a failure the group runs its sub-block to the end (no return
+    // out of a loop with barriers) but publishes nothing: live is 0.
+    for (int b = sv_ticket(sync, nsb, rescue, -1, poison, li + 2); b < nsb;
+         b = sv_ticket(sync, nsb, rescue, b, poison, li + 2)) {
+        const int p0 = b * TS;
+        const int sw = min(TS, n - p0);
+        elem acc = t < sw ? w[p0 + t] : EZERO;
+        int live = 1;
+        // The earlier sub-blocks the band reaches, in order; the tile of
+        // M is loaded before the wait for x's part.
+        for (int j = p0 > k ? (p0 - k) / TS : 0; j < b; j++) {
+            const int c0 = j * TS;
+            sv_tile(SV_ARGS, p0, p0 + sw, c0, TS, 0, tile);
+            live = sv_wait(sync, j, spin, rescue, li + 1);
+            xb[t] = published[c0 + t];
+            barrier(CLK_LOCAL_MEM_FENCE);
+            acc -= sv_row_dot(tile, max(0, p0 + t - k - c0), TS, xb);
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        if (t < sw) xb[t] = acc;
+        const long fl = nsb * TS + (long)nsb * TS * TS + b;
+        sv_sub(SV_ARGS, w + nsb * TS + (long)b * TS * TS, !ezero(w[fl]), p0, 0, sw, xb, tile, li);
+        if (t < sw && live) {
+            x[offx + (long)SV_ROW(p0 + t) * incx] = xb[t];
+            xp[p0 + t] = xb[t];
+        }
+        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+        if (t == 0 && live) {
+            mem_fence(CLK_GLOBAL_MEM_FENCE);
+            atomic_xchg(sync + SV_DONE + b, 1);
+        }
+    }
 }

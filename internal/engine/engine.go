@@ -39,13 +39,25 @@ type Engine struct {
 	// L2SolveSplit, if positive, has them take the split schedule
 	// (svRunSplit) with launch blocks of about that many positions, each
 	// solved once by one work-group before a wide update (measurements:
-	// the default is still the schedule that solves every block again in
-	// each work-group of its update).
-	L2SolveNB     int
-	L2SolveLaunch int
-	L2SolveGroups int
-	L2SolveSplit  int
-	L2SplitSolves atomic.Int64 // solves enqueued on the split schedule (tests)
+	// off the flow schedule, the default is still the one that solves
+	// every block again in each work-group of its update).
+	// L2SolveFlow chooses the flow schedule (svRunFlow: every sub-block
+	// in one launch, work-groups waiting for each other's published x):
+	// SolveFlowAuto takes it on NVIDIA's GPUs only (svFlow), SolveFlowOn
+	// and SolveFlowOff force it on or off (tests, measurements);
+	// L2SolveSplit overrides it; L2SolveGroups caps its work-groups. L2SolveFlowSpin, if positive, replaces the polls a
+	// wait makes before the launch gives up (svFlowSpin), and
+	// L2SolveFlowPoison, if positive, fails the launch at sub-block
+	// L2SolveFlowPoison−1 (tests of the rescue).
+	L2SolveNB         int
+	L2SolveLaunch     int
+	L2SolveGroups     int
+	L2SolveSplit      int
+	L2SolveFlow       SolveFlow
+	L2SolveFlowSpin   int
+	L2SolveFlowPoison int
+	L2SplitSolves     atomic.Int64 // solves enqueued on the split schedule (tests)
+	L2FlowSolves      atomic.Int64 // solves enqueued on the flow schedule (tests)
 	// ZeroCopy is GOCL_ZERO_COPY's choice for hostShared (tests set
 	// eng.ZeroCopyOff to run the copying path, which devices with memory of
 	// their own take).

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gocompute/opencl/cl"
+	"github.com/gocompute/opencl/platform"
 )
 
 // The blocked triangular solves (kernels/trsv.cl), real and complex: one
@@ -14,9 +15,14 @@ import (
 // subtracts its part of M·x from the rows it reaches (all the rows below;
 // the band's k rows for tbsv); or, with e.L2SolveSplit set, the split
 // schedule (svRunSplit), which solves each block once and updates the
-// rows below it in a launch of its own. Every storage (dense, band, packed) and
-// orientation takes it, except real dense and packed on a CPU device,
-// whose single work-item walk (tri_solve_seq) meets no barriers.
+// rows below it in a launch of its own; or the flow schedule
+// (svRunFlow), one launch in which persistent work-groups take the
+// sub-blocks in order and each waits for the x of the earlier ones it
+// needs, published by other groups, instead of a launch boundary per
+// block: by default on NVIDIA's GPUs (svFlow). Every storage (dense,
+// band, packed) and orientation takes it, except real dense and packed
+// on a CPU device, whose single work-item walk (tri_solve_seq) meets no
+// barriers.
 
 const trsvFile = "trsv.cl"
 
@@ -89,6 +95,10 @@ func trsvBlockedOnDevice[R Real](c *Call, s svSolve, a *cl.Buffer, x *cl.Buffer,
 	ts := L2SolveBlock(c.E, s.es)
 	nb := svSplit(c.E, ts, s.es)
 	split := nb > 0
+	flow := !split && svFlow(c.E)
+	if flow && c.E.L2SolveNB <= 0 {
+		ts = min(ts, svFlowBlock)
+	}
 	if !split {
 		nb = ts * svLaunch(c.E, ts, s.es)
 	}
@@ -102,10 +112,21 @@ func trsvBlockedOnDevice[R Real](c *Call, s svSolve, a *cl.Buffer, x *cl.Buffer,
 	nsb := L3CeilDiv(n, ts)
 	w := Alloc[R](c, parts*(nsb*ts+nsb*ts*ts+nsb))
 	desc := []any{int32(s.storage), l2bool(s.upper), int32(s.trans), l2bool(s.unit), int32(n), int32(s.k), a, int32(s.lda)}
+	// The flow schedule's flags, zeroed by trsv_inv (the others pass w
+	// and no flags).
+	sync, nsync := w, 0
+	if flow {
+		nsync = svFlowFlags + nsb
+		sync = Alloc[float32](c, nsync)
+	}
 	c.Run(c.Kernel(trsvFile, "trsv_inv", defs...), []int{nsb * ts}, []int{ts},
-		append(desc, x, int64(offX), int32(incX), w, cl.Local(ts*(ts+1)*s.es), cl.Local(4))...)
-	if split {
+		append(desc, x, int64(offX), int32(incX), w, sync, int32(nsync), cl.Local(ts*(ts+1)*s.es), cl.Local(4))...)
+	switch {
+	case split:
 		svRunSplit(c, s, defs, ts, nb, desc, x, offX, incX, w)
+		return
+	case flow:
+		svRunFlow(c, s, defs, ts, desc, x, offX, incX, w, Alloc[R](c, parts*nsb*ts), sync)
 		return
 	}
 	k := c.Kernel(trsvFile, "trsv_blk", defs...)
@@ -201,4 +222,86 @@ func (d L2Mat) solve(n, trans, es int) svSolve {
 		tr = max(trans, 1)
 	}
 	return svSolve{storage: d.storage, trans: tr, upper: d.upper, unit: d.unit, n: n, k: d.kl, lda: d.Lda, es: es}
+}
+
+// SolveFlow is Engine.L2SolveFlow's choice of the flow schedule.
+type SolveFlow int
+
+const (
+	SolveFlowAuto SolveFlow = iota // on NVIDIA's GPUs (svFlow)
+	SolveFlowOn
+	SolveFlowOff
+)
+
+// svFlowBlock is the largest sub-block order of the flow schedule (unless
+// e.L2SolveNB sets it): a sub-block's solve is one step of the chain every
+// group waits on, and one of 64 positions, a work-item holding a row of
+// its inverse, took longer than two of 32 on the H200 (BENCHMARKS.md,
+// "Triangular solves in one launch").
+const svFlowBlock = 32
+
+// svFlowFlags is the number of int32 flags of a flow solve before its
+// sub-blocks' done flags: the failure flag and the ticket counter
+// (SV_FAIL, SV_TICKET in kernels/trsv.cl).
+const svFlowFlags = 2
+
+// svFlowSpin is how many times a flow work-group polls a done flag before
+// the launch gives up: far longer than a wait for a group that runs takes
+// (a few sub-blocks' tiles), and the bound that keeps a device which does
+// not run the launch's groups alongside each other from hanging. Then the
+// rescue launch solves it again.
+const svFlowSpin = 1 << 22
+
+// svFlow reports whether the blocked solves on e's device take the flow
+// schedule: as e.L2SolveFlow says, by default only on NVIDIA's GPUs, where
+// a work-group's stores were seen to reach the others through the flags
+// it sets (getrf_grid's probe and tests in lapack). On PoCL's CPU device
+// the LU grid kernel's groups read wrong values from each other now and
+// then, unexplained, so CPU devices keep the launch-per-block schedule.
+func svFlow(e *Engine) bool {
+	switch e.L2SolveFlow {
+	case SolveFlowOn:
+		return true
+	case SolveFlowOff:
+		return false
+	}
+	return e.Prof.IsGPU() && e.Prof.Vendor == platform.VendorNVIDIA
+}
+
+// svFlowGroups is the number of work-groups of a flow launch of nsb
+// sub-blocks: one per sub-block, at most e.L2SolveGroups if set, else
+// twice the compute units (a group solves sub-blocks until none is left,
+// so any number solves them all).
+func svFlowGroups(e *Engine, nsb int) int {
+	most := e.L2SolveGroups
+	if most <= 0 {
+		most = 2 * max(1, e.Prof.ComputeUnits)
+	}
+	return max(1, min(nsb, most))
+}
+
+// svRunFlow enqueues the flow schedule after trsv_inv (desc and w as
+// trsvBlockedOnDevice's; xp, nsb·ts elements, receives the solved
+// sub-blocks, sync the flags trsv_inv zeroed): trsv_flow on
+// svFlowGroups work-groups, each taking the next sub-block, waiting for
+// the earlier ones its rows reach to be published, solving it and
+// publishing it; then, always, trsv_flow's rescue on one work-group,
+// which solves everything again from the untouched right-hand sides if a
+// wait gave up, and else does nothing. So a device that does not run the
+// groups alongside each other costs time, never a wrong answer, and the
+// host waits for nothing.
+func svRunFlow(c *Call, s svSolve, defs []string, ts int, desc []any, x *cl.Buffer, offX, incX int, w, xp, sync *cl.Buffer) {
+	c.E.L2FlowSolves.Add(1)
+	k := c.Kernel(trsvFile, "trsv_flow", defs...)
+	spin := svFlowSpin
+	if c.E.L2SolveFlowSpin > 0 {
+		spin = c.E.L2SolveFlowSpin
+	}
+	args := func(rescue int32) []any {
+		return append(desc, x, int64(offX), int32(incX), w, xp, sync, int32(spin), int32(c.E.L2SolveFlowPoison), rescue,
+			cl.Local(ts*(ts+1)*s.es), cl.Local(ts*s.es), cl.Local(3*4))
+	}
+	g := svFlowGroups(c.E, L3CeilDiv(s.n, ts))
+	c.Run(k, []int{g * ts}, []int{ts}, args(0)...)
+	c.Run(k, []int{ts}, []int{ts}, args(1)...)
 }
