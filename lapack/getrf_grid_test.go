@@ -2,6 +2,7 @@ package cllapack
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"log/slog"
 	"math"
@@ -120,5 +121,28 @@ func TestGetrfGridFailed(t *testing.T) {
 	dgetrfAgainstGonum(t, impl, rnd, "after the failure", 70, 70, -1)
 	if impl.counts().launches == launches {
 		t.Error("the next call did not run on the device")
+	}
+}
+
+// TestGridProbeFailed: when the probe cannot run (its kernel fails to
+// build here), the LU panels take panelLU with gonum's answers, the grid
+// path is off for later calls, and that is logged once.
+func TestGridProbeFailed(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(57, 58))
+	impl := gridTestImpl(t, 16, 1, 4)
+	var log bytes.Buffer
+	impl.logger = slog.New(slog.NewTextHandler(&log, nil))
+	impl.kernErr[kernelKey{name: "grid_probe", pi: precIndex[float64]()}] = errors.New("injected: no probe")
+	for range 2 {
+		dgetrfAgainstGonum(t, impl, rnd, "probe failed", 70, 70, -1)
+	}
+	if s := impl.gridState.Load(); s != gridNo {
+		t.Errorf("grid state %d after the probe failed, want %d", s, gridNo)
+	}
+	if c := strings.Count(log.String(), "LU panels in one launch are off"); c != 1 {
+		t.Errorf("the probe's failure was logged %d times, want once: %q", c, log.String())
+	}
+	if impl.onDevice.Load() != 2 {
+		t.Errorf("%d calls ran on the device, want 2", impl.onDevice.Load())
 	}
 }

@@ -154,7 +154,10 @@ type Implementation struct {
 	// stageIO moves the matrices of calls from Go slices through a kept
 	// pinned buffer, stg (staging.go): on discrete GPUs.
 	stageIO bool
-	stg     stager
+	// newPinned, when set (tests), allocates the pinned buffer in place
+	// of clblas.NewHostSlice.
+	newPinned func(n int) (*clblas.HostSlice[float64], error)
+	stg       stager
 
 	// prof, when set (benchmarks and their tests only, before any call),
 	// profiles the commands the factorizations enqueue.

@@ -45,7 +45,11 @@ func (impl *Implementation) stage(n int) *staged {
 			st.hs.Release()
 			st.hs = nil
 		}
-		hs, err := clblas.NewHostSlice[float64](impl.blas, n)
+		newPinned := impl.newPinned
+		if newPinned == nil {
+			newPinned = func(n int) (*clblas.HostSlice[float64], error) { return clblas.NewHostSlice[float64](impl.blas, n) }
+		}
+		hs, err := newPinned(n)
 		if err != nil {
 			st.mu.Unlock()
 			return nil

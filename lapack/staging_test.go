@@ -1,6 +1,7 @@
 package cllapack
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -9,6 +10,8 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/lapack/gonum"
+
+	clblas "github.com/gocompute/opencl/blas"
 )
 
 // TestStagedTransfers runs Dgetrf, Dpotrf and Dgeqrf from Go slices (row
@@ -25,33 +28,7 @@ func TestStagedTransfers(t *testing.T) {
 			impl.stg.mu.Lock()
 		}
 		for _, n := range []int{37, 90} {
-			what := fmt.Sprintf("n %d, buffer held %v", n, held)
-			dgetrfAgainstGonum(t, impl, rnd, what, n+5, n, -1)
-
-			lda := n + 3
-			a := make([]float64, n*lda)
-			s := spd(n, n, rnd)
-			for i := range n {
-				copy(a[i*lda:i*lda+n], s[i*n:(i+1)*n])
-			}
-			want := append([]float64(nil), a...)
-			if ok := impl.Dpotrf(blas.Upper, n, a, lda); !ok {
-				t.Fatalf("%s: Dpotrf: not positive definite", what)
-			}
-			gonum.Implementation{}.Dpotrf(blas.Upper, n, want, lda)
-			compare(t, what+" Dpotrf", n, n, a, want, lda, 1e-10)
-
-			q := make([]float64, (n+7)*lda)
-			for i := range q {
-				q[i] = rnd.NormFloat64()
-			}
-			qw := append([]float64(nil), q...)
-			tau, tauW := make([]float64, n), make([]float64, n)
-			work := make([]float64, 64*n)
-			impl.Dgeqrf(n+7, n, q, lda, tau, work, len(work))
-			gonum.Implementation{}.Dgeqrf(n+7, n, qw, lda, tauW, work, len(work))
-			compare(t, what+" Dgeqrf", n+7, n, q, qw, lda, 1e-10)
-			checkPadding(t, what+" Dgeqrf", n+7, n, q, qw, lda)
+			stagedAgainstGonum(t, impl, rnd, fmt.Sprintf("n %d, buffer held %v", n, held), n)
 		}
 		if held {
 			impl.stg.mu.Unlock()
@@ -63,6 +40,39 @@ func TestStagedTransfers(t *testing.T) {
 	if impl.onDevice.Load() == 0 {
 		t.Fatal("nothing ran on the device")
 	}
+}
+
+// stagedAgainstGonum runs Dgetrf, Dpotrf (Upper) and Dgeqrf with impl on
+// n-column matrices from Go slices with row strides past the last column,
+// against gonum's answers.
+func stagedAgainstGonum(t *testing.T, impl *Implementation, rnd *rand.Rand, what string, n int) {
+	t.Helper()
+	dgetrfAgainstGonum(t, impl, rnd, what, n+5, n, -1)
+
+	lda := n + 3
+	a := make([]float64, n*lda)
+	s := spd(n, n, rnd)
+	for i := range n {
+		copy(a[i*lda:i*lda+n], s[i*n:(i+1)*n])
+	}
+	want := append([]float64(nil), a...)
+	if ok := impl.Dpotrf(blas.Upper, n, a, lda); !ok {
+		t.Fatalf("%s: Dpotrf: not positive definite", what)
+	}
+	gonum.Implementation{}.Dpotrf(blas.Upper, n, want, lda)
+	compare(t, what+" Dpotrf", n, n, a, want, lda, 1e-10)
+
+	q := make([]float64, (n+7)*lda)
+	for i := range q {
+		q[i] = rnd.NormFloat64()
+	}
+	qw := append([]float64(nil), q...)
+	tau, tauW := make([]float64, n), make([]float64, n)
+	work := make([]float64, 64*n)
+	impl.Dgeqrf(n+7, n, q, lda, tau, work, len(work))
+	gonum.Implementation{}.Dgeqrf(n+7, n, qw, lda, tauW, work, len(work))
+	compare(t, what+" Dgeqrf", n+7, n, q, qw, lda, 1e-10)
+	checkPadding(t, what+" Dgeqrf", n+7, n, q, qw, lda)
 }
 
 // TestStagedConcurrent: calls from several goroutines share one pinned
@@ -104,4 +114,28 @@ func maxAbsDiff(a, b []float64) float64 {
 		d = max(d, math.Abs(a[i]-b[i]))
 	}
 	return d
+}
+
+// TestStagedNoPinned: when the pinned buffer cannot be had, staged calls
+// move their matrices from Go memory (keeping the background copy a
+// failure needs) with gonum's answers, and no buffer is kept.
+func TestStagedNoPinned(t *testing.T) {
+	impl := newTestImpl(t, 16)
+	impl.stageIO = true
+	tried := 0
+	impl.newPinned = func(int) (*clblas.HostSlice[float64], error) {
+		tried++
+		return nil, errors.New("injected: no pinned memory")
+	}
+	rnd := rand.New(rand.NewPCG(63, 64))
+	stagedAgainstGonum(t, impl, rnd, "no pinned buffer", 37)
+	if tried == 0 {
+		t.Fatal("the pinned buffer was never asked for")
+	}
+	if impl.stg.hs != nil {
+		t.Fatal("a pinned buffer is kept after its allocation failed")
+	}
+	if impl.onDevice.Load() == 0 {
+		t.Fatal("nothing ran on the device")
+	}
 }
