@@ -931,7 +931,7 @@ __kernel void larft_t(int n, int lw, __global const real *g, long goff,
 // after spin polls: it then sets sync[0], every group leaves, and the host
 // redoes the factorization another way. Nothing is read across groups
 // except through the parity-double-buffered scratch published before a
-// barrier, read through volatile pointers (so not from a stale cache),
+// barrier, read through grid_ld (so not from a stale cache),
 // and every row of the panel is written only by the group that owns it.
 
 #ifndef GRID_WG
@@ -1002,7 +1002,7 @@ static int grid_sync(volatile __global int *sync, int target, int spin,
 // grid_probe meets at the grid barrier sync rounds times and checks that
 // what the groups published before each barrier is what every group reads
 // after it, in the way getrf_grid publishes and reads (scratch of two
-// parities, GRID_WG values a group a round, plain stores, volatile loads):
+// parities, GRID_WG values a group a round, plain stores, grid_ld's loads):
 // the host's check, before a first grid kernel, that the device runs a
 // launch's work-groups together and orders their memory at the barrier.
 // A stale value sets sync[0] to 2. xs holds 2·G·GRID_WG values.
@@ -1017,7 +1017,7 @@ __kernel void grid_probe(volatile __global int *sync, int rounds, int spin,
     xs[((r & 1) * G + g) * GRID_WG + lid] = r * GRID_WG + lid;
     grid_sync(sync, r * G, spin, &ok);
     const int h = (g + r) % G; // another group's values each round
-    if (vs[((r & 1) * G + h) * GRID_WG + lid] != r * GRID_WG + lid)
+    if (grid_ldi(vs + ((r & 1) * G + h) * GRID_WG + lid) != r * GRID_WG + lid)
       atomic_xchg(sync, 2);
   }
 }

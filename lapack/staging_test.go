@@ -1,10 +1,13 @@
 package cllapack
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"testing"
 
@@ -137,5 +140,35 @@ func TestStagedNoPinned(t *testing.T) {
 	}
 	if impl.onDevice.Load() == 0 {
 		t.Fatal("nothing ran on the device")
+	}
+}
+
+// TestHostMatrixFinish: a call's own error wins; a failed release of the
+// device matrix fails the call before the result has landed in the slice,
+// and after it is logged instead (finishing the call again on the CPU
+// would factorise the factors).
+func TestHostMatrixFinish(t *testing.T) {
+	var log bytes.Buffer
+	impl := &Implementation{logger: slog.New(slog.NewTextHandler(&log, nil))}
+	call, release := errors.New("call failed"), errors.New("release failed")
+	h := &hostMatrix{impl: impl}
+	if err := h.finish("Dgetrf", call, release); err != call {
+		t.Errorf("call and release failed: %v, want the call's error", err)
+	}
+	if err := h.finish("Dgetrf", nil, release); err != release {
+		t.Errorf("release failed before the result landed: %v, want the release's error", err)
+	}
+	if log.Len() != 0 {
+		t.Errorf("logged before the result landed: %q", log.String())
+	}
+	h.landed = true
+	if err := h.finish("Dgetrf", nil, release); err != nil {
+		t.Errorf("release failed after the result landed: %v, want nil", err)
+	}
+	if !strings.Contains(log.String(), "release failed") {
+		t.Errorf("the failed release was not logged: %q", log.String())
+	}
+	if err := h.finish("Dgetrf", nil, nil); err != nil {
+		t.Errorf("nothing failed: %v", err)
 	}
 }

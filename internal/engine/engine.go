@@ -45,8 +45,9 @@ type Engine struct {
 	// in one launch, work-groups waiting for each other's published x):
 	// SolveFlowAuto takes it on NVIDIA's GPUs only (svFlow), SolveFlowOn
 	// and SolveFlowOff force it on or off (tests, measurements);
-	// L2SolveSplit overrides it; L2SolveGroups caps its work-groups. L2SolveFlowSpin, if positive, replaces the polls a
-	// wait makes before the launch gives up (svFlowSpin), and
+	// L2SolveSplit overrides it; L2SolveGroups caps its work-groups.
+	// L2SolveFlowSpin, if positive, replaces the polls a wait makes
+	// before the launch gives up (svFlowSpin), and
 	// L2SolveFlowPoison, if positive, fails the launch at sub-block
 	// L2SolveFlowPoison−1 (tests of the rescue).
 	L2SolveNB         int
