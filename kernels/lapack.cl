@@ -414,10 +414,103 @@ __kernel void trsm_llu(int n1, int n2, __global real *a, long offL,
   }
 }
 
-// Two versions of potf2_inv: with POTF_REGS defined (the host's potfRegs,
-// for GPUs), each work-item keeps its elements of the block in registers
-// (a long compile on PoCL); otherwise the block stays in global memory.
-#ifdef POTF_REGS
+// Three versions of potf2_inv: with POTF_COL defined (the host's potfCol,
+// for GPUs, blocks up to 64 wide), a work-item keeps a column of the block
+// in registers; with POTF_REGS (potfRegs, blocks up to 128 wide), each
+// work-item keeps a square of elements (a long compile on PoCL);
+// otherwise the block stays in global memory.
+#if defined(POTF_COL)
+#define POTF_N 64 // the widest block
+// potf2_inv factorises the n×n diagonal block (n ≤ POTF_N) at element off
+// of a (row stride lda) in place and writes the inverse of its factor, as
+// the other versions below do (same arguments, same results up to
+// rounding, same failure semantics), in one work-group of POTF_N
+// work-items: work-item c keeps column c of the block in registers, rows
+// 0 to POTF_N−1, a padding column of the identity when c ≥ n. The loop
+// over the columns j is unrolled, so that every register index is a
+// constant and the role of a row (above, at or below j) is known when
+// compiled; a work-item's role (its column before, at or after j) is one
+// branch, not one per element. Step j:
+//   - work-items c ≥ j put their U(j, c), not yet scaled, into local
+//     memory, and work-item j its column's S(r, j), r < j (below);
+//   - every work-item reads d = U(j, j) and takes s = √d and 1/s;
+//   - work-item c > j writes U(j, c) = its element/s to a, and with
+//     w = U(j, c)/s subtracts b(r)·w from every other row r of its column:
+//     for r > j that is U(r, c) −= U(j, r)·U(j, c), for r < j the inverse's
+//     right-looking update S(r, c) −= X(r, j)·U(j, c), X(r, j) = S(r, j)/s
+//     (X·U = I column by column: X(:, c) = S(:, c)/U(c, c) with S(:, c) =
+//     e_c − Σ_{p<c} X(:, p)·U(p, c)); its row j becomes S(j, c) =
+//     −U(j, c)/s.
+// Rows below the diagonal hold garbage that is never read. The local
+// buffer alternates between two halves, so that one barrier a step
+// suffices.
+#define U_(r, c) a[off + (upper ? (long)(r) * lda + (c) : (long)(c) * lda + (r))]
+#define X_(r, c) inv[ioff + (upper ? (long)(r) * ldi + (c) : (long)(c) * ldi + (r))]
+__kernel __attribute__((reqd_work_group_size(POTF_N, 1, 1))) void
+potf2_inv(int n, int upper, __global real *a, long off, int lda,
+          __global real *inv, long ioff, int ldi, __global int *info,
+          int ibase) {
+  __local real b[2][POTF_N];
+  const int c = get_local_id(0);
+  const int live = c < n;
+  real v[POTF_N];
+#pragma unroll
+  for (int r = 0; r < POTF_N; r++)
+    v[r] = live && r < n ? (r <= c ? U_(r, c) : 0) : (r == c ? 1 : 0);
+  // fj is the column that failed, n if none did (or *info was set).
+  int failed = *info != 0, fj = n;
+  barrier(CLK_GLOBAL_MEM_FENCE); // *info is read before work-item 0 sets it
+  real rsc = 1; // 1/U(c, c)
+#pragma unroll
+  for (int j = 0; j < POTF_N; j++) {
+    if (failed || j >= n)
+      break;
+    const int buf = j & 1;
+    if (c >= j)
+      b[buf][c] = v[j];
+    if (c == j)
+#pragma unroll
+      for (int r = 0; r < j; r++)
+        b[buf][r] = v[r];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const real d = b[buf][j]; // the same in every work-item
+    if (!(d > 0)) {
+      failed = 1;
+      fj = j;
+      break;
+    }
+    const real sd = sqrt(d), rs = 1 / sd; // Dpotf2 scales by 1/ajj
+    if (c == j) {
+      rsc = rs;
+      v[j] = 1; // S(j, j): X(j, j) = 1/U(j, j) at the end
+      if (live)
+        U_(j, j) = sd;
+    } else if (c > j) {
+      const real uc = v[j] * rs, w = uc * rs;
+      if (live)
+        U_(j, c) = uc;
+#pragma unroll
+      for (int r = 0; r < POTF_N; r++)
+        if (r != j)
+          v[r] = fma(-b[buf][r], w, v[r]);
+      v[j] = -rs * uc;
+    }
+  }
+  if (fj < n && c == 0)
+    *info = ibase + fj + 1;
+#pragma unroll
+  for (int r = 0; r < POTF_N; r++)
+    if (live && r < n) {
+      // After a failure at fj, rows fj… still hold U, as far as it got.
+      if (r >= fj && r <= c)
+        U_(r, c) = v[r];
+      X_(r, c) = failed || r > c ? 0 : v[r] * rsc;
+    }
+}
+#undef U_
+#undef X_
+#undef POTF_N
+#elif defined(POTF_REGS)
 #ifndef POTF_T
 #define POTF_T 8 // elements per work-item along each dimension
 #endif
@@ -971,10 +1064,6 @@ static inline real grid_ld(volatile __global const real *p) { return *p; }
 static inline int grid_ldi(volatile __global const int *p) { return *p; }
 #endif
 
-// GRID_BATCH is how many published values a work-item loads before it
-// adds them (geqrf_grid's sums over the groups).
-#define GRID_BATCH 8
-
 // grid_sync is the grid barrier: the groups' target-th meeting (target
 // counts arrivals at *count, G a meeting), or the give-up described above.
 // It returns 0 once the barrier has failed, in every work-item of the
@@ -1252,16 +1341,77 @@ static void geqrf_grid_publish(__global const real *p, int lda, int b, int bw,
       crow[k] = p[(long)cn * lda + k];
 }
 
+// geqrf_grid_total adds, over the G groups, the sums published for column
+// c (scratch of parity q) that this group takes: of the items column k's
+// dot products, k = c+1, …, b−1, and column c's scaled sum of squares
+// (item b), the group g takes the t-th for t ≡ g (mod G). Its work-items
+// load a group's sums each and add them in a tree in local memory (lred,
+// lsc, lsq: GRID_WG each), and work-item 0 writes the total into the
+// totals of parity q, after the sums and the copies of row c in xs:
+// [2][b+2], the dot products, then the scale and the sum of squares. One
+// group adds each total, so every group reads the same one after the grid
+// barrier; a total's terms are loaded in one batch, where every group
+// adding all G·b sums itself took G/8 rounds of loads a column.
+static void geqrf_grid_total(int b, int c, int q, __global real *xs,
+                             __local real *lred, __local real *lsc,
+                             __local real *lsq) {
+  const int lid = get_local_id(0), g = get_group_id(0), G = get_num_groups(0);
+  volatile __global const real *sums = xs + (long)q * G * (b + 2);
+  __global real *tot = xs + 2L * G * (b + 2) + 2 * b + q * (b + 2);
+  const int items = b - c; // columns c+1, …, b−1, then the sum of squares
+  for (int t = g; t < items; t += G) {
+    const int k = t + 1 < items ? c + 1 + t : b;
+    real s = 0, s1 = 0, q1 = 1;
+    for (int h = lid; h < G; h += GRID_WG) {
+      if (k < b) {
+        s += grid_ld(sums + (long)h * (b + 2) + k);
+      } else {
+        const real hs = grid_ld(sums + (long)h * (b + 2) + b);
+        const real hq = grid_ld(sums + (long)h * (b + 2) + b + 1);
+        ssq_merge(&s1, &q1, hs, hq);
+      }
+    }
+    lred[lid] = s;
+    lsc[lid] = s1;
+    lsq[lid] = q1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int w = GRID_WG / 2; w > 0; w >>= 1) {
+      if (lid < w) {
+        if (k < b) {
+          lred[lid] += lred[lid + w];
+        } else {
+          real a1 = lsc[lid], b1 = lsq[lid];
+          ssq_merge(&a1, &b1, lsc[lid + w], lsq[lid + w]);
+          lsc[lid] = a1;
+          lsq[lid] = b1;
+        }
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0) {
+      if (k < b) {
+        tot[k] = lred[0];
+      } else {
+        tot[b] = lsc[0];
+        tot[b + 1] = lsq[0];
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE); // lred, lsc and lsq are read before the next item
+  }
+}
+
 // geqrf_grid is geqr2_leaf's factorization (gonum's Dgeqr2 with Dlarfg
 // without its rescaling of tiny norms) of the m×b panel at element off of
 // a (row stride lda; b ≤ GRID_BMAX, b ≤ bw, bw a power of two ≤ GRID_WG)
 // by G work-groups of GRID_WG, group g owning rows g·rpg to
-// (g+1)·rpg − 1, one grid barrier a column: each group publishes, over its
-// rows below column c's diagonal, the scaled sum of squares of column c
-// and its products with every column; after the barrier every group adds
-// the groups' sums (in the same order), forms the reflector
-// v = [1; scal·x] and w_k = v·P[c:m, k] = P[c, k] + scal·(x·P[c+1:m, k])
-// from them and the published row c, and updates its rows
+// (g+1)·rpg − 1, two grid barriers a column: each group publishes, over
+// its rows below column c's diagonal, the scaled sum of squares of column
+// c and its products with every column; after the barrier the groups add
+// the sums over the groups, each total by one group (geqrf_grid_total);
+// after the second barrier every group reads the totals, forms the
+// reflector v = [1; scal·x] and w_k = v·P[c:m, k] = P[c, k] +
+// scal·(x·P[c+1:m, k]) from them and the published row c, and updates its
+// rows
 // (P −= tau·v·wᵀ), summing for column c+1 as it goes. Outputs besides
 // the panel: tau[0:b] (from element toff), the reflectors as explicit
 // columns (unit diagonal, zero above; column c at column c of v, rows 0
@@ -1301,40 +1451,18 @@ __kernel void geqrf_grid(int m, int b, int bw, int rpg, __global real *a,
   int live = grid_sync(sync, G, spin, &ok);
   for (int c = 0; c < b; c++) {
     const int q = c & 1;
-    // Every group adds the groups' sums in the same order.
-    volatile __global const real *sums = vs + (long)q * G * (b + 2);
+    geqrf_grid_total(b, c, q, xs, lred, lsc, lsq);
+    if (!grid_sync(sync, (2 * c + 2) * G, spin, &ok))
+      live = 0;
+    // The totals and row c, in one batch of loads.
+    volatile __global const real *tot = vs + 2L * G * (b + 2) + 2 * b + q * (b + 2);
     if (lid < b) {
-      real s = 0;
-      for (int h0 = 0; h0 < G; h0 += GRID_BATCH) {
-        real x[GRID_BATCH];
-#pragma unroll
-        for (int u = 0; u < GRID_BATCH; u++)
-          x[u] = h0 + u < G ? grid_ld(sums + (long)(h0 + u) * (b + 2) + lid) : 0;
-#pragma unroll
-        for (int u = 0; u < GRID_BATCH; u++)
-          if (h0 + u < G)
-            s += x[u];
-      }
-      red[lid] = s;
+      red[lid] = grid_ld(tot + lid);
       rowc[lid] = grid_ld(vs + 2L * G * (b + 2) + q * b + lid);
     }
     if (lid == GRID_WG - 1) {
-      real s1 = 0, q1 = 1;
-      for (int h0 = 0; h0 < G; h0 += GRID_BATCH) {
-        real xs1[GRID_BATCH], xq1[GRID_BATCH];
-#pragma unroll
-        for (int u = 0; u < GRID_BATCH; u++) {
-          const int h = min(h0 + u, G - 1);
-          xs1[u] = grid_ld(sums + (long)h * (b + 2) + b);
-          xq1[u] = grid_ld(sums + (long)h * (b + 2) + b + 1);
-        }
-#pragma unroll
-        for (int u = 0; u < GRID_BATCH; u++)
-          if (h0 + u < G)
-            ssq_merge(&s1, &q1, xs1[u], xq1[u]);
-      }
-      red[GRID_BMAX] = s1;
-      red[GRID_BMAX + 1] = q1;
+      red[GRID_BMAX] = grid_ld(tot + b);
+      red[GRID_BMAX + 1] = grid_ld(tot + b + 1);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     const real xnorm = red[GRID_BMAX] == 0 ? 0 : red[GRID_BMAX] * sqrt(red[GRID_BMAX + 1]);
@@ -1401,7 +1529,7 @@ __kernel void geqrf_grid(int m, int b, int bw, int rpg, __global real *a,
       continue;
     barrier(CLK_GLOBAL_MEM_FENCE); // the group's updates are visible to it
     geqrf_grid_publish(p, lda, b, bw, lo, hi, c + 1, q ^ 1, acc, sc, sq, xs, lred, lsc, lsq);
-    if (!grid_sync(sync, (c + 2) * G, spin, &ok))
+    if (!grid_sync(sync, (2 * c + 3) * G, spin, &ok))
       live = 0;
   }
 }

@@ -245,7 +245,9 @@ func newQRGrid(impl *Implementation, k, nb int) (*qrGrid, error) {
 	panels := (k + nb - 1) / nb
 	var err error
 	if g.syncs, err = newGridSyncs(impl, panels); err == nil {
-		g.xs, err = cl.NewArray[float64](ctx, cl.MemReadWrite, 2*g.groups*(nb+2)+2*nb)
+		// The groups' sums, the copies of row c and the totals, of two
+		// parities each (geqrf_grid_total in kernels/lapack.cl).
+		g.xs, err = cl.NewArray[float64](ctx, cl.MemReadWrite, 2*g.groups*(nb+2)+2*nb+2*(nb+2))
 	}
 	if err != nil {
 		g.release()

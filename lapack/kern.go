@@ -21,6 +21,7 @@ type kernelKey struct {
 	name   string
 	pi, wg int
 	luBW   int  // LU_BW (getf2_leaf) when > 0
+	col    bool // POTF_COL (potf2_inv)
 	regs   bool // POTF_REGS (potf2_inv)
 	potfT  int  // POTF_T, with regs
 	qrB    int  // QR_B (geqr2_leaf) when > 0
@@ -51,6 +52,9 @@ func (impl *Implementation) kernel(k kernelKey) (*cl.Kernel, error) {
 		}
 		if k.qrB > 0 {
 			opts += fmt.Sprintf(" -DQR_B=%d", k.qrB)
+		}
+		if k.col {
+			opts += " -DPOTF_COL=1"
 		}
 		if k.regs {
 			opts += fmt.Sprintf(" -DPOTF_REGS=1 -DPOTF_T=%d", k.potfT)
@@ -158,7 +162,8 @@ func launchOn[T float32 | float64](impl *Implementation, q *cl.Queue, wait []*cl
 		// geqr2_leaf in the one program of the other kernels.
 		key.qrB = qrBuild(impl.qrLeaf)
 	}
-	key.regs = name == "potf2_inv" && impl.potfRegs
+	key.col = name == "potf2_inv" && impl.potfColumns()
+	key.regs = name == "potf2_inv" && !key.col && impl.potfRegs
 	if key.regs {
 		key.potfT = potfT(impl.potrfBlock())
 	}

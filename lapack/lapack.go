@@ -142,6 +142,10 @@ type Implementation struct {
 	// potfRegs builds potf2_inv with its block in registers (POTF_REGS;
 	// blocks up to potfMax wide): not measured yet, so off by default.
 	potfRegs bool
+	// potfCol builds potf2_inv with a column of its block in each
+	// work-item's registers (POTF_COL; blocks up to potfColMax wide),
+	// ahead of potfRegs.
+	potfCol bool
 	// ahead makes Potrf factorise each diagonal block on a second queue
 	// (q2) while the main queue finishes the previous step's trailing
 	// update (look-ahead): not measured yet, so off by default.
@@ -150,6 +154,11 @@ type Implementation struct {
 	// potrfNB, when > 0, is Potrf's block size instead of nb (set by
 	// deviceDefaults; WithBlockSize sets every routine's).
 	potrfNB int
+	// potrfOuter, when above Potrf's block size, is the height of the
+	// block rows whose trailing update is one GEMM step (k = potrfOuter):
+	// runDevice factorises each block row in steps of the block size
+	// first (factorRow).
+	potrfOuter int
 
 	// stageIO moves the matrices of calls from Go slices through a kept
 	// pinned buffer, stg (staging.go): on discrete GPUs.

@@ -41,7 +41,11 @@ func potrf[T float32 | float64](impl *Implementation, ul blas.Uplo, d *clblas.Ma
 func potrfBand[T float32 | float64](impl *Implementation, ul blas.Uplo, d *clblas.Matrix[T], keepBand bool) (ok bool, err error) {
 	n, _ := d.Dims()
 	nb := min(impl.potrfBlock(), n)
-	p := &potrfRun[T]{impl: impl, ul: ul, d: d, n: n, nb: nb, bw: min(max(nb, impl.slab), n) - 1}
+	outer := nb
+	if !impl.hostDiag && impl.potrfOuter > nb {
+		outer = min(impl.potrfOuter, n)
+	}
+	p := &potrfRun[T]{impl: impl, ul: ul, d: d, n: n, nb: nb, outer: outer, bw: min(max(outer, impl.slab), n) - 1}
 	if !keepBand {
 		p.bw = 0
 	}
@@ -70,6 +74,7 @@ type potrfRun[T float32 | float64] struct {
 	ul            blas.Uplo
 	d             *clblas.Matrix[T]
 	n, nb, bw     int
+	outer         int // the block rows' height (runDevice): a multiple of nb, or n
 	dw, dinv, bnd *clblas.Matrix[T]
 	blocks, invs  [2][]T
 	conv, conv2   []float64 // float64 room for float32 blocks
@@ -89,7 +94,7 @@ func (p *potrfRun[T]) alloc() (err error) {
 	if p.n == p.nb {
 		return nil
 	}
-	wr, wc := p.nb, p.n
+	wr, wc := p.outer, p.n
 	if p.ul == blas.Lower {
 		wr, wc = wc, wr
 	}
@@ -285,11 +290,17 @@ func (p *potrfRun[T]) step(j, jb, cur int) (*clblas.Event, error) {
 // update enqueues, in Upper terms, A[k+s:k+s+h, k+s:k+s+c] −=
 // W[:, s:s+h]ᵀ·W[:, s:s+c] with W jb rows high (Lower: the transpose).
 func (p *potrfRun[T]) update(k, jb, s, h, c int) error {
-	wa, err := p.tview(p.dw, 0, s, jb, h)
+	return p.updateFrom(p.dw, k, jb, s, h, c)
+}
+
+// updateFrom is update with W the view w of the scratch (Upper terms:
+// jb rows, its column 0 for the matrix's column k).
+func (p *potrfRun[T]) updateFrom(w *clblas.Matrix[T], k, jb, s, h, c int) error {
+	wa, err := p.tview(w, 0, s, jb, h)
 	if err != nil {
 		return err
 	}
-	wb, err := p.tview(p.dw, 0, s, jb, c)
+	wb, err := p.tview(w, 0, s, jb, c)
 	if err != nil {
 		return err
 	}

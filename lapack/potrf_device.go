@@ -6,10 +6,22 @@ import (
 	"gonum.org/v1/gonum/blas"
 
 	"github.com/gocompute/opencl/cl"
+
+	clblas "github.com/gocompute/opencl/blas"
 )
 
-// potfWG is the work-group size of potf2_inv.
+// potfWG is the work-group size of potf2_inv (but with potfCol).
 const potfWG = 256
+
+// potfColMax is the widest diagonal block potf2_inv takes with potfCol:
+// its work-group, of as many work-items, keeps a column each in registers.
+const potfColMax = 64
+
+// potfColumns reports whether potf2_inv keeps the block's columns in
+// registers (potfCol, for Potrf's blocks up to potfColMax wide).
+func (impl *Implementation) potfColumns() bool {
+	return impl.potfCol && impl.potrfBlock() <= potfColMax
+}
 
 // potfMax is the widest diagonal block potf2_inv takes with potfRegs: its
 // 16×16 work-items keep up to 8×8 elements each in registers.
@@ -62,15 +74,15 @@ func (p *potrfRun[T]) runDevice() (ok bool, err error) {
 			return false, err
 		}
 	} else {
-		for j := 0; j < n; j += nb {
-			jb := min(nb, n-j)
-			if err := p.potf2(j, jb, info); err != nil {
+		for j := 0; j < n; j += p.outer {
+			jb := min(p.outer, n-j)
+			if err := p.factorRow(j, jb, false, info); err != nil {
 				return false, err
 			}
 			if j+jb == n {
 				break
 			}
-			if err := p.stepDevice(j, jb, info); err != nil {
+			if err := p.trailing(j, jb, 0, n-j-jb); err != nil {
 				return false, err
 			}
 		}
@@ -116,16 +128,20 @@ func (p *potrfRun[T]) potf2On(q *cl.Queue, wait *cl.Event, j, jb int, info *cl.A
 	if wait != nil {
 		ws = []*cl.Event{wait}
 	}
-	return launchOn[T](p.impl, q, ws, "potf2_inv", []int{potfWG}, []int{potfWG}, int32(jb), upper,
+	wg := potfWG
+	if p.impl.potfColumns() {
+		wg = potfColMax
+	}
+	return launchOn[T](p.impl, q, ws, "potf2_inv", []int{wg}, []int{wg}, int32(jb), upper,
 		buf, int64(off+j*ld+j), int32(ld), ibuf, int64(ioff), int32(p.dinv.Stride()), info, int32(j))
 }
 
 // runAhead is runDevice's loop with look-ahead: step j updates the next
-// block row first, then the next diagonal block is factorised on the
-// second queue (impl.aheadQueue) while the main queue updates the rest of
-// the trailing matrix; step j+1's U12 waits for it there. The block and
-// the inverse it writes are read by nothing else in between: the rest of
-// the update lies below the next block row.
+// block row's first nb rows first, then the diagonal block there is
+// factorised on the second queue (impl.aheadQueue) while the main queue
+// updates the rest of the trailing matrix; step j+1's first U12 waits for
+// it there. The block and the inverse it writes are read by nothing else
+// in between: the rest of the update lies below those rows.
 func (p *potrfRun[T]) runAhead(info *cl.Array[int32]) (err error) {
 	impl, n, nb := p.impl, p.n, p.nb
 	q2, err := impl.aheadQueue()
@@ -147,8 +163,8 @@ func (p *potrfRun[T]) runAhead(info *cl.Array[int32]) (err error) {
 	if err := p.potf2(0, nb, info); err != nil {
 		return err
 	}
-	for j := 0; j < n; j += nb {
-		jb := min(nb, n-j)
+	for j := 0; j < n; j += p.outer {
+		jb := min(p.outer, n-j)
 		if pending != nil {
 			bar, err := q.EnqueueBarrier(pending)
 			if err == nil {
@@ -163,24 +179,77 @@ func (p *potrfRun[T]) runAhead(info *cl.Array[int32]) (err error) {
 				return err
 			}
 		}
+		if err := p.factorRow(j, jb, true, info); err != nil {
+			return err
+		}
 		if j+jb == n {
 			break
 		}
-		if err := p.trsmDevice(j, jb, info); err != nil {
-			return err
-		}
 		k, r := j+jb, n-j-jb
 		jbn := min(nb, r)
-		if err := p.update(k, jb, 0, jbn, r); err != nil {
+		if err := p.trailing(j, jb, 0, jbn); err != nil {
 			return err
 		}
 		if pending, err = p.potf2After(q, q2, k, jbn, info); err != nil {
 			return err
 		}
-		for s := jbn; s < r; s += impl.slab {
-			if err := p.update(k, jb, s, min(impl.slab, r-s), r-s); err != nil {
+		if err := p.trailing(j, jb, jbn, r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// factorRow factorises the block row of height jb at j (Upper terms: rows
+// j to j+jb−1, columns j to n−1) in steps nb wide, each: potf2_inv on
+// the diagonal block at i (unless first and the first is factorised
+// already, ahead), U12 = U11⁻ᵀ·A12 into W's rows i−j… (W's column c−j
+// for the matrix's column c), copied into A12 unless a block failed, and
+// the update of the block row's rows below i by it. The trailing update
+// below the block row then takes all of its W's rows at once (trailing):
+// a GEMM with k = jb, not nb.
+func (p *potrfRun[T]) factorRow(j, jb int, first bool, info *cl.Array[int32]) error {
+	n := p.n
+	for i := j; i < j+jb; i += p.nb {
+		ib := min(p.nb, j+jb-i)
+		if i > j || !first {
+			if err := p.potf2(i, ib, info); err != nil {
 				return err
 			}
+		}
+		k := i + ib
+		if k == n {
+			return nil
+		}
+		w, err := p.tview(p.dw, i-j, k-j, ib, n-k)
+		if err != nil {
+			return err
+		}
+		if err := p.trsmInto(w, i, ib, info); err != nil {
+			return err
+		}
+		if h := j + jb - k; h > 0 {
+			if err := p.updateFrom(w, k, ib, 0, h, n-k); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// trailing enqueues the rows s to e−1 of the update of the trailing
+// matrix below the block row of height jb at j (factorRow's), in slabs:
+// A[k+s:…, k+s:n] −= W[:, s:…]ᵀ·W[:, s:], k = j+jb, W the block row's jb
+// rows of U12.
+func (p *potrfRun[T]) trailing(j, jb, s, e int) error {
+	k, r := j+jb, p.n-j-jb
+	w, err := p.tview(p.dw, 0, jb, jb, r)
+	if err != nil {
+		return err
+	}
+	for ; s < e; s += p.impl.slab {
+		if err := p.updateFrom(w, k, jb, s, min(p.impl.slab, e-s), r-s); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -208,25 +277,19 @@ func (p *potrfRun[T]) potf2After(q, q2 *cl.Queue, j, jb int, info *cl.Array[int3
 	return ev, err
 }
 
-// stepDevice enqueues the rest of step j: U12 = U11⁻ᵀ·A12 into W, its copy
-// into A12 unless a block failed, and the trailing update in slabs.
-func (p *potrfRun[T]) stepDevice(j, jb int, info *cl.Array[int32]) error {
-	if err := p.trsmDevice(j, jb, info); err != nil {
-		return err
-	}
-	k := j + jb
-	r := p.n - k
-	for s := 0; s < r; s += p.impl.slab {
-		if err := p.update(k, jb, s, min(p.impl.slab, r-s), r-s); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // trsmDevice enqueues U12 = U11⁻ᵀ·A12 into W and its copy into A12 unless
 // a block failed.
 func (p *potrfRun[T]) trsmDevice(j, jb int, info *cl.Array[int32]) error {
+	w, err := p.tview(p.dw, 0, 0, jb, p.n-j-jb)
+	if err != nil {
+		return err
+	}
+	return p.trsmInto(w, j, jb, info)
+}
+
+// trsmInto is trsmDevice into the view w of W (Upper terms: jb rows,
+// n−j−jb columns).
+func (p *potrfRun[T]) trsmInto(w *clblas.Matrix[T], j, jb int, info *cl.Array[int32]) error {
 	impl := p.impl
 	k := j + jb
 	r := p.n - k
@@ -235,10 +298,6 @@ func (p *potrfRun[T]) trsmDevice(j, jb int, info *cl.Array[int32]) error {
 		return err
 	}
 	a12, err := p.tview(p.d, j, k, jb, r)
-	if err != nil {
-		return err
-	}
-	w, err := p.tview(p.dw, 0, 0, jb, r)
 	if err != nil {
 		return err
 	}
