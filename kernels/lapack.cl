@@ -1065,24 +1065,32 @@ static inline int grid_ldi(volatile __global const int *p) { return *p; }
 #endif
 
 // grid_sync is the grid barrier: the groups' target-th meeting (target
-// counts arrivals at *count, G a meeting), or the give-up described above.
-// It returns 0 once the barrier has failed, in every work-item of the
-// group (ok is the group's flag in local memory).
+// counts arrivals at sync[1], G a meeting), or the give-up described
+// above. It returns 0 once the barrier has failed, in every work-item of
+// the group (ok is the group's flag in local memory). The arrival count
+// comes back from the group's own increment, so the last group to arrive
+// does not poll; a poll reads the count and the failure flag in one batch
+// (grid_ldi), and the flag the barrier returns is the one read with the
+// count that completed it: a group that gives up after that sets the flag
+// for the host, which discards the launch's work (gridFailed).
 static int grid_sync(volatile __global int *sync, int target, int spin,
                      __local int *ok) {
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
   if (get_local_id(0) == 0 && *ok) {
     mem_fence(CLK_GLOBAL_MEM_FENCE);
-    atomic_inc(sync + 1);
-    int n = 0;
-    while (sync[1] < target && sync[0] == 0) {
-      if (++n > spin) {
+    int arrived = atomic_inc(sync + 1) + 1;
+    int failed = grid_ldi(sync);
+    for (int n = 0; arrived < target && failed == 0; n++) {
+      if (n >= spin) {
         atomic_xchg(sync, 1);
+        failed = 1;
         break;
       }
+      arrived = grid_ldi(sync + 1);
+      failed = grid_ldi(sync);
     }
     mem_fence(CLK_GLOBAL_MEM_FENCE);
-    *ok = sync[0] == 0;
+    *ok = failed == 0;
   }
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
   return *ok;
