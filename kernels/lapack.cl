@@ -426,8 +426,8 @@ __kernel void trsm_llu(int n1, int n2, __global real *a, long offL,
 // the other versions below do (same arguments, same results up to
 // rounding, same failure semantics), in one work-group of POTF_N
 // work-items: work-item c keeps column c of the block in registers, rows
-// 0 to POTF_N−1, a padding column of the identity when c ≥ n. The loop
-// over the columns j is unrolled, so that every register index is a
+// 0 to POTF_N−1, a padding column of the identity when c ≥ n. The steps,
+// one a column j, are written out, so that every register index is a
 // constant and the role of a row (above, at or below j) is known when
 // compiled; a work-item's role (its column before, at or after j) is one
 // branch, not one per element. Step j:
@@ -461,41 +461,51 @@ potf2_inv(int n, int upper, __global real *a, long off, int lda,
   int failed = *info != 0, fj = n;
   barrier(CLK_GLOBAL_MEM_FENCE); // *info is read before work-item 0 sets it
   real rsc = 1; // 1/U(c, c)
-#pragma unroll
-  for (int j = 0; j < POTF_N; j++) {
-    if (failed || j >= n)
-      break;
-    const int buf = j & 1;
-    if (c >= j)
-      b[buf][c] = v[j];
-    if (c == j)
-#pragma unroll
-      for (int r = 0; r < j; r++)
-        b[buf][r] = v[r];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const real d = b[buf][j]; // the same in every work-item
-    if (!(d > 0)) {
-      failed = 1;
-      fj = j;
-      break;
-    }
-    const real sd = sqrt(d), rs = 1 / sd; // Dpotf2 scales by 1/ajj
-    if (c == j) {
-      rsc = rs;
-      v[j] = 1; // S(j, j): X(j, j) = 1/U(j, j) at the end
-      if (live)
-        U_(j, j) = sd;
-    } else if (c > j) {
-      const real uc = v[j] * rs, w = uc * rs;
-      if (live)
-        U_(j, c) = uc;
-#pragma unroll
-      for (int r = 0; r < POTF_N; r++)
-        if (r != j)
-          v[r] = fma(-b[buf][r], w, v[r]);
-      v[j] = -rs * uc;
-    }
+  // The steps, one a column, written out by POTF_STEPS: NVIDIA's compiler
+  // leaves a loop of 64 such steps rolled even under #pragma unroll, and
+  // its registers then become an array in memory.
+#define POTF_STEP(j)                                                           \
+  if (!failed && (j) < n) {                                                    \
+    const int buf = (j) & 1;                                                   \
+    if (c >= (j))                                                              \
+      b[buf][c] = v[(j)];                                                      \
+    if (c == (j)) {                                                            \
+      _Pragma("unroll") for (int r = 0; r < (j); r++) b[buf][r] = v[r];        \
+    }                                                                          \
+    barrier(CLK_LOCAL_MEM_FENCE);                                              \
+    const real d = b[buf][(j)]; /* the same in every work-item */              \
+    if (!(d > 0)) {                                                            \
+      failed = 1;                                                              \
+      fj = (j);                                                                \
+    } else {                                                                   \
+      const real sd = sqrt(d), rs = 1 / sd; /* Dpotf2 scales by 1/ajj */       \
+      if (c == (j)) {                                                          \
+        rsc = rs;                                                              \
+        v[(j)] = 1; /* S(j, j): X(j, j) = 1/U(j, j) at the end */              \
+        if (live)                                                              \
+          U_((j), (j)) = sd;                                                   \
+      } else if (c > (j)) {                                                    \
+        const real uc = v[(j)] * rs, w = uc * rs;                              \
+        if (live)                                                              \
+          U_((j), c) = uc;                                                     \
+        _Pragma("unroll") for (int r = 0; r < POTF_N; r++) if (r != (j))       \
+            v[r] = fma(-b[buf][r], w, v[r]);                                   \
+        v[(j)] = -rs * uc;                                                     \
+      }                                                                        \
+    }                                                                          \
   }
+#define POTF_STEP4(j)                                                          \
+  POTF_STEP(j) POTF_STEP((j) + 1) POTF_STEP((j) + 2) POTF_STEP((j) + 3)
+#define POTF_STEP16(j)                                                         \
+  POTF_STEP4(j)                                                                \
+  POTF_STEP4((j) + 4) POTF_STEP4((j) + 8) POTF_STEP4((j) + 12)
+  POTF_STEP16(0)
+  POTF_STEP16(16)
+  POTF_STEP16(32)
+  POTF_STEP16(48)
+#undef POTF_STEP16
+#undef POTF_STEP4
+#undef POTF_STEP
   if (fj < n && c == 0)
     *info = ibase + fj + 1;
 #pragma unroll
@@ -1349,6 +1359,7 @@ static void geqrf_grid_publish(__global const real *p, int lda, int b, int bw,
       crow[k] = p[(long)cn * lda + k];
 }
 
+#ifdef GRID_QR_SPLIT
 // geqrf_grid_total adds, over the G groups, the sums published for column
 // c (scratch of parity q) that this group takes: of the items column k's
 // dot products, k = c+1, …, b−1, and column c's scaled sum of squares
@@ -1358,8 +1369,8 @@ static void geqrf_grid_publish(__global const real *p, int lda, int b, int bw,
 // totals of parity q, after the sums and the copies of row c in xs:
 // [2][b+2], the dot products, then the scale and the sum of squares. One
 // group adds each total, so every group reads the same one after the grid
-// barrier; a total's terms are loaded in one batch, where every group
-// adding all G·b sums itself took G/8 rounds of loads a column.
+// barrier; a total's terms are loaded in one batch (geqrf_grid_add, every
+// group adding all G·b sums itself, takes G/8 rounds of loads a column).
 static void geqrf_grid_total(int b, int c, int q, __global real *xs,
                              __local real *lred, __local real *lsc,
                              __local real *lsq) {
@@ -1408,19 +1419,68 @@ static void geqrf_grid_total(int b, int c, int q, __global real *xs,
   }
 }
 
+#else
+// geqrf_grid_add is geqrf_grid_total's alternative for few groups, with
+// no second grid barrier: every group adds all the groups' sums for column
+// c (scratch of parity q), in the same order, into red (the dot products,
+// then at GRID_BMAX the scale and the sum of squares), and reads the copy
+// of row c into rowc. A work-item loads 8 groups' sums before it adds
+// them, so a column takes G/8 rounds of loads; with many groups the
+// second barrier costs less than those.
+static void geqrf_grid_add(int b, int q, __global real *xs, __local real *red,
+                           __local real *rowc) {
+  const int lid = get_local_id(0), G = get_num_groups(0);
+  volatile __global const real *sums = xs + (long)q * G * (b + 2);
+  if (lid < b) {
+    real s = 0;
+    for (int h0 = 0; h0 < G; h0 += 8) {
+      real x[8];
+#pragma unroll
+      for (int u = 0; u < 8; u++)
+        x[u] = h0 + u < G ? grid_ld(sums + (long)(h0 + u) * (b + 2) + lid) : 0;
+#pragma unroll
+      for (int u = 0; u < 8; u++)
+        if (h0 + u < G)
+          s += x[u];
+    }
+    red[lid] = s;
+    rowc[lid] = grid_ld((volatile __global const real *)xs + 2L * G * (b + 2) + q * b + lid);
+  }
+  if (lid == GRID_WG - 1) {
+    real s1 = 0, q1 = 1;
+    for (int h0 = 0; h0 < G; h0 += 8) {
+      real xs1[8], xq1[8];
+#pragma unroll
+      for (int u = 0; u < 8; u++) {
+        const int h = min(h0 + u, G - 1);
+        xs1[u] = grid_ld(sums + (long)h * (b + 2) + b);
+        xq1[u] = grid_ld(sums + (long)h * (b + 2) + b + 1);
+      }
+#pragma unroll
+      for (int u = 0; u < 8; u++)
+        if (h0 + u < G)
+          ssq_merge(&s1, &q1, xs1[u], xq1[u]);
+    }
+    red[GRID_BMAX] = s1;
+    red[GRID_BMAX + 1] = q1;
+  }
+}
+#endif
+
 // geqrf_grid is geqr2_leaf's factorization (gonum's Dgeqr2 with Dlarfg
 // without its rescaling of tiny norms) of the m×b panel at element off of
 // a (row stride lda; b ≤ GRID_BMAX, b ≤ bw, bw a power of two ≤ GRID_WG)
 // by G work-groups of GRID_WG, group g owning rows g·rpg to
-// (g+1)·rpg − 1, two grid barriers a column: each group publishes, over
-// its rows below column c's diagonal, the scaled sum of squares of column
-// c and its products with every column; after the barrier the groups add
-// the sums over the groups, each total by one group (geqrf_grid_total);
-// after the second barrier every group reads the totals, forms the
-// reflector v = [1; scal·x] and w_k = v·P[c:m, k] = P[c, k] +
-// scal·(x·P[c+1:m, k]) from them and the published row c, and updates its
-// rows
-// (P −= tau·v·wᵀ), summing for column c+1 as it goes. Outputs besides
+// (g+1)·rpg − 1: each group publishes, over its rows below column c's
+// diagonal, the scaled sum of squares of column c and its products with
+// every column; after the grid barrier, built with GRID_QR_SPLIT, the
+// groups add the sums over the groups, each total by one group
+// (geqrf_grid_total), and meet again, and every group reads the totals;
+// otherwise every group adds all the sums itself (geqrf_grid_add). Each
+// group then forms the reflector v = [1; scal·x] and w_k = v·P[c:m, k] =
+// P[c, k] + scal·(x·P[c+1:m, k]) from them and the published row c, and
+// updates its rows (P −= tau·v·wᵀ), summing for column c+1 as it goes.
+// Outputs besides
 // the panel: tau[0:b] (from element toff), the reflectors as explicit
 // columns (unit diagonal, zero above; column c at column c of v, rows 0
 // to m−1, from element voff, row stride ldv) and the diagonal of the
@@ -1456,22 +1516,29 @@ __kernel void geqrf_grid(int m, int b, int bw, int rpg, __global real *a,
       acc = fma(x0, p[(long)i * lda + kc], acc);
   }
   geqrf_grid_publish(p, lda, b, bw, lo, hi, 0, 0, acc, sc, sq, xs, lred, lsc, lsq);
+  int meet = 1; // grid barriers so far
   int live = grid_sync(sync, G, spin, &ok);
   for (int c = 0; c < b; c++) {
     const int q = c & 1;
-    geqrf_grid_total(b, c, q, xs, lred, lsc, lsq);
-    if (!grid_sync(sync, (2 * c + 2) * G, spin, &ok))
-      live = 0;
-    // The totals and row c, in one batch of loads.
-    volatile __global const real *tot = vs + 2L * G * (b + 2) + 2 * b + q * (b + 2);
-    if (lid < b) {
-      red[lid] = grid_ld(tot + lid);
-      rowc[lid] = grid_ld(vs + 2L * G * (b + 2) + q * b + lid);
+#ifdef GRID_QR_SPLIT
+    {
+      geqrf_grid_total(b, c, q, xs, lred, lsc, lsq);
+      if (!grid_sync(sync, ++meet * G, spin, &ok))
+        live = 0;
+      // The totals and row c, in one batch of loads.
+      volatile __global const real *tot = vs + 2L * G * (b + 2) + 2 * b + q * (b + 2);
+      if (lid < b) {
+        red[lid] = grid_ld(tot + lid);
+        rowc[lid] = grid_ld(vs + 2L * G * (b + 2) + q * b + lid);
+      }
+      if (lid == GRID_WG - 1) {
+        red[GRID_BMAX] = grid_ld(tot + b);
+        red[GRID_BMAX + 1] = grid_ld(tot + b + 1);
+      }
     }
-    if (lid == GRID_WG - 1) {
-      red[GRID_BMAX] = grid_ld(tot + b);
-      red[GRID_BMAX + 1] = grid_ld(tot + b + 1);
-    }
+#else
+    geqrf_grid_add(b, q, xs, red, rowc);
+#endif
     barrier(CLK_LOCAL_MEM_FENCE);
     const real xnorm = red[GRID_BMAX] == 0 ? 0 : red[GRID_BMAX] * sqrt(red[GRID_BMAX + 1]);
     const real alpha = rowc[c];
@@ -1537,7 +1604,7 @@ __kernel void geqrf_grid(int m, int b, int bw, int rpg, __global real *a,
       continue;
     barrier(CLK_GLOBAL_MEM_FENCE); // the group's updates are visible to it
     geqrf_grid_publish(p, lda, b, bw, lo, hi, c + 1, q ^ 1, acc, sc, sq, xs, lred, lsc, lsq);
-    if (!grid_sync(sync, (2 * c + 3) * G, spin, &ok))
+    if (!grid_sync(sync, ++meet * G, spin, &ok))
       live = 0;
   }
 }

@@ -46,6 +46,8 @@ var benchLUCoal = flag.Bool("lapack.lucoal", false, "getf2_leaf with a row's col
 var benchGridMax = flag.Int("lapack.gridmax", 0, "the most work-groups of a grid panel launch in the benchmarks (0: one a compute unit)")
 var benchGridLU = flag.Bool("lapack.grid", false, "LU panels in one getrf_grid launch each (where the probe passes) in the benchmarks")
 
+var benchGridQRSplit = flag.Int("lapack.gridqrsplit", gridQRSplitGroups, "geqrf_grid's fewest groups that add each sum in one group after a second grid barrier in the benchmarks")
+
 var benchGridQR = flag.Bool("lapack.gridqr", false, "QR panels in one geqrf_grid launch each (where the probe passes) in the benchmarks")
 
 var benchGridQRRows = flag.Int("lapack.gridqrrows", gridQRMinRows, "geqrf_grid's fewest rows a work-group in the benchmarks")
@@ -107,6 +109,8 @@ func setBenchFlags(b *testing.B, impl *Implementation) {
 			impl.gridLU = *benchGridLU
 		case "lapack.gridmax":
 			impl.gridMax = *benchGridMax
+		case "lapack.gridqrsplit":
+			impl.gridQRSplit = *benchGridQRSplit
 		case "lapack.gridqr":
 			impl.gridQR = *benchGridQR
 		case "lapack.gridqrrows":

@@ -162,7 +162,12 @@ func (r *qrRun) panel(i, ib int) error {
 		for bw < ib {
 			bw *= 2
 		}
-		return launch[float64](impl, "geqrf_grid", []int{(mp + rpg - 1) / rpg * gridWG}, []int{gridWG},
+		groups := (mp + rpg - 1) / rpg
+		name := "geqrf_grid"
+		if groups >= impl.gridQRSplit {
+			name = geqrfGridSplit
+		}
+		return launch[float64](impl, name, []int{groups * gridWG}, []int{gridWG},
 			int32(mp), int32(ib), int32(bw), int32(rpg), buf, int64(off+i*ld+i), int32(ld), r.tau, int64(i),
 			vb, int64(voff), int32(r.dv.Stride()), tb, int64(toff), int32(r.dt.Stride()),
 			g.syncs, int32(i/r.nb), int32(impl.gridSpin), g.xs)

@@ -17,7 +17,9 @@ import (
 // takes, against gonum's factors and tau; then Dorgqr on the result, to
 // check the reflectors through gonum's own use of them. One work-group on
 // every device (the grid path must have run), several where the grid path
-// is the device's default (NVIDIA's GPUs; see TestGetrfGrid).
+// is the device's default (NVIDIA's GPUs; see TestGetrfGrid); each with
+// the sums over the groups added by every group and, split, one total a
+// group after a second barrier.
 func TestGeqrfGrid(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(71, 72))
 	g := gonum.Implementation{}
@@ -32,9 +34,13 @@ func TestGeqrfGrid(t *testing.T) {
 		}
 		impl := gridTestImpl(t, c.nb, c.groups, c.rows)
 		impl.gridQR, impl.gridQRRows = true, 1
-		for _, sh := range shapes {
+		for k, sh := range shapes {
 			m, n := sh[0], sh[1]
-			what := fmt.Sprintf("nb %d, %d groups of ≥ %d rows, %d×%d", c.nb, c.groups, c.rows, m, n)
+			impl.gridQRSplit = 1 << 30
+			if k%2 == 1 {
+				impl.gridQRSplit = 1
+			}
+			what := fmt.Sprintf("nb %d, %d groups of ≥ %d rows, %d×%d, split from %d groups", c.nb, c.groups, c.rows, m, n, impl.gridQRSplit)
 			lda := n + 3
 			a, want, tau, tauWant := dgeqrfAgainstGonum(t, impl, rnd, what, m, n, lda)
 			k := min(m, n)

@@ -25,6 +25,11 @@ const (
 	gridMinRows = 16
 	// gridQRMinRows is geqrf_grid's fewest rows a group.
 	gridQRMinRows = 64
+	// gridQRSplitGroups is the fewest groups of a geqrf_grid launch that
+	// add the sums over the groups one total a group, after a second
+	// grid barrier (BENCHMARKS.md: on the H200 that was slower with 64
+	// groups and faster with 128).
+	gridQRSplitGroups = 96
 )
 
 // gridSpin is how many times a group polls the grid barrier before it

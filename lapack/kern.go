@@ -25,7 +25,13 @@ type kernelKey struct {
 	regs   bool // POTF_REGS (potf2_inv)
 	potfT  int  // POTF_T, with regs
 	qrB    int  // QR_B (geqr2_leaf) when > 0
+	split  bool // GRID_QR_SPLIT (geqrf_grid)
 }
+
+// geqrfGridSplit names geqrf_grid built with GRID_QR_SPLIT for launchOn
+// (and the profile): the variant is a build of its own, not a kernel
+// argument, because PoCL miscompiles barriers under a branch on one.
+const geqrfGridSplit = "geqrf_grid (split)"
 
 // kernel returns the kernel k, built on first use. The caller holds
 // impl.kmu, which also serialises its launches (a kernel's arguments are
@@ -55,6 +61,9 @@ func (impl *Implementation) kernel(k kernelKey) (*cl.Kernel, error) {
 		}
 		if k.col {
 			opts += " -DPOTF_COL=1"
+		}
+		if k.split {
+			opts += " -DGRID_QR_SPLIT=1"
 		}
 		if k.regs {
 			opts += fmt.Sprintf(" -DPOTF_REGS=1 -DPOTF_T=%d", k.potfT)
@@ -149,6 +158,9 @@ func launchOn[T float32 | float64](impl *Implementation, q *cl.Queue, wait []*cl
 	impl.kmu.Lock()
 	defer impl.kmu.Unlock()
 	key := kernelKey{name: name, pi: precIndex[T]()}
+	if name == geqrfGridSplit {
+		key.name, key.split = "geqrf_grid", true
+	}
 	if name == "getf2_leaf" && impl.luWG != defaultLUWG {
 		// Only getf2_leaf depends on LU_WG: the other kernels keep the
 		// one program built without it.

@@ -2,6 +2,7 @@ package cllapack
 
 import (
 	"bytes"
+	"fmt"
 	"log/slog"
 	"math/rand/v2"
 	"testing"
@@ -119,13 +120,17 @@ func TestKernelsSmall(t *testing.T) {
 	compare(t, "Dgeqrf, QR_B 32 tau", 1, n, tau, tauWant, n, 1e-12)
 
 	// The panels in one launch (getrf_grid, geqrf_grid, after grid_probe),
-	// in one work-group, which every device runs: panels of 12 and 8.
+	// in one work-group, which every device runs: panels of 12 and 8;
+	// geqrf_grid with the sums added by every group and split.
 	impl.nb, impl.gridLU, impl.gridQR = 12, true, true
 	impl.gridMax, impl.gridRows, impl.gridQRRows, impl.gridSpin = 1, 4, 1, 1<<12
-	copy(a, orig)
-	impl.Dgeqrf(m, n, a, n, tau, work, len(work))
-	compare(t, "Dgeqrf, geqrf_grid", m, n, a, want, n, 1e-12)
-	compare(t, "Dgeqrf, geqrf_grid tau", 1, n, tau, tauWant, n, 1e-12)
+	for _, split := range []int{2, 1} {
+		impl.gridQRSplit = split
+		copy(a, orig)
+		impl.Dgeqrf(m, n, a, n, tau, work, len(work))
+		compare(t, fmt.Sprintf("Dgeqrf, geqrf_grid, split from %d groups", split), m, n, a, want, n, 1e-12)
+		compare(t, "Dgeqrf, geqrf_grid tau", 1, n, tau, tauWant, n, 1e-12)
+	}
 	dgetrfAgainstGonum(t, impl, rnd, "Dgetrf, getrf_grid", m, n, -1)
 	if s := impl.gridState.Load(); s != gridYes {
 		t.Errorf("the grid kernels did not run (state %d)", s)

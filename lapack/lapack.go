@@ -105,10 +105,13 @@ type Implementation struct {
 	// instead of panelLU's recursion of one-work-group leaves.
 	gridLU bool
 	// gridQR does the same for QR's panels (geqrf_grid), with groups of at
-	// least gridQRRows rows: every group adds all the groups' sums each
-	// column, so fewer groups each with more rows pay less there.
-	gridQR     bool
-	gridQRRows int
+	// least gridQRRows rows. Launches of gridQRSplit groups or more add
+	// each of a column's sums over the groups in one group and meet at a
+	// second grid barrier; with fewer, every group adds all the groups'
+	// sums, so fewer groups each with more rows pay less there.
+	gridQR      bool
+	gridQRRows  int
+	gridQRSplit int
 	// gridState records the probe's answer (gridUnknown, gridYes, gridNo).
 	gridState atomic.Int32
 	// gridSpin is how many polls a grid barrier waits, gridRows the
@@ -303,6 +306,7 @@ func New(b *clblas.Implementation, opts ...Option) (*Implementation, error) {
 		gridSpin:    gridSpin,
 		gridRows:    gridMinRows,
 		gridQRRows:  gridQRMinRows,
+		gridQRSplit: gridQRSplitGroups,
 	}
 	impl.deviceDefaults(c.nbSet, c.crossoverSet)
 	return impl, nil
