@@ -33,8 +33,6 @@ var benchHostBand = flag.Bool("lapack.hostband", false, "Dpotrf restores the unt
 
 var benchReuse = flag.Bool("lapack.reuse", false, "keep the device matrices of calls from Go slices for the next call in the benchmarks")
 
-var benchPotfCol = flag.Bool("lapack.potfcol", false, "potf2_inv with a column of its block in each work-item's registers in the benchmarks")
-
 var benchOuter = flag.Int("lapack.outer", 0, "Potrf's block rows (the trailing updates' k) in the benchmarks (0 or the block size: one level)")
 
 var benchPotfRegs = flag.Bool("lapack.potfregs", false, "potf2_inv with its block in registers in the benchmarks")
@@ -95,8 +93,6 @@ func setBenchFlags(b *testing.B, impl *Implementation) {
 			impl.hostBand = *benchHostBand
 		case "lapack.reuse":
 			impl.reuse = *benchReuse
-		case "lapack.potfcol":
-			impl.potfCol = *benchPotfCol
 		case "lapack.outer":
 			impl.potrfOuter = *benchOuter
 		case "lapack.potfregs":

@@ -67,7 +67,12 @@ func (impl *Implementation) potrfBlock() int {
 //   - Cholesky's diagonal blocks are factorised and inverted in registers
 //     in one pass (potfRegs), on a second queue while the main one
 //     updates the rest of the trailing matrix (ahead), 64 wide
-//     (gpuPotrfNB: blocks of 128 in registers measured slower);
+//     (gpuPotrfNB: blocks of 128 in registers measured slower), in
+//     block rows of 1024 (gpuPotrfOuter), each factorised in those
+//     steps and then the rest of the trailing matrix updated by GEMMs
+//     with k = 1024, not 64 (BENCHMARKS.md, "NVIDIA H200, 2026-12-02
+//     (fifth session)": block rows of 256, 512 and 1024 were 1.2–1.45×
+//     faster at 4096 and 1.7–2.0× at 8192, 1024 the fastest);
 //   - LU's leaves are 8 columns wide (gpuLeaf) with a row's columns on
 //     neighbouring work-items (luCoal), so that loads and stores of a
 //     leaf's update touch a few cache lines, not one per work-item;
@@ -86,12 +91,13 @@ func (impl *Implementation) gpuDefaults(nbSet bool) {
 	impl.gridQR = impl.gridLU
 	impl.leaf, impl.luCoal, impl.qrLeaf = gpuLeaf, true, gpuQRLeaf
 	if !nbSet {
-		impl.potrfNB = gpuPotrfNB
+		impl.potrfNB, impl.potrfOuter = gpuPotrfNB, gpuPotrfOuter
 	}
 }
 
 const (
-	gpuPotrfNB = 64
+	gpuPotrfNB    = 64
+	gpuPotrfOuter = 1024
 	gpuLeaf    = 8
 	gpuQRLeaf  = 4
 )

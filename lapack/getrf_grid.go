@@ -23,8 +23,10 @@ const (
 	gridWG      = 256
 	gridBMax    = 128
 	gridMinRows = 16
-	// gridQRMinRows is geqrf_grid's fewest rows a group.
-	gridQRMinRows = 64
+	// gridQRMinRows is geqrf_grid's fewest rows a group: with the sums
+	// split (gridQRSplitGroups) groups of 32 rows measured faster than
+	// groups of 64 on the H200 (BENCHMARKS.md).
+	gridQRMinRows = 32
 	// gridQRSplitGroups is the fewest groups of a geqrf_grid launch that
 	// add the sums over the groups one total a group, after a second
 	// grid barrier (BENCHMARKS.md: on the H200 that was slower with 64

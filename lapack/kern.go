@@ -21,7 +21,6 @@ type kernelKey struct {
 	name   string
 	pi, wg int
 	luBW   int  // LU_BW (getf2_leaf) when > 0
-	col    bool // POTF_COL (potf2_inv)
 	regs   bool // POTF_REGS (potf2_inv)
 	potfT  int  // POTF_T, with regs
 	qrB    int  // QR_B (geqr2_leaf) when > 0
@@ -58,9 +57,6 @@ func (impl *Implementation) kernel(k kernelKey) (*cl.Kernel, error) {
 		}
 		if k.qrB > 0 {
 			opts += fmt.Sprintf(" -DQR_B=%d", k.qrB)
-		}
-		if k.col {
-			opts += " -DPOTF_COL=1"
 		}
 		if k.split {
 			opts += " -DGRID_QR_SPLIT=1"
@@ -174,8 +170,7 @@ func launchOn[T float32 | float64](impl *Implementation, q *cl.Queue, wait []*cl
 		// geqr2_leaf in the one program of the other kernels.
 		key.qrB = qrBuild(impl.qrLeaf)
 	}
-	key.col = name == "potf2_inv" && impl.potfColumns()
-	key.regs = name == "potf2_inv" && !key.col && impl.potfRegs
+	key.regs = name == "potf2_inv" && impl.potfRegs
 	if key.regs {
 		key.potfT = potfT(impl.potrfBlock())
 	}

@@ -61,24 +61,6 @@ func TestKernelsSmall(t *testing.T) {
 		}
 		impl.potfRegs, impl.nb = false, 8
 	}
-	// potf2_inv with a column in each work-item's registers, on GPUs
-	// (PoCL takes more than ten minutes to compile it): blocks of 8 and
-	// 20 in one of 64 work-items, and blocks of 64 (n = 20 in one block).
-	for _, nb := range []int{8, 64} {
-		if impl.blas.Runtime().Device().Profile().IsCPU() {
-			break
-		}
-		impl.potfCol, impl.nb = true, nb
-		for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
-			checkDpotrf(t, impl, "Dpotrf, columns", ul, n, n, rnd, 1e-12)
-		}
-		a := spd(n, n, rnd)
-		a[9*n+9] = -1
-		if impl.Dpotrf(blas.Lower, n, a, n) {
-			t.Fatal("Dpotrf, columns: a matrix that is not positive definite passed")
-		}
-		impl.potfCol, impl.nb = false, 8
-	}
 	impl.nb = 16
 	const m = 37
 	a = make([]float64, m*n)

@@ -145,10 +145,6 @@ type Implementation struct {
 	// potfRegs builds potf2_inv with its block in registers (POTF_REGS;
 	// blocks up to potfMax wide): not measured yet, so off by default.
 	potfRegs bool
-	// potfCol builds potf2_inv with a column of its block in each
-	// work-item's registers (POTF_COL; blocks up to potfColMax wide),
-	// ahead of potfRegs.
-	potfCol bool
 	// ahead makes Potrf factorise each diagonal block on a second queue
 	// (q2) while the main queue finishes the previous step's trailing
 	// update (look-ahead): not measured yet, so off by default.

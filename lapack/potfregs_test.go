@@ -9,81 +9,57 @@ import (
 	"gonum.org/v1/gonum/blas"
 )
 
-// TestPotfRegsWidths runs checkPotfWidth with potf2_inv's blocks in
-// registers at block sizes 64 and 128 (POTF_T 4 and 8; each width is a
-// compile of its own, 8×8 takes PoCL minutes, and TestKernelsSmall runs
-// all three on Oclgrind). On CPU devices potrf factorises the diagonal
-// blocks on the host (hostDiag), and so the kernel does not run.
+// TestPotfRegsWidths runs Dpotrf with potf2_inv's blocks in registers at
+// block sizes 64 and 128 (POTF_T 4 and 8; each width is a compile of its
+// own, 8×8 takes PoCL minutes, and TestKernelsSmall runs all three on
+// Oclgrind), both triangles, against gonum: n = 150 (a narrower last
+// block), and n = 128 (one block as wide as the kernel's grid). Then
+// matrices that are not positive definite: failing in the middle of a
+// block of 128 (its factor is compared whole, the rows below the failing
+// column included, with an unblocked right-looking reference), and in a
+// later block, with potf2_inv running after *info was set. On CPU devices
+// potrf factorises the diagonal blocks on the host (hostDiag), and so
+// the kernel does not run.
 func TestPotfRegsWidths(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(7, 8))
 	for _, nb := range []int{64, 128} {
 		impl := newTestImpl(t, nb)
 		impl.potfRegs = true
-		checkPotfWidth(t, impl, fmt.Sprintf("Dpotrf, registers, nb %d", nb), nb, rnd)
-	}
-}
-
-// TestPotfColumns is TestPotfRegsWidths for potf2_inv with a column of
-// the block in each work-item's registers (potfCol), at block sizes 64
-// (the kernel's width) and 24 (padding columns of the identity), on
-// GPUs (Oclgrind among them: scripts/oclgrind.sh runs it). PoCL takes
-// more than ten minutes to compile the kernel, whose loop over the
-// columns is unrolled, and CPU devices factorise the diagonal blocks on
-// the host (hostDiag).
-func TestPotfColumns(t *testing.T) {
-	rnd := rand.New(rand.NewPCG(9, 10))
-	for _, nb := range []int{64, 24} {
-		impl := newTestImpl(t, nb)
-		if impl.blas.Runtime().Device().Profile().IsCPU() {
-			t.Skip("potf2_inv's column version runs on GPUs only (PoCL's compile of it takes more than ten minutes)")
-		}
-		impl.potfCol, impl.hostDiag = true, false
-		if !impl.potfColumns() {
-			t.Fatalf("nb %d: potf2_inv's column version not chosen", nb)
-		}
-		checkPotfWidth(t, impl, fmt.Sprintf("Dpotrf, columns, nb %d", nb), nb, rnd)
-	}
-}
-
-// checkPotfWidth checks Dpotrf with blocks nb wide, both triangles,
-// against gonum: n = 150 (a narrower last block), and n = 128. Then
-// matrices that are not positive definite: failing in the middle of a
-// block (its factor is compared whole, the rows below the failing column
-// included, with an unblocked right-looking reference), and in a later
-// block, with potf2_inv running after *info was set.
-func checkPotfWidth(t *testing.T, impl *Implementation, what string, nb int, rnd *rand.Rand) {
-	t.Helper()
-	for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
-		for _, n := range []int{150, 128} {
-			checkDpotrf(t, impl, what, ul, n, n+3, rnd, 1e-11)
-		}
-		// Not positive definite at k: in the middle of a block, with and
-		// without blocks after it, and in the last block.
-		for _, c := range []struct{ n, k int }{{128, 70}, {150, 70}, {150, 140}} {
-			n, k := c.n, c.k
-			a := spd(n, n, rnd)
-			a[k*n+k] = 1 - a[k*n+k]
-			// The reference factorises the blocks up to the failing one
-			// as one block: potrf's factor agrees with it there (beyond
-			// it, potrf has also finished the rows of U, or columns of
-			// L, before the failing block).
-			m := min(n, (k/nb+1)*nb)
-			want := append([]float64(nil), a...)
-			if k != potf2Right(ul, m, want, n) {
-				t.Fatalf("%s %c n=%d: the reference did not fail at %d", what, ul, n, k)
+		for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
+			what := fmt.Sprintf("Dpotrf, registers, nb %d", nb)
+			for _, n := range []int{150, 128} {
+				checkDpotrf(t, impl, what, ul, n, n+3, rnd, 1e-11)
 			}
-			if impl.Dpotrf(ul, n, a, n) {
-				t.Fatalf("%s %c n=%d: a matrix not positive definite at %d passed", what, ul, n, k)
+			// Not positive definite at k: in the middle of the first
+			// block (nb 128) or the second (nb 64), with and without
+			// blocks after it, and in the last block, 22 wide.
+			for _, c := range []struct{ n, k int }{{128, 70}, {150, 70}, {150, 140}} {
+				n, k := c.n, c.k
+				a := spd(n, n, rnd)
+				a[k*n+k] = 1 - a[k*n+k]
+				// The reference factorises the blocks up to the
+				// failing one as one block: potrf's factor agrees
+				// with it there (beyond it, potrf has also finished
+				// the rows of U, or columns of L, before the failing
+				// block).
+				m := min(n, (k/nb+1)*nb)
+				want := append([]float64(nil), a...)
+				if k != potf2Right(ul, m, want, n) {
+					t.Fatalf("%s %c n=%d: the reference did not fail at %d", what, ul, n, k)
+				}
+				if impl.Dpotrf(ul, n, a, n) {
+					t.Fatalf("%s %c n=%d: a matrix not positive definite at %d passed", what, ul, n, k)
+				}
+				// On CPU devices gonum's Dpotf2 (left-looking) has
+				// left the rows of U from k otherwise.
+				rows, cols := m, m
+				if impl.hostDiag && ul == blas.Upper {
+					rows = k
+				} else if impl.hostDiag {
+					cols = k
+				}
+				compare(t, fmt.Sprintf("%s %c, not positive definite at %d", what, ul, k), rows, cols, a, want, n, 1e-11)
 			}
-			// On CPU devices gonum's Dpotf2 (left-looking) has left the
-			// rows of U from k otherwise.
-			rows, cols := m, m
-			if impl.hostDiag && ul == blas.Upper {
-				rows = k
-			} else if impl.hostDiag {
-				cols = k
-			}
-			compare(t, fmt.Sprintf("%s %c, not positive definite at %d", what, ul, k), rows, cols, a, want, n, 1e-11)
 		}
 	}
 }

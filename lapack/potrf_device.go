@@ -10,18 +10,8 @@ import (
 	clblas "github.com/gocompute/opencl/blas"
 )
 
-// potfWG is the work-group size of potf2_inv (but with potfCol).
+// potfWG is the work-group size of potf2_inv.
 const potfWG = 256
-
-// potfColMax is the widest diagonal block potf2_inv takes with potfCol:
-// its work-group, of as many work-items, keeps a column each in registers.
-const potfColMax = 64
-
-// potfColumns reports whether potf2_inv keeps the block's columns in
-// registers (potfCol, for Potrf's blocks up to potfColMax wide).
-func (impl *Implementation) potfColumns() bool {
-	return impl.potfCol && impl.potrfBlock() <= potfColMax
-}
 
 // potfMax is the widest diagonal block potf2_inv takes with potfRegs: its
 // 16×16 work-items keep up to 8×8 elements each in registers.
@@ -128,11 +118,7 @@ func (p *potrfRun[T]) potf2On(q *cl.Queue, wait *cl.Event, j, jb int, info *cl.A
 	if wait != nil {
 		ws = []*cl.Event{wait}
 	}
-	wg := potfWG
-	if p.impl.potfColumns() {
-		wg = potfColMax
-	}
-	return launchOn[T](p.impl, q, ws, "potf2_inv", []int{wg}, []int{wg}, int32(jb), upper,
+	return launchOn[T](p.impl, q, ws, "potf2_inv", []int{potfWG}, []int{potfWG}, int32(jb), upper,
 		buf, int64(off+j*ld+j), int32(ld), ibuf, int64(ioff), int32(p.dinv.Stride()), info, int32(j))
 }
 

@@ -22,8 +22,8 @@
 #  2. races: --data-races over the GEMM, reduction and triangular kernels
 #     at the suites' small sizes.
 # Between them, the lapack package's TestKernelsSmall runs the kernels of
-# kernels/lapack.cl, once with the default checks (with TestPotfColumns,
-# potf2_inv's column version at blocks of 64) and once with --data-races.
+# kernels/lapack.cl, once with the default checks and once with
+# --data-races.
 # --uninitialized does not work with a Go program: Oclgrind 21.10's check
 # keeps its shadow memory pool per host thread and crashes (SIGSEGV in
 # MemoryPool::alloc, from Uninitialized::hostMemoryStore under clFinish)
@@ -161,7 +161,7 @@ run_pass() {
 run_pass conformance "$CONFORMANCE"
 # The device LAPACK's kernels (kernels/lapack.cl), out of bounds and
 # races, in the lapack package's small test of all of them.
-PASS_PKG=lapack run_pass lapack '^TestKernelsSmall$|^TestPotfColumns$'
+PASS_PKG=lapack run_pass lapack '^TestKernelsSmall$'
 PASS_PKG=lapack run_pass lapack-races '^TestKernelsSmall$' OCLGRIND_DATA_RACES=1
 
 # Every kernel of kernels/*.cl ran in pass 1 or the lapack pass, but those
