@@ -74,7 +74,7 @@ type potrfRun[T float32 | float64] struct {
 	ul            blas.Uplo
 	d             *clblas.Matrix[T]
 	n, nb, bw     int
-	outer         int // the block rows' height (runDevice): a multiple of nb, or n
+	outer         int // the block rows' height (runDevice): nb, or potrfOuter (at most n) when larger
 	dw, dinv, bnd *clblas.Matrix[T]
 	blocks, invs  [2][]T
 	conv, conv2   []float64 // float64 room for float32 blocks
