@@ -98,6 +98,6 @@ func (impl *Implementation) gpuDefaults(nbSet bool) {
 const (
 	gpuPotrfNB    = 64
 	gpuPotrfOuter = 1024
-	gpuLeaf    = 8
-	gpuQRLeaf  = 4
+	gpuLeaf       = 8
+	gpuQRLeaf     = 4
 )
