@@ -32,7 +32,10 @@ func potfT(nb int) int {
 // never waits until the end: each diagonal block is factorised and
 // inverted by potf2_inv in one work-group (the inverse into dinv), U12 =
 // U11⁻ᵀ·A12 is one GEMM into W copied back by copy_ok, and the trailing
-// matrix is updated in slabs as in run. A block that is not positive
+// matrix is updated in slabs as in run; with block rows taller than nb
+// (p.outer) those steps update only the block row, and the trailing
+// matrix below it is updated once a block row (factorRow, trailing). A
+// block that is not positive
 // definite sets the device's info and zeroes the inverse: W is then zero,
 // so every later GEMM adds zero, copy_ok copies nothing and potf2_inv
 // does nothing; the factor is complete up to the column that failed, and
