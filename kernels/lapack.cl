@@ -941,7 +941,9 @@ __kernel void larft_t(int n, int lw, __global const real *g, long goff,
 #if GRID_BMAX > GRID_WG
 #error "GRID_BMAX must not exceed GRID_WG: a work-item loads one column"
 #endif
-#define GRID_CROWS 8  // rows a getrf_grid work-item loads at once
+#ifndef GRID_CROWS
+#define GRID_CROWS 8 // rows a getrf_grid work-item loads at once
+#endif
 
 // grid_ld and grid_ldi read what another group published before the
 // last grid barrier, from the memory all groups share, never from a cache
@@ -969,6 +971,62 @@ static inline int grid_ldi(volatile __global const int *p) {
 #else
 static inline real grid_ld(volatile __global const real *p) { return *p; }
 static inline int grid_ldi(volatile __global const int *p) { return *p; }
+#endif
+
+// grid_argmax is argmax_local for getrf_grid's work-groups: with
+// GRID_SHFL (NVIDIA's GPUs, warps of 32) each warp reduces its pairs by
+// PTX shuffles and one warp the warps' results, two barriers instead of
+// one a halving. Pairs are ordered by value, then smallest index, and no
+// value is NaN, so any order of reduction gives argmax_local's answer.
+#ifdef GRID_SHFL
+static inline int shfl_down_i(int v, int d) {
+  int r;
+  asm volatile("shfl.sync.down.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(v), "r"(d));
+  return r;
+}
+static inline real shfl_down_real(real v, int d) {
+#if PRECISION == 64
+  int2 h = as_int2(v);
+  h.x = shfl_down_i(h.x, d);
+  h.y = shfl_down_i(h.y, d);
+  return as_double(h);
+#else
+  return as_float(shfl_down_i(as_int(v), d));
+#endif
+}
+static inline void warp_argmax(real *v, int *i) {
+  for (int d = 16; d > 0; d >>= 1) {
+    const real v2 = shfl_down_real(*v, d);
+    const int i2 = shfl_down_i(*i, d);
+    if (v2 > *v || (v2 == *v && i2 < *i)) {
+      *v = v2;
+      *i = i2;
+    }
+  }
+}
+static void grid_argmax(__local real *lmax, __local int *lidx, real best,
+                        int bi) {
+  const int lid = get_local_id(0);
+  warp_argmax(&best, &bi);
+  if ((lid & 31) == 0) {
+    lmax[lid >> 5] = best;
+    lidx[lid >> 5] = bi;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid < 32) {
+    real v = lid < GRID_WG / 32 ? lmax[lid] : -INFINITY;
+    int i = lid < GRID_WG / 32 ? lidx[lid] : INT_MAX;
+    warp_argmax(&v, &i);
+    if (lid == 0) {
+      lmax[0] = v;
+      lidx[0] = i;
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+#else
+#define grid_argmax argmax_local
 #endif
 
 // grid_sync is the grid barrier: the groups' target-th meeting (target
@@ -1038,7 +1096,7 @@ static void getrf_grid_publish(__global const real *p, int lda, int b, int lo,
                                __global real *xs, __global int *xi,
                                __local real *lmax, __local int *lidx) {
   const int lid = get_local_id(0), g = get_group_id(0), G = get_num_groups(0);
-  argmax_local(lmax, lidx, best, bi);
+  grid_argmax(lmax, lidx, best, bi);
   const int row = lidx[0];
   if (lid == 0) {
     xs[q * G + g] = lmax[0];
@@ -1114,8 +1172,8 @@ __kernel void getrf_grid(int m, int b, int bw, int rpg, __global real *a,
   for (int c = 0; c < b; c++) {
     const int q = c & 1;
     // The pivot: the first of the groups' equal largest candidates.
-    argmax_local(lmax, lidx, lid < G ? grid_ld(vs + q * G + lid) : -1,
-                 lid < G ? grid_ldi(vi + q * G + lid) : c);
+    grid_argmax(lmax, lidx, lid < G ? grid_ld(vs + q * G + lid) : -1,
+                lid < G ? grid_ldi(vi + q * G + lid) : c);
     int piv = lidx[0];
     if (piv < c || piv >= m) {
       // Not a row of the panel below c: the device did not order the

@@ -39,6 +39,14 @@ var benchPotfRegs = flag.Bool("lapack.potfregs", false, "potf2_inv with its bloc
 
 var benchAhead = flag.Bool("lapack.ahead", false, "Potrf with look-ahead (next diagonal block on a second queue) in the benchmarks")
 
+var benchLUAhead = flag.Bool("lapack.luahead", false, "LU with look-ahead (the next getrf_grid panel on a second queue) in the benchmarks")
+
+var benchQRAhead = flag.Bool("lapack.qrahead", false, "QR with look-ahead (the next geqrf_grid panel on a second queue) in the benchmarks")
+
+var benchGridCRows = flag.Int("lapack.gridcrows", 0, "rows a getrf_grid work-item loads at once in the benchmarks (0: the kernel's default)")
+
+var benchGridShfl = flag.Bool("lapack.gridshfl", false, "getrf_grid reduces its pivot candidates within a work-group by warp shuffles (NVIDIA only) in the benchmarks")
+
 var benchLUCoal = flag.Bool("lapack.lucoal", false, "getf2_leaf with a row's columns on neighbouring work-items in the benchmarks")
 
 var benchGridMax = flag.Int("lapack.gridmax", 0, "the most work-groups of a grid panel launch in the benchmarks (0: one a compute unit)")
@@ -99,6 +107,14 @@ func setBenchFlags(b *testing.B, impl *Implementation) {
 			impl.potfRegs = *benchPotfRegs
 		case "lapack.ahead":
 			impl.ahead = *benchAhead
+		case "lapack.luahead":
+			impl.luAhead = *benchLUAhead
+		case "lapack.qrahead":
+			impl.qrAhead = *benchQRAhead
+		case "lapack.gridcrows":
+			impl.gridCRows = *benchGridCRows
+		case "lapack.gridshfl":
+			impl.gridShfl = *benchGridShfl
 		case "lapack.lucoal":
 			impl.luCoal = *benchLUCoal
 		case "lapack.grid":

@@ -83,12 +83,20 @@ func (impl *Implementation) potrfBlock() int {
 //     every compute unit (gridLU), once the probe passes. Its work-groups
 //     meet at a barrier OpenCL does not promise: validated there only
 //     (on PoCL two groups met but chose wrong pivots at times; see
-//     docs/notes.md).
+//     docs/notes.md). There getrf_grid reduces its pivot candidates by
+//     warp shuffles (gridShfl: 1.2× LU at 4096, 1.14× at 8192), and QR's
+//     next panel runs on a second queue while the main one updates the
+//     rest of the trailing matrix (qrAhead: 1.02× at 4096, 1.08× at 8192;
+//     BENCHMARKS.md, "NVIDIA H200, 2026-12-02 (sixth session)"). LU's
+//     look-ahead (luAhead) stays off: its panel takes every compute unit,
+//     so it waits for the update's GEMM instead of running beside it, and
+//     it measured 2–3 % slower.
 func (impl *Implementation) gpuDefaults(nbSet bool) {
 	impl.potfRegs, impl.ahead = true, true
 	impl.stageIO = !impl.blas.Runtime().Device().Profile().HostUnifiedMemory
 	impl.gridLU = impl.blas.Runtime().Device().Profile().Vendor == platform.VendorNVIDIA
 	impl.gridQR = impl.gridLU
+	impl.qrAhead, impl.gridShfl = impl.gridQR, impl.gridLU
 	impl.leaf, impl.luCoal, impl.qrLeaf = gpuLeaf, true, gpuQRLeaf
 	if !nbSet {
 		impl.potrfNB, impl.potrfOuter = gpuPotrfNB, gpuPotrfOuter

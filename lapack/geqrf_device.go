@@ -47,6 +47,12 @@ type qrRun struct {
 	m, n, nb            int
 	// grid, when set, factorises each panel in one geqrf_grid launch.
 	grid *qrGrid
+	// With look-ahead (q2 set) the next panel's geqrf_grid runs on q2
+	// into the second V and T (dv2, dt2) while the main queue applies
+	// this panel's reflectors to the rest of the trailing matrix; the
+	// pairs swap every step.
+	q2       *cl.Queue
+	dv2, dt2 *clblas.Matrix[float64]
 }
 
 // geqrfOnDevice is the blocked QR factorization of the resident m×n
@@ -70,21 +76,19 @@ func (impl *Implementation) geqrfOnDevice(d *clblas.Matrix[float64], tau []float
 		r.release()
 		return err
 	}
+	if r.grid != nil && impl.qrAhead && impl.prof == nil && k > r.nb {
+		if err := r.allocAhead(); err != nil {
+			r.release()
+			return err
+		}
+	}
 	defer func() {
 		if rerr := r.release(); rerr != nil && err == nil {
 			err = rerr
 		}
 	}()
-	for i := 0; i < k; i += r.nb {
-		ib := min(r.nb, k-i)
-		if err := r.panel(i, ib); err != nil {
-			return err
-		}
-		if i+ib < n {
-			if err := r.trailing(i, ib); err != nil {
-				return err
-			}
-		}
+	if err := r.steps(k); err != nil {
+		return err
 	}
 	if err := r.tau.Read(impl.blas.Runtime().Queue(), 0, tau); err != nil {
 		return fmt.Errorf("cllapack: reading tau: %w", err)
@@ -97,6 +101,79 @@ func (impl *Implementation) geqrfOnDevice(d *clblas.Matrix[float64], tau []float
 	impl.stats.transfers.Add(1)
 	impl.stats.bytes.Add(8 * int64(k))
 	return nil
+}
+
+// steps runs the factorization's k/nb steps: each panel, then its block
+// reflector on the columns right of it. With look-ahead the next panel's
+// columns are updated first and that panel is launched on q2.
+func (r *qrRun) steps(k int) (err error) {
+	q := r.impl.blas.Runtime().Queue()
+	var pending *cl.Event // the next panel's launch on q2
+	defer func() {
+		if pending != nil {
+			// Left by an error: wait for it before its scratch goes.
+			for _, rerr := range []error{pending.Wait(), pending.Release()} {
+				if rerr != nil && err == nil {
+					err = rerr
+				}
+			}
+		}
+	}()
+	for i := 0; i < k; i += r.nb {
+		ib := min(r.nb, k-i)
+		if pending != nil {
+			err, pending = barrierOn(q, pending), nil
+			r.dv, r.dv2, r.dt, r.dt2 = r.dv2, r.dv, r.dt2, r.dt
+		} else {
+			err = r.panel(i, ib)
+		}
+		if err != nil {
+			return err
+		}
+		c := i + ib
+		if c >= r.n {
+			continue
+		}
+		if err := r.larft(i, ib); err != nil {
+			return err
+		}
+		ahead := 0 // the next panel's columns, updated first when it runs ahead
+		if r.q2 != nil && c < k {
+			ahead = min(r.nb, k-c)
+			if err := r.applyPanel(i, ib, c, ahead); err != nil {
+				return err
+			}
+			if pending, err = r.panelAfter(q, c, ahead); err != nil {
+				return err
+			}
+		}
+		if err := r.applyPanel(i, ib, c+ahead, r.n-c-ahead); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// panelAfter launches the next panel's geqrf_grid, at (i, i) ib wide, on
+// q2 into dv2 and dt2 after everything enqueued on q so far, and returns
+// its event.
+func (r *qrRun) panelAfter(q *cl.Queue, i, ib int) (*cl.Event, error) {
+	mark, err := q.EnqueueMarker()
+	if err != nil {
+		return nil, fmt.Errorf("cllapack: look-ahead: %w", err)
+	}
+	ev, err := r.gridPanelOn(r.q2, []*cl.Event{mark}, r.dv2, r.dt2, i, ib)
+	for _, rerr := range []error{mark.Release(), q.Flush(), r.q2.Flush()} {
+		if rerr != nil && err == nil {
+			err = rerr
+		}
+	}
+	if err != nil && ev != nil {
+		ev.Wait()
+		ev.Release()
+		return nil, err
+	}
+	return ev, err
 }
 
 func (r *qrRun) alloc(k int) (err error) {
@@ -117,9 +194,21 @@ func (r *qrRun) alloc(k int) (err error) {
 	return nil
 }
 
+// allocAhead sets up look-ahead: the second queue, V and T.
+func (r *qrRun) allocAhead() (err error) {
+	if r.q2, err = r.impl.aheadQueue(); err != nil {
+		return err
+	}
+	if r.dv2, err = clblas.NewMatrix[float64](r.impl.blas, r.m, r.nb); err != nil {
+		return err
+	}
+	r.dt2, err = clblas.NewMatrix[float64](r.impl.blas, r.nb, r.nb)
+	return err
+}
+
 func (r *qrRun) release() error {
 	var ms []*clblas.Matrix[float64]
-	for _, m := range []*clblas.Matrix[float64]{r.dv, r.dw, r.dw2, r.dg, r.dt} {
+	for _, m := range []*clblas.Matrix[float64]{r.dv, r.dw, r.dw2, r.dg, r.dt, r.dv2, r.dt2} {
 		if m != nil {
 			ms = append(ms, m)
 		}
@@ -156,21 +245,12 @@ func (r *qrRun) panel(i, ib int) error {
 		return err
 	}
 	ld := r.d.Stride()
-	if g := r.grid; g != nil {
-		rpg := max(impl.gridRows, impl.gridQRRows, (mp+g.groups-1)/g.groups)
-		bw := 1
-		for bw < ib {
-			bw *= 2
+	if r.grid != nil {
+		ev, err := r.gridPanelOn(nil, nil, r.dv, r.dt, i, ib)
+		if err != nil {
+			return err
 		}
-		groups := (mp + rpg - 1) / rpg
-		name := "geqrf_grid"
-		if groups >= impl.gridQRSplit {
-			name = geqrfGridSplit
-		}
-		return launch[float64](impl, name, []int{groups * gridWG}, []int{gridWG},
-			int32(mp), int32(ib), int32(bw), int32(rpg), buf, int64(off+i*ld+i), int32(ld), r.tau, int64(i),
-			vb, int64(voff), int32(r.dv.Stride()), tb, int64(toff), int32(r.dt.Stride()),
-			g.syncs, int32(i/r.nb), int32(impl.gridSpin), g.xs)
+		return ev.Release()
 	}
 	for lb := 0; lb < ib; lb += impl.qrLeaf {
 		b := min(impl.qrLeaf, ib-lb)
@@ -198,12 +278,45 @@ func (r *qrRun) panel(i, ib int) error {
 	return nil
 }
 
-// trailing forms the panel's T from VᵀV and the leaves' factors (larft_t,
-// with dw2 as its scratch) and applies its block reflector to the columns
-// right of the panel.
-func (r *qrRun) trailing(i, ib int) error {
+// gridPanelOn launches geqrf_grid on the (m−i)×ib panel at (i, i), its
+// reflectors into dv and T's diagonal into dt, on q (nil: the main
+// queue) after wait, and returns the launch's event.
+func (r *qrRun) gridPanelOn(q *cl.Queue, wait []*cl.Event, dv, dt *clblas.Matrix[float64], i, ib int) (*cl.Event, error) {
+	impl, g := r.impl, r.grid
 	mp := r.m - i
-	v, err := r.dv.View(0, 0, mp, ib)
+	buf, off, err := r.d.Buffer()
+	if err != nil {
+		return nil, err
+	}
+	vb, voff, err := dv.Buffer()
+	if err != nil {
+		return nil, err
+	}
+	tb, toff, err := dt.Buffer()
+	if err != nil {
+		return nil, err
+	}
+	ld := r.d.Stride()
+	rpg := max(impl.gridRows, impl.gridQRRows, (mp+g.groups-1)/g.groups)
+	bw := 1
+	for bw < ib {
+		bw *= 2
+	}
+	groups := (mp + rpg - 1) / rpg
+	name := "geqrf_grid"
+	if groups >= impl.gridQRSplit {
+		name = geqrfGridSplit
+	}
+	return launchOn[float64](impl, q, wait, name, []int{groups * gridWG}, []int{gridWG},
+		int32(mp), int32(ib), int32(bw), int32(rpg), buf, int64(off+i*ld+i), int32(ld), r.tau, int64(i),
+		vb, int64(voff), int32(dv.Stride()), tb, int64(toff), int32(dt.Stride()),
+		g.syncs, int32(i/r.nb), int32(impl.gridSpin), g.xs)
+}
+
+// larft forms the panel's T from VᵀV and the leaves' factors (larft_t,
+// with dw2 as its scratch).
+func (r *qrRun) larft(i, ib int) error {
+	v, err := r.dv.View(0, 0, r.m-i, ib)
 	if err != nil {
 		return err
 	}
@@ -230,8 +343,18 @@ func (r *qrRun) trailing(i, ib int) error {
 	if r.grid != nil {
 		lw = 1 // geqrf_grid writes T's diagonal only
 	}
-	err = launch[float64](r.impl, "larft_t", []int{potfWG}, []int{potfWG}, int32(ib), int32(lw),
+	return launch[float64](r.impl, "larft_t", []int{potfWG}, []int{potfWG}, int32(ib), int32(lw),
 		gb, int64(goff), int32(g.Stride()), tb, int64(toff), int32(r.dt.Stride()), yb, int64(yoff), int32(r.dw2.Stride()))
+}
+
+// applyPanel applies the block reflector of the panel at (i, i), ib wide
+// (V and T formed), to the cols columns of d from col.
+func (r *qrRun) applyPanel(i, ib, col, cols int) error {
+	if cols == 0 {
+		return nil
+	}
+	mp := r.m - i
+	v, err := r.dv.View(0, 0, mp, ib)
 	if err != nil {
 		return err
 	}
@@ -239,7 +362,7 @@ func (r *qrRun) trailing(i, ib int) error {
 	if err != nil {
 		return err
 	}
-	return r.apply(v, t, i, i+ib, mp, r.n-i-ib)
+	return r.apply(v, t, i, col, mp, cols)
 }
 
 // apply enqueues C −= V·(Tᵀ·(Vᵀ·C)) (Hᵀ·C for H = I − V·T·Vᵀ) on the

@@ -22,7 +22,6 @@ import (
 // group after a second barrier.
 func TestGeqrfGrid(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(71, 72))
-	g := gonum.Implementation{}
 	shapes := [][2]int{{1, 1}, {7, 7}, {64, 64}, {200, 200}, {257, 130}, {90, 200}, {300, 1}}
 	multi := newTestImpl(t, 0).gridQR
 	for _, c := range []struct{ nb, groups, rows int }{
@@ -32,28 +31,42 @@ func TestGeqrfGrid(t *testing.T) {
 			t.Logf("nb %d, %d groups: not this device's path (gridQR off by default)", c.nb, c.groups)
 			continue
 		}
-		impl := gridTestImpl(t, c.nb, c.groups, c.rows)
-		impl.gridQR, impl.gridQRRows = true, 1
-		for k, sh := range shapes {
-			m, n := sh[0], sh[1]
-			impl.gridQRSplit = 1 << 30
-			if k%2 == 1 {
-				impl.gridQRSplit = 1
+		for _, ahead := range []bool{false, true} {
+			impl := gridTestImpl(t, c.nb, c.groups, c.rows)
+			impl.gridQR, impl.gridQRRows, impl.qrAhead = true, 1, ahead
+			for k, sh := range shapes {
+				m, n := sh[0], sh[1]
+				impl.gridQRSplit = 1 << 30
+				if k%2 == 1 {
+					impl.gridQRSplit = 1
+				}
+				what := fmt.Sprintf("nb %d, %d groups of ≥ %d rows, %d×%d, split from %d groups, look-ahead %v",
+					c.nb, c.groups, c.rows, m, n, impl.gridQRSplit, ahead)
+				geqrfGridCase(t, impl, rnd, what, m, n)
 			}
-			what := fmt.Sprintf("nb %d, %d groups of ≥ %d rows, %d×%d, split from %d groups", c.nb, c.groups, c.rows, m, n, impl.gridQRSplit)
-			lda := n + 3
-			a, want, tau, tauWant := dgeqrfAgainstGonum(t, impl, rnd, what, m, n, lda)
-			k := min(m, n)
-			work := make([]float64, 64*max(m, n))
-			if m >= n {
-				g.Dorgqr(m, n, k, a, lda, tau, work, len(work))
-				g.Dorgqr(m, n, k, want, lda, tauWant, work, len(work))
-				compare(t, what+" Q", m, n, a, want, lda, 1e-10)
+			if s := impl.gridState.Load(); s != gridYes {
+				t.Errorf("nb %d, %d groups: the grid path did not run (state %d)", c.nb, c.groups, s)
+			}
+			if ahead && c.nb < 200 && impl.q2 == nil {
+				t.Errorf("nb %d, %d groups: no panel ran on the look-ahead queue", c.nb, c.groups)
 			}
 		}
-		if s := impl.gridState.Load(); s != gridYes {
-			t.Errorf("nb %d, %d groups: the grid path did not run (state %d)", c.nb, c.groups, s)
-		}
+	}
+}
+
+// geqrfGridCase checks impl's Dgeqrf of a random m×n matrix against
+// gonum's, and Dorgqr on both results.
+func geqrfGridCase(t *testing.T, impl *Implementation, rnd *rand.Rand, what string, m, n int) {
+	t.Helper()
+	g := gonum.Implementation{}
+	lda := n + 3
+	a, want, tau, tauWant := dgeqrfAgainstGonum(t, impl, rnd, what, m, n, lda)
+	k := min(m, n)
+	work := make([]float64, 64*max(m, n))
+	if m >= n {
+		g.Dorgqr(m, n, k, a, lda, tau, work, len(work))
+		g.Dorgqr(m, n, k, want, lda, tauWant, work, len(work))
+		compare(t, what+" Q", m, n, a, want, lda, 1e-10)
 	}
 }
 

@@ -74,19 +74,42 @@ func getrfDevice[T float32 | float64](impl *Implementation, d *clblas.Matrix[T],
 			}
 		}()
 	}
+	// With look-ahead the next panel is factorised on the second queue
+	// (q2) while this one updates the rest of the trailing matrix.
+	var q2 *cl.Queue
+	if grid != nil && impl.luAhead && impl.prof == nil && mn > nb {
+		if q2, err = impl.aheadQueue(); err != nil {
+			return false, err
+		}
+	}
+	var pending *cl.Event // the next panel's launch on q2
+	defer func() {
+		if pending != nil {
+			// Left by an error: wait for it before its scratch goes.
+			for _, rerr := range []error{pending.Wait(), pending.Release()} {
+				if rerr != nil && err == nil {
+					err = rerr
+				}
+			}
+		}
+	}()
+	q := impl.blas.Runtime().Queue()
 	for j := 0; j < mn; j += nb {
 		jb := min(nb, mn-j)
-		if grid != nil {
-			// The panel's own columns are interchanged in full.
+		switch {
+		case pending != nil:
+			err = barrierOn(q, pending)
+			pending = nil
+		case grid != nil:
 			err = grid.panel(d, piv, info, j, jb, nb)
-			if err == nil {
-				err = laswpDevice(impl, d, piv, 0, j, j, jb)
-			}
-		} else {
+		default:
 			err = panelLU(impl, d, piv, info, j, j, m-j, jb, true)
-			if err == nil {
-				err = laswpTail(impl, d, piv, j, jb)
-			}
+		}
+		if err == nil && grid != nil {
+			// The panel's own columns are interchanged in full.
+			err = laswpDevice(impl, d, piv, 0, j, j, jb)
+		} else if err == nil {
+			err = laswpTail(impl, d, piv, j, jb)
 		}
 		if err != nil {
 			return false, err
@@ -98,13 +121,18 @@ func getrfDevice[T float32 | float64](impl *Implementation, d *clblas.Matrix[T],
 		if err := laswpDevice(impl, d, piv, k, n-k, j, jb); err != nil {
 			return false, err
 		}
-		if err := trsmUnitLower(impl, d, j, j, k, jb, n-k); err != nil {
-			return false, err
-		}
-		if k < m {
-			if err := gemmAt(impl, d, k, j, j, k, m-k, n-k, jb); err != nil {
+		ahead := 0 // the next panel's columns, updated first when it runs ahead
+		if q2 != nil && k < mn {
+			ahead = min(nb, mn-k)
+			if err := luUpdate(impl, d, j, jb, k, ahead); err != nil {
 				return false, err
 			}
+			if pending, err = grid.panelAfter(q, q2, d, piv, info, k, ahead, nb); err != nil {
+				return false, err
+			}
+		}
+		if err := luUpdate(impl, d, j, jb, k+ahead, n-k-ahead); err != nil {
+			return false, err
 		}
 	}
 	ok, err = readPivots(impl, piv, info, ipiv)
@@ -112,6 +140,38 @@ func getrfDevice[T float32 | float64](impl *Implementation, d *clblas.Matrix[T],
 		err = grid.failed()
 	}
 	return ok, err
+}
+
+// luUpdate enqueues, after the panel of jb columns at (j, j), the update
+// of the nc columns of d from c0: U12 = L11⁻¹·A12 in the panel's rows and
+// A22 −= L21·U12 below them.
+func luUpdate[T float32 | float64](impl *Implementation, d *clblas.Matrix[T], j, jb, c0, nc int) error {
+	if nc == 0 {
+		return nil
+	}
+	if err := trsmUnitLower(impl, d, j, j, c0, jb, nc); err != nil {
+		return err
+	}
+	m, _ := d.Dims()
+	if k := j + jb; k < m {
+		return gemmAt(impl, d, k, j, j, c0, m-k, nc, jb)
+	}
+	return nil
+}
+
+// barrierOn makes q's later commands wait for ev, and releases ev.
+func barrierOn(q *cl.Queue, ev *cl.Event) error {
+	bar, err := q.EnqueueBarrier(ev)
+	if err == nil {
+		err = bar.Release()
+	}
+	if rerr := ev.Release(); rerr != nil && err == nil {
+		err = rerr
+	}
+	if err != nil {
+		return fmt.Errorf("cllapack: look-ahead: %w", err)
+	}
+	return nil
 }
 
 // readPivots waits for the factorization and reads the pivots into ipiv

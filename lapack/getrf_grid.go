@@ -126,6 +126,37 @@ func (g *gridLU[T]) release() error {
 // panel enqueues getrf_grid on the (m−j)×jb panel of d at (j, j), the
 // factorization's panel number j/nb.
 func (g *gridLU[T]) panel(d *clblas.Matrix[T], piv *pivots, info *cl.Array[int32], j, jb, nb int) error {
+	ev, err := g.panelOn(nil, nil, d, piv, info, j, jb, nb)
+	if err != nil {
+		return err
+	}
+	return ev.Release()
+}
+
+// panelAfter enqueues panel on q2 after everything enqueued on q so far
+// (look-ahead) and returns its event.
+func (g *gridLU[T]) panelAfter(q, q2 *cl.Queue, d *clblas.Matrix[T], piv *pivots, info *cl.Array[int32], j, jb, nb int) (*cl.Event, error) {
+	mark, err := q.EnqueueMarker()
+	if err != nil {
+		return nil, fmt.Errorf("cllapack: look-ahead: %w", err)
+	}
+	ev, err := g.panelOn(q2, []*cl.Event{mark}, d, piv, info, j, jb, nb)
+	for _, rerr := range []error{mark.Release(), q.Flush(), q2.Flush()} {
+		if rerr != nil && err == nil {
+			err = rerr
+		}
+	}
+	if err != nil && ev != nil {
+		ev.Wait()
+		ev.Release()
+		return nil, err
+	}
+	return ev, err
+}
+
+// panelOn is panel on q (nil: the main queue) after wait, returning the
+// launch's event.
+func (g *gridLU[T]) panelOn(q *cl.Queue, wait []*cl.Event, d *clblas.Matrix[T], piv *pivots, info *cl.Array[int32], j, jb, nb int) (*cl.Event, error) {
 	m, _ := d.Dims()
 	mp := m - j
 	rpg := max(g.impl.gridRows, (mp+g.groups-1)/g.groups)
@@ -136,10 +167,10 @@ func (g *gridLU[T]) panel(d *clblas.Matrix[T], piv *pivots, info *cl.Array[int32
 	}
 	buf, off, err := d.Buffer()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	ld := d.Stride()
-	return launch[T](g.impl, "getrf_grid", []int{groups * gridWG}, []int{gridWG},
+	return launchOn[T](g.impl, q, wait, "getrf_grid", []int{groups * gridWG}, []int{gridWG},
 		int32(mp), int32(jb), int32(bw), int32(rpg), buf, int64(off+j*ld+j), int32(ld), int32(j),
 		piv.dev, info, g.syncs, int32(j/nb), int32(g.impl.gridSpin), g.xs, g.xi)
 }

@@ -79,13 +79,53 @@ func TestGetrfGrid(t *testing.T) {
 			t.Logf("nb %d, %d groups: not this device's path (gridLU off by default)", c.nb, c.groups)
 			continue
 		}
-		impl := gridTestImpl(t, c.nb, c.groups, c.rows)
-		what := fmt.Sprintf("nb %d, %d groups of ≥ %d rows", c.nb, c.groups, c.rows)
-		for _, sh := range shapes {
-			dgetrfAgainstGonum(t, impl, rnd, what, sh[0], sh[1], -1)
+		for _, ahead := range []bool{false, true} {
+			impl := gridTestImpl(t, c.nb, c.groups, c.rows)
+			impl.luAhead = ahead
+			what := fmt.Sprintf("nb %d, %d groups of ≥ %d rows, look-ahead %v", c.nb, c.groups, c.rows, ahead)
+			for _, sh := range shapes {
+				dgetrfAgainstGonum(t, impl, rnd, what, sh[0], sh[1], -1)
+			}
+			if state := impl.gridState.Load(); state != gridYes {
+				t.Errorf("%s: the grid path did not run (state %d)", what, state)
+			}
+			if ahead && c.nb < 70 && impl.q2 == nil {
+				t.Errorf("%s: no panel ran on the look-ahead queue", what)
+			}
 		}
-		if state := impl.gridState.Load(); state != gridYes {
-			t.Errorf("%s: the grid path did not run (state %d)", what, state)
+	}
+}
+
+// TestGetrfGridBuilds runs getrf_grid's builds other than the default
+// against gonum: rows loaded 16 at a time (GRID_CROWS) everywhere,
+// and on NVIDIA's GPUs the candidates reduced by warp shuffles
+// (GRID_SHFL) and, where that is the default, without them, with one
+// group and with several.
+func TestGetrfGridBuilds(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(59, 60))
+	nvidia := newTestImpl(t, 0).gridLU
+	type build struct {
+		crows int
+		shfl  bool
+	}
+	builds := []build{{16, false}}
+	if nvidia {
+		builds = append(builds, build{0, true}, build{16, true}, build{0, false})
+	}
+	for _, bd := range builds {
+		for _, groups := range []int{1, 7} {
+			if groups > 1 && !nvidia {
+				continue
+			}
+			impl := gridTestImpl(t, 40, groups, 4)
+			impl.gridCRows, impl.gridShfl = bd.crows, bd.shfl
+			what := fmt.Sprintf("GRID_CROWS %d, GRID_SHFL %v, %d groups", bd.crows, bd.shfl, groups)
+			for _, sh := range [][2]int{{300, 130}, {97, 45}, {45, 97}} {
+				dgetrfAgainstGonum(t, impl, rnd, what, sh[0], sh[1], -1)
+			}
+			if state := impl.gridState.Load(); state != gridYes {
+				t.Errorf("%s: the grid path did not run (state %d)", what, state)
+			}
 		}
 	}
 }
@@ -105,22 +145,25 @@ func TestGetrfGridNaN(t *testing.T) {
 // says so once, and later calls take panelLU.
 func TestGetrfGridFailed(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(55, 56))
-	impl := gridTestImpl(t, 16, 1, 4)
-	var log bytes.Buffer
-	impl.logger = slog.New(slog.NewTextHandler(&log, nil))
-	impl.gridPoison = 2
-	dgetrfAgainstGonum(t, impl, rnd, "second panel's barrier failed", 70, 70, -1)
-	if !strings.Contains(log.String(), "did not run together") {
-		t.Errorf("no fall-back logged: %q", log.String())
-	}
-	if s := impl.gridState.Load(); s != gridNo {
-		t.Errorf("grid state %d after a failed barrier, want %d", s, gridNo)
-	}
-	impl.gridPoison = 0
-	launches := impl.counts().launches
-	dgetrfAgainstGonum(t, impl, rnd, "after the failure", 70, 70, -1)
-	if impl.counts().launches == launches {
-		t.Error("the next call did not run on the device")
+	for _, ahead := range []bool{false, true} {
+		impl := gridTestImpl(t, 16, 1, 4)
+		impl.luAhead = ahead
+		var log bytes.Buffer
+		impl.logger = slog.New(slog.NewTextHandler(&log, nil))
+		impl.gridPoison = 2
+		dgetrfAgainstGonum(t, impl, rnd, fmt.Sprintf("second panel's barrier failed, look-ahead %v", ahead), 70, 70, -1)
+		if !strings.Contains(log.String(), "did not run together") {
+			t.Errorf("look-ahead %v: no fall-back logged: %q", ahead, log.String())
+		}
+		if s := impl.gridState.Load(); s != gridNo {
+			t.Errorf("look-ahead %v: grid state %d after a failed barrier, want %d", ahead, s, gridNo)
+		}
+		impl.gridPoison = 0
+		launches := impl.counts().launches
+		dgetrfAgainstGonum(t, impl, rnd, "after the failure", 70, 70, -1)
+		if impl.counts().launches == launches {
+			t.Errorf("look-ahead %v: the next call did not run on the device", ahead)
+		}
 	}
 }
 

@@ -25,6 +25,8 @@ type kernelKey struct {
 	potfT  int  // POTF_T, with regs
 	qrB    int  // QR_B (geqr2_leaf) when > 0
 	split  bool // GRID_QR_SPLIT (geqrf_grid)
+	crows  int  // GRID_CROWS (getrf_grid) when > 0
+	shfl   bool // GRID_SHFL (getrf_grid)
 }
 
 // geqrfGridSplit names geqrf_grid built with GRID_QR_SPLIT for launchOn
@@ -60,6 +62,12 @@ func (impl *Implementation) kernel(k kernelKey) (*cl.Kernel, error) {
 		}
 		if k.split {
 			opts += " -DGRID_QR_SPLIT=1"
+		}
+		if k.crows > 0 {
+			opts += fmt.Sprintf(" -DGRID_CROWS=%d", k.crows)
+		}
+		if k.shfl {
+			opts += " -DGRID_SHFL=1"
 		}
 		if k.regs {
 			opts += fmt.Sprintf(" -DPOTF_REGS=1 -DPOTF_T=%d", k.potfT)
@@ -169,6 +177,9 @@ func launchOn[T float32 | float64](impl *Implementation, q *cl.Queue, wait []*cl
 		// Wider leaves take a build of their own; the default keeps
 		// geqr2_leaf in the one program of the other kernels.
 		key.qrB = qrBuild(impl.qrLeaf)
+	}
+	if name == "getrf_grid" {
+		key.crows, key.shfl = impl.gridCRows, impl.gridShfl
 	}
 	key.regs = name == "potf2_inv" && impl.potfRegs
 	if key.regs {

@@ -118,6 +118,12 @@ type Implementation struct {
 	// fewest rows a group of getrf_grid takes and gridMax the most groups
 	// a launch takes (0: a compute unit each); tests lower them.
 	gridSpin, gridRows, gridMax int
+	// gridCRows, when > 0, is how many rows a getrf_grid work-item loads
+	// at once (GRID_CROWS). gridShfl makes getrf_grid's reductions of
+	// pivot candidates within a work-group warp shuffles (GRID_SHFL: PTX,
+	// NVIDIA's GPUs only).
+	gridCRows int
+	gridShfl  bool
 	// gridPoison, when > 0, starts panel gridPoison−1's barrier failed
 	// (tests of the way back from a failed grid launch).
 	gridPoison int
@@ -147,9 +153,16 @@ type Implementation struct {
 	potfRegs bool
 	// ahead makes Potrf factorise each diagonal block on a second queue
 	// (q2) while the main queue finishes the previous step's trailing
-	// update (look-ahead): not measured yet, so off by default.
+	// update (look-ahead).
 	ahead bool
-	q2    *cl.Queue // guarded by kmu
+	// luAhead does the same for LU's getrf_grid panels: each step updates
+	// the next panel's columns first, and the panel is factorised on q2
+	// while the main queue updates the rest.
+	luAhead bool
+	// qrAhead does the same for QR's geqrf_grid panels, into a second V
+	// and T.
+	qrAhead bool
+	q2      *cl.Queue // guarded by kmu
 	// potrfNB, when > 0, is Potrf's block size instead of nb (set by
 	// deviceDefaults; WithBlockSize sets every routine's).
 	potrfNB int

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"time"
 
+	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/blas/gonum"
 	"gonum.org/v1/gonum/lapack/lapack64"
@@ -17,12 +19,39 @@ import (
 	"github.com/gocompute/opencl/platform/platformtest"
 )
 
+// timedFactor is impl with the time spent in Dgetrf, Dpotrf and Dgeqrf
+// (upload, factorization and read-back) added up in inner, so that
+// BenchmarkMatFactorize can tell it from the rest of mat's call (its
+// copies, norms and condition estimate).
+type timedFactor struct {
+	*Implementation
+	inner *time.Duration
+}
+
+func (f timedFactor) Dgetrf(m, n int, a []float64, lda int, ipiv []int) bool {
+	defer f.since(time.Now())
+	return f.Implementation.Dgetrf(m, n, a, lda, ipiv)
+}
+
+func (f timedFactor) Dpotrf(ul blas.Uplo, n int, a []float64, lda int) bool {
+	defer f.since(time.Now())
+	return f.Implementation.Dpotrf(ul, n, a, lda)
+}
+
+func (f timedFactor) Dgeqrf(m, n int, a []float64, lda int, tau, work []float64, lwork int) {
+	defer f.since(time.Now())
+	f.Implementation.Dgeqrf(m, n, a, lda, tau, work, lwork)
+}
+
+func (f timedFactor) since(t time.Time) { *f.inner += time.Since(t) }
+
 // BenchmarkMatFactorize times mat.LU, mat.Cholesky and mat.QR's Factorize
 // from Go memory with ours installed through blas64.Use and lapack64.Use,
 // as a gonum user would (the default offload policy, auto), at the
 // -lapack.sizes orders: the whole call, with its norm and condition
 // estimate, so that a CPU profile (-test.cpuprofile) shows where the time
-// outside the factorization goes.
+// outside the factorization goes. It reports the time inside Dgetrf,
+// Dpotrf or Dgeqrf (factor-ms/op) and the rest of the call (rest-ms/op).
 func BenchmarkMatFactorize(b *testing.B) {
 	platformtest.Device(b)
 	bl, err := clblas.New()
@@ -41,33 +70,49 @@ func BenchmarkMatFactorize(b *testing.B) {
 		}
 	})
 	blas64.Use(bl)
-	lapack64.Use(impl)
 	defer func() {
 		lapack64.Use(lapackgonum.Implementation{})
 		blas64.Use(gonum.Implementation{})
 	}()
+	var inner time.Duration
+	lapack64.Use(timedFactor{impl, &inner})
 	for _, n := range sizes(b) {
 		gen := mat.NewDense(n, n, generalBench(n))
 		sym := mat.NewSymDense(n, spdBench(n, rand.New(rand.NewPCG(1, uint64(n)))))
 		b.Run(fmt.Sprintf("LU/n=%d", n), func(b *testing.B) {
 			var lu mat.LU
+			inner = 0
 			for range b.N {
 				lu.Factorize(gen)
 			}
+			reportSplit(b, inner)
 		})
 		b.Run(fmt.Sprintf("Cholesky/n=%d", n), func(b *testing.B) {
 			var ch mat.Cholesky
+			inner = 0
 			for range b.N {
 				if !ch.Factorize(sym) {
 					b.Fatal("Cholesky failed")
 				}
 			}
+			reportSplit(b, inner)
 		})
 		b.Run(fmt.Sprintf("QR/n=%d", n), func(b *testing.B) {
 			var qr mat.QR
+			inner = 0
 			for range b.N {
 				qr.Factorize(gen)
 			}
+			reportSplit(b, inner)
 		})
 	}
+}
+
+// reportSplit reports the time per call inside the factorization, inner
+// over b.N calls, and the rest of the call.
+func reportSplit(b *testing.B, inner time.Duration) {
+	per := b.Elapsed().Seconds() * 1e3 / float64(b.N)
+	in := inner.Seconds() * 1e3 / float64(b.N)
+	b.ReportMetric(in, "factor-ms/op")
+	b.ReportMetric(per-in, "rest-ms/op")
 }

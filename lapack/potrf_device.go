@@ -155,16 +155,9 @@ func (p *potrfRun[T]) runAhead(info *cl.Array[int32]) (err error) {
 	for j := 0; j < n; j += p.outer {
 		jb := min(p.outer, n-j)
 		if pending != nil {
-			bar, err := q.EnqueueBarrier(pending)
-			if err == nil {
-				err = bar.Release()
-			}
-			if err != nil {
-				return fmt.Errorf("cllapack: look-ahead: %w", err)
-			}
-			ev := pending
+			err := barrierOn(q, pending)
 			pending = nil
-			if err := ev.Release(); err != nil {
+			if err != nil {
 				return err
 			}
 		}
