@@ -881,38 +881,52 @@ __kernel void geqr2_leaf(int m, int b, __global real *a, long off, int lda,
 
 // larft_t forms the n×n triangular factor T of a block reflector (Dlarft,
 // forward, columnwise) from G = VᵀV (n×n at element goff of g, row stride
-// ldg) and the factors of its leaves, in place in t (at element tfoff, row
-// stride ldt): the diagonal blocks lw wide (the last one narrower) already
-// hold the T of their reflectors alone, as geqr2_leaf writes them. Block
-// column k of T is then T[0:k, k:k+b] = −T[0:k, 0:k]·G[0:k, k:k+b]·T_kk
-// (H₁·H₂ = I − [V₁ V₂]·[T₁, −T₁V₁ᵀV₂T₂; 0, T₂]·[V₁ V₂]ᵀ), one block column
-// after the other, each in two parallel phases through the scratch y
-// (Y = G[0:k, k:k+b]·T_kk, at element yoff, row stride ldy); the blocks
-// below the diagonal are zeroed. One work-group.
+// ldg; its upper triangle is read) and the factors of its leaves, in place
+// in t (at element tfoff, row stride ldt): the diagonal blocks lw wide
+// (the last one narrower) already hold the T of their reflectors alone,
+// as geqr2_leaf and geqrf_grid write them. Blocks are merged in pairs,
+// doubling: for a block of s reflectors at o and the next one (s2 ≤ s)
+// at o + s, H₁·H₂ = I − [V₁ V₂]·[T₁, −T₁V₁ᵀV₂T₂; 0, T₂]·[V₁ V₂]ᵀ, so
+// T[o:o+s, o+s:o+s+s2] = −T₁·(G[o:o+s, o+s:o+s+s2]·T₂). Every pair of a
+// level is formed at once, in two phases through the scratch y (Y =
+// G₁₂·T₂ at the same place as T₁₂, from element yoff, row stride ldy):
+// log₂(n/lw) levels of a few dependent products each, where a block
+// column at a time took n/lw steps of up to n. The entries below the
+// diagonal blocks are zeroed. One work-group.
 __kernel void larft_t(int n, int lw, __global const real *g, long goff,
                       int ldg, __global real *t, long tfoff, int ldt,
                       __global real *y, long yoff, int ldy) {
   const int lid = get_local_id(0);
   const int wg = get_local_size(0);
-  for (int k = 0; k < n; k += lw) {
-    const int b = min(lw, n - k);
-    // Zero below the diagonal block.
-    for (int e = lid; e < (n - k - b) * b; e += wg)
-      t[tfoff + (long)(k + b + e / b) * ldt + k + e % b] = 0;
-    for (int e = lid; e < k * b; e += wg) {
-      const int q = e / b, c = e % b;
-      real s = 0;
-      for (int p = 0; p <= c; p++)
-        s = fma(g[goff + (long)q * ldg + k + p], t[tfoff + (long)(k + p) * ldt + k + c], s);
-      y[yoff + (long)q * ldy + c] = s;
+  for (long e = lid; e < (long)n * n; e += wg) {
+    const int r = e / n, c = e % n;
+    if (r / lw > c / lw)
+      t[tfoff + (long)r * ldt + c] = 0;
+  }
+  for (int s = lw; s < n; s *= 2) {
+    const int pairs = (n + 2 * s - 1) / (2 * s);
+    for (long e = lid; e < (long)pairs * s * s; e += wg) {
+      const int o = (int)(e / ((long)s * s)) * 2 * s;
+      const int i = (int)(e % ((long)s * s)) / s, j = (int)(e % s);
+      const int r = o + i, c = o + s + j;
+      if (c >= n)
+        continue;
+      real acc = 0; // Y[i, j] = Σ_{p ≤ j} G[r, o+s+p]·T₂[p, j]
+      for (int p = 0; p <= j; p++)
+        acc = fma(g[goff + (long)r * ldg + o + s + p], t[tfoff + (long)(o + s + p) * ldt + c], acc);
+      y[yoff + (long)r * ldy + c] = acc;
     }
     barrier(CLK_GLOBAL_MEM_FENCE);
-    for (int e = lid; e < k * b; e += wg) {
-      const int r = e / b, c = e % b;
-      real s = 0;
-      for (int q = r; q < k; q++)
-        s = fma(t[tfoff + (long)r * ldt + q], y[yoff + (long)q * ldy + c], s);
-      t[tfoff + (long)r * ldt + k + c] = -s;
+    for (long e = lid; e < (long)pairs * s * s; e += wg) {
+      const int o = (int)(e / ((long)s * s)) * 2 * s;
+      const int i = (int)(e % ((long)s * s)) / s, j = (int)(e % s);
+      const int r = o + i, c = o + s + j;
+      if (c >= n)
+        continue;
+      real acc = 0; // T₁₂[i, j] = −Σ_{p ≥ i} T₁[i, p]·Y[p, j]
+      for (int p = i; p < s; p++)
+        acc = fma(t[tfoff + (long)r * ldt + o + p], y[yoff + (long)(o + p) * ldy + c], acc);
+      t[tfoff + (long)r * ldt + c] = -acc;
     }
     barrier(CLK_GLOBAL_MEM_FENCE);
   }
@@ -1380,8 +1394,8 @@ static void geqrf_grid_total(int b, int c, int q, __global real *xs,
 // c (scratch of parity q), in the same order, into red (the dot products,
 // then at GRID_BMAX the scale and the sum of squares), and reads the copy
 // of row c into rowc. A work-item loads 8 groups' sums before it adds
-// them, so a column takes G/8 rounds of loads; with many groups the
-// second barrier costs less than those.
+// them, so a column takes G/8 rounds of loads (16 or 32 at once measured
+// no faster); with many groups the second barrier costs less than those.
 static void geqrf_grid_add(int b, int q, __global real *xs, __local real *red,
                            __local real *rowc) {
   const int lid = get_local_id(0), G = get_num_groups(0);
