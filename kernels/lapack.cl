@@ -987,6 +987,43 @@ static inline real grid_ld(volatile __global const real *p) { return *p; }
 static inline int grid_ldi(volatile __global const int *p) { return *p; }
 #endif
 
+// With GRID_TIMING (NVIDIA's GPUs, benchmarks only) the grid kernels take
+// one more argument, gtime, and work-item 0 of the last group (whose rows
+// are below the diagonal to the panel's end; the first group's are soon
+// all above it, and it waits at the barrier for the others) adds there the
+// SM cycles (PTX %clock64) its columns spent in each phase (GT(k) closes
+// phase k): where a column's time goes, which no profiler of NVIDIA's
+// OpenCL shows.
+#ifdef GRID_TIMING
+#define GRID_TPHASES 6
+#define GT_ARG , __global real *gtime
+static inline ulong grid_clock(void) {
+  ulong t;
+  asm volatile("mov.u64 %0, %%clock64;" : "=l"(t));
+  return t;
+}
+#define GT_INIT                                                               \
+  ulong gt[GRID_TPHASES];                                                     \
+  for (int u = 0; u < GRID_TPHASES; u++)                                      \
+    gt[u] = 0;                                                                \
+  ulong gt0 = grid_clock();
+#define GT(k)                                                                 \
+  {                                                                           \
+    const ulong gt1 = grid_clock();                                           \
+    gt[k] += gt1 - gt0;                                                       \
+    gt0 = gt1;                                                                \
+  }
+#define GT_SAVE                                                               \
+  if (get_group_id(0) == get_num_groups(0) - 1 && get_local_id(0) == 0)       \
+    for (int u = 0; u < GRID_TPHASES; u++)                                    \
+      gtime[u] += (real)gt[u];
+#else
+#define GT_ARG
+#define GT_INIT
+#define GT(k)
+#define GT_SAVE
+#endif
+
 // grid_argmax is argmax_local for getrf_grid's work-groups: with
 // GRID_SHFL (NVIDIA's GPUs, warps of 32) each warp reduces its pairs by
 // PTX shuffles and one warp the warps' results, two barriers instead of
@@ -1152,7 +1189,7 @@ __kernel void getrf_grid(int m, int b, int bw, int rpg, __global real *a,
                          long off, int lda, int r0, __global int *ipiv,
                          __global int *info, volatile __global int *syncs,
                          int sp, int spin, __global real *xs,
-                         __global int *xi) {
+                         __global int *xi GT_ARG) {
   __local real lmax[GRID_WG];
   __local int lidx[GRID_WG];
   __local real prow[GRID_BMAX];
@@ -1183,12 +1220,14 @@ __kernel void getrf_grid(int m, int b, int bw, int rpg, __global real *a,
   // nothing to the panel: live is 0 in all of the group's work-items.
   int live = grid_sync(sync, G, spin, &ok);
   int from = live ? b : 0; // the first column whose pivot was not chosen
+  GT_INIT
   for (int c = 0; c < b; c++) {
     const int q = c & 1;
     // The pivot: the first of the groups' equal largest candidates.
     grid_argmax(lmax, lidx, lid < G ? grid_ld(vs + q * G + lid) : -1,
                 lid < G ? grid_ldi(vi + q * G + lid) : c);
     int piv = lidx[0];
+    GT(0)
     if (piv < c || piv >= m) {
       // Not a row of the panel below c: the device did not order the
       // groups' memory at the barrier. Fail the launch, move nothing.
@@ -1236,6 +1275,7 @@ __kernel void getrf_grid(int m, int b, int bw, int rpg, __global real *a,
     const int bydiv = !(fabs(d) >= REAL_MIN);
     best = -1;
     bi = c + 1;
+    GT(1)
     const int i1 = max(lo, c + 1);
     const int nbat = hi > i1 && live ? (hi - i1 + rg * GRID_CROWS - 1) / (rg * GRID_CROWS) : 0;
     for (int t = 0; t < nbat; t++) {
@@ -1275,15 +1315,19 @@ __kernel void getrf_grid(int m, int b, int bw, int rpg, __global real *a,
         }
       }
     }
+    GT(2)
     if (c + 1 == b)
       continue;
     barrier(CLK_GLOBAL_MEM_FENCE); // the group's updates are visible to it
     getrf_grid_publish(p, lda, b, lo, hi, c + 1, q ^ 1, best, bi, xs, xi, lmax, lidx);
+    GT(3)
     if (!grid_sync(sync, (c + 2) * G, spin, &ok) && live) {
       live = 0;
       from = c + 1;
     }
+    GT(4)
   }
+  GT_SAVE
   getrf_grid_abandon(ipiv, r0, from, b);
 }
 
@@ -1396,8 +1440,10 @@ static void geqrf_grid_total(int b, int c, int q, __global real *xs,
 // of row c into rowc. A work-item loads 8 groups' sums before it adds
 // them, so a column takes G/8 rounds of loads (16 or 32 at once measured
 // no faster); with many groups the second barrier costs less than those.
+// lsc and lsq are local scratch of GRID_WG.
 static void geqrf_grid_add(int b, int q, __global real *xs, __local real *red,
-                           __local real *rowc) {
+                           __local real *rowc, __local real *lsc,
+                           __local real *lsq) {
   const int lid = get_local_id(0), G = get_num_groups(0);
   volatile __global const real *sums = xs + (long)q * G * (b + 2);
   if (lid < b) {
@@ -1415,23 +1461,30 @@ static void geqrf_grid_add(int b, int q, __global real *xs, __local real *red,
     red[lid] = s;
     rowc[lid] = grid_ld((volatile __global const real *)xs + 2L * G * (b + 2) + q * b + lid);
   }
-  if (lid == GRID_WG - 1) {
-    real s1 = 0, q1 = 1;
-    for (int h0 = 0; h0 < G; h0 += 8) {
-      real xs1[8], xq1[8];
-#pragma unroll
-      for (int u = 0; u < 8; u++) {
-        const int h = min(h0 + u, G - 1);
-        xs1[u] = grid_ld(sums + (long)h * (b + 2) + b);
-        xq1[u] = grid_ld(sums + (long)h * (b + 2) + b + 1);
-      }
-#pragma unroll
-      for (int u = 0; u < 8; u++)
-        if (h0 + u < G)
-          ssq_merge(&s1, &q1, xs1[u], xq1[u]);
+  // The scaled sums of squares, merged by the upper half of the group
+  // (b ≤ GRID_WG/2): a group's each, then a tree in local memory. One
+  // work-item merging all G of them, a division each, took longer than
+  // the dot products' loads.
+  const int up = GRID_WG / 2, u = lid - up;
+  real s1 = 0, q1 = 1;
+  if (u >= 0)
+    for (int h = u; h < G; h += up)
+      ssq_merge(&s1, &q1, grid_ld(sums + (long)h * (b + 2) + b), grid_ld(sums + (long)h * (b + 2) + b + 1));
+  lsc[lid] = s1;
+  lsq[lid] = q1;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int w = up / 2; w > 0; w >>= 1) {
+    if (u >= 0 && u < w) {
+      real a1 = lsc[lid], b1 = lsq[lid];
+      ssq_merge(&a1, &b1, lsc[lid + w], lsq[lid + w]);
+      lsc[lid] = a1;
+      lsq[lid] = b1;
     }
-    red[GRID_BMAX] = s1;
-    red[GRID_BMAX + 1] = q1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (u == 0) {
+    red[GRID_BMAX] = lsc[lid];
+    red[GRID_BMAX + 1] = lsq[lid];
   }
 }
 #endif
@@ -1462,7 +1515,7 @@ __kernel void geqrf_grid(int m, int b, int bw, int rpg, __global real *a,
                          __global real *v, long voff, int ldv,
                          __global real *t, long tfoff, int ldt,
                          volatile __global int *syncs, int sp, int spin,
-                         __global real *xs) {
+                         __global real *xs GT_ARG) {
   __local real lred[GRID_WG], lsc[GRID_WG], lsq[GRID_WG];
   __local real red[GRID_QSUM], rowc[GRID_BMAX];
   __local int ok;
@@ -1487,11 +1540,13 @@ __kernel void geqrf_grid(int m, int b, int bw, int rpg, __global real *a,
   geqrf_grid_publish(p, lda, b, bw, lo, hi, 0, 0, acc, sc, sq, xs, lred, lsc, lsq);
   int meet = 1; // grid barriers so far
   int live = grid_sync(sync, G, spin, &ok);
+  GT_INIT
   for (int c = 0; c < b; c++) {
     const int q = c & 1;
 #ifdef GRID_QR_SPLIT
     {
       geqrf_grid_total(b, c, q, xs, lred, lsc, lsq);
+      GT(5)
       if (!grid_sync(sync, ++meet * G, spin, &ok))
         live = 0;
       // The totals and row c, in one batch of loads.
@@ -1506,9 +1561,10 @@ __kernel void geqrf_grid(int m, int b, int bw, int rpg, __global real *a,
       }
     }
 #else
-    geqrf_grid_add(b, q, xs, red, rowc);
+    geqrf_grid_add(b, q, xs, red, rowc, lsc, lsq);
 #endif
     barrier(CLK_LOCAL_MEM_FENCE);
+    GT(0)
     const real xnorm = red[GRID_BMAX] == 0 ? 0 : red[GRID_BMAX] * sqrt(red[GRID_BMAX + 1]);
     const real alpha = rowc[c];
     real beta = alpha, tc = 0, scal = 1;
@@ -1534,6 +1590,7 @@ __kernel void geqrf_grid(int m, int b, int bw, int rpg, __global real *a,
     acc = 0;
     sc = 0;
     sq = 1;
+    GT(1)
     const int i1 = max(lo, c + 1);
     const int nbat = hi > i1 && live ? (hi - i1 + rg * GRID_CROWS - 1) / (rg * GRID_CROWS) : 0;
     for (int u = 0; u < nbat; u++) {
@@ -1569,11 +1626,15 @@ __kernel void geqrf_grid(int m, int b, int bw, int rpg, __global real *a,
           qr_ssq(yn, &sc, &sq);
       }
     }
+    GT(2)
     if (c + 1 == b)
       continue;
     barrier(CLK_GLOBAL_MEM_FENCE); // the group's updates are visible to it
     geqrf_grid_publish(p, lda, b, bw, lo, hi, c + 1, q ^ 1, acc, sc, sq, xs, lred, lsc, lsq);
+    GT(3)
     if (!grid_sync(sync, ++meet * G, spin, &ok))
       live = 0;
+    GT(4)
   }
+  GT_SAVE
 }

@@ -27,6 +27,7 @@ type kernelKey struct {
 	split  bool // GRID_QR_SPLIT (geqrf_grid)
 	crows  int  // GRID_CROWS (getrf_grid) when > 0
 	shfl   bool // GRID_SHFL (getrf_grid)
+	timing bool // GRID_TIMING (getrf_grid, geqrf_grid)
 }
 
 // geqrfGridSplit names geqrf_grid built with GRID_QR_SPLIT for launchOn
@@ -68,6 +69,9 @@ func (impl *Implementation) kernel(k kernelKey) (*cl.Kernel, error) {
 		}
 		if k.shfl {
 			opts += " -DGRID_SHFL=1"
+		}
+		if k.timing {
+			opts += " -DGRID_TIMING=1"
 		}
 		if k.regs {
 			opts += fmt.Sprintf(" -DPOTF_REGS=1 -DPOTF_T=%d", k.potfT)
@@ -180,6 +184,10 @@ func launchOn[T float32 | float64](impl *Implementation, q *cl.Queue, wait []*cl
 	}
 	if name == "getrf_grid" {
 		key.crows, key.shfl = impl.gridCRows, impl.gridShfl
+	}
+	if t := impl.gridTimes[key.name]; t != nil {
+		key.timing = true
+		args = append(args[:len(args):len(args)], t)
 	}
 	key.regs = name == "potf2_inv" && impl.potfRegs
 	if key.regs {

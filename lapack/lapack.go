@@ -124,6 +124,10 @@ type Implementation struct {
 	// NVIDIA's GPUs only).
 	gridCRows int
 	gridShfl  bool
+	// gridTimes, when set (benchmarks, NVIDIA's GPUs), makes the grid
+	// kernels named in it GRID_TIMING builds, which add their phases'
+	// cycles to the array given (BenchmarkGridPhases).
+	gridTimes map[string]*cl.Array[float64]
 	// gridPoison, when > 0, starts panel gridPoison−1's barrier failed
 	// (tests of the way back from a failed grid launch).
 	gridPoison int

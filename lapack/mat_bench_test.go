@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/blas/gonum"
+	"gonum.org/v1/gonum/lapack"
 	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 
@@ -20,12 +21,12 @@ import (
 )
 
 // timedFactor is impl with the time spent in Dgetrf, Dpotrf and Dgeqrf
-// (upload, factorization and read-back) added up in inner, so that
-// BenchmarkMatFactorize can tell it from the rest of mat's call (its
-// copies, norms and condition estimate).
+// (upload, factorization and read-back) added up in inner and in the
+// norms and condition estimates in aux, so that BenchmarkMatFactorize can
+// tell them from the rest of mat's call (its own copies).
 type timedFactor struct {
 	*Implementation
-	inner *time.Duration
+	inner, aux *time.Duration
 }
 
 func (f timedFactor) Dgetrf(m, n int, a []float64, lda int, ipiv []int) bool {
@@ -45,13 +46,43 @@ func (f timedFactor) Dgeqrf(m, n int, a []float64, lda int, tau, work []float64,
 
 func (f timedFactor) since(t time.Time) { *f.inner += time.Since(t) }
 
+// The norms and condition estimates mat's Factorize calls (ours, on the
+// host), timed into aux.
+func (f timedFactor) Dlange(norm lapack.MatrixNorm, m, n int, a []float64, lda int, work []float64) float64 {
+	defer f.auxSince(time.Now())
+	return f.Implementation.Dlange(norm, m, n, a, lda, work)
+}
+
+func (f timedFactor) Dlansy(norm lapack.MatrixNorm, ul blas.Uplo, n int, a []float64, lda int, work []float64) float64 {
+	defer f.auxSince(time.Now())
+	return f.Implementation.Dlansy(norm, ul, n, a, lda, work)
+}
+
+func (f timedFactor) Dgecon(norm lapack.MatrixNorm, n int, a []float64, lda int, anorm float64, work []float64, iwork []int) float64 {
+	defer f.auxSince(time.Now())
+	return f.Implementation.Dgecon(norm, n, a, lda, anorm, work, iwork)
+}
+
+func (f timedFactor) Dpocon(ul blas.Uplo, n int, a []float64, lda int, anorm float64, work []float64, iwork []int) float64 {
+	defer f.auxSince(time.Now())
+	return f.Implementation.Dpocon(ul, n, a, lda, anorm, work, iwork)
+}
+
+func (f timedFactor) Dtrcon(norm lapack.MatrixNorm, ul blas.Uplo, d blas.Diag, n int, a []float64, lda int, work []float64, iwork []int) float64 {
+	defer f.auxSince(time.Now())
+	return f.Implementation.Dtrcon(norm, ul, d, n, a, lda, work, iwork)
+}
+
+func (f timedFactor) auxSince(t time.Time) { *f.aux += time.Since(t) }
+
 // BenchmarkMatFactorize times mat.LU, mat.Cholesky and mat.QR's Factorize
 // from Go memory with ours installed through blas64.Use and lapack64.Use,
 // as a gonum user would (the default offload policy, auto), at the
 // -lapack.sizes orders: the whole call, with its norm and condition
 // estimate, so that a CPU profile (-test.cpuprofile) shows where the time
 // outside the factorization goes. It reports the time inside Dgetrf,
-// Dpotrf or Dgeqrf (factor-ms/op) and the rest of the call (rest-ms/op).
+// Dpotrf or Dgeqrf (factor-ms/op), in the norms and condition estimates
+// (normcond-ms/op) and in the rest of the call (mat-ms/op).
 func BenchmarkMatFactorize(b *testing.B) {
 	platformtest.Device(b)
 	bl, err := clblas.New()
@@ -74,45 +105,48 @@ func BenchmarkMatFactorize(b *testing.B) {
 		lapack64.Use(lapackgonum.Implementation{})
 		blas64.Use(gonum.Implementation{})
 	}()
-	var inner time.Duration
-	lapack64.Use(timedFactor{impl, &inner})
+	var inner, aux time.Duration
+	lapack64.Use(timedFactor{impl, &inner, &aux})
 	for _, n := range sizes(b) {
 		gen := mat.NewDense(n, n, generalBench(n))
 		sym := mat.NewSymDense(n, spdBench(n, rand.New(rand.NewPCG(1, uint64(n)))))
 		b.Run(fmt.Sprintf("LU/n=%d", n), func(b *testing.B) {
 			var lu mat.LU
-			inner = 0
+			inner, aux = 0, 0
 			for range b.N {
 				lu.Factorize(gen)
 			}
-			reportSplit(b, inner)
+			reportSplit(b, inner, aux)
 		})
 		b.Run(fmt.Sprintf("Cholesky/n=%d", n), func(b *testing.B) {
 			var ch mat.Cholesky
-			inner = 0
+			inner, aux = 0, 0
 			for range b.N {
 				if !ch.Factorize(sym) {
 					b.Fatal("Cholesky failed")
 				}
 			}
-			reportSplit(b, inner)
+			reportSplit(b, inner, aux)
 		})
 		b.Run(fmt.Sprintf("QR/n=%d", n), func(b *testing.B) {
 			var qr mat.QR
-			inner = 0
+			inner, aux = 0, 0
 			for range b.N {
 				qr.Factorize(gen)
 			}
-			reportSplit(b, inner)
+			reportSplit(b, inner, aux)
 		})
 	}
 }
 
-// reportSplit reports the time per call inside the factorization, inner
-// over b.N calls, and the rest of the call.
-func reportSplit(b *testing.B, inner time.Duration) {
+// reportSplit reports the time per call inside the factorization (inner
+// over b.N calls), in the norms and condition estimates (aux) and in the
+// rest of the call (mat's own work).
+func reportSplit(b *testing.B, inner, aux time.Duration) {
 	per := b.Elapsed().Seconds() * 1e3 / float64(b.N)
 	in := inner.Seconds() * 1e3 / float64(b.N)
+	ax := aux.Seconds() * 1e3 / float64(b.N)
 	b.ReportMetric(in, "factor-ms/op")
-	b.ReportMetric(per-in, "rest-ms/op")
+	b.ReportMetric(ax, "normcond-ms/op")
+	b.ReportMetric(per-in-ax, "mat-ms/op")
 }

@@ -201,3 +201,69 @@ func profileTable(sum map[string]*profKind, runs int) string {
 	}
 	return sb.String()
 }
+
+// gridPhases names the phases of a column that getrf_grid and geqrf_grid
+// built with GRID_TIMING time (GT(k) in kernels/lapack.cl).
+var gridPhases = map[string][]string{
+	"getrf_grid": {"pivot: candidates reduced", "rows c and p loaded, swapped", "rows scaled and updated", "candidate published", "grid barrier"},
+	"geqrf_grid": {"sums added (after the 2nd barrier if split)", "reflector, row c", "rows updated, sums", "sums published", "grid barrier", "split: totals added"},
+}
+
+// BenchmarkGridPhases runs the resident Getrf and Geqrf of the
+// -lapack.sizes orders with their grid kernels built with GRID_TIMING and
+// logs, per column, the cycles work-item 0 of the last group spent in each phase
+// (NVIDIA's GPUs only: the timer is PTX). Meant to be read:
+//
+//	go test -run XXX -bench GridPhases -lapack.sizes 4096 -benchtime 2x ./lapack
+func BenchmarkGridPhases(b *testing.B) {
+	impl := benchImpl(b)
+	if !impl.gridLU || !gridUsable[float64](impl) {
+		b.Skip("no grid kernels on this device")
+	}
+	for _, n := range sizes(b) {
+		gen := generalBench(n)
+		nf := float64(n)
+		ipiv, tau := make([]int, n), make([]float64, n)
+		for _, k := range []struct {
+			kern  string
+			flops float64
+			call  func(d *clblas.Matrix[float64]) (bool, error)
+		}{
+			{"getrf_grid", 2 * nf * nf * nf / 3, func(d *clblas.Matrix[float64]) (bool, error) { return Getrf(impl, d, ipiv) }},
+			{"geqrf_grid", 4 * nf * nf * nf / 3, func(d *clblas.Matrix[float64]) (bool, error) { return true, Geqrf(impl, d, tau) }},
+		} {
+			b.Run(fmt.Sprintf("%s/n=%d", k.kern, n), func(b *testing.B) {
+				times, err := cl.NewArray[float64](impl.blas.Runtime().Context(), cl.MemReadWrite, 8)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer times.Release()
+				impl.gridTimes = map[string]*cl.Array[float64]{k.kern: times}
+				defer func() { impl.gridTimes = nil }()
+				// One run to build the kernels, then the timed ones from zero.
+				runResident(b, impl, n, k.flops, gen, k.call)
+				ev, err := times.Fill(impl.blas.Runtime().Queue(), 0, 0, 8)
+				if err == nil {
+					err = ev.Release()
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				runResident(b, impl, n, k.flops, gen, k.call)
+				got := make([]float64, 8)
+				if err := times.Read(impl.blas.Runtime().Queue(), 0, got); err != nil {
+					b.Fatal(err)
+				}
+				var total float64
+				for _, v := range got {
+					total += v
+				}
+				cols := float64(b.N) * nf
+				b.Logf("%s, n = %d: %.0f cycles a column in the last group, work-item 0", k.kern, n, total/cols)
+				for i, name := range gridPhases[k.kern] {
+					b.Logf("  %-45s %8.0f  %4.1f %%", name, got[i]/cols, 100*got[i]/total)
+				}
+			})
+		}
+	}
+}
