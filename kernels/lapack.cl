@@ -1489,6 +1489,35 @@ static void geqrf_grid_add(int b, int q, __global real *xs, __local real *red,
 }
 #endif
 
+// qr_col_ssq sets (sc, sq), the scaled sum of squares of a work-item's
+// rows i0 + rl, i0 + rl + rg, … below hi and below row k of column k
+// (the rows' sum the update loop took), from their plain sum
+// of squares s2 and largest magnitude mx where no square can overflow or
+// lose the sum to underflow (scale 1), else from the column as stored, by
+// qr_ssq: a division an element, which in the update loop kept the
+// group's other work-items waiting for one work-item's chain of them.
+#if PRECISION == 64
+#define QR_SQ_HI 1e140
+#define QR_SQ_LO 1e-140
+#else
+#define QR_SQ_HI 1e15f
+#define QR_SQ_LO 1e-15f
+#endif
+static void qr_col_ssq(__global const real *p, int lda, int i0, int hi,
+                       int rl, int rg, int k, real s2, real mx, real *sc,
+                       real *sq) {
+  if (!isnan(s2) && mx <= QR_SQ_HI && (mx >= QR_SQ_LO || mx == 0)) {
+    *sc = mx == 0 ? 0 : 1;
+    *sq = mx == 0 ? 1 : s2;
+    return;
+  }
+  *sc = 0;
+  *sq = 1;
+  for (int i = i0 + rl; i < hi; i += rg)
+    if (i > k)
+      qr_ssq(p[(long)i * lda + k], sc, sq);
+}
+
 // geqrf_grid is geqr2_leaf's factorization (gonum's Dgeqr2 with Dlarfg
 // without its rescaling of tiny norms) of the m×b panel at element off of
 // a (row stride lda; b ≤ GRID_BMAX, b ≤ bw, bw a power of two ≤ GRID_WG)
@@ -1590,6 +1619,7 @@ __kernel void geqrf_grid(int m, int b, int bw, int rpg, __global real *a,
     acc = 0;
     sc = 0;
     sq = 1;
+    real s2 = 0, mx = 0; // column c+1's plain sum of squares and largest |y|
     GT(1)
     const int i1 = max(lo, c + 1);
     const int nbat = hi > i1 && live ? (hi - i1 + rg * GRID_CROWS - 1) / (rg * GRID_CROWS) : 0;
@@ -1622,10 +1652,14 @@ __kernel void geqrf_grid(int m, int b, int bw, int rpg, __global real *a,
           if (i > c + 1 && kc > c + 1)
             acc = fma(yn, y, acc);
         }
-        if (i > c + 1 && kc == c + 1)
-          qr_ssq(yn, &sc, &sq);
+        if (i > c + 1 && kc == c + 1) {
+          s2 = fma(yn, yn, s2);
+          mx = fmax(mx, fabs(yn));
+        }
       }
     }
+    if (kc == c + 1 && c + 1 < b)
+      qr_col_ssq(p, lda, i1, hi, rl, rg, c + 1, s2, mx, &sc, &sq);
     GT(2)
     if (c + 1 == b)
       continue;

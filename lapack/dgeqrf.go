@@ -29,6 +29,17 @@ func (impl *Implementation) Dgeqrf(m, n int, a []float64, lda int, tau, work []f
 		impl.Implementation.Dgeqrf(m, n, a, lda, tau, work, lwork)
 		return
 	}
+	e, device := qrScale(m, n, a, lda)
+	if !device {
+		impl.Implementation.Dgeqrf(m, n, a, lda, tau, work, lwork)
+		return
+	}
+	if e != 0 {
+		// Extreme elements (see qrScaleHi): factorise 2^e·A, whose R is
+		// 2^e times A's, on the device or, after a failure, by gonum.
+		scaleRows(m, n, a, lda, e, func(int) int { return 0 })
+		defer scaleRows(min(m, n), n, a, lda, -e, func(i int) int { return i })
+	}
 	h := impl.hostMatrix(m, n, a, lda)
 	s := h.keep()
 	defer s.free()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"log/slog"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -120,5 +121,70 @@ func TestGeqrfGridFailed(t *testing.T) {
 	dgeqrfAgainstGonum(t, impl, rnd, "after the failure", 70, 50, 53)
 	if impl.counts().launches == launches {
 		t.Error("the next call did not run on the device")
+	}
+}
+
+// TestDgeqrfScaled runs Dgeqrf on matrices whose elements' products in
+// the panel kernels would overflow (1e200) or underflow (1e-200): they
+// are factorised scaled by a power of two on the device, with gonum's
+// answer; columns of 1e60 beside columns of 1e-60 need no scaling; columns
+// of 1e200 beside columns of 1e-200 go to gonum on the CPU. With the
+// device's default panels and with geqrf_grid (one group everywhere, five
+// where the grid path is the default). Compared with gonum by column,
+// relative to the column's largest element in gonum's factor.
+func TestDgeqrfScaled(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(73, 74))
+	impls := map[string]*Implementation{"default panels": newTestImpl(t, 16)}
+	g1 := gridTestImpl(t, 16, 1, 4)
+	g1.gridQR, g1.gridQRRows = true, 1
+	impls["geqrf_grid, 1 group"] = g1
+	if newTestImpl(t, 0).gridQR {
+		g5 := gridTestImpl(t, 16, 5, 4)
+		g5.gridQR, g5.gridQRRows = true, 1
+		impls["geqrf_grid, 5 groups"] = g5
+	}
+	for name, impl := range impls {
+		for _, sc := range []struct {
+			name   string
+			scale  []float64 // by column, cyclically
+			device bool
+		}{
+			{"1e200", []float64{1e200}, true},
+			{"1e-200", []float64{1e-200}, true},
+			{"1e60 and 1e-60", []float64{1, 1e60, 1e-60}, true},
+			{"1e200 and 1e-200", []float64{1, 1e200, 1e-200}, false},
+		} {
+			m, n, lda := 90, 40, 43
+			a := make([]float64, (m-1)*lda+n)
+			for i := range m {
+				for j := range n {
+					a[i*lda+j] = rnd.NormFloat64() * sc.scale[j%len(sc.scale)]
+				}
+			}
+			want := append([]float64(nil), a...)
+			tau, tauWant := make([]float64, n), make([]float64, n)
+			work := make([]float64, 64*m)
+			gonum.Implementation{}.Dgeqrf(m, n, want, lda, tauWant, work, len(work))
+			before := impl.onDevice.Load()
+			impl.Dgeqrf(m, n, a, lda, tau, work, len(work))
+			what := fmt.Sprintf("%s, columns of %s", name, sc.name)
+			if ran := impl.onDevice.Load() > before; ran != sc.device {
+				t.Fatalf("%s: on the device %v, want %v", what, ran, sc.device)
+			}
+			for j := range n {
+				big := 0.0
+				for i := range m {
+					big = math.Max(big, math.Abs(want[i*lda+j]))
+				}
+				for i := range m {
+					if g, w := a[i*lda+j], want[i*lda+j]; !(math.Abs(g-w) <= 1e-10*big) {
+						t.Fatalf("%s: [%d,%d] = %v, gonum %v", what, i, j, g, w)
+					}
+				}
+				if !(math.Abs(tau[j]-tauWant[j]) <= 1e-10) {
+					t.Fatalf("%s: tau[%d] = %v, gonum %v", what, j, tau[j], tauWant[j])
+				}
+			}
+		}
 	}
 }
