@@ -690,6 +690,15 @@ static void ssq_merge(real *s1, real *q1, real s2, real q2) {
   *s1 = sm;
 }
 
+// ssq_merge_at merges the scaled sum of squares at j of the local
+// arrays (lsc, lsq) into the one at i.
+static void ssq_merge_at(__local real *lsc, __local real *lsq, int i, int j) {
+  real s1 = lsc[i], q1 = lsq[i];
+  ssq_merge(&s1, &q1, lsc[j], lsq[j]);
+  lsc[i] = s1;
+  lsq[i] = q1;
+}
+
 // qr_merge merges the scaled sum of squares (s2, q2) into the one at
 // x[QR_B], x[QR_B+1].
 static void qr_merge(__local real *x, real s2, real q2) {
@@ -893,6 +902,17 @@ __kernel void geqr2_leaf(int m, int b, __global real *a, long off, int lda,
 // log₂(n/lw) levels of a few dependent products each, where a block
 // column at a time took n/lw steps of up to n. The entries below the
 // diagonal blocks are zeroed. One work-group.
+// larft_pair maps larft_t's element e of a level of blocks s wide to its
+// pair's first row and column o and the element (i, j) of T₁₂, and
+// reports whether that element lies within T (the last pair's second
+// block may be narrower, or missing).
+static int larft_pair(long e, int s, int n, int *o, int *i, int *j) {
+  *o = (int)(e / ((long)s * s)) * 2 * s;
+  *i = (int)(e % ((long)s * s)) / s;
+  *j = (int)(e % s);
+  return *o + s + *j < n;
+}
+
 __kernel void larft_t(int n, int lw, __global const real *g, long goff,
                       int ldg, __global real *t, long tfoff, int ldt,
                       __global real *y, long yoff, int ldy) {
@@ -906,11 +926,10 @@ __kernel void larft_t(int n, int lw, __global const real *g, long goff,
   for (int s = lw; s < n; s *= 2) {
     const int pairs = (n + 2 * s - 1) / (2 * s);
     for (long e = lid; e < (long)pairs * s * s; e += wg) {
-      const int o = (int)(e / ((long)s * s)) * 2 * s;
-      const int i = (int)(e % ((long)s * s)) / s, j = (int)(e % s);
-      const int r = o + i, c = o + s + j;
-      if (c >= n)
+      int o, i, j;
+      if (!larft_pair(e, s, n, &o, &i, &j))
         continue;
+      const int r = o + i, c = o + s + j;
       real acc = 0; // Y[i, j] = Σ_{p ≤ j} G[r, o+s+p]·T₂[p, j]
       for (int p = 0; p <= j; p++)
         acc = fma(g[goff + (long)r * ldg + o + s + p], t[tfoff + (long)(o + s + p) * ldt + c], acc);
@@ -918,11 +937,10 @@ __kernel void larft_t(int n, int lw, __global const real *g, long goff,
     }
     barrier(CLK_GLOBAL_MEM_FENCE);
     for (long e = lid; e < (long)pairs * s * s; e += wg) {
-      const int o = (int)(e / ((long)s * s)) * 2 * s;
-      const int i = (int)(e % ((long)s * s)) / s, j = (int)(e % s);
-      const int r = o + i, c = o + s + j;
-      if (c >= n)
+      int o, i, j;
+      if (!larft_pair(e, s, n, &o, &i, &j))
         continue;
+      const int r = o + i, c = o + s + j;
       real acc = 0; // T₁₂[i, j] = −Σ_{p ≥ i} T₁[i, p]·Y[p, j]
       for (int p = i; p < s; p++)
         acc = fma(t[tfoff + (long)r * ldt + o + p], y[yoff + (long)(o + p) * ldy + c], acc);
@@ -1409,14 +1427,10 @@ static void geqrf_grid_total(int b, int c, int q, __global real *xs,
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int w = GRID_WG / 2; w > 0; w >>= 1) {
       if (lid < w) {
-        if (k < b) {
+        if (k < b)
           lred[lid] += lred[lid + w];
-        } else {
-          real a1 = lsc[lid], b1 = lsq[lid];
-          ssq_merge(&a1, &b1, lsc[lid + w], lsq[lid + w]);
-          lsc[lid] = a1;
-          lsq[lid] = b1;
-        }
+        else
+          ssq_merge_at(lsc, lsq, lid, lid + w);
       }
       barrier(CLK_LOCAL_MEM_FENCE);
     }
@@ -1474,12 +1488,8 @@ static void geqrf_grid_add(int b, int q, __global real *xs, __local real *red,
   lsq[lid] = q1;
   barrier(CLK_LOCAL_MEM_FENCE);
   for (int w = up / 2; w > 0; w >>= 1) {
-    if (u >= 0 && u < w) {
-      real a1 = lsc[lid], b1 = lsq[lid];
-      ssq_merge(&a1, &b1, lsc[lid + w], lsq[lid + w]);
-      lsc[lid] = a1;
-      lsq[lid] = b1;
-    }
+    if (u >= 0 && u < w)
+      ssq_merge_at(lsc, lsq, lid, lid + w);
     barrier(CLK_LOCAL_MEM_FENCE);
   }
   if (u == 0) {

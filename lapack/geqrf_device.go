@@ -109,16 +109,7 @@ func (impl *Implementation) geqrfOnDevice(d *clblas.Matrix[float64], tau []float
 func (r *qrRun) steps(k int) (err error) {
 	q := r.impl.blas.Runtime().Queue()
 	var pending *cl.Event // the next panel's launch on q2
-	defer func() {
-		if pending != nil {
-			// Left by an error: wait for it before its scratch goes.
-			for _, rerr := range []error{pending.Wait(), pending.Release()} {
-				if rerr != nil && err == nil {
-					err = rerr
-				}
-			}
-		}
-	}()
+	defer waitPending(&pending, &err)
 	for i := 0; i < k; i += r.nb {
 		ib := min(r.nb, k-i)
 		if pending != nil {
@@ -143,7 +134,11 @@ func (r *qrRun) steps(k int) (err error) {
 			if err := r.applyPanel(i, ib, c, ahead); err != nil {
 				return err
 			}
-			if pending, err = r.panelAfter(q, c, ahead); err != nil {
+			pending, err = launchAfter(q, r.q2, func(q2 *cl.Queue, wait []*cl.Event) (*cl.Event, error) {
+				// Into the second V and T: this panel's are still in use.
+				return r.gridPanelOn(q2, wait, r.dv2, r.dt2, c, ahead)
+			})
+			if err != nil {
 				return err
 			}
 		}
@@ -152,28 +147,6 @@ func (r *qrRun) steps(k int) (err error) {
 		}
 	}
 	return nil
-}
-
-// panelAfter launches the next panel's geqrf_grid, at (i, i) ib wide, on
-// q2 into dv2 and dt2 after everything enqueued on q so far, and returns
-// its event.
-func (r *qrRun) panelAfter(q *cl.Queue, i, ib int) (*cl.Event, error) {
-	mark, err := q.EnqueueMarker()
-	if err != nil {
-		return nil, fmt.Errorf("cllapack: look-ahead: %w", err)
-	}
-	ev, err := r.gridPanelOn(r.q2, []*cl.Event{mark}, r.dv2, r.dt2, i, ib)
-	for _, rerr := range []error{mark.Release(), q.Flush(), r.q2.Flush()} {
-		if rerr != nil && err == nil {
-			err = rerr
-		}
-	}
-	if err != nil && ev != nil {
-		ev.Wait()
-		ev.Release()
-		return nil, err
-	}
-	return ev, err
 }
 
 func (r *qrRun) alloc(k int) (err error) {

@@ -83,16 +83,7 @@ func getrfDevice[T float32 | float64](impl *Implementation, d *clblas.Matrix[T],
 		}
 	}
 	var pending *cl.Event // the next panel's launch on q2
-	defer func() {
-		if pending != nil {
-			// Left by an error: wait for it before its scratch goes.
-			for _, rerr := range []error{pending.Wait(), pending.Release()} {
-				if rerr != nil && err == nil {
-					err = rerr
-				}
-			}
-		}
-	}()
+	defer waitPending(&pending, &err)
 	q := impl.blas.Runtime().Queue()
 	for j := 0; j < mn; j += nb {
 		jb := min(nb, mn-j)
@@ -127,7 +118,10 @@ func getrfDevice[T float32 | float64](impl *Implementation, d *clblas.Matrix[T],
 			if err := luUpdate(impl, d, j, jb, k, ahead); err != nil {
 				return false, err
 			}
-			if pending, err = grid.panelAfter(q, q2, d, piv, info, k, ahead, nb); err != nil {
+			pending, err = launchAfter(q, q2, func(q2 *cl.Queue, wait []*cl.Event) (*cl.Event, error) {
+				return grid.panelOn(q2, wait, d, piv, info, k, ahead, nb)
+			})
+			if err != nil {
 				return false, err
 			}
 		}
@@ -157,6 +151,44 @@ func luUpdate[T float32 | float64](impl *Implementation, d *clblas.Matrix[T], j,
 		return gemmAt(impl, d, k, j, j, c0, m-k, nc, jb)
 	}
 	return nil
+}
+
+// launchAfter enqueues, through launch, a command on q2 that waits for
+// everything enqueued on q so far (look-ahead), flushes both queues so
+// that neither waits for the other's commands to be submitted, and
+// returns the command's event.
+func launchAfter(q, q2 *cl.Queue, launch func(q2 *cl.Queue, wait []*cl.Event) (*cl.Event, error)) (*cl.Event, error) {
+	mark, err := q.EnqueueMarker()
+	if err != nil {
+		return nil, fmt.Errorf("cllapack: look-ahead: %w", err)
+	}
+	ev, err := launch(q2, []*cl.Event{mark})
+	for _, rerr := range []error{mark.Release(), q.Flush(), q2.Flush()} {
+		if rerr != nil && err == nil {
+			err = rerr
+		}
+	}
+	if err != nil && ev != nil {
+		ev.Wait()
+		ev.Release()
+		return nil, err
+	}
+	return ev, err
+}
+
+// waitPending waits for and releases *ev, a look-ahead command an error
+// left behind, if any (before the scratch it uses goes), into *err
+// unless that holds an error already.
+func waitPending(ev **cl.Event, err *error) {
+	if *ev == nil {
+		return
+	}
+	for _, rerr := range []error{(*ev).Wait(), (*ev).Release()} {
+		if rerr != nil && *err == nil {
+			*err = rerr
+		}
+	}
+	*ev = nil
 }
 
 // barrierOn makes q's later commands wait for ev, and releases ev.

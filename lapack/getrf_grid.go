@@ -133,27 +133,6 @@ func (g *gridLU[T]) panel(d *clblas.Matrix[T], piv *pivots, info *cl.Array[int32
 	return ev.Release()
 }
 
-// panelAfter enqueues panel on q2 after everything enqueued on q so far
-// (look-ahead) and returns its event.
-func (g *gridLU[T]) panelAfter(q, q2 *cl.Queue, d *clblas.Matrix[T], piv *pivots, info *cl.Array[int32], j, jb, nb int) (*cl.Event, error) {
-	mark, err := q.EnqueueMarker()
-	if err != nil {
-		return nil, fmt.Errorf("cllapack: look-ahead: %w", err)
-	}
-	ev, err := g.panelOn(q2, []*cl.Event{mark}, d, piv, info, j, jb, nb)
-	for _, rerr := range []error{mark.Release(), q.Flush(), q2.Flush()} {
-		if rerr != nil && err == nil {
-			err = rerr
-		}
-	}
-	if err != nil && ev != nil {
-		ev.Wait()
-		ev.Release()
-		return nil, err
-	}
-	return ev, err
-}
-
 // panelOn is panel on q (nil: the main queue) after wait, returning the
 // launch's event.
 func (g *gridLU[T]) panelOn(q *cl.Queue, wait []*cl.Event, d *clblas.Matrix[T], piv *pivots, info *cl.Array[int32], j, jb, nb int) (*cl.Event, error) {

@@ -222,9 +222,10 @@ func launchOn[T float32 | float64](impl *Implementation, q *cl.Queue, wait []*cl
 	return ev, nil
 }
 
-// aheadQueue returns the second in-order queue on which Potrf factorises
-// the next diagonal block while the main queue finishes the trailing
-// update (created on first use, released by Close).
+// aheadQueue returns the second in-order queue on which look-ahead runs
+// the next step's first command (Potrf's diagonal block, QR's and, as an
+// option, LU's panel) while the main queue finishes the trailing update
+// (created on first use, released by Close).
 func (impl *Implementation) aheadQueue() (*cl.Queue, error) {
 	impl.kmu.Lock()
 	defer impl.kmu.Unlock()

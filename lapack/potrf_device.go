@@ -139,16 +139,7 @@ func (p *potrfRun[T]) runAhead(info *cl.Array[int32]) (err error) {
 	}
 	q := impl.blas.Runtime().Queue()
 	var pending *cl.Event // the next block's potf2_inv, on q2
-	defer func() {
-		if pending != nil {
-			// Left by an error: wait for it before its scratch goes.
-			for _, rerr := range []error{pending.Wait(), pending.Release()} {
-				if rerr != nil && err == nil {
-					err = rerr
-				}
-			}
-		}
-	}()
+	defer waitPending(&pending, &err)
 	if err := p.potf2(0, nb, info); err != nil {
 		return err
 	}
@@ -172,7 +163,10 @@ func (p *potrfRun[T]) runAhead(info *cl.Array[int32]) (err error) {
 		if err := p.trailing(j, jb, 0, jbn); err != nil {
 			return err
 		}
-		if pending, err = p.potf2After(q, q2, k, jbn, info); err != nil {
+		pending, err = launchAfter(q, q2, func(q2 *cl.Queue, wait []*cl.Event) (*cl.Event, error) {
+			return p.potf2On(q2, wait[0], k, jbn, info)
+		})
+		if err != nil {
 			return err
 		}
 		if err := p.trailing(j, jb, jbn, r); err != nil {
@@ -235,28 +229,6 @@ func (p *potrfRun[T]) trailing(j, jb, s, e int) error {
 		}
 	}
 	return nil
-}
-
-// potf2After enqueues potf2_inv on the jb×jb block at j on q2, after what
-// q holds now; both queues are flushed, so that neither waits for the
-// other's commands to be submitted.
-func (p *potrfRun[T]) potf2After(q, q2 *cl.Queue, j, jb int, info *cl.Array[int32]) (*cl.Event, error) {
-	m, err := q.EnqueueMarker()
-	if err != nil {
-		return nil, fmt.Errorf("cllapack: look-ahead: %w", err)
-	}
-	ev, err := p.potf2On(q2, m, j, jb, info)
-	for _, rerr := range []error{m.Release(), q.Flush(), q2.Flush()} {
-		if rerr != nil && err == nil {
-			err = rerr
-		}
-	}
-	if err != nil && ev != nil {
-		ev.Wait()
-		ev.Release()
-		return nil, err
-	}
-	return ev, err
 }
 
 // trsmDevice enqueues U12 = U11⁻ᵀ·A12 into W and its copy into A12 unless
