@@ -83,9 +83,10 @@ func Getrf[T float32 | float64](impl *Implementation, a *clblas.Matrix[T], ipiv 
 //
 // The panel kernels form products of unscaled columns, which overflow or
 // underflow for elements beyond about 1e±150 where gonum's reflectors do
-// not (qrScaleHi). Dgeqrf scales such a matrix by a power of two first,
-// or leaves it to gonum; Geqrf does not look at a, so a caller with such
-// elements scales it (by a power of two, and R back) before the call.
+// not. Dgeqrf scales such a matrix by a power of two first, or leaves it
+// to gonum; Geqrf does not look at a, so a caller with such elements
+// scales it by a power of two before the call (R then carries the scale;
+// the reflectors and tau do not).
 func Geqrf(impl *Implementation, a *clblas.Matrix[float64], tau []float64) error {
 	if a == nil {
 		return fmt.Errorf("cllapack: Geqrf: nil matrix: %w", clblas.ErrInvalidArg)
