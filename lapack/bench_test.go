@@ -43,8 +43,6 @@ var benchLUAhead = flag.Bool("lapack.luahead", false, "LU with look-ahead (the n
 
 var benchQRAhead = flag.Bool("lapack.qrahead", false, "QR with look-ahead (the next geqrf_grid panel on a second queue) in the benchmarks")
 
-var benchGridCRows = flag.Int("lapack.gridcrows", 0, "rows a getrf_grid work-item loads at once in the benchmarks (0: the kernel's default)")
-
 var benchGridShfl = flag.Bool("lapack.gridshfl", false, "getrf_grid reduces its pivot candidates within a work-group by warp shuffles (NVIDIA only) in the benchmarks")
 
 var benchLUCoal = flag.Bool("lapack.lucoal", false, "getf2_leaf with a row's columns on neighbouring work-items in the benchmarks")
@@ -111,8 +109,6 @@ func setBenchFlags(b *testing.B, impl *Implementation) {
 			impl.luAhead = *benchLUAhead
 		case "lapack.qrahead":
 			impl.qrAhead = *benchQRAhead
-		case "lapack.gridcrows":
-			impl.gridCRows = *benchGridCRows
 		case "lapack.gridshfl":
 			impl.gridShfl = *benchGridShfl
 		case "lapack.lucoal":

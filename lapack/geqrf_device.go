@@ -203,6 +203,13 @@ func (r *qrRun) release() error {
 // panel factorises the (m−i)×ib panel at (i, i) leaf by leaf, leaving its
 // reflectors in dv (rows 0 to m−i).
 func (r *qrRun) panel(i, ib int) error {
+	if r.grid != nil {
+		ev, err := r.gridPanelOn(nil, nil, r.dv, r.dt, i, ib)
+		if err != nil {
+			return err
+		}
+		return ev.Release()
+	}
 	impl := r.impl
 	mp := r.m - i
 	buf, off, err := r.d.Buffer()
@@ -218,13 +225,6 @@ func (r *qrRun) panel(i, ib int) error {
 		return err
 	}
 	ld := r.d.Stride()
-	if r.grid != nil {
-		ev, err := r.gridPanelOn(nil, nil, r.dv, r.dt, i, ib)
-		if err != nil {
-			return err
-		}
-		return ev.Release()
-	}
 	for lb := 0; lb < ib; lb += impl.qrLeaf {
 		b := min(impl.qrLeaf, ib-lb)
 		err := launch[float64](impl, "geqr2_leaf", []int{qrWG}, []int{qrWG}, int32(mp-lb), int32(b),

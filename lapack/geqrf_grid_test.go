@@ -99,28 +99,31 @@ func dgeqrfAgainstGonum(t *testing.T, impl *Implementation, rnd *rand.Rand, what
 	return a, want, tau, tauWant
 }
 
-// TestGeqrfGridFailed starts a panel's grid barrier failed: Dgeqrf
-// finishes on the CPU with gonum's answer and says so once, and later
-// calls take the leaves.
+// TestGeqrfGridFailed starts a panel's grid barrier failed, with and
+// without look-ahead (the failed panel then runs on the second queue):
+// Dgeqrf finishes on the CPU with gonum's answer and says so once, and
+// later calls take the leaves.
 func TestGeqrfGridFailed(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(73, 74))
-	impl := gridTestImpl(t, 16, 1, 4)
-	impl.gridQR, impl.gridQRRows = true, 1
-	var log bytes.Buffer
-	impl.logger = slog.New(slog.NewTextHandler(&log, nil))
-	impl.gridPoison = 2
-	dgeqrfAgainstGonum(t, impl, rnd, "second panel's barrier failed", 70, 50, 53)
-	if !strings.Contains(log.String(), "geqrf_grid: the work-groups of panel 1 did not run together") {
-		t.Errorf("no fall-back logged: %q", log.String())
-	}
-	if s := impl.gridState.Load(); s != gridNo {
-		t.Errorf("grid state %d after a failed barrier, want %d", s, gridNo)
-	}
-	impl.gridPoison = 0
-	launches := impl.counts().launches
-	dgeqrfAgainstGonum(t, impl, rnd, "after the failure", 70, 50, 53)
-	if impl.counts().launches == launches {
-		t.Error("the next call did not run on the device")
+	for _, ahead := range []bool{false, true} {
+		impl := gridTestImpl(t, 16, 1, 4)
+		impl.gridQR, impl.gridQRRows, impl.qrAhead = true, 1, ahead
+		var log bytes.Buffer
+		impl.logger = slog.New(slog.NewTextHandler(&log, nil))
+		impl.gridPoison = 2
+		dgeqrfAgainstGonum(t, impl, rnd, fmt.Sprintf("second panel's barrier failed, look-ahead %v", ahead), 70, 50, 53)
+		if !strings.Contains(log.String(), "geqrf_grid: the work-groups of panel 1 did not run together") {
+			t.Errorf("look-ahead %v: no fall-back logged: %q", ahead, log.String())
+		}
+		if s := impl.gridState.Load(); s != gridNo {
+			t.Errorf("look-ahead %v: grid state %d after a failed barrier, want %d", ahead, s, gridNo)
+		}
+		impl.gridPoison = 0
+		launches := impl.counts().launches
+		dgeqrfAgainstGonum(t, impl, rnd, "after the failure", 70, 50, 53)
+		if impl.counts().launches == launches {
+			t.Errorf("look-ahead %v: the next call did not run on the device", ahead)
+		}
 	}
 }
 

@@ -96,30 +96,21 @@ func TestGetrfGrid(t *testing.T) {
 	}
 }
 
-// TestGetrfGridBuilds runs getrf_grid's builds other than the default
-// against gonum: rows loaded 16 at a time (GRID_CROWS) everywhere,
-// and on NVIDIA's GPUs the candidates reduced by warp shuffles
-// (GRID_SHFL) and, where that is the default, without them, with one
-// group and with several.
-func TestGetrfGridBuilds(t *testing.T) {
+// TestGetrfGridShuffles runs getrf_grid with its candidates reduced by
+// warp shuffles (GRID_SHFL, the default on NVIDIA's GPUs) and by the
+// local-memory tree, with one group and with several, against gonum.
+// The shuffles are PTX, so elsewhere only the tree runs (TestGetrfGrid).
+func TestGetrfGridShuffles(t *testing.T) {
+	if !newTestImpl(t, 0).gridLU {
+		t.Log("GRID_SHFL is built on NVIDIA's GPUs only; TestGetrfGrid runs the tree here")
+		return
+	}
 	rnd := rand.New(rand.NewPCG(59, 60))
-	nvidia := newTestImpl(t, 0).gridLU
-	type build struct {
-		crows int
-		shfl  bool
-	}
-	builds := []build{{16, false}}
-	if nvidia {
-		builds = append(builds, build{0, true}, build{16, true}, build{0, false})
-	}
-	for _, bd := range builds {
+	for _, shfl := range []bool{true, false} {
 		for _, groups := range []int{1, 7} {
-			if groups > 1 && !nvidia {
-				continue
-			}
 			impl := gridTestImpl(t, 40, groups, 4)
-			impl.gridCRows, impl.gridShfl = bd.crows, bd.shfl
-			what := fmt.Sprintf("GRID_CROWS %d, GRID_SHFL %v, %d groups", bd.crows, bd.shfl, groups)
+			impl.gridShfl = shfl
+			what := fmt.Sprintf("GRID_SHFL %v, %d groups", shfl, groups)
 			for _, sh := range [][2]int{{300, 130}, {97, 45}, {45, 97}} {
 				dgetrfAgainstGonum(t, impl, rnd, what, sh[0], sh[1], -1)
 			}

@@ -25,7 +25,6 @@ type kernelKey struct {
 	potfT  int  // POTF_T, with regs
 	qrB    int  // QR_B (geqr2_leaf) when > 0
 	split  bool // GRID_QR_SPLIT (geqrf_grid)
-	crows  int  // GRID_CROWS (getrf_grid) when > 0
 	shfl   bool // GRID_SHFL (getrf_grid)
 	timing bool // GRID_TIMING (getrf_grid, geqrf_grid)
 }
@@ -63,9 +62,6 @@ func (impl *Implementation) kernel(k kernelKey) (*cl.Kernel, error) {
 		}
 		if k.split {
 			opts += " -DGRID_QR_SPLIT=1"
-		}
-		if k.crows > 0 {
-			opts += fmt.Sprintf(" -DGRID_CROWS=%d", k.crows)
 		}
 		if k.shfl {
 			opts += " -DGRID_SHFL=1"
@@ -183,7 +179,7 @@ func launchOn[T float32 | float64](impl *Implementation, q *cl.Queue, wait []*cl
 		key.qrB = qrBuild(impl.qrLeaf)
 	}
 	if name == "getrf_grid" {
-		key.crows, key.shfl = impl.gridCRows, impl.gridShfl
+		key.shfl = impl.gridShfl
 	}
 	if t := impl.gridTimes[key.name]; t != nil {
 		key.timing = true

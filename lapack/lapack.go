@@ -118,12 +118,9 @@ type Implementation struct {
 	// fewest rows a group of getrf_grid takes and gridMax the most groups
 	// a launch takes (0: a compute unit each); tests lower them.
 	gridSpin, gridRows, gridMax int
-	// gridCRows, when > 0, is how many rows a getrf_grid work-item loads
-	// at once (GRID_CROWS). gridShfl makes getrf_grid's reductions of
-	// pivot candidates within a work-group warp shuffles (GRID_SHFL: PTX,
-	// NVIDIA's GPUs only).
-	gridCRows int
-	gridShfl  bool
+	// gridShfl makes getrf_grid's reductions of pivot candidates within a
+	// work-group warp shuffles (GRID_SHFL: PTX, NVIDIA's GPUs only).
+	gridShfl bool
 	// gridTimes, when set (benchmarks, NVIDIA's GPUs), makes the grid
 	// kernels named in it GRID_TIMING builds, which add their phases'
 	// cycles to the array given (BenchmarkGridPhases).
