@@ -272,6 +272,25 @@ func TestGemmMMAEmulated(t *testing.T) {
 		}
 		runEmulatedMMAConfig(t, e, prec, cfg, shapes)
 	}
+	// WARPS_K: each warp tile held by K groups of warps whose sums meet in
+	// local memory. In double at KWG 8 the A stage buffers hold 6 of a
+	// work-item's 8 accumulators for a group, so that sum runs in rounds.
+	for _, v := range []struct {
+		prec, kwg, mmaK, wk int
+		cpVec, splitRaw     bool
+		mix, kmSwz          bool
+	}{
+		{64, 8, 0, 2, false, false, false, false},
+		{64, 16, 8, 2, true, false, true, false},
+		{32, 16, 0, 2, false, false, true, false},
+		{32, 32, 0, 2, true, true, false, true},
+		{32, 32, 0, 4, true, true, false, true},
+	} {
+		cfg := emulatedMMAConfig(v.prec, v.kwg)
+		cfg.MMAK, cfg.WarpsK, cfg.CPVec, cfg.SplitRaw = v.mmaK, v.wk, v.cpVec, v.splitRaw
+		cfg.IssueMix, cfg.KMSwz, cfg.NoRedo = v.mix, v.kmSwz, v.prec == 32
+		runEmulatedMMAConfig(t, e, v.prec, cfg, [][3]int{{37, 70, 61}, {66, 33, 45}})
+	}
 }
 
 // emulatedMMAConfig returns the reduced tensor-core tile the emulated

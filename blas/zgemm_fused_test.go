@@ -41,7 +41,7 @@ func testZgemmFused[T complex64 | complex128](t *testing.T, impl *Implementation
 		shapes = append(shapes, [3]int{512, 512, 512})
 		cfgs = append(cfgs, gemm.Choose(e.Tuning, e.GemmDev(), prec, 512, 1024, 1024, e.Tensor))
 	}
-	defer func() { e.ZExpandB = false }()
+	defer func() { e.ZExpandB = eng.ZExpandAuto }()
 	for i, sh := range shapes {
 		m, n, k := sh[0], sh[1], sh[2]
 		shape := eng.GemmShape{Prec: prec, M: m, N: 2 * n, K: 2 * k, Mode: e.Tensor}
@@ -61,7 +61,10 @@ func testZgemmFused[T complex64 | complex128](t *testing.T, impl *Implementation
 			what := fmt.Sprintf("%dx%dx%d alpha=%v beta=%v", m, n, k, alpha, beta)
 			var got [2][]T
 			for p, expand := range []bool{true, false} {
-				e.ZExpandB = expand
+				e.ZExpandB = eng.ZExpandOff
+				if expand {
+					e.ZExpandB = eng.ZExpandOn
+				}
 				got[p] = residentZgemm(t, impl, m, n, k, alpha, a, b, beta, c0)
 			}
 			want := append([]T(nil), c0...)
@@ -79,6 +82,39 @@ func testZgemmFused[T complex64 | complex128](t *testing.T, impl *Implementation
 			t.Errorf("%dx%dx%d: the ZEXP_B program did not run", m, n, k)
 		}
 		e.GemmChoices.Set(shape, old)
+	}
+	if prec != 32 || !gemm.TensorCapable(e.GemmDev()) {
+		return
+	}
+	// ZExpandAuto: the library's own float products of few work-groups
+	// expand B on gemm.MMAExpand's tile.
+	e.ZExpandB = eng.ZExpandAuto
+	for _, n := range []int{512, 768} {
+		x, ok := gemm.MMAExpand(e.GemmDev(), prec, gemm.Choose(e.Tuning, e.GemmDev(), prec, n, 2*n, 2*n, e.Tensor), n, 2*n)
+		if !ok {
+			t.Fatalf("n = %d: no expanding tile on %s", n, e.Prof.Name)
+		}
+		rnd := rand.New(rand.NewPCG(43, uint64(n)))
+		mk := func() []T {
+			x := make([]T, n*n)
+			for i := range x {
+				x[i] = T(complex(rnd.Float64()*2-1, rnd.Float64()*2-1))
+			}
+			return x
+		}
+		a, b, c0 := mk(), mk(), mk()
+		alpha, beta := T(1.5), T(0.5-0.25i)
+		got := residentZgemm(t, impl, n, n, n, alpha, a, b, beta, c0)
+		want := append([]T(nil), c0...)
+		zgemmRef(n, n, n, alpha, a, b, beta, want)
+		for i := range want {
+			if d := cmplx.Abs(complex128(got[i] - want[i])); d > tol*float64(n) {
+				t.Fatalf("auto n = %d: element %d = %v, want %v", n, i, got[i], want[i])
+			}
+		}
+		if !eng.GemmSpecBuilt(prec, withZExpB(x), false, false) {
+			t.Errorf("auto n = %d: the expanding tile's program did not run", n)
+		}
 	}
 }
 

@@ -127,6 +127,38 @@ func zgemmVariants(e *eng.Engine, prec, n int) ([]string, map[string]zVariant) {
 				add("small-w8", zVariant{method: eng.Z4M, cfg: w8, forced: true})
 			}
 			add("3m-batch-small", zVariant{method: eng.Z3M, cfg: small, forced: true})
+			// K groups of warps (WARPS_K): the small tile with its 32×32
+			// warps, and with 64×32 warps (two a K group), 2 or 4 groups;
+			// and the small tile with a third stage.
+			fits := func(c gemm.Config) bool {
+				return gemm.Valid(dev, prec, false, false, c) == nil &&
+					(dev.LocalMemBytes == 0 || c.MMALocalBytes(prec) <= dev.LocalMemBytes)
+			}
+			wide := small
+			wide.WM, wide.WN = 64, 32
+			for _, w := range []int{1, 2, 4} {
+				for _, base := range []struct {
+					name string
+					cfg  gemm.Config
+				}{{"small", small}, {"w64x32", wide}} {
+					c := base.cfg
+					c.WarpsK = w
+					if (w > 1 || base.name != "small") && fits(c) {
+						add(fmt.Sprintf("%s-wk%d", base.name, w), zVariant{method: eng.Z4M, cfg: c, forced: true})
+						add(fmt.Sprintf("%s-wk%d-expand", base.name, w), zVariant{method: eng.Z4M, cfg: c, forced: true, expand: true})
+					}
+				}
+			}
+			s3 := small
+			s3.Stages = 3
+			if fits(s3) {
+				add("small-s3", zVariant{method: eng.Z4M, cfg: s3, forced: true})
+				s3.WarpsK = 2
+				if fits(s3) {
+					add("small-s3-wk2", zVariant{method: eng.Z4M, cfg: s3, forced: true})
+					add("small-s3-wk2-expand", zVariant{method: eng.Z4M, cfg: s3, forced: true, expand: true})
+				}
+			}
 		}
 		split("mma", mma)
 	}
@@ -162,7 +194,7 @@ func benchZgemmVariants[T eng.Complex](b *testing.B, impl *Implementation, n int
 	defer func() {
 		e.GemmChoices.Set(shape4, choice4)
 		e.GemmChoices.Set(shape3, choice3)
-		e.ZMethod, e.Z3MSeq, e.ZExpandB = eng.ZAuto, false, false
+		e.ZMethod, e.Z3MSeq, e.ZExpandB = eng.ZAuto, false, eng.ZExpandAuto
 	}()
 	names, variants := zgemmVariants(e, prec, n)
 	for _, name := range names {
@@ -174,7 +206,13 @@ func benchZgemmVariants[T eng.Complex](b *testing.B, impl *Implementation, n int
 				e.GemmChoices.Set(shape4, z.cfg)
 				e.GemmChoices.Set(shape3, z.cfg)
 			}
-			e.ZMethod, e.Z3MSeq, e.ZExpandB = z.method, z.seq, z.expand
+			e.ZMethod, e.Z3MSeq, e.ZExpandB = z.method, z.seq, eng.ZExpandOff
+			switch {
+			case z.expand:
+				e.ZExpandB = eng.ZExpandOn
+			case name == "choice":
+				e.ZExpandB = eng.ZExpandAuto // what the library does
+			}
 			run := func(calls int) {
 				var last *Event
 				for range calls {

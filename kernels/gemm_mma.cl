@@ -129,7 +129,7 @@
  *   rest (KWG is a multiple of CPV, so groups never straddle a K tile, but may
  *   straddle k in the last one).
  *
- *   local  = (32·(MWG/WM)·(NWG/WN), 1, 1)                  (reqd_work_group_size)
+ *   local  = (32·(MWG/WM)·(NWG/WN)·WARPS_K, 1, 1)          (reqd_work_group_size)
  *   global = (ceil(n/NWG) · local[0],  ceil(m/MWG), 1)
  *   defaults: double 128×64 tile, 4 warps: local (128,1,1), global (ceil(n/64)·128,
  *             ceil(m/128)); float 128×256 tile, 8 warps: local (256,1,1), global
@@ -186,6 +186,16 @@
  *     b = B(p, j). The local B tile holds the KWG/2 complex rows of a K tile
  *     as copied, and the fragment loads form the odd rows from them (the
  *     parts swapped, one negated: exact). k must be even.
+ *   WARPS_K 1: K groups of warps inside a work-group (intra-group split-K).
+ *     The group has WARPS_K·(MWG/WM)·(NWG/WN) warps; warp w belongs to K group
+ *     w / ((MWG/WM)·(NWG/WN)) and owns that group's warp tile w % …, so every
+ *     warp tile is held by WARPS_K warps, and group q multiplies K sub-steps
+ *     [q·KSUBW, (q+1)·KSUBW) of every K tile (KSUBW = KWG/k_mma/WARPS_K). After
+ *     the K loop the groups' sums are added into group 0's (through the A
+ *     stage buffers, in group order), which alone checks for non-finite
+ *     results and writes C. A C of few tiles then has several warps a
+ *     compute unit on each tile's K without a second launch to sum slabs
+ *     (GRID_Z=1). Needs KSUB divisible by WARPS_K, PIPE_FRAG=0.
  * VALID COMBINATIONS (checked with #error): WM % 16 == 0, WN % 8 == 0, MWG % WM == 0,
  *   NWG % WN == 0, KWG % MMA_K (double) / % 8 (float) == 0, MWG·KWG and NWG·KWG divisible
  *   by the thread count, 2 <= STAGES <= 5; CP_VEC=1: CP_ASYNC=1 and KWG a power of
@@ -302,6 +312,9 @@ typedef float real;
 #ifndef ZEXP_B
 #define ZEXP_B 0
 #endif
+#ifndef WARPS_K
+#define WARPS_K 1
+#endif
 #if ZEXP_B && (TRANSB != 0 || !CP_VEC)
 #error "gemm_mma: ZEXP_B=1 needs TRANSB=0 and CP_VEC=1"
 #endif
@@ -336,11 +349,24 @@ typedef float real;
 
 #define WARPS_M (MWG / WM)
 #define WARPS_N (NWG / WN)
-#define NWARPS (WARPS_M * WARPS_N)
+#define WARPS_MN (WARPS_M * WARPS_N) /* warps of one K group: the tile once */
+#define NWARPS (WARPS_MN * WARPS_K)
 #define NTHREADS (32 * NWARPS)
 #define FM (WM / 16)
 #define FN (WN / 8)
 #define KSUB (KWG / KMMA)
+#define KSUBW (KSUB / WARPS_K) /* K sub-steps of a K tile per K group */
+#define NT_MN (32 * WARPS_MN)     /* work-items of one K group */
+#define ACC_E (FM * FN * 4)        /* accumulator elements a work-item */
+/* accumulator elements a work-item hands over per round of the K groups' sum:
+ * as many as the A stage buffers hold for a K group */
+#define RED_E ((NBUF * ASIZE) / NT_MN < ACC_E ? (NBUF * ASIZE) / NT_MN : ACC_E)
+#if WARPS_K < 1 || KSUB % WARPS_K
+#error "gemm_mma: WARPS_K must divide KWG / the mma's k"
+#endif
+#if WARPS_K > 1 && PIPE_FRAG
+#error "gemm_mma: PIPE_FRAG=1 needs WARPS_K=1"
+#endif
 
 #if (WM % 16) || (WN % 8) || (MWG % WM) || (NWG % WN) || (KWG % KMMA)
 #error "gemm_mma: need WM%16==0, WN%8==0, MWG%WM==0, NWG%WN==0, KWG%KMMA==0"
@@ -794,7 +820,7 @@ void cp_vec_emu(__local real* dst, __global const real* src, int nv) {
  * fa_[FM][KMMA/2] and fb_[FN][KMMA/4]. MMA64: their mma.sync, HOOK(q0 + i, NQ)
  * after row i. */
 #define FRAG64(fa_, fb_, As_, Bs_, s_) { \
-    const int kk = (s_) * KMMA + t; \
+    const int kk = (ks0 + (s_)) * KMMA + t; \
     _Pragma("unroll") for (int i = 0; i < FM; i++) \
     _Pragma("unroll") for (int q = 0; q < KMMA / 4; q++) { \
         fa_[i][2 * q] = (As_)[AS_IDX(wr + i * 16 + g, kk + 4 * q)]; \
@@ -808,10 +834,10 @@ void cp_vec_emu(__local real* dst, __global const real* src, int nv) {
             MMA_F64(acc[i][j], fa_[i], fb_[j]); \
         HOOK((q0) + i, NQ); } }
 #define COMPUTE_H(As, Bs, HOOK) { \
-    _Pragma("unroll") for (int s = 0; s < KSUB; s++) { \
+    _Pragma("unroll") for (int s = 0; s < KSUBW; s++) { \
         real fa[FM][KMMA / 2], fb[FN][KMMA / 4]; \
         FRAG64(fa, fb, As, Bs, s); \
-        MMA64(fa, fb, HOOK, s * FM, KSUB * FM); } }
+        MMA64(fa, fb, HOOK, s * FM, KSUBW * FM); } }
 /* PIPE_FRAG=1: the fragments of K sub-step s live in register set s & 1 of
  * fa[2]/fb[2] (see the main loop). */
 #define LOADF(As_, Bs_, s_, set_) FRAG64(fa[set_], fb[set_], As_, Bs_, s_)
@@ -826,8 +852,8 @@ void cp_vec_emu(__local real* dst, __global const real* src, int nv) {
 /* all three products accumulate straight into acc (the tensor core's own FP32
  * accumulation, which rounds toward zero: ~20x the error of an FMA GEMM) */
 #define COMPUTE_H(As, Bs, HOOK) { \
-    _Pragma("unroll") for (int s = 0; s < KSUB; s++) { \
-        const int kk = s * KMMA + t; \
+    _Pragma("unroll") for (int s = 0; s < KSUBW; s++) { \
+        const int kk = (ks0 + s) * KMMA + t; \
         uint ab[FM][4], as_[FM][4], bb[FN][2], bs_[FN][2]; \
         _Pragma("unroll") for (int i = 0; i < FM; i++) { \
             SPLIT(As[AS_IDX(wr + i * 16 + g, kk)], ab[i][0], as_[i][0]); \
@@ -839,7 +865,7 @@ void cp_vec_emu(__local real* dst, __global const real* src, int nv) {
             SPLIT(BS_GET(Bs, kk + 4, wc + j * 8 + g), bb[j][1], bs_[j][1]); } \
         _Pragma("unroll") for (int i = 0; i < FM; i++) { \
             _Pragma("unroll") for (int j = 0; j < FN; j++) MMA3(acc[i][j], ab[i], bs_[j]); \
-            HOOK(s * FM + i, KSUB * FM); } \
+            HOOK(s * FM + i, KSUBW * FM); } \
         _Pragma("unroll") for (int i = 0; i < FM; i++) { \
             _Pragma("unroll") for (int j = 0; j < FN; j++) MMA3(acc[i][j], as_[i], bb[j]); } \
         _Pragma("unroll") for (int i = 0; i < FM; i++) { \
@@ -849,27 +875,27 @@ void cp_vec_emu(__local real* dst, __global const real* src, int nv) {
  * zeroed temporary, which is then added to acc with IEEE FP32 adds: the
  * tensor core's truncating accumulation only ever sees KWG terms. */
 #define COMPUTE_H(As, Bs, HOOK) { \
-    uint bb[KSUB][FN][2], bs_[KSUB][FN][2]; \
-    _Pragma("unroll") for (int s = 0; s < KSUB; s++) { \
-        const int kk = s * KMMA + t; \
+    uint bb[KSUBW][FN][2], bs_[KSUBW][FN][2]; \
+    _Pragma("unroll") for (int s = 0; s < KSUBW; s++) { \
+        const int kk = (ks0 + s) * KMMA + t; \
         _Pragma("unroll") for (int j = 0; j < FN; j++) { \
             SPLIT(BS_GET(Bs, kk, wc + j * 8 + g), bb[s][j][0], bs_[s][j][0]); \
             SPLIT(BS_GET(Bs, kk + 4, wc + j * 8 + g), bb[s][j][1], bs_[s][j][1]); } } \
     _Pragma("unroll") for (int i = 0; i < FM; i++) { \
-        uint ab[KSUB][4], as_[KSUB][4]; \
+        uint ab[KSUBW][4], as_[KSUBW][4]; \
         float tmp[FN][4]; \
-        _Pragma("unroll") for (int s = 0; s < KSUB; s++) { \
-            const int kk = s * KMMA + t; \
+        _Pragma("unroll") for (int s = 0; s < KSUBW; s++) { \
+            const int kk = (ks0 + s) * KMMA + t; \
             SPLIT(As[AS_IDX(wr + i * 16 + g, kk)], ab[s][0], as_[s][0]); \
             SPLIT(As[AS_IDX(wr + i * 16 + g + 8, kk)], ab[s][1], as_[s][1]); \
             SPLIT(As[AS_IDX(wr + i * 16 + g, kk + 4)], ab[s][2], as_[s][2]); \
             SPLIT(As[AS_IDX(wr + i * 16 + g + 8, kk + 4)], ab[s][3], as_[s][3]); } \
         _Pragma("unroll") for (int j = 0; j < FN; j++) { \
             tmp[j][0] = 0.0f; tmp[j][1] = 0.0f; tmp[j][2] = 0.0f; tmp[j][3] = 0.0f; } \
-        _Pragma("unroll") for (int s = 0; s < KSUB; s++) { \
+        _Pragma("unroll") for (int s = 0; s < KSUBW; s++) { \
             _Pragma("unroll") for (int j = 0; j < FN; j++) MMA3(tmp[j], ab[s], bs_[s][j]); \
             _Pragma("unroll") for (int j = 0; j < FN; j++) MMA3(tmp[j], as_[s], bb[s][j]); } \
-        _Pragma("unroll") for (int s = 0; s < KSUB; s++) { \
+        _Pragma("unroll") for (int s = 0; s < KSUBW; s++) { \
             _Pragma("unroll") for (int j = 0; j < FN; j++) MMA_TF32(tmp[j], ab[s], bb[s][j]); } \
         HOOK(i, FM); \
         _Pragma("unroll") for (int j = 0; j < FN; j++) { \
@@ -921,8 +947,16 @@ void gemm_mma(const int m, const int n, const int kall, const real alpha,
     const int tid = (int)get_local_id(0);
     const int warp = tid >> 5, lane = tid & 31;
     const int g = lane >> 2, t = lane & 3;
-    const int wr = (warp / WARPS_N) * WM; /* warp tile origin inside the group tile */
-    const int wc = (warp % WARPS_N) * WN;
+    /* K group wk of the warp: it multiplies K sub-steps [ks0, ks0 + KSUBW) of
+     * every K tile (see WARPS_K), for the warp tile at (wr, wc) */
+#if WARPS_K > 1
+    const int wk = warp / WARPS_MN, wt = warp % WARPS_MN;
+    const int ks0 = wk * KSUBW;
+#else
+    const int wk = 0, wt = warp, ks0 = 0; /* compile-time: the code of one K group */
+#endif
+    const int wr = (wt / WARPS_N) * WM; /* warp tile origin inside the group tile */
+    const int wc = (wt % WARPS_N) * WN;
 #if MMA_EMULATE
     __local real emu_scr[NWARPS * EMU_SCR];
     __local real* scr = emu_scr + warp * EMU_SCR;
@@ -1122,6 +1156,35 @@ void gemm_mma(const int m, const int n, const int kall, const real alpha,
 
 #endif /* CP_ASYNC */
 
+#if WARPS_K > 1
+    /* K groups 1 .. WARPS_K-1 hand their sums to group 0 through the A stage
+     * buffers (no copy is in flight: the loop waited for the last tile), in
+     * rounds of RED_E accumulator elements a work-item, and group 0 adds them
+     * in group order. The first barrier of each round also means every warp
+     * has left the stage buffers, or group 0 has read the round before. */
+#if RED_E < 1
+#error "gemm_mma: the A stage buffers hold less than one element a work-item of a K group"
+#endif
+    {
+        __local real* red = Asm;
+        const int tmn = tid % NT_MN; /* = wt·32 + lane: the same in every group */
+        _Pragma("unroll") for (int e0 = 0; e0 < ACC_E; e0 += RED_E) {
+            for (int r = 1; r < WARPS_K; r++) {
+                barrier(CLK_LOCAL_MEM_FENCE);
+                if (wk == r) {
+                    _Pragma("unroll") for (int e = e0; e < e0 + RED_E && e < ACC_E; e++)
+                        red[(e - e0) * NT_MN + tmn] = acc[e / (FN * 4)][(e / 4) % FN][e % 4];
+                }
+                barrier(CLK_LOCAL_MEM_FENCE);
+                if (wk == 0) {
+                    _Pragma("unroll") for (int e = e0; e < e0 + RED_E && e < ACC_E; e++)
+                        acc[e / (FN * 4)][(e / 4) % FN][e % 4] += red[(e - e0) * NT_MN + tmn];
+                }
+            }
+        }
+    }
+#endif
+
 #if PRECISION == 32 && TF32X3 && !NO_EXACT_REDO
     /* Non-finite inputs break 3xTF32: x = ±Inf splits into big = ±Inf and
      * small = Inf − Inf = NaN, and big·small cross terms make Inf·0 = NaN where
@@ -1137,7 +1200,7 @@ void gemm_mma(const int m, const int n, const int kall, const real alpha,
     barrier(CLK_LOCAL_MEM_FENCE);
     if (tid == 0) *redo = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
-    {
+    if (wk == 0) { /* the other K groups' sums are in group 0's */
         uint worst = 0;
         _Pragma("unroll") for (int i = 0; i < FM; i++)
         _Pragma("unroll") for (int j = 0; j < FN; j++)
@@ -1145,7 +1208,7 @@ void gemm_mma(const int m, const int n, const int kall, const real alpha,
         if (worst >= 0x7f800000u) *redo = 1;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (*redo) {
+    if (*redo && wk == 0) {
         _Pragma("unroll") for (int i = 0; i < FM; i++)
         _Pragma("unroll") for (int j = 0; j < FN; j++)
         _Pragma("unroll") for (int c = 0; c < 4; c++) {
@@ -1185,7 +1248,8 @@ void gemm_mma(const int m, const int n, const int kall, const real alpha,
     }
 #endif
 
-    /* epilogue: C = alpha·acc + beta·C, masked */
+    /* epilogue: C = alpha·acc + beta·C, masked (K group 0 holds the sums) */
+    if (wk != 0) return;
     _Pragma("unroll") for (int i = 0; i < FM; i++)
     _Pragma("unroll") for (int j = 0; j < FN; j++)
     _Pragma("unroll") for (int c = 0; c < 4; c++) {

@@ -46,23 +46,41 @@ static inline real2 z_op(__global const real2* x, const long ld, const int t, co
 }
 
 // zpack_b writes B' (2k×2n, leading dimension ldp reals) from alpha·op(B),
-// op(B) k×n. One work-item per element of op(B): dimension 0 walks j,
-// dimension 1 walks p.
+// op(B) k×n. A work-item takes two neighbouring elements of a row of op(B),
+// (p, 2q) and (p, 2q+1), so that each of its two rows of B' gets one store
+// of four reals: dimension 0 walks q, dimension 1 walks p. The four-real
+// store needs P 4-real aligned (the host's packed buffers start their
+// buffer) and ldp a multiple of 4 (ldp = 2n with n even); otherwise the
+// stores are scalar.
 __kernel void zpack_b(const int k, const int n, const int tb,
                       const real are, const real aim,
                       __global const real2* B, const long offB, const int ldb,
                       __global real* P, const int ldp)
 {
-    const int j = get_global_id(0);
+    const int j = 2 * get_global_id(0);
     const int p = get_global_id(1);
     if (j >= n || p >= k) return;
-    const real2 w = z_mul((real2)(are, aim), z_op(B + offB, ldb, tb, p, j));
+    const real2 al = (real2)(are, aim);
+    const real2 w = z_mul(al, z_op(B + offB, ldb, tb, p, j));
     __global real* r0 = P + (long)(2 * p) * ldp + 2 * j;
     __global real* r1 = r0 + ldp;
+    if (j + 1 < n && (n & 1) == 0 && (ldp & 3) == 0) {
+        const real2 v = z_mul(al, z_op(B + offB, ldb, tb, p, j + 1));
+        *(__global real4*)r0 = (real4)(w.x, w.y, v.x, v.y);
+        *(__global real4*)r1 = (real4)(-w.y, w.x, -v.y, v.x);
+        return;
+    }
     r0[0] = w.x;
     r0[1] = w.y;
     r1[0] = -w.y;
     r1[1] = w.x;
+    if (j + 1 < n) {
+        const real2 v = z_mul(al, z_op(B + offB, ldb, tb, p, j + 1));
+        r0[2] = v.x;
+        r0[3] = v.y;
+        r1[2] = -v.y;
+        r1[3] = v.x;
+    }
 }
 
 // zpack_a writes op(A) (m×k) packed with leading dimension k, for an A

@@ -107,12 +107,10 @@ type Engine struct {
 	// Z3MSeq (measurements) runs the 3M method's three real GEMMs one
 	// after another instead of as one batched launch (zgemm3M).
 	Z3MSeq bool
-	// ZExpandB (measurements) lets the 4M method skip packing B where the
-	// GEMM kernel can expand the complex B itself (zgemmFused). Off by
-	// default: on the H200 the expanding kernel was no faster for ZGEMM
-	// and half as fast for CGEMM at 512 (BENCHMARKS.md), and one launch
-	// fewer does not pay for that.
-	ZExpandB bool
+	// ZExpandB says whether the 4M method packs B or lets the GEMM kernel
+	// expand the complex B itself (zgemmFused); tests and measurements
+	// force it, ZExpandAuto lets expandPays choose.
+	ZExpandB ZExpand
 	// SymvTile, when set (measurements), replaces symv_part's tile side
 	// and work-group height (symvShape).
 	SymvTile [2]int

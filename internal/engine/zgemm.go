@@ -87,7 +87,7 @@ func ZgemmOnDevice[R Real](c *Call, tA, tB blas.Transpose, m, n, k int, alpha, b
 	// B' = the real expansion of alpha·op(B), 2k×2n.
 	bp := Alloc[R](c, 4*k*n)
 	kb := c.Kernel(zFile, "zpack_b")
-	global, local := l3Work(k, n)
+	global, local := l3Work(k, (n+1)/2)
 	c.Run(kb, global, local, l3Int(c, k), l3Int(c, n), zTrans(tB), R(real(alpha)), R(imag(alpha)),
 		b, int64(offB), l3Int(c, ldb), bp, l3Int(c, 2*n))
 	// op(A) as an m×2k real matrix: A itself when it is not transposed.

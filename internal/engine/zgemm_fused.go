@@ -9,6 +9,19 @@ import (
 	"github.com/gocompute/opencl/internal/gemm"
 )
 
+// ZExpand is how complex GEMM's 4M product gets its real B operand.
+type ZExpand int
+
+const (
+	// ZExpandAuto expands with gemm.MMAExpand's tile where it gives one,
+	// and packs elsewhere.
+	ZExpandAuto ZExpand = iota
+	// ZExpandOn expands B inside the GEMM kernel wherever it can.
+	ZExpandOn
+	// ZExpandOff always packs B first (zpack_b).
+	ZExpandOff
+)
+
 // errZExpB is a launch of gemm_mma's complex-B program (ZEXP_B) that the
 // call's operands would have turned into another kernel: a bug in the
 // caller's checks, failed rather than run on the packed operand's kernel.
@@ -21,15 +34,24 @@ var errZExpB = errors.New("clblas: complex GEMM without packed B asked of a kern
 // reports false, enqueueing nothing, where that kernel cannot take the call
 // (its choice for the real shape is not gemm_mma with 16-byte copies, or
 // the operands are not aligned for them, or the product is split along K
-// by separate launches), or where Engine.ZExpandB is off (the default: the packed path).
+// by separate launches), or where Engine.ZExpandB is ZExpandOff, or
+// ZExpandAuto and gemm.MMAExpand gives no tile for the product (it then
+// runs on that tile, not on the choice).
 func zgemmFused[R Real](c *Call, tA, tB blas.Transpose, m, n, k int, alpha, beta complex128, a *cl.Buffer, offA, lda int, b *cl.Buffer, offB, ldb int, cb *cl.Buffer, offC, ldc int) bool {
-	if !c.E.ZExpandB || tA != blas.NoTrans || tB != blas.NoTrans || imag(alpha) != 0 {
+	if c.E.ZExpandB == ZExpandOff || tA != blas.NoTrans || tB != blas.NoTrans || imag(alpha) != 0 {
 		return false
 	}
 	cfg := c.E.GemmChoices.Get(c.E.Tuning, c.E.GemmDev(), GemmShape{Prec: c.prec, M: m, N: 2 * n, K: 2 * k, Mode: c.E.Tensor})
 	if cfg.Kernel != gemm.KernelMMA || !cfg.CPVec || cfg.SplitK > 1 ||
 		!cfg.MMACPVec(c.prec, len(c.over) > 0, 2*offA, 2*lda, 2*offB, 2*ldb) || !cfg.TiledFits(2*lda, 2*ldb, 2*ldc) {
 		return false
+	}
+	if c.E.ZExpandB == ZExpandAuto {
+		x, ok := gemm.MMAExpand(c.E.GemmDev(), c.prec, cfg, m, 2*n)
+		if !ok || !x.MMACPVec(c.prec, len(c.over) > 0, 2*offA, 2*lda, 2*offB, 2*ldb) {
+			return false
+		}
+		cfg = x
 	}
 	cfg.ZExpB = true
 	br := R(real(beta))

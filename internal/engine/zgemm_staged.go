@@ -107,7 +107,7 @@ func (s *stagedGemm[T]) zExpandB(ev *cl.Event, off, kk, nj, ldB int) *cl.Event {
 	}
 	bp := Alloc[T](c, 4*kk*nj)
 	kb := c.Kernel(zFile, "zpack_b")
-	global, local := l3Work(kk, nj)
+	global, local := l3Work(kk, (nj+1)/2)
 	c.Run(kb, global, local, l3Int(c, kk), l3Int(c, nj), zTrans(z.tB), T(real(z.alpha)), T(imag(z.alpha)),
 		s.db, int64(off), l3Int(c, ldB), bp, l3Int(c, 2*nj))
 	z.pb[off] = bp

@@ -30,7 +30,7 @@ var defineBounds = map[string]map[string][2]int{
 	KernelMMA: {
 		"MWG": {16, 512}, "NWG": {16, 512}, "KWG": {4, 64}, "WM": {8, 256}, "WN": {8, 256},
 		"STAGES": {1, 4}, "MMA_K": {0, 32}, "SPLIT_RAW": {0, 1}, "CP_VEC": {0, 1},
-		"ISSUE_MIX": {0, 1}, "KM_SWZ": {0, 1}, "PIPE_FRAG": {0, 1},
+		"ISSUE_MIX": {0, 1}, "KM_SWZ": {0, 1}, "PIPE_FRAG": {0, 1}, "WARPS_K": {0, 8},
 	},
 }
 

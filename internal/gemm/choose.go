@@ -336,6 +336,7 @@ func MMAConfig(base Config, prec int, d map[string]int) Config {
 	cfg.IssueMix = d["ISSUE_MIX"] == 1
 	cfg.KMSwz = d["KM_SWZ"] == 1
 	cfg.PipeFrag = d["PIPE_FRAG"] == 1
+	cfg.WarpsK = d["WARPS_K"]
 	return cfg
 }
 
@@ -395,12 +396,13 @@ func MMA(db *DB, p Device, prec, m, n int, mode Tensor, base Config) (Config, bo
 	return cfg, true
 }
 
-// MMAThreads is gemm_mma's work-group size: 32 work-items per warp tile.
+// MMAThreads is gemm_mma's work-group size: 32 work-items per warp tile
+// and K group.
 func (cfg Config) MMAThreads() int {
 	if cfg.WM <= 0 || cfg.WN <= 0 {
 		return 0
 	}
-	return 32 * (cfg.MMAMWG / cfg.WM) * (cfg.MMANWG / cfg.WN)
+	return 32 * (cfg.MMAMWG / cfg.WM) * (cfg.MMANWG / cfg.WN) * max(cfg.WarpsK, 1)
 }
 
 // MMALocalBytes is the local memory gemm_mma needs (CP_ASYNC=1: STAGES

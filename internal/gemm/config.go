@@ -103,6 +103,12 @@ type Config struct {
 	// whose operands follow one another densely, one per index of
 	// work-group dimension 2 (the engine's GemmBatch sets it per call).
 	BatchZ int
+	// WarpsK (gemm_mma, WARPS_K): K groups of warps inside a work-group
+	// (0 or 1: one). Each warp tile is held by WarpsK warps that multiply
+	// different K sub-steps of every K tile; their sums are added in local
+	// memory before C is written: more warps on a C of few tiles without a
+	// second launch.
+	WarpsK int
 	// ZExpB (gemm_mma, ZEXP_B=1, with CPVec, B untransposed): B is the
 	// complex matrix whose real expansion the product's B is (complex
 	// GEMM's 4M product without its packed copy of B); the engine sets it
@@ -197,6 +203,9 @@ func (cfg Config) Defines(tA, tB, vecAligned bool) []string {
 		}
 		if cfg.ZExpB {
 			out = append(out, "ZEXP_B=1")
+		}
+		if cfg.WarpsK > 1 {
+			out = append(out, d("WARPS_K", cfg.WarpsK))
 		}
 		if cfg.NoOpt {
 			out = append(out, "-cl-opt-disable")
@@ -336,6 +345,9 @@ func (cfg Config) Name() string {
 		}
 		if cfg.PipeFrag {
 			name += "_pipe"
+		}
+		if cfg.WarpsK > 1 {
+			name += fmt.Sprintf("_wk%d", cfg.WarpsK)
 		}
 		if cfg.Stages > 0 {
 			name += fmt.Sprintf("_s%d", cfg.Stages)

@@ -186,6 +186,10 @@ func Valid(p Device, prec int, tA, tB bool, cfg Config) error {
 			return bad("PIPE_FRAG is for the double kernel")
 		case cfg.KMSwz && !cfg.CPVec:
 			return bad("KM_SWZ=1 needs CP_VEC=1")
+		case cfg.WarpsK < 0 || cfg.WarpsK > 1 && (cfg.MMAKWG/kmma)%cfg.WarpsK != 0:
+			return bad("WARPS_K must divide KWG / %d (the K sub-steps of a K tile)", kmma)
+		case cfg.WarpsK > 1 && cfg.PipeFrag:
+			return bad("PIPE_FRAG needs WARPS_K = 1")
 		case cfg.KMSwz && (cfg.MMAMWG%(1024/prec) != 0 || cfg.MMANWG%(1024/prec) != 0):
 			return bad("KM_SWZ=1 needs MWG and NWG multiples of %d (128 bytes: its swizzled [k][m] / [k][n] tiles)", 1024/prec)
 		case nt > maxWG:
