@@ -17,13 +17,15 @@ import (
 var (
 	ksweepK    = flag.String("ksweep.k", "128,256,512,1024,2048", "BenchmarkMMAKSweep: comma-separated k")
 	ksweepMN   = flag.String("ksweep.mn", "512x1024", "BenchmarkMMAKSweep: m×n of C")
-	ksweepOnly = flag.String("ksweep.only", "^(mma-small|small-wk2|small-s3-wk2)$", "BenchmarkMMAKSweep: a regular expression for BenchmarkZgemmVariants' float variants to run")
+	ksweepOnly = flag.String("ksweep.only", "^(mma-small|small-wk2|small-s3-wk2)$", "BenchmarkMMAKSweep: a regular expression for BenchmarkZgemmVariants' variants to run")
+	ksweepPrec = flag.Int("ksweep.prec", 32, "BenchmarkMMAKSweep: 32 or 64")
 )
 
-// BenchmarkMMAKSweep times the resident float32 product C = A·B (NN, m×n
-// from -ksweep.mn) across k with the tensor-core tiles of
-// BenchmarkZgemmVariants (its float32 variants at n = m, forced through the
-// engine's choice cache), calls back to back. The time against k tells a
+// BenchmarkMMAKSweep times the resident real product C = A·B (NN, m×n
+// from -ksweep.mn, float32 or with -ksweep.prec 64 float64) across k with
+// the tensor-core tiles of BenchmarkZgemmVariants (its variants of that
+// precision at n = m, forced through the engine's choice cache), calls
+// back to back. The time against k tells a
 // tile's fixed cost (launch, first tiles, epilogue) from its cost per K
 // tile: complex GEMM at 512 is the real product 512×1024×1024. GFLOP/s
 // count 2·m·n·k.
@@ -45,23 +47,39 @@ func BenchmarkMMAKSweep(b *testing.B) {
 		ks = append(ks, k)
 	}
 	only := regexp.MustCompile(*ksweepOnly)
-	names, variants := zgemmVariants(e, 32, m)
+	switch *ksweepPrec {
+	case 32:
+		ksweep[float32](b, impl, m, n, ks, only)
+	case 64:
+		if !e.Prof.FP64 {
+			b.Skip("no fp64")
+		}
+		ksweep[float64](b, impl, m, n, ks, only)
+	default:
+		b.Fatalf("bad -ksweep.prec %d", *ksweepPrec)
+	}
+}
+
+func ksweep[T float32 | float64](b *testing.B, impl *Implementation, m, n int, ks []int, only *regexp.Regexp) {
+	e := impl.eng
+	prec := eng.PrecisionOf[T]()
+	names, variants := zgemmVariants(e, prec, m)
 	rnd := rand.New(rand.NewPCG(3, 4))
 	for _, k := range ks {
-		a, bb := make([]float32, m*k), make([]float32, k*n)
+		a, bb := make([]T, m*k), make([]T, k*n)
 		for i := range a {
-			a[i] = float32(rnd.Float64() - 0.5)
+			a[i] = T(rnd.Float64() - 0.5)
 		}
 		for i := range bb {
-			bb[i] = float32(rnd.Float64() - 0.5)
+			bb[i] = T(rnd.Float64() - 0.5)
 		}
 		da, err1 := NewMatrixFrom(impl, m, k, a)
 		db, err2 := NewMatrixFrom(impl, k, n, bb)
-		dc, err3 := NewMatrix[float32](impl, m, n)
+		dc, err3 := NewMatrix[T](impl, m, n)
 		if err1 != nil || err2 != nil || err3 != nil {
 			b.Fatal(err1, err2, err3)
 		}
-		shape := eng.GemmShape{Prec: 32, M: m, N: n, K: k, Mode: e.Tensor}
+		shape := eng.GemmShape{Prec: prec, M: m, N: n, K: k, Mode: e.Tensor}
 		for _, name := range names {
 			z := variants[name]
 			if !z.forced || z.method != eng.Z4M || z.expand || z.cfg.SplitZ > 1 || !only.MatchString(name) {

@@ -30,7 +30,10 @@ import (
 // tile, internal/gemm/mma_small.go), "mma-64x32" (half of it, 32×16 warp
 // tiles), "small-k16s4" (the small tile with K steps of 16 and 4 stages),
 // "small-w8" (eight 32×16 warps), and "small-zS" / "mma-zS": those tiles with K split in S slices
-// across work-group dimension 2 (Config.SplitZ, one launch and a sum). By
+// across work-group dimension 2 (Config.SplitZ, one launch and a sum);
+// "small-wkG", "w64x32-wkG" (64×32 warps) and "mma-wkG": tiles with G K
+// groups of warps (Config.WarpsK), "-expand" with B expanded in the
+// kernel, and "small-s3…" the small tile with three stages. By
 // the 3M method (three real GEMMs of m×n×k): "3m-seq" (one after another,
 // each the choice for m×n×k), "3m-batch" (one batched launch, the choice
 // for 3m×n×k: what the library does), "3m-batch-small" (batched on the small
@@ -161,6 +164,14 @@ func zgemmVariants(e *eng.Engine, prec, n int) ([]string, map[string]zVariant) {
 			}
 		}
 		split("mma", mma)
+		// The database's tile with K groups of warps.
+		for _, w := range []int{2, 4} {
+			c := mma
+			c.WarpsK, c.PipeFrag, c.MMATrans = w, false, [2][2]gemm.MMASwitch{}
+			if gemm.Valid(dev, prec, false, false, c) == nil {
+				add(fmt.Sprintf("mma-wk%d", w), zVariant{method: eng.Z4M, cfg: c, forced: true})
+			}
+		}
 	}
 	add("3m-seq", zVariant{method: eng.Z3M, seq: true})
 	add("3m-batch", zVariant{method: eng.Z3M})
