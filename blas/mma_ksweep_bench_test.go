@@ -87,22 +87,10 @@ func ksweep[T float32 | float64](b *testing.B, impl *Implementation, m, n int, k
 			}
 			b.Run(fmt.Sprintf("k%d/%s", k, name), func(b *testing.B) {
 				e.GemmChoices.Set(shape, z.cfg)
-				run := func(calls int) {
-					var last *Event
-					for range calls {
-						ev, err := Gemm(blas.NoTrans, blas.NoTrans, 1, da, db, 0, dc)
-						if err != nil {
-							b.Fatal(err)
-						}
-						last = ev
-					}
-					if err := last.Wait(); err != nil {
-						b.Fatal(err)
-					}
-				}
-				run(1)
+				call := func() (*Event, error) { return Gemm(blas.NoTrans, blas.NoTrans, 1, da, db, 0, dc) }
+				enqueueWait(b, 1, call)
 				b.ResetTimer()
-				run(b.N)
+				enqueueWait(b, b.N, call)
 				b.StopTimer()
 				b.ReportMetric(2*float64(m)*float64(n)*float64(k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 			})

@@ -171,21 +171,25 @@ func trmvVariants(es int) []symvVariant {
 
 // symvTime times back-to-back calls in GB/s of bytes per call.
 func symvTime(b *testing.B, bytes float64, call func() (*Event, error)) {
-	run := func(reps int) {
-		var last *Event
-		for range reps {
-			ev, err := call()
-			if err != nil {
-				b.Fatal(err)
-			}
-			last = ev
-		}
-		if err := last.Wait(); err != nil {
-			b.Fatal(err)
-		}
-	}
-	run(1)
+	enqueueWait(b, 1, call)
 	b.ResetTimer()
-	run(b.N)
+	enqueueWait(b, b.N, call)
 	b.ReportMetric(bytes*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
+}
+
+// enqueueWait makes calls resident calls back to back (calls ≥ 1) and
+// waits for the last one's event.
+func enqueueWait(tb testing.TB, calls int, call func() (*Event, error)) {
+	tb.Helper()
+	var last *Event
+	for range calls {
+		ev, err := call()
+		if err != nil {
+			tb.Fatal(err)
+		}
+		last = ev
+	}
+	if err := last.Wait(); err != nil {
+		tb.Fatal(err)
+	}
 }

@@ -70,18 +70,8 @@ func zgemmMethods[T complex64 | complex128](b *testing.B, impl *Implementation, 
 	}{{"4M", eng.Z4M}, {"3M", eng.Z3M}} {
 		impl.eng.ZMethod = m.m
 		run := func(reps int) float64 {
-			var last *Event
 			t := time.Now()
-			for range reps {
-				ev, err := Gemm(blas.NoTrans, blas.NoTrans, 1, da, db, 0, dc)
-				if err != nil {
-					b.Fatal(err)
-				}
-				last = ev
-			}
-			if err := last.Wait(); err != nil {
-				b.Fatal(err)
-			}
+			enqueueWait(b, reps, func() (*Event, error) { return Gemm(blas.NoTrans, blas.NoTrans, 1, da, db, 0, dc) })
 			return time.Since(t).Seconds()
 		}
 		run(1) // kernel builds

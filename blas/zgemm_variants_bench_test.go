@@ -224,19 +224,8 @@ func benchZgemmVariants[T eng.Complex](b *testing.B, impl *Implementation, n int
 			case name == "choice":
 				e.ZExpandB = eng.ZExpandAuto // what the library does
 			}
-			run := func(calls int) {
-				var last *Event
-				for range calls {
-					ev, err := Gemm(blas.NoTrans, blas.NoTrans, 1, da, db, 0, dc)
-					if err != nil {
-						b.Fatal(err)
-					}
-					last = ev
-				}
-				if err := last.Wait(); err != nil {
-					b.Fatal(err)
-				}
-			}
+			call := func() (*Event, error) { return Gemm(blas.NoTrans, blas.NoTrans, 1, da, db, 0, dc) }
+			run := func(calls int) { enqueueWait(b, calls, call) }
 			run(1) // warm: the program built
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
