@@ -421,15 +421,19 @@ func runCPVec[T eng.Real](t *testing.T, e *eng.Engine, what string, cfg gemm.Con
 // TestGemmMMANonFinite: 3xTF32 with Inf, NaN and values near FLT_MAX in
 // its inputs gives what an FP32 GEMM gives (the kernel computes the tiles
 // whose results are not finite again with FP32 FMAs), in every transpose;
-// tiles without them keep the tensor-core result.
+// tiles without them keep the tensor-core result. With K groups of warps
+// (WARPS_K) a group's non-finite sum reaches the check through group 0's.
 func TestGemmMMANonFinite(t *testing.T) {
 	e := testEngine(t)
 	inf, nan := float32(math.Inf(1)), float32(math.NaN())
-	for _, v := range [][2]bool{{false, false}, {true, false}, {true, true}} {
-		cpVec, splitRaw := v[0], v[1]
+	for _, v := range []struct {
+		cpVec, splitRaw bool
+		kwg, warpsK     int
+	}{{false, false, 8, 0}, {true, false, 8, 0}, {true, true, 8, 0}, {true, true, 16, 2}} {
+		cpVec, splitRaw := v.cpVec, v.splitRaw
 		cfg := gemm.MMADefaults(gemm.Base(32, 8), 32)
-		cfg.MMAMWG, cfg.MMANWG, cfg.MMAKWG, cfg.WM, cfg.WN = 32, 32, 8, 16, 16
-		cfg.MMAEmulate, cfg.NoOpt, cfg.CPVec, cfg.SplitRaw = true, true, cpVec, splitRaw
+		cfg.MMAMWG, cfg.MMANWG, cfg.MMAKWG, cfg.WM, cfg.WN = 32, 32, v.kwg, 16, 16
+		cfg.MMAEmulate, cfg.NoOpt, cfg.CPVec, cfg.SplitRaw, cfg.WarpsK = true, true, cpVec, splitRaw, v.warpsK
 		rnd := rand.New(rand.NewPCG(17, 18))
 		for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans} {
 			for _, tB := range []blas.Transpose{blas.NoTrans, blas.Trans} {
@@ -459,7 +463,7 @@ func TestGemmMMANonFinite(t *testing.T) {
 				setB(11, 20, 0)              // a zero in a row no Inf meets
 				setA(65, 9, math.MaxFloat32) // its big part rounds to Inf
 				setB(5, 10, 0)               // (3, 10): Inf·0 = NaN
-				name := fmt.Sprintf("cpvec=%v splitraw=%v %s", cpVec, splitRaw, transName(tA == blas.Trans, tB == blas.Trans))
+				name := fmt.Sprintf("cpvec=%v splitraw=%v warpsk=%d %s", cpVec, splitRaw, v.warpsK, transName(tA == blas.Trans, tB == blas.Trans))
 				// alpha ≤ 1: gonum multiplies alpha into A's element first,
 				// and 1.5·MaxFloat32 would overflow there but not in a GEMM
 				// that scales the sum.
