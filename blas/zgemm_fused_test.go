@@ -153,3 +153,52 @@ func zgemmRef[T complex64 | complex128](m, n, k int, alpha T, a, b []T, beta T, 
 		ref.Cgemm(blas.NoTrans, blas.NoTrans, m, n, k, complex64(alpha), a, k, any(b).([]complex64), n, complex64(beta), any(c).([]complex64), n)
 	}
 }
+
+// TestZgemmFused3M runs resident Cgemm NN through gemm_mma's 3M products
+// (Z3M, Engine.Z3MFused) on the emulated tensor cores, forced through the
+// choice cache: one K group with K tiles of 8 complex k, and two K groups
+// with tiles of 16, on ragged shapes, against gonum; a complex alpha takes
+// the packed 4M path, a complex beta scales C first.
+func TestZgemmFused3M(t *testing.T) {
+	impl := newTestImpl(t)
+	e := impl.eng
+	defer func() { e.ZExpandB, e.Z3MFused = eng.ZExpandAuto, false }()
+	e.ZExpandB, e.Z3MFused = eng.ZExpandOn, true
+	for _, v := range []struct{ kwg, warpsK int }{{16, 0}, {32, 2}} {
+		cfg := emulatedMMAConfig(32, v.kwg)
+		cfg.CPVec, cfg.WarpsK = true, v.warpsK
+		for _, sh := range [][3]int{{37, 36, 14}, {20, 34, 30}, {33, 17, 41}} {
+			m, n, k := sh[0], sh[1], sh[2]
+			shape := eng.GemmShape{Prec: 32, M: m, N: 2 * n, K: 2 * k, Mode: e.Tensor}
+			old := gemm.Choose(e.Tuning, e.GemmDev(), 32, m, 2*n, 2*k, e.Tensor)
+			e.GemmChoices.Set(shape, cfg)
+			rnd := rand.New(rand.NewPCG(47, uint64(m+n+k)))
+			mk := func(r, c int) []complex64 {
+				x := make([]complex64, r*c)
+				for i := range x {
+					x[i] = complex(float32(rnd.Float64()*2-1), float32(rnd.Float64()*2-1))
+				}
+				return x
+			}
+			a, b, c0 := mk(m, k), mk(k, n), mk(m, n)
+			for _, ab := range [][2]complex128{{1, 0}, {1.5, 0.25}, {-0.75, 0.5 - 1i}, {2 - 1i, 0.5}} {
+				alpha, beta := complex64(ab[0]), complex64(ab[1])
+				got := residentZgemm(t, impl, m, n, k, alpha, a, b, beta, c0)
+				want := append([]complex64(nil), c0...)
+				zgemmRef(m, n, k, alpha, a, b, beta, want)
+				for i := range want {
+					if d := cmplx.Abs(complex128(got[i] - want[i])); d > 1e-5*float64(k) {
+						t.Fatalf("kwg %d, %d groups, %dx%dx%d alpha=%v beta=%v: element %d = %v, want %v",
+							v.kwg, v.warpsK, m, n, k, alpha, beta, i, got[i], want[i])
+					}
+				}
+			}
+			if !eng.GemmSpecBuilt(32, withZ3M(withZExpB(cfg)), false, false) {
+				t.Errorf("kwg %d, %d groups, %dx%dx%d: the Z3M program did not run", v.kwg, v.warpsK, m, n, k)
+			}
+			e.GemmChoices.Set(shape, old)
+		}
+	}
+}
+
+func withZ3M(cfg gemm.Config) gemm.Config { cfg.Z3M = true; return cfg }

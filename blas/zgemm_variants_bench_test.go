@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"math/cmplx"
 	"math/rand/v2"
 	"regexp"
 	"runtime"
@@ -76,6 +77,7 @@ type zVariant struct {
 	method eng.ZMethod
 	seq    bool // 3M's GEMMs one after another
 	expand bool // 4M lets a kernel that can expand B do so instead of packing it
+	z3m    bool // that kernel forms the 3M method's products instead (Engine.Z3MFused)
 	cfg    gemm.Config
 	forced bool
 }
@@ -85,9 +87,13 @@ type zVariant struct {
 func zgemmVariants(e *eng.Engine, prec, n int) ([]string, map[string]zVariant) {
 	dev := e.GemmDev()
 	names := []string{"choice", "choice-expand", "fma"}
+	if prec == 32 {
+		names = append(names, "choice-3m")
+	}
 	v := map[string]zVariant{
 		"choice":        {method: eng.ZAuto},
 		"choice-expand": {method: eng.ZAuto, expand: true},
+		"choice-3m":     {method: eng.ZAuto, z3m: true},
 		"fma":           {method: eng.Z4M, cfg: gemm.Choose(e.Tuning, dev, prec, n, 2*n, 2*n, gemm.TensorOff), forced: true},
 	}
 	base := v["fma"].cfg
@@ -149,6 +155,9 @@ func zgemmVariants(e *eng.Engine, prec, n int) ([]string, map[string]zVariant) {
 					if (w > 1 || base.name != "small") && fits(c) {
 						add(fmt.Sprintf("%s-wk%d", base.name, w), zVariant{method: eng.Z4M, cfg: c, forced: true})
 						add(fmt.Sprintf("%s-wk%d-expand", base.name, w), zVariant{method: eng.Z4M, cfg: c, forced: true, expand: true})
+						if prec == 32 && w > 1 {
+							add(fmt.Sprintf("%s-wk%d-3m", base.name, w), zVariant{method: eng.Z4M, cfg: c, forced: true, expand: true, z3m: true})
+						}
 					}
 				}
 			}
@@ -205,7 +214,7 @@ func benchZgemmVariants[T eng.Complex](b *testing.B, impl *Implementation, n int
 	defer func() {
 		e.GemmChoices.Set(shape4, choice4)
 		e.GemmChoices.Set(shape3, choice3)
-		e.ZMethod, e.Z3MSeq, e.ZExpandB = eng.ZAuto, false, eng.ZExpandAuto
+		e.ZMethod, e.Z3MSeq, e.ZExpandB, e.Z3MFused = eng.ZAuto, false, eng.ZExpandAuto, false
 	}()
 	names, variants := zgemmVariants(e, prec, n)
 	for _, name := range names {
@@ -217,11 +226,11 @@ func benchZgemmVariants[T eng.Complex](b *testing.B, impl *Implementation, n int
 				e.GemmChoices.Set(shape4, z.cfg)
 				e.GemmChoices.Set(shape3, z.cfg)
 			}
-			e.ZMethod, e.Z3MSeq, e.ZExpandB = z.method, z.seq, eng.ZExpandOff
+			e.ZMethod, e.Z3MSeq, e.ZExpandB, e.Z3MFused = z.method, z.seq, eng.ZExpandOff, z.z3m
 			switch {
 			case z.expand:
 				e.ZExpandB = eng.ZExpandOn
-			case name == "choice":
+			case name == "choice" || name == "choice-3m":
 				e.ZExpandB = eng.ZExpandAuto // what the library does
 			}
 			call := func() (*Event, error) { return Gemm(blas.NoTrans, blas.NoTrans, 1, da, db, 0, dc) }
@@ -240,6 +249,7 @@ func benchZgemmVariants[T eng.Complex](b *testing.B, impl *Implementation, n int
 			if ok0 && ok1 {
 				b.ReportMetric(float64(cpu1-cpu0)/float64(b.N)/1e3, "host-µs/op")
 			}
+			b.ReportMetric(zgemmSampledErr(b, dc, x, n), "rel-err")
 			kern, longest, span, launches := zgemmProfile(b, e, da, db, dc, n)
 			b.ReportMetric(kern.Seconds()*1e6, "kern-µs")
 			b.ReportMetric(longest.Seconds()*1e6, "longest-µs")
@@ -297,4 +307,26 @@ func zgemmProfile[T eng.Complex](b *testing.B, e *eng.Engine, da, db, dc *Matrix
 		kern, longest, span = min(kern, k), min(longest, long), min(span, time.Duration(last-first))
 	}
 	return kern, longest, span, launches
+}
+
+// zgemmSampledErr reads dc, which holds x·x (n×n, row-major), and returns
+// the largest error of 64 sampled elements against their sums in
+// complex128, relative to the largest of those sums.
+func zgemmSampledErr[T eng.Complex](b *testing.B, dc *Matrix[T], x []T, n int) float64 {
+	got := make([]T, n*n)
+	if err := dc.Read(got); err != nil {
+		b.Fatal(err)
+	}
+	rnd := rand.New(rand.NewPCG(5, uint64(n)))
+	var worst, scale float64
+	for range 64 {
+		i, j := rnd.IntN(n), rnd.IntN(n)
+		var want complex128
+		for p := range n {
+			want += complex128(x[i*n+p]) * complex128(x[p*n+j])
+		}
+		worst = max(worst, cmplx.Abs(complex128(got[i*n+j])-want))
+		scale = max(scale, cmplx.Abs(want))
+	}
+	return worst / scale
 }

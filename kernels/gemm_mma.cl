@@ -186,6 +186,10 @@
  *     b = B(p, j). The local B tile holds the KWG/2 complex rows of a K tile
  *     as copied, and the fragment loads form the odd rows from them (the
  *     parts swapped, one negated: exact). k must be even.
+ *   Z3M 0: 1 (with ZEXP_B=1, float only; measurements): the 3M method's three
+ *     products of the complex A and B (see Z3M below) instead of the 4M real
+ *     product on the same tiles; C is the same interleaved complex matrix.
+ *     Needs KWG a multiple of 16, WARPS_K dividing KWG/16, WN of 16.
  *   WARPS_K 1: K groups of warps inside a work-group (intra-group split-K).
  *     The group has WARPS_K·(MWG/WM)·(NWG/WN) warps; warp w belongs to K group
  *     w / ((MWG/WM)·(NWG/WN)) and owns that group's warp tile w % …, so every
@@ -315,6 +319,12 @@ typedef float real;
 #ifndef WARPS_K
 #define WARPS_K 1
 #endif
+#ifndef Z3M
+#define Z3M 0
+#endif
+#if Z3M && (!ZEXP_B || PRECISION != 32)
+#error "gemm_mma: Z3M=1 needs ZEXP_B=1 and PRECISION=32"
+#endif
 #if ZEXP_B && (TRANSB != 0 || !CP_VEC)
 #error "gemm_mma: ZEXP_B=1 needs TRANSB=0 and CP_VEC=1"
 #endif
@@ -366,6 +376,9 @@ typedef float real;
 #endif
 #if WARPS_K > 1 && PIPE_FRAG
 #error "gemm_mma: PIPE_FRAG=1 needs WARPS_K=1"
+#endif
+#if Z3M && (KWG % 16 || (KWG / 16) % WARPS_K || FN % 2)
+#error "gemm_mma: Z3M=1 needs KWG a multiple of 16, WARPS_K dividing KWG/16 and WN a multiple of 16"
 #endif
 
 #if (WM % 16) || (WN % 8) || (MWG % WM) || (NWG % WN) || (KWG % KMMA)
@@ -848,7 +861,62 @@ void cp_vec_emu(__local real* dst, __global const real* src, int nv) {
 #else
 #define MMA3(d, a, b) {}
 #endif
-#if !ACC_CHUNK
+#if Z3M
+/* Z3M=1: the 3M method's three products formed from the complex tiles as
+ * ZEXP_B copies them (A: MWG rows of KWG/2 interleaved complex elements; B:
+ * KWG/2 complex rows of NWG/2 interleaved ones), in sub-steps of 8 complex k:
+ * T1 = Ar·Br, T2 = Ai·Bi, T3 = (Ar+Ai)·(Br+Bi), each in 3xTF32 into a zeroed
+ * temporary per K tile, then Re += T1 − T2 and Im += (T3 − T1) − T2 with
+ * FP32 adds. A quarter fewer mma.sync than the 4M product on the same tiles;
+ * the imaginary part's rounding error follows |Ar|+|Ai| and |Br|+|Bi| rather
+ * than the parts. acc[i][j] holds the real parts of complex 8-column
+ * fragment j < FNC and acc[i][FNC + j] its imaginary parts (ACC_COL). */
+#define KSUBZW (KWG / 16 / WARPS_K)
+#define FNC (FN / 2)
+#define AZ(As_, r, kc, p) (As_)[AS_IDX(r, 2 * (kc) + (p))]
+#define BZ(Bs_, kc, cz, p) (Bs_)[BS_IDX(kc, 2 * (cz) + (p))]
+/* the three products' operands from an element's parts: big and small of
+ * re, im and re + im */
+#define SPLIT3(re_, im_, big_, small_) { const float r3_ = (re_), i3_ = (im_); \
+    SPLIT(r3_, big_[0], small_[0]); SPLIT(i3_, big_[1], small_[1]); \
+    SPLIT(r3_ + i3_, big_[2], small_[2]); }
+#define COMPUTE_H(As, Bs, HOOK) { \
+    uint bb[KSUBZW][FNC][2][3], bs_[KSUBZW][FNC][2][3]; \
+    _Pragma("unroll") for (int s = 0; s < KSUBZW; s++) { \
+        const int kc = (wk * KSUBZW + s) * 8 + t; \
+        _Pragma("unroll") for (int j = 0; j < FNC; j++) { \
+            const int cz = wc / 2 + j * 8 + g; \
+            _Pragma("unroll") for (int h = 0; h < 2; h++) \
+                SPLIT3(BZ(Bs, kc + 4 * h, cz, 0), BZ(Bs, kc + 4 * h, cz, 1), bb[s][j][h], bs_[s][j][h]); } } \
+    _Pragma("unroll") for (int i = 0; i < FM; i++) { \
+        uint ab[KSUBZW][4][3], as_[KSUBZW][4][3]; \
+        float tmp[3][FNC][4]; \
+        _Pragma("unroll") for (int s = 0; s < KSUBZW; s++) { \
+            const int kc = (wk * KSUBZW + s) * 8 + t, r = wr + i * 16 + g; \
+            SPLIT3(AZ(As, r, kc, 0), AZ(As, r, kc, 1), ab[s][0], as_[s][0]); \
+            SPLIT3(AZ(As, r + 8, kc, 0), AZ(As, r + 8, kc, 1), ab[s][1], as_[s][1]); \
+            SPLIT3(AZ(As, r, kc + 4, 0), AZ(As, r, kc + 4, 1), ab[s][2], as_[s][2]); \
+            SPLIT3(AZ(As, r + 8, kc + 4, 0), AZ(As, r + 8, kc + 4, 1), ab[s][3], as_[s][3]); } \
+        _Pragma("unroll") for (int z = 0; z < 3; z++) \
+        _Pragma("unroll") for (int j = 0; j < FNC; j++) { \
+            tmp[z][j][0] = 0.0f; tmp[z][j][1] = 0.0f; tmp[z][j][2] = 0.0f; tmp[z][j][3] = 0.0f; } \
+        /* the small cross terms first, then big·big, as the real kernel does */ \
+        _Pragma("unroll") for (int pass = 0; pass < 2; pass++) \
+        _Pragma("unroll") for (int s = 0; s < KSUBZW; s++) \
+        _Pragma("unroll") for (int z = 0; z < 3; z++) { \
+            const uint fab[4] = {ab[s][0][z], ab[s][1][z], ab[s][2][z], ab[s][3][z]}; \
+            const uint fas[4] = {as_[s][0][z], as_[s][1][z], as_[s][2][z], as_[s][3][z]}; \
+            _Pragma("unroll") for (int j = 0; j < FNC; j++) { \
+                const uint fbb[2] = {bb[s][j][0][z], bb[s][j][1][z]}; \
+                const uint fbs[2] = {bs_[s][j][0][z], bs_[s][j][1][z]}; \
+                if (pass == 0) { MMA3(tmp[z][j], fab, fbs); MMA3(tmp[z][j], fas, fbb); } \
+                else MMA_TF32(tmp[z][j], fab, fbb); } } \
+        HOOK(i, FM); \
+        _Pragma("unroll") for (int j = 0; j < FNC; j++) \
+        _Pragma("unroll") for (int c = 0; c < 4; c++) { \
+            acc[i][j][c] += tmp[0][j][c] - tmp[1][j][c]; \
+            acc[i][FNC + j][c] += (tmp[2][j][c] - tmp[0][j][c]) - tmp[1][j][c]; } } }
+#elif !ACC_CHUNK
 /* all three products accumulate straight into acc (the tensor core's own FP32
  * accumulation, which rounds toward zero: ~20x the error of an FMA GEMM) */
 #define COMPUTE_H(As, Bs, HOOK) { \
@@ -1156,6 +1224,14 @@ void gemm_mma(const int m, const int n, const int kall, const real alpha,
 
 #endif /* CP_ASYNC */
 
+    /* the column inside the group's tile of acc[i][j][c] (Z3M: the real or
+     * imaginary part, j / FNC, of complex column wc/2 + (j % FNC)·8 + 2t + (c & 1)) */
+#if Z3M
+#define ACC_COL(j, c) (2 * (wc / 2 + ((j) % FNC) * 8 + 2 * t + ((c) & 1)) + (j) / FNC)
+#else
+#define ACC_COL(j, c) (wc + (j) * 8 + 2 * t + ((c) & 1))
+#endif
+
 #if WARPS_K > 1
     /* K groups 1 .. WARPS_K-1 hand their sums to group 0 through the A stage
      * buffers (no copy is in flight: the loop waited for the last tile), in
@@ -1213,7 +1289,7 @@ void gemm_mma(const int m, const int n, const int kall, const real alpha,
         _Pragma("unroll") for (int j = 0; j < FN; j++)
         _Pragma("unroll") for (int c = 0; c < 4; c++) {
             const int r = wr + i * 16 + g + (c >> 1) * 8;
-            const int cc = wc + j * 8 + 2 * t + (c & 1);
+            const int cc = ACC_COL(j, c);
             if (r < mrem && cc < nrem) {
 #if TRANSA == 0
                 __global const real* pa = A + offA + (long)(m0 + r) * lda;
@@ -1254,7 +1330,7 @@ void gemm_mma(const int m, const int n, const int kall, const real alpha,
     _Pragma("unroll") for (int j = 0; j < FN; j++)
     _Pragma("unroll") for (int c = 0; c < 4; c++) {
         const int r = wr + i * 16 + g + (c >> 1) * 8;
-        const int cc = wc + j * 8 + 2 * t + (c & 1);
+        const int cc = ACC_COL(j, c);
         if (r < mrem && cc < nrem) {
             __global real* p = C + offC + (long)(m0 + r) * ldc + (n0 + cc);
             const real v = alpha * acc[i][j][c];

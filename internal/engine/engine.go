@@ -111,6 +111,10 @@ type Engine struct {
 	// expand the complex B itself (zgemmFused); tests and measurements
 	// force it, ZExpandAuto lets expandPays choose.
 	ZExpandB ZExpand
+	// Z3MFused (measurements) forms float complex products that expand B
+	// in the kernel by the 3M method inside that kernel (gemm_mma's Z3M)
+	// where its tile allows.
+	Z3MFused bool
 	// SymvTile, when set (measurements), replaces symv_part's tile side
 	// and work-group height (symvShape).
 	SymvTile [2]int

@@ -54,6 +54,11 @@ func zgemmFused[R Real](c *Call, tA, tB blas.Transpose, m, n, k int, alpha, beta
 		cfg = x
 	}
 	cfg.ZExpB = true
+	if c.E.Z3MFused && c.prec == 32 {
+		if z := withZ3M(cfg); gemm.Valid(c.E.GemmDev(), c.prec, false, false, z) == nil {
+			cfg = z
+		}
+	}
 	br := R(real(beta))
 	if imag(beta) != 0 {
 		ZscaleOnDevice[R](c, m, n, beta, cb, offC, ldc, triFull, false)
@@ -62,3 +67,6 @@ func zgemmFused[R Real](c *Call, tA, tB blas.Transpose, m, n, k int, alpha, beta
 	NewGemmLauncher[R](c).Gemm(cfg, false, false, m, 2*n, 2*k, R(real(alpha)), a, 2*offA, 2*lda, b, 2*offB, 2*ldb, br, cb, 2*offC, 2*ldc)
 	return true
 }
+
+// withZ3M is cfg with gemm_mma's Z3M switch on.
+func withZ3M(cfg gemm.Config) gemm.Config { cfg.Z3M = true; return cfg }

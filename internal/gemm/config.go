@@ -103,6 +103,10 @@ type Config struct {
 	// whose operands follow one another densely, one per index of
 	// work-group dimension 2 (the engine's GemmBatch sets it per call).
 	BatchZ int
+	// Z3M (gemm_mma, Z3M=1, with ZExpB, float; measurements): the 3M
+	// method's three products of the complex operands on the expanding
+	// kernel's tiles, in place of the 4M real product.
+	Z3M bool
 	// WarpsK (gemm_mma, WARPS_K): K groups of warps inside a work-group
 	// (0 or 1: one). Each warp tile is held by WarpsK warps that multiply
 	// different K sub-steps of every K tile; their sums are added in local
@@ -206,6 +210,9 @@ func (cfg Config) Defines(tA, tB, vecAligned bool) []string {
 		}
 		if cfg.WarpsK > 1 {
 			out = append(out, d("WARPS_K", cfg.WarpsK))
+		}
+		if cfg.Z3M {
+			out = append(out, "Z3M=1")
 		}
 		if cfg.NoOpt {
 			out = append(out, "-cl-opt-disable")
@@ -348,6 +355,9 @@ func (cfg Config) Name() string {
 		}
 		if cfg.WarpsK > 1 {
 			name += fmt.Sprintf("_wk%d", cfg.WarpsK)
+		}
+		if cfg.Z3M {
+			name += "_z3m"
 		}
 		if cfg.Stages > 0 {
 			name += fmt.Sprintf("_s%d", cfg.Stages)

@@ -190,6 +190,8 @@ func Valid(p Device, prec int, tA, tB bool, cfg Config) error {
 			return bad("WARPS_K must divide KWG / %d (the K sub-steps of a K tile)", kmma)
 		case cfg.WarpsK > 1 && cfg.PipeFrag:
 			return bad("PIPE_FRAG needs WARPS_K = 1")
+		case cfg.Z3M && (prec != 32 || !cfg.CPVec || tB || cfg.MMAKWG%16 != 0 || (cfg.MMAKWG/16)%max(cfg.WarpsK, 1) != 0 || cfg.WN%16 != 0):
+			return bad("Z3M needs float, CP_VEC=1, B untransposed, KWG a multiple of 16 that WARPS_K divides by 16, and WN a multiple of 16")
 		case cfg.KMSwz && (cfg.MMAMWG%(1024/prec) != 0 || cfg.MMANWG%(1024/prec) != 0):
 			return bad("KM_SWZ=1 needs MWG and NWG multiples of %d (128 bytes: its swizzled [k][m] / [k][n] tiles)", 1024/prec)
 		case nt > maxWG:
