@@ -58,6 +58,8 @@ var benchGridQRRows = flag.Int("lapack.gridqrrows", gridQRMinRows, "geqrf_grid's
 
 var benchStage = flag.Bool("lapack.stage", false, "calls from Go slices move their matrix through a pinned buffer in the benchmarks")
 
+var benchCondDevice = flag.Bool("lapack.conddevice", false, "the condition estimates' solves on the device (from order 1024) in the benchmarks")
+
 var benchHostPanel = flag.Bool("lapack.hostpanel", false, "LU panels on the host (the previous design) in the benchmarks")
 
 // benchImpl returns a device implementation sending every call to the
@@ -125,6 +127,8 @@ func setBenchFlags(b *testing.B, impl *Implementation) {
 			impl.gridQRRows = *benchGridQRRows
 		case "lapack.stage":
 			impl.stageIO = *benchStage
+		case "lapack.conddevice":
+			impl.condDevice = *benchCondDevice
 		}
 	})
 }

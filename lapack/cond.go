@@ -37,14 +37,16 @@ func (impl *Implementation) Dgecon(norm lapack.MatrixNorm, n int, a []float64, l
 	if norm == lapack.MaxColumnSum {
 		kase1 = 1
 	}
+	dev := impl.triDevice("Dgecon", n, a, lda)
+	defer dev.release("Dgecon")
 	ainvnm, ok := impl.estimate(n, dlamchS, work, iwork, func(kase int) float64 {
 		x := work[:n]
 		if kase == kase1 {
-			sl := impl.solveTri(blas.Lower, blas.NoTrans, blas.Unit, n, a, lda, x, work[2*n:3*n])
-			return sl * impl.solveTri(blas.Upper, blas.NoTrans, blas.NonUnit, n, a, lda, x, work[3*n:4*n])
+			sl := impl.solveTri(dev, blas.Lower, blas.NoTrans, blas.Unit, n, a, lda, x, work[2*n:3*n])
+			return sl * impl.solveTri(dev, blas.Upper, blas.NoTrans, blas.NonUnit, n, a, lda, x, work[3*n:4*n])
 		}
-		su := impl.solveTri(blas.Upper, blas.Trans, blas.NonUnit, n, a, lda, x, work[3*n:4*n])
-		return impl.solveTri(blas.Lower, blas.Trans, blas.Unit, n, a, lda, x, work[2*n:3*n]) * su
+		su := impl.solveTri(dev, blas.Upper, blas.Trans, blas.NonUnit, n, a, lda, x, work[3*n:4*n])
+		return impl.solveTri(dev, blas.Lower, blas.Trans, blas.Unit, n, a, lda, x, work[2*n:3*n]) * su
 	})
 	return rcondOf(ainvnm, anorm, ok)
 }
@@ -61,10 +63,12 @@ func (impl *Implementation) Dpocon(ul blas.Uplo, n int, a []float64, lda int, an
 	if ul == blas.Lower {
 		first, second = blas.NoTrans, blas.Trans // L then Lᵀ
 	}
+	dev := impl.triDevice("Dpocon", n, a, lda)
+	defer dev.release("Dpocon")
 	ainvnm, ok := impl.estimate(n, dlamchS, work, iwork, func(int) float64 {
 		x := work[:n]
-		sl := impl.solveTri(ul, first, blas.NonUnit, n, a, lda, x, work[2*n:3*n])
-		return sl * impl.solveTri(ul, second, blas.NonUnit, n, a, lda, x, work[2*n:3*n])
+		sl := impl.solveTri(dev, ul, first, blas.NonUnit, n, a, lda, x, work[2*n:3*n])
+		return sl * impl.solveTri(dev, ul, second, blas.NonUnit, n, a, lda, x, work[2*n:3*n])
 	})
 	return rcondOf(ainvnm, anorm, ok)
 }
@@ -88,12 +92,14 @@ func (impl *Implementation) Dtrcon(norm lapack.MatrixNorm, ul blas.Uplo, d blas.
 	if norm == lapack.MaxColumnSum {
 		kase1 = 1
 	}
+	dev := impl.triDevice("Dtrcon", n, a, lda)
+	defer dev.release("Dtrcon")
 	ainvnm, ok := impl.estimate(n, dlamchS*float64(n), work, iwork, func(kase int) float64 {
 		t := blas.Trans
 		if kase == kase1 {
 			t = blas.NoTrans
 		}
-		return impl.solveTri(ul, t, d, n, a, lda, work[:n], work[2*n:3*n])
+		return impl.solveTri(dev, ul, t, d, n, a, lda, work[:n], work[2*n:3*n])
 	})
 	if !ok || ainvnm == 0 {
 		return 0
@@ -147,17 +153,20 @@ const dlamchS = 0x1p-1022
 
 // solveTri solves op(T)·x = b in place for the triangular T in the ul
 // triangle of a, as gonum's Dlatrs does with the scale it returns: first
-// by plain substitution (Dtrsv of gonum's Go BLAS, which reads the rows of
-// a contiguously, or from parSolveMin on, trsvBlocked, the same split
-// across goroutines), kept with scale 1 when every element is finite and
-// far from overflow (so that the next solve and Dlacn2's sums cannot
-// overflow either); else x is restored and solved by gonum's Dlatrs,
-// which scales it, with cnorm as its room for the column norms.
-func (impl *Implementation) solveTri(ul blas.Uplo, t blas.Transpose, d blas.Diag, n int, a []float64, lda int, x, cnorm []float64) float64 {
+// by plain substitution (on the device where dev holds a, else Dtrsv of
+// gonum's Go BLAS, which reads the rows of a contiguously, or from
+// parSolveMin on, trsvBlocked, the same split across goroutines), kept
+// with scale 1 when every element is finite and far from overflow (so
+// that the next solve and Dlacn2's sums cannot overflow either); else x
+// is restored and solved by gonum's Dlatrs, which scales it, with cnorm
+// as its room for the column norms.
+func (impl *Implementation) solveTri(dev *triOnDevice, ul blas.Uplo, t blas.Transpose, d blas.Diag, n int, a []float64, lda int, x, cnorm []float64) float64 {
 	b := append([]float64(nil), x...)
-	if workers := solveWorkers(n); workers > 1 {
+	switch workers := solveWorkers(n); {
+	case dev.solve(ul, t, d, x):
+	case workers > 1:
 		trsvBlocked(ul, t, d, n, a, lda, x, workers)
-	} else {
+	default:
 		gonumblas.Implementation{}.Dtrsv(ul, t, d, n, a, lda, x, 1)
 	}
 	// Far from overflow: room for the sums of n elements that follow, and

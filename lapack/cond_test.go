@@ -1,9 +1,12 @@
 package cllapack
 
 import (
+	"errors"
 	"fmt"
+	"log/slog"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/blas"
@@ -21,10 +24,9 @@ func TestDtrconGonum(t *testing.T) { testlapack.DtrconTest(t, newTestImpl(t, 8))
 // matrices (columns graded over up to 290 orders of magnitude, where the
 // substitution overflows and Dlatrs takes over), both norms and both
 // triangles: equal to rounding.
-func TestCondEstimates(t *testing.T) { testCondEstimates(t, condFastMin, 150) }
+func TestCondEstimates(t *testing.T) { testCondEstimates(t, newTestImpl(t, 32), condFastMin, 150) }
 
-func testCondEstimates(t *testing.T, orders ...int) {
-	impl := newTestImpl(t, 32)
+func testCondEstimates(t *testing.T, impl *Implementation, orders ...int) {
 	rnd := rand.New(rand.NewPCG(71, 72))
 	g := gonum.Implementation{}
 	for _, n := range orders {
@@ -83,10 +85,9 @@ func testCondEstimates(t *testing.T, orders ...int) {
 // TestCondOverflow gives Dgecon, Dpocon and Dtrcon factors whose last diagonal
 // element is subnormal, so that the substitution overflows and gonum's
 // Dlatrs must redo the solves, scaled: the same answers as gonum's.
-func TestCondOverflow(t *testing.T) { testCondOverflow(t, condFastMin+3) }
+func TestCondOverflow(t *testing.T) { testCondOverflow(t, newTestImpl(t, 32), condFastMin+3) }
 
-func testCondOverflow(t *testing.T, n int) {
-	impl := newTestImpl(t, 32)
+func testCondOverflow(t *testing.T, impl *Implementation, n int) {
 	rnd := rand.New(rand.NewPCG(73, 74))
 	g := gonum.Implementation{}
 	f := make([]float64, n*n)
@@ -158,6 +159,44 @@ func TestCondPanics(t *testing.T) {
 		got, want := panicOf(c.ours), panicOf(c.gon)
 		if want == "" || got != want {
 			t.Errorf("%s: panic %v, gonum's %v", c.what, got, want)
+		}
+	}
+}
+
+// TestCondDevice runs TestCondEstimates' and TestCondOverflow's
+// comparisons with gonum with the condition estimates' solves on the
+// device (condDevice, from order condFastMin): equal to rounding, and
+// Dlatrs on the host where a device solve comes near overflow. Then a
+// device solve fails part way through each estimate: the estimate
+// finishes on the host with the same answer, and the failure is logged
+// once a routine.
+func TestCondDevice(t *testing.T) {
+	defer func(m int) { condDeviceMin, condDeviceFail = m, nil }(condDeviceMin)
+	condDeviceMin = condFastMin
+	var solves int
+	condDeviceFail = func() error { solves++; return nil }
+	impl := newTestImpl(t, 32)
+	impl.condDevice = true
+	t.Run("estimates", func(t *testing.T) { testCondEstimates(t, impl, condFastMin, 150) })
+	t.Run("overflow", func(t *testing.T) { testCondOverflow(t, impl, condFastMin+3) })
+	if solves == 0 {
+		t.Fatal("no solve ran on the device")
+	}
+	var log strings.Builder
+	failing := newTestImpl(t, 32)
+	failing.condDevice = true
+	failing.logger = slog.New(slog.NewTextHandler(&log, nil))
+	calls := 0
+	condDeviceFail = func() error {
+		if calls++; calls%3 == 0 {
+			return errors.New("injected failure")
+		}
+		return nil
+	}
+	t.Run("failure", func(t *testing.T) { testCondEstimates(t, failing, 150) })
+	for _, op := range []string{"Dgecon", "Dpocon", "Dtrcon"} {
+		if c := strings.Count(log.String(), "routine="+op); c != 1 {
+			t.Errorf("%s: logged %d times, want once:\n%s", op, c, log.String())
 		}
 	}
 }

@@ -128,12 +128,12 @@ func TestSolveTriBlocked(t *testing.T) {
 		if c.t == blas.NoTrans && sameBits(serial, blocked) {
 			t.Fatalf("%s: Dtrsv and trsvBlocked agree bit for bit: the test cannot tell them apart", what)
 		}
-		if scale := impl.solveTri(c.ul, c.t, c.d, n, a, n, got, make([]float64, n)); scale != 1 || !sameBits(got, blocked) {
+		if scale := impl.solveTri(nil, c.ul, c.t, c.d, n, a, n, got, make([]float64, n)); scale != 1 || !sameBits(got, blocked) {
 			t.Errorf("%s: solveTri (scale %g) is not trsvBlocked", what, scale)
 		}
 		parSolveMin = n + 1
 		got = append(got[:0], b...)
-		if scale := impl.solveTri(c.ul, c.t, c.d, n, a, n, got, make([]float64, n)); scale != 1 || !sameBits(got, serial) {
+		if scale := impl.solveTri(nil, c.ul, c.t, c.d, n, a, n, got, make([]float64, n)); scale != 1 || !sameBits(got, serial) {
 			t.Errorf("%s: below parSolveMin, solveTri (scale %g) is not Dtrsv", what, scale)
 		}
 		parSolveMin = condFastMin
@@ -154,9 +154,9 @@ func sameBits(x, y []float64) bool {
 // estimates to rounding, and gonum's Dlatrs where the solves overflow.
 func TestCondBlocked(t *testing.T) {
 	withSolvesParallel(t, 4)
-	t.Run("estimates", func(t *testing.T) { testCondEstimates(t, condFastMin, 150, 700) })
-	t.Run("overflow", func(t *testing.T) { testCondOverflow(t, condFastMin+3) })
-	t.Run("overflow blocks", func(t *testing.T) { testCondOverflow(t, 3*triBlock+5) })
+	t.Run("estimates", func(t *testing.T) { testCondEstimates(t, newTestImpl(t, 32), condFastMin, 150, 700) })
+	t.Run("overflow", func(t *testing.T) { testCondOverflow(t, newTestImpl(t, 32), condFastMin+3) })
+	t.Run("overflow blocks", func(t *testing.T) { testCondOverflow(t, newTestImpl(t, 32), 3*triBlock+5) })
 }
 
 // TestSolveWorkers: the solves split only from parSolveMin and with more
@@ -198,7 +198,7 @@ func TestSolveTriNaN(t *testing.T) {
 	for _, min := range []int{condFastMin, n + 1} {
 		parSolveMin = min
 		got := append([]float64(nil), b...)
-		scale := impl.solveTri(blas.Upper, blas.NoTrans, blas.NonUnit, n, a, n, got, make([]float64, n))
+		scale := impl.solveTri(nil, blas.Upper, blas.NoTrans, blas.NonUnit, n, a, n, got, make([]float64, n))
 		if scale != wantScale || !sameBits(got, want) {
 			t.Errorf("parSolveMin %d: scale %g, Dlatrs's %g; x[0] %g, Dlatrs's %g", min, scale, wantScale, got[0], want[0])
 		}

@@ -91,7 +91,7 @@ func BenchmarkCondSolves(b *testing.B) {
 			a := wellTri(rnd, ul, blas.NonUnit, n, n)
 			for _, t := range []blas.Transpose{blas.NoTrans, blas.Trans} {
 				b.Run(fmt.Sprintf("solve/%c/%c/n=%d", ul, t, n), func(b *testing.B) {
-					alternate(b, prep, func() { impl.solveTri(ul, t, blas.NonUnit, n, a, n, x, cnorm) },
+					alternate(b, prep, func() { impl.solveTri(nil, ul, t, blas.NonUnit, n, a, n, x, cnorm) },
 						func() { gonumblas.Implementation{}.Dtrsv(ul, t, blas.NonUnit, n, a, n, x, 1) })
 				})
 			}

@@ -96,8 +96,11 @@ func BenchmarkMatFactorize(b *testing.B) {
 	}
 	defer impl.Close()
 	flag.Visit(func(f *flag.Flag) {
-		if f.Name == "lapack.stage" {
+		switch f.Name {
+		case "lapack.stage":
 			impl.stageIO = *benchStage
+		case "lapack.conddevice":
+			impl.condDevice = *benchCondDevice
 		}
 	})
 	blas64.Use(bl)
