@@ -2,6 +2,7 @@ package clblas
 
 import (
 	"fmt"
+	"math"
 	"math/cmplx"
 	"math/rand/v2"
 	"testing"
@@ -196,9 +197,41 @@ func TestZgemmFused3M(t *testing.T) {
 			if !eng.GemmSpecBuilt(32, withZ3M(withZExpB(cfg)), false, false) {
 				t.Errorf("kwg %d, %d groups, %dx%dx%d: the Z3M program did not run", v.kwg, v.warpsK, m, n, k)
 			}
+			// Non-finite inputs: a tile whose 3M result is not finite is
+			// computed again as the 4M kernels compute it, so those
+			// elements match the packed 4M path's; the others are 3M's.
+			a[5], b[2*n+3] = complex(float32(math.Inf(1)), 0), complex(0, float32(math.NaN()))
+			e.ZExpandB, e.Z3MFused = eng.ZExpandOff, false
+			packed := residentZgemm(t, impl, m, n, k, 1, a, b, 0, c0)
+			e.ZExpandB, e.Z3MFused = eng.ZExpandOn, true
+			got := residentZgemm(t, impl, m, n, k, 1, a, b, 0, c0)
+			nonFinite := 0
+			for i, w := range packed {
+				switch {
+				case cmplx.IsNaN(complex128(w)) || cmplx.IsInf(complex128(w)):
+					nonFinite++
+					if !sameComplex(got[i], w) {
+						t.Fatalf("kwg %d, %d groups, %dx%dx%d, non-finite inputs: element %d = %v, the 4M path's %v",
+							v.kwg, v.warpsK, m, n, k, i, got[i], w)
+					}
+				case cmplx.Abs(complex128(got[i]-w)) > 1e-5*float64(k):
+					t.Fatalf("kwg %d, %d groups, %dx%dx%d, non-finite inputs: element %d = %v, the 4M path's %v",
+						v.kwg, v.warpsK, m, n, k, i, got[i], w)
+				}
+			}
+			if nonFinite == 0 {
+				t.Fatalf("kwg %d, %d groups, %dx%dx%d: no non-finite element to check", v.kwg, v.warpsK, m, n, k)
+			}
 			e.GemmChoices.Set(shape, old)
 		}
 	}
 }
 
 func withZ3M(cfg gemm.Config) gemm.Config { cfg.Z3M = true; return cfg }
+
+// sameComplex reports whether x and y have the same bits in each part, or
+// are both NaN in that part.
+func sameComplex(x, y complex64) bool {
+	same := func(a, b float32) bool { return a == b || (a != a && b != b) }
+	return same(real(x), real(y)) && same(imag(x), imag(y))
+}
