@@ -93,7 +93,10 @@ func testZgemmFused[T complex64 | complex128](t *testing.T, impl *Implementation
 	for _, n := range []int{512, 768} {
 		x, ok := gemm.MMAExpand(e.GemmDev(), prec, gemm.Choose(e.Tuning, e.GemmDev(), prec, n, 2*n, 2*n, e.Tensor), n, 2*n)
 		if !ok {
-			t.Fatalf("n = %d: no expanding tile on %s", n, e.Prof.Name)
+			// A GPU with fewer compute units has enough work-groups at
+			// this n (TestMMAExpand checks the rule on the H200's).
+			t.Logf("n = %d: no expanding tile on %s", n, e.Prof.Name)
+			continue
 		}
 		rnd := rand.New(rand.NewPCG(43, uint64(n)))
 		mk := func() []T {
