@@ -163,7 +163,7 @@ const dlamchS = 0x1p-1022
 func (impl *Implementation) solveTri(dev *triOnDevice, ul blas.Uplo, t blas.Transpose, d blas.Diag, n int, a []float64, lda int, x, cnorm []float64) float64 {
 	b := append([]float64(nil), x...)
 	switch workers := solveWorkers(n); {
-	case dev.solve(ul, t, d, x):
+	case dev.solve(ul, t, d, x, b):
 	case workers > 1:
 		trsvBlocked(ul, t, d, n, a, lda, x, workers)
 	default:

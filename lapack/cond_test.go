@@ -167,14 +167,19 @@ func TestCondPanics(t *testing.T) {
 // comparisons with gonum with the condition estimates' solves on the
 // device (condDevice, from order condFastMin): equal to rounding, and
 // Dlatrs on the host where a device solve comes near overflow. Then a
-// device solve fails part way through each estimate: the estimate
-// finishes on the host with the same answer, and the failure is logged
-// once a routine.
+// device solve fails part way through each estimate, or the factor's
+// upload fails: the estimate finishes on the host with the same answer,
+// and the failure is logged once a routine.
 func TestCondDevice(t *testing.T) {
 	defer func(m int) { condDeviceMin, condDeviceFail = m, nil }(condDeviceMin)
 	condDeviceMin = condFastMin
 	var solves int
-	condDeviceFail = func() error { solves++; return nil }
+	condDeviceFail = func(step string) error {
+		if step == "solve" {
+			solves++
+		}
+		return nil
+	}
 	impl := newTestImpl(t, 32)
 	impl.condDevice = true
 	t.Run("estimates", func(t *testing.T) { testCondEstimates(t, impl, condFastMin, 150) })
@@ -182,21 +187,28 @@ func TestCondDevice(t *testing.T) {
 	if solves == 0 {
 		t.Fatal("no solve ran on the device")
 	}
-	var log strings.Builder
-	failing := newTestImpl(t, 32)
-	failing.condDevice = true
-	failing.logger = slog.New(slog.NewTextHandler(&log, nil))
-	calls := 0
-	condDeviceFail = func() error {
-		if calls++; calls%3 == 0 {
-			return errors.New("injected failure")
-		}
-		return nil
-	}
-	t.Run("failure", func(t *testing.T) { testCondEstimates(t, failing, 150) })
-	for _, op := range []string{"Dgecon", "Dpocon", "Dtrcon"} {
-		if c := strings.Count(log.String(), "routine="+op); c != 1 {
-			t.Errorf("%s: logged %d times, want once:\n%s", op, c, log.String())
-		}
+	for _, failStep := range []string{"solve", "upload"} {
+		t.Run(failStep+" failure", func(t *testing.T) {
+			var log strings.Builder
+			failing := newTestImpl(t, 32)
+			failing.condDevice = true
+			failing.logger = slog.New(slog.NewTextHandler(&log, nil))
+			calls := 0
+			condDeviceFail = func(step string) error {
+				if step == failStep {
+					// Every third solve, or every upload.
+					if calls++; step == "upload" || calls%3 == 0 {
+						return errors.New("injected failure")
+					}
+				}
+				return nil
+			}
+			testCondEstimates(t, failing, 150)
+			for _, op := range []string{"Dgecon", "Dpocon", "Dtrcon"} {
+				if c := strings.Count(log.String(), "routine="+op); c != 1 {
+					t.Errorf("%s: logged %d times, want once:\n%s", op, c, log.String())
+				}
+			}
+		})
 	}
 }

@@ -13,9 +13,10 @@ import (
 // take that path at small orders.
 var condDeviceMin = 1024
 
-// condDeviceFail, when set (tests), is called before each solve on the
-// device; an error it returns fails that solve as the device would.
-var condDeviceFail func() error
+// condDeviceFail, when set (tests), is called before the factor's upload
+// (step "upload") and before each solve on the device ("solve"); an error
+// it returns fails that step as the device would.
+var condDeviceFail func(step string) error
 
 // triOnDevice holds a condition estimate's triangular factor on the
 // device, uploaded once, and a vector there, so that each of the
@@ -43,7 +44,13 @@ func (impl *Implementation) triDevice(op string, n int, a []float64, lda int) *t
 	}
 	t := &triOnDevice{impl: impl, op: op, h: impl.hostMatrix(n, n, a, lda)}
 	var err error
-	if t.d, err = t.h.upload(); err == nil {
+	if condDeviceFail != nil {
+		err = condDeviceFail("upload")
+	}
+	if err == nil {
+		t.d, err = t.h.upload()
+	}
+	if err == nil {
 		t.x, err = clblas.NewVector[float64](impl.blas, n)
 	}
 	if err != nil {
@@ -55,14 +62,13 @@ func (impl *Implementation) triDevice(op string, n int, a []float64, lda int) *t
 }
 
 // solve solves op(T)·x = b in place on the device, T the ul triangle of
-// the factor with diagonal d, and reports whether it did: after a failure
-// (logged once as the estimate's routine's) it leaves x as it was, and
-// reports false for this and every later solve.
-func (t *triOnDevice) solve(ul blas.Uplo, tr blas.Transpose, d blas.Diag, x []float64) bool {
+// the factor with diagonal d and b a copy of x, and reports whether it
+// did: after a failure (logged once as the estimate's routine's) it puts b
+// back into x, and reports false for this and every later solve.
+func (t *triOnDevice) solve(ul blas.Uplo, tr blas.Transpose, d blas.Diag, x, b []float64) bool {
 	if t == nil || t.failed {
 		return false
 	}
-	b := append([]float64(nil), x...)
 	if err := t.trsv(ul, tr, d, x); err != nil {
 		t.failed = true
 		t.impl.fellBack(t.op, fmt.Errorf("cllapack: %s: a solve on the device: %w", t.op, err))
@@ -75,7 +81,7 @@ func (t *triOnDevice) solve(ul blas.Uplo, tr blas.Transpose, d blas.Diag, x []fl
 // trsv is solve's device work.
 func (t *triOnDevice) trsv(ul blas.Uplo, tr blas.Transpose, d blas.Diag, x []float64) error {
 	if condDeviceFail != nil {
-		if err := condDeviceFail(); err != nil {
+		if err := condDeviceFail("solve"); err != nil {
 			return err
 		}
 	}

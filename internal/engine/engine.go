@@ -109,7 +109,7 @@ type Engine struct {
 	Z3MSeq bool
 	// ZExpandB says whether the 4M method packs B or lets the GEMM kernel
 	// expand the complex B itself (zgemmFused); tests and measurements
-	// force it, ZExpandAuto lets expandPays choose.
+	// force it, ZExpandAuto lets gemm.MMAExpand choose (zgemmFused).
 	ZExpandB ZExpand
 	// Z3MFused (measurements) forms float complex products that expand B
 	// in the kernel by the 3M method inside that kernel (gemm_mma's Z3M)

@@ -34,16 +34,14 @@ func MMASmall(p Device, prec int, cfg Config) (Config, bool) {
 	s := cfg
 	s.MMAMWG, s.MMANWG = mmaSmallWG, mmaSmallWG
 	s.WM, s.WN = min(cfg.WM, mmaSmallWarp), min(cfg.WN, mmaSmallWarp)
-	if prec == 32 && !cfg.PipeFrag && (s.MMAKWG/8)%mmaSmallWarpsK == 0 &&
-		s.MMAThreads()*mmaSmallWarpsK <= MaxWorkGroup(p) {
-		s.WarpsK = mmaSmallWarpsK
-	}
-	for _, ta := range []bool{false, true} {
-		for _, tb := range []bool{false, true} {
-			if Valid(p, prec, ta, tb, s) != nil {
-				return Config{}, false
-			}
+	if k := s; prec == 32 {
+		k.WarpsK = mmaSmallWarpsK
+		if validEveryTrans(p, prec, k) {
+			s = k
 		}
+	}
+	if !validEveryTrans(p, prec, s) {
+		return Config{}, false
 	}
 	if p.LocalMemBytes > 0 && s.MMALocalBytes(prec) > p.LocalMemBytes {
 		return Config{}, false
@@ -76,9 +74,21 @@ func MMAExpand(p Device, prec int, cfg Config, m, n int) (Config, bool) {
 	x.MMAMWG, x.MMANWG = mmaSmallWG, mmaSmallWG
 	x.WM, x.WN = mmaExpandWM, min(cfg.WN, mmaSmallWarp)
 	x.WarpsK, x.PipeFrag = mmaExpandWarpsK, false
-	if x.MMAKWG/8%x.WarpsK != 0 || Valid(p, prec, false, false, x) != nil ||
-		(p.LocalMemBytes > 0 && x.MMALocalBytes(prec) > p.LocalMemBytes) {
+	if Valid(p, prec, false, false, x) != nil { // the expansion is NN only
 		return Config{}, false
 	}
 	return x, true
+}
+
+// validEveryTrans reports whether cfg is valid on p in every transpose
+// combination.
+func validEveryTrans(p Device, prec int, cfg Config) bool {
+	for _, ta := range []bool{false, true} {
+		for _, tb := range []bool{false, true} {
+			if Valid(p, prec, ta, tb, cfg) != nil {
+				return false
+			}
+		}
+	}
+	return true
 }
