@@ -42,7 +42,10 @@ func testZgemmFused[T complex64 | complex128](t *testing.T, impl *Implementation
 		shapes = append(shapes, [3]int{512, 512, 512})
 		cfgs = append(cfgs, gemm.Choose(e.Tuning, e.GemmDev(), prec, 512, 1024, 1024, e.Tensor))
 	}
-	defer func() { e.ZExpandB = eng.ZExpandAuto }()
+	// The four products, so that alpha = 1 matches the packed path bit
+	// for bit (TestZgemmFused3M covers the three).
+	defer func() { e.ZExpandB, e.ZFused4M = eng.ZExpandAuto, false }()
+	e.ZFused4M = true
 	for i, sh := range shapes {
 		m, n, k := sh[0], sh[1], sh[2]
 		shape := eng.GemmShape{Prec: prec, M: m, N: 2 * n, K: 2 * k, Mode: e.Tensor}
@@ -159,15 +162,15 @@ func zgemmRef[T complex64 | complex128](m, n, k int, alpha T, a, b []T, beta T, 
 }
 
 // TestZgemmFused3M runs resident Cgemm NN through gemm_mma's 3M products
-// (Z3M, Engine.Z3MFused) on the emulated tensor cores, forced through the
+// (Z3M, Engine.ZFused4M off) on the emulated tensor cores, forced through the
 // choice cache: one K group with K tiles of 8 complex k, and two K groups
 // with tiles of 16, on ragged shapes, against gonum; a complex alpha takes
 // the packed 4M path, a complex beta scales C first.
 func TestZgemmFused3M(t *testing.T) {
 	impl := newTestImpl(t)
 	e := impl.eng
-	defer func() { e.ZExpandB, e.Z3MFused = eng.ZExpandAuto, false }()
-	e.ZExpandB, e.Z3MFused = eng.ZExpandOn, true
+	defer func() { e.ZExpandB, e.ZFused4M = eng.ZExpandAuto, false }()
+	e.ZExpandB, e.ZFused4M = eng.ZExpandOn, false
 	for _, v := range []struct{ kwg, warpsK int }{{16, 0}, {32, 2}} {
 		cfg := emulatedMMAConfig(32, v.kwg)
 		cfg.CPVec, cfg.WarpsK = true, v.warpsK
@@ -204,9 +207,9 @@ func TestZgemmFused3M(t *testing.T) {
 			// computed again as the 4M kernels compute it, so those
 			// elements match the packed 4M path's; the others are 3M's.
 			a[5], b[2*n+3] = complex(float32(math.Inf(1)), 0), complex(0, float32(math.NaN()))
-			e.ZExpandB, e.Z3MFused = eng.ZExpandOff, false
+			e.ZExpandB, e.ZFused4M = eng.ZExpandOff, true
 			packed := residentZgemm(t, impl, m, n, k, 1, a, b, 0, c0)
-			e.ZExpandB, e.Z3MFused = eng.ZExpandOn, true
+			e.ZExpandB, e.ZFused4M = eng.ZExpandOn, false
 			got := residentZgemm(t, impl, m, n, k, 1, a, b, 0, c0)
 			nonFinite := 0
 			for i, w := range packed {
@@ -226,6 +229,65 @@ func TestZgemmFused3M(t *testing.T) {
 				t.Fatalf("kwg %d, %d groups, %dx%dx%d: no non-finite element to check", v.kwg, v.warpsK, m, n, k)
 			}
 			e.GemmChoices.Set(shape, old)
+		}
+	}
+}
+
+// TestZgemmFused3MDevice runs resident Cgemm NN through the 3M products
+// on real tensor cores: with the library's defaults (ZExpandAuto, and
+// Engine.ZFused4M off), the products of few work-groups take
+// gemm.MMAExpand's tile with Z3M, against gonum with the same bound as the
+// 4M path's tests, and with Inf and NaN inputs against the packed 4M path.
+// It skips on devices without tensor cores (TestZgemmFused3M covers the
+// kernel's logic on their emulation).
+func TestZgemmFused3MDevice(t *testing.T) {
+	impl := newTestImpl(t)
+	e := impl.eng
+	if !gemm.TensorCapable(e.GemmDev()) {
+		t.Skipf("%s has no tensor cores", e.Prof.Name)
+	}
+	defer func() { e.ZExpandB, e.ZFused4M = eng.ZExpandAuto, false }()
+	for _, sh := range [][3]int{{512, 512, 512}, {256, 200, 300}, {130, 66, 1000}} {
+		m, n, k := sh[0], sh[1], sh[2]
+		x, ok := gemm.MMAExpand(e.GemmDev(), 32, gemm.Choose(e.Tuning, e.GemmDev(), 32, m, 2*n, 2*k, e.Tensor), m, 2*n)
+		if !ok {
+			t.Logf("%dx%dx%d: no expanding tile on %s", m, n, k, e.Prof.Name)
+			continue
+		}
+		rnd := rand.New(rand.NewPCG(53, uint64(m+n+k)))
+		mk := func(r, c int) []complex64 {
+			x := make([]complex64, r*c)
+			for i := range x {
+				x[i] = complex(float32(rnd.Float64()*2-1), float32(rnd.Float64()*2-1))
+			}
+			return x
+		}
+		a, b, c0 := mk(m, k), mk(k, n), mk(m, n)
+		e.ZExpandB, e.ZFused4M = eng.ZExpandAuto, false
+		for _, ab := range [][2]complex128{{1, 0}, {-0.75, 0.5 - 1i}} {
+			alpha, beta := complex64(ab[0]), complex64(ab[1])
+			got := residentZgemm(t, impl, m, n, k, alpha, a, b, beta, c0)
+			want := append([]complex64(nil), c0...)
+			zgemmRef(m, n, k, alpha, a, b, beta, want)
+			for i := range want {
+				if d := cmplx.Abs(complex128(got[i] - want[i])); d > 1e-5*float64(k) {
+					t.Fatalf("%dx%dx%d alpha=%v beta=%v: element %d = %v, want %v", m, n, k, alpha, beta, i, got[i], want[i])
+				}
+			}
+		}
+		if !eng.GemmSpecBuilt(32, withZ3M(withZExpB(x)), false, false) {
+			t.Errorf("%dx%dx%d: the Z3M program did not run", m, n, k)
+		}
+		a[7], b[3*n+1] = complex(float32(math.Inf(-1)), 0), complex(float32(math.NaN()), 0)
+		e.ZExpandB, e.ZFused4M = eng.ZExpandOff, true
+		packed := residentZgemm(t, impl, m, n, k, 1, a, b, 0, c0)
+		e.ZExpandB, e.ZFused4M = eng.ZExpandAuto, false
+		got := residentZgemm(t, impl, m, n, k, 1, a, b, 0, c0)
+		for i, w := range packed {
+			nonFinite := cmplx.IsNaN(complex128(w)) || cmplx.IsInf(complex128(w))
+			if nonFinite && !sameComplex(got[i], w) || !nonFinite && cmplx.Abs(complex128(got[i]-w)) > 1e-5*float64(k) {
+				t.Fatalf("%dx%dx%d, non-finite inputs: element %d = %v, the 4M path's %v", m, n, k, i, got[i], w)
+			}
 		}
 	}
 }

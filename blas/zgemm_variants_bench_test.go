@@ -77,7 +77,7 @@ type zVariant struct {
 	method eng.ZMethod
 	seq    bool // 3M's GEMMs one after another
 	expand bool // 4M lets a kernel that can expand B do so instead of packing it
-	z3m    bool // that kernel forms the 3M method's products instead (Engine.Z3MFused)
+	z3m    bool // that kernel forms the 3M method's products instead (Engine.ZFused4M off)
 	cfg    gemm.Config
 	forced bool
 }
@@ -88,12 +88,12 @@ func zgemmVariants(e *eng.Engine, prec, n int) ([]string, map[string]zVariant) {
 	dev := e.GemmDev()
 	names := []string{"choice", "choice-expand", "fma"}
 	if prec == 32 {
-		names = append(names, "choice-3m")
+		names = append(names, "choice-4m")
 	}
 	v := map[string]zVariant{
-		"choice":        {method: eng.ZAuto},
+		"choice":        {method: eng.ZAuto, z3m: true}, // the library's default
 		"choice-expand": {method: eng.ZAuto, expand: true},
-		"choice-3m":     {method: eng.ZAuto, z3m: true},
+		"choice-4m":     {method: eng.ZAuto},
 		"fma":           {method: eng.Z4M, cfg: gemm.Choose(e.Tuning, dev, prec, n, 2*n, 2*n, gemm.TensorOff), forced: true},
 	}
 	base := v["fma"].cfg
@@ -214,7 +214,7 @@ func benchZgemmVariants[T eng.Complex](b *testing.B, impl *Implementation, n int
 	defer func() {
 		e.GemmChoices.Set(shape4, choice4)
 		e.GemmChoices.Set(shape3, choice3)
-		e.ZMethod, e.Z3MSeq, e.ZExpandB, e.Z3MFused = eng.ZAuto, false, eng.ZExpandAuto, false
+		e.ZMethod, e.Z3MSeq, e.ZExpandB, e.ZFused4M = eng.ZAuto, false, eng.ZExpandAuto, false
 	}()
 	names, variants := zgemmVariants(e, prec, n)
 	for _, name := range names {
@@ -226,11 +226,11 @@ func benchZgemmVariants[T eng.Complex](b *testing.B, impl *Implementation, n int
 				e.GemmChoices.Set(shape4, z.cfg)
 				e.GemmChoices.Set(shape3, z.cfg)
 			}
-			e.ZMethod, e.Z3MSeq, e.ZExpandB, e.Z3MFused = z.method, z.seq, eng.ZExpandOff, z.z3m
+			e.ZMethod, e.Z3MSeq, e.ZExpandB, e.ZFused4M = z.method, z.seq, eng.ZExpandOff, !z.z3m
 			switch {
 			case z.expand:
 				e.ZExpandB = eng.ZExpandOn
-			case name == "choice" || name == "choice-3m":
+			case name == "choice" || name == "choice-4m":
 				e.ZExpandB = eng.ZExpandAuto // what the library does
 			}
 			call := func() (*Event, error) { return Gemm(blas.NoTrans, blas.NoTrans, 1, da, db, 0, dc) }

@@ -58,7 +58,7 @@ var benchGridQRRows = flag.Int("lapack.gridqrrows", gridQRMinRows, "geqrf_grid's
 
 var benchStage = flag.Bool("lapack.stage", false, "calls from Go slices move their matrix through a pinned buffer in the benchmarks")
 
-var benchCondDevice = flag.Bool("lapack.conddevice", false, "the condition estimates' solves on the device (from order 1024) in the benchmarks")
+var benchCondDevice = flag.Bool("lapack.conddevice", false, "the condition estimates' solves on the device (from order 1024) in the benchmarks; a GPU's default, =false keeps them on the host")
 
 var benchHostPanel = flag.Bool("lapack.hostpanel", false, "LU panels on the host (the previous design) in the benchmarks")
 

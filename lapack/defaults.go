@@ -90,9 +90,14 @@ func (impl *Implementation) potrfBlock() int {
 //     BENCHMARKS.md, "NVIDIA H200, 2026-12-02 (sixth session)"). LU's
 //     look-ahead (luAhead) stays off: its panel takes every compute unit,
 //     so it waits for the update's GEMM instead of running beside it, and
-//     it measured 2–3 % slower.
+//     it measured 2–3 % slower;
+//   - the condition estimates that mat's LU, Cholesky and QR compute after
+//     the factorization solve their triangular systems on the device
+//     (condDevice) from condDeviceMin on: at 4096 they took half the
+//     time they took on the host's cores (BENCHMARKS.md, "NVIDIA H200,
+//     2026-12-03").
 func (impl *Implementation) gpuDefaults(nbSet bool) {
-	impl.potfRegs, impl.ahead = true, true
+	impl.potfRegs, impl.ahead, impl.condDevice = true, true, true
 	impl.stageIO = !impl.blas.Runtime().Device().Profile().HostUnifiedMemory
 	impl.gridLU = impl.blas.Runtime().Device().Profile().Vendor == platform.VendorNVIDIA
 	impl.gridQR = impl.gridLU

@@ -89,9 +89,9 @@ type Implementation struct {
 	// (getrfHost; benchmarks compare the two).
 	leaf      int
 	hostPanel bool
-	// condDevice (benchmarks and tests; not yet a default) solves the
-	// condition estimates' triangular systems (Dgecon, Dpocon, Dtrcon) on
-	// the device from condDeviceMin on (conddevice.go).
+	// condDevice (a GPU's default) solves the condition estimates'
+	// triangular systems (Dgecon, Dpocon, Dtrcon) on the device from
+	// condDeviceMin on (conddevice.go).
 	condDevice bool
 	// hostLU sends LU's panels (only) to the CPU, as hostPanel does (a
 	// CPU device's default: there gonum's Dgetf2 on the host beats the

@@ -111,10 +111,12 @@ type Engine struct {
 	// expand the complex B itself (zgemmFused); tests and measurements
 	// force it, ZExpandAuto lets gemm.MMAExpand choose (zgemmFused).
 	ZExpandB ZExpand
-	// Z3MFused (measurements) forms float complex products that expand B
-	// in the kernel by the 3M method inside that kernel (gemm_mma's Z3M)
-	// where its tile allows.
-	Z3MFused bool
+	// ZFused4M (tests, measurements) keeps the four real products in the
+	// kernel that expands a float complex B (zgemmFused); by default that
+	// kernel forms the 3M method's three (gemm_mma's Z3M) where its tile
+	// allows: a quarter fewer tensor-core products, with the same error
+	// as the four's (BENCHMARKS.md, "NVIDIA H200, 2026-12-03").
+	ZFused4M bool
 	// SymvTile, when set (measurements), replaces symv_part's tile side
 	// and work-group height (symvShape).
 	SymvTile [2]int

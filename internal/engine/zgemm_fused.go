@@ -36,7 +36,9 @@ var errZExpB = errors.New("clblas: complex GEMM without packed B asked of a kern
 // the operands are not aligned for them, or the product is split along K
 // by separate launches), or where Engine.ZExpandB is ZExpandOff, or
 // ZExpandAuto and gemm.MMAExpand gives no tile for the product (it then
-// runs on that tile, not on the choice).
+// runs on that tile, not on the choice). In single precision the kernel
+// forms the 3M method's three products where the tile allows (gemm_mma's
+// Z3M) unless Engine.ZFused4M asks for the four.
 func zgemmFused[R Real](c *Call, tA, tB blas.Transpose, m, n, k int, alpha, beta complex128, a *cl.Buffer, offA, lda int, b *cl.Buffer, offB, ldb int, cb *cl.Buffer, offC, ldc int) bool {
 	if c.E.ZExpandB == ZExpandOff || tA != blas.NoTrans || tB != blas.NoTrans || imag(alpha) != 0 {
 		return false
@@ -54,7 +56,7 @@ func zgemmFused[R Real](c *Call, tA, tB blas.Transpose, m, n, k int, alpha, beta
 		cfg = x
 	}
 	cfg.ZExpB = true
-	if c.E.Z3MFused && c.prec == 32 {
+	if !c.E.ZFused4M && c.prec == 32 {
 		if z := withZ3M(cfg); gemm.Valid(c.E.GemmDev(), c.prec, false, false, z) == nil {
 			cfg = z
 		}
