@@ -86,12 +86,16 @@ func symvKernelFor(c *Call) SymvKernel {
 
 // symvStreamShapeFor is symv_stream's shape (symv_walk's for walk) for
 // level 1 shape sh, elements of es bytes and the device's limits: 128-bit
-// loads (at most sh.Vec elements), 32 work-items wide by 8, four tiles
-// per group; narrowed
-// until the local memory fits three quarters of the device's and the
-// group its work-group limit.
+// loads (at most sh.Vec elements), tiles 64 elements wide (at most 32
+// work-items across), groups of 256 work-items, four tiles per group;
+// narrowed until the local memory fits three quarters of the device's
+// and the group its work-group limit. With 4-element loads, 16 work-items
+// across by 16 beat 32 by 8 for SYMV, SBMV and TRMV's row sums on the
+// H200, by up to 1.4× for SBMV (BENCHMARKS.md, "NVIDIA H200, 2026-12-03").
 func symvStreamShapeFor(sh L1Shape, localMem int64, maxLocal, es int, walk bool) SymvStreamShape {
-	s := SymvStreamShape{Vec: max(min(sh.Vec, 16/es), 1), TX: 32, TY: 8, Chunk: 4, Walk: walk}
+	s := SymvStreamShape{Vec: max(min(sh.Vec, 16/es), 1), Chunk: 4, Walk: walk}
+	s.TX = min(64/s.Vec, 32)
+	s.TY = 256 / s.TX
 	for s.TX > 1 && localMem > 0 && s.localBytes(es) > localMem*3/4 {
 		s.TX /= 2
 	}
