@@ -33,12 +33,18 @@ const (
 )
 
 // trmvKernelFor is call c's trmv kernel: the setting when one is made,
-// else GEMV's.
+// else on GPUs symv_stream's one sum, which on the H200 reads the
+// triangle faster than GEMV's kernels in float either way and in double
+// transposed, and as fast in double untransposed (BENCHMARKS.md, "NVIDIA
+// H200, 2026-12-03"), and elsewhere GEMV's.
 func trmvKernelFor(c *Call) TrmvKernel {
 	if k := c.E.TrmvKernel; k != TrmvAuto {
 		return k
 	}
-	return TrmvGemv
+	if L2OnCPU(c) {
+		return TrmvGemv
+	}
+	return TrmvStream
 }
 
 // SymvStreamShape is symv_stream's launch shape: Vec elements per vector

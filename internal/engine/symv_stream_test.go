@@ -1,6 +1,11 @@
 package engine
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/gocompute/opencl/cl"
+	"github.com/gocompute/opencl/platform"
+)
 
 // TestSymvStreamShapeFor checks the derived stream shapes: tiles 64
 // elements wide in groups of 256 work-items where the device allows,
@@ -22,6 +27,32 @@ func TestSymvStreamShapeFor(t *testing.T) {
 		if got != c.want || !got.valid() {
 			t.Errorf("vec %d, %d-byte elements, local %d, max group %d: %+v (valid %v), want %+v",
 				c.vec, c.es, c.localMem, c.maxLocal, got, got.valid(), c.want)
+		}
+	}
+}
+
+// TestStreamKernelsFor checks the dense symv's and trmv's kernel choice:
+// the stream on GPUs, the tiles and GEMV's kernels on CPU devices unless
+// L2Portable, and a setting over either.
+func TestStreamKernelsFor(t *testing.T) {
+	gpu := &Engine{Prof: platform.Profile{Type: cl.DeviceTypeGPU}}
+	cpu := &Engine{Prof: platform.Profile{Type: cl.DeviceTypeCPU}}
+	portable := &Engine{Prof: platform.Profile{Type: cl.DeviceTypeCPU}, L2Portable: true}
+	set := &Engine{Prof: platform.Profile{Type: cl.DeviceTypeGPU}, SymvKernel: SymvTiles, TrmvKernel: TrmvGemv}
+	for _, c := range []struct {
+		name string
+		e    *Engine
+		symv SymvKernel
+		trmv TrmvKernel
+	}{
+		{"GPU", gpu, SymvStream, TrmvStream},
+		{"CPU", cpu, SymvTiles, TrmvGemv},
+		{"CPU, portable", portable, SymvStream, TrmvStream},
+		{"GPU, set", set, SymvTiles, TrmvGemv},
+	} {
+		call := &Call{E: c.e}
+		if s, tr := symvKernelFor(call), trmvKernelFor(call); s != c.symv || tr != c.trmv {
+			t.Errorf("%s: symv %d, trmv %d; want %d, %d", c.name, s, tr, c.symv, c.trmv)
 		}
 	}
 }

@@ -77,7 +77,7 @@ func ZgemmOnDevice[R Real](c *Call, tA, tB blas.Transpose, m, n, k int, alpha, b
 		}
 		return
 	}
-	if c.E.zMethod(m, n, k) == Z3M {
+	if c.E.zMethod(c.prec, m, n, k) == Z3M {
 		zgemm3M[R](c, tA, tB, m, n, k, alpha, beta, a, offA, lda, b, offB, ldb, cb, offC, ldc)
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 
 	"github.com/gocompute/opencl/cl"
+	"github.com/gocompute/opencl/internal/gemm"
 	"github.com/gocompute/opencl/internal/settings"
 )
 
@@ -23,17 +24,46 @@ const (
 )
 
 // zgemm3MMin is the smallest dimension from which ZAuto takes the 3M
-// method: below it the three smaller real GEMMs fill a GPU worse than the
-// one of 4M, and the saved quarter of the flops does not pay (BENCHMARKS.md,
-// "Figures behind the code's choices").
+// method on every device: there a quarter fewer flops pays for its extra
+// launches and passes over the operands (BENCHMARKS.md, "Figures behind
+// the code's choices").
 const zgemm3MMin = 2048
 
-// zMethod is the method of a complex GEMM of m×n×k on e.
-func (e *Engine) zMethod(m, n, k int) ZMethod {
+// Between zgemm3MWaveMin and zgemm3MMin, on tensor-core tiles, ZAuto
+// counts the waves each method's GEMM runs in, zgemmGroupsPerCU
+// work-groups to a compute unit, and takes 3M where its waves times its
+// depth k are fewer than 4M's times 2k. Where both fill the device
+// equally the flops saved do not pay for 3M's three extra launches;
+// where 4M's tiles leave a wave nearly empty (n = 768: 144 work-groups
+// on 132 compute units) 3M's three products of depth k finish first.
+// Below zgemm3MWaveMin those launches cost more than the product
+// (BENCHMARKS.md, "NVIDIA H200, 2026-12-03").
+const (
+	zgemm3MWaveMin   = 768
+	zgemmGroupsPerCU = 2
+)
+
+// zMethod is the method of a complex GEMM of m×n×k in precision prec on e.
+func (e *Engine) zMethod(prec, m, n, k int) ZMethod {
 	if e.ZMethod != ZAuto {
 		return e.ZMethod
 	}
-	if min(m, n, k) >= zgemm3MMin {
+	short := min(m, n, k)
+	switch {
+	case short >= zgemm3MMin:
+		return Z3M
+	case short < zgemm3MWaveMin:
+		return Z4M
+	}
+	d := e.GemmDev()
+	c4 := e.GemmChoices.Get(e.Tuning, d, GemmShape{Prec: prec, M: m, N: 2 * n, K: 2 * k, Mode: e.Tensor})
+	c3 := e.GemmChoices.Get(e.Tuning, d, GemmShape{Prec: prec, M: 3 * m, N: n, K: k, Mode: e.Tensor})
+	if c4.Kernel != gemm.KernelMMA || c3.Kernel != gemm.KernelMMA {
+		return Z4M
+	}
+	slots := zgemmGroupsPerCU * max(d.ComputeUnits, 1)
+	waves := func(groups int) int { return (groups + slots - 1) / slots }
+	if waves(3*c3.WorkGroups(m, n))*k < waves(c4.WorkGroups(m, 2*n))*2*k {
 		return Z3M
 	}
 	return Z4M

@@ -54,7 +54,7 @@ func zgemmStaged[T Complex, R Real](e *Engine, name string, tA, tB blas.Transpos
 		a: PartsOf[T, R](a), b: PartsOf[T, R](b), cc: PartsOf[T, R](cc),
 		lda: 2 * lda, ldb: 2 * ldb, ldc: 2 * ldc, w: 2,
 		z: &zStaged{tA: tA, tB: tB, alpha: complex128(alpha), beta: complex128(beta),
-			m3: e.zMethod(m, n, k) == Z3M, pa: map[int]*cl.Buffer{}, pb: map[int]*cl.Buffer{}},
+			m3: e.zMethod(PrecisionOf[R](), m, n, k) == Z3M, pa: map[int]*cl.Buffer{}, pb: map[int]*cl.Buffer{}},
 	}
 	if beta != 0 {
 		s.beta = 1 // C is read; z.beta is the factor
