@@ -60,6 +60,7 @@ func testZgemmFused[T complex64 | complex128](t *testing.T, impl *Implementation
 			return x
 		}
 		a, b, c0 := mk(m, k), mk(k, n), mk(m, n)
+		runs := e.ZFusedRuns.Load()
 		for _, ab := range [][2]complex128{{1, 0.25}, {1, 0.5 - 1i}, {1.5, 0}, {2 - 1i, 0.5}, {0.75, 1 + 2i}} {
 			alpha, beta := T(ab[0]), T(ab[1])
 			what := fmt.Sprintf("%dx%dx%d alpha=%v beta=%v", m, n, k, alpha, beta)
@@ -82,7 +83,7 @@ func testZgemmFused[T complex64 | complex128](t *testing.T, impl *Implementation
 				}
 			}
 		}
-		if !eng.GemmSpecBuilt(prec, withZExpB(cfgs[i]), false, false) {
+		if !eng.GemmSpecBuilt(prec, withZExpB(cfgs[i]), false, false) || e.ZFusedRuns.Load() == runs {
 			t.Errorf("%dx%dx%d: the ZEXP_B program did not run", m, n, k)
 		}
 		e.GemmChoices.Set(shape, old)
@@ -176,59 +177,17 @@ func TestZgemmFused3M(t *testing.T) {
 	for _, v := range []struct{ kwg, warpsK int }{{16, 0}, {32, 2}} {
 		cfg := emulatedMMAConfig(32, v.kwg)
 		cfg.CPVec, cfg.WarpsK = true, v.warpsK
-		for _, sh := range [][3]int{{37, 36, 14}, {20, 34, 30}, {33, 17, 41}} {
+		// n and k even: the expanding kernel's 16-byte copies need rows
+		// of A and B at multiples of two complex elements.
+		for _, sh := range [][3]int{{37, 36, 14}, {20, 34, 30}, {33, 18, 42}} {
 			m, n, k := sh[0], sh[1], sh[2]
 			shape := eng.GemmShape{Prec: 32, M: m, N: 2 * n, K: 2 * k, Mode: e.Tensor}
 			old := gemm.Choose(e.Tuning, e.GemmDev(), 32, m, 2*n, 2*k, e.Tensor)
 			e.GemmChoices.Set(shape, cfg)
-			rnd := rand.New(rand.NewPCG(47, uint64(m+n+k)))
-			mk := func(r, c int) []complex64 {
-				x := make([]complex64, r*c)
-				for i := range x {
-					x[i] = complex(float32(rnd.Float64()*2-1), float32(rnd.Float64()*2-1))
-				}
-				return x
-			}
-			a, b, c0 := mk(m, k), mk(k, n), mk(m, n)
-			for _, ab := range [][2]complex128{{1, 0}, {1.5, 0.25}, {-0.75, 0.5 - 1i}, {2 - 1i, 0.5}} {
-				alpha, beta := complex64(ab[0]), complex64(ab[1])
-				got := residentZgemm(t, impl, m, n, k, alpha, a, b, beta, c0)
-				want := append([]complex64(nil), c0...)
-				zgemmRef(m, n, k, alpha, a, b, beta, want)
-				for i := range want {
-					if d := cmplx.Abs(complex128(got[i] - want[i])); d > 1e-5*float64(k) {
-						t.Fatalf("kwg %d, %d groups, %dx%dx%d alpha=%v beta=%v: element %d = %v, want %v",
-							v.kwg, v.warpsK, m, n, k, alpha, beta, i, got[i], want[i])
-					}
-				}
-			}
+			what := fmt.Sprintf("kwg %d, %d groups, %dx%dx%d", v.kwg, v.warpsK, m, n, k)
+			check3M(t, impl, what, 47, m, n, k, eng.ZExpandOn, [][2]complex128{{1, 0}, {1.5, 0.25}, {-0.75, 0.5 - 1i}, {2 - 1i, 0.5}})
 			if !eng.GemmSpecBuilt(32, withZ3M(withZExpB(cfg)), false, false) {
-				t.Errorf("kwg %d, %d groups, %dx%dx%d: the Z3M program did not run", v.kwg, v.warpsK, m, n, k)
-			}
-			// Non-finite inputs: a tile whose 3M result is not finite is
-			// computed again as the 4M kernels compute it, so those
-			// elements match the packed 4M path's; the others are 3M's.
-			a[5], b[2*n+3] = complex(float32(math.Inf(1)), 0), complex(0, float32(math.NaN()))
-			e.ZExpandB, e.ZFused4M = eng.ZExpandOff, true
-			packed := residentZgemm(t, impl, m, n, k, 1, a, b, 0, c0)
-			e.ZExpandB, e.ZFused4M = eng.ZExpandOn, false
-			got := residentZgemm(t, impl, m, n, k, 1, a, b, 0, c0)
-			nonFinite := 0
-			for i, w := range packed {
-				switch {
-				case cmplx.IsNaN(complex128(w)) || cmplx.IsInf(complex128(w)):
-					nonFinite++
-					if !sameComplex(got[i], w) {
-						t.Fatalf("kwg %d, %d groups, %dx%dx%d, non-finite inputs: element %d = %v, the 4M path's %v",
-							v.kwg, v.warpsK, m, n, k, i, got[i], w)
-					}
-				case cmplx.Abs(complex128(got[i]-w)) > 1e-5*float64(k):
-					t.Fatalf("kwg %d, %d groups, %dx%dx%d, non-finite inputs: element %d = %v, the 4M path's %v",
-						v.kwg, v.warpsK, m, n, k, i, got[i], w)
-				}
-			}
-			if nonFinite == 0 {
-				t.Fatalf("kwg %d, %d groups, %dx%dx%d: no non-finite element to check", v.kwg, v.warpsK, m, n, k)
+				t.Errorf("%s: the Z3M program did not run", what)
 			}
 			e.GemmChoices.Set(shape, old)
 		}
@@ -237,60 +196,91 @@ func TestZgemmFused3M(t *testing.T) {
 
 // TestZgemmFused3MDevice runs resident Cgemm NN through the 3M products
 // on real tensor cores: with the library's defaults (ZExpandAuto, and
-// Engine.ZFused4M off), the products of few work-groups take
-// gemm.MMAExpand's tile with Z3M, against gonum with the same bound as the
-// 4M path's tests, and with Inf and NaN inputs against the packed 4M path.
-// It skips on devices without tensor cores (TestZgemmFused3M covers the
-// kernel's logic on their emulation).
+// Engine.ZFused4M off), n = 512 takes gemm.MMAExpand's tile with Z3M, and
+// so do ragged shapes given 512's choice through the choice cache; against
+// gonum with the same bound as the 4M path's tests, and with Inf and NaN
+// inputs against the packed 4M path. It skips on devices without tensor
+// cores (TestZgemmFused3M covers the kernel's logic on their emulation)
+// and where 512 gets no expanding tile.
 func TestZgemmFused3MDevice(t *testing.T) {
 	impl := newTestImpl(t)
 	e := impl.eng
 	if !gemm.TensorCapable(e.GemmDev()) {
 		t.Skipf("%s has no tensor cores", e.Prof.Name)
 	}
+	base := gemm.Choose(e.Tuning, e.GemmDev(), 32, 512, 1024, 1024, e.Tensor)
+	x, ok := gemm.MMAExpand(e.GemmDev(), 32, base, 512, 1024)
+	if !ok {
+		t.Skipf("n = 512: no expanding tile on %s", e.Prof.Name)
+	}
 	defer func() { e.ZExpandB, e.ZFused4M = eng.ZExpandAuto, false }()
-	for _, sh := range [][3]int{{512, 512, 512}, {256, 200, 300}, {130, 66, 1000}} {
+	for _, sh := range [][3]int{{512, 512, 512}, {256, 200, 300}, {130, 66, 1000}, {67, 34, 258}} {
 		m, n, k := sh[0], sh[1], sh[2]
-		x, ok := gemm.MMAExpand(e.GemmDev(), 32, gemm.Choose(e.Tuning, e.GemmDev(), 32, m, 2*n, 2*k, e.Tensor), m, 2*n)
-		if !ok {
-			t.Logf("%dx%dx%d: no expanding tile on %s", m, n, k, e.Prof.Name)
-			continue
-		}
-		rnd := rand.New(rand.NewPCG(53, uint64(m+n+k)))
-		mk := func(r, c int) []complex64 {
-			x := make([]complex64, r*c)
-			for i := range x {
-				x[i] = complex(float32(rnd.Float64()*2-1), float32(rnd.Float64()*2-1))
-			}
-			return x
-		}
-		a, b, c0 := mk(m, k), mk(k, n), mk(m, n)
-		e.ZExpandB, e.ZFused4M = eng.ZExpandAuto, false
-		for _, ab := range [][2]complex128{{1, 0}, {-0.75, 0.5 - 1i}} {
-			alpha, beta := complex64(ab[0]), complex64(ab[1])
-			got := residentZgemm(t, impl, m, n, k, alpha, a, b, beta, c0)
-			want := append([]complex64(nil), c0...)
-			zgemmRef(m, n, k, alpha, a, b, beta, want)
-			for i := range want {
-				if d := cmplx.Abs(complex128(got[i] - want[i])); d > 1e-5*float64(k) {
-					t.Fatalf("%dx%dx%d alpha=%v beta=%v: element %d = %v, want %v", m, n, k, alpha, beta, i, got[i], want[i])
-				}
-			}
-		}
+		shape := eng.GemmShape{Prec: 32, M: m, N: 2 * n, K: 2 * k, Mode: e.Tensor}
+		old := gemm.Choose(e.Tuning, e.GemmDev(), 32, m, 2*n, 2*k, e.Tensor)
+		e.GemmChoices.Set(shape, base)
+		what := fmt.Sprintf("%dx%dx%d", m, n, k)
+		check3M(t, impl, what, 53, m, n, k, eng.ZExpandAuto, [][2]complex128{{1, 0}, {-0.75, 0.5 - 1i}})
 		if !eng.GemmSpecBuilt(32, withZ3M(withZExpB(x)), false, false) {
-			t.Errorf("%dx%dx%d: the Z3M program did not run", m, n, k)
+			t.Errorf("%s: the Z3M program did not run", what)
 		}
-		a[7], b[3*n+1] = complex(float32(math.Inf(-1)), 0), complex(float32(math.NaN()), 0)
-		e.ZExpandB, e.ZFused4M = eng.ZExpandOff, true
-		packed := residentZgemm(t, impl, m, n, k, 1, a, b, 0, c0)
-		e.ZExpandB, e.ZFused4M = eng.ZExpandAuto, false
-		got := residentZgemm(t, impl, m, n, k, 1, a, b, 0, c0)
-		for i, w := range packed {
-			nonFinite := cmplx.IsNaN(complex128(w)) || cmplx.IsInf(complex128(w))
-			if nonFinite && !sameComplex(got[i], w) || !nonFinite && cmplx.Abs(complex128(got[i]-w)) > 1e-5*float64(k) {
-				t.Fatalf("%dx%dx%d, non-finite inputs: element %d = %v, the 4M path's %v", m, n, k, i, got[i], w)
+		e.GemmChoices.Set(shape, old)
+	}
+}
+
+// check3M runs resident Cgemm NN of m×n×k on random operands (seed)
+// with Engine.ZExpandB = expand and the 3M products (ZFused4M off): for
+// each alpha, beta of abs (some alpha real, so that a product takes the
+// 3M kernel, Engine.ZFused3MRuns) against gonum, then with an Inf in A and a NaN
+// in B against the packed 4M path, whose non-finite elements it must
+// match bit for bit (a tile whose 3M result is not finite is computed
+// again as the 4M kernels compute it) and the others to the same bound.
+// what names the case in failures.
+func check3M(t *testing.T, impl *Implementation, what string, seed uint64, m, n, k int, expand eng.ZExpand, abs [][2]complex128) {
+	t.Helper()
+	e := impl.eng
+	rnd := rand.New(rand.NewPCG(seed, uint64(m+n+k)))
+	mk := func(r, c int) []complex64 {
+		x := make([]complex64, r*c)
+		for i := range x {
+			x[i] = complex(float32(rnd.Float64()*2-1), float32(rnd.Float64()*2-1))
+		}
+		return x
+	}
+	a, b, c0 := mk(m, k), mk(k, n), mk(m, n)
+	e.ZExpandB, e.ZFused4M = expand, false
+	runs := e.ZFused3MRuns.Load()
+	for _, ab := range abs {
+		alpha, beta := complex64(ab[0]), complex64(ab[1])
+		got := residentZgemm(t, impl, m, n, k, alpha, a, b, beta, c0)
+		want := append([]complex64(nil), c0...)
+		zgemmRef(m, n, k, alpha, a, b, beta, want)
+		for i := range want {
+			if d := cmplx.Abs(complex128(got[i] - want[i])); d > 1e-5*float64(k) {
+				t.Fatalf("%s alpha=%v beta=%v: element %d = %v, want %v", what, alpha, beta, i, got[i], want[i])
 			}
 		}
+	}
+	if e.ZFused3MRuns.Load() == runs {
+		t.Fatalf("%s: no product took the 3M kernel", what)
+	}
+	a[5], b[2*n+3] = complex(float32(math.Inf(1)), 0), complex(0, float32(math.NaN()))
+	e.ZExpandB, e.ZFused4M = eng.ZExpandOff, true
+	packed := residentZgemm(t, impl, m, n, k, 1, a, b, 0, c0)
+	e.ZExpandB, e.ZFused4M = expand, false
+	got := residentZgemm(t, impl, m, n, k, 1, a, b, 0, c0)
+	nonFinite := 0
+	for i, w := range packed {
+		bad := cmplx.IsNaN(complex128(w)) || cmplx.IsInf(complex128(w))
+		if bad {
+			nonFinite++
+		}
+		if bad && !sameComplex(got[i], w) || !bad && cmplx.Abs(complex128(got[i]-w)) > 1e-5*float64(k) {
+			t.Fatalf("%s, non-finite inputs: element %d = %v, the 4M path's %v", what, i, got[i], w)
+		}
+	}
+	if nonFinite == 0 {
+		t.Fatalf("%s: no non-finite element to check", what)
 	}
 }
 

@@ -117,6 +117,9 @@ type Engine struct {
 	// allows: a quarter fewer tensor-core products, with the same error
 	// as the four's (BENCHMARKS.md, "NVIDIA H200, 2026-12-03").
 	ZFused4M bool
+	// ZFusedRuns counts the complex GEMMs zgemmFused took, ZFused3MRuns
+	// those of them that formed the 3M products (tests).
+	ZFusedRuns, ZFused3MRuns atomic.Int64
 	// SymvTile, when set (measurements), replaces symv_part's tile side
 	// and work-group height (symvShape).
 	SymvTile [2]int

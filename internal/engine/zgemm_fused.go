@@ -67,6 +67,10 @@ func zgemmFused[R Real](c *Call, tA, tB blas.Transpose, m, n, k int, alpha, beta
 		br = 1
 	}
 	NewGemmLauncher[R](c).Gemm(cfg, false, false, m, 2*n, 2*k, R(real(alpha)), a, 2*offA, 2*lda, b, 2*offB, 2*ldb, br, cb, 2*offC, 2*ldc)
+	c.E.ZFusedRuns.Add(1)
+	if cfg.Z3M {
+		c.E.ZFused3MRuns.Add(1)
+	}
 	return true
 }
 
