@@ -33,11 +33,15 @@ const zgemm3MMin = 2048
 // counts the waves each method's GEMM runs in, zgemmGroupsPerCU
 // work-groups to a compute unit, and takes 3M where its waves times its
 // depth k are fewer than 4M's times 2k. Where both fill the device
-// equally the flops saved do not pay for 3M's three extra launches;
-// where 4M's tiles leave a wave nearly empty (n = 768: 144 work-groups
-// on 132 compute units) 3M's three products of depth k finish first.
-// Below zgemm3MWaveMin those launches cost more than the product
-// (BENCHMARKS.md, "NVIDIA H200, 2026-12-03").
+// equally the flops saved do not pay for 3M's three extra launches
+// (n = 896 on the H200: 4M's 196 work-groups in one wave of depth 2k, 3M's
+// 294 in two of depth k); where they fit the same waves 3M's products of
+// depth k finish first (n = 768: 144 and 216 work-groups, one wave each
+// on 132 compute units). Below zgemm3MWaveMin those launches cost more
+// than the product (BENCHMARKS.md, "NVIDIA H200, 2026-12-03"). Two
+// work-groups to a compute unit is the occupancy of the H200's 3xTF32
+// tiles (about 254 registers a work-item; docs/notes.md, "Nsight Compute
+// on 3xTF32") and fits the measurements in both precisions.
 const (
 	zgemm3MWaveMin   = 768
 	zgemmGroupsPerCU = 2

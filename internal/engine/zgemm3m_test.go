@@ -27,8 +27,8 @@ func TestZMethodFor(t *testing.T) {
 		}
 	}
 	// On the H200's tensor-core tiles, between 768 and 2048, the waves
-	// decide: at 768 4M's 144 work-groups take two waves of depth 2k and
-	// 3M's 216 one of depth k; at 896 and 1024 both take the same time
+	// decide: at 768 4M's 144 work-groups and 3M's 216 take one wave
+	// each, of depth 2k and k; at 896 and 1024 both take the same time
 	// (one wave of 2k against two of k), so 4M; from 1280 3M's fewer.
 	h200 := &Engine{Tuning: gemm.Builtin(), Prof: platform.Profile{Name: "NVIDIA H200", Vendor: platform.VendorNVIDIA,
 		VendorName: "NVIDIA Corporation", Platform: "NVIDIA CUDA", Type: cl.DeviceTypeGPU, ComputeUnits: 132,
