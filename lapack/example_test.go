@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log"
 
+	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	blasgonum "gonum.org/v1/gonum/blas/gonum"
 	"gonum.org/v1/gonum/lapack/gonum"
@@ -44,4 +45,50 @@ func Example() {
 	// Output:
 	// ⎡1.250⎤
 	// ⎣1.500⎦
+}
+
+// ExampleGetrs factorises a matrix that lives on the device and solves
+// with the factors there: only the pivots and the solution come back.
+func ExampleGetrs() {
+	impl, err := clblas.New()
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer impl.Close()
+	l, err := cllapack.New(impl)
+	if err != nil {
+		log.Fatal(err)
+	}
+	a, err := clblas.NewMatrixFrom(impl, 3, 3, []float64{
+		2, 1, 1,
+		4, -6, 0,
+		-2, 7, 2,
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer a.Release()
+	b, err := clblas.NewMatrixFrom(impl, 3, 1, []float64{5, -2, 9})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer b.Release()
+	ipiv := make([]int, 3)
+	if ok, err := cllapack.Getrf(l, a, ipiv); err != nil || !ok {
+		log.Fatal("Getrf: ", ok, err)
+	}
+	ev, err := cllapack.Getrs(l, blas.NoTrans, a, ipiv, b)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := ev.Wait(); err != nil {
+		log.Fatal(err)
+	}
+	x := make([]float64, 3)
+	if err := b.Read(x); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%.3f\n", x)
+	// Output:
+	// [1.000 1.000 2.000]
 }

@@ -62,22 +62,37 @@ const (
 // nothing) on the resident operations' queue, so it runs in order with
 // them.
 func laswpDevice[T float32 | float64](impl *Implementation, d *clblas.Matrix[T], p *pivots, c0, cols, k, kb int) error {
-	if cols == 0 {
+	if cols == 0 || kb == 0 {
 		return nil
 	}
-	buf, off, err := d.Buffer()
+	ev, err := laswpOn(impl, d, p, c0, cols, k, kb, nil)
 	if err != nil {
 		return err
 	}
+	return ev.Release()
+}
+
+// laswpOn is laswpDevice after the events of wait, returning the event of
+// its last launch (cols and kb positive), which the caller releases.
+func laswpOn[T float32 | float64](impl *Implementation, d *clblas.Matrix[T], p *pivots, c0, cols, k, kb int, wait []*cl.Event) (*cl.Event, error) {
+	buf, off, err := d.Buffer()
+	if err != nil {
+		return nil, err
+	}
 	groups := (cols + laswpCols - 1) / laswpCols
+	var last *cl.Event
 	// At most laswpMax interchanges a launch, in order.
 	for k1 := k; k1 < k+kb; k1 += laswpMax {
 		k2 := min(k+kb, k1+laswpMax)
-		err = launch[T](impl, "laswp", []int{groups * laswpWG}, []int{laswpWG},
+		if last != nil {
+			last.Release() // the queue keeps the launches in order
+		}
+		last, err = launchOn[T](impl, nil, wait, "laswp", []int{groups * laswpWG}, []int{laswpWG},
 			buf, int64(off+c0), int32(d.Stride()), int32(cols), int32(k1), int32(k2), p.dev)
 		if err != nil {
-			return fmt.Errorf("cllapack: laswp: %w", err)
+			return nil, fmt.Errorf("cllapack: laswp: %w", err)
 		}
+		wait = nil
 	}
-	return nil
+	return last, nil
 }
