@@ -95,7 +95,7 @@ func (impl *Implementation) geqrf(d *clblas.Matrix[float64], tau []float64) erro
 	if impl.hostPanel {
 		return impl.geqrfHost(d, tau)
 	}
-	return impl.geqrfOnDevice(d, tau)
+	return geqrfOnDevice(impl, d, tau)
 }
 
 // geqrfHost is the blocked QR factorization of the resident m×n matrix d
@@ -215,7 +215,7 @@ func newReflectorScratch(b *clblas.Implementation, m, n, nb int) (dv, dt, dw *cl
 }
 
 // releaseAll releases every matrix of ms and returns the first error.
-func releaseAll(ms ...*clblas.Matrix[float64]) error {
+func releaseAll[T float32 | float64](ms ...*clblas.Matrix[T]) error {
 	var first error
 	for _, x := range ms {
 		if err := x.Release(); err != nil && first == nil {

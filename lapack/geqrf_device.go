@@ -2,6 +2,7 @@ package cllapack
 
 import (
 	"fmt"
+	"unsafe"
 
 	"gonum.org/v1/gonum/blas"
 
@@ -39,20 +40,20 @@ const qrWG = 256
 // qrRun is the device scratch of geqrfOnDevice: the reflectors of a panel
 // as explicit columns (V, m×nb), W = Vᵀ·C and W2 = Tᵀ·W (nb×n each), the
 // Gram matrix VᵀV and the panel's T (nb×nb), and tau.
-type qrRun struct {
+type qrRun[T float32 | float64] struct {
 	impl                *Implementation
-	d                   *clblas.Matrix[float64]
-	dv, dw, dw2, dg, dt *clblas.Matrix[float64]
-	tau                 *cl.Array[float64]
+	d                   *clblas.Matrix[T]
+	dv, dw, dw2, dg, dt *clblas.Matrix[T]
+	tau                 *cl.Array[T]
 	m, n, nb            int
 	// grid, when set, factorises each panel in one geqrf_grid launch.
-	grid *qrGrid
+	grid *qrGrid[T]
 	// With look-ahead (q2 set) the next panel's geqrf_grid runs on q2
 	// into the second V and T (dv2, dt2) while the main queue applies
 	// this panel's reflectors to the rest of the trailing matrix; the
 	// pairs swap every step.
 	q2       *cl.Queue
-	dv2, dt2 *clblas.Matrix[float64]
+	dv2, dt2 *clblas.Matrix[T]
 }
 
 // geqrfOnDevice is the blocked QR factorization of the resident m×n
@@ -64,15 +65,15 @@ type qrRun struct {
 // three GEMMs. The rest of the panel's T comes from the Gram matrix VᵀV
 // (one GEMM) by larft_t, and the trailing matrix is
 // updated as C −= V·(Tᵀ·(Vᵀ·C)), three GEMMs.
-func (impl *Implementation) geqrfOnDevice(d *clblas.Matrix[float64], tau []float64) (err error) {
+func geqrfOnDevice[T float32 | float64](impl *Implementation, d *clblas.Matrix[T], tau []T) (err error) {
 	m, n := d.Dims()
 	k := min(m, n)
-	r := &qrRun{impl: impl, d: d, m: m, n: n, nb: min(impl.nb, k)}
+	r := &qrRun[T]{impl: impl, d: d, m: m, n: n, nb: min(impl.nb, k)}
 	if err := r.alloc(k); err != nil {
 		r.release()
 		return err
 	}
-	if r.grid, err = newQRGrid(impl, k, r.nb); err != nil {
+	if r.grid, err = newQRGrid[T](impl, k, r.nb); err != nil {
 		r.release()
 		return err
 	}
@@ -99,14 +100,14 @@ func (impl *Implementation) geqrfOnDevice(d *clblas.Matrix[float64], tau []float
 		}
 	}
 	impl.stats.transfers.Add(1)
-	impl.stats.bytes.Add(8 * int64(k))
+	impl.stats.bytes.Add(int64(unsafe.Sizeof(tau[0])) * int64(k))
 	return nil
 }
 
 // steps runs the factorization's k/nb steps: each panel, then its block
 // reflector on the columns right of it. With look-ahead the next panel's
 // columns are updated first and that panel is launched on q2.
-func (r *qrRun) steps(k int) (err error) {
+func (r *qrRun[T]) steps(k int) (err error) {
 	q := r.impl.blas.Runtime().Queue()
 	var pending *cl.Event // the next panel's launch on q2
 	defer waitPending(&pending, &err)
@@ -149,18 +150,18 @@ func (r *qrRun) steps(k int) (err error) {
 	return nil
 }
 
-func (r *qrRun) alloc(k int) (err error) {
+func (r *qrRun[T]) alloc(k int) (err error) {
 	shapes := []struct {
-		p    **clblas.Matrix[float64]
+		p    **clblas.Matrix[T]
 		rows int
 		cols int
 	}{{&r.dv, r.m, r.nb}, {&r.dw, r.nb, r.n}, {&r.dw2, r.nb, r.n}, {&r.dg, r.nb, r.nb}, {&r.dt, r.nb, r.nb}}
 	for _, s := range shapes {
-		if *s.p, err = clblas.NewMatrix[float64](r.impl.blas, s.rows, s.cols); err != nil {
+		if *s.p, err = clblas.NewMatrix[T](r.impl.blas, s.rows, s.cols); err != nil {
 			return err
 		}
 	}
-	r.tau, err = cl.NewArray[float64](r.impl.blas.Runtime().Context(), cl.MemReadWrite, k)
+	r.tau, err = cl.NewArray[T](r.impl.blas.Runtime().Context(), cl.MemReadWrite, k)
 	if err != nil {
 		return fmt.Errorf("cllapack: tau: %w", err)
 	}
@@ -168,20 +169,20 @@ func (r *qrRun) alloc(k int) (err error) {
 }
 
 // allocAhead sets up look-ahead: the second queue, V and T.
-func (r *qrRun) allocAhead() (err error) {
+func (r *qrRun[T]) allocAhead() (err error) {
 	if r.q2, err = r.impl.aheadQueue(); err != nil {
 		return err
 	}
-	if r.dv2, err = clblas.NewMatrix[float64](r.impl.blas, r.m, r.nb); err != nil {
+	if r.dv2, err = clblas.NewMatrix[T](r.impl.blas, r.m, r.nb); err != nil {
 		return err
 	}
-	r.dt2, err = clblas.NewMatrix[float64](r.impl.blas, r.nb, r.nb)
+	r.dt2, err = clblas.NewMatrix[T](r.impl.blas, r.nb, r.nb)
 	return err
 }
 
-func (r *qrRun) release() error {
-	var ms []*clblas.Matrix[float64]
-	for _, m := range []*clblas.Matrix[float64]{r.dv, r.dw, r.dw2, r.dg, r.dt, r.dv2, r.dt2} {
+func (r *qrRun[T]) release() error {
+	var ms []*clblas.Matrix[T]
+	for _, m := range []*clblas.Matrix[T]{r.dv, r.dw, r.dw2, r.dg, r.dt, r.dv2, r.dt2} {
 		if m != nil {
 			ms = append(ms, m)
 		}
@@ -202,7 +203,7 @@ func (r *qrRun) release() error {
 
 // panel factorises the (m−i)×ib panel at (i, i) leaf by leaf, leaving its
 // reflectors in dv (rows 0 to m−i).
-func (r *qrRun) panel(i, ib int) error {
+func (r *qrRun[T]) panel(i, ib int) error {
 	if r.grid != nil {
 		ev, err := r.gridPanelOn(nil, nil, r.dv, r.dt, i, ib)
 		if err != nil {
@@ -227,7 +228,7 @@ func (r *qrRun) panel(i, ib int) error {
 	ld := r.d.Stride()
 	for lb := 0; lb < ib; lb += impl.qrLeaf {
 		b := min(impl.qrLeaf, ib-lb)
-		err := launch[float64](impl, "geqr2_leaf", []int{qrWG}, []int{qrWG}, int32(mp-lb), int32(b),
+		err := launch[T](impl, "geqr2_leaf", []int{qrWG}, []int{qrWG}, int32(mp-lb), int32(b),
 			buf, int64(off+(i+lb)*ld+i+lb), int32(ld), r.tau, int64(i+lb), vb, int64(voff),
 			int32(r.dv.Stride()), int32(lb), int32(lb), tb, int64(toff+lb*r.dt.Stride()+lb), int32(r.dt.Stride()))
 		if err != nil {
@@ -254,7 +255,7 @@ func (r *qrRun) panel(i, ib int) error {
 // gridPanelOn launches geqrf_grid on the (m−i)×ib panel at (i, i), its
 // reflectors into dv and T's diagonal into dt, on q (nil: the main
 // queue) after wait, and returns the launch's event.
-func (r *qrRun) gridPanelOn(q *cl.Queue, wait []*cl.Event, dv, dt *clblas.Matrix[float64], i, ib int) (*cl.Event, error) {
+func (r *qrRun[T]) gridPanelOn(q *cl.Queue, wait []*cl.Event, dv, dt *clblas.Matrix[T], i, ib int) (*cl.Event, error) {
 	impl, g := r.impl, r.grid
 	mp := r.m - i
 	buf, off, err := r.d.Buffer()
@@ -280,7 +281,7 @@ func (r *qrRun) gridPanelOn(q *cl.Queue, wait []*cl.Event, dv, dt *clblas.Matrix
 	if groups >= impl.gridQRSplit {
 		name = geqrfGridSplit
 	}
-	return launchOn[float64](impl, q, wait, name, []int{groups * gridWG}, []int{gridWG},
+	return launchOn[T](impl, q, wait, name, []int{groups * gridWG}, []int{gridWG},
 		int32(mp), int32(ib), int32(bw), int32(rpg), buf, int64(off+i*ld+i), int32(ld), r.tau, int64(i),
 		vb, int64(voff), int32(dv.Stride()), tb, int64(toff), int32(dt.Stride()),
 		g.syncs, int32(i/r.nb), int32(impl.gridSpin), g.xs)
@@ -288,7 +289,7 @@ func (r *qrRun) gridPanelOn(q *cl.Queue, wait []*cl.Event, dv, dt *clblas.Matrix
 
 // larft forms the panel's T from VᵀV and the leaves' factors (larft_t,
 // with dw2 as its scratch).
-func (r *qrRun) larft(i, ib int) error {
+func (r *qrRun[T]) larft(i, ib int) error {
 	v, err := r.dv.View(0, 0, r.m-i, ib)
 	if err != nil {
 		return err
@@ -316,13 +317,13 @@ func (r *qrRun) larft(i, ib int) error {
 	if r.grid != nil {
 		lw = 1 // geqrf_grid writes T's diagonal only
 	}
-	return launch[float64](r.impl, "larft_t", []int{potfWG}, []int{potfWG}, int32(ib), int32(lw),
+	return launch[T](r.impl, "larft_t", []int{potfWG}, []int{potfWG}, int32(ib), int32(lw),
 		gb, int64(goff), int32(g.Stride()), tb, int64(toff), int32(r.dt.Stride()), yb, int64(yoff), int32(r.dw2.Stride()))
 }
 
 // applyPanel applies the block reflector of the panel at (i, i), ib wide
 // (V and T formed), to the cols columns of d from col.
-func (r *qrRun) applyPanel(i, ib, col, cols int) error {
+func (r *qrRun[T]) applyPanel(i, ib, col, cols int) error {
 	if cols == 0 {
 		return nil
 	}
@@ -340,7 +341,7 @@ func (r *qrRun) applyPanel(i, ib, col, cols int) error {
 
 // apply enqueues C −= V·(Tᵀ·(Vᵀ·C)) (Hᵀ·C for H = I − V·T·Vᵀ) on the
 // rows×cols block C of d at (row, col), V rows×kb and T kb×kb.
-func (r *qrRun) apply(v, t *clblas.Matrix[float64], row, col, rows, cols int) error {
+func (r *qrRun[T]) apply(v, t *clblas.Matrix[T], row, col, rows, cols int) error {
 	_, kb := v.Dims()
 	c, err := r.d.View(row, col, rows, cols)
 	if err != nil {

@@ -242,10 +242,10 @@ func fillZero(impl *Implementation, x *cl.Array[int32], n int) error {
 // qrGrid is a QR factorization's geqrf_grid state: the barriers (two int32
 // a panel, zero at the start) and the scratch of the published sums and
 // rows.
-type qrGrid struct {
+type qrGrid[T float32 | float64] struct {
 	impl   *Implementation
 	syncs  *cl.Array[int32]
-	xs     *cl.Array[float64]
+	xs     *cl.Array[T]
 	groups int
 }
 
@@ -253,18 +253,18 @@ type qrGrid struct {
 // reflectors in panels nb wide, or nil when the panels take their leaves:
 // off by setting (impl.gridQR), on a device that failed the probe, or for
 // panels wider than geqrf_grid takes.
-func newQRGrid(impl *Implementation, k, nb int) (*qrGrid, error) {
-	if !impl.gridQR || nb > gridBMax || !gridUsable[float64](impl) {
+func newQRGrid[T float32 | float64](impl *Implementation, k, nb int) (*qrGrid[T], error) {
+	if !impl.gridQR || nb > gridBMax || !gridUsable[T](impl) {
 		return nil, nil
 	}
-	g := &qrGrid{impl: impl, groups: impl.gridGroups()}
+	g := &qrGrid[T]{impl: impl, groups: impl.gridGroups()}
 	ctx := impl.blas.Runtime().Context()
 	panels := (k + nb - 1) / nb
 	var err error
 	if g.syncs, err = newGridSyncs(impl, panels); err == nil {
 		// The groups' sums, the copies of row c and the totals, of two
 		// parities each (geqrf_grid_total in kernels/lapack.cl).
-		g.xs, err = cl.NewArray[float64](ctx, cl.MemReadWrite, 2*g.groups*(nb+2)+2*nb+2*(nb+2))
+		g.xs, err = cl.NewArray[T](ctx, cl.MemReadWrite, 2*g.groups*(nb+2)+2*nb+2*(nb+2))
 	}
 	if err != nil {
 		g.release()
@@ -273,10 +273,10 @@ func newQRGrid(impl *Implementation, k, nb int) (*qrGrid, error) {
 	return g, nil
 }
 
-func (g *qrGrid) release() error { return cmp.Or(releaseArray(g.syncs), releaseArray(g.xs)) }
+func (g *qrGrid[T]) release() error { return cmp.Or(releaseArray(g.syncs), releaseArray(g.xs)) }
 
 // failed reports, from the barriers, whether a launch failed (gridFailed).
-func (g *qrGrid) failed() error { return gridFailed(g.impl, g.syncs, "geqrf_grid") }
+func (g *qrGrid[T]) failed() error { return gridFailed(g.impl, g.syncs, "geqrf_grid") }
 
 // gridFailed reads the barriers syncs (two int32 a panel) of a
 // factorization's launches of kernel name back and reports an error if

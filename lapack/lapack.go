@@ -28,9 +28,9 @@
 // Dlange, Dlansy and Dlantr, split their sums across goroutines too, with
 // gonum's answers bit for bit. Everything else is gonum's code.
 //
-// Matrices already in device memory factorise in place with Potrf and
-// Getrf (float32 or float64) and Geqrf (float64), and Getrs and Potrs
-// solve with those factors on the device, returning an event.
+// Matrices already in device memory (float32 or float64) factorise in
+// place with Potrf, Getrf and Geqrf, and Getrs and Potrs solve with those
+// factors on the device, returning an event.
 //
 // Every routine keeps gonum's contract: bad arguments panic with gonum's
 // messages in gonum's order (they are forwarded to gonum's routine), a

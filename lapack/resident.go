@@ -72,22 +72,22 @@ func Getrf[T float32 | float64](impl *Implementation, a *clblas.Matrix[T], ipiv 
 	return ok, nil
 }
 
-// Geqrf computes in place the QR factorization A = Q·R of the m×n matrix a
-// in the device memory of impl's BLAS implementation, stored as Dgeqrf
-// stores it (R on and above the diagonal, the reflectors below it, their
-// factors in tau, len(tau) == min(m, n)). Every step, the panels
-// included, runs on the device (see geqrfOnDevice); only tau is read back,
-// at the end. It returns an error for a bad argument
-// (wrapping clblas.ErrInvalidArg) or a device failure, after which a's
-// contents are undefined. It returns when the factorization is done.
+// Geqrf computes in place the QR factorization A = Q·R of the m×n float32
+// or float64 matrix a in the device memory of impl's BLAS implementation,
+// stored as Dgeqrf stores it (R on and above the diagonal, the reflectors
+// below it, their factors in tau, len(tau) == min(m, n)). Every step, the
+// panels included, runs on the device (see geqrfOnDevice); only tau is
+// read back, at the end. It returns an error for a bad argument (wrapping
+// clblas.ErrInvalidArg) or a device failure, after which a's contents are
+// undefined. It returns when the factorization is done.
 //
 // The panel kernels form products of unscaled columns, which overflow or
-// underflow for elements beyond about 1e±150 where gonum's reflectors do
-// not. Dgeqrf scales such a matrix by a power of two first, or leaves it
-// to gonum; Geqrf does not look at a, so a caller with such elements
-// scales it by a power of two before the call (R then carries the scale;
-// the reflectors and tau do not).
-func Geqrf(impl *Implementation, a *clblas.Matrix[float64], tau []float64) error {
+// underflow for elements beyond about 1e±150 in float64 (1e±19 in
+// float32) where gonum's reflectors do not. Dgeqrf scales such a matrix by
+// a power of two first, or leaves it to gonum; Geqrf does not look at a,
+// so a caller with such elements scales it by a power of two before the
+// call (R then carries the scale; the reflectors and tau do not).
+func Geqrf[T float32 | float64](impl *Implementation, a *clblas.Matrix[T], tau []T) error {
 	if a == nil {
 		return fmt.Errorf("cllapack: Geqrf: nil matrix: %w", clblas.ErrInvalidArg)
 	}
@@ -95,10 +95,14 @@ func Geqrf(impl *Implementation, a *clblas.Matrix[float64], tau []float64) error
 	if len(tau) != min(m, n) {
 		return fmt.Errorf("cllapack: Geqrf: len(tau) = %d for a %d×%d matrix: %w", len(tau), m, n, clblas.ErrInvalidArg)
 	}
-	if min(m, n) == 0 {
-		return nil
+	var err error
+	switch d := any(a).(type) {
+	case *clblas.Matrix[float64]:
+		err = impl.geqrf(d, any(tau).([]float64)) // host panels where impl.hostPanel asks
+	default:
+		err = geqrfOnDevice(impl, a, tau) // float32: no host panels (gonum has none)
 	}
-	if err := impl.geqrf(a, tau); err != nil {
+	if err != nil {
 		return fmt.Errorf("cllapack: Geqrf: %w", err)
 	}
 	return nil

@@ -13,8 +13,8 @@ import (
 )
 
 // TestResidentFloat32 factorises float32 matrices on the device and checks
-// the residuals ‖UᵀU − A‖ and ‖L·U − P·A‖ (in float64 on the host) against
-// float32's precision, and that a non-positive-definite and a singular
+// the residuals ‖UᵀU − A‖, ‖L·U − P·A‖ and ‖Q·R − A‖ with ‖QᵀQ − I‖ (in
+// float64 on the host) against float32's precision, and that a non-positive-definite and a singular
 // matrix are reported.
 func TestResidentFloat32(t *testing.T) { residentFloat32(t, newTestImpl(t, 32)) }
 
@@ -80,6 +80,10 @@ func residentFloat32(t *testing.T, impl *Implementation) {
 		t.Errorf("Getrf: ‖L·U − P·A‖/‖A‖ = %g > %g", r, tol)
 	}
 
+	tau := make([]float32, n)
+	_, qr := factor32(t, g, func(d *clblas.Matrix[float32]) (bool, error) { return true, Geqrf(impl, d, tau) })
+	checkQR32(t, g, qr, tau, n, tol)
+
 	a[50*n+50] = -1e6
 	if ok, _ := factor32(t, a, func(d *clblas.Matrix[float32]) (bool, error) { return Potrf(impl, blas.Lower, d) }); ok {
 		t.Error("Potrf of a matrix that is not positive definite: ok")
@@ -89,6 +93,43 @@ func residentFloat32(t *testing.T, impl *Implementation) {
 	}
 	if ok, _ := factor32(t, g, func(d *clblas.Matrix[float32]) (bool, error) { return Getrf(impl, d, ipiv) }); ok {
 		t.Error("Getrf of a singular matrix: ok")
+	}
+}
+
+// checkQR32 checks Geqrf's float32 factorization qr (tau) of the n×n a:
+// Q formed from the reflectors by gonum's Dorgqr in float64, and R, must
+// give ‖Q·R − A‖/‖A‖ and ‖QᵀQ − I‖ within tol.
+func checkQR32(t *testing.T, a, qr []float64, tau32 []float32, n int, tol float64) {
+	t.Helper()
+	tau := make([]float64, n)
+	for i, v := range tau32 {
+		tau[i] = float64(v)
+	}
+	r := make([]float64, n*n)
+	for i := range n {
+		for j := i; j < n; j++ {
+			r[i*n+j] = qr[i*n+j]
+		}
+	}
+	q := append([]float64(nil), qr...)
+	work := make([]float64, 64*n)
+	gonum.Implementation{}.Dorgqr(n, n, n, q, n, tau, work, len(work))
+	prod := make([]float64, n*n)
+	blas64.Implementation().Dgemm(blas.NoTrans, blas.NoTrans, n, n, n, 1, q, n, r, n, 0, prod, n)
+	if d := relDiff(prod, rounded(a)); d > tol {
+		t.Errorf("Geqrf: ‖Q·R − A‖/‖A‖ = %g > %g", d, tol)
+	}
+	qtq := make([]float64, n*n)
+	blas64.Implementation().Dgemm(blas.Trans, blas.NoTrans, n, n, n, 1, q, n, q, n, 0, qtq, n)
+	var d float64
+	for i := range n {
+		qtq[i*n+i]--
+		for j := range n {
+			d = max(d, math.Abs(qtq[i*n+j]))
+		}
+	}
+	if d > tol {
+		t.Errorf("Geqrf: ‖QᵀQ − I‖ = %g > %g", d, tol)
 	}
 }
 
