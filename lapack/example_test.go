@@ -92,3 +92,53 @@ func ExampleGetrs() {
 	// Output:
 	// [1.000 1.000 2.000]
 }
+
+// ExampleOrmqr solves a least-squares problem min ‖A·x − b‖ with the
+// matrix on the device: A = Q·R by Geqrf, Qᵀ·b by Ormqr, then x = R⁻¹ times
+// the top of Qᵀ·b by clblas.Trsm; only x comes back.
+func ExampleOrmqr() {
+	impl, err := clblas.New()
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer impl.Close()
+	l, err := cllapack.New(impl)
+	if err != nil {
+		log.Fatal(err)
+	}
+	a, err := clblas.NewMatrixFrom(impl, 4, 2, []float64{1, 1, 1, 2, 1, 3, 1, 4})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer a.Release()
+	b, err := clblas.NewMatrixFrom(impl, 4, 1, []float64{6, 5, 7, 10})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer b.Release()
+	tau := make([]float64, 2)
+	if err := cllapack.Geqrf(l, a, tau); err != nil {
+		log.Fatal(err)
+	}
+	if _, err := cllapack.Ormqr(l, blas.Trans, a, tau, b); err != nil {
+		log.Fatal(err)
+	}
+	r, err := a.View(0, 0, 2, 2)
+	if err != nil {
+		log.Fatal(err)
+	}
+	top, err := b.View(0, 0, 2, 1)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if _, err := clblas.Trsm(blas.Left, blas.Upper, blas.NoTrans, blas.NonUnit, 1, r, top); err != nil {
+		log.Fatal(err)
+	}
+	x := make([]float64, 2)
+	if err := top.Read(x); err != nil { // waits for the operations before it
+		log.Fatal(err)
+	}
+	fmt.Printf("%.3f\n", x)
+	// Output:
+	// [3.500 1.400]
+}

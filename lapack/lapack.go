@@ -29,8 +29,9 @@
 // gonum's answers bit for bit. Everything else is gonum's code.
 //
 // Matrices already in device memory (float32 or float64) factorise in
-// place with Potrf, Getrf and Geqrf, and Getrs and Potrs solve with those
-// factors on the device, returning an event.
+// place with Potrf, Getrf and Geqrf; Getrs and Potrs solve with those
+// factors on the device and Ormqr multiplies by Q or Qᵀ, returning an
+// event.
 //
 // Every routine keeps gonum's contract: bad arguments panic with gonum's
 // messages in gonum's order (they are forwarded to gonum's routine), a

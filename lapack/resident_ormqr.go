@@ -1,0 +1,259 @@
+package cllapack
+
+import (
+	"fmt"
+
+	"gonum.org/v1/gonum/blas"
+
+	clblas "github.com/gocompute/opencl/blas"
+)
+
+// Ormqr multiplies the m×n matrix c on the device from the left by the
+// orthogonal factor Q = H(0)·H(1)···H(k−1) of a QR factorization from
+// Geqrf, or by Qᵀ:
+//
+//	C = Q·C   trans == blas.NoTrans,
+//	C = Qᵀ·C  trans == blas.Trans or blas.ConjTrans.
+//
+// a holds the reflectors below its diagonal, as Geqrf leaves them (m rows,
+// at least k columns; what lies on and above the diagonal is not read),
+// and tau their k = len(tau) factors, k ≤ m. Least squares then runs on
+// the device: Qᵀ·B by Ormqr, then the top rows by clblas.Trsm with R (see
+// the example). Q itself is Ormqr applied to the first columns of the
+// identity.
+//
+// Each block of reflectors is formed on the device as explicit columns V
+// and its triangular factor T (from VᵀV, with tau on T's diagonal, as
+// geqrfOnDevice forms it), and applied as C −= V·(op(T)·(Vᵀ·C)): the
+// blocks last to first for Q, first to last for Qᵀ. The commands follow
+// those enqueued before them on the in-order queue, after the events of
+// wait (waited for on the host: the first command is a write); the
+// returned event completes when c holds the product. It returns an error
+// for a bad argument (wrapping clblas.ErrInvalidArg or clblas.ErrShape) or
+// a failure to enqueue, after which c's contents are undefined.
+func Ormqr[T float32 | float64](impl *Implementation, trans blas.Transpose, a *clblas.Matrix[T], tau []T, c *clblas.Matrix[T], wait ...*clblas.Event) (*clblas.Event, error) {
+	if err := checkOrmqr(trans, a, tau, c); err != nil {
+		return nil, err
+	}
+	for _, w := range wait {
+		if w == nil {
+			continue
+		}
+		if err := w.Wait(); err != nil {
+			return nil, fmt.Errorf("cllapack: Ormqr: a dependency failed: %w", err)
+		}
+	}
+	ev, err := ormqrResident(impl, trans, a, tau, c)
+	if err != nil {
+		return nil, fmt.Errorf("cllapack: Ormqr: %w", err)
+	}
+	return ev, nil
+}
+
+// checkOrmqr checks Ormqr's arguments.
+func checkOrmqr[T float32 | float64](trans blas.Transpose, a *clblas.Matrix[T], tau []T, c *clblas.Matrix[T]) error {
+	if trans != blas.NoTrans && trans != blas.Trans && trans != blas.ConjTrans {
+		return fmt.Errorf("cllapack: Ormqr: bad trans %q: %w", rune(trans), clblas.ErrInvalidArg)
+	}
+	if a == nil || c == nil {
+		return fmt.Errorf("cllapack: Ormqr: nil matrix: %w", clblas.ErrInvalidArg)
+	}
+	m, ka := a.Dims()
+	if mc, _ := c.Dims(); mc != m {
+		return fmt.Errorf("cllapack: Ormqr: %d rows of C for %d rows of reflectors: %w", mc, m, clblas.ErrShape)
+	}
+	if k := len(tau); k == 0 || k > min(m, ka) {
+		return fmt.Errorf("cllapack: Ormqr: %d reflectors in a %d×%d matrix: %w", k, m, ka, clblas.ErrInvalidArg)
+	}
+	return nil
+}
+
+// ormqrRun is Ormqr's device scratch: V (m×nb), VᵀV and T (nb×nb), and
+// W and W2 (nb×n, W2 at least nb wide: larft_t's scratch), as qrRun's.
+type ormqrRun[T float32 | float64] struct {
+	impl                *Implementation
+	dv, dg, dt, dw, dw2 *clblas.Matrix[T]
+}
+
+// ormqrResident is Ormqr after its checks.
+func ormqrResident[T float32 | float64](impl *Implementation, trans blas.Transpose, a *clblas.Matrix[T], tau []T, c *clblas.Matrix[T]) (ev *clblas.Event, err error) {
+	m, n := c.Dims()
+	k := len(tau)
+	nb := min(impl.nb, k)
+	r := &ormqrRun[T]{impl: impl}
+	defer func() {
+		if rerr := releaseAll(r.mats()...); rerr != nil && err == nil {
+			err = rerr
+		}
+	}()
+	for _, s := range []struct {
+		p          **clblas.Matrix[T]
+		rows, cols int
+	}{{&r.dv, m, nb}, {&r.dg, nb, nb}, {&r.dt, nb, nb}, {&r.dw, nb, n}, {&r.dw2, nb, max(n, nb)}} {
+		if *s.p, err = clblas.NewMatrix[T](impl.blas, s.rows, s.cols); err != nil {
+			return nil, err
+		}
+	}
+	var blocks []int
+	for i := 0; i < k; i += nb {
+		blocks = append(blocks, i)
+	}
+	if trans == blas.NoTrans {
+		for l, h := 0, len(blocks)-1; l < h; l, h = l+1, h-1 {
+			blocks[l], blocks[h] = blocks[h], blocks[l]
+		}
+	}
+	tT := blas.Trans
+	if trans == blas.NoTrans {
+		tT = blas.NoTrans
+	}
+	for _, i := range blocks {
+		if ev, err = r.block(a, tau, c, tT, i, min(nb, k-i)); err != nil {
+			return nil, err
+		}
+	}
+	return ev, nil
+}
+
+func (r *ormqrRun[T]) mats() []*clblas.Matrix[T] {
+	var ms []*clblas.Matrix[T]
+	for _, m := range []*clblas.Matrix[T]{r.dv, r.dg, r.dt, r.dw, r.dw2} {
+		if m != nil {
+			ms = append(ms, m)
+		}
+	}
+	return ms
+}
+
+// block forms the ib reflectors from column i of a as V and T and applies
+// the block reflector H (tT == blas.NoTrans) or Hᵀ to rows i… of c,
+// returning the last command's event.
+func (r *ormqrRun[T]) block(a *clblas.Matrix[T], tau []T, c *clblas.Matrix[T], tT blas.Transpose, i, ib int) (*clblas.Event, error) {
+	m, n := c.Dims()
+	mp := m - i
+	v, err := r.formV(a, i, ib)
+	if err != nil {
+		return nil, err
+	}
+	t, err := r.formT(v, tau[i:i+ib])
+	if err != nil {
+		return nil, err
+	}
+	cv, err := c.View(i, 0, mp, n)
+	if err != nil {
+		return nil, err
+	}
+	w, err := r.dw.View(0, 0, ib, n)
+	if err != nil {
+		return nil, err
+	}
+	w2, err := r.dw2.View(0, 0, ib, n)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := clblas.Gemm(blas.Trans, blas.NoTrans, 1, v, cv, 0, w); err != nil {
+		return nil, err
+	}
+	if _, err := clblas.Gemm(tT, blas.NoTrans, 1, t, w, 0, w2); err != nil {
+		return nil, err
+	}
+	return clblas.Gemm(blas.NoTrans, blas.NoTrans, -1, v, w2, 1, cv)
+}
+
+// formV writes the ib reflectors from column i of a as the explicit
+// (m−i)×ib columns of V (a view of dv): the unit lower triangle on top is
+// the identity multiplied by a's strictly lower part (Trmm with a unit
+// diagonal reads nothing else), the rows below it a's own, copied by a
+// product with the identity.
+func (r *ormqrRun[T]) formV(a *clblas.Matrix[T], i, ib int) (*clblas.Matrix[T], error) {
+	m, _ := a.Dims()
+	mp := m - i
+	v, err := r.dv.View(0, 0, mp, ib)
+	if err != nil {
+		return nil, err
+	}
+	top, err := r.dv.View(0, 0, ib, ib)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := top.Write(identity[T](ib)); err != nil {
+		return nil, err
+	}
+	a1, err := a.View(i, i, ib, ib)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := clblas.Trmm(blas.Left, blas.Lower, blas.NoTrans, blas.Unit, 1, a1, top); err != nil {
+		return nil, err
+	}
+	if mp == ib {
+		return v, nil
+	}
+	a2, err := a.View(i+ib, i, mp-ib, ib)
+	if err != nil {
+		return nil, err
+	}
+	bottom, err := r.dv.View(ib, 0, mp-ib, ib)
+	if err != nil {
+		return nil, err
+	}
+	eye, err := r.dg.View(0, 0, ib, ib) // the Gram matrix's place, free until formT
+	if err != nil {
+		return nil, err
+	}
+	if _, err := eye.Write(identity[T](ib)); err != nil {
+		return nil, err
+	}
+	if _, err := clblas.Gemm(blas.NoTrans, blas.NoTrans, 1, a2, eye, 0, bottom); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// formT forms the block reflector's T (a view of dt) from G = VᵀV and the
+// factors tau on its diagonal, by larft_t (each reflector its own leaf).
+func (r *ormqrRun[T]) formT(v *clblas.Matrix[T], tau []T) (*clblas.Matrix[T], error) {
+	ib := len(tau)
+	g, err := r.dg.View(0, 0, ib, ib)
+	if err != nil {
+		return nil, err
+	}
+	if err := gemm(r.impl, blas.Trans, blas.NoTrans, 1, v, v, 0, g); err != nil {
+		return nil, err
+	}
+	t, err := r.dt.View(0, 0, ib, ib)
+	if err != nil {
+		return nil, err
+	}
+	diag := make([]T, ib*ib)
+	for j, x := range tau {
+		diag[j*ib+j] = x
+	}
+	if _, err := t.Write(diag); err != nil {
+		return nil, err
+	}
+	gb, goff, err := g.Buffer()
+	if err != nil {
+		return nil, err
+	}
+	tb, toff, err := t.Buffer()
+	if err != nil {
+		return nil, err
+	}
+	yb, yoff, err := r.dw2.Buffer()
+	if err != nil {
+		return nil, err
+	}
+	err = launch[T](r.impl, "larft_t", []int{potfWG}, []int{potfWG}, int32(ib), int32(1),
+		gb, int64(goff), int32(g.Stride()), tb, int64(toff), int32(t.Stride()), yb, int64(yoff), int32(r.dw2.Stride()))
+	return t, err
+}
+
+// identity is the n×n identity, row-major.
+func identity[T float32 | float64](n int) []T {
+	eye := make([]T, n*n)
+	for i := range n {
+		eye[i*n+i] = 1
+	}
+	return eye
+}
