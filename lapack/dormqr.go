@@ -2,6 +2,7 @@ package cllapack
 
 import (
 	"fmt"
+	"slices"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/lapack"
@@ -80,16 +81,7 @@ func (impl *Implementation) ormqrDevice(trans blas.Transpose, m, n, k int, a []f
 		return err
 	}
 	mats = append(mats, dv, dt, dw)
-	var blocks []int
-	for i := 0; i < k; i += nb {
-		blocks = append(blocks, i)
-	}
-	if trans == blas.NoTrans {
-		for l, r := 0, len(blocks)-1; l < r; l, r = l+1, r-1 {
-			blocks[l], blocks[r] = blocks[r], blocks[l]
-		}
-	}
-	for _, i := range blocks {
+	for _, i := range qrBlocks(k, nb, trans) {
 		ib := min(nb, k-i)
 		// Fresh host buffers per block: each is read by an upload that
 		// may still be pending while the next block is formed.
@@ -110,4 +102,18 @@ func (impl *Implementation) ormqrDevice(trans blas.Transpose, m, n, k int, a []f
 		return fmt.Errorf("cllapack: Dormqr: reading C: %w", err)
 	}
 	return nil
+}
+
+// qrBlocks is the first column of each block of nb of k reflectors in the
+// order Q's blocks apply from the left: last to first for Q (trans ==
+// blas.NoTrans), first to last for Qᵀ.
+func qrBlocks(k, nb int, trans blas.Transpose) []int {
+	var blocks []int
+	for i := 0; i < k; i += nb {
+		blocks = append(blocks, i)
+	}
+	if trans == blas.NoTrans {
+		slices.Reverse(blocks)
+	}
+	return blocks
 }

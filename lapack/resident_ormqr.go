@@ -94,20 +94,11 @@ func ormqrResident[T float32 | float64](impl *Implementation, trans blas.Transpo
 			return nil, err
 		}
 	}
-	var blocks []int
-	for i := 0; i < k; i += nb {
-		blocks = append(blocks, i)
-	}
-	if trans == blas.NoTrans {
-		for l, h := 0, len(blocks)-1; l < h; l, h = l+1, h-1 {
-			blocks[l], blocks[h] = blocks[h], blocks[l]
-		}
-	}
 	tT := blas.Trans
 	if trans == blas.NoTrans {
 		tT = blas.NoTrans
 	}
-	for _, i := range blocks {
+	for _, i := range qrBlocks(k, nb, trans) {
 		if ev, err = r.block(a, tau, c, tT, i, min(nb, k-i)); err != nil {
 			return nil, err
 		}

@@ -59,36 +59,23 @@ func residentOrmqr[T float32 | float64](t *testing.T, impl *Implementation, tol 
 }
 
 // roundTo returns x rounded to T, as float64.
-func roundTo[T float32 | float64](x []float64) []float64 {
-	out := make([]float64, len(x))
-	for i, v := range x {
-		out[i] = float64(T(v))
-	}
-	return out
-}
+func roundTo[T float32 | float64](x []float64) []float64 { return to64(toT[T](x)) }
 
 // ormqrOnDevice uploads the reflectors a (m×ka) and c (m×n) as T, runs
 // Ormqr and returns C as float64.
 func ormqrOnDevice[T float32 | float64](t *testing.T, impl *Implementation, tr blas.Transpose, a []float64, m, ka int, tau, c []float64, n int) []float64 {
 	t.Helper()
-	conv := func(x []float64) []T {
-		out := make([]T, len(x))
-		for i, v := range x {
-			out[i] = T(v)
-		}
-		return out
-	}
-	da, err := clblas.NewMatrixFrom(impl.blas, m, ka, conv(a))
+	da, err := clblas.NewMatrixFrom(impl.blas, m, ka, toT[T](a))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer da.Release()
-	dc, err := clblas.NewMatrixFrom(impl.blas, m, n, conv(c))
+	dc, err := clblas.NewMatrixFrom(impl.blas, m, n, toT[T](c))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer dc.Release()
-	ev, err := Ormqr(impl, tr, da, conv(tau), dc)
+	ev, err := Ormqr(impl, tr, da, toT[T](tau), dc)
 	if err == nil {
 		err = ev.Wait()
 	}
@@ -99,8 +86,22 @@ func ormqrOnDevice[T float32 | float64](t *testing.T, impl *Implementation, tr b
 	if err := dc.Read(got); err != nil {
 		t.Fatal(err)
 	}
-	out := make([]float64, len(got))
-	for i, v := range got {
+	return to64(got)
+}
+
+// toT is x converted to T.
+func toT[T float32 | float64](x []float64) []T {
+	out := make([]T, len(x))
+	for i, v := range x {
+		out[i] = T(v)
+	}
+	return out
+}
+
+// to64 is x converted to float64.
+func to64[T float32 | float64](x []T) []float64 {
+	out := make([]float64, len(x))
+	for i, v := range x {
 		out[i] = float64(v)
 	}
 	return out

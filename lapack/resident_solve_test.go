@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/lapack/gonum"
+
+	"github.com/gocompute/opencl/cl"
 
 	clblas "github.com/gocompute/opencl/blas"
 )
@@ -116,14 +119,7 @@ func residentSolves[T float32 | float64](t *testing.T, impl *Implementation, eps
 // its event and returns the solution in float64.
 func solveResident[T float32 | float64](t *testing.T, impl *Implementation, what string, a, b []float64, n, nrhs int, solve func(a, b *clblas.Matrix[T], wait *clblas.Event) (*clblas.Event, error)) []float64 {
 	t.Helper()
-	conv := func(s []float64) []T {
-		out := make([]T, len(s))
-		for i, v := range s {
-			out[i] = T(v)
-		}
-		return out
-	}
-	da, err := clblas.NewMatrixFrom(impl.blas, n, n, conv(a))
+	da, err := clblas.NewMatrixFrom(impl.blas, n, n, toT[T](a))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +133,7 @@ func solveResident[T float32 | float64](t *testing.T, impl *Implementation, what
 	if err != nil {
 		t.Fatal(err)
 	}
-	wrote, err := db.Write(conv(b))
+	wrote, err := db.Write(toT[T](b))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,11 +148,7 @@ func solveResident[T float32 | float64](t *testing.T, impl *Implementation, what
 	if err := db.Read(got); err != nil {
 		t.Fatal(err)
 	}
-	x := make([]float64, len(got))
-	for i, v := range got {
-		x[i] = float64(v)
-	}
-	return x
+	return to64(got)
 }
 
 // checkBackward fails t unless ‖op(A)·X − B‖∞ / (‖A‖∞·‖X‖∞·n·ε) < 30,
@@ -237,6 +229,41 @@ func TestResidentSolveArgs(t *testing.T) {
 		if !errors.Is(c.err, c.want) {
 			t.Errorf("%s: %v, want an error wrapping %v", c.name, c.err, c.want)
 		}
+	}
+}
+
+// TestResidentSolveFailedDependency: a failed event among Getrs's
+// (untransposed: the interchanges come first and wait on the host) and
+// Ormqr's dependencies is an error naming it, and nothing is enqueued.
+func TestResidentSolveFailedDependency(t *testing.T) {
+	impl := newTestImpl(t, 32)
+	u, err := impl.blas.Runtime().Context().CreateUserEvent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := u.SetFailed(cl.OutOfResources); err != nil {
+		t.Fatal(err)
+	}
+	failed := clblas.EventFromCL(u)
+	a, err := clblas.NewMatrixFrom(impl.blas, 2, 2, []float64{2, 1, 1, 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Release()
+	b, err := clblas.NewMatrixFrom(impl.blas, 2, 1, []float64{1, 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Release()
+	if _, err := Getrs(impl, blas.NoTrans, a, []int{0, 1}, b, failed); err == nil || !strings.Contains(err.Error(), "dependency failed") {
+		t.Errorf("Getrs after a failed event: %v", err)
+	}
+	if _, err := Ormqr(impl, blas.Trans, a, []float64{0.5}, b, failed); err == nil || !strings.Contains(err.Error(), "dependency failed") {
+		t.Errorf("Ormqr after a failed event: %v", err)
+	}
+	got := make([]float64, 2)
+	if err := b.Read(got); err != nil || got[0] != 1 || got[1] != 2 {
+		t.Errorf("B = %v (%v), want it untouched", got, err)
 	}
 }
 
