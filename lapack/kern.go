@@ -247,6 +247,7 @@ type stats struct {
 	copies    atomic.Int64 // device-side copies
 	transfers atomic.Int64 // host↔device reads and writes
 	bytes     atomic.Int64 // bytes of those reads and writes
+	ahead     atomic.Int64 // diagonal blocks factorised on the look-ahead queue (Potrf)
 }
 
 // gemm is clblas.Gemm, counted.

@@ -156,12 +156,15 @@ type Implementation struct {
 	pbytes  int // bytes held in pool
 	pclosed bool
 	// potfRegs builds potf2_inv with its block in registers (POTF_REGS;
-	// blocks up to potfMax wide): not measured yet, so off by default.
+	// blocks up to potfMax wide): a GPU's default (gpuDefaults).
 	potfRegs bool
 	// ahead makes Potrf factorise each diagonal block on a second queue
 	// (q2) while the main queue finishes the previous step's trailing
 	// update (look-ahead).
 	ahead bool
+	// rowAheadOff keeps ahead's look-ahead between block rows only, not
+	// between the steps inside one (benchmarks, to measure the difference).
+	rowAheadOff bool
 	// luAhead does the same for LU's getrf_grid panels: each step updates
 	// the next panel's columns first, and the panel is factorised on q2
 	// while the main queue updates the rest.

@@ -27,6 +27,9 @@ import (
 type timedFactor struct {
 	*Implementation
 	inner, aux *time.Duration
+	// cond is the part of aux in the condition estimates (the rest is
+	// the norms).
+	cond *time.Duration
 }
 
 func (f timedFactor) Dgetrf(m, n int, a []float64, lda int, ipiv []int) bool {
@@ -59,21 +62,53 @@ func (f timedFactor) Dlansy(norm lapack.MatrixNorm, ul blas.Uplo, n int, a []flo
 }
 
 func (f timedFactor) Dgecon(norm lapack.MatrixNorm, n int, a []float64, lda int, anorm float64, work []float64, iwork []int) float64 {
-	defer f.auxSince(time.Now())
+	defer f.condSince(time.Now())
 	return f.Implementation.Dgecon(norm, n, a, lda, anorm, work, iwork)
 }
 
 func (f timedFactor) Dpocon(ul blas.Uplo, n int, a []float64, lda int, anorm float64, work []float64, iwork []int) float64 {
-	defer f.auxSince(time.Now())
+	defer f.condSince(time.Now())
 	return f.Implementation.Dpocon(ul, n, a, lda, anorm, work, iwork)
 }
 
 func (f timedFactor) Dtrcon(norm lapack.MatrixNorm, ul blas.Uplo, d blas.Diag, n int, a []float64, lda int, work []float64, iwork []int) float64 {
-	defer f.auxSince(time.Now())
+	defer f.condSince(time.Now())
 	return f.Implementation.Dtrcon(norm, ul, d, n, a, lda, work, iwork)
 }
 
 func (f timedFactor) auxSince(t time.Time) { *f.aux += time.Since(t) }
+
+func (f timedFactor) condSince(t time.Time) {
+	d := time.Since(t)
+	*f.aux += d
+	*f.cond += d
+}
+
+// condSteps times the device steps of the condition estimates through
+// condDeviceFail's calls: the factor's upload (from "upload" to the first
+// "solve") and the solves that follow it.
+type condSteps struct {
+	last   time.Time
+	upload time.Duration
+	solves int
+	inUp   bool
+}
+
+func (c *condSteps) step(name string) error {
+	now := time.Now()
+	if c.inUp {
+		c.upload += now.Sub(c.last)
+		c.inUp = false
+	}
+	switch name {
+	case "upload":
+		c.inUp = true
+	case "solve":
+		c.solves++
+	}
+	c.last = now
+	return nil
+}
 
 // BenchmarkMatFactorize times mat.LU, mat.Cholesky and mat.QR's Factorize
 // from Go memory with ours installed through blas64.Use and lapack64.Use,
@@ -108,36 +143,46 @@ func BenchmarkMatFactorize(b *testing.B) {
 		lapack64.Use(lapackgonum.Implementation{})
 		blas64.Use(gonum.Implementation{})
 	}()
-	var inner, aux time.Duration
-	lapack64.Use(timedFactor{impl, &inner, &aux})
+	var inner, aux, cond time.Duration
+	lapack64.Use(timedFactor{impl, &inner, &aux, &cond})
+	var steps condSteps
+	condDeviceFail = steps.step
+	defer func() { condDeviceFail = nil }()
+	reset := func() { inner, aux, cond, steps = 0, 0, 0, condSteps{} }
+	report := func(b *testing.B) {
+		reportSplit(b, inner, aux)
+		b.ReportMetric(cond.Seconds()*1e3/float64(b.N), "cond-ms/op")
+		b.ReportMetric(steps.upload.Seconds()*1e3/float64(b.N), "condup-ms/op")
+		b.ReportMetric(float64(steps.solves)/float64(b.N), "solves/op")
+	}
 	for _, n := range sizes(b) {
 		gen := mat.NewDense(n, n, generalBench(n))
 		sym := mat.NewSymDense(n, spdBench(n, rand.New(rand.NewPCG(1, uint64(n)))))
 		b.Run(fmt.Sprintf("LU/n=%d", n), func(b *testing.B) {
 			var lu mat.LU
-			inner, aux = 0, 0
+			reset()
 			for range b.N {
 				lu.Factorize(gen)
 			}
-			reportSplit(b, inner, aux)
+			report(b)
 		})
 		b.Run(fmt.Sprintf("Cholesky/n=%d", n), func(b *testing.B) {
 			var ch mat.Cholesky
-			inner, aux = 0, 0
+			reset()
 			for range b.N {
 				if !ch.Factorize(sym) {
 					b.Fatal("Cholesky failed")
 				}
 			}
-			reportSplit(b, inner, aux)
+			report(b)
 		})
 		b.Run(fmt.Sprintf("QR/n=%d", n), func(b *testing.B) {
 			var qr mat.QR
-			inner, aux = 0, 0
+			reset()
 			for range b.N {
 				qr.Factorize(gen)
 			}
-			reportSplit(b, inner, aux)
+			report(b)
 		})
 	}
 }

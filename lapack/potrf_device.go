@@ -169,6 +169,7 @@ func (p *potrfRun[T]) runAhead(info *cl.Array[int32]) (err error) {
 		if err != nil {
 			return err
 		}
+		impl.stats.ahead.Add(1)
 		if err := p.trailing(j, jb, jbn, r); err != nil {
 			return err
 		}
@@ -178,39 +179,85 @@ func (p *potrfRun[T]) runAhead(info *cl.Array[int32]) (err error) {
 
 // factorRow factorises the block row of height jb at j (Upper terms: rows
 // j to j+jb−1, columns j to n−1) in steps nb wide, each: potf2_inv on
-// the diagonal block at i (unless first and the first is factorised
-// already, ahead), U12 = U11⁻ᵀ·A12 into W's rows i−j… (W's column c−j
-// for the matrix's column c), copied into A12 unless a block failed, and
-// the update of the block row's rows below i by it. The trailing update
-// below the block row then takes all of its W's rows at once (trailing):
-// a GEMM with k = jb, not nb.
-func (p *potrfRun[T]) factorRow(j, jb int, first bool, info *cl.Array[int32]) error {
-	n := p.n
+// the diagonal block at i, U12 = U11⁻ᵀ·A12 into W's rows i−j… (W's
+// column c−j for the matrix's column c), copied into A12 unless a block
+// failed, and the update of the block row's rows below i by it. The
+// trailing update below the block row then takes all of its W's rows at
+// once (trailing): a GEMM with k = jb, not nb.
+//
+// With ahead (runAhead's), the block row's first diagonal block is
+// factorised already, and each step looks ahead as runAhead does between
+// block rows: it updates the next nb rows first, factorises the next
+// diagonal block on the second queue, and updates the rest of the block
+// row on the main queue meanwhile, so that potf2_inv, one work-group,
+// leaves the critical path wherever the rest is the longer.
+func (p *potrfRun[T]) factorRow(j, jb int, ahead bool, info *cl.Array[int32]) (err error) {
+	var pending *cl.Event // the next block's potf2_inv, on the second queue
+	defer waitPending(&pending, &err)
 	for i := j; i < j+jb; i += p.nb {
 		ib := min(p.nb, j+jb-i)
-		if i > j || !first {
+		switch {
+		case pending != nil:
+			err := barrierOn(p.impl.blas.Runtime().Queue(), pending)
+			pending = nil
+			if err != nil {
+				return err
+			}
+		case i > j || !ahead:
 			if err := p.potf2(i, ib, info); err != nil {
 				return err
 			}
 		}
 		k := i + ib
-		if k == n {
+		if k == p.n {
 			return nil
 		}
-		w, err := p.tview(p.dw, i-j, k-j, ib, n-k)
+		w, err := p.tview(p.dw, i-j, k-j, ib, p.n-k)
 		if err != nil {
 			return err
 		}
 		if err := p.trsmInto(w, i, ib, info); err != nil {
 			return err
 		}
-		if h := j + jb - k; h > 0 {
-			if err := p.updateFrom(w, k, ib, 0, h, n-k); err != nil {
-				return err
-			}
+		if pending, err = p.updateRow(w, k, ib, j+jb-k, ahead && !p.impl.rowAheadOff, info); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// updateRow updates the h rows of the block row below the step that
+// made w (its U12 rows, ib high), from row k on; with ahead it updates
+// the first nb of them, factorises the diagonal block there on the second
+// queue, then updates the rest, and returns that potf2_inv's event.
+func (p *potrfRun[T]) updateRow(w *clblas.Matrix[T], k, ib, h int, ahead bool, info *cl.Array[int32]) (*cl.Event, error) {
+	if h == 0 {
+		return nil, nil
+	}
+	if !ahead {
+		return nil, p.updateFrom(w, k, ib, 0, h, p.n-k)
+	}
+	hn := min(p.nb, h)
+	if err := p.updateFrom(w, k, ib, 0, hn, p.n-k); err != nil {
+		return nil, err
+	}
+	q2, err := p.impl.aheadQueue()
+	if err != nil {
+		return nil, err
+	}
+	next, err := launchAfter(p.impl.blas.Runtime().Queue(), q2, func(q2 *cl.Queue, wait []*cl.Event) (*cl.Event, error) {
+		return p.potf2On(q2, wait[0], k, hn, info)
+	})
+	if err != nil {
+		return nil, err
+	}
+	p.impl.stats.ahead.Add(1)
+	if h > hn {
+		if err := p.updateFrom(w, k, ib, hn, h-hn, p.n-k-hn); err != nil {
+			return next, err
+		}
+	}
+	return next, nil
 }
 
 // trailing enqueues the rows s to e−1 of the update of the trailing

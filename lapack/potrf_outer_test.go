@@ -27,7 +27,7 @@ func TestPotrfOuter(t *testing.T) {
 			impl.hostDiag = false // the block rows are runDevice's
 			impl.ahead, impl.potrfOuter, impl.slab = ahead, outer, 12
 			what := fmt.Sprintf("Dpotrf, block rows %d, ahead %v", outer, ahead)
-			calls := 0
+			calls, blocks := 0, 0
 			for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
 				for _, n := range []int{8, 30, 61, 100} {
 					lda := n + 2
@@ -35,6 +35,7 @@ func TestPotrfOuter(t *testing.T) {
 					want := append([]float64(nil), a...)
 					gonum.Implementation{}.Dpotrf(ul, n, want, lda)
 					calls++
+					blocks += aheadBlocks(n, nb, outer)
 					if !impl.Dpotrf(ul, n, a, lda) {
 						t.Fatalf("%s %c n=%d: not positive definite", what, ul, n)
 					}
@@ -49,6 +50,7 @@ func TestPotrfOuter(t *testing.T) {
 						want := append([]float64(nil), a...)
 						okWant := gonum.Implementation{}.Dpotrf(ul, n, want, n)
 						calls++
+						blocks += aheadBlocks(n, nb, outer)
 						if ok := impl.Dpotrf(ul, n, a, n); ok || okWant {
 							t.Fatalf("%s %c k=%d: ok %v, gonum's %v", what, ul, k, ok, okWant)
 						}
@@ -61,6 +63,25 @@ func TestPotrfOuter(t *testing.T) {
 			if got := impl.onDevice.Load(); got != int64(calls) {
 				t.Fatalf("%s: %d of %d calls finished on the device", what, got, calls)
 			}
+			// With look-ahead every diagonal block but each call's first
+			// is factorised on the second queue, inside block rows too.
+			if !ahead {
+				blocks = 0
+			}
+			if got := impl.stats.ahead.Load(); got != int64(blocks) {
+				t.Fatalf("%s: %d diagonal blocks factorised ahead, want %d", what, got, blocks)
+			}
 		}
 	}
+}
+
+// aheadBlocks is the number of diagonal blocks Potrf with look-ahead
+// factorises on the second queue for an order n in blocks of nb and block
+// rows of outer: all but the first (none when one block holds the matrix).
+func aheadBlocks(n, nb, outer int) int {
+	blocks := 0
+	for j := 0; j < n; j += outer {
+		blocks += (min(outer, n-j) + nb - 1) / nb
+	}
+	return blocks - 1
 }
