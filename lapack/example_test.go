@@ -120,7 +120,7 @@ func ExampleOrmqr() {
 	if err := cllapack.Geqrf(l, a, tau); err != nil {
 		log.Fatal(err)
 	}
-	if _, err := cllapack.Ormqr(l, blas.Trans, a, tau, b); err != nil {
+	if _, err := cllapack.Ormqr(l, blas.Left, blas.Trans, a, tau, b); err != nil {
 		log.Fatal(err)
 	}
 	r, err := a.View(0, 0, 2, 2)
