@@ -15,17 +15,18 @@ import (
 // lies on and above the diagonal, and in the columns from k on, is not
 // read), and tau their factors. With k == 0, Q is the identity.
 //
-// Q·[I; 0] is formed in place, backwards, without a scratch copy of a:
-// the blocks of reflectors go last to first, and each, once formed on the
-// device as V and T (as Ormqr forms them: the copies are all it reads of
-// a), hands its columns i… of a over to the identity's and is applied
-// from the left to rows and columns i… of a. The columns before i are
-// still the identity's there, which H leaves alone, and the rows before i
-// of the columns from i on are zero, which H does not touch, so this is
-// Q·[I; 0] with no product wasted on them. The commands follow those
-// enqueued before them on the in-order queue, after the events of wait
-// (waited for on the host: the first command is a write); the returned
-// event completes when a holds Q. It returns an error for a bad argument
+// Q·[I; 0] is formed in place, with no scratch copy of a: the blocks of
+// reflectors go last to first, and each is first copied out of a into V
+// and T on the device (as Ormqr forms them); then its columns of a (for
+// the last block, the first to go, also those from k on) are set to the
+// identity's, and the block is applied from the left to the rows and
+// columns of a from its first column i on. The columns before i still
+// hold the identity's there, which the block leaves alone, and the rows
+// before i of the columns from i on are zero, which it does not touch,
+// so no product is spent on them. The commands follow those enqueued
+// before them on the in-order queue, after the events of wait (waited for
+// on the host: the first command is a write); the returned event
+// completes when a holds Q. It returns an error for a bad argument
 // (wrapping clblas.ErrInvalidArg or clblas.ErrShape) or a failure to
 // enqueue, after which a's contents are undefined.
 func Orgqr[T float32 | float64](impl *Implementation, a *clblas.Matrix[T], tau []T, wait ...*clblas.Event) (*clblas.Event, error) {
