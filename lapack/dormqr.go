@@ -81,7 +81,7 @@ func (impl *Implementation) ormqrDevice(trans blas.Transpose, m, n, k int, a []f
 		return err
 	}
 	mats = append(mats, dv, dt, dw)
-	for _, i := range qrBlocks(k, nb, trans) {
+	for _, i := range qrBlocks(k, nb, blas.Left, trans) {
 		ib := min(nb, k-i)
 		// Fresh host buffers per block: each is read by an upload that
 		// may still be pending while the next block is formed.
@@ -105,14 +105,16 @@ func (impl *Implementation) ormqrDevice(trans blas.Transpose, m, n, k int, a []f
 }
 
 // qrBlocks is the first column of each block of nb of k reflectors in the
-// order Q's blocks apply from the left: last to first for Q (trans ==
-// blas.NoTrans), first to last for Qᵀ.
-func qrBlocks(k, nb int, trans blas.Transpose) []int {
+// order Q = H(0)···H(k−1)'s blocks apply from side: the one nearest C
+// first. From the left that is last to first for Q·C (trans ==
+// blas.NoTrans) and first to last for Qᵀ·C; from the right first to last
+// for C·Q and last to first for C·Qᵀ.
+func qrBlocks(k, nb int, side blas.Side, trans blas.Transpose) []int {
 	var blocks []int
 	for i := 0; i < k; i += nb {
 		blocks = append(blocks, i)
 	}
-	if trans == blas.NoTrans {
+	if (side == blas.Left) == (trans == blas.NoTrans) {
 		slices.Reverse(blocks)
 	}
 	return blocks

@@ -120,7 +120,7 @@ func ExampleOrmqr() {
 	if err := cllapack.Geqrf(l, a, tau); err != nil {
 		log.Fatal(err)
 	}
-	if _, err := cllapack.Ormqr(l, blas.Trans, a, tau, b); err != nil {
+	if _, err := cllapack.Ormqr(l, blas.Left, blas.Trans, a, tau, b); err != nil {
 		log.Fatal(err)
 	}
 	r, err := a.View(0, 0, 2, 2)
@@ -141,4 +141,42 @@ func ExampleOrmqr() {
 	fmt.Printf("%.3f\n", x)
 	// Output:
 	// [3.500 1.400]
+}
+
+// ExampleOrgqr forms the orthogonal factor Q of A = Q·R on the device:
+// Geqrf leaves the reflectors in a, and Orgqr overwrites them with Q's
+// columns (here an orthonormal basis of A's column space).
+func ExampleOrgqr() {
+	impl, err := clblas.New()
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer impl.Close()
+	l, err := cllapack.New(impl)
+	if err != nil {
+		log.Fatal(err)
+	}
+	a, err := clblas.NewMatrixFrom(impl, 3, 2, []float64{3, 1, 0, 2, 4, 3})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer a.Release()
+	tau := make([]float64, 2)
+	if err := cllapack.Geqrf(l, a, tau); err != nil {
+		log.Fatal(err)
+	}
+	if _, err := cllapack.Orgqr(l, a, tau); err != nil {
+		log.Fatal(err)
+	}
+	q := make([]float64, 6)
+	if err := a.Read(q); err != nil { // waits for the operations before it
+		log.Fatal(err)
+	}
+	for i := range 3 {
+		fmt.Printf("%5.2f\n", q[2*i:2*i+2])
+	}
+	// Output:
+	// [-0.60  0.36]
+	// [ 0.00 -0.89]
+	// [-0.80 -0.27]
 }

@@ -133,13 +133,8 @@ func checkPivots(op string, ipiv []int, n int) error {
 // outlives it); the launches then follow the operations enqueued before
 // them on the in-order queue. It returns the event of the last launch.
 func swapRows[T float32 | float64](impl *Implementation, b *clblas.Matrix[T], ipiv []int, forward bool, wait []*clblas.Event) (*clblas.Event, error) {
-	for _, w := range wait {
-		if w == nil {
-			continue
-		}
-		if err := w.Wait(); err != nil {
-			return nil, fmt.Errorf("a dependency failed: %w", err)
-		}
+	if err := waitHost(wait); err != nil {
+		return nil, err
 	}
 	n, cols := b.Dims()
 	seq := ipiv
@@ -159,6 +154,21 @@ func swapRows[T float32 | float64](impl *Implementation, b *clblas.Matrix[T], ip
 		return nil, err
 	}
 	return clblas.EventFromCL(ev), nil
+}
+
+// waitHost waits on the host for the events of wait (nil ones skipped),
+// for the resident operations whose first command cannot take a resident
+// Event as a dependency (a buffer write, or a launch of ours).
+func waitHost(wait []*clblas.Event) error {
+	for _, w := range wait {
+		if w == nil {
+			continue
+		}
+		if err := w.Wait(); err != nil {
+			return fmt.Errorf("a dependency failed: %w", err)
+		}
+	}
+	return nil
 }
 
 // reversedPivots is the sequence of interchanges in gonum's format

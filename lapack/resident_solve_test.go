@@ -237,14 +237,7 @@ func TestResidentSolveArgs(t *testing.T) {
 // Ormqr's dependencies is an error naming it, and nothing is enqueued.
 func TestResidentSolveFailedDependency(t *testing.T) {
 	impl := newTestImpl(t, 32)
-	u, err := impl.blas.Runtime().Context().CreateUserEvent()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := u.SetFailed(cl.OutOfResources); err != nil {
-		t.Fatal(err)
-	}
-	failed := clblas.EventFromCL(u)
+	failed := failedEvent(t, impl)
 	a, err := clblas.NewMatrixFrom(impl.blas, 2, 2, []float64{2, 1, 1, 3})
 	if err != nil {
 		t.Fatal(err)
@@ -258,13 +251,26 @@ func TestResidentSolveFailedDependency(t *testing.T) {
 	if _, err := Getrs(impl, blas.NoTrans, a, []int{0, 1}, b, failed); err == nil || !strings.Contains(err.Error(), "dependency failed") {
 		t.Errorf("Getrs after a failed event: %v", err)
 	}
-	if _, err := Ormqr(impl, blas.Trans, a, []float64{0.5}, b, failed); err == nil || !strings.Contains(err.Error(), "dependency failed") {
+	if _, err := Ormqr(impl, blas.Left, blas.Trans, a, []float64{0.5}, b, failed); err == nil || !strings.Contains(err.Error(), "dependency failed") {
 		t.Errorf("Ormqr after a failed event: %v", err)
 	}
 	got := make([]float64, 2)
 	if err := b.Read(got); err != nil || got[0] != 1 || got[1] != 2 {
 		t.Errorf("B = %v (%v), want it untouched", got, err)
 	}
+}
+
+// failedEvent is an event that has failed.
+func failedEvent(t *testing.T, impl *Implementation) *clblas.Event {
+	t.Helper()
+	u, err := impl.blas.Runtime().Context().CreateUserEvent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := u.SetFailed(cl.OutOfResources); err != nil {
+		t.Fatal(err)
+	}
+	return clblas.EventFromCL(u)
 }
 
 func second[A, B any](_ A, b B) B { return b }
