@@ -39,6 +39,8 @@ var benchPotfRegs = flag.Bool("lapack.potfregs", false, "potf2_inv with its bloc
 
 var benchAhead = flag.Bool("lapack.ahead", false, "Potrf with look-ahead (next diagonal block on a second queue) in the benchmarks")
 
+var benchStageChunk = flag.Int("lapack.stagechunk", 0, "bytes a piece of a staged upload in the benchmarks (0: whole)")
+
 var benchRowAhead = flag.Bool("lapack.rowahead", true, "Potrf's look-ahead also between the steps inside a block row in the benchmarks")
 
 var benchLUAhead = flag.Bool("lapack.luahead", false, "LU with look-ahead (the next getrf_grid panel on a second queue) in the benchmarks")
@@ -109,6 +111,8 @@ func setBenchFlags(b *testing.B, impl *Implementation) {
 			impl.potfRegs = *benchPotfRegs
 		case "lapack.ahead":
 			impl.ahead = *benchAhead
+		case "lapack.stagechunk":
+			impl.stageChunk = *benchStageChunk
 		case "lapack.rowahead":
 			impl.rowAheadOff = !*benchRowAhead
 		case "lapack.luahead":

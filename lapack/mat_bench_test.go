@@ -136,6 +136,10 @@ func BenchmarkMatFactorize(b *testing.B) {
 			impl.stageIO = *benchStage
 		case "lapack.conddevice":
 			impl.condDevice = *benchCondDevice
+		case "lapack.stagechunk":
+			impl.stageChunk = *benchStageChunk
+		case "lapack.reuse":
+			impl.reuse = *benchReuse
 		}
 	})
 	blas64.Use(bl)
