@@ -41,7 +41,7 @@ var benchAhead = flag.Bool("lapack.ahead", false, "Potrf with look-ahead (next d
 
 var benchStageChunk = flag.Int("lapack.stagechunk", 0, "bytes a piece of a staged upload in the benchmarks (0: whole)")
 
-var benchRowAhead = flag.Bool("lapack.rowahead", true, "Potrf's look-ahead also between the steps inside a block row in the benchmarks")
+var benchRowAheadMin = flag.Int("lapack.rowaheadmin", defaultRowAheadMin, "the least order at which Potrf's look-ahead also runs inside block rows in the benchmarks")
 
 var benchLUAhead = flag.Bool("lapack.luahead", false, "LU with look-ahead (the next getrf_grid panel on a second queue) in the benchmarks")
 
@@ -113,8 +113,8 @@ func setBenchFlags(b *testing.B, impl *Implementation) {
 			impl.ahead = *benchAhead
 		case "lapack.stagechunk":
 			impl.stageChunk = *benchStageChunk
-		case "lapack.rowahead":
-			impl.rowAheadOff = !*benchRowAhead
+		case "lapack.rowaheadmin":
+			impl.rowAheadMin = *benchRowAheadMin
 		case "lapack.luahead":
 			impl.luAhead = *benchLUAhead
 		case "lapack.qrahead":

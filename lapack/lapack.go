@@ -162,9 +162,10 @@ type Implementation struct {
 	// (q2) while the main queue finishes the previous step's trailing
 	// update (look-ahead).
 	ahead bool
-	// rowAheadOff keeps ahead's look-ahead between block rows only, not
-	// between the steps inside one (benchmarks, to measure the difference).
-	rowAheadOff bool
+	// rowAheadMin is the least order at which ahead's look-ahead also
+	// runs between the steps inside a block row (below it, between block
+	// rows only).
+	rowAheadMin int
 	// luAhead does the same for LU's getrf_grid panels: each step updates
 	// the next panel's columns first, and the panel is factorised on q2
 	// while the main queue updates the rest.
@@ -222,6 +223,11 @@ const (
 	defaultLUWG = 256
 	// defaultQRLeaf is the QR leaf width.
 	defaultQRLeaf = 8
+	// defaultRowAheadMin is rowAheadMin: inside a block row each step's
+	// look-ahead costs two waits between the queues, which pay only where
+	// the rest of the block row's update is long enough to hide potf2_inv
+	// behind (the H200's measurements in BENCHMARKS.md).
+	defaultRowAheadMin = 8192
 	// defaultCrossover is the order below which Auto leaves a call to
 	// gonum: a small factorization is dominated by transfers and launches.
 	defaultCrossover = 512
@@ -329,6 +335,7 @@ func New(b *clblas.Implementation, opts ...Option) (*Implementation, error) {
 		gridRows:    gridMinRows,
 		gridQRRows:  gridQRMinRows,
 		gridQRSplit: gridQRSplitGroups,
+		rowAheadMin: defaultRowAheadMin,
 	}
 	impl.deviceDefaults(c.nbSet, c.crossoverSet)
 	return impl, nil

@@ -219,7 +219,7 @@ func (p *potrfRun[T]) factorRow(j, jb int, ahead bool, info *cl.Array[int32]) (e
 		if err := p.trsmInto(w, i, ib, info); err != nil {
 			return err
 		}
-		if pending, err = p.updateRow(w, k, ib, j+jb-k, ahead && !p.impl.rowAheadOff, info); err != nil {
+		if pending, err = p.updateRow(w, k, ib, j+jb-k, ahead && p.n >= p.impl.rowAheadMin, info); err != nil {
 			return err
 		}
 	}

@@ -26,6 +26,7 @@ func TestPotrfOuter(t *testing.T) {
 			impl := newTestImpl(t, nb)
 			impl.hostDiag = false // the block rows are runDevice's
 			impl.ahead, impl.potrfOuter, impl.slab = ahead, outer, 12
+			impl.rowAheadMin = 0
 			what := fmt.Sprintf("Dpotrf, block rows %d, ahead %v", outer, ahead)
 			calls, blocks := 0, 0
 			for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
