@@ -108,9 +108,7 @@ func (t *triOnDevice) release(op string) {
 	if t.x != nil {
 		errs[0] = t.x.Release()
 	}
-	if t.d != nil {
-		errs[1] = t.d.Release()
-	}
+	errs[1] = putScratch(t.impl, t.d) // kept for the next call where impl.reuse asks
 	for _, err := range errs {
 		if err != nil {
 			t.impl.fellBack(op, fmt.Errorf("cllapack: %s: releasing the device factor: %w", op, err))
