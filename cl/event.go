@@ -149,9 +149,12 @@ func WaitForEvents(events ...*Event) error {
 		e.mu.Lock()
 		pinned := e.pinner != nil
 		e.mu.Unlock()
-		if !pinned && (st == clSuccess || failed != nil) {
+		if !pinned && failed != nil {
 			continue
 		}
+		// Asked after a successful wait too: NVIDIA's driver answered
+		// CL_SUCCESS for a user event set to an error (a failed
+		// dependency in TestResidentQRFailedDependency).
 		s, err := e.status()
 		if err != nil {
 			continue
@@ -163,11 +166,11 @@ func WaitForEvents(events ...*Event) error {
 			failed = &CommandError{Op: "clWaitForEvents", Status: s}
 		}
 	}
-	if st == clSuccess {
-		return nil
-	}
-	if ErrorCode(st) == ExecStatusErrorForEvents && failed != nil {
+	switch {
+	case failed != nil && (st == clSuccess || ErrorCode(st) == ExecStatusErrorForEvents):
 		return failed
+	case st == clSuccess:
+		return nil
 	}
 	return check("clWaitForEvents", st)
 }

@@ -39,8 +39,6 @@ var benchPotfRegs = flag.Bool("lapack.potfregs", false, "potf2_inv with its bloc
 
 var benchAhead = flag.Bool("lapack.ahead", false, "Potrf with look-ahead (next diagonal block on a second queue) in the benchmarks")
 
-var benchStageChunk = flag.Int("lapack.stagechunk", 0, "bytes a piece of a staged upload in the benchmarks (0: whole)")
-
 var benchRowAheadMin = flag.Int("lapack.rowaheadmin", defaultRowAheadMin, "the least order at which Potrf's look-ahead also runs inside block rows in the benchmarks")
 
 var benchLUAhead = flag.Bool("lapack.luahead", false, "LU with look-ahead (the next getrf_grid panel on a second queue) in the benchmarks")
@@ -111,8 +109,6 @@ func setBenchFlags(b *testing.B, impl *Implementation) {
 			impl.potfRegs = *benchPotfRegs
 		case "lapack.ahead":
 			impl.ahead = *benchAhead
-		case "lapack.stagechunk":
-			impl.stageChunk = *benchStageChunk
 		case "lapack.rowaheadmin":
 			impl.rowAheadMin = *benchRowAheadMin
 		case "lapack.luahead":

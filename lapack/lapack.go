@@ -186,9 +186,6 @@ type Implementation struct {
 	// stageIO moves the matrices of calls from Go slices through a kept
 	// pinned buffer, stg (staging.go): on discrete GPUs.
 	stageIO bool
-	// stageChunk, when positive, makes a staged upload write its matrix
-	// in pieces of about that many bytes, each while the next is packed.
-	stageChunk int
 	// newPinned, when set (tests), allocates the pinned buffer in place
 	// of clblas.NewHostSlice.
 	newPinned func(n int) (*clblas.HostSlice[float64], error)

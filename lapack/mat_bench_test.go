@@ -136,8 +136,6 @@ func BenchmarkMatFactorize(b *testing.B) {
 			impl.stageIO = *benchStage
 		case "lapack.conddevice":
 			impl.condDevice = *benchCondDevice
-		case "lapack.stagechunk":
-			impl.stageChunk = *benchStageChunk
 		case "lapack.reuse":
 			impl.reuse = *benchReuse
 		}

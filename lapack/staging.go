@@ -90,50 +90,13 @@ func packRows(dst []float64, ld int, src []float64, ls, rows, cols int) {
 
 // upload returns a device matrix (new, or kept from an earlier call when
 // impl.reuse is set) holding the rows×cols matrix a (row stride lda),
-// through the pinned buffer: whole, or with impl.stageChunk set in pieces
-// of about that many bytes, each written to the device while the cores
-// pack the next, so that the copy over the bus overlaps the packing.
+// through the pinned buffer.
 func (s *staged) upload(rows, cols, lda int, a []float64) (*clblas.Matrix[float64], error) {
-	if s.impl.stageChunk <= 0 || rows*cols*8 <= s.impl.stageChunk {
-		packRows(s.buf, cols, a, lda, rows, cols)
-		if !s.impl.reuse {
-			return clblas.NewMatrixFrom(s.impl.blas, rows, cols, s.buf[:rows*cols])
-		}
-		return newMatrixFrom(s.impl, rows, cols, cols, s.buf[:rows*cols])
+	packRows(s.buf, cols, a, lda, rows, cols)
+	if !s.impl.reuse {
+		return clblas.NewMatrixFrom(s.impl.blas, rows, cols, s.buf[:rows*cols])
 	}
-	d, err := newScratch[float64](s.impl, rows, cols)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.uploadChunks(d, lda, a); err != nil {
-		d.Release()
-		return nil, err
-	}
-	return d, nil
-}
-
-// uploadChunks packs a into the pinned buffer and writes it to d a piece
-// of rows at a time (upload), and waits for the last write.
-func (s *staged) uploadChunks(d *clblas.Matrix[float64], lda int, a []float64) error {
-	rows, cols := d.Dims()
-	step := max(1, s.impl.stageChunk/(8*cols))
-	var last *clblas.Event
-	for r0 := 0; r0 < rows; r0 += step {
-		r := min(step, rows-r0)
-		buf := s.buf[r0*cols : (r0+r)*cols]
-		packRows(buf, cols, a[r0*lda:], lda, r, cols)
-		v, err := d.View(r0, 0, r, cols)
-		if err == nil {
-			last, err = v.Write(buf)
-		}
-		if err != nil {
-			if last != nil {
-				last.Wait() // the buffer is not given back while a write reads it
-			}
-			return err
-		}
-	}
-	return last.Wait()
+	return newMatrixFrom(s.impl, rows, cols, cols, s.buf[:rows*cols])
 }
 
 // download reads the device matrix d into a (row stride lda) through the

@@ -13,8 +13,7 @@ import (
 // discrete GPU (stageIO): packing it into the pinned buffer, making the
 // device matrix, the write from the buffer, the read back into it and the
 // unpacking, each waited for, so that the benchmark says which part
-// bounds the transfers around a factorization; then the whole upload
-// (staged.upload) whole and in pieces (stageChunk). Meant to be read:
+// bounds the transfers around a factorization. Meant to be read:
 //
 //	go test -run XXX -bench StagingParts -lapack.sizes 4096 ./lapack
 func BenchmarkStagingParts(b *testing.B) {
@@ -65,22 +64,5 @@ func BenchmarkStagingParts(b *testing.B) {
 				b.ReportMetric(parts[i].Seconds()*1e3/float64(b.N), name+"-ms/op")
 			}
 		})
-		for _, chunk := range []int{0, 4 << 20, 16 << 20} {
-			b.Run(fmt.Sprintf("upload/n=%d/chunk=%d", n, chunk), func(b *testing.B) {
-				impl.stageIO, impl.stageChunk = true, chunk
-				defer func() { impl.stageChunk = 0 }()
-				for range b.N {
-					h := impl.hostMatrix(n, n, a, n)
-					d, err := h.upload()
-					h.done()
-					if err == nil {
-						err = putScratch(impl, d)
-					}
-					if err != nil {
-						b.Fatal(err)
-					}
-				}
-			})
-		}
 	}
 }
