@@ -108,24 +108,25 @@ __kernel void laswp(__global real *a, long off, int lda, int cols, int k1,
 // s[soff + i·lds + t−1]. save != 0 copies them into s, else
 // back into a. Potrf's trailing updates overwrite that band of the triangle
 // it does not reference (a GEMM computes each slab's diagonal square in
-// full), and this kernel saves it before and restores it after. One
-// work-item per element: dimension 0 is t−1, dimension 1 is i.
+// full), and this kernel saves it before and restores it after. A
+// work-group a row (dimension 1 is i), its work-items taking every
+// get_local_size(0)-th t.
 __kernel void tri_band(int n, int bw, int lower, int save, __global real *a,
                        long off, int lda, __global real *s, long soff,
                        int lds) {
-  int t = get_global_id(0) + 1;
-  int i = get_global_id(1);
-  if (t > bw || i >= n)
+  const int i = get_global_id(1);
+  if (i >= n)
     return;
-  int j = lower ? i - t : i + t;
-  if (j < 0 || j >= n)
-    return;
-  __global real *e = a + off + (long)i * lda + j;
-  __global real *x = s + soff + (long)i * lds + (t - 1);
-  if (save)
-    *x = *e;
-  else
-    *e = *x;
+  const int t1 = lower ? min(bw, i) : min(bw, n - 1 - i);
+  __global real *row = a + off + (long)i * lda + i;
+  __global real *x = s + soff + (long)i * lds;
+  for (int t = 1 + (int)get_local_id(0); t <= t1; t += get_local_size(0)) {
+    __global real *e = lower ? row - t : row + t;
+    if (save)
+      x[t - 1] = *e;
+    else
+      *e = x[t - 1];
+  }
 }
 
 #ifndef LU_WG
@@ -641,14 +642,17 @@ __kernel void potf2_inv(int n, int upper, __global real *a, long off, int lda,
 
 // copy_ok copies the rows×cols matrix at element soff of s (row stride
 // lds) into the one at element doff of d (row stride ldd) unless *info is
-// set (Potrf after a block that is not positive definite). One work-item
-// per element: dimension 0 is the column, 1 the row.
+// set at most upto (Potrf after a block up to its own, ending at column
+// upto, that is not positive definite; a later block's failure, which
+// the look-ahead may set while this copy runs, does not stop it). One
+// work-item per element: dimension 0 is the column, 1 the row.
 __kernel void copy_ok(int rows, int cols, __global const real *s, long soff,
                       int lds, __global real *d, long doff, int ldd,
-                      __global const int *info) {
+                      __global const int *info, int upto) {
   int c = get_global_id(0);
   int r = get_global_id(1);
-  if (c >= cols || r >= rows || *info != 0)
+  const int failed = *info;
+  if (c >= cols || r >= rows || (failed != 0 && failed <= upto))
     return;
   d[doff + (long)r * ldd + c] = s[soff + (long)r * lds + c];
 }

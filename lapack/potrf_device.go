@@ -216,25 +216,29 @@ func (p *potrfRun[T]) factorRow(j, jb int, ahead bool, info *cl.Array[int32]) (e
 		if err != nil {
 			return err
 		}
-		if err := p.trsmInto(w, i, ib, info); err != nil {
+		a12, err := p.trsmGemm(w, i, ib)
+		if err != nil {
 			return err
 		}
-		if pending, err = p.updateRow(w, k, ib, j+jb-k, ahead && p.n >= p.impl.rowAheadMin, info); err != nil {
+		copyW := func() error { return p.copyOK(w, a12, k, info) }
+		if pending, err = p.updateRow(w, k, ib, j+jb-k, ahead && p.n >= p.impl.rowAheadMin, copyW, info); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// updateRow updates the h rows of the block row below the step that
-// made w (its U12 rows, ib high), from row k on; with ahead it updates
-// the first nb of them, factorises the diagonal block there on the second
-// queue, then updates the rest, and returns that potf2_inv's event.
-func (p *potrfRun[T]) updateRow(w *clblas.Matrix[T], k, ib, h int, ahead bool, info *cl.Array[int32]) (*cl.Event, error) {
-	if h == 0 {
-		return nil, nil
-	}
-	if !ahead {
+// updateRow enqueues copyW (U12 from w into the matrix) and the update
+// of the h rows of the block row below the step that made w (its U12
+// rows, ib high), from row k on; with ahead it updates the first nb of
+// them, factorises the diagonal block there on the second queue, and only
+// then copies U12 and updates the rest (neither is on that block's path),
+// and returns that potf2_inv's event.
+func (p *potrfRun[T]) updateRow(w *clblas.Matrix[T], k, ib, h int, ahead bool, copyW func() error, info *cl.Array[int32]) (*cl.Event, error) {
+	if h == 0 || !ahead {
+		if err := copyW(); err != nil || h == 0 {
+			return nil, err
+		}
 		return nil, p.updateFrom(w, k, ib, 0, h, p.n-k)
 	}
 	hn := min(p.nb, h)
@@ -252,6 +256,9 @@ func (p *potrfRun[T]) updateRow(w *clblas.Matrix[T], k, ib, h int, ahead bool, i
 		return nil, err
 	}
 	p.impl.stats.ahead.Add(1)
+	if err := copyW(); err != nil {
+		return next, err
+	}
 	if h > hn {
 		if err := p.updateFrom(w, k, ib, hn, h-hn, p.n-k-hn); err != nil {
 			return next, err
@@ -291,25 +298,36 @@ func (p *potrfRun[T]) trsmDevice(j, jb int, info *cl.Array[int32]) error {
 // trsmInto is trsmDevice into the view w of W (Upper terms: jb rows,
 // n−j−jb columns).
 func (p *potrfRun[T]) trsmInto(w *clblas.Matrix[T], j, jb int, info *cl.Array[int32]) error {
-	impl := p.impl
+	a12, err := p.trsmGemm(w, j, jb)
+	if err != nil {
+		return err
+	}
+	return p.copyOK(w, a12, j+jb, info)
+}
+
+// trsmGemm enqueues U12 = U11⁻ᵀ·A12 into w (trsmInto's GEMM) and returns
+// the view of A12.
+func (p *potrfRun[T]) trsmGemm(w *clblas.Matrix[T], j, jb int) (*clblas.Matrix[T], error) {
 	k := j + jb
-	r := p.n - k
 	inv, err := p.dinv.View(0, 0, jb, jb)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	a12, err := p.tview(p.d, j, k, jb, r)
+	a12, err := p.tview(p.d, j, k, jb, p.n-k)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if p.ul == blas.Upper {
-		err = gemm(impl, blas.Trans, blas.NoTrans, 1, inv, a12, 0, w)
+		err = gemm(p.impl, blas.Trans, blas.NoTrans, 1, inv, a12, 0, w)
 	} else {
-		err = gemm(impl, blas.NoTrans, blas.Trans, 1, a12, inv, 0, w)
+		err = gemm(p.impl, blas.NoTrans, blas.Trans, 1, a12, inv, 0, w)
 	}
-	if err != nil {
-		return err
-	}
+	return a12, err
+}
+
+// copyOK enqueues copy_ok: w into a12 unless a diagonal block up to
+// column upto (the end of the one whose U12 w holds) failed.
+func (p *potrfRun[T]) copyOK(w, a12 *clblas.Matrix[T], upto int, info *cl.Array[int32]) error {
 	sb, so, err := w.Buffer()
 	if err != nil {
 		return err
@@ -319,6 +337,6 @@ func (p *potrfRun[T]) trsmInto(w *clblas.Matrix[T], j, jb int, info *cl.Array[in
 		return err
 	}
 	rows, cols := w.Dims()
-	return launch[T](impl, "copy_ok", []int{cols, rows}, elemLocal, int32(rows), int32(cols),
-		sb, int64(so), int32(w.Stride()), db, int64(do), int32(a12.Stride()), info)
+	return launch[T](p.impl, "copy_ok", []int{cols, rows}, elemLocal, int32(rows), int32(cols),
+		sb, int64(so), int32(w.Stride()), db, int64(do), int32(a12.Stride()), info, int32(upto))
 }
