@@ -108,25 +108,24 @@ __kernel void laswp(__global real *a, long off, int lda, int cols, int k1,
 // s[soff + i·lds + t−1]. save != 0 copies them into s, else
 // back into a. Potrf's trailing updates overwrite that band of the triangle
 // it does not reference (a GEMM computes each slab's diagonal square in
-// full), and this kernel saves it before and restores it after. A
-// work-group a row (dimension 1 is i), its work-items taking every
-// get_local_size(0)-th t.
+// full), and this kernel saves it before and restores it after. One
+// work-item per element: dimension 0 is t−1, dimension 1 is i.
 __kernel void tri_band(int n, int bw, int lower, int save, __global real *a,
                        long off, int lda, __global real *s, long soff,
                        int lds) {
-  const int i = get_global_id(1);
-  if (i >= n)
+  int t = get_global_id(0) + 1;
+  int i = get_global_id(1);
+  if (t > bw || i >= n)
     return;
-  const int t1 = lower ? min(bw, i) : min(bw, n - 1 - i);
-  __global real *row = a + off + (long)i * lda + i;
-  __global real *x = s + soff + (long)i * lds;
-  for (int t = 1 + (int)get_local_id(0); t <= t1; t += get_local_size(0)) {
-    __global real *e = lower ? row - t : row + t;
-    if (save)
-      x[t - 1] = *e;
-    else
-      *e = x[t - 1];
-  }
+  int j = lower ? i - t : i + t;
+  if (j < 0 || j >= n)
+    return;
+  __global real *e = a + off + (long)i * lda + j;
+  __global real *x = s + soff + (long)i * lds + (t - 1);
+  if (save)
+    *x = *e;
+  else
+    *e = *x;
 }
 
 #ifndef LU_WG

@@ -138,7 +138,7 @@ func (impl *Implementation) fitLUGroupOnce(k *cl.Kernel, key kernelKey) (*cl.Ker
 }
 
 // elemLocal is the work-group shape of the kernels with a work-item per
-// element of a matrix (copy_ok), whose global sizes are rounded
+// element of a matrix (tri_band, copy_ok), whose global sizes are rounded
 // up to it. Left to the driver, a global size such as 1023 = 3·11·31 gets
 // groups of a few work-items on NVIDIA's, and the kernel runs a hundred
 // times slower than the bytes it moves allow.

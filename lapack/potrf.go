@@ -179,9 +179,6 @@ func (p *potrfRun[T]) finish() error {
 
 // band saves (save) or restores the band of the unreferenced triangle
 // that the trailing updates overwrite.
-// triBandWG is tri_band's work-group: the work-items of a row.
-const triBandWG = 256
-
 func (p *potrfRun[T]) band(save bool) error {
 	if p.bnd == nil || p.bw == 0 {
 		return nil
@@ -202,7 +199,7 @@ func (p *potrfRun[T]) band(save bool) error {
 	if save {
 		sv = 1
 	}
-	return launch[T](p.impl, "tri_band", []int{triBandWG, p.n}, []int{triBandWG, 1}, int32(p.n), int32(p.bw), lower, sv,
+	return launch[T](p.impl, "tri_band", []int{p.bw, p.n}, elemLocal, int32(p.n), int32(p.bw), lower, sv,
 		buf, int64(off), int32(p.d.Stride()), sbuf, int64(soff), int32(p.bnd.Stride()))
 }
 
