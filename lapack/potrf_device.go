@@ -220,24 +220,26 @@ func (p *potrfRun[T]) factorRow(j, jb int, ahead bool, info *cl.Array[int32]) (e
 		if err != nil {
 			return err
 		}
-		copyW := func() error { return p.copyOK(w, a12, k, info) }
-		if pending, err = p.updateRow(w, k, ib, j+jb-k, ahead && p.n >= p.impl.rowAheadMin, copyW, info); err != nil {
+		if pending, err = p.updateRow(w, a12, k, ib, j+jb-k, ahead && p.n >= p.impl.rowAheadMin, info); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// updateRow enqueues copyW (U12 from w into the matrix) and the update
-// of the h rows of the block row below the step that made w (its U12
-// rows, ib high), from row k on; with ahead it updates the first nb of
-// them, factorises the diagonal block there on the second queue, and only
-// then copies U12 and updates the rest (neither is on that block's path),
-// and returns that potf2_inv's event.
-func (p *potrfRun[T]) updateRow(w *clblas.Matrix[T], k, ib, h int, ahead bool, copyW func() error, info *cl.Array[int32]) (*cl.Event, error) {
-	if h == 0 || !ahead {
-		if err := copyW(); err != nil || h == 0 {
+// updateRow enqueues the copy of U12 from w into a12 and the update of
+// the h rows of the block row below the step that made w (its U12 rows,
+// ib high), from row k on; with ahead it updates the first nb of them,
+// factorises the diagonal block there on the second queue, and only then
+// copies U12 and updates the rest (neither is on that block's path), and
+// returns that potf2_inv's event.
+func (p *potrfRun[T]) updateRow(w, a12 *clblas.Matrix[T], k, ib, h int, ahead bool, info *cl.Array[int32]) (*cl.Event, error) {
+	if !ahead || h == 0 {
+		if err := p.copyOK(w, a12, k, info); err != nil {
 			return nil, err
+		}
+		if h == 0 {
+			return nil, nil
 		}
 		return nil, p.updateFrom(w, k, ib, 0, h, p.n-k)
 	}
@@ -256,7 +258,7 @@ func (p *potrfRun[T]) updateRow(w *clblas.Matrix[T], k, ib, h int, ahead bool, c
 		return nil, err
 	}
 	p.impl.stats.ahead.Add(1)
-	if err := copyW(); err != nil {
+	if err := p.copyOK(w, a12, k, info); err != nil {
 		return next, err
 	}
 	if h > hn {
