@@ -40,7 +40,7 @@ type member struct {
 	// sub is the single-device Implementation on this device (OnDevice).
 	sub *Implementation
 
-	tiles, units, failed atomic.Int64
+	tiles, units, failed, whole atomic.Int64
 	// speeds holds, by routine name, what the device's tiles measured as
 	// a factor of the cost model's estimate (*atomic.Uint64 of float64
 	// bits; 0: not measured).
@@ -257,11 +257,17 @@ type DeviceStats struct {
 	// Failed counts its tiles that failed and went to another device or
 	// the CPU.
 	Failed int64
+	// Whole counts the level 3 calls sent to the devices that it ran
+	// unsplit: too small to pay for a split, or with no other device that
+	// joins it (a discrete GPU's split leaves CPU devices out). Only the
+	// primary runs such calls.
+	Whole int64
 }
 
 // DeviceStats returns, for each device the Implementation runs on (the
-// primary first), the tiles of split level 3 calls it ran. An
-// Implementation on one device returns that device with zero counts.
+// primary first), the tiles of split level 3 calls it ran and the calls it
+// ran unsplit. An Implementation on one device returns that device with
+// zero counts.
 func (impl *Implementation) DeviceStats() []DeviceStats {
 	set := impl.multiOf()
 	if set == nil {
@@ -269,7 +275,7 @@ func (impl *Implementation) DeviceStats() []DeviceStats {
 	}
 	out := make([]DeviceStats, len(set.devs))
 	for i, mb := range set.devs {
-		out[i] = DeviceStats{Device: mb.name, Tiles: mb.tiles.Load(), Units: mb.units.Load(), Failed: mb.failed.Load()}
+		out[i] = DeviceStats{Device: mb.name, Tiles: mb.tiles.Load(), Units: mb.units.Load(), Failed: mb.failed.Load(), Whole: mb.whole.Load()}
 	}
 	return out
 }

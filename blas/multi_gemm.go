@@ -79,6 +79,7 @@ func runSplit[T eng.Real](set *multiSet, j *splitJob[T]) error {
 	parts = keepJoining(parts, kinds)
 	total := work(j.prec, fl(j.units)*j.unitFlops, fl(j.units)*j.unitElems+j.fixedElems).over(j.inner)
 	if len(parts) < 2 || set.devs[0].cost.deviceTime(total) < splitMinSeconds || j.units < 2*splitAlign {
+		set.devs[0].whole.Add(1)
 		return j.whole(j.dev(set.devs[0]))
 	}
 	est := make([]multi.Device, len(parts))

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -21,9 +22,11 @@ import (
 	"github.com/gocompute/opencl/platform/platformtest"
 )
 
-// twoDevices returns two OpenCL devices, or skips: PoCL lists two when
-// POCL_DEVICES="pthread pthread" (scripts/test.sh sets it, and then a
-// missing second device fails under GOCL_REQUIRE_DEVICE=1).
+// twoDevices returns two OpenCL devices that a split runs on together
+// (keepJoining), or skips: PoCL lists two when POCL_DEVICES="pthread
+// pthread" (scripts/test.sh sets it, and then a missing second device fails
+// under GOCL_REQUIRE_DEVICE=1). A discrete GPU and a CPU device do not
+// split together; TestMultiMixedKinds checks that pair.
 func twoDevices(t *testing.T) []*platform.Device {
 	t.Helper()
 	platformtest.Device(t)
@@ -31,15 +34,30 @@ func twoDevices(t *testing.T) []*platform.Device {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(all) >= 2 {
-		return all[:2]
+	for i := range all {
+		for j := i + 1; j < len(all); j++ {
+			if joins(all[i], all[j]) {
+				return []*platform.Device{all[i], all[j]}
+			}
+		}
 	}
-	reason := "only one OpenCL device; run with POCL_DEVICES=\"pthread pthread\" to have PoCL list two"
+	reason := "no two OpenCL devices that split work together; run with POCL_DEVICES=\"pthread pthread\" to have PoCL list two"
 	if len(strings.Fields(os.Getenv("POCL_DEVICES"))) >= 2 {
 		platformtest.Unavailable(t, reason+" (POCL_DEVICES is set, but PoCL listed one device)")
 	}
 	t.Skip(reason)
 	return nil
+}
+
+// kindOf is what keepJoining knows of device d.
+func kindOf(d *platform.Device) memberKind {
+	p := d.Profile()
+	return memberKind{cpu: p.IsCPU(), discrete: !p.HostUnifiedMemory}
+}
+
+// joins reports whether a split keeps both a and b.
+func joins(a, b *platform.Device) bool {
+	return len(keepJoining([]int{0, 1}, []memberKind{kindOf(a), kindOf(b)})) == 2
 }
 
 // splitSmall makes every offloaded GEMM split, however small, for the
@@ -174,10 +192,54 @@ func TestMultiGemm(t *testing.T) {
 	}
 }
 
+// TestMultiMixedKinds runs GEMMs on a discrete GPU and a CPU device listed
+// first: the GPU is the primary, the split leaves the CPU device out, so
+// every call runs whole on the GPU, with gonum's answers.
+func TestMultiMixedKinds(t *testing.T) {
+	platformtest.Device(t)
+	all, err := platform.Devices()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gpu, cpu *platform.Device
+	for _, d := range all {
+		switch k := kindOf(d); {
+		case k.cpu && cpu == nil:
+			cpu = d
+		case !k.cpu && k.discrete && gpu == nil:
+			gpu = d
+		}
+	}
+	if gpu == nil || cpu == nil {
+		t.Skip("needs a discrete GPU and a CPU device (scripts/oclgrind.sh pairs Oclgrind with PoCL)")
+	}
+	splitSmall(t)
+	impl, err := New(WithDevices(cpu, gpu), WithOffload(Always))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer impl.Close()
+	if impl.DeviceName() != gpu.String() {
+		t.Fatalf("primary %s, want the GPU %s", impl.DeviceName(), gpu)
+	}
+	checkMultiGemm(t, impl)
+	st := impl.DeviceStats()
+	t.Logf("device stats %+v", st)
+	for i, s := range st {
+		if s.Tiles != 0 || s.Failed != 0 || (i == 0) != (s.Whole > 0) {
+			t.Errorf("device %d (%s): %d tiles, %d failed, %d whole; want the GPU's calls whole and no tiles", i, s.Device, s.Tiles, s.Failed, s.Whole)
+		}
+	}
+}
+
 // TestMultiSelect checks the ways of naming several devices.
 func TestMultiSelect(t *testing.T) {
 	devs := twoDevices(t)
-	for _, spec := range []string{"all", "pocl:*", devs[0].Index() + "," + devs[1].Index()} {
+	specs := []string{"all", devs[0].Index() + "," + devs[1].Index()}
+	if devs[0].Profile().Vendor == platform.VendorPoCL && devs[1].Profile().Vendor == platform.VendorPoCL {
+		specs = append(specs, "pocl:*")
+	}
+	for _, spec := range specs {
 		t.Setenv(platform.EnvDevice, spec)
 		impl, err := New()
 		if err != nil {
@@ -189,7 +251,11 @@ func TestMultiSelect(t *testing.T) {
 		}
 		impl.Close()
 	}
-	for _, bad := range []string{"accelerator:*", devs[0].Index() + ",no-such-device-anywhere", "pocl,"} {
+	bad := []string{devs[0].Index() + ",no-such-device-anywhere", "pocl,"}
+	if !anyAccelerator(t) {
+		bad = append(bad, "accelerator:*")
+	}
+	for _, bad := range bad {
 		t.Setenv(platform.EnvDevice, bad)
 		if impl, err := New(); err == nil {
 			impl.Close()
@@ -208,6 +274,18 @@ func TestMultiSelect(t *testing.T) {
 	if _, err := New(WithDevices()); err == nil {
 		t.Error("WithDevices() with no device: New succeeded")
 	}
+}
+
+// anyAccelerator reports whether a listed device calls itself an
+// accelerator (Oclgrind does, beside CPU and GPU).
+func anyAccelerator(t *testing.T) bool {
+	all, err := platform.Devices()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return slices.ContainsFunc(all, func(d *platform.Device) bool {
+		return d.Profile().Type&cl.DeviceTypeAccelerator != 0
+	})
 }
 
 // TestMultiSlowDevice delays every tile of the second device: it gets

@@ -125,7 +125,8 @@ failed=()
 
 # run_pass NAME RUN_PATTERN [VAR=VALUE...]: runs the tests of package
 # $PASS_PKG (default blas) matching RUN_PATTERN on Oclgrind with the extra
-# Oclgrind settings given.
+# Oclgrind settings given; $VENDORS (default: Oclgrind's alone) is the
+# directory of ICDs the process sees.
 run_pass() {
 	local name=$1 pattern=$2 pkg=${PASS_PKG:-blas}
 	shift 2
@@ -133,7 +134,7 @@ run_pass() {
 	say "oclgrind pass '$name' ($*): go test ./$pkg -run '$pattern'"
 	(
 		cd "$pkg" &&
-			env OCL_ICD_VENDORS="$work/vendors" GOCL_DEVICE=oclgrind GOCL_REQUIRE_DEVICE=1 \
+			env OCL_ICD_VENDORS="${VENDORS:-$work/vendors}" GOCL_DEVICE=oclgrind GOCL_REQUIRE_DEVICE=1 \
 				GOCL_OFFLOAD=always GOCL_TEST_DEVICE_COMPLETE=1 GOCL_CACHE_DIR="$work/cache" \
 				OCLGRIND_CHECK_API=1 OCLGRIND_LOG="$log" OCLGRIND_INST_COUNTS=1 "$@" \
 				timeout "$TIMEOUT" "$work/$pkg.test" -test.parallel 1 -test.count 1 -test.v -test.run "$pattern"
@@ -181,6 +182,20 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 run_pass races "$RACES" OCLGRIND_DATA_RACES=1
+
+# Oclgrind, a GPU with memory of its own, beside PoCL's CPU device: a
+# split leaves the CPU device out and the GPU runs every call whole
+# (TestMultiMixedKinds, which must run, not skip).
+POCL_ICD=${POCL_ICD:-/etc/OpenCL/vendors/pocl.icd}
+if [ -e "$POCL_ICD" ]; then
+	mkdir -p "$work/mixed"
+	cp "$POCL_ICD" "$work/mixed/"
+	echo "$ICD" >"$work/mixed/oclgrind.icd"
+	VENDORS="$work/mixed" run_pass mixed '^TestMultiMixedKinds$' GOCL_TEST_DEVICE_COMPLETE=0
+	grep -q -- '^--- PASS: TestMultiMixedKinds' "$work/mixed.out" || failed+=("mixed: TestMultiMixedKinds did not pass")
+else
+	failed+=("mixed: PoCL's ICD $POCL_ICD is missing")
+fi
 
 if [ ${#failed[@]} -gt 0 ]; then
 	say "oclgrind FAILED: ${failed[*]}"
