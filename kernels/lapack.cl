@@ -414,9 +414,239 @@ __kernel void trsm_llu(int n1, int n2, __global real *a, long offL,
   }
 }
 
-// Two versions of potf2_inv: with POTF_REGS defined (the host's potfRegs,
-// for GPUs), each work-item keeps its elements of the block in registers
-// (a long compile on PoCL); otherwise the block stays in global memory.
+// Three versions of potf2_inv: with POTF_BLK defined (the host's potfBlk,
+// for GPUs, blocks up to 64 wide) the block is factorised in local memory
+// in steps of 8 columns; with POTF_REGS defined (potfRegs) each work-item
+// keeps its elements of the block in registers (a long compile on PoCL);
+// otherwise the block stays in global memory.
+#if defined(POTF_BLK)
+#define POTF_N 64 // the widest block
+#define POTF_B 8  // columns a step
+// S(r, c) is element (r, c) of the block in local memory: rows of 64,
+// the column index xor-ed with the row's low bits so that a column's
+// elements lie in different banks.
+#define S(r, c) s[(r) * POTF_N + ((c) ^ ((r) & 15))]
+// potf2_inv factorises the n×n diagonal block (n ≤ 64) at element off of
+// a (row stride lda) in place, A = Uᵀ·U (upper != 0, U in the upper
+// triangle) or A = L·Lᵀ (L = Uᵀ in the lower triangle), in one work-group
+// of 256 work-items, and writes U⁻¹ (or L⁻¹ = U⁻ᵀ) into the n×n block at
+// element ioff of inv (row stride ldi), zero outside its triangle. The
+// other triangle of a is not touched. U(r, c) and X(r, c) = U⁻¹(r, c)
+// address either triangle.
+//
+// The block is held in local memory, U in S's upper triangle and X's
+// off-diagonal elements transposed in its lower one (X(r, c) at S(c, r)),
+// X's diagonal being 1/U(c, c). The factorization goes right-looking in
+// steps of 8 columns: work-item 0 factorises the step's 8×8 diagonal block
+// D = U_JJᵀ·U_JJ in registers and inverts U_JJ; the step's rows to the
+// right are U_JR = U_JJ⁻ᵀ·A_JR, a work-item a column; the trailing matrix
+// takes A_RR −= U_JRᵀ·U_JR. Then X is formed by doubling: with the
+// diagonal blocks of width h inverted, each pair of neighbours (U11 U12;
+// 0 U22) gets X12 = −X11·(U12·X22), for h = 8, 16, 32.
+//
+// A diagonal element that is not positive (or NaN) is left in place, the
+// rows of U before it are final, those after it are as far as they were
+// updated, *info is set to ibase+column+1 and the inverse is zero; when
+// *info is already set the kernel only zeroes the inverse, so that
+// Potrf's later GEMMs, multiplying by it, change nothing.
+// potf_diag factorises the jb×jb diagonal block at (j0, j0) of S (jb ≤ 8)
+// in registers, right-looking, and inverts the factor: U_JJ to S's upper
+// triangle, X_JJ = U_JJ⁻¹ above its diagonal to S's lower one. At a
+// diagonal element that is not positive it stops: that element stays in
+// place, the rows below it as far as they were updated, and X_JJ is
+// formed for the rows and columns before it.
+static void potf_diag(__local real *s, int j0, int jb) {
+  // m holds U in its upper triangle and X transposed in its lower one.
+  real m[POTF_B][POTF_B], ri[POTF_B];
+#pragma unroll
+  for (int a = 0; a < POTF_B; a++) {
+    ri[a] = 0;
+#pragma unroll
+    for (int b = 0; b < POTF_B; b++)
+      m[a][b] = a <= b && b < jb ? S(j0 + a, j0 + b) : 0;
+  }
+  int fa = jb;
+#pragma unroll
+  for (int a = 0; a < POTF_B; a++) {
+    const real d = m[a][a];
+    if (a < fa && !(d > 0))
+      fa = a;
+    if (a < fa) {
+      const real sd = sqrt(d), r = 1 / sd; // Dpotf2 scales by 1/ajj
+      m[a][a] = sd;
+      ri[a] = r;
+#pragma unroll
+      for (int b = a + 1; b < POTF_B; b++)
+        m[a][b] *= r;
+#pragma unroll
+      for (int b = a + 1; b < POTF_B; b++)
+#pragma unroll
+        for (int c = b; c < POTF_B; c++)
+          m[b][c] = fma(-m[a][b], m[a][c], m[b][c]);
+    }
+  }
+  // X's rows, each on its own: X(a, b) = −(Σ_{a≤p<b} X(a, p)·U(p, b))/U(b, b).
+#pragma unroll
+  for (int a = 0; a < POTF_B; a++)
+#pragma unroll
+    for (int b = a + 1; b < POTF_B; b++) {
+      real t = ri[a] * m[a][b];
+#pragma unroll
+      for (int p = a + 1; p < b; p++)
+        t = fma(m[p][a], m[p][b], t);
+      m[b][a] = -t * ri[b];
+    }
+#pragma unroll
+  for (int a = 0; a < POTF_B; a++)
+#pragma unroll
+    for (int b = 0; b < POTF_B; b++)
+      if (a < jb && b < jb && (a <= b || a < fa))
+        S(j0 + a, j0 + b) = m[a][b];
+}
+
+// potf_inverse forms X = U⁻¹ in S (see potf2_inv) from the inverses of
+// its 8×8 diagonal blocks, by doubling: for h = 8, 16, 32, each pair of
+// neighbouring diagonal blocks of width h at o gets T = U12·X22 into
+// X12's place, then X12 = −X11·T.
+static void potf_inverse(__local real *s, int n, int lid) {
+  for (int h = POTF_B; h < n; h *= 2) {
+    const int pairs = (n - h + 2 * h - 1) / (2 * h), total = pairs * h * h;
+    for (int e = lid; e < total; e += 256) {
+      const int o = 2 * h * (e / (h * h)), r = o + e / h % h, c = o + h + e % h;
+      if (c < n) {
+        real t = S(r, c) / S(c, c);
+        for (int p = o + h; p < c; p++)
+          t = fma(S(r, p), S(c, p), t);
+        S(c, r) = t;
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    real x[POTF_N * POTF_N / 2 / 256];
+#pragma unroll
+    for (int q = 0; q < POTF_N * POTF_N / 2 / 256; q++) {
+      const int e = lid + 256 * q;
+      const int o = 2 * h * (e / (h * h)), r = o + e / h % h, c = o + h + e % h;
+      x[q] = 0;
+      if (e < total && c < n) {
+        real t = S(c, r) / S(r, r);
+        for (int p = r + 1; p < o + h; p++)
+          t = fma(S(p, r), S(c, p), t);
+        x[q] = -t;
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+    for (int q = 0; q < POTF_N * POTF_N / 2 / 256; q++) {
+      const int e = lid + 256 * q;
+      const int o = 2 * h * (e / (h * h)), r = o + e / h % h, c = o + h + e % h;
+      if (e < total && c < n)
+        S(c, r) = x[q];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}
+
+#define U_(r, c) a[off + (upper ? (long)(r) * lda + (c) : (long)(c) * lda + (r))]
+#define X_(r, c) inv[ioff + (upper ? (long)(r) * ldi + (c) : (long)(c) * ldi + (r))]
+__kernel __attribute__((reqd_work_group_size(256, 1, 1)))
+void potf2_inv(int n, int upper, __global real *a, long off, int lda,
+               __global real *inv, long ioff, int ldi,
+               __global int *info, int ibase) {
+  __local real s[POTF_N * POTF_N];
+  const int lid = get_local_id(0);
+  const int failed = *info != 0;
+  barrier(CLK_GLOBAL_MEM_FENCE); // *info is read before work-item 0 sets it
+  // Element e of the block: along the storage's rows, so that
+  // neighbouring work-items touch neighbouring elements.
+#define POTF_RC(e) const int r = upper ? (e) / n : (e) % n, c = upper ? (e) % n : (e) / n
+  if (!failed)
+    for (int e = lid; e < n * n; e += 256) {
+      POTF_RC(e);
+      if (r <= c)
+        S(r, c) = U_(r, c);
+    }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int fj = failed ? 0 : n; // the column that failed, n if none did
+  for (int j0 = 0; j0 < fj; j0 += POTF_B) {
+    const int jb = min(POTF_B, n - j0);
+    if (lid == 0)
+      potf_diag(s, j0, jb);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // The good rows: those before the first diagonal element that is not
+    // positive (potf_diag leaves it in place, the others are square
+    // roots of positive numbers).
+    int good = jb;
+    for (int q = jb - 1; q >= 0; q--)
+      good = S(j0 + q, j0 + q) > 0 ? good : q;
+    // U_JR = X_JJᵀ·A_JR, a column of the rows to the right a work-item.
+    const int c = j0 + jb + lid;
+    if (c < n) {
+      real v[POTF_B];
+#pragma unroll
+      for (int q = 0; q < POTF_B; q++)
+        v[q] = q < jb ? S(j0 + q, c) : 0;
+#pragma unroll
+      for (int q = 0; q < POTF_B; q++)
+        if (q < good) {
+          // Row q: Σ_{p≤q} X(j0+p, j0+q)·A(j0+p, c), X's diagonal 1/U.
+          real t = v[q] / S(j0 + q, j0 + q);
+#pragma unroll
+          for (int p = 0; p < q; p++)
+            t = fma(S(j0 + q, j0 + p), v[p], t);
+          S(j0 + q, c) = t;
+        }
+    }
+    if (good < jb) {
+      fj = j0 + good;
+      break;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // A_RR −= U_JRᵀ·U_JR on the upper triangle, a 16×16 grid of
+    // work-items over it.
+    const int j1 = j0 + jb;
+    for (int r = j1 + lid / 16; r < n; r += 16) {
+      real ur[POTF_B];
+#pragma unroll
+      for (int q = 0; q < POTF_B; q++)
+        ur[q] = q < jb ? S(j0 + q, r) : 0;
+      for (int cc = r + lid % 16; cc < n; cc += 16) {
+        real t = S(r, cc);
+#pragma unroll
+        for (int q = 0; q < POTF_B; q++)
+          t = fma(-ur[q], q < jb ? S(j0 + q, cc) : 0, t);
+        S(r, cc) = t;
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (fj < n) {
+    // Every work-item left the loop at the same step; the failing one's
+    // rows may still be being written.
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (!failed && fj == n)
+    potf_inverse(s, n, lid);
+  if (!failed) {
+    if (fj < n && lid == 0)
+      *info = ibase + fj + 1;
+    for (int e = lid; e < n * n; e += 256) {
+      POTF_RC(e);
+      if (r <= c)
+        U_(r, c) = S(r, c);
+    }
+  }
+  for (int e = lid; e < n * n; e += 256) {
+    POTF_RC(e);
+    real x = 0;
+    if (!failed && fj == n && r <= c)
+      x = r == c ? 1 / S(r, r) : S(c, r);
+    X_(r, c) = x;
+  }
+#undef POTF_RC
+}
+#undef U_
+#undef X_
+#else
 #ifdef POTF_REGS
 #ifndef POTF_T
 #define POTF_T 8 // elements per work-item along each dimension
@@ -638,6 +868,7 @@ __kernel void potf2_inv(int n, int upper, __global real *a, long off, int lda,
 #undef X_
 #undef POTF_KB
 #endif
+#endif // POTF_BLK
 
 // copy_ok copies the rows×cols matrix at element soff of s (row stride
 // lds) into the one at element doff of d (row stride ldd) unless *info is

@@ -22,6 +22,7 @@ type kernelKey struct {
 	pi, wg int
 	luBW   int  // LU_BW (getf2_leaf) when > 0
 	regs   bool // POTF_REGS (potf2_inv)
+	blk    bool // POTF_BLK (potf2_inv)
 	potfT  int  // POTF_T, with regs
 	qrB    int  // QR_B (geqr2_leaf) when > 0
 	split  bool // GRID_QR_SPLIT (geqrf_grid)
@@ -68,6 +69,9 @@ func (impl *Implementation) kernel(k kernelKey) (*cl.Kernel, error) {
 		}
 		if k.timing {
 			opts += " -DGRID_TIMING=1"
+		}
+		if k.blk {
+			opts += " -DPOTF_BLK=1"
 		}
 		if k.regs {
 			opts += fmt.Sprintf(" -DPOTF_REGS=1 -DPOTF_T=%d", k.potfT)
@@ -185,7 +189,8 @@ func launchOn[T float32 | float64](impl *Implementation, q *cl.Queue, wait []*cl
 		key.timing = true
 		args = append(args[:len(args):len(args)], t)
 	}
-	key.regs = name == "potf2_inv" && impl.potfRegs
+	key.blk = name == "potf2_inv" && impl.potfBlk && impl.potrfBlock() <= potfBlkMax
+	key.regs = name == "potf2_inv" && !key.blk && impl.potfRegs
 	if key.regs {
 		key.potfT = potfT(impl.potrfBlock())
 	}
