@@ -420,8 +420,9 @@ __kernel void trsm_llu(int n1, int n2, __global real *a, long offL,
 // keeps its elements of the block in registers (a long compile on PoCL);
 // otherwise the block stays in global memory.
 #if defined(POTF_BLK)
-#define POTF_N 64 // the widest block
-#define POTF_B 8  // columns a step
+#define POTF_N 64            // the widest block
+#define POTF_LB 3            // log2 of POTF_B
+#define POTF_B (1 << POTF_LB) // columns a step
 // S(r, c) is element (r, c) of the block in local memory: rows of 64,
 // the column index xor-ed with the row's low bits so that a column's
 // elements lie in different banks.
@@ -435,8 +436,9 @@ __kernel void trsm_llu(int n1, int n2, __global real *a, long offL,
 // address either triangle.
 //
 // The block is held in local memory, U in S's upper triangle and X's
-// off-diagonal elements transposed in its lower one (X(r, c) at S(c, r)),
-// X's diagonal being 1/U(c, c). The factorization goes right-looking in
+// elements transposed in its lower one (X(r, c) at S(c, r)): the diagonal
+// holds X's, 1/U(c, c), once column c is factorised, and U's, final, goes
+// to a then. The factorization goes right-looking in
 // steps of 8 columns: work-item 0 factorises the step's 8×8 diagonal block
 // D = U_JJᵀ·U_JJ in registers and inverts U_JJ; the step's rows to the
 // right are U_JR = U_JJ⁻ᵀ·A_JR, a work-item a column; the trailing matrix
@@ -450,12 +452,15 @@ __kernel void trsm_llu(int n1, int n2, __global real *a, long offL,
 // *info is already set the kernel only zeroes the inverse, so that
 // Potrf's later GEMMs, multiplying by it, change nothing.
 // potf_diag factorises the jb×jb diagonal block at (j0, j0) of S (jb ≤ 8)
-// in registers, right-looking, and inverts the factor: U_JJ to S's upper
-// triangle, X_JJ = U_JJ⁻¹ above its diagonal to S's lower one. At a
-// diagonal element that is not positive it stops: that element stays in
-// place, the rows below it as far as they were updated, and X_JJ is
-// formed for the rows and columns before it.
-static void potf_diag(__local real *s, int j0, int jb) {
+// in registers, right-looking, and inverts the factor: U_JJ above the
+// diagonal to S's upper triangle, X_JJ = U_JJ⁻¹ above its diagonal to S's
+// lower one, X's diagonal 1/U(j, j) to S's diagonal, and U's diagonal,
+// final, to g (U(r, c) at g[off + r·rs + c·cs]). At a diagonal element
+// that is not positive it stops: that element stays in place, the rows
+// below it as far as they were updated, and X_JJ is formed for the rows
+// and columns before it.
+static void potf_diag(__local real *s, int j0, int jb, __global real *g,
+                      long off, int rs, int cs) {
   // m holds U in its upper triangle and X transposed in its lower one.
   real m[POTF_B][POTF_B], ri[POTF_B];
 #pragma unroll
@@ -472,7 +477,11 @@ static void potf_diag(__local real *s, int j0, int jb) {
     if (a < fa && !(d > 0))
       fa = a;
     if (a < fa) {
+#ifdef POTF_RSQRT // measurements only (BenchmarkPotf2Inv)
+      const real r = rsqrt(d), sd = d * r;
+#else
       const real sd = sqrt(d), r = 1 / sd; // Dpotf2 scales by 1/ajj
+#endif
       m[a][a] = sd;
       ri[a] = r;
 #pragma unroll
@@ -501,50 +510,75 @@ static void potf_diag(__local real *s, int j0, int jb) {
 #pragma unroll
     for (int b = 0; b < POTF_B; b++)
       if (a < jb && b < jb && (a <= b || a < fa))
-        S(j0 + a, j0 + b) = m[a][b];
+        S(j0 + a, j0 + b) = a == b && a < fa ? ri[a] : m[a][b];
+#pragma unroll
+  for (int q = 0; q < POTF_B; q++)
+    if (q < fa)
+      g[off + (long)(j0 + q) * (rs + cs)] = m[q][q];
 }
 
 // potf_inverse forms X = U⁻¹ in S (see potf2_inv) from the inverses of
 // its 8×8 diagonal blocks, by doubling: for h = 8, 16, 32, each pair of
 // neighbouring diagonal blocks of width h at o gets T = U12·X22 into
-// X12's place, then X12 = −X11·T.
+// X12's place, then X12 = −X11·T. A work-item computes up to POTF_Q
+// elements of a pair together, their sums advancing in step, so that
+// their loads and multiply-adds overlap: every sum runs over the whole
+// block, terms outside the triangle selected away (after the
+// multiply-add: what they read may be anything).
+#define POTF_Q (POTF_N * POTF_N / 4 / 256) // elements a work-item, h ≤ 32
 static void potf_inverse(__local real *s, int n, int lid) {
-  for (int h = POTF_B; h < n; h *= 2) {
-    const int pairs = (n - h + 2 * h - 1) / (2 * h), total = pairs * h * h;
-    for (int e = lid; e < total; e += 256) {
-      const int o = 2 * h * (e / (h * h)), r = o + e / h % h, c = o + h + e % h;
-      if (c < n) {
-        real t = S(r, c) / S(c, c);
-        for (int p = o + h; p < c; p++)
-          t = fma(S(r, p), S(c, p), t);
-        S(c, r) = t;
-      }
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    real x[POTF_N * POTF_N / 2 / 256];
+  for (int lh = POTF_LB; 1 << lh < n; lh++) {
+    const int h = 1 << lh; // a power of two: the indices below are shifts
+    const int pairs = (n - h + 2 * h - 1) >> (lh + 1), total = pairs * h * h;
+    int o[POTF_Q], r[POTF_Q], c[POTF_Q], on[POTF_Q];
+    real t[POTF_Q];
 #pragma unroll
-    for (int q = 0; q < POTF_N * POTF_N / 2 / 256; q++) {
+    for (int q = 0; q < POTF_Q; q++) {
       const int e = lid + 256 * q;
-      const int o = 2 * h * (e / (h * h)), r = o + e / h % h, c = o + h + e % h;
-      x[q] = 0;
-      if (e < total && c < n) {
-        real t = S(c, r) / S(r, r);
-        for (int p = r + 1; p < o + h; p++)
-          t = fma(S(p, r), S(c, p), t);
-        x[q] = -t;
-      }
+      o[q] = (e >> 2 * lh) << (lh + 1);
+      r[q] = o[q] + ((e >> lh) & (h - 1));
+      c[q] = o[q] + h + (e & (h - 1));
+      on[q] = e < total && c[q] < n;
+      if (!on[q])
+        o[q] = r[q] = c[q] = 0; // in bounds; nothing is kept
+      t[q] = 0;
     }
+    // T(r, c) = Σ_{o+h≤p≤c} U(r, p)·X(p, c); at p = c, S(r, c)·S(c, c) is
+    // U(r, c)·X(c, c).
+#pragma unroll 4
+    for (int i = 0; i < h; i++)
+#pragma unroll
+      for (int q = 0; q < POTF_Q; q++) {
+        const int p = o[q] + h + i;
+        const real v = fma(S(r[q], p), S(c[q], p), t[q]);
+        t[q] = p <= c[q] ? v : t[q];
+      }
+#pragma unroll
+    for (int q = 0; q < POTF_Q; q++)
+      if (on[q])
+        S(c[q], r[q]) = t[q];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // X12(r, c) = −Σ_{r≤p<o+h} X(r, p)·T(p, c); at p = r, S(r, r) is X's.
+#pragma unroll
+    for (int q = 0; q < POTF_Q; q++)
+      t[q] = 0;
+#pragma unroll 4
+    for (int i = 0; i < h; i++)
+#pragma unroll
+      for (int q = 0; q < POTF_Q; q++) {
+        const int p = o[q] + i;
+        const real v = fma(S(p, r[q]), S(c[q], p), t[q]);
+        t[q] = p >= r[q] ? v : t[q];
+      }
     barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
-    for (int q = 0; q < POTF_N * POTF_N / 2 / 256; q++) {
-      const int e = lid + 256 * q;
-      const int o = 2 * h * (e / (h * h)), r = o + e / h % h, c = o + h + e % h;
-      if (e < total && c < n)
-        S(c, r) = x[q];
-    }
+    for (int q = 0; q < POTF_Q; q++)
+      if (on[q])
+        S(c[q], r[q]) = -t[q];
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 }
+#undef POTF_Q
 
 #define U_(r, c) a[off + (upper ? (long)(r) * lda + (c) : (long)(c) * lda + (r))]
 #define X_(r, c) inv[ioff + (upper ? (long)(r) * ldi + (c) : (long)(c) * ldi + (r))]
@@ -565,12 +599,15 @@ void potf2_inv(int n, int upper, __global real *a, long off, int lda,
       if (r <= c)
         S(r, c) = U_(r, c);
     }
-  barrier(CLK_LOCAL_MEM_FENCE);
+  // The global fence too: potf_diag writes U's diagonal to a.
+  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
   int fj = failed ? 0 : n; // the column that failed, n if none did
   for (int j0 = 0; j0 < fj; j0 += POTF_B) {
     const int jb = min(POTF_B, n - j0);
+#ifndef POTF_SKIP_DIAG // measurements only (BenchmarkPotf2Inv), as below
     if (lid == 0)
-      potf_diag(s, j0, jb);
+      potf_diag(s, j0, jb, a, off, upper ? lda : 1, upper ? 1 : lda);
+#endif
     barrier(CLK_LOCAL_MEM_FENCE);
     // The good rows: those before the first diagonal element that is not
     // positive (potf_diag leaves it in place, the others are square
@@ -580,6 +617,7 @@ void potf2_inv(int n, int upper, __global real *a, long off, int lda,
       good = S(j0 + q, j0 + q) > 0 ? good : q;
     // U_JR = X_JJᵀ·A_JR, a column of the rows to the right a work-item.
     const int c = j0 + jb + lid;
+#ifndef POTF_SKIP_TRSM
     if (c < n) {
       real v[POTF_B];
 #pragma unroll
@@ -589,13 +627,14 @@ void potf2_inv(int n, int upper, __global real *a, long off, int lda,
       for (int q = 0; q < POTF_B; q++)
         if (q < good) {
           // Row q: Σ_{p≤q} X(j0+p, j0+q)·A(j0+p, c), X's diagonal 1/U.
-          real t = v[q] / S(j0 + q, j0 + q);
+          real t = v[q] * S(j0 + q, j0 + q);
 #pragma unroll
           for (int p = 0; p < q; p++)
             t = fma(S(j0 + q, j0 + p), v[p], t);
           S(j0 + q, c) = t;
         }
     }
+#endif
     if (good < jb) {
       fj = j0 + good;
       break;
@@ -604,6 +643,9 @@ void potf2_inv(int n, int upper, __global real *a, long off, int lda,
     // A_RR −= U_JRᵀ·U_JR on the upper triangle, a 16×16 grid of
     // work-items over it.
     const int j1 = j0 + jb;
+#ifdef POTF_SKIP_UPD
+    if (n < 0)
+#endif
     for (int r = j1 + lid / 16; r < n; r += 16) {
       real ur[POTF_B];
 #pragma unroll
@@ -624,14 +666,17 @@ void potf2_inv(int n, int upper, __global real *a, long off, int lda,
     // rows may still be being written.
     barrier(CLK_LOCAL_MEM_FENCE);
   }
+#ifndef POTF_SKIP_INV
   if (!failed && fj == n)
     potf_inverse(s, n, lid);
+#endif
   if (!failed) {
     if (fj < n && lid == 0)
       *info = ibase + fj + 1;
     for (int e = lid; e < n * n; e += 256) {
       POTF_RC(e);
-      if (r <= c)
+      // U's diagonal before fj is in a already (potf_diag), S's holds X's.
+      if (r < c || r == c && r >= fj)
         U_(r, c) = S(r, c);
     }
   }
@@ -639,7 +684,7 @@ void potf2_inv(int n, int upper, __global real *a, long off, int lda,
     POTF_RC(e);
     real x = 0;
     if (!failed && fj == n && r <= c)
-      x = r == c ? 1 / S(r, r) : S(c, r);
+      x = r == c ? S(r, r) : S(c, r);
     X_(r, c) = x;
   }
 #undef POTF_RC

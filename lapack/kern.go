@@ -23,6 +23,9 @@ type kernelKey struct {
 	luBW   int  // LU_BW (getf2_leaf) when > 0
 	regs   bool // POTF_REGS (potf2_inv)
 	blk    bool // POTF_BLK (potf2_inv)
+	// potfOpts are extra build options of potf2_inv (Implementation's
+	// potfOpts; measurements only).
+	potfOpts string
 	potfT  int  // POTF_T, with regs
 	qrB    int  // QR_B (geqr2_leaf) when > 0
 	split  bool // GRID_QR_SPLIT (geqrf_grid)
@@ -72,6 +75,9 @@ func (impl *Implementation) kernel(k kernelKey) (*cl.Kernel, error) {
 		}
 		if k.blk {
 			opts += " -DPOTF_BLK=1"
+		}
+		if k.potfOpts != "" {
+			opts += " " + k.potfOpts
 		}
 		if k.regs {
 			opts += fmt.Sprintf(" -DPOTF_REGS=1 -DPOTF_T=%d", k.potfT)
@@ -191,6 +197,9 @@ func launchOn[T float32 | float64](impl *Implementation, q *cl.Queue, wait []*cl
 	}
 	key.blk = name == "potf2_inv" && impl.potfBlk && impl.potrfBlock() <= potfBlkMax
 	key.regs = name == "potf2_inv" && !key.blk && impl.potfRegs
+	if name == "potf2_inv" {
+		key.potfOpts = impl.potfOpts
+	}
 	if key.regs {
 		key.potfT = potfT(impl.potrfBlock())
 	}

@@ -1,0 +1,98 @@
+package cllapack
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"gonum.org/v1/gonum/blas"
+
+	"github.com/gocompute/opencl/cl"
+
+	clblas "github.com/gocompute/opencl/blas"
+)
+
+
+// BenchmarkPotf2Inv times potf2_inv alone: 64 launches back to back, each
+// on its own positive definite 64×64 block of a 64×4096 matrix, then a
+// wait, and reports µs a launch (launch costs included, as in Potrf's
+// chain of steps). The variant is -lapack.potfblk (-lapack.potfregs
+// otherwise, as on GPUs) with -lapack.potfopts added to its build.
+//
+//	go test -run XXX -bench Potf2Inv -lapack.potfblk ./lapack
+func BenchmarkPotf2Inv(b *testing.B) {
+	impl := benchImpl(b)
+	const nb, blocks = 64, 64
+	blk := spdBench(nb, rand.New(rand.NewPCG(3, 4)))
+	host := make([]float64, nb*nb*blocks)
+	for r := range nb {
+		for k := range blocks {
+			copy(host[r*nb*blocks+k*nb:], blk[r*nb:(r+1)*nb])
+		}
+	}
+	d, err := clblas.NewMatrix[float64](impl.blas, nb, nb*blocks)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer d.Release()
+	inv, err := clblas.NewMatrix[float64](impl.blas, nb, nb)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer inv.Release()
+	ctx, q := impl.blas.Runtime().Context(), impl.blas.Runtime().Queue()
+	info, err := cl.NewArray[int32](ctx, cl.MemReadWrite, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer info.Release()
+	buf, off, _ := d.Buffer()
+	ibuf, ioff, _ := inv.Buffer()
+	for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
+		upper := int32(0)
+		if ul == blas.Upper {
+			upper = 1
+		}
+		b.Run(fmt.Sprintf("%c", ul), func(b *testing.B) {
+			var total time.Duration
+			for range b.N {
+				ev, err := d.Write(host)
+				if err == nil {
+					err = ev.Wait()
+				}
+				if err == nil {
+					var iev *cl.Event
+					if iev, err = info.Write(q, 0, []int32{0}); err == nil {
+						err = iev.Wait()
+						iev.Release()
+					}
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				start := time.Now()
+				for k := range blocks {
+					ev, err := launchOn[float64](impl, nil, nil, "potf2_inv", []int{potfWG}, []int{potfWG}, int32(nb), upper,
+						buf, int64(off+k*nb), int32(d.Stride()), ibuf, int64(ioff), int32(inv.Stride()), info, int32(0))
+					if err == nil {
+						err = ev.Release()
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+				if err := q.Finish(); err != nil {
+					b.Fatal(err)
+				}
+				total += time.Since(start)
+			}
+			inf := make([]int32, 1)
+			// A variant that skips a phase may fail.
+			if err := info.Read(q, 0, inf); err != nil || inf[0] != 0 && impl.potfOpts == "" {
+				b.Fatalf("info %d, %v", inf[0], err)
+			}
+			b.ReportMetric(total.Seconds()*1e6/float64(b.N*blocks), "µs/launch")
+		})
+	}
+}
