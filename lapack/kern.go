@@ -26,11 +26,11 @@ type kernelKey struct {
 	// potfOpts are extra build options of potf2_inv (Implementation's
 	// potfOpts; measurements only).
 	potfOpts string
-	potfT  int  // POTF_T, with regs
-	qrB    int  // QR_B (geqr2_leaf) when > 0
-	split  bool // GRID_QR_SPLIT (geqrf_grid)
-	shfl   bool // GRID_SHFL (getrf_grid)
-	timing bool // GRID_TIMING (getrf_grid, geqrf_grid)
+	potfT    int  // POTF_T, with regs
+	qrB      int  // QR_B (geqr2_leaf) when > 0
+	split    bool // GRID_QR_SPLIT (geqrf_grid)
+	shfl     bool // GRID_SHFL (getrf_grid)
+	timing   bool // GRID_TIMING (getrf_grid, geqrf_grid)
 }
 
 // geqrfGridSplit names geqrf_grid built with GRID_QR_SPLIT for launchOn

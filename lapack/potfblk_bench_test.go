@@ -13,7 +13,6 @@ import (
 	clblas "github.com/gocompute/opencl/blas"
 )
 
-
 // BenchmarkPotf2Inv times potf2_inv alone: 64 launches back to back, each
 // on its own positive definite 64×64 block of a 64×4096 matrix, then a
 // wait, and reports µs a launch (launch costs included, as in Potrf's
