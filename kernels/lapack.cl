@@ -932,6 +932,18 @@ __kernel void copy_ok(int rows, int cols, __global const real *s, long soff,
   d[doff + (long)r * ldd + c] = s[soff + (long)r * lds + c];
 }
 
+// eye_cols writes columns diag… of the identity into the rows×cols matrix
+// at element off of a (row stride lda): element (r, c) becomes 1 where
+// r = c + diag, 0 elsewhere (Orgqr). One work-item per element: dimension
+// 0 is the column, 1 the row.
+__kernel void eye_cols(int rows, int cols, __global real *a, long off,
+                       int lda, int diag) {
+  const int c = get_global_id(0);
+  const int r = get_global_id(1);
+  if (c < cols && r < rows)
+    a[off + (long)r * lda + c] = r == c + diag ? 1 : 0;
+}
+
 #ifndef QR_B
 #define QR_B 8 // the widest panel geqr2_leaf factorises (8, 16 or 32)
 #endif

@@ -15,7 +15,8 @@ import (
 // in few launches, against gonum: Potrf (tri_band, potf2_inv, copy_ok,
 // both triangles, slabs narrower than a block, a block that fails), Getrf
 // (getf2_leaf, trsm_llu, laswp, a leaf narrower than the panel) and
-// Geqrf (geqr2_leaf, larft_t, two leaves a panel). scripts/oclgrind.sh
+// Geqrf (geqr2_leaf, larft_t, two leaves a panel), Orgqr (eye_cols).
+// scripts/oclgrind.sh
 // runs it on Oclgrind.
 func TestKernelsSmall(t *testing.T) {
 	impl := newTestImpl(t, 8)
@@ -125,5 +126,17 @@ func TestKernelsSmall(t *testing.T) {
 	dgetrfAgainstGonum(t, impl, rnd, "Dgetrf, getrf_grid", m, n, -1)
 	if s := impl.gridState.Load(); s != gridYes {
 		t.Errorf("the grid kernels did not run (state %d)", s)
+	}
+
+	// Orgqr (eye_cols) with blocks of 8: k = 9 of 12 columns.
+	impl.nb = 8
+	qa, qtau := gonumQR[float64](rnd, m, 12)
+	qtau = qtau[:9]
+	qwant := append([]float64(nil), qa...)
+	gonum.Implementation{}.Dorgqr(m, 12, 9, qwant, 12, qtau, work, len(work))
+	da := upload[float64](t, impl, qa, m, 12)
+	ev, err := Orgqr(impl, da, qtau)
+	if d, _ := maxDiff(download(t, ev, err, da), qwant); !(d <= 1e-12*m) {
+		t.Errorf("Orgqr: max difference %g from gonum's Dorgqr", d)
 	}
 }

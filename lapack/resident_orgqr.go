@@ -19,7 +19,7 @@ import (
 // reflectors go last to first, and each is first copied out of a into V
 // and T on the device (as Ormqr forms them); then its columns of a (for
 // the last block, the first to go, also those from k on) are set to the
-// identity's, and the block is applied from the left to the rows and
+// identity's on the device, and the block is applied from the left to the rows and
 // columns of a from its first column i on. The columns before i still
 // hold the identity's there, which the block leaves alone, and the rows
 // before i of the columns from i on are zero, which it does not touch,
@@ -75,7 +75,7 @@ func orgqrResident[T float32 | float64](impl *Implementation, a *clblas.Matrix[T
 			return nil, err
 		}
 		// Queued after the commands that copied the reflectors out.
-		if _, err := identityColumns(a, i, hi); err != nil {
+		if err := eyeColumns(impl, a, i, hi); err != nil {
 			return nil, err
 		}
 		hi = i
@@ -90,7 +90,25 @@ func orgqrResident[T float32 | float64](impl *Implementation, a *clblas.Matrix[T
 	return ev, nil
 }
 
-// identityColumns writes columns lo…hi−1 of the identity into those of a.
+// eyeColumns writes columns lo…hi−1 of the identity into those of a on
+// the device (eye_cols), on the resident operations' queue.
+func eyeColumns[T float32 | float64](impl *Implementation, a *clblas.Matrix[T], lo, hi int) error {
+	m, _ := a.Dims()
+	cols, err := a.View(0, lo, m, hi-lo)
+	if err != nil {
+		return err
+	}
+	buf, off, err := cols.Buffer()
+	if err != nil {
+		return err
+	}
+	return launch[T](impl, "eye_cols", []int{hi - lo, m}, elemLocal, int32(m), int32(hi-lo),
+		buf, int64(off), int32(cols.Stride()), int32(lo))
+}
+
+// identityColumns writes columns lo…hi−1 of the identity into those of a
+// from the host, returning the write's event (Orgqr with no reflectors,
+// whose result is this write alone).
 func identityColumns[T float32 | float64](a *clblas.Matrix[T], lo, hi int) (*clblas.Event, error) {
 	m, _ := a.Dims()
 	cols, err := a.View(0, lo, m, hi-lo)
