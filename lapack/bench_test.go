@@ -37,10 +37,6 @@ var benchOuter = flag.Int("lapack.outer", 0, "Potrf's block rows (the trailing u
 
 var benchPotfRegs = flag.Bool("lapack.potfregs", false, "potf2_inv with its block in registers in the benchmarks")
 
-var benchPotfOpts = flag.String("lapack.potfopts", "", "extra build options of potf2_inv in the benchmarks (say -DPOTF_SKIP_INV=1, to time its phases in BenchmarkPotf2Inv)")
-
-var benchPotfBlk = flag.Bool("lapack.potfblk", false, "potf2_inv with its block in local memory, in steps of 8 columns (blocks up to 64), in the benchmarks")
-
 var benchAhead = flag.Bool("lapack.ahead", false, "Potrf with look-ahead (next diagonal block on a second queue) in the benchmarks")
 
 var benchRowAheadMin = flag.Int("lapack.rowaheadmin", defaultRowAheadMin, "the least order at which Potrf's look-ahead also runs inside block rows in the benchmarks")
@@ -111,10 +107,6 @@ func setBenchFlags(b *testing.B, impl *Implementation) {
 			impl.potrfOuter = *benchOuter
 		case "lapack.potfregs":
 			impl.potfRegs = *benchPotfRegs
-		case "lapack.potfblk":
-			impl.potfBlk = *benchPotfBlk
-		case "lapack.potfopts":
-			impl.potfOpts = *benchPotfOpts
 		case "lapack.ahead":
 			impl.ahead = *benchAhead
 		case "lapack.rowaheadmin":

@@ -22,15 +22,11 @@ type kernelKey struct {
 	pi, wg int
 	luBW   int  // LU_BW (getf2_leaf) when > 0
 	regs   bool // POTF_REGS (potf2_inv)
-	blk    bool // POTF_BLK (potf2_inv)
-	// potfOpts are extra build options of potf2_inv (Implementation's
-	// potfOpts; measurements only).
-	potfOpts string
-	potfT    int  // POTF_T, with regs
-	qrB      int  // QR_B (geqr2_leaf) when > 0
-	split    bool // GRID_QR_SPLIT (geqrf_grid)
-	shfl     bool // GRID_SHFL (getrf_grid)
-	timing   bool // GRID_TIMING (getrf_grid, geqrf_grid)
+	potfT  int  // POTF_T, with regs
+	qrB    int  // QR_B (geqr2_leaf) when > 0
+	split  bool // GRID_QR_SPLIT (geqrf_grid)
+	shfl   bool // GRID_SHFL (getrf_grid)
+	timing bool // GRID_TIMING (getrf_grid, geqrf_grid)
 }
 
 // geqrfGridSplit names geqrf_grid built with GRID_QR_SPLIT for launchOn
@@ -72,12 +68,6 @@ func (impl *Implementation) kernel(k kernelKey) (*cl.Kernel, error) {
 		}
 		if k.timing {
 			opts += " -DGRID_TIMING=1"
-		}
-		if k.blk {
-			opts += " -DPOTF_BLK=1"
-		}
-		if k.potfOpts != "" {
-			opts += " " + k.potfOpts
 		}
 		if k.regs {
 			opts += fmt.Sprintf(" -DPOTF_REGS=1 -DPOTF_T=%d", k.potfT)
@@ -195,11 +185,7 @@ func launchOn[T float32 | float64](impl *Implementation, q *cl.Queue, wait []*cl
 		key.timing = true
 		args = append(args[:len(args):len(args)], t)
 	}
-	key.blk = name == "potf2_inv" && impl.potfBlk && impl.potrfBlock() <= potfBlkMax
-	key.regs = name == "potf2_inv" && !key.blk && impl.potfRegs
-	if name == "potf2_inv" {
-		key.potfOpts = impl.potfOpts
-	}
+	key.regs = name == "potf2_inv" && impl.potfRegs
 	if key.regs {
 		key.potfT = potfT(impl.potrfBlock())
 	}

@@ -62,15 +62,6 @@ func TestKernelsSmall(t *testing.T) {
 		}
 		impl.potfRegs, impl.nb = false, 8
 	}
-	// potf2_inv in local memory in steps of 8 (potfBlk), on CPU devices
-	// too: blocks of 16 (two steps) and a last one of 4.
-	hostDiag := impl.hostDiag
-	impl.potfBlk, impl.nb, impl.hostDiag = true, 16, false
-	for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
-		checkDpotrf(t, impl, "Dpotrf, potfBlk", ul, n, n, rnd, 1e-12)
-		checkPotfFail(t, impl, "Dpotrf, potfBlk", ul, n, 11, 16, rnd)
-	}
-	impl.potfBlk, impl.nb, impl.hostDiag = false, 8, hostDiag
 	impl.nb = 16
 	const m = 37
 	a = make([]float64, m*n)

@@ -158,13 +158,6 @@ type Implementation struct {
 	// potfRegs builds potf2_inv with its block in registers (POTF_REGS;
 	// blocks up to potfMax wide): a GPU's default (gpuDefaults).
 	potfRegs bool
-	// potfBlk builds potf2_inv to factorise its block in local memory in
-	// steps of 8 columns (POTF_BLK; blocks up to potfBlkMax wide, taking
-	// precedence over potfRegs there).
-	potfBlk bool
-	// potfOpts are extra build options of potf2_inv, to time variants of
-	// its phases (BenchmarkPotf2Inv); empty outside measurements.
-	potfOpts string
 	// ahead makes Potrf factorise each diagonal block on a second queue
 	// (q2) while the main queue finishes the previous step's trailing
 	// update (look-ahead).

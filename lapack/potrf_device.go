@@ -17,10 +17,6 @@ const potfWG = 256
 // 16×16 work-items keep up to 8×8 elements each in registers.
 const potfMax = 128
 
-// potfBlkMax is the widest diagonal block potf2_inv takes with potfBlk:
-// the block fills 64×64 elements of local memory.
-const potfBlkMax = 64
-
 // potfT is POTF_T for blocks nb wide (nb ≤ potfMax): the fewest elements
 // per work-item and dimension, 2, 4 or 8, that hold them. A narrower
 // block takes fewer registers and less work per step.
