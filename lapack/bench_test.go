@@ -301,7 +301,8 @@ func runResident(b *testing.B, impl *Implementation, n int, flops float64, orig 
 }
 
 // BenchmarkResident times Potrf, Getrf and Geqrf on matrices already on
-// the device.
+// the device, and Orgqr forming Q from k = n/16 and k = n reflectors
+// (their τ all 1: the timing does not depend on them).
 func BenchmarkResident(b *testing.B) {
 	impl := benchImpl(b)
 	for _, n := range sizes(b) {
@@ -325,6 +326,24 @@ func BenchmarkResident(b *testing.B) {
 				return true, Geqrf(impl, d, tau)
 			})
 		})
+		for _, k := range []int{n / 16, n} {
+			ones := make([]float64, k)
+			for i := range ones {
+				ones[i] = 1
+			}
+			kf := float64(k)
+			// Dorgqr's flops for m = n (LAPACK's count).
+			flops := 4*nf*nf*kf - 4*nf*kf*kf + 4*kf*kf*kf/3
+			b.Run(fmt.Sprintf("Orgqr/n=%d/k=%d", n, k), func(b *testing.B) {
+				runResident(b, impl, n, flops, gen, func(d *clblas.Matrix[float64]) (bool, error) {
+					ev, err := Orgqr(impl, d, ones)
+					if err == nil {
+						err = ev.Wait()
+					}
+					return true, err
+				})
+			})
+		}
 	}
 }
 
