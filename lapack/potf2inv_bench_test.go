@@ -95,3 +95,53 @@ func BenchmarkPotf2Inv(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkTriBand times tri_band alone on a resident n×n matrix (the
+// -lapack.sizes orders), as Potrf runs it on GPUs: the band of 1 023
+// elements beside the diagonal saved, then restored, ten pairs back to
+// back and a wait; it reports µs a launch and the GB/s of the bytes a
+// launch must move (each band element read once and written once).
+//
+//	go test -run XXX -bench TriBand -lapack.sizes 4096 ./lapack
+func BenchmarkTriBand(b *testing.B) {
+	impl := benchImpl(b)
+	for _, n := range sizes(b) {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			d, err := clblas.NewMatrix[float64](impl.blas, n, n)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer d.Release()
+			p := &potrfRun[float64]{impl: impl, ul: blas.Upper, d: d, n: n, nb: 64, outer: 1024, bw: min(1024, n) - 1}
+			if err := p.alloc(); err != nil {
+				b.Fatal(err)
+			}
+			defer p.release()
+			q := impl.blas.Runtime().Queue()
+			const pairs = 10
+			var total time.Duration
+			for range b.N {
+				if err := q.Finish(); err != nil {
+					b.Fatal(err)
+				}
+				start := time.Now()
+				for range pairs {
+					if err := p.band(true); err != nil {
+						b.Fatal(err)
+					}
+					if err := p.band(false); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if err := q.Finish(); err != nil {
+					b.Fatal(err)
+				}
+				total += time.Since(start)
+			}
+			per := total.Seconds() / float64(b.N*2*pairs)
+			elems := float64(n)*float64(p.bw) - float64(p.bw)*float64(p.bw+1)/2
+			b.ReportMetric(per*1e6, "µs/launch")
+			b.ReportMetric(2*8*elems/per/1e9, "GB/s")
+		})
+	}
+}
