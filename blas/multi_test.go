@@ -29,11 +29,7 @@ import (
 // split together; TestMultiMixedKinds checks that pair.
 func twoDevices(t *testing.T) []*platform.Device {
 	t.Helper()
-	platformtest.Device(t)
-	all, err := platform.Devices()
-	if err != nil {
-		t.Fatal(err)
-	}
+	all := allDevices(t)
 	for i := range all {
 		for j := i + 1; j < len(all); j++ {
 			if joins(all[i], all[j]) {
@@ -47,6 +43,17 @@ func twoDevices(t *testing.T) []*platform.Device {
 	}
 	t.Skip(reason)
 	return nil
+}
+
+// allDevices returns every OpenCL device listed, or skips without one.
+func allDevices(t *testing.T) []*platform.Device {
+	t.Helper()
+	platformtest.Device(t)
+	all, err := platform.Devices()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return all
 }
 
 // kindOf is what keepJoining knows of device d.
@@ -196,13 +203,8 @@ func TestMultiGemm(t *testing.T) {
 // first: the GPU is the primary, the split leaves the CPU device out, so
 // every call runs whole on the GPU, with gonum's answers.
 func TestMultiMixedKinds(t *testing.T) {
-	platformtest.Device(t)
-	all, err := platform.Devices()
-	if err != nil {
-		t.Fatal(err)
-	}
 	var gpu, cpu *platform.Device
-	for _, d := range all {
+	for _, d := range allDevices(t) {
 		switch k := kindOf(d); {
 		case k.cpu && cpu == nil:
 			cpu = d
@@ -279,11 +281,7 @@ func TestMultiSelect(t *testing.T) {
 // anyAccelerator reports whether a listed device calls itself an
 // accelerator (Oclgrind does, beside CPU and GPU).
 func anyAccelerator(t *testing.T) bool {
-	all, err := platform.Devices()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return slices.ContainsFunc(all, func(d *platform.Device) bool {
+	return slices.ContainsFunc(allDevices(t), func(d *platform.Device) bool {
 		return d.Profile().Type&cl.DeviceTypeAccelerator != 0
 	})
 }

@@ -47,8 +47,14 @@ func BenchmarkPotf2Inv(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer info.Release()
-	buf, off, _ := d.Buffer()
-	ibuf, ioff, _ := inv.Buffer()
+	buf, off, err := d.Buffer()
+	if err != nil {
+		b.Fatal(err)
+	}
+	ibuf, ioff, err := inv.Buffer()
+	if err != nil {
+		b.Fatal(err)
+	}
 	for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
 		upper := int32(0)
 		if ul == blas.Upper {

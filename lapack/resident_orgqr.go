@@ -19,8 +19,8 @@ import (
 // reflectors go last to first, and each is first copied out of a into V
 // and T on the device (as Ormqr forms them); then its columns of a (for
 // the last block, the first to go, also those from k on) are set to the
-// identity's on the device, and the block is applied from the left to the rows and
-// columns of a from its first column i on. The columns before i still
+// identity's on the device, and the block is applied from the left to the
+// rows and columns of a from its first column i on. The columns before i still
 // hold the identity's there, which the block leaves alone, and the rows
 // before i of the columns from i on are zero, which it does not touch,
 // so no product is spent on them. The commands follow those enqueued
