@@ -47,8 +47,11 @@ __kernel void laswp(__global real *a, long off, int lda, int cols, int k1,
       first[lid] = f;
       rowOf[lid] = c1 + lid;
     }
+    if (lid == 0)
+      nslots = kb;
     barrier(CLK_LOCAL_MEM_FENCE);
-    // The slot of an outside row: kb + its rank among the outside rows.
+    // The slot of an outside row: kb + its rank among the outside rows;
+    // nslots, kb + their number.
     if (lid < kb) {
       const int p = piv[lid];
       if ((p < c1 || p >= c2) && first[lid] == lid) {
@@ -57,6 +60,7 @@ __kernel void laswp(__global real *a, long off, int lda, int cols, int k1,
           r += (piv[j] < c1 || piv[j] >= c2) && first[j] == j;
         tgt[lid] = kb + r;
         rowOf[kb + r] = p;
+        atomic_max(&nslots, kb + r + 1);
       }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -68,20 +72,17 @@ __kernel void laswp(__global real *a, long off, int lda, int cols, int k1,
         tgt[lid] = tgt[first[lid]];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    // cont[s]: the slot whose row ends up in slot s's row.
-    if (lid == 0) {
-      int ns = kb;
-      for (int j = 0; j < kb; j++)
-        ns += (piv[j] < c1 || piv[j] >= c2) && first[j] == j;
-      nslots = ns;
-      for (int t = 0; t < ns; t++)
-        cont[t] = t;
+    // cont[s]: the slot whose row ends up in slot s's row. Work-item s
+    // follows slot s's row through the interchanges, all of them at once
+    // (a chain of kb compares each, where composing the interchanges one
+    // after another is a chain of local memory round trips).
+    if (lid < nslots) {
+      int pos = lid;
       for (int i = 0; i < kb; i++) {
         const int t = tgt[i];
-        const int x = cont[i];
-        cont[i] = cont[t];
-        cont[t] = x;
+        pos = pos == i ? t : pos == t ? i : pos;
       }
+      cont[pos] = lid;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     const int ns = nslots;
@@ -695,8 +696,26 @@ static void qr_ssq(real x, real *sc, real *sq) {
 #define QR_RED (QR_B > 16 ? 64 : 128)
 
 // ssq_merge merges the scaled sum of squares (s2, q2) into (*s1, *q1):
-// both rescaled to the larger scale (NaN if either is NaN).
+// both rescaled to the larger scale (NaN if either is NaN). Where the
+// scales are equal, or one side is empty (scale 0), and all is finite,
+// the rescaling factors are exactly 1 or 0: those cases skip its
+// divisions and give the same bits (in the grid kernels' trees of
+// merges, almost every scale is 1, and a division at each level was
+// most of the tree's time).
 static void ssq_merge(real *s1, real *q1, real s2, real q2) {
+  if (isfinite(*s1) && isfinite(s2) && isfinite(*q1) && isfinite(q2)) {
+    if (*s1 == s2 && s2 > 0) {
+      *q1 += q2;
+      return;
+    }
+    if (s2 == 0 && *s1 > 0)
+      return;
+    if (*s1 == 0 && s2 > 0) {
+      *s1 = s2;
+      *q1 = q2;
+      return;
+    }
+  }
   real sm = fmax(*s1, s2);
   if (isnan(*s1) || isnan(s2))
     sm = NAN;
@@ -1113,33 +1132,55 @@ static void grid_argmax(__local real *lmax, __local int *lidx, real best,
 #define grid_argmax argmax_local
 #endif
 
+// GRID_FAILED is the bit of a barrier's arrival count (sync[1]) that says
+// the barrier has failed: a group gave up waiting, or found that the
+// groups' memory was not ordered at it. The groups read it with the count,
+// in one load; sync[0] says why, for the host.
+#define GRID_FAILED (1 << 30)
+
+// grid_fail fails the barrier sync for every group, and for the host with
+// reason why (1: a group gave up waiting; 3: a pivot outside the panel).
+static void grid_fail(volatile __global int *sync, int why) {
+  atomic_xchg(sync, why);
+  atomic_or(sync + 1, GRID_FAILED);
+}
+
+// grid_fence orders a group's stores before its arrival at the barrier,
+// and its loads after the barrier after its departure. On NVIDIA's GPUs
+// (GRID_CG) it is PTX's acquire-release fence at the GPU's scope, which
+// the barrier needs; mem_fence there is a sequentially consistent fence,
+// which waits longer.
+#ifdef GRID_CG
+static inline void grid_fence(void) { asm volatile("fence.acq_rel.gpu;" ::: "memory"); }
+#else
+static inline void grid_fence(void) { mem_fence(CLK_GLOBAL_MEM_FENCE); }
+#endif
+
 // grid_sync is the grid barrier: the groups' target-th meeting (target
 // counts arrivals at sync[1], G a meeting), or the give-up described
 // above. It returns 0 once the barrier has failed, in every work-item of
 // the group (ok is the group's flag in local memory). The arrival count
 // comes back from the group's own increment, so the last group to arrive
-// does not poll; a poll reads the count and the failure flag in one batch
-// (grid_ldi), and the flag the barrier returns is the one read with the
-// count that completed it: a group that gives up after that sets the flag
-// for the host, which discards the launch's work (gridFailed).
+// does not poll, and a poll is one load: the count carries the failure
+// bit (GRID_FAILED). The flag the barrier returns is the one read with the
+// count that completed it: a group that gives up after that fails the
+// barrier for the host, which discards the launch's work (gridFailed).
 static int grid_sync(volatile __global int *sync, int target, int spin,
                      __local int *ok) {
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
   if (get_local_id(0) == 0 && *ok) {
-    mem_fence(CLK_GLOBAL_MEM_FENCE);
-    int arrived = atomic_inc(sync + 1) + 1;
-    int failed = grid_ldi(sync);
-    for (int n = 0; arrived < target && failed == 0; n++) {
+    grid_fence();
+    int s = atomic_inc(sync + 1) + 1;
+    for (int n = 0; (s & GRID_FAILED) == 0 && s < target; n++) {
       if (n >= spin) {
-        atomic_xchg(sync, 1);
-        failed = 1;
+        grid_fail(sync, 1);
+        s = GRID_FAILED;
         break;
       }
-      arrived = grid_ldi(sync + 1);
-      failed = grid_ldi(sync);
+      s = grid_ldi(sync + 1);
     }
-    mem_fence(CLK_GLOBAL_MEM_FENCE);
-    *ok = failed == 0;
+    grid_fence();
+    *ok = (s & GRID_FAILED) == 0;
   }
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
   return *ok;
@@ -1265,7 +1306,7 @@ __kernel void getrf_grid(int m, int b, int bw, int rpg, __global real *a,
       // Not a row of the panel below c: the device did not order the
       // groups' memory at the barrier. Fail the launch, move nothing.
       if (lid == 0)
-        atomic_xchg(sync, 3);
+        grid_fail(sync, 3);
       piv = c;
     }
     volatile __global const real *vc = vs + 2 * G + q * b;
@@ -1440,7 +1481,12 @@ static void geqrf_grid_total(int b, int c, int q, __global real *xs,
     lsc[lid] = s1;
     lsq[lid] = q1;
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int w = GRID_WG / 2; w > 0; w >>= 1) {
+    // The tree from the first level that adds a loaded sum (work-items
+    // from G on hold nothing).
+    int w0 = GRID_WG / 2;
+    while (w0 > 1 && w0 >= G)
+      w0 >>= 1;
+    for (int w = w0; w > 0; w >>= 1) {
       if (lid < w) {
         if (k < b)
           lred[lid] += lred[lid + w];

@@ -86,10 +86,14 @@ func newGridLU[T float32 | float64](impl *Implementation, m, n, nb int) (*gridLU
 	return g, nil
 }
 
+// gridFailedBit is the bit of a barrier's arrival count that says it has
+// failed (GRID_FAILED in kernels/lapack.cl).
+const gridFailedBit = 1 << 30
+
 // newGridSyncs returns the barriers of a factorization's grid launches,
 // two int32 a panel (the failure flag, the arrival count), zeroed on the
-// resident operations' queue; panel gridPoison−1's starts failed when a
-// test sets gridPoison.
+// resident operations' queue; panel gridPoison−1's starts failed (its
+// reason 1, its count's gridFailedBit set) when a test sets gridPoison.
 func newGridSyncs(impl *Implementation, panels int) (*cl.Array[int32], error) {
 	syncs, err := cl.NewArray[int32](impl.blas.Runtime().Context(), cl.MemReadWrite, 2*panels)
 	if err != nil {
@@ -98,7 +102,7 @@ func newGridSyncs(impl *Implementation, panels int) (*cl.Array[int32], error) {
 	err = fillZero(impl, syncs, 2*panels)
 	if err == nil && impl.gridPoison > 0 && impl.gridPoison <= panels {
 		var ev *cl.Event
-		if ev, err = syncs.Write(impl.blas.Runtime().Queue(), 2*(impl.gridPoison-1), []int32{1}); err == nil {
+		if ev, err = syncs.Write(impl.blas.Runtime().Queue(), 2*(impl.gridPoison-1), []int32{1, gridFailedBit}); err == nil {
 			err = ev.Release()
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"gonum.org/v1/gonum/lapack/gonum"
 
@@ -66,5 +67,55 @@ func TestLaswpDevice(t *testing.T) {
 				t.Error(err)
 			}
 		}
+	}
+}
+
+// BenchmarkLaswp times one laswp launch alone: laswpMax interchanges as
+// LU's panels make them (row i with a row at or below it) over all n
+// columns of an n×n matrix, launches back to back.
+func BenchmarkLaswp(b *testing.B) {
+	impl := benchImpl(b)
+	rnd := rand.New(rand.NewPCG(3, 4))
+	for _, n := range sizes(b) {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			d, err := clblas.NewMatrix[float64](impl.blas, n, n)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer d.Release()
+			kb := min(n, laswpMax)
+			ipiv := make([]int, kb)
+			for i := range ipiv {
+				ipiv[i] = i + rnd.IntN(n-i)
+			}
+			p, err := impl.newPivots(kb)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer p.release()
+			q := impl.blas.Runtime().Queue()
+			if err := p.upload(q, ipiv, 0, kb); err != nil {
+				b.Fatal(err)
+			}
+			const launches = 20
+			var total time.Duration
+			for range b.N {
+				if err := q.Finish(); err != nil {
+					b.Fatal(err)
+				}
+				start := time.Now()
+				for range launches {
+					if err := laswpDevice(impl, d, p, 0, n, 0, kb); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if err := q.Finish(); err != nil {
+					b.Fatal(err)
+				}
+				total += time.Since(start)
+			}
+			per := total.Seconds() / float64(b.N*launches)
+			b.ReportMetric(per*1e6, "µs/launch")
+		})
 	}
 }
