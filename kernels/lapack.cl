@@ -640,19 +640,29 @@ __kernel void potf2_inv(int n, int upper, __global real *a, long off, int lda,
 #undef POTF_KB
 #endif
 
-// copy_ok copies the rows×cols matrix at element soff of s (row stride
-// lds) into the one at element doff of d (row stride ldd) unless *info is
-// set at most upto (Potrf after a block up to its own, ending at column
-// upto, that is not positive definite; a later block's failure, which
-// the look-ahead may set while this copy runs, does not stop it). One
-// work-item per element: dimension 0 is the column, 1 the row.
+// copy_ok copies U12 from Potrf's scratch into the matrix: of the
+// rows×cols matrix at element soff of s (row stride lds), into the one at
+// element doff of d (row stride ldd), the elements of each step's rows
+// right of the step's diagonal block. The views start at column shift of
+// a block row of height h, factorised in steps of nb rows; step b
+// (r / nb; with lower the views are the transposes, and it is c / nb, the
+// column from r) ends at column e = min((b+1)·nb, h) of the block row.
+// A step's rows are not copied if *info is set at most upto + e (a
+// diagonal block up to the step's own is not positive definite; a later
+// block's failure, which the look-ahead may set while this copy runs,
+// does not stop it). One work-item per element: dimension 0 is the
+// column, 1 the row.
 __kernel void copy_ok(int rows, int cols, __global const real *s, long soff,
                       int lds, __global real *d, long doff, int ldd,
-                      __global const int *info, int upto) {
-  int c = get_global_id(0);
-  int r = get_global_id(1);
+                      __global const int *info, int upto, int nb, int h,
+                      int shift, int lower) {
+  const int c = get_global_id(0);
+  const int r = get_global_id(1);
+  if (c >= cols || r >= rows)
+    return;
+  const int e = min(((lower ? c : r) / nb + 1) * nb, h);
   const int failed = *info;
-  if (c >= cols || r >= rows || (failed != 0 && failed <= upto))
+  if ((lower ? r : c) + shift < e || (failed != 0 && failed <= upto + e))
     return;
   d[doff + (long)r * ldd + c] = s[soff + (long)r * lds + c];
 }

@@ -180,10 +180,11 @@ func (p *potrfRun[T]) runAhead(info *cl.Array[int32]) (err error) {
 // factorRow factorises the block row of height jb at j (Upper terms: rows
 // j to j+jb−1, columns j to n−1) in steps nb wide, each: potf2_inv on
 // the diagonal block at i, U12 = U11⁻ᵀ·A12 into W's rows i−j… (W's
-// column c−j for the matrix's column c), copied into A12 unless a block
-// failed, and the update of the block row's rows below i by it. The
-// trailing update below the block row then takes all of its W's rows at
-// once (trailing): a GEMM with k = jb, not nb.
+// column c−j for the matrix's column c), and the update of the block
+// row's rows below i by it; at the end one launch copies every step's U12
+// into A12 unless a block failed (copyRow). The trailing update below the
+// block row then takes all of its W's rows at once (trailing): a GEMM
+// with k = jb, not nb.
 //
 // With ahead (runAhead's), the block row's first diagonal block is
 // factorised already, and each step looks ahead as runAhead does between
@@ -210,37 +211,32 @@ func (p *potrfRun[T]) factorRow(j, jb int, ahead bool, info *cl.Array[int32]) (e
 		}
 		k := i + ib
 		if k == p.n {
-			return nil
+			break
 		}
 		w, err := p.tview(p.dw, i-j, k-j, ib, p.n-k)
 		if err != nil {
 			return err
 		}
-		a12, err := p.trsmGemm(w, i, ib)
-		if err != nil {
+		if err := p.trsmStep(w, i, ib); err != nil {
 			return err
 		}
-		if pending, err = p.updateRow(w, a12, k, ib, j+jb-k, ahead && p.n >= p.impl.rowAheadMin, info); err != nil {
+		if pending, err = p.updateRow(w, k, ib, j+jb-k, ahead && p.n >= p.impl.rowAheadMin, info); err != nil {
 			return err
 		}
 	}
-	return nil
+	return p.copyRow(j, jb, info)
 }
 
-// updateRow enqueues the copy of U12 from w into a12 and the update of
-// the h rows of the block row below the step that made w (its U12 rows,
-// ib high), from row k on; with ahead it updates the first nb of them,
-// factorises the diagonal block there on the second queue, and only then
-// copies U12 and updates the rest (neither is on that block's path), and
-// returns that potf2_inv's event.
-func (p *potrfRun[T]) updateRow(w, a12 *clblas.Matrix[T], k, ib, h int, ahead bool, info *cl.Array[int32]) (*cl.Event, error) {
-	if !ahead || h == 0 {
-		if err := p.copyOK(w, a12, k, info); err != nil {
-			return nil, err
-		}
-		if h == 0 {
-			return nil, nil
-		}
+// updateRow enqueues the update of the h rows of the block row below the
+// step that made w (its U12 rows, ib high), from row k on; with ahead it
+// updates the first nb of them, factorises the diagonal block there on
+// the second queue, and only then updates the rest (not on that block's
+// path), and returns that potf2_inv's event.
+func (p *potrfRun[T]) updateRow(w *clblas.Matrix[T], k, ib, h int, ahead bool, info *cl.Array[int32]) (*cl.Event, error) {
+	if h == 0 {
+		return nil, nil
+	}
+	if !ahead {
 		return nil, p.updateFrom(w, k, ib, 0, h, p.n-k)
 	}
 	hn := min(p.nb, h)
@@ -258,9 +254,6 @@ func (p *potrfRun[T]) updateRow(w, a12 *clblas.Matrix[T], k, ib, h int, ahead bo
 		return nil, err
 	}
 	p.impl.stats.ahead.Add(1)
-	if err := p.copyOK(w, a12, k, info); err != nil {
-		return next, err
-	}
 	if h > hn {
 		if err := p.updateFrom(w, k, ib, hn, h-hn, p.n-k-hn); err != nil {
 			return next, err
@@ -304,7 +297,14 @@ func (p *potrfRun[T]) trsmInto(w *clblas.Matrix[T], j, jb int, info *cl.Array[in
 	if err != nil {
 		return err
 	}
-	return p.copyOK(w, a12, j+jb, info)
+	return p.copyOK(w, a12, j, jb, jb, jb, info)
+}
+
+// trsmStep enqueues U12 = U11⁻ᵀ·A12 of the step at row j, jb high, into
+// w (factorRow's step: copyRow copies it into A12 later).
+func (p *potrfRun[T]) trsmStep(w *clblas.Matrix[T], j, jb int) error {
+	_, err := p.trsmGemm(w, j, jb)
+	return err
 }
 
 // trsmGemm enqueues U12 = U11⁻ᵀ·A12 into w (trsmInto's GEMM) and returns
@@ -327,9 +327,12 @@ func (p *potrfRun[T]) trsmGemm(w *clblas.Matrix[T], j, jb int) (*clblas.Matrix[T
 	return a12, err
 }
 
-// copyOK enqueues copy_ok: w into a12 unless a diagonal block up to
-// column upto (the end of the one whose U12 w holds) failed.
-func (p *potrfRun[T]) copyOK(w, a12 *clblas.Matrix[T], upto int, info *cl.Array[int32]) error {
+// copyOK enqueues copy_ok: the U12 rows w holds into a12 (views of the
+// same shape, in Upper terms, from column shift of the block row of
+// height h at row and column j), those of each step of nb rows right of
+// its diagonal block, unless a diagonal block up to the step's own
+// failed.
+func (p *potrfRun[T]) copyOK(w, a12 *clblas.Matrix[T], j, h, nb, shift int, info *cl.Array[int32]) error {
 	sb, so, err := w.Buffer()
 	if err != nil {
 		return err
@@ -339,6 +342,29 @@ func (p *potrfRun[T]) copyOK(w, a12 *clblas.Matrix[T], upto int, info *cl.Array[
 		return err
 	}
 	rows, cols := w.Dims()
+	lower := int32(0)
+	if p.ul == blas.Lower {
+		lower = 1
+	}
 	return launch[T](p.impl, "copy_ok", []int{cols, rows}, elemLocal, int32(rows), int32(cols),
-		sb, int64(so), int32(w.Stride()), db, int64(do), int32(a12.Stride()), info, int32(upto))
+		sb, int64(so), int32(w.Stride()), db, int64(do), int32(a12.Stride()), info, int32(j),
+		int32(nb), int32(h), int32(shift), lower)
+}
+
+// copyRow enqueues, after the block row of height jb at j is factorised,
+// the copy of its steps' U12 rows from W into the matrix (copyOK): one
+// launch a block row, since nothing reads them there before the end.
+func (p *potrfRun[T]) copyRow(j, jb int, info *cl.Array[int32]) error {
+	if j+p.nb >= p.n {
+		return nil // one diagonal block, no U12 (and no W when n ≤ nb)
+	}
+	w, err := p.tview(p.dw, 0, 0, jb, p.n-j)
+	if err != nil {
+		return err
+	}
+	a, err := p.tview(p.d, j, j, jb, p.n-j)
+	if err != nil {
+		return err
+	}
+	return p.copyOK(w, a, j, jb, p.nb, 0, info)
 }
