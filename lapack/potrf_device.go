@@ -217,7 +217,8 @@ func (p *potrfRun[T]) factorRow(j, jb int, ahead bool, info *cl.Array[int32]) (e
 		if err != nil {
 			return err
 		}
-		if err := p.trsmStep(w, i, ib); err != nil {
+		// U12 into W; copyRow copies it into A12 with the block row's.
+		if _, err := p.trsmGemm(w, i, ib); err != nil {
 			return err
 		}
 		if pending, err = p.updateRow(w, k, ib, j+jb-k, ahead && p.n >= p.impl.rowAheadMin, info); err != nil {
@@ -298,13 +299,6 @@ func (p *potrfRun[T]) trsmInto(w *clblas.Matrix[T], j, jb int, info *cl.Array[in
 		return err
 	}
 	return p.copyOK(w, a12, j, jb, jb, jb, info)
-}
-
-// trsmStep enqueues U12 = U11⁻ᵀ·A12 of the step at row j, jb high, into
-// w (factorRow's step: copyRow copies it into A12 later).
-func (p *potrfRun[T]) trsmStep(w *clblas.Matrix[T], j, jb int) error {
-	_, err := p.trsmGemm(w, j, jb)
-	return err
 }
 
 // trsmGemm enqueues U12 = U11⁻ᵀ·A12 into w (trsmInto's GEMM) and returns
