@@ -56,6 +56,7 @@ var benchGridQRSplit = flag.Int("lapack.gridqrsplit", gridQRSplitGroups, "geqrf_
 
 var benchGridQR = flag.Bool("lapack.gridqr", false, "QR panels in one geqrf_grid launch each (where the probe passes) in the benchmarks")
 
+var benchGridQROne = flag.Bool("lapack.gridqrone", true, "geqrf_grid loads a group's rows in one batch of 16 where 8 would take two")
 var benchGridQRRows = flag.Int("lapack.gridqrrows", gridQRMinRows, "geqrf_grid's fewest rows a work-group in the benchmarks")
 
 var benchStage = flag.Bool("lapack.stage", false, "calls from Go slices move their matrix through a pinned buffer in the benchmarks")
@@ -129,6 +130,8 @@ func setBenchFlags(b *testing.B, impl *Implementation) {
 			impl.gridQR = *benchGridQR
 		case "lapack.gridqrrows":
 			impl.gridQRRows = *benchGridQRRows
+		case "lapack.gridqrone":
+			impl.gridQROne = *benchGridQROne
 		case "lapack.stage":
 			impl.stageIO = *benchStage
 		case "lapack.conddevice":

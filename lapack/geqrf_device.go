@@ -277,10 +277,7 @@ func (r *qrRun[T]) gridPanelOn(q *cl.Queue, wait []*cl.Event, dv, dt *clblas.Mat
 		bw *= 2
 	}
 	groups := (mp + rpg - 1) / rpg
-	name := "geqrf_grid"
-	if groups >= impl.gridQRSplit {
-		name = geqrfGridSplit
-	}
+	name := geqrfGridName(groups >= impl.gridQRSplit, impl.gridQROne && qrGridOneBatch(rpg, bw))
 	return launchOn[T](impl, q, wait, name, []int{groups * gridWG}, []int{gridWG},
 		int32(mp), int32(ib), int32(bw), int32(rpg), buf, int64(off+i*ld+i), int32(ld), r.tau, int64(i),
 		vb, int64(voff), int32(dv.Stride()), tb, int64(toff), int32(dt.Stride()),

@@ -25,6 +25,12 @@ func TestGeqrfGrid(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(71, 72))
 	shapes := [][2]int{{1, 1}, {7, 7}, {64, 64}, {200, 200}, {257, 130}, {90, 200}, {300, 1}}
 	multi := newTestImpl(t, 0).gridQR
+	oneBuilt := map[bool]bool{} // geqrf_grid's 16-row builds ran, by split
+	defer func() {
+		if !oneBuilt[false] || !oneBuilt[true] {
+			t.Errorf("geqrf_grid's 16-row builds that ran, by split: %v", oneBuilt)
+		}
+	}()
 	for _, c := range []struct{ nb, groups, rows int }{
 		{16, 1, 4}, {40, 1, 16}, {128, 1, 16}, {16, 2, 4}, {40, 3, 8}, {128, 7, 4}, {64, 0, 16},
 	} {
@@ -41,9 +47,15 @@ func TestGeqrfGrid(t *testing.T) {
 				if k%2 == 1 {
 					impl.gridQRSplit = 1
 				}
-				what := fmt.Sprintf("nb %d, %d groups of ≥ %d rows, %d×%d, split from %d groups, look-ahead %v",
-					c.nb, c.groups, c.rows, m, n, impl.gridQRSplit, ahead)
+				impl.gridQROne = k/2%2 == 0
+				what := fmt.Sprintf("nb %d, %d groups of ≥ %d rows, %d×%d, split from %d groups, one batch %v, look-ahead %v",
+					c.nb, c.groups, c.rows, m, n, impl.gridQRSplit, impl.gridQROne, ahead)
 				geqrfGridCase(t, impl, rnd, what, m, n)
+			}
+			for key := range impl.kerns {
+				if key.name == "geqrf_grid" && key.crows == 16 {
+					oneBuilt[key.split] = true
+				}
 			}
 			if s := impl.gridState.Load(); s != gridYes {
 				t.Errorf("nb %d, %d groups: the grid path did not run (state %d)", c.nb, c.groups, s)

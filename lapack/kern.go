@@ -25,6 +25,7 @@ type kernelKey struct {
 	potfT  int  // POTF_T, with regs
 	qrB    int  // QR_B (geqr2_leaf) when > 0
 	split  bool // GRID_QR_SPLIT (geqrf_grid)
+	crows  int  // GRID_CROWS (geqrf_grid) when > 0
 	shfl   bool // GRID_SHFL (getrf_grid)
 	timing bool // GRID_TIMING (getrf_grid, geqrf_grid)
 }
@@ -32,7 +33,39 @@ type kernelKey struct {
 // geqrfGridSplit names geqrf_grid built with GRID_QR_SPLIT for launchOn
 // (and the profile): the variant is a build of its own, not a kernel
 // argument, because PoCL miscompiles barriers under a branch on one.
-const geqrfGridSplit = "geqrf_grid (split)"
+// geqrfGridOne and geqrfGridSplitOne are those two built to load 16 rows
+// at once (qrGridOneBatch).
+const (
+	geqrfGridSplit    = "geqrf_grid (split)"
+	geqrfGridOne      = "geqrf_grid (16 rows)"
+	geqrfGridSplitOne = "geqrf_grid (split, 16 rows)"
+)
+
+// geqrfGridName names the build of geqrf_grid for launchOn: split adds
+// each sum over the groups in one group (GRID_QR_SPLIT), one loads 16
+// rows at once (GRID_CROWS=16).
+func geqrfGridName(split, one bool) string {
+	switch {
+	case split && one:
+		return geqrfGridSplitOne
+	case split:
+		return geqrfGridSplit
+	case one:
+		return geqrfGridOne
+	}
+	return "geqrf_grid"
+}
+
+// qrGridOneBatch reports whether geqrf_grid's groups of rpg rows, for
+// panels whose width rounds up to bw, load their rows in one batch of 16
+// rows a work-item where 8 would take two. On the H200 that made QR at
+// 4096 (32 rows a group) 5 % faster, where 16 rows at 8192 (63 rows a
+// group: two batches instead of four) and in getrf_grid were slower
+// (BENCHMARKS.md).
+func qrGridOneBatch(rpg, bw int) bool {
+	rg := gridWG / bw // row lanes of a group
+	return rpg > 8*rg && rpg <= 16*rg
+}
 
 // kernel returns the kernel k, built on first use. The caller holds
 // impl.kmu, which also serialises its launches (a kernel's arguments are
@@ -62,6 +95,9 @@ func (impl *Implementation) kernel(k kernelKey) (*cl.Kernel, error) {
 		}
 		if k.split {
 			opts += " -DGRID_QR_SPLIT=1"
+		}
+		if k.crows > 0 {
+			opts += fmt.Sprintf(" -DGRID_CROWS=%d", k.crows)
 		}
 		if k.shfl {
 			opts += " -DGRID_SHFL=1"
@@ -162,8 +198,13 @@ func launchOn[T float32 | float64](impl *Implementation, q *cl.Queue, wait []*cl
 	impl.kmu.Lock()
 	defer impl.kmu.Unlock()
 	key := kernelKey{name: name, pi: precIndex[T]()}
-	if name == geqrfGridSplit {
-		key.name, key.split = "geqrf_grid", true
+	switch name {
+	case geqrfGridSplit, geqrfGridOne, geqrfGridSplitOne:
+		key.name = "geqrf_grid"
+		key.split = name != geqrfGridOne
+		if name != geqrfGridSplit {
+			key.crows = 16
+		}
 	}
 	if name == "getf2_leaf" && impl.luWG != defaultLUWG {
 		// Only getf2_leaf depends on LU_WG: the other kernels keep the

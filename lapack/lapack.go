@@ -118,6 +118,9 @@ type Implementation struct {
 	gridQR      bool
 	gridQRRows  int
 	gridQRSplit int
+	// gridQROne lets geqrf_grid load a group's rows in one batch of 16 a
+	// work-item where 8 would take two (qrGridOneBatch).
+	gridQROne bool
 	// gridState records the probe's answer (gridUnknown, gridYes, gridNo).
 	gridState atomic.Int32
 	// gridSpin is how many polls a grid barrier waits, gridRows the
@@ -332,6 +335,7 @@ func New(b *clblas.Implementation, opts ...Option) (*Implementation, error) {
 		gridRows:    gridMinRows,
 		gridQRRows:  gridQRMinRows,
 		gridQRSplit: gridQRSplitGroups,
+		gridQROne:   true,
 		rowAheadMin: defaultRowAheadMin,
 	}
 	impl.deviceDefaults(c.nbSet, c.crossoverSet)
