@@ -58,10 +58,10 @@ func geqrfGridName(split, one bool) string {
 
 // qrGridOneBatch reports whether geqrf_grid's groups of rpg rows, for
 // panels whose width rounds up to bw, load their rows in one batch of 16
-// rows a work-item where 8 would take two. On the H200 that made QR at
-// 4096 (32 rows a group) 5 % faster, where 16 rows at 8192 (63 rows a
-// group: two batches instead of four) and in getrf_grid were slower
-// (BENCHMARKS.md).
+// rows a work-item where 8 would take two: on the H200 one batch paid less
+// than two at 32 rows a group, while 16 rows at 63 rows a group (two
+// batches instead of four), and in getrf_grid, cost more (BENCHMARKS.md,
+// "Figures behind the code's choices").
 func qrGridOneBatch(rpg, bw int) bool {
 	rg := gridWG / bw // row lanes of a group
 	return rpg > 8*rg && rpg <= 16*rg
