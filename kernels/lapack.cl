@@ -1155,10 +1155,13 @@ static void grid_fail(volatile __global int *sync, int why) {
   atomic_or(sync + 1, GRID_FAILED);
 }
 
-// grid_fence orders a group's stores before its arrival at the barrier,
-// and its loads after the barrier after its departure. (PTX's
-// acquire-release fence at the GPU's scope in its place made each of
-// NVIDIA's barriers about 1 100 cycles longer.)
+// grid_fence is the fence around a group's arrival at the barrier. It is
+// OpenCL's mem_fence, which NVIDIA's compiler makes a fence at the
+// work-group's scope (membar.cta): the barrier relies on the published
+// stores and the atomics reaching L2 and on grid_ld reading from there,
+// which grid_probe checks before a device's first grid launch. PTX's
+// acquire-release fence at the GPU's scope, which would promise it, made
+// every barrier much slower on the H200 (docs/notes.md).
 static inline void grid_fence(void) { mem_fence(CLK_GLOBAL_MEM_FENCE); }
 
 // grid_sync is the grid barrier: the groups' target-th meeting (target
