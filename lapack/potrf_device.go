@@ -72,10 +72,12 @@ func (p *potrfRun[T]) runDevice() (ok bool, err error) {
 			if err := p.factorRow(j, jb, false, info); err != nil {
 				return false, err
 			}
-			if j+jb == n {
-				break
+			if j+jb < n {
+				if err := p.trailing(j, jb, 0, n-j-jb); err != nil {
+					return false, err
+				}
 			}
-			if err := p.trailing(j, jb, 0, n-j-jb); err != nil {
+			if err := p.copyRow(j, jb, info); err != nil {
 				return false, err
 			}
 		}
@@ -156,7 +158,7 @@ func (p *potrfRun[T]) runAhead(info *cl.Array[int32]) (err error) {
 			return err
 		}
 		if j+jb == n {
-			break
+			return p.copyRow(j, jb, info)
 		}
 		k, r := j+jb, n-j-jb
 		jbn := min(nb, r)
@@ -173,6 +175,9 @@ func (p *potrfRun[T]) runAhead(info *cl.Array[int32]) (err error) {
 		if err := p.trailing(j, jb, jbn, r); err != nil {
 			return err
 		}
+		if err := p.copyRow(j, jb, info); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -181,10 +186,11 @@ func (p *potrfRun[T]) runAhead(info *cl.Array[int32]) (err error) {
 // j to j+jb−1, columns j to n−1) in steps nb wide, each: potf2_inv on
 // the diagonal block at i, U12 = U11⁻ᵀ·A12 into W's rows i−j… (W's
 // column c−j for the matrix's column c), and the update of the block
-// row's rows below i by it; at the end one launch copies every step's U12
-// into A12 unless a block failed (copyRow). The trailing update below the
-// block row then takes all of its W's rows at once (trailing): a GEMM
-// with k = jb, not nb.
+// row's rows below i by it. The trailing update below the block row then
+// takes all of its W's rows at once (trailing): a GEMM with k = jb, not
+// nb; after it, and before the next block row overwrites W, the caller
+// copies every step's U12 into A12 in one launch (copyRow), so that the
+// copy is not on the way from the block row's last step to the update.
 //
 // With ahead (runAhead's), the block row's first diagonal block is
 // factorised already, and each step looks ahead as runAhead does between
@@ -225,7 +231,7 @@ func (p *potrfRun[T]) factorRow(j, jb int, ahead bool, info *cl.Array[int32]) (e
 			return err
 		}
 	}
-	return p.copyRow(j, jb, info)
+	return nil
 }
 
 // updateRow enqueues the update of the h rows of the block row below the
@@ -345,9 +351,10 @@ func (p *potrfRun[T]) copyOK(w, a12 *clblas.Matrix[T], j, h, nb, shift int, info
 		int32(nb), int32(h), int32(shift), lower)
 }
 
-// copyRow enqueues, after the block row of height jb at j is factorised,
-// the copy of its steps' U12 rows from W into the matrix (copyOK): one
-// launch a block row, since nothing reads them there before the end.
+// copyRow enqueues, after the block row of height jb at j is factorised
+// and the trailing matrix updated from it, the copy of its steps' U12
+// rows from W into the matrix (copyOK): one launch a block row, since
+// nothing reads them there before the end.
 func (p *potrfRun[T]) copyRow(j, jb int, info *cl.Array[int32]) error {
 	if j+p.nb >= p.n {
 		return nil // one diagonal block, no U12 (and no W when n ≤ nb)
