@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
-	"time"
 
 	"gonum.org/v1/gonum/lapack/gonum"
 
@@ -97,24 +96,7 @@ func BenchmarkLaswp(b *testing.B) {
 			if err := p.upload(q, ipiv, 0, kb); err != nil {
 				b.Fatal(err)
 			}
-			const launches = 20
-			var total time.Duration
-			for range b.N {
-				if err := q.Finish(); err != nil {
-					b.Fatal(err)
-				}
-				start := time.Now()
-				for range launches {
-					if err := laswpDevice(impl, d, p, 0, n, 0, kb); err != nil {
-						b.Fatal(err)
-					}
-				}
-				if err := q.Finish(); err != nil {
-					b.Fatal(err)
-				}
-				total += time.Since(start)
-			}
-			per := total.Seconds() / float64(b.N*launches)
+			per := timeLaunches(b, q, 20, func() error { return laswpDevice(impl, d, p, 0, n, 0, kb) })
 			b.ReportMetric(per*1e6, "µs/launch")
 		})
 	}
