@@ -422,15 +422,18 @@ __kernel void trsm_llu(int n1, int n2, __global real *a, long offL,
 #ifndef POTF_T
 #define POTF_T 8 // elements per work-item along each dimension
 #endif
-#define POTF_N (16 * POTF_T) // the widest block
+#ifndef POTF_G
+#define POTF_G 16 // work-items along each dimension of the group
+#endif
+#define POTF_N (POTF_G * POTF_T) // the widest block
 // potf2_inv factorises the n×n diagonal block (n ≤ POTF_N) at element off of
 // a (row stride lda) in place, A = Uᵀ·U (upper != 0, U in the upper
 // triangle) or A = L·Lᵀ (L = Uᵀ in the lower triangle), right-looking, in
-// one work-group of 256 work-items (a 16×16 grid), and writes U⁻¹ (or
+// one work-group of POTF_G×POTF_G work-items, and writes U⁻¹ (or
 // L⁻¹ = U⁻ᵀ) into the n×n block at element ioff of inv (row stride ldi),
 // zero outside its triangle. The other triangle of a is not touched.
 // U(r, c) and X(r, c) = U⁻¹(r, c) address either triangle. Work-item
-// (gr, gc) keeps the elements (gr+16·s, gc+16·t), s, t < POTF_T, in registers
+// (gr, gc) keeps the elements (gr+POTF_G·s, gc+POTF_G·t), s, t < POTF_T, in registers
 // for the whole kernel, so that a step costs no global memory round trip.
 // The inverse is computed in the same steps as the factor: X·U = I solved
 // column by column, right-looking, X(:, c) = (e_c − Σ_{p<c} X(:, p)·U(p, c))
@@ -454,40 +457,53 @@ __kernel void potf2_inv(int n, int upper, __global real *a, long off, int lda,
   __local real lrow[2][POTF_N]; // row j of the block (U)
   __local real lcol[2][POTF_N]; // column j of the block (X above the diagonal)
   const int lid = get_local_id(0);
-  const int tx = lid % 16, ty = lid / 16;
+  const int tx = lid % POTF_G, ty = lid / POTF_G;
   // Neighbouring work-items touch neighbouring elements of the storage.
   const int gr = upper ? ty : tx, gc = upper ? tx : ty;
+  // Only the blocks (s, t) with s ≤ t hold elements of the triangle: for
+  // s > t, r ≥ G·s > G·t + G − 1 ≥ c (G = POTF_G). Those below stay zero, untouched.
   real v[POTF_T][POTF_T];
 #pragma unroll
   for (int s = 0; s < POTF_T; s++)
 #pragma unroll
     for (int t = 0; t < POTF_T; t++) {
-      const int r = gr + 16 * s, c = gc + 16 * t;
-      v[s][t] = r < n && c < n && r <= c ? U_(r, c) : 0;
+      const int r = gr + POTF_G * s, c = gc + POTF_G * t;
+      v[s][t] = s <= t && r < n && c < n && r <= c ? U_(r, c) : 0;
     }
+  // Step j writes only the entries of row and column j that it uses;
+  // the rest are read as well (and discarded), so none is left
+  // uninitialised.
+  for (int e = lid; e < 2 * POTF_N; e += POTF_G * POTF_G) {
+    lrow[e / POTF_N][e % POTF_N] = 0;
+    lcol[e / POTF_N][e % POTF_N] = 0;
+  }
   // fj is the column that failed, n if none did (or *info was set).
   int failed = *info != 0, fj = n;
-  barrier(CLK_GLOBAL_MEM_FENCE); // *info is read before work-item 0 sets it
+  // *info is read before work-item 0 sets it; local memory is zero.
+  barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
   // A step's update is the same for every element, written as selects,
   // not branches: the work-items of a warp hold elements on both sides of
   // row and column j, and branches would run every side one after
-  // another.
+  // another. Step j changes only the columns from j on, so it skips the
+  // blocks left of j's (t < tj), a branch the same in every work-item.
   for (int j = 0; j < n && !failed; j++) {
     const int buf = j & 1;
-    const int jr = j & 15;
-    // Row j and column j into local memory from their owners, whole:
-    // what lies outside the triangle is never used, but no element read
-    // below is left unwritten.
+    const int jr = j % POTF_G, tj = j / POTF_G;
+    // Row j from column j on, and column j (above the diagonal), into
+    // local memory from their owners.
 #pragma unroll
-    for (int s = 0; s < POTF_T; s++)
+    for (int t = 0; t < POTF_T; t++) {
+      if (t < tj)
+        continue;
 #pragma unroll
-      for (int t = 0; t < POTF_T; t++) {
-        const int r = gr + 16 * s, c = gc + 16 * t;
+      for (int s = 0; s <= t; s++) {
+        const int r = gr + POTF_G * s, c = gc + POTF_G * t;
         if (r == j)
           lrow[buf][c] = v[s][t];
         if (c == j)
           lcol[buf][r] = v[s][t];
       }
+    }
     barrier(CLK_LOCAL_MEM_FENCE);
     const real d = lrow[buf][j]; // the same in every work-item
     if (!(d > 0)) {
@@ -501,7 +517,7 @@ __kernel void potf2_inv(int n, int upper, __global real *a, long off, int lda,
     real uc[POTF_T], w[POTF_T];
 #pragma unroll
     for (int s = 0; s < POTF_T; s++) {
-      const int r = gr + 16 * s, c = gc + 16 * s;
+      const int r = gr + POTF_G * s, c = gc + POTF_G * s;
       uc[s] = lrow[buf][c] * rs;
       w[s] = (r < j ? lcol[buf][r] : lrow[buf][r]) * rs;
     }
@@ -509,15 +525,17 @@ __kernel void potf2_inv(int n, int upper, __global real *a, long off, int lda,
     if (gr == jr)
 #pragma unroll
       for (int t = 0; t < POTF_T; t++) {
-        const int c = gc + 16 * t;
-        if (c >= j && c < n)
+        const int c = gc + POTF_G * t;
+        if (t >= tj && c >= j && c < n)
           U_(j, c) = c == j ? sd : uc[t];
       }
 #pragma unroll
-    for (int s = 0; s < POTF_T; s++)
+    for (int t = 0; t < POTF_T; t++) {
+      if (t < tj)
+        continue;
 #pragma unroll
-      for (int t = 0; t < POTF_T; t++) {
-        const int r = gr + 16 * s, c = gc + 16 * t;
+      for (int s = 0; s <= t; s++) {
+        const int r = gr + POTF_G * s, c = gc + POTF_G * t;
         // r < j: X(r, c) −= X(r, j)·U(j, c); r > j: U(r, c) −=
         // U(j, r)·U(j, c), and garbage below the diagonal (never read);
         // column j above the diagonal: X(r, j); row j: X's row j.
@@ -527,6 +545,7 @@ __kernel void potf2_inv(int n, int upper, __global real *a, long off, int lda,
         x = c == j && r < j ? w[s] : x;
         v[s][t] = r == j && c >= j ? rowj : x;
       }
+    }
   }
   if (fj < n && lid == 0)
     *info = ibase + fj + 1;
@@ -534,10 +553,10 @@ __kernel void potf2_inv(int n, int upper, __global real *a, long off, int lda,
   for (int s = 0; s < POTF_T; s++)
 #pragma unroll
     for (int t = 0; t < POTF_T; t++) {
-      const int r = gr + 16 * s, c = gc + 16 * t;
+      const int r = gr + POTF_G * s, c = gc + POTF_G * t;
       if (r < n && c < n) {
         // After a failure at fj, rows fj… still hold U, as far as it got.
-        if (r >= fj && r <= c)
+        if (s <= t && r >= fj && r <= c)
           U_(r, c) = v[s][t];
         X_(r, c) = failed || r > c ? 0 : v[s][t];
       }

@@ -37,6 +37,8 @@ var benchOuter = flag.Int("lapack.outer", 0, "Potrf's block rows (the trailing u
 
 var benchPotfRegs = flag.Bool("lapack.potfregs", false, "potf2_inv with its block in registers in the benchmarks")
 
+var benchPotfGrid = flag.Int("lapack.potfgrid", potfGridDefault, "the side of potf2_inv's grid of work-items with its block in registers in the benchmarks")
+
 var benchAhead = flag.Bool("lapack.ahead", false, "Potrf with look-ahead (next diagonal block on a second queue) in the benchmarks")
 
 var benchRowAheadMin = flag.Int("lapack.rowaheadmin", defaultRowAheadMin, "the least order at which Potrf's look-ahead also runs inside block rows in the benchmarks")
@@ -108,6 +110,8 @@ func setBenchFlags(b *testing.B, impl *Implementation) {
 			impl.potrfOuter = *benchOuter
 		case "lapack.potfregs":
 			impl.potfRegs = *benchPotfRegs
+		case "lapack.potfgrid":
+			impl.potfG = *benchPotfGrid
 		case "lapack.ahead":
 			impl.ahead = *benchAhead
 		case "lapack.rowaheadmin":

@@ -23,6 +23,7 @@ type kernelKey struct {
 	luBW   int  // LU_BW (getf2_leaf) when > 0
 	regs   bool // POTF_REGS (potf2_inv)
 	potfT  int  // POTF_T, with regs
+	potfG  int  // POTF_G, with regs
 	qrB    int  // QR_B (geqr2_leaf) when > 0
 	split  bool // GRID_QR_SPLIT (geqrf_grid)
 	crows  int  // GRID_CROWS (geqrf_grid) when > 0
@@ -106,7 +107,7 @@ func (impl *Implementation) kernel(k kernelKey) (*cl.Kernel, error) {
 			opts += " -DGRID_TIMING=1"
 		}
 		if k.regs {
-			opts += fmt.Sprintf(" -DPOTF_REGS=1 -DPOTF_T=%d", k.potfT)
+			opts += fmt.Sprintf(" -DPOTF_REGS=1 -DPOTF_T=%d -DPOTF_G=%d", k.potfT, k.potfG)
 		}
 		if impl.blas.Runtime().Device().Profile().Vendor == platform.VendorNVIDIA {
 			// The grid kernels read published values with PTX loads
@@ -228,7 +229,8 @@ func launchOn[T float32 | float64](impl *Implementation, q *cl.Queue, wait []*cl
 	}
 	key.regs = name == "potf2_inv" && impl.potfRegs
 	if key.regs {
-		key.potfT = potfT(impl.potrfBlock())
+		key.potfG = impl.potfGrid()
+		key.potfT = potfT(impl.potrfBlock(), key.potfG)
 	}
 	kern, err := impl.kernel(key)
 	if err != nil {

@@ -159,8 +159,11 @@ type Implementation struct {
 	pbytes  int // bytes held in pool
 	pclosed bool
 	// potfRegs builds potf2_inv with its block in registers (POTF_REGS;
-	// blocks up to potfMax wide): a GPU's default (gpuDefaults).
+	// blocks up to potfMax() wide): a GPU's default (gpuDefaults).
 	potfRegs bool
+	// potfG is the side of potf2_inv's grid of work-items with potfRegs
+	// (0: potfGridDefault).
+	potfG int
 	// ahead makes Potrf factorise each diagonal block on a second queue
 	// (q2) while the main queue finishes the previous step's trailing
 	// update (look-ahead).

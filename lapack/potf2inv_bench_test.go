@@ -17,7 +17,9 @@ import (
 // on its own positive definite 64×64 block of a 64×4096 matrix, then a
 // wait, and reports µs a launch (launch costs included, as in Potrf's
 // chain of steps). The variant is the device's default (the register
-// version on GPUs) or -lapack.potfregs's. A faster diagonal block is
+// version on GPUs, its grid -lapack.potfgrid wide) or -lapack.potfregs's;
+// "floor" is the same launches with no block (n = 0). A faster diagonal
+// block is
 // what Cholesky on GPUs needs most (docs/notes.md); this is its measure.
 //
 //	go test -run XXX -bench Potf2Inv ./lapack
@@ -55,12 +57,20 @@ func BenchmarkPotf2Inv(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
+	wg := impl.potfGroup()
+	// "floor" launches the kernel on empty blocks (n = 0): the cost of a
+	// launch in the chain, with no step.
+	cases := []struct {
+		name string
+		ul   blas.Uplo
+		n    int
+	}{{"U", blas.Upper, nb}, {"L", blas.Lower, nb}, {"floor", blas.Upper, 0}}
+	for _, c := range cases {
 		upper := int32(0)
-		if ul == blas.Upper {
+		if c.ul == blas.Upper {
 			upper = 1
 		}
-		b.Run(fmt.Sprintf("%c", ul), func(b *testing.B) {
+		b.Run(c.name, func(b *testing.B) {
 			var total time.Duration
 			for range b.N {
 				ev, err := d.Write(host)
@@ -79,7 +89,7 @@ func BenchmarkPotf2Inv(b *testing.B) {
 				}
 				start := time.Now()
 				for k := range blocks {
-					ev, err := launchOn[float64](impl, nil, nil, "potf2_inv", []int{potfWG}, []int{potfWG}, int32(nb), upper,
+					ev, err := launchOn[float64](impl, nil, nil, "potf2_inv", []int{wg}, []int{wg}, int32(c.n), upper,
 						buf, int64(off+k*nb), int32(d.Stride()), ibuf, int64(ioff), int32(inv.Stride()), info, int32(0))
 					if err == nil {
 						err = ev.Release()

@@ -12,7 +12,8 @@ import (
 // TestPotfRegsWidths runs Dpotrf with potf2_inv's blocks in registers at
 // block sizes 64 and 128 (POTF_T 4 and 8; each width is a compile of its
 // own, 8×8 takes PoCL minutes, and TestKernelsSmall runs all three on
-// Oclgrind), both triangles, against gonum: n = 150 (a narrower last
+// Oclgrind), and at 64 on grids of 8×8 and 32×32 work-items (POTF_T 8
+// and 2), both triangles, against gonum: n = 150 (a narrower last
 // block), and n = 128 (one block as wide as the kernel's grid). Then
 // matrices that are not positive definite: failing in the middle of a
 // block of 128 (its factor is compared whole, the rows below the failing
@@ -22,11 +23,12 @@ import (
 // the kernel does not run.
 func TestPotfRegsWidths(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(7, 8))
-	for _, nb := range []int{64, 128} {
+	for _, w := range []struct{ nb, grid int }{{64, 16}, {128, 16}, {64, 8}, {64, 32}} {
+		nb := w.nb
 		impl := newTestImpl(t, nb)
-		impl.potfRegs = true
+		impl.potfRegs, impl.potfG = true, w.grid
 		for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
-			what := fmt.Sprintf("Dpotrf, registers, nb %d", nb)
+			what := fmt.Sprintf("Dpotrf, registers, nb %d, grid %d", nb, w.grid)
 			for _, n := range []int{150, 128} {
 				checkDpotrf(t, impl, what, ul, n, n+3, rnd, 1e-11)
 			}

@@ -57,7 +57,7 @@ func potrfBand[T float32 | float64](impl *Implementation, ul blas.Uplo, d *clbla
 			err = rerr
 		}
 	}()
-	if impl.hostDiag || (impl.potfRegs && nb > potfMax) {
+	if impl.hostDiag || (impl.potfRegs && nb > impl.potfMax()) {
 		return p.run()
 	}
 	return p.runDevice()

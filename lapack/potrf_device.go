@@ -10,19 +10,42 @@ import (
 	clblas "github.com/gocompute/opencl/blas"
 )
 
-// potfWG is the work-group size of potf2_inv.
+// potfWG is the work-group size of potf2_inv without potfRegs (and of
+// larft_t).
 const potfWG = 256
 
-// potfMax is the widest diagonal block potf2_inv takes with potfRegs: its
-// 16×16 work-items keep up to 8×8 elements each in registers.
-const potfMax = 128
+// potfGridDefault is the side of potf2_inv's square grid of work-items
+// with potfRegs.
+const potfGridDefault = 16
 
-// potfT is POTF_T for blocks nb wide (nb ≤ potfMax): the fewest elements
-// per work-item and dimension, 2, 4 or 8, that hold them. A narrower
-// block takes fewer registers and less work per step.
-func potfT(nb int) int {
-	t := 2
-	for 16*t < nb {
+// potfMax is the widest diagonal block potf2_inv takes with potfRegs: its
+// work-items keep up to 8×8 elements each in registers.
+func (impl *Implementation) potfMax() int { return 8 * impl.potfGrid() }
+
+// potfGrid is the side of potf2_inv's grid of work-items with potfRegs.
+func (impl *Implementation) potfGrid() int {
+	if impl.potfG > 0 {
+		return impl.potfG
+	}
+	return potfGridDefault
+}
+
+// potfGroup is potf2_inv's work-group size.
+func (impl *Implementation) potfGroup() int {
+	if impl.potfRegs {
+		g := impl.potfGrid()
+		return g * g
+	}
+	return potfWG
+}
+
+// potfT is POTF_T for blocks nb wide (nb ≤ potfMax()) on a grid g work-items
+// wide: the fewest elements per work-item and dimension, 1, 2, 4 or 8,
+// that hold them. A narrower block takes fewer registers and less work
+// per step.
+func potfT(nb, g int) int {
+	t := 1
+	for g*t < nb {
 		t *= 2
 	}
 	return t
@@ -123,7 +146,8 @@ func (p *potrfRun[T]) potf2On(q *cl.Queue, wait *cl.Event, j, jb int, info *cl.A
 	if wait != nil {
 		ws = []*cl.Event{wait}
 	}
-	return launchOn[T](p.impl, q, ws, "potf2_inv", []int{potfWG}, []int{potfWG}, int32(jb), upper,
+	wg := p.impl.potfGroup()
+	return launchOn[T](p.impl, q, ws, "potf2_inv", []int{wg}, []int{wg}, int32(jb), upper,
 		buf, int64(off+j*ld+j), int32(ld), ibuf, int64(ioff), int32(p.dinv.Stride()), info, int32(j))
 }
 
