@@ -40,6 +40,18 @@ var gerVariants = []eng.GemvTShape{
 	{TX: 32, TY: 8, Unroll: 4},
 }
 
+// syrVariants are SYR's and SYR2's (RowBlocks: rows a work-item).
+var syrVariants = []eng.GemvTShape{
+	{},
+	{TX: 64, TY: 2, Unroll: 1, RowBlocks: 16},
+	{TX: 64, TY: 2, Unroll: 4, RowBlocks: 16},
+	{TX: 64, TY: 4, Unroll: 4, RowBlocks: 8},
+	{TX: 64, TY: 4, Unroll: 4, RowBlocks: 32},
+	{TX: 128, TY: 2, Unroll: 4, RowBlocks: 16},
+	{TX: 32, TY: 8, Unroll: 4, RowBlocks: 16},
+	{TX: 64, TY: 2, Unroll: 8, RowBlocks: 64},
+}
+
 func gemvTName(s eng.GemvTShape) string {
 	if s == (eng.GemvTShape{}) {
 		return "auto"
@@ -48,7 +60,8 @@ func gemvTName(s eng.GemvTShape) string {
 }
 
 // BenchmarkGemvTShape times resident Gemv T and Ger on an n×n matrix
-// (n = -gemvt.n) with each launch of gemvTVariants and gerVariants, and
+// (n = -gemvt.n) with each launch of gemvTVariants and gerVariants, Syr
+// and Syr2 (upper) with syrVariants, and
 // Gbmv T (kl = ku = n/8) with band_t and gbmv_t_part at gemvTVariants, in
 // GB/s of the bytes the call must move (as cmd/bench counts them), to
 // choose the launches on a device in one run.
@@ -89,6 +102,16 @@ func gemvTShapePrec[T float32 | float64](b *testing.B, impl *Implementation, pre
 		b.Run(fmt.Sprintf("ger/%s/%s", prec, gemvTName(v)), func(b *testing.B) {
 			e.Ger = v
 			symvTime(b, es*(2*nf*nf+2*nf), func() (*Event, error) { return Ger(T(1e-9), x, y, a) })
+		})
+	}
+	tri := nf * (nf + 1) / 2
+	for _, v := range syrVariants {
+		e.Ger = v
+		b.Run(fmt.Sprintf("syr/%s/%s", prec, gemvTName(v)), func(b *testing.B) {
+			symvTime(b, es*(2*tri+nf), func() (*Event, error) { return Syr(blas.Upper, T(1e-9), x, a) })
+		})
+		b.Run(fmt.Sprintf("syr2/%s/%s", prec, gemvTName(v)), func(b *testing.B) {
+			symvTime(b, es*(2*tri+2*nf), func() (*Event, error) { return Syr2(blas.Upper, T(1e-9), x, y, a) })
 		})
 	}
 	e.Ger = eng.GemvTShape{}

@@ -20,7 +20,7 @@
 //
 // Defines: GT_TX, GT_TY (gemv_t_part's work-group shape; default 64×4),
 // GT_U (gemv_t_part's rows in flight per work-item; default 4), GR_U
-// (ger_rows's; default 1).
+// (ger_rows's and syr_rows'; default 4).
 
 #ifndef GT_TX
 #define GT_TX 64
@@ -32,7 +32,7 @@
 #define GT_U 4
 #endif
 #ifndef GR_U
-#define GR_U 1
+#define GR_U 4
 #endif
 
 // gemv_finish stores y(i) = alpha·s + beta·y(i) (beta == 0: alpha·s),
@@ -335,6 +335,100 @@ void gemv_t_fin(const int terms, const int n, const int nb, const real alpha,
     for (int q = 0; q < GF_TY; q++) s += sums[q][lx];
     if (unit) s += x[offx + (long)j * incx];
     gemv_finish(y, offy + (long)j * incy, alpha, s, beta, j < terms);
+}
+
+// syr_row is syr_rows' row r of its columns j0… (L1_VW of them, fewer at
+// the end): A(r, c) += t·y(c) (syr: t = alpha·x(r), y is x), or
+// A(r, c) += alpha·(x(r)·y(c) + x(c)·y(r)) (two), as gonum computes them,
+// for the columns c of the stored triangle (upper: c ≥ r). A row whose
+// columns all lie in the triangle is one vector load and store where full
+// says the piece is aligned (xv, yv: x's and y's elements there).
+static inline void syr_row(const int r, const long j0, const int n, const int upper, const int two,
+                           const real alpha, const int skipzero, const int full,
+                           __global const real* px, const int incx,
+                           __global const real* py, const int incy,
+                           __global real* a, const int lda, const realv xv, const realv yv)
+{
+    const real xr = px[(long)r * incx];
+    const real yr = two ? py[(long)r * incy] : 0;
+    const real t = alpha * xr;
+    if (!two && skipzero && t == (real)0) return;
+    __global real* row = a + (long)r * lda;
+    // The row's columns in the triangle: upper c ≥ r, lower c ≤ r.
+    const long lo = upper ? max(j0, (long)r) : j0;
+    const long hi = upper ? min(j0 + L1_VW, (long)n) : min(j0 + L1_VW, (long)r + 1);
+    if (full && lo == j0 && hi == j0 + L1_VW) {
+        __global realv* p = (__global realv*)(row + j0);
+        *p += two ? alpha * (xr * yv + xv * yr) : t * yv;
+        return;
+    }
+    for (long c = lo; c < hi; c++) {
+        const real yc = py[c * incy];
+        row[c] += two ? alpha * (xr * yc + px[c * incx] * yr) : t * yc;
+    }
+}
+
+// syr_rows: the stored triangle of the dense symmetric n×n A (upper: the
+// elements (r, c) with c ≥ r) += alpha·x·xᵀ (syr: y is x; the rows whose
+// alpha·x(r) is zero are skipped when skipzero, gonum's rule) or
+// alpha·(x·yᵀ + y·xᵀ) (two). Dimension 0 takes L1_VW-column pieces of the
+// rows, as ger_rows does (vec: lda is a multiple of L1_VW; the kernel
+// checks the addresses); group row gy takes the rows gy·h … gy·h+h−1 of
+// its columns' part of the triangle, strided over its work-items, and
+// returns at once where that part has none of them, so that the grid
+// covers the square and the work-groups the triangle.
+__kernel void syr_rows(const int upper, const int two, const int skipzero, const int n, const real alpha,
+                       __global const real* x, const int offx, const int incx,
+                       __global const real* y, const int offy, const int incy,
+                       __global real* a, const int lda, const int vec, const int h)
+{
+    const long j0 = (long)get_global_id(0) * L1_VW;
+    if (j0 >= n) return;
+    // The rows that hold columns j0… in the triangle.
+    const long tlo = upper ? 0 : j0;
+    const long thi = upper ? min(j0 + L1_VW, (long)n) : n;
+    const long b0 = (long)get_group_id(1) * h;
+    const int lo = (int)max(tlo, b0), hi = (int)min(thi, b0 + h);
+    if (lo >= hi) return;
+    __global const real* px = x + offx;
+    __global const real* py = two ? y + offy : px;
+    const int iy = two ? incy : incx;
+    const int full = vec && incx == 1 && iy == 1 && l1_mis(a) == 0 && l1_mis(px) == 0 &&
+                     l1_mis(py) == 0 && j0 + L1_VW <= n;
+    realv xv = 0, yv = 0;
+    if (full) {
+        yv = *(__global const realv*)(py + j0);
+        xv = *(__global const realv*)(px + j0);
+    }
+    const int ls = get_local_size(1);
+    int r = lo + get_local_id(1);
+    // The rows whose columns all lie in the triangle (upper r ≤ j0, lower
+    // r ≥ j0 + L1_VW − 1), GR_U at a time, all loaded before any is
+    // stored (ger_rows' reason).
+    const int flo = upper ? lo : max(lo, (int)(j0 + L1_VW - 1));
+    const int fhi = upper ? min(hi, (int)j0 + 1) : hi;
+    if (full)
+        for (; r < flo; r += ls)
+            syr_row(r, j0, n, upper, two, alpha, skipzero, full, px, incx, py, iy, a, lda, xv, yv);
+    if (full && r >= flo)
+        for (; r + (GR_U - 1) * ls < fhi; r += GR_U * ls) {
+            realv v[GR_U];
+            real xr[GR_U], yr[GR_U];
+            for (int u = 0; u < GR_U; u++) {
+                const long rr = r + u * ls;
+                xr[u] = px[rr * incx];
+                yr[u] = two ? py[rr * iy] : 0;
+                v[u] = *(__global const realv*)(a + rr * lda + j0);
+            }
+            for (int u = 0; u < GR_U; u++) {
+                const real t = alpha * xr[u];
+                if (!two && skipzero && t == (real)0) continue;
+                *(__global realv*)(a + (long)(r + u * ls) * lda + j0) =
+                    v[u] + (two ? alpha * (xr[u] * yv + xv * yr[u]) : t * yv);
+            }
+        }
+    for (; r < hi; r += ls)
+        syr_row(r, j0, n, upper, two, alpha, skipzero, full, px, incx, py, iy, a, lda, xv, yv);
 }
 
 // ger_rows: A(r, :) += (alpha·x(r))·y for the dense m×n A, skipping rows

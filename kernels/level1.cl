@@ -238,7 +238,6 @@ static inline real l1_hmax(realv v)
 #define AXPY_Y(a, b) ((b) + alpha * (a))
 #define NONE(a, b) (a)
 #define TAKE_A(a, b) (a)
-#define TAKE_B(a, b) (b)
 #define ROT_X(a, b) (c * (a) + s * (b))
 #define ROT_Y(a, b) (c * (b) - s * (a))
 #define ROTM_X(a, b) (flag == -1 ? (a) * h11 + (b) * h12 : flag == 0 ? (a) + (b) * h12 : (a) * h11 + (b))
@@ -305,12 +304,20 @@ __kernel void copy(const int n,
     L1_TWO(0, 0, NONE, TAKE_A)
 }
 
-// x, y = y, x.
+// x, y = y, x, each element multiplied by one, which the host passes as 1
+// where the arithmetic keeps denormals (then every number comes through
+// unchanged, and a NaN stays a NaN, though NVIDIA's float arithmetic
+// gives every NaN the same bits) and as 0 elsewhere, for the bare
+// exchange. NVIDIA's compiler made slower code of the bare exchange than
+// of the same loads and stores with arithmetic between them (BENCHMARKS.md,
+// "Figures behind the code's choices").
+#define SWAP_X(a, b) (one != (real)0 ? (b) * one : (b))
+#define SWAP_Y(a, b) (one != (real)0 ? (a) * one : (a))
 __kernel void swap(const int n,
                    __global real* x, const long offx, const int incx,
-                   __global real* y, const long offy, const int incy)
+                   __global real* y, const long offy, const int incy, const real one)
 {
-    L1_TWO(1, 1, TAKE_B, TAKE_A)
+    L1_TWO(1, 1, SWAP_X, SWAP_Y)
 }
 
 // Plane rotation: x, y = c*x + s*y, c*y - s*x.

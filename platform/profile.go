@@ -53,9 +53,12 @@ type Profile struct {
 	MaxWorkGroupSize int
 	MaxWorkItemSizes []int
 
-	FP64      bool // cl_khr_fp64
-	FP16      bool // cl_khr_fp16
-	SubGroups bool
+	FP64 bool // cl_khr_fp64
+	FP16 bool // cl_khr_fp16
+	// FP32Denorm says that single precision arithmetic keeps denormals
+	// (CL_FP_DENORM; double precision must).
+	FP32Denorm bool
+	SubGroups  bool
 
 	PreferredVectorFloat  int
 	PreferredVectorDouble int
@@ -108,6 +111,7 @@ func newProfile(d *cl.Device) Profile {
 		MaxWorkItemSizes:      d.MaxWorkItemSizes(),
 		FP64:                  d.HasFP64(),
 		FP16:                  d.HasFP16(),
+		FP32Denorm:            d.SingleFPConfig()&cl.FPDenorm != 0,
 		SubGroups:             d.HasSubGroups(),
 		PreferredVectorFloat:  d.PreferredVectorWidths().Float,
 		PreferredVectorDouble: d.PreferredVectorWidths().Double,

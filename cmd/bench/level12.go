@@ -589,6 +589,24 @@ func (d dropIn[T]) ger(m, n int, alpha T, x, y, a []T) {
 	}
 }
 
+func (d dropIn[T]) syr(n int, alpha T, x, a []T) {
+	switch a := any(a).(type) {
+	case []float32:
+		d.impl.Ssyr(blas.Upper, n, float32(alpha), any(x).([]float32), 1, a, n)
+	case []float64:
+		d.impl.Dsyr(blas.Upper, n, float64(alpha), any(x).([]float64), 1, a, n)
+	}
+}
+
+func (d dropIn[T]) syr2(n int, alpha T, x, y, a []T) {
+	switch a := any(a).(type) {
+	case []float32:
+		d.impl.Ssyr2(blas.Upper, n, float32(alpha), any(x).([]float32), 1, any(y).([]float32), 1, a, n)
+	case []float64:
+		d.impl.Dsyr2(blas.Upper, n, float64(alpha), any(x).([]float64), 1, any(y).([]float64), 1, a, n)
+	}
+}
+
 func (d dropIn[T]) symv(n int, alpha T, a, x []T, beta T, y []T) {
 	switch a := any(a).(type) {
 	case []float32:
@@ -687,6 +705,17 @@ func level2Ops[T float32 | float64](b *bencher, n int) ([]l12op, error) {
 			ours:   loop(func() (*clblas.Event, error) { return clblas.Ger(T(1e-9), x.v, y.v, a) }),
 			theirs: theirs(func() error { return clblast.Ger(q, n, n, T(1e-9), x.view, y.view, am) }),
 			slices: slices(func() { dl.ger(n, n, T(1e-9), x.host, y.host, host) })},
+		// SYR reads and writes the upper triangle and reads x: 2·tri + n.
+		{name: p + "SYR", bytes: es * (2*tri + nf),
+			ours:   loop(func() (*clblas.Event, error) { return clblas.Syr(blas.Upper, T(1e-9), x.v, a) }),
+			theirs: theirs(func() error { return clblast.Syr(q, true, n, T(1e-9), x.view, am) }),
+			slices: slices(func() { dl.syr(n, T(1e-9), x.host, host) })},
+		// SYR2 reads and writes the upper triangle and reads x and y:
+		// 2·tri + 2n.
+		{name: p + "SYR2", bytes: es * (2*tri + 2*nf),
+			ours:   loop(func() (*clblas.Event, error) { return clblas.Syr2(blas.Upper, T(1e-9), x.v, y.v, a) }),
+			theirs: theirs(func() error { return clblast.Syr2(q, true, n, T(1e-9), x.view, y.view, am) }),
+			slices: slices(func() { dl.syr2(n, T(1e-9), x.host, y.host, host) })},
 		{name: p + "SYMV", bytes: es * (tri + 3*nf),
 			ours: loop(func() (*clblas.Event, error) { return clblas.Symv(blas.Upper, alpha, a, x.v, beta, y.v) }),
 			theirs: theirs(func() error {

@@ -83,6 +83,22 @@ static int gocl_ger(int dbl, size_t m, size_t n, double alpha, uintptr_t x, size
 	           : CLBlastSger(CLBlastLayoutRowMajor, m, n, (float)alpha, M(x), ox, ix, M(y), oy, iy, M(a), oa, lda, &queue, NULL);
 }
 
+// Row-major SYR: A += alpha·x·xᵀ on A's upper or lower triangle.
+static int gocl_syr(int dbl, int upper, size_t n, double alpha, uintptr_t x, size_t ox, size_t ix,
+	uintptr_t a, size_t oa, size_t lda, uintptr_t q) {
+	Q;
+	return dbl ? CLBlastDsyr(CLBlastLayoutRowMajor, tri(upper), n, alpha, M(x), ox, ix, M(a), oa, lda, &queue, NULL)
+	           : CLBlastSsyr(CLBlastLayoutRowMajor, tri(upper), n, (float)alpha, M(x), ox, ix, M(a), oa, lda, &queue, NULL);
+}
+
+// Row-major SYR2: A += alpha·(x·yᵀ + y·xᵀ) on A's upper or lower triangle.
+static int gocl_syr2(int dbl, int upper, size_t n, double alpha, uintptr_t x, size_t ox, size_t ix,
+	uintptr_t y, size_t oy, size_t iy, uintptr_t a, size_t oa, size_t lda, uintptr_t q) {
+	Q;
+	return dbl ? CLBlastDsyr2(CLBlastLayoutRowMajor, tri(upper), n, alpha, M(x), ox, ix, M(y), oy, iy, M(a), oa, lda, &queue, NULL)
+	           : CLBlastSsyr2(CLBlastLayoutRowMajor, tri(upper), n, (float)alpha, M(x), ox, ix, M(y), oy, iy, M(a), oa, lda, &queue, NULL);
+}
+
 // Row-major SYMV: y = alpha·A·x + beta·y with A's upper or lower triangle.
 static int gocl_symv(int dbl, int upper, size_t n, double alpha, uintptr_t a, size_t oa, size_t lda,
 	uintptr_t x, size_t ox, size_t ix, double beta, uintptr_t y, size_t oy, size_t iy, uintptr_t q) {
@@ -235,6 +251,24 @@ func Gemv[T float32 | float64](q *cl.Queue, trans bool, m, n int, alpha T, a Mat
 func Ger[T float32 | float64](q *cl.Queue, m, n int, alpha T, x, y Vec, a Mat) error {
 	return withHandles(q, []*cl.Buffer{x.Buf, y.Buf, a.Buf}, func(hq C.uintptr_t, h []C.uintptr_t) C.int {
 		return C.gocl_ger(isDouble[T](), sz(m), sz(n), C.double(alpha), h[0], sz(x.Off), sz(x.Inc),
+			h[1], sz(y.Off), sz(y.Inc), h[2], sz(a.Off), sz(a.Ld), hq)
+	})
+}
+
+// Syr runs the row-major A += alpha·x·xᵀ, A n×n symmetric, on its upper
+// or lower triangle.
+func Syr[T float32 | float64](q *cl.Queue, upper bool, n int, alpha T, x Vec, a Mat) error {
+	return withHandles(q, []*cl.Buffer{x.Buf, a.Buf}, func(hq C.uintptr_t, h []C.uintptr_t) C.int {
+		return C.gocl_syr(isDouble[T](), C.int(bool2int(upper)), sz(n), C.double(alpha), h[0], sz(x.Off), sz(x.Inc),
+			h[1], sz(a.Off), sz(a.Ld), hq)
+	})
+}
+
+// Syr2 runs the row-major A += alpha·(x·yᵀ + y·xᵀ), A n×n symmetric, on
+// its upper or lower triangle.
+func Syr2[T float32 | float64](q *cl.Queue, upper bool, n int, alpha T, x, y Vec, a Mat) error {
+	return withHandles(q, []*cl.Buffer{x.Buf, y.Buf, a.Buf}, func(hq C.uintptr_t, h []C.uintptr_t) C.int {
+		return C.gocl_syr2(isDouble[T](), C.int(bool2int(upper)), sz(n), C.double(alpha), h[0], sz(x.Off), sz(x.Inc),
 			h[1], sz(y.Off), sz(y.Inc), h[2], sz(a.Off), sz(a.Ld), hq)
 	})
 }

@@ -51,6 +51,16 @@ func Ger[T float32 | float64](q *cl.Queue, m, n int, alpha T, x, y Vec, a Mat) e
 	return ErrUnavailable
 }
 
+// Syr returns ErrUnavailable.
+func Syr[T float32 | float64](q *cl.Queue, upper bool, n int, alpha T, x Vec, a Mat) error {
+	return ErrUnavailable
+}
+
+// Syr2 returns ErrUnavailable.
+func Syr2[T float32 | float64](q *cl.Queue, upper bool, n int, alpha T, x, y Vec, a Mat) error {
+	return ErrUnavailable
+}
+
 // Symv returns ErrUnavailable.
 func Symv[T float32 | float64](q *cl.Queue, upper bool, n int, alpha T, a Mat, x Vec, beta T, y Vec) error {
 	return ErrUnavailable

@@ -97,8 +97,15 @@ func CopyOnDevice[T Real](c *Call, n int, x *cl.Buffer, offX, incX int, y *cl.Bu
 	L1Run(c, "copy", n, append(L1At(x, offX, incX), L1At(y, offY, incY)...)...)
 }
 
+// SwapOnDevice enqueues the exchange of x and y: through a multiplication
+// by 1 where the device's arithmetic keeps denormals in T (kernels/level1.cl
+// says why), else bare.
 func SwapOnDevice[T Real](c *Call, n int, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int) {
-	L1Run(c, "swap", n, append(L1At(x, offX, incX), L1At(y, offY, incY)...)...)
+	one := T(1)
+	if ElemSize[T]() == 4 && !c.E.Prof.FP32Denorm {
+		one = 0
+	}
+	L1Run(c, "swap", n, append(L1At(x, offX, incX), append(L1At(y, offY, incY), one)...)...)
 }
 
 func RotOnDevice[T Real](c *Call, n int, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int, cos, sin T) {

@@ -230,8 +230,12 @@ func L2rankOnDevice[T Real](c *Call, u L2Update, m, n int, alpha T, x *cl.Buffer
 		c.Run(c.Kernel(l2File, "rank_rows"), []int{Groups(m, l2CPUGroup)}, []int{l2CPUGroup}, args...)
 		return
 	}
-	if !u.Tri && !u.Packed && !u.Two {
+	switch {
+	case !u.Tri && !u.Packed && !u.Two:
 		gerOnDevice(c, m, n, alpha, u.SkipZero, x, offX, incX, y, offY, incY, a, lda) // gemv_fast.go
+		return
+	case u.Tri && !u.Packed:
+		syrOnDevice(c, u.Upper, u.Two, u.SkipZero, n, alpha, x, offX, incX, y, offY, incY, a, lda) // gemv_fast.go
 		return
 	}
 	c.Run(c.Kernel(l2File, "rank"), []int{Groups(n, l2RankX), Groups(m, l2RankY)}, []int{l2RankX, l2RankY}, args...)

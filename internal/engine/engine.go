@@ -133,8 +133,9 @@ type Engine struct {
 	TrmvKernel TrmvKernel
 	// GemvT, where set (measurements), replaces gemv_t_part's launch.
 	GemvT GemvTShape
-	// Ger, where set (measurements), replaces ger_rows's launch (Unroll:
-	// GR_U, RowBlocks: its row slices).
+	// Ger, where set (measurements), replaces ger_rows's and syr_rows'
+	// launch (Unroll: GR_U; RowBlocks: ger_rows' row slices, syr_rows'
+	// rows a work-item).
 	Ger GemvTShape
 	// GbmvTKernel, when set (tests, measurements), replaces the choice of
 	// the transposed band product's kernel.

@@ -58,7 +58,8 @@ func gemvKernel(c *Call, k string, tx, ty int, more ...string) *cl.Kernel {
 
 // GemvTShape, where its fields are set (measurements), replaces
 // gemv_t_part's work-group shape (TX, TY), its rows in flight per
-// work-item (Unroll, GT_U) and its number of row blocks.
+// work-item (Unroll, GT_U) and its number of row blocks; as the Engine's
+// Ger, those of ger_rows (row slices) and syr_rows (rows a work-item).
 type GemvTShape struct{ TX, TY, Unroll, RowBlocks int }
 
 // launch returns the work-group shape tx×ty, o's where o sets both
@@ -193,6 +194,29 @@ func gemvPass[T Real](c *Call, trans bool, m, n, lda int, tr gemvTri, a *cl.Buff
 	unit := tr.tri && tr.unit && !tr.skipDiag
 	c.Run(gemvKernel(c, "gemv_t_fin", tx, ty), gemvFinGrid(n), gemvFinLocal,
 		int32(gemvTerms(m, n, n)), int32(n), int32(nb), alpha, part, beta, y, int32(offY), int32(incY), l2bool(unit), x, int32(offX), int32(incX))
+}
+
+// syrRowsPerItem is how many rows of a column piece each of syr_rows'
+// work-items takes: a work-group's block of rows is ty times as high.
+const syrRowsPerItem = 16
+
+// syrOnDevice enqueues the update of the stored triangle of the dense
+// symmetric n×n A (lda) by alpha·(x·yᵀ + y·xᵀ) (two) or alpha·x·xᵀ (rows
+// whose alpha·x(r) is zero skipped when skipZero; y is not read):
+// ger_rows' launch shape over the square, each work-group a block of rows
+// of its columns, those outside the triangle returning at once.
+func syrOnDevice[T Real](c *Call, upper, two, skipZero bool, n int, alpha T, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int, a *cl.Buffer, lda int) {
+	sh := l1ShapeOf(c)
+	tx, ty := gemvTShape(sh, c.E.Prof.LocalMemBytes, ElemSize[T]())
+	tx, ty, more := c.E.Ger.launch(tx, ty, "GR_U")
+	gx := L3CeilDiv(L3CeilDiv(n, sh.Vec), tx)
+	h := ty * syrRowsPerItem
+	if c.E.Ger.RowBlocks > 0 {
+		h = ty * c.E.Ger.RowBlocks
+	}
+	c.Run(gemvKernel(c, "syr_rows", tx, ty, more...), []int{gx * tx, L3CeilDiv(n, h) * ty}, []int{tx, ty},
+		l2bool(upper), l2bool(two), l2bool(skipZero), int32(n), alpha, x, int32(offX), int32(incX),
+		y, int32(offY), int32(incY), a, int32(lda), l2bool(lda%sh.Vec == 0), int32(h))
 }
 
 // gerOnDevice enqueues A += alpha·x·yᵀ for the dense m×n A (lda), skipping
