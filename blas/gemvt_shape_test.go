@@ -18,12 +18,7 @@ import (
 // gonum: ragged sizes, lda past n, increments ±1 and ±2 (GER: 1, 2), views one
 // element into their slices, alpha·x(r) == 0 rows in GER, NaN in A.
 func TestGemvTShapes(t *testing.T) {
-	impl, e := privateImpl(t, nil)
-	e.L2Portable = true
-	d64, fp64 := openclDevice[float64](impl)
-	if fp64 {
-		d64.E.L2Portable = true
-	}
+	impl, e, d64, fp64 := portableImpl(t)
 	defer func() { e.GemvT, e.Ger, e.GbmvTKernel = eng.GemvTShape{}, eng.GemvTShape{}, eng.GbmvTAuto }()
 	for _, s := range []eng.GemvTShape{
 		{},
@@ -54,6 +49,20 @@ func TestGemvTShapes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// portableImpl is privateImpl with the GPUs' level 2 kernels on every
+// device (L2Portable), in its float engine e and, where the device has
+// double (fp64), in d64's.
+func portableImpl(t *testing.T) (impl *Implementation, e *eng.Engine, d64 eng.Device[float64], fp64 bool) {
+	t.Helper()
+	impl, e = privateImpl(t, nil)
+	e.L2Portable = true
+	d64, fp64 = openclDevice[float64](impl)
+	if fp64 {
+		d64.E.L2Portable = true
+	}
+	return impl, e, d64, fp64
 }
 
 // gbmvTCases checks the transposed band product against gonum: bands

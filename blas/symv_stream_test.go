@@ -22,13 +22,8 @@ import (
 // element into their slices, NaN in every element outside the stored
 // triangle or band. Every call must reach the device.
 func TestSymvKernels(t *testing.T) {
-	impl, e := privateImpl(t, nil)
-	e.L2Portable = true
+	impl, e, d64, fp64 := portableImpl(t)
 	defer func() { e.SymvKernel, e.SymvStream, e.TrmvKernel = eng.SymvAuto, eng.SymvStreamShape{}, eng.TrmvAuto }()
-	d64, fp64 := openclDevice[float64](impl)
-	if fp64 {
-		d64.E.L2Portable = true
-	}
 	type variant struct {
 		k  eng.SymvKernel
 		tk eng.TrmvKernel

@@ -20,12 +20,7 @@ import (
 // increments ±1 and ±3; a zero in x (Dsyr skips its row) and a NaN in x;
 // the other triangle, which must stay as it was.
 func TestSyrRows(t *testing.T) {
-	impl, e := privateImpl(t, nil)
-	e.L2Portable = true
-	d64, fp64 := openclDevice[float64](impl)
-	if fp64 {
-		d64.E.L2Portable = true
-	}
+	impl, e, d64, fp64 := portableImpl(t)
 	defer func() { e.Ger = eng.GemvTShape{} }()
 	for _, s := range []eng.GemvTShape{{}, {TX: 16, TY: 4, Unroll: 3}, {TX: 8, TY: 2, Unroll: 2}} {
 		t.Run(gemvTName(s), func(t *testing.T) {
