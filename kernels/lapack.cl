@@ -433,8 +433,9 @@ __kernel void trsm_llu(int n1, int n2, __global real *a, long offL,
 // L⁻¹ = U⁻ᵀ) into the n×n block at element ioff of inv (row stride ldi),
 // zero outside its triangle. The other triangle of a is not touched.
 // U(r, c) and X(r, c) = U⁻¹(r, c) address either triangle. Work-item
-// (gr, gc) keeps the elements (gr+POTF_G·s, gc+POTF_G·t), s, t < POTF_T, in registers
-// for the whole kernel, so that a step costs no global memory round trip.
+// (gr, gc) keeps the elements (gr+G·s, gc+G·t), s, t < POTF_T, G = POTF_G,
+// in registers for the whole kernel, so that a step costs no global
+// memory round trip.
 // The inverse is computed in the same steps as the factor: X·U = I solved
 // column by column, right-looking, X(:, c) = (e_c − Σ_{p<c} X(:, p)·U(p, c))
 // / U(c, c). Row j of U is needed only at step j, so at that step it goes
@@ -461,7 +462,7 @@ __kernel void potf2_inv(int n, int upper, __global real *a, long off, int lda,
   // Neighbouring work-items touch neighbouring elements of the storage.
   const int gr = upper ? ty : tx, gc = upper ? tx : ty;
   // Only the blocks (s, t) with s ≤ t hold elements of the triangle: for
-  // s > t, r ≥ G·s > G·t + G − 1 ≥ c (G = POTF_G). Those below stay zero, untouched.
+  // s > t, r ≥ G·s > G·t + G − 1 ≥ c. Those below stay zero, untouched.
   real v[POTF_T][POTF_T];
 #pragma unroll
   for (int s = 0; s < POTF_T; s++)
