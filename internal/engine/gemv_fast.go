@@ -196,6 +196,16 @@ func gemvPass[T Real](c *Call, trans bool, m, n, lda int, tr gemvTri, a *cl.Buff
 		int32(gemvTerms(m, n, n)), int32(n), int32(nb), alpha, part, beta, y, int32(offY), int32(incY), l2bool(unit), x, int32(offX), int32(incX))
 }
 
+// rankShape is ger_rows' and syr_rows' launch over n columns: c's level 1
+// shape sh, work-groups of gemvTShape (or the Engine's Ger), gx of them
+// across, and the kernel's extra defines.
+func rankShape[T Real](c *Call, n int) (sh L1Shape, tx, ty, gx int, more []string) {
+	sh = l1ShapeOf(c)
+	tx, ty = gemvTShape(sh, c.E.Prof.LocalMemBytes, ElemSize[T]())
+	tx, ty, more = c.E.Ger.launch(tx, ty, "GR_U")
+	return sh, tx, ty, L3CeilDiv(L3CeilDiv(n, sh.Vec), tx), more
+}
+
 // syrRowsPerItem is how many rows of a column piece each of syr_rows'
 // work-items takes: a work-group's block of rows is ty times as high.
 const syrRowsPerItem = 16
@@ -206,10 +216,7 @@ const syrRowsPerItem = 16
 // ger_rows' launch shape over the square, each work-group a block of rows
 // of its columns, those outside the triangle returning at once.
 func syrOnDevice[T Real](c *Call, upper, two, skipZero bool, n int, alpha T, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int, a *cl.Buffer, lda int) {
-	sh := l1ShapeOf(c)
-	tx, ty := gemvTShape(sh, c.E.Prof.LocalMemBytes, ElemSize[T]())
-	tx, ty, more := c.E.Ger.launch(tx, ty, "GR_U")
-	gx := L3CeilDiv(L3CeilDiv(n, sh.Vec), tx)
+	sh, tx, ty, gx, more := rankShape[T](c, n)
 	h := ty * syrRowsPerItem
 	if c.E.Ger.RowBlocks > 0 {
 		h = ty * c.E.Ger.RowBlocks
@@ -224,14 +231,10 @@ func syrOnDevice[T Real](c *Call, upper, two, skipZero bool, n int, alpha T, x *
 // gemvTShape, a work-item per L1_VW columns, enough row slices to fill the
 // device.
 func gerOnDevice[T Real](c *Call, m, n int, alpha T, skipZero bool, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int, a *cl.Buffer, lda int) {
-	sh := l1ShapeOf(c)
-	tx, ty := gemvTShape(sh, c.E.Prof.LocalMemBytes, ElemSize[T]())
-	o := c.E.Ger
-	tx, ty, more := o.launch(tx, ty, "GR_U")
-	gx := L3CeilDiv(L3CeilDiv(n, sh.Vec), tx)
+	sh, tx, ty, gx, more := rankShape[T](c, n)
 	rows := max(min(sh.Groups/max(gx, 1), L3CeilDiv(m, ty)), 1)
-	if o.RowBlocks > 0 {
-		rows = max(min(o.RowBlocks, L3CeilDiv(m, ty)), 1)
+	if c.E.Ger.RowBlocks > 0 {
+		rows = max(min(c.E.Ger.RowBlocks, L3CeilDiv(m, ty)), 1)
 	}
 	c.Run(gemvKernel(c, "ger_rows", tx, ty, more...), []int{gx * tx, rows * ty}, []int{tx, ty},
 		int32(m), int32(n), alpha, l2bool(skipZero), x, int32(offX), int32(incX), y, int32(offY), int32(incY),
