@@ -157,7 +157,7 @@ func must(t *testing.T, what string, ev *Event, err error) {
 	}
 }
 
-func scalarValue[S int | float32 | float64](t *testing.T, what string, s *Scalar[S], err error) S {
+func scalarValue[S int | float32 | float64 | complex64 | complex128](t *testing.T, what string, s *Scalar[S], err error) S {
 	t.Helper()
 	if err != nil {
 		t.Fatalf("%s: %v", what, err)

@@ -1129,3 +1129,223 @@ __kernel void scal_dev(const int n, const real alpha,
 {
     l1_scal(n, alpha * s[offs], x, offx, incx);
 }
+
+// ---------------------------------------------------------------------------
+// Complex vectors of unit stride (complex level 1's AXPY, SCAL and DOT; the
+// host sends COPY, SWAP, the real-alpha SCAL and ASUM of such vectors to
+// the real kernels above, over their 2n reals). A complex vector of n
+// elements is 2n reals, each element its real part then its imaginary part
+// (Go's complex64 and complex128); x and y point at reals and offx and
+// offy count reals, while n counts complex elements.
+//
+// The unit-stride path loads Z_VW reals, Z_VW/2 whole elements, at a time:
+// L1_VW, or 2 where L1_VW is 1. With are and aim the parts of alpha,
+// alpha·x is are·x + aim·x̃ lane by lane, where x̃ has each element's parts
+// exchanged and the new real part negated: (−Im x, Re x). That is Go's
+// complex product term by term (ar·xr + (−(ai·xi)) is ar·xr − ai·xi
+// exactly, signed zeros included). The elements before the first aligned
+// vector and after the last whole one, and every element of vectors whose
+// addresses are not equally aligned, take the same arithmetic one element
+// at a time.
+
+#if L1_VW == 1
+#define Z_VW 2
+#else
+#define Z_VW L1_VW
+#endif
+typedef L1_CAT(L1_BASE, Z_VW) realz;
+#define Z_VBYTES ((ulong)Z_VW * sizeof(real))
+#define Z_EBYTES ((ulong)2 * sizeof(real))
+#if Z_VW == 2
+#define Z_SWAP(v) ((v).s10)
+#define Z_ALT ((realz)(-1, 1))
+#define Z_EVEN(v) ((v).s0)
+#define Z_ODD(v) ((v).s1)
+#elif Z_VW == 4
+#define Z_SWAP(v) ((v).s1032)
+#define Z_ALT ((realz)(-1, 1, -1, 1))
+#define Z_EVEN(v) ((v).s0 + (v).s2)
+#define Z_ODD(v) ((v).s1 + (v).s3)
+#elif Z_VW == 8
+#define Z_SWAP(v) ((v).s10325476)
+#define Z_ALT ((realz)(-1, 1, -1, 1, -1, 1, -1, 1))
+#define Z_EVEN(v) (((v).s0 + (v).s2) + ((v).s4 + (v).s6))
+#define Z_ODD(v) (((v).s1 + (v).s3) + ((v).s5 + (v).s7))
+#else
+#define Z_SWAP(v) ((v).s1032547698badcfe)
+#define Z_ALT ((realz)(-1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1))
+#define Z_EVEN(v) ((((v).s0 + (v).s2) + ((v).s4 + (v).s6)) + (((v).s8 + (v).sa) + ((v).sc + (v).se)))
+#define Z_ODD(v) ((((v).s1 + (v).s3) + ((v).s5 + (v).s7)) + (((v).s9 + (v).sb) + ((v).sd + (v).sf)))
+#endif
+
+// z_head is the number of elements before the first element at p aligned
+// to Z_VW reals (at most n; n where no element is, as when p is not even
+// aligned to an element).
+static inline long z_head(const __global real* p, int n)
+{
+    const ulong m = (ulong)p % Z_VBYTES;
+    if (m == 0) return 0;
+    if (m % Z_EBYTES != 0) return n;
+    return min((long)n, (long)((Z_VBYTES - m) / Z_EBYTES));
+}
+
+// z_split sets h, the elements before the vectors, and nv, the whole
+// vectors, of two vectors at px and py: no vectors unless both are
+// equally aligned.
+#define Z_SPLIT(px, py, n, h, nv)                                               \
+    long h = (n), nv = 0;                                                       \
+    if ((ulong)(px) % Z_VBYTES == (ulong)(py) % Z_VBYTES) {                     \
+        h = z_head(py, n);                                                      \
+        nv = 2 * ((n) - h) / Z_VW;                                              \
+    }
+
+// z_mul is alpha·v lane by lane; z_mul1 the same for one element.
+static inline realz z_mul(const real are, const real aim, const realz v)
+{
+    return are * v + aim * (Z_SWAP(v) * Z_ALT);
+}
+
+static inline real2 z_mul1(const real are, const real aim, const real2 v)
+{
+    return are * v + aim * (real2)(-v.y, v.x);
+}
+
+// y = alpha·x + y. The host skips alpha == 0, as gonum does.
+__kernel void zaxpy(const int n, const real are, const real aim,
+                    __global const real* x, const long offx,
+                    __global real* y, const long offy)
+{
+    const long gid = get_global_id(0), gs = get_global_size(0);
+    __global const real* px = x + offx;
+    __global real* py = y + offy;
+    Z_SPLIT(px, py, n, h, nv)
+    const long t = h + nv * (Z_VW / 2);
+    for (long i = gid; i < h; i += gs) vstore2(vload2(i, py) + z_mul1(are, aim, vload2(i, px)), i, py);
+    for (long i = t + gid; i < n; i += gs) vstore2(vload2(i, py) + z_mul1(are, aim, vload2(i, px)), i, py);
+    __global const realz* vx = (__global const realz*)(px + 2 * h);
+    __global realz* vy = (__global realz*)(py + 2 * h);
+    realz a[L1_UNROLL];
+    realz b[L1_UNROLL];
+    L1_VLOOP(nv,
+             L1_FOR_U {
+                 a[u] = vx[v + u * vin];
+                 b[u] = vy[v + u * vin];
+             }
+             L1_FOR_U vy[v + u * vin] = b[u] + z_mul(are, aim, a[u]),
+             vy[v] = vy[v] + z_mul(are, aim, vx[v]))
+}
+
+// x = alpha·x; alpha == 0 assigns zeros (NaN and Inf in x do not
+// survive), as gonum's Zscal and Cscal do.
+__kernel void zscal(const int n, const real are, const real aim,
+                    __global real* x, const long offx)
+{
+    const long gid = get_global_id(0), gs = get_global_size(0);
+    const int zero = are == (real)0 && aim == (real)0;
+    __global real* px = x + offx;
+    Z_SPLIT(px, px, n, h, nv)
+    const long t = h + nv * (Z_VW / 2);
+    for (long i = gid; i < h; i += gs) vstore2(zero ? (real2)0 : z_mul1(are, aim, vload2(i, px)), i, px);
+    for (long i = t + gid; i < n; i += gs) vstore2(zero ? (real2)0 : z_mul1(are, aim, vload2(i, px)), i, px);
+    __global realz* vx = (__global realz*)(px + 2 * h);
+    if (zero) {
+        L1_VLOOP(nv, L1_FOR_U vx[v + u * vin] = (realz)0, vx[v] = (realz)0)
+        return;
+    }
+    realz a[L1_UNROLL];
+    L1_VLOOP(nv,
+             L1_FOR_U a[u] = vx[v + u * vin];
+             L1_FOR_U vx[v + u * vin] = z_mul(are, aim, a[u]),
+             vx[v] = z_mul(are, aim, vx[v]))
+}
+
+// z_dot1 is the term of one element pair of a dot product: x·y, or
+// conj(x)·y with conj.
+static inline real2 z_dot1(const int conj, const real2 a, const real2 b)
+{
+    return conj ? (real2)(a.x * b.x + a.y * b.y, a.x * b.y - a.y * b.x)
+                : (real2)(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
+}
+
+// The partial sum of x·y (conj: conj(x)·y) of this work-group, into
+// partial[get_group_id(0)]. On the vector path each lane keeps two sums,
+// of x·y (p) and of x·ỹ (q), ỹ with each element's parts exchanged; the
+// real part is then p's even lanes minus its odd ones (plus, with conj)
+// and the imaginary part q's even lanes plus its odd ones (minus, with
+// conj). Those are the terms of the complex products, summed in another
+// order.
+static inline void zdot_group(const int n, const int conj,
+                   __global const real* x, const long offx,
+                   __global const real* y, const long offy,
+                   __global real2* partial, __local real2* scratch)
+{
+    const long gid = get_global_id(0), gs = get_global_size(0);
+    __global const real* px = x + offx;
+    __global const real* py = y + offy;
+    Z_SPLIT(px, py, n, h, nv)
+    const long t = h + nv * (Z_VW / 2);
+    real2 acc = 0;
+    for (long i = gid; i < h; i += gs) acc += z_dot1(conj, vload2(i, px), vload2(i, py));
+    for (long i = t + gid; i < n; i += gs) acc += z_dot1(conj, vload2(i, px), vload2(i, py));
+    __global const realz* vx = (__global const realz*)(px + 2 * h);
+    __global const realz* vy = (__global const realz*)(py + 2 * h);
+    realz p[L1_UNROLL], q[L1_UNROLL];
+    L1_FOR_U { p[u] = 0; q[u] = 0; }
+    realz a[L1_UNROLL];
+    realz b[L1_UNROLL];
+    L1_VLOOP(nv,
+             L1_FOR_U {
+                 a[u] = vx[v + u * vin];
+                 b[u] = vy[v + u * vin];
+             }
+             L1_FOR_U {
+                 p[u] += a[u] * b[u];
+                 q[u] += a[u] * Z_SWAP(b[u]);
+             },
+             p[0] += vx[v] * vy[v];
+             q[0] += vx[v] * Z_SWAP(vy[v]))
+    for (int u = 1; u < L1_UNROLL; u++) {
+        p[0] += p[u];
+        q[0] += q[u];
+    }
+    const real pe = Z_EVEN(p[0]), po = Z_ODD(p[0]), qe = Z_EVEN(q[0]), qo = Z_ODD(q[0]);
+    acc += conj ? (real2)(pe + po, qe - qo) : (real2)(pe - po, qe + qo);
+    const int lid = get_local_id(0);
+    scratch[lid] = acc;
+    LOCAL_SUM(scratch, lid, (int)get_local_size(0));
+    if (lid == 0) partial[get_group_id(0)] = scratch[0];
+}
+
+L1_GSUM(z_gsum, real2)
+
+// Partial sums of x·y or conj(x)·y.
+__kernel void zdot_part(const int n, const int conj,
+                        __global const real* x, const long offx,
+                        __global const real* y, const long offy,
+                        __global real2* partial, __local real2* scratch)
+{
+    zdot_group(n, conj, x, offx, y, offy, partial, scratch);
+}
+
+// res[offr] = x·y or conj(x)·y in one pass (res and offr in complex
+// elements).
+__kernel void zdot_one(const int n, const int conj,
+                       __global const real* x, const long offx,
+                       __global const real* y, const long offy,
+                       __global real2* partial, volatile __global uint* ticket,
+                       __global real2* res, const long offr, __local real2* scratch)
+{
+    zdot_group(n, conj, x, offx, y, offy, partial, scratch);
+    L1_ONE_SUM(real2, z_gsum)
+}
+
+// res[offr] = the sum of the g complex partials, by one work-group.
+__kernel void zsum_parts(const int g, __global const real2* partial,
+                         __global real2* res, const long offr,
+                         __local real2* scratch)
+{
+    const int lid = get_local_id(0);
+    scratch[lid] = z_gsum(partial, g);
+    LOCAL_SUM(scratch, lid, (int)get_local_size(0));
+    if (lid == 0) res[offr] = scratch[0];
+}

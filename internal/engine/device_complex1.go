@@ -8,7 +8,12 @@ import (
 	"github.com/gocompute/opencl/cl"
 )
 
-// Complex level 1 device routines, on the kernels of kernels/complex.cl.
+// Complex level 1 device routines. Vectors of unit stride take level1.cl's
+// kernels and launch shape: zaxpy, zscal and zdot for AXPY, SCAL and DOT,
+// and the real copy, swap, scal and asum over their 2n reals for COPY,
+// SWAP, the real-alpha SCAL and ASUM. Strided vectors, and NRM2 and IAMAX
+// (whose answers for NaN and Inf differ from the real routines' over the
+// parts), take the kernels of kernels/complex.cl.
 //
 // A complex number is its real part followed by its imaginary part (the
 // layout of Go's complex64 and complex128, and of OpenCL's float2 and
@@ -54,24 +59,69 @@ func cxRun(c *Call, k string, n int, args ...any) {
 // of x at complex element offX + i·incX of its buffer).
 
 func CxAxpyOnDevice[R Real](c *Call, n int, are, aim R, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int) {
+	if cxUnit(n, incX, incY) {
+		zRun(c, "zaxpy", n, int32(n), are, aim, x, int64(2*offX), y, int64(2*offY))
+		return
+	}
 	args := append([]any{are, aim}, L1At(x, offX, incX)...)
 	cxRun(c, "caxpy", n, append(args, L1At(y, offY, incY)...)...)
 }
 
 func CxScalOnDevice[R Real](c *Call, n int, are, aim R, x *cl.Buffer, offX, incX int) {
+	if cxUnit(n, incX) {
+		zRun(c, "zscal", n, int32(n), are, aim, x, int64(2*offX))
+		return
+	}
 	cxRun(c, "cscal", n, append([]any{are, aim}, L1At(x, offX, incX)...)...)
 }
 
 func CxRealScalOnDevice[R Real](c *Call, n int, alpha R, x *cl.Buffer, offX, incX int) {
+	if cxUnit(n, incX) {
+		ScalOnDevice(c, 2*n, alpha, x, 2*offX, 1)
+		return
+	}
 	cxRun(c, "csscal", n, append([]any{alpha}, L1At(x, offX, incX)...)...)
 }
 
 func CxCopyOnDevice(c *Call, n int, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int) {
-	cxRun(c, "ccopy", n, append(L1At(x, offX, incX), L1At(y, offY, incY)...)...)
+	switch {
+	case !cxUnit(n, incX, incY):
+		cxRun(c, "ccopy", n, append(L1At(x, offX, incX), L1At(y, offY, incY)...)...)
+	case c.prec == 32:
+		CopyOnDevice[float32](c, 2*n, x, 2*offX, 1, y, 2*offY, 1)
+	default:
+		CopyOnDevice[float64](c, 2*n, x, 2*offX, 1, y, 2*offY, 1)
+	}
 }
 
 func CxSwapOnDevice(c *Call, n int, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int) {
-	cxRun(c, "cswap", n, append(L1At(x, offX, incX), L1At(y, offY, incY)...)...)
+	switch {
+	case !cxUnit(n, incX, incY):
+		cxRun(c, "cswap", n, append(L1At(x, offX, incX), L1At(y, offY, incY)...)...)
+	case c.prec == 32:
+		SwapOnDevice[float32](c, 2*n, x, 2*offX, 1, y, 2*offY, 1)
+	default:
+		SwapOnDevice[float64](c, 2*n, x, 2*offX, 1, y, 2*offY, 1)
+	}
+}
+
+// cxUnit reports whether vectors of n complex elements with the
+// increments incs take level1.cl's kernels on their 2n reals: every
+// increment is 1 and 2n fits those kernels' int.
+func cxUnit(n int, incs ...int) bool {
+	for _, inc := range incs {
+		if inc != 1 {
+			return false
+		}
+	}
+	return 2*n <= math.MaxInt32
+}
+
+// zRun enqueues level1.cl's complex kernel k over vectors of n elements
+// (2n reals) on the level 1 shape's grid; args are all its arguments.
+func zRun(c *Call, k string, n int, args ...any) {
+	ls := l1ShapeOf(c).Local
+	c.Run(L1Kernel(c, k), []int{l1ShapeOf(c).EwGroupsFor(2*n) * ls}, []int{ls}, args...)
 }
 
 // cxReduce enqueues the two stages of reduction k: k+"_part" over the
@@ -96,13 +146,37 @@ func cxReduce(c *Call, k string, n int, vec []any, partSizes []int, res *cl.Buff
 // CxDotOnDevice enqueues xᵀ·y (conj false) or xᴴ·y into complex element
 // offR of res.
 func CxDotOnDevice[R Real](c *Call, conj bool, n int, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int, res *cl.Buffer, offR int) {
+	if cxUnit(n, incX, incY) {
+		zDotOnDevice[R](c, conj, n, x, offX, y, offY, res, offR)
+		return
+	}
 	vec := append(append([]any{l2bool(conj)}, L1At(x, offX, incX)...), L1At(y, offY, incY)...)
 	cxReduce(c, "cdot", n, vec, []int{2 * ElemSize[R]()}, res, offR)
+}
+
+// zDotOnDevice is CxDotOnDevice for unit strides, on level1.cl's
+// zdot kernels and the level 1 shape's grid for 2n reals.
+func zDotOnDevice[R Real](c *Call, conj bool, n int, x *cl.Buffer, offX int, y *cl.Buffer, offY int, res *cl.Buffer, offR int) {
+	sh := l1ShapeOf(c)
+	g := sh.GroupsFor(2 * n)
+	scratch := cl.Local(2 * ElemSize[R]() * sh.Local)
+	args := []any{int32(n), l2bool(conj), x, int64(2 * offX), y, int64(2 * offY), Alloc[R](c, 2*g)}
+	if l1OnePass(c) {
+		args = append(args, c.E.l1Ticket(c), res, int64(offR), scratch)
+		c.Run(L1Kernel(c, "zdot_one"), []int{g * sh.Local}, []int{sh.Local}, args...)
+		return
+	}
+	c.Run(L1Kernel(c, "zdot_part"), []int{g * sh.Local}, []int{sh.Local}, append(args, scratch)...)
+	l1SecondPass(c, "zsum_parts", g, []int{2 * ElemSize[R]()}, args[len(args)-1], res, int64(offR))
 }
 
 // CxAsumOnDevice enqueues Σ |Re x(i)| + |Im x(i)| into real element offR
 // of res.
 func CxAsumOnDevice[R Real](c *Call, n int, x *cl.Buffer, offX, incX int, res *cl.Buffer, offR int) {
+	if cxUnit(n, incX) {
+		AsumOnDevice[R](c, 2*n, x, 2*offX, 1, res, offR)
+		return
+	}
 	cxReduce(c, "casum", n, L1At(x, offX, incX), []int{ElemSize[R]()}, res, offR)
 }
 
