@@ -28,7 +28,8 @@ import (
 // included), with CLBlast on the same buffers (-tags clblast), and against
 // the device's copy roofline: clEnqueueCopyBuffer of the same number of
 // bytes (half read, half written), timed in the same run, interleaved
-// with ours and CLBlast's.
+// with ours and CLBlast's. -prec c64,c128 times the complex routines
+// instead (level12_complex.go).
 
 // l12op is one routine of the mode.
 type l12op struct {
@@ -94,6 +95,14 @@ func level12Main(b *bencher, levels, precs []string, n1, n2 int, only map[string
 				ops, err = level2Ops[float32](b, n2)
 			case "2/64":
 				ops, err = level2Ops[float64](b, n2)
+			case "1/c64":
+				ops, err = level1ComplexOps[complex64](b, n1) // level12_complex.go
+			case "1/c128":
+				ops, err = level1ComplexOps[complex128](b, n1)
+			case "2/c64":
+				ops, err = level2ComplexOps[complex64](b, n2)
+			case "2/c128":
+				ops, err = level2ComplexOps[complex128](b, n2)
 			default:
 				return fmt.Errorf("bad level %q or precision %q", lv, p)
 			}
@@ -219,14 +228,18 @@ func copyRoofline(b *bencher, half int) (func(int) error, func(), error) {
 }
 
 // resVec is a resident vector with its CLBlast view.
-type resVec[T float32 | float64] struct {
+type resVec[T clblas.Element] struct {
 	v    *clblas.Vector[T]
 	view clblast.Vec
 	host []T
 }
 
 func newResVec[T float32 | float64](b *bencher, rnd *rand.Rand, n int) (*resVec[T], error) {
-	host := random[T](rnd, n)
+	return residentVec(b, random[T](rnd, n))
+}
+
+// residentVec uploads host as a resident vector.
+func residentVec[T clblas.Element](b *bencher, host []T) (*resVec[T], error) {
 	v, err := clblas.NewVectorFrom(b.impl, host)
 	if err != nil {
 		return nil, err
@@ -244,6 +257,67 @@ func waitLast(ev *clblas.Event, err error) error {
 		return err
 	}
 	return ev.Wait()
+}
+
+// The timed batches of the rows: each enqueues batch calls and waits for
+// the last (the device's queue for CLBlast's).
+
+// residentBatch is the batch of a resident call.
+func residentBatch(f func() (*clblas.Event, error)) func(int) error {
+	return func(batch int) error {
+		var ev *clblas.Event
+		var err error
+		for range batch {
+			if ev, err = f(); err != nil {
+				return err
+			}
+		}
+		return waitLast(ev, nil)
+	}
+}
+
+// waiter is a resident reduction's Scalar.
+type waiter interface{ Wait() error }
+
+// scalarBatch is the batch of a resident reduction, which returns a
+// Scalar (an event and a read-back of one value).
+func scalarBatch(f func() (waiter, error)) func(int) error {
+	return func(batch int) error {
+		var last waiter
+		for range batch {
+			s, err := f()
+			if err != nil {
+				return err
+			}
+			last = s
+		}
+		return last.Wait()
+	}
+}
+
+// theirsBatch is the batch of a CLBlast call on q; nil without CLBlast.
+func theirsBatch(q *cl.Queue, f func() error) func(int) error {
+	if !clblast.Available {
+		return nil
+	}
+	return func(batch int) error {
+		for range batch {
+			if err := f(); err != nil {
+				return err
+			}
+		}
+		return q.Finish()
+	}
+}
+
+// hostBatch is the batch of a drop-in call on Go slices.
+func hostBatch(f func()) func(int) error {
+	return func(batch int) error {
+		for range batch {
+			f()
+		}
+		return nil
+	}
 }
 
 // prefix is the BLAS name prefix of T.
@@ -273,78 +347,27 @@ func level1Ops[T float32 | float64](b *bencher, n int) ([]l12op, error) {
 	resBuf, resOff, _, _ := res.Buffer()
 	q := b.impl.Runtime().Queue()
 	es := float64(elemBytes[T]())
-	size := fmt.Sprintf("2^%d", int(math.Round(math.Log2(float64(n)))))
-	if 1<<int(math.Round(math.Log2(float64(n)))) != n {
-		size = fmt.Sprint(n)
-	}
+	size := l1Size(n)
 	p := prefix[T]()
 	dl := &dropIn[T]{b.impl}
 	var (
 		c, s  = T(math.Cos(0.3)), T(math.Sin(0.3))
 		alpha = T(1e-3)
 	)
-	// loop enqueues batch calls of one resident routine.
-	loop := func(f func() (*clblas.Event, error)) func(int) error {
-		return func(batch int) error {
-			var ev *clblas.Event
-			var err error
-			for range batch {
-				if ev, err = f(); err != nil {
-					return err
-				}
-			}
-			return waitLast(ev, nil)
-		}
-	}
-	loopS := func(f func() error) func(int) error {
-		return func(batch int) error {
-			for range batch {
-				if err := f(); err != nil {
-					return err
-				}
-			}
-			return nil
-		}
-	}
-	theirs := func(f func() error) func(int) error {
-		if !clblast.Available {
-			return nil
-		}
-		return func(batch int) error {
-			for range batch {
-				if err := f(); err != nil {
-					return err
-				}
-			}
-			return q.Finish()
-		}
-	}
-	// Reductions return a Scalar (an event and a read-back of one value):
-	// a batch enqueues them all and waits for the last.
-	reduction := func(f func() (interface{ Wait() error }, error)) func(int) error {
-		return func(batch int) error {
-			var last interface{ Wait() error }
-			for range batch {
-				s, err := f()
-				if err != nil {
-					return err
-				}
-				last = s
-			}
-			return last.Wait()
-		}
-	}
+	loop := residentBatch
+	theirs := func(f func() error) func(int) error { return theirsBatch(q, f) }
+	reduction := scalarBatch
 	ops := []l12op{
 		{name: p + "AXPY", bytes: 3 * es * float64(n),
 			ours:   loop(func() (*clblas.Event, error) { return clblas.Axpy(alpha, x.v, y.v) }),
 			theirs: theirs(func() error { return clblast.Axpy(q, n, alpha, x.view, y.view) }),
-			slices: loopS(func() error { dl.axpy(n, alpha, x.host, y.host); return nil })},
+			slices: hostBatch(func() { dl.axpy(n, alpha, x.host, y.host) })},
 		{name: p + "DOT", bytes: 2 * es * float64(n),
-			ours: reduction(func() (interface{ Wait() error }, error) { return clblas.Dot(x.v, y.v) }),
+			ours: reduction(func() (waiter, error) { return clblas.Dot(x.v, y.v) }),
 			theirs: theirs(func() error {
 				return clblast.Dot[T](q, n, resBuf, resOff, x.view, y.view)
 			}),
-			slices: loopS(func() error { dl.dot(n, x.host, y.host); return nil }),
+			slices: hostBatch(func() { dl.dot(n, x.host, y.host) }),
 			check: func() error {
 				s, err := clblas.Dot(x.v, y.v)
 				if err != nil {
@@ -361,11 +384,11 @@ func level1Ops[T float32 | float64](b *bencher, n int) ([]l12op, error) {
 				return near(float64(got), refDot(hx, hy), es)
 			}},
 		{name: p + "NRM2", bytes: es * float64(n),
-			ours: reduction(func() (interface{ Wait() error }, error) { return clblas.Nrm2(x.v) }),
+			ours: reduction(func() (waiter, error) { return clblas.Nrm2(x.v) }),
 			theirs: theirs(func() error {
 				return clblast.Nrm2[T](q, n, resBuf, resOff, x.view)
 			}),
-			slices: loopS(func() error { dl.nrm2(n, x.host); return nil }),
+			slices: hostBatch(func() { dl.nrm2(n, x.host) }),
 			check: func() error {
 				s, err := clblas.Nrm2(x.v)
 				if err != nil {
@@ -397,44 +420,60 @@ func level1Ops[T float32 | float64](b *bencher, n int) ([]l12op, error) {
 		{name: p + "SCAL", bytes: 2 * es * float64(n),
 			ours:   loop(func() (*clblas.Event, error) { return clblas.Scal(-1, x.v) }),
 			theirs: theirs(func() error { return clblast.Scal(q, n, T(-1), x.view) }),
-			slices: loopS(func() error { dl.scal(n, -1, x.host); return nil })},
+			slices: hostBatch(func() { dl.scal(n, -1, x.host) })},
 		{name: "I" + p + "AMAX", bytes: es * float64(n),
-			ours: reduction(func() (interface{ Wait() error }, error) { return clblas.Iamax(x.v) }),
+			ours: reduction(func() (waiter, error) { return clblas.Iamax(x.v) }),
 			theirs: theirs(func() error {
 				return clblast.Iamax[T](q, n, resBuf, resOff, x.view)
 			}),
-			slices: loopS(func() error { dl.iamax(n, x.host); return nil })},
+			slices: hostBatch(func() { dl.iamax(n, x.host) })},
 		{name: p + "ASUM", bytes: es * float64(n),
-			ours: reduction(func() (interface{ Wait() error }, error) { return clblas.Asum(x.v) }),
+			ours: reduction(func() (waiter, error) { return clblas.Asum(x.v) }),
 			theirs: theirs(func() error {
 				return clblast.Asum[T](q, n, resBuf, resOff, x.view)
 			}),
-			slices: loopS(func() error { dl.asum(n, x.host); return nil })},
+			slices: hostBatch(func() { dl.asum(n, x.host) })},
 		{name: p + "COPY", bytes: 2 * es * float64(n),
 			ours:   loop(func() (*clblas.Event, error) { return clblas.Copy(x.v, y.v) }),
 			theirs: theirs(func() error { return clblast.Copy[T](q, n, x.view, y.view) }),
-			slices: loopS(func() error { dl.copy(n, x.host, y.host); return nil })},
+			slices: hostBatch(func() { dl.copy(n, x.host, y.host) })},
 		{name: p + "SWAP", bytes: 4 * es * float64(n),
 			ours:   loop(func() (*clblas.Event, error) { return clblas.Swap(x.v, y.v) }),
 			theirs: theirs(func() error { return clblast.Swap[T](q, n, x.view, y.view) }),
-			slices: loopS(func() error { dl.swap(n, x.host, y.host); return nil })},
+			slices: hostBatch(func() { dl.swap(n, x.host, y.host) })},
 		{name: p + "ROT", bytes: 4 * es * float64(n),
 			ours: loop(func() (*clblas.Event, error) { return clblas.Rot(x.v, y.v, c, s) }),
 			// CLBlast does not implement ROT (CLBlastStatusCode -1024).
-			slices: loopS(func() error { dl.rot(n, x.host, y.host, c, s); return nil })},
+			slices: hostBatch(func() { dl.rot(n, x.host, y.host, c, s) })},
 	}
-	for i := range ops {
-		ops[i].level, ops[i].size = 1, size
-		ops[i].free = func() {}
-		ops[i].setImpl = func(impl gemmer) { dl.impl = impl }
-	}
-	ops[len(ops)-1].free = func() { x.v.Release(); y.v.Release(); res.Release() }
+	finishOps(ops, 1, size, func(impl gemmer) { dl.impl = impl }, func() { x.v.Release(); y.v.Release(); res.Release() })
 	return ops, nil
+}
+
+// l1Size is the size column of a level 1 row over n elements: 2^k or n.
+func l1Size(n int) string {
+	k := int(math.Round(math.Log2(float64(n))))
+	if 1<<k == n {
+		return fmt.Sprintf("2^%d", k)
+	}
+	return fmt.Sprint(n)
+}
+
+// finishOps sets the level, size and setImpl of ops, and free, the
+// release of their buffers, on the last one (level12Main frees the ops
+// after running them all).
+func finishOps(ops []l12op, level int, size string, setImpl func(gemmer), free func()) {
+	for i := range ops {
+		ops[i].level, ops[i].size = level, size
+		ops[i].free = func() {}
+		ops[i].setImpl = setImpl
+	}
+	ops[len(ops)-1].free = free
 }
 
 // readBoth reads the resident vectors x and y (y may be nil): the earlier
 // routines have changed them.
-func readBoth[T float32 | float64](x, y *clblas.Vector[T]) ([]T, []T, error) {
+func readBoth[T clblas.Element](x, y *clblas.Vector[T]) ([]T, []T, error) {
 	hx := make([]T, x.Len())
 	if err := x.Read(hx); err != nil {
 		return nil, nil, err
@@ -474,12 +513,15 @@ func near(got, want, es float64) error {
 	return nil
 }
 
-func elemBytes[T float32 | float64]() int {
+func elemBytes[T clblas.Element]() int {
 	var z T
-	if _, ok := any(z).(float64); ok {
-		return 8
+	switch any(z).(type) {
+	case float32:
+		return 4
+	case complex128:
+		return 16
 	}
-	return 4
+	return 8
 }
 
 // dropIn calls the drop-in interface of impl (or gonum's) on Go slices
@@ -656,39 +698,9 @@ func level2Ops[T float32 | float64](b *bencher, n int) ([]l12op, error) {
 	tri := nf * (nf + 1) / 2
 	p := prefix[T]()
 	dl := &dropIn[T]{b.impl}
-	loop := func(f func() (*clblas.Event, error)) func(int) error {
-		return func(batch int) error {
-			var ev *clblas.Event
-			var err error
-			for range batch {
-				if ev, err = f(); err != nil {
-					return err
-				}
-			}
-			return waitLast(ev, nil)
-		}
-	}
-	theirs := func(f func() error) func(int) error {
-		if !clblast.Available {
-			return nil
-		}
-		return func(batch int) error {
-			for range batch {
-				if err := f(); err != nil {
-					return err
-				}
-			}
-			return q.Finish()
-		}
-	}
-	slices := func(f func()) func(int) error {
-		return func(batch int) error {
-			for range batch {
-				f()
-			}
-			return nil
-		}
-	}
+	loop := residentBatch
+	theirs := func(f func() error) func(int) error { return theirsBatch(q, f) }
+	slices := hostBatch
 	const alpha, beta = 1, 0.5
 	gemv := func(t blas.Transpose) l12op {
 		return l12op{name: p + "GEMV-" + string(t), bytes: es * (nn + 3*nf),
@@ -735,13 +747,8 @@ func level2Ops[T float32 | float64](b *bencher, n int) ([]l12op, error) {
 		return nil, err
 	}
 	ops = append(ops, more...)
-	size := fmt.Sprintf("%d^2", n)
-	for i := range ops {
-		ops[i].level, ops[i].size = 2, size
-		ops[i].free = func() {}
-		ops[i].setImpl = func(impl gemmer) { dl.impl = impl }
-	}
-	ops[len(ops)-1].free = func() { a.Release(); x.v.Release(); y.v.Release(); freeMore() }
+	finishOps(ops, 2, fmt.Sprintf("%d^2", n), func(impl gemmer) { dl.impl = impl },
+		func() { a.Release(); x.v.Release(); y.v.Release(); freeMore() })
 	return ops, nil
 }
 

@@ -9,6 +9,7 @@
 //	go run ./cmd/bench -sizes 8192 -prec 64 -split -pinned   # data in clblas.HostSlices
 //	go run ./cmd/bench -accuracy -sizes 1024,2048,4096
 //	go run -tags clblast ./cmd/bench -level 1,2 -png level12.png
+//	go run -tags clblast ./cmd/bench -level 1,2 -prec c64,c128   # complex level 1 and 2
 //	go run ./cmd/bench -devices all -sizes 4096,8192 -prec 64,32
 //
 // With -split, each shape is followed by lines that break the GEMM from
@@ -79,7 +80,7 @@ type row struct {
 func main() {
 	sizes := flag.String("sizes", "512,1024,2048,4096", "square sizes n (m = n = k)")
 	shapes := flag.String("shapes", "", "rectangular shapes MxNxK, comma-separated (e.g. 8192x8192x256)")
-	precs := flag.String("prec", "32,64", "precisions: 32, 64")
+	precs := flag.String("prec", "32,64", "precisions: 32, 64; with -level also c64, c128 (complex64, complex128)")
 	transList := flag.String("trans", "NN", "transpose combinations: NN, NT, TN, TT")
 	reps := flag.Int("reps", 5, "timed repetitions (the median is reported)")
 	minTime := flag.Duration("min-time", 50*time.Millisecond, "least duration of one repetition")
