@@ -20,7 +20,7 @@
 //
 // Defines: GT_TX, GT_TY (gemv_t_part's work-group shape; default 64×4),
 // GT_U (gemv_t_part's rows in flight per work-item; default 4), GR_U
-// (ger_rows's and syr_rows'; default 4).
+// (ger_rows', syr_rows' and zger_rows'; default 4).
 
 #ifndef GT_TX
 #define GT_TX 64
@@ -477,6 +477,85 @@ __kernel void ger_rows(const int m, const int n, const real alpha, const int ski
             *p += t * yv;
         } else {
             for (int c = 0; c < L1_VW && j0 + c < n; c++) row[j0 + c] += t * py[(j0 + c) * incy];
+        }
+    }
+}
+
+// zger_rows: the complex rank-1 updates of the dense m×n A, as ger_rows
+// does the real one, on the reals of complex vectors and matrices (x, y
+// and a point at reals, offx, offy and lda count reals, incx and incy
+// complex elements; level1.cl's complex section gives realz, Z_VW and
+// z_mul). Dimension 0 takes pieces of Z_VW/2 columns, dimension 1 strides
+// over rows. gonum's order of operations:
+//  - geru (conj == 0): t = alpha·x(r) for each row r whose x(r) is not
+//    zero, then A(r, c) += t·y(c);
+//  - gerc (conj != 0): t(c) = alpha·conj(y(c)) for each column c whose
+//    y(c) is not zero, then A(r, c) += t(c)·x(r).
+// A product u·s of a piece u and a scalar s is u·Re s + ũ·Im s lane by
+// lane, ũ with each element's parts exchanged and the new real part
+// negated: exactly Go's terms.
+__kernel void zger_rows(const int m, const int n, const real are, const real aim, const int conj,
+                        __global const real* x, const int offx, const int incx,
+                        __global const real* y, const int offy, const int incy,
+                        __global real* a, const int lda, const int vec)
+{
+    const long j0 = (long)get_global_id(0) * (Z_VW / 2);
+    if (j0 >= n) return;
+    __global const real* py = y + offy;
+    const int full = vec && incy == 1 && (ulong)a % Z_VBYTES == 0 && (ulong)py % Z_VBYTES == 0 &&
+                     j0 + Z_VW / 2 <= n;
+    // The piece's factor u (y's elements for geru, t(c) for gerc) and ũ,
+    // and for gerc the lanes of the columns it updates.
+    realz u = 0, w = 0;
+    zmask keep = 0;
+    if (full) {
+        const realz yz = *(__global const realz*)(py + 2 * j0);
+        u = conj ? z_mul(are, aim, yz * -Z_ALT) : yz;
+        w = Z_SWAP(u) * Z_ALT;
+        keep = (yz != (realz)0) | (Z_SWAP(yz) != (realz)0);
+    }
+    const int gs = get_global_size(1);
+    int r = get_global_id(1);
+    if (full) {
+        // GR_U rows at a time, all loaded before any is stored.
+        for (; r + (GR_U - 1) * gs < m; r += GR_U * gs) {
+            realz v[GR_U];
+            real2 xr[GR_U];
+            for (int k = 0; k < GR_U; k++) {
+                const long rr = r + k * gs;
+                xr[k] = vload2(0, x + offx + 2 * rr * incx);
+                v[k] = *(__global const realz*)(a + rr * lda + 2 * j0);
+            }
+            for (int k = 0; k < GR_U; k++) {
+                __global realz* p = (__global realz*)(a + (long)(r + k * gs) * lda + 2 * j0);
+                if (conj) {
+                    *p = select(v[k], v[k] + (u * xr[k].x + w * xr[k].y), keep);
+                } else if (xr[k].x != (real)0 || xr[k].y != (real)0) {
+                    const real2 t = z_mul1(are, aim, xr[k]);
+                    *p = v[k] + (u * t.x + w * t.y);
+                }
+            }
+        }
+    }
+    for (; r < m; r += gs) {
+        const real2 xr = vload2(0, x + offx + 2 * (long)r * incx);
+        if (!conj && xr.x == (real)0 && xr.y == (real)0) continue;
+        __global real* row = a + (long)r * lda;
+        const real2 t = z_mul1(are, aim, xr);
+        if (full) {
+            __global realz* p = (__global realz*)(row + 2 * j0);
+            const realz v = *p;
+            *p = conj ? select(v, v + (u * xr.x + w * xr.y), keep) : v + (u * t.x + w * t.y);
+            continue;
+        }
+        for (int c = 0; c < Z_VW / 2 && j0 + c < n; c++) {
+            const real2 yc = vload2(0, py + 2 * (j0 + c) * incy);
+            if (!conj) {
+                vstore2(vload2(j0 + c, row) + z_mul1(t.x, t.y, yc), j0 + c, row);
+            } else if (yc.x != (real)0 || yc.y != (real)0) {
+                const real2 tc = z_mul1(are, aim, (real2)(yc.x, -yc.y));
+                vstore2(vload2(j0 + c, row) + z_mul1(tc.x, tc.y, xr), j0 + c, row);
+            }
         }
     }
 }

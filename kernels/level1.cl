@@ -1154,6 +1154,11 @@ __kernel void scal_dev(const int n, const real alpha,
 #define Z_VW L1_VW
 #endif
 typedef L1_CAT(L1_BASE, Z_VW) realz;
+#if PRECISION == 64
+typedef L1_CAT(long, Z_VW) zmask; // a comparison of realz
+#else
+typedef L1_CAT(int, Z_VW) zmask;
+#endif
 #define Z_VBYTES ((ulong)Z_VW * sizeof(real))
 #define Z_EBYTES ((ulong)2 * sizeof(real))
 #if Z_VW == 2

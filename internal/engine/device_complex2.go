@@ -111,6 +111,10 @@ func CxRankOnDevice[R Real](c *Call, mode int, upper, packed bool, m, n int, are
 		c.Fail(errL2TooLarge)
 		return
 	}
+	if (mode == ZrGeru || mode == ZrGerc) && !packed && !L2OnCPU(c) && l2fits(2*lda, 2*offX, 2*offY) {
+		zgerOnDevice(c, mode == ZrGerc, m, n, are, aim, x, offX, incX, y, offY, incY, a, lda) // gemv_fast.go
+		return
+	}
 	c.Run(c.Kernel(cxL2File, "zrank"), []int{Groups(n, l2RankX), Groups(m, l2RankY)}, []int{l2RankX, l2RankY},
 		int32(mode), l2bool(upper), l2bool(packed), int32(m), int32(n), are, aim,
 		x, int64(offX), int32(incX), y, int64(offY), int32(incY), a, int32(lda))

@@ -226,17 +226,38 @@ func syrOnDevice[T Real](c *Call, upper, two, skipZero bool, n int, alpha T, x *
 		y, int32(offY), int32(incY), a, int32(lda), l2bool(lda%sh.Vec == 0), int32(h))
 }
 
+// rankRows is how many slices of ty rows ger_rows and zger_rows stride
+// over for an m-row matrix and gx work-groups across: enough to fill the
+// device, or the Engine's Ger.RowBlocks where that is set.
+func rankRows(c *Call, sh L1Shape, gx, m, ty int) int {
+	if c.E.Ger.RowBlocks > 0 {
+		return max(min(c.E.Ger.RowBlocks, L3CeilDiv(m, ty)), 1)
+	}
+	return max(min(sh.Groups/max(gx, 1), L3CeilDiv(m, ty)), 1)
+}
+
 // gerOnDevice enqueues A += alpha·x·yᵀ for the dense m×n A (lda), skipping
 // the rows whose alpha·x(r) is zero when skipZero: work-groups of
 // gemvTShape, a work-item per L1_VW columns, enough row slices to fill the
 // device.
 func gerOnDevice[T Real](c *Call, m, n int, alpha T, skipZero bool, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int, a *cl.Buffer, lda int) {
 	sh, tx, ty, gx, more := rankShape[T](c, n)
-	rows := max(min(sh.Groups/max(gx, 1), L3CeilDiv(m, ty)), 1)
-	if c.E.Ger.RowBlocks > 0 {
-		rows = max(min(c.E.Ger.RowBlocks, L3CeilDiv(m, ty)), 1)
-	}
+	rows := rankRows(c, sh, gx, m, ty)
 	c.Run(gemvKernel(c, "ger_rows", tx, ty, more...), []int{gx * tx, rows * ty}, []int{tx, ty},
 		int32(m), int32(n), alpha, l2bool(skipZero), x, int32(offX), int32(incX), y, int32(offY), int32(incY),
 		a, int32(lda), l2bool(lda%sh.Vec == 0))
+}
+
+// zgerOnDevice enqueues the complex A += alpha·x·yᵀ (geru) or alpha·x·yᴴ
+// (gerc, conj) for the dense m×n A (lda, in complex elements), as
+// gerOnDevice does the real update: zger_rows on ger_rows' launch shape,
+// a work-item per max(L1_VW, 2)/2 columns.
+func zgerOnDevice[R Real](c *Call, conj bool, m, n int, are, aim R, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int, a *cl.Buffer, lda int) {
+	sh, tx, ty, _, more := rankShape[R](c, n)
+	per := max(sh.Vec, 2) / 2
+	gx := L3CeilDiv(L3CeilDiv(n, per), tx)
+	rows := rankRows(c, sh, gx, m, ty)
+	c.Run(gemvKernel(c, "zger_rows", tx, ty, more...), []int{gx * tx, rows * ty}, []int{tx, ty},
+		int32(m), int32(n), are, aim, l2bool(conj), x, int32(2*offX), int32(incX), y, int32(2*offY), int32(incY),
+		a, int32(2*lda), l2bool(lda%per == 0))
 }
