@@ -60,7 +60,8 @@ func gemvTName(s eng.GemvTShape) string {
 }
 
 // BenchmarkGemvTShape times resident Gemv T and Ger on an n×n matrix
-// (n = -gemvt.n) with each launch of gemvTVariants and gerVariants, Syr
+// (n = -gemvt.n), real and complex, with each launch of gemvTVariants
+// and gerVariants, Syr
 // and Syr2 (upper) with syrVariants, and
 // Gbmv T (kl = ku = n/8) with band_t and gbmv_t_part at gemvTVariants, in
 // GB/s of the bytes the call must move (as cmd/bench counts them), to
@@ -72,6 +73,45 @@ func BenchmarkGemvTShape(b *testing.B) {
 	defer func() { impl.eng.GemvT, impl.eng.Ger = eng.GemvTShape{}, eng.GemvTShape{} }()
 	gemvTShapePrec[float32](b, impl, "f32", *gemvtN)
 	gemvTShapePrec[float64](b, impl, "f64", *gemvtN)
+	gemvTShapeComplex[complex64](b, impl, "c64", *gemvtN)
+	gemvTShapeComplex[complex128](b, impl, "c128", *gemvtN)
+}
+
+// gemvTShapeComplex times the complex Gemv with Aᵀ and Aᴴ (zgemv-t,
+// zgemv-c) at gemvTVariants and Ger (zgeru, on zger_rows) at gerVariants.
+func gemvTShapeComplex[T complex64 | complex128](b *testing.B, impl *Implementation, prec string, n int) {
+	e := impl.eng
+	host := make([]T, n*n)
+	for i := range host {
+		host[i] = T(complex(float64(i%7)/8/float64(n), float64(i%5)/8/float64(n)))
+	}
+	a, err1 := NewMatrixFrom(impl, n, n, host)
+	x, err2 := NewVectorFrom(impl, host[:n])
+	y, err3 := NewVectorFrom(impl, host[n:2*n])
+	if err := errors.Join(err1, err2, err3); err != nil {
+		b.Fatal(err)
+	}
+	defer a.Release()
+	defer x.Release()
+	defer y.Release()
+	var z T
+	es, nf := float64(unsafe.Sizeof(z)), float64(n)
+	for _, v := range gemvTVariants {
+		for _, tA := range []blas.Transpose{blas.Trans, blas.ConjTrans} {
+			b.Run(fmt.Sprintf("zgemv-%c/%s/%s", tA+'a'-'A', prec, gemvTName(v)), func(b *testing.B) {
+				e.GemvT = v
+				symvTime(b, es*(nf*nf+3*nf), func() (*Event, error) { return Gemv(tA, T(1), a, x, T(0.5), y) })
+			})
+		}
+	}
+	e.GemvT = eng.GemvTShape{}
+	for _, v := range gerVariants {
+		b.Run(fmt.Sprintf("zgeru/%s/%s", prec, gemvTName(v)), func(b *testing.B) {
+			e.Ger = v
+			symvTime(b, es*(2*nf*nf+2*nf), func() (*Event, error) { return Ger(T(1e-9), x, y, a) })
+		})
+	}
+	e.Ger = eng.GemvTShape{}
 }
 
 func gemvTShapePrec[T float32 | float64](b *testing.B, impl *Implementation, prec string, n int) {

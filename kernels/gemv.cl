@@ -559,3 +559,127 @@ __kernel void zger_rows(const int m, const int n, const real are, const real aim
         }
     }
 }
+
+// zgemv_t_part: the complex transposed product's partial sums, as
+// gemv_t_part's for a dense general A with no triangle, on reals (a, x
+// point at reals, lda and offx count reals, incx complex elements): rows
+// [gy·rpb, min(m, (gy+1)·rpb)) of the m×n complex A, times x, summed per
+// column into the complex part[gy·n + j], of A(i, j)·x(i) or, with conj,
+// conj(A(i, j))·x(i). A work-item takes Z_VW/2 columns. On the vector
+// path it sums p = Σ v·Re x(i) and q = Σ v·Im x(i) over its row pieces v,
+// and forms the complex sums once: p + q̃ (q̃ with each element's parts
+// exchanged, the new real part negated), or, with conj, p̄ + q with q's
+// parts exchanged (p̄ with the imaginary parts negated): the terms of the
+// complex products, summed in another order. The host sends only finite
+// operands here (complex_finite.go), where the order changes nothing but
+// rounding.
+__kernel __attribute__((reqd_work_group_size(GT_TX, GT_TY, 1)))
+void zgemv_t_part(const int m, const int n, const int rpb, const int conj,
+                  __global const real* a, const int lda,
+                  __global const real* x, const int offx, const int incx,
+                  __global real* part, const int vec)
+{
+    __local realz lsum[GT_TY][GT_TX];
+    const int lx = get_local_id(0), ly = get_local_id(1);
+    const int gy = get_group_id(1);
+    const long j0 = ((long)get_group_id(0) * GT_TX + lx) * (Z_VW / 2);
+    const long i0 = (long)gy * rpb, i1 = min((long)m, i0 + rpb);
+    const int full = vec && (ulong)a % Z_VBYTES == 0 && j0 + Z_VW / 2 <= n;
+    realz acc = 0;
+    if (j0 < n && full) {
+        realz p[GT_U], q[GT_U];
+        for (int u = 0; u < GT_U; u++) p[u] = q[u] = 0;
+        long i = i0 + ly;
+        for (; i + (GT_U - 1) * GT_TY < i1; i += GT_U * GT_TY) {
+            realz v[GT_U];
+            real2 xv[GT_U];
+            for (int u = 0; u < GT_U; u++) {
+                v[u] = *(__global const realz*)(a + (i + u * GT_TY) * lda + 2 * j0);
+                xv[u] = vload2(0, x + offx + 2 * (i + u * GT_TY) * incx);
+            }
+            for (int u = 0; u < GT_U; u++) {
+                p[u] += v[u] * xv[u].x;
+                q[u] += v[u] * xv[u].y;
+            }
+        }
+        for (; i < i1; i += GT_TY) {
+            const realz v = *(__global const realz*)(a + i * lda + 2 * j0);
+            const real2 xi = vload2(0, x + offx + 2 * i * incx);
+            p[0] += v * xi.x;
+            q[0] += v * xi.y;
+        }
+        for (int w = 1; w < GT_U; w <<= 1) {
+            for (int u = 0; u + w < GT_U; u += 2 * w) {
+                p[u] += p[u + w];
+                q[u] += q[u + w];
+            }
+        }
+        acc = conj ? p[0] * -Z_ALT + Z_SWAP(q[0]) : p[0] + Z_SWAP(q[0]) * Z_ALT;
+    } else if (j0 < n) {
+        real2 t[Z_VW / 2];
+        for (int c = 0; c < Z_VW / 2; c++) t[c] = 0;
+        for (long i = i0 + ly; i < i1; i += GT_TY) {
+            const real2 xi = vload2(0, x + offx + 2 * i * incx);
+            for (int c = 0; c < Z_VW / 2 && j0 + c < n; c++) {
+                real2 v = vload2(j0 + c, a + i * lda);
+                if (conj) v.y = -v.y;
+                t[c] += z_mul1(v.x, v.y, xi);
+            }
+        }
+        real* ap = (real*)&acc;
+        for (int c = 0; c < Z_VW / 2; c++) {
+            ap[2 * c] = t[c].x;
+            ap[2 * c + 1] = t[c].y;
+        }
+    }
+    lsum[ly][lx] = acc;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int w = GT_TY / 2; w > 0; w >>= 1) {
+        if (ly < w) lsum[ly][lx] += lsum[ly + w][lx];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (ly == 0 && j0 < n) {
+        const realz s = lsum[0][lx];
+        const real* sp = (const real*)&s;
+        for (int c = 0; c < Z_VW / 2 && j0 + c < n; c++)
+            vstore2((real2)(sp[2 * c], sp[2 * c + 1]), (long)gy * n + j0 + c, part);
+    }
+}
+
+// zgemv_t_fin: y(j) = alpha·Σ_{g < nb} part[g·n + j] + beta·y(j) for the
+// complex partials of zgemv_t_part (part and y point at reals, offy counts
+// reals, incy complex elements): beta == 0 assigns, beta == 1 keeps y(j)
+// as it is; terms == 0 (no rows) leaves beta·y(j). The work-groups are
+// gemv_t_fin's.
+__kernel __attribute__((reqd_work_group_size(GF_TX, GF_TY, 1)))
+void zgemv_t_fin(const int terms, const int n, const int nb, const real are, const real aim,
+                 __global const real* part,
+                 const real bre, const real bim, __global real* y, const int offy, const int incy)
+{
+    __local real2 sums[GF_TY][GF_TX + 1];
+    const int lx = get_local_id(0), ly = get_local_id(1);
+    const int j = get_group_id(0) * GF_TX + lx;
+    real2 s0 = 0, s1 = 0;
+    if (j < n) {
+        int g = ly;
+        for (; g + GF_TY < nb; g += 2 * GF_TY) {
+            s0 += vload2((long)g * n + j, part);
+            s1 += vload2((long)(g + GF_TY) * n + j, part);
+        }
+        if (g < nb) s0 += vload2((long)g * n + j, part);
+    }
+    sums[ly][lx] = s0 + s1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (ly != 0 || j >= n) return;
+    real2 s = 0;
+    for (int q = 0; q < GF_TY; q++) s += sums[q][lx];
+    __global real* py = y + offy + 2 * (long)j * incy;
+    real2 r = 0;
+    if (bre == (real)1 && bim == (real)0) {
+        r = vload2(0, py);
+    } else if (bre != (real)0 || bim != (real)0) {
+        r = z_mul1(bre, bim, vload2(0, py));
+    }
+    if (terms) r += z_mul1(are, aim, s);
+    vstore2(r, 0, py);
+}

@@ -129,9 +129,16 @@ func zRun(c *Call, k string, n int, args ...any) {
 // the sizes in partSizes (bytes per partial; one buffer each, and the
 // same local scratch per work-item), then k+"_finish", which leaves the
 // result in res at element offR.
+//
+// CPU devices take L1Local and L1Groups; GPUs the level 1 shape's groups
+// and grid, which keeps many more loads in flight.
 func cxReduce(c *Call, k string, n int, vec []any, partSizes []int, res *cl.Buffer, offR int) {
 	ls := L1Local(c.E)
 	g := L1Groups(c.E, n, ls)
+	if !c.E.Prof.IsCPU() {
+		sh := l1ShapeOf(c)
+		ls, g = sh.Local, sh.GroupsFor(n)
+	}
 	var parts, locals []any
 	for _, sz := range partSizes {
 		parts = append(parts, Alloc[float32](c, g*sz/4))

@@ -178,14 +178,7 @@ func gemvPass[T Real](c *Call, trans bool, m, n, lda int, tr gemvTri, a *cl.Buff
 	o := c.E.GemvT
 	tx, ty, more := o.launch(tx, ty, "GT_U")
 	gx := L3CeilDiv(n, tx*sh.Vec)
-	// Row blocks: enough groups to fill the device, each row slice at
-	// least 8 rows long.
-	nb := max(min(sh.Groups/max(gx, 1), L3CeilDiv(m, 8*ty)), 1)
-	if o.RowBlocks > 0 {
-		nb = min(o.RowBlocks, max(m, 1))
-	}
-	rpb := L3CeilDiv(m, nb)
-	nb = max(L3CeilDiv(m, rpb), 1)
+	nb, rpb := gemvTBlocks(sh, o, gx, m, ty)
 	part := Alloc[T](c, nb*n)
 	vec := l2bool(lda%sh.Vec == 0)
 	c.Run(gemvKernel(c, "gemv_t_part", tx, ty, more...), []int{gx * tx, nb * ty}, []int{tx, ty},
@@ -194,6 +187,38 @@ func gemvPass[T Real](c *Call, trans bool, m, n, lda int, tr gemvTri, a *cl.Buff
 	unit := tr.tri && tr.unit && !tr.skipDiag
 	c.Run(gemvKernel(c, "gemv_t_fin", tx, ty), gemvFinGrid(n), gemvFinLocal,
 		int32(gemvTerms(m, n, n)), int32(n), int32(nb), alpha, part, beta, y, int32(offY), int32(incY), l2bool(unit), x, int32(offX), int32(incX))
+}
+
+// gemvTBlocks is how many row blocks (nb) of rpb rows gemv_t_part and
+// zgemv_t_part take of an m-row matrix, with gx work-groups across and ty
+// row slices a group: enough groups to fill the device, each row slice
+// at least 8 rows long, or o's RowBlocks where that is set.
+func gemvTBlocks(sh L1Shape, o GemvTShape, gx, m, ty int) (nb, rpb int) {
+	nb = max(min(sh.Groups/max(gx, 1), L3CeilDiv(m, 8*ty)), 1)
+	if o.RowBlocks > 0 {
+		nb = min(o.RowBlocks, max(m, 1))
+	}
+	rpb = L3CeilDiv(m, nb)
+	return max(L3CeilDiv(m, rpb), 1), rpb
+}
+
+// zgemvTOnDevice enqueues the complex y = alpha·Aᵀ·x + beta·y (Aᴴ with
+// conj) for the dense m×n A (lda, in complex elements; alpha ≠ 0, beta
+// == 0 assigns): zgemv_t_part on gemv_t_part's launch, a work-item per
+// max(L1_VW, 2)/2 columns, then zgemv_t_fin.
+func zgemvTOnDevice[R Real](c *Call, conj bool, m, n, lda int, a *cl.Buffer, are, aim R, x *cl.Buffer, offX, incX int, bre, bim R, y *cl.Buffer, offY, incY int) {
+	sh := l1ShapeOf(c)
+	per := max(sh.Vec, 2) / 2
+	tx, ty := gemvTShape(sh, c.E.Prof.LocalMemBytes, ElemSize[R]()*2*per/sh.Vec)
+	o := c.E.GemvT
+	tx, ty, more := o.launch(tx, ty, "GT_U")
+	gx := L3CeilDiv(n, tx*per)
+	nb, rpb := gemvTBlocks(sh, o, gx, m, ty)
+	part := Alloc[R](c, 2*nb*n)
+	c.Run(gemvKernel(c, "zgemv_t_part", tx, ty, more...), []int{gx * tx, nb * ty}, []int{tx, ty},
+		int32(m), int32(n), int32(rpb), l2bool(conj), a, int32(2*lda), x, int32(2*offX), int32(incX), part, l2bool(lda%per == 0))
+	c.Run(gemvKernel(c, "zgemv_t_fin", tx, ty), gemvFinGrid(n), gemvFinLocal,
+		int32(gemvTerms(m, n, n)), int32(n), int32(nb), are, aim, part, bre, bim, y, int32(2*offY), int32(incY))
 }
 
 // rankShape is ger_rows' and syr_rows' launch over n columns: c's level 1
