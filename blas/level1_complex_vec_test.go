@@ -91,13 +91,17 @@ func zTol[T complex64 | complex128]() float64 {
 }
 
 // zClose compares parts: both NaN, the same infinity, or within tol
-// relative to 1 + |want|.
+// relative to 1 + |want| (1 where want has a part that is not finite).
 func zClose(got, want complex128, tol float64) bool {
+	scale := 1 + cmplx.Abs(want)
+	if math.IsNaN(scale) || math.IsInf(scale, 0) {
+		scale = 1
+	}
 	part := func(g, w float64) bool {
 		if math.IsNaN(w) || math.IsInf(w, 0) {
 			return sameNonFinite(g, w)
 		}
-		return math.Abs(g-w) <= tol*(1+cmplx.Abs(want))
+		return math.Abs(g-w) <= tol*scale
 	}
 	return part(real(got), real(want)) && part(imag(got), imag(want))
 }

@@ -683,3 +683,124 @@ void zgemv_t_fin(const int terms, const int n, const int nb, const real are, con
     if (terms) r += z_mul1(are, aim, s);
     vstore2(r, 0, py);
 }
+
+// zher_row is zher_rows' row r of its columns j0… (Z_VW/2 of them, fewer
+// at the end), the columns c of the stored triangle (upper: c ≥ r), as
+// gonum computes them: her (two == 0) takes t = (α·Re x(r), α·Im x(r))
+// (alpha real: are) and A(r, c) += t·conj(x(c)); her2 takes t1 = α·x(r),
+// t2 = conj(α)·y(r) and A(r, c) += t1·conj(y(c)) + t2·conj(x(c)). The
+// diagonal element becomes (Re A(r, r) + Re t·conj(x(r)), 0) (her2: both
+// terms' real parts, added in that order). A row gonum skips (x(r) == 0;
+// her2: and y(r) == 0) only has the imaginary part of its diagonal
+// cleared. A row whose piece lies off the diagonal, in the triangle, is
+// one vector load and store where full says the piece is aligned (ux,
+// uy: conj(x) and conj(y) there; wx, wy the same with each element's
+// parts exchanged and the new real part negated).
+static inline void zher_row(const int r, const long j0, const int n, const int upper, const int two,
+                            const real are, const real aim, const int full,
+                            __global const real* px, const int incx,
+                            __global const real* py, const int incy, __global real* a, const int lda,
+                            const realz ux, const realz wx, const realz uy, const realz wy)
+{
+    const real2 xr = vload2(0, px + 2 * (long)r * incx);
+    const real2 yr = two ? vload2(0, py + 2 * (long)r * incy) : (real2)0;
+    const int skip = xr.x == (real)0 && xr.y == (real)0 && (!two || (yr.x == (real)0 && yr.y == (real)0));
+    const real2 t1 = two ? z_mul1(are, aim, xr) : are * xr;
+    const real2 t2 = two ? z_mul1(are, -aim, yr) : (real2)0;
+    __global real* row = a + (long)r * lda;
+    const long lo = upper ? max(j0, (long)r) : j0;
+    const long hi = upper ? min(j0 + Z_VW / 2, (long)n) : min(j0 + Z_VW / 2, (long)r + 1);
+    if (full && lo == j0 && hi == j0 + Z_VW / 2 && (r < j0 || r >= j0 + Z_VW / 2)) {
+        if (skip) return;
+        __global realz* p = (__global realz*)(row + 2 * j0);
+        *p += two ? (uy * t1.x + wy * t1.y) + (ux * t2.x + wx * t2.y) : ux * t1.x + wx * t1.y;
+        return;
+    }
+    for (long c = lo; c < hi; c++) {
+        const real2 v = vload2(c, row);
+        const real2 xc = vload2(0, px + 2 * c * incx);
+        if (c == r) {
+            real d = v.x;
+            if (!skip && two) {
+                d = d + z_mul1(t1.x, t1.y, (real2)(yr.x, -yr.y)).x;
+                d = d + z_mul1(t2.x, t2.y, (real2)(xr.x, -xr.y)).x;
+            } else if (!skip) {
+                d = d + z_mul1(t1.x, t1.y, (real2)(xr.x, -xr.y)).x;
+            }
+            vstore2((real2)(d, 0), c, row);
+        } else if (!skip && two) {
+            const real2 yc = vload2(0, py + 2 * c * incy);
+            vstore2(v + (z_mul1(t1.x, t1.y, (real2)(yc.x, -yc.y)) + z_mul1(t2.x, t2.y, (real2)(xc.x, -xc.y))), c, row);
+        } else if (!skip) {
+            vstore2(v + z_mul1(t1.x, t1.y, (real2)(xc.x, -xc.y)), c, row);
+        }
+    }
+}
+
+// zher_rows: the stored triangle of the dense Hermitian n×n A += α·x·xᴴ
+// (her, α real) or α·x·yᴴ + conj(α)·y·xᴴ (two), on reals as zger_rows
+// (offx, offy and lda count reals, incx and incy complex elements), with
+// syr_rows' launch: dimension 0 takes pieces of Z_VW/2 columns, group row
+// gy the rows gy·h … gy·h+h−1 of its columns' part of the triangle,
+// strided over its work-items; a group whose part has none of them
+// returns at once.
+__kernel void zher_rows(const int upper, const int two, const int n, const real are, const real aim,
+                        __global const real* x, const int offx, const int incx,
+                        __global const real* y, const int offy, const int incy,
+                        __global real* a, const int lda, const int vec, const int h)
+{
+    const long j0 = (long)get_global_id(0) * (Z_VW / 2);
+    if (j0 >= n) return;
+    const long tlo = upper ? 0 : j0;
+    const long thi = upper ? min(j0 + Z_VW / 2, (long)n) : n;
+    const long b0 = (long)get_group_id(1) * h;
+    const int lo = (int)max(tlo, b0), hi = (int)min(thi, b0 + h);
+    if (lo >= hi) return;
+    __global const real* px = x + offx;
+    __global const real* py = two ? y + offy : px;
+    const int iy = two ? incy : incx;
+    const int full = vec && incx == 1 && iy == 1 && (ulong)a % Z_VBYTES == 0 && (ulong)px % Z_VBYTES == 0 &&
+                     (ulong)py % Z_VBYTES == 0 && j0 + Z_VW / 2 <= n;
+    realz ux = 0, wx = 0, uy = 0, wy = 0;
+    if (full) {
+        ux = *(__global const realz*)(px + 2 * j0) * -Z_ALT;
+        uy = *(__global const realz*)(py + 2 * j0) * -Z_ALT;
+        wx = Z_SWAP(ux) * Z_ALT;
+        wy = Z_SWAP(uy) * Z_ALT;
+    }
+    const int ls = get_local_size(1);
+    int r = lo + get_local_id(1);
+    // The rows whose piece lies off the diagonal in the triangle (upper
+    // r < j0, lower r ≥ j0 + Z_VW/2), GR_U at a time, all loaded before
+    // any is stored (ger_rows' reason).
+    const int flo = upper ? lo : max(lo, (int)(j0 + Z_VW / 2));
+    const int fhi = upper ? min(hi, (int)j0) : hi;
+    if (full)
+        for (; r < flo; r += ls)
+            zher_row(r, j0, n, upper, two, are, aim, full, px, incx, py, iy, a, lda, ux, wx, uy, wy);
+    if (full && r >= flo)
+        for (; r + (GR_U - 1) * ls < fhi; r += GR_U * ls) {
+            realz v[GR_U];
+            real2 xr[GR_U], yr[GR_U];
+            for (int k = 0; k < GR_U; k++) {
+                const long rr = r + k * ls;
+                xr[k] = vload2(0, px + 2 * rr * incx);
+                yr[k] = two ? vload2(0, py + 2 * rr * iy) : (real2)0;
+                v[k] = *(__global const realz*)(a + rr * lda + 2 * j0);
+            }
+            for (int k = 0; k < GR_U; k++) {
+                if (xr[k].x == (real)0 && xr[k].y == (real)0 && (!two || (yr[k].x == (real)0 && yr[k].y == (real)0)))
+                    continue;
+                __global realz* p = (__global realz*)(a + (long)(r + k * ls) * lda + 2 * j0);
+                if (two) {
+                    const real2 t1 = z_mul1(are, aim, xr[k]), t2 = z_mul1(are, -aim, yr[k]);
+                    *p = v[k] + ((uy * t1.x + wy * t1.y) + (ux * t2.x + wx * t2.y));
+                } else {
+                    const real2 t = are * xr[k];
+                    *p = v[k] + (ux * t.x + wx * t.y);
+                }
+            }
+        }
+    for (; r < hi; r += ls)
+        zher_row(r, j0, n, upper, two, are, aim, full, px, incx, py, iy, a, lda, ux, wx, uy, wy);
+}

@@ -119,6 +119,10 @@ func CxRankOnDevice[R Real](c *Call, mode int, upper, packed bool, m, n int, are
 		zgerOnDevice(c, mode == ZrGerc, m, n, are, aim, x, offX, incX, y, offY, incY, a, lda) // gemv_fast.go
 		return
 	}
+	if (mode == ZrHer || mode == ZrHer2) && !packed && !L2OnCPU(c) && l2fits(2*lda, 2*offX, 2*offY) {
+		zherOnDevice(c, upper, mode == ZrHer2, n, are, aim, x, offX, incX, y, offY, incY, a, lda) // gemv_fast.go
+		return
+	}
 	c.Run(c.Kernel(cxL2File, "zrank"), []int{Groups(n, l2RankX), Groups(m, l2RankY)}, []int{l2RankX, l2RankY},
 		int32(mode), l2bool(upper), l2bool(packed), int32(m), int32(n), are, aim,
 		x, int64(offX), int32(incX), y, int64(offY), int32(incY), a, int32(lda))

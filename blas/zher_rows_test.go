@@ -1,0 +1,179 @@
+package clblas
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
+
+	eng "github.com/gocompute/opencl/internal/engine"
+)
+
+// TestZherRows runs the GPUs' zher_rows (complex HER and HER2 on a dense
+// triangle) on PoCL (the CPU-device kernels turned off) against gonum, at
+// the default launch and at two shapes BenchmarkGemvTShape may choose for
+// syr_rows, whose launch it shares: both triangles; orders 1 to 130, with
+// lda at n, a multiple of the vector width and odd; views one element
+// into their slice (no vector path) or not; increments ±1 and ±3; a zero
+// in x (HER skips its row, HER2 too where y is also zero there), NaN and
+// Inf in x and y; a diagonal with imaginary parts (gonum clears them,
+// skipped rows included); the other triangle, which must stay as it was.
+// For positive increments the resident Her and Her2 run on a view of a
+// larger matrix, read back whole.
+func TestZherRows(t *testing.T) {
+	impl, e, _, fp64 := portableImpl(t)
+	defer func() { e.Ger = eng.GemvTShape{} }()
+	for _, s := range []eng.GemvTShape{{}, {TX: 16, TY: 4, Unroll: 3}, {TX: 8, TY: 2, Unroll: 2}} {
+		t.Run(gemvTName(s), func(t *testing.T) {
+			e.Ger = s
+			if fp64 {
+				zherCases[complex128](t, impl, e.Launched.Of, 1e-13)
+			}
+			zherCases[complex64](t, impl, e.Launched.Of, 1e-5)
+		})
+	}
+}
+
+func zherCases[T complex64 | complex128](t *testing.T, impl *Implementation, launched func(string) int64, tol float64) {
+	var ref gonum.Implementation
+	rnd := rand.New(rand.NewPCG(45, 46))
+	vec := func(n int) []complex128 {
+		v := randC128(rnd, n)
+		for i := range v {
+			v[i] = complex128(T(v[i]))
+		}
+		return v
+	}
+	her, her2 := "Zher", "Zher2"
+	if _, ok := any(T(0)).(complex64); ok {
+		her, her2 = "Cher", "Cher2"
+	}
+	on1, on2 := expectOnDevice(t, her, launched), expectOnDevice(t, her2, launched)
+	calls := 0
+	nan, inf := math.NaN(), math.Inf(1)
+	// n, lda, skew, incX, incY
+	for c, sz := range [][5]int{{1, 1, 0, 1, 1}, {3, 3, 1, -1, 1}, {17, 32, 0, 3, -3}, {70, 80, 1, 1, 1}, {130, 144, 0, -3, 3},
+		{64, 64, 0, 1, 1}, {33, 35, 0, 1, 1}, {130, 144, 0, 1, 1}, {71, 80, 0, 1, 1}} {
+		n, lda, skew, incX, incY := sz[0], sz[1], sz[2], sz[3], sz[4]
+		for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
+			a := vec(skew + (n-1)*lda + n)
+			for i := range n {
+				for j := range n {
+					if ul == blas.Upper && j < i || ul == blas.Lower && j > i {
+						a[skew+i*lda+j] = complex(7.5, -2.5) // a finite value, so that a change shows
+					}
+				}
+			}
+			x := vec(1 + (n-1)*abs(incX))
+			y := vec(1 + (n-1)*abs(incY))
+			if n > 2 {
+				x[abs(incX)] = 0 // a row HER skips
+				x[2*abs(incX)] = 0
+				y[2*abs(incY)] = 0 // a row HER2 skips (for equal signs of the increments)
+			}
+			if (c == 4 || c == 7) && n > 5 {
+				// Next to rows that are skipped (1, 2 and n−1, for both
+				// triangles' pieces): computing them anyway gives NaN.
+				x[4*abs(incX)] = complex(nan, 1)
+				x[6*abs(incX)] = complex(inf, 0)
+				x[(n-3)*abs(incX)] = complex(0, nan)
+				x[(n-1)*abs(incX)] = 0
+				y[5*abs(incY)] = complex(0, -inf)
+			}
+			desc := fmt.Sprintf("%c n=%d lda=%d skew=%d incX=%d incY=%d", ul, n, lda, skew, incX, incY)
+			alpha := complex128(T(complex(-1.1, 0.4)))
+			ag, aw := slices.Clone(a), slices.Clone(a)
+			zherDropIn[T](impl, ul, false, n, alpha, x, incX, y, incY, ag[skew:], lda)
+			ref.Zher(ul, n, real(alpha), x, incX, aw[skew:], lda)
+			zCheckAll(t, her+" "+desc, ag, aw, tol)
+			ag, aw = slices.Clone(a), slices.Clone(a)
+			zherDropIn[T](impl, ul, true, n, alpha, x, incX, y, incY, ag[skew:], lda)
+			ref.Zher2(ul, n, alpha, x, incX, y, incY, aw[skew:], lda)
+			zCheckAll(t, her2+" "+desc, ag, aw, tol)
+			if incX > 0 && incY > 0 {
+				aw = slices.Clone(a)
+				ref.Zher(ul, n, real(alpha), x, incX, aw[skew:], lda)
+				ref.Zher2(ul, n, alpha, x, incX, y, incY, aw[skew:], lda)
+				ag = zherResident[T](t, impl, ul, n, lda, skew, alpha, a, x, incX, y, incY)
+				zCheckAll(t, her+", "+her2+" resident "+desc, ag, aw, tol)
+			}
+			calls++
+		}
+	}
+	on1(calls)
+	on2(calls)
+}
+
+// zherDropIn runs the drop-in Zher/Cher (real(alpha)) or, with two,
+// Zher2/Cher2 on complex128 slices converted to T and back.
+func zherDropIn[T complex64 | complex128](impl *Implementation, ul blas.Uplo, two bool, n int, alpha complex128, x []complex128, incX int, y []complex128, incY int, a []complex128, lda int) {
+	xs, ys, as := zdata[T](x), zdata[T](y), zdata[T](a)
+	switch as := any(as).(type) {
+	case []complex64:
+		xs, ys := any(xs).([]complex64), any(ys).([]complex64)
+		if two {
+			impl.Cher2(ul, n, complex64(alpha), xs, incX, ys, incY, as, lda)
+		} else {
+			impl.Cher(ul, n, float32(real(alpha)), xs, incX, as, lda)
+		}
+	case []complex128:
+		xs, ys := any(xs).([]complex128), any(ys).([]complex128)
+		if two {
+			impl.Zher2(ul, n, alpha, xs, incX, ys, incY, as, lda)
+		} else {
+			impl.Zher(ul, n, real(alpha), xs, incX, as, lda)
+		}
+	}
+	for i, v := range as {
+		a[i] = complex128(v)
+	}
+}
+
+// zherResident runs Her then Her2 on a resident n×n view of a (stride
+// lda, from element skew) and returns the whole of a as they left it.
+func zherResident[T complex64 | complex128](t *testing.T, impl *Implementation, ul blas.Uplo, n, lda, skew int, alpha complex128, a, x []complex128, incX int, y []complex128, incY int) []complex128 {
+	t.Helper()
+	rows := (len(a) + lda - 1) / lda
+	back := make([]T, rows*lda)
+	copy(back, zdata[T](a))
+	mat, err := NewMatrixFrom(impl, rows, lda, back)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mat.Release()
+	v, err := mat.View(skew/lda, skew%lda, n, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	strided := func(h []complex128, inc int) *Vector[T] {
+		p, err := NewVectorFrom(impl, zdata[T](h))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { p.Release() })
+		w, err := p.View(0, n, inc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return w
+	}
+	xv, yv := strided(x, incX), strided(y, incY)
+	if _, err := Her(ul, real(alpha), xv, v); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Her2(ul, T(alpha), xv, yv, v); err != nil {
+		t.Fatal(err)
+	}
+	if err := mat.Read(back); err != nil {
+		t.Fatal(err)
+	}
+	out := make([]complex128, len(a))
+	for i := range out {
+		out[i] = complex128(back[i])
+	}
+	return out
+}
