@@ -804,3 +804,70 @@ __kernel void zher_rows(const int upper, const int two, const int n, const real 
     for (; r < hi; r += ls)
         zher_row(r, j0, n, upper, two, are, aim, full, px, incx, py, iy, a, lda, ux, wx, uy, wy);
 }
+
+// zgemv_n: the complex y = alpha·A·x + beta·y for the dense general m×n A
+// (the dot-product orientation of gemv_n, without triangles), on reals (a,
+// x, y point at reals, lda, offx and offy count reals, incx and incy
+// complex elements): work-group i takes row i, its work-items striding
+// along it; on the unit-stride path each lane sums p = Σ a·x and q = Σ a·x̃
+// (x̃: each element's parts exchanged), and the row's sum is p's even lanes
+// minus its odd ones and q's even lanes plus its odd ones (zdot's terms).
+// beta == 0 assigns, beta == 1 keeps y(i) as it is; n == 0 leaves
+// beta·y(i). The host sends only finite operands (complex_finite.go).
+__kernel void zgemv_n(const int m, const int n, const real are, const real aim,
+                      __global const real* a, const int lda,
+                      __global const real* x, const int offx, const int incx,
+                      const real bre, const real bim, __global real* y, const int offy, const int incy,
+                      __local real2* scratch)
+{
+    const int i = get_group_id(0);
+    const int lid = get_local_id(0), ls = get_local_size(0);
+    __global const real* row = a + (long)i * lda;
+    __global const real* px = x + offx;
+    real2 acc = 0;
+    if (incx == 1) {
+        Z_SPLIT(row, px, n, h, nv)
+        const long t = h + nv * (Z_VW / 2);
+        for (long j = lid; j < h; j += ls) acc += z_dot1(0, vload2(j, row), vload2(j, px));
+        for (long j = t + lid; j < n; j += ls) acc += z_dot1(0, vload2(j, row), vload2(j, px));
+        __global const realz* va = (__global const realz*)(row + 2 * h);
+        __global const realz* vx = (__global const realz*)(px + 2 * h);
+        realz p[L1_UNROLL], q[L1_UNROLL];
+        L1_FOR_U { p[u] = 0; q[u] = 0; }
+        long v = lid;
+        for (; v + (L1_UNROLL - 1) * ls < nv; v += L1_UNROLL * ls) {
+            realz b[L1_UNROLL], c[L1_UNROLL];
+            L1_FOR_U {
+                b[u] = va[v + u * ls];
+                c[u] = vx[v + u * ls];
+            }
+            L1_FOR_U {
+                p[u] += b[u] * c[u];
+                q[u] += b[u] * Z_SWAP(c[u]);
+            }
+        }
+        for (; v < nv; v += ls) {
+            p[0] += va[v] * vx[v];
+            q[0] += va[v] * Z_SWAP(vx[v]);
+        }
+        for (int u = 1; u < L1_UNROLL; u++) {
+            p[0] += p[u];
+            q[0] += q[u];
+        }
+        acc += (real2)(Z_EVEN(p[0]) - Z_ODD(p[0]), Z_EVEN(q[0]) + Z_ODD(q[0]));
+    } else {
+        for (long j = lid; j < n; j += ls) acc += z_dot1(0, vload2(j, row), vload2(0, px + 2 * j * incx));
+    }
+    scratch[lid] = acc;
+    LOCAL_SUM(scratch, lid, ls);
+    if (lid != 0) return;
+    __global real* py = y + offy + 2 * (long)i * incy;
+    real2 r = 0;
+    if (bre == (real)1 && bim == (real)0) {
+        r = vload2(0, py);
+    } else if (bre != (real)0 || bim != (real)0) {
+        r = z_mul1(bre, bim, vload2(0, py));
+    }
+    if (n > 0) r += z_mul1(are, aim, scratch[0]);
+    vstore2(r, 0, py);
+}

@@ -74,6 +74,10 @@ func CxMVOnDevice[R Real](c *Call, d CxMat, a *cl.Buffer, nout int, are, aim R, 
 		zgemvTOnDevice(c, d.conj, d.m, d.n, d.Lda, a, are, aim, x, offX, incX, bre, bim, y, offY, incY) // gemv_fast.go
 		return
 	}
+	if d.kind == l2KindGeneral && d.storage == L2Dense && !d.trans && !L2OnCPU(c) && l2fits(2*d.Lda, 2*offX, 2*offY) {
+		zgemvNOnDevice(c, d.m, d.n, d.Lda, a, are, aim, x, offX, incX, bre, bim, y, offY, incY) // gemv_fast.go
+		return
+	}
 	args := append(d.args(a), int32(nout), are, aim, x, int64(offX), int32(incX), bre, bim, y, int64(offY), int32(incY))
 	if L2OnCPU(c) || (d.kind == l2KindGeneral && d.trans) {
 		// A work-item per element of y: on a CPU it walks its row

@@ -304,3 +304,15 @@ func zherOnDevice[R Real](c *Call, upper, two bool, n int, are, aim R, x *cl.Buf
 		l2bool(upper), l2bool(two), int32(n), are, aim, x, int32(2*offX), int32(incX),
 		y, int32(2*offY), int32(incY), a, int32(2*lda), l2bool(lda%per == 0), int32(h))
 }
+
+// zgemvNOnDevice enqueues the complex y = alpha·A·x + beta·y for the dense
+// m×n A (lda, in complex elements; alpha ≠ 0, beta == 0 assigns): zgemv_n,
+// a work-group of the level 1 shape's size per row.
+func zgemvNOnDevice[R Real](c *Call, m, n, lda int, a *cl.Buffer, are, aim R, x *cl.Buffer, offX, incX int, bre, bim R, y *cl.Buffer, offY, incY int) {
+	sh := l1ShapeOf(c)
+	tx, ty := gemvTShape(sh, c.E.Prof.LocalMemBytes, ElemSize[R]())
+	ls := sh.Local
+	c.Run(gemvKernel(c, "zgemv_n", tx, ty), []int{m * ls}, []int{ls},
+		int32(m), int32(n), are, aim, a, int32(2*lda), x, int32(2*offX), int32(incX),
+		bre, bim, y, int32(2*offY), int32(incY), cl.Local(2*ElemSize[R]()*ls))
+}

@@ -12,18 +12,18 @@ import (
 	eng "github.com/gocompute/opencl/internal/engine"
 )
 
-// TestZgemvT runs the GPUs' zgemv_t_part and zgemv_t_fin (complex GEMV
-// with Aᵀ and Aᴴ) on PoCL (the CPU-device kernels turned off) against
-// gonum, at the default launch and at shapes BenchmarkGemvTShape may
-// choose for gemv_t_part, whose launch they share (one of them with a
-// row block every three rows): shapes from 1×1 to 200 rows, some past
+// TestZgemvKernels runs the GPUs' complex GEMV kernels, zgemv_n (A) and
+// zgemv_t_part and zgemv_t_fin (Aᵀ and Aᴴ), on PoCL (the CPU-device
+// kernels turned off) against gonum, at the default launch and at shapes
+// BenchmarkGemvTShape may choose for gemv_t_part, whose launch the
+// transposed ones share (one of them with a row block every three rows): shapes from 1×1 to 200 rows, some past
 // the vector width, with lda at n, a multiple of the vector width and
 // odd; views one element into their slice (no vector path) or not;
 // increments ±1 and ±3; alpha and beta among 0, 1 and others. The
 // drop-in routines run on Go slices whose elements outside y must stay
 // as they were; for positive increments the resident Gemv runs on a view
 // of a larger matrix.
-func TestZgemvT(t *testing.T) {
+func TestZgemvKernels(t *testing.T) {
 	impl, e, _, fp64 := portableImpl(t)
 	defer func() { e.GemvT = eng.GemvTShape{} }()
 	for _, s := range []eng.GemvTShape{{}, {TX: 16, TY: 4, Unroll: 3}, {TX: 8, TY: 2, Unroll: 2, RowBlocks: 70}} {
@@ -59,10 +59,14 @@ func zgemvTCases[T complex64 | complex128](t *testing.T, impl *Implementation, l
 		{33, 35, 35, 0, 1, 1}, {130, 71, 80, 0, 1, 1}, {64, 130, 144, 1, 1, 1}, {9, 40, 48, 0, -3, 1}, {200, 9, 9, 0, 1, 3}} {
 		m, n, lda, skew, incX, incY := sz[0], sz[1], sz[2], sz[3], sz[4], sz[5]
 		a := vec(skew + (m-1)*lda + n + 2)
-		x := vec(1 + (m-1)*abs(incX))
-		y := vec(1 + (n-1)*abs(incY))
 		alpha, beta := T(scalars[c%2]), T(scalars[(c/2)%4])
-		for _, tA := range []blas.Transpose{blas.Trans, blas.ConjTrans} {
+		for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans, blas.ConjTrans} {
+			lx, ly := m, n
+			if tA == blas.NoTrans {
+				lx, ly = n, m
+			}
+			x := vec(1 + (lx-1)*abs(incX))
+			y := vec(1 + (ly-1)*abs(incY))
 			desc := fmt.Sprintf("%c %d×%d lda=%d skew=%d incX=%d incY=%d alpha=%v beta=%v", tA, m, n, lda, skew, incX, incY, alpha, beta)
 			yg, yw := slices.Clone(y), slices.Clone(y)
 			zgemvDropIn[T](impl, tA, m, n, alpha, a[skew:], lda, x, incX, beta, yg, incY)
@@ -125,7 +129,11 @@ func zgemvResident[T complex64 | complex128](t *testing.T, impl *Implementation,
 	if err != nil {
 		t.Fatal(err)
 	}
-	xv, yv := view(xp, m, incX), view(yp, n, incY)
+	lx, ly := m, n
+	if tA == blas.NoTrans {
+		lx, ly = n, m
+	}
+	xv, yv := view(xp, lx, incX), view(yp, ly, incY)
 	if _, err := Gemv(tA, alpha, v, xv, beta, yv); err != nil {
 		t.Fatal(err)
 	}
