@@ -39,18 +39,8 @@ func TestZgemvKernels(t *testing.T) {
 
 func zgemvTCases[T complex64 | complex128](t *testing.T, impl *Implementation, launched func(string) int64, tol float64) {
 	var ref gonum.Implementation
-	rnd := rand.New(rand.NewPCG(43, 44))
-	vec := func(n int) []complex128 {
-		v := randC128(rnd, n)
-		for i := range v {
-			v[i] = complex128(T(v[i]))
-		}
-		return v
-	}
-	name := "Zgemv"
-	if _, ok := any(T(0)).(complex64); ok {
-		name = "Cgemv"
-	}
+	vec := zRounded[T](rand.New(rand.NewPCG(43, 44)))
+	name := zName[T]("gemv")
 	on := expectOnDevice(t, name, launched)
 	calls := 0
 	scalars := []complex128{complex(0.6, -0.3), 1, 0, complex(0, 1)}
@@ -101,49 +91,15 @@ func zgemvDropIn[T complex64 | complex128](impl *Implementation, tA blas.Transpo
 // element skew) and returns y, the whole vector it started from.
 func zgemvResident[T complex64 | complex128](t *testing.T, impl *Implementation, tA blas.Transpose, m, n, lda, skew int, alpha T, a, x []complex128, incX int, beta T, y []complex128, incY int) []complex128 {
 	t.Helper()
-	rows := (len(a) + lda - 1) / lda
-	back := make([]T, rows*lda)
-	copy(back, zdata[T](a))
-	mat, err := NewMatrixFrom(impl, rows, lda, back)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer mat.Release()
-	v, err := mat.View(skew/lda, skew%lda, m, n)
-	if err != nil {
-		t.Fatal(err)
-	}
-	view := func(p *Vector[T], k, inc int) *Vector[T] {
-		t.Cleanup(func() { p.Release() })
-		w, err := p.View(0, k, inc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return w
-	}
-	xp, err := NewVectorFrom(impl, zdata[T](x))
-	if err != nil {
-		t.Fatal(err)
-	}
-	yp, err := NewVectorFrom(impl, zdata[T](y))
-	if err != nil {
-		t.Fatal(err)
-	}
 	lx, ly := m, n
 	if tA == blas.NoTrans {
 		lx, ly = n, m
 	}
-	xv, yv := view(xp, lx, incX), view(yp, ly, incY)
+	v, _ := zResidentMat[T](t, impl, a, lda, skew, m, n)
+	xv, _ := zResidentVec[T](t, impl, x, lx, incX)
+	yv, back := zResidentVec[T](t, impl, y, ly, incY)
 	if _, err := Gemv(tA, alpha, v, xv, beta, yv); err != nil {
 		t.Fatal(err)
 	}
-	got := make([]T, len(y))
-	if err := yp.Read(got); err != nil {
-		t.Fatal(err)
-	}
-	out := make([]complex128, len(y))
-	for i := range out {
-		out[i] = complex128(got[i])
-	}
-	return out
+	return back()
 }

@@ -40,18 +40,8 @@ func TestZgerRows(t *testing.T) {
 
 func zgerCases[T complex64 | complex128](t *testing.T, impl *Implementation, launched func(string) int64, tol float64) {
 	var ref gonum.Implementation
-	rnd := rand.New(rand.NewPCG(41, 42))
-	vec := func(n int) []complex128 {
-		v := randC128(rnd, n)
-		for i := range v {
-			v[i] = complex128(T(v[i]))
-		}
-		return v
-	}
-	geru, gerc := "Zgeru", "Zgerc"
-	if _, ok := any(T(0)).(complex64); ok {
-		geru, gerc = "Cgeru", "Cgerc"
-	}
+	vec := zRounded[T](rand.New(rand.NewPCG(41, 42)))
+	geru, gerc := zName[T]("geru"), zName[T]("gerc")
 	onU, onC := expectOnDevice(t, geru, launched), expectOnDevice(t, gerc, launched)
 	calls := 0
 	nan, inf := math.NaN(), math.Inf(1)
@@ -128,45 +118,16 @@ func zgerDropIn[T complex64 | complex128](impl *Implementation, conj bool, m, n 
 // lda, from element skew) and returns the whole of a as they left it.
 func zgerResident[T complex64 | complex128](t *testing.T, impl *Implementation, m, n, lda, skew int, alpha complex128, a, x []complex128, incX int, y []complex128, incY int) []complex128 {
 	t.Helper()
-	rows := (len(a) + lda - 1) / lda
-	back := make([]T, rows*lda)
-	copy(back, zdata[T](a))
-	mat, err := NewMatrixFrom(impl, rows, lda, back)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer mat.Release()
-	v, err := mat.View(skew/lda, skew%lda, m, n)
-	if err != nil {
-		t.Fatal(err)
-	}
-	strided := func(h []complex128, k, inc int) *Vector[T] {
-		p, err := NewVectorFrom(impl, zdata[T](h))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { p.Release() })
-		w, err := p.View(0, k, inc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return w
-	}
-	xv, yv := strided(x, m, incX), strided(y, n, incY)
+	v, back := zResidentMat[T](t, impl, a, lda, skew, m, n)
+	xv, _ := zResidentVec[T](t, impl, x, m, incX)
+	yv, _ := zResidentVec[T](t, impl, y, n, incY)
 	if _, err := Ger(T(alpha), xv, yv, v); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Gerc(T(alpha), xv, yv, v); err != nil {
 		t.Fatal(err)
 	}
-	if err := mat.Read(back); err != nil {
-		t.Fatal(err)
-	}
-	out := make([]complex128, len(a))
-	for i := range out {
-		out[i] = complex128(back[i])
-	}
-	return out
+	return back()
 }
 
 // zCheckAll compares every element of got with want (zClose).

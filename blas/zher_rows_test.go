@@ -40,18 +40,8 @@ func TestZherRows(t *testing.T) {
 
 func zherCases[T complex64 | complex128](t *testing.T, impl *Implementation, launched func(string) int64, tol float64) {
 	var ref gonum.Implementation
-	rnd := rand.New(rand.NewPCG(45, 46))
-	vec := func(n int) []complex128 {
-		v := randC128(rnd, n)
-		for i := range v {
-			v[i] = complex128(T(v[i]))
-		}
-		return v
-	}
-	her, her2 := "Zher", "Zher2"
-	if _, ok := any(T(0)).(complex64); ok {
-		her, her2 = "Cher", "Cher2"
-	}
+	vec := zRounded[T](rand.New(rand.NewPCG(45, 46)))
+	her, her2 := zName[T]("her"), zName[T]("her2")
 	on1, on2 := expectOnDevice(t, her, launched), expectOnDevice(t, her2, launched)
 	calls := 0
 	nan, inf := math.NaN(), math.Inf(1)
@@ -137,43 +127,14 @@ func zherDropIn[T complex64 | complex128](impl *Implementation, ul blas.Uplo, tw
 // lda, from element skew) and returns the whole of a as they left it.
 func zherResident[T complex64 | complex128](t *testing.T, impl *Implementation, ul blas.Uplo, n, lda, skew int, alpha complex128, a, x []complex128, incX int, y []complex128, incY int) []complex128 {
 	t.Helper()
-	rows := (len(a) + lda - 1) / lda
-	back := make([]T, rows*lda)
-	copy(back, zdata[T](a))
-	mat, err := NewMatrixFrom(impl, rows, lda, back)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer mat.Release()
-	v, err := mat.View(skew/lda, skew%lda, n, n)
-	if err != nil {
-		t.Fatal(err)
-	}
-	strided := func(h []complex128, inc int) *Vector[T] {
-		p, err := NewVectorFrom(impl, zdata[T](h))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { p.Release() })
-		w, err := p.View(0, n, inc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return w
-	}
-	xv, yv := strided(x, incX), strided(y, incY)
+	v, back := zResidentMat[T](t, impl, a, lda, skew, n, n)
+	xv, _ := zResidentVec[T](t, impl, x, n, incX)
+	yv, _ := zResidentVec[T](t, impl, y, n, incY)
 	if _, err := Her(ul, real(alpha), xv, v); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Her2(ul, T(alpha), xv, yv, v); err != nil {
 		t.Fatal(err)
 	}
-	if err := mat.Read(back); err != nil {
-		t.Fatal(err)
-	}
-	out := make([]complex128, len(a))
-	for i := range out {
-		out[i] = complex128(back[i])
-	}
-	return out
+	return back()
 }
