@@ -20,7 +20,8 @@
 //
 // Defines: GT_TX, GT_TY (gemv_t_part's work-group shape; default 64×4),
 // GT_U (gemv_t_part's rows in flight per work-item; default 4), GR_U
-// (ger_rows', syr_rows' and zger_rows'; default 4).
+// (ger_rows', syr_rows' and zher_rows'; default 4), ZGR_U (zger_rows';
+// default 2).
 
 #ifndef GT_TX
 #define GT_TX 64
@@ -33,6 +34,9 @@
 #endif
 #ifndef GR_U
 #define GR_U 4
+#endif
+#ifndef ZGR_U
+#define ZGR_U 2
 #endif
 
 // gemv_finish stores y(i) = alpha·s + beta·y(i) (beta == 0: alpha·s),
@@ -517,16 +521,16 @@ __kernel void zger_rows(const int m, const int n, const real are, const real aim
     const int gs = get_global_size(1);
     int r = get_global_id(1);
     if (full) {
-        // GR_U rows at a time, all loaded before any is stored.
-        for (; r + (GR_U - 1) * gs < m; r += GR_U * gs) {
-            realz v[GR_U];
-            real2 xr[GR_U];
-            for (int k = 0; k < GR_U; k++) {
+        // ZGR_U rows at a time, all loaded before any is stored.
+        for (; r + (ZGR_U - 1) * gs < m; r += ZGR_U * gs) {
+            realz v[ZGR_U];
+            real2 xr[ZGR_U];
+            for (int k = 0; k < ZGR_U; k++) {
                 const long rr = r + k * gs;
                 xr[k] = vload2(0, x + offx + 2 * rr * incx);
                 v[k] = *(__global const realz*)(a + rr * lda + 2 * j0);
             }
-            for (int k = 0; k < GR_U; k++) {
+            for (int k = 0; k < ZGR_U; k++) {
                 __global realz* p = (__global realz*)(a + (long)(r + k * gs) * lda + 2 * j0);
                 if (conj) {
                     *p = select(v[k], v[k] + (u * xr[k].x + w * xr[k].y), keep);

@@ -275,10 +275,13 @@ func gerOnDevice[T Real](c *Call, m, n int, alpha T, skipZero bool, x *cl.Buffer
 
 // zgerOnDevice enqueues the complex A += alpha·x·yᵀ (geru) or alpha·x·yᴴ
 // (gerc, conj) for the dense m×n A (lda, in complex elements), as
-// gerOnDevice does the real update: zger_rows on ger_rows' launch shape,
-// a work-item per max(L1_VW, 2)/2 columns.
+// gerOnDevice does the real update: zger_rows on ger_rows' launch shape
+// (the Engine's Ger unroll sets its ZGR_U), a work-item per
+// max(L1_VW, 2)/2 columns.
 func zgerOnDevice[R Real](c *Call, conj bool, m, n int, are, aim R, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int, a *cl.Buffer, lda int) {
-	sh, tx, ty, _, more := rankShape[R](c, n)
+	sh := l1ShapeOf(c)
+	tx, ty := gemvTShape(sh, c.E.Prof.LocalMemBytes, ElemSize[R]())
+	tx, ty, more := c.E.Ger.launch(tx, ty, "ZGR_U")
 	per := max(sh.Vec, 2) / 2
 	gx := L3CeilDiv(L3CeilDiv(n, per), tx)
 	rows := rankRows(c, sh, gx, m, ty)
