@@ -215,7 +215,19 @@ __kernel void cnrm2_part(const int n,
 {
     const int lid = get_local_id(0);
     nrm2_state st = {0, 0, 0};
-    for (long i = get_global_id(0); i < n; i += get_global_size(0)) {
+    const long gs = get_global_size(0);
+    long i = get_global_id(0);
+    // Four elements loaded before any is folded in, so that each
+    // work-item has four loads in flight.
+    for (; i + 3 * gs < n; i += 4 * gs) {
+        real2 v[4];
+        for (int k = 0; k < 4; k++) v[k] = CELEM(x, offx, i + k * gs, incx);
+        for (int k = 0; k < 4; k++) {
+            cnrm2_add(&st, v[k].x);
+            cnrm2_add(&st, v[k].y);
+        }
+    }
+    for (; i < n; i += gs) {
         const real2 v = CELEM(x, offx, i, incx);
         cnrm2_add(&st, v.x);
         cnrm2_add(&st, v.y);
@@ -244,7 +256,24 @@ __kernel void ciamax_part(const int n,
     const int lid = get_local_id(0);
     real best = -1;
     int bidx = INT_MAX;
-    for (long i = get_global_id(0); i < n; i += get_global_size(0)) {
+    const long gs = get_global_size(0);
+    long i = get_global_id(0);
+    // Four elements loaded before any is compared (four loads in flight),
+    // then compared in ascending order.
+    for (; i + 3 * gs < n; i += 4 * gs) {
+        real2 v[4];
+        for (int k = 0; k < 4; k++) v[k] = CELEM(x, offx, i + k * gs, incx);
+        for (int k = 0; k < 4; k++) {
+            const long j = i + k * gs;
+            real a = cabs1(v[k]);
+            if (isnan(a)) a = j == 0 ? INFINITY : (real)-1;
+            if (a > best) {
+                best = a;
+                bidx = (int)j;
+            }
+        }
+    }
+    for (; i < n; i += gs) {
         real a = cabs1(CELEM(x, offx, i, incx));
         if (isnan(a)) a = i == 0 ? INFINITY : (real)-1;
         if (a > best) { // visits ascending indices: keeps the first

@@ -67,7 +67,8 @@ TIMEOUT=${OCLGRIND_TIMEOUT:-420}
 # choose (L1_BLOCK, L1_IDX32, covering grids, odd unrolls);
 # TestLevel1ComplexVectorPath complex level 1's unit-stride kernels
 # (zaxpy, zscal, zdot_part and zsum_parts; zdot_one under the variants)
-# on unaligned views;
+# on unaligned views; TestComplexReductionsLong complex.cl's NRM2 and
+# IAMAX over several rounds of four loads a work-item;
 # TestSymvKernels the dense and band symmetric products with each kernel
 # (symv_part and sbmv_tile, symv_stream at several shapes);
 # TestGemvTShapes gemv_t_part, ger_rows and gbmv_t_part at several
@@ -89,7 +90,7 @@ TIMEOUT=${OCLGRIND_TIMEOUT:-420}
 # resident complex level 1 and 2 operations (packed triangles included:
 # Ztpmv's and Ztpsv's testblas take long on Oclgrind).
 COMPLEX_LIGHT='(Zaxpy|Zcopy|Zdotc|Zdotu|Zdscal|Zscal|Zswap|Dzasum|Dznrm2|Izamax|Zgerc|Zgeru|Zher|Zher2|Zhpr|Zhpr2|Zhpmv)'
-CONFORMANCE=${1:-'^TestTestblas$/.*/^default$|^TestFloat32$|^TestSrotgSrotmg$|^TestGemmKernelsSmall$|^TestLevel3ViaGemmSmall$|^TestResidentScalars$|^TestNrm2ToSqrtRecip$|^TestNrm2To32$|^TestComplexTestblas$/^always$/^'"$COMPLEX_LIGHT"'$|^TestComplexLevel2Small$|^TestComplexLevel3Shared$|^TestZgemm3MSmall$|^TestResidentComplexL12$|^TestLevel1VectorPathNonFinite$|^TestLevel1ShapeVariants$|^TestLevel1ComplexVectorPath$|^TestSymvKernels$|^TestGemvTShapes$|^TestSyrRows$|^TestZgerRows$|^TestZherRows$|^TestZgemvKernels$|^TestTrsvBlockedSplit$/^ts=4$/^nb=8$/^(float64|complex64|nonfinite)$|^TestTrsvBlockedFlow$/^ts=4$/^groups=3$/^(float64|complex64|nonfinite)$|^TestTrsvFlowRescue$/^groups=3$/^poison=4$/^spin=0$/^float32$'}
+CONFORMANCE=${1:-'^TestTestblas$/.*/^default$|^TestFloat32$|^TestSrotgSrotmg$|^TestGemmKernelsSmall$|^TestLevel3ViaGemmSmall$|^TestResidentScalars$|^TestNrm2ToSqrtRecip$|^TestNrm2To32$|^TestComplexTestblas$/^always$/^'"$COMPLEX_LIGHT"'$|^TestComplexLevel2Small$|^TestComplexLevel3Shared$|^TestZgemm3MSmall$|^TestResidentComplexL12$|^TestLevel1VectorPathNonFinite$|^TestLevel1ShapeVariants$|^TestLevel1ComplexVectorPath$|^TestComplexReductionsLong$|^TestSymvKernels$|^TestGemvTShapes$|^TestSyrRows$|^TestZgerRows$|^TestZherRows$|^TestZgemvKernels$|^TestTrsvBlockedSplit$/^ts=4$/^nb=8$/^(float64|complex64|nonfinite)$|^TestTrsvBlockedFlow$/^ts=4$/^groups=3$/^(float64|complex64|nonfinite)$|^TestTrsvFlowRescue$/^groups=3$/^poison=4$/^spin=0$/^float32$'}
 # Passes 2 and 3: GEMM, reductions (single and multi-group), triangular
 # routines (trsv_inv, trsv_blk, trsv_upd at one split shape: a tile and
 # x's block in local memory, and trsv_flow on three work-groups), symv_part
