@@ -26,6 +26,18 @@
 
 #define CELEM(p, off, i, inc) (p)[(off) + (long)(i) * (long)(inc)]
 
+// CX_RU is how many elements each work-item of the nrm2 and iamax
+// reductions loads before it uses any: eight in float, four in double,
+// where eight were slower on the H200 (BENCHMARKS.md, "Figures behind the
+// code's choices").
+#ifndef CX_RU
+#if PRECISION == 64
+#define CX_RU 4
+#else
+#define CX_RU 8
+#endif
+#endif
+
 // cmul is the complex product a·b.
 static inline real2 cmul(const real2 a, const real2 b)
 {
@@ -217,12 +229,12 @@ __kernel void cnrm2_part(const int n,
     nrm2_state st = {0, 0, 0};
     const long gs = get_global_size(0);
     long i = get_global_id(0);
-    // Four elements loaded before any is folded in, so that each
-    // work-item has four loads in flight.
-    for (; i + 3 * gs < n; i += 4 * gs) {
-        real2 v[4];
-        for (int k = 0; k < 4; k++) v[k] = CELEM(x, offx, i + k * gs, incx);
-        for (int k = 0; k < 4; k++) {
+    // CX_RU elements loaded before any is folded in, so that each
+    // work-item has CX_RU loads in flight.
+    for (; i + (CX_RU - 1) * gs < n; i += CX_RU * gs) {
+        real2 v[CX_RU];
+        for (int k = 0; k < CX_RU; k++) v[k] = CELEM(x, offx, i + k * gs, incx);
+        for (int k = 0; k < CX_RU; k++) {
             cnrm2_add(&st, v[k].x);
             cnrm2_add(&st, v[k].y);
         }
@@ -258,12 +270,12 @@ __kernel void ciamax_part(const int n,
     int bidx = INT_MAX;
     const long gs = get_global_size(0);
     long i = get_global_id(0);
-    // Four elements loaded before any is compared (four loads in flight),
-    // then compared in ascending order.
-    for (; i + 3 * gs < n; i += 4 * gs) {
-        real2 v[4];
-        for (int k = 0; k < 4; k++) v[k] = CELEM(x, offx, i + k * gs, incx);
-        for (int k = 0; k < 4; k++) {
+    // CX_RU elements loaded before any is compared (CX_RU loads in
+    // flight), then compared in ascending order.
+    for (; i + (CX_RU - 1) * gs < n; i += CX_RU * gs) {
+        real2 v[CX_RU];
+        for (int k = 0; k < CX_RU; k++) v[k] = CELEM(x, offx, i + k * gs, incx);
+        for (int k = 0; k < CX_RU; k++) {
             const long j = i + k * gs;
             real a = cabs1(v[k]);
             if (isnan(a)) a = j == 0 ? INFINITY : (real)-1;
