@@ -1194,7 +1194,7 @@ static inline long z_head(const __global real* p, int n)
     return min((long)n, (long)((Z_VBYTES - m) / Z_EBYTES));
 }
 
-// z_split sets h, the elements before the vectors, and nv, the whole
+// Z_SPLIT sets h, the elements before the vectors, and nv, the whole
 // vectors, of two vectors at px and py: no vectors unless both are
 // equally aligned.
 #define Z_SPLIT(px, py, n, h, nv)                                               \
