@@ -3,6 +3,8 @@ package clblas
 import (
 	"math/rand/v2"
 	"testing"
+
+	eng "github.com/gocompute/opencl/internal/engine"
 )
 
 // Helpers of the tests of the GPUs' complex level 2 kernels
@@ -85,3 +87,24 @@ func zWiden[T complex64 | complex128](s []T) []complex128 {
 	}
 	return out
 }
+
+// zAtShapes runs cases on the portable implementation (the GPUs' kernels
+// on any device) at each of shapes, which set puts on its engine (and
+// takes off at the end).
+func zAtShapes(t *testing.T, set func(e *eng.Engine, s eng.GemvTShape), shapes []eng.GemvTShape,
+	cases func(t *testing.T, impl *Implementation, launched func(string) int64, fp64 bool)) {
+	impl, e, _, fp64 := portableImpl(t)
+	defer set(e, eng.GemvTShape{})
+	for _, s := range shapes {
+		t.Run(gemvTName(s), func(t *testing.T) {
+			set(e, s)
+			cases(t, impl, e.Launched.Of, fp64)
+		})
+	}
+}
+
+// zGerShapes are the launches of TestZgerRows and TestZherRows: the
+// default and two that BenchmarkGemvTShape may choose.
+var zGerShapes = []eng.GemvTShape{{}, {TX: 16, TY: 4, Unroll: 3}, {TX: 8, TY: 2, Unroll: 2}}
+
+func setGer(e *eng.Engine, s eng.GemvTShape) { e.Ger = s }

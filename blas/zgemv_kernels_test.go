@@ -24,17 +24,14 @@ import (
 // as they were; for positive increments the resident Gemv runs on a view
 // of a larger matrix.
 func TestZgemvKernels(t *testing.T) {
-	impl, e, _, fp64 := portableImpl(t)
-	defer func() { e.GemvT = eng.GemvTShape{} }()
-	for _, s := range []eng.GemvTShape{{}, {TX: 16, TY: 4, Unroll: 3}, {TX: 8, TY: 2, Unroll: 2, RowBlocks: 70}} {
-		t.Run(gemvTName(s), func(t *testing.T) {
-			e.GemvT = s
-			if fp64 {
-				zgemvTCases[complex128](t, impl, e.Launched.Of, 1e-12)
-			}
-			zgemvTCases[complex64](t, impl, e.Launched.Of, 2e-5)
-		})
-	}
+	shapes := []eng.GemvTShape{{}, {TX: 16, TY: 4, Unroll: 3}, {TX: 8, TY: 2, Unroll: 2, RowBlocks: 70}}
+	set := func(e *eng.Engine, s eng.GemvTShape) { e.GemvT = s }
+	zAtShapes(t, set, shapes, func(t *testing.T, impl *Implementation, launched func(string) int64, fp64 bool) {
+		if fp64 {
+			zgemvTCases[complex128](t, impl, launched, 1e-12)
+		}
+		zgemvTCases[complex64](t, impl, launched, 2e-5)
+	})
 }
 
 func zgemvTCases[T complex64 | complex128](t *testing.T, impl *Implementation, launched func(string) int64, tol float64) {

@@ -9,8 +9,6 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
-
-	eng "github.com/gocompute/opencl/internal/engine"
 )
 
 // TestZherRows runs the GPUs' zher_rows (complex HER and HER2 on a dense
@@ -25,17 +23,12 @@ import (
 // For positive increments the resident Her and Her2 run on a view of a
 // larger matrix, read back whole.
 func TestZherRows(t *testing.T) {
-	impl, e, _, fp64 := portableImpl(t)
-	defer func() { e.Ger = eng.GemvTShape{} }()
-	for _, s := range []eng.GemvTShape{{}, {TX: 16, TY: 4, Unroll: 3}, {TX: 8, TY: 2, Unroll: 2}} {
-		t.Run(gemvTName(s), func(t *testing.T) {
-			e.Ger = s
-			if fp64 {
-				zherCases[complex128](t, impl, e.Launched.Of, 1e-13)
-			}
-			zherCases[complex64](t, impl, e.Launched.Of, 1e-5)
-		})
-	}
+	zAtShapes(t, setGer, zGerShapes, func(t *testing.T, impl *Implementation, launched func(string) int64, fp64 bool) {
+		if fp64 {
+			zherCases[complex128](t, impl, launched, 1e-13)
+		}
+		zherCases[complex64](t, impl, launched, 1e-5)
+	})
 }
 
 func zherCases[T complex64 | complex128](t *testing.T, impl *Implementation, launched func(string) int64, tol float64) {

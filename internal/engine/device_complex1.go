@@ -120,8 +120,8 @@ func cxUnit(n int, incs ...int) bool {
 // zRun enqueues level1.cl's complex kernel k over vectors of n elements
 // (2n reals) on the level 1 shape's grid; args are all its arguments.
 func zRun(c *Call, k string, n int, args ...any) {
-	ls := l1ShapeOf(c).Local
-	c.Run(L1Kernel(c, k), []int{l1ShapeOf(c).EwGroupsFor(2*n) * ls}, []int{ls}, args...)
+	sh := l1ShapeOf(c)
+	c.Run(L1Kernel(c, k), []int{sh.EwGroupsFor(2*n) * sh.Local}, []int{sh.Local}, args...)
 }
 
 // cxReduce enqueues the two stages of reduction k: k+"_part" over the
