@@ -313,6 +313,8 @@ func zherOnDevice[R Real](c *Call, upper, two bool, n int, are, aim R, x *cl.Buf
 // a work-group of the level 1 shape's size per row.
 func zgemvNOnDevice[R Real](c *Call, m, n, lda int, a *cl.Buffer, are, aim R, x *cl.Buffer, offX, incX int, bre, bim R, y *cl.Buffer, offY, incY int) {
 	sh := l1ShapeOf(c)
+	// zgemv_n ignores GT_TX and GT_TY; gemv_n's values keep it in the
+	// program gemv_n is built in, not in one compiled for it alone.
 	tx, ty := gemvTShape(sh, c.E.Prof.LocalMemBytes, ElemSize[R]())
 	ls := sh.Local
 	c.Run(gemvKernel(c, "zgemv_n", tx, ty), []int{m * ls}, []int{ls},
