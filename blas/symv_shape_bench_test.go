@@ -16,6 +16,7 @@ var (
 	symvN     = flag.Int("symv.n", 512, "BenchmarkSymvShape: the order of A")
 	symvBand  = flag.Int("symv.k", 0, "BenchmarkSymvShape: the band width of Sbmv (0: n/4)")
 	symvLower = flag.Bool("symv.lower", false, "BenchmarkSymvShape: the lower triangles too")
+	symvCx    = flag.Bool("symv.complex", false, "BenchmarkSymvShape: Hemv, Hbmv and Trmv in complex64 and complex128 instead")
 )
 
 // symvVariant is a kernel of the dense symv and sbmv with its launch
@@ -90,8 +91,87 @@ func BenchmarkSymvShape(b *testing.B) {
 	if k <= 0 {
 		k = max(n/4, 1)
 	}
+	if *symvCx {
+		zsymvShapePrec[complex64](b, impl, "c64", n, k, uls)
+		zsymvShapePrec[complex128](b, impl, "c128", n, k, uls)
+		return
+	}
 	symvShapePrec[float32](b, impl, "f32", n, k, uls)
 	symvShapePrec[float64](b, impl, "f64", n, k, uls)
+}
+
+// zsymvVariants are the complex variants for elements of es bytes: the
+// stream (down block columns: Hemv, Hbmv, Trmv with Aᵀ or Aᴴ) and the
+// walk (along block rows: Trmv with A), each at its derived shape first.
+func zsymvVariants(es int) (stream, walk []symvVariant) {
+	st := func(vec, tx, ty, ch int, w bool) symvVariant {
+		return symvVariant{kernel: eng.SymvStream, stream: eng.SymvStreamShape{Vec: vec, TX: tx, TY: ty, Chunk: ch, Walk: w}}
+	}
+	stream = []symvVariant{{kernel: eng.SymvStream}}
+	walk = []symvVariant{{kernel: eng.SymvStream}}
+	if es == 8 {
+		for _, s := range [][4]int{{2, 32, 8, 4}, {2, 32, 4, 4}, {2, 32, 16, 4}, {2, 16, 16, 4}, {2, 32, 8, 8}, {1, 32, 8, 4}} {
+			stream = append(stream, st(s[0], s[1], s[2], s[3], false))
+			walk = append(walk, st(s[0], s[1], s[2], s[3], true))
+		}
+		return stream, walk
+	}
+	for _, s := range [][4]int{{1, 32, 8, 4}, {1, 32, 4, 4}, {1, 32, 16, 4}, {1, 16, 16, 4}, {1, 32, 8, 8}, {2, 16, 16, 4}, {2, 16, 8, 4}} {
+		stream = append(stream, st(s[0], s[1], s[2], s[3], false))
+		walk = append(walk, st(s[0], s[1], s[2], s[3], true))
+	}
+	return stream, walk
+}
+
+// zsymvShapePrec runs BenchmarkSymvShape's complex cases of one
+// precision: Hemv, Hbmv, and Trmv with A, Aᵀ and Aᴴ.
+func zsymvShapePrec[T complex64 | complex128](b *testing.B, impl *Implementation, prec string, n, k int, uls []blas.Uplo) {
+	e := impl.eng
+	host := make([]T, n*n)
+	for i := range host {
+		host[i] = T(complex(float64(i%7)/8/float64(n), float64(i%5)/8/float64(n)))
+	}
+	a, err1 := NewMatrixFrom(impl, n, n, host)
+	band, err2 := NewMatrixFrom(impl, n, k+1, host[:n*(k+1)])
+	x, err3 := NewVectorFrom(impl, host[:n])
+	y, err4 := NewVector[T](impl, n)
+	if err := errors.Join(err1, err2, err3, err4); err != nil {
+		b.Fatal(err)
+	}
+	defer a.Release()
+	defer band.Release()
+	defer x.Release()
+	defer y.Release()
+	var z T
+	es := int(unsafe.Sizeof(z))
+	nf, kf := float64(n), float64(k)
+	tri := nf * (nf + 1) / 2 * float64(es)
+	stream, walk := zsymvVariants(es)
+	for _, ul := range uls {
+		for _, v := range stream {
+			b.Run(fmt.Sprintf("hemv/%s/%c/%v", prec, ul, v), func(b *testing.B) {
+				v.set(e)
+				symvTime(b, tri, func() (*Event, error) { return Hemv(ul, 1, a, x, 0, y) })
+			})
+			b.Run(fmt.Sprintf("hbmv/%s/%c/%v", prec, ul, v), func(b *testing.B) {
+				v.set(e)
+				symvTime(b, (nf*(kf+1)-kf*(kf+1)/2)*float64(es), func() (*Event, error) { return Hbmv(ul, k, 1, band, x, 0, y) })
+			})
+		}
+		for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans, blas.ConjTrans} {
+			vs := stream
+			if tA == blas.NoTrans {
+				vs = walk
+			}
+			for _, v := range append([]symvVariant{{trmv: true}}, vs...) {
+				v.trmv = true
+				b.Run(fmt.Sprintf("trmv-%c/%s/%c/%v", tA, prec, ul, v), func(b *testing.B) {
+					v.set(e)
+					symvTime(b, tri, func() (*Event, error) { return Trmv(ul, tA, blas.NonUnit, a, x) })
+				})
+			}
+		}
+	}
 }
 
 // symvShapePrec runs BenchmarkSymvShape's cases of one precision on one

@@ -12,9 +12,10 @@ import (
 )
 
 // TestSymvKernels runs the GPUs' dense and band symmetric products and
-// the dense triangular one on PoCL (the CPU-device kernels turned off)
+// the dense and band triangular ones on PoCL (the CPU-device kernels turned off)
 // with each kernel: the tiles in local memory (symv_part, sbmv_tile) and
-// GEMV's kernels for trmv, and the register stream (symv_stream) at its
+// GEMV's kernels for trmv (tbmv then takes level2.cl's mv), and the
+// register stream (symv_stream) at its
 // derived shape and at small shapes that make many
 // tiles, chunks and ragged edges at the test's sizes, with and without
 // vector loads. Against gonum: both triangles, alpha and beta special
@@ -49,10 +50,12 @@ func TestSymvKernels(t *testing.T) {
 				symvGPUCases(t, "Dsymv", e.Launched.Of, impl.Dsymv, gonum.Implementation{}.Dsymv, 1e-12)
 				sbmvGPUCases(t, "Dsbmv", e.Launched.Of, impl.Dsbmv, gonum.Implementation{}.Dsbmv, 1e-12)
 				trmvGPUCases(t, "Dtrmv", e.Launched.Of, impl.Dtrmv, gonum.Implementation{}.Dtrmv, 1e-12)
+				tbmvGPUCases(t, "Dtbmv", e.Launched.Of, impl.Dtbmv, gonum.Implementation{}.Dtbmv, 1e-12)
 			}
 			symvGPUCases(t, "Ssymv", e.Launched.Of, impl.Ssymv, gonum.Implementation{}.Ssymv, 1e-4)
 			sbmvGPUCases(t, "Ssbmv", e.Launched.Of, impl.Ssbmv, gonum.Implementation{}.Ssbmv, 1e-4)
 			trmvGPUCases(t, "Strmv", e.Launched.Of, impl.Strmv, gonum.Implementation{}.Strmv, 1e-4)
+			tbmvGPUCases(t, "Stbmv", e.Launched.Of, impl.Stbmv, gonum.Implementation{}.Stbmv, 1e-4)
 		})
 	}
 }
@@ -133,6 +136,50 @@ func trmvGPUCases[T float32 | float64](t *testing.T, name string, launched func(
 					want(ul, tA, dg, n, a[1:], lda, xw[1:], incX)
 					calls++
 					desc := fmt.Sprintf("%s ul=%c tA=%c d=%c n=%d lda=%d incX=%d", name, ul, tA, dg, n, lda, incX)
+					checkL2Result(t, desc, "x", xg, xw, tol)
+				}
+			}
+		}
+	}
+	onDevice(calls)
+}
+
+// tbmvGPUCases checks got against want for both triangles, transposes
+// and diagonals, bands from the diagonal alone to the whole matrix, lda
+// at and past k+1, NaN in the band's slots outside the matrix (and on a
+// unit diagonal).
+func tbmvGPUCases[T float32 | float64](t *testing.T, name string, launched func(string) int64,
+	got, want func(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []T, lda int, x []T, incX int), tol float64) {
+	vec := uniformVecs[T](5)
+	onDevice := expectOnDevice(t, name, launched)
+	calls := 0
+	c := 0
+	for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
+		for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans} {
+			for _, dg := range []blas.Diag{blas.NonUnit, blas.Unit} {
+				for _, nk := range [][2]int{{1, 0}, {37, 1}, {70, 33}, {130, 64}, {40, 39}} {
+					n, k := nk[0], nk[1]
+					c++
+					incX := []int{1, -3, 2, -1}[c%4]
+					lda := k + 1 + c%3
+					a := vec(1 + (n-1)*lda + k + 1)
+					for i := range n {
+						for s := range k + 1 {
+							j := i + s
+							if ul == blas.Lower {
+								j = i - k + s
+							}
+							if j < 0 || j >= n || dg == blas.Unit && j == i {
+								a[1+i*lda+s] = T(l2nan)
+							}
+						}
+					}
+					x := vec(1 + (n-1)*abs(incX) + 1)
+					xg, xw := slices.Clone(x), slices.Clone(x)
+					got(ul, tA, dg, n, k, a[1:], lda, xg[1:], incX)
+					want(ul, tA, dg, n, k, a[1:], lda, xw[1:], incX)
+					calls++
+					desc := fmt.Sprintf("%s ul=%c tA=%c d=%c n=%d k=%d lda=%d incX=%d", name, ul, tA, dg, n, k, lda, incX)
 					checkL2Result(t, desc, "x", xg, xw, tol)
 				}
 			}

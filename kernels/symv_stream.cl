@@ -1,7 +1,8 @@
 // symv_stream.cl — the symmetric matrix-vector product on a stored
 // triangle read once, streamed through registers (for GPUs), for both the
 // dense (symv) and the band (sbmv) storage; built after common.cl and
-// level1.cl (realv, L1_VW, l1_mis, l1_hsum).
+// level1.cl (realv, L1_VW, l1_mis, l1_hsum, and for complex elements
+// the Z_ lane macros).
 //
 // Element A(i, j) of the stored triangle lies at a[i·ld + j + off]: the
 // dense triangle has ld = lda, off = 0, k = n−1; gonum's upper band has
@@ -10,11 +11,12 @@
 // 0 ≤ j−i ≤ k (upper) or 0 ≤ i−j ≤ k (lower), with i, j < n; nothing
 // else is read.
 //
-// The matrix is cut into SS_TB×SS_TB tiles, SS_TB = SS_TX·L1_VW: tile
+// The matrix is cut into SS_TB×SS_TB tiles, SS_TB = SS_TX·SS_EV (SS_EV
+// elements in a vector load: L1_VW, or L1_VW/2 complex ones): tile
 // (bi, q) at diagonal distance d = |q − bi| < nd. Work-group (c, q) takes
 // block column q and the tiles of diagonals [c·SS_CH, (c+1)·SS_CH) down
 // (lower) or up (upper) from the diagonal tile. Work-item (lx, ly) owns
-// the L1_VW columns q·SS_TB + lx·L1_VW + [0, L1_VW) and, in each tile, the
+// the SS_EV columns q·SS_TB + lx·SS_EV + [0, SS_EV) and, in each tile, the
 // rows ly, ly + SS_TY, ...: it loads its piece of each row in one vector
 // load (a row's pieces across lx are one coalesced read) and uses it
 // twice:
@@ -38,9 +40,66 @@
 // of an element outside the triangle (its value could be NaN).
 //
 // Defines: SS_TX, SS_TY (work-group shape; SS_TY divides SS_TB), SS_CH
-// (tiles per work-group).
+// (tiles per work-group), SS_CPLX (complex elements, below).
 
 #pragma OPENCL FP_CONTRACT OFF
+
+// Complex matrices (SS_CPLX: Hermitian hemv and hbmv, complex trmv): an
+// element is a real2 (its real part, then its imaginary part), a, x, y,
+// rpart and cpart point at reals while every index and offset counts
+// elements, and a vector load of L1_VW reals holds SS_EV = L1_VW/2
+// elements. Products are Go's complex products term by term: alpha·v is
+// are·v + aim·ṽ lane by lane (level1.cl's z_mul), a row piece's sum is
+// zdot's even-minus-odd and even-plus-odd lanes. conj (an argument) has
+// the column sums take conj(A(i, j)): Aᴴ·x, and the Hermitian product's
+// other triangle. With both sums (what 3) the matrix is Hermitian, and
+// its diagonal's imaginary part is taken as zero, as gonum does.
+#ifdef SS_CPLX
+typedef real2 elem;
+#define SS_EV (L1_VW / 2)
+#define SS_RE 2
+#define SS_LD(p, i) vload2((i), (p))
+#define SS_ST(p, i, v) vstore2((v), (i), (p))
+static inline real2 ss_mul(const real2 a, const real2 b)
+{
+    return (real2)(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
+}
+#define SS_CJ(v) (conj ? (real2)((v).x, -(v).y) : (v))
+#define SS_VCJ(v) (conj ? (v) * -Z_ALT : (v))
+#define SS_HERM(v, i, j) \
+    if (what == 3 && (i) == (j)) (v).y = 0
+// v·s lane by lane, s one element.
+static inline realv ss_vmul(const realv v, const real2 s)
+{
+    return s.x * v + s.y * (Z_SWAP(v) * Z_ALT);
+}
+// Σ_e v_e·w_e over the vectors' elements.
+static inline real2 ss_hdot(const realv v, const realv w)
+{
+    const realv p = v * w, q = v * Z_SWAP(w);
+    return (real2)(Z_EVEN(p) - Z_ODD(p), Z_EVEN(q) + Z_ODD(q));
+}
+#define SS_SCALAR(s) const real s##_re, const real s##_im
+#define SS_VAL(s) ((real2)(s##_re, s##_im))
+#define SS_IS(s, v) (s##_re == (real)(v) && s##_im == (real)0)
+#else
+typedef real elem;
+#define SS_EV L1_VW
+#define SS_RE 1
+#define SS_LD(p, i) ((p)[i])
+#define SS_ST(p, i, v) ((p)[i] = (v))
+#define ss_mul(a, b) ((a) * (b))
+#define SS_CJ(v) (v)
+#define SS_VCJ(v) (v)
+#define SS_HERM(v, i, j)
+#define ss_vmul(v, s) ((v) * (s))
+#define ss_hdot(v, w) l1_hsum((v) * (w))
+#define SS_SCALAR(s) const real s
+#define SS_VAL(s) (s)
+#define SS_IS(s, v) ((s) == (real)(v))
+#endif
+// The vector of row i's elements from j0, with rows ld elements apart.
+#define SS_VLD(a, i, ld, off, j0) (*(__global const realv*)((a) + SS_RE * ((long)(i) * (ld) + (off) + (j0))))
 
 #ifndef SS_TX
 #define SS_TX 32
@@ -51,7 +110,7 @@
 #ifndef SS_CH
 #define SS_CH 4
 #endif
-#define SS_TB (SS_TX * L1_VW)
+#define SS_TB (SS_TX * SS_EV)
 #define SS_RPT (SS_TB / SS_TY)
 
 // ss_stored says whether A(i, j) is in the stored triangle and the matrix.
@@ -66,12 +125,12 @@ void symv_stream(const int n, const int k, const int upper, const int nb, const 
                  __global const real* a, const int ld, const int off,
                  __global const real* x, const int offx, const int incx,
                  __global real* rpart, __global real* cpart, const int vec,
-                 const int what, const int dg)
+                 const int what, const int dg, const int conj)
 {
     const int rows = what & 1, cols = what & 2;
     // Row pieces' sums of two tiles; at the end, the columns' sums of the
     // SS_TY slices (SS_TY·SS_TB ≤ 2·SS_TB·(SS_TX + 1): the host checks).
-    __local real lrow[2 * SS_TB * (SS_TX + 1)];
+    __local elem lrow[2 * SS_TB * (SS_TX + 1)];
 #define SS_LROW(b, r, t) lrow[((b) * SS_TB + (r)) * (SS_TX + 1) + (t)]
     const int lx = get_local_id(0), ly = get_local_id(1);
     // Chunk c has nb − c·SS_CH groups: the block columns with a tile at
@@ -83,13 +142,13 @@ void symv_stream(const int n, const int k, const int upper, const int nb, const 
     }
     const int q = upper ? c * SS_CH + g : g;
     const int d0 = c * SS_CH, d1 = min(d0 + SS_CH, nd);
-    const int jq = q * SS_TB, j0 = jq + lx * L1_VW;
+    const int jq = q * SS_TB, j0 = jq + lx * SS_EV;
     // x of the work-item's columns.
     realv xcv;
-    real* xc = (real*)&xcv;
-    for (int e = 0; e < L1_VW; e++) xc[e] = j0 + e < n ? x[offx + (long)(j0 + e) * incx] : (real)0;
+    elem* xc = (elem*)&xcv;
+    for (int e = 0; e < SS_EV; e++) xc[e] = j0 + e < n ? SS_LD(x, offx + (long)(j0 + e) * incx) : (elem)0;
     realv cacc = 0;
-    real* cp = (real*)&cacc;
+    elem* cp = (elem*)&cacc;
     const int aligned = vec && l1_mis(a) == 0;
     int buf = 0;
     for (int d = d0; d < d1; d++) {
@@ -101,29 +160,30 @@ void symv_stream(const int n, const int k, const int upper, const int nb, const 
         const int full = aligned && i0 + SS_TB <= n && jq + SS_TB <= n && dlo >= 0 && dhi <= k;
         if (full) {
             realv v[SS_RPT];
-            real xi[SS_RPT];
+            elem xi[SS_RPT];
             for (int u = 0; u < SS_RPT; u++) {
                 const long i = i0 + ly + u * SS_TY;
-                v[u] = *(__global const realv*)(a + i * ld + off + j0);
-                xi[u] = x[offx + i * incx];
+                v[u] = SS_VLD(a, i, ld, off, j0);
+                xi[u] = SS_LD(x, offx + i * incx);
             }
             if (cols) {
-                for (int u = 0; u < SS_RPT; u++) cacc += v[u] * xi[u];
+                for (int u = 0; u < SS_RPT; u++) cacc += ss_vmul(SS_VCJ(v[u]), xi[u]);
             }
             if (rows) {
-                for (int u = 0; u < SS_RPT; u++) SS_LROW(buf, ly + u * SS_TY, lx) = l1_hsum(v[u] * xcv);
+                for (int u = 0; u < SS_RPT; u++) SS_LROW(buf, ly + u * SS_TY, lx) = ss_hdot(v[u], xcv);
             }
         } else {
             for (int u = 0; u < SS_RPT; u++) {
                 const int r = ly + u * SS_TY, i = i0 + r;
-                const real xi = i < n ? x[offx + (long)i * incx] : (real)0;
-                real s = 0;
-                for (int e = 0; e < L1_VW; e++) {
+                const elem xi = i < n ? SS_LD(x, offx + (long)i * incx) : (elem)0;
+                elem s = 0;
+                for (int e = 0; e < SS_EV; e++) {
                     const int j = j0 + e;
                     if (ss_stored(i, j, n, k, upper)) {
-                        const real v = a[(long)i * ld + off + j];
-                        if (rows && (i != j || dg == 1)) s += v * xc[e];
-                        if (cols && (i != j || dg == 2)) cp[e] += v * xi;
+                        elem v = SS_LD(a, (long)i * ld + off + j);
+                        SS_HERM(v, i, j);
+                        if (rows && (i != j || dg == 1)) s += ss_mul(v, xc[e]);
+                        if (cols && (i != j || dg == 2)) cp[e] += ss_mul(SS_CJ(v), xi);
                     }
                 }
                 SS_LROW(buf, r, lx) = s;
@@ -134,21 +194,21 @@ void symv_stream(const int n, const int k, const int upper, const int nb, const 
         // after the next barrier, which every work-item reaches only
         // after these reads.
         for (int r = ly * SS_TX + lx; rows && r < SS_TB; r += SS_TX * SS_TY) {
-            real s = 0;
+            elem s = 0;
             for (int t = 0; t < SS_TX; t++) s += SS_LROW(buf, r, t);
-            if (i0 + r < n) rpart[(long)d * n + i0 + r] = s;
+            if (i0 + r < n) SS_ST(rpart, (long)d * n + i0 + r, s);
         }
         buf ^= 1;
     }
     if (!cols) return; // the same for the whole group
     barrier(CLK_LOCAL_MEM_FENCE); // the last tile's row sums read
-    for (int e = 0; e < L1_VW; e++) lrow[(ly * SS_TX + lx) * L1_VW + e] = cp[e];
+    for (int e = 0; e < SS_EV; e++) lrow[(ly * SS_TX + lx) * SS_EV + e] = cp[e];
     barrier(CLK_LOCAL_MEM_FENCE);
     if (ly == 0) {
-        for (int e = 0; e < L1_VW; e++) {
-            real s = 0;
-            for (int w = 0; w < SS_TY; w++) s += lrow[(w * SS_TX + lx) * L1_VW + e];
-            if (j0 + e < n) cpart[(long)c * n + j0 + e] = s;
+        for (int e = 0; e < SS_EV; e++) {
+            elem s = 0;
+            for (int w = 0; w < SS_TY; w++) s += lrow[(w * SS_TX + lx) * SS_EV + e];
+            if (j0 + e < n) SS_ST(cpart, (long)c * n + j0 + e, s);
         }
     }
 #undef SS_LROW
@@ -167,10 +227,10 @@ void symv_walk(const int n, const int k, const int upper, const int nb, const in
                __global const real* a, const int ld, const int off,
                __global const real* x, const int offx, const int incx,
                __global real* rpart, __global real* cpart, const int vec,
-               const int what, const int dg)
+               const int what, const int dg, const int conj)
 {
-    __local real lcs[2 * SS_TY * SS_TB];    // two tiles' column sums by slice
-    __local real lrs[SS_TB * (SS_TX + 1)]; // the rows' sums by lane, at the end
+    __local elem lcs[2 * SS_TY * SS_TB];    // two tiles' column sums by slice
+    __local elem lrs[SS_TB * (SS_TX + 1)]; // the rows' sums by lane, at the end
     const int rows = what & 1, cols = what & 2;
     const int lx = get_local_id(0), ly = get_local_id(1);
     int g = get_group_id(0), c = 0;
@@ -181,10 +241,10 @@ void symv_walk(const int n, const int k, const int upper, const int nb, const in
     const int bi = upper ? g : c * SS_CH + g;
     const int d0 = c * SS_CH, d1 = min(d0 + SS_CH, nd);
     const int i0 = bi * SS_TB;
-    real xi[SS_RPT], racc[SS_RPT];
+    elem xi[SS_RPT], racc[SS_RPT];
     for (int u = 0; u < SS_RPT; u++) {
         const int i = i0 + ly + u * SS_TY;
-        xi[u] = i < n ? x[offx + (long)i * incx] : (real)0;
+        xi[u] = i < n ? SS_LD(x, offx + (long)i * incx) : (elem)0;
         racc[u] = 0;
     }
     const int aligned = vec && l1_mis(a) == 0;
@@ -192,48 +252,47 @@ void symv_walk(const int n, const int k, const int upper, const int nb, const in
     for (int d = d0; d < d1; d++) {
         const int q = upper ? bi + d : bi - d;
         if (q < 0 || q >= nb) break; // the same for the whole group
-        const int jq = q * SS_TB, j0 = jq + lx * L1_VW;
+        const int jq = q * SS_TB, j0 = jq + lx * SS_EV;
         const int dlo = upper ? jq - (i0 + SS_TB - 1) : i0 - (jq + SS_TB - 1);
         const int dhi = upper ? jq + SS_TB - 1 - i0 : i0 + SS_TB - 1 - jq;
         const int full = aligned && i0 + SS_TB <= n && jq + SS_TB <= n && dlo >= 0 && dhi <= k;
         realv xcv, cs = 0;
-        real* xc = (real*)&xcv;
-        real* cp = (real*)&cs;
-        for (int e = 0; e < L1_VW; e++) xc[e] = j0 + e < n ? x[offx + (long)(j0 + e) * incx] : (real)0;
+        elem* xc = (elem*)&xcv;
+        elem* cp = (elem*)&cs;
+        for (int e = 0; e < SS_EV; e++) xc[e] = j0 + e < n ? SS_LD(x, offx + (long)(j0 + e) * incx) : (elem)0;
         if (full) {
             realv v[SS_RPT];
-            for (int u = 0; u < SS_RPT; u++) {
-                v[u] = *(__global const realv*)(a + (long)(i0 + ly + u * SS_TY) * ld + off + j0);
-            }
+            for (int u = 0; u < SS_RPT; u++) v[u] = SS_VLD(a, i0 + ly + u * SS_TY, ld, off, j0);
             if (cols) {
-                for (int u = 0; u < SS_RPT; u++) cs += v[u] * xi[u];
+                for (int u = 0; u < SS_RPT; u++) cs += ss_vmul(SS_VCJ(v[u]), xi[u]);
             }
             if (rows) {
-                for (int u = 0; u < SS_RPT; u++) racc[u] += l1_hsum(v[u] * xcv);
+                for (int u = 0; u < SS_RPT; u++) racc[u] += ss_hdot(v[u], xcv);
             }
         } else {
             for (int u = 0; u < SS_RPT; u++) {
                 const int i = i0 + ly + u * SS_TY;
-                for (int e = 0; e < L1_VW; e++) {
+                for (int e = 0; e < SS_EV; e++) {
                     const int j = j0 + e;
                     if (ss_stored(i, j, n, k, upper)) {
-                        const real v = a[(long)i * ld + off + j];
-                        if (rows && (i != j || dg == 1)) racc[u] += v * xc[e];
-                        if (cols && (i != j || dg == 2)) cp[e] += v * xi[u];
+                        elem v = SS_LD(a, (long)i * ld + off + j);
+                        SS_HERM(v, i, j);
+                        if (rows && (i != j || dg == 1)) racc[u] += ss_mul(v, xc[e]);
+                        if (cols && (i != j || dg == 2)) cp[e] += ss_mul(SS_CJ(v), xi[u]);
                     }
                 }
             }
         }
         if (cols) { // the same for the whole group
-            for (int e = 0; e < L1_VW; e++) lcs[(buf * SS_TY + ly) * SS_TB + lx * L1_VW + e] = cp[e];
+            for (int e = 0; e < SS_EV; e++) lcs[(buf * SS_TY + ly) * SS_TB + lx * SS_EV + e] = cp[e];
             barrier(CLK_LOCAL_MEM_FENCE);
             // lcs's half buf is written again two tiles on, after the
             // next barrier, which every work-item reaches after these
             // reads.
             for (int t = ly * SS_TX + lx; t < SS_TB; t += SS_TX * SS_TY) {
-                real s = 0;
+                elem s = 0;
                 for (int w = 0; w < SS_TY; w++) s += lcs[(buf * SS_TY + w) * SS_TB + t];
-                if (jq + t < n) cpart[(long)d * n + jq + t] = s;
+                if (jq + t < n) SS_ST(cpart, (long)d * n + jq + t, s);
             }
             buf ^= 1;
         }
@@ -242,9 +301,9 @@ void symv_walk(const int n, const int k, const int upper, const int nb, const in
     for (int u = 0; u < SS_RPT; u++) lrs[(ly + u * SS_TY) * (SS_TX + 1) + lx] = racc[u];
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int r = ly * SS_TX + lx; r < SS_TB; r += SS_TX * SS_TY) {
-        real s = 0;
+        elem s = 0;
         for (int t = 0; t < SS_TX; t++) s += lrs[r * (SS_TX + 1) + t];
-        if (i0 + r < n) rpart[(long)c * n + i0 + r] = s;
+        if (i0 + r < n) SS_ST(rpart, (long)c * n + i0 + r, s);
     }
 }
 
@@ -258,16 +317,16 @@ void symv_walk(const int n, const int k, const int upper, const int nb, const in
 #define SF_TX 32
 #define SF_TY 8
 __kernel __attribute__((reqd_work_group_size(SF_TX, SF_TY, 1)))
-void symv_fin(const int n, const int upper, const int nb, const int nd, const real alpha,
+void symv_fin(const int n, const int upper, const int nb, const int nd, SS_SCALAR(alpha),
               __global const real* rpart, __global const real* cpart,
-              const real beta, __global real* y, const int offy, const int incy,
+              SS_SCALAR(beta), __global real* y, const int offy, const int incy,
               const int what, const int unit, __global const real* x, const int offx, const int incx,
               const int walk)
 {
-    __local real sums[SF_TY][SF_TX + 1];
+    __local elem sums[SF_TY][SF_TX + 1];
     const int lx = get_local_id(0), ly = get_local_id(1);
     const int i = get_group_id(0) * SF_TX + lx;
-    real s = 0;
+    elem s = 0;
     if (i < n) {
         // Slot t of a kind holds the tile or chunk at diagonal distance
         // t·step from block b.
@@ -276,18 +335,21 @@ void symv_fin(const int n, const int upper, const int nb, const int nd, const re
         const int rn = walk ? nch : nd, rstep = walk ? SS_CH : 1;
         const int cn = walk ? nd : nch, cstep = walk ? 1 : SS_CH;
         for (int t = ly; (what & 1) && t < rn; t += SF_TY) {
-            if (upper ? b + t * rstep < nb : b - t * rstep >= 0) s += rpart[(long)t * n + i];
+            if (upper ? b + t * rstep < nb : b - t * rstep >= 0) s += SS_LD(rpart, (long)t * n + i);
         }
         for (int t = ly; (what & 2) && t < cn; t += SF_TY) {
-            if (upper ? b - t * cstep >= 0 : b + t * cstep < nb) s += cpart[(long)t * n + i];
+            if (upper ? b - t * cstep >= 0 : b + t * cstep < nb) s += SS_LD(cpart, (long)t * n + i);
         }
     }
     sums[ly][lx] = s;
     barrier(CLK_LOCAL_MEM_FENCE);
     if (ly != 0 || i >= n) return;
-    real t = 0;
+    elem t = 0;
     for (int w = 0; w < SF_TY; w++) t += sums[w][lx];
-    if (unit) t += x[offx + (long)i * incx];
+    if (unit) t += SS_LD(x, offx + (long)i * incx);
+    // beta == 0 assigns; beta == 1 leaves y as it is (for a complex y
+    // 1·y is not y where a part is infinite).
     const long iy = offy + (long)i * incy;
-    y[iy] = ((beta == (real)0) ? (real)0 : beta * y[iy]) + alpha * t;
+    const elem yb = SS_IS(beta, 0) ? (elem)0 : SS_IS(beta, 1) ? SS_LD(y, iy) : ss_mul(SS_VAL(beta), SS_LD(y, iy));
+    SS_ST(y, iy, yb + ss_mul(SS_VAL(alpha), t));
 }

@@ -77,7 +77,9 @@ TIMEOUT=${OCLGRIND_TIMEOUT:-720}
 # triangle) at three of those launches; TestZgerRows zger_rows (complex
 # GERU and GERC) and TestZgemvKernels zgemv_n, zgemv_t_part and
 # zgemv_t_fin (complex GEMV with A, Aᵀ and Aᴴ) at the same three
-# (TestZherRows has a pass of its own, below);
+# (TestZherRows has a pass of its own, below); TestZstreamKernels
+# symv_stream's complex build (HEMV, HBMV, TRMV) at its derived
+# shape and at a small one along block rows;
 # TestTrsvBlockedSplit the triangular solves' split
 # schedule (trsv_sol, then trsv_upd), which no device takes by itself, at
 # one shape (its whole run takes about 3 minutes on Oclgrind);
@@ -91,7 +93,7 @@ TIMEOUT=${OCLGRIND_TIMEOUT:-720}
 # resident complex level 1 and 2 operations (packed triangles included:
 # Ztpmv's and Ztpsv's testblas take long on Oclgrind).
 COMPLEX_LIGHT='(Zaxpy|Zcopy|Zdotc|Zdotu|Zdscal|Zscal|Zswap|Dzasum|Dznrm2|Izamax|Zgerc|Zgeru|Zher|Zher2|Zhpr|Zhpr2|Zhpmv)'
-CONFORMANCE=${1:-'^TestTestblas$/.*/^default$|^TestFloat32$|^TestSrotgSrotmg$|^TestGemmKernelsSmall$|^TestLevel3ViaGemmSmall$|^TestResidentScalars$|^TestNrm2ToSqrtRecip$|^TestNrm2To32$|^TestComplexTestblas$/^always$/^'"$COMPLEX_LIGHT"'$|^TestComplexLevel2Small$|^TestComplexLevel3Shared$|^TestZgemm3MSmall$|^TestResidentComplexL12$|^TestLevel1VectorPathNonFinite$|^TestLevel1ShapeVariants$|^TestLevel1ComplexVectorPath$|^TestComplexReductionsLong$|^TestSymvKernels$|^TestGemvTShapes$|^TestSyrRows$|^TestZgerRows$|^TestZgemvKernels$|^TestTrsvBlockedSplit$/^ts=4$/^nb=8$/^(float64|complex64|nonfinite)$|^TestTrsvBlockedFlow$/^ts=4$/^groups=3$/^(float64|complex64|nonfinite)$|^TestTrsvFlowRescue$/^groups=3$/^poison=4$/^spin=0$/^float32$'}
+CONFORMANCE=${1:-'^TestTestblas$/.*/^default$|^TestFloat32$|^TestSrotgSrotmg$|^TestGemmKernelsSmall$|^TestLevel3ViaGemmSmall$|^TestResidentScalars$|^TestNrm2ToSqrtRecip$|^TestNrm2To32$|^TestComplexTestblas$/^always$/^'"$COMPLEX_LIGHT"'$|^TestComplexLevel2Small$|^TestComplexLevel3Shared$|^TestZgemm3MSmall$|^TestResidentComplexL12$|^TestLevel1VectorPathNonFinite$|^TestLevel1ShapeVariants$|^TestLevel1ComplexVectorPath$|^TestComplexReductionsLong$|^TestSymvKernels$|^TestGemvTShapes$|^TestSyrRows$|^TestZgerRows$|^TestZgemvKernels$|^TestZstreamKernels$/^shape=(0x0x0x0|1x4x2x3),|^TestTrsvBlockedSplit$/^ts=4$/^nb=8$/^(float64|complex64|nonfinite)$|^TestTrsvBlockedFlow$/^ts=4$/^groups=3$/^(float64|complex64|nonfinite)$|^TestTrsvFlowRescue$/^groups=3$/^poison=4$/^spin=0$/^float32$'}
 # Passes 2 and 3: GEMM, reductions (single and multi-group), triangular
 # routines (trsv_inv, trsv_blk, trsv_upd at one split shape: a tile and
 # x's block in local memory, and trsv_flow on three work-groups), symv_part
@@ -106,7 +108,7 @@ CONFORMANCE=${1:-'^TestTestblas$/.*/^default$|^TestFloat32$|^TestSrotgSrotmg$|^T
 # work-item writes only its own elements (no local memory, no barriers),
 # and their GEMM is the real one raced here (TestComplexLevel3Shared is
 # clean under --data-races, 88 s on the CI machine, 2026-12-01).
-RACES=${OCLGRIND_RACES_RUN:-'^TestTestblas$/^(Dgemm|Dtrsm|Dtrmm|Dtrsv|Dtbsv|Dtpsv|Ddot|Dnrm2|Dasum|Idamax|Dsymv|Dgbmv|Dsbmv)$/^default$|^TestFloat32$/^(Sgemm|Strsm|Strmm|Strsv|Sdot|Snrm2|Sasum|Isamax|Dsdot)$|^TestGemmKernelsSmall$|^TestLevel3ViaGemmSmall$|^TestResidentScalars$|^TestComplexTestblas$/^always$/^(Zdotc|Dzasum|Dznrm2|Izamax)$|^TestComplexLevel2Small$|^TestSymvKernels$|^TestGemvTShapes$|^TestSyrRows$|^TestZgemvKernels$/^auto$|^TestTrsvBlockedNonFinite$|^TestTrsvBlockedSplit$/^ts=4$/^nb=12$/^(float64|float32)$|^TestTrsvBlockedFlow$/^ts=4$/^groups=3$/^float64$'}
+RACES=${OCLGRIND_RACES_RUN:-'^TestTestblas$/^(Dgemm|Dtrsm|Dtrmm|Dtrsv|Dtbsv|Dtpsv|Ddot|Dnrm2|Dasum|Idamax|Dsymv|Dgbmv|Dsbmv)$/^default$|^TestFloat32$/^(Sgemm|Strsm|Strmm|Strsv|Sdot|Snrm2|Sasum|Isamax|Dsdot)$|^TestGemmKernelsSmall$|^TestLevel3ViaGemmSmall$|^TestResidentScalars$|^TestComplexTestblas$/^always$/^(Zdotc|Dzasum|Dznrm2|Izamax)$|^TestComplexLevel2Small$|^TestSymvKernels$|^TestGemvTShapes$|^TestSyrRows$|^TestZgemvKernels$/^auto$|^TestZstreamKernels$/^shape=1x4x2x3,|^TestTrsvBlockedNonFinite$|^TestTrsvBlockedSplit$/^ts=4$/^nb=12$/^(float64|float32)$|^TestTrsvBlockedFlow$/^ts=4$/^groups=3$/^float64$'}
 # Kernels pass 1 does not run, and why.
 NOT_ON_OCLGRIND=(
 	# NVIDIA PTX (mma.sync, cp.async); chosen only on NVIDIA devices of

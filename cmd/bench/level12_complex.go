@@ -243,9 +243,61 @@ func level2ComplexOps[T complex64 | complex128](b *bencher, n int) ([]l12op, err
 			}),
 			theirs: theirs(func() error { return clblast.ComplexTrmv[T](q, true, 0, false, n, am, x.view) }),
 			slices: hostBatch(func() { d.trmv(blas.Upper, blas.NoTrans, blas.NonUnit, n, host, n, x.host, 1) })},
+		{name: p + "TRMV-C", bytes: es * (tri + 2*nf),
+			ours: residentBatch(func() (*clblas.Event, error) {
+				return clblas.Trmv(blas.Upper, blas.ConjTrans, blas.NonUnit, a, x.v)
+			}),
+			theirs: theirs(func() error { return clblast.ComplexTrmv[T](q, true, 2, false, n, am, x.view) }),
+			slices: hostBatch(func() { d.trmv(blas.Upper, blas.ConjTrans, blas.NonUnit, n, host, n, x.host, 1) })},
 	}
-	finishOps(ops, 2, fmt.Sprintf("%d^2", n), d.set, func() { a.Release(); x.v.Release(); y.v.Release() })
+	bandOps, releaseBand, err := complexBandOps[T](b, n, rnd, x, y)
+	if err != nil {
+		return nil, err
+	}
+	ops = append(ops, bandOps...)
+	finishOps(ops, 2, fmt.Sprintf("%d^2", n), d.set, func() { a.Release(); releaseBand(); x.v.Release(); y.v.Release() })
 	return ops, nil
+}
+
+// complexBandOps builds HBMV on a band of n/4 superdiagonals and TBMV on
+// one of n/32 (level2SolveOps's widths), resident only.
+func complexBandOps[T complex64 | complex128](b *bencher, n int, rnd *rand.Rand, x, y *resVec[T]) ([]l12op, func(), error) {
+	nf, es := float64(n), float64(elemBytes[T]())
+	p, _ := cxPrefix[T]()
+	// inBand is the number of elements of an n×n triangular band of k
+	// off-diagonals (the diagonal included).
+	inBand := func(k int) float64 { return nf*float64(k+1) - float64(k)*float64(k+1)/2 }
+	band := func(k int) (*clblas.Matrix[T], error) {
+		host := make([]T, n*(k+1))
+		for i := range host {
+			host[i] = T(complex(rnd.Float64()/float64(2*n), rnd.Float64()/float64(2*n)))
+		}
+		return clblas.NewMatrixFrom(b.impl, n, k+1, host)
+	}
+	ks, kt := max(n/4, 1), max(n/32, 1)
+	sb, err := band(ks)
+	if err != nil {
+		return nil, nil, err
+	}
+	tb, err := band(kt)
+	if err != nil {
+		sb.Release()
+		return nil, nil, err
+	}
+	alpha, beta := T(1), T(0.5)
+	ops := []l12op{
+		{name: p + "HBMV", bytes: es * (inBand(ks) + 3*nf),
+			ours: residentBatch(func() (*clblas.Event, error) { return clblas.Hbmv(blas.Upper, ks, alpha, sb, x.v, beta, y.v) })},
+		{name: p + "TBMV", bytes: es * (inBand(kt) + 2*nf),
+			ours: residentBatch(func() (*clblas.Event, error) {
+				return clblas.Tbmv(blas.Lower, blas.NoTrans, blas.NonUnit, kt, tb, x.v)
+			})},
+		{name: p + "TBMV-C", bytes: es * (inBand(kt) + 2*nf),
+			ours: residentBatch(func() (*clblas.Event, error) {
+				return clblas.Tbmv(blas.Lower, blas.ConjTrans, blas.NonUnit, kt, tb, x.v)
+			})},
+	}
+	return ops, func() { sb.Release(); tb.Release() }, nil
 }
 
 // realScal is CLBlast's SSCAL or DSCAL, on the parts of a complex T.

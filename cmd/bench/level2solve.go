@@ -81,6 +81,14 @@ func level2SolveOps[T float32 | float64](b *bencher, n int, a *clblas.Matrix[T],
 			ours: loop(func() (*clblas.Event, error) {
 				return clblas.Tbsv(blas.Lower, blas.NoTrans, blas.Unit, kt, tb, x.v)
 			})},
+		{name: p + "TBMV", bytes: es * (inBand(kt, 0) + 2*nf),
+			ours: loop(func() (*clblas.Event, error) {
+				return clblas.Tbmv(blas.Lower, blas.NoTrans, blas.NonUnit, kt, tb, x.v)
+			})},
+		{name: p + "TBMV-T", bytes: es * (inBand(kt, 0) + 2*nf),
+			ours: loop(func() (*clblas.Event, error) {
+				return clblas.Tbmv(blas.Lower, blas.Trans, blas.NonUnit, kt, tb, x.v)
+			})},
 		{name: p + "GBMV", bytes: es * (inBand(kg, kg) + 3*nf),
 			ours: loop(func() (*clblas.Event, error) {
 				return clblas.Gbmv(blas.NoTrans, n, n, kg, kg, T(1), gb, x.v, T(0.5), y.v)

@@ -85,13 +85,8 @@ func sbmvShape(localMem int64, maxLocal, es int) (st, sy int) {
 // column sums per tile, then sbmv_fin.
 func sbmvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
 	n, k := d.n, d.kl
-	if symvKernelFor(c) == SymvStream {
-		// Row i's band is contiguous from A(i, i) (upper) or A(i, i−k).
-		off := 0
-		if !d.upper {
-			off = k
-		}
-		symvStreamOnDevice(c, n, k, d.upper, a, d.Lda-1, off, alpha, x, offX, incX, beta, y, offY, incY) // symv_stream.go
+	if o, ld, off, ok := streamOpOf(d); ok && symvKernelFor(c) == SymvStream {
+		streamMV(c, o, a, ld, off, alpha, 0, x, offX, incX, beta, 0, y, offY, incY) // symv_stream.go
 		return
 	}
 	st, sy := sbmvShape(c.E.Prof.LocalMemBytes, c.E.Prof.MaxWorkGroupSize, ElemSize[T]())

@@ -8,7 +8,10 @@ import (
 
 // Complex level 2 device routines, on the kernels of
 // kernels/complex_level2.cl: zmv for the products (gemv, gbmv, hemv, hbmv,
-// hpmv, and trmv, tbmv, tpmv into a scratch vector), zrank for the rank updates. Matrices are described
+// hpmv, and trmv, tbmv, tpmv into a scratch vector), zrank for the rank updates;
+// on GPUs the dense and band Hermitian products and the dense triangular
+// one take symv_stream.cl's complex build, and GEMV and the dense rank updates
+// gemv.cl's complex kernels. Matrices are described
 // as in device_level2.go (L2Mat), with trans 0, 1, 2 for NoTrans, Trans and
 // ConjTrans, and the kind l2KindSymmetric standing for Hermitian. The
 // triangular solves are trsv.cl's blocked ones (trsv_blocked.go).
@@ -78,6 +81,10 @@ func CxMVOnDevice[R Real](c *Call, d CxMat, a *cl.Buffer, nout int, are, aim R, 
 		zgemvNOnDevice(c, d.m, d.n, d.Lda, a, are, aim, x, offX, incX, bre, bim, y, offY, incY) // gemv_fast.go
 		return
 	}
+	if o, ld, off, ok := cxStreamOp(c, d); ok {
+		streamMV(c, o, a, ld, off, are, aim, x, offX, incX, bre, bim, y, offY, incY) // symv_stream.go
+		return
+	}
 	args := append(d.args(a), int32(nout), are, aim, x, int64(offX), int32(incX), bre, bim, y, int64(offY), int32(incY))
 	if L2OnCPU(c) || (d.kind == l2KindGeneral && d.trans) {
 		// A work-item per element of y: on a CPU it walks its row
@@ -87,6 +94,28 @@ func CxMVOnDevice[R Real](c *Call, d CxMat, a *cl.Buffer, nout int, are, aim R, 
 		return
 	}
 	c.Run(c.Kernel(cxL2File, "zmv_wg"), []int{nout * zmvGroup}, []int{zmvGroup}, args...)
+}
+
+// cxStreamOp is symv_stream's complex product for d on GPUs: the
+// Hermitian ones in dense or band storage (hemv, hbmv) and the dense
+// triangular one (trmv), where the kernel settings (symvKernelFor,
+// trmvKernelFor) name the stream. Its column sums take conj(A(i, j)) for
+// the Hermitian matrix's other triangle and for Aᴴ. (A band triangle
+// keeps zmv_wg: on the H200 the stream read a band of n/32 diagonals
+// slower, as it does for the real TBMV: BENCHMARKS.md, "NVIDIA H200,
+// 2026-12-03 (fourteenth session)".)
+func cxStreamOp(c *Call, d CxMat) (o streamOp, ld, off int, ok bool) {
+	o, ld, off, ok = streamOpOf(d.L2Mat)
+	switch {
+	case !ok || L2OnCPU(c):
+		return o, 0, 0, false
+	case d.kind == l2KindSymmetric && symvKernelFor(c) != SymvStream:
+		return o, 0, 0, false
+	case d.kind == l2KindTriangular && (d.storage != L2Dense || trmvKernelFor(c) != TrmvStream):
+		return o, 0, 0, false
+	}
+	o.cplx, o.conj = true, d.conj || o.what == 3
+	return o, ld, off, true
 }
 
 // CxSVOnDevice enqueues the in-place solve M·x = b for the triangular

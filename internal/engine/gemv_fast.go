@@ -94,8 +94,8 @@ func gemvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, alpha T, x *cl.Buffer,
 // leaving nt partial sums per element of y, which gemv_t_fin adds up.
 func symvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
 	n := d.n
-	if symvKernelFor(c) == SymvStream {
-		symvStreamOnDevice(c, n, n-1, d.upper, a, d.Lda, 0, alpha, x, offX, incX, beta, y, offY, incY) // symv_stream.go
+	if o, ld, off, ok := streamOpOf(d); ok && symvKernelFor(c) == SymvStream {
+		streamMV(c, o, a, ld, off, alpha, 0, x, offX, incX, beta, 0, y, offY, incY) // symv_stream.go
 		return
 	}
 	sh := l1ShapeOf(c)
@@ -142,18 +142,11 @@ func symvShape(local int, localMem int64, es int) (tb, ty int) {
 // trmvOnDevice enqueues out = op(A)·x for the dense triangular n×n A of
 // descriptor d; out must not alias x.
 func trmvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, x *cl.Buffer, offX, incX int, out *cl.Buffer, offO, incO int) {
-	n := d.n
-	if trmvKernelFor(c) == TrmvStream {
-		o := streamOp{n: n, k: n - 1, upper: d.upper, unit: d.unit, what: 1, dg: 1}
-		if d.trans {
-			o.what, o.dg = 2, 2
-		}
-		if d.unit {
-			o.dg = 0
-		}
-		streamMV(c, o, a, d.Lda, 0, T(1), x, offX, incX, T(0), out, offO, incO) // symv_stream.go
+	if o, ld, off, ok := streamOpOf(d); ok && trmvKernelFor(c) == TrmvStream {
+		streamMV(c, o, a, ld, off, T(1), 0, x, offX, incX, T(0), 0, out, offO, incO) // symv_stream.go
 		return
 	}
+	n := d.n
 	gemvPass(c, d.trans, n, n, d.Lda, gemvTri{tri: true, upper: d.upper, unit: d.unit}, a, T(1), x, offX, incX, T(0), out, offO, incO)
 }
 
