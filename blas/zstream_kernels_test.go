@@ -30,8 +30,9 @@ import (
 func TestZstreamKernels(t *testing.T) {
 	impl, e, d64, fp64 := portableImpl(t)
 	defer func() { e.SymvStream = eng.SymvStreamShape{} }()
-	for _, sh := range []eng.SymvStreamShape{{}, {Vec: 1, TX: 8, TY: 4, Chunk: 1}, {Vec: 2, TX: 4, TY: 2, Chunk: 3},
-		{Vec: 2, TX: 8, TY: 4, Chunk: 4, Walk: true}, {Vec: 1, TX: 4, TY: 2, Chunk: 3, Walk: true}} {
+	// The derived shape has two elements a load (the walk for TRMV with
+	// A), the others one.
+	for _, sh := range []eng.SymvStreamShape{{}, {Vec: 1, TX: 8, TY: 4, Chunk: 1}, {Vec: 1, TX: 4, TY: 2, Chunk: 3, Walk: true}} {
 		t.Run(fmt.Sprintf("shape=%dx%dx%dx%d,walk=%v", sh.Vec, sh.TX, sh.TY, sh.Chunk, sh.Walk), func(t *testing.T) {
 			e.SymvStream = sh
 			if fp64 {
