@@ -12,13 +12,12 @@ import (
 )
 
 // TestSymvKernels runs the GPUs' dense and band symmetric products and
-// the dense and band triangular ones on PoCL (the CPU-device kernels turned off)
+// the dense triangular one on PoCL (the CPU-device kernels turned off)
 // with each kernel: the tiles in local memory (symv_part, sbmv_tile) and
-// GEMV's kernels for trmv (tbmv then takes level2.cl's mv), and the
-// register stream (symv_stream) at its
-// derived shape and at small shapes that make many
-// tiles, chunks and ragged edges at the test's sizes, with and without
-// vector loads. Against gonum: both triangles, alpha and beta special
+// GEMV's kernels for trmv, and the register stream (symv_stream) at its
+// derived shape and at small shapes that make many tiles, chunks and
+// ragged edges at the test's sizes, with and without vector loads; and
+// beside them the band triangular product (level2.cl's mv on GPUs). Against gonum: both triangles, alpha and beta special
 // values (beta == 0 with NaN in y), increments ±1 and ±3, views one
 // element into their slices, NaN in every element outside the stored
 // triangle or band. Every call must reach the device.
