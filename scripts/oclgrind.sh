@@ -23,7 +23,8 @@
 #     at the suites' small sizes.
 # Between them, the lapack package's TestKernelsSmall runs the kernels of
 # kernels/lapack.cl, once with the default checks and once with
-# --data-races.
+# --data-races. Oclgrind simulates on one host thread, so pass 1 runs in
+# the background beside the others, which run one after another.
 # --uninitialized does not work with a Go program: Oclgrind 21.10's check
 # keeps its shadow memory pool per host thread and crashes (SIGSEGV in
 # MemoryPool::alloc, from Uninitialized::hostMemoryStore under clFinish)
@@ -141,6 +142,9 @@ go test -c -o "$work/blas.test" ./blas || die "building the blas tests failed"
 go test -c -o "$work/lapack.test" ./lapack || die "building the lapack tests failed"
 
 failed=()
+# fail records a failure; the passes run in two background lines (below),
+# whose variables do not come back, so failures go to a file.
+fail() { echo "$1" >>"$work/failed"; }
 
 # run_pass NAME RUN_PATTERN [VAR=VALUE...]: runs the tests of package
 # $PASS_PKG (default blas) matching RUN_PATTERN on Oclgrind with the extra
@@ -165,12 +169,12 @@ run_pass() {
 	say "pass '$name': exit $rc after $((SECONDS - start)) s"
 	if [ "$rc" -ne 0 ]; then
 		[ "$rc" -eq 124 ] && say "pass '$name' ran out of time (${TIMEOUT} s)"
-		failed+=("$name: tests")
+		fail "$name: tests"
 	fi
 	if [ -s "$log" ]; then
 		say "pass '$name': Oclgrind reported $(grep -c -E '^(Invalid|Uninitialized|.* data race|Oclgrind - OpenCL runtime error)' "$log") errors; the first ones:"
 		head -n 60 "$log" >&2
-		failed+=("$name: Oclgrind errors")
+		fail "$name: Oclgrind errors"
 	else
 		say "pass '$name': Oclgrind reported nothing (0 errors)"
 	fi
@@ -178,14 +182,47 @@ run_pass() {
 	say "pass '$name': $(awk '{s += $1} END {print s + 0}' "$work/$name.kernels") kernel runs of $(wc -l <"$work/$name.kernels") kernels"
 }
 
-run_pass conformance "$CONFORMANCE"
-# The device LAPACK's kernels (kernels/lapack.cl), out of bounds and
-# races, in the lapack package's small test of all of them.
-PASS_PKG=lapack run_pass lapack '^TestKernelsSmall$'
-PASS_PKG=lapack run_pass lapack-races '^TestKernelsSmall$' OCLGRIND_DATA_RACES=1
-# zher_rows (see NOT_ON_OCLGRIND): TestZherRows alone, which must pass.
-run_pass zher '^TestZherRows$' OCLGRIND_INST_COUNTS=0 GOCL_TEST_DEVICE_COMPLETE=0
-grep -q -- '^--- PASS: TestZherRows' "$work/zher.out" || failed+=("zher: TestZherRows did not pass")
+# Oclgrind simulates a device on one host thread, so the passes run in
+# two lines side by side: the conformance pass, the longest, and the
+# others one after another. Each line's output is kept and printed when
+# both are done.
+conformance_line() {
+	run_pass conformance "$CONFORMANCE"
+}
+
+other_line() {
+	# The device LAPACK's kernels (kernels/lapack.cl), out of bounds and
+	# races, in the lapack package's small test of all of them.
+	PASS_PKG=lapack run_pass lapack '^TestKernelsSmall$'
+	PASS_PKG=lapack run_pass lapack-races '^TestKernelsSmall$' OCLGRIND_DATA_RACES=1
+	# zher_rows (see NOT_ON_OCLGRIND): TestZherRows alone, which must pass.
+	run_pass zher '^TestZherRows$' OCLGRIND_INST_COUNTS=0 GOCL_TEST_DEVICE_COMPLETE=0
+	grep -q -- '^--- PASS: TestZherRows' "$work/zher.out" || fail "zher: TestZherRows did not pass"
+
+	run_pass races "$RACES" OCLGRIND_DATA_RACES=1
+
+	# Oclgrind, a GPU with memory of its own, beside PoCL's CPU device: a
+	# split leaves the CPU device out and the GPU runs every call whole
+	# (TestMultiMixedKinds, which must run, not skip).
+	POCL_ICD=${POCL_ICD:-/etc/OpenCL/vendors/pocl.icd}
+	if [ -e "$POCL_ICD" ]; then
+		mkdir -p "$work/mixed"
+		cp "$POCL_ICD" "$work/mixed/"
+		echo "$ICD" >"$work/mixed/oclgrind.icd"
+		VENDORS="$work/mixed" run_pass mixed '^TestMultiMixedKinds$' GOCL_TEST_DEVICE_COMPLETE=0
+		grep -q -- '^--- PASS: TestMultiMixedKinds' "$work/mixed.out" || fail "mixed: TestMultiMixedKinds did not pass"
+	else
+		fail "mixed: PoCL's ICD $POCL_ICD is missing"
+	fi
+}
+
+start=$SECONDS
+conformance_line >"$work/line1.txt" 2>&1 &
+line1=$!
+other_line >"$work/line2.txt" 2>&1
+wait "$line1"
+cat "$work/line1.txt" "$work/line2.txt" >&2
+say "both lines of passes done after $((SECONDS - start)) s"
 
 # Every kernel of kernels/*.cl ran in pass 1 or the lapack pass, but those
 # listed above.
@@ -202,21 +239,9 @@ if [ ${#missing[@]} -gt 0 ]; then
 	say "kernels that never ran on Oclgrind: ${missing[*]}"
 	failed+=("kernel coverage")
 fi
-
-run_pass races "$RACES" OCLGRIND_DATA_RACES=1
-
-# Oclgrind, a GPU with memory of its own, beside PoCL's CPU device: a
-# split leaves the CPU device out and the GPU runs every call whole
-# (TestMultiMixedKinds, which must run, not skip).
-POCL_ICD=${POCL_ICD:-/etc/OpenCL/vendors/pocl.icd}
-if [ -e "$POCL_ICD" ]; then
-	mkdir -p "$work/mixed"
-	cp "$POCL_ICD" "$work/mixed/"
-	echo "$ICD" >"$work/mixed/oclgrind.icd"
-	VENDORS="$work/mixed" run_pass mixed '^TestMultiMixedKinds$' GOCL_TEST_DEVICE_COMPLETE=0
-	grep -q -- '^--- PASS: TestMultiMixedKinds' "$work/mixed.out" || failed+=("mixed: TestMultiMixedKinds did not pass")
-else
-	failed+=("mixed: PoCL's ICD $POCL_ICD is missing")
+if [ -s "$work/failed" ]; then
+	mapfile -t more <"$work/failed"
+	failed+=("${more[@]}")
 fi
 
 if [ ${#failed[@]} -gt 0 ]; then
