@@ -16,8 +16,9 @@ import (
 // with each kernel: the tiles in local memory (symv_part, sbmv_tile) and
 // GEMV's kernels for trmv, and the register stream (symv_stream) at its
 // derived shape and at small shapes that make many tiles, chunks and
-// ragged edges at the test's sizes, with and without vector loads; and
-// beside them the band triangular product (level2.cl's mv on GPUs). Against gonum: both triangles, alpha and beta special
+// ragged edges at the test's sizes, with and without vector loads, and
+// their packed builds (SPMV, TPMV); and beside them the band triangular
+// product (level2.cl's mv on GPUs). Against gonum: both triangles, alpha and beta special
 // values (beta == 0 with NaN in y), increments ±1 and ±3, views one
 // element into their slices, NaN in every element outside the stored
 // triangle or band. Every call must reach the device.
@@ -50,11 +51,13 @@ func TestSymvKernels(t *testing.T) {
 				sbmvGPUCases(t, "Dsbmv", e.Launched.Of, impl.Dsbmv, gonum.Implementation{}.Dsbmv, 1e-12)
 				trmvGPUCases(t, "Dtrmv", e.Launched.Of, impl.Dtrmv, gonum.Implementation{}.Dtrmv, 1e-12)
 				tbmvGPUCases(t, "Dtbmv", e.Launched.Of, impl.Dtbmv, gonum.Implementation{}.Dtbmv, 1e-12)
+				packedGPUCases(t, "Dspmv", "Dtpmv", e.Launched.Of, impl.Dspmv, gonum.Implementation{}.Dspmv, impl.Dtpmv, gonum.Implementation{}.Dtpmv, 1e-12)
 			}
 			symvGPUCases(t, "Ssymv", e.Launched.Of, impl.Ssymv, gonum.Implementation{}.Ssymv, 1e-4)
 			sbmvGPUCases(t, "Ssbmv", e.Launched.Of, impl.Ssbmv, gonum.Implementation{}.Ssbmv, 1e-4)
 			trmvGPUCases(t, "Strmv", e.Launched.Of, impl.Strmv, gonum.Implementation{}.Strmv, 1e-4)
 			tbmvGPUCases(t, "Stbmv", e.Launched.Of, impl.Stbmv, gonum.Implementation{}.Stbmv, 1e-4)
+			packedGPUCases(t, "Sspmv", "Stpmv", e.Launched.Of, impl.Sspmv, gonum.Implementation{}.Sspmv, impl.Stpmv, gonum.Implementation{}.Stpmv, 1e-4)
 		})
 	}
 }
@@ -185,4 +188,54 @@ func tbmvGPUCases[T float32 | float64](t *testing.T, name string, launched func(
 		}
 	}
 	onDevice(calls)
+}
+
+// packedGPUCases checks SPMV and TPMV (got against want) on packed
+// triangles of both kinds, every transpose and diagonal, orders up to
+// several tiles, increments ±1 and ±3, views one element into their
+// slices, NaN on a unit diagonal and in y when beta is 0.
+func packedGPUCases[T float32 | float64](t *testing.T, sp, tp string, launched func(string) int64,
+	spmv, spmvWant func(ul blas.Uplo, n int, alpha T, ap []T, x []T, incX int, beta T, y []T, incY int),
+	tpmv, tpmvWant func(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, ap []T, x []T, incX int), tol float64) {
+	vec := uniformVecs[T](6)
+	onS, onT := expectOnDevice(t, sp, launched), expectOnDevice(t, tp, launched)
+	callsS, callsT := 0, 0
+	ab := [][2]T{{1, 0}, {-0.7, 1}, {0.6, -1.3}, {2, 0}}
+	incs := [][2]int{{1, 1}, {-3, 3}, {3, -1}, {-1, -3}}
+	c := 0
+	for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
+		for _, n := range []int{1, 31, 65, 150} {
+			c++
+			ap := vec(1 + n*(n+1)/2)
+			alpha, beta := ab[c%len(ab)][0], ab[c%len(ab)][1]
+			incX, incY := incs[c%len(incs)][0], incs[c%len(incs)][1]
+			x, y := symvVectors(vec, n, incX, incY, beta)
+			yg, yw := slices.Clone(y), slices.Clone(y)
+			spmv(ul, n, alpha, ap[1:], x[1:], incX, beta, yg[1:], incY)
+			spmvWant(ul, n, alpha, ap[1:], x[1:], incX, beta, yw[1:], incY)
+			callsS++
+			checkL2Result(t, fmt.Sprintf("%s ul=%c n=%d incX=%d incY=%d alpha=%v beta=%v", sp, ul, n, incX, incY, alpha, beta), "y", yg, yw, tol)
+			for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans} {
+				for _, dg := range []blas.Diag{blas.NonUnit, blas.Unit} {
+					a := slices.Clone(ap)
+					if dg == blas.Unit {
+						for i := range n {
+							d := 1 + i*(i+1)/2 + i
+							if ul == blas.Upper {
+								d = 1 + i*(2*n-i+1)/2
+							}
+							a[d] = T(l2nan)
+						}
+					}
+					xg, xw := slices.Clone(x), slices.Clone(x)
+					tpmv(ul, tA, dg, n, a[1:], xg[1:], incX)
+					tpmvWant(ul, tA, dg, n, a[1:], xw[1:], incX)
+					callsT++
+					checkL2Result(t, fmt.Sprintf("%s ul=%c tA=%c d=%c n=%d incX=%d", tp, ul, tA, dg, n, incX), "x", xg, xw, tol)
+				}
+			}
+		}
+	}
+	onS(callsS)
+	onT(callsT)
 }

@@ -15,7 +15,7 @@ import (
 )
 
 // TestZstreamKernels runs symv_stream.cl's complex build (the GPUs' HEMV,
-// HBMV and TRMV; TBMV, which keeps zmv_wg, alongside) on PoCL (the
+// HBMV, HPMV, TRMV and TPMV; TBMV, which keeps zmv_wg, alongside) on PoCL (the
 // CPU-device kernels turned off) against gonum, at the derived launch shape and at small ones that make
 // many tiles, chunks and ragged edges at the test's sizes, down block
 // columns and along block rows, with and without vector loads. Both
@@ -44,9 +44,10 @@ func TestZstreamKernels(t *testing.T) {
 	}
 }
 
-// zsCase is one call of TestZstreamKernels: op is "hemv", "hbmv", "trmv"
-// or "tbmv"; the matrix has rows×cols storage (n×n, or n×(k+1) for a
-// band) with stride lda, from element skew of its slice.
+// zsCase is one call of TestZstreamKernels: op is "hemv", "hbmv",
+// "hpmv", "trmv", "tbmv" or "tpmv"; the matrix has rows×cols storage (n×n,
+// or n×(k+1) for a band) with stride lda, or is packed, from element skew
+// of its slice.
 type zsCase struct {
 	op                          string
 	ul                          blas.Uplo
@@ -56,8 +57,9 @@ type zsCase struct {
 	alpha, beta                 complex128
 }
 
-func (c zsCase) band() bool { return c.op == "hbmv" || c.op == "tbmv" }
-func (c zsCase) tri() bool  { return c.op == "trmv" || c.op == "tbmv" }
+func (c zsCase) band() bool   { return c.op == "hbmv" || c.op == "tbmv" }
+func (c zsCase) tri() bool    { return c.op == "trmv" || c.op == "tbmv" || c.op == "tpmv" }
+func (c zsCase) packed() bool { return c.op == "hpmv" || c.op == "tpmv" }
 
 func (c zsCase) String() string {
 	return fmt.Sprintf("%s ul=%c tA=%c d=%c n=%d k=%d lda=%d skew=%d incX=%d incY=%d alpha=%v beta=%v",
@@ -88,6 +90,7 @@ func zsCasesOf() []zsCase {
 	for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
 		for _, n := range []int{1, 31, 70, 130} {
 			add(zsCase{op: "hemv", ul: ul, n: n})
+			add(zsCase{op: "hpmv", ul: ul, n: n})
 			for _, k := range []int{0, 1, 7, 33, n - 1} {
 				if k < n {
 					add(zsCase{op: "hbmv", ul: ul, n: n, k: k})
@@ -96,6 +99,7 @@ func zsCasesOf() []zsCase {
 			for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans, blas.ConjTrans} {
 				for _, d := range []blas.Diag{blas.NonUnit, blas.Unit} {
 					add(zsCase{op: "trmv", ul: ul, tA: tA, diag: d, n: n})
+					add(zsCase{op: "tpmv", ul: ul, tA: tA, diag: d, n: n})
 					add(zsCase{op: "tbmv", ul: ul, tA: tA, diag: d, n: n, k: []int{0, 5, 40, n - 1}[n%4]})
 				}
 			}
@@ -110,7 +114,7 @@ func zstreamCases[T complex64 | complex128](t *testing.T, impl *Implementation, 
 	// the API's.
 	on := map[string]func(int){}
 	calls := map[string]int{}
-	for _, op := range []string{"hemv", "hbmv", "trmv", "tbmv"} {
+	for _, op := range []string{"hemv", "hbmv", "hpmv", "trmv", "tbmv", "tpmv"} {
 		res := strings.ToUpper(op[:1]) + op[1:]
 		on[op] = expectOnDevice(t, zName[T](op), launched)
 		on[res] = expectOnDevice(t, res, launched)
@@ -141,6 +145,9 @@ func zstreamCases[T complex64 | complex128](t *testing.T, impl *Implementation, 
 // zsOperands makes the matrix storage and the vectors of case c, with
 // NaN where gonum reads nothing or ignores what it reads.
 func zsOperands(vec func(int) []complex128, c zsCase) (a, x, y []complex128) {
+	if c.packed() {
+		return zsPackedOperands(vec, c)
+	}
 	rows, cols := c.n, c.n
 	if c.band() {
 		cols = c.k + 1
@@ -167,6 +174,14 @@ func zsOperands(vec func(int) []complex128, c zsCase) (a, x, y []complex128) {
 			}
 		}
 	}
+	x, y = zsVectors(vec, c)
+	return a, x, y
+}
+
+// zsVectors makes x and y of case c: y is NaN when beta is 0 and holds
+// an Inf when beta is 1.
+func zsVectors(vec func(int) []complex128, c zsCase) (x, y []complex128) {
+	nan := math.NaN()
 	x = vec(1 + (c.n-1)*abs(c.incX))
 	y = vec(1 + (c.n-1)*abs(c.incY))
 	switch c.beta {
@@ -177,6 +192,26 @@ func zsOperands(vec func(int) []complex128, c zsCase) (a, x, y []complex128) {
 	case 1: // y is not multiplied: 1·(Inf+0i) would have a NaN part
 		y[0] = complex(math.Inf(1), 0)
 	}
+	return x, y
+}
+
+// zsPackedOperands is zsOperands for the packed ops: the triangle from
+// element skew, two elements past it.
+func zsPackedOperands(vec func(int) []complex128, c zsCase) (a, x, y []complex128) {
+	a = vec(c.skew + c.n*(c.n+1)/2 + 2)
+	nan := math.NaN()
+	for i := range c.n {
+		d := c.skew + i*(i+1)/2 + i // lower: row i holds A(i, 0…i)
+		if c.ul == blas.Upper {
+			d = c.skew + i*(2*c.n-i+1)/2 // row i holds A(i, i…n−1)
+		}
+		if c.tri() && c.diag == blas.Unit {
+			a[d] = complex(nan, nan)
+		} else if !c.tri() {
+			a[d] = complex(real(a[d]), nan)
+		}
+	}
+	x, y = zsVectors(vec, c)
 	return a, x, y
 }
 
@@ -192,6 +227,10 @@ func zsRef(c zsCase, a, x, out []complex128) {
 		ref.Ztrmv(c.ul, c.tA, c.diag, c.n, a, c.lda, out, c.incX)
 	case "tbmv":
 		ref.Ztbmv(c.ul, c.tA, c.diag, c.n, c.k, a, c.lda, out, c.incX)
+	case "hpmv":
+		ref.Zhpmv(c.ul, c.n, c.alpha, a[:c.n*(c.n+1)/2], x, c.incX, c.beta, out, c.incY)
+	case "tpmv":
+		ref.Ztpmv(c.ul, c.tA, c.diag, c.n, a[:c.n*(c.n+1)/2], out, c.incX)
 	}
 }
 
@@ -211,6 +250,10 @@ func zsDropIn[T complex64 | complex128](impl *Implementation, c zsCase, a, x, ou
 			impl.Ctrmv(c.ul, c.tA, c.diag, c.n, a, c.lda, os, c.incX)
 		case "tbmv":
 			impl.Ctbmv(c.ul, c.tA, c.diag, c.n, c.k, a, c.lda, os, c.incX)
+		case "hpmv":
+			impl.Chpmv(c.ul, c.n, al, a[:c.n*(c.n+1)/2], x, c.incX, be, os, c.incY)
+		case "tpmv":
+			impl.Ctpmv(c.ul, c.tA, c.diag, c.n, a[:c.n*(c.n+1)/2], os, c.incX)
 		}
 	case []complex128:
 		a, x := any(as).([]complex128), any(xs).([]complex128)
@@ -223,6 +266,10 @@ func zsDropIn[T complex64 | complex128](impl *Implementation, c zsCase, a, x, ou
 			impl.Ztrmv(c.ul, c.tA, c.diag, c.n, a, c.lda, os, c.incX)
 		case "tbmv":
 			impl.Ztbmv(c.ul, c.tA, c.diag, c.n, c.k, a, c.lda, os, c.incX)
+		case "hpmv":
+			impl.Zhpmv(c.ul, c.n, c.alpha, a[:c.n*(c.n+1)/2], x, c.incX, c.beta, os, c.incY)
+		case "tpmv":
+			impl.Ztpmv(c.ul, c.tA, c.diag, c.n, a[:c.n*(c.n+1)/2], os, c.incX)
 		}
 	}
 	for i, v := range os {
@@ -235,15 +282,38 @@ func zsDropIn[T complex64 | complex128](impl *Implementation, c zsCase, a, x, ou
 // vector whole.
 func zsResident[T complex64 | complex128](t *testing.T, impl *Implementation, c zsCase, a, x, y []complex128) []complex128 {
 	t.Helper()
+	xv, backX := zResidentVec[T](t, impl, x, c.n, c.incX)
+	yv, backY := zResidentVec[T](t, impl, y, c.n, c.incY)
+	alpha, beta := T(c.alpha), T(c.beta)
+	var err error
+	if c.packed() {
+		p, err := NewVectorFrom(impl, zdata[T](a))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Release()
+		ap, err := p.View(c.skew, c.n*(c.n+1)/2, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.op == "hpmv" {
+			_, err = Hpmv(c.ul, alpha, ap, xv, beta, yv)
+		} else {
+			_, err = Tpmv(c.ul, c.tA, c.diag, ap, xv)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.tri() {
+			return backX()
+		}
+		return backY()
+	}
 	cols := c.n
 	if c.band() {
 		cols = c.k + 1
 	}
 	m, _ := zResidentMat[T](t, impl, a, c.lda, c.skew, c.n, cols)
-	xv, backX := zResidentVec[T](t, impl, x, c.n, c.incX)
-	yv, backY := zResidentVec[T](t, impl, y, c.n, c.incY)
-	alpha, beta := T(c.alpha), T(c.beta)
-	var err error
 	switch c.op {
 	case "hemv":
 		_, err = Hemv(c.ul, alpha, m, xv, beta, yv)

@@ -341,6 +341,27 @@ void gemv_t_fin(const int terms, const int n, const int nb, const real alpha,
     gemv_finish(y, offy + (long)j * incy, alpha, s, beta, j < terms);
 }
 
+// RK_PACKED builds syr_rows for packed storage (SPR, SPR2): row r of the
+// triangle, indexed by column, starts at RK_ROW (gonum's upper packed rows
+// hold A(r, r…n−1), its lower ones A(r, 0…r)), and lda is not read. Packed
+// rows are not aligned, so the vector path loads and stores them with
+// vloadn and vstoren, which need only an element's alignment.
+#ifdef RK_PACKED
+#define RK_ROW(a, r, lda, n, upper) \
+    ((a) + ((upper) ? (long)(r) * (2L * (n) - (r) - 1) / 2 : (long)(r) * ((r) + 1) / 2))
+#if L1_VW == 1
+#define RK_VLD(p) (*(p))
+#define RK_VST(v, p) (*(p) = (v))
+#else
+#define RK_VLD(p) L1_CAT(vload, L1_VW)(0, (p))
+#define RK_VST(v, p) L1_CAT(vstore, L1_VW)((v), 0, (p))
+#endif
+#else
+#define RK_ROW(a, r, lda, n, upper) ((a) + (long)(r) * (lda))
+#define RK_VLD(p) (*(__global const realv*)(p))
+#define RK_VST(v, p) (*(__global realv*)(p) = (v))
+#endif
+
 // syr_row is syr_rows' row r of its columns j0… (L1_VW of them, fewer at
 // the end): A(r, c) += t·y(c) (syr: t = alpha·x(r), y is x), or
 // A(r, c) += alpha·(x(r)·y(c) + x(c)·y(r)) (two), as gonum computes them,
@@ -357,13 +378,12 @@ static inline void syr_row(const int r, const long j0, const int n, const int up
     const real yr = two ? py[(long)r * incy] : 0;
     const real t = alpha * xr;
     if (!two && skipzero && t == (real)0) return;
-    __global real* row = a + (long)r * lda;
+    __global real* row = RK_ROW(a, r, lda, n, upper);
     // The row's columns in the triangle: upper c ≥ r, lower c ≤ r.
     const long lo = upper ? max(j0, (long)r) : j0;
     const long hi = upper ? min(j0 + L1_VW, (long)n) : min(j0 + L1_VW, (long)r + 1);
     if (full && lo == j0 && hi == j0 + L1_VW) {
-        __global realv* p = (__global realv*)(row + j0);
-        *p += two ? alpha * (xr * yv + xv * yr) : t * yv;
+        RK_VST(RK_VLD(row + j0) + (two ? alpha * (xr * yv + xv * yr) : t * yv), row + j0);
         return;
     }
     for (long c = lo; c < hi; c++) {
@@ -372,8 +392,8 @@ static inline void syr_row(const int r, const long j0, const int n, const int up
     }
 }
 
-// syr_rows: the stored triangle of the dense symmetric n×n A (upper: the
-// elements (r, c) with c ≥ r) += alpha·x·xᵀ (syr: y is x; the rows whose
+// syr_rows: the stored triangle of the dense (or, with RK_PACKED, packed)
+// symmetric n×n A (upper: the elements (r, c) with c ≥ r) += alpha·x·xᵀ (syr: y is x; the rows whose
 // alpha·x(r) is zero are skipped when skipzero, gonum's rule) or
 // alpha·(x·yᵀ + y·xᵀ) (two). Dimension 0 takes L1_VW-column pieces of the
 // rows, as ger_rows does (vec: lda is a multiple of L1_VW; the kernel
@@ -397,8 +417,12 @@ __kernel void syr_rows(const int upper, const int two, const int skipzero, const
     __global const real* px = x + offx;
     __global const real* py = two ? y + offy : px;
     const int iy = two ? incy : incx;
-    const int full = vec && incx == 1 && iy == 1 && l1_mis(a) == 0 && l1_mis(px) == 0 &&
-                     l1_mis(py) == 0 && j0 + L1_VW <= n;
+#ifdef RK_PACKED
+    const int aok = 1;
+#else
+    const int aok = vec && l1_mis(a) == 0;
+#endif
+    const int full = aok && incx == 1 && iy == 1 && l1_mis(px) == 0 && l1_mis(py) == 0 && j0 + L1_VW <= n;
     realv xv = 0, yv = 0;
     if (full) {
         yv = *(__global const realv*)(py + j0);
@@ -422,13 +446,13 @@ __kernel void syr_rows(const int upper, const int two, const int skipzero, const
                 const long rr = r + u * ls;
                 xr[u] = px[rr * incx];
                 yr[u] = two ? py[rr * iy] : 0;
-                v[u] = *(__global const realv*)(a + rr * lda + j0);
+                v[u] = RK_VLD(RK_ROW(a, rr, lda, n, upper) + j0);
             }
             for (int u = 0; u < GR_U; u++) {
                 const real t = alpha * xr[u];
                 if (!two && skipzero && t == (real)0) continue;
-                *(__global realv*)(a + (long)(r + u * ls) * lda + j0) =
-                    v[u] + (two ? alpha * (xr[u] * yv + xv * yr[u]) : t * yv);
+                RK_VST(v[u] + (two ? alpha * (xr[u] * yv + xv * yr[u]) : t * yv),
+                       RK_ROW(a, r + u * ls, lda, n, upper) + j0);
             }
         }
     for (; r < hi; r += ls)

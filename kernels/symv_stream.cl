@@ -7,7 +7,8 @@
 // Element A(i, j) of the stored triangle lies at a[i·ld + j + off]: the
 // dense triangle has ld = lda, off = 0, k = n−1; gonum's upper band has
 // ld = lda−1, off = 0 and its lower band ld = lda−1, off = k (row i's
-// band is contiguous from A(i, i) or A(i, i−k)). Stored means
+// band is contiguous from A(i, i) or A(i, i−k)); the packed triangle
+// (SS_PACKED) has k = n−1 and rows of their own (SS_AT). Stored means
 // 0 ≤ j−i ≤ k (upper) or 0 ≤ i−j ≤ k (lower), with i, j < n; nothing
 // else is read.
 //
@@ -98,8 +99,30 @@ typedef real elem;
 #define SS_VAL(s) (s)
 #define SS_IS(s, v) ((s) == (real)(v))
 #endif
-// The vector of row i's elements from j0, with rows ld elements apart.
-#define SS_VLD(a, i, ld, off, j0) (*(__global const realv*)((a) + SS_RE * ((long)(i) * (ld) + (off) + (j0))))
+// SS_AT is the index of A(i, j) in a: i·ld + off + j, or with SS_PACKED
+// (spmv, hpmv, tpmv) gonum's packed triangle of order n, whose upper rows
+// hold A(i, i…n−1) and lower ones A(i, 0…i) (ld and off unused). SS_VLD is
+// the vector of row i's elements from j0: an aligned load, or for packed
+// rows, which are not aligned, vloadn, which needs only a real's
+// alignment.
+#ifdef SS_PACKED
+#define SS_AT(i, j) ((upper ? (long)(i) * (2L * n - (i) - 1) / 2 : (long)(i) * ((i) + 1) / 2) + (j))
+#if L1_VW == 1
+#define SS_VLD(a, i, ld, off, j0) ((a)[SS_AT(i, j0)])
+#else
+#define SS_VLD(a, i, ld, off, j0) L1_CAT(vload, L1_VW)(0, (a) + SS_RE * SS_AT(i, j0))
+#endif
+#else
+#define SS_AT(i, j) ((long)(i) * ld + off + (j))
+#define SS_VLD(a, i, ld, off, j0) (*(__global const realv*)((a) + SS_RE * SS_AT(i, j0)))
+#endif
+// SS_ALIGNED says whether whole tiles may take SS_VLD: vec (the host's
+// word on ld and off) and a aligned, or any packed triangle.
+#ifdef SS_PACKED
+#define SS_ALIGNED(a, vec) (vec)
+#else
+#define SS_ALIGNED(a, vec) ((vec) && l1_mis(a) == 0)
+#endif
 
 #ifndef SS_TX
 #define SS_TX 32
@@ -149,7 +172,7 @@ void symv_stream(const int n, const int k, const int upper, const int nb, const 
     for (int e = 0; e < SS_EV; e++) xc[e] = j0 + e < n ? SS_LD(x, offx + (long)(j0 + e) * incx) : (elem)0;
     realv cacc = 0;
     elem* cp = (elem*)&cacc;
-    const int aligned = vec && l1_mis(a) == 0;
+    const int aligned = SS_ALIGNED(a, vec);
     int buf = 0;
     for (int d = d0; d < d1; d++) {
         const int bi = upper ? q - d : q + d;
@@ -180,7 +203,7 @@ void symv_stream(const int n, const int k, const int upper, const int nb, const 
                 for (int e = 0; e < SS_EV; e++) {
                     const int j = j0 + e;
                     if (ss_stored(i, j, n, k, upper)) {
-                        elem v = SS_LD(a, (long)i * ld + off + j);
+                        elem v = SS_LD(a, SS_AT(i, j));
                         SS_HERM(v, i, j);
                         if (rows && (i != j || dg == 1)) s += ss_mul(v, xc[e]);
                         if (cols && (i != j || dg == 2)) cp[e] += ss_mul(SS_CJ(v), xi);
@@ -247,7 +270,7 @@ void symv_walk(const int n, const int k, const int upper, const int nb, const in
         xi[u] = i < n ? SS_LD(x, offx + (long)i * incx) : (elem)0;
         racc[u] = 0;
     }
-    const int aligned = vec && l1_mis(a) == 0;
+    const int aligned = SS_ALIGNED(a, vec);
     int buf = 0;
     for (int d = d0; d < d1; d++) {
         const int q = upper ? bi + d : bi - d;
@@ -275,7 +298,7 @@ void symv_walk(const int n, const int k, const int upper, const int nb, const in
                 for (int e = 0; e < SS_EV; e++) {
                     const int j = j0 + e;
                     if (ss_stored(i, j, n, k, upper)) {
-                        elem v = SS_LD(a, (long)i * ld + off + j);
+                        elem v = SS_LD(a, SS_AT(i, j));
                         SS_HERM(v, i, j);
                         if (rows && (i != j || dg == 1)) racc[u] += ss_mul(v, xc[e]);
                         if (cols && (i != j || dg == 2)) cp[e] += ss_mul(SS_CJ(v), xi[u]);

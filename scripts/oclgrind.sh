@@ -75,7 +75,8 @@ TIMEOUT=${OCLGRIND_TIMEOUT:-720}
 # (symv_part and sbmv_tile, symv_stream at several shapes);
 # TestGemvTShapes gemv_t_part, ger_rows and gbmv_t_part at several
 # launches, and band_t; TestSyrRows syr_rows (SYR and SYR2 on a dense
-# triangle) at three of those launches; TestZgerRows zger_rows (complex
+# triangle) at three of those launches, TestSprRows its packed build
+# (SPR, SPR2) at the default one; TestZgerRows zger_rows (complex
 # GERU and GERC) and TestZgemvKernels zgemv_n, zgemv_t_part and
 # zgemv_t_fin (complex GEMV with A, Aᵀ and Aᴴ) at the same three
 # (TestZherRows has a pass of its own, below); TestZstreamKernels
@@ -94,7 +95,7 @@ TIMEOUT=${OCLGRIND_TIMEOUT:-720}
 # resident complex level 1 and 2 operations (packed triangles included:
 # Ztpmv's and Ztpsv's testblas take long on Oclgrind).
 COMPLEX_LIGHT='(Zaxpy|Zcopy|Zdotc|Zdotu|Zdscal|Zscal|Zswap|Dzasum|Dznrm2|Izamax|Zgerc|Zgeru|Zher|Zher2|Zhpr|Zhpr2|Zhpmv)'
-CONFORMANCE=${1:-'^TestTestblas$/.*/^default$|^TestFloat32$|^TestSrotgSrotmg$|^TestGemmKernelsSmall$|^TestLevel3ViaGemmSmall$|^TestResidentScalars$|^TestNrm2ToSqrtRecip$|^TestNrm2To32$|^TestComplexTestblas$/^always$/^'"$COMPLEX_LIGHT"'$|^TestComplexLevel2Small$|^TestComplexLevel3Shared$|^TestZgemm3MSmall$|^TestResidentComplexL12$|^TestLevel1VectorPathNonFinite$|^TestLevel1ShapeVariants$|^TestLevel1ComplexVectorPath$|^TestComplexReductionsLong$|^TestSymvKernels$|^TestGemvTShapes$|^TestSyrRows$|^TestZgerRows$|^TestZgemvKernels$|^TestZstreamKernels$/^shape=(0x0x0x0|1x4x2x3),|^TestTrsvBlockedSplit$/^ts=4$/^nb=8$/^(float64|complex64|nonfinite)$|^TestTrsvBlockedFlow$/^ts=4$/^groups=3$/^(float64|complex64|nonfinite)$|^TestTrsvFlowRescue$/^groups=3$/^poison=4$/^spin=0$/^float32$'}
+CONFORMANCE=${1:-'^TestTestblas$/.*/^default$|^TestFloat32$|^TestSrotgSrotmg$|^TestGemmKernelsSmall$|^TestLevel3ViaGemmSmall$|^TestResidentScalars$|^TestNrm2ToSqrtRecip$|^TestNrm2To32$|^TestComplexTestblas$/^always$/^'"$COMPLEX_LIGHT"'$|^TestComplexLevel2Small$|^TestComplexLevel3Shared$|^TestZgemm3MSmall$|^TestResidentComplexL12$|^TestLevel1VectorPathNonFinite$|^TestLevel1ShapeVariants$|^TestLevel1ComplexVectorPath$|^TestComplexReductionsLong$|^TestSymvKernels$|^TestGemvTShapes$|^TestSyrRows$|^TestSprRows$/^auto$|^TestZgerRows$|^TestZgemvKernels$|^TestZstreamKernels$/^shape=(0x0x0x0|1x4x2x3),|^TestTrsvBlockedSplit$/^ts=4$/^nb=8$/^(float64|complex64|nonfinite)$|^TestTrsvBlockedFlow$/^ts=4$/^groups=3$/^(float64|complex64|nonfinite)$|^TestTrsvFlowRescue$/^groups=3$/^poison=4$/^spin=0$/^float32$'}
 # Passes 2 and 3: GEMM, reductions (single and multi-group), triangular
 # routines (trsv_inv, trsv_blk, trsv_upd at one split shape: a tile and
 # x's block in local memory, and trsv_flow on three work-groups), symv_part

@@ -259,8 +259,9 @@ func level2ComplexOps[T complex64 | complex128](b *bencher, n int) ([]l12op, err
 	return ops, nil
 }
 
-// complexBandOps builds HBMV on a band of n/4 superdiagonals and TBMV on
-// one of n/32 (level2SolveOps's widths), resident only.
+// complexBandOps builds HBMV on a band of n/4 superdiagonals, TBMV on one
+// of n/32 (level2SolveOps's widths) and the packed products and updates,
+// resident only.
 func complexBandOps[T complex64 | complex128](b *bencher, n int, rnd *rand.Rand, x, y *resVec[T]) ([]l12op, func(), error) {
 	nf, es := float64(n), float64(elemBytes[T]())
 	p, _ := cxPrefix[T]()
@@ -284,8 +285,33 @@ func complexBandOps[T complex64 | complex128](b *bencher, n int, rnd *rand.Rand,
 		sb.Release()
 		return nil, nil, err
 	}
+	pk := make([]T, n*(n+1)/2)
+	for i := range pk {
+		pk[i] = T(complex(rnd.Float64()/float64(2*n), rnd.Float64()/float64(2*n)))
+	}
+	ap, err := clblas.NewVectorFrom(b.impl, pk)
+	if err != nil {
+		sb.Release()
+		tb.Release()
+		return nil, nil, err
+	}
+	tri := nf * (nf + 1) / 2
 	alpha, beta := T(1), T(0.5)
 	ops := []l12op{
+		// The packed upper triangle (HPR reads and writes it and reads x:
+		// 2·tri + n).
+		{name: p + "HPMV", bytes: es * (tri + 3*nf),
+			ours: residentBatch(func() (*clblas.Event, error) { return clblas.Hpmv(blas.Upper, alpha, ap, x.v, beta, y.v) })},
+		{name: p + "TPMV", bytes: es * (tri + 2*nf),
+			ours: residentBatch(func() (*clblas.Event, error) {
+				return clblas.Tpmv(blas.Upper, blas.NoTrans, blas.NonUnit, ap, x.v)
+			})},
+		{name: p + "HPR", bytes: es * (2*tri + nf),
+			ours: residentBatch(func() (*clblas.Event, error) { return clblas.Hpr(blas.Upper, 1e-9, x.v, ap) })},
+		{name: p + "HPR2", bytes: es * (2*tri + 2*nf),
+			ours: residentBatch(func() (*clblas.Event, error) {
+				return clblas.Hpr2(blas.Upper, T(complex(1e-9, 1e-9)), x.v, y.v, ap)
+			})},
 		{name: p + "HBMV", bytes: es * (inBand(ks) + 3*nf),
 			ours: residentBatch(func() (*clblas.Event, error) { return clblas.Hbmv(blas.Upper, ks, alpha, sb, x.v, beta, y.v) })},
 		{name: p + "TBMV", bytes: es * (inBand(kt) + 2*nf),
@@ -297,7 +323,7 @@ func complexBandOps[T complex64 | complex128](b *bencher, n int, rnd *rand.Rand,
 				return clblas.Tbmv(blas.Lower, blas.ConjTrans, blas.NonUnit, kt, tb, x.v)
 			})},
 	}
-	return ops, func() { sb.Release(); tb.Release() }, nil
+	return ops, func() { sb.Release(); tb.Release(); ap.Release() }, nil
 }
 
 // realScal is CLBlast's SSCAL or DSCAL, on the parts of a complex T.

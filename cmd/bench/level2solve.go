@@ -34,9 +34,13 @@ func level2SolveOps[T float32 | float64](b *bencher, n int, a *clblas.Matrix[T],
 	// band returns an n×(w) band matrix with entries in [0, 1/n) and its
 	// CLBlast view.
 	var mats []*clblas.Matrix[T]
+	var ap *clblas.Vector[T]
 	release := func() {
 		for _, m := range mats {
 			m.Release()
+		}
+		if ap != nil {
+			ap.Release()
 		}
 	}
 	band := func(w int) (*clblas.Matrix[T], clblast.Mat, error) {
@@ -111,5 +115,24 @@ func level2SolveOps[T float32 | float64](b *bencher, n int, a *clblas.Matrix[T],
 				return clblast.Sbmv(q, true, n, ks, T(1), sm, x.view, T(0.5), y.view)
 			})},
 	}
+	// The packed upper triangle: SPMV, TPMV, SPR and SPR2 (resident only;
+	// SPR reads and writes the triangle and reads x: 2·tri + n).
+	pk := make([]T, n*(n+1)/2)
+	for i := range pk {
+		pk[i] = T(rnd.Float64() / nf)
+	}
+	if ap, err = clblas.NewVectorFrom(b.impl, pk); err != nil {
+		return nil, release, err
+	}
+	tri := nf * (nf + 1) / 2
+	ops = append(ops,
+		l12op{name: p + "SPMV", bytes: es * (tri + 3*nf),
+			ours: loop(func() (*clblas.Event, error) { return clblas.Spmv(blas.Upper, T(1), ap, x.v, T(0.5), y.v) })},
+		l12op{name: p + "TPMV", bytes: es * (tri + 2*nf),
+			ours: loop(func() (*clblas.Event, error) { return clblas.Tpmv(blas.Upper, blas.NoTrans, blas.NonUnit, ap, x.v) })},
+		l12op{name: p + "SPR", bytes: es * (2*tri + nf),
+			ours: loop(func() (*clblas.Event, error) { return clblas.Spr(blas.Upper, T(1e-9), x.v, ap) })},
+		l12op{name: p + "SPR2", bytes: es * (2*tri + 2*nf),
+			ours: loop(func() (*clblas.Event, error) { return clblas.Spr2(blas.Upper, T(1e-9), x.v, y.v, ap) })})
 	return ops, release, nil
 }

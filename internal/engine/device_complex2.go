@@ -9,8 +9,8 @@ import (
 // Complex level 2 device routines, on the kernels of
 // kernels/complex_level2.cl: zmv for the products (gemv, gbmv, hemv, hbmv,
 // hpmv, and trmv, tbmv, tpmv into a scratch vector), zrank for the rank updates;
-// on GPUs the dense and band Hermitian products and the dense triangular
-// one take symv_stream.cl's complex build, and GEMV and the dense rank updates
+// on GPUs the Hermitian products and the dense and packed triangular
+// ones take symv_stream.cl's complex build, and GEMV and the dense rank updates
 // gemv.cl's complex kernels. Matrices are described
 // as in device_level2.go (L2Mat), with trans 0, 1, 2 for NoTrans, Trans and
 // ConjTrans, and the kind l2KindSymmetric standing for Hermitian. The
@@ -97,8 +97,8 @@ func CxMVOnDevice[R Real](c *Call, d CxMat, a *cl.Buffer, nout int, are, aim R, 
 }
 
 // cxStreamOp is symv_stream's complex product for d on GPUs: the
-// Hermitian ones in dense or band storage (hemv, hbmv) and the dense
-// triangular one (trmv), where the kernel settings (symvKernelFor,
+// Hermitian ones in dense, band or packed storage (hemv, hbmv, hpmv) and
+// the dense and packed triangular ones (trmv, tpmv), where the kernel settings (symvKernelFor,
 // trmvKernelFor) name the stream. Its column sums take conj(A(i, j)) for
 // the Hermitian matrix's other triangle and for Aᴴ. (A band triangle
 // keeps zmv_wg: on the H200 the stream read a band of n/32 diagonals
@@ -111,7 +111,7 @@ func cxStreamOp(c *Call, d CxMat) (o streamOp, ld, off int, ok bool) {
 		return o, 0, 0, false
 	case d.kind == l2KindSymmetric && symvKernelFor(c) != SymvStream:
 		return o, 0, 0, false
-	case d.kind == l2KindTriangular && (d.storage != L2Dense || trmvKernelFor(c) != TrmvStream):
+	case d.kind == l2KindTriangular && (d.storage == L2Band || trmvKernelFor(c) != TrmvStream):
 		return o, 0, 0, false
 	}
 	o.cplx, o.conj = true, d.conj || o.what == 3

@@ -158,6 +158,10 @@ func L2mvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, nout, nin int, alpha T
 		symvOnDevice(c, d, a, alpha, x, offX, incX, beta, y, offY, incY) // gemv_fast.go
 		return
 	}
+	if o, ld, off, ok := streamOpOf(d); ok && d.storage == L2Packed && symvKernelFor(c) == SymvStream {
+		streamMV(c, o, a, ld, off, alpha, 0, x, offX, incX, beta, 0, y, offY, incY) // symv_stream.go
+		return
+	}
 	if d.storage == L2Band && d.kind != l2KindTriangular {
 		bandOnDevice(c, d, a, alpha, x, offX, incX, beta, y, offY, incY) // band_fast.go
 		return
@@ -187,7 +191,7 @@ func L2trmvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.Buffer,
 		}
 		return
 	}
-	if d.storage == L2Dense && d.kl == n-1 {
+	if d.storage == L2Dense && d.kl == n-1 || d.storage == L2Packed && trmvKernelFor(c) == TrmvStream {
 		trmvOnDevice[T](c, d, a, x, offX, incX, out, offO, incO) // gemv_fast.go
 		return
 	}
@@ -234,8 +238,8 @@ func L2rankOnDevice[T Real](c *Call, u L2Update, m, n int, alpha T, x *cl.Buffer
 	case !u.Tri && !u.Packed && !u.Two:
 		gerOnDevice(c, m, n, alpha, u.SkipZero, x, offX, incX, y, offY, incY, a, lda) // gemv_fast.go
 		return
-	case u.Tri && !u.Packed:
-		syrOnDevice(c, u.Upper, u.Two, u.SkipZero, n, alpha, x, offX, incX, y, offY, incY, a, lda) // gemv_fast.go
+	case u.Tri:
+		syrOnDevice(c, u.Upper, u.Two, u.SkipZero, u.Packed, n, alpha, x, offX, incX, y, offY, incY, a, lda) // gemv_fast.go
 		return
 	}
 	c.Run(c.Kernel(l2File, "rank"), []int{Groups(n, l2RankX), Groups(m, l2RankY)}, []int{l2RankX, l2RankY}, args...)

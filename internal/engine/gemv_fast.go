@@ -139,8 +139,8 @@ func symvShape(local int, localMem int64, es int) (tb, ty int) {
 	return tb, ty
 }
 
-// trmvOnDevice enqueues out = op(A)·x for the dense triangular n×n A of
-// descriptor d; out must not alias x.
+// trmvOnDevice enqueues out = op(A)·x for the dense (or, on the stream,
+// packed) triangular n×n A of descriptor d; out must not alias x.
 func trmvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, x *cl.Buffer, offX, incX int, out *cl.Buffer, offO, incO int) {
 	if o, ld, off, ok := streamOpOf(d); ok && trmvKernelFor(c) == TrmvStream {
 		streamMV(c, o, a, ld, off, T(1), 0, x, offX, incX, T(0), 0, out, offO, incO) // symv_stream.go
@@ -228,20 +228,25 @@ func rankShape[T Real](c *Call, n int) (sh L1Shape, tx, ty, gx int, more []strin
 // work-items takes: a work-group's block of rows is ty times as high.
 const syrRowsPerItem = 16
 
-// syrOnDevice enqueues the update of the stored triangle of the dense
-// symmetric n×n A (lda) by alpha·(x·yᵀ + y·xᵀ) (two) or alpha·x·xᵀ (rows
-// whose alpha·x(r) is zero skipped when skipZero; y is not read):
+// syrOnDevice enqueues the update of the stored triangle of the symmetric
+// n×n A, dense (lda) or packed, by alpha·(x·yᵀ + y·xᵀ) (two) or alpha·x·xᵀ
+// (rows whose alpha·x(r) is zero skipped when skipZero; y is not read):
 // ger_rows' launch shape over the square, each work-group a block of rows
 // of its columns, those outside the triangle returning at once.
-func syrOnDevice[T Real](c *Call, upper, two, skipZero bool, n int, alpha T, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int, a *cl.Buffer, lda int) {
+func syrOnDevice[T Real](c *Call, upper, two, skipZero, packed bool, n int, alpha T, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int, a *cl.Buffer, lda int) {
 	sh, tx, ty, gx, more := rankShape[T](c, n)
 	h := ty * syrRowsPerItem
 	if c.E.Ger.RowBlocks > 0 {
 		h = ty * c.E.Ger.RowBlocks
 	}
+	vec := lda%sh.Vec == 0
+	if packed {
+		more = append(more, "RK_PACKED")
+		lda, vec = 0, true
+	}
 	c.Run(gemvKernel(c, "syr_rows", tx, ty, more...), []int{gx * tx, L3CeilDiv(n, h) * ty}, []int{tx, ty},
 		l2bool(upper), l2bool(two), l2bool(skipZero), int32(n), alpha, x, int32(offX), int32(incX),
-		y, int32(offY), int32(incY), a, int32(lda), l2bool(lda%sh.Vec == 0), int32(h))
+		y, int32(offY), int32(incY), a, int32(lda), l2bool(vec), int32(h))
 }
 
 // rankRows is how many slices of ty rows ger_rows and zger_rows stride

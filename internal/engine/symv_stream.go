@@ -145,18 +145,19 @@ type streamOp struct {
 	upper, unit bool
 	what, dg    int
 	cplx, conj  bool
+	packed      bool // gonum's packed triangle (ld and off unused)
 }
 
 // streamOpOf is symv_stream's product for the symmetric (or Hermitian) or
-// triangular descriptor d in dense or band storage, and where its stored
-// triangle lies: A(i, j) at a[i·ld + j + off]. Row i of gonum's band
-// storage is contiguous from A(i, i) (upper) or A(i, i−k) (lower). ok is
-// false for general and packed matrices.
+// triangular descriptor d in dense, band or packed storage, and where its
+// stored triangle lies: A(i, j) at a[i·ld + j + off], or packed. Row i of
+// gonum's band storage is contiguous from A(i, i) (upper) or A(i, i−k)
+// (lower). ok is false for general matrices.
 func streamOpOf(d L2Mat) (o streamOp, ld, off int, ok bool) {
-	if d.kind == l2KindGeneral || d.storage == L2Packed {
+	if d.kind == l2KindGeneral {
 		return o, 0, 0, false
 	}
-	o = streamOp{n: d.n, k: d.kl, upper: d.upper, unit: d.unit, what: 3, dg: 1}
+	o = streamOp{n: d.n, k: d.kl, upper: d.upper, unit: d.unit, what: 3, dg: 1, packed: d.storage == L2Packed}
 	if d.kind == l2KindTriangular {
 		o.what, o.dg = 1, 1
 		if d.trans {
@@ -229,6 +230,10 @@ func streamMV[T Real](c *Call, o streamOp, a *cl.Buffer, ld, off int, are, aim T
 		alpha, beta = []any{are, aim}, []any{bre, bim}
 	}
 	vec := l2bool(ld%s.Vec == 0 && off%s.Vec == 0)
+	if o.packed {
+		defs = append(defs, "SS_PACKED")
+		vec = 1
+	}
 	c.Run(c.Kernel(symvStreamFile, kernel, defs...), []int{groups * s.TX, s.TY}, []int{s.TX, s.TY},
 		int32(n), int32(o.k), l2bool(o.upper), int32(nb), int32(nd), a, int32(ld), int32(off), x, int32(offX), int32(incX),
 		rpart, cpart, vec, int32(o.what), int32(o.dg), l2bool(o.conj))
