@@ -15,7 +15,8 @@ import (
 )
 
 // TestZstreamKernels runs symv_stream.cl's complex build (the GPUs' HEMV,
-// HBMV, HPMV, TRMV and TPMV; TBMV, which keeps zmv_wg, alongside) on PoCL (the
+// HBMV, HPMV, TRMV, and TPMV with Aᵀ and Aᴴ; TBMV and TPMV with A, which
+// keep zmv_wg, alongside) on PoCL (the
 // CPU-device kernels turned off) against gonum, at the derived launch shape and at small ones that make
 // many tiles, chunks and ragged edges at the test's sizes, down block
 // columns and along block rows, with and without vector loads. Both

@@ -306,6 +306,10 @@ func complexBandOps[T complex64 | complex128](b *bencher, n int, rnd *rand.Rand,
 			ours: residentBatch(func() (*clblas.Event, error) {
 				return clblas.Tpmv(blas.Upper, blas.NoTrans, blas.NonUnit, ap, x.v)
 			})},
+		{name: p + "TPMV-C", bytes: es * (tri + 2*nf),
+			ours: residentBatch(func() (*clblas.Event, error) {
+				return clblas.Tpmv(blas.Upper, blas.ConjTrans, blas.NonUnit, ap, x.v)
+			})},
 		{name: p + "HPR", bytes: es * (2*tri + nf),
 			ours: residentBatch(func() (*clblas.Event, error) { return clblas.Hpr(blas.Upper, 1e-9, x.v, ap) })},
 		{name: p + "HPR2", bytes: es * (2*tri + 2*nf),

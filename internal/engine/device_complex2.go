@@ -98,7 +98,8 @@ func CxMVOnDevice[R Real](c *Call, d CxMat, a *cl.Buffer, nout int, are, aim R, 
 
 // cxStreamOp is symv_stream's complex product for d on GPUs: the
 // Hermitian ones in dense, band or packed storage (hemv, hbmv, hpmv) and
-// the dense and packed triangular ones (trmv, tpmv), where the kernel settings (symvKernelFor,
+// the dense triangular one (trmv) and the packed one with Aᵀ or Aᴴ (tpmv:
+// packedTrmvStream), where the kernel settings (symvKernelFor,
 // trmvKernelFor) name the stream. Its column sums take conj(A(i, j)) for
 // the Hermitian matrix's other triangle and for Aᴴ. (A band triangle
 // keeps zmv_wg: on the H200 the stream read a band of n/32 diagonals
@@ -112,6 +113,8 @@ func cxStreamOp(c *Call, d CxMat) (o streamOp, ld, off int, ok bool) {
 	case d.kind == l2KindSymmetric && symvKernelFor(c) != SymvStream:
 		return o, 0, 0, false
 	case d.kind == l2KindTriangular && (d.storage == L2Band || trmvKernelFor(c) != TrmvStream):
+		return o, 0, 0, false
+	case d.storage == L2Packed && d.kind == l2KindTriangular && !packedTrmvStream(c, d.L2Mat, 0): // complex: Aᵀ and Aᴴ only
 		return o, 0, 0, false
 	}
 	o.cplx, o.conj = true, d.conj || o.what == 3

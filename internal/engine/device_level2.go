@@ -191,13 +191,25 @@ func L2trmvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.Buffer,
 		}
 		return
 	}
-	if d.storage == L2Dense && d.kl == n-1 || d.storage == L2Packed && trmvKernelFor(c) == TrmvStream {
+	if d.storage == L2Dense && d.kl == n-1 || packedTrmvStream(c, d, ElemSize[T]()) {
 		trmvOnDevice[T](c, d, a, x, offX, incX, out, offO, incO) // gemv_fast.go
 		return
 	}
 	k := c.Kernel(l2File, "mv")
 	args := append(append(d.args(a), int32(n), T(1)), x, int32(offX), int32(incX), T(0), out, int32(offO), int32(incO))
 	c.Run(k, []int{n * l2MVGroup}, []int{l2MVGroup}, args...)
+}
+
+// packedTrmvStream reports whether the packed triangular product of
+// descriptor d, elements of es bytes, takes symv_stream: for Aᵀ and Aᴴ,
+// whose rows level2.cl's mv and complex_level2.cl's zmv_wg would read
+// down the packed columns, and for A in float. On the H200 the stream ran
+// STPMV with A at 1.7× mv, but DTPMV at 0.79×, CTPMV and ZTPMV at
+// 0.98–0.99× (BENCHMARKS.md, "NVIDIA H200, 2026-12-03 (fourteenth
+// session)"); the transposed products were not measured packed, and take
+// the stream as the dense ones do, where it runs 2.3–3.8× zmv.
+func packedTrmvStream(c *Call, d L2Mat, es int) bool {
+	return d.storage == L2Packed && d.kind == l2KindTriangular && trmvKernelFor(c) == TrmvStream && (d.trans || es == 4)
 }
 
 // L2trsvOnDevice enqueues the in-place solve M·x = b for the n×n
