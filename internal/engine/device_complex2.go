@@ -9,8 +9,8 @@ import (
 // Complex level 2 device routines, on the kernels of
 // kernels/complex_level2.cl: zmv for the products (gemv, gbmv, hemv, hbmv,
 // hpmv, and trmv, tbmv, tpmv into a scratch vector), zrank for the rank updates;
-// on GPUs the Hermitian products and the dense and packed triangular
-// ones take symv_stream.cl's complex build, and GEMV and the dense rank updates
+// on GPUs the Hermitian products, the dense triangular one and the
+// packed one with Aᵀ or Aᴴ take symv_stream.cl's complex build, and GEMV and the dense rank updates
 // gemv.cl's complex kernels. Matrices are described
 // as in device_level2.go (L2Mat), with trans 0, 1, 2 for NoTrans, Trans and
 // ConjTrans, and the kind l2KindSymmetric standing for Hermitian. The
