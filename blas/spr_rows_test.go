@@ -7,8 +7,6 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
-
-	eng "github.com/gocompute/opencl/internal/engine"
 )
 
 // TestSprRows runs syr_rows' packed build (SPR and SPR2 on GPUs) on PoCL
@@ -20,21 +18,12 @@ import (
 // skew into a longer vector, read back whole, so that a write outside the
 // triangle shows.
 func TestSprRows(t *testing.T) {
-	impl, e, d64, fp64 := portableImpl(t)
-	defer func() { e.Ger = eng.GemvTShape{} }()
-	for _, s := range []eng.GemvTShape{{}, {TX: 16, TY: 4, Unroll: 3}, {TX: 8, TY: 2, Unroll: 2}} {
-		t.Run(gemvTName(s), func(t *testing.T) {
-			for _, en := range []*eng.Engine{e, d64.E} {
-				if en != nil {
-					en.Ger = s
-				}
-			}
-			if fp64 {
-				sprCases(t, impl, "Dspr", "Dspr2", e.Launched.Of, impl.Dspr, gonum.Implementation{}.Dspr, impl.Dspr2, gonum.Implementation{}.Dspr2, 1e-13)
-			}
-			sprCases(t, impl, "Sspr", "Sspr2", e.Launched.Of, impl.Sspr, gonum.Implementation{}.Sspr, impl.Sspr2, gonum.Implementation{}.Sspr2, 1e-5)
-		})
-	}
+	atRankShapes(t, func(t *testing.T, impl *Implementation, launched func(string) int64, fp64 bool) {
+		if fp64 {
+			sprCases(t, impl, "Dspr", "Dspr2", launched, impl.Dspr, gonum.Implementation{}.Dspr, impl.Dspr2, gonum.Implementation{}.Dspr2, 1e-13)
+		}
+		sprCases(t, impl, "Sspr", "Sspr2", launched, impl.Sspr, gonum.Implementation{}.Sspr, impl.Sspr2, gonum.Implementation{}.Sspr2, 1e-5)
+	})
 }
 
 func sprCases[T float32 | float64](t *testing.T, impl *Implementation, r1, r2 string, launched func(string) int64,

@@ -20,19 +20,32 @@ import (
 // increments ±1 and ±3; a zero in x (Dsyr skips its row) and a NaN in x;
 // the other triangle, which must stay as it was.
 func TestSyrRows(t *testing.T) {
+	atRankShapes(t, func(t *testing.T, impl *Implementation, launched func(string) int64, fp64 bool) {
+		if fp64 {
+			syrCases(t, impl, "Dsyr", "Dsyr2", launched, impl.Dsyr, gonum.Implementation{}.Dsyr, impl.Dsyr2, gonum.Implementation{}.Dsyr2, 1e-13)
+		}
+		syrCases(t, impl, "Ssyr", "Ssyr2", launched, impl.Ssyr, gonum.Implementation{}.Ssyr, impl.Ssyr2, gonum.Implementation{}.Ssyr2, 1e-5)
+	})
+}
+
+// atRankShapes runs cases on the portable implementation (the GPUs'
+// kernels on any device) at the default launch of the rank updates and at
+// two that BenchmarkGemvTShape may choose for ger_rows, set on both
+// precisions' engines (and taken off at the end).
+func atRankShapes(t *testing.T, cases func(t *testing.T, impl *Implementation, launched func(string) int64, fp64 bool)) {
 	impl, e, d64, fp64 := portableImpl(t)
-	defer func() { e.Ger = eng.GemvTShape{} }()
+	set := func(s eng.GemvTShape) {
+		for _, en := range []*eng.Engine{e, d64.E} {
+			if en != nil {
+				en.Ger = s
+			}
+		}
+	}
+	defer set(eng.GemvTShape{})
 	for _, s := range []eng.GemvTShape{{}, {TX: 16, TY: 4, Unroll: 3}, {TX: 8, TY: 2, Unroll: 2}} {
 		t.Run(gemvTName(s), func(t *testing.T) {
-			for _, en := range []*eng.Engine{e, d64.E} {
-				if en != nil {
-					en.Ger = s
-				}
-			}
-			if fp64 {
-				syrCases(t, impl, "Dsyr", "Dsyr2", e.Launched.Of, impl.Dsyr, gonum.Implementation{}.Dsyr, impl.Dsyr2, gonum.Implementation{}.Dsyr2, 1e-13)
-			}
-			syrCases(t, impl, "Ssyr", "Ssyr2", e.Launched.Of, impl.Ssyr, gonum.Implementation{}.Ssyr, impl.Ssyr2, gonum.Implementation{}.Ssyr2, 1e-5)
+			set(s)
+			cases(t, impl, e.Launched.Of, fp64)
 		})
 	}
 }
