@@ -335,10 +335,16 @@ __kernel void tri_solve_seq(int upper, int packed, int trans, int unit, int n,
 	}
 }
 
-// rank_rows is rank for CPU devices (see gemv_rows): one work-item per row
-// r, walking the row's stored columns [lo, hi) — contiguous in dense and in
+// rank_rows: the rank-1 and rank-2 updates on CPU devices (see gemv_rows;
+// GPUs take gemv.cl's ger_rows and syr_rows). One work-item per row r,
+// walking the row's stored columns [lo, hi) — contiguous in dense and in
 // packed storage — 8 at a time when y (and, for rank 2, x) is contiguous.
-// The arithmetic is rank's, element for element.
+//   tri      0: general A (ger); 1: only the stored triangle (upper or not)
+//   packed   A is a packed triangle (spr, spr2), else dense with lda
+//   two      A(r,c) += alpha·(x(r)·y(c) + x(c)·y(r))            (syr2, spr2)
+//            else A(r,c) += (alpha·x(r))·y(c)                 (ger, syr, spr;
+//            syr and spr pass x as y)
+//   skipzero the rank-1 row is skipped when alpha·x(r) == 0 (gonum's Dsyr)
 __kernel void rank_rows(int tri, int upper, int packed, int two, int skipzero,
                         int m, int n, real alpha,
                         __global const real* x, int offx, int incx,
@@ -458,41 +464,4 @@ __kernel void scale_y(int n, real beta, __global real* y, int offy, int incy) {
 	}
 	const long iy = offy + (long)i * incy;
 	y[iy] = (beta == 0) ? (real)0 : beta * y[iy];
-}
-
-// rank: the rank-1 and rank-2 updates, one work-item per element (r, c) of
-// an m×n grid (dimension 0: c, dimension 1: r).
-//   tri      0: general A (ger); 1: only the stored triangle (upper or not)
-//   packed   A is a packed triangle (spr, spr2), else dense with lda
-//   two      A(r,c) += alpha·(x(r)·y(c) + x(c)·y(r))            (syr2, spr2)
-//            else A(r,c) += (alpha·x(r))·y(c)                 (ger, syr, spr;
-//            syr and spr pass x as y)
-//   skipzero the rank-1 row is skipped when alpha·x(r) == 0 (gonum's Dsyr)
-__kernel void rank(int tri, int upper, int packed, int two, int skipzero,
-                   int m, int n, real alpha,
-                   __global const real* x, int offx, int incx,
-                   __global const real* y, int offy, int incy,
-                   __global real* a, int lda) {
-	const int c = get_global_id(0);
-	const int r = get_global_id(1);
-	if (r >= m || c >= n) {
-		return;
-	}
-	if (tri && (upper ? c < r : c > r)) {
-		return;
-	}
-	const long at = packed ? tri_at(ST_PACKED, upper, n, 0, 0, r, c) : (long)r * lda + c;
-	const real xr = x[offx + (long)r * incx];
-	if (two) {
-		const real xc = x[offx + (long)c * incx];
-		const real yr = y[offy + (long)r * incy];
-		const real yc = y[offy + (long)c * incy];
-		a[at] += alpha * (xr * yc + xc * yr);
-		return;
-	}
-	const real t = alpha * xr;
-	if (skipzero && t == 0) {
-		return;
-	}
-	a[at] += t * y[offy + (long)c * incy];
 }

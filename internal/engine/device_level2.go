@@ -239,22 +239,19 @@ func L2rankOnDevice[T Real](c *Call, u L2Update, m, n int, alpha T, x *cl.Buffer
 		c.Fail(errL2TooLarge)
 		return
 	}
-	args := []any{l2bool(u.Tri), l2bool(u.Upper), l2bool(u.Packed), l2bool(u.Two), l2bool(u.SkipZero),
-		int32(m), int32(n), alpha, x, int32(offX), int32(incX), y, int32(offY), int32(incY), a, int32(lda)}
 	if L2OnCPU(c) {
 		// A CPU device: a work-item per row, walking it contiguously.
-		c.Run(c.Kernel(l2File, "rank_rows"), []int{Groups(m, l2CPUGroup)}, []int{l2CPUGroup}, args...)
+		c.Run(c.Kernel(l2File, "rank_rows"), []int{Groups(m, l2CPUGroup)}, []int{l2CPUGroup},
+			l2bool(u.Tri), l2bool(u.Upper), l2bool(u.Packed), l2bool(u.Two), l2bool(u.SkipZero),
+			int32(m), int32(n), alpha, x, int32(offX), int32(incX), y, int32(offY), int32(incY), a, int32(lda))
 		return
 	}
-	switch {
-	case !u.Tri && !u.Packed && !u.Two:
-		gerOnDevice(c, m, n, alpha, u.SkipZero, x, offX, incX, y, offY, incY, a, lda) // gemv_fast.go
-		return
-	case u.Tri:
+	if u.Tri {
 		syrOnDevice(c, u.Upper, u.Two, u.SkipZero, u.Packed, n, alpha, x, offX, incX, y, offY, incY, a, lda) // gemv_fast.go
 		return
 	}
-	c.Run(c.Kernel(l2File, "rank"), []int{Groups(n, l2RankX), Groups(m, l2RankY)}, []int{l2RankX, l2RankY}, args...)
+	// A general matrix: BLAS has only the dense rank-1 update (GER).
+	gerOnDevice(c, m, n, alpha, u.SkipZero, x, offX, incX, y, offY, incY, a, lda) // gemv_fast.go
 }
 
 // Descriptors of the routines' matrices, with the number of elements of
@@ -363,7 +360,7 @@ func l2trsv[T Real](e *Engine, name string, d L2Mat, a []T, n int, x []T, incX i
 	return nil
 }
 
-// l2update selects the update of the rank kernel.
+// L2Update selects the rank update: which matrix, which storage, rank 1 or 2.
 type L2Update struct {
 	Tri      bool // only the stored triangle of a symmetric matrix
 	Upper    bool
