@@ -21,14 +21,77 @@ import (
 // Inf in x and y; a diagonal with imaginary parts (gonum clears them,
 // skipped rows included); the other triangle, which must stay as it was.
 // For positive increments the resident Her and Her2 run on a view of a
-// larger matrix, read back whole.
+// larger matrix, read back whole. The packed build (HPR and HPR2) runs on
+// the same launches: zhprCases.
 func TestZherRows(t *testing.T) {
 	zAtShapes(t, setGer, zGerShapes, func(t *testing.T, impl *Implementation, launched func(string) int64, fp64 bool) {
 		if fp64 {
 			zherCases[complex128](t, impl, launched, 1e-13)
+			zhprCases[complex128](t, impl, launched, 1e-13)
 		}
 		zherCases[complex64](t, impl, launched, 1e-5)
+		zhprCases[complex64](t, impl, launched, 1e-5)
 	})
+}
+
+// zhprCases runs HPR and HPR2 against gonum: both triangles; orders 1 to
+// 130, so that packed rows start at every alignment; increments ±1 and
+// ±3; zeros in x and y (rows gonum skips) with NaN and Inf beside them,
+// and an x(r) of (Inf, 0), where Zhpr's (α + 0i)·x(r) differs from
+// Zher's (α·Re x(r), α·Im x(r)); imaginary parts on the diagonal (gonum
+// clears them). For positive increments the resident Hpr and Hpr2 run on
+// a view from an element skew into a longer vector, read back whole, so
+// that a write outside the triangle shows.
+func zhprCases[T complex64 | complex128](t *testing.T, impl *Implementation, launched func(string) int64, tol float64) {
+	var ref gonum.Implementation
+	vec := zRounded[T](rand.New(rand.NewPCG(47, 48)))
+	hpr, hpr2 := zName[T]("hpr"), zName[T]("hpr2")
+	on1, on2 := expectOnDevice(t, hpr, launched), expectOnDevice(t, hpr2, launched)
+	calls := 0
+	nan, inf := math.NaN(), math.Inf(1)
+	// n, skew, incX, incY
+	for c, sz := range [][4]int{{1, 0, 1, 1}, {3, 1, -1, 1}, {17, 0, 3, -3}, {70, 1, 1, 1}, {130, 0, -3, 3},
+		{64, 0, 1, 1}, {33, 3, 1, 1}, {130, 2, 1, 1}, {71, 0, 1, 1}} {
+		n, skew, incX, incY := sz[0], sz[1], sz[2], sz[3]
+		span := n * (n + 1) / 2
+		for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
+			ap := vec(skew + span + 5) // 5 elements past the triangle
+			x := vec(1 + (n-1)*abs(incX))
+			y := vec(1 + (n-1)*abs(incY))
+			if n > 2 {
+				x[abs(incX)] = 0
+				x[2*abs(incX)] = 0
+				y[2*abs(incY)] = 0
+			}
+			if (c == 4 || c == 7) && n > 7 {
+				x[4*abs(incX)] = complex(nan, 1)
+				x[6*abs(incX)] = complex(inf, 0)
+				x[(n-3)*abs(incX)] = complex(0, nan)
+				x[(n-1)*abs(incX)] = 0
+				y[5*abs(incY)] = complex(0, -inf)
+			}
+			desc := fmt.Sprintf("%c n=%d skew=%d incX=%d incY=%d", ul, n, skew, incX, incY)
+			alpha := complex128(T(complex(-1.1, 0.4)))
+			ag, aw := slices.Clone(ap), slices.Clone(ap)
+			zhprDropIn[T](impl, ul, false, n, alpha, x, incX, y, incY, ag[skew:skew+span])
+			ref.Zhpr(ul, n, real(alpha), x, incX, aw[skew:skew+span])
+			zCheckAll(t, hpr+" "+desc, ag, aw, tol)
+			ag, aw = slices.Clone(ap), slices.Clone(ap)
+			zhprDropIn[T](impl, ul, true, n, alpha, x, incX, y, incY, ag[skew:skew+span])
+			ref.Zhpr2(ul, n, alpha, x, incX, y, incY, aw[skew:skew+span])
+			zCheckAll(t, hpr2+" "+desc, ag, aw, tol)
+			if incX > 0 && incY > 0 {
+				aw = slices.Clone(ap)
+				ref.Zhpr(ul, n, real(alpha), x, incX, aw[skew:skew+span])
+				ref.Zhpr2(ul, n, alpha, x, incX, y, incY, aw[skew:skew+span])
+				ag = zhprResident[T](t, impl, ul, n, skew, alpha, ap, x, incX, y, incY)
+				zCheckAll(t, hpr+", "+hpr2+" resident "+desc, ag, aw, tol)
+			}
+			calls++
+		}
+	}
+	on1(calls)
+	on2(calls)
 }
 
 func zherCases[T complex64 | complex128](t *testing.T, impl *Implementation, launched func(string) int64, tol float64) {
@@ -130,4 +193,58 @@ func zherResident[T complex64 | complex128](t *testing.T, impl *Implementation, 
 		t.Fatal(err)
 	}
 	return back()
+}
+
+// zhprDropIn runs the drop-in Zhpr/Chpr (real(alpha)) or, with two,
+// Zhpr2/Chpr2 on complex128 slices converted to T and back.
+func zhprDropIn[T complex64 | complex128](impl *Implementation, ul blas.Uplo, two bool, n int, alpha complex128, x []complex128, incX int, y []complex128, incY int, ap []complex128) {
+	xs, ys, as := zdata[T](x), zdata[T](y), zdata[T](ap)
+	switch as := any(as).(type) {
+	case []complex64:
+		xs, ys := any(xs).([]complex64), any(ys).([]complex64)
+		if two {
+			impl.Chpr2(ul, n, complex64(alpha), xs, incX, ys, incY, as)
+		} else {
+			impl.Chpr(ul, n, float32(real(alpha)), xs, incX, as)
+		}
+	case []complex128:
+		xs, ys := any(xs).([]complex128), any(ys).([]complex128)
+		if two {
+			impl.Zhpr2(ul, n, alpha, xs, incX, ys, incY, as)
+		} else {
+			impl.Zhpr(ul, n, real(alpha), xs, incX, as)
+		}
+	}
+	for i, v := range as {
+		ap[i] = complex128(v)
+	}
+}
+
+// zhprResident runs Hpr then Hpr2 on a resident view of the packed
+// triangle from element skew of ap and returns the whole of ap as they
+// left it.
+func zhprResident[T complex64 | complex128](t *testing.T, impl *Implementation, ul blas.Uplo, n, skew int, alpha complex128, ap, x []complex128, incX int, y []complex128, incY int) []complex128 {
+	t.Helper()
+	p, err := NewVectorFrom(impl, zdata[T](ap))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Release()
+	v, err := p.View(skew, n*(n+1)/2, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	xv, _ := zResidentVec[T](t, impl, x, n, incX)
+	yv, _ := zResidentVec[T](t, impl, y, n, incY)
+	if _, err := Hpr(ul, real(alpha), xv, v); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Hpr2(ul, T(alpha), xv, yv, v); err != nil {
+		t.Fatal(err)
+	}
+	back := make([]T, len(ap))
+	if err := p.Read(back); err != nil {
+		t.Fatal(err)
+	}
+	return zWiden(back)
 }

@@ -712,6 +712,27 @@ void zgemv_t_fin(const int terms, const int n, const int nb, const real are, con
     vstore2(r, 0, py);
 }
 
+// ZH_PACKED builds zher_rows for packed storage (HPR, HPR2): row r of the
+// triangle, in reals and indexed by column, starts at ZH_ROW (RK_ROW's
+// rows, two reals an element), lda is not read, and vloadn and vstoren
+// take the unaligned pieces. The rank-1 update then has gonum's Zhpr
+// arithmetic, not its Zher's: t = (α + 0i)·x(r) (ZH_T), and the diagonal
+// gains α·Re(conj(x(r))·x(r)) (ZH_DIAG). Zhpr2 computes as Zher2 does.
+#ifdef ZH_PACKED
+#define ZH_ROW(a, r, lda, n, upper) \
+    ((a) + 2 * ((upper) ? (long)(r) * (2L * (n) - (r) - 1) / 2 : (long)(r) * ((r) + 1) / 2))
+#define ZH_VLD(p) L1_CAT(vload, Z_VW)(0, (p))
+#define ZH_VST(v, p) L1_CAT(vstore, Z_VW)((v), 0, (p))
+#define ZH_T(are, xr) z_mul1((are), (real)0, (xr))
+#define ZH_DIAG(are, t, xr) ((are) * ((xr).x * (xr).x - (-(xr).y) * (xr).y))
+#else
+#define ZH_ROW(a, r, lda, n, upper) ((a) + (long)(r) * (lda))
+#define ZH_VLD(p) (*(__global const realz*)(p))
+#define ZH_VST(v, p) (*(__global realz*)(p) = (v))
+#define ZH_T(are, xr) ((are) * (xr))
+#define ZH_DIAG(are, t, xr) z_mul1((t).x, (t).y, (real2)((xr).x, -(xr).y)).x
+#endif
+
 // zher_row is zher_rows' row r of its columns j0… (Z_VW/2 of them, fewer
 // at the end), the columns c of the stored triangle (upper: c ≥ r), as
 // gonum computes them: her (two == 0) takes t = (α·Re x(r), α·Im x(r))
@@ -733,15 +754,15 @@ static inline void zher_row(const int r, const long j0, const int n, const int u
     const real2 xr = vload2(0, px + 2 * (long)r * incx);
     const real2 yr = two ? vload2(0, py + 2 * (long)r * incy) : (real2)0;
     const int skip = xr.x == (real)0 && xr.y == (real)0 && (!two || (yr.x == (real)0 && yr.y == (real)0));
-    const real2 t1 = two ? z_mul1(are, aim, xr) : are * xr;
+    const real2 t1 = two ? z_mul1(are, aim, xr) : ZH_T(are, xr);
     const real2 t2 = two ? z_mul1(are, -aim, yr) : (real2)0;
-    __global real* row = a + (long)r * lda;
+    __global real* row = ZH_ROW(a, r, lda, n, upper);
     const long lo = upper ? max(j0, (long)r) : j0;
     const long hi = upper ? min(j0 + Z_VW / 2, (long)n) : min(j0 + Z_VW / 2, (long)r + 1);
     if (full && lo == j0 && hi == j0 + Z_VW / 2 && (r < j0 || r >= j0 + Z_VW / 2)) {
         if (skip) return;
-        __global realz* p = (__global realz*)(row + 2 * j0);
-        *p += two ? (uy * t1.x + wy * t1.y) + (ux * t2.x + wx * t2.y) : ux * t1.x + wx * t1.y;
+        __global real* p = row + 2 * j0;
+        ZH_VST(ZH_VLD(p) + (two ? (uy * t1.x + wy * t1.y) + (ux * t2.x + wx * t2.y) : ux * t1.x + wx * t1.y), p);
         return;
     }
     for (long c = lo; c < hi; c++) {
@@ -753,7 +774,7 @@ static inline void zher_row(const int r, const long j0, const int n, const int u
                 d = d + z_mul1(t1.x, t1.y, (real2)(yr.x, -yr.y)).x;
                 d = d + z_mul1(t2.x, t2.y, (real2)(xr.x, -xr.y)).x;
             } else if (!skip) {
-                d = d + z_mul1(t1.x, t1.y, (real2)(xr.x, -xr.y)).x;
+                d = d + ZH_DIAG(are, t1, xr);
             }
             vstore2((real2)(d, 0), c, row);
         } else if (!skip && two) {
@@ -765,9 +786,10 @@ static inline void zher_row(const int r, const long j0, const int n, const int u
     }
 }
 
-// zher_rows: the stored triangle of the dense Hermitian n×n A += α·x·xᴴ
-// (her, α real) or α·x·yᴴ + conj(α)·y·xᴴ (two), on reals as zger_rows
-// (offx, offy and lda count reals, incx and incy complex elements), with
+// zher_rows: the stored triangle of the dense (or, with ZH_PACKED, packed)
+// Hermitian n×n A += α·x·xᴴ (her, hpr: α real) or α·x·yᴴ + conj(α)·y·xᴴ
+// (two), on reals as zger_rows (offx, offy and lda count reals, incx and
+// incy complex elements), with
 // syr_rows' launch: dimension 0 takes pieces of Z_VW/2 columns, group row
 // gy the rows gy·h … gy·h+h−1 of its columns' part of the triangle,
 // strided over its work-items; a group whose part has none of them
@@ -787,8 +809,13 @@ __kernel void zher_rows(const int upper, const int two, const int n, const real 
     __global const real* px = x + offx;
     __global const real* py = two ? y + offy : px;
     const int iy = two ? incy : incx;
-    const int full = vec && incx == 1 && iy == 1 && (ulong)a % Z_VBYTES == 0 && (ulong)px % Z_VBYTES == 0 &&
-                     (ulong)py % Z_VBYTES == 0 && j0 + Z_VW / 2 <= n;
+#ifdef ZH_PACKED
+    const int aok = 1;
+#else
+    const int aok = vec && (ulong)a % Z_VBYTES == 0;
+#endif
+    const int full = aok && incx == 1 && iy == 1 && (ulong)px % Z_VBYTES == 0 && (ulong)py % Z_VBYTES == 0 &&
+                     j0 + Z_VW / 2 <= n;
     realz ux = 0, wx = 0, uy = 0, wy = 0;
     if (full) {
         ux = *(__global const realz*)(px + 2 * j0) * -Z_ALT;
@@ -814,18 +841,18 @@ __kernel void zher_rows(const int upper, const int two, const int n, const real 
                 const long rr = r + k * ls;
                 xr[k] = vload2(0, px + 2 * rr * incx);
                 yr[k] = two ? vload2(0, py + 2 * rr * iy) : (real2)0;
-                v[k] = *(__global const realz*)(a + rr * lda + 2 * j0);
+                v[k] = ZH_VLD(ZH_ROW(a, rr, lda, n, upper) + 2 * j0);
             }
             for (int k = 0; k < GR_U; k++) {
                 if (xr[k].x == (real)0 && xr[k].y == (real)0 && (!two || (yr[k].x == (real)0 && yr[k].y == (real)0)))
                     continue;
-                __global realz* p = (__global realz*)(a + (long)(r + k * ls) * lda + 2 * j0);
+                __global real* p = ZH_ROW(a, r + k * ls, lda, n, upper) + 2 * j0;
                 if (two) {
                     const real2 t1 = z_mul1(are, aim, xr[k]), t2 = z_mul1(are, -aim, yr[k]);
-                    *p = v[k] + ((uy * t1.x + wy * t1.y) + (ux * t2.x + wx * t2.y));
+                    ZH_VST(v[k] + ((uy * t1.x + wy * t1.y) + (ux * t2.x + wx * t2.y)), p);
                 } else {
-                    const real2 t = are * xr[k];
-                    *p = v[k] + (ux * t.x + wx * t.y);
+                    const real2 t = ZH_T(are, xr[k]);
+                    ZH_VST(v[k] + (ux * t.x + wx * t.y), p);
                 }
             }
         }

@@ -120,16 +120,21 @@ NOT_ON_OCLGRIND=(
 	# Level 2's kernels for CPU devices (l2OnCPU): Oclgrind is a GPU.
 	# PoCL runs them in the main suite.
 	tri_rows tri_cols tri_solve_seq rank_rows gemv_rows gemv_cols
+	# The complex rank updates one work-item an element: CPU devices
+	# take them (and GPUs only for matrices whose offsets in reals
+	# overflow an int); GPUs take gemv.cl's zger_rows and zher_rows.
+	zrank
 	# kernels/complex.cl's GEMM: the BLAS runs complex level 3 as real
 	# GEMMs (zlevel3.cl), not on it; kernels/complex_test.go runs it on
 	# PoCL.
 	cgemm cgemmt
-	# Complex HER and HER2 by rows: the pass 'zher' below runs them
-	# (TestZherRows), out-of-bounds checked, without Oclgrind's
-	# instruction counts, which are how the passes list the kernels that
-	# ran: with them, Oclgrind 21.10 corrupted its own heap after the
-	# first run of this kernel ("corrupted size vs. prev_size", exit 134,
-	# 2026-12-03), and without them it runs clean.
+	# Complex HER and HER2 (HPR and HPR2 in its packed build) by rows:
+	# the pass 'zher' below runs them (TestZherRows), out-of-bounds
+	# checked, without Oclgrind's instruction counts, which are how the
+	# passes list the kernels that ran: with them, Oclgrind 21.10
+	# corrupted its own heap after the first run of this kernel
+	# ("corrupted size vs. prev_size", exit 134, 2026-12-03), and without
+	# them it runs clean.
 	zher_rows
 )
 

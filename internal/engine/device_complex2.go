@@ -8,10 +8,10 @@ import (
 
 // Complex level 2 device routines, on the kernels of
 // kernels/complex_level2.cl: zmv for the products (gemv, gbmv, hemv, hbmv,
-// hpmv, and trmv, tbmv, tpmv into a scratch vector), zrank for the rank updates;
-// on GPUs the Hermitian products, the dense triangular one and the
-// packed one with Aᵀ or Aᴴ take symv_stream.cl's complex build, and GEMV and the dense rank updates
-// gemv.cl's complex kernels. Matrices are described
+// hpmv, and trmv, tbmv, tpmv into a scratch vector), zrank for the rank
+// updates; on GPUs the Hermitian products, the dense triangular one and
+// the packed one with Aᵀ or Aᴴ take symv_stream.cl's complex build, and
+// GEMV and the rank updates gemv.cl's complex kernels. Matrices are described
 // as in device_level2.go (L2Mat), with trans 0, 1, 2 for NoTrans, Trans and
 // ConjTrans, and the kind l2KindSymmetric standing for Hermitian. The
 // triangular solves are trsv.cl's blocked ones (trsv_blocked.go).
@@ -155,8 +155,9 @@ func CxRankOnDevice[R Real](c *Call, mode int, upper, packed bool, m, n int, are
 		zgerOnDevice(c, mode == ZrGerc, m, n, are, aim, x, offX, incX, y, offY, incY, a, lda) // gemv_fast.go
 		return
 	}
-	if (mode == ZrHer || mode == ZrHer2) && !packed && !L2OnCPU(c) && l2fits(2*lda, 2*offX, 2*offY) {
-		zherOnDevice(c, upper, mode == ZrHer2, n, are, aim, x, offX, incX, y, offY, incY, a, lda) // gemv_fast.go
+	// Zher and Zher2 on a dense triangle, Zhpr and Zhpr2 on a packed one.
+	if (mode == ZrHer2 || mode == ZrHer && !packed || mode == ZrHpr && packed) && !L2OnCPU(c) && l2fits(2*lda, 2*offX, 2*offY) {
+		zherOnDevice(c, upper, mode == ZrHer2, packed, n, are, aim, x, offX, incX, y, offY, incY, a, lda) // gemv_fast.go
 		return
 	}
 	c.Run(c.Kernel(cxL2File, "zrank"), []int{Groups(n, l2RankX), Groups(m, l2RankY)}, []int{l2RankX, l2RankY},

@@ -288,12 +288,13 @@ func zgerOnDevice[R Real](c *Call, conj bool, m, n int, are, aim R, x *cl.Buffer
 		a, int32(2*lda), l2bool(lda%per == 0))
 }
 
-// zherOnDevice enqueues the update of the stored triangle of the dense
-// Hermitian n×n A (lda, in complex elements) by alpha·x·xᴴ (alpha real:
-// are) or, with two, alpha·x·yᴴ + conj(alpha)·y·xᴴ, gonum's diagonal rule
-// included: zher_rows on syrOnDevice's launch, a work-item per
-// max(L1_VW, 2)/2 columns.
-func zherOnDevice[R Real](c *Call, upper, two bool, n int, are, aim R, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int, a *cl.Buffer, lda int) {
+// zherOnDevice enqueues the update of the stored triangle of the
+// Hermitian n×n A, dense (lda, in complex elements) or packed, by
+// alpha·x·xᴴ (alpha real: are) or, with two, alpha·x·yᴴ + conj(alpha)·y·xᴴ,
+// gonum's diagonal rule included (packed: with Zhpr's arithmetic):
+// zher_rows on syrOnDevice's launch, a work-item per max(L1_VW, 2)/2
+// columns.
+func zherOnDevice[R Real](c *Call, upper, two, packed bool, n int, are, aim R, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int, a *cl.Buffer, lda int) {
 	sh, tx, ty, _, more := rankShape[R](c, n)
 	per := max(sh.Vec, 2) / 2
 	gx := L3CeilDiv(L3CeilDiv(n, per), tx)
@@ -301,9 +302,14 @@ func zherOnDevice[R Real](c *Call, upper, two bool, n int, are, aim R, x *cl.Buf
 	if c.E.Ger.RowBlocks > 0 {
 		h = ty * c.E.Ger.RowBlocks
 	}
+	vec := lda%per == 0
+	if packed {
+		more = append(more, "ZH_PACKED")
+		lda, vec = 0, true
+	}
 	c.Run(gemvKernel(c, "zher_rows", tx, ty, more...), []int{gx * tx, L3CeilDiv(n, h) * ty}, []int{tx, ty},
 		l2bool(upper), l2bool(two), int32(n), are, aim, x, int32(2*offX), int32(incX),
-		y, int32(2*offY), int32(incY), a, int32(2*lda), l2bool(lda%per == 0), int32(h))
+		y, int32(2*offY), int32(incY), a, int32(2*lda), l2bool(vec), int32(h))
 }
 
 // zgemvNOnDevice enqueues the complex y = alpha·A·x + beta·y for the dense
