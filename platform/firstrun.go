@@ -35,8 +35,11 @@ func (r *Runtime) slowBuildNotice() (end func()) {
 			return
 		}
 		cache := "none (programs are kept in memory only)"
-		if r.cache != nil {
+		switch {
+		case r.cache != nil:
 			cache = r.cache.dir
+		case r.dev.profile.cachesKernels():
+			cache = "the driver's own (" + r.dev.profile.Platform + ")"
 		}
 		r.log.Info("gocl: compiling OpenCL kernels for this device; later runs load them from the cache",
 			"device", r.dev.String(), "cache", cache)

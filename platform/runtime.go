@@ -57,7 +57,8 @@ func WithQueueProperties(p cl.QueueProperties) RuntimeOption {
 }
 
 // WithCacheDir keeps compiled program binaries in dir instead of
-// GOCL_CACHE_DIR or the user cache directory.
+// GOCL_CACHE_DIR or the user cache directory (which PoCL's devices do
+// without: Profile.cachesKernels).
 func WithCacheDir(dir string) RuntimeOption { return func(c *runtimeConfig) { c.cacheDir = dir } }
 
 // WithoutDiskCache keeps compiled programs in memory only.
@@ -90,6 +91,9 @@ func NewRuntime(d *Device, opts ...RuntimeOption) (*Runtime, error) {
 	if !cfg.noDisk {
 		dir := cfg.cacheDir
 		if dir == "" {
+			dir = os.Getenv(EnvCacheDir)
+		}
+		if dir == "" && !d.profile.cachesKernels() {
 			dir = DefaultCacheDir()
 		}
 		if dir != "" {
@@ -98,6 +102,16 @@ func NewRuntime(d *Device, opts ...RuntimeOption) (*Runtime, error) {
 	}
 	return r, nil
 }
+
+// cachesKernels reports whether the device's driver keeps compiled
+// programs on disk by itself, so that the runtime keeps none unless a
+// directory is named (GOCL_CACHE_DIR, WithCacheDir). PoCL does: its
+// kernel cache (POCL_KERNEL_CACHE, on by default) holds each program's
+// code and each kernel's as it is first run. Asked for a binary, PoCL
+// compiles every kernel of the program at once; a BLAS program holds
+// dozens of kernels, of which a call runs one or two, so storing the
+// binary would multiply a first run's compile time.
+func (p Profile) cachesKernels() bool { return p.Vendor == VendorPoCL }
 
 // DefaultCacheDir is GOCL_CACHE_DIR, or gocompute-opencl under the user
 // cache directory; "" if neither can be had.

@@ -201,6 +201,42 @@ func TestProgramCacheDirFromEnv(t *testing.T) {
 	}
 }
 
+// TestDefaultDiskCacheByDriver: with no directory named, the runtime
+// keeps binaries under the user cache directory, but not on PoCL, which
+// keeps its own kernel cache and compiles a whole program when asked for
+// its binary; a directory named there turns the runtime's cache on.
+func TestDefaultDiskCacheByDriver(t *testing.T) {
+	home := t.TempDir()
+	for _, v := range []string{"HOME", "XDG_CACHE_HOME", "LocalAppData"} {
+		t.Setenv(v, home)
+	}
+	t.Setenv(platform.EnvCacheDir, "")
+	dir := platform.DefaultCacheDir()
+	if !strings.HasPrefix(dir, home) {
+		t.Fatalf("DefaultCacheDir() = %q, not under the user cache directory %s", dir, home)
+	}
+	src := []string{addSource(t.Name())}
+	if _, err := platformtest.Runtime(t).Program(src, ""); err != nil {
+		t.Fatal(err)
+	}
+	pocl := platformtest.Device(t).Profile().Vendor == platform.VendorPoCL
+	want := 1
+	if pocl {
+		want = 0
+	}
+	if n := len(cacheFiles(t, dir)); n != want {
+		t.Fatalf("%d cache files in the default directory (PoCL: %v), want %d", n, pocl, want)
+	}
+	named := t.TempDir()
+	t.Setenv(platform.EnvCacheDir, named)
+	if _, err := platformtest.Runtime(t).Program(src, ""); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(cacheFiles(t, named)); n != 1 {
+		t.Fatalf("%d cache files in the directory named by %s, want 1", n, platform.EnvCacheDir)
+	}
+}
+
 func TestProgramWithoutDiskCache(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv(platform.EnvCacheDir, dir)

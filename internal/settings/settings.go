@@ -67,7 +67,7 @@ var table = []Setting{
 		Values:  "an absolute directory path",
 		Default: "gocompute-opencl under the user cache directory",
 		Option:  "clblas.WithCacheDir, platform.WithCacheDir",
-		Meaning: "Where compiled program binaries are kept between runs (default: `gocompute-opencl` under the user cache directory, e.g. `~/.cache/gocompute-opencl`). Entries are keyed by source, options, platform, device and driver version, and checksummed; a corrupt or stale entry is rebuilt, never fatal. A relative path is an error (the cache would move with the working directory).",
+		Meaning: "Where compiled program binaries are kept between runs (default: `gocompute-opencl` under the user cache directory, e.g. `~/.cache/gocompute-opencl`; on PoCL, none unless a directory is named, since PoCL keeps compiled kernels in a cache of its own and, asked for a program's binary, compiles every kernel in it). Entries are keyed by source, options, platform, device and driver version, and checksummed; a corrupt or stale entry is rebuilt, never fatal. A relative path is an error (the cache would move with the working directory).",
 		Bad:     "relative/cache",
 		check:   checkAbs,
 	},
