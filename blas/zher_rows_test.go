@@ -48,7 +48,6 @@ func zhprCases[T complex64 | complex128](t *testing.T, impl *Implementation, lau
 	hpr, hpr2 := zName[T]("hpr"), zName[T]("hpr2")
 	on1, on2 := expectOnDevice(t, hpr, launched), expectOnDevice(t, hpr2, launched)
 	calls := 0
-	nan, inf := math.NaN(), math.Inf(1)
 	// n, skew, incX, incY
 	for c, sz := range [][4]int{{1, 0, 1, 1}, {3, 1, -1, 1}, {17, 0, 3, -3}, {70, 1, 1, 1}, {130, 0, -3, 3},
 		{64, 0, 1, 1}, {33, 3, 1, 1}, {130, 2, 1, 1}, {71, 0, 1, 1}} {
@@ -56,20 +55,7 @@ func zhprCases[T complex64 | complex128](t *testing.T, impl *Implementation, lau
 		span := n * (n + 1) / 2
 		for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
 			ap := vec(skew + span + 5) // 5 elements past the triangle
-			x := vec(1 + (n-1)*abs(incX))
-			y := vec(1 + (n-1)*abs(incY))
-			if n > 2 {
-				x[abs(incX)] = 0
-				x[2*abs(incX)] = 0
-				y[2*abs(incY)] = 0
-			}
-			if (c == 4 || c == 7) && n > 7 {
-				x[4*abs(incX)] = complex(nan, 1)
-				x[6*abs(incX)] = complex(inf, 0)
-				x[(n-3)*abs(incX)] = complex(0, nan)
-				x[(n-1)*abs(incX)] = 0
-				y[5*abs(incY)] = complex(0, -inf)
-			}
+			x, y := zherVectors(vec, n, incX, incY, c == 4 || c == 7)
 			desc := fmt.Sprintf("%c n=%d skew=%d incX=%d incY=%d", ul, n, skew, incX, incY)
 			alpha := complex128(T(complex(-1.1, 0.4)))
 			ag, aw := slices.Clone(ap), slices.Clone(ap)
@@ -100,7 +86,6 @@ func zherCases[T complex64 | complex128](t *testing.T, impl *Implementation, lau
 	her, her2 := zName[T]("her"), zName[T]("her2")
 	on1, on2 := expectOnDevice(t, her, launched), expectOnDevice(t, her2, launched)
 	calls := 0
-	nan, inf := math.NaN(), math.Inf(1)
 	// n, lda, skew, incX, incY
 	for c, sz := range [][5]int{{1, 1, 0, 1, 1}, {3, 3, 1, -1, 1}, {17, 32, 0, 3, -3}, {70, 80, 1, 1, 1}, {130, 144, 0, -3, 3},
 		{64, 64, 0, 1, 1}, {33, 35, 0, 1, 1}, {130, 144, 0, 1, 1}, {71, 80, 0, 1, 1}} {
@@ -114,22 +99,7 @@ func zherCases[T complex64 | complex128](t *testing.T, impl *Implementation, lau
 					}
 				}
 			}
-			x := vec(1 + (n-1)*abs(incX))
-			y := vec(1 + (n-1)*abs(incY))
-			if n > 2 {
-				x[abs(incX)] = 0 // a row HER skips
-				x[2*abs(incX)] = 0
-				y[2*abs(incY)] = 0 // a row HER2 skips (for equal signs of the increments)
-			}
-			if (c == 4 || c == 7) && n > 5 {
-				// Next to rows that are skipped (1, 2 and n−1, for both
-				// triangles' pieces): computing them anyway gives NaN.
-				x[4*abs(incX)] = complex(nan, 1)
-				x[6*abs(incX)] = complex(inf, 0)
-				x[(n-3)*abs(incX)] = complex(0, nan)
-				x[(n-1)*abs(incX)] = 0
-				y[5*abs(incY)] = complex(0, -inf)
-			}
+			x, y := zherVectors(vec, n, incX, incY, c == 4 || c == 7)
 			desc := fmt.Sprintf("%c n=%d lda=%d skew=%d incX=%d incY=%d", ul, n, lda, skew, incX, incY)
 			alpha := complex128(T(complex(-1.1, 0.4)))
 			ag, aw := slices.Clone(a), slices.Clone(a)
@@ -247,4 +217,29 @@ func zhprResident[T complex64 | complex128](t *testing.T, impl *Implementation, 
 		t.Fatal(err)
 	}
 	return zWiden(back)
+}
+
+// zherVectors returns x and y of n elements at increments incX and incY
+// for the Hermitian rank updates: zeros at rows HER and HPR skip (1 and
+// 2) and HER2 and HPR2 skip (2, for equal signs of the increments); with
+// nonFinite, for n > 5, NaN and Inf next to them and to row n−1, also
+// zeroed, so that computing a skipped row anyway gives NaN, and an x(r)
+// of (Inf, 0), where Zhpr's factor (α + 0i)·x(r) has a NaN imaginary part
+// and Zher's (α·Re x(r), α·Im x(r)) does not.
+func zherVectors(vec func(int) []complex128, n, incX, incY int, nonFinite bool) (x, y []complex128) {
+	x, y = vec(1+(n-1)*abs(incX)), vec(1+(n-1)*abs(incY))
+	if n > 2 {
+		x[abs(incX)] = 0
+		x[2*abs(incX)] = 0
+		y[2*abs(incY)] = 0
+	}
+	if nonFinite && n > 5 {
+		nan, inf := math.NaN(), math.Inf(1)
+		x[4*abs(incX)] = complex(nan, 1)
+		x[6*abs(incX)] = complex(inf, 0)
+		x[(n-3)*abs(incX)] = complex(0, nan)
+		x[(n-1)*abs(incX)] = 0
+		y[5*abs(incY)] = complex(0, -inf)
+	}
+	return x, y
 }

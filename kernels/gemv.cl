@@ -789,11 +789,10 @@ static inline void zher_row(const int r, const long j0, const int n, const int u
 // zher_rows: the stored triangle of the dense (or, with ZH_PACKED, packed)
 // Hermitian n×n A += α·x·xᴴ (her, hpr: α real) or α·x·yᴴ + conj(α)·y·xᴴ
 // (two), on reals as zger_rows (offx, offy and lda count reals, incx and
-// incy complex elements), with
-// syr_rows' launch: dimension 0 takes pieces of Z_VW/2 columns, group row
-// gy the rows gy·h … gy·h+h−1 of its columns' part of the triangle,
-// strided over its work-items; a group whose part has none of them
-// returns at once.
+// incy complex elements), with syr_rows' launch: dimension 0 takes pieces
+// of Z_VW/2 columns, group row gy the rows gy·h … gy·h+h−1 of its
+// columns' part of the triangle, strided over its work-items; a group
+// whose part has none of them returns at once.
 __kernel void zher_rows(const int upper, const int two, const int n, const real are, const real aim,
                         __global const real* x, const int offx, const int incx,
                         __global const real* y, const int offy, const int incy,
