@@ -14,20 +14,6 @@ cd "$(dirname "$0")/.."
 . scripts/deps.sh
 ensure_deps clblast # the clblast build is part of the check
 
-# The BLAS conformance tests on Oclgrind, a simulated GPU that checks every
-# memory access, API call and (in a second pass) local-memory race. Its
-# passes simulate on one host thread each and the main suite below mostly
-# compiles kernels on one, so on the 2-core CI machine the step runs in
-# the background from the start, beside the other steps; its output is
-# printed after theirs, and its exit status counts as theirs do.
-oclgrind_pid=""
-if [ "${OCLGRIND:-1}" != 0 ]; then
-	oclgrind_log=$(mktemp)
-	say "scripts/oclgrind.sh (in the background; its output comes after the other steps)"
-	./scripts/oclgrind.sh >"$oclgrind_log" 2>&1 &
-	oclgrind_pid=$!
-fi
-
 STATICCHECK_VERSION=v0.8.2 # works with the go 1.24 module and the go 1.26 toolchain
 failed=()
 
@@ -69,6 +55,20 @@ say "scripts/no-opencl.sh (examples/mat with the OpenCL loader unavailable)"
 
 if [ ${#failed[@]} -gt 0 ]; then
 	say "FAILED so far: ${failed[*]} (running the tests anyway)"
+fi
+
+# The BLAS conformance tests on Oclgrind, a simulated GPU that checks every
+# memory access, API call and (in a second pass) local-memory race. Its
+# passes simulate on one host thread each and the main suite below mostly
+# compiles kernels on one, so on the 2-core CI machine the step runs in
+# the background beside the suite; its output is printed after the
+# suite's steps, and its exit status counts as theirs do.
+oclgrind_pid=""
+if [ "${OCLGRIND:-1}" != 0 ]; then
+	oclgrind_log=$(mktemp)
+	say "scripts/oclgrind.sh (in the background; its output comes after the other steps)"
+	./scripts/oclgrind.sh >"$oclgrind_log" 2>&1 &
+	oclgrind_pid=$!
 fi
 
 # The blas package builds hundreds of kernel programs on an empty cache
