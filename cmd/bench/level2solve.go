@@ -34,13 +34,13 @@ func level2SolveOps[T float32 | float64](b *bencher, n int, a *clblas.Matrix[T],
 	// band returns an n×(w) band matrix with entries in [0, 1/n) and its
 	// CLBlast view.
 	var mats []*clblas.Matrix[T]
-	var ap *clblas.Vector[T]
+	var vecs []*clblas.Vector[T]
 	release := func() {
 		for _, m := range mats {
 			m.Release()
 		}
-		if ap != nil {
-			ap.Release()
+		for _, v := range vecs {
+			v.Release()
 		}
 	}
 	band := func(w int) (*clblas.Matrix[T], clblast.Mat, error) {
@@ -121,9 +121,25 @@ func level2SolveOps[T float32 | float64](b *bencher, n int, a *clblas.Matrix[T],
 	for i := range pk {
 		pk[i] = T(rnd.Float64() / nf)
 	}
-	if ap, err = clblas.NewVectorFrom(b.impl, pk); err != nil {
+	ap, err := clblas.NewVectorFrom(b.impl, pk)
+	if err != nil {
 		return nil, release, err
 	}
+	vecs = append(vecs, ap)
+	// SPR and SPR2 take vectors of their own: TRMV and TPMV overwrite x
+	// call after call, and with entries of A below 1/n it shrinks until it
+	// underflows, after which SPR would skip its rows of zeros (gonum's
+	// rule) and time less than the update.
+	ux, err := newResVec[T](b, rnd, n)
+	if err != nil {
+		return nil, release, err
+	}
+	vecs = append(vecs, ux.v)
+	uy, err := newResVec[T](b, rnd, n)
+	if err != nil {
+		return nil, release, err
+	}
+	vecs = append(vecs, uy.v)
 	tri := nf * (nf + 1) / 2
 	ops = append(ops,
 		l12op{name: p + "SPMV", bytes: es * (tri + 3*nf),
@@ -133,8 +149,8 @@ func level2SolveOps[T float32 | float64](b *bencher, n int, a *clblas.Matrix[T],
 		l12op{name: p + "TPMV-T", bytes: es * (tri + 2*nf),
 			ours: loop(func() (*clblas.Event, error) { return clblas.Tpmv(blas.Upper, blas.Trans, blas.NonUnit, ap, x.v) })},
 		l12op{name: p + "SPR", bytes: es * (2*tri + nf),
-			ours: loop(func() (*clblas.Event, error) { return clblas.Spr(blas.Upper, T(1e-9), x.v, ap) })},
+			ours: loop(func() (*clblas.Event, error) { return clblas.Spr(blas.Upper, T(1e-9), ux.v, ap) })},
 		l12op{name: p + "SPR2", bytes: es * (2*tri + 2*nf),
-			ours: loop(func() (*clblas.Event, error) { return clblas.Spr2(blas.Upper, T(1e-9), x.v, y.v, ap) })})
+			ours: loop(func() (*clblas.Event, error) { return clblas.Spr2(blas.Upper, T(1e-9), ux.v, uy.v, ap) })})
 	return ops, release, nil
 }
