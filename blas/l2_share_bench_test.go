@@ -20,11 +20,13 @@ import (
 // fraction of A's rows the host computed itself (Engine.L2Share,
 // l2_share.go):
 //
-//   - stream: the default (GOMAXPROCS-1 copying goroutines, 1 MiB pieces);
+//   - stream: every row on the device (GOCL_L2_SHARE=off), GOMAXPROCS-1
+//     copying goroutines, 1 MiB pieces;
 //   - all-procs: GOMAXPROCS copying goroutines;
 //   - piece=4M: 4 MiB pieces;
 //   - share=k: the host computes rows from the bottom whenever a
-//     goroutine has nothing to copy, k goroutines before copying;
+//     goroutine has nothing to copy, k goroutines before copying
+//     (GOCL_L2_SHARE=auto's default is share=GOMAXPROCS/4);
 //   - write-only: staging memory the host only writes
 //     (PinnedPool.WriteOnly).
 //
@@ -36,7 +38,7 @@ func BenchmarkL2Variants(b *testing.B) {
 	e := impl.eng
 	zc := e.ZeroCopy
 	e.ZeroCopy = eng.ZeroCopyOff
-	defer func() { e.L2Piece, e.L2Workers, e.L2Share, e.ZeroCopy = 0, 0, 0, zc }()
+	defer func(share int) { e.L2Piece, e.L2Workers, e.L2Share, e.ZeroCopy = 0, 0, share, zc }(e.L2Share)
 	procs := runtime.GOMAXPROCS(0)
 	type variant struct {
 		name                  string

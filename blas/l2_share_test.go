@@ -24,6 +24,7 @@ func TestGemvShare(t *testing.T) {
 	}
 	e.ZeroCopy = eng.ZeroCopyOff
 	e.L2Slab = 200 // 3 rows of 7 float64s
+	defer func(share int) { e.L2Share = share }(e.L2Share)
 	for _, first := range []int{1, 2, 5} {
 		e.L2Share = first
 		t.Run(fmt.Sprintf("first=%d/Dgemv", first), func(t *testing.T) {
@@ -31,7 +32,6 @@ func TestGemvShare(t *testing.T) {
 		})
 		gemvShareShapes(t, impl, e, rand.New(rand.NewPCG(7, 8)))
 	}
-	e.L2Share = 0
 	if e.L2HostRows.Load() == 0 {
 		t.Error("the host computed no rows")
 	}
@@ -82,7 +82,7 @@ func TestGerShare(t *testing.T) {
 	}
 	e.ZeroCopy, e.L2Slab = eng.ZeroCopyOff, 200
 	rnd := rand.New(rand.NewPCG(9, 10))
-	defer func() { e.L2Share = 0 }()
+	defer func(share int) { e.L2Share = share }(e.L2Share)
 	for _, first := range []int{1, 2, 5} {
 		e.L2Share = first
 		t.Run(fmt.Sprintf("first=%d/Dger", first), func(t *testing.T) {

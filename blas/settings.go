@@ -43,6 +43,19 @@ func WithZeroCopy(on bool) Option {
 	return func(c *config) { c.setting(settings.ZeroCopy, v) }
 }
 
+// WithL2HostShare sets whether GEMV and GER on Go slices, on a device with
+// memory of its own, let the host compute rows beside the device while the
+// matrix streams to it (on), or send every row to the device (off).
+// Without it the default (GOCL_L2_SHARE=auto) shares. It takes precedence
+// over GOCL_L2_SHARE.
+func WithL2HostShare(on bool) Option {
+	v := "off"
+	if on {
+		v = "auto"
+	}
+	return func(c *config) { c.setting(settings.L2Share, v) }
+}
+
 // WithCacheDir keeps compiled program binaries in dir, an absolute path,
 // when New creates the runtime (not with WithRuntime). It takes precedence
 // over GOCL_CACHE_DIR.

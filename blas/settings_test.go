@@ -3,6 +3,7 @@ package clblas
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -62,6 +63,7 @@ func TestSettingOptions(t *testing.T) {
 	}{
 		{settings.GemmPipeline, "bogus", WithGemmPipeline("on,tile=64")},
 		{settings.ZeroCopy, "bogus", WithZeroCopy(false)},
+		{settings.L2Share, "bogus", WithL2HostShare(true)},
 		{settings.GemmTuning, "/no/such/file.json", WithGemmTuning("")},
 		{settings.CacheDir, "relative", WithCacheDir(t.TempDir())},
 		{settings.Offload, "bogus", WithOffload(Never)},
@@ -105,15 +107,25 @@ func TestSettingsReachEngine(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv(settings.GemmTuning, db)
+	t.Setenv(settings.L2Share, "off")
+	// The host shares level 2 rows only where level 2 streams: without
+	// zero copy.
+	share := 0
+	if d, ok := openclDevice[float32](newTestImpl(t)); ok && !eng.ZeroCopyOn.Shared(d.E.Prof) {
+		share = runtime.GOMAXPROCS(0)/4 + 1
+	}
 	for _, tc := range []struct {
 		opts    []Option
 		pipe    settings.Pipeline
 		zero    eng.ZeroCopy
 		devices int
+		share   int
 	}{
-		{nil, settings.Pipeline{Off: true}, eng.ZeroCopyOn, 1},
-		{[]Option{WithGemmPipeline("on,slab=3"), WithZeroCopy(false), WithGemmTuning(""), WithCacheDir(dir)},
-			settings.Pipeline{Force: true, Slab: 3}, eng.ZeroCopyOff, len(gemm.Builtin().Devices)},
+		{nil, settings.Pipeline{Off: true}, eng.ZeroCopyOn, 1, 0},
+		{[]Option{WithGemmPipeline("on,slab=3"), WithZeroCopy(false), WithGemmTuning(""), WithCacheDir(dir), WithL2HostShare(true)},
+			settings.Pipeline{Force: true, Slab: 3}, eng.ZeroCopyOff, len(gemm.Builtin().Devices), runtime.GOMAXPROCS(0)/4 + 1},
+		{[]Option{WithZeroCopy(false), WithGemmTuning("")}, settings.Pipeline{Off: true}, eng.ZeroCopyOff, len(gemm.Builtin().Devices), 0},
+		{[]Option{WithZeroCopy(true), WithGemmTuning(""), WithL2HostShare(true)}, settings.Pipeline{Off: true}, eng.ZeroCopyOn, len(gemm.Builtin().Devices), share},
 	} {
 		impl, err := New(tc.opts...)
 		if err != nil {
@@ -123,9 +135,9 @@ func TestSettingsReachEngine(t *testing.T) {
 		if !ok {
 			t.Fatal("the float32 device is not the OpenCL engine")
 		}
-		if d.E.PipeMode != tc.pipe || d.E.ZeroCopy != tc.zero || len(d.E.Tuning.Devices) != tc.devices {
-			t.Errorf("%d options: pipe %+v zero copy %v, %d tuned devices; want %+v %v %d",
-				len(tc.opts), d.E.PipeMode, d.E.ZeroCopy, len(d.E.Tuning.Devices), tc.pipe, tc.zero, tc.devices)
+		if d.E.PipeMode != tc.pipe || d.E.ZeroCopy != tc.zero || len(d.E.Tuning.Devices) != tc.devices || d.E.L2Share != tc.share {
+			t.Errorf("%d options: pipe %+v zero copy %v, %d tuned devices, level 2 share %d; want %+v %v %d %d",
+				len(tc.opts), d.E.PipeMode, d.E.ZeroCopy, len(d.E.Tuning.Devices), d.E.L2Share, tc.pipe, tc.zero, tc.devices, tc.share)
 		}
 		if err := impl.Close(); err != nil {
 			t.Fatal(err)

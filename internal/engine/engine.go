@@ -90,8 +90,10 @@ type Engine struct {
 	// which level 2 streams its matrix from host slices (l2_pipe.go);
 	// L2Piece and L2Workers, when set (benchmarks), replace the most bytes
 	// of one host copy and the number of copying goroutines; L2Share,
-	// when positive, has GEMV from slices computed partly on the host,
-	// with L2Share-1 goroutines taking host rows first (l2_share.go).
+	// when positive, has GEMV and GER from slices computed partly on the
+	// host, with L2Share-1 goroutines taking host rows first (l2_share.go;
+	// New sets defaultL2Share() on devices that stream level 2, unless
+	// GOCL_L2_SHARE=off).
 	L2Slab       int
 	L2Piece      int
 	L2Workers    int
@@ -209,6 +211,9 @@ func newEngine(o Options) (*Engine, error) {
 	e.Slots.Init(e.RT.Context(), e.Queue)
 	e.PipeMode = o.Pipe
 	e.ZeroCopy = o.ZeroCopy
+	if !o.NoL2Share && e.l2Staged() {
+		e.L2Share = defaultL2Share()
+	}
 	return e, nil
 }
 

@@ -21,6 +21,8 @@ func EnvOptions(env settings.Env) (Options, error) {
 	o.Pipe, _ = settings.ParsePipeline(env.Get(settings.GemmPipeline)) // checked
 	o.ZeroCopy, _ = ParseZeroCopy(env.Get(settings.ZeroCopy))          // checked
 	o.ZMethod, _ = ParseZMethod(env.Get(settings.ComplexGemm))         // checked
+	share, _ := settings.ParseL2Share(env.Get(settings.L2Share))       // checked
+	o.NoL2Share = share == "off"
 	path := env.Get(settings.GemmTuning)
 	db, err := gemm.Read(path)
 	if err != nil {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"runtime"
 	"sync"
 	"sync/atomic"
 
@@ -24,6 +25,14 @@ import (
 //
 // Host results stay in buffers of the call until it has succeeded, so
 // that a call that fails leaves y as it was for the CPU to redo.
+
+// defaultL2Share is Engine.L2Share's default where the host shares rows: a
+// quarter of the goroutines start with host rows, so that the host's part
+// starts at once while the rest feed the stream. Against none and half of
+// them, on the H200's 16-core host, it was the fastest or within the
+// noise of it for GEMV and GER (BENCHMARKS.md, "Figures behind the code's
+// choices").
+func defaultL2Share() int { return runtime.GOMAXPROCS(0)/4 + 1 }
 
 // l2Share is the split of an m-row matrix between the device (rows
 // 0…devEnd-1, whole chunks claimed in order) and the host (rows hostLo…,

@@ -25,6 +25,9 @@ type Options struct {
 	ZMethod  ZMethod           // complex GEMM's method (GOCL_COMPLEX_GEMM)
 	Tuning   *gemm.DB          // GEMM's tuning database; nil for the embedded one
 	Logger   *slog.Logger
+	// NoL2Share keeps the host from computing rows of GEMV and GER on Go
+	// slices beside the device (GOCL_L2_SHARE=off; l2_share.go).
+	NoL2Share bool
 }
 
 // ZeroCopy says when kernels read and write Go memory in place instead of

@@ -53,6 +53,12 @@ func ParseComplexGemm(v string) (string, error) {
 	return choose(v, "auto", map[string]string{"auto": "auto", "4m": "4m", "3m": "3m"}, "auto, 4m or 3m")
 }
 
+// ParseL2Share parses a GOCL_L2_SHARE value: "auto" (the default) or
+// "off".
+func ParseL2Share(v string) (string, error) {
+	return choose(v, "auto", map[string]string{"auto": "auto", "off": "off"}, "auto or off")
+}
+
 // ParseTensor parses a GOCL_TENSOR value: "auto" (the default), "off",
 // or "tf32x3" ("on" is tf32x3).
 func ParseTensor(v string) (string, error) {

@@ -28,6 +28,7 @@ const (
 	GemmTuning    = "GOCL_GEMM_TUNING"
 	GemmPipeline  = "GOCL_GEMM_PIPELINE"
 	ZeroCopy      = "GOCL_ZERO_COPY"
+	L2Share       = "GOCL_L2_SHARE"
 	ComplexGemm   = "GOCL_COMPLEX_GEMM"
 	RequireDevice = "GOCL_REQUIRE_DEVICE"
 	OpenCLLibrary = "GOCL_OPENCL_LIBRARY"
@@ -115,6 +116,15 @@ var table = []Setting{
 		Meaning: "Whether level 3 kernels work on your Go slices in place (buffers over them, no copies): `auto` on CPU devices only; `on` also on other devices that report memory unified with the host's, such as integrated GPUs (correct by the OpenCL rules, **not yet measured**, hence not the default); `off` copies everywhere.",
 		Bad:     "sometimes",
 		check:   func(v string) error { _, err := ParseSwitch(v); return err },
+	},
+	{
+		Name:    L2Share,
+		Values:  "auto, off",
+		Default: "auto",
+		Option:  "clblas.WithL2HostShare",
+		Meaning: "How GEMV and GER on Go slices share their rows between the host and a device with memory of its own (a discrete GPU), where such a call is bound by moving its matrix over the bus, not by the device: `auto` has the goroutines that copy the matrix into the staging memory compute rows from the bottom with gonum's code whenever they have nothing to copy (a quarter of them start with rows), and the device the rows from the top as they arrive, so the split follows the two rates on each machine (on a host whose cores read memory faster than the bus moves it, the host takes most rows; BENCHMARKS.md); `off`: the device takes every row. No effect on CPU devices, whose kernels read Go memory in place, nor on calls whose matrix lies in a `HostSlice`.",
+		Bad:     "half",
+		check:   func(v string) error { _, err := ParseL2Share(v); return err },
 	},
 	{
 		Name:    ComplexGemm,
