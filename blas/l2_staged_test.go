@@ -113,7 +113,9 @@ func abs(i int) int {
 // twice, and the result is gonum's.
 func TestGerStaged(t *testing.T) {
 	impl, e := privateImpl(t, nil)
-	e.ZeroCopy, e.L2Slab = eng.ZeroCopyOff, 200
+	// The stream alone: every row on the device (a GPU's default shares
+	// them with the host; TestGerShare).
+	e.ZeroCopy, e.L2Slab, e.L2Share = eng.ZeroCopyOff, 200, 0
 	d, fp64 := openclDevice[float64](impl)
 	if fp64 {
 		t.Run("Dger", func(t *testing.T) {

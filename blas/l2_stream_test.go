@@ -2,6 +2,7 @@ package clblas
 
 import (
 	"fmt"
+	"log/slog"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -150,13 +151,17 @@ func TestSymvTrmvStagedNaN(t *testing.T) {
 // TestL2StreamHostSlice: a matrix in a HostSlice goes up by rect
 // transfers straight from it (no host copies), chunk by chunk, for DGEMV
 // both ways, DSYMV, DTRMV and DGER (which still reads back through the
-// staging memory), with a padded leading dimension.
+// staging memory), with a padded leading dimension; with and without the
+// host's share of GEMV's and GER's rows (which a HostSlice turns off:
+// the device takes every row). No call may fail over to the CPU.
 func TestL2StreamHostSlice(t *testing.T) {
-	impl, e := privateImpl(t, nil)
+	rec := &recorder{}
+	impl, e := privateImpl(t, rec)
 	e.ZeroCopy, e.L2Slab = eng.ZeroCopyOff, 200
 	if _, fp64 := openclDevice[float64](impl); !fp64 {
 		t.Skip("no float64 device")
 	}
+	defer func(share int) { e.L2Share = share }(e.L2Share)
 	const n, lda = 17, 19
 	hs, err := NewHostSlice[float64](impl, lda*(n-1)+n)
 	if err != nil {
@@ -165,29 +170,43 @@ func TestL2StreamHostSlice(t *testing.T) {
 	defer hs.Release()
 	a := hs.Data()
 	rnd := rand.New(rand.NewPCG(11, 12))
-	copy(a, randF64(rnd, len(a)))
-	x, y := randF64(rnd, n), randF64(rnd, n)
-	before := e.L2DirectRuns.Load()
-	for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans} {
+	for _, share := range []int{0, 3} {
+		e.L2Share = share
+		copy(a, randF64(rnd, len(a)))
+		x, y := randF64(rnd, n), randF64(rnd, n)
+		before, hostRows := e.L2DirectRuns.Load(), e.L2HostRows.Load()
+		for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans} {
+			got, want := append([]float64(nil), y...), append([]float64(nil), y...)
+			native.Dgemv(tA, n, n, 1.5, a, lda, x, 1, 0.5, want, 1)
+			impl.Dgemv(tA, n, n, 1.5, a, lda, x, 1, 0.5, got, 1)
+			closeTo(t, fmt.Sprintf("share %d: Dgemv %c", share, tA), got, want)
+		}
 		got, want := append([]float64(nil), y...), append([]float64(nil), y...)
-		native.Dgemv(tA, n, n, 1.5, a, lda, x, 1, 0.5, want, 1)
-		impl.Dgemv(tA, n, n, 1.5, a, lda, x, 1, 0.5, got, 1)
-		closeTo(t, fmt.Sprintf("Dgemv %c", tA), got, want)
+		native.Dsymv(blas.Lower, n, 1.5, a, lda, x, 1, 0.5, want, 1)
+		impl.Dsymv(blas.Lower, n, 1.5, a, lda, x, 1, 0.5, got, 1)
+		closeTo(t, fmt.Sprintf("share %d: Dsymv", share), got, want)
+		got, want = append([]float64(nil), x...), append([]float64(nil), x...)
+		native.Dtrmv(blas.Upper, blas.Trans, blas.Unit, n, a, lda, want, 1)
+		impl.Dtrmv(blas.Upper, blas.Trans, blas.Unit, n, a, lda, got, 1)
+		closeTo(t, fmt.Sprintf("share %d: Dtrmv", share), got, want)
+		wantA := append([]float64(nil), a...)
+		native.Dger(n, n, 1.5, x, 1, y, 1, wantA, lda)
+		impl.Dger(n, n, 1.5, x, 1, y, 1, a, lda)
+		closeTo(t, fmt.Sprintf("share %d: Dger", share), a, wantA)
+		if runs := e.L2DirectRuns.Load() - before; runs != 5 {
+			t.Errorf("share %d: %d of 5 calls went up straight from the HostSlice", share, runs)
+		}
+		if rows := e.L2HostRows.Load() - hostRows; rows != 0 {
+			t.Errorf("share %d: the host computed %d rows of a matrix in a HostSlice", share, rows)
+		}
 	}
-	got, want := append([]float64(nil), y...), append([]float64(nil), y...)
-	native.Dsymv(blas.Lower, n, 1.5, a, lda, x, 1, 0.5, want, 1)
-	impl.Dsymv(blas.Lower, n, 1.5, a, lda, x, 1, 0.5, got, 1)
-	closeTo(t, "Dsymv", got, want)
-	got, want = append([]float64(nil), x...), append([]float64(nil), x...)
-	native.Dtrmv(blas.Upper, blas.Trans, blas.Unit, n, a, lda, want, 1)
-	impl.Dtrmv(blas.Upper, blas.Trans, blas.Unit, n, a, lda, got, 1)
-	closeTo(t, "Dtrmv", got, want)
-	wantA := append([]float64(nil), a...)
-	native.Dger(n, n, 1.5, x, 1, y, 1, wantA, lda)
-	impl.Dger(n, n, 1.5, x, 1, y, 1, a, lda)
-	closeTo(t, "Dger", a, wantA)
-	if runs := e.L2DirectRuns.Load() - before; runs != 5 {
-		t.Errorf("%d of 5 calls went up straight from the HostSlice", runs)
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	for _, r := range rec.records {
+		if r.Level >= slog.LevelWarn {
+			t.Errorf("logged: %s", r.Message)
+			r.Attrs(func(a slog.Attr) bool { t.Logf("  %s", a); return true })
+		}
 	}
 }
 
@@ -245,7 +264,7 @@ func TestL2StreamNoLeaks(t *testing.T) {
 // rest, and no row is updated twice.
 func TestGerStagedReadFailure(t *testing.T) {
 	impl, e := privateImpl(t, nil)
-	e.ZeroCopy, e.L2Slab = eng.ZeroCopyOff, 200
+	e.ZeroCopy, e.L2Slab, e.L2Share = eng.ZeroCopyOff, 200, 0 // the stream alone (as TestGerStaged)
 	if _, fp64 := openclDevice[float64](impl); !fp64 {
 		t.Skip("no float64 device")
 	}

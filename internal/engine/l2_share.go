@@ -252,7 +252,9 @@ func gerShare[T Real](e *Engine, name string, m, n int, alpha T, x []T, incX int
 	ab := Alloc[T](c, m*n)
 	s := startShared(c, g, a, lda, h)
 	s.upAll(ab)
-	mDev, _ := h.bounds()
+	// The device's rows: those it claimed, or every row where A lies in a
+	// HostSlice (the stream then goes up without the host's share).
+	mDev := g.starts[s.limit]
 	L2rankOnDevice(c, L2Update{}, mDev, n, alpha, xb, 0, incX, yb, 0, incY, ab, n)
 	back := s.downAll(ab)
 	s.stop() // the host's blocks and every copy into A fed are done
