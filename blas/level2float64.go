@@ -58,7 +58,7 @@ func (impl *Implementation) gemvGated64(tA blas.Transpose, m, n int, alpha float
 	if alpha == 0 && beta == 1 {
 		return
 	}
-	if w := work(prec64, 2*fl(m)*fl(n), fl(m)*fl(n)+fl(lenX)+fl(lenY)*(1+ifNonZero(beta != 0))).streamed(); !impl.gated(w) && impl.weigh("Dgemv", w, func() bool { return finite(alpha, beta) }) {
+	if w := work(prec64, 2*fl(m)*fl(n), fl(m)*fl(n)+fl(lenX)+fl(lenY)*(1+ifNonZero(beta != 0))).streamed().hostShares(true); !impl.gated(w) && impl.weigh("Dgemv", w, func() bool { return finite(alpha, beta) }) {
 		err := impl.dev64.Gemv(tA, m, n, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return
@@ -562,7 +562,7 @@ func (impl *Implementation) gerGated64(m, n int, alpha float64, x []float64, inc
 	if alpha == 0 {
 		return
 	}
-	if w := work(prec64, 2*fl(m)*fl(n), 2*fl(m)*fl(n)+fl(m)+fl(n)).streamed().halfOnCPU(); !impl.gated(w) && impl.weigh("Dger", w, func() bool { return finite(alpha) }) {
+	if w := work(prec64, 2*fl(m)*fl(n), 2*fl(m)*fl(n)+fl(m)+fl(n)).streamed().halfOnCPU().hostShares(incX > 0 && incY > 0); !impl.gated(w) && impl.weigh("Dger", w, func() bool { return finite(alpha) }) {
 		err := impl.dev64.Ger(m, n, alpha, x, incX, y, incY, a, lda)
 		if err == nil {
 			return

@@ -34,6 +34,9 @@ type workload struct {
 	// staged marks a level 2 call whose matrix the device streams through
 	// the pinned staging buffers where it can (Cost.StagesLevel2).
 	staged bool
+	// shared marks a staged GEMV or GER whose rows the host shares with
+	// the device (Cost.SharesLevel2).
+	shared bool
 	// half marks a call whose gonum code streams half the bytes the
 	// device moves: the stored triangle of a symmetric or triangular
 	// matrix (the device moves the square), or GER's A, which gonum reads
@@ -50,6 +53,14 @@ type workload struct {
 // streamed marks a GEMV, GER, SYMV or TRMV workload (see workload.staged).
 func (w workload) streamed() workload {
 	w.staged = true
+	return w
+}
+
+// hostShares marks a streamed GEMV or GER workload whose rows the host
+// shares where ok (see workload.shared; GER's share takes positive
+// increments only).
+func (w workload) hostShares(ok bool) workload {
+	w.shared = ok
 	return w
 }
 
@@ -198,6 +209,7 @@ func (cm *costModel) deviceTime(w workload) float64 {
 	}
 	link := cm.LinkGBps
 	launch := cm.Launch.Seconds()
+	bytes := w.bytes
 	switch {
 	case w.inner > 0: // level 3: staged and pipelined (or in place)
 	case w.staged && cm.StagesLevel2:
@@ -205,6 +217,16 @@ func (cm *costModel) deviceTime(w workload) float64 {
 		// into the staging memory, not the bus, bound it.
 		launch = stagedLevel2Launch
 		link = cm.stagedGBps
+		if w.shared && cm.SharesLevel2 {
+			// The host's cores compute most rows themselves, reading A
+			// once (GER's in place, as gonum does), at up to the host's
+			// memory rate; the device's rows are not counted, which errs
+			// towards the CPU.
+			link = max(link, cm.cpuMemGBps)
+			if w.half {
+				bytes /= 2
+			}
+		}
 	case cm.PageableGBps > 0:
 		link = min(link, cm.PageableGBps)
 	case cm.cpuStreamGBps > 0: // unknown: no faster than one core copies
@@ -219,8 +241,8 @@ func (cm *costModel) deviceTime(w workload) float64 {
 	if w.inner > 0 && cm.KHalf > 0 {
 		gflops *= w.inner / (w.inner + cm.KHalf)
 	}
-	kernel := max(seconds(w.flops, gflops), seconds(w.bytes, cm.MemGBps))
-	return (1+w.launches)*launch + seconds(w.bytes, link) + kernel
+	kernel := max(seconds(w.flops, gflops), seconds(bytes, cm.MemGBps))
+	return (1+w.launches)*launch + seconds(bytes, link) + kernel
 }
 
 // cpuTime estimates the seconds gonum's Go code needs for w: bounded by the

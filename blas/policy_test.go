@@ -125,6 +125,21 @@ func h200Model() costModel {
 	return cm
 }
 
+// h200Level2 is h200Model with the rates fillCPU gives level 2 from Go
+// slices on the host's 16 cores, the host sharing GEMV's and GER's rows
+// or not.
+func h200Level2(shares bool) costModel {
+	cm := h200Model()
+	cm.cpuStreamGBps, cm.stagedGBps = 10, 30
+	cm.SharesLevel2 = shares
+	return cm
+}
+
+// gerWork is a square Dger of order n as the front end describes it.
+func gerWork(p precision, n int) workload {
+	return work(p, 2*fl(n)*fl(n), 2*fl(n)*fl(n)+2*fl(n)).streamed().halfOnCPU()
+}
+
 func TestDecide(t *testing.T) {
 	gpu := gpuLikeModel()
 	noFP64 := gpuLikeModel()
@@ -177,6 +192,18 @@ func TestDecide(t *testing.T) {
 		{"h200 dgemm 448×448×32", Auto, h200Model(), gemmWorkK(prec64, 448, 32), false},
 		{"h200 dgemm 448×448×64", Auto, h200Model(), gemmWorkK(prec64, 448, 64), true},
 		{"h200 dgemm 448×448×128", Auto, h200Model(), gemmWorkK(prec64, 448, 128), true},
+		// Level 2 from Go slices on the H200's host, device forced against
+		// gonum (BenchmarkL2Variants, 2026-12-04; gonum's time over ours):
+		// with the host's share, GEMV T 0.73× at 1024, 1.8× at 2048, about
+		// 10× at 4096, GER 0.65× at 1024 and 2.0× at 2048; the stream
+		// alone, GEMV 0.74–0.85× at 2048 and 3–4× at 4096.
+		{"h200 dgemv 1024 shared", Auto, h200Level2(true), gemvWork(prec64, 1024).streamed().hostShares(true), false},
+		{"h200 dgemv 2048 shared", Auto, h200Level2(true), gemvWork(prec64, 2048).streamed().hostShares(true), true},
+		{"h200 dgemv 2048 stream alone", Auto, h200Level2(false), gemvWork(prec64, 2048).streamed().hostShares(true), false},
+		{"h200 dgemv 4096 stream alone", Auto, h200Level2(false), gemvWork(prec64, 4096).streamed().hostShares(true), true},
+		{"h200 dger 1024 shared", Auto, h200Level2(true), gerWork(prec64, 1024).hostShares(true), false},
+		{"h200 dger 2048 shared", Auto, h200Level2(true), gerWork(prec64, 2048).hostShares(true), true},
+		{"h200 dger 2048 negative increment", Auto, h200Level2(true), gerWork(prec64, 2048).hostShares(false), false},
 		{"unknown device rates", Auto, costModel{present: true, Cost: eng.Cost{FP64: true}, cpuGFLOPS64: 10, cpuMemGBps: 10}, gemmWork(prec64, 4096), false},
 	} {
 		if got := decide(tc.policy, &tc.cm, tc.w); got != tc.want {

@@ -20,7 +20,7 @@ var sweepFull = flag.Bool("sweep.full", false, "BenchmarkSweep: the full size sw
 func sweepSizes(level int) []int {
 	full := map[int][]int{
 		1: {1, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000},
-		2: {1, 4, 16, 64, 256, 1024, 2048, 4096},
+		2: {1, 4, 16, 64, 256, 1024, 1280, 1536, 2048, 4096},
 		3: {1, 4, 16, 32, 64, 128, 256, 512, 1024, 2048},
 	}
 	quick := map[int][]int{

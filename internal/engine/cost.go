@@ -34,6 +34,9 @@ type Cost struct {
 	// matrix from host slices through the pinned staging buffers
 	// (l2_staged.go), and so move it faster than PageableGBps.
 	StagesLevel2 bool
+	// SharesLevel2 is true when the host computes rows of GEMV and GER
+	// from host slices beside the stream (Engine.L2Share, l2_share.go).
+	SharesLevel2 bool
 	// Launch is the fixed cost of one offloaded call: enqueueing the
 	// transfers and kernels and waiting for them.
 	Launch time.Duration

@@ -222,6 +222,7 @@ func newEngine(o Options) (*Engine, error) {
 func (e *Engine) Cost() Cost {
 	c := EstimateCost(e.Prof)
 	c.StagesLevel2 = e.l2Staged()
+	c.SharesLevel2 = c.StagesLevel2 && e.L2Share > 0
 	return c
 }
 
