@@ -30,11 +30,31 @@ func TestGemvShare(t *testing.T) {
 		t.Run(fmt.Sprintf("first=%d/Dgemv", first), func(t *testing.T) {
 			runTestblas(t, "Dgemv", impl)
 		})
+		share32(t, impl, e, "Sgemv", first)
 		gemvShareShapes(t, impl, e, rand.New(rand.NewPCG(7, 8)))
 	}
 	if e.L2HostRows.Load() == 0 {
 		t.Error("the host computed no rows")
 	}
+}
+
+// share32 runs the float32 suite's cases of routine name (Sgemv, Sger)
+// with the host sharing rows, and checks that the host computed some.
+func share32(t *testing.T, impl *Implementation, e *eng.Engine, name string, first int) {
+	t.Helper()
+	for i := range level2Routines32 {
+		if rt := &level2Routines32[i]; rt.name == name {
+			before := e.L2HostRows.Load()
+			t.Run(fmt.Sprintf("first=%d/%s", first, name), func(t *testing.T) {
+				testRoutine32(t, rt, namedImpl32{"shared", impl})
+				if e.L2HostRows.Load() == before {
+					t.Errorf("the host computed no rows of %s", name)
+				}
+			})
+			return
+		}
+	}
+	t.Fatalf("no float32 case %s", name)
 }
 
 // gemvShareShapes runs TestGemvShare's shapes against gonum.
@@ -88,6 +108,7 @@ func TestGerShare(t *testing.T) {
 		t.Run(fmt.Sprintf("first=%d/Dger", first), func(t *testing.T) {
 			runTestblas(t, "Dger", impl)
 		})
+		share32(t, impl, e, "Sger", first)
 		for _, sh := range []struct{ m, n, lda, incX, incY int }{{90, 7, 7, 1, 1}, {61, 7, 9, 2, 3}, {77, 5, 6, 1, 2}} {
 			for _, fail := range []struct {
 				site string
