@@ -119,3 +119,42 @@ func BenchmarkL2StreamCut(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkL2TriangleUpload measures DSYMV and DTRMV from Go slices on the
+// device with each chunk of the stored triangle uploaded as the band of
+// columns it holds (the default) and as whole rows (Engine.L2WholeRows),
+// in GB/s of A's n² elements. On a CPU device the stream is forced (as
+// BenchmarkL2StreamCut).
+//
+//	go test -run XXX -bench L2TriangleUpload ./blas/
+func BenchmarkL2TriangleUpload(b *testing.B) {
+	impl := newTestImpl(b)
+	e := impl.eng
+	zc := e.ZeroCopy
+	e.ZeroCopy = eng.ZeroCopyOff
+	defer func() { e.ZeroCopy, e.L2WholeRows = zc, false }()
+	for _, n := range []int{2048, 4096, 8192} {
+		a, x, y := l2BenchOperands(n)
+		for _, op := range []string{"Symv", "Trmv"} {
+			for _, whole := range []bool{false, true} {
+				name := "triangle"
+				if whole {
+					name = "whole-rows"
+				}
+				b.Run(fmt.Sprintf("%s/n=%d/%s", op, n, name), func(b *testing.B) {
+					e.L2WholeRows = whole
+					call := func() {
+						if op == "Symv" {
+							impl.Dsymv(blas.Upper, n, 1, a, n, x, 1, 0, y, 1)
+							return
+						}
+						copy(y, x)
+						impl.Dtrmv(blas.Lower, blas.NoTrans, blas.NonUnit, n, a, n, y, 1)
+					}
+					call() // warm-up, kernel build, pinned memory
+					benchL2(b, n, call)
+				})
+			}
+		}
+	}
+}

@@ -98,6 +98,7 @@ type Engine struct {
 	L2Piece      int
 	L2Workers    int
 	L2Share      int
+	L2WholeRows  bool         // SYMV and TRMV upload whole rows, not their triangle (benchmarks)
 	L2StagedRuns atomic.Int64 // GEMV calls that streamed their matrix (tests)
 	L2DirectRuns atomic.Int64 // those whose matrix lay in a HostSlice (tests)
 	L2HostRows   atomic.Int64 // rows of those the host computed (L2Share; tests)

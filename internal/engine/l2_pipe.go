@@ -305,10 +305,14 @@ func (s *l2Stream[T]) send(t int, dev *cl.Buffer, off int, wait ...*cl.Event) *c
 	}
 	var ev *cl.Event
 	var err error
-	if s.direct {
-		r0, mi := s.g.span(t)
-		ev, err = cl.WriteBufferRect(s.q, dev, false, TileRect(off, s.lda, r0, mi, 0, s.g.n), s.a, wait...)
-	} else {
+	r0, mi := s.g.span(t)
+	c0, cols := s.triCols(t)
+	switch {
+	case s.direct:
+		ev, err = cl.WriteBufferRect(s.q, dev, false, rowsRect(off, s.g.n, c0, cols, mi, r0, s.lda), s.a, wait...)
+	case cols < s.g.n:
+		ev, err = cl.WriteBufferRect(s.q, dev, false, rowsRect(off, s.g.n, c0, cols, mi, 0, s.g.n), s.slot(t), wait...)
+	default:
 		ev, err = cl.WriteBuffer(s.q, dev, false, off, s.slot(t), wait...)
 	}
 	if err != nil {
@@ -319,6 +323,37 @@ func (s *l2Stream[T]) send(t int, dev *cl.Buffer, off int, wait ...*cl.Event) *c
 	s.ups[t%s.g.depth] = ev
 	c.Fail(s.q.Flush())
 	return ev
+}
+
+// triCols is the span of columns c0…c0+cols-1 that chunk t's rows hold
+// of the triangle s.tri (every column for a whole matrix, or where the
+// engine's L2WholeRows asks for whole rows): a chunk of a triangle goes up
+// as that band alone, about half the bytes of whole rows over the whole
+// matrix, since the DMA, not only the host's copies, bounds the stream.
+func (s *l2Stream[T]) triCols(t int) (c0, cols int) {
+	r0, mi := s.g.span(t)
+	switch {
+	case s.c.E.L2WholeRows:
+	case s.tri == l2Upper:
+		return r0, s.g.n - r0
+	case s.tri == l2Lower:
+		return 0, min(s.g.n, r0+mi)
+	}
+	return 0, s.g.n
+}
+
+// rowsRect is the rect transfer of columns c0…c0+cols-1 of rows rows
+// between a device matrix of leading dimension n whose row at element off
+// is the first of them and host memory holding them from its row r0 with
+// leading dimension ld.
+func rowsRect(off, n, c0, cols, rows, r0, ld int) cl.Rect {
+	return cl.Rect{
+		BufferOrigin:   [3]int{off%n + c0, off / n, 0},
+		HostOrigin:     [3]int{c0, r0, 0},
+		Region:         [3]int{cols, rows, 1},
+		BufferRowPitch: n,
+		HostRowPitch:   ld,
+	}
 }
 
 // refill waits for ev (the last command that reads slot t's staging
@@ -341,11 +376,11 @@ func (s *l2Stream[T]) stop() {
 }
 
 // upAll streams all of A, packed (leading dimension n), into dev. With
-// s.tri, only
-// that triangle is copied into the staging memory: the rest of each row
-// goes up with whatever the staging memory held, which the kernels of a
-// symmetric or triangular matrix never read (as they never read the
-// caller's other triangle), so that the host, the bound, copies half.
+// s.tri, only that triangle is copied into the staging memory and goes up
+// (triCols): the rest of dev's rows keeps whatever it held, which the
+// kernels of a symmetric or triangular matrix never read (as they never
+// read the caller's other triangle), so that the host and the bus move
+// half.
 func (s *l2Stream[T]) upAll(dev *cl.Buffer) {
 	g := s.g
 	for t := range g.depth {
