@@ -156,7 +156,7 @@ func (impl *Implementation) trmvGated32(ul blas.Uplo, tA blas.Transpose, d blas.
 	if !impl.checkTriangular32(ul, tA, d, n, a, lda, x, incX) {
 		return
 	}
-	if w := work(prec32, fl(n)*fl(n), fl(n)*fl(n)+2*fl(n)).streamed().halfOnCPU(); !impl.gated(w) && impl.weigh("Strmv", w, nil) {
+	if w := work(prec32, fl(n)*fl(n), fl(n)*fl(n)+2*fl(n)).streamedTriangle().halfOnCPU(); !impl.gated(w) && impl.weigh("Strmv", w, nil) {
 		err := impl.dev32.Trmv(ul, tA, d, n, a, lda, x, incX)
 		if err == nil {
 			return
@@ -417,7 +417,7 @@ func (impl *Implementation) Ssymv(ul blas.Uplo, n int, alpha float32, a []float3
 	if alpha == 0 && beta == 1 {
 		return
 	}
-	if w := work(prec32, 2*fl(n)*fl(n), fl(n)*fl(n)+fl(n)*(2+ifNonZero(beta != 0))).streamed().halfOnCPU(); !impl.gated(w) && impl.weigh("Ssymv", w, func() bool { return finite(alpha, beta) }) {
+	if w := work(prec32, 2*fl(n)*fl(n), fl(n)*fl(n)+fl(n)*(2+ifNonZero(beta != 0))).streamedTriangle(); !impl.gated(w) && impl.weigh("Ssymv", w, func() bool { return finite(alpha, beta) }) {
 		err := impl.dev32.Symv(ul, n, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return

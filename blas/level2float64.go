@@ -154,7 +154,7 @@ func (impl *Implementation) trmvGated64(ul blas.Uplo, tA blas.Transpose, d blas.
 	if !impl.checkTriangular64(ul, tA, d, n, a, lda, x, incX) {
 		return
 	}
-	if w := work(prec64, fl(n)*fl(n), fl(n)*fl(n)+2*fl(n)).streamed().halfOnCPU(); !impl.gated(w) && impl.weigh("Dtrmv", w, nil) {
+	if w := work(prec64, fl(n)*fl(n), fl(n)*fl(n)+2*fl(n)).streamedTriangle().halfOnCPU(); !impl.gated(w) && impl.weigh("Dtrmv", w, nil) {
 		err := impl.dev64.Trmv(ul, tA, d, n, a, lda, x, incX)
 		if err == nil {
 			return
@@ -415,7 +415,7 @@ func (impl *Implementation) Dsymv(ul blas.Uplo, n int, alpha float64, a []float6
 	if alpha == 0 && beta == 1 {
 		return
 	}
-	if w := work(prec64, 2*fl(n)*fl(n), fl(n)*fl(n)+fl(n)*(2+ifNonZero(beta != 0))).streamed().halfOnCPU(); !impl.gated(w) && impl.weigh("Dsymv", w, func() bool { return finite(alpha, beta) }) {
+	if w := work(prec64, 2*fl(n)*fl(n), fl(n)*fl(n)+fl(n)*(2+ifNonZero(beta != 0))).streamedTriangle(); !impl.gated(w) && impl.weigh("Dsymv", w, func() bool { return finite(alpha, beta) }) {
 		err := impl.dev64.Symv(ul, n, alpha, a, lda, x, incX, beta, y, incY)
 		if err == nil {
 			return

@@ -37,10 +37,15 @@ type workload struct {
 	// shared marks a staged GEMV or GER whose rows the host shares with
 	// the device (Cost.SharesLevel2).
 	shared bool
-	// half marks a call whose gonum code streams half the bytes the
-	// device moves: the stored triangle of a symmetric or triangular
-	// matrix (the device moves the square), or GER's A, which gonum reads
-	// and writes in one pass (the device moves it both ways).
+	// triangle marks a staged SYMV or TRMV, whose stream moves only the
+	// stored triangle: half of bytes.
+	triangle bool
+	// half marks a call whose gonum code streams half of bytes: the
+	// stored triangle of a triangular matrix (TRMV), or GER's A, which
+	// gonum reads and writes in one pass (the device moves it both ways).
+	// gonum's SYMV, a dot and an axpy for each stored row, reads its
+	// triangle at about half the rate of a plain read, so it is not
+	// marked (BENCHMARKS.md, "Figures behind the code's choices").
 	half bool
 	// serial marks a call whose gonum code runs on one goroutine (complex
 	// level 3), so that its CPU rate is one core's, not the machine's.
@@ -53,6 +58,13 @@ type workload struct {
 // streamed marks a GEMV, GER, SYMV or TRMV workload (see workload.staged).
 func (w workload) streamed() workload {
 	w.staged = true
+	return w
+}
+
+// streamedTriangle marks a SYMV or TRMV workload whose stream moves only
+// the stored triangle (see workload.staged and workload.triangle).
+func (w workload) streamedTriangle() workload {
+	w.staged, w.triangle = true, true
 	return w
 }
 
@@ -217,6 +229,9 @@ func (cm *costModel) deviceTime(w workload) float64 {
 		// into the staging memory, not the bus, bound it.
 		launch = stagedLevel2Launch
 		link = cm.stagedGBps
+		if w.triangle {
+			bytes /= 2
+		}
 		if w.shared && cm.SharesLevel2 {
 			// The host's cores compute most rows themselves, reading A
 			// once (GER's in place, as gonum does), at up to the host's
