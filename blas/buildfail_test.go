@@ -1,7 +1,6 @@
 package clblas
 
 import (
-	"log/slog"
 	"slices"
 	"strings"
 	"testing"
@@ -57,21 +56,7 @@ func TestBuildFailureWarnsOnce(t *testing.T) {
 	if st := impl.Stats()["Dgemm"]; st.Failed != 3 {
 		t.Errorf("Dgemm stats %+v, want 3 failed device calls", st)
 	}
-	rec.mu.Lock()
-	defer rec.mu.Unlock()
-	var warns []string
-	for _, r := range rec.records {
-		if r.Level != slog.LevelWarn {
-			continue
-		}
-		var b strings.Builder
-		b.WriteString(r.Message)
-		r.Attrs(func(a slog.Attr) bool {
-			b.WriteString(" " + a.Key + "=" + a.Value.String())
-			return true
-		})
-		warns = append(warns, b.String())
-	}
+	warns := rec.warnings()
 	if len(warns) != 1 {
 		t.Fatalf("%d warnings, want 1: %q", len(warns), warns)
 	}

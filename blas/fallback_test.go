@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -31,6 +32,27 @@ func (h *recorder) Handle(_ context.Context, r slog.Record) error {
 
 func (h *recorder) WithAttrs([]slog.Attr) slog.Handler { return h }
 func (h *recorder) WithGroup(string) slog.Handler      { return h }
+
+// warnings returns the records at level Warn or above, each as its
+// message followed by its attributes as key=value.
+func (h *recorder) warnings() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var warns []string
+	for _, r := range h.records {
+		if r.Level < slog.LevelWarn {
+			continue
+		}
+		var b strings.Builder
+		b.WriteString(r.Message)
+		r.Attrs(func(a slog.Attr) bool {
+			b.WriteString(" " + a.Key + "=" + a.Value.String())
+			return true
+		})
+		warns = append(warns, b.String())
+	}
+	return warns
+}
 
 // byRoutine returns how many records name each routine, and checks that
 // every record is a warning carrying the device's error.

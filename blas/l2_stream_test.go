@@ -2,7 +2,6 @@ package clblas
 
 import (
 	"fmt"
-	"log/slog"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -200,13 +199,8 @@ func TestL2StreamHostSlice(t *testing.T) {
 			t.Errorf("share %d: the host computed %d rows of a matrix in a HostSlice", share, rows)
 		}
 	}
-	rec.mu.Lock()
-	defer rec.mu.Unlock()
-	for _, r := range rec.records {
-		if r.Level >= slog.LevelWarn {
-			t.Errorf("logged: %s", r.Message)
-			r.Attrs(func(a slog.Attr) bool { t.Logf("  %s", a); return true })
-		}
+	for _, w := range rec.warnings() {
+		t.Errorf("logged: %s", w)
 	}
 }
 
