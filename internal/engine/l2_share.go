@@ -28,10 +28,11 @@ import (
 
 // defaultL2Share is Engine.L2Share's default where the host shares rows: a
 // quarter of the goroutines start with host rows, so that the host's part
-// starts at once while the rest feed the stream. Against none and half of
-// them, on the H200's 16-core host, it was the fastest or within the
-// noise of it for GEMV and GER (BENCHMARKS.md, "Figures behind the code's
-// choices").
+// starts at once while the rest feed the stream. Against none, two and
+// half of them, on the H200's 16-core host, it was the fastest or within a
+// few per cent of it for GEMV, and for GER at the larger order; GER at the
+// smaller one varied most between the counts, with no order between them
+// (BENCHMARKS.md, "Figures behind the code's choices").
 func defaultL2Share() int { return runtime.GOMAXPROCS(0)/4 + 1 }
 
 // l2Share is the split of an m-row matrix between the device (rows
