@@ -452,43 +452,26 @@ __kernel void trsm_llu(int n1, int n2, __global real *a, long offL,
 // by it, change nothing.
 #define U_(r, c) a[off + (upper ? (long)(r) * lda + (c) : (long)(c) * lda + (r))]
 #define X_(r, c) inv[ioff + (upper ? (long)(r) * ldi + (c) : (long)(c) * ldi + (r))]
-__kernel void potf2_inv(int n, int upper, __global real *a, long off, int lda,
-                        __global real *inv, long ioff, int ldi,
-                        __global int *info, int ibase) {
-  __local real lrow[2][POTF_N]; // row j of the block (U)
-  __local real lcol[2][POTF_N]; // column j of the block (X above the diagonal)
-  const int lid = get_local_id(0);
-  const int tx = lid % POTF_G, ty = lid / POTF_G;
-  // Neighbouring work-items touch neighbouring elements of the storage.
-  const int gr = upper ? ty : tx, gc = upper ? tx : ty;
-  // Only the blocks (s, t) with s ≤ t hold elements of the triangle: for
-  // s > t, r ≥ G·s > G·t + G − 1 ≥ c. Those below stay zero, untouched.
-  real v[POTF_T][POTF_T];
-#pragma unroll
-  for (int s = 0; s < POTF_T; s++)
-#pragma unroll
-    for (int t = 0; t < POTF_T; t++) {
-      const int r = gr + POTF_G * s, c = gc + POTF_G * t;
-      v[s][t] = s <= t && r < n && c < n && r <= c ? U_(r, c) : 0;
-    }
-  // Step j writes only the entries of row and column j that it uses;
-  // the rest are read as well (and discarded), so none is left
-  // uninitialised.
-  for (int e = lid; e < 2 * POTF_N; e += POTF_G * POTF_G) {
-    lrow[e / POTF_N][e % POTF_N] = 0;
-    lcol[e / POTF_N][e % POTF_N] = 0;
-  }
-  // fj is the column that failed, n if none did (or *info was set).
-  int failed = *info != 0, fj = n;
-  // *info is read before work-item 0 sets it; local memory is zero.
-  barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+// potf_steps runs the steps described above on the n×n block held in v by
+// work-item (gr, gc) (see potf2_inv), lrow and lcol being 2·POTF_N reals
+// of local memory each, zero at the start. With wr set, row j of U goes to
+// a at step j (U_); without it nothing is written, so that many
+// work-groups may factorise the same block (potrf_row). It returns the
+// column that failed, n if none did; v then holds X where no step failed.
+static inline int potf_steps(int n, int upper, int gr, int gc,
+                             real v[POTF_T][POTF_T], __local real *lrow,
+                             __local real *lcol, __global real *a, long off,
+                             int lda, int wr) {
   // A step's update is the same for every element, written as selects,
   // not branches: the work-items of a warp hold elements on both sides of
   // row and column j, and branches would run every side one after
   // another. Step j changes only the columns from j on, so it skips the
   // blocks left of j's (t < tj), a branch the same in every work-item.
-  for (int j = 0; j < n && !failed; j++) {
-    const int buf = j & 1;
+  // A failing step leaves through the loop's condition: PoCL miscompiles
+  // a return or break out of a loop with barriers.
+  int fj = n;
+  for (int j = 0; j < n && fj == n; j++) {
+    __local real *row = lrow + (j & 1) * POTF_N, *col = lcol + (j & 1) * POTF_N;
     const int jr = j % POTF_G, tj = j / POTF_G;
     // Row j from column j on, and column j (above the diagonal), into
     // local memory from their owners.
@@ -500,17 +483,16 @@ __kernel void potf2_inv(int n, int upper, __global real *a, long off, int lda,
       for (int s = 0; s <= t; s++) {
         const int r = gr + POTF_G * s, c = gc + POTF_G * t;
         if (r == j)
-          lrow[buf][c] = v[s][t];
+          row[c] = v[s][t];
         if (c == j)
-          lcol[buf][r] = v[s][t];
+          col[r] = v[s][t];
       }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    const real d = lrow[buf][j]; // the same in every work-item
+    const real d = row[j]; // the same in every work-item
     if (!(d > 0)) {
-      failed = 1;
       fj = j;
-      break;
+      continue;
     }
     const real sd = sqrt(d), rs = 1 / sd; // Dpotf2 scales by 1/ajj
     // uc: U(j, c) of the own columns; w: U(j, r) of the own rows below
@@ -519,11 +501,11 @@ __kernel void potf2_inv(int n, int upper, __global real *a, long off, int lda,
 #pragma unroll
     for (int s = 0; s < POTF_T; s++) {
       const int r = gr + POTF_G * s, c = gc + POTF_G * s;
-      uc[s] = lrow[buf][c] * rs;
-      w[s] = (r < j ? lcol[buf][r] : lrow[buf][r]) * rs;
+      uc[s] = row[c] * rs;
+      w[s] = (r < j ? col[r] : row[r]) * rs;
     }
     // Row j of U is final: to a (its registers start holding X's row j).
-    if (gr == jr)
+    if (wr && gr == jr)
 #pragma unroll
       for (int t = 0; t < POTF_T; t++) {
         const int c = gc + POTF_G * t;
@@ -547,6 +529,43 @@ __kernel void potf2_inv(int n, int upper, __global real *a, long off, int lda,
         v[s][t] = r == j && c >= j ? rowj : x;
       }
     }
+  }
+  return fj;
+}
+
+__kernel void potf2_inv(int n, int upper, __global real *a, long off, int lda,
+                        __global real *inv, long ioff, int ldi,
+                        __global int *info, int ibase) {
+  __local real lrow[2 * POTF_N]; // row j of the block (U), two buffers
+  __local real lcol[2 * POTF_N]; // column j of the block (X above the diagonal)
+  const int lid = get_local_id(0);
+  const int tx = lid % POTF_G, ty = lid / POTF_G;
+  // Neighbouring work-items touch neighbouring elements of the storage.
+  const int gr = upper ? ty : tx, gc = upper ? tx : ty;
+  // Only the blocks (s, t) with s ≤ t hold elements of the triangle: for
+  // s > t, r ≥ G·s > G·t + G − 1 ≥ c. Those below stay zero, untouched.
+  real v[POTF_T][POTF_T];
+#pragma unroll
+  for (int s = 0; s < POTF_T; s++)
+#pragma unroll
+    for (int t = 0; t < POTF_T; t++) {
+      const int r = gr + POTF_G * s, c = gc + POTF_G * t;
+      v[s][t] = s <= t && r < n && c < n && r <= c ? U_(r, c) : 0;
+    }
+  // Step j writes only the entries of row and column j that it uses;
+  // the rest are read as well (and discarded), so none is left
+  // uninitialised.
+  for (int e = lid; e < 2 * POTF_N; e += POTF_G * POTF_G) {
+    lrow[e] = 0;
+    lcol[e] = 0;
+  }
+  // fj is the column that failed, n if none did (or *info was set).
+  int failed = *info != 0, fj = n;
+  // *info is read before work-item 0 sets it; local memory is zero.
+  barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+  if (!failed) {
+    fj = potf_steps(n, upper, gr, gc, v, lrow, lcol, a, off, lda, 1);
+    failed = fj < n;
   }
   if (fj < n && lid == 0)
     *info = ibase + fj + 1;
@@ -1771,3 +1790,333 @@ __kernel void geqrf_grid(int m, int b, int bw, int rpg, __global real *a,
   }
   GT_SAVE
 }
+
+// ---------------------------------------------------------------------------
+// Cholesky's block row in one launch across work-groups (GPUs only).
+#ifdef POTF_REGS
+#define PR_N (POTF_G * POTF_T) // the step's width: potf_steps' widest block
+#define PR_WG (POTF_G * POTF_G)
+#define PR_KC 8 // rows of U12 staged in local memory at a time
+// PR_NOTPD is the bit of a step's counter D that says its diagonal block
+// is not positive definite: the groups stop there, and the launch has not
+// failed (GRID_FAILED).
+#define PR_NOTPD (1 << 29)
+
+// pr_fail fails every wait of a potrf_row launch: the reason 1 (a group
+// gave up waiting) in sync[0] for the host, and GRID_FAILED in each of the
+// nw counters after it, so that every group waiting there leaves.
+static void pr_fail(volatile __global int *sync, int nw) {
+  atomic_xchg(sync, 1);
+  for (int w = 1; w <= nw; w++)
+    atomic_or(sync + w, GRID_FAILED);
+}
+
+// pr_post adds one to the counter sync[w] (or sets the bit notpd there),
+// if add, once the group's stores before it are visible to the other
+// groups; the whole group calls it.
+static void pr_post(volatile __global int *sync, int w, int add, int notpd) {
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  if (add && get_local_id(0) == 0) {
+    grid_fence();
+    if (notpd)
+      atomic_or(sync + w, PR_NOTPD);
+    else
+      atomic_inc(sync + w);
+  }
+}
+
+// The block row's element (r, c) in Upper terms (r, c counted from the
+// block row's diagonal element at off), laid out as the matrix is.
+#define PA_(r, c) a[off + (upper ? (long)(r) * lda + (c) : (long)(c) * lda + (r))]
+
+// PR_LDN is how many elements of a staged chunk (PR_KC rows of PR_N
+// columns) each work-item moves.
+#define PR_LDN ((PR_KC * PR_N + PR_WG - 1) / PR_WG)
+
+// pr_load reads a work-item's elements of rows k0… (PR_KC of them, those
+// from kn on as zero) of the block row's columns c0… (those from cn on as
+// zero) into x, through grid_ld when cg (another group wrote them in this
+// launch); pr_store puts them into st (st[k·PR_N + c]). Loading the next
+// chunk before the products of the current one keeps its loads in flight
+// behind them.
+static void pr_load(real x[PR_LDN], __global real *a, long off, int lda,
+                    int upper, int k0, int kn, int c0, int cn, int cg) {
+#pragma unroll
+  for (int u = 0; u < PR_LDN; u++) {
+    const int e = get_local_id(0) + u * PR_WG;
+    // Neighbouring work-items read neighbouring elements of the storage.
+    const int k = upper ? e / PR_N : e % PR_KC, c = upper ? e % PR_N : e / PR_KC;
+    real v = 0;
+    if (e < PR_KC * PR_N && k0 + k < kn && c0 + c < cn)
+      v = cg ? grid_ld(&PA_(k0 + k, c0 + c)) : PA_(k0 + k, c0 + c);
+    x[u] = v;
+  }
+}
+
+static void pr_store(__local real *st, const real x[PR_LDN], int upper) {
+#pragma unroll
+  for (int u = 0; u < PR_LDN; u++) {
+    const int e = get_local_id(0) + u * PR_WG;
+    const int k = upper ? e / PR_N : e % PR_KC, c = upper ? e % PR_N : e / PR_KC;
+    if (e < PR_KC * PR_N)
+      st[k * PR_N + c] = x[u];
+  }
+}
+
+// The helpers below are macros, not functions: PoCL's LLVM 15 crashes
+// inlining a function that takes the private array acc (in
+// getUnderlyingObject), and its build of one that took &ok lost work-item
+// 0's store to ok. They use the kernel's names (lid, ok, sync, a, off, ...).
+
+// PR_WAIT waits, in work-item 0, until the counter sync[w] reaches target,
+// giving up after spin polls (pr_fail), and leaves ok (local, the group's)
+// 0 once the launch has failed or the counter says PR_NOTPD.
+#define PR_WAIT(w, target)                                                    \
+  {                                                                           \
+    const int ok_ = ok;                                                       \
+    barrier(CLK_LOCAL_MEM_FENCE); /* every work-item has read ok */          \
+    if (lid == 0 && ok_) {                                                    \
+      const int stop_ = GRID_FAILED | PR_NOTPD;                               \
+      int c_ = grid_ldi(sync + (w));                                          \
+      for (int k_ = 0; (c_ & stop_) == 0 && c_ < (target); k_++) {            \
+        if (k_ >= spin) {                                                     \
+          pr_fail(sync, nw);                                                  \
+          c_ = GRID_FAILED;                                                   \
+          break;                                                              \
+        }                                                                     \
+        c_ = grid_ldi(sync + (w));                                            \
+      }                                                                       \
+      grid_fence();                                                           \
+      ok = (c_ & stop_) == 0;                                                 \
+    }                                                                         \
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);                      \
+  }
+
+// PR_PROD sets acc (real[POTF_T][POTF_T]) to P(:, r)ᵀ·Q(:, c) over the ib
+// rows from row i of the block row, P the PR_N columns from pc and Q those
+// from qc (columns from cols on are zero), for work-item (gr, gc)'s rows
+// r = gr + POTF_G·s and columns c = gc + POTF_G·t, through the staging
+// st. P is read through grid_ld (another group's columns); Q is the
+// group's own.
+#define PR_PROD(acc, pc, qc)                                                  \
+  {                                                                           \
+    for (int s_ = 0; s_ < POTF_T; s_++)                                       \
+      for (int t_ = 0; t_ < POTF_T; t_++)                                     \
+        acc[s_][t_] = 0;                                                      \
+    real xp_[PR_LDN], xq_[PR_LDN];                                            \
+    pr_load(xp_, a, off, lda, upper, i, i + ib, pc, cols, 1);                 \
+    pr_load(xq_, a, off, lda, upper, i, i + ib, qc, cols, 0);                 \
+    for (int k0 = 0; k0 < ib; k0 += PR_KC) {                                  \
+      barrier(CLK_LOCAL_MEM_FENCE);                                           \
+      pr_store(st, xp_, upper);                                               \
+      pr_store(st + PR_KC * PR_N, xq_, upper);                                \
+      barrier(CLK_LOCAL_MEM_FENCE);                                           \
+      if (k0 + PR_KC < ib) {                                                  \
+        pr_load(xp_, a, off, lda, upper, i + k0 + PR_KC, i + ib, pc, cols, 1); \
+        pr_load(xq_, a, off, lda, upper, i + k0 + PR_KC, i + ib, qc, cols, 0); \
+      }                                                                       \
+      _Pragma("unroll") for (int k = 0; k < PR_KC; k++)                       \
+        _Pragma("unroll") for (int s_ = 0; s_ < POTF_T; s_++)                 \
+          _Pragma("unroll") for (int t_ = 0; t_ < POTF_T; t_++)               \
+            acc[s_][t_] = fma(st[k * PR_N + gr + POTF_G * s_],                \
+                              st[(PR_KC + k) * PR_N + gc + POTF_G * t_],      \
+                              acc[s_][t_]);                                   \
+    }                                                                         \
+    barrier(CLK_LOCAL_MEM_FENCE);                                             \
+  }
+
+// PR_FACTOR factorises diagonal block tb (bn wide, at row and column c0 of
+// the block row) held in v with potf_steps, U into the matrix, when own
+// (bn is taken as 0 otherwise, so that every group reaches the same
+// barriers' code), and then publishes X = U⁻¹ into xbuf's block tb and
+// adds to its counter D (sync[1+tb]); a block that is not positive
+// definite sets *info, keeps its rows as far as they got (as potf2_inv)
+// and sets PR_NOTPD there instead.
+#define PR_FACTOR(v, tb, c0, bn, own)                                         \
+  {                                                                           \
+    for (int e_ = lid; e_ < 4 * PR_N; e_ += PR_WG)                            \
+      lrc[e_] = 0;                                                            \
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); /* v is read */     \
+    const int n_ = (own) ? (bn) : 0;                                          \
+    const int fj_ = potf_steps(n_, upper, gr, gc, v, lrc, lrc + 2 * PR_N, a,  \
+                               off + (long)(c0) * lda + (c0), lda, 1);        \
+    _Pragma("unroll") for (int p_ = 0; p_ < POTF_T; p_++)                     \
+      _Pragma("unroll") for (int q_ = 0; q_ < POTF_T; q_++) {                 \
+        const int r_ = gr + POTF_G * p_, c_ = gc + POTF_G * q_;               \
+        if (n_ > 0 && fj_ < n_ && p_ <= q_ && r_ >= fj_ && r_ <= c_ && c_ < n_) \
+          PA_((c0) + r_, (c0) + c_) = v[p_][q_];                              \
+        if (n_ > 0 && fj_ == n_)                                              \
+          xbuf[(long)(tb) * PR_N * PR_N + r_ * PR_N + c_] =                   \
+              r_ <= c_ && c_ < n_ ? v[p_][q_] : 0;                            \
+      }                                                                       \
+    if (n_ > 0 && fj_ < n_ && lid == 0)                                       \
+      *info = ibase + (c0) + fj_ + 1;                                         \
+    pr_post(sync, 1 + (tb), n_ > 0, fj_ < n_);                                \
+  }
+
+// potrf_row factorises, in one launch, the block row of Cholesky's
+// right-looking factorization whose diagonal element is at off: in Upper
+// terms its h rows and cols columns (h a multiple of PR_N unless cols =
+// h), A = Uᵀ·U (upper != 0) or, for Lower, the transposed block column.
+// It runs the steps of factorRow (potrf_device.go) without a launch a
+// step: step s takes the PR_N rows from i = s·PR_N; U12 = U11⁻ᵀ·A12 is
+// formed in tiles of PR_N columns with X = U11⁻¹, and the rows below the
+// step in the block row updated, A22 −= U12ᵀ·U12.
+//
+// Tile t holds columns t·PR_N…; group g owns the tiles t ≡ g (mod G) and
+// is the only one to write them. The tiles up to S−1 (S steps) hold the
+// block row's diagonal blocks. Diagonal block s+1 is factorised (and
+// inverted) by its tile's owner during step s, as soon as that tile has
+// its U12 of step s, while the other groups finish step s (look-ahead
+// inside the launch). Two counters a step order the groups:
+// - D[s] (sync[1+s]): X of diagonal block s is in xbuf and its rows of U
+//   in the matrix; every group waits for it before step s;
+// - P[s] (sync[1+S+s]): so many tiles of the diagonal range have their U12
+//   of step s; a group updates the rows of its tiles below the step once
+//   all S−1−s have (row r's update takes U12(:, r)).
+// Group 0 factorises diagonal block 0 first. A group waits at most spin
+// polls (pr_wait, pr_fail). A diagonal block that is not positive
+// definite (or NaN) stops every group at its step, with *info set to
+// ibase + its column + 1 and the factor complete before it. A launch after
+// one whose factor failed (*info set, at most ibase) does nothing. xbuf
+// holds S·PR_N² reals; syncs, from element sb, 1+2S ints, zero at the
+// start.
+__kernel __attribute__((reqd_work_group_size(PR_WG, 1, 1))) void
+potrf_row(int h, int cols, int upper, __global real *a, long off, int lda,
+          __global int *info, int ibase, __global real *xbuf,
+          volatile __global int *syncs, int sb, int spin GT_ARG) {
+  __local real xs[PR_N * PR_N];      // X of the step: X(k, r) at k·PR_N + r
+  __local real st[2 * PR_KC * PR_N]; // staged rows
+  __local real lrc[4 * PR_N];        // potf_steps' rows and columns
+  __local int ok;
+  const int lid = get_local_id(0), g = get_group_id(0), G = get_num_groups(0);
+  const int tx = lid % POTF_G, ty = lid / POTF_G;
+  const int gr = upper ? ty : tx, gc = upper ? tx : ty;
+  const int S = (h + PR_N - 1) / PR_N, T = (cols + PR_N - 1) / PR_N;
+  const int nw = 2 * S; // counters: D[s] at 1+s, P[s] at 1+S+s
+  volatile __global int *sync = syncs + sb; // this block row's
+  if (lid == 0) {
+    const int prior = *info;
+    ok = prior == 0 || prior > ibase;
+  }
+  barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+  {
+    // Diagonal block 0, by group 0. The loop below is left through its
+    // condition only (PoCL miscompiles a return or break out of a loop
+    // with barriers), and the whole group reaches each of its barriers.
+    const int own = ok && g == 0, b0 = min(PR_N, h);
+    real v[POTF_T][POTF_T];
+#pragma unroll
+    for (int p = 0; p < POTF_T; p++)
+#pragma unroll
+      for (int q = 0; q < POTF_T; q++) {
+        const int r = gr + POTF_G * p, c = gc + POTF_G * q;
+        v[p][q] = own && p <= q && c < b0 && r <= c ? PA_(r, c) : 0;
+      }
+    PR_FACTOR(v, 0, 0, b0, own)
+  }
+  GT_INIT
+  for (int s = 0; s < S && ok; s++) {
+    const int i = s * PR_N, ib = min(PR_N, h - i);
+    PR_WAIT(1 + s, 1)
+    GT(0)
+    if (!ok)
+      continue;
+    for (int e = lid; e < PR_N * PR_N; e += PR_WG)
+      xs[e] = grid_ld(&xbuf[(long)s * PR_N * PR_N + e]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    GT(1)
+    // U12 of the own tiles right of the diagonal block, s+1 first.
+    const int t0 = s + 1 + ((g - (s + 1)) % G + G) % G;
+    for (int t = t0; t < T; t += G) {
+      const int c0 = t * PR_N;
+      real acc[POTF_T][POTF_T];
+#pragma unroll
+      for (int p = 0; p < POTF_T; p++)
+#pragma unroll
+        for (int q = 0; q < POTF_T; q++)
+          acc[p][q] = 0;
+      real xb[PR_LDN];
+      pr_load(xb, a, off, lda, upper, i, i + ib, c0, cols, 0);
+      for (int k0 = 0; k0 < ib; k0 += PR_KC) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        pr_store(st, xb, upper);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (k0 + PR_KC < ib)
+          pr_load(xb, a, off, lda, upper, i + k0 + PR_KC, i + ib, c0, cols, 0);
+#pragma unroll
+        for (int k = 0; k < PR_KC; k++)
+#pragma unroll
+          for (int p = 0; p < POTF_T; p++)
+#pragma unroll
+            for (int q = 0; q < POTF_T; q++)
+              acc[p][q] = fma(xs[(k0 + k) * PR_N + gr + POTF_G * p],
+                              st[k * PR_N + gc + POTF_G * q], acc[p][q]);
+      }
+      barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); // U12 replaces A12
+#pragma unroll
+      for (int p = 0; p < POTF_T; p++)
+#pragma unroll
+        for (int q = 0; q < POTF_T; q++) {
+          const int r = gr + POTF_G * p, c = gc + POTF_G * q;
+          if (r < ib && c0 + c < cols)
+            PA_(i + r, c0 + c) = acc[p][q];
+        }
+      if (t >= S)
+        continue;
+      pr_post(sync, 1 + S + s, 1, 0); // this tile's U12 of step s is out
+      if (t == s + 1) {
+        // The next diagonal block as step s leaves it, factorised here.
+        const int bn = min(PR_N, h - c0);
+        PR_PROD(acc, c0, c0)
+        real v[POTF_T][POTF_T];
+#pragma unroll
+        for (int p = 0; p < POTF_T; p++)
+#pragma unroll
+          for (int q = 0; q < POTF_T; q++) {
+            const int r = gr + POTF_G * p, c = gc + POTF_G * q;
+            v[p][q] = p <= q && r <= c && c < bn ? PA_(c0 + r, c0 + c) - acc[p][q] : 0;
+          }
+        PR_FACTOR(v, t, c0, bn, 1)
+      }
+    }
+    GT(2)
+    // The own tiles' rows below the step in the block row, once every
+    // tile of the diagonal range has its U12.
+    const int t2 = t0 == s + 1 ? t0 + G : t0;
+    if (t2 >= T || s + 1 >= S)
+      continue;
+    PR_WAIT(1 + S + s, S - 1 - s)
+    GT(3)
+    if (!ok)
+      continue;
+    for (int t = t2; t < T; t += G) {
+      const int c0 = t * PR_N;
+      for (int u = s + 1; u <= min(t, S - 1); u++) {
+        const int r0 = u * PR_N;
+        real acc[POTF_T][POTF_T];
+        PR_PROD(acc, r0, c0)
+#pragma unroll
+        for (int p = 0; p < POTF_T; p++)
+#pragma unroll
+          for (int q = 0; q < POTF_T; q++) {
+            const int r = gr + POTF_G * p, c = gc + POTF_G * q;
+            if (r0 + r < h && c0 + c < cols && (u < t || r <= c))
+              PA_(r0 + r, c0 + c) -= acc[p][q];
+          }
+      }
+    }
+    GT(4)
+  }
+  GT_SAVE
+}
+#undef PA_
+#undef PR_N
+#undef PR_WG
+#undef PR_KC
+#undef PR_LDN
+#undef PR_NOTPD
+#undef PR_WAIT
+#undef PR_PROD
+#undef PR_FACTOR
+#endif

@@ -65,6 +65,12 @@ var benchStage = flag.Bool("lapack.stage", false, "calls from Go slices move the
 
 var benchCondDevice = flag.Bool("lapack.conddevice", false, "the condition estimates' solves on the device (from order 1024) in the benchmarks; a GPU's default, =false keeps them on the host")
 
+var benchPotrfRows = flag.Bool("lapack.potrfrows", false, "Potrf's block rows in one potrf_row launch each (where the probe passes) in the benchmarks")
+
+var benchRowH = flag.Int("lapack.rowh", defaultPotrfRowH, "the height of potrf_row's block rows (rounded down to whole steps) in the benchmarks")
+
+var benchPotrfLeft = flag.Bool("lapack.potrfleft", false, "potrf_row's block rows updated by the rows above them just before (left-looking) in the benchmarks")
+
 var benchHostPanel = flag.Bool("lapack.hostpanel", false, "LU panels on the host (the previous design) in the benchmarks")
 
 // benchImpl returns a device implementation sending every call to the
@@ -138,6 +144,12 @@ func setBenchFlags(b *testing.B, impl *Implementation) {
 			impl.gridQROne = *benchGridQROne
 		case "lapack.stage":
 			impl.stageIO = *benchStage
+		case "lapack.potrfrows":
+			impl.gridPotrf = *benchPotrfRows
+		case "lapack.potrfleft":
+			impl.potrfLeft = *benchPotrfLeft
+		case "lapack.rowh":
+			impl.potrfRowH = *benchRowH
 		case "lapack.conddevice":
 			impl.condDevice = *benchCondDevice
 		}

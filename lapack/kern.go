@@ -227,7 +227,7 @@ func launchOn[T float32 | float64](impl *Implementation, q *cl.Queue, wait []*cl
 		key.timing = true
 		args = append(args[:len(args):len(args)], t)
 	}
-	key.regs = name == "potf2_inv" && impl.potfRegs
+	key.regs = (name == "potf2_inv" || name == "potrf_row") && impl.potfRegs
 	if key.regs {
 		key.potfG = impl.potfGrid()
 		key.potfT = potfT(impl.potrfBlock(), key.potfG)
@@ -291,6 +291,7 @@ type stats struct {
 	transfers atomic.Int64 // host↔device reads and writes
 	bytes     atomic.Int64 // bytes of those reads and writes
 	ahead     atomic.Int64 // diagonal blocks factorised on the look-ahead queue (Potrf)
+	rows      atomic.Int64 // block rows factorised by potrf_row (Potrf)
 }
 
 // gemm is clblas.Gemm, counted.

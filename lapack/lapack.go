@@ -188,6 +188,15 @@ type Implementation struct {
 	// runDevice factorises each block row in steps of the block size
 	// first (factorRow).
 	potrfOuter int
+	// gridPotrf factorises each of Potrf's block rows in one potrf_row
+	// launch across the compute units (potrf_grid.go), in block rows
+	// potrfRowH high, where the grid probe passes.
+	gridPotrf bool
+	potrfRowH int
+	// potrfLeft updates each of runRows' block rows by the rows above it
+	// just before it is factorised (left-looking), not the trailing matrix
+	// after it.
+	potrfLeft bool
 
 	// stageIO moves the matrices of calls from Go slices through a kept
 	// pinned buffer, stg (staging.go): on discrete GPUs.
@@ -340,6 +349,7 @@ func New(b *clblas.Implementation, opts ...Option) (*Implementation, error) {
 		gridQRSplit: gridQRSplitGroups,
 		gridQROne:   true,
 		rowAheadMin: defaultRowAheadMin,
+		potrfRowH:   defaultPotrfRowH,
 	}
 	impl.deviceDefaults(c.nbSet, c.crossoverSet)
 	return impl, nil

@@ -41,11 +41,16 @@ func potrf[T float32 | float64](impl *Implementation, ul blas.Uplo, d *clblas.Ma
 func potrfBand[T float32 | float64](impl *Implementation, ul blas.Uplo, d *clblas.Matrix[T], keepBand bool) (ok bool, err error) {
 	n, _ := d.Dims()
 	nb := min(impl.potrfBlock(), n)
+	rows := potrfRows[T](impl, n, nb)
 	outer := nb
-	if !impl.hostDiag && impl.potrfOuter > nb {
+	switch {
+	case rows:
+		// potrf_row's block rows other than the last are whole steps.
+		outer = min(max(impl.potrfRowH/nb*nb, nb), n)
+	case !impl.hostDiag && impl.potrfOuter > nb:
 		outer = min(impl.potrfOuter, n)
 	}
-	p := &potrfRun[T]{impl: impl, ul: ul, d: d, n: n, nb: nb, outer: outer, bw: min(max(outer, impl.slab), n) - 1}
+	p := &potrfRun[T]{impl: impl, ul: ul, d: d, n: n, nb: nb, outer: outer, rows: rows, bw: min(max(outer, impl.slab), n) - 1}
 	if !keepBand {
 		p.bw = 0
 	}
@@ -59,6 +64,9 @@ func potrfBand[T float32 | float64](impl *Implementation, ul blas.Uplo, d *clbla
 	}()
 	if impl.hostDiag || (impl.potfRegs && nb > impl.potfMax()) {
 		return p.run()
+	}
+	if rows {
+		return p.runRows()
 	}
 	return p.runDevice()
 }
@@ -74,7 +82,8 @@ type potrfRun[T float32 | float64] struct {
 	ul            blas.Uplo
 	d             *clblas.Matrix[T]
 	n, nb, bw     int
-	outer         int // the block rows' height (runDevice): nb, or potrfOuter (at most n) when larger
+	outer         int  // the block rows' height (runDevice): nb, or potrfOuter (at most n) when larger
+	rows          bool // each block row one potrf_row launch (runRows; outer is potrfRowH)
 	dw, dinv, bnd *clblas.Matrix[T]
 	blocks, invs  [2][]T
 	conv, conv2   []float64 // float64 room for float32 blocks
@@ -85,8 +94,8 @@ func (p *potrfRun[T]) alloc() (err error) {
 		p.blocks[i] = make([]T, p.nb*p.nb)
 		p.invs[i] = make([]T, p.nb*p.nb)
 	}
-	if p.n == p.nb && p.impl.hostDiag {
-		return nil
+	if (p.n == p.nb && p.impl.hostDiag) || p.rows {
+		return p.allocBand()
 	}
 	if p.dinv, err = newScratch[T](p.impl, p.nb, p.nb); err != nil {
 		return err
@@ -101,7 +110,12 @@ func (p *potrfRun[T]) alloc() (err error) {
 	if p.dw, err = newScratch[T](p.impl, wr, wc); err != nil {
 		return err
 	}
-	if p.bw == 0 {
+	return p.allocBand()
+}
+
+// allocBand allocates the scratch of the band tri_band saves, if any.
+func (p *potrfRun[T]) allocBand() (err error) {
+	if p.bw == 0 || p.n == p.nb {
 		return nil
 	}
 	p.bnd, err = newScratch[T](p.impl, p.n, p.bw)

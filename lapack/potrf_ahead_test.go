@@ -14,7 +14,8 @@ import (
 func TestPotrfAhead(t *testing.T) {
 	impl := newTestImpl(t, 16)
 	impl.ahead, impl.slab = true, 24
-	impl.hostDiag = false // the look-ahead is runDevice's (a CPU device's default is the host's)
+	impl.hostDiag = false  // the look-ahead is runDevice's (a CPU device's default is the host's)
+	impl.gridPotrf = false // and not runRows'
 	rnd := rand.New(rand.NewPCG(9, 10))
 	for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
 		for _, n := range []int{16, 17, 100} {

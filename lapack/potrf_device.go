@@ -65,23 +65,15 @@ func potfT(nb, g int) int {
 // info, read once at the end, gives ok.
 func (p *potrfRun[T]) runDevice() (ok bool, err error) {
 	impl, n, nb := p.impl, p.n, p.nb
-	q := impl.blas.Runtime().Queue()
-	info, err := cl.NewArray[int32](impl.blas.Runtime().Context(), cl.MemReadWrite, 1)
+	info, err := newInfo(impl)
 	if err != nil {
-		return false, fmt.Errorf("cllapack: info: %w", err)
+		return false, err
 	}
 	defer func() {
 		if rerr := info.Release(); rerr != nil && err == nil {
 			err = rerr
 		}
 	}()
-	ev, err := info.Fill(q, 0, 0, 1)
-	if err == nil {
-		err = ev.Release()
-	}
-	if err != nil {
-		return false, fmt.Errorf("cllapack: info: %w", err)
-	}
 	if err := p.band(true); err != nil {
 		return false, err
 	}
@@ -108,8 +100,29 @@ func (p *potrfRun[T]) runDevice() (ok bool, err error) {
 	if err := p.band(false); err != nil {
 		return false, err
 	}
+	return readInfo(impl, info)
+}
+
+// newInfo returns a device factorization's info, zeroed on the resident
+// operations' queue: a kernel that finds the matrix not positive definite
+// sets it.
+func newInfo(impl *Implementation) (*cl.Array[int32], error) {
+	info, err := cl.NewArray[int32](impl.blas.Runtime().Context(), cl.MemReadWrite, 1)
+	if err != nil {
+		return nil, fmt.Errorf("cllapack: info: %w", err)
+	}
+	if err := fillZero(impl, info, 1); err != nil {
+		info.Release()
+		return nil, fmt.Errorf("cllapack: info: %w", err)
+	}
+	return info, nil
+}
+
+// readInfo reads info back, after every command before it: ok is whether
+// it is still zero.
+func readInfo(impl *Implementation, info *cl.Array[int32]) (ok bool, err error) {
 	inf := []int32{0}
-	if err := info.Read(q, 0, inf); err != nil {
+	if err := info.Read(impl.blas.Runtime().Queue(), 0, inf); err != nil {
 		return false, fmt.Errorf("cllapack: reading info: %w", err)
 	}
 	impl.stats.transfers.Add(1)
@@ -299,7 +312,13 @@ func (p *potrfRun[T]) updateRow(w *clblas.Matrix[T], k, ib, h int, ahead bool, i
 // rows of U12.
 func (p *potrfRun[T]) trailing(j, jb, s, e int) error {
 	k, r := j+jb, p.n-j-jb
-	w, err := p.tview(p.dw, 0, jb, jb, r)
+	var w *clblas.Matrix[T]
+	var err error
+	if p.rows {
+		w, err = p.tview(p.d, j, k, jb, r) // potrf_row wrote U12 in place
+	} else {
+		w, err = p.tview(p.dw, 0, jb, jb, r)
+	}
 	if err != nil {
 		return err
 	}

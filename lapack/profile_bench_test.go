@@ -206,6 +206,7 @@ func profileTable(sum map[string]*profKind, runs int) string {
 // built with GRID_TIMING time (GT(k) in kernels/lapack.cl).
 var gridPhases = map[string][]string{
 	"getrf_grid": {"pivot: candidates reduced", "rows c and p loaded, swapped", "rows scaled and updated", "candidate published", "grid barrier"},
+	"potrf_row":  {"wait for the step's X (D)", "X loaded", "U12 of the own tiles (the owner: next block)", "wait for the range's U12 (P)", "rows below the step updated"},
 	"geqrf_grid": {"sums added (after the 2nd barrier if split)", "reflector, row c", "rows updated, sums", "sums published", "grid barrier", "split: totals added"},
 }
 
@@ -224,13 +225,16 @@ func BenchmarkGridPhases(b *testing.B) {
 		gen := generalBench(n)
 		nf := float64(n)
 		ipiv, tau := make([]int, n), make([]float64, n)
+		spdA := spdBench(n, rand.New(rand.NewPCG(1, uint64(n))))
 		for _, k := range []struct {
 			kern  string
 			flops float64
+			a     []float64
 			call  func(d *clblas.Matrix[float64]) (bool, error)
 		}{
-			{"getrf_grid", 2 * nf * nf * nf / 3, func(d *clblas.Matrix[float64]) (bool, error) { return Getrf(impl, d, ipiv) }},
-			{"geqrf_grid", 4 * nf * nf * nf / 3, func(d *clblas.Matrix[float64]) (bool, error) { return true, Geqrf(impl, d, tau) }},
+			{"getrf_grid", 2 * nf * nf * nf / 3, gen, func(d *clblas.Matrix[float64]) (bool, error) { return Getrf(impl, d, ipiv) }},
+			{"geqrf_grid", 4 * nf * nf * nf / 3, gen, func(d *clblas.Matrix[float64]) (bool, error) { return true, Geqrf(impl, d, tau) }},
+			{"potrf_row", nf * nf * nf / 3, spdA, func(d *clblas.Matrix[float64]) (bool, error) { return Potrf(impl, blas.Upper, d) }},
 		} {
 			b.Run(fmt.Sprintf("%s/n=%d", k.kern, n), func(b *testing.B) {
 				times, err := cl.NewArray[float64](impl.blas.Runtime().Context(), cl.MemReadWrite, 8)
@@ -241,7 +245,7 @@ func BenchmarkGridPhases(b *testing.B) {
 				impl.gridTimes = map[string]*cl.Array[float64]{k.kern: times}
 				defer func() { impl.gridTimes = nil }()
 				// One run to build the kernels, then the timed ones from zero.
-				runResident(b, impl, n, k.flops, gen, k.call)
+				runResident(b, impl, n, k.flops, k.a, k.call)
 				ev, err := times.Fill(impl.blas.Runtime().Queue(), 0, 0, 8)
 				if err == nil {
 					err = ev.Release()
@@ -249,7 +253,7 @@ func BenchmarkGridPhases(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				runResident(b, impl, n, k.flops, gen, k.call)
+				runResident(b, impl, n, k.flops, k.a, k.call)
 				got := make([]float64, 8)
 				if err := times.Read(impl.blas.Runtime().Queue(), 0, got); err != nil {
 					b.Fatal(err)

@@ -1,0 +1,164 @@
+package cllapack
+
+import (
+	"cmp"
+	"fmt"
+
+	"gonum.org/v1/gonum/blas"
+
+	"github.com/gocompute/opencl/cl"
+)
+
+// Cholesky's block rows in one launch across work-groups (potrf_row in
+// kernels/lapack.cl): factorRow makes three launches a step of nb rows
+// (potf2_inv, U12's GEMM, the block row's update), each waiting for the
+// one before, and on NVIDIA's OpenCL a launch costs several microseconds
+// of the host and of the device; potrf_row runs every step of a block row
+// in one launch over the compute units, its work-groups ordered by
+// counters, so that the only launches left are one a block row and the
+// GEMMs of the trailing update (k = the block row's height).
+
+// defaultPotrfRowH is the height of potrf_row's block rows: the trailing
+// update's k. Taller rows move more of the work into potrf_row's own
+// products, shorter ones more into the trailing GEMMs, which read and
+// write the trailing matrix once a block row.
+const defaultPotrfRowH = 256
+
+// potrfRows reports whether a Potrf of order n in steps of nb takes
+// potrf_row: on by setting (impl.gridPotrf) with the register kernels,
+// steps as wide as potf_steps' block (so that a step is nb rows), more than
+// one step, and a device that passed the grid probe.
+func potrfRows[T float32 | float64](impl *Implementation, n, nb int) bool {
+	if !impl.gridPotrf || !impl.potfRegs || impl.hostDiag || n <= nb {
+		return false
+	}
+	if g := impl.potfGrid(); g*potfT(nb, g) != nb {
+		return false
+	}
+	return gridUsable[T](impl)
+}
+
+// potrfGrid is a Potrf's potrf_row state: the copies of the diagonal
+// blocks' inverses (xbuf, one block row's worth) and the counters, 1+2S int32 a
+// block row of S steps, zero at the start.
+type potrfGrid[T float32 | float64] struct {
+	impl   *Implementation
+	xbuf   *cl.Array[T]
+	syncs  *cl.Array[int32]
+	stride int // counters a block row
+}
+
+func newPotrfGrid[T float32 | float64](impl *Implementation, n, outer, nb int) (*potrfGrid[T], error) {
+	steps := (outer + nb - 1) / nb
+	rows := (n + outer - 1) / outer
+	g := &potrfGrid[T]{impl: impl, stride: 1 + 2*steps}
+	var err error
+	if g.syncs, err = newGridSyncs(impl, (rows*g.stride+1)/2); err == nil {
+		g.xbuf, err = cl.NewArray[T](impl.blas.Runtime().Context(), cl.MemReadWrite, steps*nb*nb)
+	}
+	if err != nil {
+		g.release()
+		return nil, fmt.Errorf("cllapack: potrf_row scratch: %w", err)
+	}
+	return g, nil
+}
+
+func (g *potrfGrid[T]) release() error { return cmp.Or(releaseArray(g.xbuf), releaseArray(g.syncs)) }
+
+// row enqueues potrf_row on the block row b, jb high, at (j, j) of p's
+// matrix.
+func (g *potrfGrid[T]) row(p *potrfRun[T], b, j, jb int, info *cl.Array[int32]) error {
+	buf, off, err := p.d.Buffer()
+	if err != nil {
+		return err
+	}
+	cols := p.n - j
+	groups := min(g.impl.gridGroups(), (cols+p.nb-1)/p.nb)
+	upper := int32(0)
+	if p.ul == blas.Upper {
+		upper = 1
+	}
+	ld := p.d.Stride()
+	wg := g.impl.potfGroup()
+	err = launch[T](g.impl, "potrf_row", []int{groups * wg}, []int{wg}, int32(jb), int32(cols), upper,
+		buf, int64(off+j*ld+j), int32(ld), info, int32(j), g.xbuf, g.syncs, int32(b*g.stride),
+		int32(g.impl.gridSpin))
+	if err == nil {
+		g.impl.stats.rows.Add(1)
+	}
+	return err
+}
+
+// leftUpdate enqueues, before block row j (jb high) is factorised, its
+// update by the rows of U above it: A[j:j+jb, j:n] −= U[0:j, j:j+jb]ᵀ·U[0:j,
+// j:n] (Upper terms).
+func (p *potrfRun[T]) leftUpdate(j, jb int) error {
+	w, err := p.tview(p.d, 0, j, j, p.n-j)
+	if err != nil {
+		return err
+	}
+	return p.updateFrom(w, j, j, 0, jb, p.n-j)
+}
+
+// failed reports, from the counters, whether a launch gave up waiting (its
+// block row, and so the factor, is then wrong), and turns the device's
+// grid launches off from then on.
+func (g *potrfGrid[T]) failed() error {
+	s := make([]int32, g.syncs.Len())
+	if err := g.syncs.Read(g.impl.blas.Runtime().Queue(), 0, s); err != nil {
+		return fmt.Errorf("cllapack: potrf_row: reading its counters: %w", err)
+	}
+	for b := 0; b+g.stride <= len(s); b += g.stride {
+		if s[b] != 0 {
+			g.impl.gridState.Store(gridNo)
+			return fmt.Errorf("cllapack: potrf_row: the work-groups of block row %d did not run together", b/g.stride)
+		}
+	}
+	return nil
+}
+
+// runRows is runDevice with each block row one potrf_row launch. With
+// impl.potrfLeft each block row is first updated by all the rows of U above
+// it, in one GEMM with k = j (leftUpdate); otherwise each block row updates
+// the trailing matrix below it after its launch, in slabs with k = its
+// height (trailing). Left-looking, the GEMMs' k grows with j instead of
+// staying potrfRowH, which a short block row (potrf_row's own products
+// stay few) would make inefficient.
+func (p *potrfRun[T]) runRows() (ok bool, err error) {
+	g, err := newPotrfGrid[T](p.impl, p.n, p.outer, p.nb)
+	if err != nil {
+		return false, err
+	}
+	defer func() { err = cmp.Or(err, g.release()) }()
+	info, err := newInfo(p.impl)
+	if err != nil {
+		return false, err
+	}
+	defer func() { err = cmp.Or(err, info.Release()) }()
+	if err := p.band(true); err != nil {
+		return false, err
+	}
+	for j, b := 0, 0; j < p.n; j, b = j+p.outer, b+1 {
+		jb := min(p.outer, p.n-j)
+		if p.impl.potrfLeft && j > 0 {
+			if err := p.leftUpdate(j, jb); err != nil {
+				return false, err
+			}
+		}
+		if err := g.row(p, b, j, jb, info); err != nil {
+			return false, err
+		}
+		if !p.impl.potrfLeft && j+jb < p.n {
+			if err := p.trailing(j, jb, 0, p.n-j-jb); err != nil {
+				return false, err
+			}
+		}
+	}
+	if err := p.band(false); err != nil {
+		return false, err
+	}
+	if ok, err = readInfo(p.impl, info); err != nil {
+		return false, err
+	}
+	return ok, g.failed()
+}

@@ -1,0 +1,147 @@
+package cllapack
+
+import (
+	"bytes"
+	"fmt"
+	"log/slog"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/lapack/gonum"
+
+	clblas "github.com/gocompute/opencl/blas"
+)
+
+// rowsTestImpl returns an Implementation whose Potrf takes potrf_row in
+// steps of nb (potf_steps' register blocks nb wide), block rows h high, at
+// most groups work-groups, polling a short while.
+func rowsTestImpl(t *testing.T, nb, h, groups int) *Implementation {
+	impl := newTestImpl(t, nb)
+	impl.hostDiag, impl.potfRegs, impl.gridPotrf = false, true, true
+	impl.potrfRowH, impl.gridMax, impl.gridSpin = h, groups, 1<<16
+	return impl
+}
+
+// TestPotrfRows runs Dpotrf with every block row one potrf_row launch
+// against gonum, both triangles, padded rows (NaN in the padding and the
+// triangle not referenced must stay as they were): orders of one step and
+// a few, block rows asked for as a multiple of the step and not (rounded
+// down to one), a last block row and a last step narrower than the others, and one work-group (every device)
+// or several (NVIDIA's GPUs, where grid launches are the default; on
+// PoCL groups that poll each other are not promised to run together).
+// Then matrices that are not positive definite in the first block row, in
+// a later step of a later one, and in the last step, and with a NaN: ok
+// false and gonum's factor up to the failing step.
+func TestPotrfRows(t *testing.T) {
+	const nb = 16
+	rnd := rand.New(rand.NewPCG(71, 72))
+	multi := newTestImpl(t, 0).gridLU
+	for _, c := range []struct{ h, groups int }{{48, 1}, {40, 1}, {16, 1}, {48, 3}, {32, 0}} {
+		if c.groups != 1 && !multi {
+			t.Logf("block rows %d, %d groups: not this device's path", c.h, c.groups)
+			continue
+		}
+		for _, left := range []bool{false, true} {
+			impl := rowsTestImpl(t, nb, c.h, c.groups)
+			impl.potrfLeft = left
+			h := max(nb, c.h/nb*nb) // rounded down to whole steps
+			what := fmt.Sprintf("potrf_row, block rows %d, %d groups, left-looking %v", h, c.groups, left)
+			calls, rows := 0, 0
+			for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
+				for _, n := range []int{17, 50, 100, 131} {
+					lda := n + 3
+					a := spd(n, lda, rnd)
+					want := append([]float64(nil), a...)
+					gonum.Implementation{}.Dpotrf(ul, n, want, lda)
+					if !impl.Dpotrf(ul, n, a, lda) {
+						t.Fatalf("%s %c n=%d: not positive definite", what, ul, n)
+					}
+					calls++
+					rows += (n + h - 1) / h
+					compare(t, what, n, n, a, want, lda, 1e-11)
+					checkPadding(t, what, n, n, a, want, lda)
+				}
+				const n = 70
+				for _, k := range []int{5, 37, 66} {
+					for _, bad := range []float64{-1e3, math.NaN()} {
+						a := spd(n, n, rnd)
+						a[k*n+k] = bad
+						want := append([]float64(nil), a...)
+						okWant := gonum.Implementation{}.Dpotrf(ul, n, want, n)
+						if ok := impl.Dpotrf(ul, n, a, n); ok || okWant {
+							t.Fatalf("%s %c k=%d: ok %v, gonum's %v", what, ul, k, ok, okWant)
+						}
+						calls++
+						rows += (n + h - 1) / h
+						m := k / nb * nb
+						compare(t, fmt.Sprintf("%s %c, not positive definite at %d", what, ul, k), m, m, a, want, n, 1e-11)
+					}
+				}
+			}
+			if got := impl.onDevice.Load(); got != int64(calls) {
+				t.Fatalf("%s: %d of %d calls finished on the device", what, got, calls)
+			}
+			if got := impl.stats.rows.Load(); got != int64(rows) {
+				t.Fatalf("%s: %d potrf_row launches, want one a block row (%d)", what, got, rows)
+			}
+		}
+	}
+}
+
+// TestPotrfRowsFloat32 runs the resident Potrf in float32 on potrf_row,
+// both triangles, against gonum's float64 factor of the same matrix.
+func TestPotrfRowsFloat32(t *testing.T) {
+	impl := rowsTestImpl(t, 16, 32, 1)
+	rnd := rand.New(rand.NewPCG(73, 74))
+	const n = 90
+	for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
+		a := spd(n, n, rnd)
+		want := append([]float64(nil), a...)
+		gonum.Implementation{}.Dpotrf(ul, n, want, n)
+		ok, got := factor32(t, a, func(d *clblas.Matrix[float32]) (bool, error) { return Potrf(impl, ul, d) })
+		if !ok {
+			t.Fatalf("%c: not positive definite", ul)
+		}
+		compare(t, fmt.Sprintf("float32 potrf_row %c", ul), n, n, got, want, n, 1e-5)
+	}
+	if got := impl.stats.rows.Load(); got != 6 {
+		t.Fatalf("%d potrf_row launches, want 6", got)
+	}
+}
+
+// TestPotrfRowsFailed starts the second block row's counters failed:
+// every group leaves the launch, Dpotrf finishes on the CPU with gonum's
+// answer and says so once, and later calls take the launch a step.
+func TestPotrfRowsFailed(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(75, 76))
+	impl := rowsTestImpl(t, 16, 32, 1)
+	var log bytes.Buffer
+	impl.logger = slog.New(slog.NewTextHandler(&log, nil))
+	// Block rows of 32 take 1+2·2 counters each: the second block row's
+	// reason is counter 5, in "panel" 3's pair (gridPoison's count of pairs).
+	impl.gridPoison = 3
+	const n = 90
+	for i, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
+		a := spd(n, n, rnd)
+		want := append([]float64(nil), a...)
+		gonum.Implementation{}.Dpotrf(ul, n, want, n)
+		if !impl.Dpotrf(ul, n, a, n) {
+			t.Fatalf("%c: not positive definite", ul)
+		}
+		compare(t, fmt.Sprintf("%c after a failed launch", ul), n, n, a, want, n, 1e-11)
+		if i == 0 {
+			if !strings.Contains(log.String(), "did not run together") {
+				t.Errorf("no fall-back logged: %q", log.String())
+			}
+			if s := impl.gridState.Load(); s != gridNo {
+				t.Errorf("grid state %d after a failed launch, want %d", s, gridNo)
+			}
+		}
+	}
+	if got := impl.stats.rows.Load(); got != 3 {
+		t.Errorf("%d potrf_row launches, want the first call's 3", got)
+	}
+}
