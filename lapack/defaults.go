@@ -95,13 +95,21 @@ func (impl *Implementation) potrfBlock() int {
 //     the factorization solve their triangular systems on the device
 //     (condDevice) from condDeviceMin on: at 4096 they took half the
 //     time they took on the host's cores (BENCHMARKS.md, "NVIDIA H200,
-//     2026-12-03").
+//     2026-12-03");
+//   - on NVIDIA's GPUs, where the grid probe passes, Cholesky's block rows
+//     are one potrf_row launch each (gridPotrf), 512 high
+//     (defaultPotrfRowH), each first updated by the rows above it in one
+//     GEMM (potrfLeft, left-looking): at 2048, 4096 and 8192 1.22–1.25×
+//     the launch-a-step block rows, where right-looking potrf_row tied at
+//     4096 and lost at 8192 (BENCHMARKS.md, "NVIDIA H200, 2026-12-04
+//     (eighteenth session)").
 func (impl *Implementation) gpuDefaults(nbSet bool) {
 	impl.potfRegs, impl.ahead, impl.condDevice = true, true, true
 	impl.stageIO = !impl.blas.Runtime().Device().Profile().HostUnifiedMemory
 	impl.gridLU = impl.blas.Runtime().Device().Profile().Vendor == platform.VendorNVIDIA
 	impl.gridQR = impl.gridLU
 	impl.qrAhead, impl.gridShfl = impl.gridQR, impl.gridLU
+	impl.gridPotrf, impl.potrfLeft = impl.gridLU, impl.gridLU
 	impl.leaf, impl.luCoal, impl.qrLeaf = gpuLeaf, true, gpuQRLeaf
 	if !nbSet {
 		impl.potrfNB, impl.potrfOuter = gpuPotrfNB, gpuPotrfOuter

@@ -18,11 +18,12 @@ import (
 // counters, so that the only launches left are one a block row and the
 // GEMMs of the trailing update (k = the block row's height).
 
-// defaultPotrfRowH is the height of potrf_row's block rows: the trailing
-// update's k. Taller rows move more of the work into potrf_row's own
-// products, shorter ones more into the trailing GEMMs, which read and
-// write the trailing matrix once a block row.
-const defaultPotrfRowH = 256
+// defaultPotrfRowH is the height of potrf_row's block rows: the GEMMs'
+// m (left-looking) or k (right-looking). Taller rows move more of the work
+// into potrf_row's own products, shorter ones more into the GEMMs and more
+// launches; left-looking on the H200, 512 was faster than 256, 768, 1024
+// and 2048 at 2048, 4096 and 8192.
+const defaultPotrfRowH = 512
 
 // potrfRows reports whether a Potrf of order n in steps of nb takes
 // potrf_row: on by setting (impl.gridPotrf) with the register kernels,
