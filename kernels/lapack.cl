@@ -1892,28 +1892,28 @@ static void pr_store(__local real *st, const real x[PR_LDN], int upper) {
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);                      \
   }
 
-// PR_PROD sets acc (real[POTF_T][POTF_T]) to P(:, r)ᵀ·Q(:, c) over the ib
-// rows from row i of the block row, P the PR_N columns from pc and Q those
+// PR_PROD sets acc (real[POTF_T][POTF_T]) to P(:, r)ᵀ·Q(:, c) over the kb
+// rows from row i of the block row (none: acc zero), P the PR_N columns from pc and Q those
 // from qc (columns from cols on are zero), for work-item (gr, gc)'s rows
 // r = gr + POTF_G·s and columns c = gc + POTF_G·t, through the staging
 // st. P is read through grid_ld (another group's columns); Q is the
 // group's own.
-#define PR_PROD(acc, pc, qc)                                                  \
+#define PR_PROD(acc, pc, qc, kb)                                              \
   {                                                                           \
     for (int s_ = 0; s_ < POTF_T; s_++)                                       \
       for (int t_ = 0; t_ < POTF_T; t_++)                                     \
         acc[s_][t_] = 0;                                                      \
     real xp_[PR_LDN], xq_[PR_LDN];                                            \
-    pr_load(xp_, a, off, lda, upper, i, i + ib, pc, cols, 1);                 \
-    pr_load(xq_, a, off, lda, upper, i, i + ib, qc, cols, 0);                 \
-    for (int k0 = 0; k0 < ib; k0 += PR_KC) {                                  \
+    pr_load(xp_, a, off, lda, upper, i, i + (kb), pc, cols, 1);               \
+    pr_load(xq_, a, off, lda, upper, i, i + (kb), qc, cols, 0);               \
+    for (int k0 = 0; k0 < (kb); k0 += PR_KC) {                                \
       barrier(CLK_LOCAL_MEM_FENCE);                                           \
       pr_store(st, xp_, upper);                                               \
       pr_store(st + PR_KC * PR_N, xq_, upper);                                \
       barrier(CLK_LOCAL_MEM_FENCE);                                           \
-      if (k0 + PR_KC < ib) {                                                  \
-        pr_load(xp_, a, off, lda, upper, i + k0 + PR_KC, i + ib, pc, cols, 1); \
-        pr_load(xq_, a, off, lda, upper, i + k0 + PR_KC, i + ib, qc, cols, 0); \
+      if (k0 + PR_KC < (kb)) {                                                \
+        pr_load(xp_, a, off, lda, upper, i + k0 + PR_KC, i + (kb), pc, cols, 1); \
+        pr_load(xq_, a, off, lda, upper, i + k0 + PR_KC, i + (kb), qc, cols, 0); \
       }                                                                       \
       _Pragma("unroll") for (int k = 0; k < PR_KC; k++)                       \
         _Pragma("unroll") for (int s_ = 0; s_ < POTF_T; s_++)                 \
@@ -2016,19 +2016,23 @@ potrf_row(int h, int cols, int upper, __global real *a, long off, int lda,
     PR_FACTOR(v, 0, 0, b0, own)
   }
   GT_INIT
+  // No barrier below is inside a branch, only inside loops whose trip
+  // counts are the same in the whole group: a group skips work by empty
+  // loops and zero sizes. (PoCL copies the code after each barrier in a
+  // branch, once per path to it; with branches inside loops here, its
+  // build of this kernel took eight minutes.)
   for (int s = 0; s < S && ok; s++) {
     const int i = s * PR_N, ib = min(PR_N, h - i);
     PR_WAIT(1 + s, 1)
+    const int go = ok; // the same in the group (PR_WAIT ends in a barrier)
     GT(0)
-    if (!ok)
-      continue;
-    for (int e = lid; e < PR_N * PR_N; e += PR_WG)
+    for (int e = lid; go && e < PR_N * PR_N; e += PR_WG)
       xs[e] = grid_ld(&xbuf[(long)s * PR_N * PR_N + e]);
     barrier(CLK_LOCAL_MEM_FENCE);
     GT(1)
     // U12 of the own tiles right of the diagonal block, s+1 first.
     const int t0 = s + 1 + ((g - (s + 1)) % G + G) % G;
-    for (int t = t0; t < T; t += G) {
+    for (int t = go ? t0 : T; t < T; t += G) {
       const int c0 = t * PR_N;
       real acc[POTF_T][POTF_T];
 #pragma unroll
@@ -2062,40 +2066,36 @@ potrf_row(int h, int cols, int upper, __global real *a, long off, int lda,
           if (r < ib && c0 + c < cols)
             PA_(i + r, c0 + c) = acc[p][q];
         }
-      if (t >= S)
-        continue;
-      pr_post(sync, 1 + S + s, 1, 0); // this tile's U12 of step s is out
-      if (t == s + 1) {
-        // The next diagonal block as step s leaves it, factorised here.
-        const int bn = min(PR_N, h - c0);
-        PR_PROD(acc, c0, c0)
-        real v[POTF_T][POTF_T];
+      // A tile of the diagonal range has its U12 of step s out.
+      pr_post(sync, 1 + S + s, t < S, 0);
+      // Tile s+1's owner: the next diagonal block as step s leaves it,
+      // factorised here (the others run the same code on no rows).
+      const int own = t == s + 1 && t < S, bn = own ? min(PR_N, h - c0) : 0;
+      PR_PROD(acc, c0, c0, own ? ib : 0)
+      real v[POTF_T][POTF_T];
 #pragma unroll
-        for (int p = 0; p < POTF_T; p++)
+      for (int p = 0; p < POTF_T; p++)
 #pragma unroll
-          for (int q = 0; q < POTF_T; q++) {
-            const int r = gr + POTF_G * p, c = gc + POTF_G * q;
-            v[p][q] = p <= q && r <= c && c < bn ? PA_(c0 + r, c0 + c) - acc[p][q] : 0;
-          }
-        PR_FACTOR(v, t, c0, bn, 1)
-      }
+        for (int q = 0; q < POTF_T; q++) {
+          const int r = gr + POTF_G * p, c = gc + POTF_G * q;
+          v[p][q] = p <= q && r <= c && c < bn ? PA_(c0 + r, c0 + c) - acc[p][q] : 0;
+        }
+      PR_FACTOR(v, t, c0, bn, own)
     }
     GT(2)
     // The own tiles' rows below the step in the block row, once every
-    // tile of the diagonal range has its U12.
+    // tile of the diagonal range has its U12 (no wait where there are none).
     const int t2 = t0 == s + 1 ? t0 + G : t0;
-    if (t2 >= T || s + 1 >= S)
-      continue;
-    PR_WAIT(1 + S + s, S - 1 - s)
+    const int rows = go && t2 < T && s + 1 < S;
+    PR_WAIT(1 + S + s, rows ? S - 1 - s : 0)
+    const int go2 = rows && ok;
     GT(3)
-    if (!ok)
-      continue;
-    for (int t = t2; t < T; t += G) {
+    for (int t = go2 ? t2 : T; t < T; t += G) {
       const int c0 = t * PR_N;
       for (int u = s + 1; u <= min(t, S - 1); u++) {
         const int r0 = u * PR_N;
         real acc[POTF_T][POTF_T];
-        PR_PROD(acc, r0, c0)
+        PR_PROD(acc, r0, c0, ib)
 #pragma unroll
         for (int p = 0; p < POTF_T; p++)
 #pragma unroll
