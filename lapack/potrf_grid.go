@@ -3,6 +3,7 @@ package cllapack
 import (
 	"cmp"
 	"fmt"
+	"unsafe"
 
 	"gonum.org/v1/gonum/blas"
 
@@ -28,7 +29,8 @@ const defaultPotrfRowH = 512
 // potrfRows reports whether a Potrf of order n in steps of nb takes
 // potrf_row: on by setting (impl.gridPotrf) with the register kernels,
 // steps as wide as potf_steps' block (so that a step is nb rows), more than
-// one step, and a device that passed the grid probe.
+// one step, local memory for potrf_row's arrays, and a device that passed
+// the grid probe.
 func potrfRows[T float32 | float64](impl *Implementation, n, nb int) bool {
 	if !impl.gridPotrf || !impl.potfRegs || impl.hostDiag || n <= nb {
 		return false
@@ -36,7 +38,19 @@ func potrfRows[T float32 | float64](impl *Implementation, n, nb int) bool {
 	if g := impl.potfGrid(); g*potfT(nb, g) != nb {
 		return false
 	}
+	if potrfRowLocal[T](nb) > impl.blas.Runtime().Device().Profile().LocalMemBytes {
+		return false
+	}
 	return gridUsable[T](impl)
+}
+
+// potrfRowLocal is the local memory potrf_row takes for steps of nb: the
+// step's X, the staged rows (2·PR_KC of nb), potf_steps' rows and columns
+// (4·nb), and its flag.
+func potrfRowLocal[T float32 | float64](nb int) int64 {
+	const prKC = 8 // PR_KC in kernels/lapack.cl
+	var x T
+	return int64(nb*nb+2*prKC*nb+4*nb)*int64(unsafe.Sizeof(x)) + 4
 }
 
 // potrfGrid is a Potrf's potrf_row state: the copies of the diagonal

@@ -93,6 +93,58 @@ func TestPotrfRows(t *testing.T) {
 	}
 }
 
+// TestPotrfRowsWide runs potrf_row in steps of 64, the GPUs' width
+// (potf_steps' blocks 4×4 a work-item, products staged in several chunks a
+// step), against gonum: both triangles, left-looking, block rows of two
+// steps and a short last one. GPUs only: PoCL takes minutes to build this
+// variant (TestPotrfRows runs the kernel there in steps of 16), and it
+// does not fit Oclgrind's 32 KiB of local memory.
+func TestPotrfRowsWide(t *testing.T) {
+	impl := rowsTestImpl(t, 64, 128, 1)
+	impl.potrfLeft = true
+	const n = 300
+	if impl.blas.Runtime().Device().Profile().IsCPU() || !potrfRows[float64](impl, n, 64) {
+		t.Skip("potrf_row in steps of 64 is not this device's path")
+	}
+	rnd := rand.New(rand.NewPCG(77, 78))
+	for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
+		a := spd(n, n+1, rnd)
+		want := append([]float64(nil), a...)
+		gonum.Implementation{}.Dpotrf(ul, n, want, n+1)
+		if !impl.Dpotrf(ul, n, a, n+1) {
+			t.Fatalf("%c: not positive definite", ul)
+		}
+		compare(t, fmt.Sprintf("potrf_row, steps of 64, %c", ul), n, n, a, want, n+1, 1e-11)
+	}
+	if got := impl.stats.rows.Load(); got != 6 {
+		t.Fatalf("%d potrf_row launches, want 6", got)
+	}
+}
+
+// TestPotrfRowLocal holds potrfRowLocal, by which Potrf decides whether
+// potrf_row fits a device's local memory, to what the built kernel reports
+// it takes, in both precisions.
+func TestPotrfRowLocal(t *testing.T) {
+	impl := rowsTestImpl(t, 16, 32, 1)
+	check := func(pi int, want int64) {
+		impl.kmu.Lock()
+		k, err := impl.kernel(kernelKey{name: "potrf_row", pi: pi, regs: true, potfT: 1, potfG: 16})
+		impl.kmu.Unlock()
+		if err != nil {
+			t.Fatal(err)
+		}
+		info, err := k.WorkGroupInfo(impl.blas.Runtime().Device().CL())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info.LocalMemSize != want {
+			t.Errorf("precision %d: potrf_row takes %d bytes of local memory, potrfRowLocal says %d", pi, info.LocalMemSize, want)
+		}
+	}
+	check(precIndex[float64](), potrfRowLocal[float64](16))
+	check(precIndex[float32](), potrfRowLocal[float32](16))
+}
+
 // TestPotrfRowsFloat32 runs the resident Potrf in float32 on potrf_row,
 // both triangles, against gonum's float64 factor of the same matrix.
 func TestPotrfRowsFloat32(t *testing.T) {
