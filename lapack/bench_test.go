@@ -69,8 +69,6 @@ var benchPotrfRows = flag.Bool("lapack.potrfrows", false, "Potrf's block rows in
 
 var benchRowH = flag.Int("lapack.rowh", defaultPotrfRowH, "the height of potrf_row's block rows (rounded down to whole steps) in the benchmarks")
 
-var benchPotrfLeft = flag.Bool("lapack.potrfleft", false, "potrf_row's block rows updated by the rows above them just before (left-looking) in the benchmarks")
-
 var benchHostPanel = flag.Bool("lapack.hostpanel", false, "LU panels on the host (the previous design) in the benchmarks")
 
 // benchImpl returns a device implementation sending every call to the
@@ -146,8 +144,6 @@ func setBenchFlags(b *testing.B, impl *Implementation) {
 			impl.stageIO = *benchStage
 		case "lapack.potrfrows":
 			impl.gridPotrf = *benchPotrfRows
-		case "lapack.potrfleft":
-			impl.potrfLeft = *benchPotrfLeft
 		case "lapack.rowh":
 			impl.potrfRowH = *benchRowH
 		case "lapack.conddevice":

@@ -99,7 +99,7 @@ func (impl *Implementation) potrfBlock() int {
 //   - on NVIDIA's GPUs, where the grid probe passes, Cholesky's block rows
 //     are one potrf_row launch each (gridPotrf), 512 high
 //     (defaultPotrfRowH), each first updated by the rows above it in one
-//     GEMM (potrfLeft, left-looking): at 2048, 4096 and 8192 1.22–1.25×
+//     GEMM (left-looking): at 2048, 4096 and 8192 1.22–1.25×
 //     the launch-a-step block rows, where right-looking potrf_row tied at
 //     4096 and lost at 8192 (BENCHMARKS.md, "NVIDIA H200, 2026-12-04
 //     (eighteenth session)").
@@ -109,7 +109,7 @@ func (impl *Implementation) gpuDefaults(nbSet bool) {
 	impl.gridLU = impl.blas.Runtime().Device().Profile().Vendor == platform.VendorNVIDIA
 	impl.gridQR = impl.gridLU
 	impl.qrAhead, impl.gridShfl = impl.gridQR, impl.gridLU
-	impl.gridPotrf, impl.potrfLeft = impl.gridLU, impl.gridLU
+	impl.gridPotrf = impl.gridLU
 	impl.leaf, impl.luCoal, impl.qrLeaf = gpuLeaf, true, gpuQRLeaf
 	if !nbSet {
 		impl.potrfNB, impl.potrfOuter = gpuPotrfNB, gpuPotrfOuter

@@ -190,13 +190,10 @@ type Implementation struct {
 	potrfOuter int
 	// gridPotrf factorises each of Potrf's block rows in one potrf_row
 	// launch across the compute units (potrf_grid.go), in block rows
-	// potrfRowH high, where the grid probe passes.
+	// potrfRowH high, each first updated by the rows above it
+	// (left-looking), where the grid probe passes.
 	gridPotrf bool
 	potrfRowH int
-	// potrfLeft updates each of runRows' block rows by the rows above it
-	// just before it is factorised (left-looking), not the trailing matrix
-	// after it.
-	potrfLeft bool
 
 	// stageIO moves the matrices of calls from Go slices through a kept
 	// pinned buffer, stg (staging.go): on discrete GPUs.

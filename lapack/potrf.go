@@ -50,10 +50,10 @@ func potrfBand[T float32 | float64](impl *Implementation, ul blas.Uplo, d *clbla
 	case !impl.hostDiag && impl.potrfOuter > nb:
 		outer = min(impl.potrfOuter, n)
 	}
-	// The band the GEMMs overwrite: left-looking block rows' own diagonal
+	// The band the GEMMs overwrite: potrf_row's block rows' own diagonal
 	// squares only, otherwise the slabs' too.
 	bw := min(max(outer, impl.slab), n) - 1
-	if rows && impl.potrfLeft {
+	if rows {
 		bw = outer - 1
 	}
 	p := &potrfRun[T]{impl: impl, ul: ul, d: d, n: n, nb: nb, outer: outer, rows: rows, bw: bw}

@@ -312,13 +312,7 @@ func (p *potrfRun[T]) updateRow(w *clblas.Matrix[T], k, ib, h int, ahead bool, i
 // rows of U12.
 func (p *potrfRun[T]) trailing(j, jb, s, e int) error {
 	k, r := j+jb, p.n-j-jb
-	var w *clblas.Matrix[T]
-	var err error
-	if p.rows {
-		w, err = p.tview(p.d, j, k, jb, r) // potrf_row wrote U12 in place
-	} else {
-		w, err = p.tview(p.dw, 0, jb, jb, r)
-	}
+	w, err := p.tview(p.dw, 0, jb, jb, r)
 	if err != nil {
 		return err
 	}

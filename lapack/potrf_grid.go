@@ -3,7 +3,6 @@ package cllapack
 import (
 	"cmp"
 	"fmt"
-	"unsafe"
 
 	"gonum.org/v1/gonum/blas"
 
@@ -19,18 +18,18 @@ import (
 // counters, so that the only launches left are one a block row and the
 // GEMMs of the trailing update (k = the block row's height).
 
-// defaultPotrfRowH is the height of potrf_row's block rows: the GEMMs'
-// m (left-looking) or k (right-looking). Taller rows move more of the work
-// into potrf_row's own products, shorter ones more into the GEMMs and more
-// launches; left-looking on the H200, 512 was faster than 256, 768, 1024
-// and 2048 at 2048, 4096 and 8192.
+// defaultPotrfRowH is the height of potrf_row's block rows: the m of the
+// GEMM before each. Taller rows move more of the work into potrf_row's own
+// products, shorter ones more into the GEMMs and more launches; on the
+// H200, 512 was the fastest of the heights tried, 384 and 448 within its
+// spread (BENCHMARKS.md).
 const defaultPotrfRowH = 512
 
 // potrfRows reports whether a Potrf of order n in steps of nb takes
 // potrf_row: on by setting (impl.gridPotrf) with the register kernels,
 // steps as wide as potf_steps' block (so that a step is nb rows), more than
-// one step, local memory for potrf_row's arrays, and a device that passed
-// the grid probe.
+// one step, a device whose local memory holds potrf_row's arrays and that
+// passed the grid probe.
 func potrfRows[T float32 | float64](impl *Implementation, n, nb int) bool {
 	if !impl.gridPotrf || !impl.potfRegs || impl.hostDiag || n <= nb {
 		return false
@@ -38,19 +37,22 @@ func potrfRows[T float32 | float64](impl *Implementation, n, nb int) bool {
 	if g := impl.potfGrid(); g*potfT(nb, g) != nb {
 		return false
 	}
-	if potrfRowLocal[T](nb) > impl.blas.Runtime().Device().Profile().LocalMemBytes {
-		return false
-	}
-	return gridUsable[T](impl)
+	return potrfRowFits[T](impl) && gridUsable[T](impl)
 }
 
-// potrfRowLocal is the local memory potrf_row takes for steps of nb: the
-// step's X, the staged rows (2·PR_KC of nb), potf_steps' rows and columns
-// (4·nb), and its flag.
-func potrfRowLocal[T float32 | float64](nb int) int64 {
-	const prKC = 8 // PR_KC in kernels/lapack.cl
-	var x T
-	return int64(nb*nb+2*prKC*nb+4*nb)*int64(unsafe.Sizeof(x)) + 4
+// potrfRowFits reports whether potrf_row, built for impl's steps, fits the
+// device's local memory (Oclgrind's 32 KiB do not hold steps of 64), by
+// the driver's count: drivers pad its arrays differently.
+func potrfRowFits[T float32 | float64](impl *Implementation) bool {
+	impl.kmu.Lock()
+	defer impl.kmu.Unlock()
+	g := impl.potfGrid()
+	k, err := impl.kernel(kernelKey{name: "potrf_row", pi: precIndex[T](), regs: true, potfG: g, potfT: potfT(impl.potrfBlock(), g)})
+	if err != nil {
+		return false
+	}
+	info, err := k.WorkGroupInfo(impl.blas.Runtime().Device().CL())
+	return err == nil && info.LocalMemSize <= impl.blas.Runtime().Device().Profile().LocalMemBytes
 }
 
 // potrfGrid is a Potrf's potrf_row state: the copies of the diagonal
@@ -132,13 +134,12 @@ func (g *potrfGrid[T]) failed() error {
 	return nil
 }
 
-// runRows is runDevice with each block row one potrf_row launch. With
-// impl.potrfLeft each block row is first updated by all the rows of U above
-// it, in one GEMM with k = j (leftUpdate); otherwise each block row updates
-// the trailing matrix below it after its launch, in slabs with k = its
-// height (trailing). Left-looking, the GEMMs' k grows with j instead of
-// staying potrfRowH, which a short block row (potrf_row's own products
-// stay few) would make inefficient.
+// runRows is runDevice with each block row one potrf_row launch,
+// left-looking: each block row is first updated by all the rows of U above
+// it, in one GEMM with k = j (leftUpdate). (Right-looking, with the trailing
+// matrix updated after each launch by GEMMs with k = potrfRowH, re-read and
+// re-wrote it every block row: slower on the H200 at every height tried;
+// BENCHMARKS.md, "NVIDIA H200, 2026-12-04 (eighteenth session)".)
 func (p *potrfRun[T]) runRows() (ok bool, err error) {
 	g, err := newPotrfGrid[T](p.impl, p.n, p.outer, p.nb)
 	if err != nil {
@@ -155,18 +156,13 @@ func (p *potrfRun[T]) runRows() (ok bool, err error) {
 	}
 	for j, b := 0, 0; j < p.n; j, b = j+p.outer, b+1 {
 		jb := min(p.outer, p.n-j)
-		if p.impl.potrfLeft && j > 0 {
+		if j > 0 {
 			if err := p.leftUpdate(j, jb); err != nil {
 				return false, err
 			}
 		}
 		if err := g.row(p, b, j, jb, info); err != nil {
 			return false, err
-		}
-		if !p.impl.potrfLeft && j+jb < p.n {
-			if err := p.trailing(j, jb, 0, p.n-j-jb); err != nil {
-				return false, err
-			}
 		}
 	}
 	if err := p.band(false); err != nil {

@@ -46,49 +46,46 @@ func TestPotrfRows(t *testing.T) {
 			t.Logf("block rows %d, %d groups: not this device's path", c.h, c.groups)
 			continue
 		}
-		for _, left := range []bool{false, true} {
-			impl := rowsTestImpl(t, nb, c.h, c.groups)
-			impl.potrfLeft = left
-			h := max(nb, c.h/nb*nb) // rounded down to whole steps
-			what := fmt.Sprintf("potrf_row, block rows %d, %d groups, left-looking %v", h, c.groups, left)
-			calls, rows := 0, 0
-			for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
-				for _, n := range []int{17, 50, 100, 131} {
-					lda := n + 3
-					a := spd(n, lda, rnd)
+		impl := rowsTestImpl(t, nb, c.h, c.groups)
+		h := max(nb, c.h/nb*nb) // rounded down to whole steps
+		what := fmt.Sprintf("potrf_row, block rows %d, %d groups", h, c.groups)
+		calls, rows := 0, 0
+		for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
+			for _, n := range []int{17, 50, 100, 131} {
+				lda := n + 3
+				a := spd(n, lda, rnd)
+				want := append([]float64(nil), a...)
+				gonum.Implementation{}.Dpotrf(ul, n, want, lda)
+				if !impl.Dpotrf(ul, n, a, lda) {
+					t.Fatalf("%s %c n=%d: not positive definite", what, ul, n)
+				}
+				calls++
+				rows += (n + h - 1) / h
+				compare(t, what, n, n, a, want, lda, 1e-11)
+				checkPadding(t, what, n, n, a, want, lda)
+			}
+			const n = 70
+			for _, k := range []int{5, 37, 66} {
+				for _, bad := range []float64{-1e3, math.NaN()} {
+					a := spd(n, n, rnd)
+					a[k*n+k] = bad
 					want := append([]float64(nil), a...)
-					gonum.Implementation{}.Dpotrf(ul, n, want, lda)
-					if !impl.Dpotrf(ul, n, a, lda) {
-						t.Fatalf("%s %c n=%d: not positive definite", what, ul, n)
+					okWant := gonum.Implementation{}.Dpotrf(ul, n, want, n)
+					if ok := impl.Dpotrf(ul, n, a, n); ok || okWant {
+						t.Fatalf("%s %c k=%d: ok %v, gonum's %v", what, ul, k, ok, okWant)
 					}
 					calls++
 					rows += (n + h - 1) / h
-					compare(t, what, n, n, a, want, lda, 1e-11)
-					checkPadding(t, what, n, n, a, want, lda)
-				}
-				const n = 70
-				for _, k := range []int{5, 37, 66} {
-					for _, bad := range []float64{-1e3, math.NaN()} {
-						a := spd(n, n, rnd)
-						a[k*n+k] = bad
-						want := append([]float64(nil), a...)
-						okWant := gonum.Implementation{}.Dpotrf(ul, n, want, n)
-						if ok := impl.Dpotrf(ul, n, a, n); ok || okWant {
-							t.Fatalf("%s %c k=%d: ok %v, gonum's %v", what, ul, k, ok, okWant)
-						}
-						calls++
-						rows += (n + h - 1) / h
-						m := k / nb * nb
-						compare(t, fmt.Sprintf("%s %c, not positive definite at %d", what, ul, k), m, m, a, want, n, 1e-11)
-					}
+					m := k / nb * nb
+					compare(t, fmt.Sprintf("%s %c, not positive definite at %d", what, ul, k), m, m, a, want, n, 1e-11)
 				}
 			}
-			if got := impl.onDevice.Load(); got != int64(calls) {
-				t.Fatalf("%s: %d of %d calls finished on the device", what, got, calls)
-			}
-			if got := impl.stats.rows.Load(); got != int64(rows) {
-				t.Fatalf("%s: %d potrf_row launches, want one a block row (%d)", what, got, rows)
-			}
+		}
+		if got := impl.onDevice.Load(); got != int64(calls) {
+			t.Fatalf("%s: %d of %d calls finished on the device", what, got, calls)
+		}
+		if got := impl.stats.rows.Load(); got != int64(rows) {
+			t.Fatalf("%s: %d potrf_row launches, want one a block row (%d)", what, got, rows)
 		}
 	}
 }
@@ -101,7 +98,6 @@ func TestPotrfRows(t *testing.T) {
 // does not fit Oclgrind's 32 KiB of local memory.
 func TestPotrfRowsWide(t *testing.T) {
 	impl := rowsTestImpl(t, 64, 128, 1)
-	impl.potrfLeft = true
 	const n = 300
 	if impl.blas.Runtime().Device().Profile().IsCPU() || !potrfRows[float64](impl, n, 64) {
 		t.Skip("potrf_row in steps of 64 is not this device's path")
@@ -121,28 +117,35 @@ func TestPotrfRowsWide(t *testing.T) {
 	}
 }
 
-// TestPotrfRowLocal holds potrfRowLocal, by which Potrf decides whether
-// potrf_row fits a device's local memory, to what the built kernel reports
-// it takes, in both precisions.
-func TestPotrfRowLocal(t *testing.T) {
+// TestPotrfRowFits: potrf_row in steps of 16 fits every device's local
+// memory, in both precisions; in steps of 64 it does not fit a device with
+// less than its 43 KiB (Oclgrind), and there Dpotrf takes the launch a
+// step, on the device, with gonum's answer.
+func TestPotrfRowFits(t *testing.T) {
 	impl := rowsTestImpl(t, 16, 32, 1)
-	check := func(pi int, want int64) {
-		impl.kmu.Lock()
-		k, err := impl.kernel(kernelKey{name: "potrf_row", pi: pi, regs: true, potfT: 1, potfG: 16})
-		impl.kmu.Unlock()
-		if err != nil {
-			t.Fatal(err)
-		}
-		info, err := k.WorkGroupInfo(impl.blas.Runtime().Device().CL())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if info.LocalMemSize != want {
-			t.Errorf("precision %d: potrf_row takes %d bytes of local memory, potrfRowLocal says %d", pi, info.LocalMemSize, want)
-		}
+	if !potrfRowFits[float64](impl) || !potrfRowFits[float32](impl) {
+		t.Fatal("potrf_row in steps of 16 does not fit")
 	}
-	check(precIndex[float64](), potrfRowLocal[float64](16))
-	check(precIndex[float32](), potrfRowLocal[float32](16))
+	if impl.blas.Runtime().Device().Profile().LocalMemBytes >= 43*1024 {
+		t.Log("steps of 64 fit this device's local memory")
+		return
+	}
+	wide := rowsTestImpl(t, 64, 128, 1)
+	if potrfRowFits[float64](wide) {
+		t.Fatalf("potrf_row in steps of 64 fits %d bytes of local memory", impl.blas.Runtime().Device().Profile().LocalMemBytes)
+	}
+	const n = 150
+	rnd := rand.New(rand.NewPCG(79, 80))
+	a := spd(n, n, rnd)
+	want := append([]float64(nil), a...)
+	gonum.Implementation{}.Dpotrf(blas.Upper, n, want, n)
+	if !wide.Dpotrf(blas.Upper, n, a, n) {
+		t.Fatal("not positive definite")
+	}
+	compare(t, "steps of 64 where potrf_row does not fit", n, n, a, want, n, 1e-11)
+	if wide.stats.rows.Load() != 0 || wide.onDevice.Load() != 1 {
+		t.Fatalf("%d potrf_row launches, %d calls on the device: want 0 and 1", wide.stats.rows.Load(), wide.onDevice.Load())
+	}
 }
 
 // TestPotrfRowsFloat32 runs the resident Potrf in float32 on potrf_row,
