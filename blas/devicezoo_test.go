@@ -481,6 +481,7 @@ func zooNonFinite(a *args32) bool {
 func zooRunEngine(t *testing.T, c zooEngineConfig, zp zooProfile) {
 	t.Helper()
 	impl, e := privateImpl(t, nil)
+	e.BuildOptions = "-cl-opt-disable" // many configurations, each built once
 	restore := zooAsDevice(impl, e, zp.p)
 	defer restore()
 	if got := zooEngineOf(e, &impl.cost); got != c {

@@ -26,7 +26,9 @@ DEB_PACKAGES=(ocl-icd-libopencl1 pocl-opencl-icd oclgrind)
 # loader's development files, the headers, CLBlast and pkg-config.
 DEB_PACKAGES_CLBLAST=(ocl-icd-opencl-dev opencl-headers libclblast-dev pkg-config)
 
-say() { printf '==> %s\n' "$*" >&2; }
+# say prints a step, after the seconds since the script started (where a
+# CI run's time goes).
+say() { printf '==> [%d s] %s\n' "$SECONDS" "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 # ensure_go puts a Go toolchain on PATH (it is often installed in

@@ -21,9 +21,9 @@
 #     any call was finished or kept on the CPU.
 #  2. races: --data-races over the GEMM, reduction and triangular kernels
 #     at the suites' small sizes.
-# Between them, the lapack package's TestKernelsSmall runs the kernels of
-# kernels/lapack.cl, once with the default checks and once with
-# --data-races. Oclgrind simulates on one host thread, so pass 1 runs in
+# Between them, the lapack package's TestKernelsSmall and TestPotrfRows
+# run the kernels of kernels/lapack.cl with --data-races (bounds are
+# checked too). Oclgrind simulates on one host thread, so pass 1 runs in
 # the background beside the others, which run one after another.
 # --uninitialized does not work with a Go program: Oclgrind 21.10's check
 # keeps its shadow memory pool per host thread and crashes (SIGSEGV in
@@ -100,8 +100,9 @@ CONFORMANCE=${1:-'^TestTestblas$/.*/^default$|^TestFloat32$|^TestSrotgSrotmg$|^T
 # Passes 2 and 3: GEMM, reductions (single and multi-group), triangular
 # routines (trsv_inv, trsv_blk, trsv_upd at one split shape: a tile and
 # x's block in local memory, and trsv_flow on three work-groups), symv_part
-# (Dsymv: its tile and sums share local memory) and the band products
-# (band_n, band_t, sbmv_tile: sums reduced in local memory).
+# (Dsymv: its tile and sums share local memory), the band products
+# (band_n, band_t, sbmv_tile: sums reduced in local memory) and
+# symv_stream at three of the seven shapes pass 1 runs, one walking.
 # The one-pass reductions (level1.cl's _one kernels) are left out: their
 # last work-group reads the other groups' partials after an atomic ticket
 # and a global fence, an order Oclgrind's race check does not model (it
@@ -111,7 +112,7 @@ CONFORMANCE=${1:-'^TestTestblas$/.*/^default$|^TestFloat32$|^TestSrotgSrotmg$|^T
 # work-item writes only its own elements (no local memory, no barriers),
 # and their GEMM is the real one raced here (TestComplexLevel3Shared is
 # clean under --data-races, 88 s on the CI machine, 2026-12-01).
-RACES=${OCLGRIND_RACES_RUN:-'^TestTestblas$/^(Dgemm|Dtrsm|Dtrmm|Dtrsv|Dtbsv|Dtpsv|Ddot|Dnrm2|Dasum|Idamax|Dsymv|Dgbmv|Dsbmv)$/^default$|^TestFloat32$/^(Sgemm|Strsm|Strmm|Strsv|Sdot|Snrm2|Sasum|Isamax|Dsdot)$|^TestGemmKernelsSmall$|^TestLevel3ViaGemmSmall$|^TestResidentScalars$|^TestComplexTestblas$/^always$/^(Zdotc|Dzasum|Dznrm2|Izamax)$|^TestComplexLevel2Small$|^TestSymvKernels$|^TestGemvTShapes$|^TestSyrRows$|^TestZgemvKernels$/^auto$|^TestZstreamKernels$/^shape=1x4x2x3,|^TestTrsvBlockedNonFinite$|^TestTrsvBlockedSplit$/^ts=4$/^nb=12$/^(float64|float32)$|^TestTrsvBlockedFlow$/^ts=4$/^groups=3$/^float64$'}
+RACES=${OCLGRIND_RACES_RUN:-'^TestTestblas$/^(Dgemm|Dtrsm|Dtrmm|Dtrsv|Dtbsv|Dtpsv|Ddot|Dnrm2|Dasum|Idamax|Dsymv|Dgbmv|Dsbmv)$/^default$|^TestFloat32$/^(Sgemm|Strsm|Strmm|Strsv|Sdot|Snrm2|Sasum|Isamax|Dsdot)$|^TestGemmKernelsSmall$|^TestLevel3ViaGemmSmall$|^TestResidentScalars$|^TestComplexTestblas$/^always$/^(Zdotc|Dzasum|Dznrm2|Izamax)$|^TestComplexLevel2Small$|^TestSymvKernels$/^kernel=1,1$|^TestSymvKernels$/^kernel=2,2$/^shape=(2x4x2x3|4x4x8x2|1x4x2x3),|^TestGemvTShapes$|^TestSyrRows$|^TestZgemvKernels$/^auto$|^TestZstreamKernels$/^shape=1x4x2x3,|^TestTrsvBlockedNonFinite$|^TestTrsvBlockedSplit$/^ts=4$/^nb=12$/^(float64|float32)$|^TestTrsvBlockedFlow$/^ts=4$/^groups=3$/^float64$'}
 # Kernels pass 1 does not run, and why.
 NOT_ON_OCLGRIND=(
 	# NVIDIA PTX (mma.sync, cp.async); chosen only on NVIDIA devices of
@@ -155,7 +156,7 @@ fail() { echo "$1" >>"$work/failed"; }
 
 # run_pass NAME RUN_PATTERN [VAR=VALUE...]: runs the tests of package
 # $PASS_PKG (default blas) matching RUN_PATTERN on Oclgrind with the extra
-# Oclgrind settings given; $VENDORS (default: Oclgrind's alone) is the
+# Oclgrind settings given and the test binary's flags $PASS_FLAGS; $VENDORS (default: Oclgrind's alone) is the
 # directory of ICDs the process sees.
 run_pass() {
 	local name=$1 pattern=$2 pkg=${PASS_PKG:-blas}
@@ -167,7 +168,7 @@ run_pass() {
 			env OCL_ICD_VENDORS="${VENDORS:-$work/vendors}" GOCL_DEVICE=oclgrind GOCL_REQUIRE_DEVICE=1 \
 				GOCL_OFFLOAD=always GOCL_TEST_DEVICE_COMPLETE=1 GOCL_CACHE_DIR="$work/cache" \
 				OCLGRIND_CHECK_API=1 OCLGRIND_LOG="$log" OCLGRIND_INST_COUNTS=1 "$@" \
-				timeout "$TIMEOUT" "$work/$pkg.test" -test.parallel 1 -test.count 1 -test.v -test.run "$pattern"
+				timeout "$TIMEOUT" "$work/$pkg.test" -test.parallel 1 -test.count 1 -test.v ${PASS_FLAGS:-} -test.run "$pattern"
 	) >"$out" 2>&1
 	local rc=$?
 	# The test output without Oclgrind's instruction counts, which only
@@ -199,9 +200,10 @@ conformance_line() {
 
 other_line() {
 	# The device LAPACK's kernels (kernels/lapack.cl), out of bounds and
-	# races, in the lapack package's small test of all of them.
-	PASS_PKG=lapack run_pass lapack '^(TestKernelsSmall|TestPotrfRows)$'
-	PASS_PKG=lapack run_pass lapack-races '^(TestKernelsSmall|TestPotrfRows)$' OCLGRIND_DATA_RACES=1
+	# races in one pass (Oclgrind checks bounds with or without the race
+	# detector), in the lapack package's small test of all of them and
+	# TestPotrfRows, which -test.short trims to two orders.
+	PASS_PKG=lapack PASS_FLAGS=-test.short run_pass lapack '^(TestKernelsSmall|TestPotrfRows)$' OCLGRIND_DATA_RACES=1
 	# zher_rows (see NOT_ON_OCLGRIND): TestZherRows alone, which must pass.
 	run_pass zher '^TestZherRows$' OCLGRIND_INST_COUNTS=0 GOCL_TEST_DEVICE_COMPLETE=0
 	grep -q -- '^--- PASS: TestZherRows' "$work/zher.out" || fail "zher: TestZherRows did not pass"

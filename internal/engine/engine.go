@@ -30,6 +30,10 @@ type Engine struct {
 	// L2Portable keeps level 2 on its general kernels on a CPU device too
 	// (tests: those kernels serve GPUs, and CI has only PoCL).
 	L2Portable bool
+	// BuildOptions, if set, is added to every program's build options
+	// (tests that build many configurations: "-cl-opt-disable", which
+	// PoCL builds many times faster). Set it before the first call.
+	BuildOptions string
 	// L2SolveNB, if positive, is the sub-block order of the blocked
 	// triangular solves (tests: many blocks at small n); 0 derives it
 	// from the device (L2SolveBlock). L2SolveLaunch, if positive, is the
@@ -403,7 +407,11 @@ func (c *Call) kernelFor(s *KernelSpec) *cl.Kernel {
 		c.kernels = append(c.kernels, pooledKernel{s.Key(), k})
 		return k
 	}
-	p, err := c.E.RT.Program(kernels.MustProgram(s.File), s.Opts)
+	opts := s.Opts
+	if c.E.BuildOptions != "" {
+		opts += " " + c.E.BuildOptions
+	}
+	p, err := c.E.RT.Program(kernels.MustProgram(s.File), opts)
 	if err != nil {
 		c.Fail(err)
 		return nil
