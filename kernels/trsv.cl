@@ -235,9 +235,7 @@ static inline elem sv_row_dot(__local elem (*tile)[TS + 1], const int lo, const 
 // sv_panel returns Σ_{c < cw} M(p0 + t, c0 + c)·xq[c] over work-item t's
 // row's band (rows below the columns; past pend the result is not used).
 // Every work-item of the group calls it (barriers for op(A) = A, whose
-// rows it transposes through the tile; op(A) = Aᵀ passes the same
-// barriers, so that none sits inside a branch: PoCL 3.1 copies the code
-// after such a barrier, which made its builds of this file slow).
+// rows it transposes through the tile).
 static inline elem sv_panel(SV_PARAMS, const int p0, const int pend, const int c0, const int cw,
                             __local const elem* xq, __local elem (*tile)[TS + 1])
 {
@@ -255,11 +253,11 @@ static inline elem sv_panel(SV_PARAMS, const int p0, const int pend, const int c
         for (int o = 0; o < TS; o++) {
             if (o >= clo && o < cw) s += emul(econj(v[o], trans == 2), xq[o]);
         }
-    } else {
-        sv_tile(SV_ARGS, p0, pend, c0, cw, 0, tile);
+        return s;
     }
+    sv_tile(SV_ARGS, p0, pend, c0, cw, 0, tile);
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (!trans) s = sv_row_dot(tile, clo, cw, xq);
+    s = sv_row_dot(tile, clo, cw, xq);
     barrier(CLK_LOCAL_MEM_FENCE);
     return s;
 }
@@ -338,26 +336,26 @@ static inline void sv_sub(SV_PARAMS, __global const elem* inv, const int flag, c
     barrier(CLK_LOCAL_MEM_FENCE);
     if (t < sw && !efinite(xb[s + t])) atomic_or(bad, 1);
     barrier(CLK_LOCAL_MEM_FENCE);
-    // Both ways pass the same barriers (none inside a branch; see
-    // sv_panel): substitution's loop runs no steps by the inverse.
     const int sub = *bad;
-    elem v = EZERO;
     if (!sub) {
         elem d[TS];
         for (int c = 0; c < TS; c++) d[c] = inv[c * TS + t];
+        elem v = EZERO;
         for (int c = 0; c < TS; c++) {
             if (c <= t && c < sw) v += emul(d[c], xb[s + c]);
         }
-    } else {
-        sv_tile(SV_ARGS, q1 + s, q1 + s + sw, q1 + s, sw, 1, tile);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (t < sw) xb[s + t] = v;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        return;
     }
+    sv_tile(SV_ARGS, q1 + s, q1 + s + sw, q1 + s, sw, 1, tile);
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (!sub && t < sw) xb[s + t] = v;
     elem acc = t < sw ? xb[s + t] : EZERO;
     // Row j is final at step j: its work-item stores it there (PoCL 3.1
     // ran a store after such a loop, guarded by t < sw, on every
     // work-item).
-    for (int j = 0; j < (sub ? sw : 0); j++) {
+    for (int j = 0; j < sw; j++) {
         if (t == j) {
             const elem v = unit ? acc : ediv(acc, tile[j][j]);
             xb[s + j] = v;
@@ -380,11 +378,9 @@ static inline void sv_update(SV_PARAMS, __global elem* r, const int q1, const in
     const int ng = get_num_groups(0);
     for (int p0 = q1 + bw + g * TS; p0 < pend; p0 += ng * TS) {
         elem u = EZERO;
-        // The column chunks before c0 lie wholly outside the band (the
-        // same for every work-item; a loop from there, not a continue
-        // before sv_panel's barriers).
-        const int d = p0 - q1 - TS + 1 - k;
-        for (int c = d > 0 ? (d + TS - 1) / TS * TS : 0; c < bw; c += TS) {
+        for (int c = 0; c < bw; c += TS) {
+            // The same for every work-item: a column chunk the band misses.
+            if (p0 - (q1 + c + TS - 1) > k) continue;
             u += sv_panel(SV_ARGS, p0, pend, q1 + c, min(TS, bw - c), xb + c, tile);
         }
         if (p0 + t < pend) r[p0 + t] -= u;
