@@ -71,38 +71,63 @@ if [ "${OCLGRIND:-1}" != 0 ]; then
 	oclgrind_pid=$!
 fi
 
+# The blas package's slowest tests, most of their time PoCL building
+# kernel variants (the device zoo, the emulated tensor-core GEMM, the tuned
+# configurations, the canaries, level 1's launch shapes, the symmetric
+# products' stream shapes, the triangular solves' schedules), run in a
+# process of their own, then the fuzz targets and the clblast build's
+# tests, beside the rest of the suite: one test process at a time leaves
+# a core of the 2-core CI machine idle once Oclgrind's passes end. The two
+# lines' outputs are printed one after the other; every failure counts.
+BLAS_SLOW='^(TestDeviceZoo|TestGemmMMAEmulated|TestGemmTunedConfigs|TestCanaries|TestLevel1ShapeVariants|TestSymvKernels|TestZstreamKernels|TestTrsv.*)$'
+side_failed=$(mktemp)
+side_log=$(mktemp)
+side_line() {
+	# shellcheck disable=SC2086
+	say "GOCL_REQUIRE_DEVICE=1 go test -race -count=1 -run '$BLAS_SLOW' ./blas"
+	GOCL_REQUIRE_DEVICE=1 go test -race -count=1 -timeout 45m -run "$BLAS_SLOW" ${GO_TEST_FLAGS:-} ./blas ||
+		echo "go test ./blas -run (the slow tests)" >>"$side_failed"
+
+	# Each fuzz target runs for a bounded time on the default device; a
+	# crasher is written to blas/testdata/fuzz/<target>/, where it stays
+	# once fixed. FUZZTIME sets the budget per target (default 30000x,
+	# 10–25 s here; 0 skips fuzzing). A count, not a duration: with a
+	# duration, Go 1.26's fuzz coordinator can report its own deadline as
+	# a failure on a loaded machine ("context deadline exceeded" with no
+	# crasher; golang/go#75804, fixed in Go 1.27).
+	if [ "${FUZZTIME:-30000x}" != 0 ]; then
+		for target in FuzzDropIn FuzzResident; do
+			say "GOCL_REQUIRE_DEVICE=1 go test -run '^\$' -fuzz '^$target\$' -fuzztime ${FUZZTIME:-30000x} ./blas"
+			GOCL_REQUIRE_DEVICE=1 go test -run '^$' -fuzz "^$target\$" -fuzztime "${FUZZTIME:-30000x}" ./blas ||
+				echo "fuzz $target" >>"$side_failed"
+		done
+	fi
+
+	# shellcheck disable=SC2086
+	say "GOCL_REQUIRE_DEVICE=1 go test -race -count=1 -tags clblast ./internal/clblast/ ./cmd/bench/"
+	go vet -tags clblast ./internal/clblast/ ./cmd/bench/ &&
+		GOCL_REQUIRE_DEVICE=1 go test -race -count=1 -tags clblast -timeout 10m ${GO_TEST_FLAGS:-} ./internal/clblast/ ./cmd/bench/ ||
+		echo "go test -tags clblast" >>"$side_failed"
+}
+say "the blas package's slow tests, fuzzing and the clblast build (in the background; their output comes after the suite's)"
+side_line >"$side_log" 2>&1 &
+side_pid=$!
+
 # The blas package builds hundreds of kernel programs on an empty cache
 # (a new CI machine): on a loaded 2-core machine that alone has taken more
-# than the default 10 minutes (and, with the triangular solves' flow
-# schedule tested too, above 20), hence the longer limit.
+# than the default 10 minutes, hence the longer limit.
+others=$(go list ./... ./cmd/... | grep -v -x 'github.com/gocompute/opencl/blas')
 # shellcheck disable=SC2086
-say "GOCL_REQUIRE_DEVICE=1 go test -race -count=1 ./... ./cmd/..."
-GOCL_REQUIRE_DEVICE=1 go test -race -count=1 -p 1 -timeout 45m ${GO_TEST_FLAGS:-} ./... ./cmd/... ||
+say "GOCL_REQUIRE_DEVICE=1 go test -race -count=1 ./... ./cmd/... (the blas package without its slow tests)"
+GOCL_REQUIRE_DEVICE=1 go test -race -count=1 -p 1 -timeout 45m ${GO_TEST_FLAGS:-} $others ||
 	failed+=("go test ./...")
-
-# Each fuzz target runs for a bounded time on the default device; a crasher
-# is written to blas/testdata/fuzz/<target>/, where it stays once fixed.
-# FUZZTIME sets the budget per target (default 30000x, 10–25 s here; 0
-# skips fuzzing). A count, not a duration: with a duration, Go 1.26's fuzz
-# coordinator can report its own deadline as a failure on a loaded machine
-# ("context deadline exceeded" with no crasher; golang/go#75804, fixed in
-# Go 1.27).
-if [ "${FUZZTIME:-30000x}" != 0 ]; then
-	for target in FuzzDropIn FuzzResident; do
-		say "GOCL_REQUIRE_DEVICE=1 go test -run '^\$' -fuzz '^$target\$' -fuzztime ${FUZZTIME:-30000x} ./blas"
-		GOCL_REQUIRE_DEVICE=1 go test -run '^$' -fuzz "^$target\$" -fuzztime "${FUZZTIME:-30000x}" ./blas ||
-			failed+=("fuzz $target")
-	done
-fi
+# shellcheck disable=SC2086
+GOCL_REQUIRE_DEVICE=1 go test -race -count=1 -timeout 45m -skip "$BLAS_SLOW" ${GO_TEST_FLAGS:-} ./blas ||
+	failed+=("go test ./blas")
 
 # PoCL lists as many CPU devices as POCL_DEVICES names: two, so the
 # multi-device tests run (they skip on a one-device machine).
 # shellcheck disable=SC2086
-say "GOCL_REQUIRE_DEVICE=1 go test -race -count=1 -tags clblast ./internal/clblast/ ./cmd/bench/"
-go vet -tags clblast ./internal/clblast/ ./cmd/bench/ &&
-	GOCL_REQUIRE_DEVICE=1 go test -race -count=1 -tags clblast -timeout 10m ${GO_TEST_FLAGS:-} ./internal/clblast/ ./cmd/bench/ ||
-	failed+=("go test -tags clblast")
-
 say "POCL_DEVICES=\"pthread pthread\" GOCL_REQUIRE_DEVICE=1 go test -race -count=1 ./cl/... ./platform/..."
 POCL_DEVICES="pthread pthread" GOCL_REQUIRE_DEVICE=1 go test -race -count=1 -p 1 -timeout 10m ${GO_TEST_FLAGS:-} ./cl/... ./platform/... ||
 	failed+=("go test (two PoCL devices)")
@@ -118,6 +143,15 @@ POCL_DEVICES="pthread pthread" GOCL_REQUIRE_DEVICE=1 go test -race -count=1 -run
 say "CGO_ENABLED=0 GOCL_REQUIRE_DEVICE=1 go test -count=1 ./cl/... ./platform/..."
 CGO_ENABLED=0 GOCL_REQUIRE_DEVICE=1 go test -count=1 -p 1 -timeout 10m ${GO_TEST_FLAGS:-} ./cl/... ./platform/... ||
 	failed+=("go test (CGO_ENABLED=0)")
+
+wait "$side_pid"
+say "the slow blas tests, fuzzing and the clblast build: their output:"
+cat "$side_log" >&2
+if [ -s "$side_failed" ]; then
+	mapfile -t more <"$side_failed"
+	failed+=("${more[@]}")
+fi
+rm -f "$side_log" "$side_failed"
 
 if [ -n "$oclgrind_pid" ]; then
 	wait "$oclgrind_pid"
