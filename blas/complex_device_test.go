@@ -58,7 +58,7 @@ func TestComplexLevel2Small(t *testing.T) {
 	t.Run("portable", func(t *testing.T) {
 		// The kernels GPUs take, also on a CPU device.
 		impl, e := privateImpl(t, nil)
-		e.L2Portable = true
+		gpuKernels(e)
 		complexLevel2Small(t, impl)
 	})
 }

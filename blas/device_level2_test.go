@@ -40,9 +40,9 @@ func TestLevel2Device32(t *testing.T) {
 // otherwise go untested.
 func TestLevel2Portable(t *testing.T) {
 	impl, e := privateImpl(t, nil)
-	e.L2Portable = true
+	gpuKernels(e)
 	if d, ok := openclDevice[float64](impl); ok {
-		d.E.L2Portable = true
+		gpuKernels(d.E)
 		t.Run("float64", func(t *testing.T) {
 			l2test(t, d.E, "D", l2ops64(impl), l2ops64(gonum.Implementation{}), 1e-12, false)
 		})

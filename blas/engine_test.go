@@ -34,6 +34,18 @@ func privateImpl(t *testing.T, rec *recorder) (*Implementation, *eng.Engine) {
 	return impl, impl.eng
 }
 
+// gpuKernels has e keep level 2 on the kernels GPUs take, on a CPU device
+// too (Engine.L2Portable), and there build its programs unoptimised:
+// these tests check what the GPUs' kernels compute, in many variants, and
+// PoCL builds an unoptimised program several times faster. Elsewhere the
+// builds are the usual ones.
+func gpuKernels(e *eng.Engine) {
+	e.L2Portable = true
+	if e.Prof.IsCPU() {
+		e.BuildOptions = "-cl-opt-disable"
+	}
+}
+
 // TestDeviceFailureFinishesOnCPU forces the device to fail at each step a
 // real device can fail at (allocation, program build, enqueue, read back)
 // and checks that every call still returns gonum's answer, that the

@@ -57,10 +57,10 @@ func TestGemvTShapes(t *testing.T) {
 func portableImpl(t *testing.T) (impl *Implementation, e *eng.Engine, d64 eng.Device[float64], fp64 bool) {
 	t.Helper()
 	impl, e = privateImpl(t, nil)
-	e.L2Portable = true
+	gpuKernels(e)
 	d64, fp64 = openclDevice[float64](impl)
 	if fp64 {
-		d64.E.L2Portable = true
+		gpuKernels(d64.E)
 	}
 	return impl, e, d64, fp64
 }

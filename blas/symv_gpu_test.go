@@ -19,7 +19,7 @@ import (
 // their slices. Every call must reach the device.
 func TestSymvGPU(t *testing.T) {
 	impl, e := privateImpl(t, nil)
-	e.L2Portable = true
+	gpuKernels(e)
 	if e.Prof.FP64 {
 		before := e.Launched.Of("Dsymv")
 		testblas.DsymvTest(t, impl)

@@ -22,7 +22,7 @@ import (
 // launch-per-block schedule (not the flow schedule, NVIDIA's default).
 func TestTrsvBlockedComplex(t *testing.T) {
 	impl, e := privateImpl(t, nil)
-	e.L2Portable = true
+	gpuKernels(e)
 	e.L2SolveFlow = eng.SolveFlowOff
 	defer func() { e.L2SolveNB, e.L2SolveLaunch, e.L2SolveFlow = 0, 0, eng.SolveFlowAuto }()
 	for _, nb := range []int{4, 16} {
@@ -163,7 +163,7 @@ func trsvCxRun(t *testing.T, got, want cxSolver, tol float64, incs []int) {
 // schedule (TestTrsvBlockedFlow has the flow schedule's).
 func TestTrsvBlockedNonFinite(t *testing.T) {
 	impl, e := privateImpl(t, nil)
-	e.L2Portable = true
+	gpuKernels(e)
 	e.L2SolveNB, e.L2SolveLaunch, e.L2SolveFlow = 4, 2, eng.SolveFlowOff
 	defer func() { e.L2SolveNB, e.L2SolveLaunch, e.L2SolveFlow = 0, 0, eng.SolveFlowAuto }()
 	trsvNonFiniteRun(t, impl, e)

@@ -22,7 +22,7 @@ import (
 // TestTrsvBlockedFlow's).
 func TestTrsvBlocked(t *testing.T) {
 	impl, e := privateImpl(t, nil)
-	e.L2Portable = true
+	gpuKernels(e)
 	e.L2SolveFlow = eng.SolveFlowOff
 	defer func() { e.L2SolveNB, e.L2SolveFlow = 0, eng.SolveFlowAuto }()
 	for _, nb := range []int{4, 16} {
@@ -77,7 +77,7 @@ func trsvBlockedRun[T float32 | float64](t *testing.T, e *eng.Engine, prefix str
 // unequal kl and ku on non-square matrices, every (alpha, beta) pair.
 func TestBandMVWide(t *testing.T) {
 	impl, e := privateImpl(t, nil)
-	e.L2Portable = true
+	gpuKernels(e)
 	if _, ok := openclDevice[float64](impl); ok {
 		t.Run("float64", func(t *testing.T) {
 			bandWideRun(t, l2ops64(impl), l2ops64(gonum.Implementation{}), 1e-12)
@@ -127,7 +127,7 @@ func bandWideRun[T float32 | float64](t *testing.T, got, want l2ops[T], tol floa
 // in blocks of 4.
 func TestResidentLevel2Portable(t *testing.T) {
 	impl, e := privateImpl(t, nil)
-	e.L2Portable = true
+	gpuKernels(e)
 	e.L2SolveNB = 4
 	if _, ok := openclDevice[float64](impl); ok {
 		t.Run("float64", func(t *testing.T) { residentLevel2[float64](t, impl) })

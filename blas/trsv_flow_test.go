@@ -20,7 +20,7 @@ import (
 // complex; and TestTrsvBlockedNonFinite's zero diagonals, Inf and NaN.
 func TestTrsvBlockedFlow(t *testing.T) {
 	impl, e := privateImpl(t, nil)
-	e.L2Portable = true
+	gpuKernels(e)
 	e.L2SolveFlow = eng.SolveFlowOn
 	defer func() { e.L2SolveNB, e.L2SolveGroups, e.L2SolveFlow = 0, 0, eng.SolveFlowAuto }()
 	for _, sh := range [][2]int{{4, 1}, {4, 2}, {4, 3}, {4, 64}, {8, 1}, {8, 3}, {8, 64}} {
@@ -38,7 +38,7 @@ func TestTrsvBlockedFlow(t *testing.T) {
 // groups happen to run).
 func TestTrsvFlowRescue(t *testing.T) {
 	impl, e := privateImpl(t, nil)
-	e.L2Portable = true
+	gpuKernels(e)
 	e.L2SolveFlow, e.L2SolveNB = eng.SolveFlowOn, 4
 	defer func() {
 		e.L2SolveNB, e.L2SolveGroups, e.L2SolveFlow, e.L2SolveFlowPoison, e.L2SolveFlowSpin = 0, 0, eng.SolveFlowAuto, 0, 0
@@ -56,7 +56,7 @@ func TestTrsvFlowRescue(t *testing.T) {
 // it) and on 3, which wait for each other far more.
 func TestTrsvFlowLarge(t *testing.T) {
 	impl, e := privateImpl(t, nil)
-	e.L2Portable = true
+	gpuKernels(e)
 	e.L2SolveFlow = eng.SolveFlowOn
 	defer func() { e.L2SolveGroups, e.L2SolveFlow = 0, eng.SolveFlowAuto }()
 	before := e.L2FlowSolves.Load()

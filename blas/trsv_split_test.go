@@ -23,7 +23,7 @@ import (
 // NaN. The engine is private, on the GPUs' kernels.
 func TestTrsvBlockedSplit(t *testing.T) {
 	impl, e := privateImpl(t, nil)
-	e.L2Portable = true
+	gpuKernels(e)
 	defer func() { e.L2SolveNB, e.L2SolveSplit = 0, 0 }()
 	for _, sh := range [][2]int{{4, 8}, {4, 12}, {8, 16}} {
 		e.L2SolveNB, e.L2SolveSplit = sh[0], sh[1]
@@ -39,7 +39,7 @@ func TestTrsvBlockedSplit(t *testing.T) {
 // blocks.
 func TestTrsvSplitLarge(t *testing.T) {
 	impl, e := privateImpl(t, nil)
-	e.L2Portable = true
+	gpuKernels(e)
 	defer func() { e.L2SolveSplit = 0 }()
 	before := e.L2SplitSolves.Load()
 	for _, nb := range []int{256, 512} {

@@ -114,6 +114,9 @@ func (impl *Implementation) kernel(k kernelKey) (*cl.Kernel, error) {
 			// (grid_ld in kernels/lapack.cl).
 			opts += " -DGRID_CG=1"
 		}
+		if impl.buildOpts != "" {
+			opts += " " + impl.buildOpts
+		}
 		kern, err = impl.blas.Runtime().Kernel(srcs, opts, k.name)
 	}
 	if err != nil {

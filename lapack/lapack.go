@@ -69,6 +69,10 @@ type Implementation struct {
 	// less from a CPU device than LU and Cholesky do (deviceDefaults).
 	qrCrossover int
 	logger      *slog.Logger
+	// buildOpts, if set, is added to every program's build options
+	// (tests that run the GPUs' kernels on a CPU device: "-cl-opt-disable",
+	// which PoCL builds many times faster).
+	buildOpts string
 
 	mu     sync.Mutex
 	logged map[string]bool
