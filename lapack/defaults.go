@@ -97,12 +97,16 @@ func (impl *Implementation) potrfBlock() int {
 //     time they took on the host's cores (BENCHMARKS.md, "NVIDIA H200,
 //     2026-12-03");
 //   - on NVIDIA's GPUs, where the grid probe passes, Cholesky's block rows
-//     are one potrf_row launch each (gridPotrf), 512 high
-//     (defaultPotrfRowH), each first updated by the rows above it in one
-//     GEMM (left-looking): at 2048, 4096 and 8192 1.22–1.25×
-//     the launch-a-step block rows, where right-looking potrf_row tied at
-//     4096 and lost at 8192 (BENCHMARKS.md, "NVIDIA H200, 2026-12-04
-//     (eighteenth session)").
+//     are one potrf_row launch each (gridPotrf), each first updated by the
+//     rows above it in one GEMM (left-looking): at 2048, 4096 and 8192
+//     1.22–1.25× the launch-a-step block rows, where right-looking
+//     potrf_row tied at 4096 and lost at 8192 (BENCHMARKS.md, "NVIDIA H200,
+//     2026-12-04 (eighteenth session)"). Its steps are 32 wide
+//     (gpuPotrfRowNB), in block rows of 384 (defaultPotrfRowH): a block
+//     row then has twice the tiles of steps of 64, and so more of the
+//     compute units work (1.04–1.45× steps of 64 in rows of 512 from 2048
+//     to 8192; "nineteenth session"). Without potrf_row (the probe failed)
+//     the launch-a-step path keeps steps of 32 too.
 func (impl *Implementation) gpuDefaults(nbSet bool) {
 	impl.potfRegs, impl.ahead, impl.condDevice = true, true, true
 	impl.stageIO = !impl.blas.Runtime().Device().Profile().HostUnifiedMemory
@@ -113,11 +117,15 @@ func (impl *Implementation) gpuDefaults(nbSet bool) {
 	impl.leaf, impl.luCoal, impl.qrLeaf = gpuLeaf, true, gpuQRLeaf
 	if !nbSet {
 		impl.potrfNB, impl.potrfOuter = gpuPotrfNB, gpuPotrfOuter
+		if impl.gridPotrf {
+			impl.potrfNB = gpuPotrfRowNB
+		}
 	}
 }
 
 const (
 	gpuPotrfNB    = 64
+	gpuPotrfRowNB = 32 // potrf_row's steps: twice the tiles, so more work-groups
 	gpuPotrfOuter = 1024
 	gpuLeaf       = 8
 	gpuQRLeaf     = 4

@@ -21,9 +21,10 @@ import (
 // defaultPotrfRowH is the height of potrf_row's block rows: the m of the
 // GEMM before each. Taller rows move more of the work into potrf_row's own
 // products, shorter ones more into the GEMMs and more launches; on the
-// H200, 512 was the fastest of the heights tried, 384 and 448 within its
-// spread (BENCHMARKS.md).
-const defaultPotrfRowH = 512
+// H200, in steps of 32 (gpuPotrfRowNB), 384 was the fastest of the heights
+// tried from 2048 to 4096 and within 2 % of 256 at 8192 (BENCHMARKS.md,
+// "nineteenth session").
+const defaultPotrfRowH = 384
 
 // potrfRows reports whether a Potrf of order n in steps of nb takes
 // potrf_row: on by setting (impl.gridPotrf) with the register kernels,
