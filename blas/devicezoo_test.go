@@ -481,9 +481,7 @@ func zooNonFinite(a *args32) bool {
 func zooRunEngine(t *testing.T, c zooEngineConfig, zp zooProfile) {
 	t.Helper()
 	impl, e := privateImpl(t, nil)
-	if e.Prof.IsCPU() { // many configurations, each built once: PoCL builds them unoptimised faster
-		e.BuildOptions = "-cl-opt-disable"
-	}
+	unoptimisedOnCPU(e) // before zooAsDevice replaces e.Prof
 	restore := zooAsDevice(impl, e, zp.p)
 	defer restore()
 	if got := zooEngineOf(e, &impl.cost); got != c {

@@ -35,12 +35,18 @@ func privateImpl(t *testing.T, rec *recorder) (*Implementation, *eng.Engine) {
 }
 
 // gpuKernels has e keep level 2 on the kernels GPUs take, on a CPU device
-// too (Engine.L2Portable), and there build its programs unoptimised:
-// these tests check what the GPUs' kernels compute, in many variants, and
-// PoCL builds an unoptimised program several times faster. Elsewhere the
-// builds are the usual ones.
+// too (Engine.L2Portable), built unoptimised there (unoptimisedOnCPU).
 func gpuKernels(e *eng.Engine) {
 	e.L2Portable = true
+	unoptimisedOnCPU(e)
+}
+
+// unoptimisedOnCPU has e build its programs unoptimised on a CPU device:
+// the tests that call it check what kernels the device does not take by
+// itself compute, in many variants, and PoCL builds an unoptimised program
+// several times faster. Elsewhere the builds are the usual ones. Call it
+// before e's first call, while e.Prof is still the device's own.
+func unoptimisedOnCPU(e *eng.Engine) {
 	if e.Prof.IsCPU() {
 		e.BuildOptions = "-cl-opt-disable"
 	}

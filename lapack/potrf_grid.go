@@ -22,7 +22,7 @@ import (
 // GEMM before each. Taller rows move more of the work into potrf_row's own
 // products, shorter ones more into the GEMMs and more launches; on the
 // H200, in steps of 32 (gpuPotrfRowNB), 384 was the fastest of the heights
-// tried from 2048 to 4096 and within 2 % of 256 at 8192 (BENCHMARKS.md,
+// tried from 2048 to 4096 and 2 % slower than 256 at 8192 (BENCHMARKS.md,
 // "nineteenth session").
 const defaultPotrfRowH = 384
 
