@@ -19,6 +19,8 @@ var gemvtN = flag.Int("gemvt.n", 512, "BenchmarkGemvTShape: the order of A")
 // (GEMV T) or row slices (GER).
 var gemvTVariants = []eng.GemvTShape{
 	{},
+	{Launches: 1},
+	{Launches: 2},
 	{TX: 64, TY: 2, Unroll: 4, RowBlocks: 33},
 	{TX: 64, TY: 2, Unroll: 4, RowBlocks: 66},
 	{TX: 64, TY: 2, Unroll: 8, RowBlocks: 16},
@@ -56,7 +58,11 @@ func gemvTName(s eng.GemvTShape) string {
 	if s == (eng.GemvTShape{}) {
 		return "auto"
 	}
-	return fmt.Sprintf("%dx%d.u%d.b%d", s.TX, s.TY, s.Unroll, s.RowBlocks)
+	name := fmt.Sprintf("%dx%d.u%d.b%d", s.TX, s.TY, s.Unroll, s.RowBlocks)
+	if s.Launches > 0 {
+		name += fmt.Sprintf(".l%d", s.Launches)
+	}
+	return name
 }
 
 // BenchmarkGemvTShape times resident Gemv T and Ger on an n×n matrix

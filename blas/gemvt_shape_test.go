@@ -19,12 +19,14 @@ import (
 // element into their slices, alpha·x(r) == 0 rows in GER, NaN in A.
 func TestGemvTShapes(t *testing.T) {
 	impl, e, d64, fp64 := portableImpl(t)
-	defer func() { e.GemvT, e.Ger, e.GbmvTKernel = eng.GemvTShape{}, eng.GemvTShape{}, eng.GbmvTAuto }()
+	defer func() {
+		e.GemvT, e.Ger, e.GbmvTKernel, e.TrmvKernel = eng.GemvTShape{}, eng.GemvTShape{}, eng.GbmvTAuto, eng.TrmvAuto
+	}()
 	for _, s := range []eng.GemvTShape{
 		{},
-		{TX: 64, TY: 2, Unroll: 8, RowBlocks: 3},
-		{TX: 16, TY: 4, Unroll: 3, RowBlocks: 5},
-		{TX: 8, TY: 2, Unroll: 2, RowBlocks: 100},
+		{TX: 64, TY: 2, Unroll: 8, RowBlocks: 3, Launches: 1},
+		{TX: 16, TY: 4, Unroll: 3, RowBlocks: 5, Launches: 2},
+		{TX: 8, TY: 2, Unroll: 2, RowBlocks: 100, Launches: 1},
 	} {
 		t.Run(gemvTName(s), func(t *testing.T) {
 			for _, en := range []*eng.Engine{e, d64.E} {
@@ -36,6 +38,17 @@ func TestGemvTShapes(t *testing.T) {
 				gemvTCases(t, "Dgemv", "Dger", e.Launched.Of, impl.Dgemv, gonum.Implementation{}.Dgemv, impl.Dger, gonum.Implementation{}.Dger, 1e-12)
 			}
 			gemvTCases(t, "Sgemv", "Sger", e.Launched.Of, impl.Sgemv, gonum.Implementation{}.Sgemv, impl.Sger, gonum.Implementation{}.Sger, 1e-4)
+			// TRMV through gemv_n and gemv_t_part (a unit diagonal's x added
+			// by the sums' last step).
+			for _, en := range []*eng.Engine{e, d64.E} {
+				if en != nil {
+					en.TrmvKernel = eng.TrmvGemv
+				}
+			}
+			if fp64 {
+				trmvGPUCases(t, "Dtrmv", e.Launched.Of, impl.Dtrmv, gonum.Implementation{}.Dtrmv, 1e-12)
+			}
+			trmvGPUCases(t, "Strmv", e.Launched.Of, impl.Strmv, gonum.Implementation{}.Strmv, 1e-4)
 			for _, k := range []eng.GbmvTKernel{eng.GbmvTPart, eng.GbmvTCols} {
 				for _, en := range []*eng.Engine{e, d64.E} {
 					if en != nil {

@@ -24,7 +24,7 @@ import (
 // as they were; for positive increments the resident Gemv runs on a view
 // of a larger matrix.
 func TestZgemvKernels(t *testing.T) {
-	shapes := []eng.GemvTShape{{}, {TX: 16, TY: 4, Unroll: 3}, {TX: 8, TY: 2, Unroll: 2, RowBlocks: 70}}
+	shapes := []eng.GemvTShape{{}, {TX: 16, TY: 4, Unroll: 3, Launches: 2}, {TX: 8, TY: 2, Unroll: 2, RowBlocks: 70, Launches: 1}}
 	set := func(e *eng.Engine, s eng.GemvTShape) { e.GemvT = s }
 	zAtShapes(t, set, shapes, func(t *testing.T, impl *Implementation, launched func(string) int64, fp64 bool) {
 		if fp64 {

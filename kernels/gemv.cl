@@ -127,6 +127,94 @@ __kernel void gemv_n(const int m, const int n0, const real alpha,
     }
 }
 
+// GT_ONE builds gemv_t_part and gbmv_t_part as one launch that also does
+// gemv_t_fin's work: they take these parameters after their own.
+#ifdef GT_ONE
+#define GT_ONE_PARAMS , volatile __global uint* tickets, const int terms, const real alpha, \
+    const real beta, __global real* y, const int offy, const int incy, const int unit
+#define GT_ONE_ARGS , tickets, terms, alpha, beta, y, offy, incy, unit
+#else
+#define GT_ONE_PARAMS
+#define GT_ONE_ARGS
+#endif
+
+// gemv_t_end adds a work-group's GT_TY slices of acc (its work-item's sums
+// of columns j0…j0+L1_VW−1) in local memory ls and writes them to row gy of
+// part. With GT_ONE the group then takes its column piece's ticket (after
+// every work-item has fenced its writes, so that all of them come before
+// the ticket): the group that takes the last of the piece's
+// get_num_groups(1) tickets adds the piece's partials, row by row in every
+// GT_TY-th row and then across the slices, as gemv_t_fin does, writes y
+// there and puts the ticket back to 0 for the next launch. The partials
+// are read through a volatile pointer, from memory rather than from a
+// cache line another group's read left behind. The tickets are one uint a
+// piece, created as 0, used by these kernels alone on one in-order queue,
+// so each launch finds them at 0. No barrier sits in a branch: every
+// group runs the merge's loops, empty in groups that are not last.
+static inline void gemv_t_end(realv acc, __local realv* ls, __global real* part, const int gy, const int n,
+                              const long j0, __local int* last,
+                              __global const real* x, const int offx, const int incx GT_ONE_PARAMS)
+{
+    const int lx = get_local_id(0), ly = get_local_id(1);
+    ls[ly * GT_TX + lx] = acc;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int w = GT_TY / 2; w > 0; w >>= 1) {
+        if (ly < w) ls[ly * GT_TX + lx] += ls[(ly + w) * GT_TX + lx];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (ly == 0 && j0 < n) {
+        const realv s = ls[lx];
+        const real* sp = (const real*)&s;
+        for (int c = 0; c < L1_VW && j0 + c < n; c++) part[(long)gy * n + j0 + c] = sp[c];
+    }
+#ifdef GT_ONE
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lx == 0 && ly == 0) *last = atomic_inc(tickets + get_group_id(0)) == (uint)get_num_groups(1) - 1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int nb = *last ? (int)get_num_groups(1) : 0;
+    volatile __global const real* p = part;
+    real t[L1_VW];
+    for (int c = 0; c < L1_VW; c++) t[c] = 0;
+    // Four rows of partials loaded before they are added, so that each
+    // work-item has their loads in flight together.
+    int g = ly;
+    for (; g + 3 * GT_TY < nb; g += 4 * GT_TY) {
+        real v[4][L1_VW];
+        for (int u = 0; u < 4; u++) {
+            for (int c = 0; c < L1_VW; c++) v[u][c] = j0 + c < n ? p[(long)(g + u * GT_TY) * n + j0 + c] : 0;
+        }
+        for (int c = 0; c < L1_VW; c++) t[c] += (v[0][c] + v[1][c]) + (v[2][c] + v[3][c]);
+    }
+    for (; g < nb; g += GT_TY) {
+        for (int c = 0; c < L1_VW; c++) {
+            if (j0 + c < n) t[c] += p[(long)g * n + j0 + c];
+        }
+    }
+    realv v;
+    real* vp = (real*)&v;
+    for (int c = 0; c < L1_VW; c++) vp[c] = t[c];
+    barrier(CLK_LOCAL_MEM_FENCE); // ls[lx] read above before it is reused
+    ls[ly * GT_TX + lx] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int w = GT_TY / 2; w > 0; w >>= 1) {
+        if (ly < w) ls[ly * GT_TX + lx] += ls[(ly + w) * GT_TX + lx];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (nb > 0 && ly == 0) {
+        const realv s = ls[lx];
+        const real* sp = (const real*)&s;
+        for (int c = 0; c < L1_VW && j0 + c < n; c++) {
+            const long j = j0 + c;
+            real r = sp[c];
+            if (unit) r += x[offx + j * incx];
+            gemv_finish(y, offy + j * incy, alpha, r, beta, j < terms);
+        }
+        if (lx == 0) atomic_xchg(tickets + get_group_id(0), 0u);
+    }
+#endif
+}
+
 // gemv_t_part: rows [gy·rpb, min(m, (gy+1)·rpb)) of the m×n A, weighted by
 // x, summed per column into part[gy·n + j]; with tri, only the rows of
 // column j in the stored triangle (upper: i ≤ j, lower: i ≥ j; the
@@ -140,9 +228,10 @@ void gemv_t_part(const int m, const int n, const int rpb,
                  __global const real* a, const int lda,
                  __global const real* x, const int offx, const int incx,
                  __global real* part, const int vec,
-                 const int tri, const int upper, const int skipdiag)
+                 const int tri, const int upper, const int skipdiag GT_ONE_PARAMS)
 {
     __local realv lsum[GT_TY][GT_TX];
+    __local int last[1];
     const int lx = get_local_id(0), ly = get_local_id(1);
     const int gy = get_group_id(1);
     const long j0 = ((long)get_group_id(0) * GT_TX + lx) * L1_VW;
@@ -206,17 +295,7 @@ void gemv_t_part(const int m, const int n, const int rpb,
         real* ap = (real*)&acc;
         for (int c = 0; c < L1_VW; c++) ap[c] += t[c];
     }
-    lsum[ly][lx] = acc;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int w = GT_TY / 2; w > 0; w >>= 1) {
-        if (ly < w) lsum[ly][lx] += lsum[ly + w][lx];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    if (ly == 0 && j0 < n) {
-        const realv s = lsum[0][lx];
-        const real* sp = (const real*)&s;
-        for (int c = 0; c < L1_VW && j0 + c < n; c++) part[(long)gy * n + j0 + c] = sp[c];
-    }
+    gemv_t_end(acc, &lsum[0][0], part, gy, n, j0, last, x, offx, incx GT_ONE_ARGS);
 }
 
 // gbmv_t_part: the transposed band product's partial sums, as
@@ -235,9 +314,10 @@ __kernel __attribute__((reqd_work_group_size(GT_TX, GT_TY, 1)))
 void gbmv_t_part(const int m, const int n, const int kl, const int ku, const int rpb,
                  __global const real* a, const int lda,
                  __global const real* x, const int offx, const int incx,
-                 __global real* part, const int vec)
+                 __global real* part, const int vec GT_ONE_PARAMS)
 {
     __local realv lsum[GT_TY][GT_TX];
+    __local int last[1];
     const int lx = get_local_id(0), ly = get_local_id(1);
     const int gy = get_group_id(1);
     const long J0 = (long)get_group_id(0) * GT_TX * L1_VW;
@@ -291,17 +371,7 @@ void gbmv_t_part(const int m, const int n, const int kl, const int ku, const int
         real* ap = (real*)&acc;
         for (int c = 0; c < L1_VW; c++) ap[c] += t[c];
     }
-    lsum[ly][lx] = acc;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int w = GT_TY / 2; w > 0; w >>= 1) {
-        if (ly < w) lsum[ly][lx] += lsum[ly + w][lx];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    if (ly == 0 && j0 < n) {
-        const realv s = lsum[0][lx];
-        const real* sp = (const real*)&s;
-        for (int c = 0; c < L1_VW && j0 + c < n; c++) part[(long)gy * n + j0 + c] = sp[c];
-    }
+    gemv_t_end(acc, &lsum[0][0], part, gy, n, j0, last, x, offx, incx GT_ONE_ARGS);
 }
 
 // gemv_t_fin: y(j) = alpha·(Σ_{g < nb} part[g·n + j] + (unit ? x(j) : 0))
@@ -588,6 +658,95 @@ __kernel void zger_rows(const int m, const int n, const real are, const real aim
     }
 }
 
+// zgemv_finish stores the complex y(j) = alpha·s + beta·y(j) at py
+// (beta == 0 assigns, beta == 1 keeps y(j) as it is, alpha·s is added
+// only if the sum had terms).
+static inline void zgemv_finish(__global real* py, const real are, const real aim, const real2 s,
+                                const real bre, const real bim, const int terms)
+{
+    real2 r = 0;
+    if (bre == (real)1 && bim == (real)0) {
+        r = vload2(0, py);
+    } else if (bre != (real)0 || bim != (real)0) {
+        r = z_mul1(bre, bim, vload2(0, py));
+    }
+    if (terms) r += z_mul1(are, aim, s);
+    vstore2(r, 0, py);
+}
+
+// GT_ONE builds zgemv_t_part, too, as one launch that also does
+// zgemv_t_fin's work, with these parameters after its own.
+#ifdef GT_ONE
+#define ZGT_ONE_PARAMS , volatile __global uint* tickets, const int terms, const real are, const real aim, \
+    const real bre, const real bim, __global real* y, const int offy, const int incy
+#define ZGT_ONE_ARGS , tickets, terms, are, aim, bre, bim, y, offy, incy
+#else
+#define ZGT_ONE_PARAMS
+#define ZGT_ONE_ARGS
+#endif
+
+// zgemv_t_end is gemv_t_end for zgemv_t_part's complex sums (Z_VW/2
+// columns a work-item, two reals a partial).
+static inline void zgemv_t_end(realz acc, __local realz* ls, __global real* part, const int gy, const int n,
+                               const long j0, __local int* last ZGT_ONE_PARAMS)
+{
+    const int lx = get_local_id(0), ly = get_local_id(1);
+    ls[ly * GT_TX + lx] = acc;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int w = GT_TY / 2; w > 0; w >>= 1) {
+        if (ly < w) ls[ly * GT_TX + lx] += ls[(ly + w) * GT_TX + lx];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (ly == 0 && j0 < n) {
+        const realz s = ls[lx];
+        const real* sp = (const real*)&s;
+        for (int c = 0; c < Z_VW / 2 && j0 + c < n; c++)
+            vstore2((real2)(sp[2 * c], sp[2 * c + 1]), (long)gy * n + j0 + c, part);
+    }
+#ifdef GT_ONE
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lx == 0 && ly == 0) *last = atomic_inc(tickets + get_group_id(0)) == (uint)get_num_groups(1) - 1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int nb = *last ? (int)get_num_groups(1) : 0;
+    volatile __global const real* p = part;
+    realz v = 0;
+    real* vp = (real*)&v;
+    // Four rows of partials in flight at a time, as in gemv_t_end.
+    int g = ly;
+    for (; g + 3 * GT_TY < nb; g += 4 * GT_TY) {
+        real w[4][Z_VW];
+        for (int u = 0; u < 4; u++) {
+            for (int c = 0; c < Z_VW; c++) w[u][c] = j0 + c / 2 < n ? p[2 * ((long)(g + u * GT_TY) * n + j0) + c] : 0;
+        }
+        for (int c = 0; c < Z_VW; c++) vp[c] += (w[0][c] + w[1][c]) + (w[2][c] + w[3][c]);
+    }
+    for (; g < nb; g += GT_TY) {
+        for (int c = 0; c < Z_VW / 2; c++) {
+            if (j0 + c < n) {
+                vp[2 * c] += p[2 * ((long)g * n + j0 + c)];
+                vp[2 * c + 1] += p[2 * ((long)g * n + j0 + c) + 1];
+            }
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE); // ls[lx] read above before it is reused
+    ls[ly * GT_TX + lx] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int w = GT_TY / 2; w > 0; w >>= 1) {
+        if (ly < w) ls[ly * GT_TX + lx] += ls[(ly + w) * GT_TX + lx];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (nb > 0 && ly == 0) {
+        const realz s = ls[lx];
+        const real* sp = (const real*)&s;
+        for (int c = 0; c < Z_VW / 2 && j0 + c < n; c++) {
+            zgemv_finish(y + offy + 2 * (j0 + c) * incy, are, aim, (real2)(sp[2 * c], sp[2 * c + 1]), bre, bim, terms);
+        }
+        if (lx == 0) atomic_xchg(tickets + get_group_id(0), 0u);
+    }
+#endif
+}
+
 // zgemv_t_part: the complex transposed product's partial sums, as
 // gemv_t_part's for a dense general A with no triangle, on reals (a, x
 // point at reals, lda and offx count reals, incx complex elements): rows
@@ -605,9 +764,10 @@ __kernel __attribute__((reqd_work_group_size(GT_TX, GT_TY, 1)))
 void zgemv_t_part(const int m, const int n, const int rpb, const int conj,
                   __global const real* a, const int lda,
                   __global const real* x, const int offx, const int incx,
-                  __global real* part, const int vec)
+                  __global real* part, const int vec ZGT_ONE_PARAMS)
 {
     __local realz lsum[GT_TY][GT_TX];
+    __local int last[1];
     const int lx = get_local_id(0), ly = get_local_id(1);
     const int gy = get_group_id(1);
     const long j0 = ((long)get_group_id(0) * GT_TX + lx) * (Z_VW / 2);
@@ -660,18 +820,7 @@ void zgemv_t_part(const int m, const int n, const int rpb, const int conj,
             ap[2 * c + 1] = t[c].y;
         }
     }
-    lsum[ly][lx] = acc;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int w = GT_TY / 2; w > 0; w >>= 1) {
-        if (ly < w) lsum[ly][lx] += lsum[ly + w][lx];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    if (ly == 0 && j0 < n) {
-        const realz s = lsum[0][lx];
-        const real* sp = (const real*)&s;
-        for (int c = 0; c < Z_VW / 2 && j0 + c < n; c++)
-            vstore2((real2)(sp[2 * c], sp[2 * c + 1]), (long)gy * n + j0 + c, part);
-    }
+    zgemv_t_end(acc, &lsum[0][0], part, gy, n, j0, last ZGT_ONE_ARGS);
 }
 
 // zgemv_t_fin: y(j) = alpha·Σ_{g < nb} part[g·n + j] + beta·y(j) for the
@@ -701,15 +850,7 @@ void zgemv_t_fin(const int terms, const int n, const int nb, const real are, con
     if (ly != 0 || j >= n) return;
     real2 s = 0;
     for (int q = 0; q < GF_TY; q++) s += sums[q][lx];
-    __global real* py = y + offy + 2 * (long)j * incy;
-    real2 r = 0;
-    if (bre == (real)1 && bim == (real)0) {
-        r = vload2(0, py);
-    } else if (bre != (real)0 || bim != (real)0) {
-        r = z_mul1(bre, bim, vload2(0, py));
-    }
-    if (terms) r += z_mul1(are, aim, s);
-    vstore2(r, 0, py);
+    zgemv_finish(y + offy + 2 * (long)j * incy, are, aim, s, bre, bim, terms);
 }
 
 // ZH_PACKED builds zher_rows for packed storage (HPR, HPR2): row r of the

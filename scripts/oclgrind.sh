@@ -74,8 +74,8 @@ TIMEOUT=${OCLGRIND_TIMEOUT:-1500}
 # IAMAX over several rounds of four loads a work-item;
 # TestSymvKernels the dense and band symmetric products with each kernel
 # (symv_part and sbmv_tile, symv_stream at several shapes);
-# TestGemvTShapes gemv_t_part, ger_rows and gbmv_t_part at several
-# launches, and band_t; TestSyrRows syr_rows (SYR and SYR2 on a dense
+# TestGemvTShapes gemv_t_part, ger_rows, gbmv_t_part and TRMV on
+# gemv_t_part at several launches, in one launch and two, and band_t; TestSyrRows syr_rows (SYR and SYR2 on a dense
 # triangle) at three of those launches, TestSprRows its packed build
 # (SPR, SPR2) at the default one; TestZgerRows zger_rows (complex
 # GERU and GERC) and TestZgemvKernels zgemv_n, zgemv_t_part and
@@ -92,7 +92,7 @@ TIMEOUT=${OCLGRIND_TIMEOUT:-1500}
 # The tests and subtests the races pass runs (below) are not repeated
 # here: that pass checks bounds too, and its kernels count as run (the
 # coverage check at the end). So TestGemmKernelsSmall,
-# TestLevel3ViaGemmSmall, TestResidentScalars, TestGemvTShapes,
+# TestLevel3ViaGemmSmall, TestResidentScalars, TestGemvTShapes (but for its one-launch variants),
 # TestSyrRows and TestComplexLevel2Small run there only, and here
 # symv_stream only at the shapes the races pass leaves out.
 # (A -run pattern is split at top-level '|' first, then at '/'.)
@@ -102,7 +102,7 @@ TIMEOUT=${OCLGRIND_TIMEOUT:-1500}
 # resident complex level 1 and 2 operations (packed triangles included:
 # Ztpmv's and Ztpsv's testblas take long on Oclgrind).
 COMPLEX_LIGHT='(Zaxpy|Zcopy|Zdotc|Zdotu|Zdscal|Zscal|Zswap|Dzasum|Dznrm2|Izamax|Zgerc|Zgeru|Zher|Zher2|Zhpr|Zhpr2|Zhpmv)'
-CONFORMANCE=${1:-'^TestTestblas$/.*/^default$|^TestFloat32$|^TestSrotgSrotmg$|^TestNrm2ToSqrtRecip$|^TestNrm2To32$|^TestComplexTestblas$/^always$/^'"$COMPLEX_LIGHT"'$|^TestComplexLevel3Shared$|^TestZgemm3MSmall$|^TestResidentComplexL12$|^TestLevel1VectorPathNonFinite$|^TestLevel1ShapeVariants$|^TestLevel1ComplexVectorPath$|^TestComplexReductionsLong$|^TestSymvKernels$/^kernel=2,2$/^shape=(0x0x0x0|1x8x4x1|2x8x4x4),|^TestSprRows$/^auto$|^TestZgerRows$|^TestZgemvKernels$|^TestZstreamKernels$/^shape=0x0x0x0,|^TestTrsvBlockedSplit$/^ts=4$/^nb=8$/^(float64|complex64|nonfinite)$|^TestTrsvBlockedFlow$/^ts=4$/^groups=3$/^(complex64|nonfinite)$|^TestTrsvFlowRescue$/^groups=3$/^poison=4$/^spin=0$/^float32$'}
+CONFORMANCE=${1:-'^TestTestblas$/.*/^default$|^TestFloat32$|^TestSrotgSrotmg$|^TestNrm2ToSqrtRecip$|^TestNrm2To32$|^TestComplexTestblas$/^always$/^'"$COMPLEX_LIGHT"'$|^TestComplexLevel3Shared$|^TestZgemm3MSmall$|^TestResidentComplexL12$|^TestLevel1VectorPathNonFinite$|^TestLevel1ShapeVariants$|^TestLevel1ComplexVectorPath$|^TestComplexReductionsLong$|^TestSymvKernels$/^kernel=2,2$/^shape=(0x0x0x0|1x8x4x1|2x8x4x4),|^TestGemvTShapes$/^(64x2.u8.b3.l1|8x2.u2.b100.l1)$|^TestSprRows$/^auto$|^TestZgerRows$|^TestZgemvKernels$|^TestZstreamKernels$/^shape=(0x0x0x0|1x4x2x3),|^TestTrsvBlockedSplit$/^ts=4$/^nb=8$/^(float64|complex64|nonfinite)$|^TestTrsvBlockedFlow$/^ts=4$/^groups=3$/^(complex64|nonfinite)$|^TestTrsvFlowRescue$/^groups=3$/^poison=4$/^spin=0$/^float32$'}
 # Passes 2 and 3: GEMM, reductions (single and multi-group), triangular
 # routines (trsv_inv, trsv_blk, trsv_upd at one split shape: a tile and
 # x's block in local memory, and trsv_flow on three work-groups), symv_part
@@ -115,11 +115,15 @@ CONFORMANCE=${1:-'^TestTestblas$/.*/^default$|^TestFloat32$|^TestSrotgSrotmg$|^T
 # and a global fence, an order Oclgrind's race check does not model (it
 # reports each of those reads); pass 1 runs them, out-of-bounds checked
 # (TestLevel1ShapeVariants); the derived shapes (Oclgrind's) do not.
+# For the same reason the transposed GEMV, band and complex GEMV
+# products in one launch (gemv.cl's GT_ONE, TestGemvTShapes' variants
+# ending in .l1, TestZgemvKernels' 8x2 one) run in pass 1 only; the
+# derived shapes take two launches.
 # The complex level 3 kernels of zlevel3.cl are left out: each
 # work-item writes only its own elements (no local memory, no barriers),
 # and their GEMM is the real one raced here (TestComplexLevel3Shared is
 # clean under --data-races, 88 s on the CI machine, 2026-12-01).
-RACES=${OCLGRIND_RACES_RUN:-'^TestTestblas$/^(Dgemm|Dtrsm|Dtrmm|Dtrsv|Dtbsv|Dtpsv|Ddot|Dnrm2|Dasum|Idamax|Dsymv|Dgbmv|Dsbmv)$/^default$|^TestFloat32$/^(Sgemm|Strsm|Strmm|Strsv|Sdot|Snrm2|Sasum|Isamax|Dsdot)$|^TestGemmKernelsSmall$|^TestLevel3ViaGemmSmall$|^TestResidentScalars$|^TestComplexTestblas$/^always$/^(Zdotc|Dzasum|Dznrm2|Izamax)$|^TestComplexLevel2Small$|^TestSymvKernels$/^kernel=1,1$|^TestSymvKernels$/^kernel=2,2$/^shape=(2x4x2x3|4x4x8x2|1x4x2x3),|^TestGemvTShapes$|^TestSyrRows$|^TestZgemvKernels$/^auto$|^TestZstreamKernels$/^shape=1x4x2x3,|^TestTrsvBlockedNonFinite$|^TestTrsvBlockedSplit$/^ts=4$/^nb=12$/^(float64|float32)$|^TestTrsvBlockedFlow$/^ts=4$/^groups=3$/^float64$'}
+RACES=${OCLGRIND_RACES_RUN:-'^TestTestblas$/^(Dgemm|Dtrsm|Dtrmm|Dtrsv|Dtbsv|Dtpsv|Ddot|Dnrm2|Dasum|Idamax|Dsymv|Dgbmv|Dsbmv)$/^default$|^TestFloat32$/^(Sgemm|Strsm|Strmm|Strsv|Sdot|Snrm2|Sasum|Isamax|Dsdot)$|^TestGemmKernelsSmall$|^TestLevel3ViaGemmSmall$|^TestResidentScalars$|^TestComplexTestblas$/^always$/^(Zdotc|Dzasum|Dznrm2|Izamax)$|^TestComplexLevel2Small$|^TestSymvKernels$/^kernel=1,1$|^TestSymvKernels$/^kernel=2,2$/^shape=(2x4x2x3|4x4x8x2|1x4x2x3),|^TestGemvTShapes$/^(auto|16x4.u3.b5.l2)$|^TestSyrRows$|^TestZgemvKernels$/^auto$|^TestZstreamKernels$/^shape=1x8x4x1,|^TestTrsvBlockedNonFinite$|^TestTrsvBlockedSplit$/^ts=4$/^nb=12$/^(float64|float32)$|^TestTrsvBlockedFlow$/^ts=4$/^groups=3$/^float64$'}
 # Kernels no pass runs, and why.
 NOT_ON_OCLGRIND=(
 	# NVIDIA PTX (mma.sync, cp.async); chosen only on NVIDIA devices of

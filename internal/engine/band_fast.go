@@ -141,8 +141,7 @@ func gbmvTOnDevice[T Real](c *Call, m, n, kl, ku int, a *cl.Buffer, lda int, alp
 	nb = L3CeilDiv(span, rpb)
 	part := Alloc[T](c, nb*n)
 	vec := l2bool((lda-1)%sh.Vec == 0 && kl%sh.Vec == 0)
-	c.Run(gemvKernel(c, "gbmv_t_part", tx, ty, more...), []int{gx * tx, nb * ty}, []int{tx, ty},
-		int32(m), int32(n), int32(kl), int32(ku), int32(rpb), a, int32(lda), x, int32(offX), int32(incX), part, vec)
-	c.Run(gemvKernel(c, "gemv_t_fin", tx, ty), gemvFinGrid(n), gemvFinLocal,
-		int32(gemvTerms(m, n, m+ku)), int32(n), int32(nb), alpha, part, beta, y, int32(offY), int32(incY), int32(0), x, int32(offX), int32(incX))
+	args := []any{int32(m), int32(n), int32(kl), int32(ku), int32(rpb), a, int32(lda), x, int32(offX), int32(incX), part, vec}
+	gemvTLaunch(c, "gbmv_t_part", gemvTOne(c, o), tx, ty, gx, nb, more, args, part,
+		gemvTerms(m, n, m+ku), n, alpha, beta, y, offY, incY, false, x, offX, incX)
 }

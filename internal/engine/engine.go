@@ -80,11 +80,12 @@ type Engine struct {
 	PipeMode   settings.Pipeline
 	Xfer       XferCounters
 
-	Kernels KernelPool // free kernel objects by spec key
-	specs   SpecCache  // specs of the kernels without extra defines
-	l1      l1Shapes   // level 1 shapes (l1shape_set.go)
-	l1t     l1Tickets  // the one-pass reductions' counter (l1ticket.go)
-	resq    resQueue   // the queue of result reads apart (slots_apart.go)
+	Kernels KernelPool   // free kernel objects by spec key
+	specs   SpecCache    // specs of the kernels without extra defines
+	l1      l1Shapes     // level 1 shapes (l1shape_set.go)
+	l1t     l1Tickets    // the one-pass reductions' counter (l1ticket.go)
+	gtt     pieceTickets // the one-launch transposed products' counters (l1ticket.go)
+	resq    resQueue     // the queue of result reads apart (slots_apart.go)
 
 	// L3Route chooses how symm, syrk, syr2k and trmm run
 	// (device_level3.go): l3Auto by size, or always l3Direct / l3ViaGemm
@@ -251,6 +252,7 @@ func (e *Engine) release() error {
 	errs = append(errs, e.resq.close())
 	errs = append(errs, e.Slots.Close())
 	errs = append(errs, e.l1t.close())
+	errs = append(errs, e.gtt.close())
 	errs = append(errs, e.HostSlices.Close(&e.Pinned))
 	errs = append(errs, e.Pinned.Close())
 	e.Buffers.Close()

@@ -58,9 +58,54 @@ func gemvKernel(c *Call, k string, tx, ty int, more ...string) *cl.Kernel {
 
 // GemvTShape, where its fields are set (measurements), replaces
 // gemv_t_part's work-group shape (TX, TY), its rows in flight per
-// work-item (Unroll, GT_U) and its number of row blocks; as the Engine's
-// Ger, those of ger_rows (row slices) and syr_rows (rows a work-item).
-type GemvTShape struct{ TX, TY, Unroll, RowBlocks int }
+// work-item (Unroll, GT_U), its number of row blocks and its number of
+// launches (1: gemv_t_part and gbmv_t_part add up the partial sums
+// themselves, 2: gemv_t_fin does); as the Engine's Ger, those of
+// ger_rows (row slices) and syr_rows (rows a work-item).
+type GemvTShape struct{ TX, TY, Unroll, RowBlocks, Launches int }
+
+// gemvTOne reports whether call c's transposed product with launch o runs
+// as one launch (gemv.cl's GT_ONE): o's Launches where set, else
+// gemvTOneDefault. Only calls on the engine's queue do, since they use
+// its piece tickets.
+func gemvTOne(c *Call, o GemvTShape) bool {
+	if c.q != nil {
+		return false
+	}
+	switch o.Launches {
+	case 1:
+		return true
+	case 2:
+		return false
+	}
+	return gemvTOneDefault(c)
+}
+
+// gemvTOneDefault is the engine's choice of one launch for the transposed
+// products: the level 1 shape's OneLaunchL2, set in the tuning database
+// where it was measured faster (kernels/l12_tuning.json). Derived shapes
+// keep two launches: one launch saves a launch's fixed cost, which
+// varies by driver, and on a CPU device (PoCL) it was no faster for
+// GEMV T.
+func gemvTOneDefault(c *Call) bool { return l1ShapeOf(c).OneLaunchL2 }
+
+// gemvTLaunch enqueues the transposed product's part kernel k (grid gx·tx
+// by nb·ty) with args, which write the partial sums to part, then their
+// sums into y = alpha·(Σ + unit·x) + beta·y: in the same launch where one
+// says so, else by gemv_t_fin.
+func gemvTLaunch[T Real](c *Call, k string, one bool, tx, ty, gx, nb int, more []string, args []any, part *cl.Buffer,
+	terms, n int, alpha, beta T, y *cl.Buffer, offY, incY int, unit bool, x *cl.Buffer, offX, incX int) {
+	if one {
+		more = append(more, "GT_ONE")
+		args = append(args, c.E.pieceTickets(c, gx), int32(terms), alpha, beta, y, int32(offY), int32(incY), l2bool(unit))
+	}
+	c.Run(gemvKernel(c, k, tx, ty, more...), []int{gx * tx, nb * ty}, []int{tx, ty}, args...)
+	if one {
+		return
+	}
+	c.Run(gemvKernel(c, "gemv_t_fin", tx, ty), gemvFinGrid(n), gemvFinLocal,
+		int32(terms), int32(n), int32(nb), alpha, part, beta, y, int32(offY), int32(incY), l2bool(unit), x, int32(offX), int32(incX))
+}
 
 // launch returns the work-group shape tx×ty, o's where o sets both
 // sides, and the kernel's extra defines: unrollMacro=o.Unroll where o
@@ -174,12 +219,11 @@ func gemvPass[T Real](c *Call, trans bool, m, n, lda int, tr gemvTri, a *cl.Buff
 	nb, rpb := gemvTBlocks(sh, o, gx, m, ty)
 	part := Alloc[T](c, nb*n)
 	vec := l2bool(lda%sh.Vec == 0)
-	c.Run(gemvKernel(c, "gemv_t_part", tx, ty, more...), []int{gx * tx, nb * ty}, []int{tx, ty},
-		int32(m), int32(n), int32(rpb), a, int32(lda), x, int32(offX), int32(incX), part, vec,
-		l2bool(tr.tri), l2bool(tr.upper), l2bool(tr.skipDiag || tr.unit))
+	args := []any{int32(m), int32(n), int32(rpb), a, int32(lda), x, int32(offX), int32(incX), part, vec,
+		l2bool(tr.tri), l2bool(tr.upper), l2bool(tr.skipDiag || tr.unit)}
 	unit := tr.tri && tr.unit && !tr.skipDiag
-	c.Run(gemvKernel(c, "gemv_t_fin", tx, ty), gemvFinGrid(n), gemvFinLocal,
-		int32(gemvTerms(m, n, n)), int32(n), int32(nb), alpha, part, beta, y, int32(offY), int32(incY), l2bool(unit), x, int32(offX), int32(incX))
+	gemvTLaunch(c, "gemv_t_part", gemvTOne(c, o), tx, ty, gx, nb, more, args, part,
+		gemvTerms(m, n, n), n, alpha, beta, y, offY, incY, unit, x, offX, incX)
 }
 
 // gemvTBlocks is how many row blocks (nb) of rpb rows gemv_t_part and
@@ -198,7 +242,8 @@ func gemvTBlocks(sh L1Shape, o GemvTShape, gx, m, ty int) (nb, rpb int) {
 // zgemvTOnDevice enqueues the complex y = alpha·Aᵀ·x + beta·y (Aᴴ with
 // conj) for the dense m×n A (lda, in complex elements; alpha ≠ 0, beta
 // == 0 assigns): zgemv_t_part on gemv_t_part's launch, a work-item per
-// max(L1_VW, 2)/2 columns, then zgemv_t_fin.
+// max(L1_VW, 2)/2 columns, then zgemv_t_fin, or in one launch where
+// gemvTOne says so.
 func zgemvTOnDevice[R Real](c *Call, conj bool, m, n, lda int, a *cl.Buffer, are, aim R, x *cl.Buffer, offX, incX int, bre, bim R, y *cl.Buffer, offY, incY int) {
 	sh := l1ShapeOf(c)
 	per := max(sh.Vec, 2) / 2
@@ -208,8 +253,14 @@ func zgemvTOnDevice[R Real](c *Call, conj bool, m, n, lda int, a *cl.Buffer, are
 	gx := L3CeilDiv(n, tx*per)
 	nb, rpb := gemvTBlocks(sh, o, gx, m, ty)
 	part := Alloc[R](c, 2*nb*n)
-	c.Run(gemvKernel(c, "zgemv_t_part", tx, ty, more...), []int{gx * tx, nb * ty}, []int{tx, ty},
-		int32(m), int32(n), int32(rpb), l2bool(conj), a, int32(2*lda), x, int32(2*offX), int32(incX), part, l2bool(lda%per == 0))
+	args := []any{int32(m), int32(n), int32(rpb), l2bool(conj), a, int32(2 * lda), x, int32(2 * offX), int32(incX), part, l2bool(lda%per == 0)}
+	fin := []any{int32(gemvTerms(m, n, n)), are, aim, bre, bim, y, int32(2 * offY), int32(incY)}
+	if gemvTOne(c, o) {
+		args = append(append(args, c.E.pieceTickets(c, gx)), fin...)
+		c.Run(gemvKernel(c, "zgemv_t_part", tx, ty, append(more, "GT_ONE")...), []int{gx * tx, nb * ty}, []int{tx, ty}, args...)
+		return
+	}
+	c.Run(gemvKernel(c, "zgemv_t_part", tx, ty, more...), []int{gx * tx, nb * ty}, []int{tx, ty}, args...)
 	c.Run(gemvKernel(c, "zgemv_t_fin", tx, ty), gemvFinGrid(n), gemvFinLocal,
 		int32(gemvTerms(m, n, n)), int32(n), int32(nb), are, aim, part, bre, bim, y, int32(2*offY), int32(incY))
 }

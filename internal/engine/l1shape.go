@@ -31,6 +31,9 @@ type L1Shape struct {
 	// FinWide: the second pass runs as one group of a work-item per
 	// partial (FinLocal), not of Local.
 	FinWide bool
+	// OneLaunchL2: the transposed GEMV and band products are one launch
+	// (gemv.cl's GT_ONE) where the call runs on the engine's queue.
+	OneLaunchL2 bool
 	// ReadApart: a reduction's result is read back into its Scalar's
 	// slot on a queue of its own (slots_apart.go), not the engine's.
 	ReadApart bool
@@ -59,7 +62,7 @@ func L1ShapeOfEntry(e l12tuning.Entry, p platform.Profile) L1Shape {
 	cu := max(p.ComputeUnits, 1)
 	return L1Shape{Local: e.Local, Vec: e.Vec, Unroll: e.Unroll, Groups: e.Groups * cu,
 		EwGroups: e.EwGroups * cu, Cover: e.Cover, Block: e.Block, Idx32: e.Idx32, Nrm2D: e.Nrm2D,
-		Lean: e.Lean, OnePass: e.OnePass, FinWide: e.FinWide, ReadApart: e.ReadApart}
+		Lean: e.Lean, OnePass: e.OnePass, FinWide: e.FinWide, ReadApart: e.ReadApart, OneLaunchL2: e.OneLaunchL2}
 }
 
 // L1ShapeDerived derives the level 1 shape for device p and precision

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"sync"
 
 	"github.com/gocompute/opencl/cl"
@@ -43,4 +44,55 @@ func (t *l1Tickets) close() error {
 	err := t.buf.Release()
 	t.buf = nil
 	return err
+}
+
+// pieceTickets holds the ticket counters of the one-launch transposed
+// products (gemv.cl's GT_ONE) on the engine's queue: one uint a column
+// piece, created as 0, each put back to 0 by the last work-group of its
+// piece. A call with more pieces than the buffer holds gets a new zeroed
+// buffer twice as long; the old ones, which calls being built may still
+// hold, are kept until the engine closes.
+type pieceTickets struct {
+	mu  sync.Mutex
+	buf *cl.Buffer
+	n   int
+	old []*cl.Buffer
+}
+
+// pieceTickets is the engine queue's array of at least n piece tickets; a
+// failure to create it fails c (and returns nil).
+func (e *Engine) pieceTickets(c *Call, n int) *cl.Buffer {
+	t := &e.gtt
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if c.Err != nil {
+		return nil
+	}
+	if t.n < n {
+		size := max(n, 2*t.n, 1024)
+		b, err := cl.CreateBufferFrom(e.RT.Context(), cl.MemReadWrite, make([]uint32, size))
+		if err != nil {
+			c.Fail(err)
+			return nil
+		}
+		if t.buf != nil {
+			t.old = append(t.old, t.buf)
+		}
+		t.buf, t.n = b, size
+	}
+	return t.buf
+}
+
+// close releases the counters; the queue has finished.
+func (t *pieceTickets) close() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var errs []error
+	for _, b := range append(t.old, t.buf) {
+		if b != nil {
+			errs = append(errs, b.Release())
+		}
+	}
+	t.buf, t.n, t.old = nil, 0, nil
+	return errors.Join(errs...)
 }

@@ -65,6 +65,11 @@ type Entry struct {
 	// as many work-items as there are partials (the next power of two,
 	// at most the device's limit) instead of Local.
 	FinWide bool `json:"fin_wide,omitempty"`
+	// OneLaunchL2: the transposed GEMV and band products (gemv_t_part,
+	// gbmv_t_part, zgemv_t_part) add up their partial sums in the same
+	// launch, their last work-group of each column piece, instead of a
+	// second launch (gemv_t_fin).
+	OneLaunchL2 bool `json:"one_launch_l2,omitempty"`
 	// ReadApart: a resident reduction's result is read back on a queue
 	// of its own, so the next kernel need not wait for the copy.
 	ReadApart bool `json:"read_apart,omitempty"`
