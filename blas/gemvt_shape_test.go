@@ -149,3 +149,28 @@ func gemvTCases[T float32 | float64](t *testing.T, gname, rname string, launched
 	gemvOnDevice(calls)
 	gerOnDevice(calls)
 }
+
+// TestGemvTTicketsGrow runs the transposed GEMV in one launch on more
+// column pieces than the engine's first ticket buffer holds (1024), so
+// that it is replaced by a longer one, then on fewer again and more
+// again: every call must match gonum, which it would not if a piece
+// found its ticket at anything but 0.
+func TestGemvTTicketsGrow(t *testing.T) {
+	impl, e, _, _ := portableImpl(t)
+	defer func() { e.GemvT = eng.GemvTShape{} }()
+	e.GemvT = eng.GemvTShape{TX: 1, TY: 2, Unroll: 1, RowBlocks: 2, Launches: 1}
+	vec := uniformVecs[float32](9)
+	onDevice := expectOnDevice(t, "Sgemv", e.Launched.Of)
+	calls := 0
+	// A piece is one work-item's vector of columns: at most 16 of them.
+	for _, n := range []int{16*1024 + 33, 40, 16*2100 + 5, 16*1030 + 1} {
+		m := 3
+		a, x, y := vec(m*n), vec(m), vec(n)
+		yg, yw := slices.Clone(y), slices.Clone(y)
+		impl.Sgemv(blas.Trans, m, n, 0.5, a, n, x, 1, 2, yg, 1)
+		gonum.Implementation{}.Sgemv(blas.Trans, m, n, 0.5, a, n, x, 1, 2, yw, 1)
+		checkL2Result(t, fmt.Sprintf("Sgemv T 3×%d", n), "y", yg, yw, 1e-4)
+		calls++
+	}
+	onDevice(calls)
+}

@@ -41,35 +41,15 @@ func (v symvVariant) String() string {
 		if s.Walk {
 			kind = "walk"
 		}
-		name := fmt.Sprintf("%s=v%d.%dx%d.c%d", kind, s.Vec, s.TX, s.TY, s.Chunk)
-		if s.Launches > 0 {
-			name += fmt.Sprintf(".l%d", s.Launches)
-		}
-		return name
+		return fmt.Sprintf("%s=v%d.%dx%d.c%d", kind, s.Vec, s.TX, s.TY, s.Chunk)
 	}
 	return "auto"
 }
 
 // symvVariants are the variants BenchmarkSymvShape compares for elements
 // of es bytes: the engine's choice, the local-memory tiles, the stream at
-// its derived shape and around it, and last the derived shape's sums in
-// one launch and in two (launchVariants).
+// its derived shape and around it.
 func symvVariants(es int) []symvVariant {
-	return append(symvShapes(es), launchVariants(false)...)
-}
-
-// launchVariants are the stream at its derived shape (along block rows
-// with walk) in one launch and in two.
-func launchVariants(walk bool) []symvVariant {
-	var vs []symvVariant
-	for l := 1; l <= 2; l++ {
-		vs = append(vs, symvVariant{kernel: eng.SymvStream, stream: eng.SymvStreamShape{Walk: walk, Launches: l}})
-	}
-	return vs
-}
-
-// symvShapes are symvVariants' kernels and shapes.
-func symvShapes(es int) []symvVariant {
 	vs := []symvVariant{{kernel: eng.SymvAuto}, {kernel: eng.SymvTiles}, {kernel: eng.SymvStream}}
 	st := func(vec, tx, ty, ch int) symvVariant {
 		return symvVariant{kernel: eng.SymvStream, stream: eng.SymvStreamShape{Vec: vec, TX: tx, TY: ty, Chunk: ch}}
@@ -134,13 +114,13 @@ func zsymvVariants(es int) (stream, walk []symvVariant) {
 			stream = append(stream, st(s[0], s[1], s[2], s[3], false))
 			walk = append(walk, st(s[0], s[1], s[2], s[3], true))
 		}
-		return append(stream, launchVariants(false)...), append(walk, launchVariants(true)...)
+		return stream, walk
 	}
 	for _, s := range [][4]int{{1, 32, 8, 4}, {1, 32, 4, 4}, {1, 32, 16, 4}, {1, 16, 16, 4}, {1, 32, 8, 8}, {2, 16, 16, 4}, {2, 16, 8, 4}} {
 		stream = append(stream, st(s[0], s[1], s[2], s[3], false))
 		walk = append(walk, st(s[0], s[1], s[2], s[3], true))
 	}
-	return append(stream, launchVariants(false)...), append(walk, launchVariants(true)...)
+	return stream, walk
 }
 
 // zsymvShapePrec runs BenchmarkSymvShape's complex cases of one
@@ -262,7 +242,7 @@ func (v symvVariant) set(e *eng.Engine) {
 // shape and two others.
 func trmvVariants(es int) []symvVariant {
 	vs := []symvVariant{{trmv: true}, {trmv: true, kernel: eng.SymvStream}}
-	for _, v := range append([]symvVariant{symvShapes(es)[4], symvShapes(es)[9]}, launchVariants(false)...) {
+	for _, v := range []symvVariant{symvVariants(es)[4], symvVariants(es)[9]} {
 		v.trmv = true
 		vs = append(vs, v)
 	}

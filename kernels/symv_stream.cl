@@ -81,7 +81,6 @@ static inline real2 ss_hdot(const realv v, const realv w)
     return (real2)(Z_EVEN(p) - Z_ODD(p), Z_EVEN(q) + Z_ODD(q));
 }
 #define SS_SCALAR(s) const real s##_re, const real s##_im
-#define SS_ARG(s) s##_re, s##_im
 #define SS_VAL(s) ((real2)(s##_re, s##_im))
 #define SS_IS(s, v) (s##_re == (real)(v) && s##_im == (real)0)
 #else
@@ -97,7 +96,6 @@ typedef real elem;
 #define ss_vmul(v, s) ((v) * (s))
 #define ss_hdot(v, w) l1_hsum((v) * (w))
 #define SS_SCALAR(s) const real s
-#define SS_ARG(s) s
 #define SS_VAL(s) (s)
 #define SS_IS(s, v) ((s) == (real)(v))
 #endif
@@ -145,151 +143,14 @@ static inline int ss_stored(int i, int j, int n, int k, int upper)
     return i < n && j < n && dd >= 0 && dd <= k;
 }
 
-// SS_ONE builds symv_stream and symv_walk as one launch that also does
-// symv_fin's work: they take these parameters after their own. Each
-// work-group, once its partial sums are written and fenced, adds to the
-// ticket of every block of y it wrote slots for (ss_take, a work-item a
-// block, so that the atomics are in flight together); the group that
-// brings a block's ticket to the number of slots symv_fin would add for
-// it (ss_counts) adds them (ss_fin_block) and puts the ticket back to 0.
-// The tickets are one uint a block, created as 0 and used by one in-order
-// queue, so each launch finds them at 0.
-#ifdef SS_ONE
-#define SS_ONE_PARAMS , volatile __global uint* tickets, SS_SCALAR(alpha), SS_SCALAR(beta), \
-    __global real* y, const int offy, const int incy, const int unit
-#else
-#define SS_ONE_PARAMS
-#endif
-
-// ss_counts sets rc and cc to the number of row-sum and column-sum
-// slots symv_fin adds for block b: after symv_stream rpart[t·n + i] for
-// the tiles (b, b ± t) and cpart[t·n + i] for the chunks of block column
-// b; after symv_walk (walk) rpart[t·n + i] for the chunks of block row b
-// and cpart[t·n + i] for the tiles (b ∓ t, b). Those written are always
-// the first ones, t < rc and t < cc (none of a kind what leaves out).
-static inline void ss_counts(const int b, const int nb, const int nd, const int upper, const int what, const int walk,
-                             int* rc, int* cc)
-{
-    const int nch = (nd + SS_CH - 1) / SS_CH;
-    const int rn = walk ? nch : nd, rstep = walk ? SS_CH : 1;
-    const int cn = walk ? nd : nch, cstep = walk ? 1 : SS_CH;
-    // upper: b + t·rstep < nb for the rows, b − t·cstep ≥ 0 for the
-    // columns; lower the other way round.
-    const int rmax = upper ? (nb - b + rstep - 1) / rstep : b / rstep + 1;
-    const int cmax = upper ? b / cstep + 1 : (nb - b + cstep - 1) / cstep;
-    *rc = (what & 1) ? min(rn, rmax) : 0;
-    *cc = (what & 2) ? min(cn, cmax) : 0;
-}
-
-// SS_ADD adds to s the slots t0, t0 + ts, … below cnt of p for element
-// i, loaded by LD eight at a time, so that each work-item has eight
-// loads in flight rather than one.
-#define SS_ADD(LD, p, cnt)                                                             \
-    {                                                                                  \
-        int t = t0;                                                                    \
-        for (; t + 7 * ts < (cnt); t += 8 * ts) {                                      \
-            elem v[8];                                                                 \
-            for (int u = 0; u < 8; u++) v[u] = LD(p, (long)(t + u * ts) * n + i);      \
-            s += ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]));   \
-        }                                                                              \
-        for (; t < (cnt); t += ts) s += LD(p, (long)t * n + i);                        \
-    }
-
-// ss_sum is the sum of element i's slots (i in block b), symv_fin's
-// sum: slots t0, t0 + ts, … of each kind.
-static inline elem ss_sum(const int b, const int i, const int n, const int nb, const int nd, const int upper,
-                          const int what, const int walk, const int t0, const int ts,
-                          __global const real* rpart, __global const real* cpart)
-{
-    int rc, cc;
-    ss_counts(b, nb, nd, upper, what, walk, &rc, &cc);
-    elem s = 0;
-    SS_ADD(SS_LD, rpart, rc)
-    SS_ADD(SS_LD, cpart, cc)
-    return s;
-}
-
-// ss_finish stores y(i) = alpha·t + beta·y(i) (beta == 0 assigns; beta
-// == 1 leaves y as it is: for a complex y 1·y is not y where a part is
-// infinite), t the sum of i's slots plus x(i) where the diagonal is unit.
-#define SS_FINISH(t, i)                                                                   \
-    {                                                                                     \
-        elem u = (t);                                                                     \
-        if (unit) u += SS_LD(x, offx + (long)(i) * incx);                                 \
-        const long iy = offy + (long)(i) * incy;                                          \
-        const elem yb = SS_IS(beta, 0) ? (elem)0 : SS_IS(beta, 1) ? SS_LD(y, iy) : ss_mul(SS_VAL(beta), SS_LD(y, iy)); \
-        SS_ST(y, iy, yb + ss_mul(SS_VAL(alpha), u));                                      \
-    }
-
-#ifdef SS_ONE
-// Volatile loads: from memory, not from a cache line another group's
-// read left behind.
-#ifdef SS_CPLX
-#define SS_VOLD(p, i) ((real2)((p)[2 * (i)], (p)[2 * (i) + 1]))
-#else
-#define SS_VOLD(p, i) ((p)[i])
-#endif
-static inline elem ss_sum_volatile(const int b, const int i, const int n, const int nb, const int nd, const int upper,
-                                   const int what, const int walk, const int t0, const int ts,
-                                   volatile __global const real* rpart, volatile __global const real* cpart)
-{
-    int rc, cc;
-    ss_counts(b, nb, nd, upper, what, walk, &rc, &cc);
-    elem s = 0;
-    SS_ADD(SS_VOLD, rpart, rc)
-    SS_ADD(SS_VOLD, cpart, cc)
-    return s;
-}
-
-// ss_take adds add (≥ 0) to block b's ticket and returns b if that made
-// the ticket reach the block's number of slots (this group was its last
-// writer), else −1.
-static inline int ss_take(volatile __global uint* tickets, const int b, const uint add, const int nb, const int nd,
-                          const int upper, const int what, const int walk)
-{
-    int rc, cc;
-    ss_counts(b, nb, nd, upper, what, walk, &rc, &cc);
-    return add > 0 && atomic_add(tickets + b, add) + add == (uint)(rc + cc) ? b : -1;
-}
-
-// ss_fin_block does symv_fin's work for block b (none for b < 0) with
-// the group's work-items: element r of the block and slice s of its
-// slots a work-item, the slices added in local memory ls (at least
-// max(SS_TX·SS_TY, SS_TB) elements); then puts b's ticket back to 0.
-// Every work-item calls it (it has barriers).
-static inline void ss_fin_block(const int b, __local elem* ls, const int n, const int upper, const int nb, const int nd,
-                                const int what, const int walk, __global const real* rpart, __global const real* cpart,
-                                __global const real* x, const int offx, const int incx SS_ONE_PARAMS)
-{
-    const int tid = get_local_id(1) * SS_TX + get_local_id(0), nt = SS_TX * SS_TY;
-    const int ns = max(nt / SS_TB, 1); // slices of the slots
-    const int cnt = b < 0 ? 0 : min(SS_TB, n - b * SS_TB);
-    barrier(CLK_LOCAL_MEM_FENCE); // ls's earlier use done
-    for (int p = tid; p < ns * SS_TB; p += nt) {
-        const int r = p % SS_TB, sl = p / SS_TB;
-        ls[p] = r < cnt ? ss_sum_volatile(b, b * SS_TB + r, n, nb, nd, upper, what, walk, sl, ns, rpart, cpart) : (elem)0;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int r = tid; r < cnt; r += nt) {
-        elem t = 0;
-        for (int sl = 0; sl < ns; sl++) t += ls[sl * SS_TB + r];
-        SS_FINISH(t, b * SS_TB + r)
-    }
-    if (tid == 0 && b >= 0) atomic_xchg(tickets + b, 0u);
-}
-#endif
-
 __kernel __attribute__((reqd_work_group_size(SS_TX, SS_TY, 1)))
 void symv_stream(const int n, const int k, const int upper, const int nb, const int nd,
                  __global const real* a, const int ld, const int off,
                  __global const real* x, const int offx, const int incx,
                  __global real* rpart, __global real* cpart, const int vec,
-                 const int what, const int dg, const int conj SS_ONE_PARAMS)
+                 const int what, const int dg, const int conj)
 {
     const int rows = what & 1, cols = what & 2;
-#ifdef SS_ONE
-    __local int mine[SS_CH + 1]; // the blocks of y this group is last for
-#endif
     // Row pieces' sums of two tiles; at the end, the columns' sums of the
     // SS_TY slices (SS_TY·SS_TB ≤ 2·SS_TB·(SS_TX + 1): the host checks).
     __local elem lrow[2 * SS_TB * (SS_TX + 1)];
@@ -362,45 +223,18 @@ void symv_stream(const int n, const int k, const int upper, const int nb, const 
         }
         buf ^= 1;
     }
-    if (cols) { // the same for the whole group
-        barrier(CLK_LOCAL_MEM_FENCE); // the last tile's row sums read
-        for (int e = 0; e < SS_EV; e++) lrow[(ly * SS_TX + lx) * SS_EV + e] = cp[e];
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (ly == 0) {
-            for (int e = 0; e < SS_EV; e++) {
-                elem s = 0;
-                for (int w = 0; w < SS_TY; w++) s += lrow[(w * SS_TX + lx) * SS_EV + e];
-                if (j0 + e < n) SS_ST(cpart, (long)c * n + j0 + e, s);
-            }
+    if (!cols) return; // the same for the whole group
+    barrier(CLK_LOCAL_MEM_FENCE); // the last tile's row sums read
+    for (int e = 0; e < SS_EV; e++) lrow[(ly * SS_TX + lx) * SS_EV + e] = cp[e];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (ly == 0) {
+        for (int e = 0; e < SS_EV; e++) {
+            elem s = 0;
+            for (int w = 0; w < SS_TY; w++) s += lrow[(w * SS_TX + lx) * SS_EV + e];
+            if (j0 + e < n) SS_ST(cpart, (long)c * n + j0 + e, s);
         }
     }
 #undef SS_LROW
-#ifdef SS_ONE
-    // Tickets: a tile's row sums count for its block row bi, the chunk's
-    // column sums for block column q.
-    mem_fence(CLK_GLOBAL_MEM_FENCE);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    // Slot u < SS_CH of mine: tile d0 + u's block row; slot SS_CH: block
-    // column q where tile d0 (which counted it) is not the diagonal one.
-    for (int u = ly * SS_TX + lx; u <= SS_CH; u += SS_TX * SS_TY) {
-        const int d = d0 + u, bi = upper ? q - d : q + d;
-        int b = -1;
-        uint add = 0;
-        if (u < SS_CH && d < d1 && bi >= 0 && bi < nb) {
-            b = bi;
-            add = (rows ? 1 : 0) + (cols && bi == q ? 1 : 0);
-        } else if (u == SS_CH && d0 > 0) {
-            b = q;
-            add = cols ? 1 : 0;
-        }
-        mine[u] = b >= 0 ? ss_take(tickets, b, add, nb, nd, upper, what, 0) : -1;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int t = 0; t <= SS_CH; t++) {
-        ss_fin_block(mine[t], lrow, n, upper, nb, nd, what, 0, rpart, cpart, x, offx, incx,
-                     tickets, SS_ARG(alpha), SS_ARG(beta), y, offy, incy, unit);
-    }
-#endif
 }
 
 // symv_walk is symv_stream's mirror: work-group (c, bi) takes block row
@@ -416,12 +250,9 @@ void symv_walk(const int n, const int k, const int upper, const int nb, const in
                __global const real* a, const int ld, const int off,
                __global const real* x, const int offx, const int incx,
                __global real* rpart, __global real* cpart, const int vec,
-               const int what, const int dg, const int conj SS_ONE_PARAMS)
+               const int what, const int dg, const int conj)
 {
     __local elem lcs[2 * SS_TY * SS_TB];    // two tiles' column sums by slice
-#ifdef SS_ONE
-    __local int mine[SS_CH + 1]; // the blocks of y this group is last for
-#endif
     __local elem lrs[SS_TB * (SS_TX + 1)]; // the rows' sums by lane, at the end
     const int rows = what & 1, cols = what & 2;
     const int lx = get_local_id(0), ly = get_local_id(1);
@@ -489,41 +320,14 @@ void symv_walk(const int n, const int k, const int upper, const int nb, const in
             buf ^= 1;
         }
     }
-    if (rows) { // the same for the whole group
-        for (int u = 0; u < SS_RPT; u++) lrs[(ly + u * SS_TY) * (SS_TX + 1) + lx] = racc[u];
-        barrier(CLK_LOCAL_MEM_FENCE);
-        for (int r = ly * SS_TX + lx; r < SS_TB; r += SS_TX * SS_TY) {
-            elem s = 0;
-            for (int t = 0; t < SS_TX; t++) s += lrs[r * (SS_TX + 1) + t];
-            if (i0 + r < n) SS_ST(rpart, (long)c * n + i0 + r, s);
-        }
-    }
-#ifdef SS_ONE
-    // Tickets: a tile's column sums count for its block column q, the
-    // chunk's row sums for block row bi.
-    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    if (!rows) return; // the same for the whole group
+    for (int u = 0; u < SS_RPT; u++) lrs[(ly + u * SS_TY) * (SS_TX + 1) + lx] = racc[u];
     barrier(CLK_LOCAL_MEM_FENCE);
-    // Slot u < SS_CH of mine: tile d0 + u's block column; slot SS_CH:
-    // block row bi where tile d0 (which counted it) is not the diagonal one.
-    for (int u = ly * SS_TX + lx; u <= SS_CH; u += SS_TX * SS_TY) {
-        const int d = d0 + u, q = upper ? bi + d : bi - d;
-        int b = -1;
-        uint add = 0;
-        if (u < SS_CH && d < d1 && q >= 0 && q < nb) {
-            b = q;
-            add = (cols ? 1 : 0) + (rows && q == bi ? 1 : 0);
-        } else if (u == SS_CH && d0 > 0) {
-            b = bi;
-            add = rows ? 1 : 0;
-        }
-        mine[u] = b >= 0 ? ss_take(tickets, b, add, nb, nd, upper, what, 1) : -1;
+    for (int r = ly * SS_TX + lx; r < SS_TB; r += SS_TX * SS_TY) {
+        elem s = 0;
+        for (int t = 0; t < SS_TX; t++) s += lrs[r * (SS_TX + 1) + t];
+        if (i0 + r < n) SS_ST(rpart, (long)c * n + i0 + r, s);
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int t = 0; t <= SS_CH; t++) {
-        ss_fin_block(mine[t], lcs, n, upper, nb, nd, what, 1, rpart, cpart, x, offx, incx,
-                     tickets, SS_ARG(alpha), SS_ARG(beta), y, offy, incy, unit);
-    }
-#endif
 }
 
 // symv_fin: y(i) = alpha·s + beta·y(i) (beta == 0 assigns), s the sum of
@@ -545,10 +349,30 @@ void symv_fin(const int n, const int upper, const int nb, const int nd, SS_SCALA
     __local elem sums[SF_TY][SF_TX + 1];
     const int lx = get_local_id(0), ly = get_local_id(1);
     const int i = get_group_id(0) * SF_TX + lx;
-    sums[ly][lx] = i < n ? ss_sum(i / SS_TB, i, n, nb, nd, upper, what, walk, ly, SF_TY, rpart, cpart) : (elem)0;
+    elem s = 0;
+    if (i < n) {
+        // Slot t of a kind holds the tile or chunk at diagonal distance
+        // t·step from block b.
+        const int b = i / SS_TB;
+        const int nch = (nd + SS_CH - 1) / SS_CH;
+        const int rn = walk ? nch : nd, rstep = walk ? SS_CH : 1;
+        const int cn = walk ? nd : nch, cstep = walk ? 1 : SS_CH;
+        for (int t = ly; (what & 1) && t < rn; t += SF_TY) {
+            if (upper ? b + t * rstep < nb : b - t * rstep >= 0) s += SS_LD(rpart, (long)t * n + i);
+        }
+        for (int t = ly; (what & 2) && t < cn; t += SF_TY) {
+            if (upper ? b - t * cstep >= 0 : b + t * cstep < nb) s += SS_LD(cpart, (long)t * n + i);
+        }
+    }
+    sums[ly][lx] = s;
     barrier(CLK_LOCAL_MEM_FENCE);
     if (ly != 0 || i >= n) return;
     elem t = 0;
     for (int w = 0; w < SF_TY; w++) t += sums[w][lx];
-    SS_FINISH(t, i)
+    if (unit) t += SS_LD(x, offx + (long)i * incx);
+    // beta == 0 assigns; beta == 1 leaves y as it is (for a complex y
+    // 1·y is not y where a part is infinite).
+    const long iy = offy + (long)i * incy;
+    const elem yb = SS_IS(beta, 0) ? (elem)0 : SS_IS(beta, 1) ? SS_LD(y, iy) : ss_mul(SS_VAL(beta), SS_LD(y, iy));
+    SS_ST(y, iy, yb + ss_mul(SS_VAL(alpha), t));
 }

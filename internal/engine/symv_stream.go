@@ -56,11 +56,6 @@ type SymvStreamShape struct {
 	// in registers, the columns' reduced a tile at a time) rather than
 	// down a block column (symv_stream).
 	Walk bool
-	// Launches, where set, is 1 (the kernel adds up the partial sums
-	// itself, SS_ONE) or 2 (then symv_fin does); else the level 1
-	// shape's OneLaunchL2 decides. Unlike the fields above it applies
-	// without them.
-	Launches int
 }
 
 // tile is the shape's tile side.
@@ -202,7 +197,6 @@ func streamMV[T Real](c *Call, o streamOp, a *cl.Buffer, ld, off int, are, aim T
 	if sh := c.E.SymvStream; sh.Vec > 0 {
 		s = sh
 	}
-	one := gemvTOne(c, GemvTShape{Launches: c.E.SymvStream.Launches})
 	if !s.valid() {
 		c.Fail(fmt.Errorf("clblas: symv_stream: invalid shape %+v", s))
 		return
@@ -240,15 +234,10 @@ func streamMV[T Real](c *Call, o streamOp, a *cl.Buffer, ld, off int, are, aim T
 		defs = append(defs, "SS_PACKED")
 		vec = 1
 	}
-	args := []any{int32(n), int32(o.k), l2bool(o.upper), int32(nb), int32(nd), a, int32(ld), int32(off), x, int32(offX), int32(incX),
-		rpart, cpart, vec, int32(o.what), int32(o.dg), l2bool(o.conj)}
-	if one {
-		args = append(append(append(append(args, c.E.pieceTickets(c, nb)), alpha...), beta...), y, int32(offY), int32(incY), l2bool(o.unit))
-		c.Run(c.Kernel(symvStreamFile, kernel, append(defs, "SS_ONE")...), []int{groups * s.TX, s.TY}, []int{s.TX, s.TY}, args...)
-		return
-	}
-	c.Run(c.Kernel(symvStreamFile, kernel, defs...), []int{groups * s.TX, s.TY}, []int{s.TX, s.TY}, args...)
-	args = append(append([]any{int32(n), l2bool(o.upper), int32(nb), int32(nd)}, alpha...), rpart, cpart)
+	c.Run(c.Kernel(symvStreamFile, kernel, defs...), []int{groups * s.TX, s.TY}, []int{s.TX, s.TY},
+		int32(n), int32(o.k), l2bool(o.upper), int32(nb), int32(nd), a, int32(ld), int32(off), x, int32(offX), int32(incX),
+		rpart, cpart, vec, int32(o.what), int32(o.dg), l2bool(o.conj))
+	args := append(append([]any{int32(n), l2bool(o.upper), int32(nb), int32(nd)}, alpha...), rpart, cpart)
 	args = append(append(args, beta...), y, int32(offY), int32(incY),
 		int32(o.what), l2bool(o.unit), x, int32(offX), int32(incX), l2bool(s.Walk))
 	c.Run(c.Kernel(symvStreamFile, "symv_fin", defs...), gemvFinGrid(n), gemvFinLocal, args...)
