@@ -31,6 +31,21 @@ var gemvTVariants = []eng.GemvTShape{
 	{TX: 128, TY: 2, Unroll: 4, RowBlocks: 66},
 }
 
+// gbmvTVariants are GBMV T's launches beyond gemvTVariants: more rows in
+// flight and fewer, longer row blocks.
+var gbmvTVariants = []eng.GemvTShape{
+	{TX: 64, TY: 2, Unroll: 4, RowBlocks: 16},
+	{TX: 64, TY: 2, Unroll: 8, RowBlocks: 8},
+	{TX: 64, TY: 2, Unroll: 8, RowBlocks: 12},
+	{TX: 64, TY: 2, Unroll: 16, RowBlocks: 8},
+	{TX: 64, TY: 2, Unroll: 16, RowBlocks: 16},
+	{TX: 32, TY: 4, Unroll: 8, RowBlocks: 8},
+	{TX: 32, TY: 4, Unroll: 8, RowBlocks: 16},
+	{TX: 64, TY: 4, Unroll: 8, RowBlocks: 8},
+	{TX: 64, TY: 4, Unroll: 8, RowBlocks: 16},
+	{TX: 32, TY: 2, Unroll: 8, RowBlocks: 16},
+}
+
 var gerVariants = []eng.GemvTShape{
 	{},
 	{TX: 64, TY: 2, Unroll: 1},
@@ -172,7 +187,7 @@ func gemvTShapePrec[T float32 | float64](b *testing.B, impl *Implementation, pre
 	defer band.Release()
 	inBand := nf*float64(w) - float64(kb)*float64(kb+1)
 	defer func() { e.GbmvTKernel, e.GemvT = eng.GbmvTAuto, eng.GemvTShape{} }()
-	for i, v := range append([]eng.GemvTShape{{}}, gemvTVariants...) {
+	for i, v := range append(append([]eng.GemvTShape{{}}, gemvTVariants...), gbmvTVariants...) {
 		k, name := eng.GbmvTPart, gemvTName(v)
 		if i == 0 {
 			k, name = eng.GbmvTCols, "band_t"

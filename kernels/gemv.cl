@@ -138,6 +138,53 @@ __kernel void gemv_n(const int m, const int n0, const real alpha,
 #define GT_ONE_ARGS
 #endif
 
+// GT_TREE adds the GT_TY slices of ls (GT_TY rows of GT_TX, work-item
+// (lx, ly)'s at ly·GT_TX + lx) into its first row.
+#define GT_TREE(ls)                                                          \
+    for (int w = GT_TY / 2; w > 0; w >>= 1) {                                \
+        if (ly < w) ls[ly * GT_TX + lx] += ls[(ly + w) * GT_TX + lx];        \
+        barrier(CLK_LOCAL_MEM_FENCE);                                        \
+    }
+
+#ifdef GT_ONE
+// gt_take takes the ticket of the group's column piece once every
+// work-item has fenced its partials, and returns the number of row blocks
+// whose partials the group must add: all of them (get_num_groups(1)) in
+// the group that took the piece's last ticket, else 0.
+static inline int gt_take(volatile __global uint* tickets, __local int* last)
+{
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (get_local_id(0) == 0 && get_local_id(1) == 0)
+        *last = atomic_inc(tickets + get_group_id(0)) == (uint)get_num_groups(1) - 1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return *last ? (int)get_num_groups(1) : 0;
+}
+
+// GT_SUM_ROWS adds to t[0…W) the reals c0 + c of rows ly, ly + GT_TY, …
+// below nb of p (rows of len reals), leaving out those at or past len;
+// four rows at a time, their loads issued before they are added, so that
+// they are in flight together (volatile loads keep their order, and one
+// at a time each would wait for the last).
+#define GT_SUM_ROWS(t, W, p, len, c0, nb)                                               \
+    {                                                                                   \
+        int g = ly;                                                                     \
+        for (; g + 3 * GT_TY < (nb); g += 4 * GT_TY) {                                  \
+            real v_[4][W];                                                              \
+            for (int u = 0; u < 4; u++) {                                               \
+                for (int c = 0; c < (W); c++)                                           \
+                    v_[u][c] = (c0) + c < (len) ? (p)[(long)(g + u * GT_TY) * (len) + (c0) + c] : 0; \
+            }                                                                           \
+            for (int c = 0; c < (W); c++) t[c] += (v_[0][c] + v_[1][c]) + (v_[2][c] + v_[3][c]); \
+        }                                                                               \
+        for (; g < (nb); g += GT_TY) {                                                  \
+            for (int c = 0; c < (W); c++) {                                             \
+                if ((c0) + c < (len)) t[c] += (p)[(long)g * (len) + (c0) + c];          \
+            }                                                                           \
+        }                                                                               \
+    }
+#endif
+
 // gemv_t_end adds a work-group's GT_TY slices of acc (its work-item's sums
 // of columns j0…j0+L1_VW−1) in local memory ls and writes them to row gy of
 // part. With GT_ONE the group then takes its column piece's ticket (after
@@ -158,49 +205,22 @@ static inline void gemv_t_end(realv acc, __local realv* ls, __global real* part,
     const int lx = get_local_id(0), ly = get_local_id(1);
     ls[ly * GT_TX + lx] = acc;
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int w = GT_TY / 2; w > 0; w >>= 1) {
-        if (ly < w) ls[ly * GT_TX + lx] += ls[(ly + w) * GT_TX + lx];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
+    GT_TREE(ls)
     if (ly == 0 && j0 < n) {
         const realv s = ls[lx];
         const real* sp = (const real*)&s;
         for (int c = 0; c < L1_VW && j0 + c < n; c++) part[(long)gy * n + j0 + c] = sp[c];
     }
 #ifdef GT_ONE
-    mem_fence(CLK_GLOBAL_MEM_FENCE);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (lx == 0 && ly == 0) *last = atomic_inc(tickets + get_group_id(0)) == (uint)get_num_groups(1) - 1;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const int nb = *last ? (int)get_num_groups(1) : 0;
+    const int nb = gt_take(tickets, last);
     volatile __global const real* p = part;
-    real t[L1_VW];
-    for (int c = 0; c < L1_VW; c++) t[c] = 0;
-    // Four rows of partials loaded before they are added, so that each
-    // work-item has their loads in flight together.
-    int g = ly;
-    for (; g + 3 * GT_TY < nb; g += 4 * GT_TY) {
-        real v[4][L1_VW];
-        for (int u = 0; u < 4; u++) {
-            for (int c = 0; c < L1_VW; c++) v[u][c] = j0 + c < n ? p[(long)(g + u * GT_TY) * n + j0 + c] : 0;
-        }
-        for (int c = 0; c < L1_VW; c++) t[c] += (v[0][c] + v[1][c]) + (v[2][c] + v[3][c]);
-    }
-    for (; g < nb; g += GT_TY) {
-        for (int c = 0; c < L1_VW; c++) {
-            if (j0 + c < n) t[c] += p[(long)g * n + j0 + c];
-        }
-    }
-    realv v;
-    real* vp = (real*)&v;
-    for (int c = 0; c < L1_VW; c++) vp[c] = t[c];
+    realv v = 0;
+    real* t = (real*)&v;
+    GT_SUM_ROWS(t, L1_VW, p, n, j0, nb)
     barrier(CLK_LOCAL_MEM_FENCE); // ls[lx] read above before it is reused
     ls[ly * GT_TX + lx] = v;
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int w = GT_TY / 2; w > 0; w >>= 1) {
-        if (ly < w) ls[ly * GT_TX + lx] += ls[(ly + w) * GT_TX + lx];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
+    GT_TREE(ls)
     if (nb > 0 && ly == 0) {
         const realv s = ls[lx];
         const real* sp = (const real*)&s;
@@ -693,10 +713,7 @@ static inline void zgemv_t_end(realz acc, __local realz* ls, __global real* part
     const int lx = get_local_id(0), ly = get_local_id(1);
     ls[ly * GT_TX + lx] = acc;
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int w = GT_TY / 2; w > 0; w >>= 1) {
-        if (ly < w) ls[ly * GT_TX + lx] += ls[(ly + w) * GT_TX + lx];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
+    GT_TREE(ls)
     if (ly == 0 && j0 < n) {
         const realz s = ls[lx];
         const real* sp = (const real*)&s;
@@ -704,38 +721,15 @@ static inline void zgemv_t_end(realz acc, __local realz* ls, __global real* part
             vstore2((real2)(sp[2 * c], sp[2 * c + 1]), (long)gy * n + j0 + c, part);
     }
 #ifdef GT_ONE
-    mem_fence(CLK_GLOBAL_MEM_FENCE);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (lx == 0 && ly == 0) *last = atomic_inc(tickets + get_group_id(0)) == (uint)get_num_groups(1) - 1;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const int nb = *last ? (int)get_num_groups(1) : 0;
+    const int nb = gt_take(tickets, last);
     volatile __global const real* p = part;
     realz v = 0;
-    real* vp = (real*)&v;
-    // Four rows of partials in flight at a time, as in gemv_t_end.
-    int g = ly;
-    for (; g + 3 * GT_TY < nb; g += 4 * GT_TY) {
-        real w[4][Z_VW];
-        for (int u = 0; u < 4; u++) {
-            for (int c = 0; c < Z_VW; c++) w[u][c] = j0 + c / 2 < n ? p[2 * ((long)(g + u * GT_TY) * n + j0) + c] : 0;
-        }
-        for (int c = 0; c < Z_VW; c++) vp[c] += (w[0][c] + w[1][c]) + (w[2][c] + w[3][c]);
-    }
-    for (; g < nb; g += GT_TY) {
-        for (int c = 0; c < Z_VW / 2; c++) {
-            if (j0 + c < n) {
-                vp[2 * c] += p[2 * ((long)g * n + j0 + c)];
-                vp[2 * c + 1] += p[2 * ((long)g * n + j0 + c) + 1];
-            }
-        }
-    }
+    real* t = (real*)&v;
+    GT_SUM_ROWS(t, Z_VW, p, 2 * n, 2 * j0, nb)
     barrier(CLK_LOCAL_MEM_FENCE); // ls[lx] read above before it is reused
     ls[ly * GT_TX + lx] = v;
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int w = GT_TY / 2; w > 0; w >>= 1) {
-        if (ly < w) ls[ly * GT_TX + lx] += ls[(ly + w) * GT_TX + lx];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
+    GT_TREE(ls)
     if (nb > 0 && ly == 0) {
         const realz s = ls[lx];
         const real* sp = (const real*)&s;
