@@ -21,7 +21,8 @@
 // Defines: GT_TX, GT_TY (gemv_t_part's work-group shape; default 64×4),
 // GT_U (gemv_t_part's rows in flight per work-item; default 4), GR_U
 // (ger_rows', syr_rows' and zher_rows'; default 4), ZGR_U (zger_rows';
-// default 2).
+// default 2), GT_ONE (gemv_t_part, gbmv_t_part and zgemv_t_part add up
+// their partial sums themselves, below; no gemv_t_fin).
 
 #ifndef GT_TX
 #define GT_TX 64
