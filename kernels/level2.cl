@@ -145,18 +145,26 @@ void mv(MAT_PARAMS, int nout, real alpha,
 	}
 }
 
-// row_dot is Σ_{c in [lo, hi)} row[c - base]·x(c), 8 products at a time
-// (as 8 partial sums added at the end) when x is contiguous.
+// row_dot is Σ_{c in [lo, hi)} row[c - base]·x(c), 16 products at a time
+// into two vectors of 8 partial sums (added at the end) when x is
+// contiguous: two sums, so that each addition need not wait for the one
+// before (one float8 sum is a vector register, which one chain of
+// additions leaves mostly idle).
 static inline real row_dot(__global const real* row, int base, int lo, int hi,
                            __global const real* x, int offx, int incx) {
 	real s = 0;
 	int c = lo;
 	if (incx == 1) {
 		__global const real* xp = x + offx;
-		real8 acc = 0;
+		real8 acc = 0, acc2 = 0;
+		for (; c + 16 <= hi; c += 16) {
+			acc += vload8(0, row + (c - base)) * vload8(0, xp + c);
+			acc2 += vload8(1, row + (c - base)) * vload8(1, xp + c);
+		}
 		for (; c + 8 <= hi; c += 8) {
 			acc += vload8(0, row + (c - base)) * vload8(0, xp + c);
 		}
+		acc += acc2;
 		const real4 h = acc.lo + acc.hi;
 		const real2 q = h.lo + h.hi;
 		s = q.lo + q.hi;
