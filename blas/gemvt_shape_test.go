@@ -174,3 +174,29 @@ func TestGemvTTicketsGrow(t *testing.T) {
 	}
 	onDevice(calls)
 }
+
+// TestGemvTCPUKernels runs the transposed GEMV's CPU-device kernels,
+// gemv_cols and gemv_t_rows (with gemv_t_sum), against gonum on the cases
+// of TestGemvTShapes. They run on CPU devices only; a GPU takes
+// gemv_t_part, which TestGemvTShapes covers.
+func TestGemvTCPUKernels(t *testing.T) {
+	impl, e := privateImpl(t, nil)
+	if !e.Prof.IsCPU() {
+		t.Skipf("the CPU-device kernels do not run on %s", e.Prof.Name)
+	}
+	d64, fp64 := openclDevice[float64](impl)
+	defer func() { e.GemvTCPU = eng.GemvTCPUAuto }()
+	for _, k := range []eng.GemvTCPU{eng.GemvTCPUCols, eng.GemvTCPURows} {
+		t.Run(fmt.Sprintf("kernel=%d", k), func(t *testing.T) {
+			for _, en := range []*eng.Engine{e, d64.E} {
+				if en != nil {
+					en.GemvTCPU = k
+				}
+			}
+			if fp64 {
+				gemvTCases(t, "Dgemv", "Dger", e.Launched.Of, impl.Dgemv, gonum.Implementation{}.Dgemv, impl.Dger, gonum.Implementation{}.Dger, 1e-12)
+			}
+			gemvTCases(t, "Sgemv", "Sger", e.Launched.Of, impl.Sgemv, gonum.Implementation{}.Sgemv, impl.Sger, gonum.Implementation{}.Sger, 1e-4)
+		})
+	}
+}

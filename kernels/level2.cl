@@ -463,6 +463,68 @@ __kernel void gemv_cols(int m, int n, real alpha, __global const real* a, int ld
 	}
 }
 
+// gemv_t_rows: the transposed product's partial sums on CPU devices, in
+// the axpy orientation: work-item g takes rows [g·rb, min(m, (g+1)·rb)) of
+// the dense m×n A and adds x(i)·A(i, :) for each into part[g·n …], two
+// rows at a time, so that it reads A's rows whole and in order (a
+// prefetcher's stream) and its partial row stays in cache; gemv_t_sum then
+// adds the partial rows. gemv_cols instead walks down A a row apart per
+// load, a new page every row once rows are a page long.
+__kernel void gemv_t_rows(int m, int n, int rb, __global const real* a, int lda,
+                          __global const real* x, int offx, int incx, __global real* part) {
+	const int g = get_global_id(0);
+	const long i0 = (long)g * rb, i1 = min((long)m, i0 + rb);
+	__global real* p = part + (long)g * n;
+	int j = 0;
+	for (; j + 8 <= n; j += 8) {
+		vstore8((real8)0, 0, p + j);
+	}
+	for (; j < n; j++) {
+		p[j] = 0;
+	}
+	long i = i0;
+	for (; i + 2 <= i1; i += 2) {
+		const real x0 = x[offx + i * incx], x1 = x[offx + (i + 1) * incx];
+		__global const real* r0 = a + i * lda;
+		__global const real* r1 = r0 + lda;
+		for (j = 0; j + 8 <= n; j += 8) {
+			vstore8(vload8(0, p + j) + (vload8(0, r0 + j) * x0 + vload8(0, r1 + j) * x1), 0, p + j);
+		}
+		for (; j < n; j++) {
+			p[j] += r0[j] * x0 + r1[j] * x1;
+		}
+	}
+	if (i < i1) {
+		const real x0 = x[offx + i * incx];
+		__global const real* r0 = a + i * lda;
+		for (j = 0; j + 8 <= n; j += 8) {
+			vstore8(vload8(0, p + j) + vload8(0, r0 + j) * x0, 0, p + j);
+		}
+		for (; j < n; j++) {
+			p[j] += r0[j] * x0;
+		}
+	}
+}
+
+// gemv_t_sum: y(j) = alpha·Σ_{g < nb} part[g·n + j] + beta·y(j) (beta == 0
+// assigns; alpha·Σ only if m > 0), a work-item per 8 columns.
+__kernel void gemv_t_sum(int m, int n, int nb, real alpha, __global const real* part,
+                         real beta, __global real* y, int offy, int incy) {
+	const int j0 = get_global_id(0) * 8;
+	for (int j = j0; j < min(n, j0 + 8); j++) {
+		real s = 0;
+		for (int g = 0; g < nb; g++) {
+			s += part[(long)g * n + j];
+		}
+		const long iy = offy + (long)j * incy;
+		real r = (beta == 0) ? (real)0 : beta * y[iy];
+		if (m > 0) {
+			r += alpha * s;
+		}
+		y[iy] = r;
+	}
+}
+
 // scale_y: y(i) = beta·y(i), or 0 when beta == 0 (the alpha == 0 case of
 // the matrix-vector products, where gonum reads neither A nor x).
 __kernel void scale_y(int n, real beta, __global real* y, int offy, int incy) {

@@ -132,7 +132,7 @@ NOT_ON_OCLGRIND=(
 	gemm_mma
 	# Level 2's kernels for CPU devices (l2OnCPU): Oclgrind is a GPU.
 	# PoCL runs them in the main suite.
-	tri_rows tri_cols tri_solve_seq rank_rows gemv_rows gemv_cols
+	tri_rows tri_cols tri_solve_seq rank_rows gemv_rows gemv_cols gemv_t_rows gemv_t_sum
 	# The complex rank updates one work-item an element: CPU devices
 	# take them (and GPUs only for matrices whose offsets in reals
 	# overflow an int); GPUs take gemv.cl's zger_rows and zher_rows.

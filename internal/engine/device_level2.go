@@ -129,10 +129,12 @@ func L2mvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, nout, nin int, alpha T
 	}
 	vecs := []any{x, int32(offX), int32(incX), beta, y, int32(offY), int32(incY)}
 	if d.kind == l2KindGeneral && d.storage == L2Dense && L2OnCPU(c) {
-		// A CPU device: a work-item per row (or per 32 columns of Aᵀ)
-		// walking contiguous memory, no local-memory reduction.
+		// A CPU device: a work-item per row (or for Aᵀ a block of whole
+		// rows) walking contiguous memory, no local-memory reduction.
 		args := append([]any{int32(d.m), int32(d.n), alpha, a, int32(d.Lda)}, vecs...)
-		if d.trans {
+		if d.trans && c.E.GemvTCPU != GemvTCPUCols {
+			gemvTRowsCPU(c, d.m, d.n, a, d.Lda, alpha, x, offX, incX, beta, y, offY, incY)
+		} else if d.trans {
 			c.Run(c.Kernel(l2File, "gemv_cols"), []int{Groups(L3CeilDiv(nout, 32), l2CPUGroup)}, []int{l2CPUGroup}, args...)
 		} else {
 			c.Run(c.Kernel(l2File, "gemv_rows"), []int{Groups(nout, l2CPUGroup)}, []int{l2CPUGroup}, args...)
@@ -499,4 +501,27 @@ func syr2[T Real](e *Engine, name string, ul blas.Uplo, n int, alpha T, x []T, i
 
 func spr2[T Real](e *Engine, name string, ul blas.Uplo, n int, alpha T, x []T, incX int, y []T, incY int, ap []T) error {
 	return l2rank(e, name, L2Update{Tri: true, Upper: ul == blas.Upper, Packed: true, Two: true}, n, n, alpha, x, incX, y, incY, ap, 0)
+}
+
+// GemvTCPU chooses the transposed GEMV's kernel on CPU devices.
+type GemvTCPU int
+
+const (
+	GemvTCPUAuto GemvTCPU = iota // gemv_t_rows (BENCHMARKS.md: faster than gemv_cols on PoCL)
+	GemvTCPUCols                 // gemv_cols: a work-item per 32 columns, down every row
+	GemvTCPURows                 // gemv_t_rows, then gemv_t_sum: blocks of whole rows
+)
+
+// gemvTRowsCPU enqueues y = alpha·Aᵀ·x + beta·y for the dense m×n A on a
+// CPU device: gemv_t_rows over two row blocks a compute unit (rows of at
+// least 16 each), then gemv_t_sum.
+func gemvTRowsCPU[T Real](c *Call, m, n int, a *cl.Buffer, lda int, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
+	nb := max(min(2*max(c.E.Prof.ComputeUnits, 1), L3CeilDiv(m, 16)), 1)
+	rb := max(L3CeilDiv(m, nb), 1)
+	nb = max(L3CeilDiv(m, rb), 1)
+	part := Alloc[T](c, nb*n)
+	c.Run(c.Kernel(l2File, "gemv_t_rows"), []int{nb}, []int{1},
+		int32(m), int32(n), int32(rb), a, int32(lda), x, int32(offX), int32(incX), part)
+	c.Run(c.Kernel(l2File, "gemv_t_sum"), []int{Groups(L3CeilDiv(n, 8), l2CPUGroup)}, []int{l2CPUGroup},
+		int32(m), int32(n), int32(nb), alpha, part, beta, y, int32(offY), int32(incY))
 }

@@ -145,6 +145,9 @@ type Engine struct {
 	// launch (Unroll: GR_U; RowBlocks: ger_rows' row slices, syr_rows'
 	// rows a work-item).
 	Ger GemvTShape
+	// GemvTCPU, when set (tests, measurements), replaces the choice of
+	// the transposed GEMV's kernel on CPU devices (device_level2.go).
+	GemvTCPU GemvTCPU
 	// GbmvTKernel, when set (tests, measurements), replaces the choice of
 	// the transposed band product's kernel.
 	GbmvTKernel GbmvTKernel
