@@ -254,15 +254,15 @@ func zgemvTOnDevice[R Real](c *Call, conj bool, m, n, lda int, a *cl.Buffer, are
 	nb, rpb := gemvTBlocks(sh, o, gx, m, ty)
 	part := Alloc[R](c, 2*nb*n)
 	args := []any{int32(m), int32(n), int32(rpb), l2bool(conj), a, int32(2 * lda), x, int32(2 * offX), int32(incX), part, l2bool(lda%per == 0)}
-	fin := []any{int32(gemvTerms(m, n, n)), are, aim, bre, bim, y, int32(2 * offY), int32(incY)}
+	terms := int32(gemvTerms(m, n, n))
 	if gemvTOne(c, o) {
-		args = append(append(args, c.E.pieceTickets(c, gx)), fin...)
+		args = append(args, c.E.pieceTickets(c, gx), terms, are, aim, bre, bim, y, int32(2*offY), int32(incY))
 		c.Run(gemvKernel(c, "zgemv_t_part", tx, ty, append(more, "GT_ONE")...), []int{gx * tx, nb * ty}, []int{tx, ty}, args...)
 		return
 	}
 	c.Run(gemvKernel(c, "zgemv_t_part", tx, ty, more...), []int{gx * tx, nb * ty}, []int{tx, ty}, args...)
 	c.Run(gemvKernel(c, "zgemv_t_fin", tx, ty), gemvFinGrid(n), gemvFinLocal,
-		int32(gemvTerms(m, n, n)), int32(n), int32(nb), are, aim, part, bre, bim, y, int32(2*offY), int32(incY))
+		terms, int32(n), int32(nb), are, aim, part, bre, bim, y, int32(2*offY), int32(incY))
 }
 
 // rankShape is ger_rows' and syr_rows' launch over n columns: c's level 1
