@@ -154,7 +154,8 @@ func gemvTCases[T float32 | float64](t *testing.T, gname, rname string, launched
 // column pieces than the engine's first ticket buffer holds (1024), so
 // that it is replaced by a longer one, then on fewer again and more
 // again: every call must match gonum, which it would not if a piece
-// found its ticket at anything but 0.
+// found its ticket at anything but 0. Then a call whose longer buffer
+// cannot be created (an injected failure) must finish on the CPU.
 func TestGemvTTicketsGrow(t *testing.T) {
 	impl, e, _, _ := portableImpl(t)
 	defer func() { e.GemvT = eng.GemvTShape{} }()
@@ -173,6 +174,33 @@ func TestGemvTTicketsGrow(t *testing.T) {
 		calls++
 	}
 	onDevice(calls)
+
+	// A longer buffer that cannot be created fails the device call, which
+	// finishes on the CPU with gonum's answer; the next call gets it.
+	fail := func(site string) error {
+		if site == "tickets" {
+			return errL2Injected
+		}
+		return nil
+	}
+	n := 16*5000 + 3
+	a, x, y := vec(3*n), vec(3), vec(n)
+	yw := slices.Clone(y)
+	gonum.Implementation{}.Sgemv(blas.Trans, 3, n, 0.5, a, n, x, 1, 2, yw, 1)
+	failed := impl.Stats()["Sgemv"].Failed
+	e.Fault.Store(&fail)
+	yg := slices.Clone(y)
+	impl.Sgemv(blas.Trans, 3, n, 0.5, a, n, x, 1, 2, yg, 1)
+	e.Fault.Store(nil)
+	checkL2Result(t, "Sgemv T, no tickets", "y", yg, yw, 1e-4)
+	if got := impl.Stats()["Sgemv"].Failed - failed; got != 1 {
+		t.Errorf("Sgemv T, no tickets: %d failed device calls, want 1", got)
+	}
+	onDevice = expectOnDevice(t, "Sgemv", e.Launched.Of)
+	yg = slices.Clone(y)
+	impl.Sgemv(blas.Trans, 3, n, 0.5, a, n, x, 1, 2, yg, 1)
+	checkL2Result(t, "Sgemv T, tickets again", "y", yg, yw, 1e-4)
+	onDevice(1)
 }
 
 // TestGemvTCPUKernels runs the transposed GEMV's CPU-device kernels,

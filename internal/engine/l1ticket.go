@@ -24,7 +24,7 @@ func (e *Engine) l1Ticket(c *Call) *cl.Buffer {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.buf == nil && c.Err == nil {
-		b, err := cl.CreateBufferFrom(e.RT.Context(), cl.MemReadWrite, []uint32{0})
+		b, err := e.newTickets(1)
 		if err != nil {
 			c.Fail(err)
 			return nil
@@ -32,6 +32,14 @@ func (e *Engine) l1Ticket(c *Call) *cl.Buffer {
 		t.buf = b
 	}
 	return t.buf
+}
+
+// newTickets creates n ticket counters, all 0 (fault site "tickets").
+func (e *Engine) newTickets(n int) (*cl.Buffer, error) {
+	if err := e.Fault.Inject("tickets"); err != nil {
+		return nil, err
+	}
+	return cl.CreateBufferFrom(e.RT.Context(), cl.MemReadWrite, make([]uint32, n))
 }
 
 // close releases the counter; the queue has finished.
@@ -70,7 +78,7 @@ func (e *Engine) pieceTickets(c *Call, n int) *cl.Buffer {
 	}
 	if t.n < n {
 		size := max(n, 2*t.n, 1024)
-		b, err := cl.CreateBufferFrom(e.RT.Context(), cl.MemReadWrite, make([]uint32, size))
+		b, err := e.newTickets(size)
 		if err != nil {
 			c.Fail(err)
 			return nil
