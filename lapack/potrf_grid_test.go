@@ -105,30 +105,33 @@ func TestPotrfRows(t *testing.T) {
 	}
 }
 
-// TestPotrfRowsWide runs potrf_row in steps of 64, the GPUs' width
-// (potf_steps' blocks 4×4 a work-item, products staged in several chunks a
-// step), against gonum: both triangles, left-looking, block rows of two
-// steps and a short last one. GPUs only: PoCL takes minutes to build this
-// variant (TestPotrfRows runs the kernel there in steps of 16), and it
-// does not fit Oclgrind's 32 KiB of local memory.
+// TestPotrfRowsWide runs potrf_row in steps of 32 (NVIDIA's default:
+// potf_steps' blocks 2×2 a work-item, four rows of U12 a work-item) and,
+// on GPUs, of 64 (4×4, sixteen rows, products staged in several chunks a
+// step) against gonum: both triangles, left-looking, block rows of two
+// and three steps and a short last one. Steps of 64 are GPUs only: PoCL
+// takes minutes to build them, and they do not fit Oclgrind's 32 KiB of
+// local memory.
 func TestPotrfRowsWide(t *testing.T) {
-	impl := rowsTestImpl(t, 64, 128, 1)
-	const n = 300
-	if impl.blas.Runtime().Device().Profile().IsCPU() || !potrfRows[float64](impl, n, 64) {
-		t.Skip("potrf_row in steps of 64 is not this device's path")
-	}
 	rnd := rand.New(rand.NewPCG(77, 78))
-	for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
-		a := spd(n, n+1, rnd)
-		want := append([]float64(nil), a...)
-		gonum.Implementation{}.Dpotrf(ul, n, want, n+1)
-		if !impl.Dpotrf(ul, n, a, n+1) {
-			t.Fatalf("%c: not positive definite", ul)
+	for _, c := range []struct{ nb, h, n, launches int }{{32, 96, 200, 6}, {64, 128, 300, 6}} {
+		impl := rowsTestImpl(t, c.nb, c.h, 1)
+		if c.nb > 32 && impl.blas.Runtime().Device().Profile().IsCPU() || !potrfRows[float64](impl, c.n, c.nb) {
+			t.Logf("potrf_row in steps of %d is not this device's path", c.nb)
+			continue
 		}
-		compare(t, fmt.Sprintf("potrf_row, steps of 64, %c", ul), n, n, a, want, n+1, 1e-11)
-	}
-	if got := impl.stats.rows.Load(); got != 6 {
-		t.Fatalf("%d potrf_row launches, want 6", got)
+		for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
+			a := spd(c.n, c.n+1, rnd)
+			want := append([]float64(nil), a...)
+			gonum.Implementation{}.Dpotrf(ul, c.n, want, c.n+1)
+			if !impl.Dpotrf(ul, c.n, a, c.n+1) {
+				t.Fatalf("steps of %d, %c: not positive definite", c.nb, ul)
+			}
+			compare(t, fmt.Sprintf("potrf_row, steps of %d, %c", c.nb, ul), c.n, c.n, a, want, c.n+1, 1e-11)
+		}
+		if got := impl.stats.rows.Load(); got != int64(c.launches) {
+			t.Fatalf("steps of %d: %d potrf_row launches, want %d", c.nb, got, c.launches)
+		}
 	}
 }
 
