@@ -102,6 +102,33 @@ __kernel void laswp(__global real *a, long off, int lda, int cols, int k1,
   }
 }
 
+// LASWP_RC is how many neighbouring columns a laswp_rows work-item moves.
+#define LASWP_RC 64
+
+// laswp_rows applies the same interchanges as laswp, one after another,
+// on CPU devices: work-item w takes the columns w·LASWP_RC… of the cols
+// from off and exchanges their parts of rows i and ipiv[i] in turn. On a
+// CPU the moved rows stay in cache, and laswp's work-groups, which each
+// build the whole permutation behind barriers for 16 columns, cost far
+// more than the moves. Any k2 − k1; no barriers.
+__kernel void laswp_rows(__global real *a, long off, int lda, int cols,
+                         int k1, int k2, __global const int *ipiv) {
+  const int c0 = get_global_id(0) * LASWP_RC;
+  const int nc = min(LASWP_RC, cols - c0);
+  for (int i = k1; i < k2; i++) {
+    const int p = ipiv[i];
+    if (p == i || nc <= 0)
+      continue;
+    __global real *ri = a + off + (long)i * lda + c0;
+    __global real *rp = a + off + (long)p * lda + c0;
+    for (int c = 0; c < nc; c++) {
+      const real t = ri[c];
+      ri[c] = rp[c];
+      rp[c] = t;
+    }
+  }
+}
+
 // tri_band copies, between the n×n matrix at element off of a (row stride
 // lda) and the n×bw matrix at element soff of s (row stride lds), the
 // elements strictly on one side of the diagonal and at most bw from it:

@@ -238,6 +238,47 @@ __kernel void trsm_left(const int upper, const int trans, const int unit,
 }
 
 /*
+ * trsm_left_rows: trsm_left for CPU devices, a run of TRSM_RC neighbouring
+ * columns a work-item instead of one column: row i of the run is formed
+ * from the rows before it, so every load and store walks along a row of B
+ * and the inner loop is over neighbouring elements. One column a
+ * work-item walks down a column, a new cache line at each element.
+ */
+#define TRSM_RC 32
+__kernel void trsm_left_rows(const int upper, const int trans, const int unit,
+                             const int n, const int r0, const int nb,
+                             __global const real* A, const int lda,
+                             __global real* B, const int ldb)
+{
+  const int c0 = get_global_id(0) * TRSM_RC;
+  const int nc = min(TRSM_RC, n - c0);
+  if (nc <= 0) return;
+  const int opUpper = (upper != 0) != (trans != 0);
+  const long ri = trans ? 1 : (long)lda;
+  const long rp = trans ? (long)lda : 1;
+  for (int t = 0; t < nb; t++) {
+    const int i = opUpper ? r0 + nb - 1 - t : r0 + t;
+    const int lo = opUpper ? i + 1 : r0;
+    const int hi = opUpper ? r0 + nb : i;
+    __global const real* ar = A + i * ri;
+    __global real* xi = B + (long)i * ldb + c0;
+    real s[TRSM_RC];
+    for (int c = 0; c < TRSM_RC; c++) s[c] = c < nc ? xi[c] : 0;
+    for (int p = lo; p < hi; p++) {
+      const real a = -ar[p * rp];
+      __global const real* xp = B + (long)p * ldb + c0;
+      if (nc == TRSM_RC) {
+        for (int c = 0; c < TRSM_RC; c++) s[c] = fma(a, xp[c], s[c]);
+      } else {
+        for (int c = 0; c < nc; c++) s[c] = fma(a, xp[c], s[c]);
+      }
+    }
+    const real d = unit ? 1 : ar[i * rp];
+    for (int c = 0; c < nc; c++) xi[c] = unit ? s[c] : s[c] / d;
+  }
+}
+
+/*
  * trsm_right: columns [c0, c0+nb) of B (m rows), one work-item per row i;
  * B[i][j] = Σ_p X[i][p]·op(A)[p][j], so
  *   op(A) upper: forward,  x_j = (b_j − Σ_{c0≤p<j}    x_p·op(A)[p][j]) / op(A)[j][j]

@@ -21,6 +21,12 @@ import "github.com/gocompute/opencl/platform"
 //     (look-ahead), so the diagonal blocks go to the host (hostDiag). It
 //     also leaves potf2_inv's register version, whose compile takes
 //     minutes, unused;
+//   - laswp builds each work-group's permutation behind barriers, which
+//     PoCL runs slowly, for 16 columns; laswp_rows moves the rows one
+//     interchange after another, a run of columns a work-item (laswpRows);
+//   - LU's host panels are cpuLUNB wide: the host's share of the work (the
+//     panels, on one core) grows with the width, and the device's
+//     (TRSM and GEMM, on both) shrinks;
 //   - likewise LU's panels go to the host's Dgetf2 (hostLU): on a quiet
 //     machine 1.4–1.5× faster than the one-work-group leaves, while QR's
 //     device leaves stay faster than the host's;
@@ -38,6 +44,10 @@ func (impl *Implementation) deviceDefaults(nbSet, crossoverSet bool) {
 	}
 	if rt.Device().Profile().IsCPU() {
 		impl.reuse, impl.hostBand, impl.hostDiag, impl.hostLU = true, true, true, true
+		impl.laswpRows = true
+		if !nbSet {
+			impl.luNB = cpuLUNB
+		}
 		if !crossoverSet {
 			impl.crossover, impl.qrCrossover = cpuCrossover, cpuQRCrossover
 		}
@@ -51,6 +61,18 @@ const (
 	cpuCrossover   = 768
 	cpuQRCrossover = 2048
 )
+
+// cpuLUNB is the width of LU's host panels on CPU devices (BENCHMARKS.md,
+// "LU on PoCL: row interchanges and TRSM by rows, panels of 64").
+const cpuLUNB = 64
+
+// luBlock is the width of the host panels of LU (getrfHost).
+func (impl *Implementation) luBlock() int {
+	if impl.luNB > 0 {
+		return impl.luNB
+	}
+	return impl.nb
+}
 
 // potrfBlock is Potrf's block size.
 func (impl *Implementation) potrfBlock() int {

@@ -68,8 +68,8 @@ func getrf[T float32 | float64](impl *Implementation, d *clblas.Matrix[T], ipiv 
 
 // getrfHost is the blocked right-looking LU factorization of the resident
 // matrix d with the panels on the host: each (m−j)×nb column panel is read back and factorised by
-// gonum's Dgetf2, written back, its row interchanges applied on the device
-// (one laswp launch a side) to the columns left and right of it, and then
+// gonum's Dgetf2, its row interchanges applied on the device to the
+// columns left and right of it, the panel written back, and then
 // the block row of U is solved with Trsm and the trailing matrix updated
 // with Gemm. The update of the next panel's columns is enqueued first and
 // that panel read back at once (look-ahead), so that the CPU factorises it
@@ -87,7 +87,7 @@ func getrfHost[T float32 | float64](impl *Implementation, d *clblas.Matrix[T], i
 		}
 	}()
 	q := impl.blas.Runtime().Queue()
-	nb := min(impl.nb, mn)
+	nb := min(impl.luBlock(), mn)
 	// Two panel buffers: the CPU works on one while the next panel is read
 	// into the other. A buffer's earlier Write is ahead of the read into
 	// it in the queue, and the CPU writes to it only after that read.
@@ -116,20 +116,20 @@ func getrfHost[T float32 | float64](impl *Implementation, d *clblas.Matrix[T], i
 		for i := j; i < j+jb; i++ {
 			ipiv[i] += j
 		}
-		if _, err := pv.Write(p); err != nil {
-			return false, err
-		}
+		// The interchanges go over every column in one launch, the
+		// panel's own too (rows j… there, which the write below
+		// replaces with the factorised panel).
 		if err := piv.upload(q, ipiv, j, jb); err != nil {
 			return false, err
 		}
-		if err := laswpDevice(impl, d, piv, 0, j, j, jb); err != nil {
+		if err := laswpDevice(impl, d, piv, 0, n, j, jb); err != nil {
+			return false, err
+		}
+		if _, err := pv.Write(p); err != nil {
 			return false, err
 		}
 		pending = nil
 		if j+jb < n {
-			if err := laswpDevice(impl, d, piv, j+jb, n-j-jb, j, jb); err != nil {
-				return false, err
-			}
 			jbn := min(nb, max(mn-j-jb, 0))
 			pending, err = getrfUpdate(d, m, n, j, jb, jbn, bufs[1-cur])
 			if err != nil {

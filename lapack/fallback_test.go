@@ -34,7 +34,9 @@ func dgetrfFallback(t *testing.T, stage bool) {
 	}
 	defer impl.Close()
 	impl.stageIO = stage
-	impl.kernErr[kernelKey{name: "laswp", pi: 1}] = errors.New("injected failure")
+	for _, k := range []string{"laswp", "laswp_rows"} { // the GPUs' and the CPUs' interchanges
+		impl.kernErr[kernelKey{name: k, pi: 1}] = errors.New("injected failure")
+	}
 	rnd := rand.New(rand.NewPCG(17, 18))
 	const n = 60
 	for range 2 {

@@ -103,6 +103,11 @@ type Implementation struct {
 	// CPU device's default: there gonum's Dgetf2 on the host beats the
 	// one-work-group leaves, which run on one core too).
 	hostLU bool
+	// laswpRows applies LU's row interchanges with laswp_rows, each
+	// work-item a run of columns through every interchange in turn,
+	// instead of laswp's permutation a work-group (a CPU device's
+	// default).
+	laswpRows bool
 	// luWG is getf2_leaf's work-group size (a power of two).
 	luWG int
 	// luCoal builds getf2_leaf with neighbouring work-items on the columns
@@ -184,6 +189,9 @@ type Implementation struct {
 	// and T.
 	qrAhead bool
 	q2      *cl.Queue // guarded by kmu
+	// luNB, when > 0, is the block size of LU with host panels (getrfHost)
+	// instead of nb (set by deviceDefaults for CPU devices).
+	luNB int
 	// potrfNB, when > 0, is Potrf's block size instead of nb (set by
 	// deviceDefaults; WithBlockSize sets every routine's).
 	potrfNB int

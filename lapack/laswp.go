@@ -55,6 +55,10 @@ const (
 	laswpMax  = 128
 )
 
+// laswpRowCols is the columns each laswp_rows work-item moves
+// (LASWP_RC).
+const laswpRowCols = 64
+
 // laswpDevice enqueues the interchanges of rows i and ipiv[i],
 // i = k, …, k+kb−1 (uploaded to p), over the cols columns of d from c0, in
 // one launch per laswpMax interchanges (a loop around the kernel's
@@ -78,6 +82,15 @@ func laswpOn[T float32 | float64](impl *Implementation, d *clblas.Matrix[T], p *
 	buf, off, err := d.Buffer()
 	if err != nil {
 		return nil, err
+	}
+	if impl.laswpRows {
+		items := (cols + laswpRowCols - 1) / laswpRowCols
+		ev, err := launchOn[T](impl, nil, wait, "laswp_rows", []int{items}, []int{1},
+			buf, int64(off+c0), int32(d.Stride()), int32(cols), int32(k), int32(k+kb), p.dev)
+		if err != nil {
+			return nil, fmt.Errorf("cllapack: laswp: %w", err)
+		}
+		return ev, nil
 	}
 	groups := (cols + laswpCols - 1) / laswpCols
 	var last *cl.Event

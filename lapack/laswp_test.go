@@ -14,9 +14,18 @@ import (
 // pivots as LU makes them (ipiv[i] ≥ i, repeats allowed) and arbitrary
 // ones, over a column range, with more interchanges than one permutation
 // of the kernel takes (LASWP_MAX) and fewer, and more columns than one
-// work-group's.
+// work-group's (or laswp_rows' work-item's), with each of the two kernels.
 func TestLaswpDevice(t *testing.T) {
 	impl := newTestImpl(t, 16)
+	defer func(rows bool) { impl.laswpRows = rows }(impl.laswpRows)
+	for _, rows := range []bool{false, true} {
+		impl.laswpRows = rows
+		t.Run(fmt.Sprintf("laswp_rows=%v", rows), func(t *testing.T) { laswpCases(t, impl) })
+	}
+}
+
+// laswpCases runs TestLaswpDevice's cases with impl's kernel.
+func laswpCases(t *testing.T, impl *Implementation) {
 	rnd := rand.New(rand.NewPCG(11, 12))
 	for _, c := range []struct{ m, n, c0, cols, k, kb int }{
 		{40, 7, 0, 7, 0, 20}, {300, 50, 3, 40, 10, 200}, {500, 70, 0, 70, 128, 300}, {20, 33, 1, 30, 5, 10},

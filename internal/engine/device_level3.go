@@ -450,12 +450,15 @@ func trmm[T Real](e *Engine, name string, s blas.Side, ul blas.Uplo, tA blas.Tra
 	return nil
 }
 
+// trsmRowCols is the columns of B each trsm_left_rows work-item solves
+// (TRSM_RC).
+const trsmRowCols = 32
+
 // TrsmBlock is the order of the diagonal blocks of the blocked TRSM on e's
-// device.
+// device: 64 on CPU devices too, where trsm_left_rows solves a block of 64
+// rows as fast as two of 32 and the GEMM between them, and LU's solves of
+// 64 rows (cllapack) then take one launch instead of three.
 func TrsmBlock(e *Engine) int {
-	if e.Prof.IsCPU() {
-		return 32
-	}
 	return 64
 }
 
@@ -514,10 +517,14 @@ func TrsmOnDevice[T Real](c *Call, left, upper, trans, unit bool, m, n int, alph
 	}
 	if left {
 		// Rows of X, where op(A)·X = B: top down when op(A) is lower.
-		kern := g.kernel("level3.cl", "trsm_left")
+		// CPU devices: a run of trsmRowCols columns a work-item.
+		kern, global, local := g.kernel("level3.cl", "trsm_left"), Groups(n, 64), 64
+		if c.E.Prof.IsCPU() {
+			kern, global, local = g.kernel("level3.cl", "trsm_left_rows"), (n+trsmRowCols-1)/trsmRowCols, 1
+		}
 		trsmRecurse(c, 0, m, nb, !opUpper, func(lo, hi int) {
 			args := append(append([]any{}, flags...), l3Int(c, n), l3Int(c, lo), l3Int(c, hi-lo), ab, l3Int(c, lda), bb, l3Int(c, ldb))
-			c.Run(kern, []int{Groups(n, 64)}, []int{64}, args...)
+			c.Run(kern, []int{global}, []int{local}, args...)
 		}, func(done, todo [2]int) {
 			// B[todo] -= op(A)[todo, done]·X[done]
 			update(trans, false, todo[1]-todo[0], n, done[1]-done[0], ab, opA(todo[0], done[0]), lda, bb, done[0]*ldb, ldb, todo[0]*ldb)
