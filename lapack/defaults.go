@@ -63,7 +63,7 @@ const (
 )
 
 // cpuLUNB is the width of LU's host panels on CPU devices (BENCHMARKS.md,
-// "LU on PoCL: row interchanges and TRSM by rows, panels of 64").
+// "LU's row interchanges and triangular solves by runs of columns").
 const cpuLUNB = 64
 
 // luBlock is the width of the host panels of LU (getrfHost).
