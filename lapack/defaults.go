@@ -55,10 +55,11 @@ func (impl *Implementation) deviceDefaults(nbSet, crossoverSet bool) {
 }
 
 // The Auto policy's crossovers on CPU devices (BENCHMARKS.md, "Device
-// LAPACK's crossover on PoCL"): LU and Cholesky lost to gonum at 512 and
-// won from 768, QR lost at 1024 and won at 2048.
+// LAPACK's crossover on PoCL" and "LU's row interchanges and triangular
+// solves by runs of columns"): LU and Cholesky win from 512 (Cholesky
+// lost at 384), QR lost at 1024 and won at 2048.
 const (
-	cpuCrossover   = 768
+	cpuCrossover   = 512
 	cpuQRCrossover = 2048
 )
 
