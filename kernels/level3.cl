@@ -212,6 +212,16 @@ __kernel void trmm(const int left, const int upper, const int trans, const int u
  *   op(A) lower: forward,  x_i = (b_i − Σ_{r0≤p<i}    op(A)[i][p]·x_p) / op(A)[i][i]
  *   op(A) upper: backward, x_i = (b_i − Σ_{i<p<r0+nb} op(A)[i][p]·x_p) / op(A)[i][i]
  */
+/* trsm_left_step gives step t of a left diagonal block's substitution:
+ * the row i it solves and the rows [lo, hi) solved before it. */
+static inline void trsm_left_step(int opUpper, int r0, int nb, int t,
+                                  int *i, int *lo, int *hi)
+{
+  *i = opUpper ? r0 + nb - 1 - t : r0 + t;
+  *lo = opUpper ? *i + 1 : r0;
+  *hi = opUpper ? r0 + nb : *i;
+}
+
 __kernel void trsm_left(const int upper, const int trans, const int unit,
                         const int n, const int r0, const int nb,
                         __global const real* A, const int lda,
@@ -226,9 +236,8 @@ __kernel void trsm_left(const int upper, const int trans, const int unit,
   const long ri = trans ? 1 : (long)lda;
   const long rp = trans ? (long)lda : 1;
   for (int t = 0; t < nb; t++) {
-    const int i = opUpper ? r0 + nb - 1 - t : r0 + t;
-    const int lo = opUpper ? i + 1 : r0;
-    const int hi = opUpper ? r0 + nb : i;
+    int i, lo, hi;
+    trsm_left_step(opUpper, r0, nb, t, &i, &lo, &hi);
     __global const real* ar = A + i * ri;
     real s = x[i * xs];
     for (int p = lo; p < hi; p++) s = fma(-ar[p * rp], x[p * xs], s);
@@ -257,9 +266,8 @@ __kernel void trsm_left_rows(const int upper, const int trans, const int unit,
   const long ri = trans ? 1 : (long)lda;
   const long rp = trans ? (long)lda : 1;
   for (int t = 0; t < nb; t++) {
-    const int i = opUpper ? r0 + nb - 1 - t : r0 + t;
-    const int lo = opUpper ? i + 1 : r0;
-    const int hi = opUpper ? r0 + nb : i;
+    int i, lo, hi;
+    trsm_left_step(opUpper, r0, nb, t, &i, &lo, &hi);
     __global const real* ar = A + i * ri;
     __global real* xi = B + (long)i * ldb + c0;
     real s[TRSM_RC];
