@@ -21,7 +21,7 @@
 #     any call was finished or kept on the CPU.
 #  2. races: --data-races over the GEMM, reduction and triangular kernels
 #     at the suites' small sizes.
-# Between them, the lapack package's TestKernelsSmall and TestPotrfRows
+# Between them, the lapack package's TestKernelsSmall, TestPotrfRows and TestLaswpDevice
 # run the kernels of kernels/lapack.cl with --data-races (bounds are
 # checked too). Oclgrind simulates on one host thread, so pass 1 runs in
 # the background beside the others, which run one after another.
@@ -133,6 +133,8 @@ NOT_ON_OCLGRIND=(
 	# Level 2's kernels for CPU devices (l2OnCPU): Oclgrind is a GPU.
 	# PoCL runs them in the main suite.
 	tri_rows tri_cols tri_solve_seq rank_rows gemv_rows gemv_cols gemv_t_rows gemv_t_sum
+	# TRSM's diagonal blocks by runs of columns, CPU devices' (TrsmOnDevice).
+	trsm_left_rows
 	# The complex rank updates one work-item an element: CPU devices
 	# take them (and GPUs only for matrices whose offsets in reals
 	# overflow an int); GPUs take gemv.cl's zger_rows and zher_rows.
@@ -209,9 +211,10 @@ conformance_line() {
 	run_pass conformance "$CONFORMANCE"
 	# The device LAPACK's kernels (kernels/lapack.cl), out of bounds and
 	# races in one pass (Oclgrind checks bounds with or without the race
-	# detector), in the lapack package's small test of all of them and
-	# TestPotrfRows, which -test.short trims to two orders.
-	PASS_PKG=lapack PASS_FLAGS=-test.short run_pass lapack '^(TestKernelsSmall|TestPotrfRows)$' OCLGRIND_DATA_RACES=1
+	# detector), in the lapack package's small test of all of them,
+	# TestPotrfRows, which -test.short trims to two orders, and
+	# TestLaswpDevice, which also runs the CPU devices' laswp_rows.
+	PASS_PKG=lapack PASS_FLAGS=-test.short run_pass lapack '^(TestKernelsSmall|TestPotrfRows|TestLaswpDevice)$' OCLGRIND_DATA_RACES=1
 }
 
 other_line() {
