@@ -24,6 +24,9 @@ import "github.com/gocompute/opencl/platform"
 //   - laswp builds each work-group's permutation behind barriers, which
 //     PoCL runs slowly, for 16 columns; laswp_rows moves the rows one
 //     interchange after another, a run of columns a work-item (laswpRows);
+//   - a device matrix whose rows are a whole number of 4 KiB pages gets
+//     rows a cache line longer, so that a column's elements do not
+//     compete for the same cache sets (padRows);
 //   - LU's host panels are cpuLUNB wide: the host's share of the work (the
 //     panels, on one core) grows with the width, and the device's
 //     (TRSM and GEMM, on both) shrinks;
@@ -44,7 +47,7 @@ func (impl *Implementation) deviceDefaults(nbSet, crossoverSet bool) {
 	}
 	if rt.Device().Profile().IsCPU() {
 		impl.reuse, impl.hostBand, impl.hostDiag, impl.hostLU = true, true, true, true
-		impl.laswpRows = true
+		impl.laswpRows, impl.padRows = true, true
 		if !nbSet {
 			impl.luNB = cpuLUNB
 		}

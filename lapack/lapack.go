@@ -162,7 +162,11 @@ type Implementation struct {
 	hostBand bool
 	// reuse keeps the device matrices of the calls from Go slices for the
 	// next call of the same shape (newScratch) instead of releasing them.
-	reuse   bool
+	reuse bool
+	// padRows makes the rows of newScratch's matrices a cache line longer
+	// where a row is a whole number of 4 KiB pages (rowPad; a CPU
+	// device's default).
+	padRows bool
 	pmu     sync.Mutex // guards pool, pbytes and pclosed
 	pool    map[poolKey][]any
 	pbytes  int // bytes held in pool
