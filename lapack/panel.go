@@ -8,15 +8,18 @@ import (
 )
 
 // panelBase is the panel width at or below which getrfPanel calls gonum's
-// unblocked Dgetf2.
-const panelBase = 16
+// unblocked Dgetf2. On a panel buffer that narrow, Dgetf2's rank-one
+// updates run along whole short rows, and they beat the recursion's small
+// Dtrsm and Dgemm calls even on panels 4096 tall (BENCHMARKS.md, "LU's
+// row interchanges and triangular solves by runs of columns").
+const panelBase = 64
 
 // getrfPanel is the LU factorization with partial pivoting of the m×n
 // panel a (row stride lda, m ≥ n), with gonum's Dgetf2 contract (ipiv
-// relative to the panel, false for an exactly zero pivot). It splits the
-// columns in two recursively, so that most of the work is in one Dtrsm and
-// one Dgemm per level instead of Dgetf2's n rank-one updates, which read
-// the whole tall panel once per column.
+// relative to the panel, false for an exactly zero pivot). Wider than
+// panelBase, it splits the columns in two recursively, so that the work
+// between the halves is one Dtrsm and one Dgemm instead of rank-one
+// updates that read the whole tall panel once per column.
 func getrfPanel(m, n int, a []float64, lda int, ipiv []int) bool {
 	g := gonum.Implementation{}
 	if n <= panelBase {

@@ -8,11 +8,12 @@ import (
 )
 
 // TestGetrfPanel compares the recursive panel factorization with gonum's
-// Dgetf2: factors, pivots and ok, on tall panels wider than the base case,
-// with and without exactly zero columns.
+// Dgetf2: factors, pivots and ok, on tall panels up to and wider than the
+// base case (one and two levels of recursion), with and without exactly
+// zero columns.
 func TestGetrfPanel(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(29, 30))
-	for _, c := range []struct{ m, n, zero int }{{300, 128, -1}, {200, 37, -1}, {37, 37, -1}, {150, 64, 40}, {90, 33, 0}} {
+	for _, c := range []struct{ m, n, zero int }{{300, 128, -1}, {400, 200, -1}, {200, 37, -1}, {37, 37, -1}, {150, 64, 40}, {300, 130, 100}, {90, 33, 0}} {
 		lda := c.n + 1
 		a := make([]float64, (c.m-1)*lda+c.n)
 		for i := range a {
