@@ -68,8 +68,8 @@ func getrf[T float32 | float64](impl *Implementation, d *clblas.Matrix[T], ipiv 
 
 // getrfHost is the blocked right-looking LU factorization of the resident
 // matrix d with the panels on the host: each (m−j)×nb column panel is read back and factorised by
-// gonum's Dgetf2, its row interchanges applied on the device to the
-// columns left and right of it, the panel written back, and then
+// gonum's Dgetf2, its row interchanges applied on the device to every
+// column (the panel's own are then overwritten), the panel written back, and then
 // the block row of U is solved with Trsm and the trailing matrix updated
 // with Gemm. The update of the next panel's columns is enqueued first and
 // that panel read back at once (look-ahead), so that the CPU factorises it

@@ -60,11 +60,11 @@ const (
 const laswpRowCols = 64
 
 // laswpDevice enqueues the interchanges of rows i and ipiv[i],
-// i = k, …, k+kb−1 (uploaded to p), over the cols columns of d from c0, in
-// one launch per laswpMax interchanges (a loop around the kernel's
+// i = k, …, k+kb−1 (uploaded to p), over the cols columns of d from c0, on
+// the resident operations' queue, so that it runs in order with them: in
+// one laswp launch per laswpMax interchanges (a loop around the kernel's
 // barriers, inside it, was miscompiled by PoCL 3.1: the kernel wrote
-// nothing) on the resident operations' queue, so it runs in order with
-// them.
+// nothing), or with impl.laswpRows in one laswp_rows launch.
 func laswpDevice[T float32 | float64](impl *Implementation, d *clblas.Matrix[T], p *pivots, c0, cols, k, kb int) error {
 	if cols == 0 || kb == 0 {
 		return nil

@@ -57,8 +57,8 @@ func newScratch[T float32 | float64](impl *Implementation, rows, cols int) (*clb
 // matrix cols wide: on CPU devices (impl.padRows), a cache line where a
 // row is a whole number of 4 KiB pages, since then an element and the
 // ones below it fall in the same few sets of the CPU's caches and evict
-// each other (the trailing GEMMs of LU at n = 1024 ran about a third
-// slower); otherwise none.
+// each other (BENCHMARKS.md, "LU's row interchanges and triangular solves
+// by runs of columns"); otherwise none.
 func rowPad[T float32 | float64](impl *Implementation, cols int) int {
 	var z T
 	es := esOf(z)
