@@ -21,18 +21,18 @@ import "github.com/gocompute/opencl/platform"
 //     (look-ahead), so the diagonal blocks go to the host (hostDiag). It
 //     also leaves potf2_inv's register version, whose compile takes
 //     minutes, unused;
+//   - likewise LU's panels go to the host's Dgetf2 (hostLU): on a quiet
+//     machine 1.4–1.5× faster than the one-work-group leaves, while QR's
+//     device leaves stay faster than the host's;
 //   - laswp builds each work-group's permutation behind barriers, which
 //     PoCL runs slowly, for 16 columns; laswp_rows moves the rows one
 //     interchange after another, a run of columns a work-item (laswpRows);
 //   - a device matrix whose rows are a whole number of 4 KiB pages gets
 //     rows a cache line longer, so that a column's elements do not
 //     compete for the same cache sets (padRows);
-//   - LU's host panels are cpuLUNB wide: the host's share of the work (the
+//   - those panels are cpuLUNB wide: the host's share of the work (the
 //     panels, on one core) grows with the width, and the device's
 //     (TRSM and GEMM, on both) shrinks;
-//   - likewise LU's panels go to the host's Dgetf2 (hostLU): on a quiet
-//     machine 1.4–1.5× faster than the one-work-group leaves, while QR's
-//     device leaves stay faster than the host's;
 //   - gonum's own code on the same cores is faster below larger orders
 //     than on a GPU, and for QR below larger orders still (cpuCrossover,
 //     cpuQRCrossover), unless WithCrossover chose (crossoverSet).
