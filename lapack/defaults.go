@@ -30,7 +30,7 @@ import "github.com/gocompute/opencl/platform"
 //   - a device matrix whose rows are a whole number of 4 KiB pages gets
 //     rows a cache line longer, so that a column's elements do not
 //     compete for the same cache sets (padRows);
-//   - those panels are cpuLUNB wide: the host's share of the work (the
+//   - LU's host panels are cpuLUNB wide: the host's share of the work (the
 //     panels, on one core) grows with the width, and the device's
 //     (TRSM and GEMM, on both) shrinks;
 //   - gonum's own code on the same cores is faster below larger orders
