@@ -115,9 +115,11 @@ __kernel void laswp_rows(__global real *a, long off, int lda, int cols,
                          int k1, int k2, __global const int *ipiv) {
   const int c0 = get_global_id(0) * LASWP_RC;
   const int nc = min(LASWP_RC, cols - c0);
+  if (nc <= 0)
+    return;
   for (int i = k1; i < k2; i++) {
     const int p = ipiv[i];
-    if (p == i || nc <= 0)
+    if (p == i)
       continue;
     __global real *ri = a + off + (long)i * lda + c0;
     __global real *rp = a + off + (long)p * lda + c0;

@@ -520,7 +520,7 @@ func TrsmOnDevice[T Real](c *Call, left, upper, trans, unit bool, m, n int, alph
 		// CPU devices: a run of trsmRowCols columns a work-item.
 		kern, global, local := g.kernel("level3.cl", "trsm_left"), Groups(n, 64), 64
 		if c.E.Prof.IsCPU() {
-			kern, global, local = g.kernel("level3.cl", "trsm_left_rows"), (n+trsmRowCols-1)/trsmRowCols, 1
+			kern, global, local = g.kernel("level3.cl", "trsm_left_rows"), L3CeilDiv(n, trsmRowCols), 1
 		}
 		trsmRecurse(c, 0, m, nb, !opUpper, func(lo, hi int) {
 			args := append(append([]any{}, flags...), l3Int(c, n), l3Int(c, lo), l3Int(c, hi-lo), ab, l3Int(c, lda), bb, l3Int(c, ldb))
