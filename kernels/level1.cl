@@ -39,11 +39,13 @@
 // from the device profile):
 //   L1_VW      elements per vector load: 1, 2, 4, 8 or 16 (default 1)
 //   L1_UNROLL  vectors a work-item loads before it stores (default 1)
-//   L1_BLOCK   1: the unit-stride vector loops give each work-group blocks
-//              of local size·L1_UNROLL consecutive vectors, a work-item's
-//              L1_UNROLL loads a local size apart; 0 (default): a
-//              work-item's loads are a grid apart. Either way the grid
-//              strides over the blocks, so any grid covers the vector.
+//   L1_BLOCK   1: the unit-stride vector loops give each work-group one
+//              run of consecutive vectors (the vectors split evenly over
+//              the groups), a work-item's loads a local size apart, for
+//              CPUs, where a work-group is a loop on one core and each core
+//              then streams through memory in order; 0 (default): a
+//              work-item's loads are a grid apart and the grid strides
+//              over the vectors. Either way any grid covers the vector.
 //   L1_IDX32   1: those loops index in int where the vector is short
 //              enough for it (a test per call, alike in every work-item);
 //              0 (default): in long.
@@ -98,24 +100,30 @@ typedef L1_CAT(L1_BASE, L1_VW) realv;
 #endif
 
 // L1_VLOOP runs a work-item's share of the nv vectors of a unit-stride
-// path: ALL with v the first of L1_UNROLL vectors vin apart (all below nv),
-// then ONE with v each vector left over. The body sees v and vin (of an
-// index type IT); the caller's gs is the global size. A work-item's first
-// vector and the distance between its loads depend on L1_BLOCK; the step
-// between rounds is L1_UNROLL·gs either way, and the rounds leave no
-// vector out: a round stops being whole at a vector that is past nv, and
-// every vector after it in the work-item's block is past nv too.
+// path: ALL with v the first of L1_UNROLL vectors vin apart (all below the
+// end of the share), then ONE with v each vector left over. The body sees
+// v and vin (of an index type IT); the caller's gs is the global size.
+// Where a work-item's vectors lie depends on L1_BLOCK: with it, its group's
+// run of L1_VPER vectors, vin the local size apart; without it, the whole
+// vector, a grid apart. Either way each round steps by vout, L1_UNROLL·vin,
+// and the rounds leave no vector out: a round stops being whole at a
+// vector that is past the end, and every later vector of the work-item's
+// share is past it too.
 #if L1_BLOCK
-#define L1_VSTART ((long)get_group_id(0) * (long)get_local_size(0) * L1_UNROLL + (long)get_local_id(0))
+#define L1_VPER(NV) (((NV) + (long)get_num_groups(0) - 1) / (long)get_num_groups(0))
+#define L1_VSTART(NV) ((long)get_group_id(0) * L1_VPER(NV) + (long)get_local_id(0))
+#define L1_VEND(NV) min((long)(NV), ((long)get_group_id(0) + 1) * L1_VPER(NV))
 #define L1_VIN ((long)get_local_size(0))
 #else
-#define L1_VSTART ((long)get_global_id(0))
-#define L1_VIN ((long)get_global_size(0))
+#define L1_VSTART(NV) ((long)get_global_id(0))
+#define L1_VEND(NV) ((long)(NV))
+#define L1_VIN ((long)gs)
 #endif
 #define L1_VLOOP_T(IT, NV, ALL, ONE)                                            \
     {                                                                           \
-        const IT nv_ = (IT)(NV), vin = (IT)L1_VIN, vout = (IT)(L1_UNROLL * gs); \
-        IT v = (IT)L1_VSTART;                                                   \
+        const IT vin = (IT)L1_VIN, vout = (IT)(L1_UNROLL * vin);                \
+        const IT nv_ = (IT)L1_VEND(NV);                                         \
+        IT v = (IT)L1_VSTART(NV);                                               \
         for (; v + (L1_UNROLL - 1) * vin < nv_; v += vout) { ALL; }             \
         for (; v < nv_; v += vin) { ONE; }                                      \
     }

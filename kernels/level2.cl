@@ -145,6 +145,25 @@ void mv(MAT_PARAMS, int nout, real alpha,
 	}
 }
 
+// ld8 and st8 load and store 8 consecutive elements at any alignment.
+// PoCL's vload8 and vstore8 of floats become pairs of 8-byte moves put
+// together lane by lane, and of doubles 16-byte ones; element by element,
+// the compiler joins them into whole unaligned vector moves.
+static inline real8 ld8(const __global real* p) {
+	return (real8)(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]);
+}
+
+static inline void st8(const real8 v, __global real* p) {
+	p[0] = v.s0;
+	p[1] = v.s1;
+	p[2] = v.s2;
+	p[3] = v.s3;
+	p[4] = v.s4;
+	p[5] = v.s5;
+	p[6] = v.s6;
+	p[7] = v.s7;
+}
+
 // row_dot is Σ_{c in [lo, hi)} row[c - base]·x(c), 16 products at a time
 // into two vectors of 8 partial sums (added at the end) when x is
 // contiguous: two sums, so that each addition need not wait for the one
@@ -158,11 +177,11 @@ static inline real row_dot(__global const real* row, int base, int lo, int hi,
 		__global const real* xp = x + offx;
 		real8 acc = 0, acc2 = 0;
 		for (; c + 16 <= hi; c += 16) {
-			acc += vload8(0, row + (c - base)) * vload8(0, xp + c);
-			acc2 += vload8(1, row + (c - base)) * vload8(1, xp + c);
+			acc += ld8(row + (c - base)) * ld8(xp + c);
+			acc2 += ld8(row + (c - base) + 8) * ld8(xp + c + 8);
 		}
 		for (; c + 8 <= hi; c += 8) {
-			acc += vload8(0, row + (c - base)) * vload8(0, xp + c);
+			acc += ld8(row + (c - base)) * ld8(xp + c);
 		}
 		acc += acc2;
 		const real4 h = acc.lo + acc.hi;
@@ -227,10 +246,10 @@ __kernel void tri_rows(int upper, int packed, int unit, int skipdiag, int n, rea
 // acc (the 32-column pieces of tri_cols and gemv_cols: four sums are what
 // a work-item keeps in registers while it walks down A a row per load).
 static void cols32_add(real8 acc[4], __global const real* r, real xi) {
-	acc[0] += vload8(0, r) * xi;
-	acc[1] += vload8(1, r) * xi;
-	acc[2] += vload8(2, r) * xi;
-	acc[3] += vload8(3, r) * xi;
+	acc[0] += ld8(r + 0) * xi;
+	acc[1] += ld8(r + 8) * xi;
+	acc[2] += ld8(r + 16) * xi;
+	acc[3] += ld8(r + 24) * xi;
 }
 
 // cols32_store writes the four vector sums acc into t[0:32].
@@ -333,7 +352,7 @@ __kernel void tri_solve_seq(int upper, int packed, int trans, int unit, int n,
 			int c = lo;
 			if (incx == 1) {
 				for (; c + 8 <= hi; c += 8) {
-					vstore8(vload8(0, x + offx + c) - vload8(0, row + (c - base)) * xi, 0, x + offx + c);
+					st8(ld8(x + offx + c) - ld8(row + (c - base)) * xi, x + offx + c);
 				}
 			}
 			for (; c < hi; c++) {
@@ -371,9 +390,9 @@ __kernel void rank_rows(int tri, int upper, int packed, int two, int skipzero,
 		const real yr = y[offy + (long)r * incy];
 		if (incx == 1 && incy == 1) {
 			for (; c + 8 <= hi; c += 8) {
-				const real8 xc = vload8(0, x + offx + c);
-				const real8 yc = vload8(0, y + offy + c);
-				vstore8(vload8(0, row + (c - lo)) + alpha * (xr * yc + xc * yr), 0, row + (c - lo));
+				const real8 xc = ld8(x + offx + c);
+				const real8 yc = ld8(y + offy + c);
+				st8(ld8(row + (c - lo)) + alpha * (xr * yc + xc * yr), row + (c - lo));
 			}
 		}
 		for (; c < hi; c++) {
@@ -389,7 +408,7 @@ __kernel void rank_rows(int tri, int upper, int packed, int two, int skipzero,
 	}
 	if (incy == 1) {
 		for (; c + 8 <= hi; c += 8) {
-			vstore8(vload8(0, row + (c - lo)) + t * vload8(0, y + offy + c), 0, row + (c - lo));
+			st8(ld8(row + (c - lo)) + t * ld8(y + offy + c), row + (c - lo));
 		}
 	}
 	for (; c < hi; c++) {
@@ -477,7 +496,7 @@ __kernel void gemv_t_rows(int m, int n, int rb, __global const real* a, int lda,
 	__global real* p = part + (long)g * n;
 	int j = 0;
 	for (; j + 8 <= n; j += 8) {
-		vstore8((real8)0, 0, p + j);
+		st8((real8)0, p + j);
 	}
 	for (; j < n; j++) {
 		p[j] = 0;
@@ -488,7 +507,7 @@ __kernel void gemv_t_rows(int m, int n, int rb, __global const real* a, int lda,
 		__global const real* r0 = a + i * lda;
 		__global const real* r1 = r0 + lda;
 		for (j = 0; j + 8 <= n; j += 8) {
-			vstore8(vload8(0, p + j) + (vload8(0, r0 + j) * x0 + vload8(0, r1 + j) * x1), 0, p + j);
+			st8(ld8(p + j) + (ld8(r0 + j) * x0 + ld8(r1 + j) * x1), p + j);
 		}
 		for (; j < n; j++) {
 			p[j] += r0[j] * x0 + r1[j] * x1;
@@ -498,7 +517,7 @@ __kernel void gemv_t_rows(int m, int n, int rb, __global const real* a, int lda,
 		const real x0 = x[offx + i * incx];
 		__global const real* r0 = a + i * lda;
 		for (j = 0; j + 8 <= n; j += 8) {
-			vstore8(vload8(0, p + j) + vload8(0, r0 + j) * x0, 0, p + j);
+			st8(ld8(p + j) + ld8(r0 + j) * x0, p + j);
 		}
 		for (; j < n; j++) {
 			p[j] += r0[j] * x0;

@@ -89,11 +89,6 @@ func ScalOnDevice[T Real](c *Call, n int, alpha T, x *cl.Buffer, offX, incX int)
 }
 
 func CopyOnDevice[T Real](c *Call, n int, x *cl.Buffer, offX, incX int, y *cl.Buffer, offY, incY int) {
-	if c.E.Prof.IsCPU() && n > 0 && incX == 1 && incY == 1 && (x != y || offX+n <= offY || offY+n <= offX) {
-		// A CPU device's own copy (a memcpy) outruns the kernel there.
-		c.Enqueue("enqueue", func(q *cl.Queue) (*cl.Event, error) { return cl.CopyBuffer[T](q, x, y, offX, offY, n) })
-		return
-	}
 	L1Run(c, "copy", n, append(L1At(x, offX, incX), L1At(y, offY, incY)...)...)
 }
 

@@ -20,7 +20,7 @@ type L1Shape struct {
 	// work-item taking Unroll vectors once.
 	EwGroups int
 	Cover    bool
-	Block    bool // L1_BLOCK: a group's loads are consecutive blocks
+	Block    bool // L1_BLOCK: each group takes one run of consecutive vectors
 	Idx32    bool // L1_IDX32: 32-bit indices in the unit-stride loops
 	Nrm2D    bool // L1_NRM2_D: float nrm2 sums squares in double (devices with fp64)
 	Lean     bool // L1_LEAN: nrm2 and iamax with fewer instructions per element
@@ -74,9 +74,10 @@ func L1ShapeOfEntry(e l12tuning.Entry, p platform.Profile) L1Shape {
 // two loads in flight per work-item, and enough groups for 2048 work-items
 // per compute unit, so that every compute unit holds as many as it can
 // run, and a second pass of a work-item per partial. A CPU gets its
-// preferred vector width (1 if it reports none), groups of 64 and four
-// groups per core: the work-items of a group are one loop on one core,
-// and a few groups per core even out the load. Both get the lean nrm2 and
+// preferred vector width (1 if it reports none) and four work-groups of
+// one work-item per core, each taking one run of the vector (L1_BLOCK): a
+// work-group is a loop on one core, which then streams through memory in
+// order, and a few groups per core even out the load. Both get the lean nrm2 and
 // iamax (L1_LEAN), and neither the one-pass reductions: their merge
 // relies on global memory fences across work-groups, which only a
 // measured entry vouches for on its device.
@@ -89,7 +90,7 @@ func L1ShapeDerived(p platform.Profile, prec int) L1Shape {
 	cu := max(p.ComputeUnits, 1)
 	var s L1Shape
 	if p.IsCPU() {
-		s = L1Shape{Local: 64, Vec: pow2Floor(min(max(pref, 1), 16)), Unroll: 1, Groups: 4 * cu, Lean: true}
+		s = L1Shape{Local: 1, Vec: pow2Floor(min(max(pref, 1), 16)), Unroll: 1, Groups: 4 * cu, Block: true, Lean: true}
 	} else {
 		s = L1Shape{Local: 256, Vec: pow2Floor(min(max(pref, 16/elem), 16)), Unroll: 2, Lean: true, FinWide: true}
 	}

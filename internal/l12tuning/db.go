@@ -48,8 +48,9 @@ type Entry struct {
 	// Cover: the element-wise grid covers the vector (each work-item
 	// does Unroll vectors once, no grid stride); EwGroups is then unused.
 	Cover bool `json:"cover,omitempty"`
-	// Block: each work-group takes blocks of Local·Unroll consecutive
-	// vectors (L1_BLOCK) instead of the grid-strided ones.
+	// Block: each work-group takes one run of consecutive vectors, the
+	// vectors split evenly over the groups (L1_BLOCK), instead of
+	// grid-strided ones.
 	Block bool `json:"block,omitempty"`
 	// Idx32: the unit-stride loops index in 32 bits (L1_IDX32).
 	Idx32 bool `json:"idx32,omitempty"`
