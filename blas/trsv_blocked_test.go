@@ -3,7 +3,10 @@ package clblas
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
+
+	"github.com/gocompute/opencl/cl"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
@@ -71,21 +74,35 @@ func trsvBlockedRun[T float32 | float64](t *testing.T, e *eng.Engine, prefix str
 	}
 }
 
-// TestBandMVWide checks the band products (kernels/bandmv.cl) on bands
-// wider than their tiles and work-groups, against gonum: sbmv over several
-// tile rows and diagonals of tiles, gbmv in both orientations with
-// unequal kl and ku on non-square matrices, every (alpha, beta) pair.
+// TestBandMVWide checks the band products on bands wider than their
+// tiles, work-groups and row blocks, against gonum: sbmv over several tile
+// rows and diagonals of tiles, tbmv and tbsv both ways with unit and
+// non-unit diagonals, gbmv in both orientations with unequal kl and ku on
+// non-square matrices, every (alpha, beta) pair. It runs the GPUs' kernels
+// (kernels/bandmv.cl, level2.cl's mv), and on a CPU device also the
+// CPUs' (level2.cl's band_rows, band_t_rows and band_t_sum, and
+// tri_solve_seq on band storage).
 func TestBandMVWide(t *testing.T) {
-	impl, e := privateImpl(t, nil)
-	gpuKernels(e)
-	if _, ok := openclDevice[float64](impl); ok {
-		t.Run("float64", func(t *testing.T) {
-			bandWideRun(t, l2ops64(impl), l2ops64(gonum.Implementation{}), 1e-12)
+	for _, kernels := range []string{"gpu", "cpu"} {
+		t.Run(kernels, func(t *testing.T) {
+			impl, e := privateImpl(t, nil)
+			if kernels == "gpu" {
+				gpuKernels(e)
+			} else if !e.Prof.IsCPU() {
+				t.Skip("the CPU kernels run on CPU devices only")
+			}
+			// Scratch the kernels should not read holds NaN.
+			poisonScratch(t, e, 4096, 8)
+			if _, ok := openclDevice[float64](impl); ok {
+				t.Run("float64", func(t *testing.T) {
+					bandWideRun(t, l2ops64(impl), l2ops64(gonum.Implementation{}), 1e-12)
+				})
+			}
+			t.Run("float32", func(t *testing.T) {
+				bandWideRun(t, l2ops32(impl), l2ops32(gonum.Implementation{}), 2e-4)
+			})
 		})
 	}
-	t.Run("float32", func(t *testing.T) {
-		bandWideRun(t, l2ops32(impl), l2ops32(gonum.Implementation{}), 2e-4)
-	})
 }
 
 func bandWideRun[T float32 | float64](t *testing.T, got, want l2ops[T], tol float64) {
@@ -102,11 +119,22 @@ func bandWideRun[T float32 | float64](t *testing.T, got, want l2ops[T], tol floa
 			x, y := c.strided(n, incX), c.strided(n, incY)
 			desc := fmt.Sprintf("ul=%c n=%d k=%d lda=%d incX=%d incY=%d alpha=%v beta=%v", ul, n, k, lda, incX, incY, alpha, beta)
 			c.check("sbmv", desc, y, func(o l2ops[T], y []T) { o.sbmv(ul, n, k, alpha, a, lda, x, incX, beta, y, incY) })
+			for _, d := range l2diags {
+				// A unit diagonal is stored as NaN: reading it shows.
+				ta := c.fill(s, d == blas.Unit, true)
+				for _, tA := range l2trans {
+					desc := fmt.Sprintf("ul=%c tA=%c d=%c n=%d k=%d lda=%d incX=%d", ul, tA, d, n, k, lda, incX)
+					mv, sv := c.triOps(eng.L2Band, ul, tA, d, n, k, ta, lda, incX)
+					c.check(mv.name, desc, x, mv.f)
+					c.check(sv.name, desc, x, sv.f)
+				}
+			}
 		}
 	}
-	for _, sh := range [][4]int{{200, 150, 70, 3}, {150, 200, 0, 90}, {97, 130, 40, 40}, {130, 97, 129, 96}} {
+	for _, sh := range [][4]int{{200, 150, 70, 3}, {150, 200, 0, 90}, {97, 130, 40, 40}, {130, 97, 129, 96}, {40, 200, 5, 3}, {33, 97, 0, 0}} {
 		m, nn, kl, ku := sh[0], sh[1], sh[2], sh[3]
-		for _, tA := range l2trans {
+		// Three (alpha, beta) pairs in a row: at least one with alpha ≠ 0.
+		for _, tA := range slices.Repeat(l2trans, 3) {
 			alpha, beta := c.nextAB()
 			lda := kl + ku + 1 + 2
 			a := c.dense(min(m, nn+kl), kl+ku+1, lda)
@@ -133,4 +161,29 @@ func TestResidentLevel2Portable(t *testing.T) {
 		t.Run("float64", func(t *testing.T) { residentLevel2[float64](t, impl) })
 	}
 	t.Run("float32", func(t *testing.T) { residentLevel2[float32](t, impl) })
+}
+
+// poisonScratch puts count buffers of the pool's size class for bytes into
+// e's pool, filled with NaN, so that calls whose scratch comes from that
+// class read NaN wherever their kernels read scratch they did not write.
+func poisonScratch(t *testing.T, e *eng.Engine, bytes, count int) {
+	t.Helper()
+	bufs := make([]*cl.Buffer, count)
+	for i := range bufs {
+		b, err := e.Buffers.Get(bytes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// All ones: NaN as float32 and as float64.
+		if _, err := cl.FillBuffer(e.Queue, b, uint32(0xFFFFFFFF), 0, b.Size()/4); err != nil {
+			t.Fatal(err)
+		}
+		bufs[i] = b
+	}
+	if err := e.Queue.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range bufs {
+		e.Buffers.Put(b)
+	}
 }

@@ -316,26 +316,29 @@ __kernel void tri_cols(int upper, int packed, int unit, int skipdiag, int accumu
 
 // tri_solve_seq is the triangular solve for CPU devices: M·x = b in place by
 // ONE work-item, which on a CPU beats a work-group that meets at a barrier
-// for every row. It walks A's stored rows, contiguous in dense and packed
-// storage, as gonum's Go code does: for op(A) = A a row's solved part is a
+// for every row. It walks A's stored rows, contiguous in dense, packed and
+// band storage (band: k diagonals beside the main one, gonum's row-major
+// band layout), as gonum's Go code does: for op(A) = A a row's solved part is a
 // dot product with x (forward for lower, backward for upper); for
 // op(A) = Aᵀ each solved x(i) is subtracted along A's row i (backward for
 // lower, forward for upper).
-__kernel void tri_solve_seq(int upper, int packed, int trans, int unit, int n,
+__kernel void tri_solve_seq(int upper, int packed, int band, int k, int trans, int unit, int n,
                             __global const real* a, int lda,
                             __global real* x, int offx, int incx) {
 	if (get_global_id(0) != 0) {
 		return;
 	}
 	const int fwd = (upper == trans); // op(A) lower triangular
+	const int reach = band ? k : n;   // the stored columns' distance from the diagonal
 	for (int s = 0; s < n; s++) {
 		const int i = fwd ? s : n - 1 - s;
 		// The off-diagonal part of A's stored row i: [lo, hi).
-		const int lo = upper ? i + 1 : 0;
-		const int hi = upper ? n : i;
-		__global const real* row = a + tri_row_at(packed, upper, n, lda, i, upper ? i : 0);
-		// row[c - base] is A(i, c); the diagonal is at c = i.
-		const int base = upper ? i : 0;
+		const int lo = upper ? i + 1 : max(0, i - reach);
+		const int hi = upper ? min(n, i + reach + 1) : i;
+		// row[c - base] is A(i, c); the diagonal is at c = i. A band's
+		// row i holds its columns from i (upper) or i − k (lower) on.
+		__global const real* row = band ? a + (long)i * lda : a + tri_row_at(packed, upper, n, lda, i, upper ? i : 0);
+		const int base = band ? (upper ? i : i - k) : (upper ? i : 0);
 		const long ix = offx + (long)i * incx;
 		if (!trans) {
 			real xi = x[ix] - row_dot(row, base, lo, hi, x, offx, incx);
@@ -542,6 +545,123 @@ __kernel void gemv_t_sum(int m, int n, int nb, real alpha, __global const real* 
 		}
 		y[iy] = r;
 	}
+}
+
+// band_rows, band_t_rows and band_t_sum are the band products for CPU
+// devices, on gonum's row-major band storage: row i of the m×n band A
+// holds A(i, j) for j in [i − kl, i + ku] at a[i·lda + kl + j − i], so a
+// row's band is contiguous. A symmetric or triangular band stores one
+// triangle: kl = 0 (upper) or ku = 0 (lower). Every product inside the
+// band is computed once (no fma), so NaN and Inf spread as in mv; an
+// output without terms keeps b, as in gonum.
+
+// band_rows: y(i) = b(i) + alpha·Σ_j A(i,j)·x(j) over row i's band, a
+// work-item per row, with b = beta·y(i) (0 when beta == 0) and the
+// diagonal taken as 1 (unit).
+__kernel void band_rows(int m, int n, int kl, int ku, int unit, real alpha,
+                        __global const real* a, int lda,
+                        __global const real* x, int offx, int incx,
+                        real beta, __global real* y, int offy, int incy) {
+	const int i = get_global_id(0);
+	if (i >= m) {
+		return;
+	}
+	__global const real* row = a + (long)i * lda;
+	const int base = i - kl; // row[c − base] is A(i, c)
+	const int lo = max(0, i - kl), hi = min(n, i + ku + 1);
+	real s;
+	if (unit && i < n) {
+		s = row_dot(row, base, lo, i, x, offx, incx) + row_dot(row, base, i + 1, hi, x, offx, incx);
+		s += x[offx + (long)i * incx];
+	} else {
+		s = row_dot(row, base, lo, hi, x, offx, incx);
+	}
+	const long iy = offy + (long)i * incy;
+	real r = (beta == 0) ? (real)0 : beta * y[iy];
+	if (hi > lo) {
+		r += alpha * s;
+	}
+	y[iy] = r;
+}
+
+// band_axpy: p[k] += r[k]·t for k in [lo, hi), 8 at a time over the
+// 8-element pieces of p (k a multiple of 8 at each piece's start). The
+// rows of band_t_rows update windows of p that move one element a row;
+// whole pieces make each load of p read what one earlier store wrote, which
+// the core then passes on without waiting for the cache (a load straddling
+// two earlier stores has to wait).
+static inline void band_axpy(__global real* p, __global const real* r, real t, int lo, int hi) {
+	int k = lo;
+	for (; k < min(hi, (lo + 7) & ~7); k++) {
+		p[k] += r[k] * t;
+	}
+	for (; k + 8 <= hi; k += 8) {
+		st8(ld8(p + k) + ld8(r + k) * t, p + k);
+	}
+	for (; k < hi; k++) {
+		p[k] += r[k] * t;
+	}
+}
+
+// band_t_rows: the transposed band product's partial sums, in the axpy
+// orientation of gemv_t_rows: work-item g takes rows [g·rb, min(m,
+// (g+1)·rb)) and adds x(i)·A(i, :) over each row's band into its partial
+// part[g·pw + j − (g·rb − kl)], which holds the columns its rows reach (pw
+// ≥ rb + kl + ku, a multiple of 8); band_t_sum adds the partials. The diagonal is left out
+// (skipdiag) or taken as 1 (unit).
+__kernel void band_t_rows(int m, int n, int kl, int ku, int rb, int pw, int skipdiag, int unit,
+                          __global const real* a, int lda,
+                          __global const real* x, int offx, int incx, __global real* part) {
+	const int g = get_global_id(0);
+	const int i0 = g * rb, i1 = min(m, i0 + rb);
+	const int c0 = i0 - kl; // the column of p[0]
+	__global real* p = part + (long)g * pw;
+	for (int j = max(0, c0); j < min(n, i1 + ku); j++) {
+		p[j - c0] = 0;
+	}
+	for (int i = i0; i < i1; i++) {
+		const real xi = x[offx + (long)i * incx];
+		// r[k] is A(i, c0 + k): row i's band from k = i − kl − c0 on.
+		__global const real* r = a + (long)i * lda + kl - i + c0;
+		const int lo = max(0, i - kl) - c0, hi = min(n, i + ku + 1) - c0, d = i - c0;
+		if ((skipdiag || unit) && i < n) {
+			band_axpy(p, r, xi, lo, d);
+			band_axpy(p, r, xi, d + 1, hi);
+			if (unit && !skipdiag) {
+				p[d] += xi;
+			}
+		} else {
+			band_axpy(p, r, xi, lo, hi);
+		}
+	}
+}
+
+// band_t_sum: y(j) = b(j) + alpha·Σ_g part of column j over the partials of
+// band_t_rows that hold it, a work-item per column, with b = y(j)
+// (accumulate) or beta·y(j) (0 when beta == 0).
+__kernel void band_t_sum(int m, int n, int kl, int ku, int rb, int pw, int accumulate, real alpha,
+                         __global const real* part, real beta, __global real* y, int offy, int incy) {
+	const int j = get_global_id(0);
+	if (j >= n) {
+		return;
+	}
+	const long iy = offy + (long)j * incy;
+	real r = accumulate ? y[iy] : ((beta == 0) ? (real)0 : beta * y[iy]);
+	// Column j has terms in rows [max(0, j − ku), min(m − 1, j + kl)];
+	// partial g holds columns [g·rb − kl, min(m, (g+1)·rb) + ku), so the
+	// partials of [glo, ghi] hold column j. No test inside the loop: PoCL
+	// runs a loop whose loads are conditional ten times slower.
+	if (m > 0 && j - ku <= m - 1) {
+		const int from = j - ku - rb + 1;
+		const int glo = from <= 0 ? 0 : (from + rb - 1) / rb;
+		const int ghi = min((m - 1) / rb, (j + kl) / rb);
+		real s = 0;
+		for (int g = glo; g <= ghi; g++) {
+			s += part[(long)g * pw + j - (g * rb - kl)];
+		}
+		r += alpha * s;
+	}
+	y[iy] = r;
 }
 
 // scale_y: y(i) = beta·y(i), or 0 when beta == 0 (the alpha == 0 case of

@@ -164,6 +164,10 @@ func L2mvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, nout, nin int, alpha T
 		streamMV(c, o, a, ld, off, alpha, 0, x, offX, incX, beta, 0, y, offY, incY) // symv_stream.go
 		return
 	}
+	if d.storage == L2Band && L2OnCPU(c) {
+		bandCPU(c, d, a, alpha, x, offX, incX, beta, y, offY, incY)
+		return
+	}
 	if d.storage == L2Band && d.kind != l2KindTriangular {
 		bandOnDevice(c, d, a, alpha, x, offX, incX, beta, y, offY, incY) // band_fast.go
 		return
@@ -191,6 +195,10 @@ func L2trmvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.Buffer,
 		} else {
 			c.Run(c.Kernel(l2File, "tri_rows"), []int{Groups(n, l2CPUGroup)}, []int{l2CPUGroup}, append(tri, rest...)...)
 		}
+		return
+	}
+	if d.storage == L2Band && L2OnCPU(c) {
+		bandCPU(c, d, a, T(1), x, offX, incX, T(0), out, offO, incO)
 		return
 	}
 	if d.storage == L2Dense && d.kl == n-1 || packedTrmvStream(c, d, ElemSize[T]()) {
@@ -222,10 +230,10 @@ func L2trsvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.Buffer,
 		c.Fail(errL2TooLarge)
 		return
 	}
-	if d.cpuTriangle(c) {
+	if d.cpuTriangle(c) || L2OnCPU(c) && d.storage == L2Band {
 		// A CPU device: one work-item, no barrier per row.
 		c.Run(c.Kernel(l2File, "tri_solve_seq"), []int{1}, []int{1}, l2bool(d.upper), l2bool(d.storage == L2Packed),
-			l2bool(d.trans), l2bool(d.unit), int32(n), a, int32(d.Lda), x, int32(offX), int32(incX))
+			l2bool(d.storage == L2Band), int32(d.kl), l2bool(d.trans), l2bool(d.unit), int32(n), a, int32(d.Lda), x, int32(offX), int32(incX))
 		return
 	}
 	trsvBlockedOnDevice[T](c, d.solve(n, 0, ElemSize[T]()), a, x, offX, incX)
@@ -512,16 +520,59 @@ const (
 	GemvTCPURows                 // gemv_t_rows, then gemv_t_sum: blocks of whole rows
 )
 
+// bandCPU enqueues y = alpha·M·x + beta·y for the band descriptor d (a
+// general, symmetric or triangular band; alpha ≠ 0) on a CPU device, each
+// stored row walked contiguously: band_rows for a row's products, and for
+// op(A) = Aᵀ and a symmetric band's other triangle band_t_rows then
+// band_t_sum. A symmetric or triangular band stores one triangle: no
+// sub-diagonals (upper) or no super-diagonals (lower).
+func bandCPU[T Real](c *Call, d L2Mat, a *cl.Buffer, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
+	kl, ku := d.kl, d.ku
+	if d.kind != l2KindGeneral {
+		kl, ku = d.kl, 0
+		if d.upper {
+			kl, ku = 0, d.ku
+		}
+	}
+	unit := l2bool(d.kind == l2KindTriangular && d.unit)
+	vecs := []any{x, int32(offX), int32(incX), beta, y, int32(offY), int32(incY)}
+	if !d.trans {
+		c.Run(c.Kernel(l2File, "band_rows"), []int{Groups(d.m, l2CPUGroup)}, []int{l2CPUGroup},
+			append([]any{int32(d.m), int32(d.n), int32(kl), int32(ku), unit, alpha, a, int32(d.Lda)}, vecs...)...)
+		if d.kind != l2KindSymmetric {
+			return
+		}
+	}
+	// Aᵀ's products, or the symmetric band's stored rows as its columns
+	// (the diagonal left out: band_rows took it), added to y.
+	sym := d.kind == l2KindSymmetric
+	nb, rb := cpuRowBlocks(c, d.m)
+	pw := L3CeilDiv(rb+kl+ku, 8) * 8
+	part := Alloc[T](c, nb*pw)
+	c.Run(c.Kernel(l2File, "band_t_rows"), []int{nb}, []int{1},
+		int32(d.m), int32(d.n), int32(kl), int32(ku), int32(rb), int32(pw), l2bool(sym), unit, a, int32(d.Lda),
+		x, int32(offX), int32(incX), part)
+	c.Run(c.Kernel(l2File, "band_t_sum"), []int{Groups(d.n, l2CPUGroup)}, []int{l2CPUGroup},
+		int32(d.m), int32(d.n), int32(kl), int32(ku), int32(rb), int32(pw), l2bool(sym), alpha, part, beta, y, int32(offY), int32(incY))
+}
+
 // gemvTRowsCPU enqueues y = alpha·Aᵀ·x + beta·y for the dense m×n A on a
-// CPU device: gemv_t_rows over two row blocks a compute unit (rows of at
-// least 16 each), then gemv_t_sum.
+// CPU device: gemv_t_rows over the row blocks of cpuRowBlocks, then
+// gemv_t_sum.
 func gemvTRowsCPU[T Real](c *Call, m, n int, a *cl.Buffer, lda int, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
-	nb := max(min(2*max(c.E.Prof.ComputeUnits, 1), L3CeilDiv(m, 16)), 1)
-	rb := max(L3CeilDiv(m, nb), 1)
-	nb = max(L3CeilDiv(m, rb), 1)
+	nb, rb := cpuRowBlocks(c, m)
 	part := Alloc[T](c, nb*n)
 	c.Run(c.Kernel(l2File, "gemv_t_rows"), []int{nb}, []int{1},
 		int32(m), int32(n), int32(rb), a, int32(lda), x, int32(offX), int32(incX), part)
 	c.Run(c.Kernel(l2File, "gemv_t_sum"), []int{Groups(L3CeilDiv(n, 8), l2CPUGroup)}, []int{l2CPUGroup},
 		int32(m), int32(n), int32(nb), alpha, part, beta, y, int32(offY), int32(incY))
+}
+
+// cpuRowBlocks splits m rows into nb blocks of rb rows (the last may be
+// shorter) for the partial sums of gemv_t_rows and band_t_rows: two
+// blocks a compute unit, of at least 16 rows each.
+func cpuRowBlocks(c *Call, m int) (nb, rb int) {
+	nb = max(min(2*max(c.E.Prof.ComputeUnits, 1), L3CeilDiv(m, 16)), 1)
+	rb = max(L3CeilDiv(m, nb), 1)
+	return max(L3CeilDiv(m, rb), 1), rb
 }
