@@ -25,6 +25,25 @@ typedef float8 real8;
 #error "PRECISION must be 32 or 64"
 #endif
 
+// ld8 and st8 load and store 8 consecutive elements at any alignment.
+// PoCL's vload8 and vstore8 of floats become pairs of 8-byte moves put
+// together lane by lane, and of doubles 16-byte ones; element by element,
+// the compiler joins them into whole unaligned vector moves.
+static inline real8 ld8(const __global real* p) {
+	return (real8)(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]);
+}
+
+static inline void st8(const real8 v, __global real* p) {
+	p[0] = v.s0;
+	p[1] = v.s1;
+	p[2] = v.s2;
+	p[3] = v.s3;
+	p[4] = v.s4;
+	p[5] = v.s5;
+	p[6] = v.s6;
+	p[7] = v.s7;
+}
+
 // argmax_local reduces the work-group's (value, index) pairs, one per
 // work-item, to lmax[0] and lidx[0]: the largest value, and the smallest
 // index among equal values (BLAS's i?amax keeps the first). Every

@@ -185,6 +185,117 @@ __kernel void zmv(ZMAT_PARAMS, int nout, real are, real aim,
 	y[iy] = r;
 }
 
+// zgemv_rows, zgemv_t_rows and zgemv_t_sum are the dense general products
+// for CPU devices, as level2.cl's gemv_rows, gemv_t_rows and gemv_t_sum:
+// a work-item walks contiguous memory with 8-lane arithmetic (4 complex
+// numbers a vector, their parts side by side) and no barrier.
+
+// zrow_dot is Σ_{c in [0, n)} row[c]·x(c). With x contiguous, 4 products
+// at a time: a·v holds (ar·xr, ai·xi) pairs and a·swap(v) (ar·xi, ai·xr)
+// pairs, summed lane by lane and put together at the end.
+static inline real2 zrow_dot(__global const real2* row, int n, __global const real2* x, long offx, int incx) {
+	real2 s = (real2)(0, 0);
+	int c = 0;
+	if (incx == 1) {
+		__global const real* r = (__global const real*)row;
+		__global const real* v = (__global const real*)(x + offx);
+		real8 pp = 0, px = 0;
+		for (; c + 4 <= n; c += 4) {
+			const real8 a = ld8(r + 2 * c), b = ld8(v + 2 * c);
+			pp += a * b;
+			px += a * b.s10325476;
+		}
+		const real4 e = pp.even - pp.odd, f = px.even + px.odd;
+		s = (real2)((e.s0 + e.s1) + (e.s2 + e.s3), (f.s0 + f.s1) + (f.s2 + f.s3));
+	}
+	for (; c < n; c++) {
+		s += zmul(row[c], x[offx + (long)c * incx]);
+	}
+	return s;
+}
+
+// zbeta_y is y(i) scaled by beta (0 when beta is 0, y(i) when it is 1).
+static inline real2 zbeta_y(real bre, real bim, __global const real2* y, long iy) {
+	if (bre == (real)0 && bim == (real)0) {
+		return (real2)(0, 0);
+	}
+	if (bre == (real)1 && bim == (real)0) {
+		return y[iy];
+	}
+	return zmul((real2)(bre, bim), y[iy]);
+}
+
+// zgemv_rows: y(i) = alpha·Σ_j A(i,j)·x(j) + beta·y(i), a work-item per row
+// of the dense m×n A.
+__kernel void zgemv_rows(int m, int n, real are, real aim, __global const real2* a, int lda,
+                         __global const real2* x, long offx, int incx,
+                         real bre, real bim, __global real2* y, long offy, int incy) {
+	const int i = get_global_id(0);
+	if (i >= m) {
+		return;
+	}
+	const real2 s = zrow_dot(a + (long)i * lda, n, x, offx, incx);
+	const long iy = offy + (long)i * incy;
+	real2 r = zbeta_y(bre, bim, y, iy);
+	if (n > 0) {
+		r += zmul((real2)(are, aim), s);
+	}
+	y[iy] = r;
+}
+
+// zgemv_t_rows: the partial sums of y(j) = Σ_i op(A(i,j))·x(i), op the
+// identity or (conj) the conjugate, in the axpy orientation: work-item g
+// adds x(i)·op(A(i, :)) for rows [g·rb, min(m, (g+1)·rb)) into part[g·n …].
+// With the parts side by side, a row's piece a adds a·(xr, ±xr …) +
+// swap(a)·(∓xi, xi …).
+__kernel void zgemv_t_rows(int m, int n, int rb, int conj, __global const real2* a, int lda,
+                           __global const real2* x, long offx, int incx, __global real2* part) {
+	const int g = get_global_id(0);
+	const long i0 = (long)g * rb, i1 = min((long)m, i0 + rb);
+	__global real2* p = part + (long)g * n;
+	__global real* pr = (__global real*)p;
+	for (int j = 0; j < n; j++) {
+		p[j] = (real2)(0, 0);
+	}
+	const real sg = conj ? (real)-1 : (real)1;
+	for (long i = i0; i < i1; i++) {
+		const real2 xi = x[offx + i * incx];
+		__global const real2* row = a + i * lda;
+		__global const real* rr = (__global const real*)row;
+		const real8 u = (real8)(xi.x, sg * xi.x, xi.x, sg * xi.x, xi.x, sg * xi.x, xi.x, sg * xi.x);
+		const real8 w = (real8)(-sg * xi.y, xi.y, -sg * xi.y, xi.y, -sg * xi.y, xi.y, -sg * xi.y, xi.y);
+		int j = 0;
+		for (; j + 4 <= n; j += 4) {
+			const real8 v = ld8(rr + 2 * j);
+			st8(ld8(pr + 2 * j) + (v * u + v.s10325476 * w), pr + 2 * j);
+		}
+		for (; j < n; j++) {
+			const real2 e = conj ? zconj(row[j]) : row[j];
+			p[j] += zmul(e, xi);
+		}
+	}
+}
+
+// zgemv_t_sum: y(j) = alpha·Σ_{g < nb} part[g·n + j] + beta·y(j) (alpha·Σ
+// only if m > 0), a work-item per element.
+__kernel void zgemv_t_sum(int m, int n, int nb, real are, real aim, __global const real2* part,
+                          real bre, real bim, __global real2* y, long offy, int incy) {
+	const int j = get_global_id(0);
+	if (j >= n) {
+		return;
+	}
+	real2 s = (real2)(0, 0);
+	for (int g = 0; g < nb; g++) {
+		s += part[(long)g * n + j];
+	}
+	const long iy = offy + (long)j * incy;
+	real2 r = zbeta_y(bre, bim, y, iy);
+	if (m > 0) {
+		r += zmul((real2)(are, aim), s);
+	}
+	y[iy] = r;
+}
+
 // zmv_wg is zmv with one work-group of ZMV_WG work-items per element of
 // y, which split the row and reduce in local memory: for GPUs, where a
 // work-item per row would read A's rows with a stride. (The transposed

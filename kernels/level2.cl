@@ -145,25 +145,6 @@ void mv(MAT_PARAMS, int nout, real alpha,
 	}
 }
 
-// ld8 and st8 load and store 8 consecutive elements at any alignment.
-// PoCL's vload8 and vstore8 of floats become pairs of 8-byte moves put
-// together lane by lane, and of doubles 16-byte ones; element by element,
-// the compiler joins them into whole unaligned vector moves.
-static inline real8 ld8(const __global real* p) {
-	return (real8)(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]);
-}
-
-static inline void st8(const real8 v, __global real* p) {
-	p[0] = v.s0;
-	p[1] = v.s1;
-	p[2] = v.s2;
-	p[3] = v.s3;
-	p[4] = v.s4;
-	p[5] = v.s5;
-	p[6] = v.s6;
-	p[7] = v.s7;
-}
-
 // row_dot is Σ_{c in [lo, hi)} row[c - base]·x(c), 16 products at a time
 // into two vectors of 8 partial sums (added at the end) when x is
 // contiguous: two sums, so that each addition need not wait for the one

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"slices"
+
 	"gonum.org/v1/gonum/blas"
 
 	"github.com/gocompute/opencl/cl"
@@ -81,6 +83,10 @@ func CxMVOnDevice[R Real](c *Call, d CxMat, a *cl.Buffer, nout int, are, aim R, 
 		zgemvNOnDevice(c, d.m, d.n, d.Lda, a, are, aim, x, offX, incX, bre, bim, y, offY, incY) // gemv_fast.go
 		return
 	}
+	if d.kind == l2KindGeneral && d.storage == L2Dense && L2OnCPU(c) {
+		zgemvCPU(c, d, a, are, aim, x, offX, incX, bre, bim, y, offY, incY)
+		return
+	}
 	if o, ld, off, ok := cxStreamOp(c, d); ok {
 		streamMV(c, o, a, ld, off, are, aim, x, offX, incX, bre, bim, y, offY, incY) // symv_stream.go
 		return
@@ -94,6 +100,26 @@ func CxMVOnDevice[R Real](c *Call, d CxMat, a *cl.Buffer, nout int, are, aim R, 
 		return
 	}
 	c.Run(c.Kernel(cxL2File, "zmv_wg"), []int{nout * zmvGroup}, []int{zmvGroup}, args...)
+}
+
+// zgemvCPU enqueues y = alpha·op(A)·x + beta·y for the dense general
+// descriptor d on a CPU device: zgemv_rows for A; for Aᵀ and Aᴴ
+// zgemv_t_rows over the row blocks of cpuRowBlocks, then zgemv_t_sum.
+func zgemvCPU[R Real](c *Call, d CxMat, a *cl.Buffer, are, aim R, x *cl.Buffer, offX, incX int, bre, bim R, y *cl.Buffer, offY, incY int) {
+	xv := []any{x, int64(offX), int32(incX)}
+	yv := []any{bre, bim, y, int64(offY), int32(incY)}
+	if !d.trans {
+		head := []any{int32(d.m), int32(d.n), are, aim, a, int32(d.Lda)}
+		c.Run(c.Kernel(cxL2File, "zgemv_rows"), []int{Groups(d.m, l2CPUGroup)}, []int{l2CPUGroup},
+			slices.Concat(head, xv, yv)...)
+		return
+	}
+	nb, rb := cpuRowBlocks(c, d.m)
+	part := Alloc[R](c, 2*nb*d.n)
+	head := []any{int32(d.m), int32(d.n), int32(rb), l2bool(d.conj), a, int32(d.Lda)}
+	c.Run(c.Kernel(cxL2File, "zgemv_t_rows"), []int{nb}, []int{1}, slices.Concat(head, xv, []any{part})...)
+	c.Run(c.Kernel(cxL2File, "zgemv_t_sum"), []int{Groups(d.n, l2CPUGroup)}, []int{l2CPUGroup},
+		slices.Concat([]any{int32(d.m), int32(d.n), int32(nb), are, aim, part}, yv)...)
 }
 
 // cxStreamOp is symv_stream's complex product for d on GPUs: the
