@@ -44,13 +44,15 @@ func TestGemvColsWidths(t *testing.T) {
 }
 
 // TestTriColsWidths runs SYMV, SPMV and TRMV (both transposes) on the
-// device (a CPU device's tri_rows and tri_cols: a work-item per 32
-// columns) with n below, at and past multiples of 32, against gonum.
+// device (a CPU device's tri_rows, and band_t_rows and band_t_sum over the
+// triangle's rows in blocks) with n below, at and past multiples of 32,
+// against gonum.
 func TestTriColsWidths(t *testing.T) {
-	impl, _ := privateImpl(t, nil)
+	impl, e := privateImpl(t, nil)
 	if _, fp64 := openclDevice[float64](impl); !fp64 {
 		t.Skip("no float64 device")
 	}
+	poisonScratch(t, e, 4096, 8)
 	rnd := rand.New(rand.NewPCG(13, 14))
 	check := func(name string, got, want []float64) {
 		t.Helper()

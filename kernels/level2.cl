@@ -175,18 +175,15 @@ static inline real row_dot(__global const real* row, int base, int lo, int hi,
 	return s;
 }
 
-// tri_rows and tri_cols are the symmetric and triangular products on
-// dense or packed storage for CPU devices (see gemv_rows). Each walks one
-// triangle of A — upper: A(i,j) stored for j ≥ i, lower: for j ≤ i — whose
-// rows are contiguous in both storages:
-//   tri_rows  y(i) = b(i) + alpha·Σ_j A(i,j)·x(j) over row i's stored
-//             columns, a work-item per row;
-//   tri_cols  y(j) = b(j) + alpha·Σ_i A(i,j)·x(i) over the stored rows
-//             holding column j, a work-item per 32 columns;
-// with b = y (accumulate) or beta·y (0 when beta == 0), the diagonal left
-// out (skipdiag) or taken as 1 (unit). Symv is tri_rows then tri_cols
-// without the diagonal; trmv is one of them with beta = 0. Every product
-// inside the triangle is computed once, so NaN and Inf spread as in mv.
+// tri_rows is the symmetric and triangular products' row part on dense or
+// packed storage for CPU devices (see gemv_rows). It walks one triangle of
+// A — upper: A(i,j) stored for j ≥ i, lower: for j ≤ i — whose rows are
+// contiguous in both storages: y(i) = b(i) + alpha·Σ_j A(i,j)·x(j) over row
+// i's stored columns, a work-item per row, with b = beta·y (0 when beta ==
+// 0), the diagonal left out (skipdiag) or taken as 1 (unit). The column
+// part (symv's other triangle, trmv with Aᵀ) is band_t_rows and
+// band_t_sum's. Every product inside the triangle is computed once, so NaN
+// and Inf spread as in mv.
 
 // tri_row_at is the index of the stored element (r, c) of a triangle in
 // dense (lda) or packed storage.
@@ -224,7 +221,7 @@ __kernel void tri_rows(int upper, int packed, int unit, int skipdiag, int n, rea
 }
 
 // cols32_add adds xi times the 32 elements at r to the four vector sums
-// acc (the 32-column pieces of tri_cols and gemv_cols: four sums are what
+// acc (the 32-column pieces of gemv_cols: four sums are what
 // a work-item keeps in registers while it walks down A a row per load).
 static void cols32_add(real8 acc[4], __global const real* r, real xi) {
 	acc[0] += ld8(r + 0) * xi;
@@ -239,60 +236,6 @@ static void cols32_store(const real8 acc[4], real* t) {
 	vstore8(acc[1], 1, t);
 	vstore8(acc[2], 2, t);
 	vstore8(acc[3], 3, t);
-}
-
-__kernel void tri_cols(int upper, int packed, int unit, int skipdiag, int accumulate,
-                       int n, real alpha, __global const real* a, int lda,
-                       __global const real* x, int offx, int incx,
-                       real beta, __global real* y, int offy, int incy) {
-	const int j0 = get_global_id(0) * 32;
-	if (j0 >= n) {
-		return;
-	}
-	const int jn = min(32, n - j0);
-	real t[32];
-	for (int c = 0; c < 32; c++) {
-		t[c] = 0;
-	}
-	// Rows whose stored part holds all 32 columns, read 32 at a time (as
-	// gemv_cols): upper i < j0, lower i ≥ j0 + 32.
-	int flo = 0, fhi = 0;
-	if (jn == 32) {
-		flo = upper ? 0 : j0 + 32;
-		fhi = upper ? j0 : n;
-		real8 acc[4] = {0, 0, 0, 0};
-		for (int i = flo; i < fhi; i++) {
-			cols32_add(acc, a + tri_row_at(packed, upper, n, lda, i, j0), x[offx + (long)i * incx]);
-		}
-		cols32_store(acc, t);
-	}
-	// The other rows holding some of the columns, one element at a time.
-	const int rlo = upper ? 0 : j0;
-	const int rhi = upper ? j0 + jn : n;
-	for (int i = rlo; i < rhi; i++) {
-		if (i >= flo && i < fhi) {
-			continue;
-		}
-		const real xi = x[offx + (long)i * incx];
-		for (int c = 0; c < jn; c++) {
-			const int jj = j0 + c;
-			if (upper ? jj < i : jj > i) {
-				continue;
-			}
-			if (jj == i) {
-				if (!skipdiag) {
-					t[c] += (unit ? (real)1 : a[tri_row_at(packed, upper, n, lda, i, jj)]) * xi;
-				}
-				continue;
-			}
-			t[c] += a[tri_row_at(packed, upper, n, lda, i, jj)] * xi;
-		}
-	}
-	for (int c = 0; c < jn; c++) {
-		const long iy = offy + (long)(j0 + c) * incy;
-		const real b = accumulate ? y[iy] : ((beta == 0) ? (real)0 : beta * y[iy]);
-		y[iy] = b + alpha * t[c];
-	}
 }
 
 // tri_solve_seq is the triangular solve for CPU devices: M·x = b in place by
@@ -565,54 +508,47 @@ __kernel void band_rows(int m, int n, int kl, int ku, int unit, real alpha,
 	y[iy] = r;
 }
 
-// band_axpy: p[k] += r[k]·t for k in [lo, hi), 8 at a time over the
-// 8-element pieces of p (k a multiple of 8 at each piece's start). The
-// rows of band_t_rows update windows of p that move one element a row;
-// whole pieces make each load of p read what one earlier store wrote, which
-// the core then passes on without waiting for the cache (a load straddling
-// two earlier stores has to wait).
-static inline void band_axpy(__global real* p, __global const real* r, real t, int lo, int hi) {
-	int k = lo;
-	for (; k < min(hi, (lo + 7) & ~7); k++) {
-		p[k] += r[k] * t;
-	}
-	for (; k + 8 <= hi; k += 8) {
+// band_axpy: p[0, len) += r[0, len)·t.
+static inline void band_axpy(__global real* p, __global const real* r, real t, int len) {
+	int k = 0;
+	for (; k + 8 <= len; k += 8) {
 		st8(ld8(p + k) + ld8(r + k) * t, p + k);
 	}
-	for (; k < hi; k++) {
+	for (; k < len; k++) {
 		p[k] += r[k] * t;
 	}
 }
 
-// band_t_rows: the transposed band product's partial sums, in the axpy
-// orientation of gemv_t_rows: work-item g takes rows [g·rb, min(m,
-// (g+1)·rb)) and adds x(i)·A(i, :) over each row's band into its partial
-// part[g·pw + j − (g·rb − kl)], which holds the columns its rows reach (pw
-// ≥ rb + kl + ku, a multiple of 8); band_t_sum adds the partials. The diagonal is left out
-// (skipdiag) or taken as 1 (unit).
-__kernel void band_t_rows(int m, int n, int kl, int ku, int rb, int pw, int skipdiag, int unit,
-                          __global const real* a, int lda,
+// band_t_rows: the partial sums of Aᵀ·x for a band, or a triangle in dense
+// or packed storage (kl or ku n − 1; storage and upper as tri_at takes
+// them, a general band as a lower one with k = kl), in the axpy orientation
+// of gemv_t_rows: work-item g takes rows [g·rb, min(m, (g+1)·rb)) and adds
+// x(i)·A(i, :) over each row's stored columns into its partial part[g·pw +
+// j − (g·rb − kl)], which holds the columns its rows reach (pw ≥ rb + kl +
+// ku); band_t_sum adds the partials. The diagonal is left out (skipdiag)
+// or taken as 1 (unit).
+__kernel void band_t_rows(int storage, int upper, int m, int n, int kl, int ku, int rb, int pw,
+                          int skipdiag, int unit, __global const real* a, int lda,
                           __global const real* x, int offx, int incx, __global real* part) {
 	const int g = get_global_id(0);
 	const int i0 = g * rb, i1 = min(m, i0 + rb);
 	const int c0 = i0 - kl; // the column of p[0]
-	__global real* p = part + (long)g * pw;
+	__global real* p = part + (long)g * pw - c0; // p[j] for column j
 	for (int j = max(0, c0); j < min(n, i1 + ku); j++) {
-		p[j - c0] = 0;
+		p[j] = 0;
 	}
 	for (int i = i0; i < i1; i++) {
 		const real xi = x[offx + (long)i * incx];
-		// r[k] is A(i, c0 + k): row i's band from k = i − kl − c0 on.
-		__global const real* r = a + (long)i * lda + kl - i + c0;
-		const int lo = max(0, i - kl) - c0, hi = min(n, i + ku + 1) - c0, d = i - c0;
+		const long r0 = tri_at(storage, upper, n, kl, lda, i, 0); // a[r0 + j] is A(i, j)
+		const int lo = max(0, i - kl), hi = min(n, i + ku + 1);
 		if ((skipdiag || unit) && i < n) {
-			band_axpy(p, r, xi, lo, d);
-			band_axpy(p, r, xi, d + 1, hi);
+			band_axpy(p + lo, a + (r0 + lo), xi, i - lo);
+			band_axpy(p + i + 1, a + (r0 + i + 1), xi, hi - i - 1);
 			if (unit && !skipdiag) {
-				p[d] += xi;
+				p[i] += xi;
 			}
 		} else {
-			band_axpy(p, r, xi, lo, hi);
+			band_axpy(p + lo, a + (r0 + lo), xi, hi - lo);
 		}
 	}
 }

@@ -43,8 +43,8 @@ const (
 	l2RankY   = 4
 
 	// l2CPUGroup is the work-group size of the CPU-device kernels
-	// gemv_rows, gemv_cols, tri_rows, tri_cols and rank_rows (a work-group
-	// is a loop on one core there).
+	// gemv_rows, gemv_cols, tri_rows, band_rows, band_t_sum and rank_rows
+	// (a work-group is a loop on one core there).
 	l2CPUGroup = 16
 )
 
@@ -83,10 +83,22 @@ func (d L2Mat) fits() bool { return l2fits(d.m, d.n, d.kl, d.ku, d.Lda) }
 
 // cpuTriangle reports whether the call runs on a CPU device and d is a
 // whole symmetric or triangular matrix in dense or packed storage: the
-// case of tri_rows and tri_cols.
+// case of tri_rows and triColsCPU.
 func (d L2Mat) cpuTriangle(c *Call) bool {
 	return L2OnCPU(c) && (d.kind == l2KindSymmetric || d.kind == l2KindTriangular) &&
 		(d.storage == L2Dense || d.storage == L2Packed) && d.kl == d.n-1
+}
+
+// cpuCols describes d's stored triangle (dense or packed; cpuTriangle)
+// for triColsCPU.
+func (d L2Mat) cpuCols(skipdiag, unit, accumulate bool) cpuCols {
+	t := cpuCols{storage: d.storage, upper: d.upper, m: d.n, n: d.n, skipdiag: skipdiag, unit: unit, accumulate: accumulate}
+	if d.upper {
+		t.ku = d.n - 1
+	} else {
+		t.kl = d.n - 1
+	}
+	return t
 }
 
 func (d L2Mat) args(a *cl.Buffer) []any {
@@ -142,14 +154,12 @@ func L2mvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, nout, nin int, alpha T
 		return
 	}
 	if d.kind == l2KindSymmetric && d.cpuTriangle(c) {
-		// A CPU device: the stored triangle's rows, then its columns
-		// without the diagonal, each walked contiguously.
-		upper, packed := l2bool(d.upper), l2bool(d.storage == L2Packed)
-		mat := []any{int32(d.n), alpha, a, int32(d.Lda)}
-		rows := append(append([]any{upper, packed, int32(0), int32(0)}, mat...), vecs...)
-		cols := append(append([]any{upper, packed, int32(0), int32(1), int32(1)}, mat...), vecs...) // skipdiag, accumulate
+		// A CPU device: the stored triangle's rows, then its stored rows
+		// as columns without the diagonal, each walked contiguously.
+		rows := append([]any{l2bool(d.upper), l2bool(d.storage == L2Packed), int32(0), int32(0),
+			int32(d.n), alpha, a, int32(d.Lda)}, vecs...)
 		c.Run(c.Kernel(l2File, "tri_rows"), []int{Groups(nout, l2CPUGroup)}, []int{l2CPUGroup}, rows...)
-		c.Run(c.Kernel(l2File, "tri_cols"), []int{Groups(L3CeilDiv(nout, 32), l2CPUGroup)}, []int{l2CPUGroup}, cols...)
+		triColsCPU(c, d.cpuCols(true, false, true), a, d.Lda, alpha, x, offX, incX, beta, y, offY, incY)
 		return
 	}
 	if d.kind == l2KindGeneral && d.storage == L2Dense {
@@ -186,15 +196,14 @@ func L2trmvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.Buffer,
 	}
 	if d.cpuTriangle(c) {
 		// A CPU device: op(A)'s rows are A's stored rows (tri_rows) or
-		// its stored columns (tri_cols), walked contiguously.
-		tri := []any{l2bool(d.upper), l2bool(d.storage == L2Packed), l2bool(d.unit), int32(0)}
-		rest := []any{int32(n), T(1), a, int32(d.Lda), x, int32(offX), int32(incX), T(0), out, int32(offO), int32(incO)}
+		// its stored columns (triColsCPU), walked contiguously.
 		if d.trans {
-			c.Run(c.Kernel(l2File, "tri_cols"), []int{Groups(L3CeilDiv(n, 32), l2CPUGroup)}, []int{l2CPUGroup},
-				append(append(tri, int32(0)), rest...)...)
-		} else {
-			c.Run(c.Kernel(l2File, "tri_rows"), []int{Groups(n, l2CPUGroup)}, []int{l2CPUGroup}, append(tri, rest...)...)
+			triColsCPU(c, d.cpuCols(false, d.unit, false), a, d.Lda, T(1), x, offX, incX, T(0), out, offO, incO)
+			return
 		}
+		c.Run(c.Kernel(l2File, "tri_rows"), []int{Groups(n, l2CPUGroup)}, []int{l2CPUGroup},
+			l2bool(d.upper), l2bool(d.storage == L2Packed), l2bool(d.unit), int32(0),
+			int32(n), T(1), a, int32(d.Lda), x, int32(offX), int32(incX), T(0), out, int32(offO), int32(incO))
 		return
 	}
 	if d.storage == L2Band && L2OnCPU(c) {
@@ -522,10 +531,10 @@ const (
 
 // bandCPU enqueues y = alpha·M·x + beta·y for the band descriptor d (a
 // general, symmetric or triangular band; alpha ≠ 0) on a CPU device, each
-// stored row walked contiguously: band_rows for a row's products, and for
-// op(A) = Aᵀ and a symmetric band's other triangle band_t_rows then
-// band_t_sum. A symmetric or triangular band stores one triangle: no
-// sub-diagonals (upper) or no super-diagonals (lower).
+// stored row walked contiguously: band_rows for a row's products, and
+// triColsCPU for op(A) = Aᵀ and a symmetric band's other triangle. A
+// symmetric or triangular band stores one triangle: no sub-diagonals
+// (upper) or no super-diagonals (lower).
 func bandCPU[T Real](c *Call, d L2Mat, a *cl.Buffer, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
 	kl, ku := d.kl, d.ku
 	if d.kind != l2KindGeneral {
@@ -534,11 +543,11 @@ func bandCPU[T Real](c *Call, d L2Mat, a *cl.Buffer, alpha T, x *cl.Buffer, offX
 			kl, ku = 0, d.ku
 		}
 	}
-	unit := l2bool(d.kind == l2KindTriangular && d.unit)
-	vecs := []any{x, int32(offX), int32(incX), beta, y, int32(offY), int32(incY)}
+	unit := d.kind == l2KindTriangular && d.unit
 	if !d.trans {
 		c.Run(c.Kernel(l2File, "band_rows"), []int{Groups(d.m, l2CPUGroup)}, []int{l2CPUGroup},
-			append([]any{int32(d.m), int32(d.n), int32(kl), int32(ku), unit, alpha, a, int32(d.Lda)}, vecs...)...)
+			int32(d.m), int32(d.n), int32(kl), int32(ku), l2bool(unit), alpha, a, int32(d.Lda),
+			x, int32(offX), int32(incX), beta, y, int32(offY), int32(incY))
 		if d.kind != l2KindSymmetric {
 			return
 		}
@@ -546,14 +555,37 @@ func bandCPU[T Real](c *Call, d L2Mat, a *cl.Buffer, alpha T, x *cl.Buffer, offX
 	// Aᵀ's products, or the symmetric band's stored rows as its columns
 	// (the diagonal left out: band_rows took it), added to y.
 	sym := d.kind == l2KindSymmetric
-	nb, rb := cpuRowBlocks(c, d.m)
-	pw := L3CeilDiv(rb+kl+ku, 8) * 8
+	t := cpuCols{storage: L2Band, upper: d.kind != l2KindGeneral && d.upper, m: d.m, n: d.n, kl: kl, ku: ku,
+		skipdiag: sym, unit: unit, accumulate: sym}
+	triColsCPU(c, t, a, d.Lda, alpha, x, offX, incX, beta, y, offY, incY)
+}
+
+// cpuCols describes the stored rows that triColsCPU reads as columns: an
+// m×n band with kl sub- and ku super-diagonals, or a triangle in dense or
+// packed storage (kl or ku n − 1), in the storage and triangle that
+// level2.cl's tri_at takes; the diagonal left out (skipdiag) or taken as 1
+// (unit); the sums added to y (accumulate) or to beta·y.
+type cpuCols struct {
+	storage                    int
+	upper                      bool
+	m, n, kl, ku               int
+	skipdiag, unit, accumulate bool
+}
+
+// triColsCPU enqueues y = b + alpha·Aᵀ·x over A's stored elements as t
+// describes them: band_t_rows over the row blocks of cpuRowBlocks, each
+// adding its rows into a partial that holds the columns they reach, then
+// band_t_sum.
+func triColsCPU[T Real](c *Call, t cpuCols, a *cl.Buffer, lda int, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
+	nb, rb := cpuRowBlocks(c, t.m)
+	pw := rb + t.kl + t.ku
 	part := Alloc[T](c, nb*pw)
 	c.Run(c.Kernel(l2File, "band_t_rows"), []int{nb}, []int{1},
-		int32(d.m), int32(d.n), int32(kl), int32(ku), int32(rb), int32(pw), l2bool(sym), unit, a, int32(d.Lda),
-		x, int32(offX), int32(incX), part)
-	c.Run(c.Kernel(l2File, "band_t_sum"), []int{Groups(d.n, l2CPUGroup)}, []int{l2CPUGroup},
-		int32(d.m), int32(d.n), int32(kl), int32(ku), int32(rb), int32(pw), l2bool(sym), alpha, part, beta, y, int32(offY), int32(incY))
+		int32(t.storage), l2bool(t.upper), int32(t.m), int32(t.n), int32(t.kl), int32(t.ku), int32(rb), int32(pw),
+		l2bool(t.skipdiag), l2bool(t.unit), a, int32(lda), x, int32(offX), int32(incX), part)
+	c.Run(c.Kernel(l2File, "band_t_sum"), []int{Groups(t.n, l2CPUGroup)}, []int{l2CPUGroup},
+		int32(t.m), int32(t.n), int32(t.kl), int32(t.ku), int32(rb), int32(pw), l2bool(t.accumulate), alpha, part,
+		beta, y, int32(offY), int32(incY))
 }
 
 // gemvTRowsCPU enqueues y = alpha·Aᵀ·x + beta·y for the dense m×n A on a
