@@ -44,7 +44,7 @@ func TestGemvColsWidths(t *testing.T) {
 }
 
 // TestTriColsWidths runs SYMV, SPMV and TRMV (both transposes) on the
-// device (a CPU device's tri_rows, and band_t_rows and band_t_sum over the
+// device (a CPU device's band_rows, band_t_rows and band_t_sum over the
 // triangle's rows in blocks) with n below, at and past multiples of 32,
 // against gonum.
 func TestTriColsWidths(t *testing.T) {

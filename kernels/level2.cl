@@ -175,49 +175,10 @@ static inline real row_dot(__global const real* row, int base, int lo, int hi,
 	return s;
 }
 
-// tri_rows is the symmetric and triangular products' row part on dense or
-// packed storage for CPU devices (see gemv_rows). It walks one triangle of
-// A — upper: A(i,j) stored for j ≥ i, lower: for j ≤ i — whose rows are
-// contiguous in both storages: y(i) = b(i) + alpha·Σ_j A(i,j)·x(j) over row
-// i's stored columns, a work-item per row, with b = beta·y (0 when beta ==
-// 0), the diagonal left out (skipdiag) or taken as 1 (unit). The column
-// part (symv's other triangle, trmv with Aᵀ) is band_t_rows and
-// band_t_sum's. Every product inside the triangle is computed once, so NaN
-// and Inf spread as in mv.
-
 // tri_row_at is the index of the stored element (r, c) of a triangle in
 // dense (lda) or packed storage.
 static inline long tri_row_at(int packed, int upper, int n, int lda, int r, int c) {
 	return packed ? tri_at(ST_PACKED, upper, n, 0, 0, r, c) : (long)r * lda + c;
-}
-
-__kernel void tri_rows(int upper, int packed, int unit, int skipdiag, int n, real alpha,
-                       __global const real* a, int lda,
-                       __global const real* x, int offx, int incx,
-                       real beta, __global real* y, int offy, int incy) {
-	const int i = get_global_id(0);
-	if (i >= n) {
-		return;
-	}
-	const int lo = upper ? i : 0;
-	const int hi = upper ? n : i + 1;
-	__global const real* row = a + tri_row_at(packed, upper, n, lda, i, lo);
-	// [jlo, jhi): the columns read from memory (the diagonal is the
-	// first stored column of an upper row, the last of a lower one).
-	int jlo = lo, jhi = hi;
-	if (skipdiag || unit) {
-		if (upper) {
-			jlo++;
-		} else {
-			jhi--;
-		}
-	}
-	real s = row_dot(row, lo, jlo, jhi, x, offx, incx);
-	if (unit && !skipdiag) {
-		s += x[offx + (long)i * incx];
-	}
-	const long iy = offy + (long)i * incy;
-	y[iy] = ((beta == 0) ? (real)0 : beta * y[iy]) + alpha * s;
 }
 
 // cols32_add adds xi times the 32 elements at r to the four vector sums
@@ -471,18 +432,22 @@ __kernel void gemv_t_sum(int m, int n, int nb, real alpha, __global const real* 
 	}
 }
 
-// band_rows, band_t_rows and band_t_sum are the band products for CPU
-// devices, on gonum's row-major band storage: row i of the m×n band A
-// holds A(i, j) for j in [i − kl, i + ku] at a[i·lda + kl + j − i], so a
-// row's band is contiguous. A symmetric or triangular band stores one
-// triangle: kl = 0 (upper) or ku = 0 (lower). Every product inside the
-// band is computed once (no fma), so NaN and Inf spread as in mv; an
-// output without terms keeps b, as in gonum.
+// band_rows, band_t_rows and band_t_sum are the band, symmetric and
+// triangular products for CPU devices. In gonum's row-major band storage
+// row i of the m×n band A holds A(i, j) for j in [i − kl, i + ku] at
+// a[i·lda + kl + j − i], so a row's band is contiguous, as a triangle's
+// rows are in dense and packed storage, which the kernels take as a band
+// with n − 1 diagonals on one side. A symmetric or triangular matrix
+// stores one triangle: kl = 0 (upper) or ku = 0 (lower). Every product
+// inside the band is computed once (no fma), so NaN and Inf spread as in
+// mv; an output without terms keeps b, as in gonum.
 
-// band_rows: y(i) = b(i) + alpha·Σ_j A(i,j)·x(j) over row i's band, a
-// work-item per row, with b = beta·y(i) (0 when beta == 0) and the
-// diagonal taken as 1 (unit).
-__kernel void band_rows(int m, int n, int kl, int ku, int unit, real alpha,
+// band_rows: y(i) = b(i) + alpha·Σ_j A(i,j)·x(j) over row i's stored
+// columns, a work-item per row, for a band or a triangle in dense or
+// packed storage (as band_t_rows takes them), with b = beta·y(i) (0 when
+// beta == 0) and the diagonal taken as 1 (unit): GBMV, SBMV's and SYMV's
+// stored rows, TRMV and TBMV.
+__kernel void band_rows(int storage, int upper, int m, int n, int kl, int ku, int unit, real alpha,
                         __global const real* a, int lda,
                         __global const real* x, int offx, int incx,
                         real beta, __global real* y, int offy, int incy) {
@@ -490,15 +455,14 @@ __kernel void band_rows(int m, int n, int kl, int ku, int unit, real alpha,
 	if (i >= m) {
 		return;
 	}
-	__global const real* row = a + (long)i * lda;
-	const int base = i - kl; // row[c − base] is A(i, c)
 	const int lo = max(0, i - kl), hi = min(n, i + ku + 1);
+	__global const real* row = a + (tri_at(storage, upper, n, kl, lda, i, 0) + lo); // row[c − lo] is A(i, c)
 	real s;
 	if (unit && i < n) {
-		s = row_dot(row, base, lo, i, x, offx, incx) + row_dot(row, base, i + 1, hi, x, offx, incx);
+		s = row_dot(row, lo, lo, i, x, offx, incx) + row_dot(row, lo, i + 1, hi, x, offx, incx);
 		s += x[offx + (long)i * incx];
 	} else {
-		s = row_dot(row, base, lo, hi, x, offx, incx);
+		s = row_dot(row, lo, lo, hi, x, offx, incx);
 	}
 	const long iy = offy + (long)i * incy;
 	real r = (beta == 0) ? (real)0 : beta * y[iy];

@@ -43,7 +43,7 @@ const (
 	l2RankY   = 4
 
 	// l2CPUGroup is the work-group size of the CPU-device kernels
-	// gemv_rows, gemv_cols, tri_rows, band_rows, band_t_sum and rank_rows
+	// gemv_rows, gemv_cols, band_rows, band_t_sum and rank_rows
 	// (a work-group is a loop on one core there).
 	l2CPUGroup = 16
 )
@@ -83,16 +83,16 @@ func (d L2Mat) fits() bool { return l2fits(d.m, d.n, d.kl, d.ku, d.Lda) }
 
 // cpuTriangle reports whether the call runs on a CPU device and d is a
 // whole symmetric or triangular matrix in dense or packed storage: the
-// case of tri_rows and triColsCPU.
+// case of rowsCPU and triColsCPU over the whole triangle.
 func (d L2Mat) cpuTriangle(c *Call) bool {
 	return L2OnCPU(c) && (d.kind == l2KindSymmetric || d.kind == l2KindTriangular) &&
 		(d.storage == L2Dense || d.storage == L2Packed) && d.kl == d.n-1
 }
 
-// cpuCols describes d's stored triangle (dense or packed; cpuTriangle)
-// for triColsCPU.
-func (d L2Mat) cpuCols(skipdiag, unit, accumulate bool) cpuCols {
-	t := cpuCols{storage: d.storage, upper: d.upper, m: d.n, n: d.n, skipdiag: skipdiag, unit: unit, accumulate: accumulate}
+// cpuBand describes d's stored triangle (dense or packed; cpuTriangle)
+// for rowsCPU and triColsCPU.
+func (d L2Mat) cpuBand(skipdiag, unit, accumulate bool) cpuBand {
+	t := cpuBand{storage: d.storage, upper: d.upper, m: d.n, n: d.n, skipdiag: skipdiag, unit: unit, accumulate: accumulate}
 	if d.upper {
 		t.ku = d.n - 1
 	} else {
@@ -156,10 +156,8 @@ func L2mvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, nout, nin int, alpha T
 	if d.kind == l2KindSymmetric && d.cpuTriangle(c) {
 		// A CPU device: the stored triangle's rows, then its stored rows
 		// as columns without the diagonal, each walked contiguously.
-		rows := append([]any{l2bool(d.upper), l2bool(d.storage == L2Packed), int32(0), int32(0),
-			int32(d.n), alpha, a, int32(d.Lda)}, vecs...)
-		c.Run(c.Kernel(l2File, "tri_rows"), []int{Groups(nout, l2CPUGroup)}, []int{l2CPUGroup}, rows...)
-		triColsCPU(c, d.cpuCols(true, false, true), a, d.Lda, alpha, x, offX, incX, beta, y, offY, incY)
+		rowsCPU(c, d.cpuBand(false, false, false), a, d.Lda, alpha, x, offX, incX, beta, y, offY, incY)
+		triColsCPU(c, d.cpuBand(true, false, true), a, d.Lda, alpha, x, offX, incX, beta, y, offY, incY)
 		return
 	}
 	if d.kind == l2KindGeneral && d.storage == L2Dense {
@@ -195,15 +193,13 @@ func L2trmvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.Buffer,
 		return
 	}
 	if d.cpuTriangle(c) {
-		// A CPU device: op(A)'s rows are A's stored rows (tri_rows) or
+		// A CPU device: op(A)'s rows are A's stored rows (rowsCPU) or
 		// its stored columns (triColsCPU), walked contiguously.
 		if d.trans {
-			triColsCPU(c, d.cpuCols(false, d.unit, false), a, d.Lda, T(1), x, offX, incX, T(0), out, offO, incO)
+			triColsCPU(c, d.cpuBand(false, d.unit, false), a, d.Lda, T(1), x, offX, incX, T(0), out, offO, incO)
 			return
 		}
-		c.Run(c.Kernel(l2File, "tri_rows"), []int{Groups(n, l2CPUGroup)}, []int{l2CPUGroup},
-			l2bool(d.upper), l2bool(d.storage == L2Packed), l2bool(d.unit), int32(0),
-			int32(n), T(1), a, int32(d.Lda), x, int32(offX), int32(incX), T(0), out, int32(offO), int32(incO))
+		rowsCPU(c, d.cpuBand(false, d.unit, false), a, d.Lda, T(1), x, offX, incX, T(0), out, offO, incO)
 		return
 	}
 	if d.storage == L2Band && L2OnCPU(c) {
@@ -531,52 +527,57 @@ const (
 
 // bandCPU enqueues y = alpha·M·x + beta·y for the band descriptor d (a
 // general, symmetric or triangular band; alpha ≠ 0) on a CPU device, each
-// stored row walked contiguously: band_rows for a row's products, and
+// stored row walked contiguously: rowsCPU for a row's products, and
 // triColsCPU for op(A) = Aᵀ and a symmetric band's other triangle. A
 // symmetric or triangular band stores one triangle: no sub-diagonals
 // (upper) or no super-diagonals (lower).
 func bandCPU[T Real](c *Call, d L2Mat, a *cl.Buffer, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
-	kl, ku := d.kl, d.ku
+	sym := d.kind == l2KindSymmetric
+	t := cpuBand{storage: L2Band, m: d.m, n: d.n, kl: d.kl, ku: d.ku, unit: d.kind == l2KindTriangular && d.unit}
 	if d.kind != l2KindGeneral {
-		kl, ku = d.kl, 0
+		t.upper, t.kl, t.ku = d.upper, d.kl, 0
 		if d.upper {
-			kl, ku = 0, d.ku
+			t.kl, t.ku = 0, d.ku
 		}
 	}
-	unit := d.kind == l2KindTriangular && d.unit
 	if !d.trans {
-		c.Run(c.Kernel(l2File, "band_rows"), []int{Groups(d.m, l2CPUGroup)}, []int{l2CPUGroup},
-			int32(d.m), int32(d.n), int32(kl), int32(ku), l2bool(unit), alpha, a, int32(d.Lda),
-			x, int32(offX), int32(incX), beta, y, int32(offY), int32(incY))
-		if d.kind != l2KindSymmetric {
+		rowsCPU(c, t, a, d.Lda, alpha, x, offX, incX, beta, y, offY, incY)
+		if !sym {
 			return
 		}
 	}
 	// Aᵀ's products, or the symmetric band's stored rows as its columns
-	// (the diagonal left out: band_rows took it), added to y.
-	sym := d.kind == l2KindSymmetric
-	t := cpuCols{storage: L2Band, upper: d.kind != l2KindGeneral && d.upper, m: d.m, n: d.n, kl: kl, ku: ku,
-		skipdiag: sym, unit: unit, accumulate: sym}
+	// (the diagonal left out: rowsCPU took it), added to y.
+	t.skipdiag, t.accumulate = sym, sym
 	triColsCPU(c, t, a, d.Lda, alpha, x, offX, incX, beta, y, offY, incY)
 }
 
-// cpuCols describes the stored rows that triColsCPU reads as columns: an
-// m×n band with kl sub- and ku super-diagonals, or a triangle in dense or
-// packed storage (kl or ku n − 1), in the storage and triangle that
-// level2.cl's tri_at takes; the diagonal left out (skipdiag) or taken as 1
-// (unit); the sums added to y (accumulate) or to beta·y.
-type cpuCols struct {
+// cpuBand describes the stored rows that rowsCPU reads, and triColsCPU as
+// columns: an m×n band with kl sub- and ku super-diagonals, or a triangle
+// in dense or packed storage (kl or ku n − 1), in the storage and triangle
+// that level2.cl's tri_at takes; the diagonal left out (skipdiag, columns
+// only) or taken as 1 (unit); the column sums added to y (accumulate) or
+// to beta·y.
+type cpuBand struct {
 	storage                    int
 	upper                      bool
 	m, n, kl, ku               int
 	skipdiag, unit, accumulate bool
 }
 
+// rowsCPU enqueues y = beta·y + alpha·A·x over A's stored elements as t
+// describes them: band_rows, a work-item per row.
+func rowsCPU[T Real](c *Call, t cpuBand, a *cl.Buffer, lda int, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
+	c.Run(c.Kernel(l2File, "band_rows"), []int{Groups(t.m, l2CPUGroup)}, []int{l2CPUGroup},
+		int32(t.storage), l2bool(t.upper), int32(t.m), int32(t.n), int32(t.kl), int32(t.ku), l2bool(t.unit), alpha,
+		a, int32(lda), x, int32(offX), int32(incX), beta, y, int32(offY), int32(incY))
+}
+
 // triColsCPU enqueues y = b + alpha·Aᵀ·x over A's stored elements as t
 // describes them: band_t_rows over the row blocks of cpuRowBlocks, each
 // adding its rows into a partial that holds the columns they reach, then
 // band_t_sum.
-func triColsCPU[T Real](c *Call, t cpuCols, a *cl.Buffer, lda int, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
+func triColsCPU[T Real](c *Call, t cpuBand, a *cl.Buffer, lda int, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
 	nb, rb := cpuRowBlocks(c, t.m)
 	pw := rb + t.kl + t.ku
 	part := Alloc[T](c, nb*pw)
