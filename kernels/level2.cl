@@ -175,12 +175,6 @@ static inline real row_dot(__global const real* row, int base, int lo, int hi,
 	return s;
 }
 
-// tri_row_at is the index of the stored element (r, c) of a triangle in
-// dense (lda) or packed storage.
-static inline long tri_row_at(int packed, int upper, int n, int lda, int r, int c) {
-	return packed ? tri_at(ST_PACKED, upper, n, 0, 0, r, c) : (long)r * lda + c;
-}
-
 // cols32_add adds xi times the 32 elements at r to the four vector sums
 // acc (the 32-column pieces of gemv_cols: four sums are what
 // a work-item keeps in registers while it walks down A a row per load).
@@ -202,28 +196,27 @@ static void cols32_store(const real8 acc[4], real* t) {
 // tri_solve_seq is the triangular solve for CPU devices: M·x = b in place by
 // ONE work-item, which on a CPU beats a work-group that meets at a barrier
 // for every row. It walks A's stored rows, contiguous in dense, packed and
-// band storage (band: k diagonals beside the main one, gonum's row-major
-// band layout), as gonum's Go code does: for op(A) = A a row's solved part is a
+// band storage (k diagonals beside the main one; n − 1 in dense and packed
+// storage), as gonum's Go code does: for op(A) = A a row's solved part is a
 // dot product with x (forward for lower, backward for upper); for
 // op(A) = Aᵀ each solved x(i) is subtracted along A's row i (backward for
 // lower, forward for upper).
-__kernel void tri_solve_seq(int upper, int packed, int band, int k, int trans, int unit, int n,
+__kernel void tri_solve_seq(int storage, int upper, int k, int trans, int unit, int n,
                             __global const real* a, int lda,
                             __global real* x, int offx, int incx) {
 	if (get_global_id(0) != 0) {
 		return;
 	}
 	const int fwd = (upper == trans); // op(A) lower triangular
-	const int reach = band ? k : n;   // the stored columns' distance from the diagonal
 	for (int s = 0; s < n; s++) {
 		const int i = fwd ? s : n - 1 - s;
 		// The off-diagonal part of A's stored row i: [lo, hi).
-		const int lo = upper ? i + 1 : max(0, i - reach);
-		const int hi = upper ? min(n, i + reach + 1) : i;
-		// row[c - base] is A(i, c); the diagonal is at c = i. A band's
-		// row i holds its columns from i (upper) or i − k (lower) on.
-		__global const real* row = band ? a + (long)i * lda : a + tri_row_at(packed, upper, n, lda, i, upper ? i : 0);
-		const int base = band ? (upper ? i : i - k) : (upper ? i : 0);
+		const int lo = upper ? i + 1 : max(0, i - k);
+		const int hi = upper ? min(n, i + k + 1) : i;
+		// row[c - base] is A(i, c), from the row's first stored column
+		// (the diagonal, upper) on.
+		const int base = upper ? i : lo;
+		__global const real* row = a + tri_at(storage, upper, n, k, lda, i, base);
 		const long ix = offx + (long)i * incx;
 		if (!trans) {
 			real xi = x[ix] - row_dot(row, base, lo, hi, x, offx, incx);

@@ -237,8 +237,8 @@ func L2trsvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.Buffer,
 	}
 	if d.cpuTriangle(c) || L2OnCPU(c) && d.storage == L2Band {
 		// A CPU device: one work-item, no barrier per row.
-		c.Run(c.Kernel(l2File, "tri_solve_seq"), []int{1}, []int{1}, l2bool(d.upper), l2bool(d.storage == L2Packed),
-			l2bool(d.storage == L2Band), int32(d.kl), l2bool(d.trans), l2bool(d.unit), int32(n), a, int32(d.Lda), x, int32(offX), int32(incX))
+		c.Run(c.Kernel(l2File, "tri_solve_seq"), []int{1}, []int{1}, int32(d.storage), l2bool(d.upper), int32(d.kl),
+			l2bool(d.trans), l2bool(d.unit), int32(n), a, int32(d.Lda), x, int32(offX), int32(incX))
 		return
 	}
 	trsvBlockedOnDevice[T](c, d.solve(n, 0, ElemSize[T]()), a, x, offX, incX)
