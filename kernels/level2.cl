@@ -363,9 +363,20 @@ __kernel void gemv_cols(int m, int n, real alpha, __global const real* a, int ld
 	}
 }
 
+// row_axpy: p[0, len) += r[0, len)·t.
+static inline void row_axpy(__global real* p, __global const real* r, real t, int len) {
+	int k = 0;
+	for (; k + 8 <= len; k += 8) {
+		st8(ld8(p + k) + ld8(r + k) * t, p + k);
+	}
+	for (; k < len; k++) {
+		p[k] += r[k] * t;
+	}
+}
+
 // gemv_t_rows: the transposed product's partial sums on CPU devices, in
 // the axpy orientation: work-item g takes rows [g·rb, min(m, (g+1)·rb)) of
-// the dense m×n A and adds x(i)·A(i, :) for each into part[g·n …], two
+// the dense m×n A and adds x(i)·A(i, :) for each into part[g·n …], four
 // rows at a time, so that it reads A's rows whole and in order (a
 // prefetcher's stream) and its partial row stays in cache; gemv_t_sum then
 // adds the partial rows. gemv_cols instead walks down A a row apart per
@@ -383,26 +394,24 @@ __kernel void gemv_t_rows(int m, int n, int rb, __global const real* a, int lda,
 		p[j] = 0;
 	}
 	long i = i0;
-	for (; i + 2 <= i1; i += 2) {
+	for (; i + 4 <= i1; i += 4) {
 		const real x0 = x[offx + i * incx], x1 = x[offx + (i + 1) * incx];
+		const real x2 = x[offx + (i + 2) * incx], x3 = x[offx + (i + 3) * incx];
 		__global const real* r0 = a + i * lda;
 		__global const real* r1 = r0 + lda;
+		__global const real* r2 = r1 + lda;
+		__global const real* r3 = r2 + lda;
 		for (j = 0; j + 8 <= n; j += 8) {
-			st8(ld8(p + j) + (ld8(r0 + j) * x0 + ld8(r1 + j) * x1), p + j);
+			st8(ld8(p + j) + ((ld8(r0 + j) * x0 + ld8(r1 + j) * x1) + (ld8(r2 + j) * x2 + ld8(r3 + j) * x3)), p + j);
 		}
 		for (; j < n; j++) {
-			p[j] += r0[j] * x0 + r1[j] * x1;
+			p[j] += (r0[j] * x0 + r1[j] * x1) + (r2[j] * x2 + r3[j] * x3);
 		}
 	}
-	if (i < i1) {
+	for (; i < i1; i++) {
 		const real x0 = x[offx + i * incx];
 		__global const real* r0 = a + i * lda;
-		for (j = 0; j + 8 <= n; j += 8) {
-			st8(ld8(p + j) + ld8(r0 + j) * x0, p + j);
-		}
-		for (; j < n; j++) {
-			p[j] += r0[j] * x0;
-		}
+		row_axpy(p, r0, x0, n);
 	}
 }
 
@@ -465,17 +474,6 @@ __kernel void band_rows(int storage, int upper, int m, int n, int kl, int ku, in
 	y[iy] = r;
 }
 
-// band_axpy: p[0, len) += r[0, len)·t.
-static inline void band_axpy(__global real* p, __global const real* r, real t, int len) {
-	int k = 0;
-	for (; k + 8 <= len; k += 8) {
-		st8(ld8(p + k) + ld8(r + k) * t, p + k);
-	}
-	for (; k < len; k++) {
-		p[k] += r[k] * t;
-	}
-}
-
 // band_t_rows: the partial sums of Aᵀ·x for a band, or a triangle in dense
 // or packed storage (kl or ku n − 1; storage and upper as tri_at takes
 // them, a general band as a lower one with k = kl), in the axpy orientation
@@ -499,13 +497,13 @@ __kernel void band_t_rows(int storage, int upper, int m, int n, int kl, int ku, 
 		const long r0 = tri_at(storage, upper, n, kl, lda, i, 0); // a[r0 + j] is A(i, j)
 		const int lo = max(0, i - kl), hi = min(n, i + ku + 1);
 		if ((skipdiag || unit) && i < n) {
-			band_axpy(p + lo, a + (r0 + lo), xi, i - lo);
-			band_axpy(p + i + 1, a + (r0 + i + 1), xi, hi - i - 1);
+			row_axpy(p + lo, a + (r0 + lo), xi, i - lo);
+			row_axpy(p + i + 1, a + (r0 + i + 1), xi, hi - i - 1);
 			if (unit && !skipdiag) {
 				p[i] += xi;
 			}
 		} else {
-			band_axpy(p + lo, a + (r0 + lo), xi, hi - lo);
+			row_axpy(p + lo, a + (r0 + lo), xi, hi - lo);
 		}
 	}
 }
