@@ -70,6 +70,17 @@ static inline real2 zmul(const real2 a, const real2 b) {
 
 static inline real2 zconj(const real2 a) { return (real2)(a.x, -a.y); }
 
+// zbeta_y is y(i) scaled by beta (0 when beta is 0, y(i) when it is 1).
+static inline real2 zbeta_y(real bre, real bim, __global const real2* y, long iy) {
+	if (bre == (real)0 && bim == (real)0) {
+		return (real2)(0, 0);
+	}
+	if (bre == (real)1 && bim == (real)0) {
+		return y[iy];
+	}
+	return zmul((real2)(bre, bim), y[iy]);
+}
+
 static inline int znonzero(const real2 a) { return a.x != (real)0 || a.y != (real)0; }
 
 // zdiv is n/m by Smith's algorithm, the one Go's runtime uses.
@@ -171,14 +182,7 @@ __kernel void zmv(ZMAT_PARAMS, int nout, real are, real aim,
 		s += zmul(zmv_elem(ZMAT_ARGS, i, j), x[offx + (long)j * incx]);
 	}
 	const long iy = offy + (long)i * incy;
-	real2 r;
-	if (bre == (real)0 && bim == (real)0) {
-		r = (real2)(0, 0);
-	} else if (bre == (real)1 && bim == (real)0) {
-		r = y[iy];
-	} else {
-		r = zmul((real2)(bre, bim), y[iy]);
-	}
+	real2 r = zbeta_y(bre, bim, y, iy);
 	if (hi > lo) {
 		r += zmul((real2)(are, aim), s);
 	}
@@ -212,17 +216,6 @@ static inline real2 zrow_dot(__global const real2* row, int n, __global const re
 		s += zmul(row[c], x[offx + (long)c * incx]);
 	}
 	return s;
-}
-
-// zbeta_y is y(i) scaled by beta (0 when beta is 0, y(i) when it is 1).
-static inline real2 zbeta_y(real bre, real bim, __global const real2* y, long iy) {
-	if (bre == (real)0 && bim == (real)0) {
-		return (real2)(0, 0);
-	}
-	if (bre == (real)1 && bim == (real)0) {
-		return y[iy];
-	}
-	return zmul((real2)(bre, bim), y[iy]);
 }
 
 // zgemv_rows: y(i) = alpha·Σ_j A(i,j)·x(j) + beta·y(i), a work-item per row
@@ -328,14 +321,7 @@ void zmv_wg(ZMAT_PARAMS, int nout, real are, real aim,
 		return;
 	}
 	const long iy = offy + (long)i * incy;
-	real2 r;
-	if (bre == (real)0 && bim == (real)0) {
-		r = (real2)(0, 0);
-	} else if (bre == (real)1 && bim == (real)0) {
-		r = y[iy];
-	} else {
-		r = zmul((real2)(bre, bim), y[iy]);
-	}
+	real2 r = zbeta_y(bre, bim, y, iy);
 	if (hi > lo) {
 		r += zmul((real2)(are, aim), part[0]);
 	}

@@ -522,7 +522,7 @@ __kernel void band_t_sum(int m, int n, int kl, int ku, int rb, int pw, int accum
 	// Column j has terms in rows [max(0, j − ku), min(m − 1, j + kl)];
 	// partial g holds columns [g·rb − kl, min(m, (g+1)·rb) + ku), so the
 	// partials of [glo, ghi] hold column j. No test inside the loop: PoCL
-	// runs a loop whose loads are conditional ten times slower.
+	// ran this loop about eight times slower with its loads conditional.
 	if (m > 0 && j - ku <= m - 1) {
 		const int from = j - ku - rb + 1;
 		const int glo = from <= 0 ? 0 : (from + rb - 1) / rb;

@@ -89,14 +89,19 @@ func (d L2Mat) cpuTriangle(c *Call) bool {
 		(d.storage == L2Dense || d.storage == L2Packed) && d.kl == d.n-1
 }
 
-// cpuBand describes d's stored triangle (dense or packed; cpuTriangle)
-// for rowsCPU and triColsCPU.
+// cpuBand describes d's stored elements for rowsCPU and triColsCPU: a
+// general band's diagonals as they are; the stored triangle of a
+// symmetric or triangular matrix (band, or dense and packed with k = n − 1)
+// as a band with diagonals on one side only.
 func (d L2Mat) cpuBand(skipdiag, unit, accumulate bool) cpuBand {
-	t := cpuBand{storage: d.storage, upper: d.upper, m: d.n, n: d.n, skipdiag: skipdiag, unit: unit, accumulate: accumulate}
-	if d.upper {
-		t.ku = d.n - 1
-	} else {
-		t.kl = d.n - 1
+	t := cpuBand{storage: d.storage, upper: d.upper, m: d.m, n: d.n, kl: d.kl, ku: d.ku,
+		skipdiag: skipdiag, unit: unit, accumulate: accumulate}
+	switch {
+	case d.kind == l2KindGeneral:
+	case d.upper:
+		t.kl = 0
+	default:
+		t.ku = 0
 	}
 	return t
 }
@@ -533,13 +538,7 @@ const (
 // (upper) or no super-diagonals (lower).
 func bandCPU[T Real](c *Call, d L2Mat, a *cl.Buffer, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
 	sym := d.kind == l2KindSymmetric
-	t := cpuBand{storage: L2Band, m: d.m, n: d.n, kl: d.kl, ku: d.ku, unit: d.kind == l2KindTriangular && d.unit}
-	if d.kind != l2KindGeneral {
-		t.upper, t.kl, t.ku = d.upper, d.kl, 0
-		if d.upper {
-			t.kl, t.ku = 0, d.ku
-		}
-	}
+	t := d.cpuBand(false, d.kind == l2KindTriangular && d.unit, false)
 	if !d.trans {
 		rowsCPU(c, t, a, d.Lda, alpha, x, offX, incX, beta, y, offY, incY)
 		if !sym {
