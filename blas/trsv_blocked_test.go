@@ -119,6 +119,10 @@ func bandWideRun[T float32 | float64](t *testing.T, got, want l2ops[T], tol floa
 			x, y := c.strided(n, incX), c.strided(n, incY)
 			desc := fmt.Sprintf("ul=%c n=%d k=%d lda=%d incX=%d incY=%d alpha=%v beta=%v", ul, n, k, lda, incX, incY, alpha, beta)
 			c.check("sbmv", desc, y, func(o l2ops[T], y []T) { o.sbmv(ul, n, k, alpha, a, lda, x, incX, beta, y, incY) })
+			// x contiguous too: the CPU kernel's vector path.
+			x1 := c.strided(n, 1)
+			desc1 := fmt.Sprintf("ul=%c n=%d k=%d lda=%d incX=1 incY=%d alpha=%v beta=%v", ul, n, k, lda, incY, alpha, beta)
+			c.check("sbmv", desc1, y, func(o l2ops[T], y []T) { o.sbmv(ul, n, k, alpha, a, lda, x1, 1, beta, y, incY) })
 			for _, d := range l2diags {
 				// A unit diagonal is stored as NaN: reading it shows.
 				ta := c.fill(s, d == blas.Unit, true)

@@ -145,6 +145,13 @@ void mv(MAT_PARAMS, int nout, real alpha,
 	}
 }
 
+// sum8 is the sum of v's elements, by halves.
+static inline real sum8(real8 v) {
+	const real4 h = v.lo + v.hi;
+	const real2 q = h.lo + h.hi;
+	return q.lo + q.hi;
+}
+
 // row_dot is Σ_{c in [lo, hi)} row[c - base]·x(c), 16 products at a time
 // into two vectors of 8 partial sums (added at the end) when x is
 // contiguous: two sums, so that each addition need not wait for the one
@@ -164,10 +171,7 @@ static inline real row_dot(__global const real* row, int base, int lo, int hi,
 		for (; c + 8 <= hi; c += 8) {
 			acc += ld8(row + (c - base)) * ld8(xp + c);
 		}
-		acc += acc2;
-		const real4 h = acc.lo + acc.hi;
-		const real2 q = h.lo + h.hi;
-		s = q.lo + q.hi;
+		s = sum8(acc + acc2);
 	}
 	for (; c < hi; c++) {
 		s += row[c - base] * x[offx + (long)c * incx];
@@ -374,6 +378,64 @@ static inline void row_axpy(__global real* p, __global const real* r, real t, in
 	}
 }
 
+// sym_row adds row i of a symmetric band or triangle (as sym_rows takes
+// it) outside the columns [cl, ch) into p: x(i)·A(i, j) into p[j] for
+// j ≠ i, and Σ_j A(i, j)·x(j) into p[i].
+static inline void sym_row(int storage, int upper, int n, int kl, int ku, __global const real* a, int lda,
+                           __global const real* x, int offx, int incx, __global real* p, int i, int cl, int ch) {
+	__global const real* row = a + tri_at(storage, upper, n, kl, lda, i, 0); // row[j] is A(i, j)
+	const int lo = max(0, i - kl), hi = min(n, i + ku + 1);
+	const real xi = x[offx + (long)i * incx];
+	real s = 0;
+	for (int part = 0; part < 2; part++) {
+		const int from = part == 0 ? lo : max(lo, ch), to = part == 0 ? min(hi, cl) : hi;
+		for (int j = from; j < to; j++) {
+			const real t = row[j];
+			s += t * x[offx + (long)j * incx];
+			if (j != i) {
+				p[j] += t * xi;
+			}
+		}
+	}
+	p[i] += s;
+}
+
+// sym_rows4 adds rows i to i+3 (as sym_rows takes them) into p, their
+// shared off-diagonal columns [cl, ch) in one pass, 8 at a time, and the
+// rest row by row; x is contiguous.
+static inline void sym_rows4(int storage, int upper, int n, int kl, int ku, __global const real* a, int lda,
+                             __global const real* x, __global real* p, int i, int cl, int ch) {
+	__global const real* r0 = a + tri_at(storage, upper, n, kl, lda, i, 0);
+	__global const real* r1 = a + tri_at(storage, upper, n, kl, lda, i + 1, 0);
+	__global const real* r2 = a + tri_at(storage, upper, n, kl, lda, i + 2, 0);
+	__global const real* r3 = a + tri_at(storage, upper, n, kl, lda, i + 3, 0);
+	const real x0 = x[i], x1 = x[i + 1], x2 = x[i + 2], x3 = x[i + 3];
+	real8 d0 = 0, d1 = 0, d2 = 0, d3 = 0;
+	int j = cl;
+	for (; j + 8 <= ch; j += 8) {
+		const real8 a0 = ld8(r0 + j), a1 = ld8(r1 + j), a2 = ld8(r2 + j), a3 = ld8(r3 + j);
+		const real8 xj = ld8(x + j);
+		d0 += a0 * xj;
+		d1 += a1 * xj;
+		d2 += a2 * xj;
+		d3 += a3 * xj;
+		st8(ld8(p + j) + ((a0 * x0 + a1 * x1) + (a2 * x2 + a3 * x3)), p + j);
+	}
+	real s[4] = {sum8(d0), sum8(d1), sum8(d2), sum8(d3)};
+	for (; j < ch; j++) {
+		const real xj = x[j];
+		s[0] += r0[j] * xj;
+		s[1] += r1[j] * xj;
+		s[2] += r2[j] * xj;
+		s[3] += r3[j] * xj;
+		p[j] += (r0[j] * x0 + r1[j] * x1) + (r2[j] * x2 + r3[j] * x3);
+	}
+	for (int q = 0; q < 4; q++) {
+		p[i + q] += s[q];
+		sym_row(storage, upper, n, kl, ku, a, lda, x, 0, 1, p, i + q, max(cl, 0), max(ch, cl));
+	}
+}
+
 // gemv_t_rows: the transposed product's partial sums on CPU devices, in
 // the axpy orientation: work-item g takes rows [g·rb, min(m, (g+1)·rb)) of
 // the dense m×n A and adds x(i)·A(i, :) for each into part[g·n …], four
@@ -434,21 +496,21 @@ __kernel void gemv_t_sum(int m, int n, int nb, real alpha, __global const real* 
 	}
 }
 
-// band_rows, band_t_rows and band_t_sum are the band, symmetric and
-// triangular products for CPU devices. In gonum's row-major band storage
+// band_rows, band_t_rows, sym_rows and band_t_sum are the band, symmetric
+// and triangular products for CPU devices. In gonum's row-major band storage
 // row i of the m×n band A holds A(i, j) for j in [i − kl, i + ku] at
 // a[i·lda + kl + j − i], so a row's band is contiguous, as a triangle's
 // rows are in dense and packed storage, which the kernels take as a band
 // with n − 1 diagonals on one side. A symmetric or triangular matrix
 // stores one triangle: kl = 0 (upper) or ku = 0 (lower). Every product
-// inside the band is computed once (no fma), so NaN and Inf spread as in
-// mv; an output without terms keeps b, as in gonum.
+// inside the band is computed once (twice in sym_rows, for its row and its
+// column; no fma), so NaN and Inf spread as in mv; an output without terms
+// keeps b, as in gonum.
 
 // band_rows: y(i) = b(i) + alpha·Σ_j A(i,j)·x(j) over row i's stored
 // columns, a work-item per row, for a band or a triangle in dense or
 // packed storage (as band_t_rows takes them), with b = beta·y(i) (0 when
-// beta == 0) and the diagonal taken as 1 (unit): GBMV, SBMV's and SYMV's
-// stored rows, TRMV and TBMV.
+// beta == 0) and the diagonal taken as 1 (unit): GBMV, TRMV and TBMV.
 __kernel void band_rows(int storage, int upper, int m, int n, int kl, int ku, int unit, real alpha,
                         __global const real* a, int lda,
                         __global const real* x, int offx, int incx,
@@ -480,10 +542,9 @@ __kernel void band_rows(int storage, int upper, int m, int n, int kl, int ku, in
 // of gemv_t_rows: work-item g takes rows [g·rb, min(m, (g+1)·rb)) and adds
 // x(i)·A(i, :) over each row's stored columns into its partial part[g·pw +
 // j − (g·rb − kl)], which holds the columns its rows reach (pw ≥ rb + kl +
-// ku); band_t_sum adds the partials. The diagonal is left out (skipdiag)
-// or taken as 1 (unit).
+// ku); band_t_sum adds the partials. The diagonal is taken as 1 with unit.
 __kernel void band_t_rows(int storage, int upper, int m, int n, int kl, int ku, int rb, int pw,
-                          int skipdiag, int unit, __global const real* a, int lda,
+                          int unit, __global const real* a, int lda,
                           __global const real* x, int offx, int incx, __global real* part) {
 	const int g = get_global_id(0);
 	const int i0 = g * rb, i1 = min(m, i0 + rb);
@@ -496,29 +557,61 @@ __kernel void band_t_rows(int storage, int upper, int m, int n, int kl, int ku, 
 		const real xi = x[offx + (long)i * incx];
 		const long r0 = tri_at(storage, upper, n, kl, lda, i, 0); // a[r0 + j] is A(i, j)
 		const int lo = max(0, i - kl), hi = min(n, i + ku + 1);
-		if ((skipdiag || unit) && i < n) {
+		if (unit && i < n) {
 			row_axpy(p + lo, a + (r0 + lo), xi, i - lo);
 			row_axpy(p + i + 1, a + (r0 + i + 1), xi, hi - i - 1);
-			if (unit && !skipdiag) {
-				p[i] += xi;
-			}
+			p[i] += xi;
 		} else {
 			row_axpy(p + lo, a + (r0 + lo), xi, hi - lo);
 		}
 	}
 }
 
+// sym_rows: band_t_rows' partials for a symmetric band or triangle (dense,
+// packed or band storage, one triangle stored: kl = 0 or ku = 0), with
+// each stored row read once for both its row and its column: work-item g
+// takes rows [g·rb, min(n, (g+1)·rb)); for row i it adds x(i)·A(i, j) into
+// p[j] for its stored j ≠ i (the column sums of the triangle not stored)
+// and Σ_j A(i, j)·x(j) over its stored j into p[i] (its row). band_t_sum
+// then gives y = beta·y + alpha·Σ partials. Four rows at a time share one
+// pass over the columns they all store, so that the partial is read and
+// written once per four elements of A.
+__kernel void sym_rows(int storage, int upper, int n, int kl, int ku, int rb, int pw,
+                       __global const real* a, int lda,
+                       __global const real* x, int offx, int incx, __global real* part) {
+	const int g = get_global_id(0);
+	const int i0 = g * rb, i1 = min(n, i0 + rb);
+	const int c0 = i0 - kl; // the column of p[0]
+	__global real* p = part + (long)g * pw - c0; // p[j] for column j
+	for (int j = max(0, c0); j < min(n, i1 + ku); j++) {
+		p[j] = 0;
+	}
+	int i = i0;
+	if (incx == 1) {
+		__global const real* xp = x + offx;
+		for (; i + 4 <= i1; i += 4) {
+			// The columns all four rows store, diagonals left out.
+			const int cl = upper ? i + 4 : max(0, i + 3 - kl);
+			const int ch = upper ? min(n, i + ku + 1) : i;
+			sym_rows4(storage, upper, n, kl, ku, a, lda, xp, p, i, cl, ch);
+		}
+	}
+	for (; i < i1; i++) {
+		sym_row(storage, upper, n, kl, ku, a, lda, x, offx, incx, p, i, i, i);
+	}
+}
+
 // band_t_sum: y(j) = b(j) + alpha·Σ_g part of column j over the partials of
-// band_t_rows that hold it, a work-item per column, with b = y(j)
-// (accumulate) or beta·y(j) (0 when beta == 0).
-__kernel void band_t_sum(int m, int n, int kl, int ku, int rb, int pw, int accumulate, real alpha,
+// band_t_rows or sym_rows that hold it, a work-item per column, with
+// b = beta·y(j) (0 when beta == 0).
+__kernel void band_t_sum(int m, int n, int kl, int ku, int rb, int pw, real alpha,
                          __global const real* part, real beta, __global real* y, int offy, int incy) {
 	const int j = get_global_id(0);
 	if (j >= n) {
 		return;
 	}
 	const long iy = offy + (long)j * incy;
-	real r = accumulate ? y[iy] : ((beta == 0) ? (real)0 : beta * y[iy]);
+	real r = (beta == 0) ? (real)0 : beta * y[iy];
 	// Column j has terms in rows [max(0, j − ku), min(m − 1, j + kl)];
 	// partial g holds columns [g·rb − kl, min(m, (g+1)·rb) + ku), so the
 	// partials of [glo, ghi] hold column j. No test inside the loop: PoCL

@@ -89,13 +89,13 @@ func (d L2Mat) cpuTriangle(c *Call) bool {
 		(d.storage == L2Dense || d.storage == L2Packed) && d.kl == d.n-1
 }
 
-// cpuBand describes d's stored elements for rowsCPU and triColsCPU: a
+// cpuBand describes d's stored elements for rowsCPU, triColsCPU and symCPU: a
 // general band's diagonals as they are; the stored triangle of a
 // symmetric or triangular matrix (band, or dense and packed with k = n − 1)
 // as a band with diagonals on one side only.
-func (d L2Mat) cpuBand(skipdiag, unit, accumulate bool) cpuBand {
+func (d L2Mat) cpuBand(unit bool) cpuBand {
 	t := cpuBand{storage: d.storage, upper: d.upper, m: d.m, n: d.n, kl: d.kl, ku: d.ku,
-		skipdiag: skipdiag, unit: unit, accumulate: accumulate}
+		unit: unit}
 	switch {
 	case d.kind == l2KindGeneral:
 	case d.upper:
@@ -158,11 +158,10 @@ func L2mvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, nout, nin int, alpha T
 		}
 		return
 	}
-	if d.kind == l2KindSymmetric && d.cpuTriangle(c) {
-		// A CPU device: the stored triangle's rows, then its stored rows
-		// as columns without the diagonal, each walked contiguously.
-		rowsCPU(c, d.cpuBand(false, false, false), a, d.Lda, alpha, x, offX, incX, beta, y, offY, incY)
-		triColsCPU(c, d.cpuBand(true, false, true), a, d.Lda, alpha, x, offX, incX, beta, y, offY, incY)
+	if d.kind == l2KindSymmetric && (d.cpuTriangle(c) || L2OnCPU(c) && d.storage == L2Band) {
+		// A CPU device: each stored row read once, for its row and its
+		// column, contiguously.
+		symCPU(c, d.cpuBand(false), a, d.Lda, alpha, x, offX, incX, beta, y, offY, incY)
 		return
 	}
 	if d.kind == l2KindGeneral && d.storage == L2Dense {
@@ -201,10 +200,10 @@ func L2trmvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.Buffer,
 		// A CPU device: op(A)'s rows are A's stored rows (rowsCPU) or
 		// its stored columns (triColsCPU), walked contiguously.
 		if d.trans {
-			triColsCPU(c, d.cpuBand(false, d.unit, false), a, d.Lda, T(1), x, offX, incX, T(0), out, offO, incO)
+			triColsCPU(c, d.cpuBand(d.unit), a, d.Lda, T(1), x, offX, incX, T(0), out, offO, incO)
 			return
 		}
-		rowsCPU(c, d.cpuBand(false, d.unit, false), a, d.Lda, T(1), x, offX, incX, T(0), out, offO, incO)
+		rowsCPU(c, d.cpuBand(d.unit), a, d.Lda, T(1), x, offX, incX, T(0), out, offO, incO)
 		return
 	}
 	if d.storage == L2Band && L2OnCPU(c) {
@@ -530,38 +529,30 @@ const (
 	GemvTCPURows                 // gemv_t_rows, then gemv_t_sum: blocks of whole rows
 )
 
-// bandCPU enqueues y = alpha·M·x + beta·y for the band descriptor d (a
-// general, symmetric or triangular band; alpha ≠ 0) on a CPU device, each
-// stored row walked contiguously: rowsCPU for a row's products, and
-// triColsCPU for op(A) = Aᵀ and a symmetric band's other triangle. A
-// symmetric or triangular band stores one triangle: no sub-diagonals
-// (upper) or no super-diagonals (lower).
+// bandCPU enqueues y = alpha·op(M)·x + beta·y for the general or
+// triangular band descriptor d (alpha ≠ 0) on a CPU device, each stored
+// row walked contiguously: rowsCPU for M's products, triColsCPU for Mᵀ's.
+// A triangular band stores one triangle: no sub-diagonals (upper) or no
+// super-diagonals (lower). Symmetric bands take symCPU.
 func bandCPU[T Real](c *Call, d L2Mat, a *cl.Buffer, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
-	sym := d.kind == l2KindSymmetric
-	t := d.cpuBand(false, d.kind == l2KindTriangular && d.unit, false)
-	if !d.trans {
-		rowsCPU(c, t, a, d.Lda, alpha, x, offX, incX, beta, y, offY, incY)
-		if !sym {
-			return
-		}
+	t := d.cpuBand(d.kind == l2KindTriangular && d.unit)
+	if d.trans {
+		triColsCPU(c, t, a, d.Lda, alpha, x, offX, incX, beta, y, offY, incY)
+		return
 	}
-	// Aᵀ's products, or the symmetric band's stored rows as its columns
-	// (the diagonal left out: rowsCPU took it), added to y.
-	t.skipdiag, t.accumulate = sym, sym
-	triColsCPU(c, t, a, d.Lda, alpha, x, offX, incX, beta, y, offY, incY)
+	rowsCPU(c, t, a, d.Lda, alpha, x, offX, incX, beta, y, offY, incY)
 }
 
-// cpuBand describes the stored rows that rowsCPU reads, and triColsCPU as
-// columns: an m×n band with kl sub- and ku super-diagonals, or a triangle
-// in dense or packed storage (kl or ku n − 1), in the storage and triangle
-// that level2.cl's tri_at takes; the diagonal left out (skipdiag, columns
-// only) or taken as 1 (unit); the column sums added to y (accumulate) or
-// to beta·y.
+// cpuBand describes the stored rows that rowsCPU and symCPU read, and
+// triColsCPU as columns: an m×n band with kl sub- and ku super-diagonals,
+// or a triangle in dense or packed storage (kl or ku n − 1), in the
+// storage and triangle that level2.cl's tri_at takes, its diagonal taken
+// as 1 with unit.
 type cpuBand struct {
-	storage                    int
-	upper                      bool
-	m, n, kl, ku               int
-	skipdiag, unit, accumulate bool
+	storage      int
+	upper        bool
+	m, n, kl, ku int
+	unit         bool
 }
 
 // rowsCPU enqueues y = beta·y + alpha·A·x over A's stored elements as t
@@ -582,9 +573,24 @@ func triColsCPU[T Real](c *Call, t cpuBand, a *cl.Buffer, lda int, alpha T, x *c
 	part := Alloc[T](c, nb*pw)
 	c.Run(c.Kernel(l2File, "band_t_rows"), []int{nb}, []int{1},
 		int32(t.storage), l2bool(t.upper), int32(t.m), int32(t.n), int32(t.kl), int32(t.ku), int32(rb), int32(pw),
-		l2bool(t.skipdiag), l2bool(t.unit), a, int32(lda), x, int32(offX), int32(incX), part)
+		l2bool(t.unit), a, int32(lda), x, int32(offX), int32(incX), part)
 	c.Run(c.Kernel(l2File, "band_t_sum"), []int{Groups(t.n, l2CPUGroup)}, []int{l2CPUGroup},
-		int32(t.m), int32(t.n), int32(t.kl), int32(t.ku), int32(rb), int32(pw), l2bool(t.accumulate), alpha, part,
+		int32(t.m), int32(t.n), int32(t.kl), int32(t.ku), int32(rb), int32(pw), alpha, part,
+		beta, y, int32(offY), int32(incY))
+}
+
+// symCPU enqueues y = beta·y + alpha·A·x for the symmetric A whose stored
+// triangle t describes: sym_rows over the row blocks of cpuRowBlocks, each
+// stored row read once for its row and its column, then band_t_sum.
+func symCPU[T Real](c *Call, t cpuBand, a *cl.Buffer, lda int, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
+	nb, rb := cpuRowBlocks(c, t.m)
+	pw := rb + t.kl + t.ku
+	part := Alloc[T](c, nb*pw)
+	c.Run(c.Kernel(l2File, "sym_rows"), []int{nb}, []int{1},
+		int32(t.storage), l2bool(t.upper), int32(t.n), int32(t.kl), int32(t.ku), int32(rb), int32(pw),
+		a, int32(lda), x, int32(offX), int32(incX), part)
+	c.Run(c.Kernel(l2File, "band_t_sum"), []int{Groups(t.n, l2CPUGroup)}, []int{l2CPUGroup},
+		int32(t.m), int32(t.n), int32(t.kl), int32(t.ku), int32(rb), int32(pw), alpha, part,
 		beta, y, int32(offY), int32(incY))
 }
 
