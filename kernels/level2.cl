@@ -163,6 +163,11 @@ static inline real row_dot(__global const real* row, int base, int lo, int hi,
 	int c = lo;
 	if (incx == 1) {
 		__global const real* xp = x + offx;
+		// Single products up to a 64-byte boundary of the row, so that
+		// the vector loads of the row do not straddle cache lines.
+		for (; c < hi && ((ulong)(row + (c - base)) & 63) != 0; c++) {
+			s += row[c - base] * xp[c];
+		}
 		real8 acc = 0, acc2 = 0;
 		for (; c + 16 <= hi; c += 16) {
 			acc += ld8(row + (c - base)) * ld8(xp + c);
@@ -171,7 +176,7 @@ static inline real row_dot(__global const real* row, int base, int lo, int hi,
 		for (; c + 8 <= hi; c += 8) {
 			acc += ld8(row + (c - base)) * ld8(xp + c);
 		}
-		s = sum8(acc + acc2);
+		s += sum8(acc + acc2);
 	}
 	for (; c < hi; c++) {
 		s += row[c - base] * x[offx + (long)c * incx];
@@ -400,6 +405,19 @@ static inline void sym_row(int storage, int upper, int n, int kl, int ku, __glob
 	p[i] += s;
 }
 
+// sym4_col adds column j of the rows r0 to r3 (as sym_rows4 takes them)
+// to their sums s and to p[j].
+static inline void sym4_col(__global const real* r0, __global const real* r1, __global const real* r2,
+                            __global const real* r3, __global const real* x, __global real* p, int j,
+                            real x0, real x1, real x2, real x3, real s[4]) {
+	const real xj = x[j];
+	s[0] += r0[j] * xj;
+	s[1] += r1[j] * xj;
+	s[2] += r2[j] * xj;
+	s[3] += r3[j] * xj;
+	p[j] += (r0[j] * x0 + r1[j] * x1) + (r2[j] * x2 + r3[j] * x3);
+}
+
 // sym_rows4 adds rows i to i+3 (as sym_rows takes them) into p, their
 // shared off-diagonal columns [cl, ch) in one pass, 8 at a time, and the
 // rest row by row; x is contiguous.
@@ -411,7 +429,13 @@ static inline void sym_rows4(int storage, int upper, int n, int kl, int ku, __gl
 	__global const real* r3 = a + tri_at(storage, upper, n, kl, lda, i + 3, 0);
 	const real x0 = x[i], x1 = x[i + 1], x2 = x[i + 2], x3 = x[i + 3];
 	real8 d0 = 0, d1 = 0, d2 = 0, d3 = 0;
+	real s[4] = {0, 0, 0, 0};
 	int j = cl;
+	// Single columns up to a 64-byte boundary of row i (in dense storage
+	// the others' too), so that the vector loads do not straddle lines.
+	for (; j < ch && ((ulong)(r0 + j) & 63) != 0; j++) {
+		sym4_col(r0, r1, r2, r3, x, p, j, x0, x1, x2, x3, s);
+	}
 	for (; j + 8 <= ch; j += 8) {
 		const real8 a0 = ld8(r0 + j), a1 = ld8(r1 + j), a2 = ld8(r2 + j), a3 = ld8(r3 + j);
 		const real8 xj = ld8(x + j);
@@ -421,15 +445,13 @@ static inline void sym_rows4(int storage, int upper, int n, int kl, int ku, __gl
 		d3 += a3 * xj;
 		st8(ld8(p + j) + ((a0 * x0 + a1 * x1) + (a2 * x2 + a3 * x3)), p + j);
 	}
-	real s[4] = {sum8(d0), sum8(d1), sum8(d2), sum8(d3)};
 	for (; j < ch; j++) {
-		const real xj = x[j];
-		s[0] += r0[j] * xj;
-		s[1] += r1[j] * xj;
-		s[2] += r2[j] * xj;
-		s[3] += r3[j] * xj;
-		p[j] += (r0[j] * x0 + r1[j] * x1) + (r2[j] * x2 + r3[j] * x3);
+		sym4_col(r0, r1, r2, r3, x, p, j, x0, x1, x2, x3, s);
 	}
+	s[0] += sum8(d0);
+	s[1] += sum8(d1);
+	s[2] += sum8(d2);
+	s[3] += sum8(d3);
 	for (int q = 0; q < 4; q++) {
 		p[i + q] += s[q];
 		sym_row(storage, upper, n, kl, ku, a, lda, x, 0, 1, p, i + q, max(cl, 0), max(ch, cl));
