@@ -343,21 +343,15 @@ __kernel void zscale_y(int n, real bre, real bim, __global real2* y, long offy, 
 	}
 }
 
-// zrank: the rank-1 and rank-2 updates, one work-item per element (r, c)
-// of an m×n grid (dimension 0: c, dimension 1: r), mode one of ZR_*. The
-// Hermitian modes touch only the stored triangle (dense with lda, or
-// packed) and leave the diagonal real: a row gonum skips (x(r) == 0, or
-// x(r) == y(r) == 0 for rank 2) still has the imaginary part of its
-// diagonal element cleared, as gonum does.
-__kernel void zrank(int mode, int upper, int packed, int m, int n, real are, real aim,
-                    __global const real2* x, long offx, int incx,
-                    __global const real2* y, long offy, int incy,
-                    __global real2* a, int lda) {
-	const int c = get_global_id(0);
-	const int r = get_global_id(1);
-	if (r >= m || c >= n) {
-		return;
-	}
+// zrank_at updates the element (r, c) of the m×n A as zrank's mode says,
+// with gonum's arithmetic. The Hermitian modes touch only the stored
+// triangle (dense with lda, or packed) and leave the diagonal real: a row
+// gonum skips (x(r) == 0, or x(r) == y(r) == 0 for rank 2) still has the
+// imaginary part of its diagonal element cleared, as gonum does.
+static inline void zrank_at(int mode, int upper, int packed, int n, real are, real aim,
+                            __global const real2* x, long offx, int incx,
+                            __global const real2* y, long offy, int incy,
+                            __global real2* a, int lda, int r, int c) {
 	const real2 alpha = (real2)(are, aim);
 	const real2 xr = x[offx + (long)r * incx];
 	if (mode == ZR_GERU || mode == ZR_GERC) {
@@ -400,4 +394,111 @@ __kernel void zrank(int mode, int upper, int packed, int m, int n, real are, rea
 	}
 	const real2 tmp = mode == ZR_HER ? (real2)(are * xr.x, are * xr.y) : zmul((real2)(are, 0), xr);
 	a[at] += zmul(tmp, zconj(x[offx + (long)c * incx]));
+}
+
+// zrank: the rank-1 and rank-2 updates, one work-item per element (r, c)
+// of an m×n grid (dimension 0: c, dimension 1: r), mode one of ZR_*, as
+// zrank_at does them.
+__kernel void zrank(int mode, int upper, int packed, int m, int n, real are, real aim,
+                    __global const real2* x, long offx, int incx,
+                    __global const real2* y, long offy, int incy,
+                    __global real2* a, int lda) {
+	const int c = get_global_id(0);
+	const int r = get_global_id(1);
+	if (r >= m || c >= n) {
+		return;
+	}
+	zrank_at(mode, upper, packed, n, are, aim, x, offx, incx, y, offy, incy, a, lda, r, c);
+}
+
+// zmul8 is t·v (conjv: t·conj(v)) for the 4 complex numbers of v, parts
+// side by side, with zmul's products and sums: the same numbers as zmul
+// gives element by element.
+static inline real8 zmul8(const real8 v, const real2 t, int conjv) {
+	const real8 vs = v.s10325476;
+	if (conjv) {
+		return v * (real8)(t.x, -t.x, t.x, -t.x, t.x, -t.x, t.x, -t.x) + vs * (real8)(t.y);
+	}
+	return v * (real8)(t.x) + vs * (real8)(-t.y, t.y, -t.y, t.y, -t.y, t.y, -t.y, t.y);
+}
+
+// zrank_row8 does zrank_at's updates of row r's elements [lo, hi) (none
+// of them diagonal in the Hermitian modes) 4 at a time, with x and y
+// contiguous, row[c] holding A(r, c), and returns the first column it did
+// not do. Each element gets zrank_at's numbers.
+static inline int zrank_row8(int mode, real are, real aim, __global const real2* x, __global const real2* y,
+                             __global real2* row, int r, int lo, int hi) {
+	const real2 alpha = (real2)(are, aim);
+	const real2 xr = x[r];
+	const real2 yr = mode == ZR_HER2 ? y[r] : (real2)(0, 0);
+	__global real* ar = (__global real*)row;
+	__global const real* xv = (__global const real*)x;
+	__global const real* yv = (__global const real*)y;
+	int c = lo;
+	switch (mode) {
+	case ZR_GERU:
+		if (znonzero(xr)) {
+			const real2 t = zmul(alpha, xr);
+			for (; c + 4 <= hi; c += 4) {
+				st8(ld8(ar + 2 * c) + zmul8(ld8(yv + 2 * c), t, 0), ar + 2 * c);
+			}
+		}
+		break;
+	case ZR_GERC:
+		for (; c + 4 <= hi; c += 4) {
+			const real8 yc = ld8(yv + 2 * c);
+			if (!znonzero(yc.s01) || !znonzero(yc.s23) || !znonzero(yc.s45) || !znonzero(yc.s67)) {
+				break;
+			}
+			st8(ld8(ar + 2 * c) + zmul8(zmul8(yc, alpha, 1), xr, 0), ar + 2 * c);
+		}
+		break;
+	case ZR_HER2:
+		if (znonzero(xr) || znonzero(yr)) {
+			const real2 t1 = zmul(alpha, xr), t2 = zmul(zconj(alpha), yr);
+			for (; c + 4 <= hi; c += 4) {
+				st8(ld8(ar + 2 * c) + (zmul8(ld8(yv + 2 * c), t1, 1) + zmul8(ld8(xv + 2 * c), t2, 1)), ar + 2 * c);
+			}
+		}
+		break;
+	default: // ZR_HER, ZR_HPR
+		if (znonzero(xr)) {
+			const real2 t = mode == ZR_HER ? (real2)(are * xr.x, are * xr.y) : zmul((real2)(are, 0), xr);
+			for (; c + 4 <= hi; c += 4) {
+				st8(ld8(ar + 2 * c) + zmul8(ld8(xv + 2 * c), t, 1), ar + 2 * c);
+			}
+		}
+	}
+	return c;
+}
+
+// zrank_rows is zrank for CPU devices: a work-item per row r, walking the
+// row's elements (its stored ones in the Hermitian modes) in order, 4 at
+// a time off the diagonal when x and y are contiguous.
+__kernel void zrank_rows(int mode, int upper, int packed, int m, int n, real are, real aim,
+                         __global const real2* x, long offx, int incx,
+                         __global const real2* y, long offy, int incy,
+                         __global real2* a, int lda) {
+	const int r = get_global_id(0);
+	if (r >= m) {
+		return;
+	}
+	const int herm = mode != ZR_GERU && mode != ZR_GERC;
+	const int lo = herm && upper ? r : 0, hi = herm && !upper ? r + 1 : n;
+	int vlo = lo, vhi = hi; // off the diagonal
+	if (herm) {
+		vlo = upper ? r + 1 : lo;
+		vhi = upper ? hi : r;
+	}
+	int c = vlo;
+	if (incx == 1 && incy == 1) {
+		__global real2* row = a + (packed ? ztri_at(ZST_PACKED, upper, n, 0, 0, r, 0) : (long)r * lda);
+		c = zrank_row8(mode, are, aim, x + offx, y + offy, row, r, vlo, vhi);
+	}
+	for (int k = lo; k < vlo; k++) {
+		zrank_at(mode, upper, packed, n, are, aim, x, offx, incx, y, offy, incy, a, lda, r, k);
+	}
+	for (; c < hi; c++) {
+		zrank_at(mode, upper, packed, n, are, aim, x, offx, incx, y, offy, incy, a, lda, r, c);
+	}
 }

@@ -186,9 +186,14 @@ func CxRankOnDevice[R Real](c *Call, mode int, upper, packed bool, m, n int, are
 		zherOnDevice(c, upper, mode == ZrHer2, packed, n, are, aim, x, offX, incX, y, offY, incY, a, lda) // gemv_fast.go
 		return
 	}
-	c.Run(c.Kernel(cxL2File, "zrank"), []int{Groups(n, l2RankX), Groups(m, l2RankY)}, []int{l2RankX, l2RankY},
-		int32(mode), l2bool(upper), l2bool(packed), int32(m), int32(n), are, aim,
-		x, int64(offX), int32(incX), y, int64(offY), int32(incY), a, int32(lda))
+	args := []any{int32(mode), l2bool(upper), l2bool(packed), int32(m), int32(n), are, aim,
+		x, int64(offX), int32(incX), y, int64(offY), int32(incY), a, int32(lda)}
+	if L2OnCPU(c) {
+		// A CPU device: a work-item per row, walking it contiguously.
+		c.Run(c.Kernel(cxL2File, "zrank_rows"), []int{Groups(m, l2CPUGroup)}, []int{l2CPUGroup}, args...)
+		return
+	}
+	c.Run(c.Kernel(cxL2File, "zrank"), []int{Groups(n, l2RankX), Groups(m, l2RankY)}, []int{l2RankX, l2RankY}, args...)
 }
 
 // The host-slice routines.
