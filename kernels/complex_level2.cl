@@ -81,6 +81,17 @@ static inline real2 zbeta_y(real bre, real bim, __global const real2* y, long iy
 	return zmul((real2)(bre, bim), y[iy]);
 }
 
+// zmul8 is t·v (conjv: t·conj(v)) for the 4 complex numbers of v, parts
+// side by side, with zmul's products and sums: the same numbers as zmul
+// gives element by element.
+static inline real8 zmul8(const real8 v, const real2 t, int conjv) {
+	const real8 vs = v.s10325476;
+	if (conjv) {
+		return v * (real8)(t.x, -t.x, t.x, -t.x, t.x, -t.x, t.x, -t.x) + vs * (real8)(t.y);
+	}
+	return v * (real8)(t.x) + vs * (real8)(-t.y, t.y, -t.y, t.y, -t.y, t.y, -t.y, t.y);
+}
+
 static inline int znonzero(const real2 a) { return a.x != (real)0 || a.y != (real)0; }
 
 // zdiv is n/m by Smith's algorithm, the one Go's runtime uses.
@@ -328,6 +339,150 @@ void zmv_wg(ZMAT_PARAMS, int nout, real are, real aim,
 	y[iy] = r;
 }
 
+// zband_rows, zband_t_rows, zhemv_rows and zband_t_sum are the band,
+// Hermitian and triangular products for CPU devices, as level2.cl's
+// band_rows, band_t_rows, sym_rows and band_t_sum: a stored row of the
+// band, or of the triangle in dense, packed or band storage (taken as a
+// band with diagonals on one side: kl = 0 upper, ku = 0 lower; a general
+// band as a lower one with k = kl), is contiguous, and a work-item walks
+// it in order, 4 complex numbers a vector.
+
+// zband_rows: y(i) = beta·y(i) + alpha·Σ_c A(i,c)·x(c) over row i's stored
+// columns, a work-item per row, the diagonal taken as 1 (unit): GBMV,
+// TRMV, TBMV and TPMV with A.
+__kernel void zband_rows(int storage, int upper, int m, int n, int kl, int ku, int unit, real are, real aim,
+                         __global const real2* a, int lda, __global const real2* x, long offx, int incx,
+                         real bre, real bim, __global real2* y, long offy, int incy) {
+	const int i = get_global_id(0);
+	if (i >= m) {
+		return;
+	}
+	const int lo = max(0, i - kl), hi = min(n, i + ku + 1);
+	__global const real2* row = a + ztri_at(storage, upper, n, kl, lda, i, 0); // row[c] is A(i, c)
+	real2 s;
+	if (unit && i < n) {
+		s = zrow_dot(row + lo, i - lo, x, offx + lo * (long)incx, incx) + x[offx + (long)i * incx];
+		s += zrow_dot(row + i + 1, hi - i - 1, x, offx + (i + 1) * (long)incx, incx);
+	} else {
+		s = zrow_dot(row + lo, hi - lo, x, offx + lo * (long)incx, incx);
+	}
+	const long iy = offy + (long)i * incy;
+	real2 r = zbeta_y(bre, bim, y, iy);
+	if (hi > lo) {
+		r += zmul((real2)(are, aim), s);
+	}
+	y[iy] = r;
+}
+
+// zrow_axpy: p[0, len) += op(r[0, len))·t, op the conjugate with conj.
+static inline void zrow_axpy(__global real2* p, __global const real2* r, real2 t, int conj, int len) {
+	__global real* pr = (__global real*)p;
+	__global const real* rr = (__global const real*)r;
+	int k = 0;
+	for (; k + 4 <= len; k += 4) {
+		st8(ld8(pr + 2 * k) + zmul8(ld8(rr + 2 * k), t, conj), pr + 2 * k);
+	}
+	for (; k < len; k++) {
+		p[k] += zmul(t, conj ? zconj(r[k]) : r[k]);
+	}
+}
+
+// zband_t_rows: the partial sums of op(A)ᵀ·x (op the conjugate with
+// conj) over the stored rows: work-item g adds x(i)·op(A(i, :)) for rows
+// [g·rb, min(m, (g+1)·rb)) into its partial part[g·pw + j − (g·rb − kl)],
+// which holds the columns its rows reach (pw ≥ rb + kl + ku); the
+// diagonal taken as 1 (unit). zband_t_sum adds the partials.
+__kernel void zband_t_rows(int storage, int upper, int m, int n, int kl, int ku, int rb, int pw,
+                           int unit, int conj, __global const real2* a, int lda,
+                           __global const real2* x, long offx, int incx, __global real2* part) {
+	const int g = get_global_id(0);
+	const int i0 = g * rb, i1 = min(m, i0 + rb);
+	const int c0 = i0 - kl; // the column of p[0]
+	__global real2* p = part + (long)g * pw - c0; // p[j] for column j
+	for (int j = max(0, c0); j < min(n, i1 + ku); j++) {
+		p[j] = (real2)(0, 0);
+	}
+	for (int i = i0; i < i1; i++) {
+		const real2 xi = x[offx + (long)i * incx];
+		__global const real2* row = a + ztri_at(storage, upper, n, kl, lda, i, 0);
+		const int lo = max(0, i - kl), hi = min(n, i + ku + 1);
+		if (unit && i < n) {
+			zrow_axpy(p + lo, row + lo, xi, conj, i - lo);
+			zrow_axpy(p + i + 1, row + i + 1, xi, conj, hi - i - 1);
+			p[i] += xi;
+		} else {
+			zrow_axpy(p + lo, row + lo, xi, conj, hi - lo);
+		}
+	}
+}
+
+// zhemv_rows: zband_t_rows' partials for a Hermitian band or triangle
+// (one triangle stored), each stored row read once for its row and its
+// column: for row i, conj(A(i, j))·x(i) into p[j] for its stored j ≠ i,
+// and Σ_j A(i, j)·x(j) over them, with Re A(i, i)·x(i), into p[i].
+__kernel void zhemv_rows(int storage, int upper, int n, int kl, int ku, int rb, int pw,
+                         __global const real2* a, int lda,
+                         __global const real2* x, long offx, int incx, __global real2* part) {
+	const int g = get_global_id(0);
+	const int i0 = g * rb, i1 = min(n, i0 + rb);
+	const int c0 = i0 - kl;
+	__global real2* p = part + (long)g * pw - c0;
+	for (int j = max(0, c0); j < min(n, i1 + ku); j++) {
+		p[j] = (real2)(0, 0);
+	}
+	for (int i = i0; i < i1; i++) {
+		const real2 xi = x[offx + (long)i * incx];
+		__global const real2* row = a + ztri_at(storage, upper, n, kl, lda, i, 0);
+		// The off-diagonal columns [lo, hi).
+		const int lo = upper ? i + 1 : max(0, i - kl), hi = upper ? min(n, i + ku + 1) : i;
+		real2 s = (real2)(row[i].x * xi.x, row[i].x * xi.y);
+		int j = lo;
+		if (incx == 1) {
+			__global const real* rr = (__global const real*)row;
+			__global const real* xv = (__global const real*)(x + offx);
+			__global real* pr = (__global real*)p;
+			real8 pp = 0, px = 0;
+			for (; j + 4 <= hi; j += 4) {
+				const real8 v = ld8(rr + 2 * j), b = ld8(xv + 2 * j);
+				pp += v * b;
+				px += v * b.s10325476;
+				st8(ld8(pr + 2 * j) + zmul8(v, xi, 1), pr + 2 * j);
+			}
+			const real4 e = pp.even - pp.odd, f = px.even + px.odd;
+			s += (real2)((e.s0 + e.s1) + (e.s2 + e.s3), (f.s0 + f.s1) + (f.s2 + f.s3));
+		}
+		for (; j < hi; j++) {
+			s += zmul(row[j], x[offx + (long)j * incx]);
+			p[j] += zmul(xi, zconj(row[j]));
+		}
+		p[i] += s;
+	}
+}
+
+// zband_t_sum: y(j) = beta·y(j) + alpha·Σ_g part of column j over the
+// partials of zband_t_rows or zhemv_rows that hold it, a work-item per
+// column (as level2.cl's band_t_sum, no test inside the loop).
+__kernel void zband_t_sum(int m, int n, int kl, int ku, int rb, int pw, real are, real aim,
+                          __global const real2* part, real bre, real bim, __global real2* y, long offy, int incy) {
+	const int j = get_global_id(0);
+	if (j >= n) {
+		return;
+	}
+	const long iy = offy + (long)j * incy;
+	real2 r = zbeta_y(bre, bim, y, iy);
+	if (m > 0 && j - ku <= m - 1) {
+		const int from = j - ku - rb + 1;
+		const int glo = from <= 0 ? 0 : (from + rb - 1) / rb;
+		const int ghi = min((m - 1) / rb, (j + kl) / rb);
+		real2 s = (real2)(0, 0);
+		for (int g = glo; g <= ghi; g++) {
+			s += part[(long)g * pw + j - (g * rb - kl)];
+		}
+		r += zmul((real2)(are, aim), s);
+	}
+	y[iy] = r;
+}
+
 // zscale_y: y(i) = beta·y(i), or 0 when beta == 0 (the alpha == 0 case of
 // the products, where gonum reads neither A nor x).
 __kernel void zscale_y(int n, real bre, real bim, __global real2* y, long offy, int incy) {
@@ -409,17 +564,6 @@ __kernel void zrank(int mode, int upper, int packed, int m, int n, real are, rea
 		return;
 	}
 	zrank_at(mode, upper, packed, n, are, aim, x, offx, incx, y, offy, incy, a, lda, r, c);
-}
-
-// zmul8 is t·v (conjv: t·conj(v)) for the 4 complex numbers of v, parts
-// side by side, with zmul's products and sums: the same numbers as zmul
-// gives element by element.
-static inline real8 zmul8(const real8 v, const real2 t, int conjv) {
-	const real8 vs = v.s10325476;
-	if (conjv) {
-		return v * (real8)(t.x, -t.x, t.x, -t.x, t.x, -t.x, t.x, -t.x) + vs * (real8)(t.y);
-	}
-	return v * (real8)(t.x) + vs * (real8)(-t.y, t.y, -t.y, t.y, -t.y, t.y, -t.y, t.y);
 }
 
 // zrank_row8 does zrank_at's updates of row r's elements [lo, hi) (none

@@ -16,7 +16,9 @@ import (
 // GEMV and the rank updates gemv.cl's complex kernels. Matrices are described
 // as in device_level2.go (L2Mat), with trans 0, 1, 2 for NoTrans, Trans and
 // ConjTrans, and the kind l2KindSymmetric standing for Hermitian. The
-// triangular solves are trsv.cl's blocked ones (trsv_blocked.go).
+// triangular solves are trsv.cl's blocked ones (trsv_blocked.go). CPU
+// devices take kernels that walk A's stored rows in order (zgemvCPU,
+// cxBandCPU, zrank_rows).
 
 const cxL2File = "complex_level2.cl"
 
@@ -87,6 +89,10 @@ func CxMVOnDevice[R Real](c *Call, d CxMat, a *cl.Buffer, nout int, are, aim R, 
 		zgemvCPU(c, d, a, are, aim, x, offX, incX, bre, bim, y, offY, incY)
 		return
 	}
+	if L2OnCPU(c) {
+		cxBandCPU(c, d, a, are, aim, x, offX, incX, bre, bim, y, offY, incY)
+		return
+	}
 	if o, ld, off, ok := cxStreamOp(c, d); ok {
 		streamMV(c, o, a, ld, off, are, aim, x, offX, incX, bre, bim, y, offY, incY) // symv_stream.go
 		return
@@ -120,6 +126,38 @@ func zgemvCPU[R Real](c *Call, d CxMat, a *cl.Buffer, are, aim R, x *cl.Buffer, 
 	c.Run(c.Kernel(cxL2File, "zgemv_t_rows"), []int{nb}, []int{1}, slices.Concat(head, xv, []any{part})...)
 	c.Run(c.Kernel(cxL2File, "zgemv_t_sum"), []int{Groups(d.n, l2CPUGroup)}, []int{l2CPUGroup},
 		slices.Concat([]any{int32(d.m), int32(d.n), int32(nb), are, aim, part}, yv)...)
+}
+
+// cxBandCPU enqueues y = alpha·M·x + beta·y on a CPU device for every
+// descriptor but the dense general one (zgemvCPU's), each stored row of A
+// walked contiguously: zband_rows for op(A) = A; otherwise partial sums
+// per block of rows (cpuRowBlocks) by zband_t_rows (Aᵀ, Aᴴ) or zhemv_rows
+// (Hermitian: each stored row for its row and its column), added by
+// zband_t_sum.
+func cxBandCPU[R Real](c *Call, d CxMat, a *cl.Buffer, are, aim R, x *cl.Buffer, offX, incX int, bre, bim R, y *cl.Buffer, offY, incY int) {
+	t := d.cpuBand(d.kind == l2KindTriangular && d.unit)
+	xv := []any{x, int64(offX), int32(incX)}
+	yv := []any{bre, bim, y, int64(offY), int32(incY)}
+	band := []any{int32(t.storage), l2bool(t.upper), int32(t.m), int32(t.n), int32(t.kl), int32(t.ku)}
+	if d.kind != l2KindSymmetric && !d.trans {
+		c.Run(c.Kernel(cxL2File, "zband_rows"), []int{Groups(t.m, l2CPUGroup)}, []int{l2CPUGroup},
+			slices.Concat(band, []any{l2bool(t.unit), are, aim, a, int32(d.Lda)}, xv, yv)...)
+		return
+	}
+	nb, rb := cpuRowBlocks(c, t.m)
+	pw := rb + t.kl + t.ku
+	part := Alloc[R](c, 2*nb*pw)
+	blocks := []any{int32(rb), int32(pw)}
+	if d.kind == l2KindSymmetric {
+		c.Run(c.Kernel(cxL2File, "zhemv_rows"), []int{nb}, []int{1},
+			slices.Concat([]any{int32(t.storage), l2bool(t.upper), int32(t.n), int32(t.kl), int32(t.ku)}, blocks,
+				[]any{a, int32(d.Lda)}, xv, []any{part})...)
+	} else {
+		c.Run(c.Kernel(cxL2File, "zband_t_rows"), []int{nb}, []int{1},
+			slices.Concat(band, blocks, []any{l2bool(t.unit), l2bool(d.conj), a, int32(d.Lda)}, xv, []any{part})...)
+	}
+	c.Run(c.Kernel(cxL2File, "zband_t_sum"), []int{Groups(t.n, l2CPUGroup)}, []int{l2CPUGroup},
+		slices.Concat([]any{int32(t.m), int32(t.n), int32(t.kl), int32(t.ku)}, blocks, []any{are, aim, part}, yv)...)
 }
 
 // cxStreamOp is symv_stream's complex product for d on GPUs: the
