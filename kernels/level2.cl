@@ -529,33 +529,97 @@ __kernel void gemv_t_sum(int m, int n, int nb, real alpha, __global const real* 
 // column; no fma), so NaN and Inf spread as in mv; an output without terms
 // keeps b, as in gonum.
 
+// band_row_dot is Σ_c A(i,c)·x(c) over row i's stored columns [lo, hi)
+// outside [cl, ch), row[c] holding A(i, c), the diagonal taken as 1
+// (unit; it never lies in [cl, ch)).
+static inline real band_row_dot(__global const real* row, int unit, int i, int lo, int hi, int cl, int ch,
+                                __global const real* x, int offx, int incx) {
+	real s = 0;
+	for (int part = 0; part < 2; part++) {
+		const int from = part == 0 ? lo : max(lo, ch), to = part == 0 ? min(hi, cl) : hi;
+		if (unit && i >= from && i < to) {
+			s += row_dot(row, 0, from, i, x, offx, incx) + x[offx + (long)i * incx];
+			s += row_dot(row, 0, i + 1, to, x, offx, incx);
+		} else if (to > from) {
+			s += row_dot(row, 0, from, to, x, offx, incx);
+		}
+	}
+	return s;
+}
+
 // band_rows: y(i) = b(i) + alpha·Σ_j A(i,j)·x(j) over row i's stored
-// columns, a work-item per row, for a band or a triangle in dense or
-// packed storage (as band_t_rows takes them), with b = beta·y(i) (0 when
-// beta == 0) and the diagonal taken as 1 (unit): GBMV, TRMV and TBMV.
+// columns for a band or a triangle in dense or packed storage (as
+// band_t_rows takes them), with b = beta·y(i) (0 when beta == 0) and the
+// diagonal taken as 1 (unit): GBMV, TRMV and TBMV. A work-item takes four
+// rows, which in dense storage share one pass over the columns they all
+// store (x read once for the four) when x is contiguous; the rest of each
+// row, and every row elsewhere, by row_dot.
 __kernel void band_rows(int storage, int upper, int m, int n, int kl, int ku, int unit, real alpha,
                         __global const real* a, int lda,
                         __global const real* x, int offx, int incx,
                         real beta, __global real* y, int offy, int incy) {
-	const int i = get_global_id(0);
+	const int i = get_global_id(0) * 4;
 	if (i >= m) {
 		return;
 	}
-	const int lo = max(0, i - kl), hi = min(n, i + ku + 1);
-	__global const real* row = a + (tri_at(storage, upper, n, kl, lda, i, 0) + lo); // row[c − lo] is A(i, c)
-	real s;
-	if (unit && i < n) {
-		s = row_dot(row, lo, lo, i, x, offx, incx) + row_dot(row, lo, i + 1, hi, x, offx, incx);
-		s += x[offx + (long)i * incx];
+	const int nr = min(4, m - i);
+	__global const real* r[4];
+	real s[4] = {0, 0, 0, 0};
+	for (int q = 0; q < nr; q++) {
+		r[q] = a + tri_at(storage, upper, n, kl, lda, i + q, 0); // r[q][c] is A(i+q, c)
+	}
+	// The columns the four rows share, a unit diagonal left out.
+	int cl = max(0, i + 3 - kl), ch = min(n, i + ku + 1);
+	if (unit) {
+		if (upper) {
+			cl = max(cl, i + 4);
+		} else {
+			ch = min(ch, i);
+		}
+	}
+	// Dense storage only: there the four rows' loads fall alike on the
+	// lines, where band and packed rows start a different distance apart.
+	if (nr < 4 || incx != 1 || ch <= cl || storage != ST_DENSE) {
+		cl = ch = 0;
 	} else {
-		s = row_dot(row, lo, lo, hi, x, offx, incx);
+		__global const real* xp = x + offx;
+		real8 d0 = 0, d1 = 0, d2 = 0, d3 = 0;
+		int c = cl;
+		for (; c < ch && ((ulong)(r[0] + c) & 63) != 0; c++) {
+			s[0] += r[0][c] * xp[c];
+			s[1] += r[1][c] * xp[c];
+			s[2] += r[2][c] * xp[c];
+			s[3] += r[3][c] * xp[c];
+		}
+		for (; c + 8 <= ch; c += 8) {
+			const real8 xc = ld8(xp + c);
+			d0 += ld8(r[0] + c) * xc;
+			d1 += ld8(r[1] + c) * xc;
+			d2 += ld8(r[2] + c) * xc;
+			d3 += ld8(r[3] + c) * xc;
+		}
+		for (; c < ch; c++) {
+			s[0] += r[0][c] * xp[c];
+			s[1] += r[1][c] * xp[c];
+			s[2] += r[2][c] * xp[c];
+			s[3] += r[3][c] * xp[c];
+		}
+		s[0] += sum8(d0);
+		s[1] += sum8(d1);
+		s[2] += sum8(d2);
+		s[3] += sum8(d3);
 	}
-	const long iy = offy + (long)i * incy;
-	real r = (beta == 0) ? (real)0 : beta * y[iy];
-	if (hi > lo) {
-		r += alpha * s;
+	for (int q = 0; q < nr; q++) {
+		const int row = i + q;
+		const int lo = max(0, row - kl), hi = min(n, row + ku + 1);
+		s[q] += band_row_dot(r[q], unit && row < n, row, lo, hi, cl, ch, x, offx, incx);
+		const long iy = offy + (long)row * incy;
+		real v = (beta == 0) ? (real)0 : beta * y[iy];
+		if (hi > lo) {
+			v += alpha * s[q];
+		}
+		y[iy] = v;
 	}
-	y[iy] = r;
 }
 
 // band_t_rows: the partial sums of Aᵀ·x for a band, or a triangle in dense

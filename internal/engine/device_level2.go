@@ -556,9 +556,10 @@ type cpuBand struct {
 }
 
 // rowsCPU enqueues y = beta·y + alpha·A·x over A's stored elements as t
-// describes them: band_rows, a work-item per row.
+// describes them: band_rows, a work-item per four rows, groups of
+// l2CPUGroup rows.
 func rowsCPU[T Real](c *Call, t cpuBand, a *cl.Buffer, lda int, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
-	c.Run(c.Kernel(l2File, "band_rows"), []int{Groups(t.m, l2CPUGroup)}, []int{l2CPUGroup},
+	c.Run(c.Kernel(l2File, "band_rows"), []int{Groups(L3CeilDiv(t.m, 4), l2CPUGroup/4)}, []int{l2CPUGroup / 4},
 		int32(t.storage), l2bool(t.upper), int32(t.m), int32(t.n), int32(t.kl), int32(t.ku), l2bool(t.unit), alpha,
 		a, int32(lda), x, int32(offX), int32(incX), beta, y, int32(offY), int32(incY))
 }
