@@ -416,10 +416,69 @@ __kernel void zband_t_rows(int storage, int upper, int m, int n, int kl, int ku,
 	}
 }
 
+// zhemv_piece adds row i's columns [lo, hi) (none of them the diagonal)
+// into p, conj(A(i, j))·xi into p[j], and returns Σ_j A(i, j)·x(j) over
+// them; row[j] holds A(i, j).
+static inline real2 zhemv_piece(__global const real2* row, real2 xi, int lo, int hi,
+                                __global const real2* x, long offx, int incx, __global real2* p) {
+	real2 s = (real2)(0, 0);
+	int j = lo;
+	if (incx == 1) {
+		__global const real* rr = (__global const real*)row;
+		__global const real* xv = (__global const real*)(x + offx);
+		__global real* pr = (__global real*)p;
+		real8 pp = 0, px = 0;
+		for (; j + 4 <= hi; j += 4) {
+			const real8 v = ld8(rr + 2 * j), b = ld8(xv + 2 * j);
+			pp += v * b;
+			px += v * b.s10325476;
+			st8(ld8(pr + 2 * j) + zmul8(v, xi, 1), pr + 2 * j);
+		}
+		const real4 e = pp.even - pp.odd, f = px.even + px.odd;
+		s = (real2)((e.s0 + e.s1) + (e.s2 + e.s3), (f.s0 + f.s1) + (f.s2 + f.s3));
+	}
+	for (; j < hi; j++) {
+		s += zmul(row[j], x[offx + (long)j * incx]);
+		p[j] += zmul(xi, zconj(row[j]));
+	}
+	return s;
+}
+
+// zhemv_pair adds rows i and i+1's shared off-diagonal columns [cl, ch)
+// into p, in one pass (p and x read once for both rows), and returns
+// their sums in s0 and s1; x is contiguous.
+static inline void zhemv_pair(__global const real2* r0, __global const real2* r1, real2 x0, real2 x1,
+                              int cl, int ch, __global const real2* x, __global real2* p, real2* s0, real2* s1) {
+	__global const real* a0 = (__global const real*)r0;
+	__global const real* a1 = (__global const real*)r1;
+	__global const real* xv = (__global const real*)x;
+	__global real* pr = (__global real*)p;
+	real8 pp0 = 0, px0 = 0, pp1 = 0, px1 = 0;
+	int j = cl;
+	for (; j + 4 <= ch; j += 4) {
+		const real8 v0 = ld8(a0 + 2 * j), v1 = ld8(a1 + 2 * j), b = ld8(xv + 2 * j), bs = b.s10325476;
+		pp0 += v0 * b;
+		px0 += v0 * bs;
+		pp1 += v1 * b;
+		px1 += v1 * bs;
+		st8(ld8(pr + 2 * j) + (zmul8(v0, x0, 1) + zmul8(v1, x1, 1)), pr + 2 * j);
+	}
+	const real4 e0 = pp0.even - pp0.odd, f0 = px0.even + px0.odd;
+	const real4 e1 = pp1.even - pp1.odd, f1 = px1.even + px1.odd;
+	*s0 = (real2)((e0.s0 + e0.s1) + (e0.s2 + e0.s3), (f0.s0 + f0.s1) + (f0.s2 + f0.s3));
+	*s1 = (real2)((e1.s0 + e1.s1) + (e1.s2 + e1.s3), (f1.s0 + f1.s1) + (f1.s2 + f1.s3));
+	for (; j < ch; j++) {
+		*s0 += zmul(r0[j], x[j]);
+		*s1 += zmul(r1[j], x[j]);
+		p[j] += zmul(x0, zconj(r0[j])) + zmul(x1, zconj(r1[j]));
+	}
+}
+
 // zhemv_rows: zband_t_rows' partials for a Hermitian band or triangle
 // (one triangle stored), each stored row read once for its row and its
 // column: for row i, conj(A(i, j))·x(i) into p[j] for its stored j ≠ i,
-// and Σ_j A(i, j)·x(j) over them, with Re A(i, i)·x(i), into p[i].
+// and Σ_j A(i, j)·x(j) over them, with Re A(i, i)·x(i), into p[i]. Two
+// rows at a time share one pass over the columns they both store.
 __kernel void zhemv_rows(int storage, int upper, int n, int kl, int ku, int rb, int pw,
                          __global const real2* a, int lda,
                          __global const real2* x, long offx, int incx, __global real2* part) {
@@ -430,32 +489,31 @@ __kernel void zhemv_rows(int storage, int upper, int n, int kl, int ku, int rb, 
 	for (int j = max(0, c0); j < min(n, i1 + ku); j++) {
 		p[j] = (real2)(0, 0);
 	}
-	for (int i = i0; i < i1; i++) {
-		const real2 xi = x[offx + (long)i * incx];
-		__global const real2* row = a + ztri_at(storage, upper, n, kl, lda, i, 0);
-		// The off-diagonal columns [lo, hi).
-		const int lo = upper ? i + 1 : max(0, i - kl), hi = upper ? min(n, i + ku + 1) : i;
-		real2 s = (real2)(row[i].x * xi.x, row[i].x * xi.y);
-		int j = lo;
-		if (incx == 1) {
-			__global const real* rr = (__global const real*)row;
-			__global const real* xv = (__global const real*)(x + offx);
-			__global real* pr = (__global real*)p;
-			real8 pp = 0, px = 0;
-			for (; j + 4 <= hi; j += 4) {
-				const real8 v = ld8(rr + 2 * j), b = ld8(xv + 2 * j);
-				pp += v * b;
-				px += v * b.s10325476;
-				st8(ld8(pr + 2 * j) + zmul8(v, xi, 1), pr + 2 * j);
-			}
-			const real4 e = pp.even - pp.odd, f = px.even + px.odd;
-			s += (real2)((e.s0 + e.s1) + (e.s2 + e.s3), (f.s0 + f.s1) + (f.s2 + f.s3));
+	for (int i = i0; i < i1;) {
+		const int nr = (incx == 1 && i + 2 <= i1) ? 2 : 1;
+		// The off-diagonal columns the nr rows share.
+		int cl = upper ? i + nr : max(0, i + nr - 1 - kl), ch = upper ? min(n, i + ku + 1) : i;
+		real2 s[2] = {(real2)(0, 0), (real2)(0, 0)};
+		__global const real2* r[2];
+		real2 xr[2];
+		for (int q = 0; q < nr; q++) {
+			r[q] = a + ztri_at(storage, upper, n, kl, lda, i + q, 0);
+			xr[q] = x[offx + (long)(i + q) * incx];
 		}
-		for (; j < hi; j++) {
-			s += zmul(row[j], x[offx + (long)j * incx]);
-			p[j] += zmul(xi, zconj(row[j]));
+		if (nr == 2 && ch > cl) {
+			zhemv_pair(r[0], r[1], xr[0], xr[1], cl, ch, x + offx, p, &s[0], &s[1]);
+		} else {
+			cl = ch = 0;
 		}
-		p[i] += s;
+		for (int q = 0; q < nr; q++) {
+			const int row = i + q;
+			const int lo = upper ? row + 1 : max(0, row - kl), hi = upper ? min(n, row + ku + 1) : row;
+			s[q] += (real2)(r[q][row].x * xr[q].x, r[q][row].x * xr[q].y);
+			s[q] += zhemv_piece(r[q], xr[q], lo, min(hi, cl), x, offx, incx, p);
+			s[q] += zhemv_piece(r[q], xr[q], max(lo, ch), hi, x, offx, incx, p);
+			p[row] += s[q];
+		}
+		i += nr;
 	}
 }
 
