@@ -251,7 +251,7 @@ void gemv_t_part(const int m, const int n, const int rpb,
                  __global real* part, const int vec,
                  const int tri, const int upper, const int skipdiag GT_ONE_PARAMS)
 {
-    __local realv lsum[GT_TY][GT_TX];
+    __local realv lsum[GT_TY * GT_TX]; // flat: the sums index it as ly·GT_TX + lx
     __local int last[1];
     const int lx = get_local_id(0), ly = get_local_id(1);
     const int gy = get_group_id(1);
@@ -316,7 +316,7 @@ void gemv_t_part(const int m, const int n, const int rpb,
         real* ap = (real*)&acc;
         for (int c = 0; c < L1_VW; c++) ap[c] += t[c];
     }
-    gemv_t_end(acc, &lsum[0][0], part, gy, n, j0, last, x, offx, incx GT_ONE_ARGS);
+    gemv_t_end(acc, lsum, part, gy, n, j0, last, x, offx, incx GT_ONE_ARGS);
 }
 
 // gbmv_t_part: the transposed band product's partial sums, as
@@ -337,7 +337,7 @@ void gbmv_t_part(const int m, const int n, const int kl, const int ku, const int
                  __global const real* x, const int offx, const int incx,
                  __global real* part, const int vec GT_ONE_PARAMS)
 {
-    __local realv lsum[GT_TY][GT_TX];
+    __local realv lsum[GT_TY * GT_TX]; // flat: the sums index it as ly·GT_TX + lx
     __local int last[1];
     const int lx = get_local_id(0), ly = get_local_id(1);
     const int gy = get_group_id(1);
@@ -392,7 +392,7 @@ void gbmv_t_part(const int m, const int n, const int kl, const int ku, const int
         real* ap = (real*)&acc;
         for (int c = 0; c < L1_VW; c++) ap[c] += t[c];
     }
-    gemv_t_end(acc, &lsum[0][0], part, gy, n, j0, last, x, offx, incx GT_ONE_ARGS);
+    gemv_t_end(acc, lsum, part, gy, n, j0, last, x, offx, incx GT_ONE_ARGS);
 }
 
 // gemv_t_fin: y(j) = alpha·(Σ_{g < nb} part[g·n + j] + (unit ? x(j) : 0))
@@ -761,7 +761,7 @@ void zgemv_t_part(const int m, const int n, const int rpb, const int conj,
                   __global const real* x, const int offx, const int incx,
                   __global real* part, const int vec ZGT_ONE_PARAMS)
 {
-    __local realz lsum[GT_TY][GT_TX];
+    __local realz lsum[GT_TY * GT_TX]; // flat: the sums index it as ly·GT_TX + lx
     __local int last[1];
     const int lx = get_local_id(0), ly = get_local_id(1);
     const int gy = get_group_id(1);
@@ -815,7 +815,7 @@ void zgemv_t_part(const int m, const int n, const int rpb, const int conj,
             ap[2 * c + 1] = t[c].y;
         }
     }
-    zgemv_t_end(acc, &lsum[0][0], part, gy, n, j0, last ZGT_ONE_ARGS);
+    zgemv_t_end(acc, lsum, part, gy, n, j0, last ZGT_ONE_ARGS);
 }
 
 // zgemv_t_fin: y(j) = alpha·Σ_{g < nb} part[g·n + j] + beta·y(j) for the

@@ -137,9 +137,10 @@ NOT_ON_OCLGRIND=(
 	zband_rows zband_t_rows zhemv_rows zband_t_sum
 	# TRSM's diagonal blocks by runs of columns, CPU devices' (TrsmOnDevice).
 	trsm_left_rows
-	# The complex rank updates one work-item an element: CPU devices
-	# take them (and GPUs only for matrices whose offsets in reals
-	# overflow an int); GPUs take gemv.cl's zger_rows and zher_rows.
+	# The complex rank updates one work-item an element: GPUs take them
+	# only for matrices whose offsets in reals overflow an int (else
+	# gemv.cl's zger_rows and zher_rows), CPU devices zrank_rows, which
+	# shares zrank's arithmetic (zrank_at).
 	zrank
 	# kernels/complex.cl's GEMM: the BLAS runs complex level 3 as real
 	# GEMMs (zlevel3.cl), not on it; kernels/complex_test.go runs it on
