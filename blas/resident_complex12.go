@@ -373,6 +373,14 @@ func cxTri[T Element](op string, solve bool, ul blas.Uplo, tA blas.Transpose, di
 		eng.CxSVOnDevice(c, d, dm.buf, x.st.buf, x.off, x.inc)
 		return finishAsync(c)
 	}
+	if eng.TrmvInPlace(c, d.L2Mat) {
+		zenq[T](func() {
+			eng.CxMVOnDevice(c, d, dm.buf, n, float32(1), 0, x.st.buf, x.off, x.inc, 0, 0, x.st.buf, x.off, x.inc)
+		}, func() {
+			eng.CxMVOnDevice(c, d, dm.buf, n, float64(1), 0, x.st.buf, x.off, x.inc, 0, 0, x.st.buf, x.off, x.inc)
+		})
+		return finishAsync(c)
+	}
 	tmp := eng.Alloc[T](c, n)
 	zenq[T](func() {
 		eng.CxMVOnDevice(c, d, dm.buf, n, float32(1), 0, x.st.buf, x.off, x.inc, 0, 0, tmp, 0, 1)

@@ -256,6 +256,8 @@ func triOp[T float32 | float64](c *eng.Call, d eng.L2Mat, a *Matrix[T], ap *Vect
 	n := x.n
 	if solve {
 		eng.L2trsvOnDevice[T](c, d, dm.buf, n, x.st.buf, x.off, x.inc)
+	} else if eng.TrmvInPlace(c, d) {
+		eng.L2trmvOnDevice[T](c, d, dm.buf, n, x.st.buf, x.off, x.inc, x.st.buf, x.off, x.inc)
 	} else {
 		tmp := eng.Alloc[T](c, n)
 		eng.L2trmvOnDevice[T](c, d, dm.buf, n, x.st.buf, x.off, x.inc, tmp, 0, 1)

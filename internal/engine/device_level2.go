@@ -190,7 +190,8 @@ func L2mvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, nout, nin int, alpha T
 }
 
 // L2trmvOnDevice enqueues out = M·x for the n×n triangular descriptor d
-// stored in a; out must not alias x (x is read by every row).
+// stored in a; out must not alias x (x is read by every row) unless
+// TrmvInPlace(c, d).
 func L2trmvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.Buffer, offX, incX int, out *cl.Buffer, offO, incO int) {
 	if !d.fits() || !l2fits(n, incX, offX, incO, offO) {
 		c.Fail(errL2TooLarge)
@@ -217,6 +218,15 @@ func L2trmvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.Buffer,
 	k := c.Kernel(l2File, "mv")
 	args := append(append(d.args(a), int32(n), T(1)), x, int32(offX), int32(incX), T(0), out, int32(offO), int32(incO))
 	c.Run(k, []int{n * l2MVGroup}, []int{l2MVGroup}, args...)
+}
+
+// TrmvInPlace reports whether the triangular product of descriptor d
+// (real, or a complex one's L2Mat) may write op(A)·x over x itself on call
+// c's device: on CPU devices the transposed products add every row
+// block's partial sums in one launch, and the launch after it, which
+// writes the output, reads none of x.
+func TrmvInPlace(c *Call, d L2Mat) bool {
+	return L2OnCPU(c) && d.trans && (d.storage == L2Band || d.cpuTriangle(c))
 }
 
 // packedTrmvStream reports whether the packed triangular product of
