@@ -387,6 +387,19 @@ static inline void zrow_axpy(__global real2* p, __global const real2* r, real2 t
 	}
 }
 
+// zband_part is row block g's partial of zband_t_rows and zhemv_rows, as
+// level2.cl's band_part: zeroed over the columns its rows reach, p[j] for
+// column j.
+static inline __global real2* zband_part(__global real2* part, int g, int rb, int pw, int m, int n, int kl, int ku) {
+	const int i0 = g * rb, i1 = min(m, i0 + rb);
+	const int c0 = i0 - kl; // the column of p[0]
+	__global real2* p = part + (long)g * pw - c0;
+	for (int j = max(0, c0); j < min(n, i1 + ku); j++) {
+		p[j] = (real2)(0, 0);
+	}
+	return p;
+}
+
 // zband_t_rows: the partial sums of op(A)ᵀ·x (op the conjugate with
 // conj) over the stored rows: work-item g adds x(i)·op(A(i, :)) for rows
 // [g·rb, min(m, (g+1)·rb)) into its partial part[g·pw + j − (g·rb − kl)],
@@ -397,11 +410,7 @@ __kernel void zband_t_rows(int storage, int upper, int m, int n, int kl, int ku,
                            __global const real2* x, long offx, int incx, __global real2* part) {
 	const int g = get_global_id(0);
 	const int i0 = g * rb, i1 = min(m, i0 + rb);
-	const int c0 = i0 - kl; // the column of p[0]
-	__global real2* p = part + (long)g * pw - c0; // p[j] for column j
-	for (int j = max(0, c0); j < min(n, i1 + ku); j++) {
-		p[j] = (real2)(0, 0);
-	}
+	__global real2* p = zband_part(part, g, rb, pw, m, n, kl, ku); // p[j] for column j
 	for (int i = i0; i < i1; i++) {
 		const real2 xi = x[offx + (long)i * incx];
 		__global const real2* row = a + ztri_at(storage, upper, n, kl, lda, i, 0);
@@ -484,11 +493,7 @@ __kernel void zhemv_rows(int storage, int upper, int n, int kl, int ku, int rb, 
                          __global const real2* x, long offx, int incx, __global real2* part) {
 	const int g = get_global_id(0);
 	const int i0 = g * rb, i1 = min(n, i0 + rb);
-	const int c0 = i0 - kl;
-	__global real2* p = part + (long)g * pw - c0;
-	for (int j = max(0, c0); j < min(n, i1 + ku); j++) {
-		p[j] = (real2)(0, 0);
-	}
+	__global real2* p = zband_part(part, g, rb, pw, n, n, kl, ku); // p[j] for column j
 	for (int i = i0; i < i1;) {
 		const int nr = (incx == 1 && i + 2 <= i1) ? 2 : 1;
 		// The off-diagonal columns the nr rows share.

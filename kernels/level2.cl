@@ -622,6 +622,19 @@ __kernel void band_rows(int storage, int upper, int m, int n, int kl, int ku, in
 	}
 }
 
+// band_part is row block g's partial of band_t_rows and sym_rows, rows
+// [g·rb, min(m, (g+1)·rb)), zeroed over the columns they reach: p[j] for
+// column j.
+static inline __global real* band_part(__global real* part, int g, int rb, int pw, int m, int n, int kl, int ku) {
+	const int i0 = g * rb, i1 = min(m, i0 + rb);
+	const int c0 = i0 - kl; // the column of p[0]
+	__global real* p = part + (long)g * pw - c0;
+	for (int j = max(0, c0); j < min(n, i1 + ku); j++) {
+		p[j] = 0;
+	}
+	return p;
+}
+
 // band_t_rows: the partial sums of Aᵀ·x for a band, or a triangle in dense
 // or packed storage (kl or ku n − 1; storage and upper as tri_at takes
 // them, a general band as a lower one with k = kl), in the axpy orientation
@@ -634,11 +647,7 @@ __kernel void band_t_rows(int storage, int upper, int m, int n, int kl, int ku, 
                           __global const real* x, int offx, int incx, __global real* part) {
 	const int g = get_global_id(0);
 	const int i0 = g * rb, i1 = min(m, i0 + rb);
-	const int c0 = i0 - kl; // the column of p[0]
-	__global real* p = part + (long)g * pw - c0; // p[j] for column j
-	for (int j = max(0, c0); j < min(n, i1 + ku); j++) {
-		p[j] = 0;
-	}
+	__global real* p = band_part(part, g, rb, pw, m, n, kl, ku); // p[j] for column j
 	for (int i = i0; i < i1; i++) {
 		const real xi = x[offx + (long)i * incx];
 		const long r0 = tri_at(storage, upper, n, kl, lda, i, 0); // a[r0 + j] is A(i, j)
@@ -667,11 +676,7 @@ __kernel void sym_rows(int storage, int upper, int n, int kl, int ku, int rb, in
                        __global const real* x, int offx, int incx, __global real* part) {
 	const int g = get_global_id(0);
 	const int i0 = g * rb, i1 = min(n, i0 + rb);
-	const int c0 = i0 - kl; // the column of p[0]
-	__global real* p = part + (long)g * pw - c0; // p[j] for column j
-	for (int j = max(0, c0); j < min(n, i1 + ku); j++) {
-		p[j] = 0;
-	}
+	__global real* p = band_part(part, g, rb, pw, n, n, kl, ku); // p[j] for column j
 	int i = i0;
 	if (incx == 1) {
 		__global const real* xp = x + offx;
