@@ -205,6 +205,13 @@ __kernel void zmv(ZMAT_PARAMS, int nout, real are, real aim,
 // a work-item walks contiguous memory with 8-lane arithmetic (4 complex
 // numbers a vector, their parts side by side) and no barrier.
 
+// zsum8 is Σ a(c)·b(c) from zrow_dot's lane sums: pp of a·b, (ar·br,
+// ai·bi) pairs, and px of a·swap(b), (ar·bi, ai·br) pairs.
+static inline real2 zsum8(const real8 pp, const real8 px) {
+	const real4 e = pp.even - pp.odd, f = px.even + px.odd;
+	return (real2)((e.s0 + e.s1) + (e.s2 + e.s3), (f.s0 + f.s1) + (f.s2 + f.s3));
+}
+
 // zrow_dot is Σ_{c in [0, n)} row[c]·x(c). With x contiguous, 4 products
 // at a time: a·v holds (ar·xr, ai·xi) pairs and a·swap(v) (ar·xi, ai·xr)
 // pairs, summed lane by lane and put together at the end.
@@ -220,8 +227,7 @@ static inline real2 zrow_dot(__global const real2* row, int n, __global const re
 			pp += a * b;
 			px += a * b.s10325476;
 		}
-		const real4 e = pp.even - pp.odd, f = px.even + px.odd;
-		s = (real2)((e.s0 + e.s1) + (e.s2 + e.s3), (f.s0 + f.s1) + (f.s2 + f.s3));
+		s = zsum8(pp, px);
 	}
 	for (; c < n; c++) {
 		s += zmul(row[c], x[offx + (long)c * incx]);
@@ -247,6 +253,19 @@ __kernel void zgemv_rows(int m, int n, real are, real aim, __global const real2*
 	y[iy] = r;
 }
 
+// zrow_axpy: p[0, len) += op(r[0, len))·t, op the conjugate with conj.
+static inline void zrow_axpy(__global real2* p, __global const real2* r, real2 t, int conj, int len) {
+	__global real* pr = (__global real*)p;
+	__global const real* rr = (__global const real*)r;
+	int k = 0;
+	for (; k + 4 <= len; k += 4) {
+		st8(ld8(pr + 2 * k) + zmul8(ld8(rr + 2 * k), t, conj), pr + 2 * k);
+	}
+	for (; k < len; k++) {
+		p[k] += zmul(t, conj ? zconj(r[k]) : r[k]);
+	}
+}
+
 // zgemv_t_rows: the partial sums of y(j) = Σ_i op(A(i,j))·x(i), op the
 // identity or (conj) the conjugate, in the axpy orientation: work-item g
 // adds x(i)·op(A(i, :)) for rows [g·rb, min(m, (g+1)·rb)) into part[g·n …].
@@ -257,26 +276,11 @@ __kernel void zgemv_t_rows(int m, int n, int rb, int conj, __global const real2*
 	const int g = get_global_id(0);
 	const long i0 = (long)g * rb, i1 = min((long)m, i0 + rb);
 	__global real2* p = part + (long)g * n;
-	__global real* pr = (__global real*)p;
 	for (int j = 0; j < n; j++) {
 		p[j] = (real2)(0, 0);
 	}
-	const real sg = conj ? (real)-1 : (real)1;
 	for (long i = i0; i < i1; i++) {
-		const real2 xi = x[offx + i * incx];
-		__global const real2* row = a + i * lda;
-		__global const real* rr = (__global const real*)row;
-		const real8 u = (real8)(xi.x, sg * xi.x, xi.x, sg * xi.x, xi.x, sg * xi.x, xi.x, sg * xi.x);
-		const real8 w = (real8)(-sg * xi.y, xi.y, -sg * xi.y, xi.y, -sg * xi.y, xi.y, -sg * xi.y, xi.y);
-		int j = 0;
-		for (; j + 4 <= n; j += 4) {
-			const real8 v = ld8(rr + 2 * j);
-			st8(ld8(pr + 2 * j) + (v * u + v.s10325476 * w), pr + 2 * j);
-		}
-		for (; j < n; j++) {
-			const real2 e = conj ? zconj(row[j]) : row[j];
-			p[j] += zmul(e, xi);
-		}
+		zrow_axpy(p, a + i * lda, x[offx + i * incx], conj, n);
 	}
 }
 
@@ -374,19 +378,6 @@ __kernel void zband_rows(int storage, int upper, int m, int n, int kl, int ku, i
 	y[iy] = r;
 }
 
-// zrow_axpy: p[0, len) += op(r[0, len))·t, op the conjugate with conj.
-static inline void zrow_axpy(__global real2* p, __global const real2* r, real2 t, int conj, int len) {
-	__global real* pr = (__global real*)p;
-	__global const real* rr = (__global const real*)r;
-	int k = 0;
-	for (; k + 4 <= len; k += 4) {
-		st8(ld8(pr + 2 * k) + zmul8(ld8(rr + 2 * k), t, conj), pr + 2 * k);
-	}
-	for (; k < len; k++) {
-		p[k] += zmul(t, conj ? zconj(r[k]) : r[k]);
-	}
-}
-
 // zband_part is row block g's partial of zband_t_rows and zhemv_rows, as
 // level2.cl's band_part: zeroed over the columns its rows reach, p[j] for
 // column j.
@@ -443,8 +434,7 @@ static inline real2 zhemv_piece(__global const real2* row, real2 xi, int lo, int
 			px += v * b.s10325476;
 			st8(ld8(pr + 2 * j) + zmul8(v, xi, 1), pr + 2 * j);
 		}
-		const real4 e = pp.even - pp.odd, f = px.even + px.odd;
-		s = (real2)((e.s0 + e.s1) + (e.s2 + e.s3), (f.s0 + f.s1) + (f.s2 + f.s3));
+		s = zsum8(pp, px);
 	}
 	for (; j < hi; j++) {
 		s += zmul(row[j], x[offx + (long)j * incx]);
@@ -472,10 +462,8 @@ static inline void zhemv_pair(__global const real2* r0, __global const real2* r1
 		px1 += v1 * bs;
 		st8(ld8(pr + 2 * j) + (zmul8(v0, x0, 1) + zmul8(v1, x1, 1)), pr + 2 * j);
 	}
-	const real4 e0 = pp0.even - pp0.odd, f0 = px0.even + px0.odd;
-	const real4 e1 = pp1.even - pp1.odd, f1 = px1.even + px1.odd;
-	*s0 = (real2)((e0.s0 + e0.s1) + (e0.s2 + e0.s3), (f0.s0 + f0.s1) + (f0.s2 + f0.s3));
-	*s1 = (real2)((e1.s0 + e1.s1) + (e1.s2 + e1.s3), (f1.s0 + f1.s1) + (f1.s2 + f1.s3));
+	*s0 = zsum8(pp0, px0);
+	*s1 = zsum8(pp1, px1);
 	for (; j < ch; j++) {
 		*s0 += zmul(r0[j], x[j]);
 		*s1 += zmul(r1[j], x[j]);

@@ -454,7 +454,7 @@ static inline void sym_rows4(int storage, int upper, int n, int kl, int ku, __gl
 	s[3] += sum8(d3);
 	for (int q = 0; q < 4; q++) {
 		p[i + q] += s[q];
-		sym_row(storage, upper, n, kl, ku, a, lda, x, 0, 1, p, i + q, max(cl, 0), max(ch, cl));
+		sym_row(storage, upper, n, kl, ku, a, lda, x, 0, 1, p, i + q, cl, max(ch, cl));
 	}
 }
 

@@ -135,7 +135,7 @@ func zgemvCPU[R Real](c *Call, d CxMat, a *cl.Buffer, are, aim R, x *cl.Buffer, 
 // (Hermitian: each stored row for its row and its column), added by
 // zband_t_sum.
 func cxBandCPU[R Real](c *Call, d CxMat, a *cl.Buffer, are, aim R, x *cl.Buffer, offX, incX int, bre, bim R, y *cl.Buffer, offY, incY int) {
-	t := d.cpuBand(d.kind == l2KindTriangular && d.unit)
+	t := d.cpuBand()
 	xv := []any{x, int64(offX), int32(incX)}
 	yv := []any{bre, bim, y, int64(offY), int32(incY)}
 	band := []any{int32(t.storage), l2bool(t.upper), int32(t.m), int32(t.n), int32(t.kl), int32(t.ku)}

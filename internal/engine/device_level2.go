@@ -92,10 +92,10 @@ func (d L2Mat) cpuTriangle(c *Call) bool {
 // cpuBand describes d's stored elements for rowsCPU, triColsCPU and symCPU: a
 // general band's diagonals as they are; the stored triangle of a
 // symmetric or triangular matrix (band, or dense and packed with k = n − 1)
-// as a band with diagonals on one side only.
-func (d L2Mat) cpuBand(unit bool) cpuBand {
-	t := cpuBand{storage: d.storage, upper: d.upper, m: d.m, n: d.n, kl: d.kl, ku: d.ku,
-		unit: unit}
+// as a band with diagonals on one side only, a triangle's unit diagonal
+// kept.
+func (d L2Mat) cpuBand() cpuBand {
+	t := cpuBand{storage: d.storage, upper: d.upper, m: d.m, n: d.n, kl: d.kl, ku: d.ku, unit: d.unit}
 	switch {
 	case d.kind == l2KindGeneral:
 	case d.upper:
@@ -161,7 +161,7 @@ func L2mvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, nout, nin int, alpha T
 	if d.kind == l2KindSymmetric && (d.cpuTriangle(c) || L2OnCPU(c) && d.storage == L2Band) {
 		// A CPU device: each stored row read once, for its row and its
 		// column, contiguously.
-		symCPU(c, d.cpuBand(false), a, d.Lda, alpha, x, offX, incX, beta, y, offY, incY)
+		symCPU(c, d.cpuBand(), a, d.Lda, alpha, x, offX, incX, beta, y, offY, incY)
 		return
 	}
 	if d.kind == l2KindGeneral && d.storage == L2Dense {
@@ -201,10 +201,10 @@ func L2trmvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.Buffer,
 		// A CPU device: op(A)'s rows are A's stored rows (rowsCPU) or
 		// its stored columns (triColsCPU), walked contiguously.
 		if d.trans {
-			triColsCPU(c, d.cpuBand(d.unit), a, d.Lda, T(1), x, offX, incX, T(0), out, offO, incO)
+			triColsCPU(c, d.cpuBand(), a, d.Lda, T(1), x, offX, incX, T(0), out, offO, incO)
 			return
 		}
-		rowsCPU(c, d.cpuBand(d.unit), a, d.Lda, T(1), x, offX, incX, T(0), out, offO, incO)
+		rowsCPU(c, d.cpuBand(), a, d.Lda, T(1), x, offX, incX, T(0), out, offO, incO)
 		return
 	}
 	if d.storage == L2Band && L2OnCPU(c) {
@@ -545,7 +545,7 @@ const (
 // A triangular band stores one triangle: no sub-diagonals (upper) or no
 // super-diagonals (lower). Symmetric bands take symCPU.
 func bandCPU[T Real](c *Call, d L2Mat, a *cl.Buffer, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
-	t := d.cpuBand(d.kind == l2KindTriangular && d.unit)
+	t := d.cpuBand()
 	if d.trans {
 		triColsCPU(c, t, a, d.Lda, alpha, x, offX, incX, beta, y, offY, incY)
 		return
