@@ -28,6 +28,18 @@ func TestSyrRows(t *testing.T) {
 	})
 }
 
+// TestSyrOwnKernels runs syrCases on the kernels the device takes by
+// itself: on CPU devices rank_rows, whose vector loops start at a 64-byte
+// boundary of each row, so that a row shorter than the way to it (the last
+// rows of an upper triangle) must not write past its stored columns.
+func TestSyrOwnKernels(t *testing.T) {
+	impl, e := privateImpl(t, nil)
+	if _, fp64 := openclDevice[float64](impl); fp64 {
+		syrCases(t, impl, "Dsyr", "Dsyr2", e.Launched.Of, impl.Dsyr, gonum.Implementation{}.Dsyr, impl.Dsyr2, gonum.Implementation{}.Dsyr2, 1e-13)
+	}
+	syrCases(t, impl, "Ssyr", "Ssyr2", e.Launched.Of, impl.Ssyr, gonum.Implementation{}.Ssyr, impl.Ssyr2, gonum.Implementation{}.Ssyr2, 1e-5)
+}
+
 // atRankShapes runs cases on the portable implementation (the GPUs'
 // kernels on any device) at the default launch of the rank updates and at
 // two that BenchmarkGemvTShape may choose for ger_rows, set on both

@@ -44,6 +44,33 @@ static inline void st8(const real8 v, __global real* p) {
 	p[7] = v.s7;
 }
 
+// spread_group maps work-group g of ng to the block of work it takes:
+// 0, ng−1, 1, ng−2, … from the two ends in turn. A CPU runtime hands each
+// thread a run of consecutive groups (PoCL: the first half to one thread,
+// the second to the other, on two cores), so over a triangle, whose rows
+// shrink from one end to the other, every run then holds long rows and
+// short ones alike.
+static inline int spread_group(int g, int ng) {
+	return (g & 1) ? ng - 1 - (g >> 1) : g >> 1;
+}
+
+// spread_id is get_global_id(0), with the work-groups spread as
+// spread_group spreads them when spread is set (work-items of a group stay
+// consecutive). Kernels over rows spread them over a triangle only: a
+// band's rows are alike, so there is nothing to even out, and rows taken
+// in order keep each thread on one stream through memory.
+static inline int spread_id(int spread) {
+	const int g = get_group_id(0);
+	return (spread ? spread_group(g, get_num_groups(0)) : g) * get_local_size(0) + get_local_id(0);
+}
+
+// triangle reports whether rows [0, m) of the band with kl sub- and ku
+// super-diagonals of an m×n matrix form a triangle (one side reaching the
+// far corner, the other the diagonal), whose row lengths run from 1 to n.
+static inline int triangle(int m, int n, int kl, int ku) {
+	return (kl == 0 && ku >= n - 1) || (ku == 0 && kl >= m - 1);
+}
+
 // argmax_local reduces the work-group's (value, index) pairs, one per
 // work-item, to lmax[0] and lidx[0]: the largest value, and the smallest
 // index among equal values (BLAS's i?amax keeps the first). Every

@@ -357,7 +357,7 @@ void zmv_wg(ZMAT_PARAMS, int nout, real are, real aim,
 __kernel void zband_rows(int storage, int upper, int m, int n, int kl, int ku, int unit, real are, real aim,
                          __global const real2* a, int lda, __global const real2* x, long offx, int incx,
                          real bre, real bim, __global real2* y, long offy, int incy) {
-	const int i = get_global_id(0);
+	const int i = spread_id(triangle(m, n, kl, ku));
 	if (i >= m) {
 		return;
 	}
@@ -399,7 +399,7 @@ static inline __global real2* zband_part(__global real2* part, int g, int rb, in
 __kernel void zband_t_rows(int storage, int upper, int m, int n, int kl, int ku, int rb, int pw,
                            int unit, int conj, __global const real2* a, int lda,
                            __global const real2* x, long offx, int incx, __global real2* part) {
-	const int g = get_global_id(0);
+	const int g = spread_id(triangle(m, n, kl, ku));
 	const int i0 = g * rb, i1 = min(m, i0 + rb);
 	__global real2* p = zband_part(part, g, rb, pw, m, n, kl, ku); // p[j] for column j
 	for (int i = i0; i < i1; i++) {
@@ -479,7 +479,7 @@ static inline void zhemv_pair(__global const real2* r0, __global const real2* r1
 __kernel void zhemv_rows(int storage, int upper, int n, int kl, int ku, int rb, int pw,
                          __global const real2* a, int lda,
                          __global const real2* x, long offx, int incx, __global real2* part) {
-	const int g = get_global_id(0);
+	const int g = spread_id(triangle(n, n, kl, ku));
 	const int i0 = g * rb, i1 = min(n, i0 + rb);
 	__global real2* p = zband_part(part, g, rb, pw, n, n, kl, ku); // p[j] for column j
 	for (int i = i0; i < i1;) {
@@ -674,7 +674,7 @@ __kernel void zrank_rows(int mode, int upper, int packed, int m, int n, real are
                          __global const real2* x, long offx, int incx,
                          __global const real2* y, long offy, int incy,
                          __global real2* a, int lda) {
-	const int r = get_global_id(0);
+	const int r = spread_id(mode != ZR_GERU && mode != ZR_GERC);
 	if (r >= m) {
 		return;
 	}
@@ -688,7 +688,13 @@ __kernel void zrank_rows(int mode, int upper, int packed, int m, int n, real are
 	int c = vlo;
 	if (incx == 1 && incy == 1) {
 		__global real2* row = a + (packed ? ztri_at(ZST_PACKED, upper, n, 0, 0, r, 0) : (long)r * lda);
-		c = zrank_row8(mode, are, aim, x + offx, y + offy, row, r, vlo, vhi);
+		// Single elements up to a 64-byte boundary of the row, so that the
+		// vector stores do not straddle lines.
+		const int cv = min(vhi, vlo + (int)(((64 - ((ulong)(row + vlo) & 63)) & 63) / sizeof(real2)));
+		for (; c < cv; c++) {
+			zrank_at(mode, upper, packed, n, are, aim, x, offx, incx, y, offy, incy, a, lda, r, c);
+		}
+		c = zrank_row8(mode, are, aim, x + offx, y + offy, row, r, cv, vhi);
 	}
 	for (int k = lo; k < vlo; k++) {
 		zrank_at(mode, upper, packed, n, are, aim, x, offx, incx, y, offy, incy, a, lda, r, k);

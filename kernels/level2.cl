@@ -252,6 +252,27 @@ __kernel void tri_solve_seq(int storage, int upper, int k, int trans, int unit, 
 	}
 }
 
+// rank1_cols adds t·y(c) to row[c] for c in [from, to): rank_rows'
+// columns one by one.
+static inline void rank1_cols(__global real* row, int from, int to, real t,
+                              __global const real* y, int offy, int incy) {
+	for (int c = from; c < to; c++) {
+		row[c] += t * y[offy + (long)c * incy];
+	}
+}
+
+// rank2_cols adds alpha·(xr·y(c) + x(c)·yr) to row[c] for c in [from, to):
+// rank_rows' rank-2 columns one by one.
+static inline void rank2_cols(__global real* row, int from, int to, real alpha, real xr, real yr,
+                              __global const real* x, int offx, int incx,
+                              __global const real* y, int offy, int incy) {
+	for (int c = from; c < to; c++) {
+		const real xc = x[offx + (long)c * incx];
+		const real yc = y[offy + (long)c * incy];
+		row[c] += alpha * (xr * yc + xc * yr);
+	}
+}
+
 // rank_rows: the rank-1 and rank-2 updates on CPU devices (see gemv_rows;
 // GPUs take gemv.cl's ger_rows and syr_rows). One work-item per row r,
 // walking the row's stored columns [lo, hi) — contiguous in dense and in
@@ -267,29 +288,30 @@ __kernel void rank_rows(int tri, int upper, int packed, int two, int skipzero,
                         __global const real* x, int offx, int incx,
                         __global const real* y, int offy, int incy,
                         __global real* a, int lda) {
-	const int r = get_global_id(0);
+	const int r = spread_id(tri);
 	if (r >= m) {
 		return;
 	}
 	const int lo = (tri && upper) ? r : 0;
 	const int hi = (tri && !upper) ? r + 1 : n;
-	__global real* row = a + (packed ? tri_at(ST_PACKED, upper, n, 0, 0, r, lo) : (long)r * lda + lo);
+	__global real* row = a + (packed ? tri_at(ST_PACKED, upper, n, 0, 0, r, lo) : (long)r * lda + lo) - lo; // row[c] is A(r, c)
 	const real xr = x[offx + (long)r * incx];
+	// The vector loops start at a 64-byte boundary of the row, so that
+	// their stores do not straddle lines; the columns before it and after
+	// the last whole 8 go one by one.
+	const int cv = min(hi, lo + (int)(((64 - ((ulong)(row + lo) & 63)) & 63) / sizeof(real)));
 	int c = lo;
 	if (two) {
 		const real yr = y[offy + (long)r * incy];
 		if (incx == 1 && incy == 1) {
-			for (; c + 8 <= hi; c += 8) {
+			rank2_cols(row, lo, cv, alpha, xr, yr, x, offx, 1, y, offy, 1);
+			for (c = cv; c + 8 <= hi; c += 8) {
 				const real8 xc = ld8(x + offx + c);
 				const real8 yc = ld8(y + offy + c);
-				st8(ld8(row + (c - lo)) + alpha * (xr * yc + xc * yr), row + (c - lo));
+				st8(ld8(row + c) + alpha * (xr * yc + xc * yr), row + c);
 			}
 		}
-		for (; c < hi; c++) {
-			const real xc = x[offx + (long)c * incx];
-			const real yc = y[offy + (long)c * incy];
-			row[c - lo] += alpha * (xr * yc + xc * yr);
-		}
+		rank2_cols(row, c, hi, alpha, xr, yr, x, offx, incx, y, offy, incy);
 		return;
 	}
 	const real t = alpha * xr;
@@ -297,13 +319,12 @@ __kernel void rank_rows(int tri, int upper, int packed, int two, int skipzero,
 		return;
 	}
 	if (incy == 1) {
-		for (; c + 8 <= hi; c += 8) {
-			st8(ld8(row + (c - lo)) + t * ld8(y + offy + c), row + (c - lo));
+		rank1_cols(row, lo, cv, t, y, offy, 1);
+		for (c = cv; c + 8 <= hi; c += 8) {
+			st8(ld8(row + c) + t * ld8(y + offy + c), row + c);
 		}
 	}
-	for (; c < hi; c++) {
-		row[c - lo] += t * y[offy + (long)c * incy];
-	}
+	rank1_cols(row, c, hi, t, y, offy, incy);
 }
 
 // gemv_rows and gemv_cols are the dense general products for CPU devices
@@ -558,7 +579,7 @@ __kernel void band_rows(int storage, int upper, int m, int n, int kl, int ku, in
                         __global const real* a, int lda,
                         __global const real* x, int offx, int incx,
                         real beta, __global real* y, int offy, int incy) {
-	const int i = get_global_id(0) * 4;
+	const int i = spread_id(triangle(m, n, kl, ku)) * 4;
 	if (i >= m) {
 		return;
 	}
@@ -645,7 +666,7 @@ static inline __global real* band_part(__global real* part, int g, int rb, int p
 __kernel void band_t_rows(int storage, int upper, int m, int n, int kl, int ku, int rb, int pw,
                           int unit, __global const real* a, int lda,
                           __global const real* x, int offx, int incx, __global real* part) {
-	const int g = get_global_id(0);
+	const int g = spread_id(triangle(m, n, kl, ku));
 	const int i0 = g * rb, i1 = min(m, i0 + rb);
 	__global real* p = band_part(part, g, rb, pw, m, n, kl, ku); // p[j] for column j
 	for (int i = i0; i < i1; i++) {
@@ -674,7 +695,7 @@ __kernel void band_t_rows(int storage, int upper, int m, int n, int kl, int ku, 
 __kernel void sym_rows(int storage, int upper, int n, int kl, int ku, int rb, int pw,
                        __global const real* a, int lda,
                        __global const real* x, int offx, int incx, __global real* part) {
-	const int g = get_global_id(0);
+	const int g = spread_id(triangle(n, n, kl, ku));
 	const int i0 = g * rb, i1 = min(n, i0 + rb);
 	__global real* p = band_part(part, g, rb, pw, n, n, kl, ku); // p[j] for column j
 	int i = i0;
