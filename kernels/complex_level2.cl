@@ -351,31 +351,112 @@ void zmv_wg(ZMAT_PARAMS, int nout, real are, real aim,
 // band as a lower one with k = kl), is contiguous, and a work-item walks
 // it in order, 4 complex numbers a vector.
 
+// zband_row_dot is Σ_c A(i,c)·x(c) over row i's stored columns [lo, hi)
+// outside [cl, ch), row[c] holding A(i, c), the diagonal taken as 1
+// (unit; it never lies in [cl, ch)).
+static inline real2 zband_row_dot(__global const real2* row, int unit, int i, int lo, int hi, int cl, int ch,
+                                  __global const real2* x, long offx, int incx) {
+	real2 s = (real2)(0, 0);
+	for (int part = 0; part < 2; part++) {
+		const int from = part == 0 ? lo : max(lo, ch), to = part == 0 ? min(hi, cl) : hi;
+		if (unit && i >= from && i < to) {
+			s += zrow_dot(row + from, i - from, x, offx + from * (long)incx, incx) + x[offx + (long)i * incx];
+			s += zrow_dot(row + i + 1, to - i - 1, x, offx + (i + 1) * (long)incx, incx);
+		} else if (to > from) {
+			s += zrow_dot(row + from, to - from, x, offx + from * (long)incx, incx);
+		}
+	}
+	return s;
+}
+
+// zrows4_dot adds Σ_c r[q][c]·x(c) over the columns [cl, ch) to s[q] for
+// the four rows r[q], in one pass: x, contiguous, is loaded once for the
+// four, and the four rows' streams are in flight together. A triangle's
+// rows in dense storage begin apart, each a new stream for the prefetcher
+// to find; one at a time, each row waited for its first lines.
+static inline void zrows4_dot(__global const real2* r0, __global const real2* r1, __global const real2* r2,
+                              __global const real2* r3, int cl, int ch, __global const real2* x, real2 s[4]) {
+	int j = cl;
+	// Single columns up to a 64-byte boundary of r0 (in dense storage with
+	// whole lines a row, the others' too).
+	for (; j < ch && ((ulong)(r0 + j) & 63) != 0; j++) {
+		s[0] += zmul(r0[j], x[j]);
+		s[1] += zmul(r1[j], x[j]);
+		s[2] += zmul(r2[j], x[j]);
+		s[3] += zmul(r3[j], x[j]);
+	}
+	__global const real* xv = (__global const real*)x;
+	real8 p0 = 0, q0 = 0, p1 = 0, q1 = 0, p2 = 0, q2 = 0, p3 = 0, q3 = 0;
+	for (; j + 4 <= ch; j += 4) {
+		const real8 b = ld8(xv + 2 * j), bs = b.s10325476;
+		const real8 v0 = ld8((__global const real*)r0 + 2 * j), v1 = ld8((__global const real*)r1 + 2 * j);
+		const real8 v2 = ld8((__global const real*)r2 + 2 * j), v3 = ld8((__global const real*)r3 + 2 * j);
+		p0 += v0 * b;
+		q0 += v0 * bs;
+		p1 += v1 * b;
+		q1 += v1 * bs;
+		p2 += v2 * b;
+		q2 += v2 * bs;
+		p3 += v3 * b;
+		q3 += v3 * bs;
+	}
+	s[0] += zsum8(p0, q0);
+	s[1] += zsum8(p1, q1);
+	s[2] += zsum8(p2, q2);
+	s[3] += zsum8(p3, q3);
+	for (; j < ch; j++) {
+		s[0] += zmul(r0[j], x[j]);
+		s[1] += zmul(r1[j], x[j]);
+		s[2] += zmul(r2[j], x[j]);
+		s[3] += zmul(r3[j], x[j]);
+	}
+}
+
 // zband_rows: y(i) = beta·y(i) + alpha·Σ_c A(i,c)·x(c) over row i's stored
-// columns, a work-item per row, the diagonal taken as 1 (unit): GBMV,
-// TRMV, TBMV and TPMV with A.
+// columns, the diagonal taken as 1 (unit): GBMV, TRMV, TBMV and TPMV with
+// A. A work-item takes four rows, which in dense storage share one pass
+// over the columns they all store (zrows4_dot) when x is contiguous; the
+// rest of each row, and every row elsewhere (band and packed rows start
+// at different offsets from a line boundary, as in level2.cl's band_rows),
+// by zrow_dot.
 __kernel void zband_rows(int storage, int upper, int m, int n, int kl, int ku, int unit, real are, real aim,
                          __global const real2* a, int lda, __global const real2* x, long offx, int incx,
                          real bre, real bim, __global real2* y, long offy, int incy) {
-	const int i = spread_id(triangle(m, n, kl, ku));
+	const int i = spread_id(triangle(m, n, kl, ku)) * 4;
 	if (i >= m) {
 		return;
 	}
-	const int lo = max(0, i - kl), hi = min(n, i + ku + 1);
-	__global const real2* row = a + ztri_at(storage, upper, n, kl, lda, i, 0); // row[c] is A(i, c)
-	real2 s;
-	if (unit && i < n) {
-		s = zrow_dot(row + lo, i - lo, x, offx + lo * (long)incx, incx) + x[offx + (long)i * incx];
-		s += zrow_dot(row + i + 1, hi - i - 1, x, offx + (i + 1) * (long)incx, incx);
+	const int nr = min(4, m - i);
+	__global const real2* r[4];
+	for (int q = 0; q < 4; q++) {
+		r[q] = a + ztri_at(storage, upper, n, kl, lda, i + min(q, nr - 1), 0); // r[q][c] is A(i+q, c)
+	}
+	real2 s[4] = {(real2)(0, 0), (real2)(0, 0), (real2)(0, 0), (real2)(0, 0)};
+	// The columns the four rows share, a unit diagonal left out.
+	int cl = max(0, i + 3 - kl), ch = min(n, i + ku + 1);
+	if (unit) {
+		if (upper) {
+			cl = max(cl, i + 4);
+		} else {
+			ch = min(ch, i);
+		}
+	}
+	if (nr < 4 || incx != 1 || ch <= cl || storage != ZST_DENSE) {
+		cl = ch = 0;
 	} else {
-		s = zrow_dot(row + lo, hi - lo, x, offx + lo * (long)incx, incx);
+		zrows4_dot(r[0], r[1], r[2], r[3], cl, ch, x + offx, s);
 	}
-	const long iy = offy + (long)i * incy;
-	real2 r = zbeta_y(bre, bim, y, iy);
-	if (hi > lo) {
-		r += zmul((real2)(are, aim), s);
+	for (int q = 0; q < nr; q++) {
+		const int row = i + q;
+		const int lo = max(0, row - kl), hi = min(n, row + ku + 1);
+		s[q] += zband_row_dot(r[q], unit && row < n, row, lo, hi, cl, ch, x, offx, incx);
+		const long iy = offy + (long)row * incy;
+		real2 v = zbeta_y(bre, bim, y, iy);
+		if (hi > lo) {
+			v += zmul((real2)(are, aim), s[q]);
+		}
+		y[iy] = v;
 	}
-	y[iy] = r;
 }
 
 // zband_part is row block g's partial of zband_t_rows and zhemv_rows, as

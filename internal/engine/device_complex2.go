@@ -140,7 +140,7 @@ func cxBandCPU[R Real](c *Call, d CxMat, a *cl.Buffer, are, aim R, x *cl.Buffer,
 	yv := []any{bre, bim, y, int64(offY), int32(incY)}
 	band := []any{int32(t.storage), l2bool(t.upper), int32(t.m), int32(t.n), int32(t.kl), int32(t.ku)}
 	if d.kind != l2KindSymmetric && !d.trans {
-		c.Run(c.Kernel(cxL2File, "zband_rows"), []int{Groups(t.m, l2CPUGroup)}, []int{l2CPUGroup},
+		c.Run(c.Kernel(cxL2File, "zband_rows"), []int{Groups(L3CeilDiv(t.m, 4), l2CPUGroup/4)}, []int{l2CPUGroup / 4},
 			slices.Concat(band, []any{l2bool(t.unit), are, aim, a, int32(d.Lda)}, xv, yv)...)
 		return
 	}
