@@ -472,28 +472,91 @@ static inline __global real2* zband_part(__global real2* part, int g, int rb, in
 	return p;
 }
 
+// zband_row_axpy adds op(A(i, c))·xi to p[c] (op the conjugate with conj)
+// over row i's stored columns [lo, hi) outside [cl, ch), row[c] holding
+// A(i, c), the diagonal taken as 1 (unit; it never lies in [cl, ch)).
+static inline void zband_row_axpy(__global real2* p, __global const real2* row, real2 xi, int conj, int unit,
+                                  int i, int lo, int hi, int cl, int ch) {
+	for (int part = 0; part < 2; part++) {
+		const int from = part == 0 ? lo : max(lo, ch), to = part == 0 ? min(hi, cl) : hi;
+		if (unit && i >= from && i < to) {
+			zrow_axpy(p + from, row + from, xi, conj, i - from);
+			zrow_axpy(p + i + 1, row + i + 1, xi, conj, to - i - 1);
+			p[i] += xi;
+		} else if (to > from) {
+			zrow_axpy(p + from, row + from, xi, conj, to - from);
+		}
+	}
+}
+
+// zrows4_axpy adds op(r0[j])·x0 + … + op(r3[j])·x3 to p[j] over the
+// columns [cl, ch) in one pass (zrows4_dot's reason: four streams in
+// flight, and the partial read and written once for the four rows).
+static inline void zrows4_axpy(__global real2* p, __global const real2* r0, __global const real2* r1,
+                               __global const real2* r2, __global const real2* r3,
+                               real2 x0, real2 x1, real2 x2, real2 x3, int conj, int cl, int ch) {
+	int j = cl;
+	for (; j < ch && ((ulong)(r0 + j) & 63) != 0; j++) {
+		p[j] += (zmul(x0, conj ? zconj(r0[j]) : r0[j]) + zmul(x1, conj ? zconj(r1[j]) : r1[j])) +
+		        (zmul(x2, conj ? zconj(r2[j]) : r2[j]) + zmul(x3, conj ? zconj(r3[j]) : r3[j]));
+	}
+	__global real* pr = (__global real*)p;
+	for (; j + 4 <= ch; j += 4) {
+		const real8 v0 = ld8((__global const real*)r0 + 2 * j), v1 = ld8((__global const real*)r1 + 2 * j);
+		const real8 v2 = ld8((__global const real*)r2 + 2 * j), v3 = ld8((__global const real*)r3 + 2 * j);
+		st8(ld8(pr + 2 * j) + ((zmul8(v0, x0, conj) + zmul8(v1, x1, conj)) + (zmul8(v2, x2, conj) + zmul8(v3, x3, conj))),
+		    pr + 2 * j);
+	}
+	for (; j < ch; j++) {
+		p[j] += (zmul(x0, conj ? zconj(r0[j]) : r0[j]) + zmul(x1, conj ? zconj(r1[j]) : r1[j])) +
+		        (zmul(x2, conj ? zconj(r2[j]) : r2[j]) + zmul(x3, conj ? zconj(r3[j]) : r3[j]));
+	}
+}
+
 // zband_t_rows: the partial sums of op(A)ᵀ·x (op the conjugate with
 // conj) over the stored rows: work-item g adds x(i)·op(A(i, :)) for rows
 // [g·rb, min(m, (g+1)·rb)) into its partial part[g·pw + j − (g·rb − kl)],
 // which holds the columns its rows reach (pw ≥ rb + kl + ku); the
-// diagonal taken as 1 (unit). zband_t_sum adds the partials.
+// diagonal taken as 1 (unit). zband_t_sum adds the partials. In dense
+// storage four rows share one pass over the columns they all store
+// (zrows4_axpy).
 __kernel void zband_t_rows(int storage, int upper, int m, int n, int kl, int ku, int rb, int pw,
                            int unit, int conj, __global const real2* a, int lda,
                            __global const real2* x, long offx, int incx, __global real2* part) {
 	const int g = spread_id(triangle(m, n, kl, ku));
 	const int i0 = g * rb, i1 = min(m, i0 + rb);
 	__global real2* p = zband_part(part, g, rb, pw, m, n, kl, ku); // p[j] for column j
-	for (int i = i0; i < i1; i++) {
+	int i = i0;
+	for (; storage == ZST_DENSE && i + 4 <= i1; i += 4) {
+		__global const real2* r[4];
+		real2 xs[4];
+		for (int q = 0; q < 4; q++) {
+			r[q] = a + ztri_at(storage, upper, n, kl, lda, i + q, 0);
+			xs[q] = x[offx + (long)(i + q) * incx];
+		}
+		// The columns the four rows share, a unit diagonal left out.
+		int cl = max(0, i + 3 - kl), ch = min(n, i + ku + 1);
+		if (unit) {
+			if (upper) {
+				cl = max(cl, i + 4);
+			} else {
+				ch = min(ch, i);
+			}
+		}
+		if (ch > cl) {
+			zrows4_axpy(p, r[0], r[1], r[2], r[3], xs[0], xs[1], xs[2], xs[3], conj, cl, ch);
+		} else {
+			cl = ch = 0;
+		}
+		for (int q = 0; q < 4; q++) {
+			const int row = i + q;
+			zband_row_axpy(p, r[q], xs[q], conj, unit && row < n, row, max(0, row - kl), min(n, row + ku + 1), cl, ch);
+		}
+	}
+	for (; i < i1; i++) {
 		const real2 xi = x[offx + (long)i * incx];
 		__global const real2* row = a + ztri_at(storage, upper, n, kl, lda, i, 0);
-		const int lo = max(0, i - kl), hi = min(n, i + ku + 1);
-		if (unit && i < n) {
-			zrow_axpy(p + lo, row + lo, xi, conj, i - lo);
-			zrow_axpy(p + i + 1, row + i + 1, xi, conj, hi - i - 1);
-			p[i] += xi;
-		} else {
-			zrow_axpy(p + lo, row + lo, xi, conj, hi - lo);
-		}
+		zband_row_axpy(p, row, xi, conj, unit && i < n, i, max(0, i - kl), min(n, i + ku + 1), 0, 0);
 	}
 }
 
