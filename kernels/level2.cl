@@ -273,32 +273,18 @@ static inline void rank2_cols(__global real* row, int from, int to, real alpha, 
 	}
 }
 
-// rank_rows: the rank-1 and rank-2 updates on CPU devices (see gemv_rows;
-// GPUs take gemv.cl's ger_rows and syr_rows). One work-item per row r,
-// walking the row's stored columns [lo, hi) — contiguous in dense and in
-// packed storage — 8 at a time when y (and, for rank 2, x) is contiguous.
-//   tri      0: general A (ger); 1: only the stored triangle (upper or not)
-//   packed   A is a packed triangle (spr, spr2), else dense with lda
-//   two      A(r,c) += alpha·(x(r)·y(c) + x(c)·y(r))            (syr2, spr2)
-//            else A(r,c) += (alpha·x(r))·y(c)                 (ger, syr, spr;
-//            syr and spr pass x as y)
-//   skipzero the rank-1 row is skipped when alpha·x(r) == 0 (gonum's Dsyr)
-__kernel void rank_rows(int tri, int upper, int packed, int two, int skipzero,
-                        int m, int n, real alpha,
-                        __global const real* x, int offx, int incx,
-                        __global const real* y, int offy, int incy,
-                        __global real* a, int lda) {
-	const int r = spread_id(tri);
-	if (r >= m) {
+// rank_row does rank_rows' update of row r over its columns [lo, hi),
+// row[c] holding A(r, c): 8 at a time from a 64-byte boundary of the row
+// (so that the vector stores do not straddle lines) when y (and, for rank
+// 2, x) is contiguous, the columns before it and after the last whole 8
+// one by one.
+static inline void rank_row(int two, int skipzero, int r, int lo, int hi, real alpha,
+                            __global const real* x, int offx, int incx,
+                            __global const real* y, int offy, int incy, __global real* row) {
+	if (hi <= lo) {
 		return;
 	}
-	const int lo = (tri && upper) ? r : 0;
-	const int hi = (tri && !upper) ? r + 1 : n;
-	__global real* row = a + (packed ? tri_at(ST_PACKED, upper, n, 0, 0, r, lo) : (long)r * lda + lo) - lo; // row[c] is A(r, c)
 	const real xr = x[offx + (long)r * incx];
-	// The vector loops start at a 64-byte boundary of the row, so that
-	// their stores do not straddle lines; the columns before it and after
-	// the last whole 8 go one by one.
 	const int cv = min(hi, lo + (int)(((64 - ((ulong)(row + lo) & 63)) & 63) / sizeof(real)));
 	int c = lo;
 	if (two) {
@@ -325,6 +311,132 @@ __kernel void rank_rows(int tri, int upper, int packed, int two, int skipzero,
 		}
 	}
 	rank1_cols(row, c, hi, t, y, offy, incy);
+}
+
+// rank4_cols does rank_rows' update of the four rows r0 … r0+3 (rw[q][c]
+// holding A(r0+q, c)) over the columns [cl, ch) they all store, in one
+// pass: y (and x) loaded once for the four, the four rows' streams in
+// flight together (a triangle's rows begin apart, each a new stream for
+// the prefetcher to find). xr and yr are the rows' x(r) and y(r); y (and,
+// for rank 2, x) is contiguous from y[0] (x[0]); no row is one Dsyr
+// skips. Each element gets rank_row's numbers.
+static inline void rank4_cols(int two, int cl, int ch, real alpha, const real xr[4], const real yr[4],
+                              __global const real* x, __global const real* y, __global real* rw0,
+                              __global real* rw1, __global real* rw2, __global real* rw3) {
+	const real x0 = xr[0], x1 = xr[1], x2 = xr[2], x3 = xr[3];
+	const real y0 = yr[0], y1 = yr[1], y2 = yr[2], y3 = yr[3];
+	const real t0 = alpha * x0, t1 = alpha * x1, t2 = alpha * x2, t3 = alpha * x3;
+	int c = cl;
+	for (;; c++) {
+		const int vec = c + 8 <= ch && ((ulong)(rw0 + c) & 63) == 0;
+		if (c >= ch || vec) {
+			break;
+		}
+		if (two) {
+			rw0[c] += alpha * (x0 * y[c] + x[c] * y0);
+			rw1[c] += alpha * (x1 * y[c] + x[c] * y1);
+			rw2[c] += alpha * (x2 * y[c] + x[c] * y2);
+			rw3[c] += alpha * (x3 * y[c] + x[c] * y3);
+		} else {
+			rw0[c] += t0 * y[c];
+			rw1[c] += t1 * y[c];
+			rw2[c] += t2 * y[c];
+			rw3[c] += t3 * y[c];
+		}
+	}
+	for (; c + 8 <= ch; c += 8) {
+		const real8 yc = ld8(y + c);
+		if (two) {
+			const real8 xc = ld8(x + c);
+			st8(ld8(rw0 + c) + alpha * (x0 * yc + xc * y0), rw0 + c);
+			st8(ld8(rw1 + c) + alpha * (x1 * yc + xc * y1), rw1 + c);
+			st8(ld8(rw2 + c) + alpha * (x2 * yc + xc * y2), rw2 + c);
+			st8(ld8(rw3 + c) + alpha * (x3 * yc + xc * y3), rw3 + c);
+		} else {
+			st8(ld8(rw0 + c) + t0 * yc, rw0 + c);
+			st8(ld8(rw1 + c) + t1 * yc, rw1 + c);
+			st8(ld8(rw2 + c) + t2 * yc, rw2 + c);
+			st8(ld8(rw3 + c) + t3 * yc, rw3 + c);
+		}
+	}
+	for (; c < ch; c++) {
+		if (two) {
+			rw0[c] += alpha * (x0 * y[c] + x[c] * y0);
+			rw1[c] += alpha * (x1 * y[c] + x[c] * y1);
+			rw2[c] += alpha * (x2 * y[c] + x[c] * y2);
+			rw3[c] += alpha * (x3 * y[c] + x[c] * y3);
+		} else {
+			rw0[c] += t0 * y[c];
+			rw1[c] += t1 * y[c];
+			rw2[c] += t2 * y[c];
+			rw3[c] += t3 * y[c];
+		}
+	}
+}
+
+// rank_rows: the rank-1 and rank-2 updates on CPU devices (see gemv_rows;
+// GPUs take gemv.cl's ger_rows and syr_rows). A work-item takes a row r,
+// walking its stored columns [lo, hi) — contiguous in dense and in packed
+// storage — with rank_row. A general matrix's rows, and a packed
+// triangle's, follow each other in memory, one stream; a dense triangle's
+// begin apart, and rank_rows4 takes them four at a time.
+//   tri      0: general A (ger); 1: only the stored triangle (upper or not)
+//   packed   A is a packed triangle (spr, spr2), else dense with lda
+//   two      A(r,c) += alpha·(x(r)·y(c) + x(c)·y(r))            (syr2, spr2)
+//            else A(r,c) += (alpha·x(r))·y(c)                 (ger, syr, spr;
+//            syr and spr pass x as y)
+//   skipzero the rank-1 row is skipped when alpha·x(r) == 0 (gonum's Dsyr)
+__kernel void rank_rows(int tri, int upper, int packed, int two, int skipzero,
+                        int m, int n, real alpha,
+                        __global const real* x, int offx, int incx,
+                        __global const real* y, int offy, int incy,
+                        __global real* a, int lda) {
+	const int r = spread_id(tri);
+	if (r >= m) {
+		return;
+	}
+	const int lo = (tri && upper) ? r : 0;
+	const int hi = (tri && !upper) ? r + 1 : n;
+	__global real* row = a + (packed ? tri_at(ST_PACKED, upper, n, 0, 0, r, lo) : (long)r * lda + lo) - lo; // row[c] is A(r, c)
+	rank_row(two, skipzero, r, lo, hi, alpha, x, offx, incx, y, offy, incy, row);
+}
+
+// rank_rows4 is rank_rows for a dense triangle (syr, syr2), four rows a
+// work-item.
+__kernel void rank_rows4(int upper, int two, int skipzero, int m, int n, real alpha,
+                         __global const real* x, int offx, int incx,
+                         __global const real* y, int offy, int incy,
+                         __global real* a, int lda) {
+	const int r0 = spread_id(1) * 4;
+	if (r0 >= m) {
+		return;
+	}
+	const int nr = min(4, m - r0);
+	__global real* rw[4]; // rw[q][c] is A(r0+q, c)
+	real xr[4], yr[4];
+	for (int q = 0; q < 4; q++) {
+		const int r = r0 + min(q, nr - 1);
+		rw[q] = a + (long)r * lda;
+		xr[q] = x[offx + (long)r * incx];
+		yr[q] = y[offy + (long)r * incy];
+	}
+	// The columns all four rows store.
+	int cl = upper ? r0 + 3 : 0, ch = upper ? n : r0 + 1;
+	int shared = nr == 4 && incy == 1 && (!two || incx == 1) && ch > cl;
+	for (int q = 0; q < 4 && shared && !two; q++) {
+		shared = !(skipzero && alpha * xr[q] == 0);
+	}
+	if (shared) {
+		rank4_cols(two, cl, ch, alpha, xr, yr, x + offx, y + offy, rw[0], rw[1], rw[2], rw[3]);
+	} else {
+		cl = ch = 0;
+	}
+	for (int q = 0; q < nr; q++) {
+		const int r = r0 + q;
+		const int lo = upper ? r : 0, hi = upper ? n : r + 1;
+		rank_row(two, skipzero, r, lo, min(hi, cl), alpha, x, offx, incx, y, offy, incy, rw[q]);
+		rank_row(two, skipzero, r, max(lo, ch), hi, alpha, x, offx, incx, y, offy, incy, rw[q]);
+	}
 }
 
 // gemv_rows and gemv_cols are the dense general products for CPU devices

@@ -269,7 +269,14 @@ func L2rankOnDevice[T Real](c *Call, u L2Update, m, n int, alpha T, x *cl.Buffer
 		return
 	}
 	if L2OnCPU(c) {
-		// A CPU device: a work-item per row, walking it contiguously.
+		// A CPU device: a work-item walks a row contiguously, or four of
+		// a dense triangle.
+		if u.Tri && !u.Packed {
+			c.Run(c.Kernel(l2File, "rank_rows4"), []int{Groups(L3CeilDiv(m, 4), l2CPUGroup/4)}, []int{l2CPUGroup / 4},
+				l2bool(u.Upper), l2bool(u.Two), l2bool(u.SkipZero),
+				int32(m), int32(n), alpha, x, int32(offX), int32(incX), y, int32(offY), int32(incY), a, int32(lda))
+			return
+		}
 		c.Run(c.Kernel(l2File, "rank_rows"), []int{Groups(m, l2CPUGroup)}, []int{l2CPUGroup},
 			l2bool(u.Tri), l2bool(u.Upper), l2bool(u.Packed), l2bool(u.Two), l2bool(u.SkipZero),
 			int32(m), int32(n), alpha, x, int32(offX), int32(incX), y, int32(offY), int32(incY), a, int32(lda))
