@@ -811,29 +811,27 @@ static inline int zrank_row8(int mode, real are, real aim, __global const real2*
 	return c;
 }
 
-// zrank_rows is zrank for CPU devices: a work-item per row r, walking the
-// row's elements (its stored ones in the Hermitian modes) in order, 4 at
-// a time off the diagonal when x and y are contiguous.
-__kernel void zrank_rows(int mode, int upper, int packed, int m, int n, real are, real aim,
-                         __global const real2* x, long offx, int incx,
-                         __global const real2* y, long offy, int incy,
-                         __global real2* a, int lda) {
-	const int r = spread_id(mode != ZR_GERU && mode != ZR_GERC);
-	if (r >= m) {
+// zrank_row does zrank_at's updates of row r's elements (its stored ones
+// in the Hermitian modes) in the columns [from, to), in order, 4 at a time
+// off the diagonal from a 64-byte boundary of the row (so that the vector
+// stores do not straddle lines) when x and y are contiguous.
+static inline void zrank_row(int mode, int upper, int packed, int n, real are, real aim,
+                             __global const real2* x, long offx, int incx,
+                             __global const real2* y, long offy, int incy,
+                             __global real2* a, int lda, int r, int from, int to) {
+	const int herm = mode != ZR_GERU && mode != ZR_GERC;
+	const int lo = max(from, herm && upper ? r : 0), hi = min(to, herm && !upper ? r + 1 : n);
+	if (hi <= lo) {
 		return;
 	}
-	const int herm = mode != ZR_GERU && mode != ZR_GERC;
-	const int lo = herm && upper ? r : 0, hi = herm && !upper ? r + 1 : n;
 	int vlo = lo, vhi = hi; // off the diagonal
 	if (herm) {
-		vlo = upper ? r + 1 : lo;
-		vhi = upper ? hi : r;
+		vlo = upper ? max(lo, r + 1) : lo;
+		vhi = upper ? hi : min(hi, r);
 	}
 	int c = vlo;
-	if (incx == 1 && incy == 1) {
+	if (incx == 1 && incy == 1 && vhi > vlo) {
 		__global real2* row = a + (packed ? ztri_at(ZST_PACKED, upper, n, 0, 0, r, 0) : (long)r * lda);
-		// Single elements up to a 64-byte boundary of the row, so that the
-		// vector stores do not straddle lines.
 		const int cv = min(vhi, vlo + (int)(((64 - ((ulong)(row + vlo) & 63)) & 63) / sizeof(real2)));
 		for (; c < cv; c++) {
 			zrank_at(mode, upper, packed, n, are, aim, x, offx, incx, y, offy, incy, a, lda, r, c);
@@ -845,5 +843,76 @@ __kernel void zrank_rows(int mode, int upper, int packed, int m, int n, real are
 	}
 	for (; c < hi; c++) {
 		zrank_at(mode, upper, packed, n, are, aim, x, offx, incx, y, offy, incy, a, lda, r, c);
+	}
+}
+
+// zrank_rows is zrank for CPU devices: a work-item per row r, walking the
+// row's elements (its stored ones in the Hermitian modes) in order
+// (zrank_row). A general matrix's rows, and a packed triangle's, follow
+// each other in memory; a dense triangle's begin apart, and zrank_rows4
+// takes them four at a time.
+__kernel void zrank_rows(int mode, int upper, int packed, int m, int n, real are, real aim,
+                         __global const real2* x, long offx, int incx,
+                         __global const real2* y, long offy, int incy,
+                         __global real2* a, int lda) {
+	const int r = spread_id(mode != ZR_GERU && mode != ZR_GERC);
+	if (r < m) {
+		zrank_row(mode, upper, packed, n, are, aim, x, offx, incx, y, offy, incy, a, lda, r, 0, n);
+	}
+}
+
+// zrank_rows4 is zrank_rows for HER and HER2 (mode) on a dense triangle,
+// four rows a work-item: the off-diagonal columns all four store, from a
+// 64-byte boundary of the first row and a multiple of 4 long, in one pass
+// when x and y are contiguous and no row is one gonum skips (x and y
+// loaded once for the four, the four rows' streams in flight together),
+// the rest by zrank_row. Each element gets zrank_at's numbers.
+__kernel void zrank_rows4(int mode, int upper, int m, int n, real are, real aim,
+                          __global const real2* x, long offx, int incx,
+                          __global const real2* y, long offy, int incy,
+                          __global real2* a, int lda) {
+	const int r0 = spread_id(1) * 4;
+	if (r0 >= m) {
+		return;
+	}
+	const int nr = min(4, m - r0);
+	int cl = upper ? r0 + 4 : 0, ch = upper ? n : r0;
+	cl = min(ch, cl + (int)(((64 - ((ulong)(a + (long)r0 * lda + cl) & 63)) & 63) / sizeof(real2)));
+	ch = cl + (max(ch - cl, 0) / 4) * 4;
+	int shared = nr == 4 && incx == 1 && incy == 1 && ch > cl;
+	real2 t1[4], t2[4];
+	for (int q = 0; q < 4 && shared; q++) {
+		const real2 xr = x[offx + r0 + q];
+		const real2 yr = mode == ZR_HER2 ? y[offy + r0 + q] : (real2)(0, 0);
+		shared = znonzero(xr) || znonzero(yr);
+		t1[q] = mode == ZR_HER2 ? zmul((real2)(are, aim), xr) : (real2)(are * xr.x, are * xr.y);
+		t2[q] = zmul((real2)(are, -aim), yr);
+	}
+	if (shared) {
+		__global const real* xv = (__global const real*)(x + offx);
+		__global const real* yv = (__global const real*)(y + offy);
+		__global real* ar = (__global real*)(a + (long)r0 * lda);
+		const long ld = 2 * (long)lda;
+		for (int c = cl; c < ch; c += 4) {
+			const real8 xc = ld8(xv + 2 * c);
+			if (mode == ZR_HER2) {
+				const real8 yc = ld8(yv + 2 * c);
+				for (int q = 0; q < 4; q++) {
+					__global real* p = ar + q * ld + 2 * c;
+					st8(ld8(p) + (zmul8(yc, t1[q], 1) + zmul8(xc, t2[q], 1)), p);
+				}
+			} else {
+				for (int q = 0; q < 4; q++) {
+					__global real* p = ar + q * ld + 2 * c;
+					st8(ld8(p) + zmul8(xc, t1[q], 1), p);
+				}
+			}
+		}
+	} else {
+		cl = ch = 0;
+	}
+	for (int q = 0; q < nr; q++) {
+		zrank_row(mode, upper, 0, n, are, aim, x, offx, incx, y, offy, incy, a, lda, r0 + q, 0, cl);
+		zrank_row(mode, upper, 0, n, are, aim, x, offx, incx, y, offy, incy, a, lda, r0 + q, ch, n);
 	}
 }

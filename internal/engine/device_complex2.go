@@ -226,6 +226,13 @@ func CxRankOnDevice[R Real](c *Call, mode int, upper, packed bool, m, n int, are
 	}
 	args := []any{int32(mode), l2bool(upper), l2bool(packed), int32(m), int32(n), are, aim,
 		x, int64(offX), int32(incX), y, int64(offY), int32(incY), a, int32(lda)}
+	if L2OnCPU(c) && (mode == ZrHer || mode == ZrHer2) && !packed {
+		// A CPU device, a dense triangle: four rows a work-item.
+		c.Run(c.Kernel(cxL2File, "zrank_rows4"), []int{Groups(L3CeilDiv(m, 4), l2CPUGroup/4)}, []int{l2CPUGroup / 4},
+			int32(mode), l2bool(upper), int32(m), int32(n), are, aim,
+			x, int64(offX), int32(incX), y, int64(offY), int32(incY), a, int32(lda))
+		return
+	}
 	if L2OnCPU(c) {
 		// A CPU device: a work-item per row, walking it contiguously.
 		c.Run(c.Kernel(cxL2File, "zrank_rows"), []int{Groups(m, l2CPUGroup)}, []int{l2CPUGroup}, args...)
