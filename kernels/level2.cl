@@ -768,6 +768,48 @@ static inline __global real* band_part(__global real* part, int g, int rb, int p
 	return p;
 }
 
+// band_row_axpy adds x(i)·A(i, j) into p[j] over row i's stored columns
+// outside [cl, ch), the diagonal taken as 1 (unit; it never lies in
+// [cl, ch)).
+static inline void band_row_axpy(int storage, int upper, int m, int n, int kl, int ku, int unit,
+                                 __global const real* a, int lda, __global const real* x, int offx, int incx,
+                                 __global real* p, int i, int cl, int ch) {
+	const real xi = x[offx + (long)i * incx];
+	const long r0 = tri_at(storage, upper, n, kl, lda, i, 0); // a[r0 + j] is A(i, j)
+	const int lo = max(0, i - kl), hi = min(n, i + ku + 1);
+	for (int part = 0; part < 2; part++) {
+		const int from = part == 0 ? lo : max(lo, ch), to = part == 0 ? min(hi, cl) : hi;
+		if (unit && i < n && i >= from && i < to) {
+			row_axpy(p + from, a + (r0 + from), xi, i - from);
+			row_axpy(p + i + 1, a + (r0 + i + 1), xi, to - i - 1);
+			p[i] += xi;
+		} else if (to > from) {
+			row_axpy(p + from, a + (r0 + from), xi, to - from);
+		}
+	}
+}
+
+// rows4_axpy adds x0·r[j] + x1·r[lda + j] + x2·r[2·lda + j] + x3·r[3·lda + j]
+// to p[j] over the columns [cl, ch), four dense rows from r in one pass
+// (the four rows' streams in flight together; see complex_level2.cl's
+// zrows4_dot), from a 64-byte boundary of the first.
+static inline void rows4_axpy(__global real* p, __global const real* r, int lda, real x0, real x1, real x2,
+                              real x3, int cl, int ch) {
+	__global const real* r1 = r + lda;
+	__global const real* r2 = r1 + lda;
+	__global const real* r3 = r2 + lda;
+	int j = cl;
+	for (; j < ch && ((ulong)(r + j) & 63) != 0; j++) {
+		p[j] += (r[j] * x0 + r1[j] * x1) + (r2[j] * x2 + r3[j] * x3);
+	}
+	for (; j + 8 <= ch; j += 8) {
+		st8(ld8(p + j) + ((ld8(r + j) * x0 + ld8(r1 + j) * x1) + (ld8(r2 + j) * x2 + ld8(r3 + j) * x3)), p + j);
+	}
+	for (; j < ch; j++) {
+		p[j] += (r[j] * x0 + r1[j] * x1) + (r2[j] * x2 + r3[j] * x3);
+	}
+}
+
 // band_t_rows: the partial sums of Aᵀ·x for a band, or a triangle in dense
 // or packed storage (kl or ku n − 1; storage and upper as tri_at takes
 // them, a general band as a lower one with k = kl), in the axpy orientation
@@ -775,23 +817,39 @@ static inline __global real* band_part(__global real* part, int g, int rb, int p
 // x(i)·A(i, :) over each row's stored columns into its partial part[g·pw +
 // j − (g·rb − kl)], which holds the columns its rows reach (pw ≥ rb + kl +
 // ku); band_t_sum adds the partials. The diagonal is taken as 1 with unit.
+// Four rows of a dense triangle share one pass over the columns they all
+// store (rows4_axpy); a band's rows, and a packed triangle's, follow each
+// other in memory, and there four rows a pass measured mixed.
 __kernel void band_t_rows(int storage, int upper, int m, int n, int kl, int ku, int rb, int pw,
                           int unit, __global const real* a, int lda,
                           __global const real* x, int offx, int incx, __global real* part) {
-	const int g = spread_id(triangle(m, n, kl, ku));
+	const int tri = triangle(m, n, kl, ku);
+	const int g = spread_id(tri);
 	const int i0 = g * rb, i1 = min(m, i0 + rb);
 	__global real* p = band_part(part, g, rb, pw, m, n, kl, ku); // p[j] for column j
-	for (int i = i0; i < i1; i++) {
-		const real xi = x[offx + (long)i * incx];
-		const long r0 = tri_at(storage, upper, n, kl, lda, i, 0); // a[r0 + j] is A(i, j)
-		const int lo = max(0, i - kl), hi = min(n, i + ku + 1);
-		if (unit && i < n) {
-			row_axpy(p + lo, a + (r0 + lo), xi, i - lo);
-			row_axpy(p + i + 1, a + (r0 + i + 1), xi, hi - i - 1);
-			p[i] += xi;
-		} else {
-			row_axpy(p + lo, a + (r0 + lo), xi, hi - lo);
+	int i = i0;
+	for (; tri && storage == ST_DENSE && i + 4 <= i1; i += 4) {
+		// The columns the four rows share, a unit diagonal left out.
+		int cl = max(0, i + 3 - kl), ch = min(n, i + ku + 1);
+		if (unit) {
+			if (upper) {
+				cl = max(cl, i + 4);
+			} else {
+				ch = min(ch, i);
+			}
 		}
+		if (ch > cl) {
+			rows4_axpy(p, a + (long)i * lda, lda, x[offx + (long)i * incx], x[offx + (long)(i + 1) * incx],
+			           x[offx + (long)(i + 2) * incx], x[offx + (long)(i + 3) * incx], cl, ch);
+		} else {
+			cl = ch = 0;
+		}
+		for (int q = 0; q < 4; q++) {
+			band_row_axpy(storage, upper, m, n, kl, ku, unit, a, lda, x, offx, incx, p, i + q, cl, ch);
+		}
+	}
+	for (; i < i1; i++) {
+		band_row_axpy(storage, upper, m, n, kl, ku, unit, a, lda, x, offx, incx, p, i, 0, 0);
 	}
 }
 
