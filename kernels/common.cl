@@ -71,6 +71,19 @@ static inline int triangle(int m, int n, int kl, int ku) {
 	return (kl == 0 && ku >= n - 1) || (ku == 0 && kl >= m - 1);
 }
 
+// rows4_from and rows4_to bound [from, to), the columns that rows i to
+// i+3 of a band with kl sub- and ku super-diagonals (n columns) all store:
+// the four-row passes of the row kernels on CPU devices. A unit diagonal
+// above (unitup: from past row i+3's) or below (unitlo: to before row
+// i's) is left out.
+static inline int rows4_from(int i, int kl, int unitup) {
+	return unitup ? max(0, i + 4) : max(0, i + 3 - kl);
+}
+
+static inline int rows4_to(int i, int n, int ku, int unitlo) {
+	return unitlo ? min(n, min(i + ku + 1, i)) : min(n, i + ku + 1);
+}
+
 // argmax_local reduces the work-group's (value, index) pairs, one per
 // work-item, to lmax[0] and lidx[0]: the largest value, and the smallest
 // index among equal values (BLAS's i?amax keeps the first). Every

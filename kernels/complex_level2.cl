@@ -433,14 +433,7 @@ __kernel void zband_rows(int storage, int upper, int m, int n, int kl, int ku, i
 	}
 	real2 s[4] = {(real2)(0, 0), (real2)(0, 0), (real2)(0, 0), (real2)(0, 0)};
 	// The columns the four rows share, a unit diagonal left out.
-	int cl = max(0, i + 3 - kl), ch = min(n, i + ku + 1);
-	if (unit) {
-		if (upper) {
-			cl = max(cl, i + 4);
-		} else {
-			ch = min(ch, i);
-		}
-	}
+	int cl = rows4_from(i, kl, unit && upper), ch = rows4_to(i, n, ku, unit && !upper);
 	if (nr < 4 || incx != 1 || ch <= cl || storage != ZST_DENSE) {
 		cl = ch = 0;
 	} else {
@@ -535,14 +528,7 @@ __kernel void zband_t_rows(int storage, int upper, int m, int n, int kl, int ku,
 			xs[q] = x[offx + (long)(i + q) * incx];
 		}
 		// The columns the four rows share, a unit diagonal left out.
-		int cl = max(0, i + 3 - kl), ch = min(n, i + ku + 1);
-		if (unit) {
-			if (upper) {
-				cl = max(cl, i + 4);
-			} else {
-				ch = min(ch, i);
-			}
-		}
+		int cl = rows4_from(i, kl, unit && upper), ch = rows4_to(i, n, ku, unit && !upper);
 		if (ch > cl) {
 			zrows4_axpy(p, r[0], r[1], r[2], r[3], xs[0], xs[1], xs[2], xs[3], conj, cl, ch);
 		} else {

@@ -313,6 +313,18 @@ static inline void rank_row(int two, int skipzero, int r, int lo, int hi, real a
 	rank1_cols(row, c, hi, t, y, offy, incy);
 }
 
+// rank4_single does rank4_cols' update of the columns [from, to) one by
+// one.
+static inline void rank4_single(int two, real alpha, const real t[4], const real xr[4], const real yr[4],
+                                __global const real* x, __global const real* y, __global real* const rw[4],
+                                int from, int to) {
+	for (int c = from; c < to; c++) {
+		for (int q = 0; q < 4; q++) {
+			rw[q][c] += two ? alpha * (xr[q] * y[c] + x[c] * yr[q]) : t[q] * y[c];
+		}
+	}
+}
+
 // rank4_cols does rank_rows' update of the four rows r0 … r0+3 (rw[q][c]
 // holding A(r0+q, c)) over the columns [cl, ch) they all store, in one
 // pass: y (and x) loaded once for the four, the four rows' streams in
@@ -321,57 +333,31 @@ static inline void rank_row(int two, int skipzero, int r, int lo, int hi, real a
 // for rank 2, x) is contiguous from y[0] (x[0]); no row is one Dsyr
 // skips. Each element gets rank_row's numbers.
 static inline void rank4_cols(int two, int cl, int ch, real alpha, const real xr[4], const real yr[4],
-                              __global const real* x, __global const real* y, __global real* rw0,
-                              __global real* rw1, __global real* rw2, __global real* rw3) {
-	const real x0 = xr[0], x1 = xr[1], x2 = xr[2], x3 = xr[3];
-	const real y0 = yr[0], y1 = yr[1], y2 = yr[2], y3 = yr[3];
-	const real t0 = alpha * x0, t1 = alpha * x1, t2 = alpha * x2, t3 = alpha * x3;
-	int c = cl;
-	for (;; c++) {
-		const int vec = c + 8 <= ch && ((ulong)(rw0 + c) & 63) == 0;
-		if (c >= ch || vec) {
-			break;
-		}
-		if (two) {
-			rw0[c] += alpha * (x0 * y[c] + x[c] * y0);
-			rw1[c] += alpha * (x1 * y[c] + x[c] * y1);
-			rw2[c] += alpha * (x2 * y[c] + x[c] * y2);
-			rw3[c] += alpha * (x3 * y[c] + x[c] * y3);
-		} else {
-			rw0[c] += t0 * y[c];
-			rw1[c] += t1 * y[c];
-			rw2[c] += t2 * y[c];
-			rw3[c] += t3 * y[c];
-		}
-	}
+                              __global const real* x, __global const real* y, __global real* const rw[4]) {
+	const real t[4] = {alpha * xr[0], alpha * xr[1], alpha * xr[2], alpha * xr[3]};
+	const int cv = min(ch, cl + (int)(((64 - ((ulong)(rw[0] + cl) & 63)) & 63) / sizeof(real)));
+	rank4_single(two, alpha, t, xr, yr, x, y, rw, cl, cv);
+	__global real* const rw0 = rw[0];
+	__global real* const rw1 = rw[1];
+	__global real* const rw2 = rw[2];
+	__global real* const rw3 = rw[3];
+	int c = cv;
 	for (; c + 8 <= ch; c += 8) {
 		const real8 yc = ld8(y + c);
 		if (two) {
 			const real8 xc = ld8(x + c);
-			st8(ld8(rw0 + c) + alpha * (x0 * yc + xc * y0), rw0 + c);
-			st8(ld8(rw1 + c) + alpha * (x1 * yc + xc * y1), rw1 + c);
-			st8(ld8(rw2 + c) + alpha * (x2 * yc + xc * y2), rw2 + c);
-			st8(ld8(rw3 + c) + alpha * (x3 * yc + xc * y3), rw3 + c);
+			st8(ld8(rw0 + c) + alpha * (xr[0] * yc + xc * yr[0]), rw0 + c);
+			st8(ld8(rw1 + c) + alpha * (xr[1] * yc + xc * yr[1]), rw1 + c);
+			st8(ld8(rw2 + c) + alpha * (xr[2] * yc + xc * yr[2]), rw2 + c);
+			st8(ld8(rw3 + c) + alpha * (xr[3] * yc + xc * yr[3]), rw3 + c);
 		} else {
-			st8(ld8(rw0 + c) + t0 * yc, rw0 + c);
-			st8(ld8(rw1 + c) + t1 * yc, rw1 + c);
-			st8(ld8(rw2 + c) + t2 * yc, rw2 + c);
-			st8(ld8(rw3 + c) + t3 * yc, rw3 + c);
+			st8(ld8(rw0 + c) + t[0] * yc, rw0 + c);
+			st8(ld8(rw1 + c) + t[1] * yc, rw1 + c);
+			st8(ld8(rw2 + c) + t[2] * yc, rw2 + c);
+			st8(ld8(rw3 + c) + t[3] * yc, rw3 + c);
 		}
 	}
-	for (; c < ch; c++) {
-		if (two) {
-			rw0[c] += alpha * (x0 * y[c] + x[c] * y0);
-			rw1[c] += alpha * (x1 * y[c] + x[c] * y1);
-			rw2[c] += alpha * (x2 * y[c] + x[c] * y2);
-			rw3[c] += alpha * (x3 * y[c] + x[c] * y3);
-		} else {
-			rw0[c] += t0 * y[c];
-			rw1[c] += t1 * y[c];
-			rw2[c] += t2 * y[c];
-			rw3[c] += t3 * y[c];
-		}
-	}
+	rank4_single(two, alpha, t, xr, yr, x, y, rw, c, ch);
 }
 
 // rank_rows: the rank-1 and rank-2 updates on CPU devices (see gemv_rows;
@@ -427,7 +413,7 @@ __kernel void rank_rows4(int upper, int two, int skipzero, int m, int n, real al
 		shared = !(skipzero && alpha * xr[q] == 0);
 	}
 	if (shared) {
-		rank4_cols(two, cl, ch, alpha, xr, yr, x + offx, y + offy, rw[0], rw[1], rw[2], rw[3]);
+		rank4_cols(two, cl, ch, alpha, xr, yr, x + offx, y + offy, rw);
 	} else {
 		cl = ch = 0;
 	}
@@ -702,14 +688,7 @@ __kernel void band_rows(int storage, int upper, int m, int n, int kl, int ku, in
 		r[q] = a + tri_at(storage, upper, n, kl, lda, i + q, 0); // r[q][c] is A(i+q, c)
 	}
 	// The columns the four rows share, a unit diagonal left out.
-	int cl = max(0, i + 3 - kl), ch = min(n, i + ku + 1);
-	if (unit) {
-		if (upper) {
-			cl = max(cl, i + 4);
-		} else {
-			ch = min(ch, i);
-		}
-	}
+	int cl = rows4_from(i, kl, unit && upper), ch = rows4_to(i, n, ku, unit && !upper);
 	// Dense storage only: there the four rows' loads fall alike on the
 	// lines, where band and packed rows start a different distance apart.
 	if (nr < 4 || incx != 1 || ch <= cl || storage != ST_DENSE) {
@@ -830,14 +809,7 @@ __kernel void band_t_rows(int storage, int upper, int m, int n, int kl, int ku, 
 	int i = i0;
 	for (; tri && storage == ST_DENSE && i + 4 <= i1; i += 4) {
 		// The columns the four rows share, a unit diagonal left out.
-		int cl = max(0, i + 3 - kl), ch = min(n, i + ku + 1);
-		if (unit) {
-			if (upper) {
-				cl = max(cl, i + 4);
-			} else {
-				ch = min(ch, i);
-			}
-		}
+		int cl = rows4_from(i, kl, unit && upper), ch = rows4_to(i, n, ku, unit && !upper);
 		if (ch > cl) {
 			rows4_axpy(p, a + (long)i * lda, lda, x[offx + (long)i * incx], x[offx + (long)(i + 1) * incx],
 			           x[offx + (long)(i + 2) * incx], x[offx + (long)(i + 3) * incx], cl, ch);
