@@ -77,11 +77,11 @@ static inline int triangle(int m, int n, int kl, int ku) {
 // above (unitup: from past row i+3's) or below (unitlo: to before row
 // i's) is left out.
 static inline int rows4_from(int i, int kl, int unitup) {
-	return unitup ? max(0, i + 4) : max(0, i + 3 - kl);
+	return unitup ? i + 4 : max(0, i + 3 - kl);
 }
 
 static inline int rows4_to(int i, int n, int ku, int unitlo) {
-	return unitlo ? min(n, min(i + ku + 1, i)) : min(n, i + ku + 1);
+	return min(n, unitlo ? i : i + ku + 1);
 }
 
 // argmax_local reduces the work-group's (value, index) pairs, one per
