@@ -12,7 +12,10 @@ import (
 	eng "github.com/gocompute/opencl/internal/engine"
 )
 
-var gemvtN = flag.Int("gemvt.n", 512, "BenchmarkGemvTShape: the order of A")
+var (
+	gemvtN = flag.Int("gemvt.n", 512, "BenchmarkGemvTShape: the order of A")
+	gemvtK = flag.Int("gemvt.k", 0, "BenchmarkGemvTShape: Gbmv's kl = ku (0: n/8)")
+)
 
 // gemvTVariants are the launches BenchmarkGemvTShape compares: the
 // engine's (zero), then work-group TX×TY, rows in flight, row blocks
@@ -44,6 +47,8 @@ var gbmvTVariants = []eng.GemvTShape{
 	{TX: 64, TY: 4, Unroll: 8, RowBlocks: 8},
 	{TX: 64, TY: 4, Unroll: 8, RowBlocks: 16},
 	{TX: 32, TY: 2, Unroll: 8, RowBlocks: 16},
+	{TX: 64, TY: 2, Unroll: 8, RowBlocks: 4},
+	{TX: 64, TY: 2, Unroll: 8, RowBlocks: 24},
 }
 
 var gerVariants = []eng.GemvTShape{
@@ -84,7 +89,7 @@ func gemvTName(s eng.GemvTShape) string {
 // (n = -gemvt.n), real and complex, with each launch of gemvTVariants
 // and gerVariants, Syr
 // and Syr2 (upper) with syrVariants, and
-// Gbmv T (kl = ku = n/8) with band_t and gbmv_t_part at gemvTVariants, in
+// Gbmv T (kl = ku = n/8, or -gemvt.k) with band_t and gbmv_t_part at gemvTVariants, in
 // GB/s of the bytes the call must move (as cmd/bench counts them), to
 // choose the launches on a device in one run.
 //
@@ -176,9 +181,12 @@ func gemvTShapePrec[T float32 | float64](b *testing.B, impl *Implementation, pre
 		})
 	}
 	e.Ger = eng.GemvTShape{}
-	// GBMV T with kl = ku = n/8 (as cmd/bench): band_t, then gbmv_t_part
-	// at GEMV T's launches.
+	// GBMV T with kl = ku = n/8 (as cmd/bench) or -gemvt.k: band_t, then
+	// gbmv_t_part at GEMV T's launches.
 	kb := max(n/8, 1)
+	if *gemvtK > 0 {
+		kb = min(*gemvtK, n-1)
+	}
 	w := 2*kb + 1
 	band, err := NewMatrixFrom(impl, n, w, host[:n*w])
 	if err != nil {
