@@ -658,12 +658,12 @@ func (d dropIn[T]) symv(n int, alpha T, a, x []T, beta T, y []T) {
 	}
 }
 
-func (d dropIn[T]) trmv(n int, a, x []T) {
+func (d dropIn[T]) trmv(tA blas.Transpose, n int, a, x []T) {
 	switch a := any(a).(type) {
 	case []float32:
-		d.impl.Strmv(blas.Upper, blas.NoTrans, blas.NonUnit, n, a, n, any(x).([]float32), 1)
+		d.impl.Strmv(blas.Upper, tA, blas.NonUnit, n, a, n, any(x).([]float32), 1)
 	case []float64:
-		d.impl.Dtrmv(blas.Upper, blas.NoTrans, blas.NonUnit, n, a, n, any(x).([]float64), 1)
+		d.impl.Dtrmv(blas.Upper, tA, blas.NonUnit, n, a, n, any(x).([]float64), 1)
 	}
 }
 
@@ -739,7 +739,13 @@ func level2Ops[T float32 | float64](b *bencher, n int) ([]l12op, error) {
 				return clblas.Trmv(blas.Upper, blas.NoTrans, blas.NonUnit, a, x.v)
 			}),
 			theirs: theirs(func() error { return clblast.Trmv[T](q, true, false, false, n, am, x.view) }),
-			slices: slices(func() { dl.trmv(n, host, x.host) })},
+			slices: slices(func() { dl.trmv(blas.NoTrans, n, host, x.host) })},
+		{name: p + "TRMV-T", bytes: es * (tri + 2*nf),
+			ours: loop(func() (*clblas.Event, error) {
+				return clblas.Trmv(blas.Upper, blas.Trans, blas.NonUnit, a, x.v)
+			}),
+			theirs: theirs(func() error { return clblast.Trmv[T](q, true, true, false, n, am, x.view) }),
+			slices: slices(func() { dl.trmv(blas.Trans, n, host, x.host) })},
 	}
 	more, freeMore, err := level2SolveOps(b, n, a, am, x, y, loop, theirs) // level2solve.go
 	if err != nil {
