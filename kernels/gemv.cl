@@ -368,13 +368,15 @@ void gbmv_t_part(const int m, const int n, const int kl, const int ku, const int
                 }
                 for (int u = 0; u < GT_U; u++) accs[u] += v[u] * xv[u];
             }
+            for (; i < fb; i += GT_TY) {
+                accs[0] += *(__global const realv*)(a + i * ld + kl + j0) * x[offx + i * incx];
+            }
             for (int w = 1; w < GT_U; w <<= 1) {
                 for (int u = 0; u + w < GT_U; u += 2 * w) accs[u] += accs[u + w];
             }
             acc = accs[0];
         }
-        // The rest of the full rows (all of them without vector loads),
-        // then the edges'.
+        // The full rows without vector loads, then the edges'.
         for (; i < fb; i += GT_TY) {
             const real xi = x[offx + i * incx];
             for (int c = 0; c < L1_VW && j0 + c < n; c++) t[c] += a[i * ld + kl + j0 + c] * xi;
