@@ -157,46 +157,7 @@ static inline int ss_stored(int i, int j, int n, int k, int upper)
     if (inside) {                                                                 \
         for (int u = 0; u < SS_RPT; u++) v[u] = SS_VLD(a, i0 + ly + u * SS_TY, ld, off, j0); \
     }
-#define SS_EDGE_AT(v, inside, u, e, i, j) ((inside) ? SS_ELEM((v)[u], e) : SS_LD(a, SS_AT(i, j)))
-
-// ss_lane is lane e of v, taken by its components: a pointer into v would
-// keep v (and the tile's row pieces with it) in memory rather than in
-// registers. e is a constant once the loops over the lanes unroll.
-static inline real ss_lane(const realv v, const int e)
-{
-#if L1_VW == 1
-    return v;
-#else
-    real r = v.s0;
-    if (e == 1) r = v.s1;
-#if L1_VW > 2
-    if (e == 2) r = v.s2;
-    if (e == 3) r = v.s3;
-#endif
-#if L1_VW > 4
-    if (e == 4) r = v.s4;
-    if (e == 5) r = v.s5;
-    if (e == 6) r = v.s6;
-    if (e == 7) r = v.s7;
-#endif
-#if L1_VW > 8
-    if (e == 8) r = v.s8;
-    if (e == 9) r = v.s9;
-    if (e == 10) r = v.sa;
-    if (e == 11) r = v.sb;
-    if (e == 12) r = v.sc;
-    if (e == 13) r = v.sd;
-    if (e == 14) r = v.se;
-    if (e == 15) r = v.sf;
-#endif
-    return r;
-#endif
-}
-#ifdef SS_CPLX
-#define SS_ELEM(v, e) ((real2)(ss_lane((v), 2 * (e)), ss_lane((v), 2 * (e) + 1)))
-#else
-#define SS_ELEM(v, e) ss_lane((v), (e))
-#endif
+#define SS_EDGE_AT(v, inside, u, e, i, j) ((inside) ? ((elem*)&(v)[u])[e] : SS_LD(a, SS_AT(i, j)))
 
 __kernel __attribute__((reqd_work_group_size(SS_TX, SS_TY, 1)))
 void symv_stream(const int n, const int k, const int upper, const int nb, const int nd,
