@@ -38,8 +38,7 @@
 // Tiles wholly inside the stored triangle and the matrix, with aligned
 // rows (vec, and a itself aligned), take the vector loads; the others go
 // element by element, each element tested, so that no product is taken
-// of an element outside the triangle (its value could be NaN), those
-// inside the matrix still loading their rows in vectors (SS_EDGE_LOADS).
+// of an element outside the triangle (its value could be NaN).
 //
 // Defines: SS_TX, SS_TY (work-group shape; SS_TY divides SS_TB), SS_CH
 // (tiles per work-group), SS_CPLX (complex elements, below).
@@ -144,21 +143,6 @@ static inline int ss_stored(int i, int j, int n, int k, int upper)
     return i < n && j < n && dd >= 0 && dd <= k;
 }
 
-// A tile that crosses the triangle's or the band's edge (an edge tile)
-// takes its elements one by one, each tested. Where the tile lies inside
-// the matrix and its rows are aligned (inside), SS_EDGE_LOADS still reads
-// each work-item's row pieces in whole vector loads, issued together, and
-// SS_EDGE_AT takes an element from them; an element outside the stored
-// triangle or band is loaded but never used. Such a load stays inside
-// the storage gonum requires: A(i, j) for i, j < n lies between
-// A(0, 0)'s place and A(n−1, n−1)'s in every layout here (dense, band
-// with ld = lda − 1, packed), and gonum's shortest storage holds both.
-#define SS_EDGE_LOADS(v, inside)                                                  \
-    if (inside) {                                                                 \
-        for (int u = 0; u < SS_RPT; u++) v[u] = SS_VLD(a, i0 + ly + u * SS_TY, ld, off, j0); \
-    }
-#define SS_EDGE_AT(v, inside, u, e, i, j) ((inside) ? ((elem*)&(v)[u])[e] : SS_LD(a, SS_AT(i, j)))
-
 __kernel __attribute__((reqd_work_group_size(SS_TX, SS_TY, 1)))
 void symv_stream(const int n, const int k, const int upper, const int nb, const int nd,
                  __global const real* a, const int ld, const int off,
@@ -196,9 +180,9 @@ void symv_stream(const int n, const int k, const int upper, const int nb, const 
         const int i0 = bi * SS_TB;
         const int dlo = upper ? jq - (i0 + SS_TB - 1) : i0 - (jq + SS_TB - 1);
         const int dhi = upper ? jq + SS_TB - 1 - i0 : i0 + SS_TB - 1 - jq;
-        const int inside = aligned && i0 + SS_TB <= n && jq + SS_TB <= n;
-        realv v[SS_RPT];
-        if (inside && dlo >= 0 && dhi <= k) {
+        const int full = aligned && i0 + SS_TB <= n && jq + SS_TB <= n && dlo >= 0 && dhi <= k;
+        if (full) {
+            realv v[SS_RPT];
             elem xi[SS_RPT];
             for (int u = 0; u < SS_RPT; u++) {
                 const long i = i0 + ly + u * SS_TY;
@@ -212,7 +196,6 @@ void symv_stream(const int n, const int k, const int upper, const int nb, const 
                 for (int u = 0; u < SS_RPT; u++) SS_LROW(buf, ly + u * SS_TY, lx) = ss_hdot(v[u], xcv);
             }
         } else {
-            SS_EDGE_LOADS(v, inside);
             for (int u = 0; u < SS_RPT; u++) {
                 const int r = ly + u * SS_TY, i = i0 + r;
                 const elem xi = i < n ? SS_LD(x, offx + (long)i * incx) : (elem)0;
@@ -220,10 +203,10 @@ void symv_stream(const int n, const int k, const int upper, const int nb, const 
                 for (int e = 0; e < SS_EV; e++) {
                     const int j = j0 + e;
                     if (ss_stored(i, j, n, k, upper)) {
-                        elem av = SS_EDGE_AT(v, inside, u, e, i, j);
-                        SS_HERM(av, i, j);
-                        if (rows && (i != j || dg == 1)) s += ss_mul(av, xc[e]);
-                        if (cols && (i != j || dg == 2)) cp[e] += ss_mul(SS_CJ(av), xi);
+                        elem v = SS_LD(a, SS_AT(i, j));
+                        SS_HERM(v, i, j);
+                        if (rows && (i != j || dg == 1)) s += ss_mul(v, xc[e]);
+                        if (cols && (i != j || dg == 2)) cp[e] += ss_mul(SS_CJ(v), xi);
                     }
                 }
                 SS_LROW(buf, r, lx) = s;
@@ -295,13 +278,13 @@ void symv_walk(const int n, const int k, const int upper, const int nb, const in
         const int jq = q * SS_TB, j0 = jq + lx * SS_EV;
         const int dlo = upper ? jq - (i0 + SS_TB - 1) : i0 - (jq + SS_TB - 1);
         const int dhi = upper ? jq + SS_TB - 1 - i0 : i0 + SS_TB - 1 - jq;
-        const int inside = aligned && i0 + SS_TB <= n && jq + SS_TB <= n;
+        const int full = aligned && i0 + SS_TB <= n && jq + SS_TB <= n && dlo >= 0 && dhi <= k;
         realv xcv, cs = 0;
         elem* xc = (elem*)&xcv;
         elem* cp = (elem*)&cs;
         for (int e = 0; e < SS_EV; e++) xc[e] = j0 + e < n ? SS_LD(x, offx + (long)(j0 + e) * incx) : (elem)0;
-        realv v[SS_RPT];
-        if (inside && dlo >= 0 && dhi <= k) {
+        if (full) {
+            realv v[SS_RPT];
             for (int u = 0; u < SS_RPT; u++) v[u] = SS_VLD(a, i0 + ly + u * SS_TY, ld, off, j0);
             if (cols) {
                 for (int u = 0; u < SS_RPT; u++) cs += ss_vmul(SS_VCJ(v[u]), xi[u]);
@@ -310,16 +293,15 @@ void symv_walk(const int n, const int k, const int upper, const int nb, const in
                 for (int u = 0; u < SS_RPT; u++) racc[u] += ss_hdot(v[u], xcv);
             }
         } else {
-            SS_EDGE_LOADS(v, inside);
             for (int u = 0; u < SS_RPT; u++) {
                 const int i = i0 + ly + u * SS_TY;
                 for (int e = 0; e < SS_EV; e++) {
                     const int j = j0 + e;
                     if (ss_stored(i, j, n, k, upper)) {
-                        elem av = SS_EDGE_AT(v, inside, u, e, i, j);
-                        SS_HERM(av, i, j);
-                        if (rows && (i != j || dg == 1)) racc[u] += ss_mul(av, xc[e]);
-                        if (cols && (i != j || dg == 2)) cp[e] += ss_mul(SS_CJ(av), xi[u]);
+                        elem v = SS_LD(a, SS_AT(i, j));
+                        SS_HERM(v, i, j);
+                        if (rows && (i != j || dg == 1)) racc[u] += ss_mul(v, xc[e]);
+                        if (cols && (i != j || dg == 2)) cp[e] += ss_mul(SS_CJ(v), xi[u]);
                     }
                 }
             }
