@@ -42,7 +42,7 @@ func bandMV[T Real](c *Call, trans bool, m, n, kl, ku int, a *cl.Buffer, lda int
 	args := []any{int32(m), int32(n), int32(kl), int32(ku), alpha, a, int32(lda), x, int32(offX), int32(incX),
 		beta, y, int32(offY), int32(incY)}
 	maxLocal := c.E.Prof.MaxWorkGroupSize
-	if trans && gbmvTKernelFor(c) == GbmvTPart {
+	if trans && gbmvTKernelFor(c, kl, ku) == GbmvTPart {
 		gbmvTOnDevice(c, m, n, kl, ku, a, lda, alpha, x, offX, incX, beta, y, offY, incY)
 		return
 	}
@@ -110,13 +110,24 @@ const (
 	GbmvTPart                    // gbmv_t_part and gemv_t_fin
 )
 
-// gbmvTKernelFor is call c's kernel: the setting when one is made, else
-// band_t on CPU devices and gbmv_t_part on the others.
-func gbmvTKernelFor(c *Call) GbmvTKernel {
+// gbmvTPartMinBand is the least kl + ku + 1 for which GPUs take
+// gbmv_t_part. Below it a column of the band is short enough for band_t's
+// work-items to walk whole, with no partial sums to write and add up. On
+// an H100, band_t ran at 0.99–1.81× the faster of gbmv_t_part's one and
+// two launches (1.2× in the median) for bands of 129 to 1025 and n = 2048
+// to 8192; at 2049 (n = 8192) gbmv_t_part's best launches were ahead in
+// float there and on the H200 (BENCHMARKS.md, "NVIDIA H100 in place of
+// the H200").
+const gbmvTPartMinBand = 2048
+
+// gbmvTKernelFor is call c's kernel for a band of kl sub- and ku
+// super-diagonals: the setting when one is made, else band_t on CPU
+// devices and for narrow bands, gbmv_t_part for the others.
+func gbmvTKernelFor(c *Call, kl, ku int) GbmvTKernel {
 	if k := c.E.GbmvTKernel; k != GbmvTAuto {
 		return k
 	}
-	if c.E.Prof.IsCPU() {
+	if c.E.Prof.IsCPU() || kl+ku+1 < gbmvTPartMinBand {
 		return GbmvTCols
 	}
 	return GbmvTPart
