@@ -34,6 +34,10 @@
 #                  10⁷, level 2 to 4096², level 3 to 2048); DGEMV from Go
 #                  slices (streamed through pinned staging) in GB/s beside
 #                  gonum; host cost of a chain of small resident AXPYs
+#   level2-bands   GBMV T's two kernels (band_t, gbmv_t_part at four of
+#                  its launches) over kl = ku = 64 to 1024 at n = 2048 to
+#                  8192, for gbmvTPartMinBand; every symv_stream shape at
+#                  8192; level 2 at 8192 beside CLBlast
 #   retune-dgemm   search around the DGEMM entry in all four transposes at
 #                  once (one tile, switches per combination)
 #   retune-tf32    search around the 3xTF32 entry (K steps of 32, two
@@ -195,6 +199,17 @@ for plan in "$@"; do
 		step pol-sweep 300 ./blas.test -test.run XXX -test.bench Sweep -test.benchtime 200ms -sweep.full
 		step pol-gemv 90 ./blas.test -test.run XXX -test.bench GemvSlices -test.benchtime 20x
 		step pol-axpy 60 ./blas.test -test.run XXX -test.bench ResidentAxpy -test.benchtime 20000x -test.benchmem
+		;;
+	level2-bands)
+		# -test.bench matches each level of a benchmark's name on its own:
+		# GemvTShape/gbmv-t/<precision>/<launch>.
+		for nk in 2048:64 2048:256 4096:128 4096:512 8192:64 8192:256 8192:1024; do
+			step "bands-${nk/:/-}" 45 ./blas.test -test.run '^$' \
+				-test.bench 'GemvTShape/gbmv-t/./(band_t|auto|0x0.u0.b0.l[12]|64x2.u8.b16|32x4.u8.b8)$' \
+				-test.benchtime 200x -gemvt.n "${nk%:*}" -gemvt.k "${nk#*:}"
+		done
+		step bands-symv 120 ./blas.test -test.run '^$' -test.bench 'SymvShape/(symv|sbmv)/' -test.benchtime 100x -symv.n 8192
+		step bands-bench 120 ./bench -level 2 -slices=false -l2n 8192
 		;;
 	retune-dgemm)
 		tune_mma retune-dgemm 120 64 NN,NT,TN,TT 'MWG=128,NWG=64,KWG=8,WM=64,WN=32,STAGES=3,CP_VEC=1,ISSUE_MIX=0|1,PIPE_FRAG=0|1,MMA_K=4,KM_SWZ=0'
