@@ -112,12 +112,9 @@ const (
 
 // gbmvTPartMinBand is the least kl + ku + 1 for which GPUs take
 // gbmv_t_part. Below it a column of the band is short enough for band_t's
-// work-items to walk whole, with no partial sums to write and add up. On
-// an H100, band_t ran at 0.99–1.81× the faster of gbmv_t_part's one and
-// two launches (1.2× in the median) for bands of 129 to 1025 and n = 2048
-// to 8192; at 2049 (n = 8192) gbmv_t_part's best launches were ahead in
-// float there and on the H200 (BENCHMARKS.md, "NVIDIA H100 in place of
-// the H200").
+// work-items to walk whole, with no partial sums to write and add up;
+// gbmv_t_part's row blocks pay for themselves only on long columns
+// (BENCHMARKS.md, "Figures behind the code's choices").
 const gbmvTPartMinBand = 2048
 
 // gbmvTKernelFor is call c's kernel for a band of kl sub- and ku
