@@ -14,7 +14,7 @@ import (
 
 var (
 	gemvtN = flag.Int("gemvt.n", 512, "BenchmarkGemvTShape: the order of A")
-	gemvtK = flag.Int("gemvt.k", 0, "BenchmarkGemvTShape: Gbmv's kl = ku (0: n/8)")
+	gemvtK = flag.Int("gemvt.k", 0, "BenchmarkGemvTShape: Gbmv's kl = ku, at most (n-1)/2 (0: n/8)")
 )
 
 // gemvTVariants are the launches BenchmarkGemvTShape compares: the
@@ -185,7 +185,7 @@ func gemvTShapePrec[T float32 | float64](b *testing.B, impl *Implementation, pre
 	// gbmv_t_part at GEMV T's launches.
 	kb := max(n/8, 1)
 	if *gemvtK > 0 {
-		kb = min(*gemvtK, n-1)
+		kb = min(*gemvtK, (n-1)/2) // the band's 2·kb + 1 columns come from host's n
 	}
 	w := 2*kb + 1
 	band, err := NewMatrixFrom(impl, n, w, host[:n*w])
