@@ -7,6 +7,7 @@ import (
 	"log"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 
 	"gonum.org/v1/gonum/blas"
@@ -19,6 +20,7 @@ import (
 	"github.com/gocompute/opencl/cl"
 	"github.com/gocompute/opencl/internal/clblast"
 	"github.com/gocompute/opencl/internal/engine"
+	"github.com/gocompute/opencl/internal/par"
 )
 
 // The level 1 and 2 mode (-level 1,2): memory-bound routines in GB/s, the
@@ -28,7 +30,8 @@ import (
 // included), with CLBlast on the same buffers (-tags clblast), and against
 // the device's copy roofline: clEnqueueCopyBuffer of the same number of
 // bytes (half read, half written), timed in the same run, interleaved
-// with ours and CLBlast's. -prec c64,c128 times the complex routines
+// with ours and CLBlast's; on a CPU device the faster of that and the
+// host's own copy over every core. -prec c64,c128 times the complex routines
 // instead (level12_complex.go).
 
 // l12op is one routine of the mode.
@@ -153,13 +156,23 @@ func runL12(b *bencher, op l12op, withSlices, withGonum bool) (l12row, error) {
 			return r, fmt.Errorf("%s: %w", op.name, err)
 		}
 	}
-	cp, release, err := copyRoofline(b, int(op.bytes/2))
+	cp, err := newCopyRoof(b, int(op.bytes/2))
 	if err != nil {
 		return r, err
 	}
-	defer release()
+	defer cp.release()
 	gb := op.bytes
-	fs := []func(int) error{op.ours, cp}
+	fs := []func(int) error{op.ours, cp.run}
+	// On a CPU device the host's memory is the device's, and the
+	// driver's copy may run on one core (PoCL's does) while the
+	// routines run on all: the host's copy over every core is timed too,
+	// and the faster of the two is the roofline.
+	hostCp := -1
+	if b.impl.Runtime().Device().Profile().Type == cl.DeviceTypeCPU {
+		hostCp = len(fs)
+		fs = append(fs, newHostCopy(int(op.bytes/2)).run)
+	}
+	theirs := len(fs)
 	if op.theirs != nil {
 		fs = append(fs, op.theirs)
 	}
@@ -175,8 +188,11 @@ func runL12(b *bencher, op l12op, withSlices, withGonum bool) (l12row, error) {
 	}
 	rates := b.medians(gb, fs...)
 	r.ours, r.copyRate = rates[0], rates[1]
+	if hostCp >= 0 {
+		r.copyRate = max(r.copyRate, rates[hostCp])
+	}
 	if op.theirs != nil {
-		r.theirs = rates[2]
+		r.theirs = rates[theirs]
 	}
 	vsGonum := "-"
 	if withGonum {
@@ -198,34 +214,96 @@ func runL12(b *bencher, op l12op, withSlices, withGonum bool) (l12row, error) {
 	return r, nil
 }
 
-// copyRoofline returns a function that enqueues batch device-to-device
-// copies of half bytes and waits for them (each moves bytes: half read,
-// half written), and the release of its buffers.
-func copyRoofline(b *bencher, half int) (func(int) error, func(), error) {
-	rt := b.impl.Runtime()
-	ctx, q := rt.Context(), rt.Queue()
-	n := max(half/4, 1)
-	src, err := ctx.CreateBuffer(cl.MemReadWrite, 4*n)
-	if err != nil {
-		return nil, nil, err
-	}
-	dst, err := ctx.CreateBuffer(cl.MemReadWrite, 4*n)
-	if err != nil {
-		src.Release()
-		return nil, nil, err
-	}
-	f := func(batch int) error {
-		for range batch {
-			ev, err := cl.CopyBuffer[float32](q, src, dst, 0, 0, n)
-			if err != nil {
-				return err
-			}
-			ev.Release()
-		}
-		return q.Finish()
-	}
-	return f, func() { src.Release(); dst.Release() }, nil
+// copyRoof is the copy roofline: clEnqueueCopyBuffer of n float32 from
+// src to dst.
+type copyRoof struct {
+	q        *cl.Queue
+	src, dst *cl.Buffer
+	n        int
 }
+
+// newCopyRoof makes the roofline of copies of half bytes (each moves
+// bytes: half read, half written). Its buffers are written once before
+// they are timed, as the routines' are (src with 1, dst with 2): a
+// driver may not back a buffer no command has written with memory of its
+// own yet. On PoCL, copies of a few MiB between such buffers stayed
+// several times slower than between written ones however often they ran
+// (BENCHMARKS.md).
+func newCopyRoof(b *bencher, half int) (*copyRoof, error) {
+	rt := b.impl.Runtime()
+	ctx := rt.Context()
+	c := &copyRoof{q: rt.Queue(), n: max(half/4, 1)}
+	var err error
+	if c.src, err = ctx.CreateBuffer(cl.MemReadWrite, 4*c.n); err != nil {
+		return nil, err
+	}
+	if c.dst, err = ctx.CreateBuffer(cl.MemReadWrite, 4*c.n); err != nil {
+		c.src.Release()
+		return nil, err
+	}
+	for i, buf := range []*cl.Buffer{c.src, c.dst} {
+		ev, err := cl.FillBuffer[float32](c.q, buf, float32(i+1), 0, c.n)
+		if err == nil {
+			ev.Release()
+			err = c.q.Finish()
+		}
+		if err != nil {
+			c.release()
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// run enqueues batch copies and waits for them.
+func (c *copyRoof) run(batch int) error {
+	for range batch {
+		ev, err := cl.CopyBuffer[float32](c.q, c.src, c.dst, 0, 0, c.n)
+		if err != nil {
+			return err
+		}
+		ev.Release()
+	}
+	return c.q.Finish()
+}
+
+func (c *copyRoof) release() { c.src.Release(); c.dst.Release() }
+
+// hostCopy is the host's copy over every core: half bytes from src to dst,
+// split over the cores (par.For), each core's range in pieces of
+// hostCopyPiece bytes. Go's copy of a larger range stores around the
+// caches, which the routines' kernels do not, and the roofline would then
+// be the memory's where they run from the cache. Both slices are written
+// before they are timed, as copyRoof's buffers.
+type hostCopy struct {
+	src, dst []byte
+	workers  int
+}
+
+func newHostCopy(half int) *hostCopy {
+	h := &hostCopy{src: make([]byte, max(half, 1)), dst: make([]byte, max(half, 1)), workers: runtime.GOMAXPROCS(0)}
+	for i := range h.src {
+		h.src[i], h.dst[i] = byte(i), 1
+	}
+	return h
+}
+
+// run copies batch times.
+func (h *hostCopy) run(batch int) error {
+	for range batch {
+		par.For(len(h.src), h.workers, func(lo, hi int) {
+			for ; lo < hi; lo += hostCopyPiece {
+				end := min(hi, lo+hostCopyPiece)
+				copy(h.dst[lo:end], h.src[lo:end])
+			}
+		})
+	}
+	return nil
+}
+
+// hostCopyPiece is below the size from which Go's copy on amd64 takes
+// non-temporal stores (1 MiB).
+const hostCopyPiece = 512 << 10
 
 // resVec is a resident vector with its CLBlast view.
 type resVec[T clblas.Element] struct {
@@ -776,7 +854,7 @@ func chartL12(rows []l12row, path, device string) error {
 	}{
 		{"ours, resident", func(r l12row) float64 { return r.ours }, color.RGBA{R: 0x1f, G: 0x77, B: 0xb4, A: 255}},
 		{"CLBlast, resident", func(r l12row) float64 { return r.theirs }, color.RGBA{R: 0xd6, G: 0x27, B: 0x28, A: 255}},
-		{"device copy (roofline)", func(r l12row) float64 { return r.copyRate }, color.RGBA{R: 0x7f, G: 0x7f, B: 0x7f, A: 255}},
+		{"copy (roofline)", func(r l12row) float64 { return r.copyRate }, color.RGBA{R: 0x7f, G: 0x7f, B: 0x7f, A: 255}},
 		{"ours, from Go slices", func(r l12row) float64 { return r.slice }, color.RGBA{R: 0x2c, G: 0xa0, B: 0x2c, A: 255}},
 	}
 	w := vg.Points(7)
