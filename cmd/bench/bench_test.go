@@ -14,13 +14,7 @@ import (
 // both precisions and all columns, so a broken bench fails CI rather than
 // the next GPU session.
 func TestMeasureSmoke(t *testing.T) {
-	platformtest.Device(t)
-	impl, err := clblas.New(clblas.WithOffload(clblas.Always))
-	if err != nil {
-		platformtest.Unavailable(t, err.Error())
-	}
-	defer impl.Close()
-	b := &bencher{impl: impl, reps: 1, minTime: time.Millisecond}
+	b := testBencher(t)
 	s := shape{33, 17, 9}
 	var rows []row
 	for _, r := range []row{measure[float32](b, "NT", s, true, true), measure[float64](b, "TN", s, true, true)} {
@@ -43,12 +37,7 @@ func TestMeasureSmoke(t *testing.T) {
 // times no gonum (it once ran gonum on a 0×0 problem and panicked), with
 // plain Go slices and with -pinned.
 func TestSplitWithoutGonum(t *testing.T) {
-	platformtest.Device(t)
-	impl, err := clblas.New(clblas.WithOffload(clblas.Always))
-	if err != nil {
-		platformtest.Unavailable(t, err.Error())
-	}
-	defer impl.Close()
+	impl := testBencher(t).impl
 	for _, pinned := range []bool{false, true} {
 		b := &bencher{impl: impl, reps: 1, minTime: time.Millisecond, split: 1, gonumRef: map[string]float64{}, pinned: pinned}
 		r := measure[float64](b, "NN", shape{40, 30, 20}, true, false)
@@ -88,4 +77,18 @@ func TestDuplexReport(t *testing.T) {
 	if err := duplexReport(impl.Runtime(), 1); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// testBencher is a bencher of one quick repetition on an Implementation
+// with the device forced, closed when the test ends; it skips the test
+// where no device is found (or fails it, where one is required).
+func testBencher(t *testing.T) *bencher {
+	t.Helper()
+	platformtest.Device(t)
+	impl, err := clblas.New(clblas.WithOffload(clblas.Always))
+	if err != nil {
+		platformtest.Unavailable(t, err.Error())
+	}
+	t.Cleanup(func() { impl.Close() })
+	return &bencher{impl: impl, reps: 1, minTime: time.Millisecond}
 }

@@ -3,11 +3,8 @@ package main
 import (
 	"bytes"
 	"testing"
-	"time"
 
-	clblas "github.com/gocompute/opencl/blas"
 	"github.com/gocompute/opencl/cl"
-	"github.com/gocompute/opencl/platform/platformtest"
 )
 
 // TestCopyRoofWritten: the copy roofline's buffers hold what it wrote
@@ -15,13 +12,7 @@ import (
 // roofline timed on buffers no command had written ran several times
 // slow on PoCL.
 func TestCopyRoofWritten(t *testing.T) {
-	platformtest.Device(t)
-	impl, err := clblas.New(clblas.WithOffload(clblas.Always))
-	if err != nil {
-		platformtest.Unavailable(t, err.Error())
-	}
-	defer impl.Close()
-	b := &bencher{impl: impl, reps: 1, minTime: time.Millisecond}
+	b := testBencher(t)
 	c, err := newCopyRoof(b, 4*1000+2)
 	if err != nil {
 		t.Fatal(err)
