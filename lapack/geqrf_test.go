@@ -12,7 +12,7 @@ import (
 // uneven widths (20 = 16+4, 40 = 32+8), on the device and with the host panel, on
 // square, tall and wide matrices, against gonum's R, reflectors and tau.
 func TestGeqrfPanels(t *testing.T) {
-	impl := newTestImpl(t, 20)
+	impl := gpuPathsOnCPU(newTestImpl(t, 20))
 	rnd := rand.New(rand.NewPCG(61, 62))
 	for _, c := range []struct {
 		host     bool

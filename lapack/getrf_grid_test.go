@@ -18,7 +18,7 @@ import (
 // barriers a short while (a device that does not run the groups together
 // then fails the probe quickly).
 func gridTestImpl(t *testing.T, nb, groups, rows int) *Implementation {
-	impl := newTestImpl(t, nb)
+	impl := gpuPathsOnCPU(newTestImpl(t, nb))
 	impl.gridLU, impl.hostLU, impl.hostPanel = true, false, false
 	impl.gridMax, impl.gridRows, impl.gridSpin = groups, rows, 1<<16
 	return impl

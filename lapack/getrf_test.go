@@ -16,7 +16,7 @@ import (
 // getf2_leaf's layouts, on square, tall and wide matrices, against
 // gonum's factors and pivots.
 func TestGetrfLeaves(t *testing.T) {
-	impl := newTestImpl(t, 16)
+	impl := gpuPathsOnCPU(newTestImpl(t, 16))
 	rnd := rand.New(rand.NewPCG(41, 42))
 	type cfg struct {
 		nb, leaf, wg int
@@ -62,7 +62,7 @@ func TestGetrfLeaves(t *testing.T) {
 // (fitLUGroup), and the factorization finishes on the device with gonum's
 // answer.
 func TestGetrfGroupFit(t *testing.T) {
-	impl := newTestImpl(t, 16)
+	impl := gpuPathsOnCPU(newTestImpl(t, 16))
 	impl.leaf, impl.luWG, impl.hostLU = 8, 1, false
 	for impl.luWG <= impl.blas.Runtime().Device().Profile().MaxWorkGroupSize {
 		impl.luWG *= 2

@@ -22,10 +22,7 @@ import (
 // not take potrf_row by itself, the programs are built unoptimised (PoCL
 // builds them many times faster).
 func rowsTestImpl(t *testing.T, nb, h, groups int) *Implementation {
-	impl := newTestImpl(t, nb)
-	if impl.blas.Runtime().Device().Profile().IsCPU() {
-		impl.buildOpts = "-cl-opt-disable"
-	}
+	impl := gpuPathsOnCPU(newTestImpl(t, nb))
 	impl.hostDiag, impl.potfRegs, impl.gridPotrf = false, true, true
 	impl.hostBand = false // the band the GEMMs overwrite restored on the device (a GPU's way)
 	impl.potrfRowH, impl.gridMax, impl.gridSpin = h, groups, 1<<16
