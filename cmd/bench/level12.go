@@ -168,7 +168,7 @@ func runL12(b *bencher, op l12op, withSlices, withGonum bool) (l12row, error) {
 	// routines run on all: the host's copy over every core is timed too,
 	// and the faster of the two is the roofline.
 	hostCp := -1
-	if b.impl.Runtime().Device().Profile().Type == cl.DeviceTypeCPU {
+	if b.impl.Runtime().Device().Profile().IsCPU() {
 		hostCp = len(fs)
 		fs = append(fs, newHostCopy(int(op.bytes/2)).run)
 	}
