@@ -50,8 +50,8 @@ func newTestImpl(t testing.TB, nb int) *Implementation {
 // tests that force kernels or launch shapes a CPU device does not take by
 // itself (GPUs' paths), which check what the kernels compute: PoCL builds
 // a program many times faster with -cl-opt-disable, and those builds were
-// most of the package's time in CI. The paths a CPU device takes keep
-// their optimised builds in the other tests.
+// most of these tests' time. The paths a CPU device takes keep their
+// optimised builds in the other tests.
 func gpuPathsOnCPU(impl *Implementation) *Implementation {
 	if impl.blas.Runtime().Device().Profile().IsCPU() {
 		impl.buildOpts = "-cl-opt-disable"
