@@ -43,7 +43,12 @@
 // Defines: SS_TX, SS_TY (work-group shape; SS_TY divides SS_TB), SS_CH
 // (tiles per work-group), SS_CPLX (complex elements, below).
 
-#pragma OPENCL FP_CONTRACT OFF
+// Contraction is allowed: the stream's sums are taken in an order of
+// their own, so gonum's rounding is not reproduced step by step whatever
+// the contraction, and fused products shorten the double-precision inner
+// loop (BENCHMARKS.md, "Figures behind the code's choices"). Only GPUs
+// run this file; CPU devices take level2.cl's tiles.
+#pragma OPENCL FP_CONTRACT ON
 
 // Complex matrices (SS_CPLX: Hermitian hemv and hbmv, complex trmv): an
 // element is a real2 (its real part, then its imaginary part), a, x, y,

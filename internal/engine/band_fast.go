@@ -113,9 +113,11 @@ const (
 // gbmvTPartMinBand is the least kl + ku + 1 for which GPUs take
 // gbmv_t_part. Below it a column of the band is short enough for band_t's
 // work-items to walk whole, with no partial sums to write and add up;
-// gbmv_t_part's row blocks pay for themselves only on long columns
-// (BENCHMARKS.md, "Figures behind the code's choices").
-const gbmvTPartMinBand = 2048
+// gbmv_t_part's row blocks pay for themselves only on long columns, and
+// bands as wide as 2 049 diagonals were not long enough at the launch
+// gbmv_t_part takes by default (BENCHMARKS.md, "Figures behind the
+// code's choices").
+const gbmvTPartMinBand = 4096
 
 // gbmvTKernelFor is call c's kernel for a band of kl sub- and ku
 // super-diagonals: the setting when one is made, else band_t on CPU

@@ -24,7 +24,8 @@ func TestGbmvTKernelFor(t *testing.T) {
 		{"GPU, tridiagonal", gpu, 1, 1, GbmvTCols},
 		{"GPU, just narrow", gpu, gbmvTPartMinBand - 2, 0, GbmvTCols},
 		{"GPU, just wide", gpu, gbmvTPartMinBand - 1, 0, GbmvTPart},
-		{"GPU, kl = ku = 1024", gpu, 1024, 1024, GbmvTPart},
+		{"GPU, kl = ku = 1024", gpu, 1024, 1024, GbmvTCols},
+		{"GPU, kl = ku = 2048", gpu, 2048, 2048, GbmvTPart},
 		{"CPU, wide", cpu, 4096, 4096, GbmvTCols},
 		{"GPU, set", set, 4096, 4096, GbmvTCols},
 	} {
