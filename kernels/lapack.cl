@@ -1825,7 +1825,13 @@ __kernel void geqrf_grid(int m, int b, int bw, int rpg, __global real *a,
 #ifdef POTF_REGS
 #define PR_N (POTF_G * POTF_T) // the step's width: potf_steps' widest block
 #define PR_WG (POTF_G * POTF_G)
-#define PR_KC 8 // rows of U12 staged in local memory at a time
+// PR_KC is how many rows of U12 are staged in local memory at a time:
+// at steps 32 columns wide, all 32 (a quarter of the barriers of 8, in
+// 2·32·32 elements of local memory), faster there on an H100
+// (BENCHMARKS.md, "Figures behind the code's choices"); 8 at other
+// widths, where deeper stages were not measured. It never exceeds PR_N:
+// the products read rows k0 + k < PR_KC of xs, which has PR_N.
+#define PR_KC (PR_N == 32 ? 32 : 8)
 // PR_NOTPD is the bit of a step's counter D that says its diagonal block
 // is not positive definite: the groups stop there, and the launch has not
 // failed (GRID_FAILED).
