@@ -579,13 +579,15 @@ static inline void sym_rows4(int storage, int upper, int n, int kl, int ku, __gl
 
 // gemv_t_rows: the transposed product's partial sums on CPU devices, in
 // the axpy orientation: work-item g takes rows [g·rb, min(m, (g+1)·rb)) of
-// the dense m×n A and adds x(i)·A(i, :) for each into part[g·n …], four
-// rows at a time, so that it reads A's rows whole and in order (a
-// prefetcher's stream) and its partial row stays in cache; gemv_t_sum then
-// adds the partial rows. gemv_cols instead walks down A a row apart per
-// load, a new page every row once rows are a page long.
-__kernel void gemv_t_rows(int m, int n, int rb, __global const real* a, int lda,
-                          __global const real* x, int offx, int incx, __global real* part) {
+// the dense m×n A and adds x(i)·A(i, :) for each into part[g·n …], eight
+// rows at a time (then four, then one), so that it reads A's rows whole
+// and in order (a prefetcher's stream) and its partial row stays in
+// cache, loaded and stored once for eight rows; gemv_t_sum then adds the
+// partial rows. gemv_cols instead walks down A a row apart per load, a
+// new page every row once rows are a page long. part is the engine's
+// scratch, apart from a and x (restrict: its stores cannot change them).
+__kernel void gemv_t_rows(int m, int n, int rb, __global const real* restrict a, int lda,
+                          __global const real* restrict x, int offx, int incx, __global real* restrict part) {
 	const int g = get_global_id(0);
 	const long i0 = (long)g * rb, i1 = min((long)m, i0 + rb);
 	__global real* p = part + (long)g * n;
@@ -597,6 +599,23 @@ __kernel void gemv_t_rows(int m, int n, int rb, __global const real* a, int lda,
 		p[j] = 0;
 	}
 	long i = i0;
+	for (; i + 8 <= i1; i += 8) {
+		real xs[8];
+		__global const real* r[8];
+		for (int q = 0; q < 8; q++) {
+			xs[q] = x[offx + (i + q) * incx];
+			r[q] = a + (i + q) * lda;
+		}
+		for (j = 0; j + 8 <= n; j += 8) {
+			st8(ld8(p + j) + (((ld8(r[0] + j) * xs[0] + ld8(r[1] + j) * xs[1]) + (ld8(r[2] + j) * xs[2] + ld8(r[3] + j) * xs[3])) +
+			                  ((ld8(r[4] + j) * xs[4] + ld8(r[5] + j) * xs[5]) + (ld8(r[6] + j) * xs[6] + ld8(r[7] + j) * xs[7]))), p + j);
+		}
+		for (; j < n; j++) {
+			real s = 0;
+			for (int q = 0; q < 8; q++) s += r[q][j] * xs[q];
+			p[j] += s;
+		}
+	}
 	for (; i + 4 <= i1; i += 4) {
 		const real x0 = x[offx + i * incx], x1 = x[offx + (i + 1) * incx];
 		const real x2 = x[offx + (i + 2) * incx], x3 = x[offx + (i + 3) * incx];
