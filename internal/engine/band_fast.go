@@ -42,7 +42,7 @@ func bandMV[T Real](c *Call, trans bool, m, n, kl, ku int, a *cl.Buffer, lda int
 	args := []any{int32(m), int32(n), int32(kl), int32(ku), alpha, a, int32(lda), x, int32(offX), int32(incX),
 		beta, y, int32(offY), int32(incY)}
 	maxLocal := c.E.Prof.MaxWorkGroupSize
-	if trans && gbmvTKernelFor(c, kl, ku, ElemSize[T]()) == GbmvTPart {
+	if trans && gbmvTKernelFor(c, n, kl, ku, ElemSize[T]()) == GbmvTPart {
 		gbmvTOnDevice(c, m, n, kl, ku, a, lda, alpha, x, offX, incX, beta, y, offY, incY)
 		return
 	}
@@ -111,29 +111,29 @@ const (
 )
 
 // gbmvTPartMinBand is the least kl + ku + 1 for which GPUs take
-// gbmv_t_part on elements of es bytes. Below it a column of the band is
-// short enough for band_t's work-items to walk whole, with no partial
-// sums to write and add up; gbmv_t_part's row blocks pay for themselves
-// only on long columns. A double column's walk moves twice the bytes a
-// load of a float one does, and band_t stayed ahead of gbmv_t_part to
-// wider bands in double (BENCHMARKS.md, "Figures behind the code's
-// choices").
-func gbmvTPartMinBand(es int) int {
-	if es >= 8 {
-		return 4096
-	}
-	return 2048
-}
+// gbmv_t_part. Below it a column of the band is short enough for band_t's
+// work-items to walk whole, with no partial sums to write and add up;
+// gbmv_t_part's row blocks pay for themselves only on long columns
+// (BENCHMARKS.md, "Figures behind the code's choices").
+const gbmvTPartMinBand = 2048
 
-// gbmvTKernelFor is call c's kernel for a band of kl sub- and ku
-// super-diagonals of elements of es bytes: the setting when one is made,
-// else band_t on CPU devices and for narrow bands, gbmv_t_part for the
-// others.
-func gbmvTKernelFor(c *Call, kl, ku, es int) GbmvTKernel {
+// gbmvTColsMinN is the least n for which GPUs take band_t for a double
+// band of any width. band_t has a work-item for each column (and each of
+// a few row slices), and with as many columns as this its walks, each
+// load twice a float's bytes, kept ahead of gbmv_t_part even on bands of
+// thousands of diagonals; on fewer columns, and in float, the wide bands
+// go to gbmv_t_part (BENCHMARKS.md, "Figures behind the code's choices").
+const gbmvTColsMinN = 8192
+
+// gbmvTKernelFor is call c's kernel for the transposed product of an m×n
+// band of kl sub- and ku super-diagonals, elements of es bytes: the
+// setting when one is made, else band_t on CPU devices, for narrow bands
+// and for double bands of many columns, gbmv_t_part for the others.
+func gbmvTKernelFor(c *Call, n, kl, ku, es int) GbmvTKernel {
 	if k := c.E.GbmvTKernel; k != GbmvTAuto {
 		return k
 	}
-	if c.E.Prof.IsCPU() || kl+ku+1 < gbmvTPartMinBand(es) {
+	if c.E.Prof.IsCPU() || kl+ku+1 < gbmvTPartMinBand || es >= 8 && n >= gbmvTColsMinN {
 		return GbmvTCols
 	}
 	return GbmvTPart
