@@ -139,26 +139,57 @@ func gbmvTKernelFor(c *Call, n, kl, ku, es int) GbmvTKernel {
 	return GbmvTPart
 }
 
-// gbmvTOnDevice enqueues y = alpha·Aᵀ·x + beta·y for the m×n band A
-// (kl, ku, lda): gbmv_t_part over column pieces of gemv_t_part's shape
-// and slices of the rows the band reaches under them, enough to fill the
-// device, then gemv_t_fin.
-func gbmvTOnDevice[T Real](c *Call, m, n, kl, ku int, a *cl.Buffer, lda int, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
-	sh := l1ShapeOf(c)
-	tx, ty := gemvTShape(sh, c.E.Prof.LocalMemBytes, ElemSize[T]())
-	o := c.E.GemvT // GEMV T's launch setting, where set
+// gbmvTPart is gbmv_t_part's launch: work-groups tx×ty over column
+// pieces of tx·vec columns (gx of them), nb row blocks of rpb rows each,
+// and the build's defines.
+type gbmvTPart struct {
+	tx, ty, gx, nb, rpb int
+	more                []string
+}
+
+// gbmvTFloatRowBlocks is the most row blocks a float gbmv_t_part takes
+// by default.
+const gbmvTFloatRowBlocks = 16
+
+// gbmvTPartShape is gbmv_t_part's launch for an m×n band (kl, ku) of
+// elements of es bytes on level 1 shape sh: GEMV T's work-group and
+// launch setting o, and row blocks enough to fill the device. In float,
+// unless o sets the shape, the column pieces are half as wide, each
+// work-item has 8 rows in flight and there are at most
+// gbmvTFloatRowBlocks row blocks: a narrower piece wastes less of the
+// band's edges under it, and longer walks write fewer partial sums
+// (BENCHMARKS.md, "Figures behind the code's choices").
+func gbmvTPartShape(sh L1Shape, localMem int64, es int, o GemvTShape, m, n, kl, ku int) gbmvTPart {
+	tx, ty := gemvTShape(sh, localMem, es)
 	tx, ty, more := o.launch(tx, ty, "GT_U")
+	floatDefault := es == 4 && o.TX == 0 && o.Unroll == 0 && o.RowBlocks == 0
+	if floatDefault {
+		tx = max(tx/2, 1)
+		more = append(more, "GT_U=8")
+	}
 	gx := L3CeilDiv(n, tx*sh.Vec)
 	span := max(min(m, kl+ku+tx*sh.Vec), 1)
 	nb := max(min(sh.Groups/max(gx, 1), L3CeilDiv(span, 8*ty)), 1)
+	if floatDefault {
+		nb = min(nb, gbmvTFloatRowBlocks)
+	}
 	if o.RowBlocks > 0 {
 		nb = min(o.RowBlocks, span)
 	}
 	rpb := L3CeilDiv(span, nb)
-	nb = L3CeilDiv(span, rpb)
-	part := Alloc[T](c, nb*n)
+	return gbmvTPart{tx: tx, ty: ty, gx: gx, nb: L3CeilDiv(span, rpb), rpb: rpb, more: more}
+}
+
+// gbmvTOnDevice enqueues y = alpha·Aᵀ·x + beta·y for the m×n band A
+// (kl, ku, lda): gbmv_t_part over column pieces and slices of the rows
+// the band reaches under them (gbmvTPartShape), then gemv_t_fin.
+func gbmvTOnDevice[T Real](c *Call, m, n, kl, ku int, a *cl.Buffer, lda int, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
+	sh := l1ShapeOf(c)
+	o := c.E.GemvT // GEMV T's launch setting, where set
+	p := gbmvTPartShape(sh, c.E.Prof.LocalMemBytes, ElemSize[T](), o, m, n, kl, ku)
+	part := Alloc[T](c, p.nb*n)
 	vec := l2bool((lda-1)%sh.Vec == 0 && kl%sh.Vec == 0)
-	args := []any{int32(m), int32(n), int32(kl), int32(ku), int32(rpb), a, int32(lda), x, int32(offX), int32(incX), part, vec}
-	gemvTLaunch(c, "gbmv_t_part", gemvTOne(c, o), tx, ty, gx, nb, more, args, part,
+	args := []any{int32(m), int32(n), int32(kl), int32(ku), int32(p.rpb), a, int32(lda), x, int32(offX), int32(incX), part, vec}
+	gemvTLaunch(c, "gbmv_t_part", gemvTOne(c, o), p.tx, p.ty, p.gx, p.nb, p.more, args, part,
 		gemvTerms(m, n, m+ku), n, alpha, beta, y, offY, incY, false, x, offX, incX)
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/gocompute/opencl/cl"
@@ -35,5 +36,30 @@ func TestGbmvTKernelFor(t *testing.T) {
 		if k := gbmvTKernelFor(&Call{E: c.e}, c.n, c.kl, c.ku, c.es); k != c.want {
 			t.Errorf("%s (n %d, kl %d, ku %d, %d bytes): kernel %d, want %d", c.name, c.n, c.kl, c.ku, c.es, k, c.want)
 		}
+	}
+}
+
+// TestGbmvTPartShape checks gbmv_t_part's launch: in float by default
+// column pieces half of GEMV T's width, 8 rows in flight and at most
+// gbmvTFloatRowBlocks row blocks that cover the band's rows; in double
+// GEMV T's; a launch setting over either.
+func TestGbmvTPartShape(t *testing.T) {
+	sh := L1Shape{Local: 256, Vec: 4, Groups: 2112}
+	m, n, kl, ku := 8192, 8192, 1024, 1024
+	f := gbmvTPartShape(sh, 48<<10, 4, GemvTShape{}, m, n, kl, ku)
+	tx, ty := gemvTShape(sh, 48<<10, 4)
+	if f.tx != tx/2 || f.ty != ty || !slices.Contains(f.more, "GT_U=8") || f.nb > gbmvTFloatRowBlocks {
+		t.Errorf("float: %+v, want %d×%d work-items, GT_U=8, at most %d row blocks", f, tx/2, ty, gbmvTFloatRowBlocks)
+	}
+	if span := kl + ku + f.tx*sh.Vec; f.nb*f.rpb < span || (f.nb-1)*f.rpb >= span || f.gx*f.tx*sh.Vec < n {
+		t.Errorf("float: %d row blocks of %d rows, %d pieces, for %d rows and %d columns", f.nb, f.rpb, f.gx, span, n)
+	}
+	d := gbmvTPartShape(sh, 48<<10, 8, GemvTShape{}, m, n, kl, ku)
+	if tx, ty := gemvTShape(sh, 48<<10, 8); d.tx != tx || d.ty != ty || len(d.more) != 0 || d.nb <= gbmvTFloatRowBlocks {
+		t.Errorf("double: %+v, want GEMV T's %d×%d and its row blocks", d, tx, ty)
+	}
+	o := GemvTShape{TX: 64, TY: 2, Unroll: 4, RowBlocks: 33}
+	if s := gbmvTPartShape(sh, 48<<10, 4, o, m, n, kl, ku); s.tx != 64 || s.ty != 2 || s.nb != 33 || slices.Contains(s.more, "GT_U=8") {
+		t.Errorf("float with %+v set: %+v", o, s)
 	}
 }
