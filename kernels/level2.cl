@@ -808,6 +808,33 @@ static inline void rows4_axpy(__global real* p, __global const real* r, int lda,
 	}
 }
 
+// rows8_axpy is rows4_axpy for the eight rows from r (lda apart), x(i)
+// of row i at x[offx + i·incx] for i = i0…i0+7.
+static inline void rows8_axpy(__global real* p, __global const real* r, int lda, __global const real* x, int offx,
+                              int incx, int i0, int cl, int ch) {
+	__global const real* rq[8];
+	real xq[8];
+	for (int q = 0; q < 8; q++) {
+		rq[q] = r + (long)q * lda;
+		xq[q] = x[offx + (long)(i0 + q) * incx];
+	}
+	int j = cl;
+	for (; j < ch && ((ulong)(r + j) & 63) != 0; j++) {
+		real s = 0;
+		for (int q = 0; q < 8; q++) s += rq[q][j] * xq[q];
+		p[j] += s;
+	}
+	for (; j + 8 <= ch; j += 8) {
+		st8(ld8(p + j) + (((ld8(rq[0] + j) * xq[0] + ld8(rq[1] + j) * xq[1]) + (ld8(rq[2] + j) * xq[2] + ld8(rq[3] + j) * xq[3])) +
+		                  ((ld8(rq[4] + j) * xq[4] + ld8(rq[5] + j) * xq[5]) + (ld8(rq[6] + j) * xq[6] + ld8(rq[7] + j) * xq[7]))), p + j);
+	}
+	for (; j < ch; j++) {
+		real s = 0;
+		for (int q = 0; q < 8; q++) s += rq[q][j] * xq[q];
+		p[j] += s;
+	}
+}
+
 // band_t_rows: the partial sums of Aᵀ·x for a band, or a triangle in dense
 // or packed storage (kl or ku n − 1; storage and upper as tri_at takes
 // them, a general band as a lower one with k = kl), in the axpy orientation
@@ -815,9 +842,11 @@ static inline void rows4_axpy(__global real* p, __global const real* r, int lda,
 // x(i)·A(i, :) over each row's stored columns into its partial part[g·pw +
 // j − (g·rb − kl)], which holds the columns its rows reach (pw ≥ rb + kl +
 // ku); band_t_sum adds the partials. The diagonal is taken as 1 with unit.
-// Four rows of a dense triangle share one pass over the columns they all
-// store (rows4_axpy); a band's rows, and a packed triangle's, follow each
-// other in memory, and there four rows a pass measured mixed.
+// Eight rows of a dense triangle (then four) share one pass over the
+// columns they all store (rows8_axpy, rows4_axpy), so that the partial is
+// read and written once per eight elements of A; a band's rows, and a
+// packed triangle's, follow each other in memory, and there four rows a
+// pass measured mixed.
 __kernel void band_t_rows(int storage, int upper, int m, int n, int kl, int ku, int rb, int pw,
                           int unit, __global const real* a, int lda,
                           __global const real* x, int offx, int incx, __global real* part) {
@@ -826,6 +855,18 @@ __kernel void band_t_rows(int storage, int upper, int m, int n, int kl, int ku, 
 	const int i0 = g * rb, i1 = min(m, i0 + rb);
 	__global real* p = band_part(part, g, rb, pw, m, n, kl, ku); // p[j] for column j
 	int i = i0;
+	for (; tri && storage == ST_DENSE && i + 8 <= i1; i += 8) {
+		// The columns the eight rows share, a unit diagonal left out.
+		int cl = unit && upper ? i + 8 : max(0, i + 7 - kl), ch = min(n, unit && !upper ? i : i + ku + 1);
+		if (ch > cl) {
+			rows8_axpy(p, a + (long)i * lda, lda, x, offx, incx, i, cl, ch);
+		} else {
+			cl = ch = 0;
+		}
+		for (int q = 0; q < 8; q++) {
+			band_row_axpy(storage, upper, m, n, kl, ku, unit, a, lda, x, offx, incx, p, i + q, cl, ch);
+		}
+	}
 	for (; tri && storage == ST_DENSE && i + 4 <= i1; i += 4) {
 		// The columns the four rows share, a unit diagonal left out.
 		int cl = rows4_from(i, kl, unit && upper), ch = rows4_to(i, n, ku, unit && !upper);
