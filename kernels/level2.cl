@@ -577,6 +577,54 @@ static inline void sym_rows4(int storage, int upper, int n, int kl, int ku, __gl
 	}
 }
 
+// rows4_axpy adds x0·r[j] + x1·r[lda + j] + x2·r[2·lda + j] + x3·r[3·lda + j]
+// to p[j] over the columns [cl, ch), four dense rows from r in one pass
+// (the four rows' streams in flight together; see complex_level2.cl's
+// zrows4_dot), from a 64-byte boundary of the first.
+static inline void rows4_axpy(__global real* p, __global const real* r, int lda, real x0, real x1, real x2,
+                              real x3, int cl, int ch) {
+	__global const real* r1 = r + lda;
+	__global const real* r2 = r1 + lda;
+	__global const real* r3 = r2 + lda;
+	int j = cl;
+	for (; j < ch && ((ulong)(r + j) & 63) != 0; j++) {
+		p[j] += (r[j] * x0 + r1[j] * x1) + (r2[j] * x2 + r3[j] * x3);
+	}
+	for (; j + 8 <= ch; j += 8) {
+		st8(ld8(p + j) + ((ld8(r + j) * x0 + ld8(r1 + j) * x1) + (ld8(r2 + j) * x2 + ld8(r3 + j) * x3)), p + j);
+	}
+	for (; j < ch; j++) {
+		p[j] += (r[j] * x0 + r1[j] * x1) + (r2[j] * x2 + r3[j] * x3);
+	}
+}
+
+// rows8_axpy is rows4_axpy for the eight rows from r (lda apart), x(i)
+// of row i at x[offx + i·incx] for i = i0…i0+7.
+static inline void rows8_axpy(__global real* p, __global const real* r, int lda, __global const real* x, int offx,
+                              int incx, int i0, int cl, int ch) {
+	__global const real* rq[8];
+	real xq[8];
+	for (int q = 0; q < 8; q++) {
+		rq[q] = r + (long)q * lda;
+		xq[q] = x[offx + (long)(i0 + q) * incx];
+	}
+	int j = cl;
+	for (; j < ch && ((ulong)(r + j) & 63) != 0; j++) {
+		real s = 0;
+		for (int q = 0; q < 8; q++) s += rq[q][j] * xq[q];
+		p[j] += s;
+	}
+	for (; j + 8 <= ch; j += 8) {
+		st8(ld8(p + j) + (((ld8(rq[0] + j) * xq[0] + ld8(rq[1] + j) * xq[1]) + (ld8(rq[2] + j) * xq[2] + ld8(rq[3] + j) * xq[3])) +
+		                  ((ld8(rq[4] + j) * xq[4] + ld8(rq[5] + j) * xq[5]) + (ld8(rq[6] + j) * xq[6] + ld8(rq[7] + j) * xq[7]))), p + j);
+	}
+	for (; j < ch; j++) {
+		real s = 0;
+		for (int q = 0; q < 8; q++) s += rq[q][j] * xq[q];
+		p[j] += s;
+	}
+}
+
 // gemv_t_rows: the transposed product's partial sums on CPU devices, in
 // the axpy orientation: work-item g takes rows [g·rb, min(m, (g+1)·rb)) of
 // the dense m×n A and adds x(i)·A(i, :) for each into part[g·n …], eight
@@ -600,35 +648,11 @@ __kernel void gemv_t_rows(int m, int n, int rb, __global const real* restrict a,
 	}
 	long i = i0;
 	for (; i + 8 <= i1; i += 8) {
-		real xs[8];
-		__global const real* r[8];
-		for (int q = 0; q < 8; q++) {
-			xs[q] = x[offx + (i + q) * incx];
-			r[q] = a + (i + q) * lda;
-		}
-		for (j = 0; j + 8 <= n; j += 8) {
-			st8(ld8(p + j) + (((ld8(r[0] + j) * xs[0] + ld8(r[1] + j) * xs[1]) + (ld8(r[2] + j) * xs[2] + ld8(r[3] + j) * xs[3])) +
-			                  ((ld8(r[4] + j) * xs[4] + ld8(r[5] + j) * xs[5]) + (ld8(r[6] + j) * xs[6] + ld8(r[7] + j) * xs[7]))), p + j);
-		}
-		for (; j < n; j++) {
-			real s = 0;
-			for (int q = 0; q < 8; q++) s += r[q][j] * xs[q];
-			p[j] += s;
-		}
+		rows8_axpy(p, a + i * lda, lda, x, offx, incx, i, 0, n);
 	}
 	for (; i + 4 <= i1; i += 4) {
-		const real x0 = x[offx + i * incx], x1 = x[offx + (i + 1) * incx];
-		const real x2 = x[offx + (i + 2) * incx], x3 = x[offx + (i + 3) * incx];
-		__global const real* r0 = a + i * lda;
-		__global const real* r1 = r0 + lda;
-		__global const real* r2 = r1 + lda;
-		__global const real* r3 = r2 + lda;
-		for (j = 0; j + 8 <= n; j += 8) {
-			st8(ld8(p + j) + ((ld8(r0 + j) * x0 + ld8(r1 + j) * x1) + (ld8(r2 + j) * x2 + ld8(r3 + j) * x3)), p + j);
-		}
-		for (; j < n; j++) {
-			p[j] += (r0[j] * x0 + r1[j] * x1) + (r2[j] * x2 + r3[j] * x3);
-		}
+		rows4_axpy(p, a + i * lda, lda, x[offx + i * incx], x[offx + (i + 1) * incx], x[offx + (i + 2) * incx],
+		           x[offx + (i + 3) * incx], 0, n);
 	}
 	for (; i < i1; i++) {
 		const real x0 = x[offx + i * incx];
@@ -784,54 +808,6 @@ static inline void band_row_axpy(int storage, int upper, int m, int n, int kl, i
 		} else if (to > from) {
 			row_axpy(p + from, a + (r0 + from), xi, to - from);
 		}
-	}
-}
-
-// rows4_axpy adds x0·r[j] + x1·r[lda + j] + x2·r[2·lda + j] + x3·r[3·lda + j]
-// to p[j] over the columns [cl, ch), four dense rows from r in one pass
-// (the four rows' streams in flight together; see complex_level2.cl's
-// zrows4_dot), from a 64-byte boundary of the first.
-static inline void rows4_axpy(__global real* p, __global const real* r, int lda, real x0, real x1, real x2,
-                              real x3, int cl, int ch) {
-	__global const real* r1 = r + lda;
-	__global const real* r2 = r1 + lda;
-	__global const real* r3 = r2 + lda;
-	int j = cl;
-	for (; j < ch && ((ulong)(r + j) & 63) != 0; j++) {
-		p[j] += (r[j] * x0 + r1[j] * x1) + (r2[j] * x2 + r3[j] * x3);
-	}
-	for (; j + 8 <= ch; j += 8) {
-		st8(ld8(p + j) + ((ld8(r + j) * x0 + ld8(r1 + j) * x1) + (ld8(r2 + j) * x2 + ld8(r3 + j) * x3)), p + j);
-	}
-	for (; j < ch; j++) {
-		p[j] += (r[j] * x0 + r1[j] * x1) + (r2[j] * x2 + r3[j] * x3);
-	}
-}
-
-// rows8_axpy is rows4_axpy for the eight rows from r (lda apart), x(i)
-// of row i at x[offx + i·incx] for i = i0…i0+7.
-static inline void rows8_axpy(__global real* p, __global const real* r, int lda, __global const real* x, int offx,
-                              int incx, int i0, int cl, int ch) {
-	__global const real* rq[8];
-	real xq[8];
-	for (int q = 0; q < 8; q++) {
-		rq[q] = r + (long)q * lda;
-		xq[q] = x[offx + (long)(i0 + q) * incx];
-	}
-	int j = cl;
-	for (; j < ch && ((ulong)(r + j) & 63) != 0; j++) {
-		real s = 0;
-		for (int q = 0; q < 8; q++) s += rq[q][j] * xq[q];
-		p[j] += s;
-	}
-	for (; j + 8 <= ch; j += 8) {
-		st8(ld8(p + j) + (((ld8(rq[0] + j) * xq[0] + ld8(rq[1] + j) * xq[1]) + (ld8(rq[2] + j) * xq[2] + ld8(rq[3] + j) * xq[3])) +
-		                  ((ld8(rq[4] + j) * xq[4] + ld8(rq[5] + j) * xq[5]) + (ld8(rq[6] + j) * xq[6] + ld8(rq[7] + j) * xq[7]))), p + j);
-	}
-	for (; j < ch; j++) {
-		real s = 0;
-		for (int q = 0; q < 8; q++) s += rq[q][j] * xq[q];
-		p[j] += s;
 	}
 }
 
