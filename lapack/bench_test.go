@@ -69,6 +69,8 @@ var benchPotrfRows = flag.Bool("lapack.potrfrows", false, "Potrf's block rows in
 
 var benchRowH = flag.Int("lapack.rowh", defaultPotrfRowH, "the height of potrf_row's block rows (rounded down to whole steps) in the benchmarks")
 
+var benchRowSub = flag.Int("lapack.rowsub", 0, "the height of potrf_row's launches inside a block row (0: one a block row) in the benchmarks")
+
 var benchHostPanel = flag.Bool("lapack.hostpanel", false, "LU panels on the host (the previous design) in the benchmarks")
 
 // benchImpl returns a device implementation sending every call to the
@@ -146,6 +148,8 @@ func setBenchFlags(b *testing.B, impl *Implementation) {
 			impl.gridPotrf = *benchPotrfRows
 		case "lapack.rowh":
 			impl.potrfRowH = *benchRowH
+		case "lapack.rowsub":
+			impl.potrfRowSub = *benchRowSub
 		case "lapack.conddevice":
 			impl.condDevice = *benchCondDevice
 		}

@@ -210,6 +210,12 @@ type Implementation struct {
 	// (left-looking), where the grid probe passes.
 	gridPotrf bool
 	potrfRowH int
+	// potrfRowSub, when above zero and below potrfRowH, splits each block
+	// row into potrf_row launches potrfRowSub high (rounded down to whole
+	// steps), each followed by one GEMM that updates the rest of the block
+	// row from it (right-looking inside the block row): the products below
+	// a launch's steps then run on the GEMM's tiles instead of potrf_row's.
+	potrfRowSub int
 
 	// stageIO moves the matrices of calls from Go slices through a kept
 	// pinned buffer, stg (staging.go): on discrete GPUs.

@@ -57,8 +57,8 @@ func potrfRowFits[T float32 | float64](impl *Implementation) bool {
 }
 
 // potrfGrid is a Potrf's potrf_row state: the copies of the diagonal
-// blocks' inverses (xbuf, one block row's worth) and the counters, 1+2S int32 a
-// block row of S steps, zero at the start.
+// blocks' inverses (xbuf, one launch's worth) and the counters, 1+2S int32 a
+// launch of S steps, zero at the start.
 type potrfGrid[T float32 | float64] struct {
 	impl   *Implementation
 	xbuf   *cl.Array[T]
@@ -66,12 +66,12 @@ type potrfGrid[T float32 | float64] struct {
 	stride int // counters a block row
 }
 
-func newPotrfGrid[T float32 | float64](impl *Implementation, n, outer, nb int) (*potrfGrid[T], error) {
-	steps := (outer + nb - 1) / nb
-	rows := (n + outer - 1) / outer
+func newPotrfGrid[T float32 | float64](impl *Implementation, n, outer, sub, nb int) (*potrfGrid[T], error) {
+	steps := (sub + nb - 1) / nb
+	launches := (n + outer - 1) / outer * ((outer + sub - 1) / sub)
 	g := &potrfGrid[T]{impl: impl, stride: 1 + 2*steps}
 	var err error
-	if g.syncs, err = newGridSyncs(impl, (rows*g.stride+1)/2); err == nil {
+	if g.syncs, err = newGridSyncs(impl, (launches*g.stride+1)/2); err == nil {
 		g.xbuf, err = cl.NewArray[T](impl.blas.Runtime().Context(), cl.MemReadWrite, steps*nb*nb)
 	}
 	if err != nil {
@@ -83,8 +83,8 @@ func newPotrfGrid[T float32 | float64](impl *Implementation, n, outer, nb int) (
 
 func (g *potrfGrid[T]) release() error { return cmp.Or(releaseArray(g.xbuf), releaseArray(g.syncs)) }
 
-// row enqueues potrf_row on the block row b, jb high, at (j, j) of p's
-// matrix.
+// row enqueues potrf_row, launch b of the factorization, on the jb rows
+// at (j, j) of p's matrix.
 func (g *potrfGrid[T]) row(p *potrfRun[T], b, j, jb int, info *cl.Array[int32]) error {
 	buf, off, err := p.d.Buffer()
 	if err != nil {
@@ -118,8 +118,30 @@ func (p *potrfRun[T]) leftUpdate(j, jb int) error {
 	return p.updateFrom(w, j, j, 0, jb, p.n-j)
 }
 
+// rowSub is the height of runRows' potrf_row launches: potrfRowSub
+// rounded down to whole steps, at most the block rows' height (0: one
+// launch a block row).
+func (p *potrfRun[T]) rowSub() int {
+	if p.impl.potrfRowSub <= 0 {
+		return p.outer
+	}
+	return min(max(p.impl.potrfRowSub/p.nb*p.nb, p.nb), p.outer)
+}
+
+// rowUpdate enqueues, after the launch that factorised the ib rows at
+// (i, i), the update of the h rows of its block row below them:
+// A[k:k+h, k:n] −= U[i:k, k:k+h]ᵀ·U[i:k, k:n], k = i+ib (Upper terms).
+func (p *potrfRun[T]) rowUpdate(i, ib, h int) error {
+	k := i + ib
+	w, err := p.tview(p.d, i, k, ib, p.n-k)
+	if err != nil {
+		return err
+	}
+	return p.updateFrom(w, k, ib, 0, h, p.n-k)
+}
+
 // failed reports, from the counters, whether a launch gave up waiting (its
-// block row, and so the factor, is then wrong), and turns the device's
+// rows, and so the factor, are then wrong), and turns the device's
 // grid launches off from then on.
 func (g *potrfGrid[T]) failed() error {
 	s := make([]int32, g.syncs.Len())
@@ -129,7 +151,7 @@ func (g *potrfGrid[T]) failed() error {
 	for b := 0; b+g.stride <= len(s); b += g.stride {
 		if s[b] != 0 {
 			g.impl.gridState.Store(gridNo)
-			return fmt.Errorf("cllapack: potrf_row: the work-groups of block row %d did not run together", b/g.stride)
+			return fmt.Errorf("cllapack: potrf_row: the work-groups of launch %d did not run together", b/g.stride)
 		}
 	}
 	return nil
@@ -140,9 +162,12 @@ func (g *potrfGrid[T]) failed() error {
 // it, in one GEMM with k = j (leftUpdate). (Right-looking, with the trailing
 // matrix updated after each launch by GEMMs with k = potrfRowH, re-read and
 // re-wrote it every block row: slower on the H200 at every height tried;
-// BENCHMARKS.md, "NVIDIA H200, 2026-12-04 (eighteenth session)".)
+// BENCHMARKS.md, "NVIDIA H200, 2026-12-04 (eighteenth session)".) With
+// potrfRowSub, a block row is several launches, each followed by the
+// update of the block row's rows below it (rowUpdate).
 func (p *potrfRun[T]) runRows() (ok bool, err error) {
-	g, err := newPotrfGrid[T](p.impl, p.n, p.outer, p.nb)
+	sub := p.rowSub()
+	g, err := newPotrfGrid[T](p.impl, p.n, p.outer, sub, p.nb)
 	if err != nil {
 		return false, err
 	}
@@ -155,15 +180,25 @@ func (p *potrfRun[T]) runRows() (ok bool, err error) {
 	if err := p.band(true); err != nil {
 		return false, err
 	}
-	for j, b := 0, 0; j < p.n; j, b = j+p.outer, b+1 {
+	b := 0
+	for j := 0; j < p.n; j += p.outer {
 		jb := min(p.outer, p.n-j)
 		if j > 0 {
 			if err := p.leftUpdate(j, jb); err != nil {
 				return false, err
 			}
 		}
-		if err := g.row(p, b, j, jb, info); err != nil {
-			return false, err
+		for i := j; i < j+jb; i += sub {
+			ib := min(sub, j+jb-i)
+			if err := g.row(p, b, i, ib, info); err != nil {
+				return false, err
+			}
+			b++
+			if k := i + ib; k < j+jb {
+				if err := p.rowUpdate(i, ib, j+jb-k); err != nil {
+					return false, err
+				}
+			}
 		}
 	}
 	if err := p.band(false); err != nil {

@@ -29,8 +29,9 @@ func rowsTestImpl(t *testing.T, nb, h, groups int) *Implementation {
 	return impl
 }
 
-// TestPotrfRows runs Dpotrf with every block row one potrf_row launch
-// against gonum, both triangles, padded rows (NaN in the padding and the
+// TestPotrfRows runs Dpotrf with every block row one potrf_row launch, or
+// several (potrfRowSub, the block row updated by a GEMM after each), against
+// gonum, both triangles, padded rows (NaN in the padding and the
 // triangle not referenced must stay as they were): orders of one step and
 // a few, block rows asked for as a multiple of the step and not (rounded
 // down to one), a last block row and a last step narrower than the others, and one work-group (every device)
@@ -50,14 +51,24 @@ func TestPotrfRows(t *testing.T) {
 	if testing.Short() {
 		sizes = []int{17, 100}
 	}
-	for _, c := range []struct{ h, groups int }{{48, 1}, {40, 1}, {16, 1}, {48, 3}, {32, 0}} {
+	cases := []struct{ h, sub, groups int }{{48, 0, 1}, {40, 0, 1}, {16, 0, 1}, {48, 3, 1}, {64, 40, 1}, {48, 0, 3}, {64, 16, 3}, {32, 0, 0}}
+	for _, c := range cases {
 		if c.groups != 1 && !multi {
 			t.Logf("block rows %d, %d groups: not this device's path", c.h, c.groups)
 			continue
 		}
 		impl := rowsTestImpl(t, nb, c.h, c.groups)
+		impl.potrfRowSub = c.sub
 		h := max(nb, c.h/nb*nb) // rounded down to whole steps
-		what := fmt.Sprintf("potrf_row, block rows %d, %d groups", h, c.groups)
+		sub := h
+		if c.sub > 0 {
+			sub = min(max(nb, c.sub/nb*nb), h)
+		}
+		// launches a block row of jb rows
+		launches := func(jb int) int { return (jb + sub - 1) / sub }
+		// launches a factorization of order n
+		count := func(n int) int { return (n/h)*launches(h) + launches(n%h) }
+		what := fmt.Sprintf("potrf_row, block rows %d in launches of %d, %d groups", h, sub, c.groups)
 		calls, rows := 0, 0
 		for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
 			for _, n := range sizes {
@@ -69,7 +80,7 @@ func TestPotrfRows(t *testing.T) {
 					t.Fatalf("%s %c n=%d: not positive definite", what, ul, n)
 				}
 				calls++
-				rows += (n + h - 1) / h
+				rows += count(n)
 				compare(t, what, n, n, a, want, lda, 1e-11)
 				checkPadding(t, what, n, n, a, want, lda)
 			}
@@ -87,7 +98,7 @@ func TestPotrfRows(t *testing.T) {
 						t.Fatalf("%s %c k=%d: ok %v, gonum's %v", what, ul, k, ok, okWant)
 					}
 					calls++
-					rows += (n + h - 1) / h
+					rows += count(n)
 					m := k / nb * nb
 					compare(t, fmt.Sprintf("%s %c, not positive definite at %d", what, ul, k), m, m, a, want, n, 1e-11)
 				}
@@ -97,7 +108,7 @@ func TestPotrfRows(t *testing.T) {
 			t.Fatalf("%s: %d of %d calls finished on the device", what, got, calls)
 		}
 		if got := impl.stats.rows.Load(); got != int64(rows) {
-			t.Fatalf("%s: %d potrf_row launches, want one a block row (%d)", what, got, rows)
+			t.Fatalf("%s: %d potrf_row launches, want %d", what, got, rows)
 		}
 	}
 }
