@@ -71,6 +71,8 @@ var benchRowH = flag.Int("lapack.rowh", defaultPotrfRowH, "the height of potrf_r
 
 var benchRowSub = flag.Int("lapack.rowsub", 0, "the height of potrf_row's launches inside a block row (0: one a block row) in the benchmarks")
 
+var benchPrMMA = flag.Int("lapack.prmma", 0, "potrf_row's PR_MMA in the benchmarks: 1 the products below a step on the FP64 tensor cores, 2 emulated, 0 FMAs")
+
 var benchHostPanel = flag.Bool("lapack.hostpanel", false, "LU panels on the host (the previous design) in the benchmarks")
 
 // benchImpl returns a device implementation sending every call to the
@@ -150,6 +152,8 @@ func setBenchFlags(b *testing.B, impl *Implementation) {
 			impl.potrfRowH = *benchRowH
 		case "lapack.rowsub":
 			impl.potrfRowSub = *benchRowSub
+		case "lapack.prmma":
+			impl.prMMA = *benchPrMMA
 		case "lapack.conddevice":
 			impl.condDevice = *benchCondDevice
 		}

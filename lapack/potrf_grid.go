@@ -48,7 +48,7 @@ func potrfRowFits[T float32 | float64](impl *Implementation) bool {
 	impl.kmu.Lock()
 	defer impl.kmu.Unlock()
 	g := impl.potfGrid()
-	k, err := impl.kernel(kernelKey{name: "potrf_row", pi: precIndex[T](), regs: true, potfG: g, potfT: potfT(impl.potrfBlock(), g)})
+	k, err := impl.kernel(kernelKey{name: "potrf_row", pi: precIndex[T](), regs: true, potfG: g, potfT: potfT(impl.potrfBlock(), g), mma: prMMA[T](impl)})
 	if err != nil {
 		return false
 	}

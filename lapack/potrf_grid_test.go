@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/lapack/gonum"
 
 	clblas "github.com/gocompute/opencl/blas"
+	"github.com/gocompute/opencl/platform"
 )
 
 // rowsTestImpl returns an Implementation whose Potrf takes potrf_row in
@@ -226,5 +227,54 @@ func TestPotrfRowsFailed(t *testing.T) {
 	}
 	if got := impl.stats.rows.Load(); got != 3 {
 		t.Errorf("%d potrf_row launches, want the first call's 3", got)
+	}
+}
+
+// TestPotrfRowsMMA runs potrf_row in steps of 32 with its products below a
+// step in mma.sync's fragments (PR_MMA) against gonum: emulated on every
+// device, so that the fragments' layout is checked where there are no
+// tensor cores, and on the FP64 tensor cores of NVIDIA's GPUs of compute
+// capability 9 and above. Both triangles, padded rows, block rows of three
+// steps in one launch and in launches of one step, a short last block row,
+// and a matrix that is not positive definite in a later block row.
+func TestPotrfRowsMMA(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(81, 82))
+	prof := newTestImpl(t, 0).blas.Runtime().Device().Profile()
+	for _, mode := range []int{2, 1} {
+		if mode == 1 && (prof.Vendor != platform.VendorNVIDIA || prof.ComputeCapability[0] < 9) {
+			t.Log("no FP64 tensor cores for potrf_row here")
+			continue
+		}
+		for _, sub := range []int{0, 32} {
+			impl := rowsTestImpl(t, 32, 96, 1)
+			impl.prMMA, impl.potrfRowSub = mode, sub
+			if got := prMMA[float64](impl); got != mode {
+				t.Fatalf("PR_MMA %d, want %d", got, mode)
+			}
+			what := fmt.Sprintf("PR_MMA=%d, launches of %d", mode, sub)
+			for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
+				const n = 230
+				a := spd(n, n+3, rnd)
+				want := append([]float64(nil), a...)
+				gonum.Implementation{}.Dpotrf(ul, n, want, n+3)
+				if !impl.Dpotrf(ul, n, a, n+3) {
+					t.Fatalf("%s %c: not positive definite", what, ul)
+				}
+				compare(t, fmt.Sprintf("%s %c", what, ul), n, n, a, want, n+3, 1e-11)
+				checkPadding(t, what, n, n, a, want, n+3)
+				const k = 150
+				a = spd(n, n, rnd)
+				a[k*n+k] = -1e3
+				want = append([]float64(nil), a...)
+				okWant := gonum.Implementation{}.Dpotrf(ul, n, want, n)
+				if ok := impl.Dpotrf(ul, n, a, n); ok || okWant {
+					t.Fatalf("%s %c, not positive definite at %d: ok %v, gonum's %v", what, ul, k, ok, okWant)
+				}
+				compare(t, fmt.Sprintf("%s %c, not positive definite at %d", what, ul, k), k/32*32, k/32*32, a, want, n, 1e-11)
+			}
+			if impl.stats.rows.Load() == 0 || impl.onDevice.Load() != 4 {
+				t.Fatalf("%s: %d potrf_row launches, %d of 4 calls on the device", what, impl.stats.rows.Load(), impl.onDevice.Load())
+			}
+		}
 	}
 }
