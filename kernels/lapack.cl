@@ -1832,84 +1832,20 @@ __kernel void geqrf_grid(int m, int b, int bw, int rpg, __global real *a,
 // widths, where deeper stages were not measured. It never exceeds PR_N:
 // the products read rows k0 + k < PR_KC of xs, which has PR_N.
 #define PR_KC (PR_N == 32 ? 32 : 8)
-// PR_MMA chooses how potrf_row forms the products below a step: 0 (the
-// default) with FMAs, work-item (gr, gc) owning POTF_T×POTF_T elements of
-// each PR_N×PR_N product, which are then bound by local memory (a load an
-// FMA); 1 on NVIDIA's FP64 tensor cores, one m16n8k4 mma.sync fragment a
-// warp (as gemm_mma.cl: exact FP64 products, summed in another order); 2
-// the same fragments with the instruction emulated through local memory,
-// so that tests check the layout on any device. Double, steps 32 wide,
-// 256 work-items only.
-#ifndef PR_MMA
-#define PR_MMA 0
-#endif
-#if PR_MMA && !(PRECISION == 64 && PR_N == 32 && PR_WG == 256)
-#error "potrf_row: PR_MMA needs double, steps 32 wide and 256 work-items"
-#endif
-// PR_NO is how many elements of a product a work-item owns, PR_R(j) and
-// PR_C(j) the row and column of its j-th. With PR_MMA, warp w (8 of them)
-// owns rows 16·(w/4)… and columns 8·(w%4)…, lane l the fragment's
-// (l/4, 2·(l%4)), (l/4, 2·(l%4)+1) and the two 8 rows below them.
-#if PR_MMA
-#define PR_NO 4
-#define PR_R(j) (16 * (lid >> 7) + ((lid & 31) >> 2) + 8 * ((j) >> 1))
-#define PR_C(j) (8 * ((lid >> 5) & 3) + 2 * (lid & 3) + ((j) & 1))
-#else
+// PR_NO is how many elements of a product a work-item owns (POTF_T×POTF_T
+// of a PR_N×PR_N one), PR_R(j) and PR_C(j) the row and column of its j-th.
 #define PR_NO (POTF_T * POTF_T)
 #define PR_R(j) (gr + POTF_G * ((j) / POTF_T))
 #define PR_C(j) (gc + POTF_G * ((j) % POTF_T))
-#endif
-
-#if PR_MMA == 1
-#define PR_MMA_OP(d, a0, a1, b0)                                              \
-  asm("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 "                     \
-      "{%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};"                          \
-      : "+d"((d)[0]), "+d"((d)[1]), "+d"((d)[2]), "+d"((d)[3])                \
-      : "d"(a0), "d"(a1), "d"(b0))
-#elif PR_MMA == 2
-// The emulation: each lane publishes its fragments (a0, a1, b0) in em, 96
-// reals a warp, and forms its four elements of D from the fragments of
-// the lanes that hold their rows of A and columns of B. The whole group
-// reaches both barriers.
-#define PR_MMA_OP(d, a0, a1, b0)                                              \
-  {                                                                           \
-    __local real *w_ = em + 96 * (lid >> 5);                                  \
-    const int l_ = lid & 31;                                                  \
-    w_[3 * l_] = (a0);                                                        \
-    w_[3 * l_ + 1] = (a1);                                                    \
-    w_[3 * l_ + 2] = (b0);                                                    \
-    barrier(CLK_LOCAL_MEM_FENCE);                                             \
-    for (int j_ = 0; j_ < 4; j_++) {                                          \
-      const int r_ = (l_ >> 2) + 8 * (j_ >> 1), c_ = 2 * (l_ & 3) + (j_ & 1); \
-      for (int k_ = 0; k_ < 4; k_++)                                          \
-        (d)[j_] = fma(w_[3 * (4 * (r_ & 7) + k_) + (r_ >> 3)],                \
-                      w_[3 * (4 * c_ + k_) + 2], (d)[j_]);                    \
-    }                                                                         \
-    barrier(CLK_LOCAL_MEM_FENCE);                                             \
-  }
-#endif
 
 // PR_CHUNK adds to acc (PR_NO elements at PR_R, PR_C) the products of the
 // chunk staged in st: P(k, r) at st[k·PR_N + r], Q(k, c) at
-// st[(PR_KC + k)·PR_N + c], k < PR_KC (FMAs).
+// st[(PR_KC + k)·PR_N + c], k < PR_KC.
 #define PR_CHUNK(acc)                                                         \
   _Pragma("unroll") for (int k_ = 0; k_ < PR_KC; k_++)                        \
     _Pragma("unroll") for (int j_ = 0; j_ < PR_NO; j_++)                      \
       acc[j_] = fma(st[k_ * PR_N + PR_R(j_)],                                 \
                     st[(PR_KC + k_) * PR_N + PR_C(j_)], acc[j_]);
-
-// PR_FRAG loads into f (real[PR_N/4][2]) a warp's A fragments of the
-// product below the step for block row r0: P(k, m) = U12(i+k, r0+m), rows
-// m = 16·(w/4) + l/4 and 8 below, k = 4·kk + l%4, zero from row ib of the
-// step and column cols of the block row (another group's columns, through
-// grid_ld).
-#define PR_FRAG(f, r0)                                                        \
-  _Pragma("unroll") for (int kk_ = 0; kk_ < PR_N / 4; kk_++) {                \
-    const int k_ = 4 * kk_ + (lid & 3);                                       \
-    const int m_ = (r0) + 16 * (lid >> 7) + ((lid & 31) >> 2);                \
-    f[kk_][0] = k_ < ib && m_ < cols ? grid_ld(&PA_(i + k_, m_)) : 0;         \
-    f[kk_][1] = k_ < ib && m_ + 8 < cols ? grid_ld(&PA_(i + k_, m_ + 8)) : 0; \
-  }
 
 // PR_NOTPD is the bit of a step's counter D that says its diagonal block
 // is not positive definite: the groups stop there, and the launch has not
@@ -2103,9 +2039,6 @@ potrf_row(int h, int cols, int upper, __global real *a, long off, int lda,
   __local real st[2 * PR_KC * PR_N]; // staged rows
   __local real lrc[4 * PR_N];        // potf_steps' rows and columns
   __local int ok;
-#if PR_MMA == 2
-  __local real *em = xs; // the emulation's fragments: xs is not read below the step
-#endif
   const int lid = get_local_id(0), g = get_group_id(0), G = get_num_groups(0);
   const int tx = lid % POTF_G, ty = lid / POTF_G;
   const int gr = upper ? ty : tx, gc = upper ? tx : ty;
@@ -2207,49 +2140,6 @@ potrf_row(int h, int cols, int upper, __global real *a, long off, int lda,
     PR_WAIT(1 + S + s, rows ? S - 1 - s : 0)
     const int go2 = rows && ok;
     GT(3)
-#if PR_MMA
-    // On the tensor cores each warp reads its fragments from global memory
-    // itself, without barriers: the B fragments (the own tile's U12 rows of
-    // the step) once a tile, each block row's A fragments while the one
-    // before is multiplied.
-    for (int t = go2 ? t2 : T; t < T; t += G) {
-      const int c0 = t * PR_N, u1 = min(t, S - 1);
-      real bq[PR_N / 4], fa[PR_N / 4][2];
-#pragma unroll
-      for (int kk = 0; kk < PR_N / 4; kk++) {
-        const int k = 4 * kk + (lid & 3), n = c0 + 8 * ((lid >> 5) & 3) + ((lid & 31) >> 2);
-        bq[kk] = k < ib && n < cols ? PA_(i + k, n) : 0;
-      }
-      PR_FRAG(fa, (s + 1) * PR_N)
-      for (int u = s + 1; u <= u1; u++) {
-        const int r0 = u * PR_N;
-        real cur[PR_N / 4][2], acc[PR_NO], old[PR_NO];
-#pragma unroll
-        for (int kk = 0; kk < PR_N / 4; kk++) {
-          cur[kk][0] = fa[kk][0];
-          cur[kk][1] = fa[kk][1];
-        }
-#pragma unroll
-        for (int j = 0; j < PR_NO; j++) {
-          const int r = PR_R(j), c = PR_C(j);
-          acc[j] = 0;
-          old[j] = r0 + r < h && c0 + c < cols && (u < t || r <= c) ? PA_(r0 + r, c0 + c) : 0;
-        }
-        if (u < u1) {
-          PR_FRAG(fa, r0 + PR_N)
-        }
-#pragma unroll
-        for (int kk = 0; kk < PR_N / 4; kk++)
-          PR_MMA_OP(acc, cur[kk][0], cur[kk][1], bq[kk]);
-#pragma unroll
-        for (int j = 0; j < PR_NO; j++) {
-          const int r = PR_R(j), c = PR_C(j);
-          if (r0 + r < h && c0 + c < cols && (u < t || r <= c))
-            PA_(r0 + r, c0 + c) = old[j] - acc[j];
-        }
-      }
-    }
-#else
     // The loads of each product's next chunk, or of the next product's
     // first (block row u+1), are issued before this chunk's products, and
     // a product's elements of A before its chunks: each product waits on
@@ -2288,7 +2178,6 @@ potrf_row(int h, int cols, int upper, __global real *a, long off, int lda,
         }
       }
     }
-#endif
     GT(4)
   }
   GT_SAVE
@@ -2302,11 +2191,8 @@ potrf_row(int h, int cols, int upper, __global real *a, long off, int lda,
 #undef PR_WAIT
 #undef PR_PROD
 #undef PR_FACTOR
-#undef PR_MMA
 #undef PR_NO
 #undef PR_R
 #undef PR_C
-#undef PR_MMA_OP
 #undef PR_CHUNK
-#undef PR_FRAG
 #endif

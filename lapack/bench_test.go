@@ -67,11 +67,9 @@ var benchCondDevice = flag.Bool("lapack.conddevice", false, "the condition estim
 
 var benchPotrfRows = flag.Bool("lapack.potrfrows", false, "Potrf's block rows in one potrf_row launch each (where the probe passes) in the benchmarks")
 
-var benchRowH = flag.Int("lapack.rowh", defaultPotrfRowH, "the height of potrf_row's block rows (rounded down to whole steps) in the benchmarks")
+var benchRowH = flag.Int("lapack.rowh", defaultPotrfRowH, "the height of potrf_row's block rows (rounded down to whole steps) at every order in the benchmarks (the wide rows from 6144 off)")
 
-var benchRowSub = flag.Int("lapack.rowsub", 0, "the height of potrf_row's launches inside a block row (0: one a block row) in the benchmarks")
-
-var benchPrMMA = flag.Int("lapack.prmma", 0, "potrf_row's PR_MMA in the benchmarks: 1 the products below a step on the FP64 tensor cores, 2 emulated, 0 FMAs")
+var benchRowSub = flag.Int("lapack.rowsub", 0, "the height of potrf_row's launches inside a block row (0: one a block row) at every order in the benchmarks (the wide rows from 6144 off)")
 
 var benchHostPanel = flag.Bool("lapack.hostpanel", false, "LU panels on the host (the previous design) in the benchmarks")
 
@@ -149,11 +147,9 @@ func setBenchFlags(b *testing.B, impl *Implementation) {
 		case "lapack.potrfrows":
 			impl.gridPotrf = *benchPotrfRows
 		case "lapack.rowh":
-			impl.potrfRowH = *benchRowH
+			impl.potrfRowH, impl.potrfWide = *benchRowH, potrfShape{}
 		case "lapack.rowsub":
-			impl.potrfRowSub = *benchRowSub
-		case "lapack.prmma":
-			impl.prMMA = *benchPrMMA
+			impl.potrfRowSub, impl.potrfWide = *benchRowSub, potrfShape{}
 		case "lapack.conddevice":
 			impl.condDevice = *benchCondDevice
 		}

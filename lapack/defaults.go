@@ -131,8 +131,14 @@ func (impl *Implementation) potrfBlock() int {
 //     (gpuPotrfRowNB), in block rows of 384 (defaultPotrfRowH): a block
 //     row then has twice the tiles of steps of 64, and so more of the
 //     compute units work (1.04–1.45× steps of 64 in rows of 512 from 2048
-//     to 8192; "nineteenth session"). Without potrf_row (the probe failed)
-//     the launch-a-step path keeps steps of 32 too.
+//     to 8192; "nineteenth session"). From order 6144
+//     (gpuPotrfWide) the block rows are 1024 high, each factorised by
+//     four potrf_row launches of 256 rows with a GEMM over the rest of
+//     the block row after each: the GEMMs before the block rows then have
+//     m = 1024, and on an H100 that was 1.06–1.13× the rows of 384 from
+//     6144 to 12288 and a tie at 4096 (BENCHMARKS.md, "NVIDIA H100 in place
+//     of the H200, 2026-12-05 (twenty-eighth session)"). Without potrf_row
+//     (the probe failed) the launch-a-step path keeps steps of 32 too.
 func (impl *Implementation) gpuDefaults(nbSet bool) {
 	impl.potfRegs, impl.ahead, impl.condDevice = true, true, true
 	impl.stageIO = !impl.blas.Runtime().Device().Profile().HostUnifiedMemory
@@ -147,7 +153,14 @@ func (impl *Implementation) gpuDefaults(nbSet bool) {
 			impl.potrfNB = gpuPotrfRowNB
 		}
 	}
+	if impl.gridPotrf {
+		impl.potrfWide = gpuPotrfWide
+	}
 }
+
+// gpuPotrfWide is the shape of potrf_row's block rows on GPUs from the
+// order where it measured faster than potrfRowH in one launch.
+var gpuPotrfWide = potrfShape{min: 6144, h: 1024, sub: 256}
 
 const (
 	gpuPotrfNB    = 64

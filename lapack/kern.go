@@ -29,7 +29,6 @@ type kernelKey struct {
 	crows  int  // GRID_CROWS (geqrf_grid) when > 0
 	shfl   bool // GRID_SHFL (getrf_grid)
 	timing bool // GRID_TIMING (getrf_grid, geqrf_grid)
-	mma    int  // PR_MMA (potrf_row) when > 0
 }
 
 // geqrfGridSplit names geqrf_grid built with GRID_QR_SPLIT for launchOn
@@ -109,9 +108,6 @@ func (impl *Implementation) kernel(k kernelKey) (*cl.Kernel, error) {
 		}
 		if k.regs {
 			opts += fmt.Sprintf(" -DPOTF_REGS=1 -DPOTF_T=%d -DPOTF_G=%d", k.potfT, k.potfG)
-		}
-		if k.mma > 0 {
-			opts += fmt.Sprintf(" -DPR_MMA=%d", k.mma)
 		}
 		if impl.blas.Runtime().Device().Profile().Vendor == platform.VendorNVIDIA {
 			// The grid kernels read published values with PTX loads
@@ -238,9 +234,6 @@ func launchOn[T float32 | float64](impl *Implementation, q *cl.Queue, wait []*cl
 	if key.regs {
 		key.potfG = impl.potfGrid()
 		key.potfT = potfT(impl.potrfBlock(), key.potfG)
-	}
-	if name == "potrf_row" {
-		key.mma = prMMA[T](impl)
 	}
 	kern, err := impl.kernel(key)
 	if err != nil {
@@ -381,13 +374,4 @@ func (impl *Implementation) counts() counts {
 // sub returns c − o.
 func (c counts) sub(o counts) counts {
 	return counts{c.launches - o.launches, c.copies - o.copies, c.transfers - o.transfers, c.bytes - o.bytes}
-}
-
-// prMMA is potrf_row's PR_MMA for T: impl.prMMA where the kernel takes it
-// (double, register steps 32 wide on a grid of 16×16 work-items), else 0.
-func prMMA[T float32 | float64](impl *Implementation) int {
-	if precIndex[T]() != 1 || !impl.potfRegs || impl.potfGrid() != 16 || impl.potrfBlock() != 32 {
-		return 0
-	}
-	return impl.prMMA
 }

@@ -216,10 +216,9 @@ type Implementation struct {
 	// row from it (right-looking inside the block row): the products below
 	// a launch's steps then run on the GEMM's tiles instead of potrf_row's.
 	potrfRowSub int
-	// prMMA is potrf_row's PR_MMA in double at steps 32 wide
-	// (kernels/lapack.cl): 1 forms the products below a step on NVIDIA's
-	// FP64 tensor cores, 2 emulates those fragments (tests); 0 FMAs.
-	prMMA int
+	// potrfWide, when its min is above zero, replaces potrfRowH and
+	// potrfRowSub from order min on.
+	potrfWide potrfShape
 
 	// stageIO moves the matrices of calls from Go slices through a kept
 	// pinned buffer, stg (staging.go): on discrete GPUs.

@@ -42,11 +42,13 @@ func potrfBand[T float32 | float64](impl *Implementation, ul blas.Uplo, d *clbla
 	n, _ := d.Dims()
 	nb := min(impl.potrfBlock(), n)
 	rows := potrfRows[T](impl, n, nb)
-	outer := nb
+	outer, rowSub := nb, 0
 	switch {
 	case rows:
 		// potrf_row's block rows other than the last are whole steps.
-		outer = min(max(impl.potrfRowH/nb*nb, nb), n)
+		h, sub := impl.rowShape(n)
+		outer = min(max(h/nb*nb, nb), n)
+		rowSub = sub
 	case !impl.hostDiag && impl.potrfOuter > nb:
 		outer = min(impl.potrfOuter, n)
 	}
@@ -56,7 +58,7 @@ func potrfBand[T float32 | float64](impl *Implementation, ul blas.Uplo, d *clbla
 	if rows {
 		bw = outer - 1
 	}
-	p := &potrfRun[T]{impl: impl, ul: ul, d: d, n: n, nb: nb, outer: outer, rows: rows, bw: bw}
+	p := &potrfRun[T]{impl: impl, ul: ul, d: d, n: n, nb: nb, outer: outer, rows: rows, rowSub: rowSub, bw: bw}
 	if !keepBand {
 		p.bw = 0
 	}
@@ -89,7 +91,8 @@ type potrfRun[T float32 | float64] struct {
 	d             *clblas.Matrix[T]
 	n, nb, bw     int
 	outer         int  // the block rows' height (runDevice): nb, or potrfOuter (at most n) when larger
-	rows          bool // each block row one potrf_row launch (runRows; outer is potrfRowH)
+	rows          bool // each block row one potrf_row launch (runRows; outer is rowShape's h)
+	rowSub        int  // rows: the height of the launches inside a block row (0: one launch)
 	dw, dinv, bnd *clblas.Matrix[T]
 	blocks, invs  [2][]T
 	conv, conv2   []float64 // float64 room for float32 blocks

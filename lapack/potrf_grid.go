@@ -26,6 +26,20 @@ import (
 // "nineteenth session").
 const defaultPotrfRowH = 384
 
+// potrfShape is a shape of potrf_row's block rows: h high, each in
+// launches of sub rows (0: one launch), from order min.
+type potrfShape struct{ min, h, sub int }
+
+// rowShape returns the height of Potrf's block rows in potrf_row at order
+// n and that of the launches in them (0: one a block row): potrfWide's
+// from its order on, else potrfRowH and potrfRowSub.
+func (impl *Implementation) rowShape(n int) (h, sub int) {
+	if w := impl.potrfWide; w.min > 0 && n >= w.min {
+		return w.h, w.sub
+	}
+	return impl.potrfRowH, impl.potrfRowSub
+}
+
 // potrfRows reports whether a Potrf of order n in steps of nb takes
 // potrf_row: on by setting (impl.gridPotrf) with the register kernels,
 // steps as wide as potf_steps' block (so that a step is nb rows), more than
@@ -48,7 +62,7 @@ func potrfRowFits[T float32 | float64](impl *Implementation) bool {
 	impl.kmu.Lock()
 	defer impl.kmu.Unlock()
 	g := impl.potfGrid()
-	k, err := impl.kernel(kernelKey{name: "potrf_row", pi: precIndex[T](), regs: true, potfG: g, potfT: potfT(impl.potrfBlock(), g), mma: prMMA[T](impl)})
+	k, err := impl.kernel(kernelKey{name: "potrf_row", pi: precIndex[T](), regs: true, potfG: g, potfT: potfT(impl.potrfBlock(), g)})
 	if err != nil {
 		return false
 	}
@@ -118,14 +132,14 @@ func (p *potrfRun[T]) leftUpdate(j, jb int) error {
 	return p.updateFrom(w, j, j, 0, jb, p.n-j)
 }
 
-// rowSub is the height of runRows' potrf_row launches: potrfRowSub
-// rounded down to whole steps, at most the block rows' height (0: one
-// launch a block row).
-func (p *potrfRun[T]) rowSub() int {
-	if p.impl.potrfRowSub <= 0 {
+// launchRows is the height of runRows' potrf_row launches: p.rowSub
+// rounded down to whole steps, at most the block rows' height (p.rowSub
+// 0: one launch a block row).
+func (p *potrfRun[T]) launchRows() int {
+	if p.rowSub <= 0 {
 		return p.outer
 	}
-	return min(max(p.impl.potrfRowSub/p.nb*p.nb, p.nb), p.outer)
+	return min(max(p.rowSub/p.nb*p.nb, p.nb), p.outer)
 }
 
 // rowUpdate enqueues, after the launch that factorised the ib rows at
@@ -166,7 +180,7 @@ func (g *potrfGrid[T]) failed() error {
 // potrfRowSub, a block row is several launches, each followed by the
 // update of the block row's rows below it (rowUpdate).
 func (p *potrfRun[T]) runRows() (ok bool, err error) {
-	sub := p.rowSub()
+	sub := p.launchRows()
 	g, err := newPotrfGrid[T](p.impl, p.n, p.outer, sub, p.nb)
 	if err != nil {
 		return false, err

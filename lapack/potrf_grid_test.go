@@ -13,7 +13,6 @@ import (
 	"gonum.org/v1/gonum/lapack/gonum"
 
 	clblas "github.com/gocompute/opencl/blas"
-	"github.com/gocompute/opencl/platform"
 )
 
 // rowsTestImpl returns an Implementation whose Potrf takes potrf_row in
@@ -230,51 +229,26 @@ func TestPotrfRowsFailed(t *testing.T) {
 	}
 }
 
-// TestPotrfRowsMMA runs potrf_row in steps of 32 with its products below a
-// step in mma.sync's fragments (PR_MMA) against gonum: emulated on every
-// device, so that the fragments' layout is checked where there are no
-// tensor cores, and on the FP64 tensor cores of NVIDIA's GPUs of compute
-// capability 9 and above. Both triangles, padded rows, block rows of three
-// steps in one launch and in launches of one step, a short last block row,
-// and a matrix that is not positive definite in a later block row.
-func TestPotrfRowsMMA(t *testing.T) {
-	rnd := rand.New(rand.NewPCG(81, 82))
-	prof := newTestImpl(t, 0).blas.Runtime().Device().Profile()
-	for _, mode := range []int{2, 1} {
-		if mode == 1 && (prof.Vendor != platform.VendorNVIDIA || prof.ComputeCapability[0] < 9) {
-			t.Log("no FP64 tensor cores for potrf_row here")
-			continue
+// TestPotrfRowShape: potrfWide's block rows and launches replace
+// potrfRowH's from its order on, and Dpotrf takes them there (counted in
+// potrf_row launches) with gonum's answer on both sides of that order.
+func TestPotrfRowShape(t *testing.T) {
+	impl := rowsTestImpl(t, 16, 48, 1)
+	impl.potrfWide = potrfShape{min: 100, h: 64, sub: 32}
+	for _, c := range []struct{ n, h, sub, launches int }{{99, 48, 0, 3}, {100, 64, 32, 4}, {131, 64, 32, 5}} {
+		if h, sub := impl.rowShape(c.n); h != c.h || sub != c.sub {
+			t.Fatalf("order %d: block rows %d in launches of %d, want %d and %d", c.n, h, sub, c.h, c.sub)
 		}
-		for _, sub := range []int{0, 32} {
-			impl := rowsTestImpl(t, 32, 96, 1)
-			impl.prMMA, impl.potrfRowSub = mode, sub
-			if got := prMMA[float64](impl); got != mode {
-				t.Fatalf("PR_MMA %d, want %d", got, mode)
-			}
-			what := fmt.Sprintf("PR_MMA=%d, launches of %d", mode, sub)
-			for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
-				const n = 230
-				a := spd(n, n+3, rnd)
-				want := append([]float64(nil), a...)
-				gonum.Implementation{}.Dpotrf(ul, n, want, n+3)
-				if !impl.Dpotrf(ul, n, a, n+3) {
-					t.Fatalf("%s %c: not positive definite", what, ul)
-				}
-				compare(t, fmt.Sprintf("%s %c", what, ul), n, n, a, want, n+3, 1e-11)
-				checkPadding(t, what, n, n, a, want, n+3)
-				const k = 150
-				a = spd(n, n, rnd)
-				a[k*n+k] = -1e3
-				want = append([]float64(nil), a...)
-				okWant := gonum.Implementation{}.Dpotrf(ul, n, want, n)
-				if ok := impl.Dpotrf(ul, n, a, n); ok || okWant {
-					t.Fatalf("%s %c, not positive definite at %d: ok %v, gonum's %v", what, ul, k, ok, okWant)
-				}
-				compare(t, fmt.Sprintf("%s %c, not positive definite at %d", what, ul, k), k/32*32, k/32*32, a, want, n, 1e-11)
-			}
-			if impl.stats.rows.Load() == 0 || impl.onDevice.Load() != 4 {
-				t.Fatalf("%s: %d potrf_row launches, %d of 4 calls on the device", what, impl.stats.rows.Load(), impl.onDevice.Load())
-			}
+		before := impl.stats.rows.Load()
+		a := spd(c.n, c.n, rand.New(rand.NewPCG(83, uint64(c.n))))
+		want := append([]float64(nil), a...)
+		gonum.Implementation{}.Dpotrf(blas.Lower, c.n, want, c.n)
+		if !impl.Dpotrf(blas.Lower, c.n, a, c.n) {
+			t.Fatalf("order %d: not positive definite", c.n)
+		}
+		compare(t, fmt.Sprintf("order %d", c.n), c.n, c.n, a, want, c.n, 1e-11)
+		if got := impl.stats.rows.Load() - before; got != int64(c.launches) {
+			t.Errorf("order %d: %d potrf_row launches, want %d", c.n, got, c.launches)
 		}
 	}
 }
