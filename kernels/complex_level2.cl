@@ -601,11 +601,52 @@ static inline void zhemv_pair(__global const real2* r0, __global const real2* r1
 	}
 }
 
+// zhemv_quad is zhemv_pair for rows i to i+3: the partial row is read and
+// written once for four rows of A, not two.
+static inline void zhemv_quad(__global const real2* const r[4], const real2 xr[4], int cl, int ch,
+                              __global const real2* x, __global real2* p, real2 s[4]) {
+	__global const real* a0 = (__global const real*)r[0];
+	__global const real* a1 = (__global const real*)r[1];
+	__global const real* a2 = (__global const real*)r[2];
+	__global const real* a3 = (__global const real*)r[3];
+	__global const real* xv = (__global const real*)x;
+	__global real* pr = (__global real*)p;
+	real8 pp0 = 0, px0 = 0, pp1 = 0, px1 = 0, pp2 = 0, px2 = 0, pp3 = 0, px3 = 0;
+	int j = cl;
+	for (; j + 4 <= ch; j += 4) {
+		const real8 b = ld8(xv + 2 * j), bs = b.s10325476;
+		const real8 v0 = ld8(a0 + 2 * j), v1 = ld8(a1 + 2 * j), v2 = ld8(a2 + 2 * j), v3 = ld8(a3 + 2 * j);
+		pp0 += v0 * b;
+		px0 += v0 * bs;
+		pp1 += v1 * b;
+		px1 += v1 * bs;
+		pp2 += v2 * b;
+		px2 += v2 * bs;
+		pp3 += v3 * b;
+		px3 += v3 * bs;
+		st8(ld8(pr + 2 * j) + ((zmul8(v0, xr[0], 1) + zmul8(v1, xr[1], 1)) + (zmul8(v2, xr[2], 1) + zmul8(v3, xr[3], 1))),
+		    pr + 2 * j);
+	}
+	s[0] = zsum8(pp0, px0);
+	s[1] = zsum8(pp1, px1);
+	s[2] = zsum8(pp2, px2);
+	s[3] = zsum8(pp3, px3);
+	for (; j < ch; j++) {
+		const real2 xj = x[j];
+		for (int q = 0; q < 4; q++) {
+			s[q] += zmul(r[q][j], xj);
+		}
+		p[j] += (zmul(xr[0], zconj(r[0][j])) + zmul(xr[1], zconj(r[1][j]))) +
+		        (zmul(xr[2], zconj(r[2][j])) + zmul(xr[3], zconj(r[3][j])));
+	}
+}
+
 // zhemv_rows: zband_t_rows' partials for a Hermitian band or triangle
 // (one triangle stored), each stored row read once for its row and its
 // column: for row i, conj(A(i, j))·x(i) into p[j] for its stored j ≠ i,
-// and Σ_j A(i, j)·x(j) over them, with Re A(i, i)·x(i), into p[i]. Two
-// rows at a time share one pass over the columns they both store.
+// and Σ_j A(i, j)·x(j) over them, with Re A(i, i)·x(i), into p[i]. Four
+// rows at a time (then two) share one pass over the columns they all
+// store.
 __kernel void zhemv_rows(int storage, int upper, int n, int kl, int ku, int rb, int pw,
                          __global const real2* a, int lda,
                          __global const real2* x, long offx, int incx, __global real2* part) {
@@ -613,17 +654,19 @@ __kernel void zhemv_rows(int storage, int upper, int n, int kl, int ku, int rb, 
 	const int i0 = g * rb, i1 = min(n, i0 + rb);
 	__global real2* p = zband_part(part, g, rb, pw, n, n, kl, ku); // p[j] for column j
 	for (int i = i0; i < i1;) {
-		const int nr = (incx == 1 && i + 2 <= i1) ? 2 : 1;
+		const int nr = incx != 1 ? 1 : i + 4 <= i1 ? 4 : i + 2 <= i1 ? 2 : 1;
 		// The off-diagonal columns the nr rows share.
 		int cl = upper ? i + nr : max(0, i + nr - 1 - kl), ch = upper ? min(n, i + ku + 1) : i;
-		real2 s[2] = {(real2)(0, 0), (real2)(0, 0)};
-		__global const real2* r[2];
-		real2 xr[2];
+		real2 s[4] = {(real2)(0, 0), (real2)(0, 0), (real2)(0, 0), (real2)(0, 0)};
+		__global const real2* r[4];
+		real2 xr[4];
 		for (int q = 0; q < nr; q++) {
 			r[q] = a + ztri_at(storage, upper, n, kl, lda, i + q, 0);
 			xr[q] = x[offx + (long)(i + q) * incx];
 		}
-		if (nr == 2 && ch > cl) {
+		if (nr == 4 && ch > cl) {
+			zhemv_quad(r, xr, cl, ch, x + offx, p, s);
+		} else if (nr == 2 && ch > cl) {
 			zhemv_pair(r[0], r[1], xr[0], xr[1], cl, ch, x + offx, p, &s[0], &s[1]);
 		} else {
 			cl = ch = 0;
