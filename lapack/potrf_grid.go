@@ -77,7 +77,7 @@ type potrfGrid[T float32 | float64] struct {
 	impl   *Implementation
 	xbuf   *cl.Array[T]
 	syncs  *cl.Array[int32]
-	stride int // counters a block row
+	stride int // counters a launch
 }
 
 func newPotrfGrid[T float32 | float64](impl *Implementation, n, outer, sub, nb int) (*potrfGrid[T], error) {
@@ -177,8 +177,9 @@ func (g *potrfGrid[T]) failed() error {
 // matrix updated after each launch by GEMMs with k = potrfRowH, re-read and
 // re-wrote it every block row: slower on the H200 at every height tried;
 // BENCHMARKS.md, "NVIDIA H200, 2026-12-04 (eighteenth session)".) With
-// potrfRowSub, a block row is several launches, each followed by the
-// update of the block row's rows below it (rowUpdate).
+// launches lower than the block rows (p.rowSub, from potrfRowSub or
+// potrfWide), a block row is several launches, each followed by the update
+// of the block row's rows below it (rowUpdate).
 func (p *potrfRun[T]) runRows() (ok bool, err error) {
 	sub := p.launchRows()
 	g, err := newPotrfGrid[T](p.impl, p.n, p.outer, sub, p.nb)
