@@ -1832,20 +1832,17 @@ __kernel void geqrf_grid(int m, int b, int bw, int rpg, __global real *a,
 // widths, where deeper stages were not measured. It never exceeds PR_N:
 // the products read rows k0 + k < PR_KC of xs, which has PR_N.
 #define PR_KC (PR_N == 32 ? 32 : 8)
-// PR_NO is how many elements of a product a work-item owns (POTF_T×POTF_T
-// of a PR_N×PR_N one), PR_R(j) and PR_C(j) the row and column of its j-th.
-#define PR_NO (POTF_T * POTF_T)
-#define PR_R(j) (gr + POTF_G * ((j) / POTF_T))
-#define PR_C(j) (gc + POTF_G * ((j) % POTF_T))
-
-// PR_CHUNK adds to acc (PR_NO elements at PR_R, PR_C) the products of the
+// PR_CHUNK adds to acc (real[POTF_T][POTF_T], work-item (gr, gc)'s rows
+// r = gr + POTF_G·s and columns c = gc + POTF_G·t) the products of the
 // chunk staged in st: P(k, r) at st[k·PR_N + r], Q(k, c) at
 // st[(PR_KC + k)·PR_N + c], k < PR_KC.
 #define PR_CHUNK(acc)                                                         \
   _Pragma("unroll") for (int k_ = 0; k_ < PR_KC; k_++)                        \
-    _Pragma("unroll") for (int j_ = 0; j_ < PR_NO; j_++)                      \
-      acc[j_] = fma(st[k_ * PR_N + PR_R(j_)],                                 \
-                    st[(PR_KC + k_) * PR_N + PR_C(j_)], acc[j_]);
+    _Pragma("unroll") for (int s_ = 0; s_ < POTF_T; s_++)                     \
+      _Pragma("unroll") for (int t_ = 0; t_ < POTF_T; t_++)                   \
+        acc[s_][t_] = fma(st[k_ * PR_N + gr + POTF_G * s_],                   \
+                          st[(PR_KC + k_) * PR_N + gc + POTF_G * t_],         \
+                          acc[s_][t_]);
 
 // PR_NOTPD is the bit of a step's counter D that says its diagonal block
 // is not positive definite: the groups stop there, and the launch has not
@@ -1965,12 +1962,7 @@ static void pr_store(__local real *st, const real x[PR_LDN], int upper) {
         pr_load(xp_, a, off, lda, upper, i + k0 + PR_KC, i + (kb), pc, cols, 1); \
         pr_load(xq_, a, off, lda, upper, i + k0 + PR_KC, i + (kb), qc, cols, 0); \
       }                                                                       \
-      _Pragma("unroll") for (int k = 0; k < PR_KC; k++)                       \
-        _Pragma("unroll") for (int s_ = 0; s_ < POTF_T; s_++)                 \
-          _Pragma("unroll") for (int t_ = 0; t_ < POTF_T; t_++)               \
-            acc[s_][t_] = fma(st[k * PR_N + gr + POTF_G * s_],                \
-                              st[(PR_KC + k) * PR_N + gc + POTF_G * t_],      \
-                              acc[s_][t_]);                                   \
+      PR_CHUNK(acc)                                                           \
     }                                                                         \
     barrier(CLK_LOCAL_MEM_FENCE);                                             \
   }
@@ -2151,13 +2143,15 @@ potrf_row(int h, int cols, int upper, __global real *a, long off, int lda,
       pr_load(xq, a, off, lda, upper, i, i + ib, c0, cols, 0);
       for (int u = s + 1; u <= u1; u++) {
         const int r0 = u * PR_N;
-        real acc[PR_NO], old[PR_NO];
+        real acc[POTF_T][POTF_T], old[POTF_T][POTF_T];
 #pragma unroll
-        for (int j = 0; j < PR_NO; j++) {
-          const int r = PR_R(j), c = PR_C(j);
-          acc[j] = 0;
-          old[j] = r0 + r < h && c0 + c < cols && (u < t || r <= c) ? PA_(r0 + r, c0 + c) : 0;
-        }
+        for (int p = 0; p < POTF_T; p++)
+#pragma unroll
+          for (int q = 0; q < POTF_T; q++) {
+            const int r = gr + POTF_G * p, c = gc + POTF_G * q;
+            acc[p][q] = 0;
+            old[p][q] = r0 + r < h && c0 + c < cols && (u < t || r <= c) ? PA_(r0 + r, c0 + c) : 0;
+          }
         for (int k0 = 0; k0 < ib; k0 += PR_KC) {
           barrier(CLK_LOCAL_MEM_FENCE);
           pr_store(st, xp, upper);
@@ -2171,11 +2165,13 @@ potrf_row(int h, int cols, int upper, __global real *a, long off, int lda,
           PR_CHUNK(acc)
         }
 #pragma unroll
-        for (int j = 0; j < PR_NO; j++) {
-          const int r = PR_R(j), c = PR_C(j);
-          if (r0 + r < h && c0 + c < cols && (u < t || r <= c))
-            PA_(r0 + r, c0 + c) = old[j] - acc[j];
-        }
+        for (int p = 0; p < POTF_T; p++)
+#pragma unroll
+          for (int q = 0; q < POTF_T; q++) {
+            const int r = gr + POTF_G * p, c = gc + POTF_G * q;
+            if (r0 + r < h && c0 + c < cols && (u < t || r <= c))
+              PA_(r0 + r, c0 + c) = old[p][q] - acc[p][q];
+          }
       }
     }
     GT(4)
@@ -2191,8 +2187,5 @@ potrf_row(int h, int cols, int upper, __global real *a, long off, int lda,
 #undef PR_WAIT
 #undef PR_PROD
 #undef PR_FACTOR
-#undef PR_NO
-#undef PR_R
-#undef PR_C
 #undef PR_CHUNK
 #endif
