@@ -470,34 +470,56 @@ func TestLevel3DirectDevice(t *testing.T) {
 
 // TestTrsmBlockSizes runs the blocked TRSM with block orders that do and
 // do not divide the matrix, so that many diagonal blocks and GEMM updates
-// (on every buffer offset pattern) are exercised on small matrices.
+// (on every buffer offset pattern) are exercised on small matrices. B has
+// 17 columns (less than one of trsm_left_rows' runs on CPU devices) and 75
+// (two whole runs and a shorter one), in both precisions.
 func TestTrsmBlockSizes(t *testing.T) {
 	e := testEngine(t)
-	if !e.Prof.FP64 {
-		t.Skip("the device has no fp64")
-	}
+	t.Run("float64", func(t *testing.T) {
+		if !e.Prof.FP64 {
+			t.Skip("the device has no fp64")
+		}
+		trsmBlockCase[float64](t, e, 1e-12)
+	})
+	t.Run("float32", func(t *testing.T) {
+		trsmBlockCase[float32](t, e, 1e-4)
+	})
+}
+
+func trsmBlockCase[T eng.Real](t *testing.T, e *eng.Engine, tol float64) {
 	rnd := rand.New(rand.NewPCG(5, 6))
-	for _, nb := range []int{1, 5, 16} {
-		for _, s := range l3Sides {
-			for _, ul := range l3Uplos {
-				for _, tA := range l3Trans {
-					for _, d := range l3Diags {
-						m, n := 23, 17
-						ka := n
-						if s == blas.Left {
-							ka = m
+	name := "Dtrsm"
+	if eng.PrecisionOf[T]() == 32 {
+		name = "Strsm"
+	}
+	for _, n := range []int{17, 75} {
+		for _, nb := range []int{1, 5, 16} {
+			for _, s := range l3Sides {
+				for _, ul := range l3Uplos {
+					for _, tA := range l3Trans {
+						for _, d := range l3Diags {
+							m := 23
+							ka := n
+							if s == blas.Left {
+								ka = m
+							}
+							lda, ldb := ka+2, n+1
+							a := l3Mat[T](ka, ka, lda, l3TriFill(rnd, ul, d, ka, false))
+							b := l3Mat[T](m, n, ldb, l3Rand(rnd, false))
+							got, want := slices.Clone(b), slices.Clone(b)
+							const alpha = 1.25
+							if err := eng.Trsm(e, name, s, ul, tA, d, m, n, T(alpha), a, lda, got, ldb, nb); err != nil {
+								t.Fatalf("trsm: %v", err)
+							}
+							switch a := any(a).(type) {
+							case []float64:
+								gonum.Implementation{}.Dtrsm(s, ul, tA, d, m, n, alpha, a, lda, any(want).([]float64), ldb)
+							case []float32:
+								gonum.Implementation{}.Strsm(s, ul, tA, d, m, n, alpha, a, lda, any(want).([]float32), ldb)
+							}
+							what := fmt.Sprintf("trsm n=%d nb=%d s=%c ul=%c tA=%c d=%c", n, nb, s, ul, tA, d)
+							l3Compare(t, what, got, want, b, m, n, ldb, l3All, tol)
 						}
-						lda, ldb := ka+2, n+1
-						a := l3Mat[float64](ka, ka, lda, l3TriFill(rnd, ul, d, ka, false))
-						b := l3Mat[float64](m, n, ldb, l3Rand(rnd, false))
-						got, want := slices.Clone(b), slices.Clone(b)
-						const alpha = 1.25
-						if err := eng.Trsm(e, "Dtrsm", s, ul, tA, d, m, n, alpha, a, lda, got, ldb, nb); err != nil {
-							t.Fatalf("trsm: %v", err)
-						}
-						gonum.Implementation{}.Dtrsm(s, ul, tA, d, m, n, alpha, a, lda, want, ldb)
-						what := fmt.Sprintf("trsm nb=%d s=%c ul=%c tA=%c d=%c", nb, s, ul, tA, d)
-						l3Compare(t, what, got, want, b, m, n, ldb, l3All, 1e-12)
 					}
 				}
 			}

@@ -185,3 +185,51 @@ func BenchmarkResidentTrsm(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkResidentTrsmBlockRow is LU's solve of a block row: the unit
+// lower 64×64 L11 against the 64×w A12 beside it, on views of one matrix
+// of order 1024 whose rows are a cache line longer (as cllapack pads them
+// on CPU devices), calls enqueued back to back and waited for at the end.
+func BenchmarkResidentTrsmBlockRow(b *testing.B) {
+	impl := newTestImpl(b)
+	const n, ld, nb = 1024, 1032, 64
+	ad := make([]float64, n*ld)
+	for i := range n {
+		for j := range i {
+			ad[i*ld+j] = float64((i*7+j*3)%11-5) / float64(10*n)
+		}
+		ad[i*ld+i] = 1
+	}
+	a, err := NewMatrixFrom(impl, n, ld, ad)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer a.Release()
+	l11, err := a.View(0, 0, nb, nb)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, w := range []int{128, 512, 960} {
+		b.Run(fmt.Sprintf("64x%d", w), func(b *testing.B) {
+			a12, err := a.View(0, nb, nb, w)
+			if err != nil {
+				b.Fatal(err)
+			}
+			run := func(calls int) {
+				var ev *Event
+				for range calls {
+					if ev, err = Trsm(blas.Left, blas.Lower, blas.NoTrans, blas.Unit, 1, l11, a12); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if err := ev.Wait(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			run(1) // builds the kernels
+			b.ResetTimer()
+			run(b.N)
+			b.ReportMetric(float64(nb*nb*w)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+	}
+}

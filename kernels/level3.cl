@@ -222,19 +222,12 @@ static inline void trsm_left_step(int opUpper, int r0, int nb, int t,
   *hi = opUpper ? r0 + nb : *i;
 }
 
-__kernel void trsm_left(const int upper, const int trans, const int unit,
-                        const int n, const int r0, const int nb,
-                        __global const real* A, const int lda,
-                        __global real* B, const int ldb)
+/* trsm_left_col solves one column x (a stride of xs) of a left diagonal
+ * block; op(A)[i][p] = A[i·ri + p·rp]. */
+static inline void trsm_left_col(int opUpper, int unit, int r0, int nb,
+                                 __global const real* A, long ri, long rp,
+                                 __global real* x, long xs)
 {
-  const int j = get_global_id(0);
-  if (j >= n) return;
-  __global real* x = B + j;
-  const long xs = ldb;
-  const int opUpper = (upper != 0) != (trans != 0);
-  /* op(A)[i][p] = A[i·lda + p] (no transpose) or A[p·lda + i] */
-  const long ri = trans ? 1 : (long)lda;
-  const long rp = trans ? (long)lda : 1;
   for (int t = 0; t < nb; t++) {
     int i, lo, hi;
     trsm_left_step(opUpper, r0, nb, t, &i, &lo, &hi);
@@ -246,12 +239,30 @@ __kernel void trsm_left(const int upper, const int trans, const int unit,
   }
 }
 
+__kernel void trsm_left(const int upper, const int trans, const int unit,
+                        const int n, const int r0, const int nb,
+                        __global const real* A, const int lda,
+                        __global real* B, const int ldb)
+{
+  const int j = get_global_id(0);
+  if (j >= n) return;
+  const int opUpper = (upper != 0) != (trans != 0);
+  /* op(A)[i][p] = A[i·lda + p] (no transpose) or A[p·lda + i] */
+  const long ri = trans ? 1 : (long)lda;
+  const long rp = trans ? (long)lda : 1;
+  trsm_left_col(opUpper, unit, r0, nb, A, ri, rp, B + j, ldb);
+}
+
 /*
  * trsm_left_rows: trsm_left for CPU devices, a run of TRSM_RC neighbouring
  * columns a work-item instead of one column: row i of the run is formed
  * from the rows before it, so every load and store walks along a row of B
  * and the inner loop is over neighbouring elements. One column a
- * work-item walks down a column, a new cache line at each element.
+ * work-item walks down a column, a new cache line at each element. A whole
+ * run is held in four real8 (ld8's moves join into vector ones); a private
+ * array indexed up to a run's length would live in memory, one scalar
+ * multiply-add at a time. The last run, if shorter, goes a column at a
+ * time.
  */
 #define TRSM_RC 32
 __kernel void trsm_left_rows(const int upper, const int trans, const int unit,
@@ -265,24 +276,36 @@ __kernel void trsm_left_rows(const int upper, const int trans, const int unit,
   const int opUpper = (upper != 0) != (trans != 0);
   const long ri = trans ? 1 : (long)lda;
   const long rp = trans ? (long)lda : 1;
+  if (nc < TRSM_RC) {
+    for (int c = 0; c < nc; c++)
+      trsm_left_col(opUpper, unit, r0, nb, A, ri, rp, B + c0 + c, ldb);
+    return;
+  }
   for (int t = 0; t < nb; t++) {
     int i, lo, hi;
     trsm_left_step(opUpper, r0, nb, t, &i, &lo, &hi);
     __global const real* ar = A + i * ri;
     __global real* xi = B + (long)i * ldb + c0;
-    real s[TRSM_RC];
-    for (int c = 0; c < TRSM_RC; c++) s[c] = c < nc ? xi[c] : 0;
+    real8 s0 = ld8(xi), s1 = ld8(xi + 8), s2 = ld8(xi + 16), s3 = ld8(xi + 24);
     for (int p = lo; p < hi; p++) {
-      const real a = -ar[p * rp];
+      const real8 a = (real8)(-ar[p * rp]);
       __global const real* xp = B + (long)p * ldb + c0;
-      if (nc == TRSM_RC) {
-        for (int c = 0; c < TRSM_RC; c++) s[c] = fma(a, xp[c], s[c]);
-      } else {
-        for (int c = 0; c < nc; c++) s[c] = fma(a, xp[c], s[c]);
-      }
+      s0 = fma(a, ld8(xp), s0);
+      s1 = fma(a, ld8(xp + 8), s1);
+      s2 = fma(a, ld8(xp + 16), s2);
+      s3 = fma(a, ld8(xp + 24), s3);
     }
-    const real d = unit ? 1 : ar[i * rp];
-    for (int c = 0; c < nc; c++) xi[c] = unit ? s[c] : s[c] / d;
+    if (!unit) {
+      const real8 d = (real8)(ar[i * rp]);
+      s0 /= d;
+      s1 /= d;
+      s2 /= d;
+      s3 /= d;
+    }
+    st8(s0, xi);
+    st8(s1, xi + 8);
+    st8(s2, xi + 16);
+    st8(s3, xi + 24);
   }
 }
 
