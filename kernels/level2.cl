@@ -625,17 +625,55 @@ static inline void rows8_axpy(__global real* p, __global const real* r, int lda,
 	}
 }
 
+// gemv_t_cols8: y(j) = alpha·Σ_{g < nb} part[g·n + j] + beta·y(j) (beta
+// == 0 assigns; alpha·Σ only if m > 0) for the columns j0 … j0+7 below n.
+static inline void gemv_t_cols8(int m, int n, int nb, real alpha, __global const real* part,
+                                real beta, __global real* y, int offy, int incy, int j0) {
+	for (int j = j0; j < min(n, j0 + 8); j++) {
+		real s = 0;
+		for (int g = 0; g < nb; g++) {
+			s += part[(long)g * n + j];
+		}
+		const long iy = offy + (long)j * incy;
+		real r = (beta == 0) ? (real)0 : beta * y[iy];
+		if (m > 0) {
+			r += alpha * s;
+		}
+		y[iy] = r;
+	}
+}
+
+// One launch on CPU devices (one != 0): gemv_t_rows, band_t_rows and
+// sym_rows then also do the work of the launch that adds their partials
+// (gemv_t_sum, band_t_sum). Their work-groups are of one work-item. Each,
+// once its partial is written, takes a ticket; the one that takes the last
+// ticket of the launch (every other partial is written by then: a CPU
+// device's memory is the host's, which the engine's choice of one launch
+// requires) adds the partials into y and puts the counter back to 0 for the
+// next launch. The counter is the engine queue's one-pass ticket
+// (level1.cl's _one kernels share it); launches on one in-order queue never
+// overlap. With one == 0 the ticket is not touched.
+static inline int l2_last(int one, volatile __global uint* ticket) {
+	if (!one) {
+		return 0;
+	}
+	mem_fence(CLK_GLOBAL_MEM_FENCE);
+	return atomic_inc(ticket) == (uint)get_num_groups(0) - 1;
+}
+
 // gemv_t_rows: the transposed product's partial sums on CPU devices, in
 // the axpy orientation: work-item g takes rows [g·rb, min(m, (g+1)·rb)) of
 // the dense m×n A and adds x(i)·A(i, :) for each into part[g·n …], eight
 // rows at a time (then four, then one), so that it reads A's rows whole
 // and in order (a prefetcher's stream) and its partial row stays in
 // cache, loaded and stored once for eight rows; gemv_t_sum then adds the
-// partial rows. gemv_cols instead walks down A a row apart per load, a
+// partial rows, or with one the last work-item does (l2_last). gemv_cols instead walks down A a row apart per load, a
 // new page every row once rows are a page long. part is the engine's
 // scratch, apart from a and x (restrict: its stores cannot change them).
 __kernel void gemv_t_rows(int m, int n, int rb, __global const real* restrict a, int lda,
-                          __global const real* restrict x, int offx, int incx, __global real* restrict part) {
+                          __global const real* restrict x, int offx, int incx, __global real* restrict part,
+                          int one, __global uint* ticket, real alpha, real beta, __global real* y, int offy,
+                          int incy) {
 	const int g = get_global_id(0);
 	const long i0 = (long)g * rb, i1 = min((long)m, i0 + rb);
 	__global real* p = part + (long)g * n;
@@ -659,25 +697,19 @@ __kernel void gemv_t_rows(int m, int n, int rb, __global const real* restrict a,
 		__global const real* r0 = a + i * lda;
 		row_axpy(p, r0, x0, n);
 	}
+	if (l2_last(one, ticket)) {
+		for (int j0 = 0; j0 < n; j0 += 8) {
+			gemv_t_cols8(m, n, get_num_groups(0), alpha, part, beta, y, offy, incy, j0);
+		}
+		atomic_xchg(ticket, 0u);
+	}
 }
 
-// gemv_t_sum: y(j) = alpha·Σ_{g < nb} part[g·n + j] + beta·y(j) (beta == 0
-// assigns; alpha·Σ only if m > 0), a work-item per 8 columns.
+// gemv_t_sum: gemv_t_cols8 over the partials of gemv_t_rows' nb row
+// blocks, a work-item per 8 columns.
 __kernel void gemv_t_sum(int m, int n, int nb, real alpha, __global const real* part,
                          real beta, __global real* y, int offy, int incy) {
-	const int j0 = get_global_id(0) * 8;
-	for (int j = j0; j < min(n, j0 + 8); j++) {
-		real s = 0;
-		for (int g = 0; g < nb; g++) {
-			s += part[(long)g * n + j];
-		}
-		const long iy = offy + (long)j * incy;
-		real r = (beta == 0) ? (real)0 : beta * y[iy];
-		if (m > 0) {
-			r += alpha * s;
-		}
-		y[iy] = r;
-	}
+	gemv_t_cols8(m, n, nb, alpha, part, beta, y, offy, incy, get_global_id(0) * 8);
 }
 
 // band_rows, band_t_rows, sym_rows and band_t_sum are the band, symmetric
@@ -811,13 +843,60 @@ static inline void band_row_axpy(int storage, int upper, int m, int n, int kl, i
 	}
 }
 
+// band_t_col: y(j) = b(j) + alpha·Σ_g part of column j over the partials
+// of band_t_rows or sym_rows that hold it, with b = beta·y(j) (0 when
+// beta == 0).
+static inline void band_t_col(int m, int n, int kl, int ku, int rb, int pw, real alpha,
+                              __global const real* part, real beta, __global real* y, int offy, int incy, int j) {
+	const long iy = offy + (long)j * incy;
+	real r = (beta == 0) ? (real)0 : beta * y[iy];
+	// Column j has terms in rows [max(0, j − ku), min(m − 1, j + kl)];
+	// partial g holds columns [g·rb − kl, min(m, (g+1)·rb) + ku), so the
+	// partials of [glo, ghi] hold column j. No test inside the loop: PoCL
+	// ran this loop about eight times slower with its loads conditional.
+	if (m > 0 && j - ku <= m - 1) {
+		const int from = j - ku - rb + 1;
+		const int glo = from <= 0 ? 0 : (from + rb - 1) / rb;
+		const int ghi = min((m - 1) / rb, (j + kl) / rb);
+		real s = 0;
+		for (int g = glo; g <= ghi; g++) {
+			s += part[(long)g * pw + j - (g * rb - kl)];
+		}
+		r += alpha * s;
+	}
+	y[iy] = r;
+}
+
+// band_t_sum: band_t_col, a work-item per column.
+__kernel void band_t_sum(int m, int n, int kl, int ku, int rb, int pw, real alpha,
+                         __global const real* part, real beta, __global real* y, int offy, int incy) {
+	const int j = get_global_id(0);
+	if (j < n) {
+		band_t_col(m, n, kl, ku, rb, pw, alpha, part, beta, y, offy, incy, j);
+	}
+}
+
+// band_t_last: with one, the work-item that takes the launch's last ticket
+// (l2_last) does band_t_sum's work over every column.
+static inline void band_t_last(int one, __global uint* ticket, int m, int n, int kl, int ku, int rb, int pw,
+                               real alpha, __global const real* part, real beta, __global real* y, int offy,
+                               int incy) {
+	if (l2_last(one, ticket)) {
+		for (int j = 0; j < n; j++) {
+			band_t_col(m, n, kl, ku, rb, pw, alpha, part, beta, y, offy, incy, j);
+		}
+		atomic_xchg(ticket, 0u);
+	}
+}
+
 // band_t_rows: the partial sums of Aᵀ·x for a band, or a triangle in dense
 // or packed storage (kl or ku n − 1; storage and upper as tri_at takes
 // them, a general band as a lower one with k = kl), in the axpy orientation
 // of gemv_t_rows: work-item g takes rows [g·rb, min(m, (g+1)·rb)) and adds
 // x(i)·A(i, :) over each row's stored columns into its partial part[g·pw +
 // j − (g·rb − kl)], which holds the columns its rows reach (pw ≥ rb + kl +
-// ku); band_t_sum adds the partials. The diagonal is taken as 1 with unit.
+// ku); band_t_sum adds the partials (with one, the last work-item:
+// band_t_last). The diagonal is taken as 1 with unit.
 // Eight rows of a dense triangle (then four) share one pass over the
 // columns they all store (rows8_axpy, rows4_axpy), so that the partial is
 // read and written once per eight elements of A; a band's rows, and a
@@ -825,7 +904,9 @@ static inline void band_row_axpy(int storage, int upper, int m, int n, int kl, i
 // pass measured mixed.
 __kernel void band_t_rows(int storage, int upper, int m, int n, int kl, int ku, int rb, int pw,
                           int unit, __global const real* a, int lda,
-                          __global const real* x, int offx, int incx, __global real* part) {
+                          __global const real* x, int offx, int incx, __global real* part,
+                          int one, __global uint* ticket, real alpha, real beta, __global real* y, int offy,
+                          int incy) {
 	const int tri = triangle(m, n, kl, ku);
 	const int g = spread_id(tri);
 	const int i0 = g * rb, i1 = min(m, i0 + rb);
@@ -859,6 +940,7 @@ __kernel void band_t_rows(int storage, int upper, int m, int n, int kl, int ku, 
 	for (; i < i1; i++) {
 		band_row_axpy(storage, upper, m, n, kl, ku, unit, a, lda, x, offx, incx, p, i, 0, 0);
 	}
+	band_t_last(one, ticket, m, n, kl, ku, rb, pw, alpha, part, beta, y, offy, incy);
 }
 
 // sym_rows: band_t_rows' partials for a symmetric band or triangle (dense,
@@ -867,12 +949,14 @@ __kernel void band_t_rows(int storage, int upper, int m, int n, int kl, int ku, 
 // takes rows [g·rb, min(n, (g+1)·rb)); for row i it adds x(i)·A(i, j) into
 // p[j] for its stored j ≠ i (the column sums of the triangle not stored)
 // and Σ_j A(i, j)·x(j) over its stored j into p[i] (its row). band_t_sum
-// then gives y = beta·y + alpha·Σ partials. Four rows at a time share one
+// (or with one band_t_last) then gives y = beta·y + alpha·Σ partials. Four rows at a time share one
 // pass over the columns they all store, so that the partial is read and
 // written once per four elements of A.
 __kernel void sym_rows(int storage, int upper, int n, int kl, int ku, int rb, int pw,
                        __global const real* a, int lda,
-                       __global const real* x, int offx, int incx, __global real* part) {
+                       __global const real* x, int offx, int incx, __global real* part,
+                       int one, __global uint* ticket, real alpha, real beta, __global real* y, int offy,
+                       int incy) {
 	const int g = spread_id(triangle(n, n, kl, ku));
 	const int i0 = g * rb, i1 = min(n, i0 + rb);
 	__global real* p = band_part(part, g, rb, pw, n, n, kl, ku); // p[j] for column j
@@ -889,34 +973,7 @@ __kernel void sym_rows(int storage, int upper, int n, int kl, int ku, int rb, in
 	for (; i < i1; i++) {
 		sym_row(storage, upper, n, kl, ku, a, lda, x, offx, incx, p, i, i, i);
 	}
-}
-
-// band_t_sum: y(j) = b(j) + alpha·Σ_g part of column j over the partials of
-// band_t_rows or sym_rows that hold it, a work-item per column, with
-// b = beta·y(j) (0 when beta == 0).
-__kernel void band_t_sum(int m, int n, int kl, int ku, int rb, int pw, real alpha,
-                         __global const real* part, real beta, __global real* y, int offy, int incy) {
-	const int j = get_global_id(0);
-	if (j >= n) {
-		return;
-	}
-	const long iy = offy + (long)j * incy;
-	real r = (beta == 0) ? (real)0 : beta * y[iy];
-	// Column j has terms in rows [max(0, j − ku), min(m − 1, j + kl)];
-	// partial g holds columns [g·rb − kl, min(m, (g+1)·rb) + ku), so the
-	// partials of [glo, ghi] hold column j. No test inside the loop: PoCL
-	// ran this loop about eight times slower with its loads conditional.
-	if (m > 0 && j - ku <= m - 1) {
-		const int from = j - ku - rb + 1;
-		const int glo = from <= 0 ? 0 : (from + rb - 1) / rb;
-		const int ghi = min((m - 1) / rb, (j + kl) / rb);
-		real s = 0;
-		for (int g = glo; g <= ghi; g++) {
-			s += part[(long)g * pw + j - (g * rb - kl)];
-		}
-		r += alpha * s;
-	}
-	y[iy] = r;
+	band_t_last(one, ticket, n, n, kl, ku, rb, pw, alpha, part, beta, y, offy, incy);
 }
 
 // scale_y: y(i) = beta·y(i), or 0 when beta == 0 (the alpha == 0 case of

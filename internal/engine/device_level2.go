@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/blas"
 
@@ -584,44 +585,75 @@ func rowsCPU[T Real](c *Call, t cpuBand, a *cl.Buffer, lda int, alpha T, x *cl.B
 // triColsCPU enqueues y = b + alpha·Aᵀ·x over A's stored elements as t
 // describes them: band_t_rows over the row blocks of cpuRowBlocks, each
 // adding its rows into a partial that holds the columns they reach, then
-// band_t_sum.
+// band_t_sum (or band_t_rows' last work-item, l2OneLaunch).
 func triColsCPU[T Real](c *Call, t cpuBand, a *cl.Buffer, lda int, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
 	nb, rb := cpuRowBlocks(c, t.m)
 	pw := rb + t.kl + t.ku
 	part := Alloc[T](c, nb*pw)
-	c.Run(c.Kernel(l2File, "band_t_rows"), []int{nb}, []int{1},
+	one, tail := l2OneLaunch(c, part, alpha, beta, y, offY, incY)
+	c.Run(c.Kernel(l2File, "band_t_rows"), []int{nb}, []int{1}, slices.Concat([]any{
 		int32(t.storage), l2bool(t.upper), int32(t.m), int32(t.n), int32(t.kl), int32(t.ku), int32(rb), int32(pw),
-		l2bool(t.unit), a, int32(lda), x, int32(offX), int32(incX), part)
-	c.Run(c.Kernel(l2File, "band_t_sum"), []int{Groups(t.n, l2CPUGroup)}, []int{l2CPUGroup},
-		int32(t.m), int32(t.n), int32(t.kl), int32(t.ku), int32(rb), int32(pw), alpha, part,
-		beta, y, int32(offY), int32(incY))
+		l2bool(t.unit), a, int32(lda), x, int32(offX), int32(incX), part}, tail)...)
+	if !one {
+		bandTSum(c, t, rb, pw, alpha, part, beta, y, offY, incY)
+	}
 }
 
 // symCPU enqueues y = beta·y + alpha·A·x for the symmetric A whose stored
 // triangle t describes: sym_rows over the row blocks of cpuRowBlocks, each
-// stored row read once for its row and its column, then band_t_sum.
+// stored row read once for its row and its column, then band_t_sum (or
+// sym_rows' last work-item, l2OneLaunch).
 func symCPU[T Real](c *Call, t cpuBand, a *cl.Buffer, lda int, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
 	nb, rb := cpuRowBlocks(c, t.m)
 	pw := rb + t.kl + t.ku
 	part := Alloc[T](c, nb*pw)
-	c.Run(c.Kernel(l2File, "sym_rows"), []int{nb}, []int{1},
+	one, tail := l2OneLaunch(c, part, alpha, beta, y, offY, incY)
+	c.Run(c.Kernel(l2File, "sym_rows"), []int{nb}, []int{1}, slices.Concat([]any{
 		int32(t.storage), l2bool(t.upper), int32(t.n), int32(t.kl), int32(t.ku), int32(rb), int32(pw),
-		a, int32(lda), x, int32(offX), int32(incX), part)
+		a, int32(lda), x, int32(offX), int32(incX), part}, tail)...)
+	if !one {
+		bandTSum(c, t, rb, pw, alpha, part, beta, y, offY, incY)
+	}
+}
+
+// bandTSum enqueues band_t_sum over the partials of band_t_rows or
+// sym_rows.
+func bandTSum[T Real](c *Call, t cpuBand, rb, pw int, alpha T, part *cl.Buffer, beta T, y *cl.Buffer, offY, incY int) {
 	c.Run(c.Kernel(l2File, "band_t_sum"), []int{Groups(t.n, l2CPUGroup)}, []int{l2CPUGroup},
 		int32(t.m), int32(t.n), int32(t.kl), int32(t.ku), int32(rb), int32(pw), alpha, part,
 		beta, y, int32(offY), int32(incY))
 }
 
+// l2OneLaunch reports whether the CPU kernels that make partial sums
+// (gemv_t_rows, band_t_rows, sym_rows) also add them, in their last
+// work-item, saving the launch of gemv_t_sum or band_t_sum: as the GPUs'
+// transposed products, where gemvTOne says so (the engine's queue, and
+// the launch setting or the tuning entry's OneLaunchL2, which a CPU
+// device's entry sets only where its work-groups see each other's
+// writes). It returns the kernels' last arguments: one, the ticket
+// counter (the queue's one-pass ticket, or part as a stand-in that the
+// kernel does not touch), alpha, beta and y.
+func l2OneLaunch[T Real](c *Call, part *cl.Buffer, alpha, beta T, y *cl.Buffer, offY, incY int) (bool, []any) {
+	one, ticket := gemvTOne(c, c.E.GemvT), part
+	if one {
+		ticket = c.E.l1Ticket(c)
+	}
+	return one, []any{l2bool(one), ticket, alpha, beta, y, int32(offY), int32(incY)}
+}
+
 // gemvTRowsCPU enqueues y = alpha·Aᵀ·x + beta·y for the dense m×n A on a
 // CPU device: gemv_t_rows over the row blocks of cpuRowBlocks, then
-// gemv_t_sum.
+// gemv_t_sum (or gemv_t_rows' last work-item, l2OneLaunch).
 func gemvTRowsCPU[T Real](c *Call, m, n int, a *cl.Buffer, lda int, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
 	nb, rb := cpuRowBlocks(c, m)
 	part := Alloc[T](c, nb*n)
-	c.Run(c.Kernel(l2File, "gemv_t_rows"), []int{nb}, []int{1},
-		int32(m), int32(n), int32(rb), a, int32(lda), x, int32(offX), int32(incX), part)
-	c.Run(c.Kernel(l2File, "gemv_t_sum"), []int{Groups(L3CeilDiv(n, 8), l2CPUGroup)}, []int{l2CPUGroup},
-		int32(m), int32(n), int32(nb), alpha, part, beta, y, int32(offY), int32(incY))
+	one, tail := l2OneLaunch(c, part, alpha, beta, y, offY, incY)
+	c.Run(c.Kernel(l2File, "gemv_t_rows"), []int{nb}, []int{1}, slices.Concat([]any{
+		int32(m), int32(n), int32(rb), a, int32(lda), x, int32(offX), int32(incX), part}, tail)...)
+	if !one {
+		c.Run(c.Kernel(l2File, "gemv_t_sum"), []int{Groups(L3CeilDiv(n, 8), l2CPUGroup)}, []int{l2CPUGroup},
+			int32(m), int32(n), int32(nb), alpha, part, beta, y, int32(offY), int32(incY))
+	}
 }
 
 // cpuRowBlocks splits m rows into nb blocks of rb rows (the last may be

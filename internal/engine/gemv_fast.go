@@ -85,8 +85,10 @@ func gemvTOne(c *Call, o GemvTShape) bool {
 // products: the level 1 shape's OneLaunchL2, set in the tuning database
 // where it was measured faster (kernels/l12_tuning.json). Derived shapes
 // keep two launches: one launch saves a launch's fixed cost, which
-// varies by driver and has been measured on the H200 alone. (CPU devices
-// run GEMV T and GBMV T on kernels of their own, gemv_cols and band_t.)
+// varies by driver and has been measured on the H200 and PoCL. CPU
+// devices run GEMV T and the band and symmetric products on kernels of
+// their own (gemv_t_rows, band_t_rows, sym_rows), which take the same
+// choice (l2OneLaunch).
 func gemvTOneDefault(c *Call) bool { return l1ShapeOf(c).OneLaunchL2 }
 
 // gemvTLaunch enqueues the transposed product's part kernel k (grid gx·tx

@@ -32,7 +32,8 @@ type L1Shape struct {
 	// partial (FinLocal), not of Local.
 	FinWide bool
 	// OneLaunchL2: the transposed GEMV and band products are one launch
-	// (gemv.cl's GT_ONE) where the call runs on the engine's queue.
+	// (gemv.cl's GT_ONE; on CPU devices the partial sums' kernels of
+	// level2.cl, l2OneLaunch) where the call runs on the engine's queue.
 	OneLaunchL2 bool
 	// ReadApart: a reduction's result is read back into its Scalar's
 	// slot on a queue of its own (slots_apart.go), not the engine's.

@@ -69,7 +69,9 @@ type Entry struct {
 	// OneLaunchL2: the transposed GEMV and band products (gemv_t_part,
 	// gbmv_t_part, zgemv_t_part) add up their partial sums in the same
 	// launch, their last work-group of each column piece, instead of a
-	// second launch (gemv_t_fin).
+	// second launch (gemv_t_fin); on CPU devices gemv_t_rows, band_t_rows
+	// and sym_rows, in their last work-item, instead of gemv_t_sum or
+	// band_t_sum.
 	OneLaunchL2 bool `json:"one_launch_l2,omitempty"`
 	// ReadApart: a resident reduction's result is read back on a queue
 	// of its own, so the next kernel need not wait for the copy.
