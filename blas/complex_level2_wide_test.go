@@ -8,6 +8,8 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
+
+	eng "github.com/gocompute/opencl/internal/engine"
 )
 
 // TestComplexLevel2Wide runs the complex band, packed, triangular and
@@ -16,9 +18,20 @@ import (
 // diagonals to n − 1, every triangle, transpose and diagonal, contiguous
 // and strided vectors: wide enough for the CPU kernels' vector paths and
 // row pairs (zband_rows, zband_t_rows, zhemv_rows), which
-// TestComplexLevel2Small's order 7 barely reaches.
+// TestComplexLevel2Small's order 7 barely reaches; and Zgemv with Aᵀ and
+// Aᴴ. The partial sums of zband_t_rows, zhemv_rows and zgemv_t_rows are
+// added in their own launch's last work-item and by zband_t_sum and
+// zgemv_t_sum in turn.
 func TestComplexLevel2Wide(t *testing.T) {
-	impl, _ := privateImpl(t, nil)
+	impl, e := privateImpl(t, nil)
+	defer func() { e.GemvT = eng.GemvTShape{} }()
+	for _, launches := range []int{1, 2} {
+		e.GemvT = eng.GemvTShape{Launches: launches}
+		t.Run(fmt.Sprintf("launches=%d", launches), func(t *testing.T) { complexLevel2Wide(t, impl) })
+	}
+}
+
+func complexLevel2Wide(t *testing.T, impl *Implementation) {
 	var g gonum.Implementation
 	r := rand.New(rand.NewPCG(3, 4))
 	vec := func(n int) []complex128 {
@@ -99,6 +112,13 @@ func TestComplexLevel2Wide(t *testing.T) {
 					impl.Zgbmv(tA, m, n, kl, ku, alpha, ga, kl+ku+3, xx, ix, beta, y1, iy)
 					g.Zgbmv(tA, m, n, kl, ku, alpha, ga, kl+ku+3, xx, ix, beta, y2, iy)
 					cmp(fmt.Sprintf("Zgbmv tA=%c m=%d n=%d kl=%d ku=%d inc=%v", tA, m, n, kl, ku, inc), y1, y2)
+					if k == 0 {
+						gd := vec(m * (n + 2))
+						y1, y2 = append([]complex128(nil), yy...), append([]complex128(nil), yy...)
+						impl.Zgemv(tA, m, n, alpha, gd, n+2, xx, ix, beta, y1, iy)
+						g.Zgemv(tA, m, n, alpha, gd, n+2, xx, ix, beta, y2, iy)
+						cmp(fmt.Sprintf("Zgemv tA=%c m=%d n=%d inc=%v", tA, m, n, inc), y1, y2)
+					}
 				}
 			}
 		}

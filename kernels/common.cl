@@ -105,3 +105,23 @@ void argmax_local(__local real* lmax, __local int* lidx, real best, int bidx) {
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 }
+
+// One launch on CPU devices (one != 0): the kernels that make partial
+// sums by blocks of rows (level2.cl's gemv_t_rows, band_t_rows, sym_rows
+// and complex_level2.cl's twins) then also do the work of the launch that
+// adds them (gemv_t_sum, band_t_sum and theirs). Their work-groups are of
+// one work-item. Each, once its partial is written, takes a ticket; the
+// one that takes the last ticket of the launch (every other partial is
+// written by then: a CPU device's memory is the host's, which the
+// engine's choice of one launch requires) adds the partials into y and
+// puts the counter back to 0 for the next launch. The counter is the
+// engine queue's one-pass ticket (level1.cl's _one kernels share it);
+// launches on one in-order queue never overlap. With one == 0 the ticket
+// is not touched.
+static inline int l2_last(int one, volatile __global uint* ticket) {
+	if (!one) {
+		return 0;
+	}
+	mem_fence(CLK_GLOBAL_MEM_FENCE);
+	return atomic_inc(ticket) == (uint)get_num_groups(0) - 1;
+}

@@ -270,15 +270,34 @@ static inline void zrows4_axpy(__global real2* p, __global const real2* r0, __gl
                                __global const real2* r2, __global const real2* r3,
                                real2 x0, real2 x1, real2 x2, real2 x3, int conj, int cl, int ch);
 
+// zgemv_t_col: y(j) = alpha·Σ_{g < nb} part[g·n + j] + beta·y(j)
+// (alpha·Σ only if m > 0).
+static inline void zgemv_t_col(int m, int n, int nb, real are, real aim, __global const real2* part,
+                               real bre, real bim, __global real2* y, long offy, int incy, int j) {
+	real2 s = (real2)(0, 0);
+	for (int g = 0; g < nb; g++) {
+		s += part[(long)g * n + j];
+	}
+	const long iy = offy + (long)j * incy;
+	real2 r = zbeta_y(bre, bim, y, iy);
+	if (m > 0) {
+		r += zmul((real2)(are, aim), s);
+	}
+	y[iy] = r;
+}
+
 // zgemv_t_rows: the partial sums of y(j) = Σ_i op(A(i,j))·x(i), op the
 // identity or (conj) the conjugate, in the axpy orientation: work-item g
 // adds x(i)·op(A(i, :)) for rows [g·rb, min(m, (g+1)·rb)) into part[g·n …]:
 // in double four rows a pass (zrows4_axpy: the partial read and written
 // once for the four), then one; in float one (four measured slower on
 // PoCL). With the parts side by side, a row's piece a adds a·(xr, ±xr …)
-// + swap(a)·(∓xi, xi …).
+// + swap(a)·(∓xi, xi …). zgemv_t_sum adds the partials, or with one the
+// last work-item does (l2_last).
 __kernel void zgemv_t_rows(int m, int n, int rb, int conj, __global const real2* a, int lda,
-                           __global const real2* x, long offx, int incx, __global real2* part) {
+                           __global const real2* x, long offx, int incx, __global real2* part,
+                           int one, __global uint* ticket, real are, real aim, real bre, real bim,
+                           __global real2* y, long offy, int incy) {
 	const int g = get_global_id(0);
 	const long i0 = (long)g * rb, i1 = min((long)m, i0 + rb);
 	__global real2* p = part + (long)g * n;
@@ -294,26 +313,21 @@ __kernel void zgemv_t_rows(int m, int n, int rb, int conj, __global const real2*
 	for (; i < i1; i++) {
 		zrow_axpy(p, a + i * lda, x[offx + i * incx], conj, n);
 	}
+	if (l2_last(one, ticket)) {
+		for (int j = 0; j < n; j++) {
+			zgemv_t_col(m, n, get_num_groups(0), are, aim, part, bre, bim, y, offy, incy, j);
+		}
+		atomic_xchg(ticket, 0u);
+	}
 }
 
-// zgemv_t_sum: y(j) = alpha·Σ_{g < nb} part[g·n + j] + beta·y(j) (alpha·Σ
-// only if m > 0), a work-item per element.
+// zgemv_t_sum: zgemv_t_col, a work-item per element.
 __kernel void zgemv_t_sum(int m, int n, int nb, real are, real aim, __global const real2* part,
                           real bre, real bim, __global real2* y, long offy, int incy) {
 	const int j = get_global_id(0);
-	if (j >= n) {
-		return;
+	if (j < n) {
+		zgemv_t_col(m, n, nb, are, aim, part, bre, bim, y, offy, incy, j);
 	}
-	real2 s = (real2)(0, 0);
-	for (int g = 0; g < nb; g++) {
-		s += part[(long)g * n + j];
-	}
-	const long iy = offy + (long)j * incy;
-	real2 r = zbeta_y(bre, bim, y, iy);
-	if (m > 0) {
-		r += zmul((real2)(are, aim), s);
-	}
-	y[iy] = r;
 }
 
 // zmv_wg is zmv with one work-group of ZMV_WG work-items per element of
@@ -518,16 +532,62 @@ static inline void zrows4_axpy(__global real2* p, __global const real2* r0, __gl
 	}
 }
 
+// zband_t_col: y(j) = beta·y(j) + alpha·Σ_g part of column j over the
+// partials of zband_t_rows or zhemv_rows that hold it (as level2.cl's
+// band_t_col, no test inside the loop).
+static inline void zband_t_col(int m, int n, int kl, int ku, int rb, int pw, real are, real aim,
+                               __global const real2* part, real bre, real bim, __global real2* y, long offy,
+                               int incy, int j) {
+	const long iy = offy + (long)j * incy;
+	real2 r = zbeta_y(bre, bim, y, iy);
+	if (m > 0 && j - ku <= m - 1) {
+		const int from = j - ku - rb + 1;
+		const int glo = from <= 0 ? 0 : (from + rb - 1) / rb;
+		const int ghi = min((m - 1) / rb, (j + kl) / rb);
+		real2 s = (real2)(0, 0);
+		for (int g = glo; g <= ghi; g++) {
+			s += part[(long)g * pw + j - (g * rb - kl)];
+		}
+		r += zmul((real2)(are, aim), s);
+	}
+	y[iy] = r;
+}
+
+// zband_t_sum: zband_t_col, a work-item per column.
+__kernel void zband_t_sum(int m, int n, int kl, int ku, int rb, int pw, real are, real aim,
+                          __global const real2* part, real bre, real bim, __global real2* y, long offy, int incy) {
+	const int j = get_global_id(0);
+	if (j < n) {
+		zband_t_col(m, n, kl, ku, rb, pw, are, aim, part, bre, bim, y, offy, incy, j);
+	}
+}
+
+// zband_t_last: with one, the work-item that takes the launch's last
+// ticket (l2_last) does zband_t_sum's work over every column.
+static inline void zband_t_last(int one, __global uint* ticket, int m, int n, int kl, int ku, int rb, int pw,
+                                real are, real aim, __global const real2* part, real bre, real bim,
+                                __global real2* y, long offy, int incy) {
+	if (l2_last(one, ticket)) {
+		for (int j = 0; j < n; j++) {
+			zband_t_col(m, n, kl, ku, rb, pw, are, aim, part, bre, bim, y, offy, incy, j);
+		}
+		atomic_xchg(ticket, 0u);
+	}
+}
+
 // zband_t_rows: the partial sums of op(A)ᵀ·x (op the conjugate with
 // conj) over the stored rows: work-item g adds x(i)·op(A(i, :)) for rows
 // [g·rb, min(m, (g+1)·rb)) into its partial part[g·pw + j − (g·rb − kl)],
 // which holds the columns its rows reach (pw ≥ rb + kl + ku); the
-// diagonal taken as 1 (unit). zband_t_sum adds the partials. In dense
+// diagonal taken as 1 (unit). zband_t_sum adds the partials (with one,
+// the last work-item: zband_t_last). In dense
 // storage four rows share one pass over the columns they all store
 // (zrows4_axpy).
 __kernel void zband_t_rows(int storage, int upper, int m, int n, int kl, int ku, int rb, int pw,
                            int unit, int conj, __global const real2* a, int lda,
-                           __global const real2* x, long offx, int incx, __global real2* part) {
+                           __global const real2* x, long offx, int incx, __global real2* part,
+                           int one, __global uint* ticket, real are, real aim, real bre, real bim,
+                           __global real2* y, long offy, int incy) {
 	const int g = spread_id(triangle(m, n, kl, ku));
 	const int i0 = g * rb, i1 = min(m, i0 + rb);
 	__global real2* p = zband_part(part, g, rb, pw, m, n, kl, ku); // p[j] for column j
@@ -556,6 +616,7 @@ __kernel void zband_t_rows(int storage, int upper, int m, int n, int kl, int ku,
 		__global const real2* row = a + ztri_at(storage, upper, n, kl, lda, i, 0);
 		zband_row_axpy(p, row, xi, conj, unit && i < n, i, max(0, i - kl), min(n, i + ku + 1), 0, 0);
 	}
+	zband_t_last(one, ticket, m, n, kl, ku, rb, pw, are, aim, part, bre, bim, y, offy, incy);
 }
 
 // zhemv_piece adds row i's columns [lo, hi) (none of them the diagonal)
@@ -661,7 +722,9 @@ static inline void zhemv_quad(__global const real2* const r[4], const real2 xr[4
 // store.
 __kernel void zhemv_rows(int storage, int upper, int n, int kl, int ku, int rb, int pw,
                          __global const real2* a, int lda,
-                         __global const real2* x, long offx, int incx, __global real2* part) {
+                         __global const real2* x, long offx, int incx, __global real2* part,
+                         int one, __global uint* ticket, real are, real aim, real bre, real bim,
+                         __global real2* y, long offy, int incy) {
 	const int g = spread_id(triangle(n, n, kl, ku));
 	const int i0 = g * rb, i1 = min(n, i0 + rb);
 	__global real2* p = zband_part(part, g, rb, pw, n, n, kl, ku); // p[j] for column j
@@ -693,30 +756,7 @@ __kernel void zhemv_rows(int storage, int upper, int n, int kl, int ku, int rb, 
 		}
 		i += nr;
 	}
-}
-
-// zband_t_sum: y(j) = beta·y(j) + alpha·Σ_g part of column j over the
-// partials of zband_t_rows or zhemv_rows that hold it, a work-item per
-// column (as level2.cl's band_t_sum, no test inside the loop).
-__kernel void zband_t_sum(int m, int n, int kl, int ku, int rb, int pw, real are, real aim,
-                          __global const real2* part, real bre, real bim, __global real2* y, long offy, int incy) {
-	const int j = get_global_id(0);
-	if (j >= n) {
-		return;
-	}
-	const long iy = offy + (long)j * incy;
-	real2 r = zbeta_y(bre, bim, y, iy);
-	if (m > 0 && j - ku <= m - 1) {
-		const int from = j - ku - rb + 1;
-		const int glo = from <= 0 ? 0 : (from + rb - 1) / rb;
-		const int ghi = min((m - 1) / rb, (j + kl) / rb);
-		real2 s = (real2)(0, 0);
-		for (int g = glo; g <= ghi; g++) {
-			s += part[(long)g * pw + j - (g * rb - kl)];
-		}
-		r += zmul((real2)(are, aim), s);
-	}
-	y[iy] = r;
+	zband_t_last(one, ticket, n, n, kl, ku, rb, pw, are, aim, part, bre, bim, y, offy, incy);
 }
 
 // zscale_y: y(i) = beta·y(i), or 0 when beta == 0 (the alpha == 0 case of

@@ -643,24 +643,6 @@ static inline void gemv_t_cols8(int m, int n, int nb, real alpha, __global const
 	}
 }
 
-// One launch on CPU devices (one != 0): gemv_t_rows, band_t_rows and
-// sym_rows then also do the work of the launch that adds their partials
-// (gemv_t_sum, band_t_sum). Their work-groups are of one work-item. Each,
-// once its partial is written, takes a ticket; the one that takes the last
-// ticket of the launch (every other partial is written by then: a CPU
-// device's memory is the host's, which the engine's choice of one launch
-// requires) adds the partials into y and puts the counter back to 0 for the
-// next launch. The counter is the engine queue's one-pass ticket
-// (level1.cl's _one kernels share it); launches on one in-order queue never
-// overlap. With one == 0 the ticket is not touched.
-static inline int l2_last(int one, volatile __global uint* ticket) {
-	if (!one) {
-		return 0;
-	}
-	mem_fence(CLK_GLOBAL_MEM_FENCE);
-	return atomic_inc(ticket) == (uint)get_num_groups(0) - 1;
-}
-
 // gemv_t_rows: the transposed product's partial sums on CPU devices, in
 // the axpy orientation: work-item g takes rows [g·rb, min(m, (g+1)·rb)) of
 // the dense m×n A and adds x(i)·A(i, :) for each into part[g·n …], eight

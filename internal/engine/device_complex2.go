@@ -110,7 +110,8 @@ func CxMVOnDevice[R Real](c *Call, d CxMat, a *cl.Buffer, nout int, are, aim R, 
 
 // zgemvCPU enqueues y = alpha·op(A)·x + beta·y for the dense general
 // descriptor d on a CPU device: zgemv_rows for A; for Aᵀ and Aᴴ
-// zgemv_t_rows over the row blocks of cpuRowBlocks, then zgemv_t_sum.
+// zgemv_t_rows over the row blocks of cpuRowBlocks, then zgemv_t_sum (or
+// zgemv_t_rows' last work-item, l2OneTicket).
 func zgemvCPU[R Real](c *Call, d CxMat, a *cl.Buffer, are, aim R, x *cl.Buffer, offX, incX int, bre, bim R, y *cl.Buffer, offY, incY int) {
 	xv := []any{x, int64(offX), int32(incX)}
 	yv := []any{bre, bim, y, int64(offY), int32(incY)}
@@ -123,9 +124,20 @@ func zgemvCPU[R Real](c *Call, d CxMat, a *cl.Buffer, are, aim R, x *cl.Buffer, 
 	nb, rb := cpuRowBlocks(c, d.m)
 	part := Alloc[R](c, 2*nb*d.n)
 	head := []any{int32(d.m), int32(d.n), int32(rb), l2bool(d.conj), a, int32(d.Lda)}
-	c.Run(c.Kernel(cxL2File, "zgemv_t_rows"), []int{nb}, []int{1}, slices.Concat(head, xv, []any{part})...)
-	c.Run(c.Kernel(cxL2File, "zgemv_t_sum"), []int{Groups(d.n, l2CPUGroup)}, []int{l2CPUGroup},
-		slices.Concat([]any{int32(d.m), int32(d.n), int32(nb), are, aim, part}, yv)...)
+	one, tail := cxOneLaunch(c, part, are, aim, bre, bim, y, offY, incY)
+	c.Run(c.Kernel(cxL2File, "zgemv_t_rows"), []int{nb}, []int{1}, slices.Concat(head, xv, []any{part}, tail)...)
+	if !one {
+		c.Run(c.Kernel(cxL2File, "zgemv_t_sum"), []int{Groups(d.n, l2CPUGroup)}, []int{l2CPUGroup},
+			slices.Concat([]any{int32(d.m), int32(d.n), int32(nb), are, aim, part}, yv)...)
+	}
+}
+
+// cxOneLaunch is l2OneLaunch for complex_level2.cl's kernels: whether
+// they add their partials in their last work-item, and their last
+// arguments (one, the ticket, alpha, beta and y).
+func cxOneLaunch[R Real](c *Call, part *cl.Buffer, are, aim, bre, bim R, y *cl.Buffer, offY, incY int) (bool, []any) {
+	one, ticket := l2OneTicket(c, part)
+	return one, []any{l2bool(one), ticket, are, aim, bre, bim, y, int64(offY), int32(incY)}
 }
 
 // cxBandCPU enqueues y = alpha·M·x + beta·y on a CPU device for every
@@ -133,7 +145,7 @@ func zgemvCPU[R Real](c *Call, d CxMat, a *cl.Buffer, are, aim R, x *cl.Buffer, 
 // walked contiguously: zband_rows for op(A) = A; otherwise partial sums
 // per block of rows (cpuRowBlocks) by zband_t_rows (Aᵀ, Aᴴ) or zhemv_rows
 // (Hermitian: each stored row for its row and its column), added by
-// zband_t_sum.
+// zband_t_sum (or their last work-item, l2OneTicket).
 func cxBandCPU[R Real](c *Call, d CxMat, a *cl.Buffer, are, aim R, x *cl.Buffer, offX, incX int, bre, bim R, y *cl.Buffer, offY, incY int) {
 	t := d.cpuBand()
 	xv := []any{x, int64(offX), int32(incX)}
@@ -148,16 +160,19 @@ func cxBandCPU[R Real](c *Call, d CxMat, a *cl.Buffer, are, aim R, x *cl.Buffer,
 	pw := rb + t.kl + t.ku
 	part := Alloc[R](c, 2*nb*pw)
 	blocks := []any{int32(rb), int32(pw)}
+	one, tail := cxOneLaunch(c, part, are, aim, bre, bim, y, offY, incY)
 	if d.kind == l2KindSymmetric {
 		c.Run(c.Kernel(cxL2File, "zhemv_rows"), []int{nb}, []int{1},
 			slices.Concat([]any{int32(t.storage), l2bool(t.upper), int32(t.n), int32(t.kl), int32(t.ku)}, blocks,
-				[]any{a, int32(d.Lda)}, xv, []any{part})...)
+				[]any{a, int32(d.Lda)}, xv, []any{part}, tail)...)
 	} else {
 		c.Run(c.Kernel(cxL2File, "zband_t_rows"), []int{nb}, []int{1},
-			slices.Concat(band, blocks, []any{l2bool(t.unit), l2bool(d.conj), a, int32(d.Lda)}, xv, []any{part})...)
+			slices.Concat(band, blocks, []any{l2bool(t.unit), l2bool(d.conj), a, int32(d.Lda)}, xv, []any{part}, tail)...)
 	}
-	c.Run(c.Kernel(cxL2File, "zband_t_sum"), []int{Groups(t.n, l2CPUGroup)}, []int{l2CPUGroup},
-		slices.Concat([]any{int32(t.m), int32(t.n), int32(t.kl), int32(t.ku)}, blocks, []any{are, aim, part}, yv)...)
+	if !one {
+		c.Run(c.Kernel(cxL2File, "zband_t_sum"), []int{Groups(t.n, l2CPUGroup)}, []int{l2CPUGroup},
+			slices.Concat([]any{int32(t.m), int32(t.n), int32(t.kl), int32(t.ku)}, blocks, []any{are, aim, part}, yv)...)
+	}
 }
 
 // cxStreamOp is symv_stream's complex product for d on GPUs: the

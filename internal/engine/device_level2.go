@@ -626,19 +626,26 @@ func bandTSum[T Real](c *Call, t cpuBand, rb, pw int, alpha T, part *cl.Buffer, 
 
 // l2OneLaunch reports whether the CPU kernels that make partial sums
 // (gemv_t_rows, band_t_rows, sym_rows) also add them, in their last
-// work-item, saving the launch of gemv_t_sum or band_t_sum: as the GPUs'
-// transposed products, where gemvTOne says so (the engine's queue, and
-// the launch setting or the tuning entry's OneLaunchL2, which a CPU
-// device's entry sets only where its work-groups see each other's
-// writes). It returns the kernels' last arguments: one, the ticket
-// counter (the queue's one-pass ticket, or part as a stand-in that the
-// kernel does not touch), alpha, beta and y.
+// work-item, saving the launch of gemv_t_sum or band_t_sum (l2OneTicket),
+// and returns the kernels' last arguments: one, the ticket, alpha, beta
+// and y.
 func l2OneLaunch[T Real](c *Call, part *cl.Buffer, alpha, beta T, y *cl.Buffer, offY, incY int) (bool, []any) {
-	one, ticket := gemvTOne(c, c.E.GemvT), part
-	if one {
-		ticket = c.E.l1Ticket(c)
-	}
+	one, ticket := l2OneTicket(c, part)
 	return one, []any{l2bool(one), ticket, alpha, beta, y, int32(offY), int32(incY)}
+}
+
+// l2OneTicket reports whether the CPU kernels that make partial sums by
+// blocks of rows (level2.cl's and complex_level2.cl's) add them in their
+// last work-item: as the GPUs' transposed products, where gemvTOne says so
+// (the engine's queue, and the launch setting or the tuning entry's
+// OneLaunchL2, which a CPU device's entry sets only where its work-groups
+// see each other's writes). The ticket is the queue's one-pass counter,
+// or part as a stand-in that the kernels do not touch.
+func l2OneTicket(c *Call, part *cl.Buffer) (bool, *cl.Buffer) {
+	if !gemvTOne(c, c.E.GemvT) {
+		return false, part
+	}
+	return true, c.E.l1Ticket(c)
 }
 
 // gemvTRowsCPU enqueues y = alpha·Aᵀ·x + beta·y for the dense m×n A on a
