@@ -381,13 +381,11 @@ func cxTri[T Element](op string, solve bool, ul blas.Uplo, tA blas.Transpose, di
 		})
 		return finishAsync(c)
 	}
-	tmp := eng.Alloc[T](c, n)
 	zenq[T](func() {
-		eng.CxMVOnDevice(c, d, dm.buf, n, float32(1), 0, x.st.buf, x.off, x.inc, 0, 0, tmp, 0, 1)
+		eng.CxTrmvThroughScratch[float32](c, d, dm.buf, n, x.st.buf, x.off, x.inc)
 	}, func() {
-		eng.CxMVOnDevice(c, d, dm.buf, n, float64(1), 0, x.st.buf, x.off, x.inc, 0, 0, tmp, 0, 1)
+		eng.CxTrmvThroughScratch[float64](c, d, dm.buf, n, x.st.buf, x.off, x.inc)
 	})
-	eng.CxCopyOnDevice(c, n, tmp, 0, 1, x.st.buf, x.off, x.inc)
 	return finishAsync(c)
 }
 

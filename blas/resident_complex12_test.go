@@ -7,14 +7,26 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/blas"
+
+	eng "github.com/gocompute/opencl/internal/engine"
 )
 
 // TestResidentComplexL12 runs the resident level 1 and 2 operations on
 // complex128 views (vectors with an offset and increment 2, matrices at an
 // offset with a padded stride) against gonum's Z routines, and Dot and
 // Gemv on complex64 ones.
-func TestResidentComplexL12(t *testing.T) {
-	impl := newTestImpl(t)
+func TestResidentComplexL12(t *testing.T) { residentComplexL12(t, newTestImpl(t)) }
+
+// TestResidentComplexL12TwoLaunches is TestResidentComplexL12 with the
+// partial sums and TRMV's copy over x in launches of their own (the
+// engine's GemvT.Launches = 2), where PoCL takes one launch.
+func TestResidentComplexL12TwoLaunches(t *testing.T) {
+	impl, e := privateImpl(t, nil)
+	e.GemvT = eng.GemvTShape{Launches: 2}
+	residentComplexL12(t, impl)
+}
+
+func residentComplexL12(t *testing.T, impl *Implementation) {
 	rnd := rand.New(rand.NewPCG(12, 13))
 	const m, n = 13, 9
 	z := func(l int) []complex128 {

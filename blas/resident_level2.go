@@ -259,9 +259,7 @@ func triOp[T float32 | float64](c *eng.Call, d eng.L2Mat, a *Matrix[T], ap *Vect
 	} else if eng.TrmvInPlace(c, d) {
 		eng.L2trmvOnDevice[T](c, d, dm.buf, n, x.st.buf, x.off, x.inc, x.st.buf, x.off, x.inc)
 	} else {
-		tmp := eng.Alloc[T](c, n)
-		eng.L2trmvOnDevice[T](c, d, dm.buf, n, x.st.buf, x.off, x.inc, tmp, 0, 1)
-		eng.CopyOnDevice[T](c, n, tmp, 0, 1, x.st.buf, x.off, x.inc)
+		eng.L2trmvThroughScratch[T](c, d, dm.buf, n, x.st.buf, x.off, x.inc)
 	}
 	return finishAsync(c)
 }

@@ -403,6 +403,17 @@ func TestResidentLevel2(t *testing.T) {
 	t.Run("float32", func(t *testing.T) { residentLevel2[float32](t, newTestImpl(t)) })
 }
 
+// TestResidentLevel2TwoLaunches is TestResidentLevel2 with the partial
+// sums of the transposed and symmetric products, and TRMV's copy over x,
+// in launches of their own (the engine's GemvT.Launches = 2), where CPU
+// devices whose entry sets one_launch_l2 (PoCL's) take one launch.
+func TestResidentLevel2TwoLaunches(t *testing.T) {
+	impl, e := privateImpl(t, nil)
+	e.GemvT = eng.GemvTShape{Launches: 2}
+	t.Run("float64", func(t *testing.T) { residentLevel2[float64](t, impl) })
+	t.Run("float32", func(t *testing.T) { residentLevel2[float32](t, impl) })
+}
+
 func residentLevel2[T float32 | float64](t *testing.T, impl *Implementation) {
 	rnd := rand.New(rand.NewPCG(12, uint64(eng.PrecisionOf[T]())))
 	// (m, n, view row offset, view column offset, vector offset, inc)

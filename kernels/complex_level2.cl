@@ -438,20 +438,10 @@ static inline void zrows4_dot(__global const real2* r0, __global const real2* r1
 	}
 }
 
-// zband_rows: y(i) = beta·y(i) + alpha·Σ_c A(i,c)·x(c) over row i's stored
-// columns, the diagonal taken as 1 (unit): GBMV, TRMV, TBMV and TPMV with
-// A. A work-item takes four rows, which in dense storage share one pass
-// over the columns they all store (zrows4_dot) when x is contiguous; the
-// rest of each row, and every row elsewhere (band and packed rows start
-// at different offsets from a line boundary, as in level2.cl's band_rows),
-// by zrow_dot.
-__kernel void zband_rows(int storage, int upper, int m, int n, int kl, int ku, int unit, real are, real aim,
-                         __global const real2* a, int lda, __global const real2* x, long offx, int incx,
-                         real bre, real bim, __global real2* y, long offy, int incy) {
-	const int i = spread_id(triangle(m, n, kl, ku)) * 4;
-	if (i >= m) {
-		return;
-	}
+// zband_rows4 is zband_rows' work for rows i to min(i + 4, m) − 1.
+static inline void zband_rows4(int storage, int upper, int m, int n, int kl, int ku, int unit, real are, real aim,
+                               __global const real2* a, int lda, __global const real2* x, long offx, int incx,
+                               real bre, real bim, __global real2* y, long offy, int incy, int i) {
 	const int nr = min(4, m - i);
 	__global const real2* r[4];
 	for (int q = 0; q < 4; q++) {
@@ -475,6 +465,30 @@ __kernel void zband_rows(int storage, int upper, int m, int n, int kl, int ku, i
 			v += zmul((real2)(are, aim), s[q]);
 		}
 		y[iy] = v;
+	}
+}
+
+// zband_rows: y(i) = beta·y(i) + alpha·Σ_c A(i,c)·x(c) over row i's stored
+// columns, the diagonal taken as 1 (unit): GBMV, TRMV, TBMV and TPMV with
+// A. A work-item takes four rows, which in dense storage share one pass
+// over the columns they all store (zrows4_dot) when x is contiguous; the
+// rest of each row, and every row elsewhere (band and packed rows start
+// at different offsets from a line boundary, as in level2.cl's band_rows),
+// by zrow_dot. With one, as level2.cl's band_rows: y is contiguous
+// scratch, which the work-item that takes the last ticket copies to dst.
+__kernel void zband_rows(int storage, int upper, int m, int n, int kl, int ku, int unit, real are, real aim,
+                         __global const real2* a, int lda, __global const real2* x, long offx, int incx,
+                         real bre, real bim, __global real2* y, long offy, int incy,
+                         int one, __global uint* ticket, __global real2* dst, long offd, int incd) {
+	const int i = spread_id(triangle(m, n, kl, ku)) * 4;
+	if (i < m) {
+		zband_rows4(storage, upper, m, n, kl, ku, unit, are, aim, a, lda, x, offx, incx, bre, bim, y, offy, incy, i);
+	}
+	if (l2_last(one, ticket)) {
+		for (int k = 0; k < m; k++) {
+			dst[offd + (long)k * incd] = y[offy + k];
+		}
+		atomic_xchg(ticket, 0u);
 	}
 }
 

@@ -723,21 +723,10 @@ static inline real band_row_dot(__global const real* row, int unit, int i, int l
 	return s;
 }
 
-// band_rows: y(i) = b(i) + alpha·Σ_j A(i,j)·x(j) over row i's stored
-// columns for a band or a triangle in dense or packed storage (as
-// band_t_rows takes them), with b = beta·y(i) (0 when beta == 0) and the
-// diagonal taken as 1 (unit): GBMV, TRMV and TBMV. A work-item takes four
-// rows, which in dense storage share one pass over the columns they all
-// store (x read once for the four) when x is contiguous; the rest of each
-// row, and every row elsewhere, by row_dot.
-__kernel void band_rows(int storage, int upper, int m, int n, int kl, int ku, int unit, real alpha,
-                        __global const real* a, int lda,
-                        __global const real* x, int offx, int incx,
-                        real beta, __global real* y, int offy, int incy) {
-	const int i = spread_id(triangle(m, n, kl, ku)) * 4;
-	if (i >= m) {
-		return;
-	}
+// band_rows4 is band_rows' work for rows i to min(i + 4, m) − 1.
+static inline void band_rows4(int storage, int upper, int m, int n, int kl, int ku, int unit, real alpha,
+                              __global const real* a, int lda, __global const real* x, int offx, int incx,
+                              real beta, __global real* y, int offy, int incy, int i) {
 	const int nr = min(4, m - i);
 	__global const real* r[4];
 	real s[4] = {0, 0, 0, 0};
@@ -788,6 +777,33 @@ __kernel void band_rows(int storage, int upper, int m, int n, int kl, int ku, in
 			v += alpha * s[q];
 		}
 		y[iy] = v;
+	}
+}
+
+// band_rows: y(i) = b(i) + alpha·Σ_j A(i,j)·x(j) over row i's stored
+// columns for a band or a triangle in dense or packed storage (as
+// band_t_rows takes them), with b = beta·y(i) (0 when beta == 0) and the
+// diagonal taken as 1 (unit): GBMV, TRMV and TBMV. A work-item takes four
+// rows, which in dense storage share one pass over the columns they all
+// store (x read once for the four) when x is contiguous; the rest of each
+// row, and every row elsewhere, by row_dot. With one (work-groups of one
+// work-item, l2_last), y is scratch, contiguous, and the work-item that
+// takes the launch's last ticket copies it to dst: TRMV and TBMV in place
+// in one launch, where every row has read x before x is written.
+__kernel void band_rows(int storage, int upper, int m, int n, int kl, int ku, int unit, real alpha,
+                        __global const real* a, int lda,
+                        __global const real* x, int offx, int incx,
+                        real beta, __global real* y, int offy, int incy,
+                        int one, __global uint* ticket, __global real* dst, int offd, int incd) {
+	const int i = spread_id(triangle(m, n, kl, ku)) * 4;
+	if (i < m) {
+		band_rows4(storage, upper, m, n, kl, ku, unit, alpha, a, lda, x, offx, incx, beta, y, offy, incy, i);
+	}
+	if (l2_last(one, ticket)) {
+		for (int k = 0; k < m; k++) {
+			dst[offd + (long)k * incd] = y[offy + k];
+		}
+		atomic_xchg(ticket, 0u);
 	}
 }
 

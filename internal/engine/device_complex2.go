@@ -153,7 +153,8 @@ func cxBandCPU[R Real](c *Call, d CxMat, a *cl.Buffer, are, aim R, x *cl.Buffer,
 	band := []any{int32(t.storage), l2bool(t.upper), int32(t.m), int32(t.n), int32(t.kl), int32(t.ku)}
 	if d.kind != l2KindSymmetric && !d.trans {
 		c.Run(c.Kernel(cxL2File, "zband_rows"), []int{Groups(L3CeilDiv(t.m, 4), l2CPUGroup/4)}, []int{l2CPUGroup / 4},
-			slices.Concat(band, []any{l2bool(t.unit), are, aim, a, int32(d.Lda)}, xv, yv)...)
+			slices.Concat(band, []any{l2bool(t.unit), are, aim, a, int32(d.Lda)}, xv, yv,
+				[]any{int32(0), y, y, int64(0), int32(0)})...) // no copy: y stands in for the ticket and dst
 		return
 	}
 	nb, rb := cpuRowBlocks(c, t.m)
@@ -173,6 +174,31 @@ func cxBandCPU[R Real](c *Call, d CxMat, a *cl.Buffer, are, aim R, x *cl.Buffer,
 		c.Run(c.Kernel(cxL2File, "zband_t_sum"), []int{Groups(t.n, l2CPUGroup)}, []int{l2CPUGroup},
 			slices.Concat([]any{int32(t.m), int32(t.n), int32(t.kl), int32(t.ku)}, blocks, []any{are, aim, part}, yv)...)
 	}
+}
+
+// CxTrmvThroughScratch is L2trmvThroughScratch for the complex triangular
+// descriptor d (R the parts' type): op(A)·x into scratch, then over x. On
+// CPU devices with A (zband_rows) and one launch (l2OneTicket) the
+// work-item that takes zband_rows' last ticket copies the scratch over x;
+// elsewhere CxCopyOnDevice does, in a launch of its own.
+func CxTrmvThroughScratch[R Real](c *Call, d CxMat, a *cl.Buffer, n int, x *cl.Buffer, offX, incX int) {
+	tmp := Alloc[R](c, 2*n)
+	if L2OnCPU(c) && d.kind == l2KindTriangular && !d.trans {
+		if one, ticket := l2OneTicket(c, tmp); one {
+			if !d.fits() || !l2fits(n, incX, offX) {
+				c.Fail(errL2TooLarge)
+				return
+			}
+			t := d.cpuBand()
+			c.Run(c.Kernel(cxL2File, "zband_rows"), []int{L3CeilDiv(t.m, 4)}, []int{1},
+				int32(t.storage), l2bool(t.upper), int32(t.m), int32(t.n), int32(t.kl), int32(t.ku), l2bool(t.unit),
+				R(1), R(0), a, int32(d.Lda), x, int64(offX), int32(incX), R(0), R(0), tmp, int64(0), int32(1),
+				int32(1), ticket, x, int64(offX), int32(incX))
+			return
+		}
+	}
+	CxMVOnDevice(c, d, a, n, R(1), 0, x, offX, incX, 0, 0, tmp, 0, 1)
+	CxCopyOnDevice(c, n, tmp, 0, 1, x, offX, incX)
 }
 
 // cxStreamOp is symv_stream's complex product for d on GPUs: the

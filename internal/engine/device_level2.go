@@ -223,9 +223,10 @@ func L2trmvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.Buffer,
 
 // TrmvInPlace reports whether the triangular product of descriptor d
 // (real, or a complex one's L2Mat) may write op(A)·x over x itself on call
-// c's device: on CPU devices the transposed products add every row
-// block's partial sums in one launch, and the launch after it, which
-// writes the output, reads none of x.
+// c's device: on CPU devices the transposed products make every row
+// block's partial sums first, and what writes the output (a launch of its
+// own, or the last work-item of the same launch, once every other has
+// taken its ticket) reads none of x.
 func TrmvInPlace(c *Call, d L2Mat) bool {
 	return L2OnCPU(c) && d.trans && (d.storage == L2Band || d.cpuTriangle(c))
 }
@@ -578,8 +579,39 @@ type cpuBand struct {
 // l2CPUGroup rows.
 func rowsCPU[T Real](c *Call, t cpuBand, a *cl.Buffer, lda int, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
 	c.Run(c.Kernel(l2File, "band_rows"), []int{Groups(L3CeilDiv(t.m, 4), l2CPUGroup/4)}, []int{l2CPUGroup / 4},
-		int32(t.storage), l2bool(t.upper), int32(t.m), int32(t.n), int32(t.kl), int32(t.ku), l2bool(t.unit), alpha,
-		a, int32(lda), x, int32(offX), int32(incX), beta, y, int32(offY), int32(incY))
+		slices.Concat(bandRowsArgs(t, a, lda, alpha, x, offX, incX, beta, y, offY, incY),
+			[]any{int32(0), y, y, int32(0), int32(0)})...) // no copy: y stands in for the ticket and dst
+}
+
+// bandRowsArgs is band_rows' arguments but its copy's (one, ticket, dst).
+func bandRowsArgs[T Real](t cpuBand, a *cl.Buffer, lda int, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) []any {
+	return []any{int32(t.storage), l2bool(t.upper), int32(t.m), int32(t.n), int32(t.kl), int32(t.ku), l2bool(t.unit), alpha,
+		a, int32(lda), x, int32(offX), int32(incX), beta, y, int32(offY), int32(incY)}
+}
+
+// L2trmvThroughScratch enqueues x = M·x for the n×n triangular descriptor
+// d stored in a where TrmvInPlace does not allow it (every row of M·x
+// reads x): M·x into scratch, then over x. On CPU devices that take
+// M's rows by band_rows, with one launch (l2OneTicket) the work-item that
+// takes band_rows' last ticket copies the scratch over x, after every row
+// has read x; elsewhere CopyOnDevice does, in a launch of its own.
+func L2trmvThroughScratch[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.Buffer, offX, incX int) {
+	tmp := Alloc[T](c, n)
+	if !d.trans && (d.cpuTriangle(c) || L2OnCPU(c) && d.storage == L2Band) {
+		if one, ticket := l2OneTicket(c, tmp); one {
+			if !d.fits() || !l2fits(n, incX, offX) {
+				c.Fail(errL2TooLarge)
+				return
+			}
+			t := d.cpuBand()
+			c.Run(c.Kernel(l2File, "band_rows"), []int{L3CeilDiv(t.m, 4)}, []int{1},
+				slices.Concat(bandRowsArgs(t, a, d.Lda, T(1), x, offX, incX, T(0), tmp, 0, 1),
+					[]any{int32(1), ticket, x, int32(offX), int32(incX)})...)
+			return
+		}
+	}
+	L2trmvOnDevice[T](c, d, a, n, x, offX, incX, tmp, 0, 1)
+	CopyOnDevice[T](c, n, tmp, 0, 1, x, offX, incX)
 }
 
 // triColsCPU enqueues y = b + alpha·Aᵀ·x over A's stored elements as t
