@@ -109,12 +109,13 @@ void argmax_local(__local real* lmax, __local int* lidx, real best, int bidx) {
 // One launch on CPU devices (one != 0): the kernels that make partial
 // sums by blocks of rows (level2.cl's gemv_t_rows, band_t_rows, sym_rows
 // and complex_level2.cl's twins) then also do the work of the launch that
-// adds them (gemv_t_sum, band_t_sum and theirs). Their work-groups are of
-// one work-item. Each, once its partial is written, takes a ticket; the
-// one that takes the last ticket of the launch (every other partial is
+// adds them (gemv_t_sum, band_t_sum and theirs), and band_rows copies its
+// scratch output over x. Each work-group, once its share is written (its
+// work-items behind a barrier where there are several), takes a ticket;
+// the one that takes the last ticket of the launch (every other share is
 // written by then: a CPU device's memory is the host's, which the
-// engine's choice of one launch requires) adds the partials into y and
-// puts the counter back to 0 for the next launch. The counter is the
+// engine's choice of one launch requires) adds the partials into y, or
+// copies, and puts the counter back to 0 for the next launch. The counter is the
 // engine queue's one-pass ticket (level1.cl's _one kernels share it);
 // launches on one in-order queue never overlap. With one == 0 the ticket
 // is not touched.

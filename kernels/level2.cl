@@ -786,10 +786,10 @@ static inline void band_rows4(int storage, int upper, int m, int n, int kl, int 
 // diagonal taken as 1 (unit): GBMV, TRMV and TBMV. A work-item takes four
 // rows, which in dense storage share one pass over the columns they all
 // store (x read once for the four) when x is contiguous; the rest of each
-// row, and every row elsewhere, by row_dot. With one (work-groups of one
-// work-item, l2_last), y is scratch, contiguous, and the work-item that
-// takes the launch's last ticket copies it to dst: TRMV and TBMV in place
-// in one launch, where every row has read x before x is written.
+// row, and every row elsewhere, by row_dot. With one (l2_last), y is
+// scratch, contiguous, and the work-item that takes the launch's last
+// ticket copies it to dst: TRMV, TBMV and TPMV in place in one launch,
+// where every row has read x before x is written.
 __kernel void band_rows(int storage, int upper, int m, int n, int kl, int ku, int unit, real alpha,
                         __global const real* a, int lda,
                         __global const real* x, int offx, int incx,
@@ -799,7 +799,11 @@ __kernel void band_rows(int storage, int upper, int m, int n, int kl, int ku, in
 	if (i < m) {
 		band_rows4(storage, upper, m, n, kl, ku, unit, alpha, a, lda, x, offx, incx, beta, y, offy, incy, i);
 	}
-	if (l2_last(one, ticket)) {
+	// Every work-item of the group has written its rows before the
+	// group's ticket (the barrier is outside the branch on one, which is
+	// the same for all of them).
+	barrier(CLK_GLOBAL_MEM_FENCE);
+	if (get_local_id(0) == 0 && l2_last(one, ticket)) {
 		for (int k = 0; k < m; k++) {
 			dst[offd + (long)k * incd] = y[offy + k];
 		}

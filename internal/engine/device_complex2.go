@@ -190,7 +190,7 @@ func CxTrmvThroughScratch[R Real](c *Call, d CxMat, a *cl.Buffer, n int, x *cl.B
 				return
 			}
 			t := d.cpuBand()
-			c.Run(c.Kernel(cxL2File, "zband_rows"), []int{L3CeilDiv(t.m, 4)}, []int{1},
+			c.Run(c.Kernel(cxL2File, "zband_rows"), []int{Groups(L3CeilDiv(t.m, 4), l2CPUGroup/4)}, []int{l2CPUGroup / 4},
 				int32(t.storage), l2bool(t.upper), int32(t.m), int32(t.n), int32(t.kl), int32(t.ku), l2bool(t.unit),
 				R(1), R(0), a, int32(d.Lda), x, int64(offX), int32(incX), R(0), R(0), tmp, int64(0), int32(1),
 				int32(1), ticket, x, int64(offX), int32(incX))

@@ -604,7 +604,7 @@ func L2trmvThroughScratch[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.B
 				return
 			}
 			t := d.cpuBand()
-			c.Run(c.Kernel(l2File, "band_rows"), []int{L3CeilDiv(t.m, 4)}, []int{1},
+			c.Run(c.Kernel(l2File, "band_rows"), []int{Groups(L3CeilDiv(t.m, 4), l2CPUGroup/4)}, []int{l2CPUGroup / 4},
 				slices.Concat(bandRowsArgs(t, a, d.Lda, T(1), x, offX, incX, T(0), tmp, 0, 1),
 					[]any{int32(1), ticket, x, int32(offX), int32(incX)})...)
 			return
