@@ -475,7 +475,7 @@ static inline void zband_rows4(int storage, int upper, int m, int n, int kl, int
 // rest of each row, and every row elsewhere (band and packed rows start
 // at different offsets from a line boundary, as in level2.cl's band_rows),
 // by zrow_dot. With one, as level2.cl's band_rows: y is contiguous
-// scratch, which the work-item that takes the last ticket copies to dst.
+// scratch, which the work-group that takes the last ticket copies to dst.
 __kernel void zband_rows(int storage, int upper, int m, int n, int kl, int ku, int unit, real are, real aim,
                          __global const real2* a, int lda, __global const real2* x, long offx, int incx,
                          real bre, real bim, __global real2* y, long offy, int incy,

@@ -649,9 +649,10 @@ static inline void gemv_t_cols8(int m, int n, int nb, real alpha, __global const
 // rows at a time (then four, then one), so that it reads A's rows whole
 // and in order (a prefetcher's stream) and its partial row stays in
 // cache, loaded and stored once for eight rows; gemv_t_sum then adds the
-// partial rows, or with one the last work-item does (l2_last). gemv_cols instead walks down A a row apart per load, a
-// new page every row once rows are a page long. part is the engine's
-// scratch, apart from a and x (restrict: its stores cannot change them).
+// partial rows, or with one the last work-item does (l2_last). gemv_cols
+// instead walks down A a row apart per load, a new page every row once
+// rows are a page long. part is the engine's scratch, apart from a and x
+// (restrict: its stores cannot change them).
 __kernel void gemv_t_rows(int m, int n, int rb, __global const real* restrict a, int lda,
                           __global const real* restrict x, int offx, int incx, __global real* restrict part,
                           int one, __global uint* ticket, real alpha, real beta, __global real* y, int offy,
@@ -787,9 +788,9 @@ static inline void band_rows4(int storage, int upper, int m, int n, int kl, int 
 // rows, which in dense storage share one pass over the columns they all
 // store (x read once for the four) when x is contiguous; the rest of each
 // row, and every row elsewhere, by row_dot. With one (l2_last), y is
-// scratch, contiguous, and the work-item that takes the launch's last
-// ticket copies it to dst: TRMV, TBMV and TPMV in place in one launch,
-// where every row has read x before x is written.
+// scratch, contiguous, and work-item 0 of the work-group that takes the
+// launch's last ticket copies it to dst: TRMV, TBMV and TPMV in place in
+// one launch, where every row has read x before x is written.
 __kernel void band_rows(int storage, int upper, int m, int n, int kl, int ku, int unit, real alpha,
                         __global const real* a, int lda,
                         __global const real* x, int offx, int incx,
@@ -951,9 +952,9 @@ __kernel void band_t_rows(int storage, int upper, int m, int n, int kl, int ku, 
 // takes rows [g·rb, min(n, (g+1)·rb)); for row i it adds x(i)·A(i, j) into
 // p[j] for its stored j ≠ i (the column sums of the triangle not stored)
 // and Σ_j A(i, j)·x(j) over its stored j into p[i] (its row). band_t_sum
-// (or with one band_t_last) then gives y = beta·y + alpha·Σ partials. Four rows at a time share one
-// pass over the columns they all store, so that the partial is read and
-// written once per four elements of A.
+// (or with one band_t_last) then gives y = beta·y + alpha·Σ partials.
+// Four rows at a time share one pass over the columns they all store, so
+// that the partial is read and written once per four elements of A.
 __kernel void sym_rows(int storage, int upper, int n, int kl, int ku, int rb, int pw,
                        __global const real* a, int lda,
                        __global const real* x, int offx, int incx, __global real* part,
