@@ -126,3 +126,18 @@ static inline int l2_last(int one, volatile __global uint* ticket) {
 	mem_fence(CLK_GLOBAL_MEM_FENCE);
 	return atomic_inc(ticket) == (uint)get_num_groups(0) - 1;
 }
+
+// L2_COPY_LAST ends band_rows and zband_rows: with one, work-item 0 of the
+// work-group that takes the launch's last ticket copies the m elements of
+// the contiguous scratch y from offy to dst (from offd, a stride of incd)
+// and puts the counter back. The barrier, outside the branch on one (the
+// same for every work-item), has the group's rows written before its
+// ticket.
+#define L2_COPY_LAST(one, ticket, m, y, offy, dst, offd, incd)                      \
+	barrier(CLK_GLOBAL_MEM_FENCE);                                                 \
+	if (get_local_id(0) == 0 && l2_last(one, ticket)) {                            \
+		for (int k_ = 0; k_ < (m); k_++) {                                         \
+			(dst)[(offd) + (long)k_ * (incd)] = (y)[(offy) + k_];              \
+		}                                                                          \
+		atomic_xchg(ticket, 0u);                                                   \
+	}

@@ -484,16 +484,7 @@ __kernel void zband_rows(int storage, int upper, int m, int n, int kl, int ku, i
 	if (i < m) {
 		zband_rows4(storage, upper, m, n, kl, ku, unit, are, aim, a, lda, x, offx, incx, bre, bim, y, offy, incy, i);
 	}
-	// Every work-item of the group has written its rows before the
-	// group's ticket (the barrier is outside the branch on one, which is
-	// the same for all of them).
-	barrier(CLK_GLOBAL_MEM_FENCE);
-	if (get_local_id(0) == 0 && l2_last(one, ticket)) {
-		for (int k = 0; k < m; k++) {
-			dst[offd + (long)k * incd] = y[offy + k];
-		}
-		atomic_xchg(ticket, 0u);
-	}
+	L2_COPY_LAST(one, ticket, m, y, offy, dst, offd, incd)
 }
 
 // zband_part is row block g's partial of zband_t_rows and zhemv_rows, as

@@ -800,16 +800,7 @@ __kernel void band_rows(int storage, int upper, int m, int n, int kl, int ku, in
 	if (i < m) {
 		band_rows4(storage, upper, m, n, kl, ku, unit, alpha, a, lda, x, offx, incx, beta, y, offy, incy, i);
 	}
-	// Every work-item of the group has written its rows before the
-	// group's ticket (the barrier is outside the branch on one, which is
-	// the same for all of them).
-	barrier(CLK_GLOBAL_MEM_FENCE);
-	if (get_local_id(0) == 0 && l2_last(one, ticket)) {
-		for (int k = 0; k < m; k++) {
-			dst[offd + (long)k * incd] = y[offy + k];
-		}
-		atomic_xchg(ticket, 0u);
-	}
+	L2_COPY_LAST(one, ticket, m, y, offy, dst, offd, incd)
 }
 
 // band_part is row block g's partial of band_t_rows and sym_rows, rows
