@@ -252,6 +252,142 @@ __kernel void tri_solve_seq(int storage, int upper, int k, int trans, int unit, 
 	}
 }
 
+// tri_solve_flow is tri_solve_seq for dense and packed triangles spread over
+// the launch's work-groups of one work-item, for CPU devices whose
+// work-groups run side by side and see each other's writes (the engine's
+// one-launch setting). The solve's steps (the rows of op(A) in the order
+// they are solved) go in blocks of FLOW_B, each taken by ticket (ticket[0])
+// by the next free work-item. A block's rows first gather what op(A)·x
+// owes to the blocks already solved (ticket[1] counts them; they finish in
+// order) as these appear, so that while one work-item solves a block
+// another reads the rows of the next. Then the block is solved alone, its
+// x published, and the count raised. A work-item waits only for blocks of
+// smaller tickets, held by work-items already running, so the launch
+// cannot deadlock. The last work-item to leave (ticket[2]) puts the three
+// counters back to 0.
+#define FLOW_B 64
+
+// flow_row returns A's stored row i as a pointer p with p[c] = A(i, c).
+static inline __global const real* flow_row(int storage, int upper, int n, int lda,
+                                            __global const real* a, int i) {
+	const int base = upper ? i : 0;
+	return a + tri_at(storage, upper, n, n - 1, lda, i, base) - base;
+}
+
+// flow_cols sets [*c0, *c1), the indices of x solved by steps [s0, s1).
+static inline void flow_cols(int fwd, int n, int s0, int s1, int* c0, int* c1) {
+	*c0 = fwd ? s0 : n - s1;
+	*c1 = fwd ? s1 : n - s0;
+}
+
+// flow_gather adds to part[0:bl] (the indices cb…cb+bl−1) the products of
+// op(A)'s rows there with the x solved by steps [s0, s1): along A's rows
+// for op(A) = A; for Aᵀ down A's columns, that is, A's rows by pieces,
+// whole ones into the vector sums acc.
+static void flow_gather(int storage, int upper, int n, int trans, __global const real* a, int lda,
+                        __global const real* x, int offx, int incx, int fwd, int cb, int bl,
+                        int s0, int s1, real* part, real8 acc[FLOW_B / 8]) {
+	int c0, c1;
+	flow_cols(fwd, n, s0, s1, &c0, &c1);
+	if (!trans) {
+		for (int p = 0; p < bl; p++) {
+			const int i = cb + p;
+			const int lo = max(c0, upper ? i + 1 : 0);
+			const int hi = min(c1, upper ? n : i);
+			if (lo < hi) {
+				part[p] += row_dot(flow_row(storage, upper, n, lda, a, i), 0, lo, hi, x, offx, incx);
+			}
+		}
+		return;
+	}
+	for (int j = c0; j < c1; j++) {
+		const real xj = x[offx + (long)j * incx];
+		__global const real* r = flow_row(storage, upper, n, lda, a, j);
+		const int lo = max(cb, upper ? j + 1 : 0);
+		const int hi = min(cb + bl, upper ? n : j);
+		if (lo == cb && hi - lo == FLOW_B) {
+			for (int q = 0; q < FLOW_B / 32; q++) {
+				cols32_add(acc + 4 * q, r + cb + 32 * q, xj);
+			}
+			continue;
+		}
+		for (int c = lo; c < hi; c++) {
+			part[c - cb] += r[c] * xj;
+		}
+	}
+}
+
+__kernel void tri_solve_flow(int storage, int upper, int trans, int unit, int n,
+                             __global const real* a, int lda,
+                             __global real* x, int offx, int incx,
+                             volatile __global uint* ticket) {
+	const int fwd = (upper == trans); // op(A) lower triangular
+	const int nblk = (n + FLOW_B - 1) / FLOW_B;
+	for (;;) {
+		const int t = (int)atomic_inc(&ticket[0]);
+		if (t >= nblk) {
+			if (atomic_inc(&ticket[2]) == (uint)get_num_groups(0) - 1) {
+				atomic_xchg(&ticket[0], 0u);
+				atomic_xchg(&ticket[1], 0u);
+				atomic_xchg(&ticket[2], 0u);
+			}
+			return;
+		}
+		const int s0 = t * FLOW_B, s1 = min(n, s0 + FLOW_B), bl = s1 - s0;
+		int cb, ce;
+		flow_cols(fwd, n, s0, s1, &cb, &ce);
+		real part[FLOW_B];
+		real8 acc[FLOW_B / 8];
+		for (int p = 0; p < FLOW_B; p++) {
+			part[p] = 0;
+		}
+		for (int q = 0; q < FLOW_B / 8; q++) {
+			acc[q] = 0;
+		}
+		for (int done = 0; done < t;) {
+			const int d = (int)ticket[1];
+			if (d > done) {
+				mem_fence(CLK_GLOBAL_MEM_FENCE);
+				flow_gather(storage, upper, n, trans, a, lda, x, offx, incx, fwd, cb, bl,
+				            done * FLOW_B, d * FLOW_B, part, acc);
+				done = d;
+			}
+		}
+		real whole[FLOW_B];
+		for (int q = 0; q < FLOW_B / 32; q++) {
+			cols32_store(acc + 4 * q, whole + 32 * q);
+		}
+		for (int p = 0; p < bl; p++) {
+			part[p] += whole[p];
+		}
+		// The block's own steps, one at a time.
+		for (int q = 0; q < bl; q++) {
+			const int p = fwd ? q : bl - 1 - q;
+			const int i = cb + p;
+			__global const real* r = flow_row(storage, upper, n, lda, a, i);
+			if (!trans) {
+				flow_gather(storage, upper, n, trans, a, lda, x, offx, incx, fwd, i, 1,
+				            s0, s0 + q, part + p, acc);
+			}
+			const long ix = offx + (long)i * incx;
+			real xi = x[ix] - part[p];
+			if (!unit) {
+				xi /= r[i];
+			}
+			x[ix] = xi;
+			if (trans) {
+				const int lo = max(cb, upper ? i + 1 : 0);
+				const int hi = min(ce, upper ? n : i);
+				for (int c = lo; c < hi; c++) {
+					part[c - cb] += r[c] * xi;
+				}
+			}
+		}
+		mem_fence(CLK_GLOBAL_MEM_FENCE);
+		atomic_xchg(&ticket[1], (uint)(t + 1));
+	}
+}
+
 // rank1_cols adds t·y(c) to row[c] for c in [from, to): rank_rows'
 // columns one by one.
 static inline void rank1_cols(__global real* row, int from, int to, real t,

@@ -12,7 +12,7 @@ import (
 // The level 2 mode's triangular solves and band products on n×n
 // matrices: TRSV on the dense matrix of level2Ops (its lower triangle,
 // unit diagonal: with entries below 1/n the solution stays bounded call
-// after call), TBSV with a band of n/32 (256 at 8192), GBMV with n/8 sub-
+// after call) and TRSV-T on its upper triangle transposed, TBSV with a band of n/32 (256 at 8192), GBMV with n/8 sub-
 // and super-diagonals and SBMV with n/4. Each counts the bytes it must
 // move: the stored elements it reads (the band's triangle cut at the
 // matrix's corners) and its vectors. CLBlast has no TBSV.
@@ -81,6 +81,11 @@ func level2SolveOps[T float32 | float64](b *bencher, n int, a *clblas.Matrix[T],
 				return clblas.Trsv(blas.Lower, blas.NoTrans, blas.Unit, a, x.v)
 			}),
 			theirs: theirs(func() error { return clblast.Trsv[T](q, false, false, true, n, am, x.view) })},
+		{name: p + "TRSV-T", bytes: es * (inBand(n-1, 0) - nf + 2*nf),
+			ours: loop(func() (*clblas.Event, error) {
+				return clblas.Trsv(blas.Upper, blas.Trans, blas.Unit, a, x.v)
+			}),
+			theirs: theirs(func() error { return clblast.Trsv[T](q, true, true, true, n, am, x.view) })},
 		{name: p + "TBSV", bytes: es * (inBand(kt, 0) - nf + 2*nf),
 			ours: loop(func() (*clblas.Event, error) {
 				return clblas.Tbsv(blas.Lower, blas.NoTrans, blas.Unit, kt, tb, x.v)
@@ -115,7 +120,7 @@ func level2SolveOps[T float32 | float64](b *bencher, n int, a *clblas.Matrix[T],
 				return clblast.Sbmv(q, true, n, ks, T(1), sm, x.view, T(0.5), y.view)
 			})},
 	}
-	// The packed upper triangle: SPMV, TPMV, SPR and SPR2 (resident only;
+	// The packed upper triangle: SPMV, TPMV, TPSV, SPR and SPR2 (resident only;
 	// SPR reads and writes the triangle and reads x: 2·tri + n).
 	pk := make([]T, n*(n+1)/2)
 	for i := range pk {
@@ -148,6 +153,10 @@ func level2SolveOps[T float32 | float64](b *bencher, n int, a *clblas.Matrix[T],
 			ours: loop(func() (*clblas.Event, error) { return clblas.Tpmv(blas.Upper, blas.NoTrans, blas.NonUnit, ap, x.v) })},
 		l12op{name: p + "TPMV-T", bytes: es * (tri + 2*nf),
 			ours: loop(func() (*clblas.Event, error) { return clblas.Tpmv(blas.Upper, blas.Trans, blas.NonUnit, ap, x.v) })},
+		l12op{name: p + "TPSV", bytes: es * (tri - nf + 2*nf),
+			ours: loop(func() (*clblas.Event, error) { return clblas.Tpsv(blas.Upper, blas.NoTrans, blas.Unit, ap, x.v) })},
+		l12op{name: p + "TPSV-T", bytes: es * (tri - nf + 2*nf),
+			ours: loop(func() (*clblas.Event, error) { return clblas.Tpsv(blas.Upper, blas.Trans, blas.Unit, ap, x.v) })},
 		l12op{name: p + "SPR", bytes: es * (2*tri + nf),
 			ours: loop(func() (*clblas.Event, error) { return clblas.Spr(blas.Upper, T(1e-9), ux.v, ap) })},
 		l12op{name: p + "SPR2", bytes: es * (2*tri + 2*nf),

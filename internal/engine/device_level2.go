@@ -252,12 +252,57 @@ func L2trsvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.Buffer,
 		return
 	}
 	if d.cpuTriangle(c) || L2OnCPU(c) && d.storage == L2Band {
-		// A CPU device: one work-item, no barrier per row.
+		if g := cpuSolveFlowGroups(c, d, n); g > 1 {
+			// Blocks of rows by ticket, over every core.
+			c.E.L2FlowSolves.Add(1)
+			c.Run(c.Kernel(l2File, "tri_solve_flow"), []int{g}, []int{1}, int32(d.storage), l2bool(d.upper),
+				l2bool(d.trans), l2bool(d.unit), int32(n), a, int32(d.Lda), x, int32(offX), int32(incX), c.E.pieceTickets(c, 3))
+			return
+		}
+		// One work-item, no barrier per row.
 		c.Run(c.Kernel(l2File, "tri_solve_seq"), []int{1}, []int{1}, int32(d.storage), l2bool(d.upper), int32(d.kl),
 			l2bool(d.trans), l2bool(d.unit), int32(n), a, int32(d.Lda), x, int32(offX), int32(incX))
 		return
 	}
 	trsvBlockedOnDevice[T](c, d.solve(n, 0, ElemSize[T]()), a, x, offX, incX)
+}
+
+// cpuFlowBlock is the rows of a block of tri_solve_flow (FLOW_B).
+const cpuFlowBlock = 64
+
+// cpuSolveFlowGroups is the number of work-groups (of one work-item)
+// tri_solve_flow takes for the solve of order n with the dense or packed
+// triangle of descriptor d on call c's CPU device, or 0 where the solve
+// stays with tri_solve_seq's one work-item: as e.L2SolveFlow says, by
+// default where the device's level 1 shape adds level 2's partial sums in
+// one launch (OneLaunchL2: its work-groups run alongside each other and
+// see each other's writes), and only on the engine's queue, whose
+// counters the kernel takes. Bands stay on one work-item: with few
+// diagonals a block has little to read before it must wait for the one
+// before, and the waits cost more than the second core gives. So do
+// packed triangles with op(A) = Aᵀ: a block reads A's rows in pieces,
+// which packed storage puts at strides that change row by row, and on
+// PoCL that ran slower than one work-item's walk along whole rows. The groups
+// are eight a compute unit, since PoCL may hand a thread several of a
+// launch's first groups at once (one a block at most, and at most
+// e.L2SolveGroups if set).
+func cpuSolveFlowGroups(c *Call, d L2Mat, n int) int {
+	if c.q != nil || d.storage == L2Band || d.storage == L2Packed && d.trans {
+		return 0
+	}
+	switch c.E.L2SolveFlow {
+	case SolveFlowOff:
+		return 0
+	case SolveFlowAuto:
+		if !l1ShapeOf(c).OneLaunchL2 {
+			return 0
+		}
+	}
+	g := min(8*max(1, c.E.Prof.ComputeUnits), L3CeilDiv(n, cpuFlowBlock))
+	if c.E.L2SolveGroups > 0 {
+		g = min(g, c.E.L2SolveGroups)
+	}
+	return g
 }
 
 // L2rankOnDevice enqueues a rank-1 (y == nil: x serves as y) or rank-2

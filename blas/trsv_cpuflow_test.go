@@ -1,0 +1,128 @@
+package clblas
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
+
+	eng "github.com/gocompute/opencl/internal/engine"
+)
+
+// TestTriSolveFlowCPU runs a CPU device's dense and packed triangular
+// solves spread over work-items (level2.cl's tri_solve_flow: blocks of 64
+// rows by ticket, each waiting for the x of the blocks before it) against
+// gonum, on 1, 2, 3 and the default number of work-items, and on
+// tri_solve_seq's single one (the flow off): n = 45 (one short block),
+// 130, 200 and 1100 (whole blocks and a short last one), every triangle,
+// transpose and diagonal, increments ±1 and ±3 (and bands, which stay on
+// tri_solve_seq); and zero diagonals, Inf and NaN past the first block.
+func TestTriSolveFlowCPU(t *testing.T) {
+	impl, e := privateImpl(t, nil)
+	if !eng.L2OnCPU(&eng.Call{E: e}) {
+		t.Skipf("tri_solve_flow runs on CPU devices only, not on %s", e.Prof.Name)
+	}
+	defer func() { e.L2SolveGroups, e.L2SolveFlow = 0, eng.SolveFlowAuto }()
+	for _, c := range []struct {
+		flow   eng.SolveFlow
+		groups int
+	}{{eng.SolveFlowOff, 0}, {eng.SolveFlowOn, 1}, {eng.SolveFlowOn, 2}, {eng.SolveFlowOn, 3}, {eng.SolveFlowOn, 0}} {
+		e.L2SolveFlow, e.L2SolveGroups = c.flow, c.groups
+		name := fmt.Sprintf("flow=%d/groups=%d", c.flow, c.groups)
+		before := e.L2FlowSolves.Load()
+		for _, n := range []int{45, 130, 200} {
+			ks := []int{2, 70}
+			if e.Prof.FP64 {
+				t.Run(fmt.Sprintf("%s/n=%d/float64", name, n), func(t *testing.T) {
+					trsvSplitRun(t, l2ops64(impl), l2ops64(gonum.Implementation{}), 1e-12, n, ks, l2diags)
+				})
+			}
+			t.Run(fmt.Sprintf("%s/n=%d/float32", name, n), func(t *testing.T) {
+				trsvSplitRun(t, l2ops32(impl), l2ops32(gonum.Implementation{}), 2e-4, n, ks, l2diags)
+			})
+		}
+		if c.groups != 1 {
+			trsvLargeRun(t, impl, name+"/n=1100")
+		}
+		t.Run(name+"/nonfinite", func(t *testing.T) { trsvFlowNonFinite(t, impl) })
+		flowed := e.L2FlowSolves.Load() > before
+		if want := c.flow == eng.SolveFlowOn && c.groups != 1; flowed != want {
+			t.Errorf("%s: tri_solve_flow ran: %v, want %v", name, flowed, want)
+		}
+	}
+}
+
+// trsvFlowNonFinite checks Dtrsv and Dtpsv (Strsv and Stpsv without
+// float64) of order 150 against gonum's class of every result (NaN, ±Inf,
+// finite) with a zero diagonal, an Inf or a NaN in A or b, in blocks after
+// the first.
+func trsvFlowNonFinite(t *testing.T, impl *Implementation) {
+	const n = 150
+	for _, c := range []struct {
+		name string
+		at   [2]int // the element of A set (row ≥ column), or b's at[0] when at[1] < 0
+		v    float64
+	}{
+		{"zero diagonal", [2]int{100, 100}, 0},
+		{"Inf in A", [2]int{120, 20}, math.Inf(1)},
+		{"NaN in A", [2]int{140, 70}, math.NaN()},
+		{"Inf in b", [2]int{80, -1}, math.Inf(-1)},
+		{"NaN in b", [2]int{130, -1}, math.NaN()},
+	} {
+		for _, ul := range l2uplos {
+			for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans} {
+				a := make([]float64, n*n)
+				var ap []float64
+				for i := range n {
+					for j := range n {
+						if (ul == blas.Upper) != (j >= i) && j != i {
+							continue
+						}
+						v := (float64((i*7+j*3)%11)/22 - 0.25) / 16
+						if i == j {
+							v = 2 + float64(i%5)/4
+						}
+						r, col := c.at[0], c.at[1]
+						if ul == blas.Upper {
+							r, col = col, r
+						}
+						if c.at[1] >= 0 && i == r && j == col {
+							v = c.v
+						}
+						a[i*n+j] = v
+						ap = append(ap, v)
+					}
+				}
+				b := make([]float64, n)
+				for i := range b {
+					b[i] = 0.5 + float64(i%7)/7
+				}
+				if c.at[1] < 0 {
+					b[c.at[0]] = c.v
+				}
+				desc := fmt.Sprintf("%s ul=%c tA=%c", c.name, ul, tA)
+				if _, fp64 := openclDevice[float64](impl); !fp64 {
+					g, w := f32s(b), f32s(b)
+					impl.Strsv(ul, tA, blas.NonUnit, n, f32s(a), n, g, 1)
+					gonum.Implementation{}.Strsv(ul, tA, blas.NonUnit, n, f32s(a), n, w, 1)
+					sameClass(t, "Strsv "+desc, f64s(g), f64s(w))
+					g, w = f32s(b), f32s(b)
+					impl.Stpsv(ul, tA, blas.NonUnit, n, f32s(ap), g, 1)
+					gonum.Implementation{}.Stpsv(ul, tA, blas.NonUnit, n, f32s(ap), w, 1)
+					sameClass(t, "Stpsv "+desc, f64s(g), f64s(w))
+					continue
+				}
+				g, w := append([]float64(nil), b...), append([]float64(nil), b...)
+				impl.Dtrsv(ul, tA, blas.NonUnit, n, a, n, g, 1)
+				gonum.Implementation{}.Dtrsv(ul, tA, blas.NonUnit, n, a, n, w, 1)
+				sameClass(t, "Dtrsv "+desc, g, w)
+				g, w = append(g[:0], b...), append(w[:0], b...)
+				impl.Dtpsv(ul, tA, blas.NonUnit, n, ap, g, 1)
+				gonum.Implementation{}.Dtpsv(ul, tA, blas.NonUnit, n, ap, w, 1)
+				sameClass(t, "Dtpsv "+desc, g, w)
+			}
+		}
+	}
+}
