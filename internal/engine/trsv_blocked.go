@@ -20,9 +20,10 @@ import (
 // sub-blocks in order and each waits for the x of the earlier ones it
 // needs, published by other groups, instead of a launch boundary per
 // block: by default on NVIDIA's GPUs (svFlow). Every storage (dense,
-// band, packed) and orientation takes it, except real dense and packed
-// on a CPU device, whose single work-item walk (tri_solve_seq) meets no
-// barriers.
+// band, packed) and orientation takes it, except the real ones on a CPU
+// device, which meet no barriers: one work-item's walk (tri_solve_seq),
+// or for dense and packed triangles blocks of rows by ticket over every
+// core (tri_solve_flow, cpuSolveFlowGroups).
 
 const trsvFile = "trsv.cl"
 
