@@ -31,6 +31,10 @@ func TestTriSolveFlowCPU(t *testing.T) {
 	}{{eng.SolveFlowOff, 0}, {eng.SolveFlowOn, 1}, {eng.SolveFlowOn, 2}, {eng.SolveFlowOn, 3}, {eng.SolveFlowOn, 0}} {
 		e.L2SolveFlow, e.L2SolveGroups = c.flow, c.groups
 		name := fmt.Sprintf("flow=%d/groups=%d", c.flow, c.groups)
+		ran := deviceCalls(t, e, "Strsv", "Stpsv")
+		if e.Prof.FP64 {
+			ran = deviceCalls(t, e, "Strsv", "Stpsv", "Dtrsv", "Dtpsv")
+		}
 		before := e.L2FlowSolves.Load()
 		for _, n := range []int{45, 130, 200} {
 			ks := []int{2, 70}
@@ -47,6 +51,7 @@ func TestTriSolveFlowCPU(t *testing.T) {
 			trsvLargeRun(t, impl, name+"/n=1100")
 		}
 		t.Run(name+"/nonfinite", func(t *testing.T) { trsvFlowNonFinite(t, impl) })
+		ran()
 		flowed := e.L2FlowSolves.Load() > before
 		if want := c.flow == eng.SolveFlowOn && c.groups != 1; flowed != want {
 			t.Errorf("%s: tri_solve_flow ran: %v, want %v", name, flowed, want)
@@ -122,6 +127,44 @@ func trsvFlowNonFinite(t *testing.T, impl *Implementation) {
 				impl.Dtpsv(ul, tA, blas.NonUnit, n, ap, g, 1)
 				gonum.Implementation{}.Dtpsv(ul, tA, blas.NonUnit, n, ap, w, 1)
 				sameClass(t, "Dtpsv "+desc, g, w)
+			}
+		}
+	}
+}
+
+// TestZtriSolveSeqCPU runs a CPU device's complex triangular solves
+// (complex_level2.cl's ztri_solve_seq, one work-item walking A's stored
+// rows) against gonum: Ztrsv, Ztbsv and Ztpsv and their complex64 twins
+// over every triangle, transpose (ConjTrans included) and diagonal,
+// dense, band and packed, increments ±1 and ±3; and zero diagonals, Inf
+// and NaN.
+func TestZtriSolveSeqCPU(t *testing.T) {
+	impl, e := privateImpl(t, nil)
+	if !eng.L2OnCPU(&eng.Call{E: e}) {
+		t.Skipf("ztri_solve_seq runs on CPU devices only, not on %s", e.Prof.Name)
+	}
+	incs := []int{1, -1, 3, -3}
+	ran := deviceCalls(t, e, "Ztrsv", "Ztbsv", "Ztpsv", "Ctrsv", "Ctbsv", "Ctpsv")
+	if e.Prof.FP64 {
+		t.Run("complex128", func(t *testing.T) { trsvCxRun(t, impl, gonum.Implementation{}, 1e-12, incs) })
+	}
+	t.Run("complex64", func(t *testing.T) { trsvCxRun(t, c64(impl), c64(gonum.Implementation{}), 2e-4, incs) })
+	t.Run("nonfinite", func(t *testing.T) { trsvNonFiniteRun(t, impl, e) })
+	ran()
+}
+
+// deviceCalls returns a function that fails t unless each routine named
+// had a device call succeed since deviceCalls was called (a call that
+// finished on the host after a device failure does not count).
+func deviceCalls(t *testing.T, e *eng.Engine, routines ...string) func() {
+	before := make([]int64, len(routines))
+	for i, r := range routines {
+		before[i] = e.Launched.Of(r)
+	}
+	return func() {
+		for i, r := range routines {
+			if e.Launched.Of(r) == before[i] {
+				t.Errorf("no device call of %s succeeded", r)
 			}
 		}
 	}

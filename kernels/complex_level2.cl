@@ -1,5 +1,5 @@
 // complex_level2.cl — complex level-2 BLAS (matrix-vector products,
-// rank updates; the triangular solves are trsv.cl's) on gonum's ROW-MAJOR
+// rank updates; the triangular solves are trsv.cl's on GPUs) on gonum's ROW-MAJOR
 // storage. Built after common.cl with PRECISION=32|64: a complex number is a real2 (re,
 // im), the layout of Go's complex64 and complex128. Everything else
 // (transpose, uplo, diag, storage scheme) is a kernel argument, so the file
@@ -94,16 +94,42 @@ static inline real8 zmul8(const real8 v, const real2 t, int conjv) {
 
 static inline int znonzero(const real2 a) { return a.x != (real)0 || a.y != (real)0; }
 
-// zdiv is n/m by Smith's algorithm, the one Go's runtime uses.
+// zinf2one is ±1 for ±Inf and ±0 otherwise (the sign of a kept).
+static inline real zinf2one(const real a) { return copysign(isinf(a) ? (real)1 : (real)0, a); }
+
+// zdiv is n/m as Go's runtime forms it: Smith's algorithm, then, where
+// both parts come out NaN, C99's infinities and zeros (a division by
+// zero, an infinite numerator over a finite divisor, a finite one over an
+// infinite divisor).
 static inline real2 zdiv(const real2 n, const real2 m) {
+	real e, f;
 	if (fabs(m.x) >= fabs(m.y)) {
 		const real ratio = m.y / m.x;
 		const real denom = m.x + ratio * m.y;
-		return (real2)((n.x + n.y * ratio) / denom, (n.y - n.x * ratio) / denom);
+		e = (n.x + n.y * ratio) / denom;
+		f = (n.y - n.x * ratio) / denom;
+	} else {
+		const real ratio = m.x / m.y;
+		const real denom = m.y + ratio * m.x;
+		e = (n.x * ratio + n.y) / denom;
+		f = (n.y * ratio - n.x) / denom;
 	}
-	const real ratio = m.x / m.y;
-	const real denom = m.y + ratio * m.x;
-	return (real2)((n.x * ratio + n.y) / denom, (n.y * ratio - n.x) / denom);
+	if (!isnan(e) || !isnan(f)) {
+		return (real2)(e, f);
+	}
+	const real a = n.x, b = n.y, c = m.x, d = m.y;
+	if (c == 0 && d == 0 && (!isnan(a) || !isnan(b))) {
+		return (real2)(copysign((real)INFINITY, c) * a, copysign((real)INFINITY, c) * b);
+	}
+	if ((isinf(a) || isinf(b)) && isfinite(c) && isfinite(d)) {
+		const real a1 = zinf2one(a), b1 = zinf2one(b);
+		return (real2)((real)INFINITY * (a1 * c + b1 * d), (real)INFINITY * (b1 * c - a1 * d));
+	}
+	if ((isinf(c) || isinf(d)) && isfinite(a) && isfinite(b)) {
+		const real c1 = zinf2one(c), d1 = zinf2one(d);
+		return (real2)(0 * (a * c1 + b * d1), 0 * (b * c1 - a * d1));
+	}
+	return (real2)(e, f);
 }
 
 // ztri_at is the index of the stored element (r, c) of a triangle with
@@ -233,6 +259,51 @@ static inline real2 zrow_dot(__global const real2* row, int n, __global const re
 		s += zmul(row[c], x[offx + (long)c * incx]);
 	}
 	return s;
+}
+
+// ztri_solve_seq is the complex triangular solve for CPU devices: M·x = b
+// in place by ONE work-item, as level2.cl's tri_solve_seq, which on a CPU
+// beats the GPUs' blocked kernels (trsv.cl), whose work-groups meet at
+// barriers. It walks A's stored rows (dense, packed or band storage, k
+// diagonals beside the main one; n − 1 in dense and packed storage): for
+// op(A) = A a row's solved part is a dot product with x; for Aᵀ and Aᴴ
+// (trans 1 and 2) each solved x(i) is subtracted along A's row i, times
+// A's elements or their conjugates. Divisions are zdiv's, as Go's.
+__kernel void ztri_solve_seq(int storage, int upper, int k, int trans, int unit, int n,
+                             __global const real2* a, int lda,
+                             __global real2* x, long offx, int incx) {
+	if (get_global_id(0) != 0) {
+		return;
+	}
+	const int fwd = (upper == (trans != 0)); // op(A) lower triangular
+	for (int s = 0; s < n; s++) {
+		const int i = fwd ? s : n - 1 - s;
+		// The off-diagonal part of A's stored row i: [lo, hi); row[c - base]
+		// is A(i, c), from the row's first stored column on.
+		const int lo = upper ? i + 1 : max(0, i - k);
+		const int hi = upper ? min(n, i + k + 1) : i;
+		const int base = upper ? i : lo;
+		__global const real2* row = a + ztri_at(storage, upper, n, k, lda, i, base);
+		const long ix = offx + (long)i * incx;
+		if (!trans) {
+			real2 xi = x[ix] - zrow_dot(row + (lo - base), hi - lo, x, offx + (long)lo * incx, incx);
+			if (!unit) {
+				xi = zdiv(xi, row[i - base]);
+			}
+			x[ix] = xi;
+			continue;
+		}
+		real2 xi = x[ix];
+		if (!unit) {
+			const real2 d = row[i - base];
+			xi = zdiv(xi, trans == 2 ? zconj(d) : d);
+			x[ix] = xi;
+		}
+		for (int c = lo; c < hi; c++) {
+			const real2 v = row[c - base];
+			x[offx + (long)c * incx] -= zmul(trans == 2 ? zconj(v) : v, xi);
+		}
+	}
 }
 
 // zgemv_rows: y(i) = alpha·Σ_j A(i,j)·x(j) + beta·y(i), a work-item per row

@@ -18,7 +18,7 @@ import (
 // ConjTrans, and the kind l2KindSymmetric standing for Hermitian. The
 // triangular solves are trsv.cl's blocked ones (trsv_blocked.go). CPU
 // devices take kernels that walk A's stored rows in order (zgemvCPU,
-// cxBandCPU, zrank_rows).
+// cxBandCPU, zrank_rows, and ztri_solve_seq for the solves).
 
 const cxL2File = "complex_level2.cl"
 
@@ -40,15 +40,19 @@ type CxMat struct {
 }
 
 func (d CxMat) args(a *cl.Buffer) []any {
-	tr := int32(0)
-	if d.trans {
-		tr = 1
-		if d.conj {
-			tr = 2
-		}
-	}
-	return []any{int32(d.kind), int32(d.storage), l2bool(d.upper), tr, l2bool(d.unit),
+	return []any{int32(d.kind), int32(d.storage), l2bool(d.upper), d.transCode(), l2bool(d.unit),
 		int32(d.m), int32(d.n), int32(d.kl), int32(d.ku), a, int32(d.Lda)}
+}
+
+// transCode is op(A) as the kernels take it: 0 A, 1 Aᵀ, 2 Aᴴ.
+func (d CxMat) transCode() int32 {
+	switch {
+	case d.trans && d.conj:
+		return 2
+	case d.trans:
+		return 1
+	}
+	return 0
 }
 
 func CxGeneral(storage int, tA blas.Transpose, m, n, kL, kU, lda int) CxMat {
@@ -227,10 +231,17 @@ func cxStreamOp(c *Call, d CxMat) (o streamOp, ld, off int, ok bool) {
 }
 
 // CxSVOnDevice enqueues the in-place solve M·x = b for the triangular
-// descriptor d stored in a.
+// descriptor d stored in a: on CPU devices by one work-item
+// (ztri_solve_seq), elsewhere blocked (trsv_blocked.go).
 func CxSVOnDevice(c *Call, d CxMat, a *cl.Buffer, x *cl.Buffer, offX, incX int) {
 	if !d.fits() || !l2fits(incX, offX) {
 		c.Fail(errL2TooLarge)
+		return
+	}
+	if L2OnCPU(c) {
+		// One work-item, no barrier per row.
+		c.Run(c.Kernel(cxL2File, "ztri_solve_seq"), []int{1}, []int{1}, int32(d.storage), l2bool(d.upper), int32(d.kl),
+			d.transCode(), l2bool(d.unit), int32(d.n), a, int32(d.Lda), x, int64(offX), int32(incX))
 		return
 	}
 	s := d.solve(d.n, 1, 16)
