@@ -132,9 +132,9 @@ NOT_ON_OCLGRIND=(
 	gemm_mma
 	# Level 2's kernels for CPU devices (l2OnCPU): Oclgrind is a GPU.
 	# PoCL runs them in the main suite.
-	tri_solve_seq rank_rows rank_rows4 gemv_rows gemv_cols gemv_t_rows gemv_t_sum
+	tri_solve_seq tri_solve_flow rank_rows rank_rows4 gemv_rows gemv_cols gemv_t_rows gemv_t_sum
 	band_rows band_t_rows band_t_sum sym_rows zgemv_rows zgemv_t_rows zgemv_t_sum zrank_rows zrank_rows4
-	zband_rows zband_t_rows zhemv_rows zband_t_sum
+	zband_rows zband_t_rows zhemv_rows zband_t_sum ztri_solve_seq
 	# TRSM's diagonal blocks by runs of columns, CPU devices' (TrsmOnDevice).
 	trsm_left_rows
 	# The complex rank updates one work-item an element: GPUs take them
