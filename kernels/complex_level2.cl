@@ -299,7 +299,20 @@ __kernel void ztri_solve_seq(int storage, int upper, int k, int trans, int unit,
 			xi = zdiv(xi, trans == 2 ? zconj(d) : d);
 			x[ix] = xi;
 		}
-		for (int c = lo; c < hi; c++) {
+		int c = lo;
+		if (incx == 1) {
+			// Four elements a step: v·x(i) is v·(xr, xr) + swap(v)·(−xi, xi)
+			// lane by lane, and conj(v)·x(i) is v·(xr, −xr) + swap(v)·(xi, xi).
+			const real8 re = trans == 2 ? (real8)(xi.x, -xi.x, xi.x, -xi.x, xi.x, -xi.x, xi.x, -xi.x) : (real8)(xi.x);
+			const real8 im = trans == 2 ? (real8)(xi.y) : (real8)(-xi.y, xi.y, -xi.y, xi.y, -xi.y, xi.y, -xi.y, xi.y);
+			__global real* xp = (__global real*)(x + offx);
+			__global const real* rp = (__global const real*)(row - base);
+			for (; c + 4 <= hi; c += 4) {
+				const real8 v = ld8(rp + 2 * c);
+				st8(ld8(xp + 2 * c) - (v * re + v.s10325476 * im), xp + 2 * c);
+			}
+		}
+		for (; c < hi; c++) {
 			const real2 v = row[c - base];
 			x[offx + (long)c * incx] -= zmul(trans == 2 ? zconj(v) : v, xi);
 		}
