@@ -25,6 +25,45 @@ typedef float8 real8;
 #error "PRECISION must be 32 or 64"
 #endif
 
+// inf2one is a signed 1 for an infinity and a signed 0 otherwise.
+static inline real inf2one(const real a) { return copysign(isinf(a) ? (real)1 : (real)0, a); }
+
+// cdiv_go is the complex n/m as Go's runtime forms it: Smith's algorithm,
+// then, where both parts come out NaN, C99's infinities and zeros (a
+// division by zero, an infinite numerator over a finite divisor, a finite
+// one over an infinite divisor). Nothing in it is contracted.
+static inline real2 cdiv_go(const real2 n, const real2 m) {
+#pragma OPENCL FP_CONTRACT OFF
+	real e, f;
+	if (fabs(m.x) >= fabs(m.y)) {
+		const real ratio = m.y / m.x;
+		const real denom = m.x + ratio * m.y;
+		e = (n.x + n.y * ratio) / denom;
+		f = (n.y - n.x * ratio) / denom;
+	} else {
+		const real ratio = m.x / m.y;
+		const real denom = m.y + ratio * m.x;
+		e = (n.x * ratio + n.y) / denom;
+		f = (n.y * ratio - n.x) / denom;
+	}
+	if (!isnan(e) || !isnan(f)) {
+		return (real2)(e, f);
+	}
+	const real a = n.x, b = n.y, c = m.x, d = m.y;
+	if (c == 0 && d == 0 && (!isnan(a) || !isnan(b))) {
+		return (real2)(copysign((real)INFINITY, c) * a, copysign((real)INFINITY, c) * b);
+	}
+	if ((isinf(a) || isinf(b)) && isfinite(c) && isfinite(d)) {
+		const real a1 = inf2one(a), b1 = inf2one(b);
+		return (real2)((real)INFINITY * (a1 * c + b1 * d), (real)INFINITY * (b1 * c - a1 * d));
+	}
+	if ((isinf(c) || isinf(d)) && isfinite(a) && isfinite(b)) {
+		const real c1 = inf2one(c), d1 = inf2one(d);
+		return (real2)(0 * (a * c1 + b * d1), 0 * (b * c1 - a * d1));
+	}
+	return (real2)(e, f);
+}
+
 // ld8 and st8 load and store 8 consecutive elements at any alignment.
 // PoCL's vload8 and vstore8 of floats become pairs of 8-byte moves put
 // together lane by lane, and of doubles 16-byte ones; element by element,

@@ -94,44 +94,6 @@ static inline real8 zmul8(const real8 v, const real2 t, int conjv) {
 
 static inline int znonzero(const real2 a) { return a.x != (real)0 || a.y != (real)0; }
 
-// zinf2one is ±1 for ±Inf and ±0 otherwise (the sign of a kept).
-static inline real zinf2one(const real a) { return copysign(isinf(a) ? (real)1 : (real)0, a); }
-
-// zdiv is n/m as Go's runtime forms it: Smith's algorithm, then, where
-// both parts come out NaN, C99's infinities and zeros (a division by
-// zero, an infinite numerator over a finite divisor, a finite one over an
-// infinite divisor).
-static inline real2 zdiv(const real2 n, const real2 m) {
-	real e, f;
-	if (fabs(m.x) >= fabs(m.y)) {
-		const real ratio = m.y / m.x;
-		const real denom = m.x + ratio * m.y;
-		e = (n.x + n.y * ratio) / denom;
-		f = (n.y - n.x * ratio) / denom;
-	} else {
-		const real ratio = m.x / m.y;
-		const real denom = m.y + ratio * m.x;
-		e = (n.x * ratio + n.y) / denom;
-		f = (n.y * ratio - n.x) / denom;
-	}
-	if (!isnan(e) || !isnan(f)) {
-		return (real2)(e, f);
-	}
-	const real a = n.x, b = n.y, c = m.x, d = m.y;
-	if (c == 0 && d == 0 && (!isnan(a) || !isnan(b))) {
-		return (real2)(copysign((real)INFINITY, c) * a, copysign((real)INFINITY, c) * b);
-	}
-	if ((isinf(a) || isinf(b)) && isfinite(c) && isfinite(d)) {
-		const real a1 = zinf2one(a), b1 = zinf2one(b);
-		return (real2)((real)INFINITY * (a1 * c + b1 * d), (real)INFINITY * (b1 * c - a1 * d));
-	}
-	if ((isinf(c) || isinf(d)) && isfinite(a) && isfinite(b)) {
-		const real c1 = zinf2one(c), d1 = zinf2one(d);
-		return (real2)(0 * (a * c1 + b * d1), 0 * (b * c1 - a * d1));
-	}
-	return (real2)(e, f);
-}
-
 // ztri_at is the index of the stored element (r, c) of a triangle with
 // band width k (upper: c ≥ r; lower: c ≤ r).
 static inline long ztri_at(int storage, int upper, int n, int k, int lda, int r, int c) {
@@ -268,7 +230,7 @@ static inline real2 zrow_dot(__global const real2* row, int n, __global const re
 // diagonals beside the main one; n − 1 in dense and packed storage): for
 // op(A) = A a row's solved part is a dot product with x; for Aᵀ and Aᴴ
 // (trans 1 and 2) each solved x(i) is subtracted along A's row i, times
-// A's elements or their conjugates. Divisions are zdiv's, as Go's.
+// A's elements or their conjugates. Divisions are cdiv_go's, as Go's.
 __kernel void ztri_solve_seq(int storage, int upper, int k, int trans, int unit, int n,
                              __global const real2* a, int lda,
                              __global real2* x, long offx, int incx) {
@@ -288,7 +250,7 @@ __kernel void ztri_solve_seq(int storage, int upper, int k, int trans, int unit,
 		if (!trans) {
 			real2 xi = x[ix] - zrow_dot(row + (lo - base), hi - lo, x, offx + (long)lo * incx, incx);
 			if (!unit) {
-				xi = zdiv(xi, row[i - base]);
+				xi = cdiv_go(xi, row[i - base]);
 			}
 			x[ix] = xi;
 			continue;
@@ -296,7 +258,7 @@ __kernel void ztri_solve_seq(int storage, int upper, int k, int trans, int unit,
 		real2 xi = x[ix];
 		if (!unit) {
 			const real2 d = row[i - base];
-			xi = zdiv(xi, trans == 2 ? zconj(d) : d);
+			xi = cdiv_go(xi, trans == 2 ? zconj(d) : d);
 			x[ix] = xi;
 		}
 		int c = lo;

@@ -127,44 +127,8 @@ static inline elem econj(const elem a, const int c) { return c ? (real2)(a.x, -a
 static inline real eabs1(const elem a) { return fabs(a.x) + fabs(a.y); }
 #define EREAL(a) ((a).x)
 #define ESCAL(r) ((real2)((r), 0))
-// sv_inf1 is a signed 1 for an infinity and a signed 0 otherwise.
-static inline real sv_inf1(const real f) { return copysign(isinf(f) ? (real)1 : (real)0, f); }
-// ediv is n/m as Go's runtime forms it: Smith's algorithm, then C99's
-// recovery of infinities and zeros where both parts came out NaN.
-static inline elem ediv(const elem n, const elem m)
-{
-    real e, f;
-    if (fabs(m.x) >= fabs(m.y)) {
-        const real ratio = m.y / m.x;
-        const real denom = m.x + ratio * m.y;
-        e = (n.x + n.y * ratio) / denom;
-        f = (n.y - n.x * ratio) / denom;
-    } else {
-        const real ratio = m.x / m.y;
-        const real denom = m.y + ratio * m.x;
-        e = (n.x * ratio + n.y) / denom;
-        f = (n.y * ratio - n.x) / denom;
-    }
-    if (isnan(e) && isnan(f)) {
-        real a = n.x, b = n.y, c = m.x, d = m.y;
-        const real inf = INFINITY;
-        if (c == 0 && d == 0 && (!isnan(a) || !isnan(b))) {
-            e = copysign(inf, c) * a;
-            f = copysign(inf, c) * b;
-        } else if ((isinf(a) || isinf(b)) && isfinite(c) && isfinite(d)) {
-            a = sv_inf1(a);
-            b = sv_inf1(b);
-            e = inf * (a * c + b * d);
-            f = inf * (b * c - a * d);
-        } else if ((isinf(c) || isinf(d)) && isfinite(a) && isfinite(b)) {
-            c = sv_inf1(c);
-            d = sv_inf1(d);
-            e = 0 * (a * c + b * d);
-            f = 0 * (b * c - a * d);
-        }
-    }
-    return (real2)(e, f);
-}
+// ediv is n/m as Go's runtime forms it (common.cl's cdiv_go).
+static inline elem ediv(const elem n, const elem m) { return cdiv_go(n, m); }
 #else
 typedef real elem;
 #define EZERO ((real)0)
