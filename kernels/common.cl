@@ -31,9 +31,10 @@ static inline real inf2one(const real a) { return copysign(isinf(a) ? (real)1 : 
 // cdiv_go is the complex n/m as Go's runtime forms it: Smith's algorithm,
 // then, where both parts come out NaN, C99's infinities and zeros (a
 // division by zero, an infinite numerator over a finite divisor, a finite
-// one over an infinite divisor). Nothing in it is contracted.
-static inline real2 cdiv_go(const real2 n, const real2 m) {
+// one over an infinite divisor). Nothing in it is contracted; the files
+// after this one set contraction for themselves.
 #pragma OPENCL FP_CONTRACT OFF
+static inline real2 cdiv_go(const real2 n, const real2 m) {
 	real e, f;
 	if (fabs(m.x) >= fabs(m.y)) {
 		const real ratio = m.y / m.x;
@@ -63,6 +64,7 @@ static inline real2 cdiv_go(const real2 n, const real2 m) {
 	}
 	return (real2)(e, f);
 }
+#pragma OPENCL FP_CONTRACT DEFAULT
 
 // ld8 and st8 load and store 8 consecutive elements at any alignment.
 // PoCL's vload8 and vstore8 of floats become pairs of 8-byte moves put
