@@ -17,8 +17,10 @@ import (
 // gonum, on 1, 2, 3 and the default number of work-items, and on
 // tri_solve_seq's single one (the flow off): n = 45 (one short block),
 // 130, 200 and 1100 (whole blocks and a short last one), every triangle,
-// transpose and diagonal, increments ±1 and ±3 (and bands, which stay on
-// tri_solve_seq); and zero diagonals, Inf and NaN past the first block.
+// transpose and diagonal, increments ±1 and ±3 (packed Aᵀ, which by
+// default stays on one work-item, takes the flow when it is forced on;
+// bands stay on tri_solve_seq); and zero diagonals, Inf and NaN past the
+// first block.
 func TestTriSolveFlowCPU(t *testing.T) {
 	impl, e := privateImpl(t, nil)
 	if !eng.L2OnCPU(&eng.Call{E: e}) {

@@ -280,21 +280,22 @@ const cpuFlowBlock = 64
 // counters the kernel takes. Bands stay on one work-item: with few
 // diagonals a block has little to read before it must wait for the one
 // before, and the waits cost more than the second core gives. So do
-// packed triangles with op(A) = Aᵀ: a block reads A's rows in pieces,
-// which packed storage puts at strides that change row by row, and on
-// PoCL that ran slower than one work-item's walk along whole rows. The groups
+// packed triangles with op(A) = Aᵀ unless the flow is forced on (tests):
+// a block reads A's rows in pieces, which packed storage puts at strides
+// that change row by row, and on PoCL that ran slower than one
+// work-item's walk along whole rows. The groups
 // are eight a compute unit, since PoCL may hand a thread several of a
 // launch's first groups at once (one a block at most, and at most
 // e.L2SolveGroups if set).
 func cpuSolveFlowGroups(c *Call, d L2Mat, n int) int {
-	if c.q != nil || d.storage == L2Band || d.storage == L2Packed && d.trans {
+	if c.q != nil || d.storage == L2Band {
 		return 0
 	}
 	switch c.E.L2SolveFlow {
 	case SolveFlowOff:
 		return 0
 	case SolveFlowAuto:
-		if !l1ShapeOf(c).OneLaunchL2 {
+		if !l1ShapeOf(c).OneLaunchL2 || d.storage == L2Packed && d.trans {
 			return 0
 		}
 	}
