@@ -3,6 +3,7 @@ package clblas
 import (
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/blas"
@@ -169,5 +170,59 @@ func deviceCalls(t *testing.T, e *eng.Engine, routines ...string) func() {
 				t.Errorf("no device call of %s succeeded", r)
 			}
 		}
+	}
+}
+
+// TestTriSolveFlowNoTickets fails the creation of tri_solve_flow's
+// counters (a fresh engine makes them on its first flow solve): the
+// device call fails and Dtrsv finishes on the CPU with gonum's answer;
+// the next call, with the counters made, runs on the device.
+func TestTriSolveFlowNoTickets(t *testing.T) {
+	impl, e := privateImpl(t, nil)
+	if !eng.L2OnCPU(&eng.Call{E: e}) {
+		t.Skipf("tri_solve_flow runs on CPU devices only, not on %s", e.Prof.Name)
+	}
+	defer func() { e.L2SolveFlow = eng.SolveFlowAuto }()
+	e.L2SolveFlow = eng.SolveFlowOn
+	const n = 200
+	a := make([]float32, n*n)
+	b := make([]float32, n)
+	for i := range n {
+		for j := range i {
+			a[i*n+j] = float32((i*7+j*3)%11)/float32(11*n) - 0.04/n
+		}
+		a[i*n+i] = 2 + float32(i%3)
+		b[i] = 1 + float32(i%5)/5
+	}
+	want := slices.Clone(b)
+	gonum.Implementation{}.Strsv(blas.Lower, blas.NoTrans, blas.NonUnit, n, a, n, want, 1)
+	solve := func(name string) {
+		t.Helper()
+		got := slices.Clone(b)
+		impl.Strsv(blas.Lower, blas.NoTrans, blas.NonUnit, n, a, n, got, 1)
+		for i := range want {
+			if math.Abs(float64(got[i]-want[i])) > 1e-5*(1+math.Abs(float64(want[i]))) {
+				t.Fatalf("%s: x[%d] = %v, gonum %v", name, i, got[i], want[i])
+			}
+		}
+	}
+	fail := func(site string) error {
+		if site == "tickets" {
+			return errL2Injected
+		}
+		return nil
+	}
+	failed, flows := impl.Stats()["Strsv"].Failed, e.L2FlowSolves.Load()
+	e.Fault.Store(&fail)
+	solve("no counters")
+	e.Fault.Store(nil)
+	if got := impl.Stats()["Strsv"].Failed - failed; got != 1 {
+		t.Errorf("no counters: %d failed device calls, want 1", got)
+	}
+	ran := deviceCalls(t, e, "Strsv")
+	solve("counters made")
+	ran()
+	if e.L2FlowSolves.Load()-flows != 2 {
+		t.Errorf("tri_solve_flow enqueued %d times, want 2", e.L2FlowSolves.Load()-flows)
 	}
 }

@@ -12,8 +12,9 @@ import (
 // The level 2 mode's triangular solves and band products on n×n
 // matrices: TRSV on the dense matrix of level2Ops (its lower triangle,
 // unit diagonal: with entries below 1/n the solution stays bounded call
-// after call) and TRSV-T on its upper triangle transposed, TBSV with a band of n/32 (256 at 8192), GBMV with n/8 sub-
-// and super-diagonals and SBMV with n/4. Each counts the bytes it must
+// after call) and TRSV-T on its upper triangle transposed, TBSV with a
+// band of n/32 (256 at 8192), GBMV with n/8 sub- and super-diagonals and
+// SBMV with n/4. Each counts the bytes it must
 // move: the stored elements it reads (the band's triangle cut at the
 // matrix's corners) and its vectors. CLBlast has no TBSV.
 
@@ -120,8 +121,8 @@ func level2SolveOps[T float32 | float64](b *bencher, n int, a *clblas.Matrix[T],
 				return clblast.Sbmv(q, true, n, ks, T(1), sm, x.view, T(0.5), y.view)
 			})},
 	}
-	// The packed upper triangle: SPMV, TPMV, TPSV, SPR and SPR2 (resident only;
-	// SPR reads and writes the triangle and reads x: 2·tri + n).
+	// The packed upper triangle: SPMV, TPMV, TPSV, SPR and SPR2 (resident
+	// only; SPR reads and writes the triangle and reads x: 2·tri + n).
 	pk := make([]T, n*(n+1)/2)
 	for i := range pk {
 		pk[i] = T(rnd.Float64() / nf)

@@ -283,10 +283,10 @@ const cpuFlowBlock = 64
 // packed triangles with op(A) = Aᵀ unless the flow is forced on (tests):
 // a block reads A's rows in pieces, which packed storage puts at strides
 // that change row by row, and on PoCL that ran slower than one
-// work-item's walk along whole rows. The groups
-// are eight a compute unit, since PoCL may hand a thread several of a
-// launch's first groups at once (one a block at most, and at most
-// e.L2SolveGroups if set).
+// work-item's walk along whole rows. The groups are eight a compute unit,
+// since PoCL may hand a thread several of a launch's first groups at once
+// (one a block at most, and at most e.L2SolveGroups if set). Its three
+// counters are the engine's piece tickets (pieceTickets).
 func cpuSolveFlowGroups(c *Call, d L2Mat, n int) int {
 	if c.q != nil || d.storage == L2Band {
 		return 0

@@ -57,7 +57,8 @@ func (t *l1Tickets) close() error {
 // pieceTickets holds the ticket counters of the one-launch transposed
 // products (gemv.cl's GT_ONE) on the engine's queue: one uint a column
 // piece, created as 0, each put back to 0 by the last work-group of its
-// piece. A call with more pieces than the buffer holds gets a new zeroed
+// piece. CPU devices' tri_solve_flow takes the first three the same way
+// (its blocks' ticket, the count of blocks solved, the work-items gone). A call with more pieces than the buffer holds gets a new zeroed
 // buffer twice as long; the old ones, which calls being built may still
 // hold, are kept until the engine closes.
 type pieceTickets struct {
