@@ -84,8 +84,12 @@ func (s c64Solver) Ztpsv(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, ap
 // transpose and diagonal, dense, band and (with a negative increment)
 // packed, for each increment of incs.
 func trsvCxRun(t *testing.T, got, want cxSolver, tol float64, incs []int) {
+	trsvCxRunN(t, got, want, tol, 45, incs)
+}
+
+// trsvCxRunN is trsvCxRun at order n.
+func trsvCxRunN(t *testing.T, got, want cxSolver, tol float64, n int, incs []int) {
 	r := rand.New(rand.NewPCG(9, 4))
-	const n = 45
 	cv := func() complex128 { return complex(2*r.Float64()-1, 2*r.Float64()-1) }
 	nan := cmplx.NaN()
 	for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {

@@ -62,54 +62,66 @@ func TestTriSolveFlowCPU(t *testing.T) {
 	}
 }
 
+// flowNonFiniteCases are the special values trsvFlowNonFinite and
+// ztrsvFlowNonFinite plant in blocks after the first: at is the element
+// of A set (row ≥ column), or b's at[0] when at[1] < 0.
+var flowNonFiniteCases = []struct {
+	name string
+	at   [2]int
+	v    float64
+}{
+	{"zero diagonal", [2]int{100, 100}, 0},
+	{"Inf in A", [2]int{120, 20}, math.Inf(1)},
+	{"NaN in A", [2]int{140, 70}, math.NaN()},
+	{"Inf in b", [2]int{80, -1}, math.Inf(-1)},
+	{"NaN in b", [2]int{130, -1}, math.NaN()},
+}
+
+// flowNonFiniteOperands is the order-150 system of trsvFlowNonFinite for
+// triangle ul with case c's value planted: A dense (lda = n) and packed,
+// and b.
+func flowNonFiniteOperands(ul blas.Uplo, at [2]int, v float64) (n int, a, ap, b []float64) {
+	n = 150
+	a = make([]float64, n*n)
+	for i := range n {
+		for j := range n {
+			if (ul == blas.Upper) != (j >= i) && j != i {
+				continue
+			}
+			e := (float64((i*7+j*3)%11)/22 - 0.25) / 16
+			if i == j {
+				e = 2 + float64(i%5)/4
+			}
+			r, col := at[0], at[1]
+			if ul == blas.Upper {
+				r, col = col, r
+			}
+			if at[1] >= 0 && i == r && j == col {
+				e = v
+			}
+			a[i*n+j] = e
+			ap = append(ap, e)
+		}
+	}
+	b = make([]float64, n)
+	for i := range b {
+		b[i] = 0.5 + float64(i%7)/7
+	}
+	if at[1] < 0 {
+		b[at[0]] = v
+	}
+	return n, a, ap, b
+}
+
 // trsvFlowNonFinite checks Dtrsv and Dtpsv (Strsv and Stpsv without
 // float64) of order 150 against gonum's class of every result (NaN, ±Inf,
 // finite) with a zero diagonal, an Inf or a NaN in A or b, in blocks after
 // the first.
 func trsvFlowNonFinite(t *testing.T, impl *Implementation) {
-	const n = 150
-	for _, c := range []struct {
-		name string
-		at   [2]int // the element of A set (row ≥ column), or b's at[0] when at[1] < 0
-		v    float64
-	}{
-		{"zero diagonal", [2]int{100, 100}, 0},
-		{"Inf in A", [2]int{120, 20}, math.Inf(1)},
-		{"NaN in A", [2]int{140, 70}, math.NaN()},
-		{"Inf in b", [2]int{80, -1}, math.Inf(-1)},
-		{"NaN in b", [2]int{130, -1}, math.NaN()},
-	} {
+	for _, c := range flowNonFiniteCases {
 		for _, ul := range l2uplos {
 			for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans} {
-				a := make([]float64, n*n)
-				var ap []float64
-				for i := range n {
-					for j := range n {
-						if (ul == blas.Upper) != (j >= i) && j != i {
-							continue
-						}
-						v := (float64((i*7+j*3)%11)/22 - 0.25) / 16
-						if i == j {
-							v = 2 + float64(i%5)/4
-						}
-						r, col := c.at[0], c.at[1]
-						if ul == blas.Upper {
-							r, col = col, r
-						}
-						if c.at[1] >= 0 && i == r && j == col {
-							v = c.v
-						}
-						a[i*n+j] = v
-						ap = append(ap, v)
-					}
-				}
-				b := make([]float64, n)
-				for i := range b {
-					b[i] = 0.5 + float64(i%7)/7
-				}
-				if c.at[1] < 0 {
-					b[c.at[0]] = c.v
-				}
+				n, a, ap, b := flowNonFiniteOperands(ul, c.at, c.v)
 				desc := fmt.Sprintf("%s ul=%c tA=%c", c.name, ul, tA)
 				if _, fp64 := openclDevice[float64](impl); !fp64 {
 					g, w := f32s(b), f32s(b)
@@ -135,25 +147,102 @@ func trsvFlowNonFinite(t *testing.T, impl *Implementation) {
 	}
 }
 
-// TestZtriSolveSeqCPU runs a CPU device's complex triangular solves
-// (complex_level2.cl's ztri_solve_seq, one work-item walking A's stored
-// rows) against gonum: Ztrsv, Ztbsv and Ztpsv and their complex64 twins
-// over every triangle, transpose (ConjTrans included) and diagonal,
-// dense, band and packed, increments ±1 and ±3; and zero diagonals, Inf
-// and NaN.
-func TestZtriSolveSeqCPU(t *testing.T) {
+// ztrsvFlowNonFinite is trsvFlowNonFinite for Ztrsv and Ztpsv (Ctrsv and
+// Ctpsv without float64), every transpose: A's elements v become
+// v + iv/3 and b's v − iv/2, and the classes of both parts are checked.
+func ztrsvFlowNonFinite(t *testing.T, impl *Implementation) {
+	_, fp64 := openclDevice[float64](impl)
+	solver := cxSolver(impl)
+	want := cxSolver(gonum.Implementation{})
+	if !fp64 {
+		solver, want = c64(impl), c64(gonum.Implementation{})
+	}
+	cx := func(v []float64, im float64) []complex128 {
+		out := make([]complex128, len(v))
+		for i, e := range v {
+			out[i] = complex(e, e*im)
+		}
+		return out
+	}
+	parts := func(v []complex128) (re, im []float64) {
+		for _, z := range v {
+			re, im = append(re, real(z)), append(im, imag(z))
+		}
+		return re, im
+	}
+	same := func(name string, g, w []complex128) {
+		t.Helper()
+		gr, gi := parts(g)
+		wr, wi := parts(w)
+		sameClass(t, name+" (real part)", gr, wr)
+		sameClass(t, name+" (imaginary part)", gi, wi)
+	}
+	for _, c := range flowNonFiniteCases {
+		for _, ul := range l2uplos {
+			for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans, blas.ConjTrans} {
+				n, a, ap, b := flowNonFiniteOperands(ul, c.at, c.v)
+				za, zap, zb := cx(a, 1.0/3), cx(ap, 1.0/3), cx(b, -0.5)
+				desc := fmt.Sprintf("%s ul=%c tA=%c", c.name, ul, tA)
+				g, w := slices.Clone(zb), slices.Clone(zb)
+				solver.Ztrsv(ul, tA, blas.NonUnit, n, za, n, g, 1)
+				want.Ztrsv(ul, tA, blas.NonUnit, n, za, n, w, 1)
+				same("Ztrsv "+desc, g, w)
+				g, w = slices.Clone(zb), slices.Clone(zb)
+				solver.Ztpsv(ul, tA, blas.NonUnit, n, zap, g, 1)
+				want.Ztpsv(ul, tA, blas.NonUnit, n, zap, w, 1)
+				same("Ztpsv "+desc, g, w)
+			}
+		}
+	}
+}
+
+// TestZtriSolveCPU runs a CPU device's complex triangular solves against
+// gonum: on one work-item walking A's stored rows (complex_level2.cl's
+// ztri_solve_seq, the flow off), and dense and packed spread over 1, 2, 3
+// and the default number of work-items (ztri_solve_flow: blocks of 32
+// rows by ticket; bands stay on one work-item). Ztrsv, Ztbsv and Ztpsv
+// and their complex64 twins over every triangle, transpose (ConjTrans
+// included) and diagonal, dense, band and packed, increments ±1 and ±3,
+// n = 45 (one short block) and 130 (whole blocks and a short last one);
+// and zero diagonals, Inf and NaN in blocks after the first.
+func TestZtriSolveCPU(t *testing.T) {
 	impl, e := privateImpl(t, nil)
 	if !eng.L2OnCPU(&eng.Call{E: e}) {
-		t.Skipf("ztri_solve_seq runs on CPU devices only, not on %s", e.Prof.Name)
+		t.Skipf("ztri_solve_seq and ztri_solve_flow run on CPU devices only, not on %s", e.Prof.Name)
 	}
+	defer func() { e.L2SolveGroups, e.L2SolveFlow = 0, eng.SolveFlowAuto }()
 	incs := []int{1, -1, 3, -3}
-	ran := deviceCalls(t, e, "Ztrsv", "Ztbsv", "Ztpsv", "Ctrsv", "Ctbsv", "Ctpsv")
-	if e.Prof.FP64 {
-		t.Run("complex128", func(t *testing.T) { trsvCxRun(t, impl, gonum.Implementation{}, 1e-12, incs) })
+	for _, c := range []struct {
+		flow   eng.SolveFlow
+		groups int
+	}{{eng.SolveFlowOff, 0}, {eng.SolveFlowOn, 1}, {eng.SolveFlowOn, 2}, {eng.SolveFlowOn, 3}, {eng.SolveFlowOn, 0}} {
+		e.L2SolveFlow, e.L2SolveGroups = c.flow, c.groups
+		name := fmt.Sprintf("flow=%d/groups=%d", c.flow, c.groups)
+		ran := deviceCalls(t, e, "Ctrsv", "Ctbsv", "Ctpsv")
+		if e.Prof.FP64 {
+			ran = deviceCalls(t, e, "Ztrsv", "Ztbsv", "Ztpsv", "Ctrsv", "Ctbsv", "Ctpsv")
+		}
+		before := e.L2FlowSolves.Load()
+		for _, n := range []int{45, 130} {
+			if e.Prof.FP64 {
+				t.Run(fmt.Sprintf("%s/n=%d/complex128", name, n), func(t *testing.T) {
+					trsvCxRunN(t, impl, gonum.Implementation{}, 1e-12, n, incs)
+				})
+			}
+			t.Run(fmt.Sprintf("%s/n=%d/complex64", name, n), func(t *testing.T) {
+				trsvCxRunN(t, c64(impl), c64(gonum.Implementation{}), 2e-4, n, incs)
+			})
+		}
+		t.Run(name+"/nonfinite", func(t *testing.T) {
+			trsvNonFiniteRun(t, impl, e)
+			ztrsvFlowNonFinite(t, impl)
+		})
+		ran()
+		flowed := e.L2FlowSolves.Load() > before
+		if want := c.flow == eng.SolveFlowOn && c.groups != 1; flowed != want {
+			t.Errorf("%s: ztri_solve_flow ran: %v, want %v", name, flowed, want)
+		}
 	}
-	t.Run("complex64", func(t *testing.T) { trsvCxRun(t, c64(impl), c64(gonum.Implementation{}), 2e-4, incs) })
-	t.Run("nonfinite", func(t *testing.T) { trsvNonFiniteRun(t, impl, e) })
-	ran()
 }
 
 // deviceCalls returns a function that fails t unless each routine named

@@ -26,7 +26,8 @@ var (
 // kernels/trsv.cl (n = -trsv.n) in every precision (-trsv.precs) and each
 // blocking shape of -trsv.shapes, in GB/s of the stored elements read:
 // TRSV lower with op(A) = A, TRSV upper with op(A) = Aᵀ (Aᴴ for complex)
-// on the dense n×n, TBSV lower with k = n/32. A has a unit diagonal and
+// on the dense n×n, TBSV lower with k = n/32, TPSV upper with A and with
+// Aᵀ (Aᴴ) on the packed triangle. A has a unit diagonal and
 // entries in [0, 1/n) (complex: both parts), so that the solution stays
 // bounded call after call. A shape sNB (or sNB:ts:groups) runs the split
 // schedule (Engine.L2SolveSplit = NB): each launch block of NB positions
@@ -89,11 +90,13 @@ func trsvShapeRun[T Element](b *testing.B, impl *Implementation, n int, shapes [
 	a, err1 := NewMatrixFrom(impl, n, n, dense)
 	ab, err2 := NewMatrixFrom(impl, n, kb+1, band)
 	x, err3 := NewVectorFrom(impl, dense[:n])
-	if err1 != nil || err2 != nil || err3 != nil {
-		b.Fatal(err1, err2, err3)
+	ap, err4 := NewVectorFrom(impl, dense[:n*(n+1)/2])
+	if err1 != nil || err2 != nil || err3 != nil || err4 != nil {
+		b.Fatal(err1, err2, err3, err4)
 	}
 	defer a.Release()
 	defer ab.Release()
+	defer ap.Release()
 	defer x.Release()
 	var z T
 	es := float64(elemSize(z))
@@ -110,6 +113,8 @@ func trsvShapeRun[T Element](b *testing.B, impl *Implementation, n int, shapes [
 		{"TRSV-L-N", es * nf * (nf + 1) / 2, func() (*Event, error) { return Trsv(blas.Lower, blas.NoTrans, blas.Unit, a, x) }},
 		{"TRSV-U-T", es * nf * (nf + 1) / 2, func() (*Event, error) { return Trsv(blas.Upper, tT, blas.Unit, a, x) }},
 		{"TBSV-L-N", es * (nf*(kf+1) - kf*(kf+1)/2), func() (*Event, error) { return Tbsv(blas.Lower, blas.NoTrans, blas.Unit, kb, ab, x) }},
+		{"TPSV-U-N", es * nf * (nf + 1) / 2, func() (*Event, error) { return Tpsv(blas.Upper, blas.NoTrans, blas.Unit, ap, x) }},
+		{"TPSV-U-T", es * nf * (nf + 1) / 2, func() (*Event, error) { return Tpsv(blas.Upper, tT, blas.Unit, ap, x) }},
 	}
 	for _, sh := range shapes {
 		for _, op := range ops {

@@ -125,6 +125,25 @@ static inline int rows4_to(int i, int n, int ku, int unitlo) {
 	return min(n, unitlo ? i : i + ku + 1);
 }
 
+// flow_cols sets [*c0, *c1), the indices of x solved by steps [s0, s1)
+// of a triangular solve on CPU devices (level2.cl's tri_solve_flow and
+// complex_level2.cl's twin), forward (fwd) or backward.
+static inline void flow_cols(int fwd, int n, int s0, int s1, int* c0, int* c1) {
+	*c0 = fwd ? s0 : n - s1;
+	*c1 = fwd ? s1 : n - s0;
+}
+
+// flow_leave is a flow solve's work-item leaving once no block is left:
+// the last of the launch's to leave (ticket[2] counts them) puts its three
+// counters (next block, blocks done, leavers) back to 0 for the next solve.
+static inline void flow_leave(volatile __global uint* ticket) {
+	if (atomic_inc(&ticket[2]) == (uint)get_num_groups(0) - 1) {
+		atomic_xchg(&ticket[0], 0u);
+		atomic_xchg(&ticket[1], 0u);
+		atomic_xchg(&ticket[2], 0u);
+	}
+}
+
 // argmax_local reduces the work-group's (value, index) pairs, one per
 // work-item, to lmax[0] and lidx[0]: the largest value, and the smallest
 // index among equal values (BLAS's i?amax keeps the first). Every

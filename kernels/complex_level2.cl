@@ -281,6 +281,127 @@ __kernel void ztri_solve_seq(int storage, int upper, int k, int trans, int unit,
 	}
 }
 
+// ztri_solve_flow is ztri_solve_seq for dense and packed triangles spread
+// over the launch's work-groups of one work-item: level2.cl's
+// tri_solve_flow with complex elements (see there), in blocks of ZFLOW_B
+// rows, the same bytes a row as the real kernel's blocks of doubles.
+// Divisions are cdiv_go's, as Go's.
+#define ZFLOW_B 32
+
+// zflow_row returns A's stored row i as a pointer p with p[c] = A(i, c).
+static inline __global const real2* zflow_row(int storage, int upper, int n, int lda,
+                                              __global const real2* a, int i) {
+	const int base = upper ? i : 0;
+	return a + ztri_at(storage, upper, n, n - 1, lda, i, base) - base;
+}
+
+// zflow_gather adds to part[0:bl] (the indices cb…cb+bl−1) the products of
+// op(A)'s rows there with the x solved by steps [s0, s1): along A's rows
+// for op(A) = A; for Aᵀ and Aᴴ (conj) down A's columns, that is, A's rows
+// by pieces, whole ones into the vector sums acc (4 numbers a vector).
+static void zflow_gather(int storage, int upper, int n, int trans, __global const real2* a, int lda,
+                         __global const real2* x, long offx, int incx, int fwd, int cb, int bl,
+                         int s0, int s1, real2* part, real8 acc[ZFLOW_B / 4]) {
+	int c0, c1;
+	flow_cols(fwd, n, s0, s1, &c0, &c1);
+	if (!trans) {
+		for (int p = 0; p < bl; p++) {
+			const int i = cb + p;
+			const int lo = max(c0, upper ? i + 1 : 0);
+			const int hi = min(c1, upper ? n : i);
+			if (lo < hi) {
+				part[p] += zrow_dot(zflow_row(storage, upper, n, lda, a, i) + lo, hi - lo, x,
+				                    offx + (long)lo * incx, incx);
+			}
+		}
+		return;
+	}
+	const int conj = trans == 2;
+	for (int j = c0; j < c1; j++) {
+		const real2 xj = x[offx + (long)j * incx];
+		__global const real2* r = zflow_row(storage, upper, n, lda, a, j);
+		const int lo = max(cb, upper ? j + 1 : 0);
+		const int hi = min(cb + bl, upper ? n : j);
+		if (lo == cb && hi - lo == ZFLOW_B) {
+			__global const real* rr = (__global const real*)(r + cb);
+			for (int q = 0; q < ZFLOW_B / 4; q++) {
+				acc[q] += zmul8(ld8(rr + 8 * q), xj, conj);
+			}
+			continue;
+		}
+		for (int c = lo; c < hi; c++) {
+			part[c - cb] += zmul(xj, conj ? zconj(r[c]) : r[c]);
+		}
+	}
+}
+
+__kernel void ztri_solve_flow(int storage, int upper, int trans, int unit, int n,
+                              __global const real2* a, int lda,
+                              __global real2* x, long offx, int incx,
+                              volatile __global uint* ticket) {
+	const int fwd = (upper == (trans != 0)); // op(A) lower triangular
+	const int conj = trans == 2;
+	const int nblk = (n + ZFLOW_B - 1) / ZFLOW_B;
+	for (;;) {
+		const int t = (int)atomic_inc(&ticket[0]);
+		if (t >= nblk) {
+			flow_leave(ticket);
+			return;
+		}
+		const int s0 = t * ZFLOW_B, s1 = min(n, s0 + ZFLOW_B), bl = s1 - s0;
+		int cb, ce;
+		flow_cols(fwd, n, s0, s1, &cb, &ce);
+		real2 part[ZFLOW_B];
+		real8 acc[ZFLOW_B / 4];
+		for (int p = 0; p < ZFLOW_B; p++) {
+			part[p] = 0;
+		}
+		for (int q = 0; q < ZFLOW_B / 4; q++) {
+			acc[q] = 0;
+		}
+		for (int done = 0; done < t;) {
+			const int d = (int)ticket[1];
+			if (d > done) {
+				mem_fence(CLK_GLOBAL_MEM_FENCE);
+				zflow_gather(storage, upper, n, trans, a, lda, x, offx, incx, fwd, cb, bl,
+				             done * ZFLOW_B, d * ZFLOW_B, part, acc);
+				done = d;
+			}
+		}
+		for (int q = 0; q < ZFLOW_B / 4; q++) {
+			part[4 * q] += acc[q].s01;
+			part[4 * q + 1] += acc[q].s23;
+			part[4 * q + 2] += acc[q].s45;
+			part[4 * q + 3] += acc[q].s67;
+		}
+		// The block's own steps, one at a time.
+		for (int q = 0; q < bl; q++) {
+			const int p = fwd ? q : bl - 1 - q;
+			const int i = cb + p;
+			__global const real2* r = zflow_row(storage, upper, n, lda, a, i);
+			if (!trans) {
+				zflow_gather(storage, upper, n, trans, a, lda, x, offx, incx, fwd, i, 1,
+				             s0, s0 + q, part + p, acc);
+			}
+			const long ix = offx + (long)i * incx;
+			real2 xi = x[ix] - part[p];
+			if (!unit) {
+				xi = cdiv_go(xi, conj ? zconj(r[i]) : r[i]);
+			}
+			x[ix] = xi;
+			if (trans) {
+				const int lo = max(cb, upper ? i + 1 : 0);
+				const int hi = min(ce, upper ? n : i);
+				for (int c = lo; c < hi; c++) {
+					part[c - cb] += zmul(xi, conj ? zconj(r[c]) : r[c]);
+				}
+			}
+		}
+		mem_fence(CLK_GLOBAL_MEM_FENCE);
+		atomic_xchg(&ticket[1], (uint)(t + 1));
+	}
+}
+
 // zgemv_rows: y(i) = alpha·Σ_j A(i,j)·x(j) + beta·y(i), a work-item per row
 // of the dense m×n A.
 __kernel void zgemv_rows(int m, int n, real are, real aim, __global const real2* a, int lda,

@@ -274,12 +274,6 @@ static inline __global const real* flow_row(int storage, int upper, int n, int l
 	return a + tri_at(storage, upper, n, n - 1, lda, i, base) - base;
 }
 
-// flow_cols sets [*c0, *c1), the indices of x solved by steps [s0, s1).
-static inline void flow_cols(int fwd, int n, int s0, int s1, int* c0, int* c1) {
-	*c0 = fwd ? s0 : n - s1;
-	*c1 = fwd ? s1 : n - s0;
-}
-
 // flow_gather adds to part[0:bl] (the indices cb…cb+bl−1) the products of
 // op(A)'s rows there with the x solved by steps [s0, s1): along A's rows
 // for op(A) = A; for Aᵀ down A's columns, that is, A's rows by pieces,
@@ -326,11 +320,7 @@ __kernel void tri_solve_flow(int storage, int upper, int trans, int unit, int n,
 	for (;;) {
 		const int t = (int)atomic_inc(&ticket[0]);
 		if (t >= nblk) {
-			if (atomic_inc(&ticket[2]) == (uint)get_num_groups(0) - 1) {
-				atomic_xchg(&ticket[0], 0u);
-				atomic_xchg(&ticket[1], 0u);
-				atomic_xchg(&ticket[2], 0u);
-			}
+			flow_leave(ticket);
 			return;
 		}
 		const int s0 = t * FLOW_B, s1 = min(n, s0 + FLOW_B), bl = s1 - s0;

@@ -134,7 +134,7 @@ NOT_ON_OCLGRIND=(
 	# PoCL runs them in the main suite.
 	tri_solve_seq tri_solve_flow rank_rows rank_rows4 gemv_rows gemv_cols gemv_t_rows gemv_t_sum
 	band_rows band_t_rows band_t_sum sym_rows zgemv_rows zgemv_t_rows zgemv_t_sum zrank_rows zrank_rows4
-	zband_rows zband_t_rows zhemv_rows zband_t_sum ztri_solve_seq
+	zband_rows zband_t_rows zhemv_rows zband_t_sum ztri_solve_seq ztri_solve_flow
 	# TRSM's diagonal blocks by runs of columns, CPU devices' (TrsmOnDevice).
 	trsm_left_rows
 	# The complex rank updates one work-item an element: GPUs take them

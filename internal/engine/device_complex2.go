@@ -231,14 +231,23 @@ func cxStreamOp(c *Call, d CxMat) (o streamOp, ld, off int, ok bool) {
 }
 
 // CxSVOnDevice enqueues the in-place solve M·x = b for the triangular
-// descriptor d stored in a: on CPU devices by one work-item
-// (ztri_solve_seq), elsewhere blocked (trsv_blocked.go).
+// descriptor d stored in a: on CPU devices dense and packed triangles in
+// blocks of rows over every core where cpuSolveFlowGroups allows
+// (ztri_solve_flow), else by one work-item (ztri_solve_seq); elsewhere
+// blocked (trsv_blocked.go).
 func CxSVOnDevice(c *Call, d CxMat, a *cl.Buffer, x *cl.Buffer, offX, incX int) {
 	if !d.fits() || !l2fits(incX, offX) {
 		c.Fail(errL2TooLarge)
 		return
 	}
 	if L2OnCPU(c) {
+		if g := cpuSolveFlowGroups(c, d.L2Mat, d.n, cpuZFlowBlock); g > 1 {
+			// Blocks of rows by ticket, over every core.
+			c.E.L2FlowSolves.Add(1)
+			c.Run(c.Kernel(cxL2File, "ztri_solve_flow"), []int{g}, []int{1}, int32(d.storage), l2bool(d.upper),
+				d.transCode(), l2bool(d.unit), int32(d.n), a, int32(d.Lda), x, int64(offX), int32(incX), c.E.pieceTickets(c, 3))
+			return
+		}
 		// One work-item, no barrier per row.
 		c.Run(c.Kernel(cxL2File, "ztri_solve_seq"), []int{1}, []int{1}, int32(d.storage), l2bool(d.upper), int32(d.kl),
 			d.transCode(), l2bool(d.unit), int32(d.n), a, int32(d.Lda), x, int64(offX), int32(incX))

@@ -252,7 +252,7 @@ func L2trsvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.Buffer,
 		return
 	}
 	if d.cpuTriangle(c) || L2OnCPU(c) && d.storage == L2Band {
-		if g := cpuSolveFlowGroups(c, d, n); g > 1 {
+		if g := cpuSolveFlowGroups(c, d, n, cpuFlowBlock); g > 1 {
 			// Blocks of rows by ticket, over every core.
 			c.E.L2FlowSolves.Add(1)
 			c.Run(c.Kernel(l2File, "tri_solve_flow"), []int{g}, []int{1}, int32(d.storage), l2bool(d.upper),
@@ -267,11 +267,16 @@ func L2trsvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.Buffer,
 	trsvBlockedOnDevice[T](c, d.solve(n, 0, ElemSize[T]()), a, x, offX, incX)
 }
 
-// cpuFlowBlock is the rows of a block of tri_solve_flow (FLOW_B).
-const cpuFlowBlock = 64
+// cpuFlowBlock and cpuZFlowBlock are the rows of a block of tri_solve_flow
+// (FLOW_B) and of ztri_solve_flow (ZFLOW_B).
+const (
+	cpuFlowBlock  = 64
+	cpuZFlowBlock = 32
+)
 
 // cpuSolveFlowGroups is the number of work-groups (of one work-item)
-// tri_solve_flow takes for the solve of order n with the dense or packed
+// tri_solve_flow (or its complex twin, ztri_solve_flow) takes for the
+// solve of order n, in blocks of the given rows, with the dense or packed
 // triangle of descriptor d on call c's CPU device, or 0 where the solve
 // stays with tri_solve_seq's one work-item: as e.L2SolveFlow says, by
 // default where the device's level 1 shape adds level 2's partial sums in
@@ -287,7 +292,7 @@ const cpuFlowBlock = 64
 // since PoCL may hand a thread several of a launch's first groups at once
 // (one a block at most, and at most e.L2SolveGroups if set). Its three
 // counters are the engine's piece tickets (pieceTickets).
-func cpuSolveFlowGroups(c *Call, d L2Mat, n int) int {
+func cpuSolveFlowGroups(c *Call, d L2Mat, n, block int) int {
 	if c.q != nil || d.storage == L2Band {
 		return 0
 	}
@@ -299,7 +304,7 @@ func cpuSolveFlowGroups(c *Call, d L2Mat, n int) int {
 			return 0
 		}
 	}
-	g := min(8*max(1, c.E.Prof.ComputeUnits), L3CeilDiv(n, cpuFlowBlock))
+	g := min(8*max(1, c.E.Prof.ComputeUnits), L3CeilDiv(n, block))
 	if c.E.L2SolveGroups > 0 {
 		g = min(g, c.E.L2SolveGroups)
 	}

@@ -50,8 +50,9 @@ type Engine struct {
 	// SolveFlowAuto takes it on NVIDIA's GPUs only (svFlow), SolveFlowOn
 	// and SolveFlowOff force it on or off (tests, measurements);
 	// L2SolveSplit overrides it; L2SolveGroups caps its work-groups. On
-	// CPU devices it chooses tri_solve_flow the same way, its default
-	// there the tuning entry's OneLaunchL2 (cpuSolveFlowGroups).
+	// CPU devices it chooses tri_solve_flow and ztri_solve_flow the same
+	// way, its default there the tuning entry's OneLaunchL2
+	// (cpuSolveFlowGroups).
 	// L2SolveFlowSpin, if positive, replaces the polls a wait makes
 	// before the launch gives up (svFlowSpin), and
 	// L2SolveFlowPoison, if positive, fails the launch at sub-block
