@@ -241,7 +241,7 @@ func CxSVOnDevice(c *Call, d CxMat, a *cl.Buffer, x *cl.Buffer, offX, incX int) 
 		return
 	}
 	if L2OnCPU(c) {
-		if g := cpuSolveFlowGroups(c, d.L2Mat, d.n, cpuZFlowBlock); g > 1 {
+		if g := cpuSolveFlowGroups(c, d.L2Mat, d.n, true); g > 1 {
 			// Blocks of rows by ticket, over every core.
 			c.E.L2FlowSolves.Add(1)
 			c.Run(c.Kernel(cxL2File, "ztri_solve_flow"), []int{g}, []int{1}, int32(d.storage), l2bool(d.upper),

@@ -252,7 +252,7 @@ func L2trsvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.Buffer,
 		return
 	}
 	if d.cpuTriangle(c) || L2OnCPU(c) && d.storage == L2Band {
-		if g := cpuSolveFlowGroups(c, d, n, cpuFlowBlock); g > 1 {
+		if g := cpuSolveFlowGroups(c, d, n, false); g > 1 {
 			// Blocks of rows by ticket, over every core.
 			c.E.L2FlowSolves.Add(1)
 			c.Run(c.Kernel(l2File, "tri_solve_flow"), []int{g}, []int{1}, int32(d.storage), l2bool(d.upper),
@@ -275,24 +275,25 @@ const (
 )
 
 // cpuSolveFlowGroups is the number of work-groups (of one work-item)
-// tri_solve_flow (or its complex twin, ztri_solve_flow) takes for the
-// solve of order n, in blocks of the given rows, with the dense or packed
-// triangle of descriptor d on call c's CPU device, or 0 where the solve
-// stays with tri_solve_seq's one work-item: as e.L2SolveFlow says, by
-// default where the device's level 1 shape adds level 2's partial sums in
-// one launch (OneLaunchL2: its work-groups run alongside each other and
-// see each other's writes), and only on the engine's queue, whose
-// counters the kernel takes. Bands stay on one work-item: with few
-// diagonals a block has little to read before it must wait for the one
-// before, and the waits cost more than the second core gives. So do
-// packed triangles with op(A) = Aᵀ unless the flow is forced on (tests):
-// a block reads A's rows in pieces, which packed storage puts at strides
-// that change row by row, and on PoCL that ran slower than one
-// work-item's walk along whole rows. The groups are eight a compute unit,
-// since PoCL may hand a thread several of a launch's first groups at once
-// (one a block at most, and at most e.L2SolveGroups if set). Its three
-// counters are the engine's piece tickets (pieceTickets).
-func cpuSolveFlowGroups(c *Call, d L2Mat, n, block int) int {
+// tri_solve_flow (cplx: its complex twin, ztri_solve_flow) takes for the
+// solve of order n with the dense or packed triangle of descriptor d on
+// call c's CPU device, or 0 where the solve stays on one work-item
+// (tri_solve_seq, ztri_solve_seq): as e.L2SolveFlow says, by default
+// where the device's level 1 shape adds level 2's partial sums in one
+// launch (OneLaunchL2: its work-groups run alongside each other and see
+// each other's writes), and only on the engine's queue, whose counters
+// the kernel takes. Bands stay on one work-item: with few diagonals a
+// block has little to read before it must wait for the one before, and
+// the waits cost more than the second core gives. So, unless the flow is
+// forced on (tests), do packed triangles with op(A) = Aᵀ, and complex64
+// ones with Aᵀ or Aᴴ: a block reads A's rows in short pieces (packed
+// storage puts them at strides that change row by row), and on PoCL that
+// ran slower than one work-item's walk along whole rows. The groups are
+// eight a compute unit, since PoCL may hand a thread several of a
+// launch's first groups at once (one a block at most, and at most
+// e.L2SolveGroups if set). Its three counters are the engine's piece
+// tickets (pieceTickets).
+func cpuSolveFlowGroups(c *Call, d L2Mat, n int, cplx bool) int {
 	if c.q != nil || d.storage == L2Band {
 		return 0
 	}
@@ -300,9 +301,13 @@ func cpuSolveFlowGroups(c *Call, d L2Mat, n, block int) int {
 	case SolveFlowOff:
 		return 0
 	case SolveFlowAuto:
-		if !l1ShapeOf(c).OneLaunchL2 || d.storage == L2Packed && d.trans {
+		if !l1ShapeOf(c).OneLaunchL2 || d.trans && (d.storage == L2Packed || cplx && c.prec == 32) {
 			return 0
 		}
+	}
+	block := cpuFlowBlock
+	if cplx {
+		block = cpuZFlowBlock
 	}
 	g := min(8*max(1, c.E.Prof.ComputeUnits), L3CeilDiv(n, block))
 	if c.E.L2SolveGroups > 0 {
