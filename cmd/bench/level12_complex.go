@@ -249,6 +249,16 @@ func level2ComplexOps[T complex64 | complex128](b *bencher, n int) ([]l12op, err
 			}),
 			theirs: theirs(func() error { return clblast.ComplexTrmv[T](q, true, 2, false, n, am, x.view) }),
 			slices: hostBatch(func() { d.trmv(blas.Upper, blas.ConjTrans, blas.NonUnit, n, host, n, x.host, 1) })},
+		// The solves read the stored triangle but its diagonal (unit) and
+		// read and write x: level2SolveOps's counts.
+		{name: p + "TRSV", bytes: es * (tri - nf + 2*nf),
+			ours: residentBatch(func() (*clblas.Event, error) {
+				return clblas.Trsv(blas.Lower, blas.NoTrans, blas.Unit, a, x.v)
+			})},
+		{name: p + "TRSV-C", bytes: es * (tri - nf + 2*nf),
+			ours: residentBatch(func() (*clblas.Event, error) {
+				return clblas.Trsv(blas.Upper, blas.ConjTrans, blas.Unit, a, x.v)
+			})},
 	}
 	bandOps, releaseBand, err := complexBandOps[T](b, n, rnd, x, y)
 	if err != nil {
@@ -336,6 +346,14 @@ func complexBandOps[T complex64 | complex128](b *bencher, n int, rnd *rand.Rand,
 		{name: p + "TBMV-C", bytes: es * (inBand(kt) + 2*nf),
 			ours: residentBatch(func() (*clblas.Event, error) {
 				return clblas.Tbmv(blas.Lower, blas.ConjTrans, blas.NonUnit, kt, tb, x.v)
+			})},
+		{name: p + "TPSV", bytes: es * (tri - nf + 2*nf),
+			ours: residentBatch(func() (*clblas.Event, error) { return clblas.Tpsv(blas.Upper, blas.NoTrans, blas.Unit, ap, x.v) })},
+		{name: p + "TPSV-C", bytes: es * (tri - nf + 2*nf),
+			ours: residentBatch(func() (*clblas.Event, error) { return clblas.Tpsv(blas.Upper, blas.ConjTrans, blas.Unit, ap, x.v) })},
+		{name: p + "TBSV", bytes: es * (inBand(kt) - nf + 2*nf),
+			ours: residentBatch(func() (*clblas.Event, error) {
+				return clblas.Tbsv(blas.Lower, blas.NoTrans, blas.Unit, kt, tb, x.v)
 			})},
 	}
 	return ops, func() { sb.Release(); tb.Release(); ap.Release(); ux.v.Release(); uy.v.Release() }, nil
