@@ -27,18 +27,11 @@ func TestTriSolveFlowCPU(t *testing.T) {
 	if !eng.L2OnCPU(&eng.Call{E: e}) {
 		t.Skipf("tri_solve_flow runs on CPU devices only, not on %s", e.Prof.Name)
 	}
-	defer func() { e.L2SolveGroups, e.L2SolveFlow = 0, eng.SolveFlowAuto }()
-	for _, c := range []struct {
-		flow   eng.SolveFlow
-		groups int
-	}{{eng.SolveFlowOff, 0}, {eng.SolveFlowOn, 1}, {eng.SolveFlowOn, 2}, {eng.SolveFlowOn, 3}, {eng.SolveFlowOn, 0}} {
-		e.L2SolveFlow, e.L2SolveGroups = c.flow, c.groups
-		name := fmt.Sprintf("flow=%d/groups=%d", c.flow, c.groups)
+	cpuFlowRun(t, e, "tri_solve_flow", func(name string, groups int) {
 		ran := deviceCalls(t, e, "Strsv", "Stpsv")
 		if e.Prof.FP64 {
 			ran = deviceCalls(t, e, "Strsv", "Stpsv", "Dtrsv", "Dtpsv")
 		}
-		before := e.L2FlowSolves.Load()
 		for _, n := range []int{45, 130, 200} {
 			ks := []int{2, 70}
 			if e.Prof.FP64 {
@@ -50,14 +43,32 @@ func TestTriSolveFlowCPU(t *testing.T) {
 				trsvSplitRun(t, l2ops32(impl), l2ops32(gonum.Implementation{}), 2e-4, n, ks, l2diags)
 			})
 		}
-		if c.groups != 1 {
+		if groups != 1 {
 			trsvLargeRun(t, impl, name+"/n=1100")
 		}
 		t.Run(name+"/nonfinite", func(t *testing.T) { trsvFlowNonFinite(t, impl) })
 		ran()
+	})
+}
+
+// cpuFlowRun runs body once for each setting of a CPU device's flow solves
+// (kernel: tri_solve_flow or ztri_solve_flow): off, and on with 1, 2, 3
+// and the default number of work-groups (0); after each it checks that
+// the flow ran where it should (on, on more than one work-group) and only
+// there.
+func cpuFlowRun(t *testing.T, e *eng.Engine, kernel string, body func(name string, groups int)) {
+	defer func() { e.L2SolveGroups, e.L2SolveFlow = 0, eng.SolveFlowAuto }()
+	for _, c := range []struct {
+		flow   eng.SolveFlow
+		groups int
+	}{{eng.SolveFlowOff, 0}, {eng.SolveFlowOn, 1}, {eng.SolveFlowOn, 2}, {eng.SolveFlowOn, 3}, {eng.SolveFlowOn, 0}} {
+		e.L2SolveFlow, e.L2SolveGroups = c.flow, c.groups
+		name := fmt.Sprintf("flow=%d/groups=%d", c.flow, c.groups)
+		before := e.L2FlowSolves.Load()
+		body(name, c.groups)
 		flowed := e.L2FlowSolves.Load() > before
 		if want := c.flow == eng.SolveFlowOn && c.groups != 1; flowed != want {
-			t.Errorf("%s: tri_solve_flow ran: %v, want %v", name, flowed, want)
+			t.Errorf("%s: %s ran: %v, want %v", name, kernel, flowed, want)
 		}
 	}
 }
@@ -210,19 +221,12 @@ func TestZtriSolveCPU(t *testing.T) {
 	if !eng.L2OnCPU(&eng.Call{E: e}) {
 		t.Skipf("ztri_solve_seq and ztri_solve_flow run on CPU devices only, not on %s", e.Prof.Name)
 	}
-	defer func() { e.L2SolveGroups, e.L2SolveFlow = 0, eng.SolveFlowAuto }()
 	incs := []int{1, -1, 3, -3}
-	for _, c := range []struct {
-		flow   eng.SolveFlow
-		groups int
-	}{{eng.SolveFlowOff, 0}, {eng.SolveFlowOn, 1}, {eng.SolveFlowOn, 2}, {eng.SolveFlowOn, 3}, {eng.SolveFlowOn, 0}} {
-		e.L2SolveFlow, e.L2SolveGroups = c.flow, c.groups
-		name := fmt.Sprintf("flow=%d/groups=%d", c.flow, c.groups)
+	cpuFlowRun(t, e, "ztri_solve_flow", func(name string, _ int) {
 		ran := deviceCalls(t, e, "Ctrsv", "Ctbsv", "Ctpsv")
 		if e.Prof.FP64 {
 			ran = deviceCalls(t, e, "Ztrsv", "Ztbsv", "Ztpsv", "Ctrsv", "Ctbsv", "Ctpsv")
 		}
-		before := e.L2FlowSolves.Load()
 		for _, n := range []int{45, 130} {
 			if e.Prof.FP64 {
 				t.Run(fmt.Sprintf("%s/n=%d/complex128", name, n), func(t *testing.T) {
@@ -238,11 +242,7 @@ func TestZtriSolveCPU(t *testing.T) {
 			ztrsvFlowNonFinite(t, impl)
 		})
 		ran()
-		flowed := e.L2FlowSolves.Load() > before
-		if want := c.flow == eng.SolveFlowOn && c.groups != 1; flowed != want {
-			t.Errorf("%s: ztri_solve_flow ran: %v, want %v", name, flowed, want)
-		}
-	}
+	})
 }
 
 // deviceCalls returns a function that fails t unless each routine named
