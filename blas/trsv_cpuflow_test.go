@@ -3,6 +3,7 @@ package clblas
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -243,6 +244,60 @@ func TestZtriSolveCPU(t *testing.T) {
 		})
 		ran()
 	})
+}
+
+// TestZtriSolveFlowDefault checks which complex solves a CPU device whose
+// level 1 shape sets OneLaunchL2 (PoCL's) spreads over its cores by
+// default (cpuSolveFlowGroups): dense and packed triangles with A, and
+// complex128's dense ones with Aᴴ; not complex64's with Aᴴ, packed ones
+// with Aᴴ, or bands.
+func TestZtriSolveFlowDefault(t *testing.T) {
+	impl, e := privateImpl(t, nil)
+	if !eng.L2OnCPU(&eng.Call{E: e}) || !e.L1Shape(32).OneLaunchL2 {
+		t.Skipf("%s takes the flow by default on no solve", e.Prof.Name)
+	}
+	const n, k = 130, 5
+	r := rand.New(rand.NewPCG(3, 5))
+	a := make([]complex128, n*n)
+	for i := range a {
+		a[i] = complex(r.Float64(), r.Float64()) / n
+	}
+	for i := range n {
+		a[i*n+i] = 2
+	}
+	b := make([]complex128, n)
+	for i := range b {
+		b[i] = complex(r.Float64(), 1)
+	}
+	z := cxSolver(impl)
+	c := c64(impl)
+	for _, s := range []struct {
+		routine string // as Engine.Launched counts it
+		tA      blas.Transpose
+		solve   func(tA blas.Transpose, x []complex128)
+		flow    bool
+	}{
+		{"Ztrsv", blas.NoTrans, func(tA blas.Transpose, x []complex128) { z.Ztrsv(blas.Lower, tA, blas.NonUnit, n, a, n, x, 1) }, true},
+		{"Ztrsv", blas.ConjTrans, func(tA blas.Transpose, x []complex128) { z.Ztrsv(blas.Lower, tA, blas.NonUnit, n, a, n, x, 1) }, true},
+		{"Ztpsv", blas.NoTrans, func(tA blas.Transpose, x []complex128) { z.Ztpsv(blas.Lower, tA, blas.NonUnit, n, a, x, 1) }, true},
+		{"Ztpsv", blas.ConjTrans, func(tA blas.Transpose, x []complex128) { z.Ztpsv(blas.Lower, tA, blas.NonUnit, n, a, x, 1) }, false},
+		{"Ztbsv", blas.NoTrans, func(tA blas.Transpose, x []complex128) { z.Ztbsv(blas.Lower, tA, blas.NonUnit, n, k, a, k+1, x, 1) }, false},
+		{"Ctrsv", blas.NoTrans, func(tA blas.Transpose, x []complex128) { c.Ztrsv(blas.Lower, tA, blas.NonUnit, n, a, n, x, 1) }, true},
+		{"Ctrsv", blas.ConjTrans, func(tA blas.Transpose, x []complex128) { c.Ztrsv(blas.Lower, tA, blas.NonUnit, n, a, n, x, 1) }, false},
+	} {
+		if s.routine[0] == 'Z' && (!e.Prof.FP64 || !e.L1Shape(64).OneLaunchL2) {
+			continue
+		}
+		name := fmt.Sprintf("%s tA=%c", s.routine, s.tA)
+		calls, flows := e.Launched.Of(s.routine), e.L2FlowSolves.Load()
+		s.solve(s.tA, slices.Clone(b))
+		if e.Launched.Of(s.routine) == calls {
+			t.Errorf("%s: no device call succeeded", name)
+		}
+		if got := e.L2FlowSolves.Load() > flows; got != s.flow {
+			t.Errorf("%s: the flow ran: %v, want %v", name, got, s.flow)
+		}
+	}
 }
 
 // deviceCalls returns a function that fails t unless each routine named
