@@ -575,3 +575,133 @@ void trsv_flow(SV_PARAMS, __global elem* x, const long offx, const int incx, __g
         }
     }
 }
+
+// The walk schedule (trsv_walk): the flow schedule's chain of sub-blocks
+// kept inside one work-group. The group that takes the first ticket, the
+// walker, solves the sub-blocks in order; it subtracts the products of the
+// last `window` sub-blocks before each itself, their x kept in its local
+// memory, and for the older ones waits for a partial sum,
+// part_b = Σ_{j < b − window} M(b, j)·x_j, made ahead of it by the other
+// groups: ticket u ≥ 1 takes sub-block window + u, adds its tiles as the
+// walker publishes x (a count of solved sub-blocks), stores part_b and
+// sets ready[b]; then takes another ticket. The walker waits only for sums
+// of x published `window` steps before, so that its step is its own
+// tiles, the solve and one fence, not a trip between groups. An updater
+// waits only for the walker, which holds the first ticket and so runs; the
+// walker waits only for sub-blocks whose tickets running updaters hold or
+// will take once their own are done. Waits are bounded as the flow's: one
+// that runs out sets the failure flag, the walker stops publishing, and
+// trsv_flow's rescue launch, always enqueued after, solves everything
+// again. The int flags (zeroed by trsv_inv): the failure flag, the ticket
+// counter, the count of published sub-blocks, then a ready flag per
+// sub-block.
+#define SV_PUB 2
+#define SV_READY 3
+
+// sv_poll waits until sync[i] ≥ want (work-item 0 polls, at most spin
+// times, then sets the failure flag) and returns the value seen to every
+// work-item, or −1 once the launch has failed. Every work-item of the
+// group calls it (barrier).
+static inline int sv_poll(volatile __global int* sync, const int i, const int want, const int spin,
+                          __local int* v)
+{
+    if (get_local_id(0) == 0) {
+        int polls = 0, seen = sync[i];
+        while (seen < want) {
+            if (sync[SV_FAIL] != 0 || ++polls > spin) {
+                atomic_xchg(sync + SV_FAIL, 1);
+                seen = -1;
+                break;
+            }
+            seen = sync[i];
+        }
+        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        *v = seen;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return *v;
+}
+
+// sv_take is the group's next ticket (every work-item calls it; barriers):
+// the launch's ticket counter, or a large one once the launch has failed.
+static inline int sv_take(volatile __global int* sync, __local int* tk)
+{
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (get_local_id(0) == 0) *tk = sync[SV_FAIL] ? INT_MAX / 2 : atomic_inc(sync + SV_TICKET);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return *tk;
+}
+
+// trsv_walk: the walk schedule's launch (see above), on at least two
+// work-groups unless no sub-block is more than window past its band's
+// first. xp receives the solved sub-blocks (nsb·TS), part the partial sums
+// (nsb·TS). Local: the tile, x's last window sub-blocks (window·TS), TS
+// elements of x, three ints.
+__kernel __attribute__((reqd_work_group_size(TS, 1, 1)))
+void trsv_walk(SV_PARAMS, __global elem* x, const long offx, const int incx, __global const elem* w,
+               __global elem* xp, __global elem* part, volatile __global int* sync, const int spin,
+               const int window, __local elem* tl, __local elem* xr, __local elem* xb, __local int* li)
+{
+    __local elem (*tile)[TS + 1] = (__local elem (*)[TS + 1])tl;
+    const int t = get_local_id(0);
+    const int nsb = (n + TS - 1) / TS;
+    volatile __global const elem* published = xp;
+    volatile __global const elem* partial = part;
+    const int role = sv_take(sync, li + 2);
+    if (role == 0) {
+        for (int b = 0; b < nsb; b++) {
+            const int p0 = b * TS;
+            const int sw = min(TS, n - p0);
+            const int flag = !ezero(w[nsb * TS + (long)nsb * TS * TS + b]);
+            const int jlo = p0 > k ? (p0 - k) / TS : 0;
+            const int jw = max(jlo, b - window);
+            elem acc = t < sw ? w[p0 + t] : EZERO;
+            if (jw > jlo) {
+                if (sv_poll(sync, SV_READY + b, 1, spin, li + 1) < 0) break;
+                acc -= partial[p0 + t];
+            }
+            for (int j = jw; j < b; j++) {
+                sv_tile(SV_ARGS, p0, p0 + sw, j * TS, TS, 0, tile);
+                barrier(CLK_LOCAL_MEM_FENCE);
+                acc -= sv_row_dot(tile, max(0, p0 + t - k - j * TS), TS, xr + (j % window) * TS);
+                barrier(CLK_LOCAL_MEM_FENCE);
+            }
+            xb[t] = acc;
+            sv_sub(SV_ARGS, w + nsb * TS + (long)b * TS * TS, flag, p0, 0, sw, xb, tile, li);
+            const elem v = t < sw ? xb[t] : EZERO;
+            xr[(b % window) * TS + t] = v;
+            if (t < sw) {
+                xp[p0 + t] = v;
+                x[offx + (long)SV_ROW(p0 + t) * incx] = v;
+            }
+            barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+            if (t == 0) {
+                mem_fence(CLK_GLOBAL_MEM_FENCE);
+                atomic_xchg(sync + SV_PUB, b + 1);
+            }
+        }
+        return;
+    }
+    for (int b = window + role; b < nsb; b = window + sv_take(sync, li + 2)) {
+        const int p0 = b * TS;
+        const int sw = min(TS, n - p0);
+        const int jlo = p0 > k ? (p0 - k) / TS : 0;
+        elem acc = EZERO;
+        int seen = 0;
+        for (int j = jlo; j < b - window; j++) {
+            sv_tile(SV_ARGS, p0, p0 + sw, j * TS, TS, 0, tile);
+            if (seen <= j && (seen = sv_poll(sync, SV_PUB, j + 1, spin, li + 1)) < 0) break;
+            xb[t] = published[j * TS + t];
+            barrier(CLK_LOCAL_MEM_FENCE);
+            acc += sv_row_dot(tile, max(0, p0 + t - k - j * TS), TS, xb);
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        if (seen < 0) break;
+        part[p0 + t] = acc;
+        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+        if (t == 0) {
+            mem_fence(CLK_GLOBAL_MEM_FENCE);
+            atomic_xchg(sync + SV_READY + b, 1);
+        }
+    }
+}
