@@ -162,14 +162,7 @@ type trsvShape struct {
 func parseTrsvShape(s string) (trsvShape, error) {
 	var sh trsvShape
 	if rest, ok := strings.CutPrefix(s, "w"); ok {
-		if !strings.Contains(rest, ":") {
-			rest += ":0:0"
-		}
-		_, err := fmt.Sscanf(rest, "%d:%d:%d", &sh.walk, &sh.ts, &sh.groups)
-		if err == nil && sh.walk <= 0 {
-			err = fmt.Errorf("the walk schedule's window must be positive")
-		}
-		return sh, err
+		return sh, parseTrsvLead(rest, "the walk schedule's window", &sh.walk, &sh)
 	}
 	if rest, ok := strings.CutPrefix(s, "f"); ok {
 		sh.flow = true
@@ -180,17 +173,23 @@ func parseTrsvShape(s string) (trsvShape, error) {
 		return sh, err
 	}
 	if rest, ok := strings.CutPrefix(s, "s"); ok {
-		if !strings.Contains(rest, ":") {
-			rest += ":0:0"
-		}
-		_, err := fmt.Sscanf(rest, "%d:%d:%d", &sh.split, &sh.ts, &sh.groups)
-		if err == nil && sh.split <= 0 {
-			err = fmt.Errorf("the split schedule's block must be positive")
-		}
-		return sh, err
+		return sh, parseTrsvLead(rest, "the split schedule's block", &sh.split, &sh)
 	}
 	_, err := fmt.Sscanf(s, "%d:%d:%d", &sh.ts, &sh.launch, &sh.groups)
 	return sh, err
+}
+
+// parseTrsvLead reads N[:ts:groups] after a shape's letter into *lead
+// (what names it in the error), sh.ts and sh.groups; N must be positive.
+func parseTrsvLead(rest, what string, lead *int, sh *trsvShape) error {
+	if !strings.Contains(rest, ":") {
+		rest += ":0:0"
+	}
+	_, err := fmt.Sscanf(rest, "%d:%d:%d", lead, &sh.ts, &sh.groups)
+	if err == nil && *lead <= 0 {
+		err = fmt.Errorf("%s must be positive", what)
+	}
+	return err
 }
 
 func (sh trsvShape) String() string {
