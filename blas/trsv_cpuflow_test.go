@@ -3,6 +3,7 @@ package clblas
 import (
 	"fmt"
 	"math"
+	"math/cmplx"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -317,56 +318,80 @@ func deviceCalls(t *testing.T, e *eng.Engine, routines ...string) func() {
 	}
 }
 
-// TestTriSolveFlowNoTickets fails the creation of tri_solve_flow's
-// counters (a fresh engine makes them on its first flow solve): the
-// device call fails and Dtrsv finishes on the CPU with gonum's answer;
-// the next call, with the counters made, runs on the device.
+// TestTriSolveFlowNoTickets fails the creation of the CPU flow solves'
+// counters (a fresh engine makes them on its first flow solve), for
+// tri_solve_flow (Strsv) and ztri_solve_flow (Ctrsv): the device call
+// fails and the solve finishes on the CPU with gonum's answer; the next
+// call, with the counters made, runs on the device.
 func TestTriSolveFlowNoTickets(t *testing.T) {
-	impl, e := privateImpl(t, nil)
-	if !eng.L2OnCPU(&eng.Call{E: e}) {
-		t.Skipf("tri_solve_flow runs on CPU devices only, not on %s", e.Prof.Name)
-	}
-	defer func() { e.L2SolveFlow = eng.SolveFlowAuto }()
-	e.L2SolveFlow = eng.SolveFlowOn
 	const n = 200
-	a := make([]float32, n*n)
-	b := make([]float32, n)
+	a := make([]complex128, n*n)
+	b := make([]complex128, n)
 	for i := range n {
 		for j := range i {
-			a[i*n+j] = float32((i*7+j*3)%11)/float32(11*n) - 0.04/n
+			a[i*n+j] = complex(float64((i*7+j*3)%11)/float64(11*n)-0.04/n, float64(j%3)/float64(4*n))
 		}
-		a[i*n+i] = 2 + float32(i%3)
-		b[i] = 1 + float32(i%5)/5
+		a[i*n+i] = complex(2+float64(i%3), 0.5)
+		b[i] = complex(1+float64(i%5)/5, -0.25)
 	}
-	want := slices.Clone(b)
-	gonum.Implementation{}.Strsv(blas.Lower, blas.NoTrans, blas.NonUnit, n, a, n, want, 1)
-	solve := func(name string) {
-		t.Helper()
-		got := slices.Clone(b)
-		impl.Strsv(blas.Lower, blas.NoTrans, blas.NonUnit, n, a, n, got, 1)
-		for i := range want {
-			if math.Abs(float64(got[i]-want[i])) > 1e-5*(1+math.Abs(float64(want[i]))) {
-				t.Fatalf("%s: x[%d] = %v, gonum %v", name, i, got[i], want[i])
+	for _, routine := range []string{"Strsv", "Ctrsv"} {
+		t.Run(routine, func(t *testing.T) {
+			impl, e := privateImpl(t, nil)
+			if !eng.L2OnCPU(&eng.Call{E: e}) {
+				t.Skipf("the flow solves run on CPU devices only, not on %s", e.Prof.Name)
 			}
-		}
-	}
-	fail := func(site string) error {
-		if site == "tickets" {
-			return errL2Injected
-		}
-		return nil
-	}
-	failed, flows := impl.Stats()["Strsv"].Failed, e.L2FlowSolves.Load()
-	e.Fault.Store(&fail)
-	solve("no counters")
-	e.Fault.Store(nil)
-	if got := impl.Stats()["Strsv"].Failed - failed; got != 1 {
-		t.Errorf("no counters: %d failed device calls, want 1", got)
-	}
-	ran := deviceCalls(t, e, "Strsv")
-	solve("counters made")
-	ran()
-	if e.L2FlowSolves.Load()-flows != 2 {
-		t.Errorf("tri_solve_flow enqueued %d times, want 2", e.L2FlowSolves.Load()-flows)
+			defer func() { e.L2SolveFlow = eng.SolveFlowAuto }()
+			e.L2SolveFlow = eng.SolveFlowOn
+			// solve is the routine on impl (on the real parts for Strsv).
+			solve := func(impl any, x []complex128) {
+				if routine == "Ctrsv" {
+					c64(impl.(blas.Complex64)).Ztrsv(blas.Lower, blas.NoTrans, blas.NonUnit, n, a, n, x, 1)
+					return
+				}
+				re := func(v []complex128) []float32 {
+					out := make([]float32, len(v))
+					for i, z := range v {
+						out[i] = float32(real(z))
+					}
+					return out
+				}
+				xr := re(x)
+				impl.(blas.Float32).Strsv(blas.Lower, blas.NoTrans, blas.NonUnit, n, re(a), n, xr, 1)
+				for i, v := range xr {
+					x[i] = complex(float64(v), 0)
+				}
+			}
+			want := slices.Clone(b)
+			solve(gonum.Implementation{}, want)
+			check := func(name string) {
+				t.Helper()
+				got := slices.Clone(b)
+				solve(impl, got)
+				for i := range want {
+					if cmplx.Abs(got[i]-want[i]) > 1e-5*(1+cmplx.Abs(want[i])) {
+						t.Fatalf("%s: x[%d] = %v, gonum %v", name, i, got[i], want[i])
+					}
+				}
+			}
+			fail := func(site string) error {
+				if site == "tickets" {
+					return errL2Injected
+				}
+				return nil
+			}
+			failed, flows := impl.Stats()[routine].Failed, e.L2FlowSolves.Load()
+			e.Fault.Store(&fail)
+			check("no counters")
+			e.Fault.Store(nil)
+			if got := impl.Stats()[routine].Failed - failed; got != 1 {
+				t.Errorf("no counters: %d failed device calls, want 1", got)
+			}
+			ran := deviceCalls(t, e, routine)
+			check("counters made")
+			ran()
+			if e.L2FlowSolves.Load()-flows != 2 {
+				t.Errorf("the flow enqueued %d times, want 2", e.L2FlowSolves.Load()-flows)
+			}
+		})
 	}
 }
