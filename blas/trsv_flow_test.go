@@ -30,32 +30,6 @@ func TestTrsvBlockedFlow(t *testing.T) {
 	}
 }
 
-// TestTrsvBlockedWalk runs the triangular solves on the walk schedule
-// (Engine.L2SolveWalk: one work-group solves the sub-blocks in order, the
-// products of the last window of them its own, while the others sum the
-// older ones' ahead of it) against gonum: sub-blocks of 4 and 8, so that
-// n = 45 takes several and a short last one, windows of 1, 2 and 3, on 2,
-// 3 and many work-groups, every storage, triangle, transpose (ConjTrans for
-// complex) and diagonal, bands narrower and wider than a sub-block,
-// increments ±1 and ±3, real and complex; and on one work-group, where the
-// walker waits for sums no group makes until its wait runs out, so that the
-// rescue launch solves everything.
-func TestTrsvBlockedWalk(t *testing.T) {
-	impl, e := privateImpl(t, nil)
-	gpuKernels(e)
-	e.L2SolveFlow = eng.SolveFlowOn
-	defer func() {
-		e.L2SolveNB, e.L2SolveGroups, e.L2SolveFlow, e.L2SolveWalk, e.L2SolveFlowSpin = 0, 0, eng.SolveFlowAuto, 0, 0
-	}()
-	for _, c := range []struct{ ts, window, groups, spin int }{
-		{4, 1, 2, 0}, {4, 2, 3, 0}, {4, 3, 64, 0}, {8, 1, 64, 0}, {8, 2, 2, 0}, {4, 2, 1, 100},
-	} {
-		e.L2SolveNB, e.L2SolveWalk, e.L2SolveGroups, e.L2SolveFlowSpin = c.ts, c.window, c.groups, c.spin
-		name := fmt.Sprintf("ts=%d/window=%d/groups=%d", c.ts, c.window, c.groups)
-		trsvScheduleRun(t, impl, e, name, c.ts == 4 && c.groups == 3, "walk", &e.L2WalkSolves)
-	}
-}
-
 // TestTrsvFlowRescue makes the flow launch fail and checks that the
 // rescue launch after it gives gonum's answers: at the first sub-block
 // (the flow solves nothing, the rescue everything), at the fourth (some

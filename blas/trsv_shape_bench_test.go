@@ -16,8 +16,7 @@ var (
 	trsvN      = flag.Int("trsv.n", 512, "BenchmarkTrsvShape: the order of A")
 	trsvShapes = flag.String("trsv.shapes", "0:0:0", "BenchmarkTrsvShape: comma-separated ts:launch:groups "+
 		"(sub-block order, sub-blocks per launch, most work-groups; 0 takes the default), sNB[:ts:groups] "+
-		"for the split schedule with launch blocks of NB positions, f[:ts:groups] for the flow schedule, or "+
-		"wW[:ts:groups] for the walk schedule with a window of W sub-blocks")
+		"for the split schedule with launch blocks of NB positions, or f[:ts:groups] for the flow schedule")
 	trsvPrecs    = flag.String("trsv.precs", "S,D,C,Z", "BenchmarkTrsvShape: the precisions")
 	trsvPortable = flag.Bool("trsv.portable", false, "BenchmarkTrsvShape: real dense and packed solves on "+
 		"the blocked kernels on a CPU device too (Engine.L2Portable)")
@@ -33,8 +32,7 @@ var (
 // bounded call after call. A shape sNB (or sNB:ts:groups) runs the split
 // schedule (Engine.L2SolveSplit = NB): each launch block of NB positions
 // solved once, then a wide update; f (or f:ts:groups) the flow schedule
-// (Engine.L2SolveFlow on): one launch of persistent work-groups; wW (or
-// wW:ts:groups) the walk schedule (Engine.L2SolveWalk = W). The
+// (Engine.L2SolveFlow on): one launch of persistent work-groups. The
 // other shapes run with the flow schedule off, so that one run compares
 // them side by side.
 //
@@ -43,7 +41,7 @@ func BenchmarkTrsvShape(b *testing.B) {
 	impl := newTestImpl(b)
 	e := impl.eng
 	defer func() {
-		e.L2SolveNB, e.L2SolveLaunch, e.L2SolveGroups, e.L2SolveSplit, e.L2SolveFlow, e.L2SolveWalk = 0, 0, 0, 0, eng.SolveFlowAuto, 0
+		e.L2SolveNB, e.L2SolveLaunch, e.L2SolveGroups, e.L2SolveSplit, e.L2SolveFlow = 0, 0, 0, 0, eng.SolveFlowAuto
 	}()
 	if *trsvPortable {
 		e.L2Portable = true
@@ -122,8 +120,8 @@ func trsvShapeRun[T Element](b *testing.B, impl *Implementation, n int, shapes [
 		for _, op := range ops {
 			b.Run(fmt.Sprintf("shape=%s/%s", sh, op.name), func(b *testing.B) {
 				e.L2SolveNB, e.L2SolveLaunch, e.L2SolveGroups, e.L2SolveSplit = sh.ts, sh.launch, sh.groups, sh.split
-				e.L2SolveFlow, e.L2SolveWalk = eng.SolveFlowOff, sh.walk
-				if sh.flow || sh.walk > 0 {
+				e.L2SolveFlow = eng.SolveFlowOff
+				if sh.flow {
 					e.L2SolveFlow = eng.SolveFlowOn
 				}
 				run := func(reps int) {
@@ -149,21 +147,17 @@ func trsvShapeRun[T Element](b *testing.B, impl *Implementation, n int, shapes [
 }
 
 // trsvShape is one blocking of BenchmarkTrsvShape: the Engine's
-// L2SolveNB, L2SolveLaunch, L2SolveGroups and L2SolveSplit, whether it
-// takes the flow schedule, and the walk schedule's window (0: not).
+// L2SolveNB, L2SolveLaunch, L2SolveGroups and L2SolveSplit, and whether
+// it takes the flow schedule.
 type trsvShape struct {
-	ts, launch, groups, split, walk int
-	flow                            bool
+	ts, launch, groups, split int
+	flow                      bool
 }
 
 // parseTrsvShape reads ts:launch:groups, sNB[:ts:groups] for the split
-// schedule, f[:ts:groups] for the flow schedule, or wW[:ts:groups] for the
-// walk schedule with a window of W.
+// schedule, or f[:ts:groups] for the flow schedule.
 func parseTrsvShape(s string) (trsvShape, error) {
 	var sh trsvShape
-	if rest, ok := strings.CutPrefix(s, "w"); ok {
-		return sh, parseTrsvLead(rest, "the walk schedule's window", &sh.walk, &sh)
-	}
 	if rest, ok := strings.CutPrefix(s, "f"); ok {
 		sh.flow = true
 		if rest == "" {
@@ -193,9 +187,6 @@ func parseTrsvLead(rest, what string, lead *int, sh *trsvShape) error {
 }
 
 func (sh trsvShape) String() string {
-	if sh.walk > 0 {
-		return fmt.Sprintf("w%d:%d:%d", sh.walk, sh.ts, sh.groups)
-	}
 	if sh.flow {
 		return fmt.Sprintf("f:%d:%d", sh.ts, sh.groups)
 	}

@@ -64,15 +64,8 @@ type Engine struct {
 	L2SolveFlow       SolveFlow
 	L2SolveFlowSpin   int
 	L2SolveFlowPoison int
-	// L2SolveWalk, if positive, replaces the flow schedule, where it is
-	// taken, with the walk schedule (svRunWalk: one work-group solves
-	// the sub-blocks in order, the products of the last L2SolveWalk of
-	// them its own, the older ones' summed ahead of it by the others).
-	// Off by default: not yet measured on a GPU.
-	L2SolveWalk   int
-	L2SplitSolves atomic.Int64 // solves enqueued on the split schedule (tests)
-	L2FlowSolves  atomic.Int64 // solves enqueued on the flow schedule (tests)
-	L2WalkSolves  atomic.Int64 // solves enqueued on the walk schedule (tests)
+	L2SplitSolves     atomic.Int64 // solves enqueued on the split schedule (tests)
+	L2FlowSolves      atomic.Int64 // solves enqueued on the flow schedule (tests)
 	// ZeroCopy is GOCL_ZERO_COPY's choice for hostShared (tests set
 	// eng.ZeroCopyOff to run the copying path, which devices with memory of
 	// their own take).

@@ -116,22 +116,16 @@ func trsvBlockedOnDevice[R Real](c *Call, s svSolve, a *cl.Buffer, x *cl.Buffer,
 	// The flow schedule's flags, zeroed by trsv_inv (the others pass w
 	// and no flags).
 	sync, nsync := w, 0
-	window := c.E.L2SolveWalk
 	if flow {
 		nsync = svFlowFlags + nsb
-		if window > 0 {
-			nsync = svWalkFlags + nsb
-		}
 		sync = Alloc[float32](c, nsync) // int32 flags: any 4-byte element
+
 	}
 	c.Run(c.Kernel(trsvFile, "trsv_inv", defs...), []int{nsb * ts}, []int{ts},
 		append(desc, x, int64(offX), int32(incX), w, sync, int32(nsync), cl.Local(ts*(ts+1)*s.es), cl.Local(4))...)
 	switch {
 	case split:
 		svRunSplit(c, s, defs, ts, nb, desc, x, offX, incX, w)
-		return
-	case flow && window > 0:
-		svRunWalk(c, s, defs, ts, window, desc, x, offX, incX, w, Alloc[R](c, parts*nsb*ts), Alloc[R](c, parts*nsb*ts), sync)
 		return
 	case flow:
 		svRunFlow(c, s, defs, ts, desc, x, offX, incX, w, Alloc[R](c, parts*nsb*ts), sync)
@@ -312,45 +306,4 @@ func svRunFlow(c *Call, s svSolve, defs []string, ts int, desc []any, x *cl.Buff
 	g := svFlowGroups(c.E, L3CeilDiv(s.n, ts))
 	c.Run(k, []int{g * ts}, []int{ts}, args(0)...)
 	c.Run(k, []int{ts}, []int{ts}, args(1)...)
-}
-
-// svWalkFlags is the number of int32 flags of a walk solve before its
-// sub-blocks' ready flags: the failure flag, the ticket counter and the
-// count of published sub-blocks (SV_FAIL, SV_TICKET, SV_PUB in
-// kernels/trsv.cl).
-const svWalkFlags = 3
-
-// svWalkGroups is the number of work-groups of a walk launch of nsb
-// sub-blocks whose walker keeps window of them: the walker and an updater
-// per sub-block that needs a partial sum (those past window + 1), at most
-// e.L2SolveGroups if set (one makes every wait run out, for tests of the
-// rescue), else 16 a compute unit (an updater takes another sub-block
-// once its own is done, so any number of at least two solves them all).
-func svWalkGroups(e *Engine, nsb, window int) int {
-	most := e.L2SolveGroups
-	if most <= 0 {
-		most = 1 + 16*max(1, e.Prof.ComputeUnits)
-	}
-	return max(1, min(1+max(0, nsb-window-1), most))
-}
-
-// svRunWalk enqueues the walk schedule after trsv_inv (desc and w as
-// trsvBlockedOnDevice's; xp and part, nsb·ts elements each, receive the
-// solved sub-blocks and the partial sums; sync the flags trsv_inv
-// zeroed): trsv_walk on svWalkGroups work-groups, its walker keeping
-// window sub-blocks, then trsv_flow's rescue on one work-group, which
-// solves everything again if a wait gave up and else does nothing.
-func svRunWalk(c *Call, s svSolve, defs []string, ts, window int, desc []any, x *cl.Buffer, offX, incX int, w, xp, part, sync *cl.Buffer) {
-	c.E.L2WalkSolves.Add(1)
-	spin := svFlowSpin
-	if c.E.L2SolveFlowSpin > 0 {
-		spin = c.E.L2SolveFlowSpin
-	}
-	nsb := L3CeilDiv(s.n, ts)
-	g := svWalkGroups(c.E, nsb, window)
-	c.Run(c.Kernel(trsvFile, "trsv_walk", defs...), []int{g * ts}, []int{ts}, append(desc, x, int64(offX), int32(incX),
-		w, xp, part, sync, int32(spin), int32(window), cl.Local(ts*(ts+1)*s.es), cl.Local(window*ts*s.es),
-		cl.Local(ts*s.es), cl.Local(3*4))...)
-	c.Run(c.Kernel(trsvFile, "trsv_flow", defs...), []int{ts}, []int{ts}, append(desc, x, int64(offX), int32(incX),
-		w, xp, sync, int32(spin), int32(0), int32(1), cl.Local(ts*(ts+1)*s.es), cl.Local(ts*s.es), cl.Local(3*4))...)
 }
