@@ -11,8 +11,8 @@ import (
 	eng "github.com/gocompute/opencl/internal/engine"
 )
 
-// TestGemvTShapes runs the GPUs' gemv_t_part, gbmv_t_part (band_t too)
-// and ger_rows on PoCL (the
+// TestGemvTShapes runs the GPUs' gemv_t_part, gbmv_t_part (band_t too,
+// and both for TBMV's triangular bands) and ger_rows on PoCL (the
 // CPU-device kernels turned off) at launches BenchmarkGemvTShape may
 // choose (rows in flight 1 to 8, odd ones, explicit row blocks) against
 // gonum: ragged sizes, lda past n, increments ±1 and ±2 (GER: 1, 2), views one
@@ -57,8 +57,10 @@ func TestGemvTShapes(t *testing.T) {
 				}
 				if fp64 {
 					gbmvTCases(t, "Dgbmv", e.Launched.Of, impl.Dgbmv, gonum.Implementation{}.Dgbmv, 1e-12)
+					tbmvBandCases(t, "Dtbmv", e.Launched.Of, impl.Dtbmv, gonum.Implementation{}.Dtbmv, 1e-12)
 				}
 				gbmvTCases(t, "Sgbmv", e.Launched.Of, impl.Sgbmv, gonum.Implementation{}.Sgbmv, 1e-4)
+				tbmvBandCases(t, "Stbmv", e.Launched.Of, impl.Stbmv, gonum.Implementation{}.Stbmv, 1e-4)
 			}
 		})
 	}
@@ -108,6 +110,50 @@ func gbmvTCases[T float32 | float64](t *testing.T, name string, launched func(st
 		want(blas.Trans, m, n, kl, ku, alpha, a[1:], lda, x[1:], inc, beta, yw[1:], inc)
 		calls++
 		checkL2Result(t, fmt.Sprintf("%s T m=%d n=%d kl=%d ku=%d lda=%d inc=%d", name, m, n, kl, ku, lda, inc), "y", yg, yw, tol)
+	}
+	onDevice(calls)
+}
+
+// tbmvBandCases checks the triangular band product, which GPUs run as the
+// general band of its stored diagonals (band_n, band_t or gbmv_t_part),
+// against gonum: both triangles, A and Aᵀ, bands from the diagonal alone
+// to past the matrix, lda past k+1, increments ±1 and ±2, NaN in the
+// storage outside the matrix and on a unit diagonal (which must not be
+// read).
+func tbmvBandCases[T float32 | float64](t *testing.T, name string, launched func(string) int64,
+	got, want func(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []T, lda int, x []T, incX int), tol float64) {
+	vec := uniformVecs[T](7)
+	onDevice := expectOnDevice(t, name, launched)
+	calls := 0
+	for c, sh := range [][2]int{{1, 0}, {37, 0}, {70, 5}, {130, 64}, {50, 80}} {
+		n, k := sh[0], sh[1]
+		lda := k + 1 + c%2
+		for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
+			for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans} {
+				for _, d := range []blas.Diag{blas.NonUnit, blas.Unit} {
+					a := vec(n * lda)
+					for i := range n {
+						for s := range k + 1 {
+							j := i + s // upper: A(i, i+s) at column s
+							if ul == blas.Lower {
+								j = i - k + s // lower: A(i, i−k+s)
+							}
+							if j < 0 || j >= n || d == blas.Unit && j == i {
+								a[i*lda+s] = T(l2nan)
+							}
+						}
+					}
+					inc := []int{1, -2, 2, -1, 1}[c]
+					x := vec(1 + (n-1)*abs(inc))
+					xg, xw := slices.Clone(x), slices.Clone(x)
+					got(ul, tA, d, n, k, a, lda, xg, inc)
+					want(ul, tA, d, n, k, a, lda, xw, inc)
+					calls++
+					checkL2Result(t, fmt.Sprintf("%s ul=%c tA=%c d=%c n=%d k=%d lda=%d inc=%d", name, ul, tA, d, n, k, lda, inc),
+						"x", xg, xw, tol)
+				}
+			}
+		}
 	}
 	onDevice(calls)
 }

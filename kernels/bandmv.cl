@@ -12,9 +12,12 @@
 // beta == 0 assigns (y is not read); an output without terms keeps
 // beta·y. The symmetric band (sbmv) has kernels of its own, below. Every
 // product inside the band is computed (no fma), so NaN and Inf spread as
-// in gonum's Go code; nothing outside it is read.
+// in gonum's Go code; nothing outside it is read. A triangular band (tbmv)
+// is the general band with kl or ku zero; built with BAND_UNIT=1 its
+// diagonal is taken as ones and not read.
 //
-// Defines: BX, BY (the work-group shape; defaults 32×8).
+// Defines: BX, BY (the work-group shape; defaults 32×8), BAND_UNIT
+// (default 0).
 
 #pragma OPENCL FP_CONTRACT OFF
 
@@ -24,6 +27,13 @@
 #ifndef BY
 #define BY 8
 #endif
+#ifndef BAND_UNIT
+#define BAND_UNIT 0
+#endif
+
+// BAND_AT is A(i, j) inside the band, whose row i is row[·]: 1 on a unit
+// diagonal (not read there).
+#define BAND_AT(row, i, j) ((BAND_UNIT && (i) == (j)) ? (real)1 : (row)[j])
 
 static inline void band_store(__global real* y, long iy, real alpha, real s, real beta, int terms)
 {
@@ -50,7 +60,7 @@ void band_n(const int m, const int n, const int kl, const int ku, const real alp
         // row[j] is A(i, j).
         __global const real* row = a + (long)i * lda + kl - i;
         for (int j = lo + tx; j < hi; j += BX) {
-            s += row[j] * x[offx + (long)j * incx];
+            s += BAND_AT(row, i, j) * x[offx + (long)j * incx];
         }
     }
     part[ty][tx] = s;
@@ -87,7 +97,7 @@ void band_t(const int m, const int n, const int kl, const int ku, const real alp
             real v[8], w[8];
             for (int u = 0; u < 8; u++) {
                 const int r = i + u * BY;
-                v[u] = a[(r >= lo && r < hi) ? (long)r * lda + kl + j - r : 0];
+                v[u] = (BAND_UNIT && r == j) ? (real)1 : a[(r >= lo && r < hi) ? (long)r * lda + kl + j - r : 0];
                 w[u] = x[offx + (long)r * incx];
             }
             for (int u = 0; u < 8; u++) {
@@ -96,7 +106,7 @@ void band_t(const int m, const int n, const int kl, const int ku, const real alp
             }
         }
         for (; i < ihi; i += BY) {
-            if (i >= lo && i < hi) s += a[(long)i * lda + kl + j - i] * x[offx + (long)i * incx];
+            if (i >= lo && i < hi) s += BAND_AT(a + (long)i * lda + kl - i, i, j) * x[offx + (long)i * incx];
         }
     }
     part[ty][tx] = s;

@@ -36,36 +36,44 @@ func bandRows(bx, maxLocal int) int {
 }
 
 // bandMV enqueues y = alpha·op(A)·x + beta·y for the m×n band A with kl
-// sub- and ku super-diagonals (lda).
-func bandMV[T Real](c *Call, trans bool, m, n, kl, ku int, a *cl.Buffer, lda int, alpha T, x *cl.Buffer, offX, incX int,
+// sub- and ku super-diagonals (lda), its diagonal taken as ones if unit
+// (a triangular band; band_t then, whatever the width, since
+// gbmv_t_part reads every stored element).
+func bandMV[T Real](c *Call, trans, unit bool, m, n, kl, ku int, a *cl.Buffer, lda int, alpha T, x *cl.Buffer, offX, incX int,
 	beta T, y *cl.Buffer, offY, incY int) {
 	args := []any{int32(m), int32(n), int32(kl), int32(ku), alpha, a, int32(lda), x, int32(offX), int32(incX),
 		beta, y, int32(offY), int32(incY)}
 	maxLocal := c.E.Prof.MaxWorkGroupSize
-	if trans && gbmvTKernelFor(c, n, kl, ku, ElemSize[T]()) == GbmvTPart {
+	if trans && !unit && gbmvTKernelFor(c, n, kl, ku, ElemSize[T]()) == GbmvTPart {
 		gbmvTOnDevice(c, m, n, kl, ku, a, lda, alpha, x, offX, incX, beta, y, offY, incY)
 		return
 	}
+	defs := []string{fmt.Sprintf("BAND_UNIT=%d", l2bool(unit))}
 	if trans {
 		bx := 32
 		by := bandRows(bx, maxLocal)
-		k := c.Kernel(bandFile, "band_t", fmt.Sprintf("BX=%d", bx), fmt.Sprintf("BY=%d", by))
+		k := c.Kernel(bandFile, "band_t", append(defs, fmt.Sprintf("BX=%d", bx), fmt.Sprintf("BY=%d", by))...)
 		c.Run(k, []int{L3CeilDiv(n, bx) * bx, by}, []int{bx, by}, args...)
 		return
 	}
 	bx, by := bandNShape(min(kl+ku+1, n), maxLocal)
-	k := c.Kernel(bandFile, "band_n", fmt.Sprintf("BX=%d", bx), fmt.Sprintf("BY=%d", by))
+	k := c.Kernel(bandFile, "band_n", append(defs, fmt.Sprintf("BX=%d", bx), fmt.Sprintf("BY=%d", by))...)
 	c.Run(k, []int{bx, L3CeilDiv(m, by) * by}, []int{bx, by}, args...)
 }
 
-// bandOnDevice enqueues y = alpha·M·x + beta·y for the general or
-// symmetric band descriptor d (alpha ≠ 0; beta == 0 assigns).
+// bandOnDevice enqueues y = alpha·M·x + beta·y for the general,
+// triangular or symmetric band descriptor d (alpha ≠ 0; beta == 0
+// assigns). A triangular band is the general band of its stored diagonals.
 func bandOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
-	if d.kind == l2KindGeneral {
-		bandMV(c, d.trans, d.m, d.n, d.kl, d.ku, a, d.Lda, alpha, x, offX, incX, beta, y, offY, incY)
-		return
+	switch d.kind {
+	case l2KindGeneral:
+		bandMV(c, d.trans, false, d.m, d.n, d.kl, d.ku, a, d.Lda, alpha, x, offX, incX, beta, y, offY, incY)
+	case l2KindTriangular:
+		t := d.cpuBand()
+		bandMV(c, d.trans, d.unit, t.m, t.n, t.kl, t.ku, a, d.Lda, alpha, x, offX, incX, beta, y, offY, incY)
+	default:
+		sbmvOnDevice(c, d, a, alpha, x, offX, incX, beta, y, offY, incY)
 	}
-	sbmvOnDevice(c, d, a, alpha, x, offX, incX, beta, y, offY, incY)
 }
 
 // sbmvShape is sbmv_tile's tile order st and work-group height sy for

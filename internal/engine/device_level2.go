@@ -181,7 +181,7 @@ func L2mvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, nout, nin int, alpha T
 		bandCPU(c, d, a, alpha, x, offX, incX, beta, y, offY, incY)
 		return
 	}
-	if d.storage == L2Band && d.kind != l2KindTriangular {
+	if d.storage == L2Band {
 		bandOnDevice(c, d, a, alpha, x, offX, incX, beta, y, offY, incY) // band_fast.go
 		return
 	}
@@ -214,6 +214,10 @@ func L2trmvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.Buffer,
 	}
 	if d.storage == L2Dense && d.kl == n-1 || packedTrmvStream(c, d, ElemSize[T]()) {
 		trmvOnDevice[T](c, d, a, x, offX, incX, out, offO, incO) // gemv_fast.go
+		return
+	}
+	if d.storage == L2Band {
+		bandOnDevice(c, d, a, T(1), x, offX, incX, T(0), out, offO, incO) // band_fast.go
 		return
 	}
 	k := c.Kernel(l2File, "mv")
