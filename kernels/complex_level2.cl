@@ -536,6 +536,67 @@ void zmv_wg(ZMAT_PARAMS, int nout, real are, real aim,
 	y[iy] = r;
 }
 
+// zband_t is y(j) = alpha·Σ_i op(A)(j, i)·x(i) + beta·y(j), j < n, for
+// op(A) = Aᵀ (conj 0) or Aᴴ (conj 1) of the m×n band A with kl sub- and
+// ku super-diagonals in general band storage (a triangular band is one
+// with kl or ku zero), its diagonal taken as 1 and not read if unit: for
+// GPUs, as bandmv.cl's band_t, where zmv_wg would read down the band a
+// stored row apart. A work-group takes ZBX consecutive columns, so that a
+// stored row's piece under them is one coalesced read, and its ZBY slices
+// take the rows those columns reach in turn; the slices' sums are added
+// in local memory. beta == 0 assigns; a column without terms keeps
+// beta·y(j).
+#ifndef ZBX
+#define ZBX 32
+#endif
+#ifndef ZBY
+#define ZBY 8
+#endif
+
+__kernel __attribute__((reqd_work_group_size(ZBX, ZBY, 1)))
+void zband_t(int m, int n, int kl, int ku, int conj, int unit, real are, real aim,
+             __global const real2* a, int lda, __global const real2* x, long offx, int incx,
+             real bre, real bim, __global real2* y, long offy, int incy) {
+	__local real2 part[ZBY][ZBX + 1];
+	const int tx = get_local_id(0), ty = get_local_id(1);
+	const int j0 = get_group_id(0) * ZBX;
+	const int j = j0 + tx;
+	// The rows any of the group's columns reach, and this column's.
+	const int ilo = max(0, j0 - ku);
+	const int ihi = (int)min((long)m, (long)j0 + ZBX + kl);
+	const int lo = max(0, j - ku);
+	const int hi = (int)min((long)m, (long)j + kl + 1);
+	real2 s = (real2)(0, 0);
+	if (j < n) {
+		for (int i = ilo + ty; i < ihi; i += ZBY) {
+			if (i >= lo && i < hi) {
+				real2 v = (unit && i == j) ? (real2)(1, 0) : a[(long)i * lda + kl + j - i];
+				if (conj) {
+					v = zconj(v);
+				}
+				s += zmul(v, x[offx + (long)i * incx]);
+			}
+		}
+	}
+	part[ty][tx] = s;
+	barrier(CLK_LOCAL_MEM_FENCE);
+	for (int w = ZBY / 2; w > 0; w >>= 1) {
+		if (ty < w) {
+			part[ty][tx] += part[ty + w][tx];
+		}
+		barrier(CLK_LOCAL_MEM_FENCE);
+	}
+	if (ty != 0 || j >= n) {
+		return;
+	}
+	const long iy = offy + (long)j * incy;
+	real2 r = zbeta_y(bre, bim, y, iy);
+	if (hi > lo) {
+		r += zmul((real2)(are, aim), part[0][tx]);
+	}
+	y[iy] = r;
+}
+
 // zband_rows, zband_t_rows, zhemv_rows and zband_t_sum are the band,
 // Hermitian and triangular products for CPU devices, as level2.cl's
 // band_rows, band_t_rows, sym_rows and band_t_sum: a stored row of the

@@ -107,7 +107,8 @@ CONFORMANCE=${1:-'^TestTestblas$/.*/^default$|^TestFloat32$|^TestSrotgSrotmg$|^T
 # routines (trsv_inv, trsv_blk, trsv_upd at one split shape: a tile and
 # x's block in local memory, and trsv_flow on three work-groups), symv_part
 # (Dsymv: its tile and sums share local memory), the band products
-# (band_n, band_t, sbmv_tile: sums reduced in local memory) and
+# (band_n, band_t, sbmv_tile, and zband_t through TestComplexLevel2Small
+# and TestZbandT: sums reduced in local memory) and
 # symv_stream at three of its test's seven shapes, one walking (pass 1
 # runs the other three).
 # The one-pass reductions (level1.cl's _one kernels) are left out: their
@@ -123,7 +124,7 @@ CONFORMANCE=${1:-'^TestTestblas$/.*/^default$|^TestFloat32$|^TestSrotgSrotmg$|^T
 # work-item writes only its own elements (no local memory, no barriers),
 # and their GEMM is the real one raced here (TestComplexLevel3Shared is
 # clean under --data-races, 88 s on the CI machine, 2026-12-01).
-RACES=${OCLGRIND_RACES_RUN:-'^TestTestblas$/^(Dgemm|Dtrsm|Dtrmm|Dtrsv|Dtbsv|Dtpsv|Ddot|Dnrm2|Dasum|Idamax|Dsymv|Dgbmv|Dsbmv)$/^default$|^TestFloat32$/^(Sgemm|Strsm|Strmm|Strsv|Sdot|Snrm2|Sasum|Isamax|Dsdot)$|^TestGemmKernelsSmall$|^TestLevel3ViaGemmSmall$|^TestResidentScalars$|^TestComplexTestblas$/^always$/^(Zdotc|Dzasum|Dznrm2|Izamax)$|^TestComplexLevel2Small$|^TestSymvKernels$/^kernel=1,1$|^TestSymvKernels$/^kernel=2,2$/^shape=(2x4x2x3|4x4x8x2|1x4x2x3),|^TestGemvTShapes$/^(auto|16x4.u3.b5.l2)$|^TestSyrRows$|^TestZgemvKernels$/^auto$|^TestZstreamKernels$/^shape=1x4x2x3,|^TestTrsvBlockedNonFinite$|^TestTrsvBlockedSplit$/^ts=4$/^nb=12$/^(float64|float32)$|^TestTrsvBlockedFlow$/^ts=4$/^groups=3$/^float64$'}
+RACES=${OCLGRIND_RACES_RUN:-'^TestTestblas$/^(Dgemm|Dtrsm|Dtrmm|Dtrsv|Dtbsv|Dtpsv|Ddot|Dnrm2|Dasum|Idamax|Dsymv|Dgbmv|Dsbmv)$/^default$|^TestFloat32$/^(Sgemm|Strsm|Strmm|Strsv|Sdot|Snrm2|Sasum|Isamax|Dsdot)$|^TestGemmKernelsSmall$|^TestLevel3ViaGemmSmall$|^TestResidentScalars$|^TestComplexTestblas$/^always$/^(Zdotc|Dzasum|Dznrm2|Izamax)$|^TestComplexLevel2Small$|^TestZbandT$|^TestSymvKernels$/^kernel=1,1$|^TestSymvKernels$/^kernel=2,2$/^shape=(2x4x2x3|4x4x8x2|1x4x2x3),|^TestGemvTShapes$/^(auto|16x4.u3.b5.l2)$|^TestSyrRows$|^TestZgemvKernels$/^auto$|^TestZstreamKernels$/^shape=1x4x2x3,|^TestTrsvBlockedNonFinite$|^TestTrsvBlockedSplit$/^ts=4$/^nb=12$/^(float64|float32)$|^TestTrsvBlockedFlow$/^ts=4$/^groups=3$/^float64$'}
 # Kernels no pass runs, and why.
 NOT_ON_OCLGRIND=(
 	# NVIDIA PTX (mma.sync, cp.async); chosen only on NVIDIA devices of

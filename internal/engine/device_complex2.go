@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"slices"
 
 	"gonum.org/v1/gonum/blas"
@@ -95,6 +96,10 @@ func CxMVOnDevice[R Real](c *Call, d CxMat, a *cl.Buffer, nout int, are, aim R, 
 	}
 	if L2OnCPU(c) {
 		cxBandCPU(c, d, a, are, aim, x, offX, incX, bre, bim, y, offY, incY)
+		return
+	}
+	if c.E.ZbandT && d.storage == L2Band && d.trans && d.kind != l2KindSymmetric {
+		zbandTOnDevice(c, d, a, are, aim, x, offX, incX, bre, bim, y, offY, incY)
 		return
 	}
 	if o, ld, off, ok := cxStreamOp(c, d); ok {
@@ -474,4 +479,18 @@ func CxTbsv[C Complex, R Real](e *Engine, name string, ul blas.Uplo, tA blas.Tra
 
 func CxTpsv[C Complex, R Real](e *Engine, name string, ul blas.Uplo, tA blas.Transpose, d blas.Diag, n int, ap []C, x []C, incX int) error {
 	return cxTRSV[C, R](e, name, CxTri(L2Packed, ul, tA, d, n, n-1, 0), ap[:PackedLen(n)], n, x, incX)
+}
+
+// zbandTOnDevice enqueues y = alpha·op(A)·x + beta·y for the general or
+// triangular band descriptor d with op(A) = Aᵀ or Aᴴ: zband_t on
+// work-groups of 32 columns by 8 row slices (fewer slices where the
+// device's work-groups are smaller), the triangle as the general band of
+// its stored diagonals.
+func zbandTOnDevice[R Real](c *Call, d CxMat, a *cl.Buffer, are, aim R, x *cl.Buffer, offX, incX int, bre, bim R, y *cl.Buffer, offY, incY int) {
+	t := d.cpuBand()
+	const bx = 32
+	by := bandRows(bx, c.E.Prof.MaxWorkGroupSize)
+	k := c.Kernel(cxL2File, "zband_t", fmt.Sprintf("ZBX=%d", bx), fmt.Sprintf("ZBY=%d", by))
+	c.Run(k, []int{L3CeilDiv(t.n, bx) * bx, by}, []int{bx, by}, int32(t.m), int32(t.n), int32(t.kl), int32(t.ku),
+		l2bool(d.conj), l2bool(d.unit), are, aim, a, int32(d.Lda), x, int64(offX), int32(incX), bre, bim, y, int64(offY), int32(incY))
 }
