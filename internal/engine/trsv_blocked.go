@@ -119,7 +119,6 @@ func trsvBlockedOnDevice[R Real](c *Call, s svSolve, a *cl.Buffer, x *cl.Buffer,
 	if flow {
 		nsync = svFlowFlags + nsb
 		sync = Alloc[float32](c, nsync) // int32 flags: any 4-byte element
-
 	}
 	c.Run(c.Kernel(trsvFile, "trsv_inv", defs...), []int{nsb * ts}, []int{ts},
 		append(desc, x, int64(offX), int32(incX), w, sync, int32(nsync), cl.Local(ts*(ts+1)*s.es), cl.Local(4))...)
