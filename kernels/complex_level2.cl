@@ -539,12 +539,12 @@ void zmv_wg(ZMAT_PARAMS, int nout, real are, real aim,
 // zband_t is y(j) = alpha·Σ_i op(A)(j, i)·x(i) + beta·y(j), j < n, for
 // op(A) = Aᵀ (conj 0) or Aᴴ (conj 1) of the m×n band A with kl sub- and
 // ku super-diagonals in general band storage (a triangular band is one
-// with kl or ku zero), its diagonal taken as 1 and not read if unit: for
-// GPUs, as bandmv.cl's band_t, where zmv_wg would read down the band a
-// stored row apart. A work-group takes ZBX consecutive columns, so that a
-// stored row's piece under them is one coalesced read, and its ZBY slices
-// take the rows those columns reach in turn; the slices' sums are added
-// in local memory. beta == 0 assigns; a column without terms keeps
+// with kl or ku zero), its diagonal taken as 1 (the stored one unused) if
+// unit: for GPUs, as bandmv.cl's band_t, where zmv_wg would read down the
+// band a stored row apart. A work-group takes ZBX consecutive columns, so
+// that a stored row's piece under them is one coalesced read, and its ZBY
+// slices take the rows those columns reach in turn; the slices' sums are
+// added in local memory. beta == 0 assigns; a column without terms keeps
 // beta·y(j).
 #ifndef ZBX
 #define ZBX 32
@@ -552,6 +552,15 @@ void zmv_wg(ZMAT_PARAMS, int nout, real are, real aim,
 #ifndef ZBY
 #define ZBY 8
 #endif
+
+// zband_t_term is op(A)(j, i)·x(i) from the stored v = A(i, j): conj(v)
+// for Aᴴ; x(i) itself on a unit diagonal (v then unused).
+static inline real2 zband_t_term(real2 v, const real2 xi, const int conj, const int one) {
+	if (one) {
+		return xi;
+	}
+	return zmul(conj ? zconj(v) : v, xi);
+}
 
 __kernel __attribute__((reqd_work_group_size(ZBX, ZBY, 1)))
 void zband_t(int m, int n, int kl, int ku, int conj, int unit, real are, real aim,
@@ -568,13 +577,27 @@ void zband_t(int m, int n, int kl, int ku, int conj, int unit, real are, real ai
 	const int hi = (int)min((long)m, (long)j + kl + 1);
 	real2 s = (real2)(0, 0);
 	if (j < n) {
-		for (int i = ilo + ty; i < ihi; i += ZBY) {
-			if (i >= lo && i < hi) {
-				real2 v = (unit && i == j) ? (real2)(1, 0) : a[(long)i * lda + kl + j - i];
-				if (conj) {
-					v = zconj(v);
+		// Four rows in flight (element 0 of a for a row outside this
+		// column's band, so that the loads do not wait on one another),
+		// then the rest.
+		int i = ilo + ty;
+		for (; i + 3 * ZBY < ihi; i += 4 * ZBY) {
+			real2 v[4], w[4];
+			for (int u = 0; u < 4; u++) {
+				const int r = i + u * ZBY;
+				v[u] = a[(r >= lo && r < hi) ? (long)r * lda + kl + j - r : 0];
+				w[u] = x[offx + (long)r * incx];
+			}
+			for (int u = 0; u < 4; u++) {
+				const int r = i + u * ZBY;
+				if (r >= lo && r < hi) {
+					s += zband_t_term(v[u], w[u], conj, unit && r == j);
 				}
-				s += zmul(v, x[offx + (long)i * incx]);
+			}
+		}
+		for (; i < ihi; i += ZBY) {
+			if (i >= lo && i < hi) {
+				s += zband_t_term(a[(long)i * lda + kl + j - i], x[offx + (long)i * incx], conj, unit && i == j);
 			}
 		}
 	}
