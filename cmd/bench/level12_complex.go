@@ -270,29 +270,36 @@ func level2ComplexOps[T complex64 | complex128](b *bencher, n int) ([]l12op, err
 }
 
 // complexBandOps builds HBMV on a band of n/4 superdiagonals, TBMV on one
-// of n/32 (level2SolveOps's widths) and the packed products and updates,
-// resident only.
+// of n/32, GBMV on n/8 diagonals each side (level2SolveOps's widths) and
+// the packed products and updates, resident only.
 func complexBandOps[T complex64 | complex128](b *bencher, n int, rnd *rand.Rand, x, y *resVec[T]) ([]l12op, func(), error) {
 	nf, es := float64(n), float64(elemBytes[T]())
 	p, _ := cxPrefix[T]()
 	// inBand is the number of elements of an n×n triangular band of k
 	// off-diagonals (the diagonal included).
 	inBand := func(k int) float64 { return nf*float64(k+1) - float64(k)*float64(k+1)/2 }
-	band := func(k int) (*clblas.Matrix[T], error) {
-		host := make([]T, n*(k+1))
+	// band is an n-row band matrix of cols stored columns.
+	band := func(cols int) (*clblas.Matrix[T], error) {
+		host := make([]T, n*cols)
 		for i := range host {
 			host[i] = T(complex(rnd.Float64()/float64(2*n), rnd.Float64()/float64(2*n)))
 		}
-		return clblas.NewMatrixFrom(b.impl, n, k+1, host)
+		return clblas.NewMatrixFrom(b.impl, n, cols, host)
 	}
-	ks, kt := max(n/4, 1), max(n/32, 1)
-	sb, err := band(ks)
+	ks, kt, kg := max(n/4, 1), max(n/32, 1), max(n/8, 1)
+	sb, err := band(ks + 1)
 	if err != nil {
 		return nil, nil, err
 	}
-	tb, err := band(kt)
+	tb, err := band(kt + 1)
 	if err != nil {
 		sb.Release()
+		return nil, nil, err
+	}
+	gb, err := band(2*kg + 1)
+	if err != nil {
+		sb.Release()
+		tb.Release()
 		return nil, nil, err
 	}
 	pk := make([]T, n*(n+1)/2)
@@ -303,6 +310,7 @@ func complexBandOps[T complex64 | complex128](b *bencher, n int, rnd *rand.Rand,
 	if err != nil {
 		sb.Release()
 		tb.Release()
+		gb.Release()
 		return nil, nil, err
 	}
 	// HPR and HPR2 take vectors of their own: the triangular products
@@ -313,6 +321,7 @@ func complexBandOps[T complex64 | complex128](b *bencher, n int, rnd *rand.Rand,
 	if err != nil {
 		sb.Release()
 		tb.Release()
+		gb.Release()
 		ap.Release()
 		return nil, nil, err
 	}
@@ -347,6 +356,14 @@ func complexBandOps[T complex64 | complex128](b *bencher, n int, rnd *rand.Rand,
 			ours: residentBatch(func() (*clblas.Event, error) {
 				return clblas.Tbmv(blas.Lower, blas.ConjTrans, blas.NonUnit, kt, tb, x.v)
 			})},
+		{name: p + "GBMV", bytes: es * (2*inBand(kg) - nf + 3*nf),
+			ours: residentBatch(func() (*clblas.Event, error) {
+				return clblas.Gbmv(blas.NoTrans, n, n, kg, kg, alpha, gb, x.v, beta, y.v)
+			})},
+		{name: p + "GBMV-C", bytes: es * (2*inBand(kg) - nf + 3*nf),
+			ours: residentBatch(func() (*clblas.Event, error) {
+				return clblas.Gbmv(blas.ConjTrans, n, n, kg, kg, alpha, gb, x.v, beta, y.v)
+			})},
 		{name: p + "TPSV", bytes: es * (tri - nf + 2*nf),
 			ours: residentBatch(func() (*clblas.Event, error) { return clblas.Tpsv(blas.Upper, blas.NoTrans, blas.Unit, ap, x.v) })},
 		{name: p + "TPSV-C", bytes: es * (tri - nf + 2*nf),
@@ -356,7 +373,14 @@ func complexBandOps[T complex64 | complex128](b *bencher, n int, rnd *rand.Rand,
 				return clblas.Tbsv(blas.Lower, blas.NoTrans, blas.Unit, kt, tb, x.v)
 			})},
 	}
-	return ops, func() { sb.Release(); tb.Release(); ap.Release(); ux.v.Release(); uy.v.Release() }, nil
+	return ops, func() {
+		sb.Release()
+		tb.Release()
+		gb.Release()
+		ap.Release()
+		ux.v.Release()
+		uy.v.Release()
+	}, nil
 }
 
 // realScal is CLBlast's SSCAL or DSCAL, on the parts of a complex T.
