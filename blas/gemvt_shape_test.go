@@ -125,37 +125,71 @@ func tbmvBandCases[T float32 | float64](t *testing.T, name string, launched func
 	vec := uniformVecs[T](7)
 	onDevice := expectOnDevice(t, name, launched)
 	calls := 0
+	for _, tc := range triBandCases(blas.NoTrans, blas.Trans) {
+		a := vec(tc.n * tc.lda)
+		for _, i := range tc.unread() {
+			a[i] = T(l2nan)
+		}
+		x := vec(1 + (tc.n-1)*abs(tc.inc))
+		xg, xw := slices.Clone(x), slices.Clone(x)
+		got(tc.ul, tc.tA, tc.d, tc.n, tc.k, a, tc.lda, xg, tc.inc)
+		want(tc.ul, tc.tA, tc.d, tc.n, tc.k, a, tc.lda, xw, tc.inc)
+		calls++
+		checkL2Result(t, name+" "+tc.String(), "x", xg, xw, tol)
+	}
+	onDevice(calls)
+}
+
+// triBandCase is one triangular band product of the TBMV tests: the
+// triangle, op(A), the diagonal, n, k, lda and x's increment.
+type triBandCase struct {
+	ul   blas.Uplo
+	tA   blas.Transpose
+	d    blas.Diag
+	n, k int
+	lda  int
+	inc  int
+}
+
+// triBandCases lists the TBMV tests' cases for each op(A) of ops: bands
+// from the diagonal alone to past the matrix, both triangles, unit and
+// not, lda at and past k+1, increments ±1 and ±2.
+func triBandCases(ops ...blas.Transpose) []triBandCase {
+	var cs []triBandCase
 	for c, sh := range [][2]int{{1, 0}, {37, 0}, {70, 5}, {130, 64}, {50, 80}} {
-		n, k := sh[0], sh[1]
-		lda := k + 1 + c%2
 		for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
-			for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans} {
+			for _, tA := range ops {
 				for _, d := range []blas.Diag{blas.NonUnit, blas.Unit} {
-					a := vec(n * lda)
-					for i := range n {
-						for s := range k + 1 {
-							j := i + s // upper: A(i, i+s) at column s
-							if ul == blas.Lower {
-								j = i - k + s // lower: A(i, i−k+s)
-							}
-							if j < 0 || j >= n || d == blas.Unit && j == i {
-								a[i*lda+s] = T(l2nan)
-							}
-						}
-					}
-					inc := []int{1, -2, 2, -1, 1}[c]
-					x := vec(1 + (n-1)*abs(inc))
-					xg, xw := slices.Clone(x), slices.Clone(x)
-					got(ul, tA, d, n, k, a, lda, xg, inc)
-					want(ul, tA, d, n, k, a, lda, xw, inc)
-					calls++
-					checkL2Result(t, fmt.Sprintf("%s ul=%c tA=%c d=%c n=%d k=%d lda=%d inc=%d", name, ul, tA, d, n, k, lda, inc),
-						"x", xg, xw, tol)
+					cs = append(cs, triBandCase{ul: ul, tA: tA, d: d, n: sh[0], k: sh[1], lda: sh[1] + 1 + c%2,
+						inc: []int{1, -2, 2, -1, 1}[c]})
 				}
 			}
 		}
 	}
-	onDevice(calls)
+	return cs
+}
+
+func (tc triBandCase) String() string {
+	return fmt.Sprintf("ul=%c tA=%c d=%c n=%d k=%d lda=%d inc=%d", tc.ul, tc.tA, tc.d, tc.n, tc.k, tc.lda, tc.inc)
+}
+
+// unread lists the places in the band's storage that the product must
+// not read: those outside the matrix and, for a unit diagonal, the
+// diagonal.
+func (tc triBandCase) unread() []int {
+	var out []int
+	for i := range tc.n {
+		for s := range tc.k + 1 {
+			j := i + s // upper: A(i, i+s) at column s
+			if tc.ul == blas.Lower {
+				j = i - tc.k + s // lower: A(i, i−k+s)
+			}
+			if j < 0 || j >= tc.n || tc.d == blas.Unit && j == i {
+				out = append(out, i*tc.lda+s)
+			}
+		}
+	}
+	return out
 }
 
 func gemvTCases[T float32 | float64](t *testing.T, gname, rname string, launched func(string) int64,

@@ -75,33 +75,16 @@ func zbandTCases[T complex64 | complex128](t *testing.T,
 			check(fmt.Sprintf("gbmv tA=%c m=%d n=%d kl=%d ku=%d lda=%d inc=%d", tA, m, n, kl, ku, lda, inc), "y", yg, yw)
 		}
 	}
-	for c, sh := range [][2]int{{1, 0}, {37, 0}, {70, 5}, {130, 64}, {50, 80}} {
-		n, k := sh[0], sh[1]
-		lda := k + 1 + c%2
-		for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
-			for _, tA := range []blas.Transpose{blas.Trans, blas.ConjTrans} {
-				for _, d := range []blas.Diag{blas.NonUnit, blas.Unit} {
-					a := vec(n * lda)
-					for i := range n {
-						for s := range k + 1 {
-							j := i + s // upper: A(i, i+s) at column s
-							if ul == blas.Lower {
-								j = i - k + s // lower: A(i, i−k+s)
-							}
-							if j < 0 || j >= n || d == blas.Unit && j == i {
-								a[i*lda+s] = nan
-							}
-						}
-					}
-					inc := []int{1, -2, 2, -1, 1}[c]
-					x := vec(1 + (n-1)*abs(inc))
-					xg, xw := slices.Clone(x), slices.Clone(x)
-					tbmv(ul, tA, d, n, k, a, lda, xg, inc)
-					tbmvWant(ul, tA, d, n, k, a, lda, xw, inc)
-					check(fmt.Sprintf("tbmv ul=%c tA=%c d=%c n=%d k=%d lda=%d inc=%d", ul, tA, d, n, k, lda, inc), "x", xg, xw)
-				}
-			}
+	for _, tc := range triBandCases(blas.Trans, blas.ConjTrans) {
+		a := vec(tc.n * tc.lda)
+		for _, i := range tc.unread() {
+			a[i] = nan
 		}
+		x := vec(1 + (tc.n-1)*abs(tc.inc))
+		xg, xw := slices.Clone(x), slices.Clone(x)
+		tbmv(tc.ul, tc.tA, tc.d, tc.n, tc.k, a, tc.lda, xg, tc.inc)
+		tbmvWant(tc.ul, tc.tA, tc.d, tc.n, tc.k, a, tc.lda, xw, tc.inc)
+		check("tbmv "+tc.String(), "x", xg, xw)
 	}
 }
 
