@@ -89,27 +89,22 @@ func gbmvTCases[T float32 | float64](t *testing.T, name string, launched func(st
 	vec := uniformVecs[T](6)
 	onDevice := expectOnDevice(t, name, launched)
 	calls := 0
-	for c, sh := range [][4]int{{1, 1, 0, 0}, {40, 40, 0, 0}, {70, 70, 3, 5}, {130, 140, 33, 64}, {50, 150, 7, 2},
-		{150, 50, 60, 1}, {64, 64, 64, 64}, {200, 170, 16, 31}} {
-		m, n, kl, ku := sh[0], sh[1], sh[2], sh[3]
-		lda := kl + ku + 1 + c%2
-		a := vec(1 + (m-1)*lda + kl + ku + 1)
-		for i := range m {
-			for s := range kl + ku + 1 {
-				if j := i - kl + s; j < 0 || j >= n {
-					a[1+i*lda+s] = T(l2nan)
-				}
-			}
+	for _, gc := range genBandCases() {
+		a := vec(1 + gc.span())
+		for _, i := range gc.unread() {
+			a[1+i] = T(l2nan)
 		}
-		inc := []int{1, -2, 1, -1, 3, 1, 2, -3}[c]
-		x := vec(1 + (m-1)*abs(inc) + 1)
-		y := vec(1 + (n-1)*abs(inc) + 1)
-		alpha, beta := T(0.8), T([]float64{0, 1.5}[c%2])
+		x := vec(1 + (gc.m-1)*abs(gc.inc) + 1)
+		y := vec(1 + (gc.n-1)*abs(gc.inc) + 1)
+		alpha, beta := T(0.8), T(0)
+		if gc.beta {
+			beta = 1.5
+		}
 		yg, yw := slices.Clone(y), slices.Clone(y)
-		got(blas.Trans, m, n, kl, ku, alpha, a[1:], lda, x[1:], inc, beta, yg[1:], inc)
-		want(blas.Trans, m, n, kl, ku, alpha, a[1:], lda, x[1:], inc, beta, yw[1:], inc)
+		got(blas.Trans, gc.m, gc.n, gc.kl, gc.ku, alpha, a[1:], gc.lda, x[1:], gc.inc, beta, yg[1:], gc.inc)
+		want(blas.Trans, gc.m, gc.n, gc.kl, gc.ku, alpha, a[1:], gc.lda, x[1:], gc.inc, beta, yw[1:], gc.inc)
 		calls++
-		checkL2Result(t, fmt.Sprintf("%s T m=%d n=%d kl=%d ku=%d lda=%d inc=%d", name, m, n, kl, ku, lda, inc), "y", yg, yw, tol)
+		checkL2Result(t, name+" T "+gc.String(), "y", yg, yw, tol)
 	}
 	onDevice(calls)
 }
@@ -138,6 +133,48 @@ func tbmvBandCases[T float32 | float64](t *testing.T, name string, launched func
 		checkL2Result(t, name+" "+tc.String(), "x", xg, xw, tol)
 	}
 	onDevice(calls)
+}
+
+// genBandCase is one general band product of the transposed band tests:
+// A is m×n with kl sub- and ku super-diagonals, row stride lda; x and y
+// step by inc; beta is nonzero if beta is set.
+type genBandCase struct {
+	m, n, kl, ku, lda, inc int
+	beta                   bool
+}
+
+// genBandCases lists bands from the diagonal alone to past the matrix,
+// wide and tall matrices (columns past the band's last row), lda at and
+// past kl+ku+1, increments ±1, ±2, ±3, beta zero and not.
+func genBandCases() []genBandCase {
+	var cs []genBandCase
+	for c, sh := range [][4]int{{1, 1, 0, 0}, {40, 40, 0, 0}, {70, 70, 3, 5}, {130, 140, 33, 64}, {50, 150, 7, 2},
+		{150, 50, 60, 1}, {64, 64, 64, 64}, {200, 170, 16, 31}} {
+		cs = append(cs, genBandCase{m: sh[0], n: sh[1], kl: sh[2], ku: sh[3], lda: sh[2] + sh[3] + 1 + c%2,
+			inc: []int{1, -2, 1, -1, 3, 1, 2, -3}[c], beta: c%2 == 1})
+	}
+	return cs
+}
+
+func (gc genBandCase) String() string {
+	return fmt.Sprintf("m=%d n=%d kl=%d ku=%d lda=%d inc=%d", gc.m, gc.n, gc.kl, gc.ku, gc.lda, gc.inc)
+}
+
+// span is the length of the band's storage.
+func (gc genBandCase) span() int { return (gc.m-1)*gc.lda + gc.kl + gc.ku + 1 }
+
+// unread lists the places in the band's storage outside the matrix,
+// which the product must not read.
+func (gc genBandCase) unread() []int {
+	var out []int
+	for i := range gc.m {
+		for s := range gc.kl + gc.ku + 1 {
+			if j := i - gc.kl + s; j < 0 || j >= gc.n {
+				out = append(out, i*gc.lda+s)
+			}
+		}
+	}
+	return out
 }
 
 // triBandCase is one triangular band product of the TBMV tests: the
