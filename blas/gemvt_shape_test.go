@@ -57,10 +57,10 @@ func TestGemvTShapes(t *testing.T) {
 				}
 				if fp64 {
 					gbmvTCases(t, "Dgbmv", e.Launched.Of, impl.Dgbmv, gonum.Implementation{}.Dgbmv, 1e-12)
-					tbmvBandCases(t, "Dtbmv", e.Launched.Of, impl.Dtbmv, gonum.Implementation{}.Dtbmv, 1e-12)
+					tbmvGPUCases(t, "Dtbmv", e.Launched.Of, impl.Dtbmv, gonum.Implementation{}.Dtbmv, 1e-12)
 				}
 				gbmvTCases(t, "Sgbmv", e.Launched.Of, impl.Sgbmv, gonum.Implementation{}.Sgbmv, 1e-4)
-				tbmvBandCases(t, "Stbmv", e.Launched.Of, impl.Stbmv, gonum.Implementation{}.Stbmv, 1e-4)
+				tbmvGPUCases(t, "Stbmv", e.Launched.Of, impl.Stbmv, gonum.Implementation{}.Stbmv, 1e-4)
 			}
 		})
 	}
@@ -109,32 +109,6 @@ func gbmvTCases[T float32 | float64](t *testing.T, name string, launched func(st
 	onDevice(calls)
 }
 
-// tbmvBandCases checks the triangular band product, which GPUs run as the
-// general band of its stored diagonals (band_n, band_t or gbmv_t_part),
-// against gonum: both triangles, A and Aᵀ, bands from the diagonal alone
-// to past the matrix, lda past k+1, increments ±1 and ±2, NaN in the
-// storage outside the matrix and on a unit diagonal (which must not be
-// read).
-func tbmvBandCases[T float32 | float64](t *testing.T, name string, launched func(string) int64,
-	got, want func(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []T, lda int, x []T, incX int), tol float64) {
-	vec := uniformVecs[T](7)
-	onDevice := expectOnDevice(t, name, launched)
-	calls := 0
-	for _, tc := range triBandCases(blas.NoTrans, blas.Trans) {
-		a := vec(tc.n * tc.lda)
-		for _, i := range tc.unread() {
-			a[i] = T(l2nan)
-		}
-		x := vec(1 + (tc.n-1)*abs(tc.inc))
-		xg, xw := slices.Clone(x), slices.Clone(x)
-		got(tc.ul, tc.tA, tc.d, tc.n, tc.k, a, tc.lda, xg, tc.inc)
-		want(tc.ul, tc.tA, tc.d, tc.n, tc.k, a, tc.lda, xw, tc.inc)
-		calls++
-		checkL2Result(t, name+" "+tc.String(), "x", xg, xw, tol)
-	}
-	onDevice(calls)
-}
-
 // genBandCase is one general band product of the transposed band tests:
 // A is m×n with kl sub- and ku super-diagonals, row stride lda; x and y
 // step by inc; beta is nonzero if beta is set.
@@ -171,58 +145,6 @@ func (gc genBandCase) unread() []int {
 		for s := range gc.kl + gc.ku + 1 {
 			if j := i - gc.kl + s; j < 0 || j >= gc.n {
 				out = append(out, i*gc.lda+s)
-			}
-		}
-	}
-	return out
-}
-
-// triBandCase is one triangular band product of the TBMV tests: the
-// triangle, op(A), the diagonal, n, k, lda and x's increment.
-type triBandCase struct {
-	ul   blas.Uplo
-	tA   blas.Transpose
-	d    blas.Diag
-	n, k int
-	lda  int
-	inc  int
-}
-
-// triBandCases lists the TBMV tests' cases for each op(A) of ops: bands
-// from the diagonal alone to past the matrix, both triangles, unit and
-// not, lda at and past k+1, increments ±1 and ±2.
-func triBandCases(ops ...blas.Transpose) []triBandCase {
-	var cs []triBandCase
-	for c, sh := range [][2]int{{1, 0}, {37, 0}, {70, 5}, {130, 64}, {50, 80}} {
-		for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
-			for _, tA := range ops {
-				for _, d := range []blas.Diag{blas.NonUnit, blas.Unit} {
-					cs = append(cs, triBandCase{ul: ul, tA: tA, d: d, n: sh[0], k: sh[1], lda: sh[1] + 1 + c%2,
-						inc: []int{1, -2, 2, -1, 1}[c]})
-				}
-			}
-		}
-	}
-	return cs
-}
-
-func (tc triBandCase) String() string {
-	return fmt.Sprintf("ul=%c tA=%c d=%c n=%d k=%d lda=%d inc=%d", tc.ul, tc.tA, tc.d, tc.n, tc.k, tc.lda, tc.inc)
-}
-
-// unread lists the places in the band's storage that the product must
-// not read: those outside the matrix and, for a unit diagonal, the
-// diagonal.
-func (tc triBandCase) unread() []int {
-	var out []int
-	for i := range tc.n {
-		for s := range tc.k + 1 {
-			j := i + s // upper: A(i, i+s) at column s
-			if tc.ul == blas.Lower {
-				j = i - tc.k + s // lower: A(i, i−k+s)
-			}
-			if j < 0 || j >= tc.n || tc.d == blas.Unit && j == i {
-				out = append(out, i*tc.lda+s)
 			}
 		}
 	}

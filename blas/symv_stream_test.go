@@ -146,48 +146,82 @@ func trmvGPUCases[T float32 | float64](t *testing.T, name string, launched func(
 	onDevice(calls)
 }
 
-// tbmvGPUCases checks got against want for both triangles, transposes
-// and diagonals, bands from the diagonal alone to the whole matrix, lda
-// at and past k+1, NaN in the band's slots outside the matrix (and on a
-// unit diagonal).
+// tbmvGPUCases checks got against want on triBandCases' bands with A and
+// Aᵀ, views one element into their slices, NaN in the band's slots
+// outside the matrix and on a unit diagonal (which must not be read).
 func tbmvGPUCases[T float32 | float64](t *testing.T, name string, launched func(string) int64,
 	got, want func(ul blas.Uplo, tA blas.Transpose, d blas.Diag, n, k int, a []T, lda int, x []T, incX int), tol float64) {
 	vec := uniformVecs[T](5)
 	onDevice := expectOnDevice(t, name, launched)
 	calls := 0
-	c := 0
-	for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
-		for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans} {
-			for _, dg := range []blas.Diag{blas.NonUnit, blas.Unit} {
-				for _, nk := range [][2]int{{1, 0}, {37, 1}, {70, 33}, {130, 64}, {40, 39}} {
-					n, k := nk[0], nk[1]
-					c++
-					incX := []int{1, -3, 2, -1}[c%4]
-					lda := k + 1 + c%3
-					a := vec(1 + (n-1)*lda + k + 1)
-					for i := range n {
-						for s := range k + 1 {
-							j := i + s
-							if ul == blas.Lower {
-								j = i - k + s
-							}
-							if j < 0 || j >= n || dg == blas.Unit && j == i {
-								a[1+i*lda+s] = T(l2nan)
-							}
-						}
-					}
-					x := vec(1 + (n-1)*abs(incX) + 1)
-					xg, xw := slices.Clone(x), slices.Clone(x)
-					got(ul, tA, dg, n, k, a[1:], lda, xg[1:], incX)
-					want(ul, tA, dg, n, k, a[1:], lda, xw[1:], incX)
-					calls++
-					desc := fmt.Sprintf("%s ul=%c tA=%c d=%c n=%d k=%d lda=%d incX=%d", name, ul, tA, dg, n, k, lda, incX)
-					checkL2Result(t, desc, "x", xg, xw, tol)
+	for _, tc := range triBandCases(blas.NoTrans, blas.Trans) {
+		a := vec(1 + tc.span())
+		for _, i := range tc.unread() {
+			a[1+i] = T(l2nan)
+		}
+		x := vec(1 + (tc.n-1)*abs(tc.inc) + 1)
+		xg, xw := slices.Clone(x), slices.Clone(x)
+		got(tc.ul, tc.tA, tc.d, tc.n, tc.k, a[1:], tc.lda, xg[1:], tc.inc)
+		want(tc.ul, tc.tA, tc.d, tc.n, tc.k, a[1:], tc.lda, xw[1:], tc.inc)
+		calls++
+		checkL2Result(t, name+" "+tc.String(), "x", xg, xw, tol)
+	}
+	onDevice(calls)
+}
+
+// triBandCase is one triangular band product of the TBMV tests: the
+// triangle, op(A), the diagonal, n, k, lda and x's increment.
+type triBandCase struct {
+	ul   blas.Uplo
+	tA   blas.Transpose
+	d    blas.Diag
+	n, k int
+	lda  int
+	inc  int
+}
+
+// triBandCases lists the TBMV tests' cases for each op(A) of ops: bands
+// from the diagonal alone to past the matrix, both triangles, unit and
+// not, lda at and past k+1, increments ±1, ±2 and ±3.
+func triBandCases(ops ...blas.Transpose) []triBandCase {
+	var cs []triBandCase
+	for c, sh := range [][2]int{{1, 0}, {37, 1}, {70, 5}, {70, 33}, {130, 64}, {40, 39}, {50, 80}} {
+		for _, ul := range []blas.Uplo{blas.Upper, blas.Lower} {
+			for _, tA := range ops {
+				for _, d := range []blas.Diag{blas.NonUnit, blas.Unit} {
+					cs = append(cs, triBandCase{ul: ul, tA: tA, d: d, n: sh[0], k: sh[1], lda: sh[1] + 1 + c%3,
+						inc: []int{1, -2, 2, -1, 3, -3, 1}[c]})
 				}
 			}
 		}
 	}
-	onDevice(calls)
+	return cs
+}
+
+func (tc triBandCase) String() string {
+	return fmt.Sprintf("ul=%c tA=%c d=%c n=%d k=%d lda=%d inc=%d", tc.ul, tc.tA, tc.d, tc.n, tc.k, tc.lda, tc.inc)
+}
+
+// span is the length of the band's storage.
+func (tc triBandCase) span() int { return (tc.n-1)*tc.lda + tc.k + 1 }
+
+// unread lists the places in the band's storage that the product must
+// not read: those outside the matrix and, for a unit diagonal, the
+// diagonal.
+func (tc triBandCase) unread() []int {
+	var out []int
+	for i := range tc.n {
+		for s := range tc.k + 1 {
+			j := i + s // upper: A(i, i+s) at column s
+			if tc.ul == blas.Lower {
+				j = i - tc.k + s // lower: A(i, i−k+s)
+			}
+			if j < 0 || j >= tc.n || tc.d == blas.Unit && j == i {
+				out = append(out, i*tc.lda+s)
+			}
+		}
+	}
+	return out
 }
 
 // packedGPUCases checks SPMV and TPMV (got against want) on packed

@@ -71,7 +71,7 @@ func zbandTCases[T complex64 | complex128](t *testing.T,
 		}
 	}
 	for _, tc := range triBandCases(blas.Trans, blas.ConjTrans) {
-		a := vec(tc.n * tc.lda)
+		a := vec(tc.span())
 		for _, i := range tc.unread() {
 			a[i] = nan
 		}
