@@ -52,8 +52,8 @@ func checkComplexStats(t *testing.T, impl *Implementation, p Policy, routine str
 // Ztbmv, Ztrsv, Ztbsv) a few times on the shared implementation, over
 // every transpose, triangle and diagonal and increments ±1, ±2, against
 // gonum: few enough calls for Oclgrind (scripts/oclgrind.sh), where
-// testblas's would take too long. The zband_t subtest runs the bands with
-// Aᵀ and Aᴴ on that kernel, which is off by default.
+// testblas's would take too long. The zmv_bands subtest runs the bands
+// with Aᵀ and Aᴴ on zmv and zmv_wg, which zband_t replaced on GPUs.
 func TestComplexLevel2Small(t *testing.T) {
 	t.Run("default", func(t *testing.T) { complexLevel2Small(t, newTestImpl(t)) })
 	t.Run("portable", func(t *testing.T) {
@@ -62,11 +62,11 @@ func TestComplexLevel2Small(t *testing.T) {
 		gpuKernels(e)
 		complexLevel2Small(t, impl)
 	})
-	t.Run("zband_t", func(t *testing.T) {
-		// Bands with Aᵀ and Aᴴ on zband_t (Engine.ZbandT).
+	t.Run("zmv_bands", func(t *testing.T) {
+		// Bands with Aᵀ and Aᴴ on zmv and zmv_wg (Engine.ZbandTOff).
 		impl, e := privateImpl(t, nil)
 		gpuKernels(e)
-		e.ZbandT = true
+		e.ZbandTOff = true
 		complexLevel2Small(t, impl)
 	})
 }

@@ -12,8 +12,8 @@ import (
 var zbandN = flag.Int("zband.n", 8192, "BenchmarkZbandT: the order of the bands")
 
 // BenchmarkZbandT times the resident complex band products with Aᴴ that
-// zband_t can take (Engine.ZbandT), off (the default kernels: zmv for a
-// general band, zmv_wg for a triangular one) and on, in GB/s of the
+// zband_t takes, off (Engine.ZbandTOff: zmv for a general band, zmv_wg
+// for a triangular one, the kernels before it) and on, in GB/s of the
 // stored band: GBMV on kl = ku = n/8 and TBMV on k = n/32 (cmd/bench's
 // widths), complex64 and complex128, n = -zband.n. Meant for GPUs: a CPU
 // device takes its own kernels either way.
@@ -21,7 +21,7 @@ var zbandN = flag.Int("zband.n", 8192, "BenchmarkZbandT: the order of the bands"
 //	go test -run XXX -bench ZbandT ./blas -zband.n 16384
 func BenchmarkZbandT(b *testing.B) {
 	impl := newTestImpl(b)
-	defer func(on bool) { impl.eng.ZbandT = on }(impl.eng.ZbandT)
+	defer func(off bool) { impl.eng.ZbandTOff = off }(impl.eng.ZbandTOff)
 	b.Run("complex64", func(b *testing.B) { zbandTBench[complex64](b, impl) })
 	b.Run("complex128", func(b *testing.B) { zbandTBench[complex128](b, impl) })
 }
@@ -75,7 +75,7 @@ func zbandTBench[T complex64 | complex128](b *testing.B, impl *Implementation) {
 	for _, op := range ops {
 		for _, on := range []bool{false, true} {
 			b.Run(fmt.Sprintf("%s/zband_t=%v", op.name, on), func(b *testing.B) {
-				impl.eng.ZbandT = on
+				impl.eng.ZbandTOff = !on
 				var ev *Event
 				var err error
 				for range b.N {

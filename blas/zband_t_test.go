@@ -12,7 +12,7 @@ import (
 )
 
 // TestZbandT runs the complex band products with Aᵀ and Aᴴ on zband_t
-// (Engine.ZbandT, the GPUs' kernels on every device) against gonum, in
+// (the GPUs' kernels on every device) against gonum, in
 // both precisions: general bands from the diagonal alone to past the
 // matrix, wide and tall (columns past the band's last row), over several
 // work-groups of columns; triangular bands of both triangles, unit and
@@ -22,7 +22,6 @@ import (
 func TestZbandT(t *testing.T) {
 	impl, e := privateImpl(t, nil)
 	gpuKernels(e)
-	e.ZbandT = true
 	t.Run("complex128", func(t *testing.T) {
 		zbandTCases(t, impl.Zgbmv, gonum.Implementation{}.Zgbmv, impl.Ztbmv, gonum.Implementation{}.Ztbmv, 1e-12)
 	})

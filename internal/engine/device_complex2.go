@@ -98,7 +98,7 @@ func CxMVOnDevice[R Real](c *Call, d CxMat, a *cl.Buffer, nout int, are, aim R, 
 		cxBandCPU(c, d, a, are, aim, x, offX, incX, bre, bim, y, offY, incY)
 		return
 	}
-	if c.E.ZbandT && d.storage == L2Band && d.trans && d.kind != l2KindSymmetric {
+	if !c.E.ZbandTOff && d.storage == L2Band && d.trans && d.kind != l2KindSymmetric {
 		zbandTOnDevice(c, d, a, are, aim, x, offX, incX, bre, bim, y, offY, incY)
 		return
 	}

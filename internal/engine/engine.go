@@ -154,11 +154,12 @@ type Engine struct {
 	// GbmvTKernel, when set (tests, measurements), replaces the choice of
 	// the transposed band product's kernel.
 	GbmvTKernel GbmvTKernel
-	// ZbandT, when set, sends complex bands with Aᵀ or Aᴴ (ZGBMV, ZTBMV)
-	// on devices other than CPUs to zband_t, a work-group's columns side
-	// by side, instead of zmv and zmv_wg. Off by default until measured
-	// on a GPU.
-	ZbandT bool
+	// ZbandTOff, when set (tests, measurements), sends complex bands with
+	// Aᵀ or Aᴴ (ZGBMV, ZTBMV) on devices other than CPUs to zmv and
+	// zmv_wg, a work-item or a work-group per column, instead of zband_t,
+	// a work-group's columns side by side (BENCHMARKS.md, "Figures behind
+	// the code's choices").
+	ZbandTOff bool
 
 	// Fault, when set (tests only), is consulted at every step that can
 	// fail on a real device; a non-nil result makes that step fail.

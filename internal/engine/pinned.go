@@ -120,8 +120,9 @@ func (p *PinnedPool) create(size int) (*Pinned, error) {
 	return &Pinned{Buf: buf, Host: host}, nil
 }
 
-// Put returns b to the pool, or unmaps and releases it when the pool is
-// full or closed.
+// Put returns b to the pool, unmapping and releasing the largest held
+// buffers where it would not fit beside them; it unmaps and releases b
+// itself when the pool is closed or b alone is larger than the pool.
 func (p *PinnedPool) Put(b *Pinned) {
 	size := b.Buf.Size()
 	p.mu.Lock()
@@ -130,19 +131,7 @@ func (p *PinnedPool) Put(b *Pinned) {
 		p.Destroy(b)
 		return
 	}
-	var drop []*Pinned
-	for p.held+int64(size) > p.limit {
-		c := 0
-		for class, bs := range p.free {
-			if len(bs) > 0 && class > c {
-				c = class
-			}
-		}
-		bs := p.free[c]
-		drop = append(drop, bs[len(bs)-1])
-		p.free[c] = bs[:len(bs)-1]
-		p.held -= int64(c)
-	}
+	drop := makeRoom(p.free, &p.held, int64(size), p.limit)
 	p.free[size] = append(p.free[size], b)
 	p.held += int64(size)
 	p.mu.Unlock()

@@ -15,8 +15,11 @@ var ErrClosed = errors.New("clblas: device closed")
 
 // BufferPool keeps released device buffers by power-of-two size class, so
 // repeated calls reuse them instead of allocating. It holds at most a
-// quarter of the device's memory (and at most 2 GiB); beyond that a
-// returned buffer is released. The zero value must be set up with Init.
+// quarter of the device's memory (and at most 2 GiB). A buffer returned
+// to a full pool stays, and the largest held buffers are released to make
+// room: otherwise the scratch of one large call would fill the pool for
+// good, and every smaller call after it would allocate and release its
+// own on each call. The zero value must be set up with Init.
 type BufferPool struct {
 	ctx   *cl.Context
 	mu    sync.Mutex
@@ -70,18 +73,47 @@ func (p *BufferPool) Get(bytes int) (*cl.Buffer, error) {
 	return b, err
 }
 
-// Put returns b to the pool, or releases it when the pool is full or
-// closed.
+// Put returns b to the pool, releasing the largest held buffers where it
+// would not fit beside them; it releases b itself when the pool is closed
+// or b alone is larger than the pool.
 func (p *BufferPool) Put(b *cl.Buffer) {
 	size := b.Size()
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.free == nil || p.held+int64(size) > p.limit {
+	if p.free == nil || int64(size) > p.limit {
+		p.mu.Unlock()
 		b.Release()
 		return
 	}
+	drop := makeRoom(p.free, &p.held, int64(size), p.limit)
 	p.free[size] = append(p.free[size], b)
 	p.held += int64(size)
+	p.mu.Unlock()
+	for _, d := range drop {
+		d.Release()
+	}
+}
+
+// makeRoom takes the largest buffers out of free, a pool's buffers by
+// size class holding held bytes, until size more bytes fit under limit,
+// and returns them for the caller to release outside its lock.
+func makeRoom[B any](free map[int][]B, held *int64, size, limit int64) []B {
+	var drop []B
+	for *held+size > limit {
+		c := 0
+		for class, bs := range free {
+			if len(bs) > 0 && class > c {
+				c = class
+			}
+		}
+		if c == 0 {
+			break
+		}
+		bs := free[c]
+		drop = append(drop, bs[len(bs)-1])
+		free[c] = bs[:len(bs)-1]
+		*held -= int64(c)
+	}
+	return drop
 }
 
 // Close releases the held buffers and makes Put release from now on.

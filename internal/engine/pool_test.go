@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/gocompute/opencl/cl"
 	"github.com/gocompute/opencl/platform/platformtest"
 )
 
@@ -47,6 +48,52 @@ func TestBufferPool(t *testing.T) {
 	p.Put(d) // released, not kept
 	if p.free != nil {
 		t.Error("Put after Close kept the buffer")
+	}
+}
+
+// TestBufferPoolMakesRoom: a buffer returned to a full pool stays, and the
+// largest held buffers are released in its place, so that after one large
+// call the smaller calls' scratch is still reused, not allocated afresh on
+// every call.
+func TestBufferPoolMakesRoom(t *testing.T) {
+	rt := platformtest.Runtime(t)
+	var p BufferPool
+	p.Init(rt.Context(), rt.Device().Profile())
+	defer p.Close()
+	const k64, k256 = 64 << 10, 256 << 10
+	p.limit = 2*k256 + k64
+	get := func(n int) *cl.Buffer {
+		b, err := p.Get(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	big1, big2, small := get(k256), get(k256), get(k64)
+	p.Put(big1)
+	p.Put(big2)
+	p.Put(small) // fits exactly
+	if p.held != 2*k256+k64 {
+		t.Fatalf("held %d bytes, want %d", p.held, 2*k256+k64)
+	}
+	small2 := get(k64) // the pooled one
+	other := get(k64)  // a new one
+	p.Put(small2)
+	p.Put(other) // over the limit: a 256 KiB buffer makes room
+	if p.held != k256+2*k64 || len(p.free[k256]) != 1 || len(p.free[k64]) != 2 {
+		t.Errorf("held %d bytes in %d + %d buffers, want %d in one of 256 KiB and two of 64 KiB",
+			p.held, len(p.free[k256]), len(p.free[k64]), k256+2*k64)
+	}
+	a, b := get(k64), get(k64)
+	if (a != small2 && a != other) || (b != small2 && b != other) || a == b {
+		t.Error("the returned 64 KiB buffers were not kept")
+	}
+	p.Put(a)
+	p.Put(b)
+	huge := get(4 * k256) // larger than the pool: released, the pool kept
+	p.Put(huge)
+	if p.held != k256+2*k64 || len(p.free[4*k256]) != 0 {
+		t.Errorf("a buffer larger than the pool: held %d bytes, want %d", p.held, k256+2*k64)
 	}
 }
 

@@ -563,3 +563,36 @@ func checkGemmConfig(t *testing.T, what string, prof Device, prec int, cfg Confi
 		t.Errorf("%s: direct: %d work-items per group > %d", what, cfg.DMDIMC*cfg.DNDIMC, prof.MaxWorkGroupSize)
 	}
 }
+
+// TestComputeCapabilityMatch: the Hopper entries (compute_capability
+// "9.0") are the H200's and every other part of that capability's,
+// whatever its name, and no other architecture's; a malformed capability
+// is refused on reading, by both databases' parsers.
+func TestComputeCapabilityMatch(t *testing.T) {
+	h100 := profH200
+	h100.Name = "NVIDIA H100 80GB HBM3"
+	ampere := profH200
+	ampere.Name = "NVIDIA A100-SXM4-80GB"
+	ampere.ComputeCapability = [2]int{8, 0}
+	noCC := profH200
+	noCC.ComputeCapability = [2]int{}
+	for _, tc := range []struct {
+		p    Device
+		want bool
+	}{{profH200, true}, {h100, true}, {ampere, false}, {noCC, false}} {
+		es := Entries(Builtin(), tc.p, 32)
+		tensor := slices.ContainsFunc(es, func(e Entry) bool { return e.Kernel == KernelMMA && e.Use == UseDefault })
+		if tensor != tc.want {
+			t.Errorf("%s cc %v: the database's default 3xTF32 entry %v, want %v", tc.p.Name, tc.p.ComputeCapability, tensor, tc.want)
+		}
+		if _, on := MMA(Builtin(), tc.p, 32, 4096, 4096, TensorAuto, Config{}); on != tc.want && tc.p.ComputeCapability[0] >= 8 {
+			t.Errorf("%s: SGEMM 4096 on the tensor cores %v, want %v", tc.p.Name, on, tc.want)
+		}
+	}
+	for _, cc := range []string{"9", "9.x", "09.0", "9.0.1", " 9.0"} {
+		src := fmt.Sprintf(`{"schema": 1, "devices": [{"match": {"compute_capability": %q}, "entries": []}]}`, cc)
+		if _, err := Parse([]byte(src), "db.json"); err == nil || !strings.Contains(err.Error(), "compute_capability") {
+			t.Errorf("compute_capability %q: %v, want an error naming the field", cc, err)
+		}
+	}
+}

@@ -25,12 +25,15 @@ type DBDevice struct {
 // Match says which devices an entry list is for. Every non-empty
 // field must match: vendor (the normalised vendor or a substring of the
 // driver's vendor string, any case), name (the device name, exactly),
-// platform (a substring of the platform name) and type ("GPU", "CPU").
+// compute capability (NVIDIA's "major.minor", exactly: "9.0" is every
+// Hopper part, whatever its name), platform (a substring of the platform
+// name) and type ("GPU", "CPU").
 type Match struct {
-	Vendor   string `json:"vendor,omitempty"`
-	Name     string `json:"name,omitempty"`
-	Platform string `json:"platform,omitempty"`
-	Type     string `json:"type,omitempty"`
+	Vendor            string `json:"vendor,omitempty"`
+	Name              string `json:"name,omitempty"`
+	ComputeCapability string `json:"compute_capability,omitempty"`
+	Platform          string `json:"platform,omitempty"`
+	Type              string `json:"type,omitempty"`
 }
 
 // Entry is one measured parameter set.
@@ -130,6 +133,9 @@ func Parse(src []byte, name string) (*DB, error) {
 		return nil, fmt.Errorf("clblas: %s: %w", name, err)
 	}
 	for _, d := range db.Devices {
+		if err := d.Match.Check(); err != nil {
+			return nil, fmt.Errorf("clblas: %s: %w", name, err)
+		}
 		for _, e := range d.Entries {
 			if _, err := WithTrans(Config{}, e.Trans); err != nil {
 				return nil, fmt.Errorf("clblas: %s: %w", name, err)
@@ -142,12 +148,37 @@ func Parse(src []byte, name string) (*DB, error) {
 	return &db, nil
 }
 
+// Check reports a match that no device could meet because a field is
+// malformed: a compute capability other than "major.minor".
+func (m Match) Check() error {
+	if cc := m.ComputeCapability; cc != "" {
+		var major, minor int
+		if n, err := fmt.Sscanf(cc, "%d.%d", &major, &minor); err != nil || n != 2 || fmt.Sprintf("%d.%d", major, minor) != cc {
+			return fmt.Errorf("match: compute_capability %q (want major.minor, such as \"9.0\")", cc)
+		}
+	}
+	return nil
+}
+
+// ccString is p's compute capability as a match names it ("9.0"), or ""
+// where the device reports none.
+func (p Device) ccString() string {
+	if p.ComputeCapability == [2]int{} {
+		return ""
+	}
+	return fmt.Sprintf("%d.%d", p.ComputeCapability[0], p.ComputeCapability[1])
+}
+
+// Matches reports whether the entry list m keys is for device p.
 func (m Match) Matches(p Device) bool {
 	if m.Vendor != "" && !strings.EqualFold(m.Vendor, string(p.Vendor)) &&
 		!strings.Contains(strings.ToLower(p.VendorName), strings.ToLower(m.Vendor)) {
 		return false
 	}
 	if m.Name != "" && m.Name != p.Name {
+		return false
+	}
+	if m.ComputeCapability != "" && m.ComputeCapability != p.ccString() {
 		return false
 	}
 	if m.Platform != "" && !strings.Contains(p.Platform, m.Platform) {

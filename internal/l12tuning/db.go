@@ -126,6 +126,9 @@ func Parse(src []byte, name string) (*DB, error) {
 		return nil, fmt.Errorf("clblas: %s: schema %d (want 1)", name, db.Schema)
 	}
 	for i, d := range db.Devices {
+		if err := d.Match.Check(); err != nil {
+			return nil, fmt.Errorf("clblas: %s: device %d: %w", name, i, err)
+		}
 		seen := map[int]bool{}
 		for _, e := range d.Entries {
 			if err := e.Check(); err != nil {

@@ -48,6 +48,10 @@ func TestParseRejects(t *testing.T) {
 	if _, err := Parse([]byte(`{"schema": 2, "devices": []}`), "t"); err == nil {
 		t.Errorf("Parse accepted schema 2")
 	}
+	cc := []byte(`{"schema": 1, "devices": [{"match": {"compute_capability": "9"}, "entries": [` + good + `]}]}`)
+	if _, err := Parse(cc, "t"); err == nil || !strings.Contains(err.Error(), "compute_capability") {
+		t.Errorf("a compute capability without its minor: %v, want an error naming the field", err)
+	}
 }
 
 // TestLookupUpdate: an entry goes in for a new device, replaces the one

@@ -86,7 +86,7 @@ var table = []Setting{
 		Values:  "auto, off, tf32x3 (or on)",
 		Default: "auto",
 		Option:  "clblas.WithTensorCores",
-		Meaning: "`auto`: DGEMM on NVIDIA's FP64 tensor cores where the device has them, and SGEMM by the 3xTF32 method where the tuning database says it is faster (the H200); `off`: plain FMA kernels everywhere; `tf32x3` (or `on`): SGEMM by 3xTF32 on every device with tensor cores.",
+		Meaning: "`auto`: DGEMM on NVIDIA's FP64 tensor cores where the device has them, and SGEMM by the 3xTF32 method where the tuning database says it is faster (compute capability 9.0: the H200, the H100); `off`: plain FMA kernels everywhere; `tf32x3` (or `on`): SGEMM by 3xTF32 on every device with tensor cores.",
 		Bad:     "bogus",
 		check:   func(v string) error { _, err := ParseTensor(v); return err },
 	},
