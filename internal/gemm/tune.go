@@ -285,24 +285,35 @@ func UpdateTuning(db []byte, p Device, measured string, entries []TuneEntry) ([]
 
 // deviceEntry returns devices with an entry list for p, and its index:
 // the first whose match fits p, else a new one matching its vendor, name
-// and type.
+// and type. Where the first that fits names no device (a family's list,
+// such as compute capability 9.0's), p gets a list of its own just before
+// it, starting as a copy of the family's entries, so that what one part
+// measured does not replace what the others take.
 func deviceEntry(devices []map[string]any, p Device) ([]map[string]any, int) {
-	for i, d := range devices {
-		raw, _ := json.Marshal(d["match"])
-		var m Match
-		if json.Unmarshal(raw, &m) == nil && m.Matches(p) {
-			return devices, i
-		}
-	}
 	typ := "GPU"
 	if p.IsCPU() {
 		typ = "CPU"
 	}
-	devices = append(devices, map[string]any{
-		"match":   Match{Vendor: string(p.Vendor), Name: p.Name, Type: typ},
-		"entries": []any{},
-	})
-	return devices, len(devices) - 1
+	own := func(entries []any) map[string]any {
+		return map[string]any{"match": Match{Vendor: string(p.Vendor), Name: p.Name, Type: typ}, "entries": entries}
+	}
+	for i, d := range devices {
+		raw, _ := json.Marshal(d["match"])
+		var m Match
+		if json.Unmarshal(raw, &m) != nil || !m.Matches(p) {
+			continue
+		}
+		if m.Name != "" || p.Name == "" {
+			return devices, i
+		}
+		var entries []any
+		family, _ := json.Marshal(d["entries"])
+		json.Unmarshal(family, &entries) // a deep copy
+		dev := own(entries)
+		dev["copied"] = "the entries not tuned for this device are copies of those matching " + string(raw)
+		return slices.Insert(devices, i, dev), i
+	}
+	return append(devices, own([]any{})), len(devices)
 }
 
 // entryJSON is ne as the database writes an entry.

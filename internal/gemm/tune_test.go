@@ -2,6 +2,7 @@ package gemm
 
 import (
 	"encoding/json"
+	"reflect"
 	"slices"
 	"testing"
 )
@@ -31,7 +32,9 @@ func TestUpdateTuning(t *testing.T) {
 	if !dev.Match.Matches(gpu) || len(dev.Entries) != 1 || dev.Entries[0].Defines["KWG"] != 32 {
 		t.Fatalf("new device: %+v", dev)
 	}
-	// The H200's large float entry is replaced, nothing else changes.
+	// The H200 takes compute capability 9.0's list: it gets its own
+	// before it, a copy with the large float entry replaced, and the
+	// family's list stays as it was for the other parts.
 	out, err = UpdateTuning(nil, profH200, "", []TuneEntry{large})
 	if err != nil {
 		t.Fatalf("UpdateTuning: %v", err)
@@ -40,17 +43,29 @@ func TestUpdateTuning(t *testing.T) {
 	if err := json.Unmarshal(out, &db); err != nil {
 		t.Fatalf("the output does not parse: %v", err)
 	}
-	if len(db.Devices) != len(orig.Devices) || len(db.Devices[0].Entries) != len(orig.Devices[0].Entries) {
-		t.Fatalf("devices/entries changed in number")
+	if len(db.Devices) != len(orig.Devices)+1 || db.Devices[0].Match.Name != profH200.Name ||
+		len(db.Devices[0].Entries) != len(orig.Devices[0].Entries) || !reflect.DeepEqual(db.Devices[1], orig.Devices[0]) {
+		t.Fatalf("the H200's list: %+v first of %d lists; want its own, a copy of the family's, before it", db.Devices[0].Match, len(db.Devices))
 	}
-	found := false
-	for _, e := range db.Devices[0].Entries {
-		if e.Precision == 32 && e.Bucket == "large" {
-			found = e.Defines["MWG"] == 64 && e.Defines["KWG"] == 32
+	large32 := func(d DBDevice) Entry {
+		for _, e := range d.Entries {
+			if e.Precision == 32 && e.Bucket == "large" {
+				return e
+			}
 		}
+		return Entry{}
 	}
-	if !found {
-		t.Errorf("the H200's large float entry was not replaced")
+	if e := large32(db.Devices[0]); e.Defines["MWG"] != 64 || e.Defines["KWG"] != 32 {
+		t.Errorf("the H200's large float entry was not replaced: %v", e.Defines)
+	}
+	// Tuned again, the H200's own list is updated in place.
+	again, err := UpdateTuning(out, profH200, "", []TuneEntry{large})
+	if err != nil {
+		t.Fatalf("UpdateTuning: %v", err)
+	}
+	db2 := DB{}
+	if err := json.Unmarshal(again, &db2); err != nil || len(db2.Devices) != len(db.Devices) {
+		t.Fatalf("a second update: %d lists, %v; want %d", len(db2.Devices), err, len(db.Devices))
 	}
 	// The other keys of the database survive.
 	var top map[string]json.RawMessage
