@@ -69,7 +69,7 @@ func bandOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, alpha T, x *cl.Buffer,
 	case l2KindGeneral:
 		bandMV(c, d.trans, false, d.m, d.n, d.kl, d.ku, a, d.Lda, alpha, x, offX, incX, beta, y, offY, incY)
 	case l2KindTriangular:
-		t := d.cpuBand()
+		t := d.storedBand()
 		bandMV(c, d.trans, d.unit, t.m, t.n, t.kl, t.ku, a, d.Lda, alpha, x, offX, incX, beta, y, offY, incY)
 	default:
 		sbmvOnDevice(c, d, a, alpha, x, offX, incX, beta, y, offY, incY)

@@ -156,7 +156,7 @@ func cxOneLaunch[R Real](c *Call, part *cl.Buffer, are, aim, bre, bim R, y *cl.B
 // (Hermitian: each stored row for its row and its column), added by
 // zband_t_sum (or their last work-item, l2OneTicket).
 func cxBandCPU[R Real](c *Call, d CxMat, a *cl.Buffer, are, aim R, x *cl.Buffer, offX, incX int, bre, bim R, y *cl.Buffer, offY, incY int) {
-	t := d.cpuBand()
+	t := d.storedBand()
 	xv := []any{x, int64(offX), int32(incX)}
 	yv := []any{bre, bim, y, int64(offY), int32(incY)}
 	band := []any{int32(t.storage), l2bool(t.upper), int32(t.m), int32(t.n), int32(t.kl), int32(t.ku)}
@@ -198,7 +198,7 @@ func CxTrmvThroughScratch[R Real](c *Call, d CxMat, a *cl.Buffer, n int, x *cl.B
 				c.Fail(errL2TooLarge)
 				return
 			}
-			t := d.cpuBand()
+			t := d.storedBand()
 			c.Run(c.Kernel(cxL2File, "zband_rows"), []int{Groups(L3CeilDiv(t.m, 4), l2CPUGroup/4)}, []int{l2CPUGroup / 4},
 				int32(t.storage), l2bool(t.upper), int32(t.m), int32(t.n), int32(t.kl), int32(t.ku), l2bool(t.unit),
 				R(1), R(0), a, int32(d.Lda), x, int64(offX), int32(incX), R(0), R(0), tmp, int64(0), int32(1),
@@ -487,7 +487,7 @@ func CxTpsv[C Complex, R Real](e *Engine, name string, ul blas.Uplo, tA blas.Tra
 // device's work-groups are smaller), the triangle as the general band of
 // its stored diagonals.
 func zbandTOnDevice[R Real](c *Call, d CxMat, a *cl.Buffer, are, aim R, x *cl.Buffer, offX, incX int, bre, bim R, y *cl.Buffer, offY, incY int) {
-	t := d.cpuBand()
+	t := d.storedBand()
 	const bx = 32
 	by := bandRows(bx, c.E.Prof.MaxWorkGroupSize)
 	k := c.Kernel(cxL2File, "zband_t", fmt.Sprintf("ZBX=%d", bx), fmt.Sprintf("ZBY=%d", by))

@@ -90,13 +90,14 @@ func (d L2Mat) cpuTriangle(c *Call) bool {
 		(d.storage == L2Dense || d.storage == L2Packed) && d.kl == d.n-1
 }
 
-// cpuBand describes d's stored elements for rowsCPU, triColsCPU and symCPU: a
+// storedBand describes d's stored elements (for rowsCPU, triColsCPU and
+// symCPU on CPU devices, and bandOnDevice's kernels on the others): a
 // general band's diagonals as they are; the stored triangle of a
 // symmetric or triangular matrix (band, or dense and packed with k = n − 1)
 // as a band with diagonals on one side only, a triangle's unit diagonal
 // kept.
-func (d L2Mat) cpuBand() cpuBand {
-	t := cpuBand{storage: d.storage, upper: d.upper, m: d.m, n: d.n, kl: d.kl, ku: d.ku, unit: d.unit}
+func (d L2Mat) storedBand() storedBand {
+	t := storedBand{storage: d.storage, upper: d.upper, m: d.m, n: d.n, kl: d.kl, ku: d.ku, unit: d.unit}
 	switch {
 	case d.kind == l2KindGeneral:
 	case d.upper:
@@ -162,7 +163,7 @@ func L2mvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, nout, nin int, alpha T
 	if d.kind == l2KindSymmetric && (d.cpuTriangle(c) || L2OnCPU(c) && d.storage == L2Band) {
 		// A CPU device: each stored row read once, for its row and its
 		// column, contiguously.
-		symCPU(c, d.cpuBand(), a, d.Lda, alpha, x, offX, incX, beta, y, offY, incY)
+		symCPU(c, d.storedBand(), a, d.Lda, alpha, x, offX, incX, beta, y, offY, incY)
 		return
 	}
 	if d.kind == l2KindGeneral && d.storage == L2Dense {
@@ -202,10 +203,10 @@ func L2trmvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.Buffer,
 		// A CPU device: op(A)'s rows are A's stored rows (rowsCPU) or
 		// its stored columns (triColsCPU), walked contiguously.
 		if d.trans {
-			triColsCPU(c, d.cpuBand(), a, d.Lda, T(1), x, offX, incX, T(0), out, offO, incO)
+			triColsCPU(c, d.storedBand(), a, d.Lda, T(1), x, offX, incX, T(0), out, offO, incO)
 			return
 		}
-		rowsCPU(c, d.cpuBand(), a, d.Lda, T(1), x, offX, incX, T(0), out, offO, incO)
+		rowsCPU(c, d.storedBand(), a, d.Lda, T(1), x, offX, incX, T(0), out, offO, incO)
 		return
 	}
 	if d.storage == L2Band && L2OnCPU(c) {
@@ -614,7 +615,7 @@ const (
 // A triangular band stores one triangle: no sub-diagonals (upper) or no
 // super-diagonals (lower). Symmetric bands take symCPU.
 func bandCPU[T Real](c *Call, d L2Mat, a *cl.Buffer, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
-	t := d.cpuBand()
+	t := d.storedBand()
 	if d.trans {
 		triColsCPU(c, t, a, d.Lda, alpha, x, offX, incX, beta, y, offY, incY)
 		return
@@ -622,12 +623,12 @@ func bandCPU[T Real](c *Call, d L2Mat, a *cl.Buffer, alpha T, x *cl.Buffer, offX
 	rowsCPU(c, t, a, d.Lda, alpha, x, offX, incX, beta, y, offY, incY)
 }
 
-// cpuBand describes the stored rows that rowsCPU and symCPU read, and
-// triColsCPU as columns: an m×n band with kl sub- and ku super-diagonals,
+// storedBand describes the stored rows that rowsCPU and symCPU read, and
+// triColsCPU as columns (bandOnDevice takes it as a general band): an m×n band with kl sub- and ku super-diagonals,
 // or a triangle in dense or packed storage (kl or ku n − 1), in the
 // storage and triangle that level2.cl's tri_at takes, its diagonal taken
 // as 1 with unit.
-type cpuBand struct {
+type storedBand struct {
 	storage      int
 	upper        bool
 	m, n, kl, ku int
@@ -637,14 +638,14 @@ type cpuBand struct {
 // rowsCPU enqueues y = beta·y + alpha·A·x over A's stored elements as t
 // describes them: band_rows, a work-item per four rows, groups of
 // l2CPUGroup rows.
-func rowsCPU[T Real](c *Call, t cpuBand, a *cl.Buffer, lda int, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
+func rowsCPU[T Real](c *Call, t storedBand, a *cl.Buffer, lda int, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
 	c.Run(c.Kernel(l2File, "band_rows"), []int{Groups(L3CeilDiv(t.m, 4), l2CPUGroup/4)}, []int{l2CPUGroup / 4},
 		slices.Concat(bandRowsArgs(t, a, lda, alpha, x, offX, incX, beta, y, offY, incY),
 			[]any{int32(0), y, y, int32(0), int32(0)})...) // no copy: y stands in for the ticket and dst
 }
 
 // bandRowsArgs is band_rows' arguments but its copy's (one, ticket, dst).
-func bandRowsArgs[T Real](t cpuBand, a *cl.Buffer, lda int, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) []any {
+func bandRowsArgs[T Real](t storedBand, a *cl.Buffer, lda int, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) []any {
 	return []any{int32(t.storage), l2bool(t.upper), int32(t.m), int32(t.n), int32(t.kl), int32(t.ku), l2bool(t.unit), alpha,
 		a, int32(lda), x, int32(offX), int32(incX), beta, y, int32(offY), int32(incY)}
 }
@@ -663,7 +664,7 @@ func L2trmvThroughScratch[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.B
 				c.Fail(errL2TooLarge)
 				return
 			}
-			t := d.cpuBand()
+			t := d.storedBand()
 			c.Run(c.Kernel(l2File, "band_rows"), []int{Groups(L3CeilDiv(t.m, 4), l2CPUGroup/4)}, []int{l2CPUGroup / 4},
 				slices.Concat(bandRowsArgs(t, a, d.Lda, T(1), x, offX, incX, T(0), tmp, 0, 1),
 					[]any{int32(1), ticket, x, int32(offX), int32(incX)})...)
@@ -678,7 +679,7 @@ func L2trmvThroughScratch[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.B
 // describes them: band_t_rows over the row blocks of cpuRowBlocks, each
 // adding its rows into a partial that holds the columns they reach, then
 // band_t_sum (or band_t_rows' last work-item, l2OneLaunch).
-func triColsCPU[T Real](c *Call, t cpuBand, a *cl.Buffer, lda int, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
+func triColsCPU[T Real](c *Call, t storedBand, a *cl.Buffer, lda int, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
 	nb, rb := cpuRowBlocks(c, t.m)
 	pw := rb + t.kl + t.ku
 	part := Alloc[T](c, nb*pw)
@@ -695,7 +696,7 @@ func triColsCPU[T Real](c *Call, t cpuBand, a *cl.Buffer, lda int, alpha T, x *c
 // triangle t describes: sym_rows over the row blocks of cpuRowBlocks, each
 // stored row read once for its row and its column, then band_t_sum (or
 // sym_rows' last work-item, l2OneLaunch).
-func symCPU[T Real](c *Call, t cpuBand, a *cl.Buffer, lda int, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
+func symCPU[T Real](c *Call, t storedBand, a *cl.Buffer, lda int, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
 	nb, rb := cpuRowBlocks(c, t.m)
 	pw := rb + t.kl + t.ku
 	part := Alloc[T](c, nb*pw)
@@ -710,7 +711,7 @@ func symCPU[T Real](c *Call, t cpuBand, a *cl.Buffer, lda int, alpha T, x *cl.Bu
 
 // bandTSum enqueues band_t_sum over the partials of band_t_rows or
 // sym_rows.
-func bandTSum[T Real](c *Call, t cpuBand, rb, pw int, alpha T, part *cl.Buffer, beta T, y *cl.Buffer, offY, incY int) {
+func bandTSum[T Real](c *Call, t storedBand, rb, pw int, alpha T, part *cl.Buffer, beta T, y *cl.Buffer, offY, incY int) {
 	c.Run(c.Kernel(l2File, "band_t_sum"), []int{Groups(t.n, l2CPUGroup)}, []int{l2CPUGroup},
 		int32(t.m), int32(t.n), int32(t.kl), int32(t.ku), int32(rb), int32(pw), alpha, part,
 		beta, y, int32(offY), int32(incY))
