@@ -43,6 +43,8 @@ var benchAhead = flag.Bool("lapack.ahead", false, "Potrf with look-ahead (next d
 
 var benchRowAheadMin = flag.Int("lapack.rowaheadmin", defaultRowAheadMin, "the least order at which Potrf's look-ahead also runs inside block rows in the benchmarks")
 
+var benchLUOuter = flag.Int("lapack.luouter", 0, "LU's column blocks (the trailing updates' k) in the benchmarks (0 or the block size: one level)")
+
 var benchLUAhead = flag.Bool("lapack.luahead", false, "LU with look-ahead (the next getrf_grid panel on a second queue) in the benchmarks")
 
 var benchQRAhead = flag.Bool("lapack.qrahead", false, "QR with look-ahead (the next geqrf_grid panel on a second queue) in the benchmarks")
@@ -124,6 +126,8 @@ func setBenchFlags(b *testing.B, impl *Implementation) {
 			impl.rowAheadMin = *benchRowAheadMin
 		case "lapack.luahead":
 			impl.luAhead = *benchLUAhead
+		case "lapack.luouter":
+			impl.luOuter = *benchLUOuter
 		case "lapack.qrahead":
 			impl.qrAhead = *benchQRAhead
 		case "lapack.gridshfl":

@@ -36,6 +36,15 @@ const (
 // laswpTail and to the columns right of it by laswp, U12 = L11⁻¹·A12 is solved
 // by trsmUnitLower and A22 −= L21·U12 is one GEMM. Nothing is read back
 // until the end: the pivots, and the first zero pivot for ok.
+//
+// With impl.luOuter above nb the trailing update waits for column blocks
+// of luOuter (rounded down to a multiple of nb): inside a block each
+// panel's columns are first updated by the block's earlier panels
+// (left-looking), and after its last panel the rest of the matrix takes
+// one update with k = luOuter, a GEMM of more work per element of C than
+// nb's. The row interchanges still go over every column after each panel;
+// the deferred updates commute with them, since they move the rows of
+// L21 and of the columns it updates alike.
 func getrfDevice[T float32 | float64](impl *Implementation, d *clblas.Matrix[T], ipiv []int) (ok bool, err error) {
 	m, n := d.Dims()
 	mn := min(m, n)
@@ -82,11 +91,21 @@ func getrfDevice[T float32 | float64](impl *Implementation, d *clblas.Matrix[T],
 			return false, err
 		}
 	}
+	outer := nb
+	if impl.luOuter > nb && q2 == nil {
+		outer = impl.luOuter / nb * nb
+	}
 	var pending *cl.Event // the next panel's launch on q2
 	defer waitPending(&pending, &err)
 	q := impl.blas.Runtime().Queue()
 	for j := 0; j < mn; j += nb {
 		jb := min(nb, mn-j)
+		b0 := j / outer * outer // the column block's first column
+		if j > b0 {
+			if err := luUpdate(impl, d, b0, j-b0, j, jb); err != nil {
+				return false, err
+			}
+		}
 		switch {
 		case pending != nil:
 			err = barrierOn(q, pending)
@@ -112,6 +131,9 @@ func getrfDevice[T float32 | float64](impl *Implementation, d *clblas.Matrix[T],
 		if err := laswpDevice(impl, d, piv, k, n-k, j, jb); err != nil {
 			return false, err
 		}
+		if k < min(b0+outer, mn) {
+			continue // the block's next panel updates its own columns
+		}
 		ahead := 0 // the next panel's columns, updated first when it runs ahead
 		if q2 != nil && k < mn {
 			ahead = min(nb, mn-k)
@@ -125,7 +147,7 @@ func getrfDevice[T float32 | float64](impl *Implementation, d *clblas.Matrix[T],
 				return false, err
 			}
 		}
-		if err := luUpdate(impl, d, j, jb, k+ahead, n-k-ahead); err != nil {
+		if err := luUpdate(impl, d, b0, k-b0, k+ahead, n-k-ahead); err != nil {
 			return false, err
 		}
 	}

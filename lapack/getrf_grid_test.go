@@ -180,3 +180,29 @@ func TestGridProbeFailed(t *testing.T) {
 		t.Errorf("%d calls ran on the device, want 2", impl.onDevice.Load())
 	}
 }
+
+// TestGetrfOuter runs Dgetrf with the trailing updates deferred to column
+// blocks of several panels (luOuter: each panel's columns updated
+// left-looking by the block's earlier panels, the rest once a block) on
+// square, tall, wide and single-column matrices, with blocks of two and of
+// three panels and a width that is not a multiple of the panels', on the
+// grid panels and on panelLU's recursive ones, with NaN on the diagonal,
+// against gonum's factors and pivots.
+func TestGetrfOuter(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(61, 62))
+	shapes := [][2]int{{70, 70}, {97, 45}, {45, 97}, {37, 20}, {1, 1}, {1, 3}, {300, 130}}
+	for _, grid := range []bool{true, false} {
+		for _, outer := range []int{32, 48, 40} {
+			impl := gridTestImpl(t, 16, 1, 4)
+			impl.gridLU, impl.luOuter = grid, outer
+			what := fmt.Sprintf("grid %v, blocks of %d", grid, outer)
+			for _, sh := range shapes {
+				dgetrfAgainstGonum(t, impl, rnd, what, sh[0], sh[1], -1)
+			}
+			dgetrfAgainstGonum(t, impl, rnd, what+", NaN at 20", 60, 40, 20)
+			if state := impl.gridState.Load(); grid && state != gridYes {
+				t.Errorf("%s: the grid path did not run (state %d)", what, state)
+			}
+		}
+	}
+}

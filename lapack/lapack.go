@@ -189,6 +189,10 @@ type Implementation struct {
 	// the next panel's columns first, and the panel is factorised on q2
 	// while the main queue updates the rest.
 	luAhead bool
+	// luOuter, when above the block size, is the width of LU's column
+	// blocks whose trailing update is one step (k = luOuter), the block's
+	// own panels updated left-looking (getrfDevice; not with luAhead).
+	luOuter int
 	// qrAhead does the same for QR's geqrf_grid panels, into a second V
 	// and T.
 	qrAhead bool
