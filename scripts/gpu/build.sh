@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # build.sh: build everything a measurement run on a lent GPU machine needs
-# into .gpu/run (git ignores it): bench (with CLBlast), tune, the blas and
-# cl test binaries, libclblast, and plan.sh. That machine has the OpenCL
+# into .gpu/run (git ignores it): bench (with CLBlast), tune, the blas, cl
+# and lapack test binaries, libclblast, and plan.sh. That machine has the OpenCL
 # driver but no Go toolchain, so nothing is built there.
 #
 # Then, through the device tool, in ONE call (device time is short):
@@ -12,13 +12,18 @@ cd "$(dirname "$0")/../.."
 dir=.gpu/run
 rm -rf "$dir"
 mkdir -p "$dir"
-go build -tags clblast -o "$dir/bench" ./cmd/bench
-go build -o "$dir/tune" ./cmd/tune
-go test -c -o "$dir/blas.test" ./blas
-go test -c -o "$dir/cl.test" ./cl
-go build -o "$dir/cg" ./examples/cg
-go build -o "$dir/mat" ./examples/mat
-go build -o "$dir/devices" ./examples/devices
+# Without the symbol table and DWARF (-s -w), so that the folder fits what
+# the device tool carries (64 MiB); Go's own tables, which profiles use,
+# stay.
+ld=(-ldflags='-s -w')
+go build "${ld[@]}" -tags clblast -o "$dir/bench" ./cmd/bench
+go build "${ld[@]}" -o "$dir/tune" ./cmd/tune
+go test -c "${ld[@]}" -o "$dir/blas.test" ./blas
+go test -c "${ld[@]}" -o "$dir/cl.test" ./cl
+go test -c "${ld[@]}" -o "$dir/lapack.test" ./lapack
+go build "${ld[@]}" -o "$dir/cg" ./examples/cg
+go build "${ld[@]}" -o "$dir/mat" ./examples/mat
+go build "${ld[@]}" -o "$dir/devices" ./examples/devices
 lib=$(ls /usr/lib/x86_64-linux-gnu/libclblast.so.1.* 2>/dev/null | head -1 || true)
 if [ -n "$lib" ]; then
 	cp "$lib" "$dir/libclblast.so.1"

@@ -46,6 +46,11 @@
 #                  (registers, spills) and disassembled where ptxas and
 #                  cuobjdump exist (run it after a plan that built programs)
 #   tests          the blas and cl test suites on the GPU (tensor path on)
+#   lu-outer       resident LU at 4096 and 8192 with its trailing updates
+#                  deferred to column blocks (-lapack.luouter 256, 512,
+#                  1024) against one update a panel, alternating, beside
+#                  cuSOLVER (PyTorch); DGEMM at LU's short k beside the
+#                  square one
 #   devices        the devices' layout, then GEMM from Go slices on each
 #                  device alone and on all together (one Implementation):
 #                  the NVIDIA GPU with PoCL's CPU device, then every NVIDIA
@@ -111,6 +116,21 @@ for n in (4096, 8192):
         for _ in range(reps): a @ b
         torch.cuda.synchronize(); s = (time.perf_counter() - t) / reps
         print(f"cuBLAS {dt} n={n}: {2*n**3/s/1e9:.0f} GFLOP/s")
+PY
+
+# cuSOLVER's factorizations through PyTorch (float64, best of five).
+cat >"$out/cusolver.py" <<'PY'
+import time, torch
+for n in (4096, 8192):
+    a = torch.rand(n, n, dtype=torch.float64, device="cuda")
+    spd = a @ a.T + n * torch.eye(n, dtype=torch.float64, device="cuda")
+    for name, f, fl in (("getrf", lambda: torch.linalg.lu_factor(a), 2*n**3/3),
+                        ("potrf", lambda: torch.linalg.cholesky(spd), n**3/3),
+                        ("geqrf", lambda: torch.geqrf(a), 4*n**3/3)):
+        f(); torch.cuda.synchronize(); best = 1e9
+        for _ in range(5):
+            t = time.perf_counter(); f(); torch.cuda.synchronize(); best = min(best, time.perf_counter() - t)
+        print(f"cuSOLVER {name} n={n}: {fl/best/1e9:.0f} GFLOP/s")
 PY
 
 for plan in "$@"; do
@@ -249,12 +269,22 @@ for plan in "$@"; do
 		done
 		ls -la "$out/ptx" >>"$out/probe-tools.txt"
 		;;
+	lu-outer)
+		step lu-cusolver 60 python3 "$out/cusolver.py"
+		for r in 1 2; do
+			for o in 0 256 512 1024; do
+				step "lu-outer-$o-$r" 45 ./lapack.test -test.run '^$' -test.bench 'Resident/Getrf' \
+					-test.benchtime 5x -lapack.sizes 4096,8192 -lapack.luouter "$o"
+			done
+		done
+		step lu-gemm-k 90 ./bench -shapes 8064x8064x128,8064x8064x512,8064x8064x1024 -sizes 8192 -prec 64 -slices=false -gonum-max 0 -reps 5
+		;;
 	tests)
 		step tests-blas 300 ./blas.test -test.count=1
 		step tests-cl 120 ./cl.test -test.count=1
 		;;
 	*)
-		echo "plan.sh: unknown plan $plan (want gemm-peers, cublas, tuning-ab, tuning-ab64, gemm-slices, slab-ab, transfers, transfers-duplex, rect-rates, rect-bench, trsm, routines, retune-dgemm, retune-tf32, ptx, tests)" >&2
+		echo "plan.sh: unknown plan $plan (want gemm-peers, cublas, tuning-ab, tuning-ab64, gemm-slices, slab-ab, transfers, transfers-duplex, rect-rates, rect-bench, trsm, routines, policy, level2-bands, retune-dgemm, retune-tf32, ptx, lu-outer, tests, devices)" >&2
 		exit 2
 		;;
 	esac
