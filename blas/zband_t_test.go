@@ -16,7 +16,7 @@ import (
 // both precisions: general bands from the diagonal alone to past the
 // matrix, wide and tall (columns past the band's last row), over several
 // work-groups of columns; triangular bands of both triangles, unit and
-// not; lda past the band; increments ±1, ±2 and 3; beta 0 and not; NaN in
+// not; lda past the band; increments ±1, ±2 and ±3; beta 0 and not; NaN in
 // the storage outside the matrix and on a unit diagonal, which must not
 // be read.
 func TestZbandT(t *testing.T) {
@@ -42,15 +42,6 @@ func zbandTCases[T complex64 | complex128](t *testing.T,
 		return v
 	}
 	nan := T(complex(math.NaN(), math.NaN()))
-	check := func(desc, elem string, got, want []T) {
-		t.Helper()
-		for i := range want {
-			if !zClose(complex128(got[i]), complex128(want[i]), tol) {
-				t.Errorf("%s: %s[%d] = %v, want %v", desc, elem, i, got[i], want[i])
-				return
-			}
-		}
-	}
 	for _, gc := range genBandCases() {
 		a := vec(gc.span())
 		for _, i := range gc.unread() {
@@ -66,7 +57,7 @@ func zbandTCases[T complex64 | complex128](t *testing.T,
 			yg, yw := slices.Clone(y), slices.Clone(y)
 			gbmv(tA, gc.m, gc.n, gc.kl, gc.ku, alpha, a, gc.lda, x, gc.inc, beta, yg, gc.inc)
 			gbmvWant(tA, gc.m, gc.n, gc.kl, gc.ku, alpha, a, gc.lda, x, gc.inc, beta, yw, gc.inc)
-			check(fmt.Sprintf("gbmv tA=%c %v", tA, gc), "y", yg, yw)
+			zCheckAll(t, fmt.Sprintf("gbmv tA=%c %v: y", tA, gc), yg, yw, tol)
 		}
 	}
 	for _, tc := range triBandCases(blas.Trans, blas.ConjTrans) {
@@ -78,6 +69,6 @@ func zbandTCases[T complex64 | complex128](t *testing.T,
 		xg, xw := slices.Clone(x), slices.Clone(x)
 		tbmv(tc.ul, tc.tA, tc.d, tc.n, tc.k, a, tc.lda, xg, tc.inc)
 		tbmvWant(tc.ul, tc.tA, tc.d, tc.n, tc.k, a, tc.lda, xw, tc.inc)
-		check("tbmv "+tc.String(), "x", xg, xw)
+		zCheckAll(t, "tbmv "+tc.String()+": x", xg, xw, tol)
 	}
 }

@@ -124,11 +124,11 @@ func zgerResident[T complex64 | complex128](t *testing.T, impl *Implementation, 
 }
 
 // zCheckAll compares every element of got with want (zClose).
-func zCheckAll(t *testing.T, what string, got, want []complex128, tol float64) {
+func zCheckAll[T complex64 | complex128](t *testing.T, what string, got, want []T, tol float64) {
 	t.Helper()
 	for i := range want {
-		if !zClose(got[i], want[i], tol) {
-			t.Errorf("%s: a[%d] = %v, want %v", what, i, got[i], want[i])
+		if !zClose(complex128(got[i]), complex128(want[i]), tol) {
+			t.Errorf("%s: element %d = %v, want %v", what, i, got[i], want[i])
 			return
 		}
 	}

@@ -91,7 +91,7 @@ func (d L2Mat) cpuTriangle(c *Call) bool {
 }
 
 // storedBand describes d's stored elements (for rowsCPU, triColsCPU and
-// symCPU on CPU devices, and bandOnDevice's kernels on the others): a
+// symCPU on CPU devices, and the band kernels on the others): a
 // general band's diagonals as they are; the stored triangle of a
 // symmetric or triangular matrix (band, or dense and packed with k = n − 1)
 // as a band with diagonals on one side only, a triangle's unit diagonal
@@ -624,10 +624,11 @@ func bandCPU[T Real](c *Call, d L2Mat, a *cl.Buffer, alpha T, x *cl.Buffer, offX
 }
 
 // storedBand describes the stored rows that rowsCPU and symCPU read, and
-// triColsCPU as columns (bandOnDevice takes it as a general band): an m×n band with kl sub- and ku super-diagonals,
-// or a triangle in dense or packed storage (kl or ku n − 1), in the
-// storage and triangle that level2.cl's tri_at takes, its diagonal taken
-// as 1 with unit.
+// triColsCPU as columns (bandOnDevice and zbandTOnDevice take a
+// triangle's as a general band): an m×n band with kl sub- and ku
+// super-diagonals, or a triangle in dense or packed storage (kl or ku
+// n − 1), in the storage and triangle that level2.cl's tri_at takes, its
+// diagonal taken as 1 with unit.
 type storedBand struct {
 	storage      int
 	upper        bool

@@ -286,9 +286,9 @@ func UpdateTuning(db []byte, p Device, measured string, entries []TuneEntry) ([]
 // deviceEntry returns devices with an entry list for p, and its index:
 // the first whose match fits p, else a new one matching its vendor, name
 // and type. Where the first that fits names no device (a family's list,
-// such as compute capability 9.0's), p gets a list of its own just before
-// it, starting as a copy of the family's entries, so that what one part
-// measured does not replace what the others take.
+// such as compute capability 9.0's or every PoCL CPU's), p gets a list of
+// its own just before it, starting as a copy of the family's entries, so
+// that what one part measured does not replace what the others take.
 func deviceEntry(devices []map[string]any, p Device) ([]map[string]any, int) {
 	typ := "GPU"
 	if p.IsCPU() {
