@@ -116,7 +116,12 @@ func (impl *Implementation) potrfBlock() int {
 //     BENCHMARKS.md, "NVIDIA H200, 2026-12-02 (sixth session)"). LU's
 //     look-ahead (luAhead) stays off: its panel takes every compute unit,
 //     so it waits for the update's GEMM instead of running beside it, and
-//     it measured 2–3 % slower;
+//     it measured 2–3 % slower. There LU's trailing updates also wait for
+//     column blocks of 256 (luOuter = gpuLUOuter), so that their GEMMs
+//     have k = 256, not the panel's 128: on an H100 1.09× at 8192 and a
+//     tie at 4096, where blocks of 512 and 1024 were slower at 4096
+//     (BENCHMARKS.md, "NVIDIA H100 in place of the H200, 2026-12-06
+//     (thirty-fourth session)");
 //   - the condition estimates that mat's LU, Cholesky and QR compute after
 //     the factorization solve their triangular systems on the device
 //     (condDevice) from condDeviceMin on: at 4096 they took half the
@@ -146,6 +151,9 @@ func (impl *Implementation) gpuDefaults(nbSet bool) {
 	impl.gridQR = impl.gridLU
 	impl.qrAhead, impl.gridShfl = impl.gridQR, impl.gridLU
 	impl.gridPotrf = impl.gridLU
+	if impl.gridLU {
+		impl.luOuter = gpuLUOuter
+	}
 	impl.leaf, impl.luCoal, impl.qrLeaf = gpuLeaf, true, gpuQRLeaf
 	if !nbSet {
 		impl.potrfNB, impl.potrfOuter = gpuPotrfNB, gpuPotrfOuter
@@ -166,6 +174,7 @@ const (
 	gpuPotrfNB    = 64
 	gpuPotrfRowNB = 32 // potrf_row's steps: twice the tiles, so more work-groups
 	gpuPotrfOuter = 1024
+	gpuLUOuter    = 256 // LU's column blocks with getrf_grid's panels of 128
 	gpuLeaf       = 8
 	gpuQRLeaf     = 4
 )

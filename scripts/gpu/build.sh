@@ -4,6 +4,9 @@
 # and lapack test binaries, libclblast, and plan.sh. That machine has the OpenCL
 # driver but no Go toolchain, so nothing is built there.
 #
+# Arguments name the programs to build (bench, tune, blas.test, cl.test,
+# lapack.test, cg, mat, devices); none builds them all.
+#
 # Then, through the device tool, in ONE call (device time is short):
 #   run  carry [".gpu/run"]  command "bash .gpu/run/plan.sh PLAN..."
 # plan.sh writes one log per step under $OUT and prints their tails.
@@ -16,14 +19,21 @@ mkdir -p "$dir"
 # the device tool carries (64 MiB); Go's own tables, which profiles use,
 # stay.
 ld=(-ldflags='-s -w')
-go build "${ld[@]}" -tags clblast -o "$dir/bench" ./cmd/bench
-go build "${ld[@]}" -o "$dir/tune" ./cmd/tune
-go test -c "${ld[@]}" -o "$dir/blas.test" ./blas
-go test -c "${ld[@]}" -o "$dir/cl.test" ./cl
-go test -c "${ld[@]}" -o "$dir/lapack.test" ./lapack
-go build "${ld[@]}" -o "$dir/cg" ./examples/cg
-go build "${ld[@]}" -o "$dir/mat" ./examples/mat
-go build "${ld[@]}" -o "$dir/devices" ./examples/devices
+# Arguments name the programs to build (default: all of them), for a plan
+# that needs only some: everything together is close to what the tool carries.
+want=${*:-bench tune blas.test cl.test lapack.test cg mat devices}
+for p in $want; do
+	case $p in
+	bench) go build "${ld[@]}" -tags clblast -o "$dir/bench" ./cmd/bench ;;
+	tune) go build "${ld[@]}" -o "$dir/tune" ./cmd/tune ;;
+	*.test) go test -c "${ld[@]}" -o "$dir/$p" "./${p%.test}" ;;
+	cg | mat | devices) go build "${ld[@]}" -o "$dir/$p" "./examples/$p" ;;
+	*)
+		echo "build.sh: unknown program $p" >&2
+		exit 2
+		;;
+	esac
+done
 lib=$(ls /usr/lib/x86_64-linux-gnu/libclblast.so.1.* 2>/dev/null | head -1 || true)
 if [ -n "$lib" ]; then
 	cp "$lib" "$dir/libclblast.so.1"

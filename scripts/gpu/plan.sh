@@ -273,7 +273,7 @@ for plan in "$@"; do
 		step lu-cusolver 60 python3 "$out/cusolver.py"
 		for r in 1 2; do
 			for o in 0 256 512 1024; do
-				step "lu-outer-$o-$r" 45 ./lapack.test -test.run '^$' -test.bench 'Resident/Getrf' \
+				step "lu-outer-$o-$r" 45 ./lapack.test -test.run '^$' -test.bench '^BenchmarkResident$/^Getrf$' \
 					-test.benchtime 5x -lapack.sizes 4096,8192 -lapack.luouter "$o"
 			done
 		done
