@@ -16,8 +16,9 @@ var (
 		LocalMemBytes: 48 << 10, FP64: true, ComputeCapability: [2]int{9, 0}}
 	profPoCL = Device{Name: "pthread-skylake-avx512", Vendor: "pocl", Platform: "Portable Computing Language",
 		CPU: true, ComputeUnits: 2, MaxWorkGroupSize: 4096, LocalMemBytes: 2 << 20, FP64: true,
-		// A width the database overrides: the entries must win.
-		PreferredVectorFloat: 8, PreferredVectorDouble: 4}
+		// A width the database overrides: the entries must win. (Not 8:
+		// PoCL's AVX2 devices, which have a list of their own.)
+		PreferredVectorFloat: 4, PreferredVectorDouble: 2}
 )
 
 // TestTuningDatabase checks what the database chooses for the H200 and for
@@ -594,5 +595,32 @@ func TestComputeCapabilityMatch(t *testing.T) {
 		if _, err := Parse([]byte(src), "db.json"); err == nil || !strings.Contains(err.Error(), "compute_capability") {
 			t.Errorf("compute_capability %q: %v, want an error naming the field", cc, err)
 		}
+	}
+}
+
+// TestVectorWidthMatch checks that PoCL's AVX2 devices (float vectors of
+// 8) take their own list, whose NT blocks differ, that other PoCL CPUs
+// keep the list measured with AVX-512, and that a negative width is an
+// error when the database is read.
+func TestVectorWidthMatch(t *testing.T) {
+	avx2, avx512 := profPoCL, profPoCL
+	avx2.Name, avx2.PreferredVectorFloat, avx2.PreferredVectorDouble = "pthread-haswell-AMD EPYC", 8, 4
+	avx512.PreferredVectorFloat, avx512.PreferredVectorDouble = 16, 8
+	for _, tc := range []struct {
+		p     Device
+		prec  int
+		block [2]int // NT's CPU_MB, CPU_NB
+		vec   int
+	}{{avx2, 64, [2]int{2, 4}, 4}, {avx2, 32, [2]int{2, 4}, 8}, {avx512, 64, [2]int{4, 4}, 8}, {avx512, 32, [2]int{4, 4}, 16}} {
+		cfg := Choose(Builtin(), tc.p, tc.prec, 1000, 1000, 1000, TensorAuto)
+		if got := cfg.CPUBlock[0][1]; got != tc.block || cfg.CPUVecFor(false, true) != tc.vec {
+			t.Errorf("%s (float vectors of %d) prec %d: NT blocks %v vec %d, want %v vec %d",
+				tc.p.Name, tc.p.PreferredVectorFloat, tc.prec, got, cfg.CPUVecFor(false, true), tc.block, tc.vec)
+		}
+		checkGemmConfig(t, tc.p.Name, tc.p, tc.prec, cfg)
+	}
+	src := `{"schema": 1, "devices": [{"match": {"preferred_vector_float": -8}, "entries": []}]}`
+	if _, err := Parse([]byte(src), "db.json"); err == nil || !strings.Contains(err.Error(), "preferred_vector_float") {
+		t.Errorf("preferred_vector_float -8: %v, want an error naming the field", err)
 	}
 }

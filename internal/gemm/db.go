@@ -27,13 +27,16 @@ type DBDevice struct {
 // driver's vendor string, any case), name (the device name, exactly),
 // compute capability (NVIDIA's "major.minor", exactly: "9.0" is every
 // Hopper part, whatever its name), platform (a substring of the platform
-// name) and type ("GPU", "CPU").
+// name), type ("GPU", "CPU") and the preferred float vector width the
+// device reports (PoCL reports its CPU's SIMD width: 8 with AVX2, 16 with
+// AVX-512, whose GEMM entries differ).
 type Match struct {
 	Vendor            string `json:"vendor,omitempty"`
 	Name              string `json:"name,omitempty"`
 	ComputeCapability string `json:"compute_capability,omitempty"`
 	Platform          string `json:"platform,omitempty"`
 	Type              string `json:"type,omitempty"`
+	VectorFloat       int    `json:"preferred_vector_float,omitempty"`
 }
 
 // Entry is one measured parameter set.
@@ -149,8 +152,12 @@ func Parse(src []byte, name string) (*DB, error) {
 }
 
 // Check reports a match that no device could meet because a field is
-// malformed: a compute capability other than "major.minor".
+// malformed: a compute capability other than "major.minor", a vector
+// width below zero.
 func (m Match) Check() error {
+	if m.VectorFloat < 0 {
+		return fmt.Errorf("match: preferred_vector_float %d (want a width of at least 1)", m.VectorFloat)
+	}
 	if cc := m.ComputeCapability; cc != "" {
 		var major, minor int
 		if n, err := fmt.Sscanf(cc, "%d.%d", &major, &minor); err != nil || n != 2 || fmt.Sprintf("%d.%d", major, minor) != cc {
@@ -182,6 +189,9 @@ func (m Match) Matches(p Device) bool {
 		return false
 	}
 	if m.Platform != "" && !strings.Contains(p.Platform, m.Platform) {
+		return false
+	}
+	if m.VectorFloat != 0 && m.VectorFloat != p.PreferredVectorFloat {
 		return false
 	}
 	switch strings.ToUpper(m.Type) {
