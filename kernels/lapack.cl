@@ -1241,12 +1241,25 @@ static inline void grid_fence(void) { mem_fence(CLK_GLOBAL_MEM_FENCE); }
 // bit (GRID_FAILED). The flag the barrier returns is the one read with the
 // count that completed it: a group that gives up after that fails the
 // barrier for the host, which discards the launch's work (gridFailed).
-static int grid_sync(volatile __global int *sync, int target, int spin,
-                     __local int *ok) {
+// grid_arrive is grid_sync's first half: the group's arrival, after its
+// published stores. It returns, in work-item 0, the arrival count its
+// increment saw, for grid_wait; the group's work between the two halves
+// must not be what other groups read.
+static int grid_arrive(volatile __global int *sync, __local int *ok) {
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+  int s = 0;
   if (get_local_id(0) == 0 && *ok) {
     grid_fence();
-    int s = atomic_inc(sync + 1) + 1;
+    s = atomic_inc(sync + 1) + 1;
+  }
+  return s;
+}
+
+// grid_wait is grid_sync's second half: work-item 0 polls from the count
+// s that grid_arrive returned until target, or gives up.
+static int grid_wait(volatile __global int *sync, int s, int target, int spin,
+                     __local int *ok) {
+  if (get_local_id(0) == 0 && *ok) {
     for (int n = 0; (s & GRID_FAILED) == 0 && s < target; n++) {
       if (n >= spin) {
         grid_fail(sync, 1);
@@ -1260,6 +1273,11 @@ static int grid_sync(volatile __global int *sync, int target, int spin,
   }
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
   return *ok;
+}
+
+static int grid_sync(volatile __global int *sync, int target, int spin,
+                     __local int *ok) {
+  return grid_wait(sync, grid_arrive(sync, ok), target, spin, ok);
 }
 
 // grid_probe meets at the grid barrier sync rounds times and checks that
@@ -1285,17 +1303,29 @@ __kernel void grid_probe(volatile __global int *sync, int rounds, int spin,
   }
 }
 
+// getrf_grid_elem is element (i, k) of the panel p as published: with
+// cd ≥ 0, columns past cd + 1 have not taken column cd's
+// update yet, so it is applied here, with the multiplier stored at (i, cd)
+// and the pivot row pr, as the update itself will apply it.
+static inline real getrf_grid_elem(__global const real *p, int lda, int i,
+                                   int k, __local const real *pr, int cd) {
+  const real x = p[(long)i * lda + k];
+  return cd >= 0 && k > cd + 1 ? fma(-p[(long)i * lda + cd], pr[k], x) : x;
+}
+
 // getrf_grid_publish publishes, into the scratch of parity q, this group's
 // candidate for column cn's pivot (the largest |x| of its rows, first
 // row among equals, from each work-item's best and bi) with a copy of that
-// row, and, from the group that owns row cn, a copy of row cn. Scratch
-// layout (G groups, b columns): xs holds the candidates' values [2][G],
+// row, and, from the group that owns row cn, a copy of row cn (their
+// elements by getrf_grid_elem with pr and cd). Scratch layout (G groups,
+// b columns): xs holds the candidates' values [2][G],
 // the copies of row cn [2][b] and the candidates' rows [2][G][b]; xi the
 // candidates' rows' numbers [2][G].
 static void getrf_grid_publish(__global const real *p, int lda, int b, int lo,
                                int hi, int cn, int q, real best, int bi,
                                __global real *xs, __global int *xi,
-                               __local real *lmax, __local int *lidx) {
+                               __local real *lmax, __local int *lidx,
+                               __local const real *pr, int cd) {
   const int lid = get_local_id(0), g = get_group_id(0), G = get_num_groups(0);
   grid_argmax(lmax, lidx, best, bi);
   const int row = lidx[0];
@@ -1307,9 +1337,9 @@ static void getrf_grid_publish(__global const real *p, int lda, int b, int lo,
   __global real *cand = xs + 2 * G + 2 * b + ((long)q * G + g) * b;
   for (int k = lid; k < b; k += GRID_WG) {
     if (row >= lo && row < hi)
-      cand[k] = p[(long)row * lda + k];
+      cand[k] = getrf_grid_elem(p, lda, row, k, pr, cd);
     if (cn >= lo && cn < hi)
-      crow[k] = p[(long)cn * lda + k];
+      crow[k] = getrf_grid_elem(p, lda, cn, k, pr, cd);
   }
 }
 
@@ -1329,10 +1359,12 @@ static void getrf_grid_abandon(__global int *ipiv, int r0, int c0, int b) {
 // work-groups of GRID_WG, group g owning rows g·rpg to (g+1)·rpg − 1: for
 // each column c, every group reduces the published candidates to the
 // pivot row, the owners of rows c and p exchange them, and every group
-// scales and updates its rows below c, finding and publishing its
-// candidate for column c+1, before the grid barrier. Work-item
-// (lid / bw, lid % bw) takes column lid % bw of the group's rows
-// lid / bw, lid / bw + GRID_WG/bw, …, GRID_CROWS at a time. The launch's
+// scales its rows below c and updates their column c+1 (a row a
+// work-item), publishes its candidate for column c+1 and arrives at the
+// grid barrier; it updates its rows' other columns while the other groups
+// arrive, work-item (lid / bw, lid % bw) taking column lid % bw of the
+// group's rows lid / bw, lid / bw + GRID_WG/bw, …, GRID_CROWS at a time.
+// The launch's
 // barrier is syncs[2·sp] (the failure flag) and syncs[2·sp+1] (the
 // arrival count), both 0 at the launch; ipiv and info as for getf2_leaf.
 __kernel void getrf_grid(int m, int b, int bw, int rpg, __global real *a,
@@ -1364,7 +1396,7 @@ __kernel void getrf_grid(int m, int b, int bw, int rpg, __global real *a,
       bi = i;
     }
   }
-  getrf_grid_publish(p, lda, b, lo, hi, 0, 0, best, bi, xs, xi, lmax, lidx);
+  getrf_grid_publish(p, lda, b, lo, hi, 0, 0, best, bi, xs, xi, lmax, lidx, prow, -1);
   // After a failed barrier the groups go on meeting at every barrier
   // (PoCL miscompiles a return out of a loop with barriers) but write
   // nothing to the panel: live is 0 in all of the group's work-items.
@@ -1427,6 +1459,41 @@ __kernel void getrf_grid(int m, int b, int bw, int rpg, __global real *a,
     bi = c + 1;
     GT(1)
     const int i1 = max(lo, c + 1);
+    // Columns c and c+1 first, a row a work-item: the multipliers, and
+    // column c+1's update and candidate. The group then publishes and
+    // arrives at the barrier, and updates its other columns while the
+    // other groups arrive (the published rows apply that update
+    // themselves, getrf_grid_elem).
+    for (int i = i1 + lid; live && i < hi; i += GRID_WG) {
+      real l = p[(long)i * lda + c];
+      const real x1 = c + 1 < b ? p[(long)i * lda + c + 1] : 0;
+      int st = 0;
+      if (scale && !bydiv) {
+        l *= rd;
+        st = 1;
+      } else if (scale && i == c + 1) {
+        for (int u = c + 1; u < m; u++)
+          l /= d;
+        st = 1;
+      }
+      if (st)
+        p[(long)i * lda + c] = l;
+      if (c + 1 < b) {
+        const real v = fma(-l, prow[c + 1], x1);
+        p[(long)i * lda + c + 1] = v;
+        if (fabs(v) > best) {
+          best = fabs(v);
+          bi = i;
+        }
+      }
+    }
+    GT(2)
+    if (c + 1 == b)
+      continue;
+    barrier(CLK_GLOBAL_MEM_FENCE); // columns c and c+1 are visible to the group
+    getrf_grid_publish(p, lda, b, lo, hi, c + 1, q ^ 1, best, bi, xs, xi, lmax, lidx, prow, c);
+    const int arrived = grid_arrive(sync, &ok);
+    GT(3)
     const int nbat = hi > i1 && live ? (hi - i1 + rg * GRID_CROWS - 1) / (rg * GRID_CROWS) : 0;
     for (int t = 0; t < nbat; t++) {
       const int i0 = i1 + rl + t * (rg * GRID_CROWS);
@@ -1434,44 +1501,15 @@ __kernel void getrf_grid(int m, int b, int bw, int rpg, __global real *a,
 #pragma unroll
       for (int r = 0; r < GRID_CROWS; r++) {
         const int i = i0 + r * rg;
-        xl[r] = i < hi ? p[(long)i * lda + c] : 0;
-        xk[r] = i < hi && kc > c && kc < b ? p[(long)i * lda + kc] : 0;
+        xl[r] = i < hi && kc > c + 1 && kc < b ? p[(long)i * lda + c] : 0;
+        xk[r] = i < hi && kc > c + 1 && kc < b ? p[(long)i * lda + kc] : 0;
       }
-      barrier(CLK_GLOBAL_MEM_FENCE); // column c is read before it changes
 #pragma unroll
-      for (int r = 0; r < GRID_CROWS; r++) {
-        const int i = i0 + r * rg;
-        if (i >= hi)
-          continue;
-        real l = xl[r];
-        int st = 0;
-        if (scale && !bydiv) {
-          l *= rd;
-          st = 1;
-        } else if (scale && i == c + 1) {
-          for (int u = c + 1; u < m; u++)
-            l /= d;
-          st = 1;
-        }
-        if (st && kc == c)
-          p[(long)i * lda + c] = l;
-        if (kc > c && kc < b) {
-          const real v = fma(-l, prow[kc], xk[r]);
-          p[(long)i * lda + kc] = v;
-          if (kc == c + 1 && fabs(v) > best) {
-            best = fabs(v);
-            bi = i;
-          }
-        }
-      }
+      for (int r = 0; r < GRID_CROWS; r++)
+        if (i0 + r * rg < hi && kc > c + 1 && kc < b)
+          p[(long)(i0 + r * rg) * lda + kc] = fma(-xl[r], prow[kc], xk[r]);
     }
-    GT(2)
-    if (c + 1 == b)
-      continue;
-    barrier(CLK_GLOBAL_MEM_FENCE); // the group's updates are visible to it
-    getrf_grid_publish(p, lda, b, lo, hi, c + 1, q ^ 1, best, bi, xs, xi, lmax, lidx);
-    GT(3)
-    if (!grid_sync(sync, (c + 2) * G, spin, &ok) && live) {
+    if (!grid_wait(sync, arrived, (c + 2) * G, spin, &ok) && live) {
       live = 0;
       from = c + 1;
     }

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -202,6 +203,87 @@ func TestGetrfOuter(t *testing.T) {
 			dgetrfAgainstGonum(t, impl, rnd, what+", NaN at 20", 60, 40, 20)
 			if state := impl.gridState.Load(); grid && state != gridYes {
 				t.Errorf("%s: the grid path did not run (state %d)", what, state)
+			}
+		}
+	}
+}
+
+// TestGetrfGridSpecial runs getrf_grid on matrices with a zero column or
+// row and with a column of subnormal values (gonum's division rule for a
+// pivot below the safe minimum), against gonum's factors, pivots and ok:
+// in one work-group everywhere, in several where the grid path is the
+// device's default. (The published rows take the update their columns
+// past c+1 get only after the barrier, getrf_grid_elem: a wrong copy
+// changes later pivots.)
+func TestGetrfGridSpecial(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(61, 62))
+	multi := newTestImpl(t, 0).gridLU
+	for _, c := range []struct{ nb, groups, rows int }{{16, 1, 4}, {128, 1, 16}, {40, 3, 8}, {128, 7, 4}} {
+		if c.groups != 1 && !multi {
+			t.Logf("nb %d, %d groups: not this device's path (gridLU off by default)", c.nb, c.groups)
+			continue
+		}
+		impl := gridTestImpl(t, c.nb, c.groups, c.rows)
+		what := fmt.Sprintf("nb %d, %d groups of ≥ %d rows", c.nb, c.groups, c.rows)
+		for _, mod := range []struct {
+			name string
+			f    func(a []float64, lda int)
+		}{
+			{"zero column 3", func(a []float64, lda int) {
+				for i := 0; i < len(a)/lda; i++ {
+					a[i*lda+3] = 0
+				}
+			}},
+			{"zero row 30", func(a []float64, lda int) { clear(a[30*lda : 31*lda]) }},
+			{"subnormal column 5", func(a []float64, lda int) {
+				for i := 0; i < len(a)/lda; i++ {
+					a[i*lda+5] *= 1e-310
+				}
+			}},
+		} {
+			getrfModAgainstGonum(t, impl, rnd, what+", "+mod.name, 50, 40, mod.f)
+		}
+		if state := impl.gridState.Load(); state != gridYes {
+			t.Errorf("%s: the grid path did not run (state %d)", what, state)
+		}
+	}
+}
+
+// getrfModAgainstGonum checks impl's Dgetrf of a random m×n matrix
+// changed by mod against gonum's: ok, the pivots, and the factors (equal,
+// or both NaN, or within 1e-10 of the largest finite element).
+func getrfModAgainstGonum(t *testing.T, impl *Implementation, rnd *rand.Rand, what string, m, n int, mod func(a []float64, lda int)) {
+	t.Helper()
+	lda := n + 2
+	a := make([]float64, m*lda)
+	for i := range a {
+		a[i] = rnd.NormFloat64()
+	}
+	mod(a, lda)
+	want := append([]float64(nil), a...)
+	ipivWant := make([]int, min(m, n))
+	okWant := gonum.Implementation{}.Dgetrf(m, n, want, lda, ipivWant)
+	ipiv := make([]int, min(m, n))
+	if ok := impl.Dgetrf(m, n, a, lda, ipiv); ok != okWant {
+		t.Errorf("%s: ok=%v, gonum %v", what, ok, okWant)
+		return
+	}
+	if !slices.Equal(ipiv, ipivWant) {
+		t.Errorf("%s: pivots %v, gonum's %v", what, ipiv, ipivWant)
+		return
+	}
+	scale := 1.0
+	for _, v := range want {
+		if !math.IsInf(v, 0) && !math.IsNaN(v) {
+			scale = max(scale, math.Abs(v))
+		}
+	}
+	for i := range m {
+		for j := range n {
+			g, w := a[i*lda+j], want[i*lda+j]
+			if g != w && !(math.IsNaN(g) && math.IsNaN(w)) && !(math.Abs(g-w) <= 1e-10*scale) {
+				t.Errorf("%s: [%d,%d] = %v, gonum's %v", what, i, j, g, w)
+				return
 			}
 		}
 	}

@@ -205,7 +205,7 @@ func profileTable(sum map[string]*profKind, runs int) string {
 // gridPhases names the phases of a column that getrf_grid and geqrf_grid
 // built with GRID_TIMING time (GT(k) in kernels/lapack.cl).
 var gridPhases = map[string][]string{
-	"getrf_grid": {"pivot: candidates reduced", "rows c and p loaded, swapped", "rows scaled and updated", "candidate published", "grid barrier"},
+	"getrf_grid": {"pivot: candidates reduced", "rows c and p loaded, swapped", "rows scaled, column c+1 updated", "candidate published, arrived", "other columns updated, barrier"},
 	"potrf_row":  {"wait for the step's X (D)", "X loaded", "U12 of the own tiles (the owner: next block)", "wait for the range's U12 (P)", "rows below the step updated"},
 	"geqrf_grid": {"sums added (after the 2nd barrier if split)", "reflector, row c", "rows updated, sums", "sums published", "grid barrier", "split: totals added"},
 }

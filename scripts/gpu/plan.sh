@@ -51,6 +51,8 @@
 #                  1024) against one update a panel, alternating, beside
 #                  cuSOLVER (PyTorch); DGEMM at LU's short k beside the
 #                  square one
+#   lu             resident LU at 2048 to 8192 beside cuSOLVER, getrf_grid's
+#                  phases at 4096; the lapack test suite first
 #   devices        the devices' layout, then GEMM from Go slices on each
 #                  device alone and on all together (one Implementation):
 #                  the NVIDIA GPU with PoCL's CPU device, then every NVIDIA
@@ -279,12 +281,23 @@ for plan in "$@"; do
 		done
 		step lu-gemm-k 90 ./bench -shapes 8064x8064x128,8064x8064x512,8064x8064x1024 -sizes 8192 -prec 64 -slices=false -gonum-max 0 -reps 5
 		;;
+	lu)
+		# Resident LU at 2048 to 8192 beside cuSOLVER (two rounds), the
+		# phases of getrf_grid's columns at 4096; the grid tests and the
+		# whole lapack suite first.
+		step lu-tests 400 ./lapack.test -test.count=1
+		step lu-cusolver 60 python3 "$out/cusolver.py"
+		for r in 1 2; do
+			step "lu-$r" 40 ./lapack.test -test.run '^$' -test.bench '^BenchmarkResident$/^Getrf$' -test.benchtime 5x -lapack.sizes 2048,4096,8192
+		done
+		step lu-phases 60 ./lapack.test -test.run '^$' -test.bench 'GridPhases/getrf' -test.benchtime 3x -lapack.sizes 4096
+		;;
 	tests)
 		step tests-blas 300 ./blas.test -test.count=1
 		step tests-cl 120 ./cl.test -test.count=1
 		;;
 	*)
-		echo "plan.sh: unknown plan $plan (want gemm-peers, cublas, tuning-ab, tuning-ab64, gemm-slices, slab-ab, transfers, transfers-duplex, rect-rates, rect-bench, trsm, routines, policy, level2-bands, retune-dgemm, retune-tf32, ptx, lu-outer, tests, devices)" >&2
+		echo "plan.sh: unknown plan $plan (want gemm-peers, cublas, tuning-ab, tuning-ab64, gemm-slices, slab-ab, transfers, transfers-duplex, rect-rates, rect-bench, trsm, routines, policy, level2-bands, retune-dgemm, retune-tf32, ptx, lu-outer, lu, tests, devices)" >&2
 		exit 2
 		;;
 	esac
