@@ -202,6 +202,29 @@ static void lu_col_max(__global const real *p, int lda, int m, int c,
   }
 }
 
+// lu_multiplier is gonum's Dgetf2 multiplier of row i for column c from
+// x, that row's element below the pivot d (rd = 1/d, m the panel's rows).
+// gonum scales by 1/d when |d| ≥ REAL_MIN; for a tiny or NaN pivot its loop
+// divides only row c+1's element, m−c−1 times, and leaves the others, and
+// for a zero pivot it scales nothing. *stored says whether the multiplier
+// replaces x in the matrix (otherwise x itself is the multiplier).
+static inline real lu_multiplier(real x, real d, real rd, int i, int c, int m,
+                                 int *stored) {
+  *stored = 0;
+  if (d == 0)
+    return x;
+  if (fabs(d) >= REAL_MIN) {
+    *stored = 1;
+    return x * rd;
+  }
+  if (i != c + 1)
+    return x;
+  for (int t = c + 1; t < m; t++)
+    x /= d;
+  *stored = 1;
+  return x;
+}
+
 // lu_load_rows loads columns k0 to k0+15 (those < b) of this work-item's
 // LU_ROWS rows i0, i0+LU_WG, … (those < m) of the panel p into x, zero
 // elsewhere: every load issued before any is used.
@@ -271,12 +294,6 @@ __kernel void getf2_leaf(int m, int b, __global real *a, long off, int lda,
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     const real d = prow[c];
     const real rd = 1 / d;
-    const int scale = d != 0;
-    // gonum's Dgetf2 scales by 1/pivot when |pivot| ≥ REAL_MIN; otherwise
-    // (a tiny or NaN pivot) its loop divides only the first element below
-    // the pivot, m−c−1 times, and leaves the others: so does this kernel,
-    // for gonum's answers.
-    const int bydiv = !(fabs(d) >= REAL_MIN);
     best = -1;
     bi = c + 1;
 #if LU_BW > 0
@@ -304,16 +321,8 @@ __kernel void getf2_leaf(int m, int b, __global real *a, long off, int lda,
         const int i = i0 + r * LU_RG;
         if (i >= m)
           continue;
-        real l = xl[r];
-        int st = 0;
-        if (scale && !bydiv) {
-          l *= rd;
-          st = 1;
-        } else if (scale && i == c + 1) {
-          for (int t = c + 1; t < m; t++)
-            l /= d;
-          st = 1;
-        }
+        int st;
+        const real l = lu_multiplier(xl[r], d, rd, i, c, m, &st);
         if (st && kc == c)
           p[(long)i * lda + c] = l;
         if (kc > c && kc < b) {
@@ -341,14 +350,10 @@ __kernel void getf2_leaf(int m, int b, __global real *a, long off, int lda,
           l[r] = x[r][0];
           if (i >= m)
             continue;
-          if (scale && !bydiv) {
-            l[r] *= rd;
+          int st;
+          l[r] = lu_multiplier(x[r][0], d, rd, i, c, m, &st);
+          if (st)
             p[(long)i * lda + c] = l[r];
-          } else if (scale && i == c + 1) {
-            for (int t = c + 1; t < m; t++)
-              l[r] /= d;
-            p[(long)i * lda + c] = l[r];
-          }
 #pragma unroll
           for (int t = 1; t < 16; t++)
             if (c + t < b)
@@ -1452,9 +1457,6 @@ __kernel void getrf_grid(int m, int b, int bw, int rpg, __global real *a,
     barrier(CLK_GLOBAL_MEM_FENCE);
     const real d = prow[c];
     const real rd = 1 / d;
-    const int scale = d != 0;
-    // gonum's rule for a tiny or NaN pivot, as in getf2_leaf.
-    const int bydiv = !(fabs(d) >= REAL_MIN);
     best = -1;
     bi = c + 1;
     GT(1)
@@ -1465,17 +1467,10 @@ __kernel void getrf_grid(int m, int b, int bw, int rpg, __global real *a,
     // other groups arrive (the published rows apply that update
     // themselves, getrf_grid_elem).
     for (int i = i1 + lid; live && i < hi; i += GRID_WG) {
-      real l = p[(long)i * lda + c];
+      const real x0 = p[(long)i * lda + c];
       const real x1 = c + 1 < b ? p[(long)i * lda + c + 1] : 0;
-      int st = 0;
-      if (scale && !bydiv) {
-        l *= rd;
-        st = 1;
-      } else if (scale && i == c + 1) {
-        for (int u = c + 1; u < m; u++)
-          l /= d;
-        st = 1;
-      }
+      int st;
+      const real l = lu_multiplier(x0, d, rd, i, c, m, &st);
       if (st)
         p[(long)i * lda + c] = l;
       if (c + 1 < b) {
