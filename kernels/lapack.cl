@@ -1309,20 +1309,21 @@ __kernel void grid_probe(volatile __global int *sync, int rounds, int spin,
 }
 
 // getrf_grid_elem is element (i, k) of the panel p as published: with
-// cd ≥ 0, columns past cd + 1 have not taken column cd's
-// update yet, so it is applied here, with the multiplier stored at (i, cd)
-// and the pivot row pr, as the update itself will apply it.
+// cd ≥ 0, columns past cd + 1 have not taken column cd's update yet, so
+// it is applied here, with the multiplier stored at (i, cd) and uk, the
+// pivot row's element k, as the update itself will apply it.
 static inline real getrf_grid_elem(__global const real *p, int lda, int i,
-                                   int k, __local const real *pr, int cd) {
+                                   int k, real uk, int cd) {
   const real x = p[(long)i * lda + k];
-  return cd >= 0 && k > cd + 1 ? fma(-p[(long)i * lda + cd], pr[k], x) : x;
+  return cd >= 0 && k > cd + 1 ? fma(-p[(long)i * lda + cd], uk, x) : x;
 }
 
 // getrf_grid_publish publishes, into the scratch of parity q, this group's
 // candidate for column cn's pivot (the largest |x| of its rows, first
 // row among equals, from each work-item's best and bi) with a copy of that
 // row, and, from the group that owns row cn, a copy of row cn (their
-// elements by getrf_grid_elem with pr and cd). Scratch layout (G groups,
+// elements by getrf_grid_elem with cd and uk, the pivot row's element
+// lid: a work-item copies one column, b ≤ GRID_WG). Scratch layout (G groups,
 // b columns): xs holds the candidates' values [2][G],
 // the copies of row cn [2][b] and the candidates' rows [2][G][b]; xi the
 // candidates' rows' numbers [2][G].
@@ -1330,7 +1331,7 @@ static void getrf_grid_publish(__global const real *p, int lda, int b, int lo,
                                int hi, int cn, int q, real best, int bi,
                                __global real *xs, __global int *xi,
                                __local real *lmax, __local int *lidx,
-                               __local const real *pr, int cd) {
+                               real uk, int cd) {
   const int lid = get_local_id(0), g = get_group_id(0), G = get_num_groups(0);
   grid_argmax(lmax, lidx, best, bi);
   const int row = lidx[0];
@@ -1340,12 +1341,11 @@ static void getrf_grid_publish(__global const real *p, int lda, int b, int lo,
   }
   __global real *crow = xs + 2 * G + q * b;
   __global real *cand = xs + 2 * G + 2 * b + ((long)q * G + g) * b;
-  for (int k = lid; k < b; k += GRID_WG) {
-    if (row >= lo && row < hi)
-      cand[k] = getrf_grid_elem(p, lda, row, k, pr, cd);
-    if (cn >= lo && cn < hi)
-      crow[k] = getrf_grid_elem(p, lda, cn, k, pr, cd);
-  }
+  const int k = lid;
+  if (k < b && row >= lo && row < hi)
+    cand[k] = getrf_grid_elem(p, lda, row, k, uk, cd);
+  if (k < b && cn >= lo && cn < hi)
+    crow[k] = getrf_grid_elem(p, lda, cn, k, uk, cd);
 }
 
 // getrf_grid_abandon gives the panel's columns c0 to b−1, whose pivots a
@@ -1401,7 +1401,7 @@ __kernel void getrf_grid(int m, int b, int bw, int rpg, __global real *a,
       bi = i;
     }
   }
-  getrf_grid_publish(p, lda, b, lo, hi, 0, 0, best, bi, xs, xi, lmax, lidx, prow, -1);
+  getrf_grid_publish(p, lda, b, lo, hi, 0, 0, best, bi, xs, xi, lmax, lidx, 0, -1);
   // After a failed barrier the groups go on meeting at every barrier
   // (PoCL miscompiles a return out of a loop with barriers) but write
   // nothing to the panel: live is 0 in all of the group's work-items.
@@ -1486,7 +1486,7 @@ __kernel void getrf_grid(int m, int b, int bw, int rpg, __global real *a,
     if (c + 1 == b)
       continue;
     barrier(CLK_GLOBAL_MEM_FENCE); // columns c and c+1 are visible to the group
-    getrf_grid_publish(p, lda, b, lo, hi, c + 1, q ^ 1, best, bi, xs, xi, lmax, lidx, prow, c);
+    getrf_grid_publish(p, lda, b, lo, hi, c + 1, q ^ 1, best, bi, xs, xi, lmax, lidx, lid < b ? prow[lid] : 0, c);
     const int arrived = grid_arrive(sync, &ok);
     GT(3)
     const int nbat = hi > i1 && live ? (hi - i1 + rg * GRID_CROWS - 1) / (rg * GRID_CROWS) : 0;
