@@ -1237,15 +1237,6 @@ static void grid_fail(volatile __global int *sync, int why) {
 // every barrier much slower on the H200 (docs/notes.md).
 static inline void grid_fence(void) { mem_fence(CLK_GLOBAL_MEM_FENCE); }
 
-// grid_sync is the grid barrier: the groups' target-th meeting (target
-// counts arrivals at sync[1], G a meeting), or the give-up described
-// above. It returns 0 once the barrier has failed, in every work-item of
-// the group (ok is the group's flag in local memory). The arrival count
-// comes back from the group's own increment, so the last group to arrive
-// does not poll, and a poll is one load: the count carries the failure
-// bit (GRID_FAILED). The flag the barrier returns is the one read with the
-// count that completed it: a group that gives up after that fails the
-// barrier for the host, which discards the launch's work (gridFailed).
 // grid_arrive is grid_sync's first half: the group's arrival, after its
 // published stores. It returns, in work-item 0, the arrival count its
 // increment saw, for grid_wait; the group's work between the two halves
@@ -1280,6 +1271,15 @@ static int grid_wait(volatile __global int *sync, int s, int target, int spin,
   return *ok;
 }
 
+// grid_sync is the grid barrier: the groups' target-th meeting (target
+// counts arrivals at sync[1], G a meeting), or the give-up described
+// above. It returns 0 once the barrier has failed, in every work-item of
+// the group (ok is the group's flag in local memory). The arrival count
+// comes back from the group's own increment, so the last group to arrive
+// does not poll, and a poll is one load: the count carries the failure
+// bit (GRID_FAILED). The flag the barrier returns is the one read with the
+// count that completed it: a group that gives up after that fails the
+// barrier for the host, which discards the launch's work (gridFailed).
 static int grid_sync(volatile __global int *sync, int target, int spin,
                      __local int *ok) {
   return grid_wait(sync, grid_arrive(sync, ok), target, spin, ok);
@@ -1323,10 +1323,10 @@ static inline real getrf_grid_elem(__global const real *p, int lda, int i,
 // row among equals, from each work-item's best and bi) with a copy of that
 // row, and, from the group that owns row cn, a copy of row cn (their
 // elements by getrf_grid_elem with cd and uk, the pivot row's element
-// lid: a work-item copies one column, b ≤ GRID_WG). Scratch layout (G groups,
-// b columns): xs holds the candidates' values [2][G],
-// the copies of row cn [2][b] and the candidates' rows [2][G][b]; xi the
-// candidates' rows' numbers [2][G].
+// lid: a work-item copies one column, b ≤ GRID_WG). Scratch layout (G
+// groups, b columns): xs holds the candidates' values [2][G], the copies
+// of row cn [2][b] and the candidates' rows [2][G][b]; xi the candidates'
+// rows' numbers [2][G].
 static void getrf_grid_publish(__global const real *p, int lda, int b, int lo,
                                int hi, int cn, int q, real best, int bi,
                                __global real *xs, __global int *xi,
@@ -1369,9 +1369,9 @@ static void getrf_grid_abandon(__global int *ipiv, int r0, int c0, int b) {
 // grid barrier; it updates its rows' other columns while the other groups
 // arrive, work-item (lid / bw, lid % bw) taking column lid % bw of the
 // group's rows lid / bw, lid / bw + GRID_WG/bw, …, GRID_CROWS at a time.
-// The launch's
-// barrier is syncs[2·sp] (the failure flag) and syncs[2·sp+1] (the
-// arrival count), both 0 at the launch; ipiv and info as for getf2_leaf.
+// The launch's barrier is syncs[2·sp] (the failure flag) and
+// syncs[2·sp+1] (the arrival count), both 0 at the launch; ipiv and info
+// as for getf2_leaf.
 __kernel void getrf_grid(int m, int b, int bw, int rpg, __global real *a,
                          long off, int lda, int r0, __global int *ipiv,
                          __global int *info, volatile __global int *syncs,
@@ -1401,7 +1401,8 @@ __kernel void getrf_grid(int m, int b, int bw, int rpg, __global real *a,
       bi = i;
     }
   }
-  getrf_grid_publish(p, lda, b, lo, hi, 0, 0, best, bi, xs, xi, lmax, lidx, 0, -1);
+  getrf_grid_publish(p, lda, b, lo, hi, 0, 0, best, bi, xs, xi, lmax, lidx, 0,
+                     -1);
   // After a failed barrier the groups go on meeting at every barrier
   // (PoCL miscompiles a return out of a loop with barriers) but write
   // nothing to the panel: live is 0 in all of the group's work-items.
@@ -1486,7 +1487,8 @@ __kernel void getrf_grid(int m, int b, int bw, int rpg, __global real *a,
     if (c + 1 == b)
       continue;
     barrier(CLK_GLOBAL_MEM_FENCE); // columns c and c+1 are visible to the group
-    getrf_grid_publish(p, lda, b, lo, hi, c + 1, q ^ 1, best, bi, xs, xi, lmax, lidx, lid < b ? prow[lid] : 0, c);
+    getrf_grid_publish(p, lda, b, lo, hi, c + 1, q ^ 1, best, bi, xs, xi, lmax,
+                       lidx, lid < b ? prow[lid] : 0, c);
     const int arrived = grid_arrive(sync, &ok);
     GT(3)
     const int nbat = hi > i1 && live ? (hi - i1 + rg * GRID_CROWS - 1) / (rg * GRID_CROWS) : 0;
