@@ -96,7 +96,13 @@
  *      TRANSA=1, TRANSB=1 : vectors along m   (needs CPU_MB % CPU_VEC == 0)
  *      TRANSA=0, TRANSB=1 : vectors along k (dot products, reduced at the end;
  *                           any CPU_MB, CPU_NB; 4×4 recommended)
- *    Blocks crossing the edge of C take a scalar path. CPU_VEC ∈ {1,2,4,8,16};
+ *    Blocks crossing the edge of C take a scalar path, except, with TRANSB=0,
+ *    those crossing only its last row (they keep the vector loop, repeating
+ *    row m-1 of op(A) and storing the rows inside C). The host splits a call
+ *    into launches of at most 512 steps of k (NT aside) and of as many rows
+ *    of C as keep their rows of op(A) within 2 MiB, and copies an operand
+ *    walked a row a step whose pitch is a multiple of 1 KiB (GemmLauncher's
+ *    launch, internal/engine/gemm.go). CPU_VEC ∈ {1,2,4,8,16};
  *    1 is compiled as scalar code (OpenCL C has no real1, vload1 or vstore1).
  *      local  = NULL (let the runtime choose) or (LX,1)
  *      global = (ceil(m/CPU_MB), ceil(n/CPU_NB))      (note: rows first)
@@ -652,7 +658,14 @@ __kernel void gemm_cpu(const int m, const int n, const int k, const real alpha,
   if (i0 >= m || j0 >= n) return;
   const bool b0 = (beta == ZERO);
 
+#if TRANSB == 0
+  /* A block over the last rows keeps the vector loop: its rows past m
+   * repeat row m-1 (read, never stored), so the loop has no branch. */
+  const int mr = min(CPU_MB, m - i0);
+  if (j0 + CPU_NB > n) {
+#else
   if (i0 + CPU_MB > m || j0 + CPU_NB > n) {
+#endif
     /* edge block: plain scalar loops */
     for (int i = i0; i < min(i0 + CPU_MB, m); i++) {
       for (int j = j0; j < min(j0 + CPU_NB, n); j++) {
@@ -687,9 +700,9 @@ __kernel void gemm_cpu(const int m, const int n, const int k, const real alpha,
 #pragma unroll
     for (int r = 0; r < CPU_MB; r++) {
 #if TRANSA
-      const VREAL a = (VREAL)(ap[r]);
+      const VREAL a = (VREAL)(ap[min(r, mr - 1)]);
 #else
-      const VREAL a = (VREAL)(ap[(size_t)r * lda + p]);
+      const VREAL a = (VREAL)(ap[(size_t)min(r, mr - 1) * lda + p]);
 #endif
 #pragma unroll
       for (int u = 0; u < NV; u++) acc[r][u] = fma(a, b[u], acc[r][u]);
@@ -705,8 +718,10 @@ __kernel void gemm_cpu(const int m, const int n, const int k, const real alpha,
 #pragma unroll
     for (int u = 0; u < NV; u++) {
       VREAL v = (VREAL)(alpha) * acc[r][u];
-      if (!b0) v = fma((VREAL)(beta), VLOADC(0, cp + u * CPU_VEC), v);
-      VSTOREC(v, 0, cp + u * CPU_VEC);
+      if (r < mr) {
+        if (!b0) v = fma((VREAL)(beta), VLOADC(0, cp + u * CPU_VEC), v);
+        VSTOREC(v, 0, cp + u * CPU_VEC);
+      }
     }
   }
 #undef NV

@@ -38,6 +38,20 @@ __kernel void l3_scale(const int m, const int n, const real s,
   *c = (s == ZERO) ? ZERO : s * *c;
 }
 
+/* B = A for m×n matrices (B packed at leading dimension ldb), a row a
+ * work-item: gemm_cpu's operand re-laid with rows that are not a multiple
+ * of a page apart (GemmLauncher.padded, CPU devices only). */
+__kernel void l3_copy_rows(const int m, const int n,
+                           __global const real* A, const int offA, const int lda,
+                           __global real* B, const int ldb)
+{
+  const int i = get_global_id(0);
+  if (i >= m) return;
+  __global const real* a = A + offA + (long)i * lda;
+  __global real* b = B + (long)i * ldb;
+  for (int j = 0; j < n; j++) b[j] = a[j];
+}
+
 /* The epilogue of every element kernel: C = alpha·s + beta·C. */
 static inline void l3_store(__global real* c, const real alpha, const real s, const real beta)
 {

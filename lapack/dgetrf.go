@@ -73,7 +73,11 @@ func getrf[T float32 | float64](impl *Implementation, d *clblas.Matrix[T], ipiv 
 // the block row of U is solved with Trsm and the trailing matrix updated
 // with Gemm. The update of the next panel's columns is enqueued first and
 // that panel read back at once (look-ahead), so that the CPU factorises it
-// while the device updates the rest. len(ipiv) is min(m, n).
+// while the device updates the rest. With impl.luOuter above nb the
+// updates of the columns right of a column block of luOuter wait for the
+// block's last panel and are then one TRSM and one GEMM with k = luOuter,
+// as in getrfDevice; inside the block each panel updates the block's
+// columns right of it. len(ipiv) is min(m, n).
 func getrfHost[T float32 | float64](impl *Implementation, d *clblas.Matrix[T], ipiv []int) (ok bool, err error) {
 	m, n := d.Dims()
 	mn := min(m, n)
@@ -88,6 +92,10 @@ func getrfHost[T float32 | float64](impl *Implementation, d *clblas.Matrix[T], i
 	}()
 	q := impl.blas.Runtime().Queue()
 	nb := min(impl.luBlock(), mn)
+	outer := nb
+	if impl.luOuter > nb {
+		outer = impl.luOuter / nb * nb
+	}
 	// Two panel buffers: the CPU works on one while the next panel is read
 	// into the other. A buffer's earlier Write is ahead of the read into
 	// it in the queue, and the CPU writes to it only after that read.
@@ -131,7 +139,17 @@ func getrfHost[T float32 | float64](impl *Implementation, d *clblas.Matrix[T], i
 		pending = nil
 		if j+jb < n {
 			jbn := min(nb, max(mn-j-jb, 0))
-			pending, err = getrfUpdate(d, m, n, j, jb, jbn, bufs[1-cur])
+			// Inside a column block the update stops at the block's end;
+			// after its last panel the columns right of it take the
+			// whole block's.
+			b0, end, w := j, n, jb
+			if bEnd := min(j/outer*outer+outer, mn); j+jb < bEnd {
+				end = bEnd
+			} else {
+				b0 = j / outer * outer
+				w = j + jb - b0
+			}
+			pending, err = getrfUpdate(d, m, end, b0, w, jbn, bufs[1-cur])
 			if err != nil {
 				return false, err
 			}

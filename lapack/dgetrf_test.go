@@ -12,12 +12,17 @@ import (
 
 // TestDgetrfGonum runs gonum's own Dgetrf suite with the device forced and
 // a small block size, so that most cases cross several blocks, with the
-// panels in the device's leaves and on the host (a CPU device's default).
+// panels in the device's leaves and on the host (a CPU device's default),
+// and on the host with the trailing updates in column blocks of three
+// panels (luOuter).
 func TestDgetrfGonum(t *testing.T) {
-	impl := newTestImpl(t, 8)
-	for _, host := range []bool{false, true} {
-		impl.hostLU = host
-		t.Run(fmt.Sprintf("hostLU=%v", host), func(t *testing.T) { testlapack.DgetrfTest(t, impl) })
+	for _, c := range []struct {
+		host  bool
+		outer int
+	}{{false, 0}, {true, 0}, {true, 24}} {
+		impl := newTestImpl(t, 8)
+		impl.hostLU, impl.luOuter = c.host, c.outer
+		t.Run(fmt.Sprintf("hostLU=%v/luOuter=%d", c.host, c.outer), func(t *testing.T) { testlapack.DgetrfTest(t, impl) })
 	}
 }
 

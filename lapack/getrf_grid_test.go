@@ -159,25 +159,26 @@ func TestGridProbeFailed(t *testing.T) {
 }
 
 // TestGetrfOuter runs Dgetrf with the trailing updates deferred to column
-// blocks of several panels (luOuter: each panel's columns updated
-// left-looking by the block's earlier panels, the rest once a block) on
+// blocks of several panels (luOuter: on the device each panel's columns
+// updated left-looking by the block's earlier panels, with the host's
+// panels right-looking inside the block; the rest once a block) on
 // square, tall, wide and single-column matrices, with blocks of two and of
 // three panels and a width that is not a multiple of the panels', on the
-// grid panels and on panelLU's recursive ones, with NaN on the diagonal,
-// against gonum's factors and pivots.
+// grid panels, on panelLU's recursive ones and on the host's, with NaN on
+// the diagonal, against gonum's factors and pivots.
 func TestGetrfOuter(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(61, 62))
-	shapes := [][2]int{{70, 70}, {97, 45}, {45, 97}, {37, 20}, {1, 1}, {1, 3}, {300, 130}}
-	for _, grid := range []bool{true, false} {
+	shapes := [][2]int{{70, 70}, {97, 45}, {45, 97}, {37, 20}, {1, 1}, {1, 3}, {300, 130}, {40, 120}}
+	for _, panels := range []string{"grid", "device", "host"} {
 		for _, outer := range []int{32, 48, 40} {
 			impl := gridTestImpl(t, 16, 1, 4)
-			impl.gridLU, impl.luOuter = grid, outer
-			what := fmt.Sprintf("grid %v, blocks of %d", grid, outer)
+			impl.gridLU, impl.hostLU, impl.luOuter = panels == "grid", panels == "host", outer
+			what := fmt.Sprintf("%s panels, blocks of %d", panels, outer)
 			for _, sh := range shapes {
 				dgetrfAgainstGonum(t, impl, rnd, what, sh[0], sh[1], -1)
 			}
 			dgetrfAgainstGonum(t, impl, rnd, what+", NaN at 20", 60, 40, 20)
-			if state := impl.gridState.Load(); grid && state != gridYes {
+			if state := impl.gridState.Load(); panels == "grid" && state != gridYes {
 				t.Errorf("%s: the grid path did not run (state %d)", what, state)
 			}
 		}

@@ -614,7 +614,11 @@ func (c *Call) Enqueue(site string, enq func(q *cl.Queue) (*cl.Event, error)) {
 			return
 		}
 	}
-	ev, err := enq(c.E.Queue)
+	q := c.E.Queue
+	if c.q != nil {
+		q = c.q
+	}
+	ev, err := enq(q)
 	if err != nil {
 		c.Fail(err)
 		return

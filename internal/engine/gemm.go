@@ -167,6 +167,26 @@ func (g *GemmLauncher[T]) launch(cfg gemm.Config, tA, tB bool, m, n, k int, alph
 		c.Fail(errZExpB)
 		return
 	}
+	if cfg.Kernel == gemm.KernelCPU {
+		if !tB && m >= cpuPadMinRows {
+			// gemm_cpu's N class walks down op(B) (and Aᵀ) a row per step.
+			if pageAliased[T](ldb) {
+				b, offB, ldb = g.padded(b, offB, ldb, k, n)
+			}
+			if tA && pageAliased[T](lda) {
+				a, offA, lda = g.padded(a, offA, lda, k, m)
+			}
+		}
+		// Only NT's work-items read along rows of both operands.
+		kc := k
+		if tA || !tB {
+			kc = min(k, cpuKC)
+		}
+		if rows := cpuRowBlock[T](cfg, tA, tB, kc); rows < m || kc < k {
+			g.cpuBlocks(cfg, rows, kc, tA, tB, m, n, k, alpha, a, offA, lda, b, offB, ldb, beta, cb, offC, ldc)
+			return
+		}
+	}
 	// Buffers over Go memory (hostOver) start wherever the slice does, so
 	// the aligned vector accesses are off for a call that has one.
 	aligned := cfg.Kernel == gemm.KernelTiled && len(c.over) == 0 && cfg.VecAligned(offA, lda, offB, ldb, offC, ldc)
@@ -179,6 +199,88 @@ func (g *GemmLauncher[T]) launch(cfg gemm.Config, tA, tB bool, m, n, k int, alph
 	kern := g.kernelFor(gemmKernelSpec(c.prec, cfg, tA, tB, aligned))
 	global, local := cfg.Work(tA, tB, m, n)
 	c.Run(kern, global, local, args...)
+}
+
+// cpuRowBlockBytes bounds the rows of op(A) one gemm_cpu launch reads:
+// its work-items sweep down C's rows for each column block of C in turn,
+// so the launch's rows of op(A) are read again for every column block,
+// from the last-level cache only if they fit there.
+const cpuRowBlockBytes = 2 << 20
+
+// cpuRowBlock is the rows of C a gemm_cpu launch takes for inner dimension
+// k: a multiple of the block's rows whose rows of op(A) fit
+// cpuRowBlockBytes, at least 16 blocks.
+func cpuRowBlock[T Real](cfg gemm.Config, tA, tB bool, k int) int {
+	mb := cfg.CPUBlock[l3Bool(tA)][l3Bool(tB)][0]
+	per := max(k, 1) * ElemSize[T]() * mb
+	return max(cpuRowBlockBytes/per, 16) * mb
+}
+
+// cpuKC is the longest inner dimension of one gemm_cpu launch: a
+// work-item reads a row of op(B) (or of Aᵀ) a step, each in a page of its
+// own once rows are 4 KiB apart, and more pages than the TLB holds make
+// every step a page walk.
+const cpuKC = 512
+
+// cpuBlocks enqueues the GEMM as one launch a block of rows of C and of
+// kc steps of the inner dimension, the second and later of which add to C
+// (beta = 1).
+func (g *GemmLauncher[T]) cpuBlocks(cfg gemm.Config, rows, kc int, tA, tB bool, m, n, k int, alpha T, a *cl.Buffer, offA, lda int, b *cl.Buffer, offB, ldb int, beta T, cb *cl.Buffer, offC, ldc int) {
+	c := g.c
+	kern := g.kernelFor(gemmKernelSpec(c.prec, cfg, tA, tB, false))
+	for p0 := 0; p0 < k; p0 += kc {
+		kc := min(kc, k-p0)
+		for i0 := 0; i0 < m; i0 += rows {
+			mi := min(rows, m-i0)
+			oa := offA + i0*lda + p0 // op(A)[i0][p0]
+			if tA {
+				oa = offA + p0*lda + i0
+			}
+			ob := offB + p0*ldb // op(B)[p0][0]
+			if tB {
+				ob = offB + p0
+			}
+			global, local := cfg.Work(tA, tB, mi, n)
+			c.Run(kern, global, local,
+				l3Int(c, mi), l3Int(c, n), l3Int(c, kc), alpha,
+				a, l3Int(c, oa), l3Int(c, lda),
+				b, l3Int(c, ob), l3Int(c, ldb),
+				beta, cb, l3Int(c, offC+i0*ldc), l3Int(c, ldc))
+		}
+		beta = 1
+	}
+}
+
+// cpuPadMinRows is the fewest rows of C for which gemm_cpu's operand is
+// re-laid (padded): the copy is one pass over it, the GEMM one pass for
+// every CPU_MB rows of C.
+const cpuPadMinRows = 16
+
+// pageAliased reports whether rows ld elements of T apart fall on the same
+// few sets of a CPU cache: a row pitch that is a multiple of 1 KiB. A
+// work-item of gemm_cpu's N class reads a line of each of k such rows (of
+// B, or of A transposed), and its neighbours read the same lines; at a
+// pitch of 4 KiB they all compete for one set of an 8-way L1 and for a
+// few of L2, and the kernel runs far below its rate (BENCHMARKS.md,
+// "PoCL 3.1 on an AVX2 machine: GEMM's N blocks").
+func pageAliased[T Real](ld int) bool {
+	return ld*ElemSize[T]()%1024 == 0
+}
+
+// padded enqueues a copy of the rows×cols matrix at off (leading dimension
+// ld) of b into a buffer of the call whose rows are an odd number of cache
+// lines apart, and returns that buffer, offset and leading dimension.
+func (g *GemmLauncher[T]) padded(b *cl.Buffer, off, ld, rows, cols int) (*cl.Buffer, int, int) {
+	c := g.c
+	line := 64 / ElemSize[T]()
+	pld := L3CeilDiv(cols, line) * line
+	if (pld/line)%2 == 0 {
+		pld += line
+	}
+	w := Alloc[T](c, rows*pld)
+	kern := g.kernel("level3.cl", "l3_copy_rows")
+	c.Run(kern, []int{rows}, nil, l3Int(c, rows), l3Int(c, cols), b, l3Int(c, off), l3Int(c, ld), w, l3Int(c, pld))
+	return w, 0, pld
 }
 
 // Triangle selectors of the level-3 kernels' uplo arguments.

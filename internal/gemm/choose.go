@@ -201,12 +201,21 @@ func Tuned(db *DB, p Device, prec, m, n int, base Config) (Config, bool) {
 }
 
 // CPUConfig applies a CPU device's gemm_cpu entries (one per transpose
-// class) to base.
+// class) to base. The classes NN and TN, one transpose combination of N's
+// two each, take precedence over N wherever they stand in the list.
 func CPUConfig(base Config, entries []Entry) (Config, bool) {
 	cfg := base
 	cfg.Kernel = KernelCPU
 	found := false
-	for _, e := range entries {
+	ordered := make([]Entry, 0, len(entries))
+	for _, narrow := range []bool{false, true} {
+		for _, e := range entries {
+			if (e.Class == "NN" || e.Class == "TN") == narrow {
+				ordered = append(ordered, e)
+			}
+		}
+	}
+	for _, e := range ordered {
 		if e.Kernel != KernelCPU {
 			continue
 		}
@@ -225,6 +234,12 @@ func CPUConfig(base Config, entries []Entry) (Config, bool) {
 			}
 			cfg.CPUBlock[0][0], cfg.CPUBlock[1][0] = block, block
 			cfg.CPUVecs[0][0], cfg.CPUVecs[1][0] = vec, vec
+		case "NN", "TN": // one of N's combinations
+			if nb%vec != 0 {
+				continue
+			}
+			ta := boolInt(e.Class == "TN")
+			cfg.CPUBlock[ta][0], cfg.CPUVecs[ta][0] = block, vec
 		case "TT": // vectors along m
 			if mb%vec != 0 {
 				continue

@@ -624,3 +624,44 @@ func TestVectorWidthMatch(t *testing.T) {
 		t.Errorf("preferred_vector_float -8: %v, want an error naming the field", err)
 	}
 }
+
+// TestCPUClassNN checks that a gemm_cpu entry of class NN or TN sets the
+// blocks of that transpose combination alone, over the N entry's for both,
+// wherever it stands in the list; and the AVX2 list's NN and TN blocks
+// (float TN keeps N's).
+func TestCPUClassNN(t *testing.T) {
+	cpu := func(class string, vec, mb, nb int) Entry {
+		return Entry{Kernel: KernelCPU, Class: class, Defines: map[string]int{"CPU_VEC": vec, "CPU_MB": mb, "CPU_NB": nb}}
+	}
+	n, nn, tn := cpu("N", 8, 8, 16), cpu("NN", 4, 6, 8), cpu("TN", 2, 3, 4)
+	for _, list := range [][]Entry{{n, nn, tn}, {nn, tn, n}, {tn, n, nn}} {
+		cfg, ok := CPUConfig(Base(64, 8), list)
+		if !ok {
+			t.Fatalf("%v: no entry applied", list)
+		}
+		if cfg.CPUBlock[0][0] != [2]int{6, 8} || cfg.CPUVecFor(false, false) != 4 {
+			t.Errorf("classes %s, %s, %s: NN blocks %v vec %d, want [6 8] vec 4", list[0].Class, list[1].Class, list[2].Class,
+				cfg.CPUBlock[0][0], cfg.CPUVecFor(false, false))
+		}
+		if cfg.CPUBlock[1][0] != [2]int{3, 4} || cfg.CPUVecFor(true, false) != 2 {
+			t.Errorf("classes %s, %s, %s: TN blocks %v vec %d, want [3 4] vec 2", list[0].Class, list[1].Class, list[2].Class,
+				cfg.CPUBlock[1][0], cfg.CPUVecFor(true, false))
+		}
+	}
+	cfg, _ := CPUConfig(Base(64, 8), []Entry{n, nn})
+	if cfg.CPUBlock[1][0] != [2]int{8, 16} {
+		t.Errorf("without a TN entry TN blocks %v, want N's [8 16]", cfg.CPUBlock[1][0])
+	}
+	avx2 := profPoCL
+	avx2.Name, avx2.PreferredVectorFloat, avx2.PreferredVectorDouble = "pthread-haswell-AMD EPYC", 8, 4
+	for _, tc := range []struct {
+		prec   int
+		nn, tn [2]int // blocks: float TN keeps N's
+	}{{32, [2]int{4, 16}, [2]int{8, 32}}, {64, [2]int{6, 8}, [2]int{6, 8}}} {
+		cfg := Choose(Builtin(), avx2, tc.prec, 1000, 1000, 1000, TensorAuto)
+		if cfg.CPUBlock[0][0] != tc.nn || cfg.CPUBlock[1][0] != tc.tn {
+			t.Errorf("AVX2 prec %d: NN blocks %v and TN %v, want %v and %v", tc.prec, cfg.CPUBlock[0][0], cfg.CPUBlock[1][0], tc.nn, tc.tn)
+		}
+		checkGemmConfig(t, avx2.Name, avx2, tc.prec, cfg)
+	}
+}

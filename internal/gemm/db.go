@@ -43,7 +43,7 @@ type Match struct {
 type Entry struct {
 	Precision int            `json:"precision"`
 	Bucket    string         `json:"bucket,omitempty"` // GPU: large, medium, small, skinny, tiny-fallback, tensor
-	Class     string         `json:"class,omitempty"`  // CPU: transpose class N, TT, NT
+	Class     string         `json:"class,omitempty"`  // CPU: transpose class N (NN and TN), TT, NT, or NN or TN alone
 	Kernel    string         `json:"kernel"`
 	Defines   map[string]int `json:"defines"`
 	// Use, for gemm_mma entries: "default" (chosen unless GOCL_TENSOR=off

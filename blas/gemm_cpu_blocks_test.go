@@ -1,0 +1,53 @@
+package clblas
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gocompute/opencl/internal/gemm"
+
+	eng "github.com/gocompute/opencl/internal/engine"
+)
+
+// TestGemmCPUBlocks runs gemm_cpu through the launcher where the launcher
+// reshapes the call: leading dimensions a multiple of 1 KiB (the operands
+// its work-items walk down are copied into rows a cache line apart from
+// that), an inner dimension past 512 (launches of 512 steps, the later
+// ones adding to C) and more rows of C than one launch takes, with rows
+// of C past the last whole block of CPU_MB, in every transpose combination
+// and both precisions, against gonum. -test.short keeps the small shape.
+func TestGemmCPUBlocks(t *testing.T) {
+	e := testEngine(t)
+	shapes := [][3]int{{37, 40, 64}, {600, 24, 1100}, {1100, 20, 530}}
+	if testing.Short() {
+		shapes = shapes[:1]
+	}
+	t.Run("float64", func(t *testing.T) {
+		if !e.Prof.FP64 {
+			t.Skip("the device has no fp64")
+		}
+		gemmCPUBlocksCase[float64](t, e, shapes, 1e-12)
+	})
+	t.Run("float32", func(t *testing.T) { gemmCPUBlocksCase[float32](t, e, shapes, 1e-4) })
+}
+
+func gemmCPUBlocksCase[T eng.Real](t *testing.T, e *eng.Engine, shapes [][3]int, tol float64) {
+	rnd := rand.New(rand.NewPCG(17, 18))
+	page := 1024 / eng.ElemSize[T]() // elements in 1 KiB
+	for _, tA := range l3Trans {
+		for _, tB := range l3Trans {
+			for _, sh := range shapes {
+				m, n, k := sh[0], sh[1], sh[2]
+				cfg := eng.GemmParams(e.Prof, eng.PrecisionOf[T](), m, n, k)
+				cfg.Kernel = gemm.KernelCPU
+				_, ac := eng.Stored(tA, m, k)
+				_, bc := eng.Stored(tB, k, n)
+				g := gemmLaunch{m: m, n: n, k: k, tA: tA, tB: tB,
+					lda: l3RoundUp(ac, page), ldb: l3RoundUp(bc, page), ldc: n + 3,
+					offA: 1 + rnd.IntN(5), offB: 1 + rnd.IntN(5), offC: 1 + rnd.IntN(5)}
+				checkGemmLaunch[T](t, e, fmt.Sprintf("gemm_cpu %dx%dx%d", m, n, k), cfg, g, rnd, tol)
+			}
+		}
+	}
+}
