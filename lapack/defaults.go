@@ -33,6 +33,9 @@ import "github.com/gocompute/opencl/platform"
 //   - LU's host panels are cpuLUNB wide: the host's share of the work (the
 //     panels, on one core) grows with the width, and the device's
 //     (TRSM and GEMM, on both) shrinks;
+//   - Cholesky's slabs are cpuSlab high: a slab's GEMM computes its
+//     diagonal square whole, and on a CPU device flops, not launches,
+//     are what a GEMM costs;
 //   - gonum's own code on the same cores is faster below larger orders
 //     than on a GPU, and for QR below larger orders still (cpuCrossover,
 //     cpuQRCrossover), unless WithCrossover chose (crossoverSet).
@@ -47,7 +50,7 @@ func (impl *Implementation) deviceDefaults(nbSet, crossoverSet bool) {
 	}
 	if rt.Device().Profile().IsCPU() {
 		impl.reuse, impl.hostBand, impl.hostDiag, impl.hostLU = true, true, true, true
-		impl.laswpRows, impl.padRows = true, true
+		impl.laswpRows, impl.padRows, impl.slab = true, true, cpuSlab
 		if !nbSet {
 			impl.luNB = cpuLUNB
 		}
@@ -69,6 +72,10 @@ const (
 // cpuLUNB is the width of LU's host panels on CPU devices (BENCHMARKS.md,
 // "LU's row interchanges and triangular solves by runs of columns").
 const cpuLUNB = 64
+
+// cpuSlab is Cholesky's slab on CPU devices (BENCHMARKS.md, "PoCL 3.1 on
+// an AVX2 machine: GEMM's N blocks").
+const cpuSlab = 128
 
 // luBlock is the width of the host panels of LU (getrfHost).
 func (impl *Implementation) luBlock() int {
