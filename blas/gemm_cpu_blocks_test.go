@@ -16,20 +16,27 @@ import (
 // that), an inner dimension past 512 (launches of 512 steps, the later
 // ones adding to C) and more rows of C than one launch takes, with rows
 // of C past the last whole block of CPU_MB, in every transpose combination
-// and both precisions, against gonum. -test.short keeps the small shape.
+// and both precisions, against gonum. The subtest small has only the
+// copies (scripts/oclgrind.sh runs it); -test.short skips large.
 func TestGemmCPUBlocks(t *testing.T) {
 	e := testEngine(t)
-	shapes := [][3]int{{37, 40, 64}, {600, 24, 1100}, {1100, 20, 530}}
-	if testing.Short() {
-		shapes = shapes[:1]
+	for _, c := range []struct {
+		name   string
+		shapes [][3]int
+	}{{"small", [][3]int{{37, 40, 64}}}, {"large", [][3]int{{600, 24, 1100}, {1100, 20, 530}}}} {
+		t.Run(c.name, func(t *testing.T) {
+			if c.name == "large" && testing.Short() {
+				t.Skip("-test.short")
+			}
+			t.Run("float64", func(t *testing.T) {
+				if !e.Prof.FP64 {
+					t.Skip("the device has no fp64")
+				}
+				gemmCPUBlocksCase[float64](t, e, c.shapes, 1e-12)
+			})
+			t.Run("float32", func(t *testing.T) { gemmCPUBlocksCase[float32](t, e, c.shapes, 1e-4) })
+		})
 	}
-	t.Run("float64", func(t *testing.T) {
-		if !e.Prof.FP64 {
-			t.Skip("the device has no fp64")
-		}
-		gemmCPUBlocksCase[float64](t, e, shapes, 1e-12)
-	})
-	t.Run("float32", func(t *testing.T) { gemmCPUBlocksCase[float32](t, e, shapes, 1e-4) })
 }
 
 func gemmCPUBlocksCase[T eng.Real](t *testing.T, e *eng.Engine, shapes [][3]int, tol float64) {
@@ -40,7 +47,11 @@ func gemmCPUBlocksCase[T eng.Real](t *testing.T, e *eng.Engine, shapes [][3]int,
 			for _, sh := range shapes {
 				m, n, k := sh[0], sh[1], sh[2]
 				cfg := eng.GemmParams(e.Prof, eng.PrecisionOf[T](), m, n, k)
-				cfg.Kernel = gemm.KernelCPU
+				// Unoptimised, as TestGemmKernelsSmall: the launcher's
+				// blocks are what this checks (TestGemmKernels runs the
+				// optimised kernel), and PoCL builds such programs
+				// many times faster.
+				cfg.Kernel, cfg.NoOpt = gemm.KernelCPU, true
 				_, ac := eng.Stored(tA, m, k)
 				_, bc := eng.Stored(tB, k, n)
 				g := gemmLaunch{m: m, n: n, k: k, tA: tA, tB: tB,

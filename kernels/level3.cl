@@ -38,18 +38,19 @@ __kernel void l3_scale(const int m, const int n, const real s,
   *c = (s == ZERO) ? ZERO : s * *c;
 }
 
-/* B = A for m×n matrices (B packed at leading dimension ldb), a row a
- * work-item: gemm_cpu's operand re-laid with rows that are not a multiple
- * of a page apart (GemmLauncher.padded, CPU devices only). */
-__kernel void l3_copy_rows(const int m, const int n,
-                           __global const real* A, const int offA, const int lda,
-                           __global real* B, const int ldb)
+/* B = A for m×n matrices (B at offset 0, leading dimension ldb): gemm_cpu's
+ * operand re-laid with rows that are not a multiple of a page apart
+ * (GemmLauncher.padded). An element a work-item; a row a work-item, a loop
+ * that clang turns into memcpy, crashed Oclgrind 21.10 when it counts
+ * instructions. */
+__kernel void l3_copy(const int m, const int n,
+                      __global const real* A, const int offA, const int lda,
+                      __global real* B, const int ldb)
 {
-  const int i = get_global_id(0);
-  if (i >= m) return;
-  __global const real* a = A + offA + (long)i * lda;
-  __global real* b = B + (long)i * ldb;
-  for (int j = 0; j < n; j++) b[j] = a[j];
+  const int j = get_global_id(0);
+  const int i = get_global_id(1);
+  if (i >= m || j >= n) return;
+  B[(long)i * ldb + j] = A[offA + (long)i * lda + j];
 }
 
 /* The epilogue of every element kernel: C = alpha·s + beta·C. */

@@ -53,7 +53,9 @@ func (impl *Implementation) potrfDevice(ul blas.Uplo, h *hostMatrix, s *saved) (
 		err = h.download(d, "Dpotrf")
 	}
 	if err == nil && impl.hostBand {
-		s.restoreTriangle(ul, h.a, h.lda)
+		// Outside the band the device's copy of the other triangle is
+		// the caller's, and the download brought it back unchanged.
+		s.restoreBand(ul, h.a, h.lda, planPotrf[float64](impl, h.rows).bw)
 	}
 	return ok, h.finish("Dpotrf", err, putScratch(impl, d))
 }

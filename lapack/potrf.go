@@ -40,25 +40,8 @@ func potrf[T float32 | float64](impl *Implementation, ul blas.Uplo, d *clblas.Ma
 // host (Dpotrf from a Go slice) may restore the triangle there instead.
 func potrfBand[T float32 | float64](impl *Implementation, ul blas.Uplo, d *clblas.Matrix[T], keepBand bool) (ok bool, err error) {
 	n, _ := d.Dims()
-	nb := min(impl.potrfBlock(), n)
-	rows := potrfRows[T](impl, n, nb)
-	outer, rowSub := nb, 0
-	switch {
-	case rows:
-		// potrf_row's block rows other than the last are whole steps.
-		h, sub := impl.rowShape(n)
-		outer = min(max(h/nb*nb, nb), n)
-		rowSub = sub
-	case !impl.hostDiag && impl.potrfOuter > nb:
-		outer = min(impl.potrfOuter, n)
-	}
-	// The band the GEMMs overwrite: potrf_row's block rows' own diagonal
-	// squares only, otherwise the slabs' too.
-	bw := min(max(outer, impl.slab), n) - 1
-	if rows {
-		bw = outer - 1
-	}
-	p := &potrfRun[T]{impl: impl, ul: ul, d: d, n: n, nb: nb, outer: outer, rows: rows, rowSub: rowSub, bw: bw}
+	pl := planPotrf[T](impl, n)
+	p := &potrfRun[T]{impl: impl, ul: ul, d: d, n: n, nb: pl.nb, outer: pl.outer, rows: pl.rows, rowSub: pl.rowSub, bw: pl.bw}
 	if !keepBand {
 		p.bw = 0
 	}
@@ -70,13 +53,42 @@ func potrfBand[T float32 | float64](impl *Implementation, ul blas.Uplo, d *clbla
 			err = rerr
 		}
 	}()
-	if impl.hostDiag || (impl.potfRegs && nb > impl.potfMax()) {
+	if impl.hostDiag || (impl.potfRegs && p.nb > impl.potfMax()) {
 		return p.run()
 	}
-	if rows {
+	if p.rows {
 		return p.runRows()
 	}
 	return p.runDevice()
+}
+
+// potrfPlan is the shape of a potrf of order n: its block size, its block
+// rows and the band of the other triangle next to the diagonal that its
+// GEMMs overwrite (bw diagonals).
+type potrfPlan struct {
+	nb, outer, rowSub, bw int
+	rows                  bool
+}
+
+func planPotrf[T float32 | float64](impl *Implementation, n int) potrfPlan {
+	nb := min(impl.potrfBlock(), n)
+	pl := potrfPlan{nb: nb, outer: nb, rows: potrfRows[T](impl, n, nb)}
+	switch {
+	case pl.rows:
+		// potrf_row's block rows other than the last are whole steps.
+		h, sub := impl.rowShape(n)
+		pl.outer = min(max(h/nb*nb, nb), n)
+		pl.rowSub = sub
+	case !impl.hostDiag && impl.potrfOuter > nb:
+		pl.outer = min(impl.potrfOuter, n)
+	}
+	// The band the GEMMs overwrite: potrf_row's block rows' own diagonal
+	// squares only, otherwise the slabs' too.
+	pl.bw = min(max(pl.outer, impl.slab), n) - 1
+	if pl.rows {
+		pl.bw = pl.outer - 1
+	}
+	return pl
 }
 
 // potrfRun is the state of one potrf: the matrix, the scratch on the

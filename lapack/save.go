@@ -46,15 +46,16 @@ func (s *saved) restore(a []float64, lda int) {
 	packRows(a, lda, s.data, s.cols, s.rows, s.cols)
 }
 
-// restoreTriangle writes the copy's strict triangle opposite ul (lower
-// for blas.Upper) back into the square matrix a (row stride lda): the
-// part a Cholesky factorization must leave as it was.
-func (s *saved) restoreTriangle(ul blas.Uplo, a []float64, lda int) {
+// restoreBand writes the bw diagonals next to the main one of the copy's
+// strict triangle opposite ul (lower for blas.Upper) back into the square
+// matrix a (row stride lda): the part of the triangle a Cholesky
+// factorization must leave as it was that the device's updates overwrite.
+func (s *saved) restoreBand(ul blas.Uplo, a []float64, lda, bw int) {
 	s.wait()
 	for i := range s.rows {
-		lo, hi := 0, min(i, s.cols)
+		lo, hi := max(i-bw, 0), min(i, s.cols)
 		if ul == blas.Lower {
-			lo, hi = min(i+1, s.cols), s.cols
+			lo, hi = min(i+1, s.cols), min(i+1+bw, s.cols)
 		}
 		copy(a[i*lda+lo:i*lda+hi], s.data[i*s.cols+lo:i*s.cols+hi])
 	}

@@ -278,8 +278,9 @@ func (g *GemmLauncher[T]) padded(b *cl.Buffer, off, ld, rows, cols int) (*cl.Buf
 		pld += line
 	}
 	w := Alloc[T](c, rows*pld)
-	kern := g.kernel("level3.cl", "l3_copy_rows")
-	c.Run(kern, []int{rows}, nil, l3Int(c, rows), l3Int(c, cols), b, l3Int(c, off), l3Int(c, ld), w, l3Int(c, pld))
+	kern := g.kernel("level3.cl", "l3_copy")
+	global, local := l3Work(rows, cols)
+	c.Run(kern, global, local, l3Int(c, rows), l3Int(c, cols), b, l3Int(c, off), l3Int(c, ld), w, l3Int(c, pld))
 	return w, 0, pld
 }
 
