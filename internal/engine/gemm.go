@@ -211,7 +211,7 @@ const cpuRowBlockBytes = 2 << 20
 // k: a multiple of the block's rows whose rows of op(A) fit
 // cpuRowBlockBytes, at least 16 blocks.
 func cpuRowBlock[T Real](cfg gemm.Config, tA, tB bool, k int) int {
-	mb := cfg.CPUBlock[l3Bool(tA)][l3Bool(tB)][0]
+	mb := max(cfg.CPUBlock[l3Bool(tA)][l3Bool(tB)][0], 1)
 	per := max(k, 1) * ElemSize[T]() * mb
 	return max(cpuRowBlockBytes/per, 16) * mb
 }
