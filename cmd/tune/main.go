@@ -30,7 +30,7 @@
 //
 //	tiled:  MWG, NWG ∈ {32,64,128,256}, KWG ∈ {8,16,32}, MDIMC, NDIMC ∈ {8,16,32},
 //	        VWM = VWN = VWA = VWB = PADA = PADB ∈ {1,2,4}, DOUBLE_BUFFER ∈ {0,1}
-//	cpu:    CPU_VEC ∈ {4,8,16}, CPU_MB ∈ {2,4,8,16,32}, CPU_NB ∈ {4,8,16,32,64}
+//	cpu:    CPU_VEC ∈ {4,8,16}, CPU_MB ∈ {2,4,6,8,16,32}, CPU_NB ∈ {4,8,12,16,24,32,64}
 //	direct: DM, DN ∈ {1,2,4,8}, DMDIMC, DNDIMC ∈ {8,16}
 //	mma:    MWG, NWG ∈ {64,128,256}, KWG ∈ {4,8,16,32}, WM, WN ∈ {32,64}, STAGES ∈ {2,3,4,5},
 //	        CP_VEC ∈ {0,1} (16-byte cp.async copies; the library falls back to
@@ -163,7 +163,11 @@ func candidates(kernel string, prec int, small bool) []gemm.TuneConfig {
 				add(d)
 			})
 	case "cpu":
-		vec, mb, nb := []int{4, 8, 16}, []int{2, 4, 8, 16, 32}, []int{4, 8, 16, 32, 64}
+		// Blocks of 6 rows, and of 12 or 24 columns (three vectors of 4
+		// or 8): shapes whose accumulators fit AVX2's 16 vector
+		// registers, as the AVX2 list's NN blocks do (BENCHMARKS.md,
+		// "PoCL 3.1 on an AVX2 machine: GEMM's N blocks").
+		vec, mb, nb := []int{4, 8, 16}, []int{2, 4, 6, 8, 16, 32}, []int{4, 8, 12, 16, 24, 32, 64}
 		if small {
 			vec, mb, nb = []int{8, 16}, []int{4, 8}, []int{16, 32}
 		}
