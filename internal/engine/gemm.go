@@ -190,15 +190,19 @@ func (g *GemmLauncher[T]) launch(cfg gemm.Config, tA, tB bool, m, n, k int, alph
 	// Buffers over Go memory (hostOver) start wherever the slice does, so
 	// the aligned vector accesses are off for a call that has one.
 	aligned := cfg.Kernel == gemm.KernelTiled && len(c.over) == 0 && cfg.VecAligned(offA, lda, offB, ldb, offC, ldc)
-	args := []any{
+	kern := g.kernelFor(gemmKernelSpec(c.prec, cfg, tA, tB, aligned))
+	g.run(kern, cfg, tA, tB, m, n, k, alpha, a, offA, lda, b, offB, ldb, beta, cb, offC, ldc)
+}
+
+// run enqueues kern, a gemm.cl kernel of cfg's, on the GEMM's operands.
+func (g *GemmLauncher[T]) run(kern *cl.Kernel, cfg gemm.Config, tA, tB bool, m, n, k int, alpha T, a *cl.Buffer, offA, lda int, b *cl.Buffer, offB, ldb int, beta T, cb *cl.Buffer, offC, ldc int) {
+	c := g.c
+	global, local := cfg.Work(tA, tB, m, n)
+	c.Run(kern, global, local,
 		l3Int(c, m), l3Int(c, n), l3Int(c, k), alpha,
 		a, l3Int(c, offA), l3Int(c, lda),
 		b, l3Int(c, offB), l3Int(c, ldb),
-		beta, cb, l3Int(c, offC), l3Int(c, ldc),
-	}
-	kern := g.kernelFor(gemmKernelSpec(c.prec, cfg, tA, tB, aligned))
-	global, local := cfg.Work(tA, tB, m, n)
-	c.Run(kern, global, local, args...)
+		beta, cb, l3Int(c, offC), l3Int(c, ldc))
 }
 
 // cpuRowBlockBytes bounds the rows of op(A) one gemm_cpu launch reads:
@@ -229,7 +233,7 @@ func (g *GemmLauncher[T]) cpuBlocks(cfg gemm.Config, rows, kc int, tA, tB bool, 
 	c := g.c
 	kern := g.kernelFor(gemmKernelSpec(c.prec, cfg, tA, tB, false))
 	for p0 := 0; p0 < k; p0 += kc {
-		kc := min(kc, k-p0)
+		ks := min(kc, k-p0)
 		for i0 := 0; i0 < m; i0 += rows {
 			mi := min(rows, m-i0)
 			oa := offA + i0*lda + p0 // op(A)[i0][p0]
@@ -240,12 +244,7 @@ func (g *GemmLauncher[T]) cpuBlocks(cfg gemm.Config, rows, kc int, tA, tB bool, 
 			if tB {
 				ob = offB + p0
 			}
-			global, local := cfg.Work(tA, tB, mi, n)
-			c.Run(kern, global, local,
-				l3Int(c, mi), l3Int(c, n), l3Int(c, kc), alpha,
-				a, l3Int(c, oa), l3Int(c, lda),
-				b, l3Int(c, ob), l3Int(c, ldb),
-				beta, cb, l3Int(c, offC+i0*ldc), l3Int(c, ldc))
+			g.run(kern, cfg, tA, tB, mi, n, ks, alpha, a, oa, lda, b, ob, ldb, beta, cb, offC+i0*ldc, ldc)
 		}
 		beta = 1
 	}
