@@ -104,7 +104,7 @@ func allocMatrix[T Element](impl *Implementation, rows, cols int) (*Matrix[T], e
 	if err := checkMatrixSize("NewMatrix", rows, cols, eng.ElemSize[T]()); err != nil {
 		return nil, err
 	}
-	buf, err := e.RT.Context().CreateBuffer(cl.MemReadWrite, rows*cols*eng.ElemSize[T]())
+	buf, err := eng.CreateBuffer(e.RT.Context(), e.Prof, rows*cols*eng.ElemSize[T]())
 	if err != nil {
 		return nil, fmt.Errorf("clblas: NewMatrix(%d, %d): %w", rows, cols, err)
 	}

@@ -62,7 +62,7 @@ func allocVector[T Element](impl *Implementation, n int) (*Vector[T], error) {
 	if err := checkCount("NewVector", n, eng.ElemSize[T]()); err != nil {
 		return nil, err
 	}
-	buf, err := e.RT.Context().CreateBuffer(cl.MemReadWrite, n*eng.ElemSize[T]())
+	buf, err := eng.CreateBuffer(e.RT.Context(), e.Prof, n*eng.ElemSize[T]())
 	if err != nil {
 		return nil, fmt.Errorf("clblas: NewVector(%d): %w", n, err)
 	}

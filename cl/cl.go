@@ -81,7 +81,7 @@ const (
 	kindKernel
 	kindBuffer
 	kindEvent
-	kindHostMem // Go memory pinned under a CreateBufferOver buffer
+	kindHostMem // host memory under a CreateBufferOver or CreateBufferOverForeign buffer
 	numKinds
 )
 

@@ -138,14 +138,52 @@ func CreateBufferOver[T Scalar](c *Context, flags MemFlags, data []T) (*Buffer, 
 	return newBuffer(h, size), nil
 }
 
-// memDestroyed unpins the Go memory under a CreateBufferOver buffer the
-// driver has deleted; handle names its pinner.
+// CreateBufferOverForeign creates a buffer whose storage is mem, memory
+// that the caller has taken outside Go's heap (from mmap, say), and calls
+// free once the driver has deleted the buffer, after Release and after
+// every command using it has finished: free may then give mem back. The
+// rules of CreateBufferOver on data apply to mem, and free runs on a
+// thread of the driver's. flags must not contain CL_MEM_ALLOC_HOST_PTR.
+// If the buffer cannot be created, free is not called.
+func CreateBufferOverForeign(c *Context, flags MemFlags, mem []byte, free func()) (*Buffer, error) {
+	const op = "clCreateBuffer"
+	if flags&(forbiddenFlags|MemAllocHostPtr) != 0 || free == nil {
+		return nil, &Error{Op: op, Code: InvalidValue}
+	}
+	if len(mem) == 0 {
+		return nil, &Error{Op: op, Code: InvalidBufferSize}
+	}
+	if err := c.obj.acquire(); err != nil {
+		return nil, err
+	}
+	defer c.obj.done()
+	var st int32
+	h := clCreateBuffer(c.h, uint64(flags)|clMemUseHostPtr, uintptr(len(mem)), unsafe.Pointer(&mem[0]), &st)
+	if err := check(op, st); err != nil {
+		return nil, err
+	}
+	hd := register(free)
+	if err := check("clSetMemObjectDestructorCallback", clSetMemObjectDestructorCallback(h, memTrampoline, hd)); err != nil {
+		unregister(hd)
+		clReleaseMemObject(h)
+		return nil, err
+	}
+	live[kindHostMem].Add(1)
+	return newBuffer(h, len(mem)), nil
+}
+
+// memDestroyed unpins the Go memory under a CreateBufferOver buffer, or
+// gives back the memory under a CreateBufferOverForeign one, once the
+// driver has deleted the buffer; handle names the pinner or the function.
 func memDestroyed(handle uintptr) {
-	p, _ := unregister(handle).(*runtime.Pinner)
-	if p == nil {
+	switch v := unregister(handle).(type) {
+	case *runtime.Pinner:
+		v.Unpin()
+	case func():
+		v()
+	default:
 		return
 	}
-	p.Unpin()
 	live[kindHostMem].Add(-1)
 }
 

@@ -3,8 +3,10 @@ package cl
 import (
 	"errors"
 	"runtime"
+	"sync/atomic"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // TestAsyncPipeline writes two vectors, runs axpy and reads the result,
@@ -403,5 +405,82 @@ func TestCreateBufferOver(t *testing.T) {
 	}
 	if _, err := CreateBufferOver(e.ctx, MemReadWrite, data[:0]); !errors.Is(err, InvalidBufferSize) {
 		t.Errorf("CreateBufferOver of nothing: %v, want CL_INVALID_BUFFER_SIZE", err)
+	}
+}
+
+// TestCreateBufferOverForeign runs a kernel on a buffer over memory taken
+// outside Go's heap, reads the result through the buffer, and checks that
+// free runs exactly once, after Release and Finish, and not when the
+// arguments are refused.
+func TestCreateBufferOverForeign(t *testing.T) {
+	e := newEnv(t, 0)
+	k := e.kernel(t, `__kernel void twice(__global float* x) { size_t i = get_global_id(0); x[i] = 2 * x[i] + 1; }`, "twice")
+	base := LiveObjects()
+	const n = 4096
+	// Go memory, pinned, stands in for memory from mmap.
+	mem := make([]byte, 4*n+128)
+	var pin runtime.Pinner
+	pin.Pin(&mem[0])
+	defer pin.Unpin()
+	off := (128 - int(uintptr(unsafe.Pointer(&mem[0]))%128)) % 128
+	var freed atomic.Int32
+	b, err := CreateBufferOverForeign(e.ctx, MemReadWrite, mem[off:off+4*n], func() { freed.Add(1) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := LiveObjects()["hostmem"] - base["hostmem"]; got != 1 {
+		t.Errorf("%d host memories after CreateBufferOverForeign, want 1", got)
+	}
+	data := make([]float32, n)
+	for i := range data {
+		data[i] = float32(i)
+	}
+	wait(t, ev(t)(WriteBuffer(e.q, b, false, 0, data)))
+	if err := k.SetArgs(b); err != nil {
+		t.Fatal(err)
+	}
+	run := ev(t)(e.q.EnqueueKernel(k, []int{n}, nil))
+	got := make([]float32, n)
+	wait(t, ev(t)(ReadBuffer(e.q, b, false, 0, got, run)))
+	for i, v := range got {
+		if v != 2*float32(i)+1 {
+			t.Fatalf("element %d = %v, want %v", i, v, 2*float32(i)+1)
+		}
+	}
+	if freed.Load() != 0 {
+		t.Fatal("free ran before Release")
+	}
+	if err := b.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.q.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for freed.Load() == 0 || LiveObjects()["hostmem"] != base["hostmem"] {
+		if time.Now().After(deadline) {
+			t.Fatalf("free ran %d times and %d host memories are left after Release and Finish, want 1 and %d",
+				freed.Load(), LiveObjects()["hostmem"], base["hostmem"])
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if f := freed.Load(); f != 1 {
+		t.Errorf("free ran %d times, want 1", f)
+	}
+	never := func() { t.Error("free ran for a buffer that was not created") }
+	for _, c := range []struct {
+		what  string
+		flags MemFlags
+		mem   []byte
+		free  func()
+		want  error
+	}{
+		{"ALLOC_HOST_PTR", MemReadWrite | MemAllocHostPtr, mem[off : off+64], never, InvalidValue},
+		{"no free", MemReadWrite, mem[off : off+64], nil, InvalidValue},
+		{"nothing", MemReadWrite, mem[:0], never, InvalidBufferSize},
+	} {
+		if _, err := CreateBufferOverForeign(e.ctx, c.flags, c.mem, c.free); !errors.Is(err, c.want) {
+			t.Errorf("CreateBufferOverForeign, %s: %v, want %v", c.what, err, c.want)
+		}
 	}
 }

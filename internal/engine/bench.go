@@ -77,7 +77,7 @@ func NewGemmBench[T float32 | float64](e *Engine, tA, tB blas.Transpose, m, n, k
 		dst  **cl.Buffer
 		data []T
 	}{{&g.da, g.a}, {&g.db, g.b}, {&g.dc, g.c}} {
-		buf, err := ctx.CreateBuffer(cl.MemReadWrite, len(p.data)*ElemSize[T]())
+		buf, err := CreateBuffer(ctx, e.Prof, len(p.data)*ElemSize[T]())
 		if err != nil {
 			g.Close()
 			return nil, fmt.Errorf("clblas: NewGemmBench: %w", err)

@@ -19,7 +19,8 @@
 //     (RowPanels, TileOrder, SlabSchedule, …), the pipeline itself
 //     (gemm_pipeline.go, gemm_staged.go, l3_keep.go), its block copies and
 //     its time accounting (XferCounters, DeviceTimeline);
-//   - the pools of device buffers, pinned staging buffers and kernel
+//   - device buffers, on huge pages on CPU devices (CreateBuffer), the
+//     pools of device buffers, pinned staging buffers and kernel
 //     objects (BufferPool, PinnedPool, KernelPool, KernelSpec), and the
 //     registry of pinned host slices (HostSlices) that lets GEMM copy
 //     from them directly;

@@ -53,7 +53,7 @@ func NewL1Bench[T float32 | float64](e *Engine, n, m int) (*L1Bench[T], error) {
 		if k == 0 {
 			return nil
 		}
-		buf, err := e.RT.Context().CreateBuffer(cl.MemReadWrite, k*ElemSize[T]())
+		buf, err := CreateBuffer(e.RT.Context(), e.Prof, k*ElemSize[T]())
 		if err != nil {
 			return err
 		}

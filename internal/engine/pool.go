@@ -22,6 +22,7 @@ var ErrClosed = errors.New("clblas: device closed")
 // own on each call. The zero value must be set up with Init.
 type BufferPool struct {
 	ctx   *cl.Context
+	prof  platform.Profile
 	mu    sync.Mutex
 	free  map[int][]*cl.Buffer
 	held  int64
@@ -31,7 +32,7 @@ type BufferPool struct {
 
 // Init sets the pool up for buffers of ctx on the device prof describes.
 func (p *BufferPool) Init(ctx *cl.Context, prof platform.Profile) {
-	p.ctx = ctx
+	p.ctx, p.prof = ctx, prof
 	p.free = map[int][]*cl.Buffer{}
 	p.limit = min(prof.GlobalMemBytes/4, 2<<30)
 	p.max = prof.MaxAllocBytes
@@ -63,12 +64,12 @@ func (p *BufferPool) Get(bytes int) (*cl.Buffer, error) {
 		return b, nil
 	}
 	p.mu.Unlock()
-	b, err := p.ctx.CreateBuffer(cl.MemReadWrite, size)
+	b, err := CreateBuffer(p.ctx, p.prof, size)
 	if err != nil {
 		// Free what the pool holds and try once more.
 		p.Drain()
 		runtime.GC()
-		b, err = p.ctx.CreateBuffer(cl.MemReadWrite, size)
+		b, err = CreateBuffer(p.ctx, p.prof, size)
 	}
 	return b, err
 }
