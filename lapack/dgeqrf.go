@@ -19,8 +19,9 @@ import (
 // return work[0] is the workspace gonum's Dgeqrf would have liked; the
 // device path itself needs none of it.
 //
-// Workspace queries, calls with arguments gonum rejects and calls the
-// offload policy keeps on the CPU are forwarded to gonum's Dgeqrf.
+// Workspace queries, calls with arguments gonum rejects, matrices holding
+// NaN or Inf (see qrFinite) and calls the offload policy keeps on the CPU
+// are forwarded to gonum's Dgeqrf.
 func (impl *Implementation) Dgeqrf(m, n int, a []float64, lda int, tau, work []float64, lwork int) {
 	k := min(m, n)
 	valid := k > 0 && lda >= n && lwork >= n && len(work) >= lwork &&

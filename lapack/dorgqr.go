@@ -11,12 +11,13 @@ import "gonum.org/v1/gonum/blas"
 //
 // On the device, Q is formed by applying the block reflectors, last to
 // first, to the first n columns of the identity, uploaded once. Workspace
-// queries, calls with arguments gonum rejects, k == 0 and calls the
-// offload policy keeps on the CPU are forwarded to gonum's Dorgqr.
+// queries, calls with arguments gonum rejects, k == 0, reflectors or tau
+// holding NaN or Inf (qrFinite) and calls the offload policy keeps on the
+// CPU are forwarded to gonum's Dorgqr.
 func (impl *Implementation) Dorgqr(m, n, k int, a []float64, lda int, tau, work []float64, lwork int) {
 	valid := k > 0 && k <= n && n <= m && lda >= n && lwork >= n && len(work) >= lwork &&
 		len(a) >= (m-1)*lda+n && len(tau) == k
-	if !valid || !impl.offloadQR(n) {
+	if !valid || !impl.offloadQR(n) || !qrFinite(m, k, a, lda) || !qrFinite(1, k, tau, k) {
 		impl.Implementation.Dorgqr(m, n, k, a, lda, tau, work, lwork)
 		return
 	}

@@ -3,6 +3,7 @@ package cllapack
 import (
 	"math"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gocompute/opencl/internal/par"
 )
@@ -24,11 +25,11 @@ const (
 
 // qrScale returns the e for which the m×n matrix a (row stride lda) is
 // factorised as 2^e·a, and whether the device may factorise it at all.
-// e is 0 when a's largest magnitude lies within [qrScaleLo, qrScaleHi], is
-// 0 or is not finite (NaN and Inf take the kernels' own way), else the e
-// that brings it to [1, 2). The device may not when a nonzero column's
-// largest magnitude, scaled, is below qrColMin: its products with another
-// such column would underflow, and gonum's scaled reflectors would not.
+// e is 0 when a's largest magnitude lies within [qrScaleLo, qrScaleHi] or
+// is 0, else the e that brings it to [1, 2). The device may not when a
+// holds NaN or Inf (see qrFinite), or when a nonzero column's largest
+// magnitude, scaled, is below qrColMin: its products with another such
+// column would underflow, and gonum's scaled reflectors would not.
 func qrScale(m, n int, a []float64, lda int) (e int, device bool) {
 	var mu sync.Mutex
 	colMax := make([]float64, n)
@@ -55,7 +56,10 @@ func qrScale(m, n int, a []float64, lda int) (e int, device bool) {
 			big = v
 		}
 	}
-	if big == 0 || math.IsNaN(big) || math.IsInf(big, 0) {
+	if math.IsNaN(big) || math.IsInf(big, 0) {
+		return 0, false
+	}
+	if big == 0 {
 		return 0, true
 	}
 	if big < qrScaleLo || big > qrScaleHi {
@@ -81,4 +85,32 @@ func scaleRows(m, n int, a []float64, lda, e int, c0 func(i int) int) {
 			}
 		}
 	})
+}
+
+// The device applies a block of reflectors as products with V and T whole,
+// zeros included (V's upper triangle, T's lower one), where gonum's Dlarfb
+// takes V's triangle with Dtrmm and gonum's unblocked code one reflector
+// at a time. Where an operand holds NaN or Inf, 0·Inf and 0·NaN then
+// spread NaN to elements that gonum's answers keep finite, so such calls
+// go to gonum's code: Dgeqrf through qrScale, Dorgqr and Dormqr through
+// qrFinite.
+
+// qrFinite reports whether the rows×cols matrix a (row stride lda) holds
+// only finite elements, reading it on several goroutines when it is large.
+func qrFinite(rows, cols int, a []float64, lda int) bool {
+	if rows <= 0 || cols <= 0 {
+		return true
+	}
+	var bad atomic.Bool
+	par.For(rows, normWorkers(rows, cols), func(lo, hi int) {
+		for i := lo; i < hi && !bad.Load(); i++ {
+			for _, v := range a[i*lda : i*lda+cols] {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					bad.Store(true)
+					return
+				}
+			}
+		}
+	})
+	return !bad.Load()
 }

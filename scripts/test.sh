@@ -89,16 +89,17 @@ side_line() {
 		echo "go test ./blas -run (the slow tests)" >>"$side_failed"
 
 	# Each fuzz target runs for a bounded time on the default device; a
-	# crasher is written to blas/testdata/fuzz/<target>/, where it stays
-	# once fixed. FUZZTIME sets the budget per target (default 30000x,
-	# 10–25 s here; 0 skips fuzzing). A count, not a duration: with a
+	# crasher is written to <package>/testdata/fuzz/<target>/, where it
+	# stays once fixed. FUZZTIME sets the budget per target (default
+	# 30000x, 10–25 s here; 0 skips fuzzing). A count, not a duration: with a
 	# duration, Go 1.26's fuzz coordinator can report its own deadline as
 	# a failure on a loaded machine ("context deadline exceeded" with no
 	# crasher; golang/go#75804, fixed in Go 1.27).
 	if [ "${FUZZTIME:-30000x}" != 0 ]; then
-		for target in FuzzDropIn FuzzResident; do
-			say "GOCL_REQUIRE_DEVICE=1 go test -run '^\$' -fuzz '^$target\$' -fuzztime ${FUZZTIME:-30000x} ./blas"
-			GOCL_REQUIRE_DEVICE=1 go test -run '^$' -fuzz "^$target\$" -fuzztime "${FUZZTIME:-30000x}" ./blas ||
+		for target in blas:FuzzDropIn blas:FuzzResident lapack:FuzzLapack; do
+			pkg=./${target%%:*} target=${target#*:}
+			say "GOCL_REQUIRE_DEVICE=1 go test -run '^\$' -fuzz '^$target\$' -fuzztime ${FUZZTIME:-30000x} $pkg"
+			GOCL_REQUIRE_DEVICE=1 go test -run '^$' -fuzz "^$target\$" -fuzztime "${FUZZTIME:-30000x}" "$pkg" ||
 				echo "fuzz $target" >>"$side_failed"
 		done
 	fi
