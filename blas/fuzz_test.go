@@ -1,7 +1,6 @@
 package clblas
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -10,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/gocompute/opencl/internal/fuzzrand"
 )
 
 // The fuzz targets. FuzzDropIn calls one routine of blas.Float64 or
@@ -24,30 +25,9 @@ import (
 // scripts/test.sh runs each target for a bounded time; the seed corpora
 // are in testdata/fuzz, and every crasher found stays there.
 
-// fuzzSource is a rand.Source that spends one of the fuzzer's bytes on
-// each draw (so that a mutated byte changes one decision), then goes on
-// with a fixed generator.
-type fuzzSource struct {
-	data []byte
-	pcg  *rand.PCG
-}
-
-func newFuzzRand(data []byte) *rand.Rand {
-	var seed [8]byte
-	copy(seed[:], data)
-	return rand.New(&fuzzSource{data: data, pcg: rand.NewPCG(binary.LittleEndian.Uint64(seed[:]), 19)})
-}
-
-func (s *fuzzSource) Uint64() uint64 {
-	if len(s.data) == 0 {
-		return s.pcg.Uint64()
-	}
-	b := uint64(s.data[0])
-	s.data = s.data[1:]
-	// The byte in every position: small ranges (IntN) take it from the
-	// top bits, powers of two from the bottom ones.
-	return b*0x0101_0101_0101_0101 ^ s.pcg.Uint64()>>8
-}
+// newFuzzRand draws a call's arguments from the fuzzer's bytes, a byte a
+// draw (internal/fuzzrand).
+func newFuzzRand(data []byte) *rand.Rand { return fuzzrand.New(data, 19) }
 
 // fuzzCase is one method of blas.Float64 or blas.Float32 with its
 // argument maker.

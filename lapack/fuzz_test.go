@@ -1,7 +1,6 @@
 package cllapack
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -10,6 +9,8 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/lapack"
 	"gonum.org/v1/gonum/lapack/gonum"
+
+	"github.com/gocompute/opencl/internal/fuzzrand"
 )
 
 // FuzzLapack calls one of the routines this package overrides on the
@@ -42,27 +43,9 @@ func FuzzLapack(f *testing.F) {
 	})
 }
 
-// lapackFuzzSource is a rand.Source that spends one of the fuzzer's bytes
-// on each draw, then goes on with a generator seeded by the first eight.
-type lapackFuzzSource struct {
-	data []byte
-	pcg  *rand.PCG
-}
-
-func newLapackFuzzRand(data []byte) *rand.Rand {
-	var seed [8]byte
-	copy(seed[:], data)
-	return rand.New(&lapackFuzzSource{data: data, pcg: rand.NewPCG(binary.LittleEndian.Uint64(seed[:]), 23)})
-}
-
-func (s *lapackFuzzSource) Uint64() uint64 {
-	if len(s.data) == 0 {
-		return s.pcg.Uint64()
-	}
-	b := uint64(s.data[0])
-	s.data = s.data[1:]
-	return b*0x0101_0101_0101_0101 ^ s.pcg.Uint64()>>8
-}
+// newLapackFuzzRand draws a call's arguments from the fuzzer's bytes, a
+// byte a draw (internal/fuzzrand).
+func newLapackFuzzRand(data []byte) *rand.Rand { return fuzzrand.New(data, 23) }
 
 // lapackGen draws one call's arguments.
 type lapackGen struct {
@@ -236,6 +219,15 @@ func sameFloats(t *testing.T, what string, got, want []float64, nanOnly bool) {
 			t.Fatalf("%s: element %d is %v, gonum's %v (scale %g)", what, i, v, w, scale)
 		}
 	}
+}
+
+// compareScalar is compareCall for routines that return a number.
+func compareScalar(t *testing.T, what string, ours, gon func() float64) {
+	t.Helper()
+	var r1, r2 float64
+	compareCall(t, what, func() { r1 = ours() }, func() { r2 = gon() }, func() {
+		sameFloats(t, what, []float64{r1}, []float64{r2}, false)
+	})
 }
 
 func clone2(a []float64) ([]float64, []float64) { return clone(a), clone(a) }
@@ -431,35 +423,28 @@ var lapackFuzzCases = []lapackFuzzCase{
 		lda := g.ld(n)
 		a := g.matrix(max(m, 0), max(n, 0), lda)
 		g.plant(a, m, n, lda)
-		var r1, r2 float64
-		what := fmt.Sprintf("Dlange(%c, %d, %d, lda %d, specials %v)", nm, m, n, lda, g.specials)
-		compareCall(t, what, func() { r1 = impl.Dlange(nm, m, n, a, lda, make([]float64, max(n, 0))) },
-			func() { r2 = gonum.Implementation{}.Dlange(nm, m, n, a, lda, make([]float64, max(n, 0))) }, func() {
-				sameFloats(t, what, []float64{r1}, []float64{r2}, false)
-			})
+		compareScalar(t, fmt.Sprintf("Dlange(%c, %d, %d, lda %d, specials %v)", nm, m, n, lda, g.specials),
+			func() float64 { return impl.Dlange(nm, m, n, a, lda, make([]float64, max(n, 0))) },
+			func() float64 { return gonum.Implementation{}.Dlange(nm, m, n, a, lda, make([]float64, max(n, 0))) })
 	}},
 	{"Dlansy", func(t *testing.T, impl *Implementation, g *lapackGen) {
 		nm, ul, n := g.norm(), g.uplo(), g.size()
 		lda := g.ld(n)
 		a := g.matrix(max(n, 0), max(n, 0), lda)
 		g.plant(a, n, n, lda)
-		var r1, r2 float64
-		what := fmt.Sprintf("Dlansy(%c, %c, %d, lda %d, specials %v)", nm, ul, n, lda, g.specials)
-		compareCall(t, what, func() { r1 = impl.Dlansy(nm, ul, n, a, lda, make([]float64, max(n, 0))) },
-			func() { r2 = gonum.Implementation{}.Dlansy(nm, ul, n, a, lda, make([]float64, max(n, 0))) }, func() {
-				sameFloats(t, what, []float64{r1}, []float64{r2}, false)
-			})
+		compareScalar(t, fmt.Sprintf("Dlansy(%c, %c, %d, lda %d, specials %v)", nm, ul, n, lda, g.specials),
+			func() float64 { return impl.Dlansy(nm, ul, n, a, lda, make([]float64, max(n, 0))) },
+			func() float64 { return gonum.Implementation{}.Dlansy(nm, ul, n, a, lda, make([]float64, max(n, 0))) })
 	}},
 	{"Dlantr", func(t *testing.T, impl *Implementation, g *lapackGen) {
 		nm, ul, dg, m, n := g.norm(), g.uplo(), g.diag(), g.size(), g.size()
 		lda := g.ld(n)
 		a := g.matrix(max(m, 0), max(n, 0), lda)
 		g.plant(a, m, n, lda)
-		var r1, r2 float64
-		what := fmt.Sprintf("Dlantr(%c, %c, %c, %d, %d, lda %d, specials %v)", nm, ul, dg, m, n, lda, g.specials)
-		compareCall(t, what, func() { r1 = impl.Dlantr(nm, ul, dg, m, n, a, lda, make([]float64, max(n, 0))) },
-			func() { r2 = gonum.Implementation{}.Dlantr(nm, ul, dg, m, n, a, lda, make([]float64, max(n, 0))) }, func() {
-				sameFloats(t, what, []float64{r1}, []float64{r2}, false)
+		compareScalar(t, fmt.Sprintf("Dlantr(%c, %c, %c, %d, %d, lda %d, specials %v)", nm, ul, dg, m, n, lda, g.specials),
+			func() float64 { return impl.Dlantr(nm, ul, dg, m, n, a, lda, make([]float64, max(n, 0))) },
+			func() float64 {
+				return gonum.Implementation{}.Dlantr(nm, ul, dg, m, n, a, lda, make([]float64, max(n, 0)))
 			})
 	}},
 	{"Dgecon", func(t *testing.T, impl *Implementation, g *lapackGen) {
@@ -475,13 +460,12 @@ var lapackFuzzCases = []lapackFuzzCase{
 			anorm = gonum.Implementation{}.Dlange(nm, n, n, a, lda, make([]float64, n))
 			gonum.Implementation{}.Dgetrf(n, n, a, lda, make([]int, n))
 		}
-		var r1, r2 float64
-		what := fmt.Sprintf("Dgecon(%c, %d, lda %d)", nm, n, lda)
-		compareCall(t, what, func() { r1 = impl.Dgecon(nm, n, a, lda, anorm, make([]float64, 4*max(n, 1)), make([]int, max(n, 1))) },
-			func() {
-				r2 = gonum.Implementation{}.Dgecon(nm, n, a, lda, anorm, make([]float64, 4*max(n, 1)), make([]int, max(n, 1)))
-			}, func() {
-				sameFloats(t, what, []float64{r1}, []float64{r2}, false)
+		compareScalar(t, fmt.Sprintf("Dgecon(%c, %d, lda %d)", nm, n, lda),
+			func() float64 {
+				return impl.Dgecon(nm, n, a, lda, anorm, make([]float64, 4*max(n, 1)), make([]int, max(n, 1)))
+			},
+			func() float64 {
+				return gonum.Implementation{}.Dgecon(nm, n, a, lda, anorm, make([]float64, 4*max(n, 1)), make([]int, max(n, 1)))
 			})
 	}},
 	{"Dpocon", func(t *testing.T, impl *Implementation, g *lapackGen) {
@@ -494,13 +478,12 @@ var lapackFuzzCases = []lapackFuzzCase{
 			anorm = gonum.Implementation{}.Dlansy(lapack.MaxColumnSum, ul, n, a, lda, make([]float64, n))
 			gonum.Implementation{}.Dpotrf(ul, n, a, lda)
 		}
-		var r1, r2 float64
-		what := fmt.Sprintf("Dpocon(%c, %d, lda %d)", ul, n, lda)
-		compareCall(t, what, func() { r1 = impl.Dpocon(ul, n, a, lda, anorm, make([]float64, 3*max(n, 1)), make([]int, max(n, 1))) },
-			func() {
-				r2 = gonum.Implementation{}.Dpocon(ul, n, a, lda, anorm, make([]float64, 3*max(n, 1)), make([]int, max(n, 1)))
-			}, func() {
-				sameFloats(t, what, []float64{r1}, []float64{r2}, false)
+		compareScalar(t, fmt.Sprintf("Dpocon(%c, %d, lda %d)", ul, n, lda),
+			func() float64 {
+				return impl.Dpocon(ul, n, a, lda, anorm, make([]float64, 3*max(n, 1)), make([]int, max(n, 1)))
+			},
+			func() float64 {
+				return gonum.Implementation{}.Dpocon(ul, n, a, lda, anorm, make([]float64, 3*max(n, 1)), make([]int, max(n, 1)))
 			})
 	}},
 	{"Dtrcon", func(t *testing.T, impl *Implementation, g *lapackGen) {
@@ -513,13 +496,12 @@ var lapackFuzzCases = []lapackFuzzCase{
 		if n > 0 && !g.broken {
 			dominant(a, n, lda)
 		}
-		var r1, r2 float64
-		what := fmt.Sprintf("Dtrcon(%c, %c, %c, %d, lda %d)", nm, ul, dg, n, lda)
-		compareCall(t, what, func() { r1 = impl.Dtrcon(nm, ul, dg, n, a, lda, make([]float64, 3*max(n, 1)), make([]int, max(n, 1))) },
-			func() {
-				r2 = gonum.Implementation{}.Dtrcon(nm, ul, dg, n, a, lda, make([]float64, 3*max(n, 1)), make([]int, max(n, 1)))
-			}, func() {
-				sameFloats(t, what, []float64{r1}, []float64{r2}, false)
+		compareScalar(t, fmt.Sprintf("Dtrcon(%c, %c, %c, %d, lda %d)", nm, ul, dg, n, lda),
+			func() float64 {
+				return impl.Dtrcon(nm, ul, dg, n, a, lda, make([]float64, 3*max(n, 1)), make([]int, max(n, 1)))
+			},
+			func() float64 {
+				return gonum.Implementation{}.Dtrcon(nm, ul, dg, n, a, lda, make([]float64, 3*max(n, 1)), make([]int, max(n, 1)))
 			})
 	}},
 }

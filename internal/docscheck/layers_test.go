@@ -27,6 +27,7 @@ var layers = map[string]int{
 	"internal/settings": 0, // the GOCL_* table
 	"internal/par":      0, // parallel loops for host copies
 	"internal/multi":    0, // the multi-device tile scheduler (pure)
+	"internal/fuzzrand": 0, // the fuzz targets' byte source (tests)
 
 	"platform":           1, // discovery, runtime, program cache
 	"internal/gemm":      1, // the pure GEMM choice and tuning database
