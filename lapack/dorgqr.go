@@ -11,24 +11,27 @@ import "gonum.org/v1/gonum/blas"
 //
 // On the device, Q is formed by applying the block reflectors, last to
 // first, to the first n columns of the identity, uploaded once. Workspace
-// queries, calls with arguments gonum rejects, k == 0, reflectors or tau
-// holding NaN or Inf (qrFinite) and calls the offload policy keeps on the
-// CPU are forwarded to gonum's Dorgqr.
+// queries, calls with arguments gonum rejects, k == 0, a tau holding NaN
+// or Inf and calls the offload policy keeps on the CPU are forwarded to
+// gonum's Dorgqr, and so, from the copy kept aside, is a call whose a holds
+// NaN or Inf (qrFinite).
 func (impl *Implementation) Dorgqr(m, n, k int, a []float64, lda int, tau, work []float64, lwork int) {
 	valid := k > 0 && k <= n && n <= m && lda >= n && lwork >= n && len(work) >= lwork &&
 		len(a) >= (m-1)*lda+n && len(tau) == k
-	if !valid || !impl.offloadQR(n) || !qrFinite(m, k, a, lda) || !qrFinite(1, k, tau, k) {
+	if !valid || !impl.offloadQR(n) || !qrFinite(1, k, tau, k) {
 		impl.Implementation.Dorgqr(m, n, k, a, lda, tau, work, lwork)
 		return
 	}
-	s := saveAsync(m, n, a, lda)
-	if err := impl.ormqrDevice(blas.NoTrans, m, n, k, a, lda, tau, a, lda, s, true); err != nil {
-		impl.fellBack("Dorgqr", err)
+	s := saveCheckedAsync(m, n, a, lda)
+	defer s.free()
+	if err := impl.ormqrDevice(blas.NoTrans, m, n, k, a, lda, tau, a, lda, s, true); err != nil || !s.finite() {
+		if err != nil {
+			impl.fellBack("Dorgqr", err)
+		}
 		s.restore(a, lda)
 		impl.Implementation.Dorgqr(m, n, k, a, lda, tau, work, lwork)
 		return
 	}
-	s.wait()
 	work[0] = float64(impl.orgqrWork(m, n, k))
 	impl.onDevice.Add(1)
 }

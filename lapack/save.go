@@ -14,6 +14,7 @@ type saved struct {
 	rows, cols int
 	data       []float64
 	done       chan struct{}
+	nonFinite  bool // saveCheckedAsync: the copy holds NaN or Inf (set before done closes)
 }
 
 // saveAsync starts copying the rows×cols matrix a (row stride lda). The
@@ -25,6 +26,25 @@ func saveAsync(rows, cols int, a []float64, lda int) *saved {
 		packRows(s.data, cols, a, lda, rows, cols)
 	}()
 	return s
+}
+
+// saveCheckedAsync is saveAsync that also looks, once the copy is taken
+// and on the same goroutine, for NaN and Inf in it; finite tells.
+func saveCheckedAsync(rows, cols int, a []float64, lda int) *saved {
+	s := &saved{rows: rows, cols: cols, data: savedBuf(rows * cols), done: make(chan struct{})}
+	go func() {
+		defer close(s.done)
+		packRows(s.data, cols, a, lda, rows, cols)
+		s.nonFinite = !qrFinite(rows, cols, s.data, cols)
+	}()
+	return s
+}
+
+// finite waits for the copy of saveCheckedAsync and reports whether it
+// holds only finite elements.
+func (s *saved) finite() bool {
+	s.wait()
+	return !s.nonFinite
 }
 
 // A nil *saved is a call that keeps no copy, its matrix staged (see
