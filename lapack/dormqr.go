@@ -24,22 +24,26 @@ import (
 //
 // The Left cases run on the device: C is uploaded once and the block
 // reflectors, formed on the host from a, are applied with Gemm and Trmm.
-// The Right cases, workspace queries, calls with arguments gonum rejects,
-// reflectors or tau holding NaN or Inf (qrFinite) and calls the offload
-// policy keeps on the CPU are forwarded to gonum's Dormqr, and so, from
-// the copy kept aside, is a call whose C holds NaN or Inf.
+// The Right cases, workspace queries, calls with arguments gonum rejects
+// and calls the offload policy keeps on the CPU are forwarded to gonum's
+// Dormqr, and so, with C restored from the copy kept aside, is a call
+// whose reflectors, tau or C hold NaN or Inf (qrFinite).
 func (impl *Implementation) Dormqr(side blas.Side, trans blas.Transpose, m, n, k int, a []float64, lda int, tau, c []float64, ldc int, work []float64, lwork int) {
 	valid := side == blas.Left && (trans == blas.NoTrans || trans == blas.Trans) &&
 		m > 0 && n > 0 && k > 0 && k <= m && lda >= k && ldc >= n &&
 		lwork >= n && len(work) >= lwork &&
 		len(a) >= (m-1)*lda+k && len(tau) == k && len(c) >= (m-1)*ldc+n
-	if !valid || !impl.offloadSolve(m, n) || !qrFinite(m, k, a, lda) || !qrFinite(1, k, tau, k) {
+	if !valid || !impl.offloadSolve(m, n) {
 		impl.Implementation.Dormqr(side, trans, m, n, k, a, lda, tau, c, ldc, work, lwork)
 		return
 	}
+	// The reflectors and tau, which nothing writes, are read for NaN and
+	// Inf while the device works.
+	refl := make(chan bool, 1)
+	go func() { refl <- qrFinite(m, k, a, lda) && qrFinite(1, k, tau, k) }()
 	s := saveCheckedAsync(m, n, c, ldc)
 	defer s.free()
-	if err := impl.ormqrDevice(trans, m, n, k, a, lda, tau, c, ldc, s, false); err != nil || !s.finite() {
+	if err := impl.ormqrDevice(trans, m, n, k, a, lda, tau, c, ldc, s, false); err != nil || !s.finite() || !<-refl {
 		if err != nil {
 			impl.fellBack("Dormqr", err)
 		}

@@ -382,6 +382,9 @@ var lapackFuzzCases = []lapackFuzzCase{
 		if nq > 0 && k > 0 && !g.broken {
 			gonum.Implementation{}.Dgeqrf(nq, k, a, lda, tau, make([]float64, lwork), lwork)
 		}
+		if g.rnd.IntN(2) == 0 {
+			g.plant(a, nq, k, lda)
+		}
 		ldc := g.ld(n)
 		c := g.matrix(m, n, ldc)
 		g.plant(c, m, n, ldc)
