@@ -1,6 +1,8 @@
 package cllapack
 
 import (
+	"errors"
+
 	"gonum.org/v1/gonum/blas"
 
 	clblas "github.com/gocompute/opencl/blas"
@@ -20,7 +22,9 @@ import (
 //
 // Calls with arguments gonum rejects are forwarded to gonum's Dgetrf, which
 // panics with its messages; so are calls the offload policy keeps on the
-// CPU.
+// CPU, and matrices holding NaN or Inf (keepChecked): gonum's Dtrsm and
+// Dgemm skip a zero multiplier where the device's products form 0·Inf,
+// which is NaN.
 func (impl *Implementation) Dgetrf(m, n int, a []float64, lda int, ipiv []int) (ok bool) {
 	mn := min(m, n)
 	valid := mn > 0 && lda >= n && len(a) >= (m-1)*lda+n && len(ipiv) == mn
@@ -28,9 +32,12 @@ func (impl *Implementation) Dgetrf(m, n int, a []float64, lda int, ipiv []int) (
 		return impl.Implementation.Dgetrf(m, n, a, lda, ipiv)
 	}
 	h := impl.hostMatrix(m, n, a, lda)
-	s := h.keep()
+	s := h.keepChecked()
 	defer s.free()
 	ok, err := impl.getrfDevice(h, ipiv, s)
+	if errors.Is(err, errNonFinite) {
+		return impl.Implementation.Dgetrf(m, n, a, lda, ipiv)
+	}
 	if err != nil {
 		impl.fellBack("Dgetrf", err)
 		s.restore(a, lda)
@@ -50,8 +57,10 @@ func (impl *Implementation) getrfDevice(h *hostMatrix, ipiv []int, s *saved) (ok
 		return false, err
 	}
 	ok, err = getrf(impl, d, ipiv)
+	if err == nil && s != nil && !s.finite() {
+		err = errNonFinite
+	}
 	if err == nil {
-		s.wait()
 		err = h.download(d, "Dgetrf")
 	}
 	return ok, h.finish("Dgetrf", err, putScratch(impl, d))

@@ -1,6 +1,7 @@
 package cllapack
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
 	"sync"
@@ -101,10 +102,13 @@ func (s *staged) upload(rows, cols, lda int, a []float64) (*clblas.Matrix[float6
 
 // download reads the device matrix d into a (row stride lda) through the
 // pinned buffer.
-func (s *staged) download(d *clblas.Matrix[float64], a []float64, lda int) error {
+func (s *staged) download(d *clblas.Matrix[float64], a []float64, lda int, finiteOnly bool) error {
 	rows, cols := d.Dims()
 	if err := d.ReadStrided(s.buf[:rows*cols], cols); err != nil {
 		return err
+	}
+	if finiteOnly && !qrFinite(rows, cols, s.buf, cols) {
+		return errNonFinite
 	}
 	packRows(a, lda, s.buf, cols, rows, cols)
 	return nil
@@ -122,7 +126,14 @@ type hostMatrix struct {
 	st         *staged
 	// landed is set once the result is in a.
 	landed bool
+	// finiteOnly makes a staged download refuse a result holding NaN or
+	// Inf with errNonFinite, leaving a as it was (keepChecked).
+	finiteOnly bool
 }
+
+// errNonFinite is a call's answer when its matrix held NaN or Inf and it
+// goes to gonum's code instead (see keepChecked).
+var errNonFinite = errors.New("cllapack: the matrix holds NaN or Inf")
 
 func (impl *Implementation) hostMatrix(rows, cols int, a []float64, lda int) *hostMatrix {
 	return &hostMatrix{impl: impl, rows: rows, cols: cols, a: a, lda: lda, st: impl.stage(rows * cols)}
@@ -140,6 +151,20 @@ func (h *hostMatrix) keep() *saved {
 	return saveAsync(h.rows, h.cols, h.a, h.lda)
 }
 
+// keepChecked is keep for calls whose matrix, when it holds NaN or Inf,
+// goes to gonum's code: the background copy is also read for them
+// (saveCheckedAsync), and a staged call, which keeps no copy, has its
+// download refuse a result holding them instead, a as it was (a matrix
+// holding NaN or Inf leaves them in the factors; finite factors of one
+// never do).
+func (h *hostMatrix) keepChecked() *saved {
+	if h.st != nil {
+		h.finiteOnly = true
+		return nil
+	}
+	return saveCheckedAsync(h.rows, h.cols, h.a, h.lda)
+}
+
 // upload returns the device copy of the matrix.
 func (h *hostMatrix) upload() (*clblas.Matrix[float64], error) {
 	if h.st == nil {
@@ -154,7 +179,10 @@ func (h *hostMatrix) download(d *clblas.Matrix[float64], op string) error {
 	if h.st == nil {
 		err = d.ReadStrided(h.a, h.lda)
 	} else {
-		err = h.st.download(d, h.a, h.lda)
+		err = h.st.download(d, h.a, h.lda, h.finiteOnly)
+	}
+	if errors.Is(err, errNonFinite) {
+		return err
 	}
 	if err != nil {
 		return fmt.Errorf("cllapack: %s: reading the result: %w", op, err)
