@@ -1,6 +1,8 @@
 package cllapack
 
 import (
+	"errors"
+
 	"gonum.org/v1/gonum/blas"
 )
 
@@ -23,12 +25,23 @@ func (impl *Implementation) Dpotrf(ul blas.Uplo, n int, a []float64, lda int) (o
 		return impl.Implementation.Dpotrf(ul, n, a, lda)
 	}
 	h := impl.hostMatrix(n, n, a, lda)
-	s := h.keep()
+	// The device's diagonal blocks divide a row by an infinite pivot where
+	// gonum's Dscal by 1/pivot = 0 zeroes it, so with them a matrix
+	// holding NaN or Inf goes to gonum's code (keepChecked); the host's
+	// diagonal blocks are gonum's Dpotf2.
+	keep, save := h.keep, saveAsync
+	if !impl.hostDiag {
+		keep, save = h.keepChecked, saveCheckedAsync
+	}
+	s := keep()
 	if s == nil && impl.hostBand {
-		s = saveAsync(n, n, a, lda) // the triangle is restored from it
+		s = save(n, n, a, lda) // the triangle is restored from it
 	}
 	defer s.free()
 	ok, err := impl.potrfDevice(ul, h, s)
+	if errors.Is(err, errNonFinite) {
+		return impl.Implementation.Dpotrf(ul, n, a, lda)
+	}
 	if err != nil {
 		impl.fellBack("Dpotrf", err)
 		s.restore(a, lda)
@@ -48,8 +61,10 @@ func (impl *Implementation) potrfDevice(ul blas.Uplo, h *hostMatrix, s *saved) (
 		return false, err
 	}
 	ok, err = potrfBand(impl, ul, d, !impl.hostBand)
+	if err == nil && s != nil && !s.finite() {
+		err = errNonFinite
+	}
 	if err == nil {
-		s.wait()
 		err = h.download(d, "Dpotrf")
 	}
 	if err == nil && impl.hostBand {

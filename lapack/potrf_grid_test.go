@@ -97,7 +97,11 @@ func TestPotrfRows(t *testing.T) {
 					if ok := impl.Dpotrf(ul, n, a, n); ok || okWant {
 						t.Fatalf("%s %c k=%d: ok %v, gonum's %v", what, ul, k, ok, okWant)
 					}
-					calls++
+					// A NaN is found beside the device's work, and the
+					// call is then finished by gonum's code.
+					if !math.IsNaN(bad) {
+						calls++
+					}
 					rows += count(n)
 					m := k / nb * nb
 					compare(t, fmt.Sprintf("%s %c, not positive definite at %d", what, ul, k), m, m, a, want, n, 1e-11)

@@ -50,7 +50,11 @@ func TestPotrfOuter(t *testing.T) {
 						a[k*n+k] = bad
 						want := append([]float64(nil), a...)
 						okWant := gonum.Implementation{}.Dpotrf(ul, n, want, n)
-						calls++
+						// A NaN is found beside the device's work, and the
+						// call is then finished by gonum's code.
+						if !math.IsNaN(bad) {
+							calls++
+						}
 						blocks += aheadBlocks(n, nb, outer)
 						if ok := impl.Dpotrf(ul, n, a, n); ok || okWant {
 							t.Fatalf("%s %c k=%d: ok %v, gonum's %v", what, ul, k, ok, okWant)
