@@ -37,13 +37,17 @@ func (impl *Implementation) Dormqr(side blas.Side, trans blas.Transpose, m, n, k
 		impl.Implementation.Dormqr(side, trans, m, n, k, a, lda, tau, c, ldc, work, lwork)
 		return
 	}
-	// The reflectors and tau, which nothing writes, are read for NaN and
-	// Inf while the device works.
+	// The reflectors and tau, which the device's path only reads, are read
+	// for NaN and Inf while the device works.
 	refl := make(chan bool, 1)
 	go func() { refl <- qrFinite(m, k, a, lda) && qrFinite(1, k, tau, k) }()
 	s := saveCheckedAsync(m, n, c, ldc)
 	defer s.free()
-	if err := impl.ormqrDevice(trans, m, n, k, a, lda, tau, c, ldc, s, false); err != nil || !s.finite() || !<-refl {
+	err := impl.ormqrDevice(trans, m, n, k, a, lda, tau, c, ldc, s, false)
+	// Waited for in every case: gonum's Dormqr writes into a for a while
+	// (each reflector's diagonal element).
+	reflFinite := <-refl
+	if err != nil || !s.finite() || !reflFinite {
 		if err != nil {
 			impl.fellBack("Dormqr", err)
 		}
