@@ -102,13 +102,10 @@ func (s *staged) upload(rows, cols, lda int, a []float64) (*clblas.Matrix[float6
 
 // download reads the device matrix d into a (row stride lda) through the
 // pinned buffer.
-func (s *staged) download(d *clblas.Matrix[float64], a []float64, lda int, finiteOnly bool) error {
+func (s *staged) download(d *clblas.Matrix[float64], a []float64, lda int) error {
 	rows, cols := d.Dims()
 	if err := d.ReadStrided(s.buf[:rows*cols], cols); err != nil {
 		return err
-	}
-	if finiteOnly && !qrFinite(rows, cols, s.buf, cols) {
-		return errNonFinite
 	}
 	packRows(a, lda, s.buf, cols, rows, cols)
 	return nil
@@ -126,9 +123,11 @@ type hostMatrix struct {
 	st         *staged
 	// landed is set once the result is in a.
 	landed bool
-	// finiteOnly makes a staged download refuse a result holding NaN or
-	// Inf with errNonFinite, leaving a as it was (keepChecked).
-	finiteOnly bool
+	// checked, on a staged call of keepChecked, delivers whether a holds
+	// only finite elements, read on a goroutine beside the device's work;
+	// aFinite takes it once into nonFinite.
+	checked   chan bool
+	nonFinite bool
 }
 
 // errNonFinite is a call's answer when its matrix held NaN or Inf and it
@@ -153,16 +152,27 @@ func (h *hostMatrix) keep() *saved {
 
 // keepChecked is keep for calls whose matrix, when it holds NaN or Inf,
 // goes to gonum's code: the background copy is also read for them
-// (saveCheckedAsync), and a staged call, which keeps no copy, has its
-// download refuse a result holding them instead, a as it was (a matrix
-// holding NaN or Inf leaves them in the factors; finite factors of one
-// never do).
+// (saveCheckedAsync), and a staged call, which keeps no copy, reads a for
+// them on a goroutine of its own; its download then refuses to land the
+// result with errNonFinite, a as it was. Nothing writes a before done or
+// download has waited for that goroutine.
 func (h *hostMatrix) keepChecked() *saved {
 	if h.st != nil {
-		h.finiteOnly = true
+		h.checked = make(chan bool, 1)
+		go func() { h.checked <- qrFinite(h.rows, h.cols, h.a, h.lda) }()
 		return nil
 	}
 	return saveCheckedAsync(h.rows, h.cols, h.a, h.lda)
+}
+
+// aFinite waits for keepChecked's reading of a staged call's a, if any,
+// and reports whether a holds only finite elements.
+func (h *hostMatrix) aFinite() bool {
+	if h.checked != nil {
+		h.nonFinite = !<-h.checked
+		h.checked = nil
+	}
+	return !h.nonFinite
 }
 
 // upload returns the device copy of the matrix.
@@ -176,13 +186,13 @@ func (h *hostMatrix) upload() (*clblas.Matrix[float64], error) {
 // download reads d back into the matrix; op names the call in errors.
 func (h *hostMatrix) download(d *clblas.Matrix[float64], op string) error {
 	var err error
-	if h.st == nil {
+	switch {
+	case h.st == nil:
 		err = d.ReadStrided(h.a, h.lda)
-	} else {
-		err = h.st.download(d, h.a, h.lda, h.finiteOnly)
-	}
-	if errors.Is(err, errNonFinite) {
-		return err
+	case !h.aFinite():
+		return errNonFinite
+	default:
+		err = h.st.download(d, h.a, h.lda)
 	}
 	if err != nil {
 		return fmt.Errorf("cllapack: %s: reading the result: %w", op, err)
@@ -207,8 +217,10 @@ func (h *hostMatrix) finish(op string, err, rerr error) error {
 	return rerr
 }
 
-// done gives the pinned buffer back.
+// done gives the pinned buffer back, once keepChecked's reading of a, if
+// any, is over.
 func (h *hostMatrix) done() {
+	h.aFinite()
 	if h.st != nil {
 		h.st.release()
 		h.st = nil
