@@ -22,7 +22,9 @@ import (
 // symmetric positive definite, or triangular with a dominant diagonal),
 // and the answers must be gonum's to 1e-9 relative to the largest of
 // them; with specials, NaN and ±Inf are planted and then ok and where
-// NaN lies must be gonum's. scripts/test.sh fuzzes it for a bounded time.
+// NaN lies must be gonum's. A Cholesky that fails is compared on the
+// leading minor before its failing block (TestDpotrfNotPD's contract).
+// scripts/test.sh fuzzes it for a bounded time.
 func FuzzLapack(f *testing.F) {
 	// Seeds: eight a routine, half of them with specials.
 	for i := range lapackFuzzCases {
@@ -155,7 +157,7 @@ func (g *lapackGen) plant(a []float64, r, c, ld int) {
 	}
 }
 
-// spd makes the n×n matrix a (row stride ld) symmetric with a dominant
+// spdOf makes the n×n matrix a (row stride ld) symmetric with a dominant
 // diagonal, so positive definite.
 func spdOf(a []float64, n, ld int) {
 	for i := range n {
