@@ -25,17 +25,13 @@ func (impl *Implementation) Dpotrf(ul blas.Uplo, n int, a []float64, lda int) (o
 		return impl.Implementation.Dpotrf(ul, n, a, lda)
 	}
 	h := impl.hostMatrix(n, n, a, lda)
-	// The device's diagonal blocks divide a row by an infinite pivot where
-	// gonum's Dscal by 1/pivot = 0 zeroes it, so with them a matrix
-	// holding NaN or Inf goes to gonum's code (keepChecked); the host's
-	// diagonal blocks are gonum's Dpotf2.
-	keep, save := h.keep, saveAsync
-	if !impl.hostDiag {
-		keep, save = h.keepChecked, saveCheckedAsync
-	}
-	s := keep()
+	// A matrix holding NaN or Inf goes to gonum's code (keepChecked):
+	// gonum's Dpotf2 scales a row by 1/pivot = 0 with Dscal, which zeroes
+	// it, where for an infinite pivot the device's diagonal blocks, and
+	// the products with the inverse of the host's, form Inf·0 = NaN.
+	s := h.keepChecked()
 	if s == nil && impl.hostBand {
-		s = save(n, n, a, lda) // the triangle is restored from it
+		s = saveCheckedAsync(n, n, a, lda) // the triangle is restored from it
 	}
 	defer s.free()
 	ok, err := impl.potrfDevice(ul, h, s)
