@@ -20,7 +20,7 @@ import (
 // device path itself needs none of it.
 //
 // Workspace queries, calls with arguments gonum rejects, matrices holding
-// NaN or Inf (see qrFinite) and calls the offload policy keeps on the CPU
+// NaN or Inf (see allFinite) and calls the offload policy keeps on the CPU
 // are forwarded to gonum's Dgeqrf.
 func (impl *Implementation) Dgeqrf(m, n int, a []float64, lda int, tau, work []float64, lwork int) {
 	k := min(m, n)

@@ -14,11 +14,11 @@ import "gonum.org/v1/gonum/blas"
 // queries, calls with arguments gonum rejects, k == 0, a tau holding NaN
 // or Inf and calls the offload policy keeps on the CPU are forwarded to
 // gonum's Dorgqr, and so, from the copy kept aside, is a call whose a holds
-// NaN or Inf (qrFinite).
+// NaN or Inf (allFinite).
 func (impl *Implementation) Dorgqr(m, n, k int, a []float64, lda int, tau, work []float64, lwork int) {
 	valid := k > 0 && k <= n && n <= m && lda >= n && lwork >= n && len(work) >= lwork &&
 		len(a) >= (m-1)*lda+n && len(tau) == k
-	if !valid || !impl.offloadQR(n) || !qrFinite(1, k, tau, k) {
+	if !valid || !impl.offloadQR(n) || !allFinite(1, k, tau, k) {
 		impl.Implementation.Dorgqr(m, n, k, a, lda, tau, work, lwork)
 		return
 	}

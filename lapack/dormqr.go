@@ -27,7 +27,7 @@ import (
 // The Right cases, workspace queries, calls with arguments gonum rejects
 // and calls the offload policy keeps on the CPU are forwarded to gonum's
 // Dormqr, and so, with C restored from the copy kept aside, is a call
-// whose reflectors, tau or C hold NaN or Inf (qrFinite).
+// whose reflectors, tau or C hold NaN or Inf (allFinite).
 func (impl *Implementation) Dormqr(side blas.Side, trans blas.Transpose, m, n, k int, a []float64, lda int, tau, c []float64, ldc int, work []float64, lwork int) {
 	valid := side == blas.Left && (trans == blas.NoTrans || trans == blas.Trans) &&
 		m > 0 && n > 0 && k > 0 && k <= m && lda >= k && ldc >= n &&
@@ -40,7 +40,7 @@ func (impl *Implementation) Dormqr(side blas.Side, trans blas.Transpose, m, n, k
 	// The reflectors and tau, which the device's path only reads, are read
 	// for NaN and Inf while the device works.
 	refl := make(chan bool, 1)
-	go func() { refl <- qrFinite(m, k, a, lda) && qrFinite(1, k, tau, k) }()
+	go func() { refl <- allFinite(m, k, a, lda) && allFinite(1, k, tau, k) }()
 	s := saveCheckedAsync(m, n, c, ldc)
 	defer s.free()
 	err := impl.ormqrDevice(trans, m, n, k, a, lda, tau, c, ldc, s, false)

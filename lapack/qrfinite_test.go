@@ -14,7 +14,7 @@ import (
 // one reflector, C finite: gonum's Dlarfb keeps finite the rows that the
 // reflector's column does not reach, where the device's products with V
 // and T whole, zeros included, would put NaN; Dormqr must give gonum's
-// answer (qrFinite).
+// answer (allFinite).
 func TestDormqrNonFiniteReflectors(t *testing.T) {
 	impl := newTestImpl(t, 8)
 	rnd := rand.New(rand.NewPCG(7, 8))

@@ -27,7 +27,7 @@ const (
 // factorised as 2^e·a, and whether the device may factorise it at all.
 // e is 0 when a's largest magnitude lies within [qrScaleLo, qrScaleHi] or
 // is 0, else the e that brings it to [1, 2). The device may not when a
-// holds NaN or Inf (see qrFinite), or when a nonzero column's largest
+// holds NaN or Inf (see allFinite), or when a nonzero column's largest
 // magnitude, scaled, is below qrColMin: its products with another such
 // column would underflow, and gonum's scaled reflectors would not.
 func qrScale(m, n int, a []float64, lda int) (e int, device bool) {
@@ -93,11 +93,11 @@ func scaleRows(m, n int, a []float64, lda, e int, c0 func(i int) int) {
 // at a time. Where an operand holds NaN or Inf, 0·Inf and 0·NaN then
 // spread NaN to elements that gonum's answers keep finite, so such calls
 // go to gonum's code: Dgeqrf through qrScale, Dorgqr and Dormqr through
-// qrFinite.
+// allFinite.
 
-// qrFinite reports whether the rows×cols matrix a (row stride lda) holds
+// allFinite reports whether the rows×cols matrix a (row stride lda) holds
 // only finite elements, reading it on several goroutines when it is large.
-func qrFinite(rows, cols int, a []float64, lda int) bool {
+func allFinite(rows, cols int, a []float64, lda int) bool {
 	if rows <= 0 || cols <= 0 {
 		return true
 	}

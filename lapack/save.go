@@ -35,7 +35,7 @@ func saveCheckedAsync(rows, cols int, a []float64, lda int) *saved {
 	go func() {
 		defer close(s.done)
 		packRows(s.data, cols, a, lda, rows, cols)
-		s.nonFinite = !qrFinite(rows, cols, s.data, cols)
+		s.nonFinite = !allFinite(rows, cols, s.data, cols)
 	}()
 	return s
 }

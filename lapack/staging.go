@@ -159,7 +159,7 @@ func (h *hostMatrix) keep() *saved {
 func (h *hostMatrix) keepChecked() *saved {
 	if h.st != nil {
 		h.checked = make(chan bool, 1)
-		go func() { h.checked <- qrFinite(h.rows, h.cols, h.a, h.lda) }()
+		go func() { h.checked <- allFinite(h.rows, h.cols, h.a, h.lda) }()
 		return nil
 	}
 	return saveCheckedAsync(h.rows, h.cols, h.a, h.lda)
