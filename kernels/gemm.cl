@@ -688,30 +688,38 @@ __kernel void gemm_cpu(const int m, const int n, const int k, const real alpha,
 #pragma unroll
     for (int u = 0; u < NV; u++) acc[r][u] = (VREAL)(ZERO);
   __global const real* bp = B + offB + j0;
-#if TRANSA
-  __global const real* ap = A + offA + i0;
-#else
-  __global const real* ap = A + offA + (size_t)i0 * lda;
-#endif
-  for (int p = 0; p < k; p++) {
-    VREAL b[NV];
-#pragma unroll
-    for (int u = 0; u < NV; u++) b[u] = VLOADC(0, bp + u * CPU_VEC);
-#pragma unroll
-    for (int r = 0; r < CPU_MB; r++) {
-#if TRANSA
-      const VREAL a = (VREAL)(ap[min(r, mr - 1)]);
-#else
-      const VREAL a = (VREAL)(ap[(size_t)min(r, mr - 1) * lda + p]);
-#endif
-#pragma unroll
-      for (int u = 0; u < NV; u++) acc[r][u] = fma(a, b[u], acc[r][u]);
-    }
-    bp += ldb;
-#if TRANSA
-    ap += lda;
-#endif
+  /* The k loop, with op(A)[i0+r][p] as AR. */
+#define CPU_NLOOP(AR, STEP)                                              \
+  for (int p = 0; p < k; p++) {                                          \
+    VREAL b[NV];                                                         \
+    _Pragma("unroll") for (int u = 0; u < NV; u++)                       \
+      b[u] = VLOADC(0, bp + u * CPU_VEC);                                \
+    _Pragma("unroll") for (int r = 0; r < CPU_MB; r++) {                 \
+      const VREAL a = (VREAL)(AR);                                       \
+      _Pragma("unroll") for (int u = 0; u < NV; u++)                     \
+        acc[r][u] = fma(a, b[u], acc[r][u]);                             \
+    }                                                                    \
+    bp += ldb;                                                           \
+    STEP;                                                                \
   }
+#if TRANSA
+  /* A whole block reads op(A)'s rows at fixed offsets from one pointer;
+   * the clamped offsets of the last block row took a pointer a row. */
+  __global const real* ap = A + offA + i0;
+  if (mr == CPU_MB) {
+    CPU_NLOOP(ap[r], ap += lda)
+  } else {
+    CPU_NLOOP(ap[min(r, mr - 1)], ap += lda)
+  }
+#else
+  /* One pointer a row, set before the loop: the row offsets computed
+   * inside it went through vector registers and scalar extracts. */
+  __global const real* ar[CPU_MB];
+#pragma unroll
+  for (int r = 0; r < CPU_MB; r++) ar[r] = A + offA + (size_t)(i0 + min(r, mr - 1)) * lda;
+  CPU_NLOOP(ar[r][p], (void)0)
+#endif
+#undef CPU_NLOOP
 #pragma unroll
   for (int r = 0; r < CPU_MB; r++) {
     __global real* cp = C + offC + (size_t)(i0 + r) * ldc + j0;

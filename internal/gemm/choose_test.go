@@ -627,8 +627,8 @@ func TestVectorWidthMatch(t *testing.T) {
 
 // TestCPUClassNN checks that a gemm_cpu entry of class NN or TN sets the
 // blocks of that transpose combination alone, over the N entry's for both,
-// wherever it stands in the list; and the AVX2 list's NN and TN blocks
-// (float TN keeps N's).
+// wherever it stands in the list; and the AVX2 list's NN, TN and TT
+// blocks, which keep their accumulators within AVX2's 16 registers.
 func TestCPUClassNN(t *testing.T) {
 	cpu := func(class string, vec, mb, nb int) Entry {
 		return Entry{Kernel: KernelCPU, Class: class, Defines: map[string]int{"CPU_VEC": vec, "CPU_MB": mb, "CPU_NB": nb}}
@@ -655,12 +655,13 @@ func TestCPUClassNN(t *testing.T) {
 	avx2 := profPoCL
 	avx2.Name, avx2.PreferredVectorFloat, avx2.PreferredVectorDouble = "pthread-haswell-AMD EPYC", 8, 4
 	for _, tc := range []struct {
-		prec   int
-		nn, tn [2]int // blocks: float TN keeps N's
-	}{{32, [2]int{4, 16}, [2]int{8, 32}}, {64, [2]int{6, 8}, [2]int{6, 8}}} {
+		prec       int
+		nn, tn, tt [2]int // blocks: twelve vector accumulators or fewer
+	}{{32, [2]int{6, 16}, [2]int{6, 16}, [2]int{16, 6}}, {64, [2]int{6, 8}, [2]int{6, 8}, [2]int{8, 6}}} {
 		cfg := Choose(Builtin(), avx2, tc.prec, 1000, 1000, 1000, TensorAuto)
-		if cfg.CPUBlock[0][0] != tc.nn || cfg.CPUBlock[1][0] != tc.tn {
-			t.Errorf("AVX2 prec %d: NN blocks %v and TN %v, want %v and %v", tc.prec, cfg.CPUBlock[0][0], cfg.CPUBlock[1][0], tc.nn, tc.tn)
+		if cfg.CPUBlock[0][0] != tc.nn || cfg.CPUBlock[1][0] != tc.tn || cfg.CPUBlock[1][1] != tc.tt {
+			t.Errorf("AVX2 prec %d: NN blocks %v, TN %v and TT %v, want %v, %v and %v", tc.prec,
+				cfg.CPUBlock[0][0], cfg.CPUBlock[1][0], cfg.CPUBlock[1][1], tc.nn, tc.tn, tc.tt)
 		}
 		checkGemmConfig(t, avx2.Name, avx2, tc.prec, cfg)
 	}
