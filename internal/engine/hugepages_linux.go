@@ -11,15 +11,22 @@ import (
 // base pages.
 const hugePage = 2 << 20
 
+// hugeBuffer's two steps, variables so that tests can make either fail.
+var (
+	takeHugeMem = hugeMem
+	overForeign = cl.CreateBufferOverForeign
+)
+
 // hugeBuffer creates a buffer of size bytes over hugeMem's memory, given
 // back when the driver deletes the buffer. It reports false where the
-// memory could not be taken or advised, or the driver refused it.
+// memory could not be taken or advised, or the driver refused it; the
+// memory is then given back at once.
 func hugeBuffer(ctx *cl.Context, size int) (*cl.Buffer, bool) {
-	mem, free, err := hugeMem(size)
+	mem, free, err := takeHugeMem(size)
 	if err != nil {
 		return nil, false
 	}
-	b, err := cl.CreateBufferOverForeign(ctx, cl.MemReadWrite, mem, free)
+	b, err := overForeign(ctx, cl.MemReadWrite, mem, free)
 	if err != nil {
 		free()
 		return nil, false

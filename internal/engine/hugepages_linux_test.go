@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -61,22 +62,7 @@ func TestCreateBufferHuge(t *testing.T) {
 		if got := cl.LiveObjects()["hostmem"] - base; got != want {
 			t.Errorf("%d bytes: %d buffers over host memory, want %d", size, got, want)
 		}
-		src := make([]float64, size/8)
-		for i := range src {
-			src[i] = float64(i) + 0.5
-		}
-		dst := make([]float64, len(src))
-		if _, err := cl.WriteBuffer(q, b, true, 0, src); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := cl.ReadBuffer(q, b, true, 0, dst); err != nil {
-			t.Fatal(err)
-		}
-		for i := range dst {
-			if dst[i] != src[i] {
-				t.Fatalf("%d bytes: element %d read back as %v, want %v", size, i, dst[i], src[i])
-			}
-		}
+		roundTrip(t, q, b, size)
 		if err := b.Release(); err != nil {
 			t.Fatal(err)
 		}
@@ -89,6 +75,72 @@ func TestCreateBufferHuge(t *testing.T) {
 				t.Fatalf("%d bytes: %d buffers over host memory after Release, want %d", size, cl.LiveObjects()["hostmem"], base)
 			}
 			time.Sleep(time.Millisecond)
+		}
+	}
+}
+
+// TestCreateBufferHugeFallback: where the memory cannot be taken or
+// advised, or the driver refuses a buffer over it, CreateBuffer gives an
+// ordinary buffer that holds what is written to it, and memory the driver
+// refused is given back at once. The device is taken as a CPU device
+// whatever it is, so that the path runs on GPUs too.
+func TestCreateBufferHugeFallback(t *testing.T) {
+	rt := platformtest.Runtime(t)
+	prof := rt.Device().Profile()
+	prof.Type = cl.DeviceTypeCPU
+	defer func() { takeHugeMem, overForeign = hugeMem, cl.CreateBufferOverForeign }()
+	refused := errors.New("refused")
+	for _, tc := range []struct {
+		name      string
+		memFails  bool
+		wantFreed int
+	}{{"mmap or madvise fails", true, 0}, {"the driver refuses", false, 1}} {
+		took, freed := 0, 0
+		takeHugeMem = func(size int) ([]byte, func(), error) {
+			took++
+			if tc.memFails {
+				return nil, nil, refused
+			}
+			mem, free, err := hugeMem(size)
+			return mem, func() { freed++; free() }, err
+		}
+		overForeign = func(*cl.Context, cl.MemFlags, []byte, func()) (*cl.Buffer, error) { return nil, refused }
+		base := cl.LiveObjects()["hostmem"]
+		b, err := CreateBuffer(rt.Context(), prof, hugeMin)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if took != 1 || freed != tc.wantFreed {
+			t.Errorf("%s: memory taken %d times and given back %d, want 1 and %d", tc.name, took, freed, tc.wantFreed)
+		}
+		if got := cl.LiveObjects()["hostmem"] - base; got != 0 {
+			t.Errorf("%s: %d buffers over host memory, want an ordinary one", tc.name, got)
+		}
+		roundTrip(t, rt.Queue(), b, hugeMin)
+		if err := b.Release(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// roundTrip writes size bytes of float64s to b and checks that they read
+// back unchanged.
+func roundTrip(t *testing.T, q *cl.Queue, b *cl.Buffer, size int) {
+	t.Helper()
+	src := make([]float64, size/8)
+	for i := range src {
+		src[i] = float64(i) + 0.5
+	}
+	dst := make([]float64, len(src))
+	if _, err := cl.WriteBuffer(q, b, true, 0, src); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cl.ReadBuffer(q, b, true, 0, dst); err != nil {
+		t.Fatal(err)
+	}
+	for i := range dst {
+		if dst[i] != src[i] {
+			t.Fatalf("%d bytes: element %d read back as %v, want %v", size, i, dst[i], src[i])
 		}
 	}
 }
