@@ -5,13 +5,16 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/lapack"
 	"gonum.org/v1/gonum/lapack/gonum"
+
+	"github.com/gocompute/opencl/internal/hostlu"
 )
 
-// panelBase is the panel width at or below which getrfPanel calls gonum's
-// unblocked Dgetf2. On a panel buffer that narrow, Dgetf2's rank-one
-// updates run along whole short rows, and they beat the recursion's small
-// Dtrsm and Dgemm calls even on panels 4096 tall (BENCHMARKS.md, "LU's
-// row interchanges and triangular solves by runs of columns").
+// panelBase is the panel width at or below which getrfPanel calls
+// hostlu.Getf2 (gonum's unblocked Dgetf2, its updates by strips of eight
+// columns). On a panel buffer that narrow, Dgetf2's rank-one updates run
+// along whole short rows, and they beat the recursion's small Dtrsm and
+// Dgemm calls even on panels 4096 tall (BENCHMARKS.md, "LU's row
+// interchanges and triangular solves by runs of columns").
 const panelBase = 64
 
 // getrfPanel is the LU factorization with partial pivoting of the m×n
@@ -23,7 +26,7 @@ const panelBase = 64
 func getrfPanel(m, n int, a []float64, lda int, ipiv []int) bool {
 	g := gonum.Implementation{}
 	if n <= panelBase {
-		return g.Dgetf2(m, n, a, lda, ipiv)
+		return hostlu.Getf2(m, n, a, lda, ipiv)
 	}
 	bi := blas64.Implementation()
 	n1 := n / 2

@@ -26,6 +26,7 @@ var layers = map[string]int{
 	"kernels":           0, // the embedded OpenCL C and its build rules
 	"internal/settings": 0, // the GOCL_* table
 	"internal/par":      0, // parallel loops for host copies
+	"internal/hostlu":   0, // LU's panels on the host's CPU
 	"internal/multi":    0, // the multi-device tile scheduler (pure)
 	"internal/fuzzrand": 0, // the fuzz targets' byte source (tests)
 
