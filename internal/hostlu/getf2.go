@@ -153,7 +153,7 @@ func stripPass(m int, a []float64, lda, j0, j int, scale bool, r float64, update
 		if update {
 			al := -l
 			for c := jj + 1; c < strip; c++ {
-				row[c] += al * u[c]
+				row[c] += float64(al * u[c])
 			}
 		}
 		if jj+1 < strip {
@@ -189,11 +189,13 @@ func pivotRow(m int, a []float64, lda, j int) int {
 	return jp
 }
 
-// axpyNeg is y −= l·x, as gonum's Dger takes it: (−l)·x[k] + y[k].
+// axpyNeg is y −= l·x, as gonum's Dger takes it: (−l)·x[k] + y[k], the
+// product rounded before the sum (the Go paths below round it the same way,
+// so that without FMA the panel is gonum's bit for bit).
 func axpyNeg(l float64, x, y []float64) {
 	al := -l
 	for k, v := range x {
-		y[k] += al * v
+		y[k] += float64(al * v) // the conversion rounds the product: no fused multiply-add
 	}
 }
 
@@ -221,7 +223,7 @@ func update8(rows, cols int, c []float64, ldc int, l []float64, ldl int, u []flo
 				if haveFMA {
 					s = math.FMA(-lp, u[p*ldu+j], s)
 				} else {
-					s += -lp * u[p*ldu+j]
+					s += float64(-lp * u[p*ldu+j])
 				}
 			}
 			ci[j] = s

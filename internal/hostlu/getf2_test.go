@@ -142,7 +142,7 @@ func TestUpdate8(t *testing.T) {
 					if haveFMA {
 						v = math.FMA(-l[i*ldl+p], u[p*ldu+j], v)
 					} else {
-						v += -l[i*ldl+p] * u[p*ldu+j]
+						v += float64(-l[i*ldl+p] * u[p*ldu+j])
 					}
 				}
 				want[i*ldc+j] = v
