@@ -21,7 +21,10 @@ func Choose(db *DB, p Device, prec, m, n, k int, mode Tensor) Config {
 
 // Base returns a configuration with every field of every kernel set to
 // gemm.cl's and gemm_mma.cl's documented defaults for precision prec, the
-// gemm_cpu vector width cpuVec, and no kernel chosen.
+// gemm_cpu vector width cpuVec, and no kernel chosen. gemm_cpu's blocks
+// are six rows (TT: columns) of two vectors: twelve accumulators, within
+// the 16 vector registers of AVX2 and SSE (BENCHMARKS.md, "gemm_cpu's
+// loop in registers").
 func Base(prec, cpuVec int) Config {
 	vw, kwg := 4, 16
 	if prec == 64 {
@@ -34,9 +37,9 @@ func Base(prec, cpuVec int) Config {
 		DM:           4, DN: 4, DMDIMC: 16, DNDIMC: 16,
 		CPUVec: cpuVec, CPULocal: 8,
 	}
-	cfg.CPUBlock[0][0] = [2]int{8, 2 * cpuVec}
-	cfg.CPUBlock[1][0] = [2]int{8, 2 * cpuVec}
-	cfg.CPUBlock[1][1] = [2]int{2 * cpuVec, 8}
+	cfg.CPUBlock[0][0] = [2]int{6, 2 * cpuVec}
+	cfg.CPUBlock[1][0] = [2]int{6, 2 * cpuVec}
+	cfg.CPUBlock[1][1] = [2]int{2 * cpuVec, 6}
 	cfg.CPUBlock[0][1] = [2]int{4, 4}
 	return cfg
 }

@@ -121,11 +121,13 @@ func TestTuningUnknownDevices(t *testing.T) {
 		}
 	}
 	// CPU_VEC follows the device's vector width.
-	if cfg := Choose(Builtin(), cpu, 32, 64, 64, 64, TensorAuto); cfg.CPUVec != 8 || cfg.CPUBlock[0][0] != [2]int{8, 16} {
-		t.Errorf("unknown CPU float: vec %d blocks %v, want 8 and 8×16", cfg.CPUVec, cfg.CPUBlock)
+	// Its blocks keep twelve vectors of accumulators (six rows, or
+	// columns for TT, of two vectors).
+	if cfg := Choose(Builtin(), cpu, 32, 64, 64, 64, TensorAuto); cfg.CPUVec != 8 || cfg.CPUBlock[0][0] != [2]int{6, 16} {
+		t.Errorf("unknown CPU float: vec %d blocks %v, want 8 and 6×16", cfg.CPUVec, cfg.CPUBlock)
 	}
-	if cfg := Choose(Builtin(), cpu, 64, 64, 64, 64, TensorAuto); cfg.CPUVec != 4 || cfg.CPUBlock[1][1] != [2]int{8, 8} {
-		t.Errorf("unknown CPU double: vec %d blocks %v, want 4 and 8×8 (TT)", cfg.CPUVec, cfg.CPUBlock)
+	if cfg := Choose(Builtin(), cpu, 64, 64, 64, 64, TensorAuto); cfg.CPUVec != 4 || cfg.CPUBlock[1][1] != [2]int{8, 6} {
+		t.Errorf("unknown CPU double: vec %d blocks %v, want 4 and 8×6 (TT)", cfg.CPUVec, cfg.CPUBlock)
 	}
 }
 
