@@ -16,8 +16,8 @@ const strip = 8
 // Getf2 scales by its reciprocal.
 const dlamchS = 0x1p-1022
 
-// Getf2 is gonum's Dgetf2 for the m×n matrix a (row stride lda, m ≥ n
-// ≥ 0 or m < n; arguments already checked): the LU factorization with
+// Getf2 is gonum's Dgetf2 for the m×n matrix a (row stride lda; the
+// caller has checked the arguments as gonum does): the LU factorization with
 // partial pivoting by columns, L and U in a, ipiv[j] the row interchanged
 // with row j (len(ipiv) == min(m, n)), false when a pivot is exactly zero.
 // Its pivots are gonum's rule (the first element of largest magnitude),
