@@ -6,6 +6,8 @@ package hostlu
 
 import (
 	"math"
+
+	"gonum.org/v1/gonum/blas/gonum"
 )
 
 // strip is the width of the column strips Getf2 factorises with rank-one
@@ -178,15 +180,9 @@ var lanes = func() (t [strip][2][strip]uint64) {
 }()
 
 // pivotRow is the first row of largest magnitude in column j of a, from
-// row j on (gonum's Idamax).
+// row j on: gonum's Idamax, as gonum's Dgetf2 takes it.
 func pivotRow(m int, a []float64, lda, j int) int {
-	jp, big := j, math.Abs(a[j*lda+j])
-	for i := j + 1; i < m; i++ {
-		if v := math.Abs(a[i*lda+j]); v > big {
-			jp, big = i, v
-		}
-	}
-	return jp
+	return j + gonum.Implementation{}.Idamax(m-j, a[j*lda+j:], lda)
 }
 
 // axpyNeg is y −= l·x, as gonum's Dger takes it: (−l)·x[k] + y[k], the
