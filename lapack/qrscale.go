@@ -97,6 +97,7 @@ func scaleRows(m, n int, a []float64, lda, e int, c0 func(i int) int) {
 
 // allFinite reports whether the rows×cols matrix a (row stride lda) holds
 // only finite elements, reading it on several goroutines when it is large.
+// LU and Cholesky read their matrices with it too (hostMatrix.keepChecked).
 func allFinite(rows, cols int, a []float64, lda int) bool {
 	if rows <= 0 || cols <= 0 {
 		return true
