@@ -13,21 +13,40 @@ import (
 // TestGemmCPUBlocks runs gemm_cpu through the launcher where the launcher
 // reshapes the call: leading dimensions a multiple of 1 KiB (the operands
 // its work-items walk down are copied into rows a cache line apart from
-// that), an inner dimension past 512 (launches of 512 steps, the later
-// ones adding to C) and more rows of C than one launch takes, with rows
-// of C past the last whole block of CPU_MB, in every transpose combination
-// and both precisions, against gonum. The subtest small has only the
-// copies (scripts/oclgrind.sh runs it); -test.short skips large.
+// that), transposed operands copied untransposed (edges of the copy's
+// 8×8 blocks included), an inner dimension past 512 (launches of 512
+// steps, the later ones adding to C) and more rows of C than one launch
+// takes, with rows of C past the last whole block of CPU_MB, in every
+// transpose combination and both precisions, against gonum. The subtest
+// small has only the copies, the transposed ones whatever the GEMM's size
+// (scripts/oclgrind.sh runs it); -test.short skips large, whose first
+// shape is too small to have its operands transposed and whose last is
+// large enough.
 func TestGemmCPUBlocks(t *testing.T) {
 	e := testEngine(t)
 	for _, c := range []struct {
 		name   string
 		shapes [][3]int
-	}{{"small", [][3]int{{37, 40, 64}}}, {"large", [][3]int{{600, 24, 1100}, {1100, 20, 530}}}} {
+	}{
+		{"small", [][3]int{{37, 40, 64}, {70, 67, 45}}},
+		{"large", [][3]int{{600, 24, 1100}, {1100, 20, 530}, {300, 100, 1100}}},
+	} {
 		t.Run(c.name, func(t *testing.T) {
 			if c.name == "large" && testing.Short() {
 				t.Skip("-test.short")
 			}
+			if c.name == "small" {
+				e.CPUTransposeWork = 1
+				defer func() { e.CPUTransposeWork = 0 }()
+			}
+			before := e.CPUTransposed.Load()
+			defer func() {
+				// Each precision's TN and NT transpose one operand, TT
+				// two: four copies a precision for the last shape.
+				if got := e.CPUTransposed.Load() - before; !t.Failed() && got < 4 {
+					t.Errorf("%d operands copied untransposed, want at least 4", got)
+				}
+			}()
 			t.Run("float64", func(t *testing.T) {
 				if !e.Prof.FP64 {
 					t.Skip("the device has no fp64")

@@ -53,6 +53,45 @@ __kernel void l3_copy(const int m, const int n,
   B[(long)i * ldb + j] = A[offA + (long)i * lda + j];
 }
 
+/* B = Aᵀ: the n×m matrix B (at offset 0, leading dimension ldb) from the
+ * m×n matrix A at offA: gemm_cpu's transposed operand re-laid untransposed
+ * (GemmLauncher.transposed). A work-item takes an 8×8 block: inside both
+ * matrices, A's eight rows loaded whole and B's eight written whole (the
+ * transpose in registers), at their edges element by element. */
+#define L3_TCOL(r, c) ((real8)(r[0].s##c, r[1].s##c, r[2].s##c, r[3].s##c, \
+                                r[4].s##c, r[5].s##c, r[6].s##c, r[7].s##c))
+__kernel void l3_transpose(const int m, const int n,
+                           __global const real* A, const int offA, const int lda,
+                           __global real* B, const int ldb)
+{
+  const int j0 = get_global_id(0) * 8;
+  const int i0 = get_global_id(1) * 8;
+  if (i0 >= m || j0 >= n) return;
+  __global const real* a = A + offA + (long)i0 * lda + j0;
+  __global real* b = B + (long)j0 * ldb + i0;
+  if (i0 + 8 <= m && j0 + 8 <= n) {
+    real8 r[8];
+    for (int q = 0; q < 8; q++) {
+      r[q] = vload8(0, a + q * (long)lda);
+    }
+    vstore8(L3_TCOL(r, 0), 0, b + 0 * (long)ldb);
+    vstore8(L3_TCOL(r, 1), 0, b + 1 * (long)ldb);
+    vstore8(L3_TCOL(r, 2), 0, b + 2 * (long)ldb);
+    vstore8(L3_TCOL(r, 3), 0, b + 3 * (long)ldb);
+    vstore8(L3_TCOL(r, 4), 0, b + 4 * (long)ldb);
+    vstore8(L3_TCOL(r, 5), 0, b + 5 * (long)ldb);
+    vstore8(L3_TCOL(r, 6), 0, b + 6 * (long)ldb);
+    vstore8(L3_TCOL(r, 7), 0, b + 7 * (long)ldb);
+    return;
+  }
+  const int mi = min(8, m - i0), nj = min(8, n - j0);
+  for (int q = 0; q < nj; q++) {
+    for (int p = 0; p < mi; p++) {
+      b[q * (long)ldb + p] = a[p * (long)lda + q];
+    }
+  }
+}
+
 /* The epilogue of every element kernel: C = alpha·s + beta·C. */
 static inline void l3_store(__global real* c, const real alpha, const real s, const real beta)
 {

@@ -155,13 +155,15 @@ NOT_ON_OCLGRIND=(
 	# ("corrupted size vs. prev_size", exit 134, 2026-12-03), and without
 	# them it runs clean.
 	zher_rows
-	# The copy of gemm_cpu's operands off page-multiple pitches
-	# (GemmLauncher.padded): the pass 'gemmcpu' below runs it
-	# (TestGemmCPUBlocks' small shape), out-of-bounds and race checked,
-	# without instruction counts: with them Oclgrind 21.10 crashed in
-	# that test ("munmap_chunk(): invalid pointer", a segmentation fault,
+	# The copies of gemm_cpu's operands off page-multiple pitches
+	# (GemmLauncher.padded) and untransposed (GemmLauncher.transposed):
+	# the pass 'gemmcpu' below runs them (TestGemmCPUBlocks' small
+	# shapes), out-of-bounds and race checked, without instruction
+	# counts: with them Oclgrind 21.10 crashed in that test
+	# ("munmap_chunk(): invalid pointer", a segmentation fault,
 	# 2026-12-06), and without them it runs clean.
 	l3_copy
+	l3_transpose
 )
 
 work=$(mktemp -d)
@@ -233,7 +235,7 @@ other_line() {
 	run_pass zher '^TestZherRows$' OCLGRIND_INST_COUNTS=0 GOCL_TEST_DEVICE_COMPLETE=0
 	grep -q -- '^--- PASS: TestZherRows' "$work/zher.out" || fail "zher: TestZherRows did not pass"
 
-	# l3_copy (see NOT_ON_OCLGRIND): TestGemmCPUBlocks' small shape,
+	# l3_copy and l3_transpose (see NOT_ON_OCLGRIND): TestGemmCPUBlocks' small shapes,
 	# which must pass; it calls the engine, not a BLAS routine, so the
 	# device-complete guard has nothing to count.
 	run_pass gemmcpu '^TestGemmCPUBlocks$/^small$' OCLGRIND_INST_COUNTS=0 OCLGRIND_DATA_RACES=1 GOCL_TEST_DEVICE_COMPLETE=0

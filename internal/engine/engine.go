@@ -112,6 +112,11 @@ type Engine struct {
 	L2HostRows   atomic.Int64 // rows of those the host computed (L2Share; tests)
 	L3Block      int
 	L3ViaGemm    atomic.Int64 // calls that took the GEMM route (tests)
+	// CPUTransposeWork, when positive (tests), replaces cpuTransposeWork:
+	// the least m·n·k of a GEMM on gemm_cpu whose transposed operands are
+	// copied untransposed (GemmLauncher.launch).
+	CPUTransposeWork int
+	CPUTransposed    atomic.Int64 // operands so copied (tests)
 	// ZMethod is complex GEMM's method (GOCL_COMPLEX_GEMM; tests and
 	// measurements set it too): ZAuto lets Engine.zMethod choose.
 	ZMethod ZMethod

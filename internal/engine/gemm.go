@@ -168,6 +168,19 @@ func (g *GemmLauncher[T]) launch(cfg gemm.Config, tA, tB bool, m, n, k int, alph
 		return
 	}
 	if cfg.Kernel == gemm.KernelCPU {
+		// gemm_cpu reads a transposed operand a row of the stored
+		// matrix per step of k, each a stream of its own, and its NN
+		// class reads both operands along their rows: a transposed copy
+		// takes one pass over the operand, the GEMM one for every block
+		// of the other side.
+		if tA && g.cpuTransposes(m, n, k, n) {
+			a, offA, lda = g.transposed(a, offA, lda, k, m)
+			tA = false
+		}
+		if tB && g.cpuTransposes(m, n, k, m) {
+			b, offB, ldb = g.transposed(b, offB, ldb, n, k)
+			tB = false
+		}
 		if !tB && m >= cpuPadMinRows {
 			// gemm_cpu's N class walks down op(B) (and Aᵀ) a row per step.
 			if pageAliased[T](ldb) {
@@ -250,6 +263,26 @@ func (g *GemmLauncher[T]) cpuBlocks(cfg gemm.Config, rows, kc int, tA, tB bool, 
 	}
 }
 
+// cpuTransposes reports whether launch copies a transposed operand of an
+// m×n×k GEMM on gemm_cpu untransposed, side being C's other dimension
+// (n for A, m for B): the GEMM reads the operand once for every block of
+// side, the copy once, and the copy is a launch of its own.
+func (g *GemmLauncher[T]) cpuTransposes(m, n, k, side int) bool {
+	work := int64(cpuTransposeWork)
+	if w := g.c.E.CPUTransposeWork; w > 0 {
+		work = int64(w)
+	}
+	return side >= cpuTransposeSide && int64(m)*int64(n)*int64(k) >= work
+}
+
+// cpuTransposeSide and cpuTransposeWork bound the GEMMs whose transposed
+// operands gemm_cpu takes as copies (BENCHMARKS.md, "gemm_cpu's
+// transposed operands copied").
+const (
+	cpuTransposeSide = 64
+	cpuTransposeWork = 1 << 24
+)
+
 // cpuPadMinRows is the fewest rows of C for which gemm_cpu's operand is
 // re-laid (padded): the copy is one pass over it, the GEMM one pass for
 // every CPU_MB rows of C.
@@ -271,16 +304,38 @@ func pageAliased[T Real](ld int) bool {
 // lines apart, and returns that buffer, offset and leading dimension.
 func (g *GemmLauncher[T]) padded(b *cl.Buffer, off, ld, rows, cols int) (*cl.Buffer, int, int) {
 	c := g.c
-	line := 64 / ElemSize[T]()
-	pld := L3CeilDiv(cols, line) * line
-	if (pld/line)%2 == 0 {
-		pld += line
-	}
+	pld := oddLinePitch[T](cols)
 	w := Alloc[T](c, rows*pld)
 	kern := g.kernel("level3.cl", "l3_copy")
 	global, local := l3Work(rows, cols)
 	c.Run(kern, global, local, l3Int(c, rows), l3Int(c, cols), b, l3Int(c, off), l3Int(c, ld), w, l3Int(c, pld))
 	return w, 0, pld
+}
+
+// transposed enqueues the transpose of the rows×cols matrix at off
+// (leading dimension ld) of b into a buffer of the call, cols×rows with
+// its rows an odd number of cache lines apart, and returns that buffer,
+// offset and leading dimension.
+func (g *GemmLauncher[T]) transposed(b *cl.Buffer, off, ld, rows, cols int) (*cl.Buffer, int, int) {
+	c := g.c
+	pld := oddLinePitch[T](rows)
+	w := Alloc[T](c, cols*pld)
+	c.E.CPUTransposed.Add(1)
+	kern := g.kernel("level3.cl", "l3_transpose")
+	global, local := l3Work(L3CeilDiv(rows, 8), L3CeilDiv(cols, 8))
+	c.Run(kern, global, local, l3Int(c, rows), l3Int(c, cols), b, l3Int(c, off), l3Int(c, ld), w, l3Int(c, pld))
+	return w, 0, pld
+}
+
+// oddLinePitch is the leading dimension, in elements of T, of a copy of
+// rows cols long: whole cache lines, an odd number of them.
+func oddLinePitch[T Real](cols int) int {
+	line := 64 / ElemSize[T]()
+	pld := L3CeilDiv(cols, line) * line
+	if (pld/line)%2 == 0 {
+		pld += line
+	}
+	return pld
 }
 
 // Triangle selectors of the level-3 kernels' uplo arguments.
