@@ -180,6 +180,8 @@ func parseOrders(tb testing.TB, name, s string) []int {
 type factorizer interface {
 	Dpotrf(blas.Uplo, int, []float64, int) bool
 	Dgetrf(int, int, []float64, int, []int) bool
+	Dgeqrf(m, n int, a []float64, lda int, tau, work []float64, lwork int)
+	Dorgqr(m, n, k int, a []float64, lda int, tau, work []float64, lwork int)
 }
 
 // runFactor times f on a fresh copy of orig per iteration (the copy is not

@@ -3,6 +3,7 @@ package cllapack
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -10,7 +11,8 @@ import (
 	"gonum.org/v1/gonum/lapack/gonum"
 )
 
-// BenchmarkVsGonum times the device's Dpotrf and Dgetrf against gonum's on
+// BenchmarkVsGonum times the device's Dpotrf, Dgetrf, Dgeqrf and Dorgqr
+// (Q of a square QR) against gonum's on
 // the same matrix from a Go slice, alternating the two within every
 // iteration so that both see the same load (the machine may be shared).
 // It reports each one's mean time per call, x-gonum (gonum's mean over
@@ -26,6 +28,15 @@ func BenchmarkVsGonum(b *testing.B) {
 			gen[k] = rnd.NormFloat64()
 		}
 		ipiv := make([]int, n)
+		tau := make([]float64, n)
+		work := make([]float64, 1)
+		gonum.Implementation{}.Dgeqrf(n, n, gen, n, tau, work, -1)
+		lwork := int(work[0])
+		gonum.Implementation{}.Dorgqr(n, n, n, gen, n, tau, work, -1)
+		work = make([]float64, max(lwork, int(work[0])))
+		// The factored matrix Dorgqr forms Q from, and its tau.
+		qr, qtau := slices.Clone(gen), make([]float64, n)
+		gonum.Implementation{}.Dgeqrf(n, n, qr, n, qtau, work, len(work))
 		for _, c := range []struct {
 			name string
 			orig []float64
@@ -33,6 +44,8 @@ func BenchmarkVsGonum(b *testing.B) {
 		}{
 			{"Dpotrf", spd, func(f factorizer, a []float64) bool { return f.Dpotrf(blas.Upper, n, a, n) }},
 			{"Dgetrf", gen, func(f factorizer, a []float64) bool { return f.Dgetrf(n, n, a, n, ipiv) }},
+			{"Dgeqrf", gen, func(f factorizer, a []float64) bool { f.Dgeqrf(n, n, a, n, tau, work, len(work)); return true }},
+			{"Dorgqr", qr, func(f factorizer, a []float64) bool { f.Dorgqr(n, n, n, a, n, qtau, work, len(work)); return true }},
 		} {
 			b.Run(fmt.Sprintf("%s/n=%d", c.name, n), func(b *testing.B) {
 				a := make([]float64, n*n)
