@@ -173,11 +173,11 @@ func (g *GemmLauncher[T]) launch(cfg gemm.Config, tA, tB bool, m, n, k int, alph
 		// class reads both operands along their rows: a transposed copy
 		// takes one pass over the operand, the GEMM one for every block
 		// of the other side.
-		if tA && g.cpuTransposes(m, n, k, n) {
+		if tA && n >= cpuTransposeCols && g.cpuTransposes(m, n, k) {
 			a, offA, lda = g.transposed(a, offA, lda, k, m)
 			tA = false
 		}
-		if tB && g.cpuTransposes(m, n, k, m) {
+		if tB && m >= cpuTransposeRows && g.cpuTransposes(m, n, k) {
 			b, offB, ldb = g.transposed(b, offB, ldb, n, k)
 			tB = false
 		}
@@ -263,23 +263,25 @@ func (g *GemmLauncher[T]) cpuBlocks(cfg gemm.Config, rows, kc int, tA, tB bool, 
 	}
 }
 
-// cpuTransposes reports whether launch copies a transposed operand of an
-// m×n×k GEMM on gemm_cpu untransposed, side being C's other dimension
-// (n for A, m for B): the GEMM reads the operand once for every block of
-// side, the copy once, and the copy is a launch of its own.
-func (g *GemmLauncher[T]) cpuTransposes(m, n, k, side int) bool {
+// cpuTransposes reports whether an m×n×k GEMM on gemm_cpu is large
+// enough for launch to copy its transposed operands untransposed, where
+// C's other side is long enough too (cpuTransposeCols for A,
+// cpuTransposeRows for B): the GEMM reads an operand once for every block
+// of that side, the copy once, and the copy is a launch of its own.
+func (g *GemmLauncher[T]) cpuTransposes(m, n, k int) bool {
 	work := int64(cpuTransposeWork)
 	if w := g.c.E.CPUTransposeWork; w > 0 {
 		work = int64(w)
 	}
-	return side >= cpuTransposeSide && int64(m)*int64(n)*int64(k) >= work
+	return int64(m)*int64(n)*int64(k) >= work
 }
 
-// cpuTransposeSide and cpuTransposeWork bound the GEMMs whose transposed
-// operands gemm_cpu takes as copies (BENCHMARKS.md, "gemm_cpu's
-// transposed operands copied").
+// cpuTransposeCols, cpuTransposeRows and cpuTransposeWork bound the GEMMs
+// whose transposed operands gemm_cpu takes as copies (BENCHMARKS.md,
+// "gemm_cpu's transposed operands copied").
 const (
-	cpuTransposeSide = 64
+	cpuTransposeCols = 64
+	cpuTransposeRows = 128
 	cpuTransposeWork = 1 << 24
 )
 
