@@ -169,6 +169,14 @@ func zgemmVariants(e *eng.Engine, prec, n int) ([]string, map[string]zVariant) {
 				if fits(s3) {
 					add("small-s3-wk2", zVariant{method: eng.Z4M, cfg: s3, forced: true})
 					add("small-s3-wk2-expand", zVariant{method: eng.Z4M, cfg: s3, forced: true, expand: true})
+					if prec == 32 {
+						add("small-s3-wk2-3m", zVariant{method: eng.Z4M, cfg: s3, forced: true, expand: true, z3m: true})
+					}
+				}
+				w3 := wide
+				w3.Stages, w3.WarpsK = 3, 2
+				if prec == 32 && fits(w3) {
+					add("w64x32-s3-wk2-3m", zVariant{method: eng.Z4M, cfg: w3, forced: true, expand: true, z3m: true})
 				}
 			}
 		}
