@@ -34,7 +34,9 @@ import (
 // across work-group dimension 2 (Config.SplitZ, one launch and a sum);
 // "small-wkG", "w64x32-wkG" (64×32 warps) and "mma-wkG": tiles with G K
 // groups of warps (Config.WarpsK), "-expand" with B expanded in the
-// kernel, and "small-s3…" the small tile with three stages. By
+// kernel, "-3m" (float) with B expanded and the 3M method's three
+// products formed in that kernel (gemm_mma's Z3M), and "small-s3…" and
+// "w64x32-s3…" those tiles with three stages. By
 // the 3M method (three real GEMMs of m×n×k): "3m-seq" (one after another,
 // each the choice for m×n×k), "3m-batch" (one batched launch, the choice
 // for 3m×n×k: what the library does), "3m-batch-small" (batched on the small
