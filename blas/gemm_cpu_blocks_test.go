@@ -3,7 +3,12 @@ package clblas
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
+	"sync/atomic"
 	"testing"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
 
 	"github.com/gocompute/opencl/internal/gemm"
 
@@ -83,6 +88,47 @@ func gemmCPUBlocksCase[T eng.Real](t *testing.T, e *eng.Engine, shapes [][3]int,
 					offA: 1 + rnd.IntN(5), offB: 1 + rnd.IntN(5), offC: 1 + rnd.IntN(5)}
 				checkGemmLaunch[T](t, e, fmt.Sprintf("gemm_cpu %dx%dx%d", m, n, k), cfg, g, rnd, tol)
 			}
+		}
+	}
+}
+
+// TestGemmCPUTransposeFault fails the launch of a transposed operand's
+// copy (GemmLauncher.transposed) in a drop-in Dgemm with both operands
+// transposed, on a CPU device: the call must finish on gonum's code with
+// gonum's answer, never leave the copy's scratch to the GEMM.
+func TestGemmCPUTransposeFault(t *testing.T) {
+	impl, e := privateImpl(t, &recorder{})
+	if !e.Prof.IsCPU() {
+		t.Skip("the copies are gemm_cpu's, which CPU devices take")
+	}
+	const m, n, k = 300, 100, 1100
+	rnd := rand.New(rand.NewPCG(21, 22))
+	av, bv, c := make([]float64, k*m), make([]float64, n*k), make([]float64, m*n)
+	for _, s := range [][]float64{av, bv, c} {
+		for i := range s {
+			s[i] = rnd.Float64()*2 - 1
+		}
+	}
+	want := slices.Clone(c)
+	gonum.Implementation{}.Dgemm(blas.Trans, blas.Trans, m, n, k, 1.5, av, m, bv, k, 0.5, want, n)
+	var fired atomic.Bool
+	before := e.CPUTransposed.Load()
+	fail := func(site string) error {
+		// The copy counts itself just before its launch.
+		if site == "enqueue" && e.CPUTransposed.Load() > before && fired.CompareAndSwap(false, true) {
+			return fmt.Errorf("%s: %w", site, errInjected)
+		}
+		return nil
+	}
+	e.Fault.Store(&fail)
+	defer e.Fault.Store(nil)
+	impl.Dgemm(blas.Trans, blas.Trans, m, n, k, 1.5, av, m, bv, k, 0.5, c, n)
+	if !fired.Load() {
+		t.Fatal("no transposed copy was launched")
+	}
+	for i := range c {
+		if c[i] != want[i] {
+			t.Fatalf("element %d = %v after the failed copy, want gonum's %v", i, c[i], want[i])
 		}
 	}
 }
