@@ -249,9 +249,8 @@ func TestZtriSolveCPU(t *testing.T) {
 
 // TestZtriSolveFlowDefault checks which complex solves a CPU device whose
 // level 1 shape sets OneLaunchL2 (PoCL's) spreads over its cores by
-// default (cpuSolveFlowGroups): dense and packed triangles with A, and
-// complex128's dense ones with Aᴴ; not complex64's with Aᴴ, packed ones
-// with Aᴴ, or bands.
+// default (cpuSolveFlowGroups): dense and packed triangles with A and
+// with Aᴴ, in both precisions; not bands.
 func TestZtriSolveFlowDefault(t *testing.T) {
 	impl, e := privateImpl(t, nil)
 	if !eng.L2OnCPU(&eng.Call{E: e}) || !e.L1Shape(32).OneLaunchL2 {
@@ -281,10 +280,11 @@ func TestZtriSolveFlowDefault(t *testing.T) {
 		{"Ztrsv", blas.NoTrans, func(tA blas.Transpose, x []complex128) { z.Ztrsv(blas.Lower, tA, blas.NonUnit, n, a, n, x, 1) }, true},
 		{"Ztrsv", blas.ConjTrans, func(tA blas.Transpose, x []complex128) { z.Ztrsv(blas.Lower, tA, blas.NonUnit, n, a, n, x, 1) }, true},
 		{"Ztpsv", blas.NoTrans, func(tA blas.Transpose, x []complex128) { z.Ztpsv(blas.Lower, tA, blas.NonUnit, n, a, x, 1) }, true},
-		{"Ztpsv", blas.ConjTrans, func(tA blas.Transpose, x []complex128) { z.Ztpsv(blas.Lower, tA, blas.NonUnit, n, a, x, 1) }, false},
+		{"Ztpsv", blas.ConjTrans, func(tA blas.Transpose, x []complex128) { z.Ztpsv(blas.Lower, tA, blas.NonUnit, n, a, x, 1) }, true},
 		{"Ztbsv", blas.NoTrans, func(tA blas.Transpose, x []complex128) { z.Ztbsv(blas.Lower, tA, blas.NonUnit, n, k, a, k+1, x, 1) }, false},
 		{"Ctrsv", blas.NoTrans, func(tA blas.Transpose, x []complex128) { c.Ztrsv(blas.Lower, tA, blas.NonUnit, n, a, n, x, 1) }, true},
-		{"Ctrsv", blas.ConjTrans, func(tA blas.Transpose, x []complex128) { c.Ztrsv(blas.Lower, tA, blas.NonUnit, n, a, n, x, 1) }, false},
+		{"Ctrsv", blas.ConjTrans, func(tA blas.Transpose, x []complex128) { c.Ztrsv(blas.Lower, tA, blas.NonUnit, n, a, n, x, 1) }, true},
+		{"Ctpsv", blas.ConjTrans, func(tA blas.Transpose, x []complex128) { c.Ztpsv(blas.Lower, tA, blas.NonUnit, n, a, x, 1) }, true},
 	} {
 		if s.routine[0] == 'Z' && (!e.Prof.FP64 || !e.L1Shape(64).OneLaunchL2) {
 			continue
@@ -297,6 +297,57 @@ func TestZtriSolveFlowDefault(t *testing.T) {
 		}
 		if got := e.L2FlowSolves.Load() > flows; got != s.flow {
 			t.Errorf("%s: the flow ran: %v, want %v", name, got, s.flow)
+		}
+	}
+}
+
+// TestTriSolveFlowDefault is TestZtriSolveFlowDefault's check for the real
+// solves: dense and packed triangles with A and with Aᵀ take the flow by
+// default in both precisions; bands do not.
+func TestTriSolveFlowDefault(t *testing.T) {
+	impl, e := privateImpl(t, nil)
+	if !eng.L2OnCPU(&eng.Call{E: e}) || !e.L1Shape(32).OneLaunchL2 {
+		t.Skipf("%s takes the flow by default on no solve", e.Prof.Name)
+	}
+	const n, k = 130, 5
+	r := rand.New(rand.NewPCG(3, 6))
+	a := make([]float64, n*n)
+	for i := range a {
+		a[i] = r.Float64() / n
+	}
+	for i := range n {
+		a[i*n+i] = 2
+	}
+	a32 := make([]float32, len(a))
+	for i, v := range a {
+		a32[i] = float32(v)
+	}
+	for _, s := range []struct {
+		routine string // as Engine.Launched counts it
+		solve   func(x []float64, x32 []float32)
+		flow    bool
+	}{
+		{"Dtrsv", func(x []float64, _ []float32) { impl.Dtrsv(blas.Upper, blas.NoTrans, blas.NonUnit, n, a, n, x, 1) }, true},
+		{"Dtrsv", func(x []float64, _ []float32) { impl.Dtrsv(blas.Upper, blas.Trans, blas.NonUnit, n, a, n, x, 1) }, true},
+		{"Dtpsv", func(x []float64, _ []float32) { impl.Dtpsv(blas.Lower, blas.Trans, blas.NonUnit, n, a, x, 1) }, true},
+		{"Dtbsv", func(x []float64, _ []float32) { impl.Dtbsv(blas.Lower, blas.Trans, blas.NonUnit, n, k, a, k+1, x, 1) }, false},
+		{"Strsv", func(_ []float64, x []float32) { impl.Strsv(blas.Lower, blas.Trans, blas.Unit, n, a32, n, x, 1) }, true},
+		{"Stpsv", func(_ []float64, x []float32) { impl.Stpsv(blas.Upper, blas.Trans, blas.NonUnit, n, a32, x, 1) }, true},
+	} {
+		if s.routine[0] == 'D' && (!e.Prof.FP64 || !e.L1Shape(64).OneLaunchL2) {
+			continue
+		}
+		calls, flows := e.Launched.Of(s.routine), e.L2FlowSolves.Load()
+		x, x32 := make([]float64, n), make([]float32, n)
+		for i := range x {
+			x[i], x32[i] = 1, 1
+		}
+		s.solve(x, x32)
+		if e.Launched.Of(s.routine) == calls {
+			t.Errorf("%s: no device call succeeded", s.routine)
+		}
+		if got := e.L2FlowSolves.Load() > flows; got != s.flow {
+			t.Errorf("%s: the flow ran: %v, want %v", s.routine, got, s.flow)
 		}
 	}
 }

@@ -322,6 +322,13 @@ static void zflow_gather(int storage, int upper, int n, int trans, __global cons
 		__global const real2* r = zflow_row(storage, upper, n, lda, a, j);
 		const int lo = max(cb, upper ? j + 1 : 0);
 		const int hi = min(cb + bl, upper ? n : j);
+		if (j + FLOW_AHEAD < c1) {
+			// As in flow_gather: the piece FLOW_AHEAD rows on, early.
+			__global const real2* ahead = zflow_row(storage, upper, n, lda, a, j + FLOW_AHEAD) + cb;
+			for (int o = 0; o < ZFLOW_B; o += CPU_LINE / (int)sizeof(real2)) {
+				CPU_PREFETCH(ahead + o);
+			}
+		}
 		if (lo == cb && hi - lo == ZFLOW_B) {
 			__global const real* rr = (__global const real*)(r + cb);
 			for (int q = 0; q < ZFLOW_B / 4; q++) {

@@ -299,6 +299,14 @@ static void flow_gather(int storage, int upper, int n, int trans, __global const
 		__global const real* r = flow_row(storage, upper, n, lda, a, j);
 		const int lo = max(cb, upper ? j + 1 : 0);
 		const int hi = min(cb + bl, upper ? n : j);
+		if (j + FLOW_AHEAD < c1) {
+			// Successive rows' pieces lie a row of storage apart: ask
+			// for the piece FLOW_AHEAD rows on.
+			__global const real* ahead = flow_row(storage, upper, n, lda, a, j + FLOW_AHEAD) + cb;
+			for (int o = 0; o < FLOW_B; o += CPU_LINE / (int)sizeof(real)) {
+				CPU_PREFETCH(ahead + o);
+			}
+		}
 		if (lo == cb && hi - lo == FLOW_B) {
 			for (int q = 0; q < FLOW_B / 32; q++) {
 				cols32_add(acc + 4 * q, r + cb + 32 * q, xj);

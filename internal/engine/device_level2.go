@@ -289,11 +289,11 @@ const (
 // each other's writes), and only on the engine's queue, whose counters
 // the kernel takes. Bands stay on one work-item: with few diagonals a
 // block has little to read before it must wait for the one before, and
-// the waits cost more than the second core gives. So, unless the flow is
-// forced on (tests), do packed triangles with op(A) = Aᵀ, and complex64
-// ones with Aᵀ or Aᴴ: a block reads A's rows in short pieces (packed
-// storage puts them at strides that change row by row), and on PoCL that
-// ran slower than one work-item's walk along whole rows. The groups are
+// the waits cost more than the second core gives. With op(A) = Aᵀ or Aᴴ a
+// block reads A's rows in short pieces, a row of storage apart; the
+// kernels ask for the pieces some rows ahead (CPU_PREFETCH), without which
+// packed triangles and complex64 ones ran slower on PoCL than one
+// work-item's walk along whole rows, and now run faster. The groups are
 // eight a compute unit, since PoCL may hand a thread several of a
 // launch's first groups at once (one a block at most, and at most
 // e.L2SolveGroups if set). Its three counters are the engine's piece
@@ -306,7 +306,7 @@ func cpuSolveFlowGroups(c *Call, d L2Mat, n int, cplx bool) int {
 	case SolveFlowOff:
 		return 0
 	case SolveFlowAuto:
-		if !l1ShapeOf(c).OneLaunchL2 || d.trans && (d.storage == L2Packed || cplx && c.prec == 32) {
+		if !l1ShapeOf(c).OneLaunchL2 {
 			return 0
 		}
 	}
