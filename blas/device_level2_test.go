@@ -401,38 +401,48 @@ func (c *l2run[T]) mv() {
 		}
 	}
 	// gbmv.
+	gbmv := func(tA blas.Transpose, m, n, kL, kU int) {
+		lenX, lenY := n, m
+		if tA != blas.NoTrans {
+			lenX, lenY = m, n
+		}
+		alpha, beta := c.nextAB()
+		lda := kL + kU + 1 + 2*(c.ab%2)
+		rows := min(m, n+kL)
+		a := make([]T, lda*(rows-1)+kL+kU+1)
+		for i := range a {
+			r, p := i/lda, i%lda
+			col := r - kL + p
+			a[i] = T(l2nan)
+			if p < kL+kU+1 && col >= 0 && col < n {
+				a[i] = T(2*c.r.Float64() - 1)
+			}
+		}
+		incX, incY := c.nextInc(), c.nextInc()
+		x, y := c.strided(lenX, incX), c.strided(lenY, incY)
+		if beta == 0 {
+			for i := range y {
+				y[i] = T(l2nan)
+			}
+		}
+		desc := fmt.Sprintf("tA=%c m=%d n=%d kL=%d kU=%d lda=%d incX=%d incY=%d alpha=%v beta=%v", tA, m, n, kL, kU, lda, incX, incY, alpha, beta)
+		c.check("gbmv", desc, y, func(o l2ops[T], y []T) { o.gbmv(tA, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY) })
+	}
 	for _, tA := range l2trans {
 		for _, mn := range [][2]int{{1, 1}, {7, 7}, {7, 33}, {33, 7}, {130, 65}} {
 			if c.quick && mn[0] > 7 {
 				continue
 			}
 			for _, kk := range [][2]int{{0, 0}, {1, 2}, {3, 0}, {0, 3}, {2, 40}} {
-				m, n, kL, kU := mn[0], mn[1], kk[0], kk[1]
-				lenX, lenY := n, m
-				if tA != blas.NoTrans {
-					lenX, lenY = m, n
-				}
-				alpha, beta := c.nextAB()
-				lda := kL + kU + 1 + 2*(c.ab%2)
-				rows := min(m, n+kL)
-				a := make([]T, lda*(rows-1)+kL+kU+1)
-				for i := range a {
-					r, p := i/lda, i%lda
-					col := r - kL + p
-					a[i] = T(l2nan)
-					if p < kL+kU+1 && col >= 0 && col < n {
-						a[i] = T(2*c.r.Float64() - 1)
-					}
-				}
-				incX, incY := c.nextInc(), c.nextInc()
-				x, y := c.strided(lenX, incX), c.strided(lenY, incY)
-				if beta == 0 {
-					for i := range y {
-						y[i] = T(l2nan)
-					}
-				}
-				desc := fmt.Sprintf("tA=%c m=%d n=%d kL=%d kU=%d lda=%d incX=%d incY=%d alpha=%v beta=%v", tA, m, n, kL, kU, lda, incX, incY, alpha, beta)
-				c.check("gbmv", desc, y, func(o l2ops[T], y []T) { o.gbmv(tA, m, n, kL, kU, alpha, a, lda, x, incX, beta, y, incY) })
+				gbmv(tA, mn[0], mn[1], kk[0], kk[1])
+			}
+		}
+		// Bands of 256 diagonals or more (kernels/level2.cl's BAND_PASS8),
+		// whose rows CPU devices take eight a pass with Aᵀ, and one just
+		// narrower.
+		if !c.quick {
+			for _, kk := range [][2]int{{130, 140}, {256, 0}, {0, 300}, {200, 55}} {
+				gbmv(tA, 300, 290, kk[0], kk[1])
 			}
 		}
 	}
@@ -523,7 +533,9 @@ func (c *l2run[T]) tri() {
 	for _, ul := range l2uplos {
 		for _, tA := range l2trans {
 			for _, d := range l2diags {
-				for _, n := range c.sizes(1, 7, 33, 130) {
+				// n = 300 for a band of 260 diagonals (kernels/level2.cl's
+				// BAND_PASS8: rows eight a pass with Aᵀ on CPU devices).
+				for _, n := range c.sizes(1, 7, 33, 130, 300) {
 					for _, storage := range []int{eng.L2Dense, eng.L2Band, eng.L2Packed} {
 						ks := []int{n - 1}
 						if storage == eng.L2Band {
@@ -531,6 +543,12 @@ func (c *l2run[T]) tri() {
 							if n > 33 {
 								ks = []int{3}
 							}
+							if n == 300 {
+								ks = []int{260}
+							}
+						}
+						if n == 300 && storage != eng.L2Band {
+							continue
 						}
 						for _, k := range ks {
 							lda := 0

@@ -732,30 +732,39 @@ static inline void rows4_axpy(__global real* p, __global const real* r, int lda,
 	}
 }
 
+// rows8_at is Σ_q rq[q][j]·xq[q] over the eight rows, summed as
+// rows8_axpy's vectors sum them.
+static inline real rows8_at(__global const real* rq[8], const real xq[8], int j) {
+	return ((rq[0][j] * xq[0] + rq[1][j] * xq[1]) + (rq[2][j] * xq[2] + rq[3][j] * xq[3])) +
+	       ((rq[4][j] * xq[4] + rq[5][j] * xq[5]) + (rq[6][j] * xq[6] + rq[7][j] * xq[7]));
+}
+
 // rows8_axpy is rows4_axpy for the eight rows from r (lda apart), x(i)
-// of row i at x[offx + i·incx] for i = i0…i0+7.
+// of row i at x[offx + i·incx] for i = i0…i0+7, from a 64-byte boundary
+// of the first row, or with onp from a boundary of 8 elements of p: band
+// rows, whose pieces start one element further along the partial each
+// row, take their passes on p's boundaries, so that a pass reads p's
+// vectors where the pass before stored them (a load straddling two
+// earlier stores waits for them to reach the cache).
 static inline void rows8_axpy(__global real* p, __global const real* r, int lda, __global const real* x, int offx,
-                              int incx, int i0, int cl, int ch) {
+                              int incx, int i0, int cl, int ch, int onp) {
 	__global const real* rq[8];
 	real xq[8];
 	for (int q = 0; q < 8; q++) {
 		rq[q] = r + (long)q * lda;
 		xq[q] = x[offx + (long)(i0 + q) * incx];
 	}
+	const ulong mask = onp ? 8 * sizeof(real) - 1 : 63;
 	int j = cl;
-	for (; j < ch && ((ulong)(r + j) & 63) != 0; j++) {
-		real s = 0;
-		for (int q = 0; q < 8; q++) s += rq[q][j] * xq[q];
-		p[j] += s;
+	for (; j < ch && ((ulong)((onp ? (__global const real*)p : r) + j) & mask) != 0; j++) {
+		p[j] += rows8_at(rq, xq, j);
 	}
 	for (; j + 8 <= ch; j += 8) {
 		st8(ld8(p + j) + (((ld8(rq[0] + j) * xq[0] + ld8(rq[1] + j) * xq[1]) + (ld8(rq[2] + j) * xq[2] + ld8(rq[3] + j) * xq[3])) +
 		                  ((ld8(rq[4] + j) * xq[4] + ld8(rq[5] + j) * xq[5]) + (ld8(rq[6] + j) * xq[6] + ld8(rq[7] + j) * xq[7]))), p + j);
 	}
 	for (; j < ch; j++) {
-		real s = 0;
-		for (int q = 0; q < 8; q++) s += rq[q][j] * xq[q];
-		p[j] += s;
+		p[j] += rows8_at(rq, xq, j);
 	}
 }
 
@@ -803,7 +812,7 @@ __kernel void gemv_t_rows(int m, int n, int rb, __global const real* restrict a,
 	}
 	long i = i0;
 	for (; i + 8 <= i1; i += 8) {
-		rows8_axpy(p, a + i * lda, lda, x, offx, incx, i, 0, n);
+		rows8_axpy(p, a + i * lda, lda, x, offx, incx, i, 0, n, 0);
 	}
 	for (; i + 4 <= i1; i += 4) {
 		rows4_axpy(p, a + i * lda, lda, x[offx + i * incx], x[offx + (i + 1) * incx], x[offx + (i + 2) * incx],
@@ -1017,6 +1026,10 @@ static inline void band_t_last(int one, __global uint* ticket, int m, int n, int
 	}
 }
 
+// BAND_PASS8 is the fewest diagonals (kl + ku) of a band whose rows
+// band_t_rows takes eight a pass.
+#define BAND_PASS8 256
+
 // band_t_rows: the partial sums of Aᵀ·x for a band, or a triangle in dense
 // or packed storage (kl or ku n − 1; storage and upper as tri_at takes
 // them, a general band as a lower one with k = kl), in the axpy orientation
@@ -1027,9 +1040,9 @@ static inline void band_t_last(int one, __global uint* ticket, int m, int n, int
 // band_t_last). The diagonal is taken as 1 with unit.
 // Eight rows of a dense triangle (then four) share one pass over the
 // columns they all store (rows8_axpy, rows4_axpy), so that the partial is
-// read and written once per eight elements of A; a band's rows, and a
-// packed triangle's, follow each other in memory, and there four rows a
-// pass measured mixed.
+// read and written once per eight elements of A; so do eight rows of a
+// wide band, on p's own boundaries (rows8_axpy with onp). A packed
+// triangle's rows take a pass each.
 __kernel void band_t_rows(int storage, int upper, int m, int n, int kl, int ku, int rb, int pw,
                           int unit, __global const real* a, int lda,
                           __global const real* x, int offx, int incx, __global real* part,
@@ -1040,11 +1053,17 @@ __kernel void band_t_rows(int storage, int upper, int m, int n, int kl, int ku, 
 	const int i0 = g * rb, i1 = min(m, i0 + rb);
 	__global real* p = band_part(part, g, rb, pw, m, n, kl, ku); // p[j] for column j
 	int i = i0;
-	for (; tri && storage == ST_DENSE && i + 8 <= i1; i += 8) {
+	// A band's rows lie lda − 1 apart as pointers by column (tri_at).
+	// Bands narrower than BAND_PASS8 columns keep a row a pass: there the
+	// columns left to each row's own pass (up to 7 of its ends) cost more
+	// than the shared pass saves.
+	const int band = storage == ST_BAND && kl + ku >= BAND_PASS8;
+	for (; (tri && storage == ST_DENSE || band) && i + 8 <= i1; i += 8) {
 		// The columns the eight rows share, a unit diagonal left out.
 		int cl = unit && upper ? i + 8 : max(0, i + 7 - kl), ch = min(n, unit && !upper ? i : i + ku + 1);
 		if (ch > cl) {
-			rows8_axpy(p, a + (long)i * lda, lda, x, offx, incx, i, cl, ch);
+			rows8_axpy(p, a + tri_at(storage, upper, n, kl, lda, i, 0), band ? lda - 1 : lda, x, offx, incx, i,
+			           cl, ch, band);
 		} else {
 			cl = ch = 0;
 		}
