@@ -1058,7 +1058,7 @@ __kernel void band_t_rows(int storage, int upper, int m, int n, int kl, int ku, 
 	// columns left to each row's own pass (up to 7 of its ends) cost more
 	// than the shared pass saves.
 	const int band = storage == ST_BAND && kl + ku >= BAND_PASS8;
-	for (; (tri && storage == ST_DENSE || band) && i + 8 <= i1; i += 8) {
+	for (; ((tri && storage == ST_DENSE) || band) && i + 8 <= i1; i += 8) {
 		// The columns the eight rows share, a unit diagonal left out.
 		int cl = unit && upper ? i + 8 : max(0, i + 7 - kl), ch = min(n, unit && !upper ? i : i + ku + 1);
 		if (ch > cl) {
