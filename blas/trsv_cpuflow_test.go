@@ -252,19 +252,10 @@ func TestZtriSolveCPU(t *testing.T) {
 // default (cpuSolveFlowGroups): dense and packed triangles with A and
 // with Aᴴ, in both precisions; not bands.
 func TestZtriSolveFlowDefault(t *testing.T) {
-	impl, e := privateImpl(t, nil)
-	if !eng.L2OnCPU(&eng.Call{E: e}) || !e.L1Shape(32).OneLaunchL2 {
-		t.Skipf("%s takes the flow by default on no solve", e.Prof.Name)
-	}
+	impl, e := flowDefaultImpl(t)
 	const n, k = 130, 5
 	r := rand.New(rand.NewPCG(3, 5))
-	a := make([]complex128, n*n)
-	for i := range a {
-		a[i] = complex(r.Float64(), r.Float64()) / n
-	}
-	for i := range n {
-		a[i*n+i] = 2
-	}
+	a := diagDominant(n, func() complex128 { return complex(r.Float64(), r.Float64()) / n })
 	b := make([]complex128, n)
 	for i := range b {
 		b[i] = complex(r.Float64(), 1)
@@ -290,14 +281,7 @@ func TestZtriSolveFlowDefault(t *testing.T) {
 			continue
 		}
 		name := fmt.Sprintf("%s tA=%c", s.routine, s.tA)
-		calls, flows := e.Launched.Of(s.routine), e.L2FlowSolves.Load()
-		s.solve(s.tA, slices.Clone(b))
-		if e.Launched.Of(s.routine) == calls {
-			t.Errorf("%s: no device call succeeded", name)
-		}
-		if got := e.L2FlowSolves.Load() > flows; got != s.flow {
-			t.Errorf("%s: the flow ran: %v, want %v", name, got, s.flow)
-		}
+		flowDefaultRan(t, e, name, s.routine, s.flow, func() { s.solve(s.tA, slices.Clone(b)) })
 	}
 }
 
@@ -305,19 +289,10 @@ func TestZtriSolveFlowDefault(t *testing.T) {
 // solves: dense and packed triangles with A and with Aᵀ take the flow by
 // default in both precisions; bands do not.
 func TestTriSolveFlowDefault(t *testing.T) {
-	impl, e := privateImpl(t, nil)
-	if !eng.L2OnCPU(&eng.Call{E: e}) || !e.L1Shape(32).OneLaunchL2 {
-		t.Skipf("%s takes the flow by default on no solve", e.Prof.Name)
-	}
+	impl, e := flowDefaultImpl(t)
 	const n, k = 130, 5
 	r := rand.New(rand.NewPCG(3, 6))
-	a := make([]float64, n*n)
-	for i := range a {
-		a[i] = r.Float64() / n
-	}
-	for i := range n {
-		a[i*n+i] = 2
-	}
+	a := diagDominant(n, func() float64 { return r.Float64() / n })
 	a32 := make([]float32, len(a))
 	for i, v := range a {
 		a32[i] = float32(v)
@@ -337,18 +312,53 @@ func TestTriSolveFlowDefault(t *testing.T) {
 		if s.routine[0] == 'D' && (!e.Prof.FP64 || !e.L1Shape(64).OneLaunchL2) {
 			continue
 		}
-		calls, flows := e.Launched.Of(s.routine), e.L2FlowSolves.Load()
 		x, x32 := make([]float64, n), make([]float32, n)
 		for i := range x {
 			x[i], x32[i] = 1, 1
 		}
-		s.solve(x, x32)
-		if e.Launched.Of(s.routine) == calls {
-			t.Errorf("%s: no device call succeeded", s.routine)
-		}
-		if got := e.L2FlowSolves.Load() > flows; got != s.flow {
-			t.Errorf("%s: the flow ran: %v, want %v", s.routine, got, s.flow)
-		}
+		flowDefaultRan(t, e, s.routine, s.routine, s.flow, func() { s.solve(x, x32) })
+	}
+}
+
+// diagDominant is an n×n matrix (row-major, lda = n) of elements from
+// next, its diagonal 2: next's elements small enough (below 1/n) that
+// every triangle of it is well conditioned.
+func diagDominant[T float64 | complex128](n int, next func() T) []T {
+	a := make([]T, n*n)
+	for i := range a {
+		a[i] = next()
+	}
+	for i := range n {
+		a[i*n+i] = 2
+	}
+	return a
+}
+
+// flowDefaultImpl returns a private Implementation and its engine for
+// the flow-default tests, and skips where the device takes the flow by
+// default on no solve (not a CPU device, or its level 1 shape without
+// OneLaunchL2).
+func flowDefaultImpl(t *testing.T) (*Implementation, *eng.Engine) {
+	t.Helper()
+	impl, e := privateImpl(t, nil)
+	if !eng.L2OnCPU(&eng.Call{E: e}) || !e.L1Shape(32).OneLaunchL2 {
+		t.Skipf("%s takes the flow by default on no solve", e.Prof.Name)
+	}
+	return impl, e
+}
+
+// flowDefaultRan runs solve, a call of routine (as Engine.Launched counts
+// it), and fails t unless a device call of it succeeded and the flow ran
+// exactly when want says.
+func flowDefaultRan(t *testing.T, e *eng.Engine, name, routine string, want bool, solve func()) {
+	t.Helper()
+	calls, flows := e.Launched.Of(routine), e.L2FlowSolves.Load()
+	solve()
+	if e.Launched.Of(routine) == calls {
+		t.Errorf("%s: no device call succeeded", name)
+	}
+	if got := e.L2FlowSolves.Load() > flows; got != want {
+		t.Errorf("%s: the flow ran: %v, want %v", name, got, want)
 	}
 }
 
