@@ -99,6 +99,14 @@ static inline void st8(const real8 v, __global real* p) {
 #define CPU_PREFETCH(p) ((void)0)
 #endif
 
+// cpu_prefetch_bytes asks for the lines of the bytes [p, p + n) with
+// CPU_PREFETCH.
+static inline void cpu_prefetch_bytes(__global const uchar* p, int n) {
+	for (int o = 0; o < n; o += CPU_LINE) {
+		CPU_PREFETCH(p + o);
+	}
+}
+
 // spread_group maps work-group g of ng to the block of work it takes:
 // 0, ng−1, 1, ng−2, … from the two ends in turn. A CPU runtime hands each
 // thread a run of consecutive groups (PoCL: the first half to one thread,

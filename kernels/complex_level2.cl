@@ -324,10 +324,8 @@ static void zflow_gather(int storage, int upper, int n, int trans, __global cons
 		const int hi = min(cb + bl, upper ? n : j);
 		if (j + FLOW_AHEAD < c1) {
 			// As in flow_gather: the piece FLOW_AHEAD rows on, early.
-			__global const real2* ahead = zflow_row(storage, upper, n, lda, a, j + FLOW_AHEAD) + cb;
-			for (int o = 0; o < ZFLOW_B; o += CPU_LINE / (int)sizeof(real2)) {
-				CPU_PREFETCH(ahead + o);
-			}
+			cpu_prefetch_bytes((__global const uchar*)(zflow_row(storage, upper, n, lda, a, j + FLOW_AHEAD) + cb),
+			                   ZFLOW_B * (int)sizeof(real2));
 		}
 		if (lo == cb && hi - lo == ZFLOW_B) {
 			__global const real* rr = (__global const real*)(r + cb);

@@ -302,10 +302,8 @@ static void flow_gather(int storage, int upper, int n, int trans, __global const
 		if (j + FLOW_AHEAD < c1) {
 			// Successive rows' pieces lie a row of storage apart: ask
 			// for the piece FLOW_AHEAD rows on.
-			__global const real* ahead = flow_row(storage, upper, n, lda, a, j + FLOW_AHEAD) + cb;
-			for (int o = 0; o < FLOW_B; o += CPU_LINE / (int)sizeof(real)) {
-				CPU_PREFETCH(ahead + o);
-			}
+			cpu_prefetch_bytes((__global const uchar*)(flow_row(storage, upper, n, lda, a, j + FLOW_AHEAD) + cb),
+			                   FLOW_B * (int)sizeof(real));
 		}
 		if (lo == cb && hi - lo == FLOW_B) {
 			for (int q = 0; q < FLOW_B / 32; q++) {
