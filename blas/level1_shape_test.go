@@ -168,14 +168,14 @@ func sameNonFinite(got, want float64) bool {
 // sums of squares meet: huge, tiny and ordinary elements together, alone
 // and in pairs, against gonum's scaled sum; interleaved (every work-item
 // sees each kind) and in blocks (some work-items see only one kind, so
-// L1_LEAN's plain sums and its rescue by Blue's sums meet).
+// L1_LEAN_NRM2's plain sums and its rescue by Blue's sums meet).
 func TestLevel1Nrm2Ranges(t *testing.T) { level1Nrm2Ranges(t, 64, 32) }
 
 func level1Nrm2Ranges(t *testing.T, precs ...int) {
 	impl := newTestImpl(t)
 	for _, prec := range precs {
-		// huge and tiny lie past L1_LEAN's bounds and Blue's; mid is
-		// below L1_LEAN's lower bound but within Blue's unscaled range.
+		// huge and tiny lie past L1_LEAN_NRM2's bounds and Blue's; mid is
+		// below L1_LEAN_NRM2's lower bound but within Blue's unscaled range.
 		huge, tiny, mid := 1e300, 1e-300, 1e-145
 		if prec == 32 {
 			huge, tiny, mid = 1e36, 1e-36, 1e-12

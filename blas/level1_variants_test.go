@@ -14,7 +14,7 @@ import (
 // it: blocked loads (L1_BLOCK), 32-bit indices (L1_IDX32), float NRM2
 // summed in double (L1_NRM2_D), a grid that covers the vector, an odd
 // unroll, other vector widths and group counts, the lean nrm2 and iamax
-// (L1_LEAN), one-pass reductions, a second pass of a work-item per
+// (L1_LEAN_NRM2, L1_LEAN_IAMAX; each alone), one-pass reductions, a second pass of a work-item per
 // partial and result reads on a queue of their own; the complex vector
 // path (level1ComplexVectorPath) on each; and Nrm2 across the ranges of
 // its sums.
@@ -27,8 +27,8 @@ func TestLevel1ShapeVariants(t *testing.T) {
 		// the shape) short, for Oclgrind.
 		variants := []eng.L1Shape{
 			{Local: min(64, base.Local), Vec: base.Vec, Unroll: 3, Groups: 2, Cover: true, Block: true, Idx32: true, Nrm2D: true, OnePass: true},
-			{Local: min(32, base.Local), Vec: wide, Unroll: 2, Groups: 3, EwGroups: 5, Block: true, Lean: true, FinWide: true},
-			{Local: min(16, base.Local), Vec: 1, Unroll: 2, Groups: 5, Cover: true, Lean: true, OnePass: true, ReadApart: true},
+			{Local: min(32, base.Local), Vec: wide, Unroll: 2, Groups: 3, EwGroups: 5, Block: true, LeanNrm2: true, FinWide: true},
+			{Local: min(16, base.Local), Vec: 1, Unroll: 2, Groups: 5, Cover: true, LeanIamax: true, OnePass: true, ReadApart: true},
 		}
 		for _, v := range variants {
 			t.Run(fmt.Sprintf("f%d/%+v", prec, v), func(t *testing.T) {

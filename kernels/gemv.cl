@@ -95,7 +95,7 @@ static inline void gemv_n_row(const int i, const int n0, const real alpha,
             L1_FOR_U vs[u] += p[u] * q[u];
         }
         for (; v < nv; v += ls) vs[0] += va[v] * vx[v];
-        for (int u = 1; u < L1_UNROLL; u++) vs[0] += vs[u];
+        L1_FOR_U1 vs[0] += vs[u];
         acc += l1_hsum(vs[0]);
     } else {
         for (long j = lid; j < n; j += ls) acc += row[j] * px[j * incx];
@@ -1042,7 +1042,7 @@ __kernel void zgemv_n(const int m, const int n, const real are, const real aim,
             p[0] += va[v] * vx[v];
             q[0] += va[v] * Z_SWAP(vx[v]);
         }
-        for (int u = 1; u < L1_UNROLL; u++) {
+        L1_FOR_U1 {
             p[0] += p[u];
             q[0] += q[u];
         }

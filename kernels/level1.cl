@@ -52,10 +52,12 @@
 //   L1_NRM2_D  1: float nrm2 sums its squares in double where the device
 //              has fp64 (no scaling needed: see nrm2_part); 0 (default):
 //              Blue's three scaled sums in float.
-//   L1_LEAN    1: fewer instructions per element in nrm2 (plain squares,
-//              Blue's sums only where a work-item's elements need them)
-//              and iamax (selects only when a lane improves); 0 (default):
-//              the branch-free forms.
+//   L1_LEAN_NRM2   1: fewer instructions per element in nrm2 (plain
+//              squares, Blue's sums only where a work-item's elements need
+//              them); 0 (default): Blue's three sums throughout.
+//   L1_LEAN_IAMAX  1: iamax's selects run only when a lane improves;
+//              0 (default): the branch-free form. (The two are apart: on
+//              PoCL the lean nrm2 gains and the lean iamax loses.)
 
 #pragma OPENCL FP_CONTRACT OFF
 
@@ -87,7 +89,12 @@ typedef L1_CAT(L1_BASE, L1_VW) realv;
 // the precision); L1_SEL is select for realv.
 #define L1_SEL1(a, b, c) ((c) ? (b) : (a))
 #define L1_VBYTES ((ulong)L1_VW * sizeof(real))
-#define L1_FOR_U for (int u = 0; u < L1_UNROLL; u++)
+// L1_FOR_U runs over a work-item's L1_UNROLL vectors, and L1_FOR_U1 over all
+// but the first (to fold accumulators together), unrolled, so that the private
+// arrays indexed by u stay in registers: PoCL 3.1 kept a loop over them
+// and the arrays on the stack, each sum then waiting for its own store.
+#define L1_FOR_U _Pragma("unroll") for (int u = 0; u < L1_UNROLL; u++)
+#define L1_FOR_U1 _Pragma("unroll") for (int u = 1; u < L1_UNROLL; u++)
 
 #ifndef L1_BLOCK
 #define L1_BLOCK 0
@@ -95,8 +102,11 @@ typedef L1_CAT(L1_BASE, L1_VW) realv;
 #ifndef L1_IDX32
 #define L1_IDX32 0
 #endif
-#ifndef L1_LEAN
-#define L1_LEAN 0
+#ifndef L1_LEAN_NRM2
+#define L1_LEAN_NRM2 0
+#endif
+#ifndef L1_LEAN_IAMAX
+#define L1_LEAN_IAMAX 0
 #endif
 
 // L1_VLOOP runs a work-item's share of the nv vectors of a unit-stride
@@ -443,7 +453,7 @@ static inline void l1_done(volatile __global uint* ticket)
             }                                                                   \
             L1_FOR_U va[u] += F(CV(a[u]), CV(b[u])),                            \
             va[0] += F(CV(vx[v]), CV(vy[v])))                                   \
-        for (int u = 1; u < L1_UNROLL; u++) va[0] += va[u];                     \
+        L1_FOR_U1 va[0] += va[u];                                               \
         acc += L1_HSUM_##AT(va[0]);                                             \
     } else {                                                                    \
         for (long i = gid; i < n; i += gs) {                                    \
@@ -468,7 +478,7 @@ static inline void l1_done(volatile __global uint* ticket)
             L1_FOR_U a[u] = vx[v + u * vin];                                    \
             L1_FOR_U va[u] += F(a[u]),                                          \
             va[0] += F(vx[v]))                                                  \
-        for (int u = 1; u < L1_UNROLL; u++) va[0] += va[u];                     \
+        L1_FOR_U1 va[0] += va[u];                                               \
         acc += l1_hsum(va[0]);                                                  \
     } else {                                                                    \
         for (long i = gid; i < n; i += gs) acc += F(ELEM(x, offx, i, incx));    \
@@ -707,7 +717,7 @@ static inline void nrm2_group(const int n,
                  L1_FOR_U a[u] = vx[v + u * vin];
                  L1_FOR_U { const doublev d_ = L1_TO_D(a[u]); va[u] += d_ * d_; },
                  { const doublev d_ = L1_TO_D(vx[v]); va[0] += d_ * d_; })
-        for (int u = 1; u < L1_UNROLL; u++) va[0] += va[u];
+        L1_FOR_U1 va[0] += va[u];
         acc += L1_HSUM_double(va[0]);
     } else {
         for (long i = gid; i < n; i += gs) acc += NRM2_SQ(px[i * incx]);
@@ -731,7 +741,7 @@ static inline void nrm2_group(const int n,
 #define NRM2_DOUBLE 0
 typedef real nrm2_t;
 
-// With L1_LEAN, the unit-stride vector loop sums the plain squares of |x| (a product,
+// With L1_LEAN_NRM2, the unit-stride vector loop sums the plain squares of |x| (a product,
 // a sum and a max per element instead of Blue's three of each and three
 // selects) while it can prove them exact enough: a work-item whose
 // largest |x| is at most NRM2_TBIG cannot overflow, and one whose largest
@@ -762,7 +772,7 @@ static inline void nrm2_group(const int n,
         for (long i = gid; i < h; i += gs) NRM2_ONE(px[i]);
         for (long i = h + nv * L1_VW + gid; i < n; i += gs) NRM2_ONE(px[i]);
         __global const realv* vx = (__global const realv*)(px + h);
-#if L1_LEAN
+#if L1_LEAN_NRM2
         realv vb = 0, vm[L1_UNROLL], vmax[L1_UNROLL];
         L1_FOR_U { vm[u] = 0; vmax[u] = 0; }
         realv a[L1_UNROLL];
@@ -772,7 +782,7 @@ static inline void nrm2_group(const int n,
                  a[0] = fabs(vx[v]);
                  vm[0] += a[0] * a[0];
                  vmax[0] = fmax(vmax[0], a[0]))
-        for (int u = 1; u < L1_UNROLL; u++) {
+        L1_FOR_U1 {
             vm[0] += vm[u];
             vmax[0] = fmax(vmax[0], vmax[u]);
         }
@@ -961,10 +971,10 @@ typedef L1_CAT(L1_INT, L1_VW) l1intv;
 #else
 #define AMAX_ANY(c) any(c)
 #endif
-// With L1_LEAN the two selects run only when a lane of the vector beats
+// With L1_LEAN_IAMAX the two selects run only when a lane of the vector beats
 // its best so far, which in most data grows rare as a work-item goes on:
 // a comparison per element instead of a comparison and two selects.
-#if L1_LEAN
+#if L1_LEAN_IAMAX
 #define AMAX_VSTEP(a, vi)                                                      \
     do {                                                                       \
         const realv a_ = (a);                                                  \
@@ -1317,7 +1327,7 @@ static inline void zdot_group(const int n, const int conj,
              },
              p[0] += vx[v] * vy[v];
              q[0] += vx[v] * Z_SWAP(vy[v]))
-    for (int u = 1; u < L1_UNROLL; u++) {
+    L1_FOR_U1 {
         p[0] += p[u];
         q[0] += q[u];
     }

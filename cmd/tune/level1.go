@@ -26,7 +26,7 @@ import (
 //  1. builds, at the launch sizes of the shape in use (the database's
 //     entry, else the derived shape): the switches that change a few
 //     routines, one at a time, each kept if those routines gain (float
-//     NRM2 summed in double, L1_NRM2_D; the lean NRM2 and IAMAX, L1_LEAN;
+//     NRM2 summed in double, L1_NRM2_D; the lean NRM2, L1_LEAN_NRM2, and IAMAX, L1_LEAN_IAMAX;
 //     one-pass reductions; a second pass of a work-item per partial);
 //     then blocked loads and 32-bit indices, then every vector width of
 //     8 to 64 bytes with every unroll of 1, 2, 4, 8, nearest first; then
@@ -261,11 +261,11 @@ func better(a, b l1Result) l1Result {
 // shRes) until deadline and returns the results, best first.
 func (t *l1Tuner) searchBuilds(sh engine.L1Shape, shRes l1Result, deadline time.Time) []l1Result {
 	type build struct {
-		vec, unroll                                 int
-		block, idx32, nrm2d, lean, onePass, finWide bool
+		vec, unroll                                                int
+		block, idx32, nrm2d, leanNrm2, leanIamax, onePass, finWide bool
 	}
 	key := func(c engine.L1Shape) build {
-		return build{c.Vec, c.Unroll, c.Block, c.Idx32, c.Nrm2D, c.Lean, c.OnePass, c.FinWide}
+		return build{c.Vec, c.Unroll, c.Block, c.Idx32, c.Nrm2D, c.LeanNrm2, c.LeanIamax, c.OnePass, c.FinWide}
 	}
 	tried := map[build]bool{key(sh): true}
 	var cands []engine.L1Shape
@@ -293,7 +293,8 @@ func (t *l1Tuner) searchBuilds(sh engine.L1Shape, shRes l1Result, deadline time.
 		ops  []string
 	}{
 		{"nrm2 summed in double", func(s *engine.L1Shape) bool { s.Nrm2D = !s.Nrm2D; return s.Nrm2D }, []string{"nrm2"}},
-		{"lean nrm2 and iamax", func(s *engine.L1Shape) bool { s.Lean = !s.Lean; return s.Lean }, []string{"nrm2", "iamax"}},
+		{"lean nrm2", func(s *engine.L1Shape) bool { s.LeanNrm2 = !s.LeanNrm2; return s.LeanNrm2 }, []string{"nrm2"}},
+		{"lean iamax", func(s *engine.L1Shape) bool { s.LeanIamax = !s.LeanIamax; return s.LeanIamax }, []string{"iamax"}},
 		{"one-pass reductions", func(s *engine.L1Shape) bool { s.OnePass = !s.OnePass; return s.OnePass }, reductions},
 		{"wide second pass", func(s *engine.L1Shape) bool { s.FinWide = !s.FinWide; return s.FinWide }, reductions},
 	} {
@@ -534,8 +535,8 @@ func shapeString(s engine.L1Shape) string {
 	if s.Cover {
 		g = "ew cover"
 	}
-	return fmt.Sprintf("[local %d vec %d unroll %d groups %d %s block %v idx32 %v nrm2d %v lean %v onepass %v finwide %v]",
-		s.Local, s.Vec, s.Unroll, s.Groups, g, s.Block, s.Idx32, s.Nrm2D, s.Lean, s.OnePass, s.FinWide)
+	return fmt.Sprintf("[local %d vec %d unroll %d groups %d %s block %v idx32 %v nrm2d %v lean nrm2 %v lean iamax %v onepass %v finwide %v]",
+		s.Local, s.Vec, s.Unroll, s.Groups, g, s.Block, s.Idx32, s.Nrm2D, s.LeanNrm2, s.LeanIamax, s.OnePass, s.FinWide)
 }
 
 // entry is the database entry of a measured shape.
@@ -544,7 +545,7 @@ func (t *l1Tuner) entry(r l1Result) l12tuning.Entry {
 	s := r.sh
 	e := l12tuning.Entry{Precision: t.prec, Local: s.Local, Vec: s.Vec, Unroll: s.Unroll,
 		Groups: max(s.Groups/cu, 1), Cover: s.Cover, Block: s.Block, Idx32: s.Idx32, Nrm2D: s.Nrm2D && t.prec == 32,
-		Lean: s.Lean, OnePass: s.OnePass, FinWide: s.FinWide, ReadApart: s.ReadApart, OneLaunchL2: s.OneLaunchL2, GBps: map[string]float64{},
+		LeanNrm2: s.LeanNrm2, LeanIamax: s.LeanIamax, OnePass: s.OnePass, FinWide: s.FinWide, ReadApart: s.ReadApart, OneLaunchL2: s.OneLaunchL2, GBps: map[string]float64{},
 		Note: fmt.Sprintf("cmd/tune -kernel level1, n = %d, GEMV order %d, median of %d batches; score %.3f of the copy", t.cfg.n, t.cfg.m, t.cfg.runs, r.score)}
 	if !s.Cover && s.EwGroups != 0 {
 		e.EwGroups = max(s.EwGroups/cu, 1)

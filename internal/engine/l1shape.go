@@ -18,12 +18,13 @@ type L1Shape struct {
 	// EwGroups is the most work-groups of an element-wise launch (0:
 	// Groups); with Cover, the grid covers the vector instead, each
 	// work-item taking Unroll vectors once.
-	EwGroups int
-	Cover    bool
-	Block    bool // L1_BLOCK: each group takes one run of consecutive vectors
-	Idx32    bool // L1_IDX32: 32-bit indices in the unit-stride loops
-	Nrm2D    bool // L1_NRM2_D: float nrm2 sums squares in double (devices with fp64)
-	Lean     bool // L1_LEAN: nrm2 and iamax with fewer instructions per element
+	EwGroups  int
+	Cover     bool
+	Block     bool // L1_BLOCK: each group takes one run of consecutive vectors
+	Idx32     bool // L1_IDX32: 32-bit indices in the unit-stride loops
+	Nrm2D     bool // L1_NRM2_D: float nrm2 sums squares in double (devices with fp64)
+	LeanNrm2  bool // L1_LEAN_NRM2: nrm2 with fewer instructions per element
+	LeanIamax bool // L1_LEAN_IAMAX: iamax with fewer instructions per element
 	// OnePass: a reduction is one launch whose last work-group merges
 	// the partials (level1.cl's _one kernels), where the call runs on the
 	// engine's queue; else a first and a second pass.
@@ -63,7 +64,7 @@ func L1ShapeOfEntry(e l12tuning.Entry, p platform.Profile) L1Shape {
 	cu := max(p.ComputeUnits, 1)
 	return L1Shape{Local: e.Local, Vec: e.Vec, Unroll: e.Unroll, Groups: e.Groups * cu,
 		EwGroups: e.EwGroups * cu, Cover: e.Cover, Block: e.Block, Idx32: e.Idx32, Nrm2D: e.Nrm2D,
-		Lean: e.Lean, OnePass: e.OnePass, FinWide: e.FinWide, ReadApart: e.ReadApart, OneLaunchL2: e.OneLaunchL2}
+		LeanNrm2: e.LeanNrm2, LeanIamax: e.LeanIamax, OnePass: e.OnePass, FinWide: e.FinWide, ReadApart: e.ReadApart, OneLaunchL2: e.OneLaunchL2}
 }
 
 // L1ShapeDerived derives the level 1 shape for device p and precision
@@ -79,7 +80,7 @@ func L1ShapeOfEntry(e l12tuning.Entry, p platform.Profile) L1Shape {
 // one work-item per core, each taking one run of the vector (L1_BLOCK): a
 // work-group is a loop on one core, which then streams through memory in
 // order, and a few groups per core even out the load. Both get the lean nrm2 and
-// iamax (L1_LEAN), and neither the one-pass reductions: their merge
+// iamax (L1_LEAN_NRM2, L1_LEAN_IAMAX), and neither the one-pass reductions: their merge
 // relies on global memory fences across work-groups, which only a
 // measured entry vouches for on its device.
 func L1ShapeDerived(p platform.Profile, prec int) L1Shape {
@@ -91,9 +92,9 @@ func L1ShapeDerived(p platform.Profile, prec int) L1Shape {
 	cu := max(p.ComputeUnits, 1)
 	var s L1Shape
 	if p.IsCPU() {
-		s = L1Shape{Local: 1, Vec: pow2Floor(min(max(pref, 1), 16)), Unroll: 1, Groups: 4 * cu, Block: true, Lean: true}
+		s = L1Shape{Local: 1, Vec: pow2Floor(min(max(pref, 1), 16)), Unroll: 1, Groups: 4 * cu, Block: true, LeanNrm2: true, LeanIamax: true}
 	} else {
-		s = L1Shape{Local: 256, Vec: pow2Floor(min(max(pref, 16/elem), 16)), Unroll: 2, Lean: true, FinWide: true}
+		s = L1Shape{Local: 256, Vec: pow2Floor(min(max(pref, 16/elem), 16)), Unroll: 2, LeanNrm2: true, LeanIamax: true, FinWide: true}
 	}
 	for s.Local > 1 && p.MaxWorkGroupSize > 0 && s.Local > p.MaxWorkGroupSize {
 		s.Local /= 2
@@ -125,8 +126,11 @@ func (s L1Shape) Defines() []string {
 	if s.Nrm2D {
 		d = append(d, "L1_NRM2_D=1")
 	}
-	if s.Lean {
-		d = append(d, "L1_LEAN=1")
+	if s.LeanNrm2 {
+		d = append(d, "L1_LEAN_NRM2=1")
+	}
+	if s.LeanIamax {
+		d = append(d, "L1_LEAN_IAMAX=1")
 	}
 	return d
 }

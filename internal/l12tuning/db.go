@@ -57,8 +57,10 @@ type Entry struct {
 	// Nrm2D: float nrm2 sums its squares in double (L1_NRM2_D; where the
 	// device has fp64, else the kernel keeps its float sums).
 	Nrm2D bool `json:"nrm2_double,omitempty"`
-	// Lean: nrm2 and iamax spend fewer instructions per element (L1_LEAN).
-	Lean bool `json:"lean,omitempty"`
+	// LeanNrm2: nrm2 spends fewer instructions per element
+	// (L1_LEAN_NRM2); LeanIamax: so does iamax (L1_LEAN_IAMAX).
+	LeanNrm2  bool `json:"lean_nrm2,omitempty"`
+	LeanIamax bool `json:"lean_iamax,omitempty"`
 	// OnePass: the reductions run as one launch whose last work-group
 	// merges the partials (the _one kernels) instead of two.
 	OnePass bool `json:"one_pass,omitempty"`
