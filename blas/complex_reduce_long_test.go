@@ -54,3 +54,48 @@ func complexReductionsLong[T complex64 | complex128](t *testing.T, tol float64) 
 		}
 	}
 }
+
+// TestComplexNrm2Ranges runs the complex NRM2 kernel on vectors whose
+// parts lie where their squares overflow or underflow (scaled by 2^±900
+// in complex128, 2^±100 in complex64) and on one with a huge and a tiny
+// element among ordinary ones, against gonum's Dznrm2, relative to the
+// norm, at increments 1 and 2.
+func TestComplexNrm2Ranges(t *testing.T) {
+	t.Run("complex128", func(t *testing.T) { complexNrm2Ranges[complex128](t, 900, 1e-13) })
+	t.Run("complex64", func(t *testing.T) { complexNrm2Ranges[complex64](t, 100, 1e-5) })
+}
+
+func complexNrm2Ranges[T complex64 | complex128](t *testing.T, e int, tol float64) {
+	impl := newTestImpl(t)
+	var ref gonum.Implementation
+	vec := zRounded[T](rand.New(rand.NewPCG(49, 50)))
+	const n = 3001
+	scale := func(x []complex128, from, to, step int, p int) {
+		for i := from; i < to; i += step {
+			x[i] = complex128(T(complex(math.Ldexp(real(x[i]), p), math.Ldexp(imag(x[i]), p))))
+		}
+	}
+	cases := []struct {
+		name string
+		set  func(x []complex128, inc int)
+	}{
+		{"huge", func(x []complex128, inc int) { scale(x, 0, len(x), 1, e) }},
+		{"tiny", func(x []complex128, inc int) { scale(x, 0, len(x), 1, -e) }},
+		{"mixed", func(x []complex128, inc int) {
+			scale(x, 100*inc, 101*inc, 1, e)
+			scale(x, 2000*inc, 2001*inc, 1, -e)
+		}},
+	}
+	for _, inc := range []int{1, 2} {
+		for _, c := range cases {
+			x := vec(1 + (n-1)*inc)
+			c.set(x, inc)
+			v, _ := zResidentVec[T](t, impl, x, n, inc)
+			s, err := Nrm2(v)
+			got, want := real(complex128(scalarValue(t, "Nrm2", s, err))), ref.Dznrm2(n, x, inc)
+			if math.IsInf(want, 0) || want == 0 || math.Abs(got-want) > tol*math.Sqrt(n)*want {
+				t.Errorf("Nrm2 %s inc=%d = %v, want %v", c.name, inc, got, want)
+			}
+		}
+	}
+}

@@ -171,6 +171,67 @@ static inline void flow_leave(volatile __global uint* ticket) {
 	}
 }
 
+// Euclidean norm without overflow or underflow, after Blue's algorithm:
+// every |x| falls in one of three ranges, and each range has its own sum of
+// squares, scaled by a power of two chosen so that no square and no sum of
+// fewer than 2^31 squares overflows or loses its bits to underflow
+// ("big" |x| > NRM2_TBIG, scaled by NRM2_SBIG; "small" |x| < NRM2_TSML,
+// scaled by NRM2_SSML; the rest unscaled). The three sums add up across
+// work-items as they are, with no division per element; nrm2_combine
+// makes the norm of them. A NaN lands in the unscaled sum, an Inf in the
+// big one (which nothing finite makes infinite), so the sums keep both
+// apart: the real norm takes NaN over Inf (gonum's Dnrm2), the complex
+// one Inf over NaN (its Dznrm2: level1.cl's nrm2 and complex.cl's cnrm2
+// share the sums, for level 1 and its complex twin). The float
+// threshold for "big" is 2^48 rather than the 2^52 of the usual derivation,
+// so that 2^31 unscaled squares still fit in a float.
+#if PRECISION == 64
+#define NRM2_TSML 0x1p-511
+#define NRM2_TBIG 0x1p486
+#define NRM2_SSML 0x1p537
+#define NRM2_SBIG 0x1p-538
+#else
+#define NRM2_TSML 0x1p-63f
+#define NRM2_TBIG 0x1p48f
+#define NRM2_SSML 0x1p75f
+#define NRM2_SBIG 0x1p-76f
+#endif
+
+// NRM2_ADD folds the |x| in ax (of type T, real or realv, with SEL the
+// matching select) into the sums.
+#define NRM2_ADD(T, SEL, ax, big, med, sml)                                  \
+    do {                                                                     \
+        const T hb_ = SEL((T)0, (ax) * NRM2_SBIG, (ax) > NRM2_TBIG);         \
+        const T hs_ = SEL((T)0, (ax) * NRM2_SSML, (ax) < NRM2_TSML);         \
+        const T hm_ = SEL((ax), (T)0, (ax) > NRM2_TBIG || (ax) < NRM2_TSML); \
+        big += hb_ * hb_;                                                    \
+        sml += hs_ * hs_;                                                    \
+        med += hm_ * hm_;                                                    \
+    } while (0)
+
+
+// nrm2_combine is the norm that the three sums of squares stand for, NaN
+// if one of them is (an element was NaN).
+static inline real nrm2_combine(real big, real med, real sml)
+{
+    if (isnan(big) || isnan(med) || isnan(sml)) return NAN;
+    if (big > (real)0) {
+        // The medium sum is folded in at the big scale; the small one
+        // cannot matter.
+        return sqrt(big + (med * NRM2_SBIG) * NRM2_SBIG) / NRM2_SBIG;
+    }
+    if (sml > (real)0) {
+        if (med > (real)0) {
+            const real ym = sqrt(med), ys = sqrt(sml) / NRM2_SSML;
+            const real lo = fmin(ym, ys), hi = fmax(ym, ys);
+            const real r = lo / hi;
+            return hi * sqrt((real)1 + r * r);
+        }
+        return sqrt(sml) / NRM2_SSML;
+    }
+    return sqrt(med);
+}
+
 // argmax_local reduces the work-group's (value, index) pairs, one per
 // work-item, to lmax[0] and lidx[0]: the largest value, and the smallest
 // index among equal values (BLAS's i?amax keeps the first). Every

@@ -12,11 +12,12 @@
 // Complex scalars come as two reals (re, im).
 //
 // Reductions (dotu, dotc, asum, nrm2, iamax) run in two stages on the
-// device: a bounded number of work-groups each walk the vector with a grid
-// stride and reduce in local memory (power-of-two local size) to one
-// partial per group; a *_finish kernel, one work-group, reduces the
-// partials and writes the result into a one-element buffer, so the host
-// reads only the answer (or leaves it on the device).
+// device: a bounded number of work-groups each walk the vector (CX_SPAN:
+// with a grid stride, or on CPU devices each work-item one run of it) and
+// reduce in local memory (power-of-two local size) to one partial per
+// group; a *_finish kernel, one work-group, reduces the partials and
+// writes the result into a one-element buffer, so the host reads only the
+// answer (or leaves it on the device).
 //
 // Products are not contracted into fma, as gonum's Go code does not fuse
 // them: (a+bi)(c+di) = (ac - bd) + (ad + bc)i, no Annex G recovery of
@@ -116,17 +117,30 @@ __kernel void cswap(const int n,
 // ---------------------------------------------------------------------------
 // Reductions, first stage: one partial per work-group.
 
+// CX_SPAN declares i, end and step, the elements [i, end) a reduction's
+// work-item visits, every step-th, in ascending order: with run != 0 one
+// run of ⌈n/gs⌉ consecutive elements (CPU devices, where a work-group of
+// one work-item is a loop on one core that then streams through memory in
+// order), else every gs-th from its global id (GPUs: neighbouring
+// work-items read neighbouring elements).
+#define CX_SPAN(n, run)                                                      \
+    const long gs_ = get_global_size(0), per_ = ((long)(n) + gs_ - 1) / gs_; \
+    long i = (run) ? get_global_id(0) * per_ : (long)get_global_id(0);       \
+    const long end = (run) ? min((long)(n), i + per_) : (long)(n);           \
+    const long step = (run) ? 1 : gs_
+
 // Partial sums of x[i]·y[i] (conjx == 0, dotu) or conj(x[i])·y[i]
 // (conjx != 0, dotc).
 __kernel void cdot_part(const int n, const int conjx,
                         __global const real2* x, const long offx, const int incx,
                         __global const real2* y, const long offy, const int incy,
-                        __global real2* partial, __local real2* scratch)
+                        __global real2* partial, const int run, __local real2* scratch)
 {
     const int lid = get_local_id(0);
     const int ls = get_local_size(0);
     real2 acc = (real2)(0, 0);
-    for (long i = get_global_id(0); i < n; i += get_global_size(0)) {
+    CX_SPAN(n, run);
+    for (; i < end; i += step) {
         const real2 a = CELEM(x, offx, i, incx);
         acc += cmul(conjx ? cconj(a) : a, CELEM(y, offy, i, incy));
     }
@@ -142,12 +156,13 @@ __kernel void cdot_part(const int n, const int conjx,
 // Partial sums of |Re x[i]| + |Im x[i]|.
 __kernel void casum_part(const int n,
                          __global const real2* x, const long offx, const int incx,
-                         __global real* partial, __local real* scratch)
+                         __global real* partial, const int run, __local real* scratch)
 {
     const int lid = get_local_id(0);
     const int ls = get_local_size(0);
     real acc = 0;
-    for (long i = get_global_id(0); i < n; i += get_global_size(0)) {
+    CX_SPAN(n, run);
+    for (; i < end; i += step) {
         acc += cabs1(CELEM(x, offx, i, incx));
     }
     scratch[lid] = acc;
@@ -159,99 +174,62 @@ __kernel void casum_part(const int n,
     if (lid == 0) partial[get_group_id(0)] = scratch[0];
 }
 
-// The state of an overflow-safe sum of squares: the norm is
-// scale·sqrt(ssq) over the finite parts seen; flags records whether an
-// infinite (bit 1) or NaN (bit 0) part was seen. gonum's Dznrm2 returns
-// +Inf when any part is infinite, else NaN when any part is NaN.
-typedef struct {
-    real scale, ssq;
-    int flags;
-} nrm2_state;
+// CX_NRM2_ADD folds the parts of v into Blue's three sums (common.cl).
+#define CX_NRM2_SEL(a, b, c) ((c) ? (b) : (a))
+#define CX_NRM2_ADD(v)                                                      \
+    do {                                                                    \
+        NRM2_ADD(real, CX_NRM2_SEL, fabs((v).x), big, med, sml);            \
+        NRM2_ADD(real, CX_NRM2_SEL, fabs((v).y), big, med, sml);            \
+    } while (0)
 
-// cnrm2_add folds the part v into st, skipping zeros as gonum does.
-static inline void cnrm2_add(nrm2_state* st, const real v)
-{
-    const real a = fabs(v);
-    if (a == (real)0) return;
-    if (isnan(a)) {
-        st->flags |= 1;
-    } else if (isinf(a)) {
-        st->flags |= 2;
-    } else if (st->scale < a) {
-        const real r = st->scale / a;
-        st->ssq = (real)1 + st->ssq * r * r;
-        st->scale = a;
-    } else {
-        const real r = a / st->scale;
-        st->ssq += r * r;
-    }
-}
-
-// cnrm2_merge folds (s2, q2, f2) into st.
-static inline void cnrm2_merge(nrm2_state* st, const real s2, const real q2, const int f2)
-{
-    st->flags |= f2;
-    if (s2 == (real)0) return;
-    if (st->scale < s2) {
-        const real r = st->scale / s2;
-        st->ssq = q2 + st->ssq * r * r;
-        st->scale = s2;
-    } else {
-        const real r = s2 / st->scale;
-        st->ssq += q2 * r * r;
-    }
-}
-
-// Reduces the states in local memory; the result is in element 0.
-static inline void cnrm2_local(__local real* lscale, __local real* lssq, __local int* lflags,
-                               const int lid, const int ls)
+// cx_sum3_local adds up the work-group's three sums (s[0], s[ls] and
+// s[2·ls] for work-item 0, and so on) into s[0], s[ls], s[2·ls].
+static inline void cx_sum3_local(__local real* s, const int lid, const int ls)
 {
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int s = ls / 2; s > 0; s >>= 1) {
-        if (lid < s) {
-            nrm2_state st = {lscale[lid], lssq[lid], lflags[lid]};
-            cnrm2_merge(&st, lscale[lid + s], lssq[lid + s], lflags[lid + s]);
-            lscale[lid] = st.scale;
-            lssq[lid] = st.ssq;
-            lflags[lid] = st.flags;
+    for (int h = ls / 2; h > 0; h >>= 1) {
+        if (lid < h) {
+            s[lid] += s[lid + h];
+            s[ls + lid] += s[ls + lid + h];
+            s[2 * ls + lid] += s[2 * ls + lid + h];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 }
 
-// Partial (scale, ssq, flags) of the Euclidean norm of x.
+// Partial sums of squares of the parts of x, Blue's three (big, medium,
+// small): partial[g], partial[G + g] and partial[2G + g] for group g of G.
+// No division or branch per element.
 __kernel void cnrm2_part(const int n,
                          __global const real2* x, const long offx, const int incx,
-                         __global real* pscale, __global real* pssq, __global int* pflags,
-                         __local real* lscale, __local real* lssq, __local int* lflags)
+                         __global real* partial, const int run, __local real* scratch)
 {
     const int lid = get_local_id(0);
-    nrm2_state st = {0, 0, 0};
-    const long gs = get_global_size(0);
-    long i = get_global_id(0);
+    const int ls = get_local_size(0);
+    real big = 0, med = 0, sml = 0;
+    CX_SPAN(n, run);
     // CX_RU elements loaded before any is folded in, so that each
     // work-item has CX_RU loads in flight.
-    for (; i + (CX_RU - 1) * gs < n; i += CX_RU * gs) {
+    for (; i + (CX_RU - 1) * step < end; i += CX_RU * step) {
         real2 v[CX_RU];
-        for (int k = 0; k < CX_RU; k++) v[k] = CELEM(x, offx, i + k * gs, incx);
-        for (int k = 0; k < CX_RU; k++) {
-            cnrm2_add(&st, v[k].x);
-            cnrm2_add(&st, v[k].y);
-        }
+#pragma unroll
+        for (int k = 0; k < CX_RU; k++) v[k] = CELEM(x, offx, i + k * step, incx);
+#pragma unroll
+        for (int k = 0; k < CX_RU; k++) CX_NRM2_ADD(v[k]);
     }
-    for (; i < n; i += gs) {
+    for (; i < end; i += step) {
         const real2 v = CELEM(x, offx, i, incx);
-        cnrm2_add(&st, v.x);
-        cnrm2_add(&st, v.y);
+        CX_NRM2_ADD(v);
     }
-    lscale[lid] = st.scale;
-    lssq[lid] = st.ssq;
-    lflags[lid] = st.flags;
-    cnrm2_local(lscale, lssq, lflags, lid, get_local_size(0));
+    scratch[lid] = big;
+    scratch[ls + lid] = med;
+    scratch[2 * ls + lid] = sml;
+    cx_sum3_local(scratch, lid, ls);
     if (lid == 0) {
-        pscale[get_group_id(0)] = lscale[0];
-        pssq[get_group_id(0)] = lssq[0];
-        pflags[get_group_id(0)] = lflags[0];
+        const int g = get_group_id(0), ng = get_num_groups(0);
+        partial[g] = scratch[0];
+        partial[ng + g] = scratch[ls];
+        partial[2 * ng + g] = scratch[2 * ls];
     }
 }
 
@@ -262,21 +240,22 @@ __kernel void cnrm2_part(const int n,
 // element reports (-1, INT_MAX).
 __kernel void ciamax_part(const int n,
                           __global const real2* x, const long offx, const int incx,
-                          __global real* pmax, __global int* pidx,
+                          __global real* pmax, __global int* pidx, const int run,
                           __local real* lmax, __local int* lidx)
 {
     const int lid = get_local_id(0);
     real best = -1;
     int bidx = INT_MAX;
-    const long gs = get_global_size(0);
-    long i = get_global_id(0);
+    CX_SPAN(n, run);
     // CX_RU elements loaded before any is compared (CX_RU loads in
     // flight), then compared in ascending order.
-    for (; i + (CX_RU - 1) * gs < n; i += CX_RU * gs) {
+    for (; i + (CX_RU - 1) * step < end; i += CX_RU * step) {
         real2 v[CX_RU];
-        for (int k = 0; k < CX_RU; k++) v[k] = CELEM(x, offx, i + k * gs, incx);
+#pragma unroll
+        for (int k = 0; k < CX_RU; k++) v[k] = CELEM(x, offx, i + k * step, incx);
+#pragma unroll
         for (int k = 0; k < CX_RU; k++) {
-            const long j = i + k * gs;
+            const long j = i + k * step;
             real a = cabs1(v[k]);
             if (isnan(a)) a = j == 0 ? INFINITY : (real)-1;
             if (a > best) {
@@ -285,7 +264,7 @@ __kernel void ciamax_part(const int n,
             }
         }
     }
-    for (; i < n; i += gs) {
+    for (; i < end; i += step) {
         real a = cabs1(CELEM(x, offx, i, incx));
         if (isnan(a)) a = i == 0 ? INFINITY : (real)-1;
         if (a > best) { // visits ascending indices: keeps the first
@@ -336,31 +315,24 @@ __kernel void casum_finish(const int g, __global const real* partial,
     if (lid == 0) res[offr] = scratch[0];
 }
 
-__kernel void cnrm2_finish(const int g,
-                           __global const real* pscale, __global const real* pssq,
-                           __global const int* pflags,
-                           __global real* res, const long offr,
-                           __local real* lscale, __local real* lssq, __local int* lflags)
+// res[offr] = the norm of the g partial triples (cnrm2_part's): +Inf where
+// a part was infinite, else NaN where one was NaN (gonum's Dznrm2).
+__kernel void cnrm2_finish(const int g, __global const real* partial,
+                           __global real* res, const long offr, __local real* scratch)
 {
     const int lid = get_local_id(0);
     const int ls = get_local_size(0);
-    nrm2_state st = {0, 0, 0};
-    for (int i = lid; i < g; i += ls) cnrm2_merge(&st, pscale[i], pssq[i], pflags[i]);
-    lscale[lid] = st.scale;
-    lssq[lid] = st.ssq;
-    lflags[lid] = st.flags;
-    cnrm2_local(lscale, lssq, lflags, lid, ls);
-    if (lid == 0) {
-        real r;
-        if (lflags[0] & 2) {
-            r = INFINITY;
-        } else if (lflags[0] & 1) {
-            r = NAN;
-        } else {
-            r = lscale[0] * sqrt(lssq[0]);
-        }
-        res[offr] = r;
+    real big = 0, med = 0, sml = 0;
+    for (int i = lid; i < g; i += ls) {
+        big += partial[i];
+        med += partial[g + i];
+        sml += partial[2 * g + i];
     }
+    scratch[lid] = big;
+    scratch[ls + lid] = med;
+    scratch[2 * ls + lid] = sml;
+    cx_sum3_local(scratch, lid, ls);
+    if (lid == 0) res[offr] = isinf(scratch[0]) ? INFINITY : nrm2_combine(scratch[0], scratch[ls], scratch[2 * ls]);
 }
 
 __kernel void ciamax_finish(const int g,

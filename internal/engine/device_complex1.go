@@ -130,21 +130,18 @@ func zRun(c *Call, k string, n int, args ...any) {
 // same local scratch per work-item), then k+"_finish", which leaves the
 // result in res at element offR.
 //
-// CPU devices take L1Local and L1Groups; GPUs the level 1 shape's groups
-// and grid, which keeps many more loads in flight.
+// The work-groups and grid are the level 1 shape's. On CPU devices
+// (groups of one work-item there) each work-item takes one run of the
+// vector (complex.cl's CX_SPAN); on GPUs the grid strides over it.
 func cxReduce(c *Call, k string, n int, vec []any, partSizes []int, res *cl.Buffer, offR int) {
-	ls := L1Local(c.E)
-	g := L1Groups(c.E, n, ls)
-	if !c.E.Prof.IsCPU() {
-		sh := l1ShapeOf(c)
-		ls, g = sh.Local, sh.GroupsFor(n)
-	}
+	sh := l1ShapeOf(c)
+	ls, g := sh.Local, sh.GroupsFor(n)
 	var parts, locals []any
 	for _, sz := range partSizes {
 		parts = append(parts, Alloc[float32](c, g*sz/4))
 		locals = append(locals, cl.Local(ls*sz))
 	}
-	part := append(append(append([]any{int32(n)}, vec...), parts...), locals...)
+	part := append(append(append(append([]any{int32(n)}, vec...), parts...), l2bool(c.E.Prof.IsCPU())), locals...)
 	c.Run(c.Kernel(cxFile, k+"_part"), []int{g * ls}, []int{ls}, part...)
 	fin := append(append([]any{int32(g)}, parts...), res, int64(offR))
 	c.Run(c.Kernel(cxFile, k+"_finish"), []int{ls}, []int{ls}, append(fin, locals...)...)
@@ -190,8 +187,7 @@ func CxAsumOnDevice[R Real](c *Call, n int, x *cl.Buffer, offX, incX int, res *c
 // CxNrm2OnDevice enqueues the overflow-safe Euclidean norm of x into real
 // element offR of res.
 func CxNrm2OnDevice[R Real](c *Call, n int, x *cl.Buffer, offX, incX int, res *cl.Buffer, offR int) {
-	sz := ElemSize[R]()
-	cxReduce(c, "cnrm2", n, L1At(x, offX, incX), []int{sz, sz, 4}, res, offR)
+	cxReduce(c, "cnrm2", n, L1At(x, offX, incX), []int{3 * ElemSize[R]()}, res, offR)
 }
 
 // CxIamaxOnDevice enqueues the index of the first element of x with the

@@ -39,14 +39,6 @@ func L1Local(e *Engine) int {
 	return ls
 }
 
-// L1Groups is the number of work-groups of a complex.cl reduction over n
-// elements: enough to fill the device a few times over, never more than
-// the vector needs, at most 256 (its finishing pass is one group).
-func L1Groups(e *Engine, n, ls int) int {
-	g := min(max(4*e.Prof.ComputeUnits, 8), 256)
-	return max(min(g, (n+ls-1)/ls), 1)
-}
-
 func L1Check(n int) error {
 	if n > math.MaxInt32 {
 		return errTooLong
