@@ -232,6 +232,52 @@ static inline real nrm2_combine(real big, real med, real sml)
     return sqrt(med);
 }
 
+// sum3_local adds up the work-group's three sums (Blue's, one per work-item
+// at s[lid], s[ls + lid] and s[2·ls + lid]) into s[0], s[ls] and s[2·ls].
+// Every work-item of the group must call it: it holds barriers.
+static inline void sum3_local(__local real* s, const int lid, const int ls)
+{
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int h = ls / 2; h > 0; h >>= 1) {
+        if (lid < h) {
+            s[lid] += s[lid + h];
+            s[ls + lid] += s[ls + lid + h];
+            s[2 * ls + lid] += s[2 * ls + lid + h];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}
+
+// nrm2_sums3 adds up the g partial triples of Blue's sums at p (p[i],
+// p[g + i] and p[2g + i] for partial i) into scratch[0], scratch[ls] and
+// scratch[2·ls], ls the work-group's size (scratch holds 3·ls). Every
+// work-item of the group must call it.
+static inline void nrm2_sums3(volatile const __global real* p, const int g, __local real* scratch)
+{
+    const int lid = get_local_id(0);
+    const int ls = get_local_size(0);
+    // The three sums in one loop, six loads in flight.
+    real big = 0, med = 0, sml = 0;
+    int i = lid;
+    for (; i + ls < g; i += 2 * ls) {
+        const real b0 = p[i], b1 = p[i + ls];
+        const real m0 = p[g + i], m1 = p[g + i + ls];
+        const real s0 = p[2 * g + i], s1 = p[2 * g + i + ls];
+        big += b0 + b1;
+        med += m0 + m1;
+        sml += s0 + s1;
+    }
+    if (i < g) {
+        big += p[i];
+        med += p[g + i];
+        sml += p[2 * g + i];
+    }
+    scratch[lid] = big;
+    scratch[ls + lid] = med;
+    scratch[2 * ls + lid] = sml;
+    sum3_local(scratch, lid, ls);
+}
+
 // argmax_local reduces the work-group's (value, index) pairs, one per
 // work-item, to lmax[0] and lidx[0]: the largest value, and the smallest
 // index among equal values (BLAS's i?amax keeps the first). Every

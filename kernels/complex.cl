@@ -182,21 +182,6 @@ __kernel void casum_part(const int n,
         NRM2_ADD(real, CX_NRM2_SEL, fabs((v).y), big, med, sml);            \
     } while (0)
 
-// cx_sum3_local adds up the work-group's three sums (s[0], s[ls] and
-// s[2·ls] for work-item 0, and so on) into s[0], s[ls], s[2·ls].
-static inline void cx_sum3_local(__local real* s, const int lid, const int ls)
-{
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int h = ls / 2; h > 0; h >>= 1) {
-        if (lid < h) {
-            s[lid] += s[lid + h];
-            s[ls + lid] += s[ls + lid + h];
-            s[2 * ls + lid] += s[2 * ls + lid + h];
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-}
-
 // Partial sums of squares of the parts of x, Blue's three (big, medium,
 // small): partial[g], partial[G + g] and partial[2G + g] for group g of G.
 // No division or branch per element.
@@ -224,7 +209,7 @@ __kernel void cnrm2_part(const int n,
     scratch[lid] = big;
     scratch[ls + lid] = med;
     scratch[2 * ls + lid] = sml;
-    cx_sum3_local(scratch, lid, ls);
+    sum3_local(scratch, lid, ls);
     if (lid == 0) {
         const int g = get_group_id(0), ng = get_num_groups(0);
         partial[g] = scratch[0];
@@ -320,19 +305,11 @@ __kernel void casum_finish(const int g, __global const real* partial,
 __kernel void cnrm2_finish(const int g, __global const real* partial,
                            __global real* res, const long offr, __local real* scratch)
 {
-    const int lid = get_local_id(0);
     const int ls = get_local_size(0);
-    real big = 0, med = 0, sml = 0;
-    for (int i = lid; i < g; i += ls) {
-        big += partial[i];
-        med += partial[g + i];
-        sml += partial[2 * g + i];
+    nrm2_sums3(partial, g, scratch);
+    if (get_local_id(0) == 0) {
+        res[offr] = isinf(scratch[0]) ? INFINITY : nrm2_combine(scratch[0], scratch[ls], scratch[2 * ls]);
     }
-    scratch[lid] = big;
-    scratch[ls + lid] = med;
-    scratch[2 * ls + lid] = sml;
-    cx_sum3_local(scratch, lid, ls);
-    if (lid == 0) res[offr] = isinf(scratch[0]) ? INFINITY : nrm2_combine(scratch[0], scratch[ls], scratch[2 * ls]);
 }
 
 __kernel void ciamax_finish(const int g,

@@ -786,15 +786,7 @@ static inline void nrm2_group(const int n,
     scratch[lid] = big;
     scratch[ls + lid] = med;
     scratch[2 * ls + lid] = sml;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int s = ls / 2; s > 0; s >>= 1) {
-        if (lid < s) {
-            scratch[lid] += scratch[lid + s];
-            scratch[ls + lid] += scratch[ls + lid + s];
-            scratch[2 * ls + lid] += scratch[2 * ls + lid + s];
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
+    sum3_local(scratch, lid, ls);
     if (lid == 0) {
         const int g = get_group_id(0), ng = get_num_groups(0);
         partial[g] = scratch[0];
@@ -819,37 +811,9 @@ static inline void nrm2_merge(volatile const __global real* p, const int g,
                               __global real* res, const long offr,
                               __local real* scratch)
 {
-    const int lid = get_local_id(0);
     const int ls = get_local_size(0);
-    // The three sums in one loop, six loads in flight.
-    real big = 0, med = 0, sml = 0;
-    int i = lid;
-    for (; i + ls < g; i += 2 * ls) {
-        const real b0 = p[i], b1 = p[i + ls];
-        const real m0 = p[g + i], m1 = p[g + i + ls];
-        const real s0 = p[2 * g + i], s1 = p[2 * g + i + ls];
-        big += b0 + b1;
-        med += m0 + m1;
-        sml += s0 + s1;
-    }
-    if (i < g) {
-        big += p[i];
-        med += p[g + i];
-        sml += p[2 * g + i];
-    }
-    scratch[lid] = big;
-    scratch[ls + lid] = med;
-    scratch[2 * ls + lid] = sml;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int s = ls / 2; s > 0; s >>= 1) {
-        if (lid < s) {
-            scratch[lid] += scratch[lid + s];
-            scratch[ls + lid] += scratch[ls + lid + s];
-            scratch[2 * ls + lid] += scratch[2 * ls + lid + s];
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    if (lid == 0) res[offr] = nrm2_combine(scratch[0], scratch[ls], scratch[2 * ls]);
+    nrm2_sums3(p, g, scratch);
+    if (get_local_id(0) == 0) res[offr] = nrm2_combine(scratch[0], scratch[ls], scratch[2 * ls]);
 }
 #define NRM2_MERGE(p, g, res, offr, scratch) nrm2_merge(p, g, res, offr, scratch)
 #endif
