@@ -294,6 +294,18 @@ static void flow_gather(int storage, int upper, int n, int trans, __global const
 		}
 		return;
 	}
+	// Dense triangles keep the sums of whole pieces in registers for the
+	// walk (la, the loops over it unrolled): in acc, the caller's memory,
+	// each row's additions waited for the stores of the row before. Packed
+	// ones keep acc: with la they ran slower on PoCL, for reasons not
+	// found (BENCHMARKS.md, fortieth session).
+	real8 la[FLOW_B / 8];
+	const int regs = storage == ST_DENSE;
+	if (regs) {
+		_Pragma("unroll") for (int q = 0; q < FLOW_B / 8; q++) {
+			la[q] = acc[q];
+		}
+	}
 	for (int j = c0; j < c1; j++) {
 		const real xj = x[offx + (long)j * incx];
 		__global const real* r = flow_row(storage, upper, n, lda, a, j);
@@ -306,13 +318,24 @@ static void flow_gather(int storage, int upper, int n, int trans, __global const
 			                   FLOW_B * (int)sizeof(real));
 		}
 		if (lo == cb && hi - lo == FLOW_B) {
-			for (int q = 0; q < FLOW_B / 32; q++) {
-				cols32_add(acc + 4 * q, r + cb + 32 * q, xj);
+			if (regs) {
+				_Pragma("unroll") for (int q = 0; q < FLOW_B / 32; q++) {
+					cols32_add(la + 4 * q, r + cb + 32 * q, xj);
+				}
+			} else {
+				for (int q = 0; q < FLOW_B / 32; q++) {
+					cols32_add(acc + 4 * q, r + cb + 32 * q, xj);
+				}
 			}
 			continue;
 		}
 		for (int c = lo; c < hi; c++) {
 			part[c - cb] += r[c] * xj;
+		}
+	}
+	if (regs) {
+		_Pragma("unroll") for (int q = 0; q < FLOW_B / 8; q++) {
+			acc[q] = la[q];
 		}
 	}
 }
