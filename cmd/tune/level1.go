@@ -26,8 +26,9 @@ import (
 //  1. builds, at the launch sizes of the shape in use (the database's
 //     entry, else the derived shape): the switches that change a few
 //     routines, one at a time, each kept if those routines gain (float
-//     NRM2 summed in double, L1_NRM2_D; the lean NRM2, L1_LEAN_NRM2, and IAMAX, L1_LEAN_IAMAX;
-//     one-pass reductions; a second pass of a work-item per partial);
+//     NRM2 summed in double, L1_NRM2_D; the lean NRM2, L1_LEAN_NRM2; the
+//     lean IAMAX, L1_LEAN_IAMAX; one-pass reductions; a second pass of a
+//     work-item per partial);
 //     then blocked loads and 32-bit indices, then every vector width of
 //     8 to 64 bytes with every unroll of 1, 2, 4, 8, nearest first; then
 //     the switches on the best two of those;

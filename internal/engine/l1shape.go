@@ -79,10 +79,11 @@ func L1ShapeOfEntry(e l12tuning.Entry, p platform.Profile) L1Shape {
 // preferred vector width (1 if it reports none) and four work-groups of
 // one work-item per core, each taking one run of the vector (L1_BLOCK): a
 // work-group is a loop on one core, which then streams through memory in
-// order, and a few groups per core even out the load. Both get the lean nrm2 and
-// iamax (L1_LEAN_NRM2, L1_LEAN_IAMAX), and neither the one-pass reductions: their merge
-// relies on global memory fences across work-groups, which only a
-// measured entry vouches for on its device.
+// order, and a few groups per core even out the load. Both get the lean
+// nrm2 (L1_LEAN_NRM2), a GPU the lean iamax too (L1_LEAN_IAMAX: on PoCL's
+// CPU device it lost; BENCHMARKS.md, fortieth session), and neither the
+// one-pass reductions: their merge relies on global memory fences across
+// work-groups, which only a measured entry vouches for on its device.
 func L1ShapeDerived(p platform.Profile, prec int) L1Shape {
 	pref := p.PreferredVectorFloat
 	elem := 4
@@ -92,7 +93,7 @@ func L1ShapeDerived(p platform.Profile, prec int) L1Shape {
 	cu := max(p.ComputeUnits, 1)
 	var s L1Shape
 	if p.IsCPU() {
-		s = L1Shape{Local: 1, Vec: pow2Floor(min(max(pref, 1), 16)), Unroll: 1, Groups: 4 * cu, Block: true, LeanNrm2: true, LeanIamax: true}
+		s = L1Shape{Local: 1, Vec: pow2Floor(min(max(pref, 1), 16)), Unroll: 1, Groups: 4 * cu, Block: true, LeanNrm2: true}
 	} else {
 		s = L1Shape{Local: 256, Vec: pow2Floor(min(max(pref, 16/elem), 16)), Unroll: 2, LeanNrm2: true, LeanIamax: true, FinWide: true}
 	}
