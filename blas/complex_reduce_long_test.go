@@ -10,11 +10,12 @@ import (
 )
 
 // TestComplexReductionsLong runs the complex NRM2 and IAMAX kernels
-// (complex.cl's, for every stride) on vectors long enough that each
-// work-item takes several rounds of four elements, against gonum: the
-// largest element repeated (IAMAX keeps the first), a NaN at 0 (it wins),
-// a NaN elsewhere (it never wins; NRM2 is NaN), and a NaN with an Inf
-// (gonum's Dznrm2 gives +Inf), at increments 1 and 2.
+// (complex.cl's; IAMAX of unit stride, level1.cl's ziamax) on vectors long
+// enough that each work-item takes several rounds, against gonum: the
+// largest element repeated, far apart and in one lane of the vectors
+// (IAMAX keeps the first), a NaN at 0 (it wins), a NaN elsewhere (it never
+// wins; NRM2 is NaN), and a NaN with an Inf (gonum's Dznrm2 gives +Inf),
+// at increments 1 and 2.
 func TestComplexReductionsLong(t *testing.T) {
 	t.Run("complex128", func(t *testing.T) { complexReductionsLong[complex128](t, 1e-13) })
 	t.Run("complex64", func(t *testing.T) { complexReductionsLong[complex64](t, 1e-5) })
@@ -32,6 +33,8 @@ func complexReductionsLong[T complex64 | complex128](t *testing.T, tol float64) 
 	}{
 		{"finite", func([]complex128, int) {}},
 		{"ties", func(x []complex128, inc int) { x[5000*inc], x[5512*inc], x[7048*inc] = 3, complex(-1, 2), 3i }},
+		// Eight apart: the same lane of a vector of 2, 4, 8 or 16 elements.
+		{"close ties", func(x []complex128, inc int) { x[6000*inc], x[6008*inc], x[6016*inc] = 3, -3i, complex(1.5, -1.5) }},
 		{"nan0", func(x []complex128, inc int) { x[0], x[6001*inc] = complex(nan, 0), 5 }},
 		{"nan", func(x []complex128, inc int) { x[4444*inc], x[4445*inc] = complex(0, nan), 2 }},
 		{"nan-inf", func(x []complex128, inc int) { x[3000*inc], x[8000*inc] = complex(nan, 1), complex(0, -inf) }},

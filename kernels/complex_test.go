@@ -271,26 +271,30 @@ func l1case[T cxT, F fT](r *cxRig[T, F], rnd *rand.Rand, n, incX, incY, groups i
 	}
 
 	dx, dy := r.upload(x), r.upload(y)
-	for _, conj := range []bool{false, true} {
-		got := r.dot(conj, n, dx, ox, incX, dy, oy, incY, groups)
-		if want := refDot(conj, n, x, incX, y, incY); !closeTo(complex128(got), complex128(want), tol) {
-			t.Errorf("dot (conj %v) = %v, gonum %v", conj, got, want)
+	// The reductions' work-items stride over the vector (run 0, GPUs) or
+	// each walk one run of it (run 1, CPU devices).
+	for _, run := range []int32{0, 1} {
+		for _, conj := range []bool{false, true} {
+			got := r.dot(conj, n, dx, ox, incX, dy, oy, incY, groups, run)
+			if want := refDot(conj, n, x, incX, y, incY); !closeTo(complex128(got), complex128(want), tol) {
+				t.Errorf("dot (conj %v, run %d) = %v, gonum %v", conj, run, got, want)
+			}
 		}
-	}
-	if got, want := r.asum(n, dx, 0, absX, groups), refAsum(n, x, max(incX, -incX)); !closeTo(complex(got, 0), complex(want, 0), tol) {
-		t.Errorf("asum = %v, gonum %v", got, want)
-	}
-	if got, want := r.nrm2(n, dx, 0, absX, groups), refNrm2(n, x, max(incX, -incX)); !closeTo(complex(got, 0), complex(want, 0), tol) {
-		t.Errorf("nrm2 = %v, gonum %v", got, want)
-	}
-	if got, want := r.iamax(n, dx, 0, absX, groups), refIamax(n, x, max(incX, -incX)); got != want {
-		t.Errorf("iamax = %d, gonum %d", got, want)
+		if got, want := r.asum(n, dx, 0, absX, groups, run), refAsum(n, x, max(incX, -incX)); !closeTo(complex(got, 0), complex(want, 0), tol) {
+			t.Errorf("asum (run %d) = %v, gonum %v", run, got, want)
+		}
+		if got, want := r.nrm2(n, dx, 0, absX, groups, run), refNrm2(n, x, max(incX, -incX)); !closeTo(complex(got, 0), complex(want, 0), tol) {
+			t.Errorf("nrm2 (run %d) = %v, gonum %v", run, got, want)
+		}
+		if got, want := r.iamax(n, dx, 0, absX, groups, run), refIamax(n, x, max(incX, -incX)); got != want {
+			t.Errorf("iamax (run %d) = %d, gonum %d", run, got, want)
+		}
 	}
 }
 
 // dot runs cdot_part on groups work-groups and cdot_finish, and reads the
 // result.
-func (r *cxRig[T, F]) dot(conj bool, n int, dx *cl.Array[F], ox int64, incX int, dy *cl.Array[F], oy int64, incY, groups int) T {
+func (r *cxRig[T, F]) dot(conj bool, n int, dx *cl.Array[F], ox int64, incX int, dy *cl.Array[F], oy int64, incY, groups int, run int32) T {
 	c := int32(0)
 	if conj {
 		c = 1
@@ -298,38 +302,37 @@ func (r *cxRig[T, F]) dot(conj bool, n int, dx *cl.Array[F], ox int64, incX int,
 	part := scratch[F](r.t, r.rt, 2*groups)
 	res := scratch[F](r.t, r.rt, 2)
 	cs := cl.Local(2 * wgs * int(unsafe.Sizeof(F(0))))
-	r.run("cdot_part", []int{groups * wgs}, []int{wgs}, int32(n), c, dx, ox, int32(incX), dy, oy, int32(incY), part, cs)
+	r.run("cdot_part", []int{groups * wgs}, []int{wgs}, int32(n), c, dx, ox, int32(incX), dy, oy, int32(incY), part, run, cs)
 	r.run("cdot_finish", []int{wgs}, []int{wgs}, int32(groups), part, res, int64(0), cs)
 	out := make([]T, 1)
 	r.download(res, out)
 	return out[0]
 }
 
-func (r *cxRig[T, F]) asum(n int, dx *cl.Array[F], ox int64, incX, groups int) float64 {
+func (r *cxRig[T, F]) asum(n int, dx *cl.Array[F], ox int64, incX, groups int, run int32) float64 {
 	part := scratch[F](r.t, r.rt, groups)
 	res := scratch[F](r.t, r.rt, 1)
 	ls := cl.Local(wgs * int(unsafe.Sizeof(F(0))))
-	r.run("casum_part", []int{groups * wgs}, []int{wgs}, int32(n), dx, ox, int32(incX), part, ls)
+	r.run("casum_part", []int{groups * wgs}, []int{wgs}, int32(n), dx, ox, int32(incX), part, run, ls)
 	r.run("casum_finish", []int{wgs}, []int{wgs}, int32(groups), part, res, int64(0), ls)
 	return float64(readOne(r.t, r.rt, res))
 }
 
-func (r *cxRig[T, F]) nrm2(n int, dx *cl.Array[F], ox int64, incX, groups int) float64 {
-	ps, pq := scratch[F](r.t, r.rt, groups), scratch[F](r.t, r.rt, groups)
-	pf := scratch[int32](r.t, r.rt, groups)
+func (r *cxRig[T, F]) nrm2(n int, dx *cl.Array[F], ox int64, incX, groups int, run int32) float64 {
+	part := scratch[F](r.t, r.rt, 3*groups) // Blue's three sums a group
 	res := scratch[F](r.t, r.rt, 1)
-	ls, li := cl.Local(wgs*int(unsafe.Sizeof(F(0)))), cl.Local(wgs*4)
-	r.run("cnrm2_part", []int{groups * wgs}, []int{wgs}, int32(n), dx, ox, int32(incX), ps, pq, pf, ls, ls, li)
-	r.run("cnrm2_finish", []int{wgs}, []int{wgs}, int32(groups), ps, pq, pf, res, int64(0), ls, ls, li)
+	ls := cl.Local(3 * wgs * int(unsafe.Sizeof(F(0))))
+	r.run("cnrm2_part", []int{groups * wgs}, []int{wgs}, int32(n), dx, ox, int32(incX), part, run, ls)
+	r.run("cnrm2_finish", []int{wgs}, []int{wgs}, int32(groups), part, res, int64(0), ls)
 	return float64(readOne(r.t, r.rt, res))
 }
 
-func (r *cxRig[T, F]) iamax(n int, dx *cl.Array[F], ox int64, incX, groups int) int {
+func (r *cxRig[T, F]) iamax(n int, dx *cl.Array[F], ox int64, incX, groups int, run int32) int {
 	pm := scratch[F](r.t, r.rt, groups)
 	pi := scratch[int32](r.t, r.rt, groups)
 	res := scratch[int32](r.t, r.rt, 1)
 	ls, li := cl.Local(wgs*int(unsafe.Sizeof(F(0)))), cl.Local(wgs*4)
-	r.run("ciamax_part", []int{groups * wgs}, []int{wgs}, int32(n), dx, ox, int32(incX), pm, pi, ls, li)
+	r.run("ciamax_part", []int{groups * wgs}, []int{wgs}, int32(n), dx, ox, int32(incX), pm, pi, run, ls, li)
 	r.run("ciamax_finish", []int{wgs}, []int{wgs}, int32(groups), pm, pi, res, int64(0), ls, li)
 	return int(readOne(r.t, r.rt, res))
 }
@@ -376,15 +379,17 @@ func specialsSuite[T cxT, F fT](t *testing.T, huge float64) {
 			}
 			n := len(x)
 			for _, groups := range []int{1, 2, 5} {
-				dx := r.upload(x)
-				if got, want := r.iamax(n, dx, 0, 1, groups), refIamax(n, x, 1); got != want {
-					t.Errorf("groups %d: iamax = %d, gonum %d", groups, got, want)
-				}
-				if got, want := r.nrm2(n, dx, 0, 1, groups), refNrm2(n, x, 1); !closeTo(complex(got, 0), complex(want, 0), 4*r.eps) {
-					t.Errorf("groups %d: nrm2 = %v, gonum %v", groups, got, want)
-				}
-				if got, want := r.asum(n, dx, 0, 1, groups), refAsum(n, x, 1); !closeTo(complex(got, 0), complex(want, 0), 4*float64(n)*r.eps) {
-					t.Errorf("groups %d: asum = %v, gonum %v", groups, got, want)
+				for _, run := range []int32{0, 1} {
+					dx := r.upload(x)
+					if got, want := r.iamax(n, dx, 0, 1, groups, run), refIamax(n, x, 1); got != want {
+						t.Errorf("groups %d, run %d: iamax = %d, gonum %d", groups, run, got, want)
+					}
+					if got, want := r.nrm2(n, dx, 0, 1, groups, run), refNrm2(n, x, 1); !closeTo(complex(got, 0), complex(want, 0), 4*r.eps) {
+						t.Errorf("groups %d, run %d: nrm2 = %v, gonum %v", groups, run, got, want)
+					}
+					if got, want := r.asum(n, dx, 0, 1, groups, run), refAsum(n, x, 1); !closeTo(complex(got, 0), complex(want, 0), 4*float64(n)*r.eps) {
+						t.Errorf("groups %d, run %d: asum = %v, gonum %v", groups, run, got, want)
+					}
 				}
 			}
 		})

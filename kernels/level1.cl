@@ -1282,3 +1282,99 @@ __kernel void zsum_parts(const int g, __global const real2* partial,
     LOCAL_SUM(scratch, lid, (int)get_local_size(0));
     if (lid == 0) res[offr] = scratch[0];
 }
+
+// IAMAX of a complex vector of unit stride: the first element with the
+// largest |Re| + |Im| (gonum's Izamax, NaN rules included), on the vector
+// path of iamax_group. A vector of Z_VW reals holds Z_VW/2 elements, whose
+// measures are its even lanes plus its odd lanes (realzh); each of those
+// lanes keeps its own best, as iamax_group's lanes do.
+#if Z_VW == 2
+typedef real realzh;
+typedef l1int l1intzh;
+#define ZH_SEL(a, b, c) ((c) ? (b) : (a))
+#else
+#if Z_VW == 4
+#define Z_VWH 2
+#elif Z_VW == 8
+#define Z_VWH 4
+#else
+#define Z_VWH 8
+#endif
+typedef L1_CAT(L1_BASE, Z_VWH) realzh;
+typedef L1_CAT(L1_INT, Z_VWH) l1intzh;
+#define ZH_SEL(a, b, c) select(a, b, c)
+#endif
+
+// ZAMAX_VSTEP folds the measures s of vector vi into vbest and vidx.
+#define ZAMAX_VSTEP(s, vi)                                                     \
+    do {                                                                       \
+        const realzh s_ = (s);                                                 \
+        vidx = ZH_SEL(vidx, (l1intzh)((l1int)(vi)), s_ > vbest);               \
+        vbest = ZH_SEL(vbest, s_, s_ > vbest);                                 \
+    } while (0)
+
+// z_abs1 is |Re v| + |Im v|.
+static inline real z_abs1(const real2 v) { return fabs(v.x) + fabs(v.y); }
+
+// The (largest measure, first index) pair of this work-group's elements of
+// the n elements at x + offx (offx in reals), into pmax[g] and pidx[g].
+static inline void ziamax_group(const int n, __global const real* x, const long offx,
+                                __global real* pmax, __global int* pidx,
+                                __local real* lmax, __local int* lidx)
+{
+    const long gid = get_global_id(0), gs = get_global_size(0);
+    __global const real* px = x + offx;
+    real best = -1;
+    int bidx = INT_MAX;
+    if (n > 0 && isnan(z_abs1(vload2(0, px)))) {
+        best = INFINITY;
+        bidx = 0;
+    } else {
+        const long h = z_head(px, n);
+        const long nv = 2 * (n - h) / Z_VW;
+        for (long i = gid; i < h; i += gs) AMAX_TAKE(z_abs1(vload2(i, px)), (int)i);
+        __global const realz* vx = (__global const realz*)(px + 2 * h);
+        realz a[L1_UNROLL];
+        realzh vbest = (realzh)(-1);
+        l1intzh vidx = (l1intzh)(-1);
+        L1_VLOOP(nv,
+                 L1_FOR_U a[u] = fabs(vx[v + u * vin]);
+                 L1_FOR_U ZAMAX_VSTEP(a[u].even + a[u].odd, v + u * vin),
+                 a[0] = fabs(vx[v]);
+                 ZAMAX_VSTEP(a[0].even + a[0].odd, v))
+        const real* bl = (const real*)&vbest;
+        const l1int* il = (const l1int*)&vidx;
+        for (int k = 0; k < Z_VW / 2; k++) {
+            if (il[k] >= 0) AMAX_TAKE(bl[k], (int)(h + (long)il[k] * (Z_VW / 2) + k));
+        }
+        for (long i = h + nv * (Z_VW / 2) + gid; i < n; i += gs) AMAX_TAKE(z_abs1(vload2(i, px)), (int)i);
+    }
+    argmax_local(lmax, lidx, best, bidx);
+    if (get_local_id(0) == 0) {
+        pmax[get_group_id(0)] = lmax[0];
+        pidx[get_group_id(0)] = lidx[0];
+    }
+}
+
+// Partial (largest measure, first index) pairs, one per group (iamax_fin
+// merges them).
+__kernel void ziamax_part(const int n, __global const real* x, const long offx,
+                          __global real* pmax, __global int* pidx,
+                          __local real* lmax, __local int* lidx)
+{
+    ziamax_group(n, x, offx, pmax, pidx, lmax, lidx);
+}
+
+// res[offr] = the index of the first element of largest measure, in one
+// pass.
+__kernel void ziamax_one(const int n, __global const real* x, const long offx,
+                         __global real* pmax, __global int* pidx, volatile __global uint* ticket,
+                         __global int* res, const long offr,
+                         __local real* lmax, __local int* lidx)
+{
+    __local int last;
+    ziamax_group(n, x, offx, pmax, pidx, lmax, lidx);
+    if (!l1_last(ticket, &last)) return;
+    iamax_merge(pmax, pidx, (int)get_num_groups(0), res, offr, lmax, lidx);
+    l1_done(ticket);
+}
