@@ -180,11 +180,10 @@ static inline void flow_leave(volatile __global uint* ticket) {
 // work-items as they are, with no division per element; nrm2_combine
 // makes the norm of them. A NaN lands in the unscaled sum, an Inf in the
 // big one (which nothing finite makes infinite), so the sums keep both
-// apart: the real norm takes NaN over Inf (gonum's Dnrm2), the complex
-// one Inf over NaN (its Dznrm2: level1.cl's nrm2 and complex.cl's cnrm2
-// share the sums, for level 1 and its complex twin). The float
-// threshold for "big" is 2^48 rather than the 2^52 of the usual derivation,
-// so that 2^31 unscaled squares still fit in a float.
+// apart: level1.cl's nrm2 puts NaN first, as gonum's Dnrm2 does, and
+// complex.cl's cnrm2 +Inf, as its Dznrm2 does. The float threshold for
+// "big" is 2^48 rather than the 2^52 of the usual derivation, so that
+// 2^31 unscaled squares still fit in a float.
 #if PRECISION == 64
 #define NRM2_TSML 0x1p-511
 #define NRM2_TBIG 0x1p486
@@ -208,7 +207,6 @@ static inline void flow_leave(volatile __global uint* ticket) {
         sml += hs_ * hs_;                                                    \
         med += hm_ * hm_;                                                    \
     } while (0)
-
 
 // nrm2_combine is the norm that the three sums of squares stand for, NaN
 // if one of them is (an element was NaN).

@@ -708,15 +708,15 @@ static inline void nrm2_group(const int n,
 #define NRM2_DOUBLE 0
 typedef real nrm2_t;
 
-// With L1_LEAN_NRM2, the unit-stride vector loop sums the plain squares of |x| (a product,
-// a sum and a max per element instead of Blue's three of each and three
-// selects) while it can prove them exact enough: a work-item whose
-// largest |x| is at most NRM2_TBIG cannot overflow, and one whose largest
-// |x| is at least NRM2_TLOW loses at most 2^31 squares below the smallest
-// normal, under 2^-30 of its sum. A work-item outside those bounds (an
-// Inf, huge or only tiny elements; all zeros and NaNs need no rescue)
-// reads its vectors again with Blue's three sums. A NaN makes the plain
-// sum NaN, as it makes Blue's medium sum.
+// With L1_LEAN_NRM2, the unit-stride vector loop sums the plain squares of
+// |x| (a product, a sum and a max per element instead of Blue's three of
+// each and three selects) while it can prove them exact enough: a
+// work-item whose largest |x| is at most NRM2_TBIG cannot overflow, and
+// one whose largest |x| is at least NRM2_TLOW loses at most 2^31 squares
+// below the smallest normal, under 2^-30 of its sum. A work-item outside
+// those bounds (an Inf, huge or only tiny elements; all zeros and NaNs
+// need no rescue) reads its vectors again with Blue's three sums. A NaN
+// makes the plain sum NaN, as it makes Blue's medium sum.
 #if PRECISION == 64
 #define NRM2_TLOW 0x1p-465
 #else
