@@ -902,6 +902,19 @@ typedef L1_CAT(L1_INT, L1_VW) l1intv;
     } while (0)
 #endif
 
+// amax_publish reduces the work-group's (best, bidx) pairs and writes the
+// group's into pmax[get_group_id(0)] and pidx[get_group_id(0)]. Every
+// work-item of the group must call it.
+static inline void amax_publish(const real best, const int bidx, __global real* pmax, __global int* pidx,
+                                __local real* lmax, __local int* lidx)
+{
+    argmax_local(lmax, lidx, best, bidx);
+    if (get_local_id(0) == 0) {
+        pmax[get_group_id(0)] = lmax[0];
+        pidx[get_group_id(0)] = lidx[0];
+    }
+}
+
 // The (max |x|, first index) pair of this work-group, into
 // pmax[get_group_id(0)] and pidx[get_group_id(0)].
 static inline void iamax_group(const int n,
@@ -938,11 +951,7 @@ static inline void iamax_group(const int n,
     } else {
         for (long i = gid; i < n; i += gs) AMAX_TAKE(fabs(px[i * incx]), (int)i);
     }
-    argmax_local(lmax, lidx, best, bidx);
-    if (get_local_id(0) == 0) {
-        pmax[get_group_id(0)] = lmax[0];
-        pidx[get_group_id(0)] = lidx[0];
-    }
+    amax_publish(best, bidx, pmax, pidx, lmax, lidx);
 }
 
 // Partial (max |x|, first index) pairs, one per group.
@@ -1349,11 +1358,7 @@ static inline void ziamax_group(const int n, __global const real* x, const long 
         }
         for (long i = h + nv * (Z_VW / 2) + gid; i < n; i += gs) AMAX_TAKE(z_abs1(vload2(i, px)), (int)i);
     }
-    argmax_local(lmax, lidx, best, bidx);
-    if (get_local_id(0) == 0) {
-        pmax[get_group_id(0)] = lmax[0];
-        pidx[get_group_id(0)] = lidx[0];
-    }
+    amax_publish(best, bidx, pmax, pidx, lmax, lidx);
 }
 
 // Partial (largest measure, first index) pairs, one per group (iamax_fin
