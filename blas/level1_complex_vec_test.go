@@ -161,6 +161,10 @@ func level1ComplexVectorPath[T complex64 | complex128](t *testing.T) {
 				if got, want := complex128(scalarValue(t, "Asum", a, err)), ref.Dzasum(n, x.h(), 1); !zClose(got, complex(want, 0), tol*math.Sqrt(float64(n))) {
 					t.Errorf("Asum %s = %v, want %v", name, got, want)
 				}
+				im, err := Iamax(x.v)
+				if got, want := scalarValue(t, "Iamax", im, err), ref.Izamax(n, x.h(), 1); got != want {
+					t.Errorf("Iamax %s = %d, want %d", name, got, want)
+				}
 
 				ev, err = Swap(x.v, y.v)
 				ref.Zswap(n, x.h(), 1, y.h(), 1)
@@ -210,6 +214,10 @@ func level1ComplexNonFinite[T complex64 | complex128](t *testing.T, impl *Implem
 			a, err := Asum(x.v)
 			if got, want := complex128(scalarValue(t, "Asum", a, err)), ref.Dzasum(n, x.h(), 1); !sameNonFinite(real(got), want) {
 				t.Errorf("Asum %s = %v, want %v", name, got, want)
+			}
+			im, err := Iamax(x.v)
+			if got, want := scalarValue(t, "Iamax", im, err), ref.Izamax(n, x.h(), 1); got != want {
+				t.Errorf("Iamax %s = %d, want %d", name, got, want)
 			}
 			ev, err := Axpy(T(complex(0.5, 2)), x.v, y.v)
 			ref.Zaxpy(n, complex(0.5, 2), x.h(), 1, y.h(), 1)
