@@ -194,29 +194,11 @@ func CxNrm2OnDevice[R Real](c *Call, n int, x *cl.Buffer, offX, incX int, res *c
 // largest |Re|+|Im| (gonum's NaN rules) into int element offR of res.
 func CxIamaxOnDevice[R Real](c *Call, n int, x *cl.Buffer, offX, incX int, res *cl.Buffer, offR int) {
 	if cxUnit(n, incX) {
-		zIamaxOnDevice[R](c, n, x, offX, res, offR)
+		// level1.cl's ziamax: iamax's vector path on pairs of lanes.
+		iamaxRun[R](c, "ziamax", n, res, offR, x, int64(2*offX))
 		return
 	}
 	cxReduce(c, "ciamax", n, L1At(x, offX, incX), []int{ElemSize[R](), 4}, res, offR)
-}
-
-// zIamaxOnDevice is CxIamaxOnDevice for unit strides, on level1.cl's
-// ziamax kernels (iamax's vector path on pairs of lanes) and the level 1
-// shape; iamax_fin merges the partials of two passes.
-func zIamaxOnDevice[R Real](c *Call, n int, x *cl.Buffer, offX int, res *cl.Buffer, offR int) {
-	locals := []int{ElemSize[R](), 4}
-	vec := []any{x, int64(2 * offX)}
-	if l1OnePass(c) {
-		l1One[R](c, "ziamax_one", n, 1, true, res, offR, locals, vec...)
-		return
-	}
-	sh := l1ShapeOf(c)
-	g := sh.GroupsFor(n)
-	var z R
-	mb, ib := Alloc[R](c, g), Alloc[float32](c, g)
-	args := append(append([]any{int32(n)}, vec...), mb, ib, LocalBytes(sh.Local, z), cl.Local(4*sh.Local))
-	c.Run(L1Kernel(c, "ziamax_part"), []int{g * sh.Local}, []int{sh.Local}, args...)
-	l1SecondPass(c, "iamax_fin", g, locals, mb, ib, res, int64(offR))
 }
 
 // The host-slice routines.

@@ -44,7 +44,7 @@ func (b *L1Bench[T]) enqueuePart(c *Call, op string, slots *[]*Slot) bool {
 		case "asum":
 			l1FirstPass[T](c, "asum_part", n, 1, 1, L1At(x, 0, 1)...)
 		case "iamax":
-			iamaxFirstPass[T](c, n, x, 0, 1)
+			iamaxFirstPass[T](c, "iamax_part", n, L1At(x, 0, 1)...)
 		default:
 			return false
 		}

@@ -134,26 +134,32 @@ func Nrm2OnDevice[T Real](c *Call, n int, x *cl.Buffer, offX, incX int, res *cl.
 // (gonum's rules for NaN) as an OpenCL int: res holds float32-sized
 // elements whose bits are the int (iamaxIndex reads it).
 func IamaxOnDevice[T Real](c *Call, n int, x *cl.Buffer, offX, incX int, res *cl.Buffer, off int) {
+	iamaxRun[T](c, "iamax", n, res, off, L1At(x, offX, incX)...)
+}
+
+// iamaxRun enqueues the IAMAX of kernels k+"_one" (one pass) or
+// k+"_part" and iamax_fin over n elements, vec their vector arguments:
+// level1.cl's iamax, and ziamax for complex vectors of unit stride.
+func iamaxRun[T Real](c *Call, k string, n int, res *cl.Buffer, off int, vec ...any) {
 	locals := []int{ElemSize[T](), 4}
 	if l1OnePass(c) {
-		l1One[T](c, "iamax_one", n, 1, true, res, off, locals, L1At(x, offX, incX)...)
+		l1One[T](c, k+"_one", n, 1, true, res, off, locals, vec...)
 		return
 	}
-	mb, ib, g := iamaxFirstPass[T](c, n, x, offX, incX)
+	mb, ib, g := iamaxFirstPass[T](c, k+"_part", n, vec...)
 	l1SecondPass(c, "iamax_fin", g, locals, mb, ib, res, int64(off))
 }
 
-// iamaxFirstPass enqueues iamax's first pass and returns its partials
-// (|x| and index) and their number.
-func iamaxFirstPass[T Real](c *Call, n int, x *cl.Buffer, offX, incX int) (*cl.Buffer, *cl.Buffer, int) {
+// iamaxFirstPass enqueues the first pass of kernel k (iamax_part,
+// ziamax_part) over n elements, vec its vector arguments, and returns its
+// partials (|x| and index) and their number.
+func iamaxFirstPass[T Real](c *Call, k string, n int, vec ...any) (*cl.Buffer, *cl.Buffer, int) {
 	sh := l1ShapeOf(c)
 	g := sh.GroupsFor(n)
 	var z T
-	mb := Alloc[T](c, g)
-	ib := Alloc[float32](c, g)
-	args := append([]any{int32(n)}, L1At(x, offX, incX)...)
-	args = append(args, mb, ib, LocalBytes(sh.Local, z), cl.Local(4*sh.Local))
-	c.Run(L1Kernel(c, "iamax_part"), []int{g * sh.Local}, []int{sh.Local}, args...)
+	mb, ib := Alloc[T](c, g), Alloc[float32](c, g)
+	args := append(append([]any{int32(n)}, vec...), mb, ib, LocalBytes(sh.Local, z), cl.Local(4*sh.Local))
+	c.Run(L1Kernel(c, k), []int{g * sh.Local}, []int{sh.Local}, args...)
 	return mb, ib, g
 }
 
