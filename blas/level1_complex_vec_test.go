@@ -165,6 +165,10 @@ func level1ComplexVectorPath[T complex64 | complex128](t *testing.T) {
 				if got, want := scalarValue(t, "Iamax", im, err), ref.Izamax(n, x.h(), 1); got != want {
 					t.Errorf("Iamax %s = %d, want %d", name, got, want)
 				}
+				nr, err := Nrm2(x.v)
+				if got, want := real(complex128(scalarValue(t, "Nrm2", nr, err))), ref.Dznrm2(n, x.h(), 1); math.Abs(got-want) > tol*want {
+					t.Errorf("Nrm2 %s = %v, want %v", name, got, want)
+				}
 
 				ev, err = Swap(x.v, y.v)
 				ref.Zswap(n, x.h(), 1, y.h(), 1)
@@ -219,6 +223,7 @@ func level1ComplexNonFinite[T complex64 | complex128](t *testing.T, impl *Implem
 			if got, want := scalarValue(t, "Iamax", im, err), ref.Izamax(n, x.h(), 1); got != want {
 				t.Errorf("Iamax %s = %d, want %d", name, got, want)
 			}
+			nrm2NonFinite(t, x, name)
 			ev, err := Axpy(T(complex(0.5, 2)), x.v, y.v)
 			ref.Zaxpy(n, complex(0.5, 2), x.h(), 1, y.h(), 1)
 			must(t, "Axpy", ev, err)
@@ -244,4 +249,30 @@ func dropInDscal[T complex64 | complex128](t *testing.T, impl *Implementation, z
 	}
 	ev, err := z.v.Write(got)
 	must(t, "Write", ev, err)
+}
+
+// nrm2NonFinite checks Nrm2 of x against gonum's Dznrm2 with x as it is,
+// then with a NaN in one more element apart from x's bad one (gonum's
+// answer is +Inf if either is infinite, whichever comes first).
+func nrm2NonFinite[T complex64 | complex128](t *testing.T, x *zvec[T], name string) {
+	t.Helper()
+	var ref gonum.Implementation
+	check := func(what string) {
+		nr, err := Nrm2(x.v)
+		if got, want := real(complex128(scalarValue(t, "Nrm2", nr, err))), ref.Dznrm2(x.n, x.h(), 1); !sameNonFinite(got, want) {
+			t.Errorf("Nrm2 %s = %v, want %v", what, got, want)
+		}
+	}
+	check(name)
+	for _, at := range []int{0, x.n / 3, x.n - 1} {
+		old := x.h()[at]
+		if cmplx.IsNaN(old) || cmplx.IsInf(old) {
+			continue
+		}
+		x.h()[at] = complex(real(old), math.NaN())
+		x.sync(t)
+		check(fmt.Sprintf("%s, x[%d] NaN", name, at))
+		x.h()[at] = old
+		x.sync(t)
+	}
 }

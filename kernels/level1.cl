@@ -707,7 +707,13 @@ static inline void nrm2_group(const int n,
 #else
 #define NRM2_DOUBLE 0
 typedef real nrm2_t;
+#endif
 
+// Blue's three sums, on every device and precision: real NRM2 where its
+// squares are not summed in double, and complex NRM2 of unit stride
+// (znrm2), whose merge needs Inf kept apart from NaN, which one double
+// sum cannot do.
+//
 // With L1_LEAN_NRM2, the unit-stride vector loop sums the plain squares of
 // |x| (a product, a sum and a max per element instead of Blue's three of
 // each and three selects) while it can prove them exact enough: a
@@ -726,7 +732,7 @@ typedef real nrm2_t;
 // The partial sums of squares (big, medium, small) of x of this
 // work-group: partial[g], partial[G + g] and partial[2G + g] for group g
 // of G.
-static inline void nrm2_group(const int n,
+static inline void nrm2_blue_group(const int n,
                    __global const real* x, const long offx, const int incx,
                    __global real* partial, __local real* scratch)
 {
@@ -745,10 +751,10 @@ static inline void nrm2_group(const int n,
         realv a[L1_UNROLL];
         L1_VLOOP(nv,
                  L1_FOR_U a[u] = fabs(vx[v + u * vin]);
-                 L1_FOR_U { vm[u] += a[u] * a[u]; vmax[u] = fmax(vmax[u], a[u]); },
+                 L1_FOR_U { vm[u] += a[u] * a[u]; vmax[u] = L1_SEL(vmax[u], a[u], a[u] > vmax[u]); },
                  a[0] = fabs(vx[v]);
                  vm[0] += a[0] * a[0];
-                 vmax[0] = fmax(vmax[0], a[0]))
+                 vmax[0] = L1_SEL(vmax[0], a[0], a[0] > vmax[0]))
         L1_FOR_U1 {
             vm[0] += vm[u];
             vmax[0] = fmax(vmax[0], vmax[u]);
@@ -794,6 +800,26 @@ static inline void nrm2_group(const int n,
         partial[2 * ng + g] = scratch[2 * ls];
     }
 }
+
+// res[offr] = the norm of the g partial triples of Blue's sums at p, NaN
+// where an element was NaN, unless infFirst and one was infinite (then
+// +Inf: gonum's Dznrm2); every work-item of the group must call it.
+static inline void nrm2_blue_merge(volatile const __global real* p, const int g,
+                                   __global real* res, const long offr,
+                                   __local real* scratch, const int infFirst)
+{
+    const int ls = get_local_size(0);
+    nrm2_sums3(p, g, scratch);
+    if (get_local_id(0) == 0) {
+        const real big = scratch[0];
+        res[offr] = infFirst && isinf(big) ? (real)INFINITY
+                                           : nrm2_combine(big, scratch[ls], scratch[2 * ls]);
+    }
+}
+
+#if !NRM2_DOUBLE
+#define nrm2_group nrm2_blue_group
+#define NRM2_MERGE(p, g, res, offr, scratch) nrm2_blue_merge(p, g, res, offr, scratch, 0)
 #endif
 
 // Partial sums of squares of x (nrm2_group's).
@@ -803,20 +829,6 @@ __kernel void nrm2_part(const int n,
 {
     nrm2_group(n, x, offx, incx, partial, scratch);
 }
-
-#if !NRM2_DOUBLE
-// res[offr] = the norm of the g partial triples at p; every work-item of
-// the group must call it.
-static inline void nrm2_merge(volatile const __global real* p, const int g,
-                              __global real* res, const long offr,
-                              __local real* scratch)
-{
-    const int ls = get_local_size(0);
-    nrm2_sums3(p, g, scratch);
-    if (get_local_id(0) == 0) res[offr] = nrm2_combine(scratch[0], scratch[ls], scratch[2 * ls]);
-}
-#define NRM2_MERGE(p, g, res, offr, scratch) nrm2_merge(p, g, res, offr, scratch)
-#endif
 
 // res[offr] = the norm of the g partial triples (one work-group), or of
 // the g double partials.
@@ -837,6 +849,32 @@ __kernel void nrm2_one(const int n,
     nrm2_group(n, x, offx, incx, partial, scratch);
     if (!l1_last(ticket, &last)) return;
     NRM2_MERGE(partial, (int)get_num_groups(0), res, offr, scratch);
+    l1_done(ticket);
+}
+
+// The norm of a complex vector of unit stride is that of its n = 2·len
+// reals, x at real offset offx, by Blue's sums in this precision; the
+// merge puts +Inf before NaN, as gonum's Dznrm2 and Scnrm2 do.
+__kernel void znrm2_part(const int n, __global const real* x, const long offx,
+                         __global real* partial, __local real* scratch)
+{
+    nrm2_blue_group(n, x, offx, 1, partial, scratch);
+}
+
+__kernel void znrm2_fin(const int g, __global const real* partial,
+                        __global real* res, const long offr, __local real* scratch)
+{
+    nrm2_blue_merge(partial, g, res, offr, scratch, 1);
+}
+
+__kernel void znrm2_one(const int n, __global const real* x, const long offx,
+                        __global real* partial, volatile __global uint* ticket,
+                        __global real* res, const long offr, __local real* scratch)
+{
+    __local int last;
+    nrm2_blue_group(n, x, offx, 1, partial, scratch);
+    if (!l1_last(ticket, &last)) return;
+    nrm2_blue_merge(partial, (int)get_num_groups(0), res, offr, scratch, 1);
     l1_done(ticket);
 }
 

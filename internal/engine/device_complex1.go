@@ -9,11 +9,11 @@ import (
 )
 
 // Complex level 1 device routines. Vectors of unit stride take level1.cl's
-// kernels and launch shape: zaxpy, zscal and zdot for AXPY, SCAL and DOT,
-// and the real copy, swap, scal and asum over their 2n reals for COPY,
-// SWAP, the real-alpha SCAL and ASUM. Strided vectors, and NRM2 and IAMAX
-// (whose answers for NaN and Inf differ from the real routines' over the
-// parts), take the kernels of kernels/complex.cl.
+// kernels and launch shape: zaxpy, zscal, zdot, znrm2 and ziamax for AXPY,
+// SCAL, DOT, NRM2 and IAMAX (the last two with gonum's complex answers for
+// NaN and Inf, not the real routines'), and the real copy, swap, scal and
+// asum over their 2n reals for COPY, SWAP, the real-alpha SCAL and ASUM.
+// Strided vectors take the kernels of kernels/complex.cl.
 //
 // A complex number is its real part followed by its imaginary part (the
 // layout of Go's complex64 and complex128, and of OpenCL's float2 and
@@ -187,7 +187,19 @@ func CxAsumOnDevice[R Real](c *Call, n int, x *cl.Buffer, offX, incX int, res *c
 // CxNrm2OnDevice enqueues the overflow-safe Euclidean norm of x into real
 // element offR of res.
 func CxNrm2OnDevice[R Real](c *Call, n int, x *cl.Buffer, offX, incX int, res *cl.Buffer, offR int) {
-	cxReduce(c, "cnrm2", n, L1At(x, offX, incX), []int{3 * ElemSize[R]()}, res, offR)
+	locals := []int{3 * ElemSize[R]()}
+	if !cxUnit(n, incX) {
+		cxReduce(c, "cnrm2", n, L1At(x, offX, incX), locals, res, offR)
+		return
+	}
+	// level1.cl's znrm2: Blue's sums over the 2n reals, +Inf before NaN.
+	vec := []any{x, int64(2 * offX)}
+	if l1OnePass(c) {
+		l1One[R](c, "znrm2_one", 2*n, 3, false, res, offR, locals, vec...)
+		return
+	}
+	pb, g := l1FirstPass[R](c, "znrm2_part", 2*n, 3, 3, vec...)
+	l1SecondPass(c, "znrm2_fin", g, locals, pb, res, int64(offR))
 }
 
 // CxIamaxOnDevice enqueues the index of the first element of x with the
