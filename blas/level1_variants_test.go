@@ -28,7 +28,7 @@ func TestLevel1ShapeVariants(t *testing.T) {
 		variants := []eng.L1Shape{
 			{Local: min(64, base.Local), Vec: base.Vec, Unroll: 3, Groups: 2, Cover: true, Block: true, Idx32: true, Nrm2D: true, OnePass: true},
 			{Local: min(32, base.Local), Vec: wide, Unroll: 2, Groups: 3, EwGroups: 5, Block: true, LeanNrm2: true, FinWide: true},
-			{Local: min(16, base.Local), Vec: 1, Unroll: 2, Groups: 5, Cover: true, LeanIamax: true, OnePass: true, ReadApart: true},
+			{Local: min(16, base.Local), Vec: 1, Unroll: 2, Groups: 5, Cover: true, LeanIamax: true, OnePass: true, ReadApartMin: 1},
 		}
 		for _, v := range variants {
 			t.Run(fmt.Sprintf("f%d/%+v", prec, v), func(t *testing.T) {
@@ -107,7 +107,7 @@ func TestReadApartChain(t *testing.T) {
 	}
 	for _, onePass := range []bool{false, true} {
 		sh := base
-		sh.ReadApart, sh.OnePass = true, onePass
+		sh.ReadApartMin, sh.OnePass = 1, onePass
 		if err := e.SetL1Shape(64, sh); err != nil {
 			t.Fatal(err)
 		}

@@ -156,11 +156,11 @@ func cxDot[T Element](op string, conj bool, x, y *Vector[T], wait []*Event) (*Sc
 	var merge func() (T, error)
 	zenq[T](func() {
 		eng.CxDotOnDevice[float32](c, conj, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc, res, 0)
-		p := readBack[float32](c, res, 2)
+		p := readBack[float32](c, res, 2, opBytes(x, y))
 		merge = func() (T, error) { v := p(); return cxOf[T](v[0], v[1]), nil }
 	}, func() {
 		eng.CxDotOnDevice[float64](c, conj, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc, res, 0)
-		p := readBack[float64](c, res, 2)
+		p := readBack[float64](c, res, 2, opBytes(x, y))
 		merge = func() (T, error) { v := p(); return cxOf[T](v[0], v[1]), nil }
 	})
 	return finishScalar(c, merge)
@@ -211,12 +211,12 @@ func cxRealReduce[T Element](op string, x *Vector[T], wait []*Event,
 	zenq[T](func() {
 		res := eng.Alloc[float32](c, 1)
 		f32(c, x.n, x.st.buf, x.off, x.inc, res, 0)
-		p := readBack[float32](c, res, 1)
+		p := readBack[float32](c, res, 1, opBytes(x))
 		merge = func() (T, error) { return cxOf[T](p()[0], 0), nil }
 	}, func() {
 		res := eng.Alloc[float64](c, 1)
 		f64(c, x.n, x.st.buf, x.off, x.inc, res, 0)
-		p := readBack[float64](c, res, 1)
+		p := readBack[float64](c, res, 1, opBytes(x))
 		merge = func() (T, error) { return cxOf[T](p()[0], 0), nil }
 	})
 	return finishScalar(c, merge)
@@ -246,7 +246,7 @@ func Iamax[T Element](x *Vector[T], wait ...*Event) (*Scalar[int], error) {
 	}, func() {
 		eng.CxIamaxOnDevice[float64](c, x.n, x.st.buf, x.off, x.inc, res, 0)
 	})
-	p := readBack[float32](c, res, 1)
+	p := readBack[float32](c, res, 1, opBytes(x))
 	n := x.n
 	return finishScalar(c, func() (int, error) {
 		i := int(int32(math.Float32bits(p()[0])))

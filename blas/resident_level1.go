@@ -246,16 +246,27 @@ func opErr(routine, format string, args ...any) error {
 
 // readBack enqueues a non-blocking read of the first n (at most 2)
 // elements of b into a pinned result slot (eng.ReadSlot) and returns the
-// function that loads them, once the call's last event has completed.
+// function that loads them, once the call's last event has completed;
+// bytes is the size of the reduction's operands (opBytes).
 // finishScalar hands the slot to the Scalar, which frees it.
-func readBack[P eng.Real](c *eng.Call, b *cl.Buffer, n int) func() [2]P {
-	s := eng.ReadSlot[P](c, b, n)
+func readBack[P eng.Real](c *eng.Call, b *cl.Buffer, n, bytes int) func() [2]P {
+	s := eng.ReadSlot[P](c, b, n, bytes)
 	return func() (v [2]P) {
 		if s != nil {
 			eng.SlotLoad(s, v[:n])
 		}
 		return v
 	}
+}
+
+// opBytes is the size of a reduction's operands: their elements, not
+// the gaps between them.
+func opBytes[T Element](vs ...*Vector[T]) int {
+	b := 0
+	for _, v := range vs {
+		b += v.n * eng.ElemSize[T]()
+	}
+	return b
 }
 
 // finishScalar ends a resident reduction whose result is being read back
@@ -377,7 +388,7 @@ func dotReal[T float32 | float64](x, y *Vector[T], wait ...*Event) (*Scalar[T], 
 	}
 	res := eng.Alloc[T](c, 1)
 	eng.DotOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc, res, 0)
-	out := readBack[T](c, res, 1)
+	out := readBack[T](c, res, 1, opBytes(x, y))
 	return finishScalar(c, func() (T, error) { return out()[0], nil })
 }
 
@@ -394,7 +405,7 @@ func Dsdot(x, y *Vector[float32], wait ...*Event) (*Scalar[float64], error) {
 	}
 	res := eng.Alloc[float64](c, 1)
 	eng.DsdotOnDevice(c, x.n, x.st.buf, x.off, x.inc, y.st.buf, y.off, y.inc, res, 0)
-	out := readBack[float64](c, res, 1)
+	out := readBack[float64](c, res, 1, opBytes(x, y))
 	return finishScalar(c, func() (float64, error) { return out()[0], nil })
 }
 
@@ -410,7 +421,7 @@ func asumReal[T float32 | float64](x *Vector[T], wait ...*Event) (*Scalar[T], er
 	}
 	res := eng.Alloc[T](c, 1)
 	eng.AsumOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, res, 0)
-	out := readBack[T](c, res, 1)
+	out := readBack[T](c, res, 1, opBytes(x))
 	return finishScalar(c, func() (T, error) { return out()[0], nil })
 }
 
@@ -426,7 +437,7 @@ func nrm2Real[T float32 | float64](x *Vector[T], wait ...*Event) (*Scalar[T], er
 	}
 	res := eng.Alloc[T](c, 1)
 	eng.Nrm2OnDevice[T](c, x.n, x.st.buf, x.off, x.inc, res, 0)
-	out := readBack[T](c, res, 1)
+	out := readBack[T](c, res, 1, opBytes(x))
 	return finishScalar(c, func() (T, error) { return out()[0], nil })
 }
 
@@ -442,6 +453,6 @@ func iamaxReal[T float32 | float64](x *Vector[T], wait ...*Event) (*Scalar[int],
 	}
 	res := eng.Alloc[float32](c, 1)
 	eng.IamaxOnDevice[T](c, x.n, x.st.buf, x.off, x.inc, res, 0)
-	out := readBack[float32](c, res, 1)
+	out := readBack[float32](c, res, 1, opBytes(x))
 	return finishScalar(c, func() (int, error) { return eng.IamaxIndex(out()[0], x.n) })
 }

@@ -546,7 +546,7 @@ func (t *l1Tuner) entry(r l1Result) l12tuning.Entry {
 	s := r.sh
 	e := l12tuning.Entry{Precision: t.prec, Local: s.Local, Vec: s.Vec, Unroll: s.Unroll,
 		Groups: max(s.Groups/cu, 1), Cover: s.Cover, Block: s.Block, Idx32: s.Idx32, Nrm2D: s.Nrm2D && t.prec == 32,
-		LeanNrm2: s.LeanNrm2, LeanIamax: s.LeanIamax, OnePass: s.OnePass, FinWide: s.FinWide, ReadApart: s.ReadApart, OneLaunchL2: s.OneLaunchL2, GBps: map[string]float64{},
+		LeanNrm2: s.LeanNrm2, LeanIamax: s.LeanIamax, OnePass: s.OnePass, FinWide: s.FinWide, ReadApartMin: s.ReadApartMin, OneLaunchL2: s.OneLaunchL2, GBps: map[string]float64{},
 		Note: fmt.Sprintf("cmd/tune -kernel level1, n = %d, GEMV order %d, median of %d batches; score %.3f of the copy", t.cfg.n, t.cfg.m, t.cfg.runs, r.score)}
 	if !s.Cover && s.EwGroups != 0 {
 		e.EwGroups = max(s.EwGroups/cu, 1)

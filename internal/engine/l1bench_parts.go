@@ -50,7 +50,7 @@ func (b *L1Bench[T]) enqueuePart(c *Call, op string, slots *[]*Slot) bool {
 		}
 	case part == "read":
 		b.enqueue(c, base)
-		if s := ReadSlot[T](c, b.res, 1); s != nil {
+		if s := ReadSlot[T](c, b.res, 1, int(b.Bytes(base))); s != nil {
 			*slots = append(*slots, s)
 		}
 	default:

@@ -11,7 +11,7 @@ import (
 var (
 	l1PartsSizes  = flag.String("l1.sizes", "4194304", "BenchmarkL1Parts: vector lengths, comma-separated")
 	l1PartsOps    = flag.String("l1.ops", "asum:part,asum,asum:read,nrm2:part,nrm2,nrm2:read,iamax:part,iamax,iamax:read,dot:part,dot,dot:read,read,write,axpy,swap,cp:axpy", "BenchmarkL1Parts: routines and parts (l1bench_parts.go; cp:OP is the copy of OP's bytes)")
-	l1PartsShapes = flag.String("l1.shapes", "db", "BenchmarkL1Parts: shapes, comma-separated: db or derived, then +key or +key=value changes (leannrm2, leaniamax, onepass, finwide, apart, nrm2d, block, idx32, cover: switches, -key turns one off; local, vec, unroll, groups and ew: per compute unit, ew=0 for a covering grid)")
+	l1PartsShapes = flag.String("l1.shapes", "db", "BenchmarkL1Parts: shapes, comma-separated: db or derived, then +key or +key=value changes (leannrm2, leaniamax, onepass, finwide, apart (apart=N: from N bytes of operands), nrm2d, block, idx32, cover: switches, -key turns one off; local, vec, unroll, groups and ew: per compute unit, ew=0 for a covering grid)")
 	l1PartsPrecs  = flag.String("l1.precs", "32,64", "BenchmarkL1Parts: precisions")
 )
 
@@ -128,7 +128,11 @@ func parseL1Shape(e *Engine, prec int, spec string) (L1Shape, error) {
 		case "finwide":
 			sh.FinWide = on
 		case "apart":
-			sh.ReadApart = on
+			// apart: every reduction's read; apart=N: from N bytes.
+			sh.ReadApartMin = 0
+			if on {
+				sh.ReadApartMin = max(num, 1)
+			}
 		case "nrm2d":
 			sh.Nrm2D = on
 		case "block":

@@ -36,9 +36,10 @@ type L1Shape struct {
 	// (gemv.cl's GT_ONE; on CPU devices the partial sums' kernels of
 	// level2.cl, l2OneLaunch) where the call runs on the engine's queue.
 	OneLaunchL2 bool
-	// ReadApart: a reduction's result is read back into its Scalar's
-	// slot on a queue of its own (slots_apart.go), not the engine's.
-	ReadApart bool
+	// ReadApartMin: a reduction whose operands hold at least this many
+	// bytes reads its result back into its Scalar's slot on a queue of
+	// its own (slots_apart.go), not the engine's; 0: never.
+	ReadApartMin int
 }
 
 // L1ShapeFor is the level 1 shape for device p and precision prec (32 or
@@ -64,7 +65,7 @@ func L1ShapeOfEntry(e l12tuning.Entry, p platform.Profile) L1Shape {
 	cu := max(p.ComputeUnits, 1)
 	return L1Shape{Local: e.Local, Vec: e.Vec, Unroll: e.Unroll, Groups: e.Groups * cu,
 		EwGroups: e.EwGroups * cu, Cover: e.Cover, Block: e.Block, Idx32: e.Idx32, Nrm2D: e.Nrm2D,
-		LeanNrm2: e.LeanNrm2, LeanIamax: e.LeanIamax, OnePass: e.OnePass, FinWide: e.FinWide, ReadApart: e.ReadApart, OneLaunchL2: e.OneLaunchL2}
+		LeanNrm2: e.LeanNrm2, LeanIamax: e.LeanIamax, OnePass: e.OnePass, FinWide: e.FinWide, ReadApartMin: e.ReadApartMin, OneLaunchL2: e.OneLaunchL2}
 }
 
 // L1ShapeDerived derives the level 1 shape for device p and precision

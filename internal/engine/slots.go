@@ -203,9 +203,10 @@ func (p *SlotPool) Close() error {
 
 // ReadSlot enqueues a non-blocking read of the first n elements of b
 // (n·size ≤ SlotBytes) into a result slot, which holds them once the
-// call's last event completes. The slot is the caller's when the call
+// call's last event completes; bytes, the size of the reduction's
+// operands, decides whether the read runs apart (readApart). The slot is the caller's when the call
 // succeeds (Finish frees it when the call fails).
-func ReadSlot[T Real](c *Call, b *cl.Buffer, n int) *Slot {
+func ReadSlot[T Real](c *Call, b *cl.Buffer, n, bytes int) *Slot {
 	if c.Err != nil {
 		return nil
 	}
@@ -219,7 +220,7 @@ func ReadSlot[T Real](c *Call, b *cl.Buffer, n int) *Slot {
 		return nil
 	}
 	c.slots = append(c.slots, s)
-	if readApart(c) {
+	if readApart(c, bytes) {
 		readSlotApart[T](c, b, n, s)
 		return s
 	}

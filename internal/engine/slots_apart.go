@@ -11,10 +11,13 @@ import (
 // Result reads apart. On the engine's in-order queue, the read of a
 // reduction's result into its slot holds back the next kernel until the
 // copy has crossed the bus; back-to-back reductions then pay the copy's
-// latency each. With the level 1 shape's ReadApart, the read runs on a
-// queue of its own instead, after a marker of the engine's queue: the
-// engine's queue goes straight on to the next kernel, and the Scalar's
-// event is the read's. The device buffer read from stays out of the
+// latency each. With the level 1 shape's ReadApartMin, the read of a
+// reduction over that many bytes or more runs on a queue of its own
+// instead, after a marker of the engine's queue: the engine's queue goes
+// straight on to the next kernel, and the Scalar's event is the read's.
+// The marker and the read's wait on it cost the host more per call than
+// the in-order read, so a short kernel is better off without
+// (BENCHMARKS.md: the crossover, between 32 and 64 MiB on an H100). The device buffer read from stays out of the
 // buffer pool, held by the slot, until the slot is freed (by then the
 // read has completed), so no later call can overwrite it first.
 
@@ -65,8 +68,15 @@ func (r *resQueue) finish() error {
 	return r.q.Finish()
 }
 
-// readApart reports whether c's result reads run apart.
-func readApart(c *Call) bool { return c.q == nil && l1ShapeOf(c).ReadApart }
+// readApart reports whether the result read of c, a reduction over
+// operands of the given bytes, runs apart.
+func readApart(c *Call, bytes int) bool {
+	return c.q == nil && apartFor(l1ShapeOf(c), bytes)
+}
+
+// apartFor reports whether shape sh reads the result of a reduction over
+// operands of the given bytes apart.
+func apartFor(sh L1Shape, bytes int) bool { return sh.ReadApartMin > 0 && bytes >= sh.ReadApartMin }
 
 // readSlotApart is ReadSlot's read of the first n elements of b into slot
 // s on the result queue, after a marker of the engine's queue.

@@ -88,3 +88,19 @@ func TestSlotPool(t *testing.T) {
 		t.Errorf("%d live buffers after Close, want %d (the slabs released)", n, base["buffer"]+1)
 	}
 }
+
+// TestApartFor checks the choice of a read apart by the operands' bytes.
+func TestApartFor(t *testing.T) {
+	for _, c := range []struct {
+		min, bytes int
+		want       bool
+	}{
+		{0, 0, false}, {0, 1 << 30, false},
+		{1, 0, false}, {1, 1, true},
+		{1 << 24, 1<<24 - 1, false}, {1 << 24, 1 << 24, true}, {1 << 24, 1 << 28, true},
+	} {
+		if got := apartFor(L1Shape{ReadApartMin: c.min}, c.bytes); got != c.want {
+			t.Errorf("apartFor(min %d, %d bytes) = %v, want %v", c.min, c.bytes, got, c.want)
+		}
+	}
+}

@@ -75,9 +75,12 @@ type Entry struct {
 	// and sym_rows, in their last work-item, instead of gemv_t_sum or
 	// band_t_sum.
 	OneLaunchL2 bool `json:"one_launch_l2,omitempty"`
-	// ReadApart: a resident reduction's result is read back on a queue
-	// of its own, so the next kernel need not wait for the copy.
-	ReadApart bool `json:"read_apart,omitempty"`
+	// ReadApartMin: a resident reduction whose operands hold at least
+	// this many bytes reads its result back on a queue of its own, so
+	// that the next kernel need not wait for the copy (0: never; the
+	// marker and cross-queue wait cost the host more per call, which only
+	// a kernel long enough hides).
+	ReadApartMin int `json:"read_apart_min,omitempty"`
 
 	GBps map[string]float64 `json:"gbps,omitempty"` // measured rates by routine (documentation)
 	Note string             `json:"note,omitempty"`
@@ -108,6 +111,8 @@ func (e Entry) Check() error {
 		return fmt.Errorf("elementwise_groups_per_cu %d (want 0 to %d)", e.EwGroups, MaxGroups)
 	case e.Nrm2D && e.Precision != 32:
 		return fmt.Errorf("nrm2_double for precision %d (it is for float)", e.Precision)
+	case e.ReadApartMin < 0:
+		return fmt.Errorf("read_apart_min %d (want 0 or more bytes)", e.ReadApartMin)
 	case e.Cover && e.EwGroups != 0:
 		return fmt.Errorf("elementwise_groups_per_cu %d with cover (a covering grid has no group count)", e.EwGroups)
 	}

@@ -39,6 +39,8 @@ func TestParseRejects(t *testing.T) {
 		`{"precision": 32, "local": 256, "vec": 4, "unroll": 2, "groups_per_cu": 8, "elementwise_groups_per_cu": 4, "cover": true}`,
 		`{"precision": 32, "local": 256, "vec": 4, "unroll": 2, "groups_per_cu": 8, "unknown": 1}`,
 		`{"precision": 64, "local": 256, "vec": 4, "unroll": 2, "groups_per_cu": 8, "nrm2_double": true}`,
+		`{"precision": 64, "local": 256, "vec": 4, "unroll": 2, "groups_per_cu": 8, "read_apart_min": -1}`,
+		`{"precision": 64, "local": 256, "vec": 4, "unroll": 2, "groups_per_cu": 8, "read_apart": true}`,
 		good + `,` + good,
 	} {
 		if _, err := Parse(dbWith(bad), "t"); err == nil {
