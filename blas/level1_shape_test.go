@@ -225,3 +225,55 @@ func residentNrm2[T float32 | float64](t *testing.T, impl *Implementation, h []T
 	s, err := Nrm2(v)
 	return float64(scalarValue(t, "Nrm2", s, err))
 }
+
+// TestLevel1IamaxTies puts the largest |x| at two or three elements of the
+// vector path in the same lane, vectors apart as a work-item's vectors in
+// flight, consecutive runs and successive rounds of the grid lie: Iamax
+// must return the first, as gonum's Idamax does (a lane that kept the
+// last of equals, or bests of the vectors in flight joined without the
+// smaller index first, fails it).
+func TestLevel1IamaxTies(t *testing.T) {
+	t.Run("float64", func(t *testing.T) { level1IamaxTies[float64](t) })
+	t.Run("float32", func(t *testing.T) { level1IamaxTies[float32](t) })
+}
+
+func level1IamaxTies[T float32 | float64](t *testing.T) {
+	impl := newTestImpl(t)
+	sh := testEngine(t).L1Shape(eng.PrecisionOf[T]())
+	rnd := rand.New(rand.NewPCG(37, uint64(eng.PrecisionOf[T]())))
+	vw, items := sh.Vec, sh.Groups*sh.Local
+	// Every work-item takes at least two rounds of its vectors in flight.
+	nv := 2*items*sh.Unroll + 3
+	n := nv * vw
+	x := newRVec[T](t, impl, rnd, n, 0, 1)
+	for _, j := range []int{0, 1, nv / 2} {
+		for _, d := range []int{1, 2, 3, sh.Unroll, items, 2 * items} {
+			for _, three := range []bool{false, true} {
+				lane := (j + d) % vw
+				p := []int{j*vw + lane, (j+d)*vw + lane}
+				if three {
+					p = append(p, (j+2*d)*vw+lane)
+				}
+				if p[len(p)-1] >= n {
+					continue
+				}
+				saved := append([]float64(nil), x.h()[:n]...)
+				for k, i := range p {
+					x.h()[i] = float64(3 - 6*(k%2)) // ±3: |x| ties
+				}
+				data := make([]T, len(x.host))
+				for i, v := range x.host {
+					data[i] = T(v)
+				}
+				if _, err := x.parent.Write(data); err != nil {
+					t.Fatal(err)
+				}
+				im, err := Iamax(x.v)
+				if got, want := scalarValue(t, "Iamax", im, err), gref.Idamax(n, x.h(), 1); got != want || want != p[0] {
+					t.Errorf("Iamax with ties at %v = %d, want %d (gonum %d)", p, got, p[0], want)
+				}
+				copy(x.h(), saved)
+			}
+		}
+	}
+}

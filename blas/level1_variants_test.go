@@ -15,9 +15,9 @@ import (
 // summed in double (L1_NRM2_D), a grid that covers the vector, an odd
 // unroll, other vector widths and group counts, the lean nrm2 and iamax
 // (L1_LEAN_NRM2, L1_LEAN_IAMAX; each alone), one-pass reductions, a second pass of a work-item per
-// partial and result reads on a queue of their own; the complex vector
-// path (level1ComplexVectorPath) on each; and Nrm2 across the ranges of
-// its sums.
+// partial and result reads on a queue of their own; IAMAX's ties
+// (level1IamaxTies) and the complex vector path (level1ComplexVectorPath)
+// on each; and Nrm2 across the ranges of its sums.
 func TestLevel1ShapeVariants(t *testing.T) {
 	e := testEngine(t)
 	for _, prec := range []int{64, 32} {
@@ -44,11 +44,13 @@ func TestLevel1ShapeVariants(t *testing.T) {
 				if prec == 64 {
 					level1VectorPath[float64](t)
 					level1VectorPathNonFinite[float64](t)
+					level1IamaxTies[float64](t)
 					level1ComplexVectorPath[complex128](t)
 					err = eng.CheckL1Shape[float64](e) // strides of -2 too
 				} else {
 					level1VectorPath[float32](t)
 					level1VectorPathNonFinite[float32](t)
+					level1IamaxTies[float32](t)
 					level1ComplexVectorPath[complex64](t)
 					err = eng.CheckL1Shape[float32](e)
 				}
