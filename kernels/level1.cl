@@ -1106,9 +1106,9 @@ __kernel void scal_dev(const int n, const real alpha,
 }
 
 // ---------------------------------------------------------------------------
-// Complex vectors of unit stride (complex level 1's AXPY, SCAL and DOT; the
-// host sends COPY, SWAP, the real-alpha SCAL and ASUM of such vectors to
-// the real kernels above, over their 2n reals). A complex vector of n
+// Complex vectors of unit stride (complex level 1's AXPY, SCAL, DOT and
+// IAMAX; NRM2 is znrm2 above, COPY, SWAP, the real-alpha SCAL and ASUM the
+// real kernels above, over their 2n reals). A complex vector of n
 // elements is 2n reals, each element its real part then its imaginary part
 // (Go's complex64 and complex128); x and y point at reals and offx and
 // offy count reals, while n counts complex elements.
