@@ -127,13 +127,7 @@ func level1VectorPathNonFinite[T float32 | float64](t *testing.T) {
 				x := newRVec[T](t, impl, rnd, n, off, 1)
 				y := newRVec[T](t, impl, rnd, n, off, 1)
 				x.h()[at] = bad
-				data := make([]T, len(x.host))
-				for i, v := range x.host {
-					data[i] = T(v)
-				}
-				if _, err := x.parent.Write(data); err != nil {
-					t.Fatal(err)
-				}
+				x.sync(t)
 				im, err := Iamax(x.v)
 				if got, want := scalarValue(t, "Iamax", im, err), gref.Idamax(n, x.h(), 1); got != want {
 					t.Errorf("Iamax %s = %d, want %d", name, got, want)
@@ -261,13 +255,7 @@ func level1IamaxTies[T float32 | float64](t *testing.T) {
 				for k, i := range p {
 					x.h()[i] = float64(3 - 6*(k%2)) // ±3: |x| ties
 				}
-				data := make([]T, len(x.host))
-				for i, v := range x.host {
-					data[i] = T(v)
-				}
-				if _, err := x.parent.Write(data); err != nil {
-					t.Fatal(err)
-				}
+				x.sync(t)
 				im, err := Iamax(x.v)
 				if got, want := scalarValue(t, "Iamax", im, err), gref.Idamax(n, x.h(), 1); got != want || want != p[0] {
 					t.Errorf("Iamax with ties at %v = %d, want %d (gonum %d)", p, got, p[0], want)
