@@ -180,8 +180,9 @@ static inline void flow_leave(volatile __global uint* ticket) {
 // work-items as they are, with no division per element; nrm2_combine
 // makes the norm of them. A NaN lands in the unscaled sum, an Inf in the
 // big one (which nothing finite makes infinite), so the sums keep both
-// apart: level1.cl's nrm2 puts NaN first, as gonum's Dnrm2 does, and
-// complex.cl's cnrm2 +Inf, as its Dznrm2 does. The float threshold for
+// apart: level1.cl's nrm2 puts NaN first, as gonum's Dnrm2 does, and the
+// complex norms (level1.cl's znrm2, complex.cl's cnrm2) +Inf, as its
+// Dznrm2 does. The float threshold for
 // "big" is 2^48 rather than the 2^52 of the usual derivation, so that
 // 2^31 unscaled squares still fit in a float.
 #if PRECISION == 64

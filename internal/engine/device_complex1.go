@@ -187,19 +187,12 @@ func CxAsumOnDevice[R Real](c *Call, n int, x *cl.Buffer, offX, incX int, res *c
 // CxNrm2OnDevice enqueues the overflow-safe Euclidean norm of x into real
 // element offR of res.
 func CxNrm2OnDevice[R Real](c *Call, n int, x *cl.Buffer, offX, incX int, res *cl.Buffer, offR int) {
-	locals := []int{3 * ElemSize[R]()}
-	if !cxUnit(n, incX) {
-		cxReduce(c, "cnrm2", n, L1At(x, offX, incX), locals, res, offR)
+	if cxUnit(n, incX) {
+		// level1.cl's znrm2: Blue's sums over the 2n reals, +Inf before NaN.
+		nrm2Run[R](c, "znrm2", 2*n, res, offR, x, int64(2*offX))
 		return
 	}
-	// level1.cl's znrm2: Blue's sums over the 2n reals, +Inf before NaN.
-	vec := []any{x, int64(2 * offX)}
-	if l1OnePass(c) {
-		l1One[R](c, "znrm2_one", 2*n, 3, false, res, offR, locals, vec...)
-		return
-	}
-	pb, g := l1FirstPass[R](c, "znrm2_part", 2*n, 3, 3, vec...)
-	l1SecondPass(c, "znrm2_fin", g, locals, pb, res, int64(offR))
+	cxReduce(c, "cnrm2", n, L1At(x, offX, incX), []int{3 * ElemSize[R]()}, res, offR)
 }
 
 // CxIamaxOnDevice enqueues the index of the first element of x with the

@@ -120,14 +120,22 @@ func DsdotOnDevice(c *Call, n int, x *cl.Buffer, offX, incX int, y *cl.Buffer, o
 // Nrm2OnDevice enqueues res[off] = ‖x‖₂ without overflow or underflow
 // (level1.cl's nrm2_part and nrm2_fin).
 func Nrm2OnDevice[T Real](c *Call, n int, x *cl.Buffer, offX, incX int, res *cl.Buffer, off int) {
+	nrm2Run[T](c, "nrm2", n, res, off, L1At(x, offX, incX)...)
+}
+
+// nrm2Run enqueues the norm of kernels k+"_one" (one pass) or k+"_part"
+// and k+"_fin" over n reals, vec their vector arguments: level1.cl's
+// nrm2, and znrm2 for complex vectors of unit stride.
+func nrm2Run[T Real](c *Call, k string, n int, res *cl.Buffer, off int, vec ...any) {
 	// Three partials of T per group (Blue's sums), or one double in
 	// their room (float sums in double).
+	locals := []int{3 * ElemSize[T]()}
 	if l1OnePass(c) {
-		l1One[T](c, "nrm2_one", n, 3, false, res, off, []int{3 * ElemSize[T]()}, L1At(x, offX, incX)...)
+		l1One[T](c, k+"_one", n, 3, false, res, off, locals, vec...)
 		return
 	}
-	pb, g := l1FirstPass[T](c, "nrm2_part", n, 3, 3, L1At(x, offX, incX)...)
-	l1SecondPass(c, "nrm2_fin", g, []int{3 * ElemSize[T]()}, pb, res, int64(off))
+	pb, g := l1FirstPass[T](c, k+"_part", n, 3, 3, vec...)
+	l1SecondPass(c, k+"_fin", g, locals, pb, res, int64(off))
 }
 
 // IamaxOnDevice enqueues res[off] = the index of the first largest |x[i]|
