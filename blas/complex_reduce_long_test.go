@@ -10,7 +10,7 @@ import (
 )
 
 // TestComplexReductionsLong runs the complex NRM2 and IAMAX kernels
-// (complex.cl's; IAMAX of unit stride, level1.cl's ziamax) on vectors long
+// (complex.cl's; of unit stride, level1.cl's znrm2 and ziamax) on vectors long
 // enough that each work-item takes several rounds, against gonum: the
 // largest element repeated, far apart and in one lane of the vectors
 // (IAMAX keeps the first), a NaN at 0 (it wins), a NaN elsewhere (it never
