@@ -52,6 +52,82 @@ func TestLevel2Portable(t *testing.T) {
 	})
 }
 
+// TestLevel2RowsCPU runs the level 2 suite on a CPU device with its row
+// kernels (band_rows, sym_rows) taking four rows a pass and eight: the
+// device's own choice runs in the other tests, the one it does not make
+// only here.
+func TestLevel2RowsCPU(t *testing.T) {
+	impl, e := privateImpl(t, nil)
+	if !e.Prof.IsCPU() {
+		t.Skipf("the row kernels are CPU devices'; %s is not one", e.Prof.Name)
+	}
+	defer func() { e.RowsCPU = 0 }()
+	for _, rows := range []int{4, 8} {
+		e.RowsCPU = rows
+		t.Run(fmt.Sprintf("rows=%d", rows), func(t *testing.T) {
+			if _, ok := openclDevice[float64](impl); ok {
+				l2test(t, e, "D", l2ops64(impl), l2ops64(gonum.Implementation{}), 1e-12, false)
+				symContiguous(t, e, "D", l2ops64(impl), l2ops64(gonum.Implementation{}), 1e-12)
+			}
+			l2test(t, e, "S", l2ops32(impl), l2ops32(gonum.Implementation{}), 1e-4, false)
+			symContiguous(t, e, "S", l2ops32(impl), l2ops32(gonum.Implementation{}), 1e-4)
+		})
+	}
+}
+
+// symContiguous checks symv, spmv and sbmv with a contiguous x, where the
+// CPU devices' sym_rows takes rows a pass (in l2test's cases x is
+// contiguous too rarely), at orders whose row blocks end in passes of
+// eight and four rows and in single rows; each must run on the device.
+func symContiguous[T float32 | float64](t *testing.T, e *eng.Engine, prefix string, got, want l2ops[T], tol float64) {
+	c := &l2run[T]{t: t, got: got, want: want, prefix: prefix, tol: tol,
+		r: rand.New(rand.NewPCG(3, uint64(len(prefix)))), calls: map[string]int{}}
+	before := map[string]int64{}
+	for _, r := range []string{"symv", "spmv", "sbmv"} {
+		before[prefix+r] = e.Launched.Of(prefix + r)
+	}
+	for _, ul := range l2uplos {
+		for _, n := range []int{12, 45, 130, 301} {
+			for _, name := range []string{"symv", "spmv", "sbmv"} {
+				alpha, beta := c.nextAB()
+				if alpha == 0 {
+					alpha = 0.75
+				}
+				s := l2store{upper: ul == blas.Upper, n: n, k: n - 1, storage: eng.L2Dense, lda: n + c.ab%3}
+				switch name {
+				case "spmv":
+					s.storage, s.lda = eng.L2Packed, 0
+				case "sbmv":
+					s.storage, s.k = eng.L2Band, min(n-1, 40)
+					s.lda = s.k + 1 + c.ab%2
+				}
+				a := c.fill(s, false, false)
+				incY := []int{1, -2}[c.ab%2]
+				x, y := c.strided(n, 1), c.strided(n, incY)
+				if beta == 0 {
+					fillNaN(y)
+				}
+				desc := fmt.Sprintf("ul=%c n=%d k=%d lda=%d incY=%d alpha=%v beta=%v", ul, n, s.k, s.lda, incY, alpha, beta)
+				c.check(name, desc, y, func(o l2ops[T], y []T) {
+					switch name {
+					case "symv":
+						o.symv(ul, n, alpha, a, s.lda, x, 1, beta, y, incY)
+					case "sbmv":
+						o.sbmv(ul, n, s.k, alpha, a, s.lda, x, 1, beta, y, incY)
+					default:
+						o.spmv(ul, n, alpha, a, x, 1, beta, y, incY)
+					}
+				})
+			}
+		}
+	}
+	for name, b := range before {
+		if d := e.Launched.Of(name) - b; d < int64(c.calls[name]) {
+			t.Errorf("%s: %d of %d calls ran on the device", name, d, c.calls[name])
+		}
+	}
+}
+
 func TestLevel2Direct64(t *testing.T) {
 	e := testEngine(t)
 	l2skipNoFP64(t)

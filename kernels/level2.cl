@@ -41,6 +41,13 @@
 #define ST_BAND 1
 #define ST_PACKED 2
 
+// L2_ROWS is how many rows band_rows' work-items take, and sym_rows' in
+// one pass: 4, or 8 where the engine defines it so (l2RowsPass: devices
+// with 32 vector registers).
+#ifndef L2_ROWS
+#define L2_ROWS 4
+#endif
+
 #define MV_WG 64   // mv: work-items per output element
 
 #define MAT_PARAMS int kind, int storage, int upper, int trans, int unit, \
@@ -679,54 +686,77 @@ static inline void sym_row(int storage, int upper, int n, int kl, int ku, __glob
 	p[i] += s;
 }
 
-// sym4_col adds column j of the rows r0 to r3 (as sym_rows4 takes them)
-// to their sums s and to p[j].
-static inline void sym4_col(__global const real* r0, __global const real* r1, __global const real* r2,
-                            __global const real* r3, __global const real* x, __global real* p, int j,
-                            real x0, real x1, real x2, real x3, real s[4]) {
+// sym_col adds column j of the k rows rq (4 or 8, as sym_rows_k takes
+// them) to their sums s and to p[j].
+static inline void sym_col(int k, __global const real* rq[8], __global const real* x, __global real* p, int j,
+                           const real xq[8], real s[8]) {
 	const real xj = x[j];
-	s[0] += r0[j] * xj;
-	s[1] += r1[j] * xj;
-	s[2] += r2[j] * xj;
-	s[3] += r3[j] * xj;
-	p[j] += (r0[j] * x0 + r1[j] * x1) + (r2[j] * x2 + r3[j] * x3);
+	for (int q = 0; q < k; q++) {
+		s[q] += rq[q][j] * xj;
+	}
+	real t = (rq[0][j] * xq[0] + rq[1][j] * xq[1]) + (rq[2][j] * xq[2] + rq[3][j] * xq[3]);
+	if (k == 8) {
+		t += (rq[4][j] * xq[4] + rq[5][j] * xq[5]) + (rq[6][j] * xq[6] + rq[7][j] * xq[7]);
+	}
+	p[j] += t;
 }
 
-// sym_rows4 adds rows i to i+3 (as sym_rows takes them) into p, their
-// shared off-diagonal columns [cl, ch) in one pass, 8 at a time, and the
-// rest row by row; x is contiguous.
-static inline void sym_rows4(int storage, int upper, int n, int kl, int ku, __global const real* a, int lda,
-                             __global const real* x, __global real* p, int i, int cl, int ch) {
-	__global const real* r0 = a + tri_at(storage, upper, n, kl, lda, i, 0);
-	__global const real* r1 = a + tri_at(storage, upper, n, kl, lda, i + 1, 0);
-	__global const real* r2 = a + tri_at(storage, upper, n, kl, lda, i + 2, 0);
-	__global const real* r3 = a + tri_at(storage, upper, n, kl, lda, i + 3, 0);
-	const real x0 = x[i], x1 = x[i + 1], x2 = x[i + 2], x3 = x[i + 3];
-	real8 d0 = 0, d1 = 0, d2 = 0, d3 = 0;
-	real s[4] = {0, 0, 0, 0};
+// sym_rows_k adds the k rows (4 or 8) from i (as sym_rows takes them)
+// into p, the off-diagonal columns they all store in one pass, 8 at a
+// time, and the rest row by row; x is contiguous. k is a constant where
+// it is called, so the eight rows' code folds away for four: the sums
+// are named vectors, not an array, which PoCL kept in memory.
+static inline void sym_rows_k(int k, int storage, int upper, int n, int kl, int ku, __global const real* a,
+                              int lda, __global const real* x, __global real* p, int i) {
+	// The columns all k rows store, diagonals left out.
+	const int cl = upper ? i + k : max(0, i + k - 1 - kl);
+	const int ch = upper ? min(n, i + ku + 1) : i;
+	__global const real* rq[8];
+	real xq[8], s[8];
+	for (int q = 0; q < k; q++) {
+		rq[q] = a + tri_at(storage, upper, n, kl, lda, i + q, 0);
+		xq[q] = x[i + q];
+		s[q] = 0;
+	}
+	real8 d0 = 0, d1 = 0, d2 = 0, d3 = 0, d4 = 0, d5 = 0, d6 = 0, d7 = 0;
 	int j = cl;
 	// Single columns up to a 64-byte boundary of row i (in dense storage
 	// the others' too), so that the vector loads do not straddle lines.
-	for (; j < ch && ((ulong)(r0 + j) & 63) != 0; j++) {
-		sym4_col(r0, r1, r2, r3, x, p, j, x0, x1, x2, x3, s);
+	for (; j < ch && ((ulong)(rq[0] + j) & 63) != 0; j++) {
+		sym_col(k, rq, x, p, j, xq, s);
 	}
 	for (; j + 8 <= ch; j += 8) {
-		const real8 a0 = ld8(r0 + j), a1 = ld8(r1 + j), a2 = ld8(r2 + j), a3 = ld8(r3 + j);
 		const real8 xj = ld8(x + j);
+		const real8 a0 = ld8(rq[0] + j), a1 = ld8(rq[1] + j), a2 = ld8(rq[2] + j), a3 = ld8(rq[3] + j);
 		d0 += a0 * xj;
 		d1 += a1 * xj;
 		d2 += a2 * xj;
 		d3 += a3 * xj;
-		st8(ld8(p + j) + ((a0 * x0 + a1 * x1) + (a2 * x2 + a3 * x3)), p + j);
+		real8 t = (a0 * xq[0] + a1 * xq[1]) + (a2 * xq[2] + a3 * xq[3]);
+		if (k == 8) {
+			const real8 a4 = ld8(rq[4] + j), a5 = ld8(rq[5] + j), a6 = ld8(rq[6] + j), a7 = ld8(rq[7] + j);
+			d4 += a4 * xj;
+			d5 += a5 * xj;
+			d6 += a6 * xj;
+			d7 += a7 * xj;
+			t += (a4 * xq[4] + a5 * xq[5]) + (a6 * xq[6] + a7 * xq[7]);
+		}
+		st8(ld8(p + j) + t, p + j);
 	}
 	for (; j < ch; j++) {
-		sym4_col(r0, r1, r2, r3, x, p, j, x0, x1, x2, x3, s);
+		sym_col(k, rq, x, p, j, xq, s);
 	}
 	s[0] += sum8(d0);
 	s[1] += sum8(d1);
 	s[2] += sum8(d2);
 	s[3] += sum8(d3);
-	for (int q = 0; q < 4; q++) {
+	if (k == 8) {
+		s[4] += sum8(d4);
+		s[5] += sum8(d5);
+		s[6] += sum8(d6);
+		s[7] += sum8(d7);
+	}
+	for (int q = 0; q < k; q++) {
 		p[i + q] += s[q];
 		sym_row(storage, upper, n, kl, ku, a, lda, x, 0, 1, p, i + q, cl, max(ch, cl));
 	}
@@ -888,49 +918,67 @@ static inline real band_row_dot(__global const real* row, int unit, int i, int l
 	return s;
 }
 
-// band_rows4 is band_rows' work for rows i to min(i + 4, m) − 1.
-static inline void band_rows4(int storage, int upper, int m, int n, int kl, int ku, int unit, real alpha,
-                              __global const real* a, int lda, __global const real* x, int offx, int incx,
-                              real beta, __global real* y, int offy, int incy, int i) {
-	const int nr = min(4, m - i);
-	__global const real* r[4];
-	real s[4] = {0, 0, 0, 0};
+// rows_dot adds Σ_c rq[q][c]·x[c] over the columns [cl, ch) to s[q]
+// for the k rows rq (4 or 8; a constant where it is called, as in
+// sym_rows_k), one pass for them all (x read once), from a 64-byte
+// boundary of the first.
+static inline void rows_dot(int k, __global const real* rq[8], __global const real* x, int cl, int ch, real s[8]) {
+	real8 d0 = 0, d1 = 0, d2 = 0, d3 = 0, d4 = 0, d5 = 0, d6 = 0, d7 = 0;
+	int c = cl;
+	for (; c < ch && ((ulong)(rq[0] + c) & 63) != 0; c++) {
+		for (int q = 0; q < k; q++) {
+			s[q] += rq[q][c] * x[c];
+		}
+	}
+	for (; c + 8 <= ch; c += 8) {
+		const real8 xc = ld8(x + c);
+		d0 += ld8(rq[0] + c) * xc;
+		d1 += ld8(rq[1] + c) * xc;
+		d2 += ld8(rq[2] + c) * xc;
+		d3 += ld8(rq[3] + c) * xc;
+		if (k == 8) {
+			d4 += ld8(rq[4] + c) * xc;
+			d5 += ld8(rq[5] + c) * xc;
+			d6 += ld8(rq[6] + c) * xc;
+			d7 += ld8(rq[7] + c) * xc;
+		}
+	}
+	for (; c < ch; c++) {
+		for (int q = 0; q < k; q++) {
+			s[q] += rq[q][c] * x[c];
+		}
+	}
+	s[0] += sum8(d0);
+	s[1] += sum8(d1);
+	s[2] += sum8(d2);
+	s[3] += sum8(d3);
+	if (k == 8) {
+		s[4] += sum8(d4);
+		s[5] += sum8(d5);
+		s[6] += sum8(d6);
+		s[7] += sum8(d7);
+	}
+}
+
+// band_rows_k is band_rows' work for rows i to min(i + k, m) − 1 (k is 4
+// or 8).
+static inline void band_rows_k(int k, int storage, int upper, int m, int n, int kl, int ku, int unit, real alpha,
+                               __global const real* a, int lda, __global const real* x, int offx, int incx,
+                               real beta, __global real* y, int offy, int incy, int i) {
+	const int nr = min(k, m - i);
+	__global const real* r[8];
+	real s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
 	for (int q = 0; q < nr; q++) {
 		r[q] = a + tri_at(storage, upper, n, kl, lda, i + q, 0); // r[q][c] is A(i+q, c)
 	}
-	// The columns the four rows share, a unit diagonal left out.
-	int cl = rows4_from(i, kl, unit && upper), ch = rows4_to(i, n, ku, unit && !upper);
-	// Dense storage only: there the four rows' loads fall alike on the
-	// lines, where band and packed rows start a different distance apart.
-	if (nr < 4 || incx != 1 || ch <= cl || storage != ST_DENSE) {
+	// The columns the k rows share, a unit diagonal left out.
+	int cl = unit && upper ? i + k : max(0, i + k - 1 - kl), ch = rows4_to(i, n, ku, unit && !upper);
+	// Dense storage only: there the rows' loads fall alike on the lines,
+	// where band and packed rows start a different distance apart.
+	if (nr < k || incx != 1 || ch <= cl || storage != ST_DENSE) {
 		cl = ch = 0;
 	} else {
-		__global const real* xp = x + offx;
-		real8 d0 = 0, d1 = 0, d2 = 0, d3 = 0;
-		int c = cl;
-		for (; c < ch && ((ulong)(r[0] + c) & 63) != 0; c++) {
-			s[0] += r[0][c] * xp[c];
-			s[1] += r[1][c] * xp[c];
-			s[2] += r[2][c] * xp[c];
-			s[3] += r[3][c] * xp[c];
-		}
-		for (; c + 8 <= ch; c += 8) {
-			const real8 xc = ld8(xp + c);
-			d0 += ld8(r[0] + c) * xc;
-			d1 += ld8(r[1] + c) * xc;
-			d2 += ld8(r[2] + c) * xc;
-			d3 += ld8(r[3] + c) * xc;
-		}
-		for (; c < ch; c++) {
-			s[0] += r[0][c] * xp[c];
-			s[1] += r[1][c] * xp[c];
-			s[2] += r[2][c] * xp[c];
-			s[3] += r[3][c] * xp[c];
-		}
-		s[0] += sum8(d0);
-		s[1] += sum8(d1);
-		s[2] += sum8(d2);
-		s[3] += sum8(d3);
+		rows_dot(k, r, x + offx, cl, ch, s);
 	}
 	for (int q = 0; q < nr; q++) {
 		const int row = i + q;
@@ -960,9 +1008,9 @@ __kernel void band_rows(int storage, int upper, int m, int n, int kl, int ku, in
                         __global const real* x, int offx, int incx,
                         real beta, __global real* y, int offy, int incy,
                         int one, __global uint* ticket, __global real* dst, int offd, int incd) {
-	const int i = spread_id(triangle(m, n, kl, ku)) * 4;
+	const int i = spread_id(triangle(m, n, kl, ku)) * L2_ROWS;
 	if (i < m) {
-		band_rows4(storage, upper, m, n, kl, ku, unit, alpha, a, lda, x, offx, incx, beta, y, offy, incy, i);
+		band_rows_k(L2_ROWS, storage, upper, m, n, kl, ku, unit, alpha, a, lda, x, offx, incx, beta, y, offy, incy, i);
 	}
 	L2_COPY_LAST(one, ticket, m, y, offy, dst, offd, incd)
 }
@@ -1131,11 +1179,13 @@ __kernel void sym_rows(int storage, int upper, int n, int kl, int ku, int rb, in
 	int i = i0;
 	if (incx == 1) {
 		__global const real* xp = x + offx;
+#if L2_ROWS == 8
+		for (; i + 8 <= i1; i += 8) {
+			sym_rows_k(8, storage, upper, n, kl, ku, a, lda, xp, p, i);
+		}
+#endif
 		for (; i + 4 <= i1; i += 4) {
-			// The columns all four rows store, diagonals left out.
-			const int cl = upper ? i + 4 : max(0, i + 3 - kl);
-			const int ch = upper ? min(n, i + ku + 1) : i;
-			sym_rows4(storage, upper, n, kl, ku, a, lda, xp, p, i, cl, ch);
+			sym_rows_k(4, storage, upper, n, kl, ku, a, lda, xp, p, i);
 		}
 	}
 	for (; i < i1; i++) {

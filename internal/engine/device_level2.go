@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 
@@ -640,9 +641,24 @@ type storedBand struct {
 // describes them: band_rows, a work-item per four rows, groups of
 // l2CPUGroup rows.
 func rowsCPU[T Real](c *Call, t storedBand, a *cl.Buffer, lda int, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
-	c.Run(c.Kernel(l2File, "band_rows"), []int{Groups(L3CeilDiv(t.m, 4), l2CPUGroup/4)}, []int{l2CPUGroup / 4},
+	k, defs := l2RowsPass(c)
+	c.Run(c.Kernel(l2File, "band_rows", defs...), []int{Groups(L3CeilDiv(t.m, k), l2CPUGroup/k)}, []int{l2CPUGroup / k},
 		slices.Concat(bandRowsArgs(t, a, lda, alpha, x, offX, incX, beta, y, offY, incY),
 			[]any{int32(0), y, y, int32(0), int32(0)})...) // no copy: y stands in for the ticket and dst
+}
+
+// l2RowsPass is how many rows band_rows and sym_rows take in one pass
+// over the columns they share on a CPU device, and the build option that
+// tells them: eight where the device's float vectors are 16 wide
+// (AVX-512, whose 32 vector registers hold the eight rows' sums beside
+// their loads; BENCHMARKS.md, "Figures behind the code's choices"), four
+// elsewhere (AVX2's 16 registers would not), or Engine.RowsCPU where set.
+func l2RowsPass(c *Call) (int, []string) {
+	k := 4
+	if c.E.RowsCPU == 8 || c.E.RowsCPU == 0 && c.E.Prof.PreferredVectorFloat >= 16 {
+		k = 8
+	}
+	return k, []string{fmt.Sprintf("L2_ROWS=%d", k)}
 }
 
 // bandRowsArgs is band_rows' arguments but its copy's (one, ticket, dst).
@@ -666,7 +682,8 @@ func L2trmvThroughScratch[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.B
 				return
 			}
 			t := d.storedBand()
-			c.Run(c.Kernel(l2File, "band_rows"), []int{Groups(L3CeilDiv(t.m, 4), l2CPUGroup/4)}, []int{l2CPUGroup / 4},
+			k, defs := l2RowsPass(c)
+			c.Run(c.Kernel(l2File, "band_rows", defs...), []int{Groups(L3CeilDiv(t.m, k), l2CPUGroup/k)}, []int{l2CPUGroup / k},
 				slices.Concat(bandRowsArgs(t, a, d.Lda, T(1), x, offX, incX, T(0), tmp, 0, 1),
 					[]any{int32(1), ticket, x, int32(offX), int32(incX)})...)
 			return
@@ -702,7 +719,8 @@ func symCPU[T Real](c *Call, t storedBand, a *cl.Buffer, lda int, alpha T, x *cl
 	pw := rb + t.kl + t.ku
 	part := Alloc[T](c, nb*pw)
 	one, tail := l2OneLaunch(c, part, alpha, beta, y, offY, incY)
-	c.Run(c.Kernel(l2File, "sym_rows"), []int{nb}, []int{1}, slices.Concat([]any{
+	_, defs := l2RowsPass(c)
+	c.Run(c.Kernel(l2File, "sym_rows", defs...), []int{nb}, []int{1}, slices.Concat([]any{
 		int32(t.storage), l2bool(t.upper), int32(t.n), int32(t.kl), int32(t.ku), int32(rb), int32(pw),
 		a, int32(lda), x, int32(offX), int32(incX), part}, tail)...)
 	if !one {
