@@ -790,6 +790,28 @@ static inline real rows8_at(__global const real* rq[8], const real xq[8], int j)
 	       ((rq[4][j] * xq[4] + rq[5][j] * xq[5]) + (rq[6][j] * xq[6] + rq[7][j] * xq[7]));
 }
 
+// rows8_axpy_at is rows8_axpy for the eight rows rq[q] (rq[q][j] is
+// A(i0 + q, j)) wherever each starts: a packed triangle's.
+static inline void rows8_axpy_at(__global real* p, __global const real* rq[8], __global const real* x, int offx,
+                                 int incx, int i0, int cl, int ch, int onp) {
+	real xq[8];
+	for (int q = 0; q < 8; q++) {
+		xq[q] = x[offx + (long)(i0 + q) * incx];
+	}
+	const ulong mask = onp ? 8 * sizeof(real) - 1 : 63;
+	int j = cl;
+	for (; j < ch && ((ulong)((onp ? (__global const real*)p : rq[0]) + j) & mask) != 0; j++) {
+		p[j] += rows8_at(rq, xq, j);
+	}
+	for (; j + 8 <= ch; j += 8) {
+		st8(ld8(p + j) + (((ld8(rq[0] + j) * xq[0] + ld8(rq[1] + j) * xq[1]) + (ld8(rq[2] + j) * xq[2] + ld8(rq[3] + j) * xq[3])) +
+		                  ((ld8(rq[4] + j) * xq[4] + ld8(rq[5] + j) * xq[5]) + (ld8(rq[6] + j) * xq[6] + ld8(rq[7] + j) * xq[7]))), p + j);
+	}
+	for (; j < ch; j++) {
+		p[j] += rows8_at(rq, xq, j);
+	}
+}
+
 // rows8_axpy is rows4_axpy for the eight rows from r (lda apart), x(i)
 // of row i at x[offx + i·incx] for i = i0…i0+7, from a 64-byte boundary
 // of the first row, or with onp from a boundary of 8 elements of p: band
@@ -800,23 +822,10 @@ static inline real rows8_at(__global const real* rq[8], const real xq[8], int j)
 static inline void rows8_axpy(__global real* p, __global const real* r, int lda, __global const real* x, int offx,
                               int incx, int i0, int cl, int ch, int onp) {
 	__global const real* rq[8];
-	real xq[8];
 	for (int q = 0; q < 8; q++) {
 		rq[q] = r + (long)q * lda;
-		xq[q] = x[offx + (long)(i0 + q) * incx];
 	}
-	const ulong mask = onp ? 8 * sizeof(real) - 1 : 63;
-	int j = cl;
-	for (; j < ch && ((ulong)((onp ? (__global const real*)p : r) + j) & mask) != 0; j++) {
-		p[j] += rows8_at(rq, xq, j);
-	}
-	for (; j + 8 <= ch; j += 8) {
-		st8(ld8(p + j) + (((ld8(rq[0] + j) * xq[0] + ld8(rq[1] + j) * xq[1]) + (ld8(rq[2] + j) * xq[2] + ld8(rq[3] + j) * xq[3])) +
-		                  ((ld8(rq[4] + j) * xq[4] + ld8(rq[5] + j) * xq[5]) + (ld8(rq[6] + j) * xq[6] + ld8(rq[7] + j) * xq[7]))), p + j);
-	}
-	for (; j < ch; j++) {
-		p[j] += rows8_at(rq, xq, j);
-	}
+	rows8_axpy_at(p, rq, x, offx, incx, i0, cl, ch, onp);
 }
 
 // gemv_t_cols8: y(j) = alpha·Σ_{g < nb} part[g·n + j] + beta·y(j) (beta
@@ -1110,8 +1119,9 @@ static inline void band_t_last(int one, __global uint* ticket, int m, int n, int
 // Eight rows of a dense triangle (then four) share one pass over the
 // columns they all store (rows8_axpy, rows4_axpy), so that the partial is
 // read and written once per eight elements of A; so do eight rows of a
-// wide band, on p's own boundaries (rows8_axpy with onp). A packed
-// triangle's rows take a pass each.
+// wide band or of a packed triangle, whose rows start a different
+// distance apart, on p's own boundaries (rows8_axpy and rows8_axpy_at
+// with onp).
 __kernel void band_t_rows(int storage, int upper, int m, int n, int kl, int ku, int rb, int pw,
                           int unit, __global const real* a, int lda,
                           __global const real* x, int offx, int incx, __global real* part,
@@ -1122,17 +1132,20 @@ __kernel void band_t_rows(int storage, int upper, int m, int n, int kl, int ku, 
 	const int i0 = g * rb, i1 = min(m, i0 + rb);
 	__global real* p = band_part(part, g, rb, pw, m, n, kl, ku); // p[j] for column j
 	int i = i0;
-	// A band's rows lie lda − 1 apart as pointers by column (tri_at).
 	// Bands narrower than BAND_PASS8 columns keep a row a pass: there the
 	// columns left to each row's own pass (up to 7 of its ends) cost more
 	// than the shared pass saves.
 	const int band = storage == ST_BAND && kl + ku >= BAND_PASS8;
-	for (; ((tri && storage == ST_DENSE) || band) && i + 8 <= i1; i += 8) {
+	const int packed = tri && storage == ST_PACKED;
+	for (; ((tri && storage == ST_DENSE) || band || packed) && i + 8 <= i1; i += 8) {
 		// The columns the eight rows share, a unit diagonal left out.
 		int cl = unit && upper ? i + 8 : max(0, i + 7 - kl), ch = min(n, unit && !upper ? i : i + ku + 1);
 		if (ch > cl) {
-			rows8_axpy(p, a + tri_at(storage, upper, n, kl, lda, i, 0), band ? lda - 1 : lda, x, offx, incx, i,
-			           cl, ch, band);
+			__global const real* rq[8];
+			for (int q = 0; q < 8; q++) {
+				rq[q] = a + tri_at(storage, upper, n, kl, lda, i + q, 0);
+			}
+			rows8_axpy_at(p, rq, x, offx, incx, i, cl, ch, band || packed);
 		} else {
 			cl = ch = 0;
 		}
