@@ -686,6 +686,22 @@ static inline void sym_row(int storage, int upper, int n, int kl, int ku, __glob
 	p[i] += s;
 }
 
+// rows_sums adds the lanes of row q's vector sum dq to s[q] for the k
+// rows (4 or 8) of sym_rows_k and rows_dot.
+static inline void rows_sums(int k, real s[8], real8 d0, real8 d1, real8 d2, real8 d3, real8 d4, real8 d5, real8 d6,
+                             real8 d7) {
+	s[0] += sum8(d0);
+	s[1] += sum8(d1);
+	s[2] += sum8(d2);
+	s[3] += sum8(d3);
+	if (k == 8) {
+		s[4] += sum8(d4);
+		s[5] += sum8(d5);
+		s[6] += sum8(d6);
+		s[7] += sum8(d7);
+	}
+}
+
 // sym_col adds column j of the k rows rq (4 or 8, as sym_rows_k takes
 // them) to their sums s and to p[j].
 static inline void sym_col(int k, __global const real* rq[8], __global const real* x, __global real* p, int j,
@@ -746,16 +762,7 @@ static inline void sym_rows_k(int k, int storage, int upper, int n, int kl, int 
 	for (; j < ch; j++) {
 		sym_col(k, rq, x, p, j, xq, s);
 	}
-	s[0] += sum8(d0);
-	s[1] += sum8(d1);
-	s[2] += sum8(d2);
-	s[3] += sum8(d3);
-	if (k == 8) {
-		s[4] += sum8(d4);
-		s[5] += sum8(d5);
-		s[6] += sum8(d6);
-		s[7] += sum8(d7);
-	}
+	rows_sums(k, s, d0, d1, d2, d3, d4, d5, d6, d7);
 	for (int q = 0; q < k; q++) {
 		p[i + q] += s[q];
 		sym_row(storage, upper, n, kl, ku, a, lda, x, 0, 1, p, i + q, cl, max(ch, cl));
@@ -957,16 +964,7 @@ static inline void rows_dot(int k, __global const real* rq[8], __global const re
 			s[q] += rq[q][c] * x[c];
 		}
 	}
-	s[0] += sum8(d0);
-	s[1] += sum8(d1);
-	s[2] += sum8(d2);
-	s[3] += sum8(d3);
-	if (k == 8) {
-		s[4] += sum8(d4);
-		s[5] += sum8(d5);
-		s[6] += sum8(d6);
-		s[7] += sum8(d7);
-	}
+	rows_sums(k, s, d0, d1, d2, d3, d4, d5, d6, d7);
 }
 
 // band_rows_k is band_rows' work for rows i to min(i + k, m) − 1 (k is 4
