@@ -281,6 +281,89 @@ static inline __global const real* flow_row(int storage, int upper, int n, int l
 	return a + tri_at(storage, upper, n, n - 1, lda, i, base) - base;
 }
 
+// rows_sums adds the lanes of row q's vector sum dq to s[q] for the k
+// rows (4 or 8) of sym_rows_k and rows_dot.
+static inline void rows_sums(int k, real s[8], real8 d0, real8 d1, real8 d2, real8 d3, real8 d4, real8 d5, real8 d6,
+                             real8 d7) {
+	s[0] += sum8(d0);
+	s[1] += sum8(d1);
+	s[2] += sum8(d2);
+	s[3] += sum8(d3);
+	if (k == 8) {
+		s[4] += sum8(d4);
+		s[5] += sum8(d5);
+		s[6] += sum8(d6);
+		s[7] += sum8(d7);
+	}
+}
+
+// rows_dot adds Σ_c rq[q][c]·x[c] over the columns [cl, ch) to s[q]
+// for the k rows rq (4 or 8; a constant where it is called, as in
+// sym_rows_k), one pass for them all (x read once), from a 64-byte
+// boundary of the first.
+static inline void rows_dot(int k, __global const real* rq[8], __global const real* x, int cl, int ch, real s[8]) {
+	real8 d0 = 0, d1 = 0, d2 = 0, d3 = 0, d4 = 0, d5 = 0, d6 = 0, d7 = 0;
+	int c = cl;
+	for (; c < ch && ((ulong)(rq[0] + c) & 63) != 0; c++) {
+		for (int q = 0; q < k; q++) {
+			s[q] += rq[q][c] * x[c];
+		}
+	}
+	for (; c + 8 <= ch; c += 8) {
+		const real8 xc = ld8(x + c);
+		d0 += ld8(rq[0] + c) * xc;
+		d1 += ld8(rq[1] + c) * xc;
+		d2 += ld8(rq[2] + c) * xc;
+		d3 += ld8(rq[3] + c) * xc;
+		if (k == 8) {
+			d4 += ld8(rq[4] + c) * xc;
+			d5 += ld8(rq[5] + c) * xc;
+			d6 += ld8(rq[6] + c) * xc;
+			d7 += ld8(rq[7] + c) * xc;
+		}
+	}
+	for (; c < ch; c++) {
+		for (int q = 0; q < k; q++) {
+			s[q] += rq[q][c] * x[c];
+		}
+	}
+	rows_sums(k, s, d0, d1, d2, d3, d4, d5, d6, d7);
+}
+
+// flow_rows adds to part[0:nr] the products of A's rows i to i+nr−1
+// with x over their columns in [c0, c1): for a dense triangle with x
+// contiguous, L2_ROWS rows in one pass over the columns they all have
+// (rows_dot: x read once for them, their streams in flight together),
+// the rest row by row (packed rows, which start a different distance
+// apart, lost with the shared pass).
+static inline void flow_rows(int storage, int upper, int n, int lda, __global const real* a,
+                             __global const real* x, int offx, int incx, int c0, int c1, int i, int nr,
+                             real* part) {
+	__global const real* rq[8];
+	real s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+	for (int q = 0; q < nr; q++) {
+		rq[q] = flow_row(storage, upper, n, lda, a, i + q);
+	}
+	// The columns all nr rows have: row i+q's are [max(c0, i+q+1), c1)
+	// (upper) or [c0, min(c1, i+q)) (lower).
+	int lo = max(c0, upper ? i + nr : 0), hi = min(c1, upper ? n : i);
+	if (storage == ST_DENSE && nr == L2_ROWS && incx == 1 && hi - lo >= 8) {
+		rows_dot(L2_ROWS, rq, x + offx, lo, hi, s);
+	} else {
+		lo = hi = c0;
+	}
+	for (int q = 0; q < nr; q++) {
+		const int rlo = max(c0, upper ? i + q + 1 : 0), rhi = min(c1, upper ? n : i + q);
+		if (rlo < min(lo, rhi)) {
+			s[q] += row_dot(rq[q], 0, rlo, min(lo, rhi), x, offx, incx);
+		}
+		if (max(hi, rlo) < rhi) {
+			s[q] += row_dot(rq[q], 0, max(hi, rlo), rhi, x, offx, incx);
+		}
+		part[q] += s[q];
+	}
+}
+
 // flow_gather adds to part[0:bl] (the indices cb…cb+bl−1) the products of
 // op(A)'s rows there with the x solved by steps [s0, s1): along A's rows
 // for op(A) = A; for Aᵀ down A's columns, that is, A's rows by pieces,
@@ -291,13 +374,8 @@ static void flow_gather(int storage, int upper, int n, int trans, __global const
 	int c0, c1;
 	flow_cols(fwd, n, s0, s1, &c0, &c1);
 	if (!trans) {
-		for (int p = 0; p < bl; p++) {
-			const int i = cb + p;
-			const int lo = max(c0, upper ? i + 1 : 0);
-			const int hi = min(c1, upper ? n : i);
-			if (lo < hi) {
-				part[p] += row_dot(flow_row(storage, upper, n, lda, a, i), 0, lo, hi, x, offx, incx);
-			}
+		for (int p = 0; p < bl; p += L2_ROWS) {
+			flow_rows(storage, upper, n, lda, a, x, offx, incx, c0, c1, cb + p, min(L2_ROWS, bl - p), part + p);
 		}
 		return;
 	}
@@ -686,22 +764,6 @@ static inline void sym_row(int storage, int upper, int n, int kl, int ku, __glob
 	p[i] += s;
 }
 
-// rows_sums adds the lanes of row q's vector sum dq to s[q] for the k
-// rows (4 or 8) of sym_rows_k and rows_dot.
-static inline void rows_sums(int k, real s[8], real8 d0, real8 d1, real8 d2, real8 d3, real8 d4, real8 d5, real8 d6,
-                             real8 d7) {
-	s[0] += sum8(d0);
-	s[1] += sum8(d1);
-	s[2] += sum8(d2);
-	s[3] += sum8(d3);
-	if (k == 8) {
-		s[4] += sum8(d4);
-		s[5] += sum8(d5);
-		s[6] += sum8(d6);
-		s[7] += sum8(d7);
-	}
-}
-
 // sym_col adds column j of the k rows rq (4 or 8, as sym_rows_k takes
 // them) to their sums s and to p[j].
 static inline void sym_col(int k, __global const real* rq[8], __global const real* x, __global real* p, int j,
@@ -932,39 +994,6 @@ static inline real band_row_dot(__global const real* row, int unit, int i, int l
 		}
 	}
 	return s;
-}
-
-// rows_dot adds Σ_c rq[q][c]·x[c] over the columns [cl, ch) to s[q]
-// for the k rows rq (4 or 8; a constant where it is called, as in
-// sym_rows_k), one pass for them all (x read once), from a 64-byte
-// boundary of the first.
-static inline void rows_dot(int k, __global const real* rq[8], __global const real* x, int cl, int ch, real s[8]) {
-	real8 d0 = 0, d1 = 0, d2 = 0, d3 = 0, d4 = 0, d5 = 0, d6 = 0, d7 = 0;
-	int c = cl;
-	for (; c < ch && ((ulong)(rq[0] + c) & 63) != 0; c++) {
-		for (int q = 0; q < k; q++) {
-			s[q] += rq[q][c] * x[c];
-		}
-	}
-	for (; c + 8 <= ch; c += 8) {
-		const real8 xc = ld8(x + c);
-		d0 += ld8(rq[0] + c) * xc;
-		d1 += ld8(rq[1] + c) * xc;
-		d2 += ld8(rq[2] + c) * xc;
-		d3 += ld8(rq[3] + c) * xc;
-		if (k == 8) {
-			d4 += ld8(rq[4] + c) * xc;
-			d5 += ld8(rq[5] + c) * xc;
-			d6 += ld8(rq[6] + c) * xc;
-			d7 += ld8(rq[7] + c) * xc;
-		}
-	}
-	for (; c < ch; c++) {
-		for (int q = 0; q < k; q++) {
-			s[q] += rq[q][c] * x[c];
-		}
-	}
-	rows_sums(k, s, d0, d1, d2, d3, d4, d5, d6, d7);
 }
 
 // band_rows_k is band_rows' work for rows i to min(i + k, m) − 1 (k is 4

@@ -261,7 +261,8 @@ func L2trsvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.Buffer,
 		if g := cpuSolveFlowGroups(c, d, n, false); g > 1 {
 			// Blocks of rows by ticket, over every core.
 			c.E.L2FlowSolves.Add(1)
-			c.Run(c.Kernel(l2File, "tri_solve_flow"), []int{g}, []int{1}, int32(d.storage), l2bool(d.upper),
+			_, defs := l2RowsPass(c)
+			c.Run(c.Kernel(l2File, "tri_solve_flow", defs...), []int{g}, []int{1}, int32(d.storage), l2bool(d.upper),
 				l2bool(d.trans), l2bool(d.unit), int32(n), a, int32(d.Lda), x, int32(offX), int32(incX), c.E.pieceTickets(c, 3))
 			return
 		}
