@@ -53,9 +53,9 @@ func TestLevel2Portable(t *testing.T) {
 }
 
 // TestLevel2RowsCPU runs the level 2 suite on a CPU device with its row
-// kernels (band_rows, sym_rows) taking four rows a pass and eight: the
-// device's own choice runs in the other tests, the one it does not make
-// only here.
+// kernels (band_rows, sym_rows, the flow solves' gather) taking four rows
+// a pass and eight: the device's own choice runs in the other tests, the
+// one it does not make only here.
 func TestLevel2RowsCPU(t *testing.T) {
 	impl, e := privateImpl(t, nil)
 	if !e.Prof.IsCPU() {

@@ -41,9 +41,9 @@
 #define ST_BAND 1
 #define ST_PACKED 2
 
-// L2_ROWS is how many rows band_rows' work-items take, and sym_rows' in
-// one pass: 4, or 8 where the engine defines it so (l2RowsPass: devices
-// with 32 vector registers).
+// L2_ROWS is how many rows band_rows' work-items take, and sym_rows' and
+// the flow solves' gather (flow_rows) in one pass: 4, or 8 where the
+// engine defines it so (l2RowsPass: devices with 32 vector registers).
 #ifndef L2_ROWS
 #define L2_ROWS 4
 #endif
@@ -860,7 +860,8 @@ static inline real rows8_at(__global const real* rq[8], const real xq[8], int j)
 }
 
 // rows8_axpy_at is rows8_axpy for the eight rows rq[q] (rq[q][j] is
-// A(i0 + q, j)) wherever each starts: a packed triangle's.
+// A(i0 + q, j)) wherever each starts: band_t_rows' rows of a dense or
+// packed triangle or of a band, each from tri_at.
 static inline void rows8_axpy_at(__global real* p, __global const real* rq[8], __global const real* x, int offx,
                                  int incx, int i0, int cl, int ch, int onp) {
 	real xq[8];
@@ -1032,9 +1033,9 @@ static inline void band_rows_k(int k, int storage, int upper, int m, int n, int 
 // band_rows: y(i) = b(i) + alpha·Σ_j A(i,j)·x(j) over row i's stored
 // columns for a band or a triangle in dense or packed storage (as
 // band_t_rows takes them), with b = beta·y(i) (0 when beta == 0) and the
-// diagonal taken as 1 (unit): GBMV, TRMV and TBMV. A work-item takes four
-// rows, which in dense storage share one pass over the columns they all
-// store (x read once for the four) when x is contiguous; the rest of each
+// diagonal taken as 1 (unit): GBMV, TRMV and TBMV. A work-item takes
+// L2_ROWS rows, which in dense storage share one pass over the columns
+// they all store (x read once for them) when x is contiguous; the rest of each
 // row, and every row elsewhere, by row_dot. With one (l2_last), y is
 // scratch, contiguous, and work-item 0 of the work-group that takes the
 // launch's last ticket copies it to dst: TRMV, TBMV and TPMV in place in
@@ -1147,8 +1148,7 @@ static inline void band_t_last(int one, __global uint* ticket, int m, int n, int
 // columns they all store (rows8_axpy, rows4_axpy), so that the partial is
 // read and written once per eight elements of A; so do eight rows of a
 // wide band or of a packed triangle, whose rows start a different
-// distance apart, on p's own boundaries (rows8_axpy and rows8_axpy_at
-// with onp).
+// distance apart, on p's own boundaries (rows8_axpy_at with onp).
 __kernel void band_t_rows(int storage, int upper, int m, int n, int kl, int ku, int rb, int pw,
                           int unit, __global const real* a, int lda,
                           __global const real* x, int offx, int incx, __global real* part,
@@ -1206,8 +1206,9 @@ __kernel void band_t_rows(int storage, int upper, int m, int n, int kl, int ku, 
 // p[j] for its stored j ≠ i (the column sums of the triangle not stored)
 // and Σ_j A(i, j)·x(j) over its stored j into p[i] (its row). band_t_sum
 // (or with one band_t_last) then gives y = beta·y + alpha·Σ partials.
-// Four rows at a time share one pass over the columns they all store, so
-// that the partial is read and written once per four elements of A.
+// L2_ROWS rows at a time (then four) share one pass over the columns they
+// all store, so that the partial is read and written once per that many
+// elements of A.
 __kernel void sym_rows(int storage, int upper, int n, int kl, int ku, int rb, int pw,
                        __global const real* a, int lda,
                        __global const real* x, int offx, int incx, __global real* part,

@@ -639,7 +639,7 @@ type storedBand struct {
 }
 
 // rowsCPU enqueues y = beta·y + alpha·A·x over A's stored elements as t
-// describes them: band_rows, a work-item per four rows, groups of
+// describes them: band_rows, a work-item per l2RowsPass rows, groups of
 // l2CPUGroup rows.
 func rowsCPU[T Real](c *Call, t storedBand, a *cl.Buffer, lda int, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
 	k, defs := l2RowsPass(c)
@@ -648,9 +648,9 @@ func rowsCPU[T Real](c *Call, t storedBand, a *cl.Buffer, lda int, alpha T, x *c
 			[]any{int32(0), y, y, int32(0), int32(0)})...) // no copy: y stands in for the ticket and dst
 }
 
-// l2RowsPass is how many rows band_rows and sym_rows take in one pass
-// over the columns they share on a CPU device, and the build option that
-// tells them: eight where the device's float vectors are 16 wide
+// l2RowsPass is how many rows band_rows, sym_rows and the flow solves'
+// gather take in one pass over the columns they share on a CPU device,
+// and the build option that tells them: eight where the device's float vectors are 16 wide
 // (AVX-512, whose 32 vector registers hold the eight rows' sums beside
 // their loads; BENCHMARKS.md, "Figures behind the code's choices"), four
 // elsewhere (AVX2's 16 registers would not), or Engine.RowsCPU where set.

@@ -157,8 +157,8 @@ type Engine struct {
 	// the transposed GEMV's kernel on CPU devices (device_level2.go).
 	GemvTCPU GemvTCPU
 	// RowsCPU, when set to 4 or 8 (tests, measurements), replaces the
-	// choice of how many rows the CPU devices' band_rows and sym_rows take
-	// in one pass (l2RowsPass).
+	// choice of how many rows the CPU devices' band_rows, sym_rows and
+	// flow solves take in one pass (l2RowsPass).
 	RowsCPU int
 	// GbmvTKernel, when set (tests, measurements), replaces the choice of
 	// the transposed band product's kernel.
