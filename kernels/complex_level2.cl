@@ -295,6 +295,82 @@ static inline __global const real2* zflow_row(int storage, int upper, int n, int
 	return a + ztri_at(storage, upper, n, n - 1, lda, i, base) - base;
 }
 
+// zrows4_dot adds Σ_c r[q][c]·x(c) over the columns [cl, ch) to s[q] for
+// the four rows r[q], in one pass: x, contiguous, is loaded once for the
+// four, and the four rows' streams are in flight together. A triangle's
+// rows in dense storage begin apart, each a new stream for the prefetcher
+// to find; one at a time, each row waited for its first lines.
+static inline void zrows4_dot(__global const real2* r0, __global const real2* r1, __global const real2* r2,
+                              __global const real2* r3, int cl, int ch, __global const real2* x, real2 s[4]) {
+	int j = cl;
+	// Single columns up to a 64-byte boundary of r0 (in dense storage with
+	// whole lines a row, the others' too).
+	for (; j < ch && ((ulong)(r0 + j) & 63) != 0; j++) {
+		s[0] += zmul(r0[j], x[j]);
+		s[1] += zmul(r1[j], x[j]);
+		s[2] += zmul(r2[j], x[j]);
+		s[3] += zmul(r3[j], x[j]);
+	}
+	__global const real* xv = (__global const real*)x;
+	real8 p0 = 0, q0 = 0, p1 = 0, q1 = 0, p2 = 0, q2 = 0, p3 = 0, q3 = 0;
+	for (; j + 4 <= ch; j += 4) {
+		const real8 b = ld8(xv + 2 * j), bs = b.s10325476;
+		const real8 v0 = ld8((__global const real*)r0 + 2 * j), v1 = ld8((__global const real*)r1 + 2 * j);
+		const real8 v2 = ld8((__global const real*)r2 + 2 * j), v3 = ld8((__global const real*)r3 + 2 * j);
+		p0 += v0 * b;
+		q0 += v0 * bs;
+		p1 += v1 * b;
+		q1 += v1 * bs;
+		p2 += v2 * b;
+		q2 += v2 * bs;
+		p3 += v3 * b;
+		q3 += v3 * bs;
+	}
+	s[0] += zsum8(p0, q0);
+	s[1] += zsum8(p1, q1);
+	s[2] += zsum8(p2, q2);
+	s[3] += zsum8(p3, q3);
+	for (; j < ch; j++) {
+		s[0] += zmul(r0[j], x[j]);
+		s[1] += zmul(r1[j], x[j]);
+		s[2] += zmul(r2[j], x[j]);
+		s[3] += zmul(r3[j], x[j]);
+	}
+}
+
+// zflow_rows adds to part[0:nr] the products of A's rows i to i+nr−1
+// with x over their columns in [c0, c1): for a dense triangle with x
+// contiguous, four rows in one pass over the columns they all have
+// (zrows4_dot), the rest row by row (as level2.cl's flow_rows).
+static inline void zflow_rows(int storage, int upper, int n, int lda, __global const real2* a,
+                              __global const real2* x, long offx, int incx, int c0, int c1, int i, int nr,
+                              real2* part) {
+	__global const real2* r[4];
+	real2 s[4] = {(real2)(0, 0), (real2)(0, 0), (real2)(0, 0), (real2)(0, 0)};
+	for (int q = 0; q < nr; q++) {
+		r[q] = zflow_row(storage, upper, n, lda, a, i + q);
+	}
+	// The columns all nr rows have: row i+q's are [max(c0, i+q+1), c1)
+	// (upper) or [c0, min(c1, i+q)) (lower).
+	int lo = max(c0, upper ? i + nr : 0), hi = min(c1, upper ? n : i);
+	if (storage == ZST_DENSE && nr == 4 && incx == 1 && hi - lo >= 4) {
+		zrows4_dot(r[0], r[1], r[2], r[3], lo, hi, x + offx, s);
+	} else {
+		lo = hi = c0;
+	}
+	for (int q = 0; q < nr; q++) {
+		const int rlo = max(c0, upper ? i + q + 1 : 0), rhi = min(c1, upper ? n : i + q);
+		const int to = min(lo, rhi), from = max(hi, rlo);
+		if (rlo < to) {
+			s[q] += zrow_dot(r[q] + rlo, to - rlo, x, offx + (long)rlo * incx, incx);
+		}
+		if (from < rhi) {
+			s[q] += zrow_dot(r[q] + from, rhi - from, x, offx + (long)from * incx, incx);
+		}
+		part[q] += s[q];
+	}
+}
+
 // zflow_gather adds to part[0:bl] (the indices cb…cb+bl−1) the products of
 // op(A)'s rows there with the x solved by steps [s0, s1): along A's rows
 // for op(A) = A; for Aᵀ and Aᴴ (conj) down A's columns, that is, A's rows
@@ -305,14 +381,8 @@ static void zflow_gather(int storage, int upper, int n, int trans, __global cons
 	int c0, c1;
 	flow_cols(fwd, n, s0, s1, &c0, &c1);
 	if (!trans) {
-		for (int p = 0; p < bl; p++) {
-			const int i = cb + p;
-			const int lo = max(c0, upper ? i + 1 : 0);
-			const int hi = min(c1, upper ? n : i);
-			if (lo < hi) {
-				part[p] += zrow_dot(zflow_row(storage, upper, n, lda, a, i) + lo, hi - lo, x,
-				                    offx + (long)lo * incx, incx);
-			}
+		for (int p = 0; p < bl; p += 4) {
+			zflow_rows(storage, upper, n, lda, a, x, offx, incx, c0, c1, cb + p, min(4, bl - p), part + p);
 		}
 		return;
 	}
@@ -649,49 +719,6 @@ static inline real2 zband_row_dot(__global const real2* row, int unit, int i, in
 		}
 	}
 	return s;
-}
-
-// zrows4_dot adds Σ_c r[q][c]·x(c) over the columns [cl, ch) to s[q] for
-// the four rows r[q], in one pass: x, contiguous, is loaded once for the
-// four, and the four rows' streams are in flight together. A triangle's
-// rows in dense storage begin apart, each a new stream for the prefetcher
-// to find; one at a time, each row waited for its first lines.
-static inline void zrows4_dot(__global const real2* r0, __global const real2* r1, __global const real2* r2,
-                              __global const real2* r3, int cl, int ch, __global const real2* x, real2 s[4]) {
-	int j = cl;
-	// Single columns up to a 64-byte boundary of r0 (in dense storage with
-	// whole lines a row, the others' too).
-	for (; j < ch && ((ulong)(r0 + j) & 63) != 0; j++) {
-		s[0] += zmul(r0[j], x[j]);
-		s[1] += zmul(r1[j], x[j]);
-		s[2] += zmul(r2[j], x[j]);
-		s[3] += zmul(r3[j], x[j]);
-	}
-	__global const real* xv = (__global const real*)x;
-	real8 p0 = 0, q0 = 0, p1 = 0, q1 = 0, p2 = 0, q2 = 0, p3 = 0, q3 = 0;
-	for (; j + 4 <= ch; j += 4) {
-		const real8 b = ld8(xv + 2 * j), bs = b.s10325476;
-		const real8 v0 = ld8((__global const real*)r0 + 2 * j), v1 = ld8((__global const real*)r1 + 2 * j);
-		const real8 v2 = ld8((__global const real*)r2 + 2 * j), v3 = ld8((__global const real*)r3 + 2 * j);
-		p0 += v0 * b;
-		q0 += v0 * bs;
-		p1 += v1 * b;
-		q1 += v1 * bs;
-		p2 += v2 * b;
-		q2 += v2 * bs;
-		p3 += v3 * b;
-		q3 += v3 * bs;
-	}
-	s[0] += zsum8(p0, q0);
-	s[1] += zsum8(p1, q1);
-	s[2] += zsum8(p2, q2);
-	s[3] += zsum8(p3, q3);
-	for (; j < ch; j++) {
-		s[0] += zmul(r0[j], x[j]);
-		s[1] += zmul(r1[j], x[j]);
-		s[2] += zmul(r2[j], x[j]);
-		s[3] += zmul(r3[j], x[j]);
-	}
 }
 
 // zband_rows4 is zband_rows' work for rows i to min(i + 4, m) − 1.
