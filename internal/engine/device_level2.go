@@ -2,7 +2,6 @@ package engine
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"slices"
 
@@ -639,11 +638,10 @@ type storedBand struct {
 }
 
 // rowsCPU enqueues y = beta·y + alpha·A·x over A's stored elements as t
-// describes them: band_rows, a work-item per l2RowsPass rows, groups of
-// l2CPUGroup rows.
+// describes them: band_rows (bandRowsLaunch).
 func rowsCPU[T Real](c *Call, t storedBand, a *cl.Buffer, lda int, alpha T, x *cl.Buffer, offX, incX int, beta T, y *cl.Buffer, offY, incY int) {
-	k, defs := l2RowsPass(c)
-	c.Run(c.Kernel(l2File, "band_rows", defs...), []int{Groups(L3CeilDiv(t.m, k), l2CPUGroup/k)}, []int{l2CPUGroup / k},
+	k, global, local := bandRowsLaunch(c, t.m)
+	c.Run(k, global, local,
 		slices.Concat(bandRowsArgs(t, a, lda, alpha, x, offX, incX, beta, y, offY, incY),
 			[]any{int32(0), y, y, int32(0), int32(0)})...) // no copy: y stands in for the ticket and dst
 }
@@ -655,11 +653,17 @@ func rowsCPU[T Real](c *Call, t storedBand, a *cl.Buffer, lda int, alpha T, x *c
 // their loads; BENCHMARKS.md, "Figures behind the code's choices"), four
 // elsewhere (AVX2's 16 registers would not), or Engine.RowsCPU where set.
 func l2RowsPass(c *Call) (int, []string) {
-	k := 4
 	if c.E.RowsCPU == 8 || c.E.RowsCPU == 0 && c.E.Prof.PreferredVectorFloat >= 16 {
-		k = 8
+		return 8, []string{"L2_ROWS=8"}
 	}
-	return k, []string{fmt.Sprintf("L2_ROWS=%d", k)}
+	return 4, []string{"L2_ROWS=4"}
+}
+
+// bandRowsLaunch is band_rows' kernel for a CPU device and its launch over
+// m rows: a work-item per l2RowsPass rows, groups of l2CPUGroup rows.
+func bandRowsLaunch(c *Call, m int) (k *cl.Kernel, global, local []int) {
+	rows, defs := l2RowsPass(c)
+	return c.Kernel(l2File, "band_rows", defs...), []int{Groups(L3CeilDiv(m, rows), l2CPUGroup/rows)}, []int{l2CPUGroup / rows}
 }
 
 // bandRowsArgs is band_rows' arguments but its copy's (one, ticket, dst).
@@ -683,8 +687,8 @@ func L2trmvThroughScratch[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.B
 				return
 			}
 			t := d.storedBand()
-			k, defs := l2RowsPass(c)
-			c.Run(c.Kernel(l2File, "band_rows", defs...), []int{Groups(L3CeilDiv(t.m, k), l2CPUGroup/k)}, []int{l2CPUGroup / k},
+			k, global, local := bandRowsLaunch(c, t.m)
+			c.Run(k, global, local,
 				slices.Concat(bandRowsArgs(t, a, d.Lda, T(1), x, offX, incX, T(0), tmp, 0, 1),
 					[]any{int32(1), ticket, x, int32(offX), int32(incX)})...)
 			return
