@@ -16,14 +16,14 @@ import (
 
 // TestTriSolveFlowCPU runs a CPU device's dense and packed triangular
 // solves spread over work-items (level2.cl's tri_solve_flow: blocks of 64
-// rows by ticket, each waiting for the x of the blocks before it) against
-// gonum, on 1, 2, 3 and the default number of work-items, and on
-// tri_solve_seq's single one (the flow off): n = 45 (one short block),
-// 130, 200 and 1100 (whole blocks and a short last one), every triangle,
-// transpose and diagonal, increments ±1 and ±3 (packed Aᵀ, which by
-// default stays on one work-item, takes the flow when it is forced on;
-// bands stay on tri_solve_seq); and zero diagonals, Inf and NaN past the
-// first block.
+// rows with A, of 512 columns with Aᵀ, by ticket, each waiting for the x
+// of the blocks before it) against gonum, on 1, 2, 3 and the default
+// number of work-items, in the narrow blocks with Aᵀ that cpuFlowRun
+// sets, and on tri_solve_seq's single one (the flow off): n = 45 (one
+// short block), 130, 200 and 1100 (whole blocks and a short last one),
+// every triangle, transpose and diagonal, increments ±1 and ±3 (bands
+// stay on tri_solve_seq); and zero diagonals, Inf and NaN past the first
+// block.
 func TestTriSolveFlowCPU(t *testing.T) {
 	impl, e := privateImpl(t, nil)
 	if !eng.L2OnCPU(&eng.Call{E: e}) {
@@ -55,17 +55,24 @@ func TestTriSolveFlowCPU(t *testing.T) {
 
 // cpuFlowRun runs body once for each setting of a CPU device's flow solves
 // (kernel: tri_solve_flow or ztri_solve_flow): off, and on with 1, 2, 3
-// and the default number of work-groups (0); after each it checks that
+// and the default number of work-groups (0), and with 2 and the default
+// in blocks of 42 and 24 with op(A) = Aᵀ or Aᴴ (Engine.FlowBlockT: the
+// default's blocks of 256 or 512 leave the solves of the orders below 256
+// to one work-item, and these widths end their blocks in every way the
+// kernels' passes of eight and four rows can); after each it checks that
 // the flow ran where it should (on, on more than one work-group) and only
 // there.
 func cpuFlowRun(t *testing.T, e *eng.Engine, kernel string, body func(name string, groups int)) {
-	defer func() { e.L2SolveGroups, e.L2SolveFlow = 0, eng.SolveFlowAuto }()
+	defer func() { e.L2SolveGroups, e.L2SolveFlow, e.FlowBlockT = 0, eng.SolveFlowAuto, 0 }()
 	for _, c := range []struct {
-		flow   eng.SolveFlow
-		groups int
-	}{{eng.SolveFlowOff, 0}, {eng.SolveFlowOn, 1}, {eng.SolveFlowOn, 2}, {eng.SolveFlowOn, 3}, {eng.SolveFlowOn, 0}} {
-		e.L2SolveFlow, e.L2SolveGroups = c.flow, c.groups
-		name := fmt.Sprintf("flow=%d/groups=%d", c.flow, c.groups)
+		flow          eng.SolveFlow
+		groups, block int
+	}{
+		{eng.SolveFlowOff, 0, 0}, {eng.SolveFlowOn, 1, 0}, {eng.SolveFlowOn, 2, 0}, {eng.SolveFlowOn, 3, 0},
+		{eng.SolveFlowOn, 0, 0}, {eng.SolveFlowOn, 2, 42}, {eng.SolveFlowOn, 0, 24},
+	} {
+		e.L2SolveFlow, e.L2SolveGroups, e.FlowBlockT = c.flow, c.groups, c.block
+		name := fmt.Sprintf("flow=%d/groups=%d/blockT=%d", c.flow, c.groups, c.block)
 		before := e.L2FlowSolves.Load()
 		body(name, c.groups)
 		flowed := e.L2FlowSolves.Load() > before
@@ -216,20 +223,28 @@ func ztrsvFlowNonFinite(t *testing.T, impl *Implementation) {
 // rows by ticket; bands stay on one work-item). Ztrsv, Ztbsv and Ztpsv
 // and their complex64 twins over every triangle, transpose (ConjTrans
 // included) and diagonal, dense, band and packed, increments ±1 and ±3,
-// n = 45 (one short block) and 130 (whole blocks and a short last one);
-// and zero diagonals, Inf and NaN in blocks after the first.
+// n = 45 (one short block) and 130 (whole blocks and a short last one;
+// with Aᵀ and Aᴴ in the narrow blocks cpuFlowRun sets, and at n = 600 in
+// the default's); and zero diagonals, Inf and NaN in blocks after the
+// first.
 func TestZtriSolveCPU(t *testing.T) {
 	impl, e := privateImpl(t, nil)
 	if !eng.L2OnCPU(&eng.Call{E: e}) {
 		t.Skipf("ztri_solve_seq and ztri_solve_flow run on CPU devices only, not on %s", e.Prof.Name)
 	}
 	incs := []int{1, -1, 3, -3}
-	cpuFlowRun(t, e, "ztri_solve_flow", func(name string, _ int) {
+	cpuFlowRun(t, e, "ztri_solve_flow", func(name string, groups int) {
 		ran := deviceCalls(t, e, "Ctrsv", "Ctbsv", "Ctpsv")
 		if e.Prof.FP64 {
 			ran = deviceCalls(t, e, "Ztrsv", "Ztbsv", "Ztpsv", "Ctrsv", "Ctbsv", "Ctpsv")
 		}
-		for _, n := range []int{45, 130} {
+		ns := []int{45, 130}
+		if e.L2SolveFlow == eng.SolveFlowOn && groups == 0 && e.FlowBlockT == 0 {
+			// Whole blocks of the default width with Aᵀ and Aᴴ, and a
+			// short last one.
+			ns = append(ns, 600)
+		}
+		for _, n := range ns {
 			if e.Prof.FP64 {
 				t.Run(fmt.Sprintf("%s/n=%d/complex128", name, n), func(t *testing.T) {
 					trsvCxRunN(t, impl, gonum.Implementation{}, 1e-12, n, incs)
@@ -249,11 +264,11 @@ func TestZtriSolveCPU(t *testing.T) {
 
 // TestZtriSolveFlowDefault checks which complex solves a CPU device whose
 // level 1 shape sets OneLaunchL2 (PoCL's) spreads over its cores by
-// default (cpuSolveFlowGroups): dense and packed triangles with A and
-// with Aᴴ, in both precisions; not bands.
+// default (cpuSolveFlowGroups) at n = 600, two blocks or more with A and
+// with Aᴴ: dense and packed triangles, in both precisions; not bands.
 func TestZtriSolveFlowDefault(t *testing.T) {
 	impl, e := flowDefaultImpl(t)
-	const n, k = 130, 5
+	const n, k = 600, 5
 	r := rand.New(rand.NewPCG(3, 5))
 	a := diagDominant(n, func() complex128 { return complex(r.Float64(), r.Float64()) / n })
 	b := make([]complex128, n)
@@ -287,10 +302,10 @@ func TestZtriSolveFlowDefault(t *testing.T) {
 
 // TestTriSolveFlowDefault is TestZtriSolveFlowDefault's check for the real
 // solves: dense and packed triangles with A and with Aᵀ take the flow by
-// default in both precisions; bands do not.
+// default in both precisions at n = 600; bands do not.
 func TestTriSolveFlowDefault(t *testing.T) {
 	impl, e := flowDefaultImpl(t)
-	const n, k = 130, 5
+	const n, k = 600, 5
 	r := rand.New(rand.NewPCG(3, 6))
 	a := diagDominant(n, func() float64 { return r.Float64() / n })
 	a32 := make([]float32, len(a))

@@ -85,28 +85,6 @@ static inline void st8(const real8 v, __global real* p) {
 	p[7] = v.s7;
 }
 
-// CPU_PREFETCH(p) asks a CPU to bring the cache line (CPU_LINE bytes) at
-// p into its caches ahead of the load. A core keeps only so many misses in
-// flight; a kernel that reads short pieces of rows far apart, where the
-// core's own prefetchers find no stream, waits on each piece in turn
-// unless it asks for the next ones early. Compiled by clang for a CPU
-// (PoCL builds for the host's target), it is clang's prefetch; for any
-// other target (GPUs, Oclgrind's SPIR) it is nothing.
-#define CPU_LINE 64
-#if defined(__clang__) && (defined(__x86_64__) || defined(__aarch64__))
-#define CPU_PREFETCH(p) __builtin_prefetch((p), 0, 3)
-#else
-#define CPU_PREFETCH(p) ((void)0)
-#endif
-
-// cpu_prefetch_bytes asks for the lines of the bytes [p, p + n) with
-// CPU_PREFETCH.
-static inline void cpu_prefetch_bytes(__global const uchar* p, int n) {
-	for (int o = 0; o < n; o += CPU_LINE) {
-		CPU_PREFETCH(p + o);
-	}
-}
-
 // spread_group maps work-group g of ng to the block of work it takes:
 // 0, ng−1, 1, ng−2, … from the two ends in turn. A CPU runtime hands each
 // thread a run of consecutive groups (PoCL: the first half to one thread,
@@ -154,11 +132,6 @@ static inline void flow_cols(int fwd, int n, int s0, int s1, int* c0, int* c1) {
 	*c0 = fwd ? s0 : n - s1;
 	*c1 = fwd ? s1 : n - s0;
 }
-
-// FLOW_AHEAD is how many rows ahead the flow solves (op(A) = Aᵀ or Aᴴ)
-// ask for the pieces of A's rows they read down its columns
-// (CPU_PREFETCH).
-#define FLOW_AHEAD 8
 
 // flow_leave is a flow solve's work-item leaving once no block is left:
 // the last of the launch's to leave (ticket[2] counts them) puts its three

@@ -284,9 +284,19 @@ __kernel void ztri_solve_seq(int storage, int upper, int k, int trans, int unit,
 // ztri_solve_flow is ztri_solve_seq for dense and packed triangles spread
 // over the launch's work-groups of one work-item: level2.cl's
 // tri_solve_flow with complex elements (see there), in blocks of ZFLOW_B
-// rows, the same bytes a row as the real kernel's blocks of doubles.
-// Divisions are cdiv_go's, as Go's.
+// rows with op(A) = A and of ZFLOW_BT with Aᵀ and Aᴴ, the same bytes a row
+// as the real kernel's blocks of doubles. Divisions are cdiv_go's, as
+// Go's.
 #define ZFLOW_B 32
+
+#ifndef ZFLOW_BT
+#define ZFLOW_BT 256
+#endif
+
+static inline void zrow_axpy(__global real2* p, __global const real2* r, real2 t, int conj, int len);
+static inline void zrows4_axpy(__global real2* p, __global const real2* r0, __global const real2* r1,
+                               __global const real2* r2, __global const real2* r3,
+                               real2 x0, real2 x1, real2 x2, real2 x3, int conj, int cl, int ch);
 
 // zflow_row returns A's stored row i as a pointer p with p[c] = A(i, c).
 static inline __global const real2* zflow_row(int storage, int upper, int n, int lda,
@@ -372,50 +382,113 @@ static inline void zflow_rows(int storage, int upper, int n, int lda, __global c
 }
 
 // zflow_gather adds to part[0:bl] (the indices cb…cb+bl−1) the products of
-// op(A)'s rows there with the x solved by steps [s0, s1): along A's rows
-// for op(A) = A; for Aᵀ and Aᴴ (conj) down A's columns, that is, A's rows
-// by pieces, whole ones into the vector sums acc (4 numbers a vector).
-static void zflow_gather(int storage, int upper, int n, int trans, __global const real2* a, int lda,
+// A's rows there with the x solved by steps [s0, s1), along the rows, four
+// a pass (zflow_rows).
+static void zflow_gather(int storage, int upper, int n, __global const real2* a, int lda,
                          __global const real2* x, long offx, int incx, int fwd, int cb, int bl,
-                         int s0, int s1, real2* part, real8 acc[ZFLOW_B / 4]) {
+                         int s0, int s1, real2* part) {
 	int c0, c1;
 	flow_cols(fwd, n, s0, s1, &c0, &c1);
-	if (!trans) {
-		for (int p = 0; p < bl; p += 4) {
-			zflow_rows(storage, upper, n, lda, a, x, offx, incx, c0, c1, cb + p, min(4, bl - p), part + p);
-		}
-		return;
+	for (int p = 0; p < bl; p += 4) {
+		zflow_rows(storage, upper, n, lda, a, x, offx, incx, c0, c1, cb + p, min(4, bl - p), part + p);
 	}
-	const int conj = trans == 2;
-	for (int j = c0; j < c1; j++) {
-		const real2 xj = x[offx + (long)j * incx];
-		__global const real2* r = zflow_row(storage, upper, n, lda, a, j);
-		const int lo = max(cb, upper ? j + 1 : 0);
-		const int hi = min(cb + bl, upper ? n : j);
-		if (j + FLOW_AHEAD < c1) {
-			// As in flow_gather: the piece FLOW_AHEAD rows on, early.
-			cpu_prefetch_bytes((__global const uchar*)(zflow_row(storage, upper, n, lda, a, j + FLOW_AHEAD) + cb),
-			                   ZFLOW_B * (int)sizeof(real2));
+}
+
+// zflow_gather_t is level2.cl's flow_gather_t with complex elements, op(A)
+// = Aᵀ or (conj) Aᴴ: p[c − cb] += op(A(j, c))·x(j) over the solved j in
+// [c0, c1) and the block's columns c, four rows a pass (zrows4_axpy).
+static void zflow_gather_t(int storage, int upper, int n, int conj, __global const real2* a, int lda,
+                           __global const real2* x, long offx, int incx, int cb, int bl, int c0, int c1,
+                           __global real2* p) {
+	int j = c0;
+	for (; j + 4 <= c1; j += 4) {
+		__global const real2* r[4];
+		real2 xq[4];
+		for (int q = 0; q < 4; q++) {
+			r[q] = zflow_row(storage, upper, n, lda, a, j + q) + cb;
+			xq[q] = x[offx + (long)(j + q) * incx];
 		}
-		if (lo == cb && hi - lo == ZFLOW_B) {
-			__global const real* rr = (__global const real*)(r + cb);
-			for (int q = 0; q < ZFLOW_B / 4; q++) {
-				acc[q] += zmul8(ld8(rr + 8 * q), xj, conj);
+		zrows4_axpy(p, r[0], r[1], r[2], r[3], xq[0], xq[1], xq[2], xq[3], conj, 0, bl);
+	}
+	for (; j < c1; j++) {
+		zrow_axpy(p, zflow_row(storage, upper, n, lda, a, j) + cb, x[offx + (long)j * incx], conj, bl);
+	}
+}
+
+// zflow_solve_t is level2.cl's flow_solve_t with complex elements: blocks
+// of ZFLOW_BT, their own steps four at a time.
+static void zflow_solve_t(int storage, int upper, int conj, int unit, int n, __global const real2* a, int lda,
+                          __global real2* x, long offx, int incx, volatile __global uint* ticket,
+                          __global real2* p) {
+	const int fwd = upper; // op(A) is lower triangular when A is upper
+	const int nblk = (n + ZFLOW_BT - 1) / ZFLOW_BT;
+	for (;;) {
+		const int t = (int)atomic_inc(&ticket[0]);
+		if (t >= nblk) {
+			flow_leave(ticket);
+			return;
+		}
+		const int s0 = t * ZFLOW_BT, s1 = min(n, s0 + ZFLOW_BT), bl = s1 - s0;
+		int cb, ce;
+		flow_cols(fwd, n, s0, s1, &cb, &ce);
+		for (int c = 0; c < bl; c++) {
+			p[c] = (real2)(0, 0);
+		}
+		for (int done = 0; done < t;) {
+			const int d = (int)ticket[1];
+			if (d > done) {
+				mem_fence(CLK_GLOBAL_MEM_FENCE);
+				int c0, c1;
+				flow_cols(fwd, n, done * ZFLOW_BT, d * ZFLOW_BT, &c0, &c1);
+				zflow_gather_t(storage, upper, n, conj, a, lda, x, offx, incx, cb, bl, c0, c1, p);
+				done = d;
 			}
-			continue;
 		}
-		for (int c = lo; c < hi; c++) {
-			part[c - cb] += zmul(xj, conj ? zconj(r[c]) : r[c]);
+		for (int q0 = 0; q0 < bl; q0 += 4) {
+			const int qn = min(4, bl - q0);
+			const int g0 = fwd ? cb + q0 : cb + bl - q0 - qn, g1 = g0 + qn;
+			for (int q = 0; q < qn; q++) {
+				const int i = fwd ? g0 + q : g1 - 1 - q;
+				__global const real2* r = zflow_row(storage, upper, n, lda, a, i);
+				const long ix = offx + (long)i * incx;
+				real2 xi = x[ix] - p[i - cb];
+				if (!unit) {
+					xi = cdiv_go(xi, conj ? zconj(r[i]) : r[i]);
+				}
+				x[ix] = xi;
+				const int lo = upper ? i + 1 : (qn == 4 ? g0 : cb), hi = upper ? (qn == 4 ? g1 : ce) : i;
+				for (int c = lo; c < hi; c++) {
+					p[c - cb] += zmul(xi, conj ? zconj(r[c]) : r[c]);
+				}
+			}
+			if (qn == 4) {
+				const int lo = upper ? g1 : cb, hi = upper ? ce : g0;
+				if (hi > lo) {
+					__global const real2* r[4];
+					for (int q = 0; q < 4; q++) {
+						r[q] = zflow_row(storage, upper, n, lda, a, g0 + q) + cb;
+					}
+					zrows4_axpy(p, r[0], r[1], r[2], r[3], x[offx + (long)g0 * incx], x[offx + (long)(g0 + 1) * incx],
+					            x[offx + (long)(g0 + 2) * incx], x[offx + (long)(g0 + 3) * incx], conj, lo - cb,
+					            hi - cb);
+				}
+			}
 		}
+		mem_fence(CLK_GLOBAL_MEM_FENCE);
+		atomic_xchg(&ticket[1], (uint)(t + 1));
 	}
 }
 
 __kernel void ztri_solve_flow(int storage, int upper, int trans, int unit, int n,
                               __global const real2* a, int lda,
                               __global real2* x, long offx, int incx,
-                              volatile __global uint* ticket) {
-	const int fwd = (upper == (trans != 0)); // op(A) lower triangular
-	const int conj = trans == 2;
+                              volatile __global uint* ticket, __global real2* scratch) {
+	if (trans) {
+		zflow_solve_t(storage, upper, trans == 2, unit, n, a, lda, x, offx, incx, ticket,
+		              scratch + (long)get_group_id(0) * ZFLOW_BT);
+		return;
+	}
+	const int fwd = !upper; // op(A) = A lower triangular
 	const int nblk = (n + ZFLOW_B - 1) / ZFLOW_B;
 	for (;;) {
 		const int t = (int)atomic_inc(&ticket[0]);
@@ -427,50 +500,28 @@ __kernel void ztri_solve_flow(int storage, int upper, int trans, int unit, int n
 		int cb, ce;
 		flow_cols(fwd, n, s0, s1, &cb, &ce);
 		real2 part[ZFLOW_B];
-		real8 acc[ZFLOW_B / 4];
 		for (int p = 0; p < ZFLOW_B; p++) {
 			part[p] = 0;
-		}
-		for (int q = 0; q < ZFLOW_B / 4; q++) {
-			acc[q] = 0;
 		}
 		for (int done = 0; done < t;) {
 			const int d = (int)ticket[1];
 			if (d > done) {
 				mem_fence(CLK_GLOBAL_MEM_FENCE);
-				zflow_gather(storage, upper, n, trans, a, lda, x, offx, incx, fwd, cb, bl,
-				             done * ZFLOW_B, d * ZFLOW_B, part, acc);
+				zflow_gather(storage, upper, n, a, lda, x, offx, incx, fwd, cb, bl, done * ZFLOW_B, d * ZFLOW_B, part);
 				done = d;
 			}
-		}
-		for (int q = 0; q < ZFLOW_B / 4; q++) {
-			part[4 * q] += acc[q].s01;
-			part[4 * q + 1] += acc[q].s23;
-			part[4 * q + 2] += acc[q].s45;
-			part[4 * q + 3] += acc[q].s67;
 		}
 		// The block's own steps, one at a time.
 		for (int q = 0; q < bl; q++) {
 			const int p = fwd ? q : bl - 1 - q;
 			const int i = cb + p;
-			__global const real2* r = zflow_row(storage, upper, n, lda, a, i);
-			if (!trans) {
-				zflow_gather(storage, upper, n, trans, a, lda, x, offx, incx, fwd, i, 1,
-				             s0, s0 + q, part + p, acc);
-			}
+			zflow_gather(storage, upper, n, a, lda, x, offx, incx, fwd, i, 1, s0, s0 + q, part + p);
 			const long ix = offx + (long)i * incx;
 			real2 xi = x[ix] - part[p];
 			if (!unit) {
-				xi = cdiv_go(xi, conj ? zconj(r[i]) : r[i]);
+				xi = cdiv_go(xi, zflow_row(storage, upper, n, lda, a, i)[i]);
 			}
 			x[ix] = xi;
-			if (trans) {
-				const int lo = max(cb, upper ? i + 1 : 0);
-				const int hi = min(ce, upper ? n : i);
-				for (int c = lo; c < hi; c++) {
-					part[c - cb] += zmul(xi, conj ? zconj(r[c]) : r[c]);
-				}
-			}
 		}
 		mem_fence(CLK_GLOBAL_MEM_FENCE);
 		atomic_xchg(&ticket[1], (uint)(t + 1));
@@ -507,10 +558,6 @@ static inline void zrow_axpy(__global real2* p, __global const real2* r, real2 t
 		p[k] += zmul(t, conj ? zconj(r[k]) : r[k]);
 	}
 }
-
-static inline void zrows4_axpy(__global real2* p, __global const real2* r0, __global const real2* r1,
-                               __global const real2* r2, __global const real2* r3,
-                               real2 x0, real2 x1, real2 x2, real2 x3, int conj, int cl, int ch);
 
 // zgemv_t_col: y(j) = alpha·Σ_{g < nb} part[g·n + j] + beta·y(j)
 // (alpha·Σ only if m > 0).

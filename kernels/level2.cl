@@ -263,16 +263,33 @@ __kernel void tri_solve_seq(int storage, int upper, int k, int trans, int unit, 
 // the launch's work-groups of one work-item, for CPU devices whose
 // work-groups run side by side and see each other's writes (the engine's
 // one-launch setting). The solve's steps (the rows of op(A) in the order
-// they are solved) go in blocks of FLOW_B, each taken by ticket (ticket[0])
-// by the next free work-item. A block's rows first gather what op(A)·x
-// owes to the blocks already solved (ticket[1] counts them; they finish in
-// order) as these appear, so that while one work-item solves a block
-// another reads the rows of the next. Then the block is solved alone, its
-// x published, and the count raised. A work-item waits only for blocks of
-// smaller tickets, held by work-items already running, so the launch
-// cannot deadlock. The last work-item to leave (ticket[2]) puts the three
+// they are solved) go in blocks, each taken by ticket (ticket[0]) by the
+// next free work-item. A block first gathers what op(A)·x owes it from
+// the blocks already solved (ticket[1] counts them; they finish in order)
+// as these appear, so that while one work-item solves a block another
+// reads A for the next. Then the block is solved alone, its x published,
+// and the count raised. A work-item waits only for blocks of smaller
+// tickets, held by work-items already running, so the launch cannot
+// deadlock. The last work-item to leave (ticket[2]) puts the three
 // counters back to 0.
+//
+// With op(A) = A a block's rows are A's: blocks of FLOW_B, each row's sum
+// along its stored row. With op(A) = Aᵀ a block's rows are A's columns,
+// which A's rows cross: the block gathers along the rows of A solved
+// before it, each over the block's columns, into its sums in scratch
+// (the engine's, FLOW_BT a work-item). There blocks are FLOW_BT wide (the
+// engine's choice, a build option), so that each row's piece is long
+// enough for the core's prefetchers to stream: with pieces of 64 a row of
+// storage apart they were the solve's limit.
 #define FLOW_B 64
+
+#ifndef FLOW_BT
+#define FLOW_BT 512
+#endif
+
+static inline void row_axpy(__global real* p, __global const real* r, real t, int len);
+static inline void rows8_axpy_at(__global real* p, __global const real* rq[8], __global const real* x, int offx,
+                                 int incx, int i0, int cl, int ch, int onp);
 
 // flow_row returns A's stored row i as a pointer p with p[c] = A(i, c).
 static inline __global const real* flow_row(int storage, int upper, int n, int lda,
@@ -365,71 +382,116 @@ static inline void flow_rows(int storage, int upper, int n, int lda, __global co
 }
 
 // flow_gather adds to part[0:bl] (the indices cb…cb+bl−1) the products of
-// op(A)'s rows there with the x solved by steps [s0, s1): along A's rows
-// for op(A) = A; for Aᵀ down A's columns, that is, A's rows by pieces,
-// whole ones into the vector sums acc.
-static void flow_gather(int storage, int upper, int n, int trans, __global const real* a, int lda,
+// A's rows there with the x solved by steps [s0, s1), along the rows,
+// L2_ROWS a pass (flow_rows).
+static void flow_gather(int storage, int upper, int n, __global const real* a, int lda,
                         __global const real* x, int offx, int incx, int fwd, int cb, int bl,
-                        int s0, int s1, real* part, real8 acc[FLOW_B / 8]) {
+                        int s0, int s1, real* part) {
 	int c0, c1;
 	flow_cols(fwd, n, s0, s1, &c0, &c1);
-	if (!trans) {
-		for (int p = 0; p < bl; p += L2_ROWS) {
-			flow_rows(storage, upper, n, lda, a, x, offx, incx, c0, c1, cb + p, min(L2_ROWS, bl - p), part + p);
-		}
-		return;
+	for (int p = 0; p < bl; p += L2_ROWS) {
+		flow_rows(storage, upper, n, lda, a, x, offx, incx, c0, c1, cb + p, min(L2_ROWS, bl - p), part + p);
 	}
-	// Dense triangles keep the sums of whole pieces in registers for the
-	// walk (la, the loops over it unrolled): in acc, the caller's memory,
-	// each row's additions waited for the stores of the row before. Packed
-	// ones keep acc: with la they ran slower on PoCL, for reasons not
-	// found (BENCHMARKS.md, fortieth session).
-	real8 la[FLOW_B / 8];
-	const int regs = storage == ST_DENSE;
-	if (regs) {
-		_Pragma("unroll") for (int q = 0; q < FLOW_B / 8; q++) {
-			la[q] = acc[q];
+}
+
+// flow_gather_t adds to p[0:bl] (x's indices cb…cb+bl−1) the products of
+// op(A) = Aᵀ's rows there with the x solved at [c0, c1): down A's columns,
+// that is, along A's rows j in [c0, c1) over the block's columns, each
+// row's piece whole (all of [cb, cb + bl) lies on its side of the
+// diagonal), eight rows a pass (rows8_axpy_at: p loaded and stored once
+// for the eight, their streams in flight together), the rest one by one.
+static void flow_gather_t(int storage, int upper, int n, __global const real* a, int lda,
+                          __global const real* x, int offx, int incx, int cb, int bl, int c0, int c1,
+                          __global real* p) {
+	int j = c0;
+	for (; j + 8 <= c1; j += 8) {
+		__global const real* rq[8];
+		for (int q = 0; q < 8; q++) {
+			rq[q] = flow_row(storage, upper, n, lda, a, j + q) + cb;
 		}
+		rows8_axpy_at(p, rq, x, offx, incx, j, 0, bl, 1);
 	}
-	for (int j = c0; j < c1; j++) {
-		const real xj = x[offx + (long)j * incx];
-		__global const real* r = flow_row(storage, upper, n, lda, a, j);
-		const int lo = max(cb, upper ? j + 1 : 0);
-		const int hi = min(cb + bl, upper ? n : j);
-		if (j + FLOW_AHEAD < c1) {
-			// Successive rows' pieces lie a row of storage apart: ask
-			// for the piece FLOW_AHEAD rows on.
-			cpu_prefetch_bytes((__global const uchar*)(flow_row(storage, upper, n, lda, a, j + FLOW_AHEAD) + cb),
-			                   FLOW_B * (int)sizeof(real));
+	for (; j < c1; j++) {
+		row_axpy(p, flow_row(storage, upper, n, lda, a, j) + cb, x[offx + (long)j * incx], bl);
+	}
+}
+
+// flow_solve_t is tri_solve_flow for op(A) = Aᵀ: blocks of FLOW_BT steps
+// by ticket, each gathering into p (its work-item's FLOW_BT elements of
+// scratch) what the rows of A solved before it owe its columns, then
+// solving its own steps.
+static void flow_solve_t(int storage, int upper, int unit, int n, __global const real* a, int lda,
+                         __global real* x, int offx, int incx, volatile __global uint* ticket, __global real* p) {
+	const int fwd = upper; // Aᵀ is lower triangular when A is upper
+	const int nblk = (n + FLOW_BT - 1) / FLOW_BT;
+	for (;;) {
+		const int t = (int)atomic_inc(&ticket[0]);
+		if (t >= nblk) {
+			flow_leave(ticket);
+			return;
 		}
-		if (lo == cb && hi - lo == FLOW_B) {
-			if (regs) {
-				_Pragma("unroll") for (int q = 0; q < FLOW_B / 32; q++) {
-					cols32_add(la + 4 * q, r + cb + 32 * q, xj);
+		const int s0 = t * FLOW_BT, s1 = min(n, s0 + FLOW_BT), bl = s1 - s0;
+		int cb, ce;
+		flow_cols(fwd, n, s0, s1, &cb, &ce);
+		for (int c = 0; c < bl; c++) {
+			p[c] = 0;
+		}
+		for (int done = 0; done < t;) {
+			const int d = (int)ticket[1];
+			if (d > done) {
+				mem_fence(CLK_GLOBAL_MEM_FENCE);
+				int c0, c1;
+				flow_cols(fwd, n, done * FLOW_BT, d * FLOW_BT, &c0, &c1);
+				flow_gather_t(storage, upper, n, a, lda, x, offx, incx, cb, bl, c0, c1, p);
+				done = d;
+			}
+		}
+		// The block's own steps, eight at a time: each of the eight adds
+		// to the rest of the eight as it is solved, then the eight rows
+		// add to the block's columns after them in one pass.
+		for (int q0 = 0; q0 < bl; q0 += 8) {
+			const int qn = min(8, bl - q0);
+			// The eight steps' indices: [g0, g1).
+			const int g0 = fwd ? cb + q0 : cb + bl - q0 - qn, g1 = g0 + qn;
+			for (int q = 0; q < qn; q++) {
+				const int i = fwd ? g0 + q : g1 - 1 - q;
+				__global const real* r = flow_row(storage, upper, n, lda, a, i);
+				const long ix = offx + (long)i * incx;
+				real xi = x[ix] - p[i - cb];
+				if (!unit) {
+					xi /= r[i];
 				}
-			} else {
-				for (int q = 0; q < FLOW_B / 32; q++) {
-					cols32_add(acc + 4 * q, r + cb + 32 * q, xj);
+				x[ix] = xi;
+				const int lo = upper ? i + 1 : (qn == 8 ? g0 : cb), hi = upper ? (qn == 8 ? g1 : ce) : i;
+				for (int c = lo; c < hi; c++) {
+					p[c - cb] += r[c] * xi;
 				}
 			}
-			continue;
+			if (qn == 8) {
+				const int lo = upper ? g1 : cb, hi = upper ? ce : g0;
+				if (hi > lo) {
+					__global const real* rq[8];
+					for (int q = 0; q < 8; q++) {
+						rq[q] = flow_row(storage, upper, n, lda, a, g0 + q) + cb;
+					}
+					rows8_axpy_at(p, rq, x, offx, incx, g0, lo - cb, hi - cb, 1);
+				}
+			}
 		}
-		for (int c = lo; c < hi; c++) {
-			part[c - cb] += r[c] * xj;
-		}
-	}
-	if (regs) {
-		_Pragma("unroll") for (int q = 0; q < FLOW_B / 8; q++) {
-			acc[q] = la[q];
-		}
+		mem_fence(CLK_GLOBAL_MEM_FENCE);
+		atomic_xchg(&ticket[1], (uint)(t + 1));
 	}
 }
 
 __kernel void tri_solve_flow(int storage, int upper, int trans, int unit, int n,
                              __global const real* a, int lda,
                              __global real* x, int offx, int incx,
-                             volatile __global uint* ticket) {
-	const int fwd = (upper == trans); // op(A) lower triangular
+                             volatile __global uint* ticket, __global real* scratch) {
+	if (trans) {
+		flow_solve_t(storage, upper, unit, n, a, lda, x, offx, incx, ticket, scratch + (long)get_group_id(0) * FLOW_BT);
+		return;
+	}
+	const int fwd = !upper; // op(A) = A lower triangular
 	const int nblk = (n + FLOW_B - 1) / FLOW_B;
 	for (;;) {
 		const int t = (int)atomic_inc(&ticket[0]);
@@ -441,51 +503,28 @@ __kernel void tri_solve_flow(int storage, int upper, int trans, int unit, int n,
 		int cb, ce;
 		flow_cols(fwd, n, s0, s1, &cb, &ce);
 		real part[FLOW_B];
-		real8 acc[FLOW_B / 8];
 		for (int p = 0; p < FLOW_B; p++) {
 			part[p] = 0;
-		}
-		for (int q = 0; q < FLOW_B / 8; q++) {
-			acc[q] = 0;
 		}
 		for (int done = 0; done < t;) {
 			const int d = (int)ticket[1];
 			if (d > done) {
 				mem_fence(CLK_GLOBAL_MEM_FENCE);
-				flow_gather(storage, upper, n, trans, a, lda, x, offx, incx, fwd, cb, bl,
-				            done * FLOW_B, d * FLOW_B, part, acc);
+				flow_gather(storage, upper, n, a, lda, x, offx, incx, fwd, cb, bl, done * FLOW_B, d * FLOW_B, part);
 				done = d;
 			}
-		}
-		real whole[FLOW_B];
-		for (int q = 0; q < FLOW_B / 32; q++) {
-			cols32_store(acc + 4 * q, whole + 32 * q);
-		}
-		for (int p = 0; p < bl; p++) {
-			part[p] += whole[p];
 		}
 		// The block's own steps, one at a time.
 		for (int q = 0; q < bl; q++) {
 			const int p = fwd ? q : bl - 1 - q;
 			const int i = cb + p;
-			__global const real* r = flow_row(storage, upper, n, lda, a, i);
-			if (!trans) {
-				flow_gather(storage, upper, n, trans, a, lda, x, offx, incx, fwd, i, 1,
-				            s0, s0 + q, part + p, acc);
-			}
+			flow_gather(storage, upper, n, a, lda, x, offx, incx, fwd, i, 1, s0, s0 + q, part + p);
 			const long ix = offx + (long)i * incx;
 			real xi = x[ix] - part[p];
 			if (!unit) {
-				xi /= r[i];
+				xi /= flow_row(storage, upper, n, lda, a, i)[i];
 			}
 			x[ix] = xi;
-			if (trans) {
-				const int lo = max(cb, upper ? i + 1 : 0);
-				const int hi = min(ce, upper ? n : i);
-				for (int c = lo; c < hi; c++) {
-					part[c - cb] += r[c] * xi;
-				}
-			}
 		}
 		mem_fence(CLK_GLOBAL_MEM_FENCE);
 		atomic_xchg(&ticket[1], (uint)(t + 1));

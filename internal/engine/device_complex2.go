@@ -249,8 +249,14 @@ func CxSVOnDevice(c *Call, d CxMat, a *cl.Buffer, x *cl.Buffer, offX, incX int) 
 		if g := cpuSolveFlowGroups(c, d.L2Mat, d.n, true); g > 1 {
 			// Blocks of rows by ticket, over every core.
 			c.E.L2FlowSolves.Add(1)
-			c.Run(c.Kernel(cxL2File, "ztri_solve_flow"), []int{g}, []int{1}, int32(d.storage), l2bool(d.upper),
-				d.transCode(), l2bool(d.unit), int32(d.n), a, int32(d.Lda), x, int64(offX), int32(incX), c.E.pieceTickets(c, 3))
+			bt := flowBlockT(c, true)
+			scratch := x // unused with op(A) = A
+			if d.trans {
+				scratch = Alloc[float64](c, g*bt*c.prec/32) // g·bt complex numbers
+			}
+			c.Run(c.Kernel(cxL2File, "ztri_solve_flow", fmt.Sprintf("ZFLOW_BT=%d", bt)), []int{g}, []int{1},
+				int32(d.storage), l2bool(d.upper), d.transCode(), l2bool(d.unit), int32(d.n), a, int32(d.Lda), x,
+				int64(offX), int32(incX), c.E.pieceTickets(c, 3), scratch)
 			return
 		}
 		// One work-item, no barrier per row.

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 
@@ -261,8 +262,14 @@ func L2trsvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.Buffer,
 			// Blocks of rows by ticket, over every core.
 			c.E.L2FlowSolves.Add(1)
 			_, defs := l2RowsPass(c)
-			c.Run(c.Kernel(l2File, "tri_solve_flow", defs...), []int{g}, []int{1}, int32(d.storage), l2bool(d.upper),
-				l2bool(d.trans), l2bool(d.unit), int32(n), a, int32(d.Lda), x, int32(offX), int32(incX), c.E.pieceTickets(c, 3))
+			bt := flowBlockT(c, false)
+			scratch := x // unused with op(A) = A
+			if d.trans {
+				scratch = Alloc[T](c, g*bt)
+			}
+			c.Run(c.Kernel(l2File, "tri_solve_flow", append(defs, fmt.Sprintf("FLOW_BT=%d", bt))...), []int{g}, []int{1},
+				int32(d.storage), l2bool(d.upper), l2bool(d.trans), l2bool(d.unit), int32(n), a, int32(d.Lda), x, int32(offX),
+				int32(incX), c.E.pieceTickets(c, 3), scratch)
 			return
 		}
 		// One work-item, no barrier per row.
@@ -274,11 +281,29 @@ func L2trsvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.Buffer,
 }
 
 // cpuFlowBlock and cpuZFlowBlock are the rows of a block of tri_solve_flow
-// (FLOW_B) and of ztri_solve_flow (ZFLOW_B).
+// (FLOW_B) and of ztri_solve_flow (ZFLOW_B) with op(A) = A.
 const (
 	cpuFlowBlock  = 64
 	cpuZFlowBlock = 32
 )
+
+// flowBlockT is the width of a block of tri_solve_flow (cplx:
+// ztri_solve_flow) with op(A) = Aᵀ or Aᴴ, the kernels' FLOW_BT: each
+// block reads the rows of A solved before it over that many columns, a
+// row of storage apart, so the width sets how long a stretch of each row
+// the core's prefetchers see. 512 elements (complex: 256, the same bytes
+// as double) ran fastest of 128 to 1024 from n = 1024 to 8192 on PoCL
+// (BENCHMARKS.md, "Figures behind the code's choices"); Engine.FlowBlockT
+// replaces it (tests).
+func flowBlockT(c *Call, cplx bool) int {
+	switch {
+	case c.E.FlowBlockT > 0:
+		return c.E.FlowBlockT
+	case cplx:
+		return 256
+	}
+	return 512
+}
 
 // cpuSolveFlowGroups is the number of work-groups (of one work-item)
 // tri_solve_flow (cplx: its complex twin, ztri_solve_flow) takes for the
@@ -290,15 +315,12 @@ const (
 // each other's writes), and only on the engine's queue, whose counters
 // the kernel takes. Bands stay on one work-item: with few diagonals a
 // block has little to read before it must wait for the one before, and
-// the waits cost more than the second core gives. With op(A) = Aᵀ or Aᴴ a
-// block reads A's rows in short pieces, a row of storage apart; the
-// kernels ask for the pieces some rows ahead (CPU_PREFETCH), without which
-// packed triangles and complex64 ones ran slower on PoCL than one
-// work-item's walk along whole rows, and now run faster. The groups are
-// eight a compute unit, since PoCL may hand a thread several of a
-// launch's first groups at once (one a block at most, and at most
-// e.L2SolveGroups if set). Its three counters are the engine's piece
-// tickets (pieceTickets).
+// the waits cost more than the second core gives. With op(A) = Aᵀ or Aᴴ
+// blocks are flowBlockT wide, so a solve of that order or less is one
+// block, on one work-item. The groups are eight a compute unit, since
+// PoCL may hand a thread several of a launch's first groups at once (one
+// a block at most, and at most e.L2SolveGroups if set). Its three
+// counters are the engine's piece tickets (pieceTickets).
 func cpuSolveFlowGroups(c *Call, d L2Mat, n int, cplx bool) int {
 	if c.q != nil || d.storage == L2Band {
 		return 0
@@ -314,6 +336,9 @@ func cpuSolveFlowGroups(c *Call, d L2Mat, n int, cplx bool) int {
 	block := cpuFlowBlock
 	if cplx {
 		block = cpuZFlowBlock
+	}
+	if d.trans {
+		block = flowBlockT(c, cplx)
 	}
 	g := min(8*max(1, c.E.Prof.ComputeUnits), L3CeilDiv(n, block))
 	if c.E.L2SolveGroups > 0 {

@@ -160,6 +160,9 @@ type Engine struct {
 	// choice of how many rows the CPU devices' band_rows, sym_rows and
 	// flow solves take in one pass (l2RowsPass).
 	RowsCPU int
+	// FlowBlockT, when positive (tests), replaces the width of the CPU
+	// devices' flow solves' blocks with op(A) = Aᵀ or Aᴴ (flowBlockT).
+	FlowBlockT int
 	// GbmvTKernel, when set (tests, measurements), replaces the choice of
 	// the transposed band product's kernel.
 	GbmvTKernel GbmvTKernel
