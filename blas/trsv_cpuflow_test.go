@@ -57,11 +57,11 @@ func TestTriSolveFlowCPU(t *testing.T) {
 // (kernel: tri_solve_flow or ztri_solve_flow): off, and on with 1, 2, 3
 // and the default number of work-groups (0), and with 2 and the default
 // in blocks of 42 and 24 with op(A) = Aᵀ or Aᴴ (Engine.FlowBlockT: the
-// default's blocks of 256 or 512 leave the solves of the orders below 256
-// to one work-item, and these widths end their blocks in every way the
-// kernels' passes of eight and four rows can); after each it checks that
-// the flow ran where it should (on, on more than one work-group) and only
-// there.
+// default's blocks of 512, complex128's 256, leave solves of that order
+// or less to one work-item, and these widths end their blocks in every
+// way the kernels' passes of eight and four rows can); after each it
+// checks that the flow ran where it should (on, on more than one
+// work-group) and only there.
 func cpuFlowRun(t *testing.T, e *eng.Engine, kernel string, body func(name string, groups int)) {
 	defer func() { e.L2SolveGroups, e.L2SolveFlow, e.FlowBlockT = 0, eng.SolveFlowAuto, 0 }()
 	for _, c := range []struct {

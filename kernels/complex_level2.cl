@@ -284,9 +284,9 @@ __kernel void ztri_solve_seq(int storage, int upper, int k, int trans, int unit,
 // ztri_solve_flow is ztri_solve_seq for dense and packed triangles spread
 // over the launch's work-groups of one work-item: level2.cl's
 // tri_solve_flow with complex elements (see there), in blocks of ZFLOW_B
-// rows with op(A) = A and of ZFLOW_BT with Aᵀ and Aᴴ, the same bytes a row
-// as the real kernel's blocks of doubles. Divisions are cdiv_go's, as
-// Go's.
+// rows with op(A) = A (the same bytes a row as the real kernel's blocks
+// of doubles) and of ZFLOW_BT with Aᵀ and Aᴴ (the engine's choice).
+// Divisions are cdiv_go's, as Go's.
 #define ZFLOW_B 32
 
 #ifndef ZFLOW_BT

@@ -288,18 +288,19 @@ const (
 )
 
 // flowBlockT is the width of a block of tri_solve_flow (cplx:
-// ztri_solve_flow) with op(A) = Aᵀ or Aᴴ, the kernels' FLOW_BT: each
-// block reads the rows of A solved before it over that many columns, a
-// row of storage apart, so the width sets how long a stretch of each row
-// the core's prefetchers see. 512 elements (complex: 256, the same bytes
-// as double) ran fastest of 128 to 1024 from n = 1024 to 8192 on PoCL
-// (BENCHMARKS.md, "Figures behind the code's choices"); Engine.FlowBlockT
-// replaces it (tests).
+// ztri_solve_flow) with op(A) = Aᵀ or Aᴴ, the kernels' FLOW_BT and
+// ZFLOW_BT: each block reads the rows of A solved before it over that
+// many columns, a row of storage apart, so the width sets how long a
+// stretch of each row the core's prefetchers see. 512 elements (complex128:
+// 256, the same bytes as double) ran fastest of 128 to 1024 in most
+// cases from n = 1024 to 8192 on PoCL (BenchmarkFlowBlockT; BENCHMARKS.md,
+// "Figures behind the code's choices"); Engine.FlowBlockT replaces it
+// (tests).
 func flowBlockT(c *Call, cplx bool) int {
 	switch {
 	case c.E.FlowBlockT > 0:
 		return c.E.FlowBlockT
-	case cplx:
+	case cplx && c.prec == 64:
 		return 256
 	}
 	return 512
