@@ -285,13 +285,9 @@ __kernel void ztri_solve_seq(int storage, int upper, int k, int trans, int unit,
 // over the launch's work-groups of one work-item: level2.cl's
 // tri_solve_flow with complex elements (see there), in blocks of ZFLOW_B
 // rows with op(A) = A (the same bytes a row as the real kernel's blocks
-// of doubles) and of ZFLOW_BT with Aᵀ and Aᴴ (the engine's choice).
-// Divisions are cdiv_go's, as Go's.
+// of doubles) and of bt with Aᵀ and Aᴴ (the engine's choice). Divisions
+// are cdiv_go's, as Go's.
 #define ZFLOW_B 32
-
-#ifndef ZFLOW_BT
-#define ZFLOW_BT 256
-#endif
 
 static inline void zrow_axpy(__global real2* p, __global const real2* r, real2 t, int conj, int len);
 static inline void zrows4_axpy(__global real2* p, __global const real2* r0, __global const real2* r1,
@@ -416,19 +412,19 @@ static void zflow_gather_t(int storage, int upper, int n, int conj, __global con
 }
 
 // zflow_solve_t is level2.cl's flow_solve_t with complex elements: blocks
-// of ZFLOW_BT, their own steps four at a time.
+// of bt, their own steps four at a time.
 static void zflow_solve_t(int storage, int upper, int conj, int unit, int n, __global const real2* a, int lda,
                           __global real2* x, long offx, int incx, volatile __global uint* ticket,
-                          __global real2* p) {
+                          __global real2* p, int bt) {
 	const int fwd = upper; // op(A) is lower triangular when A is upper
-	const int nblk = (n + ZFLOW_BT - 1) / ZFLOW_BT;
+	const int nblk = (n + bt - 1) / bt;
 	for (;;) {
 		const int t = (int)atomic_inc(&ticket[0]);
 		if (t >= nblk) {
 			flow_leave(ticket);
 			return;
 		}
-		const int s0 = t * ZFLOW_BT, s1 = min(n, s0 + ZFLOW_BT), bl = s1 - s0;
+		const int s0 = t * bt, s1 = min(n, s0 + bt), bl = s1 - s0;
 		int cb, ce;
 		flow_cols(fwd, n, s0, s1, &cb, &ce);
 		for (int c = 0; c < bl; c++) {
@@ -439,7 +435,7 @@ static void zflow_solve_t(int storage, int upper, int conj, int unit, int n, __g
 			if (d > done) {
 				mem_fence(CLK_GLOBAL_MEM_FENCE);
 				int c0, c1;
-				flow_cols(fwd, n, done * ZFLOW_BT, d * ZFLOW_BT, &c0, &c1);
+				flow_cols(fwd, n, done * bt, d * bt, &c0, &c1);
 				zflow_gather_t(storage, upper, n, conj, a, lda, x, offx, incx, cb, bl, c0, c1, p);
 				done = d;
 			}
@@ -482,10 +478,10 @@ static void zflow_solve_t(int storage, int upper, int conj, int unit, int n, __g
 __kernel void ztri_solve_flow(int storage, int upper, int trans, int unit, int n,
                               __global const real2* a, int lda,
                               __global real2* x, long offx, int incx,
-                              volatile __global uint* ticket, __global real2* scratch) {
+                              volatile __global uint* ticket, __global real2* scratch, int bt) {
 	if (trans) {
 		zflow_solve_t(storage, upper, trans == 2, unit, n, a, lda, x, offx, incx, ticket,
-		              scratch + (long)get_group_id(0) * ZFLOW_BT);
+		              scratch + (long)get_group_id(0) * bt, bt);
 		return;
 	}
 	const int fwd = !upper; // op(A) = A lower triangular

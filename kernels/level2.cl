@@ -277,15 +277,11 @@ __kernel void tri_solve_seq(int storage, int upper, int k, int trans, int unit, 
 // along its stored row. With op(A) = Aᵀ a block's rows are A's columns,
 // which A's rows cross: the block gathers along the rows of A solved
 // before it, each over the block's columns, into its sums in scratch
-// (the engine's, FLOW_BT a work-item). There blocks are FLOW_BT wide (the
-// engine's choice, a build option), so that each row's piece is long
-// enough for the core's prefetchers to stream: with pieces of 64 a row of
-// storage apart they were the solve's limit.
+// (the engine's, bt a work-item). There blocks are bt wide (the engine's
+// choice), so that each row's piece is long enough for the core's
+// prefetchers to stream: with pieces of 64 a row of storage apart they
+// were the solve's limit.
 #define FLOW_B 64
-
-#ifndef FLOW_BT
-#define FLOW_BT 512
-#endif
 
 static inline void row_axpy(__global real* p, __global const real* r, real t, int len);
 static inline void rows8_axpy_at(__global real* p, __global const real* rq[8], __global const real* x, int offx,
@@ -416,21 +412,21 @@ static void flow_gather_t(int storage, int upper, int n, __global const real* a,
 	}
 }
 
-// flow_solve_t is tri_solve_flow for op(A) = Aᵀ: blocks of FLOW_BT steps
-// by ticket, each gathering into p (its work-item's FLOW_BT elements of
-// scratch) what the rows of A solved before it owe its columns, then
+// flow_solve_t is tri_solve_flow for op(A) = Aᵀ: blocks of bt steps by
+// ticket, each gathering into p (its work-item's bt elements of scratch) what the rows of A solved before it owe its columns, then
 // solving its own steps.
 static void flow_solve_t(int storage, int upper, int unit, int n, __global const real* a, int lda,
-                         __global real* x, int offx, int incx, volatile __global uint* ticket, __global real* p) {
+                         __global real* x, int offx, int incx, volatile __global uint* ticket, __global real* p,
+                         int bt) {
 	const int fwd = upper; // Aᵀ is lower triangular when A is upper
-	const int nblk = (n + FLOW_BT - 1) / FLOW_BT;
+	const int nblk = (n + bt - 1) / bt;
 	for (;;) {
 		const int t = (int)atomic_inc(&ticket[0]);
 		if (t >= nblk) {
 			flow_leave(ticket);
 			return;
 		}
-		const int s0 = t * FLOW_BT, s1 = min(n, s0 + FLOW_BT), bl = s1 - s0;
+		const int s0 = t * bt, s1 = min(n, s0 + bt), bl = s1 - s0;
 		int cb, ce;
 		flow_cols(fwd, n, s0, s1, &cb, &ce);
 		for (int c = 0; c < bl; c++) {
@@ -441,7 +437,7 @@ static void flow_solve_t(int storage, int upper, int unit, int n, __global const
 			if (d > done) {
 				mem_fence(CLK_GLOBAL_MEM_FENCE);
 				int c0, c1;
-				flow_cols(fwd, n, done * FLOW_BT, d * FLOW_BT, &c0, &c1);
+				flow_cols(fwd, n, done * bt, d * bt, &c0, &c1);
 				flow_gather_t(storage, upper, n, a, lda, x, offx, incx, cb, bl, c0, c1, p);
 				done = d;
 			}
@@ -486,9 +482,9 @@ static void flow_solve_t(int storage, int upper, int unit, int n, __global const
 __kernel void tri_solve_flow(int storage, int upper, int trans, int unit, int n,
                              __global const real* a, int lda,
                              __global real* x, int offx, int incx,
-                             volatile __global uint* ticket, __global real* scratch) {
+                             volatile __global uint* ticket, __global real* scratch, int bt) {
 	if (trans) {
-		flow_solve_t(storage, upper, unit, n, a, lda, x, offx, incx, ticket, scratch + (long)get_group_id(0) * FLOW_BT);
+		flow_solve_t(storage, upper, unit, n, a, lda, x, offx, incx, ticket, scratch + (long)get_group_id(0) * bt, bt);
 		return;
 	}
 	const int fwd = !upper; // op(A) = A lower triangular

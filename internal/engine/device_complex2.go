@@ -254,9 +254,9 @@ func CxSVOnDevice(c *Call, d CxMat, a *cl.Buffer, x *cl.Buffer, offX, incX int) 
 			if d.trans {
 				scratch = Alloc[float64](c, g*bt*c.prec/32) // g·bt complex numbers
 			}
-			c.Run(c.Kernel(cxL2File, "ztri_solve_flow", fmt.Sprintf("ZFLOW_BT=%d", bt)), []int{g}, []int{1},
-				int32(d.storage), l2bool(d.upper), d.transCode(), l2bool(d.unit), int32(d.n), a, int32(d.Lda), x,
-				int64(offX), int32(incX), c.E.pieceTickets(c, 3), scratch)
+			c.Run(c.Kernel(cxL2File, "ztri_solve_flow"), []int{g}, []int{1}, int32(d.storage), l2bool(d.upper),
+				d.transCode(), l2bool(d.unit), int32(d.n), a, int32(d.Lda), x, int64(offX), int32(incX),
+				c.E.pieceTickets(c, 3), scratch, int32(bt))
 			return
 		}
 		// One work-item, no barrier per row.

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"slices"
 
@@ -267,9 +266,9 @@ func L2trsvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.Buffer,
 			if d.trans {
 				scratch = Alloc[T](c, g*bt)
 			}
-			c.Run(c.Kernel(l2File, "tri_solve_flow", append(defs, fmt.Sprintf("FLOW_BT=%d", bt))...), []int{g}, []int{1},
-				int32(d.storage), l2bool(d.upper), l2bool(d.trans), l2bool(d.unit), int32(n), a, int32(d.Lda), x, int32(offX),
-				int32(incX), c.E.pieceTickets(c, 3), scratch)
+			c.Run(c.Kernel(l2File, "tri_solve_flow", defs...), []int{g}, []int{1}, int32(d.storage), l2bool(d.upper),
+				l2bool(d.trans), l2bool(d.unit), int32(n), a, int32(d.Lda), x, int32(offX), int32(incX),
+				c.E.pieceTickets(c, 3), scratch, int32(bt))
 			return
 		}
 		// One work-item, no barrier per row.
@@ -288,14 +287,13 @@ const (
 )
 
 // flowBlockT is the width of a block of tri_solve_flow (cplx:
-// ztri_solve_flow) with op(A) = Aᵀ or Aᴴ, the kernels' FLOW_BT and
-// ZFLOW_BT: each block reads the rows of A solved before it over that
-// many columns, a row of storage apart, so the width sets how long a
-// stretch of each row the core's prefetchers see. 512 elements (complex128:
-// 256, the same bytes as double) ran fastest of 128 to 1024 in most
-// cases from n = 1024 to 8192 on PoCL (BenchmarkFlowBlockT; BENCHMARKS.md,
-// "Figures behind the code's choices"); Engine.FlowBlockT replaces it
-// (tests).
+// ztri_solve_flow) with op(A) = Aᵀ or Aᴴ, the kernels' bt: each block
+// reads the rows of A solved before it over that many columns, a row of
+// storage apart, so the width sets how long a stretch of each row the
+// core's prefetchers see. 512 elements (complex128: 256, the same bytes
+// as double) ran fastest of 128 to 1024 in most cases from n = 1024 to
+// 8192 on PoCL (BenchmarkFlowBlockT; BENCHMARKS.md, "Figures behind the
+// code's choices"); Engine.FlowBlockT replaces it (tests).
 func flowBlockT(c *Call, cplx bool) int {
 	switch {
 	case c.E.FlowBlockT > 0:
