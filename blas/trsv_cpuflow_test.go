@@ -16,14 +16,14 @@ import (
 
 // TestTriSolveFlowCPU runs a CPU device's dense and packed triangular
 // solves spread over work-items (level2.cl's tri_solve_flow: blocks of 64
-// rows with A, of 512 columns with Aᵀ, by ticket, each waiting for the x
-// of the blocks before it) against gonum, on 1, 2, 3 and the default
-// number of work-items, in the narrow blocks with Aᵀ that cpuFlowRun
-// sets, and on tri_solve_seq's single one (the flow off): n = 45 (one
-// short block), 130, 200 and 1100 (whole blocks and a short last one),
-// every triangle, transpose and diagonal, increments ±1 and ±3 (bands
-// stay on tri_solve_seq); and zero diagonals, Inf and NaN past the first
-// block.
+// rows with A, of 256 to 512 columns with Aᵀ, by ticket, each waiting
+// for the x of the blocks before it) against gonum, on 1, 2, 3 and the
+// default number of work-items, in the narrow blocks with Aᵀ that
+// cpuFlowRun sets, and on tri_solve_seq's single one (the flow off):
+// n = 45 (one short block), 130, 200 and 1100 (whole blocks and a short
+// last one), every triangle, transpose and diagonal, increments ±1 and
+// ±3 (bands stay on tri_solve_seq); and zero diagonals, Inf and NaN past
+// the first block.
 func TestTriSolveFlowCPU(t *testing.T) {
 	impl, e := privateImpl(t, nil)
 	if !eng.L2OnCPU(&eng.Call{E: e}) {
@@ -57,9 +57,9 @@ func TestTriSolveFlowCPU(t *testing.T) {
 // (kernel: tri_solve_flow or ztri_solve_flow): off, and on with 1, 2, 3
 // and the default number of work-groups (0), and with 2 and the default
 // in blocks of 42 and 24 with op(A) = Aᵀ or Aᴴ (Engine.FlowBlockT: the
-// default's blocks of 512, complex128's 256, leave solves of that order
-// or less to one work-item, and these widths end their blocks in every
-// way the kernels' passes of eight and four rows can); after each it
+// default's blocks of 256 columns or more leave solves of that order or
+// less to one work-item, and these widths end their blocks in every way
+// the kernels' passes of eight and four rows can); after each it
 // checks that the flow ran where it should (on, on more than one
 // work-group) and only there.
 func cpuFlowRun(t *testing.T, e *eng.Engine, kernel string, body func(name string, groups int)) {

@@ -249,7 +249,7 @@ func CxSVOnDevice(c *Call, d CxMat, a *cl.Buffer, x *cl.Buffer, offX, incX int) 
 		if g := cpuSolveFlowGroups(c, d.L2Mat, d.n, true); g > 1 {
 			// Blocks of rows by ticket, over every core.
 			c.E.L2FlowSolves.Add(1)
-			bt := flowBlockT(c, true)
+			bt := flowBlockT(c, d.n, true)
 			scratch := x // unused with op(A) = A
 			if d.trans {
 				scratch = Alloc[float64](c, g*bt*c.prec/32) // g·bt complex numbers

@@ -261,7 +261,7 @@ func L2trsvOnDevice[T Real](c *Call, d L2Mat, a *cl.Buffer, n int, x *cl.Buffer,
 			// Blocks of rows by ticket, over every core.
 			c.E.L2FlowSolves.Add(1)
 			_, defs := l2RowsPass(c)
-			bt := flowBlockT(c, false)
+			bt := flowBlockT(c, n, false)
 			scratch := x // unused with op(A) = A
 			if d.trans {
 				scratch = Alloc[T](c, g*bt)
@@ -287,21 +287,26 @@ const (
 )
 
 // flowBlockT is the width of a block of tri_solve_flow (cplx:
-// ztri_solve_flow) with op(A) = Aᵀ or Aᴴ, the kernels' bt: each block
-// reads the rows of A solved before it over that many columns, a row of
-// storage apart, so the width sets how long a stretch of each row the
-// core's prefetchers see. 512 elements (complex128: 256, the same bytes
-// as double) ran fastest of 128 to 1024 in most cases from n = 1024 to
-// 8192 on PoCL (BenchmarkFlowBlockT; BENCHMARKS.md, "Figures behind the
-// code's choices"); Engine.FlowBlockT replaces it (tests).
-func flowBlockT(c *Call, cplx bool) int {
-	switch {
-	case c.E.FlowBlockT > 0:
+// ztri_solve_flow) with op(A) = Aᵀ or Aᴴ for the solve of order n, the
+// kernels' bt. Each block reads the rows of A solved before it over that
+// many columns, a row of storage apart, so the wider the block the longer
+// the stretch of each row the core's prefetchers see; but the blocks are
+// the work the cores share, so there must be enough of them: n over twice
+// the compute units, a multiple of 64, kept within [256, 512] (complex128:
+// 256, 4 KiB of a row as in double). On PoCL with 2 cores 512 ran fastest
+// of 128 to 1024 in most cases from n = 2048 to 8192, and 256 at 1024;
+// with 16 cores, 256 ran 1.2–1.6× faster than 512 at 2048 and 8192
+// (BenchmarkFlowBlockT; BENCHMARKS.md, "Figures behind the code's
+// choices"). Engine.FlowBlockT replaces it (tests).
+func flowBlockT(c *Call, n int, cplx bool) int {
+	if c.E.FlowBlockT > 0 {
 		return c.E.FlowBlockT
-	case cplx && c.prec == 64:
-		return 256
 	}
-	return 512
+	widest := 512
+	if cplx && c.prec == 64 {
+		widest = 256
+	}
+	return min(widest, max(256, n/(2*max(1, c.E.Prof.ComputeUnits))&^63))
 }
 
 // cpuSolveFlowGroups is the number of work-groups (of one work-item)
@@ -337,7 +342,7 @@ func cpuSolveFlowGroups(c *Call, d L2Mat, n int, cplx bool) int {
 		block = cpuZFlowBlock
 	}
 	if d.trans {
-		block = flowBlockT(c, cplx)
+		block = flowBlockT(c, n, cplx)
 	}
 	g := min(8*max(1, c.E.Prof.ComputeUnits), L3CeilDiv(n, block))
 	if c.E.L2SolveGroups > 0 {
