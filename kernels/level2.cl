@@ -413,8 +413,9 @@ static void flow_gather_t(int storage, int upper, int n, __global const real* a,
 }
 
 // flow_solve_t is tri_solve_flow for op(A) = Aᵀ: blocks of bt steps by
-// ticket, each gathering into p (its work-item's bt elements of scratch) what the rows of A solved before it owe its columns, then
-// solving its own steps.
+// ticket, each gathering into p (its work-item's bt elements of scratch)
+// what the rows of A solved before it owe its columns, then solving its
+// own steps.
 static void flow_solve_t(int storage, int upper, int unit, int n, __global const real* a, int lda,
                          __global real* x, int offx, int incx, volatile __global uint* ticket, __global real* p,
                          int bt) {
