@@ -293,11 +293,11 @@ const (
 // the stretch of each row the core's prefetchers see; but the blocks are
 // the work the cores share, so there must be enough of them: n over twice
 // the compute units, a multiple of 64, kept within [256, 512] (complex128:
-// 256, 4 KiB of a row as in double). On PoCL with 2 cores 512 ran fastest
-// of 128 to 1024 in most cases from n = 2048 to 8192, and 256 at 1024;
-// with 16 cores, 256 ran 1.2–1.6× faster than 512 at 2048 and 8192
-// (BenchmarkFlowBlockT; BENCHMARKS.md, "Figures behind the code's
-// choices"). Engine.FlowBlockT replaces it (tests).
+// 256, 4 KiB of a row as in double). On PoCL with 2 cores 512 was the
+// fastest width in most cases from n = 2048, 256 as fast below; with 16
+// cores 256 was faster than 512 (BenchmarkFlowBlockT; BENCHMARKS.md,
+// "Figures behind the code's choices"). Engine.FlowBlockT replaces it
+// (tests).
 func flowBlockT(c *Call, n int, cplx bool) int {
 	if c.E.FlowBlockT > 0 {
 		return c.E.FlowBlockT
