@@ -144,6 +144,35 @@ static inline void flow_leave(volatile __global uint* ticket) {
 	}
 }
 
+// flow_take is the next block a flow solve's work-item solves, by ticket
+// (ticket[0]), or −1 once none is left (the work-item has left, flow_leave).
+static inline int flow_take(volatile __global uint* ticket, int nblk) {
+	const int t = (int)atomic_inc(&ticket[0]);
+	if (t >= nblk) {
+		flow_leave(ticket);
+		return -1;
+	}
+	return t;
+}
+
+// flow_solved is how many blocks are solved (ticket[1]; they finish in
+// order), read after done of them were: when more are, a fence orders the
+// reads of their x after the count's.
+static inline int flow_solved(volatile __global uint* ticket, int done) {
+	const int d = (int)ticket[1];
+	if (d > done) {
+		mem_fence(CLK_GLOBAL_MEM_FENCE);
+	}
+	return d;
+}
+
+// flow_publish says block t is solved, after a fence: its x reaches the
+// other work-items before the count does.
+static inline void flow_publish(volatile __global uint* ticket, int t) {
+	mem_fence(CLK_GLOBAL_MEM_FENCE);
+	atomic_xchg(&ticket[1], (uint)(t + 1));
+}
+
 // Euclidean norm without overflow or underflow, after Blue's algorithm:
 // every |x| falls in one of three ranges, and each range has its own sum of
 // squares, scaled by a power of two chosen so that no square and no sum of

@@ -419,9 +419,8 @@ static void zflow_solve_t(int storage, int upper, int conj, int unit, int n, __g
 	const int fwd = upper; // op(A) is lower triangular when A is upper
 	const int nblk = (n + bt - 1) / bt;
 	for (;;) {
-		const int t = (int)atomic_inc(&ticket[0]);
-		if (t >= nblk) {
-			flow_leave(ticket);
+		const int t = flow_take(ticket, nblk);
+		if (t < 0) {
 			return;
 		}
 		const int s0 = t * bt, s1 = min(n, s0 + bt), bl = s1 - s0;
@@ -431,9 +430,8 @@ static void zflow_solve_t(int storage, int upper, int conj, int unit, int n, __g
 			p[c] = (real2)(0, 0);
 		}
 		for (int done = 0; done < t;) {
-			const int d = (int)ticket[1];
+			const int d = flow_solved(ticket, done);
 			if (d > done) {
-				mem_fence(CLK_GLOBAL_MEM_FENCE);
 				int c0, c1;
 				flow_cols(fwd, n, done * bt, d * bt, &c0, &c1);
 				zflow_gather_t(storage, upper, n, conj, a, lda, x, offx, incx, cb, bl, c0, c1, p);
@@ -470,8 +468,7 @@ static void zflow_solve_t(int storage, int upper, int conj, int unit, int n, __g
 				}
 			}
 		}
-		mem_fence(CLK_GLOBAL_MEM_FENCE);
-		atomic_xchg(&ticket[1], (uint)(t + 1));
+		flow_publish(ticket, t);
 	}
 }
 
@@ -487,9 +484,8 @@ __kernel void ztri_solve_flow(int storage, int upper, int trans, int unit, int n
 	const int fwd = !upper; // op(A) = A lower triangular
 	const int nblk = (n + ZFLOW_B - 1) / ZFLOW_B;
 	for (;;) {
-		const int t = (int)atomic_inc(&ticket[0]);
-		if (t >= nblk) {
-			flow_leave(ticket);
+		const int t = flow_take(ticket, nblk);
+		if (t < 0) {
 			return;
 		}
 		const int s0 = t * ZFLOW_B, s1 = min(n, s0 + ZFLOW_B), bl = s1 - s0;
@@ -500,9 +496,8 @@ __kernel void ztri_solve_flow(int storage, int upper, int trans, int unit, int n
 			part[p] = 0;
 		}
 		for (int done = 0; done < t;) {
-			const int d = (int)ticket[1];
+			const int d = flow_solved(ticket, done);
 			if (d > done) {
-				mem_fence(CLK_GLOBAL_MEM_FENCE);
 				zflow_gather(storage, upper, n, a, lda, x, offx, incx, fwd, cb, bl, done * ZFLOW_B, d * ZFLOW_B, part);
 				done = d;
 			}
@@ -519,8 +514,7 @@ __kernel void ztri_solve_flow(int storage, int upper, int trans, int unit, int n
 			}
 			x[ix] = xi;
 		}
-		mem_fence(CLK_GLOBAL_MEM_FENCE);
-		atomic_xchg(&ticket[1], (uint)(t + 1));
+		flow_publish(ticket, t);
 	}
 }
 

@@ -422,9 +422,8 @@ static void flow_solve_t(int storage, int upper, int unit, int n, __global const
 	const int fwd = upper; // Aᵀ is lower triangular when A is upper
 	const int nblk = (n + bt - 1) / bt;
 	for (;;) {
-		const int t = (int)atomic_inc(&ticket[0]);
-		if (t >= nblk) {
-			flow_leave(ticket);
+		const int t = flow_take(ticket, nblk);
+		if (t < 0) {
 			return;
 		}
 		const int s0 = t * bt, s1 = min(n, s0 + bt), bl = s1 - s0;
@@ -434,9 +433,8 @@ static void flow_solve_t(int storage, int upper, int unit, int n, __global const
 			p[c] = 0;
 		}
 		for (int done = 0; done < t;) {
-			const int d = (int)ticket[1];
+			const int d = flow_solved(ticket, done);
 			if (d > done) {
-				mem_fence(CLK_GLOBAL_MEM_FENCE);
 				int c0, c1;
 				flow_cols(fwd, n, done * bt, d * bt, &c0, &c1);
 				flow_gather_t(storage, upper, n, a, lda, x, offx, incx, cb, bl, c0, c1, p);
@@ -475,8 +473,7 @@ static void flow_solve_t(int storage, int upper, int unit, int n, __global const
 				}
 			}
 		}
-		mem_fence(CLK_GLOBAL_MEM_FENCE);
-		atomic_xchg(&ticket[1], (uint)(t + 1));
+		flow_publish(ticket, t);
 	}
 }
 
@@ -491,9 +488,8 @@ __kernel void tri_solve_flow(int storage, int upper, int trans, int unit, int n,
 	const int fwd = !upper; // op(A) = A lower triangular
 	const int nblk = (n + FLOW_B - 1) / FLOW_B;
 	for (;;) {
-		const int t = (int)atomic_inc(&ticket[0]);
-		if (t >= nblk) {
-			flow_leave(ticket);
+		const int t = flow_take(ticket, nblk);
+		if (t < 0) {
 			return;
 		}
 		const int s0 = t * FLOW_B, s1 = min(n, s0 + FLOW_B), bl = s1 - s0;
@@ -504,9 +500,8 @@ __kernel void tri_solve_flow(int storage, int upper, int trans, int unit, int n,
 			part[p] = 0;
 		}
 		for (int done = 0; done < t;) {
-			const int d = (int)ticket[1];
+			const int d = flow_solved(ticket, done);
 			if (d > done) {
-				mem_fence(CLK_GLOBAL_MEM_FENCE);
 				flow_gather(storage, upper, n, a, lda, x, offx, incx, fwd, cb, bl, done * FLOW_B, d * FLOW_B, part);
 				done = d;
 			}
@@ -523,8 +518,7 @@ __kernel void tri_solve_flow(int storage, int upper, int trans, int unit, int n,
 			}
 			x[ix] = xi;
 		}
-		mem_fence(CLK_GLOBAL_MEM_FENCE);
-		atomic_xchg(&ticket[1], (uint)(t + 1));
+		flow_publish(ticket, t);
 	}
 }
 
