@@ -19,28 +19,22 @@ import (
 // narrower and wider than a sub-block, increments ±1 and ±3, real and
 // complex; and TestTrsvBlockedNonFinite's zero diagonals, Inf and NaN.
 // Sub-blocks end by sv_last where their rows reach the one before, and
-// waits look ahead at the last earlier sub-block; on three groups also
-// without either (Engine.L2SolveFlowLastOff, Engine.L2SolveFlowPollAll).
+// on three groups also without it (Engine.L2SolveFlowLastOff).
 func TestTrsvBlockedFlow(t *testing.T) {
 	impl, e := privateImpl(t, nil)
 	gpuKernels(e)
 	e.L2SolveFlow = eng.SolveFlowOn
 	defer func() {
-		e.L2SolveNB, e.L2SolveGroups, e.L2SolveFlow = 0, 0, eng.SolveFlowAuto
-		e.L2SolveFlowLastOff, e.L2SolveFlowPollAll = false, false
+		e.L2SolveNB, e.L2SolveGroups, e.L2SolveFlow, e.L2SolveFlowLastOff = 0, 0, eng.SolveFlowAuto, false
 	}()
 	for _, sh := range []struct {
-		ts, groups     int
-		plain, pollAll bool
-	}{{4, 1, false, false}, {4, 2, false, false}, {4, 3, false, false}, {4, 64, false, false}, {8, 1, false, false},
-		{8, 3, false, false}, {8, 64, false, false}, {4, 3, true, false}, {4, 3, false, true}, {4, 3, true, true}} {
-		e.L2SolveNB, e.L2SolveGroups, e.L2SolveFlowLastOff, e.L2SolveFlowPollAll = sh.ts, sh.groups, sh.plain, sh.pollAll
+		ts, groups int
+		plain      bool
+	}{{4, 1, false}, {4, 2, false}, {4, 3, false}, {4, 64, false}, {8, 1, false}, {8, 3, false}, {8, 64, false}, {4, 3, true}} {
+		e.L2SolveNB, e.L2SolveGroups, e.L2SolveFlowLastOff = sh.ts, sh.groups, sh.plain
 		name := fmt.Sprintf("ts=%d/groups=%d", sh.ts, sh.groups)
 		if sh.plain {
 			name += "/plain"
-		}
-		if sh.pollAll {
-			name += "/pollall"
 		}
 		trsvScheduleRun(t, impl, e, name, sh.ts == 4 && sh.groups == 3, "flow", &e.L2FlowSolves)
 	}

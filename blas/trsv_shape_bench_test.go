@@ -32,10 +32,9 @@ var (
 // bounded call after call. A shape sNB (or sNB:ts:groups) runs the split
 // schedule (Engine.L2SolveSplit = NB): each launch block of NB positions
 // solved once, then a wide update; f (or f:ts:groups) the flow schedule
-// (Engine.L2SolveFlow on): one launch of persistent work-groups; fp (or
-// fp:ts:groups) the same with every sub-block ended alike, without
-// sv_last (Engine.L2SolveFlowLastOff), fa waiting for every earlier
-// sub-block in turn (Engine.L2SolveFlowPollAll), fpa both. The
+// (Engine.L2SolveFlow on): one launch of persistent work-groups, and fp
+// (or fp:ts:groups) the same with every sub-block ended alike, without
+// sv_last (Engine.L2SolveFlowLastOff). The
 // other shapes run with the flow schedule off, so that one run compares
 // them side by side.
 //
@@ -45,7 +44,7 @@ func BenchmarkTrsvShape(b *testing.B) {
 	e := impl.eng
 	defer func() {
 		e.L2SolveNB, e.L2SolveLaunch, e.L2SolveGroups, e.L2SolveSplit, e.L2SolveFlow = 0, 0, 0, 0, eng.SolveFlowAuto
-		e.L2SolveFlowLastOff, e.L2SolveFlowPollAll = false, false
+		e.L2SolveFlowLastOff = false
 	}()
 	if *trsvPortable {
 		e.L2Portable = true
@@ -124,7 +123,7 @@ func trsvShapeRun[T Element](b *testing.B, impl *Implementation, n int, shapes [
 		for _, op := range ops {
 			b.Run(fmt.Sprintf("shape=%s/%s", sh, op.name), func(b *testing.B) {
 				e.L2SolveNB, e.L2SolveLaunch, e.L2SolveGroups, e.L2SolveSplit = sh.ts, sh.launch, sh.groups, sh.split
-				e.L2SolveFlow, e.L2SolveFlowLastOff, e.L2SolveFlowPollAll = eng.SolveFlowOff, sh.plain, sh.pollAll
+				e.L2SolveFlow, e.L2SolveFlowLastOff = eng.SolveFlowOff, sh.plain
 				if sh.flow {
 					e.L2SolveFlow = eng.SolveFlowOn
 				}
@@ -157,18 +156,19 @@ type trsvShape struct {
 	ts, launch, groups, split int
 	flow                      bool
 	plain                     bool // flow with every sub-block ended alike (Engine.L2SolveFlowLastOff)
-	pollAll                   bool // flow waiting for every earlier sub-block (Engine.L2SolveFlowPollAll)
 }
 
 // parseTrsvShape reads ts:launch:groups, sNB[:ts:groups] for the split
-// schedule, or f[:ts:groups] for the flow schedule, its f followed by p
-// (without sv_last), a (every earlier sub-block waited for), or pa.
+// schedule, f[:ts:groups] for the flow schedule, or fp[:ts:groups] for
+// the flow schedule without sv_last.
 func parseTrsvShape(s string) (trsvShape, error) {
 	var sh trsvShape
+	if rest, ok := strings.CutPrefix(s, "fp"); ok {
+		sh.plain = true
+		s = "f" + rest
+	}
 	if rest, ok := strings.CutPrefix(s, "f"); ok {
 		sh.flow = true
-		rest, sh.plain = strings.CutPrefix(rest, "p")
-		rest, sh.pollAll = strings.CutPrefix(rest, "a")
 		if rest == "" {
 			return sh, nil
 		}
@@ -196,15 +196,11 @@ func parseTrsvLead(rest, what string, lead *int, sh *trsvShape) error {
 }
 
 func (sh trsvShape) String() string {
+	if sh.plain {
+		return fmt.Sprintf("fp:%d:%d", sh.ts, sh.groups)
+	}
 	if sh.flow {
-		f := "f"
-		if sh.plain {
-			f += "p"
-		}
-		if sh.pollAll {
-			f += "a"
-		}
-		return fmt.Sprintf("%s:%d:%d", f, sh.ts, sh.groups)
+		return fmt.Sprintf("f:%d:%d", sh.ts, sh.groups)
 	}
 	if sh.split > 0 {
 		return fmt.Sprintf("s%d:%d:%d", sh.split, sh.ts, sh.groups)

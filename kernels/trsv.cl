@@ -114,13 +114,6 @@
 #define SV_LAST 1
 #endif
 
-// SV_AHEAD: trsv_flow's waits for the sub-blocks before the last look
-// whether the last of them is published already (1), or wait for each (0:
-// measurements, tests).
-#ifndef SV_AHEAD
-#define SV_AHEAD 1
-#endif
-
 // SV_COND: the largest ‖D‖∞·‖D⁻¹‖∞ of a diagonal sub-block solved by its
 // inverse (the inverse's extra error is about that factor times
 // substitution's).
@@ -524,27 +517,20 @@ static inline int sv_ticket(volatile __global int* sync, const int nsb, const in
 // done flag (at most spin times, then sets the failure flag) and every
 // work-item returns whether the launch has not failed. The rescue waits
 // for nothing: it solved j itself. Every work-item of the group calls it
-// (barriers). It first looks at the flag of sub-block ahead ≥ j: if that
-// one is published so are all before it (a sub-block whose rows reach
-// the one before it is published after it), and *known is ahead (the
-// rescue's too); otherwise, once j is published, *known is j.
-static inline int sv_wait(volatile __global int* sync, const int j, const int ahead, const int spin,
-                          const int rescue, __local int* ok, __local int* known)
+// (barriers).
+static inline int sv_wait(volatile __global int* sync, const int j, const int spin, const int rescue,
+                          __local int* ok)
 {
     if (get_local_id(0) == 0) {
-        int polls = 0, got = ahead;
-        if (!rescue && (ahead == j || sync[SV_DONE + ahead] == 0)) {
-            got = j;
-            while (sync[SV_DONE + j] == 0 && sync[SV_FAIL] == 0) {
-                if (++polls > spin) {
-                    atomic_xchg(sync + SV_FAIL, 1);
-                    break;
-                }
+        int polls = 0;
+        while (!rescue && sync[SV_DONE + j] == 0 && sync[SV_FAIL] == 0) {
+            if (++polls > spin) {
+                atomic_xchg(sync + SV_FAIL, 1);
+                break;
             }
         }
         mem_fence(CLK_GLOBAL_MEM_FENCE);
         *ok = rescue || sync[SV_FAIL] == 0;
-        *known = got;
     }
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     return *ok;
@@ -563,8 +549,8 @@ static inline int sv_wait(volatile __global int* sync, const int j, const int ah
 // trsv_flow solves the others (acc updated, then sv_sub), so that zero or
 // non-finite diagonals and Inf and NaN give what they give there. live
 // says whether it publishes (the launch has not failed so far). Every
-// work-item of the group calls it (barriers). Local: li[3] (li[1] and
-// li[4] are sv_wait's, li[0] sv_sub's).
+// work-item of the group calls it (barriers). Local: li[3] (li[1] is
+// sv_wait's, li[0] sv_sub's).
 static inline void sv_last(SV_PARAMS, __global elem* x, const long offx, const int incx, const int b, elem acc,
                            __global const elem* inv, const int flag, __global elem* xp,
                            volatile __global int* sync, const int spin, const int rescue, int live,
@@ -586,7 +572,7 @@ static inline void sv_last(SV_PARAMS, __global elem* x, const long offx, const i
         y += emul(d, xb[m]);
         for (int c = 0; c < TS; c++) g[c] += emul(d, tile[m][c]);
     }
-    live &= sv_wait(sync, b - 1, b - 1, spin, rescue, li + 1, li + 4);
+    live &= sv_wait(sync, b - 1, spin, rescue, li + 1);
     xb[t] = published[c0 + t];
     barrier(CLK_LOCAL_MEM_FENCE);
     // A non-finite element of acc, of x_j or of G, or an overflow, leaves
@@ -618,7 +604,7 @@ static inline void sv_last(SV_PARAMS, __global elem* x, const long offx, const i
 // solves them all again, in order, if that launch failed. r (w's first
 // part) is only read, so the rescue starts from b. xp holds the solved
 // sub-blocks contiguously (nsb·TS elements), published to later groups.
-// Local: the tile, TS elements of x, five ints.
+// Local: the tile, TS elements of x, four ints.
 __kernel __attribute__((reqd_work_group_size(TS, 1, 1)))
 void trsv_flow(SV_PARAMS, __global elem* x, const long offx, const int incx, __global const elem* w,
                __global elem* xp, volatile __global int* sync, const int spin, const int poison,
@@ -641,16 +627,10 @@ void trsv_flow(SV_PARAMS, __global elem* x, const long offx, const int incx, __g
         // just before b, published last, is sv_last's.
         const int jlo = p0 > k ? (p0 - k) / TS : 0;
         const int jend = SV_LAST && jlo < b ? b - 1 : b;
-        // Sub-blocks up to known are published (SV_AHEAD: no wait for
-        // them, one look at the flag of the last of these tiles per wait).
-        int known = jlo - 1;
         for (int j = jlo; j < jend; j++) {
             const int c0 = j * TS;
             sv_tile(SV_ARGS, p0, p0 + sw, c0, TS, 0, tile);
-            if (j > known) {
-                live = sv_wait(sync, j, SV_AHEAD ? jend - 1 : j, spin, rescue, li + 1, li + 4);
-                known = li[4];
-            }
+            live = sv_wait(sync, j, spin, rescue, li + 1);
             xb[t] = published[c0 + t];
             barrier(CLK_LOCAL_MEM_FENCE);
             acc -= sv_row_dot(tile, max(0, p0 + t - k - c0), TS, xb);

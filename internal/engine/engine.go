@@ -59,9 +59,7 @@ type Engine struct {
 	// L2SolveFlowPoison−1 (tests of the rescue).
 	// L2SolveFlowLastOff has trsv_flow end every sub-block the same way,
 	// not those whose rows reach the one before by sv_last (SV_LAST=0;
-	// tests and measurements). L2SolveFlowPollAll has it wait for every
-	// earlier sub-block in turn (SV_AHEAD=0), not look first whether the
-	// last of them is published.
+	// tests and measurements).
 	L2SolveNB          int
 	L2SolveLaunch      int
 	L2SolveGroups      int
@@ -70,7 +68,6 @@ type Engine struct {
 	L2SolveFlowSpin    int
 	L2SolveFlowPoison  int
 	L2SolveFlowLastOff bool
-	L2SolveFlowPollAll bool
 	L2SplitSolves      atomic.Int64 // solves enqueued on the split schedule (tests)
 	L2FlowSolves       atomic.Int64 // solves enqueued on the flow schedule (tests)
 	// ZeroCopy is GOCL_ZERO_COPY's choice for hostShared (tests set

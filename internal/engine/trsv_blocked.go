@@ -296,9 +296,6 @@ func svRunFlow(c *Call, s svSolve, defs []string, ts int, desc []any, x *cl.Buff
 	if c.E.L2SolveFlowLastOff {
 		defs = append(defs, "SV_LAST=0")
 	}
-	if c.E.L2SolveFlowPollAll {
-		defs = append(defs, "SV_AHEAD=0")
-	}
 	k := c.Kernel(trsvFile, "trsv_flow", defs...)
 	spin := svFlowSpin
 	if c.E.L2SolveFlowSpin > 0 {
@@ -306,7 +303,7 @@ func svRunFlow(c *Call, s svSolve, defs []string, ts int, desc []any, x *cl.Buff
 	}
 	args := func(rescue int32) []any {
 		return append(desc, x, int64(offX), int32(incX), w, xp, sync, int32(spin), int32(c.E.L2SolveFlowPoison), rescue,
-			cl.Local(ts*(ts+1)*s.es), cl.Local(ts*s.es), cl.Local(5*4))
+			cl.Local(ts*(ts+1)*s.es), cl.Local(ts*s.es), cl.Local(4*4))
 	}
 	g := svFlowGroups(c.E, L3CeilDiv(s.n, ts))
 	c.Run(k, []int{g * ts}, []int{ts}, args(0)...)
