@@ -18,25 +18,15 @@ import (
 // triangle, transpose (ConjTrans for complex) and diagonal, bands
 // narrower and wider than a sub-block, increments ±1 and ±3, real and
 // complex; and TestTrsvBlockedNonFinite's zero diagonals, Inf and NaN.
-// Sub-blocks end by sv_last where their rows reach the one before, and
-// on three groups also without it (Engine.L2SolveFlowLastOff).
 func TestTrsvBlockedFlow(t *testing.T) {
 	impl, e := privateImpl(t, nil)
 	gpuKernels(e)
 	e.L2SolveFlow = eng.SolveFlowOn
-	defer func() {
-		e.L2SolveNB, e.L2SolveGroups, e.L2SolveFlow, e.L2SolveFlowLastOff = 0, 0, eng.SolveFlowAuto, false
-	}()
-	for _, sh := range []struct {
-		ts, groups int
-		plain      bool
-	}{{4, 1, false}, {4, 2, false}, {4, 3, false}, {4, 64, false}, {8, 1, false}, {8, 3, false}, {8, 64, false}, {4, 3, true}} {
-		e.L2SolveNB, e.L2SolveGroups, e.L2SolveFlowLastOff = sh.ts, sh.groups, sh.plain
-		name := fmt.Sprintf("ts=%d/groups=%d", sh.ts, sh.groups)
-		if sh.plain {
-			name += "/plain"
-		}
-		trsvScheduleRun(t, impl, e, name, sh.ts == 4 && sh.groups == 3, "flow", &e.L2FlowSolves)
+	defer func() { e.L2SolveNB, e.L2SolveGroups, e.L2SolveFlow = 0, 0, eng.SolveFlowAuto }()
+	for _, sh := range [][2]int{{4, 1}, {4, 2}, {4, 3}, {4, 64}, {8, 1}, {8, 3}, {8, 64}} {
+		e.L2SolveNB, e.L2SolveGroups = sh[0], sh[1]
+		name := fmt.Sprintf("ts=%d/groups=%d", sh[0], sh[1])
+		trsvScheduleRun(t, impl, e, name, sh[0] == 4 && sh[1] == 3, "flow", &e.L2FlowSolves)
 	}
 }
 

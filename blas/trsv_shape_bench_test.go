@@ -32,9 +32,7 @@ var (
 // bounded call after call. A shape sNB (or sNB:ts:groups) runs the split
 // schedule (Engine.L2SolveSplit = NB): each launch block of NB positions
 // solved once, then a wide update; f (or f:ts:groups) the flow schedule
-// (Engine.L2SolveFlow on): one launch of persistent work-groups, and fp
-// (or fp:ts:groups) the same with every sub-block ended alike, without
-// sv_last (Engine.L2SolveFlowLastOff). The
+// (Engine.L2SolveFlow on): one launch of persistent work-groups. The
 // other shapes run with the flow schedule off, so that one run compares
 // them side by side.
 //
@@ -44,7 +42,6 @@ func BenchmarkTrsvShape(b *testing.B) {
 	e := impl.eng
 	defer func() {
 		e.L2SolveNB, e.L2SolveLaunch, e.L2SolveGroups, e.L2SolveSplit, e.L2SolveFlow = 0, 0, 0, 0, eng.SolveFlowAuto
-		e.L2SolveFlowLastOff = false
 	}()
 	if *trsvPortable {
 		e.L2Portable = true
@@ -123,7 +120,7 @@ func trsvShapeRun[T Element](b *testing.B, impl *Implementation, n int, shapes [
 		for _, op := range ops {
 			b.Run(fmt.Sprintf("shape=%s/%s", sh, op.name), func(b *testing.B) {
 				e.L2SolveNB, e.L2SolveLaunch, e.L2SolveGroups, e.L2SolveSplit = sh.ts, sh.launch, sh.groups, sh.split
-				e.L2SolveFlow, e.L2SolveFlowLastOff = eng.SolveFlowOff, sh.plain
+				e.L2SolveFlow = eng.SolveFlowOff
 				if sh.flow {
 					e.L2SolveFlow = eng.SolveFlowOn
 				}
@@ -155,18 +152,12 @@ func trsvShapeRun[T Element](b *testing.B, impl *Implementation, n int, shapes [
 type trsvShape struct {
 	ts, launch, groups, split int
 	flow                      bool
-	plain                     bool // flow with every sub-block ended alike (Engine.L2SolveFlowLastOff)
 }
 
 // parseTrsvShape reads ts:launch:groups, sNB[:ts:groups] for the split
-// schedule, f[:ts:groups] for the flow schedule, or fp[:ts:groups] for
-// the flow schedule without sv_last.
+// schedule, or f[:ts:groups] for the flow schedule.
 func parseTrsvShape(s string) (trsvShape, error) {
 	var sh trsvShape
-	if rest, ok := strings.CutPrefix(s, "fp"); ok {
-		sh.plain = true
-		s = "f" + rest
-	}
 	if rest, ok := strings.CutPrefix(s, "f"); ok {
 		sh.flow = true
 		if rest == "" {
@@ -196,9 +187,6 @@ func parseTrsvLead(rest, what string, lead *int, sh *trsvShape) error {
 }
 
 func (sh trsvShape) String() string {
-	if sh.plain {
-		return fmt.Sprintf("fp:%d:%d", sh.ts, sh.groups)
-	}
 	if sh.flow {
 		return fmt.Sprintf("f:%d:%d", sh.ts, sh.groups)
 	}

@@ -110,8 +110,6 @@ func TestParseTrsvShape(t *testing.T) {
 		{"s1024:32:264", trsvShape{split: 1024, ts: 32, groups: 264}},
 		{"f", trsvShape{flow: true}},
 		{"f:32:264", trsvShape{flow: true, ts: 32, groups: 264}},
-		{"fp", trsvShape{flow: true, plain: true}},
-		{"fp:32:264", trsvShape{flow: true, plain: true, ts: 32, groups: 264}},
 	} {
 		got, err := parseTrsvShape(c.in)
 		if err != nil || got != c.want {
@@ -121,7 +119,7 @@ func TestParseTrsvShape(t *testing.T) {
 			t.Errorf("%q: String %q reads back as %+v, %v", c.in, got.String(), back, err)
 		}
 	}
-	for _, in := range []string{"s0", "s", "512", "x:1:2", "s512:1", "f32", "f:32", "fs512", "fp32", "fpp", "w4", "w2:32:133"} {
+	for _, in := range []string{"s0", "s", "512", "x:1:2", "s512:1", "f32", "f:32", "fs512", "w4", "w2:32:133"} {
 		if got, err := parseTrsvShape(in); err == nil {
 			t.Errorf("parseTrsvShape(%q) = %+v, want an error", in, got)
 		}

@@ -55,11 +55,7 @@
 // x, and x_j is read through volatile loads from xp, a contiguous
 // published copy of x, not from a stale cache), solves its diagonal block as
 // trsv_blk does (sv_sub), stores x_b in x and in the published copy, and
-// sets done[b] after a global fence. The sub-block just before b, the last
-// to be published, is taken apart (sv_last, SV_LAST): b's group forms
-// D_b⁻¹ times its r and times M(b, b−1) before that wait, so that after
-// it only one short dot product a work-item stands between x_{b−1} and
-// x_b on the chain every sub-block waits along. Tickets go out in order and a group
+// sets done[b] after a global fence. Tickets go out in order and a group
 // waits only for smaller ones, held by groups already running, so the
 // wait ends on a device whose started work-groups keep running. A wait
 // is bounded all the same: one that runs out sets the failure flag, and
@@ -106,12 +102,6 @@
 #endif
 #ifndef NB
 #define NB TS
-#endif
-
-// SV_LAST: trsv_flow ends a sub-block whose rows reach the one before it
-// by sv_last (1) or as it does the others (0: measurements, tests).
-#ifndef SV_LAST
-#define SV_LAST 1
 #endif
 
 // SV_COND: the largest ‖D‖∞·‖D⁻¹‖∞ of a diagonal sub-block solved by its
@@ -536,75 +526,13 @@ static inline int sv_wait(volatile __global int* sync, const int j, const int sp
     return *ok;
 }
 
-// sv_last ends sub-block b of trsv_flow when its rows reach sub-block
-// j = b − 1, the one published last, which every other sub-block's
-// part of acc (r_b less M(b, i)·x_i for the sub-blocks i < j) waited for
-// already. Before the wait for j it forms y = D⁻¹·acc and G = D⁻¹·M(b, j)
-// (work-item t: row t of each), so that after the wait x_b = y − G·x_j is
-// a dot product of each work-item's over x_j: none of acc's update by M(b, j)·x_j, its barrier and
-// then D⁻¹'s product stands between the wait and the next publication.
-// Mathematically x_b = D⁻¹·(acc − M(b, j)·x_j) either way; the rounding
-// differs as the inverse's does from substitution. Where D_b's flag is
-// set, or the x_b formed is not finite, the sub-block is solved as
-// trsv_flow solves the others (acc updated, then sv_sub), so that zero or
-// non-finite diagonals and Inf and NaN give what they give there. live
-// says whether it publishes (the launch has not failed so far). Every
-// work-item of the group calls it (barriers). Local: li[3] (li[1] is
-// sv_wait's, li[0] sv_sub's).
-static inline void sv_last(SV_PARAMS, __global elem* x, const long offx, const int incx, const int b, elem acc,
-                           __global const elem* inv, const int flag, __global elem* xp,
-                           volatile __global int* sync, const int spin, const int rescue, int live,
-                           __local elem (*tile)[TS + 1], __local elem* xb, __local int* li)
-{
-    const int t = get_local_id(0);
-    const int p0 = b * TS, sw = min(TS, n - p0), c0 = p0 - TS;
-    volatile __global const elem* published = xp;
-    sv_tile(SV_ARGS, p0, p0 + sw, c0, TS, 0, tile);
-    xb[t] = t < sw ? acc : EZERO;
-    if (t == 0) li[3] = 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    // Row t of D⁻¹ (X(t, m) at m·TS + t, zero above the diagonal and past
-    // the matrix) against acc and the tile, m by m.
-    elem y = EZERO, g[TS];
-    for (int c = 0; c < TS; c++) g[c] = EZERO;
-    for (int m = 0; !flag && m < TS; m++) {
-        const elem d = inv[m * TS + t];
-        y += emul(d, xb[m]);
-        for (int c = 0; c < TS; c++) g[c] += emul(d, tile[m][c]);
-    }
-    live &= sv_wait(sync, b - 1, spin, rescue, li + 1);
-    xb[t] = published[c0 + t];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    // A non-finite element of acc, of x_j or of G, or an overflow, leaves
-    // some work-item's v non-finite: then every work-item takes the solve
-    // trsv_flow's other sub-blocks take.
-    elem v = y;
-    for (int c = 0; c < TS; c++) v -= emul(g[c], xb[c]);
-    if (t < sw && !efinite(v)) atomic_or(li + 3, 1);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (flag || li[3]) {
-        acc -= sv_row_dot(tile, max(0, p0 + t - k - c0), TS, xb);
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (t < sw) xb[t] = acc;
-        sv_sub(SV_ARGS, inv, flag, p0, 0, sw, xb, tile, li);
-        v = xb[t];
-    }
-    if (t < sw && live) xp[p0 + t] = v;
-    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-    if (t == 0 && live) {
-        mem_fence(CLK_GLOBAL_MEM_FENCE);
-        atomic_xchg(sync + SV_DONE + b, 1);
-    }
-    if (t < sw && live) x[offx + (long)SV_ROW(p0 + t) * incx] = v;
-}
-
 // trsv_flow: the flow schedule's solve of every sub-block in one launch
 // (see the file's comment), persistent work-groups taking sub-blocks by
 // ticket; with rescue, one work-group enqueued right after it, which
 // solves them all again, in order, if that launch failed. r (w's first
 // part) is only read, so the rescue starts from b. xp holds the solved
 // sub-blocks contiguously (nsb·TS elements), published to later groups.
-// Local: the tile, TS elements of x, four ints.
+// Local: the tile, TS elements of x, three ints.
 __kernel __attribute__((reqd_work_group_size(TS, 1, 1)))
 void trsv_flow(SV_PARAMS, __global elem* x, const long offx, const int incx, __global const elem* w,
                __global elem* xp, volatile __global int* sync, const int spin, const int poison,
@@ -623,11 +551,8 @@ void trsv_flow(SV_PARAMS, __global elem* x, const long offx, const int incx, __g
         elem acc = t < sw ? w[p0 + t] : EZERO;
         int live = 1;
         // The earlier sub-blocks the band reaches, in order; the tile of
-        // M is loaded before the wait for x's part. With SV_LAST the one
-        // just before b, published last, is sv_last's.
-        const int jlo = p0 > k ? (p0 - k) / TS : 0;
-        const int jend = SV_LAST && jlo < b ? b - 1 : b;
-        for (int j = jlo; j < jend; j++) {
+        // M is loaded before the wait for x's part.
+        for (int j = p0 > k ? (p0 - k) / TS : 0; j < b; j++) {
             const int c0 = j * TS;
             sv_tile(SV_ARGS, p0, p0 + sw, c0, TS, 0, tile);
             live = sv_wait(sync, j, spin, rescue, li + 1);
@@ -636,14 +561,9 @@ void trsv_flow(SV_PARAMS, __global elem* x, const long offx, const int incx, __g
             acc -= sv_row_dot(tile, max(0, p0 + t - k - c0), TS, xb);
             barrier(CLK_LOCAL_MEM_FENCE);
         }
-        const long fl = nsb * TS + (long)nsb * TS * TS + b;
-        __global const elem* inv = w + nsb * TS + (long)b * TS * TS;
-        if (jend < b) {
-            sv_last(SV_ARGS, x, offx, incx, b, acc, inv, !ezero(w[fl]), xp, sync, spin, rescue, live, tile, xb, li);
-            continue;
-        }
         if (t < sw) xb[t] = acc;
-        sv_sub(SV_ARGS, inv, !ezero(w[fl]), p0, 0, sw, xb, tile, li);
+        const long fl = nsb * TS + (long)nsb * TS * TS + b;
+        sv_sub(SV_ARGS, w + nsb * TS + (long)b * TS * TS, !ezero(w[fl]), p0, 0, sw, xb, tile, li);
         if (t < sw && live) {
             x[offx + (long)SV_ROW(p0 + t) * incx] = xb[t];
             xp[p0 + t] = xb[t];

@@ -57,19 +57,15 @@ type Engine struct {
 	// before the launch gives up (svFlowSpin), and
 	// L2SolveFlowPoison, if positive, fails the launch at sub-block
 	// L2SolveFlowPoison−1 (tests of the rescue).
-	// L2SolveFlowLastOff has trsv_flow end every sub-block the same way,
-	// not those whose rows reach the one before by sv_last (SV_LAST=0;
-	// tests and measurements).
-	L2SolveNB          int
-	L2SolveLaunch      int
-	L2SolveGroups      int
-	L2SolveSplit       int
-	L2SolveFlow        SolveFlow
-	L2SolveFlowSpin    int
-	L2SolveFlowPoison  int
-	L2SolveFlowLastOff bool
-	L2SplitSolves      atomic.Int64 // solves enqueued on the split schedule (tests)
-	L2FlowSolves       atomic.Int64 // solves enqueued on the flow schedule (tests)
+	L2SolveNB         int
+	L2SolveLaunch     int
+	L2SolveGroups     int
+	L2SolveSplit      int
+	L2SolveFlow       SolveFlow
+	L2SolveFlowSpin   int
+	L2SolveFlowPoison int
+	L2SplitSolves     atomic.Int64 // solves enqueued on the split schedule (tests)
+	L2FlowSolves      atomic.Int64 // solves enqueued on the flow schedule (tests)
 	// ZeroCopy is GOCL_ZERO_COPY's choice for hostShared (tests set
 	// eng.ZeroCopyOff to run the copying path, which devices with memory of
 	// their own take).

@@ -293,9 +293,6 @@ func svFlowGroups(e *Engine, nsb int) int {
 // host waits for nothing.
 func svRunFlow(c *Call, s svSolve, defs []string, ts int, desc []any, x *cl.Buffer, offX, incX int, w, xp, sync *cl.Buffer) {
 	c.E.L2FlowSolves.Add(1)
-	if c.E.L2SolveFlowLastOff {
-		defs = append(defs, "SV_LAST=0")
-	}
 	k := c.Kernel(trsvFile, "trsv_flow", defs...)
 	spin := svFlowSpin
 	if c.E.L2SolveFlowSpin > 0 {
@@ -303,7 +300,7 @@ func svRunFlow(c *Call, s svSolve, defs []string, ts int, desc []any, x *cl.Buff
 	}
 	args := func(rescue int32) []any {
 		return append(desc, x, int64(offX), int32(incX), w, xp, sync, int32(spin), int32(c.E.L2SolveFlowPoison), rescue,
-			cl.Local(ts*(ts+1)*s.es), cl.Local(ts*s.es), cl.Local(4*4))
+			cl.Local(ts*(ts+1)*s.es), cl.Local(ts*s.es), cl.Local(3*4))
 	}
 	g := svFlowGroups(c.E, L3CeilDiv(s.n, ts))
 	c.Run(k, []int{g * ts}, []int{ts}, args(0)...)
