@@ -38,7 +38,7 @@ lib=$(ls /usr/lib/x86_64-linux-gnu/libclblast.so.1.* 2>/dev/null | head -1 || tr
 if [ -n "$lib" ]; then
 	cp "$lib" "$dir/libclblast.so.1"
 fi
-cp scripts/gpu/plan.sh scripts/gpu/profile.sh scripts/gpu/ptxrun.py scripts/gpu/ptxextract.py scripts/gpu/stalls.py kernels/gemm_tuning.json "$dir/"
+cp scripts/gpu/plan.sh scripts/gpu/profile.sh scripts/gpu/ptxrun.py scripts/gpu/ptxextract.py scripts/gpu/stalls.py scripts/gpu/chain.py kernels/gemm_tuning.json "$dir/"
 # OLD_TUNING=file: a tuning database to compare this build's with (plan.sh tuning-ab).
 if [ -n "${OLD_TUNING:-}" ]; then
 	cp "$OLD_TUNING" "$dir/old_tuning.json"
