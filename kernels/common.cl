@@ -156,7 +156,7 @@ static inline int flow_take(volatile __global uint* ticket, int nblk) {
 }
 
 // flow_solved is how many blocks are solved (ticket[1]; they finish in
-// order), read after done of them were: when more are, a fence orders the
+// order), done of them already seen: when more are now, a fence orders the
 // reads of their x after the count's.
 static inline int flow_solved(volatile __global uint* ticket, int done) {
 	const int d = (int)ticket[1];
