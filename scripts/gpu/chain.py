@@ -8,9 +8,12 @@ gives, not what our kernel does).
 Group b (taken by ticket) waits for flag[b-1], reads x[b-1] (32 values),
 forms v = y - G.x (G: a 32-row in registers), stores x[b] and sets flag[b].
 Printed: the launch's time over its number of groups, for 128, 256 and 512
-groups of 32 work-items, float and double, in five ways:
+groups of 32 work-items, in float the five ways below, in double ocl, acqrel
+and ownacq:
   ocl    : work-item 0 polls (volatile), fence, barrier; fence + atomic
-           exchange to publish (trsv_flow's way)
+           exchange to publish (trsv_flow's way, but with CUDA's
+           __threadfence, a GPU-wide fence, where NVIDIA's OpenCL compiles
+           trsv_flow's mem_fence to membar.cta)
   own    : every work-item polls for itself (no barrier after the wait)
   acqrel : work-item 0 polls with ld.acquire.gpu, barrier; st.release.gpu
            publishes (no fence of its own)
