@@ -12,6 +12,9 @@
 # Then, through the device tool, in ONE call (device time is short):
 #   run  carry [".gpu/run"]  command "bash .gpu/run/plan.sh PLAN..."
 # plan.sh writes one log per step under $OUT and prints their tails.
+#
+# To compare revisions (one test binary built at each, run alternating in
+# one call), scripts/gpu/ab.sh instead.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 dir=.gpu/run
