@@ -36,6 +36,7 @@ while [ $# -gt 0 ] && [ "$1" != -- ]; do
 done
 [ ${#revs[@]} -gt 0 ] && [ "${1:-}" = -- ] || usage
 shift
+[ $# -gt 0 ] || usage
 args=("$@")
 
 dir=.gpu/run
