@@ -55,11 +55,13 @@
 // x, and x_j is read through volatile loads from xp, a contiguous
 // published copy of x, not from a stale cache), solves its diagonal block as
 // trsv_blk does (sv_sub), stores x_b in x and in the published copy, and
-// sets done[b] after a global fence. Tickets go out in order and a group
+// sets done[b] after a global fence (on NVIDIA by a release store, the
+// polls acquire loads: sv_seen, sv_set). Tickets go out in order and a group
 // waits only for smaller ones, held by groups already running, so the
 // wait ends on a device whose started work-groups keep running. A wait
 // is bounded all the same: one that runs out sets the failure flag, and
-// then no group takes another sub-block or publishes one it waited for. A
+// then no group takes another sub-block, nor publishes one whose waits did
+// not all end in a published sub-block. A
 // second launch, always enqueued after it, of trsv_flow with rescue set
 // on one work-group does nothing unless that flag is set, and then
 // solves every sub-block again in order from r, which is intact: device
@@ -503,24 +505,68 @@ static inline int sv_ticket(volatile __global int* sync, const int nsb, const in
     return *tk;
 }
 
+// sv_seen reads a done flag as the wait's poll, sv_set sets one as the
+// publication. With SV_PTX (NVIDIA's GPUs of compute capability 7.0 and
+// up, whose PTX has them) they are PTX's acquire load and release store at
+// the GPU's scope, which order the sub-block's x with its flag by
+// themselves; NVIDIA's OpenCL builds mem_fence as a fence of the
+// work-group's scope only. Else a volatile load and a fence and
+// atomic exchange.
+#ifdef SV_PTX
+// NVIDIA's compiler takes the asm keyword (gemm_mma.cl's MMA_ASM); clang's
+// OpenCL mode, for offline PTX, only __asm__ (-DSV_ASM=__asm__).
+#ifndef SV_ASM
+#define SV_ASM asm
+#endif
+static inline int sv_seen(volatile __global int* f)
+{
+    int v;
+    SV_ASM volatile("ld.acquire.gpu.global.b32 %0, [%1];" : "=r"(v) : "l"(f) : "memory");
+    return v != 0;
+}
+static inline void sv_set(volatile __global int* f)
+{
+    SV_ASM volatile("st.release.gpu.global.b32 [%0], %1;" : : "l"(f), "r"(1) : "memory");
+}
+#else
+static inline int sv_seen(volatile __global int* f)
+{
+    return *f != 0;
+}
+static inline void sv_set(volatile __global int* f)
+{
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    atomic_xchg(f, 1);
+}
+#endif
+
 // sv_wait waits until sub-block j is published: work-item 0 polls its
 // done flag (at most spin times, then sets the failure flag) and every
-// work-item returns whether the launch has not failed. The rescue waits
-// for nothing: it solved j itself. Every work-item of the group calls it
-// (barriers).
+// work-item returns whether j was published (the rescue waits for
+// nothing: it solved j itself). The failure flag is read only every
+// SV_FAIL_POLLS polls, so that once j's flag is set the group goes on
+// after one read: the wait is on the chain's path, sub-block after
+// sub-block. A group that sees j published goes on even if the launch
+// has failed since; the rescue solves everything again then. Every
+// work-item of the group calls it (barriers).
+#define SV_FAIL_POLLS 64
 static inline int sv_wait(volatile __global int* sync, const int j, const int spin, const int rescue,
                           __local int* ok)
 {
     if (get_local_id(0) == 0) {
-        int polls = 0;
-        while (!rescue && sync[SV_DONE + j] == 0 && sync[SV_FAIL] == 0) {
-            if (++polls > spin) {
+        int seen = rescue;
+        for (int polls = 1; !seen; polls++) {
+            seen = sv_seen(sync + SV_DONE + j);
+            if (seen || (polls % SV_FAIL_POLLS == 0 && sync[SV_FAIL] != 0)) break;
+            if (polls > spin) {
                 atomic_xchg(sync + SV_FAIL, 1);
                 break;
             }
         }
+#ifndef SV_PTX
         mem_fence(CLK_GLOBAL_MEM_FENCE);
-        *ok = rescue || sync[SV_FAIL] == 0;
+#endif
+        *ok = seen;
     }
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     return *ok;
@@ -542,8 +588,9 @@ void trsv_flow(SV_PARAMS, __global elem* x, const long offx, const int incx, __g
     const int t = get_local_id(0);
     const int nsb = (n + TS - 1) / TS;
     volatile __global const elem* published = xp;
-    // After a failure the group runs its sub-block to the end (no return
-    // out of a loop with barriers) but publishes nothing: live is 0.
+    // After a wait that did not end in a published sub-block the group
+    // runs its sub-block to the end (no return out of a loop with
+    // barriers) but publishes nothing: live is 0.
     for (int b = sv_ticket(sync, nsb, rescue, -1, poison, li + 2); b < nsb;
          b = sv_ticket(sync, nsb, rescue, b, poison, li + 2)) {
         const int p0 = b * TS;
@@ -555,7 +602,7 @@ void trsv_flow(SV_PARAMS, __global elem* x, const long offx, const int incx, __g
         for (int j = p0 > k ? (p0 - k) / TS : 0; j < b; j++) {
             const int c0 = j * TS;
             sv_tile(SV_ARGS, p0, p0 + sw, c0, TS, 0, tile);
-            live = sv_wait(sync, j, spin, rescue, li + 1);
+            live &= sv_wait(sync, j, spin, rescue, li + 1);
             xb[t] = published[c0 + t];
             barrier(CLK_LOCAL_MEM_FENCE);
             acc -= sv_row_dot(tile, max(0, p0 + t - k - c0), TS, xb);
@@ -569,9 +616,6 @@ void trsv_flow(SV_PARAMS, __global elem* x, const long offx, const int incx, __g
             xp[p0 + t] = xb[t];
         }
         barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-        if (t == 0 && live) {
-            mem_fence(CLK_GLOBAL_MEM_FENCE);
-            atomic_xchg(sync + SV_DONE + b, 1);
-        }
+        if (t == 0 && live) sv_set(sync + SV_DONE + b);
     }
 }

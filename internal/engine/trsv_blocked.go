@@ -104,6 +104,9 @@ func trsvBlockedOnDevice[R Real](c *Call, s svSolve, a *cl.Buffer, x *cl.Buffer,
 		nb = ts * svLaunch(c.E, ts, s.es)
 	}
 	defs := []string{fmt.Sprintf("TS=%d", ts), fmt.Sprintf("NB=%d", nb)}
+	if flow && svPTX(c.E.Prof) {
+		defs = append(defs, "SV_PTX")
+	}
 	parts := 1
 	if s.cplx {
 		defs = append(defs, "SV_CPLX")
@@ -267,6 +270,16 @@ func svFlow(e *Engine) bool {
 		return false
 	}
 	return e.Prof.IsGPU() && e.Prof.Vendor == platform.VendorNVIDIA
+}
+
+// svPTX reports whether trsv_flow's done flags on a device of profile p
+// are PTX's acquire loads and release stores (SV_PTX in kernels/trsv.cl):
+// on NVIDIA's GPUs of compute capability 7.0 and up, whose PTX has them
+// and whose OpenCL compiler takes inline PTX (as gemm_mma.cl's tensor-core
+// tiles do). Elsewhere the flags are a volatile load, and a fence and an
+// atomic exchange.
+func svPTX(p platform.Profile) bool {
+	return p.IsGPU() && p.Vendor == platform.VendorNVIDIA && p.ComputeCapability[0] >= 7
 }
 
 // svFlowGroups is the number of work-groups of a flow launch of nsb

@@ -40,3 +40,23 @@ func TestSvFlow(t *testing.T) {
 		}
 	}
 }
+
+// TestSvPTX: trsv_flow's flags are PTX's acquire and release on NVIDIA's
+// GPUs of compute capability 7.0 and up only.
+func TestSvPTX(t *testing.T) {
+	for _, c := range []struct {
+		prof platform.Profile
+		want bool
+	}{
+		{platform.Profile{Type: cl.DeviceTypeGPU, Vendor: platform.VendorNVIDIA, ComputeCapability: [2]int{9, 0}}, true},
+		{platform.Profile{Type: cl.DeviceTypeGPU, Vendor: platform.VendorNVIDIA, ComputeCapability: [2]int{7, 0}}, true},
+		{platform.Profile{Type: cl.DeviceTypeGPU, Vendor: platform.VendorNVIDIA, ComputeCapability: [2]int{6, 1}}, false},
+		{platform.Profile{Type: cl.DeviceTypeGPU, Vendor: platform.VendorNVIDIA}, false},
+		{platform.Profile{Type: cl.DeviceTypeGPU, Vendor: platform.VendorAMD}, false},
+		{platform.Profile{Type: cl.DeviceTypeCPU, Vendor: platform.VendorPoCL}, false},
+	} {
+		if got := svPTX(c.prof); got != c.want {
+			t.Errorf("svPTX(%s %s, compute capability %v) = %v, want %v", c.prof.Vendor, c.prof.Type, c.prof.ComputeCapability, got, c.want)
+		}
+	}
+}
