@@ -11,13 +11,19 @@
 #   scripts/gpu/ab.sh blas main trsvpre~2 trsvpre -- -test.run '^$' \
 #     -test.bench 'TrsvShape/[SDZ]/' -test.benchtime 5x -trsv.n 8192 -trsv.shapes f
 # then, through the device tool (carry [".gpu/run"]):
-#   ROUNDS=2 STEP_TIMEOUT=60 bash .gpu/run/ab-run.sh
+#   ROUNDS=2 UNTIL=240 STEP_TIMEOUT=60 bash .gpu/run/ab-run.sh
 #
 # Each revision's binary is named by its short hash; a run's log is
 # $OUT/ab_HASH_ROUND.log, and ab-run.sh prints each benchmark line's name
 # with its rates (units ending in /s) and ns/op. Each revision keeps a
 # program cache of its own, so its first round includes the kernels'
-# compilation only where the benchmark's own warm-up does not.
+# compilation only where the benchmark's own warm-up does not. After
+# ROUNDS rounds (default 2), ab-run.sh starts another while fewer than
+# UNTIL seconds (default 0) have passed (a round started just before
+# then still runs to its end: leave the call room for one). The rounds
+# after the first find the kernels built: on an H100 (2026-12-07) six
+# revisions' second round took 17 s where the first took minutes, so a
+# call's time left over buys more rounds.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -76,7 +82,9 @@ for h in "${names[@]}"; do
 	gunzip -c "$here/ab_$h.test.gz" >"$bin/$h.test" && chmod +x "$bin/$h.test"
 done
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1
-for r in $(seq "${ROUNDS:-2}"); do
+r=0
+while [ $r -lt "${ROUNDS:-2}" ] || [ $SECONDS -lt "${UNTIL:-0}" ]; do
+	r=$((r + 1))
 	for h in "${names[@]}"; do
 		log=$out/ab_${h}_$r.log
 		GOCL_CACHE_DIR=$bin/cache_$h timeout "${STEP_TIMEOUT:-60}" "$bin/$h.test" "${args[@]}" >"$log" 2>&1
