@@ -8,7 +8,7 @@
 # the same machine at about the same time.
 #
 # Usage: scripts/gpu/ab.sh PACKAGE REVISION... -- TEST-BINARY-ARGUMENTS...
-#   scripts/gpu/ab.sh blas main trsvpre~2 trsvpre -- -test.run '^$' \
+#   scripts/gpu/ab.sh blas main mybranch~1 mybranch -- -test.run '^$' \
 #     -test.bench 'TrsvShape/[SDZ]/' -test.benchtime 5x -trsv.n 8192 -trsv.shapes f
 # then, through the device tool (carry [".gpu/run"]):
 #   ROUNDS=2 UNTIL=240 STEP_TIMEOUT=60 bash .gpu/run/ab-run.sh
