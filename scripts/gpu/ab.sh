@@ -13,6 +13,10 @@
 # then, through the device tool (carry [".gpu/run"]):
 #   ROUNDS=2 UNTIL=240 STEP_TIMEOUT=60 bash .gpu/run/ab-run.sh
 #
+# AB_DIR (default .gpu/run, which the device tool carries with everything
+# under it) is where the binaries and ab-run.sh go: two comparisons, each
+# in a folder of its own, can ride one call.
+#
 # Each revision's binary is named by its short hash; a run's log is
 # $OUT/ab_HASH_ROUND.log, and ab-run.sh prints each benchmark line's name
 # with its rates (units ending in /s) and ns/op. Each revision keeps a
@@ -45,7 +49,7 @@ shift
 [ $# -gt 0 ] || usage
 args=("$@")
 
-dir=.gpu/run
+dir=${AB_DIR:-.gpu/run}
 mkdir -p "$dir"
 rm -f "$dir"/ab_*.test.gz
 tmp=$(mktemp -d)
