@@ -13,6 +13,10 @@
 # then, through the device tool (carry [".gpu/run"]):
 #   ROUNDS=2 UNTIL=240 STEP_TIMEOUT=60 bash .gpu/run/ab-run.sh
 #
+# AB_CACHE, set on the lent machine, is the folder of the revisions'
+# program caches, kept between runs of ab-run.sh in one call (default: a
+# new one each run).
+#
 # AB_DIR (default .gpu/run, which the device tool carries with everything
 # under it) is where the binaries and ab-run.sh go: two comparisons, each
 # in a folder of its own, can ride one call.
@@ -91,7 +95,7 @@ while [ $r -lt "${ROUNDS:-2}" ] || [ $SECONDS -lt "${UNTIL:-0}" ]; do
 	r=$((r + 1))
 	for h in "${names[@]}"; do
 		log=$out/ab_${h}_$r.log
-		GOCL_CACHE_DIR=$bin/cache_$h timeout "${STEP_TIMEOUT:-60}" "$bin/$h.test" "${args[@]}" >"$log" 2>&1
+		GOCL_CACHE_DIR=${AB_CACHE:-$bin}/cache_$h timeout "${STEP_TIMEOUT:-60}" "$bin/$h.test" "${args[@]}" >"$log" 2>&1
 		echo "== $h, round $r: exit $?"
 		awk '/^Benchmark/ {
 			line = $1
