@@ -1233,8 +1233,9 @@ static void grid_fail(volatile __global int *sync, int why) {
 // work-group's scope (membar.cta): the barrier relies on the published
 // stores and the atomics reaching L2 and on grid_ld reading from there,
 // which grid_probe checks before a device's first grid launch. PTX's
-// acquire-release fence at the GPU's scope, which would promise it, made
-// every barrier much slower on the H200 (docs/notes.md).
+// ordering at the GPU's scope, which would promise it, made the barriers
+// slower each way it was tried: an acquire-release fence, acquire loads
+// for the polls, acquire-release atomics for the arrivals (docs/notes.md).
 static inline void grid_fence(void) { mem_fence(CLK_GLOBAL_MEM_FENCE); }
 
 // grid_arrive is grid_sync's first half: the group's arrival, after its
