@@ -15,7 +15,8 @@
 #
 # AB_CACHE, set on the lent machine, is the folder of the revisions'
 # program caches, kept between runs of ab-run.sh in one call (default: a
-# new one each run).
+# new one each run; give each run an OUT of its own, since the logs are
+# named by round).
 #
 # AB_DIR (default .gpu/run, which the device tool carries with everything
 # under it) is where the binaries and ab-run.sh go: two comparisons, each
