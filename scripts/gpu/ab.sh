@@ -30,9 +30,8 @@
 # ROUNDS rounds (default 2), ab-run.sh starts another while fewer than
 # UNTIL seconds (default 0) have passed (a round started just before
 # then still runs to its end: leave the call room for one). The rounds
-# after the first find the kernels built: on an H100 (2026-12-07) six
-# revisions' second round took 17 s where the first took minutes, so a
-# call's time left over buys more rounds.
+# after the first find the kernels built and take a fraction of the
+# first's time, so a call's time left over buys more rounds.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
